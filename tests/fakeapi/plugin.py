@@ -1,0 +1,59 @@
+"""pytest fixtures for tests that drive the real `claude` CLI against the fake API.
+
+Load with `pytest_plugins = ["tests.fakeapi.plugin"]` in the top-level conftest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
+from . import cli as fakecli
+from .cli import CLAUDE_ENV, CliRun, find_claude, hermetic_env
+from .server import FakeAPI
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> str:
+    """Path of the real CLI; a missing CLI fails the test (the suite never skips it)."""
+    path = find_claude()
+    if path is None:
+        pytest.fail(
+            f"the claude CLI is needed for these tests: set {CLAUDE_ENV}=/path/to/claude "
+            "or put `claude` on PATH",
+            pytrace=False,
+        )
+    return path
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAPI]:
+    """A started FakeAPI with an empty script (every turn answers "done.")."""
+    with FakeAPI() as api:
+        yield api
+
+
+@pytest.fixture
+def fake_env(fake_api: FakeAPI, tmp_path: Path) -> dict[str, str]:
+    """Hermetic environment for code that spawns the CLI itself (no CLAUDE_CONFIG_DIR:
+    the harness makes a fresh one per run because ANTHROPIC_API_KEY is set)."""
+    return hermetic_env(fake_api.base_url, tmp_path / "env", config_dir=False)
+
+
+@pytest.fixture
+def run_cli(claude_bin: str, fake_api: FakeAPI) -> Callable[..., CliRun]:
+    """`run_cli(prompt, cwd=None, extra_args=(), env=None) -> CliRun` against `fake_api`."""
+
+    def run(
+        prompt: str,
+        cwd: Path | None = None,
+        extra_args: Sequence[str] = (),
+        env: Mapping[str, str] | None = None,
+        *,
+        timeout: float = 120,
+    ) -> CliRun:
+        return fakecli.run_cli(claude_bin, fake_api.base_url, prompt, cwd, extra_args, env, timeout=timeout)
+
+    return run

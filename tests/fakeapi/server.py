@@ -1,0 +1,303 @@
+"""A scripted Anthropic Messages API on 127.0.0.1, good enough for the real `claude` CLI.
+
+Only the model is fake: the CLI under test talks HTTP to this server exactly as
+it would to the real API (SSE streams, tool_use blocks, error statuses).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from .recorded import RecordedRequest
+from .replies import DONE, Reply, as_reply, error_body, message_json, sse_events, sse_frame
+
+ReplyLike = Reply | str | dict
+Router = Callable[[RecordedRequest], ReplyLike | None]
+# A script: replies in order, {prompt substring: replies}, or a router function.
+Script = Iterable[ReplyLike] | Mapping[str, Any] | Router
+
+DEFAULT_MODEL = "claude-fake-1"
+# Sent mid-stream by a `malformed` reply: truncated JSON with bytes that are not UTF-8.
+GARBAGE = b'event: content_block_delta\ndata: {"type": "content_blo\x00\xff\n\n'
+
+
+class _Queue:
+    """Replies consumed in order; shared by every request that reaches it."""
+
+    def __init__(self, replies: Iterable[ReplyLike]):
+        self._replies = [as_reply(r) for r in replies]
+        self._lock = threading.Lock()
+
+    def next(self, request: RecordedRequest) -> Reply | None:
+        with self._lock:
+            return self._replies.pop(0) if self._replies else None
+
+
+class _ByPrompt:
+    """One queue per prompt substring; the first key found in the prompt wins."""
+
+    def __init__(self, table: Mapping[str, Any]):
+        self._queues = {key: _compile(value) for key, value in table.items()}
+
+    def next(self, request: RecordedRequest) -> Reply | None:
+        prompt = request.prompt
+        for key, source in self._queues.items():
+            if key in prompt:
+                return source.next(request)
+        return None
+
+
+class _Routed:
+    def __init__(self, router: Router):
+        self._router = router
+
+    def next(self, request: RecordedRequest) -> Reply | None:
+        answer = self._router(request)
+        return None if answer is None else as_reply(answer)
+
+
+def _compile(script: Script | ReplyLike) -> _Queue | _ByPrompt | _Routed:
+    if isinstance(script, (Reply, str)):
+        return _Queue([script])
+    if callable(script):
+        return _Routed(script)
+    if isinstance(script, Mapping) and not _looks_like_reply(script):
+        return _ByPrompt(script)
+    if isinstance(script, Mapping):
+        return _Queue([script])
+    return _Queue(script)
+
+
+def _looks_like_reply(mapping: Mapping[str, Any]) -> bool:
+    return bool(set(mapping) & {"text", "tool_use", "tool_uses", "status", "hang", "delay_s"})
+
+
+class FakeAPI:
+    """Context manager: `with FakeAPI(script) as api: ... api.base_url ...`."""
+
+    def __init__(self, script: Script | None = None, *, model: str = DEFAULT_MODEL):
+        self.model = model
+        self._default = _compile(script or [])
+        self._sessions: dict[str, Any] = {}
+        self._log: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._in_flight = 0
+        self._max_in_flight = 0
+        self.stopping = threading.Event()
+        self._httpd: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    # --- lifecycle ----------------------------------------------------------------
+
+    def start(self) -> FakeAPI:
+        self._httpd = _Server(("127.0.0.1", 0), _Handler, self)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()  # releases hanging and delayed handlers
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> FakeAPI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._httpd is not None, "FakeAPI is not started"
+        return self._httpd.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    # --- scripting ----------------------------------------------------------------
+
+    def script(self, script: Script, *, session: str | None = None) -> None:
+        """Set the default script, or the one for requests of one CLI session."""
+        compiled = _compile(script)
+        with self._lock:
+            if session is None:
+                self._default = compiled
+            else:
+                self._sessions[session] = compiled
+
+    def _reply_for(self, request: RecordedRequest) -> Reply:
+        with self._lock:
+            source = self._sessions.get(request.session_id or "", self._default)
+        reply = source.next(request) if request.is_agent_turn else None
+        return (reply or DONE).with_cwd(request.cwd)
+
+    # --- inspection ---------------------------------------------------------------
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._lock:
+            return list(self._log)
+
+    def requests_for(self, session: str | None) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.session_id == session]
+
+    def agent_turns(self, session: str | None = None) -> list[RecordedRequest]:
+        """Model calls of the main loop (optionally of one session), oldest first."""
+        return [r for r in self.requests if r.is_agent_turn and (session is None or r.session_id == session)]
+
+    def max_concurrency(self) -> int:
+        with self._lock:
+            return self._max_in_flight
+
+    @staticmethod
+    def skill_listing(request: RecordedRequest) -> dict[str, str]:
+        return request.skill_listing
+
+    # --- used by the handler ------------------------------------------------------
+
+    def _begin(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self._log.append(request)
+            self._in_flight += 1
+            self._max_in_flight = max(self._max_in_flight, self._in_flight)
+
+    def _end(self, request: RecordedRequest) -> None:
+        with self._lock:
+            request.ended = time.monotonic()
+            self._in_flight -= 1
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], handler: type, api: FakeAPI):
+        super().__init__(address, handler)
+        self.api = api
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # The CLI resets its keep-alive connections on exit; that is not an error.
+        pass
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def handle(self) -> None:
+        with contextlib.suppress(ConnectionError, TimeoutError):
+            super().handle()
+
+    # --- verbs --------------------------------------------------------------------
+
+    def do_HEAD(self) -> None:
+        request = self._record(None)
+        try:
+            self.send_response(200)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        finally:
+            self.server.api._end(request)
+
+    def do_GET(self) -> None:
+        request = self._record(None)
+        try:
+            if self.path.split("?")[0] == "/v1/models":
+                api = self.server.api
+                model = {"type": "model", "id": api.model, "display_name": "Fake model"}
+                self._json(200, {"data": [model], "has_more": False})
+            else:
+                self._json(404, error_body(404))
+        finally:
+            self.server.api._end(request)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        request = self._record(body)
+        try:
+            route = self.path.split("?")[0]
+            if route == "/v1/messages":
+                self._messages(request)
+            elif route == "/v1/messages/count_tokens":
+                self._json(200, {"input_tokens": max(1, len(raw) // 4)})
+            else:
+                self._json(404, error_body(404))
+        finally:
+            self.server.api._end(request)
+
+    # --- replies ------------------------------------------------------------------
+
+    def _record(self, body: Any) -> RecordedRequest:
+        request = RecordedRequest(
+            method=self.command,
+            path=self.path,
+            headers={k.lower(): v for k, v in self.headers.items()},
+            body=body,
+            started=time.monotonic(),
+        )
+        self.server.api._begin(request)
+        return request
+
+    def _messages(self, request: RecordedRequest) -> None:
+        api = self.server.api
+        reply = api._reply_for(request)
+        request.reply = reply
+        if reply.hang:
+            api.stopping.wait()
+            self.close_connection = True
+            return
+        if reply.delay_s and api.stopping.wait(reply.delay_s):
+            self.close_connection = True
+            return
+        if reply.status:
+            self._json(reply.status, error_body(reply.status))
+            return
+        model = (request.body or {}).get("model") or api.model
+        if not (request.body or {}).get("stream"):
+            self._json(200, message_json(reply, model))
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("request-id", f"req_fake_{id(request)}")
+        self.end_headers()
+        for event, data in sse_events(reply, model):
+            self._chunk(sse_frame(event, data))
+            if reply.malformed:
+                self._chunk(GARBAGE)
+                self.close_connection = True
+                self._chunk(b"")
+                return
+        self._chunk(b"")
+
+    def _chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    def _json(self, status: int, payload: dict[str, Any]) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
