@@ -1,0 +1,56 @@
+"""The selected skills loaded once: SKILL.md, datasets and machine plans, shared by every check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness import dataset, machine, skill
+from harness.dataset import Case, Dataset
+from harness.errors import UsageError
+from harness.machine import MachinePlan
+from harness.repo import Repo
+from harness.skill import Skill
+
+
+@dataclass
+class Catalog:
+    repo: Repo
+    skills: dict[str, Skill] = field(default_factory=dict)
+    datasets: dict[str, list[Dataset]] = field(default_factory=dict)
+    machines: dict[str, MachinePlan] = field(default_factory=dict)
+    negatives: Dataset | None = None
+
+    def dataset(self, name: str, extended: bool = False) -> Dataset | None:
+        return next((d for d in self.datasets.get(name, []) if d.extended == extended), None)
+
+    def cases(self, names: list[str] | None = None, extended: bool = True) -> list[Case]:
+        """Cases of `names` (default: every loaded skill), in skill then file order."""
+        chosen = self.skills if names is None else names
+        return [case for name in chosen for data in self.datasets.get(name, [])
+                if extended or not data.extended for case in data.cases]
+
+    def all_datasets(self) -> list[Dataset]:
+        every = [data for name in self.skills for data in self.datasets.get(name, [])]
+        return every + ([self.negatives] if self.negatives else [])
+
+
+def load(repo: Repo, names: list[str] | None = None) -> Catalog:
+    """Load `names` (default: every skill the globs found); an unknown name is a usage error."""
+    chosen = repo.names if names is None else names
+    unknown = [name for name in chosen if name not in repo.skill_dirs]
+    if unknown:
+        found = ", ".join(repo.names) or "none"
+        raise UsageError(f"no skill named {', '.join(unknown)} under --skills-dir {','.join(repo.globs)} "
+                         f"(skills found: {found}).")
+    catalog = Catalog(repo=repo, negatives=dataset.shared_negatives())
+    for name in chosen:
+        path = repo.skill_dirs[name]
+        catalog.skills[name] = skill.load(name, path)
+        evals = path / "evals"
+        loaded = []
+        for filename, extended in ((dataset.EVALS, False), (dataset.EXTENDED, True)):
+            if (evals / filename).exists():
+                loaded.append(dataset.load(evals / filename, repo.rel(evals / filename), name, extended))
+        catalog.datasets[name] = loaded
+        catalog.machines[name] = machine.load(evals / machine.FILENAME, repo.rel(evals / machine.FILENAME))
+    return catalog

@@ -1,0 +1,20 @@
+"""Deterministic checks. Each module exposes `check(catalog, options) -> list[Finding]`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from harness.catalog import Catalog
+from harness.findings import Finding
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    skill_files: tuple[str, ...] = ()
+    skill_sections: tuple[str, ...] = ()
+    docs: tuple[str, ...] = ()
+
+
+class Check(Protocol):
+    def __call__(self, catalog: Catalog, options: CheckOptions) -> list[Finding]: ...

@@ -1,0 +1,46 @@
+"""Repo policy: files every skill ships (--skill-files) and the sections they hold (--skill-sections)."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from harness import findings, markdown
+from harness.catalog import Catalog
+from harness.checks import CheckOptions
+from harness.files import UnreadableFile, read_text
+from harness.findings import Finding
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
+    out: list[Finding] = []
+    for skill in catalog.skills.values():
+        for wanted in options.skill_files:
+            path = skill.path / wanted
+            rel = catalog.repo.rel(path)
+            if not path.is_file():
+                out.append(findings.error("skill-file-missing", catalog.repo.rel(skill.path),
+                                          f"no `{wanted}`, which every skill in this repo has to ship; "
+                                          f"add {rel}."))
+            elif options.skill_sections and PurePosixPath(wanted).suffix.lower() in MARKDOWN_SUFFIXES:
+                out.extend(_sections(path, rel, options.skill_sections))
+    return out
+
+
+def _sections(path, rel: str, wanted: tuple[str, ...]) -> list[Finding]:
+    try:
+        text = read_text(path)
+    except UnreadableFile as exc:
+        return [findings.error("skill-file-unreadable", rel, f"cannot be read: {exc.reason}.")]
+    found = {s.title.lower(): s for s in markdown.sections(text) if s.level == 2}
+    out = []
+    for title in wanted:
+        section = found.get(title.strip().lower())
+        if section is None:
+            out.append(findings.error("section-missing", rel, f"no `## {title}` section; add one with "
+                                      "its content."))
+        elif not section.has_content:
+            out.append(findings.error("section-empty", rel, f"the `## {title}` section is empty; write "
+                                      "something under it.", section.line))
+    return out

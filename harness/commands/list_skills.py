@@ -1,0 +1,21 @@
+"""`skillscope list-skills`: the skills that have a dataset, as a JSON array."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from harness import options
+from harness.context import Context
+
+HELP = "print the skills that have evals/evals.json, as a JSON array"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_skills_dir(parser)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    repo = options.resolve_repo(args, ctx)
+    ctx.out(json.dumps(repo.with_dataset(), separators=(",", ":")))
+    return 0

@@ -1,0 +1,28 @@
+"""What a command may touch of the outside world, passed in rather than read from globals."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+
+@dataclass
+class Context:
+    environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    cwd: Path = field(default_factory=Path.cwd)
+    stdin: TextIO = field(default_factory=lambda: sys.stdin)
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+
+    def out(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def err(self, text: str) -> None:
+        print(text, file=self.stderr, flush=True)
+
+    @property
+    def in_github_actions(self) -> bool:
+        return self.environ.get("GITHUB_ACTIONS", "").lower() in ("1", "true", "yes", "on")

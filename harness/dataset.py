@@ -1,0 +1,172 @@
+"""Case and Dataset: evals.json, extended_evals.json and the shared negatives."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from harness import findings, jsonlines, schemas
+from harness.files import UnreadableFile, read_text
+
+EVALS = "evals.json"
+EXTENDED = "extended_evals.json"
+EXPECTATION_KEYS = ("expected_behavior", "unexpected_behavior", "logs_contain", "files_exist")
+TRIGGER_ONLY_KEYS = (*EXPECTATION_KEYS, "workspace")
+SHARED_NEGATIVES = "harness/data/negatives.json"
+
+
+@dataclass
+class Case:
+    id: str
+    prompt: str
+    should_trigger: bool
+    skill: str | None  # the owning skill; None for the shared negatives
+    source: str  # root-relative path of the dataset
+    line: int | None = None
+    expected_behavior: list[str] = field(default_factory=list)
+    unexpected_behavior: list[str] = field(default_factory=list)
+    logs_contain: list[str] = field(default_factory=list)
+    files_exist: list[str] = field(default_factory=list)
+    workspace: str | None = None
+    note: str | None = None
+    extended: bool = False
+
+    @property
+    def category(self) -> str:
+        if self.skill is None:
+            return "unrelated"
+        return "positive" if self.should_trigger else "near_miss"
+
+    @property
+    def expected_skill(self) -> str | None:
+        return self.skill if self.should_trigger else None
+
+    @property
+    def has_behavior(self) -> bool:
+        return any(getattr(self, key) for key in EXPECTATION_KEYS)
+
+
+@dataclass
+class Dataset:
+    rel: str
+    skill: str | None
+    extended: bool = False
+    cases: list[Case] = field(default_factory=list)
+    skillscope_version: str | None = None
+    problems: list[findings.Finding] = field(default_factory=list)
+    raw: object = None
+
+
+def load(path: Path, rel: str, skill: str | None, extended: bool = False) -> Dataset:
+    """Read and validate one dataset file. Never raises: problems become findings."""
+    dataset = Dataset(rel=rel, skill=skill, extended=extended)
+    try:
+        text = read_text(path)
+    except UnreadableFile as exc:
+        dataset.problems.append(findings.error("dataset-unreadable", rel, f"cannot be read: {exc.reason}."))
+        return dataset
+    return parse(text, dataset)
+
+
+def parse(text: str, dataset: Dataset) -> Dataset:
+    rel = dataset.rel
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        dataset.problems.append(findings.error(
+            "dataset-json", rel, f"is not valid JSON: {exc.msg} (column {exc.colno}); fix the syntax there.",
+            exc.lineno))
+        return dataset
+    except ValueError as exc:
+        dataset.problems.append(findings.error("dataset-json", rel, f"is not valid JSON: {exc}."))
+        return dataset
+    except RecursionError:
+        dataset.problems.append(findings.error(
+            "dataset-json", rel, "nests too deeply to be a dataset; keep it to the documented shape."))
+        return dataset
+    dataset.raw = data
+    case_lines = jsonlines.element_lines(text, "evaluations")
+    for error in sorted(schemas.validator("evals").iter_errors(data), key=lambda e: list(e.absolute_path)):
+        dataset.problems.append(_schema_finding(error, rel, case_lines))
+    if not isinstance(data, dict):
+        return dataset
+    version = data.get("skillscope_version")
+    dataset.skillscope_version = version if isinstance(version, str) else None
+    items = data.get("evaluations")
+    for index, item in enumerate(items if isinstance(items, list) else []):
+        line = case_lines[index] if index < len(case_lines) else None
+        case = _case(item, dataset, line)
+        if case is not None:
+            dataset.cases.append(case)
+    return dataset
+
+
+def shared_negatives() -> Dataset:
+    text = (resources.files("harness") / "data" / "negatives.json").read_text("utf-8")
+    return parse(text, Dataset(rel=SHARED_NEGATIVES, skill=None))
+
+
+def template_text() -> str:
+    return (resources.files("harness") / "data" / "TEMPLATE.json").read_text("utf-8")
+
+
+def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
+    if not isinstance(item, dict):
+        return None
+    ident, prompt, trigger = item.get("id"), item.get("prompt"), item.get("skill_should_trigger")
+    if not (isinstance(ident, str) and ident.strip() and isinstance(prompt, str)
+            and isinstance(trigger, bool)):
+        return None
+    lists = {key: [v for v in item[key] if isinstance(v, str)] if isinstance(item.get(key), list) else []
+             for key in EXPECTATION_KEYS}
+    workspace, note = item.get("workspace"), item.get("note")
+    return Case(id=ident.strip(), prompt=prompt.strip(), should_trigger=trigger, skill=dataset.skill,
+                source=dataset.rel, line=line, extended=dataset.extended,
+                workspace=workspace if isinstance(workspace, str) else None,
+                note=note if isinstance(note, str) else None, **lists)
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON; use a number or a string")
+
+
+def _schema_finding(error, rel: str, case_lines: list[int]) -> findings.Finding:
+    path = list(error.absolute_path)
+    line = None
+    if len(path) >= 2 and path[0] == "evaluations" and isinstance(path[1], int) and path[1] < len(case_lines):
+        line = case_lines[path[1]]
+    where = _where(path, error.instance if path else None)
+    return findings.error("dataset-schema", rel, f"{where}{_explain(error)}", line)
+
+
+def _where(path: list, _instance: object) -> str:
+    if not path:
+        return "the top level "
+    text = str(path[0])
+    for part in path[1:]:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return f"`{text}` "
+
+
+def _explain(error) -> str:
+    kind, value = error.validator, error.validator_value
+    if kind == "required":
+        missing = [key for key in value if isinstance(error.instance, dict) and key not in error.instance]
+        names = ", ".join(f"`{key}`" for key in missing)
+        return f"is missing {names}; every evaluation needs an id, a prompt and skill_should_trigger."
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed)) if isinstance(error.instance, dict) else []
+        return f"has unknown key(s) {', '.join(f'`{k}`' for k in extra)}; allowed: {', '.join(allowed)}."
+    if kind == "type":
+        shown = json.dumps(error.instance)[:60]
+        return f"must be of type {value}, not {type(error.instance).__name__}: {shown}."
+    if kind in ("minLength", "pattern") and isinstance(error.instance, str) and not error.instance.strip():
+        return "must be a non-empty string."
+    if kind == "minItems":
+        return "must be a non-empty array."
+    if kind in ("pattern", "not"):
+        return f"is '{error.instance}', which is not a usable git ref or version; use a tag such as v1.2.0."
+    return f"is invalid: {error.message}."

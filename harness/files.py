@@ -1,0 +1,45 @@
+"""Reading the repo's text files defensively: any bad file becomes a reason, not a traceback."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+MAX_TEXT_BYTES = 5 * 1024 * 1024  # far above any real SKILL.md or dataset
+
+
+class UnreadableFile(Exception):
+    """`reason` completes the sentence "<path> cannot be read: <reason>"."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
+    """UTF-8 text of `path`, refusing binary, oversized and undecodable files."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except IsADirectoryError:
+        raise UnreadableFile("it is a directory, not a file") from None
+    except OSError as exc:
+        raise UnreadableFile(exc.strerror or str(exc)) from None
+    if len(data) > limit:
+        raise UnreadableFile(f"it is larger than {limit // (1024 * 1024)} MB, too big to be hand-written")
+    if b"\0" in data:
+        raise UnreadableFile("it holds NUL bytes, so it is binary rather than text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise UnreadableFile(f"it is not valid UTF-8 (line {line}); save it as UTF-8") from None
+
+
+def is_inside(path: Path, root: Path) -> bool:
+    """True when `path`, with every symlink resolved, stays under `root`."""
+    try:
+        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,72 @@
+"""Where things sit in a JSON text: the line each element of a top-level array starts on.
+
+The json module keeps no positions, and a finding without a line makes an author hunt.
+"""
+
+from __future__ import annotations
+
+import json
+
+_decoder = json.JSONDecoder()
+_WHITESPACE = " \t\r\n"
+
+
+def element_lines(text: str, key: str) -> list[int]:
+    """1-based start lines of the items of the array stored under top-level `key`."""
+    start = _value_offset(text, key)
+    if start is None or text[start] != "[":
+        return []
+    lines: list[int] = []
+    index = start + 1
+    while True:
+        index = _skip_space(text, index)
+        if index >= len(text) or text[index] == "]":
+            return lines
+        lines.append(text.count("\n", 0, index) + 1)
+        try:
+            _, index = _decoder.raw_decode(text, index)
+        except (ValueError, RecursionError):
+            return lines
+        index = _skip_space(text, index)
+        if index < len(text) and text[index] == ",":
+            index += 1
+
+
+def key_line(text: str, key: str) -> int | None:
+    offset = _value_offset(text, key)
+    return None if offset is None else text.count("\n", 0, offset) + 1
+
+
+def _value_offset(text: str, key: str) -> int | None:
+    """Offset of the value of `key` in the top-level object, walking its members in order."""
+    index = _skip_space(text, 0)
+    if index >= len(text) or text[index] != "{":
+        return None
+    index += 1
+    while True:
+        index = _skip_space(text, index)
+        if index >= len(text) or text[index] != '"':
+            return None
+        try:
+            name, index = _decoder.raw_decode(text, index)
+        except ValueError:
+            return None
+        index = _skip_space(text, index)
+        if index >= len(text) or text[index] != ":":
+            return None
+        index = _skip_space(text, index + 1)
+        if name == key:
+            return index
+        try:
+            _, index = _decoder.raw_decode(text, index)
+        except (ValueError, RecursionError):
+            return None
+        index = _skip_space(text, index)
+        if index < len(text) and text[index] == ",":
+            index += 1
+
+
+def _skip_space(text: str, index: int) -> int:
+    while index < len(text) and text[index] in _WHITESPACE:
+        index += 1
+    return index

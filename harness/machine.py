@@ -1,0 +1,65 @@
+"""evals/machine.yml: the hardware a skill's behavioral run needs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import findings, schemas, yamlsafe
+from harness.files import UnreadableFile, read_text
+
+FILENAME = "machine.yml"
+
+
+@dataclass
+class MachinePlan:
+    os: list[str] | None = None
+    labels: list[str] = field(default_factory=list)
+    runner_type: str | None = None
+    problems: list[findings.Finding] = field(default_factory=list)
+
+    @property
+    def scoped(self) -> bool:
+        return bool(self.labels)
+
+
+def load(path: Path, rel: str) -> MachinePlan:
+    """A missing file means the defaults; a broken one is findings, never an exception."""
+    plan = MachinePlan()
+    if not path.exists():
+        return plan
+    try:
+        document = yamlsafe.load(read_text(path))
+    except UnreadableFile as exc:
+        plan.problems.append(findings.error("machine-unreadable", rel, f"cannot be read: {exc.reason}."))
+        return plan
+    except yamlsafe.YamlProblem as exc:
+        plan.problems.append(
+            findings.error("machine-yaml", rel, f"is not valid YAML: {exc.message}.", exc.line))
+        return plan
+    data = document.data
+    if not isinstance(data, dict):
+        plan.problems.append(findings.error(
+            "machine-schema", rel, "must be a YAML mapping with any of `os`, `labels`, `runner_type`.", 1))
+        return plan
+    for error in schemas.validator("machine").iter_errors(data):
+        key = str(error.absolute_path[0]) if error.absolute_path else None
+        plan.problems.append(findings.error(
+            "machine-schema", rel, _explain(error, key), document.key_lines.get(key) if key else None))
+    if plan.problems:
+        return plan
+    plan.os = data.get("os")
+    plan.labels = data.get("labels") or []
+    plan.runner_type = data.get("runner_type")
+    return plan
+
+
+def _explain(error, key: str | None) -> str:
+    if error.validator == "additionalProperties":
+        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        return f"has unknown key(s) {', '.join(extra)}; a machine.yml holds only os, labels and runner_type."
+    if key in ("os", "labels"):
+        return f"`{key}` must be a non-empty list of non-empty strings, such as [Linux]."
+    if key == "runner_type":
+        return "`runner_type` must be a non-empty string naming a kind of machine the repo defines."
+    return f"is invalid: {error.message}."

@@ -1,0 +1,109 @@
+"""The repo under test: its root, the skill globs, and the skills they name."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import findings
+from harness.errors import UsageError
+from harness.files import is_inside
+
+
+def parse_list(flag: str, text: str | None) -> list[str]:
+    """A list flag: a JSON array of strings or a comma list; blank means empty."""
+    if text is None or not text.strip():
+        return []
+    text = text.strip()
+    if text.startswith(("[", "{")):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UsageError(
+                f"{flag}: invalid JSON ({exc.msg}); pass a JSON array or a comma list.") from None
+        if not isinstance(value, list):
+            raise UsageError(f"{flag}: expected a JSON array, got {type(value).__name__}.")
+        items = value
+    else:
+        items = [item.strip() for item in text.replace("\n", ",").split(",")]
+        if items and items[-1] == "":
+            items.pop()
+    if not all(isinstance(item, str) and item.strip() for item in items):
+        raise UsageError(f"{flag}: every entry must be a non-empty string.")
+    return [item.strip() for item in items]
+
+
+def find_root(explicit: str | None, environ: Mapping[str, str], cwd: Path) -> Path:
+    """--repo, else $SKILLSCOPE_REPO, else the nearest ancestor holding .git, else cwd."""
+    for source, value in (("--repo", explicit), ("SKILLSCOPE_REPO", environ.get("SKILLSCOPE_REPO"))):
+        if value:
+            path = (cwd / value).resolve()
+            if not path.is_dir():
+                raise UsageError(f"{source} is '{value}', which is not a directory.")
+            return path
+    for candidate in (cwd, *cwd.parents):
+        if (candidate / ".git").exists():
+            return candidate.resolve()
+    return cwd.resolve()
+
+
+def default_globs(root: Path, cwd: Path) -> list[str]:
+    """Every directory in the one the command ran from, written root-relative."""
+    try:
+        rel = cwd.resolve().relative_to(root)
+    except ValueError:
+        return ["*"]
+    return ["*"] if rel == Path(".") else [f"{rel.as_posix()}/*"]
+
+
+@dataclass
+class Repo:
+    root: Path
+    globs: list[str]
+    skill_dirs: dict[str, Path] = field(default_factory=dict)
+    problems: list[findings.Finding] = field(default_factory=list)
+
+    def rel(self, path: Path) -> str:
+        try:
+            return Path(os.path.relpath(path, self.root)).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self.skill_dirs)
+
+    def with_dataset(self) -> list[str]:
+        return [name for name in self.names if (self.skill_dirs[name] / "evals" / "evals.json").is_file()]
+
+
+def discover(root: Path, globs: list[str]) -> Repo:
+    """Directories one level down each glob that hold a SKILL.md; never recurses further."""
+    repo = Repo(root=root, globs=globs)
+    for pattern in globs:
+        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+            raise UsageError(f"--skills-dir: '{pattern}' must be a glob relative to the repo root.")
+        for path in sorted(root.glob(pattern.rstrip("/") or ".")):
+            if path.name.startswith(".") or not path.is_dir() or not (path / "SKILL.md").exists():
+                continue
+            _add(repo, path)
+    return repo
+
+
+def _add(repo: Repo, path: Path) -> None:
+    rel = repo.rel(path)
+    if not is_inside(path, repo.root):
+        repo.problems.append(findings.error(
+            "skill-outside-repo", rel,
+            "this skill directory is a symlink leading outside the repository; "
+            "copy the skill into the repo instead of linking to it."))
+        return
+    known = repo.skill_dirs.get(path.name)
+    if known is not None and known.resolve() != path.resolve():
+        raise UsageError(
+            f"two skills are both named '{path.name}' ({repo.rel(known)} and {rel}); a skill's "
+            "directory name is its identity, so narrow --skills-dir or rename one.")
+    repo.skill_dirs[path.name] = path

@@ -1,0 +1,67 @@
+"""Publishing a result: JSON file, markdown on stdout and in the step summary, annotations, JUnit."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from harness import schemas
+from harness.context import Context
+from harness.report import github, junit, markdown
+
+if TYPE_CHECKING:
+    from harness.results import RunMeta
+
+# Importing the renderer modules registers them.
+from harness.report import structural_md  # noqa: F401  isort: skip
+
+
+class Result(Protocol):
+    command: str
+    meta: RunMeta
+
+    def to_json(self) -> dict: ...
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def default_output(repo_root: Path, command: str) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    runs = repo_root / ".skillscope" / "runs"
+    path = runs / f"{command}-{stamp}.json"
+    suffix = 2
+    while path.exists():
+        path, suffix = runs / f"{command}-{stamp}-{suffix}.json", suffix + 1
+    return path
+
+
+def publish(result: Result, ctx: Context, output: str | None, summary: str | None,
+            junit_path: str | None = None) -> Path:
+    """Write every report of `result`; returns the JSON report's path."""
+    root = Path(result.meta.repo)
+    path = Path(output) if output else default_output(root, result.command)
+    if not path.is_absolute():
+        path = ctx.cwd / path
+    document = result.to_json()
+    problems = [e.message for e in schemas.validator(f"{result.command}-report").iter_errors(document)]
+    if problems:
+        ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = markdown.render(result)
+    ctx.out(text)
+    ctx.out(f"JSON report: {path}")
+    summary_path = summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
+    if summary_path:
+        with open(summary_path, "a", encoding="utf-8") as handle:
+            handle.write(text + "\n")
+    if ctx.in_github_actions:
+        for line in github.annotations_for(result):
+            ctx.out(line)
+    if junit_path and hasattr(result, "junit_cases"):
+        junit.write(Path(junit_path), f"skillscope {result.command}", result.junit_cases())
+    return path

@@ -1,0 +1,88 @@
+"""Skill: a directory holding SKILL.md, read into frontmatter and body with line numbers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import yamlsafe
+from harness.files import UnreadableFile, read_text
+
+BOM = "\ufeff"
+
+
+@dataclass
+class Skill:
+    """A parsed SKILL.md. `problem` says why the frontmatter could not be read, if it could not.
+
+    Parsing never raises: checks turn `problem` into findings, graders refuse to install.
+    """
+
+    name: str
+    path: Path
+    text: str = ""
+    has_bom: bool = False
+    frontmatter: object = None
+    key_lines: dict[str, int] = field(default_factory=dict)
+    body: str = ""
+    body_line: int = 1
+    problem: str | None = None
+    problem_rule: str | None = None
+    problem_line: int | None = None
+
+    @property
+    def skill_md(self) -> Path:
+        return self.path / "SKILL.md"
+
+    @property
+    def description(self) -> str:
+        data = self.frontmatter if isinstance(self.frontmatter, dict) else {}
+        value = data.get("description")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def declared_name(self) -> str | None:
+        data = self.frontmatter if isinstance(self.frontmatter, dict) else {}
+        value = data.get("name")
+        return value if isinstance(value, str) else None
+
+    def line_of(self, key: str) -> int | None:
+        return self.key_lines.get(key)
+
+
+def load(name: str, path: Path) -> Skill:
+    skill = Skill(name=name, path=path)
+    try:
+        text = read_text(skill.skill_md)
+    except UnreadableFile as exc:
+        return _fail(skill, "skill-md-unreadable", f"SKILL.md cannot be read: {exc.reason}.", None)
+    if text.startswith(BOM):
+        skill.has_bom = True
+        text = text[len(BOM):]
+    skill.text = text
+    lines = text.splitlines()
+    if not lines or lines[0].rstrip() != "---":
+        return _fail(skill, "frontmatter-missing",
+                     "SKILL.md must open with a `---` line starting a YAML frontmatter block; "
+                     "without it no agent sees a name or description, so the skill never loads.", 1)
+    closing = next((i for i, line in enumerate(lines[1:], start=1) if line.rstrip() == "---"), None)
+    if closing is None:
+        return _fail(skill, "frontmatter-unclosed",
+                     "the frontmatter block is never closed; add a line holding only `---` "
+                     "after the last key.", 1)
+    try:
+        document = yamlsafe.load("\n".join(lines[1:closing]))
+    except yamlsafe.YamlProblem as exc:
+        line = exc.line + 1 if exc.line else 2
+        rule = "frontmatter-alias" if "alias" in exc.message else "frontmatter-yaml"
+        return _fail(skill, rule, f"the frontmatter is not valid YAML: {exc.message}.", line)
+    skill.frontmatter = document.data
+    skill.key_lines = {key: line + 1 for key, line in document.key_lines.items()}
+    skill.body = "\n".join(lines[closing + 1:])
+    skill.body_line = closing + 2
+    return skill
+
+
+def _fail(skill: Skill, rule: str, message: str, line: int | None) -> Skill:
+    skill.problem, skill.problem_rule, skill.problem_line = message, rule, line
+    return skill
