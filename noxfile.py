@@ -1,0 +1,131 @@
+"""skillscope pipelines and this repo's own chores.
+
+Pipeline sessions (structural, refs, routing, behavioral, select) install the
+harness at a pinned version into their venv and run it against the repo nox was
+invoked from; anything after `--` is passed to `skillscope <command>`.
+
+Version: $SKILLSCOPE_VERSION (a git ref of $SKILLSCOPE_SOURCE, default this
+checkout's repository; a PEP 440 version; or a local path) -> for behavioral of
+one --skill, that skill's `skillscope_version` pin -> this checkout.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import nox
+
+HERE = Path(__file__).resolve().parent
+CLAUDE_CODE_VERSION = "2.1.332"
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+
+nox.options.sessions = ["lint", "tests"]
+nox.options.reuse_venv = "yes"
+
+
+def _launcher():
+    # The action's launcher owns version resolution; loading it by path keeps one copy of the rules.
+    spec = importlib.util.spec_from_file_location("skillscope_launch", HERE / "action" / "launch.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _install_harness(session: nox.Session, skill: str | None = None) -> None:
+    launch = _launcher()
+    repo = _repo_under_test(session)
+    version = launch.resolve_version(explicit=os.environ.get("SKILLSCOPE_VERSION"), repo=repo, skill=skill)
+    spec = launch.install_spec(version, source=os.environ.get("SKILLSCOPE_SOURCE") or str(HERE),
+                               default=str(HERE))
+    session.install(spec)
+    # Logged, not printed: a select plan must be the only line on stdout.
+    session.log(str(session.run("skillscope", "--version", silent=True)).strip())
+
+
+def _repo_under_test(session: nox.Session) -> str:
+    args = list(session.posargs)
+    if "--repo" in args and args.index("--repo") + 1 < len(args):
+        return args[args.index("--repo") + 1]
+    return session.invoked_from
+
+
+def _pipeline(session: nox.Session, command: str, skill: str | None = None) -> None:
+    _install_harness(session, skill)
+    args = list(session.posargs)
+    if "--repo" not in args:
+        args += ["--repo", session.invoked_from]
+    session.chdir(session.invoked_from)
+    # stdin is inherited (select --changed reads paths from it); stderr stays apart from stdout.
+    session.run("skillscope", command, *args, stderr=None)
+
+
+def _skill_arg(posargs: list[str]) -> str | None:
+    return posargs[posargs.index("--skill") + 1] if "--skill" in posargs[:-1] else None
+
+
+@nox.session
+def structural(session: nox.Session) -> None:
+    """Check skill format, datasets, policy files and internal links (offline, free)."""
+    _pipeline(session, "structural")
+
+
+@nox.session
+def refs(session: nox.Session) -> None:
+    """Check internal links and anchors, and external URLs unless --no-external."""
+    _pipeline(session, "refs")
+
+
+@nox.session
+def routing(session: nox.Session) -> None:
+    """Install the routing room side by side in claude and grade which skill each prompt fires."""
+    _pipeline(session, "routing")
+
+
+@nox.session
+def behavioral(session: nox.Session) -> None:
+    """Run each behavioral case end to end and grade what the agent did (honours a skill's pin)."""
+    _pipeline(session, "behavioral", skill=_skill_arg(list(session.posargs)))
+
+
+@nox.session
+def select(session: nox.Session) -> None:
+    """Print the CI plan for a change as one line of JSON (changed paths on stdin with --changed)."""
+    _pipeline(session, "select")
+
+
+def _ensure_claude(session: nox.Session) -> str:
+    """The pinned claude CLI the integration tests drive, installed from the npm registry once."""
+    explicit = os.environ.get("SKILLSCOPE_TEST_CLAUDE")
+    if explicit:
+        return explicit
+    prefix = HERE / ".nox" / f"claude-code-{CLAUDE_CODE_VERSION}"
+    binary = prefix / "node_modules" / ".bin" / "claude"
+    if not binary.exists():
+        session.run("npm", "install", "--no-audit", "--no-fund", "--prefix", str(prefix),
+                    f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}", external=True)
+    return str(binary)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """Run this repo's test suite against the pinned claude CLI and a scripted local API."""
+    session.install("-r", "requirements-dev.txt")
+    session.install("-e", ".")
+    claude = _ensure_claude(session)
+    session.run("pytest", *(session.posargs or ["-q"]), env={"SKILLSCOPE_TEST_CLAUDE": claude})
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff over the code; actionlint and GitHub's schemas over every workflow and action.yml."""
+    session.install("-r", "requirements-dev.txt")
+    session.run("ruff", "check", "harness", "tests", "benchmarks", "noxfile.py", "tasks.py", "action")
+    workflows = sorted(str(p) for p in HERE.glob(".github/workflows/*.yml"))
+    examples = sorted(str(p) for p in HERE.glob("examples/workflows/*.yml"))
+    if workflows or examples:
+        session.run("actionlint", *workflows, *examples)
+        session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows, *examples)
+    if (HERE / "action.yml").exists():
+        session.run("check-jsonschema", "--builtin-schema", "vendor.github-actions", "action.yml")
