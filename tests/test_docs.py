@@ -1,0 +1,76 @@
+"""The docs stay true: every flag in --help, every finding rule, every session and task is documented."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from harness import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+USAGE = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+def _flags(parser: argparse.ArgumentParser) -> set[str]:
+    return {option for action in parser._actions for option in action.option_strings
+            if option.startswith("--") and option != "--help"}
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_every_flag_in_help_is_documented_in_usage(command):
+    parser = _subparsers(cli.build_parser())[command]
+    missing = sorted(flag for flag in _flags(parser) if flag not in set(FLAG.findall(USAGE)))
+    assert not missing, f"docs/usage.md does not mention {missing} of `skillscope {command}`"
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_every_command_has_a_section_in_usage(command):
+    assert re.search(rf"^#+ .*\b{re.escape(command)}\b", USAGE, re.MULTILINE), command
+
+
+def _emitted_rules() -> set[str]:
+    """Rule ids passed as the first argument of findings.error/warning or a skill parse failure."""
+    rules = set()
+    for path in (ROOT / "harness").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
+                    "error", "warning", "_fail"):
+                for arg in node.args[:2]:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and re.fullmatch(
+                            r"[a-z0-9]+(-[a-z0-9]+)+", arg.value):
+                        rules.add(arg.value)
+    return rules
+
+
+def test_every_finding_rule_is_in_the_rules_tables():
+    documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", USAGE, re.MULTILINE))
+    missing = sorted(_emitted_rules() - documented)
+    assert not missing, f"rules emitted by the code but missing from docs/usage.md tables: {missing}"
+
+
+def test_every_nox_session_is_documented():
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    sessions = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)
+                and any("session" in ast.unparse(d) for d in node.decorator_list)]
+    assert sessions
+    missing = [name for name in sessions if f"`{name}`" not in USAGE]
+    assert not missing, f"nox sessions missing from docs/usage.md: {missing}"
+
+
+def test_every_invoke_task_is_documented():
+    tree = ast.parse((ROOT / "tasks.py").read_text(encoding="utf-8"))
+    tasks = [node.name.replace("_", "-") for node in tree.body if isinstance(node, ast.FunctionDef)
+             and any("task" in ast.unparse(d) for d in node.decorator_list)]
+    assert tasks
+    missing = [name for name in tasks if not re.search(rf"`{re.escape(name)}\b", USAGE)]
+    assert not missing, f"invoke tasks missing from docs/usage.md: {missing}"
