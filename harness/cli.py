@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from harness import __version__, options
-from harness.commands import list_skills, structural, template
+from harness.commands import list_skills, select, structural, template
 from harness.context import Context
 from harness.errors import HarnessError
 
@@ -24,6 +24,7 @@ COMMANDS: dict[str, ModuleType] = {
     "structural": structural,
     "list-skills": list_skills,
     "template": template,
+    "select": select,
 }
 
 

@@ -1,0 +1,109 @@
+"""`skillscope select`: the CI plan for a change, as one line of JSON a workflow matrix consumes."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from harness import __version__, gitdiff, options, plan
+from harness.context import Context
+from harness.errors import UsageError
+from harness.repo import parse_list
+from harness.room import resolve_room
+
+HELP = "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    change = parser.add_mutually_exclusive_group(required=True)
+    change.add_argument("--changed", action="store_true",
+                        help="plan for the root-relative paths on stdin, one per line (git diff --name-only)")
+    change.add_argument("--all", action="store_true", help="plan every skill with a dataset")
+    change.add_argument("--names", metavar="SKILLS", help="plan these skills (JSON array or comma list)")
+    change.add_argument("--since", nargs=2, metavar=("BASE", "HEAD"),
+                        help="plan for what HEAD changed since its merge base with BASE (needs git history)")
+    options.add_skills_dir(parser)
+    parser.add_argument("--routing-room", metavar="SKILLS",
+                        help="skills a routing run installs side by side: a,b, all, or none (default: the "
+                             "only skill with a dataset; with several, no routing)")
+    parser.add_argument("--infra-paths", metavar="GLOBS",
+                        help="paths whose change re-runs every skill and routing, such as your workflow file")
+    parser.add_argument("--labels", metavar="LABELS", help="the pull request's labels, which open gates")
+    parser.add_argument("--ignore-gates", action="store_true",
+                        help="run gated legs without their label (a manual dispatch)")
+    parser.add_argument("--extended", action=argparse.BooleanOptionalAction, default=True,
+                        help="count evals/extended_evals.json as a routing input and a behavioral source; "
+                             "must match what the graders get (default: on)")
+    parser.add_argument("--behavior-runner", metavar="LABELS",
+                        help='runs-on labels for a behavioral leg (default: ["ubuntu-latest"])')
+    parser.add_argument("--behavior-os", metavar="PLATFORMS",
+                        help="platforms a skill runs on when its machine.yml does not say (default: Linux)")
+    parser.add_argument("--scoped-runner", metavar="LABELS",
+                        help="base labels for a leg whose skill asks for hardware labels "
+                             "(default: --behavior-runner)")
+    parser.add_argument("--scoped-gate", metavar="LABEL",
+                        help="pull request label required before those legs run")
+    parser.add_argument("--scoped-environment", metavar="NAME",
+                        help="GitHub environment holding those legs' credentials")
+    parser.add_argument("--runner-types", metavar="JSON",
+                        help='kinds of machine a machine.yml may name in runner_type, as JSON: {"name": '
+                             '{"labels": [...], "os": [...], "gate": "...", "environment": "..."}}')
+    parser.add_argument("--version", metavar="REF",
+                        help="harness build echoed into the plan, overridden per leg by a skill's "
+                             "skillscope_version (default: $SKILLSCOPE_VERSION, else this build)")
+
+
+def plan_options(args: argparse.Namespace, ctx: Context) -> plan.PlanOptions:
+    behavior_runner = tuple(parse_list("--behavior-runner", args.behavior_runner)) or plan.DEFAULT_RUNNER
+    return plan.PlanOptions(
+        extended=args.extended,
+        version=(args.version or ctx.environ.get("SKILLSCOPE_VERSION") or __version__).strip(),
+        infra_paths=tuple(parse_list("--infra-paths", args.infra_paths)),
+        labels=tuple(parse_list("--labels", args.labels)),
+        ignore_gates=args.ignore_gates,
+        behavior_runner=behavior_runner,
+        behavior_os=tuple(parse_list("--behavior-os", args.behavior_os)) or plan.DEFAULT_OS,
+        scoped_runner=tuple(parse_list("--scoped-runner", args.scoped_runner)),
+        scoped_gate=_single("--scoped-gate", args.scoped_gate),
+        scoped_environment=_single("--scoped-environment", args.scoped_environment),
+        runner_types=plan.parse_runner_types(args.runner_types))
+
+
+def _single(flag: str, value: str | None) -> str | None:
+    """A one-label flag; blank (an unset workflow input) means none."""
+    value = (value or "").strip()
+    if "," in value or value.startswith("["):
+        raise UsageError(f"{flag} takes one label, got '{value}'; pass a single name.")
+    return value or None
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    opts = plan_options(args, ctx)
+    repo = options.resolve_repo(args, ctx)
+    room = resolve_room(args.routing_room, repo, allow_none=True, command="select")
+    if args.all:
+        selection = plan.select_all(repo, room)
+    elif args.names is not None:
+        names = parse_list("--names", args.names)
+        if not names:
+            raise UsageError("--names is empty; name at least one skill, or use --all.")
+        selection = plan.select_names(names, repo, room)
+    else:
+        paths = _changed_paths(args, repo.root, ctx)
+        selection = plan.select_changed(paths, repo, room, opts)
+    ctx.out(plan.make_plan(selection, repo, opts).to_json())
+    return 0
+
+
+def _changed_paths(args: argparse.Namespace, root: Path, ctx: Context) -> list[str]:
+    if args.changed:
+        return plan.normalise_paths(ctx.stdin)
+    base, head = args.since
+    diff = gitdiff.changed_since(root, base, head)
+    if not diff.merge_base:
+        ctx.err(f"note: {base} and {head} have no merge base (unrelated histories); planning the plain "
+                "diff between the two commits.")
+    paths = plan.normalise_paths(diff.paths)
+    ctx.err("Changed files:")
+    ctx.err("\n".join(f"  {path}" for path in paths) if paths else "  (none)")
+    return paths

@@ -1,0 +1,57 @@
+"""The paths a change touched, asked of git: what `select --since BASE HEAD` plans for."""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.errors import HarnessError
+
+
+@dataclass(frozen=True)
+class Diff:
+    paths: list[str]
+    base: str  # the commit the paths were diffed from: the merge base, or BASE itself without one
+    merge_base: bool
+
+
+def changed_since(root: Path, base: str, head: str) -> Diff:
+    """Paths (relative to `root`) changed between the merge base of `base` and `head`, and `head`.
+
+    Two commits with no common history are diffed directly, the only comparison left to make.
+    """
+    if _git(root, "rev-parse", "--is-inside-work-tree").returncode != 0:
+        raise HarnessError(f"--since: {root} is not inside a git repository; run select from a clone, or "
+                           "pipe the changed paths into `select --changed`.")
+    for ref in (base, head):
+        if _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode != 0:
+            raise HarnessError(f"--since: '{ref}' is not a commit in {root}; fetch it first (a shallow "
+                               "clone needs fetch-depth: 0) or check the name.")
+    found = _git(root, "merge-base", base, head)
+    merge_base = found.returncode == 0 and bool(found.stdout.strip())
+    if found.returncode not in (0, 1):
+        raise HarnessError(f"--since: git merge-base {base} {head} failed: {_tail(found.stderr)}.")
+    start = found.stdout.strip() if merge_base else base
+    # --no-renames lists a moved file under both names, so the skill it left is planned too.
+    diff = _git(root, "diff", "--name-only", "--no-renames", "--relative", "-z", start, head)
+    if diff.returncode != 0:
+        raise HarnessError(f"--since: git diff {start} {head} failed: {_tail(diff.stderr)}.")
+    paths = [path for path in diff.stdout.split("\0") if path]
+    return Diff(paths=paths, base=start, merge_base=merge_base)
+
+
+def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                              encoding="utf-8", errors="surrogateescape", check=False)
+    except FileNotFoundError:
+        raise HarnessError("--since needs git on PATH; install git, or pipe the changed paths into "
+                           "`select --changed` instead.") from None
+    except OSError as exc:
+        raise HarnessError(f"--since could not run git in {root}: {exc.strerror or exc}.") from None
+
+
+def _tail(stderr: str) -> str:
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return lines[-1] if lines else "no message"
