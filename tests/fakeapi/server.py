@@ -273,7 +273,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         model = (request.body or {}).get("model") or api.model
         if not (request.body or {}).get("stream"):
-            self._json(200, message_json(reply, model))
+            if reply.malformed:  # the CLI retries a broken stream without streaming
+                self._raw(200, "application/json", GARBAGE)
+            else:
+                self._json(200, message_json(reply, model))
             return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -295,9 +298,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def _json(self, status: int, payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode()
+        self._raw(status, "application/json", json.dumps(payload).encode())
+
+    def _raw(self, status: int, content_type: str, data: bytes) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)

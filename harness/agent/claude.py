@@ -1,0 +1,338 @@
+"""The `claude` CLI: find it, isolate it, run one prompt, turn its stream into a Trace.
+
+This is the only module that knows the CLI's flags and environment variables.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .process import Child
+from .trace import StopPolicy, Trace, TraceBuilder
+from .workspace import clean_temp_parent, installed_skills, stage_workspace
+
+CLAUDE_ENV = "SKILLSCOPE_CLAUDE"
+PINNED_VERSION = "2.1.332"
+INSTALL_HINT = (
+    f"install it with `npm install -g @anthropic-ai/claude-code@{PINNED_VERSION}` or pass --claude PATH"
+)
+# Flags older or newer CLIs may lack; each is used only when `--help` shows it.
+OPTIONAL_FLAGS = (
+    "--max-budget-usd",
+    "--no-session-persistence",
+    "--effort",
+    "--max-turns",  # hidden in 2.1.x help: stays unsupported unless a CLI shows it
+    "--setting-sources",
+    "--settings",
+)
+# The built-in plugin that adds a `plugin-authoring` skill even with bundled skills off.
+PLUGIN_SKILLS_OFF = '{"enabledPlugins":{"cc-plugin-plugin-authoring@builtin":false}}'
+CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+# Set by a Claude Code session around its tools; a nested CLI would refuse to start.
+NESTED_SESSION_VARS = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+PREFLIGHT_PROMPT = "Reply with the single word: ok"
+PROBE_TIMEOUT_S = 60
+RESULT_EXIT_GRACE_S = 2.0  # after the result event, time for the CLI to exit by itself
+EOF_EXIT_GRACE_S = 5.0
+
+
+class AgentUnavailable(Exception):
+    """The agent cannot run at all; the message is one sentence naming the fix."""
+
+
+# --- locating the CLI ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClaudeCLI:
+    path: str
+    version: str
+    optional_flags: frozenset[str] = frozenset()
+
+    def supports(self, flag: str) -> bool:
+        return flag in self.optional_flags
+
+
+def locate(explicit: str | None, environ: Mapping[str, str]) -> ClaudeCLI:
+    """`--claude PATH`, else `$SKILLSCOPE_CLAUDE`, else `claude` on PATH; probed once."""
+    wanted = explicit or environ.get(CLAUDE_ENV) or None
+    if wanted:
+        path = shutil.which(wanted, path=environ.get("PATH")) if "/" not in wanted else wanted
+        if path is None or not Path(path).is_file():
+            source = "--claude" if explicit else f"${CLAUDE_ENV}"
+            raise AgentUnavailable(f"claude CLI not found at {wanted} (from {source}): {INSTALL_HINT}")
+    else:
+        path = shutil.which("claude", path=environ.get("PATH"))
+        if path is None:
+            raise AgentUnavailable(f"claude CLI not found on PATH: {INSTALL_HINT}")
+    version_text = _probe(path, "--version", environ)
+    match = re.search(r"\d+\.\d+\.\d+", version_text)
+    if match is None:
+        raise AgentUnavailable(
+            f"{path} did not report a claude version ({version_text.strip()[:200]!r}): {INSTALL_HINT}"
+        )
+    shown = set(re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*", _probe(path, "--help", environ)))
+    return ClaudeCLI(path, match.group(0), frozenset(f for f in OPTIONAL_FLAGS if f in shown))
+
+
+def _probe(path: str, flag: str, environ: Mapping[str, str]) -> str:
+    try:
+        done = subprocess.run(
+            [path, flag],
+            env=_base_env(environ),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=PROBE_TIMEOUT_S,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise AgentUnavailable(f"could not run `{path} {flag}` ({exc}): {INSTALL_HINT}") from exc
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip()[:200]
+        raise AgentUnavailable(f"`{path} {flag}` exited {done.returncode} ({detail}): {INSTALL_HINT}")
+    return done.stdout
+
+
+def _base_env(environ: Mapping[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in environ.items() if k not in NESTED_SESSION_VARS}
+    env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"  # no telemetry or update checks
+    return env
+
+
+# --- isolation -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """What keeps the runner's own skills and settings out of the room."""
+
+    fresh_config_dir: bool  # a throwaway CLAUDE_CONFIG_DIR per run
+    temp_parent: Path | None = None  # where throwaway dirs go (None: a clean temp dir)
+
+    def argv(self) -> list[str]:
+        return ["--setting-sources", "project", "--settings", PLUGIN_SKILLS_OFF]
+
+    def env(self, environ: Mapping[str, str], config_dir: Path | None) -> dict[str, str]:
+        env = _base_env(environ)
+        env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
+        env.setdefault("CLAUDE_CODE_MAX_RETRIES", "0")  # fail fast; retries hide outages
+        if config_dir is not None:
+            env["CLAUDE_CONFIG_DIR"] = str(config_dir)
+        return env
+
+    @contextlib.contextmanager
+    def config_dir(self) -> Iterator[Path | None]:
+        """A fresh config dir for one run (outside the workspace), or None to keep the user's."""
+        if not self.fresh_config_dir:
+            yield None
+            return
+        path = Path(tempfile.mkdtemp(prefix="skillscope-config-", dir=clean_temp_parent(self.temp_parent)))
+        try:
+            yield path
+        finally:
+            shutil.rmtree(path, ignore_errors=True)
+
+    def describe(self) -> dict[str, str]:
+        return {
+            "config_dir": "fresh" if self.fresh_config_dir else "user",
+            "setting_sources": "project",
+            "bundled_skills": "disabled",
+            "plugin_skills": "disabled",
+            "note": (
+                "a throwaway CLAUDE_CONFIG_DIR per run (credentials come from the environment)"
+                if self.fresh_config_dir
+                else "no ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN set, so claude uses your own "
+                "config dir for its login; your skills stay out via --setting-sources project"
+            ),
+        }
+
+
+def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -> Isolation:
+    # OAuth logins live in the user's config dir: only an env credential lets us replace it.
+    return Isolation(any(environ.get(v) for v in CREDENTIAL_VARS), temp_parent)
+
+
+# --- one run ---------------------------------------------------------------------------
+
+
+@dataclass
+class RunSpec:
+    prompt: str
+    workspace: Path
+    model: str | None = None
+    effort: str | None = None
+    permission_mode: str | None = None  # None or e.g. "acceptEdits" (bypass is refused as root)
+    allowed_tools: Sequence[str] = ()
+    disallowed_tools: Sequence[str] = ()
+    max_budget_usd: float | None = None  # None or 0: no budget
+    timeout_s: float = 240.0
+    stop: StopPolicy | None = None  # called after each event; a returned reason stops the run
+    keep_log: Path | None = None  # raw stdout (stream-json) is written here
+    extra_args: Sequence[str] = ()
+    installed: Mapping[str, Path] | None = None  # default: the workspace's .claude/skills
+
+
+def build_argv(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation) -> tuple[list[str], list[str]]:
+    """The command line, and notes about requested options this CLI cannot honour."""
+    argv = [cli.path, "-p", "--output-format", "stream-json", "--verbose", *isolation.argv()]
+    notes: list[str] = []
+    if spec.model:
+        argv += ["--model", spec.model]
+    if spec.effort:
+        if cli.supports("--effort"):
+            argv += ["--effort", spec.effort]
+        else:
+            notes.append(f"claude {cli.version} has no --effort; effort {spec.effort} was not set")
+    if cli.supports("--no-session-persistence"):
+        argv.append("--no-session-persistence")  # leave no transcripts behind
+    if spec.max_budget_usd:
+        if cli.supports("--max-budget-usd"):
+            argv += ["--max-budget-usd", f"{spec.max_budget_usd:g}"]
+        else:
+            notes.append(f"claude {cli.version} has no --max-budget-usd; the budget was not enforced")
+    if spec.permission_mode:
+        argv += ["--permission-mode", spec.permission_mode]
+    if spec.allowed_tools:
+        argv += ["--allowedTools", *spec.allowed_tools]
+    if spec.disallowed_tools:
+        argv += ["--disallowedTools", *spec.disallowed_tools]
+    argv += list(spec.extra_args)
+    return argv, notes
+
+
+def run(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation, environ: Mapping[str, str]) -> Trace:
+    """Run one prompt to its end, its stop policy, or its timeout. Never raises for agent
+    failures: they are recorded on the returned Trace (`error`, `stop_reason`)."""
+    installed = spec.installed if spec.installed is not None else installed_skills(spec.workspace)
+    builder = TraceBuilder(installed)
+    argv, notes = build_argv(cli, spec, isolation)
+    builder.trace.notes.extend(notes)
+    with isolation.config_dir() as config_dir:
+        return _drive(argv, spec, isolation.env(environ, config_dir), builder)
+
+
+def _drive(argv: list[str], spec: RunSpec, env: dict[str, str], builder: TraceBuilder) -> Trace:
+    started = time.monotonic()
+    try:
+        child = Child(argv, cwd=Path(spec.workspace), env=env, stdin=spec.prompt.encode())
+    except OSError as exc:
+        return builder.finish(
+            exit_code=None,
+            stop_reason="completed",
+            stderr_tail="",
+            elapsed_s=0.0,
+            error=f"could not start claude ({exc})",
+        )
+    builder.trace.pid = child.pgid
+    try:
+        stop_reason = _pump(child, spec, builder, deadline=started + spec.timeout_s)
+        if stop_reason in (None, "result", "budget"):
+            # The CLI ends by itself after a result or EOF; give it a moment for a real exit code.
+            child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
+        natural_exit = child.proc.returncode
+    finally:
+        exit_code = child.kill_group()  # always: no process of the run outlives it
+    if natural_exit is not None:
+        exit_code = natural_exit
+    if stop_reason is None:
+        # EOF: a negative code means a signal we did not send.
+        stop_reason = "killed" if natural_exit is not None and natural_exit < 0 else "completed"
+    error = None
+    if stop_reason == "timeout":
+        error = f"timed out after {spec.timeout_s:g} s before claude finished"
+    return builder.finish(
+        exit_code=exit_code,
+        stop_reason=stop_reason,
+        stderr_tail=child.stderr_tail,
+        elapsed_s=time.monotonic() - started,
+        error=error,
+    )
+
+
+def _pump(child: Child, spec: RunSpec, builder: TraceBuilder, deadline: float) -> str | None:
+    """Feed stdout lines to the builder until a stop reason, the deadline, or EOF (None)."""
+    log = _open_log(spec.keep_log)
+    try:
+        while True:
+            line = child.next_line(min(deadline - time.monotonic(), 1.0))
+            if line is None:
+                if time.monotonic() >= deadline:
+                    return "timeout"
+                continue
+            if line == b"":
+                return None
+            if log is not None:
+                log.write(line)
+            event = builder.feed(line.decode("utf-8", "replace"))
+            if event is None:
+                continue
+            if event.get("type") == "result":
+                return _result_stop(builder.trace)
+            if spec.stop is not None and (reason := spec.stop(builder.trace)):
+                return reason
+    finally:
+        if log is not None:
+            log.close()
+
+
+def _result_stop(trace: Trace) -> str:
+    return "budget" if trace.result_subtype == "error_max_budget_usd" else "result"
+
+
+def _open_log(path: Path | None):
+    if path is None:
+        return None
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("wb")
+
+
+# --- preflight -------------------------------------------------------------------------
+
+
+def preflight(
+    cli: ClaudeCLI, isolation: Isolation, environ: Mapping[str, str], model: str | None = None
+) -> None:
+    """One tiny prompt before any paid run; raises AgentUnavailable saying what to fix."""
+    if not cli.supports("--setting-sources"):
+        raise AgentUnavailable(
+            f"claude {cli.version} cannot isolate skills (no --setting-sources): {INSTALL_HINT}"
+        )
+    with stage_workspace({}, isolation.temp_parent) as workspace:
+        spec = RunSpec(PREFLIGHT_PROMPT, workspace, model=model, timeout_s=PROBE_TIMEOUT_S)
+        trace = run(cli, spec, isolation, environ)
+    if trace.result_seen and not trace.is_error and trace.error is None:
+        return
+    raise AgentUnavailable(explain_preflight(trace))
+
+
+def explain_preflight(trace: Trace) -> str:
+    said = " ".join(f"{trace.final_message or ''} {trace.stderr_tail}".split())
+    if "not logged in" in said.lower():
+        return (
+            "claude is not logged in: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), "
+            "or run `claude` once and log in"
+        )
+    if trace.api_error_status in (401, 403):
+        return (
+            f"the API rejected the credentials ({trace.error}): check ANTHROPIC_API_KEY "
+            "or ANTHROPIC_AUTH_TOKEN"
+        )
+    if trace.stop_reason == "timeout":
+        return (
+            f"claude did not answer a one-word prompt within {PROBE_TIMEOUT_S} s: "
+            "check the network and ANTHROPIC_BASE_URL"
+        )
+    if trace.api_error_status is not None:
+        return f"the API is not usable right now ({trace.error}): try again later"
+    if any(s in said.lower() for s in ("connection", "econnrefused", "unable to connect", "fetch failed")):
+        return f"claude cannot reach the API ({said[:200]}): check the network and ANTHROPIC_BASE_URL"
+    return f"claude failed a one-word preflight prompt ({trace.error or said[:200] or 'no detail'})"

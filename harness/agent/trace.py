@@ -1,0 +1,533 @@
+"""`claude -p --output-format stream-json` lines -> a Trace the graders read.
+
+Graders never parse CLI output themselves: everything they need (activations,
+tool calls, final message, usage, errors) is extracted here, once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import OrderedDict, deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SKILL_TOOL = "Skill"
+BASE_DIR_PREFIX = "Base directory for this skill:"
+# Planning/progress tools: they do not act on the task, so budgets ignore them.
+BOOKKEEPING_TOOLS = frozenset(
+    {
+        "TodoWrite",
+        "TodoRead",
+        "ExitPlanMode",
+        "EnterPlanMode",
+        "TaskCreate",
+        "TaskUpdate",
+        "TaskList",
+        "TaskGet",
+        "ToolSearch",
+    }
+)
+STOP_REASONS = ("activation", "result", "tool_budget", "budget", "timeout", "completed", "killed")
+API_STATUS_MEANING = {
+    400: "bad request",
+    401: "authentication failed",
+    403: "permission denied",
+    404: "not found",
+    413: "request too large",
+    429: "rate limited",
+    500: "internal server error",
+    502: "bad gateway",
+    503: "unavailable",
+    504: "gateway timeout",
+    529: "overloaded",
+}
+
+# Memory bounds: a 64 MB stream must not become 64 MB of Python objects.
+EVENT_BYTES_CAP = 4 * 1024 * 1024  # kept events, split between head and tail
+LARGE_LINE = 32 * 1024  # events above this are kept with long strings cut
+STRING_KEEP = 2048  # chars kept of each long string in a cut event
+RESULT_TEXT_KEEP = 8192  # chars kept of each tool result
+TOOL_CALLS_KEEP = 5000  # tool calls kept in order; beyond that only counted
+INJECTED_KEEP = 1024 * 1024  # chars of injected skill bodies kept in total
+NON_JSON_KEEP = 2048  # chars kept of stdout lines that were not JSON
+
+
+@dataclass
+class Activation:
+    """A top-level `Skill` tool call and what it resolved to."""
+
+    name: str  # an installed skill id, or "other:<name>"
+    raw_input_name: str  # `input.skill` as the model wrote it
+    tool_use_id: str
+    confirmed: bool = False  # the CLI answered with a successful launch
+    base_dir: str | None = None  # from the injected "Base directory for this skill:" text
+    parent_tool_use_id: str | None = None
+    settled: bool = False  # no later event can change name or confirmation
+    error_text: str | None = None  # the tool_result text when the launch failed
+
+    @property
+    def installed(self) -> bool:
+        return not self.name.startswith("other:")
+
+
+@dataclass
+class ToolCall:
+    id: str
+    name: str
+    input: Any
+    result_text: str | None = None  # bounded copy
+    is_error: bool = False
+    parent_tool_use_id: str | None = None
+    answered: bool = False
+
+    @property
+    def is_bookkeeping(self) -> bool:
+        return self.name in BOOKKEEPING_TOOLS
+
+    @property
+    def is_skill_inspection(self) -> bool:
+        """Reads the installed skills' files instead of calling the Skill tool."""
+        if self.name == SKILL_TOOL:
+            return False
+        text = json.dumps(self.input, ensure_ascii=False).replace("\\\\", "/").lower()
+        return ".claude/skills" in text or "skill.md" in text
+
+    @property
+    def counts_against_budget(self) -> bool:
+        return not (self.name == SKILL_TOOL or self.is_bookkeeping or self.is_skill_inspection)
+
+
+@dataclass
+class InitInfo:
+    skills: list[str]
+    tools: list[str]
+    model: str | None
+    claude_code_version: str | None
+    permission_mode: str | None
+    api_key_source: str | None
+    session_id: str | None
+    cwd: str | None
+
+
+@dataclass
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any] | None) -> Usage:
+        raw = raw or {}
+        return cls(*(int(raw.get(k) or 0) for k in cls.__dataclass_fields__))
+
+    def plus(self, other: Usage, sign: int = 1) -> Usage:
+        return Usage(*(getattr(self, k) + sign * getattr(other, k) for k in self.__dataclass_fields__))
+
+    def as_dict(self) -> dict[str, int]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass
+class Trace:
+    init: InitInfo | None = None
+    activations: list[Activation] = field(default_factory=list)
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    final_message: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    cost_usd: float | None = None
+    result_subtype: str | None = None
+    is_error: bool = False
+    api_error_status: int | None = None
+    exit_code: int | None = None
+    stop_reason: str | None = None  # one of STOP_REASONS, or what a stop policy returned
+    stderr_tail: str = ""
+    elapsed_s: float = 0.0
+    error: str | None = None  # one sentence when the agent run failed
+    injected_skill_text: list[str] = field(default_factory=list)
+    permission_denials: list[dict[str, Any]] = field(default_factory=list)
+    result_seen: bool = False
+    result_errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # options the CLI could not honour
+    pid: int | None = None  # of the CLI, which led its own process group
+    # Counters stay exact even when kept lists are capped.
+    event_count: int = 0
+    dropped_events: int = 0
+    dropped_tool_calls: int = 0
+    budget_tool_calls: int = 0  # tool calls that count against --max-tool-calls
+    inspection_calls: int = 0  # calls that read the installed skills' files
+    non_json_lines: int = 0
+    non_json_sample: str = ""
+    _head: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    _tail: deque[dict[str, Any]] = field(default_factory=deque, repr=False)
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """Kept events in order; `dropped_events` were cut from the middle."""
+        return [*self._head, *self._tail]
+
+    @property
+    def decision(self) -> Activation | None:
+        """The first top-level activation once it is settled."""
+        first = self.activations[0] if self.activations else None
+        return first if first is not None and first.settled else None
+
+    @property
+    def activated(self) -> list[str]:
+        """Names of confirmed activations, in order."""
+        return [a.name for a in self.activations if a.confirmed]
+
+
+StopPolicy = Callable[[Trace], "str | None"]
+
+
+def stop_at_decision(
+    max_tool_calls: int | None = None, max_inspection_calls: int | None = None
+) -> StopPolicy:
+    """Routing's policy: stop at the first settled activation or when a tool budget is spent."""
+
+    def policy(trace: Trace) -> str | None:
+        if trace.decision is not None:
+            return "activation"
+        if max_tool_calls is not None and trace.budget_tool_calls >= max_tool_calls:
+            return "tool_budget"
+        if max_inspection_calls is not None and trace.inspection_calls >= max_inspection_calls:
+            return "tool_budget"
+        return None
+
+    return policy
+
+
+class TraceBuilder:
+    """Feed stream-json lines in order; read `.trace` at any time."""
+
+    def __init__(self, installed: Mapping[str, Path | str], *, event_bytes_cap: int = EVENT_BYTES_CAP):
+        self.trace = Trace()
+        self._installed = {name: os.path.realpath(path) for name, path in installed.items()}
+        self._cap = event_bytes_cap
+        self._head_bytes = 0
+        self._tail_bytes = 0
+        self._tail_sizes: deque[int] = deque()
+        self._pending: dict[str, ToolCall] = {}  # tool calls awaiting their result
+        self._activation_by_id: dict[str, Activation] = {}
+        self._awaiting_base_dir: Activation | None = None
+        self._message_usage: OrderedDict[str, Usage] = OrderedDict()
+        self._last_assistant_text: str | None = None
+        self._injected_chars = 0
+
+    # --- input ----------------------------------------------------------------
+
+    def feed(self, line: str) -> dict[str, Any] | None:
+        """Parse one stdout line; returns the event, or None for a non-JSON line."""
+        stripped = line.strip()
+        if not stripped:
+            return None
+        try:
+            event = json.loads(stripped)
+        except ValueError:
+            event = None
+        if not isinstance(event, dict):
+            self._note_non_json(stripped)
+            return None
+        self.trace.event_count += 1
+        self._keep(event, len(stripped))
+        self._dispatch(event)
+        return event
+
+    def finish(
+        self,
+        *,
+        exit_code: int | None,
+        stop_reason: str,
+        stderr_tail: str,
+        elapsed_s: float,
+        error: str | None = None,
+    ) -> Trace:
+        """Record how the process ended and explain a failure in one sentence."""
+        self._settle_base_dir_wait()
+        trace = self.trace
+        trace.exit_code = exit_code
+        trace.stop_reason = stop_reason
+        trace.stderr_tail = stderr_tail
+        trace.elapsed_s = elapsed_s
+        if trace.final_message is None:
+            trace.final_message = self._last_assistant_text
+        trace.error = error or explain_failure(trace)
+        return trace
+
+    # --- storage ------------------------------------------------------------------
+
+    def _keep(self, event: dict[str, Any], size: int) -> None:
+        if size > LARGE_LINE:
+            event = _shrink(event)
+            size = len(json.dumps(event))
+        trace = self.trace
+        if self._head_bytes + size <= self._cap // 2 and not trace._tail:
+            trace._head.append(event)
+            self._head_bytes += size
+            return
+        trace._tail.append(event)
+        self._tail_sizes.append(size)
+        self._tail_bytes += size
+        while self._tail_bytes > self._cap // 2 and len(trace._tail) > 1:
+            trace._tail.popleft()
+            self._tail_bytes -= self._tail_sizes.popleft()
+            trace.dropped_events += 1
+
+    def _note_non_json(self, line: str) -> None:
+        trace = self.trace
+        trace.non_json_lines += 1
+        room = NON_JSON_KEEP - len(trace.non_json_sample)
+        if room > 0:
+            trace.non_json_sample += line[:room] + "\n"
+
+    # --- events ---------------------------------------------------------------------
+
+    def _dispatch(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "user":
+            self._on_user(event)
+            return
+        self._settle_base_dir_wait()  # the injected text comes right after the launch
+        if kind == "system" and event.get("subtype") == "init":
+            self._on_init(event)
+        elif kind == "system" and event.get("subtype") == "permission_denied":
+            if not self.trace.result_seen:
+                self.trace.permission_denials.append(
+                    {"tool_name": event.get("tool_name"), "tool_use_id": event.get("tool_use_id")}
+                )
+        elif kind == "assistant":
+            self._on_assistant(event)
+        elif kind == "result":
+            self._on_result(event)
+
+    def _on_init(self, event: dict[str, Any]) -> None:
+        self.trace.init = InitInfo(
+            skills=[str(s) for s in event.get("skills") or []],
+            tools=[str(t) for t in event.get("tools") or []],
+            model=event.get("model"),
+            claude_code_version=event.get("claude_code_version"),
+            permission_mode=event.get("permissionMode"),
+            api_key_source=event.get("apiKeySource"),
+            session_id=event.get("session_id"),
+            cwd=event.get("cwd"),
+        )
+
+    def _on_assistant(self, event: dict[str, Any]) -> None:
+        message = event.get("message") or {}
+        parent = event.get("parent_tool_use_id")
+        self._count_usage(message)
+        for block in _blocks(message):
+            if block.get("type") == "text" and parent is None:
+                self._last_assistant_text = block.get("text")
+                if event.get("error") and self.trace.api_error_status is None:
+                    self.trace.api_error_status = _status_in(block.get("text") or "")
+            elif block.get("type") == "tool_use":
+                self._on_tool_use(block, parent)
+
+    def _on_tool_use(self, block: dict[str, Any], parent: str | None) -> None:
+        trace = self.trace
+        call = ToolCall(
+            id=str(block.get("id") or ""),
+            name=str(block.get("name") or ""),
+            input=_bounded_input(block.get("input")),
+            parent_tool_use_id=parent,
+        )
+        self._pending[call.id] = call
+        if call.is_skill_inspection:
+            trace.inspection_calls += 1
+        elif call.counts_against_budget:
+            trace.budget_tool_calls += 1
+        if len(trace.tool_calls) < TOOL_CALLS_KEEP:
+            trace.tool_calls.append(call)
+        else:
+            trace.dropped_tool_calls += 1
+        if call.name == SKILL_TOOL and parent is None:
+            raw = _skill_name(block.get("input"))
+            activation = Activation(
+                name=raw if raw in self._installed else f"other:{raw}",
+                raw_input_name=raw,
+                tool_use_id=call.id,
+            )
+            trace.activations.append(activation)
+            self._activation_by_id[call.id] = activation
+
+    def _on_user(self, event: dict[str, Any]) -> None:
+        message = event.get("message") or {}
+        blocks = _blocks(message)
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        for block in results:
+            structured = event.get("tool_use_result") if len(results) == 1 else None
+            self._on_tool_result(block, structured)
+        top_level = event.get("parent_tool_use_id") is None
+        texts = [b.get("text") or "" for b in blocks if b.get("type") == "text"]
+        base_dir_texts = [t for t in texts if t.startswith(BASE_DIR_PREFIX)]
+        for text in base_dir_texts:
+            self._keep_injected(text)
+            if top_level:
+                self._on_base_dir(text)
+        if not results and not base_dir_texts:
+            self._settle_base_dir_wait()
+
+    def _on_tool_result(self, block: dict[str, Any], structured: Any) -> None:
+        tool_use_id = str(block.get("tool_use_id") or "")
+        text = _text_of(block.get("content"))
+        is_error = bool(block.get("is_error"))
+        call = self._pending.pop(tool_use_id, None)
+        if call is not None:
+            call.result_text = _cut(text, RESULT_TEXT_KEEP)
+            call.is_error = is_error
+            call.answered = True
+        activation = self._activation_by_id.pop(tool_use_id, None)
+        if activation is None:
+            return
+        if isinstance(structured, dict):
+            launched = structured.get("success") is True
+        else:  # several results in one event: fall back to the CLI's launch message
+            launched = structured is None and text.startswith("Launching skill:")
+        activation.confirmed = launched and not is_error
+        if not activation.confirmed:
+            activation.error_text = _cut(text, 500)
+            activation.settled = True
+        elif activation.installed:
+            activation.settled = True  # the base dir may still refine it; the decision stands
+            self._awaiting_base_dir = activation
+        else:
+            self._awaiting_base_dir = activation  # an alias resolves through its base dir
+
+    def _on_base_dir(self, text: str) -> None:
+        activation = self._awaiting_base_dir
+        self._awaiting_base_dir = None
+        if activation is None:
+            return
+        base_dir = text[len(BASE_DIR_PREFIX) :].split("\n", 1)[0].strip()
+        activation.base_dir = base_dir
+        real = os.path.realpath(base_dir)
+        for name, path in self._installed.items():
+            if path == real:
+                activation.name = name
+                break
+        activation.settled = True
+
+    def _settle_base_dir_wait(self) -> None:
+        if self._awaiting_base_dir is not None:
+            self._awaiting_base_dir.settled = True
+            self._awaiting_base_dir = None
+
+    def _keep_injected(self, text: str) -> None:
+        room = INJECTED_KEEP - self._injected_chars
+        if room > 0:
+            kept = text[:room]
+            self.trace.injected_skill_text.append(kept)
+            self._injected_chars += len(kept)
+
+    def _on_result(self, event: dict[str, Any]) -> None:
+        trace = self.trace
+        trace.result_seen = True
+        trace.result_subtype = event.get("subtype")
+        trace.is_error = bool(event.get("is_error"))
+        if isinstance(event.get("result"), str):
+            trace.final_message = event["result"]
+        if isinstance(event.get("api_error_status"), int):
+            trace.api_error_status = event["api_error_status"]
+        if isinstance(event.get("total_cost_usd"), (int, float)):
+            trace.cost_usd = float(event["total_cost_usd"])
+        if isinstance(event.get("usage"), dict):
+            trace.usage = Usage.of(event["usage"])
+        if isinstance(event.get("permission_denials"), list):
+            trace.permission_denials = list(event["permission_denials"])
+        trace.result_errors = [str(e) for e in event.get("errors") or []]
+
+    def _count_usage(self, message: dict[str, Any]) -> None:
+        # Every content block is its own event repeating the message usage: count each message once.
+        if self.trace.result_seen or not isinstance(message.get("usage"), dict):
+            return
+        message_id = str(message.get("id") or id(message))
+        usage = Usage.of(message["usage"])
+        previous = self._message_usage.pop(message_id, None)
+        total = self.trace.usage
+        if previous is not None:
+            total = total.plus(previous, -1)
+        self.trace.usage = total.plus(usage)
+        self._message_usage[message_id] = usage
+        if len(self._message_usage) > 256:
+            self._message_usage.popitem(last=False)
+
+
+def explain_failure(trace: Trace) -> str | None:
+    """One sentence saying why the run failed, or None when it did not."""
+    if trace.api_error_status is not None:
+        meaning = API_STATUS_MEANING.get(trace.api_error_status, "an error")
+        return f"the API answered {trace.api_error_status} ({meaning})"
+    if trace.result_seen and trace.is_error and trace.result_subtype == "success":
+        detail = trace.final_message or "; ".join(trace.result_errors) or "no detail"
+        return f"claude reported an error: {_one_line(detail)}"
+    if trace.result_seen or trace.stop_reason not in ("completed", "killed"):
+        return None  # finished, or stopped on purpose by a policy
+    stderr = _one_line(trace.stderr_tail)
+    if trace.event_count == 0:
+        if trace.exit_code:
+            return f"claude exited {trace.exit_code} without any output: {stderr or 'no stderr'}"
+        sample = _one_line(trace.non_json_sample)
+        return "claude produced no stream-json output" + (f": {sample}" if sample else "")
+    how = "was killed" if trace.stop_reason == "killed" else f"exited {trace.exit_code}"
+    return f"claude {how} before reporting a result" + (f": {stderr}" if stderr else "")
+
+
+# --- small helpers -----------------------------------------------------------------
+
+
+def _blocks(message: Any) -> list[dict[str, Any]]:
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [b for b in content or [] if isinstance(b, dict)]
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return ""
+
+
+def _skill_name(raw_input: Any) -> str:
+    name = raw_input.get("skill") if isinstance(raw_input, dict) else None
+    return str(name or "").strip().removeprefix("/")
+
+
+def _status_in(text: str) -> int | None:
+    # The CLI's synthetic error message reads "API Error: 529 ...".
+    head = text.split("API Error:", 1)[-1].strip()[:3]
+    return int(head) if head.isdigit() else None
+
+
+def _cut(text: str, keep: int) -> str:
+    if len(text) <= keep:
+        return text
+    return f"{text[:keep]}…[{len(text) - keep} more chars]"
+
+
+def _shrink(value: Any) -> Any:
+    if isinstance(value, str):
+        return _cut(value, STRING_KEEP)
+    if isinstance(value, dict):
+        return {k: _shrink(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shrink(v) for v in value]
+    return value
+
+
+def _bounded_input(value: Any) -> Any:
+    if len(json.dumps(value, ensure_ascii=False)) <= LARGE_LINE:
+        return value
+    return _shrink(value)
+
+
+def _one_line(text: str, keep: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= keep else "…" + flat[-keep:]

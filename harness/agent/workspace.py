@@ -1,0 +1,123 @@
+"""Fresh temp workspaces with skills installed as real project skills."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+SKILLS_SUBDIR = Path(".claude") / "skills"
+ANSWER_KEY_DIR = "evals"  # a skill's dataset: the agent must never see it
+_FALLBACK_TEMP_PARENTS = ("/var/tmp", "/dev/shm")
+
+
+class WorkspaceError(Exception):
+    """The workspace cannot be isolated (a message naming the fix)."""
+
+
+def skills_ancestor(path: Path) -> Path | None:
+    """The nearest directory at or above `path` holding `.claude/skills`, if any.
+
+    The CLI loads project skills from every ancestor of its cwd, so such a
+    directory would add skills to the room.
+    """
+    for directory in (path, *path.parents):
+        if (directory / SKILLS_SUBDIR).is_dir():
+            return directory
+    return None
+
+
+def clean_temp_parent(parent: Path | None = None) -> Path:
+    """A directory for temp workspaces with no `.claude/skills` above it."""
+    if parent is not None:
+        parent = Path(parent).resolve()
+        leak = skills_ancestor(parent)
+        if leak is not None:
+            raise WorkspaceError(
+                f"{leak / SKILLS_SUBDIR} would leak skills into every run under {parent}: "
+                "choose a temp directory with no .claude/skills above it"
+            )
+        return parent
+    candidates = [Path(tempfile.gettempdir()), *map(Path, _FALLBACK_TEMP_PARENTS)]
+    for candidate in candidates:
+        resolved = candidate.resolve()
+        if resolved.is_dir() and os.access(resolved, os.W_OK) and skills_ancestor(resolved) is None:
+            return resolved
+    raise WorkspaceError(
+        "every temp directory has a .claude/skills above it, which would leak skills into "
+        "the run: set TMPDIR to a clean directory"
+    )
+
+
+def installed_skills(workspace: Path) -> dict[str, Path]:
+    """Skill id -> directory, for every `<workspace>/.claude/skills/<id>/SKILL.md`."""
+    root = Path(workspace) / SKILLS_SUBDIR
+    if not root.is_dir():
+        return {}
+    return {d.name: d for d in sorted(root.iterdir()) if (d / "SKILL.md").is_file()}
+
+
+@contextlib.contextmanager
+def stage_workspace(
+    skills: Mapping[str, Path],
+    parent: Path | None = None,
+    fixture: Path | None = None,
+) -> Iterator[Path]:
+    """Yield a fresh workspace with each skill at `.claude/skills/<name>/`; always removed.
+
+    Skills are copied without their `evals/` folder, and symlinks never lead
+    out of the skill. `fixture`'s contents, if given, land in the workspace root.
+    """
+    workspace = Path(tempfile.mkdtemp(prefix="skillscope-ws-", dir=clean_temp_parent(parent)))
+    try:
+        for name, source in skills.items():
+            source = Path(source)
+            if not (source / "SKILL.md").is_file():
+                raise WorkspaceError(f"cannot install skill {name!r}: {source}/SKILL.md not found")
+            copy_tree(source, workspace / SKILLS_SUBDIR / name, skip_top=(ANSWER_KEY_DIR,))
+        if fixture is not None:
+            if not Path(fixture).is_dir():
+                raise WorkspaceError(f"workspace fixture directory not found: {fixture}")
+            copy_tree(Path(fixture), workspace)
+        yield workspace
+    finally:
+        shutil.rmtree(workspace, ignore_errors=True)
+
+
+def copy_tree(source: Path, target: Path, skip_top: tuple[str, ...] = ()) -> None:
+    """Copy `source` into `target`, keeping symlinks that stay inside `source`.
+
+    A link pointing inside is re-created relative (so it points into the copy);
+    a link pointing outside, or into a skipped top-level folder, is left out.
+    """
+    root = source.resolve()
+    skipped = [root / name for name in skip_top]
+    target.mkdir(parents=True, exist_ok=True)
+    for current, dirs, files in os.walk(root):
+        here = Path(current)
+        rel = here.relative_to(root)
+        if here == root:
+            dirs[:] = [d for d in dirs if d not in skip_top]
+        for name in list(dirs):
+            if (here / name).is_symlink():
+                dirs.remove(name)  # os.walk does not follow it; handle it as a link
+                _copy_link(here / name, target / rel / name, root, skipped)
+            else:
+                (target / rel / name).mkdir(exist_ok=True)
+        for name in files:
+            path = here / name
+            if path.is_symlink():
+                _copy_link(path, target / rel / name, root, skipped)
+            else:
+                shutil.copy2(path, target / rel / name)
+
+
+def _copy_link(link: Path, dest: Path, root: Path, skipped: list[Path]) -> None:
+    resolved = link.resolve()
+    inside = resolved == root or root in resolved.parents
+    if not inside or any(resolved == s or s in resolved.parents for s in skipped):
+        return
+    os.symlink(os.path.relpath(resolved, link.parent.resolve()), dest)

@@ -1,0 +1,48 @@
+"""Fixtures for the agent layer; the fake API fixtures come from tests.fakeapi.plugin."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.agent import ClaudeCLI, Isolation, isolation_for, locate
+from tests.fakeapi import write_skill
+
+
+@pytest.fixture(scope="session")
+def claude_cli(claude_bin: str) -> ClaudeCLI:
+    return locate(claude_bin, {"PATH": os.environ.get("PATH", "")})
+
+
+@pytest.fixture
+def temp_root(tmp_path: Path) -> Path:
+    """Where runs put their throwaway workspace and config dirs, so tests can see them go."""
+    root = tmp_path / "runs"
+    root.mkdir()
+    return root
+
+
+@pytest.fixture
+def isolation(fake_env: dict[str, str], temp_root: Path) -> Isolation:
+    chosen = isolation_for(fake_env, temp_root)
+    assert chosen.fresh_config_dir  # fake_env carries ANTHROPIC_API_KEY
+    return chosen
+
+
+@pytest.fixture
+def skill_sources(tmp_path: Path) -> dict[str, Path]:
+    """A small room: `pdf`, its prefix neighbour `pdf-tools`, and an aliased skill."""
+    root = tmp_path / "repo"
+    return {
+        "pdf": write_skill(
+            root,
+            "pdf",
+            "Plain PDF work.",
+            "# PDF\nSay PDF-ACTIVE.\n",
+            extra_files={"evals/evals.json": '{"answer": "key"}'},
+        ),
+        "pdf-tools": write_skill(root, "pdf-tools", "Tools for PDF files."),
+        "dirname": write_skill(root, "dirname", "A skill whose name differs.", name="front"),
+    }
