@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -15,6 +16,9 @@ EXTENDED = "extended_evals.json"
 EXPECTATION_KEYS = ("expected_behavior", "unexpected_behavior", "logs_contain", "files_exist")
 TRIGGER_ONLY_KEYS = (*EXPECTATION_KEYS, "workspace")
 SHARED_NEGATIVES = "harness/data/negatives.json"
+MAX_DEPTH = 32  # a dataset is 4 levels deep; anything near the parser's recursion limit is an attack
+_TOO_DEEP = object()
+_CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
 
 @dataclass
@@ -80,16 +84,20 @@ def parse(text: str, dataset: Dataset) -> Dataset:
             exc.lineno))
         return dataset
     except ValueError as exc:
-        dataset.problems.append(findings.error("dataset-json", rel, f"is not valid JSON: {exc}."))
+        dataset.problems.append(findings.error("dataset-json", rel, f"is not valid JSON: {exc}.",
+                                               _constant_line(text)))
         return dataset
     except RecursionError:
+        data = _TOO_DEEP
+    if data is _TOO_DEEP or _deeper_than(data, MAX_DEPTH):
         dataset.problems.append(findings.error(
-            "dataset-json", rel, "nests too deeply to be a dataset; keep it to the documented shape."))
+            "dataset-json", rel, f"nests more than {MAX_DEPTH} levels deep, far beyond the documented "
+            "shape; keep to an object holding an `evaluations` array of flat objects."))
         return dataset
     dataset.raw = data
     case_lines = jsonlines.element_lines(text, "evaluations")
     for error in sorted(schemas.validator("evals").iter_errors(data), key=lambda e: list(e.absolute_path)):
-        dataset.problems.append(_schema_finding(error, rel, case_lines))
+        dataset.problems.append(_schema_finding(error, rel, case_lines, text))
     if not isinstance(data, dict):
         return dataset
     version = data.get("skillscope_version")
@@ -132,11 +140,37 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON; use a number or a string")
 
 
-def _schema_finding(error, rel: str, case_lines: list[int]) -> findings.Finding:
+def _constant_line(text: str) -> int | None:
+    """Line of the first NaN/Infinity outside a string (json's parse_constant hook gets no position)."""
+    for match in _CONSTANT.finditer(text):
+        if match.group(1):
+            return text.count("\n", 0, match.start()) + 1
+    return None
+
+
+def _deeper_than(data: object, limit: int) -> bool:
+    """Iteratively, so the check itself cannot hit the recursion limit it guards against."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > limit:
+                return True
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def _schema_finding(error, rel: str, case_lines: list[int], text: str) -> findings.Finding:
     path = list(error.absolute_path)
     line = None
     if len(path) >= 2 and path[0] == "evaluations" and isinstance(path[1], int) and path[1] < len(case_lines):
         line = case_lines[path[1]]
+    elif path and isinstance(path[0], str):
+        line = jsonlines.key_line(text, path[0])
+    elif not path and error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        extra = [key for key in error.instance if key not in error.schema.get("properties", {})]
+        line = jsonlines.key_line(text, extra[0]) if extra else None
     where = _where(path, error.instance if path else None)
     return findings.error("dataset-schema", rel, f"{where}{_explain(error)}", line)
 
