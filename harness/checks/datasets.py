@@ -29,7 +29,9 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
             out.extend(_tier0(base))
     if catalog.negatives is not None:
         out.extend(catalog.negatives.problems)
-    out.extend(_unique_ids(catalog.all_datasets()))
+    # The shared pool goes first: its ids are the harness's, so a clash is the skill's to rename.
+    shared = [catalog.negatives] if catalog.negatives is not None else []
+    out.extend(_unique_ids(shared + [d for d in catalog.all_datasets() if d is not catalog.negatives]))
     return out
 
 
