@@ -61,7 +61,11 @@ def load(name: str, path: Path) -> Skill:
         text = text[len(BOM):]
     skill.text = text
     lines = text.splitlines()
-    if not lines or lines[0].rstrip() != "---":
+    if not text.strip():
+        return _fail(skill, "skill-md-empty",
+                     "SKILL.md is empty; give it a `---` frontmatter block with `name` and `description`, "
+                     "then the instructions.", None)
+    if lines[0].rstrip() != "---":
         return _fail(skill, "frontmatter-missing",
                      "SKILL.md must open with a `---` line starting a YAML frontmatter block; "
                      "without it no agent sees a name or description, so the skill never loads.", 1)
