@@ -43,7 +43,7 @@ def load(path: Path, rel: str) -> MachinePlan:
             "machine-schema", rel, "must be a YAML mapping with any of `os`, `labels`, `runner_type`.", 1))
         return plan
     for error in schemas.validator("machine").iter_errors(data):
-        key = str(error.absolute_path[0]) if error.absolute_path else None
+        key = str(error.absolute_path[0]) if error.absolute_path else _first_unknown(error)
         plan.problems.append(findings.error(
             "machine-schema", rel, _explain(error, key), document.key_lines.get(key) if key else None))
     if plan.problems:
@@ -52,6 +52,12 @@ def load(path: Path, rel: str) -> MachinePlan:
     plan.labels = data.get("labels") or []
     plan.runner_type = data.get("runner_type")
     return plan
+
+
+def _first_unknown(error) -> str | None:
+    if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
+        return None
+    return next((str(k) for k in error.instance if k not in error.schema.get("properties", {})), None)
 
 
 def _explain(error, key: str | None) -> str:
