@@ -16,6 +16,8 @@ MAX_NAME = 64
 MAX_DESCRIPTION = 1024
 MAX_COMPATIBILITY = 500
 MAX_BODY_LINES = 500
+STRING_FIELDS = {"license": "`Apache-2.0`", "allowed-tools": "`Bash Read` (space-separated)",
+                 "compatibility": "`Requires Python 3.10+`"}
 KNOWN_KEYS = ("name", "description", "license", "compatibility", "metadata", "allowed-tools")
 
 
@@ -89,14 +91,15 @@ def _description(skill: Skill, description: object, rel: str) -> list[Finding]:
 
 def _optional_fields(skill: Skill, data: dict, rel: str) -> list[Finding]:
     out = []
-    for key in ("license", "allowed-tools", "compatibility"):
+    for key, example in STRING_FIELDS.items():
         if key in data and not isinstance(data[key], str):
-            out.append(findings.error("field-type", rel, f"`{key}` must be a string.", skill.line_of(key)))
+            out.append(findings.error("field-type", rel, f"`{key}` must be a string, such as {example}; "
+                                      "quote it or write it on one line.", skill.line_of(key)))
     compatibility = data.get("compatibility")
     if isinstance(compatibility, str) and len(compatibility) > MAX_COMPATIBILITY:
         out.append(findings.error("compatibility-too-long", rel, f"`compatibility` is {len(compatibility)} "
-                                  f"characters; the format allows {MAX_COMPATIBILITY}.",
-                                  skill.line_of("compatibility")))
+                                  f"characters; the format allows {MAX_COMPATIBILITY}, so keep it to the "
+                                  "environment the skill needs.", skill.line_of("compatibility")))
     metadata = data.get("metadata")
     if "metadata" in data and not (isinstance(metadata, dict) and all(
             isinstance(k, str) and isinstance(v, str) for k, v in metadata.items())):
