@@ -467,7 +467,7 @@ def explain_failure(trace: Trace) -> str | None:
         return f"claude reported an error: {_one_line(detail)}"
     if trace.result_seen or trace.stop_reason not in ("completed", "killed"):
         return None  # finished, or stopped on purpose by a policy
-    stderr = _one_line(trace.stderr_tail)
+    stderr = _one_line(trace.stderr_tail, tail=True)
     if trace.event_count == 0:
         if trace.exit_code:
             return f"claude exited {trace.exit_code} without any output: {stderr or 'no stderr'}"
@@ -528,6 +528,9 @@ def _bounded_input(value: Any) -> Any:
     return _shrink(value)
 
 
-def _one_line(text: str, keep: int = 300) -> str:
+def _one_line(text: str, keep: int = 300, *, tail: bool = False) -> str:
+    """Whitespace-collapsed, cut to `keep` chars (the end of it for stderr tails)."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= keep else "…" + flat[-keep:]
+    if len(flat) <= keep:
+        return flat
+    return "…" + flat[-keep:] if tail else flat[:keep] + "…"

@@ -1,0 +1,21 @@
+"""Process inspection for tests: is anything of a run still alive?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live processes in a process group, read from /proc."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            members.append(int(entry.name))
+    return members

@@ -1,0 +1,242 @@
+"""agent.run with the real claude CLI against the scripted fake API."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from harness.agent import RunSpec, run, stage_workspace, stop_at_decision
+from tests.agent.procs import group_members
+from tests.fakeapi import replies as R
+from tests.fakeapi import write_skill
+
+MODEL = "claude-fake-1"
+
+
+@pytest.fixture
+def room(skill_sources, temp_root):
+    with stage_workspace(skill_sources, temp_root) as workspace:
+        yield workspace
+
+
+@pytest.fixture
+def go(claude_cli, isolation, fake_env):
+    """`go(prompt, workspace, **RunSpec fields) -> Trace` with the hermetic setup."""
+
+    def start(prompt: str, workspace: Path, **fields):
+        fields.setdefault("model", MODEL)
+        fields.setdefault("timeout_s", 60)
+        return run(claude_cli, RunSpec(prompt, workspace, **fields), isolation, fake_env)
+
+    return start
+
+
+# --- activation -----------------------------------------------------------------------
+
+
+def test_exact_activation_is_confirmed(fake_api, go, room):
+    fake_api.script([R.skill("pdf"), "PDF done."])
+    trace = go("convert this pdf", room)
+    assert trace.error is None, trace.error
+    assert trace.stop_reason == "result" and trace.exit_code == 0
+    (activation,) = trace.activations
+    assert (activation.name, activation.confirmed) == ("pdf", True)
+    assert activation.base_dir == str(room / ".claude" / "skills" / "pdf")
+    assert trace.final_message == "PDF done."
+    assert "PDF-ACTIVE" in trace.injected_skill_text[0]
+    assert trace.cost_usd and trace.usage.input_tokens > 0
+    assert trace.init.claude_code_version and "pdf" in trace.init.skills
+
+
+def test_prefix_neighbour_gets_exact_credit(fake_api, go, room):
+    fake_api.script([R.skill("pdf-tools")])
+    assert go("use the tools", room).activated == ["pdf-tools"]
+
+
+def test_neighbour_name_not_installed_is_other(fake_api, go, skill_sources, temp_root):
+    fake_api.script([R.skill("pdf")])
+    only_tools = {"pdf-tools": skill_sources["pdf-tools"]}
+    with stage_workspace(only_tools, temp_root) as workspace:
+        trace = go("use pdf", workspace)
+    (activation,) = trace.activations
+    assert activation.name == "other:pdf" and not activation.confirmed
+    assert "Unknown skill" in activation.error_text
+
+
+def test_alias_resolves_to_the_directory(fake_api, go, room):
+    fake_api.script([R.skill("front")])
+    (activation,) = go("use the aliased one", room).activations
+    assert (activation.name, activation.raw_input_name) == ("dirname", "front")
+    assert activation.confirmed
+
+
+def test_leading_slash_and_unknown_names(fake_api, go, room):
+    fake_api.script([R.skill("/pdf-tools"), R.skill("no-such-skill"), "end"])
+    trace = go("two calls", room)
+    assert [a.name for a in trace.activations] == ["pdf-tools", "other:no-such-skill"]
+    assert [a.confirmed for a in trace.activations] == [True, False]
+
+
+def test_stop_at_activation_sends_nothing_after_the_decision(fake_api, go, room):
+    fake_api.script([R.skill("pdf"), "never shown", "never asked"])
+    trace = go("route me", room, stop=stop_at_decision())
+    assert trace.stop_reason == "activation"
+    assert trace.activated == ["pdf"]
+    assert trace.error is None
+    # The decision came with the first reply; at most the follow-up was already in flight.
+    assert len(fake_api.agent_turns()) <= 2
+    assert "never shown" not in json.dumps(trace.events)
+    assert group_members(trace.pid) == []
+
+
+def test_tool_budget_stops_a_run_that_never_decides(fake_api, go, room):
+    fake_api.script(lambda request: R.tool_use("Bash", {"command": "echo hi"}))
+    trace = go("loop forever", room, stop=stop_at_decision(max_tool_calls=2))
+    assert trace.stop_reason == "tool_budget"
+    assert trace.budget_tool_calls == 2
+    assert trace.activations == []
+
+
+# --- isolation ------------------------------------------------------------------------
+
+
+def test_user_and_config_dir_skills_never_reach_the_model(
+    fake_api, claude_cli, fake_env, temp_root, room, tmp_path
+):
+    home = Path(fake_env["HOME"])
+    write_skill(home / ".claude" / "skills", "home-user-skill", "From HOME.")
+    user_config = tmp_path / "user-config"
+    write_skill(user_config / "skills", "cfg-user-skill", "From the config dir.")
+    environ = {**fake_env, "CLAUDE_CONFIG_DIR": str(user_config)}
+    from harness.agent import isolation_for
+
+    trace = run(
+        claude_cli,
+        RunSpec("what skills exist?", room, model=MODEL, timeout_s=60),
+        isolation_for(environ, temp_root),
+        environ,
+    )
+    assert trace.error is None, trace.error
+    (turn,) = fake_api.agent_turns()
+    assert set(turn.skill_listing) == {"pdf", "pdf-tools", "dirname"}
+    assert not (user_config / "projects").exists()  # the user's config dir was not used
+    assert [p.name for p in temp_root.iterdir()] == [room.name]  # run config dir removed
+
+
+def test_describe_reports_the_isolation(isolation, fake_env):
+    from harness.agent import isolation_for
+
+    assert isolation.describe()["config_dir"] == "fresh"
+    without_key = {k: v for k, v in fake_env.items() if k != "ANTHROPIC_API_KEY"}
+    kept = isolation_for(without_key).describe()
+    assert kept["config_dir"] == "user" and "setting-sources" in kept["note"]
+    assert kept["bundled_skills"] == "disabled" and kept["setting_sources"] == "project"
+
+
+# --- faults ---------------------------------------------------------------------------
+
+
+def test_overloaded_api_is_an_error_with_a_useful_message(fake_api, go, room):
+    fake_api.script([R.error(529)])
+    trace = go("anything", room)
+    assert trace.error == "the API answered 529 (overloaded)"
+    assert trace.exit_code == 1 and trace.is_error and trace.api_error_status == 529
+
+
+def test_malformed_stream_is_an_error(fake_api, go, room):
+    fake_api.script([R.malformed(), R.malformed()])  # the CLI retries once without streaming
+    trace = go("anything", room)
+    assert trace.is_error and trace.exit_code == 1
+    assert trace.error and trace.error.startswith("claude reported an error: API Error")
+
+
+def test_hang_past_the_timeout_kills_the_group_and_cleans_up(
+    fake_api, claude_cli, isolation, fake_env, skill_sources, temp_root
+):
+    fake_api.script([R.hang()])
+    with stage_workspace(skill_sources, temp_root) as workspace:
+        spec = RunSpec("hang please", workspace, model=MODEL, timeout_s=3)
+        trace = run(claude_cli, spec, isolation, fake_env)
+    assert trace.stop_reason == "timeout"
+    assert trace.error == "timed out after 3 s before claude finished"
+    assert group_members(trace.pid) == []
+    with pytest.raises(ProcessLookupError):
+        os.killpg(trace.pid, 0)
+    assert list(temp_root.iterdir()) == []  # workspace and config dir are gone
+
+
+def test_cli_rejecting_its_arguments_is_an_error(fake_api, go, room):
+    trace = go("anything", room, permission_mode="no-such-mode")
+    assert trace.exit_code == 1
+    assert trace.error.startswith("claude exited 1 without any output: ")
+    assert "no-such-mode" in trace.error
+    assert fake_api.agent_turns() == []
+
+
+def test_budget_limit_ends_the_run(fake_api, go, room):
+    fake_api.script(lambda request: R.tool_use("Bash", {"command": "echo again"}))
+    trace = go("spend", room, max_budget_usd=0.002)
+    assert trace.stop_reason == "budget"
+    assert trace.result_subtype == "error_max_budget_usd"
+    assert trace.cost_usd is not None and trace.cost_usd >= 0.002
+    assert trace.error is None
+    assert len(fake_api.agent_turns()) == 3  # $0.0008 per fake reply: overshoots by one
+
+
+# --- plumbing -------------------------------------------------------------------------
+
+
+def test_long_prompt_goes_over_stdin_and_raw_log_is_kept(fake_api, go, room, tmp_path):
+    prompt = "start " + "word " * 60_000 + "end"  # ~300 kB: beyond one argv string's limit
+    log = tmp_path / "logs" / "run.jsonl"
+    trace = go(prompt, room, keep_log=log)
+    assert trace.error is None, trace.error
+    assert fake_api.agent_turns()[0].prompt == prompt
+    lines = log.read_text().splitlines()
+    assert json.loads(lines[0])["subtype"] == "init"
+    assert json.loads(lines[-1])["type"] == "result"
+
+
+def test_accept_edits_lets_the_agent_write_into_the_workspace(fake_api, go, room):
+    fake_api.script([R.tool_use("Write", {"file_path": "{{cwd}}/out.txt", "content": "hi\n"})])
+    trace = go("write a file", room, permission_mode="acceptEdits")
+    assert (room / "out.txt").read_text() == "hi\n"
+    (call,) = trace.tool_calls
+    assert call.name == "Write" and call.answered and not call.is_error
+    assert trace.permission_denials == []
+
+
+def test_default_mode_records_permission_denials(fake_api, go, room):
+    fake_api.script([R.tool_use("Write", {"file_path": "{{cwd}}/out.txt", "content": "hi\n"})])
+    trace = go("write a file", room)
+    assert not (room / "out.txt").exists()
+    assert [d["tool_name"] for d in trace.permission_denials] == ["Write"]
+    assert trace.tool_calls[0].is_error
+
+
+def test_concurrent_runs_do_not_share_state(fake_api, claude_cli, isolation, fake_env, skill_sources):
+    names = ["pdf", "pdf-tools", "front"]
+    arrived = threading.Barrier(3, timeout=60)
+
+    def router(request):
+        if request.tool_results:
+            return "done."
+        arrived.wait()  # all three runs are in flight at once
+        return R.skill(request.prompt.split()[-1])
+
+    fake_api.script(router)
+
+    def one(name: str):
+        with stage_workspace(skill_sources) as workspace:
+            spec = RunSpec(f"please use {name}", workspace, model=MODEL, timeout_s=60)
+            return run(claude_cli, spec, isolation, fake_env)
+
+    with ThreadPoolExecutor(3) as pool:
+        traces = list(pool.map(one, names))
+    assert [t.activated for t in traces] == [["pdf"], ["pdf-tools"], ["dirname"]]
+    assert fake_api.max_concurrency() == 3
