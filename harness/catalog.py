@@ -54,3 +54,16 @@ def load(repo: Repo, names: list[str] | None = None) -> Catalog:
         catalog.datasets[name] = loaded
         catalog.machines[name] = machine.load(evals / machine.FILENAME, repo.rel(evals / machine.FILENAME))
     return catalog
+
+
+def select_cases(cases: list[Case], only: list[str], skills: list[str]) -> list[Case]:
+    """--only (case ids or skill names) wins over --skill (owning skills); matching nothing is an error."""
+    if only:
+        wanted = set(only)
+        chosen = [c for c in cases if c.id in wanted or (c.skill is not None and c.skill in wanted)]
+        if not chosen:
+            raise UsageError(f"--only {','.join(only)} matched no case id or skill name in this run.")
+        return chosen
+    if skills:
+        return [c for c in cases if c.skill in set(skills)]
+    return cases

@@ -44,3 +44,45 @@ def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
         raw, source = ctx.environ["SKILLSCOPE_SKILLS"], "SKILLSCOPE_SKILLS"
     globs = repo_mod.parse_list(source, raw) or repo_mod.default_globs(root, ctx.cwd)
     return repo_mod.discover(root, globs)
+
+
+EFFORTS = ("low", "medium", "high", "xhigh", "max")
+
+
+def add_agent(parser: argparse.ArgumentParser) -> None:
+    """Flags of every command that drives the claude CLI."""
+    parser.add_argument("--claude", metavar="PATH",
+                        help="the claude executable (default: $SKILLSCOPE_CLAUDE, else `claude` on PATH)")
+    parser.add_argument("--model", help="model alias or id passed to claude (default: the CLI's own)")
+    parser.add_argument("--effort", choices=EFFORTS, help="reasoning effort passed to claude")
+    parser.add_argument("--skip-preflight", action="store_true",
+                        help="skip the one-prompt check that the API is reachable before any case runs")
+    parser.add_argument("--keep-logs", metavar="DIR", help="keep each case's raw stream-json here")
+
+
+def add_case_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--skill", metavar="NAMES", help="only the cases of these skills")
+    parser.add_argument("--only", metavar="IDS",
+                        help="only these case ids or skill names (takes precedence over --skill)")
+    parser.add_argument("--extended", action=argparse.BooleanOptionalAction, default=True,
+                        help="include each skill's evals/extended_evals.json (default: on)")
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def non_negative(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if value < 0 or value != value:
+        raise argparse.ArgumentTypeError(f"{text} must be zero or more")
+    return value

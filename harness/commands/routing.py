@@ -1,0 +1,129 @@
+"""`skillscope routing`: install the room side by side and grade which skill each prompt fires."""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from pathlib import Path
+
+from harness import agent, catalog, options
+from harness.checks import CheckOptions
+from harness.checks import structural as structural_checks
+from harness.context import Context
+from harness.deadline import Deadline
+from harness.errors import HarnessError, UsageError
+from harness.findings import errors_in
+from harness.repo import parse_list
+from harness.report import now, publish
+from harness.results import RunMeta
+from harness.room import resolve_room
+from harness.routing import metrics
+from harness.routing.metrics import CaseOutcome
+from harness.routing.result import RoutingMeta, RoutingResult
+from harness.routing.runner import RoutingRun, RoutingSettings
+
+HELP = "install the routing room in claude and grade whether each prompt fires the right skill"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_skills_dir(parser)
+    parser.add_argument("--routing-room", metavar="SKILLS",
+                        help="skills installed side by side: a,b or all (blank: --skill, else the only "
+                             "skill with a dataset)")
+    options.add_case_selection(parser)
+    options.add_agent(parser)
+    parser.add_argument("--jobs", type=options.positive_int, default=4,
+                        help="cases run at once, each in its own workspace (default: 4)")
+    parser.add_argument("--case-timeout", type=options.non_negative, default=240.0, metavar="SECONDS",
+                        help="limit for one case (default: 240)")
+    parser.add_argument("--max-tool-calls", type=options.positive_int, default=4, metavar="N",
+                        help="stop a case after N tool calls without a skill decision (default: 4)")
+    parser.add_argument("--max-inspection-calls", type=options.positive_int, default=8, metavar="N",
+                        help="stop a case after N calls that only read the installed skills (default: 8)")
+    parser.add_argument("--max-budget-usd", type=options.non_negative, default=0.75, metavar="USD",
+                        help="spend cap per case, passed to claude; 0 turns it off (default: 0.75)")
+    parser.add_argument("--repeat", type=options.positive_int, default=1, metavar="N",
+                        help="run each case N times; its verdict is the majority (default: 1)")
+    parser.add_argument("--min-accuracy", default="1", metavar="RATIO",
+                        help="the bar: passed/graded must reach it, exactly; 0 only reports (default: 1)")
+    options.add_reports(parser, junit=True)
+    options.add_timeout(parser)
+
+
+def min_accuracy(text: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"--min-accuracy: '{text}' is not a number between 0 and 1.") from None
+    if not 0 <= value <= 1:
+        raise UsageError(f"--min-accuracy: {text} is outside 0..1; use 1 for every case, 0 to only report.")
+    return value
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    started, deadline = now(), Deadline(args.timeout)
+    bar = min_accuracy(args.min_accuracy)
+    repo = options.resolve_repo(args, ctx)
+    skill_filter = parse_list("--skill", args.skill)
+    room = resolve_room(args.routing_room, repo, skill_filter)
+    loaded = catalog.load(repo, room)
+    gate_structure(loaded, ctx)
+    pooled = loaded.cases(room, extended=args.extended) + (loaded.negatives.cases if loaded.negatives else [])
+    cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
+    if not cases:
+        raise UsageError("no routing case selected; check --skill and --only.")
+    try:
+        cli = agent.locate(args.claude, ctx.environ)
+        isolation = agent.isolation_for(ctx.environ)
+        if not args.skip_preflight:
+            agent.preflight(cli, isolation, ctx.environ, args.model)
+    except agent.AgentUnavailable as exc:
+        raise HarnessError(str(exc)) from None
+    settings = RoutingSettings(model=args.model, effort=args.effort, jobs=args.jobs,
+                               case_timeout=args.case_timeout, max_tool_calls=args.max_tool_calls,
+                               max_inspection_calls=args.max_inspection_calls,
+                               max_budget_usd=args.max_budget_usd, repeat=args.repeat,
+                               keep_logs=Path(args.keep_logs).resolve() if args.keep_logs else None)
+    ctx.err(f"[routing] {len(cases)} case(s) x {args.repeat} with {len(room)} skill(s) installed together: "
+            f"{', '.join(room)}; claude {cli.version}")
+    runner = RoutingRun(cli, isolation, ctx.environ, {name: repo.skill_dirs[name] for name in room},
+                        settings, deadline, on_case_done=lambda outcome: ctx.err(progress_line(outcome)))
+    outcomes = runner.run(cases)
+    meta = RoutingMeta(
+        run=RunMeta(command="routing", repo=str(repo.root), globs=repo.globs, started_at=started,
+                    elapsed_s=deadline.elapsed()),
+        claude_version=cli.version, claude_path=cli.path, model=args.model or seen_model(outcomes),
+        effort=args.effort, room=room, extended=args.extended, jobs=args.jobs, repeat=args.repeat,
+        case_timeout=args.case_timeout, max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls, max_budget_usd=args.max_budget_usd,
+        min_accuracy=bar, isolation=isolation.describe(), timed_out=deadline.expired)
+    result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar))
+    publish(result, ctx, args.output, args.summary, args.junit)
+    if not result.passed:
+        reason = "the command's --timeout ran out" if meta.timed_out else result.gate.reason
+        ctx.err(f"[routing] failed: {reason}.")
+        return 1
+    return 0
+
+
+def gate_structure(loaded: catalog.Catalog, ctx: Context) -> None:
+    """No token is spent on a room that is not well-formed."""
+    problems = errors_in(structural_checks.check(loaded, CheckOptions()))
+    if problems:
+        for finding in problems:
+            ctx.err(f"  {finding.location}: {finding.message}")
+        raise HarnessError(f"{len(problems)} structural error(s) in the skills this run installs; fix "
+                           "them (see `skillscope structural`) before spending tokens.")
+
+
+def progress_line(outcome: CaseOutcome) -> str:
+    status = "PASS" if outcome.passed else ("ERROR" if not outcome.graded else "FAIL")
+    sample = outcome.representative
+    stop = sample.stop_reason if sample else "-"
+    seconds = sum(s.elapsed_s for s in outcome.samples)
+    return f"  [{status}] {outcome.case.id}: {outcome.summary} ({outcome.verdict}, {stop}, {seconds:.1f}s)"
+
+
+def seen_model(outcomes: list[CaseOutcome]) -> str | None:
+    """The model the CLI reported at init, when none was asked for."""
+    return next((s.model for o in outcomes for s in o.samples if s.model), None)

@@ -1,0 +1,102 @@
+"""Markdown for a routing run."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from harness.report.markdown import cell, register, table
+
+if TYPE_CHECKING:
+    from harness.routing.result import RoutingResult
+
+MEANINGS = {
+    "correct_trigger": "the expected skill fired",
+    "true_negative": "no skill fired, as expected",
+    "missed_trigger": "the expected skill did not fire, nor did any other",
+    "wrong_skill": "a different skill fired than the one expected",
+    "false_trigger": "a skill fired on a prompt that belongs to none",
+    "error": "the run gave no decision (crash, timeout, API error): not graded",
+}
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f}%"
+
+
+@register("routing")
+def render(result: RoutingResult) -> str:
+    data = result.to_json()
+    meta, totals = result.meta, data["totals"]
+    lines = ["## Skill routing", ""]
+    lines.append(f"**{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])})** across "
+                 f"{totals['cases']} prompts with {len(meta.room)} skill(s) installed together, on "
+                 f"`{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
+                 f"claude {meta.claude_version}.")
+    lines += ["", f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.",
+              "", f"Installed together: {', '.join(f'`{name}`' for name in meta.room)}.", ""]
+    lines += _warnings(result, data)
+    lines.append(table(["verdict", "cases", "meaning"],
+                       [(v, n, MEANINGS[v]) for v, n in data["verdicts"].items()]))
+    lines += ["", "### By prompt category", "",
+              "A `true` case is a positive; a `false` case in a skill's dataset is a near miss; the shared "
+              "negatives are unrelated.", ""]
+    lines.append(table(["category", "graded", "passed", "accuracy"],
+                       [(c, v["graded"], v["passed"], _percent(v["accuracy"]))
+                        for c, v in data["by_category"].items()]))
+    lines += ["", "### Per skill", ""]
+    lines.append(table(["skill", "expected", "correct", "missed", "lost to another", "fired", "fired unasked",
+                        "recall", "precision"],
+                       [(name, v["expected"], v["correct"], v["missed"], v["lost_to_other_skill"],
+                         v["fired_total"], v["fired_when_not_expected"], _percent(v["recall"]),
+                         _percent(v["precision"])) for name, v in data["per_skill"].items()]))
+    failures = [o for o in result.outcomes if o.graded and not o.passed]
+    lines += ["", "### Routing failures", ""]
+    if failures:
+        lines.append(table(["case", "expected", "got", "verdict", "prompt"],
+                           [(o.case.id, o.expected or "no skill", o.observed or "no skill", o.verdict,
+                             cell(o.case.prompt, 110)) for o in failures]))
+    else:
+        lines.append("None. Every graded prompt routed as expected.")
+    errored = [o for o in result.outcomes if not o.graded]
+    if errored:
+        lines += ["", "### Errored cases (not graded)", ""]
+        lines.append(table(["case", "error"], [(o.case.id, cell(o.error, 300)) for o in errored]))
+    lines += ["", "<details><summary>All cases</summary>", ""]
+    lines.append(table(["case", "category", "expected", "got", "verdict", "stop", "time", "trigger rate"],
+                       [(c["id"], c["category"], c["expect"] or "no skill", c["observed"] or "no skill",
+                         c["verdict"], c["stop_reason"], f"{c['elapsed_s']:.1f}s", _rate(c))
+                        for c in data["cases"]]))
+    lines += ["", "</details>", ""]
+    cost = f", ${totals['cost_usd']:.4f}" if totals["cost_usd"] is not None else ""
+    lines.append(f"Tokens: {totals['input_tokens']} in, {totals['output_tokens']} out{cost}; agent time "
+                 f"{totals['agent_time_s']:.1f}s over {totals['samples']} run(s).")
+    return "\n".join(lines) + "\n"
+
+
+def _rate(case: dict) -> str:
+    if case["trigger_rate"] is None:
+        return "n/a"
+    low, high = case["trigger_rate_ci95"]
+    return f"{case['trigger_rate'] * 100:.0f}% [{low * 100:.0f}–{high * 100:.0f}%]"
+
+
+def _warnings(result: RoutingResult, data: dict) -> list[str]:
+    out = []
+    if result.meta.timed_out:
+        out.append("> **The command's --timeout ran out**: cases not finished are reported as errors.")
+    unexpected = data["unexpected_skills"]
+    if unexpected:
+        out.append(f"> A skill this run did not install activated: {', '.join(unexpected)}. Another copy "
+                   "of it is installed on this runner (user or plugin skills).")
+    session = data["session_skills"]
+    if session["extra"]:
+        out.append(f"> The CLI listed skills beyond the room: {', '.join(session['extra'][:12])}. Set "
+                   "ANTHROPIC_API_KEY so the run can use a throwaway config dir.")
+    if session["missing"]:
+        out.append(f"> The CLI did not list these installed skills at session start: "
+                   f"{', '.join(session['missing'])}; check their frontmatter.")
+    if not session["verified"] and result.outcomes:
+        out.append("> The room was not verified: no run reached the CLI's init event.")
+    for note in result.meta.notes:
+        out.append(f"> {note}")
+    return [*(line + "\n" for line in out)] if out else []

@@ -1,0 +1,1 @@
+"""Routing: several skills installed side by side; does each prompt fire the right one?"""

@@ -1,0 +1,132 @@
+"""Routing metrics over graded cases, and the gate that turns them into a pass or a fail."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from harness.dataset import Case
+from harness.routing.verdicts import ERROR, PASSING, VERDICTS, Sample, majority, wilson_interval
+
+NO_SKILL = "(no skill)"
+CATEGORIES = ("positive", "near_miss", "unrelated")
+
+
+@dataclass
+class CaseOutcome:
+    case: Case
+    samples: list[Sample] = field(default_factory=list)
+
+    @property
+    def expected(self) -> str | None:
+        return self.case.expected_skill
+
+    @property
+    def verdict(self) -> str:
+        return majority([s.verdict(self.expected) for s in self.samples])
+
+    @property
+    def graded(self) -> bool:
+        return self.verdict != ERROR
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict in PASSING
+
+    @property
+    def representative(self) -> Sample | None:
+        """The first sample that agrees with the case's verdict."""
+        return next((s for s in self.samples if s.verdict(self.expected) == self.verdict), None)
+
+    @property
+    def observed(self) -> str | None:
+        sample = self.representative
+        return sample.observed if sample else None
+
+    @property
+    def summary(self) -> str:
+        return f"expected {self.expected or 'no skill'} -> got {self.observed or 'no skill'}"
+
+    @property
+    def error(self) -> str | None:
+        if self.graded:
+            return None
+        return next((s.error for s in self.samples if s.error), "no sample ran")
+
+    def trigger_rate(self) -> tuple[float | None, tuple[float, float] | None]:
+        """Share of graded samples where the expected skill (for a negative: any skill) fired."""
+        graded = [s for s in self.samples if not s.error]
+        fired = sum(1 for s in graded if (s.observed == self.expected if self.expected else s.observed))
+        rate = fired / len(graded) if graded else None
+        return rate, wilson_interval(fired, len(graded))
+
+
+@dataclass
+class Gate:
+    passed: bool
+    reason: str
+
+
+def accuracy(passed: int, graded: int) -> float | None:
+    return round(passed / graded, 3) if graded else None
+
+
+def verdict_counts(outcomes: list[CaseOutcome]) -> dict[str, int]:
+    counts = dict.fromkeys(VERDICTS, 0)
+    for outcome in outcomes:
+        counts[outcome.verdict] += 1
+    return counts
+
+
+def by_category(outcomes: list[CaseOutcome]) -> dict[str, dict]:
+    out = {}
+    for category in CATEGORIES:
+        graded = [o for o in outcomes if o.case.category == category and o.graded]
+        passed = sum(1 for o in graded if o.passed)
+        out[category] = {"graded": len(graded), "passed": passed, "accuracy": accuracy(passed, len(graded))}
+    return out
+
+
+def per_skill(outcomes: list[CaseOutcome], room: list[str]) -> dict[str, dict]:
+    graded = [o for o in outcomes if o.graded]
+    out = {}
+    for skill in room:
+        expecting = [o for o in graded if o.expected == skill]
+        correct = sum(1 for o in expecting if o.observed == skill)
+        missed = sum(1 for o in expecting if o.observed is None)
+        fired = [o for o in graded if o.observed == skill]
+        out[skill] = {
+            "expected": len(expecting), "correct": correct, "missed": missed,
+            "lost_to_other_skill": len(expecting) - correct - missed,
+            "fired_total": len(fired),
+            "fired_when_not_expected": sum(1 for o in fired if o.expected != skill),
+            "recall": round(correct / len(expecting), 3) if expecting else None,
+            "precision": round(correct / len(fired), 3) if fired else None,
+        }
+    return out
+
+
+def confusion(outcomes: list[CaseOutcome]) -> dict[str, dict[str, int]]:
+    matrix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for outcome in outcomes:
+        if outcome.graded:
+            matrix[outcome.expected or NO_SKILL][outcome.observed or NO_SKILL] += 1
+    return {row: dict(cols) for row, cols in matrix.items()}
+
+
+def gate(outcomes: list[CaseOutcome], min_accuracy: Fraction) -> Gate:
+    """Nothing graded or nothing fired fails at any bar; otherwise the exact ratio meets the bar."""
+    graded = [o for o in outcomes if o.graded]
+    if not graded:
+        return Gate(False, "no case was graded (every case errored), so the run says nothing about routing")
+    expected_activations = sum(1 for o in graded if o.expected)
+    if expected_activations and not any(o.observed for o in graded):
+        return Gate(False, "no skill activated in any case although some were expected: the skills were "
+                           "not installed, or activation detection is broken")
+    passed = sum(1 for o in graded if o.passed)
+    if min_accuracy > 0 and Fraction(passed, len(graded)) < min_accuracy:
+        return Gate(False, f"{passed}/{len(graded)} correct (accuracy {passed / len(graded):.3f}) is below "
+                           f"the --min-accuracy bar of {float(min_accuracy):g}")
+    bar = f"meets the bar of {float(min_accuracy):g}" if min_accuracy else "reported only (--min-accuracy 0)"
+    return Gate(True, f"{passed}/{len(graded)} correct; {bar}")

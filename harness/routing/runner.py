@@ -1,0 +1,104 @@
+"""Running routing cases: the room installed side by side, one fresh workspace per sample."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import agent
+from harness.dataset import Case
+from harness.deadline import Deadline
+from harness.routing.metrics import CaseOutcome
+from harness.routing.verdicts import Sample
+
+# Without a decision these stops still mean "the agent chose no skill"; any other stop is an error.
+GRADED_WITHOUT_ACTIVATION = ("result", "tool_budget", "budget")
+
+
+@dataclass(frozen=True)
+class RoutingSettings:
+    model: str | None
+    effort: str | None
+    jobs: int = 4
+    case_timeout: float = 240.0
+    max_tool_calls: int = 4
+    max_inspection_calls: int = 8
+    max_budget_usd: float = 0.75
+    repeat: int = 1
+    keep_logs: Path | None = None
+
+
+def sample_from(trace: agent.Trace) -> Sample:
+    """What one run says about routing: a decision, a graded "no skill", or an error."""
+    sample = Sample(stop_reason=trace.stop_reason or "", elapsed_s=trace.elapsed_s,
+                    tool_calls=trace.budget_tool_calls, inspection_calls=trace.inspection_calls,
+                    input_tokens=trace.usage.input_tokens, output_tokens=trace.usage.output_tokens,
+                    cost_usd=trace.cost_usd, visible_skills=list(trace.init.skills) if trace.init else [],
+                    model=trace.init.model if trace.init else None)
+    if trace.decision is not None:
+        sample.observed = trace.decision.name
+    elif trace.error:
+        sample.error = trace.error
+    elif trace.stop_reason not in GRADED_WITHOUT_ACTIVATION:
+        sample.error = f"the run ended without a routing decision (stopped after: {trace.stop_reason})"
+    return sample
+
+
+class RoutingRun:
+    """Runs every sample of every case on a thread pool; reports each case as it completes."""
+
+    def __init__(self, cli: agent.ClaudeCLI, isolation: agent.Isolation, environ: Mapping[str, str],
+                 room: Mapping[str, Path], settings: RoutingSettings, deadline: Deadline,
+                 on_case_done: Callable[[CaseOutcome], None] = lambda outcome: None):
+        self.cli, self.isolation, self.environ = cli, isolation, environ
+        self.room, self.settings, self.deadline = room, settings, deadline
+        self.on_case_done = on_case_done
+
+    def run(self, cases: list[Case]) -> list[CaseOutcome]:
+        outcomes = [CaseOutcome(case) for case in cases]
+        with ThreadPoolExecutor(max_workers=max(1, self.settings.jobs)) as pool:
+            futures = {pool.submit(self._run_safely, outcome, n): outcome
+                       for n in range(self.settings.repeat) for outcome in outcomes}
+            for future in as_completed(futures):
+                outcome = futures[future]
+                outcome.samples.append(future.result())
+                if len(outcome.samples) == self.settings.repeat:
+                    self.on_case_done(outcome)
+        return outcomes
+
+    def _run_safely(self, outcome: CaseOutcome, index: int) -> Sample:
+        # One broken case must not take the report of every other case with it.
+        try:
+            return self._run_one(outcome, index)
+        except Exception as exc:  # noqa: BLE001 - recorded as this case's error, never graded
+            return Sample(error=f"skillscope failed to run this case ({type(exc).__name__}: {exc})",
+                          stop_reason="error")
+
+    def _run_one(self, outcome: CaseOutcome, index: int) -> Sample:
+        if self.deadline.expired:
+            return Sample(error=f"not run: the command's --timeout of {self.deadline.seconds:g} s ran out",
+                          stop_reason="timeout")
+        timeout = self.deadline.cap(self.settings.case_timeout)
+        try:
+            with agent.stage_workspace(self.room, self.isolation.temp_parent) as workspace:
+                spec = agent.RunSpec(
+                    prompt=outcome.case.prompt, workspace=workspace, model=self.settings.model,
+                    effort=self.settings.effort, max_budget_usd=self.settings.max_budget_usd or None,
+                    timeout_s=timeout, keep_log=self._log_path(outcome.case, index),
+                    stop=agent.stop_at_decision(self.settings.max_tool_calls,
+                                                self.settings.max_inspection_calls))
+                trace = agent.run(self.cli, spec, self.isolation, self.environ)
+        except agent.WorkspaceError as exc:
+            return Sample(error=f"could not stage the workspace: {exc}", stop_reason="error")
+        sample = sample_from(trace)
+        if trace.stop_reason == "timeout" and timeout < self.settings.case_timeout:
+            sample.error = f"stopped when the command's --timeout of {self.deadline.seconds:g} s ran out"
+        return sample
+
+    def _log_path(self, case: Case, index: int) -> Path | None:
+        if self.settings.keep_logs is None:
+            return None
+        suffix = f"-{index + 1}" if self.settings.repeat > 1 else ""
+        return self.settings.keep_logs / f"{case.id}{suffix}.jsonl"

@@ -1,0 +1,74 @@
+"""Routing verdicts: what one run observed, graded against what the case expected."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+CORRECT_TRIGGER = "correct_trigger"
+TRUE_NEGATIVE = "true_negative"
+MISSED_TRIGGER = "missed_trigger"
+WRONG_SKILL = "wrong_skill"
+FALSE_TRIGGER = "false_trigger"
+ERROR = "error"
+VERDICTS = (CORRECT_TRIGGER, TRUE_NEGATIVE, MISSED_TRIGGER, WRONG_SKILL, FALSE_TRIGGER, ERROR)
+PASSING = (CORRECT_TRIGGER, TRUE_NEGATIVE)
+# When samples disagree evenly, the case is held to the stricter reading.
+SEVERITY = {ERROR: 0, CORRECT_TRIGGER: 1, TRUE_NEGATIVE: 1, MISSED_TRIGGER: 2, FALSE_TRIGGER: 2,
+            WRONG_SKILL: 3}
+
+
+def classify(expected: str | None, observed: str | None) -> str:
+    if observed is None:
+        return TRUE_NEGATIVE if expected is None else MISSED_TRIGGER
+    if expected is None:
+        return FALSE_TRIGGER
+    return CORRECT_TRIGGER if observed == expected else WRONG_SKILL
+
+
+@dataclass
+class Sample:
+    """One run of one case. `error` set means no routing decision was observed: never a miss."""
+
+    observed: str | None = None
+    error: str | None = None
+    stop_reason: str = ""
+    elapsed_s: float = 0.0
+    tool_calls: int = 0
+    inspection_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    visible_skills: list[str] = field(default_factory=list)
+    model: str | None = None
+
+    def verdict(self, expected: str | None) -> str:
+        return ERROR if self.error else classify(expected, self.observed)
+
+    def to_json(self, expected: str | None) -> dict:
+        return {"observed": self.observed, "verdict": self.verdict(expected), "error": self.error,
+                "stop_reason": self.stop_reason, "elapsed_s": round(self.elapsed_s, 3),
+                "tool_calls": self.tool_calls, "inspection_calls": self.inspection_calls,
+                "tokens": {"input": self.input_tokens, "output": self.output_tokens},
+                "cost_usd": self.cost_usd}
+
+
+def majority(verdicts: list[str]) -> str:
+    """The most common graded verdict; ties go to the stricter one; all errors stay an error."""
+    graded = [v for v in verdicts if v != ERROR]
+    if not graded:
+        return ERROR
+    counts = Counter(graded)
+    return max(counts, key=lambda v: (counts[v], SEVERITY[v], v))
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float] | None:
+    """95 % Wilson score interval for a proportion; None when nothing was graded."""
+    if trials == 0:
+        return None
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
