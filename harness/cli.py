@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 
 from harness import __version__, options
-from harness.commands import list_skills, select, structural, template
+from harness.commands import list_skills, refs, routing, select, structural, template
 from harness.context import Context
 from harness.errors import HarnessError
 
@@ -25,6 +25,8 @@ COMMANDS: dict[str, ModuleType] = {
     "list-skills": list_skills,
     "template": template,
     "select": select,
+    "refs": refs,
+    "routing": routing,
 }
 
 

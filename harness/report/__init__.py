@@ -5,24 +5,23 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from harness import schemas
 from harness.context import Context
 from harness.report import github, junit, markdown
 
-if TYPE_CHECKING:
-    from harness.results import RunMeta
-
 # Importing the renderer modules registers them.
 from harness.report import structural_md  # noqa: F401  isort: skip
+from harness.report import refs_md  # noqa: F401  isort: skip
+from harness.report import routing_md  # noqa: F401  isort: skip
 
 
 class Result(Protocol):
     command: str
-    meta: RunMeta
 
-    def to_json(self) -> dict: ...
+    def to_json(self) -> dict:
+        """The JSON report; its top-level `repo` says where default reports go."""
 
 
 def now() -> str:
@@ -42,11 +41,10 @@ def default_output(repo_root: Path, command: str) -> Path:
 def publish(result: Result, ctx: Context, output: str | None, summary: str | None,
             junit_path: str | None = None) -> Path:
     """Write every report of `result`; returns the JSON report's path."""
-    root = Path(result.meta.repo)
-    path = Path(output) if output else default_output(root, result.command)
+    document = result.to_json()
+    path = Path(output) if output else default_output(Path(document["repo"]), result.command)
     if not path.is_absolute():
         path = ctx.cwd / path
-    document = result.to_json()
     problems = [e.message for e in schemas.validator(f"{result.command}-report").iter_errors(document)]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
