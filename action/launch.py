@@ -1,0 +1,311 @@
+"""Resolve a skillscope version, install it into a venv, run one command with it.
+
+This is the whole of the composite action's logic, and it is deliberately
+standard library only: it imports nothing from ``harness``, so the launcher
+at any ``uses:`` ref can install and run a harness version newer (or older)
+than itself. The noxfile loads it by path for the same resolution rules.
+
+Which version runs, first non-empty wins:
+
+1. the ``version`` input (``SKILLSCOPE_REQUESTED``);
+2. ``$SKILLSCOPE_VERSION``;
+3. ``skillscope_version`` at the top of ``<skill>/evals/evals.json`` for the
+   skill(s) named by the ``skill`` input, found through the ``skills`` globs;
+4. ``$SKILLSCOPE_DEFAULT_VERSION``, a caller's fallback that a skill's pin
+   overrides (the reusable workflow maps its ``version`` input here for
+   behavioral legs, so a pinned skill keeps its pin);
+5. the action's own checkout (``$SKILLSCOPE_ACTION_PATH``), reported as the
+   action's ref (``$SKILLSCOPE_ACTION_REF``) or, without one, as its path, so
+   that whatever the command echoes (``select`` puts it in its plan) can be
+   handed back to this launcher and installs the same thing.
+
+What a version means:
+
+- a local path (absolute, or starting with ``.`` or ``~``) -> ``pip install PATH``;
+- a PEP 440 release such as ``0.2.0`` or ``0.2.0rc1`` -> ``pip install skillscope==0.2.0``;
+- anything else is a git ref of ``$SKILLSCOPE_SOURCE`` (a local repository
+  path, a git URL, or ``owner/repo`` on ``$GITHUB_SERVER_URL``) -> pip installs
+  ``git+<source>@<ref>``. Without ``$SKILLSCOPE_SOURCE`` the source is the
+  repository the action was used from (``$SKILLSCOPE_ACTION_REPOSITORY``), else
+  ``skillscope/skillscope``.
+
+Inputs arrive as environment variables (the action maps ``inputs.*`` onto
+them); outputs ``version`` and ``stdout`` (the last non-empty line the
+command printed) go to ``$GITHUB_OUTPUT``. The exit code is the command's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import uuid
+import venv
+from collections.abc import Iterable, Mapping, Sequence
+from glob import glob
+from pathlib import Path
+
+DISTRIBUTION = "skillscope"
+DEFAULT_SOURCE = "skillscope/skillscope"
+
+# A git ref we are willing to hand to pip and git: no whitespace, no shell or URL
+# metacharacters, no `..`, no leading dash (it would read as an option).
+_REF = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._/+-]*$")
+# A PEP 440 public release with at least one dot, so that a hex commit id (no dots)
+# is never mistaken for a version: 0.2, 0.2.0, 1.0.0rc1, 1.2.post1, 2.0.dev3.
+_PEP440 = re.compile(r"^\d+(\.\d+)+((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?$")
+_PATHLIKE = ("/", "./", "../", ".\\", "..\\", "~")
+
+
+# Commands whose stdout is data for the next step; they get no step-summary line.
+_MACHINE_COMMANDS: Iterable[str] = frozenset({"select", "list-skills", "template", "--version"})
+
+
+class LaunchError(Exception):
+    """A problem the user can fix; printed as `error: ...`, exit code 2."""
+
+
+# ---------------------------------------------------------------- resolution
+
+def split_list(text: str | None) -> list[str]:
+    """A list input: a JSON array, or items separated by commas and/or newlines."""
+    if not text or not text.strip():
+        return []
+    text = text.strip()
+    if text.startswith("["):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LaunchError(f"invalid JSON list {text!r}: {exc.msg}") from None
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise LaunchError(f"expected a JSON array of strings, got {text!r}")
+        return [v.strip() for v in value if v.strip()]
+    return [part.strip() for part in re.split(r"[,\n]", text) if part.strip()]
+
+
+def skill_pin(repo: str | os.PathLike, skill: str, skills: str | None = None) -> str | None:
+    """The `skillscope_version` pinned by one skill's evals.json, or None.
+
+    The skill is found by directory name among the directories the `skills`
+    globs match (default: every directory at the repo root), or by its
+    root-relative path. An unreadable or pin-less dataset has no pin.
+    """
+    root = Path(repo)
+    candidates = []
+    if "/" in skill.strip("/"):
+        candidates.append(root / skill)
+    for pattern in split_list(skills) or ["*"]:
+        pattern = pattern.removeprefix("./")
+        for hit in sorted(glob(str(root / pattern))):
+            if Path(hit).name == Path(skill).name:
+                candidates.append(Path(hit))
+    for directory in candidates:
+        dataset = directory / "evals" / "evals.json"
+        try:
+            data = json.loads(dataset.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        pin = data.get("skillscope_version") if isinstance(data, dict) else None
+        if isinstance(pin, str) and pin.strip():
+            return pin.strip()
+    return None
+
+
+def resolve_version(explicit: str | None = None, repo: str | os.PathLike = ".", skill: str | None = None,
+                    skills: str | None = None, environ: Mapping[str, str] | None = None,
+                    default: str | None = None) -> str | None:
+    """The version to run: explicit -> $SKILLSCOPE_VERSION -> the skill's pin -> default.
+
+    `skill` may name several skills (a comma list); their pins must then agree.
+    Returns None when nothing names a version and no default is given; the
+    caller installs its own checkout in that case.
+    """
+    environ = os.environ if environ is None else environ
+    for value in (explicit, environ.get("SKILLSCOPE_VERSION")):
+        if value and value.strip():
+            return value.strip()
+    names = split_list(skill)
+    pins = {name: skill_pin(repo, name, skills) for name in names}
+    distinct = sorted({pin for pin in pins.values() if pin})
+    if len(distinct) > 1:
+        listed = ", ".join(f"{name}={pin}" for name, pin in pins.items() if pin)
+        raise LaunchError(f"the skills pin different skillscope versions ({listed}); run them in separate "
+                          "steps, or pass the `version` input to pick one.")
+    if distinct:
+        return distinct[0]
+    return default.strip() if default and default.strip() else None
+
+
+def kind_of(version: str) -> str:
+    """'path', 'release' or 'ref' for a version string (see the module docstring)."""
+    if os.path.isabs(version) or version.startswith(_PATHLIKE):
+        return "path"
+    if _PEP440.match(version):
+        return "release"
+    if _REF.match(version) and ".." not in version and not version.endswith((".lock", "/")):
+        return "ref"
+    raise LaunchError(f"{version!r} is not a version skillscope can install: expected a git ref (a tag, "
+                      "branch or commit), a release such as 0.2.0, or a local path starting with ./ or /.")
+
+
+def source_url(source: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """A pip-installable git URL for SKILLSCOPE_SOURCE: a local repo, a URL, or owner/repo."""
+    environ = os.environ if environ is None else environ
+    source = ((source or "").strip() or environ.get("SKILLSCOPE_ACTION_REPOSITORY")
+              or environ.get("GITHUB_ACTION_REPOSITORY") or DEFAULT_SOURCE)
+    if source.startswith("git+"):
+        return source
+    if re.match(r"^[a-z][a-z0-9+.-]*://", source):
+        return f"git+{source}"
+    local = Path(source).expanduser()
+    if local.is_dir() or os.path.isabs(source) or source.startswith(_PATHLIKE):
+        return f"git+{local.resolve().as_uri()}"
+    if re.match(r"^[\w.-]+/[\w.-]+$", source):
+        server = environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
+        return f"git+{server}/{source}.git"
+    raise LaunchError(f"SKILLSCOPE_SOURCE {source!r} is neither a local repository, a git URL, "
+                      "nor owner/repo.")
+
+
+def install_spec(version: str | None, source: str | None = None, default: str | None = None,
+                 environ: Mapping[str, str] | None = None) -> str:
+    """One pip requirement that installs `version` (or `default`, a local path, when it is None)."""
+    if not version:
+        if not default:
+            raise LaunchError("no skillscope version to run: pass the `version` input, set "
+                              "SKILLSCOPE_VERSION, or pin skillscope_version in the skill's evals.json.")
+        return str(Path(default).expanduser().resolve())
+    kind = kind_of(version)
+    if kind == "path":
+        path = Path(version).expanduser().resolve()
+        if not (path / "pyproject.toml").is_file():
+            raise LaunchError(f"version {version!r} is a path, but {path} holds no pyproject.toml.")
+        return str(path)
+    if kind == "release":
+        return f"{DISTRIBUTION}=={version}"
+    # The bare `git+URL@ref` form: older pips reject `name @ git+file:...@ref` as a requirement.
+    return f"{source_url(source, environ)}@{version}"
+
+
+# ---------------------------------------------------------------- install and run
+
+def venv_dir(spec: str, parent: str | os.PathLike) -> Path:
+    """One venv per requirement, so two steps at the same version in a job share it."""
+    digest = hashlib.sha256(spec.encode()).hexdigest()[:12]
+    return Path(parent) / f"skillscope-{digest}"
+
+
+def executable(env_dir: Path, name: str) -> Path:
+    scripts = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    return scripts / (f"{name}.exe" if os.name == "nt" else name)
+
+
+def install(spec: str, env_dir: Path, pip_args: Sequence[str] = ()) -> Path:
+    """Create `env_dir` and pip-install `spec` into it (skipped when already done); returns its skillscope."""
+    marker = env_dir / ".skillscope-spec"
+    if marker.is_file() and marker.read_text(encoding="utf-8") == spec:
+        return executable(env_dir, "skillscope")
+    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    python = executable(env_dir, "python")
+    command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+               *pip_args, spec]
+    print(f"[skillscope] installing {spec}", file=sys.stderr, flush=True)
+    done = subprocess.run(command, stdout=sys.stderr)
+    if done.returncode != 0:
+        raise LaunchError(f"could not install {spec} (pip exited {done.returncode}); "
+                          "see the pip output above.")
+    marker.write_text(spec, encoding="utf-8")
+    return executable(env_dir, "skillscope")
+
+
+def run(program: Path, argv: Sequence[str], cwd: Path, env: Mapping[str, str],
+        stdin_path: str | None = None) -> tuple[int, str]:
+    """Run the installed CLI, teeing its stdout; returns (exit code, last non-empty stdout line)."""
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    last = ""
+    try:
+        with subprocess.Popen([str(program), *argv], cwd=cwd, env=dict(env), stdin=stdin,
+                              stdout=subprocess.PIPE) as child:
+            assert child.stdout is not None
+            for raw in child.stdout:
+                sys.stdout.buffer.write(raw)
+                sys.stdout.flush()
+                line = raw.decode("utf-8", "replace").strip()
+                if line:
+                    last = line
+        return child.returncode, last
+    finally:
+        if stdin_path:
+            stdin.close()
+
+
+def github_output(path: str | None, values: Mapping[str, str]) -> None:
+    """Append name/value pairs to $GITHUB_OUTPUT with a random heredoc delimiter per value."""
+    if not path:
+        return
+    with open(path, "a", encoding="utf-8") as out:
+        for name, value in values.items():
+            delimiter = f"skillscope_{uuid.uuid4().hex}"
+            while delimiter in value:
+                delimiter = f"skillscope_{uuid.uuid4().hex}"
+            out.write(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
+
+
+def _temp_parent(environ: Mapping[str, str]) -> Path:
+    parent = environ.get("SKILLSCOPE_VENVS") or environ.get("RUNNER_TEMP")
+    if parent:
+        return Path(parent)
+    import tempfile
+
+    return Path(tempfile.gettempdir())
+
+
+def main(environ: Mapping[str, str] | None = None) -> int:
+    environ = dict(os.environ if environ is None else environ)
+    try:
+        command = environ.get("SKILLSCOPE_COMMAND", "").strip()
+        if not command:
+            raise LaunchError("the `command` input is required (structural, refs, routing, behavioral, "
+                              "select, list-skills, template).")
+        repo = Path(environ.get("SKILLSCOPE_REPO_INPUT") or ".").expanduser().resolve()
+        if not repo.is_dir():
+            raise LaunchError(f"the `repo` input names {repo}, which is not a directory.")
+        skills = environ.get("SKILLSCOPE_SKILLS_INPUT", "")
+        action_path = environ.get("SKILLSCOPE_ACTION_PATH") or str(Path(__file__).resolve().parent.parent)
+        version = resolve_version(environ.get("SKILLSCOPE_REQUESTED"), repo=repo,
+                                  skill=environ.get("SKILLSCOPE_SKILL"), skills=skills, environ=environ,
+                                  default=environ.get("SKILLSCOPE_DEFAULT_VERSION"))
+        spec = install_spec(version, source=environ.get("SKILLSCOPE_SOURCE"), default=action_path,
+                            environ=environ)
+        label = version or (environ.get("SKILLSCOPE_ACTION_REF") or "").strip() or str(
+            Path(action_path).resolve())
+        args = shlex.split(environ.get("SKILLSCOPE_ARGS", ""))
+        stdin_path = environ.get("SKILLSCOPE_STDIN") or None
+        if stdin_path and not Path(stdin_path).is_file():
+            raise LaunchError(f"the `stdin` input names {stdin_path}, which is not a file.")
+        program = install(spec, venv_dir(spec, _temp_parent(environ)),
+                          shlex.split(environ.get("SKILLSCOPE_PIP_ARGS", "")))
+    except LaunchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    child_env = dict(environ)
+    child_env["SKILLSCOPE_VERSION"] = label
+    child_env["SKILLSCOPE_REPO"] = str(repo)
+    if skills.strip():
+        child_env["SKILLSCOPE_SKILLS"] = ",".join(split_list(skills))
+    code, last = run(program, [command, *args], cwd=repo, env=child_env, stdin_path=stdin_path)
+    github_output(environ.get("GITHUB_OUTPUT"), {"version": label, "stdout": last})
+    if command not in _MACHINE_COMMANDS and environ.get("GITHUB_STEP_SUMMARY"):
+        with open(environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
+            summary.write(f"\n<sub>skillscope <code>{command}</code> ran at <code>{label}</code>.</sub>\n")
+    return code
+
+
+
+if __name__ == "__main__":
+    sys.exit(main())
