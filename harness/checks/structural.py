@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness import findings
 from harness.catalog import Catalog
-from harness.checks import Check, CheckOptions, datasets, machine, policy, skill_md
+from harness.checks import Check, CheckOptions, datasets, machine, policy, references, skill_md
 from harness.findings import Finding
 
 CHECKS: dict[str, Check] = {
@@ -12,6 +12,7 @@ CHECKS: dict[str, Check] = {
     "policy": policy.check,
     "datasets": datasets.check,
     "machine": machine.check,
+    "references": references.check,
 }
 
 

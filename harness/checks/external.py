@@ -1,0 +1,290 @@
+"""External URLs: is each one reachable? Fetched once per URL, hosts in parallel, one request at a
+time per host, HEAD then GET, bounded retries, an optional cache of recent successes.
+
+Everything that touches the world (the HTTP session, sleeping, both clocks) is injected, so tests
+drive it deterministically against loopback servers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import requests
+
+from harness import __version__, findings
+from harness.errors import UsageError
+from harness.findings import Finding
+
+USER_AGENT = f"skillscope/{__version__} (reference check)"
+RETRYABLE_STATUSES = frozenset({408, 425})
+CACHE_FORMAT = 1
+
+OK = "ok"
+CACHED = "cached"
+EXCLUDED = "excluded"
+BROKEN = "broken"
+UNCHECKED = "unchecked"
+
+
+@dataclass(frozen=True, order=True)
+class Use:
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
+class ExternalOptions:
+    jobs: int = 16
+    request_timeout_s: float = 15.0
+    retries: int = 2
+    backoff_s: float = 1.0
+    max_redirects: int = 10
+    exclude: tuple[str, ...] = ()
+    cache_path: Path | None = None
+    cache_max_age_s: float = 86400.0
+
+
+@dataclass
+class UrlCheck:
+    """One distinct URL: its outcome (ok, cached, excluded, broken, unchecked) and who uses it."""
+
+    url: str
+    outcome: str
+    uses: list[Use]
+    status: int | None = None
+    detail: str = ""
+    attempts: int = 0
+
+    def to_json(self) -> dict:
+        return {"url": self.url, "outcome": self.outcome, "status": self.status, "detail": self.detail,
+                "attempts": self.attempts, "uses": [{"path": u.path, "line": u.line} for u in self.uses]}
+
+
+@dataclass
+class ExternalReport:
+    urls: list[UrlCheck] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass
+class Attempt:
+    status: int | None
+    detail: str
+    retryable: bool
+
+    @property
+    def reachable(self) -> bool:
+        return self.status is not None and is_reachable(self.status)
+
+
+def is_reachable(status: int) -> bool:
+    """2xx, and 429: a rate limit is a fact about this run, not about the link."""
+    return 200 <= status < 300 or status == 429
+
+
+def is_retryable(status: int) -> bool:
+    return status in RETRYABLE_STATUSES or 500 <= status < 600
+
+
+def compile_excludes(patterns: Iterable[str]) -> list[re.Pattern[str]]:
+    compiled = []
+    for pattern in patterns:
+        try:
+            compiled.append(re.compile(pattern))
+        except re.error as exc:
+            raise UsageError(f"--exclude-url: '{pattern}' is not a valid regex ({exc}); fix or quote it.") \
+                from None
+    return compiled
+
+
+def host_of(url: str) -> str:
+    return (urlsplit(url).hostname or "").lower()
+
+
+def new_session(max_redirects: int) -> requests.Session:
+    session = requests.Session()
+    session.headers.update({"User-Agent": USER_AGENT, "Accept": "*/*"})
+    session.max_redirects = max_redirects
+    return session
+
+
+class Checker:
+    """Checks a set of URLs. `deadline` is a `monotonic()` instant after which nothing is sent."""
+
+    def __init__(self, options: ExternalOptions,
+                 session_factory: Callable[[], requests.Session] | None = None,
+                 sleep: Callable[[float], None] = time.sleep,
+                 monotonic: Callable[[], float] = time.monotonic,
+                 wall_clock: Callable[[], float] = time.time,
+                 deadline: float | None = None) -> None:
+        self.options = options
+        self.session_factory = session_factory or (lambda: new_session(options.max_redirects))
+        self.sleep = sleep
+        self.monotonic = monotonic
+        self.wall_clock = wall_clock
+        self.deadline = deadline
+        self.excludes = compile_excludes(options.exclude)
+
+    def check(self, uses: dict[str, list[Use]]) -> ExternalReport:
+        report = ExternalReport()
+        cache = UrlCache(self.options.cache_path, self.options.cache_max_age_s, self.wall_clock)
+        report.findings.extend(cache.load())
+        by_host: dict[str, list[UrlCheck]] = {}
+        for url in sorted(uses):
+            item = UrlCheck(url=url, outcome=BROKEN, uses=sorted(set(uses[url])))
+            report.urls.append(item)
+            if any(pattern.search(url) for pattern in self.excludes):
+                item.outcome = EXCLUDED
+            elif cache.fresh(url):
+                item.outcome = CACHED
+            else:
+                by_host.setdefault(host_of(url), []).append(item)
+        if by_host:
+            workers = max(1, min(self.options.jobs, len(by_host)))
+            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="skillscope-url") as pool:
+                list(pool.map(self.check_host, by_host.values()))
+        for item in report.urls:
+            if item.outcome == OK and item.status is not None and 200 <= item.status < 300:
+                cache.remember(item.url, item.status)
+            elif item.outcome in (BROKEN, UNCHECKED):
+                report.findings.append(failure(item))
+        report.findings.extend(cache.save())
+        return report
+
+    def check_host(self, items: list[UrlCheck]) -> None:
+        """One host's URLs, strictly one after another: never two requests at once to a host."""
+        session = self.session_factory()
+        try:
+            for item in items:
+                self.check_url(session, item)
+        finally:
+            session.close()
+
+    def check_url(self, session: requests.Session, item: UrlCheck) -> None:
+        for attempt_number in range(self.options.retries + 1):
+            if attempt_number:
+                pause = self.options.backoff_s * 2 ** (attempt_number - 1)
+                if self.remaining() < pause:
+                    return
+                self.sleep(pause)
+            if self.remaining() <= 0:
+                if not item.attempts:
+                    item.outcome = UNCHECKED
+                    item.detail = "the --timeout deadline passed before it was checked"
+                return
+            item.attempts += 1
+            attempt = self.attempt(session, item.url)
+            item.status, item.detail = attempt.status, attempt.detail
+            if attempt.reachable:
+                item.outcome = OK
+                return
+            if not attempt.retryable:
+                return
+
+    def attempt(self, session: requests.Session, url: str) -> Attempt:
+        """HEAD, then GET when HEAD does not succeed (many servers refuse or mishandle HEAD); a
+        connection-level failure skips the GET, which would fail the same way."""
+        head = self.request(session, "HEAD", url)
+        if head.reachable or head.status is None:
+            return head
+        return self.request(session, "GET", url)
+
+    def request(self, session: requests.Session, method: str, url: str) -> Attempt:
+        timeout = max(0.001, min(self.options.request_timeout_s, self.remaining()))
+        try:
+            response = session.request(method, url, timeout=timeout, allow_redirects=True,
+                                       stream=method == "GET")
+        except requests.exceptions.TooManyRedirects:
+            limit = self.options.max_redirects
+            return Attempt(None, f"more than {limit} redirects (a redirect loop?)", False)
+        except requests.exceptions.Timeout:
+            return Attempt(None, f"no answer within {timeout:g} s", True)
+        except requests.exceptions.ConnectionError as exc:
+            return Attempt(None, f"connection failed: {connection_reason(exc)}", True)
+        except (requests.exceptions.RequestException, ValueError) as exc:
+            return Attempt(None, f"not a fetchable URL ({type(exc).__name__})", False)
+        with response:
+            status = response.status_code
+        detail = f"HTTP {status}" + (f" {response.reason}" if response.reason else "")
+        return Attempt(status, detail, is_retryable(status))
+
+    def remaining(self) -> float:
+        return float("inf") if self.deadline is None else self.deadline - self.monotonic()
+
+
+def connection_reason(exc: Exception) -> str:
+    """The innermost cause in words ("Connection refused"), not urllib3's nested repr."""
+    text = str(exc)
+    errno = re.search(r"\[Errno -?\d+\] ([^'\")\]]+)", text)
+    if errno:
+        return errno.group(1).strip()
+    return "the host could not be reached"
+
+
+def failure(item: UrlCheck) -> Finding:
+    first = item.uses[0]
+    where = ", ".join(str(u) for u in item.uses)
+    if item.outcome == UNCHECKED:
+        return findings.error("ref-unchecked", first.path, f"`{item.url}` was not checked because "
+                              f"{item.detail} (used at {where}); raise --timeout.", first.line)
+    return findings.error("ref-unreachable", first.path, f"`{item.url}` is unreachable ({item.detail}), "
+                          f"used at {where}; fix or remove the link, or pass --exclude-url for a host that "
+                          "refuses automated checks.", first.line)
+
+
+class UrlCache:
+    """A JSON file of URLs that answered 2xx and when; entries older than `max_age_s` are ignored
+    and dropped. A missing or damaged cache is an empty one."""
+
+    def __init__(self, path: Path | None, max_age_s: float, wall_clock: Callable[[], float]) -> None:
+        self.path = path
+        self.max_age_s = max_age_s
+        self.wall_clock = wall_clock
+        self.entries: dict[str, dict] = {}
+
+    def load(self) -> list[Finding]:
+        if self.path is None or not self.path.exists():
+            return []
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            urls = data["urls"] if data.get("format") == CACHE_FORMAT else {}
+            now = self.wall_clock()
+            self.entries = {url: entry for url, entry in urls.items()
+                            if 0 <= now - float(entry["checked_at"]) < self.max_age_s}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return [findings.warning("cache-unreadable", self.path.as_posix(),
+                                     "the URL cache is damaged and was ignored; it is rewritten after this "
+                                     "run, or delete it.")]
+        return []
+
+    def fresh(self, url: str) -> bool:
+        return url in self.entries
+
+    def remember(self, url: str, status: int) -> None:
+        self.entries[url] = {"checked_at": self.wall_clock(), "status": status}
+
+    def save(self) -> list[Finding]:
+        if self.path is None:
+            return []
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(json.dumps({"format": CACHE_FORMAT, "urls": self.entries}, indent=1,
+                                            sort_keys=True) + "\n", encoding="utf-8")
+            os.replace(temporary, self.path)
+        except OSError as exc:
+            return [findings.warning("cache-unwritable", self.path.as_posix(),
+                                     f"the URL cache cannot be written ({exc.strerror or exc}); pass a "
+                                     "writable --cache path.")]
+        return []

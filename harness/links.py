@@ -1,0 +1,225 @@
+"""Links and anchors of one markdown file, read with a CommonMark parser rather than line regexes.
+
+`parse(text)` returns every reference the rendered page would follow (inline links and images,
+reference definitions, autolinks, bare URLs, `href`/`src` in raw HTML), each with its exact source
+line, and every anchor the page offers (GitHub heading slugs and HTML `id`/`name` attributes).
+Code spans, code blocks and HTML comments never yield anything: they are illustrations.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+
+from markdown_it import MarkdownIt, rules_inline
+from markdown_it.token import Token
+
+LINK = "link"
+IMAGE = "image"
+DEFINITION = "definition"
+AUTOLINK = "autolink"
+BARE_URL = "bare-url"
+HTML = "html"
+
+EXTERNAL = "external"
+INTERNAL = "internal"
+IGNORED = "ignored"
+
+# Inline rules that push the tokens whose source position we need; each is wrapped to record it.
+POSITIONED_RULES = ("link", "image", "autolink", "html_inline", "linkify", "newline", "escape")
+URL_ATTRIBUTES = ("href", "src")
+ANCHOR_ATTRIBUTES = ("id", "name")
+SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+FRONTMATTER_FENCE = "---"
+
+
+@dataclass(frozen=True)
+class Reference:
+    """`target` as written (entities and backslash escapes resolved, nothing percent-encoded)."""
+
+    target: str
+    line: int
+    kind: str
+
+
+@dataclass
+class Document:
+    references: list[Reference] = field(default_factory=list)
+    anchors: set[str] = field(default_factory=set)
+
+    def has_anchor(self, fragment: str) -> bool:
+        return fragment in self.anchors or fragment.lower() in {a.lower() for a in self.anchors}
+
+
+def classify(target: str) -> str:
+    """external (http, https, scheme-relative), internal (a path and/or fragment), or ignored."""
+    if not target.strip():
+        return IGNORED
+    if target.startswith("//"):
+        return EXTERNAL
+    scheme = SCHEME.match(target)
+    if scheme is None:
+        return INTERNAL
+    return EXTERNAL if scheme.group(1).lower() in ("http", "https") else IGNORED
+
+
+def slugify(text: str) -> str:
+    """GitHub's heading slug: lower-case; keep letters, marks, numbers, `_`-like, space and `-`;
+    then every space becomes `-` (runs are not collapsed, as on GitHub)."""
+    kept = [ch for ch in text.lower() if ch in " -" or unicodedata.category(ch)[0] in "LMN"
+            or unicodedata.category(ch) == "Pc"]
+    return "".join(kept).replace(" ", "-")
+
+
+class Slugger:
+    """Hands out unique slugs the way GitHub numbers repeated headings: `x`, `x-1`, `x-2`."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def slug(self, text: str) -> str:
+        base = candidate = slugify(text)
+        while candidate in self.seen:
+            self.seen[base] += 1
+            candidate = f"{base}-{self.seen[base]}"
+        self.seen[candidate] = 0
+        return candidate
+
+
+def parser() -> MarkdownIt:
+    """CommonMark plus GFM tables and strikethrough, bare URLs with a scheme (linkify), definition
+    tokens, targets kept as written, and source offsets recorded on the tokens we read."""
+    md = MarkdownIt("commonmark", {"linkify": True, "inline_definitions": True})
+    md.enable(["linkify", "table", "strikethrough"])
+    # Without this, "SKILL.md" would be a link to a Moldovan host.
+    md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
+    md.normalizeLink = _as_written
+    for name in POSITIONED_RULES:
+        md.inline.ruler.at(name, _positioned(getattr(rules_inline, name)))
+    return md
+
+
+def parse(text: str, md: MarkdownIt | None = None) -> Document:
+    """References and anchors of one markdown file. A leading YAML frontmatter block is not
+    markdown and is skipped, keeping every line number."""
+    tokens = (md or parser()).parse(blank_frontmatter(text))
+    doc = Document()
+    slugger = Slugger()
+    for index, token in enumerate(tokens):
+        if token.type == "definition":
+            doc.references.append(Reference(token.meta["url"], _first_line(token), DEFINITION))
+        elif token.type == "html_block":
+            _read_html(token.content, _first_line(token), doc)
+        elif token.type == "heading_open" and index + 1 < len(tokens):
+            doc.anchors.add(slugger.slug(plain_text(tokens[index + 1].children or [])))
+        elif token.type == "inline":
+            _read_inline(token, doc)
+    return doc
+
+
+def plain_text(children: Iterable[Token]) -> str:
+    """What a heading reads as once rendered: text, code and link text, without markup or tags."""
+    parts = []
+    for child in children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+    return "".join(parts)
+
+
+def blank_frontmatter(text: str) -> str:
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != FRONTMATTER_FENCE:
+        return text
+    for end in range(1, len(lines)):
+        if lines[end].strip() in (FRONTMATTER_FENCE, "..."):
+            return "\n" * end + "\n" + "\n".join(lines[end + 1:])
+    return text
+
+
+def _as_written(url: str) -> str:
+    return url
+
+
+def _positioned(rule: Callable) -> Callable:
+    """Tags each token a rule pushes with the (start, end) offsets of its source in the inline text.
+    Nested rules tag first, so a link inside an image label keeps its own position."""
+    def run(state, silent: bool) -> bool:
+        start, count = state.pos, len(state.tokens)
+        matched = rule(state, silent)
+        if matched and not silent:
+            for token in state.tokens[count:]:
+                if "span" not in token.meta:
+                    token.meta = {**token.meta, "span": (start, state.pos)}
+        return matched
+    return run
+
+
+def _first_line(token: Token) -> int:
+    return token.map[0] + 1 if token.map else 1
+
+
+def _read_inline(inline: Token, doc: Document) -> None:
+    source = inline.content
+    breaks = [i for i, ch in enumerate(source) if ch == "\n"]
+    first = _first_line(inline)
+    line = first
+    for child in inline.children or []:
+        span = child.meta.get("span") if child.meta else None
+        if span is not None:
+            line = first + bisect.bisect_left(breaks, span[0])
+        if child.type == "link_open":
+            kind = {"autolink": AUTOLINK, "linkify": BARE_URL}.get(child.markup, LINK)
+            if not _via_definition(source, span, kind):
+                doc.references.append(Reference(str(child.attrs.get("href", "")), line, kind))
+        elif child.type == "image":
+            if not _via_definition(source, span, IMAGE):
+                doc.references.append(Reference(str(child.attrs.get("src", "")), line, IMAGE))
+        elif child.type == "html_inline":
+            _read_html(child.content, line, doc)
+
+
+def _via_definition(source: str, span: tuple[int, int] | None, kind: str) -> bool:
+    """`[text][label]`, `[label][]` and `[label]` end in `]`; their target is checked once, at the
+    definition, which is where it gets fixed."""
+    return kind in (LINK, IMAGE) and span is not None and source[span[1] - 1:span[1]] == "]"
+
+
+def _read_html(html: str, first_line: int, doc: Document) -> None:
+    tags = TagReader()
+    tags.feed(html)
+    tags.close()
+    for line, name, value in tags.attributes:
+        if name in URL_ATTRIBUTES:
+            doc.references.append(Reference(value, first_line + line - 1, HTML))
+        elif name in ANCHOR_ATTRIBUTES:
+            doc.anchors.add(value)
+
+
+class TagReader(HTMLParser):
+    """Collects (line, attribute, value) of start tags; comments and script/style text are skipped
+    by the HTML parser itself."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.attributes: list[tuple[int, str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        line = self.getpos()[0]
+        raw = self.get_starttag_text() or ""
+        for name, value in attrs:
+            if value is not None and name in URL_ATTRIBUTES + ANCHOR_ATTRIBUTES:
+                self.attributes.append((line + _lines_before(raw, name), name, value.strip()))
+
+    handle_startendtag = handle_starttag
+
+
+def _lines_before(tag_text: str, attribute: str) -> int:
+    """Newlines inside the tag before `attribute`, so `<a\n  href=…>` reports the href's line."""
+    found = re.search(rf"\s{re.escape(attribute)}\s*=", tag_text, re.IGNORECASE)
+    return tag_text.count("\n", 0, found.start() + 1) if found else 0

@@ -1,0 +1,215 @@
+"""External URL checks against real HTTP servers on loopback only; sleeping and clocks are injected."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from harness import __version__
+from harness.checks import external
+from harness.checks.external import Checker, ExternalOptions, Use
+from harness.errors import UsageError
+from tests.checks.linkserver import refused_url, serving
+
+
+def run(urls: list[str], sleeps: list[float] | None = None, **options) -> external.ExternalReport:
+    opts = ExternalOptions(**{"request_timeout_s": 5.0, **options})
+    checker = Checker(opts, sleep=(sleeps.append if sleeps is not None else lambda _s: None))
+    return checker.check({url: [Use("SKILL.md", 3 + i)] for i, url in enumerate(urls)})
+
+
+def outcome(report: external.ExternalReport, url: str) -> external.UrlCheck:
+    return next(item for item in report.urls if item.url == url)
+
+
+def test_reachable_answers_pass_and_failures_become_findings():
+    with serving("127.0.0.1") as ([server], _):
+        urls = {name: server.url(f"/{name}") for name in ("ok", "redirect", "no-head", "rate", "missing")}
+        report = run(list(urls.values()))
+
+    assert outcome(report, urls["ok"]).outcome == "ok"
+    assert outcome(report, urls["redirect"]).status == 200
+    assert outcome(report, urls["no-head"]).outcome == "ok"
+    assert outcome(report, urls["rate"]).outcome == "ok"
+    missing = outcome(report, urls["missing"])
+    assert (missing.outcome, missing.status, missing.attempts) == ("broken", 404, 1)
+    assert [f.rule for f in report.findings] == ["ref-unreachable"]
+    assert "HTTP 404" in report.findings[0].message
+
+
+def test_head_refused_falls_back_to_get_and_404_is_not_retried():
+    with serving("127.0.0.1") as ([server], _):
+        run([server.url("/no-head"), server.url("/missing")])
+        seen = [(r.method, r.path) for r in server.requests]
+
+    assert seen.count(("HEAD", "/no-head")) == 1 and seen.count(("GET", "/no-head")) == 1
+    assert seen.count(("HEAD", "/missing")) == 1 and seen.count(("GET", "/missing")) == 1
+
+
+def test_a_503_is_retried_with_backoff_until_it_answers():
+    sleeps: list[float] = []
+    with serving("127.0.0.1") as ([server], _):
+        report = run([server.url("/flaky")], sleeps=sleeps, retries=2, backoff_s=0.5)
+
+    item = report.urls[0]
+    assert (item.outcome, item.attempts) == ("ok", 2)
+    assert sleeps == [0.5]
+
+
+def test_retries_are_bounded_and_reported():
+    sleeps: list[float] = []
+    with serving("127.0.0.1") as ([server], _):
+        report = run([server.url("/down")], sleeps=sleeps, retries=2, backoff_s=1.0)
+
+    assert report.urls[0].attempts == 3
+    assert sleeps == [1.0, 2.0]
+    assert "HTTP 500" in report.findings[0].message
+
+
+def test_a_slow_host_times_out():
+    with serving("127.0.0.1") as ([server], _):
+        report = run([server.url("/slow")], retries=0, request_timeout_s=0.3)
+
+    item = report.urls[0]
+    assert item.outcome == "broken"
+    assert "no answer within 0.3 s" in item.detail
+
+
+def test_connection_refused_is_retried_then_reported():
+    url = refused_url()
+    report = run([url], retries=1)
+
+    item = report.urls[0]
+    assert (item.outcome, item.attempts) == ("broken", 2)
+    assert "Connection refused" in item.detail
+
+
+def test_a_redirect_loop_is_reported_without_retrying():
+    with serving("127.0.0.1") as ([server], _):
+        report = run([server.url("/loop")], max_redirects=3)
+
+    item = report.urls[0]
+    assert (item.outcome, item.attempts) == ("broken", 1)
+    assert "redirect loop" in item.detail
+
+
+def test_one_request_at_a_time_per_host_while_hosts_run_in_parallel():
+    hosts = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
+    with serving(*hosts, delay_s=0.05) as (servers, recorder):
+        urls = [server.url(f"/page-{i}") for server in servers for i in range(5)]
+        started = time.monotonic()
+        report = run(urls, jobs=8)
+        elapsed = time.monotonic() - started
+
+    assert all(item.outcome == "ok" for item in report.urls)
+    assert [server.max_active for server in servers] == [1, 1, 1]
+    assert recorder.max_active >= 2  # different hosts were in flight together
+    assert elapsed < 15 * 0.05 * 0.9  # faster than fetching every URL one after another
+
+
+def test_each_distinct_url_is_fetched_once_and_every_use_is_listed():
+    with serving("127.0.0.1") as ([server], _):
+        url = server.url("/missing")
+        uses = {url: [Use("b.md", 9), Use("a.md", 3), Use("a.md", 3)]}
+        report = Checker(ExternalOptions(), sleep=lambda _s: None).check(uses)
+        heads = server.paths("HEAD")
+
+    assert heads == ["/missing"]
+    assert [str(u) for u in report.urls[0].uses] == ["a.md:3", "b.md:9"]
+    assert report.findings[0].location == "a.md:3"
+    assert "used at a.md:3, b.md:9" in report.findings[0].message
+
+
+def test_excluded_urls_are_not_fetched():
+    with serving("127.0.0.1") as ([server], _):
+        report = run([server.url("/missing")], exclude=(r"/miss",))
+        requests = list(server.requests)
+
+    assert report.urls[0].outcome == "excluded"
+    assert not requests and not report.findings
+
+
+def test_an_invalid_exclude_regex_is_a_usage_error():
+    with pytest.raises(UsageError, match="--exclude-url"):
+        external.compile_excludes(["(unclosed"])
+
+
+def test_the_user_agent_names_skillscope_and_its_version():
+    with serving("127.0.0.1") as ([server], _):
+        run([server.url("/ok")])
+        agents = {r.user_agent for r in server.requests}
+
+    assert agents == {f"skillscope/{__version__} (reference check)"}
+
+
+def test_a_cache_hit_sends_no_request_and_stale_entries_are_fetched_again(tmp_path: Path):
+    cache = tmp_path / "urls.json"
+    now = [1_000_000.0]
+    with serving("127.0.0.1") as ([server], _):
+        url = server.url("/ok")
+
+        def check() -> external.ExternalReport:
+            opts = ExternalOptions(cache_path=cache, cache_max_age_s=3600)
+            checker = Checker(opts, sleep=lambda _s: None, wall_clock=lambda: now[0])
+            return checker.check({url: [Use("a.md", 1)]})
+
+        assert check().urls[0].outcome == "ok"
+        assert check().urls[0].outcome == "cached"
+        assert len(server.paths()) == 1
+        now[0] += 3601
+        assert check().urls[0].outcome == "ok"
+        assert len(server.paths()) == 2
+
+    saved = json.loads(cache.read_text(encoding="utf-8"))
+    assert saved["urls"][url]["status"] == 200
+
+
+def test_failures_and_rate_limits_are_not_cached(tmp_path: Path):
+    cache = tmp_path / "urls.json"
+    with serving("127.0.0.1") as ([server], _):
+        run([server.url("/missing"), server.url("/rate")], cache_path=cache)
+
+    assert json.loads(cache.read_text(encoding="utf-8"))["urls"] == {}
+
+
+def test_a_damaged_cache_is_a_warning_and_is_rewritten(tmp_path: Path):
+    cache = tmp_path / "urls.json"
+    cache.write_text("{not json", encoding="utf-8")
+    with serving("127.0.0.1") as ([server], _):
+        report = run([server.url("/ok")], cache_path=cache)
+
+    assert [(f.rule, f.severity) for f in report.findings] == [("cache-unreadable", "warning")]
+    assert json.loads(cache.read_text(encoding="utf-8"))["format"] == 1
+
+
+def test_nothing_is_sent_once_the_command_deadline_has_passed():
+    with serving("127.0.0.1") as ([server], _):
+        checker = Checker(ExternalOptions(), sleep=lambda _s: None, deadline=time.monotonic() - 1)
+        report = checker.check({server.url("/ok"): [Use("a.md", 1)]})
+        requests = list(server.requests)
+
+    assert not requests
+    assert report.urls[0].outcome == "unchecked"
+    assert [f.rule for f in report.findings] == ["ref-unchecked"]
+
+
+def test_the_request_timeout_shrinks_to_what_the_deadline_leaves():
+    with serving("127.0.0.1") as ([server], _):
+        checker = Checker(ExternalOptions(retries=0, request_timeout_s=30), sleep=lambda _s: None,
+                          deadline=time.monotonic() + 0.4)
+        started = time.monotonic()
+        report = checker.check({server.url("/slow"): [Use("a.md", 1)]})
+
+    assert time.monotonic() - started < 1.4
+    assert report.urls[0].outcome == "broken"
+
+
+@pytest.mark.parametrize(("status", "reachable", "retryable"), [
+    (200, True, False), (204, True, False), (429, True, False), (404, False, False), (403, False, False),
+    (408, False, True), (425, False, True), (500, False, True), (503, False, True)])
+def test_status_classification(status: int, reachable: bool, retryable: bool):
+    assert external.is_reachable(status) is reachable
+    assert external.is_retryable(status) is retryable

@@ -1,0 +1,105 @@
+"""Internal resolution over small repos built in tmp_path."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness import catalog, repo
+from harness.checks import CheckOptions, references
+from harness.errors import UsageError
+from tests.helpers import make_skill
+
+
+def scan(root: Path, docs: tuple[str, ...] = ()) -> references.Scan:
+    return references.scan(catalog.load(repo.discover(root, ["skills/*"])), docs)
+
+
+def found(result: references.Scan) -> list[tuple[str, str, int | None]]:
+    return [(f.rule, f.path, f.line) for f in result.findings]
+
+
+def test_every_markdown_file_under_the_skill_is_read_but_hidden_folders_are_not(tmp_path: Path):
+    make_skill(tmp_path / "skills", "alpha", files={
+        "reference/deep/notes.markdown": "[gone](gone.md)\n",
+        "NOTES.MD": "[gone](gone.md)\n",
+        ".cache/hidden.md": "[gone](gone.md)\n",
+        "data.txt": "[gone](gone.md)\n",
+    })
+    result = scan(tmp_path)
+
+    assert found(result) == [("ref-missing-file", "skills/alpha/NOTES.MD", 1),
+                             ("ref-missing-file", "skills/alpha/reference/deep/notes.markdown", 1)]
+    assert result.files == 3
+
+
+def test_external_uses_are_collected_normalised_and_not_resolved(tmp_path: Path):
+    make_skill(tmp_path / "skills", "alpha",
+               body="# A\n\n[x](https://a.example/p#part) [y](//b.example/q) [m](mailto:a@b.example)\n")
+    result = scan(tmp_path)
+
+    assert [(u.url, u.path, u.line) for u in result.external] == [
+        ("https://a.example/p", "skills/alpha/SKILL.md", 7),
+        ("https://b.example/q", "skills/alpha/SKILL.md", 7)]
+    assert result.findings == [] and result.internal == 0
+
+
+def test_a_symlink_leading_out_of_the_repo_is_outside(tmp_path: Path):
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# x\n", encoding="utf-8")
+    root = tmp_path / "repo"
+    make_skill(root / "skills", "alpha", body="[out](linked.md)\n")
+    os.symlink(outside, root / "skills" / "alpha" / "linked.md")
+
+    assert [f.rule for f in scan(root).findings] == ["ref-outside-repo"]
+
+
+def test_the_anchor_of_a_linked_unreadable_file_is_not_guessed(tmp_path: Path):
+    make_skill(tmp_path / "skills", "alpha", body="[x](data.md#part)\n", files={"data.md": b"\xff\xfe"})
+
+    assert sorted(f.rule for f in scan(tmp_path).findings) == ["ref-unreadable"]
+
+
+def test_docs_globs_must_stay_in_the_repo(tmp_path: Path):
+    make_skill(tmp_path / "skills", "alpha")
+    for bad in ("../README.md", "/etc/*.md"):
+        with pytest.raises(UsageError, match="--docs"):
+            scan(tmp_path, (bad,))
+
+
+def test_a_file_matched_twice_is_read_once(tmp_path: Path):
+    make_skill(tmp_path / "skills", "alpha", body="[gone](gone.md)\n")
+    result = scan(tmp_path, ("skills/*/SKILL.md",))
+
+    assert len(result.findings) == 1 and result.files == 1
+
+
+def test_the_structural_check_leaves_an_unreadable_skill_md_to_skill_md(tmp_path: Path):
+    make_skill(tmp_path / "skills", "alpha", skill_md=b"---\x00\n")
+    loaded = catalog.load(repo.discover(tmp_path, ["skills/*"]))
+
+    assert references.check(loaded, CheckOptions()) == []
+    assert [f.rule for f in references.scan(loaded).findings] == ["ref-unreadable"]
+
+
+def test_messages_name_the_target_the_resolved_path_and_the_fix(tmp_path: Path):
+    make_skill(tmp_path / "skills", "alpha", body="# Setup steps\n\n[a](gone.md) [b](#setup-step)\n")
+    messages = [f.message for f in scan(tmp_path).findings]
+
+    assert sorted(messages) == [
+        "`gone.md` points at `skills/alpha/gone.md`, which does not exist; fix the path or restore the file.",
+        "no heading or id in this file has the anchor `#setup-step`; did you mean `#setup-steps`?"]
+
+
+@pytest.mark.parametrize("fragment", ["L10", "L10-L20", "L3C4-L5C2"])
+def test_line_anchors_are_not_heading_checks(fragment: str):
+    assert references.is_line_anchor(fragment)
+
+
+def test_closest_anchor_only_when_near():
+    anchors = {"installation", "usage", "configuration"}
+    assert references.closest_anchor("instalation", anchors) == "installation"
+    assert references.closest_anchor("Usage", anchors) == "usage"
+    assert references.closest_anchor("zzz", anchors) is None
