@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 from collections import OrderedDict, deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,8 @@ BOOKKEEPING_TOOLS = frozenset(
         "ToolSearch",
     }
 )
+# Listed in init.skills by the CLI itself even with bundled skills disabled; never a room member.
+CLI_BUILTIN_SKILLS = frozenset({"doctor"})
 STOP_REASONS = ("activation", "result", "tool_budget", "budget", "timeout", "completed", "killed")
 API_STATUS_MEANING = {
     400: "bad request",
@@ -111,6 +113,16 @@ class InitInfo:
     session_id: str | None
     cwd: str | None
 
+    def room_check(self, installed: Iterable[str]) -> tuple[list[str], list[str]]:
+        """(missing, extra) skill names versus the installed room, by exact name.
+
+        init.skills is only a hint: the CLI leaves out skills without a
+        description or with `user-invocable: false`, so "missing" needs care.
+        """
+        wanted = set(installed)
+        seen = {name.removeprefix("/") for name in self.skills} - CLI_BUILTIN_SKILLS
+        return sorted(wanted - seen), sorted(seen - wanted)
+
 
 @dataclass
 class Usage:
@@ -179,6 +191,29 @@ class Trace:
     def activated(self) -> list[str]:
         """Names of confirmed activations, in order."""
         return [a.name for a in self.activations if a.confirmed]
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready facts for reports (no events, no tool inputs)."""
+        return {
+            "activations": [
+                {"name": a.name, "raw_input_name": a.raw_input_name, "confirmed": a.confirmed}
+                for a in self.activations
+            ],
+            "stop_reason": self.stop_reason,
+            "exit_code": self.exit_code,
+            "error": self.error,
+            "result_subtype": self.result_subtype,
+            "is_error": self.is_error,
+            "api_error_status": self.api_error_status,
+            "tool_calls": len(self.tool_calls) + self.dropped_tool_calls,
+            "budget_tool_calls": self.budget_tool_calls,
+            "inspection_calls": self.inspection_calls,
+            "usage": self.usage.as_dict(),
+            "cost_usd": self.cost_usd,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "claude_code_version": self.init.claude_code_version if self.init else None,
+            "notes": list(self.notes),
+        }
 
 
 StopPolicy = Callable[[Trace], "str | None"]

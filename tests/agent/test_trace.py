@@ -204,6 +204,8 @@ def test_result_event_fills_final_message_usage_and_cost():
     assert trace.cost_usd == 0.0016
     assert trace.permission_denials == [{"tool_name": "Write"}]
     assert trace.error is None
+    summary = json.loads(json.dumps(trace.summary()))
+    assert summary["stop_reason"] == "result" and summary["cost_usd"] == 0.0016
 
 
 def test_usage_without_result_counts_each_message_once():
@@ -285,3 +287,9 @@ def test_memory_stays_bounded_on_a_huge_stream():
     assert all(len(c.result_text or "") <= RESULT_TEXT_KEEP + 50 for c in trace.tool_calls)
     assert trace.budget_tool_calls == count  # counters stay exact
     assert isinstance(trace.tool_calls[0], ToolCall)
+
+
+def test_room_check_compares_init_skills_by_exact_name():
+    init = json.dumps({"type": "system", "subtype": "init", "skills": ["pdf-tools", "doctor", "stray"]})
+    trace = build([init]).trace
+    assert trace.init.room_check(["pdf", "pdf-tools"]) == (["pdf"], ["stray"])
