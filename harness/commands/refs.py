@@ -14,6 +14,7 @@ from harness.checks import external, references
 from harness.checks import structural as structural_checks
 from harness.context import Context
 from harness.errors import UsageError
+from harness.findings import Finding
 from harness.refs_result import RefsResult
 from harness.repo import parse_list
 from harness.report import now, publish
@@ -76,6 +77,12 @@ def check_external(scan: references.Scan, opts: external.ExternalOptions, deadli
     for use in scan.external:
         uses.setdefault(use.url, []).append(external.Use(use.path, use.line))
     return external.Checker(opts, session_factory=session_factory, deadline=deadline).check(uses)
+
+
+def external_findings(loaded: catalog.Catalog, docs: tuple[str, ...],
+                      args: argparse.Namespace) -> list[Finding]:
+    """The network half for `structural --external`, for parity; `refs` reports the URLs in full."""
+    return check_external(references.scan(loaded, docs), external_options(args), deadline=None).findings
 
 
 def run(args: argparse.Namespace, ctx: Context, session_factory: SessionFactory | None = None) -> int:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import time
 
-from harness import catalog, options
+from harness import catalog, findings, options
 from harness.checks import CheckOptions
 from harness.checks import structural as structural_checks
+from harness.commands import refs as refs_command
 from harness.context import Context
 from harness.repo import parse_list
 from harness.report import now, publish
@@ -19,6 +20,7 @@ HELP = "check skill format, datasets, policy files and internal links (offline, 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
     add_policy(parser)
+    refs_command.add_external(parser, default=False)
     options.add_reports(parser)
 
 
@@ -45,6 +47,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     repo = options.resolve_repo(args, ctx)
     loaded = catalog.load(repo)
     found = structural_checks.check(loaded, check_opts)
+    if getattr(args, "external", False):
+        found = findings.ordered([*found, *refs_command.external_findings(loaded, check_opts.docs, args)])
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
     result = StructuralResult(
         meta=RunMeta(command="structural", repo=str(repo.root), globs=repo.globs, started_at=started,

@@ -123,3 +123,19 @@ def test_structural_gates_on_broken_internal_links(tmp_path: Path):
 
     assert run.code == 1
     assert [(f["rule"], f["line"]) for f in report["findings"]] == [("ref-missing-file", 7)]
+
+
+def test_structural_external_checks_urls_too_but_only_when_asked(tmp_path: Path):
+    root = tmp_path / "repo"
+    with serving("127.0.0.1") as ([server], _):
+        make_skill(root / "skills", "alpha", body=f"# A\n\n{server.url('/missing')} {server.url('/ok')}\n")
+        offline, quiet = structural(root, "--skills-dir", "skills/*", tmp=tmp_path)
+        sent_offline = len(server.requests)
+        online, loud = structural(root, "--skills-dir", "skills/*", "--external", "--jobs", "2",
+                                  "--exclude-url", "/ok$", tmp=tmp_path)
+        sent = server.paths()
+
+    assert offline.code == 0 and sent_offline == 0 and quiet["findings"] == []
+    assert online.code == 1
+    assert [(f["rule"], f["line"]) for f in loud["findings"]] == [("ref-unreachable", 7)]
+    assert "/ok" not in sent
