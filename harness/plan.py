@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from harness import __version__, dataset, machine
 from harness.errors import HarnessError, UsageError
-from harness.files import UnreadableFile, read_text
+from harness.files import MAX_TEXT_BYTES, UnreadableFile, read_text
 from harness.machine import MachinePlan
 from harness.repo import Repo
 from harness.room import name_list
@@ -130,7 +131,7 @@ class Ownership:
 
     def __init__(self, repo: Repo):
         self._root = repo.root
-        self._dirs = {repo.rel(path): name for name, path in repo.skill_dirs.items()}
+        self._dirs = {_relative(repo, path): name for name, path in repo.skill_dirs.items()}
         self._root_skill = self._dirs.pop(".", None)
         # Look up only the prefix lengths a skill directory has, deepest first: a dict hit per length
         # keeps a 10,000-path change linear instead of scanning every skill for every path.
@@ -253,21 +254,64 @@ class SkillFacts:
 
 def load_facts(repo: Repo, names: Iterable[str], extended: bool) -> dict[str, SkillFacts]:
     """Read just what legs depend on; `structural` is the one that validates datasets in full."""
+    wanted = (dataset.EVALS, dataset.EXTENDED) if extended else (dataset.EVALS,)
+    machines = MachineCache()
     facts = {}
     for name in names:
-        evals = repo.skill_dirs[name] / "evals"
+        folder = repo.skill_dirs[name]
+        evals = folder / "evals"
+        rel = f"{_relative(repo, folder)}/evals"
+        present = _listing(evals)  # one directory read instead of a stat per file a skill may have
         has_behavior, pin = False, None
-        for filename in (dataset.EVALS, dataset.EXTENDED) if extended else (dataset.EVALS,):
-            if (evals / filename).is_file():
-                behavior, version = _read_dataset(evals / filename, repo.rel(evals / filename))
+        for filename in wanted:
+            if filename in present:
+                behavior, version = _read_dataset(evals / filename, f"{rel}/{filename}")
                 has_behavior = has_behavior or behavior
                 pin = version if filename == dataset.EVALS else pin
-        machine_rel = repo.rel(evals / machine.FILENAME)
+        machine_rel = f"{rel}/{machine.FILENAME}"
         # A skill with no leg needs no machine, so its machine.yml cannot stop the plan.
-        plan = machine.load(evals / machine.FILENAME, machine_rel) if has_behavior else MachinePlan()
+        plan = (machines.load(evals / machine.FILENAME, machine_rel)
+                if has_behavior and machine.FILENAME in present else MachinePlan())
         facts[name] = SkillFacts(name=name, has_behavior=has_behavior, version_pin=pin, machine=plan,
                                  machine_rel=machine_rel)
     return facts
+
+
+class MachineCache:
+    """machine.yml plans by content: catalogs repeat a few files (`os: [Linux]`) across many skills, and
+    parsing plus schema validation is the costliest step of a plan. Only clean plans are shared, because a
+    plan's findings name its own file."""
+
+    def __init__(self) -> None:
+        self._plans: dict[bytes, MachinePlan] = {}
+
+    def load(self, path: Path, rel: str) -> MachinePlan:
+        try:
+            with open(path, "rb") as handle:
+                content = handle.read(MAX_TEXT_BYTES + 1)
+        except OSError:
+            return machine.load(path, rel)  # machine.load words the failure
+        known = self._plans.get(content)
+        if known is not None:
+            return known
+        plan = machine.load(path, rel)
+        if not plan.problems:
+            self._plans[content] = plan
+        return plan
+
+
+def _relative(repo: Repo, folder: Path) -> str:
+    try:
+        return folder.relative_to(repo.root).as_posix()
+    except ValueError:
+        return repo.rel(folder)
+
+
+def _listing(folder: Path) -> set[str]:
+    try:
+        return set(os.listdir(folder))
+    except OSError:
+        return set()
 
 
 def _read_dataset(path: Path, rel: str) -> tuple[bool, str | None]:
