@@ -425,3 +425,23 @@ def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
     assert "\n" not in text and ": " not in text
     assert list(json.loads(text)) == ["routing", "extended", "version", "default", "scoped", "skipped",
                                       "gates", "no_behavior", "unknown"]
+
+
+def test_identical_broken_machine_files_are_each_reported_under_their_own_name(tmp_path):
+    for name in ("a", "b"):
+        skill(tmp_path, f"skills/{name}", machine="labels: gpu\n")
+    cache = plan_mod.MachineCache()
+    first = cache.load(tmp_path / "skills/a/evals/machine.yml", "skills/a/evals/machine.yml")
+    second = cache.load(tmp_path / "skills/b/evals/machine.yml", "skills/b/evals/machine.yml")
+    assert first.problems[0].path == "skills/a/evals/machine.yml"
+    assert second.problems[0].path == "skills/b/evals/machine.yml"
+    with pytest.raises(HarnessError, match="^skills/b/evals/machine.yml:1:"):
+        plan_for(tmp_path, only(tmp_path, "b", "a"))
+
+
+def test_identical_clean_machine_files_share_one_plan(tmp_path):
+    for name in ("a", "b"):
+        skill(tmp_path, f"skills/{name}", machine="os: [Linux]\n")
+    cache = plan_mod.MachineCache()
+    first = cache.load(tmp_path / "skills/a/evals/machine.yml", "skills/a/evals/machine.yml")
+    assert cache.load(tmp_path / "skills/b/evals/machine.yml", "skills/b/evals/machine.yml") is first
