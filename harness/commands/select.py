@@ -7,7 +7,7 @@ from pathlib import Path
 
 from harness import __version__, gitdiff, options, plan
 from harness.context import Context
-from harness.errors import UsageError
+from harness.errors import HarnessError, UsageError
 from harness.repo import parse_list
 from harness.room import resolve_room
 
@@ -80,6 +80,11 @@ def _single(flag: str, value: str | None) -> str | None:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     opts = plan_options(args, ctx)
     repo = options.resolve_repo(args, ctx)
+    if not repo.skill_dirs:
+        # A plan of nothing would pass every time and hide a wrong --skills-dir forever.
+        raise HarnessError(f"no skill found: no directory matched by --skills-dir {','.join(repo.globs)} "
+                           f"under {repo.root} holds a SKILL.md; pass the globs naming your skills, such as "
+                           "--skills-dir 'skills/*'.")
     room = resolve_room(args.routing_room, repo, allow_none=True, command="select")
     if args.all:
         selection = plan.select_all(repo, room)

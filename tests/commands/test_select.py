@@ -234,3 +234,9 @@ def test_since_a_missing_commit_exits_1(history):
     run = select(history, "--since", "origin/main", "HEAD", "--skills-dir", "skills/*")
     assert run.code == 1 and run.stdout == ""
     assert run.stderr.startswith("error: --since: 'origin/main' is not a commit")
+
+
+def test_globs_that_match_no_skill_are_an_error_not_an_empty_plan(repo):
+    run = select(repo, "--all", "--skills-dir", "skilz/*")
+    assert run.code == 1 and run.stdout == ""
+    assert run.stderr.startswith("error: no skill found: no directory matched by --skills-dir skilz/*")
