@@ -113,6 +113,13 @@ class InitInfo:
     session_id: str | None
     cwd: str | None
 
+    @property
+    def skills_without_builtins(self) -> list[str]:
+        """init.skills as names (no leading `/`), minus the CLI's own commands such as `doctor`,
+        which the CLI lists there but never shows the model as a skill."""
+        names = (name.removeprefix("/") for name in self.skills)
+        return [name for name in dict.fromkeys(names) if name not in CLI_BUILTIN_SKILLS]
+
     def room_check(self, installed: Iterable[str]) -> tuple[list[str], list[str]]:
         """(missing, extra) skill names versus the installed room, by exact name.
 
@@ -120,7 +127,7 @@ class InitInfo:
         description or with `user-invocable: false`, so "missing" needs care.
         """
         wanted = set(installed)
-        seen = {name.removeprefix("/") for name in self.skills} - CLI_BUILTIN_SKILLS
+        seen = set(self.skills_without_builtins)
         return sorted(wanted - seen), sorted(seen - wanted)
 
 

@@ -32,11 +32,12 @@ class RoutingSettings:
 
 def sample_from(trace: agent.Trace) -> Sample:
     """What one run says about routing: a decision, a graded "no skill", or an error."""
+    init = trace.init
     sample = Sample(stop_reason=trace.stop_reason or "", elapsed_s=trace.elapsed_s,
                     tool_calls=trace.budget_tool_calls, inspection_calls=trace.inspection_calls,
                     input_tokens=trace.usage.input_tokens, output_tokens=trace.usage.output_tokens,
-                    cost_usd=trace.cost_usd, visible_skills=list(trace.init.skills) if trace.init else [],
-                    model=trace.init.model if trace.init else None)
+                    cost_usd=trace.cost_usd, visible_skills=init.skills_without_builtins if init else [],
+                    model=init.model if init else None)
     if trace.decision is not None:
         sample.observed = trace.decision.name
     elif trace.error:
