@@ -1,0 +1,221 @@
+"""The runner: what a Trace says about routing (sample_from), and the thread pool around it.
+
+The pool is driven here with a stand-in for `agent.run`; the real CLI drives it in test_routing_cli.py.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from harness import agent
+from harness.agent import Activation, InitInfo, Trace, Usage
+from harness.dataset import Case
+from harness.deadline import Deadline
+from harness.routing import runner as runner_mod
+from harness.routing.runner import RoutingRun, RoutingSettings, sample_from
+from harness.routing.verdicts import ERROR
+
+
+def init(skills=("pdf", "pdf-tools")) -> InitInfo:
+    return InitInfo(skills=list(skills), tools=["Skill", "Bash"], model="claude-fake-1",
+                    claude_code_version="2.1.332", permission_mode="default",
+                    api_key_source="ANTHROPIC_API_KEY", session_id="s", cwd="/ws")
+
+
+def activation(name: str, *, confirmed=True, settled=True) -> Activation:
+    return Activation(name=name, raw_input_name=name.removeprefix("other:"), tool_use_id="toolu_1",
+                      confirmed=confirmed, settled=settled)
+
+
+def trace(stop: str, *, decision: Activation | None = None, error: str | None = None, **fields) -> Trace:
+    made = Trace(init=init(), stop_reason=stop, error=error, elapsed_s=1.5,
+                 usage=Usage(input_tokens=300, output_tokens=40), cost_usd=0.002, **fields)
+    if decision is not None:
+        made.activations.append(decision)
+    return made
+
+
+# --- sample_from -------------------------------------------------------------------------------
+
+
+def test_a_decision_is_observed():
+    sample = sample_from(trace("activation", decision=activation("pdf-tools"), budget_tool_calls=1,
+                               inspection_calls=2))
+    assert (sample.observed, sample.error, sample.stop_reason) == ("pdf-tools", None, "activation")
+    assert (sample.tool_calls, sample.inspection_calls) == (1, 2)
+    assert (sample.input_tokens, sample.output_tokens, sample.cost_usd) == (300, 40, 0.002)
+    assert sample.visible_skills == ["pdf", "pdf-tools"] and sample.model == "claude-fake-1"
+    assert sample.elapsed_s == 1.5
+
+
+def test_an_uninstalled_skill_is_observed_as_other_even_unconfirmed():
+    sample = sample_from(trace("activation", decision=activation("other:ghost", confirmed=False)))
+    assert sample.observed == "other:ghost" and sample.verdict(None) == "false_trigger"
+    assert sample.verdict("pdf") == "wrong_skill"
+
+
+def test_a_decision_stands_even_if_the_run_failed_afterwards():
+    sample = sample_from(trace("completed", decision=activation("pdf"), error="claude exited 1"))
+    assert sample.observed == "pdf" and sample.error is None
+
+
+def test_an_activation_not_yet_settled_is_no_decision():
+    sample = sample_from(trace("timeout", decision=activation("pdf", settled=False),
+                               error="timed out after 5 s before claude finished"))
+    assert sample.observed is None and sample.verdict("pdf") == ERROR
+
+
+@pytest.mark.parametrize("stop", ["result", "tool_budget", "budget"])
+def test_stops_without_activation_are_a_graded_no_skill(stop):
+    sample = sample_from(trace(stop))
+    assert sample.observed is None and sample.error is None
+    assert sample.verdict("pdf") == "missed_trigger" and sample.verdict(None) == "true_negative"
+
+
+@pytest.mark.parametrize("stop", ["result", "timeout", "completed", "killed"])
+def test_an_error_is_an_error_never_a_miss(stop):
+    sample = sample_from(trace(stop, error="the API answered 529 (overloaded)"))
+    assert sample.verdict("pdf") == ERROR and sample.error == "the API answered 529 (overloaded)"
+
+
+@pytest.mark.parametrize("stop", ["completed", "killed", "timeout", ""])
+def test_no_decision_and_no_explanation_is_still_an_error(stop):
+    sample = sample_from(trace(stop))
+    assert sample.verdict("pdf") == ERROR and sample.verdict(None) == ERROR
+    assert "without a routing decision" in sample.error
+
+
+def test_a_run_that_never_reached_init_still_gives_a_sample():
+    bare = Trace(stop_reason="completed", error="claude produced no stream-json output")
+    sample = sample_from(bare)
+    assert sample.visible_skills == [] and sample.model is None and sample.verdict(None) == ERROR
+
+
+# --- the pool, with agent.run stood in for ---------------------------------------------------
+
+
+def make_case(case_id: str, skill: str | None = "pdf", trigger: bool = True) -> Case:
+    return Case(id=case_id, prompt=f"prompt {case_id}", should_trigger=trigger, skill=skill,
+                source="pdf/evals/evals.json")
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> dict[str, Path]:
+    skill = tmp_path / "pdf"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("---\nname: pdf\ndescription: PDFs.\n---\n# PDF\n")
+    return {"pdf": skill}
+
+
+class FakeAgent:
+    """Replaces agent.run: answers from a function of the RunSpec, records what it was asked."""
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.specs: list[agent.RunSpec] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, cli, spec, isolation, environ):
+        with self.lock:
+            self.specs.append(spec)
+        assert (spec.workspace / ".claude/skills/pdf/SKILL.md").is_file()
+        return self.answer(spec)
+
+
+def make_run(monkeypatch, room, tmp_path, answer, deadline=None, done=None, **settings) -> tuple:
+    fake = FakeAgent(answer)
+    monkeypatch.setattr(runner_mod.agent, "run", fake)
+    values = {"model": None, "effort": None, **settings}
+    run = RoutingRun(agent.ClaudeCLI("claude", "2.1.332"), agent.Isolation(True, tmp_path), {}, room,
+                     RoutingSettings(**values), deadline or Deadline(0),
+                     on_case_done=done or (lambda outcome: None))
+    return run, fake
+
+
+def test_every_sample_of_every_case_runs_and_each_case_is_reported_once(monkeypatch, room, tmp_path):
+    reported = []
+    run, fake = make_run(monkeypatch, room, tmp_path,
+                         lambda spec: trace("activation", decision=activation("pdf")),
+                         done=lambda o: reported.append(o.case.id), repeat=3, jobs=2,
+                         keep_logs=tmp_path / "logs", max_budget_usd=0.5, max_tool_calls=2)
+    outcomes = run.run([make_case("a"), make_case("b")])
+    assert [len(o.samples) for o in outcomes] == [3, 3]
+    assert sorted(reported) == ["a", "b"]
+    assert sorted(s.keep_log.name for s in fake.specs) == ["a-1.jsonl", "a-2.jsonl", "a-3.jsonl",
+                                                           "b-1.jsonl", "b-2.jsonl", "b-3.jsonl"]
+    assert {s.max_budget_usd for s in fake.specs} == {0.5}
+    assert not any(tmp_path.glob("skillscope-ws-*"))  # every workspace removed
+
+
+def test_one_log_per_case_without_repeat_and_no_budget_at_zero(monkeypatch, room, tmp_path):
+    run, fake = make_run(monkeypatch, room, tmp_path, lambda spec: trace("result"),
+                         keep_logs=tmp_path / "logs", max_budget_usd=0.0)
+    run.run([make_case("only")])
+    (spec,) = fake.specs
+    assert spec.keep_log == tmp_path / "logs" / "only.jsonl" and spec.max_budget_usd is None
+
+
+def test_the_stop_policy_is_stop_at_decision_with_both_budgets(monkeypatch, room, tmp_path):
+    run, fake = make_run(monkeypatch, room, tmp_path, lambda spec: trace("result"),
+                         max_tool_calls=2, max_inspection_calls=3)
+    run.run([make_case("a")])
+    stop = fake.specs[0].stop
+    assert stop(Trace(budget_tool_calls=1, inspection_calls=2)) is None
+    assert stop(Trace(budget_tool_calls=2)) == "tool_budget"
+    assert stop(Trace(inspection_calls=3)) == "tool_budget"
+
+
+def test_a_crash_in_one_case_is_that_cases_error(monkeypatch, room, tmp_path):
+    def answer(spec):
+        if "boom" in spec.prompt:
+            raise RuntimeError("disk full")
+        return trace("activation", decision=activation("pdf"))
+
+    run, _ = make_run(monkeypatch, room, tmp_path, answer)
+    boom, fine = run.run([make_case("boom"), make_case("fine")])
+    assert boom.verdict == ERROR and "RuntimeError: disk full" in boom.error
+    assert fine.verdict == "correct_trigger"
+
+
+def test_cases_not_started_before_the_command_deadline_are_errors(monkeypatch, room, tmp_path):
+    expired = Deadline(1, started=time.monotonic() - 5)
+    run, fake = make_run(monkeypatch, room, tmp_path, lambda spec: trace("result"), deadline=expired)
+    (outcome,) = run.run([make_case("late")])
+    assert fake.specs == [] and outcome.verdict == ERROR
+    assert outcome.error == "not run: the command's --timeout of 1 s ran out"
+    assert outcome.samples[0].stop_reason == "timeout"
+
+
+def test_a_case_cut_by_the_command_deadline_says_so(monkeypatch, room, tmp_path):
+    run, fake = make_run(monkeypatch, room, tmp_path,
+                         lambda spec: trace("timeout", error=f"timed out after {spec.timeout_s:g} s"),
+                         deadline=Deadline(30), case_timeout=240)
+    (outcome,) = run.run([make_case("cut")])
+    assert fake.specs[0].timeout_s <= 30
+    assert outcome.error == "stopped when the command's --timeout of 30 s ran out"
+
+
+def test_the_case_timeout_is_passed_when_the_deadline_is_far(monkeypatch, room, tmp_path):
+    run, fake = make_run(monkeypatch, room, tmp_path,
+                         lambda spec: trace("timeout", error="timed out after 7 s"), case_timeout=7)
+    (outcome,) = run.run([make_case("slow")])
+    assert fake.specs[0].timeout_s == 7 and outcome.error == "timed out after 7 s"
+
+
+# --- what the init event says about the room ------------------------------------------------
+
+
+def test_init_skills_without_builtins_drops_the_clis_own_doctor_command():
+    info = init(skills=["pdf", "/pdf-tools", "doctor", "pdf"])
+    assert info.skills_without_builtins == ["pdf", "pdf-tools"]
+    assert info.room_check(["pdf", "pdf-tools"]) == ([], [])
+
+
+def test_a_sample_sees_the_init_skills_without_builtins():
+    made = trace("result")
+    made.init = init(skills=["pdf", "doctor", "stray"])
+    assert sample_from(made).visible_skills == ["pdf", "stray"]

@@ -1,0 +1,107 @@
+"""Verdicts of one run, the majority over repeated runs, and the trigger-rate interval."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.routing.verdicts import (
+    CORRECT_TRIGGER,
+    ERROR,
+    FALSE_TRIGGER,
+    MISSED_TRIGGER,
+    PASSING,
+    TRUE_NEGATIVE,
+    VERDICTS,
+    WRONG_SKILL,
+    Sample,
+    classify,
+    majority,
+    wilson_interval,
+)
+
+
+@pytest.mark.parametrize(("expected", "observed", "verdict"), [
+    ("pdf", "pdf", CORRECT_TRIGGER),
+    (None, None, TRUE_NEGATIVE),
+    ("pdf", None, MISSED_TRIGGER),
+    ("pdf", "pdf-tools", WRONG_SKILL),
+    ("pdf", "other:pdf", WRONG_SKILL),  # an uninstalled skill is never the expected one
+    (None, "pdf", FALSE_TRIGGER),
+    (None, "other:stray", FALSE_TRIGGER),
+])
+def test_classify_covers_every_graded_verdict(expected, observed, verdict):
+    assert classify(expected, observed) == verdict
+
+
+def test_only_the_two_right_answers_pass():
+    assert set(PASSING) == {CORRECT_TRIGGER, TRUE_NEGATIVE}
+    graded = {CORRECT_TRIGGER, TRUE_NEGATIVE, MISSED_TRIGGER, WRONG_SKILL, FALSE_TRIGGER}
+    assert set(VERDICTS) == graded | {ERROR}
+
+
+def test_a_sample_with_an_error_is_an_error_whatever_it_observed():
+    assert Sample(error="the API answered 529 (overloaded)").verdict("pdf") == ERROR
+    assert Sample(error="timed out").verdict(None) == ERROR
+    assert Sample(observed=None).verdict("pdf") == MISSED_TRIGGER  # no error: a graded miss
+
+
+def test_sample_json_carries_its_own_verdict_and_rounded_time():
+    sample = Sample(observed="pdf", stop_reason="activation", elapsed_s=1.23456, tool_calls=1,
+                    input_tokens=100, output_tokens=20, cost_usd=0.0008)
+    data = sample.to_json("pdf")
+    assert data["verdict"] == CORRECT_TRIGGER and data["elapsed_s"] == 1.235
+    assert data["tokens"] == {"input": 100, "output": 20} and data["error"] is None
+    assert sample.to_json(None)["verdict"] == FALSE_TRIGGER
+
+
+@pytest.mark.parametrize(("verdicts", "expected"), [
+    ([CORRECT_TRIGGER], CORRECT_TRIGGER),
+    ([CORRECT_TRIGGER, CORRECT_TRIGGER, MISSED_TRIGGER], CORRECT_TRIGGER),
+    ([MISSED_TRIGGER, MISSED_TRIGGER, CORRECT_TRIGGER], MISSED_TRIGGER),
+    ([TRUE_NEGATIVE, FALSE_TRIGGER, FALSE_TRIGGER], FALSE_TRIGGER),
+])
+def test_majority_takes_the_most_common_verdict(verdicts, expected):
+    assert majority(verdicts) == expected
+
+
+@pytest.mark.parametrize(("verdicts", "stricter"), [
+    ([CORRECT_TRIGGER, MISSED_TRIGGER], MISSED_TRIGGER),
+    ([MISSED_TRIGGER, CORRECT_TRIGGER], MISSED_TRIGGER),  # order does not matter
+    ([CORRECT_TRIGGER, WRONG_SKILL], WRONG_SKILL),
+    ([MISSED_TRIGGER, WRONG_SKILL], WRONG_SKILL),
+    ([TRUE_NEGATIVE, FALSE_TRIGGER], FALSE_TRIGGER),
+    ([CORRECT_TRIGGER, CORRECT_TRIGGER, MISSED_TRIGGER, WRONG_SKILL, WRONG_SKILL], WRONG_SKILL),
+])
+def test_a_tie_goes_to_the_stricter_verdict(verdicts, stricter):
+    assert majority(verdicts) == stricter
+
+
+def test_errors_do_not_vote_but_all_errors_stay_an_error():
+    assert majority([ERROR, ERROR, CORRECT_TRIGGER]) == CORRECT_TRIGGER
+    assert majority([ERROR, MISSED_TRIGGER, CORRECT_TRIGGER]) == MISSED_TRIGGER
+    assert majority([ERROR, ERROR, ERROR]) == ERROR
+    assert majority([]) == ERROR
+
+
+@pytest.mark.parametrize(("successes", "trials", "low", "high"), [
+    (0, 1, 0.0, 0.7935),
+    (1, 1, 0.2065, 1.0),
+    (5, 10, 0.2366, 0.7634),
+    (8, 10, 0.4902, 0.9433),
+    (2, 3, 0.2077, 0.9385),
+    (3, 3, 0.4385, 1.0),
+    (0, 3, 0.0, 0.5615),
+])
+def test_wilson_interval_matches_the_published_values(successes, trials, low, high):
+    got = wilson_interval(successes, trials)
+    assert got == (pytest.approx(low, abs=5e-5), pytest.approx(high, abs=5e-5))
+    assert 0.0 <= got[0] <= successes / trials <= got[1] <= 1.0
+
+
+def test_wilson_interval_is_none_without_graded_samples():
+    assert wilson_interval(0, 0) is None
+
+
+def test_wilson_interval_narrows_as_samples_grow():
+    widths = [high - low for low, high in (wilson_interval(n, n) for n in (1, 3, 10, 100))]
+    assert widths == sorted(widths, reverse=True)
