@@ -91,15 +91,17 @@ class Slugger:
 
 
 def parser() -> MarkdownIt:
-    """CommonMark plus GFM tables and strikethrough, bare URLs with a scheme (linkify), definition
-    tokens, targets kept as written, and source offsets recorded on the tokens we read."""
+    """CommonMark with bare URLs that carry a scheme (linkify), definition tokens, targets kept as
+    written, and source offsets recorded on the tokens we read. GFM tables need no rule of their
+    own: a table read as a paragraph yields the same links on the same lines."""
     md = MarkdownIt("commonmark", {"linkify": True, "inline_definitions": True})
-    md.enable(["linkify", "table", "strikethrough"])
+    md.inline.ruler.enable("linkify")
     # Without this, "SKILL.md" would be a link to a Moldovan host.
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
     md.normalizeLink = _as_written
     for name in POSITIONED_RULES:
         md.inline.ruler.at(name, _positioned(getattr(rules_inline, name)))
+    md.core.ruler.at("inline", _inline_where_needed)
     return md
 
 
@@ -144,6 +146,22 @@ def blank_frontmatter(text: str) -> str:
 
 def _as_written(url: str) -> str:
     return url
+
+
+def _inline_where_needed(state) -> None:
+    """Inline-parses headings (their text makes the slug) and only the other blocks that could hold
+    a reference: prose without `[`, `<` or `://` has none, and skipping it is most of the speed."""
+    previous = None
+    for token in state.tokens:
+        if token.type == "inline" and (
+                (previous is not None and previous.type == "heading_open") or might_refer(token.content)):
+            token.children = []
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+        previous = token
+
+
+def might_refer(text: str) -> bool:
+    return "[" in text or "<" in text or "://" in text
 
 
 def _positioned(rule: Callable) -> Callable:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urldefrag, urlsplit
@@ -16,7 +17,7 @@ from harness import findings, links
 from harness.catalog import Catalog
 from harness.checks import CheckOptions
 from harness.errors import UsageError
-from harness.files import UnreadableFile, is_inside, read_text
+from harness.files import UnreadableFile, read_text
 from harness.findings import Finding
 from harness.links import Document, Reference
 
@@ -32,6 +33,15 @@ class Source:
     path: Path
     rel: str
     skill_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the file system says about a resolved target; `real` has every symlink resolved."""
+
+    real: Path
+    exists: bool
+    is_file: bool
 
 
 @dataclass(frozen=True)
@@ -127,8 +137,11 @@ class Resolver:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        self.real_root = Path(os.path.realpath(root))
         self.md: MarkdownIt = links.parser()
         self.documents: dict[Path, Document | None] = {}
+        self.targets: dict[Path, Target] = {}
+        self.real_dirs: dict[Path, Path] = {}
 
     def document(self, path: Path, rel: str, out: list[Finding]) -> Document | None:
         """The parsed file, or None with a finding saying why it cannot be read."""
@@ -153,23 +166,24 @@ class Resolver:
             target = Path(os.path.normpath(self.root / path_part.lstrip("/")))
         else:
             target = Path(os.path.normpath(source.path.parent / path_part))
-        if not is_inside(target, self.root):
+        facts = self.target(target)
+        if not facts.real.is_relative_to(self.real_root):
             return [findings.error(
                 "ref-outside-repo", source.rel, f"`{ref.target}` leads outside the repository, where "
                 "no reader of this repo can follow it; link to a file inside the repo or to a full URL.",
                 ref.line)]
         rel = self.rel(target)
-        if not target.exists():
+        if not facts.exists:
             return [findings.error(
                 "ref-missing-file", source.rel, f"`{ref.target}` points at `{rel}`, which does not exist; "
                 "fix the path or restore the file.", ref.line)]
         out = []
-        if source.skill_dir is not None and not is_inside(target, source.skill_dir):
+        if source.skill_dir is not None and not facts.real.is_relative_to(self.real_dir(source.skill_dir)):
             out.append(findings.warning(
                 "ref-outside-skill", source.rel, f"`{ref.target}` leaves the skill folder "
                 f"`{self.rel(source.skill_dir)}`, and an installed skill carries only its own folder; "
                 "copy the file into the skill or link to it by full URL.", ref.line))
-        if fragment and target.is_file() and is_markdown(target):
+        if fragment and facts.is_file and is_markdown(target):
             linked = self.document(target, rel, out)
             if linked is not None:
                 out.extend(self.check_anchor(source, ref, target, rel, linked, fragment))
@@ -189,6 +203,25 @@ class Resolver:
         return [findings.error(
             "ref-missing-anchor", source.rel, f"{lead}no heading or id in {where} has the anchor "
             f"`#{fragment}`; {fix}", ref.line)]
+
+    def target(self, path: Path) -> Target:
+        """Looked up once per path: many links share a target, and realpath is a syscall per part."""
+        if path not in self.targets:
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:
+                mode = None
+            if mode is not None and stat.S_ISLNK(mode):
+                real = Path(os.path.realpath(path))
+            else:
+                real = self.real_dir(path.parent) / path.name
+            self.targets[path] = Target(real, os.path.exists(real), os.path.isfile(real))
+        return self.targets[path]
+
+    def real_dir(self, folder: Path) -> Path:
+        if folder not in self.real_dirs:
+            self.real_dirs[folder] = Path(os.path.realpath(folder))
+        return self.real_dirs[folder]
 
     def rel(self, path: Path) -> str:
         return Path(os.path.relpath(path, self.root)).as_posix()
