@@ -5,6 +5,7 @@ Each task is a thin wrapper over `skillscope`, run in the directory you call it 
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import shlex
@@ -39,8 +40,9 @@ def new_skill(c, name, dir="."):
     folder = Path(dir) / name
     if folder.exists():
         raise SystemExit(f"error: {folder} already exists; pick another name or delete it first.")
-    template = json.loads(subprocess.run([*shlex.split(SKILLSCOPE), "template"], check=True, capture_output=True,
-                                         text=True).stdout)
+    printed = subprocess.run([*shlex.split(SKILLSCOPE), "template"], check=True, capture_output=True,
+                             text=True)
+    template = json.loads(printed.stdout)
     for case in template["evaluations"]:
         case["id"] = case["id"].replace("my-skill", name, 1)
     (folder / "evals").mkdir(parents=True)
@@ -58,6 +60,39 @@ def check(c, external=False):
     c.run(f"{SKILLSCOPE} refs" + ("" if external else " --no-external"))
 
 
+@task(help={"room": "skills installed side by side: a,b or all (blank: the only skill)",
+            "only": "case ids or skill names", "keep_logs": "keep each case's transcript here"})
+def route(c, room="", only="", keep_logs=""):
+    """Routing: does each prompt fire the right skill, with the room installed side by side?"""
+    c.run(_command("routing", {"--routing-room": room, "--only": only, "--keep-logs": keep_logs}))
+
+
+@task(help={"skill": "the skill whose cases run", "only": "one case id (or several, comma-separated)",
+            "keep_logs": "keep each case's trace and judge exchange here"})
+def behave(c, skill="", only="", keep_logs=""):
+    """Behavioral: run cases end to end and grade what the agent did."""
+    c.run(_command("behavioral", {"--skill": skill, "--only": only, "--keep-logs": keep_logs}))
+
+
+@task(help={"base": "the branch or commit the change is measured from (default: main, else master)"})
+def plan(c, base=""):
+    """The CI plan for your branch: `git diff --name-only BASE...HEAD` into `select --changed`."""
+    base = base or _default_branch(c)
+    changed = c.run(f"git diff --name-only {shlex.quote(base)}...HEAD", hide=True).stdout
+    result = c.run(f"{SKILLSCOPE} select --changed", in_stream=io.StringIO(changed), hide="out")
+    plan = json.loads(result.stdout.strip().splitlines()[-1])
+    print(result.stdout.strip())
+    print(f"\nchanged since {base}: {len(changed.split())} path(s)")
+    print(f"routing: {'yes' if plan['routing'] else 'no'}")
+    for leg in plan["default"] + plan["scoped"]:
+        where = f" (environment {leg['environment']})" if leg.get("environment") else ""
+        print(f"behavioral: {leg['skill']} on {leg['os']} -> {', '.join(json.loads(leg['runner']))}{where}")
+    for leg in plan["skipped"]:
+        print(f"skipped: {leg['skill']} on {leg['os']} until the PR has label {leg['gate']}")
+    for name in plan["no_behavior"]:
+        print(f"no behavioral case: {name}")
+
+
 @task(help={"args": "extra pytest arguments"})
 def test(c, args=""):
     """This repo's test suite (real claude CLI against the scripted local API)."""
@@ -68,6 +103,18 @@ def test(c, args=""):
 def lint(c):
     """ruff, actionlint and the GitHub workflow schemas."""
     c.run("nox -s lint")
+
+
+def _command(name: str, flags: dict[str, str]) -> str:
+    given = " ".join(f"{flag} {shlex.quote(value)}" for flag, value in flags.items() if value)
+    return f"{SKILLSCOPE} {name} {given}".strip()
+
+
+def _default_branch(c) -> str:
+    for candidate in ("main", "master"):
+        if c.run(f"git rev-parse --verify --quiet {candidate}", hide=True, warn=True).ok:
+            return candidate
+    raise SystemExit("error: no main or master branch here; pass --base REF.")
 
 
 def _slug(text: str) -> str:
