@@ -1,0 +1,267 @@
+"""action/launch.py: version resolution and install specs as functions, then the whole launcher run
+the way the action runs it, against a temporary clone of this repository with a tag."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.github.yamlfiles import ROOT
+
+LAUNCHER = ROOT / "action" / "launch.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("skillscope_launch", LAUNCHER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+launch = _load()
+
+
+def write_skill(repo: Path, name: str, pin: str | None = None, parent: str = "skills") -> Path:
+    skill = repo / parent / name
+    (skill / "evals").mkdir(parents=True)
+    (skill / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Does {name}.\n---\n# {name}\n")
+    data = {"evaluations": [{"id": f"{name}-1", "prompt": "hi", "skill_should_trigger": True}]}
+    if pin:
+        data["skillscope_version"] = pin
+    (skill / "evals" / "evals.json").write_text(json.dumps(data))
+    return skill
+
+
+def read_outputs(path: Path) -> dict[str, str]:
+    """Parse $GITHUB_OUTPUT the way the runner does: name=value lines and name<<DELIM blocks."""
+    values, lines = {}, path.read_text(encoding="utf-8").splitlines()
+    i = 0
+    while i < len(lines):
+        name, sep, rest = lines[i].partition("<<")
+        if sep:
+            end = lines.index(rest, i + 1)
+            values[name] = "\n".join(lines[i + 1:end])
+            i = end + 1
+        else:
+            key, _, value = lines[i].partition("=")
+            values[key] = value
+            i += 1
+    return values
+
+
+# ------------------------------------------------------------------ functions
+
+
+def test_the_launcher_imports_nothing_from_the_harness():
+    text = LAUNCHER.read_text(encoding="utf-8")
+    assert not re.search(r"^\s*(from|import)\s+harness\b", text, re.M)
+    imported = set(re.findall(r"^(?:from|import)\s+([\w.]+)", text, re.M))
+    assert all(name.split(".")[0] in sys.stdlib_module_names for name in imported - {"__future__"}), imported
+
+
+@pytest.mark.parametrize(("text", "items"), [
+    ("", []), ("  ", []), ("skills/*", ["skills/*"]), ("a/*, b/*", ["a/*", "b/*"]),
+    ("a/*\nb/*\n", ["a/*", "b/*"]), ('["a/*", "b/*"]', ["a/*", "b/*"]),
+])
+def test_split_list(text, items):
+    assert launch.split_list(text) == items
+
+
+def test_split_list_rejects_a_json_object_array_mix():
+    with pytest.raises(launch.LaunchError):
+        launch.split_list('["a", 1]')
+
+
+def test_resolution_order(tmp_path):
+    write_skill(tmp_path, "pinned", pin="v0.3.0")
+    resolve = launch.resolve_version
+    env = {"SKILLSCOPE_VERSION": "v0.2.0"}
+    assert resolve("v0.1.0", tmp_path, "pinned", "skills/*", env, default="main") == "v0.1.0"
+    assert resolve("", tmp_path, "pinned", "skills/*", env, default="main") == "v0.2.0"
+    assert resolve(None, tmp_path, "pinned", "skills/*", {}, default="main") == "v0.3.0"
+    assert resolve(None, tmp_path, "", "skills/*", {}, default="main") == "main"
+    assert resolve(None, tmp_path, None, None, {}) is None
+
+
+def test_the_skill_is_found_through_the_globs_or_its_path(tmp_path):
+    write_skill(tmp_path, "deep", pin="v1.0.0", parent="catalog/team")
+    assert launch.skill_pin(tmp_path, "deep", "catalog/*/*") == "v1.0.0"
+    assert launch.skill_pin(tmp_path, "catalog/team/deep") == "v1.0.0"
+    assert launch.skill_pin(tmp_path, "deep", "skills/*") is None  # not where the globs look
+
+
+def test_a_skill_without_a_pin_or_with_a_broken_dataset_has_none(tmp_path):
+    write_skill(tmp_path, "plain")
+    broken = write_skill(tmp_path, "broken")
+    (broken / "evals" / "evals.json").write_text("{not json")
+    assert launch.skill_pin(tmp_path, "plain", "skills/*") is None
+    assert launch.skill_pin(tmp_path, "broken", "skills/*") is None
+    assert launch.skill_pin(tmp_path, "missing", "skills/*") is None
+
+
+def test_skills_pinning_different_versions_is_an_error(tmp_path):
+    write_skill(tmp_path, "a", pin="v1")
+    write_skill(tmp_path, "b", pin="v2")
+    write_skill(tmp_path, "c", pin="v1")
+    assert launch.resolve_version(None, tmp_path, "a,c", "skills/*", {}) == "v1"
+    with pytest.raises(launch.LaunchError, match="a=v1, b=v2"):
+        launch.resolve_version(None, tmp_path, "a,b", "skills/*", {})
+
+
+@pytest.mark.parametrize(("version", "kind"), [
+    ("0.2.0", "release"), ("1.0", "release"), ("1.0.0rc1", "release"), ("2.0.post1", "release"),
+    ("v0.1.0", "ref"), ("main", "ref"), ("feature/x", "ref"), ("3f2a9c1", "ref"), ("1234567", "ref"),
+    ("./vendor/skillscope", "path"), ("/opt/skillscope", "path"), ("~/src/skillscope", "path"),
+])
+def test_kind_of(version, kind):
+    assert launch.kind_of(version) == kind
+
+
+@pytest.mark.parametrize("bad", ["-rf", "a..b", "x y", "v1;rm", "$(id)", "ref.lock", "@{-1}"])
+def test_unsafe_refs_are_refused(bad):
+    with pytest.raises(launch.LaunchError, match="not a version"):
+        launch.kind_of(bad)
+
+
+def test_install_specs(tmp_path):
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'skillscope'\n")
+    env = {"GITHUB_SERVER_URL": "https://git.example"}
+    assert launch.install_spec("0.2.0", environ=env) == "skillscope==0.2.0"
+    assert launch.install_spec("v0.1.0", "someone/skillscope", environ=env) == \
+        "git+https://git.example/someone/skillscope.git@v0.1.0"
+    assert launch.install_spec("v0.1.0", "https://git.example/x/y.git", environ=env) == \
+        "git+https://git.example/x/y.git@v0.1.0"
+    assert launch.install_spec("main", str(checkout), environ=env) == f"git+{checkout.as_uri()}@main"
+    assert launch.install_spec(str(checkout)) == str(checkout)
+    assert launch.install_spec(None, default=str(checkout)) == str(checkout)
+    assert launch.install_spec("v1", None, environ={"SKILLSCOPE_ACTION_REPOSITORY": "o/r"}).endswith(
+        "github.com/o/r.git@v1")
+
+
+def test_a_path_version_must_hold_a_project(tmp_path):
+    with pytest.raises(launch.LaunchError, match="no pyproject.toml"):
+        launch.install_spec(str(tmp_path))
+    with pytest.raises(launch.LaunchError, match="no skillscope version"):
+        launch.install_spec(None)
+
+
+def test_outputs_survive_newlines_and_delimiter_lookalikes(tmp_path):
+    out = tmp_path / "out"
+    out.write_text("earlier=1\n")
+    launch.github_output(str(out), {"stdout": "line one\nskillscope_\nEOF", "version": "v1"})
+    assert read_outputs(out) == {"earlier": "1", "stdout": "line one\nskillscope_\nEOF", "version": "v1"}
+
+
+def test_a_missing_command_is_a_usage_error(tmp_path, capsys):
+    assert launch.main({"SKILLSCOPE_REPO_INPUT": str(tmp_path)}) == 2
+    assert "`command` input is required" in capsys.readouterr().err
+
+
+def test_a_missing_stdin_file_is_a_usage_error(tmp_path, capsys):
+    env = {"SKILLSCOPE_COMMAND": "select", "SKILLSCOPE_REPO_INPUT": str(tmp_path),
+           "SKILLSCOPE_STDIN": str(tmp_path / "nope.txt"), "SKILLSCOPE_REQUESTED": "0.1.0"}
+    assert launch.main(env) == 2
+    assert "not a file" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ the launcher, end to end
+
+GIT = ["git", "-c", "user.name=skillscope tests", "-c", "user.email=tests@example.invalid",
+       "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"]
+
+
+def git(*args, cwd):
+    subprocess.run([*GIT, *args], cwd=cwd, check=True, capture_output=True)
+
+
+def set_version(clone: Path, version: str) -> None:
+    init = clone / "harness" / "__init__.py"
+    init.write_text(re.sub(r'__version__ = "[^"]*"', f'__version__ = "{version}"', init.read_text()))
+    git("commit", "-qam", f"version {version}", cwd=clone)
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory):
+    """A clone of this repository's committed history, tagged `v9.9.1-test`, with a later commit on top."""
+    if shutil.which("git") is None:
+        pytest.fail("git is required to test the launcher")
+    clone = tmp_path_factory.mktemp("source") / "skillscope"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    set_version(clone, "9.9.1")
+    git("tag", "v9.9.1-test", cwd=clone)
+    set_version(clone, "9.9.2")  # the branch moves on; the tag must still install 9.9.1
+    return clone
+
+
+@pytest.fixture(scope="module")
+def venvs(tmp_path_factory):
+    return tmp_path_factory.mktemp("venvs")
+
+
+def run_launcher(tmp_path, venvs, **env):
+    """Run action/launch.py in a subprocess with the environment action.yml gives it."""
+    outputs = tmp_path / "github_output"
+    summary = tmp_path / "step_summary"
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
+    environ.update(SKILLSCOPE_VENVS=str(venvs), GITHUB_OUTPUT=str(outputs), GITHUB_STEP_SUMMARY=str(summary))
+    environ.update(env)
+    done = subprocess.run([sys.executable, str(LAUNCHER)], env=environ, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=280)
+    parsed = read_outputs(outputs) if outputs.exists() else {}
+    return done, parsed, summary
+
+
+def test_installs_a_tag_of_the_source_into_a_fresh_venv(tmp_path, source, venvs):
+    done, outputs, _ = run_launcher(tmp_path, venvs, SKILLSCOPE_COMMAND="--version",
+                                    SKILLSCOPE_REQUESTED="v9.9.1-test", SKILLSCOPE_SOURCE=str(source))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "skillscope 9.9.1"
+    assert outputs == {"version": "v9.9.1-test", "stdout": "skillscope 9.9.1"}
+    installed = list(venvs.glob("skillscope-*/.skillscope-spec"))
+    assert [p.read_text() for p in installed] == [f"git+{source.as_uri()}@v9.9.1-test"]
+
+
+def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(tmp_path, source, venvs):
+    repo = tmp_path / "repo"
+    write_skill(repo, "pinned", pin="v9.9.1-test")
+    write_skill(repo, "other")
+    changed = tmp_path / "changed.txt"
+    changed.write_text("skills/pinned/SKILL.md\n")
+    done, outputs, summary = run_launcher(
+        tmp_path, venvs, SKILLSCOPE_COMMAND="list-skills", SKILLSCOPE_SKILL="pinned",
+        SKILLSCOPE_SKILLS_INPUT="skills/*\n", SKILLSCOPE_REPO_INPUT=str(repo), SKILLSCOPE_SOURCE=str(source),
+        SKILLSCOPE_STDIN=str(changed))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(outputs["stdout"]) == ["other", "pinned"]
+    assert outputs["version"] == "v9.9.1-test"
+    assert not summary.exists()  # list-skills is data for the next step, not a report
+
+
+def test_without_a_version_it_installs_the_actions_own_checkout(tmp_path, source, venvs):
+    checkout = tmp_path / "action-checkout"
+    subprocess.run(["git", "clone", "--quiet", str(source), str(checkout)], check=True)
+    done, outputs, _ = run_launcher(tmp_path, venvs, SKILLSCOPE_COMMAND="--version",
+                                    SKILLSCOPE_ACTION_PATH=str(checkout), SKILLSCOPE_ACTION_REF="v9.9.2")
+    assert done.returncode == 0, done.stderr
+    assert outputs == {"version": "v9.9.2", "stdout": "skillscope 9.9.2"}
+
+
+def test_the_commands_exit_code_and_a_failed_install_come_back(tmp_path, source, venvs):
+    done, outputs, _ = run_launcher(tmp_path, venvs, SKILLSCOPE_COMMAND="no-such-command",
+                                    SKILLSCOPE_REQUESTED="v9.9.1-test", SKILLSCOPE_SOURCE=str(source))
+    assert done.returncode == 2, done.stderr  # argparse's usage error, from the installed harness
+    assert outputs["version"] == "v9.9.1-test"
+    done, _, _ = run_launcher(tmp_path, venvs, SKILLSCOPE_COMMAND="--version",
+                              SKILLSCOPE_REQUESTED="no-such-tag", SKILLSCOPE_SOURCE=str(source))
+    assert done.returncode == 2
+    assert "could not install" in done.stderr
