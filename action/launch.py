@@ -31,7 +31,11 @@ What a version means:
 
 Inputs arrive as environment variables (the action maps ``inputs.*`` onto
 them); outputs ``version`` and ``stdout`` (the last non-empty line the
-command printed) go to ``$GITHUB_OUTPUT``. The exit code is the command's.
+command printed) go to ``$GITHUB_OUTPUT``. The exit code is the command's;
+a problem before the command starts (a bad version, a failed install) is 2.
+
+Also read: ``$SKILLSCOPE_VENVS`` (where venvs go; default ``$RUNNER_TEMP``) and
+``$SKILLSCOPE_PIP_ARGS`` (extra ``pip install`` arguments, shell-quoted).
 """
 
 from __future__ import annotations
