@@ -16,5 +16,37 @@ def load(name: str) -> dict:
     return json.loads(text)
 
 
+@cache
 def validator(name: str) -> Draft202012Validator:
-    return Draft202012Validator(load(name))
+    """One compiled validator per schema: built from a constant file, immutable, and reused by every
+    dataset of a run (building and resolving `$ref`s per file cost more than the validation itself)."""
+    return Draft202012Validator(inline_refs(load(name)))
+
+
+def inline_refs(schema: dict) -> dict:
+    """The schema with its local `#/$defs/...` references replaced by their targets.
+
+    jsonschema resolves a `$ref` through its registry on every visit, which dominates validating a
+    thousand small datasets; the schemas here are not recursive, so substituting once is equivalent.
+    A `$ref` with sibling keywords becomes `allOf` unless the two cannot clash.
+    """
+    defs = schema.get("$defs", {})
+
+    def resolve(node: object, seen: tuple[str, ...]) -> object:
+        if isinstance(node, list):
+            return [resolve(item, seen) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/"):] in defs:
+            key = ref[len("#/$defs/"):]
+            if key in seen:  # a recursive schema keeps its reference
+                return {k: resolve(v, seen) for k, v in node.items()}
+            target = resolve(defs[key], (*seen, key))
+            rest = {k: resolve(v, seen) for k, v in node.items() if k != "$ref"}
+            if isinstance(target, dict) and not set(rest) & set(target):
+                return {**target, **rest}
+            return {**rest, "allOf": [target]}
+        return {k: resolve(v, seen) for k, v in node.items()}
+
+    return resolve(schema, ())
