@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from harness import findings, jsonlines, schemas
+from harness import findings, jsonlines, nesting, schemas
 from harness.files import UnreadableFile, read_text
 
 EVALS = "evals.json"
@@ -16,7 +16,7 @@ EXTENDED = "extended_evals.json"
 EXPECTATION_KEYS = ("expected_behavior", "unexpected_behavior", "logs_contain", "files_exist")
 TRIGGER_ONLY_KEYS = (*EXPECTATION_KEYS, "workspace")
 SHARED_NEGATIVES = "harness/data/negatives.json"
-MAX_DEPTH = 32  # a dataset is 4 levels deep; anything near the parser's recursion limit is an attack
+MAX_DEPTH = nesting.MAX_DEPTH
 _TOO_DEEP = object()
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
@@ -89,7 +89,7 @@ def parse(text: str, dataset: Dataset) -> Dataset:
         return dataset
     except RecursionError:
         data = _TOO_DEEP
-    if data is _TOO_DEEP or _deeper_than(data, MAX_DEPTH):
+    if data is _TOO_DEEP or nesting.deeper_than(data, MAX_DEPTH):
         dataset.problems.append(findings.error(
             "dataset-json", rel, f"nests more than {MAX_DEPTH} levels deep, far beyond the documented "
             "shape; keep to an object holding an `evaluations` array of flat objects."))
@@ -146,19 +146,6 @@ def _constant_line(text: str) -> int | None:
         if match.group(1):
             return text.count("\n", 0, match.start()) + 1
     return None
-
-
-def _deeper_than(data: object, limit: int) -> bool:
-    """Iteratively, so the check itself cannot hit the recursion limit it guards against."""
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            if depth > limit:
-                return True
-            children = value.values() if isinstance(value, dict) else value
-            stack.extend((child, depth + 1) for child in children)
-    return False
 
 
 def _schema_finding(error, rel: str, case_lines: list[int], text: str) -> findings.Finding:
