@@ -1,0 +1,156 @@
+"""Speed of `skillscope structural` on a synthetic catalog (a benchmark, not a test).
+
+Generates catalogs of 200 and 1,000 skills into a temp dir (each skill: SKILL.md linking to three
+reference files that link to each other, and an evals.json of 10 cases), then times the command
+in-process (harness.cli.main) and as a subprocess (python -m harness), and prints total seconds,
+ms per skill and the per-skill cost ratio between the sizes. Target: 1,000 skills < 3 s on 2 cores.
+
+    python benchmarks/structural_bench.py [--sizes 200,1000] [--repeat 3] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from harness.cli import main
+from harness.context import Context
+
+TARGET_SECONDS = 3.0
+TARGET_SIZE = 1000
+REFERENCES = ("setup", "usage", "troubleshooting")
+
+
+def skill_md(name: str) -> str:
+    links = "\n".join(f"- [{ref.title()}](references/{ref}.md#{ref}-steps)" for ref in REFERENCES)
+    body = "\n".join(f"{step}. Do step {step} of the {name} job carefully." for step in range(1, 41))
+    return (f"---\nname: {name}\ndescription: Handles the {name} job end to end. Use when a user asks "
+            f"for {name.replace('-', ' ')}.\nlicense: Apache-2.0\n---\n\n# {name}\n\n{body}\n\n"
+            f"## References\n\n{links}\n")
+
+
+def reference_md(name: str, ref: str) -> str:
+    others = [other for other in REFERENCES if other != ref]
+    links = " ".join(f"See [{other}]({other}.md#{other}-steps)." for other in others)
+    paragraphs = "\n\n".join(f"Paragraph {i} about {ref} for {name}, with `code` and *emphasis*."
+                             for i in range(1, 21))
+    return (f"# {ref.title()}\n\n## {ref.title()} steps\n\n{paragraphs}\n\n{links}\n\n"
+            f"Back to [the skill](../SKILL.md).\n")
+
+
+def evals_json(name: str) -> str:
+    cases = []
+    for index in range(1, 7):
+        case = {"id": f"{name}-pos-{index}", "skill_should_trigger": True,
+                "prompt": f"Please run the {name} job on my project, variant {index}."}
+        if index == 1:
+            case["expected_behavior"] = ["Follows the steps in order", "Reports what it changed"]
+            case["logs_contain"] = [f"{name}-done"]
+        cases.append(case)
+    for index in range(1, 5):
+        cases.append({"id": f"{name}-neg-{index}", "skill_should_trigger": False,
+                      "prompt": f"Something near {name} that belongs to another tool, variant {index}."})
+    return json.dumps({"evaluations": cases}, indent=2) + "\n"
+
+
+def generate(root: Path, count: int) -> Path:
+    for number in range(count):
+        name = f"skill-{number:04d}"
+        folder = root / "skills" / name
+        (folder / "references").mkdir(parents=True)
+        (folder / "evals").mkdir()
+        (folder / "SKILL.md").write_text(skill_md(name), encoding="utf-8")
+        for ref in REFERENCES:
+            (folder / "references" / f"{ref}.md").write_text(reference_md(name, ref), encoding="utf-8")
+        (folder / "evals" / "evals.json").write_text(evals_json(name), encoding="utf-8")
+    return root
+
+
+def arguments(root: Path, output: Path) -> list[str]:
+    return ["structural", "--repo", str(root), "--skills-dir", "skills/*", "--output", str(output)]
+
+
+def run_in_process(root: Path, output: Path) -> tuple[float, int]:
+    ctx = Context(environ={}, cwd=root, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    started = time.perf_counter()
+    code = main(arguments(root, output), ctx)
+    return time.perf_counter() - started, code
+
+
+def run_subprocess(root: Path, output: Path) -> tuple[float, int]:
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "harness", *arguments(root, output)], cwd=root,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                          env={"PATH": "/usr/bin:/bin"})
+    return time.perf_counter() - started, done.returncode
+
+
+def measure(root: Path, output: Path, repeat: int) -> dict:
+    run_in_process(root, output)  # warm the OS file cache and the imports once
+    in_process = [run_in_process(root, output) for _ in range(repeat)]
+    spawned = [run_subprocess(root, output) for _ in range(repeat)]
+    report = json.loads(output.read_text(encoding="utf-8"))
+    return {"in_process": statistics.median(t for t, _ in in_process),
+            "subprocess": statistics.median(t for t, _ in spawned),
+            "exit": {code for _, code in in_process + spawned},
+            "findings": report["totals"]["errors"] + report["totals"]["warnings"]}
+
+
+def profile(root: Path, output: Path, top: int) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run_in_process(root, output)
+    profiler.disable()
+    stream = io.StringIO()
+    pstats.Stats(profiler, stream=stream).sort_stats("cumulative").print_stats(top)
+    print(stream.getvalue())
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="200,1000", help="catalog sizes, comma list (default: 200,1000)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per size; the median is shown")
+    parser.add_argument("--profile", action="store_true", help="print a cProfile of the largest size")
+    return parser.parse_args(argv)
+
+
+def bench(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    sizes = [int(size) for size in args.sizes.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="skillscope-bench-") as tmp:
+        for size in sizes:
+            root = generate(Path(tmp) / f"catalog-{size}", size)
+            figures = measure(root, Path(tmp) / f"report-{size}.json", args.repeat)
+            rows.append((size, figures))
+            if args.profile and size == max(sizes):
+                profile(root, Path(tmp) / "profile.json", 30)
+    print(f"{'skills':>7} {'in-process s':>13} {'ms/skill':>9} {'subprocess s':>13} {'ms/skill':>9} "
+          f"{'findings':>9} {'exit':>5}")
+    for size, fig in rows:
+        print(f"{size:>7} {fig['in_process']:>13.3f} {1000 * fig['in_process'] / size:>9.3f} "
+              f"{fig['subprocess']:>13.3f} {1000 * fig['subprocess'] / size:>9.3f} {fig['findings']:>9} "
+              f"{','.join(map(str, sorted(fig['exit']))):>5}")
+    if len(rows) > 1:
+        (small, first), (large, last) = rows[0], rows[-1]
+        ratio = (last["in_process"] / large) / (first["in_process"] / small)
+        print(f"per-skill cost ratio {large} vs {small} (in-process): {ratio:.2f} (1.00 = flat)")
+    at_target = [fig for size, fig in rows if size == TARGET_SIZE]
+    if at_target:
+        seconds = at_target[0]["subprocess"]
+        verdict = "meets" if seconds < TARGET_SECONDS else "MISSES"
+        print(f"{TARGET_SIZE} skills as a subprocess: {seconds:.2f} s, {verdict} the {TARGET_SECONDS:g} s target")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(bench())
