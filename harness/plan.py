@@ -301,10 +301,11 @@ class MachineCache:
 
 
 def _relative(repo: Repo, folder: Path) -> str:
-    try:
-        return folder.relative_to(repo.root).as_posix()
-    except ValueError:
-        return repo.rel(folder)
+    # Plain string slicing: pathlib's relative_to costs more than the rest of a skill's planning.
+    text, root = str(folder), str(repo.root)
+    if text.startswith(root + os.sep):
+        return text[len(root) + 1:].replace(os.sep, "/")
+    return repo.rel(folder)
 
 
 def _listing(folder: Path) -> set[str]:
