@@ -50,7 +50,6 @@ import sys
 import uuid
 import venv
 from collections.abc import Iterable, Mapping, Sequence
-from glob import glob
 from pathlib import Path
 
 DISTRIBUTION = "skillscope"
@@ -103,10 +102,10 @@ def skill_pin(repo: str | os.PathLike, skill: str, skills: str | None = None) ->
     if "/" in skill.strip("/"):
         candidates.append(root / skill)
     for pattern in split_list(skills) or ["*"]:
-        pattern = pattern.removeprefix("./")
-        for hit in sorted(glob(str(root / pattern))):
-            if Path(hit).name == Path(skill).name:
-                candidates.append(Path(hit))
+        pattern = pattern.removeprefix("./").strip("/")
+        if pattern in ("", "."):
+            continue
+        candidates += [hit for hit in sorted(root.glob(pattern)) if hit.name == Path(skill).name]
     for directory in candidates:
         dataset = directory / "evals" / "evals.json"
         try:
