@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from harness import dataset, machine, skill
 from harness.dataset import Case, Dataset
 from harness.errors import UsageError
+from harness.files import present
 from harness.machine import MachinePlan
 from harness.repo import Repo
 from harness.skill import Skill
@@ -49,7 +50,7 @@ def load(repo: Repo, names: list[str] | None = None) -> Catalog:
         evals = path / "evals"
         loaded = []
         for filename, extended in ((dataset.EVALS, False), (dataset.EXTENDED, True)):
-            if (evals / filename).exists():
+            if present(evals / filename):
                 loaded.append(dataset.load(evals / filename, repo.rel(evals / filename), name, extended))
         catalog.datasets[name] = loaded
         catalog.machines[name] = machine.load(evals / machine.FILENAME, repo.rel(evals / machine.FILENAME))

@@ -36,6 +36,20 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
         raise UnreadableFile(f"it is not valid UTF-8 (line {line}); save it as UTF-8") from None
 
 
+def present(path: Path) -> bool:
+    """Whether something is at `path`. Unlike Path.exists, a permission error counts as present, so the
+    reader that follows reports "permission denied" as a finding instead of the run crashing."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    except ValueError:  # a path the OS cannot encode
+        return False
+    return True
+
+
 def is_inside(path: Path, root: Path) -> bool:
     """True when `path`, with every symlink resolved, stays under `root`."""
     try:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import findings, schemas, yamlsafe
-from harness.files import UnreadableFile, read_text
+from harness.files import UnreadableFile, present, read_text
 
 FILENAME = "machine.yml"
 
@@ -26,7 +26,7 @@ class MachinePlan:
 def load(path: Path, rel: str) -> MachinePlan:
     """A missing file means the defaults; a broken one is findings, never an exception."""
     plan = MachinePlan()
-    if not path.exists():
+    if not present(path):
         return plan
     try:
         document = yamlsafe.load(read_text(path))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from harness import findings
 from harness.errors import UsageError
-from harness.files import is_inside
+from harness.files import is_inside, present
 
 
 def parse_list(flag: str, text: str | None) -> list[str]:
@@ -77,7 +77,7 @@ class Repo:
         return sorted(self.skill_dirs)
 
     def with_dataset(self) -> list[str]:
-        return [name for name in self.names if (self.skill_dirs[name] / "evals" / "evals.json").is_file()]
+        return [name for name in self.names if present(self.skill_dirs[name] / "evals" / "evals.json")]
 
 
 def discover(root: Path, globs: list[str]) -> Repo:
@@ -87,7 +87,7 @@ def discover(root: Path, globs: list[str]) -> Repo:
         if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
             raise UsageError(f"--skills-dir: '{pattern}' must be a glob relative to the repo root.")
         for path in sorted(root.glob(pattern.rstrip("/") or ".")):
-            if path.name.startswith(".") or not path.is_dir() or not (path / "SKILL.md").exists():
+            if path.name.startswith(".") or not path.is_dir() or not present(path / "SKILL.md"):
                 continue
             _add(repo, path)
     return repo

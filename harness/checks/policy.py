@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 from harness import findings, markdown
 from harness.catalog import Catalog
 from harness.checks import CheckOptions
-from harness.files import UnreadableFile, read_text
+from harness.files import UnreadableFile, present, read_text
 from harness.findings import Finding
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -19,7 +19,7 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
         for wanted in options.skill_files:
             path = skill.path / wanted
             rel = catalog.repo.rel(path)
-            if not path.is_file():
+            if not present(path):
                 out.append(findings.error("skill-file-missing", catalog.repo.rel(skill.path),
                                           f"no `{wanted}`, which every skill in this repo has to ship; "
                                           f"add {rel}."))
