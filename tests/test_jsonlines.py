@@ -1,0 +1,31 @@
+"""harness.jsonlines: where the items of a top-level array start, for findings with lines."""
+
+from __future__ import annotations
+
+from harness import jsonlines
+
+
+def test_each_array_element_gets_its_start_line() -> None:
+    text = '{\n  "comment": "x",\n  "evaluations": [\n    {"id": 1},\n\n    {\n      "id": 2\n    }\n  ]\n}'
+    assert jsonlines.element_lines(text, "evaluations") == [4, 6]
+
+
+def test_a_missing_key_or_a_non_array_value_has_no_lines() -> None:
+    assert jsonlines.element_lines('{"other": [1]}', "evaluations") == []
+    assert jsonlines.element_lines('{"evaluations": {"a": 1}}', "evaluations") == []
+    assert jsonlines.element_lines("[1, 2]", "evaluations") == []
+
+
+def test_broken_json_yields_the_lines_found_before_the_break() -> None:
+    assert jsonlines.element_lines('{"evaluations": [\n{"a": 1},\n{"a": }\n]}', "evaluations") == [2, 3]
+
+
+def test_deep_nesting_stops_the_walk_instead_of_crashing() -> None:
+    text = '{"evaluations": [\n1,\n' + "[" * 100000 + "]" * 100000 + "]}"
+    assert jsonlines.element_lines(text, "evaluations") == [2, 3]
+
+
+def test_key_line_finds_a_top_level_key_after_nested_values() -> None:
+    text = '{\n  "a": {"evaluations": 1},\n  "evaluations": []\n}'
+    assert jsonlines.key_line(text, "evaluations") == 3
+    assert jsonlines.key_line(text, "missing") is None

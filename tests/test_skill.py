@@ -1,0 +1,75 @@
+"""harness.skill: SKILL.md into frontmatter, body and line numbers; never raises."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness import skill
+from tests.helpers import make_skill
+
+
+def load(tmp_path: Path, text: str | bytes) -> skill.Skill:
+    folder = make_skill(tmp_path, "demo", skill_md=text, evals=None)
+    return skill.load("demo", folder)
+
+
+def test_frontmatter_keys_carry_their_file_line(tmp_path: Path) -> None:
+    parsed = load(tmp_path, "---\nname: demo\n\ndescription: Does it.\nlicense: MIT\n---\n# Body\n")
+    assert parsed.problem is None
+    assert parsed.frontmatter == {"name": "demo", "description": "Does it.", "license": "MIT"}
+    assert (parsed.line_of("name"), parsed.line_of("description"), parsed.line_of("license")) == (2, 4, 5)
+    assert parsed.declared_name == "demo" and parsed.description == "Does it."
+
+
+def test_the_body_starts_after_the_closing_line(tmp_path: Path) -> None:
+    parsed = load(tmp_path, "---\nname: demo\ndescription: d\n---\n# Title\ntext\n")
+    assert parsed.body == "# Title\ntext"
+    assert parsed.body_line == 5
+
+
+def test_crlf_line_endings_parse_like_lf(tmp_path: Path) -> None:
+    parsed = load(tmp_path, b"---\r\nname: demo\r\ndescription: d\r\n---\r\nbody\r\n")
+    assert parsed.problem is None
+    assert parsed.frontmatter == {"name": "demo", "description": "d"}
+
+
+def test_a_bom_is_remembered_and_stripped_so_the_frontmatter_still_parses(tmp_path: Path) -> None:
+    parsed = load(tmp_path, "\ufeff---\nname: demo\ndescription: d\n---\n")
+    assert parsed.has_bom and parsed.problem is None
+    assert parsed.declared_name == "demo"
+
+
+def test_a_missing_opening_line_is_frontmatter_missing_on_line_one(tmp_path: Path) -> None:
+    parsed = load(tmp_path, "name: demo\n")
+    assert (parsed.problem_rule, parsed.problem_line) == ("frontmatter-missing", 1)
+
+
+def test_an_unclosed_block_is_frontmatter_unclosed(tmp_path: Path) -> None:
+    assert load(tmp_path, "---\nname: demo\n").problem_rule == "frontmatter-unclosed"
+
+
+def test_invalid_yaml_points_at_the_file_line(tmp_path: Path) -> None:
+    parsed = load(tmp_path, "---\nname: demo\ndescription: [open\n---\n")
+    assert (parsed.problem_rule, parsed.problem_line) == ("frontmatter-yaml", 3)
+
+
+def test_an_anchor_is_its_own_rule(tmp_path: Path) -> None:
+    parsed = load(tmp_path, "---\nname: &n demo\ndescription: *n\n---\n")
+    assert (parsed.problem_rule, parsed.problem_line) == ("frontmatter-alias", 2)
+
+
+def test_an_empty_or_blank_file_is_skill_md_empty(tmp_path: Path) -> None:
+    assert load(tmp_path, "").problem_rule == "skill-md-empty"
+    assert load(tmp_path, "\n  \n").problem_rule == "skill-md-empty"
+
+
+def test_an_unreadable_file_is_a_problem_not_an_exception(tmp_path: Path) -> None:
+    parsed = load(tmp_path, b"---\nname: caf\xe9\n---\n")
+    assert parsed.problem_rule == "skill-md-unreadable"
+    assert "UTF-8" in parsed.problem
+
+
+def test_a_non_mapping_frontmatter_is_kept_for_the_check_to_judge(tmp_path: Path) -> None:
+    parsed = load(tmp_path, "---\n- a\n---\n")
+    assert parsed.problem is None and parsed.frontmatter == ["a"]
+    assert parsed.declared_name is None and parsed.description == ""

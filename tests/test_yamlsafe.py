@@ -1,0 +1,54 @@
+"""harness.yamlsafe: YAML without anchors or aliases, with key lines, bounded in depth."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import yamlsafe
+
+
+def test_top_level_keys_map_to_their_one_based_lines() -> None:
+    document = yamlsafe.load("a: 1\n\nb:\n  - x\nc: text\n")
+    assert document.data == {"a": 1, "b": ["x"], "c": "text"}
+    assert document.key_lines == {"a": 1, "b": 3, "c": 5}
+
+
+def test_an_empty_text_is_none_with_no_keys() -> None:
+    document = yamlsafe.load("")
+    assert (document.data, document.key_lines) == (None, {})
+
+
+@pytest.mark.parametrize("text, line", [("a: &x 1\nb: *x\n", 1), ("a: 1\nb: &x [1]\n", 2),
+                                        ("a: 1\nb: [1, 2]\nc: *x\n", 3)])
+def test_anchors_and_aliases_are_refused_with_their_line(text: str, line: int) -> None:
+    with pytest.raises(yamlsafe.YamlProblem, match="anchor or alias") as caught:
+        yamlsafe.load(text)
+    assert caught.value.line == line
+
+
+def test_a_billion_laughs_bomb_is_refused_at_its_first_anchor() -> None:
+    lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for previous, name in zip("abcdefghi", "bcdefghij"):
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
+    with pytest.raises(yamlsafe.YamlProblem) as caught:
+        yamlsafe.load("\n".join(lines))
+    assert caught.value.line == 1
+
+
+def test_a_syntax_error_carries_a_line_inside_the_text() -> None:
+    with pytest.raises(yamlsafe.YamlProblem) as caught:
+        yamlsafe.load("a: 1\nb: [open")
+    assert caught.value.line == 2
+
+
+@pytest.mark.parametrize("depth", [33, 900, 5000])
+def test_deep_nesting_is_a_problem_not_a_crash(depth: int) -> None:
+    with pytest.raises(yamlsafe.YamlProblem, match="deep|depth"):
+        yamlsafe.load("a: " + "[" * depth + "]" * depth)
+
+
+def test_the_pure_python_parser_refuses_anchors_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlsafe, "_FastLoader", None)
+    assert yamlsafe.load("a: 1\n").key_lines == {"a": 1}
+    with pytest.raises(yamlsafe.YamlProblem, match="anchor"):
+        yamlsafe.load("a: &x 1\nb: *x\n")
