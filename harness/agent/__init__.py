@@ -13,6 +13,7 @@ from .claude import (
     isolation_for,
     locate,
     preflight,
+    read_only_spec,
     run,
 )
 from .trace import (
@@ -43,6 +44,7 @@ __all__ = [
     "isolation_for",
     "locate",
     "preflight",
+    "read_only_spec",
     "run",
     "stage_workspace",
     "stop_at_decision",

@@ -32,6 +32,7 @@ OPTIONAL_FLAGS = (
     "--max-turns",  # hidden in 2.1.x help: stays unsupported unless a CLI shows it
     "--setting-sources",
     "--settings",
+    "--tools",
 )
 # The built-in plugin that adds a `plugin-authoring` skill even with bundled skills off.
 PLUGIN_SKILLS_OFF = '{"enabledPlugins":{"cc-plugin-plugin-authoring@builtin":false}}'
@@ -39,6 +40,10 @@ CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 # Set by a Claude Code session around its tools; a nested CLI would refuse to start.
 NESTED_SESSION_VARS = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
 PREFLIGHT_PROMPT = "Reply with the single word: ok"
+# A grader that may look at the workspace but never change it: only these built-in tools,
+# and the writing ones refused as well, in case a CLI lacks --tools.
+READ_ONLY_TOOLS = ("Read", "Glob", "Grep")
+WRITING_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")
 PROBE_TIMEOUT_S = 60
 RESULT_EXIT_GRACE_S = 2.0  # after the result event, time for the CLI to exit by itself
 EOF_EXIT_GRACE_S = 5.0
@@ -178,6 +183,7 @@ class RunSpec:
     keep_log: Path | None = None  # raw stdout (stream-json) is written here
     extra_args: Sequence[str] = ()
     installed: Mapping[str, Path] | None = None  # default: the workspace's .claude/skills
+    tools: Sequence[str] = ()  # non-empty: the only built-in tools the model gets (--tools)
 
 
 def build_argv(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation) -> tuple[list[str], list[str]]:
@@ -202,6 +208,11 @@ def build_argv(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation) -> tuple[lis
         argv += ["--permission-mode", spec.permission_mode]
     if spec.allowed_tools:
         argv += ["--allowedTools", *spec.allowed_tools]
+    if spec.tools:
+        if cli.supports("--tools"):
+            argv += ["--tools", ",".join(spec.tools)]
+        else:
+            notes.append(f"claude {cli.version} has no --tools; only --disallowedTools limited the tools")
     if spec.disallowed_tools:
         argv += ["--disallowedTools", *spec.disallowed_tools]
     argv += list(spec.extra_args)
@@ -293,6 +304,12 @@ def _open_log(path: Path | None):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     return path.open("wb")
+
+
+def read_only_spec(prompt: str, workspace: Path, **fields) -> RunSpec:
+    """A run that may read `workspace` but not write, edit or run anything (e.g. a judge)."""
+    return RunSpec(prompt, workspace, tools=READ_ONLY_TOOLS, disallowed_tools=WRITING_TOOLS,
+                   permission_mode=None, **fields)
 
 
 # --- preflight -------------------------------------------------------------------------
