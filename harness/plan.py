@@ -136,7 +136,8 @@ class Ownership:
         # Look up only the prefix lengths a skill directory has, deepest first: a dict hit per length
         # keeps a 10,000-path change linear instead of scanning every skill for every path.
         self._depths = sorted({rel.count("/") + 1 for rel in self._dirs}, reverse=True)
-        self._globs = [tuple(g.strip("/").split("/")) for g in repo.globs if g.strip("/") not in ("", ".")]
+        segments = (tuple(part for part in glob.split("/") if part not in ("", ".")) for glob in repo.globs)
+        self._globs = [glob for glob in segments if glob]
         self._gone: dict[str, bool] = {}
 
     def owner(self, path: str) -> tuple[str | None, str]:

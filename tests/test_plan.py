@@ -74,6 +74,13 @@ def test_a_path_under_a_deleted_skill_is_recognised(tmp_path):
     assert not owners.under_deleted_skill("docs/gone/SKILL.md")
 
 
+def test_deleted_skills_are_recognised_under_dotted_globs(tmp_path):
+    skill(tmp_path, "skills/kept")
+    owners = Ownership(discover(tmp_path, ("./skills/*/",)))
+    assert owners.owner("skills/kept/SKILL.md") == ("kept", "SKILL.md")
+    assert owners.under_deleted_skill("skills/gone/SKILL.md")
+
+
 @pytest.mark.parametrize(("patterns", "path", "touched"), [
     (["noxfile.py"], "noxfile.py", True),
     (["noxfile.py"], "sub/noxfile.py", False),
