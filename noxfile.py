@@ -36,7 +36,9 @@ def _launcher():
 def _install_harness(session: nox.Session, skill: str | None = None) -> None:
     launch = _launcher()
     repo = _repo_under_test(session)
-    version = launch.resolve_version(explicit=os.environ.get("SKILLSCOPE_VERSION"), repo=repo, skill=skill)
+    version = launch.resolve_version(explicit=os.environ.get("SKILLSCOPE_VERSION"), repo=repo, skill=skill,
+                                     skills=_flag_value(list(session.posargs), "--skills-dir")
+                                     or os.environ.get("SKILLSCOPE_SKILLS"))
     spec = launch.install_spec(version, source=os.environ.get("SKILLSCOPE_SOURCE") or str(HERE),
                                default=str(HERE))
     session.install(spec)
@@ -45,24 +47,27 @@ def _install_harness(session: nox.Session, skill: str | None = None) -> None:
 
 
 def _repo_under_test(session: nox.Session) -> str:
-    args = list(session.posargs)
-    if "--repo" in args and args.index("--repo") + 1 < len(args):
-        return args[args.index("--repo") + 1]
-    return session.invoked_from
+    return _flag_value(list(session.posargs), "--repo") or session.invoked_from
 
 
 def _pipeline(session: nox.Session, command: str, skill: str | None = None) -> None:
     _install_harness(session, skill)
     args = list(session.posargs)
-    if "--repo" not in args:
+    if _flag_value(args, "--repo") is None:
         args += ["--repo", session.invoked_from]
     session.chdir(session.invoked_from)
     # stdin is inherited (select --changed reads paths from it); stderr stays apart from stdout.
     session.run("skillscope", command, *args, stderr=None)
 
 
-def _skill_arg(posargs: list[str]) -> str | None:
-    return posargs[posargs.index("--skill") + 1] if "--skill" in posargs[:-1] else None
+def _flag_value(posargs: list[str], flag: str) -> str | None:
+    """The value after `flag` in the session arguments (`--flag V` or `--flag=V`)."""
+    for index, arg in enumerate(posargs):
+        if arg == flag and index + 1 < len(posargs):
+            return posargs[index + 1]
+        if arg.startswith(flag + "="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 @nox.session
@@ -86,7 +91,7 @@ def routing(session: nox.Session) -> None:
 @nox.session
 def behavioral(session: nox.Session) -> None:
     """Run each behavioral case end to end and grade what the agent did (honours a skill's pin)."""
-    _pipeline(session, "behavioral", skill=_skill_arg(list(session.posargs)))
+    _pipeline(session, "behavioral", skill=_flag_value(list(session.posargs), "--skill"))
 
 
 @nox.session

@@ -13,7 +13,7 @@ WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 EXAMPLES = sorted((ROOT / "examples" / "workflows").glob("*.yml"))
 ACTION = ROOT / "action.yml"
 ALL_FILES = [*WORKFLOWS, *EXAMPLES, ACTION]
-DOCS = ROOT / "docs" / "workflows.md"
+DOCS = ROOT / "docs" / "usage.md"
 
 # What `skillscope select` prints (one line of JSON) and what each leg in it holds.
 PLAN_KEYS = {"routing", "extended", "version", "default", "scoped", "skipped", "gates", "no_behavior",
