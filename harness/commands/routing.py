@@ -34,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_agent(parser)
     parser.add_argument("--jobs", type=options.positive_int, default=4,
                         help="cases run at once, each in its own workspace (default: 4)")
-    parser.add_argument("--case-timeout", type=options.non_negative, default=240.0, metavar="SECONDS",
+    parser.add_argument("--case-timeout", type=positive_seconds, default=240.0, metavar="SECONDS",
                         help="limit for one case (default: 240)")
     parser.add_argument("--max-tool-calls", type=options.positive_int, default=4, metavar="N",
                         help="stop a case after N tool calls without a skill decision (default: 4)")
@@ -48,6 +48,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the bar: passed/graded must reach it, exactly; 0 only reports (default: 1)")
     options.add_reports(parser, junit=True)
     options.add_timeout(parser)
+
+
+def positive_seconds(text: str) -> float:
+    # 0 would time every case out at once: a run of errors that says nothing about routing.
+    value = options.non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
 
 
 def min_accuracy(text: str) -> Fraction:
@@ -96,7 +104,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         effort=args.effort, room=room, extended=args.extended, jobs=args.jobs, repeat=args.repeat,
         case_timeout=args.case_timeout, max_tool_calls=args.max_tool_calls,
         max_inspection_calls=args.max_inspection_calls, max_budget_usd=args.max_budget_usd,
-        min_accuracy=bar, isolation=isolation.describe(), timed_out=deadline.expired)
+        min_accuracy=bar, isolation=isolation.describe(), timed_out=deadline.expired, notes=runner.notes)
     result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar))
     publish(result, ctx, args.output, args.summary, args.junit)
     if not result.passed:

@@ -96,8 +96,12 @@ def _warnings(result: RoutingResult, data: dict) -> list[str]:
                    "of it is installed on this runner (user or plugin skills).")
     session = data["session_skills"]
     if session["extra"]:
-        out.append(f"> The CLI listed skills beyond the room: {', '.join(session['extra'][:12])}. Set "
-                   "ANTHROPIC_API_KEY so the run can use a throwaway config dir.")
+        if result.meta.isolation.get("config_dir") == "fresh":
+            hint = ("The run already used a throwaway config dir, so they come from elsewhere (managed "
+                    "policy skills, or a .claude/skills above the temp dir).")
+        else:
+            hint = "Set ANTHROPIC_API_KEY so the run can use a throwaway config dir."
+        out.append(f"> The CLI listed skills beyond the room: {', '.join(session['extra'][:12])}. {hint}")
     if session["missing"]:
         out.append(f"> The CLI did not list these installed skills at session start: "
                    f"{', '.join(session['missing'])}; check their frontmatter.")

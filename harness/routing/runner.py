@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -56,6 +57,8 @@ class RoutingRun:
         self.cli, self.isolation, self.environ = cli, isolation, environ
         self.room, self.settings, self.deadline = room, settings, deadline
         self.on_case_done = on_case_done
+        self.notes: list[str] = []  # options the CLI could not honour, once each
+        self._lock = threading.Lock()
 
     def run(self, cases: list[Case]) -> list[CaseOutcome]:
         outcomes = [CaseOutcome(case) for case in cases]
@@ -91,6 +94,8 @@ class RoutingRun:
                     stop=agent.stop_at_decision(self.settings.max_tool_calls,
                                                 self.settings.max_inspection_calls))
                 trace = agent.run(self.cli, spec, self.isolation, self.environ)
+            with self._lock:
+                self.notes.extend(n for n in trace.notes if n not in self.notes)
         except agent.WorkspaceError as exc:
             return Sample(error=f"could not stage the workspace: {exc}", stop_reason="error")
         sample = sample_from(trace)
