@@ -151,6 +151,17 @@ def test_every_sample_of_every_case_runs_and_each_case_is_reported_once(monkeypa
     assert not any(tmp_path.glob("skillscope-ws-*"))  # every workspace removed
 
 
+def test_notes_on_options_the_cli_could_not_honour_are_kept_once(monkeypatch, room, tmp_path):
+    def answer(spec):
+        made = trace("result")
+        made.notes.append("claude 1.0.0 has no --max-budget-usd; the budget was not enforced")
+        return made
+
+    run, _ = make_run(monkeypatch, room, tmp_path, answer, jobs=2)
+    run.run([make_case("a"), make_case("b"), make_case("c")])
+    assert run.notes == ["claude 1.0.0 has no --max-budget-usd; the budget was not enforced"]
+
+
 def test_one_log_per_case_without_repeat_and_no_budget_at_zero(monkeypatch, room, tmp_path):
     run, fake = make_run(monkeypatch, room, tmp_path, lambda spec: trace("result"),
                          keep_logs=tmp_path / "logs", max_budget_usd=0.0)
