@@ -1,0 +1,223 @@
+"""Running behavioral cases: stage, hooks, the agent to completion, then deterministic checks and the judge.
+
+Skills run one after another (each with its own hooks session); a skill's cases run on a pool of
+--jobs workers, each in its own workspace.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness import agent, judge
+from harness.behavioral import hooks as hooks_mod
+from harness.behavioral import scorers
+from harness.behavioral.evidence import passages
+from harness.behavioral.hooks import HookError, Hooks
+from harness.behavioral.isolation import outside_workspace
+from harness.behavioral.placeholders import fill_case
+from harness.behavioral.result import CaseResult, Spend
+from harness.behavioral.run_view import AgentRun
+from harness.behavioral.snapshot import Snapshot, compare
+from harness.dataset import Case
+from harness.deadline import Deadline
+
+# The agent may read, search, edit and run commands in its workspace; acceptEdits works as root,
+# where bypassing permissions is refused.
+AGENT_TOOLS = ("Read", "Glob", "Grep", "Edit", "Write", "Bash")
+PERMISSION_MODE = "acceptEdits"
+HOOK_CHECK = "check() in evals/hooks.py"
+
+
+@dataclass(frozen=True)
+class BehavioralSettings:
+    model: str | None
+    effort: str | None
+    judge_model: str | None
+    jobs: int = 1
+    case_timeout: float = 900.0
+    max_budget_usd: float = 5.0
+    strict_isolation: bool = False
+    keep_logs: Path | None = None
+
+
+@dataclass(frozen=True)
+class SkillUnderTest:
+    name: str
+    directory: Path
+    hooks: Hooks | None = None
+
+
+class BehavioralRun:
+    def __init__(self, cli: agent.ClaudeCLI, isolation: agent.Isolation, environ: Mapping[str, str],
+                 skills: Mapping[str, SkillUnderTest], settings: BehavioralSettings, deadline: Deadline,
+                 on_case_done: Callable[[CaseResult], None] = lambda result: None):
+        self.cli, self.isolation, self.environ = cli, isolation, environ
+        self.skills, self.settings, self.deadline = skills, settings, deadline
+        self.on_case_done = on_case_done
+
+    def run(self, cases: list[Case]) -> list[CaseResult]:
+        done: dict[str, CaseResult] = {}
+        for name in dict.fromkeys(c.skill for c in cases):
+            group = [c for c in cases if c.skill == name]
+            for result in self._run_skill(self.skills[name], group):
+                done[result.case.id] = result
+                self.on_case_done(result)
+        return [done[c.id] for c in cases]
+
+    def _run_skill(self, skill: SkillUnderTest, cases: list[Case]) -> list[CaseResult]:
+        if self.deadline.expired:
+            return [self._not_run(c) for c in cases]
+        with hooks_mod.session(skill.hooks, self.isolation.temp_parent) as session:
+            if session.error:
+                return [CaseResult(c, error=session.error) for c in cases]
+            with ThreadPoolExecutor(max_workers=max(1, min(self.settings.jobs, len(cases)))) as pool:
+                return list(pool.map(lambda c: self._run_safely(skill, c, session.placeholders), cases))
+
+    def _not_run(self, case: Case) -> CaseResult:
+        seconds = self.deadline.seconds
+        return CaseResult(case, error=f"not run: the command's --timeout of {seconds:g} s ran out")
+
+    def _run_safely(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:
+        # One broken case must not take the report of every other case with it.
+        started = time.monotonic()
+        try:
+            result = self._run_case(skill, case, placeholders)
+        except Exception as exc:  # noqa: BLE001 - recorded as this case's error, never graded
+            why = f"{type(exc).__name__}: {exc}"
+            result = CaseResult(case, error=f"skillscope failed to run this case ({why})")
+        result.elapsed_s = time.monotonic() - started
+        return result
+
+    def _run_case(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:
+        if self.deadline.expired:
+            return self._not_run(case)
+        fixture = skill.directory / case.workspace if case.workspace else None
+        try:
+            with agent.stage_workspace({skill.name: skill.directory}, self.isolation.temp_parent,
+                                       fixture) as workspace:
+                return self._in_workspace(skill, case, dict(placeholders), workspace)
+        except agent.WorkspaceError as exc:
+            return CaseResult(case, error=f"could not stage the workspace: {exc}")
+
+    def _in_workspace(self, skill: SkillUnderTest, case: Case, ctx: dict, workspace: Path) -> CaseResult:
+        hooks = skill.hooks
+        result = CaseResult(case)
+        try:
+            if hooks is not None:
+                ctx.update(hooks.setup(workspace, case, ctx))
+            result.case = graded = fill_case(case, ctx)
+            self._run_and_grade(result, graded, hooks, ctx, workspace)
+        except HookError as exc:
+            result.error = str(exc)
+        finally:
+            if hooks is not None:
+                self._teardown(hooks, workspace, result, ctx)
+        return result
+
+    def _run_and_grade(self, result: CaseResult, case: Case, hooks: Hooks | None, ctx: dict,
+                       workspace: Path) -> None:
+        before = Snapshot.take(workspace)
+        trace = self._run_agent(case, workspace)
+        result.changes = changes = compare(before, Snapshot.take(workspace))
+        result.agent, result.stop_reason = Spend.of_trace(trace), trace.stop_reason
+        result.tool_calls, result.activated = len(trace.tool_calls), trace.activated
+        result.isolation = outside_workspace(trace, workspace)
+        result.notes += trace.notes + _denials(trace)
+        result.error = self._run_failure(trace)
+        if result.error is None and result.isolation and self.settings.strict_isolation:
+            shown = "; ".join(o.describe() for o in result.isolation[:3])
+            result.error = f"the agent worked outside its workspace ({shown}), and --strict-isolation is on"
+        if result.error is not None:
+            return
+        did = passages(trace, workspace)
+        result.checks += scorers.logs_contain(case.logs_contain, did, trace.injected_skill_text)
+        result.checks += scorers.files_exist(case.files_exist, changes)
+        if hooks is not None and hooks.has_check:
+            failed = hooks.check(AgentRun(workspace, case.prompt, trace, changes), case, ctx)
+            result.checks.append(scorers.Check("hook", HOOK_CHECK, failed is None, failed or "passed"))
+        graded = judge.statements(case.expected_behavior, case.unexpected_behavior)
+        if graded:
+            self._judge(result, case, graded, trace, workspace)
+        if not result.checks and result.error is None:
+            result.error = "nothing to grade: the case has no expectation and its skill no check() hook"
+
+    def _run_agent(self, case: Case, workspace: Path) -> agent.Trace:
+        spec = agent.RunSpec(
+            prompt=case.prompt, workspace=workspace, model=self.settings.model, effort=self.settings.effort,
+            permission_mode=PERMISSION_MODE, allowed_tools=AGENT_TOOLS,
+            max_budget_usd=self.settings.max_budget_usd or None,
+            timeout_s=self.deadline.cap(self.settings.case_timeout), keep_log=self._log(case, "agent.jsonl"))
+        return agent.run(self.cli, spec, self.isolation, self.environ)
+
+    def _run_failure(self, trace: agent.Trace) -> str | None:
+        """Why the agent run cannot be graded, or None. An unfinished run is never a fail or a pass."""
+        if trace.stop_reason == "timeout":
+            if self.deadline.expired:
+                return f"stopped when the command's --timeout of {self.deadline.seconds:g} s ran out"
+            return (f"the agent did not finish within --case-timeout of {self.settings.case_timeout:g} s; "
+                    "raise it or make the case smaller")
+        if trace.error:
+            return f"the agent run failed: {trace.error}"
+        if trace.stop_reason == "budget":
+            return (f"the agent spent its --max-budget-usd of ${self.settings.max_budget_usd:g} before "
+                    "finishing; raise it or make the case smaller")
+        if trace.is_error:
+            detail = "; ".join(trace.result_errors) or trace.result_subtype or "no detail"
+            return f"claude ended the run with an error: {detail}"
+        if not trace.result_seen:
+            return "claude ended without reporting a result"
+        return None
+
+    def _judge(self, result: CaseResult, case: Case, graded: list[judge.Statement], trace: agent.Trace,
+               workspace: Path) -> None:
+        if self.deadline.expired:
+            result.error = f"not judged: the command's --timeout of {self.deadline.seconds:g} s ran out"
+            return
+        settings = judge.JudgeSettings(model=self.settings.judge_model, effort=self.settings.effort,
+                                       max_budget_usd=self.settings.max_budget_usd or None,
+                                       timeout_s=self.deadline.cap(self.settings.case_timeout))
+        evidence_text = judge.evidence(trace, workspace, result.changes)
+        outcome = judge.grade(self.cli, self.isolation, self.environ, settings, case.prompt, graded,
+                              evidence_text, workspace, self._log(case, ""))
+        result.judge = Spend.of_judge(outcome)
+        self._keep_judge_exchange(case, outcome)
+        if outcome.verdicts is None:
+            result.error = outcome.error
+            return
+        for statement in graded:
+            verdict = outcome.verdicts[statement.id]
+            result.checks.append(scorers.Check(statement.kind, statement.text, verdict.passed,
+                                               f"judge: {verdict.reason or 'no reason given'}"))
+
+    def _teardown(self, hooks: Hooks, workspace: Path, result: CaseResult, ctx: dict) -> None:
+        try:
+            hooks.teardown(workspace, result.case, ctx)
+        except HookError as exc:
+            if result.error is None:
+                result.error = str(exc)
+            else:
+                result.notes.append(str(exc))
+
+    def _log(self, case: Case, suffix: str) -> Path | None:
+        if self.settings.keep_logs is None:
+            return None
+        stem = re.sub(r"[^\w.-]", "_", case.id)
+        return self.settings.keep_logs / (f"{stem}.{suffix}" if suffix else stem)
+
+    def _keep_judge_exchange(self, case: Case, outcome: judge.JudgeOutcome) -> None:
+        path = self._log(case, "judge.txt")
+        if path is not None and outcome.exchanges:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(outcome.transcript(), encoding="utf-8")
+
+
+def _denials(trace: agent.Trace) -> list[str]:
+    names = sorted({str(d.get("tool_name")) for d in trace.permission_denials if isinstance(d, dict)})
+    if not names:
+        return []
+    return [f"claude refused {len(trace.permission_denials)} tool call(s) of the agent: {', '.join(names)}"]
