@@ -7,7 +7,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.github.yamlfiles import ROOT
+from tests.tagged_clone import make_tagged_clone
 
 LAUNCHER = ROOT / "action" / "launch.py"
 
@@ -176,31 +176,10 @@ def test_a_missing_stdin_file_is_a_usage_error(tmp_path, capsys):
 
 # ------------------------------------------------------------------ the launcher, end to end
 
-GIT = ["git", "-c", "user.name=skillscope tests", "-c", "user.email=tests@example.invalid",
-       "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"]
-
-
-def git(*args, cwd):
-    subprocess.run([*GIT, *args], cwd=cwd, check=True, capture_output=True)
-
-
-def set_version(clone: Path, version: str) -> None:
-    init = clone / "harness" / "__init__.py"
-    init.write_text(re.sub(r'__version__ = "[^"]*"', f'__version__ = "{version}"', init.read_text()))
-    git("commit", "-qam", f"version {version}", cwd=clone)
-
-
 @pytest.fixture(scope="module")
 def source(tmp_path_factory):
     """A clone of this repository's committed history, tagged `v9.9.1-test`, with a later commit on top."""
-    if shutil.which("git") is None:
-        pytest.fail("git is required to test the launcher")
-    clone = tmp_path_factory.mktemp("source") / "skillscope"
-    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
-    set_version(clone, "9.9.1")
-    git("tag", "v9.9.1-test", cwd=clone)
-    set_version(clone, "9.9.2")  # the branch moves on; the tag must still install 9.9.1
-    return clone
+    return make_tagged_clone(tmp_path_factory.mktemp("source"))
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,35 @@
+"""A clone of this repository's committed history with a tagged version, as a pinned install sees it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GIT = ["git", "-c", "user.name=skillscope tests", "-c", "user.email=tests@example.invalid",
+       "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"]
+TAG, TAGGED_VERSION, LATER_VERSION = "v9.9.1-test", "9.9.1", "9.9.2"
+
+
+def git(*args: str, cwd: Path) -> None:
+    subprocess.run([*GIT, *args], cwd=cwd, check=True, capture_output=True)
+
+
+def set_version(clone: Path, version: str) -> None:
+    init = clone / "harness" / "__init__.py"
+    init.write_text(re.sub(r'__version__ = "[^"]*"', f'__version__ = "{version}"', init.read_text()))
+    git("commit", "-qam", f"version {version}", cwd=clone)
+
+
+def make_tagged_clone(parent: Path) -> Path:
+    """Clone, commit 9.9.1 and tag it v9.9.1-test, then move the branch on to 9.9.2."""
+    if shutil.which("git") is None:
+        raise RuntimeError("git is required to build a tagged clone")
+    clone = parent / "skillscope"
+    subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
+    set_version(clone, TAGGED_VERSION)
+    git("tag", TAG, cwd=clone)
+    set_version(clone, LATER_VERSION)  # the tag, not the branch tip, must be what gets installed
+    return clone
