@@ -1,0 +1,42 @@
+"""harness.report.junit: JUnit XML with counts, failures, errors and escaped text."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from harness.report.junit import JUnitCase, write
+
+
+def test_counts_and_outcomes_are_written(tmp_path: Path) -> None:
+    path = tmp_path / "out" / "junit.xml"
+    write(path, "skillscope routing", [
+        JUnitCase("routing.alpha", "passes", time_s=0.5),
+        JUnitCase("routing.alpha", "misses", time_s=1.25, failure="expected alpha\ngot none"),
+        JUnitCase("routing.beta", "errored", error="the run timed out", output="stderr tail"),
+    ])
+    suite = ET.parse(path).getroot().find("testsuite")
+    assert suite.attrib == {"name": "skillscope routing", "tests": "3", "failures": "1", "errors": "1",
+                            "time": "1.750"}
+    passed, missed, errored = suite.findall("testcase")
+    assert list(passed) == []
+    failure = missed.find("failure")
+    assert failure.attrib["message"] == "expected alpha" and failure.text == "expected alpha\ngot none"
+    assert errored.find("error").text == "the run timed out"
+    assert errored.find("system-out").text == "stderr tail"
+
+
+def test_markup_in_text_is_escaped_not_injected(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write(path, "s", [JUnitCase("c", "<name & more>", failure="</failure><oops>")])
+    case = ET.parse(path).getroot().find("testsuite/testcase")
+    assert case.attrib["name"] == "<name & more>"
+    assert case.find("failure").text == "</failure><oops>"
+
+
+def test_an_empty_failure_text_still_marks_the_case_failed(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write(path, "s", [JUnitCase("c", "n", failure="")])
+    suite = ET.parse(path).getroot().find("testsuite")
+    assert suite.attrib["failures"] == "1"
+    assert suite.find("testcase/failure").attrib["message"] == ""
