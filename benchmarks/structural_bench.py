@@ -148,7 +148,8 @@ def bench(argv: list[str] | None = None) -> int:
     if at_target:
         seconds = at_target[0]["subprocess"]
         verdict = "meets" if seconds < TARGET_SECONDS else "MISSES"
-        print(f"{TARGET_SIZE} skills as a subprocess: {seconds:.2f} s, {verdict} the {TARGET_SECONDS:g} s target")
+        print(f"{TARGET_SIZE} skills as a subprocess: {seconds:.2f} s, {verdict} the "
+              f"{TARGET_SECONDS:g} s target")
     return 0
 
 

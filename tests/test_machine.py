@@ -22,7 +22,8 @@ def test_a_missing_file_means_the_defaults(tmp_path: Path) -> None:
 def test_a_valid_file_sets_os_labels_and_runner_type(tmp_path: Path) -> None:
     loaded = plan(tmp_path, "os: [Linux]\nlabels:\n  - gpu\nrunner_type: big-box\n")
     assert loaded.problems == []
-    assert (loaded.os, loaded.labels, loaded.runner_type, loaded.scoped) == (["Linux"], ["gpu"], "big-box", True)
+    assert (loaded.os, loaded.labels, loaded.runner_type) == (["Linux"], ["gpu"], "big-box")
+    assert loaded.scoped
 
 
 def rules_and_lines(loaded: machine.MachinePlan) -> list[tuple[str, int | None]]:

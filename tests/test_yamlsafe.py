@@ -28,7 +28,7 @@ def test_anchors_and_aliases_are_refused_with_their_line(text: str, line: int) -
 
 def test_a_billion_laughs_bomb_is_refused_at_its_first_anchor() -> None:
     lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
-    for previous, name in zip("abcdefghi", "bcdefghij"):
+    for previous, name in zip("abcdefghi", "bcdefghij", strict=True):
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
     with pytest.raises(yamlsafe.YamlProblem) as caught:
         yamlsafe.load("\n".join(lines))

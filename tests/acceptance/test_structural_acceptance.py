@@ -37,7 +37,8 @@ def test_structural_reports_what_the_scenario_expects(name: str, tmp_path: Path)
 
     report = json.loads(output.read_text(encoding="utf-8"))
     found = report["findings"]
-    listing = "\n".join(f"  {f['severity']} {f['rule']} {f['path']}:{f['line']} {f['message']}" for f in found)
+    listing = "\n".join(f"  {f['severity']} {f['rule']} {f['path']}:{f['line']} {f['message']}"
+                        for f in found)
     for want in expected["findings"]:
         matches = [f for f in found if _key(f) == _key(want)]
         assert matches, f"{name}: expected {_key(want)} among:\n{listing}"
