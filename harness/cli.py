@@ -32,19 +32,31 @@ COMMANDS: dict[str, ModuleType] = {
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse writing to the Context's streams (not sys.*), so main() stays testable in-process."""
+
+    def __init__(self, *args, ctx: Context | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ctx = ctx
+
     def error(self, message: str):  # noqa: D102 - argparse's hook, kept at exit code 2
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def _print_message(self, message: str, file=None) -> None:
+        if self.ctx is None or not message:
+            return super()._print_message(message, file)
+        stream = self.ctx.stderr if file is sys.stderr else self.ctx.stdout
+        stream.write(message)
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(ctx: Context | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="skillscope", description=__doc__,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                     formatter_class=argparse.RawDescriptionHelpFormatter, ctx=ctx)
     parser.add_argument("--version", action="version", version=f"skillscope {__version__}")
     options.add_repo(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
     for name, module in COMMANDS.items():
-        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP, ctx=ctx)
         options.add_repo(command)
         module.add_arguments(command)
     return parser
@@ -52,7 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     ctx = ctx or Context()
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser(ctx).parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors: argparse has printed why
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         return COMMANDS[args.command].run(args, ctx)
     except HarnessError as exc:
@@ -62,19 +77,20 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
         ctx.err("error: interrupted")
         return 130
     except Exception as exc:  # the one place an unexpected failure becomes a message, not a traceback
-        log = _crash_log(ctx)
-        ctx.err(f"error: skillscope hit an internal error ({type(exc).__name__}: {exc}); this is a bug, "
-                f"please report it with {log}.")
+        detail = " ".join(str(exc).split())[:300]  # one line, however the exception reads
+        ctx.err(f"error: skillscope hit an internal error ({type(exc).__name__}: {detail}); this is a bug, "
+                f"please report it{_crash_log()}.")
         return 3
 
 
-def _crash_log(ctx: Context) -> Path:
+def _crash_log() -> str:
+    """Save the traceback for the bug report; the terminal gets one line, never the traceback."""
     path = Path(tempfile.gettempdir()) / "skillscope-crash.log"
     try:
         path.write_text(f"skillscope {__version__}\n{traceback.format_exc()}", encoding="utf-8")
     except OSError:
-        return Path("the traceback above")
-    return path
+        return ""
+    return f" with {path}"
 
 
 if __name__ == "__main__":

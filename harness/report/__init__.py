@@ -9,6 +9,7 @@ from typing import Protocol
 
 from harness import schemas
 from harness.context import Context
+from harness.errors import HarnessError
 from harness.report import github, junit, markdown
 
 # Importing the renderer modules registers them.
@@ -39,6 +40,16 @@ def default_output(repo_root: Path, command: str) -> Path:
     return path
 
 
+def _write(path: Path, text: str, what: str, flag: str, append: bool = False) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "a" if append else "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise HarnessError(f"cannot write {what} to {path} ({exc.strerror or exc}); fix {flag} or the "
+                           "directory's permissions.") from None
+
+
 def publish(result: Result, ctx: Context, output: str | None, summary: str | None,
             junit_path: str | None = None) -> Path:
     """Write every report of `result`; returns the JSON report's path."""
@@ -49,15 +60,15 @@ def publish(result: Result, ctx: Context, output: str | None, summary: str | Non
     problems = [e.message for e in schemas.validator(f"{result.command}-report").iter_errors(document)]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    _write(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", "the JSON report", "--output")
     text = markdown.render(result)
     ctx.out(text)
     ctx.out(f"JSON report: {path}")
     summary_path = summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
-        with open(summary_path, "a", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        # Relative to where the command ran, like --output; appended, as GitHub's summary expects.
+        where = "--summary" if summary else "GITHUB_STEP_SUMMARY"
+        _write(ctx.cwd / summary_path, text + "\n", "the markdown summary", where, append=True)
     if ctx.in_github_actions:
         for line in github.annotations_for(result):
             ctx.out(line)
