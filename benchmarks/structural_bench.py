@@ -3,7 +3,8 @@
 Generates catalogs of 200 and 1,000 skills into a temp dir (each skill: SKILL.md linking to three
 reference files that link to each other, and an evals.json of 10 cases), then times the command
 in-process (harness.cli.main) and as a subprocess (python -m harness), and prints total seconds,
-ms per skill and the per-skill cost ratio between the sizes. Target: 1,000 skills < 3 s on 2 cores.
+ms per skill and the per-skill cost ratio between the sizes. Wall and CPU seconds are both shown: on
+a shared machine wall time inflates, CPU time is the run's own cost. Target: 1,000 skills < 3 s on 2 cores.
 
     python benchmarks/structural_bench.py [--sizes 200,1000] [--repeat 3] [--profile]
 """
@@ -14,12 +15,15 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness.cli import main
@@ -79,19 +83,31 @@ def arguments(root: Path, output: Path) -> list[str]:
     return ["structural", "--repo", str(root), "--skills-dir", "skills/*", "--output", str(output)]
 
 
-def run_in_process(root: Path, output: Path) -> tuple[float, int]:
+@dataclass(frozen=True)
+class Timing:
+    wall: float
+    cpu: float  # user+system seconds: what the run costs even when other work shares the cores
+    exit: int
+
+
+def run_in_process(root: Path, output: Path) -> Timing:
     ctx = Context(environ={}, cwd=root, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
-    started = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     code = main(arguments(root, output), ctx)
-    return time.perf_counter() - started, code
+    return Timing(time.perf_counter() - wall, time.process_time() - cpu, code)
 
 
-def run_subprocess(root: Path, output: Path) -> tuple[float, int]:
-    started = time.perf_counter()
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_subprocess(root: Path, output: Path) -> Timing:
+    wall, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([sys.executable, "-m", "harness", *arguments(root, output)], cwd=root,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
                           env={"PATH": "/usr/bin:/bin"})
-    return time.perf_counter() - started, done.returncode
+    return Timing(time.perf_counter() - wall, children_cpu() - cpu, done.returncode)
 
 
 def measure(root: Path, output: Path, repeat: int) -> dict:
@@ -99,9 +115,11 @@ def measure(root: Path, output: Path, repeat: int) -> dict:
     in_process = [run_in_process(root, output) for _ in range(repeat)]
     spawned = [run_subprocess(root, output) for _ in range(repeat)]
     report = json.loads(output.read_text(encoding="utf-8"))
-    return {"in_process": statistics.median(t for t, _ in in_process),
-            "subprocess": statistics.median(t for t, _ in spawned),
-            "exit": {code for _, code in in_process + spawned},
+    return {"in_process": statistics.median(t.wall for t in in_process),
+            "in_process_cpu": statistics.median(t.cpu for t in in_process),
+            "subprocess": statistics.median(t.wall for t in spawned),
+            "subprocess_cpu": statistics.median(t.cpu for t in spawned),
+            "exit": {t.exit for t in in_process + spawned},
             "findings": report["totals"]["errors"] + report["totals"]["warnings"]}
 
 
@@ -134,16 +152,19 @@ def bench(argv: list[str] | None = None) -> int:
             rows.append((size, figures))
             if args.profile and size == max(sizes):
                 profile(root, Path(tmp) / "profile.json", 30)
-    print(f"{'skills':>7} {'in-process s':>13} {'ms/skill':>9} {'subprocess s':>13} {'ms/skill':>9} "
-          f"{'findings':>9} {'exit':>5}")
+    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+          "(wall time inflates when it exceeds the cores; CPU time does not)")
+    print(f"{'skills':>7} {'in-process s':>13} {'cpu s':>7} {'ms/skill':>9} {'subprocess s':>13} "
+          f"{'cpu s':>7} {'ms/skill':>9} {'findings':>9} {'exit':>5}")
     for size, fig in rows:
-        print(f"{size:>7} {fig['in_process']:>13.3f} {1000 * fig['in_process'] / size:>9.3f} "
-              f"{fig['subprocess']:>13.3f} {1000 * fig['subprocess'] / size:>9.3f} {fig['findings']:>9} "
-              f"{','.join(map(str, sorted(fig['exit']))):>5}")
+        print(f"{size:>7} {fig['in_process']:>13.3f} {fig['in_process_cpu']:>7.3f} "
+              f"{1000 * fig['in_process_cpu'] / size:>9.3f} {fig['subprocess']:>13.3f} "
+              f"{fig['subprocess_cpu']:>7.3f} {1000 * fig['subprocess_cpu'] / size:>9.3f} "
+              f"{fig['findings']:>9} {','.join(map(str, sorted(fig['exit']))):>5}")
     if len(rows) > 1:
         (small, first), (large, last) = rows[0], rows[-1]
-        ratio = (last["in_process"] / large) / (first["in_process"] / small)
-        print(f"per-skill cost ratio {large} vs {small} (in-process): {ratio:.2f} (1.00 = flat)")
+        ratio = (last["in_process_cpu"] / large) / (first["in_process_cpu"] / small)
+        print(f"per-skill CPU cost ratio {large} vs {small} (in-process): {ratio:.2f} (1.00 = flat)")
     at_target = [fig for size, fig in rows if size == TARGET_SIZE]
     if at_target:
         seconds = at_target[0]["subprocess"]
