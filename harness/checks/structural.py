@@ -22,7 +22,21 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
         out.append(no_skill(catalog))
     for run in CHECKS.values():
         out.extend(run(catalog, options))
-    return findings.ordered(out)
+    return findings.ordered(one_unreadable_per_file(out))
+
+
+def one_unreadable_per_file(found: list[Finding]) -> list[Finding]:
+    """Several checks read the same file (skill-card.md is policy's and references'); when it cannot be
+    read, the author needs one finding, and the first check's (the more specific rule) is kept."""
+    seen: set[str] = set()
+    out = []
+    for finding in found:
+        if finding.rule.endswith("-unreadable"):
+            if finding.path in seen:
+                continue
+            seen.add(finding.path)
+        out.append(finding)
+    return out
 
 
 def no_skill(catalog: Catalog) -> Finding:
