@@ -8,6 +8,7 @@ not listed fails the test. Adding a case is adding a folder.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,14 @@ def test_structural_reports_what_the_scenario_expects(name: str, tmp_path: Path)
 def test_every_scenario_has_an_expected_file() -> None:
     missing = [p.name for p in SCENARIOS.iterdir() if p.is_dir() and not (p / "expected.json").is_file()]
     assert not missing
+
+
+def test_every_structural_rule_in_the_usage_docs_has_a_failing_scenario() -> None:
+    usage = (Path(__file__).parents[2] / "docs" / "usage.md").read_text(encoding="utf-8")
+    section = usage[usage.index("### What structural asserts"):usage.index("\n## refs")]
+    documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", section, re.MULTILINE))
+    covered = {finding["rule"] for name in scenario_names()
+               for finding in json.loads((SCENARIOS / name / "expected.json").read_text())["findings"]}
+    assert documented, "the rule table moved; update this test"
+    assert sorted(documented - covered) == []
+    assert sorted(covered - documented) == [], "a rule the docs do not list"
