@@ -165,6 +165,15 @@ def test_no_activation_while_some_were_expected_fails_at_any_bar(bar):
     assert not result.passed and "no skill activated" in result.reason
 
 
+def test_an_activation_in_a_minority_of_samples_still_counts_as_one():
+    # Every case's majority is "nothing fired", but detection plainly works: report, do not cry broken.
+    outcomes = [pos("p1", "pdf", None, None, "pdf"), pos("p2", "pdf", None, "pdf", None)]
+    assert all(o.observed is None for o in outcomes)
+    result = metrics.gate(outcomes, Fraction(0))
+    assert result.passed and "reported only" in result.reason
+    assert not metrics.gate(outcomes, Fraction(1)).passed
+
+
 def test_no_activation_is_fine_when_none_was_expected():
     assert metrics.gate([shared("s1", None), near("n1", "pdf", None)], Fraction(1)).passed
 
