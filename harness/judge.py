@@ -305,7 +305,7 @@ def grade(cli: agent.ClaudeCLI, isolation: agent.Isolation, environ: Mapping[str
         exchange = Exchange(asked, trace.final_message, None, trace.usage, trace.cost_usd,
                             trace.init.model if trace.init else None)
         outcome.exchanges.append(exchange)
-        failure = trace.error or (None if trace.result_seen else "the judge's run gave no result")
+        failure = run_failure(trace)
         if failure:
             exchange.problem = problem = f"the judge's run failed ({failure})"
             continue
@@ -316,6 +316,16 @@ def grade(cli: agent.ClaudeCLI, isolation: agent.Isolation, environ: Mapping[str
             exchange.problem = problem = str(exc)
     outcome.error = f"the judge gave no valid verdict after {ATTEMPTS} attempts ({problem})"
     return outcome
+
+
+def run_failure(trace: Trace) -> str | None:
+    if trace.error:
+        return trace.error
+    if not trace.result_seen:
+        return f"no result (stopped: {trace.stop_reason})"
+    if trace.is_error:
+        return f"claude ended it with {trace.result_subtype or 'an error'}"
+    return None
 
 
 def _input_text(value: object) -> str:

@@ -40,8 +40,12 @@ class Behave:
         ctx = Context(environ=environ, cwd=self.repo, stdin=io.StringIO(), stdout=io.StringIO(),
                       stderr=io.StringIO())
         self.report_path.unlink(missing_ok=True)
-        self.code = main(["behavioral", "--repo", str(self.repo), "--skills-dir", "*", "--skip-preflight",
-                          "--model", "claude-fake-1", "--output", str(self.report_path), *args], ctx)
+        argv = ["behavioral", "--repo", str(self.repo), "--skills-dir", "*", "--skip-preflight", "--model",
+                "claude-fake-1", "--output", str(self.report_path), *args]
+        try:
+            self.code = main(argv, ctx)
+        except SystemExit as exc:  # a parser that exits instead of returning the usage error's code
+            self.code = exc.code
         self.stdout, self.stderr = ctx.stdout.getvalue(), ctx.stderr.getvalue()
         self.report = json.loads(self.report_path.read_text()) if self.report_path.exists() else None
         return self
@@ -118,7 +122,9 @@ def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api,
         JUDGE_HEADER: [verdicts(("E1", False), ("E2", False))],
         "quarterly summary": ["The summary is ready: revenue grew 40%."],
     })
-    run = behave("writer")("--only", "report-writer-unmet", "--junit", str(tmp_path / "junit.xml"))
+    bh = behave("writer")
+    bh.env = {**bh.env, "GITHUB_ACTIONS": "true"}
+    run = bh("--only", "report-writer-unmet", "--junit", str(tmp_path / "junit.xml"))
     assert run.code == 1
     assert_valid(run.report)
     case = run.case("report-writer-unmet")
@@ -132,6 +138,9 @@ def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api,
     assert "### Unmet expectations" in run.stdout and "never-said-token" in run.stdout
     assert 'failures="1"' in (tmp_path / "junit.xml").read_text()
     assert "1 case(s) failed and 0 errored" in run.stderr
+    annotation = next(line for line in run.stdout.splitlines() if line.startswith("::error "))
+    assert annotation.startswith("::error file=report-writer/evals/evals.json,line=")
+    assert "behavioral case `report-writer-unmet`: 0/4 expectation(s) met" in annotation
 
 
 def test_a_failing_hook_check_is_a_failed_check_and_a_crashing_one_an_error(behave, fake_api):
@@ -156,7 +165,7 @@ def test_literals_from_the_skill_text_and_untouched_fixtures_earn_nothing(behave
         "house conventions": [R.skill("report-writer"), "Done, following the conventions."],
         "Review the plan": [R.tool_use("Read", {"file_path": "{{cwd}}/plan.md"}), "The plan is sound."],
     })
-    run = behave("writer")("--only", "report-writer-skill-text,report-writer-fixture")
+    run = behave("writer")("--only", "report-writer-skill-text,report-writer-fixture", "--jobs", "2")
     assert run.code == 1
     literal = run.case("report-writer-skill-text")
     assert literal["activated"] == ["report-writer"] and literal["status"] == "fail"
@@ -267,6 +276,17 @@ def test_hooks_run_in_order_and_fill_placeholders_literally(behave, fake_api):
     assert not Path(log[0].split(" ", 1)[1]).exists()  # the session's cache dir is gone
 
 
+def test_a_crashing_setup_errors_the_case_before_any_token_and_teardown_still_runs(behave, fake_api):
+    run = behave("hooks")("--only", "repo-notes-setup-crash")
+    case = run.case("repo-notes-setup-crash")
+    assert case["status"] == "error" and case["agent"]["calls"] == 0
+    assert case["error"].startswith("repo-notes/evals/hooks.py: setup raised ValueError: the fixture server "
+                                    "did not start (repo-notes/evals/hooks.py line 23:")
+    assert fake_api.agent_turns() == []
+    log = (run.repo / "hook-calls.log").read_text().splitlines()
+    assert [line.split()[0] for line in log] == ["setup_session", "setup", "teardown"]
+
+
 def test_a_failing_setup_session_errors_the_skills_cases_without_spending(behave, fake_api):
     run = behave("broken-session")()
     assert run.code == 1 and run.report is not None
@@ -313,8 +333,7 @@ def test_a_structural_error_stops_the_run_before_any_token(behave, fake_api):
 
 @pytest.mark.parametrize("flag", ["--routing-room=all", "--min-accuracy=0.9", "--repeat=3",
                                   "--max-tool-calls=2"])
-def test_routing_only_flags_are_usage_errors_naming_routing(behave, flag, capsys):
-    with pytest.raises(SystemExit) as caught:
-        behave("writer")(flag)
-    assert caught.value.code == 2
-    assert "belongs to `skillscope routing`" in capsys.readouterr().err
+def test_routing_only_flags_are_usage_errors_naming_routing(behave, fake_api, flag, capsys):
+    run = behave("writer")(flag)
+    assert run.code == 2 and run.report is None and fake_api.requests == []
+    assert "belongs to `skillscope routing`" in run.stderr + capsys.readouterr().err

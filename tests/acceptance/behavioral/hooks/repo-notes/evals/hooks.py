@@ -19,6 +19,8 @@ def setup_session(cache_dir):
 def setup(workspace, case, ctx):
     (Path(workspace) / "seed.txt").write_text("seed-from-setup\n", encoding="utf-8")
     record(f"setup {case.id} token={ctx['token']}")
+    if case.id == "repo-notes-setup-crash":
+        raise ValueError("the fixture server did not start")
     return {"target": "notes-out.md"}
 
 
