@@ -1,0 +1,242 @@
+"""Routing speed: the harness against bare `claude -p`, --jobs 4 against --jobs 1, requests per case,
+and peak memory while a 64 MB stream goes through the trace builder.
+
+    SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py [--cases 40] [--latency 0.2]
+        [--work-turns 2] [--trace-mb 64] [--skip-cli]
+
+Everything runs against the scripted fake API (tests/fakeapi) on 127.0.0.1, whose every reply waits
+--latency seconds before its first byte. The repo has one skill per five cases (three prompts that should
+fire it, two that should not). The fake model fires the owning skill on a positive prompt and answers
+in text otherwise; once a skill is launched it does --work-turns shell commands and then finishes, like
+an agent using the skill would.
+
+Figures printed:
+- bare: the same prompts through the same `claude` command line the harness builds (same isolation,
+  fresh config dir per run), one after another, each run to its end; also the time at which the routing
+  decision was visible in each bare stream, which is the fair comparison for a harness that stops there.
+- harness --jobs 1 and --jobs 4: `skillscope routing` in-process over the same cases (preflight skipped).
+- model requests per case: stop-at-decision (harness) against letting each run finish (bare).
+- CPU: user+sys seconds of the child processes per wall second, to tell a CPU-bound machine from
+  a latency-bound one.
+- peak RSS of a fresh interpreter feeding a synthetic --trace-mb stream through TraceBuilder.
+
+Targets (issue 5): overhead <= 10 %, --jobs 4 >= 1.8x --jobs 1, peak RSS < 150 MB. Printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.fakeapi and tests.helpers live beside the package
+
+from harness import agent  # noqa: E402
+from harness.cli import main  # noqa: E402
+from harness.context import Context  # noqa: E402
+from tests.fakeapi import FakeAPI, RecordedRequest  # noqa: E402
+from tests.fakeapi import replies as R  # noqa: E402
+from tests.helpers import make_skill  # noqa: E402
+
+POSITIVE = re.compile(r"the (skill-\d+) job, variant \d+\.")
+TRACE_CHILD = """
+import json, resource, sys
+from harness.agent import TraceBuilder
+target = int(sys.argv[1]) * 1024 * 1024
+builder = TraceBuilder({"pdf": "/ws/.claude/skills/pdf"})
+fed = n = 0
+payload = "x" * 60_000
+while fed < target:
+    n += 1
+    call = json.dumps({"type": "assistant", "message": {"id": f"m{n}", "role": "assistant", "content": [
+        {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": "cat big.log"}}],
+        "usage": {"input_tokens": 100, "output_tokens": 20}}, "parent_tool_use_id": None})
+    answer = json.dumps({"type": "user", "message": {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": f"t{n}", "content": payload}]}, "parent_tool_use_id": None})
+    for line in (call, answer):
+        builder.feed(line)
+        fed += len(line) + 1
+trace = builder.trace
+print(json.dumps({"fed_mb": fed / 1048576, "events": trace.event_count, "kept": len(trace.events),
+                  "tool_calls": trace.budget_tool_calls,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def find_claude() -> str:
+    for name in ("SKILLSCOPE_CLAUDE", "SKILLSCOPE_TEST_CLAUDE"):
+        if os.environ.get(name):
+            return os.environ[name]
+    found = shutil.which("claude")
+    if not found:
+        raise SystemExit("set SKILLSCOPE_CLAUDE (or SKILLSCOPE_TEST_CLAUDE) to the claude executable")
+    return found
+
+
+class Model:
+    """The scripted model: fire the owner on a positive, text otherwise, then work a little."""
+
+    def __init__(self, latency: float, work_turns: int):
+        self.latency, self.work_turns = latency, work_turns
+
+    def __call__(self, request: RecordedRequest):
+        results = request.tool_results
+        if not results:
+            match = POSITIVE.search(request.prompt)
+            if match:
+                return R.skill(match.group(1), delay_s=self.latency)
+            return R.text("No skill needed for this one.", delay_s=self.latency)
+        if len(results) <= self.work_turns:
+            return R.tool_use("Bash", {"command": f"echo step {len(results)}"}, delay_s=self.latency)
+        return R.text("Done.", delay_s=self.latency)
+
+
+def build_repo(root: Path, cases: int) -> tuple[list[str], list[str]]:
+    skills = [f"skill-{index:02d}" for index in range((cases + 4) // 5)]
+    for name in skills:
+        make_skill(root, name)
+    prompts = []
+    for name in skills:
+        prompts += [f"Please do the {name} job, variant {n}." for n in (1, 2, 3)]
+        prompts += [f"Something near {name} that it should not answer, variant {n}." for n in (1, 2)]
+    return skills, prompts[:cases]
+
+
+def environ(api: FakeAPI, claude: str, home: Path) -> dict[str, str]:
+    env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL") if k in os.environ}
+    env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="bench", HOME=str(home),
+               SKILLSCOPE_CLAUDE=claude)
+    return env
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def bare_runs(claude: str, env: dict[str, str], repo: Path, skills: list[str], prompts: list[str]) -> dict:
+    """Each prompt through the harness's own command line, without the harness, run to its end."""
+    cli = agent.locate(claude, env)
+    isolation = agent.isolation_for(env)
+    total = to_decision = 0.0
+    with agent.stage_workspace({name: repo / name for name in skills}) as workspace:
+        for prompt in prompts:
+            argv, _ = agent.build_argv(cli, agent.RunSpec(prompt, workspace, max_budget_usd=0.75), isolation)
+            with isolation.config_dir() as config_dir:
+                started = time.monotonic()
+                decided = None
+                proc = subprocess.Popen(argv, cwd=workspace, env=isolation.env(env, config_dir),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL)
+                proc.stdin.write(prompt.encode())
+                proc.stdin.close()
+                for line in proc.stdout:
+                    if decided is None and (b'"name":"Skill"' in line or b'"type":"result"' in line[:20]):
+                        decided = time.monotonic() - started
+                proc.wait()
+                elapsed = time.monotonic() - started
+            total += elapsed
+            to_decision += decided if decided is not None else elapsed
+    return {"wall": total, "to_decision": to_decision}
+
+
+def harness_run(env: dict[str, str], repo: Path, skills: list[str], prompts: list[str], jobs: int,
+                out: Path) -> dict:
+    ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    started = time.monotonic()
+    code = main(["routing", "--repo", str(repo), "--routing-room", "all", "--skill", ",".join(skills),
+                 "--jobs", str(jobs), "--skip-preflight", "--min-accuracy", "0", "--output", str(out)], ctx)
+    wall = time.monotonic() - started
+    report = json.loads(out.read_text())
+    if len(report["cases"]) < len(prompts):
+        raise SystemExit(f"harness ran {len(report['cases'])} cases, expected {len(prompts)}")
+    return {"wall": wall, "code": code, "verdicts": report["verdicts"],
+            "agent_time": report["totals"]["agent_time_s"]}
+
+
+def measure(label: str, api: FakeAPI, action) -> dict:
+    before_requests, before_cpu = len(api.agent_turns()), children_cpu()
+    figures = action()
+    figures["requests"] = len(api.agent_turns()) - before_requests
+    figures["cpu"] = children_cpu() - before_cpu
+    busy = figures["cpu"] / figures["wall"]
+    print(f"{label:<26} {figures['wall']:7.2f} s wall, {figures['requests']:4d} model requests, "
+          f"child CPU {figures['cpu']:6.2f} s ({busy:.2f} cores busy)", flush=True)
+    return figures
+
+
+def cli_bench(args: argparse.Namespace) -> None:
+    claude = find_claude()
+    scratch = Path(tempfile.mkdtemp(prefix="routing-bench-"))
+    try:
+        repo = scratch / "repo"
+        skills, prompts = build_repo(repo, args.cases)
+        with FakeAPI(Model(args.latency, args.work_turns)) as api:
+            env = environ(api, claude, scratch / "home")
+            (scratch / "home").mkdir()
+            cases = len(prompts)
+            print(f"{cases} cases, {len(skills)} skills, model latency {args.latency * 1000:.0f} ms, "
+                  f"{args.work_turns} work turns after an activation, {os.cpu_count()} CPU(s), "
+                  f"claude {agent.locate(claude, env).version}, load average {os.getloadavg()[0]:.1f}",
+                  flush=True)
+            bare = measure("bare claude -p (serial)", api,
+                           lambda: bare_runs(claude, env, repo, skills, prompts))
+            one = measure("harness --jobs 1", api,
+                          lambda: harness_run(env, repo, skills, prompts, 1, scratch / "j1.json"))
+            four = measure("harness --jobs 4", api,
+                           lambda: harness_run(env, repo, skills, prompts, 4, scratch / "j4.json"))
+        print()
+        print(f"bare, time to the decision:  {bare['to_decision']:7.2f} s (sum over runs)")
+        to_end, to_decision = one["wall"] / bare["wall"] - 1, one["wall"] / bare["to_decision"] - 1
+        print(f"overhead vs bare to its end: {to_end * 100:+6.1f} %  (target <= +10 %)")
+        print(f"overhead vs bare to decision:{to_decision * 100:+6.1f} %")
+        print(f"--jobs 4 speed-up:           {one['wall'] / four['wall']:6.2f}x  (target >= 1.8x)")
+        print(f"requests per case:           {bare['requests'] / cases:.2f} letting runs finish, "
+              f"{one['requests'] / cases:.2f} stopping at the decision "
+              f"({(1 - one['requests'] / bare['requests']) * 100:.0f} % fewer)")
+        cores = os.cpu_count() or 1
+        floor = four["cpu"] / min(cores, 4)
+        per_case = four["cpu"] / cases
+        print(f"CPU floor for --jobs 4:      {floor:6.2f} s ({per_case:.2f} s of claude CPU per case "
+              f"over {min(cores, 4)} core(s)), so at most {one['wall'] / floor:.2f}x here; load average "
+              f"{os.getloadavg()[0]:.1f} at the end")
+        print(f"verdicts (jobs 1): {one['verdicts']}")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def trace_bench(megabytes: int) -> None:
+    done = subprocess.run([sys.executable, "-c", TRACE_CHILD, str(megabytes)], capture_output=True, text=True,
+                          check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    figures = json.loads(done.stdout)
+    print(f"trace builder: {figures['fed_mb']:.0f} MB streamed, {figures['events']} events "
+          f"({figures['kept']} kept), peak RSS {figures['peak_rss_mb']:.0f} MB (target < 150 MB)")
+
+
+def main_bench() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--cases", type=int, default=40)
+    parser.add_argument("--latency", type=float, default=0.2, help="seconds before each fake reply")
+    parser.add_argument("--work-turns", type=int, default=2, help="shell turns after an activation")
+    parser.add_argument("--trace-mb", type=int, default=64)
+    parser.add_argument("--skip-cli", action="store_true", help="only the trace-builder memory figure")
+    args = parser.parse_args()
+    if not args.skip_cli:
+        cli_bench(args)
+    trace_bench(args.trace_mb)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main_bench())
