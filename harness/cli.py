@@ -8,6 +8,7 @@ failures, 2 usage errors, 3 an internal error (a bug: please report it).
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import tempfile
 import traceback
@@ -16,19 +17,24 @@ from pathlib import Path
 from types import ModuleType
 
 from harness import __version__, options
-from harness.commands import behavioral, list_skills, refs, routing, select, structural, template
 from harness.context import Context
 from harness.errors import HarnessError
 
-COMMANDS: dict[str, ModuleType] = {
-    "structural": structural,
-    "list-skills": list_skills,
-    "template": template,
-    "select": select,
-    "refs": refs,
-    "routing": routing,
-    "behavioral": behavioral,
+# Command modules are imported only when needed: `select` in a CI step should not pay for the
+# HTTP, markdown and schema libraries of the other commands.
+COMMANDS: dict[str, str] = {
+    "structural": "harness.commands.structural",
+    "refs": "harness.commands.refs",
+    "routing": "harness.commands.routing",
+    "behavioral": "harness.commands.behavioral",
+    "select": "harness.commands.select",
+    "list-skills": "harness.commands.list_skills",
+    "template": "harness.commands.template",
 }
+
+
+def load_command(name: str) -> ModuleType:
+    return importlib.import_module(COMMANDS[name])
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,13 +55,18 @@ class _Parser(argparse.ArgumentParser):
         stream.write(message)
 
 
-def build_parser(ctx: Context | None = None) -> argparse.ArgumentParser:
+def build_parser(ctx: Context | None = None, only: str | None = None) -> argparse.ArgumentParser:
+    """The whole CLI; with `only`, the other commands are bare names (enough to parse `only`)."""
     parser = _Parser(prog="skillscope", description=__doc__,
                      formatter_class=argparse.RawDescriptionHelpFormatter, ctx=ctx)
     parser.add_argument("--version", action="version", version=f"skillscope {__version__}")
     options.add_repo(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
-    for name, module in COMMANDS.items():
+    for name in COMMANDS:
+        if only is not None and name != only:
+            sub.add_parser(name, ctx=ctx)
+            continue
+        module = load_command(name)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP, ctx=ctx)
         options.add_repo(command)
         module.add_arguments(command)
@@ -65,11 +76,13 @@ def build_parser(ctx: Context | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     ctx = ctx or Context()
     try:
-        args = build_parser(ctx).parse_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        chosen = next((word for word in words if word in COMMANDS), None)
+        args = build_parser(ctx, only=chosen).parse_args(words)
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed why
         return exc.code if isinstance(exc.code, int) else 2
     try:
-        return COMMANDS[args.command].run(args, ctx)
+        return load_command(args.command).run(args, ctx)
     except HarnessError as exc:
         ctx.err(f"error: {exc}")
         return exc.exit_code

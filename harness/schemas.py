@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from jsonschema import Draft202012Validator
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 
 @cache
@@ -20,6 +22,8 @@ def load(name: str) -> dict:
 def validator(name: str) -> Draft202012Validator:
     """One compiled validator per schema: built from a constant file, immutable, and reused by every
     dataset of a run (building and resolving `$ref`s per file cost more than the validation itself)."""
+    from jsonschema import Draft202012Validator  # on first use: a select run never pays for it
+
     return Draft202012Validator(inline_refs(load(name)))
 
 
