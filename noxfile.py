@@ -47,14 +47,18 @@ def _install_harness(session: nox.Session, skill: str | None = None) -> None:
 
 
 def _repo_under_test(session: nox.Session) -> str:
-    return _flag_value(list(session.posargs), "--repo") or session.invoked_from
+    """--repo if given, else the git checkout holding the directory nox was invoked from."""
+    explicit = _flag_value(list(session.posargs), "--repo")
+    if explicit:
+        return explicit
+    start = Path(session.invoked_from).resolve()
+    return str(next((d for d in (start, *start.parents) if (d / ".git").exists()), start))
 
 
 def _pipeline(session: nox.Session, command: str, skill: str | None = None) -> None:
     _install_harness(session, skill)
     args = list(session.posargs)
-    if _flag_value(args, "--repo") is None:
-        args += ["--repo", session.invoked_from]
+    # Run where nox was invoked: the CLI then finds the repo root and default skill globs itself.
     session.chdir(session.invoked_from)
     # stdin is inherited (select --changed reads paths from it); stderr stays apart from stdout.
     session.run("skillscope", command, *args, stderr=None)
