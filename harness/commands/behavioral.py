@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from harness import agent, catalog, options
 from harness.behavioral import hooks as behavioral_hooks
@@ -46,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="model of the judge of expected and unexpected behaviour (default: --model)")
     parser.add_argument("--jobs", type=options.positive_int, default=1,
                         help="cases run at once, each in its own workspace (default: 1)")
-    parser.add_argument("--case-timeout", type=options.non_negative, default=900.0, metavar="SECONDS",
+    parser.add_argument("--case-timeout", type=positive_seconds, default=900.0, metavar="SECONDS",
                         help="limit for one case's agent run, and again for its judge (default: 900)")
     parser.add_argument("--max-budget-usd", type=options.non_negative, default=5.0, metavar="USD",
                         help="spend cap per case, passed to claude for the agent and the judge; 0 turns it "
@@ -58,6 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_timeout(parser, default=3600)
     for flag in ROUTING_ONLY_FLAGS:
         parser.add_argument(flag, nargs="?", action=RoutingOnly, help=argparse.SUPPRESS)
+
+
+def positive_seconds(text: str) -> float:
+    value = options.non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("0 would stop every case before it starts; give a number of seconds")
+    return value
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
@@ -95,7 +101,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         model=args.model, effort=args.effort, judge_model=args.judge_model or args.model, jobs=args.jobs,
         case_timeout=args.case_timeout, max_budget_usd=args.max_budget_usd,
         strict_isolation=args.strict_isolation,
-        keep_logs=Path(args.keep_logs).resolve() if args.keep_logs else None)
+        keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None)
     skills = {name: SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
               for name in dict.fromkeys(c.skill for c in cases)}
     ctx.err(f"[behavioral] {len(cases)} case(s) of {', '.join(skills)}, {args.jobs} at a time; "

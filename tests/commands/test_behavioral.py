@@ -331,6 +331,14 @@ def test_a_structural_error_stops_the_run_before_any_token(behave, fake_api):
     assert fake_api.requests == []
 
 
+@pytest.mark.parametrize(("flag", "value"), [("--case-timeout", "0"), ("--jobs", "0"),
+                                             ("--max-budget-usd", "-1")])
+def test_out_of_range_numbers_are_usage_errors(behave, fake_api, flag, value, capsys):
+    run = behave("writer")(flag, value)
+    assert run.code == 2 and fake_api.requests == []
+    assert flag in run.stderr + capsys.readouterr().err
+
+
 @pytest.mark.parametrize("flag", ["--routing-room=all", "--min-accuracy=0.9", "--repeat=3",
                                   "--max-tool-calls=2"])
 def test_routing_only_flags_are_usage_errors_naming_routing(behave, fake_api, flag, capsys):
