@@ -11,7 +11,7 @@ from harness.behavioral.scorers import files_exist, logs_contain, segment_match
 from harness.behavioral.snapshot import Changes
 from tests.behavioral.tracing import call, trace
 
-WS = Path("/work/ws")
+WS = Path("/srv/ws")
 
 
 def did(*calls, final=None):
@@ -29,7 +29,7 @@ def test_logs_contain_is_a_case_insensitive_search_of_inputs_outputs_and_the_fin
 
 
 def test_a_literal_only_in_the_injected_skill_text_fails_and_says_why():
-    injected = ("Base directory for this skill: /work/ws/.claude/skills/s\n\nAlways use QUILL-7731.",)
+    injected = ("Base directory for this skill: /srv/ws/.claude/skills/s\n\nAlways use QUILL-7731.",)
     found_in = passages(trace(call("Skill", {"skill": "s"}, "Launching skill: s"), final="ok",
                               injected=injected), WS)
     (check,) = logs_contain(["quill-7731"], found_in, list(injected))
@@ -38,7 +38,7 @@ def test_a_literal_only_in_the_injected_skill_text_fails_and_says_why():
 
 def test_reading_the_installed_skill_does_not_count_but_running_its_script_does():
     skill_md = "Always use QUILL-7731 and run scripts/go.sh"
-    found_in = did(call("Read", {"file_path": "/work/ws/.claude/skills/s/SKILL.md"}, skill_md),
+    found_in = did(call("Read", {"file_path": "/srv/ws/.claude/skills/s/SKILL.md"}, skill_md),
                    call("Grep", {"pattern": "QUILL", "path": ".claude/skills/s"}, skill_md),
                    call("Bash", {"command": "bash .claude/skills/s/scripts/go.sh"}, "went"))
     checks = logs_contain(["QUILL-7731", "scripts/go.sh", "went"], found_in, [])
