@@ -57,7 +57,9 @@ def add_agent(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--effort", choices=EFFORTS, help="reasoning effort passed to claude")
     parser.add_argument("--skip-preflight", action="store_true",
                         help="skip the one-prompt check that the API is reachable before any case runs")
-    parser.add_argument("--keep-logs", metavar="DIR", help="keep each case's raw stream-json here")
+    parser.add_argument("--keep-logs", metavar="DIR",
+                        help="keep each case's transcript here (raw stream-json; behavioral adds the "
+                             "judge exchange)")
 
 
 def add_case_selection(parser: argparse.ArgumentParser) -> None:
