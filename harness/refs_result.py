@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.checks.external import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED, UrlCheck, failure
-from harness.findings import ERROR, WARNING, Finding
+from harness.findings import Finding
 from harness.report.github import annotation, finding_annotations
-from harness.results import RunMeta
+from harness.results import FindingsVerdict, RunMeta
 
 URL_RULES = ("ref-unreachable", "ref-unchecked")
 
 
 @dataclass
-class RefsResult:
+class RefsResult(FindingsVerdict):
     meta: RunMeta
     skills: list[str]
     docs: list[str]
@@ -24,18 +24,6 @@ class RefsResult:
     urls: list[UrlCheck] = field(default_factory=list)
 
     command = "refs"
-
-    @property
-    def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == ERROR]
-
-    @property
-    def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == WARNING]
-
-    @property
-    def passed(self) -> bool:
-        return not self.errors
 
     @property
     def broken(self) -> list[UrlCheck]:

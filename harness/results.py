@@ -23,16 +23,10 @@ class RunMeta:
                 "elapsed_s": round(self.elapsed_s, 3)}
 
 
-@dataclass
-class StructuralResult:
-    meta: RunMeta
-    skills: list[str]
-    findings: list[Finding]
-    cases: int = 0
-    datasets: int = 0
-    counts: dict[str, int] = field(default_factory=dict)
+class FindingsVerdict:
+    """A result graded by its findings: any error fails it, warnings do not."""
 
-    command = "structural"
+    findings: list[Finding]
 
     @property
     def errors(self) -> list[Finding]:
@@ -45,6 +39,18 @@ class StructuralResult:
     @property
     def passed(self) -> bool:
         return not self.errors
+
+
+@dataclass
+class StructuralResult(FindingsVerdict):
+    meta: RunMeta
+    skills: list[str]
+    findings: list[Finding]
+    cases: int = 0
+    datasets: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+
+    command = "structural"
 
     def totals(self) -> dict:
         return {"skills": len(self.skills), "datasets": self.datasets, "cases": self.cases,

@@ -15,12 +15,10 @@ from harness.behavioral.runner import (
     SkillUnderTest,
 )
 from harness.behavioral.selection import behavioral_cases
-from harness.checks import CheckOptions
-from harness.checks import structural as structural_checks
+from harness.commands.gate import require_well_formed
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError
-from harness.findings import errors_in
 from harness.repo import parse_list
 from harness.report import now, publish
 from harness.results import RunMeta
@@ -80,7 +78,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                   if c.should_trigger]
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
-        gate_structure(catalog.load(repo, used), ctx)
+        require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades")
     hooks = {name: behavioral_hooks.load(name, repo.skill_dirs[name],
                                          repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE))
              for name in used}
@@ -127,16 +125,6 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                 f"of {counts['cases']}.")
         return 1
     return 0
-
-
-def gate_structure(loaded: catalog.Catalog, ctx: Context) -> None:
-    """No token is spent on a skill that is not well-formed."""
-    problems = errors_in(structural_checks.check(loaded, CheckOptions()))
-    if problems:
-        for finding in problems:
-            ctx.err(f"  {finding.location}: {finding.message}")
-        raise HarnessError(f"{len(problems)} structural error(s) in the skills this run grades; fix them "
-                           "(see `skillscope structural`) before spending tokens.")
 
 
 def progress_line(result: CaseResult) -> str:

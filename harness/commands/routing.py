@@ -7,12 +7,10 @@ from fractions import Fraction
 from pathlib import Path
 
 from harness import agent, catalog, options
-from harness.checks import CheckOptions
-from harness.checks import structural as structural_checks
+from harness.commands.gate import require_well_formed
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
-from harness.findings import errors_in
 from harness.repo import parse_list
 from harness.report import now, publish
 from harness.results import RunMeta
@@ -75,7 +73,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     skill_filter = parse_list("--skill", args.skill)
     room = resolve_room(args.routing_room, repo, skill_filter)
     loaded = catalog.load(repo, room)
-    gate_structure(loaded, ctx)
+    require_well_formed(loaded, ctx, "the skills this run installs")
     pooled = loaded.cases(room, extended=args.extended) + (loaded.negatives.cases if loaded.negatives else [])
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:
@@ -112,16 +110,6 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         ctx.err(f"[routing] failed: {reason}.")
         return 1
     return 0
-
-
-def gate_structure(loaded: catalog.Catalog, ctx: Context) -> None:
-    """No token is spent on a room that is not well-formed."""
-    problems = errors_in(structural_checks.check(loaded, CheckOptions()))
-    if problems:
-        for finding in problems:
-            ctx.err(f"  {finding.location}: {finding.message}")
-        raise HarnessError(f"{len(problems)} structural error(s) in the skills this run installs; fix "
-                           "them (see `skillscope structural`) before spending tokens.")
 
 
 def progress_line(outcome: CaseOutcome) -> str:

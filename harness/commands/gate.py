@@ -1,0 +1,20 @@
+"""The structural gate a paid command passes before it spends its first token."""
+
+from __future__ import annotations
+
+from harness.catalog import Catalog
+from harness.checks import CheckOptions
+from harness.checks import structural as structural_checks
+from harness.context import Context
+from harness.errors import HarnessError
+from harness.findings import errors_in
+
+
+def require_well_formed(loaded: Catalog, ctx: Context, subject: str) -> None:
+    """Print every structural error of `loaded` and stop; `subject` says which skills they are."""
+    problems = errors_in(structural_checks.check(loaded, CheckOptions()))
+    if problems:
+        for finding in problems:
+            ctx.err(f"  {finding.location}: {finding.message}")
+        raise HarnessError(f"{len(problems)} structural error(s) in {subject}; fix them (see "
+                           "`skillscope structural`) before spending tokens.")
