@@ -18,6 +18,8 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt, rules_inline
 from markdown_it.token import Token
 
+from harness import block_plan
+
 LINK = "link"
 IMAGE = "image"
 DEFINITION = "definition"
@@ -30,11 +32,18 @@ INTERNAL = "internal"
 IGNORED = "ignored"
 
 # Inline rules that push the tokens whose source position we need; each is wrapped to record it.
-POSITIONED_RULES = ("link", "image", "autolink", "html_inline", "linkify", "newline", "escape")
+POSITIONED_RULES = {"link": rules_inline.link, "image": rules_inline.image, "autolink": rules_inline.autolink,
+                    "html_inline": rules_inline.html_inline, "linkify": rules_inline.linkify,
+                    "newline": rules_inline.newline, "escape": rules_inline.escape,
+                    "backticks": rules_inline.backtick}
+# What a paragraph can hold across a line end that hides or makes a reference (see `crosses_items`).
+SPANNING = ("link_open", "image", "code_inline", "html_inline")
 URL_ATTRIBUTES = ("href", "src")
 ANCHOR_ATTRIBUTES = ("id", "name")
 SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 FRONTMATTER_FENCE = "---"
+CARRIAGE_RETURNS = re.compile(r"\r\n?")
+NEWLINE = re.compile("\n")
 
 
 @dataclass(frozen=True)
@@ -99,16 +108,47 @@ def parser() -> MarkdownIt:
     # Without this, "SKILL.md" would be a link to a Moldovan host.
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
     md.normalizeLink = _as_written
-    for name in POSITIONED_RULES:
-        md.inline.ruler.at(name, _positioned(getattr(rules_inline, name)))
+    for name, rule in POSITIONED_RULES.items():
+        md.inline.ruler.at(name, _positioned(rule))
     md.core.ruler.at("inline", _inline_where_needed)
     return md
 
 
-def parse(text: str, md: MarkdownIt | None = None) -> Document:
+class Parser:
+    """Parses with only the block rules a text can need (see `block_plan`), keeping one markdown-it
+    instance per rule set (a handful per run). `fast=False` runs every rule: the reference the fast
+    path is tested against."""
+
+    def __init__(self, fast: bool = True) -> None:
+        self.fast = fast
+        self.fast_parses = 0  # files read with `list` off although they have list items
+        self._by_off: dict[frozenset[str], MarkdownIt] = {}
+
+    def markdown(self, off: frozenset[str] = frozenset()) -> MarkdownIt:
+        if off not in self._by_off:
+            md = parser()
+            if off:
+                md.block.ruler.disable(sorted(off))
+            self._by_off[off] = md
+        return self._by_off[off]
+
+    def tokens(self, text: str) -> list[Token]:
+        if not self.fast:
+            return self.markdown().parse(text)
+        chosen = block_plan.plan(text)
+        tokens = self.markdown(chosen.off).parse(text)
+        if not chosen.items:
+            return tokens
+        if crosses_items(tokens, chosen.items):
+            return self.markdown(chosen.off - {"list"}).parse(text)
+        self.fast_parses += 1
+        return tokens
+
+
+def parse(text: str, reader: Parser | None = None) -> Document:
     """References and anchors of one markdown file. A leading YAML frontmatter block is not
     markdown and is skipped, keeping every line number."""
-    tokens = (md or parser()).parse(blank_frontmatter(text))
+    tokens = (reader or Parser()).tokens(normalized(blank_frontmatter(text)))
     doc = Document()
     slugger = Slugger()
     for index, token in enumerate(tokens):
@@ -118,9 +158,32 @@ def parse(text: str, md: MarkdownIt | None = None) -> Document:
             _read_html(token.content, _first_line(token), doc)
         elif token.type == "heading_open" and index + 1 < len(tokens):
             doc.anchors.add(slugger.slug(plain_text(tokens[index + 1].children or [])))
-        elif token.type == "inline":
+        elif token.type == "inline" and token.children:
             _read_inline(token, doc)
     return doc
+
+
+def normalized(text: str) -> str:
+    """Line ends and NUL as markdown-it's own first step leaves them, so the block plan sees its lines."""
+    if "\r" in text:
+        text = CARRIAGE_RETURNS.sub("\n", text)
+    return text.replace("\0", "\ufffd") if "\0" in text else text
+
+
+def crosses_items(tokens: list[Token], items: frozenset[int]) -> bool:
+    """Read as a list, each item is inline-parsed on its own; read as one paragraph, a link, code span
+    or HTML tag may run from one item into the next. Any construct over a line end in a paragraph
+    holding an item line means the fast parse may differ, and the full one must run."""
+    for token in tokens:
+        if token.type != "inline" or not token.children or not token.map or "\n" not in token.content:
+            continue
+        if not any(line in items for line in range(*token.map)):
+            continue
+        for child in token.children:
+            span = child.meta.get("span") if child.meta else None
+            if span and child.type in SPANNING and "\n" in token.content[span[0]:span[1]]:
+                return True
+    return False
 
 
 def plain_text(children: Iterable[Token]) -> str:
@@ -184,12 +247,11 @@ def _first_line(token: Token) -> int:
 
 def _read_inline(inline: Token, doc: Document) -> None:
     source = inline.content
-    breaks = [i for i, ch in enumerate(source) if ch == "\n"]
-    first = _first_line(inline)
-    line = first
+    first = line = _first_line(inline)
+    breaks = [match.start() for match in NEWLINE.finditer(source)] if "\n" in source else []
     for child in inline.children or []:
         span = child.meta.get("span") if child.meta else None
-        if span is not None:
+        if span is not None and breaks:
             line = first + bisect.bisect_left(breaks, span[0])
         if child.type == "link_open":
             kind = {"autolink": AUTOLINK, "linkify": BARE_URL}.get(child.markup, LINK)

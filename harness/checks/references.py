@@ -11,15 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urldefrag, urlsplit
 
-from markdown_it import MarkdownIt
-
-from harness import findings, links
+from harness import findings, links, parse_pool
 from harness.catalog import Catalog
 from harness.checks import CheckOptions
 from harness.errors import UsageError
-from harness.files import UnreadableFile, read_text
 from harness.findings import Finding
 from harness.links import Document, Reference
+from harness.parse_pool import Failure
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 LINE_ANCHOR = re.compile(r"^L\d+(C\d+)?(-L\d+(C\d+)?)?$")
@@ -39,7 +37,7 @@ class Source:
 class Target:
     """What the file system says about a resolved target; `real` has every symlink resolved."""
 
-    real: Path
+    real: str
     exists: bool
     is_file: bool
 
@@ -71,7 +69,7 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
 def scan(catalog: Catalog, docs: tuple[str, ...] | list[str] = ()) -> Scan:
     root = catalog.repo.root
     sources, result = collect_sources(catalog, docs)
-    resolver = Resolver(root)
+    resolver = Resolver(root, parse_pool.read_all([source.path for source in sources]))
     for source in sources:
         document = resolver.document(source.path, source.rel, result.findings)
         if document is None:
@@ -133,41 +131,50 @@ def is_line_anchor(fragment: str) -> bool:
 
 
 class Resolver:
-    """Resolves internal targets against the repo, parsing each markdown file at most once."""
+    """Resolves internal targets against the repo, parsing each markdown file at most once. Paths are
+    plain normalized strings here: a catalog has tens of thousands of links, and pathlib objects cost
+    more than the lookups themselves."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, parsed: dict[Path, parse_pool.Outcome] | None = None) -> None:
         self.root = root
-        self.real_root = Path(os.path.realpath(root))
-        self.md: MarkdownIt = links.parser()
-        self.documents: dict[Path, Document | None] = {}
-        self.targets: dict[Path, Target] = {}
-        self.real_dirs: dict[Path, Path] = {}
+        self.root_str = os.path.normpath(root)
+        self.real_root = os.path.realpath(root)
+        self.reader = links.Parser()
+        # parsed ahead (in parallel), not yet reported
+        self.parsed = {os.path.normpath(path): outcome for path, outcome in (parsed or {}).items()}
+        self.documents: dict[str, Document | None] = {}
+        self.targets: dict[str, Target] = {}
+        self.real_dirs: dict[str, str] = {}
+        self.rels: dict[str, str] = {}
+        self.splits: dict[str, tuple[str, str]] = {}
 
-    def document(self, path: Path, rel: str, out: list[Finding]) -> Document | None:
+    def document(self, path: Path | str, rel: str, out: list[Finding]) -> Document | None:
         """The parsed file, or None with a finding saying why it cannot be read."""
-        key = Path(os.path.normpath(path))
+        key = os.path.normpath(path)
         if key not in self.documents:
-            self.documents[key] = None
-            try:
-                self.documents[key] = links.parse(read_text(path), self.md)
-            except UnreadableFile as exc:
-                out.append(findings.error("ref-unreadable", rel, f"cannot be read: {exc.reason}."))
-            except Exception as exc:  # noqa: BLE001 - a parser bug on odd input must stay a finding
-                out.append(findings.error("ref-unparsable", rel, f"the markdown parser failed on this "
-                                          f"file ({type(exc).__name__}); simplify its markup."))
+            outcome = self.parsed.pop(key, None) or parse_pool.read(Path(path), self.reader)
+            if isinstance(outcome, Failure):
+                out.append(findings.error(outcome.rule, rel, outcome.message))
+            self.documents[key] = None if isinstance(outcome, Failure) else outcome
         return self.documents[key]
 
+    def split(self, target: str) -> tuple[str, str]:
+        """(path, fragment), percent-decoded; the same target string recurs across a catalog."""
+        if target not in self.splits:
+            parts = urlsplit(target)
+            self.splits[target] = (unquote(parts.path), unquote(parts.fragment))
+        return self.splits[target]
+
     def resolve(self, source: Source, document: Document, ref: Reference) -> list[Finding]:
-        split = urlsplit(ref.target)
-        path_part, fragment = unquote(split.path), unquote(split.fragment)
+        path_part, fragment = self.split(ref.target)
         if not path_part:
-            return self.check_anchor(source, ref, source.path, source.rel, document, fragment)
+            return self.check_anchor(source, ref, os.fspath(source.path), source.rel, document, fragment)
         if path_part.startswith("/"):
-            target = Path(os.path.normpath(self.root / path_part.lstrip("/")))
+            target = os.path.normpath(os.path.join(self.root_str, path_part.lstrip("/")))
         else:
-            target = Path(os.path.normpath(source.path.parent / path_part))
+            target = os.path.normpath(os.path.join(os.path.dirname(source.path), path_part))
         facts = self.target(target)
-        if not facts.real.is_relative_to(self.real_root):
+        if not inside(facts.real, self.real_root):
             return [findings.error(
                 "ref-outside-repo", source.rel, f"`{ref.target}` leads outside the repository, where "
                 "no reader of this repo can follow it; link to a file inside the repo or to a full URL.",
@@ -178,18 +185,19 @@ class Resolver:
                 "ref-missing-file", source.rel, f"`{ref.target}` points at `{rel}`, which does not exist; "
                 "fix the path or restore the file.", ref.line)]
         out = []
-        if source.skill_dir is not None and not facts.real.is_relative_to(self.real_dir(source.skill_dir)):
+        skill_dir = source.skill_dir
+        if skill_dir is not None and not inside(facts.real, self.real_dir(os.fspath(skill_dir))):
             out.append(findings.warning(
                 "ref-outside-skill", source.rel, f"`{ref.target}` leaves the skill folder "
-                f"`{self.rel(source.skill_dir)}`, and an installed skill carries only its own folder; "
-                "copy the file into the skill or link to it by full URL.", ref.line))
-        if fragment and facts.is_file and is_markdown(target):
+                f"`{self.rel(os.path.normpath(skill_dir))}`, and an installed skill carries only its "
+                "own folder; copy the file into the skill or link to it by full URL.", ref.line))
+        if fragment and facts.is_file and target.lower().endswith(MARKDOWN_SUFFIXES):
             linked = self.document(target, rel, out)
             if linked is not None:
                 out.extend(self.check_anchor(source, ref, target, rel, linked, fragment))
         return out
 
-    def check_anchor(self, source: Source, ref: Reference, target: Path, rel: str, document: Document,
+    def check_anchor(self, source: Source, ref: Reference, target: str, rel: str, document: Document,
                      fragment: str) -> list[Finding]:
         if not fragment or is_line_anchor(fragment):
             return []
@@ -198,13 +206,14 @@ class Resolver:
             return []
         hint = closest_anchor(wanted, document.anchors)
         fix = f"did you mean `#{hint}`?" if hint else "fix the anchor or the heading it names."
-        lead = "" if target == source.path else f"`{ref.target}`: "
-        where = "this file" if target == source.path else f"`{rel}`"
+        same = target == os.fspath(source.path)
+        lead = "" if same else f"`{ref.target}`: "
+        where = "this file" if same else f"`{rel}`"
         return [findings.error(
             "ref-missing-anchor", source.rel, f"{lead}no heading or id in {where} has the anchor "
             f"`#{fragment}`; {fix}", ref.line)]
 
-    def target(self, path: Path) -> Target:
+    def target(self, path: str) -> Target:
         """Looked up once per path: many links share a target, and realpath is a syscall per part."""
         if path not in self.targets:
             try:
@@ -212,19 +221,26 @@ class Resolver:
             except OSError:
                 mode = None
             if mode is not None and stat.S_ISLNK(mode):
-                real = Path(os.path.realpath(path))
+                real = os.path.realpath(path)
             else:
-                real = self.real_dir(path.parent) / path.name
+                real = os.path.join(self.real_dir(os.path.dirname(path)), os.path.basename(path))
             self.targets[path] = Target(real, os.path.exists(real), os.path.isfile(real))
         return self.targets[path]
 
-    def real_dir(self, folder: Path) -> Path:
+    def real_dir(self, folder: str) -> str:
         if folder not in self.real_dirs:
-            self.real_dirs[folder] = Path(os.path.realpath(folder))
+            self.real_dirs[folder] = os.path.realpath(folder)
         return self.real_dirs[folder]
 
-    def rel(self, path: Path) -> str:
-        return Path(os.path.relpath(path, self.root)).as_posix()
+    def rel(self, path: str) -> str:
+        if path not in self.rels:
+            self.rels[path] = Path(os.path.relpath(path, self.root)).as_posix()
+        return self.rels[path]
+
+
+def inside(path: str, folder: str) -> bool:
+    """`Path.is_relative_to` for normalized absolute paths, as a string test."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def closest_anchor(wanted: str, anchors: set[str]) -> str | None:

@@ -1,0 +1,137 @@
+"""The fast parse (block rules a text cannot use switched off, flat lists read as paragraphs) must give
+exactly what the full CommonMark parse gives: same references (target, line, kind), same anchors."""
+
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from harness import block_plan, links, parse_pool
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = sorted(path for path in {*ROOT.glob("tests/**/*.md"), *ROOT.glob("examples/**/*.md"),
+                                  *ROOT.glob("docs/**/*.md"), ROOT / "README.md"} if path.is_file())
+
+# Lines that put each guard of the fast path to work: item starts that open blocks, indentation,
+# fences, HTML, quotes, underlines, definitions, and inline constructs that span lines.
+PIECES = [
+    "", "", "", "text before", "- [a](a.md)", "1. [b](b.md#x)", "2) second item", "+ plus [p](p.md)",
+    "* item with `code", "- code` end [c](c.md)", "- [multi", "line](m.md) after", "---", "===", "***",
+    "  - nested [n](n.md)", "    indented [i](i.md)", "   three [t](t.md)", "```", "~~~", "```py",
+    "> quote [q](q.md)", "> - quoted item [qi](qi.md)", "<!-- comment [hidden](h.md)", "-->",
+    "<a href='html.md'>x</a>", "<div>", "</div>", "- <https://x.example/auto>", "[ref]: ref.md",
+    "- [ref]", "- [ref]: item-def.md", "# Heading", "## Sub [h](h.md)", "- # heading in item",
+    '- [t](t.md "title', 'continues")', "- see http://x.example/y", "-", "1.", "- a\\", "\\",
+    "- [x](<y z.md>)", "\t- tab item [tab](tab.md)", "- ***", "- `[not](link.md)`", "- <span id='s'>",
+    "</span> [after](after.md)", "- [a](", "- b.md)", "- ![img](img.png)", "1.     code [c](c.md)",
+    "-   three spaces [s](s.md)", "- ~~~", "- > quote", "Setext", "- item then", "lazy [l](l.md)",
+    "- `a", "- b` [x](x.md)", "- <a", "- href='y.md'>", "10. ten [ten](ten.md)", "- [ok](ok.md) `x`",
+]
+
+
+# Only what the fast path accepts at block level, so the inline checks across items get exercised.
+FLAT_PIECES = [
+    "", "", "text [t](t.md)", "- [a](a.md)", "1. [b](b.md#x)", "2) two", "* star `code", "- code` [c](c.md)",
+    "- [multi", "line](m.md)", '- [t](t.md "title', 'more")', "- <a", "- href='y.md'>",
+    "- <b>ok</b> [o](o.md)",
+    "- see http://x.example/y", "# Head", "```", "[x]", "[x]: x.md", "- ![i](i.png)", "- *em [e](e.md)*",
+    "- a\\", "lazy `tick", "- [a](", "- b.md)", "- [x]", "***",
+]
+
+
+def extracted(text: str, fast: bool) -> tuple[list[tuple[str, int, str]], set[str]]:
+    doc = links.parse(text, links.Parser(fast=fast))
+    return [(r.target, r.line, r.kind) for r in doc.references], doc.anchors
+
+
+def generated(pieces: list[str], count: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    return ["\n".join(rng.choice(pieces) for _ in range(rng.randint(2, 14))) + "\n" for _ in range(count)]
+
+
+def skill_like(items: int = 40) -> str:
+    steps = "\n".join(f"{n}. Do step {n} of the job, see [s{n}](s{n}.md#part-{n})." for n in range(1, items))
+    return (f"---\nname: x\ndescription: y\n---\n\n# Title\n\n{steps}\n\n## References\n\n"
+            "- [Setup](references/setup.md#setup-steps)\n- [Usage](references/usage.md)\n")
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_fixtures_parse_alike(path: Path):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    assert extracted(text, fast=True) == extracted(text, fast=False)
+
+
+@pytest.mark.parametrize(("pieces", "taken"), [(PIECES, 50), (FLAT_PIECES, 100)], ids=["any", "flat"])
+def test_generated_documents_parse_alike(pieces: list[str], taken: int):
+    reader, full_reader = links.Parser(), links.Parser(fast=False)
+    for text in generated(pieces, 1500):
+        full, fast = links.parse(text, full_reader), links.parse(text, reader)
+        assert ([(r.target, r.line, r.kind) for r in fast.references], fast.anchors) == (
+            [(r.target, r.line, r.kind) for r in full.references], full.anchors), text
+    assert reader.fast_parses > taken  # the fast path was taken often enough to be tested
+
+
+def test_variants_of_every_fixture_parse_alike():
+    """Each fixture with list items, quotes and indentation stripped, so more of them take the fast path."""
+    for path in CORPUS:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        variants = (text.replace("\n  ", "\n"), text.replace("\n> ", "\n- "), text.replace("\n* ", "\n1. "))
+        for variant in variants:
+            assert extracted(variant, fast=True) == extracted(variant, fast=False), path
+
+
+def test_a_flat_list_takes_the_fast_path():
+    reader = links.Parser()
+    text = skill_like()
+    assert "list" in block_plan.plan(links.normalized(links.blank_frontmatter(text))).off
+    assert links.parse(text, reader) == links.parse(text, links.Parser(fast=False))
+    assert reader.fast_parses == 1
+
+
+@pytest.mark.parametrize("text", [
+    "- `a\n- b` [x](x.md)\n",  # a code span joining two items would hide the link
+    '- [t](t.md "title\n- more")\n',  # a link title running into the next item
+    "- <a\n- href='y.md'>\n",  # a tag over two items
+])
+def test_constructs_across_items_fall_back_to_the_full_parse(text: str):
+    reader = links.Parser()
+    assert extracted(text, fast=True) == extracted(text, fast=False)
+    links.parse(text, reader)
+    assert reader.fast_parses == 0
+
+
+@pytest.mark.parametrize("text", [
+    "- a\n---\n", "- a\n\n    code [c](c.md)\n", "- # h\n", "- > q\n", "- [d]: d.md\n", "-     code\n",
+    "- a\n\t- b\n", "<div>\n- a\n</div>\n", "- a\n  - b\n",
+])
+def test_the_plan_keeps_lists_it_cannot_prove_flat(text: str):
+    assert "list" not in block_plan.plan(text).off
+
+
+def test_idle_rules_are_only_those_without_their_marker():
+    assert block_plan.idle_rules("plain words\n\nmore words\n") == {
+        "code", "fence", "blockquote", "html_block", "heading", "reference", "hr", "lheading", "list"}
+    every_block = "# T\n\n> q\n\n```\nx\n```\n\n- a\n\n[r]: x\n\n<b>\n\nA\n---\n    c\n"
+    assert block_plan.idle_rules(every_block) == set()
+
+
+def test_parallel_parse_matches_the_serial_one():
+    ahead = parse_pool.read_all(CORPUS, threshold=1)
+    assert list(ahead) == CORPUS
+    reader = links.Parser()
+    assert all(ahead[path] == parse_pool.read(path, reader) for path in CORPUS)
+
+
+def test_no_pool_is_forked_from_a_threaded_caller():
+    seen: list[dict] = []
+    thread = threading.Thread(target=lambda: seen.append(parse_pool.read_all(CORPUS[:5], threshold=1)))
+    thread.start()
+    thread.join()
+    assert seen == [{}]
+
+
+def test_small_runs_parse_in_process():
+    assert parse_pool.read_all(CORPUS[:5]) == {}
