@@ -10,10 +10,12 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from harness import links
 from harness.files import UnreadableFile, read_text
@@ -32,6 +34,7 @@ class Failure:
 
 
 Outcome = Document | Failure
+Item = TypeVar("Item")
 
 
 def read(path: Path, reader: links.Parser) -> Outcome:
@@ -44,26 +47,64 @@ def read(path: Path, reader: links.Parser) -> Outcome:
                        "simplify its markup.")
 
 
-def read_chunk(paths: list[Path]) -> list[Outcome]:
+def read_chunk(paths: list[Path]) -> dict[Path, Outcome]:
     reader = links.Parser()
-    return [read(path, reader) for path in paths]
+    return {path: read(path, reader) for path in paths}
 
 
 def read_all(paths: list[Path], threshold: int = THRESHOLD) -> dict[Path, Outcome]:
     """Outcomes of `paths` parsed in parallel, keyed by path; empty when the run is too small, the caller
     runs threads, or the pool breaks (the caller then parses each file itself, with the same result)."""
-    workers = min(cpu_count(), -(-len(paths) // max(threshold, 1)))
-    if len(paths) <= threshold or workers < 2 or not can_fork():
-        return {}
-    size = -(-len(paths) // (workers * CHUNKS_PER_WORKER))
-    chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
-    try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            done = list(pool.map(read_chunk, chunks))
-    except (BrokenProcessPool, OSError):
-        return {}
-    return {path: outcome for chunk, outcomes in zip(chunks, done, strict=True)
-            for path, outcome in zip(chunk, outcomes, strict=True)}
+    return Ahead(read_chunk, paths, threshold).results()
+
+
+class Ahead(Generic[Item]):
+    """`work` over chunks of `items`, started in forked worker processes at once and collected by
+    `results()`, so the parse overlaps whatever the caller does meanwhile (loading the catalog).
+    Nothing starts for `threshold` items or fewer, or in a threaded caller; results are then empty."""
+
+    def __init__(self, work: Callable[[list[Item]], dict[Path, Outcome]], items: list[Item],
+                 threshold: int = THRESHOLD) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future] = []
+        workers = min(cpu_count(), -(-len(items) // max(threshold, 1)))
+        if len(items) <= threshold or workers < 2 or not can_fork():
+            return
+        size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
+        try:
+            fork = multiprocessing.get_context("fork")
+            self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=fork)
+            self._futures = [self._pool.submit(work, items[start:start + size])
+                             for start in range(0, len(items), size)]
+        except OSError:
+            self.close()
+
+    @property
+    def started(self) -> bool:
+        return bool(self._futures)
+
+    def results(self) -> dict[Path, Outcome]:
+        """Every chunk's outcomes in submission order; empty if a worker died (the caller parses instead)."""
+        out: dict[Path, Outcome] = {}
+        try:
+            for future in self._futures:
+                out.update(future.result())
+        except (BrokenProcessPool, OSError):
+            out = {}
+        finally:
+            self.close()
+        return out
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool, self._futures = None, []
+
+    def __enter__(self) -> Ahead[Item]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def cpu_count() -> int:

@@ -4,12 +4,11 @@ exactly what the full CommonMark parse gives: same references (target, line, kin
 from __future__ import annotations
 
 import random
-import threading
 from pathlib import Path
 
 import pytest
 
-from harness import block_plan, links, parse_pool
+from harness import block_plan, links
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(path for path in {*ROOT.glob("tests/**/*.md"), *ROOT.glob("examples/**/*.md"),
@@ -116,22 +115,3 @@ def test_idle_rules_are_only_those_without_their_marker():
         "code", "fence", "blockquote", "html_block", "heading", "reference", "hr", "lheading", "list"}
     every_block = "# T\n\n> q\n\n```\nx\n```\n\n- a\n\n[r]: x\n\n<b>\n\nA\n---\n    c\n"
     assert block_plan.idle_rules(every_block) == set()
-
-
-def test_parallel_parse_matches_the_serial_one():
-    ahead = parse_pool.read_all(CORPUS, threshold=1)
-    assert list(ahead) == CORPUS
-    reader = links.Parser()
-    assert all(ahead[path] == parse_pool.read(path, reader) for path in CORPUS)
-
-
-def test_no_pool_is_forked_from_a_threaded_caller():
-    seen: list[dict] = []
-    thread = threading.Thread(target=lambda: seen.append(parse_pool.read_all(CORPUS[:5], threshold=1)))
-    thread.start()
-    thread.join()
-    assert seen == [{}]
-
-
-def test_small_runs_parse_in_process():
-    assert parse_pool.read_all(CORPUS[:5]) == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import posixpath
 import re
 import stat
 from dataclasses import dataclass, field
@@ -18,10 +19,12 @@ from harness.errors import UsageError
 from harness.findings import Finding
 from harness.links import Document, Reference
 from harness.parse_pool import Failure
+from harness.repo import Repo
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 LINE_ANCHOR = re.compile(r"^L\d+(C\d+)?(-L\d+(C\d+)?)?$")
 GITHUB_ID_PREFIX = "user-content-"
+SKILLS_AHEAD = 50  # skills (about 4 markdown files each) before parsing in worker processes pays
 
 
 @dataclass(frozen=True)
@@ -59,17 +62,35 @@ class Scan:
     external: list[ExternalUse] = field(default_factory=list)
 
 
-def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
+def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | None = None) -> list[Finding]:
     """The internal half, as a structural check; an unreadable SKILL.md is already skill-md's finding."""
     skill_mds = {catalog.repo.rel(skill.skill_md) for skill in catalog.skills.values()}
-    return [f for f in scan(catalog, options.docs).findings
+    return [f for f in scan(catalog, options.docs, ahead).findings
             if not (f.rule == "ref-unreadable" and f.path in skill_mds)]
 
 
-def scan(catalog: Catalog, docs: tuple[str, ...] | list[str] = ()) -> Scan:
+def parse_ahead(repo: Repo) -> parse_pool.Ahead:
+    """Starts parsing the markdown of every skill the repo holds in worker processes (large catalogs
+    only), to be collected by `scan`; anything it did not cover is parsed then, in-process."""
+    folders = [os.fspath(repo.skill_dirs[name]) for name in repo.names]
+    return parse_pool.Ahead(read_folders, folders, SKILLS_AHEAD)
+
+
+def read_folders(folders: list[str]) -> dict[str, parse_pool.Outcome]:
+    reader = links.Parser()
+    return {path: parse_pool.read(Path(path), reader)
+            for folder in folders for path in markdown_files(folder)}
+
+
+def scan(catalog: Catalog, docs: tuple[str, ...] | list[str] = (),
+         ahead: parse_pool.Ahead | None = None) -> Scan:
     root = catalog.repo.root
     sources, result = collect_sources(catalog, docs)
-    resolver = Resolver(root, parse_pool.read_all([source.path for source in sources]))
+    if ahead is not None and ahead.started:
+        parsed = ahead.results()
+    else:
+        parsed = parse_pool.read_all([source.path for source in sources])
+    resolver = Resolver(root, parsed)
     for source in sources:
         document = resolver.document(source.path, source.rel, result.findings)
         if document is None:
@@ -99,8 +120,10 @@ def collect_sources(catalog: Catalog, docs: tuple[str, ...] | list[str]) -> tupl
     chosen: dict[Path, Source] = {}
     result = Scan()
     for skill in catalog.skills.values():
-        for path in markdown_under(skill.path):
-            chosen.setdefault(path, Source(path, repo.rel(path), skill.path))
+        folder, prefix = os.fspath(skill.path), repo.rel(skill.path)
+        for name in markdown_files(folder):
+            path = Path(name)
+            chosen.setdefault(path, Source(path, rel_under(repo, prefix, folder, name), skill.path))
     for pattern in docs:
         if Path(pattern).is_absolute() or ".." in PurePosixPath(pattern).parts:
             raise UsageError(f"--docs: '{pattern}' must be a glob relative to the repo root.")
@@ -114,11 +137,21 @@ def collect_sources(catalog: Catalog, docs: tuple[str, ...] | list[str]) -> tupl
     return sorted(chosen.values(), key=lambda s: s.rel), result
 
 
-def markdown_under(folder: Path) -> list[Path]:
+def rel_under(repo: Repo, prefix: str, folder: str, path: str) -> str:
+    """`repo.rel(path)` for a file found under `folder` (named `prefix`), without a relpath per file."""
+    if os.sep == "/" and path.startswith(folder + "/"):
+        return posixpath.normpath(posixpath.join(prefix, path[len(folder) + 1:]))
+    return repo.rel(Path(path))
+
+
+def markdown_files(folder: str) -> list[str]:
+    """Markdown files under `folder`, hidden folders skipped, in walk order (as strings: a catalog has
+    thousands, and a Path per file costs more than the walk)."""
     found = []
     for current, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found.extend(Path(current) / name for name in sorted(files) if is_markdown(Path(name)))
+        found.extend(os.path.join(current, name) for name in sorted(files)
+                     if name.lower().endswith(MARKDOWN_SUFFIXES))
     return found
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from harness import findings
 from harness.catalog import Catalog
 from harness.checks import Check, CheckOptions, datasets, machine, policy, references, skill_md
 from harness.findings import Finding
+from harness.parse_pool import Ahead
 
 CHECKS: dict[str, Check] = {
     "skill-md": skill_md.check,
@@ -16,11 +19,12 @@ CHECKS: dict[str, Check] = {
 }
 
 
-def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
+def check(catalog: Catalog, options: CheckOptions, ahead: Ahead | None = None) -> list[Finding]:
     out = list(catalog.repo.problems)
     if not catalog.skills and not options.docs:
         out.append(no_skill(catalog))
-    for run in CHECKS.values():
+    checks = {**CHECKS, "references": partial(references.check, ahead=ahead)} if ahead else CHECKS
+    for run in checks.values():
         out.extend(run(catalog, options))
     return findings.ordered(one_unreadable_per_file(out))
 

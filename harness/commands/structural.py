@@ -6,7 +6,7 @@ import argparse
 import time
 
 from harness import catalog, findings, options
-from harness.checks import CheckOptions
+from harness.checks import CheckOptions, references
 from harness.checks import structural as structural_checks
 from harness.commands import refs as refs_command
 from harness.context import Context
@@ -45,8 +45,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     started, clock = now(), time.monotonic()
     check_opts = check_options(args)
     repo = options.resolve_repo(args, ctx)
-    loaded = catalog.load(repo)
-    found = structural_checks.check(loaded, check_opts)
+    with references.parse_ahead(repo) as ahead:  # a large catalog's markdown parses while it loads
+        loaded = catalog.load(repo)
+        found = structural_checks.check(loaded, check_opts, ahead)
     if getattr(args, "external", False):
         found = findings.ordered([*found, *refs_command.external_findings(loaded, check_opts.docs, args)])
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
