@@ -267,7 +267,11 @@ class Resolver:
 
     def rel(self, path: str) -> str:
         if path not in self.rels:
-            self.rels[path] = Path(os.path.relpath(path, self.root)).as_posix()
+            # a normalized path under the root: relpath would only cut the prefix, at a higher price
+            if os.sep == "/" and os.path.isabs(path) and path.startswith(self.root_str + "/"):
+                self.rels[path] = path[len(self.root_str) + 1:]
+            else:
+                self.rels[path] = Path(os.path.relpath(path, self.root)).as_posix()
         return self.rels[path]
 
 
