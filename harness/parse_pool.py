@@ -7,19 +7,19 @@ threaded process can deadlock the child), parse in-process as before.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from harness import links
 from harness.files import UnreadableFile, read_text
 from harness.links import Document
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 THRESHOLD = 200  # files; below this, starting workers costs more than the parse they would share
 CHUNKS_PER_WORKER = 4  # a few chunks each, so one slow chunk does not leave the other workers idle
@@ -71,6 +71,9 @@ class Ahead(Generic[Item]):
         if len(items) <= threshold or workers < 2 or not can_fork():
             return
         size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
+        import multiprocessing  # on first use, like the pool: small runs never import them
+        from concurrent.futures import ProcessPoolExecutor
+
         try:
             fork = multiprocessing.get_context("fork")
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=fork)
@@ -85,6 +88,8 @@ class Ahead(Generic[Item]):
 
     def results(self) -> dict[Path, Outcome]:
         """Every chunk's outcomes in submission order; empty if a worker died (the caller parses instead)."""
+        from concurrent.futures.process import BrokenProcessPool
+
         out: dict[Path, Outcome] = {}
         try:
             for future in self._futures:
@@ -115,4 +120,6 @@ def cpu_count() -> int:
 
 
 def can_fork() -> bool:
+    import multiprocessing
+
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1

@@ -15,13 +15,15 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-import requests
 
 from harness import __version__, findings
 from harness.errors import UsageError
 from harness.findings import Finding
+
+if TYPE_CHECKING:
+    import requests
 
 USER_AGENT = f"skillscope/{__version__} (reference check)"
 RETRYABLE_STATUSES = frozenset({408, 425})
@@ -113,6 +115,8 @@ def host_of(url: str) -> str:
 
 
 def new_session(max_redirects: int) -> requests.Session:
+    import requests  # on first use: a structural run without --external never pays for the import
+
     session = requests.Session()
     session.headers.update({"User-Agent": USER_AGENT, "Accept": "*/*"})
     session.max_redirects = max_redirects
@@ -201,6 +205,8 @@ class Checker:
         return self.request(session, "GET", url)
 
     def request(self, session: requests.Session, method: str, url: str) -> Attempt:
+        import requests
+
         timeout = max(0.001, min(self.options.request_timeout_s, self.remaining()))
         try:
             response = session.request(method, url, timeout=timeout, allow_redirects=True,

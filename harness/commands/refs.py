@@ -6,8 +6,7 @@ import argparse
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-import requests
+from typing import TYPE_CHECKING
 
 from harness import catalog, findings, options
 from harness.checks import external, references
@@ -20,9 +19,12 @@ from harness.repo import parse_list
 from harness.report import now, publish
 from harness.results import RunMeta
 
+if TYPE_CHECKING:
+    import requests
+
 HELP = "check internal links and anchors, and (unless --no-external) that external URLs answer"
 
-SessionFactory = Callable[[], requests.Session]
+SessionFactory = Callable[[], "requests.Session"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
