@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from harness import agent, catalog, options
+from harness import catalog, options
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
@@ -15,7 +15,7 @@ from harness.behavioral.runner import (
     SkillUnderTest,
 )
 from harness.behavioral.selection import behavioral_cases
-from harness.commands.gate import require_well_formed
+from harness.commands.gate import ready_agent, require_well_formed
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError
@@ -88,13 +88,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                 "expected_behavior, unexpected_behavior, logs_contain or files_exist, and no hooks check() "
                 "applies; routing grades the others.")
         return 0
-    try:
-        cli = agent.locate(args.claude, ctx.environ)
-        isolation = agent.isolation_for(ctx.environ)
-        if not args.skip_preflight:
-            agent.preflight(cli, isolation, ctx.environ, args.model)
-    except agent.AgentUnavailable as exc:
-        raise HarnessError(str(exc)) from None
+    cli, isolation = ready_agent(args, ctx)
     settings = BehavioralSettings(
         model=args.model, effort=args.effort, judge_model=args.judge_model or args.model, jobs=args.jobs,
         case_timeout=args.case_timeout, max_budget_usd=args.max_budget_usd,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
+
+from harness import agent
 from harness.catalog import Catalog
 from harness.checks import CheckOptions
 from harness.checks import structural as structural_checks
@@ -18,3 +21,15 @@ def require_well_formed(loaded: Catalog, ctx: Context, subject: str) -> None:
             ctx.err(f"  {finding.location}: {finding.message}")
         raise HarnessError(f"{len(problems)} structural error(s) in {subject}; fix them (see "
                            "`skillscope structural`) before spending tokens.")
+
+
+def ready_agent(args: argparse.Namespace, ctx: Context) -> tuple[agent.ClaudeCLI, agent.Isolation]:
+    """The claude CLI located, isolation chosen, and (unless --skip-preflight) the API proven reachable."""
+    try:
+        cli = agent.locate(args.claude, ctx.environ)
+        isolation = agent.isolation_for(ctx.environ)
+        if not args.skip_preflight:
+            agent.preflight(cli, isolation, ctx.environ, args.model)
+    except agent.AgentUnavailable as exc:
+        raise HarnessError(str(exc)) from None
+    return cli, isolation

@@ -6,11 +6,11 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from harness import agent, catalog, options
-from harness.commands.gate import require_well_formed
+from harness import catalog, options
+from harness.commands.gate import ready_agent, require_well_formed
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.errors import HarnessError, UsageError
+from harness.errors import UsageError
 from harness.repo import parse_list
 from harness.report import now, publish
 from harness.results import RunMeta
@@ -78,13 +78,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
-    try:
-        cli = agent.locate(args.claude, ctx.environ)
-        isolation = agent.isolation_for(ctx.environ)
-        if not args.skip_preflight:
-            agent.preflight(cli, isolation, ctx.environ, args.model)
-    except agent.AgentUnavailable as exc:
-        raise HarnessError(str(exc)) from None
+    cli, isolation = ready_agent(args, ctx)
     settings = RoutingSettings(model=args.model, effort=args.effort, jobs=args.jobs,
                                case_timeout=args.case_timeout, max_tool_calls=args.max_tool_calls,
                                max_inspection_calls=args.max_inspection_calls,
