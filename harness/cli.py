@@ -13,7 +13,6 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
 
 from harness import __version__, options
@@ -98,12 +97,13 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
 
 def _crash_log() -> str:
     """Save the traceback for the bug report; the terminal gets one line, never the traceback."""
-    path = Path(tempfile.gettempdir()) / "skillscope-crash.log"
-    try:
-        path.write_text(f"skillscope {__version__}\n{traceback.format_exc()}", encoding="utf-8")
+    try:  # one file per crash: concurrent runs in CI must not overwrite each other's report
+        handle, name = tempfile.mkstemp(prefix="skillscope-crash-", suffix=".log")
+        with open(handle, "w", encoding="utf-8") as log:
+            log.write(f"skillscope {__version__}\n{traceback.format_exc()}")
     except OSError:
         return ""
-    return f" with {path}"
+    return f" with {name}"
 
 
 if __name__ == "__main__":
