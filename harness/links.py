@@ -32,6 +32,8 @@ INTERNAL = "internal"
 IGNORED = "ignored"
 
 # Inline rules that push the tokens whose source position we need; each is wrapped to record it.
+# Characters an inline rule could act on; text without them comes out of inline parsing unchanged.
+PLAIN_BREAKERS = frozenset("\\`*_[]!<&\n")
 POSITIONED_RULES = {"link": rules_inline.link, "image": rules_inline.image, "autolink": rules_inline.autolink,
                     "html_inline": rules_inline.html_inline, "linkify": rules_inline.linkify,
                     "newline": rules_inline.newline, "escape": rules_inline.escape,
@@ -157,7 +159,9 @@ def parse(text: str, reader: Parser | None = None) -> Document:
         elif token.type == "html_block":
             _read_html(token.content, _first_line(token), doc)
         elif token.type == "heading_open" and index + 1 < len(tokens):
-            doc.anchors.add(slugger.slug(plain_text(tokens[index + 1].children or [])))
+            heading = tokens[index + 1]
+            text = heading.content if heading.meta.get("plain") else plain_text(heading.children or [])
+            doc.anchors.add(slugger.slug(text))
         elif token.type == "inline" and token.children:
             _read_inline(token, doc)
     return doc
@@ -216,11 +220,21 @@ def _inline_where_needed(state) -> None:
     a reference: prose without `[`, `<` or `://` has none, and skipping it is most of the speed."""
     previous = None
     for token in state.tokens:
-        if token.type == "inline" and (
-                (previous is not None and previous.type == "heading_open") or might_refer(token.content)):
+        in_heading = previous is not None and previous.type == "heading_open"
+        if token.type != "inline":
+            pass
+        elif in_heading and is_plain(token.content) and not might_refer(token.content):
+            token.meta = {**token.meta, "plain": True}  # the slug reads the content itself
+        elif in_heading or might_refer(token.content):
             token.children = []
             state.md.inline.parse(token.content, state.md, state.env, token.children)
         previous = token
+
+
+def is_plain(text: str) -> bool:
+    """Inline parsing would give back this text unchanged: no markup, escape, entity or line break.
+    A heading's slug then comes from its content directly, without an inline parse."""
+    return not PLAIN_BREAKERS.intersection(text)
 
 
 def might_refer(text: str) -> bool:

@@ -128,3 +128,16 @@ def test_slugify_drops_symbols_but_keeps_marks_and_numbers():
 
 def test_reference_is_a_plain_value():
     assert Reference("a.md", 1, links.LINK) == Reference("a.md", 1, links.LINK)
+
+
+@pytest.mark.parametrize("heading", ["Plain words 123", "Café, naïve – ok?", "With `code`",
+                                     "With *em* and _u_", "Escaped \\* star", "Fish &amp; chips",
+                                     "A [link](x.md) here", "😄 emoji"])
+def test_a_heading_skipped_by_the_inline_parser_slugs_as_if_it_had_been_parsed(heading):
+    """Headings without inline markup are slugged from their content; the result must not differ."""
+    parsed = links.parse(f"# {heading}\n")
+    tokens = links.Parser().markdown().parse(f"# {heading}\n")
+    md = links.Parser().markdown()
+    children: list = []
+    md.inline.parse(tokens[1].content, md, {}, children)
+    assert parsed.anchors == {links.Slugger().slug(links.plain_text(children))}
