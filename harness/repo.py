@@ -67,10 +67,14 @@ class Repo:
     problems: list[findings.Finding] = field(default_factory=list)
 
     def rel(self, path: Path) -> str:
+        # Paths under the root are cut by prefix: relpath's normalising is measurable on big catalogs.
+        text, root = os.fspath(path), os.fspath(self.root)
+        if text.startswith(root + os.sep) and ".." not in text:
+            return text[len(root) + 1:].replace(os.sep, "/")
         try:
             return Path(os.path.relpath(path, self.root)).as_posix()
         except ValueError:
-            return path.as_posix()
+            return Path(path).as_posix()
 
     @property
     def names(self) -> list[str]:
