@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
 THRESHOLD = 200  # files; below this, starting workers costs more than the parse they would share
-CHUNKS_PER_WORKER = 4  # a few chunks each, so one slow chunk does not leave the other workers idle
+CHUNKS_PER_WORKER = 8  # small chunks, so workers and the caller (see _steal) finish close together
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,7 @@ class Ahead(Generic[Item]):
                  threshold: int = THRESHOLD) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future] = []
+        self._work, self._chunks = work, []
         workers = min(cpu_count(), -(-len(items) // max(threshold, 1)))
         if len(items) <= threshold or workers < 2 or not can_fork():
             return
@@ -77,8 +78,8 @@ class Ahead(Generic[Item]):
         try:
             fork = multiprocessing.get_context("fork")
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=fork)
-            self._futures = [self._pool.submit(work, items[start:start + size])
-                             for start in range(0, len(items), size)]
+            self._chunks = [items[start:start + size] for start in range(0, len(items), size)]
+            self._futures = [self._pool.submit(work, chunk) for chunk in self._chunks]
         except OSError:
             self.close()
 
@@ -92,13 +93,24 @@ class Ahead(Generic[Item]):
 
         out: dict[Path, Outcome] = {}
         try:
-            for future in self._futures:
-                out.update(future.result())
+            stolen = self._steal()
+            for index, future in enumerate(self._futures):
+                out.update(stolen[index] if index in stolen else future.result())
         except (BrokenProcessPool, OSError):
             out = {}
         finally:
             self.close()
         return out
+
+    def _steal(self) -> dict[int, dict[Path, Outcome]]:
+        """The caller, done with its own work, takes chunks no worker has started, one at a time from
+        the back while the workers take them from the front, so all cores stay busy to the end."""
+        stolen: dict[int, dict[Path, Outcome]] = {}
+        for index in range(len(self._futures) - 1, -1, -1):
+            if not self._futures[index].cancel():
+                break
+            stolen[index] = self._work(self._chunks[index])
+        return stolen
 
     def close(self) -> None:
         if self._pool is not None:
