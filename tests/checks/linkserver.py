@@ -38,7 +38,10 @@ class Request:
 
 
 class LinkServer(ThreadingHTTPServer):
-    daemon_threads = True
+    # Closing waits for handler threads (a /slow answer takes 1.5 s): a test must not leave threads
+    # behind, since code under test declines to fork a process that has them.
+    daemon_threads = False
+    block_on_close = True
 
     def __init__(self, host: str, recorder: Recorder, delay_s: float = 0.0) -> None:
         super().__init__((host, 0), Handler)
