@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from harness.agent import ToolCall, Trace
@@ -40,12 +41,14 @@ class AgentRun:
     def tool_calls(self, name: str | None = None) -> list[ToolCall]:
         return [c for c in self.trace.tool_calls if name is None or c.name == name]
 
+    @cached_property
     def did(self) -> list[Passage]:
+        """What the agent did as searchable passages, built once: a check may search many times."""
         return passages(self.trace, self.workspace)
 
     def logs_contain(self, text: str) -> bool:
         """The same search as the dataset's `logs_contain`: case-insensitive, skill text excluded."""
-        return find(text, self.did()) is not None
+        return find(text, self.did) is not None
 
     def produced(self, name: str) -> str | None:
         """The first created or changed file matching `name` by whole path segments."""
