@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from harness.report.markdown import register, table
+from harness.report.markdown import findings_table, register, table
 
 if TYPE_CHECKING:  # the result module imports the report package, so only type checkers import it
     from harness.refs_result import RefsResult
@@ -30,11 +30,7 @@ def render(result: RefsResult) -> str:
                   f"{totals['broken'] + totals['unchecked']} failing.", ""]
     else:
         lines += ["External URLs were not checked (`--no-external`).", ""]
-    if result.findings:
-        lines.append(table(["severity", "where", "rule", "what to fix"],
-                           [(f.severity, f.location, f.rule, f.message) for f in result.findings]))
-    else:
-        lines.append("Every reference resolves.")
+    lines.append(findings_table(result.findings, "Every reference resolves."))
     if result.broken:
         lines += ["", "### Failing URLs", "",
                   table(["URL", "why", "used at"],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.report.markdown import register, table
+from harness.report.markdown import findings_table, register
 from harness.results import StructuralResult
 
 
@@ -17,9 +17,5 @@ def render(result: StructuralResult) -> str:
         f"{totals['cases']} case(s); {totals['errors']} error(s), {totals['warnings']} warning(s).",
         "",
     ]
-    if result.findings:
-        lines.append(table(["severity", "where", "rule", "what to fix"],
-                           [(f.severity, f.location, f.rule, f.message) for f in result.findings]))
-    else:
-        lines.append("Every skill is in shape.")
+    lines.append(findings_table(result.findings, "Every skill is in shape."))
     return "\n".join(lines) + "\n"
