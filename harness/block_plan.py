@@ -23,6 +23,10 @@ PLAIN_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?=[^ ])")
 BLOCK_START = re.compile(r"[#`~<>*+_=-]|[0-9]{1,9}[.)](?: |$)")
 FENCE_OPEN = re.compile(r"(`{3,})[^`]*$|(~{3,})")
 SHORT_UNDERLINE = re.compile(r"(?:=+|-+) *$")
+# A run of lines each holding a character other than a space: one block, when no rule spans blank lines.
+BLOCK = re.compile(r"^[^\n]*[^ \n][^\n]*(?:\n[^\n]*[^ \n][^\n]*)*", re.M)
+# With these off (idle, or `list` read flat), nothing carries from one block into the next.
+SPANNING_RULES = frozenset({"code", "fence", "html_block", "blockquote", "reference", "list"})
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,25 @@ def plan(text: str) -> Plan:
     if items is None:
         return Plan(frozenset(idle))
     return Plan(frozenset(idle | {"list"}), frozenset(items))
+
+
+def blank_inert(text: str, off: frozenset[str]) -> str:
+    """`text` with every block that can yield no reference and no anchor turned into blank lines, so
+    the parser steps over it; line numbers stay. Only when no rule in `off`'s complement spans blocks:
+    then each block parses alone, and one without `[`, `<`, `#`, `://` or a setext underline yields
+    nothing. Otherwise `text` comes back unchanged."""
+    if not SPANNING_RULES.issubset(off):
+        return text
+    underlines = "lheading" not in off
+
+    def keep_or_blank(found: re.Match) -> str:
+        block = found.group()
+        if ("[" in block or "<" in block or "#" in block or "://" in block
+                or (underlines and UNDERLINE_LINE.search(block))):
+            return block
+        return "\n" * block.count("\n")
+
+    return BLOCK.sub(keep_or_blank, text)
 
 
 def flat_items(text: str) -> set[int] | None:

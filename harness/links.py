@@ -138,7 +138,7 @@ class Parser:
         if not self.fast:
             return self.markdown().parse(text)
         chosen = block_plan.plan(text)
-        tokens = self.markdown(chosen.off).parse(text)
+        tokens = self.markdown(chosen.off).parse(block_plan.blank_inert(text, chosen.off))
         if not chosen.items:
             return tokens
         if crosses_items(tokens, chosen.items):

@@ -39,6 +39,12 @@ FLAT_PIECES = [
     "- see http://x.example/y", "# Head", "```", "[x]", "[x]: x.md", "- ![i](i.png)", "- *em [e](e.md)*",
     "- a\\", "lazy `tick", "- [a](", "- b.md)", "- [x]", "***",
 ]
+# Documents made mostly of blocks with no reference and no heading, beside ones that have them.
+INERT_PIECES = [
+    "", "", "", "plain prose", "prose with *stars* and `code`", "- a plain item", "1. step one", "# Head",
+    "text [t](t.md)", "- [a](a.md)", "Title", "=====", "***", "- [multi", "line](m.md)", "lazy `tick",
+    "- code` [c](c.md)", "see https://x.example/a", "<b id='x'>",
+]
 
 
 def extracted(text: str, fast: bool) -> tuple[list[tuple[str, int, str]], set[str]]:
@@ -115,3 +121,32 @@ def test_idle_rules_are_only_those_without_their_marker():
         "code", "fence", "blockquote", "html_block", "heading", "reference", "hr", "lheading", "list"}
     every_block = "# T\n\n> q\n\n```\nx\n```\n\n- a\n\n[r]: x\n\n<b>\n\nA\n---\n    c\n"
     assert block_plan.idle_rules(every_block) == set()
+
+
+def test_inert_blocks_become_blank_lines():
+    text = "# T\n\nprose one\nprose *two*\n\n- item\n\nsee [a](a.md)\n"
+    assert block_plan.blank_inert(text, block_plan.plan(text).off) == "# T\n\n\n\n\n\n\nsee [a](a.md)\n"
+    underlined = "prose\n\nTitle\n===\n"
+    assert block_plan.blank_inert(underlined, block_plan.plan(underlined).off) == "\n\nTitle\n===\n"
+
+
+@pytest.mark.parametrize("text", [
+    "prose\n\n```\ncode\n\n```\n",  # a fence runs over blank lines
+    "prose\n\n    indented\n\n    code\n",
+    "- item\n\n  continued\n",  # an indented continuation keeps the list rule on
+    "<div>\n\nprose\n\n</div>\n",
+    "[a]: a.md\n\nprose\n",  # a definition serves the whole file
+])
+def test_nothing_is_blanked_when_a_rule_spans_blocks(text: str):
+    assert block_plan.blank_inert(text, block_plan.plan(text).off) == text
+
+
+def test_generated_documents_with_inert_blocks_parse_alike():
+    blanked = 0
+    reader, full_reader = links.Parser(), links.Parser(fast=False)
+    for text in generated(INERT_PIECES, 1500, seed=11):
+        blanked += block_plan.blank_inert(text, block_plan.plan(text).off) != text
+        full, fast = links.parse(text, full_reader), links.parse(text, reader)
+        assert ([(r.target, r.line, r.kind) for r in fast.references], fast.anchors) == (
+            [(r.target, r.line, r.kind) for r in full.references], full.anchors), text
+    assert blanked > 200  # the blanking was exercised, not just allowed
