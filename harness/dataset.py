@@ -89,15 +89,19 @@ def parse(text: str, dataset: Dataset) -> Dataset:
         return dataset
     except RecursionError:
         data = _TOO_DEEP
-    if data is _TOO_DEEP or nesting.deeper_than(data, MAX_DEPTH):
+    # What the screen passes nests as shallowly as the schema allows; anything else is measured first.
+    valid = data is not _TOO_DEEP and schemas.passes_screen("evals", data)
+    if not valid and (data is _TOO_DEEP or nesting.deeper_than(data, MAX_DEPTH)):
         dataset.problems.append(findings.error(
             "dataset-json", rel, f"nests more than {MAX_DEPTH} levels deep, far beyond the documented "
             "shape; keep to an object holding an `evaluations` array of flat objects."))
         return dataset
     dataset.raw = data
     case_lines = jsonlines.element_lines(text, "evaluations")
-    for error in sorted(schemas.validator("evals").iter_errors(data), key=lambda e: list(e.absolute_path)):
-        dataset.problems.append(_schema_finding(error, rel, case_lines, text))
+    if not valid:
+        found = schemas.validator("evals").iter_errors(data)
+        for error in sorted(found, key=lambda e: list(e.absolute_path)):
+            dataset.problems.append(_schema_finding(error, rel, case_lines, text))
     if not isinstance(data, dict):
         return dataset
     version = data.get("skillscope_version")

@@ -42,7 +42,7 @@ def load(path: Path, rel: str) -> MachinePlan:
         plan.problems.append(findings.error(
             "machine-schema", rel, "must be a YAML mapping with any of `os`, `labels`, `runner_type`.", 1))
         return plan
-    for error in schemas.validator("machine").iter_errors(data):
+    for error in schemas.errors("machine", data):
         key = str(error.absolute_path[0]) if error.absolute_path else _first_unknown(error)
         plan.problems.append(findings.error(
             "machine-schema", rel, _explain(error, key), document.key_lines.get(key) if key else None))

@@ -1,14 +1,35 @@
-"""The JSON Schemas under schema/, shipped inside the package as harness/schema."""
+"""The JSON Schemas under schema/, shipped inside the package as harness/schema.
+
+jsonschema is the enforcer: every finding comes from its errors. A thousand datasets cost it about a
+second, so a validator compiled to Python by fastjsonschema answers first; only what that screen rejects
+(or a schema it cannot read the same way) goes to jsonschema.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
+
+# Keywords that mean the same in draft 7, which fastjsonschema compiles, and in 2020-12, which the
+# schemas declare. A schema using any other keyword is never screened.
+PORTABLE_KEYWORDS = frozenset({
+    "$schema", "$id", "$comment", "title", "description", "default", "examples", "format",
+    "type", "required", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minProperties",
+    "maxProperties", "properties", "patternProperties", "additionalProperties", "items", "not",
+    "allOf", "anyOf", "oneOf", "if", "then", "else", "$defs",
+})
+# Python's `in` and `==` take True for 1; jsonschema does not. Only string values compare alike.
+VALUE_KEYWORDS = ("enum", "const")
+NAMED_SUBSCHEMAS = ("properties", "patternProperties", "$defs")
+SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
+SUBSCHEMAS = ("additionalProperties", "items", "not", "if", "then", "else")
 
 
 @cache
@@ -54,3 +75,58 @@ def inline_refs(schema: dict) -> dict:
         return {k: resolve(v, seen) for k, v in node.items()}
 
     return resolve(schema, ())
+
+
+def passes_screen(name: str, instance: object) -> bool:
+    """True when the compiled screen accepts `instance`, which then has no jsonschema error either.
+    False means only "ask jsonschema": the screen may be stricter, or absent for this schema."""
+    check = screen(name)
+    if check is None:
+        return False
+    from fastjsonschema import JsonSchemaException
+
+    try:
+        check(instance)
+    except (JsonSchemaException, RecursionError):
+        return False
+    return True
+
+
+def errors(name: str, instance: object) -> list:
+    """jsonschema's errors for `instance`, in its order; none when the screen passes it."""
+    if passes_screen(name, instance):
+        return []
+    return list(validator(name).iter_errors(instance))
+
+
+@cache
+def screen(name: str) -> Callable[[object], object] | None:
+    """The compiled screen of a schema, or None when it uses a keyword outside PORTABLE_KEYWORDS
+    (or a `$ref` left by inlining). Formats stay annotations, as they are for jsonschema here."""
+    schema = inline_refs(load(name))
+    if not portable(schema):
+        return None
+    import fastjsonschema  # on first use, like jsonschema
+
+    return fastjsonschema.compile(schema, use_formats=False)
+
+
+def portable(schema: object, negated: bool = False) -> bool:
+    """Every keyword of `schema` and its subschemas is in PORTABLE_KEYWORDS, `items` is one schema, and
+    no `$` sits where the screen would be looser: fastjsonschema reads `$` as the very end, where Python
+    also matches before a final newline, so under `not`, `oneOf` or `if` it must not appear."""
+    if isinstance(schema, bool):
+        return True
+    if not isinstance(schema, dict) or not PORTABLE_KEYWORDS.union(VALUE_KEYWORDS).issuperset(schema):
+        return False
+    values = [*schema.get("enum", []), *([schema["const"]] if "const" in schema else [])]
+    if not all(isinstance(value, str) for value in values):
+        return False
+    if negated and "$" in str(schema.get("pattern", "")):
+        return False
+    if any("$" in key for key in schema.get("patternProperties", {})):
+        return False
+    children = [(sub, negated) for key in NAMED_SUBSCHEMAS for sub in schema.get(key, {}).values()]
+    children += [(sub, negated or key == "oneOf") for key in SUBSCHEMA_LISTS for sub in schema.get(key, [])]
+    children += [(schema[key], negated or key in ("not", "if")) for key in SUBSCHEMAS if key in schema]
+    return all(portable(child, flag) for child, flag in children)

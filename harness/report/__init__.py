@@ -57,7 +57,7 @@ def publish(result: Result, ctx: Context, output: str | None, summary: str | Non
     path = Path(output) if output else default_output(Path(document["repo"]), result.command)
     if not path.is_absolute():
         path = ctx.cwd / path
-    problems = [e.message for e in schemas.validator(f"{result.command}-report").iter_errors(document)]
+    problems = [e.message for e in schemas.errors(f"{result.command}-report", document)]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
     _write(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", "the JSON report", "--output")

@@ -1,0 +1,168 @@
+"""The compiled screen in front of jsonschema: whatever it passes, jsonschema passes too; whatever it
+rejects still gets jsonschema's own errors; and it only runs on schemas it reads the same way."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from harness import schemas
+
+ROOT = Path(__file__).resolve().parent.parent
+DATASETS = sorted({*ROOT.glob("tests/**/evals/*.json"), *ROOT.glob("examples/**/evals/*.json"),
+                   ROOT / "harness" / "data" / "negatives.json", ROOT / "harness" / "data" / "TEMPLATE.json"})
+MACHINES = sorted({*ROOT.glob("tests/**/machine.yml"), *ROOT.glob("examples/**/machine.yml")})
+
+
+def jsonschema_valid(name: str, instance: object) -> bool:
+    return not list(schemas.validator(name).iter_errors(instance))
+
+
+@pytest.mark.parametrize("path", DATASETS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_dataset_fixture_gets_the_same_verdict(path: Path):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return  # malformed JSON never reaches a schema
+    assert schemas.passes_screen("evals", data) == jsonschema_valid("evals", data)
+
+
+@pytest.mark.parametrize("path", MACHINES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_machine_fixture_gets_the_same_verdict(path: Path):
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError, PermissionError):
+        return  # unreadable or not YAML: never validated
+    assert schemas.passes_screen("machine", data) == jsonschema_valid("machine", data)
+
+
+def test_the_fixtures_hold_both_verdicts():
+    verdicts = set()
+    for path in DATASETS:
+        try:
+            verdicts.add(schemas.passes_screen("evals", json.loads(path.read_text(encoding="utf-8"))))
+        except (ValueError, RecursionError, UnicodeDecodeError):
+            continue
+    assert verdicts == {True, False}
+
+
+# Valid data, then (half the time) one change at one place: a value swapped for an odd one (blank or
+# whitespace strings, a final newline, a wrong type), a key dropped or an unknown key added.
+ODD = st.one_of(st.sampled_from(["", " ", "\n", "\t", "x\n", " x ", "\u00a0"]), st.none(), st.booleans(),
+                st.integers(), st.floats(allow_nan=False), st.lists(st.text(max_size=2), max_size=2),
+                st.dictionaries(st.text(max_size=2), st.text(max_size=2), max_size=2))
+WORDS = st.text(alphabet="ab -_.\u00e9", min_size=1, max_size=8).filter(str.strip)
+STATEMENTS = st.lists(WORDS, max_size=3)
+CASE = st.fixed_dictionaries(
+    {"id": WORDS, "prompt": WORDS, "skill_should_trigger": st.booleans()},
+    optional={"expected_behavior": STATEMENTS, "unexpected_behavior": STATEMENTS,
+              "logs_contain": STATEMENTS, "files_exist": STATEMENTS, "workspace": WORDS,
+              "note": st.text(max_size=4)})
+DATASET = st.fixed_dictionaries(
+    {"evaluations": st.lists(CASE, min_size=1, max_size=3)},
+    optional={"skillscope_version": st.sampled_from(["v1.2.0", "main", "1.0.post1", "release/2026-11"]),
+              "comment": st.one_of(st.text(max_size=4), st.lists(st.text(max_size=4), max_size=2))})
+MACHINE = st.fixed_dictionaries({}, optional={"os": st.lists(WORDS, min_size=1, max_size=2),
+                                              "labels": st.lists(WORDS, min_size=1, max_size=2),
+                                              "runner_type": WORDS})
+VERSION = st.text(alphabet="aZ09._/+-@{}\nlock", min_size=1, max_size=10)
+
+
+def places(value: object) -> list[tuple[object, object]]:
+    """Every (container, key or index) inside `value`, depth first."""
+    found = []
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += [(value, key), *places(child)]
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += [(value, index), *places(child)]
+    return found
+
+
+def changed_once(draw, value: object) -> object:
+    spots = places(value)
+    if not spots or not draw(st.booleans()):
+        return value
+    container, key = draw(st.sampled_from(spots))
+    action = draw(st.sampled_from(["odd", "drop", "extra"]))
+    if action == "odd":
+        container[key] = draw(ODD)
+    elif action == "drop":
+        del container[key]
+    elif isinstance(container, dict):
+        container["unknown_key"] = draw(ODD)
+    else:
+        container.append(draw(ODD))
+    return value
+
+
+@settings(max_examples=800, deadline=None, derandomize=True)
+@given(st.data())
+def test_what_the_screen_passes_jsonschema_passes(data):
+    dataset = changed_once(data.draw, data.draw(DATASET))
+    assert schemas.passes_screen("evals", dataset) == jsonschema_valid("evals", dataset)
+
+
+@settings(max_examples=500, deadline=None, derandomize=True)
+@given(st.data())
+def test_a_machine_plan_gets_the_same_verdict(data):
+    plan = changed_once(data.draw, data.draw(MACHINE))
+    assert schemas.passes_screen("machine", plan) == jsonschema_valid("machine", plan)
+
+
+@settings(max_examples=1000, deadline=None, derandomize=True)
+@given(VERSION)
+def test_the_version_pattern_differs_only_on_a_final_newline(version: str):
+    data = {"evaluations": [{"id": "a", "prompt": "b", "skill_should_trigger": True}],
+            "skillscope_version": version}
+    if schemas.passes_screen("evals", data) != jsonschema_valid("evals", data):
+        assert version.endswith("\n")  # Python's `$` takes a final newline; the screen is stricter
+
+
+def test_errors_come_from_jsonschema_when_the_screen_rejects():
+    data = {"evaluations": [{"id": "", "prompt": "p", "skill_should_trigger": "yes"}]}
+    found = schemas.errors("evals", data)
+    assert {error.validator for error in found} >= {"type", "minLength"}
+    assert all(hasattr(error, "absolute_path") for error in found)
+    assert schemas.errors("evals", {"evaluations": [{"id": "a", "prompt": "p",
+                                                      "skill_should_trigger": True}]}) == []
+
+
+@pytest.mark.parametrize(("name", "screened"), [
+    ("evals", True), ("machine", True), ("structural-report", True), ("refs-report", True),
+    ("routing-report", True), ("behavioral-report", True), ("plan", False)])
+def test_which_schemas_are_screened(name: str, screened: bool):
+    assert (schemas.screen(name) is not None) is screened
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "array", "uniqueItems": True},  # Python equality takes 1 for True
+    {"enum": ["a", 1]},
+    {"const": True},
+    {"prefixItems": [{"type": "string"}]},  # 2020-12 only
+    {"type": "array", "items": [{"type": "string"}]},  # tuple form means another thing in 2020-12
+    {"not": {"pattern": "x$"}},  # the screen's `$` is stricter, so under `not` it is looser
+    {"oneOf": [{"pattern": "^a$"}, {"type": "integer"}]},
+    {"if": {"pattern": "a$"}, "then": {"minLength": 3}},
+    {"patternProperties": {"^a$": {"type": "string"}}},
+    {"properties": {"x": {"$ref": "#/$defs/loop"}}},
+])
+def test_schemas_read_differently_are_not_screened(schema: dict):
+    assert not schemas.portable(schema)
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "string", "pattern": "^a$"},  # stricter at the top: fine
+    {"enum": ["a", "b"]},
+    {"properties": {"x": {"not": {"pattern": "\\.\\."}}}},
+    {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+])
+def test_schemas_read_alike_are_screened(schema: dict):
+    assert schemas.portable(schema)
