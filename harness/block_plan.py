@@ -11,20 +11,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+# Line patterns start with a literal newline and are searched in "\n" + text: the regex engine then
+# jumps from newline to newline, where `^` in multiline mode would be tried at every character.
 # A line that could be a thematic break inside any container: only markers, digits, `>` and spaces.
-HR_LINE = re.compile(r"^[ \t>0-9.)+*_-]*[*_-][ \t>0-9.)+*_-]*$", re.M)
+HR_LINE = re.compile(r"\n[ \t>0-9.)+*_-]*[*_-][ \t>0-9.)+*_-]*(?=\n|\Z)")
 # A setext underline sits after blockquote markers and indentation only, never after a list marker.
-UNDERLINE_LINE = re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.M)
+UNDERLINE_LINE = re.compile(r"\n[ \t>]*(?:=+|-+)[ \t]*(?=\n|\Z)")
 # Every list item starts, after container markers and indentation, with a bullet or `1.`/`1)` marker.
-ITEM_LINE = re.compile(r"^[ \t>]*(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)", re.M)
+ITEM_LINE = re.compile(r"\n[ \t>]*(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|(?=\n|\Z))")
 
 ITEM_START = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?: |$)")
 PLAIN_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?=[^ ])")
 BLOCK_START = re.compile(r"[#`~<>*+_=-]|[0-9]{1,9}[.)](?: |$)")
 FENCE_OPEN = re.compile(r"(`{3,})[^`]*$|(~{3,})")
 SHORT_UNDERLINE = re.compile(r"(?:=+|-+) *$")
-# A run of lines each holding a character other than a space: one block, when no rule spans blank lines.
-BLOCK = re.compile(r"^[^\n]*[^ \n][^\n]*(?:\n[^\n]*[^ \n][^\n]*)*", re.M)
+# Blank lines between blocks; split on them, a text alternates block, separator, block...
+BLANK_RUN = re.compile(r"(\n(?: *\n)+)")
 # With these off (idle, or `list` read flat), nothing carries from one block into the next.
 SPANNING_RULES = frozenset({"code", "fence", "html_block", "blockquote", "reference", "list"})
 
@@ -51,11 +53,12 @@ def idle_rules(text: str) -> set[str]:
         idle.add("heading")
     if "]:" not in text:
         idle.add("reference")  # a definition's label is followed right away by its colon
-    if not HR_LINE.search(text):
+    lines = "\n" + text
+    if not HR_LINE.search(lines):
         idle.add("hr")
-    if not UNDERLINE_LINE.search(text):
+    if not UNDERLINE_LINE.search(lines):
         idle.add("lheading")
-    if not ITEM_LINE.search(text):
+    if not ITEM_LINE.search(lines):
         idle.add("list")
     return idle
 
@@ -78,15 +81,13 @@ def blank_inert(text: str, off: frozenset[str]) -> str:
     if not SPANNING_RULES.issubset(off):
         return text
     underlines = "lheading" not in off
-
-    def keep_or_blank(found: re.Match) -> str:
-        block = found.group()
-        if ("[" in block or "<" in block or "#" in block or "://" in block
-                or (underlines and UNDERLINE_LINE.search(block))):
-            return block
-        return "\n" * block.count("\n")
-
-    return BLOCK.sub(keep_or_blank, text)
+    parts = BLANK_RUN.split(text)
+    for index in range(0, len(parts), 2):
+        block = parts[index]
+        if not ("[" in block or "<" in block or "#" in block or "://" in block
+                or (underlines and UNDERLINE_LINE.search("\n" + block))):
+            parts[index] = "\n" * block.count("\n")
+    return "".join(parts)
 
 
 def flat_items(text: str) -> set[int] | None:

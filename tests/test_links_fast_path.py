@@ -4,9 +4,12 @@ exactly what the full CommonMark parse gives: same references (target, line, kin
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness import block_plan, links
 
@@ -150,3 +153,18 @@ def test_generated_documents_with_inert_blocks_parse_alike():
         assert ([(r.target, r.line, r.kind) for r in fast.references], fast.anchors) == (
             [(r.target, r.line, r.kind) for r in full.references], full.anchors), text
     assert blanked > 200  # the blanking was exercised, not just allowed
+
+
+# The line patterns as plain multiline regexes: what the newline-anchored ones must find.
+MULTILINE_FORMS = {
+    "HR_LINE": re.compile(r"^[ \t>0-9.)+*_-]*[*_-][ \t>0-9.)+*_-]*$", re.M),
+    "UNDERLINE_LINE": re.compile(r"^[ \t>]*(?:=+|-+)[ \t]*$", re.M),
+    "ITEM_LINE": re.compile(r"^[ \t>]*(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]|$)", re.M),
+}
+
+
+@settings(max_examples=3000, deadline=None, derandomize=True)
+@given(st.text(alphabet=" \t>0123456789.)+*_-=\nab", max_size=30))
+def test_line_patterns_match_where_multiline_anchors_would(text: str):
+    for name, multiline in MULTILINE_FORMS.items():
+        assert bool(getattr(block_plan, name).search("\n" + text)) == bool(multiline.search(text)), name
