@@ -59,6 +59,8 @@ def load(text: str) -> YamlDocument:
 
 
 def _load_fast(text: str) -> tuple[object, object]:
+    if "&" not in text and "*" not in text:  # no anchor or alias without its indicator: skip the scan
+        return _load(_FastLoader(text), text)
     try:
         for event in yaml.parse(text, Loader=_FastLoader):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):

@@ -26,6 +26,12 @@ def test_anchors_and_aliases_are_refused_with_their_line(text: str, line: int) -
     assert caught.value.line == line
 
 
+@pytest.mark.parametrize("text", ["description: Tom & Jerry\n", "note: 'a *starred* word'\n",
+                                  "a: 1 * 2 & 3\n"])
+def test_ampersands_and_stars_in_values_are_not_anchors(text: str) -> None:
+    assert list(yamlsafe.load(text).data) == [text.split(":")[0]]
+
+
 def test_a_billion_laughs_bomb_is_refused_at_its_first_anchor() -> None:
     lines = ['a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
     for previous, name in zip("abcdefghi", "bcdefghij", strict=True):
