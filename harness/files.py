@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
 
 MAX_TEXT_BYTES = 5 * 1024 * 1024  # far above any real SKILL.md or dataset
@@ -20,7 +22,11 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
     """UTF-8 text of `path`, refusing binary, oversized and undecodable files."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
+            # Sized from fstat: read(limit + 1) would allocate the whole limit for every small file.
+            size = os.fstat(handle.fileno()).st_size
+            data = handle.read(min(size, limit) + 1)
+            if len(data) > size:  # the size was wrong (a special or growing file): read on to the limit
+                data += handle.read(limit + 1 - len(data))
     except IsADirectoryError:
         raise UnreadableFile("it is a directory, not a file") from None
     except OSError as exc:
@@ -50,10 +56,36 @@ def present(path: Path) -> bool:
     return True
 
 
-def is_inside(path: Path, root: Path) -> bool:
+def is_inside(path: Path, root: Path, realpath: Callable[[str], str] = os.path.realpath) -> bool:
     """True when `path`, with every symlink resolved, stays under `root`."""
     try:
-        Path(os.path.realpath(path)).relative_to(os.path.realpath(root))
+        Path(realpath(os.fspath(path))).relative_to(realpath(os.fspath(root)))
     except ValueError:
         return False
     return True
+
+
+class RealPaths:
+    """`os.path.realpath` that resolves each directory once: a catalog resolves thousands of paths under
+    the same parents, and realpath costs a system call per component of every one of them."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        if path not in self.known:
+            parent, name = os.path.split(path)
+            if not os.path.isabs(path) or name in ("", ".", "..") or parent == path:
+                self.known[path] = os.path.realpath(path)  # the cases a plain join would get wrong
+            elif self.is_link(path):
+                self.known[path] = os.path.realpath(path)
+            else:
+                self.known[path] = os.path.join(self(parent), name)
+        return self.known[path]
+
+    @staticmethod
+    def is_link(path: str) -> bool:
+        try:
+            return stat.S_ISLNK(os.lstat(path).st_mode)
+        except (OSError, ValueError):
+            return False  # as realpath does: a component it cannot stat is kept as written

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from harness import findings
 from harness.errors import UsageError
-from harness.files import is_inside, present
+from harness.files import RealPaths, is_inside, present
 
 
 def parse_list(flag: str, text: str | None) -> list[str]:
@@ -87,19 +87,20 @@ class Repo:
 def discover(root: Path, globs: list[str]) -> Repo:
     """Directories one level down each glob that hold a SKILL.md; never recurses further."""
     repo = Repo(root=root, globs=globs)
+    realpath = RealPaths()
     for pattern in globs:
         if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
             raise UsageError(f"--skills-dir: '{pattern}' must be a glob relative to the repo root.")
         for path in sorted(root.glob(pattern.rstrip("/") or ".")):
             if path.name.startswith(".") or not path.is_dir() or not present(path / "SKILL.md"):
                 continue
-            _add(repo, path)
+            _add(repo, path, realpath)
     return repo
 
 
-def _add(repo: Repo, path: Path) -> None:
+def _add(repo: Repo, path: Path, realpath: RealPaths) -> None:
     rel = repo.rel(path)
-    if not is_inside(path, repo.root):
+    if not is_inside(path, repo.root, realpath):
         repo.problems.append(findings.error(
             "skill-outside-repo", rel,
             "this skill directory is a symlink leading outside the repository; "

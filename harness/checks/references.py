@@ -16,6 +16,7 @@ from harness import findings, links, parse_pool
 from harness.catalog import Catalog
 from harness.checks import CheckOptions
 from harness.errors import UsageError
+from harness.files import RealPaths
 from harness.findings import Finding
 from harness.links import Document, Reference
 from harness.parse_pool import Failure
@@ -177,7 +178,7 @@ class Resolver:
         self.parsed = {os.path.normpath(path): outcome for path, outcome in (parsed or {}).items()}
         self.documents: dict[str, Document | None] = {}
         self.targets: dict[str, Target] = {}
-        self.real_dirs: dict[str, str] = {}
+        self.real_dir = RealPaths()
         self.rels: dict[str, str] = {}
         self.splits: dict[str, tuple[str, str]] = {}
 
@@ -259,11 +260,6 @@ class Resolver:
                 real = os.path.join(self.real_dir(os.path.dirname(path)), os.path.basename(path))
             self.targets[path] = Target(real, os.path.exists(real), os.path.isfile(real))
         return self.targets[path]
-
-    def real_dir(self, folder: str) -> str:
-        if folder not in self.real_dirs:
-            self.real_dirs[folder] = os.path.realpath(folder)
-        return self.real_dirs[folder]
 
     def rel(self, path: str) -> str:
         if path not in self.rels:

@@ -1,0 +1,73 @@
+"""harness.files: defensive reads, and a realpath that resolves each directory once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness import files
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """Plain folders, a symlinked folder inside and one outside, a file link, a dangling link and a loop."""
+    root = tmp_path / "repo"
+    (root / "skills" / "a" / "references").mkdir(parents=True)
+    (root / "skills" / "a" / "SKILL.md").write_text("x")
+    (tmp_path / "elsewhere" / "deep").mkdir(parents=True)
+    (root / "skills" / "inside-link").symlink_to(root / "skills" / "a")
+    (root / "skills" / "outside-link").symlink_to(tmp_path / "elsewhere" / "deep")
+    (root / "skills" / "a" / "file-link.md").symlink_to(root / "skills" / "a" / "SKILL.md")
+    (root / "skills" / "dangling").symlink_to(root / "nowhere")
+    (root / "loop1").symlink_to(root / "loop2")
+    (root / "loop2").symlink_to(root / "loop1")
+    return root
+
+
+def test_real_paths_agree_with_realpath(tree: Path):
+    realpath = files.RealPaths()
+    asked = [
+        "skills/a/references", "skills/a/SKILL.md", "skills/inside-link/references", "skills/inside-link",
+        "skills/outside-link", "skills/outside-link/..", "skills/outside-link/../deep/x.md",
+        "skills/a/file-link.md", "skills/dangling", "skills/dangling/more", "missing/deeper/file.md",
+        "loop1", "loop1/x", "skills/./a", "skills/a/", "skills//a",
+    ]
+    for rel in asked * 2:  # the second round answers from what the first one learned
+        path = os.path.join(os.fspath(tree), rel)
+        assert realpath(path) == os.path.realpath(path), rel
+
+
+def test_relative_paths_fall_back_to_realpath(tree: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tree)
+    assert files.RealPaths()("skills/inside-link") == os.path.realpath("skills/inside-link")
+
+
+def test_is_inside_sees_through_symlinks(tree: Path):
+    realpath = files.RealPaths()
+    assert files.is_inside(tree / "skills" / "inside-link", tree, realpath)
+    assert not files.is_inside(tree / "skills" / "outside-link", tree, realpath)
+
+
+@pytest.mark.parametrize("size", [0, 1, 4095, 4096, 70_000])
+def test_read_text_reads_whole_files_of_any_size(tmp_path: Path, size: int):
+    path = tmp_path / "f.md"
+    path.write_text("a" * size, encoding="utf-8")
+    assert files.read_text(path) == "a" * size
+
+
+def test_read_text_refuses_a_file_past_the_limit(tmp_path: Path):
+    path = tmp_path / "big.md"
+    path.write_text("a" * 101, encoding="utf-8")
+    assert files.read_text(path, limit=101) == "a" * 101
+    with pytest.raises(files.UnreadableFile, match="larger than"):
+        files.read_text(path, limit=100)
+
+
+def test_read_text_reads_past_a_size_that_says_zero(tmp_path: Path):
+    """Files under /proc report size 0 and still have content."""
+    proc = Path("/proc/self/status")
+    if not proc.exists():
+        pytest.fail("this test needs Linux /proc")
+    assert "Name:" in files.read_text(proc)
