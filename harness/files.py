@@ -21,12 +21,10 @@ class UnreadableFile(Exception):
 def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
     """UTF-8 text of `path`, refusing binary, oversized and undecodable files."""
     try:
-        with open(path, "rb") as handle:
-            # Sized from fstat: read(limit + 1) would allocate the whole limit for every small file.
-            size = os.fstat(handle.fileno()).st_size
-            data = handle.read(min(size, limit) + 1)
-            if len(data) > size:  # the size was wrong (a special or growing file): read on to the limit
-                data += handle.read(limit + 1 - len(data))
+        # Unbuffered, and sized from fstat: a buffered read(limit + 1) would allocate the whole limit
+        # and ask the OS whether each file is a terminal.
+        with open(path, "rb", buffering=0) as handle:
+            data = read_up_to(handle, os.fstat(handle.fileno()).st_size, limit + 1)
     except IsADirectoryError:
         raise UnreadableFile("it is a directory, not a file") from None
     except OSError as exc:
@@ -40,6 +38,20 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise UnreadableFile(f"it is not valid UTF-8 (line {line}); save it as UTF-8") from None
+
+
+def read_up_to(handle, size: int, most: int) -> bytes:
+    """At most `most` bytes, asked for in one read when `size` is right, and read on to EOF or `most`
+    when it is not (special files report 0, growing files more than they had)."""
+    chunks, total, want = [], 0, min(size + 1, most)
+    while want > 0:
+        chunk = handle.read(want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        want = most - total
+    return b"".join(chunks)
 
 
 def present(path: Path) -> bool:

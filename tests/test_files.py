@@ -71,3 +71,8 @@ def test_read_text_reads_past_a_size_that_says_zero(tmp_path: Path):
     if not proc.exists():
         pytest.fail("this test needs Linux /proc")
     assert "Name:" in files.read_text(proc)
+
+
+def test_a_size_that_says_zero_still_meets_the_limit():
+    with pytest.raises(files.UnreadableFile, match="larger than"):
+        files.read_text(Path("/proc/self/status"), limit=10)

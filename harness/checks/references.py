@@ -258,7 +258,7 @@ class Resolver:
                 real = os.path.realpath(path)
             else:
                 real = os.path.join(self.real_dir(os.path.dirname(path)), os.path.basename(path))
-            self.targets[path] = Target(real, os.path.exists(real), os.path.isfile(real))
+            self.targets[path] = target_facts(real)
         return self.targets[path]
 
     def rel(self, path: str) -> str:
@@ -269,6 +269,15 @@ class Resolver:
             else:
                 self.rels[path] = Path(os.path.relpath(path, self.root)).as_posix()
         return self.rels[path]
+
+
+def target_facts(real: str) -> Target:
+    """One stat for what `os.path.exists` and `os.path.isfile` would each have asked."""
+    try:
+        mode = os.stat(real).st_mode
+    except (OSError, ValueError):
+        return Target(real, False, False)
+    return Target(real, True, stat.S_ISREG(mode))
 
 
 def inside(path: str, folder: str) -> bool:
