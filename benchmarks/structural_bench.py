@@ -5,6 +5,8 @@ reference files that link to each other, and an evals.json of 10 cases), then ti
 in-process (harness.cli.main) and as a subprocess (python -m harness), and prints total seconds,
 ms per skill and the per-skill cost ratio between the sizes. Wall and CPU seconds are both shown: on
 a shared machine wall time inflates, CPU time is the run's own cost. Target: 1,000 skills < 3 s on 2 cores.
+A fixed pure-Python loop is timed before and after: on a shared host one core's speed can swing by half,
+and that figure says how fast the machine was while the numbers were taken.
 
     python benchmarks/structural_bench.py [--sizes 200,1000] [--repeat 3] [--profile]
 """
@@ -97,6 +99,15 @@ def run_in_process(root: Path, output: Path) -> Timing:
     return Timing(time.perf_counter() - wall, time.process_time() + children_cpu() - cpu, code)
 
 
+def reference_loop() -> float:
+    """CPU seconds of a fixed pure-Python loop: the machine's speed at this moment, for reading the rest."""
+    started = time.process_time()
+    total = 0
+    for number in range(5_000_000):
+        total += number
+    return time.process_time() - started
+
+
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -145,6 +156,7 @@ def bench(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     sizes = [int(size) for size in args.sizes.split(",")]
     rows = []
+    speed_before = reference_loop()
     with tempfile.TemporaryDirectory(prefix="skillscope-bench-") as tmp:
         for size in sizes:
             root = generate(Path(tmp) / f"catalog-{size}", size)
@@ -154,6 +166,8 @@ def bench(argv: list[str] | None = None) -> int:
                 profile(root, Path(tmp) / "profile.json", 30)
     print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
           "(wall time inflates when it exceeds the cores; CPU time does not)")
+    print(f"reference loop (5M additions): {speed_before:.2f} s before, {reference_loop():.2f} s after "
+          "(the same code: a larger figure means a slower machine during the run)")
     print(f"{'skills':>7} {'in-process s':>13} {'cpu s':>7} {'ms/skill':>9} {'subprocess s':>13} "
           f"{'cpu s':>7} {'ms/skill':>9} {'findings':>9} {'exit':>5}")
     for size, fig in rows:
