@@ -1,8 +1,8 @@
-"""Markdown files read and parsed in worker processes, for catalogs large enough to pay for a pool.
+"""Work over a large catalog's skill folders in forked worker processes, started early and collected later.
 
-Parsing is pure CPU in Python, so threads would not help; forked workers share nothing with the caller
-and each builds its own parsers. Small runs, and callers running threads of their own (forking a
-threaded process can deadlock the child), parse in-process as before.
+Parsing markdown is pure CPU in Python, so threads would not help; forked workers share nothing with the
+caller and each builds its own parsers. Small runs, and callers running threads of their own (forking a
+threaded process can deadlock the child), do the work in-process as before.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from harness.links import Document
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-THRESHOLD = 200  # files; below this, starting workers costs more than the parse they would share
 CHUNKS_PER_WORKER = 8  # small chunks, so workers and the caller (see _steal) finish close together
 
 
@@ -35,6 +34,7 @@ class Failure:
 
 Outcome = Document | Failure
 Item = TypeVar("Item")
+Result = TypeVar("Result")
 
 
 def read(path: Path, reader: links.Parser) -> Outcome:
@@ -47,37 +47,27 @@ def read(path: Path, reader: links.Parser) -> Outcome:
                        "simplify its markup.")
 
 
-def read_chunk(paths: list[Path]) -> dict[Path, Outcome]:
-    reader = links.Parser()
-    return {path: read(path, reader) for path in paths}
-
-
-def read_all(paths: list[Path], threshold: int = THRESHOLD) -> dict[Path, Outcome]:
-    """Outcomes of `paths` parsed in parallel, keyed by path; empty when the run is too small, the caller
-    runs threads, or the pool breaks (the caller then parses each file itself, with the same result)."""
-    return Ahead(read_chunk, paths, threshold).results()
-
-
-class Ahead(Generic[Item]):
+class Ahead(Generic[Item, Result]):
     """`work` over chunks of `items`, started in forked worker processes at once and collected by
-    `results()`, so the parse overlaps whatever the caller does meanwhile (loading the catalog).
-    Nothing starts for `threshold` items or fewer, or in a threaded caller; results are then empty."""
+    `results()`, so it overlaps whatever the caller does meanwhile (loading the catalog). Each chunk's
+    answer is a dict; `results()` merges them. Nothing starts for `threshold` items or fewer, or in a
+    threaded caller; results are then empty."""
 
-    def __init__(self, work: Callable[[list[Item]], dict[Path, Outcome]], items: list[Item],
-                 threshold: int = THRESHOLD) -> None:
+    def __init__(self, work: Callable[[list[Item]], dict[str, Result]], items: list[Item],
+                 threshold: int) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future] = []
         self._work, self._chunks = work, []
         workers = min(cpu_count(), -(-len(items) // max(threshold, 1)))
         if len(items) <= threshold or workers < 2 or not can_fork():
             return
-        size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
         import multiprocessing  # on first use, like the pool: small runs never import them
         from concurrent.futures import ProcessPoolExecutor
 
         try:
             fork = multiprocessing.get_context("fork")
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=fork)
+            size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
             self._chunks = [items[start:start + size] for start in range(0, len(items), size)]
             self._futures = [self._pool.submit(work, chunk) for chunk in self._chunks]
         except OSError:
@@ -87,11 +77,11 @@ class Ahead(Generic[Item]):
     def started(self) -> bool:
         return bool(self._futures)
 
-    def results(self) -> dict[Path, Outcome]:
-        """Every chunk's outcomes in submission order; empty if a worker died (the caller parses instead)."""
+    def results(self) -> dict[str, Result]:
+        """Every chunk's answers in submission order; empty if a worker died (the caller works instead)."""
         from concurrent.futures.process import BrokenProcessPool
 
-        out: dict[Path, Outcome] = {}
+        out: dict[str, Result] = {}
         try:
             stolen = self._steal()
             for index, future in enumerate(self._futures):
@@ -102,10 +92,10 @@ class Ahead(Generic[Item]):
             self.close()
         return out
 
-    def _steal(self) -> dict[int, dict[Path, Outcome]]:
+    def _steal(self) -> dict[int, dict[str, Result]]:
         """The caller, done with its own work, takes chunks no worker has started, one at a time from
         the back while the workers take them from the front, so all cores stay busy to the end."""
-        stolen: dict[int, dict[Path, Outcome]] = {}
+        stolen: dict[int, dict[str, Result]] = {}
         for index in range(len(self._futures) - 1, -1, -1):
             if not self._futures[index].cancel():
                 break
@@ -117,7 +107,7 @@ class Ahead(Generic[Item]):
             self._pool.shutdown(wait=True, cancel_futures=True)
         self._pool, self._futures = None, []
 
-    def __enter__(self) -> Ahead[Item]:
+    def __enter__(self) -> Ahead[Item, Result]:
         return self
 
     def __exit__(self, *exc: object) -> None:

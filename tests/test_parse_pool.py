@@ -1,8 +1,9 @@
-"""Markdown parsed in forked workers: the same outcomes as in-process, or nothing when a pool must not
-be used (small runs, threaded callers)."""
+"""Work forked to worker processes: the same answers as in-process, or none when a pool must not be used
+(small runs, threaded callers); and a catalog scanned ahead gives the findings of a serial scan."""
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -11,46 +12,80 @@ from harness.checks import references
 from tests.helpers import make_skill
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = sorted(path for path in ROOT.glob("tests/acceptance/**/*.md") if path.is_file())
+CORPUS = sorted(str(path) for path in ROOT.glob("tests/acceptance/**/*.md") if path.is_file())
 
 
-def test_parallel_parse_matches_the_serial_one():
-    ahead = parse_pool.read_all(CORPUS, threshold=1)
-    assert list(ahead) == CORPUS
+def parse_chunk(paths: list[str]) -> dict[str, parse_pool.Outcome]:
     reader = links.Parser()
-    assert all(ahead[path] == parse_pool.read(path, reader) for path in CORPUS)
+    return {path: parse_pool.read(Path(path), reader) for path in paths}
+
+
+def worker_pid(items: list[int]) -> dict[str, int]:
+    return {str(item): os.getpid() for item in items}
+
+
+def test_parallel_work_matches_the_serial_one():
+    with parse_pool.Ahead(parse_chunk, CORPUS, threshold=1) as ahead:
+        assert ahead.started
+        answers = ahead.results()
+    assert list(answers) == CORPUS
+    assert answers == parse_chunk(CORPUS)
+
+
+def test_workers_are_other_processes():
+    with parse_pool.Ahead(worker_pid, list(range(400)), threshold=1) as ahead:
+        pids = set(ahead.results().values())
+    assert pids - {os.getpid()}
 
 
 def test_no_pool_is_forked_from_a_threaded_caller():
-    seen: list[dict] = []
-    thread = threading.Thread(target=lambda: seen.append(parse_pool.read_all(CORPUS[:5], threshold=1)))
+    seen: list[bool] = []
+
+    def start() -> None:
+        with parse_pool.Ahead(parse_chunk, CORPUS[:5], threshold=1) as ahead:
+            seen.append(ahead.started)
+            seen.append(ahead.results() == {})
+
+    thread = threading.Thread(target=start)
     thread.start()
     thread.join()
-    assert seen == [{}]
+    assert seen == [False, True]
 
 
-def test_small_runs_parse_in_process():
-    assert parse_pool.read_all(CORPUS[:5]) == {}
+def test_small_runs_start_no_pool():
+    with parse_pool.Ahead(parse_chunk, CORPUS[:5], threshold=10) as ahead:
+        assert not ahead.started
+        assert ahead.results() == {}
 
 
-def test_a_catalog_parsed_ahead_gives_the_same_findings(tmp_path: Path):
-    for number in range(references.SKILLS_AHEAD + 1):
+def test_a_catalog_scanned_ahead_gives_the_same_findings(tmp_path: Path):
+    count = references.SKILLS_AHEAD + 1
+    for number in range(count):
+        other = f"s{(number + 1) % count:03d}"
         make_skill(tmp_path / "skills", f"s{number:03d}", files={
-            "references/a.md": "# A\n\n- [b](b.md#b) [gone](gone.md)\n- [top](../SKILL.md#nowhere)\n",
-            "references/b.md": "# B\n\n[a](a.md#a) [bad](a.md#c)\n",
+            "references/a.md": "# A\n\n- [b](b.md#b) [gone](gone.md)\n- [top](../SKILL.md#nowhere)\n"
+                               "- [web](https://example.invalid/page)\n",
+            # across skills: the target may sit in another worker's chunk
+            "references/b.md": f"# B\n\n[a](a.md#a) [bad](a.md#c) [next](../../{other}/references/a.md#z)\n",
         })
+    (tmp_path / "skills" / "s007" / "references" / "binary.md").write_bytes(b"\0\1\2")
+    (tmp_path / "skills" / "s003" / "references" / "b.md").write_text(
+        "# B\n\n[broken](../../s007/references/binary.md#x)\n", encoding="utf-8")
     loaded = catalog.load(repo.discover(tmp_path, ["skills/*"]))
-    with references.parse_ahead(loaded.repo) as ahead:
+    with references.scan_ahead(loaded.repo) as ahead:
         assert ahead.started
         parallel = references.scan(loaded, (), ahead)
     serial = references.scan(loaded)
     assert parallel.findings == serial.findings
-    assert len(parallel.findings) == 3 * (references.SKILLS_AHEAD + 1)
+    assert [f.rule for f in parallel.findings].count("ref-unreadable") == 1
+    assert [f.rule for f in parallel.findings].count("ref-missing-anchor") == 3 * count - 2
     assert (parallel.files, parallel.internal) == (serial.files, serial.internal)
+    assert parallel.external == serial.external and len(parallel.external) == count
 
 
 def test_a_small_catalog_starts_no_workers(tmp_path: Path):
     make_skill(tmp_path / "skills", "alpha")
-    with references.parse_ahead(repo.discover(tmp_path, ["skills/*"])) as ahead:
+    with references.scan_ahead(repo.discover(tmp_path, ["skills/*"])) as ahead:
         assert not ahead.started
         assert ahead.results() == {}
+

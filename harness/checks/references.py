@@ -9,6 +9,7 @@ import posixpath
 import re
 import stat
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urldefrag, urlsplit
 
@@ -63,6 +64,17 @@ class Scan:
     external: list[ExternalUse] = field(default_factory=list)
 
 
+@dataclass
+class FileScan:
+    """One markdown file's share of a scan, small enough to come back from a worker process."""
+
+    rel: str
+    read: bool  # False when the file could not be read or parsed; its finding says why
+    internal: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    external: list[ExternalUse] = field(default_factory=list)
+
+
 def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | None = None) -> list[Finding]:
     """The internal half, as a structural check; an unreadable SKILL.md is already skill-md's finding."""
     skill_mds = {catalog.repo.rel(skill.skill_md) for skill in catalog.skills.values()}
@@ -70,40 +82,66 @@ def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | Non
             if not (f.rule == "ref-unreadable" and f.path in skill_mds)]
 
 
-def parse_ahead(repo: Repo) -> parse_pool.Ahead:
-    """Starts parsing the markdown of every skill the repo holds in worker processes (large catalogs
-    only), to be collected by `scan`; anything it did not cover is parsed then, in-process."""
-    folders = [os.fspath(repo.skill_dirs[name]) for name in repo.names]
-    return parse_pool.Ahead(read_folders, folders, SKILLS_AHEAD)
+def scan_ahead(repo: Repo) -> parse_pool.Ahead:
+    """Starts scanning the markdown of every skill the repo holds in worker processes (large catalogs
+    only), to be collected by `scan`; a skill it did not cover is scanned then, in-process."""
+    skills = [(os.fspath(repo.skill_dirs[name]), repo.rel(repo.skill_dirs[name])) for name in repo.names]
+    return parse_pool.Ahead(partial(scan_skills, repo.root), skills, SKILLS_AHEAD)
 
 
-def read_folders(folders: list[str]) -> dict[str, parse_pool.Outcome]:
-    reader = links.Parser()
-    return {path: parse_pool.read(Path(path), reader)
-            for folder in folders for path in markdown_files(folder)}
+def scan_skills(root: Path, skills: list[tuple[str, str]]) -> dict[str, dict[str, FileScan]]:
+    """{folder: {path: FileScan}} for (folder, root-relative name) pairs: one chunk of the pool's work."""
+    resolver = Resolver(root)
+    return {folder: scan_skill(resolver, folder, prefix) for folder, prefix in skills}
+
+
+def scan_skill(resolver: Resolver, folder: str, prefix: str) -> dict[str, FileScan]:
+    """Every markdown file under a skill folder (hidden folders skipped), keyed by normalized path."""
+    skill_dir = Path(folder)
+    return {os.path.normpath(path): scan_file(resolver, Source(Path(path), rel_under(prefix, folder, path),
+                                                                skill_dir))
+            for path in markdown_files(folder)}
+
+
+def scan_file(resolver: Resolver, source: Source) -> FileScan:
+    out = FileScan(source.rel, read=False)
+    document = resolver.document(source.path, source.rel, out.findings)
+    if document is None:
+        return out
+    out.read = True
+    for ref in document.references:
+        kind = links.classify(ref.target)
+        if kind == links.EXTERNAL:
+            out.external.append(ExternalUse(external_url(ref.target), source.rel, ref.line))
+        elif kind == links.INTERNAL:
+            out.internal += 1
+            out.findings.extend(resolver.resolve(source, document, ref))
+    return out
 
 
 def scan(catalog: Catalog, docs: tuple[str, ...] | list[str] = (),
          ahead: parse_pool.Ahead | None = None) -> Scan:
-    root = catalog.repo.root
-    sources, result = collect_sources(catalog, docs)
-    if ahead is not None and ahead.started:
-        parsed = ahead.results()
-    else:
-        parsed = parse_pool.read_all([source.path for source in sources])
-    resolver = Resolver(root, parsed)
-    for source in sources:
-        document = resolver.document(source.path, source.rel, result.findings)
-        if document is None:
-            continue
-        result.files += 1
-        for ref in document.references:
-            kind = links.classify(ref.target)
-            if kind == links.EXTERNAL:
-                result.external.append(ExternalUse(external_url(ref.target), source.rel, ref.line))
-            elif kind == links.INTERNAL:
-                result.internal += 1
-                result.findings.extend(resolver.resolve(source, document, ref))
+    """Every selected skill's markdown (from `ahead` where it covered them), then the --docs files."""
+    repo = catalog.repo
+    scanned = ahead.results() if ahead is not None and ahead.started else {}
+    resolver = Resolver(repo.root)
+    files: dict[str, FileScan] = {}  # a file under two selected skill folders counts for the first
+    for skill in catalog.skills.values():
+        folder = os.fspath(skill.path)
+        part = scanned[folder] if folder in scanned else scan_skill(resolver, folder, repo.rel(skill.path))
+        for path, file_scan in part.items():
+            files.setdefault(path, file_scan)
+    result = Scan()
+    for source in doc_sources(repo, docs, result.findings):
+        key = os.path.normpath(source.path)
+        if key not in files:
+            files[key] = scan_file(resolver, source)
+    for file_scan in sorted(files.values(), key=lambda f: f.rel):
+        result.files += file_scan.read
+        result.internal += file_scan.internal
+        result.findings.extend(file_scan.findings)
+        result.external.extend(file_scan.external)
+    # ordered() drops repeats: a file unreadable as a target in one worker and a source in another
     result.findings = findings.ordered(result.findings)
     return result
 
@@ -114,35 +152,27 @@ def external_url(target: str) -> str:
     return f"https:{url}" if url.startswith("//") else url
 
 
-def collect_sources(catalog: Catalog, docs: tuple[str, ...] | list[str]) -> tuple[list[Source], Scan]:
-    """Every markdown file under each selected skill (hidden folders skipped), then the --docs globs;
-    a glob matching no markdown file is a finding rather than a silent no-op."""
-    repo = catalog.repo
+def doc_sources(repo: Repo, docs: tuple[str, ...] | list[str], out: list[Finding]) -> list[Source]:
+    """The markdown files the --docs globs match; a glob matching none is a finding, not a silent no-op."""
     chosen: dict[Path, Source] = {}
-    result = Scan()
-    for skill in catalog.skills.values():
-        folder, prefix = os.fspath(skill.path), repo.rel(skill.path)
-        for name in markdown_files(folder):
-            path = Path(name)
-            chosen.setdefault(path, Source(path, rel_under(repo, prefix, folder, name), skill.path))
     for pattern in docs:
         if Path(pattern).is_absolute() or ".." in PurePosixPath(pattern).parts:
             raise UsageError(f"--docs: '{pattern}' must be a glob relative to the repo root.")
         matched = [p for p in sorted(repo.root.glob(pattern)) if p.is_file() and is_markdown(p)]
         if not matched:
-            result.findings.append(findings.error(
+            out.append(findings.error(
                 "docs-unmatched", ".", f"--docs '{pattern}' matches no markdown file; fix the glob "
                 "(root-relative, such as docs/**/*.md) or drop it."))
         for path in matched:
             chosen.setdefault(path, Source(path, repo.rel(path)))
-    return sorted(chosen.values(), key=lambda s: s.rel), result
+    return list(chosen.values())
 
 
-def rel_under(repo: Repo, prefix: str, folder: str, path: str) -> str:
-    """`repo.rel(path)` for a file found under `folder` (named `prefix`), without a relpath per file."""
-    if os.sep == "/" and path.startswith(folder + "/"):
-        return posixpath.normpath(posixpath.join(prefix, path[len(folder) + 1:]))
-    return repo.rel(Path(path))
+def rel_under(prefix: str, folder: str, path: str) -> str:
+    """The root-relative name of a file found under `folder` (itself named `prefix`), cut from the
+    walked path rather than asking relpath for each of thousands of files."""
+    tail = path[len(folder) + 1:] if path.startswith(folder + os.sep) else os.path.relpath(path, folder)
+    return posixpath.normpath(posixpath.join(prefix, tail.replace(os.sep, "/")))
 
 
 def markdown_files(folder: str) -> list[str]:
@@ -169,13 +199,11 @@ class Resolver:
     plain normalized strings here: a catalog has tens of thousands of links, and pathlib objects cost
     more than the lookups themselves."""
 
-    def __init__(self, root: Path, parsed: dict[Path, parse_pool.Outcome] | None = None) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = root
         self.root_str = os.path.normpath(root)
         self.real_root = os.path.realpath(root)
         self.reader = links.Parser()
-        # parsed ahead (in parallel), not yet reported
-        self.parsed = {os.path.normpath(path): outcome for path, outcome in (parsed or {}).items()}
         self.documents: dict[str, Document | None] = {}
         self.targets: dict[str, Target] = {}
         self.real_dir = RealPaths()
@@ -186,7 +214,7 @@ class Resolver:
         """The parsed file, or None with a finding saying why it cannot be read."""
         key = os.path.normpath(path)
         if key not in self.documents:
-            outcome = self.parsed.pop(key, None) or parse_pool.read(Path(path), self.reader)
+            outcome = parse_pool.read(Path(path), self.reader)
             if isinstance(outcome, Failure):
                 out.append(findings.error(outcome.rule, rel, outcome.message))
             self.documents[key] = None if isinstance(outcome, Failure) else outcome

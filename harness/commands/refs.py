@@ -95,11 +95,12 @@ def run(args: argparse.Namespace, ctx: Context, session_factory: SessionFactory 
         ext_opts = external.ExternalOptions(**{**vars(ext_opts), "cache_path": ctx.cwd / ext_opts.cache_path})
     deadline = clock + args.timeout if args.timeout and args.timeout > 0 else None
     repo = options.resolve_repo(args, ctx)
-    loaded = catalog.load(repo)
+    with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
+        loaded = catalog.load(repo)
+        scan = references.scan(loaded, docs, ahead)
     found = list(repo.problems)
     if not loaded.skills and not docs:
         found.append(structural_checks.no_skill(loaded))
-    scan = references.scan(loaded, docs)
     found.extend(scan.findings)
     urls: list[external.UrlCheck] = []
     if args.external:

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     started, clock = now(), time.monotonic()
     check_opts = check_options(args)
     repo = options.resolve_repo(args, ctx)
-    with references.parse_ahead(repo) as ahead:  # a large catalog's markdown parses while it loads
+    with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
         loaded = catalog.load(repo)
         found = structural_checks.check(loaded, check_opts, ahead)
     if getattr(args, "external", False):
