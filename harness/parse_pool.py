@@ -57,6 +57,7 @@ class Ahead(Generic[Item, Result]):
                  threshold: int) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future] = []
+        self._collected: dict[str, Result] | None = None
         self._work, self._chunks = work, []
         workers = min(cpu_count(), -(-len(items) // max(threshold, 1)))
         if len(items) <= threshold or workers < 2 or not can_fork():
@@ -78,9 +79,12 @@ class Ahead(Generic[Item, Result]):
         return bool(self._futures)
 
     def results(self) -> dict[str, Result]:
-        """Every chunk's answers in submission order; empty if a worker died (the caller works instead)."""
+        """Every chunk's answers in submission order, collected once and kept for later callers; empty
+        if nothing started or a worker died (the caller then does the work itself)."""
         from concurrent.futures.process import BrokenProcessPool
 
+        if self._collected is not None:
+            return self._collected
         out: dict[str, Result] = {}
         try:
             stolen = self._steal()
@@ -90,6 +94,7 @@ class Ahead(Generic[Item, Result]):
             out = {}
         finally:
             self.close()
+        self._collected = out
         return out
 
     def _steal(self) -> dict[int, dict[str, Result]]:

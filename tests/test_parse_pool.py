@@ -75,7 +75,10 @@ def test_a_catalog_scanned_ahead_gives_the_same_findings(tmp_path: Path):
     with references.scan_ahead(loaded.repo) as ahead:
         assert ahead.started
         parallel = references.scan(loaded, (), ahead)
+        again = references.scan(loaded, (), ahead)  # structural --external asks twice
+        assert ahead.results() is ahead.results()
     serial = references.scan(loaded)
+    assert again == parallel
     assert parallel.findings == serial.findings
     assert [f.rule for f in parallel.findings].count("ref-unreadable") == 1
     assert [f.rule for f in parallel.findings].count("ref-missing-anchor") == 3 * count - 2

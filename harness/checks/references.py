@@ -123,7 +123,7 @@ def scan(catalog: Catalog, docs: tuple[str, ...] | list[str] = (),
          ahead: parse_pool.Ahead | None = None) -> Scan:
     """Every selected skill's markdown (from `ahead` where it covered them), then the --docs files."""
     repo = catalog.repo
-    scanned = ahead.results() if ahead is not None and ahead.started else {}
+    scanned = ahead.results() if ahead is not None else {}
     resolver = Resolver(repo.root)
     files: dict[str, FileScan] = {}  # a file under two selected skill folders counts for the first
     for skill in catalog.skills.values():

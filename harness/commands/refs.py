@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import catalog, findings, options
+from harness import catalog, findings, options, parse_pool
 from harness.checks import external, references
 from harness.checks import structural as structural_checks
 from harness.context import Context
@@ -81,10 +81,11 @@ def check_external(scan: references.Scan, opts: external.ExternalOptions, deadli
     return external.Checker(opts, session_factory=session_factory, deadline=deadline).check(uses)
 
 
-def external_findings(loaded: catalog.Catalog, docs: tuple[str, ...],
-                      args: argparse.Namespace) -> list[Finding]:
+def external_findings(loaded: catalog.Catalog, docs: tuple[str, ...], args: argparse.Namespace,
+                      ahead: parse_pool.Ahead | None = None) -> list[Finding]:
     """The network half for `structural --external`, for parity; `refs` reports the URLs in full."""
-    return check_external(references.scan(loaded, docs), external_options(args), deadline=None).findings
+    scan = references.scan(loaded, docs, ahead)
+    return check_external(scan, external_options(args), deadline=None).findings
 
 
 def run(args: argparse.Namespace, ctx: Context, session_factory: SessionFactory | None = None) -> int:

@@ -48,8 +48,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
         loaded = catalog.load(repo)
         found = structural_checks.check(loaded, check_opts, ahead)
-    if getattr(args, "external", False):
-        found = findings.ordered([*found, *refs_command.external_findings(loaded, check_opts.docs, args)])
+        if getattr(args, "external", False):  # the URLs the workers already collected
+            found = findings.ordered([*found, *refs_command.external_findings(loaded, check_opts.docs, args,
+                                                                              ahead)])
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
     result = StructuralResult(
         meta=RunMeta(command="structural", repo=str(repo.root), globs=repo.globs, started_at=started,
