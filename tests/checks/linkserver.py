@@ -62,7 +62,8 @@ class LinkServer(ThreadingHTTPServer):
 
 
 class Handler(BaseHTTPRequestHandler):
-    """Paths script the answer: /ok, /redirect, /loop, /missing, /no-head, /rate, /flaky, /slow, /gone."""
+    """Paths script the answer: /ok, /redirect, /loop, /missing (and below it), /no-head, /rate, /flaky,
+    /slow, /gone."""
 
     server: LinkServer
     protocol_version = "HTTP/1.1"
@@ -102,7 +103,7 @@ class Handler(BaseHTTPRequestHandler):
             self.send(301, location="/ok")
         elif path == "/loop":
             self.send(302, location="/loop")
-        elif path == "/missing":
+        elif path == "/missing" or path.startswith("/missing/"):
             self.send(404)
         elif path == "/no-head":
             self.send(405 if method == "HEAD" else 200)

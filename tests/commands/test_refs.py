@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
+from harness.checks import references
 from tests.checks.linkserver import serving
 from tests.helpers import make_skill, run_cli, structural
 
@@ -139,3 +143,25 @@ def test_structural_external_checks_urls_too_but_only_when_asked(tmp_path: Path)
     assert online.code == 1
     assert [(f["rule"], f["line"]) for f in loud["findings"]] == [("ref-unreachable", 7)]
     assert "/ok" not in sent
+
+
+def test_structural_external_on_a_catalog_large_enough_for_workers(tmp_path: Path):
+    """As a process of its own, which forks its workers (this threaded test process would not), so the
+    URL check reads the links the workers collected: every skill's URL must be asked and reported."""
+    root, output = tmp_path / "repo", tmp_path / "report.json"
+    count = references.SKILLS_AHEAD + 1
+    with serving("127.0.0.1") as ([server], _):
+        for number in range(count):
+            make_skill(root / "skills", f"s{number:03d}",
+                       body=f"# S\n\n<{server.url(f'/missing/{number}')}>\n")
+        done = subprocess.run(
+            [sys.executable, "-m", "harness", "structural", "--repo", str(root), "--skills-dir", "skills/*",
+             "--external", "--output", str(output)],
+            capture_output=True, text=True, timeout=300, env={"PATH": os.environ.get("PATH", "")})
+        asked = set(server.paths())
+
+    assert done.returncode == 1, done.stderr
+    report = json.loads(output.read_text(encoding="utf-8"))
+    unreachable = sorted(f["path"] for f in report["findings"] if f["rule"] == "ref-unreachable")
+    assert unreachable == [f"skills/s{number:03d}/SKILL.md" for number in range(count)]
+    assert asked == {f"/missing/{number}" for number in range(count)}
