@@ -20,17 +20,7 @@ class UnreadableFile(Exception):
 
 def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
     """UTF-8 text of `path`, refusing binary, oversized and undecodable files."""
-    try:
-        # Unbuffered, and sized from fstat: a buffered read(limit + 1) would allocate the whole limit
-        # and ask the OS whether each file is a terminal.
-        with open(path, "rb", buffering=0) as handle:
-            data = read_up_to(handle, os.fstat(handle.fileno()).st_size, limit + 1)
-    except IsADirectoryError:
-        raise UnreadableFile("it is a directory, not a file") from None
-    except OSError as exc:
-        raise UnreadableFile(exc.strerror or str(exc)) from None
-    if len(data) > limit:
-        raise UnreadableFile(f"it is larger than {limit // (1024 * 1024)} MB, too big to be hand-written")
+    data = read_bytes(path, limit)
     if b"\0" in data:
         raise UnreadableFile("it holds NUL bytes, so it is binary rather than text")
     try:
@@ -38,6 +28,42 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise UnreadableFile(f"it is not valid UTF-8 (line {line}); save it as UTF-8") from None
+
+
+def read_bytes(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The content of a regular file of at most `limit` bytes. Opened without blocking, so a named pipe is
+    refused at once instead of waiting for a writer forever; read unbuffered and sized from fstat (a
+    buffered read(limit + 1) would allocate the whole limit for every small file)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except IsADirectoryError:
+        raise UnreadableFile("it is a directory, not a file") from None
+    except OSError as exc:
+        raise UnreadableFile(exc.strerror or str(exc)) from None
+    except ValueError:  # a NUL in the name
+        raise UnreadableFile("its name holds a character the system cannot open") from None
+    try:
+        info = os.fstat(descriptor)
+        if stat.S_ISDIR(info.st_mode):
+            raise UnreadableFile("it is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFile("it is a pipe, socket or device rather than a file; replace it with a plain "
+                                 "file")
+        if info.st_size > limit:
+            raise UnreadableFile(too_large(limit))
+        with open(descriptor, "rb", buffering=0, closefd=False) as handle:
+            data = read_up_to(handle, info.st_size, limit + 1)
+    except OSError as exc:
+        raise UnreadableFile(exc.strerror or str(exc)) from None
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:
+        raise UnreadableFile(too_large(limit))
+    return data
+
+
+def too_large(limit: int) -> str:
+    return f"it is larger than {limit // (1024 * 1024)} MB, too big to be hand-written"
 
 
 def read_up_to(handle, size: int, most: int) -> bytes:

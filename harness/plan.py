@@ -17,7 +17,7 @@ from pathlib import Path
 
 from harness import __version__, dataset, machine
 from harness.errors import HarnessError, UsageError
-from harness.files import MAX_TEXT_BYTES, UnreadableFile, read_text
+from harness.files import MAX_TEXT_BYTES, UnreadableFile, read_bytes, read_text
 from harness.machine import MachinePlan
 from harness.repo import Repo
 from harness.room import name_list
@@ -288,9 +288,8 @@ class MachineCache:
 
     def load(self, path: Path, rel: str) -> MachinePlan:
         try:
-            with open(path, "rb") as handle:
-                content = handle.read(MAX_TEXT_BYTES + 1)
-        except OSError:
+            content = read_bytes(path, MAX_TEXT_BYTES)
+        except UnreadableFile:
             return machine.load(path, rel)  # machine.load words the failure
         known = self._plans.get(content)
         if known is not None:

@@ -97,7 +97,7 @@ def test_a_permission_error_while_probing_counts_as_present_so_the_reader_report
         tmp_path: Path, monkeypatch) -> None:
     # Root reads through chmod 000, so the non-root case is provoked directly: stat says EACCES.
     folder = make_skill(tmp_path / "repo", "demo")
-    real_stat, real_open = os.stat, open
+    real_stat, real_open = os.stat, os.open
     locked = {str(folder / "SKILL.md"), str(folder / "evals" / "evals.json")}
 
     def stat(path, *args, **kwargs):
@@ -111,10 +111,27 @@ def test_a_permission_error_while_probing_counts_as_present_so_the_reader_report
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr(os, "stat", stat)
-    monkeypatch.setattr("builtins.open", guarded_open)
+    monkeypatch.setattr(os, "open", guarded_open)  # files are opened with os.open, not to block on pipes
     assert files.present(folder / "SKILL.md")
     assert not files.present(folder / "missing.md")
     run, report = structural(tmp_path / "repo", tmp=tmp_path)
     assert run.stderr == ""
     assert sorted(rules(report, "error")) == ["dataset-unreadable", "skill-md-unreadable"]
     assert all("Permission denied" in f["message"] for f in report["findings"])
+
+
+def test_named_pipes_are_findings_not_a_wait_for_a_writer(tmp_path: Path) -> None:
+    """Opening a FIFO for reading blocks until something writes to it; nothing ever would."""
+    folder = make_skill(tmp_path / "repo", "demo", files={"references/notes.md": "# Notes\n"})
+    for name in ("SKILL.md", "references/notes.md", "evals/evals.json"):
+        (folder / name).unlink()
+        os.mkfifo(folder / name)
+    os.mkfifo(folder / "evals" / "machine.yml")
+    run, report = structural(tmp_path / "repo", tmp=tmp_path)
+    assert run.code == 1 and run.stderr == ""
+    found = {(f["rule"], f["path"]) for f in report["findings"]}
+    assert found >= {("skill-md-unreadable", "demo/SKILL.md"), ("ref-unreadable", "demo/references/notes.md"),
+                     ("dataset-unreadable", "demo/evals/evals.json"),
+                     ("machine-unreadable", "demo/evals/machine.yml")}
+    unreadable = [f["message"] for f in report["findings"] if "unreadable" in f["rule"]]
+    assert all("pipe, socket or device" in message for message in unreadable)
