@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -350,8 +351,10 @@ def _size(path: Path) -> int:
 
 
 def _text_content(path: Path) -> str | None:
-    """A small file's text, or None for binary and unreadable files."""
+    """A small file's text, or None for binary, unreadable and special files (a pipe would block)."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return None
         with path.open("rb") as handle:
             data = handle.read(FILE_CHARS * 4)
     except OSError:

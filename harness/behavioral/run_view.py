@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -59,7 +60,10 @@ class AgentRun:
         return self.workspace / relative
 
     def read(self, relative: str) -> str:
-        return self.path(relative).read_text(encoding="utf-8", errors="replace")
+        """The file's text; a pipe, socket or device fails the check instead of blocking it."""
+        path = self.path(relative)
+        assert stat.S_ISREG(path.stat().st_mode), f"{relative} is not a regular file"
+        return path.read_text(encoding="utf-8", errors="replace")
 
     def expect_logged(self, text: str) -> None:
         assert self.logs_contain(text), f"nothing the agent did contains {text!r}"

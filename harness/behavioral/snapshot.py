@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,6 +101,8 @@ def _state(path: Path) -> FileState | None:
         return None  # vanished while we looked
     if path.is_symlink():
         return FileState(info.st_size, info.st_mtime_ns, f"link:{os.readlink(path)}")
+    if not stat.S_ISREG(info.st_mode):  # a pipe or socket: reading one waits for a writer that never comes
+        return FileState(info.st_size, info.st_mtime_ns, f"special:{stat.S_IFMT(info.st_mode)}")
     digest = None
     if info.st_size <= DIGEST_LIMIT:
         try:

@@ -345,3 +345,20 @@ def test_routing_only_flags_are_usage_errors_naming_routing(behave, fake_api, fl
     run = behave("writer")(flag)
     assert run.code == 2 and run.report is None and fake_api.requests == []
     assert "belongs to `skillscope routing`" in run.stderr + capsys.readouterr().err
+
+
+@pytest.mark.timeout(120)
+def test_a_named_pipe_left_by_the_agent_is_listed_not_read(behave, fake_api):
+    """Reading a FIFO waits for a writer that never comes; the snapshot and the judge's file list
+    must look at what it is, not open it."""
+    fake_api.script({
+        JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
+        "status report": [R.tool_use("Bash", {"command": "mkfifo report.md && echo status-ok"}), "Done."],
+    })
+    run = behave("writer")("--only", "report-writer-pass")
+    assert run.report is not None, run.stderr
+    case = run.case("report-writer-pass")
+    assert case["files"]["created"] == ["report.md"]
+    assert case["status"] == "pass" and case["error"] is None
+    (judged,) = judge_requests(fake_api)
+    assert "report.md" in judged.prompt
