@@ -67,6 +67,16 @@ def test_missing_skill_or_fixture_is_a_clear_error(tmp_path, temp_root):
     assert list(temp_root.iterdir()) == []
 
 
+def test_a_named_pipe_in_a_fixture_is_a_workspace_error_naming_it(tmp_path, temp_root):
+    fixture = tmp_path / "fixture"
+    fixture.mkdir()
+    os.mkfifo(fixture / "feed")
+    staged = stage_workspace({}, temp_root, fixture=fixture)
+    with pytest.raises(WorkspaceError, match=r"feed is a pipe, socket or device"), staged:
+        pass
+    assert list(temp_root.iterdir()) == []
+
+
 def test_a_parent_with_skills_above_it_is_refused(tmp_path):
     dirty = tmp_path / "dirty"
     (dirty / ".claude" / "skills").mkdir(parents=True)
