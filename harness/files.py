@@ -113,9 +113,8 @@ class RealPaths:
     def __call__(self, path: str) -> str:
         if path not in self.known:
             parent, name = os.path.split(path)
-            if not os.path.isabs(path) or name in ("", ".", "..") or parent == path:
-                self.known[path] = os.path.realpath(path)  # the cases a plain join would get wrong
-            elif self.is_link(path):
+            # A link, and the names a plain join would get wrong, go to realpath itself.
+            if not os.path.isabs(path) or name in ("", ".", "..") or parent == path or self.is_link(path):
                 self.known[path] = os.path.realpath(path)
             else:
                 self.known[path] = os.path.join(self(parent), name)
