@@ -23,13 +23,9 @@ def element_lines(text: str, key: str) -> list[int]:
         if index >= len(text) or text[index] == "]":
             return lines
         lines.append(text.count("\n", 0, index) + 1)
-        try:
-            _, index = _decoder.raw_decode(text, index)
-        except (ValueError, RecursionError):
+        index = _after_value(text, index)
+        if index is None:
             return lines
-        index = _skip_space(text, index)
-        if index < len(text) and text[index] == ",":
-            index += 1
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -57,13 +53,19 @@ def _value_offset(text: str, key: str) -> int | None:
         index = _skip_space(text, index + 1)
         if name == key:
             return index
-        try:
-            _, index = _decoder.raw_decode(text, index)
-        except (ValueError, RecursionError):
+        index = _after_value(text, index)
+        if index is None:
             return None
-        index = _skip_space(text, index)
-        if index < len(text) and text[index] == ",":
-            index += 1
+
+
+def _after_value(text: str, index: int) -> int | None:
+    """The offset past the JSON value at `index` and the comma after it; None when it does not parse."""
+    try:
+        _, index = _decoder.raw_decode(text, index)
+    except (ValueError, RecursionError):
+        return None
+    index = _skip_space(text, index)
+    return index + 1 if index < len(text) and text[index] == "," else index
 
 
 def _skip_space(text: str, index: int) -> int:
