@@ -1,8 +1,8 @@
 """Work over a large catalog's skill folders in forked worker processes, started early and collected later.
 
-Parsing markdown is pure CPU in Python, so threads would not help; forked workers share nothing with the
-caller and each builds its own parsers. Small runs, and callers running threads of their own (forking a
-threaded process can deadlock the child), do the work in-process as before.
+The work (parsing markdown, checking links) is pure CPU in Python, so threads would not help; forked
+workers share nothing with the caller and each builds its own parsers. Small runs, and callers running
+threads of their own (forking a threaded process can deadlock the child), do the work in-process.
 """
 
 from __future__ import annotations
@@ -10,41 +10,15 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
-
-from harness import links
-from harness.files import UnreadableFile, read_text
-from harness.links import Document
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
 CHUNKS_PER_WORKER = 8  # small chunks, so workers and the caller (see _steal) finish close together
 
-
-@dataclass(frozen=True)
-class Failure:
-    """Why a file yields no document: the finding's rule and message."""
-
-    rule: str
-    message: str
-
-
-Outcome = Document | Failure
 Item = TypeVar("Item")
 Result = TypeVar("Result")
-
-
-def read(path: Path, reader: links.Parser) -> Outcome:
-    try:
-        return links.parse(read_text(path), reader)
-    except UnreadableFile as exc:
-        return Failure("ref-unreadable", f"cannot be read: {exc.reason}.")
-    except Exception as exc:  # noqa: BLE001 - a parser bug on odd input must stay a finding
-        return Failure("ref-unparsable", f"the markdown parser failed on this file ({type(exc).__name__}); "
-                       "simplify its markup.")
 
 
 class Ahead(Generic[Item, Result]):

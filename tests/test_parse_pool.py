@@ -15,9 +15,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(str(path) for path in ROOT.glob("tests/acceptance/**/*.md") if path.is_file())
 
 
-def parse_chunk(paths: list[str]) -> dict[str, parse_pool.Outcome]:
+def parse_chunk(paths: list[str]) -> dict[str, references.Document | references.Failure]:
     reader = links.Parser()
-    return {path: parse_pool.read(Path(path), reader) for path in paths}
+    return {path: references.read(Path(path), reader) for path in paths}
 
 
 def worker_pid(items: list[int]) -> dict[str, int]:

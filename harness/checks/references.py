@@ -17,10 +17,9 @@ from harness import findings, links, parse_pool
 from harness.catalog import Catalog
 from harness.checks import CheckOptions
 from harness.errors import UsageError
-from harness.files import RealPaths
+from harness.files import RealPaths, UnreadableFile, read_text
 from harness.findings import Finding
 from harness.links import Document, Reference
-from harness.parse_pool import Failure
 from harness.repo import Repo
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -62,6 +61,14 @@ class Scan:
     internal: int = 0
     findings: list[Finding] = field(default_factory=list)
     external: list[ExternalUse] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a file yields no document: the finding's rule and message."""
+
+    rule: str
+    message: str
 
 
 @dataclass
@@ -146,6 +153,16 @@ def scan(catalog: Catalog, docs: tuple[str, ...] | list[str] = (),
     return result
 
 
+def read(path: Path, reader: links.Parser) -> Document | Failure:
+    try:
+        return links.parse(read_text(path), reader)
+    except UnreadableFile as exc:
+        return Failure("ref-unreadable", f"cannot be read: {exc.reason}.")
+    except Exception as exc:  # noqa: BLE001 - a parser bug on odd input must stay a finding
+        return Failure("ref-unparsable", f"the markdown parser failed on this file ({type(exc).__name__}); "
+                       "simplify its markup.")
+
+
 def external_url(target: str) -> str:
     """Scheme-relative URLs are fetched over https; the fragment is the browser's business."""
     url = urldefrag(target).url
@@ -169,10 +186,9 @@ def doc_sources(repo: Repo, docs: tuple[str, ...] | list[str], out: list[Finding
 
 
 def rel_under(prefix: str, folder: str, path: str) -> str:
-    """The root-relative name of a file found under `folder` (itself named `prefix`), cut from the
-    walked path rather than asking relpath for each of thousands of files."""
-    tail = path[len(folder) + 1:] if path.startswith(folder + os.sep) else os.path.relpath(path, folder)
-    return posixpath.normpath(posixpath.join(prefix, tail.replace(os.sep, "/")))
+    """The root-relative name of a file `markdown_files(folder)` found (`folder` being named `prefix`),
+    cut from the walked path rather than asking relpath for each of thousands of files."""
+    return posixpath.normpath(posixpath.join(prefix, path[len(folder) + 1:].replace(os.sep, "/")))
 
 
 def markdown_files(folder: str) -> list[str]:
@@ -214,7 +230,7 @@ class Resolver:
         """The parsed file, or None with a finding saying why it cannot be read."""
         key = os.path.normpath(path)
         if key not in self.documents:
-            outcome = parse_pool.read(Path(path), self.reader)
+            outcome = read(Path(path), self.reader)
             if isinstance(outcome, Failure):
                 out.append(findings.error(outcome.rule, rel, outcome.message))
             self.documents[key] = None if isinstance(outcome, Failure) else outcome
