@@ -39,14 +39,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # tests.fakeapi and tests.helpers live beside the package
+sys.path.insert(0, str(ROOT))  # tests.fakeapi and tests.support.helpers live beside the package
 
 from harness import agent  # noqa: E402
 from harness.cli import main  # noqa: E402
 from harness.context import Context  # noqa: E402
 from tests.fakeapi import FakeAPI, RecordedRequest  # noqa: E402
 from tests.fakeapi import replies as R  # noqa: E402
-from tests.helpers import make_skill  # noqa: E402
+from tests.support.helpers import make_skill  # noqa: E402
 
 POSITIVE = re.compile(r"the (skill-\d+) job, variant \d+\.")
 TRACE_CHILD = """

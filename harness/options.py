@@ -3,10 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import json
 
-from harness import repo as repo_mod
 from harness.context import Context
-from harness.repo import Repo
+from harness.errors import UsageError
+from harness.model import repo as repo_mod
+from harness.model.repo import Repo
+
+
+def parse_list(flag: str, text: str | None) -> list[str]:
+    """A list flag: a JSON array of strings or a comma list; blank means empty."""
+    if text is None or not text.strip():
+        return []
+    text = text.strip()
+    if text.startswith(("[", "{")):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UsageError(
+                f"{flag}: invalid JSON ({exc.msg}); pass a JSON array or a comma list.") from None
+        if not isinstance(value, list):
+            raise UsageError(f"{flag}: expected a JSON array, got {type(value).__name__}.")
+        items = value
+    else:
+        items = [item.strip() for item in text.replace("\n", ",").split(",")]
+        if items and items[-1] == "":
+            items.pop()
+    if not all(isinstance(item, str) and item.strip() for item in items):
+        raise UsageError(f"{flag}: every entry must be a non-empty string.")
+    return [item.strip() for item in items]
+
 
 
 def add_repo(parser: argparse.ArgumentParser) -> None:
@@ -42,7 +68,7 @@ def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
     source = "--skills-dir"
     if raw is None and ctx.environ.get("SKILLSCOPE_SKILLS"):
         raw, source = ctx.environ["SKILLSCOPE_SKILLS"], "SKILLSCOPE_SKILLS"
-    globs = repo_mod.parse_list(source, raw) or repo_mod.default_globs(root, ctx.cwd)
+    globs = parse_list(source, raw) or repo_mod.default_globs(root, ctx.cwd)
     return repo_mod.discover(root, globs)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.checks.external import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED, UrlCheck, failure
-from harness.findings import Finding
+from harness.model.findings import Finding
 from harness.report.github import annotation, finding_annotations
 from harness.results import FindingsVerdict, RunMeta
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness import __version__
-from harness.findings import ERROR, WARNING, Finding
+from harness.model.findings import ERROR, WARNING, Finding
 
 
 @dataclass

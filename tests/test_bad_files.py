@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from harness import files
-from tests.helpers import make_skill, rules, structural
+from tests.support.helpers import make_skill, rules, structural
 
 FIFTY_MB = 50 * 1024 * 1024
 

@@ -8,7 +8,7 @@ import pytest
 
 from harness import __version__
 from harness.commands import structural as structural_command
-from tests.helpers import make_skill, run_cli
+from tests.support.helpers import make_skill, run_cli
 
 
 def test_version_prints_the_harness_version_and_exits_zero(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.tagged_clone import TAG, TAGGED_VERSION, make_tagged_clone
+from tests.support.tagged_clone import TAG, TAGGED_VERSION, make_tagged_clone
 
 ROOT = Path(__file__).resolve().parent.parent
 

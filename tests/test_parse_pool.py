@@ -7,9 +7,11 @@ import os
 import threading
 from pathlib import Path
 
-from harness import catalog, links, parse_pool, repo
+from harness import parse_pool
 from harness.checks import references
-from tests.helpers import make_skill
+from harness.markdown import links
+from harness.model import catalog, repo
+from tests.support.helpers import make_skill
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(str(path) for path in ROOT.glob("tests/acceptance/**/*.md") if path.is_file())

@@ -6,7 +6,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 
-from harness.dataset import Case
+from harness.model.dataset import Case
 
 
 def fill(text: str, values: Mapping[str, object]) -> str:

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 from harness.agent import Trace, Usage
 from harness.behavioral.isolation import OutsidePath
+from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
-from harness.dataset import Case
-from harness.judge import JudgeOutcome
+from harness.model.dataset import Case
 from harness.report import github
 from harness.report.junit import JUnitCase
 from harness.results import RunMeta

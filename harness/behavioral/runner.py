@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import agent, judge
+from harness import agent
 from harness.behavioral import hooks as hooks_mod
-from harness.behavioral import scorers
+from harness.behavioral import judge, scorers
 from harness.behavioral.evidence import passages
 from harness.behavioral.hooks import HookError, Hooks
 from harness.behavioral.isolation import outside_workspace
@@ -23,8 +23,8 @@ from harness.behavioral.placeholders import fill_case
 from harness.behavioral.result import CaseResult, Spend
 from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Snapshot, compare
-from harness.dataset import Case
 from harness.deadline import Deadline
+from harness.model.dataset import Case
 
 # The agent may read, search, edit and run commands in its workspace; acceptEdits works as root,
 # where bypassing permissions is refused.

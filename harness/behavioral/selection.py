@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from harness.behavioral.hooks import Hooks
-from harness.dataset import Case
+from harness.model.dataset import Case
 
 
 def behavioral_cases(candidates: list[Case], hooks: Mapping[str, Hooks | None]) -> list[Case]:

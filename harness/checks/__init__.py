@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from harness.catalog import Catalog
-from harness.findings import Finding
+from harness.model.catalog import Catalog
+from harness.model.findings import Finding
 
 
 @dataclass(frozen=True)

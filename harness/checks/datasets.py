@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from harness import findings
-from harness.catalog import Catalog
 from harness.checks import CheckOptions
-from harness.dataset import TRIGGER_ONLY_KEYS, Dataset
 from harness.files import is_inside
-from harness.findings import Finding
+from harness.model import findings
+from harness.model.catalog import Catalog
+from harness.model.dataset import TRIGGER_ONLY_KEYS, Dataset
+from harness.model.findings import Finding
 
 MIN_POSITIVES = 3
 MIN_NEGATIVES = 2

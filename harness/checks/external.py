@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from harness import __version__, findings
+from harness import __version__
 from harness.errors import UsageError
-from harness.findings import Finding
+from harness.model import findings
+from harness.model.findings import Finding
 
 if TYPE_CHECKING:
     import requests

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from harness.catalog import Catalog
 from harness.checks import CheckOptions
-from harness.findings import Finding
+from harness.model.catalog import Catalog
+from harness.model.findings import Finding
 
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
-from harness import findings, markdown
-from harness.catalog import Catalog
 from harness.checks import CheckOptions
 from harness.files import UnreadableFile, present, read_text
-from harness.findings import Finding
+from harness.markdown import sections
+from harness.model import findings
+from harness.model.catalog import Catalog
+from harness.model.findings import Finding
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -33,7 +34,7 @@ def _sections(path, rel: str, wanted: tuple[str, ...]) -> list[Finding]:
         text = read_text(path)
     except UnreadableFile as exc:
         return [findings.error("skill-file-unreadable", rel, f"cannot be read: {exc.reason}.")]
-    found = {s.title.lower(): s for s in markdown.sections(text) if s.level == 2}
+    found = {s.title.lower(): s for s in sections.sections(text) if s.level == 2}
     out = []
     for title in wanted:
         section = found.get(title.strip().lower())

@@ -13,14 +13,16 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urldefrag, urlsplit
 
-from harness import findings, links, parse_pool
-from harness.catalog import Catalog
+from harness import parse_pool
 from harness.checks import CheckOptions
 from harness.errors import UsageError
 from harness.files import RealPaths, UnreadableFile, read_text
-from harness.findings import Finding
-from harness.links import Document, Reference
-from harness.repo import Repo
+from harness.markdown import links
+from harness.markdown.links import Document, Reference
+from harness.model import findings
+from harness.model.catalog import Catalog
+from harness.model.findings import Finding
+from harness.model.repo import Repo
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 LINE_ANCHOR = re.compile(r"^L\d+(C\d+)?(-L\d+(C\d+)?)?$")

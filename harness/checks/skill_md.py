@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
-from harness import findings
-from harness.catalog import Catalog
 from harness.checks import CheckOptions
-from harness.findings import Finding
-from harness.skill import Skill
+from harness.model import findings
+from harness.model.catalog import Catalog
+from harness.model.findings import Finding
+from harness.model.skill import Skill
 
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 RESERVED_WORDS = ("anthropic", "claude")

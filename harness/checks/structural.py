@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from functools import partial
 
-from harness import findings
-from harness.catalog import Catalog
 from harness.checks import Check, CheckOptions, datasets, machine, policy, references, skill_md
-from harness.findings import Finding
+from harness.model import findings
+from harness.model.catalog import Catalog
+from harness.model.findings import Finding
 from harness.parse_pool import Ahead
 
 CHECKS: dict[str, Check] = {

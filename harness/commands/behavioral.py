@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from harness import catalog, options
+from harness import options
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
@@ -15,11 +15,12 @@ from harness.behavioral.runner import (
     SkillUnderTest,
 )
 from harness.behavioral.selection import behavioral_cases
-from harness.commands.gate import ready_agent, require_well_formed
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError
-from harness.repo import parse_list
+from harness.model import catalog
+from harness.options import parse_list
+from harness.paid import ready_agent, require_well_formed
 from harness.report import now, publish
 from harness.results import RunMeta
 

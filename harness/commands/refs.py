@@ -8,14 +8,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness import catalog, findings, options, parse_pool
+from harness import options, parse_pool
 from harness.checks import external, references
 from harness.checks import structural as structural_checks
 from harness.context import Context
 from harness.errors import UsageError
-from harness.findings import Finding
+from harness.model import catalog, findings
+from harness.model.findings import Finding
+from harness.options import parse_list
 from harness.refs_result import RefsResult
-from harness.repo import parse_list
 from harness.report import now, publish
 from harness.results import RunMeta
 

@@ -6,18 +6,19 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from harness import catalog, options
-from harness.commands.gate import ready_agent, require_well_formed
+from harness import options
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
-from harness.repo import parse_list
+from harness.model import catalog
+from harness.options import parse_list
+from harness.paid import ready_agent, require_well_formed
 from harness.report import now, publish
 from harness.results import RunMeta
-from harness.room import resolve_room
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
+from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingRun, RoutingSettings
 
 HELP = "install the routing room in claude and grade whether each prompt fires the right skill"

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness import __version__, gitdiff, options, plan
+from harness import __version__, options
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
-from harness.repo import parse_list
-from harness.room import resolve_room
+from harness.options import parse_list
+from harness.routing.room import resolve_room
+from harness.select import gitdiff, plan, policy
+from harness.select import selection as select_mod
 
 HELP = "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON"
 
@@ -53,20 +55,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "skillscope_version (default: $SKILLSCOPE_VERSION, else this build)")
 
 
-def plan_options(args: argparse.Namespace, ctx: Context) -> plan.PlanOptions:
-    behavior_runner = tuple(parse_list("--behavior-runner", args.behavior_runner)) or plan.DEFAULT_RUNNER
-    return plan.PlanOptions(
+def plan_options(args: argparse.Namespace, ctx: Context) -> policy.PlanOptions:
+    behavior_runner = tuple(parse_list("--behavior-runner", args.behavior_runner)) or policy.DEFAULT_RUNNER
+    return policy.PlanOptions(
         extended=args.extended,
         version=(args.version or ctx.environ.get("SKILLSCOPE_VERSION") or __version__).strip(),
         infra_paths=tuple(parse_list("--infra-paths", args.infra_paths)),
         labels=tuple(parse_list("--labels", args.labels)),
         ignore_gates=args.ignore_gates,
         behavior_runner=behavior_runner,
-        behavior_os=tuple(parse_list("--behavior-os", args.behavior_os)) or plan.DEFAULT_OS,
+        behavior_os=tuple(parse_list("--behavior-os", args.behavior_os)) or policy.DEFAULT_OS,
         scoped_runner=tuple(parse_list("--scoped-runner", args.scoped_runner)),
         scoped_gate=_single("--scoped-gate", args.scoped_gate),
         scoped_environment=_single("--scoped-environment", args.scoped_environment),
-        runner_types=plan.parse_runner_types(args.runner_types))
+        runner_types=policy.parse_runner_types(args.runner_types))
 
 
 def _single(flag: str, value: str | None) -> str | None:
@@ -87,28 +89,28 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                            "--skills-dir 'skills/*'.")
     room = resolve_room(args.routing_room, repo, allow_none=True, command="select")
     if args.all:
-        selection = plan.select_all(repo, room)
+        selection = select_mod.select_all(repo, room)
     elif args.names is not None:
         names = parse_list("--names", args.names)
         if not names:
             raise UsageError("--names is empty; name at least one skill, or use --all.")
-        selection = plan.select_names(names, repo, room)
+        selection = select_mod.select_names(names, repo, room)
     else:
         paths = _changed_paths(args, repo.root, ctx)
-        selection = plan.select_changed(paths, repo, room, opts)
+        selection = select_mod.select_changed(paths, repo, room, opts)
     ctx.out(plan.make_plan(selection, repo, opts).to_json())
     return 0
 
 
 def _changed_paths(args: argparse.Namespace, root: Path, ctx: Context) -> list[str]:
     if args.changed:
-        return plan.normalise_paths(ctx.stdin)
+        return select_mod.normalise_paths(ctx.stdin)
     base, head = args.since
     diff = gitdiff.changed_since(root, base, head)
     if not diff.merge_base:
         ctx.err(f"note: {base} and {head} have no merge base (unrelated histories); planning the plain "
                 "diff between the two commits.")
-    paths = plan.normalise_paths(diff.paths)
+    paths = select_mod.normalise_paths(diff.paths)
     ctx.err("Changed files:")
     ctx.err("\n".join(f"  {path}" for path in paths) if paths else "  (none)")
     return paths

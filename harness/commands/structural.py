@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from harness import catalog, findings, options
+from harness import options
 from harness.checks import CheckOptions, references
 from harness.checks import structural as structural_checks
 from harness.commands import refs as refs_command
 from harness.context import Context
-from harness.repo import parse_list
+from harness.model import catalog, findings
+from harness.options import parse_list
 from harness.report import now, publish
 from harness.results import RunMeta, StructuralResult
 

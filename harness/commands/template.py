@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from harness import dataset
 from harness.context import Context
+from harness.model import dataset
 
 HELP = "print a starting evals/evals.json that passes Tier 0"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from harness.findings import Finding
+from harness.model.findings import Finding
 
 
 def escape_data(text: str) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from tabulate import tabulate
 
-from harness.findings import Finding
+from harness.model.findings import Finding
 
 Renderer = Callable[[object], str]
 RENDERERS: dict[str, Renderer] = {}

@@ -6,7 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from harness.dataset import Case
+from harness.model.dataset import Case
 from harness.routing.verdicts import ERROR, PASSING, VERDICTS, Sample, majority, wilson_interval
 
 NO_SKILL = "(no skill)"

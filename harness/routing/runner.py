@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import agent
-from harness.dataset import Case
 from harness.deadline import Deadline
+from harness.model.dataset import Case
 from harness.routing.metrics import CaseOutcome
 from harness.routing.verdicts import Sample
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from tests.helpers import run_cli
+from tests.support.helpers import run_cli
 
 SCENARIOS = Path(__file__).parent / "refs"
 SCHEMAS = Path(__file__).parents[2] / "schema"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.select_support import assert_valid_plan, select
+from tests.support.select import assert_valid_plan, select
 
 SCENARIOS = Path(__file__).parent / "select"
 ENVIRON = {"SKILLSCOPE_VERSION": "v-acceptance"}

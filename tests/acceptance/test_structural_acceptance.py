@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import run_cli
+from tests.support.helpers import run_cli
 
 SCENARIOS = Path(__file__).parent / "structural"
 REPORT_SCHEMA = Path(__file__).parents[2] / "schema" / "structural-report.schema.json"

@@ -19,8 +19,8 @@ from harness.agent import (
     run,
     stage_workspace,
 )
-from tests.agent.procs import group_members
 from tests.fakeapi import replies as R
+from tests.support.procs import group_members
 
 HELP = "Usage: claude [options]\n  --settings <file>\n  --setting-sources <s>\n  --effort <e>\n"
 

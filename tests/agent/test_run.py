@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from harness.agent import RunSpec, run, stage_workspace, stop_at_decision
-from tests.agent.procs import group_members
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
+from tests.support.procs import group_members
 
 MODEL = "claude-fake-1"
 

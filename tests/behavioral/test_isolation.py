@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.behavioral.isolation import change_dir_targets, outside_workspace
-from tests.behavioral.tracing import call, trace
+from tests.support.tracing import call, trace
 
 
 def test_file_paths_inside_the_workspace_and_its_installed_skill_are_fine(tmp_path):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from harness.behavioral.placeholders import fill, fill_case
-from harness.dataset import Case
+from harness.model.dataset import Case
 
 
 def test_known_names_are_replaced_and_every_other_brace_survives():

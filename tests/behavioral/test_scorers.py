@@ -9,7 +9,7 @@ import pytest
 from harness.behavioral.evidence import passages
 from harness.behavioral.scorers import files_exist, logs_contain, segment_match
 from harness.behavioral.snapshot import Changes
-from tests.behavioral.tracing import call, trace
+from tests.support.tracing import call, trace
 
 WS = Path("/srv/ws")
 

@@ -13,7 +13,7 @@ from harness import __version__
 from harness.checks import external
 from harness.checks.external import Checker, ExternalOptions, Use
 from harness.errors import UsageError
-from tests.checks.linkserver import refused_url, serving
+from tests.support.linkserver import refused_url, serving
 
 
 def run(urls: list[str], sleeps: list[float] | None = None, **options) -> external.ExternalReport:

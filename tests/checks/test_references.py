@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import catalog, repo
 from harness.checks import CheckOptions, references
 from harness.errors import UsageError
-from tests.helpers import make_skill
+from harness.model import catalog, repo
+from tests.support.helpers import make_skill
 
 
 def scan(root: Path, docs: tuple[str, ...] = ()) -> references.Scan:

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from harness import schemas
+from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
-from harness.judge import JUDGE_HEADER
 from tests.fakeapi import replies as R
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "acceptance" / "behavioral"

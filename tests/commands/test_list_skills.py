@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.helpers import make_skill, run_cli
+from tests.support.helpers import make_skill, run_cli
 
 
 def test_only_skills_with_evals_json_are_listed_in_name_order(tmp_path: Path) -> None:

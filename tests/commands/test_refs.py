@@ -11,8 +11,8 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 from harness.checks import references
-from tests.checks.linkserver import serving
-from tests.helpers import make_skill, run_cli, structural
+from tests.support.helpers import make_skill, run_cli, structural
+from tests.support.linkserver import serving
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "schema" / "refs-report.schema.json").read_text("utf-8"))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.routing.support import route, routing_env, skills_repo
+from tests.support.routing import route, routing_env, skills_repo
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness import __version__
-from tests.select_support import commit, git, init_repo, legs, select, skill
+from tests.support.select import commit, git, init_repo, legs, select, skill
 
 
 @pytest.fixture

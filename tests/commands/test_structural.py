@@ -8,7 +8,7 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 from harness import schemas
-from tests.helpers import evals_for, make_skill, run_cli, structural
+from tests.support.helpers import evals_for, make_skill, run_cli, structural
 
 
 def report_schema() -> Draft202012Validator:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from harness import schemas
-from tests.helpers import make_skill, run_cli, structural
+from tests.support.helpers import make_skill, run_cli, structural
 
 
 def template(tmp_path: Path) -> str:

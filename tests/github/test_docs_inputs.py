@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.github.yamlfiles import ACTION, DOCS, ROOT, load, triggers
+from tests.support.yamlfiles import ACTION, DOCS, ROOT, load, triggers
 
 ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|")
 

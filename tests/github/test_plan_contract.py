@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.github.yamlfiles import EXAMPLES, ROOT, WORKFLOWS, load, triggers
+from tests.support.yamlfiles import EXAMPLES, ROOT, WORKFLOWS, load, triggers
 
 PIPELINE = next(p for p in WORKFLOWS if p.name == "skill-evals.yml")
 CALLER = next(p for p in EXAMPLES if p.name == "skill-evals.yml")

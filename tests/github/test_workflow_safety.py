@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from tests.github.yamlfiles import (
+from tests.support.yamlfiles import (
     ACTION,
     ALL_FILES,
     EXAMPLES,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.findings import error, warning
+from harness.model.findings import error, warning
 from harness.report import github
 
 

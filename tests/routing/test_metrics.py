@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from harness.dataset import Case
+from harness.model.dataset import Case
 from harness.routing import metrics
 from harness.routing.metrics import NO_SKILL, CaseOutcome
 from harness.routing.verdicts import ERROR, Sample

@@ -7,7 +7,7 @@ from fractions import Fraction
 from markdown_it import MarkdownIt
 
 from harness import schemas
-from harness.dataset import Case
+from harness.model.dataset import Case
 from harness.report import markdown
 from harness.results import RunMeta
 from harness.routing import metrics

@@ -18,7 +18,7 @@ import pytest
 from harness import schemas
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
-from tests.routing.support import (
+from tests.support.routing import (
     CaseRouter,
     bash_forever,
     live_processes_under,
@@ -368,8 +368,8 @@ def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, 
     # A frontmatter name that differs from the folder fails structural, so the command never installs
     # one; the runner underneath still resolves it through the skill's base directory.
     from harness import agent
-    from harness.dataset import Case
     from harness.deadline import Deadline
+    from harness.model.dataset import Case
     from harness.routing.runner import RoutingRun, RoutingSettings
 
     skill_dir = write_skill(tmp_path / "skills", "pdf-tools", "Work with PDF files.", name="pdf-kit")
@@ -437,7 +437,7 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin):
         {"id": "word-doc", "skill_should_trigger": False, "prompt": "Fix the margins of my Word file."},
     ]}
     repo = tmp_path / "repo"
-    from tests.helpers import make_skill
+    from tests.support.helpers import make_skill
     make_skill(repo, "pdf", evals=evals)
     fake_api.script(CaseRouter({"Split": R.skill("pdf"), "cat x": R.skill("pdf"), "Merge": R.error(529)}))
     summary, junit, logs = tmp_path / "summary.md", tmp_path / "junit.xml", tmp_path / "logs"

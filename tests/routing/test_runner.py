@@ -13,8 +13,8 @@ import pytest
 
 from harness import agent
 from harness.agent import Activation, InitInfo, Trace, Usage
-from harness.dataset import Case
 from harness.deadline import Deadline
+from harness.model.dataset import Case
 from harness.routing import runner as runner_mod
 from harness.routing.runner import RoutingRun, RoutingSettings, sample_from
 from harness.routing.verdicts import ERROR

@@ -1,12 +1,13 @@
-"""harness.dataset: evals.json into Cases, every problem a finding with the case's line."""
+"""harness.model.dataset: evals.json into Cases, every problem a finding with the case's line."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from harness import dataset, schemas
-from harness.dataset import Dataset
+from harness import schemas
+from harness.model import dataset
+from harness.model.dataset import Dataset
 
 
 def parse(text: str, skill: str | None = "demo", extended: bool = False) -> Dataset:

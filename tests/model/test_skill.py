@@ -1,11 +1,11 @@
-"""harness.skill: SKILL.md into frontmatter, body and line numbers; never raises."""
+"""harness.model.skill: SKILL.md into frontmatter, body and line numbers; never raises."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness import skill
-from tests.helpers import make_skill
+from harness.model import skill
+from tests.support.helpers import make_skill
 
 
 def load(tmp_path: Path, text: str | bytes) -> skill.Skill:

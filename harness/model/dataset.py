@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from harness import findings, jsonlines, nesting, schemas
+from harness import jsonlines, nesting, schemas
 from harness.files import UnreadableFile, read_text
+from harness.model import findings
 
 EVALS = "evals.json"
 EXTENDED = "extended_evals.json"

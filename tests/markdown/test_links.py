@@ -1,11 +1,11 @@
-"""Extraction and slugs of harness.links, one markdown construct at a time."""
+"""Extraction and slugs of harness.markdown.links, one markdown construct at a time."""
 
 from __future__ import annotations
 
 import pytest
 
-from harness import links
-from harness.links import Reference, Slugger, classify, parse, slugify
+from harness.markdown import links
+from harness.markdown.links import Reference, Slugger, classify, parse, slugify
 
 
 def refs(text: str) -> list[tuple[str, int, str]]:

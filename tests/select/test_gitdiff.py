@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness import gitdiff
 from harness.errors import HarnessError
-from tests.select_support import commit, git, init_repo
+from harness.select import gitdiff
+from tests.support.select import commit, git, init_repo
 
 
 @pytest.fixture

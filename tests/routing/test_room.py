@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import repo as repo_mod
 from harness.errors import UsageError
-from harness.room import name_list, resolve_room
-from tests.select_support import skill
+from harness.model import repo as repo_mod
+from harness.routing.room import name_list, resolve_room
+from tests.support.select import skill
 
 
 def make_repo(root: Path, *names: str, bare: tuple[str, ...] = ()) -> repo_mod.Repo:

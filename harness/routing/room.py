@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from harness.errors import UsageError
-from harness.repo import Repo, parse_list
+from harness.model.repo import Repo
+from harness.options import parse_list
 
 FLAG = "--routing-room"
 EVERY = "all"

@@ -1,10 +1,10 @@
-"""harness.machine: evals/machine.yml into a MachinePlan, problems as findings."""
+"""harness.model.machine: evals/machine.yml into a MachinePlan, problems as findings."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from harness import machine
+from harness.model import machine
 
 
 def plan(tmp_path: Path, text: str | bytes) -> machine.MachinePlan:

@@ -1,4 +1,4 @@
-"""harness.repo: list flags, the repo root, default globs and skill discovery."""
+"""harness.model.repo: the repo root, default globs and skill discovery."""
 
 from __future__ import annotations
 
@@ -6,28 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import repo
 from harness.errors import UsageError
-from tests.helpers import make_skill, run_cli
-
-
-def test_a_list_flag_takes_a_json_array() -> None:
-    assert repo.parse_list("--skills-dir", '["skills/*", "extra/*"]') == ["skills/*", "extra/*"]
-
-
-def test_a_list_flag_takes_a_comma_list_and_strips_blanks_around_items() -> None:
-    assert repo.parse_list("--skills-dir", " skills/* , extra/*,") == ["skills/*", "extra/*"]
-
-
-def test_a_blank_or_absent_list_flag_is_empty() -> None:
-    assert repo.parse_list("--skill-files", None) == []
-    assert repo.parse_list("--skill-files", "   ") == []
-
-
-@pytest.mark.parametrize("text", ['["a", ', '{"a": 1}', '["a", 3]', "a,,b", '["  "]'])
-def test_a_malformed_list_names_the_flag(text: str) -> None:
-    with pytest.raises(UsageError, match="^--skill-sections"):
-        repo.parse_list("--skill-sections", text)
+from harness.model import repo
+from tests.support.helpers import make_skill, run_cli
 
 
 def test_explicit_repo_wins_over_the_environment_and_git(tmp_path: Path) -> None:

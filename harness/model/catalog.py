@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness import dataset, machine, skill
-from harness.dataset import Case, Dataset
 from harness.errors import UsageError
 from harness.files import present
-from harness.machine import MachinePlan
-from harness.repo import Repo
-from harness.skill import Skill
+from harness.model import dataset, machine, skill
+from harness.model.dataset import Case, Dataset
+from harness.model.machine import MachinePlan
+from harness.model.repo import Repo
+from harness.model.skill import Skill
 
 
 @dataclass

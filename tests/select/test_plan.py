@@ -1,4 +1,4 @@
-"""harness.plan: selection, routing, legs from machine.yml and runner types, gates, and the plan's shape."""
+"""harness.select.plan: selection, routing, legs from machine.yml and runner types, gates, plan shape."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from harness import plan as plan_mod
-from harness import repo as repo_mod
 from harness.errors import HarnessError, UsageError
-from harness.plan import InfraPaths, Ownership, PlanOptions, RunnerType
-from tests.select_support import assert_valid_plan, dataset, legs, skill
+from harness.model import repo as repo_mod
+from harness.select import facts, plan, policy
+from harness.select import selection as select_mod
+from harness.select.policy import PlanOptions, RunnerType
+from harness.select.selection import InfraPaths, Ownership
+from tests.support.select import assert_valid_plan, dataset, legs, skill
 
 INSTINCT = RunnerType(name="instinct", labels=("self-hosted", "mi300"), os=("Linux",), gate="enable_mi_ci",
                       environment="instinct")
@@ -22,26 +24,26 @@ def discover(root: Path, globs: tuple[str, ...] = ("skills/*",)) -> repo_mod.Rep
     return repo_mod.discover(root, list(globs))
 
 
-def plan_for(root: Path, selection: plan_mod.Selection, **options) -> dict:
-    data = plan_mod.make_plan(selection, discover(root), PlanOptions(**options)).to_dict()
+def plan_for(root: Path, selection: select_mod.Selection, **options) -> dict:
+    data = plan.make_plan(selection, discover(root), PlanOptions(**options)).to_dict()
     assert_valid_plan(data)
-    assert json.loads(plan_mod.make_plan(selection, discover(root), PlanOptions(**options)).to_json()) == data
+    assert json.loads(plan.make_plan(selection, discover(root), PlanOptions(**options)).to_json()) == data
     return data
 
 
-def changed(root: Path, paths: list[str], room: list[str] | None = None, **options) -> plan_mod.Selection:
-    return plan_mod.select_changed(paths, discover(root), room or [], PlanOptions(**options))
+def changed(root: Path, paths: list[str], room: list[str] | None = None, **options) -> select_mod.Selection:
+    return select_mod.select_changed(paths, discover(root), room or [], PlanOptions(**options))
 
 
-def only(root: Path, *names: str, room: tuple[str, ...] = ()) -> plan_mod.Selection:
-    return plan_mod.select_names(list(names), discover(root), list(room))
+def only(root: Path, *names: str, room: tuple[str, ...] = ()) -> select_mod.Selection:
+    return select_mod.select_names(list(names), discover(root), list(room))
 
 
 # --- changed paths ------------------------------------------------------------------------------------
 
 def test_normalise_paths_fixes_separators_and_drops_blanks():
     lines = ["skills\\a\\SKILL.md\r\n", "\n", "  ./skills/b/x.md  ", "skills/a/SKILL.md", ""]
-    assert plan_mod.normalise_paths(lines) == ["skills/a/SKILL.md", "skills/b/x.md"]
+    assert select_mod.normalise_paths(lines) == ["skills/a/SKILL.md", "skills/b/x.md"]
 
 
 def test_owner_is_the_skill_whose_folder_prefixes_the_path(tmp_path):
@@ -115,7 +117,7 @@ def test_a_change_selects_the_skills_that_own_its_paths(repo3):
 
 def test_an_unrelated_change_selects_nothing(repo3):
     picked = changed(repo3, ["README.md", "docs/usage.md"], room=["alpha"])
-    assert picked == plan_mod.Selection(skills=[], routing=False, unknown=[])
+    assert picked == select_mod.Selection(skills=[], routing=False, unknown=[])
 
 
 @pytest.mark.parametrize("inner", ["SKILL.md", "evals/evals.json"])
@@ -159,10 +161,10 @@ def test_paths_under_deleted_skills_are_listed_as_unknown(repo3):
 
 def test_all_and_names_route_whenever_the_room_is_non_empty(repo3):
     repo = discover(repo3)
-    assert plan_mod.select_all(repo, ["alpha"]) == plan_mod.Selection(["alpha", "beta", "gamma"], True)
-    assert plan_mod.select_all(repo, []).routing is False
+    assert select_mod.select_all(repo, ["alpha"]) == select_mod.Selection(["alpha", "beta", "gamma"], True)
+    assert select_mod.select_all(repo, []).routing is False
     named = only(repo3, "gamma", "alpha", "gamma", room=("beta",))
-    assert named == plan_mod.Selection(["gamma", "alpha"], True)
+    assert named == select_mod.Selection(["gamma", "alpha"], True)
     assert only(repo3, "gamma").routing is False
 
 
@@ -364,16 +366,16 @@ def test_a_type_label_already_naming_the_os_is_not_repeated(tmp_path):
 ])
 def test_malformed_runner_types_are_usage_errors(text, fragment):
     with pytest.raises(UsageError) as caught:
-        plan_mod.parse_runner_types(text)
+        policy.parse_runner_types(text)
     assert fragment in str(caught.value) and str(caught.value).startswith("--runner-types")
 
 
 def test_runner_types_parse_into_types():
-    types = plan_mod.parse_runner_types(
+    types = policy.parse_runner_types(
         '{"instinct": {"labels": ["self-hosted", "mi300"], "os": ["Linux"], "gate": "enable_mi_ci", '
         '"environment": "instinct"}, "default": {"os": ["Linux", "Windows"]}}')
     assert types == {"instinct": INSTINCT, "default": RunnerType("default", os=("Linux", "Windows"))}
-    assert plan_mod.parse_runner_types("  ") == {}
+    assert policy.parse_runner_types("  ") == {}
 
 
 # --- what gets no leg, and bad input ------------------------------------------------------------------------
@@ -428,7 +430,7 @@ def test_legs_follow_the_selection_order(tmp_path):
 
 def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
     skill(tmp_path, "skills/a")
-    text = plan_mod.make_plan(only(tmp_path, "a"), discover(tmp_path), PlanOptions(version="9")).to_json()
+    text = plan.make_plan(only(tmp_path, "a"), discover(tmp_path), PlanOptions(version="9")).to_json()
     assert "\n" not in text and ": " not in text
     assert list(json.loads(text)) == ["routing", "extended", "version", "default", "scoped", "skipped",
                                       "gates", "no_behavior", "unknown"]
@@ -437,7 +439,7 @@ def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
 def test_identical_broken_machine_files_are_each_reported_under_their_own_name(tmp_path):
     for name in ("a", "b"):
         skill(tmp_path, f"skills/{name}", machine="labels: gpu\n")
-    cache = plan_mod.MachineCache()
+    cache = facts.MachineCache()
     first = cache.load(tmp_path / "skills/a/evals/machine.yml", "skills/a/evals/machine.yml")
     second = cache.load(tmp_path / "skills/b/evals/machine.yml", "skills/b/evals/machine.yml")
     assert first.problems[0].path == "skills/a/evals/machine.yml"
@@ -449,6 +451,6 @@ def test_identical_broken_machine_files_are_each_reported_under_their_own_name(t
 def test_identical_clean_machine_files_share_one_plan(tmp_path):
     for name in ("a", "b"):
         skill(tmp_path, f"skills/{name}", machine="os: [Linux]\n")
-    cache = plan_mod.MachineCache()
+    cache = facts.MachineCache()
     first = cache.load(tmp_path / "skills/a/evals/machine.yml", "skills/a/evals/machine.yml")
     assert cache.load(tmp_path / "skills/b/evals/machine.yml", "skills/b/evals/machine.yml") is first

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import agent, judge
+from harness import agent
+from harness.behavioral import judge
+from harness.behavioral.judge import InvalidAnswer, parse_verdicts
 from harness.behavioral.snapshot import Changes
-from harness.judge import InvalidAnswer, parse_verdicts
-from tests.behavioral.tracing import call, trace
 from tests.fakeapi import replies as R
+from tests.support.tracing import call, trace
 
 IDS = ["E1", "E2"]
 

@@ -18,7 +18,7 @@ from typing import Any
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import RecordedRequest, Reply, replies
-from tests.helpers import make_skill
+from tests.support.helpers import make_skill
 
 NO_SKILL_TEXT = "I can answer that directly."
 _PASSTHROUGH = ("PATH", "LANG", "LC_ALL")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 
 from harness import agent
-from harness.catalog import Catalog
 from harness.checks import CheckOptions
 from harness.checks import structural as structural_checks
 from harness.context import Context
 from harness.errors import HarnessError
-from harness.findings import errors_in
+from harness.model.catalog import Catalog
+from harness.model.findings import errors_in
 
 
 def require_well_formed(loaded: Catalog, ctx: Context, subject: str) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import findings, schemas, yamlsafe
+from harness import schemas, yamlsafe
 from harness.files import UnreadableFile, present, read_text
+from harness.model import findings
 
 FILENAME = "machine.yml"
 

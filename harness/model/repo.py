@@ -2,38 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import findings
 from harness.errors import UsageError
 from harness.files import RealPaths, is_inside, present
-
-
-def parse_list(flag: str, text: str | None) -> list[str]:
-    """A list flag: a JSON array of strings or a comma list; blank means empty."""
-    if text is None or not text.strip():
-        return []
-    text = text.strip()
-    if text.startswith(("[", "{")):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise UsageError(
-                f"{flag}: invalid JSON ({exc.msg}); pass a JSON array or a comma list.") from None
-        if not isinstance(value, list):
-            raise UsageError(f"{flag}: expected a JSON array, got {type(value).__name__}.")
-        items = value
-    else:
-        items = [item.strip() for item in text.replace("\n", ",").split(",")]
-        if items and items[-1] == "":
-            items.pop()
-    if not all(isinstance(item, str) and item.strip() for item in items):
-        raise UsageError(f"{flag}: every entry must be a non-empty string.")
-    return [item.strip() for item in items]
+from harness.model import findings
 
 
 def find_root(explicit: str | None, environ: Mapping[str, str], cwd: Path) -> Path:

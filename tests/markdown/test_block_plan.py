@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness import block_plan, links
+from harness.markdown import block_plan, links
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted(path for path in {*ROOT.glob("tests/**/*.md"), *ROOT.glob("examples/**/*.md"),
                                   *ROOT.glob("docs/**/*.md"), ROOT / "README.md"} if path.is_file())
 

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt, rules_inline
 from markdown_it.token import Token
 
-from harness import block_plan
+from harness.markdown import block_plan
 
 LINK = "link"
 IMAGE = "image"

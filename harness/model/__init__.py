@@ -1,0 +1,1 @@
+"""The repository under test, loaded once: repo, skills, datasets, machine plans, findings."""

@@ -1,0 +1,92 @@
+"""The repo's runner policy: machine kinds (--runner-types) and the plan's options."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from harness import __version__
+from harness.errors import UsageError
+from harness.model import dataset
+
+DEFAULT_RUNNER = ("ubuntu-latest",)
+DEFAULT_OS = ("Linux",)
+DEFAULT_TYPE = "default"  # the kind of machine a skill without runner_type gets, unless --runner-types says
+RUNNER_TYPE_KEYS = ("labels", "os", "gate", "environment")
+# A skill's files that decide routing: what the agent matches a prompt against, and the prompts.
+ROUTING_INPUTS = ("SKILL.md", f"evals/{dataset.EVALS}")
+EXTENDED_ROUTING_INPUT = f"evals/{dataset.EXTENDED}"
+
+
+
+@dataclass(frozen=True)
+class RunnerType:
+    """A kind of machine the repo defines (`--runner-types`); a skill's machine.yml names it."""
+
+    name: str
+    labels: tuple[str, ...] = ()  # the leg's complete runs-on labels (empty: --behavior-runner)
+    os: tuple[str, ...] = ()  # its platforms (empty: --behavior-os, and any skill `os` is allowed)
+    gate: str | None = None
+    environment: str | None = None
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    extended: bool = True
+    version: str = __version__
+    infra_paths: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
+    ignore_gates: bool = False
+    behavior_runner: tuple[str, ...] = DEFAULT_RUNNER
+    behavior_os: tuple[str, ...] = DEFAULT_OS
+    scoped_runner: tuple[str, ...] = ()  # empty: reuse behavior_runner
+    scoped_gate: str | None = None
+    scoped_environment: str | None = None
+    runner_types: Mapping[str, RunnerType] = field(default_factory=dict)
+
+
+def parse_runner_types(text: str | None, flag: str = "--runner-types") -> dict[str, RunnerType]:
+    """`{"name": {"labels": [...], "os": [...], "gate": "...", "environment": "..."}}`; blank means none."""
+    if text is None or not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{flag}: invalid JSON ({exc.msg}, column {exc.colno}); pass an object mapping "
+                         'each type to its runner, such as {"gpu": {"labels": ["self-hosted", "gpu"]}}.'
+                         ) from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{flag}: expected a JSON object mapping type names to runners, got "
+                         f"{type(data).__name__}.")
+    return {name: _parse_type(flag, name, spec) for name, spec in data.items()}
+
+
+def _parse_type(flag: str, name: str, spec: object) -> RunnerType:
+    where = f"{flag}: type '{name}'"
+    if not name.strip():
+        raise UsageError(f"{flag}: a type name must be a non-empty string.")
+    if not isinstance(spec, dict):
+        raise UsageError(f"{where} must be an object with any of {', '.join(RUNNER_TYPE_KEYS)}.")
+    extra = sorted(set(spec) - set(RUNNER_TYPE_KEYS))
+    if extra:
+        raise UsageError(f"{where} has unknown key(s) {', '.join(extra)}; a runner type holds only "
+                         f"{', '.join(RUNNER_TYPE_KEYS)}.")
+    lists = {}
+    examples = {"labels": '["self-hosted", "gpu"]', "os": '["Linux"]'}
+    for key in ("labels", "os"):
+        value = spec.get(key)
+        if value is None:
+            lists[key] = ()
+            continue
+        if not (isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value)):
+            raise UsageError(f"{where}: `{key}` must be a non-empty list of non-empty strings, such as "
+                             f"{examples[key]}.")
+        lists[key] = tuple(v.strip() for v in value)
+    strings = {}
+    for key in ("gate", "environment"):
+        value = spec.get(key)
+        if value is not None and not (isinstance(value, str) and value.strip()):
+            raise UsageError(f"{where}: `{key}` must be a non-empty string or left out.")
+        strings[key] = value.strip() if value else None
+    return RunnerType(name=name, **lists, **strings)

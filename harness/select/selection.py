@@ -1,0 +1,149 @@
+"""Which skills a change selects, and whether it can move a routing decision."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from harness.errors import UsageError
+from harness.model import dataset
+from harness.model.repo import Repo
+from harness.routing.room import name_list
+from harness.select.policy import EXTENDED_ROUTING_INPUT, ROUTING_INPUTS, PlanOptions
+
+
+@dataclass(frozen=True)
+class Selection:
+    skills: list[str]  # in plan order
+    routing: bool  # the change can move a routing decision and the room is non-empty
+    unknown: list[str] = field(default_factory=list)  # changed paths under skills that no longer exist
+
+
+def normalise_paths(lines: Iterable[str]) -> list[str]:
+    """Changed paths as git prints them, whatever the shell did to them: posix separators, no blanks."""
+    paths = []
+    for line in lines:
+        path = line.strip().replace("\\", "/")
+        while path.startswith("./"):
+            path = path[2:]
+        if path:
+            paths.append(path)
+    return list(dict.fromkeys(paths))
+
+
+class Ownership:
+    """Which skill owns a root-relative path: the skill whose directory prefixes it (the deepest one)."""
+
+    def __init__(self, repo: Repo):
+        self._root = repo.root
+        self._dirs = {repo.rel(path): name for name, path in repo.skill_dirs.items()}
+        self._root_skill = self._dirs.pop(".", None)
+        # Look up only the prefix lengths a skill directory has, deepest first: a dict hit per length
+        # keeps a 10,000-path change linear instead of scanning every skill for every path.
+        self._depths = sorted({rel.count("/") + 1 for rel in self._dirs}, reverse=True)
+        segments = (tuple(part for part in glob.split("/") if part not in ("", ".")) for glob in repo.globs)
+        self._globs = [glob for glob in segments if glob]
+        self._gone: dict[str, bool] = {}
+
+    def owner(self, path: str) -> tuple[str | None, str]:
+        """(skill, path relative to the skill's directory), or (None, path) when no skill owns it."""
+        parts = path.split("/")
+        for depth in self._depths:
+            if len(parts) >= depth:
+                name = self._dirs.get("/".join(parts[:depth]))
+                if name is not None:
+                    return name, "/".join(parts[depth:])
+        return self._root_skill, path
+
+    def under_deleted_skill(self, path: str) -> bool:
+        """True when `path` lies in a directory the skill globs name that holds no skill any more.
+
+        That is a directory that is gone, or one whose SKILL.md this very change touched; a directory
+        that never had a SKILL.md is not a skill and is passed over, as everywhere else.
+        """
+        parts = path.split("/")
+        for glob in self._globs:
+            if len(parts) <= len(glob) or not _segments_match(parts[: len(glob)], glob):
+                continue
+            folder = "/".join(parts[: len(glob)])
+            if parts[len(glob) - 1].startswith("."):
+                continue
+            if folder not in self._gone:
+                self._gone[folder] = not (self._root / folder).is_dir()
+            if self._gone[folder] or parts[len(glob):] == ["SKILL.md"]:
+                return True
+        return False
+
+
+def _segments_match(parts: Sequence[str], glob: Sequence[str]) -> bool:
+    return all(fnmatch.fnmatchcase(part, pattern) for part, pattern in zip(parts, glob, strict=True))
+
+
+class InfraPaths:
+    """--infra-paths: fnmatch globs over root-relative paths; a glob naming a directory covers its files."""
+
+    def __init__(self, patterns: Iterable[str]):
+        cleaned = [p.strip().replace("\\", "/").removeprefix("./").rstrip("/") for p in patterns]
+        cleaned = [p for p in cleaned if p]
+        self._regex = re.compile("|".join(fnmatch.translate(p) for p in cleaned)) if cleaned else None
+
+    def touched(self, path: str) -> bool:
+        if self._regex is None:
+            return False
+        candidate = path
+        while True:
+            if self._regex.match(candidate):
+                return True
+            cut = candidate.rfind("/")
+            if cut <= 0:
+                return False
+            candidate = candidate[:cut]
+
+
+def select_changed(paths: Sequence[str], repo: Repo, room: Sequence[str], options: PlanOptions) -> Selection:
+    """The owners of the changed paths, or every skill with a dataset when an infra path changed.
+
+    Routing runs only when a room member's SKILL.md or dataset changed (or infra did): a reference file
+    or a script changes what the skill does once it fires, not whether it fires.
+    """
+    ownership, infra = Ownership(repo), InfraPaths(options.infra_paths)
+    room_members = set(room)
+    routing_inputs = set(ROUTING_INPUTS) | ({EXTENDED_ROUTING_INPUT} if options.extended else set())
+    owners: dict[str, None] = {}
+    unknown: list[str] = []
+    infra_touched = routing_touched = False
+    for path in paths:
+        infra_touched = infra_touched or infra.touched(path)
+        name, inner = ownership.owner(path)
+        if name is None:
+            if ownership.under_deleted_skill(path):
+                unknown.append(path)
+            continue
+        owners[name] = None
+        routing_touched = routing_touched or (name in room_members and inner in routing_inputs)
+    if infra_touched:
+        return Selection(skills=repo.with_dataset(), routing=bool(room), unknown=sorted(unknown))
+    return Selection(skills=sorted(owners), routing=bool(room) and routing_touched, unknown=sorted(unknown))
+
+
+def select_all(repo: Repo, room: Sequence[str]) -> Selection:
+    return Selection(skills=repo.with_dataset(), routing=bool(room))
+
+
+def select_names(names: Sequence[str], repo: Repo, room: Sequence[str], flag: str = "--names") -> Selection:
+    """The named skills in listed order; a name that is not a skill with a dataset is an error."""
+    with_dataset = set(repo.with_dataset())
+    missing = [name for name in dict.fromkeys(names) if name not in with_dataset]
+    if missing:
+        absent = [name for name in missing if name not in repo.skill_dirs]
+        bare = [name for name in missing if name in repo.skill_dirs]
+        parts = []
+        if absent:
+            parts.append(f"no skill named {', '.join(absent)} under --skills-dir {','.join(repo.globs)}")
+        if bare:
+            parts.append(f"no eval dataset for {', '.join(bare)} (expected <skill>/evals/{dataset.EVALS})")
+        raise UsageError(f"{flag}: {'; '.join(parts)}; skills with a dataset here: "
+                         f"{name_list(repo.with_dataset())}.")
+    return Selection(skills=list(dict.fromkeys(names)), routing=bool(room))
