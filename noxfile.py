@@ -36,11 +36,15 @@ def _launcher():
 def _install_harness(session: nox.Session, skill: str | None = None) -> None:
     launch = _launcher()
     repo = _repo_under_test(session)
-    version = launch.resolve_version(explicit=os.environ.get("SKILLSCOPE_VERSION"), repo=repo, skill=skill,
-                                     skills=_flag_value(list(session.posargs), "--skills-dir")
-                                     or os.environ.get("SKILLSCOPE_SKILLS"))
-    spec = launch.install_spec(version, source=os.environ.get("SKILLSCOPE_SOURCE") or str(HERE),
-                               default=str(HERE))
+    version = launch.resolve_version(
+        explicit=os.environ.get("SKILLSCOPE_VERSION"),
+        repo=repo,
+        skill=skill,
+        skills=_flag_value(list(session.posargs), "--skills-dir") or os.environ.get("SKILLSCOPE_SKILLS"),
+    )
+    spec = launch.install_spec(
+        version, source=os.environ.get("SKILLSCOPE_SOURCE") or str(HERE), default=str(HERE)
+    )
     session.install(spec)
     # Logged, not printed: a select plan must be the only line on stdout.
     session.log(str(session.run("skillscope", "--version", silent=True)).strip())
@@ -112,8 +116,16 @@ def _ensure_claude(session: nox.Session) -> str:
     prefix = HERE / ".nox" / f"claude-code-{CLAUDE_CODE_VERSION}"
     binary = prefix / "node_modules" / ".bin" / "claude"
     if not binary.exists():
-        session.run("npm", "install", "--no-audit", "--no-fund", "--prefix", str(prefix),
-                    f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}", external=True)
+        session.run(
+            "npm",
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--prefix",
+            str(prefix),
+            f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}",
+            external=True,
+        )
     return str(binary)
 
 
@@ -128,9 +140,11 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff over the code; actionlint and GitHub's schemas over every workflow and action.yml."""
+    """ruff lint and format over the code; actionlint and GitHub schemas over workflows and action.yml."""
     session.install("-r", "requirements-dev.txt")
-    session.run("ruff", "check", "harness", "tests", "benchmarks", "noxfile.py", "tasks.py", "action")
+    code = ("harness", "tests", "benchmarks", "noxfile.py", "tasks.py", "action")
+    session.run("ruff", "check", *code)
+    session.run("ruff", "format", "--check", *code)
     workflows = sorted(str(p) for p in HERE.glob(".github/workflows/*.yml"))
     examples = sorted(str(p) for p in HERE.glob("examples/workflows/*.yml"))
     if workflows or examples:

@@ -31,8 +31,12 @@ Write the instructions an agent should follow once this skill is chosen.
 """
 
 
-@task(help={"name": "the skill's folder and frontmatter name (lowercase-with-hyphens)",
-            "dir": "where to create it (default: the current directory)"})
+@task(
+    help={
+        "name": "the skill's folder and frontmatter name (lowercase-with-hyphens)",
+        "dir": "where to create it (default: the current directory)",
+    }
+)
 def new_skill(c, name, dir="."):
     """Scaffold NAME/SKILL.md and NAME/evals/evals.json from the dataset template."""
     if not NAME.match(name):
@@ -40,8 +44,9 @@ def new_skill(c, name, dir="."):
     folder = Path(dir) / name
     if folder.exists():
         raise SystemExit(f"error: {folder} already exists; pick another name or delete it first.")
-    printed = subprocess.run([*shlex.split(SKILLSCOPE), "template"], check=True, capture_output=True,
-                             text=True)
+    printed = subprocess.run(
+        [*shlex.split(SKILLSCOPE), "template"], check=True, capture_output=True, text=True
+    )
     template = json.loads(printed.stdout)
     for case in template["evaluations"]:
         case["id"] = case["id"].replace("my-skill", name, 1)
@@ -60,15 +65,25 @@ def check(c, external=False):
     c.run(f"{SKILLSCOPE} refs" + ("" if external else " --no-external"))
 
 
-@task(help={"room": "skills installed side by side: a,b or all (blank: the only skill)",
-            "only": "case ids or skill names", "keep_logs": "keep each case's transcript here"})
+@task(
+    help={
+        "room": "skills installed side by side: a,b or all (blank: the only skill)",
+        "only": "case ids or skill names",
+        "keep_logs": "keep each case's transcript here",
+    }
+)
 def route(c, room="", only="", keep_logs=""):
     """Routing: does each prompt fire the right skill, with the room installed side by side?"""
     c.run(_command("routing", {"--routing-room": room, "--only": only, "--keep-logs": keep_logs}))
 
 
-@task(help={"skill": "the skill whose cases run", "only": "one case id (or several, comma-separated)",
-            "keep_logs": "keep each case's trace and judge exchange here"})
+@task(
+    help={
+        "skill": "the skill whose cases run",
+        "only": "one case id (or several, comma-separated)",
+        "keep_logs": "keep each case's trace and judge exchange here",
+    }
+)
 def behave(c, skill="", only="", keep_logs=""):
     """Behavioral: run cases end to end and grade what the agent did."""
     c.run(_command("behavioral", {"--skill": skill, "--only": only, "--keep-logs": keep_logs}))

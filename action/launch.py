@@ -74,6 +74,7 @@ class LaunchError(Exception):
 
 # ---------------------------------------------------------------- resolution
 
+
 def split_list(text: str | None) -> list[str]:
     """A list input: a JSON array, or items separated by commas and/or newlines."""
     if not text or not text.strip():
@@ -118,9 +119,14 @@ def skill_pin(repo: str | os.PathLike, skill: str, skills: str | None = None) ->
     return None
 
 
-def resolve_version(explicit: str | None = None, repo: str | os.PathLike = ".", skill: str | None = None,
-                    skills: str | None = None, environ: Mapping[str, str] | None = None,
-                    default: str | None = None) -> str | None:
+def resolve_version(
+    explicit: str | None = None,
+    repo: str | os.PathLike = ".",
+    skill: str | None = None,
+    skills: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    default: str | None = None,
+) -> str | None:
     """The version to run: explicit -> $SKILLSCOPE_VERSION -> the skill's pin -> default.
 
     `skill` may name several skills (a comma list); their pins must then agree.
@@ -136,8 +142,10 @@ def resolve_version(explicit: str | None = None, repo: str | os.PathLike = ".", 
     distinct = sorted({pin for pin in pins.values() if pin})
     if len(distinct) > 1:
         listed = ", ".join(f"{name}={pin}" for name, pin in pins.items() if pin)
-        raise LaunchError(f"the skills pin different skillscope versions ({listed}); run them in separate "
-                          "steps, or pass the `version` input to pick one.")
+        raise LaunchError(
+            f"the skills pin different skillscope versions ({listed}); run them in separate "
+            "steps, or pass the `version` input to pick one."
+        )
     if distinct:
         return distinct[0]
     return default.strip() if default and default.strip() else None
@@ -151,15 +159,21 @@ def kind_of(version: str) -> str:
         return "release"
     if _REF.match(version) and ".." not in version and not version.endswith((".lock", "/")):
         return "ref"
-    raise LaunchError(f"{version!r} is not a version skillscope can install: expected a git ref (a tag, "
-                      "branch or commit), a release such as 0.2.0, or a local path starting with ./ or /.")
+    raise LaunchError(
+        f"{version!r} is not a version skillscope can install: expected a git ref (a tag, "
+        "branch or commit), a release such as 0.2.0, or a local path starting with ./ or /."
+    )
 
 
 def source_url(source: str | None, environ: Mapping[str, str] | None = None) -> str:
     """A pip-installable git URL for SKILLSCOPE_SOURCE: a local repo, a URL, or owner/repo."""
     environ = os.environ if environ is None else environ
-    source = ((source or "").strip() or environ.get("SKILLSCOPE_ACTION_REPOSITORY")
-              or environ.get("GITHUB_ACTION_REPOSITORY") or DEFAULT_SOURCE)
+    source = (
+        (source or "").strip()
+        or environ.get("SKILLSCOPE_ACTION_REPOSITORY")
+        or environ.get("GITHUB_ACTION_REPOSITORY")
+        or DEFAULT_SOURCE
+    )
     if source.startswith("git+"):
         return source
     if re.match(r"^[a-z][a-z0-9+.-]*://", source):
@@ -170,17 +184,24 @@ def source_url(source: str | None, environ: Mapping[str, str] | None = None) -> 
     if re.match(r"^[\w.-]+/[\w.-]+$", source):
         server = environ.get("GITHUB_SERVER_URL", "https://github.com").rstrip("/")
         return f"git+{server}/{source}.git"
-    raise LaunchError(f"SKILLSCOPE_SOURCE {source!r} is neither a local repository, a git URL, "
-                      "nor owner/repo.")
+    raise LaunchError(
+        f"SKILLSCOPE_SOURCE {source!r} is neither a local repository, a git URL, nor owner/repo."
+    )
 
 
-def install_spec(version: str | None, source: str | None = None, default: str | None = None,
-                 environ: Mapping[str, str] | None = None) -> str:
+def install_spec(
+    version: str | None,
+    source: str | None = None,
+    default: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> str:
     """One pip requirement that installs `version` (or `default`, a local path, when it is None)."""
     if not version:
         if not default:
-            raise LaunchError("no skillscope version to run: pass the `version` input, set "
-                              "SKILLSCOPE_VERSION, or pin skillscope_version in the skill's evals.json.")
+            raise LaunchError(
+                "no skillscope version to run: pass the `version` input, set "
+                "SKILLSCOPE_VERSION, or pin skillscope_version in the skill's evals.json."
+            )
         return str(Path(default).expanduser().resolve())
     kind = kind_of(version)
     if kind == "path":
@@ -195,6 +216,7 @@ def install_spec(version: str | None, source: str | None = None, default: str | 
 
 
 # ---------------------------------------------------------------- install and run
+
 
 def venv_dir(spec: str, parent: str | os.PathLike) -> Path:
     """One venv per requirement, so two steps at the same version in a job share it."""
@@ -214,25 +236,27 @@ def install(spec: str, env_dir: Path, pip_args: Sequence[str] = ()) -> Path:
         return executable(env_dir, "skillscope")
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     python = executable(env_dir, "python")
-    command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-               *pip_args, spec]
+    command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pip_args, spec]
     print(f"[skillscope] installing {spec}", file=sys.stderr, flush=True)
     done = subprocess.run(command, stdout=sys.stderr)
     if done.returncode != 0:
-        raise LaunchError(f"could not install {spec} (pip exited {done.returncode}); "
-                          "see the pip output above.")
+        raise LaunchError(
+            f"could not install {spec} (pip exited {done.returncode}); see the pip output above."
+        )
     marker.write_text(spec, encoding="utf-8")
     return executable(env_dir, "skillscope")
 
 
-def run(program: Path, argv: Sequence[str], cwd: Path, env: Mapping[str, str],
-        stdin_path: str | None = None) -> tuple[int, str]:
+def run(
+    program: Path, argv: Sequence[str], cwd: Path, env: Mapping[str, str], stdin_path: str | None = None
+) -> tuple[int, str]:
     """Run the installed CLI, teeing its stdout; returns (exit code, last non-empty stdout line)."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL  # noqa: SIM115 - closed below
     last = ""
     try:
-        with subprocess.Popen([str(program), *argv], cwd=cwd, env=dict(env), stdin=stdin,
-                              stdout=subprocess.PIPE) as child:
+        with subprocess.Popen(
+            [str(program), *argv], cwd=cwd, env=dict(env), stdin=stdin, stdout=subprocess.PIPE
+        ) as child:
             assert child.stdout is not None
             for raw in child.stdout:
                 sys.stdout.buffer.write(raw)
@@ -272,26 +296,38 @@ def main(environ: Mapping[str, str] | None = None) -> int:
     try:
         command = environ.get("SKILLSCOPE_COMMAND", "").strip()
         if not command:
-            raise LaunchError("the `command` input is required (structural, refs, routing, behavioral, "
-                              "select, list-skills, template).")
+            raise LaunchError(
+                "the `command` input is required (structural, refs, routing, behavioral, "
+                "select, list-skills, template)."
+            )
         repo = Path(environ.get("SKILLSCOPE_REPO_INPUT") or ".").expanduser().resolve()
         if not repo.is_dir():
             raise LaunchError(f"the `repo` input names {repo}, which is not a directory.")
         skills = environ.get("SKILLSCOPE_SKILLS_INPUT", "")
         action_path = environ.get("SKILLSCOPE_ACTION_PATH") or str(Path(__file__).resolve().parent.parent)
-        version = resolve_version(environ.get("SKILLSCOPE_REQUESTED"), repo=repo,
-                                  skill=environ.get("SKILLSCOPE_SKILL"), skills=skills, environ=environ,
-                                  default=environ.get("SKILLSCOPE_DEFAULT_VERSION"))
-        spec = install_spec(version, source=environ.get("SKILLSCOPE_SOURCE"), default=action_path,
-                            environ=environ)
-        label = version or (environ.get("SKILLSCOPE_ACTION_REF") or "").strip() or str(
-            Path(action_path).resolve())
+        version = resolve_version(
+            environ.get("SKILLSCOPE_REQUESTED"),
+            repo=repo,
+            skill=environ.get("SKILLSCOPE_SKILL"),
+            skills=skills,
+            environ=environ,
+            default=environ.get("SKILLSCOPE_DEFAULT_VERSION"),
+        )
+        spec = install_spec(
+            version, source=environ.get("SKILLSCOPE_SOURCE"), default=action_path, environ=environ
+        )
+        label = (
+            version
+            or (environ.get("SKILLSCOPE_ACTION_REF") or "").strip()
+            or str(Path(action_path).resolve())
+        )
         args = shlex.split(environ.get("SKILLSCOPE_ARGS", ""))
         stdin_path = environ.get("SKILLSCOPE_STDIN") or None
         if stdin_path and not Path(stdin_path).is_file():
             raise LaunchError(f"the `stdin` input names {stdin_path}, which is not a file.")
-        program = install(spec, venv_dir(spec, _temp_parent(environ)),
-                          shlex.split(environ.get("SKILLSCOPE_PIP_ARGS", "")))
+        program = install(
+            spec, venv_dir(spec, _temp_parent(environ)), shlex.split(environ.get("SKILLSCOPE_PIP_ARGS", ""))
+        )
     except LaunchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -307,7 +343,6 @@ def main(environ: Mapping[str, str] | None = None) -> int:
         with open(environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as summary:
             summary.write(f"\n<sub>skillscope <code>{command}</code> ran at <code>{label}</code>.</sub>\n")
     return code
-
 
 
 if __name__ == "__main__":

@@ -67,8 +67,9 @@ def find_claude() -> str:
             return os.environ[name]
     found = shutil.which("claude")
     if found is None:
-        sys.exit("error: set SKILLSCOPE_CLAUDE to the claude CLI (or put `claude` on PATH) to run this "
-                 "benchmark.")
+        sys.exit(
+            "error: set SKILLSCOPE_CLAUDE to the claude CLI (or put `claude` on PATH) to run this benchmark."
+        )
     return found
 
 
@@ -83,8 +84,9 @@ def fake_model(latency: float):
             return R.text(json.dumps({"verdicts": verdicts}), delay_s=latency)
         step = len(request.tool_results)
         if step == 0:
-            return R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Report\nok\n"},
-                              delay_s=latency)
+            return R.tool_use(
+                "Write", {"file_path": "{{cwd}}/report.md", "content": "# Report\nok\n"}, delay_s=latency
+            )
         if step == 1:
             return R.tool_use("Bash", {"command": "echo bench-done"}, delay_s=latency)
         return R.text("Wrote report.md.", delay_s=latency)
@@ -101,30 +103,63 @@ def serve(latency: float, ports, stop) -> None:
 
 def build_repo(root: Path, cases: int, statements: list[int]) -> dict[str, int]:
     """One skill: `cases` deterministic cases, and one judged case per statement count."""
-    evaluations = [{"id": f"plain-{n}", "skill_should_trigger": True,
-                    "prompt": f"Write the report, take {n}.", "logs_contain": ["bench-done"],
-                    "files_exist": ["report.md"]} for n in range(cases)]
+    evaluations = [
+        {
+            "id": f"plain-{n}",
+            "skill_should_trigger": True,
+            "prompt": f"Write the report, take {n}.",
+            "logs_contain": ["bench-done"],
+            "files_exist": ["report.md"],
+        }
+        for n in range(cases)
+    ]
     judged = {}
     for count in statements:
         half = (count + 1) // 2
-        evaluations.append({
-            "id": f"judged-{count}", "skill_should_trigger": True, "prompt": f"Write the report ({count}).",
-            "expected_behavior": [f"Does step {n}" for n in range(half)],
-            "unexpected_behavior": [f"Skips step {n}" for n in range(count - half)]})
+        evaluations.append(
+            {
+                "id": f"judged-{count}",
+                "skill_should_trigger": True,
+                "prompt": f"Write the report ({count}).",
+                "expected_behavior": [f"Does step {n}" for n in range(half)],
+                "unexpected_behavior": [f"Skips step {n}" for n in range(count - half)],
+            }
+        )
         judged[f"judged-{count}"] = count
-    evaluations += [{"id": f"neg-{n}", "skill_should_trigger": False, "prompt": f"Unrelated {n}."}
-                    for n in range(2)]
+    evaluations += [
+        {"id": f"neg-{n}", "skill_should_trigger": False, "prompt": f"Unrelated {n}."} for n in range(2)
+    ]
     make_skill(root, SKILL, evals={"evaluations": evaluations})
     return judged
 
 
 def behave(root: Path, env: dict[str, str], claude: str, only: str) -> tuple[float, dict]:
-    ctx = Context(environ={**env, "SKILLSCOPE_CLAUDE": claude}, cwd=root, stdin=io.StringIO(),
-                  stdout=io.StringIO(), stderr=io.StringIO())
+    ctx = Context(
+        environ={**env, "SKILLSCOPE_CLAUDE": claude},
+        cwd=root,
+        stdin=io.StringIO(),
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
     output = root.parent / "report.json"
     started = time.perf_counter()
-    code = main(["behavioral", "--repo", str(root), "--skills-dir", "*", "--skip-preflight", "--model",
-                 MODEL, "--only", only, "--output", str(output)], ctx)
+    code = main(
+        [
+            "behavioral",
+            "--repo",
+            str(root),
+            "--skills-dir",
+            "*",
+            "--skip-preflight",
+            "--model",
+            MODEL,
+            "--only",
+            only,
+            "--output",
+            str(output),
+        ],
+        ctx,
+    )
     wall = time.perf_counter() - started
     if not output.exists():
         sys.exit(f"error: behavioral wrote no report (exit {code}): {ctx.stderr.getvalue()[-500:]}")
@@ -146,13 +181,24 @@ def bare_runs(cli: agent.ClaudeCLI, env: dict[str, str], skill_dir: Path, cases:
     times = []
     for n in range(cases):
         with agent.stage_workspace({SKILL: skill_dir}) as workspace:
-            spec = agent.RunSpec(f"Write the report, take {n}.", workspace, model=MODEL, max_budget_usd=5.0,
-                                 permission_mode=PERMISSION_MODE, allowed_tools=AGENT_TOOLS)
+            spec = agent.RunSpec(
+                f"Write the report, take {n}.",
+                workspace,
+                model=MODEL,
+                max_budget_usd=5.0,
+                permission_mode=PERMISSION_MODE,
+                allowed_tools=AGENT_TOOLS,
+            )
             argv, _notes = agent.build_argv(cli, spec, isolation)
             with isolation.config_dir() as config_dir:
                 started = time.perf_counter()
-                done = subprocess.run(argv, input=spec.prompt.encode(), cwd=workspace, capture_output=True,
-                                      env=isolation.env(env, config_dir))
+                done = subprocess.run(
+                    argv,
+                    input=spec.prompt.encode(),
+                    cwd=workspace,
+                    capture_output=True,
+                    env=isolation.env(env, config_dir),
+                )
                 times.append(time.perf_counter() - started)
             if done.returncode != 0 or not (workspace / "report.md").is_file():
                 sys.exit(f"error: the bare run failed ({done.returncode}): {done.stderr.decode()[-300:]}")
@@ -182,8 +228,10 @@ def main_bench() -> None:
                 _wall, report = behave(root, env, claude, case_id)
                 calls = judge_calls(api)[before:]
                 status = report["cases"][0]["status"]
-                print(f"  {count:>3} statement(s): {len(calls)} judge call(s) per case, statements per call "
-                      f"{[len(ids) for ids in calls]}, case {status}")
+                print(
+                    f"  {count:>3} statement(s): {len(calls)} judge call(s) per case, statements per call "
+                    f"{[len(ids) for ids in calls]}, case {status}"
+                )
         fork = multiprocessing.get_context("fork")
         ports, stop = fork.Queue(), fork.Event()
         server = fork.Process(target=serve, args=(args.latency, ports, stop), daemon=True)
@@ -212,8 +260,10 @@ def main_bench() -> None:
             value = statistics.median(values)
             overhead = value / base - 1
             verdict = "within" if overhead <= TARGET_OVERHEAD else "over"
-            print(f"  {label:<28} {value:7.3f} s  overhead {overhead * 100:+6.1f} % "
-                  f"({verdict} the {TARGET_OVERHEAD:.0%} target)")
+            print(
+                f"  {label:<28} {value:7.3f} s  overhead {overhead * 100:+6.1f} % "
+                f"({verdict} the {TARGET_OVERHEAD:.0%} target)"
+            )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 

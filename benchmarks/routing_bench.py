@@ -114,8 +114,9 @@ def build_repo(root: Path, cases: int) -> tuple[list[str], list[str]]:
 
 def environ(api: FakeAPI, claude: str, home: Path) -> dict[str, str]:
     env = {k: os.environ[k] for k in ("PATH", "LANG", "LC_ALL") if k in os.environ}
-    env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="bench", HOME=str(home),
-               SKILLSCOPE_CLAUDE=claude)
+    env.update(
+        ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="bench", HOME=str(home), SKILLSCOPE_CLAUDE=claude
+    )
     return env
 
 
@@ -135,9 +136,14 @@ def bare_runs(claude: str, env: dict[str, str], repo: Path, skills: list[str], p
             with isolation.config_dir() as config_dir:
                 started = time.monotonic()
                 decided = None
-                proc = subprocess.Popen(argv, cwd=workspace, env=isolation.env(env, config_dir),
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
+                proc = subprocess.Popen(
+                    argv,
+                    cwd=workspace,
+                    env=isolation.env(env, config_dir),
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                )
                 proc.stdin.write(prompt.encode())
                 proc.stdin.close()
                 for line in proc.stdout:
@@ -150,18 +156,40 @@ def bare_runs(claude: str, env: dict[str, str], repo: Path, skills: list[str], p
     return {"wall": total, "to_decision": to_decision}
 
 
-def harness_run(env: dict[str, str], repo: Path, skills: list[str], prompts: list[str], jobs: int,
-                out: Path) -> dict:
+def harness_run(
+    env: dict[str, str], repo: Path, skills: list[str], prompts: list[str], jobs: int, out: Path
+) -> dict:
     ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
     started = time.monotonic()
-    code = main(["routing", "--repo", str(repo), "--routing-room", "all", "--skill", ",".join(skills),
-                 "--jobs", str(jobs), "--skip-preflight", "--min-accuracy", "0", "--output", str(out)], ctx)
+    code = main(
+        [
+            "routing",
+            "--repo",
+            str(repo),
+            "--routing-room",
+            "all",
+            "--skill",
+            ",".join(skills),
+            "--jobs",
+            str(jobs),
+            "--skip-preflight",
+            "--min-accuracy",
+            "0",
+            "--output",
+            str(out),
+        ],
+        ctx,
+    )
     wall = time.monotonic() - started
     report = json.loads(out.read_text())
     if len(report["cases"]) < len(prompts):
         raise SystemExit(f"harness ran {len(report['cases'])} cases, expected {len(prompts)}")
-    return {"wall": wall, "code": code, "verdicts": report["verdicts"],
-            "agent_time": report["totals"]["agent_time_s"]}
+    return {
+        "wall": wall,
+        "code": code,
+        "verdicts": report["verdicts"],
+        "agent_time": report["totals"]["agent_time_s"],
+    }
 
 
 def measure(label: str, api: FakeAPI, action) -> dict:
@@ -170,8 +198,11 @@ def measure(label: str, api: FakeAPI, action) -> dict:
     figures["requests"] = len(api.agent_turns()) - before_requests
     figures["cpu"] = children_cpu() - before_cpu
     busy = figures["cpu"] / figures["wall"]
-    print(f"{label:<26} {figures['wall']:7.2f} s wall, {figures['requests']:4d} model requests, "
-          f"child CPU {figures['cpu']:6.2f} s ({busy:.2f} cores busy)", flush=True)
+    print(
+        f"{label:<26} {figures['wall']:7.2f} s wall, {figures['requests']:4d} model requests, "
+        f"child CPU {figures['cpu']:6.2f} s ({busy:.2f} cores busy)",
+        flush=True,
+    )
     return figures
 
 
@@ -185,47 +216,69 @@ def cli_bench(args: argparse.Namespace) -> None:
             env = environ(api, claude, scratch / "home")
             (scratch / "home").mkdir()
             cases = len(prompts)
-            print(f"{cases} cases, {len(skills)} skills, model latency {args.latency * 1000:.0f} ms, "
-                  f"{args.work_turns} work turns after an activation, {os.cpu_count()} CPU(s), "
-                  f"claude {agent.locate(claude, env).version}, load average {os.getloadavg()[0]:.1f}",
-                  flush=True)
-            bare = measure("bare claude -p (serial)", api,
-                           lambda: bare_runs(claude, env, repo, skills, prompts))
-            one = measure("harness --jobs 1", api,
-                          lambda: harness_run(env, repo, skills, prompts, 1, scratch / "j1.json"))
-            four = measure("harness --jobs 4", api,
-                           lambda: harness_run(env, repo, skills, prompts, 4, scratch / "j4.json"))
+            print(
+                f"{cases} cases, {len(skills)} skills, model latency {args.latency * 1000:.0f} ms, "
+                f"{args.work_turns} work turns after an activation, {os.cpu_count()} CPU(s), "
+                f"claude {agent.locate(claude, env).version}, load average {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
+            bare = measure(
+                "bare claude -p (serial)", api, lambda: bare_runs(claude, env, repo, skills, prompts)
+            )
+            one = measure(
+                "harness --jobs 1",
+                api,
+                lambda: harness_run(env, repo, skills, prompts, 1, scratch / "j1.json"),
+            )
+            four = measure(
+                "harness --jobs 4",
+                api,
+                lambda: harness_run(env, repo, skills, prompts, 4, scratch / "j4.json"),
+            )
         print()
         print(f"bare, time to the decision:  {bare['to_decision']:7.2f} s (sum over runs)")
         to_end, to_decision = one["wall"] / bare["wall"] - 1, one["wall"] / bare["to_decision"] - 1
         print(f"overhead vs bare to its end: {to_end * 100:+6.1f} %  (target <= +10 %)")
         print(f"overhead vs bare to decision:{to_decision * 100:+6.1f} %")
         print(f"--jobs 4 speed-up:           {one['wall'] / four['wall']:6.2f}x  (target >= 1.8x)")
-        print(f"requests per case:           {bare['requests'] / cases:.2f} letting runs finish, "
-              f"{one['requests'] / cases:.2f} stopping at the decision "
-              f"({(1 - one['requests'] / bare['requests']) * 100:.0f} % fewer)")
+        print(
+            f"requests per case:           {bare['requests'] / cases:.2f} letting runs finish, "
+            f"{one['requests'] / cases:.2f} stopping at the decision "
+            f"({(1 - one['requests'] / bare['requests']) * 100:.0f} % fewer)"
+        )
         cores = os.cpu_count() or 1
         floor = four["cpu"] / min(cores, 4)
         per_case = four["cpu"] / cases
-        print(f"CPU floor for --jobs 4:      {floor:6.2f} s ({per_case:.2f} s of claude CPU per case "
-              f"over {min(cores, 4)} core(s)), so at most {one['wall'] / floor:.2f}x here; load average "
-              f"{os.getloadavg()[0]:.1f} at the end")
+        print(
+            f"CPU floor for --jobs 4:      {floor:6.2f} s ({per_case:.2f} s of claude CPU per case "
+            f"over {min(cores, 4)} core(s)), so at most {one['wall'] / floor:.2f}x here; load average "
+            f"{os.getloadavg()[0]:.1f} at the end"
+        )
         print(f"verdicts (jobs 1): {one['verdicts']}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
 def trace_bench(megabytes: int) -> None:
-    done = subprocess.run([sys.executable, "-c", TRACE_CHILD, str(megabytes)], capture_output=True, text=True,
-                          check=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        [sys.executable, "-c", TRACE_CHILD, str(megabytes)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     figures = json.loads(done.stdout)
-    print(f"trace builder: {figures['fed_mb']:.0f} MB streamed, {figures['events']} events "
-          f"({figures['kept']} kept), peak RSS {figures['peak_rss_mb']:.0f} MB (target < 150 MB)")
+    print(
+        f"trace builder: {figures['fed_mb']:.0f} MB streamed, {figures['events']} events "
+        f"({figures['kept']} kept), peak RSS {figures['peak_rss_mb']:.0f} MB (target < 150 MB)"
+    )
 
 
 def main_bench() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cases", type=int, default=40)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds before each fake reply")
     parser.add_argument("--work-turns", type=int, default=2, help="shell turns after an activation")

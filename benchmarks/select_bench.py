@@ -24,8 +24,14 @@ from harness.cli import main
 from harness.context import Context
 
 TARGET_S = 1.0
-RUNNER_TYPES = {"instinct": {"labels": ["self-hosted", "mi300x"], "os": ["Linux"], "gate": "enable_mi_ci",
-                             "environment": "instinct"}}
+RUNNER_TYPES = {
+    "instinct": {
+        "labels": ["self-hosted", "mi300x"],
+        "os": ["Linux"],
+        "gate": "enable_mi_ci",
+        "environment": "instinct",
+    }
+}
 
 
 def build_repo(root: Path, skills: int) -> list[str]:
@@ -34,8 +40,10 @@ def build_repo(root: Path, skills: int) -> list[str]:
         folder = root / "skills" / name
         (folder / "evals").mkdir(parents=True)
         (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: Does job {index}.\n---\n# Job\n")
-        cases = [{"id": f"{name}-{case}", "skill_should_trigger": case < 3, "prompt": f"Prompt {case}."}
-                 for case in range(5)]
+        cases = [
+            {"id": f"{name}-{case}", "skill_should_trigger": case < 3, "prompt": f"Prompt {case}."}
+            for case in range(5)
+        ]
         if index % 7:
             cases[0]["expected_behavior"] = ["Does the job"]
         (folder / "evals" / "evals.json").write_text(json.dumps({"evaluations": cases}))
@@ -48,19 +56,42 @@ def build_repo(root: Path, skills: int) -> list[str]:
 
 def change(names: list[str], paths: int) -> str:
     """`paths` changed files spread over every skill, a few outside any skill, one under a deleted one."""
-    files = ("SKILL.md", "evals/evals.json", "references/guide-{n}.md", "scripts/step-{n}.py",
-             "assets/{n}.txt")
-    lines = [f"skills/{names[i % len(names)]}/{files[(i // len(names)) % len(files)].format(n=i)}"
-             for i in range(paths - 11)]
+    files = (
+        "SKILL.md",
+        "evals/evals.json",
+        "references/guide-{n}.md",
+        "scripts/step-{n}.py",
+        "assets/{n}.txt",
+    )
+    lines = [
+        f"skills/{names[i % len(names)]}/{files[(i // len(names)) % len(files)].format(n=i)}"
+        for i in range(paths - 11)
+    ]
     lines += [f"docs/page-{i}.md" for i in range(10)] + ["skills/retired/SKILL.md"]
     return "\n".join(lines) + "\n"
 
 
 def select_args(root: Path, names: list[str]) -> list[str]:
-    return ["select", "--repo", str(root), "--changed", "--skills-dir", "skills/*",
-            "--routing-room", ",".join(names[:20]), "--infra-paths", ".github/workflows/*.yml,noxfile.py",
-            "--scoped-gate", "run-gpu", "--scoped-environment", "gpu", "--runner-types",
-            json.dumps(RUNNER_TYPES), "--labels", "run-gpu"]
+    return [
+        "select",
+        "--repo",
+        str(root),
+        "--changed",
+        "--skills-dir",
+        "skills/*",
+        "--routing-room",
+        ",".join(names[:20]),
+        "--infra-paths",
+        ".github/workflows/*.yml,noxfile.py",
+        "--scoped-gate",
+        "run-gpu",
+        "--scoped-environment",
+        "gpu",
+        "--runner-types",
+        json.dumps(RUNNER_TYPES),
+        "--labels",
+        "run-gpu",
+    ]
 
 
 def in_process(argv: list[str], stdin: str, root: Path) -> tuple[float, float, str]:
@@ -76,20 +107,25 @@ def in_process(argv: list[str], stdin: str, root: Path) -> tuple[float, float, s
 
 # The select command alone, without the CLI importing every other command first: the floor a lazy
 # command registry would reach.
-SELECT_ONLY = ("import argparse, sys\n"
-               "from harness import options\n"
-               "from harness.commands import select\n"
-               "from harness.context import Context\n"
-               "parser = argparse.ArgumentParser()\n"
-               "options.add_repo(parser)\n"
-               "select.add_arguments(parser)\n"
-               "sys.exit(select.run(parser.parse_args(sys.argv[2:]), Context()))\n")
+SELECT_ONLY = (
+    "import argparse, sys\n"
+    "from harness import options\n"
+    "from harness.commands import select\n"
+    "from harness.context import Context\n"
+    "parser = argparse.ArgumentParser()\n"
+    "options.add_repo(parser)\n"
+    "select.add_arguments(parser)\n"
+    "sys.exit(select.run(parser.parse_args(sys.argv[2:]), Context()))\n"
+)
 
 
 def as_subprocess(argv: list[str], stdin: str, root: Path, select_only: bool = False) -> tuple[float, float]:
     """(wall, cpu) of one run in a fresh interpreter, start-up and imports included."""
-    command = [sys.executable, "-c", SELECT_ONLY, *argv] if select_only else [sys.executable, "-m", "harness",
-                                                                               *argv]
+    command = (
+        [sys.executable, "-c", SELECT_ONLY, *argv]
+        if select_only
+        else [sys.executable, "-m", "harness", *argv]
+    )
     before = _children_cpu()
     wall = time.perf_counter()
     done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=root, check=False)
@@ -113,14 +149,17 @@ def report(label: str, runs: list[tuple[float, float]]) -> bool:
     walls, cpus = [run[0] for run in runs], [run[1] for run in runs]
     median = statistics.median(walls)
     verdict = "ok" if median < TARGET_S else "SLOWER THAN TARGET"
-    print(f"{label:<12} wall best {min(walls) * 1000:7.1f} ms, median {median * 1000:7.1f} ms   "
-          f"cpu median {statistics.median(cpus) * 1000:7.1f} ms   ({verdict})")
+    print(
+        f"{label:<12} wall best {min(walls) * 1000:7.1f} ms, median {median * 1000:7.1f} ms   "
+        f"cpu median {statistics.median(cpus) * 1000:7.1f} ms   ({verdict})"
+    )
     return median < TARGET_S
 
 
 def main_bench() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--skills", type=int, default=1000)
     parser.add_argument("--paths", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
@@ -134,14 +173,17 @@ def main_bench() -> int:
         argv = select_args(root, names)
         runs = [in_process(argv, stdin, root) for _ in range(args.repeat)]
         plan = json.loads(runs[0][2])
-        print(f"{args.skills} skills, {stdin.count(chr(10))} changed paths -> "
-              f"{len(plan['default'])} default, {len(plan['scoped'])} scoped, "
-              f"{len(plan['skipped'])} skipped legs, "
-              f"{len(plan['no_behavior'])} without behavior, routing {plan['routing']}")
+        print(
+            f"{args.skills} skills, {stdin.count(chr(10))} changed paths -> "
+            f"{len(plan['default'])} default, {len(plan['scoped'])} scoped, "
+            f"{len(plan['skipped'])} skipped legs, "
+            f"{len(plan['no_behavior'])} without behavior, routing {plan['routing']}"
+        )
         fast = report("in-process", [(wall, cpu) for wall, cpu, _ in runs])
         fast = report("subprocess", [as_subprocess(argv, stdin, root) for _ in range(args.repeat)]) and fast
-        report("select-only",
-               [as_subprocess(argv, stdin, root, select_only=True) for _ in range(args.repeat)])
+        report(
+            "select-only", [as_subprocess(argv, stdin, root, select_only=True) for _ in range(args.repeat)]
+        )
     return 0 if fast else 1
 
 

@@ -39,32 +39,45 @@ REFERENCES = ("setup", "usage", "troubleshooting")
 def skill_md(name: str) -> str:
     links = "\n".join(f"- [{ref.title()}](references/{ref}.md#{ref}-steps)" for ref in REFERENCES)
     body = "\n".join(f"{step}. Do step {step} of the {name} job carefully." for step in range(1, 41))
-    return (f"---\nname: {name}\ndescription: Handles the {name} job end to end. Use when a user asks "
-            f"for {name.replace('-', ' ')}.\nlicense: Apache-2.0\n---\n\n# {name}\n\n{body}\n\n"
-            f"## References\n\n{links}\n")
+    return (
+        f"---\nname: {name}\ndescription: Handles the {name} job end to end. Use when a user asks "
+        f"for {name.replace('-', ' ')}.\nlicense: Apache-2.0\n---\n\n# {name}\n\n{body}\n\n"
+        f"## References\n\n{links}\n"
+    )
 
 
 def reference_md(name: str, ref: str) -> str:
     others = [other for other in REFERENCES if other != ref]
     links = " ".join(f"See [{other}]({other}.md#{other}-steps)." for other in others)
-    paragraphs = "\n\n".join(f"Paragraph {i} about {ref} for {name}, with `code` and *emphasis*."
-                             for i in range(1, 21))
-    return (f"# {ref.title()}\n\n## {ref.title()} steps\n\n{paragraphs}\n\n{links}\n\n"
-            f"Back to [the skill](../SKILL.md).\n")
+    paragraphs = "\n\n".join(
+        f"Paragraph {i} about {ref} for {name}, with `code` and *emphasis*." for i in range(1, 21)
+    )
+    return (
+        f"# {ref.title()}\n\n## {ref.title()} steps\n\n{paragraphs}\n\n{links}\n\n"
+        f"Back to [the skill](../SKILL.md).\n"
+    )
 
 
 def evals_json(name: str) -> str:
     cases = []
     for index in range(1, 7):
-        case = {"id": f"{name}-pos-{index}", "skill_should_trigger": True,
-                "prompt": f"Please run the {name} job on my project, variant {index}."}
+        case = {
+            "id": f"{name}-pos-{index}",
+            "skill_should_trigger": True,
+            "prompt": f"Please run the {name} job on my project, variant {index}.",
+        }
         if index == 1:
             case["expected_behavior"] = ["Follows the steps in order", "Reports what it changed"]
             case["logs_contain"] = [f"{name}-done"]
         cases.append(case)
     for index in range(1, 5):
-        cases.append({"id": f"{name}-neg-{index}", "skill_should_trigger": False,
-                      "prompt": f"Something near {name} that belongs to another tool, variant {index}."})
+        cases.append(
+            {
+                "id": f"{name}-neg-{index}",
+                "skill_should_trigger": False,
+                "prompt": f"Something near {name} that belongs to another tool, variant {index}.",
+            }
+        )
     return json.dumps({"evaluations": cases}, indent=2) + "\n"
 
 
@@ -115,9 +128,14 @@ def children_cpu() -> float:
 
 def run_subprocess(root: Path, output: Path) -> Timing:
     wall, cpu = time.perf_counter(), children_cpu()
-    done = subprocess.run([sys.executable, "-m", "harness", *arguments(root, output)], cwd=root,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                          env={"PATH": "/usr/bin:/bin"})
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", *arguments(root, output)],
+        cwd=root,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     return Timing(time.perf_counter() - wall, children_cpu() - cpu, done.returncode)
 
 
@@ -126,13 +144,15 @@ def measure(root: Path, output: Path, repeat: int) -> dict:
     in_process = [run_in_process(root, output) for _ in range(repeat)]
     spawned = [run_subprocess(root, output) for _ in range(repeat)]
     report = json.loads(output.read_text(encoding="utf-8"))
-    return {"in_process": statistics.median(t.wall for t in in_process),
-            "in_process_cpu": statistics.median(t.cpu for t in in_process),
-            "in_process_cpu_best": min(t.cpu for t in in_process),
-            "subprocess": statistics.median(t.wall for t in spawned),
-            "subprocess_cpu": statistics.median(t.cpu for t in spawned),
-            "exit": {t.exit for t in in_process + spawned},
-            "findings": report["totals"]["errors"] + report["totals"]["warnings"]}
+    return {
+        "in_process": statistics.median(t.wall for t in in_process),
+        "in_process_cpu": statistics.median(t.cpu for t in in_process),
+        "in_process_cpu_best": min(t.cpu for t in in_process),
+        "subprocess": statistics.median(t.wall for t in spawned),
+        "subprocess_cpu": statistics.median(t.cpu for t in spawned),
+        "exit": {t.exit for t in in_process + spawned},
+        "findings": report["totals"]["errors"] + report["totals"]["warnings"],
+    }
 
 
 def profile(root: Path, output: Path, top: int) -> None:
@@ -165,29 +185,40 @@ def bench(argv: list[str] | None = None) -> int:
             rows.append((size, figures))
             if args.profile and size == max(sizes):
                 profile(root, Path(tmp) / "profile.json", 30)
-    print(f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
-          "(wall time inflates when it exceeds the cores; CPU time does not)")
-    print(f"reference loop (5M additions): {speed_before:.2f} s before, {reference_loop():.2f} s after "
-          "(the same code: a larger figure means a slower machine during the run)")
-    print(f"{'skills':>7} {'in-process s':>13} {'cpu s':>7} {'ms/skill':>9} {'subprocess s':>13} "
-          f"{'cpu s':>7} {'ms/skill':>9} {'findings':>9} {'exit':>5}")
+    print(
+        f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
+        "(wall time inflates when it exceeds the cores; CPU time does not)"
+    )
+    print(
+        f"reference loop (5M additions): {speed_before:.2f} s before, {reference_loop():.2f} s after "
+        "(the same code: a larger figure means a slower machine during the run)"
+    )
+    print(
+        f"{'skills':>7} {'in-process s':>13} {'cpu s':>7} {'ms/skill':>9} {'subprocess s':>13} "
+        f"{'cpu s':>7} {'ms/skill':>9} {'findings':>9} {'exit':>5}"
+    )
     for size, fig in rows:
-        print(f"{size:>7} {fig['in_process']:>13.3f} {fig['in_process_cpu']:>7.3f} "
-              f"{1000 * fig['in_process_cpu'] / size:>9.3f} {fig['subprocess']:>13.3f} "
-              f"{fig['subprocess_cpu']:>7.3f} {1000 * fig['subprocess_cpu'] / size:>9.3f} "
-              f"{fig['findings']:>9} {','.join(map(str, sorted(fig['exit']))):>5}")
+        print(
+            f"{size:>7} {fig['in_process']:>13.3f} {fig['in_process_cpu']:>7.3f} "
+            f"{1000 * fig['in_process_cpu'] / size:>9.3f} {fig['subprocess']:>13.3f} "
+            f"{fig['subprocess_cpu']:>7.3f} {1000 * fig['subprocess_cpu'] / size:>9.3f} "
+            f"{fig['findings']:>9} {','.join(map(str, sorted(fig['exit']))):>5}"
+        )
     if len(rows) > 1:
         (small, first), (large, last) = rows[0], rows[-1]
         # the best of the runs: a slow spell of the host lands on one size's median, not on every run
         ratio = (last["in_process_cpu_best"] / large) / (first["in_process_cpu_best"] / small)
-        print(f"per-skill CPU cost ratio {large} vs {small} (in-process, best runs): {ratio:.2f} "
-              "(1.00 = flat)")
+        print(
+            f"per-skill CPU cost ratio {large} vs {small} (in-process, best runs): {ratio:.2f} (1.00 = flat)"
+        )
     at_target = [fig for size, fig in rows if size == TARGET_SIZE]
     if at_target:
         seconds = at_target[0]["subprocess"]
         verdict = "meets" if seconds < TARGET_SECONDS else "MISSES"
-        print(f"{TARGET_SIZE} skills as a subprocess: {seconds:.2f} s, {verdict} the "
-              f"{TARGET_SECONDS:g} s target")
+        print(
+            f"{TARGET_SIZE} skills as a subprocess: {seconds:.2f} s, {verdict} the "
+            f"{TARGET_SECONDS:g} s target"
+        )
     return 0
 
 

@@ -56,8 +56,9 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(ctx: Context | None = None, only: str | None = None) -> argparse.ArgumentParser:
     """The whole CLI; with `only`, the other commands are bare names (enough to parse `only`)."""
-    parser = _Parser(prog="skillscope", description=__doc__,
-                     formatter_class=argparse.RawDescriptionHelpFormatter, ctx=ctx)
+    parser = _Parser(
+        prog="skillscope", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, ctx=ctx
+    )
     parser.add_argument("--version", action="version", version=f"skillscope {__version__}")
     options.add_repo(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
@@ -90,8 +91,10 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
         return 130
     except Exception as exc:  # the one place an unexpected failure becomes a message, not a traceback
         detail = " ".join(str(exc).split())[:300]  # one line, however the exception reads
-        ctx.err(f"error: skillscope hit an internal error ({type(exc).__name__}: {detail}); this is a bug, "
-                f"please report it{_crash_log()}.")
+        ctx.err(
+            f"error: skillscope hit an internal error ({type(exc).__name__}: {detail}); this is a bug, "
+            f"please report it{_crash_log()}."
+        )
         return 3
 
 

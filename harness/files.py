@@ -47,8 +47,9 @@ def read_bytes(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
         if stat.S_ISDIR(info.st_mode):
             raise UnreadableFile("it is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
-            raise UnreadableFile("it is a pipe, socket or device rather than a file; replace it with a plain "
-                                 "file")
+            raise UnreadableFile(
+                "it is a pipe, socket or device rather than a file; replace it with a plain file"
+            )
         if info.st_size > limit:
             raise UnreadableFile(too_large(limit))
         with open(descriptor, "rb", buffering=0, closefd=False) as handle:

@@ -21,7 +21,8 @@ def parse_list(flag: str, text: str | None) -> list[str]:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
             raise UsageError(
-                f"{flag}: invalid JSON ({exc.msg}); pass a JSON array or a comma list.") from None
+                f"{flag}: invalid JSON ({exc.msg}); pass a JSON array or a comma list."
+            ) from None
         if not isinstance(value, list):
             raise UsageError(f"{flag}: expected a JSON array, got {type(value).__name__}.")
         items = value
@@ -34,32 +35,49 @@ def parse_list(flag: str, text: str | None) -> list[str]:
     return [item.strip() for item in items]
 
 
-
 def add_repo(parser: argparse.ArgumentParser) -> None:
     # SUPPRESS lets --repo stand before or after the command name without one hiding the other.
-    parser.add_argument("--repo", metavar="PATH", default=argparse.SUPPRESS,
-                        help="root of the repo under test (default: $SKILLSCOPE_REPO, else the nearest "
-                             "ancestor holding .git, else the current directory)")
+    parser.add_argument(
+        "--repo",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="root of the repo under test (default: $SKILLSCOPE_REPO, else the nearest "
+        "ancestor holding .git, else the current directory)",
+    )
 
 
 def add_skills_dir(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--skills-dir", metavar="GLOBS",
-                        help="root-relative globs naming skill directories, as a JSON array or a comma "
-                             "list (default: $SKILLSCOPE_SKILLS, else every directory in the current one)")
+    parser.add_argument(
+        "--skills-dir",
+        metavar="GLOBS",
+        help="root-relative globs naming skill directories, as a JSON array or a comma "
+        "list (default: $SKILLSCOPE_SKILLS, else every directory in the current one)",
+    )
 
 
 def add_reports(parser: argparse.ArgumentParser, junit: bool = False) -> None:
-    parser.add_argument("--output", metavar="PATH",
-                        help="JSON report path (default: <repo>/.skillscope/runs/<command>-<time>.json)")
-    parser.add_argument("--summary", metavar="PATH",
-                        help="append the markdown report here (default: $GITHUB_STEP_SUMMARY when set)")
+    parser.add_argument(
+        "--output",
+        metavar="PATH",
+        help="JSON report path (default: <repo>/.skillscope/runs/<command>-<time>.json)",
+    )
+    parser.add_argument(
+        "--summary",
+        metavar="PATH",
+        help="append the markdown report here (default: $GITHUB_STEP_SUMMARY when set)",
+    )
     if junit:
         parser.add_argument("--junit", metavar="PATH", help="also write a JUnit XML report here")
 
 
 def add_timeout(parser: argparse.ArgumentParser, default: float = 900) -> None:
-    parser.add_argument("--timeout", type=float, default=default, metavar="SECONDS",
-                        help=f"wall-clock limit for the whole command; 0 disables (default: {default:g})")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=default,
+        metavar="SECONDS",
+        help=f"wall-clock limit for the whole command; 0 disables (default: {default:g})",
+    )
 
 
 def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
@@ -77,23 +95,36 @@ EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
 def add_agent(parser: argparse.ArgumentParser) -> None:
     """Flags of every command that drives the claude CLI."""
-    parser.add_argument("--claude", metavar="PATH",
-                        help="the claude executable (default: $SKILLSCOPE_CLAUDE, else `claude` on PATH)")
+    parser.add_argument(
+        "--claude",
+        metavar="PATH",
+        help="the claude executable (default: $SKILLSCOPE_CLAUDE, else `claude` on PATH)",
+    )
     parser.add_argument("--model", help="model alias or id passed to claude (default: the CLI's own)")
     parser.add_argument("--effort", choices=EFFORTS, help="reasoning effort passed to claude")
-    parser.add_argument("--skip-preflight", action="store_true",
-                        help="skip the one-prompt check that the API is reachable before any case runs")
-    parser.add_argument("--keep-logs", metavar="DIR",
-                        help="keep each case's transcript here (raw stream-json; behavioral adds the "
-                             "judge exchange)")
+    parser.add_argument(
+        "--skip-preflight",
+        action="store_true",
+        help="skip the one-prompt check that the API is reachable before any case runs",
+    )
+    parser.add_argument(
+        "--keep-logs",
+        metavar="DIR",
+        help="keep each case's transcript here (raw stream-json; behavioral adds the judge exchange)",
+    )
 
 
 def add_case_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--skill", metavar="NAMES", help="only the cases of these skills")
-    parser.add_argument("--only", metavar="IDS",
-                        help="only these case ids or skill names (takes precedence over --skill)")
-    parser.add_argument("--extended", action=argparse.BooleanOptionalAction, default=True,
-                        help="include each skill's evals/extended_evals.json (default: on)")
+    parser.add_argument(
+        "--only", metavar="IDS", help="only these case ids or skill names (takes precedence over --skill)"
+    )
+    parser.add_argument(
+        "--extended",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="include each skill's evals/extended_evals.json (default: on)",
+    )
 
 
 def positive_int(text: str) -> int:

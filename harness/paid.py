@@ -19,8 +19,10 @@ def require_well_formed(loaded: Catalog, ctx: Context, subject: str) -> None:
     if problems:
         for finding in problems:
             ctx.err(f"  {finding.location}: {finding.message}")
-        raise HarnessError(f"{len(problems)} structural error(s) in {subject}; fix them (see "
-                           "`skillscope structural`) before spending tokens.")
+        raise HarnessError(
+            f"{len(problems)} structural error(s) in {subject}; fix them (see "
+            "`skillscope structural`) before spending tokens."
+        )
 
 
 def ready_agent(args: argparse.Namespace, ctx: Context) -> tuple[agent.ClaudeCLI, agent.Isolation]:

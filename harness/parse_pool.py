@@ -27,8 +27,9 @@ class Ahead(Generic[Item, Result]):
     answer is a dict; `results()` merges them. Nothing starts for `threshold` items or fewer, or in a
     threaded caller; results are then empty."""
 
-    def __init__(self, work: Callable[[list[Item]], dict[str, Result]], items: list[Item],
-                 threshold: int) -> None:
+    def __init__(
+        self, work: Callable[[list[Item]], dict[str, Result]], items: list[Item], threshold: int
+    ) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future] = []
         self._collected: dict[str, Result] | None = None
@@ -43,7 +44,7 @@ class Ahead(Generic[Item, Result]):
             fork = multiprocessing.get_context("fork")
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=fork)
             size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
-            self._chunks = [items[start:start + size] for start in range(0, len(items), size)]
+            self._chunks = [items[start : start + size] for start in range(0, len(items), size)]
             self._futures = [self._pool.submit(work, chunk) for chunk in self._chunks]
         except OSError:
             self.close()

@@ -18,9 +18,14 @@ class RunMeta:
     harness_version: str = __version__
 
     def to_json(self) -> dict:
-        return {"command": self.command, "harness_version": self.harness_version, "repo": self.repo,
-                "skills_dir": self.globs, "started_at": self.started_at,
-                "elapsed_s": round(self.elapsed_s, 3)}
+        return {
+            "command": self.command,
+            "harness_version": self.harness_version,
+            "repo": self.repo,
+            "skills_dir": self.globs,
+            "started_at": self.started_at,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
 
 
 class FindingsVerdict:
@@ -53,10 +58,22 @@ class StructuralResult(FindingsVerdict):
     command = "structural"
 
     def totals(self) -> dict:
-        return {"skills": len(self.skills), "datasets": self.datasets, "cases": self.cases,
-                "errors": len(self.errors), "warnings": len(self.warnings), **self.counts}
+        return {
+            "skills": len(self.skills),
+            "datasets": self.datasets,
+            "cases": self.cases,
+            "errors": len(self.errors),
+            "warnings": len(self.warnings),
+            **self.counts,
+        }
 
     def to_json(self) -> dict:
-        return {"harness_version": self.meta.harness_version, "repo": self.meta.repo,
-                "meta": self.meta.to_json(), "skills": self.skills, "passed": self.passed,
-                "totals": self.totals(), "findings": [f.to_dict() for f in self.findings]}
+        return {
+            "harness_version": self.meta.harness_version,
+            "repo": self.meta.repo,
+            "meta": self.meta.to_json(),
+            "skills": self.skills,
+            "passed": self.passed,
+            "totals": self.totals(),
+            "findings": [f.to_dict() for f in self.findings],
+        }

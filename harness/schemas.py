@@ -18,13 +18,43 @@ if TYPE_CHECKING:
 
 # Keywords that mean the same in draft 7, which fastjsonschema compiles, and in 2020-12, which the
 # schemas declare. A schema using any other keyword is never screened.
-PORTABLE_KEYWORDS = frozenset({
-    "$schema", "$id", "$comment", "title", "description", "default", "examples", "format",
-    "type", "required", "minLength", "maxLength", "pattern", "minItems", "maxItems",
-    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minProperties",
-    "maxProperties", "properties", "patternProperties", "additionalProperties", "items", "not",
-    "allOf", "anyOf", "oneOf", "if", "then", "else", "$defs",
-})
+PORTABLE_KEYWORDS = frozenset(
+    {
+        "$schema",
+        "$id",
+        "$comment",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "format",
+        "type",
+        "required",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minItems",
+        "maxItems",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minProperties",
+        "maxProperties",
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "items",
+        "not",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "if",
+        "then",
+        "else",
+        "$defs",
+    }
+)
 # Python's `in` and `==` take True for 1; jsonschema does not. Only string values compare alike.
 VALUE_KEYWORDS = ("enum", "const")
 NAMED_SUBSCHEMAS = ("properties", "patternProperties", "$defs")
@@ -63,8 +93,8 @@ def inline_refs(schema: dict) -> dict:
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/"):] in defs:
-            key = ref[len("#/$defs/"):]
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/") :] in defs:
+            key = ref[len("#/$defs/") :]
             if key in seen:  # a recursive schema keeps its reference
                 return {k: resolve(v, seen) for k, v in node.items()}
             target = resolve(defs[key], (*seen, key))

@@ -48,8 +48,9 @@ def load(text: str) -> YamlDocument:
     else:
         node, data = _load(_NoAliasLoader(text), text)
     if nesting.deeper_than(data):
-        raise YamlProblem(f"nests more than {nesting.MAX_DEPTH} levels deep; keep it to plain keys and "
-                          "short lists", None)
+        raise YamlProblem(
+            f"nests more than {nesting.MAX_DEPTH} levels deep; keep it to plain keys and short lists", None
+        )
     lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
         for key_node, _ in node.value:

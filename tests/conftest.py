@@ -12,7 +12,15 @@ def _no_personal_config(tmp_path_factory, monkeypatch):
     # Nothing under test may read the developer's ~/.claude or CI's step summary by accident.
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
-    for name in ("GITHUB_STEP_SUMMARY", "GITHUB_ACTIONS", "SKILLSCOPE_REPO", "SKILLSCOPE_SKILLS",
-                 "SKILLSCOPE_VERSION", "CLAUDE_CONFIG_DIR", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
-                 "ANTHROPIC_BASE_URL"):
+    for name in (
+        "GITHUB_STEP_SUMMARY",
+        "GITHUB_ACTIONS",
+        "SKILLSCOPE_REPO",
+        "SKILLSCOPE_SKILLS",
+        "SKILLSCOPE_VERSION",
+        "CLAUDE_CONFIG_DIR",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "ANTHROPIC_BASE_URL",
+    ):
         monkeypatch.delenv(name, raising=False)

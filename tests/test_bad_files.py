@@ -94,7 +94,8 @@ def test_a_dangling_skill_md_symlink_is_passed_over_like_a_missing_file(tmp_path
 
 
 def test_a_permission_error_while_probing_counts_as_present_so_the_reader_reports_it(
-        tmp_path: Path, monkeypatch) -> None:
+    tmp_path: Path, monkeypatch
+) -> None:
     # Root reads through chmod 000, so the non-root case is provoked directly: stat says EACCES.
     folder = make_skill(tmp_path / "repo", "demo")
     real_stat, real_open = os.stat, os.open
@@ -130,8 +131,11 @@ def test_named_pipes_are_findings_not_a_wait_for_a_writer(tmp_path: Path) -> Non
     run, report = structural(tmp_path / "repo", tmp=tmp_path)
     assert run.code == 1 and run.stderr == ""
     found = {(f["rule"], f["path"]) for f in report["findings"]}
-    assert found >= {("skill-md-unreadable", "demo/SKILL.md"), ("ref-unreadable", "demo/references/notes.md"),
-                     ("dataset-unreadable", "demo/evals/evals.json"),
-                     ("machine-unreadable", "demo/evals/machine.yml")}
+    assert found >= {
+        ("skill-md-unreadable", "demo/SKILL.md"),
+        ("ref-unreadable", "demo/references/notes.md"),
+        ("dataset-unreadable", "demo/evals/evals.json"),
+        ("machine-unreadable", "demo/evals/machine.yml"),
+    }
     unreadable = [f["message"] for f in report["findings"] if "unreadable" in f["rule"]]
     assert all("pipe, socket or device" in message for message in unreadable)

@@ -46,7 +46,8 @@ def test_a_malformed_list_flag_is_exit_2_naming_the_flag(tmp_path: Path) -> None
 
 
 def test_an_internal_error_is_one_line_and_exit_3_never_a_traceback(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def explode(*_args, **_kwargs):
         raise RuntimeError("boom\nsecond line\n  third")
 

@@ -22,8 +22,12 @@ def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
 
 
 def _flags(parser: argparse.ArgumentParser) -> set[str]:
-    return {option for action in parser._actions for option in action.option_strings
-            if option.startswith("--") and option != "--help"}
+    return {
+        option
+        for action in parser._actions
+        for option in action.option_strings
+        if option.startswith("--") and option != "--help"
+    }
 
 
 @pytest.mark.parametrize("command", sorted(cli.COMMANDS))
@@ -44,10 +48,16 @@ def _emitted_rules() -> set[str]:
     for path in (ROOT / "harness").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) in (
-                    "error", "warning", "_fail"):
+                "error",
+                "warning",
+                "_fail",
+            ):
                 for arg in node.args[:2]:
-                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and re.fullmatch(
-                            r"[a-z0-9]+(-[a-z0-9]+)+", arg.value):
+                    if (
+                        isinstance(arg, ast.Constant)
+                        and isinstance(arg.value, str)
+                        and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", arg.value)
+                    ):
                         rules.add(arg.value)
     return rules
 
@@ -60,8 +70,11 @@ def test_every_finding_rule_is_in_the_rules_tables():
 
 def test_every_nox_session_is_documented():
     tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
-    sessions = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)
-                and any("session" in ast.unparse(d) for d in node.decorator_list)]
+    sessions = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and any("session" in ast.unparse(d) for d in node.decorator_list)
+    ]
     assert sessions
     missing = [name for name in sessions if f"`{name}`" not in USAGE]
     assert not missing, f"nox sessions missing from docs/usage.md: {missing}"
@@ -69,8 +82,11 @@ def test_every_nox_session_is_documented():
 
 def test_every_invoke_task_is_documented():
     tree = ast.parse((ROOT / "tasks.py").read_text(encoding="utf-8"))
-    tasks = [node.name.replace("_", "-") for node in tree.body if isinstance(node, ast.FunctionDef)
-             and any("task" in ast.unparse(d) for d in node.decorator_list)]
+    tasks = [
+        node.name.replace("_", "-")
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and any("task" in ast.unparse(d) for d in node.decorator_list)
+    ]
     assert tasks
     missing = [name for name in tasks if not re.search(rf"`{re.escape(name)}\b", USAGE)]
     assert not missing, f"invoke tasks missing from docs/usage.md: {missing}"

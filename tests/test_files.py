@@ -29,10 +29,22 @@ def tree(tmp_path: Path) -> Path:
 def test_real_paths_agree_with_realpath(tree: Path):
     realpath = files.RealPaths()
     asked = [
-        "skills/a/references", "skills/a/SKILL.md", "skills/inside-link/references", "skills/inside-link",
-        "skills/outside-link", "skills/outside-link/..", "skills/outside-link/../deep/x.md",
-        "skills/a/file-link.md", "skills/dangling", "skills/dangling/more", "missing/deeper/file.md",
-        "loop1", "loop1/x", "skills/./a", "skills/a/", "skills//a",
+        "skills/a/references",
+        "skills/a/SKILL.md",
+        "skills/inside-link/references",
+        "skills/inside-link",
+        "skills/outside-link",
+        "skills/outside-link/..",
+        "skills/outside-link/../deep/x.md",
+        "skills/a/file-link.md",
+        "skills/dangling",
+        "skills/dangling/more",
+        "missing/deeper/file.md",
+        "loop1",
+        "loop1/x",
+        "skills/./a",
+        "skills/a/",
+        "skills//a",
     ]
     for rel in asked * 2:  # the second round answers from what the first one learned
         path = os.path.join(os.fspath(tree), rel)

@@ -23,19 +23,41 @@ def tagged_clone(tmp_path_factory) -> Path:
 def run_nox(noxfile: Path, session: str, cwd: Path, envdir: Path, *posargs: str, **env: str):
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
     environ.update(env)
-    return subprocess.run([sys.executable, "-m", "nox", "-f", str(noxfile), "-s", session,
-                           "--envdir", str(envdir), "--", *posargs],
-                          cwd=cwd, env=environ, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "nox",
+            "-f",
+            str(noxfile),
+            "-s",
+            session,
+            "--envdir",
+            str(envdir),
+            "--",
+            *posargs,
+        ],
+        cwd=cwd,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_structural_session_installs_the_tag_named_by_skillscope_version(tmp_path, tagged_clone):
     skills = tmp_path / "skills-repo"
     shutil.copytree(ROOT / "examples" / "skills", skills)
-    done = run_nox(tagged_clone / "noxfile.py", "structural", skills, tmp_path / "envs",
-                   SKILLSCOPE_VERSION=TAG, SKILLSCOPE_SOURCE=str(tagged_clone))
+    done = run_nox(
+        tagged_clone / "noxfile.py",
+        "structural",
+        skills,
+        tmp_path / "envs",
+        SKILLSCOPE_VERSION=TAG,
+        SKILLSCOPE_SOURCE=str(tagged_clone),
+    )
     log = done.stdout + done.stderr
     assert done.returncode == 0, log[-3000:]
     assert f"git+{tagged_clone.as_uri()}@{TAG}" in log
     assert f"skillscope {TAGGED_VERSION}" in log  # `skillscope --version` inside the session's venv
     assert "3 skill(s)" in done.stdout  # ran against the directory nox was invoked from
-

@@ -64,15 +64,22 @@ def test_a_catalog_scanned_ahead_gives_the_same_findings(tmp_path: Path):
     count = references.SKILLS_AHEAD + 1
     for number in range(count):
         other = f"s{(number + 1) % count:03d}"
-        make_skill(tmp_path / "skills", f"s{number:03d}", files={
-            "references/a.md": "# A\n\n- [b](b.md#b) [gone](gone.md)\n- [top](../SKILL.md#nowhere)\n"
-                               "- [web](https://example.invalid/page)\n",
-            # across skills: the target may sit in another worker's chunk
-            "references/b.md": f"# B\n\n[a](a.md#a) [bad](a.md#c) [next](../../{other}/references/a.md#z)\n",
-        })
+        make_skill(
+            tmp_path / "skills",
+            f"s{number:03d}",
+            files={
+                "references/a.md": "# A\n\n- [b](b.md#b) [gone](gone.md)\n- [top](../SKILL.md#nowhere)\n"
+                "- [web](https://example.invalid/page)\n",
+                # across skills: the target may sit in another worker's chunk
+                "references/b.md": (
+                    f"# B\n\n[a](a.md#a) [bad](a.md#c) [next](../../{other}/references/a.md#z)\n"
+                ),
+            },
+        )
     (tmp_path / "skills" / "s007" / "references" / "binary.md").write_bytes(b"\0\1\2")
     (tmp_path / "skills" / "s003" / "references" / "b.md").write_text(
-        "# B\n\n[broken](../../s007/references/binary.md#x)\n", encoding="utf-8")
+        "# B\n\n[broken](../../s007/references/binary.md#x)\n", encoding="utf-8"
+    )
     loaded = catalog.load(repo.discover(tmp_path, ["skills/*"]))
     with references.scan_ahead(loaded.repo) as ahead:
         assert ahead.started
@@ -93,4 +100,3 @@ def test_a_small_catalog_starts_no_workers(tmp_path: Path):
     with references.scan_ahead(repo.discover(tmp_path, ["skills/*"])) as ahead:
         assert not ahead.started
         assert ahead.results() == {}
-

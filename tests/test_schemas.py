@@ -14,8 +14,14 @@ from hypothesis import strategies as st
 from harness import schemas
 
 ROOT = Path(__file__).resolve().parent.parent
-DATASETS = sorted({*ROOT.glob("tests/**/evals/*.json"), *ROOT.glob("examples/**/evals/*.json"),
-                   ROOT / "harness" / "data" / "negatives.json", ROOT / "harness" / "data" / "TEMPLATE.json"})
+DATASETS = sorted(
+    {
+        *ROOT.glob("tests/**/evals/*.json"),
+        *ROOT.glob("examples/**/evals/*.json"),
+        ROOT / "harness" / "data" / "negatives.json",
+        ROOT / "harness" / "data" / "TEMPLATE.json",
+    }
+)
 MACHINES = sorted({*ROOT.glob("tests/**/machine.yml"), *ROOT.glob("examples/**/machine.yml")})
 
 
@@ -54,23 +60,43 @@ def test_the_fixtures_hold_both_verdicts():
 
 # Valid data, then (half the time) one change at one place: a value swapped for an odd one (blank or
 # whitespace strings, a final newline, a wrong type), a key dropped or an unknown key added.
-ODD = st.one_of(st.sampled_from(["", " ", "\n", "\t", "x\n", " x ", "\u00a0"]), st.none(), st.booleans(),
-                st.integers(), st.floats(allow_nan=False), st.lists(st.text(max_size=2), max_size=2),
-                st.dictionaries(st.text(max_size=2), st.text(max_size=2), max_size=2))
+ODD = st.one_of(
+    st.sampled_from(["", " ", "\n", "\t", "x\n", " x ", "\u00a0"]),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.lists(st.text(max_size=2), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.text(max_size=2), max_size=2),
+)
 WORDS = st.text(alphabet="ab -_.\u00e9", min_size=1, max_size=8).filter(str.strip)
 STATEMENTS = st.lists(WORDS, max_size=3)
 CASE = st.fixed_dictionaries(
     {"id": WORDS, "prompt": WORDS, "skill_should_trigger": st.booleans()},
-    optional={"expected_behavior": STATEMENTS, "unexpected_behavior": STATEMENTS,
-              "logs_contain": STATEMENTS, "files_exist": STATEMENTS, "workspace": WORDS,
-              "note": st.text(max_size=4)})
+    optional={
+        "expected_behavior": STATEMENTS,
+        "unexpected_behavior": STATEMENTS,
+        "logs_contain": STATEMENTS,
+        "files_exist": STATEMENTS,
+        "workspace": WORDS,
+        "note": st.text(max_size=4),
+    },
+)
 DATASET = st.fixed_dictionaries(
     {"evaluations": st.lists(CASE, min_size=1, max_size=3)},
-    optional={"skillscope_version": st.sampled_from(["v1.2.0", "main", "1.0.post1", "release/2026-11"]),
-              "comment": st.one_of(st.text(max_size=4), st.lists(st.text(max_size=4), max_size=2))})
-MACHINE = st.fixed_dictionaries({}, optional={"os": st.lists(WORDS, min_size=1, max_size=2),
-                                              "labels": st.lists(WORDS, min_size=1, max_size=2),
-                                              "runner_type": WORDS})
+    optional={
+        "skillscope_version": st.sampled_from(["v1.2.0", "main", "1.0.post1", "release/2026-11"]),
+        "comment": st.one_of(st.text(max_size=4), st.lists(st.text(max_size=4), max_size=2)),
+    },
+)
+MACHINE = st.fixed_dictionaries(
+    {},
+    optional={
+        "os": st.lists(WORDS, min_size=1, max_size=2),
+        "labels": st.lists(WORDS, min_size=1, max_size=2),
+        "runner_type": WORDS,
+    },
+)
 VERSION = st.text(alphabet="aZ09._/+-@{}\nlock", min_size=1, max_size=10)
 
 
@@ -120,8 +146,10 @@ def test_a_machine_plan_gets_the_same_verdict(data):
 @settings(max_examples=1000, deadline=None, derandomize=True)
 @given(VERSION)
 def test_the_version_pattern_differs_only_on_a_final_newline(version: str):
-    data = {"evaluations": [{"id": "a", "prompt": "b", "skill_should_trigger": True}],
-            "skillscope_version": version}
+    data = {
+        "evaluations": [{"id": "a", "prompt": "b", "skill_should_trigger": True}],
+        "skillscope_version": version,
+    }
     if schemas.passes_screen("evals", data) != jsonschema_valid("evals", data):
         assert version.endswith("\n")  # Python's `$` takes a final newline; the screen is stricter
 
@@ -131,38 +159,55 @@ def test_errors_come_from_jsonschema_when_the_screen_rejects():
     found = schemas.errors("evals", data)
     assert {error.validator for error in found} >= {"type", "minLength"}
     assert all(hasattr(error, "absolute_path") for error in found)
-    assert schemas.errors("evals", {"evaluations": [{"id": "a", "prompt": "p",
-                                                      "skill_should_trigger": True}]}) == []
+    assert (
+        schemas.errors("evals", {"evaluations": [{"id": "a", "prompt": "p", "skill_should_trigger": True}]})
+        == []
+    )
 
 
-@pytest.mark.parametrize(("name", "screened"), [
-    ("evals", True), ("machine", True), ("structural-report", True), ("refs-report", True),
-    ("routing-report", True), ("behavioral-report", True), ("plan", False)])
+@pytest.mark.parametrize(
+    ("name", "screened"),
+    [
+        ("evals", True),
+        ("machine", True),
+        ("structural-report", True),
+        ("refs-report", True),
+        ("routing-report", True),
+        ("behavioral-report", True),
+        ("plan", False),
+    ],
+)
 def test_which_schemas_are_screened(name: str, screened: bool):
     assert (schemas.screen(name) is not None) is screened
 
 
-@pytest.mark.parametrize("schema", [
-    {"type": "array", "uniqueItems": True},  # Python equality takes 1 for True
-    {"enum": ["a", 1]},
-    {"const": True},
-    {"prefixItems": [{"type": "string"}]},  # 2020-12 only
-    {"type": "array", "items": [{"type": "string"}]},  # tuple form means another thing in 2020-12
-    {"not": {"pattern": "x$"}},  # the screen's `$` is stricter, so under `not` it is looser
-    {"oneOf": [{"pattern": "^a$"}, {"type": "integer"}]},
-    {"if": {"pattern": "a$"}, "then": {"minLength": 3}},
-    {"patternProperties": {"^a$": {"type": "string"}}},
-    {"properties": {"x": {"$ref": "#/$defs/loop"}}},
-])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "array", "uniqueItems": True},  # Python equality takes 1 for True
+        {"enum": ["a", 1]},
+        {"const": True},
+        {"prefixItems": [{"type": "string"}]},  # 2020-12 only
+        {"type": "array", "items": [{"type": "string"}]},  # tuple form means another thing in 2020-12
+        {"not": {"pattern": "x$"}},  # the screen's `$` is stricter, so under `not` it is looser
+        {"oneOf": [{"pattern": "^a$"}, {"type": "integer"}]},
+        {"if": {"pattern": "a$"}, "then": {"minLength": 3}},
+        {"patternProperties": {"^a$": {"type": "string"}}},
+        {"properties": {"x": {"$ref": "#/$defs/loop"}}},
+    ],
+)
 def test_schemas_read_differently_are_not_screened(schema: dict):
     assert not schemas.portable(schema)
 
 
-@pytest.mark.parametrize("schema", [
-    {"type": "string", "pattern": "^a$"},  # stricter at the top: fine
-    {"enum": ["a", "b"]},
-    {"properties": {"x": {"not": {"pattern": "\\.\\."}}}},
-    {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-])
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "pattern": "^a$"},  # stricter at the top: fine
+        {"enum": ["a", "b"]},
+        {"properties": {"x": {"not": {"pattern": "\\.\\."}}}},
+        {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+    ],
+)
 def test_schemas_read_alike_are_screened(schema: dict):
     assert schemas.portable(schema)

@@ -18,16 +18,18 @@ def test_an_empty_text_is_none_with_no_keys() -> None:
     assert (document.data, document.key_lines) == (None, {})
 
 
-@pytest.mark.parametrize("text, line", [("a: &x 1\nb: *x\n", 1), ("a: 1\nb: &x [1]\n", 2),
-                                        ("a: 1\nb: [1, 2]\nc: *x\n", 3)])
+@pytest.mark.parametrize(
+    "text, line", [("a: &x 1\nb: *x\n", 1), ("a: 1\nb: &x [1]\n", 2), ("a: 1\nb: [1, 2]\nc: *x\n", 3)]
+)
 def test_anchors_and_aliases_are_refused_with_their_line(text: str, line: int) -> None:
     with pytest.raises(yamlsafe.YamlProblem, match="anchor or alias") as caught:
         yamlsafe.load(text)
     assert caught.value.line == line
 
 
-@pytest.mark.parametrize("text", ["description: Tom & Jerry\n", "note: 'a *starred* word'\n",
-                                  "a: 1 * 2 & 3\n"])
+@pytest.mark.parametrize(
+    "text", ["description: Tom & Jerry\n", "note: 'a *starred* word'\n", "a: 1 * 2 & 3\n"]
+)
 def test_ampersands_and_stars_in_values_are_not_anchors(text: str) -> None:
     assert list(yamlsafe.load(text).data) == [text.split(":")[0]]
 

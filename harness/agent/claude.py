@@ -308,8 +308,14 @@ def _open_log(path: Path | None):
 
 def read_only_spec(prompt: str, workspace: Path, **fields) -> RunSpec:
     """A run that may read `workspace` but not write, edit or run anything (e.g. a judge)."""
-    return RunSpec(prompt, workspace, tools=READ_ONLY_TOOLS, disallowed_tools=WRITING_TOOLS,
-                   permission_mode=None, **fields)
+    return RunSpec(
+        prompt,
+        workspace,
+        tools=READ_ONLY_TOOLS,
+        disallowed_tools=WRITING_TOOLS,
+        permission_mode=None,
+        **fields,
+    )
 
 
 # --- preflight -------------------------------------------------------------------------

@@ -115,8 +115,10 @@ def copy_tree(source: Path, target: Path, skip_top: tuple[str, ...] = ()) -> Non
             try:
                 shutil.copy2(path, target / rel / name)
             except shutil.SpecialFileError:
-                raise WorkspaceError(f"{path} is a pipe, socket or device; a skill or fixture folder may "
-                                     "hold only plain files, folders and links") from None
+                raise WorkspaceError(
+                    f"{path} is a pipe, socket or device; a skill or fixture folder may "
+                    "hold only plain files, folders and links"
+                ) from None
 
 
 def _copy_link(link: Path, dest: Path, root: Path, skipped: list[Path]) -> None:

@@ -52,8 +52,10 @@ def reads_installed_skill(call: ToolCall, workspace: Path) -> bool:
     if call.name not in FILE_TOOLS or not isinstance(call.input, dict):
         return False
     area = workspace / SKILLS_AREA
-    return any(isinstance(call.input.get(key), str) and is_within(resolve(call.input[key], workspace), area)
-               for key in PATH_KEYS)
+    return any(
+        isinstance(call.input.get(key), str) and is_within(resolve(call.input[key], workspace), area)
+        for key in PATH_KEYS
+    )
 
 
 def passages(trace: Trace, workspace: Path) -> list[Passage]:

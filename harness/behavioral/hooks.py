@@ -66,8 +66,10 @@ class Hooks:
         if answer is None:
             return {}
         if not isinstance(answer, dict) or not all(isinstance(key, str) and key for key in answer):
-            raise HookError(f"{self.rel}: {name} returned {type(answer).__name__}, not a dict of "
-                            "placeholder names to values; return a dict such as {'repo': path} or None.")
+            raise HookError(
+                f"{self.rel}: {name} returned {type(answer).__name__}, not a dict of "
+                "placeholder names to values; return a dict such as {'repo': path} or None."
+            )
         return dict(answer)
 
     def _call(self, name: str, *args: Any) -> Any:
@@ -80,8 +82,10 @@ class Hooks:
             raise HookError(self._crash(name, exc)) from None
 
     def _crash(self, name: str, exc: BaseException) -> str:
-        return (f"{self.rel}: {name} raised {type(exc).__name__}: {_cut(str(exc))} ({self._where(exc)}); "
-                "fix the hook, or run it by hand to see the traceback.")
+        return (
+            f"{self.rel}: {name} raised {type(exc).__name__}: {_cut(str(exc))} ({self._where(exc)}); "
+            "fix the hook, or run it by hand to see the traceback."
+        )
 
     def _where(self, exc: BaseException) -> str:
         """The innermost line of hooks.py the exception passed through."""
@@ -107,8 +111,10 @@ def load(skill: str, skill_dir: Path, rel: str) -> Hooks | None:
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)  # not registered in sys.modules: each run loads its own copy
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a broken hooks file errors its skill's cases
-        hooks.load_error = (f"{rel} could not be loaded ({type(exc).__name__}: {_cut(str(exc))}); fix it, "
-                            f"e.g. with `python {rel}` to see the traceback.")
+        hooks.load_error = (
+            f"{rel} could not be loaded ({type(exc).__name__}: {_cut(str(exc))}); fix it, "
+            f"e.g. with `python {rel}` to see the traceback."
+        )
         return hooks
     for name in HOOK_NAMES:
         value = getattr(module, name, None)

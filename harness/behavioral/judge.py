@@ -119,14 +119,18 @@ def render_files(workspace: Path, changes: Changes) -> str:
 
 def evidence(trace: Trace, workspace: Path, changes: Changes) -> str:
     said = trace.final_message.strip() if trace.final_message else "(no final message)"
-    return "\n".join([
-        f"## What the agent did ({len(trace.tool_calls)} tool call(s), in order)",
-        render_actions(trace, workspace), "",
-        "## What the agent told the user (its final message)",
-        elide_middle(said, FINAL_CHARS), "",
-        "## Files the run created or changed",
-        render_files(workspace, changes),
-    ])
+    return "\n".join(
+        [
+            f"## What the agent did ({len(trace.tool_calls)} tool call(s), in order)",
+            render_actions(trace, workspace),
+            "",
+            "## What the agent told the user (its final message)",
+            elide_middle(said, FINAL_CHARS),
+            "",
+            "## Files the run created or changed",
+            render_files(workspace, changes),
+        ]
+    )
 
 
 # --- the prompt ------------------------------------------------------------------------
@@ -141,7 +145,8 @@ def new_boundary(*texts: str) -> str:
 
 def build_prompt(task: str, graded: list[Statement], evidence_text: str, boundary: str) -> str:
     listed = "\n".join(
-        f"- {s.id} (the agent {'MUST' if s.must else 'must NOT'} have done this): {s.text}" for s in graded)
+        f"- {s.id} (the agent {'MUST' if s.must else 'must NOT'} have done this): {s.text}" for s in graded
+    )
     ids = ", ".join(s.id for s in graded)
     return f"""{JUDGE_HEADER}
 
@@ -177,8 +182,10 @@ before or after it ("pass": true means the statement is satisfied):
 
 
 def retry_prompt(prompt: str, problem: str, ids: list[str]) -> str:
-    return (f"{prompt}\nA previous answer to this request could not be used: {problem}. Reply with only the "
-            f"JSON object, with exactly one entry for each of {', '.join(ids)}.\n")
+    return (
+        f"{prompt}\nA previous answer to this request could not be used: {problem}. Reply with only the "
+        f"JSON object, with exactly one entry for each of {', '.join(ids)}.\n"
+    )
 
 
 # --- the answer ------------------------------------------------------------------------
@@ -279,16 +286,28 @@ class JudgeOutcome:
         """The judge exchange as text, for --keep-logs."""
         parts = []
         for number, exchange in enumerate(self.exchanges, start=1):
-            parts += [f"===== attempt {number}: prompt =====", exchange.prompt,
-                      f"===== attempt {number}: answer =====", exchange.answer or "(none)"]
+            parts += [
+                f"===== attempt {number}: prompt =====",
+                exchange.prompt,
+                f"===== attempt {number}: answer =====",
+                exchange.answer or "(none)",
+            ]
             if exchange.problem:
                 parts.append(f"===== attempt {number}: not used: {exchange.problem} =====")
         return "\n".join(parts) + "\n"
 
 
-def grade(cli: agent.ClaudeCLI, isolation: agent.Isolation, environ: Mapping[str, str],
-          settings: JudgeSettings, task: str, graded: list[Statement], evidence_text: str,
-          workspace: Path, log_stem: Path | None = None) -> JudgeOutcome:
+def grade(
+    cli: agent.ClaudeCLI,
+    isolation: agent.Isolation,
+    environ: Mapping[str, str],
+    settings: JudgeSettings,
+    task: str,
+    graded: list[Statement],
+    evidence_text: str,
+    workspace: Path,
+    log_stem: Path | None = None,
+) -> JudgeOutcome:
     """Ask the judge once (plus one retry on a broken answer) for every statement of one case."""
     outcome = JudgeOutcome()
     if not graded:
@@ -299,12 +318,25 @@ def grade(cli: agent.ClaudeCLI, isolation: agent.Isolation, environ: Mapping[str
     for attempt in range(1, ATTEMPTS + 1):
         asked = prompt if problem is None else retry_prompt(prompt, problem, ids)
         log = log_stem.with_name(f"{log_stem.name}.judge-{attempt}.jsonl") if log_stem else None
-        spec = agent.read_only_spec(asked, workspace, model=settings.model, effort=settings.effort,
-                                    max_budget_usd=settings.max_budget_usd, timeout_s=settings.timeout_s,
-                                    keep_log=log, installed={})
+        spec = agent.read_only_spec(
+            asked,
+            workspace,
+            model=settings.model,
+            effort=settings.effort,
+            max_budget_usd=settings.max_budget_usd,
+            timeout_s=settings.timeout_s,
+            keep_log=log,
+            installed={},
+        )
         trace = agent.run(cli, spec, isolation, environ)
-        exchange = Exchange(asked, trace.final_message, None, trace.usage, trace.cost_usd,
-                            trace.init.model if trace.init else None)
+        exchange = Exchange(
+            asked,
+            trace.final_message,
+            None,
+            trace.usage,
+            trace.cost_usd,
+            trace.init.model if trace.init else None,
+        )
         outcome.exchanges.append(exchange)
         failure = run_failure(trace)
         if failure:

@@ -36,11 +36,17 @@ class Spend:
         return cls(outcome.usage, outcome.cost_usd, outcome.model, outcome.calls)
 
     def to_json(self) -> dict:
-        return {"calls": self.calls, "model": self.model,
-                "tokens": {"input": self.usage.input_tokens, "output": self.usage.output_tokens,
-                           "cache_read": self.usage.cache_read_input_tokens,
-                           "cache_creation": self.usage.cache_creation_input_tokens},
-                "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6)}
+        return {
+            "calls": self.calls,
+            "model": self.model,
+            "tokens": {
+                "input": self.usage.input_tokens,
+                "output": self.usage.output_tokens,
+                "cache_read": self.usage.cache_read_input_tokens,
+                "cache_creation": self.usage.cache_creation_input_tokens,
+            },
+            "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
+        }
 
 
 @dataclass
@@ -75,14 +81,24 @@ class CaseResult:
     def to_json(self) -> dict:
         case = self.case
         return {
-            "id": case.id, "skill": case.skill, "source": case.source, "line": case.line,
-            "extended": case.extended, "prompt": case.prompt, "status": self.status,
-            "elapsed_s": round(self.elapsed_s, 3), "stop_reason": self.stop_reason,
-            "tool_calls": self.tool_calls, "activated": self.activated,
-            "agent": self.agent.to_json(), "judge": self.judge.to_json(),
-            "checks": [c.to_json() for c in self.checks], "error": self.error,
+            "id": case.id,
+            "skill": case.skill,
+            "source": case.source,
+            "line": case.line,
+            "extended": case.extended,
+            "prompt": case.prompt,
+            "status": self.status,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "stop_reason": self.stop_reason,
+            "tool_calls": self.tool_calls,
+            "activated": self.activated,
+            "agent": self.agent.to_json(),
+            "judge": self.judge.to_json(),
+            "checks": [c.to_json() for c in self.checks],
+            "error": self.error,
             "isolation": [o.to_json() for o in self.isolation],
-            "files": self.changes.to_json() if self.changes else None, "notes": self.notes,
+            "files": self.changes.to_json() if self.changes else None,
+            "notes": self.notes,
         }
 
 
@@ -106,12 +122,24 @@ class BehavioralMeta:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {**self.run.to_json(), "claude_version": self.claude_version, "model": self.model,
-                "judge_model": self.judge_model, "effort": self.effort, "skills": self.skills,
-                "extended": self.extended, "jobs": self.jobs, "case_timeout": self.case_timeout,
-                "max_budget_usd": self.max_budget_usd, "strict_isolation": self.strict_isolation,
-                "permission_mode": self.permission_mode, "allowed_tools": self.allowed_tools,
-                "isolation": self.isolation, "timed_out": self.timed_out, "notes": self.notes}
+        return {
+            **self.run.to_json(),
+            "claude_version": self.claude_version,
+            "model": self.model,
+            "judge_model": self.judge_model,
+            "effort": self.effort,
+            "skills": self.skills,
+            "extended": self.extended,
+            "jobs": self.jobs,
+            "case_timeout": self.case_timeout,
+            "max_budget_usd": self.max_budget_usd,
+            "strict_isolation": self.strict_isolation,
+            "permission_mode": self.permission_mode,
+            "allowed_tools": self.allowed_tools,
+            "isolation": self.isolation,
+            "timed_out": self.timed_out,
+            "notes": self.notes,
+        }
 
 
 @dataclass
@@ -129,24 +157,39 @@ class BehavioralResult:
         chosen = self.cases if cases is None else cases
         statuses = Counter(c.status for c in chosen)
         checks = [check for c in chosen for check in c.checks]
-        return {"cases": len(chosen), "passed": statuses["pass"], "failed": statuses["fail"],
-                "errors": statuses["error"], "checks": len(checks),
-                "checks_passed": sum(1 for check in checks if check.passed)}
+        return {
+            "cases": len(chosen),
+            "passed": statuses["pass"],
+            "failed": statuses["fail"],
+            "errors": statuses["error"],
+            "checks": len(checks),
+            "checks_passed": sum(1 for check in checks if check.passed),
+        }
 
     def totals(self) -> dict:
-        return {**self.counts(), "agent": _spend_total([c.agent for c in self.cases]),
-                "judge": _spend_total([c.judge for c in self.cases]),
-                "agent_time_s": round(sum(c.elapsed_s for c in self.cases), 3),
-                "outside_workspace": sum(1 for c in self.cases if c.isolation)}
+        return {
+            **self.counts(),
+            "agent": _spend_total([c.agent for c in self.cases]),
+            "judge": _spend_total([c.judge for c in self.cases]),
+            "agent_time_s": round(sum(c.elapsed_s for c in self.cases), 3),
+            "outside_workspace": sum(1 for c in self.cases if c.isolation),
+        }
 
     def per_skill(self) -> dict:
-        return {name: self.counts([c for c in self.cases if c.case.skill == name])
-                for name in self.meta.skills}
+        return {
+            name: self.counts([c for c in self.cases if c.case.skill == name]) for name in self.meta.skills
+        }
 
     def to_json(self) -> dict:
-        return {"harness_version": self.meta.run.harness_version, "repo": self.meta.run.repo,
-                "meta": self.meta.to_json(), "passed": self.passed, "totals": self.totals(),
-                "per_skill": self.per_skill(), "cases": [c.to_json() for c in self.cases]}
+        return {
+            "harness_version": self.meta.run.harness_version,
+            "repo": self.meta.run.repo,
+            "meta": self.meta.to_json(),
+            "passed": self.passed,
+            "totals": self.totals(),
+            "per_skill": self.per_skill(),
+            "cases": [c.to_json() for c in self.cases],
+        }
 
     def annotations(self) -> list[str]:
         out = []
@@ -158,23 +201,37 @@ class BehavioralResult:
             else:
                 unmet = "; ".join(f"{check.kind} `{check.expectation}`: {check.detail}" for check in c.unmet)
                 message = f"behavioral case `{c.case.id}`: {c.summary()}. Unmet: {unmet}"
-            out.append(github.annotation("error", message, file=c.case.source, line=c.case.line,
-                                         title="skillscope behavioral"))
+            out.append(
+                github.annotation(
+                    "error", message, file=c.case.source, line=c.case.line, title="skillscope behavioral"
+                )
+            )
         return out
 
     def junit_cases(self) -> list[JUnitCase]:
-        return [JUnitCase(classname=f"behavioral.{c.case.skill}", name=c.case.id, time_s=c.elapsed_s,
-                          error=c.error if c.status == "error" else None,
-                          failure="\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
-                          if c.status == "fail" else None,
-                          output="\n".join(f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}"
-                                           for k in c.checks) or None)
-                for c in self.cases]
+        return [
+            JUnitCase(
+                classname=f"behavioral.{c.case.skill}",
+                name=c.case.id,
+                time_s=c.elapsed_s,
+                error=c.error if c.status == "error" else None,
+                failure="\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
+                if c.status == "fail"
+                else None,
+                output="\n".join(
+                    f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}" for k in c.checks
+                )
+                or None,
+            )
+            for c in self.cases
+        ]
 
 
 def _spend_total(spends: list[Spend]) -> dict:
     costs = [s.cost_usd for s in spends if s.cost_usd is not None]
-    return {"calls": sum(s.calls for s in spends),
-            "input_tokens": sum(s.usage.input_tokens for s in spends),
-            "output_tokens": sum(s.usage.output_tokens for s in spends),
-            "cost_usd": round(sum(costs), 6) if costs else None}
+    return {
+        "calls": sum(s.calls for s in spends),
+        "input_tokens": sum(s.usage.input_tokens for s in spends),
+        "output_tokens": sum(s.usage.output_tokens for s in spends),
+        "cost_usd": round(sum(costs), 6) if costs else None,
+    }

@@ -53,9 +53,16 @@ class SkillUnderTest:
 
 
 class BehavioralRun:
-    def __init__(self, cli: agent.ClaudeCLI, isolation: agent.Isolation, environ: Mapping[str, str],
-                 skills: Mapping[str, SkillUnderTest], settings: BehavioralSettings, deadline: Deadline,
-                 on_case_done: Callable[[CaseResult], None] = lambda result: None):
+    def __init__(
+        self,
+        cli: agent.ClaudeCLI,
+        isolation: agent.Isolation,
+        environ: Mapping[str, str],
+        skills: Mapping[str, SkillUnderTest],
+        settings: BehavioralSettings,
+        deadline: Deadline,
+        on_case_done: Callable[[CaseResult], None] = lambda result: None,
+    ):
         self.cli, self.isolation, self.environ = cli, isolation, environ
         self.skills, self.settings, self.deadline = skills, settings, deadline
         self.on_case_done = on_case_done
@@ -98,8 +105,9 @@ class BehavioralRun:
             return self._not_run(case)
         fixture = skill.directory / case.workspace if case.workspace else None
         try:
-            with agent.stage_workspace({skill.name: skill.directory}, self.isolation.temp_parent,
-                                       fixture) as workspace:
+            with agent.stage_workspace(
+                {skill.name: skill.directory}, self.isolation.temp_parent, fixture
+            ) as workspace:
                 return self._in_workspace(skill, case, dict(placeholders), workspace)
         except agent.WorkspaceError as exc:
             return CaseResult(case, error=f"could not stage the workspace: {exc}")
@@ -119,8 +127,9 @@ class BehavioralRun:
                 self._teardown(hooks, workspace, result, ctx)
         return result
 
-    def _run_and_grade(self, result: CaseResult, case: Case, hooks: Hooks | None, ctx: dict,
-                       workspace: Path) -> None:
+    def _run_and_grade(
+        self, result: CaseResult, case: Case, hooks: Hooks | None, ctx: dict, workspace: Path
+    ) -> None:
         before = Snapshot.take(workspace)
         trace = self._run_agent(case, workspace)
         result.changes = changes = compare(before, Snapshot.take(workspace))
@@ -148,10 +157,16 @@ class BehavioralRun:
 
     def _run_agent(self, case: Case, workspace: Path) -> agent.Trace:
         spec = agent.RunSpec(
-            prompt=case.prompt, workspace=workspace, model=self.settings.model, effort=self.settings.effort,
-            permission_mode=PERMISSION_MODE, allowed_tools=AGENT_TOOLS,
+            prompt=case.prompt,
+            workspace=workspace,
+            model=self.settings.model,
+            effort=self.settings.effort,
+            permission_mode=PERMISSION_MODE,
+            allowed_tools=AGENT_TOOLS,
             max_budget_usd=self.settings.max_budget_usd or None,
-            timeout_s=self.deadline.cap(self.settings.case_timeout), keep_log=self._log(case, "agent.jsonl"))
+            timeout_s=self.deadline.cap(self.settings.case_timeout),
+            keep_log=self._log(case, "agent.jsonl"),
+        )
         return agent.run(self.cli, spec, self.isolation, self.environ)
 
     def _run_failure(self, trace: agent.Trace) -> str | None:
@@ -159,13 +174,17 @@ class BehavioralRun:
         if trace.stop_reason == "timeout":
             if self.deadline.expired:
                 return f"stopped when the command's --timeout of {self.deadline.seconds:g} s ran out"
-            return (f"the agent did not finish within --case-timeout of {self.settings.case_timeout:g} s; "
-                    "raise it or make the case smaller")
+            return (
+                f"the agent did not finish within --case-timeout of {self.settings.case_timeout:g} s; "
+                "raise it or make the case smaller"
+            )
         if trace.error:
             return f"the agent run failed: {trace.error}"
         if trace.stop_reason == "budget":
-            return (f"the agent spent its --max-budget-usd of ${self.settings.max_budget_usd:g} before "
-                    "finishing; raise it or make the case smaller")
+            return (
+                f"the agent spent its --max-budget-usd of ${self.settings.max_budget_usd:g} before "
+                "finishing; raise it or make the case smaller"
+            )
         if trace.is_error:
             detail = "; ".join(trace.result_errors) or trace.result_subtype or "no detail"
             return f"claude ended the run with an error: {detail}"
@@ -173,17 +192,35 @@ class BehavioralRun:
             return "claude ended without reporting a result"
         return None
 
-    def _judge(self, result: CaseResult, case: Case, graded: list[judge.Statement], trace: agent.Trace,
-               workspace: Path) -> None:
+    def _judge(
+        self,
+        result: CaseResult,
+        case: Case,
+        graded: list[judge.Statement],
+        trace: agent.Trace,
+        workspace: Path,
+    ) -> None:
         if self.deadline.expired:
             result.error = f"not judged: the command's --timeout of {self.deadline.seconds:g} s ran out"
             return
-        settings = judge.JudgeSettings(model=self.settings.judge_model, effort=self.settings.effort,
-                                       max_budget_usd=self.settings.max_budget_usd or None,
-                                       timeout_s=self.deadline.cap(self.settings.case_timeout))
+        settings = judge.JudgeSettings(
+            model=self.settings.judge_model,
+            effort=self.settings.effort,
+            max_budget_usd=self.settings.max_budget_usd or None,
+            timeout_s=self.deadline.cap(self.settings.case_timeout),
+        )
         evidence_text = judge.evidence(trace, workspace, result.changes)
-        outcome = judge.grade(self.cli, self.isolation, self.environ, settings, case.prompt, graded,
-                              evidence_text, workspace, self._log(case, ""))
+        outcome = judge.grade(
+            self.cli,
+            self.isolation,
+            self.environ,
+            settings,
+            case.prompt,
+            graded,
+            evidence_text,
+            workspace,
+            self._log(case, ""),
+        )
         result.judge = Spend.of_judge(outcome)
         self._keep_judge_exchange(case, outcome)
         if outcome.verdicts is None:
@@ -191,8 +228,14 @@ class BehavioralRun:
             return
         for statement in graded:
             verdict = outcome.verdicts[statement.id]
-            result.checks.append(scorers.Check(statement.kind, statement.text, verdict.passed,
-                                               f"judge: {verdict.reason or 'no reason given'}"))
+            result.checks.append(
+                scorers.Check(
+                    statement.kind,
+                    statement.text,
+                    verdict.passed,
+                    f"judge: {verdict.reason or 'no reason given'}",
+                )
+            )
 
     def _teardown(self, hooks: Hooks, workspace: Path, result: CaseResult, ctx: dict) -> None:
         try:

@@ -18,8 +18,12 @@ class Check:
     detail: str
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "expectation": self.expectation, "passed": self.passed,
-                "detail": self.detail}
+        return {
+            "kind": self.kind,
+            "expectation": self.expectation,
+            "passed": self.passed,
+            "detail": self.detail,
+        }
 
 
 def logs_contain(needles: list[str], did: list[Passage], injected: list[str]) -> list[Check]:
@@ -30,9 +34,12 @@ def logs_contain(needles: list[str], did: list[Passage], injected: list[str]) ->
             checks.append(Check("logs_contain", needle, True, f"found in the {hit.where}"))
             continue
         only_in_skill = any(needle.casefold() in text.casefold() for text in injected)
-        detail = (f"appears only in the skill's own text, which does not count; nothing the agent did "
-                  f"({_did_summary(did)}) contains it" if only_in_skill else
-                  f"not found in what the agent did ({_did_summary(did)})")
+        detail = (
+            f"appears only in the skill's own text, which does not count; nothing the agent did "
+            f"({_did_summary(did)}) contains it"
+            if only_in_skill
+            else f"not found in what the agent did ({_did_summary(did)})"
+        )
         checks.append(Check("logs_contain", needle, False, detail))
     return checks
 
@@ -61,8 +68,10 @@ def _file_check(raw: str, changes: Changes) -> Check:
         return Check("files_exist", raw, True, f"found at {where}")
     untouched = [p for p in changes.untouched if segment_match(p, pattern)]
     if untouched:
-        detail = (f"{untouched[0]} was already in the workspace and the run left it unchanged; only files "
-                  "the run created or changed count")
+        detail = (
+            f"{untouched[0]} was already in the workspace and the run left it unchanged; only files "
+            "the run created or changed count"
+        )
     elif any(segment_match(d, pattern) for d in changes.directories):
         detail = f"only a directory matches {pattern}; files_exist names files"
     elif changes.produced:

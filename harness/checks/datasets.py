@@ -18,10 +18,14 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     for name, skill in catalog.skills.items():
         base = catalog.dataset(name)
         if base is None:
-            out.append(findings.error(
-                "dataset-missing", catalog.repo.rel(skill.path),
-                "no eval dataset: add evals/evals.json with at least 3 prompts that should trigger the "
-                "skill and 2 that should not (`skillscope template` prints a starting point)."))
+            out.append(
+                findings.error(
+                    "dataset-missing",
+                    catalog.repo.rel(skill.path),
+                    "no eval dataset: add evals/evals.json with at least 3 prompts that should trigger the "
+                    "skill and 2 that should not (`skillscope template` prints a starting point).",
+                )
+            )
         for data in catalog.datasets.get(name, []):
             out.extend(data.problems)
             out.extend(_trigger_rules(data, catalog))
@@ -48,11 +52,15 @@ def _trigger_rules(data: Dataset, catalog: Catalog) -> list[Finding]:
         if not case.should_trigger:
             used = [key for key in TRIGGER_ONLY_KEYS if key in item]
             if used:
-                out.append(findings.error(
-                    "false-case-expectation", data.rel,
-                    f"case `{case.id}` expects no skill to fire but uses {', '.join(used)}, which only "
-                    "apply when skill_should_trigger is true; remove them or make it a true case.",
-                    case.line))
+                out.append(
+                    findings.error(
+                        "false-case-expectation",
+                        data.rel,
+                        f"case `{case.id}` expects no skill to fire but uses {', '.join(used)}, which only "
+                        "apply when skill_should_trigger is true; remove them or make it a true case.",
+                        case.line,
+                    )
+                )
         if case.workspace is not None and data.skill is not None:
             out.extend(_workspace(case, data, catalog))
     return out
@@ -62,13 +70,25 @@ def _workspace(case, data: Dataset, catalog: Catalog) -> list[Finding]:
     skill_dir = catalog.repo.skill_dirs[data.skill]
     target = skill_dir / case.workspace
     if ".." in case.workspace.replace("\\", "/").split("/") or not is_inside(target, skill_dir):
-        return [findings.error("workspace-escape", data.rel,
-                               f"case `{case.id}`: `workspace` '{case.workspace}' leads outside the skill "
-                               "folder; keep fixtures inside the skill.", case.line)]
+        return [
+            findings.error(
+                "workspace-escape",
+                data.rel,
+                f"case `{case.id}`: `workspace` '{case.workspace}' leads outside the skill "
+                "folder; keep fixtures inside the skill.",
+                case.line,
+            )
+        ]
     if not target.is_dir():
-        return [findings.error("workspace-missing", data.rel,
-                               f"case `{case.id}`: `workspace` names {catalog.repo.rel(target)}, which is "
-                               "not a directory; create it or fix the path.", case.line)]
+        return [
+            findings.error(
+                "workspace-missing",
+                data.rel,
+                f"case `{case.id}`: `workspace` names {catalog.repo.rel(target)}, which is "
+                "not a directory; create it or fix the path.",
+                case.line,
+            )
+        ]
     return []
 
 
@@ -77,17 +97,32 @@ def _tier0(data: Dataset) -> list[Finding]:
     positives = [c for c in data.cases if c.should_trigger]
     negatives = [c for c in data.cases if not c.should_trigger]
     if len(positives) < MIN_POSITIVES:
-        out.append(findings.error(
-            "tier0-positives", data.rel, f"{len(positives)} case(s) with skill_should_trigger true; Tier 0 "
-            f"needs at least {MIN_POSITIVES}, so add prompts a real user would type."))
+        out.append(
+            findings.error(
+                "tier0-positives",
+                data.rel,
+                f"{len(positives)} case(s) with skill_should_trigger true; Tier 0 "
+                f"needs at least {MIN_POSITIVES}, so add prompts a real user would type.",
+            )
+        )
     if len(negatives) < MIN_NEGATIVES:
-        out.append(findings.error(
-            "tier0-negatives", data.rel, f"{len(negatives)} case(s) with skill_should_trigger false; Tier 0 "
-            f"needs at least {MIN_NEGATIVES}, so add near misses that should not trigger this skill."))
+        out.append(
+            findings.error(
+                "tier0-negatives",
+                data.rel,
+                f"{len(negatives)} case(s) with skill_should_trigger false; Tier 0 "
+                f"needs at least {MIN_NEGATIVES}, so add near misses that should not trigger this skill.",
+            )
+        )
     if positives and not any(c.expected_behavior or c.unexpected_behavior for c in positives):
-        out.append(findings.error(
-            "tier0-behavior", data.rel, "no true case carries expected_behavior or unexpected_behavior; "
-            "Tier 0 needs one, so something beyond triggering is graded."))
+        out.append(
+            findings.error(
+                "tier0-behavior",
+                data.rel,
+                "no true case carries expected_behavior or unexpected_behavior; "
+                "Tier 0 needs one, so something beyond triggering is graded.",
+            )
+        )
     return out
 
 
@@ -99,8 +134,14 @@ def _unique_ids(datasets: list[Dataset]) -> list[Finding]:
             if case.id not in first_seen:
                 first_seen[case.id] = f"{data.rel}:{case.line}" if case.line else data.rel
                 continue
-            out.append(findings.error(
-                "case-id-duplicate", data.rel, f"case id `{case.id}` is already used at "
-                f"{first_seen[case.id]}; ids are unique repo-wide because routing pools every skill's "
-                "cases, so rename one.", case.line))
+            out.append(
+                findings.error(
+                    "case-id-duplicate",
+                    data.rel,
+                    f"case id `{case.id}` is already used at "
+                    f"{first_seen[case.id]}; ids are unique repo-wide because routing pools every skill's "
+                    "cases, so rename one.",
+                    case.line,
+                )
+            )
     return out

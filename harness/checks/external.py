@@ -70,8 +70,14 @@ class UrlCheck:
     attempts: int = 0
 
     def to_json(self) -> dict:
-        return {"url": self.url, "outcome": self.outcome, "status": self.status, "detail": self.detail,
-                "attempts": self.attempts, "uses": [{"path": u.path, "line": u.line} for u in self.uses]}
+        return {
+            "url": self.url,
+            "outcome": self.outcome,
+            "status": self.status,
+            "detail": self.detail,
+            "attempts": self.attempts,
+            "uses": [{"path": u.path, "line": u.line} for u in self.uses],
+        }
 
 
 @dataclass
@@ -106,8 +112,9 @@ def compile_excludes(patterns: Iterable[str]) -> list[re.Pattern[str]]:
         try:
             compiled.append(re.compile(pattern))
         except re.error as exc:
-            raise UsageError(f"--exclude-url: '{pattern}' is not a valid regex ({exc}); fix or quote it.") \
-                from None
+            raise UsageError(
+                f"--exclude-url: '{pattern}' is not a valid regex ({exc}); fix or quote it."
+            ) from None
     return compiled
 
 
@@ -127,12 +134,15 @@ def new_session(max_redirects: int) -> requests.Session:
 class Checker:
     """Checks a set of URLs. `deadline` is a `monotonic()` instant after which nothing is sent."""
 
-    def __init__(self, options: ExternalOptions,
-                 session_factory: Callable[[], requests.Session] | None = None,
-                 sleep: Callable[[float], None] = time.sleep,
-                 monotonic: Callable[[], float] = time.monotonic,
-                 wall_clock: Callable[[], float] = time.time,
-                 deadline: float | None = None) -> None:
+    def __init__(
+        self,
+        options: ExternalOptions,
+        session_factory: Callable[[], requests.Session] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        monotonic: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], float] = time.time,
+        deadline: float | None = None,
+    ) -> None:
         self.options = options
         self.session_factory = session_factory or (lambda: new_session(options.max_redirects))
         self.sleep = sleep
@@ -210,8 +220,9 @@ class Checker:
 
         timeout = max(0.001, min(self.options.request_timeout_s, self.remaining()))
         try:
-            response = session.request(method, url, timeout=timeout, allow_redirects=True,
-                                       stream=method == "GET")
+            response = session.request(
+                method, url, timeout=timeout, allow_redirects=True, stream=method == "GET"
+            )
         except requests.exceptions.TooManyRedirects:
             limit = self.options.max_redirects
             return Attempt(None, f"more than {limit} redirects (a redirect loop?)", False)
@@ -243,11 +254,20 @@ def failure(item: UrlCheck) -> Finding:
     first = item.uses[0]
     where = ", ".join(str(u) for u in item.uses)
     if item.outcome == UNCHECKED:
-        return findings.error("ref-unchecked", first.path, f"`{item.url}` was not checked because "
-                              f"{item.detail} (used at {where}); raise --timeout.", first.line)
-    return findings.error("ref-unreachable", first.path, f"`{item.url}` is unreachable ({item.detail}), "
-                          f"used at {where}; fix or remove the link, or pass --exclude-url for a host that "
-                          "refuses automated checks.", first.line)
+        return findings.error(
+            "ref-unchecked",
+            first.path,
+            f"`{item.url}` was not checked because {item.detail} (used at {where}); raise --timeout.",
+            first.line,
+        )
+    return findings.error(
+        "ref-unreachable",
+        first.path,
+        f"`{item.url}` is unreachable ({item.detail}), "
+        f"used at {where}; fix or remove the link, or pass --exclude-url for a host that "
+        "refuses automated checks.",
+        first.line,
+    )
 
 
 class UrlCache:
@@ -267,12 +287,19 @@ class UrlCache:
             data = json.loads(self.path.read_text(encoding="utf-8"))
             urls = data["urls"] if data.get("format") == CACHE_FORMAT else {}
             now = self.wall_clock()
-            self.entries = {url: entry for url, entry in urls.items()
-                            if 0 <= now - float(entry["checked_at"]) < self.max_age_s}
+            self.entries = {
+                url: entry
+                for url, entry in urls.items()
+                if 0 <= now - float(entry["checked_at"]) < self.max_age_s
+            }
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return [findings.warning("cache-unreadable", self.path.as_posix(),
-                                     "the URL cache is damaged and was ignored; it is rewritten after this "
-                                     "run, or delete it.")]
+            return [
+                findings.warning(
+                    "cache-unreadable",
+                    self.path.as_posix(),
+                    "the URL cache is damaged and was ignored; it is rewritten after this run, or delete it.",
+                )
+            ]
         return []
 
     def fresh(self, url: str) -> bool:
@@ -287,11 +314,17 @@ class UrlCache:
         temporary = self.path.with_name(self.path.name + ".tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps({"format": CACHE_FORMAT, "urls": self.entries}, indent=1,
-                                            sort_keys=True) + "\n", encoding="utf-8")
+            temporary.write_text(
+                json.dumps({"format": CACHE_FORMAT, "urls": self.entries}, indent=1, sort_keys=True) + "\n",
+                encoding="utf-8",
+            )
             os.replace(temporary, self.path)
         except OSError as exc:
-            return [findings.warning("cache-unwritable", self.path.as_posix(),
-                                     f"the URL cache cannot be written ({exc.strerror or exc}); pass a "
-                                     "writable --cache path.")]
+            return [
+                findings.warning(
+                    "cache-unwritable",
+                    self.path.as_posix(),
+                    f"the URL cache cannot be written ({exc.strerror or exc}); pass a writable --cache path.",
+                )
+            ]
         return []

@@ -21,9 +21,13 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
             path = skill.path / wanted
             rel = catalog.repo.rel(path)
             if not present(path):
-                out.append(findings.error("skill-file-missing", catalog.repo.rel(skill.path),
-                                          f"no `{wanted}`, which every skill in this repo has to ship; "
-                                          f"add {rel}."))
+                out.append(
+                    findings.error(
+                        "skill-file-missing",
+                        catalog.repo.rel(skill.path),
+                        f"no `{wanted}`, which every skill in this repo has to ship; add {rel}.",
+                    )
+                )
             elif options.skill_sections and PurePosixPath(wanted).suffix.lower() in MARKDOWN_SUFFIXES:
                 out.extend(_sections(path, rel, options.skill_sections))
     return out
@@ -39,9 +43,16 @@ def _sections(path, rel: str, wanted: tuple[str, ...]) -> list[Finding]:
     for title in wanted:
         section = found.get(title.strip().lower())
         if section is None:
-            out.append(findings.error("section-missing", rel, f"no `## {title}` section; add one with "
-                                      "its content."))
+            out.append(
+                findings.error("section-missing", rel, f"no `## {title}` section; add one with its content.")
+            )
         elif not section.has_content:
-            out.append(findings.error("section-empty", rel, f"the `## {title}` section is empty; write "
-                                      "something under it.", section.line))
+            out.append(
+                findings.error(
+                    "section-empty",
+                    rel,
+                    f"the `## {title}` section is empty; write something under it.",
+                    section.line,
+                )
+            )
     return out

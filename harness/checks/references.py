@@ -87,8 +87,11 @@ class FileScan:
 def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | None = None) -> list[Finding]:
     """The internal half, as a structural check; an unreadable SKILL.md is already skill-md's finding."""
     skill_mds = {catalog.repo.rel(skill.skill_md) for skill in catalog.skills.values()}
-    return [f for f in scan(catalog, options.docs, ahead).findings
-            if not (f.rule == "ref-unreadable" and f.path in skill_mds)]
+    return [
+        f
+        for f in scan(catalog, options.docs, ahead).findings
+        if not (f.rule == "ref-unreadable" and f.path in skill_mds)
+    ]
 
 
 def scan_ahead(repo: Repo) -> parse_pool.Ahead:
@@ -107,9 +110,12 @@ def scan_skills(root: Path, skills: list[tuple[str, str]]) -> dict[str, dict[str
 def scan_skill(resolver: Resolver, folder: str, prefix: str) -> dict[str, FileScan]:
     """Every markdown file under a skill folder (hidden folders skipped), keyed by normalized path."""
     skill_dir = Path(folder)
-    return {os.path.normpath(path): scan_file(resolver, Source(Path(path), rel_under(prefix, folder, path),
-                                                                skill_dir))
-            for path in markdown_files(folder)}
+    return {
+        os.path.normpath(path): scan_file(
+            resolver, Source(Path(path), rel_under(prefix, folder, path), skill_dir)
+        )
+        for path in markdown_files(folder)
+    }
 
 
 def scan_file(resolver: Resolver, source: Source) -> FileScan:
@@ -128,8 +134,9 @@ def scan_file(resolver: Resolver, source: Source) -> FileScan:
     return out
 
 
-def scan(catalog: Catalog, docs: tuple[str, ...] | list[str] = (),
-         ahead: parse_pool.Ahead | None = None) -> Scan:
+def scan(
+    catalog: Catalog, docs: tuple[str, ...] | list[str] = (), ahead: parse_pool.Ahead | None = None
+) -> Scan:
     """Every selected skill's markdown (from `ahead` where it covered them), then the --docs files."""
     repo = catalog.repo
     scanned = ahead.results() if ahead is not None else {}
@@ -161,8 +168,10 @@ def read(path: Path, reader: links.Parser) -> Document | Failure:
     except UnreadableFile as exc:
         return Failure("ref-unreadable", f"cannot be read: {exc.reason}.")
     except Exception as exc:  # noqa: BLE001 - a parser bug on odd input must stay a finding
-        return Failure("ref-unparsable", f"the markdown parser failed on this file ({type(exc).__name__}); "
-                       "simplify its markup.")
+        return Failure(
+            "ref-unparsable",
+            f"the markdown parser failed on this file ({type(exc).__name__}); simplify its markup.",
+        )
 
 
 def external_url(target: str) -> str:
@@ -179,9 +188,14 @@ def doc_sources(repo: Repo, docs: tuple[str, ...] | list[str], out: list[Finding
             raise UsageError(f"--docs: '{pattern}' must be a glob relative to the repo root.")
         matched = [p for p in sorted(repo.root.glob(pattern)) if p.is_file() and is_markdown(p)]
         if not matched:
-            out.append(findings.error(
-                "docs-unmatched", ".", f"--docs '{pattern}' matches no markdown file; fix the glob "
-                "(root-relative, such as docs/**/*.md) or drop it."))
+            out.append(
+                findings.error(
+                    "docs-unmatched",
+                    ".",
+                    f"--docs '{pattern}' matches no markdown file; fix the glob "
+                    "(root-relative, such as docs/**/*.md) or drop it.",
+                )
+            )
         for path in matched:
             chosen.setdefault(path, Source(path, repo.rel(path)))
     return list(chosen.values())
@@ -190,7 +204,7 @@ def doc_sources(repo: Repo, docs: tuple[str, ...] | list[str], out: list[Finding
 def rel_under(prefix: str, folder: str, path: str) -> str:
     """The root-relative name of a file `markdown_files(folder)` found (`folder` being named `prefix`),
     cut from the walked path rather than asking relpath for each of thousands of files."""
-    return posixpath.normpath(posixpath.join(prefix, path[len(folder) + 1:].replace(os.sep, "/")))
+    return posixpath.normpath(posixpath.join(prefix, path[len(folder) + 1 :].replace(os.sep, "/")))
 
 
 def markdown_files(folder: str) -> list[str]:
@@ -199,8 +213,9 @@ def markdown_files(folder: str) -> list[str]:
     found = []
     for current, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found.extend(os.path.join(current, name) for name in sorted(files)
-                     if name.lower().endswith(MARKDOWN_SUFFIXES))
+        found.extend(
+            os.path.join(current, name) for name in sorted(files) if name.lower().endswith(MARKDOWN_SUFFIXES)
+        )
     return found
 
 
@@ -255,30 +270,48 @@ class Resolver:
             target = os.path.normpath(os.path.join(os.path.dirname(source.path), path_part))
         facts = self.target(target)
         if not inside(facts.real, self.real_root):
-            return [findings.error(
-                "ref-outside-repo", source.rel, f"`{ref.target}` leads outside the repository, where "
-                "no reader of this repo can follow it; link to a file inside the repo or to a full URL.",
-                ref.line)]
+            return [
+                findings.error(
+                    "ref-outside-repo",
+                    source.rel,
+                    f"`{ref.target}` leads outside the repository, where "
+                    "no reader of this repo can follow it; link to a file inside the repo or to a full URL.",
+                    ref.line,
+                )
+            ]
         rel = self.rel(target)
         if not facts.exists:
-            return [findings.error(
-                "ref-missing-file", source.rel, f"`{ref.target}` points at `{rel}`, which does not exist; "
-                "fix the path or restore the file.", ref.line)]
+            return [
+                findings.error(
+                    "ref-missing-file",
+                    source.rel,
+                    f"`{ref.target}` points at `{rel}`, which does not exist; "
+                    "fix the path or restore the file.",
+                    ref.line,
+                )
+            ]
         out = []
         skill_dir = source.skill_dir
         if skill_dir is not None and not inside(facts.real, self.real_dir(os.fspath(skill_dir))):
-            out.append(findings.warning(
-                "ref-outside-skill", source.rel, f"`{ref.target}` leaves the skill folder "
-                f"`{self.rel(os.path.normpath(skill_dir))}`, and an installed skill carries only its "
-                "own folder; copy the file into the skill or link to it by full URL.", ref.line))
+            out.append(
+                findings.warning(
+                    "ref-outside-skill",
+                    source.rel,
+                    f"`{ref.target}` leaves the skill folder "
+                    f"`{self.rel(os.path.normpath(skill_dir))}`, and an installed skill carries only its "
+                    "own folder; copy the file into the skill or link to it by full URL.",
+                    ref.line,
+                )
+            )
         if fragment and facts.is_file and target.lower().endswith(MARKDOWN_SUFFIXES):
             linked = self.document(target, rel, out)
             if linked is not None:
                 out.extend(self.check_anchor(source, ref, target, rel, linked, fragment))
         return out
 
-    def check_anchor(self, source: Source, ref: Reference, target: str, rel: str, document: Document,
-                     fragment: str) -> list[Finding]:
+    def check_anchor(
+        self, source: Source, ref: Reference, target: str, rel: str, document: Document, fragment: str
+    ) -> list[Finding]:
         if not fragment or is_line_anchor(fragment):
             return []
         wanted = fragment.removeprefix(GITHUB_ID_PREFIX)
@@ -289,9 +322,14 @@ class Resolver:
         same = target == os.fspath(source.path)
         lead = "" if same else f"`{ref.target}`: "
         where = "this file" if same else f"`{rel}`"
-        return [findings.error(
-            "ref-missing-anchor", source.rel, f"{lead}no heading or id in {where} has the anchor "
-            f"`#{fragment}`; {fix}", ref.line)]
+        return [
+            findings.error(
+                "ref-missing-anchor",
+                source.rel,
+                f"{lead}no heading or id in {where} has the anchor `#{fragment}`; {fix}",
+                ref.line,
+            )
+        ]
 
     def target(self, path: str) -> Target:
         """Looked up once per path: many links share a target, and realpath is a syscall per part."""
@@ -311,7 +349,7 @@ class Resolver:
         if path not in self.rels:
             # a normalized path under the root: relpath would only cut the prefix, at a higher price
             if os.sep == "/" and os.path.isabs(path) and path.startswith(self.root_str + "/"):
-                self.rels[path] = path[len(self.root_str) + 1:]
+                self.rels[path] = path[len(self.root_str) + 1 :]
             else:
                 self.rels[path] = Path(os.path.relpath(path, self.root)).as_posix()
         return self.rels[path]

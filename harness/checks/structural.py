@@ -47,5 +47,8 @@ def no_skill(catalog: Catalog) -> Finding:
     """A run that graded nothing must not look green."""
     globs = ", ".join(catalog.repo.globs) or "(none)"
     return findings.error(
-        "no-skill", ".", f"no skill found: no directory matched by --skills-dir {globs} holds a SKILL.md; "
-        "pass the globs naming your skill folders, such as --skills-dir 'skills/*'.")
+        "no-skill",
+        ".",
+        f"no skill found: no directory matched by --skills-dir {globs} holds a SKILL.md; "
+        "pass the globs naming your skill folders, such as --skills-dir 'skills/*'.",
+    )

@@ -26,32 +26,59 @@ from harness.results import RunMeta
 
 HELP = "run each case that asserts something to completion in claude and grade what the agent actually did"
 # Routing's own knobs: accepted by the parser only to say where they belong.
-ROUTING_ONLY_FLAGS = ("--routing-room", "--min-accuracy", "--max-tool-calls", "--max-inspection-calls",
-                      "--repeat")
+ROUTING_ONLY_FLAGS = (
+    "--routing-room",
+    "--min-accuracy",
+    "--max-tool-calls",
+    "--max-inspection-calls",
+    "--repeat",
+)
 
 
 class RoutingOnly(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
-        raise argparse.ArgumentError(self, "belongs to `skillscope routing`; behavioral installs one skill "
-                                           "per case and runs it to completion, so drop this flag.")
+        raise argparse.ArgumentError(
+            self,
+            "belongs to `skillscope routing`; behavioral installs one skill "
+            "per case and runs it to completion, so drop this flag.",
+        )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
     options.add_case_selection(parser)
     options.add_agent(parser)
-    parser.add_argument("--judge-model", metavar="MODEL",
-                        help="model of the judge of expected and unexpected behaviour (default: --model)")
-    parser.add_argument("--jobs", type=options.positive_int, default=1,
-                        help="cases run at once, each in its own workspace (default: 1)")
-    parser.add_argument("--case-timeout", type=positive_seconds, default=900.0, metavar="SECONDS",
-                        help="limit for one case's agent run, and again for its judge (default: 900)")
-    parser.add_argument("--max-budget-usd", type=options.non_negative, default=5.0, metavar="USD",
-                        help="spend cap per case, passed to claude for the agent and the judge; 0 turns it "
-                             "off (default: 5)")
-    parser.add_argument("--strict-isolation", action="store_true",
-                        help="make a case an error when its trace shows file paths or Bash working "
-                             "directories outside its workspace (default: only listed)")
+    parser.add_argument(
+        "--judge-model",
+        metavar="MODEL",
+        help="model of the judge of expected and unexpected behaviour (default: --model)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=options.positive_int,
+        default=1,
+        help="cases run at once, each in its own workspace (default: 1)",
+    )
+    parser.add_argument(
+        "--case-timeout",
+        type=positive_seconds,
+        default=900.0,
+        metavar="SECONDS",
+        help="limit for one case's agent run, and again for its judge (default: 900)",
+    )
+    parser.add_argument(
+        "--max-budget-usd",
+        type=options.non_negative,
+        default=5.0,
+        metavar="USD",
+        help="spend cap per case, passed to claude for the agent and the judge; 0 turns it off (default: 5)",
+    )
+    parser.add_argument(
+        "--strict-isolation",
+        action="store_true",
+        help="make a case an error when its trace shows file paths or Bash working "
+        "directories outside its workspace (default: only listed)",
+    )
     options.add_reports(parser, junit=True)
     options.add_timeout(parser, default=3600)
     for flag in ROUTING_ONLY_FLAGS:
@@ -71,53 +98,96 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     skill_filter = parse_list("--skill", args.skill)
     names = skill_filter or repo.with_dataset()
     if not names:
-        raise HarnessError(f"no skill with evals/evals.json under --skills-dir {','.join(repo.globs)}; point "
-                           "--skills-dir at your skills or add a dataset.")
+        raise HarnessError(
+            f"no skill with evals/evals.json under --skills-dir {','.join(repo.globs)}; point "
+            "--skills-dir at your skills or add a dataset."
+        )
     loaded = catalog.load(repo, names)
-    candidates = [c for c in catalog.select_cases(loaded.cases(names, extended=args.extended),
-                                                  parse_list("--only", args.only), skill_filter)
-                  if c.should_trigger]
+    candidates = [
+        c
+        for c in catalog.select_cases(
+            loaded.cases(names, extended=args.extended), parse_list("--only", args.only), skill_filter
+        )
+        if c.should_trigger
+    ]
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
         require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades")
-    hooks = {name: behavioral_hooks.load(name, repo.skill_dirs[name],
-                                         repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE))
-             for name in used}
+    hooks = {
+        name: behavioral_hooks.load(
+            name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE)
+        )
+        for name in used
+    }
     cases = behavioral_cases(candidates, hooks)
     if not cases:
-        ctx.out(f"[behavioral] nothing to run: no selected `true` case of {', '.join(names)} carries "
-                "expected_behavior, unexpected_behavior, logs_contain or files_exist, and no hooks check() "
-                "applies; routing grades the others.")
+        ctx.out(
+            f"[behavioral] nothing to run: no selected `true` case of {', '.join(names)} carries "
+            "expected_behavior, unexpected_behavior, logs_contain or files_exist, and no hooks check() "
+            "applies; routing grades the others."
+        )
         return 0
     cli, isolation = ready_agent(args, ctx)
     settings = BehavioralSettings(
-        model=args.model, effort=args.effort, judge_model=args.judge_model or args.model, jobs=args.jobs,
-        case_timeout=args.case_timeout, max_budget_usd=args.max_budget_usd,
+        model=args.model,
+        effort=args.effort,
+        judge_model=args.judge_model or args.model,
+        jobs=args.jobs,
+        case_timeout=args.case_timeout,
+        max_budget_usd=args.max_budget_usd,
         strict_isolation=args.strict_isolation,
-        keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None)
-    skills = {name: SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
-              for name in dict.fromkeys(c.skill for c in cases)}
-    ctx.err(f"[behavioral] {len(cases)} case(s) of {', '.join(skills)}, {args.jobs} at a time; "
-            f"claude {cli.version}")
-    runner = BehavioralRun(cli, isolation, ctx.environ, skills, settings, deadline,
-                           on_case_done=lambda result: ctx.err(progress_line(result)))
+        keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
+    )
+    skills = {
+        name: SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
+        for name in dict.fromkeys(c.skill for c in cases)
+    }
+    ctx.err(
+        f"[behavioral] {len(cases)} case(s) of {', '.join(skills)}, {args.jobs} at a time; "
+        f"claude {cli.version}"
+    )
+    runner = BehavioralRun(
+        cli,
+        isolation,
+        ctx.environ,
+        skills,
+        settings,
+        deadline,
+        on_case_done=lambda result: ctx.err(progress_line(result)),
+    )
     results = runner.run(cases)
     meta = BehavioralMeta(
-        run=RunMeta(command="behavioral", repo=str(repo.root), globs=repo.globs, started_at=started,
-                    elapsed_s=deadline.elapsed()),
-        claude_version=cli.version, model=args.model or seen_model(results, "agent"),
-        judge_model=settings.judge_model or seen_model(results, "judge"), effort=args.effort,
-        skills=list(skills), extended=args.extended, jobs=args.jobs, case_timeout=args.case_timeout,
-        max_budget_usd=args.max_budget_usd, strict_isolation=args.strict_isolation,
-        permission_mode=PERMISSION_MODE, allowed_tools=list(AGENT_TOOLS), isolation=isolation.describe(),
-        timed_out=deadline.expired)
+        run=RunMeta(
+            command="behavioral",
+            repo=str(repo.root),
+            globs=repo.globs,
+            started_at=started,
+            elapsed_s=deadline.elapsed(),
+        ),
+        claude_version=cli.version,
+        model=args.model or seen_model(results, "agent"),
+        judge_model=settings.judge_model or seen_model(results, "judge"),
+        effort=args.effort,
+        skills=list(skills),
+        extended=args.extended,
+        jobs=args.jobs,
+        case_timeout=args.case_timeout,
+        max_budget_usd=args.max_budget_usd,
+        strict_isolation=args.strict_isolation,
+        permission_mode=PERMISSION_MODE,
+        allowed_tools=list(AGENT_TOOLS),
+        isolation=isolation.describe(),
+        timed_out=deadline.expired,
+    )
     result = BehavioralResult(meta=meta, cases=results)
     publish(result, ctx, args.output, args.summary, args.junit)
     if not result.passed:
         counts = result.counts()
         why = " (the command's --timeout ran out)" if meta.timed_out else ""
-        ctx.err(f"[behavioral] failed{why}: {counts['failed']} case(s) failed and {counts['errors']} errored "
-                f"of {counts['cases']}.")
+        ctx.err(
+            f"[behavioral] failed{why}: {counts['failed']} case(s) failed and {counts['errors']} errored "
+            f"of {counts['cases']}."
+        )
         return 1
     return 0
 

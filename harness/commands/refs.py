@@ -30,29 +30,62 @@ SessionFactory = Callable[[], "requests.Session"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
-    parser.add_argument("--docs", metavar="GLOBS",
-                        help="markdown outside the skills (README, docs tree) whose links are checked too")
+    parser.add_argument(
+        "--docs",
+        metavar="GLOBS",
+        help="markdown outside the skills (README, docs tree) whose links are checked too",
+    )
     add_external(parser)
-    parser.add_argument("--cache", metavar="PATH",
-                        help="JSON file remembering URLs that answered, so a scheduled run skips them")
-    parser.add_argument("--cache-max-age", type=float, default=86400, metavar="SECONDS",
-                        help="how long a remembered success counts (default: 86400, one day)")
-    parser.add_argument("--request-timeout", type=float, default=15, metavar="SECONDS",
-                        help="limit for one HTTP request, shrunk to what --timeout leaves (default: 15)")
-    parser.add_argument("--retries", type=int, default=2, metavar="N",
-                        help="extra attempts after a 408, 425, 5xx, timeout or connection error (default: 2)")
+    parser.add_argument(
+        "--cache",
+        metavar="PATH",
+        help="JSON file remembering URLs that answered, so a scheduled run skips them",
+    )
+    parser.add_argument(
+        "--cache-max-age",
+        type=float,
+        default=86400,
+        metavar="SECONDS",
+        help="how long a remembered success counts (default: 86400, one day)",
+    )
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=15,
+        metavar="SECONDS",
+        help="limit for one HTTP request, shrunk to what --timeout leaves (default: 15)",
+    )
+    parser.add_argument(
+        "--retries",
+        type=int,
+        default=2,
+        metavar="N",
+        help="extra attempts after a 408, 425, 5xx, timeout or connection error (default: 2)",
+    )
     options.add_timeout(parser)
     options.add_reports(parser)
 
 
 def add_external(parser: argparse.ArgumentParser, default: bool = True) -> None:
     state = "on" if default else "off"
-    parser.add_argument("--external", action=argparse.BooleanOptionalAction, default=default,
-                        help=f"fetch every external http(s) URL once (default: {state})")
-    parser.add_argument("--exclude-url", metavar="REGEXES",
-                        help="regexes (JSON array or comma list) for URLs the external check leaves alone")
-    parser.add_argument("--jobs", type=int, default=16, metavar="N",
-                        help="hosts fetched in parallel; each host gets one request at a time (default: 16)")
+    parser.add_argument(
+        "--external",
+        action=argparse.BooleanOptionalAction,
+        default=default,
+        help=f"fetch every external http(s) URL once (default: {state})",
+    )
+    parser.add_argument(
+        "--exclude-url",
+        metavar="REGEXES",
+        help="regexes (JSON array or comma list) for URLs the external check leaves alone",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=16,
+        metavar="N",
+        help="hosts fetched in parallel; each host gets one request at a time (default: 16)",
+    )
 
 
 def external_options(args: argparse.Namespace) -> external.ExternalOptions:
@@ -69,21 +102,33 @@ def external_options(args: argparse.Namespace) -> external.ExternalOptions:
         raise UsageError(f"--cache-max-age is {max_age:g}; pass 0 or more seconds.")
     cache = getattr(args, "cache", None)
     return external.ExternalOptions(
-        jobs=jobs, request_timeout_s=request_timeout, retries=retries,
+        jobs=jobs,
+        request_timeout_s=request_timeout,
+        retries=retries,
         exclude=tuple(parse_list("--exclude-url", getattr(args, "exclude_url", None))),
-        cache_path=Path(cache) if cache else None, cache_max_age_s=max_age)
+        cache_path=Path(cache) if cache else None,
+        cache_max_age_s=max_age,
+    )
 
 
-def check_external(scan: references.Scan, opts: external.ExternalOptions, deadline: float | None,
-                   session_factory: SessionFactory | None = None) -> external.ExternalReport:
+def check_external(
+    scan: references.Scan,
+    opts: external.ExternalOptions,
+    deadline: float | None,
+    session_factory: SessionFactory | None = None,
+) -> external.ExternalReport:
     uses: dict[str, list[external.Use]] = {}
     for use in scan.external:
         uses.setdefault(use.url, []).append(external.Use(use.path, use.line))
     return external.Checker(opts, session_factory=session_factory, deadline=deadline).check(uses)
 
 
-def external_findings(loaded: catalog.Catalog, docs: tuple[str, ...], args: argparse.Namespace,
-                      ahead: parse_pool.Ahead | None = None) -> list[Finding]:
+def external_findings(
+    loaded: catalog.Catalog,
+    docs: tuple[str, ...],
+    args: argparse.Namespace,
+    ahead: parse_pool.Ahead | None = None,
+) -> list[Finding]:
     """The network half for `structural --external`, for parity; `refs` reports the URLs in full."""
     scan = references.scan(loaded, docs, ahead)
     return check_external(scan, external_options(args), deadline=None).findings
@@ -110,9 +155,20 @@ def run(args: argparse.Namespace, ctx: Context, session_factory: SessionFactory 
         found.extend(report.findings)
         urls = report.urls
     result = RefsResult(
-        meta=RunMeta(command="refs", repo=str(repo.root), globs=repo.globs, started_at=started,
-                     elapsed_s=time.monotonic() - clock),
-        skills=repo.names, docs=docs, findings=findings.ordered(found), files=scan.files,
-        internal=scan.internal, external_checked=bool(args.external), urls=urls)
+        meta=RunMeta(
+            command="refs",
+            repo=str(repo.root),
+            globs=repo.globs,
+            started_at=started,
+            elapsed_s=time.monotonic() - clock,
+        ),
+        skills=repo.names,
+        docs=docs,
+        findings=findings.ordered(found),
+        files=scan.files,
+        internal=scan.internal,
+        external_checked=bool(args.external),
+        urls=urls,
+    )
     publish(result, ctx, args.output, args.summary)
     return 0 if result.passed else 1

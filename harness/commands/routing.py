@@ -26,25 +26,60 @@ HELP = "install the routing room in claude and grade whether each prompt fires t
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
-    parser.add_argument("--routing-room", metavar="SKILLS",
-                        help="skills installed side by side: a,b or all (blank: --skill, else the only "
-                             "skill with a dataset)")
+    parser.add_argument(
+        "--routing-room",
+        metavar="SKILLS",
+        help="skills installed side by side: a,b or all (blank: --skill, else the only skill with a dataset)",
+    )
     options.add_case_selection(parser)
     options.add_agent(parser)
-    parser.add_argument("--jobs", type=options.positive_int, default=4,
-                        help="cases run at once, each in its own workspace (default: 4)")
-    parser.add_argument("--case-timeout", type=positive_seconds, default=240.0, metavar="SECONDS",
-                        help="limit for one case (default: 240)")
-    parser.add_argument("--max-tool-calls", type=options.positive_int, default=4, metavar="N",
-                        help="stop a case after N tool calls without a skill decision (default: 4)")
-    parser.add_argument("--max-inspection-calls", type=options.positive_int, default=8, metavar="N",
-                        help="stop a case after N calls that only read the installed skills (default: 8)")
-    parser.add_argument("--max-budget-usd", type=options.non_negative, default=0.75, metavar="USD",
-                        help="spend cap per case, passed to claude; 0 turns it off (default: 0.75)")
-    parser.add_argument("--repeat", type=options.positive_int, default=1, metavar="N",
-                        help="run each case N times; its verdict is the majority (default: 1)")
-    parser.add_argument("--min-accuracy", default="1", metavar="RATIO",
-                        help="the bar: passed/graded must reach it, exactly; 0 only reports (default: 1)")
+    parser.add_argument(
+        "--jobs",
+        type=options.positive_int,
+        default=4,
+        help="cases run at once, each in its own workspace (default: 4)",
+    )
+    parser.add_argument(
+        "--case-timeout",
+        type=positive_seconds,
+        default=240.0,
+        metavar="SECONDS",
+        help="limit for one case (default: 240)",
+    )
+    parser.add_argument(
+        "--max-tool-calls",
+        type=options.positive_int,
+        default=4,
+        metavar="N",
+        help="stop a case after N tool calls without a skill decision (default: 4)",
+    )
+    parser.add_argument(
+        "--max-inspection-calls",
+        type=options.positive_int,
+        default=8,
+        metavar="N",
+        help="stop a case after N calls that only read the installed skills (default: 8)",
+    )
+    parser.add_argument(
+        "--max-budget-usd",
+        type=options.non_negative,
+        default=0.75,
+        metavar="USD",
+        help="spend cap per case, passed to claude; 0 turns it off (default: 0.75)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=options.positive_int,
+        default=1,
+        metavar="N",
+        help="run each case N times; its verdict is the majority (default: 1)",
+    )
+    parser.add_argument(
+        "--min-accuracy",
+        default="1",
+        metavar="RATIO",
+        help="the bar: passed/graded must reach it, exactly; 0 only reports (default: 1)",
+    )
     options.add_reports(parser, junit=True)
     options.add_timeout(parser)
 
@@ -80,24 +115,56 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
     cli, isolation = ready_agent(args, ctx)
-    settings = RoutingSettings(model=args.model, effort=args.effort, jobs=args.jobs,
-                               case_timeout=args.case_timeout, max_tool_calls=args.max_tool_calls,
-                               max_inspection_calls=args.max_inspection_calls,
-                               max_budget_usd=args.max_budget_usd, repeat=args.repeat,
-                               keep_logs=Path(args.keep_logs).resolve() if args.keep_logs else None)
-    ctx.err(f"[routing] {len(cases)} case(s) x {args.repeat} with {len(room)} skill(s) installed together: "
-            f"{', '.join(room)}; claude {cli.version}")
-    runner = RoutingRun(cli, isolation, ctx.environ, {name: repo.skill_dirs[name] for name in room},
-                        settings, deadline, on_case_done=lambda outcome: ctx.err(progress_line(outcome)))
+    settings = RoutingSettings(
+        model=args.model,
+        effort=args.effort,
+        jobs=args.jobs,
+        case_timeout=args.case_timeout,
+        max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls,
+        max_budget_usd=args.max_budget_usd,
+        repeat=args.repeat,
+        keep_logs=Path(args.keep_logs).resolve() if args.keep_logs else None,
+    )
+    ctx.err(
+        f"[routing] {len(cases)} case(s) x {args.repeat} with {len(room)} skill(s) installed together: "
+        f"{', '.join(room)}; claude {cli.version}"
+    )
+    runner = RoutingRun(
+        cli,
+        isolation,
+        ctx.environ,
+        {name: repo.skill_dirs[name] for name in room},
+        settings,
+        deadline,
+        on_case_done=lambda outcome: ctx.err(progress_line(outcome)),
+    )
     outcomes = runner.run(cases)
     meta = RoutingMeta(
-        run=RunMeta(command="routing", repo=str(repo.root), globs=repo.globs, started_at=started,
-                    elapsed_s=deadline.elapsed()),
-        claude_version=cli.version, claude_path=cli.path, model=args.model or seen_model(outcomes),
-        effort=args.effort, room=room, extended=args.extended, jobs=args.jobs, repeat=args.repeat,
-        case_timeout=args.case_timeout, max_tool_calls=args.max_tool_calls,
-        max_inspection_calls=args.max_inspection_calls, max_budget_usd=args.max_budget_usd,
-        min_accuracy=bar, isolation=isolation.describe(), timed_out=deadline.expired, notes=runner.notes)
+        run=RunMeta(
+            command="routing",
+            repo=str(repo.root),
+            globs=repo.globs,
+            started_at=started,
+            elapsed_s=deadline.elapsed(),
+        ),
+        claude_version=cli.version,
+        claude_path=cli.path,
+        model=args.model or seen_model(outcomes),
+        effort=args.effort,
+        room=room,
+        extended=args.extended,
+        jobs=args.jobs,
+        repeat=args.repeat,
+        case_timeout=args.case_timeout,
+        max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls,
+        max_budget_usd=args.max_budget_usd,
+        min_accuracy=bar,
+        isolation=isolation.describe(),
+        timed_out=deadline.expired,
+        notes=runner.notes,
+    )
     result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar))
     publish(result, ctx, args.output, args.summary, args.junit)
     if not result.passed:

@@ -18,41 +18,75 @@ HELP = "print the CI plan for a change (routing on or off, behavioral legs and r
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     change = parser.add_mutually_exclusive_group(required=True)
-    change.add_argument("--changed", action="store_true",
-                        help="plan for the root-relative paths on stdin, one per line (git diff --name-only)")
+    change.add_argument(
+        "--changed",
+        action="store_true",
+        help="plan for the root-relative paths on stdin, one per line (git diff --name-only)",
+    )
     change.add_argument("--all", action="store_true", help="plan every skill with a dataset")
     change.add_argument("--names", metavar="SKILLS", help="plan these skills (JSON array or comma list)")
-    change.add_argument("--since", nargs=2, metavar=("BASE", "HEAD"),
-                        help="plan for what HEAD changed since its merge base with BASE (needs git history)")
+    change.add_argument(
+        "--since",
+        nargs=2,
+        metavar=("BASE", "HEAD"),
+        help="plan for what HEAD changed since its merge base with BASE (needs git history)",
+    )
     options.add_skills_dir(parser)
-    parser.add_argument("--routing-room", metavar="SKILLS",
-                        help="skills a routing run installs side by side: a,b, all, or none (default: the "
-                             "only skill with a dataset; with several, no routing)")
-    parser.add_argument("--infra-paths", metavar="GLOBS",
-                        help="paths whose change re-runs every skill and routing, such as your workflow file")
+    parser.add_argument(
+        "--routing-room",
+        metavar="SKILLS",
+        help="skills a routing run installs side by side: a,b, all, or none (default: the "
+        "only skill with a dataset; with several, no routing)",
+    )
+    parser.add_argument(
+        "--infra-paths",
+        metavar="GLOBS",
+        help="paths whose change re-runs every skill and routing, such as your workflow file",
+    )
     parser.add_argument("--labels", metavar="LABELS", help="the pull request's labels, which open gates")
-    parser.add_argument("--ignore-gates", action="store_true",
-                        help="run gated legs without their label (a manual dispatch)")
-    parser.add_argument("--extended", action=argparse.BooleanOptionalAction, default=True,
-                        help="count evals/extended_evals.json as a routing input and a behavioral source; "
-                             "must match what the graders get (default: on)")
-    parser.add_argument("--behavior-runner", metavar="LABELS",
-                        help='runs-on labels for a behavioral leg (default: ["ubuntu-latest"])')
-    parser.add_argument("--behavior-os", metavar="PLATFORMS",
-                        help="platforms a skill runs on when its machine.yml does not say (default: Linux)")
-    parser.add_argument("--scoped-runner", metavar="LABELS",
-                        help="base labels for a leg whose skill asks for hardware labels "
-                             "(default: --behavior-runner)")
-    parser.add_argument("--scoped-gate", metavar="LABEL",
-                        help="pull request label required before those legs run")
-    parser.add_argument("--scoped-environment", metavar="NAME",
-                        help="GitHub environment holding those legs' credentials")
-    parser.add_argument("--runner-types", metavar="JSON",
-                        help='kinds of machine a machine.yml may name in runner_type, as JSON: {"name": '
-                             '{"labels": [...], "os": [...], "gate": "...", "environment": "..."}}')
-    parser.add_argument("--version", metavar="REF",
-                        help="harness build echoed into the plan, overridden per leg by a skill's "
-                             "skillscope_version (default: $SKILLSCOPE_VERSION, else this build)")
+    parser.add_argument(
+        "--ignore-gates", action="store_true", help="run gated legs without their label (a manual dispatch)"
+    )
+    parser.add_argument(
+        "--extended",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="count evals/extended_evals.json as a routing input and a behavioral source; "
+        "must match what the graders get (default: on)",
+    )
+    parser.add_argument(
+        "--behavior-runner",
+        metavar="LABELS",
+        help='runs-on labels for a behavioral leg (default: ["ubuntu-latest"])',
+    )
+    parser.add_argument(
+        "--behavior-os",
+        metavar="PLATFORMS",
+        help="platforms a skill runs on when its machine.yml does not say (default: Linux)",
+    )
+    parser.add_argument(
+        "--scoped-runner",
+        metavar="LABELS",
+        help="base labels for a leg whose skill asks for hardware labels (default: --behavior-runner)",
+    )
+    parser.add_argument(
+        "--scoped-gate", metavar="LABEL", help="pull request label required before those legs run"
+    )
+    parser.add_argument(
+        "--scoped-environment", metavar="NAME", help="GitHub environment holding those legs' credentials"
+    )
+    parser.add_argument(
+        "--runner-types",
+        metavar="JSON",
+        help='kinds of machine a machine.yml may name in runner_type, as JSON: {"name": '
+        '{"labels": [...], "os": [...], "gate": "...", "environment": "..."}}',
+    )
+    parser.add_argument(
+        "--version",
+        metavar="REF",
+        help="harness build echoed into the plan, overridden per leg by a skill's "
+        "skillscope_version (default: $SKILLSCOPE_VERSION, else this build)",
+    )
 
 
 def plan_options(args: argparse.Namespace, ctx: Context) -> policy.PlanOptions:
@@ -68,7 +102,8 @@ def plan_options(args: argparse.Namespace, ctx: Context) -> policy.PlanOptions:
         scoped_runner=tuple(parse_list("--scoped-runner", args.scoped_runner)),
         scoped_gate=_single("--scoped-gate", args.scoped_gate),
         scoped_environment=_single("--scoped-environment", args.scoped_environment),
-        runner_types=policy.parse_runner_types(args.runner_types))
+        runner_types=policy.parse_runner_types(args.runner_types),
+    )
 
 
 def _single(flag: str, value: str | None) -> str | None:
@@ -84,9 +119,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     repo = options.resolve_repo(args, ctx)
     if not repo.skill_dirs:
         # A plan of nothing would pass every time and hide a wrong --skills-dir forever.
-        raise HarnessError(f"no skill found: no directory matched by --skills-dir {','.join(repo.globs)} "
-                           f"under {repo.root} holds a SKILL.md; pass the globs naming your skills, such as "
-                           "--skills-dir 'skills/*'.")
+        raise HarnessError(
+            f"no skill found: no directory matched by --skills-dir {','.join(repo.globs)} "
+            f"under {repo.root} holds a SKILL.md; pass the globs naming your skills, such as "
+            "--skills-dir 'skills/*'."
+        )
     room = resolve_room(args.routing_room, repo, allow_none=True, command="select")
     if args.all:
         selection = select_mod.select_all(repo, room)
@@ -108,8 +145,10 @@ def _changed_paths(args: argparse.Namespace, root: Path, ctx: Context) -> list[s
     base, head = args.since
     diff = gitdiff.changed_since(root, base, head)
     if not diff.merge_base:
-        ctx.err(f"note: {base} and {head} have no merge base (unrelated histories); planning the plain "
-                "diff between the two commits.")
+        ctx.err(
+            f"note: {base} and {head} have no merge base (unrelated histories); planning the plain "
+            "diff between the two commits."
+        )
     paths = select_mod.normalise_paths(diff.paths)
     ctx.err("Changed files:")
     ctx.err("\n".join(f"  {path}" for path in paths) if paths else "  (none)")

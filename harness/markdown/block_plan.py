@@ -84,8 +84,13 @@ def blank_inert(text: str, off: frozenset[str]) -> str:
     parts = BLANK_RUN.split(text)
     for index in range(0, len(parts), 2):
         block = parts[index]
-        if not ("[" in block or "<" in block or "#" in block or "://" in block
-                or (underlines and UNDERLINE_LINE.search("\n" + block))):
+        if not (
+            "[" in block
+            or "<" in block
+            or "#" in block
+            or "://" in block
+            or (underlines and UNDERLINE_LINE.search("\n" + block))
+        ):
             parts[index] = "\n" * block.count("\n")
     return "".join(parts)
 

@@ -34,10 +34,16 @@ IGNORED = "ignored"
 # Inline rules that push the tokens whose source position we need; each is wrapped to record it.
 # Characters an inline rule could act on; text without them comes out of inline parsing unchanged.
 PLAIN_BREAKERS = frozenset("\\`*_[]!<&\n")
-POSITIONED_RULES = {"link": rules_inline.link, "image": rules_inline.image, "autolink": rules_inline.autolink,
-                    "html_inline": rules_inline.html_inline, "linkify": rules_inline.linkify,
-                    "newline": rules_inline.newline, "escape": rules_inline.escape,
-                    "backticks": rules_inline.backtick}
+POSITIONED_RULES = {
+    "link": rules_inline.link,
+    "image": rules_inline.image,
+    "autolink": rules_inline.autolink,
+    "html_inline": rules_inline.html_inline,
+    "linkify": rules_inline.linkify,
+    "newline": rules_inline.newline,
+    "escape": rules_inline.escape,
+    "backticks": rules_inline.backtick,
+}
 # What a paragraph can hold across a line end that hides or makes a reference (see `crosses_items`).
 SPANNING = ("link_open", "image", "code_inline", "html_inline")
 URL_ATTRIBUTES = ("href", "src")
@@ -81,8 +87,11 @@ def classify(target: str) -> str:
 def slugify(text: str) -> str:
     """GitHub's heading slug: lower-case; keep letters, marks, numbers, `_`-like, space and `-`;
     then every space becomes `-` (runs are not collapsed, as on GitHub)."""
-    kept = [ch for ch in text.lower() if ch in " -" or unicodedata.category(ch)[0] in "LMN"
-            or unicodedata.category(ch) == "Pc"]
+    kept = [
+        ch
+        for ch in text.lower()
+        if ch in " -" or unicodedata.category(ch)[0] in "LMN" or unicodedata.category(ch) == "Pc"
+    ]
     return "".join(kept).replace(" ", "-")
 
 
@@ -185,7 +194,7 @@ def crosses_items(tokens: list[Token], items: frozenset[int]) -> bool:
             continue
         for child in token.children:
             span = child.meta.get("span") if child.meta else None
-            if span and child.type in SPANNING and "\n" in token.content[span[0]:span[1]]:
+            if span and child.type in SPANNING and "\n" in token.content[span[0] : span[1]]:
                 return True
     return False
 
@@ -207,7 +216,7 @@ def blank_frontmatter(text: str) -> str:
         return text
     for end in range(1, len(lines)):
         if lines[end].strip() in (FRONTMATTER_FENCE, "..."):
-            return "\n" * end + "\n" + "\n".join(lines[end + 1:])
+            return "\n" * end + "\n" + "\n".join(lines[end + 1 :])
     return text
 
 
@@ -244,6 +253,7 @@ def might_refer(text: str) -> bool:
 def _positioned(rule: Callable) -> Callable:
     """Tags each token a rule pushes with the (start, end) offsets of its source in the inline text.
     Nested rules tag first, so a link inside an image label keeps its own position."""
+
     def run(state, silent: bool) -> bool:
         start, count = state.pos, len(state.tokens)
         matched = rule(state, silent)
@@ -252,6 +262,7 @@ def _positioned(rule: Callable) -> Callable:
                 if "span" not in token.meta:
                     token.meta = {**token.meta, "span": (start, state.pos)}
         return matched
+
     return run
 
 
@@ -281,7 +292,7 @@ def _read_inline(inline: Token, doc: Document) -> None:
 def _via_definition(source: str, span: tuple[int, int] | None, kind: str) -> bool:
     """`[text][label]`, `[label][]` and `[label]` end in `]`; their target is checked once, at the
     definition, which is where it gets fixed."""
-    return kind in (LINK, IMAGE) and span is not None and source[span[1] - 1:span[1]] == "]"
+    return kind in (LINK, IMAGE) and span is not None and source[span[1] - 1 : span[1]] == "]"
 
 
 def _read_html(html: str, first_line: int, doc: Document) -> None:

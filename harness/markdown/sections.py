@@ -28,10 +28,15 @@ def sections(text: str) -> list[Section]:
     out = []
     for position, (index, tok) in enumerate(heads):
         level = int(tok.tag[1])
-        end = next((j for j, other in heads[position + 1:] if int(other.tag[1]) <= level), len(tokens))
-        out.append(Section(level=level, title=_inline_text(tokens[index + 1]).strip(),
-                           line=(tok.map[0] + 1) if tok.map else 0,
-                           has_content=_has_content(tokens[index + 3:end])))
+        end = next((j for j, other in heads[position + 1 :] if int(other.tag[1]) <= level), len(tokens))
+        out.append(
+            Section(
+                level=level,
+                title=_inline_text(tokens[index + 1]).strip(),
+                line=(tok.map[0] + 1) if tok.map else 0,
+                has_content=_has_content(tokens[index + 3 : end]),
+            )
+        )
     return out
 
 

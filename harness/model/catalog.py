@@ -27,8 +27,13 @@ class Catalog:
     def cases(self, names: list[str] | None = None, extended: bool = True) -> list[Case]:
         """Cases of `names` (default: every loaded skill), in skill then file order."""
         chosen = self.skills if names is None else names
-        return [case for name in chosen for data in self.datasets.get(name, [])
-                if extended or not data.extended for case in data.cases]
+        return [
+            case
+            for name in chosen
+            for data in self.datasets.get(name, [])
+            if extended or not data.extended
+            for case in data.cases
+        ]
 
     def all_datasets(self) -> list[Dataset]:
         every = [data for name in self.skills for data in self.datasets.get(name, [])]
@@ -41,8 +46,10 @@ def load(repo: Repo, names: list[str] | None = None) -> Catalog:
     unknown = [name for name in chosen if name not in repo.skill_dirs]
     if unknown:
         found = ", ".join(repo.names) or "none"
-        raise UsageError(f"no skill named {', '.join(unknown)} under --skills-dir {','.join(repo.globs)} "
-                         f"(skills found: {found}).")
+        raise UsageError(
+            f"no skill named {', '.join(unknown)} under --skills-dir {','.join(repo.globs)} "
+            f"(skills found: {found})."
+        )
     catalog = Catalog(repo=repo, negatives=dataset.shared_negatives())
     for name in chosen:
         path = repo.skill_dirs[name]

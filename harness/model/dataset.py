@@ -80,22 +80,33 @@ def parse(text: str, dataset: Dataset) -> Dataset:
     try:
         data = json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        dataset.problems.append(findings.error(
-            "dataset-json", rel, f"is not valid JSON: {exc.msg} (column {exc.colno}); fix the syntax there.",
-            exc.lineno))
+        dataset.problems.append(
+            findings.error(
+                "dataset-json",
+                rel,
+                f"is not valid JSON: {exc.msg} (column {exc.colno}); fix the syntax there.",
+                exc.lineno,
+            )
+        )
         return dataset
     except ValueError as exc:
-        dataset.problems.append(findings.error("dataset-json", rel, f"is not valid JSON: {exc}.",
-                                               _constant_line(text)))
+        dataset.problems.append(
+            findings.error("dataset-json", rel, f"is not valid JSON: {exc}.", _constant_line(text))
+        )
         return dataset
     except RecursionError:
         data = _TOO_DEEP
     # What the screen passes nests as shallowly as the schema allows; anything else is measured first.
     valid = data is not _TOO_DEEP and schemas.passes_screen("evals", data)
     if not valid and (data is _TOO_DEEP or nesting.deeper_than(data, MAX_DEPTH)):
-        dataset.problems.append(findings.error(
-            "dataset-json", rel, f"nests more than {MAX_DEPTH} levels deep, far beyond the documented "
-            "shape; keep to an object holding an `evaluations` array of flat objects."))
+        dataset.problems.append(
+            findings.error(
+                "dataset-json",
+                rel,
+                f"nests more than {MAX_DEPTH} levels deep, far beyond the documented "
+                "shape; keep to an object holding an `evaluations` array of flat objects.",
+            )
+        )
         return dataset
     dataset.raw = data
     case_lines = jsonlines.element_lines(text, "evaluations")
@@ -129,16 +140,27 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
     if not isinstance(item, dict):
         return None
     ident, prompt, trigger = item.get("id"), item.get("prompt"), item.get("skill_should_trigger")
-    if not (isinstance(ident, str) and ident.strip() and isinstance(prompt, str)
-            and isinstance(trigger, bool)):
+    if not (
+        isinstance(ident, str) and ident.strip() and isinstance(prompt, str) and isinstance(trigger, bool)
+    ):
         return None
-    lists = {key: [v for v in item[key] if isinstance(v, str)] if isinstance(item.get(key), list) else []
-             for key in EXPECTATION_KEYS}
+    lists = {
+        key: [v for v in item[key] if isinstance(v, str)] if isinstance(item.get(key), list) else []
+        for key in EXPECTATION_KEYS
+    }
     workspace, note = item.get("workspace"), item.get("note")
-    return Case(id=ident.strip(), prompt=prompt.strip(), should_trigger=trigger, skill=dataset.skill,
-                source=dataset.rel, line=line, extended=dataset.extended,
-                workspace=workspace if isinstance(workspace, str) else None,
-                note=note if isinstance(note, str) else None, **lists)
+    return Case(
+        id=ident.strip(),
+        prompt=prompt.strip(),
+        should_trigger=trigger,
+        skill=dataset.skill,
+        source=dataset.rel,
+        line=line,
+        extended=dataset.extended,
+        workspace=workspace if isinstance(workspace, str) else None,
+        note=note if isinstance(note, str) else None,
+        **lists,
+    )
 
 
 def _reject_constant(name: str) -> None:

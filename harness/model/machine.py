@@ -36,17 +36,24 @@ def load(path: Path, rel: str) -> MachinePlan:
         return plan
     except yamlsafe.YamlProblem as exc:
         plan.problems.append(
-            findings.error("machine-yaml", rel, f"is not valid YAML: {exc.message}.", exc.line))
+            findings.error("machine-yaml", rel, f"is not valid YAML: {exc.message}.", exc.line)
+        )
         return plan
     data = document.data
     if not isinstance(data, dict):
-        plan.problems.append(findings.error(
-            "machine-schema", rel, "must be a YAML mapping with any of `os`, `labels`, `runner_type`.", 1))
+        plan.problems.append(
+            findings.error(
+                "machine-schema", rel, "must be a YAML mapping with any of `os`, `labels`, `runner_type`.", 1
+            )
+        )
         return plan
     for error in schemas.errors("machine", data):
         key = str(error.absolute_path[0]) if error.absolute_path else _first_unknown(error)
-        plan.problems.append(findings.error(
-            "machine-schema", rel, _explain(error, key), document.key_lines.get(key) if key else None))
+        plan.problems.append(
+            findings.error(
+                "machine-schema", rel, _explain(error, key), document.key_lines.get(key) if key else None
+            )
+        )
     if plan.problems:
         return plan
     plan.os = data.get("os")

@@ -46,7 +46,7 @@ class Repo:
         # Paths under the root are cut by prefix: relpath's normalising is measurable on big catalogs.
         text, root = os.fspath(path), os.fspath(self.root)
         if text.startswith(root + os.sep) and ".." not in text:
-            return text[len(root) + 1:].replace(os.sep, "/")
+            return text[len(root) + 1 :].replace(os.sep, "/")
         try:
             return Path(os.path.relpath(path, self.root)).as_posix()
         except ValueError:
@@ -77,14 +77,19 @@ def discover(root: Path, globs: list[str]) -> Repo:
 def _add(repo: Repo, path: Path, realpath: RealPaths) -> None:
     rel = repo.rel(path)
     if not is_inside(path, repo.root, realpath):
-        repo.problems.append(findings.error(
-            "skill-outside-repo", rel,
-            "this skill directory is a symlink leading outside the repository; "
-            "copy the skill into the repo instead of linking to it."))
+        repo.problems.append(
+            findings.error(
+                "skill-outside-repo",
+                rel,
+                "this skill directory is a symlink leading outside the repository; "
+                "copy the skill into the repo instead of linking to it.",
+            )
+        )
         return
     known = repo.skill_dirs.get(path.name)
     if known is not None and known.resolve() != path.resolve():
         raise UsageError(
             f"two skills are both named '{path.name}' ({repo.rel(known)} and {rel}); a skill's "
-            "directory name is its identity, so narrow --skills-dir or rename one.")
+            "directory name is its identity, so narrow --skills-dir or rename one."
+        )
     repo.skill_dirs[path.name] = path

@@ -58,22 +58,33 @@ def load(name: str, path: Path) -> Skill:
         return _fail(skill, "skill-md-unreadable", f"SKILL.md cannot be read: {exc.reason}.", None)
     if text.startswith(BOM):
         skill.has_bom = True
-        text = text[len(BOM):]
+        text = text[len(BOM) :]
     skill.text = text
     lines = text.splitlines()
     if not text.strip():
-        return _fail(skill, "skill-md-empty",
-                     "SKILL.md is empty; give it a `---` frontmatter block with `name` and `description`, "
-                     "then the instructions.", None)
+        return _fail(
+            skill,
+            "skill-md-empty",
+            "SKILL.md is empty; give it a `---` frontmatter block with `name` and `description`, "
+            "then the instructions.",
+            None,
+        )
     if lines[0].rstrip() != "---":
-        return _fail(skill, "frontmatter-missing",
-                     "SKILL.md must open with a `---` line starting a YAML frontmatter block; "
-                     "without it no agent sees a name or description, so the skill never loads.", 1)
+        return _fail(
+            skill,
+            "frontmatter-missing",
+            "SKILL.md must open with a `---` line starting a YAML frontmatter block; "
+            "without it no agent sees a name or description, so the skill never loads.",
+            1,
+        )
     closing = next((i for i, line in enumerate(lines[1:], start=1) if line.rstrip() == "---"), None)
     if closing is None:
-        return _fail(skill, "frontmatter-unclosed",
-                     "the frontmatter block is never closed; add a line holding only `---` "
-                     "after the last key.", 1)
+        return _fail(
+            skill,
+            "frontmatter-unclosed",
+            "the frontmatter block is never closed; add a line holding only `---` after the last key.",
+            1,
+        )
     try:
         document = yamlsafe.load("\n".join(lines[1:closing]))
     except yamlsafe.YamlProblem as exc:
@@ -82,7 +93,7 @@ def load(name: str, path: Path) -> Skill:
         return _fail(skill, rule, f"the frontmatter is not valid YAML: {exc.message}.", line)
     skill.frontmatter = document.data
     skill.key_lines = {key: line + 1 for key, line in document.key_lines.items()}
-    skill.body = "\n".join(lines[closing + 1:])
+    skill.body = "\n".join(lines[closing + 1 :])
     skill.body_line = closing + 2
     return skill
 

@@ -46,12 +46,15 @@ def _write(path: Path, text: str, what: str, flag: str, append: bool = False) ->
         with open(path, "a" if append else "w", encoding="utf-8") as handle:
             handle.write(text)
     except OSError as exc:
-        raise HarnessError(f"cannot write {what} to {path} ({exc.strerror or exc}); fix {flag} or the "
-                           "directory's permissions.") from None
+        raise HarnessError(
+            f"cannot write {what} to {path} ({exc.strerror or exc}); fix {flag} or the "
+            "directory's permissions."
+        ) from None
 
 
-def publish(result: Result, ctx: Context, output: str | None, summary: str | None,
-            junit_path: str | None = None) -> Path:
+def publish(
+    result: Result, ctx: Context, output: str | None, summary: str | None, junit_path: str | None = None
+) -> Path:
     """Write every report of `result`; returns the JSON report's path."""
     document = result.to_json()
     path = Path(output) if output else default_output(Path(document["repo"]), result.command)

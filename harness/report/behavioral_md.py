@@ -15,46 +15,97 @@ def render(result: BehavioralResult) -> str:
     data = result.to_json()
     meta, totals = result.meta, data["totals"]
     lines = ["## Skill behavioral", ""]
-    lines.append(f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
-                 f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
-                 f"errored) on `{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
-                 f"judged by `{meta.judge_model or 'default model'}`, claude {meta.claude_version}.")
+    lines.append(
+        f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
+        f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
+        f"errored) on `{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
+        f"judged by `{meta.judge_model or 'default model'}`, claude {meta.claude_version}."
+    )
     lines.append("")
     if meta.timed_out:
         lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
     for note in meta.notes:
         lines += [f"> {note}", ""]
-    lines.append(table(["skill", "cases", "passed", "failed", "errored", "expectations met"],
-                       [(name, v["cases"], v["passed"], v["failed"], v["errors"],
-                         f"{v['checks_passed']}/{v['checks']}") for name, v in data["per_skill"].items()]))
+    lines.append(
+        table(
+            ["skill", "cases", "passed", "failed", "errored", "expectations met"],
+            [
+                (
+                    name,
+                    v["cases"],
+                    v["passed"],
+                    v["failed"],
+                    v["errors"],
+                    f"{v['checks_passed']}/{v['checks']}",
+                )
+                for name, v in data["per_skill"].items()
+            ],
+        )
+    )
     lines += ["", "### Unmet expectations", ""]
     unmet = [(c.case.id, check) for c in result.cases if c.status == "fail" for check in c.unmet]
     if unmet:
-        lines.append(table(["case", "kind", "expectation", "detail"],
-                           [(case_id, check.kind, cell(check.expectation, 120), cell(check.detail, 200))
-                            for case_id, check in unmet]))
+        lines.append(
+            table(
+                ["case", "kind", "expectation", "detail"],
+                [
+                    (case_id, check.kind, cell(check.expectation, 120), cell(check.detail, 200))
+                    for case_id, check in unmet
+                ],
+            )
+        )
     else:
         lines.append("None. Every graded case met every expectation.")
     errored = [c for c in result.cases if c.status == "error"]
     if errored:
-        lines += ["", "### Errored cases (not graded)", "",
-                  "The run could not be graded (timeout, API error, hook crash, no valid verdict): neither "
-                  "a pass nor a fail.", ""]
+        lines += [
+            "",
+            "### Errored cases (not graded)",
+            "",
+            "The run could not be graded (timeout, API error, hook crash, no valid verdict): neither "
+            "a pass nor a fail.",
+            "",
+        ]
         lines.append(table(["case", "error"], [(c.case.id, cell(c.error, 300)) for c in errored]))
     outside = [c for c in result.cases if c.isolation]
     if outside:
-        lines += ["", "### Outside the workspace", "",
-                  "File paths or Bash working directories in these traces lie outside the case's workspace"
-                  + (" (--strict-isolation made them errors)." if meta.strict_isolation else "."), ""]
-        lines.append(table(["case", "where"], [(c.case.id, cell("; ".join(o.describe() for o in c.isolation),
-                                                                300)) for c in outside]))
+        lines += [
+            "",
+            "### Outside the workspace",
+            "",
+            "File paths or Bash working directories in these traces lie outside the case's workspace"
+            + (" (--strict-isolation made them errors)." if meta.strict_isolation else "."),
+            "",
+        ]
+        lines.append(
+            table(
+                ["case", "where"],
+                [(c.case.id, cell("; ".join(o.describe() for o in c.isolation), 300)) for c in outside],
+            )
+        )
     lines += ["", "<details><summary>All cases</summary>", ""]
-    lines.append(table(["case", "skill", "status", "met", "skill fired", "stop", "time"],
-                       [(c.case.id, c.case.skill, c.status, _met(c), ", ".join(c.activated) or "no",
-                         c.stop_reason or "-", f"{c.elapsed_s:.1f}s") for c in result.cases]))
+    lines.append(
+        table(
+            ["case", "skill", "status", "met", "skill fired", "stop", "time"],
+            [
+                (
+                    c.case.id,
+                    c.case.skill,
+                    c.status,
+                    _met(c),
+                    ", ".join(c.activated) or "no",
+                    c.stop_reason or "-",
+                    f"{c.elapsed_s:.1f}s",
+                )
+                for c in result.cases
+            ],
+        )
+    )
     lines += ["", "</details>", ""]
-    lines.append(f"Agent: {_spend(totals['agent'])}. Judge: {_spend(totals['judge'])}. Case time "
-                 f"{totals['agent_time_s']:.1f}s.")
+    lines.append(
+        f"Agent: {_spend(totals['agent'])}. Judge: {_spend(totals['judge'])}. Case time "
+        f"{totals['agent_time_s']:.1f}s."
+    )
     return "\n".join(lines) + "\n"
 
 

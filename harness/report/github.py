@@ -15,8 +15,9 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotation(level: str, message: str, file: str | None = None, line: int | None = None,
-               title: str | None = None) -> str:
+def annotation(
+    level: str, message: str, file: str | None = None, line: int | None = None, title: str | None = None
+) -> str:
     props = []
     if file:
         props.append(f"file={escape_property(file)}")
@@ -29,9 +30,16 @@ def annotation(level: str, message: str, file: str | None = None, line: int | No
 
 
 def finding_annotations(findings: Iterable[Finding]) -> list[str]:
-    return [annotation("error" if f.severity == "error" else "warning", f.message,
-                       file=None if f.path == "." else f.path, line=f.line, title=f"skillscope {f.rule}")
-            for f in findings]
+    return [
+        annotation(
+            "error" if f.severity == "error" else "warning",
+            f.message,
+            file=None if f.path == "." else f.path,
+            line=f.line,
+            title=f"skillscope {f.rule}",
+        )
+        for f in findings
+    ]
 
 
 def annotations_for(result) -> list[str]:

@@ -21,11 +21,19 @@ def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
     failures = sum(1 for c in cases if c.failure is not None)
     errors = sum(1 for c in cases if c.error is not None)
     root = ET.Element("testsuites")
-    node = ET.SubElement(root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures),
-                         errors=str(errors), time=f"{sum(c.time_s for c in cases):.3f}")
+    node = ET.SubElement(
+        root,
+        "testsuite",
+        name=suite,
+        tests=str(len(cases)),
+        failures=str(failures),
+        errors=str(errors),
+        time=f"{sum(c.time_s for c in cases):.3f}",
+    )
     for case in cases:
-        item = ET.SubElement(node, "testcase", classname=case.classname, name=case.name,
-                             time=f"{case.time_s:.3f}")
+        item = ET.SubElement(
+            node, "testcase", classname=case.classname, name=case.name, time=f"{case.time_s:.3f}"
+        )
         for kind, text in (("error", case.error), ("failure", case.failure)):
             if text is not None:
                 first = text.splitlines()[0][:200] if text else ""

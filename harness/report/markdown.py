@@ -16,6 +16,7 @@ def register(command: str) -> Callable[[Renderer], Renderer]:
     def decorate(function: Renderer) -> Renderer:
         RENDERERS[command] = function
         return function
+
     return decorate
 
 
@@ -33,13 +34,19 @@ def cell(value: object, limit: int | None = None) -> str:
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    return tabulate([[cell(v) for v in row] for row in rows], headers=list(headers), tablefmt="github",
-                    disable_numparse=True)
+    return tabulate(
+        [[cell(v) for v in row] for row in rows],
+        headers=list(headers),
+        tablefmt="github",
+        disable_numparse=True,
+    )
 
 
 def findings_table(findings: Sequence[Finding], when_none: str) -> str:
     """Every finding as a row, or `when_none` when there are none."""
     if not findings:
         return when_none
-    return table(["severity", "where", "rule", "what to fix"],
-                 [(f.severity, f.location, f.rule, f.message) for f in findings])
+    return table(
+        ["severity", "where", "rule", "what to fix"],
+        [(f.severity, f.location, f.rule, f.message) for f in findings],
+    )

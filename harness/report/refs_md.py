@@ -25,16 +25,22 @@ def render(result: RefsResult) -> str:
         "",
     ]
     if result.external_checked:
-        lines += [f"External: {totals['urls']} distinct URL(s): {totals['reachable']} reachable, "
-                  f"{totals['cached']} from the cache, {totals['excluded']} excluded, "
-                  f"{totals['broken'] + totals['unchecked']} failing.", ""]
+        lines += [
+            f"External: {totals['urls']} distinct URL(s): {totals['reachable']} reachable, "
+            f"{totals['cached']} from the cache, {totals['excluded']} excluded, "
+            f"{totals['broken'] + totals['unchecked']} failing.",
+            "",
+        ]
     else:
         lines += ["External URLs were not checked (`--no-external`).", ""]
     lines.append(findings_table(result.findings, "Every reference resolves."))
     if result.broken:
-        lines += ["", "### Failing URLs", "",
-                  table(["URL", "why", "used at"],
-                        [(u.url, u.detail, used_at(u.uses)) for u in result.broken])]
+        lines += [
+            "",
+            "### Failing URLs",
+            "",
+            table(["URL", "why", "used at"], [(u.url, u.detail, used_at(u.uses)) for u in result.broken]),
+        ]
     return "\n".join(lines) + "\n"
 
 

@@ -34,33 +34,85 @@ def render(result: RoutingResult) -> str:
     data = result.to_json()
     meta, totals = result.meta, data["totals"]
     lines = ["## Skill routing", ""]
-    lines.append(f"**{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])})** across "
-                 f"{totals['cases']} prompts with {len(meta.room)} skill(s) installed together, on "
-                 f"`{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
-                 f"claude {meta.claude_version}.")
-    lines += ["", f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.",
-              "", f"Installed together: {', '.join(f'`{name}`' for name in meta.room)}.", ""]
+    lines.append(
+        f"**{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])})** across "
+        f"{totals['cases']} prompts with {len(meta.room)} skill(s) installed together, on "
+        f"`{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
+        f"claude {meta.claude_version}."
+    )
+    lines += [
+        "",
+        f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.",
+        "",
+        f"Installed together: {', '.join(f'`{name}`' for name in meta.room)}.",
+        "",
+    ]
     lines += _warnings(result, data)
-    lines.append(table(["verdict", "cases", "meaning"],
-                       [(v, n, MEANINGS[v]) for v, n in data["verdicts"].items()]))
-    lines += ["", "### By prompt category", "",
-              "A `true` case is a positive; a `false` case in a skill's dataset is a near miss; the shared "
-              "negatives are unrelated.", ""]
-    lines.append(table(["category", "graded", "passed", "accuracy"],
-                       [(c, v["graded"], v["passed"], _percent(v["accuracy"]))
-                        for c, v in data["by_category"].items()]))
+    lines.append(
+        table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in data["verdicts"].items()])
+    )
+    lines += [
+        "",
+        "### By prompt category",
+        "",
+        "A `true` case is a positive; a `false` case in a skill's dataset is a near miss; the shared "
+        "negatives are unrelated.",
+        "",
+    ]
+    lines.append(
+        table(
+            ["category", "graded", "passed", "accuracy"],
+            [(c, v["graded"], v["passed"], _percent(v["accuracy"])) for c, v in data["by_category"].items()],
+        )
+    )
     lines += ["", "### Per skill", ""]
-    lines.append(table(["skill", "expected", "correct", "missed", "lost to another", "fired", "fired unasked",
-                        "recall", "precision"],
-                       [(name, v["expected"], v["correct"], v["missed"], v["lost_to_other_skill"],
-                         v["fired_total"], v["fired_when_not_expected"], _percent(v["recall"]),
-                         _percent(v["precision"])) for name, v in data["per_skill"].items()]))
+    lines.append(
+        table(
+            [
+                "skill",
+                "expected",
+                "correct",
+                "missed",
+                "lost to another",
+                "fired",
+                "fired unasked",
+                "recall",
+                "precision",
+            ],
+            [
+                (
+                    name,
+                    v["expected"],
+                    v["correct"],
+                    v["missed"],
+                    v["lost_to_other_skill"],
+                    v["fired_total"],
+                    v["fired_when_not_expected"],
+                    _percent(v["recall"]),
+                    _percent(v["precision"]),
+                )
+                for name, v in data["per_skill"].items()
+            ],
+        )
+    )
     failures = [o for o in result.outcomes if o.graded and not o.passed]
     lines += ["", "### Routing failures", ""]
     if failures:
-        lines.append(table(["case", "expected", "got", "verdict", "prompt"],
-                           [(o.case.id, o.expected or "no skill", o.observed or "no skill", o.verdict,
-                             _clip(o.case.prompt, 110)) for o in failures]))
+        lines.append(
+            table(
+                ["case", "expected", "got", "verdict", "prompt"],
+                [
+                    (
+                        o.case.id,
+                        o.expected or "no skill",
+                        o.observed or "no skill",
+                        o.verdict,
+                        _clip(o.case.prompt, 110),
+                    )
+                    for o in failures
+                ],
+            )
+        )
     else:
         lines.append("None. Every graded prompt routed as expected.")
     errored = [o for o in result.outcomes if not o.graded]
@@ -68,14 +120,30 @@ def render(result: RoutingResult) -> str:
         lines += ["", "### Errored cases (not graded)", ""]
         lines.append(table(["case", "error"], [(o.case.id, _clip(o.error, 300)) for o in errored]))
     lines += ["", "<details><summary>All cases</summary>", ""]
-    lines.append(table(["case", "category", "expected", "got", "verdict", "stop", "time", "trigger rate"],
-                       [(c["id"], c["category"], c["expect"] or "no skill", c["observed"] or "no skill",
-                         c["verdict"], c["stop_reason"], f"{c['elapsed_s']:.1f}s", _rate(c))
-                        for c in data["cases"]]))
+    lines.append(
+        table(
+            ["case", "category", "expected", "got", "verdict", "stop", "time", "trigger rate"],
+            [
+                (
+                    c["id"],
+                    c["category"],
+                    c["expect"] or "no skill",
+                    c["observed"] or "no skill",
+                    c["verdict"],
+                    c["stop_reason"],
+                    f"{c['elapsed_s']:.1f}s",
+                    _rate(c),
+                )
+                for c in data["cases"]
+            ],
+        )
+    )
     lines += ["", "</details>", ""]
     cost = f", ${totals['cost_usd']:.4f}" if totals["cost_usd"] is not None else ""
-    lines.append(f"Tokens: {totals['input_tokens']} in, {totals['output_tokens']} out{cost}; agent time "
-                 f"{totals['agent_time_s']:.1f}s over {totals['samples']} run(s).")
+    lines.append(
+        f"Tokens: {totals['input_tokens']} in, {totals['output_tokens']} out{cost}; agent time "
+        f"{totals['agent_time_s']:.1f}s over {totals['samples']} run(s)."
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -92,19 +160,25 @@ def _warnings(result: RoutingResult, data: dict) -> list[str]:
         out.append("> **The command's --timeout ran out**: cases not finished are reported as errors.")
     unexpected = data["unexpected_skills"]
     if unexpected:
-        out.append(f"> A skill this run did not install activated: {', '.join(unexpected)}. Another copy "
-                   "of it is installed on this runner (user or plugin skills).")
+        out.append(
+            f"> A skill this run did not install activated: {', '.join(unexpected)}. Another copy "
+            "of it is installed on this runner (user or plugin skills)."
+        )
     session = data["session_skills"]
     if session["extra"]:
         if result.meta.isolation.get("config_dir") == "fresh":
-            hint = ("The run already used a throwaway config dir, so they come from elsewhere (managed "
-                    "policy skills, or a .claude/skills above the temp dir).")
+            hint = (
+                "The run already used a throwaway config dir, so they come from elsewhere (managed "
+                "policy skills, or a .claude/skills above the temp dir)."
+            )
         else:
             hint = "Set ANTHROPIC_API_KEY so the run can use a throwaway config dir."
         out.append(f"> The CLI listed skills beyond the room: {', '.join(session['extra'][:12])}. {hint}")
     if session["missing"]:
-        out.append(f"> The CLI did not list these installed skills at session start: "
-                   f"{', '.join(session['missing'])}; check their frontmatter.")
+        out.append(
+            f"> The CLI did not list these installed skills at session start: "
+            f"{', '.join(session['missing'])}; check their frontmatter."
+        )
     if not session["verified"] and result.outcomes:
         out.append("> The room was not verified: no run reached the CLI's init event.")
     for note in result.meta.notes:

@@ -97,7 +97,9 @@ def per_skill(outcomes: list[CaseOutcome], room: list[str]) -> dict[str, dict]:
         missed = sum(1 for o in expecting if o.observed is None)
         fired = [o for o in graded if o.observed == skill]
         out[skill] = {
-            "expected": len(expecting), "correct": correct, "missed": missed,
+            "expected": len(expecting),
+            "correct": correct,
+            "missed": missed,
             "lost_to_other_skill": len(expecting) - correct - missed,
             "fired_total": len(fired),
             "fired_when_not_expected": sum(1 for o in fired if o.expected != skill),
@@ -123,11 +125,17 @@ def gate(outcomes: list[CaseOutcome], min_accuracy: Fraction) -> Gate:
     expected_activations = sum(1 for o in graded if o.expected)
     # Any sample counts: with --repeat, a skill that fired in a minority of samples still fired.
     if expected_activations and not any(s.observed for o in graded for s in o.samples):
-        return Gate(False, "no skill activated in any case although some were expected: the skills were "
-                           "not installed, or activation detection is broken")
+        return Gate(
+            False,
+            "no skill activated in any case although some were expected: the skills were "
+            "not installed, or activation detection is broken",
+        )
     passed = sum(1 for o in graded if o.passed)
     if min_accuracy > 0 and Fraction(passed, len(graded)) < min_accuracy:
-        return Gate(False, f"{passed}/{len(graded)} correct (accuracy {passed / len(graded):.3f}) is below "
-                           f"the --min-accuracy bar of {float(min_accuracy):g}")
+        return Gate(
+            False,
+            f"{passed}/{len(graded)} correct (accuracy {passed / len(graded):.3f}) is below "
+            f"the --min-accuracy bar of {float(min_accuracy):g}",
+        )
     bar = f"meets the bar of {float(min_accuracy):g}" if min_accuracy else "reported only (--min-accuracy 0)"
     return Gate(True, f"{passed}/{len(graded)} correct; {bar}")

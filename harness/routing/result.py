@@ -33,12 +33,24 @@ class RoutingMeta:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {**self.run.to_json(), "claude_version": self.claude_version, "model": self.model,
-                "effort": self.effort, "room": self.room, "extended": self.extended, "jobs": self.jobs,
-                "repeat": self.repeat, "case_timeout": self.case_timeout,
-                "max_tool_calls": self.max_tool_calls, "max_inspection_calls": self.max_inspection_calls,
-                "max_budget_usd": self.max_budget_usd, "min_accuracy": float(self.min_accuracy),
-                "isolation": self.isolation, "timed_out": self.timed_out, "notes": self.notes}
+        return {
+            **self.run.to_json(),
+            "claude_version": self.claude_version,
+            "model": self.model,
+            "effort": self.effort,
+            "room": self.room,
+            "extended": self.extended,
+            "jobs": self.jobs,
+            "repeat": self.repeat,
+            "case_timeout": self.case_timeout,
+            "max_tool_calls": self.max_tool_calls,
+            "max_inspection_calls": self.max_inspection_calls,
+            "max_budget_usd": self.max_budget_usd,
+            "min_accuracy": float(self.min_accuracy),
+            "isolation": self.isolation,
+            "timed_out": self.timed_out,
+            "notes": self.notes,
+        }
 
 
 @dataclass
@@ -63,8 +75,11 @@ class RoutingResult:
         samples = [s for o in self.outcomes for s in o.samples]
         costs = [s.cost_usd for s in samples if s.cost_usd is not None]
         return {
-            "cases": len(self.outcomes), "graded": len(graded), "passed": passed,
-            "errors": len(self.outcomes) - len(graded), "accuracy": metrics.accuracy(passed, len(graded)),
+            "cases": len(self.outcomes),
+            "graded": len(graded),
+            "passed": passed,
+            "errors": len(self.outcomes) - len(graded),
+            "accuracy": metrics.accuracy(passed, len(graded)),
             "activations": sum(1 for o in graded if o.observed),
             "activations_expected": sum(1 for o in graded if o.expected),
             "samples": len(samples),
@@ -79,23 +94,37 @@ class RoutingResult:
         seen = {name for o in self.outcomes for s in o.samples for name in s.visible_skills}
         listed = any(s.visible_skills for o in self.outcomes for s in o.samples)
         room = set(self.meta.room)
-        return {"verified": listed, "seen": sorted(seen),
-                "extra": sorted(seen - room), "missing": sorted(room - seen) if listed else []}
+        return {
+            "verified": listed,
+            "seen": sorted(seen),
+            "extra": sorted(seen - room),
+            "missing": sorted(room - seen) if listed else [],
+        }
 
     def unexpected_skills(self) -> list[str]:
-        return sorted({s.observed for o in self.outcomes for s in o.samples
-                       if s.observed and s.observed.startswith("other:")})
+        return sorted(
+            {
+                s.observed
+                for o in self.outcomes
+                for s in o.samples
+                if s.observed and s.observed.startswith("other:")
+            }
+        )
 
     def to_json(self) -> dict:
         return {
-            "harness_version": self.meta.run.harness_version, "repo": self.meta.run.repo,
-            "meta": self.meta.to_json(), "passed": self.passed,
+            "harness_version": self.meta.run.harness_version,
+            "repo": self.meta.run.repo,
+            "meta": self.meta.to_json(),
+            "passed": self.passed,
             "gate": {"passed": self.gate.passed, "reason": self.gate.reason},
-            "totals": self.totals(), "verdicts": metrics.verdict_counts(self.outcomes),
+            "totals": self.totals(),
+            "verdicts": metrics.verdict_counts(self.outcomes),
             "by_category": metrics.by_category(self.outcomes),
             "per_skill": metrics.per_skill(self.outcomes, self.meta.room),
             "confusion": metrics.confusion(self.outcomes),
-            "session_skills": self.session_skills(), "unexpected_skills": self.unexpected_skills(),
+            "session_skills": self.session_skills(),
+            "unexpected_skills": self.unexpected_skills(),
             "cases": [case_json(o) for o in self.outcomes],
         }
 
@@ -105,35 +134,57 @@ class RoutingResult:
             if o.passed:
                 continue
             level = "warning" if not o.graded else "error"
-            message = (f"routing case `{o.case.id}` errored: {o.error}" if not o.graded else
-                       f"routing case `{o.case.id}`: {o.summary} ({o.verdict})")
-            out.append(github.annotation(level, message, file=o.case.source, line=o.case.line,
-                                         title="skillscope routing"))
+            message = (
+                f"routing case `{o.case.id}` errored: {o.error}"
+                if not o.graded
+                else f"routing case `{o.case.id}`: {o.summary} ({o.verdict})"
+            )
+            out.append(
+                github.annotation(
+                    level, message, file=o.case.source, line=o.case.line, title="skillscope routing"
+                )
+            )
         return out
 
     def junit_cases(self) -> list[JUnitCase]:
-        return [JUnitCase(classname=f"routing.{o.case.skill or 'shared'}", name=o.case.id,
-                          time_s=sum(s.elapsed_s for s in o.samples),
-                          error=o.error if not o.graded else None,
-                          failure=None if o.passed or not o.graded else f"{o.summary} ({o.verdict})")
-                for o in self.outcomes]
+        return [
+            JUnitCase(
+                classname=f"routing.{o.case.skill or 'shared'}",
+                name=o.case.id,
+                time_s=sum(s.elapsed_s for s in o.samples),
+                error=o.error if not o.graded else None,
+                failure=None if o.passed or not o.graded else f"{o.summary} ({o.verdict})",
+            )
+            for o in self.outcomes
+        ]
 
 
 def case_json(o: CaseOutcome) -> dict:
     rate, interval = o.trigger_rate()
     sample = o.representative
     return {
-        "id": o.case.id, "skill": o.case.skill, "category": o.case.category, "prompt": o.case.prompt,
-        "source": o.case.source, "line": o.case.line, "expect": o.expected, "observed": o.observed,
-        "verdict": o.verdict, "passed": o.passed, "error": o.error,
+        "id": o.case.id,
+        "skill": o.case.skill,
+        "category": o.case.category,
+        "prompt": o.case.prompt,
+        "source": o.case.source,
+        "line": o.case.line,
+        "expect": o.expected,
+        "observed": o.observed,
+        "verdict": o.verdict,
+        "passed": o.passed,
+        "error": o.error,
         "stop_reason": sample.stop_reason if sample else None,
         "elapsed_s": round(sum(s.elapsed_s for s in o.samples), 3),
         "tool_calls": sum(s.tool_calls for s in o.samples),
         "inspection_calls": sum(s.inspection_calls for s in o.samples),
-        "tokens": {"input": sum(s.input_tokens for s in o.samples),
-                   "output": sum(s.output_tokens for s in o.samples)},
+        "tokens": {
+            "input": sum(s.input_tokens for s in o.samples),
+            "output": sum(s.output_tokens for s in o.samples),
+        },
         "cost_usd": _sum_cost(o),
-        "trigger_rate": rate, "trigger_rate_ci95": list(interval) if interval else None,
+        "trigger_rate": rate,
+        "trigger_rate_ci95": list(interval) if interval else None,
         "samples": [s.to_json(o.expected) for s in o.samples],
     }
 

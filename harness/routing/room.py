@@ -16,8 +16,14 @@ EVERY = "all"
 NOBODY = "none"
 
 
-def resolve_room(raw: str | None, repo: Repo, skill_filter: Sequence[str] = (), *,
-                 allow_none: bool = False, command: str = "routing") -> list[str]:
+def resolve_room(
+    raw: str | None,
+    repo: Repo,
+    skill_filter: Sequence[str] = (),
+    *,
+    allow_none: bool = False,
+    command: str = "routing",
+) -> list[str]:
     """The room, in listed order without duplicates.
 
     `raw` is the flag's text: `a,b` (or a JSON array), `all` (every skill with a dataset), `none`, or blank.
@@ -32,8 +38,10 @@ def resolve_room(raw: str | None, repo: Repo, skill_filter: Sequence[str] = (), 
     if keyword == NOBODY:
         if allow_none:
             return []
-        raise UsageError(f"`{command}` asks for a routing run and `{FLAG} none` empties the room; name the "
-                         f"skills that go in it ({FLAG} a,b or {EVERY}) or skip the routing step instead.")
+        raise UsageError(
+            f"`{command}` asks for a routing run and `{FLAG} none` empties the room; name the "
+            f"skills that go in it ({FLAG} a,b or {EVERY}) or skip the routing step instead."
+        )
     if keyword == EVERY:
         return _non_empty(candidates, repo, allow_none, command)
     if text:
@@ -44,8 +52,10 @@ def resolve_room(raw: str | None, repo: Repo, skill_filter: Sequence[str] = (), 
         return list(candidates)
     if allow_none or not candidates:
         return _non_empty([], repo, allow_none, command)
-    raise UsageError(f"`{command}` needs the skills that go in the room: name them with {FLAG} a,b or "
-                     f"{FLAG} {EVERY}; skills with a dataset here: {name_list(candidates)}.")
+    raise UsageError(
+        f"`{command}` needs the skills that go in the room: name them with {FLAG} a,b or "
+        f"{FLAG} {EVERY}; skills with a dataset here: {name_list(candidates)}."
+    )
 
 
 def name_list(names: Sequence[str], limit: int = 20) -> str:
@@ -59,21 +69,27 @@ def name_list(names: Sequence[str], limit: int = 20) -> str:
 def _named(names: list[str], candidates: list[str], repo: Repo, flag: str) -> list[str]:
     keywords = [name for name in names if name.lower() in (EVERY, NOBODY)]
     if keywords:
-        raise UsageError(f"{flag}: `{keywords[0]}` stands alone; pass either `{keywords[0]}` or a list of "
-                         "skill names, not both.")
+        raise UsageError(
+            f"{flag}: `{keywords[0]}` stands alone; pass either `{keywords[0]}` or a list of "
+            "skill names, not both."
+        )
     known = set(candidates)
     unknown = [name for name in dict.fromkeys(names) if name not in known]
     if unknown:
         which = ", ".join(unknown)
-        raise UsageError(f"{flag} names {which}, which {'is' if len(unknown) == 1 else 'are'} not a skill "
-                         f"with evals/evals.json under --skills-dir {','.join(repo.globs)}; skills with a "
-                         f"dataset here: {name_list(candidates)}.")
+        raise UsageError(
+            f"{flag} names {which}, which {'is' if len(unknown) == 1 else 'are'} not a skill "
+            f"with evals/evals.json under --skills-dir {','.join(repo.globs)}; skills with a "
+            f"dataset here: {name_list(candidates)}."
+        )
     return list(dict.fromkeys(names))
 
 
 def _non_empty(candidates: list[str], repo: Repo, allow_none: bool, command: str) -> list[str]:
     if candidates or allow_none:
         return list(candidates)
-    raise UsageError(f"`{command}` has no skill to put in the room: no skill under --skills-dir "
-                     f"{','.join(repo.globs)} has evals/evals.json; add a dataset or point --skills-dir at "
-                     "the skills.")
+    raise UsageError(
+        f"`{command}` has no skill to put in the room: no skill under --skills-dir "
+        f"{','.join(repo.globs)} has evals/evals.json; add a dataset or point --skills-dir at "
+        "the skills."
+    )

@@ -34,11 +34,17 @@ class RoutingSettings:
 def sample_from(trace: agent.Trace) -> Sample:
     """What one run says about routing: a decision, a graded "no skill", or an error."""
     init = trace.init
-    sample = Sample(stop_reason=trace.stop_reason or "", elapsed_s=trace.elapsed_s,
-                    tool_calls=trace.budget_tool_calls, inspection_calls=trace.inspection_calls,
-                    input_tokens=trace.usage.input_tokens, output_tokens=trace.usage.output_tokens,
-                    cost_usd=trace.cost_usd, visible_skills=init.skills_without_builtins if init else [],
-                    model=init.model if init else None)
+    sample = Sample(
+        stop_reason=trace.stop_reason or "",
+        elapsed_s=trace.elapsed_s,
+        tool_calls=trace.budget_tool_calls,
+        inspection_calls=trace.inspection_calls,
+        input_tokens=trace.usage.input_tokens,
+        output_tokens=trace.usage.output_tokens,
+        cost_usd=trace.cost_usd,
+        visible_skills=init.skills_without_builtins if init else [],
+        model=init.model if init else None,
+    )
     if trace.decision is not None:
         sample.observed = trace.decision.name
     elif trace.error:
@@ -51,9 +57,16 @@ def sample_from(trace: agent.Trace) -> Sample:
 class RoutingRun:
     """Runs every sample of every case on a thread pool; reports each case as it completes."""
 
-    def __init__(self, cli: agent.ClaudeCLI, isolation: agent.Isolation, environ: Mapping[str, str],
-                 room: Mapping[str, Path], settings: RoutingSettings, deadline: Deadline,
-                 on_case_done: Callable[[CaseOutcome], None] = lambda outcome: None):
+    def __init__(
+        self,
+        cli: agent.ClaudeCLI,
+        isolation: agent.Isolation,
+        environ: Mapping[str, str],
+        room: Mapping[str, Path],
+        settings: RoutingSettings,
+        deadline: Deadline,
+        on_case_done: Callable[[CaseOutcome], None] = lambda outcome: None,
+    ):
         self.cli, self.isolation, self.environ = cli, isolation, environ
         self.room, self.settings, self.deadline = room, settings, deadline
         self.on_case_done = on_case_done
@@ -63,8 +76,11 @@ class RoutingRun:
     def run(self, cases: list[Case]) -> list[CaseOutcome]:
         outcomes = [CaseOutcome(case) for case in cases]
         with ThreadPoolExecutor(max_workers=max(1, self.settings.jobs)) as pool:
-            futures = {pool.submit(self._run_safely, outcome, n): outcome
-                       for n in range(self.settings.repeat) for outcome in outcomes}
+            futures = {
+                pool.submit(self._run_safely, outcome, n): outcome
+                for n in range(self.settings.repeat)
+                for outcome in outcomes
+            }
             for future in as_completed(futures):
                 outcome = futures[future]
                 outcome.samples.append(future.result())
@@ -77,22 +93,31 @@ class RoutingRun:
         try:
             return self._run_one(outcome, index)
         except Exception as exc:  # noqa: BLE001 - recorded as this case's error, never graded
-            return Sample(error=f"skillscope failed to run this case ({type(exc).__name__}: {exc})",
-                          stop_reason="error")
+            return Sample(
+                error=f"skillscope failed to run this case ({type(exc).__name__}: {exc})", stop_reason="error"
+            )
 
     def _run_one(self, outcome: CaseOutcome, index: int) -> Sample:
         if self.deadline.expired:
-            return Sample(error=f"not run: the command's --timeout of {self.deadline.seconds:g} s ran out",
-                          stop_reason="timeout")
+            return Sample(
+                error=f"not run: the command's --timeout of {self.deadline.seconds:g} s ran out",
+                stop_reason="timeout",
+            )
         timeout = self.deadline.cap(self.settings.case_timeout)
         try:
             with agent.stage_workspace(self.room, self.isolation.temp_parent) as workspace:
                 spec = agent.RunSpec(
-                    prompt=outcome.case.prompt, workspace=workspace, model=self.settings.model,
-                    effort=self.settings.effort, max_budget_usd=self.settings.max_budget_usd or None,
-                    timeout_s=timeout, keep_log=self._log_path(outcome.case, index),
-                    stop=agent.stop_at_decision(self.settings.max_tool_calls,
-                                                self.settings.max_inspection_calls))
+                    prompt=outcome.case.prompt,
+                    workspace=workspace,
+                    model=self.settings.model,
+                    effort=self.settings.effort,
+                    max_budget_usd=self.settings.max_budget_usd or None,
+                    timeout_s=timeout,
+                    keep_log=self._log_path(outcome.case, index),
+                    stop=agent.stop_at_decision(
+                        self.settings.max_tool_calls, self.settings.max_inspection_calls
+                    ),
+                )
                 trace = agent.run(self.cli, spec, self.isolation, self.environ)
             with self._lock:
                 self.notes.extend(n for n in trace.notes if n not in self.notes)

@@ -15,8 +15,14 @@ ERROR = "error"
 VERDICTS = (CORRECT_TRIGGER, TRUE_NEGATIVE, MISSED_TRIGGER, WRONG_SKILL, FALSE_TRIGGER, ERROR)
 PASSING = (CORRECT_TRIGGER, TRUE_NEGATIVE)
 # When samples disagree evenly, the case is held to the stricter reading.
-SEVERITY = {ERROR: 0, CORRECT_TRIGGER: 1, TRUE_NEGATIVE: 1, MISSED_TRIGGER: 2, FALSE_TRIGGER: 2,
-            WRONG_SKILL: 3}
+SEVERITY = {
+    ERROR: 0,
+    CORRECT_TRIGGER: 1,
+    TRUE_NEGATIVE: 1,
+    MISSED_TRIGGER: 2,
+    FALSE_TRIGGER: 2,
+    WRONG_SKILL: 3,
+}
 
 
 def classify(expected: str | None, observed: str | None) -> str:
@@ -47,11 +53,17 @@ class Sample:
         return ERROR if self.error else classify(expected, self.observed)
 
     def to_json(self, expected: str | None) -> dict:
-        return {"observed": self.observed, "verdict": self.verdict(expected), "error": self.error,
-                "stop_reason": self.stop_reason, "elapsed_s": round(self.elapsed_s, 3),
-                "tool_calls": self.tool_calls, "inspection_calls": self.inspection_calls,
-                "tokens": {"input": self.input_tokens, "output": self.output_tokens},
-                "cost_usd": self.cost_usd}
+        return {
+            "observed": self.observed,
+            "verdict": self.verdict(expected),
+            "error": self.error,
+            "stop_reason": self.stop_reason,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "tool_calls": self.tool_calls,
+            "inspection_calls": self.inspection_calls,
+            "tokens": {"input": self.input_tokens, "output": self.output_tokens},
+            "cost_usd": self.cost_usd,
+        }
 
 
 def majority(verdicts: list[str]) -> str:

@@ -42,10 +42,14 @@ def load_facts(repo: Repo, names: Iterable[str], extended: bool) -> dict[str, Sk
                 pin = version if filename == dataset.EVALS else pin
         machine_rel = f"{rel}/{machine.FILENAME}"
         # A skill with no leg needs no machine, so its machine.yml cannot stop the plan.
-        plan = (machines.load(evals / machine.FILENAME, machine_rel)
-                if has_behavior and machine.FILENAME in present else MachinePlan())
-        facts[name] = SkillFacts(name=name, has_behavior=has_behavior, version_pin=pin, machine=plan,
-                                 machine_rel=machine_rel)
+        plan = (
+            machines.load(evals / machine.FILENAME, machine_rel)
+            if has_behavior and machine.FILENAME in present
+            else MachinePlan()
+        )
+        facts[name] = SkillFacts(
+            name=name, has_behavior=has_behavior, version_pin=pin, machine=plan, machine_rel=machine_rel
+        )
     return facts
 
 
@@ -85,13 +89,16 @@ def _read_dataset(path: Path, rel: str) -> tuple[bool, str | None]:
     except UnreadableFile as exc:
         raise HarnessError(f"{rel} cannot be read: {exc.reason}.") from None
     except json.JSONDecodeError as exc:
-        raise HarnessError(f"{rel}:{exc.lineno} is not valid JSON ({exc.msg}); fix it, then plan again "
-                           "(`skillscope structural` checks every dataset).") from None
+        raise HarnessError(
+            f"{rel}:{exc.lineno} is not valid JSON ({exc.msg}); fix it, then plan again "
+            "(`skillscope structural` checks every dataset)."
+        ) from None
     except (ValueError, RecursionError):
         raise HarnessError(f"{rel} is not a valid dataset; `skillscope structural` says why.") from None
     if not isinstance(data, dict):
-        raise HarnessError(f"{rel} must be a JSON object holding `evaluations`; `skillscope structural` "
-                           "says why.")
+        raise HarnessError(
+            f"{rel} must be a JSON object holding `evaluations`; `skillscope structural` says why."
+        )
     cases = data.get("evaluations")
     behavior = isinstance(cases, list) and any(_asserts_behavior(case) for case in cases)
     pin = data.get("skillscope_version")
@@ -102,4 +109,5 @@ def _asserts_behavior(case: object) -> bool:
     # The same test as Case.has_behavior: some expectation list holds a string.
     return isinstance(case, dict) and any(
         isinstance(case.get(key), list) and any(isinstance(v, str) for v in case[key])
-        for key in dataset.EXPECTATION_KEYS)
+        for key in dataset.EXPECTATION_KEYS
+    )

@@ -22,12 +22,16 @@ def changed_since(root: Path, base: str, head: str) -> Diff:
     Two commits with no common history are diffed directly, the only comparison left to make.
     """
     if _git(root, "rev-parse", "--is-inside-work-tree").returncode != 0:
-        raise HarnessError(f"--since: {root} is not inside a git repository; run select from a clone, or "
-                           "pipe the changed paths into `select --changed`.")
+        raise HarnessError(
+            f"--since: {root} is not inside a git repository; run select from a clone, or "
+            "pipe the changed paths into `select --changed`."
+        )
     for ref in (base, head):
         if _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").returncode != 0:
-            raise HarnessError(f"--since: '{ref}' is not a commit in {root}; fetch it first (a shallow "
-                               "clone needs fetch-depth: 0) or check the name.")
+            raise HarnessError(
+                f"--since: '{ref}' is not a commit in {root}; fetch it first (a shallow "
+                "clone needs fetch-depth: 0) or check the name."
+            )
     found = _git(root, "merge-base", base, head)
     merge_base = found.returncode == 0 and bool(found.stdout.strip())
     if found.returncode not in (0, 1):
@@ -43,11 +47,20 @@ def changed_since(root: Path, base: str, head: str) -> Diff:
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     try:
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
-                              encoding="utf-8", errors="surrogateescape", check=False)
+        return subprocess.run(
+            ["git", *args],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="surrogateescape",
+            check=False,
+        )
     except FileNotFoundError:
-        raise HarnessError("--since needs git on PATH; install git, or pipe the changed paths into "
-                           "`select --changed` instead.") from None
+        raise HarnessError(
+            "--since needs git on PATH; install git, or pipe the changed paths into "
+            "`select --changed` instead."
+        ) from None
     except OSError as exc:
         raise HarnessError(f"--since could not run git in {root}: {exc.strerror or exc}.") from None
 

@@ -28,8 +28,13 @@ class Leg:
     environment: str | None = None
 
     def to_dict(self) -> dict:
-        data = {"skill": self.skill, "os": self.os, "runner": self.runner, "gate": self.gate,
-                "version": self.version}
+        data = {
+            "skill": self.skill,
+            "os": self.os,
+            "runner": self.runner,
+            "gate": self.gate,
+            "version": self.version,
+        }
         if self.environment is not None:
             data["environment"] = self.environment
         return data
@@ -58,12 +63,17 @@ class Plan:
     unknown: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return {"routing": self.routing, "extended": self.extended, "version": self.version,
-                "default": [leg.to_dict() for leg in self.default],
-                "scoped": [leg.to_dict() for leg in self.scoped],
-                "skipped": [skip.to_dict() for skip in self.skipped],
-                "gates": list(self.gates), "no_behavior": list(self.no_behavior),
-                "unknown": list(self.unknown)}
+        return {
+            "routing": self.routing,
+            "extended": self.extended,
+            "version": self.version,
+            "default": [leg.to_dict() for leg in self.default],
+            "scoped": [leg.to_dict() for leg in self.scoped],
+            "skipped": [skip.to_dict() for skip in self.skipped],
+            "gates": list(self.gates),
+            "no_behavior": list(self.no_behavior),
+            "unknown": list(self.unknown),
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -75,8 +85,10 @@ def legs_for(facts: SkillFacts, options: PlanOptions) -> list[Leg]:
     if plan.problems:
         first = plan.problems[0]
         more = f" (and {len(plan.problems) - 1} more)" if len(plan.problems) > 1 else ""
-        raise HarnessError(f"{first.location}: {first.message.rstrip('.')}{more}; fix the machine.yml "
-                           "before planning (`skillscope structural` lists every problem).")
+        raise HarnessError(
+            f"{first.location}: {first.message.rstrip('.')}{more}; fix the machine.yml "
+            "before planning (`skillscope structural` lists every problem)."
+        )
     kind = _named_type(facts, options)
     if kind is None and not plan.labels:
         kind = options.runner_types.get(DEFAULT_TYPE)
@@ -90,9 +102,17 @@ def legs_for(facts: SkillFacts, options: PlanOptions) -> list[Leg]:
         base, platforms = options.behavior_runner, plan.os or options.behavior_os
         gate, environment = None, None
     version = facts.version_pin or options.version
-    return [Leg(skill=facts.name, os=os_name, gate=gate, version=version, environment=environment,
-                runner=json.dumps(unique([*base, *plan.labels, os_name]), separators=(",", ":")))
-            for os_name in unique(platforms)]
+    return [
+        Leg(
+            skill=facts.name,
+            os=os_name,
+            gate=gate,
+            version=version,
+            environment=environment,
+            runner=json.dumps(unique([*base, *plan.labels, os_name]), separators=(",", ":")),
+        )
+        for os_name in unique(platforms)
+    ]
 
 
 def _named_type(facts: SkillFacts, options: PlanOptions) -> RunnerType | None:
@@ -103,8 +123,10 @@ def _named_type(facts: SkillFacts, options: PlanOptions) -> RunnerType | None:
     kind = options.runner_types.get(name)
     if kind is None:
         defined = ", ".join(sorted(options.runner_types)) or "none"
-        raise HarnessError(f"{facts.machine_rel} names runner_type '{name}', which --runner-types does not "
-                           f"define (defined: {defined}); fix the name or add the type to --runner-types.")
+        raise HarnessError(
+            f"{facts.machine_rel} names runner_type '{name}', which --runner-types does not "
+            f"define (defined: {defined}); fix the name or add the type to --runner-types."
+        )
     return kind
 
 
@@ -117,9 +139,11 @@ def _platforms(facts: SkillFacts, kind: RunnerType, options: PlanOptions) -> lis
     offered = {os_name.lower(): os_name for os_name in kind.os}
     outside = [os_name for os_name in asked if os_name.lower() not in offered]
     if outside:
-        raise HarnessError(f"{facts.machine_rel} asks for os {', '.join(outside)}, but runner_type "
-                           f"'{kind.name}' runs only on {', '.join(kind.os)}; narrow `os` to those platforms "
-                           "or pick another runner_type.")
+        raise HarnessError(
+            f"{facts.machine_rel} asks for os {', '.join(outside)}, but runner_type "
+            f"'{kind.name}' runs only on {', '.join(kind.os)}; narrow `os` to those platforms "
+            "or pick another runner_type."
+        )
     return [offered[os_name.lower()] for os_name in asked]
 
 
@@ -132,8 +156,12 @@ def unique(labels: Iterable[str]) -> list[str]:
 
 
 def build(selection: Selection, facts: Mapping[str, SkillFacts], options: PlanOptions) -> Plan:
-    plan = Plan(routing=selection.routing, extended=options.extended, version=options.version,
-                unknown=list(selection.unknown))
+    plan = Plan(
+        routing=selection.routing,
+        extended=options.extended,
+        version=options.version,
+        unknown=list(selection.unknown),
+    )
     granted = {label.lower() for label in options.labels}
     for name in selection.skills:
         skill = facts[name]

@@ -19,7 +19,6 @@ ROUTING_INPUTS = ("SKILL.md", f"evals/{dataset.EVALS}")
 EXTENDED_ROUTING_INPUT = f"evals/{dataset.EXTENDED}"
 
 
-
 @dataclass(frozen=True)
 class RunnerType:
     """A kind of machine the repo defines (`--runner-types`); a skill's machine.yml names it."""
@@ -53,12 +52,14 @@ def parse_runner_types(text: str | None, flag: str = "--runner-types") -> dict[s
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{flag}: invalid JSON ({exc.msg}, column {exc.colno}); pass an object mapping "
-                         'each type to its runner, such as {"gpu": {"labels": ["self-hosted", "gpu"]}}.'
-                         ) from None
+        raise UsageError(
+            f"{flag}: invalid JSON ({exc.msg}, column {exc.colno}); pass an object mapping "
+            'each type to its runner, such as {"gpu": {"labels": ["self-hosted", "gpu"]}}.'
+        ) from None
     if not isinstance(data, dict):
-        raise UsageError(f"{flag}: expected a JSON object mapping type names to runners, got "
-                         f"{type(data).__name__}.")
+        raise UsageError(
+            f"{flag}: expected a JSON object mapping type names to runners, got {type(data).__name__}."
+        )
     return {name: _parse_type(flag, name, spec) for name, spec in data.items()}
 
 
@@ -70,8 +71,10 @@ def _parse_type(flag: str, name: str, spec: object) -> RunnerType:
         raise UsageError(f"{where} must be an object with any of {', '.join(RUNNER_TYPE_KEYS)}.")
     extra = sorted(set(spec) - set(RUNNER_TYPE_KEYS))
     if extra:
-        raise UsageError(f"{where} has unknown key(s) {', '.join(extra)}; a runner type holds only "
-                         f"{', '.join(RUNNER_TYPE_KEYS)}.")
+        raise UsageError(
+            f"{where} has unknown key(s) {', '.join(extra)}; a runner type holds only "
+            f"{', '.join(RUNNER_TYPE_KEYS)}."
+        )
     lists = {}
     examples = {"labels": '["self-hosted", "gpu"]', "os": '["Linux"]'}
     for key in ("labels", "os"):
@@ -80,8 +83,9 @@ def _parse_type(flag: str, name: str, spec: object) -> RunnerType:
             lists[key] = ()
             continue
         if not (isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value)):
-            raise UsageError(f"{where}: `{key}` must be a non-empty list of non-empty strings, such as "
-                             f"{examples[key]}.")
+            raise UsageError(
+                f"{where}: `{key}` must be a non-empty list of non-empty strings, such as {examples[key]}."
+            )
         lists[key] = tuple(v.strip() for v in value)
     strings = {}
     for key in ("gate", "environment"):

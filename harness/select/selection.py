@@ -72,7 +72,7 @@ class Ownership:
                 continue
             if folder not in self._gone:
                 self._gone[folder] = not (self._root / folder).is_dir()
-            if self._gone[folder] or parts[len(glob):] == ["SKILL.md"]:
+            if self._gone[folder] or parts[len(glob) :] == ["SKILL.md"]:
                 return True
         return False
 
@@ -144,6 +144,7 @@ def select_names(names: Sequence[str], repo: Repo, room: Sequence[str], flag: st
             parts.append(f"no skill named {', '.join(absent)} under --skills-dir {','.join(repo.globs)}")
         if bare:
             parts.append(f"no eval dataset for {', '.join(bare)} (expected <skill>/evals/{dataset.EVALS})")
-        raise UsageError(f"{flag}: {'; '.join(parts)}; skills with a dataset here: "
-                         f"{name_list(repo.with_dataset())}.")
+        raise UsageError(
+            f"{flag}: {'; '.join(parts)}; skills with a dataset here: {name_list(repo.with_dataset())}."
+        )
     return Selection(skills=list(dict.fromkeys(names)), routing=bool(room))

@@ -29,8 +29,11 @@ def _key(finding: dict) -> tuple:
 
 
 def _matches(found: dict, want: dict) -> bool:
-    return (_key(found) == _key(want) and found["severity"] == want.get("severity", "error")
-            and want.get("message_contains", "") in found["message"])
+    return (
+        _key(found) == _key(want)
+        and found["severity"] == want.get("severity", "error")
+        and want.get("message_contains", "") in found["message"]
+    )
 
 
 @pytest.mark.parametrize("name", scenario_names())
@@ -41,13 +44,15 @@ def test_references_are_reported_as_the_scenario_expects(name: str, tmp_path: Pa
     extra = ["--no-external"] if command == "refs" else []
     output = tmp_path / "report.json"
 
-    run = run_cli([command, *expected["args"], *extra, "--repo", str(root), "--output", str(output)],
-                  cwd=tmp_path)
+    run = run_cli(
+        [command, *expected["args"], *extra, "--repo", str(root), "--output", str(output)], cwd=tmp_path
+    )
 
     report = json.loads(output.read_text(encoding="utf-8"))
     remaining = list(report["findings"])
-    listing = "\n".join(f"  {f['severity']} {f['rule']} {f['path']}:{f['line']} {f['message']}"
-                        for f in remaining)
+    listing = "\n".join(
+        f"  {f['severity']} {f['rule']} {f['path']}:{f['line']} {f['message']}" for f in remaining
+    )
     for want in expected["findings"]:
         match = next((f for f in remaining if _matches(f, want)), None)
         assert match is not None, f"{name}: expected {want} among:\n{listing}"

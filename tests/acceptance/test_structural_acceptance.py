@@ -33,13 +33,15 @@ def test_structural_reports_what_the_scenario_expects(name: str, tmp_path: Path)
     expected = json.loads((root / "expected.json").read_text(encoding="utf-8"))
     output = tmp_path / "report.json"
 
-    run = run_cli(["structural", *expected["args"], "--repo", str(root), "--output", str(output)],
-                  cwd=tmp_path)
+    run = run_cli(
+        ["structural", *expected["args"], "--repo", str(root), "--output", str(output)], cwd=tmp_path
+    )
 
     report = json.loads(output.read_text(encoding="utf-8"))
     found = report["findings"]
-    listing = "\n".join(f"  {f['severity']} {f['rule']} {f['path']}:{f['line']} {f['message']}"
-                        for f in found)
+    listing = "\n".join(
+        f"  {f['severity']} {f['rule']} {f['path']}:{f['line']} {f['message']}" for f in found
+    )
     for want in expected["findings"]:
         matches = [f for f in found if _key(f) == _key(want)]
         assert matches, f"{name}: expected {_key(want)} among:\n{listing}"
@@ -61,10 +63,13 @@ def test_every_scenario_has_an_expected_file() -> None:
 
 def test_every_structural_rule_in_the_usage_docs_has_a_failing_scenario() -> None:
     usage = (Path(__file__).parents[2] / "docs" / "usage.md").read_text(encoding="utf-8")
-    section = usage[usage.index("### What structural asserts"):usage.index("\n## refs")]
+    section = usage[usage.index("### What structural asserts") : usage.index("\n## refs")]
     documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", section, re.MULTILINE))
-    covered = {finding["rule"] for name in scenario_names()
-               for finding in json.loads((SCENARIOS / name / "expected.json").read_text())["findings"]}
+    covered = {
+        finding["rule"]
+        for name in scenario_names()
+        for finding in json.loads((SCENARIOS / name / "expected.json").read_text())["findings"]
+    }
     assert documented, "the rule table moved; update this test"
     assert sorted(documented - covered) == []
     assert sorted(covered - documented) == [], "a rule the docs do not list"

@@ -34,15 +34,20 @@ def test_every_function_is_optional(tmp_path):
 
 def test_a_broken_file_is_a_load_error_naming_it(tmp_path):
     assert load(tmp_path, "def check(run, case, ctx:\n").load_error.startswith(
-        f"{REL} could not be loaded (SyntaxError")
+        f"{REL} could not be loaded (SyntaxError"
+    )
     assert load(tmp_path, "check = 3\n").load_error == (
-        f"{REL}: `check` is not a function (it is int); define it with def.")
+        f"{REL}: `check` is not a function (it is int); define it with def."
+    )
     assert "SystemExit" in load(tmp_path, "import sys\nsys.exit(2)\n").load_error
 
 
 def test_setup_session_gets_a_cache_dir_that_is_always_removed(tmp_path):
-    loaded = load(tmp_path, "def setup_session(cache_dir):\n    (cache_dir / 'x').write_text('1')\n"
-                            "    return {'repo': str(cache_dir)}\n")
+    loaded = load(
+        tmp_path,
+        "def setup_session(cache_dir):\n    (cache_dir / 'x').write_text('1')\n"
+        "    return {'repo': str(cache_dir)}\n",
+    )
     with pytest.raises(RuntimeError), hooks.session(loaded, tmp_path) as session:
         cache = Path(session.placeholders["repo"])
         assert (cache / "x").is_file() and cache.parent == tmp_path
@@ -51,8 +56,11 @@ def test_setup_session_gets_a_cache_dir_that_is_always_removed(tmp_path):
 
 
 def test_a_failing_setup_session_is_a_session_error_and_still_cleans_up(tmp_path):
-    loaded = load(tmp_path, "SEEN = []\ndef setup_session(cache_dir):\n    SEEN.append(cache_dir)\n"
-                            "    raise OSError('clone failed')\n")
+    loaded = load(
+        tmp_path,
+        "SEEN = []\ndef setup_session(cache_dir):\n    SEEN.append(cache_dir)\n"
+        "    raise OSError('clone failed')\n",
+    )
     with hooks.session(loaded, tmp_path) as session:
         assert session.error.startswith(f"{REL}: setup_session raised OSError: clone failed ({REL} line 4:")
         assert session.placeholders == {}
@@ -66,16 +74,20 @@ def test_setup_must_return_a_dict_of_names_or_none(tmp_path):
 
 
 def test_check_assertion_is_a_failure_with_its_line_and_other_errors_are_crashes(tmp_path):
-    loaded = load(tmp_path, "def check(run, case, ctx):\n"
-                            "    if ctx.get('mode') == 'assert':\n"
-                            "        assert run == 'ok', 'the run was not ok'\n"
-                            "    if ctx.get('mode') == 'bare':\n"
-                            "        assert run == 'ok'\n"
-                            "    if ctx.get('mode') == 'false':\n"
-                            "        return False\n"
-                            "    return ctx['missing']\n")
+    loaded = load(
+        tmp_path,
+        "def check(run, case, ctx):\n"
+        "    if ctx.get('mode') == 'assert':\n"
+        "        assert run == 'ok', 'the run was not ok'\n"
+        "    if ctx.get('mode') == 'bare':\n"
+        "        assert run == 'ok'\n"
+        "    if ctx.get('mode') == 'false':\n"
+        "        return False\n"
+        "    return ctx['missing']\n",
+    )
     assert loaded.check("bad", None, {"mode": "assert"}) == (
-        f"the run was not ok ({REL} line 3: assert run == 'ok', 'the run was not ok')")
+        f"the run was not ok ({REL} line 3: assert run == 'ok', 'the run was not ok')"
+    )
     bare = loaded.check("bad", None, {"mode": "bare"})
     assert bare == f"assertion failed ({REL} line 5: assert run == 'ok')"
     assert loaded.check("bad", None, {"mode": "false"}).startswith("check returned False")

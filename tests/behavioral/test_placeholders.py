@@ -20,11 +20,23 @@ def test_values_are_stringified_and_longer_names_win():
 
 
 def test_fill_case_covers_prompt_literals_files_and_judged_statements():
-    case = Case(id="c", prompt="make {f}", should_trigger=True, skill="s", source="s/evals/evals.json",
-                expected_behavior=["writes {f}"], unexpected_behavior=["deletes {f}"],
-                logs_contain=["{f}"], files_exist=["out/{f}"])
+    case = Case(
+        id="c",
+        prompt="make {f}",
+        should_trigger=True,
+        skill="s",
+        source="s/evals/evals.json",
+        expected_behavior=["writes {f}"],
+        unexpected_behavior=["deletes {f}"],
+        logs_contain=["{f}"],
+        files_exist=["out/{f}"],
+    )
     filled = fill_case(case, {"f": "plan.md"})
-    assert (filled.prompt, filled.expected_behavior, filled.unexpected_behavior, filled.logs_contain,
-            filled.files_exist) == ("make plan.md", ["writes plan.md"], ["deletes plan.md"], ["plan.md"],
-                                    ["out/plan.md"])
+    assert (
+        filled.prompt,
+        filled.expected_behavior,
+        filled.unexpected_behavior,
+        filled.logs_contain,
+        filled.files_exist,
+    ) == ("make plan.md", ["writes plan.md"], ["deletes plan.md"], ["plan.md"], ["out/plan.md"])
     assert case.prompt == "make {f}"  # the dataset's case is left as written

@@ -19,40 +19,50 @@ def did(*calls, final=None):
 
 
 def test_logs_contain_is_a_case_insensitive_search_of_inputs_outputs_and_the_final_message():
-    found_in = did(call("Bash", {"command": 'python profile_csv.py --strict "a b"'}, "ROWS: 12"),
-                   final="All Done")
+    found_in = did(
+        call("Bash", {"command": 'python profile_csv.py --strict "a b"'}, "ROWS: 12"), final="All Done"
+    )
     checks = logs_contain(['profile_csv.py --strict "a b"', "rows: 12", "all done", "absent"], found_in, [])
     assert [c.passed for c in checks] == [True, True, True, False]
     assert [c.detail for c in checks[:3]] == [
-        "found in the Bash input (call 1)", "found in the Bash output (call 1)", "found in the final message"]
+        "found in the Bash input (call 1)",
+        "found in the Bash output (call 1)",
+        "found in the final message",
+    ]
     assert checks[3].detail == "not found in what the agent did (1 tool call(s) and the final message)"
 
 
 def test_a_literal_only_in_the_injected_skill_text_fails_and_says_why():
     injected = ("Base directory for this skill: /srv/ws/.claude/skills/s\n\nAlways use QUILL-7731.",)
-    found_in = passages(trace(call("Skill", {"skill": "s"}, "Launching skill: s"), final="ok",
-                              injected=injected), WS)
+    found_in = passages(
+        trace(call("Skill", {"skill": "s"}, "Launching skill: s"), final="ok", injected=injected), WS
+    )
     (check,) = logs_contain(["quill-7731"], found_in, list(injected))
     assert not check.passed and check.detail.startswith("appears only in the skill's own text")
 
 
 def test_reading_the_installed_skill_does_not_count_but_running_its_script_does():
     skill_md = "Always use QUILL-7731 and run scripts/go.sh"
-    found_in = did(call("Read", {"file_path": "/srv/ws/.claude/skills/s/SKILL.md"}, skill_md),
-                   call("Grep", {"pattern": "QUILL", "path": ".claude/skills/s"}, skill_md),
-                   call("Bash", {"command": "bash .claude/skills/s/scripts/go.sh"}, "went"))
+    found_in = did(
+        call("Read", {"file_path": "/srv/ws/.claude/skills/s/SKILL.md"}, skill_md),
+        call("Grep", {"pattern": "QUILL", "path": ".claude/skills/s"}, skill_md),
+        call("Bash", {"command": "bash .claude/skills/s/scripts/go.sh"}, "went"),
+    )
     checks = logs_contain(["QUILL-7731", "scripts/go.sh", "went"], found_in, [])
     assert [c.passed for c in checks] == [False, True, True]
 
 
-@pytest.mark.parametrize(("path", "pattern", "matches"), [
-    ("plan.md", "plan.md", True),
-    ("examples/plan.md", "plan.md", True),
-    ("analyze_plan.md", "plan.md", False),
-    ("run-1/out/report.md", "out/report.md", True),
-    ("about/report.md", "out/report.md", False),
-    ("plan.md", "", False),
-])
+@pytest.mark.parametrize(
+    ("path", "pattern", "matches"),
+    [
+        ("plan.md", "plan.md", True),
+        ("examples/plan.md", "plan.md", True),
+        ("analyze_plan.md", "plan.md", False),
+        ("run-1/out/report.md", "out/report.md", True),
+        ("about/report.md", "out/report.md", False),
+        ("plan.md", "", False),
+    ],
+)
 def test_segment_match(path, pattern, matches):
     assert segment_match(path, pattern) is matches
 

@@ -214,8 +214,12 @@ def test_the_request_timeout_shrinks_to_what_the_deadline_leaves():
         return sessions[-1]
 
     with serving("127.0.0.1") as ([server], _):
-        checker = Checker(ExternalOptions(retries=0, request_timeout_s=30), session_factory=new_session,
-                          sleep=lambda _s: None, deadline=time.monotonic() + 0.4)
+        checker = Checker(
+            ExternalOptions(retries=0, request_timeout_s=30),
+            session_factory=new_session,
+            sleep=lambda _s: None,
+            deadline=time.monotonic() + 0.4,
+        )
         report = checker.check({server.url("/slow"): [Use("a.md", 1)]})
 
     timeouts = [t for session in sessions for t in session.timeouts]
@@ -223,9 +227,20 @@ def test_the_request_timeout_shrinks_to_what_the_deadline_leaves():
     assert report.urls[0].outcome == "broken"
 
 
-@pytest.mark.parametrize(("status", "reachable", "retryable"), [
-    (200, True, False), (204, True, False), (429, True, False), (404, False, False), (403, False, False),
-    (408, False, True), (425, False, True), (500, False, True), (503, False, True)])
+@pytest.mark.parametrize(
+    ("status", "reachable", "retryable"),
+    [
+        (200, True, False),
+        (204, True, False),
+        (429, True, False),
+        (404, False, False),
+        (403, False, False),
+        (408, False, True),
+        (425, False, True),
+        (500, False, True),
+        (503, False, True),
+    ],
+)
 def test_status_classification(status: int, reachable: bool, retryable: bool):
     assert external.is_reachable(status) is reachable
     assert external.is_retryable(status) is retryable

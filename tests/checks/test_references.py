@@ -22,27 +22,37 @@ def found(result: references.Scan) -> list[tuple[str, str, int | None]]:
 
 
 def test_every_markdown_file_under_the_skill_is_read_but_hidden_folders_are_not(tmp_path: Path):
-    make_skill(tmp_path / "skills", "alpha", files={
-        "reference/deep/notes.markdown": "[gone](gone.md)\n",
-        "NOTES.MD": "[gone](gone.md)\n",
-        ".cache/hidden.md": "[gone](gone.md)\n",
-        "data.txt": "[gone](gone.md)\n",
-    })
+    make_skill(
+        tmp_path / "skills",
+        "alpha",
+        files={
+            "reference/deep/notes.markdown": "[gone](gone.md)\n",
+            "NOTES.MD": "[gone](gone.md)\n",
+            ".cache/hidden.md": "[gone](gone.md)\n",
+            "data.txt": "[gone](gone.md)\n",
+        },
+    )
     result = scan(tmp_path)
 
-    assert found(result) == [("ref-missing-file", "skills/alpha/NOTES.MD", 1),
-                             ("ref-missing-file", "skills/alpha/reference/deep/notes.markdown", 1)]
+    assert found(result) == [
+        ("ref-missing-file", "skills/alpha/NOTES.MD", 1),
+        ("ref-missing-file", "skills/alpha/reference/deep/notes.markdown", 1),
+    ]
     assert result.files == 3
 
 
 def test_external_uses_are_collected_normalised_and_not_resolved(tmp_path: Path):
-    make_skill(tmp_path / "skills", "alpha",
-               body="# A\n\n[x](https://a.example/p#part) [y](//b.example/q) [m](mailto:a@b.example)\n")
+    make_skill(
+        tmp_path / "skills",
+        "alpha",
+        body="# A\n\n[x](https://a.example/p#part) [y](//b.example/q) [m](mailto:a@b.example)\n",
+    )
     result = scan(tmp_path)
 
     assert [(u.url, u.path, u.line) for u in result.external] == [
         ("https://a.example/p", "skills/alpha/SKILL.md", 7),
-        ("https://b.example/q", "skills/alpha/SKILL.md", 7)]
+        ("https://b.example/q", "skills/alpha/SKILL.md", 7),
+    ]
     assert result.findings == [] and result.internal == 0
 
 
@@ -90,7 +100,8 @@ def test_messages_name_the_target_the_resolved_path_and_the_fix(tmp_path: Path):
 
     assert sorted(messages) == [
         "`gone.md` points at `skills/alpha/gone.md`, which does not exist; fix the path or restore the file.",
-        "no heading or id in this file has the anchor `#setup-step`; did you mean `#setup-steps`?"]
+        "no heading or id in this file has the anchor `#setup-step`; did you mean `#setup-steps`?",
+    ]
 
 
 @pytest.mark.parametrize("fragment", ["L10", "L10-L20", "L3C4-L5C2"])

@@ -37,11 +37,23 @@ class Behave:
 
     def __call__(self, *args: str):
         environ = {**self.env, "SKILLSCOPE_CLAUDE": self.claude_bin}
-        ctx = Context(environ=environ, cwd=self.repo, stdin=io.StringIO(), stdout=io.StringIO(),
-                      stderr=io.StringIO())
+        ctx = Context(
+            environ=environ, cwd=self.repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+        )
         self.report_path.unlink(missing_ok=True)
-        argv = ["behavioral", "--repo", str(self.repo), "--skills-dir", "*", "--skip-preflight", "--model",
-                "claude-fake-1", "--output", str(self.report_path), *args]
+        argv = [
+            "behavioral",
+            "--repo",
+            str(self.repo),
+            "--skills-dir",
+            "*",
+            "--skip-preflight",
+            "--model",
+            "claude-fake-1",
+            "--output",
+            str(self.report_path),
+            *args,
+        ]
         try:
             self.code = main(argv, ctx)
         except SystemExit as exc:  # a parser that exits instead of returning the usage error's code
@@ -83,45 +95,63 @@ def assert_valid(report: dict) -> None:
 
 
 def test_a_case_meeting_every_expectation_passes(behave, fake_api, tmp_path):
-    fake_api.script({
-        JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
-        "status report": [R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
-                          R.tool_use("Bash", {"command": "echo status-ok"}), "Wrote report.md."],
-    })
+    fake_api.script(
+        {
+            JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
+            "status report": [
+                R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
+                R.tool_use("Bash", {"command": "echo status-ok"}),
+                "Wrote report.md.",
+            ],
+        }
+    )
     logs = tmp_path / "logs"
-    run = behave("writer")("--only", "report-writer-pass", "--keep-logs", str(logs), "--junit",
-                           str(tmp_path / "junit.xml"))
+    run = behave("writer")(
+        "--only", "report-writer-pass", "--keep-logs", str(logs), "--junit", str(tmp_path / "junit.xml")
+    )
     assert run.code == 0, run.stderr
     assert_valid(run.report)
     case = run.case("report-writer-pass")
     assert case["status"] == "pass" and case["error"] is None
-    assert [c["kind"] for c in case["checks"]] == ["logs_contain", "files_exist", "expected_behavior",
-                                                    "unexpected_behavior"]
+    assert [c["kind"] for c in case["checks"]] == [
+        "logs_contain",
+        "files_exist",
+        "expected_behavior",
+        "unexpected_behavior",
+    ]
     assert case["checks"][1]["detail"] == "found at report.md (created)"
     assert case["files"]["created"] == ["report.md"]
     assert case["agent"]["calls"] == 1 and case["judge"]["calls"] == 1
     assert case["agent"]["tokens"]["input"] > 0 and case["judge"]["tokens"]["input"] > 0
     assert run.report["meta"]["claude_version"] and run.report["meta"]["judge_model"] == "claude-fake-1"
     (judged,) = judge_requests(fake_api)
-    agent_turn = next(r for r in fake_api.agent_turns() if "status report" in r.prompt
-                      and not r.prompt.startswith(JUDGE_HEADER))
+    agent_turn = next(
+        r
+        for r in fake_api.agent_turns()
+        if "status report" in r.prompt and not r.prompt.startswith(JUDGE_HEADER)
+    )
     assert judged.cwd == agent_turn.cwd  # the judge looks at the agent's own workspace
     assert not WRITING_TOOLS & set(judged.tool_names) and "Read" in judged.tool_names
     assert "E1 (the agent MUST have done this): Writes the status report into report.md" in judged.prompt
     assert "E2 (the agent must NOT have done this): Deletes a file from the workspace" in judged.prompt
     kept = sorted(p.name for p in logs.iterdir())
-    assert kept == ["report-writer-pass.agent.jsonl", "report-writer-pass.judge-1.jsonl",
-                    "report-writer-pass.judge.txt"]
+    assert kept == [
+        "report-writer-pass.agent.jsonl",
+        "report-writer-pass.judge-1.jsonl",
+        "report-writer-pass.judge.txt",
+    ]
     assert "BEGIN-EVIDENCE-" in (logs / "report-writer-pass.judge.txt").read_text()
     assert 'failures="0"' in (tmp_path / "junit.xml").read_text()
     assert "None. Every graded case met every expectation." in run.stdout
 
 
 def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api, tmp_path):
-    fake_api.script({
-        JUDGE_HEADER: [verdicts(("E1", False), ("E2", False))],
-        "quarterly summary": ["The summary is ready: revenue grew 40%."],
-    })
+    fake_api.script(
+        {
+            JUDGE_HEADER: [verdicts(("E1", False), ("E2", False))],
+            "quarterly summary": ["The summary is ready: revenue grew 40%."],
+        }
+    )
     bh = behave("writer")
     bh.env = {**bh.env, "GITHUB_ACTIONS": "true"}
     run = bh("--only", "report-writer-unmet", "--junit", str(tmp_path / "junit.xml"))
@@ -130,7 +160,11 @@ def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api,
     case = run.case("report-writer-unmet")
     assert case["status"] == "fail"
     assert {c["kind"]: c["passed"] for c in case["checks"]} == {
-        "logs_contain": False, "files_exist": False, "expected_behavior": False, "unexpected_behavior": False}
+        "logs_contain": False,
+        "files_exist": False,
+        "expected_behavior": False,
+        "unexpected_behavior": False,
+    }
     checks = run.checks("report-writer-unmet")
     assert checks["logs_contain"][0]["detail"].startswith("not found in what the agent did")
     assert "created or changed no file" in checks["files_exist"][0]["detail"]
@@ -144,8 +178,9 @@ def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api,
 
 
 def test_a_failing_hook_check_is_a_failed_check_and_a_crashing_one_an_error(behave, fake_api):
-    fake_api.script({"Summarise the repository": ["Nothing to summarise."],
-                     "Index the repository": ["Indexed."]})
+    fake_api.script(
+        {"Summarise the repository": ["Nothing to summarise."], "Index the repository": ["Indexed."]}
+    )
     run = behave("hooks")("--only", "repo-notes-assert,repo-notes-keyerror")
     assert_valid(run.report)
     asserted = run.case("repo-notes-assert")
@@ -161,10 +196,12 @@ def test_a_failing_hook_check_is_a_failed_check_and_a_crashing_one_an_error(beha
 
 
 def test_literals_from_the_skill_text_and_untouched_fixtures_earn_nothing(behave, fake_api):
-    fake_api.script({
-        "house conventions": [R.skill("report-writer"), "Done, following the conventions."],
-        "Review the plan": [R.tool_use("Read", {"file_path": "{{cwd}}/plan.md"}), "The plan is sound."],
-    })
+    fake_api.script(
+        {
+            "house conventions": [R.skill("report-writer"), "Done, following the conventions."],
+            "Review the plan": [R.tool_use("Read", {"file_path": "{{cwd}}/plan.md"}), "The plan is sound."],
+        }
+    )
     run = behave("writer")("--only", "report-writer-skill-text,report-writer-fixture", "--jobs", "2")
     assert run.code == 1
     literal = run.case("report-writer-skill-text")
@@ -178,10 +215,15 @@ def test_literals_from_the_skill_text_and_untouched_fixtures_earn_nothing(behave
 
 
 def test_an_instruction_smuggled_into_the_trace_stays_fenced_data(behave, fake_api):
-    fake_api.script({
-        JUDGE_HEADER: [verdicts(("E1", False))],
-        "Summarise notes.txt": [R.tool_use("Bash", {"command": "cat notes.txt"}), "Summary: all shipped."],
-    })
+    fake_api.script(
+        {
+            JUDGE_HEADER: [verdicts(("E1", False))],
+            "Summarise notes.txt": [
+                R.tool_use("Bash", {"command": "cat notes.txt"}),
+                "Summary: all shipped.",
+            ],
+        }
+    )
     run = behave("writer")("--only", "report-writer-injection")
     assert run.case("report-writer-injection")["status"] == "fail"  # graded by the scripted verdict
     (judged,) = judge_requests(fake_api)
@@ -197,10 +239,12 @@ def test_an_instruction_smuggled_into_the_trace_stays_fenced_data(behave, fake_a
 
 
 def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(behave, fake_api):
-    fake_api.script({
-        JUDGE_HEADER: ["Looks good to me!", '{"verdicts": [{"id": "E9", "pass": true, "reason": "x"}]}'],
-        "Tidy the changelog": ["Tidied."],
-    })
+    fake_api.script(
+        {
+            JUDGE_HEADER: ["Looks good to me!", '{"verdicts": [{"id": "E9", "pass": true, "reason": "x"}]}'],
+            "Tidy the changelog": ["Tidied."],
+        }
+    )
     run = behave("writer")("--only", "report-writer-judge-garbage")
     assert run.code == 1
     case = run.case("report-writer-judge-garbage")
@@ -251,21 +295,28 @@ def test_a_case_timeout_is_an_error_naming_the_flag(behave, fake_api):
 
 
 def test_hooks_run_in_order_and_fill_placeholders_literally(behave, fake_api):
-    fake_api.script({
-        JUDGE_HEADER: [verdicts(("E1", True))],
-        "mentioning TOK-42": [R.tool_use("Read", {"file_path": "{{cwd}}/seed.txt"}),
-                              R.tool_use("Write", {"file_path": "{{cwd}}/notes-out.md", "content": "TOK-42"}),
-                              "Wrote notes-out.md."],
-    })
+    fake_api.script(
+        {
+            JUDGE_HEADER: [verdicts(("E1", True))],
+            "mentioning TOK-42": [
+                R.tool_use("Read", {"file_path": "{{cwd}}/seed.txt"}),
+                R.tool_use("Write", {"file_path": "{{cwd}}/notes-out.md", "content": "TOK-42"}),
+                "Wrote notes-out.md.",
+            ],
+        }
+    )
     run = behave("hooks")("--only", "repo-notes-order")
     assert run.code == 0, run.stderr
     case = run.case("repo-notes-order")
-    assert case["prompt"] == ('Write notes-out.md mentioning TOK-42 and keep the literal {"braces": 1} and '
-                              "{unknown} as they are.")
+    assert case["prompt"] == (
+        'Write notes-out.md mentioning TOK-42 and keep the literal {"braces": 1} and {unknown} as they are.'
+    )
     assert [(c["kind"], c["expectation"], c["passed"]) for c in case["checks"]] == [
-        ("logs_contain", "TOK-42", True), ("files_exist", "notes-out.md", True),
+        ("logs_contain", "TOK-42", True),
+        ("files_exist", "notes-out.md", True),
         ("hook", "check() in evals/hooks.py", True),
-        ("expected_behavior", "Writes notes-out.md with the token TOK-42", True)]
+        ("expected_behavior", "Writes notes-out.md with the token TOK-42", True),
+    ]
     (judged,) = judge_requests(fake_api)
     assert "Writes notes-out.md with the token TOK-42" in judged.prompt
     log = (run.repo / "hook-calls.log").read_text().splitlines()
@@ -280,8 +331,10 @@ def test_a_crashing_setup_errors_the_case_before_any_token_and_teardown_still_ru
     run = behave("hooks")("--only", "repo-notes-setup-crash")
     case = run.case("repo-notes-setup-crash")
     assert case["status"] == "error" and case["agent"]["calls"] == 0
-    assert case["error"].startswith("repo-notes/evals/hooks.py: setup raised ValueError: the fixture server "
-                                    "did not start (repo-notes/evals/hooks.py line 23:")
+    assert case["error"].startswith(
+        "repo-notes/evals/hooks.py: setup raised ValueError: the fixture server "
+        "did not start (repo-notes/evals/hooks.py line 23:"
+    )
     assert fake_api.agent_turns() == []
     log = (run.repo / "hook-calls.log").read_text().splitlines()
     assert [line.split()[0] for line in log] == ["setup_session", "setup", "teardown"]
@@ -294,8 +347,9 @@ def test_a_failing_setup_session_errors_the_skills_cases_without_spending(behave
     assert [c["id"] for c in run.report["cases"]] == ["clone-graded-1", "clone-graded-2"]
     for case in run.report["cases"]:
         assert case["status"] == "error"
-        assert case["error"].startswith("clone-graded/evals/hooks.py: setup_session raised RuntimeError: "
-                                        "no network for the clone")
+        assert case["error"].startswith(
+            "clone-graded/evals/hooks.py: setup_session raised RuntimeError: no network for the clone"
+        )
     assert fake_api.agent_turns() == []
     assert not Path((run.repo / "cache-dir.txt").read_text()).exists()
 
@@ -331,16 +385,18 @@ def test_a_structural_error_stops_the_run_before_any_token(behave, fake_api):
     assert fake_api.requests == []
 
 
-@pytest.mark.parametrize(("flag", "value"), [("--case-timeout", "0"), ("--jobs", "0"),
-                                             ("--max-budget-usd", "-1")])
+@pytest.mark.parametrize(
+    ("flag", "value"), [("--case-timeout", "0"), ("--jobs", "0"), ("--max-budget-usd", "-1")]
+)
 def test_out_of_range_numbers_are_usage_errors(behave, fake_api, flag, value, capsys):
     run = behave("writer")(flag, value)
     assert run.code == 2 and fake_api.requests == []
     assert flag in run.stderr + capsys.readouterr().err
 
 
-@pytest.mark.parametrize("flag", ["--routing-room=all", "--min-accuracy=0.9", "--repeat=3",
-                                  "--max-tool-calls=2"])
+@pytest.mark.parametrize(
+    "flag", ["--routing-room=all", "--min-accuracy=0.9", "--repeat=3", "--max-tool-calls=2"]
+)
 def test_routing_only_flags_are_usage_errors_naming_routing(behave, fake_api, flag, capsys):
     run = behave("writer")(flag)
     assert run.code == 2 and run.report is None and fake_api.requests == []
@@ -351,10 +407,12 @@ def test_routing_only_flags_are_usage_errors_naming_routing(behave, fake_api, fl
 def test_a_named_pipe_left_by_the_agent_is_listed_not_read(behave, fake_api):
     """Reading a FIFO waits for a writer that never comes; the snapshot and the judge's file list
     must look at what it is, not open it."""
-    fake_api.script({
-        JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
-        "status report": [R.tool_use("Bash", {"command": "mkfifo report.md && echo status-ok"}), "Done."],
-    })
+    fake_api.script(
+        {
+            JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
+            "status report": [R.tool_use("Bash", {"command": "mkfifo report.md && echo status-ok"}), "Done."],
+        }
+    )
     run = behave("writer")("--only", "report-writer-pass")
     assert run.report is not None, run.stderr
     case = run.case("report-writer-pass")

@@ -20,8 +20,11 @@ SCHEMA = json.loads((Path(__file__).parents[2] / "schema" / "refs-report.schema.
 def refs(root: Path, *extra: str, environ: dict | None = None):
     output = root.parent / "refs-report.json"
     output.unlink(missing_ok=True)
-    run = run_cli(["refs", "--repo", str(root), "--skills-dir", "skills/*", "--output", str(output), *extra],
-                  cwd=root, environ=environ)
+    run = run_cli(
+        ["refs", "--repo", str(root), "--skills-dir", "skills/*", "--output", str(output), *extra],
+        cwd=root,
+        environ=environ,
+    )
     report = json.loads(output.read_text(encoding="utf-8")) if output.exists() else {}
     if report:
         assert not list(Draft202012Validator(SCHEMA).iter_errors(report))
@@ -31,8 +34,10 @@ def refs(root: Path, *extra: str, environ: dict | None = None):
 def test_internal_and_external_references_in_one_report(tmp_path: Path):
     root = tmp_path / "repo"
     with serving("127.0.0.1") as ([server], _):
-        body = (f"# A\n\nSee [ok]({server.url('/ok')}), [gone]({server.url('/missing')}) and [x](gone.md).\n"
-                f"Again: {server.url('/missing')}\n")
+        body = (
+            f"# A\n\nSee [ok]({server.url('/ok')}), [gone]({server.url('/missing')}) and [x](gone.md).\n"
+            f"Again: {server.url('/missing')}\n"
+        )
         make_skill(root / "skills", "alpha", body=body)
         run, report = refs(root, "--retries", "0")
 
@@ -42,8 +47,10 @@ def test_internal_and_external_references_in_one_report(tmp_path: Path):
     totals = report["totals"]
     assert (totals["urls"], totals["reachable"], totals["broken"], totals["external"]) == (2, 1, 1, 3)
     broken = next(u for u in report["urls"] if u["outcome"] == "broken")
-    assert [(u["path"], u["line"]) for u in broken["uses"]] == [("skills/alpha/SKILL.md", 7),
-                                                                ("skills/alpha/SKILL.md", 8)]
+    assert [(u["path"], u["line"]) for u in broken["uses"]] == [
+        ("skills/alpha/SKILL.md", 7),
+        ("skills/alpha/SKILL.md", 8),
+    ]
     assert "## Reference check" in run.stdout and "### Failing URLs" in run.stdout
 
 
@@ -111,10 +118,13 @@ def test_docs_without_skills_is_not_a_no_skill_failure(tmp_path: Path):
 def test_bad_flags_are_usage_errors(tmp_path: Path):
     root = tmp_path / "repo"
     make_skill(root / "skills", "alpha")
-    for flags, words in ((["--jobs", "0"], "--jobs"), (["--exclude-url", "(x"], "--exclude-url"),
-                         (["--retries", "-1"], "--retries"),
-                         (["--request-timeout", "0"], "--request-timeout"),
-                         (["--docs", "../x.md"], "--docs")):
+    for flags, words in (
+        (["--jobs", "0"], "--jobs"),
+        (["--exclude-url", "(x"], "--exclude-url"),
+        (["--retries", "-1"], "--retries"),
+        (["--request-timeout", "0"], "--request-timeout"),
+        (["--docs", "../x.md"], "--docs"),
+    ):
         run, _ = refs(root, *flags)
         assert run.code == 2, flags
         assert words in run.stderr and "Traceback" not in run.stderr
@@ -135,8 +145,17 @@ def test_structural_external_checks_urls_too_but_only_when_asked(tmp_path: Path)
         make_skill(root / "skills", "alpha", body=f"# A\n\n{server.url('/missing')} {server.url('/ok')}\n")
         offline, quiet = structural(root, "--skills-dir", "skills/*", tmp=tmp_path)
         sent_offline = len(server.requests)
-        online, loud = structural(root, "--skills-dir", "skills/*", "--external", "--jobs", "2",
-                                  "--exclude-url", "/ok$", tmp=tmp_path)
+        online, loud = structural(
+            root,
+            "--skills-dir",
+            "skills/*",
+            "--external",
+            "--jobs",
+            "2",
+            "--exclude-url",
+            "/ok$",
+            tmp=tmp_path,
+        )
         sent = server.paths()
 
     assert offline.code == 0 and sent_offline == 0 and quiet["findings"] == []
@@ -152,12 +171,28 @@ def test_structural_external_on_a_catalog_large_enough_for_workers(tmp_path: Pat
     count = references.SKILLS_AHEAD + 1
     with serving("127.0.0.1") as ([server], _):
         for number in range(count):
-            make_skill(root / "skills", f"s{number:03d}",
-                       body=f"# S\n\n<{server.url(f'/missing/{number}')}>\n")
+            make_skill(
+                root / "skills", f"s{number:03d}", body=f"# S\n\n<{server.url(f'/missing/{number}')}>\n"
+            )
         done = subprocess.run(
-            [sys.executable, "-m", "harness", "structural", "--repo", str(root), "--skills-dir", "skills/*",
-             "--external", "--output", str(output)],
-            capture_output=True, text=True, timeout=300, env={"PATH": os.environ.get("PATH", "")})
+            [
+                sys.executable,
+                "-m",
+                "harness",
+                "structural",
+                "--repo",
+                str(root),
+                "--skills-dir",
+                "skills/*",
+                "--external",
+                "--output",
+                str(output),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={"PATH": os.environ.get("PATH", "")},
+        )
         asked = set(server.paths())
 
     assert done.returncode == 1, done.stderr

@@ -47,19 +47,30 @@ def test_skill_outside_the_room_selects_nothing(repo, env):
     assert run.code == 2 and "no routing case selected" in run.stderr
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ("1.5", "--min-accuracy: 1.5 is outside 0..1"),
-    ("-0.1", "--min-accuracy: -0.1 is outside 0..1"),
-    ("most", "--min-accuracy: 'most' is not a number between 0 and 1."),
-])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("1.5", "--min-accuracy: 1.5 is outside 0..1"),
+        ("-0.1", "--min-accuracy: -0.1 is outside 0..1"),
+        ("most", "--min-accuracy: 'most' is not a number between 0 and 1."),
+    ],
+)
 def test_a_bad_bar_is_a_usage_error(repo, env, value, message):
     run = route(repo, env, "--routing-room", "alpha", "--min-accuracy", value)
     assert run.code == 2 and message in run.stderr
 
 
-@pytest.mark.parametrize(("flag", "value"), [("--jobs", "0"), ("--repeat", "0"), ("--max-tool-calls", "0"),
-                                             ("--case-timeout", "0"), ("--case-timeout", "-1"),
-                                             ("--max-budget-usd", "-1")])
+@pytest.mark.parametrize(
+    ("flag", "value"),
+    [
+        ("--jobs", "0"),
+        ("--repeat", "0"),
+        ("--max-tool-calls", "0"),
+        ("--case-timeout", "0"),
+        ("--case-timeout", "-1"),
+        ("--max-budget-usd", "-1"),
+    ],
+)
 def test_out_of_range_numbers_are_refused_by_the_parser(repo, env, fake_api, flag, value, capsys):
     run = route(repo, env, "--routing-room", "alpha", flag, value)
     assert run.code == 2
@@ -86,5 +97,6 @@ def test_no_cli_on_path_names_the_install(repo, env, tmp_path):
     bare["PATH"] = str(tmp_path / "empty-bin")
     run = route(repo, bare, "--routing-room", "alpha")
     assert run.code == 1
-    assert run.stderr.startswith("error: claude CLI not found on PATH: install it with `npm install -g "
-                                 "@anthropic-ai/claude-code@")
+    assert run.stderr.startswith(
+        "error: claude CLI not found on PATH: install it with `npm install -g @anthropic-ai/claude-code@"
+    )

@@ -20,8 +20,15 @@ def repo(tmp_path):
 
 
 def test_changed_paths_on_stdin_plan_their_owners(repo):
-    run = select(repo, "--changed", "--skills-dir", "skills/*", "--routing-room", "alpha,beta",
-                 stdin="skills\\alpha\\references\\guide.md\n\n./skills/quiet/SKILL.md\r\nREADME.md\n")
+    run = select(
+        repo,
+        "--changed",
+        "--skills-dir",
+        "skills/*",
+        "--routing-room",
+        "alpha,beta",
+        stdin="skills\\alpha\\references\\guide.md\n\n./skills/quiet/SKILL.md\r\nREADME.md\n",
+    )
     assert run.code == 0 and run.stderr == ""
     plan = run.plan
     assert plan["routing"] is False
@@ -30,8 +37,15 @@ def test_changed_paths_on_stdin_plan_their_owners(repo):
 
 
 def test_a_room_members_skill_md_turns_routing_on(repo):
-    run = select(repo, "--changed", "--skills-dir", "skills/*", "--routing-room", "alpha",
-                 stdin="skills/alpha/SKILL.md\n")
+    run = select(
+        repo,
+        "--changed",
+        "--skills-dir",
+        "skills/*",
+        "--routing-room",
+        "alpha",
+        stdin="skills/alpha/SKILL.md\n",
+    )
     assert run.plan["routing"] is True
 
 
@@ -74,23 +88,49 @@ def test_an_unknown_room_member_is_a_usage_error(repo):
     assert run.code == 2 and "--routing-room names ghost" in run.stderr
 
 
-@pytest.mark.parametrize("argv", [[], ["--all", "--changed"], ["--names", "a", "--all"],
-                                  ["--since", "main"], ["--changed", "--since", "a", "b"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--all", "--changed"],
+        ["--names", "a", "--all"],
+        ["--since", "main"],
+        ["--changed", "--since", "a", "b"],
+    ],
+)
 def test_exactly_one_input_is_required(repo, argv):
     run = select(repo, *argv)
     assert run.code == 2 and "error:" in run.stderr
 
 
 def test_infra_paths_rerun_everything(repo):
-    plan = select(repo, "--changed", "--skills-dir", "skills/*", "--routing-room", "alpha",
-                  "--infra-paths", '[".github/workflows/evals.yml", "noxfile.py"]',
-                  stdin=".github/workflows/evals.yml\n").plan
+    plan = select(
+        repo,
+        "--changed",
+        "--skills-dir",
+        "skills/*",
+        "--routing-room",
+        "alpha",
+        "--infra-paths",
+        '[".github/workflows/evals.yml", "noxfile.py"]',
+        stdin=".github/workflows/evals.yml\n",
+    ).plan
     assert plan["routing"] is True and [leg["skill"] for leg in plan["default"]] == ["alpha", "beta"]
 
 
 def test_scoped_flags_gate_and_split_the_hardware_leg(repo):
-    args = ["--names", "alpha,beta", "--skills-dir", "skills/*", "--scoped-runner", "self-hosted",
-            "--scoped-gate", "run-gpu", "--scoped-environment", "gpu-pool"]
+    args = [
+        "--names",
+        "alpha,beta",
+        "--skills-dir",
+        "skills/*",
+        "--scoped-runner",
+        "self-hosted",
+        "--scoped-gate",
+        "run-gpu",
+        "--scoped-environment",
+        "gpu-pool",
+    ]
     gated = select(repo, *args).plan
     assert gated["skipped"] == [{"skill": "beta", "os": "Linux", "gate": "run-gpu"}]
     assert gated["gates"] == ["run-gpu"] and gated["scoped"] == []
@@ -101,25 +141,64 @@ def test_scoped_flags_gate_and_split_the_hardware_leg(repo):
 
 
 def test_behavior_runner_and_os_flags_shape_default_legs(repo):
-    plan = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--behavior-runner",
-                  '["self-hosted", "x64"]', "--behavior-os", "Linux,Windows").plan
-    assert legs(plan) == [("alpha", "Linux", ["self-hosted", "x64", "Linux"], None),
-                          ("alpha", "Windows", ["self-hosted", "x64", "Windows"], None)]
+    plan = select(
+        repo,
+        "--names",
+        "alpha",
+        "--skills-dir",
+        "skills/*",
+        "--behavior-runner",
+        '["self-hosted", "x64"]',
+        "--behavior-os",
+        "Linux,Windows",
+    ).plan
+    assert legs(plan) == [
+        ("alpha", "Linux", ["self-hosted", "x64", "Linux"], None),
+        ("alpha", "Windows", ["self-hosted", "x64", "Windows"], None),
+    ]
 
 
 def test_blank_workflow_inputs_mean_the_defaults(repo):
-    plan = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--behavior-runner", "",
-                  "--behavior-os", " ", "--scoped-gate", "", "--scoped-environment", "",
-                  "--runner-types", "").plan
+    plan = select(
+        repo,
+        "--names",
+        "alpha",
+        "--skills-dir",
+        "skills/*",
+        "--behavior-runner",
+        "",
+        "--behavior-os",
+        " ",
+        "--scoped-gate",
+        "",
+        "--scoped-environment",
+        "",
+        "--runner-types",
+        "",
+    ).plan
     assert legs(plan) == [("alpha", "Linux", ["ubuntu-latest", "Linux"], None)]
 
 
 def test_runner_types_resolve_a_named_kind_of_machine(tmp_path):
     skill(tmp_path, "skills/big", machine="runner_type: instinct\n")
-    types = {"instinct": {"labels": ["self-hosted", "mi300"], "os": ["Linux"], "gate": "enable_mi_ci",
-                          "environment": "instinct"}}
-    plan = select(tmp_path, "--all", "--skills-dir", "skills/*", "--runner-types", json.dumps(types),
-                  "--labels", "enable_mi_ci").plan
+    types = {
+        "instinct": {
+            "labels": ["self-hosted", "mi300"],
+            "os": ["Linux"],
+            "gate": "enable_mi_ci",
+            "environment": "instinct",
+        }
+    }
+    plan = select(
+        tmp_path,
+        "--all",
+        "--skills-dir",
+        "skills/*",
+        "--runner-types",
+        json.dumps(types),
+        "--labels",
+        "enable_mi_ci",
+    ).plan
     assert legs(plan, "scoped") == [("big", "Linux", ["self-hosted", "mi300", "Linux"], "enable_mi_ci")]
 
 
@@ -138,12 +217,15 @@ def test_a_malformed_machine_yml_exits_1_naming_it(tmp_path):
     assert "Traceback" not in run.stderr
 
 
-@pytest.mark.parametrize(("flag", "value", "fragment"), [
-    ("--runner-types", "{oops", "--runner-types: invalid JSON"),
-    ("--behavior-runner", "[1]", "--behavior-runner: every entry must be a non-empty string"),
-    ("--scoped-gate", "a,b", "--scoped-gate takes one label"),
-    ("--labels", "{}", "--labels: expected a JSON array"),
-])
+@pytest.mark.parametrize(
+    ("flag", "value", "fragment"),
+    [
+        ("--runner-types", "{oops", "--runner-types: invalid JSON"),
+        ("--behavior-runner", "[1]", "--behavior-runner: every entry must be a non-empty string"),
+        ("--scoped-gate", "a,b", "--scoped-gate takes one label"),
+        ("--labels", "{}", "--labels: expected a JSON array"),
+    ],
+)
 def test_malformed_flag_values_are_usage_errors(repo, flag, value, fragment):
     run = select(repo, "--all", "--skills-dir", "skills/*", flag, value)
     assert run.code == 2 and fragment in run.stderr and run.stdout == ""
@@ -164,8 +246,11 @@ def test_a_pinned_skill_keeps_its_pin(tmp_path):
 
 
 def test_no_extended_leaves_extended_cases_out(tmp_path):
-    behaving = {"evaluations": [{"id": "x-ext", "skill_should_trigger": True, "prompt": "p",
-                                 "files_exist": ["out.txt"]}]}
+    behaving = {
+        "evaluations": [
+            {"id": "x-ext", "skill_should_trigger": True, "prompt": "p", "files_exist": ["out.txt"]}
+        ]
+    }
     skill(tmp_path, "solo", behavior=False, extended=behaving)
     assert select(tmp_path, "--all").plan["no_behavior"] == []
     plan = select(tmp_path, "--all", "--no-extended").plan
@@ -173,19 +258,34 @@ def test_no_extended_leaves_extended_cases_out(tmp_path):
 
 
 def test_changed_paths_under_a_deleted_skill_are_reported_as_unknown(repo):
-    plan = select(repo, "--changed", "--skills-dir", "skills/*",
-                  stdin="skills/old/SKILL.md\nskills/old/evals/evals.json\n").plan
+    plan = select(
+        repo,
+        "--changed",
+        "--skills-dir",
+        "skills/*",
+        stdin="skills/old/SKILL.md\nskills/old/evals/evals.json\n",
+    ).plan
     assert plan["unknown"] == ["skills/old/SKILL.md", "skills/old/evals/evals.json"]
     assert plan["default"] == [] and plan["no_behavior"] == []
 
 
 def test_an_empty_change_is_an_empty_plan(repo):
     plan = select(repo, "--changed", "--skills-dir", "skills/*", stdin="").plan
-    assert plan == {"routing": False, "extended": True, "version": __version__, "default": [], "scoped": [],
-                    "skipped": [], "gates": [], "no_behavior": [], "unknown": []}
+    assert plan == {
+        "routing": False,
+        "extended": True,
+        "version": __version__,
+        "default": [],
+        "scoped": [],
+        "skipped": [],
+        "gates": [],
+        "no_behavior": [],
+        "unknown": [],
+    }
 
 
 # --- --since against real repositories ------------------------------------------------------------------
+
 
 @pytest.fixture
 def history(tmp_path):
@@ -195,18 +295,32 @@ def history(tmp_path):
     skill(root, "skills/beta")
     commit(root, "two skills", {".github/workflows/evals.yml": "on: push\n"})
     git(root, "checkout", "-q", "-b", "feature")
-    commit(root, "alpha's description",
-           {"skills/alpha/SKILL.md": "---\nname: alpha\ndescription: New.\n---\n"})
+    commit(
+        root, "alpha's description", {"skills/alpha/SKILL.md": "---\nname: alpha\ndescription: New.\n---\n"}
+    )
     git(root, "checkout", "-q", "main")
-    commit(root, "infra and beta", {".github/workflows/evals.yml": "on: pull_request\n",
-                                    "skills/beta/references/x.md": "x\n"})
+    commit(
+        root,
+        "infra and beta",
+        {".github/workflows/evals.yml": "on: pull_request\n", "skills/beta/references/x.md": "x\n"},
+    )
     git(root, "checkout", "-q", "feature")
     return root
 
 
 def test_since_plans_only_what_the_branch_changed(history):
-    run = select(history, "--since", "main", "feature", "--skills-dir", "skills/*", "--routing-room", "all",
-                 "--infra-paths", ".github/workflows/evals.yml")
+    run = select(
+        history,
+        "--since",
+        "main",
+        "feature",
+        "--skills-dir",
+        "skills/*",
+        "--routing-room",
+        "all",
+        "--infra-paths",
+        ".github/workflows/evals.yml",
+    )
     assert run.code == 0
     plan = run.plan
     assert [leg["skill"] for leg in plan["default"]] == ["alpha"]  # the base's infra change is not ours

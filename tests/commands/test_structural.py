@@ -32,14 +32,20 @@ def test_findings_exit_one_and_carry_every_field(tmp_path: Path) -> None:
     assert run.code == 1
     assert list(report_schema().iter_errors(report)) == []
     finding = next(f for f in report["findings"] if f["rule"] == "name-format")
-    assert finding == {"rule": "name-format", "severity": "error", "path": "alpha/SKILL.md", "line": 2,
-                       "message": finding["message"]}
+    assert finding == {
+        "rule": "name-format",
+        "severity": "error",
+        "path": "alpha/SKILL.md",
+        "line": 2,
+        "message": finding["message"],
+    }
     assert report["totals"]["errors"] == len(report["findings"])
 
 
 def test_warnings_alone_exit_zero(tmp_path: Path) -> None:
-    make_skill(tmp_path / "repo", "alpha",
-               frontmatter={"name": "alpha", "description": "Does alpha.", "owner": "me"})
+    make_skill(
+        tmp_path / "repo", "alpha", frontmatter={"name": "alpha", "description": "Does alpha.", "owner": "me"}
+    )
     run, report = structural(tmp_path / "repo", tmp=tmp_path)
     assert run.code == 0
     assert report["totals"]["warnings"] == 1 and report["passed"] is True
@@ -143,6 +149,12 @@ def test_skills_dir_narrows_the_check(tmp_path: Path) -> None:
 def test_skill_files_and_sections_accept_comma_lists(tmp_path: Path) -> None:
     card = "# Card\n\n## Purpose\n\nx\n\n## Limits\n\ny\n"
     make_skill(tmp_path / "repo", "alpha", files={"skill-card.md": card, "LICENSE.txt": "MIT"})
-    run, _ = structural(tmp_path / "repo", "--skill-files", "skill-card.md,LICENSE.txt",
-                        "--skill-sections", "purpose, limits", tmp=tmp_path)
+    run, _ = structural(
+        tmp_path / "repo",
+        "--skill-files",
+        "skill-card.md,LICENSE.txt",
+        "--skill-sections",
+        "purpose, limits",
+        tmp=tmp_path,
+    )
     assert run.code == 0

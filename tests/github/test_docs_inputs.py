@@ -45,17 +45,44 @@ def test_every_action_input_and_output_is_documented_and_exists():
 
 
 def test_the_full_pipeline_takes_every_setting_of_the_configuration_table():
-    table = {"skill_globs", "routing_room", "infra_paths", "doc_globs", "excluded_urls", "skill_files",
-             "skill_sections", "behavior_runner", "behavior_os", "scoped_runner", "scoped_gate",
-             "scoped_environment"}
-    extra = {"runner_types", "min_accuracy", "extended", "ignore_gates", "external_references", "version",
-             "api_key_secret"}
+    table = {
+        "skill_globs",
+        "routing_room",
+        "infra_paths",
+        "doc_globs",
+        "excluded_urls",
+        "skill_files",
+        "skill_sections",
+        "behavior_runner",
+        "behavior_os",
+        "scoped_runner",
+        "scoped_gate",
+        "scoped_environment",
+    }
+    extra = {
+        "runner_types",
+        "min_accuracy",
+        "extended",
+        "ignore_gates",
+        "external_references",
+        "version",
+        "api_key_secret",
+    }
     assert table | extra <= declared_workflow("skill-evals.yml")
 
 
 def test_the_one_job_workflow_takes_its_documented_inputs():
-    assert {"skills", "structural", "routing", "behavioral", "runner", "min_accuracy", "version",
-            "api_key_secret", "api_key"} == declared_workflow("reusable.yml")
+    assert {
+        "skills",
+        "structural",
+        "routing",
+        "behavioral",
+        "runner",
+        "min_accuracy",
+        "version",
+        "api_key_secret",
+        "api_key",
+    } == declared_workflow("reusable.yml")
 
 
 def test_the_doc_explains_pinning_and_gating():

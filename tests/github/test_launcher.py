@@ -48,7 +48,7 @@ def read_outputs(path: Path) -> dict[str, str]:
         name, sep, rest = lines[i].partition("<<")
         if sep:
             end = lines.index(rest, i + 1)
-            values[name] = "\n".join(lines[i + 1:end])
+            values[name] = "\n".join(lines[i + 1 : end])
             i = end + 1
         else:
             key, _, value = lines[i].partition("=")
@@ -67,10 +67,17 @@ def test_the_launcher_imports_nothing_from_the_harness():
     assert all(name.split(".")[0] in sys.stdlib_module_names for name in imported - {"__future__"}), imported
 
 
-@pytest.mark.parametrize(("text", "items"), [
-    ("", []), ("  ", []), ("skills/*", ["skills/*"]), ("a/*, b/*", ["a/*", "b/*"]),
-    ("a/*\nb/*\n", ["a/*", "b/*"]), ('["a/*", "b/*"]', ["a/*", "b/*"]),
-])
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("", []),
+        ("  ", []),
+        ("skills/*", ["skills/*"]),
+        ("a/*, b/*", ["a/*", "b/*"]),
+        ("a/*\nb/*\n", ["a/*", "b/*"]),
+        ('["a/*", "b/*"]', ["a/*", "b/*"]),
+    ],
+)
 def test_split_list(text, items):
     assert launch.split_list(text) == items
 
@@ -116,11 +123,23 @@ def test_skills_pinning_different_versions_is_an_error(tmp_path):
         launch.resolve_version(None, tmp_path, "a,b", "skills/*", {})
 
 
-@pytest.mark.parametrize(("version", "kind"), [
-    ("0.2.0", "release"), ("1.0", "release"), ("1.0.0rc1", "release"), ("2.0.post1", "release"),
-    ("v0.1.0", "ref"), ("main", "ref"), ("feature/x", "ref"), ("3f2a9c1", "ref"), ("1234567", "ref"),
-    ("./vendor/skillscope", "path"), ("/opt/skillscope", "path"), ("~/src/skillscope", "path"),
-])
+@pytest.mark.parametrize(
+    ("version", "kind"),
+    [
+        ("0.2.0", "release"),
+        ("1.0", "release"),
+        ("1.0.0rc1", "release"),
+        ("2.0.post1", "release"),
+        ("v0.1.0", "ref"),
+        ("main", "ref"),
+        ("feature/x", "ref"),
+        ("3f2a9c1", "ref"),
+        ("1234567", "ref"),
+        ("./vendor/skillscope", "path"),
+        ("/opt/skillscope", "path"),
+        ("~/src/skillscope", "path"),
+    ],
+)
 def test_kind_of(version, kind):
     assert launch.kind_of(version) == kind
 
@@ -137,15 +156,20 @@ def test_install_specs(tmp_path):
     (checkout / "pyproject.toml").write_text("[project]\nname = 'skillscope'\n")
     env = {"GITHUB_SERVER_URL": "https://git.example"}
     assert launch.install_spec("0.2.0", environ=env) == "skillscope==0.2.0"
-    assert launch.install_spec("v0.1.0", "someone/skillscope", environ=env) == \
-        "git+https://git.example/someone/skillscope.git@v0.1.0"
-    assert launch.install_spec("v0.1.0", "https://git.example/x/y.git", environ=env) == \
-        "git+https://git.example/x/y.git@v0.1.0"
+    assert (
+        launch.install_spec("v0.1.0", "someone/skillscope", environ=env)
+        == "git+https://git.example/someone/skillscope.git@v0.1.0"
+    )
+    assert (
+        launch.install_spec("v0.1.0", "https://git.example/x/y.git", environ=env)
+        == "git+https://git.example/x/y.git@v0.1.0"
+    )
     assert launch.install_spec("main", str(checkout), environ=env) == f"git+{checkout.as_uri()}@main"
     assert launch.install_spec(str(checkout)) == str(checkout)
     assert launch.install_spec(None, default=str(checkout)) == str(checkout)
     assert launch.install_spec("v1", None, environ={"SKILLSCOPE_ACTION_REPOSITORY": "o/r"}).endswith(
-        "github.com/o/r.git@v1")
+        "github.com/o/r.git@v1"
+    )
 
 
 def test_a_path_version_must_hold_a_project(tmp_path):
@@ -168,13 +192,18 @@ def test_a_missing_command_is_a_usage_error(tmp_path, capsys):
 
 
 def test_a_missing_stdin_file_is_a_usage_error(tmp_path, capsys):
-    env = {"SKILLSCOPE_COMMAND": "select", "SKILLSCOPE_REPO_INPUT": str(tmp_path),
-           "SKILLSCOPE_STDIN": str(tmp_path / "nope.txt"), "SKILLSCOPE_REQUESTED": "0.1.0"}
+    env = {
+        "SKILLSCOPE_COMMAND": "select",
+        "SKILLSCOPE_REPO_INPUT": str(tmp_path),
+        "SKILLSCOPE_STDIN": str(tmp_path / "nope.txt"),
+        "SKILLSCOPE_REQUESTED": "0.1.0",
+    }
     assert launch.main(env) == 2
     assert "not a file" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ the launcher, end to end
+
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory):
@@ -194,15 +223,26 @@ def run_launcher(tmp_path, venvs, **env):
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
     environ.update(SKILLSCOPE_VENVS=str(venvs), GITHUB_OUTPUT=str(outputs), GITHUB_STEP_SUMMARY=str(summary))
     environ.update(env)
-    done = subprocess.run([sys.executable, str(LAUNCHER)], env=environ, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=280)
+    done = subprocess.run(
+        [sys.executable, str(LAUNCHER)],
+        env=environ,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=280,
+    )
     parsed = read_outputs(outputs) if outputs.exists() else {}
     return done, parsed, summary
 
 
 def test_installs_a_tag_of_the_source_into_a_fresh_venv(tmp_path, source, venvs):
-    done, outputs, _ = run_launcher(tmp_path, venvs, SKILLSCOPE_COMMAND="--version",
-                                    SKILLSCOPE_REQUESTED="v9.9.1-test", SKILLSCOPE_SOURCE=str(source))
+    done, outputs, _ = run_launcher(
+        tmp_path,
+        venvs,
+        SKILLSCOPE_COMMAND="--version",
+        SKILLSCOPE_REQUESTED="v9.9.1-test",
+        SKILLSCOPE_SOURCE=str(source),
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "skillscope 9.9.1"
     assert outputs == {"version": "v9.9.1-test", "stdout": "skillscope 9.9.1"}
@@ -217,9 +257,15 @@ def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(tmp_pat
     changed = tmp_path / "changed.txt"
     changed.write_text("skills/pinned/SKILL.md\n")
     done, outputs, summary = run_launcher(
-        tmp_path, venvs, SKILLSCOPE_COMMAND="list-skills", SKILLSCOPE_SKILL="pinned",
-        SKILLSCOPE_SKILLS_INPUT="skills/*\n", SKILLSCOPE_REPO_INPUT=str(repo), SKILLSCOPE_SOURCE=str(source),
-        SKILLSCOPE_STDIN=str(changed))
+        tmp_path,
+        venvs,
+        SKILLSCOPE_COMMAND="list-skills",
+        SKILLSCOPE_SKILL="pinned",
+        SKILLSCOPE_SKILLS_INPUT="skills/*\n",
+        SKILLSCOPE_REPO_INPUT=str(repo),
+        SKILLSCOPE_SOURCE=str(source),
+        SKILLSCOPE_STDIN=str(changed),
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(outputs["stdout"]) == ["other", "pinned"]
     assert outputs["version"] == "v9.9.1-test"
@@ -229,18 +275,33 @@ def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(tmp_pat
 def test_without_a_version_it_installs_the_actions_own_checkout(tmp_path, source, venvs):
     checkout = tmp_path / "action-checkout"
     subprocess.run(["git", "clone", "--quiet", str(source), str(checkout)], check=True)
-    done, outputs, _ = run_launcher(tmp_path, venvs, SKILLSCOPE_COMMAND="--version",
-                                    SKILLSCOPE_ACTION_PATH=str(checkout), SKILLSCOPE_ACTION_REF="v9.9.2")
+    done, outputs, _ = run_launcher(
+        tmp_path,
+        venvs,
+        SKILLSCOPE_COMMAND="--version",
+        SKILLSCOPE_ACTION_PATH=str(checkout),
+        SKILLSCOPE_ACTION_REF="v9.9.2",
+    )
     assert done.returncode == 0, done.stderr
     assert outputs == {"version": "v9.9.2", "stdout": "skillscope 9.9.2"}
 
 
 def test_the_commands_exit_code_and_a_failed_install_come_back(tmp_path, source, venvs):
-    done, outputs, _ = run_launcher(tmp_path, venvs, SKILLSCOPE_COMMAND="no-such-command",
-                                    SKILLSCOPE_REQUESTED="v9.9.1-test", SKILLSCOPE_SOURCE=str(source))
+    done, outputs, _ = run_launcher(
+        tmp_path,
+        venvs,
+        SKILLSCOPE_COMMAND="no-such-command",
+        SKILLSCOPE_REQUESTED="v9.9.1-test",
+        SKILLSCOPE_SOURCE=str(source),
+    )
     assert done.returncode == 2, done.stderr  # argparse's usage error, from the installed harness
     assert outputs["version"] == "v9.9.1-test"
-    done, _, _ = run_launcher(tmp_path, venvs, SKILLSCOPE_COMMAND="--version",
-                              SKILLSCOPE_REQUESTED="no-such-tag", SKILLSCOPE_SOURCE=str(source))
+    done, _, _ = run_launcher(
+        tmp_path,
+        venvs,
+        SKILLSCOPE_COMMAND="--version",
+        SKILLSCOPE_REQUESTED="no-such-tag",
+        SKILLSCOPE_SOURCE=str(source),
+    )
     assert done.returncode == 2
     assert "could not install" in done.stderr

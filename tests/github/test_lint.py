@@ -46,8 +46,13 @@ def test_actionlint_reports_nothing():
 
 
 def test_the_github_workflow_schema_accepts_every_workflow():
-    done = run(tool("check-jsonschema"), "--builtin-schema", "vendor.github-workflows",
-               *map(rel, WORKFLOWS), *map(rel, EXAMPLES))
+    done = run(
+        tool("check-jsonschema"),
+        "--builtin-schema",
+        "vendor.github-workflows",
+        *map(rel, WORKFLOWS),
+        *map(rel, EXAMPLES),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

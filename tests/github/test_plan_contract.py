@@ -41,10 +41,12 @@ def run_step(job: str, step_id: str, tmp_path: Path, event: dict[str, str]) -> d
         match = re.fullmatch(r"\$\{\{\s*inputs\.(\w+)\s*\}\}", expression)
         env[name] = inputs[match.group(1)] if match else event.get(name, "")
     output = tmp_path / f"{step_id}-output"
-    env.update(GITHUB_OUTPUT=str(output), RUNNER_TEMP=str(tmp_path),
-               GITHUB_STEP_SUMMARY=str(tmp_path / "summary"))
-    done = subprocess.run([sys.executable, "-c", step["run"]], env=env, cwd=ROOT, capture_output=True,
-                          text=True)
+    env.update(
+        GITHUB_OUTPUT=str(output), RUNNER_TEMP=str(tmp_path), GITHUB_STEP_SUMMARY=str(tmp_path / "summary")
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", step["run"]], env=env, cwd=ROOT, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     blocks = re.findall(r"^(\w+)<<(\S+)\n(.*?)\n\2$", output.read_text(encoding="utf-8"), re.M | re.S)
     return {name: value for name, _, value in blocks}
@@ -53,8 +55,15 @@ def run_step(job: str, step_id: str, tmp_path: Path, event: dict[str, str]) -> d
 def skillscope(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, SKILLSCOPE_SKILLS=SKILLS, SKILLSCOPE_VERSION="v0.1.0")
     env.pop("GITHUB_STEP_SUMMARY", None)
-    return subprocess.run([sys.executable, "-m", "harness", *args, "--repo", str(ROOT)], env=env, cwd=ROOT,
-                          input=stdin, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args, "--repo", str(ROOT)],
+        env=env,
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def keys_read() -> tuple[set[str], set[str]]:
@@ -99,8 +108,9 @@ def run_step_plan(tmp_path: Path, plan: str) -> dict[str, str]:
     """The discover job's plan reader, fed the real plan; it writes plain name=value outputs."""
     step = next(s for s in load(PIPELINE)["jobs"]["discover"]["steps"] if s.get("id") == "read")
     output = tmp_path / "read-output"
-    env = dict(os.environ, PLAN=plan, GITHUB_OUTPUT=str(output),
-               GITHUB_STEP_SUMMARY=str(tmp_path / "summary"))
+    env = dict(
+        os.environ, PLAN=plan, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(tmp_path / "summary")
+    )
     done = subprocess.run([sys.executable, "-c", step["run"]], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     return dict(line.split("=", 1) for line in output.read_text().splitlines())
@@ -134,8 +144,12 @@ def test_the_structural_and_routing_arguments_are_flags_the_harness_takes(tmp_pa
 
 def test_the_reader_refuses_something_that_is_not_a_plan(tmp_path):
     step = next(s for s in load(PIPELINE)["jobs"]["discover"]["steps"] if s.get("id") == "read")
-    env = dict(os.environ, PLAN='{"routing": true}', GITHUB_OUTPUT=str(tmp_path / "o"),
-               GITHUB_STEP_SUMMARY=str(tmp_path / "s"))
+    env = dict(
+        os.environ,
+        PLAN='{"routing": true}',
+        GITHUB_OUTPUT=str(tmp_path / "o"),
+        GITHUB_STEP_SUMMARY=str(tmp_path / "s"),
+    )
     done = subprocess.run([sys.executable, "-c", step["run"]], env=env, capture_output=True, text=True)
     assert done.returncode != 0
     assert "::error title=Unexpected plan::" in done.stderr

@@ -31,8 +31,11 @@ workflows = pytest.mark.parametrize("path", [*WORKFLOWS, *EXAMPLES], ids=rel)
 
 @files
 def test_no_expression_inside_a_run_script(path):
-    spliced = [(job, step.get("name", "?")) for job, step in steps(path)
-               if "run" in step and EXPRESSION.search(step["run"])]
+    spliced = [
+        (job, step.get("name", "?"))
+        for job, step in steps(path)
+        if "run" in step and EXPRESSION.search(step["run"])
+    ]
     assert spliced == [], "pass the value through env: and read the variable in the script"
 
 
@@ -78,13 +81,15 @@ def test_secrets_only_in_the_steps_that_use_them(path):
         caller = trail[0] == "jobs" and "uses" in doc["jobs"][trail[1]]
         if caller and len(trail) >= 4 and trail[2] == "secrets":
             continue  # a caller mapping one secret onto a reusable workflow's declared secret
-        assert trail[0] == "jobs" and len(trail) >= 6 and trail[2] == "steps" and trail[4] == "env", \
+        assert trail[0] == "jobs" and len(trail) >= 6 and trail[2] == "steps" and trail[4] == "env", (
             f"{where}: a secret outside a step's env"
+        )
         step = doc["jobs"][trail[1]]["steps"][trail[3]]
         variable = trail[5]
         uses_it = ("run" in step and variable in step["run"]) or (
             str(step.get("uses", "")).startswith("skillscope/skillscope@")
-            and step["with"]["command"] in GRADED)
+            and step["with"]["command"] in GRADED
+        )
         assert uses_it, f"{where}: the step does not use {variable}"
 
 
@@ -93,13 +98,19 @@ def test_a_missing_key_is_explained_before_any_graded_step(path):
     """A fork's pull request has no secrets: say so, rather than crash inside the harness."""
     for job_id, job in jobs(load(path)).items():
         job_steps = job.get("steps") or []
-        graded = [i for i, step in enumerate(job_steps)
-                  if str(step.get("uses", "")).startswith("skillscope/skillscope@")
-                  and step["with"]["command"] in GRADED]
+        graded = [
+            i
+            for i, step in enumerate(job_steps)
+            if str(step.get("uses", "")).startswith("skillscope/skillscope@")
+            and step["with"]["command"] in GRADED
+        ]
         if not graded:
             continue
-        checks = [i for i, step in enumerate(job_steps)
-                  if "run" in step and "API_KEY" in step["run"] and '-n "$API_KEY"' in step["run"]]
+        checks = [
+            i
+            for i, step in enumerate(job_steps)
+            if "run" in step and "API_KEY" in step["run"] and '-n "$API_KEY"' in step["run"]
+        ]
         assert checks and checks[0] < graded[0], f"{job_id}: no key check before the graded step"
         message = job_steps[checks[0]]["run"]
         assert "fork" in message and "::error" in message
@@ -195,6 +206,11 @@ def test_examples_call_the_published_workflows():
     assert "skillscope/skillscope/.github/workflows/skill-evals.yml@v0.1.0" in uses
     weekly = [doc for doc in callers.values() if "schedule" in triggers(doc)]
     assert weekly, "a scheduled external references run"
-    refs = [step for doc in weekly for job in jobs(doc).values() for step in job.get("steps", [])
-            if (step.get("with") or {}).get("command") == "refs"]
+    refs = [
+        step
+        for doc in weekly
+        for job in jobs(doc).values()
+        for step in job.get("steps", [])
+        if (step.get("with") or {}).get("command") == "refs"
+    ]
     assert refs and "--external" in refs[0]["with"]["args"]

@@ -14,39 +14,139 @@ from hypothesis import strategies as st
 from harness.markdown import block_plan, links
 
 ROOT = Path(__file__).resolve().parents[2]
-CORPUS = sorted(path for path in {*ROOT.glob("tests/**/*.md"), *ROOT.glob("examples/**/*.md"),
-                                  *ROOT.glob("docs/**/*.md"), ROOT / "README.md"} if path.is_file())
+CORPUS = sorted(
+    path
+    for path in {
+        *ROOT.glob("tests/**/*.md"),
+        *ROOT.glob("examples/**/*.md"),
+        *ROOT.glob("docs/**/*.md"),
+        ROOT / "README.md",
+    }
+    if path.is_file()
+)
 
 # Lines that put each guard of the fast path to work: item starts that open blocks, indentation,
 # fences, HTML, quotes, underlines, definitions, and inline constructs that span lines.
 PIECES = [
-    "", "", "", "text before", "- [a](a.md)", "1. [b](b.md#x)", "2) second item", "+ plus [p](p.md)",
-    "* item with `code", "- code` end [c](c.md)", "- [multi", "line](m.md) after", "---", "===", "***",
-    "  - nested [n](n.md)", "    indented [i](i.md)", "   three [t](t.md)", "```", "~~~", "```py",
-    "> quote [q](q.md)", "> - quoted item [qi](qi.md)", "<!-- comment [hidden](h.md)", "-->",
-    "<a href='html.md'>x</a>", "<div>", "</div>", "- <https://x.example/auto>", "[ref]: ref.md",
-    "- [ref]", "- [ref]: item-def.md", "# Heading", "## Sub [h](h.md)", "- # heading in item",
-    '- [t](t.md "title', 'continues")', "- see http://x.example/y", "-", "1.", "- a\\", "\\",
-    "- [x](<y z.md>)", "\t- tab item [tab](tab.md)", "- ***", "- `[not](link.md)`", "- <span id='s'>",
-    "</span> [after](after.md)", "- [a](", "- b.md)", "- ![img](img.png)", "1.     code [c](c.md)",
-    "-   three spaces [s](s.md)", "- ~~~", "- > quote", "Setext", "- item then", "lazy [l](l.md)",
-    "- `a", "- b` [x](x.md)", "- <a", "- href='y.md'>", "10. ten [ten](ten.md)", "- [ok](ok.md) `x`",
+    "",
+    "",
+    "",
+    "text before",
+    "- [a](a.md)",
+    "1. [b](b.md#x)",
+    "2) second item",
+    "+ plus [p](p.md)",
+    "* item with `code",
+    "- code` end [c](c.md)",
+    "- [multi",
+    "line](m.md) after",
+    "---",
+    "===",
+    "***",
+    "  - nested [n](n.md)",
+    "    indented [i](i.md)",
+    "   three [t](t.md)",
+    "```",
+    "~~~",
+    "```py",
+    "> quote [q](q.md)",
+    "> - quoted item [qi](qi.md)",
+    "<!-- comment [hidden](h.md)",
+    "-->",
+    "<a href='html.md'>x</a>",
+    "<div>",
+    "</div>",
+    "- <https://x.example/auto>",
+    "[ref]: ref.md",
+    "- [ref]",
+    "- [ref]: item-def.md",
+    "# Heading",
+    "## Sub [h](h.md)",
+    "- # heading in item",
+    '- [t](t.md "title',
+    'continues")',
+    "- see http://x.example/y",
+    "-",
+    "1.",
+    "- a\\",
+    "\\",
+    "- [x](<y z.md>)",
+    "\t- tab item [tab](tab.md)",
+    "- ***",
+    "- `[not](link.md)`",
+    "- <span id='s'>",
+    "</span> [after](after.md)",
+    "- [a](",
+    "- b.md)",
+    "- ![img](img.png)",
+    "1.     code [c](c.md)",
+    "-   three spaces [s](s.md)",
+    "- ~~~",
+    "- > quote",
+    "Setext",
+    "- item then",
+    "lazy [l](l.md)",
+    "- `a",
+    "- b` [x](x.md)",
+    "- <a",
+    "- href='y.md'>",
+    "10. ten [ten](ten.md)",
+    "- [ok](ok.md) `x`",
 ]
 
 
 # Only what the fast path accepts at block level, so the inline checks across items get exercised.
 FLAT_PIECES = [
-    "", "", "text [t](t.md)", "- [a](a.md)", "1. [b](b.md#x)", "2) two", "* star `code", "- code` [c](c.md)",
-    "- [multi", "line](m.md)", '- [t](t.md "title', 'more")', "- <a", "- href='y.md'>",
+    "",
+    "",
+    "text [t](t.md)",
+    "- [a](a.md)",
+    "1. [b](b.md#x)",
+    "2) two",
+    "* star `code",
+    "- code` [c](c.md)",
+    "- [multi",
+    "line](m.md)",
+    '- [t](t.md "title',
+    'more")',
+    "- <a",
+    "- href='y.md'>",
     "- <b>ok</b> [o](o.md)",
-    "- see http://x.example/y", "# Head", "```", "[x]", "[x]: x.md", "- ![i](i.png)", "- *em [e](e.md)*",
-    "- a\\", "lazy `tick", "- [a](", "- b.md)", "- [x]", "***",
+    "- see http://x.example/y",
+    "# Head",
+    "```",
+    "[x]",
+    "[x]: x.md",
+    "- ![i](i.png)",
+    "- *em [e](e.md)*",
+    "- a\\",
+    "lazy `tick",
+    "- [a](",
+    "- b.md)",
+    "- [x]",
+    "***",
 ]
 # Documents made mostly of blocks with no reference and no heading, beside ones that have them.
 INERT_PIECES = [
-    "", "", "", "plain prose", "prose with *stars* and `code`", "- a plain item", "1. step one", "# Head",
-    "text [t](t.md)", "- [a](a.md)", "Title", "=====", "***", "- [multi", "line](m.md)", "lazy `tick",
-    "- code` [c](c.md)", "see https://x.example/a", "<b id='x'>",
+    "",
+    "",
+    "",
+    "plain prose",
+    "prose with *stars* and `code`",
+    "- a plain item",
+    "1. step one",
+    "# Head",
+    "text [t](t.md)",
+    "- [a](a.md)",
+    "Title",
+    "=====",
+    "***",
+    "- [multi",
+    "line](m.md)",
+    "lazy `tick",
+    "- code` [c](c.md)",
+    "see https://x.example/a",
+    "<b id='x'>",
 ]
 
 
@@ -62,8 +162,10 @@ def generated(pieces: list[str], count: int, seed: int = 7) -> list[str]:
 
 def skill_like(items: int = 40) -> str:
     steps = "\n".join(f"{n}. Do step {n} of the job, see [s{n}](s{n}.md#part-{n})." for n in range(1, items))
-    return (f"---\nname: x\ndescription: y\n---\n\n# Title\n\n{steps}\n\n## References\n\n"
-            "- [Setup](references/setup.md#setup-steps)\n- [Usage](references/usage.md)\n")
+    return (
+        f"---\nname: x\ndescription: y\n---\n\n# Title\n\n{steps}\n\n## References\n\n"
+        "- [Setup](references/setup.md#setup-steps)\n- [Usage](references/usage.md)\n"
+    )
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: str(p.relative_to(ROOT)))
@@ -78,7 +180,9 @@ def test_generated_documents_parse_alike(pieces: list[str], taken: int):
     for text in generated(pieces, 1500):
         full, fast = links.parse(text, full_reader), links.parse(text, reader)
         assert ([(r.target, r.line, r.kind) for r in fast.references], fast.anchors) == (
-            [(r.target, r.line, r.kind) for r in full.references], full.anchors), text
+            [(r.target, r.line, r.kind) for r in full.references],
+            full.anchors,
+        ), text
     assert reader.fast_parses > taken  # the fast path was taken often enough to be tested
 
 
@@ -99,11 +203,14 @@ def test_a_flat_list_takes_the_fast_path():
     assert reader.fast_parses == 1
 
 
-@pytest.mark.parametrize("text", [
-    "- `a\n- b` [x](x.md)\n",  # a code span joining two items would hide the link
-    '- [t](t.md "title\n- more")\n',  # a link title running into the next item
-    "- <a\n- href='y.md'>\n",  # a tag over two items
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- `a\n- b` [x](x.md)\n",  # a code span joining two items would hide the link
+        '- [t](t.md "title\n- more")\n',  # a link title running into the next item
+        "- <a\n- href='y.md'>\n",  # a tag over two items
+    ],
+)
 def test_constructs_across_items_fall_back_to_the_full_parse(text: str):
     reader = links.Parser()
     assert extracted(text, fast=True) == extracted(text, fast=False)
@@ -111,17 +218,36 @@ def test_constructs_across_items_fall_back_to_the_full_parse(text: str):
     assert reader.fast_parses == 0
 
 
-@pytest.mark.parametrize("text", [
-    "- a\n---\n", "- a\n\n    code [c](c.md)\n", "- # h\n", "- > q\n", "- [d]: d.md\n", "-     code\n",
-    "- a\n\t- b\n", "<div>\n- a\n</div>\n", "- a\n  - b\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- a\n---\n",
+        "- a\n\n    code [c](c.md)\n",
+        "- # h\n",
+        "- > q\n",
+        "- [d]: d.md\n",
+        "-     code\n",
+        "- a\n\t- b\n",
+        "<div>\n- a\n</div>\n",
+        "- a\n  - b\n",
+    ],
+)
 def test_the_plan_keeps_lists_it_cannot_prove_flat(text: str):
     assert "list" not in block_plan.plan(text).off
 
 
 def test_idle_rules_are_only_those_without_their_marker():
     assert block_plan.idle_rules("plain words\n\nmore words\n") == {
-        "code", "fence", "blockquote", "html_block", "heading", "reference", "hr", "lheading", "list"}
+        "code",
+        "fence",
+        "blockquote",
+        "html_block",
+        "heading",
+        "reference",
+        "hr",
+        "lheading",
+        "list",
+    }
     every_block = "# T\n\n> q\n\n```\nx\n```\n\n- a\n\n[r]: x\n\n<b>\n\nA\n---\n    c\n"
     assert block_plan.idle_rules(every_block) == set()
 
@@ -133,13 +259,16 @@ def test_inert_blocks_become_blank_lines():
     assert block_plan.blank_inert(underlined, block_plan.plan(underlined).off) == "\n\nTitle\n===\n"
 
 
-@pytest.mark.parametrize("text", [
-    "prose\n\n```\ncode\n\n```\n",  # a fence runs over blank lines
-    "prose\n\n    indented\n\n    code\n",
-    "- item\n\n  continued\n",  # an indented continuation keeps the list rule on
-    "<div>\n\nprose\n\n</div>\n",
-    "[a]: a.md\n\nprose\n",  # a definition serves the whole file
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "prose\n\n```\ncode\n\n```\n",  # a fence runs over blank lines
+        "prose\n\n    indented\n\n    code\n",
+        "- item\n\n  continued\n",  # an indented continuation keeps the list rule on
+        "<div>\n\nprose\n\n</div>\n",
+        "[a]: a.md\n\nprose\n",  # a definition serves the whole file
+    ],
+)
 def test_nothing_is_blanked_when_a_rule_spans_blocks(text: str):
     assert block_plan.blank_inert(text, block_plan.plan(text).off) == text
 
@@ -151,7 +280,9 @@ def test_generated_documents_with_inert_blocks_parse_alike():
         blanked += block_plan.blank_inert(text, block_plan.plan(text).off) != text
         full, fast = links.parse(text, full_reader), links.parse(text, reader)
         assert ([(r.target, r.line, r.kind) for r in fast.references], fast.anchors) == (
-            [(r.target, r.line, r.kind) for r in full.references], full.anchors), text
+            [(r.target, r.line, r.kind) for r in full.references],
+            full.anchors,
+        ), text
     assert blanked > 200  # the blanking was exercised, not just allowed
 
 

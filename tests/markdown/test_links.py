@@ -13,7 +13,7 @@ def refs(text: str) -> list[tuple[str, int, str]]:
 
 
 def test_inline_links_and_images_keep_their_line():
-    text = "# T\n\nfirst line\nsee [a](a.md) and ![b](b.png \"title\")\n"
+    text = '# T\n\nfirst line\nsee [a](a.md) and ![b](b.png "title")\n'
     assert refs(text) == [("a.md", 4, links.LINK), ("b.png", 4, links.IMAGE)]
 
 
@@ -34,14 +34,19 @@ def test_a_code_span_over_two_lines_does_not_shift_later_lines():
 
 def test_reference_links_are_checked_once_at_their_definition():
     text = "[a][one] and [one] and [two][]\n\n[one]: one.md\n[two]: two.md\n[unused]: three.md\n"
-    assert refs(text) == [("one.md", 3, links.DEFINITION), ("two.md", 4, links.DEFINITION),
-                          ("three.md", 5, links.DEFINITION)]
+    assert refs(text) == [
+        ("one.md", 3, links.DEFINITION),
+        ("two.md", 4, links.DEFINITION),
+        ("three.md", 5, links.DEFINITION),
+    ]
 
 
 def test_autolinks_and_bare_urls_with_a_scheme():
     text = "<https://a.example/x> and http://b.example/y. Then SKILL.md and www.c.example.\n"
-    assert refs(text) == [("https://a.example/x", 1, links.AUTOLINK),
-                          ("http://b.example/y", 1, links.BARE_URL)]
+    assert refs(text) == [
+        ("https://a.example/x", 1, links.AUTOLINK),
+        ("http://b.example/y", 1, links.BARE_URL),
+    ]
 
 
 def test_raw_html_href_and_src_inline_and_in_blocks():
@@ -49,11 +54,22 @@ def test_raw_html_href_and_src_inline_and_in_blocks():
     assert refs(text) == [("a.md", 1, links.HTML), ("b.md", 3, links.HTML), ("c.png", 6, links.HTML)]
 
 
-@pytest.mark.parametrize("text", [
-    "`[a](x.md)`", "``[a](x.md) ` ``", "```\n[a](x.md)\n```", "~~~\n<a href='x.md'>\n~~~", "    [a](x.md)",
-    "<!-- [a](x.md) -->", "<!--\n[a](x.md)\n<a href='x.md'>\n-->", "a <!-- <img src='x.png'> --> b",
-    "\\[a](x.md)", "[undefined][nowhere]", "---\ntitle: '[a](x.md) https://x.example'\n---\nbody",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`[a](x.md)`",
+        "``[a](x.md) ` ``",
+        "```\n[a](x.md)\n```",
+        "~~~\n<a href='x.md'>\n~~~",
+        "    [a](x.md)",
+        "<!-- [a](x.md) -->",
+        "<!--\n[a](x.md)\n<a href='x.md'>\n-->",
+        "a <!-- <img src='x.png'> --> b",
+        "\\[a](x.md)",
+        "[undefined][nowhere]",
+        "---\ntitle: '[a](x.md) https://x.example'\n---\nbody",
+    ],
+)
 def test_illustrations_yield_no_reference(text: str):
     assert refs(text) == []
 
@@ -70,20 +86,26 @@ def test_links_in_lists_quotes_tables_and_headings():
 
 def test_targets_are_kept_as_written():
     assert refs("[a](<my file.md>) [b](caf%C3%A9.md) [c](&#x61;.md)\n") == [
-        ("my file.md", 1, links.LINK), ("caf%C3%A9.md", 1, links.LINK), ("a.md", 1, links.LINK)]
+        ("my file.md", 1, links.LINK),
+        ("caf%C3%A9.md", 1, links.LINK),
+        ("a.md", 1, links.LINK),
+    ]
 
 
-@pytest.mark.parametrize(("heading", "slug"), [
-    ("Installation", "installation"),
-    ("The `--flag` option", "the---flag-option"),
-    ("*Emphasis* and [a link](x.md)", "emphasis-and-a-link"),
-    ("Café, naïve & Ω!", "café-naïve--ω"),
-    ("😄 emoji", "-emoji"),
-    ("a - b", "a---b"),
-    ("Punctuation: (yes) / no? 1.2.3", "punctuation-yes--no-123"),
-    ("snake_case and kebab-case", "snake_case-and-kebab-case"),
-    ("日本語の見出し", "日本語の見出し"),
-])
+@pytest.mark.parametrize(
+    ("heading", "slug"),
+    [
+        ("Installation", "installation"),
+        ("The `--flag` option", "the---flag-option"),
+        ("*Emphasis* and [a link](x.md)", "emphasis-and-a-link"),
+        ("Café, naïve & Ω!", "café-naïve--ω"),
+        ("😄 emoji", "-emoji"),
+        ("a - b", "a---b"),
+        ("Punctuation: (yes) / no? 1.2.3", "punctuation-yes--no-123"),
+        ("snake_case and kebab-case", "snake_case-and-kebab-case"),
+        ("日本語の見出し", "日本語の見出し"),
+    ],
+)
 def test_heading_slugs_follow_github(heading: str, slug: str):
     assert parse(f"# {heading}\n").anchors == {slug}
 
@@ -111,13 +133,21 @@ def test_anchor_lookup_tolerates_case():
     assert parse("# Setup\n").has_anchor("Setup")
 
 
-@pytest.mark.parametrize(("target", "kind"), [
-    ("https://x.example", links.EXTERNAL), ("HTTP://x.example", links.EXTERNAL),
-    ("//x.example/a", links.EXTERNAL),
-    ("a.md", links.INTERNAL), ("#frag", links.INTERNAL), ("/docs/a.md", links.INTERNAL),
-    ("mailto:a@b.example", links.IGNORED), ("tel:+100", links.IGNORED), ("ftp://x", links.IGNORED),
-    ("", links.IGNORED),
-])
+@pytest.mark.parametrize(
+    ("target", "kind"),
+    [
+        ("https://x.example", links.EXTERNAL),
+        ("HTTP://x.example", links.EXTERNAL),
+        ("//x.example/a", links.EXTERNAL),
+        ("a.md", links.INTERNAL),
+        ("#frag", links.INTERNAL),
+        ("/docs/a.md", links.INTERNAL),
+        ("mailto:a@b.example", links.IGNORED),
+        ("tel:+100", links.IGNORED),
+        ("ftp://x", links.IGNORED),
+        ("", links.IGNORED),
+    ],
+)
 def test_classify(target: str, kind: str):
     assert classify(target) == kind
 
@@ -130,9 +160,19 @@ def test_reference_is_a_plain_value():
     assert Reference("a.md", 1, links.LINK) == Reference("a.md", 1, links.LINK)
 
 
-@pytest.mark.parametrize("heading", ["Plain words 123", "Café, naïve – ok?", "With `code`",
-                                     "With *em* and _u_", "Escaped \\* star", "Fish &amp; chips",
-                                     "A [link](x.md) here", "😄 emoji"])
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "Plain words 123",
+        "Café, naïve – ok?",
+        "With `code`",
+        "With *em* and _u_",
+        "Escaped \\* star",
+        "Fish &amp; chips",
+        "A [link](x.md) here",
+        "😄 emoji",
+    ],
+)
 def test_a_heading_skipped_by_the_inline_parser_slugs_as_if_it_had_been_parsed(heading):
     """Headings without inline markup are slugged from their content; the result must not differ."""
     parsed = links.parse(f"# {heading}\n")

@@ -15,13 +15,18 @@ def parse(text: str, skill: str | None = "demo", extended: bool = False) -> Data
 
 
 def one_per_line(*cases: dict, **top: object) -> str:
-    head = "".join(f'  {json.dumps(k)}: {json.dumps(v)},\n' for k, v in top.items())
+    head = "".join(f"  {json.dumps(k)}: {json.dumps(v)},\n" for k, v in top.items())
     body = ",\n".join(f"    {json.dumps(c)}" for c in cases)
     return "{\n" + head + '  "evaluations": [\n' + body + "\n  ]\n}\n"
 
 
-POSITIVE = {"id": "p1", "prompt": " Fix my CSV. ", "skill_should_trigger": True,
-            "expected_behavior": ["Detects the delimiter"], "workspace": "fixtures"}
+POSITIVE = {
+    "id": "p1",
+    "prompt": " Fix my CSV. ",
+    "skill_should_trigger": True,
+    "expected_behavior": ["Detects the delimiter"],
+    "workspace": "fixtures",
+}
 NEGATIVE = {"id": "n1", "prompt": "Write a poem.", "skill_should_trigger": False, "note": "unrelated"}
 
 
@@ -30,10 +35,19 @@ def test_cases_carry_fields_lines_and_derived_categories() -> None:
     assert data.problems == []
     first, second = data.cases
     assert (first.id, first.prompt, first.line, first.category, first.expected_skill) == (
-        "p1", "Fix my CSV.", 3, "positive", "demo")
+        "p1",
+        "Fix my CSV.",
+        3,
+        "positive",
+        "demo",
+    )
     assert first.has_behavior and first.workspace == "fixtures"
-    assert (second.line, second.category, second.expected_skill, second.note) == (4, "near_miss", None,
-                                                                                  "unrelated")
+    assert (second.line, second.category, second.expected_skill, second.note) == (
+        4,
+        "near_miss",
+        None,
+        "unrelated",
+    )
 
 
 def test_the_shared_pool_is_unrelated_and_all_false() -> None:
@@ -50,8 +64,11 @@ def test_invalid_json_is_a_finding_with_its_line() -> None:
 
 def test_nan_and_infinity_are_not_json_and_carry_a_line() -> None:
     for constant in ("NaN", "Infinity", "-Infinity"):
-        [problem] = parse(one_per_line({"id": "x", "prompt": "NaN in a string is fine",
-                                        "skill_should_trigger": True}).replace('"x"', constant)).problems
+        [problem] = parse(
+            one_per_line(
+                {"id": "x", "prompt": "NaN in a string is fine", "skill_should_trigger": True}
+            ).replace('"x"', constant)
+        ).problems
         assert problem.rule == "dataset-json" and constant in problem.message
         assert problem.line == 3
 

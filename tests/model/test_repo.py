@@ -107,8 +107,9 @@ def test_repo_is_accepted_before_and_after_the_command_name(tmp_path: Path, posi
 def test_skillscope_skills_sets_the_globs_when_the_flag_is_absent(tmp_path: Path) -> None:
     make_skill(tmp_path / "skills", "alpha")
     make_skill(tmp_path / "other", "beta")
-    run = run_cli(["list-skills", "--repo", str(tmp_path)], cwd=tmp_path,
-                  environ={"SKILLSCOPE_SKILLS": "other/*"})
+    run = run_cli(
+        ["list-skills", "--repo", str(tmp_path)], cwd=tmp_path, environ={"SKILLSCOPE_SKILLS": "other/*"}
+    )
     assert run.stdout.strip() == '["beta"]'
 
 

@@ -19,8 +19,9 @@ def test_percent_is_escaped_first_so_escapes_are_not_doubled() -> None:
 
 
 def test_an_annotation_carries_file_line_and_title() -> None:
-    line = github.annotation("error", "bad: thing, here", file="skills/a,b/SKILL.md", line=7,
-                             title="skillscope name-format")
+    line = github.annotation(
+        "error", "bad: thing, here", file="skills/a,b/SKILL.md", line=7, title="skillscope name-format"
+    )
     assert line == "::error file=skills/a%2Cb/SKILL.md,line=7,title=skillscope name-format::bad: thing, here"
 
 
@@ -29,9 +30,11 @@ def test_an_annotation_without_properties_has_no_trailing_space() -> None:
 
 
 def test_one_annotation_per_finding_with_the_right_level() -> None:
-    found = [error("name-format", "a/SKILL.md", "first\nsecond", line=2),
-             warning("unknown-key", "a/SKILL.md", "w"),
-             error("no-skill", ".", "nothing found")]
+    found = [
+        error("name-format", "a/SKILL.md", "first\nsecond", line=2),
+        warning("unknown-key", "a/SKILL.md", "w"),
+        error("no-skill", ".", "nothing found"),
+    ]
     lines = github.finding_annotations(found)
     assert lines[0] == "::error file=a/SKILL.md,line=2,title=skillscope name-format::first%0Asecond"
     assert lines[1] == "::warning file=a/SKILL.md,title=skillscope unknown-key::w"

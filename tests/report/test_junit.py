@@ -10,14 +10,23 @@ from harness.report.junit import JUnitCase, write
 
 def test_counts_and_outcomes_are_written(tmp_path: Path) -> None:
     path = tmp_path / "out" / "junit.xml"
-    write(path, "skillscope routing", [
-        JUnitCase("routing.alpha", "passes", time_s=0.5),
-        JUnitCase("routing.alpha", "misses", time_s=1.25, failure="expected alpha\ngot none"),
-        JUnitCase("routing.beta", "errored", error="the run timed out", output="stderr tail"),
-    ])
+    write(
+        path,
+        "skillscope routing",
+        [
+            JUnitCase("routing.alpha", "passes", time_s=0.5),
+            JUnitCase("routing.alpha", "misses", time_s=1.25, failure="expected alpha\ngot none"),
+            JUnitCase("routing.beta", "errored", error="the run timed out", output="stderr tail"),
+        ],
+    )
     suite = ET.parse(path).getroot().find("testsuite")
-    assert suite.attrib == {"name": "skillscope routing", "tests": "3", "failures": "1", "errors": "1",
-                            "time": "1.750"}
+    assert suite.attrib == {
+        "name": "skillscope routing",
+        "tests": "3",
+        "failures": "1",
+        "errors": "1",
+        "time": "1.750",
+    }
     passed, missed, errored = suite.findall("testcase")
     assert list(passed) == []
     failure = missed.find("failure")

@@ -16,14 +16,22 @@ ERRORED = object()  # marker: this sample errored
 
 
 def case(case_id: str, skill: str | None, trigger: bool) -> Case:
-    return Case(id=case_id, prompt=f"prompt of {case_id}", should_trigger=trigger, skill=skill,
-                source=f"{skill or 'shared'}/evals/evals.json", line=3)
+    return Case(
+        id=case_id,
+        prompt=f"prompt of {case_id}",
+        should_trigger=trigger,
+        skill=skill,
+        source=f"{skill or 'shared'}/evals/evals.json",
+        line=3,
+    )
 
 
 def outcome(the_case: Case, *observations: object) -> CaseOutcome:
     """One sample per observation: a skill name, None (nothing fired) or ERRORED."""
-    samples = [Sample(error="the API answered 529 (overloaded)") if o is ERRORED else Sample(observed=o)
-               for o in observations]
+    samples = [
+        Sample(error="the API answered 529 (overloaded)") if o is ERRORED else Sample(observed=o)
+        for o in observations
+    ]
     return CaseOutcome(the_case, samples)
 
 
@@ -54,11 +62,26 @@ def test_per_skill_counts_every_kind_of_outcome():
         pos("p5", "pdf", ERRORED),  # errors count nowhere
     ]
     rows = metrics.per_skill(outcomes, ROOM)
-    assert rows["pdf"] == {"expected": 4, "correct": 1, "missed": 1, "lost_to_other_skill": 2,
-                           "fired_total": 2, "fired_when_not_expected": 1, "recall": 0.25, "precision": 0.5}
-    assert rows["pdf-tools"] == {"expected": 1, "correct": 1, "missed": 0, "lost_to_other_skill": 0,
-                                 "fired_total": 3, "fired_when_not_expected": 2, "recall": 1.0,
-                                 "precision": 0.333}
+    assert rows["pdf"] == {
+        "expected": 4,
+        "correct": 1,
+        "missed": 1,
+        "lost_to_other_skill": 2,
+        "fired_total": 2,
+        "fired_when_not_expected": 1,
+        "recall": 0.25,
+        "precision": 0.5,
+    }
+    assert rows["pdf-tools"] == {
+        "expected": 1,
+        "correct": 1,
+        "missed": 0,
+        "lost_to_other_skill": 0,
+        "fired_total": 3,
+        "fired_when_not_expected": 2,
+        "recall": 1.0,
+        "precision": 0.333,
+    }
 
 
 def test_other_skills_never_get_a_row():
@@ -83,8 +106,12 @@ def test_a_prefix_neighbour_is_counted_under_its_own_name_only():
 
 
 def test_by_category_reports_each_category_even_when_empty():
-    outcomes = [pos("p1", "pdf", "pdf"), pos("p2", "pdf", None), near("n1", "pdf", None),
-                near("n2", "pdf", ERRORED)]
+    outcomes = [
+        pos("p1", "pdf", "pdf"),
+        pos("p2", "pdf", None),
+        near("n1", "pdf", None),
+        near("n2", "pdf", ERRORED),
+    ]
     assert metrics.by_category(outcomes) == {
         "positive": {"graded": 2, "passed": 1, "accuracy": 0.5},
         "near_miss": {"graded": 1, "passed": 1, "accuracy": 1.0},
@@ -99,8 +126,14 @@ def test_accuracy_is_rounded_for_display_only():
 
 
 def test_confusion_matrix_rows_are_expected_and_columns_observed():
-    outcomes = [pos("p1", "pdf", "pdf"), pos("p2", "pdf", "pdf-tools"), pos("p3", "pdf", "pdf"),
-                shared("s1", None), shared("s2", "other:stray"), pos("p4", "pdf", ERRORED)]
+    outcomes = [
+        pos("p1", "pdf", "pdf"),
+        pos("p2", "pdf", "pdf-tools"),
+        pos("p3", "pdf", "pdf"),
+        shared("s1", None),
+        shared("s2", "other:stray"),
+        pos("p4", "pdf", ERRORED),
+    ]
     assert metrics.confusion(outcomes) == {
         "pdf": {"pdf": 2, "pdf-tools": 1},
         NO_SKILL: {NO_SKILL: 1, "other:stray": 1},
@@ -109,8 +142,14 @@ def test_confusion_matrix_rows_are_expected_and_columns_observed():
 
 def test_verdict_counts_list_every_verdict():
     counts = metrics.verdict_counts([pos("p1", "pdf", "pdf"), shared("s1", ERRORED)])
-    assert counts == {"correct_trigger": 1, "true_negative": 0, "missed_trigger": 0, "wrong_skill": 0,
-                      "false_trigger": 0, "error": 1}
+    assert counts == {
+        "correct_trigger": 1,
+        "true_negative": 0,
+        "missed_trigger": 0,
+        "wrong_skill": 0,
+        "false_trigger": 0,
+        "error": 1,
+    }
 
 
 # --- a case over repeated samples -------------------------------------------------------------
@@ -159,8 +198,13 @@ def test_nothing_graded_fails_at_any_bar(bar):
 @pytest.mark.parametrize("bar", [Fraction(0), Fraction(1, 2), Fraction(1)])
 def test_no_activation_while_some_were_expected_fails_at_any_bar(bar):
     # Four of five right, but nothing ever fired: detection or installation is broken.
-    outcomes = [pos("p1", "pdf", None), near("n1", "pdf", None), shared("s1", None), shared("s2", None),
-                shared("s3", None)]
+    outcomes = [
+        pos("p1", "pdf", None),
+        near("n1", "pdf", None),
+        shared("s1", None),
+        shared("s2", None),
+        shared("s3", None),
+    ]
     result = metrics.gate(outcomes, bar)
     assert not result.passed and "no skill activated" in result.reason
 

@@ -17,26 +17,63 @@ from harness.routing.verdicts import Sample
 
 
 def case(case_id: str, skill: str | None, trigger: bool, prompt: str = "a prompt") -> Case:
-    return Case(id=case_id, prompt=prompt, should_trigger=trigger, skill=skill,
-                source=f"{skill or 'shared'}/evals/evals.json", line=4)
+    return Case(
+        id=case_id,
+        prompt=prompt,
+        should_trigger=trigger,
+        skill=skill,
+        source=f"{skill or 'shared'}/evals/evals.json",
+        line=4,
+    )
 
 
-def result(outcomes: list[CaseOutcome], *, config_dir: str = "fresh", timed_out: bool = False,
-           notes: list[str] | None = None, bar: Fraction = Fraction(1)) -> RoutingResult:
+def result(
+    outcomes: list[CaseOutcome],
+    *,
+    config_dir: str = "fresh",
+    timed_out: bool = False,
+    notes: list[str] | None = None,
+    bar: Fraction = Fraction(1),
+) -> RoutingResult:
     meta = RoutingMeta(
-        run=RunMeta(command="routing", repo="/repo", globs=["*"], started_at="2026-01-01T00:00:00+00:00",
-                    elapsed_s=3.0),
-        claude_version="2.1.332", claude_path="claude", model="claude-fake-1", effort=None,
-        room=["pdf", "pdf-tools"], extended=True, jobs=4, repeat=1, case_timeout=240.0, max_tool_calls=4,
-        max_inspection_calls=8, max_budget_usd=0.75, min_accuracy=bar, isolation={"config_dir": config_dir},
-        timed_out=timed_out, notes=notes or [])
+        run=RunMeta(
+            command="routing",
+            repo="/repo",
+            globs=["*"],
+            started_at="2026-01-01T00:00:00+00:00",
+            elapsed_s=3.0,
+        ),
+        claude_version="2.1.332",
+        claude_path="claude",
+        model="claude-fake-1",
+        effort=None,
+        room=["pdf", "pdf-tools"],
+        extended=True,
+        jobs=4,
+        repeat=1,
+        case_timeout=240.0,
+        max_tool_calls=4,
+        max_inspection_calls=8,
+        max_budget_usd=0.75,
+        min_accuracy=bar,
+        isolation={"config_dir": config_dir},
+        timed_out=timed_out,
+        notes=notes or [],
+    )
     return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar))
 
 
 def sample(observed=None, *, error=None, seen=("pdf", "pdf-tools"), cost=0.001) -> Sample:
-    return Sample(observed=observed, error=error, stop_reason="error" if error else "activation",
-                  elapsed_s=1.25, input_tokens=100, output_tokens=20, cost_usd=cost,
-                  visible_skills=list(seen))
+    return Sample(
+        observed=observed,
+        error=error,
+        stop_reason="error" if error else "activation",
+        elapsed_s=1.25,
+        input_tokens=100,
+        output_tokens=20,
+        cost_usd=cost,
+        visible_skills=list(seen),
+    )
 
 
 def mixed() -> list[CaseOutcome]:
@@ -63,8 +100,12 @@ def test_the_json_report_validates_and_adds_up():
 
 def test_session_skills_flag_extras_and_missing_members():
     outcomes = [CaseOutcome(case("p1", "pdf", True), [sample("pdf", seen=("pdf", "stray"))])]
-    assert result(outcomes).session_skills() == {"verified": True, "seen": ["pdf", "stray"],
-                                                 "extra": ["stray"], "missing": ["pdf-tools"]}
+    assert result(outcomes).session_skills() == {
+        "verified": True,
+        "seen": ["pdf", "stray"],
+        "extra": ["stray"],
+        "missing": ["pdf-tools"],
+    }
     unseen = [CaseOutcome(case("p1", "pdf", True), [sample(error="claude exited 1", seen=())])]
     assert result(unseen).session_skills() == {"verified": False, "seen": [], "extra": [], "missing": []}
 

@@ -57,30 +57,56 @@ def valid(report: dict) -> list[str]:
 
 
 def test_each_graded_verdict_end_to_end(fake_api, repo, env):
-    fake_api.script(CaseRouter({
-        "alpha-pos-1": R.skill("alpha"),  # correct_trigger
-        "alpha-pos-2": "I will just answer.",  # missed_trigger
-        "alpha-pos-3": R.skill("beta"),  # wrong_skill
-        "alpha-neg-1": "Not a job for a skill.",  # true_negative
-        "alpha-neg-2": R.skill("beta"),  # false_trigger
-    }))
-    run = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight",
-                "--only", "alpha-pos-1,alpha-pos-2,alpha-pos-3,alpha-neg-1,alpha-neg-2")
+    fake_api.script(
+        CaseRouter(
+            {
+                "alpha-pos-1": R.skill("alpha"),  # correct_trigger
+                "alpha-pos-2": "I will just answer.",  # missed_trigger
+                "alpha-pos-3": R.skill("beta"),  # wrong_skill
+                "alpha-neg-1": "Not a job for a skill.",  # true_negative
+                "alpha-neg-2": R.skill("beta"),  # false_trigger
+            }
+        )
+    )
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha,beta",
+        "--skip-preflight",
+        "--only",
+        "alpha-pos-1,alpha-pos-2,alpha-pos-3,alpha-neg-1,alpha-neg-2",
+    )
     assert run.code == 1, run.stderr
-    assert run.verdicts() == {"alpha-pos-1": "correct_trigger", "alpha-pos-2": "missed_trigger",
-                              "alpha-pos-3": "wrong_skill", "alpha-neg-1": "true_negative",
-                              "alpha-neg-2": "false_trigger"}
+    assert run.verdicts() == {
+        "alpha-pos-1": "correct_trigger",
+        "alpha-pos-2": "missed_trigger",
+        "alpha-pos-3": "wrong_skill",
+        "alpha-neg-1": "true_negative",
+        "alpha-neg-2": "false_trigger",
+    }
     report = run.report
     assert valid(report) == []
     assert (report["totals"]["graded"], report["totals"]["passed"], report["totals"]["errors"]) == (5, 2, 0)
-    assert report["gate"] == {"passed": False, "reason": "2/5 correct (accuracy 0.400) is below the "
-                                                         "--min-accuracy bar of 1"}
+    assert report["gate"] == {
+        "passed": False,
+        "reason": "2/5 correct (accuracy 0.400) is below the --min-accuracy bar of 1",
+    }
     assert report["per_skill"]["alpha"] == {
-        "expected": 3, "correct": 1, "missed": 1, "lost_to_other_skill": 1, "fired_total": 1,
-        "fired_when_not_expected": 0, "recall": 0.333, "precision": 1.0}
+        "expected": 3,
+        "correct": 1,
+        "missed": 1,
+        "lost_to_other_skill": 1,
+        "fired_total": 1,
+        "fired_when_not_expected": 0,
+        "recall": 0.333,
+        "precision": 1.0,
+    }
     assert report["per_skill"]["beta"]["fired_when_not_expected"] == 2
-    assert report["confusion"] == {"alpha": {"alpha": 1, "(no skill)": 1, "beta": 1},
-                                   "(no skill)": {"(no skill)": 1, "beta": 1}}
+    assert report["confusion"] == {
+        "alpha": {"alpha": 1, "(no skill)": 1, "beta": 1},
+        "(no skill)": {"(no skill)": 1, "beta": 1},
+    }
     assert report["by_category"]["positive"] == {"graded": 3, "passed": 1, "accuracy": 0.333}
     assert report["by_category"]["near_miss"] == {"graded": 2, "passed": 1, "accuracy": 0.5}
     correct = run.case("alpha-pos-1")
@@ -90,19 +116,28 @@ def test_each_graded_verdict_end_to_end(fake_api, repo, env):
     # One progress line per finished case, in the documented shape.
     lines = run.progress
     assert len(lines) == 5
-    assert re.fullmatch(r"\[PASS\] alpha-pos-1: expected alpha -> got alpha \(correct_trigger, activation, "
-                        r"\d+\.\ds\)", lines["alpha-pos-1"])
-    assert lines["alpha-pos-2"].startswith("[FAIL] alpha-pos-2: expected alpha -> got no skill "
-                                           "(missed_trigger, result, ")
-    assert lines["alpha-neg-2"].startswith("[FAIL] alpha-neg-2: expected no skill -> got beta "
-                                           "(false_trigger, ")
+    assert re.fullmatch(
+        r"\[PASS\] alpha-pos-1: expected alpha -> got alpha \(correct_trigger, activation, "
+        r"\d+\.\ds\)",
+        lines["alpha-pos-1"],
+    )
+    assert lines["alpha-pos-2"].startswith(
+        "[FAIL] alpha-pos-2: expected alpha -> got no skill (missed_trigger, result, "
+    )
+    assert lines["alpha-neg-2"].startswith(
+        "[FAIL] alpha-neg-2: expected no skill -> got beta (false_trigger, "
+    )
     assert "[routing] failed: 2/5 correct" in run.stderr
     assert "## Skill routing" in run.stdout and "**2/5 correct (40.0%)**" in run.stdout
     # The isolation held: the model was shown exactly the room, and the report raises no false alarm.
     listings = {tuple(sorted(t.skill_listing)) for t in fake_api.agent_turns()}
     assert listings == {("alpha", "beta")}
-    assert report["session_skills"] == {"verified": True, "seen": ["alpha", "beta"], "extra": [],
-                                        "missing": []}
+    assert report["session_skills"] == {
+        "verified": True,
+        "seen": ["alpha", "beta"],
+        "extra": [],
+        "missing": [],
+    }
     assert "beyond the room" not in run.stdout
 
 
@@ -114,17 +149,31 @@ def test_no_tokens_are_spent_after_the_decision(fake_api, repo, env):
     assert run.case("alpha-pos-1")["stop_reason"] == "activation"
     # The CLI may already have asked for its next turn when the kill lands, but never a third.
     assert len(fake_api.agent_turns()) <= 2
-    assert not any(t.tool_results and t.tool_results[-1]["text"].startswith("echo")
-                   for t in fake_api.agent_turns())
+    assert not any(
+        t.tool_results and t.tool_results[-1]["text"].startswith("echo") for t in fake_api.agent_turns()
+    )
 
 
 def test_an_uninstalled_skill_is_other_and_never_credited_to_a_room_member(fake_api, repo, env):
-    fake_api.script(CaseRouter({
-        "alpha-pos-1": R.skill("ghost"),
-        "alpha-neg-1": R.skill("alpha-extra"),  # contains a room name: still not alpha
-    }))
-    run = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--min-accuracy", "0",
-                "--only", "alpha-pos-1,alpha-neg-1")
+    fake_api.script(
+        CaseRouter(
+            {
+                "alpha-pos-1": R.skill("ghost"),
+                "alpha-neg-1": R.skill("alpha-extra"),  # contains a room name: still not alpha
+            }
+        )
+    )
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha,beta",
+        "--skip-preflight",
+        "--min-accuracy",
+        "0",
+        "--only",
+        "alpha-pos-1,alpha-neg-1",
+    )
     assert run.code == 0, run.stderr  # an activation was seen, so detection works: bar 0 only reports
     pos, neg = run.case("alpha-pos-1"), run.case("alpha-neg-1")
     assert (pos["observed"], pos["verdict"]) == ("other:ghost", "wrong_skill")
@@ -140,12 +189,29 @@ def test_an_uninstalled_skill_is_other_and_never_credited_to_a_room_member(fake_
 
 def test_a_prefix_named_neighbour_is_credited_to_itself(fake_api, tmp_path, env):
     repo = skills_repo(tmp_path / "repo", "pdf", "pdf-tools")
-    fake_api.script(CaseRouter({"pdf-tools-pos-1": R.skill("pdf-tools"), "pdf-pos-1": R.skill("pdf-tools"),
-                                "pdf-pos-2": R.skill("/pdf")}))
-    run = route(repo, env, "--routing-room", "all", "--skip-preflight",
-                "--only", "pdf-tools-pos-1,pdf-pos-1,pdf-pos-2")
-    assert run.verdicts() == {"pdf-tools-pos-1": "correct_trigger", "pdf-pos-1": "wrong_skill",
-                              "pdf-pos-2": "correct_trigger"}
+    fake_api.script(
+        CaseRouter(
+            {
+                "pdf-tools-pos-1": R.skill("pdf-tools"),
+                "pdf-pos-1": R.skill("pdf-tools"),
+                "pdf-pos-2": R.skill("/pdf"),
+            }
+        )
+    )
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "all",
+        "--skip-preflight",
+        "--only",
+        "pdf-tools-pos-1,pdf-pos-1,pdf-pos-2",
+    )
+    assert run.verdicts() == {
+        "pdf-tools-pos-1": "correct_trigger",
+        "pdf-pos-1": "wrong_skill",
+        "pdf-pos-2": "correct_trigger",
+    }
     assert run.case("pdf-pos-1")["observed"] == "pdf-tools"
     per_skill = run.report["per_skill"]
     assert per_skill["pdf"]["fired_total"] == 1 and per_skill["pdf"]["lost_to_other_skill"] == 1
@@ -159,8 +225,15 @@ def test_user_and_config_dir_skills_never_join_the_room(fake_api, repo, claude_b
     user_config = tmp_path / "user-config"
     write_skill(user_config / "skills", "config-skill", "Does everything too.")
     env = routing_env(fake_api.base_url, claude_bin, home, CLAUDE_CONFIG_DIR=str(user_config))
-    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-neg-1": R.skill("home-skill"),
-                                "alpha-neg-2": R.skill("config-skill")}))
+    fake_api.script(
+        CaseRouter(
+            {
+                "alpha-pos-1": R.skill("alpha"),
+                "alpha-neg-1": R.skill("home-skill"),
+                "alpha-neg-2": R.skill("config-skill"),
+            }
+        )
+    )
     run = route(repo, env, "--routing-room", "alpha", "--only", "alpha-pos-1,alpha-neg-1,alpha-neg-2")
     turns = fake_api.agent_turns()
     first_turns = [t for t in turns if not t.tool_results and t.skill_listing]
@@ -193,8 +266,17 @@ def test_an_overloaded_api_is_an_error_not_a_miss(fake_api, repo, env):
 
 def test_a_529_storm_fails_the_run_with_every_case_errored(fake_api, repo, env):
     fake_api.script(lambda request: R.error(529))
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--min-accuracy", "0",
-                "--only", "alpha-pos-1,alpha-neg-1")
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--min-accuracy",
+        "0",
+        "--only",
+        "alpha-pos-1,alpha-neg-1",
+    )
     assert run.code == 1
     assert set(run.verdicts().values()) == {"error"}
     assert all("529" in c["error"] for c in run.report["cases"])
@@ -204,8 +286,17 @@ def test_a_529_storm_fails_the_run_with_every_case_errored(fake_api, repo, env):
 
 def test_a_hang_past_the_case_timeout_is_an_error_and_leaves_nothing_behind(fake_api, repo, env):
     fake_api.script(CaseRouter({"alpha-pos-1": R.hang()}))
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--case-timeout", "3",
-                "--only", "alpha-pos-1")
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--case-timeout",
+        "3",
+        "--only",
+        "alpha-pos-1",
+    )
     assert run.code == 1 and "[routing] failed: no case was graded" in run.stderr
     hung = run.case("alpha-pos-1")
     assert (hung["verdict"], hung["stop_reason"]) == ("error", "timeout")
@@ -246,7 +337,8 @@ def test_a_cli_exiting_non_zero_is_an_error_with_its_stderr(tmp_path, repo, fake
     assert valid(run.report) == []
     # This CLI's --help lacks --max-budget-usd: the report says the budget was not enforced.
     assert run.report["meta"]["notes"] == [
-        "claude 2.1.332 has no --max-budget-usd; the budget was not enforced"]
+        "claude 2.1.332 has no --max-budget-usd; the budget was not enforced"
+    ]
     assert "> claude 2.1.332 has no --max-budget-usd; the budget was not enforced" in run.stdout
 
 
@@ -255,10 +347,22 @@ def test_a_cli_exiting_non_zero_is_an_error_with_its_stderr(tmp_path, repo, fake
 
 def test_the_tool_budget_stops_a_run_that_never_decides(fake_api, repo, env):
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}, default=bash_forever, later=bash_forever))
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--max-tool-calls", "2",
-                "--only", "alpha-pos-1,alpha-pos-2,alpha-neg-1")
-    assert run.verdicts() == {"alpha-pos-1": "correct_trigger", "alpha-pos-2": "missed_trigger",
-                              "alpha-neg-1": "true_negative"}
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--max-tool-calls",
+        "2",
+        "--only",
+        "alpha-pos-1,alpha-pos-2,alpha-neg-1",
+    )
+    assert run.verdicts() == {
+        "alpha-pos-1": "correct_trigger",
+        "alpha-pos-2": "missed_trigger",
+        "alpha-neg-1": "true_negative",
+    }
     for case_id in ("alpha-pos-2", "alpha-neg-1"):
         case = run.case(case_id)
         assert (case["stop_reason"], case["tool_calls"], case["error"]) == ("tool_budget", 2, None)
@@ -272,8 +376,21 @@ def test_the_tool_budget_stops_a_run_that_never_decides(fake_api, repo, env):
 
 def test_the_budget_stop_is_a_graded_no_skill(fake_api, repo, env):
     fake_api.script(bash_forever)
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--max-budget-usd", "0.002",
-                "--max-tool-calls", "50", "--min-accuracy", "0", "--only", "alpha-neg-1")
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--max-budget-usd",
+        "0.002",
+        "--max-tool-calls",
+        "50",
+        "--min-accuracy",
+        "0",
+        "--only",
+        "alpha-neg-1",
+    )
     case = run.case("alpha-neg-1")
     assert (case["verdict"], case["stop_reason"], case["error"]) == ("true_negative", "budget", None)
     assert case["cost_usd"] >= 0.002
@@ -296,8 +413,17 @@ def test_jobs_run_cases_side_by_side(fake_api, repo, env):
         return R.skill("alpha") if "job" in request.prompt else "no skill"
 
     fake_api.script(router)
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--jobs", "4",
-                "--only", "alpha-pos-1,alpha-pos-2,alpha-pos-3,alpha-neg-1")
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--jobs",
+        "4",
+        "--only",
+        "alpha-pos-1,alpha-pos-2,alpha-pos-3,alpha-neg-1",
+    )
     assert not both_waiting.broken
     assert fake_api.max_concurrency() >= 2
     assert len({t.session_id for t in fake_api.agent_turns()}) == 4
@@ -305,23 +431,46 @@ def test_jobs_run_cases_side_by_side(fake_api, repo, env):
 
 
 def test_repeat_keeps_every_sample_and_takes_the_majority(fake_api, repo, env, tmp_path):
-    fake_api.script(CaseRouter({"alpha-pos-1": [R.skill("alpha"), "no skill", R.skill("alpha")],
-                                "alpha-pos-2": ["no skill", R.skill("alpha"), "no skill"]}))
+    fake_api.script(
+        CaseRouter(
+            {
+                "alpha-pos-1": [R.skill("alpha"), "no skill", R.skill("alpha")],
+                "alpha-pos-2": ["no skill", R.skill("alpha"), "no skill"],
+            }
+        )
+    )
     logs = tmp_path / "logs"
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--repeat", "3", "--min-accuracy",
-                "0", "--only", "alpha-pos-1,alpha-pos-2", "--keep-logs", str(logs))
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--repeat",
+        "3",
+        "--min-accuracy",
+        "0",
+        "--only",
+        "alpha-pos-1,alpha-pos-2",
+        "--keep-logs",
+        str(logs),
+    )
     assert run.code == 0, run.stderr
     one, two = run.case("alpha-pos-1"), run.case("alpha-pos-2")
     assert [len(c["samples"]) for c in (one, two)] == [3, 3]
-    assert sorted(s["verdict"] for s in one["samples"]) == ["correct_trigger", "correct_trigger",
-                                                              "missed_trigger"]
+    assert sorted(s["verdict"] for s in one["samples"]) == [
+        "correct_trigger",
+        "correct_trigger",
+        "missed_trigger",
+    ]
     assert (one["verdict"], one["observed"]) == ("correct_trigger", "alpha")
     assert (two["verdict"], two["observed"]) == ("missed_trigger", None)
     assert one["trigger_rate"] == pytest.approx(2 / 3) and two["trigger_rate"] == pytest.approx(1 / 3)
     assert one["trigger_rate_ci95"] == [pytest.approx(0.2077, abs=1e-4), pytest.approx(0.9385, abs=1e-4)]
     assert run.report["totals"]["samples"] == 6 and run.report["meta"]["repeat"] == 3
-    assert sorted(p.name for p in logs.iterdir()) == [f"{c}-{n}.jsonl" for c in ("alpha-pos-1", "alpha-pos-2")
-                                                      for n in (1, 2, 3)]
+    assert sorted(p.name for p in logs.iterdir()) == [
+        f"{c}-{n}.jsonl" for c in ("alpha-pos-1", "alpha-pos-2") for n in (1, 2, 3)
+    ]
     assert "67% [21–94%]" in run.stdout
 
 
@@ -331,8 +480,17 @@ def test_repeat_keeps_every_sample_and_takes_the_majority(fake_api, repo, env, t
 @pytest.mark.parametrize(("bar", "code"), [("0", 0), ("0.5", 0), ("0.51", 1), ("1", 1)])
 def test_the_bar_decides_the_exit_code(fake_api, repo, env, bar, code):
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-neg-1": R.skill("alpha")}))
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--min-accuracy", bar,
-                "--only", "alpha-pos-1,alpha-neg-1")
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--min-accuracy",
+        bar,
+        "--only",
+        "alpha-pos-1,alpha-neg-1",
+    )
     assert run.code == code, run.stderr
     assert run.report["passed"] is (code == 0) and run.report["meta"]["min_accuracy"] == float(bar)
     assert run.output.exists()
@@ -340,8 +498,17 @@ def test_the_bar_decides_the_exit_code(fake_api, repo, env, bar, code):
 
 def test_no_activation_anywhere_fails_even_at_bar_zero(fake_api, repo, env):
     fake_api.script(lambda request: "I never use skills.")
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--min-accuracy", "0",
-                "--only", "alpha-pos-1,alpha-neg-1")
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--min-accuracy",
+        "0",
+        "--only",
+        "alpha-pos-1,alpha-neg-1",
+    )
     assert run.code == 1
     assert "no skill activated in any case although some were expected" in run.stderr
     assert run.report["totals"]["activations"] == 0 and run.report["totals"]["activations_expected"] == 1
@@ -349,8 +516,19 @@ def test_no_activation_anywhere_fails_even_at_bar_zero(fake_api, repo, env):
 
 def test_the_command_timeout_reports_unfinished_cases_as_errors(fake_api, repo, env):
     fake_api.script(CaseRouter({"alpha-pos-1": R.hang()}))
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--jobs", "1", "--timeout", "6",
-                "--only", "alpha-pos-1,alpha-pos-2")
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--jobs",
+        "1",
+        "--timeout",
+        "6",
+        "--only",
+        "alpha-pos-1,alpha-pos-2",
+    )
     assert run.code == 1
     assert "[routing] failed: the command's --timeout ran out." in run.stderr
     report = run.report
@@ -375,11 +553,22 @@ def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, 
     skill_dir = write_skill(tmp_path / "skills", "pdf-tools", "Work with PDF files.", name="pdf-kit")
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     fake_api.script(CaseRouter({"merge these": R.skill("pdf-kit")}))
-    case = Case(id="merge", prompt="merge these PDFs", should_trigger=True, skill="pdf-tools",
-                source="pdf-tools/evals/evals.json")
+    case = Case(
+        id="merge",
+        prompt="merge these PDFs",
+        should_trigger=True,
+        skill="pdf-tools",
+        source="pdf-tools/evals/evals.json",
+    )
     cli = agent.locate(claude_bin, env)
-    run = RoutingRun(cli, agent.isolation_for(env), env, {"pdf-tools": skill_dir},
-                     RoutingSettings(model=None, effort=None), Deadline(60))
+    run = RoutingRun(
+        cli,
+        agent.isolation_for(env),
+        env,
+        {"pdf-tools": skill_dir},
+        RoutingSettings(model=None, effort=None),
+        Deadline(60),
+    )
     (outcome,) = run.run([case])
     assert (outcome.verdict, outcome.observed) == ("correct_trigger", "pdf-tools")
     assert fake_api.agent_turns()[0].skill_listing == {"pdf-tools": "Work with PDF files."}
@@ -387,12 +576,17 @@ def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, 
 
 def test_only_picks_case_ids_and_the_shared_negatives_are_unrelated(fake_api, repo, env):
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
-    run = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight",
-                "--only", "alpha-pos-1,shared-sql-join")
+    run = route(
+        repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-pos-1,shared-sql-join"
+    )
     assert run.code == 0, run.stderr
     shared = run.case("shared-sql-join")
     assert (shared["skill"], shared["category"], shared["expect"], shared["verdict"]) == (
-        None, "unrelated", None, "true_negative")
+        None,
+        "unrelated",
+        None,
+        "true_negative",
+    )
     assert sorted(run.verdicts()) == ["alpha-pos-1", "shared-sql-join"]
     assert run.report["by_category"]["unrelated"]["graded"] == 1
 
@@ -428,39 +622,69 @@ def test_a_rejected_credential_fails_the_preflight_with_one_clear_error(fake_api
 
 
 def test_every_report_is_written(fake_api, tmp_path, claude_bin):
-    evals = {"evaluations": [
-        {"id": "split-pdf", "skill_should_trigger": True, "prompt": "Split report.pdf into pages.",
-         "expected_behavior": ["Splits it"]},
-        {"id": "merge-pdf", "skill_should_trigger": True, "prompt": "Merge a.pdf and b.pdf."},
-        {"id": "rotate-pdf", "skill_should_trigger": True, "prompt": "Rotate page 2 of c.pdf."},
-        {"id": "pipe-prompt", "skill_should_trigger": False, "prompt": "Run `cat x | sort`\nthen count."},
-        {"id": "word-doc", "skill_should_trigger": False, "prompt": "Fix the margins of my Word file."},
-    ]}
+    evals = {
+        "evaluations": [
+            {
+                "id": "split-pdf",
+                "skill_should_trigger": True,
+                "prompt": "Split report.pdf into pages.",
+                "expected_behavior": ["Splits it"],
+            },
+            {"id": "merge-pdf", "skill_should_trigger": True, "prompt": "Merge a.pdf and b.pdf."},
+            {"id": "rotate-pdf", "skill_should_trigger": True, "prompt": "Rotate page 2 of c.pdf."},
+            {"id": "pipe-prompt", "skill_should_trigger": False, "prompt": "Run `cat x | sort`\nthen count."},
+            {"id": "word-doc", "skill_should_trigger": False, "prompt": "Fix the margins of my Word file."},
+        ]
+    }
     repo = tmp_path / "repo"
     from tests.support.helpers import make_skill
+
     make_skill(repo, "pdf", evals=evals)
     fake_api.script(CaseRouter({"Split": R.skill("pdf"), "cat x": R.skill("pdf"), "Merge": R.error(529)}))
     summary, junit, logs = tmp_path / "summary.md", tmp_path / "junit.xml", tmp_path / "logs"
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", GITHUB_ACTIONS="true")
-    run = route(repo, env, "--routing-room", "pdf", "--skip-preflight", "--summary", str(summary),
-                "--junit", str(junit), "--keep-logs", str(logs), "--model", "claude-fake-1",
-                "--only", "split-pdf,merge-pdf,rotate-pdf,pipe-prompt")
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "pdf",
+        "--skip-preflight",
+        "--summary",
+        str(summary),
+        "--junit",
+        str(junit),
+        "--keep-logs",
+        str(logs),
+        "--model",
+        "claude-fake-1",
+        "--only",
+        "split-pdf,merge-pdf,rotate-pdf,pipe-prompt",
+    )
     assert run.code == 1
     report = run.report
     assert valid(report) == []
     meta = report["meta"]
     assert meta["claude_version"] == "2.1.332" and meta["model"] == "claude-fake-1"
     assert meta["room"] == ["pdf"] and meta["isolation"]["config_dir"] == "fresh"
-    assert (meta["jobs"], meta["case_timeout"], meta["max_tool_calls"], meta["max_inspection_calls"],
-            meta["max_budget_usd"], meta["min_accuracy"]) == (4, 240.0, 4, 8, 0.75, 1.0)
+    assert (
+        meta["jobs"],
+        meta["case_timeout"],
+        meta["max_tool_calls"],
+        meta["max_inspection_calls"],
+        meta["max_budget_usd"],
+        meta["min_accuracy"],
+    ) == (4, 240.0, 4, 8, 0.75, 1.0)
     assert report["repo"] == str(repo)
     assert f"JSON report: {run.output}" in run.stdout
     # Markdown: on stdout and appended to the summary; the failing prompt stays one escaped table cell.
     assert summary.read_text().strip() in run.stdout
     from markdown_it import MarkdownIt
+
     html = MarkdownIt("commonmark").enable("table").render(run.stdout)
-    assert "<td>Run <code>cat x | sort</code> then count.</td>" in html or \
-        "<td>Run `cat x | sort` then count.</td>" in html
+    assert (
+        "<td>Run <code>cat x | sort</code> then count.</td>" in html
+        or "<td>Run `cat x | sort` then count.</td>" in html
+    )
     failures = run.stdout.split("### Routing failures", 1)[1].split("###", 1)[0]
     assert "pipe-prompt" in failures and "rotate-pdf" in failures and "merge-pdf" not in failures
     errored = run.stdout.split("### Errored cases (not graded)", 1)[1].split("<details>", 1)[0]
@@ -469,19 +693,32 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin):
     # GitHub annotations point at each failing case's line in its dataset.
     notes = [line for line in run.stdout.splitlines() if line.startswith("::")]
     lines = {c["id"]: c["line"] for c in report["cases"]}
-    assert (f"::error file=pdf/evals/evals.json,line={lines['rotate-pdf']},title=skillscope routing::routing "
-            "case `rotate-pdf`: expected pdf -> got no skill (missed_trigger)") in notes
-    assert any(n.startswith(f"::warning file=pdf/evals/evals.json,line={lines['merge-pdf']},") and
-               "errored: the API answered 529" in n for n in notes)
+    assert (
+        f"::error file=pdf/evals/evals.json,line={lines['rotate-pdf']},title=skillscope routing::routing "
+        "case `rotate-pdf`: expected pdf -> got no skill (missed_trigger)"
+    ) in notes
+    assert any(
+        n.startswith(f"::warning file=pdf/evals/evals.json,line={lines['merge-pdf']},")
+        and "errored: the API answered 529" in n
+        for n in notes
+    )
     assert len(notes) == 3
     # JUnit: a failure per wrong route, an error per errored case.
     suite = ET.parse(junit).getroot().find("testsuite")
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("4", "2", "1")
     kinds = {c.get("name"): [child.tag for child in c] for c in suite.iter("testcase")}
-    assert kinds == {"split-pdf": [], "merge-pdf": ["error"], "rotate-pdf": ["failure"],
-                     "pipe-prompt": ["failure"]}
+    assert kinds == {
+        "split-pdf": [],
+        "merge-pdf": ["error"],
+        "rotate-pdf": ["failure"],
+        "pipe-prompt": ["failure"],
+    }
     # --keep-logs: one stream-json file per case, starting at the CLI's init event.
-    assert sorted(p.name for p in logs.iterdir()) == ["merge-pdf.jsonl", "pipe-prompt.jsonl",
-                                                      "rotate-pdf.jsonl", "split-pdf.jsonl"]
+    assert sorted(p.name for p in logs.iterdir()) == [
+        "merge-pdf.jsonl",
+        "pipe-prompt.jsonl",
+        "rotate-pdf.jsonl",
+        "split-pdf.jsonl",
+    ]
     first = json.loads((logs / "split-pdf.jsonl").read_text().splitlines()[0])
     assert (first["type"], first["subtype"]) == ("system", "init")

@@ -21,19 +21,38 @@ from harness.routing.verdicts import ERROR
 
 
 def init(skills=("pdf", "pdf-tools")) -> InitInfo:
-    return InitInfo(skills=list(skills), tools=["Skill", "Bash"], model="claude-fake-1",
-                    claude_code_version="2.1.332", permission_mode="default",
-                    api_key_source="ANTHROPIC_API_KEY", session_id="s", cwd="/ws")
+    return InitInfo(
+        skills=list(skills),
+        tools=["Skill", "Bash"],
+        model="claude-fake-1",
+        claude_code_version="2.1.332",
+        permission_mode="default",
+        api_key_source="ANTHROPIC_API_KEY",
+        session_id="s",
+        cwd="/ws",
+    )
 
 
 def activation(name: str, *, confirmed=True, settled=True) -> Activation:
-    return Activation(name=name, raw_input_name=name.removeprefix("other:"), tool_use_id="toolu_1",
-                      confirmed=confirmed, settled=settled)
+    return Activation(
+        name=name,
+        raw_input_name=name.removeprefix("other:"),
+        tool_use_id="toolu_1",
+        confirmed=confirmed,
+        settled=settled,
+    )
 
 
 def trace(stop: str, *, decision: Activation | None = None, error: str | None = None, **fields) -> Trace:
-    made = Trace(init=init(), stop_reason=stop, error=error, elapsed_s=1.5,
-                 usage=Usage(input_tokens=300, output_tokens=40), cost_usd=0.002, **fields)
+    made = Trace(
+        init=init(),
+        stop_reason=stop,
+        error=error,
+        elapsed_s=1.5,
+        usage=Usage(input_tokens=300, output_tokens=40),
+        cost_usd=0.002,
+        **fields,
+    )
     if decision is not None:
         made.activations.append(decision)
     return made
@@ -43,8 +62,9 @@ def trace(stop: str, *, decision: Activation | None = None, error: str | None = 
 
 
 def test_a_decision_is_observed():
-    sample = sample_from(trace("activation", decision=activation("pdf-tools"), budget_tool_calls=1,
-                               inspection_calls=2))
+    sample = sample_from(
+        trace("activation", decision=activation("pdf-tools"), budget_tool_calls=1, inspection_calls=2)
+    )
     assert (sample.observed, sample.error, sample.stop_reason) == ("pdf-tools", None, "activation")
     assert (sample.tool_calls, sample.inspection_calls) == (1, 2)
     assert (sample.input_tokens, sample.output_tokens, sample.cost_usd) == (300, 40, 0.002)
@@ -64,8 +84,13 @@ def test_a_decision_stands_even_if_the_run_failed_afterwards():
 
 
 def test_an_activation_not_yet_settled_is_no_decision():
-    sample = sample_from(trace("timeout", decision=activation("pdf", settled=False),
-                               error="timed out after 5 s before claude finished"))
+    sample = sample_from(
+        trace(
+            "timeout",
+            decision=activation("pdf", settled=False),
+            error="timed out after 5 s before claude finished",
+        )
+    )
     assert sample.observed is None and sample.verdict("pdf") == ERROR
 
 
@@ -99,8 +124,13 @@ def test_a_run_that_never_reached_init_still_gives_a_sample():
 
 
 def make_case(case_id: str, skill: str | None = "pdf", trigger: bool = True) -> Case:
-    return Case(id=case_id, prompt=f"prompt {case_id}", should_trigger=trigger, skill=skill,
-                source="pdf/evals/evals.json")
+    return Case(
+        id=case_id,
+        prompt=f"prompt {case_id}",
+        should_trigger=trigger,
+        skill=skill,
+        source="pdf/evals/evals.json",
+    )
 
 
 @pytest.fixture
@@ -130,23 +160,43 @@ def make_run(monkeypatch, room, tmp_path, answer, deadline=None, done=None, **se
     fake = FakeAgent(answer)
     monkeypatch.setattr(runner_mod.agent, "run", fake)
     values = {"model": None, "effort": None, **settings}
-    run = RoutingRun(agent.ClaudeCLI("claude", "2.1.332"), agent.Isolation(True, tmp_path), {}, room,
-                     RoutingSettings(**values), deadline or Deadline(0),
-                     on_case_done=done or (lambda outcome: None))
+    run = RoutingRun(
+        agent.ClaudeCLI("claude", "2.1.332"),
+        agent.Isolation(True, tmp_path),
+        {},
+        room,
+        RoutingSettings(**values),
+        deadline or Deadline(0),
+        on_case_done=done or (lambda outcome: None),
+    )
     return run, fake
 
 
 def test_every_sample_of_every_case_runs_and_each_case_is_reported_once(monkeypatch, room, tmp_path):
     reported = []
-    run, fake = make_run(monkeypatch, room, tmp_path,
-                         lambda spec: trace("activation", decision=activation("pdf")),
-                         done=lambda o: reported.append(o.case.id), repeat=3, jobs=2,
-                         keep_logs=tmp_path / "logs", max_budget_usd=0.5, max_tool_calls=2)
+    run, fake = make_run(
+        monkeypatch,
+        room,
+        tmp_path,
+        lambda spec: trace("activation", decision=activation("pdf")),
+        done=lambda o: reported.append(o.case.id),
+        repeat=3,
+        jobs=2,
+        keep_logs=tmp_path / "logs",
+        max_budget_usd=0.5,
+        max_tool_calls=2,
+    )
     outcomes = run.run([make_case("a"), make_case("b")])
     assert [len(o.samples) for o in outcomes] == [3, 3]
     assert sorted(reported) == ["a", "b"]
-    assert sorted(s.keep_log.name for s in fake.specs) == ["a-1.jsonl", "a-2.jsonl", "a-3.jsonl",
-                                                           "b-1.jsonl", "b-2.jsonl", "b-3.jsonl"]
+    assert sorted(s.keep_log.name for s in fake.specs) == [
+        "a-1.jsonl",
+        "a-2.jsonl",
+        "a-3.jsonl",
+        "b-1.jsonl",
+        "b-2.jsonl",
+        "b-3.jsonl",
+    ]
     assert {s.max_budget_usd for s in fake.specs} == {0.5}
     assert not any(tmp_path.glob("skillscope-ws-*"))  # every workspace removed
 
@@ -163,16 +213,23 @@ def test_notes_on_options_the_cli_could_not_honour_are_kept_once(monkeypatch, ro
 
 
 def test_one_log_per_case_without_repeat_and_no_budget_at_zero(monkeypatch, room, tmp_path):
-    run, fake = make_run(monkeypatch, room, tmp_path, lambda spec: trace("result"),
-                         keep_logs=tmp_path / "logs", max_budget_usd=0.0)
+    run, fake = make_run(
+        monkeypatch,
+        room,
+        tmp_path,
+        lambda spec: trace("result"),
+        keep_logs=tmp_path / "logs",
+        max_budget_usd=0.0,
+    )
     run.run([make_case("only")])
     (spec,) = fake.specs
     assert spec.keep_log == tmp_path / "logs" / "only.jsonl" and spec.max_budget_usd is None
 
 
 def test_the_stop_policy_is_stop_at_decision_with_both_budgets(monkeypatch, room, tmp_path):
-    run, fake = make_run(monkeypatch, room, tmp_path, lambda spec: trace("result"),
-                         max_tool_calls=2, max_inspection_calls=3)
+    run, fake = make_run(
+        monkeypatch, room, tmp_path, lambda spec: trace("result"), max_tool_calls=2, max_inspection_calls=3
+    )
     run.run([make_case("a")])
     stop = fake.specs[0].stop
     assert stop(Trace(budget_tool_calls=1, inspection_calls=2)) is None
@@ -202,17 +259,27 @@ def test_cases_not_started_before_the_command_deadline_are_errors(monkeypatch, r
 
 
 def test_a_case_cut_by_the_command_deadline_says_so(monkeypatch, room, tmp_path):
-    run, fake = make_run(monkeypatch, room, tmp_path,
-                         lambda spec: trace("timeout", error=f"timed out after {spec.timeout_s:g} s"),
-                         deadline=Deadline(30), case_timeout=240)
+    run, fake = make_run(
+        monkeypatch,
+        room,
+        tmp_path,
+        lambda spec: trace("timeout", error=f"timed out after {spec.timeout_s:g} s"),
+        deadline=Deadline(30),
+        case_timeout=240,
+    )
     (outcome,) = run.run([make_case("cut")])
     assert fake.specs[0].timeout_s <= 30
     assert outcome.error == "stopped when the command's --timeout of 30 s ran out"
 
 
 def test_the_case_timeout_is_passed_when_the_deadline_is_far(monkeypatch, room, tmp_path):
-    run, fake = make_run(monkeypatch, room, tmp_path,
-                         lambda spec: trace("timeout", error="timed out after 7 s"), case_timeout=7)
+    run, fake = make_run(
+        monkeypatch,
+        room,
+        tmp_path,
+        lambda spec: trace("timeout", error="timed out after 7 s"),
+        case_timeout=7,
+    )
     (outcome,) = run.run([make_case("slow")])
     assert fake.specs[0].timeout_s == 7 and outcome.error == "timed out after 7 s"
 

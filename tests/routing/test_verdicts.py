@@ -20,15 +20,18 @@ from harness.routing.verdicts import (
 )
 
 
-@pytest.mark.parametrize(("expected", "observed", "verdict"), [
-    ("pdf", "pdf", CORRECT_TRIGGER),
-    (None, None, TRUE_NEGATIVE),
-    ("pdf", None, MISSED_TRIGGER),
-    ("pdf", "pdf-tools", WRONG_SKILL),
-    ("pdf", "other:pdf", WRONG_SKILL),  # an uninstalled skill is never the expected one
-    (None, "pdf", FALSE_TRIGGER),
-    (None, "other:stray", FALSE_TRIGGER),
-])
+@pytest.mark.parametrize(
+    ("expected", "observed", "verdict"),
+    [
+        ("pdf", "pdf", CORRECT_TRIGGER),
+        (None, None, TRUE_NEGATIVE),
+        ("pdf", None, MISSED_TRIGGER),
+        ("pdf", "pdf-tools", WRONG_SKILL),
+        ("pdf", "other:pdf", WRONG_SKILL),  # an uninstalled skill is never the expected one
+        (None, "pdf", FALSE_TRIGGER),
+        (None, "other:stray", FALSE_TRIGGER),
+    ],
+)
 def test_classify_covers_every_graded_verdict(expected, observed, verdict):
     assert classify(expected, observed) == verdict
 
@@ -46,32 +49,45 @@ def test_a_sample_with_an_error_is_an_error_whatever_it_observed():
 
 
 def test_sample_json_carries_its_own_verdict_and_rounded_time():
-    sample = Sample(observed="pdf", stop_reason="activation", elapsed_s=1.23456, tool_calls=1,
-                    input_tokens=100, output_tokens=20, cost_usd=0.0008)
+    sample = Sample(
+        observed="pdf",
+        stop_reason="activation",
+        elapsed_s=1.23456,
+        tool_calls=1,
+        input_tokens=100,
+        output_tokens=20,
+        cost_usd=0.0008,
+    )
     data = sample.to_json("pdf")
     assert data["verdict"] == CORRECT_TRIGGER and data["elapsed_s"] == 1.235
     assert data["tokens"] == {"input": 100, "output": 20} and data["error"] is None
     assert sample.to_json(None)["verdict"] == FALSE_TRIGGER
 
 
-@pytest.mark.parametrize(("verdicts", "expected"), [
-    ([CORRECT_TRIGGER], CORRECT_TRIGGER),
-    ([CORRECT_TRIGGER, CORRECT_TRIGGER, MISSED_TRIGGER], CORRECT_TRIGGER),
-    ([MISSED_TRIGGER, MISSED_TRIGGER, CORRECT_TRIGGER], MISSED_TRIGGER),
-    ([TRUE_NEGATIVE, FALSE_TRIGGER, FALSE_TRIGGER], FALSE_TRIGGER),
-])
+@pytest.mark.parametrize(
+    ("verdicts", "expected"),
+    [
+        ([CORRECT_TRIGGER], CORRECT_TRIGGER),
+        ([CORRECT_TRIGGER, CORRECT_TRIGGER, MISSED_TRIGGER], CORRECT_TRIGGER),
+        ([MISSED_TRIGGER, MISSED_TRIGGER, CORRECT_TRIGGER], MISSED_TRIGGER),
+        ([TRUE_NEGATIVE, FALSE_TRIGGER, FALSE_TRIGGER], FALSE_TRIGGER),
+    ],
+)
 def test_majority_takes_the_most_common_verdict(verdicts, expected):
     assert majority(verdicts) == expected
 
 
-@pytest.mark.parametrize(("verdicts", "stricter"), [
-    ([CORRECT_TRIGGER, MISSED_TRIGGER], MISSED_TRIGGER),
-    ([MISSED_TRIGGER, CORRECT_TRIGGER], MISSED_TRIGGER),  # order does not matter
-    ([CORRECT_TRIGGER, WRONG_SKILL], WRONG_SKILL),
-    ([MISSED_TRIGGER, WRONG_SKILL], WRONG_SKILL),
-    ([TRUE_NEGATIVE, FALSE_TRIGGER], FALSE_TRIGGER),
-    ([CORRECT_TRIGGER, CORRECT_TRIGGER, MISSED_TRIGGER, WRONG_SKILL, WRONG_SKILL], WRONG_SKILL),
-])
+@pytest.mark.parametrize(
+    ("verdicts", "stricter"),
+    [
+        ([CORRECT_TRIGGER, MISSED_TRIGGER], MISSED_TRIGGER),
+        ([MISSED_TRIGGER, CORRECT_TRIGGER], MISSED_TRIGGER),  # order does not matter
+        ([CORRECT_TRIGGER, WRONG_SKILL], WRONG_SKILL),
+        ([MISSED_TRIGGER, WRONG_SKILL], WRONG_SKILL),
+        ([TRUE_NEGATIVE, FALSE_TRIGGER], FALSE_TRIGGER),
+        ([CORRECT_TRIGGER, CORRECT_TRIGGER, MISSED_TRIGGER, WRONG_SKILL, WRONG_SKILL], WRONG_SKILL),
+    ],
+)
 def test_a_tie_goes_to_the_stricter_verdict(verdicts, stricter):
     assert majority(verdicts) == stricter
 
@@ -83,15 +99,18 @@ def test_errors_do_not_vote_but_all_errors_stay_an_error():
     assert majority([]) == ERROR
 
 
-@pytest.mark.parametrize(("successes", "trials", "low", "high"), [
-    (0, 1, 0.0, 0.7935),
-    (1, 1, 0.2065, 1.0),
-    (5, 10, 0.2366, 0.7634),
-    (8, 10, 0.4902, 0.9433),
-    (2, 3, 0.2077, 0.9385),
-    (3, 3, 0.4385, 1.0),
-    (0, 3, 0.0, 0.5615),
-])
+@pytest.mark.parametrize(
+    ("successes", "trials", "low", "high"),
+    [
+        (0, 1, 0.0, 0.7935),
+        (1, 1, 0.2065, 1.0),
+        (5, 10, 0.2366, 0.7634),
+        (8, 10, 0.4902, 0.9433),
+        (2, 3, 0.2077, 0.9385),
+        (3, 3, 0.4385, 1.0),
+        (0, 3, 0.0, 0.5615),
+    ],
+)
 def test_wilson_interval_matches_the_published_values(successes, trials, low, high):
     got = wilson_interval(successes, trials)
     assert got == (pytest.approx(low, abs=5e-5), pytest.approx(high, abs=5e-5))

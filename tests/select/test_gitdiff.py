@@ -50,8 +50,10 @@ def test_a_rename_lists_both_the_old_and_the_new_path(tmp_path):
     (root / "skills" / "b").mkdir()
     git(root, "mv", "skills/a/references/guide.md", "skills/b/guide.md")
     commit(root, "move")
-    assert gitdiff.changed_since(root, base, "HEAD").paths == ["skills/a/references/guide.md",
-                                                               "skills/b/guide.md"]
+    assert gitdiff.changed_since(root, base, "HEAD").paths == [
+        "skills/a/references/guide.md",
+        "skills/b/guide.md",
+    ]
 
 
 def test_paths_are_relative_to_a_repo_root_below_the_git_root(tmp_path):

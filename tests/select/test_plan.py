@@ -15,8 +15,13 @@ from harness.select.policy import PlanOptions, RunnerType
 from harness.select.selection import InfraPaths, Ownership
 from tests.support.select import assert_valid_plan, dataset, legs, skill
 
-INSTINCT = RunnerType(name="instinct", labels=("self-hosted", "mi300"), os=("Linux",), gate="enable_mi_ci",
-                      environment="instinct")
+INSTINCT = RunnerType(
+    name="instinct",
+    labels=("self-hosted", "mi300"),
+    os=("Linux",),
+    gate="enable_mi_ci",
+    environment="instinct",
+)
 EVERYDAY = RunnerType(name="default", labels=("self-hosted", "x64"), os=("Linux", "Windows"))
 
 
@@ -40,6 +45,7 @@ def only(root: Path, *names: str, room: tuple[str, ...] = ()) -> select_mod.Sele
 
 
 # --- changed paths ------------------------------------------------------------------------------------
+
 
 def test_normalise_paths_fixes_separators_and_drops_blanks():
     lines = ["skills\\a\\SKILL.md\r\n", "\n", "  ./skills/b/x.md  ", "skills/a/SKILL.md", ""]
@@ -83,22 +89,26 @@ def test_deleted_skills_are_recognised_under_dotted_globs(tmp_path):
     assert owners.under_deleted_skill("skills/gone/SKILL.md")
 
 
-@pytest.mark.parametrize(("patterns", "path", "touched"), [
-    (["noxfile.py"], "noxfile.py", True),
-    (["noxfile.py"], "sub/noxfile.py", False),
-    ([".github/workflows/*.yml"], ".github/workflows/evals.yml", True),
-    ([".github/workflows/*.yml"], ".github/actions/x.yml", False),
-    (["./.github/"], ".github/workflows/evals.yml", True),  # a directory covers its files
-    (["shared"], "shared/lib/tool.py", True),
-    (["shared"], "shared-not/tool.py", False),
-    (["*.toml"], "pyproject.toml", True),
-    ([], "anything", False),
-])
+@pytest.mark.parametrize(
+    ("patterns", "path", "touched"),
+    [
+        (["noxfile.py"], "noxfile.py", True),
+        (["noxfile.py"], "sub/noxfile.py", False),
+        ([".github/workflows/*.yml"], ".github/workflows/evals.yml", True),
+        ([".github/workflows/*.yml"], ".github/actions/x.yml", False),
+        (["./.github/"], ".github/workflows/evals.yml", True),  # a directory covers its files
+        (["shared"], "shared/lib/tool.py", True),
+        (["shared"], "shared-not/tool.py", False),
+        (["*.toml"], "pyproject.toml", True),
+        ([], "anything", False),
+    ],
+)
 def test_infra_paths_match_globs_files_and_directories(patterns, path, touched):
     assert InfraPaths(patterns).touched(path) is touched
 
 
 # --- which skills, and whether routing runs ---------------------------------------------------------------
+
 
 @pytest.fixture
 def repo3(tmp_path):
@@ -109,8 +119,11 @@ def repo3(tmp_path):
 
 
 def test_a_change_selects_the_skills_that_own_its_paths(repo3):
-    picked = changed(repo3, ["skills/gamma/references/guide.md", "skills/alpha/scripts/run.py", "README.md"],
-                     room=["alpha", "beta"])
+    picked = changed(
+        repo3,
+        ["skills/gamma/references/guide.md", "skills/alpha/scripts/run.py", "README.md"],
+        room=["alpha", "beta"],
+    )
     assert picked.skills == ["alpha", "gamma"]
     assert picked.routing is False  # a reference file or a script changes behavior, not routing
 
@@ -141,8 +154,9 @@ def test_an_empty_room_never_routes(repo3):
 
 
 def test_an_infra_path_reruns_every_skill_with_a_dataset_and_routing(repo3):
-    picked = changed(repo3, [".github/workflows/evals.yml"], room=["beta"],
-                     infra_paths=(".github/workflows/evals.yml",))
+    picked = changed(
+        repo3, [".github/workflows/evals.yml"], room=["beta"], infra_paths=(".github/workflows/evals.yml",)
+    )
     assert picked.skills == ["alpha", "beta", "gamma"]
     assert picked.routing is True
 
@@ -153,8 +167,11 @@ def test_a_path_that_only_resembles_an_infra_path_does_not(repo3):
 
 
 def test_paths_under_deleted_skills_are_listed_as_unknown(repo3):
-    picked = changed(repo3, ["skills/retired/SKILL.md", "skills/retired/evals/evals.json",
-                             "skills/alpha/SKILL.md"], room=["alpha"])
+    picked = changed(
+        repo3,
+        ["skills/retired/SKILL.md", "skills/retired/evals/evals.json", "skills/alpha/SKILL.md"],
+        room=["alpha"],
+    )
     assert picked.skills == ["alpha"]
     assert picked.unknown == ["skills/retired/SKILL.md", "skills/retired/evals/evals.json"]
 
@@ -178,12 +195,20 @@ def test_names_that_are_not_skills_or_have_no_dataset_are_refused(repo3):
 
 # --- legs ------------------------------------------------------------------------------------------------
 
+
 def test_a_skill_without_machine_yml_gets_one_leg_per_behavior_os(tmp_path):
     skill(tmp_path, "skills/a")
-    data = plan_for(tmp_path, only(tmp_path, "a"), behavior_runner=("self-hosted", "linux"),
-                    behavior_os=("Linux", "Windows"), version="1.2.3")
-    assert legs(data) == [("a", "Linux", ["self-hosted", "linux"], None),
-                          ("a", "Windows", ["self-hosted", "linux", "Windows"], None)]
+    data = plan_for(
+        tmp_path,
+        only(tmp_path, "a"),
+        behavior_runner=("self-hosted", "linux"),
+        behavior_os=("Linux", "Windows"),
+        version="1.2.3",
+    )
+    assert legs(data) == [
+        ("a", "Linux", ["self-hosted", "linux"], None),
+        ("a", "Windows", ["self-hosted", "linux", "Windows"], None),
+    ]
     assert [leg["version"] for leg in data["default"]] == ["1.2.3", "1.2.3"]
     assert data["scoped"] == [] and data["skipped"] == [] and data["gates"] == []
     assert "environment" not in data["default"][0]
@@ -204,8 +229,14 @@ def test_os_in_machine_yml_narrows_the_platforms(tmp_path):
 def test_labels_make_a_scoped_leg_with_gate_and_environment(tmp_path):
     skill(tmp_path, "skills/gpu", machine="labels: [gpu, mi300]\nos: [Linux]\n")
     skill(tmp_path, "skills/plain")
-    data = plan_for(tmp_path, only(tmp_path, "gpu", "plain"), scoped_runner=("self-hosted",),
-                    scoped_gate="run-gpu", scoped_environment="gpu-pool", labels=("run-gpu",))
+    data = plan_for(
+        tmp_path,
+        only(tmp_path, "gpu", "plain"),
+        scoped_runner=("self-hosted",),
+        scoped_gate="run-gpu",
+        scoped_environment="gpu-pool",
+        labels=("run-gpu",),
+    )
     assert legs(data, "scoped") == [("gpu", "Linux", ["self-hosted", "gpu", "mi300", "Linux"], "run-gpu")]
     assert data["scoped"][0]["environment"] == "gpu-pool"
     assert legs(data) == [("plain", "Linux", ["ubuntu-latest", "Linux"], None)]
@@ -225,19 +256,27 @@ def test_runner_labels_have_no_repeats_and_keep_their_order(tmp_path):
 
 def test_a_gate_missing_from_the_labels_skips_the_leg(tmp_path):
     skill(tmp_path, "skills/gpu", machine="labels: [gpu]\nos: [Linux, Windows]\n")
-    data = plan_for(tmp_path, only(tmp_path, "gpu"), scoped_gate="run-gpu", scoped_environment="hw",
-                    labels=("documentation",))
+    data = plan_for(
+        tmp_path,
+        only(tmp_path, "gpu"),
+        scoped_gate="run-gpu",
+        scoped_environment="hw",
+        labels=("documentation",),
+    )
     assert data["scoped"] == [] and data["default"] == []
-    assert data["skipped"] == [{"skill": "gpu", "os": "Linux", "gate": "run-gpu"},
-                               {"skill": "gpu", "os": "Windows", "gate": "run-gpu"}]
+    assert data["skipped"] == [
+        {"skill": "gpu", "os": "Linux", "gate": "run-gpu"},
+        {"skill": "gpu", "os": "Windows", "gate": "run-gpu"},
+    ]
     assert data["gates"] == ["run-gpu"]
 
 
 def test_the_gate_label_or_ignore_gates_lets_the_leg_run(tmp_path):
     skill(tmp_path, "skills/gpu", machine="labels: [gpu]\n")
     for opts in ({"labels": ("run-gpu",)}, {"ignore_gates": True}):
-        data = plan_for(tmp_path, only(tmp_path, "gpu"), scoped_gate="run-gpu", scoped_environment="hw",
-                        **opts)
+        data = plan_for(
+            tmp_path, only(tmp_path, "gpu"), scoped_gate="run-gpu", scoped_environment="hw", **opts
+        )
         assert [leg["skill"] for leg in data["scoped"]] == ["gpu"] and data["skipped"] == []
 
 
@@ -265,6 +304,7 @@ def test_a_version_pin_overrides_the_runs_version_for_that_skill(tmp_path):
 
 # --- runner types ------------------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def typed(tmp_path):
     skill(tmp_path, "skills/serve-on-instinct", machine="runner_type: instinct\n")
@@ -279,8 +319,9 @@ TYPES = {"instinct": INSTINCT, "default": EVERYDAY}
 
 def test_a_gated_type_with_an_environment_runs_scoped_when_its_label_is_on(typed):
     data = plan_for(typed, only(typed, "serve-on-instinct"), runner_types=TYPES, labels=("enable_mi_ci",))
-    assert legs(data, "scoped") == [("serve-on-instinct", "Linux", ["self-hosted", "mi300", "Linux"],
-                                     "enable_mi_ci")]
+    assert legs(data, "scoped") == [
+        ("serve-on-instinct", "Linux", ["self-hosted", "mi300", "Linux"], "enable_mi_ci")
+    ]
     assert data["scoped"][0]["environment"] == "instinct"
 
 
@@ -302,8 +343,10 @@ def test_the_default_type_covers_skills_that_name_no_type(typed):
 
 def test_without_a_default_type_the_behavior_runner_applies(typed):
     data = plan_for(typed, only(typed, "anywhere", "says-default"), runner_types={"instinct": INSTINCT})
-    assert legs(data) == [("anywhere", "Linux", ["ubuntu-latest", "Linux"], None),
-                          ("says-default", "Windows", ["ubuntu-latest", "Windows"], None)]
+    assert legs(data) == [
+        ("anywhere", "Linux", ["ubuntu-latest", "Linux"], None),
+        ("says-default", "Windows", ["ubuntu-latest", "Windows"], None),
+    ]
 
 
 def test_a_skill_os_outside_the_types_platforms_is_an_error(tmp_path):
@@ -335,10 +378,18 @@ def test_an_unknown_runner_type_is_an_error_naming_the_file_and_the_fix(tmp_path
 def test_a_type_without_labels_or_os_falls_back_to_the_behavior_flags(tmp_path):
     skill(tmp_path, "skills/x", machine="runner_type: bare\n")
     skill(tmp_path, "skills/y", machine="runner_type: bare\nos: [macOS]\n")
-    data = plan_for(tmp_path, only(tmp_path, "x", "y"), runner_types={"bare": RunnerType("bare")},
-                    behavior_runner=("r",), behavior_os=("Linux", "Windows"))
+    data = plan_for(
+        tmp_path,
+        only(tmp_path, "x", "y"),
+        runner_types={"bare": RunnerType("bare")},
+        behavior_runner=("r",),
+        behavior_os=("Linux", "Windows"),
+    )
     assert [(leg[0], leg[1], leg[2]) for leg in legs(data)] == [
-        ("x", "Linux", ["r", "Linux"]), ("x", "Windows", ["r", "Windows"]), ("y", "macOS", ["r", "macOS"])]
+        ("x", "Linux", ["r", "Linux"]),
+        ("x", "Windows", ["r", "Windows"]),
+        ("y", "macOS", ["r", "macOS"]),
+    ]
 
 
 def test_labels_beside_a_runner_type_are_added_to_its_labels(tmp_path):
@@ -353,17 +404,20 @@ def test_a_type_label_already_naming_the_os_is_not_repeated(tmp_path):
     assert legs(plan_for(tmp_path, only(tmp_path, "x"), runner_types=types))[0][2] == ["self-hosted", "LINUX"]
 
 
-@pytest.mark.parametrize(("text", "fragment"), [
-    ("{not json", "invalid JSON"),
-    ("[]", "expected a JSON object"),
-    ('{"x": []}', "must be an object"),
-    ('{"x": {"runner": "a"}}', "unknown key(s) runner"),
-    ('{"x": {"labels": "gpu"}}', "`labels` must be a non-empty list"),
-    ('{"x": {"os": []}}', "`os` must be a non-empty list"),
-    ('{"x": {"gate": ""}}', "`gate` must be a non-empty string"),
-    ('{"x": {"environment": 3}}', "`environment` must be a non-empty string"),
-    ('{" ": {}}', "type name must be a non-empty string"),
-])
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("{not json", "invalid JSON"),
+        ("[]", "expected a JSON object"),
+        ('{"x": []}', "must be an object"),
+        ('{"x": {"runner": "a"}}', "unknown key(s) runner"),
+        ('{"x": {"labels": "gpu"}}', "`labels` must be a non-empty list"),
+        ('{"x": {"os": []}}', "`os` must be a non-empty list"),
+        ('{"x": {"gate": ""}}', "`gate` must be a non-empty string"),
+        ('{"x": {"environment": 3}}', "`environment` must be a non-empty string"),
+        ('{" ": {}}', "type name must be a non-empty string"),
+    ],
+)
 def test_malformed_runner_types_are_usage_errors(text, fragment):
     with pytest.raises(UsageError) as caught:
         policy.parse_runner_types(text)
@@ -373,19 +427,23 @@ def test_malformed_runner_types_are_usage_errors(text, fragment):
 def test_runner_types_parse_into_types():
     types = policy.parse_runner_types(
         '{"instinct": {"labels": ["self-hosted", "mi300"], "os": ["Linux"], "gate": "enable_mi_ci", '
-        '"environment": "instinct"}, "default": {"os": ["Linux", "Windows"]}}')
+        '"environment": "instinct"}, "default": {"os": ["Linux", "Windows"]}}'
+    )
     assert types == {"instinct": INSTINCT, "default": RunnerType("default", os=("Linux", "Windows"))}
     assert policy.parse_runner_types("  ") == {}
 
 
 # --- what gets no leg, and bad input ------------------------------------------------------------------------
 
+
 def test_a_skill_with_no_behavioral_case_is_listed_not_dropped(tmp_path):
     skill(tmp_path, "skills/trigger-only", behavior=False, machine="runner_type: nowhere\n")
     skill(tmp_path, "skills/no-dataset", evals=None)
     skill(tmp_path, "skills/acts")
-    data = plan_for(tmp_path, changed(tmp_path, ["skills/trigger-only/SKILL.md", "skills/no-dataset/x.md",
-                                                 "skills/acts/SKILL.md"]))
+    data = plan_for(
+        tmp_path,
+        changed(tmp_path, ["skills/trigger-only/SKILL.md", "skills/no-dataset/x.md", "skills/acts/SKILL.md"]),
+    )
     assert data["no_behavior"] == ["no-dataset", "trigger-only"]  # its machine.yml is never consulted
     assert [leg["skill"] for leg in data["default"]] == ["acts"]
 
@@ -432,8 +490,17 @@ def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
     skill(tmp_path, "skills/a")
     text = plan.make_plan(only(tmp_path, "a"), discover(tmp_path), PlanOptions(version="9")).to_json()
     assert "\n" not in text and ": " not in text
-    assert list(json.loads(text)) == ["routing", "extended", "version", "default", "scoped", "skipped",
-                                      "gates", "no_behavior", "unknown"]
+    assert list(json.loads(text)) == [
+        "routing",
+        "extended",
+        "version",
+        "default",
+        "scoped",
+        "skipped",
+        "gates",
+        "no_behavior",
+        "unknown",
+    ]
 
 
 def test_identical_broken_machine_files_are_each_reported_under_their_own_name(tmp_path):

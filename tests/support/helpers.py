@@ -31,21 +31,37 @@ def evals_for(name: str, positives: int = 3, negatives: int = 2, behavior: bool 
     """A dataset for `name` that clears Tier 0 with the defaults; ids are prefixed by the skill name."""
     cases: list[dict] = []
     for index in range(positives):
-        case: dict = {"id": f"{name}-pos-{index + 1}", "skill_should_trigger": True,
-                      "prompt": f"Please do the {name} job, variant {index + 1}."}
+        case: dict = {
+            "id": f"{name}-pos-{index + 1}",
+            "skill_should_trigger": True,
+            "prompt": f"Please do the {name} job, variant {index + 1}.",
+        }
         if behavior and index == 0:
             case["expected_behavior"] = ["Does the job the way the skill describes"]
         cases.append(case)
     for index in range(negatives):
-        cases.append({"id": f"{name}-neg-{index + 1}", "skill_should_trigger": False,
-                      "prompt": f"Something near {name} that it should not answer, variant {index + 1}."})
+        cases.append(
+            {
+                "id": f"{name}-neg-{index + 1}",
+                "skill_should_trigger": False,
+                "prompt": f"Something near {name} that it should not answer, variant {index + 1}.",
+            }
+        )
     return {"evaluations": cases}
 
 
-def make_skill(root: Path, name: str, *, frontmatter: Mapping[str, object] | None = None,
-               skill_md: str | bytes | None | object = KEEP, body: str = DEFAULT_BODY,
-               evals: dict | str | bytes | None | object = KEEP, extended: dict | str | None = None,
-               machine: str | None = None, files: Mapping[str, str | bytes] | None = None) -> Path:
+def make_skill(
+    root: Path,
+    name: str,
+    *,
+    frontmatter: Mapping[str, object] | None = None,
+    skill_md: str | bytes | None | object = KEEP,
+    body: str = DEFAULT_BODY,
+    evals: dict | str | bytes | None | object = KEEP,
+    extended: dict | str | None = None,
+    machine: str | None = None,
+    files: Mapping[str, str | bytes] | None = None,
+) -> Path:
     """Write one skill folder under `root` and return it.
 
     `skill_md` (text or bytes) replaces the whole SKILL.md; None leaves it out. `evals` is a dict
@@ -94,19 +110,22 @@ class CliRun:
 
 def run_cli(args: Sequence[str], *, cwd: Path, environ: Mapping[str, str] | None = None) -> CliRun:
     """harness.cli.main in-process with captured streams and a clean environment."""
-    ctx = Context(environ=dict(environ or {}), cwd=cwd, stdin=io.StringIO(),
-                  stdout=io.StringIO(), stderr=io.StringIO())
+    ctx = Context(
+        environ=dict(environ or {}), cwd=cwd, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+    )
     code = main(list(args), ctx)
     return CliRun(code=code, stdout=ctx.stdout.getvalue(), stderr=ctx.stderr.getvalue())
 
 
-def structural(root: Path, *extra: str, tmp: Path | None = None,
-               environ: Mapping[str, str] | None = None) -> tuple[CliRun, dict]:
+def structural(
+    root: Path, *extra: str, tmp: Path | None = None, environ: Mapping[str, str] | None = None
+) -> tuple[CliRun, dict]:
     """`skillscope structural` on `root` with the JSON report written to a file; returns (run, report)."""
     output = (tmp or root.parent) / "structural-report.json"
     output.unlink(missing_ok=True)
-    run = run_cli(["structural", "--repo", str(root), "--output", str(output), *extra], cwd=root,
-                  environ=environ)
+    run = run_cli(
+        ["structural", "--repo", str(root), "--output", str(output), *extra], cwd=root, environ=environ
+    )
     report = json.loads(output.read_text(encoding="utf-8")) if output.exists() else {}
     return run, report
 

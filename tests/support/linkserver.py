@@ -128,8 +128,9 @@ class Handler(BaseHTTPRequestHandler):
 def serving(*hosts: str, delay_s: float = 0.0) -> Iterator[tuple[list[LinkServer], Recorder]]:
     recorder = Recorder()
     servers = [LinkServer(host, recorder, delay_s) for host in hosts]
-    threads = [threading.Thread(target=s.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-               for s in servers]
+    threads = [
+        threading.Thread(target=s.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True) for s in servers
+    ]
     for thread in threads:
         thread.start()
     try:

@@ -49,8 +49,9 @@ def prompt_of(key: str) -> str:
 def routing_env(api_url: str, claude: str, home: Path, **extra: str) -> dict[str, str]:
     home.mkdir(parents=True, exist_ok=True)
     env = {k: os.environ[k] for k in _PASSTHROUGH if k in os.environ}
-    env.update(ANTHROPIC_BASE_URL=api_url, ANTHROPIC_API_KEY="test-key", HOME=str(home),
-               SKILLSCOPE_CLAUDE=claude)
+    env.update(
+        ANTHROPIC_BASE_URL=api_url, ANTHROPIC_API_KEY="test-key", HOME=str(home), SKILLSCOPE_CLAUDE=claude
+    )
     env.update(extra)
     return env
 
@@ -87,8 +88,9 @@ def route(repo: Path, env: Mapping[str, str], *args: str, output: Path | None = 
     """`skillscope routing --repo <repo> --output <file> <args>` in-process."""
     output = output or repo.parent / "routing-report.json"
     output.unlink(missing_ok=True)
-    ctx = Context(environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(),
-                  stderr=io.StringIO())
+    ctx = Context(
+        environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+    )
     code = main(["routing", "--repo", str(repo), "--output", str(output), *args], ctx)
     return Routed(code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), output)
 
@@ -100,8 +102,7 @@ class CaseRouter:
     gives one reply per run of that case, in order (for --repeat). Unlisted prompts get plain text.
     """
 
-    def __init__(self, table: Mapping[str, Any], default: Any = NO_SKILL_TEXT, *,
-                 later: Any = "done."):
+    def __init__(self, table: Mapping[str, Any], default: Any = NO_SKILL_TEXT, *, later: Any = "done."):
         self._table = {prompt_of(case_id): value for case_id, value in table.items()}
         self._default, self._later = default, later
         self._lock = threading.Lock()

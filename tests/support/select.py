@@ -14,28 +14,44 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid",
-           "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.invalid",
-           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
 
 
 def dataset(name: str, behavior: bool = True, pin: str | None = None) -> dict:
     """Three positives and two near misses; the first positive asserts behavior unless told not to."""
-    cases: list[dict] = [{"id": f"{name}-{i}", "skill_should_trigger": True, "prompt": f"Do {name} {i}."}
-                         for i in range(3)]
+    cases: list[dict] = [
+        {"id": f"{name}-{i}", "skill_should_trigger": True, "prompt": f"Do {name} {i}."} for i in range(3)
+    ]
     if behavior:
         cases[0]["expected_behavior"] = ["Does the job"]
-    cases += [{"id": f"{name}-no-{i}", "skill_should_trigger": False, "prompt": f"Not {name} {i}."}
-              for i in range(2)]
+    cases += [
+        {"id": f"{name}-no-{i}", "skill_should_trigger": False, "prompt": f"Not {name} {i}."}
+        for i in range(2)
+    ]
     data: dict = {"evaluations": cases}
     if pin is not None:
         data["skillscope_version"] = pin
     return data
 
 
-def skill(root: Path, rel: str, *, behavior: bool = True, evals: dict | str | None | bool = True,
-          extended: dict | None = None, machine: str | None = None, pin: str | None = None,
-          files: Mapping[str, str] | None = None) -> Path:
+def skill(
+    root: Path,
+    rel: str,
+    *,
+    behavior: bool = True,
+    evals: dict | str | None | bool = True,
+    extended: dict | None = None,
+    machine: str | None = None,
+    pin: str | None = None,
+    files: Mapping[str, str] | None = None,
+) -> Path:
     """A skill folder at `root/rel`; `evals=None` leaves the dataset out, a string is written verbatim."""
     folder = root / rel
     name = folder.name
@@ -74,11 +90,17 @@ class Run:
         return data
 
 
-def select(root: Path, *args: str, stdin: str = "", environ: Mapping[str, str] | None = None,
-           cwd: Path | None = None) -> Run:
+def select(
+    root: Path, *args: str, stdin: str = "", environ: Mapping[str, str] | None = None, cwd: Path | None = None
+) -> Run:
     """`skillscope select` in-process against the repo at `root`."""
-    ctx = Context(environ=dict(environ or {}), cwd=cwd or root, stdin=io.StringIO(stdin),
-                  stdout=io.StringIO(), stderr=io.StringIO())
+    ctx = Context(
+        environ=dict(environ or {}),
+        cwd=cwd or root,
+        stdin=io.StringIO(stdin),
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
     code = main(["select", "--repo", str(root), *args], ctx)
     return Run(code=code, stdout=ctx.stdout.getvalue(), stderr=ctx.stderr.getvalue())
 
@@ -94,8 +116,9 @@ def legs(plan: dict, key: str = "default") -> list[tuple]:
 
 
 def git(root: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=root, env={**os.environ, **GIT_ENV}, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        ["git", *args], cwd=root, env={**os.environ, **GIT_ENV}, capture_output=True, text=True, check=True
+    )
     return done.stdout.strip()
 
 
@@ -105,8 +128,9 @@ def init_repo(root: Path, branch: str = "main") -> Path:
     return root
 
 
-def commit(root: Path, message: str, files: Mapping[str, str] | None = None,
-           remove: Sequence[str] = ()) -> str:
+def commit(
+    root: Path, message: str, files: Mapping[str, str] | None = None, remove: Sequence[str] = ()
+) -> str:
     for rel, text in (files or {}).items():
         write(root / rel, text)
     for rel in remove:

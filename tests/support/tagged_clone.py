@@ -8,8 +8,17 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-GIT = ["git", "-c", "user.name=skillscope tests", "-c", "user.email=tests@example.invalid",
-       "-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false"]
+GIT = [
+    "git",
+    "-c",
+    "user.name=skillscope tests",
+    "-c",
+    "user.email=tests@example.invalid",
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "tag.gpgsign=false",
+]
 TAG, TAGGED_VERSION, LATER_VERSION = "v9.9.1-test", "9.9.1", "9.9.2"
 
 

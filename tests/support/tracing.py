@@ -8,10 +8,17 @@ from harness.agent import ToolCall, Trace
 
 
 def call(name: str, input: Any, result: str | None = None, *, is_error: bool = False) -> ToolCall:
-    return ToolCall(id=f"toolu_{name}", name=name, input=input, result_text=result, is_error=is_error,
-                    answered=result is not None)
+    return ToolCall(
+        id=f"toolu_{name}",
+        name=name,
+        input=input,
+        result_text=result,
+        is_error=is_error,
+        answered=result is not None,
+    )
 
 
 def trace(*calls: ToolCall, final: str | None = None, injected: tuple[str, ...] = ()) -> Trace:
-    return Trace(tool_calls=list(calls), final_message=final, injected_skill_text=list(injected),
-                 result_seen=True)
+    return Trace(
+        tool_calls=list(calls), final_message=final, injected_skill_text=list(injected), result_seen=True
+    )

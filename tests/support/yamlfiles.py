@@ -16,8 +16,17 @@ ALL_FILES = [*WORKFLOWS, *EXAMPLES, ACTION]
 DOCS = ROOT / "docs" / "usage.md"
 
 # What `skillscope select` prints (one line of JSON) and what each leg in it holds.
-PLAN_KEYS = {"routing", "extended", "version", "default", "scoped", "skipped", "gates", "no_behavior",
-             "unknown"}
+PLAN_KEYS = {
+    "routing",
+    "extended",
+    "version",
+    "default",
+    "scoped",
+    "skipped",
+    "gates",
+    "no_behavior",
+    "unknown",
+}
 LEG_KEYS = {"skill", "os", "runner", "gate", "version", "environment"}
 
 
