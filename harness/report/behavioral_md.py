@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from harness.report.markdown import cell, register, table
+from harness.report.markdown import clip, register, table
 
 if TYPE_CHECKING:
     from harness.behavioral.result import BehavioralResult
@@ -49,7 +49,7 @@ def render(result: BehavioralResult) -> str:
             table(
                 ["case", "kind", "expectation", "detail"],
                 [
-                    (case_id, check.kind, cell(check.expectation, 120), cell(check.detail, 200))
+                    (case_id, check.kind, clip(check.expectation, 120), clip(check.detail, 200))
                     for case_id, check in unmet
                 ],
             )
@@ -66,7 +66,7 @@ def render(result: BehavioralResult) -> str:
             "a pass nor a fail.",
             "",
         ]
-        lines.append(table(["case", "error"], [(c.case.id, cell(c.error, 300)) for c in errored]))
+        lines.append(table(["case", "error"], [(c.case.id, clip(c.error, 300)) for c in errored]))
     outside = [c for c in result.cases if c.isolation]
     if outside:
         lines += [
@@ -80,7 +80,7 @@ def render(result: BehavioralResult) -> str:
         lines.append(
             table(
                 ["case", "where"],
-                [(c.case.id, cell("; ".join(o.describe() for o in c.isolation), 300)) for c in outside],
+                [(c.case.id, clip("; ".join(o.describe() for o in c.isolation), 300)) for c in outside],
             )
         )
     lines += ["", "<details><summary>All cases</summary>", ""]

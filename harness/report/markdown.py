@@ -24,12 +24,16 @@ def render(result) -> str:
     return RENDERERS[result.command](result)
 
 
-def cell(value: object, limit: int | None = None) -> str:
-    """One table cell: single line, pipes escaped, optionally shortened."""
-    text = "" if value is None else str(value)
-    text = " ".join(text.split())
-    if limit and len(text) > limit:
-        text = text[: limit - 1] + "…"
+def clip(value: object, limit: int) -> str:
+    """Text shortened to one line of at most `limit` characters, not escaped: `table` escapes every
+    cell itself, so a clipped value goes into a row as it is (escaping here too would double it)."""
+    text = "" if value is None else " ".join(str(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def cell(value: object) -> str:
+    """One table cell: single line, pipes escaped; only `table` calls it, once per value."""
+    text = "" if value is None else " ".join(str(value).split())
     return text.replace("|", "\\|")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from harness.report.markdown import register, table
+from harness.report.markdown import clip, register, table
 
 if TYPE_CHECKING:
     from harness.routing.result import RoutingResult
@@ -17,12 +17,6 @@ MEANINGS = {
     "false_trigger": "a skill fired on a prompt that belongs to none",
     "error": "the run gave no decision (crash, timeout, API error): not graded",
 }
-
-
-def _clip(text: str | None, limit: int) -> str:
-    """Shortened to one line; `table` escapes each cell itself, so escaping here would double it."""
-    flat = " ".join((text or "").split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _percent(value: float | None) -> str:
@@ -107,7 +101,7 @@ def render(result: RoutingResult) -> str:
                         o.expected or "no skill",
                         o.observed or "no skill",
                         o.verdict,
-                        _clip(o.case.prompt, 110),
+                        clip(o.case.prompt, 110),
                     )
                     for o in failures
                 ],
@@ -118,7 +112,7 @@ def render(result: RoutingResult) -> str:
     errored = [o for o in result.outcomes if not o.graded]
     if errored:
         lines += ["", "### Errored cases (not graded)", ""]
-        lines.append(table(["case", "error"], [(o.case.id, _clip(o.error, 300)) for o in errored]))
+        lines.append(table(["case", "error"], [(o.case.id, clip(o.error, 300)) for o in errored]))
     lines += ["", "<details><summary>All cases</summary>", ""]
     lines.append(
         table(
