@@ -12,13 +12,15 @@ one --skill, that skill's `skillscope_version` pin -> this checkout.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 from pathlib import Path
 
 import nox
 
 HERE = Path(__file__).resolve().parent
-CLAUDE_CODE_VERSION = "2.1.332"
+# The agent CLIs the tests drive, each pinned once: package, version, executable name.
+AGENT_PINS = json.loads((HERE / "harness" / "data" / "agents.json").read_text(encoding="utf-8"))
 PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 
 nox.options.sessions = ["lint", "tests"]
@@ -108,13 +110,15 @@ def select(session: nox.Session) -> None:
     _pipeline(session, "select")
 
 
-def _ensure_claude(session: nox.Session) -> str:
-    """The pinned claude CLI the integration tests drive, installed from the npm registry once."""
-    explicit = os.environ.get("SKILLSCOPE_TEST_CLAUDE")
+def _ensure_agent(session: nox.Session, name: str) -> str:
+    """One pinned agent CLI the integration tests drive, installed from the npm registry once;
+    $SKILLSCOPE_TEST_<NAME> points at an installed one instead."""
+    explicit = os.environ.get(f"SKILLSCOPE_TEST_{name.upper()}")
     if explicit:
         return explicit
-    prefix = HERE / ".nox" / f"claude-code-{CLAUDE_CODE_VERSION}"
-    binary = prefix / "node_modules" / ".bin" / "claude"
+    pin = AGENT_PINS[name]
+    prefix = HERE / ".nox" / "agents" / f"{name}-{pin['version']}"
+    binary = prefix / "node_modules" / ".bin" / pin["bin"]
     if not binary.exists():
         session.run(
             "npm",
@@ -123,7 +127,7 @@ def _ensure_claude(session: nox.Session) -> str:
             "--no-fund",
             "--prefix",
             str(prefix),
-            f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION}",
+            f"{pin['package']}@{pin['version']}",
             external=True,
         )
     return str(binary)
@@ -131,11 +135,11 @@ def _ensure_claude(session: nox.Session) -> str:
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run this repo's test suite against the pinned claude CLI and a scripted local API."""
-    session.install("-r", "requirements-dev.txt")
+    """Run this repo's test suite against the pinned agent CLIs and scripted local model APIs."""
+    session.install("-r", "requirements-dev.txt")  # ripgrep among them: OpenCode's skill tool needs rg
     session.install("-e", ".")
-    claude = _ensure_claude(session)
-    session.run("pytest", *(session.posargs or ["-q"]), env={"SKILLSCOPE_TEST_CLAUDE": claude})
+    env = {f"SKILLSCOPE_TEST_{name.upper()}": _ensure_agent(session, name) for name in AGENT_PINS}
+    session.run("pytest", *(session.posargs or ["-q"]), env=env)
 
 
 @nox.session
