@@ -1,4 +1,8 @@
-"""A logged request, plus readers for what the CLI showed the model in it."""
+"""A logged request, plus readers for what the CLI showed the model in it.
+
+The readers ask the request's wire protocol where things are, so one router
+works for every agent CLI: prompt, system text, skill listing, tool results.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,28 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .wires import ANTHROPIC, Wire, wire_for
+
 LISTING_HEADER = "The following skills are available for use with the Skill tool:"
-_CWD = re.compile(r"Primary working directory: (.+)")
+# Where each CLI states its working directory: claude, Codex, Copilot, OpenCode, Gemini.
+_CWDS = (
+    re.compile(r"Primary working directory: (.+)"),
+    re.compile(r"<cwd>([^<]+)</cwd>"),
+    re.compile(r"Current working directory: (.+)"),
+    re.compile(r"Working directory: (.+)"),
+    re.compile(r"Workspace Directories:\*\*\n\s*- (.+)"),
+)
 # "- name: description" or "- dir (front-name): description"
 _LISTING_LINE = re.compile(r"^- (?P<name>[^\s:()]+(?::[^\s:()]+)?)(?: \((?P<alias>[^)]*)\))?: ")
+# Copilot, Gemini and OpenCode: <skill><name>..</name><description>..</description><location>..</location>
+_XML_SKILL = re.compile(
+    r"<skill>\s*<name>(?P<name>[^<]*)</name>\s*<description>(?P<desc>.*?)</description>"
+    r"(?:\s*<location>(?P<location>[^<]*)</location>)?",
+    re.S,
+)
+# Codex: "- name: description (file: r3/name/SKILL.md)" under "### Available skills", with root aliases.
+_CODEX_ROOT = re.compile(r"^- `(?P<alias>r\d+)` = `(?P<path>[^`]+)`", re.M)
+_CODEX_SKILL = re.compile(r"^- (?P<name>[^:\n]+): (?P<desc>.*) \(file: (?P<file>[^)]+)\)$", re.M)
 
 
 @dataclass
@@ -24,81 +46,95 @@ class RecordedRequest:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def wire(self) -> Wire:
+        return wire_for(self.path) or ANTHROPIC
+
+    @property
+    def route(self) -> str:
+        return self.path.split("?")[0]
+
+    @property
     def session_id(self) -> str | None:
-        return self.headers.get("x-claude-code-session-id")
+        return self.wire.session_id(self.headers)
 
     @property
     def is_agent_turn(self) -> bool:
-        """A main-loop model call: the CLI always sends a `tools` key for those."""
+        """A main-loop model call: every CLI offers its tools there and not in side calls."""
+        wire = wire_for(self.path)
         return (
             self.method == "POST"
-            and self.path.split("?")[0] == "/v1/messages"
-            and isinstance(self.body, dict)
-            and "tools" in self.body
+            and wire is not None
+            and wire.is_model_call(self.route)
+            and wire.is_agent_turn(self.body)
         )
 
     @property
     def messages(self) -> list[dict[str, Any]]:
         if isinstance(self.body, dict):
-            return list(self.body.get("messages") or [])
+            return list(
+                self.body.get("messages") or self.body.get("input") or self.body.get("contents") or []
+            )
         return []
 
     @property
     def prompt(self) -> str:
-        """The user's prompt: the first user message minus system reminders."""
-        for message in self.messages:
-            if message.get("role") == "user":
-                texts = _texts(message)
-                return "\n".join(t for t in texts if not t.lstrip().startswith("<system-reminder>"))
-        return ""
+        """The user's prompt, without what the CLI adds around it (reminders, context)."""
+        return self.wire.prompt(self.body)
 
     @property
     def system_text(self) -> str:
-        """Everything the CLI put in `role: system` messages inside `messages`."""
-        return "\n".join(t for m in self.messages if m.get("role") == "system" for t in _texts(m))
+        """What the CLI told the model as system or developer instructions."""
+        return self.wire.system_text(self.body)
 
     @property
     def cwd(self) -> str | None:
-        match = _CWD.search(self.system_text) or _CWD.search(_all_text(self.body))
-        return match.group(1).strip() if match else None
+        for text in (self.system_text, _all_text(self.body)):
+            for pattern in _CWDS:
+                match = pattern.search(text)
+                if match:
+                    return match.group(1).strip()
+        return None
 
     @property
     def skill_listing(self) -> dict[str, str]:
-        return parse_skill_listing(self.system_text)
+        """Skill name -> description, in whichever form this CLI lists skills."""
+        text = self.system_text
+        return parse_skill_listing(text) or xml_listing(text) or codex_listing(text)
+
+    @property
+    def skill_files(self) -> dict[str, str]:
+        """Skill name -> the SKILL.md path the listing gives, where it gives one."""
+        text = self.system_text
+        return {name: path for name, (_desc, path) in (_xml(text) or _codex(text)).items() if path}
 
     @property
     def tool_results(self) -> list[dict[str, Any]]:
-        """Every tool_result block sent back so far, oldest first."""
-        found = []
-        for message in self.messages:
-            content = message.get("content")
-            if not isinstance(content, list):
-                continue
-            for block in content:
-                if isinstance(block, dict) and block.get("type") == "tool_result":
-                    found.append(
-                        {
-                            "tool_use_id": block.get("tool_use_id"),
-                            "is_error": bool(block.get("is_error")),
-                            "text": _block_text(block.get("content")),
-                        }
-                    )
-        return found
+        """Every tool result sent back so far, oldest first: tool_use_id, is_error, text."""
+        return self.wire.tool_results(self.body)
 
     @property
     def tool_names(self) -> list[str]:
-        tools = self.body.get("tools") if isinstance(self.body, dict) else None
-        return [t.get("name", "") for t in tools or [] if isinstance(t, dict)]
+        return self.wire.tool_names(self.body)
 
 
 def parse_skill_listing(text: str) -> dict[str, str]:
-    """Skill id (the directory name) -> description, from the CLI's listing block."""
+    """Skill id (the directory name) -> description, from claude's listing block."""
     return {name: desc for name, (_alias, desc) in _parse(text).items()}
 
 
 def listing_aliases(text: str) -> dict[str, str]:
     """Skill id -> frontmatter name, for entries whose frontmatter name differs."""
     return {name: alias for name, (alias, _desc) in _parse(text).items() if alias}
+
+
+def xml_listing(text: str) -> dict[str, str]:
+    """Name -> description from an `<available_skills>` block (Copilot, Gemini, OpenCode)."""
+    return {name: desc for name, (desc, _path) in _xml(text).items()}
+
+
+def codex_listing(text: str) -> dict[str, str]:
+    """Name -> description from Codex's `### Available skills` list."""
+    return {name: desc for name, (desc, _path) in _codex(text).items()}
 
 
 def _parse(text: str) -> dict[str, tuple[str | None, str]]:
@@ -122,19 +158,33 @@ def _parse(text: str) -> dict[str, tuple[str | None, str]]:
     return entries
 
 
-def _texts(message: dict[str, Any]) -> list[str]:
-    content = message.get("content")
-    if isinstance(content, str):
-        return [content]
-    return [b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text"]
+def _xml(text: str) -> dict[str, tuple[str, str | None]]:
+    start = text.find("<available_skills>")
+    if start < 0:
+        return {}
+    end = text.find("</available_skills>", start)
+    block = text[start : end if end >= 0 else len(text)]
+    found = {}
+    for match in _XML_SKILL.finditer(block):
+        location = (match.group("location") or "").strip()
+        found[match.group("name").strip()] = (
+            " ".join(match.group("desc").split()),
+            location if location.startswith("/") else None,
+        )
+    return found
 
 
-def _block_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(b.get("text", "") for b in content if isinstance(b, dict))
-    return ""
+def _codex(text: str) -> dict[str, tuple[str, str | None]]:
+    start = text.find("### Available skills")
+    if start < 0:
+        return {}
+    roots = {m.group("alias"): m.group("path") for m in _CODEX_ROOT.finditer(text)}
+    found = {}
+    for match in _CODEX_SKILL.finditer(text[start:]):
+        alias, _, rest = match.group("file").partition("/")
+        path = f"{roots[alias]}/{rest}" if alias in roots else match.group("file")
+        found[match.group("name").strip()] = (match.group("desc").strip(), path)
+    return found
 
 
 def _all_text(value: Any) -> str:

@@ -1,7 +1,9 @@
-"""A scripted Anthropic Messages API on 127.0.0.1, good enough for the real `claude` CLI.
+"""A scripted model API on 127.0.0.1, good enough for the real agent CLIs.
 
 Only the model is fake: the CLI under test talks HTTP to this server exactly as
-it would to the real API (SSE streams, tool_use blocks, error statuses).
+it would to the real API (SSE streams, tool calls, error statuses). One server
+speaks every wire protocol, chosen by the request path (see `wires`): Anthropic
+Messages, OpenAI Responses and Chat Completions, and Gemini.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from .recorded import RecordedRequest
-from .replies import DONE, Reply, as_reply, error_body, message_json, sse_events, sse_frame
+from .replies import DONE, Reply, as_reply
+from .wires import ANTHROPIC, Wire, wire_for
 
 ReplyLike = Reply | str | dict
 Router = Callable[[RecordedRequest], ReplyLike | None]
@@ -23,8 +26,6 @@ Router = Callable[[RecordedRequest], ReplyLike | None]
 Script = Iterable[ReplyLike] | Mapping[str, Any] | Router
 
 DEFAULT_MODEL = "claude-fake-1"
-# Sent mid-stream by a `malformed` reply: truncated JSON with bytes that are not UTF-8.
-GARBAGE = b'event: content_block_delta\ndata: {"type": "content_blo\x00\xff\n\n'
 
 
 class _Queue:
@@ -221,7 +222,7 @@ class _Handler(BaseHTTPRequestHandler):
                 model = {"type": "model", "id": api.model, "display_name": "Fake model"}
                 self._json(200, {"data": [model], "has_more": False})
             else:
-                self._json(404, error_body(404))
+                self._json(404, ANTHROPIC.error_body(404))
         finally:
             self.server.api._end(request)
 
@@ -234,13 +235,15 @@ class _Handler(BaseHTTPRequestHandler):
             body = None
         request = self._record(body)
         try:
-            route = self.path.split("?")[0]
-            if route == "/v1/messages":
-                self._messages(request)
-            elif route == "/v1/messages/count_tokens":
-                self._json(200, {"input_tokens": max(1, len(raw) // 4)})
+            wire = wire_for(self.path)
+            route = request.route
+            if wire is None:
+                self._json(404, ANTHROPIC.error_body(404))
+            elif not wire.is_model_call(route):
+                helper = wire.extra_route(route, raw)
+                self._json(200, helper) if helper is not None else self._json(404, wire.error_body(404))
             else:
-                self._json(404, error_body(404))
+                self._answer(wire, request)
         finally:
             self.server.api._end(request)
 
@@ -257,7 +260,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.api._begin(request)
         return request
 
-    def _messages(self, request: RecordedRequest) -> None:
+    def _answer(self, wire: Wire, request: RecordedRequest) -> None:
         api = self.server.api
         reply = api._reply_for(request)
         request.reply = reply
@@ -269,25 +272,25 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         if reply.status:
-            self._json(reply.status, error_body(reply.status))
+            self._json(reply.status, wire.error_body(reply.status))
             return
-        model = (request.body or {}).get("model") or api.model
-        if not (request.body or {}).get("stream"):
-            if reply.malformed:  # the CLI retries a broken stream without streaming
-                self._raw(200, "application/json", GARBAGE)
+        model = wire.model_of(self.path, request.body) or api.model
+        if not wire.streams(self.path, request.body):
+            if reply.malformed:  # a CLI may retry a broken stream without streaming
+                self._raw(200, "application/json", wire.garbage)
             else:
-                self._json(200, message_json(reply, model))
+                self._json(200, wire.message(reply, model))
             return
         self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Type", wire.content_type)
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Transfer-Encoding", "chunked")
         self.send_header("request-id", f"req_fake_{id(request)}")
         self.end_headers()
-        for event, data in sse_events(reply, model):
-            self._chunk(sse_frame(event, data))
+        for frame in wire.frames(reply, model):
+            self._chunk(frame)
             if reply.malformed:
-                self._chunk(GARBAGE)
+                self._chunk(wire.garbage)
                 self.close_connection = True
                 self._chunk(b"")
                 return
