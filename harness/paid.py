@@ -25,13 +25,12 @@ def require_well_formed(loaded: Catalog, ctx: Context, subject: str) -> None:
         )
 
 
-def ready_agent(args: argparse.Namespace, ctx: Context) -> tuple[agent.ClaudeCLI, agent.Isolation]:
-    """The claude CLI located, isolation chosen, and (unless --skip-preflight) the API proven reachable."""
+def ready_agent(args: argparse.Namespace, ctx: Context) -> agent.Agent:
+    """The agent located, isolated and (unless --skip-preflight) proven able to reach its API."""
     try:
-        cli = agent.locate(args.claude, ctx.environ)
-        isolation = agent.isolation_for(ctx.environ)
+        ready = agent.connect(args.claude, ctx.environ)
         if not args.skip_preflight:
-            agent.preflight(cli, isolation, ctx.environ, args.model)
+            ready.preflight(args.model)
     except agent.AgentUnavailable as exc:
         raise HarnessError(str(exc)) from None
-    return cli, isolation
+    return ready

@@ -1,21 +1,26 @@
-"""The agent boundary: the only package that knows the `claude` CLI.
+"""The agent boundary: the only package that knows agent CLIs.
 
-Callers locate the CLI, pick an isolation, stage a workspace, and get a Trace
-back from `run`; graders read only the Trace.
+Callers `connect()` to an Agent (a located CLI with its isolation and environment), stage a
+workspace with `agent.workspace(room)`, and get a Trace back from `agent.run(spec)`; graders read
+only the Trace, and `Trace.failure` says whether and why a run failed.
 """
 
 from .claude import (
     AgentUnavailable,
+    ClaudeAgent,
     ClaudeCLI,
     Isolation,
     RunSpec,
     build_argv,
+    connect,
     isolation_for,
     locate,
     preflight,
     read_only_spec,
     run,
+    spec_for,
 )
+from .session import Agent, AgentSettings, log_path
 from .trace import (
     Activation,
     InitInfo,
@@ -29,7 +34,10 @@ from .workspace import WorkspaceError, installed_skills, stage_workspace
 
 __all__ = [
     "Activation",
+    "Agent",
+    "AgentSettings",
     "AgentUnavailable",
+    "ClaudeAgent",
     "ClaudeCLI",
     "InitInfo",
     "Isolation",
@@ -40,12 +48,15 @@ __all__ = [
     "Usage",
     "WorkspaceError",
     "build_argv",
+    "connect",
     "installed_skills",
     "isolation_for",
     "locate",
+    "log_path",
     "preflight",
     "read_only_spec",
     "run",
+    "spec_for",
     "stage_workspace",
     "stop_at_decision",
 ]

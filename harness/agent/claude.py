@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .process import Child
+from .session import AgentSettings
 from .trace import StopPolicy, Trace, TraceBuilder
-from .workspace import clean_temp_parent, installed_skills, stage_workspace
+from .workspace import SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
 CLAUDE_ENV = "SKILLSCOPE_CLAUDE"
 PINNED_VERSION = "2.1.332"
@@ -316,6 +317,61 @@ def read_only_spec(prompt: str, workspace: Path, **fields) -> RunSpec:
         permission_mode=None,
         **fields,
     )
+
+
+# --- the session ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClaudeAgent:
+    """The `claude` CLI as an Agent: located once, isolated the same way for every run."""
+
+    cli: ClaudeCLI
+    isolation: Isolation
+    environ: Mapping[str, str]
+    runtime: str = "claude"
+    skills_folder: str = SKILLS_SUBDIR.as_posix()
+
+    @property
+    def version(self) -> str:
+        return self.cli.version
+
+    @property
+    def path(self) -> str:
+        return self.cli.path
+
+    @property
+    def temp_parent(self) -> Path | None:
+        return self.isolation.temp_parent
+
+    def workspace(self, room: Mapping[str, Path], fixture: Path | None = None):
+        """A throwaway workspace with `room` installed where claude reads project skills."""
+        return stage_workspace(room, self.isolation.temp_parent, fixture)
+
+    def run(self, spec: RunSpec) -> Trace:
+        return run(self.cli, spec, self.isolation, self.environ)
+
+    def preflight(self, model: str | None = None) -> None:
+        preflight(self.cli, self.isolation, self.environ, model)
+
+    def describe(self) -> dict[str, str]:
+        return self.isolation.describe()
+
+
+def connect(explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None) -> ClaudeAgent:
+    """The claude CLI located (`--claude`, `$SKILLSCOPE_CLAUDE`, PATH) with its isolation chosen."""
+    return ClaudeAgent(locate(explicit, environ), isolation_for(environ, temp_parent), environ)
+
+
+def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields) -> RunSpec:
+    """A RunSpec carrying the shared settings; `fields` add or override per-run options."""
+    base = {
+        "model": settings.model,
+        "effort": settings.effort,
+        "max_budget_usd": settings.max_budget_usd or None,
+        "timeout_s": settings.case_timeout,
+    }
+    return RunSpec(prompt, workspace, **{**base, **fields})
 
 
 # --- preflight -------------------------------------------------------------------------

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ BOOKKEEPING_TOOLS = frozenset(
 # Listed in init.skills by the CLI itself even with bundled skills disabled; never a room member.
 CLI_BUILTIN_SKILLS = frozenset({"doctor"})
 STOP_REASONS = ("activation", "result", "tool_budget", "budget", "timeout", "completed", "killed")
+POLICY_STOPS = ("activation", "tool_budget")  # what a stop policy returns: the caller asked for it
 API_STATUS_MEANING = {
     400: "bad request",
     401: "authentication failed",
@@ -48,7 +49,6 @@ API_STATUS_MEANING = {
 }
 
 # Memory bounds: a 64 MB stream must not become 64 MB of Python objects.
-EVENT_BYTES_CAP = 4 * 1024 * 1024  # kept events, split between head and tail
 LARGE_LINE = 32 * 1024  # events above this are kept with long strings cut
 STRING_KEEP = 2048  # chars kept of each long string in a cut event
 RESULT_TEXT_KEEP = 8192  # chars kept of each tool result
@@ -120,16 +120,6 @@ class InitInfo:
         names = (name.removeprefix("/") for name in self.skills)
         return [name for name in dict.fromkeys(names) if name not in CLI_BUILTIN_SKILLS]
 
-    def room_check(self, installed: Iterable[str]) -> tuple[list[str], list[str]]:
-        """(missing, extra) skill names versus the installed room, by exact name.
-
-        init.skills is only a hint: the CLI leaves out skills without a
-        description or with `user-invocable: false`, so "missing" needs care.
-        """
-        wanted = set(installed)
-        seen = set(self.skills_without_builtins)
-        return sorted(wanted - seen), sorted(seen - wanted)
-
 
 @dataclass
 class Usage:
@@ -174,19 +164,11 @@ class Trace:
     pid: int | None = None  # of the CLI, which led its own process group
     # Counters stay exact even when kept lists are capped.
     event_count: int = 0
-    dropped_events: int = 0
     dropped_tool_calls: int = 0
     budget_tool_calls: int = 0  # tool calls that count against --max-tool-calls
     inspection_calls: int = 0  # calls that read the installed skills' files
     non_json_lines: int = 0
     non_json_sample: str = ""
-    _head: list[dict[str, Any]] = field(default_factory=list, repr=False)
-    _tail: deque[dict[str, Any]] = field(default_factory=deque, repr=False)
-
-    @property
-    def events(self) -> list[dict[str, Any]]:
-        """Kept events in order; `dropped_events` were cut from the middle."""
-        return [*self._head, *self._tail]
 
     @property
     def decision(self) -> Activation | None:
@@ -199,28 +181,19 @@ class Trace:
         """Names of confirmed activations, in order."""
         return [a.name for a in self.activations if a.confirmed]
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready facts for reports (no events, no tool inputs)."""
-        return {
-            "activations": [
-                {"name": a.name, "raw_input_name": a.raw_input_name, "confirmed": a.confirmed}
-                for a in self.activations
-            ],
-            "stop_reason": self.stop_reason,
-            "exit_code": self.exit_code,
-            "error": self.error,
-            "result_subtype": self.result_subtype,
-            "is_error": self.is_error,
-            "api_error_status": self.api_error_status,
-            "tool_calls": len(self.tool_calls) + self.dropped_tool_calls,
-            "budget_tool_calls": self.budget_tool_calls,
-            "inspection_calls": self.inspection_calls,
-            "usage": self.usage.as_dict(),
-            "cost_usd": self.cost_usd,
-            "elapsed_s": round(self.elapsed_s, 3),
-            "claude_code_version": self.init.claude_code_version if self.init else None,
-            "notes": list(self.notes),
-        }
+    @property
+    def failure(self) -> str | None:
+        """Why this run failed as a run, or None: the one answer every grader takes. The CLI or the
+        API failed (`error`), the run ended on an error result, or it ended with no result although
+        no stop policy stopped it. A stop the caller's policy asked for is not a failure."""
+        if self.error:
+            return self.error
+        if self.result_seen and self.is_error:
+            detail = "; ".join(self.result_errors) or self.result_subtype or "no detail"
+            return f"the agent ended the run with an error ({_one_line(detail)})"
+        if not self.result_seen and self.stop_reason not in POLICY_STOPS:
+            return f"the agent ended without reporting a result (stopped: {self.stop_reason})"
+        return None
 
 
 StopPolicy = Callable[[Trace], "str | None"]
@@ -246,13 +219,9 @@ def stop_at_decision(
 class TraceBuilder:
     """Feed stream-json lines in order; read `.trace` at any time."""
 
-    def __init__(self, installed: Mapping[str, Path | str], *, event_bytes_cap: int = EVENT_BYTES_CAP):
+    def __init__(self, installed: Mapping[str, Path | str]):
         self.trace = Trace()
         self._installed = {name: os.path.realpath(path) for name, path in installed.items()}
-        self._cap = event_bytes_cap
-        self._head_bytes = 0
-        self._tail_bytes = 0
-        self._tail_sizes: deque[int] = deque()
         self._pending: dict[str, ToolCall] = {}  # tool calls awaiting their result
         self._activation_by_id: dict[str, Activation] = {}
         self._awaiting_base_dir: Activation | None = None
@@ -275,7 +244,6 @@ class TraceBuilder:
             self._note_non_json(stripped)
             return None
         self.trace.event_count += 1
-        self._keep(event, len(stripped))
         self._dispatch(event)
         return event
 
@@ -301,23 +269,6 @@ class TraceBuilder:
         return trace
 
     # --- storage ------------------------------------------------------------------
-
-    def _keep(self, event: dict[str, Any], size: int) -> None:
-        if size > LARGE_LINE:
-            event = _shrink(event)
-            size = len(json.dumps(event))
-        trace = self.trace
-        if self._head_bytes + size <= self._cap // 2 and not trace._tail:
-            trace._head.append(event)
-            self._head_bytes += size
-            return
-        trace._tail.append(event)
-        self._tail_sizes.append(size)
-        self._tail_bytes += size
-        while self._tail_bytes > self._cap // 2 and len(trace._tail) > 1:
-            trace._tail.popleft()
-            self._tail_bytes -= self._tail_sizes.popleft()
-            trace.dropped_events += 1
 
     def _note_non_json(self, line: str) -> None:
         trace = self.trace

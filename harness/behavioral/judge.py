@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import secrets
 import stat
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -298,9 +297,7 @@ class JudgeOutcome:
 
 
 def grade(
-    cli: agent.ClaudeCLI,
-    isolation: agent.Isolation,
-    environ: Mapping[str, str],
+    judge: agent.Agent,
     settings: JudgeSettings,
     task: str,
     graded: list[Statement],
@@ -328,7 +325,7 @@ def grade(
             keep_log=log,
             installed={},
         )
-        trace = agent.run(cli, spec, isolation, environ)
+        trace = judge.run(spec)
         exchange = Exchange(
             asked,
             trace.final_message,
@@ -338,7 +335,7 @@ def grade(
             trace.init.model if trace.init else None,
         )
         outcome.exchanges.append(exchange)
-        failure = run_failure(trace)
+        failure = trace.failure
         if failure:
             exchange.problem = problem = f"the judge's run failed ({failure})"
             continue
@@ -349,16 +346,6 @@ def grade(
             exchange.problem = problem = str(exc)
     outcome.error = f"the judge gave no valid verdict after {ATTEMPTS} attempts ({problem})"
     return outcome
-
-
-def run_failure(trace: Trace) -> str | None:
-    if trace.error:
-        return trace.error
-    if not trace.result_seen:
-        return f"no result (stopped: {trace.stop_reason})"
-    if trace.is_error:
-        return f"claude ended it with {trace.result_subtype or 'an error'}"
-    return None
 
 
 def _input_text(value: object) -> str:

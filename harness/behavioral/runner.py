@@ -6,7 +6,6 @@ Skills run one after another (each with its own hooks session); a skill's cases 
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -34,15 +33,11 @@ HOOK_CHECK = "check() in evals/hooks.py"
 
 
 @dataclass(frozen=True)
-class BehavioralSettings:
-    model: str | None
-    effort: str | None
-    judge_model: str | None
-    jobs: int = 1
+class BehavioralSettings(agent.AgentSettings):
+    judge_model: str | None = None
     case_timeout: float = 900.0
-    max_budget_usd: float = 5.0
+    max_budget_usd: float | None = 5.0
     strict_isolation: bool = False
-    keep_logs: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -55,15 +50,13 @@ class SkillUnderTest:
 class BehavioralRun:
     def __init__(
         self,
-        cli: agent.ClaudeCLI,
-        isolation: agent.Isolation,
-        environ: Mapping[str, str],
+        runner: agent.Agent,
         skills: Mapping[str, SkillUnderTest],
         settings: BehavioralSettings,
         deadline: Deadline,
         on_case_done: Callable[[CaseResult], None] = lambda result: None,
     ):
-        self.cli, self.isolation, self.environ = cli, isolation, environ
+        self.agent = runner
         self.skills, self.settings, self.deadline = skills, settings, deadline
         self.on_case_done = on_case_done
 
@@ -79,7 +72,7 @@ class BehavioralRun:
     def _run_skill(self, skill: SkillUnderTest, cases: list[Case]) -> list[CaseResult]:
         if self.deadline.expired:
             return [self._not_run(c) for c in cases]
-        with hooks_mod.session(skill.hooks, self.isolation.temp_parent) as session:
+        with hooks_mod.session(skill.hooks, self.agent.temp_parent) as session:
             if session.error:
                 return [CaseResult(c, error=session.error) for c in cases]
             with ThreadPoolExecutor(max_workers=max(1, min(self.settings.jobs, len(cases)))) as pool:
@@ -105,9 +98,7 @@ class BehavioralRun:
             return self._not_run(case)
         fixture = skill.directory / case.workspace if case.workspace else None
         try:
-            with agent.stage_workspace(
-                {skill.name: skill.directory}, self.isolation.temp_parent, fixture
-            ) as workspace:
+            with self.agent.workspace({skill.name: skill.directory}, fixture) as workspace:
                 return self._in_workspace(skill, case, dict(placeholders), workspace)
         except agent.WorkspaceError as exc:
             return CaseResult(case, error=f"could not stage the workspace: {exc}")
@@ -156,18 +147,16 @@ class BehavioralRun:
             result.error = "nothing to grade: the case has no expectation and its skill no check() hook"
 
     def _run_agent(self, case: Case, workspace: Path) -> agent.Trace:
-        spec = agent.RunSpec(
-            prompt=case.prompt,
-            workspace=workspace,
-            model=self.settings.model,
-            effort=self.settings.effort,
+        spec = agent.spec_for(
+            self.settings,
+            case.prompt,
+            workspace,
             permission_mode=PERMISSION_MODE,
             allowed_tools=AGENT_TOOLS,
-            max_budget_usd=self.settings.max_budget_usd or None,
             timeout_s=self.deadline.cap(self.settings.case_timeout),
-            keep_log=self._log(case, "agent.jsonl"),
+            keep_log=self.settings.log_path(case.id, "agent.jsonl"),
         )
-        return agent.run(self.cli, spec, self.isolation, self.environ)
+        return self.agent.run(spec)
 
     def _run_failure(self, trace: agent.Trace) -> str | None:
         """Why the agent run cannot be graded, or None. An unfinished run is never a fail or a pass."""
@@ -178,19 +167,13 @@ class BehavioralRun:
                 f"the agent did not finish within --case-timeout of {self.settings.case_timeout:g} s; "
                 "raise it or make the case smaller"
             )
-        if trace.error:
-            return f"the agent run failed: {trace.error}"
-        if trace.stop_reason == "budget":
+        if trace.stop_reason == "budget" and not trace.error:
             return (
                 f"the agent spent its --max-budget-usd of ${self.settings.max_budget_usd:g} before "
                 "finishing; raise it or make the case smaller"
             )
-        if trace.is_error:
-            detail = "; ".join(trace.result_errors) or trace.result_subtype or "no detail"
-            return f"claude ended the run with an error: {detail}"
-        if not trace.result_seen:
-            return "claude ended without reporting a result"
-        return None
+        failure = trace.failure
+        return f"the agent run failed: {failure}" if failure else None
 
     def _judge(
         self,
@@ -211,15 +194,13 @@ class BehavioralRun:
         )
         evidence_text = judge.evidence(trace, workspace, result.changes)
         outcome = judge.grade(
-            self.cli,
-            self.isolation,
-            self.environ,
+            self.agent,
             settings,
             case.prompt,
             graded,
             evidence_text,
             workspace,
-            self._log(case, ""),
+            self.settings.log_path(case.id, ""),
         )
         result.judge = Spend.of_judge(outcome)
         self._keep_judge_exchange(case, outcome)
@@ -246,14 +227,8 @@ class BehavioralRun:
             else:
                 result.notes.append(str(exc))
 
-    def _log(self, case: Case, suffix: str) -> Path | None:
-        if self.settings.keep_logs is None:
-            return None
-        stem = re.sub(r"[^\w.-]", "_", case.id)
-        return self.settings.keep_logs / (f"{stem}.{suffix}" if suffix else stem)
-
     def _keep_judge_exchange(self, case: Case, outcome: judge.JudgeOutcome) -> None:
-        path = self._log(case, "judge.txt")
+        path = self.settings.log_path(case.id, "judge.txt")
         if path is not None and outcome.exchanges:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(outcome.transcript(), encoding="utf-8")

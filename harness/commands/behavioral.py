@@ -127,7 +127,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             "applies; routing grades the others."
         )
         return 0
-    cli, isolation = ready_agent(args, ctx)
+    ready = ready_agent(args, ctx)
     settings = BehavioralSettings(
         model=args.model,
         effort=args.effort,
@@ -144,12 +144,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     }
     ctx.err(
         f"[behavioral] {len(cases)} case(s) of {', '.join(skills)}, {args.jobs} at a time; "
-        f"claude {cli.version}"
+        f"{ready.runtime} {ready.version}"
     )
     runner = BehavioralRun(
-        cli,
-        isolation,
-        ctx.environ,
+        ready,
         skills,
         settings,
         deadline,
@@ -164,7 +162,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             started_at=started,
             elapsed_s=deadline.elapsed(),
         ),
-        claude_version=cli.version,
+        claude_version=ready.version,
         model=args.model or seen_model(results, "agent"),
         judge_model=settings.judge_model or seen_model(results, "judge"),
         effort=args.effort,
@@ -176,7 +174,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         strict_isolation=args.strict_isolation,
         permission_mode=PERMISSION_MODE,
         allowed_tools=list(AGENT_TOOLS),
-        isolation=isolation.describe(),
+        isolation=ready.describe(),
         timed_out=deadline.expired,
     )
     result = BehavioralResult(meta=meta, cases=results)

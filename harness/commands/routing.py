@@ -114,7 +114,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
-    cli, isolation = ready_agent(args, ctx)
+    ready = ready_agent(args, ctx)
     settings = RoutingSettings(
         model=args.model,
         effort=args.effort,
@@ -128,12 +128,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     )
     ctx.err(
         f"[routing] {len(cases)} case(s) x {args.repeat} with {len(room)} skill(s) installed together: "
-        f"{', '.join(room)}; claude {cli.version}"
+        f"{', '.join(room)}; {ready.runtime} {ready.version}"
     )
     runner = RoutingRun(
-        cli,
-        isolation,
-        ctx.environ,
+        ready,
         {name: repo.skill_dirs[name] for name in room},
         settings,
         deadline,
@@ -148,8 +146,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             started_at=started,
             elapsed_s=deadline.elapsed(),
         ),
-        claude_version=cli.version,
-        claude_path=cli.path,
+        claude_version=ready.version,
+        claude_path=ready.path,
         model=args.model or seen_model(outcomes),
         effort=args.effort,
         room=room,
@@ -161,7 +159,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         max_inspection_calls=args.max_inspection_calls,
         max_budget_usd=args.max_budget_usd,
         min_accuracy=bar,
-        isolation=isolation.describe(),
+        isolation=ready.describe(),
         timed_out=deadline.expired,
         notes=runner.notes,
     )

@@ -132,7 +132,6 @@ class Parser:
 
     def __init__(self, fast: bool = True) -> None:
         self.fast = fast
-        self.fast_parses = 0  # files read with `list` off although they have list items
         self._by_off: dict[frozenset[str], MarkdownIt] = {}
 
     def markdown(self, off: frozenset[str] = frozenset()) -> MarkdownIt:
@@ -152,7 +151,6 @@ class Parser:
             return tokens
         if crosses_items(tokens, chosen.items):
             return self.markdown(chosen.off - {"list"}).parse(text)
-        self.fast_parses += 1
         return tokens
 
 

@@ -40,12 +40,6 @@ class Skill:
         value = data.get("description")
         return value if isinstance(value, str) else ""
 
-    @property
-    def declared_name(self) -> str | None:
-        data = self.frontmatter if isinstance(self.frontmatter, dict) else {}
-        value = data.get("name")
-        return value if isinstance(value, str) else None
-
     def line_of(self, key: str) -> int | None:
         return self.key_lines.get(key)
 

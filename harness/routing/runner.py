@@ -19,16 +19,12 @@ GRADED_WITHOUT_ACTIVATION = ("result", "tool_budget", "budget")
 
 
 @dataclass(frozen=True)
-class RoutingSettings:
-    model: str | None
-    effort: str | None
+class RoutingSettings(agent.AgentSettings):
     jobs: int = 4
-    case_timeout: float = 240.0
+    max_budget_usd: float | None = 0.75
     max_tool_calls: int = 4
     max_inspection_calls: int = 8
-    max_budget_usd: float = 0.75
     repeat: int = 1
-    keep_logs: Path | None = None
 
 
 def sample_from(trace: agent.Trace) -> Sample:
@@ -47,10 +43,9 @@ def sample_from(trace: agent.Trace) -> Sample:
     )
     if trace.decision is not None:
         sample.observed = trace.decision.name
-    elif trace.error:
-        sample.error = trace.error
-    elif trace.stop_reason not in GRADED_WITHOUT_ACTIVATION:
-        sample.error = f"the run ended without a routing decision (stopped after: {trace.stop_reason})"
+    elif trace.error or trace.stop_reason not in GRADED_WITHOUT_ACTIVATION:
+        stopped = f"the run ended without a routing decision (stopped: {trace.stop_reason})"
+        sample.error = trace.failure or stopped
     return sample
 
 
@@ -59,15 +54,13 @@ class RoutingRun:
 
     def __init__(
         self,
-        cli: agent.ClaudeCLI,
-        isolation: agent.Isolation,
-        environ: Mapping[str, str],
+        runner: agent.Agent,
         room: Mapping[str, Path],
         settings: RoutingSettings,
         deadline: Deadline,
         on_case_done: Callable[[CaseOutcome], None] = lambda outcome: None,
     ):
-        self.cli, self.isolation, self.environ = cli, isolation, environ
+        self.agent = runner
         self.room, self.settings, self.deadline = room, settings, deadline
         self.on_case_done = on_case_done
         self.notes: list[str] = []  # options the CLI could not honour, once each
@@ -105,20 +98,18 @@ class RoutingRun:
             )
         timeout = self.deadline.cap(self.settings.case_timeout)
         try:
-            with agent.stage_workspace(self.room, self.isolation.temp_parent) as workspace:
-                spec = agent.RunSpec(
-                    prompt=outcome.case.prompt,
-                    workspace=workspace,
-                    model=self.settings.model,
-                    effort=self.settings.effort,
-                    max_budget_usd=self.settings.max_budget_usd or None,
+            with self.agent.workspace(self.room) as workspace:
+                spec = agent.spec_for(
+                    self.settings,
+                    outcome.case.prompt,
+                    workspace,
                     timeout_s=timeout,
                     keep_log=self._log_path(outcome.case, index),
                     stop=agent.stop_at_decision(
                         self.settings.max_tool_calls, self.settings.max_inspection_calls
                     ),
                 )
-                trace = agent.run(self.cli, spec, self.isolation, self.environ)
+                trace = self.agent.run(spec)
             with self._lock:
                 self.notes.extend(n for n in trace.notes if n not in self.notes)
         except agent.WorkspaceError as exc:
@@ -129,7 +120,5 @@ class RoutingRun:
         return sample
 
     def _log_path(self, case: Case, index: int) -> Path | None:
-        if self.settings.keep_logs is None:
-            return None
-        suffix = f"-{index + 1}" if self.settings.repeat > 1 else ""
-        return self.settings.keep_logs / f"{case.id}{suffix}.jsonl"
+        sample = f"-{index + 1}" if self.settings.repeat > 1 else ""
+        return self.settings.log_path(case.id + sample, "jsonl")

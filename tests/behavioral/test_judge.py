@@ -142,16 +142,17 @@ def test_the_read_only_spec_never_grants_writing_tools(tmp_path):
 
 @pytest.fixture
 def grade(claude_bin, fake_env, tmp_path):
-    cli = agent.locate(claude_bin, {"PATH": os.environ.get("PATH", "")})
-    isolation = agent.isolation_for(fake_env, tmp_path)
+    judge_agent = agent.ClaudeAgent(
+        agent.locate(claude_bin, {"PATH": os.environ.get("PATH", "")}),
+        agent.isolation_for(fake_env, tmp_path),
+        fake_env,
+    )
     workspace = tmp_path / "ws"
     workspace.mkdir()
 
     def run(graded, evidence="## What the agent did\n(no tool calls)", log_stem: Path | None = None):
         settings = judge.JudgeSettings(model="claude-fake-1", timeout_s=60)
-        return judge.grade(
-            cli, isolation, fake_env, settings, "Fix the bug.", graded, evidence, workspace, log_stem
-        )
+        return judge.grade(judge_agent, settings, "Fix the bug.", graded, evidence, workspace, log_stem)
 
     return run
 

@@ -18,7 +18,7 @@ def test_frontmatter_keys_carry_their_file_line(tmp_path: Path) -> None:
     assert parsed.problem is None
     assert parsed.frontmatter == {"name": "demo", "description": "Does it.", "license": "MIT"}
     assert (parsed.line_of("name"), parsed.line_of("description"), parsed.line_of("license")) == (2, 4, 5)
-    assert parsed.declared_name == "demo" and parsed.description == "Does it."
+    assert parsed.frontmatter["name"] == "demo" and parsed.description == "Does it."
 
 
 def test_the_body_starts_after_the_closing_line(tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ def test_crlf_line_endings_parse_like_lf(tmp_path: Path) -> None:
 def test_a_bom_is_remembered_and_stripped_so_the_frontmatter_still_parses(tmp_path: Path) -> None:
     parsed = load(tmp_path, "\ufeff---\nname: demo\ndescription: d\n---\n")
     assert parsed.has_bom and parsed.problem is None
-    assert parsed.declared_name == "demo"
+    assert parsed.frontmatter["name"] == "demo"
 
 
 def test_a_missing_opening_line_is_frontmatter_missing_on_line_one(tmp_path: Path) -> None:
@@ -72,4 +72,4 @@ def test_an_unreadable_file_is_a_problem_not_an_exception(tmp_path: Path) -> Non
 def test_a_non_mapping_frontmatter_is_kept_for_the_check_to_judge(tmp_path: Path) -> None:
     parsed = load(tmp_path, "---\n- a\n---\n")
     assert parsed.problem is None and parsed.frontmatter == ["a"]
-    assert parsed.declared_name is None and parsed.description == ""
+    assert "name" not in (parsed.frontmatter or {}) and parsed.description == ""

@@ -560,13 +560,10 @@ def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, 
         skill="pdf-tools",
         source="pdf-tools/evals/evals.json",
     )
-    cli = agent.locate(claude_bin, env)
     run = RoutingRun(
-        cli,
-        agent.isolation_for(env),
-        env,
+        agent.connect(claude_bin, env),
         {"pdf-tools": skill_dir},
-        RoutingSettings(model=None, effort=None),
+        RoutingSettings(),
         Deadline(60),
     )
     (outcome,) = run.run([case])

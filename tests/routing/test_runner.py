@@ -1,6 +1,6 @@
 """The runner: what a Trace says about routing (sample_from), and the thread pool around it.
 
-The pool is driven here with a stand-in for `agent.run`; the real CLI drives it in test_routing_cli.py.
+The pool is driven here with a stand-in Agent; the real CLI drives it in test_routing_cli.py.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from harness import agent
 from harness.agent import Activation, InitInfo, Trace, Usage
 from harness.deadline import Deadline
 from harness.model.dataset import Case
-from harness.routing import runner as runner_mod
 from harness.routing.runner import RoutingRun, RoutingSettings, sample_from
 from harness.routing.verdicts import ERROR
 
@@ -111,7 +110,7 @@ def test_an_error_is_an_error_never_a_miss(stop):
 def test_no_decision_and_no_explanation_is_still_an_error(stop):
     sample = sample_from(trace(stop))
     assert sample.verdict("pdf") == ERROR and sample.verdict(None) == ERROR
-    assert "without a routing decision" in sample.error
+    assert "ended without reporting a result" in sample.error
 
 
 def test_a_run_that_never_reached_init_still_gives_a_sample():
@@ -142,14 +141,20 @@ def room(tmp_path: Path) -> dict[str, Path]:
 
 
 class FakeAgent:
-    """Replaces agent.run: answers from a function of the RunSpec, records what it was asked."""
+    """An Agent that answers from a function of the RunSpec and records what it was asked."""
 
-    def __init__(self, answer):
+    runtime, version, skills_folder = "fake", "0.0.0", ".claude/skills"
+
+    def __init__(self, answer, temp_parent: Path):
         self.answer = answer
+        self.temp_parent = temp_parent
         self.specs: list[agent.RunSpec] = []
         self.lock = threading.Lock()
 
-    def __call__(self, cli, spec, isolation, environ):
+    def workspace(self, room, fixture=None):
+        return agent.stage_workspace(room, self.temp_parent, fixture)
+
+    def run(self, spec):
         with self.lock:
             self.specs.append(spec)
         assert (spec.workspace / ".claude/skills/pdf/SKILL.md").is_file()
@@ -157,15 +162,11 @@ class FakeAgent:
 
 
 def make_run(monkeypatch, room, tmp_path, answer, deadline=None, done=None, **settings) -> tuple:
-    fake = FakeAgent(answer)
-    monkeypatch.setattr(runner_mod.agent, "run", fake)
-    values = {"model": None, "effort": None, **settings}
+    fake = FakeAgent(answer, tmp_path)
     run = RoutingRun(
-        agent.ClaudeCLI("claude", "2.1.332"),
-        agent.Isolation(True, tmp_path),
-        {},
+        fake,
         room,
-        RoutingSettings(**values),
+        RoutingSettings(**settings),
         deadline or Deadline(0),
         on_case_done=done or (lambda outcome: None),
     )
@@ -290,7 +291,6 @@ def test_the_case_timeout_is_passed_when_the_deadline_is_far(monkeypatch, room, 
 def test_init_skills_without_builtins_drops_the_clis_own_doctor_command():
     info = init(skills=["pdf", "/pdf-tools", "doctor", "pdf"])
     assert info.skills_without_builtins == ["pdf", "pdf-tools"]
-    assert info.room_check(["pdf", "pdf-tools"]) == ([], [])
 
 
 def test_a_sample_sees_the_init_skills_without_builtins():

@@ -1,0 +1,76 @@
+"""One agent session: the protocol every runtime fills, the settings every paid run shares, and
+the one place a case id becomes a log file name.
+
+Graders hold an `Agent` and call `run(spec)`; they never see a CLI path, its isolation or its
+environment. `claude.ClaudeAgent` is the first runtime behind it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from .trace import Trace
+
+# A log name is one plain path segment: no separators, no leading dot, no control characters.
+UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]")
+MAX_STEM = 100
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """What every paid run shares: model, effort, concurrency, time and spend bounds, log folder."""
+
+    model: str | None = None
+    effort: str | None = None
+    jobs: int = 1
+    case_timeout: float = 240.0
+    max_budget_usd: float | None = None  # per agent run; None or 0: no cap
+    keep_logs: Path | None = None
+
+    def log_path(self, case_id: str, suffix: str) -> Path | None:
+        """Where a run of `case_id` keeps its log, or None when logs are not kept."""
+        return None if self.keep_logs is None else log_path(self.keep_logs, case_id, suffix)
+
+
+def log_path(folder: Path, case_id: str, suffix: str) -> Path:
+    """`folder/<stem>.<suffix>`, the stem a safe rendering of the case id: never a sub-folder, never
+    outside `folder`. Ids that had to be changed get a short hash so two of them cannot collide."""
+    stem = UNSAFE_NAME_CHARS.sub("_", case_id).lstrip(".")[:MAX_STEM] or "case"
+    if stem != case_id:
+        stem += "-" + hashlib.sha256(case_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return folder / (f"{stem}.{suffix}" if suffix else stem)
+
+
+class Agent(Protocol):
+    """A located, isolated agent CLI ready to run prompts. One per command; safe across threads."""
+
+    runtime: str  # "claude", ...
+    version: str
+    skills_folder: str  # where a workspace holds the installed room, relative to the workspace
+    temp_parent: Path | None  # where throwaway workspaces and config dirs go (None: a clean temp dir)
+
+    def workspace(
+        self, room: Mapping[str, Path], fixture: Path | None = None
+    ) -> AbstractContextManager[Path]:
+        """A throwaway workspace with `room` installed where this runtime reads project skills
+        (without their `evals/`), `fixture`'s files in its root; removed on exit."""
+        ...
+
+    def run(self, spec) -> Trace:
+        """Run one prompt to its end, its stop policy or its timeout. Never raises for agent
+        failures: `Trace.failure` says why a run failed."""
+        ...
+
+    def preflight(self, model: str | None) -> None:
+        """One tiny prompt before any paid run; raises AgentUnavailable naming the fix."""
+        ...
+
+    def describe(self) -> dict[str, str]:
+        """The isolation in force, for the report."""
+        ...
