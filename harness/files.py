@@ -95,13 +95,27 @@ def present(path: Path) -> bool:
     return True
 
 
+def within(path: str | os.PathLike, folder: str | os.PathLike) -> bool:
+    """`path` is `folder` or lies under it, compared as written (callers pass resolved paths)."""
+    path, folder = os.fspath(path), os.fspath(folder)
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def is_inside(path: Path, root: Path, realpath: Callable[[str], str] = os.path.realpath) -> bool:
     """True when `path`, with every symlink resolved, stays under `root`."""
+    return within(realpath(os.fspath(path)), realpath(os.fspath(root)))
+
+
+def rel_to(root: str | os.PathLike, path: str | os.PathLike) -> str:
+    """`path` relative to `root`, with forward slashes. A path under the root with no dot segment is
+    cut by prefix: relpath's normalising is measurable on large catalogs."""
+    text, base = os.fspath(path), os.fspath(root)
+    if text.startswith(base.rstrip(os.sep) + os.sep) and os.sep + "." not in text:
+        return text[len(base.rstrip(os.sep)) + 1 :].replace(os.sep, "/")
     try:
-        Path(realpath(os.fspath(path))).relative_to(realpath(os.fspath(root)))
-    except ValueError:
-        return False
-    return True
+        return Path(os.path.relpath(text, base)).as_posix()
+    except ValueError:  # another drive on Windows
+        return Path(text).as_posix()
 
 
 class RealPaths:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness import files
+from harness.files import rel_to, within
 
 
 @pytest.fixture
@@ -88,3 +91,22 @@ def test_read_text_reads_past_a_size_that_says_zero(tmp_path: Path):
 def test_a_size_that_says_zero_still_meets_the_limit():
     with pytest.raises(files.UnreadableFile, match="larger than"):
         files.read_text(Path("/proc/self/status"), limit=10)
+
+
+PARTS = st.lists(st.sampled_from(["a", "ab", "b", "..", "."]), min_size=0, max_size=5)
+
+
+@settings(max_examples=300, derandomize=True)
+@given(PARTS, PARTS)
+def test_within_agrees_with_pathlib_on_normalised_paths(folder: list[str], path: list[str]):
+    folder_path = os.path.normpath(os.path.join("/r", *folder))
+    full = os.path.normpath(os.path.join("/r", *path))
+    assert within(full, folder_path) == PurePosixPath(full).is_relative_to(folder_path)
+
+
+@settings(max_examples=300, derandomize=True)
+@given(PARTS)
+def test_rel_to_agrees_with_relpath(path: list[str]):
+    root = "/repo/root"
+    full = os.path.join(root, *path)
+    assert rel_to(root, full) == PurePosixPath(os.path.relpath(full, root)).as_posix()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.agent import ToolCall, Trace
+from harness.files import within
 
 SKILLS_AREA = Path(".claude") / "skills"
 FILE_TOOLS = ("Read", "Glob", "Grep", "NotebookRead")
@@ -44,16 +45,12 @@ def resolve(path: str, base: Path) -> Path:
     return Path(os.path.normpath(joined))
 
 
-def is_within(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents
-
-
 def reads_installed_skill(call: ToolCall, workspace: Path) -> bool:
     if call.name not in FILE_TOOLS or not isinstance(call.input, dict):
         return False
     area = workspace / SKILLS_AREA
     return any(
-        isinstance(call.input.get(key), str) and is_within(resolve(call.input[key], workspace), area)
+        isinstance(call.input.get(key), str) and within(resolve(call.input[key], workspace), area)
         for key in PATH_KEYS
     )
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.agent import Trace
-from harness.behavioral.evidence import PATH_KEYS, is_within, resolve
+from harness.behavioral.evidence import PATH_KEYS, resolve
+from harness.files import within
 
 _SEGMENTS = re.compile(r"&&|\|\||[;\n|]")
 _PWD = re.compile(r"(?<![\w-])pwd(?![\w-])")
@@ -44,7 +45,7 @@ def outside_workspace(trace: Trace, workspace: Path) -> list[OutsidePath]:
 
     def note(number: int, tool: str, kind: str, path: Path) -> None:
         real = Path(os.path.realpath(path))
-        if is_within(real, root) or (kind, str(real)) in seen:
+        if within(real, root) or (kind, str(real)) in seen:
             return
         seen.add((kind, str(real)))
         found.append(OutsidePath(number, tool, kind, str(real)))

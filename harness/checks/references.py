@@ -16,7 +16,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 from harness import parse_pool
 from harness.checks import CheckOptions
 from harness.errors import UsageError
-from harness.files import RealPaths, UnreadableFile, read_text
+from harness.files import RealPaths, UnreadableFile, read_text, rel_to, within
 from harness.markdown import links
 from harness.markdown.links import Document, Reference
 from harness.model import findings
@@ -269,7 +269,7 @@ class Resolver:
         else:
             target = os.path.normpath(os.path.join(os.path.dirname(source.path), path_part))
         facts = self.target(target)
-        if not inside(facts.real, self.real_root):
+        if not within(facts.real, self.real_root):
             return [
                 findings.error(
                     "ref-outside-repo",
@@ -292,7 +292,7 @@ class Resolver:
             ]
         out = []
         skill_dir = source.skill_dir
-        if skill_dir is not None and not inside(facts.real, self.real_dir(os.fspath(skill_dir))):
+        if skill_dir is not None and not within(facts.real, self.real_dir(os.fspath(skill_dir))):
             out.append(
                 findings.warning(
                     "ref-outside-skill",
@@ -347,11 +347,7 @@ class Resolver:
 
     def rel(self, path: str) -> str:
         if path not in self.rels:
-            # a normalized path under the root: relpath would only cut the prefix, at a higher price
-            if os.sep == "/" and os.path.isabs(path) and path.startswith(self.root_str + "/"):
-                self.rels[path] = path[len(self.root_str) + 1 :]
-            else:
-                self.rels[path] = Path(os.path.relpath(path, self.root)).as_posix()
+            self.rels[path] = rel_to(self.root_str, path)
         return self.rels[path]
 
 
@@ -362,11 +358,6 @@ def target_facts(real: str) -> Target:
     except (OSError, ValueError):
         return Target(real, False, False)
     return Target(real, True, stat.S_ISREG(mode))
-
-
-def inside(path: str, folder: str) -> bool:
-    """`Path.is_relative_to` for normalized absolute paths, as a string test."""
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def closest_anchor(wanted: str, anchors: set[str]) -> str | None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import UsageError
-from harness.files import RealPaths, is_inside, present
+from harness.files import RealPaths, is_inside, present, rel_to
 from harness.model import findings
 
 
@@ -43,14 +42,7 @@ class Repo:
     problems: list[findings.Finding] = field(default_factory=list)
 
     def rel(self, path: Path) -> str:
-        # Paths under the root are cut by prefix: relpath's normalising is measurable on big catalogs.
-        text, root = os.fspath(path), os.fspath(self.root)
-        if text.startswith(root + os.sep) and ".." not in text:
-            return text[len(root) + 1 :].replace(os.sep, "/")
-        try:
-            return Path(os.path.relpath(path, self.root)).as_posix()
-        except ValueError:
-            return Path(path).as_posix()
+        return rel_to(self.root, path)
 
     @property
     def names(self) -> list[str]:
