@@ -1,6 +1,6 @@
 """A scripted Anthropic Messages API for driving the real `claude` CLI in tests."""
 
-from .cli import CliRun, find_claude, hermetic_env, run_cli, write_skill
+from .cli import CliRun, find_claude, hermetic_env, run_claude, write_skill
 from .recorded import RecordedRequest, listing_aliases, parse_skill_listing
 from .replies import DONE, Reply, ToolUse, error, hang, malformed, skill, text, tool_use
 from .server import FakeAPI
@@ -19,7 +19,7 @@ __all__ = [
     "listing_aliases",
     "malformed",
     "parse_skill_listing",
-    "run_cli",
+    "run_claude",
     "skill",
     "text",
     "tool_use",

@@ -86,7 +86,7 @@ class CliRun:
         ]
 
 
-def run_cli(
+def run_claude(
     claude: str,
     base_url: str,
     prompt: str,

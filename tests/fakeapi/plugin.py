@@ -43,8 +43,8 @@ def fake_env(fake_api: FakeAPI, tmp_path: Path) -> dict[str, str]:
 
 
 @pytest.fixture
-def run_cli(claude_bin: str, fake_api: FakeAPI) -> Callable[..., CliRun]:
-    """`run_cli(prompt, cwd=None, extra_args=(), env=None) -> CliRun` against `fake_api`."""
+def run_claude(claude_bin: str, fake_api: FakeAPI) -> Callable[..., CliRun]:
+    """`run_claude(prompt, cwd=None, extra_args=(), env=None) -> CliRun` against `fake_api`."""
 
     def run(
         prompt: str,
@@ -54,6 +54,8 @@ def run_cli(claude_bin: str, fake_api: FakeAPI) -> Callable[..., CliRun]:
         *,
         timeout: float = 120,
     ) -> CliRun:
-        return fakecli.run_cli(claude_bin, fake_api.base_url, prompt, cwd, extra_args, env, timeout=timeout)
+        return fakecli.run_claude(
+            claude_bin, fake_api.base_url, prompt, cwd, extra_args, env, timeout=timeout
+        )
 
     return run
