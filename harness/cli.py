@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "select": "harness.commands.select",
     "list-skills": "harness.commands.list_skills",
     "template": "harness.commands.template",
+    "import": "harness.commands.importer",
 }
 
 

@@ -1,0 +1,77 @@
+"""`skillscope import skill-creator`: a dataset of ours from Anthropic's skill-creator files."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from harness import options
+from harness.context import Context
+from harness.errors import HarnessError, UsageError
+from harness.files import UnreadableFile, read_text
+from harness.importers import skill_creator
+
+HELP = "convert another tool's eval files into an evals/evals.json (today: skill-creator)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", choices=["skill-creator"], help="the format to convert from")
+    parser.add_argument("--evals", metavar="FILE", help="skill-creator's evals file (evals/evals.json)")
+    parser.add_argument("--triggers", metavar="FILE", help="skill-creator's trigger eval set (a JSON list)")
+    parser.add_argument("--skill", required=True, metavar="NAME", help="the skill the cases belong to")
+    parser.add_argument(
+        "--output",
+        metavar="PATH",
+        help="write the dataset here and copy eval input files into <skill>/fixtures/<id>/ "
+        "(default: print the dataset to stdout)",
+    )
+    options.add_skills_dir(parser)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    if not args.evals and not args.triggers:
+        raise UsageError("import skill-creator needs --evals FILE, --triggers FILE or both.")
+    repo = options.resolve_repo(args, ctx)
+    skill_dir = repo.skill_dirs.get(args.skill)
+    if skill_dir is None:
+        raise UsageError(
+            f"--skill {args.skill}: no such skill under --skills-dir; "
+            f"create it first (skillscope new {args.skill})."
+        )
+    evals = load_json(ctx.cwd / args.evals) if args.evals else None
+    triggers = load_json(ctx.cwd / args.triggers) if args.triggers else None
+    try:
+        converted = skill_creator.convert(
+            args.skill, evals, triggers, skill_dir, stage_files=bool(args.output)
+        )
+    except skill_creator.NotSkillCreator as exc:
+        source = args.triggers if "trigger" in str(exc) else args.evals
+        raise HarnessError(f"{source} {exc}.") from None
+    text = json.dumps(converted.dataset, indent=2, ensure_ascii=False) + "\n"
+    if args.output:
+        target = ctx.cwd / args.output
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        for folder in skill_creator.write_fixtures(converted, skill_dir):
+            ctx.err(f"[import] copied input files into {repo.rel(folder)}/")
+        ctx.err(f"[import] wrote {len(converted.dataset['evaluations'])} case(s) to {args.output}")
+    else:
+        ctx.out(text.rstrip("\n"))
+    for sentence in converted.left_out:
+        ctx.err(f"[import] not carried over: {sentence}")
+    ctx.err(
+        "[import] next: run `skillscope structural` to see what the dataset still needs (e.g. negatives)."
+    )
+    return 0
+
+
+def load_json(path: Path) -> object:
+    try:
+        return json.loads(read_text(path))
+    except UnreadableFile as exc:
+        raise UsageError(f"{path} cannot be read: {exc.reason}.") from None
+    except json.JSONDecodeError as exc:
+        raise HarnessError(
+            f"{path}:{exc.lineno}: invalid JSON ({exc.msg}); fix the file and run again."
+        ) from None

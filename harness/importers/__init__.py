@@ -1,0 +1,1 @@
+"""Datasets written for other tools, converted into skillscope's evals.json."""

@@ -1,0 +1,157 @@
+"""Anthropic's skill-creator datasets into ours.
+
+skill-creator keeps two files: an evals file (`skill_name`, `evals[]` of `id`, `prompt`,
+`expected_output`, `files[]` and `expectations[]`, also spelled `assertions`) and a trigger eval
+set (a list of `{query, should_trigger}`). Each eval becomes a `true` case graded on behaviour;
+each trigger query a routing case. What cannot be carried over is returned as sentences, never
+dropped silently.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# The id pattern datasets use; anything else in a converted id becomes a hyphen.
+UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9_.:-]+")
+FIXTURES = "fixtures"  # where an eval's input files go, inside the skill
+
+
+class NotSkillCreator(Exception):
+    """The input is not a skill-creator file; the message names the file and what is wrong."""
+
+
+@dataclass
+class Converted:
+    dataset: dict
+    left_out: list[str] = field(default_factory=list)  # one sentence per thing not carried over
+    fixtures: dict[str, list[Path]] = field(default_factory=dict)  # case id -> input files to copy
+
+
+def convert(
+    skill: str, evals: object | None, triggers: object | None, skill_dir: Path, stage_files: bool
+) -> Converted:
+    """Both skill-creator files (either may be None) as one dataset for `skill`. With `stage_files`,
+    an eval's input files become a workspace fixture (see `write_fixtures`); without, they are
+    reported as left out."""
+    out = Converted({"evaluations": []})
+    ids = IdMaker(skill)
+    if evals is not None:
+        for index, item in enumerate(_evals_list(evals)):
+            _add_eval(out, ids, item, index, skill_dir, stage_files)
+    if triggers is not None:
+        for index, item in enumerate(_trigger_list(triggers)):
+            _add_trigger(out, ids, item, index)
+    return out
+
+
+class IdMaker:
+    """Repo-safe ids, unique within the dataset, prefixed with the skill's name."""
+
+    def __init__(self, skill: str) -> None:
+        self.skill, self.taken = skill, set()
+
+    def make(self, *parts: object) -> str:
+        raw = "-".join([self.skill, *(str(p) for p in parts)])
+        base = UNSAFE_ID_CHARS.sub("-", raw).strip("-.:") or "case"
+        chosen, n = base, 2
+        while chosen in self.taken:
+            chosen, n = f"{base}-{n}", n + 1
+        self.taken.add(chosen)
+        return chosen
+
+
+def _evals_list(data: object) -> list:
+    if not isinstance(data, dict) or not isinstance(data.get("evals"), list):
+        raise NotSkillCreator("is not a skill-creator evals file: expected an object with an `evals` list")
+    return data["evals"]
+
+
+def _trigger_list(data: object) -> list:
+    if isinstance(data, dict) and isinstance(data.get("queries"), list):
+        return data["queries"]
+    if not isinstance(data, list):
+        raise NotSkillCreator(
+            "is not a skill-creator trigger eval set: expected a list of {query, should_trigger}"
+        )
+    return data
+
+
+def _add_eval(
+    out: Converted, ids: IdMaker, item: object, index: int, skill_dir: Path, stage_files: bool
+) -> None:
+    where = f"evals[{index}]"
+    if not isinstance(item, dict) or not _text(item.get("prompt")):
+        out.left_out.append(f"{where} has no prompt; it was left out.")
+        return
+    case_id = ids.make(item.get("id", index + 1))
+    case: dict = {"id": case_id, "skill_should_trigger": True, "prompt": item["prompt"].strip()}
+    statements = [_text(item.get("expected_output"))]
+    checks = item.get("expectations", item.get("assertions")) or []
+    statements += [_text(c) for c in checks] if isinstance(checks, list) else []
+    kept = [s for s in dict.fromkeys(statements) if s]
+    if kept:
+        case["expected_behavior"] = kept
+    files = item.get("files") or []
+    if files:
+        inside = _files_inside(files, skill_dir, where, out.left_out)
+        if inside and not stage_files:
+            out.left_out.append(
+                f"{where}: {len(inside)} input file(s) not copied; write the dataset with --output to "
+                f"copy them into {FIXTURES}/{case_id}/ as the case's workspace."
+            )
+        elif inside:
+            case["workspace"] = f"{FIXTURES}/{case_id}"
+            out.fixtures[case_id] = inside
+    case["note"] = f"imported from skill-creator eval {item.get('id', index + 1)}"
+    out.dataset["evaluations"].append(case)
+
+
+def _add_trigger(out: Converted, ids: IdMaker, item: object, index: int) -> None:
+    where = f"trigger query {index + 1}"
+    if not isinstance(item, dict) or not _text(item.get("query")):
+        out.left_out.append(f"{where} has no query; it was left out.")
+        return
+    trigger = item.get("should_trigger")
+    if not isinstance(trigger, bool):
+        out.left_out.append(f"{where} has no true/false should_trigger; it was left out.")
+        return
+    case_id = ids.make("trigger" if trigger else "no-trigger", index + 1)
+    out.dataset["evaluations"].append(
+        {"id": case_id, "skill_should_trigger": trigger, "prompt": item["query"].strip()}
+    )
+
+
+def _files_inside(files: object, skill_dir: Path, where: str, left_out: list[str]) -> list[Path]:
+    """Input files that exist inside the skill; every other entry is reported."""
+    kept = []
+    root = skill_dir.resolve()
+    for entry in files if isinstance(files, list) else [files]:
+        path = (skill_dir / str(entry)).resolve()
+        if not path.is_relative_to(root):
+            left_out.append(
+                f"{where}: file {entry!r} lies outside the skill; copy it into the skill and list it again."
+            )
+        elif not path.is_file():
+            left_out.append(f"{where}: file {entry!r} does not exist in the skill; it was left out.")
+        else:
+            kept.append(path)
+    return kept
+
+
+def write_fixtures(converted: Converted, skill_dir: Path) -> list[Path]:
+    """Copy each case's input files into `<skill>/fixtures/<case id>/`; returns the folders made."""
+    made = []
+    for case_id, files in converted.fixtures.items():
+        folder = skill_dir / FIXTURES / case_id
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in files:
+            shutil.copy2(path, folder / path.name)
+        made.append(folder)
+    return made
+
+
+def _text(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
