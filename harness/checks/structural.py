@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from harness.checks import Check, CheckOptions, datasets, machine, policy, references, skill_md
+from harness.checks import Check, CheckOptions, datasets, leftovers, machine, policy, references, skill_md
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
@@ -14,6 +14,7 @@ CHECKS: dict[str, Check] = {
     "skill-md": skill_md.check,
     "policy": policy.check,
     "datasets": datasets.check,
+    "leftovers": leftovers.check,
     "machine": machine.check,
     "references": references.check,
 }

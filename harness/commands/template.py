@@ -1,4 +1,4 @@
-"""`skillscope template`: a dataset to start from, which itself clears Tier 0."""
+"""`skillscope template`: a dataset to start from, in Tier 0's shape, whose placeholders structural flags."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import argparse
 from harness.context import Context
 from harness.model import dataset
 
-HELP = "print a starting evals/evals.json that passes Tier 0"
+HELP = "print a starting evals/evals.json in Tier 0's shape; replace every placeholder"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

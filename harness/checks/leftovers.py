@@ -1,0 +1,103 @@
+"""Scaffolds nobody finished: text still as `skillscope template` or `skillscope new` wrote it, and
+`logs_contain` asserting the skill's own name (the skill call itself would satisfy it)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from harness.checks import CheckOptions
+from harness.model import findings
+from harness.model.catalog import Catalog
+from harness.model.dataset import Case
+from harness.model.findings import Finding
+
+# Fields whose template text is a placeholder; a sample file name such as report.md is not.
+PLACEHOLDER_FIELDS = ("prompt", "note", "expected_behavior", "unexpected_behavior", "logs_contain")
+OWN_NAME_ADVICE = (
+    "the evals guide says: never assert your own skill's name in logs_contain; triggering is "
+    "already graded properly"
+)
+
+
+def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
+    out: list[Finding] = []
+    placeholders = dataset_placeholders()
+    skill_lines = skill_placeholders()
+    for name, skill in catalog.skills.items():
+        rel = catalog.repo.rel(skill.skill_md)
+        if skill.description.strip() in skill_lines:
+            out.append(_scaffold(rel, skill.key_lines.get("description"), "the description"))
+        for offset, line in enumerate(skill.body.splitlines()):
+            if line.strip() in skill_lines:
+                out.append(_scaffold(rel, skill.body_line + offset, "this line of the instructions"))
+        for data in catalog.datasets.get(name, []):
+            for case in data.cases:
+                out.extend(_case_leftovers(case, placeholders))
+                out.extend(_own_name(case))
+    return out
+
+
+def _case_leftovers(case: Case, placeholders: frozenset[str]) -> list[Finding]:
+    out = []
+    for field in PLACEHOLDER_FIELDS:
+        value = getattr(case, field, None)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and v.strip() in placeholders for v in values):
+            out.append(
+                findings.error(
+                    "template-leftover",
+                    case.source,
+                    f"case `{case.id}` still has the template's {field}; replace it with one written "
+                    "for this skill (a scaffold nobody edited grades nothing real).",
+                    case.line,
+                )
+            )
+    return out
+
+
+def _own_name(case: Case) -> list[Finding]:
+    if case.skill is None or not any(case.skill in text for text in case.logs_contain):
+        return []
+    return [
+        findings.warning(
+            "logs-contain-own-name",
+            case.source,
+            f"case `{case.id}` expects the skill's own name `{case.skill}` in logs_contain, which the skill "
+            f"call itself prints; assert what the skill makes the agent do ({OWN_NAME_ADVICE}).",
+            case.line,
+        )
+    ]
+
+
+def _scaffold(rel: str, line: int | None, what: str) -> Finding:
+    return findings.error(
+        "template-leftover",
+        rel,
+        f"{what} is still the scaffold's placeholder; write what this skill does and when to use it.",
+        line,
+    )
+
+
+def dataset_placeholders() -> frozenset[str]:
+    """Every placeholder string of the dataset template, stripped."""
+    data = json.loads((resources.files("harness") / "data" / "TEMPLATE.json").read_text("utf-8"))
+    found = set()
+    for case in data["evaluations"]:
+        for field in PLACEHOLDER_FIELDS:
+            value = case.get(field)
+            found.update(
+                v.strip() for v in (value if isinstance(value, list) else [value]) if isinstance(v, str)
+            )
+    return frozenset(found)
+
+
+def skill_placeholders() -> frozenset[str]:
+    """The scaffold's placeholder text: its description and each line of its instructions."""
+    text = (resources.files("harness") / "data" / "SKILL.template.md").read_text("utf-8")
+    _, front, body = text.split("---\n", 2)
+    described = {
+        line.split(":", 1)[1].strip() for line in front.splitlines() if line.startswith("description:")
+    }
+    written = {line.strip() for line in body.splitlines() if line.strip() and not line.startswith("#")}
+    return frozenset(described | written)
