@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 from harness.context import Context
 from harness.errors import UsageError
@@ -68,6 +70,132 @@ def add_reports(parser: argparse.ArgumentParser, junit: bool = False) -> None:
     )
     if junit:
         parser.add_argument("--junit", metavar="PATH", help="also write a JUnit XML report here")
+
+
+def add_docs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--docs",
+        metavar="GLOBS",
+        help="markdown outside the skills (README, docs tree) whose links are checked too",
+    )
+
+
+@dataclass(frozen=True)
+class ExternalOptions:
+    """How external URLs are fetched; built once from the flags a command declared (add_external)."""
+
+    jobs: int = 16
+    request_timeout_s: float = 15.0
+    retries: int = 2
+    backoff_s: float = 1.0
+    max_redirects: int = 10
+    exclude: tuple[str, ...] = ()
+    cache_path: Path | None = None
+    cache_max_age_s: float = 86400.0
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, cwd: Path) -> ExternalOptions:
+        """The flags given; a command without the fetching flags (structural) gets their defaults."""
+        given = vars(args)
+        cache = given.get("cache")
+        made = cls(
+            jobs=given["jobs"],
+            exclude=tuple(parse_list("--exclude-url", given.get("exclude_url"))),
+            cache_path=cwd / cache if cache else None,
+            **{name: given[flag] for flag, name in FETCHING.items() if flag in given},
+        )
+        return made.checked()
+
+    def checked(self) -> ExternalOptions:
+        """The same options, or a UsageError naming the flag whose value cannot work."""
+        if self.jobs < 1:
+            raise UsageError(f"--jobs is {self.jobs}; pass 1 or more.")
+        if self.retries < 0:
+            raise UsageError(f"--retries is {self.retries}; pass 0 or more.")
+        if self.request_timeout_s <= 0:
+            raise UsageError(
+                f"--request-timeout is {self.request_timeout_s:g}; pass a positive number of seconds."
+            )
+        if self.cache_max_age_s < 0:
+            raise UsageError(f"--cache-max-age is {self.cache_max_age_s:g}; pass 0 or more seconds.")
+        return self
+
+
+# The tuning flags of `refs` (argparse dest -> ExternalOptions field).
+FETCHING = {"cache_max_age": "cache_max_age_s", "request_timeout": "request_timeout_s", "retries": "retries"}
+EXTERNAL_DEFAULTS = {f.name: f.default for f in fields(ExternalOptions)}
+
+
+def add_external(parser: argparse.ArgumentParser, default: bool = True, fetching: bool = True) -> None:
+    """The external URL check's flags; `fetching` adds the cache and request tuning of `refs`."""
+    state = "on" if default else "off"
+    parser.add_argument(
+        "--external",
+        action=argparse.BooleanOptionalAction,
+        default=default,
+        help=f"fetch every external http(s) URL once (default: {state})",
+    )
+    parser.add_argument(
+        "--exclude-url",
+        metavar="REGEXES",
+        help="regexes (JSON array or comma list) for URLs the external check leaves alone",
+    )
+    jobs = EXTERNAL_DEFAULTS["jobs"]
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=jobs,
+        metavar="N",
+        help=f"hosts fetched in parallel; each host gets one request at a time (default: {jobs})",
+    )
+    if fetching:
+        add_fetching(parser)
+
+
+def add_fetching(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cache",
+        metavar="PATH",
+        help="JSON file remembering URLs that answered, so a scheduled run skips them",
+    )
+    max_age = EXTERNAL_DEFAULTS["cache_max_age_s"]
+    parser.add_argument(
+        "--cache-max-age",
+        type=float,
+        default=max_age,
+        metavar="SECONDS",
+        help=f"how long a remembered success counts (default: {max_age:g}, one day)",
+    )
+    request_timeout = EXTERNAL_DEFAULTS["request_timeout_s"]
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=request_timeout,
+        metavar="SECONDS",
+        help=f"limit for one HTTP request, shrunk to what --timeout leaves (default: {request_timeout:g})",
+    )
+    retries = EXTERNAL_DEFAULTS["retries"]
+    parser.add_argument(
+        "--retries",
+        type=int,
+        default=retries,
+        metavar="N",
+        help=f"extra attempts after a 408, 425, 5xx, timeout or connection error (default: {retries})",
+    )
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """Where a command's reports go, from the flags add_reports declared."""
+
+    output: str | None = None
+    summary: str | None = None
+    junit: str | None = None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> ReportOptions:
+        given = vars(args)
+        return cls(output=given["output"], summary=given["summary"], junit=given.get("junit"))
 
 
 def add_timeout(parser: argparse.ArgumentParser, default: float = 900) -> None:

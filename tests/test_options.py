@@ -1,11 +1,14 @@
-"""harness.options: list flags as JSON arrays or comma lists, errors naming the flag."""
+"""harness.options: list flags as JSON arrays or comma lists, typed option objects, errors naming the flag."""
 
 from __future__ import annotations
+
+import argparse
+from pathlib import Path
 
 import pytest
 
 from harness.errors import UsageError
-from harness.options import parse_list
+from harness.options import ExternalOptions, add_external, parse_list
 
 
 def test_a_list_flag_takes_a_json_array() -> None:
@@ -25,3 +28,34 @@ def test_a_blank_or_absent_list_flag_is_empty() -> None:
 def test_a_malformed_list_names_the_flag(text: str) -> None:
     with pytest.raises(UsageError, match="^--skill-sections"):
         parse_list("--skill-sections", text)
+
+
+def external_args(*argv: str, fetching: bool = True) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_external(parser, fetching=fetching)
+    return parser.parse_args(list(argv))
+
+
+def test_external_options_come_from_the_flags_given(tmp_path: Path) -> None:
+    args = external_args("--jobs", "3", "--retries", "0", "--cache", "urls.json", "--exclude-url", "a,b")
+    made = ExternalOptions.from_args(args, tmp_path)
+    assert (made.jobs, made.retries, made.exclude) == (3, 0, ("a", "b"))
+    assert made.cache_path == tmp_path / "urls.json" and made.request_timeout_s == 15.0
+
+
+def test_a_command_without_the_fetching_flags_gets_their_defaults(tmp_path: Path) -> None:
+    made = ExternalOptions.from_args(external_args(fetching=False), tmp_path)
+    assert made == ExternalOptions()
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (("--jobs", "0"), "--jobs"),
+        (("--retries", "-1"), "--retries"),
+        (("--request-timeout", "0"), "--request"),
+    ],
+)
+def test_an_external_value_that_cannot_work_names_its_flag(tmp_path: Path, argv, flag) -> None:
+    with pytest.raises(UsageError, match=f"^{flag}"):
+        ExternalOptions.from_args(external_args(*argv), tmp_path)

@@ -10,12 +10,8 @@ from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
+from harness.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
 from harness.model.dataset import Case
-from harness.report import github
-from harness.report.junit import JUnitCase
-from harness.results import RunMeta
-
-STATUSES = ("pass", "fail", "error")
 
 
 @dataclass
@@ -67,8 +63,8 @@ class CaseResult:
     @property
     def status(self) -> str:
         if self.error is not None:
-            return "error"
-        return "pass" if self.checks and all(c.passed for c in self.checks) else "fail"
+            return ERROR
+        return PASS if self.checks and all(c.passed for c in self.checks) else FAIL
 
     @property
     def unmet(self) -> list[Check]:
@@ -182,49 +178,12 @@ class BehavioralResult:
 
     def to_json(self) -> dict:
         return {
-            "harness_version": self.meta.run.harness_version,
-            "repo": self.meta.run.repo,
+            **envelope(self.meta.run, self.passed, counts([c.status for c in self.cases])),
             "meta": self.meta.to_json(),
-            "passed": self.passed,
             "totals": self.totals(),
             "per_skill": self.per_skill(),
             "cases": [c.to_json() for c in self.cases],
         }
-
-    def annotations(self) -> list[str]:
-        out = []
-        for c in self.cases:
-            if c.status == "pass":
-                continue
-            if c.status == "error":
-                message = f"behavioral case `{c.case.id}` errored (not graded): {c.error}"
-            else:
-                unmet = "; ".join(f"{check.kind} `{check.expectation}`: {check.detail}" for check in c.unmet)
-                message = f"behavioral case `{c.case.id}`: {c.summary()}. Unmet: {unmet}"
-            out.append(
-                github.annotation(
-                    "error", message, file=c.case.source, line=c.case.line, title="skillscope behavioral"
-                )
-            )
-        return out
-
-    def junit_cases(self) -> list[JUnitCase]:
-        return [
-            JUnitCase(
-                classname=f"behavioral.{c.case.skill}",
-                name=c.case.id,
-                time_s=c.elapsed_s,
-                error=c.error if c.status == "error" else None,
-                failure="\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
-                if c.status == "fail"
-                else None,
-                output="\n".join(
-                    f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}" for k in c.checks
-                )
-                or None,
-            )
-            for c in self.cases
-        ]
 
 
 def _spend_total(spends: list[Spend]) -> dict:

@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from harness import __version__
+from harness.checks.references import Scan
 from harness.errors import UsageError
 from harness.model import findings
 from harness.model.findings import Finding
+from harness.options import ExternalOptions
 
 if TYPE_CHECKING:
     import requests
@@ -44,18 +46,6 @@ class Use:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}"
-
-
-@dataclass(frozen=True)
-class ExternalOptions:
-    jobs: int = 16
-    request_timeout_s: float = 15.0
-    retries: int = 2
-    backoff_s: float = 1.0
-    max_redirects: int = 10
-    exclude: tuple[str, ...] = ()
-    cache_path: Path | None = None
-    cache_max_age_s: float = 86400.0
 
 
 @dataclass
@@ -129,6 +119,14 @@ def new_session(max_redirects: int) -> requests.Session:
     session.headers.update({"User-Agent": USER_AGENT, "Accept": "*/*"})
     session.max_redirects = max_redirects
     return session
+
+
+def check_scan(scan: Scan, options: ExternalOptions, deadline: float | None = None) -> ExternalReport:
+    """Every URL the reference scan found, fetched once, with the places that use it."""
+    uses: dict[str, list[Use]] = {}
+    for use in scan.external:
+        uses.setdefault(use.url, []).append(Use(use.path, use.line))
+    return Checker(options, deadline=deadline).check(uses)
 
 
 class Checker:

@@ -17,12 +17,12 @@ from harness.behavioral.runner import (
 from harness.behavioral.selection import behavioral_cases
 from harness.context import Context
 from harness.deadline import Deadline
+from harness.envelope import RunMeta
 from harness.errors import HarnessError
 from harness.model import catalog
-from harness.options import parse_list
+from harness.options import ReportOptions, parse_list
 from harness.paid import ready_agent, require_well_formed
-from harness.report import now, publish
-from harness.results import RunMeta
+from harness.report import finish
 
 HELP = "run each case that asserts something to completion in claude and grade what the agent actually did"
 # Routing's own knobs: accepted by the parser only to say where they belong.
@@ -93,7 +93,7 @@ def positive_seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    started, deadline = now(), Deadline(args.timeout)
+    deadline = Deadline(args.timeout)
     repo = options.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     names = skill_filter or repo.with_dataset()
@@ -155,13 +155,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     )
     results = runner.run(cases)
     meta = BehavioralMeta(
-        run=RunMeta(
-            command="behavioral",
-            repo=str(repo.root),
-            globs=repo.globs,
-            started_at=started,
-            elapsed_s=deadline.elapsed(),
-        ),
+        run=RunMeta.of("behavioral", repo, deadline),
         claude_version=ready.version,
         model=args.model or seen_model(results, "agent"),
         judge_model=settings.judge_model or seen_model(results, "judge"),
@@ -178,16 +172,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         timed_out=deadline.expired,
     )
     result = BehavioralResult(meta=meta, cases=results)
-    publish(result, ctx, args.output, args.summary, args.junit)
-    if not result.passed:
+    code = finish(result, ctx, ReportOptions.from_args(args))
+    if code:
         counts = result.counts()
         why = " (the command's --timeout ran out)" if meta.timed_out else ""
         ctx.err(
             f"[behavioral] failed{why}: {counts['failed']} case(s) failed and {counts['errors']} errored "
             f"of {counts['cases']}."
         )
-        return 1
-    return 0
+    return code
 
 
 def progress_line(result: CaseResult) -> str:

@@ -9,12 +9,12 @@ from pathlib import Path
 from harness import options
 from harness.context import Context
 from harness.deadline import Deadline
+from harness.envelope import RunMeta
 from harness.errors import UsageError
 from harness.model import catalog
-from harness.options import parse_list
+from harness.options import ReportOptions, parse_list
 from harness.paid import ready_agent, require_well_formed
-from harness.report import now, publish
-from harness.results import RunMeta
+from harness.report import finish
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
@@ -103,7 +103,7 @@ def min_accuracy(text: str) -> Fraction:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    started, deadline = now(), Deadline(args.timeout)
+    deadline = Deadline(args.timeout)
     bar = min_accuracy(args.min_accuracy)
     repo = options.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
@@ -139,13 +139,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     )
     outcomes = runner.run(cases)
     meta = RoutingMeta(
-        run=RunMeta(
-            command="routing",
-            repo=str(repo.root),
-            globs=repo.globs,
-            started_at=started,
-            elapsed_s=deadline.elapsed(),
-        ),
+        run=RunMeta.of("routing", repo, deadline),
         claude_version=ready.version,
         claude_path=ready.path,
         model=args.model or seen_model(outcomes),
@@ -164,12 +158,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         notes=runner.notes,
     )
     result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar))
-    publish(result, ctx, args.output, args.summary, args.junit)
-    if not result.passed:
+    code = finish(result, ctx, ReportOptions.from_args(args))
+    if code:
         reason = "the command's --timeout ran out" if meta.timed_out else result.gate.reason
         ctx.err(f"[routing] failed: {reason}.")
-        return 1
-    return 0
+    return code
 
 
 def progress_line(outcome: CaseOutcome) -> str:

@@ -7,11 +7,15 @@ from pathlib import Path
 
 from harness import __version__, options
 from harness.context import Context
+from harness.deadline import Deadline
+from harness.envelope import RunMeta
 from harness.errors import HarnessError, UsageError
 from harness.options import parse_list
+from harness.report import select as select_report
 from harness.routing.room import resolve_room
 from harness.select import gitdiff, plan, policy
 from harness.select import selection as select_mod
+from harness.select.result import SelectResult
 
 HELP = "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON"
 
@@ -115,6 +119,7 @@ def _single(flag: str, value: str | None) -> str | None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    clock = Deadline(0)
     opts = plan_options(args, ctx)
     repo = options.resolve_repo(args, ctx)
     if not repo.skill_dirs:
@@ -135,7 +140,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     else:
         paths = _changed_paths(args, repo.root, ctx)
         selection = select_mod.select_changed(paths, repo, room, opts)
-    ctx.out(plan.make_plan(selection, repo, opts).to_json())
+    made = plan.make_plan(selection, repo, opts)
+    result = SelectResult(RunMeta.of("select", repo, clock), made, list(selection.skills))
+    ctx.out(select_report.line(result))  # the one line on stdout: a workflow reads it whole
     return 0
 
 

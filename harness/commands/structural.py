@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import time
 
 from harness import options
 from harness.checks import CheckOptions, references
+from harness.checks import external as external_checks
 from harness.checks import structural as structural_checks
-from harness.commands import refs as refs_command
+from harness.checks.result import StructuralResult
 from harness.context import Context
+from harness.deadline import Deadline
+from harness.envelope import RunMeta
 from harness.model import catalog, findings
-from harness.options import parse_list
-from harness.report import now, publish
-from harness.results import RunMeta, StructuralResult
+from harness.options import ExternalOptions, ReportOptions, parse_list
+from harness.report import finish
 
 HELP = "check skill format, datasets, policy files and internal links (offline, free)"
 
@@ -21,7 +22,7 @@ HELP = "check skill format, datasets, policy files and internal links (offline, 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
     add_policy(parser)
-    refs_command.add_external(parser, default=False)
+    options.add_external(parser, default=False, fetching=False)
     options.add_reports(parser)
 
 
@@ -36,45 +37,35 @@ def add_policy(parser: argparse.ArgumentParser) -> None:
         metavar="TITLES",
         help="`##` headings each markdown --skill-files file must have content under (case-insensitive)",
     )
-    parser.add_argument(
-        "--docs",
-        metavar="GLOBS",
-        help="markdown outside the skills (README, docs tree) whose links are checked too",
-    )
+    options.add_docs(parser)
 
 
 def check_options(args: argparse.Namespace) -> CheckOptions:
     return CheckOptions(
-        skill_files=tuple(parse_list("--skill-files", getattr(args, "skill_files", None))),
-        skill_sections=tuple(parse_list("--skill-sections", getattr(args, "skill_sections", None))),
-        docs=tuple(parse_list("--docs", getattr(args, "docs", None))),
+        skill_files=tuple(parse_list("--skill-files", args.skill_files)),
+        skill_sections=tuple(parse_list("--skill-sections", args.skill_sections)),
+        docs=tuple(parse_list("--docs", args.docs)),
     )
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    started, clock = now(), time.monotonic()
+    clock = Deadline(0)
     check_opts = check_options(args)
+    fetch = ExternalOptions.from_args(args, ctx.cwd) if args.external else None
     repo = options.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
         loaded = catalog.load(repo)
         found = structural_checks.check(loaded, check_opts, ahead)
-        if getattr(args, "external", False):  # the URLs the workers already collected
-            found = findings.ordered(
-                [*found, *refs_command.external_findings(loaded, check_opts.docs, args, ahead)]
-            )
+        if fetch:  # the URLs the workers already collected; `refs` reports them in full
+            scan = references.scan(loaded, check_opts.docs, ahead)
+            found = findings.ordered([*found, *external_checks.check_scan(scan, fetch).findings])
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
     result = StructuralResult(
-        meta=RunMeta(
-            command="structural",
-            repo=str(repo.root),
-            globs=repo.globs,
-            started_at=started,
-            elapsed_s=time.monotonic() - clock,
-        ),
+        meta=RunMeta.of("structural", repo, clock),
         skills=repo.names,
         findings=found,
         datasets=len(datasets),
         cases=sum(len(d.cases) for d in datasets),
+        folders={name: repo.rel(path) for name, path in repo.skill_dirs.items()},
     )
-    publish(result, ctx, args.output, args.summary)
-    return 0 if result.passed else 1
+    return finish(result, ctx, ReportOptions.from_args(args))

@@ -42,3 +42,8 @@ def errors_in(findings: Iterable[Finding]) -> list[Finding]:
 def ordered(findings: Iterable[Finding]) -> list[Finding]:
     """Stable report order: by file, then line, then rule; duplicates dropped."""
     return sorted(set(findings), key=lambda f: (f.path, f.line or 0, f.rule, f.message))
+
+
+def lies_in(finding: Finding, where: str) -> bool:
+    """True when the finding is about `where` (a root-relative file) or a file inside that folder."""
+    return finding.path == where or finding.path.startswith(where.rstrip("/") + "/")

@@ -1,33 +1,55 @@
-"""Publishing a result: JSON file, markdown on stdout and in the step summary, annotations, JUnit."""
+"""Publishing a result: JSON file, markdown on stdout and in the step summary, annotations, JUnit.
+
+Each command's renderers live in one module of this package, named in REPORTS and imported when used
+(a `structural` run should not load the agent stack to render its table).
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
 from harness import schemas
 from harness.context import Context
 from harness.errors import HarnessError
-from harness.report import github, junit, markdown
+from harness.model.findings import Finding
+from harness.options import ReportOptions
+from harness.report import github, junit
+from harness.report.junit import JUnitCase
 
-# Importing the renderer modules registers them.
-from harness.report import structural_md  # noqa: F401  isort: skip
-from harness.report import refs_md  # noqa: F401  isort: skip
-from harness.report import routing_md  # noqa: F401  isort: skip
-from harness.report import behavioral_md  # noqa: F401  isort: skip
+REPORTS: dict[str, str] = {
+    "structural": "harness.report.structural",
+    "refs": "harness.report.refs",
+    "routing": "harness.report.routing",
+    "behavioral": "harness.report.behavioral",
+    "select": "harness.report.select",
+}
 
 
 class Result(Protocol):
     command: str
+    passed: bool
 
     def to_json(self) -> dict:
         """The JSON report; its top-level `repo` says where default reports go."""
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+class Renderers(Protocol):
+    """What every module named in REPORTS offers for its command's result."""
+
+    def markdown(self, result) -> str: ...
+
+    def findings(self, result) -> list[Finding]:
+        """What did not pass, located at a file and line: annotations, text lines and SARIF results."""
+
+    def junit(self, result) -> list[JUnitCase]: ...
+
+
+def renderers(command: str) -> Renderers:
+    return importlib.import_module(REPORTS[command])
 
 
 def default_output(repo_root: Path, command: str) -> Path:
@@ -52,6 +74,12 @@ def _write(path: Path, text: str, what: str, flag: str, append: bool = False) ->
         ) from None
 
 
+def finish(result: Result, ctx: Context, where: ReportOptions) -> int:
+    """The end every graded command shares: publish the reports, exit 0 when the run passed, else 1."""
+    publish(result, ctx, where.output, where.summary, where.junit)
+    return 0 if result.passed else 1
+
+
 def publish(
     result: Result, ctx: Context, output: str | None, summary: str | None, junit_path: str | None = None
 ) -> Path:
@@ -64,7 +92,8 @@ def publish(
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
     _write(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", "the JSON report", "--output")
-    text = markdown.render(result)
+    report = renderers(result.command)
+    text = report.markdown(result)
     ctx.out(text)
     ctx.out(f"JSON report: {path}")
     summary_path = summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
@@ -73,8 +102,8 @@ def publish(
         where = "--summary" if summary else "GITHUB_STEP_SUMMARY"
         _write(ctx.cwd / summary_path, text + "\n", "the markdown summary", where, append=True)
     if ctx.in_github_actions:
-        for line in github.annotations_for(result):
+        for line in github.finding_annotations(report.findings(result)):
             ctx.out(line)
-    if junit_path and hasattr(result, "junit_cases"):
-        junit.write(Path(junit_path), f"skillscope {result.command}", result.junit_cases())
+    if junit_path:
+        junit.write(Path(junit_path), f"skillscope {result.command}", report.junit(result))
     return path

@@ -40,10 +40,3 @@ def finding_annotations(findings: Iterable[Finding]) -> list[str]:
         )
         for f in findings
     ]
-
-
-def annotations_for(result) -> list[str]:
-    """A result names its own annotations, or is annotated from its findings."""
-    if hasattr(result, "annotations"):
-        return result.annotations()
-    return finding_annotations(getattr(result, "findings", []))

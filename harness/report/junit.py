@@ -6,6 +6,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.model.findings import ERROR, WARNING, Finding, lies_in
+
 
 @dataclass(frozen=True)
 class JUnitCase:
@@ -43,3 +45,25 @@ def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
             ET.SubElement(item, "system-out").text = case.output
     path.parent.mkdir(parents=True, exist_ok=True)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def findings_cases(kind: str, units: dict[str, str], found: list[Finding]) -> list[JUnitCase]:
+    """One case per unit (a name and the root-relative folder or file it covers), failed by the error
+    findings in it, its warnings as output; findings in no unit make one more case, `(repo)`."""
+    cases, placed = [], set()
+    for name, where in units.items():
+        mine = [f for f in found if lies_in(f, where)]
+        placed.update(mine)
+        cases.append(finding_case(kind, name, mine))
+    rest = [f for f in found if f not in placed]
+    if rest or not cases:
+        cases.append(finding_case(kind, "(repo)", rest))
+    return cases
+
+
+def finding_case(kind: str, name: str, found: list[Finding]) -> JUnitCase:
+    def listed(severity: str) -> str | None:
+        lines = [f"{f.location}: {f.rule}: {f.message}" for f in found if f.severity == severity]
+        return "\n".join(lines) or None
+
+    return JUnitCase(classname=kind, name=name, failure=listed(ERROR), output=listed(WARNING))

@@ -1,27 +1,12 @@
-"""Markdown reports: a registry of one renderer per command, plus the table helper they share."""
+"""The markdown pieces every command's report shares: tables, their cells, and the one clip helper."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from tabulate import tabulate
 
 from harness.model.findings import Finding
-
-Renderer = Callable[[object], str]
-RENDERERS: dict[str, Renderer] = {}
-
-
-def register(command: str) -> Callable[[Renderer], Renderer]:
-    def decorate(function: Renderer) -> Renderer:
-        RENDERERS[command] = function
-        return function
-
-    return decorate
-
-
-def render(result) -> str:
-    return RENDERERS[result.command](result)
 
 
 def clip(value: object, limit: int) -> str:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from harness.report import github
-from harness.report.junit import JUnitCase
-from harness.results import RunMeta
+from harness.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome, Gate
 
@@ -113,10 +111,8 @@ class RoutingResult:
 
     def to_json(self) -> dict:
         return {
-            "harness_version": self.meta.run.harness_version,
-            "repo": self.meta.run.repo,
+            **envelope(self.meta.run, self.passed, counts([status(o) for o in self.outcomes])),
             "meta": self.meta.to_json(),
-            "passed": self.passed,
             "gate": {"passed": self.gate.passed, "reason": self.gate.reason},
             "totals": self.totals(),
             "verdicts": metrics.verdict_counts(self.outcomes),
@@ -128,35 +124,12 @@ class RoutingResult:
             "cases": [case_json(o) for o in self.outcomes],
         }
 
-    def annotations(self) -> list[str]:
-        out = []
-        for o in self.outcomes:
-            if o.passed:
-                continue
-            level = "warning" if not o.graded else "error"
-            message = (
-                f"routing case `{o.case.id}` errored: {o.error}"
-                if not o.graded
-                else f"routing case `{o.case.id}`: {o.summary} ({o.verdict})"
-            )
-            out.append(
-                github.annotation(
-                    level, message, file=o.case.source, line=o.case.line, title="skillscope routing"
-                )
-            )
-        return out
 
-    def junit_cases(self) -> list[JUnitCase]:
-        return [
-            JUnitCase(
-                classname=f"routing.{o.case.skill or 'shared'}",
-                name=o.case.id,
-                time_s=sum(s.elapsed_s for s in o.samples),
-                error=o.error if not o.graded else None,
-                failure=None if o.passed or not o.graded else f"{o.summary} ({o.verdict})",
-            )
-            for o in self.outcomes
-        ]
+def status(o: CaseOutcome) -> str:
+    """The shared status word of a case: an ungraded one (no decision) is an error, never a miss."""
+    if not o.graded:
+        return ERROR
+    return PASS if o.passed else FAIL
 
 
 def case_json(o: CaseOutcome) -> dict:
@@ -173,6 +146,7 @@ def case_json(o: CaseOutcome) -> dict:
         "observed": o.observed,
         "verdict": o.verdict,
         "passed": o.passed,
+        "status": status(o),
         "error": o.error,
         "stop_reason": sample.stop_reason if sample else None,
         "elapsed_s": round(sum(s.elapsed_s for s in o.samples), 3),

@@ -62,7 +62,7 @@ class Plan:
     no_behavior: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_json(self) -> dict:
         return {
             "routing": self.routing,
             "extended": self.extended,
@@ -74,9 +74,6 @@ class Plan:
             "no_behavior": list(self.no_behavior),
             "unknown": list(self.unknown),
         }
-
-    def to_json(self) -> str:
-        return json.dumps(self.to_dict(), separators=(",", ":"))
 
 
 def legs_for(facts: SkillFacts, options: PlanOptions) -> list[Leg]:

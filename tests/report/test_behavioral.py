@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from markdown_it import MarkdownIt
 
+from harness import schemas
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.scorers import Check
+from harness.envelope import RunMeta
 from harness.model.dataset import Case
-from harness.report import markdown
-from harness.results import RunMeta
+from harness.report import behavioral as report
 
 
 def result(cases: list[CaseResult]) -> BehavioralResult:
@@ -45,7 +46,7 @@ def cells(text: str, after: str) -> list[str]:
 
 def test_a_pipe_in_an_unmet_expectation_stays_in_its_cell():
     unmet = Check("expected_behavior", "use a | b pipe", False, "it ran a | b instead")
-    text = markdown.render(result([CaseResult(case("c1"), checks=[unmet])]))
+    text = report.markdown(result([CaseResult(case("c1"), checks=[unmet])]))
     assert "\\\\|" not in text  # escaped once, never twice
     assert cells(text, "### Unmet expectations") == [
         "c1",
@@ -56,7 +57,16 @@ def test_a_pipe_in_an_unmet_expectation_stays_in_its_cell():
 
 
 def test_a_pipe_in_an_error_is_escaped_once_and_a_long_one_is_clipped():
-    text = markdown.render(result([CaseResult(case("c1"), error="exit | code " + "x" * 400)]))
+    text = report.markdown(result([CaseResult(case("c1"), error="exit | code " + "x" * 400)]))
     (case_id, error) = cells(text, "### Errored cases (not graded)")
     assert case_id == "c1" and error.startswith("exit | code x") and error.endswith("…")
     assert len(error) == 300
+
+
+def test_the_json_report_carries_the_envelope_and_validates():
+    failed = CaseResult(case("c1"), checks=[Check("files_exist", "out.txt", False, "no such file")])
+    errored = CaseResult(case("c2"), error="the API answered 529")
+    data = result([failed, errored]).to_json()
+    assert schemas.errors("behavioral-report", data) == []
+    assert (data["command"], data["passed"], data["status"]) == ("behavioral", False, "fail")
+    assert data["counts"] == {"total": 2, "pass": 0, "fail": 1, "error": 1}

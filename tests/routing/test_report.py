@@ -7,9 +7,10 @@ from fractions import Fraction
 from markdown_it import MarkdownIt
 
 from harness import schemas
+from harness.envelope import RunMeta
 from harness.model.dataset import Case
-from harness.report import markdown
-from harness.results import RunMeta
+from harness.report import github
+from harness.report import routing as report
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
@@ -96,6 +97,9 @@ def test_the_json_report_validates_and_adds_up():
     s2 = next(c for c in data["cases"] if c["id"] == "s2")
     assert s2["verdict"] == "true_negative" and s2["trigger_rate"] == 1 / 3 and len(s2["samples"]) == 3
     assert data["meta"]["min_accuracy"] == 1.0 and data["passed"] is False
+    assert (data["command"], data["status"]) == ("routing", "fail")
+    assert data["counts"] == {"total": 4, "pass": 2, "fail": 1, "error": 1}
+    assert [c["status"] for c in data["cases"]] == ["pass", "fail", "error", "pass"]
 
 
 def test_session_skills_flag_extras_and_missing_members():
@@ -112,15 +116,15 @@ def test_session_skills_flag_extras_and_missing_members():
 
 def test_the_extras_hint_fits_the_isolation_that_applied():
     outcomes = [CaseOutcome(case("p1", "pdf", True), [sample("pdf", seen=("pdf", "pdf-tools", "stray"))])]
-    fresh = markdown.render(result(outcomes, config_dir="fresh"))
+    fresh = report.markdown(result(outcomes, config_dir="fresh"))
     assert "The CLI listed skills beyond the room: stray." in fresh
     assert "already used a throwaway config dir" in fresh and "Set ANTHROPIC_API_KEY" not in fresh
-    user = markdown.render(result(outcomes, config_dir="user"))
+    user = report.markdown(result(outcomes, config_dir="user"))
     assert "Set ANTHROPIC_API_KEY so the run can use a throwaway config dir." in user
 
 
 def test_markdown_tables_hold_escaped_prompts_and_errors_apart():
-    text = markdown.render(result(mixed(), notes=["claude 2.1.0 has no --effort; effort low was not set"]))
+    text = report.markdown(result(mixed(), notes=["claude 2.1.0 has no --effort; effort low was not set"]))
     html = MarkdownIt("commonmark").enable("table").render(text)
     assert "<td>Split it | then merge</td>" in html  # one cell: the pipe escaped once, the newline gone
     failures = text.split("### Routing failures", 1)[1].split("###", 1)[0]
@@ -135,19 +139,19 @@ def test_markdown_tables_hold_escaped_prompts_and_errors_apart():
 def test_a_timed_out_run_fails_and_says_so():
     made = result([CaseOutcome(case("p1", "pdf", True), [sample("pdf")])], timed_out=True)
     assert made.gate.passed and not made.passed and not made.to_json()["passed"]
-    assert "The command's --timeout ran out" in markdown.render(made)
+    assert "The command's --timeout ran out" in report.markdown(made)
 
 
 def test_annotations_and_junit_cases_follow_the_verdicts():
     made = result(mixed())
-    notes = made.annotations()
+    notes = github.finding_annotations(report.findings(made))
     assert notes == [
         "::error file=pdf/evals/evals.json,line=4,title=skillscope routing::routing case `p2`: expected pdf "
         "-> got pdf-tools (wrong_skill)",
         "::warning file=shared/evals/evals.json,line=4,title=skillscope routing::routing case `s1` errored: "
         "the API answered 529 (overloaded)",
     ]
-    cases = {c.name: c for c in made.junit_cases()}
+    cases = {c.name: c for c in report.junit(made)}
     assert cases["p1"].failure is None and cases["p1"].error is None and cases["p1"].time_s == 1.25
     assert cases["p2"].failure == "expected pdf -> got pdf-tools (wrong_skill)"
     assert cases["s1"].error == "the API answered 529 (overloaded)" and cases["s1"].failure is None

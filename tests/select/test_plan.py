@@ -7,13 +7,16 @@ from pathlib import Path
 
 import pytest
 
+from harness.envelope import RunMeta
 from harness.errors import HarnessError, UsageError
 from harness.model import repo as repo_mod
+from harness.report import select as select_report
 from harness.select import facts, plan, policy
 from harness.select import selection as select_mod
 from harness.select.policy import PlanOptions, RunnerType
+from harness.select.result import SelectResult
 from harness.select.selection import InfraPaths, Ownership
-from tests.support.select import assert_valid_plan, dataset, legs, skill
+from tests.support.select import assert_valid_plan, dataset, legs, skill, without_envelope
 
 INSTINCT = RunnerType(
     name="instinct",
@@ -29,11 +32,17 @@ def discover(root: Path, globs: tuple[str, ...] = ("skills/*",)) -> repo_mod.Rep
     return repo_mod.discover(root, list(globs))
 
 
+def plan_line(root: Path, selection: select_mod.Selection, **options) -> str:
+    """The report `select` prints for this selection: the envelope, then the plan, on one line."""
+    made = plan.make_plan(selection, discover(root), PlanOptions(**options))
+    meta = RunMeta("select", str(root), ["skills/*"], "2026-01-01T00:00:00+00:00")
+    return select_report.line(SelectResult(meta, made, list(selection.skills)))
+
+
 def plan_for(root: Path, selection: select_mod.Selection, **options) -> dict:
-    data = plan.make_plan(selection, discover(root), PlanOptions(**options)).to_dict()
+    data = json.loads(plan_line(root, selection, **options))
     assert_valid_plan(data)
-    assert json.loads(plan.make_plan(selection, discover(root), PlanOptions(**options)).to_json()) == data
-    return data
+    return without_envelope(data)
 
 
 def changed(root: Path, paths: list[str], room: list[str] | None = None, **options) -> select_mod.Selection:
@@ -488,9 +497,17 @@ def test_legs_follow_the_selection_order(tmp_path):
 
 def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
     skill(tmp_path, "skills/a")
-    text = plan.make_plan(only(tmp_path, "a"), discover(tmp_path), PlanOptions(version="9")).to_json()
+    text = plan_line(tmp_path, only(tmp_path, "a"), version="9")
     assert "\n" not in text and ": " not in text
     assert list(json.loads(text)) == [
+        "command",
+        "harness_version",
+        "repo",
+        "started_at",
+        "elapsed_s",
+        "passed",
+        "status",
+        "counts",
         "routing",
         "extended",
         "version",

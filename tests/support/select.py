@@ -105,6 +105,14 @@ def select(
     return Run(code=code, stdout=ctx.stdout.getvalue(), stderr=ctx.stderr.getvalue())
 
 
+ENVELOPE = ("command", "harness_version", "repo", "started_at", "elapsed_s", "passed", "status", "counts")
+
+
+def without_envelope(data: dict) -> dict:
+    """The plan's own keys: what the workflows read, free of the run's time and place."""
+    return {key: value for key, value in data.items() if key not in ENVELOPE}
+
+
 def assert_valid_plan(data: dict) -> None:
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in schemas.validator("plan").iter_errors(data)]
     assert not errors, errors

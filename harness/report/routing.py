@@ -1,13 +1,12 @@
-"""Markdown for a routing run."""
+"""A routing run's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from harness.report.markdown import clip, register, table
-
-if TYPE_CHECKING:
-    from harness.routing.result import RoutingResult
+from harness.model import findings as finding
+from harness.model.findings import Finding
+from harness.report.junit import JUnitCase
+from harness.report.markdown import clip, table
+from harness.routing.result import RoutingResult
 
 MEANINGS = {
     "correct_trigger": "the expected skill fired",
@@ -23,8 +22,7 @@ def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
-@register("routing")
-def render(result: RoutingResult) -> str:
+def markdown(result: RoutingResult) -> str:
     data = result.to_json()
     meta, totals = result.meta, data["totals"]
     lines = ["## Skill routing", ""]
@@ -178,3 +176,32 @@ def _warnings(result: RoutingResult, data: dict) -> list[str]:
     for note in result.meta.notes:
         out.append(f"> {note}")
     return [*(line + "\n" for line in out)] if out else []
+
+
+def findings(result: RoutingResult) -> list[Finding]:
+    """Each case that did not pass, at its line in the dataset: a miss is an error, a run without a
+    decision a warning (it was not graded)."""
+    out = []
+    for o in result.outcomes:
+        if o.passed:
+            continue
+        if o.graded:
+            message = f"routing case `{o.case.id}`: {o.summary} ({o.verdict})"
+            out.append(finding.error("routing", o.case.source, message, o.case.line))
+        else:
+            message = f"routing case `{o.case.id}` errored: {o.error}"
+            out.append(finding.warning("routing", o.case.source, message, o.case.line))
+    return out
+
+
+def junit(result: RoutingResult) -> list[JUnitCase]:
+    return [
+        JUnitCase(
+            classname=f"routing.{o.case.skill or 'shared'}",
+            name=o.case.id,
+            time_s=sum(s.elapsed_s for s in o.samples),
+            error=o.error if not o.graded else None,
+            failure=None if o.passed or not o.graded else f"{o.summary} ({o.verdict})",
+        )
+        for o in result.outcomes
+    ]

@@ -1,17 +1,16 @@
-"""Markdown for a behavioral run."""
+"""A behavioral run's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from harness.behavioral.result import BehavioralResult
+from harness.envelope import ERROR, FAIL, PASS
+from harness.model import findings as finding
+from harness.model.findings import Finding
+from harness.report.junit import JUnitCase
+from harness.report.markdown import clip, table
 
-from harness.report.markdown import clip, register, table
 
-if TYPE_CHECKING:
-    from harness.behavioral.result import BehavioralResult
-
-
-@register("behavioral")
-def render(result: BehavioralResult) -> str:
+def markdown(result: BehavioralResult) -> str:
     data = result.to_json()
     meta, totals = result.meta, data["totals"]
     lines = ["## Skill behavioral", ""]
@@ -43,7 +42,7 @@ def render(result: BehavioralResult) -> str:
         )
     )
     lines += ["", "### Unmet expectations", ""]
-    unmet = [(c.case.id, check) for c in result.cases if c.status == "fail" for check in c.unmet]
+    unmet = [(c.case.id, check) for c in result.cases if c.status == FAIL for check in c.unmet]
     if unmet:
         lines.append(
             table(
@@ -56,7 +55,7 @@ def render(result: BehavioralResult) -> str:
         )
     else:
         lines.append("None. Every graded case met every expectation.")
-    errored = [c for c in result.cases if c.status == "error"]
+    errored = [c for c in result.cases if c.status == ERROR]
     if errored:
         lines += [
             "",
@@ -116,3 +115,41 @@ def _met(case) -> str:
 def _spend(spend: dict) -> str:
     cost = f", ${spend['cost_usd']:.4f}" if spend["cost_usd"] is not None else ""
     return f"{spend['calls']} call(s), {spend['input_tokens']} tokens in, {spend['output_tokens']} out{cost}"
+
+
+def findings(result: BehavioralResult) -> list[Finding]:
+    """Each case that did not pass, at its line in the dataset, with what it did not meet."""
+    out = []
+    for c in result.cases:
+        if c.status == PASS:
+            continue
+        if c.status == ERROR:
+            message = f"behavioral case `{c.case.id}` errored (not graded): {c.error}"
+        else:
+            unmet = "; ".join(f"{check.kind} `{check.expectation}`: {check.detail}" for check in c.unmet)
+            message = f"behavioral case `{c.case.id}`: {c.summary()}. Unmet: {unmet}"
+        out.append(finding.error("behavioral", c.case.source, message, c.case.line))
+    return out
+
+
+def junit(result: BehavioralResult) -> list[JUnitCase]:
+    return [
+        JUnitCase(
+            classname=f"behavioral.{c.case.skill}",
+            name=c.case.id,
+            time_s=c.elapsed_s,
+            error=c.error if c.status == ERROR else None,
+            failure="\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
+            if c.status == FAIL
+            else None,
+            output="\n".join(
+                f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}" for k in c.checks
+            )
+            or None,
+        )
+        for c in result.cases
+    ]
+
+
+def _check_line(check) -> str:
+    return f"[{'PASS' if check.passed else 'FAIL'}] {check.kind}: {check.expectation}"

@@ -1,19 +1,18 @@
-"""Markdown for the reference check."""
+"""The reference check's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from harness.report.markdown import findings_table, register, table
-
-if TYPE_CHECKING:  # the result module imports the report package, so only type checkers import it
-    from harness.refs_result import RefsResult
+from harness.checks.external import failure
+from harness.checks.result import RefsResult
+from harness.model.findings import Finding
+from harness.report.junit import JUnitCase, findings_cases
+from harness.report.markdown import findings_table, table
 
 USES_SHOWN = 5
+URL_RULES = ("ref-unreachable", "ref-unchecked")
 
 
-@register("refs")
-def render(result: RefsResult) -> str:
+def markdown(result: RefsResult) -> str:
     totals = result.totals()
     verdict = "passed" if result.passed else "failed"
     lines = [
@@ -47,3 +46,23 @@ def render(result: RefsResult) -> str:
 def used_at(uses) -> str:
     shown = ", ".join(str(u) for u in uses[:USES_SHOWN])
     return shown + (f" and {len(uses) - USES_SHOWN} more" if len(uses) > USES_SHOWN else "")
+
+
+def findings(result: RefsResult) -> list[Finding]:
+    """An unreachable URL is located at every line that uses it, not only the first."""
+    located = [f for f in result.findings if f.rule not in URL_RULES]
+    for item in result.broken:
+        first = failure(item)
+        located.extend(
+            Finding(
+                path=use.path, line=use.line, rule=first.rule, severity=first.severity, message=first.message
+            )
+            for use in item.uses
+        )
+    return located
+
+
+def junit(result: RefsResult) -> list[JUnitCase]:
+    """One test case per file holding a finding; a clean run is one passing case."""
+    files = {f.path: f.path for f in findings(result) if f.path != "."}
+    return findings_cases("refs", files, findings(result))

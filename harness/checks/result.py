@@ -1,0 +1,133 @@
+"""Result models of the offline commands, structural and refs: data and JSON only; the reports render them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.checks.external import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED, UrlCheck
+from harness.envelope import FAIL, PASS, RunMeta, counts, envelope
+from harness.model.findings import ERROR, WARNING, Finding, lies_in
+
+
+class FindingsVerdict:
+    """A result graded by its findings: any error fails it, warnings do not."""
+
+    findings: list[Finding]
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == ERROR]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == WARNING]
+
+    @property
+    def passed(self) -> bool:
+        return not self.errors
+
+
+def failing(units: list[str], found: list[Finding]) -> list[str]:
+    """Each unit (a folder or a file, root-relative) `pass` or `fail`: it fails when an error finding
+    lies in it."""
+    broken = [f for f in found if f.severity == ERROR]
+    return [FAIL if any(lies_in(f, unit) for f in broken) else PASS for unit in units]
+
+
+@dataclass
+class StructuralResult(FindingsVerdict):
+    meta: RunMeta
+    skills: list[str]
+    findings: list[Finding]
+    cases: int = 0
+    datasets: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    folders: dict[str, str] = field(default_factory=dict)  # skill name -> root-relative folder
+
+    command = "structural"
+
+    def units(self) -> dict[str, str]:
+        """Each skill's root-relative folder, which its findings lie in."""
+        return {name: self.folders.get(name, name) for name in self.skills}
+
+    def statuses(self) -> dict[str, str]:
+        """Each skill's status word: `fail` when an error finding lies in its folder."""
+        units = self.units()
+        return dict(zip(units, failing(list(units.values()), self.findings), strict=True))
+
+    def totals(self) -> dict:
+        return {
+            "skills": len(self.skills),
+            "datasets": self.datasets,
+            "cases": self.cases,
+            "errors": len(self.errors),
+            "warnings": len(self.warnings),
+            **self.counts,
+        }
+
+    def to_json(self) -> dict:
+        return {
+            **envelope(self.meta, self.passed, counts(list(self.statuses().values()))),
+            "meta": self.meta.to_json(),
+            "skills": self.skills,
+            "totals": self.totals(),
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+@dataclass
+class RefsResult(FindingsVerdict):
+    meta: RunMeta
+    skills: list[str]
+    docs: list[str]
+    findings: list[Finding]
+    files: int = 0
+    internal: int = 0
+    external_checked: bool = False
+    urls: list[UrlCheck] = field(default_factory=list)
+
+    command = "refs"
+
+    @property
+    def broken(self) -> list[UrlCheck]:
+        return [u for u in self.urls if u.outcome in (BROKEN, UNCHECKED)]
+
+    def statuses(self) -> list[str]:
+        """One status word per markdown file checked: the files holding an error finding fail; the
+        scan counts files without naming them, so the rest pass."""
+        broken = {f.path for f in self.errors if f.path != "."}
+        broken.update(use.path for url in self.broken for use in url.uses)
+        failed = min(len(broken), self.files)
+        return [FAIL] * failed + [PASS] * (self.files - failed)
+
+    def totals(self) -> dict:
+        count = {
+            outcome: sum(1 for u in self.urls if u.outcome == outcome)
+            for outcome in (OK, CACHED, EXCLUDED, BROKEN, UNCHECKED)
+        }
+        return {
+            "skills": len(self.skills),
+            "files": self.files,
+            "internal": self.internal,
+            "external": sum(len(u.uses) for u in self.urls),
+            "urls": len(self.urls),
+            "reachable": count[OK],
+            "cached": count[CACHED],
+            "excluded": count[EXCLUDED],
+            "broken": count[BROKEN],
+            "unchecked": count[UNCHECKED],
+            "errors": len(self.errors),
+            "warnings": len(self.warnings),
+        }
+
+    def to_json(self) -> dict:
+        return {
+            **envelope(self.meta, self.passed, counts(self.statuses())),
+            "meta": self.meta.to_json(),
+            "skills": self.skills,
+            "docs": self.docs,
+            "external_checked": self.external_checked,
+            "totals": self.totals(),
+            "findings": [f.to_dict() for f in self.findings],
+            "urls": [u.to_json() for u in self.urls],
+        }

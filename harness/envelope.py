@@ -1,0 +1,67 @@
+"""What every JSON report opens with: which command ran, on what, when, for how long, and how it went.
+
+One envelope and one set of status words across structural, refs, routing, behavioral and select, so a
+tool reading any report needs one parser for its head.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness import __version__
+from harness.deadline import Deadline
+from harness.model.repo import Repo
+
+PASS, FAIL, ERROR = "pass", "fail", "error"
+STATUSES = (PASS, FAIL, ERROR)
+
+
+@dataclass
+class RunMeta:
+    command: str
+    repo: str
+    globs: list[str]
+    started_at: str
+    elapsed_s: float = 0.0
+    harness_version: str = __version__
+
+    @classmethod
+    def of(cls, command: str, repo: Repo, clock: Deadline) -> RunMeta:
+        """The meta of a run of `command` over `repo` that started when `clock` did, as of now."""
+        return cls(command, str(repo.root), repo.globs, clock.started_at, clock.elapsed())
+
+    def to_json(self) -> dict:
+        return {
+            "command": self.command,
+            "harness_version": self.harness_version,
+            "repo": self.repo,
+            "skills_dir": self.globs,
+            "started_at": self.started_at,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+
+def counts(statuses: list[str]) -> dict[str, int]:
+    """How many graded units ended in each status word, and how many there were."""
+    return {"total": len(statuses), **{word: statuses.count(word) for word in STATUSES}}
+
+
+def status(passed: bool, tally: dict[str, int]) -> str:
+    """The run's own word: a run that failed only because units could not be graded is an error."""
+    if passed:
+        return PASS
+    return ERROR if tally[ERROR] and not tally[FAIL] else FAIL
+
+
+def envelope(meta: RunMeta, passed: bool, tally: dict[str, int]) -> dict:
+    """The head of a JSON report; the command's own fields follow it."""
+    return {
+        "command": meta.command,
+        "harness_version": meta.harness_version,
+        "repo": meta.repo,
+        "started_at": meta.started_at,
+        "elapsed_s": round(meta.elapsed_s, 3),
+        "passed": passed,
+        "status": status(passed, tally),
+        "counts": tally,
+    }

@@ -1,0 +1,31 @@
+"""The structural check's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
+
+from __future__ import annotations
+
+from harness.checks.result import StructuralResult
+from harness.model.findings import Finding
+from harness.report import markdown as md
+from harness.report.junit import JUnitCase, findings_cases
+
+
+def markdown(result: StructuralResult) -> str:
+    totals = result.totals()
+    verdict = "passed" if result.passed else "failed"
+    lines = [
+        "## Structural check",
+        "",
+        f"**{verdict}**: {totals['skills']} skill(s), {totals['datasets']} dataset(s), "
+        f"{totals['cases']} case(s); {totals['errors']} error(s), {totals['warnings']} warning(s).",
+        "",
+    ]
+    lines.append(md.findings_table(result.findings, "Every skill is in shape."))
+    return "\n".join(lines) + "\n"
+
+
+def findings(result: StructuralResult) -> list[Finding]:
+    return list(result.findings)
+
+
+def junit(result: StructuralResult) -> list[JUnitCase]:
+    """One test case per skill, failed by the errors in its folder; findings elsewhere get their own."""
+    return findings_cases("structural", result.units(), result.findings)

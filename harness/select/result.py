@@ -1,0 +1,23 @@
+"""The result of `skillscope select`: the plan under the envelope every JSON report shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.envelope import RunMeta, counts, envelope
+from harness.select.plan import Plan
+
+
+@dataclass
+class SelectResult:
+    meta: RunMeta
+    plan: Plan
+    skills: list[str]  # the skills the change selected
+
+    command = "select"
+    passed = True  # a plan grades nothing; a run that cannot plan is an error, not a result
+
+    def to_json(self) -> dict:
+        """The envelope, then the plan's own keys, which the workflows read as they always have."""
+        tally = {**counts([]), "total": len(self.skills)}
+        return {**envelope(self.meta, self.passed, tally), **self.plan.to_json()}
