@@ -13,7 +13,7 @@ from harness.errors import HarnessError, UsageError
 from harness.options import parse_list
 from harness.report import select as select_report
 from harness.routing.room import resolve_room
-from harness.select import gitdiff, plan, policy
+from harness.select import gitdiff, plan, policy, runners
 from harness.select import selection as select_mod
 from harness.select.result import SelectResult
 
@@ -64,6 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help='runs-on labels for a behavioral leg (default: ["ubuntu-latest"])',
     )
     parser.add_argument(
+        "--hosted-images",
+        metavar="IMAGES",
+        help="the GitHub-hosted image a hosted leg gets per platform, as PLATFORM=LABEL pairs or JSON "
+        "(default: Linux=ubuntu-latest,Windows=windows-latest,macOS=macos-latest)",
+    )
+    parser.add_argument(
         "--behavior-os",
         metavar="PLATFORMS",
         help="platforms a skill runs on when its machine.yml does not say (default: Linux)",
@@ -107,6 +113,7 @@ def plan_options(args: argparse.Namespace, ctx: Context) -> policy.PlanOptions:
         scoped_gate=_single("--scoped-gate", args.scoped_gate),
         scoped_environment=_single("--scoped-environment", args.scoped_environment),
         runner_types=policy.parse_runner_types(args.runner_types),
+        hosted_images=runners.parse_hosted_images(args.hosted_images),
     )
 
 

@@ -8,13 +8,15 @@ routing decision), the `SkillFacts` of those skills (behavioral cases, version p
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from harness.errors import HarnessError
+from harness.model.machine import MachinePlan
 from harness.model.repo import Repo
 from harness.select.facts import SkillFacts, load_facts
 from harness.select.policy import DEFAULT_TYPE, PlanOptions, RunnerType
+from harness.select.runners import runs_on, unique
 from harness.select.selection import Selection
 
 
@@ -99,6 +101,7 @@ def legs_for(facts: SkillFacts, options: PlanOptions) -> list[Leg]:
         base, platforms = options.behavior_runner, plan.os or options.behavior_os
         gate, environment = None, None
     version = facts.version_pin or options.version
+    where = facts.machine_rel if plan != MachinePlan() else f"skill '{facts.name}'"
     return [
         Leg(
             skill=facts.name,
@@ -106,7 +109,9 @@ def legs_for(facts: SkillFacts, options: PlanOptions) -> list[Leg]:
             gate=gate,
             version=version,
             environment=environment,
-            runner=json.dumps(unique([*base, *plan.labels, os_name]), separators=(",", ":")),
+            runner=json.dumps(
+                runs_on([*base, *plan.labels], os_name, options.hosted_images, where), separators=(",", ":")
+            ),
         )
         for os_name in unique(platforms)
     ]
@@ -142,14 +147,6 @@ def _platforms(facts: SkillFacts, kind: RunnerType, options: PlanOptions) -> lis
             "or pick another runner_type."
         )
     return [offered[os_name.lower()] for os_name in asked]
-
-
-def unique(labels: Iterable[str]) -> list[str]:
-    """Runs-on labels without repeats, first spelling and order kept (GitHub labels ignore case)."""
-    seen: dict[str, str] = {}
-    for label in labels:
-        seen.setdefault(label.lower(), label)
-    return list(seen.values())
 
 
 def build(selection: Selection, facts: Mapping[str, SkillFacts], options: PlanOptions) -> Plan:

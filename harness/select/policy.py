@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from harness import __version__
 from harness.errors import UsageError
 from harness.model import dataset
+from harness.select.runners import DEFAULT_IMAGES
 
 DEFAULT_RUNNER = ("ubuntu-latest",)
 DEFAULT_OS = ("Linux",)
@@ -43,6 +44,9 @@ class PlanOptions:
     scoped_gate: str | None = None
     scoped_environment: str | None = None
     runner_types: Mapping[str, RunnerType] = field(default_factory=dict)
+    hosted_images: Mapping[str, str] = field(
+        default_factory=lambda: dict(DEFAULT_IMAGES)
+    )  # platform -> image
 
 
 def parse_runner_types(text: str | None, flag: str = "--runner-types") -> dict[str, RunnerType]:

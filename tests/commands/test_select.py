@@ -14,7 +14,7 @@ from tests.support.select import commit, git, init_repo, legs, select, skill, wi
 def repo(tmp_path):
     root = tmp_path / "repo"
     skill(root, "skills/alpha", files={"references/guide.md": "# Guide\n"})
-    skill(root, "skills/beta", machine="labels: [gpu]\nos: [Linux]\n")
+    skill(root, "skills/beta", machine="labels: [self-hosted, gpu]\nos: [Linux]\n")
     skill(root, "skills/quiet", behavior=False)
     return root
 
@@ -32,7 +32,7 @@ def test_changed_paths_on_stdin_plan_their_owners(repo):
     assert run.code == 0 and run.stderr == ""
     plan = run.plan
     assert plan["routing"] is False
-    assert legs(plan) == [("alpha", "Linux", ["ubuntu-latest", "Linux"], None)]
+    assert legs(plan) == [("alpha", "Linux", ["ubuntu-latest"], None)]
     assert plan["no_behavior"] == ["quiet"]
 
 
@@ -176,7 +176,7 @@ def test_blank_workflow_inputs_mean_the_defaults(repo):
         "--runner-types",
         "",
     ).plan
-    assert legs(plan) == [("alpha", "Linux", ["ubuntu-latest", "Linux"], None)]
+    assert legs(plan) == [("alpha", "Linux", ["ubuntu-latest"], None)]
 
 
 def test_runner_types_resolve_a_named_kind_of_machine(tmp_path):

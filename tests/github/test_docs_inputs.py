@@ -61,6 +61,7 @@ def test_the_full_pipeline_takes_every_setting_of_the_configuration_table():
     }
     extra = {
         "runner_types",
+        "hosted_images",
         "min_accuracy",
         "extended",
         "ignore_gates",

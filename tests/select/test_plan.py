@@ -223,10 +223,10 @@ def test_a_skill_without_machine_yml_gets_one_leg_per_behavior_os(tmp_path):
     assert "environment" not in data["default"][0]
 
 
-def test_default_runner_is_ubuntu_latest_on_linux(tmp_path):
+def test_default_runner_is_the_hosted_ubuntu_latest_image_alone(tmp_path):
     skill(tmp_path, "skills/a")
     data = plan_for(tmp_path, only(tmp_path, "a"))
-    assert data["default"][0]["runner"] == '["ubuntu-latest","Linux"]'
+    assert data["default"][0]["runner"] == '["ubuntu-latest"]'
 
 
 def test_os_in_machine_yml_narrows_the_platforms(tmp_path):
@@ -248,7 +248,7 @@ def test_labels_make_a_scoped_leg_with_gate_and_environment(tmp_path):
     )
     assert legs(data, "scoped") == [("gpu", "Linux", ["self-hosted", "gpu", "mi300", "Linux"], "run-gpu")]
     assert data["scoped"][0]["environment"] == "gpu-pool"
-    assert legs(data) == [("plain", "Linux", ["ubuntu-latest", "Linux"], None)]
+    assert legs(data) == [("plain", "Linux", ["ubuntu-latest"], None)]
 
 
 def test_a_scoped_leg_reuses_the_behavior_runner_when_no_scoped_runner_is_given(tmp_path):
@@ -268,6 +268,7 @@ def test_a_gate_missing_from_the_labels_skips_the_leg(tmp_path):
     data = plan_for(
         tmp_path,
         only(tmp_path, "gpu"),
+        scoped_runner=("self-hosted",),
         scoped_gate="run-gpu",
         scoped_environment="hw",
         labels=("documentation",),
@@ -284,15 +285,26 @@ def test_the_gate_label_or_ignore_gates_lets_the_leg_run(tmp_path):
     skill(tmp_path, "skills/gpu", machine="labels: [gpu]\n")
     for opts in ({"labels": ("run-gpu",)}, {"ignore_gates": True}):
         data = plan_for(
-            tmp_path, only(tmp_path, "gpu"), scoped_gate="run-gpu", scoped_environment="hw", **opts
+            tmp_path,
+            only(tmp_path, "gpu"),
+            scoped_runner=("self-hosted",),
+            scoped_gate="run-gpu",
+            scoped_environment="hw",
+            **opts,
         )
         assert [leg["skill"] for leg in data["scoped"]] == ["gpu"] and data["skipped"] == []
 
 
 def test_a_gated_leg_without_an_environment_stays_in_the_default_matrix(tmp_path):
     skill(tmp_path, "skills/gpu", machine="labels: [gpu]\n")
-    data = plan_for(tmp_path, only(tmp_path, "gpu"), scoped_gate="run-gpu", labels=("run-gpu",))
-    assert legs(data) == [("gpu", "Linux", ["ubuntu-latest", "gpu", "Linux"], "run-gpu")]
+    data = plan_for(
+        tmp_path,
+        only(tmp_path, "gpu"),
+        scoped_runner=("self-hosted",),
+        scoped_gate="run-gpu",
+        labels=("run-gpu",),
+    )
+    assert legs(data) == [("gpu", "Linux", ["self-hosted", "gpu", "Linux"], "run-gpu")]
 
 
 def test_gates_are_sorted_and_listed_once(tmp_path):
@@ -353,8 +365,8 @@ def test_the_default_type_covers_skills_that_name_no_type(typed):
 def test_without_a_default_type_the_behavior_runner_applies(typed):
     data = plan_for(typed, only(typed, "anywhere", "says-default"), runner_types={"instinct": INSTINCT})
     assert legs(data) == [
-        ("anywhere", "Linux", ["ubuntu-latest", "Linux"], None),
-        ("says-default", "Windows", ["ubuntu-latest", "Windows"], None),
+        ("anywhere", "Linux", ["ubuntu-latest"], None),
+        ("says-default", "Windows", ["windows-latest"], None),
     ]
 
 
