@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "list-skills": "harness.commands.list_skills",
     "template": "harness.commands.template",
     "import": "harness.commands.importer",
+    "baseline": "harness.commands.baseline",
 }
 
 

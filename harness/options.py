@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from harness.checks import CheckOptions
 from harness.context import Context
 from harness.errors import UsageError
+from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
+from harness.model.findings import Finding
 from harness.model.repo import Repo
 
 
@@ -70,6 +74,71 @@ def add_reports(parser: argparse.ArgumentParser, junit: bool = False) -> None:
     )
     if junit:
         parser.add_argument("--junit", metavar="PATH", help="also write a JUnit XML report here")
+
+
+def add_policy(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--skill-files",
+        metavar="FILES",
+        help="files every skill must ship beside SKILL.md, e.g. skill-card.md",
+    )
+    parser.add_argument(
+        "--skill-sections",
+        metavar="TITLES",
+        help="`##` headings each markdown --skill-files file must have content under (case-insensitive)",
+    )
+    add_docs(parser)
+
+
+def check_options(args: argparse.Namespace) -> CheckOptions:
+    return CheckOptions(
+        skill_files=tuple(parse_list("--skill-files", args.skill_files)),
+        skill_sections=tuple(parse_list("--skill-sections", args.skill_sections)),
+        docs=tuple(parse_list("--docs", args.docs)),
+    )
+
+
+def add_adoption(parser: argparse.ArgumentParser) -> None:
+    """Adopting rules step by step: a baseline of known findings, and rules demoted to warnings."""
+    parser.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="findings recorded here are reported as known and do not fail; only new ones do "
+        "(default: .skillscope/baseline.json when present; write it with `skillscope baseline`)",
+    )
+    parser.add_argument(
+        "--warn",
+        metavar="RULES",
+        help="report these rules as warnings, e.g. tier0-behavior (recorded in the report)",
+    )
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """The baseline and the demoted rules in force for one run."""
+
+    baseline: baseline_mod.Baseline
+    demoted: tuple[str, ...] = ()
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
+        given = vars(args)
+        return cls(
+            baseline_mod.load(given.get("baseline"), root, cwd),
+            tuple(parse_list("--warn", given.get("warn"))),
+        )
+
+    def apply(self, found: Iterable[Finding]) -> baseline_mod.Adopted:
+        return baseline_mod.apply(found, self.baseline, self.demoted)
+
+    def record(self, adopted: baseline_mod.Adopted, repo: Repo) -> dict:
+        """The result fields saying what the baseline and --warn changed."""
+        path = self.baseline.path
+        return {
+            "baseline_file": repo.rel(path) if path else None,
+            "fixed": adopted.fixed,
+            "demoted_rules": self.demoted,
+        }
 
 
 def add_docs(parser: argparse.ArgumentParser) -> None:

@@ -11,11 +11,13 @@ from harness.context import Context
 from harness.errors import HarnessError
 from harness.model.catalog import Catalog
 from harness.model.findings import errors_in
+from harness.options import Adoption
 
 
-def require_well_formed(loaded: Catalog, ctx: Context, subject: str) -> None:
-    """Print every structural error of `loaded` and stop; `subject` says which skills they are."""
-    problems = errors_in(structural_checks.check(loaded, CheckOptions()))
+def require_well_formed(loaded: Catalog, ctx: Context, subject: str, adoption: Adoption) -> None:
+    """Print every structural error of `loaded` and stop; `subject` says which skills they are. The
+    repo's baseline and --warn apply as they do in `skillscope structural`."""
+    problems = errors_in(adoption.apply(structural_checks.check(loaded, CheckOptions())).findings)
     if problems:
         for finding in problems:
             ctx.err(f"  {finding.location}: {finding.message}")

@@ -6,17 +6,36 @@ from dataclasses import dataclass, field
 
 from harness.checks.external import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED, UrlCheck
 from harness.envelope import FAIL, PASS, RunMeta, counts, envelope
-from harness.model.findings import ERROR, WARNING, Finding, lies_in
+from harness.model.findings import WARNING, Finding, lies_in
 
 
 class FindingsVerdict:
-    """A result graded by its findings: any error fails it, warnings do not."""
+    """A result graded by its findings: any error fails it, warnings do not, nor do errors the
+    repo's baseline records (`known`) or rules demoted with --warn."""
 
     findings: list[Finding]
+    baseline_file: str | None  # root-relative, when a baseline is in force
+    fixed: list[dict]  # recorded findings that no longer occur
+    demoted_rules: tuple[str, ...]
+
+    def adoption_json(self) -> dict:
+        """What the baseline and --warn changed, so an adopted rule never reads as a passing one."""
+        return {
+            "file": self.baseline_file,
+            "known": len(self.known),
+            "fixed": self.fixed,
+            "demoted_rules": list(self.demoted_rules),
+            "demoted": sum(1 for f in self.findings if f.demoted),
+        }
 
     @property
     def errors(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == ERROR]
+        """The errors that fail the run: not recorded in the baseline."""
+        return [f for f in self.findings if f.fails]
+
+    @property
+    def known(self) -> list[Finding]:
+        return [f for f in self.findings if f.baseline]
 
     @property
     def warnings(self) -> list[Finding]:
@@ -30,7 +49,7 @@ class FindingsVerdict:
 def failing(units: list[str], found: list[Finding]) -> list[str]:
     """Each unit (a folder or a file, root-relative) `pass` or `fail`: it fails when an error finding
     lies in it."""
-    broken = [f for f in found if f.severity == ERROR]
+    broken = [f for f in found if f.fails]
     return [FAIL if any(lies_in(f, unit) for f in broken) else PASS for unit in units]
 
 
@@ -43,6 +62,9 @@ class StructuralResult(FindingsVerdict):
     datasets: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     folders: dict[str, str] = field(default_factory=dict)  # skill name -> root-relative folder
+    baseline_file: str | None = None
+    fixed: list[dict] = field(default_factory=list)
+    demoted_rules: tuple[str, ...] = ()
 
     command = "structural"
 
@@ -62,6 +84,7 @@ class StructuralResult(FindingsVerdict):
             "cases": self.cases,
             "errors": len(self.errors),
             "warnings": len(self.warnings),
+            "known": len(self.known),
             **self.counts,
         }
 
@@ -72,6 +95,7 @@ class StructuralResult(FindingsVerdict):
             "skills": self.skills,
             "totals": self.totals(),
             "findings": [f.to_dict() for f in self.findings],
+            "baseline": self.adoption_json(),
         }
 
 
@@ -85,6 +109,9 @@ class RefsResult(FindingsVerdict):
     internal: int = 0
     external_checked: bool = False
     urls: list[UrlCheck] = field(default_factory=list)
+    baseline_file: str | None = None
+    fixed: list[dict] = field(default_factory=list)
+    demoted_rules: tuple[str, ...] = ()
 
     command = "refs"
 
@@ -118,6 +145,7 @@ class RefsResult(FindingsVerdict):
             "unchecked": count[UNCHECKED],
             "errors": len(self.errors),
             "warnings": len(self.warnings),
+            "known": len(self.known),
         }
 
     def to_json(self) -> dict:
@@ -130,4 +158,5 @@ class RefsResult(FindingsVerdict):
             "totals": self.totals(),
             "findings": [f.to_dict() for f in self.findings],
             "urls": [u.to_json() for u in self.urls],
+            "baseline": self.adoption_json(),
         }

@@ -79,6 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="make a case an error when its trace shows file paths or Bash working "
         "directories outside its workspace (default: only listed)",
     )
+    options.add_adoption(parser)
     options.add_reports(parser, junit=True)
     options.add_timeout(parser, default=3600)
     for flag in ROUTING_ONLY_FLAGS:
@@ -112,7 +113,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     ]
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
-        require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades")
+        adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+        require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades", adoption)
     hooks = {
         name: behavioral_hooks.load(
             name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE)

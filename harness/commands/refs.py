@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_docs(parser)
     options.add_external(parser)
     options.add_timeout(parser)
+    options.add_adoption(parser)
     options.add_reports(parser)
 
 
@@ -43,14 +44,17 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         report = external.check_scan(scan, fetch, clock.instant())
         found.extend(report.findings)
         urls = report.urls
+    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    adopted = adoption.apply(findings.ordered(found))
     result = RefsResult(
         meta=RunMeta.of("refs", repo, clock),
         skills=repo.names,
         docs=docs,
-        findings=findings.ordered(found),
+        findings=adopted.findings,
         files=scan.files,
         internal=scan.internal,
         external_checked=bool(args.external),
         urls=urls,
+        **adoption.record(adopted, repo),
     )
     return finish(result, ctx, ReportOptions.from_args(args))

@@ -80,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="RATIO",
         help="the bar: passed/graded must reach it, exactly; 0 only reports (default: 1)",
     )
+    options.add_adoption(parser)
     options.add_reports(parser, junit=True)
     options.add_timeout(parser)
 
@@ -109,7 +110,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     skill_filter = parse_list("--skill", args.skill)
     room = resolve_room(args.routing_room, repo, skill_filter)
     loaded = catalog.load(repo, room)
-    require_well_formed(loaded, ctx, "the skills this run installs")
+    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    require_well_formed(loaded, ctx, "the skills this run installs", adoption)
     pooled = loaded.cases(room, extended=args.extended) + (loaded.negatives.cases if loaded.negatives else [])
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:

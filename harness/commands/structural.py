@@ -5,15 +5,15 @@ from __future__ import annotations
 import argparse
 
 from harness import options
-from harness.checks import CheckOptions, references
 from harness.checks import external as external_checks
+from harness.checks import references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import RunMeta
 from harness.model import catalog, findings
-from harness.options import ExternalOptions, ReportOptions, parse_list
+from harness.options import ExternalOptions, ReportOptions
 from harness.report import finish
 
 HELP = "check skill format, datasets, policy files and internal links (offline, free)"
@@ -21,36 +21,15 @@ HELP = "check skill format, datasets, policy files and internal links (offline, 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
-    add_policy(parser)
+    options.add_policy(parser)
     options.add_external(parser, default=False, fetching=False)
+    options.add_adoption(parser)
     options.add_reports(parser)
-
-
-def add_policy(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--skill-files",
-        metavar="FILES",
-        help="files every skill must ship beside SKILL.md, e.g. skill-card.md",
-    )
-    parser.add_argument(
-        "--skill-sections",
-        metavar="TITLES",
-        help="`##` headings each markdown --skill-files file must have content under (case-insensitive)",
-    )
-    options.add_docs(parser)
-
-
-def check_options(args: argparse.Namespace) -> CheckOptions:
-    return CheckOptions(
-        skill_files=tuple(parse_list("--skill-files", args.skill_files)),
-        skill_sections=tuple(parse_list("--skill-sections", args.skill_sections)),
-        docs=tuple(parse_list("--docs", args.docs)),
-    )
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(0)
-    check_opts = check_options(args)
+    check_opts = options.check_options(args)
     fetch = ExternalOptions.from_args(args, ctx.cwd) if args.external else None
     repo = options.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
@@ -59,13 +38,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         if fetch:  # the URLs the workers already collected; `refs` reports them in full
             scan = references.scan(loaded, check_opts.docs, ahead)
             found = findings.ordered([*found, *external_checks.check_scan(scan, fetch).findings])
+    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    adopted = adoption.apply(found)
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
     result = StructuralResult(
         meta=RunMeta.of("structural", repo, clock),
         skills=repo.names,
-        findings=found,
+        findings=adopted.findings,
         datasets=len(datasets),
         cases=sum(len(d.cases) for d in datasets),
         folders={name: repo.rel(path) for name, path in repo.skill_dirs.items()},
+        **adoption.record(adopted, repo),
     )
     return finish(result, ctx, ReportOptions.from_args(args))

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 ERROR = "error"
 WARNING = "warning"
+KNOWN = "known"  # recorded in the repo's baseline: shown, never failing
+# Numbers in a message (counts, sizes, line numbers) change with unrelated edits; the rest names the
+# offending value or key, which is what identifies a finding across edits.
+NUMBERS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True, order=True)
@@ -18,9 +24,32 @@ class Finding:
     rule: str
     severity: str
     message: str
+    baseline: str | None = None  # KNOWN when the repo's baseline records it
+    demoted: bool = False  # an error turned warning by --warn
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        for key in ("baseline", "demoted"):
+            if not data[key]:
+                del data[key]
+        return data
+
+    @property
+    def fails(self) -> bool:
+        """An error that is neither recorded in the baseline nor demoted fails the run."""
+        return self.severity == ERROR and self.baseline is None
+
+    @property
+    def fingerprint(self) -> str:
+        """Stable across unrelated edits: the rule, the file and the message without its numbers."""
+        key = "\0".join((self.rule, self.path, NUMBERS.sub("#", self.message)))
+        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+
+    def known(self) -> Finding:
+        return replace(self, baseline=KNOWN)
+
+    def demote(self) -> Finding:
+        return replace(self, severity=WARNING, demoted=True) if self.severity == ERROR else self
 
     @property
     def location(self) -> str:
@@ -36,7 +65,8 @@ def warning(rule: str, path: str, message: str, line: int | None = None) -> Find
 
 
 def errors_in(findings: Iterable[Finding]) -> list[Finding]:
-    return [f for f in findings if f.severity == ERROR]
+    """The findings that fail a run (known and demoted ones do not)."""
+    return [f for f in findings if f.fails]
 
 
 def ordered(findings: Iterable[Finding]) -> list[Finding]:

@@ -32,7 +32,7 @@ def annotation(
 def finding_annotations(findings: Iterable[Finding]) -> list[str]:
     return [
         annotation(
-            "error" if f.severity == "error" else "warning",
+            "error" if f.fails else "notice" if f.baseline else "warning",
             f.message,
             file=None if f.path == "." else f.path,
             line=f.line,

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.model.findings import ERROR, WARNING, Finding, lies_in
+from harness.model.findings import Finding, lies_in
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,18 @@ def findings_cases(kind: str, units: dict[str, str], found: list[Finding]) -> li
 
 
 def finding_case(kind: str, name: str, found: list[Finding]) -> JUnitCase:
-    def listed(severity: str) -> str | None:
-        lines = [f"{f.location}: {f.rule}: {f.message}" for f in found if f.severity == severity]
-        return "\n".join(lines) or None
+    """Failed by the findings that fail the run; warnings, demoted and known findings are output."""
 
-    return JUnitCase(classname=kind, name=name, failure=listed(ERROR), output=listed(WARNING))
+    def listed(chosen: list[Finding]) -> str | None:
+        return "\n".join(f"{f.location}: {f.rule}: {f.message}{_adopted(f)}" for f in chosen) or None
+
+    failing = [f for f in found if f.fails]
+    return JUnitCase(
+        classname=kind, name=name, failure=listed(failing), output=listed([f for f in found if not f.fails])
+    )
+
+
+def _adopted(finding: Finding) -> str:
+    return (
+        " (known: in the baseline)" if finding.baseline else " (demoted by --warn)" if finding.demoted else ""
+    )

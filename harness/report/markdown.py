@@ -37,5 +37,31 @@ def findings_table(findings: Sequence[Finding], when_none: str) -> str:
         return when_none
     return table(
         ["severity", "where", "rule", "what to fix"],
-        [(f.severity, f.location, f.rule, f.message) for f in findings],
+        [(severity_label(f), f.location, f.rule, f.message) for f in findings],
     )
+
+
+def severity_label(finding: Finding) -> str:
+    """The severity as a reader must take it: a known or demoted finding says so."""
+    if finding.baseline:
+        return f"{finding.severity} (known)"
+    return f"{finding.severity} (demoted)" if finding.demoted else finding.severity
+
+
+def adoption_lines(result) -> list[str]:
+    """What the baseline and --warn changed, for the structural and refs reports; empty when nothing."""
+    lines = []
+    if result.known:
+        lines.append(
+            f"{len(result.known)} known finding(s) recorded in `{result.baseline_file}` are shown "
+            "but do not fail."
+        )
+    if result.fixed:
+        shown = ", ".join(f"`{e.get('rule')}` in {e.get('path')}" for e in result.fixed[:5])
+        lines.append(
+            f"{len(result.fixed)} recorded finding(s) no longer occur ({shown}): "
+            "run `skillscope baseline --prune` to drop them."
+        )
+    if result.demoted_rules:
+        lines.append(f"Demoted to warnings by --warn: {', '.join(f'`{r}`' for r in result.demoted_rules)}.")
+    return [*lines, ""] if lines else []

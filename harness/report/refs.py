@@ -6,7 +6,7 @@ from harness.checks.external import failure
 from harness.checks.result import RefsResult
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, findings_cases
-from harness.report.markdown import findings_table, table
+from harness.report.markdown import adoption_lines, findings_table, table
 
 USES_SHOWN = 5
 URL_RULES = ("ref-unreachable", "ref-unchecked")
@@ -32,6 +32,7 @@ def markdown(result: RefsResult) -> str:
         ]
     else:
         lines += ["External URLs were not checked (`--no-external`).", ""]
+    lines += adoption_lines(result)
     lines.append(findings_table(result.findings, "Every reference resolves."))
     if result.broken:
         lines += [

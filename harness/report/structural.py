@@ -18,6 +18,7 @@ def markdown(result: StructuralResult) -> str:
         f"{totals['cases']} case(s); {totals['errors']} error(s), {totals['warnings']} warning(s).",
         "",
     ]
+    lines += md.adoption_lines(result)
     lines.append(md.findings_table(result.findings, "Every skill is in shape."))
     return "\n".join(lines) + "\n"
 

@@ -21,7 +21,14 @@ def test_a_clean_repo_exits_zero_with_a_schema_valid_report(tmp_path: Path) -> N
     assert run.code == 0 and run.stderr == ""
     assert list(report_schema().iter_errors(report)) == []
     assert report["skills"] == ["alpha"] and report["passed"] is True
-    assert report["totals"] == {"skills": 1, "datasets": 1, "cases": 5, "errors": 0, "warnings": 0}
+    assert report["totals"] == {
+        "skills": 1,
+        "datasets": 1,
+        "cases": 5,
+        "errors": 0,
+        "warnings": 0,
+        "known": 0,
+    }
     assert report["repo"] == str((tmp_path / "repo").resolve())
     assert report["harness_version"]
 

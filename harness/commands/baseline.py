@@ -1,0 +1,58 @@
+"""`skillscope baseline`: record today's structural errors so that only new ones fail from now on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from harness import __version__, options
+from harness.checks import references
+from harness.checks import structural as structural_checks
+from harness.context import Context
+from harness.errors import HarnessError
+from harness.model import baseline, catalog
+
+HELP = "write (or --prune) the baseline of known structural findings; only new findings fail after it"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    options.add_skills_dir(parser)
+    options.add_policy(parser)
+    parser.add_argument(
+        "--baseline",
+        metavar="FILE",
+        help="the file to write (default: .skillscope/baseline.json under the repo)",
+    )
+    parser.add_argument(
+        "--prune",
+        action="store_true",
+        help="only drop recorded findings that no longer occur; record nothing new",
+    )
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    repo = options.resolve_repo(args, ctx)
+    path = (ctx.cwd / args.baseline) if args.baseline else repo.root / baseline.DEFAULT
+    with references.scan_ahead(repo) as ahead:
+        found = structural_checks.check(catalog.load(repo), options.check_options(args), ahead)
+    if args.prune:
+        previous = baseline.load(str(path), repo.root, ctx.cwd)
+        document = baseline.pruned(previous, found, __version__)
+        dropped = sum(e.get("count", 1) for e in previous.recorded.values()) - _total(document)
+        said = f"kept {_total(document)} finding(s), dropped {dropped} that no longer occur"
+    else:
+        document = baseline.document(found, __version__)
+        said = f"recorded {_total(document)} finding(s); only new ones fail from now on"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise HarnessError(
+            f"cannot write the baseline to {path} ({exc.strerror or exc}); fix --baseline."
+        ) from None
+    ctx.err(f"[baseline] {repo.rel(path)}: {said}.")
+    return 0
+
+
+def _total(document: dict) -> int:
+    return sum(entry["count"] for entry in document["findings"])

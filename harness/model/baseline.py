@@ -1,0 +1,112 @@
+"""The repo's baseline: findings it has agreed to fix later, so that only new ones fail.
+
+A finding is recorded by its fingerprint (rule, file and message without numbers), with a count so
+that a second copy of the same problem is still new. Rules can also be demoted to warnings as a
+whole with --warn. Both are recorded in every report, so nobody mistakes an adopted rule for a
+passing one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.errors import UsageError
+from harness.files import UnreadableFile, read_text
+from harness.model.findings import ERROR, Finding
+
+DEFAULT = Path(".skillscope") / "baseline.json"
+FORMAT = 1
+
+
+@dataclass
+class Baseline:
+    path: Path | None = None  # None: no baseline in force
+    recorded: dict[str, dict] = field(default_factory=dict)  # fingerprint -> rule, path, message, count
+
+    def counts(self) -> Counter[str]:
+        return Counter({key: entry.get("count", 1) for key, entry in self.recorded.items()})
+
+
+@dataclass
+class Adopted:
+    """Findings with the baseline and demotions applied, and the recorded ones that no longer occur."""
+
+    findings: list[Finding]
+    fixed: list[dict] = field(default_factory=list)
+
+
+def load(explicit: str | None, root: Path, cwd: Path) -> Baseline:
+    """--baseline FILE (relative to where the command ran), else .skillscope/baseline.json when present."""
+    path = (cwd / explicit) if explicit else root / DEFAULT
+    if not explicit and not path.is_file():
+        return Baseline()
+    try:
+        data = json.loads(read_text(path))
+    except UnreadableFile as exc:
+        raise UsageError(
+            f"--baseline {path} cannot be read: {exc.reason}; write one with `skillscope baseline`."
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(
+            f"{path}:{exc.lineno}: the baseline is not valid JSON ({exc.msg}); "
+            "write it again with `skillscope baseline`."
+        ) from None
+    entries = data.get("findings") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and "fingerprint" in e for e in entries):
+        raise UsageError(
+            f"{path} is not a skillscope baseline (a `findings` list of fingerprints); "
+            "write it again with `skillscope baseline`."
+        )
+    return Baseline(path, {str(e["fingerprint"]): e for e in entries})
+
+
+def apply(found: Iterable[Finding], baseline: Baseline, demoted: Iterable[str] = ()) -> Adopted:
+    """Mark recorded errors known (up to their recorded count) and demote the named rules."""
+    rules = set(demoted)
+    left = baseline.counts()
+    out = []
+    for finding in found:
+        if finding.rule in rules:
+            finding = finding.demote()
+        key = finding.fingerprint
+        if finding.severity == ERROR and left[key] > 0:
+            left[key] -= 1
+            finding = finding.known()
+        out.append(finding)
+    fixed = [{**baseline.recorded[key], "count": count} for key, count in sorted(left.items()) if count > 0]
+    return Adopted(out, fixed)
+
+
+def document(found: Iterable[Finding], version: str) -> dict:
+    """The baseline file recording every error of `found`."""
+    found = list(found)
+    counts = Counter(f.fingerprint for f in found if f.severity == ERROR)
+    first = {f.fingerprint: f for f in found if f.severity == ERROR}
+    entries = [
+        {
+            "fingerprint": key,
+            "rule": first[key].rule,
+            "path": first[key].path,
+            "message": first[key].message,
+            "count": count,
+        }
+        for key, count in counts.items()
+    ]
+    entries.sort(key=lambda e: (e["path"], e["rule"], e["message"]))
+    return {"format": FORMAT, "written_by": f"skillscope {version}", "findings": entries}
+
+
+def pruned(baseline: Baseline, found: Iterable[Finding], version: str) -> dict:
+    """The baseline without what no longer occurs, adding nothing new."""
+    now = Counter(f.fingerprint for f in found if f.severity == ERROR)
+    entries = []
+    for key, entry in baseline.recorded.items():
+        kept = min(entry.get("count", 1), now[key])
+        if kept:
+            entries.append({**entry, "count": kept})
+    entries.sort(key=lambda e: (e.get("path", ""), e.get("rule", ""), e.get("message", "")))
+    return {"format": FORMAT, "written_by": f"skillscope {version}", "findings": entries}

@@ -1,0 +1,124 @@
+"""Adopting rules step by step on a catalog shaped like a real one: `skillscope baseline`, known and
+fixed findings, --warn, and the paid commands' structural gate honouring both."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.fakeapi import replies as R
+from tests.support.helpers import run_cli, structural
+from tests.support.routing import CaseRouter, route, routing_env
+
+CATALOG = Path(__file__).parent / "catalogs" / "adopting"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(CATALOG, root)
+    (root / ".git").mkdir()
+    return root
+
+
+def rules(report: dict, **marks) -> list[tuple[str, str]]:
+    return [
+        (f["rule"], f["path"]) for f in report["findings"] if all(f.get(k) == v for k, v in marks.items())
+    ]
+
+
+def test_the_catalog_fails_on_one_tier0_behavior_error_before_adoption(repo: Path, tmp_path: Path):
+    run, report = structural(repo, tmp=tmp_path)
+    assert run.code == 1
+    assert rules(report, severity="error") == [("tier0-behavior", "release-notes/evals/evals.json")]
+
+
+def test_baseline_then_structural_passes_with_one_known_finding(repo: Path, tmp_path: Path):
+    wrote = run_cli(["baseline"], cwd=repo)
+    assert wrote.code == 0 and "recorded 1 finding(s)" in wrote.stderr
+    recorded = json.loads((repo / ".skillscope" / "baseline.json").read_text(encoding="utf-8"))
+    assert [(e["rule"], e["path"], e["count"]) for e in recorded["findings"]] == [
+        ("tier0-behavior", "release-notes/evals/evals.json", 1)
+    ]
+    run, report = structural(repo, tmp=tmp_path)
+    assert run.code == 0
+    assert rules(report, baseline="known") == [("tier0-behavior", "release-notes/evals/evals.json")]
+    assert report["baseline"] == {
+        "file": ".skillscope/baseline.json",
+        "known": 1,
+        "fixed": [],
+        "demoted_rules": [],
+        "demoted": 0,
+    }
+    assert "1 known finding(s) recorded in `.skillscope/baseline.json`" in run.stdout
+    assert "error (known)" in run.stdout
+
+
+def test_a_new_finding_still_fails_and_a_fixed_one_is_reported(repo: Path, tmp_path: Path):
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    pdf = repo / "pdf-forms" / "SKILL.md"
+    pdf.write_text(
+        pdf.read_text(encoding="utf-8").replace("name: pdf-forms", "name: PDF_forms"), encoding="utf-8"
+    )
+    run, report = structural(repo, tmp=tmp_path)
+    assert run.code == 1 and ("name-format", "pdf-forms/SKILL.md") in rules(report, severity="error")
+    assert ("name-format", "pdf-forms/SKILL.md") not in rules(report, baseline="known")
+
+    pdf.write_text(
+        pdf.read_text(encoding="utf-8").replace("name: PDF_forms", "name: pdf-forms"), encoding="utf-8"
+    )
+    data = repo / "release-notes" / "evals" / "evals.json"
+    cases = json.loads(data.read_text(encoding="utf-8"))
+    cases["evaluations"][0]["expected_behavior"] = ["Groups the changes by kind"]
+    data.write_text(json.dumps(cases, indent=2), encoding="utf-8")
+    run, report = structural(repo, tmp=tmp_path)
+    assert run.code == 0 and report["baseline"]["known"] == 0
+    assert [(e["rule"], e["path"]) for e in report["baseline"]["fixed"]] == [
+        ("tier0-behavior", "release-notes/evals/evals.json")
+    ]
+    assert "skillscope baseline --prune" in run.stdout
+    pruned = run_cli(["baseline", "--prune"], cwd=repo)
+    assert pruned.code == 0 and "kept 0 finding(s), dropped 1" in pruned.stderr
+
+
+def test_the_fingerprint_survives_an_unrelated_edit_that_moves_lines(repo: Path, tmp_path: Path):
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    data = repo / "release-notes" / "evals" / "evals.json"
+    data.write_text("\n\n\n" + data.read_text(encoding="utf-8"), encoding="utf-8")
+    run, report = structural(repo, tmp=tmp_path)
+    assert run.code == 0 and report["baseline"]["known"] == 1
+
+
+def test_warn_demotes_a_rule_and_says_so(repo: Path, tmp_path: Path):
+    run, report = structural(repo, "--warn", "tier0-behavior", tmp=tmp_path)
+    assert run.code == 0
+    assert rules(report, severity="warning", demoted=True) == [
+        ("tier0-behavior", "release-notes/evals/evals.json")
+    ]
+    assert report["baseline"]["demoted_rules"] == ["tier0-behavior"] and report["baseline"]["demoted"] == 1
+    assert "Demoted to warnings by --warn: `tier0-behavior`" in run.stdout
+
+
+def test_a_broken_baseline_file_names_itself(repo: Path, tmp_path: Path):
+    (repo / ".skillscope").mkdir()
+    (repo / ".skillscope" / "baseline.json").write_text('{"findings": [', encoding="utf-8")
+    run, _ = structural(repo, tmp=tmp_path)
+    assert run.code == 2 and "baseline.json:1: the baseline is not valid JSON" in run.stderr
+
+
+def test_routing_starts_once_the_baseline_records_the_finding(
+    repo: Path, tmp_path: Path, fake_api, claude_bin
+):
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    refused = route(repo, env, "--routing-room", "all", "--skip-preflight", "--only", "pdf-forms-pos-1")
+    assert refused.code == 1 and "structural error(s)" in refused.stderr and fake_api.requests == []
+
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    fake_api.script(CaseRouter({"W-9": R.skill("pdf-forms")}))
+    started = route(repo, env, "--routing-room", "all", "--skip-preflight", "--only", "pdf-forms-pos-1")
+    assert started.code == 0, started.stderr
+    report = json.loads(started.output.read_text(encoding="utf-8"))
+    assert report["cases"][0]["verdict"] == "correct_trigger"
