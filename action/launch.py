@@ -34,8 +34,11 @@ them); outputs ``version`` and ``stdout`` (the last non-empty line the
 command printed) go to ``$GITHUB_OUTPUT``. The exit code is the command's;
 a problem before the command starts (a bad version, a failed install) is 2.
 
-Also read: ``$SKILLSCOPE_VENVS`` (where venvs go; default ``$RUNNER_TEMP``) and
-``$SKILLSCOPE_PIP_ARGS`` (extra ``pip install`` arguments, shell-quoted).
+Also read: ``$SKILLSCOPE_VENVS`` (where venvs go; default ``$RUNNER_TEMP``),
+``$SKILLSCOPE_PIP_ARGS`` (extra ``pip install`` arguments, shell-quoted),
+``$SKILLSCOPE_WHEELHOUSE`` (a directory holding the harness wheel of each
+version, built there when missing, so the legs of one run build it once) and
+``$SKILLSCOPE_API_BASE_URL`` (the model API endpoint(s), see ``endpoints``).
 """
 
 from __future__ import annotations
@@ -63,6 +66,12 @@ _REF = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._/+-]*$")
 _PEP440 = re.compile(r"^\d+(\.\d+)+((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?$")
 _PATHLIKE = ("/", "./", "../", ".\\", "..\\", "~")
 
+
+# The endpoint variable a bare URL sets: the default agent's. Other agents' variables
+# (OPENAI_BASE_URL, GOOGLE_GEMINI_BASE_URL, ...) are named in the JSON form.
+DEFAULT_ENDPOINT = "ANTHROPIC_BASE_URL"
+_ENDPOINT_NAME = re.compile(r"^[A-Z][A-Z0-9_]*_BASE_URL$")
+_URL = re.compile(r"^https?://[^\s/?#]+\S*$")
 
 # Commands whose stdout is data for the next step; they get no step-summary line.
 _MACHINE_COMMANDS: Iterable[str] = frozenset({"select", "list-skills", "template", "--version"})
@@ -215,6 +224,42 @@ def install_spec(
     return f"{source_url(source, environ)}@{version}"
 
 
+def endpoints(text: str | None) -> dict[str, str]:
+    """The `api-base-url` input as environment variables for the command.
+
+    A URL is the default agent's endpoint (ANTHROPIC_BASE_URL); a JSON object maps
+    endpoint variables, whose names end in _BASE_URL, to URLs, one per agent.
+    """
+    if not text or not text.strip():
+        return {}
+    text = text.strip()
+    if not text.startswith("{"):
+        return {DEFAULT_ENDPOINT: _endpoint_url(DEFAULT_ENDPOINT, text)}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LaunchError(
+            f"the `api-base-url` input is not valid JSON ({exc.msg}); pass a URL, or an object "
+            'such as {"ANTHROPIC_BASE_URL": "https://gateway.example/anthropic"}.'
+        ) from None
+    unknown = [name for name in value if not _ENDPOINT_NAME.match(name)]
+    if unknown:
+        raise LaunchError(
+            f"the `api-base-url` input names {', '.join(unknown)}, which is not an endpoint "
+            "variable; use names ending in _BASE_URL, such as ANTHROPIC_BASE_URL or OPENAI_BASE_URL."
+        )
+    return {name: _endpoint_url(name, url) for name, url in value.items()}
+
+
+def _endpoint_url(name: str, url: object) -> str:
+    if not isinstance(url, str) or not _URL.match(url.strip()):
+        raise LaunchError(
+            f"the `api-base-url` input gives {name} {url!r}, which is not an http(s) URL; pass one "
+            "such as https://gateway.example/anthropic."
+        )
+    return url.strip()
+
+
 # ---------------------------------------------------------------- install and run
 
 
@@ -229,22 +274,56 @@ def executable(env_dir: Path, name: str) -> Path:
     return scripts / (f"{name}.exe" if os.name == "nt" else name)
 
 
-def install(spec: str, env_dir: Path, pip_args: Sequence[str] = ()) -> Path:
-    """Create `env_dir` and pip-install `spec` into it (skipped when already done); returns its skillscope."""
+def install(
+    spec: str, env_dir: Path, pip_args: Sequence[str] = (), wheels: tuple[Path, str] | None = None
+) -> Path:
+    """Create `env_dir` and pip-install `spec` into it (skipped when already done); returns its skillscope.
+
+    `wheels` is (wheelhouse, version label): install the wheel built there for that label, building it
+    from `spec` first when the wheelhouse has none.
+    """
     marker = env_dir / ".skillscope-spec"
     if marker.is_file() and marker.read_text(encoding="utf-8") == spec:
         return executable(env_dir, "skillscope")
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     python = executable(env_dir, "python")
-    command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pip_args, spec]
-    print(f"[skillscope] installing {spec}", file=sys.stderr, flush=True)
-    done = subprocess.run(command, stdout=sys.stderr)
+    requirement = wheel(python, spec, *wheels, pip_args) if wheels else spec
+    command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pip_args]
+    print(f"[skillscope] installing {requirement}", file=sys.stderr, flush=True)
+    done = subprocess.run([*command, requirement], stdout=sys.stderr)
     if done.returncode != 0:
         raise LaunchError(
-            f"could not install {spec} (pip exited {done.returncode}); see the pip output above."
+            f"could not install {requirement} (pip exited {done.returncode}); see the pip output above."
         )
     marker.write_text(spec, encoding="utf-8")
     return executable(env_dir, "skillscope")
+
+
+def wheel_dir(wheelhouse: str | os.PathLike, label: str) -> Path:
+    """Where the wheel of one version label lives: a leg asking for the label finds what discover built."""
+    return Path(wheelhouse) / hashlib.sha256(label.encode()).hexdigest()[:12]
+
+
+def wheel(
+    python: Path, spec: str, wheelhouse: str | os.PathLike, label: str, pip_args: Sequence[str] = ()
+) -> str:
+    """The harness wheel for `label` in the wheelhouse, built from `spec` with `python` when missing."""
+    folder = wheel_dir(wheelhouse, label)
+    built = sorted(folder.glob("*.whl"))
+    if not built:
+        print(f"[skillscope] building a wheel of {spec} into {folder}", file=sys.stderr, flush=True)
+        command = [str(python), "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps"]
+        done = subprocess.run([*command, *pip_args, "--wheel-dir", str(folder), spec], stdout=sys.stderr)
+        built = sorted(folder.glob("*.whl"))
+        if done.returncode != 0 or not built:
+            raise LaunchError(
+                f"could not build a wheel of {spec} (pip exited {done.returncode}); see the pip output above."
+            )
+    if len(built) > 1:
+        raise LaunchError(
+            f"{folder} holds {len(built)} wheels for version {label}; empty that directory so one is built."
+        )
+    return str(built[0])
 
 
 def run(
@@ -291,6 +370,17 @@ def _temp_parent(environ: Mapping[str, str]) -> Path:
     return Path(tempfile.gettempdir())
 
 
+def child_environment(environ: Mapping[str, str], label: str, repo: Path, skills: str) -> dict[str, str]:
+    """The command's environment: the step's, plus the version that runs, the repo, skills and endpoints."""
+    child_env = dict(environ)
+    child_env["SKILLSCOPE_VERSION"] = label
+    child_env["SKILLSCOPE_REPO"] = str(repo)
+    if skills.strip():
+        child_env["SKILLSCOPE_SKILLS"] = ",".join(split_list(skills))
+    child_env.update(endpoints(environ.get("SKILLSCOPE_API_BASE_URL")))
+    return child_env
+
+
 def main(environ: Mapping[str, str] | None = None) -> int:
     environ = dict(os.environ if environ is None else environ)
     try:
@@ -325,18 +415,18 @@ def main(environ: Mapping[str, str] | None = None) -> int:
         stdin_path = environ.get("SKILLSCOPE_STDIN") or None
         if stdin_path and not Path(stdin_path).is_file():
             raise LaunchError(f"the `stdin` input names {stdin_path}, which is not a file.")
+        child_env = child_environment(environ, label, repo, skills)
+        wheelhouse = (environ.get("SKILLSCOPE_WHEELHOUSE") or "").strip()
         program = install(
-            spec, venv_dir(spec, _temp_parent(environ)), shlex.split(environ.get("SKILLSCOPE_PIP_ARGS", ""))
+            spec,
+            venv_dir(spec, _temp_parent(environ)),
+            shlex.split(environ.get("SKILLSCOPE_PIP_ARGS", "")),
+            wheels=(Path(wheelhouse), label) if wheelhouse else None,
         )
     except LaunchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
-    child_env = dict(environ)
-    child_env["SKILLSCOPE_VERSION"] = label
-    child_env["SKILLSCOPE_REPO"] = str(repo)
-    if skills.strip():
-        child_env["SKILLSCOPE_SKILLS"] = ",".join(split_list(skills))
     code, last = run(program, [command, *args], cwd=repo, env=child_env, stdin_path=stdin_path)
     github_output(environ.get("GITHUB_OUTPUT"), {"version": label, "stdout": last})
     if command not in _MACHINE_COMMANDS and environ.get("GITHUB_STEP_SUMMARY"):

@@ -67,6 +67,7 @@ def test_the_full_pipeline_takes_every_setting_of_the_configuration_table():
         "ignore_gates",
         "external_references",
         "version",
+        "api_base_url",
         "api_key_secret",
     }
     assert table | extra <= declared_workflow("skill-evals.yml")
@@ -81,6 +82,7 @@ def test_the_one_job_workflow_takes_its_documented_inputs():
         "runner",
         "min_accuracy",
         "version",
+        "api_base_url",
         "api_key_secret",
         "api_key",
     } == declared_workflow("reusable.yml")

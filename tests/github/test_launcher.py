@@ -305,3 +305,74 @@ def test_the_commands_exit_code_and_a_failed_install_come_back(tmp_path, source,
     )
     assert done.returncode == 2
     assert "could not install" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "variables"),
+    [
+        ("", {}),
+        ("  ", {}),
+        (" https://gateway.example/anthropic ", {"ANTHROPIC_BASE_URL": "https://gateway.example/anthropic"}),
+        ("http://127.0.0.1:8080", {"ANTHROPIC_BASE_URL": "http://127.0.0.1:8080"}),
+        (
+            '{"OPENAI_BASE_URL": "https://gw.example/v1", "GOOGLE_GEMINI_BASE_URL": "https://gw.example/g"}',
+            {"OPENAI_BASE_URL": "https://gw.example/v1", "GOOGLE_GEMINI_BASE_URL": "https://gw.example/g"},
+        ),
+    ],
+)
+def test_endpoints_a_url_or_one_per_agent_variable(text, variables):
+    assert launch.endpoints(text) == variables
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("gateway.example", "not an http(s) URL"),
+        ("https://", "not an http(s) URL"),
+        ("https://gw.example/a b", "not an http(s) URL"),
+        ('{"ANTHROPIC_BASE_URL": 3}', "not an http(s) URL"),
+        ('{"PATH": "https://gw.example"}', "names PATH, which is not an endpoint variable"),
+        ('{"ANTHROPIC_BASE_URL": ', "not valid JSON"),
+    ],
+)
+def test_a_bad_endpoint_is_a_usage_error_naming_the_input(text, fragment):
+    with pytest.raises(launch.LaunchError, match=re.escape(fragment)):
+        launch.endpoints(text)
+
+
+def test_a_bad_endpoint_stops_the_launch_before_any_install(tmp_path, capsys):
+    env = {
+        "SKILLSCOPE_COMMAND": "routing",
+        "SKILLSCOPE_REPO_INPUT": str(tmp_path),
+        "SKILLSCOPE_REQUESTED": "0.1.0",
+        "SKILLSCOPE_API_BASE_URL": "gateway.example",
+        "SKILLSCOPE_VENVS": str(tmp_path / "venvs"),
+    }
+    assert launch.main(env) == 2
+    assert "`api-base-url` input gives ANTHROPIC_BASE_URL 'gateway.example'" in capsys.readouterr().err
+    assert not (tmp_path / "venvs").exists()
+
+
+@pytest.mark.timeout(600)  # a build and a fresh install, each as slow as the other end-to-end tests
+def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(tmp_path, source, capfd):
+    wheelhouse, spec = tmp_path / "wheels", launch.install_spec("v9.9.1-test", str(source))
+    built = Path(launch.wheel(Path(sys.executable), spec, wheelhouse, "v9.9.1-test"))
+    assert built.parent == launch.wheel_dir(wheelhouse, "v9.9.1-test")
+    assert built.name.startswith("skillscope-9.9.1-") and built.name.endswith("-none-any.whl")
+    assert "building a wheel" in capfd.readouterr().err
+    assert launch.wheel(Path(sys.executable), "unused", wheelhouse, "v9.9.1-test") == str(built)
+    assert "building a wheel" not in capfd.readouterr().err
+
+    # A leg of the same run: a fresh venv, and a source that can no longer be cloned.
+    leg, outputs, _ = run_launcher(
+        tmp_path,
+        tmp_path / "venvs-leg",
+        SKILLSCOPE_COMMAND="--version",
+        SKILLSCOPE_REQUESTED="v9.9.1-test",
+        SKILLSCOPE_SOURCE=str(tmp_path / "gone"),
+        SKILLSCOPE_WHEELHOUSE=str(wheelhouse),
+    )
+    assert leg.returncode == 0, leg.stderr
+    assert outputs == {"version": "v9.9.1-test", "stdout": "skillscope 9.9.1"}
+    assert "building a wheel" not in leg.stderr and f"installing {built}" in leg.stderr
+    assert list(wheelhouse.glob("*/*.whl")) == [built]

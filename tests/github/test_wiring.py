@@ -1,0 +1,178 @@
+"""What the paid legs are handed, followed through the YAML: the API endpoint input reaches the command's
+environment, the harness wheel is built once per run and fetched by the legs, and the result cache is
+restored and saved under a key of the harness version and the skills' content."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.yamlfiles import ACTION, ROOT, WORKFLOWS, jobs, load, triggers
+
+PIPELINES = [p for p in WORKFLOWS if p.name in ("reusable.yml", "skill-evals.yml")]
+pipelines = pytest.mark.parametrize("path", PIPELINES, ids=lambda p: p.name)
+ACTION_USES = "skillscope/skillscope@"
+GRADED = {"routing", "behavioral"}
+WHEELHOUSE = "${{ runner.temp }}/skillscope-wheels"
+CACHE = ".skillscope/cache"
+
+
+def _launcher():
+    spec = importlib.util.spec_from_file_location("skillscope_launch_wiring", ROOT / "action" / "launch.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+launch = _launcher()
+
+
+def action_steps(job: dict) -> list[dict]:
+    return [s for s in job.get("steps") or [] if str(s.get("uses", "")).startswith(ACTION_USES)]
+
+
+def graded_jobs(path: Path) -> dict[str, dict]:
+    return {
+        name: job
+        for name, job in jobs(load(path)).items()
+        if any(s["with"]["command"] in GRADED for s in action_steps(job))
+    }
+
+
+def action_env_for(input_name: str) -> str:
+    """The variable the action's launch step maps one of its inputs onto."""
+    (launch_step,) = [s for s in load(ACTION)["runs"]["steps"] if s.get("id") == "launch"]
+    (variable,) = [k for k, v in launch_step["env"].items() if v == f"${{{{ inputs.{input_name} }}}}"]
+    return variable
+
+
+# ---------------------------------------------------------------- the API endpoint
+
+
+@pipelines
+def test_the_endpoint_input_reaches_every_graded_command_as_anthropic_base_url(path, tmp_path):
+    declared = triggers(load(path))["workflow_call"]["inputs"]["api_base_url"]
+    assert declared["type"] == "string" and declared["default"] == ""
+    assert "api-base-url" in load(ACTION)["inputs"]
+    variable = action_env_for("api-base-url")
+    for name, job in graded_jobs(path).items():
+        for step in action_steps(job):
+            if step["with"]["command"] not in GRADED:
+                continue
+            assert step["with"].get("api-base-url") == "${{ inputs.api_base_url }}", name
+            # What the workflow passes is what the launcher hands the command.
+            child = launch.child_environment(
+                {variable: "https://gateway.example/anthropic"}, "v1", tmp_path, "skills/*"
+            )
+            assert child["ANTHROPIC_BASE_URL"] == "https://gateway.example/anthropic"
+
+
+def test_other_agents_endpoints_fit_the_same_input(tmp_path):
+    variable = action_env_for("api-base-url")
+    text = '{"ANTHROPIC_BASE_URL": "https://gw.example/a", "OPENAI_BASE_URL": "https://gw.example/o/v1"}'
+    child = launch.child_environment({variable: text}, "v1", tmp_path, "")
+    assert child["ANTHROPIC_BASE_URL"] == "https://gw.example/a"
+    assert child["OPENAI_BASE_URL"] == "https://gw.example/o/v1"
+
+
+def test_a_blank_endpoint_leaves_the_steps_own_environment_alone(tmp_path):
+    variable = action_env_for("api-base-url")
+    child = launch.child_environment(
+        {variable: "", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}, "v1", tmp_path, ""
+    )
+    assert child["ANTHROPIC_BASE_URL"] == "http://127.0.0.1:9"
+
+
+# ---------------------------------------------------------------- one wheel per run
+
+
+@pipelines
+def test_discover_builds_the_wheel_and_shares_it(path):
+    discover = load(path)["jobs"]["discover"]
+    assert all(s["with"]["wheelhouse"] == WHEELHOUSE for s in action_steps(discover))
+    (upload,) = [s for s in discover["steps"] if s.get("name") == "Share the harness wheel with the legs"]
+    assert upload["uses"].startswith("actions/upload-artifact@")
+    assert upload["with"]["name"] == "skillscope-wheel" and upload["with"]["path"] == f"{WHEELHOUSE}/"
+
+
+@pipelines
+def test_every_leg_after_discover_fetches_the_wheel_before_running_the_action(path):
+    legs = {name: job for name, job in jobs(load(path)).items() if "discover" in str(job.get("needs", ""))}
+    legs = {name: job for name, job in legs.items() if action_steps(job)}
+    assert legs, "no leg runs the action"
+    for name, job in legs.items():
+        names = [s.get("name") for s in job["steps"]]
+        fetch = job["steps"][names.index("Fetch the harness wheel")]
+        assert fetch["uses"].startswith("actions/download-artifact@")
+        assert fetch["with"] == {"name": "skillscope-wheel", "path": WHEELHOUSE}
+        assert fetch["continue-on-error"] is True, "a missing wheel only costs a build"
+        first_action = job["steps"].index(action_steps(job)[0])
+        assert names.index("Fetch the harness wheel") < first_action, name
+        assert all(s["with"]["wheelhouse"] == WHEELHOUSE for s in action_steps(job)), name
+
+
+def test_the_action_maps_the_wheelhouse_for_the_launcher():
+    assert action_env_for("wheelhouse") == "SKILLSCOPE_WHEELHOUSE"
+
+
+# ---------------------------------------------------------------- the result cache
+
+
+@pipelines
+def test_graded_legs_restore_and_save_the_result_cache(path):
+    for name, job in graded_jobs(path).items():
+        names = [s.get("name") for s in job["steps"]]
+        restore = job["steps"][names.index("Restore the result cache")]
+        save = job["steps"][names.index("Save the result cache")]
+        graded = max(job["steps"].index(s) for s in action_steps(job))
+        assert names.index("Restore the result cache") < graded < names.index("Save the result cache"), name
+        assert restore["uses"].startswith("actions/cache/restore@") and save["uses"].startswith(
+            "actions/cache/save@"
+        )
+        assert restore["with"]["path"] == CACHE == save["with"]["path"]
+        key = restore["with"]["key"]
+        assert "needs.discover.outputs.skills_hash" in key and "runner.os" in key
+        assert re.search(r"version", key), f"{name}: the key names the harness version"
+        assert key.startswith(restore["with"]["restore-keys"].strip()), name
+        assert save["with"]["key"] == "${{ steps.cache.outputs.cache-primary-key }}"
+        # Harmless until the harness writes a cache: nothing to save, no warning.
+        assert "hashFiles('.skillscope/cache/**') != ''" in save["if"] and "always()" in save["if"]
+
+
+def run_hash_step(path: Path, globs: str, cwd: Path, tmp_path: Path) -> str:
+    (step,) = [s for s in load(path)["jobs"]["discover"]["steps"] if s.get("id") == "hash"]
+    output = tmp_path / "hash-output"
+    output.write_text("")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    env.update(GLOBS=globs, GITHUB_OUTPUT=str(output))
+    done = subprocess.run(
+        [sys.executable, "-c", step["run"]], env=env, cwd=cwd, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = output.read_text().splitlines()
+    name, _, value = line.partition("=")
+    assert name == "skills_hash" and re.fullmatch(r"[0-9a-f]{16}", value)
+    return value
+
+
+@pipelines
+def test_the_skills_hash_follows_the_skills_content_only(path, tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(ROOT / "examples" / "skills", repo / "skills")
+    (repo / "README.md").write_text("# not a skill\n")
+    first = run_hash_step(path, "skills/*", repo, tmp_path)
+    assert run_hash_step(path, '["./skills/*"]', repo, tmp_path) == first
+    (repo / "README.md").write_text("# still not a skill\n")
+    (repo / CACHE).mkdir(parents=True)
+    (repo / CACHE / "entry").write_text("{}")
+    assert run_hash_step(path, "skills/*", repo, tmp_path) == first
+    reference = next((repo / "skills").glob("*/SKILL.md"))
+    reference.write_text(reference.read_text() + "\nOne more line.\n")
+    assert run_hash_step(path, "skills/*", repo, tmp_path) != first
