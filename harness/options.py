@@ -13,6 +13,7 @@ from harness.context import Context
 from harness.errors import UsageError
 from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
+from harness.model.catalog import Negatives
 from harness.model.findings import Finding
 from harness.model.repo import Repo
 
@@ -96,6 +97,27 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
         skill_sections=tuple(parse_list("--skill-sections", args.skill_sections)),
         docs=tuple(parse_list("--docs", args.docs)),
     )
+
+
+def add_negatives(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--negatives",
+        action="append",
+        metavar="PATH",
+        help="a repo file in the dataset format whose cases must all be false; they join routing like "
+        "the built-in negatives and structural validates them (repeatable; root-relative)",
+    )
+    parser.add_argument(
+        "--no-builtin-negatives",
+        action="store_true",
+        help="leave the harness's own shared negatives out of routing",
+    )
+
+
+def negatives_from(args: argparse.Namespace) -> Negatives:
+    given = vars(args)
+    files = [path for value in given.get("negatives") or [] for path in parse_list("--negatives", value)]
+    return Negatives(tuple(dict.fromkeys(files)), builtin=not given.get("no_builtin_negatives"))
 
 
 def add_adoption(parser: argparse.ArgumentParser) -> None:

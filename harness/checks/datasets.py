@@ -31,12 +31,28 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
             out.extend(_trigger_rules(data, catalog))
         if base is not None and not base.problems:
             out.extend(_tier0(base))
-    if catalog.negatives is not None:
-        out.extend(catalog.negatives.problems)
-    # The shared pool goes first: its ids are the harness's, so a clash is the skill's to rename.
-    shared = [catalog.negatives] if catalog.negatives is not None else []
-    out.extend(_unique_ids(shared + [d for d in catalog.all_datasets() if d is not catalog.negatives]))
+    for data in catalog.negatives:
+        out.extend(data.problems)
+        out.extend(_only_false(data))
+    # The shared pools go first: the harness's ids are its own, so a clash is the skill's to rename.
+    skills_data = [d for name in catalog.skills for d in catalog.datasets.get(name, [])]
+    out.extend(_unique_ids(catalog.negatives + skills_data))
     return out
+
+
+def _only_false(data: Dataset) -> list[Finding]:
+    """A shared negatives file holds cases no skill may fire on; a true case there has no owner."""
+    return [
+        findings.error(
+            "negatives-not-false",
+            data.rel,
+            f"case `{case.id}` is a shared negative but has skill_should_trigger true; make it false or "
+            "move it into the dataset of the skill it belongs to.",
+            case.line,
+        )
+        for case in data.cases
+        if case.should_trigger
+    ]
 
 
 def _trigger_rules(data: Dataset, catalog: Catalog) -> list[Finding]:

@@ -18,6 +18,7 @@ HELP = "write (or --prune) the baseline of known structural findings; only new f
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
     options.add_policy(parser)
+    options.add_negatives(parser)
     parser.add_argument(
         "--baseline",
         metavar="FILE",
@@ -34,7 +35,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     repo = options.resolve_repo(args, ctx)
     path = (ctx.cwd / args.baseline) if args.baseline else repo.root / baseline.DEFAULT
     with references.scan_ahead(repo) as ahead:
-        found = structural_checks.check(catalog.load(repo), options.check_options(args), ahead)
+        found = structural_checks.check(
+            catalog.load(repo, negatives=options.negatives_from(args)), options.check_options(args), ahead
+        )
     if args.prune:
         previous = baseline.load(str(path), repo.root, ctx.cwd)
         document = baseline.pruned(previous, found, __version__)

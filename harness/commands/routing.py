@@ -80,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="RATIO",
         help="the bar: passed/graded must reach it, exactly; 0 only reports (default: 1)",
     )
+    options.add_negatives(parser)
     options.add_adoption(parser)
     options.add_reports(parser, junit=True)
     options.add_timeout(parser)
@@ -109,10 +110,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     repo = options.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     room = resolve_room(args.routing_room, repo, skill_filter)
-    loaded = catalog.load(repo, room)
+    loaded = catalog.load(repo, room, options.negatives_from(args))
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
     require_well_formed(loaded, ctx, "the skills this run installs", adoption)
-    pooled = loaded.cases(room, extended=args.extended) + (loaded.negatives.cases if loaded.negatives else [])
+    pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")

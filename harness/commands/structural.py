@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
     options.add_policy(parser)
     options.add_external(parser, default=False, fetching=False)
+    options.add_negatives(parser)
     options.add_adoption(parser)
     options.add_reports(parser)
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     fetch = ExternalOptions.from_args(args, ctx.cwd) if args.external else None
     repo = options.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
-        loaded = catalog.load(repo)
+        loaded = catalog.load(repo, negatives=options.negatives_from(args))
         found = structural_checks.check(loaded, check_opts, ahead)
         if fetch:  # the URLs the workers already collected; `refs` reports them in full
             scan = references.scan(loaded, check_opts.docs, ahead)

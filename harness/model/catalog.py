@@ -19,7 +19,9 @@ class Catalog:
     skills: dict[str, Skill] = field(default_factory=dict)
     datasets: dict[str, list[Dataset]] = field(default_factory=dict)
     machines: dict[str, MachinePlan] = field(default_factory=dict)
-    negatives: Dataset | None = None
+    # Shared false cases every routing run pools: the harness's own set first (unless left out),
+    # then the repo's --negatives files.
+    negatives: list[Dataset] = field(default_factory=list)
 
     def dataset(self, name: str, extended: bool = False) -> Dataset | None:
         return next((d for d in self.datasets.get(name, []) if d.extended == extended), None)
@@ -37,10 +39,21 @@ class Catalog:
 
     def all_datasets(self) -> list[Dataset]:
         every = [data for name in self.skills for data in self.datasets.get(name, [])]
-        return every + ([self.negatives] if self.negatives else [])
+        return every + self.negatives
+
+    def negative_cases(self) -> list[Case]:
+        return [case for data in self.negatives for case in data.cases]
 
 
-def load(repo: Repo, names: list[str] | None = None) -> Catalog:
+@dataclass(frozen=True)
+class Negatives:
+    """Which shared negatives join routing: the harness's own (unless left out) and repo files."""
+
+    files: tuple[str, ...] = ()  # root-relative dataset files whose cases must all be false
+    builtin: bool = True
+
+
+def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Negatives()) -> Catalog:
     """Load `names` (default: every skill the globs found); an unknown name is a usage error."""
     chosen = repo.names if names is None else names
     unknown = [name for name in chosen if name not in repo.skill_dirs]
@@ -50,7 +63,14 @@ def load(repo: Repo, names: list[str] | None = None) -> Catalog:
             f"no skill named {', '.join(unknown)} under --skills-dir {','.join(repo.globs)} "
             f"(skills found: {found})."
         )
-    catalog = Catalog(repo=repo, negatives=dataset.shared_negatives())
+    catalog = Catalog(repo=repo, negatives=[dataset.shared_negatives()] if negatives.builtin else [])
+    for rel in negatives.files:
+        path = repo.root / rel
+        if not present(path):
+            raise UsageError(
+                f"--negatives {rel}: no such file under the repo root; give a root-relative path."
+            )
+        catalog.negatives.append(dataset.load(path, repo.rel(path), None))
     for name in chosen:
         path = repo.skill_dirs[name]
         catalog.skills[name] = skill.load(name, path)
