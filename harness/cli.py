@@ -8,7 +8,9 @@ failures, 2 usage errors, 3 an internal error (a bug: please report it).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 import tempfile
 import traceback
@@ -91,6 +93,10 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     except KeyboardInterrupt:
         ctx.err("error: interrupted")
         return 130
+    except BrokenPipeError:
+        # Whoever read our output stopped (`skillscope structural | head`): not a bug, nothing to say.
+        _quiet_stdout(ctx)
+        return 141
     except Exception as exc:  # the one place an unexpected failure becomes a message, not a traceback
         detail = " ".join(str(exc).split())[:300]  # one line, however the exception reads
         ctx.err(
@@ -98,6 +104,15 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
             f"please report it{_crash_log()}."
         )
         return 3
+
+
+def _quiet_stdout(ctx: Context) -> None:
+    """Point the process's stdout at /dev/null so the interpreter's last flush cannot fail on the
+    closed pipe (only when the Context writes to the process's own stdout)."""
+    if ctx.stdout is not sys.stdout:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _crash_log() -> str:

@@ -13,7 +13,7 @@ from harness.context import Context
 from harness.errors import UsageError
 from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
-from harness.model.catalog import Negatives
+from harness.model.catalog import Catalog, Negatives
 from harness.model.findings import Finding
 from harness.model.repo import Repo
 
@@ -331,6 +331,30 @@ def add_agent(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="keep each case's transcript here (raw stream-json; behavioral adds the judge exchange)",
     )
+
+
+def add_skill_narrowing(parser: argparse.ArgumentParser) -> None:
+    """--skill and --only for the offline commands: which skills they check."""
+    parser.add_argument("--skill", metavar="NAMES", help="check only these skills")
+    parser.add_argument(
+        "--only",
+        metavar="IDS",
+        help="check only the skills named here, or owning these case ids (takes precedence over --skill)",
+    )
+
+
+def narrow(loaded: Catalog, args: argparse.Namespace) -> Catalog:
+    """The catalog narrowed by --only (skill names or case ids), else --skill; else as loaded."""
+    only, skills = parse_list("--only", args.only), parse_list("--skill", args.skill)
+    if only:
+        return loaded.narrowed(loaded.owners(only))
+    if skills:
+        unknown = [name for name in skills if name not in loaded.skills]
+        if unknown:
+            found = ", ".join(loaded.skills) or "none"
+            raise UsageError(f"--skill {','.join(unknown)}: no such skill (skills found: {found}).")
+        return loaded.narrowed(skills)
+    return loaded
 
 
 def add_case_selection(parser: argparse.ArgumentParser) -> None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from harness import __version__
+from harness.cli import main
 from harness.commands import structural as structural_command
+from harness.context import Context
 from tests.support.helpers import make_skill, run_cli
 
 
@@ -58,3 +62,18 @@ def test_an_internal_error_is_one_line_and_exit_3_never_a_traceback(
     assert len(run.stderr.strip().splitlines()) == 1
     assert "internal error (RuntimeError: boom second line third)" in run.stderr
     assert "Traceback" not in run.stderr + run.stdout
+
+
+def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path) -> None:
+    """`skillscope structural | head`: the closed pipe ends the run quietly (141), with no crash log."""
+
+    class ClosedPipe(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    make_skill(tmp_path, "demo")
+    ctx = Context(environ={}, cwd=tmp_path, stdin=io.StringIO(), stdout=ClosedPipe(), stderr=io.StringIO())
+    logs_before = set(Path(tempfile.gettempdir()).glob("skillscope-crash-*"))
+    assert main(["structural", "--repo", str(tmp_path), "--output", str(tmp_path / "r.json")], ctx) == 141
+    assert ctx.stderr.getvalue() == ""
+    assert set(Path(tempfile.gettempdir()).glob("skillscope-crash-*")) == logs_before

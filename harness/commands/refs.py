@@ -20,6 +20,7 @@ HELP = "check internal links and anchors, and (unless --no-external) that extern
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
+    options.add_skill_narrowing(parser)
     options.add_docs(parser)
     options.add_external(parser)
     options.add_timeout(parser)
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     fetch = ExternalOptions.from_args(args, ctx.cwd)
     repo = options.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
-        loaded = catalog.load(repo)
+        loaded = options.narrow(catalog.load(repo), args)
         scan = references.scan(loaded, docs, ahead)
     found = list(repo.problems)
     if not loaded.skills and not docs:
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     adopted = adoption.apply(findings.ordered(found))
     result = RefsResult(
         meta=RunMeta.of("refs", repo, clock),
-        skills=repo.names,
+        skills=list(loaded.skills),
         docs=docs,
         findings=adopted.findings,
         files=scan.files,

@@ -21,6 +21,7 @@ HELP = "check skill format, datasets, policy files and internal links (offline, 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
+    options.add_skill_narrowing(parser)
     options.add_policy(parser)
     options.add_external(parser, default=False, fetching=False)
     options.add_negatives(parser)
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     fetch = ExternalOptions.from_args(args, ctx.cwd) if args.external else None
     repo = options.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
-        loaded = catalog.load(repo, negatives=options.negatives_from(args))
+        loaded = options.narrow(catalog.load(repo, negatives=options.negatives_from(args)), args)
         found = structural_checks.check(loaded, check_opts, ahead)
         if fetch:  # the URLs the workers already collected; `refs` reports them in full
             scan = references.scan(loaded, check_opts.docs, ahead)
@@ -44,11 +45,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
     result = StructuralResult(
         meta=RunMeta.of("structural", repo, clock),
-        skills=repo.names,
+        skills=list(loaded.skills),
         findings=adopted.findings,
         datasets=len(datasets),
         cases=sum(len(d.cases) for d in datasets),
-        folders={name: repo.rel(path) for name, path in repo.skill_dirs.items()},
+        folders={name: repo.rel(repo.skill_dirs[name]) for name in loaded.skills},
         **adoption.record(adopted, repo),
     )
     return finish(result, ctx, ReportOptions.from_args(args))

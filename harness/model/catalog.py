@@ -41,6 +41,25 @@ class Catalog:
         every = [data for name in self.skills for data in self.datasets.get(name, [])]
         return every + self.negatives
 
+    def narrowed(self, names: list[str]) -> Catalog:
+        """The same catalog holding only `names`: what --skill and --only check in structural and refs."""
+        keep = [name for name in names if name in self.skills]
+        return Catalog(
+            repo=self.repo,
+            skills={name: self.skills[name] for name in keep},
+            datasets={name: self.datasets.get(name, []) for name in keep},
+            machines={name: self.machines[name] for name in keep if name in self.machines},
+            negatives=self.negatives,
+        )
+
+    def owners(self, only: list[str]) -> list[str]:
+        """Skill names for --only: each a skill name, or a case id standing for the skill that owns it."""
+        by_case = {case.id: case.skill for case in self.cases() if case.skill}
+        unknown = [item for item in only if item not in self.skills and item not in by_case]
+        if unknown:
+            raise UsageError(f"--only {','.join(unknown)}: no skill or case of that name in this repo.")
+        return list(dict.fromkeys(item if item in self.skills else by_case[item] for item in only))
+
     def negative_cases(self) -> list[Case]:
         return [case for data in self.negatives for case in data.cases]
 
