@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "refs": "harness.commands.refs",
     "routing": "harness.commands.routing",
     "behavioral": "harness.commands.behavioral",
+    "compare": "harness.commands.compare",
     "select": "harness.commands.select",
     "list-skills": "harness.commands.list_skills",
     "template": "harness.commands.template",

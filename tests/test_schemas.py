@@ -174,6 +174,7 @@ def test_errors_come_from_jsonschema_when_the_screen_rejects():
         ("refs-report", True),
         ("routing-report", True),
         ("behavioral-report", True),
+        ("compare", True),
         ("plan", False),
     ],
 )

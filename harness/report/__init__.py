@@ -25,6 +25,7 @@ REPORTS: dict[str, str] = {
     "refs": "harness.report.refs",
     "routing": "harness.report.routing",
     "behavioral": "harness.report.behavioral",
+    "compare": "harness.report.compare",
     "select": "harness.report.select",
 }
 
@@ -88,7 +89,9 @@ def publish(
     path = Path(output) if output else default_output(Path(document["repo"]), result.command)
     if not path.is_absolute():
         path = ctx.cwd / path
-    problems = [e.message for e in schemas.errors(f"{result.command}-report", document)]
+    # A result may name its schema; the default is `<command>-report`.
+    schema = getattr(result, "schema", f"{result.command}-report")
+    problems = [e.message for e in schemas.errors(schema, document)]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
     _write(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", "the JSON report", "--output")

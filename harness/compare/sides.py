@@ -1,0 +1,129 @@
+"""One side of one compared case: its runs read from a routing or behavioral case's JSON, and what
+they add up to (the labels' Side, plus the figures shown beside it).
+
+Both live runs and `--reports` go through the case JSON, so a comparison reads the same either way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from harness.compare.labels import Side
+from harness.envelope import ERROR, FAIL, PASS
+from harness.routing.verdicts import PASSING
+
+NO_SKILL = "(no skill)"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One graded (or errored) attempt of a case on one side."""
+
+    status: str  # pass, fail or error
+    outcome: str = ""  # what fired (routing) or which expectations held (behavioral)
+    elapsed_s: float = 0.0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    tool_calls: int = 0
+    error: str | None = None
+
+
+def routing_runs(case: dict) -> list[Run]:
+    """Each sample of a routing case is a run; an errored sample graded nothing."""
+    return [
+        Run(
+            status=ERROR if s["error"] else PASS if s["verdict"] in PASSING else FAIL,
+            outcome=s["observed"] or NO_SKILL,
+            elapsed_s=s["elapsed_s"],
+            input_tokens=s["tokens"]["input"],
+            output_tokens=s["tokens"]["output"],
+            cost_usd=s["cost_usd"],
+            tool_calls=s["tool_calls"],
+            error=s["error"],
+        )
+        for s in case["samples"]
+    ]
+
+
+def behavioral_run(case: dict) -> Run:
+    """A behavioral case is one run; its outcome is the set of expectations it met."""
+    met = sorted(c["expectation"] for c in case["checks"] if c["passed"])
+    agent = case["agent"]
+    return Run(
+        status=case["status"],
+        outcome="; ".join(met),
+        elapsed_s=case["elapsed_s"],
+        input_tokens=agent["tokens"]["input"],
+        output_tokens=agent["tokens"]["output"],
+        cost_usd=agent["cost_usd"],
+        tool_calls=case["tool_calls"],
+        error=case["error"],
+    )
+
+
+def runs_of(command: str, case: dict) -> list[Run]:
+    return routing_runs(case) if command == "routing" else [behavioral_run(case)]
+
+
+@dataclass
+class SideRecord:
+    """All runs of one side on one case; `missing` says why a side has none."""
+
+    runs: list[Run] = field(default_factory=list)
+    missing: str | None = None
+
+    @property
+    def graded(self) -> list[Run]:
+        return [r for r in self.runs if r.status != ERROR]
+
+    @property
+    def side(self) -> Side:
+        graded = self.graded
+        return Side(
+            passes=sum(1 for r in graded if r.status == PASS),
+            runs=len(graded),
+            errors=len(self.runs) - len(graded),
+            outcome=frozenset([self.outcome] if graded else []),
+        )
+
+    @property
+    def outcome(self) -> str | None:
+        """The most common outcome of the graded runs (ties: the first seen)."""
+        graded = self.graded
+        return Counter(r.outcome for r in graded).most_common(1)[0][0] if graded else None
+
+    @property
+    def status(self) -> str:
+        side = self.side
+        return ERROR if not side.graded else PASS if side.passed else FAIL
+
+    @property
+    def error(self) -> str | None:
+        if self.graded:
+            return None
+        return self.missing or next((r.error for r in self.runs if r.error), "no run")
+
+    def figures(self) -> dict:
+        costs = [r.cost_usd for r in self.runs if r.cost_usd is not None]
+        return {
+            "elapsed_s": round(sum(r.elapsed_s for r in self.runs), 3),
+            "input_tokens": sum(r.input_tokens for r in self.runs),
+            "output_tokens": sum(r.output_tokens for r in self.runs),
+            "cost_usd": round(sum(costs), 6) if costs else None,
+            "tool_calls": sum(r.tool_calls for r in self.runs),
+        }
+
+    def to_json(self) -> dict:
+        side = self.side
+        return {
+            "status": self.status,
+            "passes": side.passes,
+            "runs": side.runs,
+            "errors": side.errors,
+            "rate": None if side.rate is None else round(side.rate, 4),
+            "outcome": self.outcome,
+            "error": self.error,
+            **self.figures(),
+        }

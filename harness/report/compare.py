@@ -1,0 +1,171 @@
+"""A compare run's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
+
+from __future__ import annotations
+
+from harness.compare.result import RULE, CaseComparison, CompareResult
+from harness.compare.sides import SideRecord
+from harness.model import findings as finding
+from harness.model.findings import Finding
+from harness.report.junit import JUnitCase
+from harness.report.markdown import clip, table
+
+MEANINGS = {
+    "regression": "passed on the baseline, fails on the candidate",
+    "improvement": "failed on the baseline, passes on the candidate",
+    "changed": "same verdict, but a different skill fired or other expectations held",
+    "error": "a side graded nothing (crash, timeout, API error): never a regression",
+    "same-fail": "fails on both sides (or a flip within noise that fails overall)",
+    "same-pass": "passes on both sides (or a flip within noise that passes overall)",
+}
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.1f}%"
+
+
+def _signed(value: float | None, unit: str = "", digits: int = 0) -> str:
+    return "n/a" if value is None else f"{value:+.{digits}f}{unit}"
+
+
+def markdown(result: CompareResult) -> str:
+    data = result.to_json()
+    meta, labels, totals = result.meta, data["labels"], data["totals"]
+    lines = [f"## Skill compare ({meta.mode})", ""]
+    lines.append(
+        f"**{labels['regression']} regressions, {labels['improvement']} improvements** over "
+        f"{len(result.cases)} case(s): baseline `{meta.baseline}` against candidate `{meta.candidate}`"
+        f"{f', {meta.repeat} run(s) a side' if meta.repeat > 1 else ''}."
+    )
+    verdict = "passed" if result.passed else "failed"
+    allowed = " (regressions allowed)" if meta.allow_regressions and result.regressions else ""
+    lines += ["", f"Result: **{verdict}**{allowed}.", ""]
+    lines += [f"> {note}\n" for note in meta.notes]
+    lines.append(table(["label", "cases", "meaning"], [(k, v, MEANINGS[k]) for k, v in labels.items()]))
+    lines += ["", "### Totals", "", _totals_table(totals), ""]
+    lines += _lift(data["lift"])
+    lines += ["### Side by side", "", _cases_table(result.cases), ""]
+    errored = [c for c in result.cases if c.label == "error"]
+    if errored:
+        lines += ["### Errored cases (not compared)", ""]
+        lines.append(table(["case", "side", "error"], [_error_row(c) for c in errored]))
+        lines.append("")
+    lines.append(f"Statistical rule: {RULE}")
+    return "\n".join(lines) + "\n"
+
+
+def _totals_table(totals: dict) -> str:
+    base, cand, delta = totals["baseline"], totals["candidate"], totals["delta"]
+    return table(
+        ["", "baseline", "candidate", "delta"],
+        [
+            ("pass rate", _rate(base), _rate(cand), _rate_delta(delta)),
+            ("errors", base["errors"], cand["errors"], ""),
+            ("input tokens", base["input_tokens"], cand["input_tokens"], _signed(delta["input_tokens"])),
+            ("output tokens", base["output_tokens"], cand["output_tokens"], _signed(delta["output_tokens"])),
+            ("cost", _usd(base["cost_usd"]), _usd(cand["cost_usd"]), _signed(delta["cost_usd"], " $", 4)),
+            (
+                "agent time",
+                f"{base['elapsed_s']:.1f}s",
+                f"{cand['elapsed_s']:.1f}s",
+                _signed(delta["elapsed_s"], "s", 1),
+            ),
+            ("tool calls", base["tool_calls"], cand["tool_calls"], _signed(delta["tool_calls"])),
+        ],
+    )
+
+
+def _rate(side: dict) -> str:
+    if side["pass_rate"] is None:
+        return "n/a"
+    low, high = side["pass_rate_ci95"]
+    return (
+        f"{side['passed']}/{side['graded']} {_percent(side['pass_rate'])} [{low * 100:.0f}–{high * 100:.0f}%]"
+    )
+
+
+def _rate_delta(delta: dict) -> str:
+    if delta["pass_rate"] is None:
+        return "n/a"
+    low, high = delta["pass_rate_ci95"]
+    return f"{delta['pass_rate'] * 100:+.1f} pts [{low * 100:+.0f}, {high * 100:+.0f}]"
+
+
+def _usd(value: float | None) -> str:
+    return "n/a" if value is None else f"${value:.4f}"
+
+
+def _lift(lift: dict | None) -> list[str]:
+    if lift is None:
+        return []
+    none = ", ".join(f"`{i}`" for i in lift["no_lift"]) or "none"
+    needs = ", ".join(f"`{i}`" for i in lift["needs_skill"]) or "none"
+    return [
+        "### Without the skill",
+        "",
+        f"- Pass without the skill (no lift: the skill is not needed for them): {none}.",
+        f"- Fail without it and pass with it (the skill's value): {needs}.",
+        "",
+    ]
+
+
+def _cases_table(cases: list[CaseComparison]) -> str:
+    return table(
+        ["case", "label", "baseline", "candidate", "rate delta", "prompt"],
+        [
+            (c.id, c.label, _side(c.baseline), _side(c.candidate), _case_delta(c), clip(c.prompt, 80))
+            for c in cases
+        ],
+    )
+
+
+def _side(record: SideRecord) -> str:
+    side = record.side
+    if not side.graded:
+        return "error"
+    runs = f" {side.passes}/{side.runs}" if side.runs > 1 else ""
+    return f"{record.status}{runs}: {clip(record.outcome or '-', 40)}"
+
+
+def _case_delta(case: CaseComparison) -> str:
+    delta = case.delta()
+    return "n/a" if delta["rate"] is None else f"{delta['rate'] * 100:+.0f} pts"
+
+
+def _error_row(case: CaseComparison) -> tuple[str, str, str]:
+    which = [name for name in ("baseline", "candidate") if not getattr(case, name).side.graded]
+    record = getattr(case, which[0])
+    return case.id, " and ".join(which), clip(record.error, 300)
+
+
+def _summary(case: CaseComparison) -> str:
+    return (
+        f"compare case `{case.id}`: {case.label}: baseline {_side(case.baseline)}, "
+        f"candidate {_side(case.candidate)}"
+    )
+
+
+def findings(result: CompareResult) -> list[Finding]:
+    """Each regression at its line in the dataset (an error unless regressions are allowed); errored
+    cases as warnings, since they were not compared."""
+    out = []
+    for c in result.cases:
+        if c.label == "regression":
+            make = finding.warning if result.meta.allow_regressions else finding.error
+            out.append(make("compare", c.source, _summary(c), c.line))
+        elif c.label == "error":
+            out.append(finding.warning("compare", c.source, f"{_summary(c)} ({_error_row(c)[2]})", c.line))
+    return out
+
+
+def junit(result: CompareResult) -> list[JUnitCase]:
+    return [
+        JUnitCase(
+            classname=f"compare.{c.skill or 'shared'}",
+            name=c.id,
+            time_s=c.baseline.figures()["elapsed_s"] + c.candidate.figures()["elapsed_s"],
+            error=_error_row(c)[2] if c.label == "error" else None,
+            failure=_summary(c) if c.label == "regression" else None,
+            output=f"label: {c.label}",
+        )
+        for c in result.cases
+    ]

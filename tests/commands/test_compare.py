@@ -1,0 +1,133 @@
+"""`skillscope compare --reports`: two existing reports compared offline, case by case."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from harness import schemas
+from tests.support.compare import behavioral_case, routing_case, write_report
+from tests.support.helpers import make_skill, run_cli
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    make_skill(root, "alpha")
+    return root
+
+
+def compare(repo: Path, old: Path, new: Path, *extra: str):
+    output = repo.parent / "compare.json"
+    run = run_cli(
+        ["compare", "--repo", str(repo), "--reports", str(old), str(new), "--output", str(output), *extra],
+        cwd=repo,
+        environ={"GITHUB_ACTIONS": "true"},
+    )
+    report = json.loads(output.read_text("utf-8")) if output.exists() else {}
+    return run, report
+
+
+def routing_pair(tmp_path: Path) -> tuple[Path, Path]:
+    old = [
+        routing_case("a-1", "alpha", "alpha", line=4),
+        routing_case("a-2", "alpha", None, line=9),
+        routing_case("a-3", "alpha", "alpha", line=14),
+        routing_case("a-4", None, None, line=19),
+        routing_case("a-5", "alpha", "alpha", line=24),
+    ]
+    new = [
+        routing_case("a-1", "alpha", None, line=4),  # lost: regression
+        routing_case("a-2", "alpha", "alpha", line=9),  # won: improvement
+        routing_case("a-3", "alpha", "alpha", line=14),
+        routing_case("a-4", None, "beta", line=19),
+        routing_case("a-5", "alpha", "!error", line=24),  # a 529 on one side
+    ]
+    return write_report(tmp_path / "old.json", "routing", old), write_report(
+        tmp_path / "new.json", "routing", new
+    )
+
+
+def test_one_lost_and_one_won_prompt_give_one_regression_and_one_improvement(tmp_path, repo):
+    run, report = compare(repo, *routing_pair(tmp_path))
+    assert run.code == 1, run.stderr
+    labels = {c["id"]: c["label"] for c in report["cases"]}
+    assert labels == {
+        "a-1": "regression",
+        "a-2": "improvement",
+        "a-3": "same-pass",
+        "a-4": "regression",
+        "a-5": "error",
+    }
+    assert schemas.errors("compare", report) == []
+    assert "2 regressions, 1 improvements" in run.stdout
+    assert "Newcombe" in run.stdout and "Newcombe" in report["meta"]["rule"]
+    case = report["cases"][0]
+    assert case["baseline"]["status"] == "pass" and case["candidate"]["outcome"] == "(no skill)"
+    assert "[compare] failed: 2 regression(s)" in run.stderr
+
+
+def test_a_regression_is_annotated_on_its_dataset_line_and_fails_in_junit(tmp_path, repo):
+    junit = tmp_path / "compare.xml"
+    run, _report = compare(repo, *routing_pair(tmp_path), "--junit", str(junit))
+    assert "::error file=alpha/evals/evals.json,line=4,title=skillscope compare::" in run.stdout
+    assert "::warning file=alpha/evals/evals.json,line=24" in run.stdout  # the error, not compared
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("5", "2", "1")
+
+
+def test_allow_regressions_reports_them_and_exits_zero(tmp_path, repo):
+    run, report = compare(repo, *routing_pair(tmp_path), "--allow-regressions")
+    assert run.code == 0, run.stderr
+    assert report["labels"]["regression"] == 2 and report["passed"] is True
+
+
+def test_an_errored_side_is_never_a_regression(tmp_path, repo):
+    old = write_report(tmp_path / "old.json", "routing", [routing_case("a-1", "alpha", "alpha")])
+    new = write_report(tmp_path / "new.json", "routing", [routing_case("a-1", "alpha", "!error")])
+    run, report = compare(repo, old, new)
+    assert report["labels"]["error"] == 1 and report["labels"]["regression"] == 0
+    assert run.code == 1 and "nothing was compared" in run.stderr  # nothing compared says nothing
+
+
+def test_repeats_flip_only_beyond_noise(tmp_path, repo):
+    old = [routing_case("a-1", "alpha", "alpha", "alpha", None), routing_case("a-2", "alpha", *["alpha"] * 8)]
+    new = [routing_case("a-1", "alpha", None, None, "alpha"), routing_case("a-2", "alpha", *[None] * 8)]
+    run, report = compare(
+        repo,
+        write_report(tmp_path / "old.json", "routing", old),
+        write_report(tmp_path / "new.json", "routing", new),
+    )
+    labels = {c["id"]: c["label"] for c in report["cases"]}
+    assert labels == {"a-1": "same-fail", "a-2": "regression"}
+    assert report["cases"][1]["delta"]["rate"] == -1.0 and report["cases"][1]["delta"]["rate_ci95"][1] < 0
+
+
+def test_behavioral_reports_compare_by_status_and_expectations_met(tmp_path, repo):
+    old = [behavioral_case("b-1", "fail", []), behavioral_case("b-2", "fail", ["x"])]
+    new = [behavioral_case("b-1", "pass", ["x"]), behavioral_case("b-2", "fail", ["y"])]
+    run, report = compare(
+        repo,
+        write_report(tmp_path / "old.json", "behavioral", old),
+        write_report(tmp_path / "new.json", "behavioral", new),
+    )
+    assert run.code == 0, run.stderr
+    assert [c["label"] for c in report["cases"]] == ["improvement", "changed"]
+    assert report["meta"]["mode"] == "behavioral" and schemas.errors("compare", report) == []
+
+
+def test_reports_of_different_commands_are_refused(tmp_path, repo):
+    old = write_report(tmp_path / "old.json", "behavioral", [])
+    new = write_report(tmp_path / "new.json", "routing", [])
+    run, _report = compare(repo, old, new)
+    assert run.code == 2 and "a behavioral report but" in run.stderr
+
+
+def test_a_file_that_is_not_a_report_names_itself(tmp_path, repo):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\n  nope", encoding="utf-8")
+    run, _report = compare(repo, bad, bad)
+    assert run.code == 1 and f"{bad}:2: not JSON" in run.stderr
