@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from harness.compare import stats
 from harness.compare.labels import LABELS, label
-from harness.compare.sides import SideRecord
+from harness.compare.sides import NO_SKILL, SideRecord
 from harness.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
 from harness.routing.verdicts import wilson_interval
 
@@ -152,14 +152,21 @@ class CompareResult:
         return {"baseline": base, "candidate": cand, "delta": delta}
 
     def lift(self) -> dict | None:
-        """With no skill as the baseline: which cases pass without it (no lift) and which need it."""
+        """With no skill as the baseline: which cases pass without it (no lift), which need it, and
+        (routing) which other skill took a prompt that expects the missing one."""
         if self.meta.baseline != "none":
             return None
+        taken = {
+            c.id: c.baseline.outcome
+            for c in self.cases
+            if c.expect and c.baseline.outcome not in (None, NO_SKILL, c.expect, f"other:{c.expect}")
+        }
         return {
             "no_lift": [c.id for c in self.cases if c.baseline.status == PASS],
             "needs_skill": [
                 c.id for c in self.cases if c.baseline.status == FAIL and c.candidate.status == PASS
             ],
+            "taken_by": taken,
         }
 
     def to_json(self) -> dict:

@@ -104,7 +104,16 @@ def _lift(lift: dict | None) -> list[str]:
         "",
         f"- Pass without the skill (no lift: the skill is not needed for them): {none}.",
         f"- Fail without it and pass with it (the skill's value): {needs}.",
+        *_taken(lift["taken_by"]),
         "",
+    ]
+
+
+def _taken(taken: dict[str, str]) -> list[str]:
+    if not taken:
+        return []
+    return [
+        "- Taken by another skill without it: " + ", ".join(f"`{i}` by `{s}`" for i, s in taken.items()) + "."
     ]
 
 

@@ -70,7 +70,7 @@ class RoutingRun:
         outcomes = [CaseOutcome(case) for case in cases]
         with ThreadPoolExecutor(max_workers=max(1, self.settings.jobs)) as pool:
             futures = {
-                pool.submit(self._run_safely, outcome, n): outcome
+                pool.submit(self.run_sample, outcome, n): outcome
                 for n in range(self.settings.repeat)
                 for outcome in outcomes
             }
@@ -81,7 +81,8 @@ class RoutingRun:
                     self.on_case_done(outcome)
         return outcomes
 
-    def _run_safely(self, outcome: CaseOutcome, index: int) -> Sample:
+    def run_sample(self, outcome: CaseOutcome, index: int) -> Sample:
+        """Run sample `index` of one case; never raises (compare interleaves two runs' samples)."""
         # One broken case must not take the report of every other case with it.
         try:
             return self._run_one(outcome, index)
