@@ -357,6 +357,14 @@ def narrow(loaded: Catalog, args: argparse.Namespace) -> Catalog:
     return loaded
 
 
+def add_strict(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="count provisional cases (trust_level: provisional) toward the gate too",
+    )
+
+
 def add_case_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--skill", metavar="NAMES", help="only the cases of these skills")
     parser.add_argument(

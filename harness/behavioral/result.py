@@ -82,6 +82,7 @@ class CaseResult:
             "source": case.source,
             "line": case.line,
             "extended": case.extended,
+            "trust_level": case.trust_level,
             "prompt": case.prompt,
             "status": self.status,
             "elapsed_s": round(self.elapsed_s, 3),
@@ -116,6 +117,7 @@ class BehavioralMeta:
     isolation: dict
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
+    strict: bool = False  # provisional cases count too
 
     def to_json(self) -> dict:
         return {
@@ -123,6 +125,7 @@ class BehavioralMeta:
             "claude_version": self.claude_version,
             "model": self.model,
             "judge_model": self.judge_model,
+            "strict": self.strict,
             "effort": self.effort,
             "skills": self.skills,
             "extended": self.extended,
@@ -146,8 +149,15 @@ class BehavioralResult:
     command = "behavioral"
 
     @property
+    def counted(self) -> list[CaseResult]:
+        """The cases the gate counts: provisional ones only with --strict, or when no stable case ran."""
+        stable = [c for c in self.cases if not c.case.provisional]
+        return self.cases if self.meta.strict or not stable else stable
+
+    @property
     def passed(self) -> bool:
-        return bool(self.cases) and all(c.status == "pass" for c in self.cases) and not self.meta.timed_out
+        counted = self.counted
+        return bool(counted) and all(c.status == "pass" for c in counted) and not self.meta.timed_out
 
     def counts(self, cases: list[CaseResult] | None = None) -> dict:
         chosen = self.cases if cases is None else cases

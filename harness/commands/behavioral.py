@@ -80,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "directories outside its workspace (default: only listed)",
     )
     options.add_adoption(parser)
+    options.add_strict(parser)
     options.add_reports(parser, junit=True)
     options.add_timeout(parser, default=3600)
     for flag in ROUTING_ONLY_FLAGS:
@@ -172,6 +173,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         allowed_tools=list(AGENT_TOOLS),
         isolation=ready.describe(),
         timed_out=deadline.expired,
+        strict=args.strict,
     )
     result = BehavioralResult(meta=meta, cases=results)
     code = finish(result, ctx, ReportOptions.from_args(args))

@@ -82,6 +82,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     options.add_negatives(parser)
     options.add_adoption(parser)
+    options.add_strict(parser)
     options.add_reports(parser, junit=True)
     options.add_timeout(parser)
 
@@ -158,9 +159,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         min_accuracy=bar,
         isolation=ready.describe(),
         timed_out=deadline.expired,
+        strict=args.strict,
         notes=runner.notes,
     )
-    result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar))
+    result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
     code = finish(result, ctx, ReportOptions.from_args(args))
     if code:
         reason = "the command's --timeout ran out" if meta.timed_out else result.gate.reason

@@ -37,6 +37,11 @@ class Case:
     workspace: str | None = None
     note: str | None = None
     extended: bool = False
+    trust_level: str = "stable"  # provisional: reported apart, counted by the gates only with --strict
+
+    @property
+    def provisional(self) -> bool:
+        return self.trust_level == "provisional"
 
     @property
     def category(self) -> str:
@@ -148,7 +153,7 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         key: [v for v in item[key] if isinstance(v, str)] if isinstance(item.get(key), list) else []
         for key in EXPECTATION_KEYS
     }
-    workspace, note = item.get("workspace"), item.get("note")
+    workspace, note, trust = item.get("workspace"), item.get("note"), item.get("trust_level")
     return Case(
         id=ident.strip(),
         prompt=prompt.strip(),
@@ -159,6 +164,7 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         extended=dataset.extended,
         workspace=workspace if isinstance(workspace, str) else None,
         note=note if isinstance(note, str) else None,
+        trust_level=trust if trust in ("provisional", "stable") else "stable",
         **lists,
     )
 

@@ -7,7 +7,7 @@ from harness.envelope import ERROR, FAIL, PASS
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase
-from harness.report.markdown import clip, table
+from harness.report.markdown import clip, provisional_lines, table
 
 
 def markdown(result: BehavioralResult) -> str:
@@ -25,6 +25,7 @@ def markdown(result: BehavioralResult) -> str:
         lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
     for note in meta.notes:
         lines += [f"> {note}", ""]
+    lines += provisional_lines([(c.case, c.status == "pass") for c in result.cases], meta.strict)
     lines.append(
         table(
             ["skill", "cases", "passed", "failed", "errored", "expectations met"],

@@ -65,3 +65,18 @@ def adoption_lines(result) -> list[str]:
     if result.demoted_rules:
         lines.append(f"Demoted to warnings by --warn: {', '.join(f'`{r}`' for r in result.demoted_rules)}.")
     return [*lines, ""] if lines else []
+
+
+def provisional_lines(graded: list[tuple], strict: bool) -> list[str]:
+    """Provisional cases (trust_level: provisional) named apart, saying whether the gate counted them.
+    `graded` holds (case, passed) pairs."""
+    shown = [f"`{case.id}` ({'pass' if ok else 'not passing'})" for case, ok in graded if case.provisional]
+    if not shown:
+        return []
+    if strict:
+        how = "counted by the gate (--strict)"
+    elif len(shown) == len(graded):
+        how = "counted by the gate, since no stable case ran"
+    else:
+        how = "reported apart and not counted by the gate; --strict counts them"
+    return [f"Provisional case(s), {how}: {', '.join(shown)}.", ""]

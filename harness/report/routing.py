@@ -5,7 +5,7 @@ from __future__ import annotations
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase
-from harness.report.markdown import clip, table
+from harness.report.markdown import clip, provisional_lines, table
 from harness.routing.result import RoutingResult
 
 MEANINGS = {
@@ -40,6 +40,7 @@ def markdown(result: RoutingResult) -> str:
         "",
     ]
     lines += _warnings(result, data)
+    lines += provisional_lines([(o.case, o.passed) for o in result.outcomes], meta.strict)
     lines.append(
         table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in data["verdicts"].items()])
     )

@@ -117,9 +117,16 @@ def confusion(outcomes: list[CaseOutcome]) -> dict[str, dict[str, int]]:
     return {row: dict(cols) for row, cols in matrix.items()}
 
 
-def gate(outcomes: list[CaseOutcome], min_accuracy: Fraction) -> Gate:
-    """Nothing graded or nothing fired fails at any bar; otherwise the exact ratio meets the bar."""
-    graded = [o for o in outcomes if o.graded]
+def counted(outcomes: list[CaseOutcome], strict: bool = False) -> list[CaseOutcome]:
+    """The cases a gate counts: provisional ones only with --strict, or when no stable case ran."""
+    stable = [o for o in outcomes if not o.case.provisional]
+    return outcomes if strict or not stable else stable
+
+
+def gate(outcomes: list[CaseOutcome], min_accuracy: Fraction, strict: bool = False) -> Gate:
+    """Nothing graded or nothing fired fails at any bar; otherwise the exact ratio meets the bar.
+    Provisional cases are left out unless --strict (see `counted`)."""
+    graded = [o for o in counted(outcomes, strict) if o.graded]
     if not graded:
         return Gate(False, "no case was graded (every case errored), so the run says nothing about routing")
     expected_activations = sum(1 for o in graded if o.expected)

@@ -29,11 +29,13 @@ class RoutingMeta:
     isolation: dict
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
+    strict: bool = False  # provisional cases count too
 
     def to_json(self) -> dict:
         return {
             **self.run.to_json(),
             "claude_version": self.claude_version,
+            "strict": self.strict,
             "model": self.model,
             "effort": self.effort,
             "room": self.room,
@@ -139,6 +141,7 @@ def case_json(o: CaseOutcome) -> dict:
         "id": o.case.id,
         "skill": o.case.skill,
         "category": o.case.category,
+        "trust_level": o.case.trust_level,
         "prompt": o.case.prompt,
         "source": o.case.source,
         "line": o.case.line,
