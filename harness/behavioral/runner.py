@@ -43,8 +43,15 @@ class BehavioralSettings(agent.AgentSettings):
 @dataclass(frozen=True)
 class SkillUnderTest:
     name: str
-    directory: Path
+    directory: Path  # the cases' fixtures are read from here
     hooks: Hooks | None = None
+    # What a case's workspace installs; None means the skill itself. Compare installs another
+    # version of it, or nothing ({}: the skill's absence), on the same cases.
+    installed: Mapping[str, Path] | None = None
+
+    @property
+    def room(self) -> Mapping[str, Path]:
+        return {self.name: self.directory} if self.installed is None else self.installed
 
 
 class BehavioralRun:
@@ -76,13 +83,14 @@ class BehavioralRun:
             if session.error:
                 return [CaseResult(c, error=session.error) for c in cases]
             with ThreadPoolExecutor(max_workers=max(1, min(self.settings.jobs, len(cases)))) as pool:
-                return list(pool.map(lambda c: self._run_safely(skill, c, session.placeholders), cases))
+                return list(pool.map(lambda c: self.run_one(skill, c, session.placeholders), cases))
 
     def _not_run(self, case: Case) -> CaseResult:
         seconds = self.deadline.seconds
         return CaseResult(case, error=f"not run: the command's --timeout of {seconds:g} s ran out")
 
-    def _run_safely(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:
+    def run_one(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:
+        """One case within its skill's hooks session; never raises (compare interleaves two runs)."""
         # One broken case must not take the report of every other case with it.
         started = time.monotonic()
         try:
@@ -98,7 +106,7 @@ class BehavioralRun:
             return self._not_run(case)
         fixture = skill.directory / case.workspace if case.workspace else None
         try:
-            with self.agent.workspace({skill.name: skill.directory}, fixture) as workspace:
+            with self.agent.workspace(skill.room, fixture) as workspace:
                 return self._in_workspace(skill, case, dict(placeholders), workspace)
         except agent.WorkspaceError as exc:
             return CaseResult(case, error=f"could not stage the workspace: {exc}")

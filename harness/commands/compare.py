@@ -8,16 +8,21 @@ from dataclasses import replace
 from pathlib import Path
 
 from harness import options
+from harness.behavioral import hooks as behavioral_hooks
+from harness.behavioral.result import CaseResult
+from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUnderTest
+from harness.behavioral.selection import behavioral_cases
 from harness.compare import interleave, reports, versions
 from harness.compare.labels import label
 from harness.compare.result import CaseComparison, CompareMeta, CompareResult
-from harness.compare.sides import SideRecord, routing_runs
+from harness.compare.sides import SideRecord, behavioral_run, routing_runs
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import RunMeta
 from harness.errors import UsageError
 from harness.model import baseline as baseline_file
 from harness.model import catalog
+from harness.model.dataset import Case
 from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
 from harness.paid import ready_agent, require_well_formed
@@ -29,6 +34,7 @@ from harness.routing.runner import RoutingRun, RoutingSettings
 
 HELP = "compare two versions of a skill (or with and without it) case by case: regressions, improvements"
 MODES = ("routing", "behavioral")
+SIDES = ("baseline", "candidate")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_case_selection(parser)
     options.add_agent(parser)
     parser.add_argument(
+        "--judge-model", metavar="MODEL", help="behavioral: the judge on both sides (default: --model)"
+    )
+    parser.add_argument(
         "--jobs",
         type=options.positive_int,
         default=4,
@@ -77,9 +86,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--case-timeout",
         type=options.non_negative,
-        default=240.0,
         metavar="SECONDS",
-        help="limit for one run (default: 240)",
+        help="limit for one run (default: 240 routing, 900 behavioral)",
     )
     parser.add_argument(
         "--max-tool-calls",
@@ -98,9 +106,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-budget-usd",
         type=options.non_negative,
-        default=0.75,
         metavar="USD",
-        help="spend cap per run, passed to claude; 0 turns it off (default: 0.75)",
+        help="spend cap per run, passed to claude; 0 turns it off (default: 0.75 routing, 5 behavioral)",
     )
     parser.add_argument(
         "--allow-regressions",
@@ -118,11 +125,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_timeout(parser, default=1800)
 
 
+# Each mode's own defaults for the flags both share, as `skillscope routing` and `behavioral` have them.
+DEFAULTS = {
+    "routing": {"case_timeout": 240.0, "max_budget_usd": 0.75},
+    "behavioral": {"case_timeout": 900.0, "max_budget_usd": 5.0},
+}
+
+
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    for key, value in DEFAULTS[args.mode].items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     if args.reports:
         return run_reports(args, ctx)
     if args.mode == "behavioral":
-        raise UsageError("--mode behavioral runs only from reports for now: use --reports OLD NEW.")
+        return run_behavioral(args, ctx)
     return run_routing(args, ctx)
 
 
@@ -172,10 +189,7 @@ def run_routing(args: argparse.Namespace, ctx: Context) -> int:
         cand = side_dirs(stack, args.candidate, "--candidate", repo, names, ctx)
         candidate_repo = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
         loaded = catalog.load(candidate_repo, room, options.negatives_from(args))
-        adoption = options.Adoption(
-            baseline_file.load(None, repo.root, ctx.cwd), tuple(parse_list("--warn", args.warn))
-        )
-        require_well_formed(loaded, ctx, "the skills this compare installs", adoption)
+        require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
         pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
         cases = catalog.select_cases(pooled, parse_list("--only", args.only), names)
         if not cases:
@@ -189,7 +203,7 @@ def run_routing(args: argparse.Namespace, ctx: Context) -> int:
         )
         runs = {
             side: RoutingRun(ready, rooms[side], routing_settings(args, ctx, side), deadline)
-            for side in ("baseline", "candidate")
+            for side in SIDES
         }
         pairs = interleave.run_routing(
             runs["baseline"],
@@ -199,21 +213,107 @@ def run_routing(args: argparse.Namespace, ctx: Context) -> int:
             args.repeat,
             on_case_done=lambda b, c: ctx.err(progress_line(b, c)),
         )
-    meta = CompareMeta(
+    notes = list(dict.fromkeys(runs["baseline"].notes + runs["candidate"].notes))
+    meta = live_meta(args, repo, deadline, names, agent_meta(ready, args, room), notes)
+    return conclude(CompareResult(meta=meta, cases=[comparison(b, c) for b, c in pairs]), ctx, args)
+
+
+def run_behavioral(args: argparse.Namespace, ctx: Context) -> int:
+    """Both versions run each case to completion on the candidate's cases, fixtures and hooks."""
+    deadline = Deadline(args.timeout)
+    repo = options.resolve_repo(args, ctx)
+    names = compared_skills(args, repo)
+    with ExitStack() as stack:
+        base = side_dirs(stack, args.baseline, "--baseline", repo, names, ctx)
+        cand = side_dirs(stack, args.candidate, "--candidate", repo, names, ctx)
+        candidate_repo = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
+        loaded = catalog.load(candidate_repo, names)
+        require_well_formed(loaded, ctx, "the skills this compare grades", adoption(args, repo, ctx))
+        hooks = {
+            n: behavioral_hooks.load(n, cand[n], repo.rel(repo.skill_dirs[n] / behavioral_hooks.HOOKS_FILE))
+            for n in names
+        }
+        chosen = catalog.select_cases(
+            loaded.cases(names, extended=args.extended), parse_list("--only", args.only), names
+        )
+        cases = behavioral_cases(chosen, hooks)
+        if not cases:
+            raise UsageError(
+                "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
+                "check --skill and --only."
+            )
+        ready = ready_agent(args, ctx)
+        ctx.err(
+            f"[compare] {len(cases)} behavioral case(s) x {args.repeat} on each side, interleaved; "
+            f"baseline {args.baseline}, candidate {args.candidate or versions.WORKING_TREE}; "
+            f"{ready.runtime} {ready.version}"
+        )
+        sides = {
+            n: (
+                SkillUnderTest(n, cand[n], hooks[n], installed={n: base[n]} if base[n] else {}),
+                SkillUnderTest(n, cand[n], hooks[n]),
+            )
+            for n in names
+        }
+        runs = {
+            side: BehavioralRun(ready, {}, behavioral_settings(args, ctx, side), deadline) for side in SIDES
+        }
+        pairs = interleave.run_behavioral(
+            runs["baseline"], runs["candidate"], sides, cases, args.jobs, args.repeat, ready.temp_parent
+        )
+    meta = live_meta(args, repo, deadline, names, agent_meta(ready, args, names), [])
+    compared = [behavioral_comparison(case, b, c) for case, (b, c) in zip(cases, pairs, strict=True)]
+    return conclude(CompareResult(meta=meta, cases=compared), ctx, args)
+
+
+def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> options.Adoption:
+    """The repo's baseline file as found (here --baseline names a version) and --warn."""
+    return options.Adoption(
+        baseline_file.load(None, repo.root, ctx.cwd), tuple(parse_list("--warn", args.warn))
+    )
+
+
+def live_meta(
+    args: argparse.Namespace, repo: Repo, deadline: Deadline, names: list[str], agent: dict, notes: list[str]
+) -> CompareMeta:
+    if deadline.expired:
+        notes = [*notes, "The command's --timeout ran out: runs not finished are errors."]
+    return CompareMeta(
         run=RunMeta.of("compare", repo, deadline),
-        mode="routing",
+        mode=args.mode,
         baseline=args.baseline,
         candidate=args.candidate or versions.WORKING_TREE,
         source="live",
         repeat=args.repeat,
         allow_regressions=args.allow_regressions,
         skills=names,
-        agent=agent_meta(ready, args, room),
-        notes=list(dict.fromkeys(runs["baseline"].notes + runs["candidate"].notes)),
+        agent=agent,
+        notes=notes,
     )
-    if deadline.expired:
-        meta.notes.append("The command's --timeout ran out: runs not finished are errors.")
-    return conclude(CompareResult(meta=meta, cases=[comparison(b, c) for b, c in pairs]), ctx, args)
+
+
+def behavioral_settings(args: argparse.Namespace, ctx: Context, side: str) -> BehavioralSettings:
+    return BehavioralSettings(
+        model=args.model,
+        effort=args.effort,
+        judge_model=args.judge_model or args.model,
+        jobs=args.jobs,
+        case_timeout=args.case_timeout,
+        max_budget_usd=args.max_budget_usd,
+        keep_logs=(ctx.cwd / args.keep_logs / side).resolve() if args.keep_logs else None,
+    )
+
+
+def behavioral_comparison(case: Case, base: list[CaseResult], cand: list[CaseResult]) -> CaseComparison:
+    return CaseComparison(
+        id=case.id,
+        skill=case.skill,
+        source=case.source,
+        line=case.line,
+        prompt=case.prompt,
+        baseline=SideRecord([behavioral_run(r.to_json()) for r in base]),
+        candidate=SideRecord([behavioral_run(r.to_json()) for r in cand]),
+    )
 
 
 def side_dirs(

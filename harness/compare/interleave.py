@@ -1,11 +1,15 @@
-"""Both sides of a routing compare on one pool, their samples submitted A, B, A, B, so drift in the
+"""Both sides of a compare on one pool, their samples submitted A, B, A, B, so drift in the
 API (load, a model update mid-run) falls on both sides alike."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
 
+from harness.behavioral import hooks as hooks_mod
+from harness.behavioral.result import CaseResult
+from harness.behavioral.runner import BehavioralRun, SkillUnderTest
 from harness.model.dataset import Case
 from harness.routing.metrics import CaseOutcome
 from harness.routing.runner import RoutingRun
@@ -33,3 +37,35 @@ def run_routing(
             if len(base.samples) == len(cand.samples) == repeat:
                 on_case_done(base, cand)
     return pairs
+
+
+def run_behavioral(
+    baseline: BehavioralRun,
+    candidate: BehavioralRun,
+    sides: Mapping[str, tuple[SkillUnderTest, SkillUnderTest]],
+    cases: list[Case],
+    jobs: int,
+    repeat: int,
+    temp_parent: Path | None,
+) -> list[tuple[list[CaseResult], list[CaseResult]]]:
+    """Every case `repeat` times on each side, one skill's hooks session shared by both sides (the
+    cases, fixtures and hooks are the candidate's); returns (baseline, candidate) runs per case."""
+    results = {case.id: ([], []) for case in cases}
+    for name, (base_skill, cand_skill) in sides.items():
+        group = [case for case in cases if case.skill == name]
+        with hooks_mod.session(cand_skill.hooks, temp_parent) as session:
+            if session.error:
+                for case in group:
+                    for runs in results[case.id]:
+                        runs.append(CaseResult(case, error=session.error))
+                continue
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                futures = {}
+                for _n in range(repeat):
+                    for case in group:
+                        base = pool.submit(baseline.run_one, base_skill, case, session.placeholders)
+                        cand = pool.submit(candidate.run_one, cand_skill, case, session.placeholders)
+                        futures[base], futures[cand] = results[case.id][0], results[case.id][1]
+                for future in as_completed(futures):
+                    futures[future].append(future.result())
+    return [results[case.id] for case in cases]
