@@ -6,14 +6,17 @@ This is the only module that knows the CLI's flags and environment variables.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import shutil
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from harness.secrets import SECRET_VARS, Redactor, open_private, write_private
 
 from .process import Child
 from .session import AgentSettings
@@ -36,8 +39,12 @@ OPTIONAL_FLAGS = (
     "--tools",
 )
 # The built-in plugin that adds a `plugin-authoring` skill even with bundled skills off.
-PLUGIN_SKILLS_OFF = '{"enabledPlugins":{"cc-plugin-plugin-authoring@builtin":false}}'
+PLUGIN_SKILLS_OFF = {"enabledPlugins": {"cc-plugin-plugin-authoring@builtin": False}}
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+# The credential reaches the CLI through a helper reading a file in the run's own config dir, never
+# through its environment, which every Bash command of the agent inherits.
+CREDENTIAL_FILE = "credential"
+KEY_HELPER = f'cat "$CLAUDE_CONFIG_DIR/{CREDENTIAL_FILE}"'
 # Set by a Claude Code session around its tools; a nested CLI would refuse to start.
 NESTED_SESSION_VARS = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
 PREFLIGHT_PROMPT = "Reply with the single word: ok"
@@ -108,7 +115,7 @@ def _probe(path: str, flag: str, environ: Mapping[str, str]) -> str:
 
 
 def _base_env(environ: Mapping[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in environ.items() if k not in NESTED_SESSION_VARS}
+    env = {k: v for k, v in environ.items() if k not in NESTED_SESSION_VARS and k not in SECRET_VARS}
     env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"  # no telemetry or update checks
     return env
 
@@ -122,9 +129,16 @@ class Isolation:
 
     fresh_config_dir: bool  # a throwaway CLAUDE_CONFIG_DIR per run
     temp_parent: Path | None = None  # where throwaway dirs go (None: a clean temp dir)
+    credential: str | None = field(default=None, repr=False)  # the env credential, handed over by file
+
+    def settings(self) -> dict:
+        settings = dict(PLUGIN_SKILLS_OFF)
+        if self.credential:
+            settings["apiKeyHelper"] = KEY_HELPER
+        return settings
 
     def argv(self) -> list[str]:
-        return ["--setting-sources", "project", "--settings", PLUGIN_SKILLS_OFF]
+        return ["--setting-sources", "project", "--settings", json.dumps(self.settings())]
 
     def env(self, environ: Mapping[str, str], config_dir: Path | None) -> dict[str, str]:
         env = _base_env(environ)
@@ -142,6 +156,8 @@ class Isolation:
             return
         path = Path(tempfile.mkdtemp(prefix="skillscope-config-", dir=clean_temp_parent(self.temp_parent)))
         try:
+            if self.credential:
+                write_private(path / CREDENTIAL_FILE, self.credential)
             yield path
         finally:
             shutil.rmtree(path, ignore_errors=True)
@@ -152,6 +168,11 @@ class Isolation:
             "setting_sources": "project",
             "bundled_skills": "disabled",
             "plugin_skills": "disabled",
+            "credentials": (
+                "from a key helper: the agent's tools inherit no API key"
+                if self.credential
+                else "the CLI's own login"
+            ),
             "note": (
                 "a throwaway CLAUDE_CONFIG_DIR per run (credentials come from the environment)"
                 if self.fresh_config_dir
@@ -163,7 +184,8 @@ class Isolation:
 
 def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -> Isolation:
     # OAuth logins live in the user's config dir: only an env credential lets us replace it.
-    return Isolation(any(environ.get(v) for v in CREDENTIAL_VARS), temp_parent)
+    credential = next((environ[v] for v in CREDENTIAL_VARS if environ.get(v)), None)
+    return Isolation(credential is not None, temp_parent, credential)
 
 
 # --- one run ---------------------------------------------------------------------------
@@ -228,10 +250,12 @@ def run(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation, environ: Mapping[st
     argv, notes = build_argv(cli, spec, isolation)
     builder.trace.notes.extend(notes)
     with isolation.config_dir() as config_dir:
-        return _drive(argv, spec, isolation.env(environ, config_dir), builder)
+        return _drive(argv, spec, isolation.env(environ, config_dir), builder, Redactor.of(environ))
 
 
-def _drive(argv: list[str], spec: RunSpec, env: dict[str, str], builder: TraceBuilder) -> Trace:
+def _drive(
+    argv: list[str], spec: RunSpec, env: dict[str, str], builder: TraceBuilder, redact: Redactor
+) -> Trace:
     started = time.monotonic()
     try:
         child = Child(argv, cwd=Path(spec.workspace), env=env, stdin=spec.prompt.encode())
@@ -245,7 +269,7 @@ def _drive(argv: list[str], spec: RunSpec, env: dict[str, str], builder: TraceBu
         )
     builder.trace.pid = child.pgid
     try:
-        stop_reason = _pump(child, spec, builder, deadline=started + spec.timeout_s)
+        stop_reason = _pump(child, spec, builder, redact, deadline=started + spec.timeout_s)
         if stop_reason in (None, "result", "budget"):
             # The CLI ends by itself after a result or EOF; give it a moment for a real exit code.
             child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
@@ -263,15 +287,18 @@ def _drive(argv: list[str], spec: RunSpec, env: dict[str, str], builder: TraceBu
     return builder.finish(
         exit_code=exit_code,
         stop_reason=stop_reason,
-        stderr_tail=child.stderr_tail,
+        stderr_tail=redact(child.stderr_tail),
         elapsed_s=time.monotonic() - started,
         error=error,
     )
 
 
-def _pump(child: Child, spec: RunSpec, builder: TraceBuilder, deadline: float) -> str | None:
-    """Feed stdout lines to the builder until a stop reason, the deadline, or EOF (None)."""
-    log = _open_log(spec.keep_log)
+def _pump(
+    child: Child, spec: RunSpec, builder: TraceBuilder, redact: Redactor, deadline: float
+) -> str | None:
+    """Feed stdout lines, secrets blanked, to the log and the builder until a stop reason, the
+    deadline, or EOF (None)."""
+    log = open_private(spec.keep_log) if spec.keep_log is not None else None
     try:
         while True:
             line = child.next_line(min(deadline - time.monotonic(), 1.0))
@@ -281,9 +308,10 @@ def _pump(child: Child, spec: RunSpec, builder: TraceBuilder, deadline: float) -
                 continue
             if line == b"":
                 return None
+            text = redact(line.decode("utf-8", "replace"))
             if log is not None:
-                log.write(line)
-            event = builder.feed(line.decode("utf-8", "replace"))
+                log.write(text.encode("utf-8"))
+            event = builder.feed(text)
             if event is None:
                 continue
             if event.get("type") == "result":
@@ -297,14 +325,6 @@ def _pump(child: Child, spec: RunSpec, builder: TraceBuilder, deadline: float) -
 
 def _result_stop(trace: Trace) -> str:
     return "budget" if trace.result_subtype == "error_max_budget_usd" else "result"
-
-
-def _open_log(path: Path | None):
-    if path is None:
-        return None
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path.open("wb")
 
 
 def read_only_spec(prompt: str, workspace: Path, **fields) -> RunSpec:
@@ -356,6 +376,9 @@ class ClaudeAgent:
 
     def describe(self) -> dict[str, str]:
         return self.isolation.describe()
+
+    def redact(self, text: str) -> str:
+        return Redactor.of(self.environ)(text)
 
 
 def connect(explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None) -> ClaudeAgent:

@@ -74,3 +74,7 @@ class Agent(Protocol):
     def describe(self) -> dict[str, str]:
         """The isolation in force, for the report."""
         ...
+
+    def redact(self, text: str) -> str:
+        """`text` with every known secret of this agent's environment blanked out."""
+        ...

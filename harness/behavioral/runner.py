@@ -24,6 +24,7 @@ from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Snapshot, compare
 from harness.deadline import Deadline
 from harness.model.dataset import Case
+from harness.secrets import write_private
 
 # The agent may read, search, edit and run commands in its workspace; acceptEdits works as root,
 # where bypassing permissions is refused.
@@ -200,7 +201,7 @@ class BehavioralRun:
             max_budget_usd=self.settings.max_budget_usd or None,
             timeout_s=self.deadline.cap(self.settings.case_timeout),
         )
-        evidence_text = judge.evidence(trace, workspace, result.changes)
+        evidence_text = self.agent.redact(judge.evidence(trace, workspace, result.changes))
         outcome = judge.grade(
             self.agent,
             settings,
@@ -238,8 +239,7 @@ class BehavioralRun:
     def _keep_judge_exchange(self, case: Case, outcome: judge.JudgeOutcome) -> None:
         path = self.settings.log_path(case.id, "judge.txt")
         if path is not None and outcome.exchanges:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(outcome.transcript(), encoding="utf-8")
+            write_private(path, self.agent.redact(outcome.transcript()))
 
 
 def _denials(trace: agent.Trace) -> list[str]:

@@ -6,6 +6,7 @@ Each command's renderers live in one module of this package, named in REPORTS an
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 from datetime import datetime
@@ -19,6 +20,7 @@ from harness.model.findings import Finding
 from harness.options import ReportOptions
 from harness.report import github, junit
 from harness.report.junit import JUnitCase
+from harness.secrets import Redactor
 
 REPORTS: dict[str, str] = {
     "structural": "harness.report.structural",
@@ -84,8 +86,9 @@ def finish(result: Result, ctx: Context, where: ReportOptions) -> int:
 def publish(
     result: Result, ctx: Context, output: str | None, summary: str | None, junit_path: str | None = None
 ) -> Path:
-    """Write every report of `result`; returns the JSON report's path."""
-    document = result.to_json()
+    """Write every report of `result`, known secret values blanked; returns the JSON report's path."""
+    redact = Redactor.of(ctx.environ)
+    document = redact.data(result.to_json())
     path = Path(output) if output else default_output(Path(document["repo"]), result.command)
     if not path.is_absolute():
         path = ctx.cwd / path
@@ -96,7 +99,7 @@ def publish(
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
     _write(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", "the JSON report", "--output")
     report = renderers(result.command)
-    text = report.markdown(result)
+    text = redact(report.markdown(result))
     ctx.out(text)
     ctx.out(f"JSON report: {path}")
     summary_path = summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
@@ -106,7 +109,14 @@ def publish(
         _write(ctx.cwd / summary_path, text + "\n", "the markdown summary", where, append=True)
     if ctx.in_github_actions:
         for line in github.finding_annotations(report.findings(result)):
-            ctx.out(line)
+            ctx.out(redact(line))
     if junit_path:
-        junit.write(Path(junit_path), f"skillscope {result.command}", report.junit(result))
+        cases = [redact_case(case, redact) for case in report.junit(result)]
+        junit.write(Path(junit_path), f"skillscope {result.command}", cases)
     return path
+
+
+def redact_case(case: JUnitCase, redact: Redactor) -> JUnitCase:
+    return dataclasses.replace(
+        case, **{name: redact(value) for name, value in vars(case).items() if isinstance(value, str)}
+    )

@@ -136,7 +136,8 @@ def test_preflight_passes_against_a_working_api(fake_api, claude_cli, fake_env, 
 
 
 def test_preflight_explains_rejected_credentials(fake_api, claude_cli, fake_env):
-    fake_api.script([R.error(401)])
+    # A rejected key stays rejected: with a key helper the CLI asks it again after a 401 and retries.
+    fake_api.script(lambda request: R.error(401))
     with pytest.raises(AgentUnavailable, match=r"rejected the credentials .*401"):
         preflight(claude_cli, isolation_for(fake_env), fake_env, "claude-fake-1")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import RunSpec, run, stage_workspace, stop_at_decision
+from harness.agent import RunSpec, isolation_for, run, stage_workspace, stop_at_decision
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
 from tests.support.procs import group_members
@@ -113,8 +113,6 @@ def test_user_and_config_dir_skills_never_reach_the_model(
     user_config = tmp_path / "user-config"
     write_skill(user_config / "skills", "cfg-user-skill", "From the config dir.")
     environ = {**fake_env, "CLAUDE_CONFIG_DIR": str(user_config)}
-    from harness.agent import isolation_for
-
     trace = run(
         claude_cli,
         RunSpec("what skills exist?", room, model=MODEL, timeout_s=60),
@@ -128,13 +126,36 @@ def test_user_and_config_dir_skills_never_reach_the_model(
     assert [p.name for p in temp_root.iterdir()] == [room.name]  # run config dir removed
 
 
-def test_describe_reports_the_isolation(isolation, fake_env):
-    from harness.agent import isolation_for
+def test_the_agents_tools_inherit_no_key_while_the_cli_still_authenticates(
+    fake_api, claude_cli, fake_env, temp_root, room, tmp_path
+):
+    secret = "sk-ant-fake-0123456789abcdef"
+    environ = {**fake_env, "ANTHROPIC_API_KEY": secret, "OPENAI_API_KEY": "sk-openai-fake-0123456789"}
+    fake_api.script([R.tool_use("Bash", {"command": "env; echo model-saw-" + secret}), "done."])
+    log = tmp_path / "logs" / "env.jsonl"
+    spec = RunSpec("print the environment", room, model=MODEL, timeout_s=60, allowed_tools=("Bash",))
+    spec.keep_log, spec.permission_mode = log, "acceptEdits"
+    trace = run(claude_cli, spec, isolation_for(environ, temp_root), environ)
+    assert trace.error is None, trace.error
+    assert {r.headers.get("x-api-key") for r in fake_api.agent_turns()} == {secret}
+    assert trace.init.api_key_source == "apiKeyHelper"
+    (call,) = trace.tool_calls
+    printed = call.result_text or ""
+    assert "PATH=" in printed  # the command ran and printed its environment
+    assert "ANTHROPIC_API_KEY=" not in printed and "OPENAI_API_KEY=" not in printed
+    assert "model-saw-[redacted ANTHROPIC_API_KEY]" in printed  # what the model echoed is blanked
+    kept = log.read_text()
+    assert secret not in kept and "[redacted ANTHROPIC_API_KEY]" in kept
+    assert log.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in temp_root.iterdir()] == [room.name]  # the credential left with its dir
 
+
+def test_describe_reports_the_isolation(isolation, fake_env):
     assert isolation.describe()["config_dir"] == "fresh"
     without_key = {k: v for k, v in fake_env.items() if k != "ANTHROPIC_API_KEY"}
     kept = isolation_for(without_key).describe()
     assert kept["config_dir"] == "user" and "setting-sources" in kept["note"]
+    assert "inherit no API key" in isolation.describe()["credentials"]
     assert kept["bundled_skills"] == "disabled" and kept["setting_sources"] == "project"
 
 
