@@ -41,6 +41,38 @@ class RunMeta:
         }
 
 
+@dataclass(frozen=True)
+class Halt:
+    """Why a paid run reports fewer cases than it selected: a signal stopped it (the report holds the
+    cases that finished), or the agent could not start (no case ran)."""
+
+    interrupted: str | None = None  # "SIGINT" or "SIGTERM"
+    unfinished: int = 0  # selected cases the report does not hold
+    agent_error: str | None = None  # why the agent could not run at all
+
+    @property
+    def halted(self) -> bool:
+        return self.interrupted is not None or self.agent_error is not None
+
+    def sentence(self) -> str | None:
+        """One line for the markdown and JUnit reports, or None when the run was not halted."""
+        if self.interrupted:
+            return (
+                f"Interrupted by {self.interrupted}: the report holds the cases that finished; "
+                f"{self.unfinished} selected case(s) did not."
+            )
+        if self.agent_error:
+            return f"No case ran: {self.agent_error}."
+        return None
+
+    def to_json(self) -> dict:
+        return {
+            "interrupted": self.interrupted,
+            "unfinished": self.unfinished,
+            "agent_error": self.agent_error,
+        }
+
+
 def counts(statuses: list[str]) -> dict[str, int]:
     """How many graded units ended in each status word, and how many there were."""
     return {"total": len(statuses), **{word: statuses.count(word) for word in STATUSES}}

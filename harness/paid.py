@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 
 from harness import agent
+from harness.cancel import Cancellation
 from harness.checks import CheckOptions
 from harness.checks import structural as structural_checks
 from harness.context import Context
+from harness.deadline import Deadline
+from harness.envelope import Halt
 from harness.errors import HarnessError
 from harness.model.catalog import Catalog
 from harness.model.findings import errors_in
@@ -27,12 +30,35 @@ def require_well_formed(loaded: Catalog, ctx: Context, subject: str, adoption: A
         )
 
 
-def ready_agent(args: argparse.Namespace, ctx: Context) -> agent.Agent:
-    """The agent located, isolated and (unless --skip-preflight) proven able to reach its API."""
+class AgentNotReady(HarnessError):
+    """The agent cannot run: its CLI is missing, failed its preflight, or was interrupted meanwhile."""
+
+
+def ready_agent(
+    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation
+) -> agent.Agent:
+    """The agent located, isolated and (unless --skip-preflight) proven able to reach its API, its
+    probes bounded by the command's --timeout and ended by a cancelling signal."""
     try:
-        ready = agent.connect(args.claude, ctx.environ)
+        ready = agent.connect(args.claude, ctx.environ, deadline=deadline, cancel=cancel)
         if not args.skip_preflight:
-            ready.preflight(args.model)
+            ready.preflight(args.model, deadline=deadline, cancel=cancel)
     except agent.AgentUnavailable as exc:
-        raise HarnessError(str(exc)) from None
+        raise AgentNotReady(str(exc)) from None
     return ready
+
+
+def halt_of(cancel: Cancellation, selected: int, reported: int, agent_error: str | None = None) -> Halt:
+    """How a paid run ended early, if it did: a signal wins over the agent error it caused."""
+    if cancel.is_set():
+        return Halt(interrupted=cancel.name, unfinished=selected - reported)
+    if agent_error is not None:
+        return Halt(unfinished=selected - reported, agent_error=agent_error)
+    return Halt()
+
+
+def exit_code(passed: bool, cancel: Cancellation) -> int:
+    """130 or 143 after a cancelling signal, whatever finished; else 0 when the run passed, 1 if not."""
+    if cancel.is_set():
+        return cancel.exit_code
+    return 0 if passed else 1

@@ -9,16 +9,17 @@ import contextlib
 import json
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
 from harness.secrets import SECRET_VARS, Redactor, open_private, write_private
 
-from .process import Child
+from .process import CANCEL_GRACE_S, KILL_GRACE_S, POLL_S, Child, capture
 from .session import AgentSettings
 from .trace import StopPolicy, Trace, TraceBuilder
 from .workspace import SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
@@ -55,6 +56,7 @@ WRITING_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")
 PROBE_TIMEOUT_S = 60
 RESULT_EXIT_GRACE_S = 2.0  # after the result event, time for the CLI to exit by itself
 EOF_EXIT_GRACE_S = 5.0
+CANCELLED = "interrupted: skillscope was cancelled before claude finished"
 
 
 class AgentUnavailable(Exception):
@@ -74,8 +76,15 @@ class ClaudeCLI:
         return flag in self.optional_flags
 
 
-def locate(explicit: str | None, environ: Mapping[str, str]) -> ClaudeCLI:
-    """`--claude PATH`, else `$SKILLSCOPE_CLAUDE`, else `claude` on PATH; probed once."""
+def locate(
+    explicit: str | None,
+    environ: Mapping[str, str],
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> ClaudeCLI:
+    """`--claude PATH`, else `$SKILLSCOPE_CLAUDE`, else `claude` on PATH; probed once, within the
+    command's `deadline` and until `cancel`."""
     wanted = explicit or environ.get(CLAUDE_ENV) or None
     if wanted:
         path = shutil.which(wanted, path=environ.get("PATH")) if "/" not in wanted else wanted
@@ -86,32 +95,45 @@ def locate(explicit: str | None, environ: Mapping[str, str]) -> ClaudeCLI:
         path = shutil.which("claude", path=environ.get("PATH"))
         if path is None:
             raise AgentUnavailable(f"claude CLI not found on PATH: {INSTALL_HINT}")
-    version_text = _probe(path, "--version", environ)
+    version_text = _probe(path, "--version", environ, deadline, cancel)
     match = re.search(r"\d+\.\d+\.\d+", version_text)
     if match is None:
         raise AgentUnavailable(
             f"{path} did not report a claude version ({version_text.strip()[:200]!r}): {INSTALL_HINT}"
         )
-    shown = set(re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*", _probe(path, "--help", environ)))
+    help_text = _probe(path, "--help", environ, deadline, cancel)
+    shown = set(re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*", help_text))
     return ClaudeCLI(path, match.group(0), frozenset(f for f in OPTIONAL_FLAGS if f in shown))
 
 
-def _probe(path: str, flag: str, environ: Mapping[str, str]) -> str:
+def _probe(
+    path: str, flag: str, environ: Mapping[str, str], deadline: Deadline | None, cancel: Cancellation | None
+) -> str:
+    """What `path flag` prints; a hang is bounded like every other phase and its group killed."""
+    timeout = probe_timeout(deadline)
     try:
-        done = subprocess.run(
-            [path, flag],
-            env=_base_env(environ),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=PROBE_TIMEOUT_S,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        done = capture([path, flag], env=_base_env(environ), timeout_s=timeout, cancel=cancel)
+    except OSError as exc:
         raise AgentUnavailable(f"could not run `{path} {flag}` ({exc}): {INSTALL_HINT}") from exc
-    if done.returncode != 0:
+    if done.stopped == "cancelled":
+        raise AgentUnavailable(f"interrupted while `{path} {flag}` ran")
+    if done.stopped == "timeout":
+        raise AgentUnavailable(f"`{path} {flag}` did not finish within {timeout:g} s{_why_short(timeout)}")
+    if done.code != 0:
         detail = (done.stderr or done.stdout).strip()[:200]
-        raise AgentUnavailable(f"`{path} {flag}` exited {done.returncode} ({detail}): {INSTALL_HINT}")
+        raise AgentUnavailable(f"`{path} {flag}` exited {done.code} ({detail}): {INSTALL_HINT}")
     return done.stdout
+
+
+def probe_timeout(deadline: Deadline | None) -> float:
+    """A probe's limit: PROBE_TIMEOUT_S, or less when the command's --timeout has less left."""
+    return PROBE_TIMEOUT_S if deadline is None else deadline.cap(PROBE_TIMEOUT_S)
+
+
+def _why_short(timeout: float) -> str:
+    if timeout < PROBE_TIMEOUT_S:
+        return " (the command's --timeout ran out)"
+    return "; it hangs rather than answering, so check that it runs from a shell"
 
 
 def _base_env(environ: Mapping[str, str]) -> dict[str, str]:
@@ -207,6 +229,7 @@ class RunSpec:
     extra_args: Sequence[str] = ()
     installed: Mapping[str, Path] | None = None  # default: the workspace's .claude/skills
     tools: Sequence[str] = ()  # non-empty: the only built-in tools the model gets (--tools)
+    cancel: Cancellation | None = None  # once set, the run is stopped and its group killed
 
 
 def build_argv(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation) -> tuple[list[str], list[str]]:
@@ -257,6 +280,10 @@ def _drive(
     argv: list[str], spec: RunSpec, env: dict[str, str], builder: TraceBuilder, redact: Redactor
 ) -> Trace:
     started = time.monotonic()
+    if spec.cancel is not None and spec.cancel.is_set():
+        return builder.finish(
+            exit_code=None, stop_reason="cancelled", stderr_tail="", elapsed_s=0.0, error=CANCELLED
+        )
     try:
         child = Child(argv, cwd=Path(spec.workspace), env=env, stdin=spec.prompt.encode())
     except OSError as exc:
@@ -268,6 +295,7 @@ def _drive(
             error=f"could not start claude ({exc})",
         )
     builder.trace.pid = child.pgid
+    stop_reason: str | None = None
     try:
         stop_reason = _pump(child, spec, builder, redact, deadline=started + spec.timeout_s)
         if stop_reason in (None, "result", "budget"):
@@ -275,7 +303,8 @@ def _drive(
             child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
         natural_exit = child.proc.returncode
     finally:
-        exit_code = child.kill_group()  # always: no process of the run outlives it
+        # Always: no process of the run outlives it, and a cancelled one goes quickly.
+        exit_code = child.kill_group(CANCEL_GRACE_S if stop_reason == "cancelled" else KILL_GRACE_S)
     if natural_exit is not None:
         exit_code = natural_exit
     if stop_reason is None:
@@ -284,6 +313,8 @@ def _drive(
     error = None
     if stop_reason == "timeout":
         error = f"timed out after {spec.timeout_s:g} s before claude finished"
+    elif stop_reason == "cancelled":
+        error = CANCELLED
     return builder.finish(
         exit_code=exit_code,
         stop_reason=stop_reason,
@@ -297,11 +328,13 @@ def _pump(
     child: Child, spec: RunSpec, builder: TraceBuilder, redact: Redactor, deadline: float
 ) -> str | None:
     """Feed stdout lines, secrets blanked, to the log and the builder until a stop reason, the
-    deadline, or EOF (None)."""
+    deadline, the cancellation, or EOF (None)."""
     log = open_private(spec.keep_log) if spec.keep_log is not None else None
     try:
         while True:
-            line = child.next_line(min(deadline - time.monotonic(), 1.0))
+            if spec.cancel is not None and spec.cancel.is_set():
+                return "cancelled"
+            line = child.next_line(min(deadline - time.monotonic(), POLL_S))
             if line is None:
                 if time.monotonic() >= deadline:
                     return "timeout"
@@ -371,8 +404,14 @@ class ClaudeAgent:
     def run(self, spec: RunSpec) -> Trace:
         return run(self.cli, spec, self.isolation, self.environ)
 
-    def preflight(self, model: str | None = None) -> None:
-        preflight(self.cli, self.isolation, self.environ, model)
+    def preflight(
+        self,
+        model: str | None = None,
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> None:
+        preflight(self.cli, self.isolation, self.environ, model, deadline=deadline, cancel=cancel)
 
     def describe(self) -> dict[str, str]:
         return self.isolation.describe()
@@ -381,9 +420,18 @@ class ClaudeAgent:
         return Redactor.of(self.environ)(text)
 
 
-def connect(explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None) -> ClaudeAgent:
-    """The claude CLI located (`--claude`, `$SKILLSCOPE_CLAUDE`, PATH) with its isolation chosen."""
-    return ClaudeAgent(locate(explicit, environ), isolation_for(environ, temp_parent), environ)
+def connect(
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> ClaudeAgent:
+    """The claude CLI located (`--claude`, `$SKILLSCOPE_CLAUDE`, PATH) with its isolation chosen;
+    its probes end with the command's `deadline` or `cancel`."""
+    cli = locate(explicit, environ, deadline=deadline, cancel=cancel)
+    return ClaudeAgent(cli, isolation_for(environ, temp_parent), environ)
 
 
 def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields) -> RunSpec:
@@ -401,22 +449,30 @@ def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields) ->
 
 
 def preflight(
-    cli: ClaudeCLI, isolation: Isolation, environ: Mapping[str, str], model: str | None = None
+    cli: ClaudeCLI,
+    isolation: Isolation,
+    environ: Mapping[str, str],
+    model: str | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
 ) -> None:
-    """One tiny prompt before any paid run; raises AgentUnavailable saying what to fix."""
+    """One tiny prompt before any paid run, within the command's `deadline` and until `cancel`;
+    raises AgentUnavailable saying what to fix."""
     if not cli.supports("--setting-sources"):
         raise AgentUnavailable(
             f"claude {cli.version} cannot isolate skills (no --setting-sources): {INSTALL_HINT}"
         )
     with stage_workspace({}, isolation.temp_parent) as workspace:
-        spec = RunSpec(PREFLIGHT_PROMPT, workspace, model=model, timeout_s=PROBE_TIMEOUT_S)
+        timeout = probe_timeout(deadline)
+        spec = RunSpec(PREFLIGHT_PROMPT, workspace, model=model, timeout_s=timeout, cancel=cancel)
         trace = run(cli, spec, isolation, environ)
     if trace.result_seen and not trace.is_error and trace.error is None:
         return
-    raise AgentUnavailable(explain_preflight(trace))
+    raise AgentUnavailable(explain_preflight(trace, timeout))
 
 
-def explain_preflight(trace: Trace) -> str:
+def explain_preflight(trace: Trace, timeout_s: float = PROBE_TIMEOUT_S) -> str:
     said = " ".join(f"{trace.final_message or ''} {trace.stderr_tail}".split())
     if "not logged in" in said.lower():
         return (
@@ -428,7 +484,11 @@ def explain_preflight(trace: Trace) -> str:
             f"the API rejected the credentials ({trace.error}): check ANTHROPIC_API_KEY "
             "or ANTHROPIC_AUTH_TOKEN"
         )
+    if trace.stop_reason == "cancelled":
+        return "interrupted during the preflight prompt"
     if trace.stop_reason == "timeout":
+        if timeout_s < PROBE_TIMEOUT_S:
+            return f"the command's --timeout ran out during the preflight prompt (after {timeout_s:g} s)"
         return (
             f"claude did not answer a one-word prompt within {PROBE_TIMEOUT_S} s: "
             "check the network and ANTHROPIC_BASE_URL"

@@ -63,12 +63,14 @@ class Agent(Protocol):
         ...
 
     def run(self, spec) -> Trace:
-        """Run one prompt to its end, its stop policy or its timeout. Never raises for agent
-        failures: `Trace.failure` says why a run failed."""
+        """Run one prompt to its end, its stop policy, its timeout or `spec.cancel`. Never raises
+        for agent failures: `Trace.failure` says why a run failed (stop reason `cancelled` when
+        the command was interrupted)."""
         ...
 
-    def preflight(self, model: str | None) -> None:
-        """One tiny prompt before any paid run; raises AgentUnavailable naming the fix."""
+    def preflight(self, model: str | None, *, deadline=None, cancel=None) -> None:
+        """One tiny prompt before any paid run, ended by the command's `deadline` (a Deadline) or
+        `cancel` (a Cancellation); raises AgentUnavailable naming the fix."""
         ...
 
     def describe(self) -> dict[str, str]:

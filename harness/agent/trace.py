@@ -32,7 +32,16 @@ BOOKKEEPING_TOOLS = frozenset(
 )
 # Listed in init.skills by the CLI itself even with bundled skills disabled; never a room member.
 CLI_BUILTIN_SKILLS = frozenset({"doctor"})
-STOP_REASONS = ("activation", "result", "tool_budget", "budget", "timeout", "completed", "killed")
+STOP_REASONS = (
+    "activation",
+    "result",
+    "tool_budget",
+    "budget",
+    "timeout",
+    "completed",
+    "killed",
+    "cancelled",
+)
 POLICY_STOPS = ("activation", "tool_budget")  # what a stop policy returns: the caller asked for it
 API_STATUS_MEANING = {
     400: "bad request",

@@ -20,6 +20,7 @@ from harness import agent
 from harness.agent import Trace, Usage
 from harness.behavioral.evidence import flatten, reads_installed_skill
 from harness.behavioral.snapshot import Changes
+from harness.cancel import Cancellation
 
 JUDGE_HEADER = "You are grading one run of a coding agent against statements about what it did."
 ATTEMPTS = 2  # the first answer, and one retry
@@ -243,6 +244,7 @@ class JudgeSettings:
     effort: str | None = None
     max_budget_usd: float | None = None
     timeout_s: float = 300.0
+    cancel: Cancellation | None = None
 
 
 @dataclass
@@ -324,6 +326,7 @@ def grade(
             timeout_s=settings.timeout_s,
             keep_log=log,
             installed={},
+            cancel=settings.cancel,
         )
         trace = judge.run(spec)
         exchange = Exchange(
@@ -336,6 +339,9 @@ def grade(
         )
         outcome.exchanges.append(exchange)
         failure = trace.failure
+        if trace.stop_reason == "cancelled":
+            outcome.error = failure
+            return outcome  # no retry: the command is stopping
         if failure:
             exchange.problem = problem = f"the judge's run failed ({failure})"
             continue

@@ -10,7 +10,7 @@ from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
-from harness.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
+from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.model.dataset import Case
 
 
@@ -102,7 +102,7 @@ class CaseResult:
 @dataclass
 class BehavioralMeta:
     run: RunMeta
-    claude_version: str
+    claude_version: str | None  # None: the CLI could not be started
     model: str | None
     judge_model: str | None
     effort: str | None
@@ -118,6 +118,7 @@ class BehavioralMeta:
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
     strict: bool = False  # provisional cases count too
+    halt: Halt = field(default_factory=Halt)
 
     def to_json(self) -> dict:
         return {
@@ -138,6 +139,7 @@ class BehavioralMeta:
             "isolation": self.isolation,
             "timed_out": self.timed_out,
             "notes": self.notes,
+            **self.halt.to_json(),
         }
 
 
@@ -157,7 +159,8 @@ class BehavioralResult:
     @property
     def passed(self) -> bool:
         counted = self.counted
-        return bool(counted) and all(c.status == "pass" for c in counted) and not self.meta.timed_out
+        finished = not self.meta.timed_out and not self.meta.halt.halted
+        return bool(counted) and all(c.status == "pass" for c in counted) and finished
 
     def counts(self, cases: list[CaseResult] | None = None) -> dict:
         chosen = self.cases if cases is None else cases

@@ -22,6 +22,7 @@ from harness.behavioral.placeholders import fill_case
 from harness.behavioral.result import CaseResult, Spend
 from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Snapshot, compare
+from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.secrets import write_private
@@ -63,21 +64,27 @@ class BehavioralRun:
         settings: BehavioralSettings,
         deadline: Deadline,
         on_case_done: Callable[[CaseResult], None] = lambda result: None,
+        cancel: Cancellation | None = None,
     ):
         self.agent = runner
         self.skills, self.settings, self.deadline = skills, settings, deadline
         self.on_case_done = on_case_done
+        self.cancel = cancel or Cancellation()
 
     def run(self, cases: list[Case]) -> list[CaseResult]:
+        """Every case's result, in dataset order; once cancelled, only those of the finished cases."""
         done: dict[str, CaseResult] = {}
         for name in dict.fromkeys(c.skill for c in cases):
             group = [c for c in cases if c.skill == name]
             for result in self._run_skill(self.skills[name], group):
-                done[result.case.id] = result
-                self.on_case_done(result)
-        return [done[c.id] for c in cases]
+                if result is not None:
+                    done[result.case.id] = result
+                    self.on_case_done(result)
+        return [done[c.id] for c in cases if c.id in done]
 
-    def _run_skill(self, skill: SkillUnderTest, cases: list[Case]) -> list[CaseResult]:
+    def _run_skill(self, skill: SkillUnderTest, cases: list[Case]) -> list[CaseResult | None]:
+        if self.cancel.is_set():
+            return []
         if self.deadline.expired:
             return [self._not_run(c) for c in cases]
         with hooks_mod.session(skill.hooks, self.agent.temp_parent) as session:
@@ -90,12 +97,17 @@ class BehavioralRun:
         seconds = self.deadline.seconds
         return CaseResult(case, error=f"not run: the command's --timeout of {seconds:g} s ran out")
 
-    def run_one(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:
-        """One case within its skill's hooks session; never raises (compare interleaves two runs)."""
+    def run_one(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult | None:
+        """One case within its skill's hooks session; never raises (compare interleaves two runs).
+        None when the command was cancelled before the case finished."""
         # One broken case must not take the report of every other case with it.
         started = time.monotonic()
+        if self.cancel.is_set():
+            return None
         try:
             result = self._run_case(skill, case, placeholders)
+        except Interrupted:
+            return None
         except Exception as exc:  # noqa: BLE001 - recorded as this case's error, never graded
             why = f"{type(exc).__name__}: {exc}"
             result = CaseResult(case, error=f"skillscope failed to run this case ({why})")
@@ -164,8 +176,9 @@ class BehavioralRun:
             allowed_tools=AGENT_TOOLS,
             timeout_s=self.deadline.cap(self.settings.case_timeout),
             keep_log=self.settings.log_path(case.id, "agent.jsonl"),
+            cancel=self.cancel,
         )
-        return self.agent.run(spec)
+        return interrupted_or(self.agent.run(spec))
 
     def _run_failure(self, trace: agent.Trace) -> str | None:
         """Why the agent run cannot be graded, or None. An unfinished run is never a fail or a pass."""
@@ -200,6 +213,7 @@ class BehavioralRun:
             effort=self.settings.effort,
             max_budget_usd=self.settings.max_budget_usd or None,
             timeout_s=self.deadline.cap(self.settings.case_timeout),
+            cancel=self.cancel,
         )
         evidence_text = self.agent.redact(judge.evidence(trace, workspace, result.changes))
         outcome = judge.grade(
@@ -211,6 +225,8 @@ class BehavioralRun:
             workspace,
             self.settings.log_path(case.id, ""),
         )
+        if self.cancel.is_set() and outcome.verdicts is None:
+            raise Interrupted
         result.judge = Spend.of_judge(outcome)
         self._keep_judge_exchange(case, outcome)
         if outcome.verdicts is None:
@@ -240,6 +256,16 @@ class BehavioralRun:
         path = self.settings.log_path(case.id, "judge.txt")
         if path is not None and outcome.exchanges:
             write_private(path, self.agent.redact(outcome.transcript()))
+
+
+class Interrupted(Exception):
+    """The command was cancelled while this case ran: it did not finish and is not reported."""
+
+
+def interrupted_or(trace: agent.Trace) -> agent.Trace:
+    if trace.stop_reason == "cancelled":
+        raise Interrupted
+    return trace
 
 
 def _denials(trace: agent.Trace) -> list[str]:

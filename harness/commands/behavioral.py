@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from harness import options
+from harness import agent, options
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
@@ -15,14 +15,16 @@ from harness.behavioral.runner import (
     SkillUnderTest,
 )
 from harness.behavioral.selection import behavioral_cases
+from harness.cancel import Cancellation, on_signals
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import RunMeta
+from harness.envelope import Halt, RunMeta
 from harness.errors import HarnessError
 from harness.model import catalog
+from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
-from harness.paid import ready_agent, require_well_formed
-from harness.report import finish
+from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
+from harness.report import publish
 
 HELP = "run each case that asserts something to completion in claude and grade what the agent actually did"
 # Routing's own knobs: accepted by the parser only to say where they belong.
@@ -95,6 +97,12 @@ def positive_seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
+    with on_signals(Cancellation()) as cancel:
+        return behave(args, ctx, cancel)
+
+
+def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     repo = options.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
@@ -130,7 +138,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             "applies; routing grades the others."
         )
         return 0
-    ready = ready_agent(args, ctx)
+    skills = {
+        name: SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
+        for name in dict.fromkeys(c.skill for c in cases)
+    }
+    try:
+        ready = ready_agent(args, ctx, deadline, cancel)
+    except AgentNotReady as exc:
+        report(args, ctx, repo, deadline, list(skills), [], None, halt_of(cancel, len(cases), 0, str(exc)))
+        ctx.err(f"error: {exc}")
+        return exit_code(False, cancel)
     settings = BehavioralSettings(
         model=args.model,
         effort=args.effort,
@@ -141,10 +158,6 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         strict_isolation=args.strict_isolation,
         keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
-    skills = {
-        name: SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
-        for name in dict.fromkeys(c.skill for c in cases)
-    }
     ctx.err(
         f"[behavioral] {len(cases)} case(s) of {', '.join(skills)}, {args.jobs} at a time; "
         f"{ready.runtime} {ready.version}"
@@ -155,15 +168,40 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         settings,
         deadline,
         on_case_done=lambda result: ctx.err(progress_line(result)),
+        cancel=cancel,
     )
     results = runner.run(cases)
+    halt = halt_of(cancel, len(cases), len(results))
+    result = report(args, ctx, repo, deadline, list(skills), results, ready, halt)
+    if not result.passed:
+        counts = result.counts()
+        why = " (the command's --timeout ran out)" if result.meta.timed_out else ""
+        ctx.err(
+            f"[behavioral] failed{why}: {counts['failed']} case(s) failed and {counts['errors']} errored "
+            f"of {counts['cases']}." + (f" {halt.sentence()}" if halt.halted else "")
+        )
+    return exit_code(result.passed, cancel)
+
+
+def report(
+    args: argparse.Namespace,
+    ctx: Context,
+    repo: Repo,
+    deadline: Deadline,
+    skills: list[str],
+    results: list[CaseResult],
+    ready: agent.Agent | None,
+    halt: Halt,
+) -> BehavioralResult:
+    """Publish the behavioral report of what ran; `ready` is None when the agent never started."""
+    judge_model = args.judge_model or args.model
     meta = BehavioralMeta(
         run=RunMeta.of("behavioral", repo, deadline),
-        claude_version=ready.version,
+        claude_version=ready.version if ready else None,
         model=args.model or seen_model(results, "agent"),
-        judge_model=settings.judge_model or seen_model(results, "judge"),
+        judge_model=judge_model or seen_model(results, "judge"),
         effort=args.effort,
-        skills=list(skills),
+        skills=skills,
         extended=args.extended,
         jobs=args.jobs,
         case_timeout=args.case_timeout,
@@ -171,20 +209,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         strict_isolation=args.strict_isolation,
         permission_mode=PERMISSION_MODE,
         allowed_tools=list(AGENT_TOOLS),
-        isolation=ready.describe(),
+        isolation=ready.describe() if ready else {},
         timed_out=deadline.expired,
         strict=args.strict,
+        halt=halt,
     )
     result = BehavioralResult(meta=meta, cases=results)
-    code = finish(result, ctx, ReportOptions.from_args(args))
-    if code:
-        counts = result.counts()
-        why = " (the command's --timeout ran out)" if meta.timed_out else ""
-        ctx.err(
-            f"[behavioral] failed{why}: {counts['failed']} case(s) failed and {counts['errors']} errored "
-            f"of {counts['cases']}."
-        )
-    return code
+    where = ReportOptions.from_args(args)
+    publish(result, ctx, where.output, where.summary, where.junit)
+    return result
 
 
 def progress_line(result: CaseResult) -> str:

@@ -6,15 +6,17 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from harness import options
+from harness import agent, options
+from harness.cancel import Cancellation, on_signals
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import RunMeta
+from harness.envelope import Halt, RunMeta
 from harness.errors import UsageError
 from harness.model import catalog
+from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
-from harness.paid import ready_agent, require_well_formed
-from harness.report import finish
+from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
+from harness.report import publish
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
@@ -106,8 +108,14 @@ def min_accuracy(text: str) -> Fraction:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
+    with on_signals(Cancellation()) as cancel:
+        return route(args, ctx, cancel)
+
+
+def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
-    bar = min_accuracy(args.min_accuracy)
+    min_accuracy(args.min_accuracy)  # a bad bar is a usage error before any token is spent
     repo = options.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     room = resolve_room(args.routing_room, repo, skill_filter)
@@ -118,7 +126,12 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
-    ready = ready_agent(args, ctx)
+    try:
+        ready = ready_agent(args, ctx, deadline, cancel)
+    except AgentNotReady as exc:
+        report(args, ctx, repo, deadline, room, [], None, halt_of(cancel, len(cases), 0, str(exc)))
+        ctx.err(f"error: {exc}")
+        return exit_code(False, cancel)
     settings = RoutingSettings(
         model=args.model,
         effort=args.effort,
@@ -140,12 +153,36 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         settings,
         deadline,
         on_case_done=lambda outcome: ctx.err(progress_line(outcome)),
+        cancel=cancel,
     )
     outcomes = runner.run(cases)
+    halt = halt_of(cancel, len(cases), len(outcomes))
+    result = report(args, ctx, repo, deadline, room, outcomes, ready, halt, runner.notes)
+    if not result.passed:
+        reason = halt.sentence() or (
+            "the command's --timeout ran out" if result.meta.timed_out else result.gate.reason
+        )
+        ctx.err(f"[routing] failed: {reason.rstrip('.')}.")
+    return exit_code(result.passed, cancel)
+
+
+def report(
+    args: argparse.Namespace,
+    ctx: Context,
+    repo: Repo,
+    deadline: Deadline,
+    room: list[str],
+    outcomes: list[CaseOutcome],
+    ready: agent.Agent | None,
+    halt: Halt,
+    notes: list[str] | None = None,
+) -> RoutingResult:
+    """Publish the routing report of what ran; `ready` is None when the agent never started."""
+    bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     meta = RoutingMeta(
         run=RunMeta.of("routing", repo, deadline),
-        claude_version=ready.version,
-        claude_path=ready.path,
+        claude_version=ready.version if ready else None,
+        claude_path=ready.path if ready else None,
         model=args.model or seen_model(outcomes),
         effort=args.effort,
         room=room,
@@ -157,17 +194,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         max_inspection_calls=args.max_inspection_calls,
         max_budget_usd=args.max_budget_usd,
         min_accuracy=bar,
-        isolation=ready.describe(),
+        isolation=ready.describe() if ready else {},
         timed_out=deadline.expired,
         strict=args.strict,
-        notes=runner.notes,
+        notes=notes or [],
+        halt=halt,
     )
     result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
-    code = finish(result, ctx, ReportOptions.from_args(args))
-    if code:
-        reason = "the command's --timeout ran out" if meta.timed_out else result.gate.reason
-        ctx.err(f"[routing] failed: {reason}.")
-    return code
+    where = ReportOptions.from_args(args)
+    publish(result, ctx, where.output, where.summary, where.junit)
+    return result
 
 
 def progress_line(outcome: CaseOutcome) -> str:

@@ -6,7 +6,7 @@ from harness.behavioral.result import BehavioralResult
 from harness.envelope import ERROR, FAIL, PASS
 from harness.model import findings as finding
 from harness.model.findings import Finding
-from harness.report.junit import JUnitCase
+from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
 
 
@@ -18,9 +18,11 @@ def markdown(result: BehavioralResult) -> str:
         f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
         f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
         f"errored) on `{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
-        f"judged by `{meta.judge_model or 'default model'}`, claude {meta.claude_version}."
+        f"judged by `{meta.judge_model or 'default model'}`, claude {meta.claude_version or '(not started)'}."
     )
     lines.append("")
+    if halted := meta.halt.sentence():
+        lines += [f"> **{halted}**", ""]
     if meta.timed_out:
         lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
     for note in meta.notes:
@@ -149,7 +151,7 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
             or None,
         )
         for c in result.cases
-    ]
+    ] + halt_cases("behavioral", result.meta.halt)
 
 
 def _check_line(check) -> str:

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness.envelope import Halt
 from harness.model.findings import Finding, lies_in
 
 
@@ -77,3 +78,11 @@ def _adopted(finding: Finding) -> str:
     return (
         " (known: in the baseline)" if finding.baseline else " (demoted by --warn)" if finding.demoted else ""
     )
+
+
+def halt_cases(kind: str, halt: Halt) -> list[JUnitCase]:
+    """One errored case saying why a paid run stopped early, so a CI test table shows it."""
+    text = halt.sentence()
+    if text is None:
+        return []
+    return [JUnitCase(classname=kind, name="(interrupted)" if halt.interrupted else "(agent)", error=text)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model.findings import Finding
-from harness.report.junit import JUnitCase
+from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
 from harness.routing.result import RoutingResult
 
@@ -30,10 +30,12 @@ def markdown(result: RoutingResult) -> str:
         f"**{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])})** across "
         f"{totals['cases']} prompts with {len(meta.room)} skill(s) installed together, on "
         f"`{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
-        f"claude {meta.claude_version}."
+        f"claude {meta.claude_version or '(not started)'}."
     )
+    lines.append("")
+    if halted := meta.halt.sentence():
+        lines += [f"> **{halted}**", ""]
     lines += [
-        "",
         f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.",
         "",
         f"Installed together: {', '.join(f'`{name}`' for name in meta.room)}.",
@@ -205,4 +207,4 @@ def junit(result: RoutingResult) -> list[JUnitCase]:
             failure=None if o.passed or not o.graded else f"{o.summary} ({o.verdict})",
         )
         for o in result.outcomes
-    ]
+    ] + halt_cases("routing", result.meta.halt)

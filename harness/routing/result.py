@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from harness.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
+from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome, Gate
 
@@ -13,8 +13,8 @@ from harness.routing.metrics import CaseOutcome, Gate
 @dataclass
 class RoutingMeta:
     run: RunMeta
-    claude_version: str
-    claude_path: str
+    claude_version: str | None  # None: the CLI could not be started
+    claude_path: str | None
     model: str | None
     effort: str | None
     room: list[str]
@@ -30,6 +30,7 @@ class RoutingMeta:
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
     strict: bool = False  # provisional cases count too
+    halt: Halt = field(default_factory=Halt)
 
     def to_json(self) -> dict:
         return {
@@ -50,6 +51,7 @@ class RoutingMeta:
             "isolation": self.isolation,
             "timed_out": self.timed_out,
             "notes": self.notes,
+            **self.halt.to_json(),
         }
 
 
@@ -67,7 +69,7 @@ class RoutingResult:
 
     @property
     def passed(self) -> bool:
-        return self.gate.passed and not self.meta.timed_out
+        return self.gate.passed and not self.meta.timed_out and not self.meta.halt.halted
 
     def totals(self) -> dict:
         graded = self.graded

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import agent
+from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.routing.metrics import CaseOutcome
@@ -59,27 +60,39 @@ class RoutingRun:
         settings: RoutingSettings,
         deadline: Deadline,
         on_case_done: Callable[[CaseOutcome], None] = lambda outcome: None,
+        cancel: Cancellation | None = None,
     ):
         self.agent = runner
         self.room, self.settings, self.deadline = room, settings, deadline
         self.on_case_done = on_case_done
+        self.cancel = cancel or Cancellation()
         self.notes: list[str] = []  # options the CLI could not honour, once each
         self._lock = threading.Lock()
 
     def run(self, cases: list[Case]) -> list[CaseOutcome]:
+        """Every case's outcome; once cancelled, only those of the cases whose every sample finished."""
         outcomes = [CaseOutcome(case) for case in cases]
         with ThreadPoolExecutor(max_workers=max(1, self.settings.jobs)) as pool:
             futures = {
-                pool.submit(self.run_sample, outcome, n): outcome
+                pool.submit(self._finished_sample, outcome, n): outcome
                 for n in range(self.settings.repeat)
                 for outcome in outcomes
             }
             for future in as_completed(futures):
-                outcome = futures[future]
-                outcome.samples.append(future.result())
+                outcome, sample = futures[future], future.result()
+                if sample is None:
+                    continue
+                outcome.samples.append(sample)
                 if len(outcome.samples) == self.settings.repeat:
                     self.on_case_done(outcome)
-        return outcomes
+        return [o for o in outcomes if len(o.samples) == self.settings.repeat]
+
+    def _finished_sample(self, outcome: CaseOutcome, index: int) -> Sample | None:
+        """A sample, or None when the run was cancelled before it finished (never graded)."""
+        if self.cancel.is_set():
+            return None
+        sample = self.run_sample(outcome, index)
+        return None if sample.stop_reason == "cancelled" else sample
 
     def run_sample(self, outcome: CaseOutcome, index: int) -> Sample:
         """Run sample `index` of one case; never raises (compare interleaves two runs' samples)."""
@@ -106,6 +119,7 @@ class RoutingRun:
                     workspace,
                     timeout_s=timeout,
                     keep_log=self._log_path(outcome.case, index),
+                    cancel=self.cancel,
                     stop=agent.stop_at_decision(
                         self.settings.max_tool_calls, self.settings.max_inspection_calls
                     ),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from harness.agent import (
     run,
     stage_workspace,
 )
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
 from tests.fakeapi import replies as R
 from tests.support.procs import group_members
 
@@ -97,6 +100,23 @@ def _run_fake(script: Path, environ: dict[str, str], temp_root: Path, **fields):
     with stage_workspace({}, temp_root) as workspace:
         spec = RunSpec("prompt", workspace, **{"timeout_s": 30, **fields})
         return run(cli, spec, isolation_for(environ, temp_root), environ)
+
+
+def test_a_hanging_version_probe_ends_with_the_commands_timeout_and_its_group(tmp_path):
+    script = fake_claude(tmp_path, "")
+    pidfile = tmp_path / "probe.pid"
+    script.write_text(f"#!/bin/sh\necho $$ > {pidfile}\nsleep 600 & sleep 600\n")
+    with pytest.raises(AgentUnavailable, match=r"--version` did not finish within .* --timeout ran out"):
+        locate(str(script), {"PATH": os.environ["PATH"]}, deadline=Deadline(1))
+    assert group_members(int(pidfile.read_text())) == []  # the shell and its `sleep` child are gone
+
+
+def test_a_cancelled_probe_is_interrupted_not_missing(tmp_path):
+    script = fake_claude(tmp_path, "")
+    cancel = Cancellation()
+    cancel.cancel(signal.SIGTERM)
+    with pytest.raises(AgentUnavailable, match="interrupted while"):
+        locate(str(script), {"PATH": os.environ["PATH"]}, cancel=cancel)
 
 
 def test_garbage_stdout_is_an_error(tmp_path, temp_root, fake_env):

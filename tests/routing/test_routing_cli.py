@@ -614,8 +614,23 @@ def test_a_rejected_credential_fails_the_preflight_with_one_clear_error(fake_api
     assert run.code == 1
     assert run.stderr.startswith("error: the API rejected the credentials")
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
-    assert [t.prompt for t in fake_api.agent_turns()] == ["Reply with the single word: ok"]
-    assert not run.output.exists()
+    # Only the preflight prompt went out (a key helper's CLI asks again once after a 401).
+    assert {t.prompt for t in fake_api.agent_turns()} == {"Reply with the single word: ok"}
+    meta = run.report["meta"]  # still written, for a CI step that uploads reports whatever happened
+    assert meta["agent_error"].startswith("the API rejected the credentials") and meta["unfinished"] == 1
+    assert run.report["cases"] == [] and run.report["passed"] is False
+    assert "No case ran: the API rejected the credentials" in run.stdout
+
+
+def test_a_missing_cli_still_writes_the_json_and_junit_reports(fake_api, repo, env, tmp_path):
+    junit = tmp_path / "junit.xml"
+    missing = {**env, "SKILLSCOPE_CLAUDE": str(tmp_path / "no-claude")}
+    run = route(repo, missing, "--routing-room", "alpha", "--only", "alpha-pos-1", "--junit", str(junit))
+    assert run.code == 1 and run.stderr.startswith("error: claude CLI not found at ")
+    report = run.report
+    assert report["meta"]["claude_version"] is None and report["meta"]["interrupted"] is None
+    assert report["meta"]["agent_error"].startswith("claude CLI not found at ")
+    assert 'name="(agent)"' in junit.read_text() and fake_api.requests == []
 
 
 def test_every_report_is_written(fake_api, tmp_path, claude_bin):

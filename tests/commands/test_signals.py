@@ -1,0 +1,168 @@
+"""Cancellation as CI does it: SIGINT or SIGTERM to a running `skillscope routing|behavioral` (a real
+process driving the real claude CLI against the scripted API). No new case starts, every agent is
+killed, the report of the finished cases is written with the `interrupted` mark, the exit code is
+130 or 143, and nothing is left behind: no process, no temp dir.
+
+Nothing here waits on the clock: the signal goes out once the fake API holds the hanging requests.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from harness.behavioral.judge import JUDGE_HEADER
+from tests.fakeapi import replies as R
+from tests.support.behavioral import SCENARIOS, verdicts
+from tests.support.procs import tagged
+from tests.support.routing import CaseRouter, prompt_of, skills_repo
+
+TAG = "SKILLSCOPE_TEST_RUN"
+WAIT_S = 300  # a bound on a broken run, never a measure of speed
+
+
+class Launched:
+    """`python -m harness ...` in its own process, with a private TMPDIR and a tag every child inherits."""
+
+    def __init__(self, tmp: Path, env: dict[str, str], args: list[str]):
+        self.tmp = tmp / "tmp"
+        self.tmp.mkdir()
+        self.tag = uuid.uuid4().hex
+        self.report, self.junit = tmp / "report.json", tmp / "junit.xml"
+        full = {**env, "TMPDIR": str(self.tmp), TAG: self.tag}
+        argv = [
+            sys.executable,
+            "-m",
+            "harness",
+            *args,
+            "--output",
+            str(self.report),
+            "--junit",
+            str(self.junit),
+        ]
+        self.proc = subprocess.Popen(
+            argv, env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+
+    def stop_with(self, signum: int) -> tuple[int, str, str]:
+        self.proc.send_signal(signum)
+        stdout, stderr = self.proc.communicate(timeout=WAIT_S)
+        return self.proc.returncode, stdout, stderr
+
+    def left_behind(self) -> tuple[list[int], list[str]]:
+        return tagged(TAG, self.tag), sorted(p.name for p in self.tmp.glob("skillscope-*"))
+
+
+def in_flight(api, *prompts: str) -> threading.Event:
+    """Set once the API holds a request for each prompt (a hanging reply keeps it there)."""
+    arrived = threading.Event()
+
+    def watch():
+        while not arrived.is_set():
+            seen = " ".join(r.prompt for r in api.agent_turns())
+            if all(p in seen for p in prompts):
+                arrived.set()
+            elif api.stopping.wait(0.05):
+                return
+
+    threading.Thread(target=watch, daemon=True).start()
+    return arrived
+
+
+def env_for(fake_env: dict[str, str], claude_bin: str) -> dict[str, str]:
+    return {**fake_env, "SKILLSCOPE_CLAUDE": claude_bin}
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
+)
+def test_a_signal_mid_routing_reports_the_finished_cases(
+    signum, code, name, fake_api, fake_env, claude_bin, tmp_path
+):
+    repo = skills_repo(tmp_path / "repo", "alpha")
+    fake_api.script(
+        CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": R.hang(), "alpha-pos-3": R.hang()})
+    )
+    hanging = in_flight(fake_api, prompt_of("alpha-pos-2"), prompt_of("alpha-pos-3"))
+    run = Launched(
+        tmp_path,
+        env_for(fake_env, claude_bin),
+        [
+            "routing",
+            "--repo",
+            str(repo),
+            "--routing-room",
+            "alpha",
+            "--skip-preflight",
+            "--jobs",
+            "2",
+            "--only",
+            "alpha-pos-1,alpha-pos-2,alpha-pos-3,alpha-neg-1,alpha-neg-2",
+        ],
+    )
+    assert hanging.wait(WAIT_S), run.proc.stderr.read() if run.proc.poll() is not None else "no requests"
+    exit_code, stdout, stderr = run.stop_with(signum)
+    assert exit_code == code, stderr
+    report = json.loads(run.report.read_text())
+    assert report["meta"]["interrupted"] == name and report["meta"]["unfinished"] == 4
+    assert [c["id"] for c in report["cases"]] == ["alpha-pos-1"] and report["passed"] is False
+    assert f"Interrupted by {name}" in stdout
+    assert "(interrupted)" in run.junit.read_text() and f"Interrupted by {name}" in run.junit.read_text()
+    started = {r.prompt for r in fake_api.agent_turns()}
+    assert not any(prompt_of(f"alpha-neg-{n}") in p for p in started for n in (1, 2))  # none started after
+    assert run.left_behind() == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
+)
+def test_a_signal_mid_behavioral_reports_the_finished_cases(
+    signum, code, name, fake_api, fake_env, claude_bin, tmp_path
+):
+    repo = tmp_path / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
+    fake_api.script(
+        {
+            JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
+            "status report": [
+                R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
+                R.tool_use("Bash", {"command": "echo status-ok"}),
+                "Wrote report.md.",
+            ],
+            "slow server": [R.hang()],
+        }
+    )
+    hanging = in_flight(fake_api, "slow server")
+    run = Launched(
+        tmp_path,
+        env_for(fake_env, claude_bin),
+        [
+            "behavioral",
+            "--repo",
+            str(repo),
+            "--skills-dir",
+            "*",
+            "--skip-preflight",
+            "--model",
+            "claude-fake-1",
+            "--only",
+            "report-writer-pass,report-writer-hang,report-writer-outside",
+        ],
+    )
+    assert hanging.wait(WAIT_S), "the hanging case never reached the API"
+    exit_code, stdout, stderr = run.stop_with(signum)
+    assert exit_code == code, stderr
+    report = json.loads(run.report.read_text())
+    assert report["meta"]["interrupted"] == name and report["meta"]["unfinished"] == 2
+    assert [(c["id"], c["status"]) for c in report["cases"]] == [("report-writer-pass", "pass")]
+    assert f"Interrupted by {name}" in stdout and "(interrupted)" in run.junit.read_text()
+    assert not any("weekly report was written on" in r.prompt for r in fake_api.agent_turns())
+    assert run.left_behind() == ([], [])
