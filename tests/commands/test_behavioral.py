@@ -210,13 +210,24 @@ def test_an_overloaded_api_is_an_error_and_teardown_still_runs(behave, fake_api)
 
 
 def test_a_hanging_api_times_out_as_an_error_and_the_report_is_still_written(behave, fake_api):
+    # How far a loaded machine gets in 3 s varies (the CLI probes, the first case, or the hanging one):
+    # whatever phase the --timeout ends, nothing is graded, every case says why, the report is written.
     fake_api.script({"slow server": [R.hang()]})
     run = behave("writer")("--only", "report-writer-hang,report-writer-outside", "--timeout", "3")
     assert run.code == 1 and run.report is not None
     assert_valid(run.report)
-    assert run.report["meta"]["timed_out"] is True
-    assert run.case("report-writer-hang")["error"] == "stopped when the command's --timeout of 3 s ran out"
-    assert run.case("report-writer-outside")["error"] == "not run: the command's --timeout of 3 s ran out"
+    meta = run.report["meta"]
+    assert meta["timed_out"] is True and run.report["passed"] is False
+    if meta["agent_error"] is not None:  # the probes themselves outlasted the --timeout
+        assert "--timeout ran out" in meta["agent_error"] and run.report["cases"] == []
+        return
+    errors = {c["id"]: c["error"] for c in run.report["cases"]}
+    assert set(errors) == {"report-writer-hang", "report-writer-outside"}
+    assert errors["report-writer-hang"] in (
+        "stopped when the command's --timeout of 3 s ran out",
+        "not run: the command's --timeout of 3 s ran out",
+    )
+    assert errors["report-writer-outside"] == "not run: the command's --timeout of 3 s ran out"
     assert "--timeout ran out" in run.stdout
 
 

@@ -1,0 +1,69 @@
+"""The behavioral runner's own rules, with a stand-in agent: which words an unfinished run gets, and
+that a cancelled case is left out rather than graded. The real CLI drives tests/commands/."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from pathlib import Path
+
+from harness.agent import TraceBuilder
+from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUnderTest
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+from harness.model.dataset import Case
+
+
+class StandIn:
+    """An Agent whose run() ends as told, after `during(spec)` (which may move the command's clock)."""
+
+    runtime, version, skills_folder, temp_parent = "stand-in", "0", ".claude/skills", None
+
+    def __init__(self, tmp: Path, stop_reason: str, during=lambda spec: None):
+        self.tmp, self.stop_reason, self.during = tmp, stop_reason, during
+        self.prompts: list[str] = []
+
+    @contextlib.contextmanager
+    def workspace(self, room, fixture=None):
+        yield self.tmp
+
+    def run(self, spec):
+        self.prompts.append(spec.prompt)
+        self.during(spec)
+        return TraceBuilder({}).finish(
+            exit_code=None, stop_reason=self.stop_reason, stderr_tail="", elapsed_s=0.0
+        )
+
+    def redact(self, text: str) -> str:
+        return text
+
+
+def cases(*ids: str) -> list[Case]:
+    return [
+        Case(i, f"prompt of {i}", True, "skill", "skill/evals/evals.json", logs_contain=["x"]) for i in ids
+    ]
+
+
+def run_with(agent, deadline: Deadline, cancel: Cancellation | None = None, ids=("first", "second")):
+    skills = {"skill": SkillUnderTest("skill", agent.tmp)}
+    return BehavioralRun(agent, skills, BehavioralSettings(), deadline, cancel=cancel).run(cases(*ids))
+
+
+def test_a_run_the_command_timeout_stopped_and_a_case_it_never_reached(tmp_path):
+    deadline = Deadline(3600)
+
+    def time_runs_out(spec):
+        deadline.started -= deadline.seconds  # the clock moves past the limit while the agent works
+
+    results = run_with(StandIn(tmp_path, "timeout", time_runs_out), deadline)
+    assert [r.error for r in results] == [
+        "stopped when the command's --timeout of 3600 s ran out",
+        "not run: the command's --timeout of 3600 s ran out",
+    ]
+
+
+def test_a_cancelled_case_and_every_later_one_are_left_out(tmp_path):
+    cancel = Cancellation()
+    agent = StandIn(tmp_path, "cancelled", lambda spec: cancel.cancel(signal.SIGINT))
+    assert run_with(agent, Deadline(0), cancel) == []
+    assert agent.prompts == ["prompt of first"]  # nothing started after the signal
