@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "routing": "harness.commands.routing",
     "behavioral": "harness.commands.behavioral",
     "compare": "harness.commands.compare",
+    "cost": "harness.commands.cost",
     "select": "harness.commands.select",
     "list-skills": "harness.commands.list_skills",
     "template": "harness.commands.template",

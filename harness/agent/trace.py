@@ -164,6 +164,7 @@ class Trace:
     stop_reason: str | None = None  # one of STOP_REASONS, or what a stop policy returned
     stderr_tail: str = ""
     elapsed_s: float = 0.0
+    turns: int | None = None  # model turns, as the CLI's result event counts them
     error: str | None = None  # one sentence when the agent run failed
     injected_skill_text: list[str] = field(default_factory=list)
     permission_denials: list[dict[str, Any]] = field(default_factory=list)
@@ -437,6 +438,8 @@ class TraceBuilder:
             trace.api_error_status = event["api_error_status"]
         if isinstance(event.get("total_cost_usd"), (int, float)):
             trace.cost_usd = float(event["total_cost_usd"])
+        if isinstance(event.get("num_turns"), int):
+            trace.turns = event["num_turns"]
         if isinstance(event.get("usage"), dict):
             trace.usage = Usage.of(event["usage"])
         if isinstance(event.get("permission_denials"), list):

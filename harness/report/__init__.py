@@ -28,6 +28,7 @@ REPORTS: dict[str, str] = {
     "routing": "harness.report.routing",
     "behavioral": "harness.report.behavioral",
     "compare": "harness.report.compare",
+    "cost": "harness.report.cost",
     "select": "harness.report.select",
 }
 

@@ -1,0 +1,103 @@
+"""`skillscope cost`: one prompt run to completion, with a skill and without it, measured side by side."""
+
+from __future__ import annotations
+
+import argparse
+
+from harness import agent, options
+from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure
+from harness.context import Context
+from harness.deadline import Deadline
+from harness.envelope import RunMeta
+from harness.errors import UsageError
+from harness.model import catalog
+from harness.model.repo import Repo
+from harness.options import ReportOptions, parse_list
+from harness.paid import ready_agent
+from harness.report import finish
+
+HELP = "run one prompt to completion in claude and measure it: skill fired, time, turns, tokens, cost"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("prompt", metavar="PROMPT", help="the prompt, as a user would type it")
+    options.add_skills_dir(parser)
+    parser.add_argument("--skill", metavar="NAME", help="also run without this skill, side by side")
+    parser.add_argument(
+        "--room", metavar="SKILLS", help="skills installed for the run: a,b (default: --skill, else none)"
+    )
+    parser.add_argument(
+        "--repeat", type=options.positive_int, default=1, metavar="N", help="runs of each side (default: 1)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=options.positive_int,
+        default=2,
+        help="runs at once, both sides on one pool (default: 2)",
+    )
+    options.add_agent(parser)
+    parser.add_argument(
+        "--case-timeout",
+        type=options.non_negative,
+        default=900.0,
+        metavar="SECONDS",
+        help="limit for one run (default: 900)",
+    )
+    parser.add_argument(
+        "--max-budget-usd",
+        type=options.non_negative,
+        default=5.0,
+        metavar="USD",
+        help="spend cap per run, passed to claude; 0 turns it off (default: 5)",
+    )
+    options.add_reports(parser)
+    options.add_timeout(parser, default=1800)
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    deadline = Deadline(args.timeout)
+    if not args.prompt.strip():
+        raise UsageError("PROMPT is empty; give the text a user would type.")
+    repo = options.resolve_repo(args, ctx)
+    room = rooms(args, repo)
+    ready = ready_agent(args, ctx)
+    settings = agent.AgentSettings(
+        model=args.model,
+        effort=args.effort,
+        jobs=args.jobs,
+        case_timeout=args.case_timeout,
+        max_budget_usd=args.max_budget_usd,
+        keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
+    )
+    ctx.err(f"[cost] {args.repeat} run(s) on each side ({', '.join(room)}); {ready.runtime} {ready.version}")
+    runs = measure(ready, room, args.prompt, settings, args.repeat, deadline)
+    meta = CostMeta(
+        run=RunMeta.of("cost", repo, deadline),
+        prompt=args.prompt,
+        skill=args.skill,
+        room=list(room[WITH]),
+        repeat=args.repeat,
+        agent={
+            "runtime": ready.runtime,
+            "version": ready.version,
+            "model": args.model,
+            "effort": args.effort,
+        },
+    )
+    code = finish(CostResult(meta=meta, runs=runs), ctx, ReportOptions.from_args(args))
+    if code:
+        ctx.err("[cost] failed: a run did not finish, so its figures are not comparable (see the report).")
+    return code
+
+
+def rooms(args: argparse.Namespace, repo: Repo) -> dict[str, dict]:
+    """The installed skills of each side: `with` the room (plus --skill), `without` it minus --skill."""
+    names = parse_list("--room", args.room)
+    skill = args.skill
+    if skill and skill not in names:
+        names.append(skill)
+    catalog.load(repo, names)  # an unknown name stops here, with the skills found
+    room = {name: repo.skill_dirs[name] for name in names}
+    if not skill:
+        return {WITH: room}
+    return {WITH: room, WITHOUT: {n: p for n, p in room.items() if n != skill}}

@@ -1,0 +1,165 @@
+"""What one prompt costs run to completion: which skill fired, time, turns, tool calls, tokens and
+dollars, with the skill installed and (given one) without it, side by side."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness import agent
+from harness.behavioral.runner import AGENT_TOOLS, PERMISSION_MODE
+from harness.deadline import Deadline
+from harness.envelope import ERROR, PASS, RunMeta, counts, envelope
+
+WITH, WITHOUT = "with", "without"
+
+
+@dataclass
+class CostRun:
+    side: str  # "with" the skill, or "without" it
+    fired: list[str] = field(default_factory=list)
+    elapsed_s: float = 0.0
+    turns: int | None = None
+    tool_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cost_usd: float | None = None
+    error: str | None = None
+
+    @classmethod
+    def of(cls, side: str, trace: agent.Trace) -> CostRun:
+        return cls(
+            side=side,
+            fired=trace.activated,
+            elapsed_s=trace.elapsed_s,
+            turns=trace.turns,
+            tool_calls=len(trace.tool_calls),
+            input_tokens=trace.usage.input_tokens,
+            output_tokens=trace.usage.output_tokens,
+            cache_read_tokens=trace.usage.cache_read_input_tokens,
+            cost_usd=trace.cost_usd,
+            error=trace.failure,
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "side": self.side,
+            "status": ERROR if self.error else PASS,
+            "fired": self.fired,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "turns": self.turns,
+            "tool_calls": self.tool_calls,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "cache_read_tokens": self.cache_read_tokens,
+            "cost_usd": self.cost_usd,
+            "error": self.error,
+        }
+
+
+def measure(
+    runner: agent.Agent,
+    rooms: Mapping[str, Mapping[str, Path]],
+    prompt: str,
+    settings: agent.AgentSettings,
+    repeat: int,
+    deadline: Deadline,
+) -> list[CostRun]:
+    """Each side's room `repeat` times, interleaved (with, without, with, ...) on one pool."""
+    order = [(side, n) for n in range(repeat) for side in rooms]
+
+    def one(run: tuple[str, int]) -> CostRun:
+        side, n = run
+        if deadline.expired:
+            return CostRun(side, error=f"not run: the command's --timeout of {deadline.seconds:g} s ran out")
+        try:
+            with runner.workspace(rooms[side]) as workspace:
+                spec = agent.spec_for(
+                    settings,
+                    prompt,
+                    workspace,
+                    permission_mode=PERMISSION_MODE,
+                    allowed_tools=AGENT_TOOLS,
+                    timeout_s=deadline.cap(settings.case_timeout),
+                    keep_log=settings.log_path(f"{side}-{n + 1}", "jsonl"),
+                )
+                return CostRun.of(side, runner.run(spec))
+        except agent.WorkspaceError as exc:
+            return CostRun(side, error=f"could not stage the workspace: {exc}")
+
+    with ThreadPoolExecutor(max_workers=max(1, settings.jobs)) as pool:
+        return list(pool.map(one, order))
+
+
+@dataclass
+class CostMeta:
+    run: RunMeta
+    prompt: str
+    skill: str | None
+    room: list[str]
+    repeat: int
+    agent: dict
+
+    def to_json(self) -> dict:
+        return {
+            **self.run.to_json(),
+            "prompt": self.prompt,
+            "skill": self.skill,
+            "room": self.room,
+            "repeat": self.repeat,
+            "agent": self.agent,
+        }
+
+
+@dataclass
+class CostResult:
+    meta: CostMeta
+    runs: list[CostRun]
+
+    command = "cost"
+
+    @property
+    def passed(self) -> bool:
+        """Figures from a failed run would mislead: every run must have finished."""
+        return bool(self.runs) and not any(r.error for r in self.runs)
+
+    def sides(self) -> dict[str, dict]:
+        """Per side: the mean of each figure over its finished runs, and what fired in any run."""
+        out = {}
+        for side in dict.fromkeys(r.side for r in self.runs):
+            done = [r for r in self.runs if r.side == side and not r.error]
+            out[side] = {
+                "runs": sum(1 for r in self.runs if r.side == side),
+                "finished": len(done),
+                "fired": sorted({name for r in done for name in r.fired}),
+                **{key: mean([getattr(r, key) for r in done]) for key in FIGURES},
+            }
+        return out
+
+    def to_json(self) -> dict:
+        statuses = [ERROR if r.error else PASS for r in self.runs]
+        return {
+            **envelope(self.meta.run, self.passed, counts(statuses)),
+            "meta": self.meta.to_json(),
+            "sides": self.sides(),
+            "runs": [r.to_json() for r in self.runs],
+        }
+
+
+FIGURES = (
+    "elapsed_s",
+    "turns",
+    "tool_calls",
+    "input_tokens",
+    "output_tokens",
+    "cache_read_tokens",
+    "cost_usd",
+)
+
+
+def mean(values: list[float | int | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return round(sum(known) / len(known), 6) if known else None

@@ -1,0 +1,65 @@
+"""A cost run's reports: markdown, located findings and JUnit (one test case per run)."""
+
+from __future__ import annotations
+
+from harness.compare.cost import CostResult
+from harness.model import findings as finding
+from harness.model.findings import Finding
+from harness.report.junit import JUnitCase
+from harness.report.markdown import clip, table
+
+ROWS = (
+    ("skill fired", "fired"),
+    ("wall time", "elapsed_s"),
+    ("turns", "turns"),
+    ("tool calls", "tool_calls"),
+    ("tokens in", "input_tokens"),
+    ("tokens out", "output_tokens"),
+    ("cache reads", "cache_read_tokens"),
+    ("cost", "cost_usd"),
+)
+
+
+def _shown(key: str, value: object) -> str:
+    if value is None:
+        return "n/a"
+    if key == "fired":
+        return ", ".join(value) or "no skill"
+    if key == "elapsed_s":
+        return f"{value:.1f}s"
+    if key == "cost_usd":
+        return f"${value:.4f}"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def markdown(result: CostResult) -> str:
+    data = result.to_json()
+    meta, sides = result.meta, data["sides"]
+    lines = ["## Prompt cost", "", f"Prompt: {clip(meta.prompt, 200)}", ""]
+    installed = ", ".join(f"`{name}`" for name in meta.room) or "no skill"
+    without = f"; without: the same minus `{meta.skill}`" if meta.skill else ""
+    lines += [f"Installed with: {installed}{without}. Means over each side's finished runs.", ""]
+    names = list(sides)
+    rows = [(label, *(_shown(key, sides[s][key]) for s in names)) for label, key in ROWS]
+    rows.append(("runs finished", *(f"{sides[s]['finished']}/{sides[s]['runs']}" for s in names)))
+    lines.append(table(["", *(f"{s} the skill" if meta.skill else "run" for s in names)], rows))
+    failed = [r for r in result.runs if r.error]
+    if failed:
+        lines += ["", "### Runs that did not finish", ""]
+        lines.append(table(["side", "error"], [(r.side, clip(r.error, 300)) for r in failed]))
+    return "\n".join(lines) + "\n"
+
+
+def findings(result: CostResult) -> list[Finding]:
+    return [
+        finding.warning("cost", ".", f"a `{r.side}` run of the prompt did not finish: {r.error}")
+        for r in result.runs
+        if r.error
+    ]
+
+
+def junit(result: CostResult) -> list[JUnitCase]:
+    return [
+        JUnitCase(classname="cost", name=f"{r.side}-{n + 1}", time_s=r.elapsed_s, error=r.error)
+        for n, r in enumerate(result.runs)
+    ]

@@ -1,0 +1,66 @@
+"""`skillscope cost` end to end: one prompt run to completion in the real claude CLI against the
+scripted API, with the skill and without it."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+
+import pytest
+
+from harness import schemas
+from harness.cli import main
+from harness.context import Context
+from tests.fakeapi import replies as R
+from tests.support.routing import live_processes_under, routing_env, skills_repo
+
+PROMPT = "Please do the alpha job, variant 1."
+
+
+@pytest.fixture(autouse=True)
+def clean_runs(tmp_path, monkeypatch):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    yield temp
+    assert live_processes_under(temp) == []
+    assert sorted(p.name for p in temp.iterdir() if p.name.startswith("skillscope-")) == []
+
+
+def agent(request):
+    """Uses alpha when it is installed, then finishes; answers alone otherwise."""
+    if request.tool_results:
+        return "Done with alpha."
+    return R.skill("alpha") if "Does the alpha job" in json.dumps(request.body) else "I answer myself."
+
+
+def cost(tmp_path, fake_api, claude_bin, *args: str):
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    output = tmp_path / "cost.json"
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    code = main(
+        ["cost", PROMPT, "--repo", str(repo), "--skip-preflight", "--output", str(output), *args], ctx
+    )
+    report = json.loads(output.read_text("utf-8")) if output.exists() else {}
+    return code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), report
+
+
+def test_with_and_without_the_skill_side_by_side(tmp_path, fake_api, claude_bin):
+    fake_api.script(agent)
+    code, out, err, report = cost(tmp_path, fake_api, claude_bin, "--skill", "alpha", "--room", "beta")
+    assert code == 0, err
+    assert schemas.errors("cost-report", report) == []
+    with_skill, without = report["sides"]["with"], report["sides"]["without"]
+    assert with_skill["fired"] == ["alpha"] and without["fired"] == []
+    assert with_skill["turns"] > without["turns"] >= 1
+    assert with_skill["input_tokens"] > 0 and with_skill["finished"] == without["finished"] == 1
+    assert report["meta"]["room"] == ["beta", "alpha"]
+    assert "| skill fired" in out and "with the skill" in out and "without the skill" in out
+
+
+def test_an_unknown_skill_is_named_before_any_run(tmp_path, fake_api, claude_bin):
+    code, _out, err, _report = cost(tmp_path, fake_api, claude_bin, "--skill", "ghost")
+    assert code == 2 and "no skill named ghost" in err
+    assert fake_api.requests == []
