@@ -12,6 +12,7 @@ from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.result import CaseResult
 from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUnderTest
 from harness.behavioral.selection import behavioral_cases
+from harness.cancel import Cancellation, on_signals
 from harness.compare import interleave, reports, versions
 from harness.compare.labels import label
 from harness.compare.result import CaseComparison, CompareMeta, CompareResult
@@ -25,7 +26,7 @@ from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
-from harness.paid import ready_agent, require_well_formed
+from harness.paid import exit_code, halt_of, ready_agent, require_well_formed
 from harness.report import finish
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import case_json
@@ -138,9 +139,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             setattr(args, key, value)
     if args.reports:
         return run_reports(args, ctx)
-    if args.mode == "behavioral":
-        return run_behavioral(args, ctx)
-    return run_routing(args, ctx)
+    # A cancelling signal stops new runs and kills running ones; cases finished on both sides are reported.
+    with on_signals(Cancellation()) as cancel:
+        if args.mode == "behavioral":
+            return run_behavioral(args, ctx, cancel)
+        return run_routing(args, ctx, cancel)
 
 
 def run_reports(args: argparse.Namespace, ctx: Context) -> int:
@@ -178,7 +181,7 @@ def compared_skills(args: argparse.Namespace, repo: Repo) -> list[str]:
     return names
 
 
-def run_routing(args: argparse.Namespace, ctx: Context) -> int:
+def run_routing(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     """Both versions in the same room on the candidate's cases, their runs interleaved on one pool."""
     deadline = Deadline(args.timeout)
     repo = options.resolve_repo(args, ctx)
@@ -194,7 +197,7 @@ def run_routing(args: argparse.Namespace, ctx: Context) -> int:
         cases = catalog.select_cases(pooled, parse_list("--only", args.only), names)
         if not cases:
             raise UsageError("no routing case selected; check --skill and --only.")
-        ready = ready_agent(args, ctx)
+        ready = ready_agent(args, ctx, deadline, cancel)
         rooms = side_rooms(room, candidate_repo, base)
         ctx.err(
             f"[compare] {len(cases)} case(s) x {args.repeat} on each side, interleaved; baseline "
@@ -202,7 +205,7 @@ def run_routing(args: argparse.Namespace, ctx: Context) -> int:
             f"{ready.runtime} {ready.version}"
         )
         runs = {
-            side: RoutingRun(ready, rooms[side], routing_settings(args, ctx, side), deadline)
+            side: RoutingRun(ready, rooms[side], routing_settings(args, ctx, side), deadline, cancel=cancel)
             for side in SIDES
         }
         pairs = interleave.run_routing(
@@ -215,10 +218,11 @@ def run_routing(args: argparse.Namespace, ctx: Context) -> int:
         )
     notes = list(dict.fromkeys(runs["baseline"].notes + runs["candidate"].notes))
     meta = live_meta(args, repo, deadline, names, agent_meta(ready, args, room), notes)
-    return conclude(CompareResult(meta=meta, cases=[comparison(b, c) for b, c in pairs]), ctx, args)
+    meta.halt = halt_of(cancel, len(cases), len(pairs))
+    return conclude(CompareResult(meta=meta, cases=[comparison(b, c) for b, c in pairs]), ctx, args, cancel)
 
 
-def run_behavioral(args: argparse.Namespace, ctx: Context) -> int:
+def run_behavioral(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     """Both versions run each case to completion on the candidate's cases, fixtures and hooks."""
     deadline = Deadline(args.timeout)
     repo = options.resolve_repo(args, ctx)
@@ -242,7 +246,7 @@ def run_behavioral(args: argparse.Namespace, ctx: Context) -> int:
                 "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
                 "check --skill and --only."
             )
-        ready = ready_agent(args, ctx)
+        ready = ready_agent(args, ctx, deadline, cancel)
         ctx.err(
             f"[compare] {len(cases)} behavioral case(s) x {args.repeat} on each side, interleaved; "
             f"baseline {args.baseline}, candidate {args.candidate or versions.WORKING_TREE}; "
@@ -256,14 +260,16 @@ def run_behavioral(args: argparse.Namespace, ctx: Context) -> int:
             for n in names
         }
         runs = {
-            side: BehavioralRun(ready, {}, behavioral_settings(args, ctx, side), deadline) for side in SIDES
+            side: BehavioralRun(ready, {}, behavioral_settings(args, ctx, side), deadline, cancel=cancel)
+            for side in SIDES
         }
         pairs = interleave.run_behavioral(
             runs["baseline"], runs["candidate"], sides, cases, args.jobs, args.repeat, ready.temp_parent
         )
     meta = live_meta(args, repo, deadline, names, agent_meta(ready, args, names), [])
-    compared = [behavioral_comparison(case, b, c) for case, (b, c) in zip(cases, pairs, strict=True)]
-    return conclude(CompareResult(meta=meta, cases=compared), ctx, args)
+    meta.halt = halt_of(cancel, len(cases), len(pairs))
+    compared = [behavioral_comparison(case, b, c) for case, b, c in pairs]
+    return conclude(CompareResult(meta=meta, cases=compared), ctx, args, cancel)
 
 
 def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> options.Adoption:
@@ -384,9 +390,15 @@ def progress_line(base: CaseOutcome, cand: CaseOutcome) -> str:
     )
 
 
-def conclude(result: CompareResult, ctx: Context, args: argparse.Namespace) -> int:
-    code = finish(result, ctx, ReportOptions.from_args(args))
-    if code:
+def conclude(
+    result: CompareResult, ctx: Context, args: argparse.Namespace, cancel: Cancellation | None = None
+) -> int:
+    """Publish the reports; exit 130 or 143 after a cancelling signal, else 0 when the run passed."""
+    finish(result, ctx, ReportOptions.from_args(args))
+    code = exit_code(result.passed, cancel or Cancellation())
+    if result.meta.halt.halted:
+        ctx.err(f"[compare] {result.meta.halt.sentence()}")
+    elif code:
         found = len(result.regressions)
         reason = (
             f"{found} regression(s); pass --allow-regressions to only report them"

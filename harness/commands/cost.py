@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from harness import agent, options
+from harness.cancel import Cancellation, on_signals
 from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure
 from harness.context import Context
 from harness.deadline import Deadline
@@ -13,7 +14,7 @@ from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
-from harness.paid import ready_agent
+from harness.paid import exit_code, halt_of, ready_agent
 from harness.report import finish
 
 HELP = "run one prompt to completion in claude and measure it: skill fired, time, turns, tokens, cost"
@@ -55,12 +56,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    # A cancelling signal kills the running runs; the finished ones are reported.
+    with on_signals(Cancellation()) as cancel:
+        return measure_prompt(args, ctx, cancel)
+
+
+def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     if not args.prompt.strip():
         raise UsageError("PROMPT is empty; give the text a user would type.")
     repo = options.resolve_repo(args, ctx)
     room = rooms(args, repo)
-    ready = ready_agent(args, ctx)
+    ready = ready_agent(args, ctx, deadline, cancel)
     settings = agent.AgentSettings(
         model=args.model,
         effort=args.effort,
@@ -70,7 +77,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
     ctx.err(f"[cost] {args.repeat} run(s) on each side ({', '.join(room)}); {ready.runtime} {ready.version}")
-    runs = measure(ready, room, args.prompt, settings, args.repeat, deadline)
+    runs = measure(ready, room, args.prompt, settings, args.repeat, deadline, cancel)
     meta = CostMeta(
         run=RunMeta.of("cost", repo, deadline),
         prompt=args.prompt,
@@ -83,9 +90,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             "model": args.model,
             "effort": args.effort,
         },
+        halt=halt_of(cancel, args.repeat * len(room), len(runs)),
     )
-    code = finish(CostResult(meta=meta, runs=runs), ctx, ReportOptions.from_args(args))
-    if code:
+    result = CostResult(meta=meta, runs=runs)
+    finish(result, ctx, ReportOptions.from_args(args))
+    code = exit_code(result.passed, cancel)
+    if meta.halt.halted:
+        ctx.err(f"[cost] {meta.halt.sentence()}")
+    elif code:
         ctx.err("[cost] failed: a run did not finish, so its figures are not comparable (see the report).")
     return code
 

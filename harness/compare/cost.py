@@ -10,8 +10,9 @@ from pathlib import Path
 
 from harness import agent
 from harness.behavioral.runner import AGENT_TOOLS, PERMISSION_MODE
+from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.envelope import ERROR, PASS, RunMeta, counts, envelope
+from harness.envelope import ERROR, PASS, Halt, RunMeta, counts, envelope
 
 WITH, WITHOUT = "with", "without"
 
@@ -67,12 +68,16 @@ def measure(
     settings: agent.AgentSettings,
     repeat: int,
     deadline: Deadline,
+    cancel: Cancellation,
 ) -> list[CostRun]:
-    """Each side's room `repeat` times, interleaved (with, without, with, ...) on one pool."""
+    """Each side's room `repeat` times, interleaved (with, without, with, ...) on one pool; a run
+    a cancelling signal stopped is left out (it did not finish)."""
     order = [(side, n) for n in range(repeat) for side in rooms]
 
-    def one(run: tuple[str, int]) -> CostRun:
+    def one(run: tuple[str, int]) -> CostRun | None:
         side, n = run
+        if cancel.is_set():
+            return None
         if deadline.expired:
             return CostRun(side, error=f"not run: the command's --timeout of {deadline.seconds:g} s ran out")
         try:
@@ -85,13 +90,15 @@ def measure(
                     allowed_tools=AGENT_TOOLS,
                     timeout_s=deadline.cap(settings.case_timeout),
                     keep_log=settings.log_path(f"{side}-{n + 1}", "jsonl"),
+                    cancel=cancel,
                 )
-                return CostRun.of(side, runner.run(spec))
+                trace = runner.run(spec)
+            return None if trace.stop_reason == "cancelled" else CostRun.of(side, trace)
         except agent.WorkspaceError as exc:
             return CostRun(side, error=f"could not stage the workspace: {exc}")
 
     with ThreadPoolExecutor(max_workers=max(1, settings.jobs)) as pool:
-        return list(pool.map(one, order))
+        return [run for run in pool.map(one, order) if run is not None]
 
 
 @dataclass
@@ -102,10 +109,12 @@ class CostMeta:
     room: list[str]
     repeat: int
     agent: dict
+    halt: Halt = field(default_factory=Halt)
 
     def to_json(self) -> dict:
         return {
             **self.run.to_json(),
+            **self.halt.to_json(),
             "prompt": self.prompt,
             "skill": self.skill,
             "room": self.room,
@@ -124,7 +133,7 @@ class CostResult:
     @property
     def passed(self) -> bool:
         """Figures from a failed run would mislead: every run must have finished."""
-        return bool(self.runs) and not any(r.error for r in self.runs)
+        return not self.meta.halt.halted and bool(self.runs) and not any(r.error for r in self.runs)
 
     def sides(self) -> dict[str, dict]:
         """Per side: the mean of each figure over its finished runs, and what fired in any run."""

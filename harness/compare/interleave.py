@@ -23,20 +23,24 @@ def run_routing(
     repeat: int,
     on_case_done: Callable[[CaseOutcome, CaseOutcome], None] = lambda base, cand: None,
 ) -> list[tuple[CaseOutcome, CaseOutcome]]:
-    """Every case `repeat` times on each side; returns (baseline, candidate) outcomes per case."""
+    """Every case `repeat` times on each side; returns (baseline, candidate) outcomes of the cases
+    finished on both sides (all of them unless the command was cancelled)."""
     pairs = [(CaseOutcome(case), CaseOutcome(case)) for case in cases]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {}
         for n in range(repeat):
             for base, cand in pairs:
-                futures[pool.submit(baseline.run_sample, base, n)] = (base, base, cand)
-                futures[pool.submit(candidate.run_sample, cand, n)] = (cand, base, cand)
+                futures[pool.submit(baseline.finished_sample, base, n)] = (base, base, cand)
+                futures[pool.submit(candidate.finished_sample, cand, n)] = (cand, base, cand)
         for future in as_completed(futures):
             outcome, base, cand = futures[future]
-            outcome.samples.append(future.result())
+            sample = future.result()
+            if sample is None:  # cancelled: never graded
+                continue
+            outcome.samples.append(sample)
             if len(base.samples) == len(cand.samples) == repeat:
                 on_case_done(base, cand)
-    return pairs
+    return [(b, c) for b, c in pairs if len(b.samples) == len(c.samples) == repeat]
 
 
 def run_behavioral(
@@ -47,10 +51,11 @@ def run_behavioral(
     jobs: int,
     repeat: int,
     temp_parent: Path | None,
-) -> list[tuple[list[CaseResult], list[CaseResult]]]:
+) -> list[tuple[Case, list[CaseResult], list[CaseResult]]]:
     """Every case `repeat` times on each side, one skill's hooks session shared by both sides (the
-    cases, fixtures and hooks are the candidate's); returns (baseline, candidate) runs per case."""
-    results = {case.id: ([], []) for case in cases}
+    cases, fixtures and hooks are the candidate's); returns (case, baseline runs, candidate runs)
+    of the cases finished on both sides (all of them unless the command was cancelled)."""
+    results: dict[str, tuple[list[CaseResult], list[CaseResult]]] = {case.id: ([], []) for case in cases}
     for name, (base_skill, cand_skill) in sides.items():
         group = [case for case in cases if case.skill == name]
         with hooks_mod.session(cand_skill.hooks, temp_parent) as session:
@@ -67,5 +72,8 @@ def run_behavioral(
                         cand = pool.submit(candidate.run_one, cand_skill, case, session.placeholders)
                         futures[base], futures[cand] = results[case.id][0], results[case.id][1]
                 for future in as_completed(futures):
-                    futures[future].append(future.result())
-    return [results[case.id] for case in cases]
+                    result = future.result()
+                    if result is not None:  # None: cancelled, never graded
+                        futures[future].append(result)
+    finished = [(case, *results[case.id]) for case in cases]
+    return [(case, b, c) for case, b, c in finished if len(b) == len(c) == repeat]

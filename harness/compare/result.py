@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from harness.compare import stats
 from harness.compare.labels import LABELS, label
 from harness.compare.sides import NO_SKILL, SideRecord
-from harness.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
+from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.routing.verdicts import wilson_interval
 
 RULE = (
@@ -76,10 +76,12 @@ class CompareMeta:
     skills: list[str] = field(default_factory=list)
     agent: dict = field(default_factory=dict)  # live runs: the CLI, its version, model, isolation
     notes: list[str] = field(default_factory=list)
+    halt: Halt = field(default_factory=Halt)  # a cancelling signal stopped the run
 
     def to_json(self) -> dict:
         return {
             **self.run.to_json(),
+            **self.halt.to_json(),
             "mode": self.mode,
             "baseline": self.baseline,
             "candidate": self.candidate,
@@ -116,7 +118,11 @@ class CompareResult:
     @property
     def passed(self) -> bool:
         """Nothing compared says nothing; a regression fails unless --allow-regressions."""
-        return bool(self.compared) and (self.meta.allow_regressions or not self.regressions)
+        return (
+            not self.meta.halt.halted
+            and bool(self.compared)
+            and (self.meta.allow_regressions or not self.regressions)
+        )
 
     def side_totals(self, which: str) -> dict:
         records = [getattr(c, which) for c in self.cases]

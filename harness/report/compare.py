@@ -39,6 +39,8 @@ def markdown(result: CompareResult) -> str:
     verdict = "passed" if result.passed else "failed"
     allowed = " (regressions allowed)" if meta.allow_regressions and result.regressions else ""
     lines += ["", f"Result: **{verdict}**{allowed}.", ""]
+    if meta.halt.halted:
+        lines += [f"> **{meta.halt.sentence()}**", ""]
     lines += [f"> {note}\n" for note in meta.notes]
     lines.append(table(["label", "cases", "meaning"], [(k, v, MEANINGS[k]) for k, v in labels.items()]))
     lines += ["", "### Totals", "", _totals_table(totals), ""]

@@ -39,6 +39,8 @@ def markdown(result: CostResult) -> str:
     installed = ", ".join(f"`{name}`" for name in meta.room) or "no skill"
     without = f"; without: the same minus `{meta.skill}`" if meta.skill else ""
     lines += [f"Installed with: {installed}{without}. Means over each side's finished runs.", ""]
+    if meta.halt.halted:
+        lines += [f"> **{meta.halt.sentence()}**", ""]
     names = list(sides)
     rows = [(label, *(_shown(key, sides[s][key]) for s in names)) for label, key in ROWS]
     rows.append(("runs finished", *(f"{sides[s]['finished']}/{sides[s]['runs']}" for s in names)))

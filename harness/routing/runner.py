@@ -74,7 +74,7 @@ class RoutingRun:
         outcomes = [CaseOutcome(case) for case in cases]
         with ThreadPoolExecutor(max_workers=max(1, self.settings.jobs)) as pool:
             futures = {
-                pool.submit(self._finished_sample, outcome, n): outcome
+                pool.submit(self.finished_sample, outcome, n): outcome
                 for n in range(self.settings.repeat)
                 for outcome in outcomes
             }
@@ -87,15 +87,16 @@ class RoutingRun:
                     self.on_case_done(outcome)
         return [o for o in outcomes if len(o.samples) == self.settings.repeat]
 
-    def _finished_sample(self, outcome: CaseOutcome, index: int) -> Sample | None:
-        """A sample, or None when the run was cancelled before it finished (never graded)."""
+    def finished_sample(self, outcome: CaseOutcome, index: int) -> Sample | None:
+        """A sample, or None when the run was cancelled before it finished (never graded). Compare
+        interleaves two runs' samples through it."""
         if self.cancel.is_set():
             return None
         sample = self.run_sample(outcome, index)
         return None if sample.stop_reason == "cancelled" else sample
 
     def run_sample(self, outcome: CaseOutcome, index: int) -> Sample:
-        """Run sample `index` of one case; never raises (compare interleaves two runs' samples)."""
+        """Run sample `index` of one case; never raises."""
         # One broken case must not take the report of every other case with it.
         try:
             return self._run_one(outcome, index)
