@@ -105,6 +105,12 @@ def behavioral(session: nox.Session) -> None:
 
 
 @nox.session
+def compare(session: nox.Session) -> None:
+    """Compare two versions of a skill (or with and without it), or two reports: regressions, improvements."""
+    _pipeline(session, "compare")
+
+
+@nox.session
 def select(session: nox.Session) -> None:
     """Print the CI plan for a change as one line of JSON (changed paths on stdin with --changed)."""
     _pipeline(session, "select")

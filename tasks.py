@@ -89,6 +89,35 @@ def behave(c, skill="", only="", keep_logs=""):
     c.run(_command("behavioral", {"--skill": skill, "--only": only, "--keep-logs": keep_logs}))
 
 
+@task(
+    help={
+        "skill": "the skills whose two versions are compared",
+        "baseline": "a git ref, the skill's folder, or none (default: HEAD)",
+        "mode": "routing or behavioral (default: routing)",
+        "repeat": "runs of each case on each side (default: 3)",
+        "reports": "two report files 'OLD NEW' to compare offline instead",
+    }
+)
+def compare(c, skill="", baseline="", mode="", repeat="", reports=""):
+    """Compare: did my edit make the skill better or worse? Regressions and improvements, case by case."""
+    if reports:
+        c.run(_command("compare", {}, "--reports", *shlex.split(reports)))
+        return
+    c.run(_command("compare", {"--skill": skill, "--baseline": baseline, "--mode": mode, "--repeat": repeat}))
+
+
+@task(
+    help={
+        "skill": "also run without this skill, side by side",
+        "room": "skills installed for the run: a,b",
+        "repeat": "runs of each side (default: 1)",
+    }
+)
+def cost(c, prompt, skill="", room="", repeat=""):
+    """Cost: run one prompt to completion and measure time, turns, tokens and dollars."""
+    c.run(_command("cost", {"--skill": skill, "--room": room, "--repeat": repeat}, prompt))
+
+
 @task(help={"base": "the branch or commit the change is measured from (default: main, else master)"})
 def plan(c, base=""):
     """The CI plan for your branch: `git diff --name-only BASE...HEAD` into `select --changed`."""
@@ -120,9 +149,11 @@ def lint(c):
     c.run("nox -s lint")
 
 
-def _command(name: str, flags: dict[str, str]) -> str:
-    given = " ".join(f"{flag} {shlex.quote(value)}" for flag, value in flags.items() if value)
-    return f"{SKILLSCOPE} {name} {given}".strip()
+def _command(name: str, flags: dict[str, str], *words: str) -> str:
+    """`skillscope NAME WORDS... --flag value...`, leaving out the flags left blank."""
+    given = [shlex.quote(word) for word in words]
+    given += [f"{flag} {shlex.quote(value)}" for flag, value in flags.items() if value]
+    return " ".join([SKILLSCOPE, name, *given])
 
 
 def _default_branch(c) -> str:

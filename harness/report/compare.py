@@ -64,7 +64,7 @@ def _totals_table(totals: dict) -> str:
             ("errors", base["errors"], cand["errors"], ""),
             ("input tokens", base["input_tokens"], cand["input_tokens"], _signed(delta["input_tokens"])),
             ("output tokens", base["output_tokens"], cand["output_tokens"], _signed(delta["output_tokens"])),
-            ("cost", _usd(base["cost_usd"]), _usd(cand["cost_usd"]), _signed(delta["cost_usd"], " $", 4)),
+            ("cost", _usd(base["cost_usd"]), _usd(cand["cost_usd"]), _usd_delta(delta["cost_usd"])),
             (
                 "agent time",
                 f"{base['elapsed_s']:.1f}s",
@@ -90,6 +90,10 @@ def _rate_delta(delta: dict) -> str:
         return "n/a"
     low, high = delta["pass_rate_ci95"]
     return f"{delta['pass_rate'] * 100:+.1f} pts [{low * 100:+.0f}, {high * 100:+.0f}]"
+
+
+def _usd_delta(value: float | None) -> str:
+    return "n/a" if value is None else f"{'-' if value < 0 else '+'}${abs(value):.4f}"
 
 
 def _usd(value: float | None) -> str:
