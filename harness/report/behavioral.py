@@ -45,14 +45,14 @@ def markdown(result: BehavioralResult) -> str:
         )
     )
     lines += ["", "### Unmet expectations", ""]
-    unmet = [(c.case.id, check) for c in result.cases if c.status == FAIL for check in c.unmet]
+    unmet = [(c.case, check) for c in result.cases if c.status == FAIL for check in c.unmet]
     if unmet:
         lines.append(
             table(
-                ["case", "kind", "expectation", "detail"],
+                ["case", "where", "kind", "expectation", "detail"],
                 [
-                    (case_id, check.kind, clip(check.expectation, 120), clip(check.detail, 200))
-                    for case_id, check in unmet
+                    (case.id, where(case), check.kind, clip(check.expectation, 120), clip(check.detail, 200))
+                    for case, check in unmet
                 ],
             )
         )
@@ -68,7 +68,11 @@ def markdown(result: BehavioralResult) -> str:
             "a pass nor a fail.",
             "",
         ]
-        lines.append(table(["case", "error"], [(c.case.id, clip(c.error, 300)) for c in errored]))
+        lines.append(
+            table(
+                ["case", "where", "error"], [(c.case.id, where(c.case), clip(c.error, 300)) for c in errored]
+            )
+        )
     outside = [c for c in result.cases if c.isolation]
     if outside:
         lines += [
@@ -95,7 +99,7 @@ def markdown(result: BehavioralResult) -> str:
                     c.case.skill,
                     c.status,
                     _met(c),
-                    ", ".join(c.activated) or "no",
+                    "—" if c.status == ERROR and not c.activated else ", ".join(c.activated) or "no",
                     c.stop_reason or "-",
                     f"{c.elapsed_s:.1f}s",
                 )
@@ -130,7 +134,10 @@ def findings(result: BehavioralResult) -> list[Finding]:
             message = f"behavioral case `{c.case.id}` errored (not graded): {c.error}"
         else:
             unmet = "; ".join(f"{check.kind} `{check.expectation}`: {check.detail}" for check in c.unmet)
-            message = f"behavioral case `{c.case.id}`: {c.summary()}. Unmet: {unmet}"
+            message = (
+                f"behavioral case `{c.case.id}`: {c.summary()} for the prompt {c.case.prompt!r}. "
+                f"Unmet: {unmet}; read what the agent did (--keep-logs), then the skill's instructions"
+            )
         out.append(finding.error("behavioral", c.case.source, message, c.case.line))
     return out
 
@@ -142,9 +149,12 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
             name=c.case.id,
             time_s=c.elapsed_s,
             error=c.error if c.status == ERROR else None,
-            failure="\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
+            failure=f"prompt: {c.case.prompt}\n"
+            + "\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
             if c.status == FAIL
             else None,
+            file=c.case.source,
+            line=c.case.line,
             output="\n".join(
                 f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}" for k in c.checks
             )
@@ -152,6 +162,10 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
         )
         for c in result.cases
     ] + halt_cases("behavioral", result.meta.halt)
+
+
+def where(case) -> str:
+    return f"{case.source}:{case.line}" if case.line else case.source
 
 
 def _check_line(check) -> str:

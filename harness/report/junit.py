@@ -18,6 +18,8 @@ class JUnitCase:
     failure: str | None = None
     error: str | None = None
     output: str | None = None
+    file: str | None = None  # root-relative: where the case is written (its dataset)
+    line: int | None = None
 
 
 def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
@@ -37,6 +39,10 @@ def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
         item = ET.SubElement(
             node, "testcase", classname=case.classname, name=case.name, time=f"{case.time_s:.3f}"
         )
+        if case.file:
+            item.set("file", case.file)
+        if case.line:
+            item.set("line", str(case.line))
         for kind, text in (("error", case.error), ("failure", case.failure)):
             if text is not None:
                 first = text.splitlines()[0][:200] if text else ""

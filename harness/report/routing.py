@@ -6,6 +6,7 @@ from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
+from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingResult
 
 MEANINGS = {
@@ -95,14 +96,16 @@ def markdown(result: RoutingResult) -> str:
     if failures:
         lines.append(
             table(
-                ["case", "expected", "got", "verdict", "prompt"],
+                ["case", "where", "expected", "got", "verdict", "prompt", "look at"],
                 [
                     (
                         o.case.id,
+                        where(o.case),
                         o.expected or "no skill",
                         o.observed or "no skill",
                         o.verdict,
                         clip(o.case.prompt, 110),
+                        hint(o),
                     )
                     for o in failures
                 ],
@@ -113,7 +116,11 @@ def markdown(result: RoutingResult) -> str:
     errored = [o for o in result.outcomes if not o.graded]
     if errored:
         lines += ["", "### Errored cases (not graded)", ""]
-        lines.append(table(["case", "error"], [(o.case.id, clip(o.error, 300)) for o in errored]))
+        lines.append(
+            table(
+                ["case", "where", "error"], [(o.case.id, where(o.case), clip(o.error, 300)) for o in errored]
+            )
+        )
     lines += ["", "<details><summary>All cases</summary>", ""]
     lines.append(
         table(
@@ -123,7 +130,7 @@ def markdown(result: RoutingResult) -> str:
                     c["id"],
                     c["category"],
                     c["expect"] or "no skill",
-                    c["observed"] or "no skill",
+                    fired(c),
                     c["verdict"],
                     c["stop_reason"],
                     f"{c['elapsed_s']:.1f}s",
@@ -142,9 +149,22 @@ def markdown(result: RoutingResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def where(case) -> str:
+    return f"{case.source}:{case.line}" if case.line else case.source
+
+
+def fired(case: dict) -> str:
+    """What fired, for the table: an errored case made no decision, which is not "no skill"."""
+    if case["status"] == "error":
+        return "—"
+    return case["observed"] or "no skill"
+
+
 def _rate(case: dict) -> str:
     if case["trigger_rate"] is None:
         return "n/a"
+    if len(case["samples"]) < 2:  # an interval from one run says nothing
+        return f"{case['trigger_rate'] * 100:.0f}%"
     low, high = case["trigger_rate_ci95"]
     return f"{case['trigger_rate'] * 100:.0f}% [{low * 100:.0f}–{high * 100:.0f}%]"
 
@@ -189,12 +209,32 @@ def findings(result: RoutingResult) -> list[Finding]:
         if o.passed:
             continue
         if o.graded:
-            message = f"routing case `{o.case.id}`: {o.summary} ({o.verdict})"
-            out.append(finding.error("routing", o.case.source, message, o.case.line))
+            out.append(finding.error("routing", o.case.source, failure_text(o), o.case.line))
         else:
-            message = f"routing case `{o.case.id}` errored: {o.error}"
+            message = f"routing case `{o.case.id}` errored (not graded): {o.error}"
             out.append(finding.warning("routing", o.case.source, message, o.case.line))
     return out
+
+
+def failure_text(o: CaseOutcome) -> str:
+    """One failed case in a sentence a reader can act on: what happened, the prompt, what to look at."""
+    return (
+        f"routing case `{o.case.id}`: {o.summary} ({o.verdict}) for the prompt {o.case.prompt!r}; {hint(o)}"
+    )
+
+
+def hint(o: CaseOutcome) -> str:
+    """Where to look for a routing miss: the descriptions that decided it."""
+    expected, observed = o.expected, o.observed
+    if expected and observed and observed != expected:
+        return (
+            f"compare the descriptions of `{expected}` and `{observed}`: the prompt matched the other better"
+        )
+    if expected:
+        return f"read `{expected}`'s description as the agent would: it does not claim this prompt"
+    if observed and o.case.skill:
+        return f"`{observed}`'s description claims a prompt meant for no skill: narrow it"
+    return f"`{observed}`'s description claims a prompt no skill should take; narrow it"
 
 
 def junit(result: RoutingResult) -> list[JUnitCase]:
@@ -204,7 +244,9 @@ def junit(result: RoutingResult) -> list[JUnitCase]:
             name=o.case.id,
             time_s=sum(s.elapsed_s for s in o.samples),
             error=o.error if not o.graded else None,
-            failure=None if o.passed or not o.graded else f"{o.summary} ({o.verdict})",
+            failure=None if o.passed or not o.graded else failure_text(o),
+            file=o.case.source,
+            line=o.case.line,
         )
         for o in result.outcomes
     ] + halt_cases("routing", result.meta.halt)

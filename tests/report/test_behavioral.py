@@ -50,6 +50,7 @@ def test_a_pipe_in_an_unmet_expectation_stays_in_its_cell():
     assert "\\\\|" not in text  # escaped once, never twice
     assert cells(text, "### Unmet expectations") == [
         "c1",
+        "pdf/evals.json",
         "expected_behavior",
         "use a | b pipe",
         "it ran a | b instead",
@@ -58,7 +59,7 @@ def test_a_pipe_in_an_unmet_expectation_stays_in_its_cell():
 
 def test_a_pipe_in_an_error_is_escaped_once_and_a_long_one_is_clipped():
     text = report.markdown(result([CaseResult(case("c1"), error="exit | code " + "x" * 400)]))
-    (case_id, error) = cells(text, "### Errored cases (not graded)")
+    (case_id, _where, error) = cells(text, "### Errored cases (not graded)")
     assert case_id == "c1" and error.startswith("exit | code x") and error.endswith("…")
     assert len(error) == 300
 

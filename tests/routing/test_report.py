@@ -145,14 +145,21 @@ def test_a_timed_out_run_fails_and_says_so():
 def test_annotations_and_junit_cases_follow_the_verdicts():
     made = result(mixed())
     notes = github.finding_annotations(report.findings(made))
-    assert notes == [
+    assert len(notes) == 2
+    assert notes[0].startswith(
         "::error file=pdf/evals/evals.json,line=4,title=skillscope routing::routing case `p2`: expected pdf "
-        "-> got pdf-tools (wrong_skill)",
-        "::warning file=shared/evals/evals.json,line=4,title=skillscope routing::routing case `s1` errored: "
-        "the API answered 529 (overloaded)",
-    ]
+        "-> got pdf-tools (wrong_skill) for the prompt "
+    )
+    assert notes[0].endswith(
+        "compare the descriptions of `pdf` and `pdf-tools`: the prompt matched the other better"
+    )
+    assert notes[1] == (
+        "::warning file=shared/evals/evals.json,line=4,title=skillscope routing::routing case `s1` errored "
+        "(not graded): the API answered 529 (overloaded)"
+    )
     cases = {c.name: c for c in report.junit(made)}
     assert cases["p1"].failure is None and cases["p1"].error is None and cases["p1"].time_s == 1.25
-    assert cases["p2"].failure == "expected pdf -> got pdf-tools (wrong_skill)"
+    assert cases["p2"].failure.startswith("routing case `p2`: expected pdf -> got pdf-tools (wrong_skill)")
+    assert (cases["p2"].file, cases["p2"].line) == ("pdf/evals/evals.json", 4)
     assert cases["s1"].error == "the API answered 529 (overloaded)" and cases["s1"].failure is None
     assert cases["s2"].classname == "routing.shared" and cases["p1"].classname == "routing.pdf"

@@ -707,11 +707,11 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin):
     lines = {c["id"]: c["line"] for c in report["cases"]}
     assert (
         f"::error file=pdf/evals/evals.json,line={lines['rotate-pdf']},title=skillscope routing::routing "
-        "case `rotate-pdf`: expected pdf -> got no skill (missed_trigger)"
-    ) in notes
+        "case `rotate-pdf`: expected pdf -> got no skill (missed_trigger) for the prompt"
+    ) in " ".join(notes)
     assert any(
         n.startswith(f"::warning file=pdf/evals/evals.json,line={lines['merge-pdf']},")
-        and "errored: the API answered 529" in n
+        and "errored (not graded): the API answered 529" in n
         for n in notes
     )
     assert len(notes) == 3
@@ -719,6 +719,8 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin):
     suite = ET.parse(junit).getroot().find("testsuite")
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("4", "2", "1")
     kinds = {c.get("name"): [child.tag for child in c] for c in suite.iter("testcase")}
+    located = {c.get("name"): (c.get("file"), c.get("line")) for c in suite.iter("testcase")}
+    assert located["rotate-pdf"] == ("pdf/evals/evals.json", str(lines["rotate-pdf"]))
     assert kinds == {
         "split-pdf": [],
         "merge-pdf": ["error"],
