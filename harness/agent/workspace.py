@@ -11,6 +11,7 @@ from pathlib import Path
 
 SKILLS_SUBDIR = Path(".claude") / "skills"
 ANSWER_KEY_DIR = "evals"  # a skill's dataset: the agent must never see it
+ANSWER_KEY_FILES = ("evals.json", "extended_evals.json")  # never copied from a fixture either
 _FALLBACK_TEMP_PARENTS = ("/var/tmp", "/dev/shm")
 
 
@@ -81,13 +82,15 @@ def stage_workspace(
         if fixture is not None:
             if not Path(fixture).is_dir():
                 raise WorkspaceError(f"workspace fixture directory not found: {fixture}")
-            copy_tree(Path(fixture), workspace)
+            copy_tree(Path(fixture), workspace, skip_names=ANSWER_KEY_FILES)
         yield workspace
     finally:
         shutil.rmtree(workspace, ignore_errors=True)
 
 
-def copy_tree(source: Path, target: Path, skip_top: tuple[str, ...] = ()) -> None:
+def copy_tree(
+    source: Path, target: Path, skip_top: tuple[str, ...] = (), skip_names: tuple[str, ...] = ()
+) -> None:
     """Copy `source` into `target`, keeping symlinks that stay inside `source`.
 
     A link pointing inside is re-created relative (so it points into the copy);
@@ -108,6 +111,8 @@ def copy_tree(source: Path, target: Path, skip_top: tuple[str, ...] = ()) -> Non
             else:
                 (target / rel / name).mkdir(exist_ok=True)
         for name in files:
+            if name in skip_names:
+                continue
             path = here / name
             if path.is_symlink():
                 _copy_link(path, target / rel / name, root, skipped)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from harness.checks import CheckOptions
-from harness.files import is_inside
+from harness.files import is_inside, within
 from harness.model import findings
 from harness.model.catalog import Catalog
-from harness.model.dataset import TRIGGER_ONLY_KEYS, Dataset
+from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Dataset
 from harness.model.findings import Finding
 
 MIN_POSITIVES = 3
+DATASET_FILES = (EVALS, EXTENDED)
 MIN_NEGATIVES = 2
 
 
@@ -105,7 +108,25 @@ def _workspace(case, data: Dataset, catalog: Catalog) -> list[Finding]:
                 case.line,
             )
         ]
+    if holds_answer_key(target, skill_dir):
+        return [
+            findings.error(
+                "workspace-answer-key",
+                data.rel,
+                f"case `{case.id}`: `workspace` '{case.workspace}' would hand the agent the skill's "
+                "dataset (the answer key); give the case a fixture folder of its own, e.g. fixtures/<id>.",
+                case.line,
+            )
+        ]
     return []
+
+
+def holds_answer_key(folder: Path, skill_dir: Path) -> bool:
+    """The fixture is or holds the skill's evals/ folder, or holds a dataset file anywhere below it."""
+    real = folder.resolve()
+    if within((skill_dir / "evals").resolve(), real):
+        return True
+    return any(path.name in DATASET_FILES for path in real.rglob("*.json"))
 
 
 def _tier0(data: Dataset) -> list[Finding]:

@@ -97,3 +97,14 @@ def test_the_default_temp_parent_is_clean(monkeypatch, tmp_path):
     chosen = clean_temp_parent()
     assert skills_ancestor(chosen) is None
     assert Path(chosen) != dirty
+
+
+def test_a_fixture_never_brings_a_dataset_into_the_workspace(tmp_path, temp_root):
+    fixture = tmp_path / "fixture"
+    (fixture / "deep").mkdir(parents=True)
+    (fixture / "input.csv").write_text("a,b\n")
+    (fixture / "evals.json").write_text("{}")
+    (fixture / "deep" / "extended_evals.json").write_text("{}")
+    with stage_workspace({}, temp_root, fixture=fixture) as workspace:
+        names = sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*") if p.is_file())
+    assert names == ["input.csv"]
