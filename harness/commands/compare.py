@@ -194,7 +194,7 @@ def run_routing(args: argparse.Namespace, ctx: Context, cancel: Cancellation) ->
         loaded = catalog.load(candidate_repo, room, options.negatives_from(args))
         require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
         pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
-        cases = catalog.select_cases(pooled, parse_list("--only", args.only), names)
+        cases = at_home(catalog.select_cases(pooled, parse_list("--only", args.only), names), repo, cand)
         if not cases:
             raise UsageError("no routing case selected; check --skill and --only.")
         ready = ready_agent(args, ctx, deadline, cancel)
@@ -240,7 +240,7 @@ def run_behavioral(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
         chosen = catalog.select_cases(
             loaded.cases(names, extended=args.extended), parse_list("--only", args.only), names
         )
-        cases = behavioral_cases(chosen, hooks)
+        cases = at_home(behavioral_cases(chosen, hooks), repo, cand)
         if not cases:
             raise UsageError(
                 "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
@@ -320,6 +320,21 @@ def behavioral_comparison(case: Case, base: list[CaseResult], cand: list[CaseRes
         baseline=SideRecord([behavioral_run(r.to_json()) for r in base]),
         candidate=SideRecord([behavioral_run(r.to_json()) for r in cand]),
     )
+
+
+def at_home(cases: list[Case], repo: Repo, candidate: dict[str, Path | None]) -> list[Case]:
+    """Cases read from a candidate outside the working tree (a ref, a folder), located at the working
+    tree's dataset instead, where annotations and readers look for them."""
+    moved = {
+        repo.rel(path) + "/": repo.rel(repo.skill_dirs[name]) + "/"
+        for name, path in candidate.items()
+        if path is not None and path != repo.skill_dirs[name]
+    }
+    out = []
+    for case in cases:
+        there = next((prefix for prefix in moved if case.source.startswith(prefix)), None)
+        out.append(case if there is None else replace(case, source=moved[there] + case.source[len(there) :]))
+    return out
 
 
 def side_dirs(

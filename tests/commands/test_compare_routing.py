@@ -146,3 +146,14 @@ def test_an_unknown_ref_is_one_usage_error_before_any_run(fake_api, repo, env):
     code, _out, err, _report = compare(repo, env, "--baseline", "no-such-ref", *ONLY)
     assert code == 2 and "--baseline no-such-ref: not a folder and not a git ref" in err
     assert fake_api.requests == []
+
+
+def test_a_candidate_from_a_ref_is_located_at_the_working_tree_dataset(fake_api, repo, env):
+    fake_api.script(router)
+    code, _out, err, report = compare(
+        repo, env, "--candidate", "HEAD", "--baseline", "none", "--only", "alpha-pos-3", "--repeat", "1"
+    )
+    (case,) = report["cases"]
+    assert case["source"] == "alpha/evals/evals.json" and case["line"], err
+    assert case["label"] == "improvement" and code == 0
+    assert report["meta"]["candidate"] == "HEAD"
