@@ -138,6 +138,7 @@ class CompareResult:
             "errors": len(records) - len(graded),
             "pass_rate": round(passed / len(graded), 4) if graded else None,
             "pass_rate_ci95": [round(x, 4) for x in interval] if interval else None,
+            "trigger_rate": self.trigger_rates(which),
             "runs": sum(len(r.runs) for r in records),
             "elapsed_s": round(sum(f["elapsed_s"] for f in figures), 3),
             "input_tokens": sum(f["input_tokens"] for f in figures),
@@ -145,6 +146,15 @@ class CompareResult:
             "cost_usd": round(sum(costs), 6) if costs else None,
             "tool_calls": sum(f["tool_calls"] for f in figures),
         }
+
+    def trigger_rates(self, which: str) -> dict[str, float | None]:
+        """Routing: per skill, the share of its positive cases' graded runs in which it fired."""
+        out = {}
+        for skill in dict.fromkeys(c.expect for c in self.cases if c.expect):
+            runs = [r for c in self.cases if c.expect == skill for r in getattr(c, which).graded]
+            fired = sum(1 for r in runs if r.outcome == skill)
+            out[skill] = round(fired / len(runs), 4) if runs else None
+        return out
 
     def totals(self) -> dict:
         base, cand = self.side_totals("baseline"), self.side_totals("candidate")
@@ -154,6 +164,10 @@ class CompareResult:
             "pass_rate": None if found is None else round(found[0], 4),
             "pass_rate_ci95": None if found is None else [round(found[1], 4), round(found[2], 4)],
             **{key: _minus(cand[key], base[key]) for key in keys},
+            "trigger_rate": {
+                skill: _minus(cand["trigger_rate"][skill], rate)
+                for skill, rate in base["trigger_rate"].items()
+            },
         }
         return {"baseline": base, "candidate": cand, "delta": delta}
 

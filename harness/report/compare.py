@@ -62,6 +62,15 @@ def _totals_table(totals: dict) -> str:
         [
             ("pass rate", _rate(base), _rate(cand), _rate_delta(delta)),
             ("errors", base["errors"], cand["errors"], ""),
+            *(
+                (
+                    f"trigger rate `{skill}`",
+                    _percent(rate),
+                    _percent(cand["trigger_rate"][skill]),
+                    _points(delta["trigger_rate"][skill]),
+                )
+                for skill, rate in base["trigger_rate"].items()
+            ),
             ("input tokens", base["input_tokens"], cand["input_tokens"], _signed(delta["input_tokens"])),
             ("output tokens", base["output_tokens"], cand["output_tokens"], _signed(delta["output_tokens"])),
             ("cost", _usd(base["cost_usd"]), _usd(cand["cost_usd"]), _usd_delta(delta["cost_usd"])),
@@ -90,6 +99,10 @@ def _rate_delta(delta: dict) -> str:
         return "n/a"
     low, high = delta["pass_rate_ci95"]
     return f"{delta['pass_rate'] * 100:+.1f} pts [{low * 100:+.0f}, {high * 100:+.0f}]"
+
+
+def _points(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:+.1f} pts"
 
 
 def _usd_delta(value: float | None) -> str:
@@ -181,6 +194,8 @@ def junit(result: CompareResult) -> list[JUnitCase]:
             error=_error_row(c)[2] if c.label == "error" else None,
             failure=_summary(c) if c.label == "regression" else None,
             output=f"label: {c.label}",
+            file=c.source,
+            line=c.line,
         )
         for c in result.cases
     ]

@@ -68,6 +68,11 @@ def test_one_lost_and_one_won_prompt_give_one_regression_and_one_improvement(tmp
     case = report["cases"][0]
     assert case["baseline"]["status"] == "pass" and case["candidate"]["outcome"] == "(no skill)"
     assert "[compare] failed: 2 regression(s)" in run.stderr
+    rates = report["totals"]
+    assert rates["baseline"]["trigger_rate"] == {"alpha": 0.75}
+    assert rates["candidate"]["trigger_rate"] == {"alpha": 0.6667}  # the errored run counts on neither side
+    assert rates["delta"]["trigger_rate"] == {"alpha": -0.0833}
+    assert "trigger rate `alpha`" in run.stdout
 
 
 def test_a_regression_is_annotated_on_its_dataset_line_and_fails_in_junit(tmp_path, repo):
@@ -76,6 +81,8 @@ def test_a_regression_is_annotated_on_its_dataset_line_and_fails_in_junit(tmp_pa
     assert "::error file=alpha/evals/evals.json,line=4,title=skillscope compare::" in run.stdout
     assert "::warning file=alpha/evals/evals.json,line=24" in run.stdout  # the error, not compared
     suite = ET.parse(junit).getroot().find("testsuite")
+    first = suite.find("testcase")
+    assert (first.get("file"), first.get("line")) == ("alpha/evals/evals.json", "4")
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("5", "2", "1")
 
 
