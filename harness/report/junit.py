@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.envelope import Halt
+from harness.files import write_atomic
 from harness.model.findings import Finding, lies_in
 
 
@@ -23,6 +24,11 @@ class JUnitCase:
 
 
 def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
+    write_atomic(path, render(suite, cases))
+
+
+def render(suite: str, cases: list[JUnitCase]) -> str:
+    """The XML document of one suite, as text: for a file or for stdout (`--format junit`)."""
     failures = sum(1 for c in cases if c.failure is not None)
     errors = sum(1 for c in cases if c.error is not None)
     root = ET.Element("testsuites")
@@ -50,8 +56,7 @@ def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
                 break
         if case.output:
             ET.SubElement(item, "system-out").text = case.output
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
 def findings_cases(kind: str, units: dict[str, str], found: list[Finding]) -> list[JUnitCase]:
