@@ -9,6 +9,7 @@ from pathlib import Path
 from harness.envelope import Halt
 from harness.files import write_atomic
 from harness.model.findings import Finding, lies_in
+from harness.report.text import adoption_note
 
 
 @dataclass(frozen=True)
@@ -77,17 +78,11 @@ def finding_case(kind: str, name: str, found: list[Finding]) -> JUnitCase:
     """Failed by the findings that fail the run; warnings, demoted and known findings are output."""
 
     def listed(chosen: list[Finding]) -> str | None:
-        return "\n".join(f"{f.location}: {f.rule}: {f.message}{_adopted(f)}" for f in chosen) or None
+        return "\n".join(f"{f.location}: {f.rule}: {f.message}{adoption_note(f)}" for f in chosen) or None
 
     failing = [f for f in found if f.fails]
     return JUnitCase(
         classname=kind, name=name, failure=listed(failing), output=listed([f for f in found if not f.fails])
-    )
-
-
-def _adopted(finding: Finding) -> str:
-    return (
-        " (known: in the baseline)" if finding.baseline else " (demoted by --warn)" if finding.demoted else ""
     )
 
 
