@@ -1,8 +1,11 @@
-"""Reading the repo's text files defensively: any bad file becomes a reason, not a traceback."""
+"""Reading the repo's text files defensively (any bad file becomes a reason, not a traceback), and writing
+reports whole (a concurrent run or reader never sees half a file)."""
 
 from __future__ import annotations
 
+import errno
 import os
+import secrets
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -141,3 +144,55 @@ class RealPaths:
             return stat.S_ISLNK(os.lstat(path).st_mode)
         except (OSError, ValueError):
             return False  # as realpath does: a component it cannot stat is kept as written
+
+
+# What os.link raises on a file system without hard links (some network and FAT mounts).
+NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK}
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """`path` replaced whole by `text`: written beside it, then renamed over it, so a reader (or a
+    concurrent run) sees the old file or the new one, never half of either."""
+    temp = written_beside(path, text)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+
+
+def write_new(path: Path, text: str) -> None:
+    """`path` created with `text`, or FileExistsError when something is already there. The name is
+    taken by one atomic link of a finished file: no check-then-write for a concurrent run to slip
+    into, and no reader ever sees it half written."""
+    temp = written_beside(path, text)
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in NO_HARD_LINKS:
+            raise
+        with open(path, "x", encoding="utf-8") as stream:  # still exclusive, though not atomic
+            stream.write(text)
+    finally:
+        temp.unlink(missing_ok=True)
+
+
+def written_beside(path: Path, text: str) -> Path:
+    """A hidden new file in `path`'s folder (made if missing) holding `text`: on the same file system, so
+    the rename or link that follows is atomic; created with the umask's mode, as a plain write would be."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    while True:
+        temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        try:
+            with open(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
+        return temp

@@ -62,19 +62,36 @@ def add_skills_dir(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_reports(parser: argparse.ArgumentParser, junit: bool = False) -> None:
+FORMATS = ("text", "markdown", "json", "junit", "sarif")
+
+
+def add_reports(parser: argparse.ArgumentParser) -> None:
+    """Where a graded command's reports go and what its stdout shows."""
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="what goes to stdout: text (a line per finding or failing case, then a summary), markdown, "
+        "json (the JSON report), junit or sarif (default: text)",
+    )
     parser.add_argument(
         "--output",
         metavar="PATH",
-        help="JSON report path (default: <repo>/.skillscope/runs/<command>-<time>.json)",
+        help="JSON report path; - writes it to stdout and nothing else (default: "
+        "<repo>/.skillscope/runs/<command>-<time>.json, copied to latest-<command>.json)",
     )
     parser.add_argument(
         "--summary",
         metavar="PATH",
         help="append the markdown report here (default: $GITHUB_STEP_SUMMARY when set)",
     )
-    if junit:
-        parser.add_argument("--junit", metavar="PATH", help="also write a JUnit XML report here")
+    parser.add_argument("--junit", metavar="PATH", help="also write a JUnit XML report here")
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument(
+        "-q", "--quiet", action="store_true", help="text format: only the error lines and the summary line"
+    )
+    loudness.add_argument(
+        "-v", "--verbose", action="store_true", help="text format: also each skill or case with its status"
+    )
 
 
 def add_policy(parser: argparse.ArgumentParser) -> None:
@@ -277,16 +294,36 @@ def add_fetching(parser: argparse.ArgumentParser) -> None:
 
 @dataclass(frozen=True)
 class ReportOptions:
-    """Where a command's reports go, from the flags add_reports declared."""
+    """Where a command's reports go and what its stdout shows, from the flags add_reports declared."""
 
     output: str | None = None
     summary: str | None = None
     junit: str | None = None
+    format: str = "text"
+    quiet: bool = False
+    verbose: bool = False
+
+    @property
+    def json_to_stdout(self) -> bool:
+        return self.output == "-"
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> ReportOptions:
         given = vars(args)
-        return cls(output=given["output"], summary=given["summary"], junit=given.get("junit"))
+        chosen = given.get("format")
+        if given["output"] == "-" and chosen not in (None, "json"):
+            raise UsageError(
+                f"--output - puts the JSON report on stdout, where --format {chosen} would go too; "
+                "drop one of them, or give --output a file path."
+            )
+        return cls(
+            output=given["output"],
+            summary=given["summary"],
+            junit=given.get("junit"),
+            format=chosen or "text",
+            quiet=given.get("quiet", False),
+            verbose=given.get("verbose", False),
+        )
 
 
 def add_timeout(parser: argparse.ArgumentParser, default: float = 900) -> None:

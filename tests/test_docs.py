@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness import cli
+from tests.support import rules_table
 
 ROOT = Path(__file__).resolve().parent.parent
 USAGE = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
@@ -66,6 +67,14 @@ def test_every_finding_rule_is_in_the_rules_tables():
     documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", USAGE, re.MULTILINE))
     missing = sorted(_emitted_rules() - documented)
     assert not missing, f"rules emitted by the code but missing from docs/usage.md tables: {missing}"
+
+
+def test_the_rules_sarif_explains_are_the_rules_tables():
+    shipped = rules_table.RULES_JSON.read_text(encoding="utf-8")
+    assert shipped == rules_table.rendered(rules_table.from_usage(USAGE)), (
+        "harness/data/rules.json (the help of each rule in SARIF logs) is out of step with the rules "
+        "tables of docs/usage.md; write it again with `python -m tests.support.rules_table`"
+    )
 
 
 def test_every_nox_session_is_documented():

@@ -1,8 +1,10 @@
-"""harness.files: defensive reads, and a realpath that resolves each directory once."""
+"""harness.files: defensive reads, a realpath that resolves each directory once, and whole-file writes."""
 
 from __future__ import annotations
 
+import errno
 import os
+import threading
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -110,3 +112,70 @@ def test_rel_to_agrees_with_relpath(path: list[str]):
     root = "/repo/root"
     full = os.path.join(root, *path)
     assert rel_to(root, full) == PurePosixPath(os.path.relpath(full, root)).as_posix()
+
+
+def test_write_atomic_replaces_the_whole_file_and_leaves_no_temporary(tmp_path: Path):
+    path = tmp_path / "deep" / "report.json"
+    files.write_atomic(path, "first, and longer than the second\n")
+    files.write_atomic(path, "second\n")
+    assert path.read_text() == "second\n"
+    assert sorted(p.name for p in path.parent.iterdir()) == ["report.json"]
+
+
+def test_write_new_never_replaces_what_is_there(tmp_path: Path):
+    path = tmp_path / "report.json"
+    files.write_new(path, "mine\n")
+    with pytest.raises(FileExistsError):
+        files.write_new(path, "theirs\n")
+    assert path.read_text() == "mine\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_write_new_refuses_a_dangling_symlink_rather_than_write_through_it(tmp_path: Path):
+    (tmp_path / "report.json").symlink_to(tmp_path / "elsewhere.json")
+    with pytest.raises(FileExistsError):
+        files.write_new(tmp_path / "report.json", "x")
+    assert not (tmp_path / "elsewhere.json").exists()
+
+
+def test_one_of_many_racing_writers_takes_a_name_and_its_file_is_whole(tmp_path: Path):
+    path, writers = tmp_path / "report.json", 8
+    start, won, lost = threading.Barrier(writers), [], []
+
+    def write(index: int) -> None:
+        start.wait()
+        try:
+            files.write_new(path, f"writer {index}\n" * 1000)
+            won.append(index)
+        except FileExistsError:
+            lost.append(index)
+
+    threads = [threading.Thread(target=write, args=(i,)) for i in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(won) == 1 and len(lost) == writers - 1
+    assert path.read_text() == f"writer {won[0]}\n" * 1000
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_without_hard_links_write_new_still_creates_exclusively(tmp_path: Path, monkeypatch):
+    def no_links(source, target):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(files.os, "link", no_links)
+    files.write_new(tmp_path / "report.json", "mine\n")
+    with pytest.raises(FileExistsError):
+        files.write_new(tmp_path / "report.json", "theirs\n")
+    assert (tmp_path / "report.json").read_text() == "mine\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_new_files_get_the_modes_a_plain_write_would(tmp_path: Path):
+    plain = tmp_path / "plain"
+    plain.write_text("x")
+    files.write_new(tmp_path / "new", "x")
+    files.write_atomic(tmp_path / "replaced", "x")
+    mode = plain.stat().st_mode
+    assert (tmp_path / "new").stat().st_mode == mode == (tmp_path / "replaced").stat().st_mode

@@ -83,7 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     options.add_adoption(parser)
     options.add_strict(parser)
-    options.add_reports(parser, junit=True)
+    options.add_reports(parser)
     options.add_timeout(parser, default=3600)
     for flag in ROUTING_ONLY_FLAGS:
         parser.add_argument(flag, nargs="?", action=RoutingOnly, help=argparse.SUPPRESS)
@@ -97,6 +97,7 @@ def positive_seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return behave(args, ctx, cancel)
@@ -215,8 +216,7 @@ def report(
         halt=halt,
     )
     result = BehavioralResult(meta=meta, cases=results)
-    where = ReportOptions.from_args(args)
-    publish(result, ctx, where.output, where.summary, where.junit)
+    publish(result, ctx, ReportOptions.from_args(args))
     return result
 
 

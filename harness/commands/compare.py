@@ -122,7 +122,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="structural rules the gate before the run reports as warnings (the repo's "
         ".skillscope/baseline.json applies when present)",
     )
-    options.add_reports(parser, junit=True)
+    options.add_reports(parser)
     options.add_timeout(parser, default=1800)
 
 
@@ -134,6 +134,7 @@ DEFAULTS = {
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
     for key, value in DEFAULTS[args.mode].items():
         if getattr(args, key) is None:
             setattr(args, key, value)

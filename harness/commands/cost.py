@@ -56,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal kills the running runs; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return measure_prompt(args, ctx, cancel)

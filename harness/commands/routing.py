@@ -85,7 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_negatives(parser)
     options.add_adoption(parser)
     options.add_strict(parser)
-    options.add_reports(parser, junit=True)
+    options.add_reports(parser)
     options.add_timeout(parser)
 
 
@@ -108,6 +108,7 @@ def min_accuracy(text: str) -> Fraction:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return route(args, ctx, cancel)
@@ -201,8 +202,7 @@ def report(
         halt=halt,
     )
     result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
-    where = ReportOptions.from_args(args)
-    publish(result, ctx, where.output, where.summary, where.junit)
+    publish(result, ctx, ReportOptions.from_args(args))
     return result
 
 

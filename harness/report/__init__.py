@@ -1,4 +1,5 @@
-"""Publishing a result: JSON file, markdown on stdout and in the step summary, annotations, JUnit.
+"""Publishing a result: the JSON report on disk, the chosen format on stdout, the markdown step summary,
+annotations and JUnit.
 
 Each command's renderers live in one module of this package, named in REPORTS and imported when used
 (a `structural` run should not load the agent stack to render its table).
@@ -6,9 +7,11 @@ Each command's renderers live in one module of this package, named in REPORTS an
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import json
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -16,9 +19,10 @@ from typing import Protocol
 from harness import schemas
 from harness.context import Context
 from harness.errors import HarnessError
+from harness.files import write_atomic, write_new
 from harness.model.findings import Finding
 from harness.options import ReportOptions
-from harness.report import github, junit
+from harness.report import github, junit, sarif, text
 from harness.report.junit import JUnitCase
 from harness.secrets import Redactor
 
@@ -31,6 +35,8 @@ REPORTS: dict[str, str] = {
     "cost": "harness.report.cost",
     "select": "harness.report.select",
 }
+RUNS = Path(".skillscope") / "runs"
+TRIES = 1000  # names tried for one command's report within one second before giving up
 
 
 class Result(Protocol):
@@ -42,9 +48,15 @@ class Result(Protocol):
 
 
 class Renderers(Protocol):
-    """What every module named in REPORTS offers for its command's result."""
+    """What every graded command's module named in REPORTS offers for its result."""
 
     def markdown(self, result) -> str: ...
+
+    def headline(self, result) -> str:
+        """The run in a few words, for the text format's summary line."""
+
+    def statuses(self, result) -> dict[str, str]:
+        """Each graded unit's status word, which --verbose lists."""
 
     def findings(self, result) -> list[Finding]:
         """What did not pass, located at a file and line: annotations, text lines and SARIF results."""
@@ -56,68 +68,139 @@ def renderers(command: str) -> Renderers:
     return importlib.import_module(REPORTS[command])
 
 
-def default_output(repo_root: Path, command: str) -> Path:
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    runs = repo_root / ".skillscope" / "runs"
-    path = runs / f"{command}-{stamp}.json"
-    suffix = 2
-    while path.exists():
-        path, suffix = runs / f"{command}-{stamp}-{suffix}.json", suffix + 1
-    return path
-
-
-def _write(path: Path, text: str, what: str, flag: str, append: bool = False) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a" if append else "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except OSError as exc:
-        raise HarnessError(
-            f"cannot write {what} to {path} ({exc.strerror or exc}); fix {flag} or the "
-            "directory's permissions."
-        ) from None
-
-
 def finish(result: Result, ctx: Context, where: ReportOptions) -> int:
     """The end every graded command shares: publish the reports, exit 0 when the run passed, else 1."""
-    publish(result, ctx, where.output, where.summary, where.junit)
+    publish(result, ctx, where)
     return 0 if result.passed else 1
 
 
-def publish(
-    result: Result, ctx: Context, output: str | None, summary: str | None, junit_path: str | None = None
-) -> Path:
-    """Write every report of `result`, known secret values blanked; returns the JSON report's path."""
+def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
+    """Write every report of `result`, known secret values blanked; returns the JSON report's path (None
+    when it went to stdout)."""
+    report = renderers(result.command)
     redact = Redactor.of(ctx.environ)
     document = redact.data(result.to_json())
-    path = Path(output) if output else default_output(Path(document["repo"]), result.command)
-    if not path.is_absolute():
-        path = ctx.cwd / path
     # A result may name its schema; the default is `<command>-report`.
     schema = getattr(result, "schema", f"{result.command}-report")
     problems = [e.message for e in schemas.errors(schema, document)]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
-    _write(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", "the JSON report", "--output")
-    report = renderers(result.command)
-    text = redact(report.markdown(result))
-    ctx.out(text)
-    ctx.out(f"JSON report: {path}")
-    summary_path = summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
+    as_json = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    path = None if where.output == "-" else save(as_json, document["repo"], result.command, ctx, where.output)
+    markdown = redact(report.markdown(result))
+    summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         # Relative to where the command ran, like --output; appended, as GitHub's summary expects.
-        where = "--summary" if summary else "GITHUB_STEP_SUMMARY"
-        _write(ctx.cwd / summary_path, text + "\n", "the markdown summary", where, append=True)
-    if ctx.in_github_actions:
-        for line in github.finding_annotations(report.findings(result)):
-            ctx.out(redact(line))
-    if junit_path:
-        cases = [redact_case(case, redact) for case in report.junit(result)]
-        junit.write(Path(junit_path), f"skillscope {result.command}", cases)
+        flag = "--summary" if where.summary else "GITHUB_STEP_SUMMARY"
+        summary_file = ctx.cwd / summary_path
+        guarded(lambda: append(summary_file, markdown + "\n"), "the markdown summary", summary_file, flag)
+    if where.junit:
+        body = junit_text(result, report, redact)
+        junit_file = ctx.cwd / where.junit
+        guarded(lambda: write_atomic(junit_file, body), "the JUnit report", junit_file, "--junit")
+    if path is None:
+        ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
+    else:
+        ctx.stdout.write(redact(stdout_text(result, report, document, markdown, path, ctx, where)))
+        if ctx.in_github_actions and where.format in ("text", "markdown"):
+            annotations = github.finding_annotations(report.findings(result))
+            ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))
+    ctx.stdout.flush()
     return path
+
+
+def stdout_text(result, report, document, markdown, path, ctx, where) -> str:
+    """What --format puts on stdout; only text and markdown name the JSON report's path."""
+    if where.format == "json":
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if where.format == "junit":
+        return junit_text(result, report, Redactor.of(ctx.environ))
+    if where.format == "sarif":
+        return json.dumps(sarif.log(result.command, report.findings(result)), indent=2) + "\n"
+    if where.format == "markdown":
+        return f"{markdown}\nJSON report: {path}\n"
+    return terminal(result, report, document, path, ctx, where)
+
+
+def junit_text(result: Result, report: Renderers, redact: Redactor) -> str:
+    cases = [redact_case(case, redact) for case in report.junit(result)]
+    return junit.render(f"skillscope {result.command}", cases)
 
 
 def redact_case(case: JUnitCase, redact: Redactor) -> JUnitCase:
     return dataclasses.replace(
         case, **{name: redact(value) for name, value in vars(case).items() if isinstance(value, str)}
     )
+
+
+def terminal(result, report, document, path, ctx, where) -> str:
+    """The text format: a line per finding (only those failing the run under -q), each unit under -v, and
+    one summary line."""
+    colour = text.wants_colour(ctx.stdout, ctx.environ)
+    found = report.findings(result)
+    if where.quiet:
+        found = [f for f in found if f.fails]
+    lines = [text.finding_line(f, colour) for f in found]
+    if where.verbose:
+        lines += [text.unit_line(name, word, colour) for name, word in report.statuses(result).items()]
+    lines.append(text.summary_line(document, report.headline(result), colour))
+    if not where.quiet:
+        lines.append(f"JSON report: {path}")
+    return "".join(line + "\n" for line in lines)
+
+
+def save(as_json: str, repo: str, command: str, ctx: Context, output: str | None) -> Path:
+    """The JSON report at --output, replaced whole; by default a new file under .skillscope/runs/ that no
+    concurrent run can take, with latest-<command>.json beside it and .skillscope/ ignored by git."""
+    if output:
+        path = ctx.cwd / output
+        guarded(lambda: write_atomic(path, as_json), "the JSON report", path, "--output")
+        return path
+    runs = Path(repo) / RUNS
+    guarded(lambda: runs.mkdir(parents=True, exist_ok=True), "the JSON report", runs, "--output")
+    guarded(lambda: ignore_everything(runs.parent), "the JSON report", runs.parent, "--output")
+    path = guarded(lambda: claim(runs, command, as_json), "the JSON report", runs, "--output")
+    latest = runs / f"latest-{command}.json"
+    guarded(lambda: write_atomic(latest, as_json), "the latest report", latest, "--output")
+    return path
+
+
+def claim(runs: Path, command: str, body: str) -> Path:
+    """A new report file named by the time, suffixed -2, -3… when a run in the same second took it."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    for attempt in range(1, TRIES + 1):
+        path = runs / (f"{command}-{stamp}.json" if attempt == 1 else f"{command}-{stamp}-{attempt}.json")
+        try:
+            write_new(path, body)
+        except FileExistsError:
+            continue
+        return path
+    raise HarnessError(f"cannot find a free report name in {runs} after {TRIES} tries; pass --output PATH.")
+
+
+# Everything under .skillscope/ stays out of git but the baseline, which `skillscope baseline` writes to
+# be committed.
+GITIGNORE = "*\n!baseline.json\n"
+
+
+def ignore_everything(folder: Path) -> None:
+    """`.skillscope/.gitignore`, written once (one the user edited stays), so reports never show in
+    `git status`."""
+    with contextlib.suppress(FileExistsError):
+        write_new(folder / ".gitignore", GITIGNORE)
+
+
+def append(path: Path, body: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(body)
+
+
+def guarded(write: Callable[[], object], what: str, path: Path, flag: str):
+    """`write()`'s value; an OSError becomes one sentence naming the file and the flag that chose it."""
+    try:
+        return write()
+    except OSError as exc:
+        raise HarnessError(
+            f"cannot write {what} to {path} ({exc.strerror or exc}); fix {flag} or the folder's permissions."
+        ) from None

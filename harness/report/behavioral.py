@@ -1,4 +1,5 @@
-"""A behavioral run's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
+"""A behavioral run's reports: markdown, the headline and statuses of the text format, located findings
+(annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
+from harness.report.text import halt_note
 
 
 def markdown(result: BehavioralResult) -> str:
@@ -122,6 +124,18 @@ def _met(case) -> str:
 def _spend(spend: dict) -> str:
     cost = f", ${spend['cost_usd']:.4f}" if spend["cost_usd"] is not None else ""
     return f"{spend['calls']} call(s), {spend['input_tokens']} tokens in, {spend['output_tokens']} out{cost}"
+
+
+def headline(result: BehavioralResult) -> str:
+    counts = result.counts()
+    return (
+        f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
+        f"{counts['errors']} errored"
+    ) + halt_note(result.meta.halt)
+
+
+def statuses(result: BehavioralResult) -> dict[str, str]:
+    return {c.case.id: c.status for c in result.cases}
 
 
 def findings(result: BehavioralResult) -> list[Finding]:

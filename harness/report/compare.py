@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from harness.compare.result import RULE, CaseComparison, CompareResult
 from harness.compare.sides import SideRecord
+from harness.envelope import ERROR, FAIL, PASS
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase
@@ -170,6 +171,21 @@ def _summary(case: CaseComparison) -> str:
         f"compare case `{case.id}`: {case.label}: baseline {_side(case.baseline)}, "
         f"candidate {_side(case.candidate)}"
     )
+
+
+def headline(result: CompareResult) -> str:
+    totals = result.totals()
+    base, cand = totals["baseline"], totals["candidate"]
+    return (
+        f"{len(result.regressions)} regression(s) in {len(result.compared)} compared case(s); pass rate "
+        f"{_percent(base['pass_rate'])} -> {_percent(cand['pass_rate'])}"
+    )
+
+
+def statuses(result: CompareResult) -> dict[str, str]:
+    """A regression fails, an uncompared case is an error, as the report's counts have it."""
+    words = {"regression": FAIL, "error": ERROR}
+    return {c.id: words.get(c.label, PASS) for c in result.cases}
 
 
 def findings(result: CompareResult) -> list[Finding]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from harness.compare.cost import CostResult
+from harness.envelope import ERROR, PASS
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase
@@ -50,6 +51,19 @@ def markdown(result: CostResult) -> str:
         lines += ["", "### Runs that did not finish", ""]
         lines.append(table(["side", "error"], [(r.side, clip(r.error, 300)) for r in failed]))
     return "\n".join(lines) + "\n"
+
+
+def headline(result: CostResult) -> str:
+    finished = sum(1 for r in result.runs if not r.error)
+    sides = "; ".join(
+        f"{side}: {_shown('cost_usd', v['cost_usd'])}, {_shown('input_tokens', v['input_tokens'])} tokens in"
+        for side, v in result.sides().items()
+    )
+    return f"{finished}/{len(result.runs)} run(s) finished; {sides}"
+
+
+def statuses(result: CostResult) -> dict[str, str]:
+    return {f"{r.side}-{n + 1}": ERROR if r.error else PASS for n, r in enumerate(result.runs)}
 
 
 def findings(result: CostResult) -> list[Finding]:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.envelope import Halt
+from harness.files import write_atomic
 from harness.model.findings import Finding, lies_in
+from harness.report.text import adoption_note
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,11 @@ class JUnitCase:
 
 
 def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
+    write_atomic(path, render(suite, cases))
+
+
+def render(suite: str, cases: list[JUnitCase]) -> str:
+    """The XML document of one suite, as text: for a file or for stdout (`--format junit`)."""
     failures = sum(1 for c in cases if c.failure is not None)
     errors = sum(1 for c in cases if c.error is not None)
     root = ET.Element("testsuites")
@@ -50,8 +57,7 @@ def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
                 break
         if case.output:
             ET.SubElement(item, "system-out").text = case.output
-    path.parent.mkdir(parents=True, exist_ok=True)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
 def findings_cases(kind: str, units: dict[str, str], found: list[Finding]) -> list[JUnitCase]:
@@ -72,17 +78,11 @@ def finding_case(kind: str, name: str, found: list[Finding]) -> JUnitCase:
     """Failed by the findings that fail the run; warnings, demoted and known findings are output."""
 
     def listed(chosen: list[Finding]) -> str | None:
-        return "\n".join(f"{f.location}: {f.rule}: {f.message}{_adopted(f)}" for f in chosen) or None
+        return "\n".join(f"{f.location}: {f.rule}: {f.message}{adoption_note(f)}" for f in chosen) or None
 
     failing = [f for f in found if f.fails]
     return JUnitCase(
         classname=kind, name=name, failure=listed(failing), output=listed([f for f in found if not f.fails])
-    )
-
-
-def _adopted(finding: Finding) -> str:
-    return (
-        " (known: in the baseline)" if finding.baseline else " (demoted by --warn)" if finding.demoted else ""
     )
 
 

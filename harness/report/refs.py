@@ -1,9 +1,11 @@
-"""The reference check's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
+"""The reference check's reports: markdown, the headline and statuses of the text format, located findings
+(annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
-from harness.checks.external import failure
+from harness.checks.external import CACHED, EXCLUDED, OK, failure
 from harness.checks.result import RefsResult
+from harness.envelope import FAIL, PASS
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, findings_cases
 from harness.report.markdown import adoption_lines, findings_table, table
@@ -15,14 +17,7 @@ URL_RULES = ("ref-unreachable", "ref-unchecked")
 def markdown(result: RefsResult) -> str:
     totals = result.totals()
     verdict = "passed" if result.passed else "failed"
-    lines = [
-        "## Reference check",
-        "",
-        f"**{verdict}**: {totals['files']} markdown file(s), {totals['internal']} internal and "
-        f"{totals['external']} external reference(s); {totals['errors']} error(s), "
-        f"{totals['warnings']} warning(s).",
-        "",
-    ]
+    lines = ["## Reference check", "", f"**{verdict}**: {headline(result)}.", ""]
     if result.external_checked:
         lines += [
             f"External: {totals['urls']} distinct URL(s): {totals['reachable']} reachable, "
@@ -42,6 +37,19 @@ def markdown(result: RefsResult) -> str:
             table(["URL", "why", "used at"], [(u.url, u.detail, used_at(u.uses)) for u in result.broken]),
         ]
     return "\n".join(lines) + "\n"
+
+
+def headline(result: RefsResult) -> str:
+    totals = result.totals()
+    return (
+        f"{totals['files']} markdown file(s), {totals['internal']} internal and {totals['external']} "
+        f"external reference(s); {totals['errors']} error(s), {totals['warnings']} warning(s)"
+    ) + (f", {totals['known']} known" if totals.get("known") else "")
+
+
+def statuses(result: RefsResult) -> dict[str, str]:
+    """Each external URL fetched: the scan counts markdown files without naming them."""
+    return {u.url: PASS if u.outcome in (OK, CACHED) else FAIL for u in result.urls if u.outcome != EXCLUDED}
 
 
 def used_at(uses) -> str:

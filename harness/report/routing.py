@@ -1,4 +1,5 @@
-"""A routing run's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
+"""A routing run's reports: markdown, the headline and statuses of the text format, located findings
+(annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
+from harness.report.text import halt_note
 from harness.routing.metrics import CaseOutcome
-from harness.routing.result import RoutingResult
+from harness.routing.result import RoutingResult, status
 
 MEANINGS = {
     "correct_trigger": "the expected skill fired",
@@ -199,6 +201,18 @@ def _warnings(result: RoutingResult, data: dict) -> list[str]:
     for note in result.meta.notes:
         out.append(f"> {note}")
     return [*(line + "\n" for line in out)] if out else []
+
+
+def headline(result: RoutingResult) -> str:
+    totals = result.totals()
+    return (
+        f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
+        f"{totals['cases']} case(s); {result.gate.reason}"
+    ) + halt_note(result.meta.halt)
+
+
+def statuses(result: RoutingResult) -> dict[str, str]:
+    return {o.case.id: status(o) for o in result.outcomes}
 
 
 def findings(result: RoutingResult) -> list[Finding]:

@@ -1,4 +1,5 @@
-"""The structural check's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
+"""The structural check's reports: markdown, the headline and statuses of the text format, located findings
+(annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
@@ -9,18 +10,23 @@ from harness.report.junit import JUnitCase, findings_cases
 
 
 def markdown(result: StructuralResult) -> str:
-    totals = result.totals()
     verdict = "passed" if result.passed else "failed"
-    lines = [
-        "## Structural check",
-        "",
-        f"**{verdict}**: {totals['skills']} skill(s), {totals['datasets']} dataset(s), "
-        f"{totals['cases']} case(s); {totals['errors']} error(s), {totals['warnings']} warning(s).",
-        "",
-    ]
+    lines = ["## Structural check", "", f"**{verdict}**: {headline(result)}.", ""]
     lines += md.adoption_lines(result)
     lines.append(md.findings_table(result.findings, "Every skill is in shape."))
     return "\n".join(lines) + "\n"
+
+
+def headline(result: StructuralResult) -> str:
+    totals = result.totals()
+    return (
+        f"{totals['skills']} skill(s), {totals['datasets']} dataset(s), {totals['cases']} case(s); "
+        f"{totals['errors']} error(s), {totals['warnings']} warning(s)"
+    ) + (f", {totals['known']} known" if totals.get("known") else "")
+
+
+def statuses(result: StructuralResult) -> dict[str, str]:
+    return result.statuses()
 
 
 def findings(result: StructuralResult) -> list[Finding]:

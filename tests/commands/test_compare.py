@@ -23,7 +23,9 @@ def repo(tmp_path: Path) -> Path:
 def compare(repo: Path, old: Path, new: Path, *extra: str):
     output = repo.parent / "compare.json"
     run = run_cli(
-        ["compare", "--repo", str(repo), "--reports", str(old), str(new), "--output", str(output), *extra],
+        # The markdown report on stdout, which these tests read (a later --format in `extra` wins).
+        ["compare", "--repo", str(repo), "--reports", str(old), str(new), "--output", str(output)]
+        + ["--format", "markdown", *extra],
         cwd=repo,
         environ={"GITHUB_ACTIONS": "true"},
     )

@@ -62,7 +62,9 @@ def test_baseline_none_shows_the_lift_and_the_cases_that_need_no_skill(
     )
     argv = ["compare", "--repo", str(repo), "--mode", "behavioral", "--skill", "alpha", "--baseline", "none"]
     code = main(
-        [*argv, "--repeat", "1", "--only", "lift,plain", "--skip-preflight", "--output", str(output)], ctx
+        [*argv, "--repeat", "1", "--only", "lift,plain", "--skip-preflight", "--output", str(output)]
+        + ["--format", "markdown"],  # the markdown report on stdout, which this test reads
+        ctx,
     )
     assert code == 0, ctx.stderr.getvalue()
     report = json.loads(output.read_text("utf-8"))

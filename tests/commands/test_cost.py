@@ -41,7 +41,19 @@ def cost(tmp_path, fake_api, claude_bin, *args: str):
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
     code = main(
-        ["cost", PROMPT, "--repo", str(repo), "--skip-preflight", "--output", str(output), *args], ctx
+        [
+            "cost",
+            PROMPT,
+            "--repo",
+            str(repo),
+            "--skip-preflight",
+            "--output",
+            str(output),
+            "--format",
+            "markdown",
+            *args,
+        ],
+        ctx,
     )
     report = json.loads(output.read_text("utf-8")) if output.exists() else {}
     return code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), report

@@ -39,7 +39,7 @@ def test_internal_and_external_references_in_one_report(tmp_path: Path):
             f"Again: {server.url('/missing')}\n"
         )
         make_skill(root / "skills", "alpha", body=body)
-        run, report = refs(root, "--retries", "0")
+        run, report = refs(root, "--retries", "0", "--format", "markdown")
 
     assert run.code == 1
     assert sorted(f["rule"] for f in report["findings"]) == ["ref-missing-file", "ref-unreachable"]
@@ -58,7 +58,7 @@ def test_no_external_sends_nothing(tmp_path: Path):
     root = tmp_path / "repo"
     with serving("127.0.0.1") as ([server], _):
         make_skill(root / "skills", "alpha", body=f"# A\n\n[gone]({server.url('/missing')})\n")
-        run, report = refs(root, "--no-external")
+        run, report = refs(root, "--no-external", "--format", "markdown")
         requests = list(server.requests)
 
     assert run.code == 0 and not requests
@@ -77,6 +77,11 @@ def test_annotations_mark_every_line_using_a_broken_url(tmp_path: Path):
     assert len(annotations) == 2
     assert "file=skills/alpha/SKILL.md,line=7" in annotations[0]
     assert "file=skills/alpha/SKILL.md,line=9" in annotations[1]
+    text = [line.split(": ")[:2] for line in run.lines if ": ref-unreachable: " in line]
+    assert text == [
+        ["skills/alpha/SKILL.md:7", "ref-unreachable"],
+        ["skills/alpha/SKILL.md:9", "ref-unreachable"],
+    ]
 
 
 def test_the_step_summary_gets_the_markdown(tmp_path: Path):

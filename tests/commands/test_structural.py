@@ -90,9 +90,9 @@ def test_an_unwritable_output_is_a_clear_error_not_a_crash(tmp_path: Path) -> No
     assert run.stderr.startswith("error: cannot write the JSON report") and "--output" in run.stderr
 
 
-def test_markdown_goes_to_stdout_with_a_table_of_findings(tmp_path: Path) -> None:
+def test_format_markdown_puts_a_table_of_findings_on_stdout(tmp_path: Path) -> None:
     make_skill(tmp_path / "repo", "alpha", evals=evals_for("alpha", positives=2))
-    run, _ = structural(tmp_path / "repo", tmp=tmp_path)
+    run, _ = structural(tmp_path / "repo", "--format", "markdown", tmp=tmp_path)
     assert run.stdout.startswith("## Structural check")
     assert "**failed**" in run.stdout
     assert "| error" in run.stdout and "tier0-positives" in run.stdout
@@ -100,7 +100,7 @@ def test_markdown_goes_to_stdout_with_a_table_of_findings(tmp_path: Path) -> Non
 
 def test_a_pipe_in_a_message_does_not_break_the_table(tmp_path: Path) -> None:
     make_skill(tmp_path / "repo", "alpha", frontmatter={"name": "al|pha", "description": "d"})
-    run, _ = structural(tmp_path / "repo", tmp=tmp_path)
+    run, _ = structural(tmp_path / "repo", "--format", "markdown", tmp=tmp_path)
     rows = [line for line in run.stdout.splitlines() if line.startswith("| error")]
     assert rows and all(row.count(" | ") == 3 for row in rows)
 

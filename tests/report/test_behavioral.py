@@ -10,6 +10,8 @@ from harness.behavioral.scorers import Check
 from harness.envelope import RunMeta
 from harness.model.dataset import Case
 from harness.report import behavioral as report
+from harness.report import sarif, text
+from tests.support.sarif import problems
 
 
 def result(cases: list[CaseResult]) -> BehavioralResult:
@@ -71,3 +73,20 @@ def test_the_json_report_carries_the_envelope_and_validates():
     assert schemas.errors("behavioral-report", data) == []
     assert (data["command"], data["passed"], data["status"]) == ("behavioral", False, "fail")
     assert data["counts"] == {"total": 2, "pass": 0, "fail": 1, "error": 1}
+
+
+def test_text_sarif_and_verbose_statuses_come_from_the_cases():
+    met = CaseResult(case("c0"), checks=[Check("files_exist", "out.txt", True, "")])
+    failed = CaseResult(case("c1"), checks=[Check("files_exist", "out.txt", False, "no such file")])
+    errored = CaseResult(case("c2"), error="the API answered 529")
+    made = result([met, failed, errored])
+    lines = [text.finding_line(f) for f in report.findings(made)]
+    assert lines[0].startswith("pdf/evals.json: behavioral: behavioral case `c1`:")
+    assert "files_exist `out.txt`: no such file" in lines[0]
+    assert (
+        lines[1]
+        == "pdf/evals.json: behavioral: behavioral case `c2` errored (not graded): the API answered 529"
+    )
+    assert report.statuses(made) == {"c0": "pass", "c1": "fail", "c2": "error"}
+    assert report.headline(made) == "1/3 case(s) passed; 1 failed, 1 errored"
+    assert problems(sarif.log("behavioral", report.findings(made))) == []

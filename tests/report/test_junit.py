@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from harness.report.junit import JUnitCase, write
+from harness.report.junit import JUnitCase, render, write
 
 
 def test_counts_and_outcomes_are_written(tmp_path: Path) -> None:
@@ -49,3 +49,11 @@ def test_an_empty_failure_text_still_marks_the_case_failed(tmp_path: Path) -> No
     suite = ET.parse(path).getroot().find("testsuite")
     assert suite.attrib["failures"] == "1"
     assert suite.find("testcase/failure").attrib["message"] == ""
+
+
+def test_render_is_the_document_write_saves(tmp_path: Path) -> None:
+    cases = [JUnitCase("c", "n", failure="why"), JUnitCase("c", "m", output="note")]
+    path = tmp_path / "junit.xml"
+    write(path, "s", cases)
+    assert path.read_text(encoding="utf-8") == render("s", cases)
+    assert ET.fromstring(render("s", cases)).find("testsuite").attrib["tests"] == "2"

@@ -9,12 +9,13 @@ from markdown_it import MarkdownIt
 from harness import schemas
 from harness.envelope import RunMeta
 from harness.model.dataset import Case
-from harness.report import github
+from harness.report import github, sarif, text
 from harness.report import routing as report
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
 from harness.routing.verdicts import Sample
+from tests.support.sarif import problems
 
 
 def case(case_id: str, skill: str | None, trigger: bool, prompt: str = "a prompt") -> Case:
@@ -163,3 +164,18 @@ def test_annotations_and_junit_cases_follow_the_verdicts():
     assert (cases["p2"].file, cases["p2"].line) == ("pdf/evals/evals.json", 4)
     assert cases["s1"].error == "the API answered 529 (overloaded)" and cases["s1"].failure is None
     assert cases["s2"].classname == "routing.shared" and cases["p1"].classname == "routing.pdf"
+
+
+def test_text_lines_sarif_and_verbose_statuses_follow_the_verdicts():
+    made = result(mixed())
+    missed, errored = [text.finding_line(f) for f in report.findings(made)]
+    assert missed.startswith(
+        "pdf/evals/evals.json:4: routing: routing case `p2`: expected pdf -> got pdf-tools"
+    )
+    assert "'Split it | then\\nmerge'" in missed  # the prompt's newline stays an escape: one line
+    assert errored.startswith("shared/evals/evals.json:4: routing: routing case `s1` errored")
+    assert report.statuses(made) == {"p1": "pass", "p2": "fail", "s1": "error", "s2": "pass"}
+    assert report.headline(made).startswith("2/3 correct (66.7%) of 4 case(s); ")
+    log = sarif.log("routing", report.findings(made))
+    assert problems(log) == []
+    assert [r["level"] for r in log["runs"][0]["results"]] == ["error", "warning"]

@@ -48,6 +48,8 @@ class Behave:
             "claude-fake-1",
             "--output",
             str(self.report_path),
+            "--format",
+            "markdown",  # the tests read the markdown report from stdout (a later --format wins)
             *args,
         ]
         try:

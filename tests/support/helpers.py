@@ -120,12 +120,12 @@ def run_cli(args: Sequence[str], *, cwd: Path, environ: Mapping[str, str] | None
 def structural(
     root: Path, *extra: str, tmp: Path | None = None, environ: Mapping[str, str] | None = None
 ) -> tuple[CliRun, dict]:
-    """`skillscope structural` on `root` with the JSON report written to a file; returns (run, report)."""
+    """`skillscope structural` on `root` with the JSON report written to a file and the markdown report on
+    stdout (a later --format in `extra` wins); returns (run, report)."""
     output = (tmp or root.parent) / "structural-report.json"
     output.unlink(missing_ok=True)
-    run = run_cli(
-        ["structural", "--repo", str(root), "--output", str(output), *extra], cwd=root, environ=environ
-    )
+    argv = ["structural", "--repo", str(root), "--output", str(output), "--format", "markdown", *extra]
+    run = run_cli(argv, cwd=root, environ=environ)
     report = json.loads(output.read_text(encoding="utf-8")) if output.exists() else {}
     return run, report
 

@@ -85,13 +85,15 @@ class Routed:
 
 
 def route(repo: Path, env: Mapping[str, str], *args: str, output: Path | None = None) -> Routed:
-    """`skillscope routing --repo <repo> --output <file> <args>` in-process."""
+    """`skillscope routing --repo <repo> --output <file> --format markdown <args>` in-process: the tests
+    read the markdown report from stdout (a later --format in `args` wins)."""
     output = output or repo.parent / "routing-report.json"
     output.unlink(missing_ok=True)
     ctx = Context(
         environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
     )
-    code = main(["routing", "--repo", str(repo), "--output", str(output), *args], ctx)
+    argv = ["routing", "--repo", str(repo), "--output", str(output), "--format", "markdown", *args]
+    code = main(argv, ctx)
     return Routed(code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), output)
 
 

@@ -1,0 +1,107 @@
+"""SARIF 2.1.0, the format GitHub code scanning uploads: a rule per finding rule, a result per located
+finding. Paths stay root-relative, resolved against the checkout (%SRCROOT%)."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from urllib.parse import quote
+
+from harness import __version__
+from harness.model.findings import Finding
+from harness.report.text import adoption_note
+
+SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+ROOT = "%SRCROOT%"
+
+
+def log(command: str, found: list[Finding]) -> dict:
+    """The log of one run. A finding about the repo as a whole (no file) becomes a tool notification,
+    not a result: code scanning refuses a whole upload when one result has no location."""
+    located = [f for f in found if f.path != "."]
+    rules = sorted({f.rule for f in found})
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {"name": "skillscope", "version": __version__, "rules": descriptors(rules)}
+                },
+                "automationDetails": {"id": f"skillscope/{command}/"},
+                "originalUriBaseIds": {ROOT: {"description": {"text": "the root of the repo under test"}}},
+                "invocations": [
+                    {
+                        "executionSuccessful": True,
+                        "toolExecutionNotifications": [notification(f) for f in found if f.path == "."],
+                    }
+                ],
+                "results": [result(f, rules.index(f.rule)) for f in located],
+            }
+        ],
+    }
+
+
+def descriptors(rules: list[str]) -> list[dict]:
+    """Each rule with the help docs/usage.md gives it: what it checks and the bar it must meet."""
+    known = rule_help()
+    return [descriptor(rule, known.get(rule)) for rule in rules]
+
+
+def descriptor(rule: str, about: dict[str, str] | None) -> dict:
+    if about is None:  # a rule missing from the tables (tests/test_docs.py fails on it) still gets help
+        return {"id": rule, "help": {"text": f"See the rule {rule} in docs/usage.md."}}
+    short = f"{about['what']}: {about['bar']}"
+    return {
+        "id": rule,
+        "shortDescription": {"text": plain(short)},
+        "help": {
+            "text": f"{plain(short)}. See the rules tables in docs/usage.md.",
+            "markdown": f"{short}. See the rules tables in `docs/usage.md`.",
+        },
+        "defaultConfiguration": {"level": about["severity"]},
+    }
+
+
+def rule_help() -> dict[str, dict[str, str]]:
+    """harness/data/rules.json: the rules tables of docs/usage.md, which tests keep in step."""
+    return json.loads((resources.files("harness") / "data" / "rules.json").read_text("utf-8"))
+
+
+def plain(markdown: str) -> str:
+    return markdown.replace("`", "")
+
+
+def level(finding: Finding) -> str:
+    """A known finding (in the repo's baseline) is a note: shown, not failing, as in every report."""
+    if finding.baseline:
+        return "note"
+    return "error" if finding.fails else "warning"
+
+
+def result(finding: Finding, rule_index: int) -> dict:
+    """A located result; a finding about a whole file points at its first line, as code scanning
+    wants a line for every result."""
+    return {
+        "ruleId": finding.rule,
+        "ruleIndex": rule_index,
+        "level": level(finding),
+        "message": {"text": finding.message + adoption_note(finding)},
+        **({"baselineState": "unchanged"} if finding.baseline else {}),
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": quote(finding.path), "uriBaseId": ROOT},
+                    "region": {"startLine": finding.line or 1},
+                }
+            }
+        ],
+    }
+
+
+def notification(finding: Finding) -> dict:
+    return {
+        "descriptor": {"id": finding.rule},
+        "level": level(finding),
+        "message": {"text": finding.message + adoption_note(finding)},
+    }

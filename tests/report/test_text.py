@@ -1,0 +1,73 @@
+"""harness.report.text: finding lines editors can follow, colour only where it can be seen, one summary."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from harness.model.findings import error, warning
+from harness.report import text
+
+LINE = re.compile(r"^(?P<path>[^:\s]+)(?::(?P<line>\d+))?: (?P<rule>[a-z0-9-]+): (?P<message>.+)$")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_finding_is_path_line_rule_message():
+    line = text.finding_line(error("name-format", "skills/a/SKILL.md", "bad: name", line=2))
+    assert line == "skills/a/SKILL.md:2: name-format: bad: name"
+    assert LINE.match(line).group("path", "line", "rule", "message") == (
+        "skills/a/SKILL.md",
+        "2",
+        "name-format",
+        "bad: name",
+    )
+
+
+def test_a_finding_without_a_line_is_path_rule_message():
+    assert text.finding_line(warning("unknown-key", "a/SKILL.md", "w")) == "a/SKILL.md: unknown-key: w"
+
+
+@pytest.mark.parametrize("message", ["two\nlines", "a\r\nb", "bell\x07 and \x1b[31mred", "tab\there"])
+def test_a_message_stays_on_one_line_without_control_characters(message):
+    line = text.finding_line(error("rule-x", "a.md", message, line=1))
+    assert "\n" not in line and "\r" not in line and "\x1b" not in line and "\x07" not in line
+    assert LINE.match(line)
+
+
+def test_colour_only_on_a_terminal_and_never_under_no_color():
+    assert text.wants_colour(Terminal(), {}) is True
+    assert text.wants_colour(io.StringIO(), {}) is False
+    assert text.wants_colour(Terminal(), {"NO_COLOR": "1"}) is False
+    assert text.wants_colour(Terminal(), {"NO_COLOR": ""}) is True  # set but empty does not count
+
+
+def test_coloured_lines_read_the_same_once_the_colour_is_stripped():
+    found = error("name-format", "a/SKILL.md", "bad", line=2)
+    painted = text.finding_line(found, colour=True)
+    assert "\x1b[" in painted
+    assert re.sub(r"\x1b\[\d+m", "", painted) == text.finding_line(found)
+
+
+def test_the_summary_line_names_command_status_headline_and_time():
+    document = {"command": "structural", "status": "fail", "elapsed_s": 0.25}
+    line = text.summary_line(document, "1 skill(s); 1 error(s)")
+    assert line == "skillscope structural: fail: 1 skill(s); 1 error(s) (0.2s)"
+
+
+def test_a_status_word_no_colour_is_known_for_still_prints():
+    assert text.unit_line("case-1", "blocked", colour=True) == "BLOCKED case-1"
+    assert text.unit_line("case-1", "pass") == "PASS case-1"
+
+
+def test_a_finding_that_does_not_fail_says_why_and_is_not_red():
+    known = error("tier0-behavior", "a/evals/evals.json", "needs a behavior case").known()
+    line = text.finding_line(known, colour=True)
+    assert line.endswith("needs a behavior case (known: in the baseline)") and text.RED not in line
+    demoted = error("name-format", "a/SKILL.md", "bad", line=2).demote()
+    assert text.finding_line(demoted) == "a/SKILL.md:2: name-format: bad (demoted by --warn)"
