@@ -15,6 +15,7 @@ MEANINGS = {
     "wrong_skill": "a different skill fired than the one expected",
     "false_trigger": "a skill fired on a prompt that belongs to none",
     "error": "the run gave no decision (crash, timeout, API error): not graded",
+    "not-run": "never started: the run reached its --max-run-usd; not graded",
 }
 
 
@@ -110,6 +111,10 @@ def markdown(result: RoutingResult) -> str:
         )
     else:
         lines.append("None. Every graded prompt routed as expected.")
+    flaky = [c for c in data["cases"] if c["flaky"]]
+    if flaky:
+        lines += ["", "### Flaky cases", "", "Their samples disagreed; the verdict is the majority.", ""]
+        lines.append(table(["case", "verdict", "samples", "trigger rate"], [_flaky_row(c) for c in flaky]))
     errored = [o for o in result.outcomes if not o.graded]
     if errored:
         lines += ["", "### Errored cases (not graded)", ""]
@@ -136,10 +141,19 @@ def markdown(result: RoutingResult) -> str:
     lines += ["", "</details>", ""]
     cost = f", ${totals['cost_usd']:.4f}" if totals["cost_usd"] is not None else ""
     lines.append(
-        f"Tokens: {totals['input_tokens']} in, {totals['output_tokens']} out{cost}; agent time "
-        f"{totals['agent_time_s']:.1f}s over {totals['samples']} run(s)."
+        f"Spent now: {totals['input_tokens']} tokens in, {totals['output_tokens']} out{cost}; agent "
+        f"time {totals['agent_time_s']:.1f}s over {totals['samples_run']} run(s)."
     )
+    if totals["cached_samples"]:
+        saved = f", saving ${totals['cost_saved_usd']:.4f}" if totals["cost_saved_usd"] is not None else ""
+        lines.append(f"Reused from the result cache: {totals['cached_samples']} sample(s){saved}.")
     return "\n".join(lines) + "\n"
+
+
+def _flaky_row(case: dict) -> tuple:
+    verdicts = [sample["verdict"] for sample in case["samples"]]
+    tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
+    return (case["id"], case["verdict"], tally, _rate(case))
 
 
 def _rate(case: dict) -> str:
