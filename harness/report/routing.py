@@ -206,7 +206,8 @@ def findings(result: RoutingResult) -> list[Finding]:
             message = f"routing case `{o.case.id}`: {o.summary} ({o.verdict})"
             out.append(finding.error("routing", o.case.source, message, o.case.line))
         else:
-            message = f"routing case `{o.case.id}` errored: {o.error}"
+            how = "did not run" if o.verdict == "not-run" else "errored"
+            message = f"routing case `{o.case.id}` {how}: {(o.error or '').removeprefix('not run: ')}"
             out.append(finding.warning("routing", o.case.source, message, o.case.line))
     return out
 
