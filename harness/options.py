@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from harness.cache import DEFAULT_FOLDER as DEFAULT_CACHE
 from harness.checks import CheckOptions
 from harness.context import Context
 from harness.errors import UsageError
@@ -433,3 +434,38 @@ def non_negative(text: str) -> float:
     if value < 0 or value != value:
         raise argparse.ArgumentTypeError(f"{text} must be zero or more")
     return value
+
+
+def add_paid_run(parser: argparse.ArgumentParser) -> None:
+    """Flags of every command that spends tokens: the result cache, a spend cap, a dry run."""
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="reuse graded samples whose inputs did not change, and store new ones here "
+        "(default: <repo>/.skillscope/cache)",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="neither reuse nor store graded samples")
+    parser.add_argument(
+        "--max-run-usd",
+        type=non_negative,
+        default=0.0,
+        metavar="USD",
+        help="no case starts once the run has spent this much; those cases are reported "
+        "not-run and the run fails; 0 turns it off (default: 0)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the cases, the room, the exact claude command and an estimate of "
+        "requests, tokens and cost, then stop without sending anything",
+    )
+
+
+def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | None:
+    """Where graded samples are kept: --cache (from the current directory), else under the repo;
+    None with --no-cache."""
+    if args.no_cache:
+        return None
+    if args.cache:
+        return (ctx.cwd / args.cache).resolve()
+    return repo.root / DEFAULT_CACHE

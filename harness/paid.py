@@ -35,13 +35,14 @@ class AgentNotReady(HarnessError):
 
 
 def ready_agent(
-    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation
+    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, preflight: bool = True
 ) -> agent.Agent:
-    """The agent located, isolated and (unless --skip-preflight) proven able to reach its API, its
-    probes bounded by the command's --timeout and ended by a cancelling signal."""
+    """The agent located, isolated and (unless --skip-preflight, or not `preflight` for a dry run that
+    must send nothing) proven able to reach its API, its probes bounded by the command's --timeout and
+    ended by a cancelling signal."""
     try:
         ready = agent.connect(args.claude, ctx.environ, deadline=deadline, cancel=cancel)
-        if not args.skip_preflight:
+        if preflight and not args.skip_preflight:
             ready.preflight(args.model, deadline=deadline, cancel=cancel)
     except agent.AgentUnavailable as exc:
         raise AgentNotReady(str(exc)) from None

@@ -41,6 +41,12 @@ OPTIONAL_FLAGS = (
 )
 # The built-in plugin that adds a `plugin-authoring` skill even with bundled skills off.
 PLUGIN_SKILLS_OFF = {"enabledPlugins": {"cc-plugin-plugin-authoring@builtin": False}}
+# Routing's decision is known once a skill launches: this hook makes claude end the run right after
+# the skill tool's result, before it asks the model again, and still print its result (with cost).
+STOP_ANSWER = json.dumps({"continue": False, "stopReason": "skillscope: routing decision made"})
+STOP_AFTER_SKILL_HOOKS = {
+    "PostToolUse": [{"matcher": "Skill", "hooks": [{"type": "command", "command": f"echo '{STOP_ANSWER}'"}]}]
+}
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 # The credential reaches the CLI through a helper reading a file in the run's own config dir, never
 # through its environment, which every Bash command of the agent inherits.
@@ -159,8 +165,9 @@ class Isolation:
             settings["apiKeyHelper"] = KEY_HELPER
         return settings
 
-    def argv(self) -> list[str]:
-        return ["--setting-sources", "project", "--settings", json.dumps(self.settings())]
+    def argv(self, hooks: Mapping | None = None) -> list[str]:
+        settings = {**self.settings(), **({"hooks": hooks} if hooks else {})}
+        return ["--setting-sources", "project", "--settings", json.dumps(settings)]
 
     def env(self, environ: Mapping[str, str], config_dir: Path | None) -> dict[str, str]:
         env = _base_env(environ)
@@ -230,12 +237,24 @@ class RunSpec:
     installed: Mapping[str, Path] | None = None  # default: the workspace's .claude/skills
     tools: Sequence[str] = ()  # non-empty: the only built-in tools the model gets (--tools)
     cancel: Cancellation | None = None  # once set, the run is stopped and its group killed
+    stop_after_skill: bool = False  # ask the CLI itself to end the run once a skill launches
+
+
+def stops_itself(cli: ClaudeCLI, spec: RunSpec) -> bool:
+    """Whether this run's CLI ends itself after a skill launches (its hook needs --settings)."""
+    return spec.stop_after_skill and cli.supports("--settings")
 
 
 def build_argv(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation) -> tuple[list[str], list[str]]:
     """The command line, and notes about requested options this CLI cannot honour."""
-    argv = [cli.path, "-p", "--output-format", "stream-json", "--verbose", *isolation.argv()]
+    hooks = STOP_AFTER_SKILL_HOOKS if stops_itself(cli, spec) else None
+    argv = [cli.path, "-p", "--output-format", "stream-json", "--verbose", *isolation.argv(hooks)]
     notes: list[str] = []
+    if spec.stop_after_skill and hooks is None:
+        notes.append(
+            f"claude {cli.version} has no --settings for a stop hook; runs were killed at the decision, "
+            "after the CLI may already have asked the model again"
+        )
     if spec.model:
         argv += ["--model", spec.model]
     if spec.effort:
@@ -273,11 +292,23 @@ def run(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation, environ: Mapping[st
     argv, notes = build_argv(cli, spec, isolation)
     builder.trace.notes.extend(notes)
     with isolation.config_dir() as config_dir:
-        return _drive(argv, spec, isolation.env(environ, config_dir), builder, Redactor.of(environ))
+        return _drive(
+            argv,
+            spec,
+            isolation.env(environ, config_dir),
+            builder,
+            Redactor.of(environ),
+            stops_itself(cli, spec),
+        )
 
 
 def _drive(
-    argv: list[str], spec: RunSpec, env: dict[str, str], builder: TraceBuilder, redact: Redactor
+    argv: list[str],
+    spec: RunSpec,
+    env: dict[str, str],
+    builder: TraceBuilder,
+    redact: Redactor,
+    cli_stops: bool = False,
 ) -> Trace:
     started = time.monotonic()
     if spec.cancel is not None and spec.cancel.is_set():
@@ -297,8 +328,8 @@ def _drive(
     builder.trace.pid = child.pgid
     stop_reason: str | None = None
     try:
-        stop_reason = _pump(child, spec, builder, redact, deadline=started + spec.timeout_s)
-        if stop_reason in (None, "result", "budget"):
+        stop_reason = _pump(child, spec, builder, redact, started + spec.timeout_s, cli_stops)
+        if stop_reason in (None, "result", "budget") or builder.trace.result_seen:
             # The CLI ends by itself after a result or EOF; give it a moment for a real exit code.
             child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
         natural_exit = child.proc.returncode
@@ -325,11 +356,15 @@ def _drive(
 
 
 def _pump(
-    child: Child, spec: RunSpec, builder: TraceBuilder, redact: Redactor, deadline: float
+    child: Child, spec: RunSpec, builder: TraceBuilder, redact: Redactor, deadline: float, cli_stops: bool
 ) -> str | None:
     """Feed stdout lines, secrets blanked, to the log and the builder until a stop reason, the
-    deadline, the cancellation, or EOF (None)."""
+    deadline, the cancellation, or EOF (None).
+
+    When the CLI ends itself at the decision (`cli_stops`), its result is awaited so the run's cost
+    is known; a CLI that starts another turn instead is stopped there, as without the hook."""
     log = open_private(spec.keep_log) if spec.keep_log is not None else None
+    awaited: str | None = None  # the decision, made; the CLI's own result still to come
     try:
         while True:
             if spec.cancel is not None and spec.cancel.is_set():
@@ -348,12 +383,22 @@ def _pump(
             if event is None:
                 continue
             if event.get("type") == "result":
-                return _result_stop(builder.trace)
-            if spec.stop is not None and (reason := spec.stop(builder.trace)):
+                return awaited or _result_stop(builder.trace)
+            reason = spec.stop(builder.trace) if spec.stop is not None else None
+            if reason == "activation" and cli_stops and _launched(builder.trace, event):
+                awaited = reason
+            elif reason:
                 return reason
     finally:
         if log is not None:
             log.close()
+
+
+def _launched(trace: Trace, event: dict) -> bool:
+    """The decision is a skill that launched, and the CLI has not started another turn: its hook
+    ends the run next. (It does not fire for a launch that failed, such as an unknown name.)"""
+    decision = trace.decision
+    return decision is not None and decision.confirmed and event.get("type") != "assistant"
 
 
 def _result_stop(trace: Trace) -> str:
@@ -413,8 +458,18 @@ class ClaudeAgent:
     ) -> None:
         preflight(self.cli, self.isolation, self.environ, model, deadline=deadline, cancel=cancel)
 
+    def invocation(self, spec: RunSpec) -> tuple[list[str], dict[str, str]]:
+        """The exact command line a run of `spec` uses, and the variables it sets or changes in the
+        environment (a throwaway config dir shows as `<fresh config dir>`)."""
+        argv, _ = build_argv(self.cli, spec, self.isolation)
+        fresh = Path("<fresh config dir>") if self.isolation.fresh_config_dir else None
+        env = self.isolation.env(self.environ, fresh)
+        return argv, {k: v for k, v in env.items() if self.environ.get(k) != v}
+
     def describe(self) -> dict[str, str]:
-        return self.isolation.describe()
+        hooked = self.cli.supports("--settings")
+        stop = "a PostToolUse hook on Skill ends the run" if hooked else "the CLI is stopped at the event"
+        return {**self.isolation.describe(), "decision_stop": stop}
 
     def redact(self, text: str) -> str:
         return Redactor.of(self.environ)(text)

@@ -80,3 +80,7 @@ class Agent(Protocol):
     def redact(self, text: str) -> str:
         """`text` with every known secret of this agent's environment blanked out."""
         ...
+
+    def invocation(self, spec) -> tuple[list[str], dict[str, str]]:
+        """The command line and environment changes a run of `spec` would use (for --dry-run)."""
+        ...

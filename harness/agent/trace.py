@@ -158,6 +158,7 @@ class Trace:
     usage: Usage = field(default_factory=Usage)
     cost_usd: float | None = None
     result_subtype: str | None = None
+    terminal_reason: str | None = None  # why the CLI says it ended, e.g. "hook_stopped"
     is_error: bool = False
     api_error_status: int | None = None
     exit_code: int | None = None
@@ -431,6 +432,7 @@ class TraceBuilder:
         trace = self.trace
         trace.result_seen = True
         trace.result_subtype = event.get("subtype")
+        trace.terminal_reason = event.get("terminal_reason")
         trace.is_error = bool(event.get("is_error"))
         if isinstance(event.get("result"), str):
             trace.final_message = event["result"]

@@ -12,6 +12,7 @@ from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
 from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.model.dataset import Case
+from harness.spend import NOT_RUN
 
 
 @dataclass
@@ -30,6 +31,17 @@ class Spend:
     @classmethod
     def of_judge(cls, outcome: JudgeOutcome) -> Spend:
         return cls(outcome.usage, outcome.cost_usd, outcome.model, outcome.calls)
+
+    @classmethod
+    def from_json(cls, data: dict) -> Spend:
+        tokens = data.get("tokens") or {}
+        usage = Usage(
+            tokens.get("input", 0),
+            tokens.get("output", 0),
+            tokens.get("cache_creation", 0),
+            tokens.get("cache_read", 0),
+        )
+        return cls(usage, data.get("cost_usd"), data.get("model"), data.get("calls", 0))
 
     def to_json(self) -> dict:
         return {
@@ -59,9 +71,37 @@ class CaseResult:
     changes: Changes | None = None
     isolation: list[OutsidePath] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    cached: bool = False  # reused from the result cache, not run now
+    not_run: bool = False  # never started: the run's spend cap was reached (`error` says so)
+
+    @classmethod
+    def from_cache(cls, case: Case, entry: dict) -> CaseResult:
+        """A graded result stored by an earlier run, standing in for this case."""
+        files = entry.get("files")
+        return cls(
+            case,
+            checks=[Check(**check) for check in entry["checks"]],
+            elapsed_s=entry.get("elapsed_s", 0.0),
+            agent=Spend.from_json(entry["agent"]),
+            judge=Spend.from_json(entry["judge"]),
+            stop_reason=entry.get("stop_reason"),
+            tool_calls=entry.get("tool_calls", 0),
+            activated=list(entry.get("activated", [])),
+            changes=Changes(files["created"], files["changed"], files["removed"]) if files else None,
+            isolation=[OutsidePath(**o) for o in entry.get("isolation", [])],
+            notes=list(entry.get("notes", [])),
+            cached=True,
+        )
+
+    @property
+    def cost_usd(self) -> float | None:
+        costs = [s.cost_usd for s in (self.agent, self.judge) if s.cost_usd is not None]
+        return sum(costs) if costs else None
 
     @property
     def status(self) -> str:
+        if self.not_run:
+            return NOT_RUN
         if self.error is not None:
             return ERROR
         return PASS if self.checks and all(c.passed for c in self.checks) else FAIL
@@ -96,6 +136,7 @@ class CaseResult:
             "isolation": [o.to_json() for o in self.isolation],
             "files": self.changes.to_json() if self.changes else None,
             "notes": self.notes,
+            "cached": self.cached,
         }
 
 
@@ -119,6 +160,8 @@ class BehavioralMeta:
     notes: list[str] = field(default_factory=list)
     strict: bool = False  # provisional cases count too
     halt: Halt = field(default_factory=Halt)
+    max_run_usd: float = 0.0
+    cache: str | None = None  # the result cache's folder; None with --no-cache
 
     def to_json(self) -> dict:
         return {
@@ -140,6 +183,8 @@ class BehavioralMeta:
             "timed_out": self.timed_out,
             "notes": self.notes,
             **self.halt.to_json(),
+            "max_run_usd": self.max_run_usd,
+            "cache": self.cache,
         }
 
 
@@ -171,17 +216,23 @@ class BehavioralResult:
             "passed": statuses["pass"],
             "failed": statuses["fail"],
             "errors": statuses["error"],
+            "not_run": statuses[NOT_RUN],
             "checks": len(checks),
             "checks_passed": sum(1 for check in checks if check.passed),
         }
 
     def totals(self) -> dict:
+        ran = [c for c in self.cases if not (c.cached or c.not_run)]
+        cached = [c for c in self.cases if c.cached]
+        saved = [c.cost_usd for c in cached if c.cost_usd is not None]
         return {
             **self.counts(),
-            "agent": _spend_total([c.agent for c in self.cases]),
-            "judge": _spend_total([c.judge for c in self.cases]),
-            "agent_time_s": round(sum(c.elapsed_s for c in self.cases), 3),
+            "agent": _spend_total([c.agent for c in ran]),
+            "judge": _spend_total([c.judge for c in ran]),
+            "agent_time_s": round(sum(c.elapsed_s for c in ran), 3),
             "outside_workspace": sum(1 for c in self.cases if c.isolation),
+            "cached": len(cached),
+            "cost_saved_usd": round(sum(saved), 6) if saved else None,
         }
 
     def per_skill(self) -> dict:

@@ -1,7 +1,9 @@
 """Running behavioral cases: stage, hooks, the agent to completion, then deterministic checks and the judge.
 
 Skills run one after another (each with its own hooks session); a skill's cases run on a pool of
---jobs workers, each in its own workspace.
+--jobs workers, each in its own workspace. A case whose inputs are unchanged comes from the result
+cache (a skill whose every case does needs no hooks session), and no case starts once the run's
+spend reaches --max-run-usd.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import agent
+from harness import agent, cache
+from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.behavioral import hooks as hooks_mod
 from harness.behavioral import judge, scorers
 from harness.behavioral.evidence import passages
@@ -24,8 +27,9 @@ from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Snapshot, compare
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.model.dataset import Case
+from harness.model.dataset import EXPECTATION_KEYS, Case
 from harness.secrets import write_private
+from harness.spend import RunBudget
 
 # The agent may read, search, edit and run commands in its workspace; acceptEdits works as root,
 # where bypassing permissions is refused.
@@ -40,6 +44,15 @@ class BehavioralSettings(agent.AgentSettings):
     case_timeout: float = 900.0
     max_budget_usd: float | None = 5.0
     strict_isolation: bool = False
+
+    def cache_parts(self) -> dict:
+        """The settings that can change how a case grades."""
+        return {
+            "model": self.model,
+            "effort": self.effort,
+            "judge_model": self.judge_model,
+            "strict_isolation": self.strict_isolation,
+        }
 
 
 @dataclass(frozen=True)
@@ -65,11 +78,45 @@ class BehavioralRun:
         deadline: Deadline,
         on_case_done: Callable[[CaseResult], None] = lambda result: None,
         cancel: Cancellation | None = None,
+        *,
+        results: cache.ResultCache | None = None,
+        budget: RunBudget | None = None,
+        on_case_start: Callable[[Case], None] = lambda case: None,
     ):
         self.agent = runner
         self.skills, self.settings, self.deadline = skills, settings, deadline
-        self.on_case_done = on_case_done
+        self.on_case_done, self.on_case_start = on_case_done, on_case_start
         self.cancel = cancel or Cancellation()
+        self.results = results
+        self.budget = budget or RunBudget()
+        self._room_digests: dict[str, dict[str, str]] = {}
+
+    def case_key(self, skill: SkillUnderTest, case: Case) -> str:
+        """Everything a case's grade depends on: the agent and its isolation, the settings, the
+        installed skills' files, the hooks, the case's fixture, prompt and expectations."""
+        if skill.name not in self._room_digests:
+            room = skill.room.items()
+            self._room_digests[skill.name] = {n: cache.tree_digest(d, (ANSWER_KEY_DIR,)) for n, d in room}
+        fixture = skill.directory / case.workspace if case.workspace else None
+        parts = {
+            "agent": {
+                "runtime": self.agent.runtime,
+                "version": self.agent.version,
+                "isolation": self.agent.describe(),
+            },
+            **self.settings.cache_parts(),
+            "room": self._room_digests[skill.name],
+            "hooks": cache.file_digest(skill.directory / hooks_mod.HOOKS_FILE),
+            "fixture": cache.tree_digest(fixture) if fixture else None,
+            "prompt": case.prompt,
+            "expectations": {key: getattr(case, key) for key in EXPECTATION_KEYS},
+        }
+        return cache.key_of("behavioral", parts)
+
+    def cached(self, skill: SkillUnderTest, case: Case) -> CaseResult | None:
+        """The graded result the cache holds for this case, if any."""
+        entry = self.results.get(self.case_key(skill, case)) if self.results is not None else None
+        return CaseResult.from_cache(case, entry) if entry is not None else None
 
     def run(self, cases: list[Case]) -> list[CaseResult]:
         """Every case's result, in dataset order; once cancelled, only those of the finished cases."""
@@ -83,6 +130,19 @@ class BehavioralRun:
         return [done[c.id] for c in cases if c.id in done]
 
     def _run_skill(self, skill: SkillUnderTest, cases: list[Case]) -> list[CaseResult | None]:
+        done: dict[str, CaseResult | None] = {}
+        for case in cases:
+            hit = self.cached(skill, case)
+            if hit is not None:
+                self.budget.reuse(hit.cost_usd)
+                done[case.id] = hit
+        fresh = [c for c in cases if c.id not in done]
+        if fresh:
+            # Cancelled before they started, cases get no result: the shorter list ends the pairing.
+            done.update(zip((c.id for c in fresh), self._run_fresh(skill, fresh), strict=False))
+        return [done.get(c.id) for c in cases]
+
+    def _run_fresh(self, skill: SkillUnderTest, cases: list[Case]) -> list[CaseResult | None]:
         if self.cancel.is_set():
             return []
         if self.deadline.expired:
@@ -101,9 +161,12 @@ class BehavioralRun:
         """One case within its skill's hooks session; never raises (compare interleaves two runs).
         None when the command was cancelled before the case finished."""
         # One broken case must not take the report of every other case with it.
-        started = time.monotonic()
         if self.cancel.is_set():
             return None
+        if self.budget.reached:
+            return CaseResult(case, error=self.budget.not_run_reason(), not_run=True)
+        self.on_case_start(case)
+        started = time.monotonic()
         try:
             result = self._run_case(skill, case, placeholders)
         except Interrupted:
@@ -112,6 +175,11 @@ class BehavioralRun:
             why = f"{type(exc).__name__}: {exc}"
             result = CaseResult(case, error=f"skillscope failed to run this case ({why})")
         result.elapsed_s = time.monotonic() - started
+        self.budget.charge(result.agent.cost_usd)
+        self.budget.charge(result.judge.cost_usd)
+        if self.results is not None and result.error is None:
+            # Keyed by the case as written: the result holds it with its placeholders filled.
+            self.results.put(self.case_key(skill, case), result.to_json())
         return result
 
     def _run_case(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:
@@ -168,17 +236,21 @@ class BehavioralRun:
             result.error = "nothing to grade: the case has no expectation and its skill no check() hook"
 
     def _run_agent(self, case: Case, workspace: Path) -> agent.Trace:
-        spec = agent.spec_for(
+        spec = self.spec(case, workspace, self.deadline.cap(self.settings.case_timeout))
+        return interrupted_or(self.agent.run(spec))
+
+    def spec(self, case: Case, workspace: Path, timeout: float | None = None) -> agent.RunSpec:
+        """The agent's run of one case: to its end, editing its workspace."""
+        return agent.spec_for(
             self.settings,
             case.prompt,
             workspace,
             permission_mode=PERMISSION_MODE,
             allowed_tools=AGENT_TOOLS,
-            timeout_s=self.deadline.cap(self.settings.case_timeout),
+            timeout_s=self.settings.case_timeout if timeout is None else timeout,
             keep_log=self.settings.log_path(case.id, "agent.jsonl"),
             cancel=self.cancel,
         )
-        return interrupted_or(self.agent.run(spec))
 
     def _run_failure(self, trace: agent.Trace) -> str | None:
         """Why the agent run cannot be graded, or None. An unfinished run is never a fail or a pass."""

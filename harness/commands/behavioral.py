@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from harness import agent, options
+from harness import agent, dryrun, options, progress
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
@@ -15,16 +16,20 @@ from harness.behavioral.runner import (
     SkillUnderTest,
 )
 from harness.behavioral.selection import behavioral_cases
+from harness.cache import ResultCache
 from harness.cancel import Cancellation, on_signals
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import Halt, RunMeta
 from harness.errors import HarnessError
 from harness.model import catalog
+from harness.model.dataset import Case
 from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
 from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
 from harness.report import publish
+from harness.report.markdown import clip
+from harness.spend import RunBudget
 
 HELP = "run each case that asserts something to completion in claude and grade what the agent actually did"
 # Routing's own knobs: accepted by the parser only to say where they belong.
@@ -83,6 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     options.add_adoption(parser)
     options.add_strict(parser)
+    options.add_paid_run(parser)
     options.add_reports(parser)
     options.add_timeout(parser, default=3600)
     for flag in ROUTING_ONLY_FLAGS:
@@ -144,7 +150,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         for name in dict.fromkeys(c.skill for c in cases)
     }
     try:
-        ready = ready_agent(args, ctx, deadline, cancel)
+        ready = ready_agent(args, ctx, deadline, cancel, preflight=not args.dry_run)
     except AgentNotReady as exc:
         report(args, ctx, repo, deadline, list(skills), [], None, halt_of(cancel, len(cases), 0, str(exc)))
         ctx.err(f"error: {exc}")
@@ -159,27 +165,32 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         strict_isolation=args.strict_isolation,
         keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
+    folder = options.cache_folder(args, repo, ctx)
+    stored = ResultCache(folder) if folder else None
+    runner = BehavioralRun(
+        ready, skills, settings, deadline, cancel=cancel, results=stored, budget=RunBudget(args.max_run_usd)
+    )
+    if args.dry_run:
+        return dry_run(ctx, runner, cases)
     ctx.err(
         f"[behavioral] {len(cases)} case(s) of {', '.join(skills)}, {args.jobs} at a time; "
         f"{ready.runtime} {ready.version}"
     )
-    runner = BehavioralRun(
-        ready,
-        skills,
-        settings,
-        deadline,
-        on_case_done=lambda result: ctx.err(progress_line(result)),
-        cancel=cancel,
-    )
-    results = runner.run(cases)
+    with progress.on_stderr(ctx, len(cases)) as shown:
+        runner.on_case_start = lambda case: shown.started(case.id)
+        runner.on_case_done = lambda result: shown.finished(result.case.id, progress_line(result))
+        results = runner.run(cases)
     halt = halt_of(cancel, len(cases), len(results))
-    result = report(args, ctx, repo, deadline, list(skills), results, ready, halt)
+    notes = [stored.write_error] if stored and stored.write_error else []
+    result = report(args, ctx, repo, deadline, list(skills), results, ready, halt, notes)
     if not result.passed:
         counts = result.counts()
         why = " (the command's --timeout ran out)" if result.meta.timed_out else ""
+        skipped = next((c.error for c in results if c.not_run), None)
+        not_run = f"; {counts['not_run']} did not run: {skipped.removeprefix('not run: ')}" if skipped else ""
         ctx.err(
             f"[behavioral] failed{why}: {counts['failed']} case(s) failed and {counts['errors']} errored "
-            f"of {counts['cases']}." + (f" {halt.sentence()}" if halt.halted else "")
+            f"of {counts['cases']}{not_run}." + (f" {halt.sentence()}" if halt.halted else "")
         )
     return exit_code(result.passed, cancel)
 
@@ -193,9 +204,11 @@ def report(
     results: list[CaseResult],
     ready: agent.Agent | None,
     halt: Halt,
+    notes: list[str] | None = None,
 ) -> BehavioralResult:
     """Publish the behavioral report of what ran; `ready` is None when the agent never started."""
     judge_model = args.judge_model or args.model
+    folder = options.cache_folder(args, repo, ctx)
     meta = BehavioralMeta(
         run=RunMeta.of("behavioral", repo, deadline),
         claude_version=ready.version if ready else None,
@@ -214,6 +227,9 @@ def report(
         timed_out=deadline.expired,
         strict=args.strict,
         halt=halt,
+        notes=notes or [],
+        max_run_usd=args.max_run_usd,
+        cache=str(folder) if folder else None,
     )
     result = BehavioralResult(meta=meta, cases=results)
     publish(result, ctx, ReportOptions.from_args(args))
@@ -222,8 +238,8 @@ def report(
 
 def progress_line(result: CaseResult) -> str:
     status = result.status.upper()
-    if result.status == "error":
-        return f"  [ERROR] {result.case.id}: {result.error} ({result.elapsed_s:.1f}s)"
+    if result.error is not None:
+        return f"  [{status}] {result.case.id}: {result.error} ({result.elapsed_s:.1f}s)"
     line = f"  [{status}] {result.case.id}: {result.summary()} ({result.elapsed_s:.1f}s)"
     for check in result.unmet:
         line += f"\n      unmet {check.kind}: {check.expectation} -- {check.detail}"
@@ -233,3 +249,25 @@ def progress_line(result: CaseResult) -> str:
 def seen_model(results: list[CaseResult], side: str) -> str | None:
     """The model the CLI reported, when none was asked for."""
     return next((getattr(r, side).model for r in results if getattr(r, side).model), None)
+
+
+def dry_run(ctx: Context, runner: BehavioralRun, cases: list[Case]) -> int:
+    """Print what the run would do and cost; nothing is sent (no preflight either)."""
+    argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
+    estimate = dryrun.Estimate(samples=len(cases), requests_per_sample=(2, None))
+    ctx.out("## Behavioral dry run: nothing was sent")
+    ctx.out(f"Cases ({len(cases)}), each with its own skill installed alone:")
+    for case in cases:
+        hit = runner.cached(runner.skills[case.skill], case)
+        if hit is not None:
+            spent = (hit.agent.usage.plus(hit.judge.usage), hit.cost_usd)
+            estimate.cached.append(dryrun.Figures(spent[0].input_tokens, spent[0].output_tokens, spent[1]))
+        fixture = f"fixture {case.workspace}; " if case.workspace else ""
+        cached = "cached" if hit is not None else "not cached"
+        ctx.out(f"  {case.id} ({case.skill}): {fixture}{cached}; {clip(case.prompt, 80)}")
+    ctx.out("Agent command (one fresh workspace per case as its directory, the case's prompt on stdin):")
+    ctx.out(f"  {dryrun.command_text(argv, env)}")
+    ctx.out("A judge run (read-only tools) follows when a case has expected or unexpected behaviour.")
+    for line in estimate.lines():
+        ctx.out(line)
+    return 0

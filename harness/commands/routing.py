@@ -6,24 +6,29 @@ import argparse
 from fractions import Fraction
 from pathlib import Path
 
-from harness import agent, options
+from harness import agent, dryrun, options, progress
+from harness.cache import ResultCache
 from harness.cancel import Cancellation, on_signals
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import Halt, RunMeta
 from harness.errors import UsageError
 from harness.model import catalog
+from harness.model.dataset import Case
 from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
 from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
 from harness.report import publish
+from harness.report.markdown import clip
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingRun, RoutingSettings
+from harness.spend import RunBudget
 
 HELP = "install the routing room in claude and grade whether each prompt fires the right skill"
+AUTO_REPEAT_MAX = 5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,10 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--repeat",
-        type=options.positive_int,
-        default=1,
-        metavar="N",
-        help="run each case N times; its verdict is the majority (default: 1)",
+        type=repeat_count,
+        default=(1, False),
+        metavar="N|auto[:MAX]",
+        help="run each case N times, its verdict the majority; auto samples a case until its "
+        f"verdict is settled, at most MAX times (default MAX: {AUTO_REPEAT_MAX}) (default: 1)",
     )
     parser.add_argument(
         "--min-accuracy",
@@ -85,8 +91,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_negatives(parser)
     options.add_adoption(parser)
     options.add_strict(parser)
+    options.add_paid_run(parser)
     options.add_reports(parser)
     options.add_timeout(parser)
+
+
+def repeat_count(text: str) -> tuple[int, bool]:
+    """`N` fixed samples per case, or `auto[:MAX]`: (most samples, adaptive)."""
+    word, _, most = text.strip().lower().partition(":")
+    if word != "auto":
+        return options.positive_int(text), False
+    try:
+        return (options.positive_int(most) if most else AUTO_REPEAT_MAX), True
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"'{text}': after auto: give the most samples, e.g. auto:8"
+        ) from None
 
 
 def positive_seconds(text: str) -> float:
@@ -128,11 +148,12 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
     try:
-        ready = ready_agent(args, ctx, deadline, cancel)
+        ready = ready_agent(args, ctx, deadline, cancel, preflight=not args.dry_run)
     except AgentNotReady as exc:
         report(args, ctx, repo, deadline, room, [], None, halt_of(cancel, len(cases), 0, str(exc)))
         ctx.err(f"error: {exc}")
         return exit_code(False, cancel)
+    repeat, adaptive = args.repeat
     settings = RoutingSettings(
         model=args.model,
         effort=args.effort,
@@ -141,24 +162,35 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         max_tool_calls=args.max_tool_calls,
         max_inspection_calls=args.max_inspection_calls,
         max_budget_usd=args.max_budget_usd,
-        repeat=args.repeat,
+        repeat=repeat,
+        adaptive=adaptive,
         keep_logs=Path(args.keep_logs).resolve() if args.keep_logs else None,
     )
-    ctx.err(
-        f"[routing] {len(cases)} case(s) x {args.repeat} with {len(room)} skill(s) installed together: "
-        f"{', '.join(room)}; {ready.runtime} {ready.version}"
-    )
+    folder = options.cache_folder(args, repo, ctx)
+    results = ResultCache(folder) if folder else None
     runner = RoutingRun(
         ready,
         {name: repo.skill_dirs[name] for name in room},
         settings,
         deadline,
-        on_case_done=lambda outcome: ctx.err(progress_line(outcome)),
         cancel=cancel,
+        results=results,
+        budget=RunBudget(args.max_run_usd),
     )
-    outcomes = runner.run(cases)
+    if args.dry_run:
+        return dry_run(ctx, runner, cases, room)
+    times = f"up to {repeat}, until settled" if adaptive else str(repeat)
+    ctx.err(
+        f"[routing] {len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
+        f"{', '.join(room)}; {ready.runtime} {ready.version}"
+    )
+    with progress.on_stderr(ctx, len(cases)) as shown:
+        runner.on_case_start = lambda case: shown.started(case.id)
+        runner.on_case_done = lambda outcome: shown.finished(outcome.case.id, progress_line(outcome))
+        outcomes = runner.run(cases)
     halt = halt_of(cancel, len(cases), len(outcomes))
-    result = report(args, ctx, repo, deadline, room, outcomes, ready, halt, runner.notes)
+    notes = runner.notes + ([results.write_error] if results and results.write_error else [])
+    result = report(args, ctx, repo, deadline, room, outcomes, ready, halt, notes)
     if not result.passed:
         reason = halt.sentence() or (
             "the command's --timeout ran out" if result.meta.timed_out else result.gate.reason
@@ -180,6 +212,8 @@ def report(
 ) -> RoutingResult:
     """Publish the routing report of what ran; `ready` is None when the agent never started."""
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
+    repeat, adaptive = args.repeat
+    folder = options.cache_folder(args, repo, ctx)
     meta = RoutingMeta(
         run=RunMeta.of("routing", repo, deadline),
         claude_version=ready.version if ready else None,
@@ -189,7 +223,7 @@ def report(
         room=room,
         extended=args.extended,
         jobs=args.jobs,
-        repeat=args.repeat,
+        repeat=repeat,
         case_timeout=args.case_timeout,
         max_tool_calls=args.max_tool_calls,
         max_inspection_calls=args.max_inspection_calls,
@@ -200,6 +234,9 @@ def report(
         strict=args.strict,
         notes=notes or [],
         halt=halt,
+        adaptive=adaptive,
+        max_run_usd=args.max_run_usd,
+        cache=str(folder) if folder else None,
     )
     result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
     publish(result, ctx, ReportOptions.from_args(args))
@@ -207,7 +244,7 @@ def report(
 
 
 def progress_line(outcome: CaseOutcome) -> str:
-    status = "PASS" if outcome.passed else ("ERROR" if not outcome.graded else "FAIL")
+    status = "PASS" if outcome.passed else ("FAIL" if outcome.graded else outcome.verdict.upper())
     sample = outcome.representative
     stop = sample.stop_reason if sample else "-"
     seconds = sum(s.elapsed_s for s in outcome.samples)
@@ -217,3 +254,30 @@ def progress_line(outcome: CaseOutcome) -> str:
 def seen_model(outcomes: list[CaseOutcome]) -> str | None:
     """The model the CLI reported at init, when none was asked for."""
     return next((s.model for o in outcomes for s in o.samples if s.model), None)
+
+
+def dry_run(ctx: Context, runner: RoutingRun, cases: list[Case], room: list[str]) -> int:
+    """Print what the run would do and cost; nothing is sent (no preflight either)."""
+    settings = runner.settings
+    samples = settings.repeat
+    argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
+    estimate = dryrun.Estimate(
+        samples=len(cases) * samples,
+        requests_per_sample=(1, settings.max_tool_calls + settings.max_inspection_calls + 1),
+    )
+    ctx.out("## Routing dry run: nothing was sent")
+    ctx.out(f"Room ({len(room)}): {', '.join(room)}")
+    how = f"up to {samples} sample(s), until settled" if settings.adaptive else f"{samples} sample(s)"
+    ctx.out(f"Cases ({len(cases)}), {how} each:")
+    for case in cases:
+        hits = [hit for n in range(samples) if (hit := runner.cached(case, n)) is not None]
+        estimate.cached += [dryrun.Figures(h.input_tokens, h.output_tokens, h.cost_usd) for h in hits]
+        cached = f"{len(hits)}/{samples} cached" if hits else "not cached"
+        ctx.out(
+            f"  {case.id}: expects {case.expected_skill or 'no skill'}; {cached}; {clip(case.prompt, 80)}"
+        )
+    ctx.out("Command (one fresh workspace per sample as its directory, the case's prompt on stdin):")
+    ctx.out(f"  {dryrun.command_text(argv, env)}")
+    for line in estimate.lines():
+        ctx.out(line)
+    return 0

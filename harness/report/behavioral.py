@@ -10,6 +10,7 @@ from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
 from harness.report.text import halt_note
+from harness.spend import NOT_RUN
 
 
 def markdown(result: BehavioralResult) -> str:
@@ -60,14 +61,14 @@ def markdown(result: BehavioralResult) -> str:
         )
     else:
         lines.append("None. Every graded case met every expectation.")
-    errored = [c for c in result.cases if c.status == ERROR]
+    errored = [c for c in result.cases if c.status in (ERROR, NOT_RUN)]
     if errored:
         lines += [
             "",
             "### Errored cases (not graded)",
             "",
-            "The run could not be graded (timeout, API error, hook crash, no valid verdict): neither "
-            "a pass nor a fail.",
+            "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never "
+            "started (not-run: the run reached its --max-run-usd): neither a pass nor a fail.",
             "",
         ]
         lines.append(
@@ -111,9 +112,12 @@ def markdown(result: BehavioralResult) -> str:
     )
     lines += ["", "</details>", ""]
     lines.append(
-        f"Agent: {_spend(totals['agent'])}. Judge: {_spend(totals['judge'])}. Case time "
+        f"Spent now: agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
         f"{totals['agent_time_s']:.1f}s."
     )
+    if totals["cached"]:
+        saved = f", saving ${totals['cost_saved_usd']:.4f}" if totals["cost_saved_usd"] is not None else ""
+        lines.append(f"Reused from the result cache: {totals['cached']} case(s){saved}.")
     return "\n".join(lines) + "\n"
 
 
@@ -144,7 +148,9 @@ def findings(result: BehavioralResult) -> list[Finding]:
     for c in result.cases:
         if c.status == PASS:
             continue
-        if c.status == ERROR:
+        if c.status == NOT_RUN:
+            message = f"behavioral case `{c.case.id}` did not run: {c.error}"
+        elif c.status == ERROR:
             message = f"behavioral case `{c.case.id}` errored (not graded): {c.error}"
         else:
             unmet = "; ".join(f"{check.kind} `{check.expectation}`: {check.detail}" for check in c.unmet)
@@ -162,7 +168,7 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
             classname=f"behavioral.{c.case.skill}",
             name=c.case.id,
             time_s=c.elapsed_s,
-            error=c.error if c.status == ERROR else None,
+            error=c.error if c.status in (ERROR, NOT_RUN) else None,
             failure=f"prompt: {c.case.prompt}\n"
             + "\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
             if c.status == FAIL

@@ -18,6 +18,7 @@ MEANINGS = {
     "wrong_skill": "a different skill fired than the one expected",
     "false_trigger": "a skill fired on a prompt that belongs to none",
     "error": "the run gave no decision (crash, timeout, API error): not graded",
+    "not-run": "never started: the run reached its --max-run-usd; not graded",
 }
 
 
@@ -115,6 +116,10 @@ def markdown(result: RoutingResult) -> str:
         )
     else:
         lines.append("None. Every graded prompt routed as expected.")
+    flaky = [c for c in data["cases"] if c["flaky"]]
+    if flaky:
+        lines += ["", "### Flaky cases", "", "Their samples disagreed; the verdict is the majority.", ""]
+        lines.append(table(["case", "verdict", "samples", "trigger rate"], [_flaky_row(c) for c in flaky]))
     errored = [o for o in result.outcomes if not o.graded]
     if errored:
         lines += ["", "### Errored cases (not graded)", ""]
@@ -145,9 +150,12 @@ def markdown(result: RoutingResult) -> str:
     lines += ["", "</details>", ""]
     cost = f", ${totals['cost_usd']:.4f}" if totals["cost_usd"] is not None else ""
     lines.append(
-        f"Tokens: {totals['input_tokens']} in, {totals['output_tokens']} out{cost}; agent time "
-        f"{totals['agent_time_s']:.1f}s over {totals['samples']} run(s)."
+        f"Spent now: {totals['input_tokens']} tokens in, {totals['output_tokens']} out{cost}; agent "
+        f"time {totals['agent_time_s']:.1f}s over {totals['samples_run']} run(s)."
     )
+    if totals["cached_samples"]:
+        saved = f", saving ${totals['cost_saved_usd']:.4f}" if totals["cost_saved_usd"] is not None else ""
+        lines.append(f"Reused from the result cache: {totals['cached_samples']} sample(s){saved}.")
     return "\n".join(lines) + "\n"
 
 
@@ -160,6 +168,12 @@ def fired(case: dict) -> str:
     if case["status"] == "error":
         return "—"
     return case["observed"] or "no skill"
+
+
+def _flaky_row(case: dict) -> tuple:
+    verdicts = [sample["verdict"] for sample in case["samples"]]
+    tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
+    return (case["id"], case["verdict"], tally, _rate(case))
 
 
 def _rate(case: dict) -> str:
@@ -225,7 +239,8 @@ def findings(result: RoutingResult) -> list[Finding]:
         if o.graded:
             out.append(finding.error("routing", o.case.source, failure_text(o), o.case.line))
         else:
-            message = f"routing case `{o.case.id}` errored (not graded): {o.error}"
+            how = "did not run" if o.verdict == "not-run" else "errored (not graded)"
+            message = f"routing case `{o.case.id}` {how}: {(o.error or '').removeprefix('not run: ')}"
             out.append(finding.warning("routing", o.case.source, message, o.case.line))
     return out
 

@@ -7,7 +7,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from harness.model.dataset import Case
-from harness.routing.verdicts import ERROR, PASSING, VERDICTS, Sample, majority, wilson_interval
+from harness.routing.verdicts import (
+    NOT_RUN,
+    PASSING,
+    UNGRADED,
+    VERDICTS,
+    Sample,
+    majority,
+    wilson_interval,
+)
 
 NO_SKILL = "(no skill)"
 CATEGORIES = ("positive", "near_miss", "unrelated")
@@ -28,7 +36,18 @@ class CaseOutcome:
 
     @property
     def graded(self) -> bool:
-        return self.verdict != ERROR
+        return self.verdict not in UNGRADED
+
+    @property
+    def flaky(self) -> bool:
+        """Its graded samples disagree on pass or fail."""
+        passes = {s.verdict(self.expected) in PASSING for s in self.samples if not (s.error or s.not_run)}
+        return len(passes) == 2
+
+    @property
+    def runs(self) -> list[Sample]:
+        """The samples actually run now: neither reused from the cache nor never started."""
+        return [s for s in self.samples if not (s.cached or s.not_run)]
 
     @property
     def passed(self) -> bool:
@@ -124,8 +143,12 @@ def counted(outcomes: list[CaseOutcome], strict: bool = False) -> list[CaseOutco
 
 
 def gate(outcomes: list[CaseOutcome], min_accuracy: Fraction, strict: bool = False) -> Gate:
-    """Nothing graded or nothing fired fails at any bar; otherwise the exact ratio meets the bar.
-    Provisional cases are left out unless --strict (see `counted`)."""
+    """A case not run, nothing graded or nothing fired fails at any bar; otherwise the exact ratio
+    meets the bar. Provisional cases are left out unless --strict (see `counted`)."""
+    not_run = [o for o in outcomes if o.verdict == NOT_RUN]
+    if not_run:
+        why = (not_run[0].error or "").removeprefix("not run: ")
+        return Gate(False, f"{len(not_run)} case(s) did not run: {why}")
     graded = [o for o in counted(outcomes, strict) if o.graded]
     if not graded:
         return Gate(False, "no case was graded (every case errored), so the run says nothing about routing")

@@ -8,6 +8,7 @@ from fractions import Fraction
 from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome, Gate
+from harness.routing.verdicts import NOT_RUN, Sample
 
 
 @dataclass
@@ -31,6 +32,9 @@ class RoutingMeta:
     notes: list[str] = field(default_factory=list)
     strict: bool = False  # provisional cases count too
     halt: Halt = field(default_factory=Halt)
+    adaptive: bool = False  # --repeat auto: `repeat` is the most samples a case may take
+    max_run_usd: float = 0.0
+    cache: str | None = None  # the result cache's folder; None with --no-cache
 
     def to_json(self) -> dict:
         return {
@@ -52,6 +56,9 @@ class RoutingMeta:
             "timed_out": self.timed_out,
             "notes": self.notes,
             **self.halt.to_json(),
+            "adaptive_repeat": self.adaptive,
+            "max_run_usd": self.max_run_usd,
+            "cache": self.cache,
         }
 
 
@@ -75,20 +82,26 @@ class RoutingResult:
         graded = self.graded
         passed = sum(1 for o in graded if o.passed)
         samples = [s for o in self.outcomes for s in o.samples]
-        costs = [s.cost_usd for s in samples if s.cost_usd is not None]
+        ran = [s for o in self.outcomes for s in o.runs]
+        cached = [s for s in samples if s.cached]
         return {
             "cases": len(self.outcomes),
             "graded": len(graded),
             "passed": passed,
-            "errors": len(self.outcomes) - len(graded),
+            "errors": sum(1 for o in self.outcomes if o.verdict == ERROR),
             "accuracy": metrics.accuracy(passed, len(graded)),
             "activations": sum(1 for o in graded if o.observed),
             "activations_expected": sum(1 for o in graded if o.expected),
+            "not_run": sum(1 for o in self.outcomes if o.verdict == NOT_RUN),
+            "flaky": sum(1 for o in self.outcomes if o.flaky),
             "samples": len(samples),
-            "input_tokens": sum(s.input_tokens for s in samples),
-            "output_tokens": sum(s.output_tokens for s in samples),
-            "cost_usd": round(sum(costs), 6) if costs else None,
-            "agent_time_s": round(sum(s.elapsed_s for s in samples), 3),
+            "samples_run": len(ran),
+            "cached_samples": len(cached),
+            "input_tokens": sum(s.input_tokens for s in ran),
+            "output_tokens": sum(s.output_tokens for s in ran),
+            "cost_usd": _cost(ran),
+            "cost_saved_usd": _cost(cached),
+            "agent_time_s": round(sum(s.elapsed_s for s in ran), 3),
         }
 
     def session_skills(self) -> dict:
@@ -130,7 +143,10 @@ class RoutingResult:
 
 
 def status(o: CaseOutcome) -> str:
-    """The shared status word of a case: an ungraded one (no decision) is an error, never a miss."""
+    """The shared status word of a case: an ungraded one (no decision) is an error, never a miss;
+    one that never started is not-run."""
+    if o.verdict == NOT_RUN:
+        return NOT_RUN
     if not o.graded:
         return ERROR
     return PASS if o.passed else FAIL
@@ -162,6 +178,7 @@ def case_json(o: CaseOutcome) -> dict:
             "output": sum(s.output_tokens for s in o.samples),
         },
         "cost_usd": _sum_cost(o),
+        "flaky": o.flaky,
         "trigger_rate": rate,
         "trigger_rate_ci95": list(interval) if interval else None,
         "samples": [s.to_json(o.expected) for s in o.samples],
@@ -169,5 +186,9 @@ def case_json(o: CaseOutcome) -> dict:
 
 
 def _sum_cost(o: CaseOutcome) -> float | None:
-    costs = [s.cost_usd for s in o.samples if s.cost_usd is not None]
+    return _cost(o.samples)
+
+
+def _cost(samples: list[Sample]) -> float | None:
+    costs = [s.cost_usd for s in samples if s.cost_usd is not None]
     return round(sum(costs), 6) if costs else None

@@ -1,19 +1,25 @@
-"""Running routing cases: the room installed side by side, one fresh workspace per sample."""
+"""Running routing cases: the room installed side by side, one fresh workspace per sample.
+
+A sample whose inputs are unchanged comes from the result cache; no sample starts once the run's
+spend reaches --max-run-usd; with adaptive repeats a case is sampled until its verdict is settled.
+"""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import agent
+from harness import agent, cache
+from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.routing.metrics import CaseOutcome
-from harness.routing.verdicts import Sample
+from harness.routing.verdicts import PASSING, Sample, decided
+from harness.spend import NOT_RUN, RunBudget
 
 # Without a decision these stops still mean "the agent chose no skill"; any other stop is an error.
 GRADED_WITHOUT_ACTIVATION = ("result", "tool_budget", "budget")
@@ -25,7 +31,18 @@ class RoutingSettings(agent.AgentSettings):
     max_budget_usd: float | None = 0.75
     max_tool_calls: int = 4
     max_inspection_calls: int = 8
-    repeat: int = 1
+    repeat: int = 1  # samples per case; with `adaptive`, the most a case may take
+    adaptive: bool = False  # stop sampling a case once its verdict is settled (--repeat auto)
+
+    def cache_parts(self) -> dict:
+        """The settings that can change what a sample observes."""
+        return {
+            "model": self.model,
+            "effort": self.effort,
+            "max_tool_calls": self.max_tool_calls,
+            "max_inspection_calls": self.max_inspection_calls,
+            "max_budget_usd": self.max_budget_usd or None,
+        }
 
 
 def sample_from(trace: agent.Trace) -> Sample:
@@ -61,31 +78,64 @@ class RoutingRun:
         deadline: Deadline,
         on_case_done: Callable[[CaseOutcome], None] = lambda outcome: None,
         cancel: Cancellation | None = None,
+        *,
+        results: cache.ResultCache | None = None,
+        budget: RunBudget | None = None,
+        on_case_start: Callable[[Case], None] = lambda case: None,
     ):
         self.agent = runner
         self.room, self.settings, self.deadline = room, settings, deadline
-        self.on_case_done = on_case_done
+        self.on_case_done, self.on_case_start = on_case_done, on_case_start
         self.cancel = cancel or Cancellation()
+        self.results = results
+        self.budget = budget or RunBudget()
         self.notes: list[str] = []  # options the CLI could not honour, once each
         self._lock = threading.Lock()
+        self._key_parts = self.key_parts() if results is not None else {}
+
+    def key_parts(self) -> dict:
+        """What every sample of this run depends on besides its case: the agent, its isolation,
+        every installed file of the room (without the answer keys) and the settings."""
+        return {
+            "agent": {
+                "runtime": self.agent.runtime,
+                "version": self.agent.version,
+                "isolation": self.agent.describe(),
+            },
+            "room": {name: cache.tree_digest(path, (ANSWER_KEY_DIR,)) for name, path in self.room.items()},
+            **self.settings.cache_parts(),
+        }
+
+    def sample_key(self, case: Case, index: int) -> str:
+        parts = {**self._key_parts, "prompt": case.prompt, "expect": case.expected_skill, "sample": index}
+        return cache.key_of("routing", parts)
 
     def run(self, cases: list[Case]) -> list[CaseOutcome]:
         """Every case's outcome; once cancelled, only those of the cases whose every sample finished."""
         outcomes = [CaseOutcome(case) for case in cases]
+        started = [0] * len(outcomes)
         with ThreadPoolExecutor(max_workers=max(1, self.settings.jobs)) as pool:
-            futures = {
-                pool.submit(self.finished_sample, outcome, n): outcome
-                for n in range(self.settings.repeat)
-                for outcome in outcomes
-            }
-            for future in as_completed(futures):
-                outcome, sample = futures[future], future.result()
-                if sample is None:
-                    continue
-                outcome.samples.append(sample)
-                if len(outcome.samples) == self.settings.repeat:
-                    self.on_case_done(outcome)
-        return [o for o in outcomes if len(o.samples) == self.settings.repeat]
+            running: dict[Future[Sample | None], int] = {}
+
+            def start(i: int) -> None:
+                running[pool.submit(self.finished_sample, outcomes[i], started[i])] = i
+                started[i] += 1
+
+            for _ in range(1 if self.settings.adaptive else self.settings.repeat):
+                for i in range(len(outcomes)):
+                    start(i)
+            while running:
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    i, sample = running.pop(future), future.result()
+                    if sample is None:
+                        continue
+                    outcomes[i].samples.append(sample)
+                    if self._wants_another(outcomes[i], started[i]):
+                        start(i)
+                    elif len(outcomes[i].samples) == started[i]:
+                        self.on_case_done(outcomes[i])
+        return [o for o, n in zip(outcomes, started, strict=True) if o.samples and len(o.samples) == n]
 
     def finished_sample(self, outcome: CaseOutcome, index: int) -> Sample | None:
         """A sample, or None when the run was cancelled before it finished (never graded). Compare
@@ -95,9 +145,20 @@ class RoutingRun:
         sample = self.run_sample(outcome, index)
         return None if sample.stop_reason == "cancelled" else sample
 
+    def _wants_another(self, outcome: CaseOutcome, started: int) -> bool:
+        """Adaptive repeats: one more sample while the pass share's interval still straddles the
+        decision threshold, up to the most allowed."""
+        if not self.settings.adaptive or started >= self.settings.repeat or outcome.samples[-1].not_run:
+            return False
+        graded = [s for s in outcome.samples if not s.error]
+        passes = sum(1 for s in graded if s.verdict(outcome.expected) in PASSING)
+        return not decided(passes, len(graded))
+
     def run_sample(self, outcome: CaseOutcome, index: int) -> Sample:
         """Run sample `index` of one case; never raises."""
         # One broken case must not take the report of every other case with it.
+        if index == 0:
+            self.on_case_start(outcome.case)
         try:
             return self._run_one(outcome, index)
         except Exception as exc:  # noqa: BLE001 - recorded as this case's error, never graded
@@ -106,6 +167,19 @@ class RoutingRun:
             )
 
     def _run_one(self, outcome: CaseOutcome, index: int) -> Sample:
+        hit = self.cached(outcome.case, index)
+        if hit is not None:
+            self.budget.reuse(hit.cost_usd)
+            return hit
+        if self.budget.reached:
+            return Sample(error=self.budget.not_run_reason(), stop_reason=NOT_RUN, not_run=True)
+        sample = self._run_agent(outcome, index)
+        self.budget.charge(sample.cost_usd)
+        if self.results is not None and sample.error is None:
+            self.results.put(self.sample_key(outcome.case, index), sample.cache_entry())
+        return sample
+
+    def _run_agent(self, outcome: CaseOutcome, index: int) -> Sample:
         if self.deadline.expired:
             return Sample(
                 error=f"not run: the command's --timeout of {self.deadline.seconds:g} s ran out",
@@ -114,18 +188,7 @@ class RoutingRun:
         timeout = self.deadline.cap(self.settings.case_timeout)
         try:
             with self.agent.workspace(self.room) as workspace:
-                spec = agent.spec_for(
-                    self.settings,
-                    outcome.case.prompt,
-                    workspace,
-                    timeout_s=timeout,
-                    keep_log=self._log_path(outcome.case, index),
-                    cancel=self.cancel,
-                    stop=agent.stop_at_decision(
-                        self.settings.max_tool_calls, self.settings.max_inspection_calls
-                    ),
-                )
-                trace = self.agent.run(spec)
+                trace = self.agent.run(self.spec(outcome.case, workspace, index, timeout))
             with self._lock:
                 self.notes.extend(n for n in trace.notes if n not in self.notes)
         except agent.WorkspaceError as exc:
@@ -134,6 +197,26 @@ class RoutingRun:
         if trace.stop_reason == "timeout" and timeout < self.settings.case_timeout:
             sample.error = f"stopped when the command's --timeout of {self.deadline.seconds:g} s ran out"
         return sample
+
+    def spec(
+        self, case: Case, workspace: Path, index: int = 0, timeout: float | None = None
+    ) -> agent.RunSpec:
+        """The run of one sample: stopped at the decision, or when a tool budget is spent."""
+        return agent.spec_for(
+            self.settings,
+            case.prompt,
+            workspace,
+            timeout_s=self.settings.case_timeout if timeout is None else timeout,
+            keep_log=self._log_path(case, index),
+            cancel=self.cancel,
+            stop=agent.stop_at_decision(self.settings.max_tool_calls, self.settings.max_inspection_calls),
+            stop_after_skill=True,
+        )
+
+    def cached(self, case: Case, index: int) -> Sample | None:
+        """The sample the result cache holds for this case and index, if any."""
+        entry = self.results.get(self.sample_key(case, index)) if self.results is not None else None
+        return Sample.from_cache(entry) if entry is not None else None
 
     def _log_path(self, case: Case, index: int) -> Path | None:
         sample = f"-{index + 1}" if self.settings.repeat > 1 else ""

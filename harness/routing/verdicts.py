@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+
+from harness.spend import NOT_RUN
 
 CORRECT_TRIGGER = "correct_trigger"
 TRUE_NEGATIVE = "true_negative"
@@ -12,10 +14,15 @@ MISSED_TRIGGER = "missed_trigger"
 WRONG_SKILL = "wrong_skill"
 FALSE_TRIGGER = "false_trigger"
 ERROR = "error"
-VERDICTS = (CORRECT_TRIGGER, TRUE_NEGATIVE, MISSED_TRIGGER, WRONG_SKILL, FALSE_TRIGGER, ERROR)
+# NOT_RUN (from harness.spend): the run's --max-run-usd was reached before this case started
+VERDICTS = (CORRECT_TRIGGER, TRUE_NEGATIVE, MISSED_TRIGGER, WRONG_SKILL, FALSE_TRIGGER, ERROR, NOT_RUN)
 PASSING = (CORRECT_TRIGGER, TRUE_NEGATIVE)
+UNGRADED = (ERROR, NOT_RUN)
+# A case's verdict is its samples' majority, so repeats decide on which side of one half it lies.
+DECISION_THRESHOLD = 0.5
 # When samples disagree evenly, the case is held to the stricter reading.
 SEVERITY = {
+    NOT_RUN: -1,
     ERROR: 0,
     CORRECT_TRIGGER: 1,
     TRUE_NEGATIVE: 1,
@@ -48,9 +55,22 @@ class Sample:
     cost_usd: float | None = None
     visible_skills: list[str] = field(default_factory=list)
     model: str | None = None
+    cached: bool = False  # reused from the result cache, not run now
+    not_run: bool = False  # never started: the run's spend cap was reached (`error` says so)
 
     def verdict(self, expected: str | None) -> str:
+        if self.not_run:
+            return NOT_RUN
         return ERROR if self.error else classify(expected, self.observed)
+
+    def cache_entry(self) -> dict:
+        """Everything needed to stand in for this sample in a later run."""
+        return {k: v for k, v in asdict(self).items() if k not in ("cached", "not_run", "error")}
+
+    @classmethod
+    def from_cache(cls, entry: dict) -> Sample:
+        known = {k: v for k, v in entry.items() if k in cls.__dataclass_fields__}
+        return cls(**{**known, "cached": True, "not_run": False, "error": None})
 
     def to_json(self, expected: str | None) -> dict:
         return {
@@ -63,14 +83,16 @@ class Sample:
             "inspection_calls": self.inspection_calls,
             "tokens": {"input": self.input_tokens, "output": self.output_tokens},
             "cost_usd": self.cost_usd,
+            "cached": self.cached,
         }
 
 
 def majority(verdicts: list[str]) -> str:
-    """The most common graded verdict; ties go to the stricter one; all errors stay an error."""
-    graded = [v for v in verdicts if v != ERROR]
+    """The most common graded verdict; ties go to the stricter one; all errors stay an error, and a
+    case none of whose samples started is not-run."""
+    graded = [v for v in verdicts if v not in UNGRADED]
     if not graded:
-        return ERROR
+        return ERROR if ERROR in verdicts or not verdicts else NOT_RUN
     counts = Counter(graded)
     return max(counts, key=lambda v: (counts[v], SEVERITY[v], v))
 
@@ -84,3 +106,10 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def decided(successes: int, trials: int, threshold: float = DECISION_THRESHOLD) -> bool:
+    """Whether the 95 % Wilson interval of `successes` in `trials` lies wholly on one side of
+    `threshold`: more samples would not change the case's verdict."""
+    interval = wilson_interval(successes, trials)
+    return interval is not None and (interval[0] > threshold or interval[1] < threshold)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import threading
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import RunSpec, isolation_for, run, stage_workspace, stop_at_decision
+from harness.agent import RunSpec, build_argv, isolation_for, run, stage_workspace, stop_at_decision
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
 from tests.support.procs import group_members
@@ -92,6 +93,50 @@ def test_stop_at_activation_sends_nothing_after_the_decision(fake_api, go, room)
     assert len(fake_api.agent_turns()) <= 2
     assert "never shown" not in (trace.final_message or "")
     assert group_members(trace.pid) == []
+
+
+def test_the_stop_hook_ends_the_run_at_the_decision_with_one_request(fake_api, go, room):
+    fake_api.script([R.skill("pdf"), "never asked"])
+    trace = go("route me", room, stop=stop_at_decision(), stop_after_skill=True)
+    assert len(fake_api.agent_turns()) == 1
+    assert (trace.stop_reason, trace.terminal_reason, trace.exit_code) == ("activation", "hook_stopped", 0)
+    assert trace.activated == ["pdf"] and trace.decision.confirmed and trace.failure is None
+    # The CLI's own result came, so the decision's tokens and cost are known.
+    assert trace.cost_usd and trace.usage.input_tokens > 0 and trace.usage.output_tokens > 0
+    assert group_members(trace.pid) == []
+
+
+def test_the_stop_hook_lets_a_read_of_a_skill_file_come_first(fake_api, go, room):
+    fake_api.script(
+        [R.tool_use("Read", {"file_path": "{{cwd}}/.claude/skills/pdf/SKILL.md"}), R.skill("pdf")]
+    )
+    trace = go("look first", room, stop=stop_at_decision(), stop_after_skill=True)
+    assert len(fake_api.agent_turns()) == 2
+    assert trace.inspection_calls == 1 and trace.activated == ["pdf"]
+    assert trace.terminal_reason == "hook_stopped"
+
+
+def test_the_stop_hook_sits_in_the_isolation_settings(claude_cli, isolation, room):
+    argv, notes = build_argv(claude_cli, RunSpec("p", room, stop_after_skill=True), isolation)
+    settings = json.loads(argv[argv.index("--settings") + 1])
+    assert settings["enabledPlugins"] == {"cc-plugin-plugin-authoring@builtin": False}
+    (entry,) = settings["hooks"]["PostToolUse"]
+    assert entry["matcher"] == "Skill" and notes == []
+    plain, _ = build_argv(claude_cli, RunSpec("p", room), isolation)
+    assert "hooks" not in json.loads(plain[plain.index("--settings") + 1])
+
+
+def test_a_cli_without_settings_is_stopped_at_the_decision_event(
+    fake_api, claude_cli, isolation, fake_env, room
+):
+    older = dataclasses.replace(claude_cli, optional_flags=claude_cli.optional_flags - {"--settings"})
+    fake_api.script([R.skill("pdf"), "never shown"])
+    spec = RunSpec(
+        "route me", room, model=MODEL, timeout_s=60, stop=stop_at_decision(), stop_after_skill=True
+    )
+    trace = run(older, spec, isolation, fake_env)
+    assert trace.stop_reason == "activation" and trace.activated == ["pdf"]
+    assert trace.terminal_reason is None and "no --settings" in trace.notes[0]
 
 
 def test_tool_budget_stops_a_run_that_never_decides(fake_api, go, room):

@@ -149,7 +149,26 @@ def test_verdict_counts_list_every_verdict():
         "wrong_skill": 0,
         "false_trigger": 0,
         "error": 1,
+        "not-run": 0,
     }
+
+
+def test_a_case_not_run_is_neither_graded_nor_an_error_and_fails_the_gate_first():
+    skipped = CaseOutcome(
+        Case(id="late", prompt="p", should_trigger=True, skill="pdf", source="pdf/evals/evals.json"),
+        [Sample(error="not run: the run had spent $1.0000, reaching its --max-run-usd of $1", not_run=True)],
+    )
+    assert (skipped.verdict, skipped.graded, skipped.passed) == ("not-run", False, False)
+    assert metrics.verdict_counts([skipped])["not-run"] == 1
+    gate = metrics.gate([pos("p1", "pdf", "pdf"), skipped], Fraction(0))
+    assert not gate.passed
+    assert gate.reason == "1 case(s) did not run: the run had spent $1.0000, reaching its --max-run-usd of $1"
+
+
+def test_a_case_whose_samples_disagree_on_pass_or_fail_is_flaky():
+    assert pos("p1", "pdf", "pdf", None, "pdf").flaky
+    assert not pos("p2", "pdf", "pdf", ERRORED, "pdf").flaky
+    assert not pos("p3", "pdf", None, "other-skill").flaky  # two ways of failing are not flaky
 
 
 # --- a case over repeated samples -------------------------------------------------------------

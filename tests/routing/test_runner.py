@@ -13,10 +13,12 @@ import pytest
 
 from harness import agent
 from harness.agent import Activation, InitInfo, Trace, Usage
+from harness.cache import ResultCache
 from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.routing.runner import RoutingRun, RoutingSettings, sample_from
 from harness.routing.verdicts import ERROR
+from harness.spend import RunBudget
 
 
 def init(skills=("pdf", "pdf-tools")) -> InitInfo:
@@ -154,6 +156,9 @@ class FakeAgent:
     def workspace(self, room, fixture=None):
         return agent.stage_workspace(room, self.temp_parent, fixture)
 
+    def describe(self):
+        return {"config_dir": "fresh"}
+
     def run(self, spec):
         with self.lock:
             self.specs.append(spec)
@@ -161,7 +166,9 @@ class FakeAgent:
         return self.answer(spec)
 
 
-def make_run(monkeypatch, room, tmp_path, answer, deadline=None, done=None, **settings) -> tuple:
+def make_run(
+    monkeypatch, room, tmp_path, answer, deadline=None, done=None, results=None, budget=None, **settings
+) -> tuple:
     fake = FakeAgent(answer, tmp_path)
     run = RoutingRun(
         fake,
@@ -169,6 +176,8 @@ def make_run(monkeypatch, room, tmp_path, answer, deadline=None, done=None, **se
         RoutingSettings(**settings),
         deadline or Deadline(0),
         on_case_done=done or (lambda outcome: None),
+        results=results,
+        budget=budget,
     )
     return run, fake
 
@@ -297,3 +306,92 @@ def test_a_sample_sees_the_init_skills_without_builtins():
     made = trace("result")
     made.init = init(skills=["pdf", "doctor", "stray"])
     assert sample_from(made).visible_skills == ["pdf", "stray"]
+
+
+# --- the result cache, the run's budget, adaptive repeats ------------------------------------------
+
+
+def fires(spec):
+    return trace("activation", decision=activation("pdf"))
+
+
+def test_an_unchanged_second_run_reuses_every_sample_and_runs_nothing(monkeypatch, room, tmp_path):
+    results = ResultCache(tmp_path / "cache")
+    first, fake = make_run(monkeypatch, room, tmp_path, fires, results=results, repeat=2)
+    made = first.run([make_case("a"), make_case("b")])
+    assert len(fake.specs) == 4 and not any(s.cached for o in made for s in o.samples)
+    again, fake = make_run(monkeypatch, room, tmp_path, fires, results=results, repeat=2)
+    budget = again.budget
+    reused = again.run([make_case("a"), make_case("b")])
+    assert fake.specs == []
+    assert (
+        all(s.cached for o in reused for s in o.samples)
+        and [o.verdict for o in reused] == ["correct_trigger"] * 2
+    )
+    assert (budget.spent, round(budget.saved, 6)) == (0.0, 0.008)
+
+
+def test_what_can_change_a_sample_changes_its_key(monkeypatch, room, tmp_path):
+    results = ResultCache(tmp_path / "cache")
+    base, _ = make_run(monkeypatch, room, tmp_path, fires, results=results)
+    key = base.sample_key(make_case("a"), 0)
+    assert base.sample_key(make_case("a"), 1) != key  # another sample of the same case
+    assert base.sample_key(make_case("b"), 0) != key  # another prompt
+    other_model, _ = make_run(monkeypatch, room, tmp_path, fires, results=results, model="claude-other")
+    assert other_model.sample_key(make_case("a"), 0) != key
+    (room["pdf"] / "evals").mkdir()
+    (room["pdf"] / "evals" / "evals.json").write_text("{}")
+    answer_key_only, _ = make_run(monkeypatch, room, tmp_path, fires, results=results)
+    assert answer_key_only.sample_key(make_case("a"), 0) == key  # the answer key is never installed
+    (room["pdf"] / "SKILL.md").write_text("---\nname: pdf\ndescription: PDFs, edited.\n---\n")
+    edited, _ = make_run(monkeypatch, room, tmp_path, fires, results=results)
+    assert edited.sample_key(make_case("a"), 0) != key
+
+
+def test_errors_are_never_cached(monkeypatch, room, tmp_path):
+    results = ResultCache(tmp_path / "cache")
+    broken, _ = make_run(
+        monkeypatch, room, tmp_path, lambda spec: trace("completed", error="boom"), results=results
+    )
+    broken.run([make_case("a")])
+    again, fake = make_run(monkeypatch, room, tmp_path, fires, results=results)
+    (outcome,) = again.run([make_case("a")])
+    assert len(fake.specs) == 1 and outcome.verdict == "correct_trigger" and not outcome.samples[0].cached
+
+
+def test_no_case_starts_once_the_run_spent_its_cap(monkeypatch, room, tmp_path):
+    budget = RunBudget(0.003)  # each run costs 0.002: the second starts at 0.002, the third at 0.004
+    run, fake = make_run(monkeypatch, room, tmp_path, fires, budget=budget, jobs=1)
+    outcomes = run.run([make_case(name) for name in "abcd"])
+    assert len(fake.specs) == 2
+    assert [o.verdict for o in outcomes] == ["correct_trigger", "correct_trigger", "not-run", "not-run"]
+    assert outcomes[2].error == (
+        "not run: the run had spent $0.0040, reaching its --max-run-usd of $0.003; raise the cap or "
+        "select fewer cases"
+    )
+
+
+def test_cached_samples_are_served_after_the_cap_is_reached(monkeypatch, room, tmp_path):
+    results = ResultCache(tmp_path / "cache")
+    make_run(monkeypatch, room, tmp_path, fires, results=results)[0].run([make_case("z")])
+    run, fake = make_run(monkeypatch, room, tmp_path, fires, results=results, budget=RunBudget(0.001), jobs=1)
+    outcomes = run.run([make_case("a"), make_case("b"), make_case("z")])
+    assert [o.verdict for o in outcomes] == ["correct_trigger", "not-run", "correct_trigger"]
+    assert outcomes[2].samples[0].cached and len(fake.specs) == 1
+
+
+def test_adaptive_repeats_stop_a_stable_case_early_and_give_a_flaky_one_the_most(monkeypatch, room, tmp_path):
+    turns: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def answer(spec):
+        with lock:
+            n = turns[spec.prompt] = turns.get(spec.prompt, 0) + 1
+        if "flaky" in spec.prompt and n % 2 == 0:
+            return trace("result")  # the skill did not fire this time
+        return fires(spec)
+
+    run, _ = make_run(monkeypatch, room, tmp_path, answer, repeat=6, adaptive=True, jobs=3)
+    stable, flaky = run.run([make_case("stable"), make_case("flaky")])
+    assert len(stable.samples) == 4 and not stable.flaky  # 4/4: the interval clears one half
+    assert len(flaky.samples) == 6 and flaky.flaky

@@ -9,12 +9,14 @@ from harness.routing.verdicts import (
     ERROR,
     FALSE_TRIGGER,
     MISSED_TRIGGER,
+    NOT_RUN,
     PASSING,
     TRUE_NEGATIVE,
     VERDICTS,
     WRONG_SKILL,
     Sample,
     classify,
+    decided,
     majority,
     wilson_interval,
 )
@@ -39,7 +41,7 @@ def test_classify_covers_every_graded_verdict(expected, observed, verdict):
 def test_only_the_two_right_answers_pass():
     assert set(PASSING) == {CORRECT_TRIGGER, TRUE_NEGATIVE}
     graded = {CORRECT_TRIGGER, TRUE_NEGATIVE, MISSED_TRIGGER, WRONG_SKILL, FALSE_TRIGGER}
-    assert set(VERDICTS) == graded | {ERROR}
+    assert set(VERDICTS) == graded | {ERROR, NOT_RUN}
 
 
 def test_a_sample_with_an_error_is_an_error_whatever_it_observed():
@@ -124,3 +126,29 @@ def test_wilson_interval_is_none_without_graded_samples():
 def test_wilson_interval_narrows_as_samples_grow():
     widths = [high - low for low, high in (wilson_interval(n, n) for n in (1, 3, 10, 100))]
     assert widths == sorted(widths, reverse=True)
+
+
+def test_a_case_none_of_whose_samples_started_is_not_run_and_an_error_outranks_it():
+    assert majority([NOT_RUN, NOT_RUN]) == NOT_RUN
+    assert majority([ERROR, NOT_RUN]) == ERROR
+    assert majority([NOT_RUN, MISSED_TRIGGER]) == MISSED_TRIGGER
+    assert majority([]) == ERROR
+    assert Sample(error="not run: cap", not_run=True).verdict("pdf") == NOT_RUN
+
+
+@pytest.mark.parametrize(
+    ("passes", "trials", "settled"),
+    [(0, 0, False), (1, 1, False), (3, 3, False), (4, 4, True), (0, 4, True), (3, 4, False), (9, 10, True)],
+)
+def test_a_verdict_is_settled_once_the_interval_clears_one_half(passes, trials, settled):
+    assert decided(passes, trials) is settled
+
+
+def test_a_cache_entry_stands_in_for_the_sample_and_says_it_was_cached():
+    made = Sample(
+        observed="pdf", stop_reason="activation", input_tokens=100, cost_usd=0.002, visible_skills=["pdf"]
+    )
+    again = Sample.from_cache({**made.cache_entry(), "unknown_later_field": 1})
+    assert again.cached and not made.cached
+    assert (again.observed, again.cost_usd, again.visible_skills) == ("pdf", 0.002, ["pdf"])
+    assert again.to_json("pdf")["cached"] is True and again.verdict("pdf") == CORRECT_TRIGGER

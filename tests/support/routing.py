@@ -22,7 +22,7 @@ from tests.support.helpers import make_skill
 
 NO_SKILL_TEXT = "I can answer that directly."
 _PASSTHROUGH = ("PATH", "LANG", "LC_ALL")
-_PROGRESS = re.compile(r"^\[(?:PASS|FAIL|ERROR)\] ([^:]+): ")
+_PROGRESS = re.compile(r"^\[\d+/\d+\] \[(?:PASS|FAIL|ERROR|NOT-RUN)\] ([^:]+): ")
 _DEFAULT_ID = re.compile(r"^(.+)-(pos|neg)-(\d+)$")
 
 
@@ -75,7 +75,8 @@ class Routed:
 
     @property
     def progress(self) -> dict[str, str]:
-        """Case id -> its progress line (`[PASS] id: expected x -> got y (verdict, stop, 1.4s)`)."""
+        """Case id -> its progress line (`[2/5] [PASS] id: expected x -> got y (verdict, stop, 1.4s)
+        (3s elapsed, ETA 4s)`)."""
         found = {}
         for line in self.stderr.splitlines():
             match = _PROGRESS.match(line.strip())

@@ -1,0 +1,71 @@
+"""--dry-run: what a paid run would run, how, and roughly what it would cost, with nothing sent.
+
+The estimate counts samples the result cache already holds as free, and prices the others at the
+mean of the cached ones, the only honest figure there is before anything ran.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What one cached sample spent when it was made."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+
+
+@dataclass
+class Estimate:
+    samples: int = 0  # every sample the run would take (the most, with adaptive repeats)
+    cached: list[Figures] = field(default_factory=list)
+    # The fewest model requests of one sample, and the most (None: an agent's work has no set bound).
+    requests_per_sample: tuple[int, int | None] = (1, 1)
+
+    @property
+    def to_run(self) -> int:
+        return self.samples - len(self.cached)
+
+    def lines(self) -> list[str]:
+        fewest, most = self.requests_per_sample
+        cached_cost = sum(f.cost_usd or 0.0 for f in self.cached)
+        out = [
+            f"Estimate: {self.samples} sample(s); {len(self.cached)} from the result cache "
+            f"(${cached_cost:.4f} when they were made, free now); {self.to_run} to run."
+        ]
+        if not self.to_run:
+            return out + ["Model requests: 0."]
+        if most == fewest:
+            out.append(f"Model requests: {self.to_run * fewest}.")
+        elif most is None:
+            out.append(
+                f"Model requests: at least {self.to_run * fewest} ({fewest} per case; "
+                "the agent's work takes more)."
+            )
+        else:
+            out.append(
+                f"Model requests: about {self.to_run * fewest} ({fewest} per sample that decides on its "
+                f"first turn, at most {self.to_run * most})."
+            )
+        if not self.cached:
+            return out + ["Tokens and cost: unknown until a sample has run (the cache holds none yet)."]
+        n = len(self.cached)
+        tokens_in = sum(f.input_tokens for f in self.cached) / n * self.to_run
+        tokens_out = sum(f.output_tokens for f in self.cached) / n * self.to_run
+        priced = [f.cost_usd for f in self.cached if f.cost_usd is not None]
+        cost = f"${sum(priced) / len(priced) * self.to_run:.4f}" if priced else "unknown"
+        return out + [
+            f"Tokens and cost: about {tokens_in:.0f} in, {tokens_out:.0f} out, {cost} "
+            f"(the mean of the {n} cached sample(s))."
+        ]
+
+
+def command_text(argv: Sequence[str], env: Mapping[str, str]) -> str:
+    """A shell line a person can read and paste: the changed environment, then the command."""
+    assignments = [f"{name}={shlex.quote(value)}" for name, value in sorted(env.items())]
+    return " ".join([*assignments, shlex.join(argv)])

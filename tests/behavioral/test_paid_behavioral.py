@@ -1,0 +1,125 @@
+"""What a behavioral run spends, end to end with the real claude CLI against the scripted fake API: the
+result cache, the run's spend cap and dry runs. Request counts are read from the fake server.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from harness import schemas
+from harness.behavioral.judge import JUDGE_HEADER
+from harness.cli import main
+from harness.context import Context
+from tests.fakeapi import replies as R
+from tests.support.routing import live_processes_under, routing_env, skills_repo
+
+BOTH = "alpha-pos-1,beta-pos-1"  # the default datasets' only cases with an expected behaviour
+
+
+@pytest.fixture(autouse=True)
+def clean_runs(tmp_path, monkeypatch):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    yield temp
+    assert live_processes_under(temp) == []
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return skills_repo(tmp_path / "repo", "alpha", "beta")
+
+
+@pytest.fixture
+def env(fake_api, claude_bin, tmp_path):
+    fake_api.script(model)
+    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+
+
+def model(request):
+    """The agent does the job in one turn; the judge finds the expected behaviour."""
+    if request.prompt.startswith(JUDGE_HEADER):
+        return R.text(json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "it did"}]}))
+    return "Done: the job is finished."
+
+
+def behave(repo: Path, env: dict, *args: str) -> tuple[int, str, str, dict | None]:
+    output = repo.parent / "behavioral.json"
+    output.unlink(missing_ok=True)
+    ctx = Context(
+        environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    argv = ["behavioral", "--repo", str(repo), "--skip-preflight", "--model", "claude-fake-1"]
+    code = main([*argv, "--output", str(output), "--only", BOTH, *args], ctx)
+    report = json.loads(output.read_text()) if output.exists() else None
+    if report is not None:
+        assert [e.message for e in schemas.validator("behavioral-report").iter_errors(report)] == []
+    return code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), report
+
+
+def statuses(report: dict) -> dict[str, tuple[str, bool]]:
+    return {c["id"]: (c["status"], c["cached"]) for c in report["cases"]}
+
+
+def test_an_unchanged_second_run_makes_no_request(fake_api, repo, env):
+    code, _, stderr, first = behave(repo, env)
+    assert code == 0, stderr
+    assert len(fake_api.agent_turns()) == 4  # an agent turn and a judge call per case
+    code, stdout, stderr, second = behave(repo, env)
+    assert code == 0, stderr
+    assert len(fake_api.agent_turns()) == 4
+    assert statuses(second) == {"alpha-pos-1": ("pass", True), "beta-pos-1": ("pass", True)}
+    totals = second["totals"]
+    assert (totals["cached"], totals["agent"]["calls"], totals["agent"]["cost_usd"]) == (2, 0, None)
+    spent = first["totals"]["agent"]["cost_usd"] + first["totals"]["judge"]["cost_usd"]
+    assert totals["cost_saved_usd"] == pytest.approx(spent)
+    assert second["cases"][0]["checks"] == first["cases"][0]["checks"]
+    assert "Reused from the result cache: 2 case(s), saving $" in stdout
+
+
+def test_editing_one_skill_reruns_only_its_own_cases(fake_api, repo, env):
+    behave(repo, env)
+    skill_md = repo / "alpha" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text() + "\nOne more line of instructions.\n")
+    code, _, stderr, report = behave(repo, env)
+    assert code == 0, stderr
+    rerun = fake_api.agent_turns()[4:]
+    assert len(rerun) == 2 and "the alpha job" in rerun[0].prompt
+    assert statuses(report) == {"alpha-pos-1": ("pass", False), "beta-pos-1": ("pass", True)}
+
+
+def test_an_errored_case_is_never_cached(fake_api, repo, env):
+    fake_api.script(lambda request: R.error(529) if "alpha job" in request.prompt else model(request))
+    code, _, _, report = behave(repo, env)
+    assert code == 1 and statuses(report)["alpha-pos-1"] == ("error", False)
+    fake_api.script(model)
+    code, _, stderr, report = behave(repo, env)
+    assert code == 0, stderr
+    assert statuses(report) == {"alpha-pos-1": ("pass", False), "beta-pos-1": ("pass", True)}
+
+
+def test_no_case_starts_past_the_run_cap_and_the_run_fails_saying_why(fake_api, repo, env):
+    code, _, stderr, report = behave(repo, env, "--no-cache", "--max-run-usd", "0.0001")
+    assert code == 1 and len(fake_api.agent_turns()) == 2  # the first case, then the cap was reached
+    assert statuses(report) == {"alpha-pos-1": ("pass", False), "beta-pos-1": ("not-run", False)}
+    assert report["totals"]["not_run"] == 1 and report["meta"]["max_run_usd"] == 0.0001
+    assert "1 did not run: the run had spent $0.0" in stderr and "--max-run-usd of $0.0001" in stderr
+    assert "[2/2] [NOT-RUN] beta-pos-1: not run: " in stderr
+
+
+def test_a_dry_run_sends_nothing(fake_api, repo, env):
+    behave(repo, env, "--only", "alpha-pos-1")
+    sent = len(fake_api.requests)
+    code, stdout, stderr, report = behave(repo, env, "--dry-run")
+    assert code == 0, stderr
+    assert len(fake_api.requests) == sent and report is None
+    assert "alpha-pos-1 (alpha): cached; Please do the alpha job, variant 1." in stdout
+    assert "beta-pos-1 (beta): not cached;" in stdout
+    assert "--permission-mode acceptEdits" in stdout and '"PostToolUse"' not in stdout
+    assert "Estimate: 2 sample(s); 1 from the result cache" in stdout
+    assert "Model requests: at least 2 (2 per case; the agent's work takes more)." in stdout

@@ -1,0 +1,245 @@
+"""What a routing run spends, end to end with the real claude CLI against the scripted fake API: one
+model request per decision, the result cache, the run's spend cap, dry runs, adaptive repeats and
+progress. Request counts are read from the fake server, never from timing.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+
+import pytest
+
+from harness import schemas
+from tests.fakeapi import replies as R
+from tests.support.routing import CaseRouter, live_processes_under, route, routing_env, skills_repo
+
+ALPHA = "alpha-pos-1,alpha-pos-2,alpha-pos-3"
+FIRES_ALPHA = {f"alpha-pos-{n}": R.skill("alpha") for n in (1, 2, 3)}
+
+
+@pytest.fixture(autouse=True)
+def clean_runs(tmp_path, monkeypatch):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    yield temp
+    assert live_processes_under(temp) == []
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return skills_repo(tmp_path / "repo", "alpha", "beta")
+
+
+@pytest.fixture
+def env(fake_api, claude_bin, tmp_path):
+    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+
+
+def valid(report: dict) -> list[str]:
+    return [e.message for e in schemas.validator("routing-report").iter_errors(report)]
+
+
+def turns(fake_api) -> int:
+    return len(fake_api.agent_turns())
+
+
+# --- one request per decision ----------------------------------------------------------------------
+
+
+def test_each_case_that_decides_on_its_first_turn_costs_one_request_and_reports_its_cost(fake_api, repo, env):
+    fake_api.script(CaseRouter({**FIRES_ALPHA, "alpha-neg-1": "not for a skill"}))
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha,beta",
+        "--skip-preflight",
+        "--no-cache",
+        "--only",
+        ALPHA + ",alpha-neg-1",
+    )
+    assert run.code == 0, run.stderr
+    assert turns(fake_api) == 4  # nothing is asked after a skill launched
+    for case_id in ("alpha-pos-1", "alpha-pos-2", "alpha-pos-3"):
+        case = run.case(case_id)
+        assert (case["verdict"], case["stop_reason"]) == ("correct_trigger", "activation")
+        assert case["cost_usd"] > 0 and case["tokens"]["input"] > 0 and case["tokens"]["output"] > 0
+    assert run.report["totals"]["cost_usd"] == pytest.approx(4 * run.case("alpha-pos-1")["cost_usd"])
+    assert "PostToolUse hook" in run.report["meta"]["isolation"]["decision_stop"]
+
+
+# --- the result cache --------------------------------------------------------------------------------
+
+
+def test_an_unchanged_second_run_makes_no_request_and_marks_every_sample_cached(fake_api, repo, env):
+    fake_api.script(CaseRouter(FIRES_ALPHA))
+    first = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", ALPHA)
+    assert first.code == 0, first.stderr and turns(fake_api) == 3
+    spent = first.report["totals"]["cost_usd"]
+    second = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", ALPHA)
+    assert second.code == 0, second.stderr
+    assert turns(fake_api) == 3  # the second run asked nothing
+    report = second.report
+    assert valid(report) == []
+    assert all(s["cached"] for c in report["cases"] for s in c["samples"])
+    assert second.verdicts() == first.verdicts()
+    totals = report["totals"]
+    assert (totals["cached_samples"], totals["samples_run"], totals["cost_usd"]) == (3, 0, None)
+    assert totals["cost_saved_usd"] == pytest.approx(spent)
+    assert report["meta"]["cache"] == str(repo / ".skillscope" / "cache")
+    assert "Reused from the result cache: 3 sample(s), saving $" in second.stdout
+
+
+def test_editing_one_skill_reruns_only_the_cases_whose_room_holds_it(fake_api, repo, env, tmp_path):
+    fake_api.script(CaseRouter({**FIRES_ALPHA, **{f"beta-pos-{n}": R.skill("beta") for n in (1, 2, 3)}}))
+    shared = str(tmp_path / "shared-cache")
+
+    def both_rooms():
+        for name in ("alpha", "beta"):
+            done = route(
+                repo, env, "--routing-room", name, "--skill", name, "--skip-preflight", "--cache", shared
+            )
+            assert done.code == 0, done.stderr
+
+    both_rooms()
+    assert turns(fake_api) == 10  # five cases in each room
+    skill_md = repo / "alpha" / "SKILL.md"
+    skill_md.write_text(skill_md.read_text().replace("Does the alpha job.", "Does the alpha job well."))
+    both_rooms()
+    rerun = fake_api.agent_turns()[10:]
+    assert len(rerun) == 5 and all("alpha" in t.prompt for t in rerun)
+
+
+def test_errors_are_never_cached(fake_api, repo, env):
+    fake_api.script(CaseRouter({"alpha-pos-1": R.error(529)}))
+    failed = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1")
+    assert failed.case("alpha-pos-1")["verdict"] == "error"
+    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
+    again = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1")
+    assert again.case("alpha-pos-1")["verdict"] == "correct_trigger" and turns(fake_api) == 2
+    assert again.case("alpha-pos-1")["samples"][0]["cached"] is False
+
+
+# --- the run's spend cap ------------------------------------------------------------------------------
+
+
+def test_a_run_stops_starting_cases_at_its_cap_and_fails_saying_why(fake_api, repo, env):
+    fake_api.script(CaseRouter(FIRES_ALPHA))
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--only",
+        ALPHA,
+        "--jobs",
+        "1",
+        "--max-run-usd",
+        "0.0001",
+    )
+    assert run.code == 1 and turns(fake_api) == 1  # the first case spent past the cap
+    report = run.report
+    assert valid(report) == []
+    assert sorted(run.verdicts().values()) == ["correct_trigger", "not-run", "not-run"]
+    assert report["totals"]["not_run"] == 2 and report["meta"]["max_run_usd"] == 0.0001
+    assert report["gate"]["reason"].startswith("2 case(s) did not run: the run had spent $0.0")
+    assert "reaching its --max-run-usd of $0.0001" in run.stderr and "[routing] failed" in run.stderr
+    assert re.search(r"\[\d/3\] \[NOT-RUN\] alpha-pos-\d: ", run.stderr)
+
+
+# --- dry runs -------------------------------------------------------------------------------------------
+
+
+def test_a_dry_run_sends_nothing_and_shows_the_cases_the_room_and_the_command(fake_api, repo, env):
+    run = route(
+        repo, env, "--routing-room", "alpha,beta", "--only", ALPHA, "--dry-run", "--model", "claude-fake-1"
+    )
+    assert run.code == 0, run.stderr
+    assert fake_api.requests == []  # not even the preflight
+    assert not run.output.exists()
+    out = run.stdout
+    assert "Room (2): alpha, beta" in out
+    assert "alpha-pos-2: expects alpha; not cached; Please do the alpha job, variant 2." in out
+    command = next(line for line in out.splitlines() if "--output-format stream-json" in line)
+    assert "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS=1" in command and "--model claude-fake-1" in command
+    assert '"PostToolUse"' in command and "--setting-sources project" in command
+    assert "Estimate: 3 sample(s); 0 from the result cache" in out
+    assert "Model requests: about 3 (1 per sample that decides on its first turn, at most 39)." in out
+    assert "unknown until a sample has run" in out
+
+
+def test_a_dry_run_prices_what_is_left_from_the_cached_samples(fake_api, repo, env):
+    fake_api.script(CaseRouter(FIRES_ALPHA))
+    made = route(
+        repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1,alpha-pos-2"
+    )
+    sent = len(fake_api.requests)
+    per_case = made.case("alpha-pos-1")["cost_usd"]
+    run = route(repo, env, "--routing-room", "alpha", "--only", ALPHA, "--dry-run")
+    assert len(fake_api.requests) == sent
+    assert "alpha-pos-1: expects alpha; 1/1 cached;" in run.stdout
+    assert "Estimate: 3 sample(s); 2 from the result cache" in run.stdout
+    assert f"${per_case:.4f} (the mean of the 2 cached sample(s))" in run.stdout
+
+
+# --- adaptive repeats and progress ----------------------------------------------------------------------
+
+
+def test_repeat_auto_settles_a_stable_case_early_and_names_the_flaky_one(fake_api, repo, env):
+    fake_api.script(
+        CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": [R.skill("alpha"), "no skill"]})
+    )
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--no-cache",
+        "--only",
+        "alpha-pos-1,alpha-pos-2",
+        "--repeat",
+        "auto:6",
+        "--min-accuracy",
+        "0",
+    )
+    assert run.code == 0, run.stderr
+    stable, flaky = run.case("alpha-pos-1"), run.case("alpha-pos-2")
+    assert (len(stable["samples"]), stable["flaky"]) == (4, False)
+    assert (len(flaky["samples"]), flaky["flaky"]) == (6, True)
+    assert turns(fake_api) == 10
+    report = run.report
+    assert valid(report) == []
+    assert (report["meta"]["repeat"], report["meta"]["adaptive_repeat"], report["totals"]["flaky"]) == (
+        6,
+        True,
+        1,
+    )
+    assert "### Flaky cases" in run.stdout and "3 correct_trigger, 3 missed_trigger" in run.stdout
+
+
+def test_progress_counts_finished_cases_with_elapsed_time_and_an_eta(fake_api, repo, env):
+    fake_api.script(CaseRouter(FIRES_ALPHA))
+    run = route(
+        repo, env, "--routing-room", "alpha", "--skip-preflight", "--no-cache", "--only", ALPHA, "--jobs", "1"
+    )
+    lines = [line for line in run.stderr.splitlines() if re.match(r"\[\d/3\] ", line)]
+    assert [line[:5] for line in lines] == ["[1/3]", "[2/3]", "[3/3]"]
+    assert re.search(r"\(\d+s elapsed, ETA \d+s\)$", lines[0])
+    assert re.search(r"\(\d+s elapsed\)$", lines[2])
+    assert "\r" not in run.stderr  # not a terminal: plain lines only
+
+
+@pytest.mark.parametrize(
+    ("flag", "message"),
+    [
+        ("--repeat=auto:0", "after auto: give the most samples"),
+        ("--repeat=often", "'often' is not a whole number"),
+    ],
+)
+def test_a_bad_repeat_is_one_sentence(repo, env, flag, message):
+    run = route(repo, env, "--routing-room", "alpha", flag)
+    assert run.code == 2 and message in run.stderr
