@@ -120,7 +120,7 @@ def skill_pin(repo: str | os.PathLike, skill: str, skills: str | None = None) ->
     candidates = []
     if "/" in skill.strip("/"):
         candidates.append(root / skill)
-    for pattern in split_list(skills) or ["*"]:
+    for pattern in split_list(skills) or settings_list(root, "skills-dir") or ["*"]:
         pattern = pattern.removeprefix("./").strip("/")
         if pattern in ("", "."):
             continue
@@ -135,6 +135,28 @@ def skill_pin(repo: str | os.PathLike, skill: str, skills: str | None = None) ->
         if isinstance(pin, str) and pin.strip():
             return pin.strip()
     return None
+
+
+def settings_list(repo: Path, key: str) -> list[str]:
+    """A list key of the repo's skillscope settings (skillscope.toml, else pyproject's
+    [tool.skillscope]), the file the harness reads too; empty without one or without tomllib (3.10)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        return []
+    for name, table in (("skillscope.toml", ()), ("pyproject.toml", ("tool", "skillscope"))):
+        try:
+            data = tomllib.loads((repo / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for part in table:
+            data = data.get(part, {}) if isinstance(data, dict) else {}
+        value = data.get(key) if isinstance(data, dict) else None
+        if isinstance(value, str):
+            return split_list(value)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return value
+    return []
 
 
 def resolve_version(

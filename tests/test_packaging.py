@@ -96,8 +96,18 @@ def test_the_pins_of_requirements_txt_fall_within_the_declared_ranges(artefacts)
 def test_the_sdist_carries_what_the_wheel_is_built_from(artefacts):
     with tarfile.open(artefacts["sdist"]) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    assert {"LICENSE", "README.md", "pyproject.toml", "harness/data/TEMPLATE.json"} <= names
+    assert {"LICENSE", "README.md", "pyproject.toml"} <= names
+    shipped = {f"harness/data/{p.name}" for p in (ROOT / "harness" / "data").iterdir() if p.is_file()}
+    assert shipped <= names, shipped - names
     assert "harness/schema/evals.schema.json" in names
+
+
+def test_the_wheel_carries_every_data_file_and_schema(artefacts):
+    with zipfile.ZipFile(artefacts["wheel"]) as archive:
+        names = set(archive.namelist())
+    for folder in ("data", "schema"):
+        files = {f"harness/{folder}/{p.name}" for p in (ROOT / "harness" / folder).iterdir() if p.is_file()}
+        assert files and files <= names, files - names
 
 
 def test_the_wheel_installs_into_a_fresh_venv_and_runs_the_main_job(artefacts, tmp_path):

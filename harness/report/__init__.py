@@ -89,7 +89,10 @@ def publish(
 ) -> Path:
     """Write every report of `result`, known secret values blanked; returns the JSON report's path."""
     redact = Redactor.of(ctx.environ)
-    document = redact.data(result.to_json())
+    document = result.to_json()
+    if ctx.settings is not None:
+        document["settings"] = ctx.settings
+    document = redact.data(document)
     path = Path(output) if output else default_output(Path(document["repo"]), result.command)
     if not path.is_absolute():
         path = ctx.cwd / path

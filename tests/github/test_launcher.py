@@ -450,3 +450,17 @@ def test_an_install_counts_only_with_its_program_and_the_same_key(tmp_path):
     assert not launch.is_installed(env_dir, None)
     launch.mark_installed(env_dir, None)
     assert not launch.is_installed(env_dir, "key")
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("skillscope.toml", 'skills-dir = ["catalog/*"]\n'),
+        ("pyproject.toml", '[tool.skillscope]\nskills-dir = "catalog/*"\n'),
+    ],
+)
+def test_a_skill_is_found_through_the_repos_settings_file(tmp_path, name, text):
+    write_skill(tmp_path, "deep", pin="v1.0.0", parent="catalog")
+    assert launch.skill_pin(tmp_path, "deep") is None  # not at the root, where the default looks
+    (tmp_path / name).write_text(text)
+    assert launch.skill_pin(tmp_path, "deep") == "v1.0.0"
