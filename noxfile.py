@@ -5,8 +5,10 @@ harness at a pinned version into their venv and run it against the repo nox was
 invoked from; anything after `--` is passed to `skillscope <command>`.
 
 Version: $SKILLSCOPE_VERSION (a git ref of $SKILLSCOPE_SOURCE, default this
-checkout's repository; a PEP 440 version; or a local path) -> for behavioral of
-one --skill, that skill's `skillscope_version` pin -> this checkout.
+checkout's repository; a PEP 440 version, meaning its tag v<version> there;
+skillscope-harness==X from the package index; or a local path) -> for behavioral
+of one --skill, that skill's `skillscope_version` pin -> this checkout. An
+unchanged version is not reinstalled.
 """
 
 from __future__ import annotations
@@ -47,7 +49,13 @@ def _install_harness(session: nox.Session, skill: str | None = None) -> None:
     spec = launch.install_spec(
         version, source=os.environ.get("SKILLSCOPE_SOURCE") or str(HERE), default=str(HERE)
     )
-    session.install(spec)
+    # The venv is reused: install only when what the spec names has changed since the last call.
+    env_dir, key = Path(session.virtualenv.location), launch.install_key(spec)
+    if launch.is_installed(env_dir, key):
+        session.log(f"skillscope from {spec} is already installed")
+    else:
+        session.install(spec)
+        launch.mark_installed(env_dir, key)
     # Logged, not printed: a select plan must be the only line on stdout.
     session.log(str(session.run("skillscope", "--version", silent=True)).strip())
 

@@ -22,7 +22,11 @@ Which version runs, first non-empty wins:
 What a version means:
 
 - a local path (absolute, or starting with ``.`` or ``~``) -> ``pip install PATH``;
-- a PEP 440 release such as ``0.2.0`` or ``0.2.0rc1`` -> ``pip install skillscope==0.2.0``;
+- a PEP 440 release such as ``0.2.0`` or ``0.2.0rc1`` -> the git tag ``v0.2.0``
+  of the source, never a bare name on a package index (the name ``skillscope``
+  there belongs to an unrelated project);
+- ``skillscope-harness==0.2.0`` -> that release from the package index, opt-in
+  and only under this project's own distribution name;
 - anything else is a git ref of ``$SKILLSCOPE_SOURCE`` (a local repository
   path, a git URL, or ``owner/repo`` on ``$GITHUB_SERVER_URL``) -> pip installs
   ``git+<source>@<ref>``. Without ``$SKILLSCOPE_SOURCE`` the source is the
@@ -55,7 +59,7 @@ import venv
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-DISTRIBUTION = "skillscope"
+DISTRIBUTION = "skillscope-harness"
 DEFAULT_SOURCE = "skillscope/skillscope"
 
 # A git ref we are willing to hand to pip and git: no whitespace, no shell or URL
@@ -64,6 +68,11 @@ _REF = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._/+-]*$")
 # A PEP 440 public release with at least one dot, so that a hex commit id (no dots)
 # is never mistaken for a version: 0.2, 0.2.0, 1.0.0rc1, 1.2.post1, 2.0.dev3.
 _PEP440 = re.compile(r"^\d+(\.\d+)+((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?$")
+# An explicit index requirement: the only form that reaches a package index, with an exact version.
+_INDEX = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==(\S+)$")
+# A commit id, abbreviated or whole: what it installs never changes.
+_COMMIT = re.compile(r"^[0-9a-f]{7,40}$")
+INSTALLED_MARKER = ".skillscope-installed"
 _PATHLIKE = ("/", "./", "../", ".\\", "..\\", "~")
 
 
@@ -111,7 +120,7 @@ def skill_pin(repo: str | os.PathLike, skill: str, skills: str | None = None) ->
     candidates = []
     if "/" in skill.strip("/"):
         candidates.append(root / skill)
-    for pattern in split_list(skills) or ["*"]:
+    for pattern in split_list(skills) or settings_list(root, "skills-dir") or ["*"]:
         pattern = pattern.removeprefix("./").strip("/")
         if pattern in ("", "."):
             continue
@@ -126,6 +135,28 @@ def skill_pin(repo: str | os.PathLike, skill: str, skills: str | None = None) ->
         if isinstance(pin, str) and pin.strip():
             return pin.strip()
     return None
+
+
+def settings_list(repo: Path, key: str) -> list[str]:
+    """A list key of the repo's skillscope settings (skillscope.toml, else pyproject's
+    [tool.skillscope]), the file the harness reads too; empty without one or without tomllib (3.10)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:
+        return []
+    for name, table in (("skillscope.toml", ()), ("pyproject.toml", ("tool", "skillscope"))):
+        try:
+            data = tomllib.loads((repo / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for part in table:
+            data = data.get(part, {}) if isinstance(data, dict) else {}
+        value = data.get(key) if isinstance(data, dict) else None
+        if isinstance(value, str):
+            return split_list(value)
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return value
+    return []
 
 
 def resolve_version(
@@ -161,17 +192,34 @@ def resolve_version(
 
 
 def kind_of(version: str) -> str:
-    """'path', 'release' or 'ref' for a version string (see the module docstring)."""
+    """'path', 'release', 'index' or 'ref' for a version string (see the module docstring)."""
     if os.path.isabs(version) or version.startswith(_PATHLIKE):
         return "path"
     if _PEP440.match(version):
         return "release"
+    index = _INDEX.match(version)
+    if index:
+        return _index_kind(*index.groups())
     if _REF.match(version) and ".." not in version and not version.endswith((".lock", "/")):
         return "ref"
     raise LaunchError(
         f"{version!r} is not a version skillscope can install: expected a git ref (a tag, "
-        "branch or commit), a release such as 0.2.0, or a local path starting with ./ or /."
+        "branch or commit), a release such as 0.2.0 (its tag v0.2.0), "
+        f"{DISTRIBUTION}==0.2.0 from the package index, or a local path starting with ./ or /."
     )
+
+
+def _index_kind(name: str, release: str) -> str:
+    """A `name==X` version is accepted only for this project's distribution and a PEP 440 release."""
+    if re.sub(r"[-_.]+", "-", name).lower() != DISTRIBUTION:
+        raise LaunchError(
+            f"{name}=={release} names another project on the package index; skillscope installs "
+            f"from an index only as {DISTRIBUTION}=={release}, or pass the release alone ({release}) "
+            f"to install the git tag v{release}."
+        )
+    if not _PEP440.match(release):
+        raise LaunchError(f"{name}=={release}: {release!r} is not a release such as 0.2.0.")
+    return "index"
 
 
 def source_url(source: str | None, environ: Mapping[str, str] | None = None) -> str:
@@ -218,8 +266,10 @@ def install_spec(
         if not (path / "pyproject.toml").is_file():
             raise LaunchError(f"version {version!r} is a path, but {path} holds no pyproject.toml.")
         return str(path)
+    if kind == "index":
+        return f"{DISTRIBUTION}=={version.split('==', 1)[1]}"
     if kind == "release":
-        return f"{DISTRIBUTION}=={version}"
+        version = f"v{version}"  # a release is its tag in the source; no index is asked by a bare name
     # The bare `git+URL@ref` form: older pips reject `name @ git+file:...@ref` as a requirement.
     return f"{source_url(source, environ)}@{version}"
 
@@ -274,6 +324,69 @@ def executable(env_dir: Path, name: str) -> Path:
     return scripts / (f"{name}.exe" if os.name == "nt" else name)
 
 
+def install_key(spec: str) -> str | None:
+    """What `spec` installs right now, so an unchanged install is skipped; None when that is unknowable."""
+    if _INDEX.match(spec):
+        return spec  # an exact release
+    if spec.startswith("git+"):
+        url, _, ref = spec[len("git+") :].rpartition("@")
+        commit = ref if _COMMIT.match(ref) else _remote_commit(url, ref)
+        return f"{spec} {commit}" if commit else None
+    return _tree_key(Path(spec))
+
+
+def _remote_commit(url: str, ref: str) -> str | None:
+    """The commit a tag or branch names now (one `git ls-remote`); None if git cannot tell."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-remote", "--", url, ref, f"{ref}^{{}}"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = dict(reversed(line.split("\t", 1)) for line in listed.splitlines() if "\t" in line)
+    for name in (f"refs/tags/{ref}^{{}}", f"refs/tags/{ref}", f"refs/heads/{ref}"):
+        if name in found:  # a tag's peeled commit first: an annotated tag's own id is not a commit
+            return found[name]
+    return None
+
+
+def _tree_key(path: Path) -> str | None:
+    """A checkout's package files by size and mtime: an edit anywhere in them means reinstall."""
+    package = path / "harness"  # the import package of every skillscope checkout
+    if not package.is_dir():
+        return None
+    files = [path / "pyproject.toml", path / "requirements.txt", *sorted(package.rglob("*"))]
+    digest = hashlib.sha256(str(path).encode())
+    for file in files:
+        if file.is_file() and "__pycache__" not in file.parts:
+            stat = file.stat()
+            digest.update(f"{file.relative_to(path)} {stat.st_size} {stat.st_mtime_ns}\n".encode())
+    return f"{path} {digest.hexdigest()}"
+
+
+def is_installed(env_dir: Path, key: str | None) -> bool:
+    """True when `env_dir` holds skillscope installed from exactly `key` (see install_key)."""
+    marker = env_dir / INSTALLED_MARKER
+    return (
+        key is not None
+        and executable(env_dir, "skillscope").exists()
+        and marker.is_file()
+        and marker.read_text(encoding="utf-8") == key
+    )
+
+
+def mark_installed(env_dir: Path, key: str | None) -> None:
+    marker = env_dir / INSTALLED_MARKER
+    if key is None:
+        marker.unlink(missing_ok=True)
+    else:
+        marker.write_text(key, encoding="utf-8")
+
+
 def install(
     spec: str, env_dir: Path, pip_args: Sequence[str] = (), wheels: tuple[Path, str] | None = None
 ) -> Path:
@@ -282,8 +395,8 @@ def install(
     `wheels` is (wheelhouse, version label): install the wheel built there for that label, building it
     from `spec` first when the wheelhouse has none.
     """
-    marker = env_dir / ".skillscope-spec"
-    if marker.is_file() and marker.read_text(encoding="utf-8") == spec:
+    key = install_key(spec)
+    if is_installed(env_dir, key):
         return executable(env_dir, "skillscope")
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     python = executable(env_dir, "python")
@@ -295,7 +408,7 @@ def install(
         raise LaunchError(
             f"could not install {requirement} (pip exited {done.returncode}); see the pip output above."
         )
-    marker.write_text(spec, encoding="utf-8")
+    mark_installed(env_dir, key)
     return executable(env_dir, "skillscope")
 
 

@@ -1,25 +1,26 @@
 """skillscope: grade a repository of Agent Skills.
 
-Every setting is a flag; list flags take a JSON array or a comma list; paths are
-relative to the repo root. Exit codes: 0 clean (warnings allowed), 1 findings or
+Every setting is a flag, which [tool.skillscope] in pyproject.toml (or skillscope.toml)
+may default; list flags take a JSON array or a comma list; paths are relative to the
+repo root. Exit codes: 0 clean (warnings allowed), 1 findings or
 failures, 2 usage errors, 3 an internal error (a bug: please report it).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import importlib
 import os
 import sys
-import tempfile
-import traceback
-from collections.abc import Sequence
-from types import ModuleType
 
-from harness import __version__, options
-from harness.context import Context
-from harness.errors import HarnessError
+from harness import __version__
+
+TYPE_CHECKING = False  # typing's flag without importing typing: every hook and launcher call pays start-up
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
+
+    from harness.context import Context
+    from harness.settings import Settings
 
 # Command modules are imported only when needed: `select` in a CI step should not pay for the
 # HTTP, markdown and schema libraries of the other commands.
@@ -35,10 +36,38 @@ COMMANDS: dict[str, str] = {
     "template": "harness.commands.template",
     "import": "harness.commands.importer",
     "baseline": "harness.commands.baseline",
+    "new": "harness.commands.new",
+    "init": "harness.commands.init",
 }
+# The one-line help of each command, so `skillscope --help` imports none of them (a test keeps each
+# equal to its module's HELP). Start-up is paid on every pre-commit hook call.
+SUMMARIES: dict[str, str] = {
+    "structural": "check skill format, datasets, policy files and internal links (offline, free)",
+    "refs": "check internal links and anchors, and (unless --no-external) that external URLs answer",
+    "routing": "install the routing room in claude and grade whether each prompt fires the right skill",
+    "behavioral": "run each case that asserts something to completion in claude and grade what the agent "
+    "actually did",
+    "compare": "compare two versions of a skill (or with and without it) case by case: regressions, "
+    "improvements",
+    "cost": "run one prompt to completion in claude and measure it: skill fired, time, turns, tokens, cost",
+    "select": "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON",
+    "list-skills": "print the skills that have evals/evals.json, as a JSON array",
+    "template": "print a starting evals/evals.json in Tier 0's shape; replace every placeholder",
+    "import": "convert another tool's eval files into an evals/evals.json (today: skill-creator)",
+    "baseline": "write (or --prune) the baseline of known structural findings; only new findings fail "
+    "after it",
+    "new": "create NAME/SKILL.md and NAME/evals/evals.json from the template",
+    "init": "write a CI workflow, the .gitignore entry and skills-dir setting, and (with --skill) a "
+    "first skill",
+}
+# Scaffolding commands write the settings file rather than read it.
+UNSETTLED = frozenset({"init", "new", "template"})
+NO_COMMAND = ""  # build_parser(only=NO_COMMAND): every command a bare name, none imported
 
 
 def load_command(name: str) -> ModuleType:
+    import importlib
+
     return importlib.import_module(COMMANDS[name])
 
 
@@ -51,7 +80,26 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # noqa: D102 - argparse's hook, kept at exit code 2
         self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {message}{self.suggestion(message)}\n")
+
+    def suggestion(self, message: str) -> str:
+        """'; did you mean …?' for a mistyped command, choice or flag named in an argparse message."""
+        import difflib
+        import re
+
+        choice = re.search(r"invalid choice: '([^']*)'", message)
+        typed = [choice.group(1)] if choice else []
+        if message.startswith("unrecognized arguments: "):
+            typed = [w.split("=", 1)[0] for w in message.split(": ", 1)[1].split() if w.startswith("--")]
+        known = [
+            *(o for action in self._actions for o in action.option_strings if o.startswith("--")),
+            *(c for action in self._actions for c in (action.choices or ()) if isinstance(c, str)),
+        ]
+        for word in typed:
+            close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+            if close:
+                return f"; did you mean {close[0]}?"
+        return ""
 
     def _print_message(self, message: str, file=None) -> None:
         if self.ctx is None or not message:
@@ -66,28 +114,99 @@ def build_parser(ctx: Context | None = None, only: str | None = None) -> argpars
         prog="skillscope", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, ctx=ctx
     )
     parser.add_argument("--version", action="version", version=f"skillscope {__version__}")
-    options.add_repo(parser)
+    add_repo(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
     for name in COMMANDS:
         if only is not None and name != only:
-            sub.add_parser(name, ctx=ctx)
+            sub.add_parser(name, help=SUMMARIES.get(name), ctx=ctx)
             continue
         module = load_command(name)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP, ctx=ctx)
-        options.add_repo(command)
+        add_repo(command)
         module.add_arguments(command)
     return parser
 
 
+def add_repo(parser: argparse.ArgumentParser) -> None:
+    # SUPPRESS lets --repo stand before or after the command name without one hiding the other.
+    parser.add_argument(
+        "--repo",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="root of the repo under test (default: $SKILLSCOPE_REPO, else the nearest "
+        "ancestor holding .git, else the current directory)",
+    )
+
+
+def command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return action.choices[name]
+
+
+def with_settings(
+    parser: argparse.ArgumentParser, name: str, words: list[str], ctx: Context
+) -> tuple[argparse.ArgumentParser, Settings, list[str]]:
+    """The repo's settings file, read before parsing so that its keys become the flags' defaults."""
+    from harness import settings
+    from harness.model.repo import find_root
+
+    explicit = next((v for k, v in zip(words, words[1:], strict=False) if k == "--repo"), None)
+    explicit = next((w.split("=", 1)[1] for w in words if w.startswith("--repo=")), explicit)
+    command = command_parser(parser, name)
+    if name in UNSETTLED:
+        return command, settings.Settings(), []
+    found = settings.load(find_root(explicit, ctx.environ, ctx.cwd))
+    return command, found, settings.apply(found, command, every_flag, ctx.environ)
+
+
+def every_flag() -> set[str]:
+    """The long flag names of every command (imports them all: asked only about an unknown key)."""
+    full = build_parser()
+    return {o[2:] for name in COMMANDS for a in command_parser(full, name)._actions for o in a.option_strings}
+
+
+def reject_stray_flags(parser: argparse.ArgumentParser, words: list[str]) -> None:
+    """Before argparse asks for a COMMAND, name a mistyped top-level flag (--verison)."""
+    known = [option for action in parser._actions for option in action.option_strings]
+    stray = [w for w in words if w.startswith("--") and not any(k.startswith(w.split("=")[0]) for k in known)]
+    if stray:
+        parser.error(f"unrecognized arguments: {' '.join(stray)}")
+
+
+def parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespace:
+    """parse_args, except that a flag the command does not know is reported by the command's own parser,
+    which can name the flag it resembles."""
+    args, extra = parser.parse_known_args(words)
+    if extra:
+        command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
-    ctx = ctx or Context()
-    try:
-        words = list(sys.argv[1:] if argv is None else argv)
-        chosen = next((word for word in words if word in COMMANDS), None)
-        args = build_parser(ctx, only=chosen).parse_args(words)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words == ["--version"]:  # what the launcher and the nox sessions ask: no parser needed
+        (ctx.stdout if ctx else sys.stdout).write(f"skillscope {__version__}\n")
+        return 0
+    chosen = next((word for word in words if word in COMMANDS), None)
+    try:  # without a command (--help, --version, a typo) nothing but argparse is imported
+        parser = build_parser(ctx, only=chosen or NO_COMMAND)
+        if chosen is None:
+            reject_stray_flags(parser, words)
+            parser.parse_args(words)
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed why
         return exc.code if isinstance(exc.code, int) else 2
+    from harness import settings
+    from harness.context import Context
+    from harness.errors import HarnessError
+
+    ctx = ctx or Context()
     try:
+        command, found, used = with_settings(parser, chosen, words, ctx)
+        try:
+            args = parse(parser, words)
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 2
+        ctx.settings = settings.effective(args, command, found, used, words)
         return load_command(args.command).run(args, ctx)
     except HarnessError as exc:
         ctx.err(f"error: {exc}")
@@ -111,6 +230,8 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
 def _quiet_stdout(ctx: Context) -> None:
     """Point the process's stdout at /dev/null so the interpreter's last flush cannot fail on the
     closed pipe (only when the Context writes to the process's own stdout)."""
+    import contextlib
+
     if ctx.stdout is not sys.stdout:
         return
     with contextlib.suppress(OSError, ValueError):
@@ -119,6 +240,9 @@ def _quiet_stdout(ctx: Context) -> None:
 
 def _crash_log() -> str:
     """Save the traceback for the bug report; the terminal gets one line, never the traceback."""
+    import tempfile
+    import traceback
+
     try:  # one file per crash: concurrent runs in CI must not overwrite each other's report
         handle, name = tempfile.mkstemp(prefix="skillscope-crash-", suffix=".log")
         with open(handle, "w", encoding="utf-8") as log:

@@ -16,6 +16,8 @@ class Context:
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     stdout: TextIO = field(default_factory=lambda: sys.stdout)
     stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    # The run's effective settings (flags over the repo's settings file), recorded in its JSON report.
+    settings: dict | None = None
 
     def out(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -19,8 +19,13 @@ from harness.model.findings import Finding
 from harness.model.repo import Repo
 
 
-def parse_list(flag: str, text: str | None) -> list[str]:
-    """A list flag: a JSON array of strings or a comma list; blank means empty."""
+def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
+    """A list flag: a JSON array of strings or a comma list; blank means empty.
+
+    Several words (a glob the shell expanded, or a list from the settings file) are each read so.
+    """
+    if text is not None and not isinstance(text, str):
+        return [item for word in text for item in parse_list(flag, word)]
     if text is None or not text.strip():
         return []
     text = text.strip()
@@ -43,21 +48,15 @@ def parse_list(flag: str, text: str | None) -> list[str]:
     return [item.strip() for item in items]
 
 
-def add_repo(parser: argparse.ArgumentParser) -> None:
-    # SUPPRESS lets --repo stand before or after the command name without one hiding the other.
-    parser.add_argument(
-        "--repo",
-        metavar="PATH",
-        default=argparse.SUPPRESS,
-        help="root of the repo under test (default: $SKILLSCOPE_REPO, else the nearest "
-        "ancestor holding .git, else the current directory)",
-    )
+# A glob flag takes several words: `--skills-dir skills/*` unquoted reaches us as the shell's expansion.
+SEVERAL_WORDS = {"nargs": "+"}
 
 
 def add_skills_dir(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--skills-dir",
         metavar="GLOBS",
+        **SEVERAL_WORDS,
         help="root-relative globs naming skill directories, as a JSON array or a comma "
         "list (default: $SKILLSCOPE_SKILLS, else every directory in the current one)",
     )
@@ -185,6 +184,7 @@ def add_docs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--docs",
         metavar="GLOBS",
+        **SEVERAL_WORDS,
         help="markdown outside the skills (README, docs tree) whose links are checked too",
     )
 
@@ -193,7 +193,9 @@ def add_docs(parser: argparse.ArgumentParser) -> None:
 class ExternalOptions:
     """How external URLs are fetched; built once from the flags a command declared (add_external)."""
 
-    jobs: int = 16
+    # Hosts at once. Threads wait on the network, not the CPU: well above the core count, so a
+    # repo's hosts fit in one round and the run takes about as long as its busiest host.
+    jobs: int = 64
     request_timeout_s: float = 15.0
     retries: int = 2
     backoff_s: float = 1.0

@@ -56,10 +56,13 @@ class Ahead(Generic[Item, Result]):
     def results(self) -> dict[str, Result]:
         """Every chunk's answers in submission order, collected once and kept for later callers; empty
         if nothing started or a worker died (the caller then does the work itself)."""
-        from concurrent.futures.process import BrokenProcessPool
-
         if self._collected is not None:
             return self._collected
+        if not self._futures:  # a small run: nothing started, and the pool's modules stay unimported
+            self._collected = {}
+            return self._collected
+        from concurrent.futures.process import BrokenProcessPool
+
         out: dict[str, Result] = {}
         try:
             stolen = self._steal()

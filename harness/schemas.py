@@ -7,10 +7,15 @@ second, so a validator compiled to Python by fastjsonschema answers first; only 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+import tempfile
 from collections.abc import Callable
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -55,6 +60,8 @@ PORTABLE_KEYWORDS = frozenset(
         "$defs",
     }
 )
+# The validator fastjsonschema generates is the first function of its code; the rest are its helpers.
+SCREEN_FUNCTION = re.compile(r"^def (\w+)\(", re.MULTILINE)
 # Python's `in` and `==` take True for 1; jsonschema does not. Only string values compare alike.
 VALUE_KEYWORDS = ("enum", "const")
 NAMED_SUBSCHEMAS = ("properties", "patternProperties", "$defs")
@@ -136,9 +143,39 @@ def screen(name: str) -> Callable[[object], object] | None:
     schema = inline_refs(load(name))
     if not portable(schema):
         return None
+    code = screen_code(schema)
+    namespace: dict = {}
+    exec(compile(code, f"<skillscope screen of {name}>", "exec"), namespace)  # noqa: S102 - our own schema's
+    return namespace[SCREEN_FUNCTION.search(code).group(1)]
+
+
+def screen_code(schema: dict) -> str:
+    """fastjsonschema's Python for `schema`, kept in the user's cache: generating it costs more than a
+    small catalog's whole check, and a pre-commit hook runs it on every commit."""
     import fastjsonschema  # on first use, like jsonschema
 
-    return fastjsonschema.compile(schema, use_formats=False)
+    key = hashlib.sha256(
+        f"{fastjsonschema.VERSION}\n{json.dumps(schema, sort_keys=True)}".encode()
+    ).hexdigest()
+    cached = cache_dir() / f"screen-{key[:32]}.py"
+    try:
+        return cached.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        pass
+    code = fastjsonschema.compile_to_code(schema, use_formats=False)
+    try:  # written whole or not at all: concurrent runs may race to fill the cache
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=cached.parent, delete=False, encoding="utf-8") as handle:
+            handle.write(code)
+        os.replace(handle.name, cached)
+    except OSError:
+        pass  # an unwritable cache costs time, never the check
+    return code
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "skillscope"
 
 
 def portable(schema: object, negated: bool = False) -> bool:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from harness import __version__
+from harness import __version__, cli
 from harness.cli import main
 from harness.commands import structural as structural_command
 from harness.context import Context
-from tests.support.helpers import make_skill, run_cli
+from tests.support.helpers import make_skill, run_cli, structural
 
 
 def test_version_prints_the_harness_version_and_exits_zero(tmp_path: Path) -> None:
@@ -77,3 +79,65 @@ def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path) -> None:
     assert main(["structural", "--repo", str(tmp_path), "--output", str(tmp_path / "r.json")], ctx) == 141
     assert ctx.stderr.getvalue() == ""
     assert set(Path(tempfile.gettempdir()).glob("skillscope-crash-*")) == logs_before
+
+
+def test_the_command_summaries_are_each_commands_own_help() -> None:
+    """`skillscope --help` lists the commands from cli.SUMMARIES, without importing them."""
+    assert set(cli.SUMMARIES) == set(cli.COMMANDS)
+    for name in cli.COMMANDS:
+        assert cli.SUMMARIES[name] == cli.load_command(name).HELP, name
+
+
+def test_help_and_version_import_no_command_and_no_dependency(tmp_path: Path) -> None:
+    """What --help and --version load is what every pre-commit call pays for."""
+    probe = (
+        "import sys, io, contextlib\n"
+        "from harness.cli import main\n"
+        "for words in (['--help'], ['--version']):\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        assert main(words) == 0\n"
+        "heavy = [m for m in sys.modules if m.startswith(('harness.commands', 'harness.model', 'yaml',"
+        " 'markdown_it', 'jsonschema', 'requests', 'dataclasses', 'tomllib'))]\n"
+        "print(heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("words", "suggested"),
+    [
+        (["structual"], "did you mean structural?"),
+        (["--verison"], "did you mean --version?"),
+        (["structural", "--skill-fils", "x"], "did you mean --skill-files?"),
+        (["structural", "--skill-files=x", "--docss=y"], "did you mean --docs?"),
+        (["routing", "--routing-rooom", "all"], "did you mean --routing-room?"),
+        (["routing", "--effort", "hgh"], "did you mean high?"),
+    ],
+)
+def test_a_mistyped_command_flag_or_choice_names_the_one_it_resembles(
+    tmp_path: Path, words, suggested
+) -> None:
+    run = run_cli(words, cwd=tmp_path)
+    assert run.code == 2
+    assert run.stderr.rstrip().endswith(suggested), run.stderr
+
+
+def test_an_unknown_flag_is_reported_under_the_commands_own_usage(tmp_path: Path) -> None:
+    run = run_cli(["structural", "--nothing-like-it"], cwd=tmp_path)
+    assert run.stderr.startswith("usage: skillscope structural")
+    assert "did you mean" not in run.stderr
+
+
+def test_a_glob_the_shell_expanded_counts_as_several_values(tmp_path: Path) -> None:
+    """`--skills-dir skills/*` unquoted arrives as one word per folder; all of them are skills."""
+    for name in ("alpha", "beta", "gamma"):
+        make_skill(tmp_path / "skills", name)
+    expanded = [f"skills/{name}" for name in ("alpha", "beta", "gamma")]
+    (tmp_path / "docs").mkdir()
+    for page in ("README.md", "docs/a.md"):
+        (tmp_path / page).write_text("# Title\n")
+    run, report = structural(tmp_path, "--skills-dir", *expanded, "--docs", "README.md", "docs/a.md")
+    assert run.code == 0, run.stdout + run.stderr
+    assert report["skills"] == ["alpha", "beta", "gamma"]

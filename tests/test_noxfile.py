@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.tagged_clone import TAG, TAGGED_VERSION, make_tagged_clone
+from tests.support.tagged_clone import RELEASE_TAG, TAGGED_VERSION, make_tagged_clone
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,19 +45,20 @@ def run_nox(noxfile: Path, session: str, cwd: Path, envdir: Path, *posargs: str,
     )
 
 
-def test_structural_session_installs_the_tag_named_by_skillscope_version(tmp_path, tagged_clone):
+def test_structural_session_installs_the_tag_of_a_pep440_version_once(tmp_path, tagged_clone):
+    """SKILLSCOPE_VERSION=9.9.1 is the tag v9.9.1 of the source; a second call reuses the install."""
     skills = tmp_path / "skills-repo"
     shutil.copytree(ROOT / "examples" / "skills", skills)
-    done = run_nox(
-        tagged_clone / "noxfile.py",
-        "structural",
-        skills,
-        tmp_path / "envs",
-        SKILLSCOPE_VERSION=TAG,
-        SKILLSCOPE_SOURCE=str(tagged_clone),
-    )
+    env = {"SKILLSCOPE_VERSION": TAGGED_VERSION, "SKILLSCOPE_SOURCE": str(tagged_clone)}
+    done = run_nox(tagged_clone / "noxfile.py", "structural", skills, tmp_path / "envs", **env)
     log = done.stdout + done.stderr
     assert done.returncode == 0, log[-3000:]
-    assert f"git+{tagged_clone.as_uri()}@{TAG}" in log
+    assert f"git+{tagged_clone.as_uri()}@{RELEASE_TAG}" in log
     assert f"skillscope {TAGGED_VERSION}" in log  # `skillscope --version` inside the session's venv
     assert "3 skill(s)" in done.stdout  # ran against the directory nox was invoked from
+
+    again = run_nox(tagged_clone / "noxfile.py", "structural", skills, tmp_path / "envs", **env)
+    log = again.stdout + again.stderr
+    assert again.returncode == 0, log[-3000:]
+    assert "is already installed" in log and "pip install" not in log
+    assert f"skillscope {TAGGED_VERSION}" in log

@@ -212,3 +212,21 @@ def test_schemas_read_differently_are_not_screened(schema: dict):
 )
 def test_schemas_read_alike_are_screened(schema: dict):
     assert schemas.portable(schema)
+
+
+def test_the_screens_code_is_kept_in_the_users_cache_and_read_back(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    schema = schemas.inline_refs(schemas.load("evals"))
+    code = schemas.screen_code(schema)
+    (cached,) = (tmp_path / "skillscope").glob("screen-*.py")
+    assert cached.read_text() == code
+    cached.write_text(code + "\n# read back\n")
+    assert schemas.screen_code(schema).endswith("# read back\n")  # not generated again
+
+
+def test_an_unwritable_cache_costs_time_not_the_screen(tmp_path, monkeypatch):
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the cache directory would go")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    code = schemas.screen_code(schemas.inline_refs(schemas.load("evals")))
+    assert schemas.SCREEN_FUNCTION.search(code)

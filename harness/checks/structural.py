@@ -51,5 +51,6 @@ def no_skill(catalog: Catalog) -> Finding:
         "no-skill",
         ".",
         f"no skill found: no directory matched by --skills-dir {globs} holds a SKILL.md; "
-        "pass the globs naming your skill folders, such as --skills-dir 'skills/*'.",
+        "pass the globs naming your skill folders, such as --skills-dir 'skills/*' (or set "
+        "SKILLSCOPE_SKILLS, or skills-dir in skillscope.toml or pyproject.toml's [tool.skillscope]).",
     )

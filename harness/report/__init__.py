@@ -79,7 +79,10 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     when it went to stdout)."""
     report = renderers(result.command)
     redact = Redactor.of(ctx.environ)
-    document = redact.data(result.to_json())
+    document = result.to_json()
+    if ctx.settings is not None:  # the effective settings from the repo's settings file
+        document["settings"] = ctx.settings
+    document = redact.data(document)
     # A result may name its schema; the default is `<command>-report`.
     schema = getattr(result, "schema", f"{result.command}-report")
     problems = [e.message for e in schemas.errors(schema, document)]

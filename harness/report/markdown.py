@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from tabulate import tabulate
-
 from harness.model.findings import Finding
 
 
@@ -23,6 +21,9 @@ def cell(value: object) -> str:
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    # On first use: tabulate pulls in importlib.metadata, a third of a clean run's start-up.
+    from tabulate import tabulate
+
     return tabulate(
         [[cell(v) for v in row] for row in rows],
         headers=list(headers),

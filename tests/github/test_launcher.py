@@ -130,6 +130,8 @@ def test_skills_pinning_different_versions_is_an_error(tmp_path):
         ("1.0", "release"),
         ("1.0.0rc1", "release"),
         ("2.0.post1", "release"),
+        ("skillscope-harness==0.2.0", "index"),
+        ("SkillScope_Harness==0.2.0rc1", "index"),
         ("v0.1.0", "ref"),
         ("main", "ref"),
         ("feature/x", "ref"),
@@ -150,12 +152,27 @@ def test_unsafe_refs_are_refused(bad):
         launch.kind_of(bad)
 
 
+@pytest.mark.parametrize("other", ["skillscope==0.1.1", "harness==1.0", "requests==2.0"])
+def test_an_index_name_other_than_ours_is_refused(other):
+    """The index name `skillscope` belongs to an unrelated project: never install it by accident."""
+    with pytest.raises(launch.LaunchError, match="names another project.*skillscope-harness=="):
+        launch.kind_of(other)
+
+
+def test_an_index_requirement_must_name_a_release():
+    with pytest.raises(launch.LaunchError, match="not a release"):
+        launch.kind_of("skillscope-harness==main")
+
+
 def test_install_specs(tmp_path):
     checkout = tmp_path / "checkout"
     checkout.mkdir()
     (checkout / "pyproject.toml").write_text("[project]\nname = 'skillscope'\n")
     env = {"GITHUB_SERVER_URL": "https://git.example"}
-    assert launch.install_spec("0.2.0", environ=env) == "skillscope==0.2.0"
+    assert launch.install_spec("0.2.0", "someone/skillscope", environ=env) == (
+        "git+https://git.example/someone/skillscope.git@v0.2.0"
+    )
+    assert launch.install_spec("skillscope_harness==0.2.0", environ=env) == "skillscope-harness==0.2.0"
     assert (
         launch.install_spec("v0.1.0", "someone/skillscope", environ=env)
         == "git+https://git.example/someone/skillscope.git@v0.1.0"
@@ -246,8 +263,21 @@ def test_installs_a_tag_of_the_source_into_a_fresh_venv(tmp_path, source, venvs)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "skillscope 9.9.1"
     assert outputs == {"version": "v9.9.1-test", "stdout": "skillscope 9.9.1"}
-    installed = list(venvs.glob("skillscope-*/.skillscope-spec"))
-    assert [p.read_text() for p in installed] == [f"git+{source.as_uri()}@v9.9.1-test"]
+    installed = [p.read_text() for p in venvs.glob("skillscope-*/.skillscope-installed")]
+    assert [key.split()[0] for key in installed] == [f"git+{source.as_uri()}@v9.9.1-test"]
+
+
+def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, venvs):
+    """`9.9.1` means the tag v9.9.1 of SKILLSCOPE_SOURCE, never a name on a package index."""
+    env = dict(SKILLSCOPE_COMMAND="--version", SKILLSCOPE_REQUESTED="9.9.1", SKILLSCOPE_SOURCE=str(source))
+    done, outputs, _ = run_launcher(tmp_path, venvs, **env)
+    assert done.returncode == 0, done.stderr
+    assert f"installing git+{source.as_uri()}@v9.9.1" in done.stderr
+    assert outputs == {"version": "9.9.1", "stdout": "skillscope 9.9.1"}
+    again, outputs, _ = run_launcher(tmp_path, venvs, **env)
+    assert again.returncode == 0, again.stderr
+    assert "installing" not in again.stderr  # the tag still names the same commit: nothing to do
+    assert outputs["stdout"] == "skillscope 9.9.1"
 
 
 def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(tmp_path, source, venvs):
@@ -376,3 +406,61 @@ def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(tmp_
     assert outputs == {"version": "v9.9.1-test", "stdout": "skillscope 9.9.1"}
     assert "building a wheel" not in leg.stderr and f"installing {built}" in leg.stderr
     assert list(wheelhouse.glob("*/*.whl")) == [built]
+
+
+# ------------------------------------------------------------------ what an install is keyed on
+
+
+def test_a_tag_is_keyed_on_the_commit_it_names_and_a_commit_on_itself(source):
+    url = f"git+{source.as_uri()}"
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=source, capture_output=True, text=True
+    ).stdout.strip()
+    tagged = subprocess.run(
+        ["git", "rev-parse", "v9.9.1^{commit}"], cwd=source, capture_output=True, text=True
+    ).stdout.strip()
+    assert launch.install_key(f"{url}@v9.9.1") == f"{url}@v9.9.1 {tagged}"  # the annotated tag, peeled
+    assert launch.install_key(f"{url}@{head}") == f"{url}@{head} {head}"
+    assert launch.install_key(f"{url}@no-such-ref") is None  # unknowable: install every time
+
+
+def test_a_checkout_is_keyed_on_its_package_files(tmp_path):
+    checkout = tmp_path / "checkout"
+    (checkout / "harness").mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text("[project]\n")
+    module = checkout / "harness" / "cli.py"
+    module.write_text("one\n")
+    before = launch.install_key(str(checkout))
+    assert before == launch.install_key(str(checkout))
+    module.write_text("two, longer\n")
+    assert launch.install_key(str(checkout)) != before
+    assert launch.install_key(str(tmp_path / "elsewhere")) is None
+    assert launch.install_key("skillscope-harness==1.0") == "skillscope-harness==1.0"
+
+
+def test_an_install_counts_only_with_its_program_and_the_same_key(tmp_path):
+    env_dir = tmp_path / "env"
+    launch.mark_installed(env_dir.mkdir() or env_dir, "key")
+    assert not launch.is_installed(env_dir, "key")  # no skillscope program in it
+    program = launch.executable(env_dir, "skillscope")
+    program.parent.mkdir()
+    program.write_text("")
+    assert launch.is_installed(env_dir, "key")
+    assert not launch.is_installed(env_dir, "other")
+    assert not launch.is_installed(env_dir, None)
+    launch.mark_installed(env_dir, None)
+    assert not launch.is_installed(env_dir, "key")
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("skillscope.toml", 'skills-dir = ["catalog/*"]\n'),
+        ("pyproject.toml", '[tool.skillscope]\nskills-dir = "catalog/*"\n'),
+    ],
+)
+def test_a_skill_is_found_through_the_repos_settings_file(tmp_path, name, text):
+    write_skill(tmp_path, "deep", pin="v1.0.0", parent="catalog")
+    assert launch.skill_pin(tmp_path, "deep") is None  # not at the root, where the default looks
+    (tmp_path / name).write_text(text)
+    assert launch.skill_pin(tmp_path, "deep") == "v1.0.0"

@@ -20,6 +20,7 @@ GIT = [
     "tag.gpgsign=false",
 ]
 TAG, TAGGED_VERSION, LATER_VERSION = "v9.9.1-test", "9.9.1", "9.9.2"
+RELEASE_TAG = f"v{TAGGED_VERSION}"  # what a PEP 440 version resolves to
 
 
 def git(*args: str, cwd: Path) -> None:
@@ -33,12 +34,13 @@ def set_version(clone: Path, version: str) -> None:
 
 
 def make_tagged_clone(parent: Path) -> Path:
-    """Clone, commit 9.9.1 and tag it v9.9.1-test, then move the branch on to 9.9.2."""
+    """Clone, commit 9.9.1 and tag it v9.9.1-test and v9.9.1, then move the branch on to 9.9.2."""
     if shutil.which("git") is None:
         raise RuntimeError("git is required to build a tagged clone")
     clone = parent / "skillscope"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True)
     set_version(clone, TAGGED_VERSION)
     git("tag", TAG, cwd=clone)
+    git("tag", "-a", "-m", f"release {TAGGED_VERSION}", RELEASE_TAG, cwd=clone)  # annotated, as releases are
     set_version(clone, LATER_VERSION)  # the tag, not the branch tip, must be what gets installed
     return clone

@@ -1,0 +1,139 @@
+"""What a pre-commit hook pays: start-up and a small catalog, against floors (a benchmark, not a test).
+
+Times (wall and CPU) subprocesses interleaved round by round, so that a busy spell of a shared host
+falls on every subject alike, and prints medians and ratios:
+
+- `skillscope --version` and `skillscope --help` against a bare `python -c "import json"`
+  (target: within 1.5x);
+- `skillscope structural` on a generated catalog of 8 skills against a regex validator that does
+  less (frontmatter name and description, relative link targets exist, the dataset parses), which
+  is what a repo's home-grown check typically is (target: no slower).
+
+    python benchmarks/startup_bench.py [--rounds 15] [--skills 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from structural_bench import generate
+
+# Byte-code is written on the warm-up run, as it is for an installed package (pip compiles it).
+ENVIRON = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+START_TARGET = 1.5
+CATALOG_TARGET = 1.0
+
+# The reference validator: one file, regexes and PyYAML, no markdown parser, no anchors, no schema.
+VALIDATOR = r"""
+import json, re, sys
+from pathlib import Path
+import yaml
+LINK = re.compile(r"\]\(([^)#\s]+)")
+problems = 0
+for skill in sorted(Path(sys.argv[1]).glob("skills/*")):
+    text = (skill / "SKILL.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(text.split("---")[1])
+    problems += meta.get("name") != skill.name or not meta.get("description")
+    for page in skill.rglob("*.md"):
+        for target in LINK.findall(page.read_text(encoding="utf-8")):
+            problems += not target.startswith("http") and not (page.parent / target).exists()
+    json.loads((skill / "evals" / "evals.json").read_text(encoding="utf-8"))
+print(problems)
+sys.exit(1 if problems else 0)
+"""
+
+
+def run_once(command: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run; CPU is user+system of the child, which a busy host does not inflate."""
+    before, started = children_cpu(), time.perf_counter()
+    done = subprocess.run(
+        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENVIRON
+    )
+    elapsed = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited {done.returncode}")
+    return elapsed, children_cpu() - before
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def interleaved(subjects: dict[str, list[str]], cwd: Path, rounds: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) seconds of each subject, run once per round in turn."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in subjects}
+    for command in subjects.values():
+        run_once(command, cwd)  # warm the file cache and the .pyc files
+    for _ in range(rounds):
+        for name, command in subjects.items():
+            times[name].append(run_once(command, cwd))
+    return {
+        name: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
+        for name, values in times.items()
+    }
+
+
+def verdict(ratio: float, target: float) -> str:
+    return "meets" if ratio <= target else "MISSES"
+
+
+def bench(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=15, help="timed runs of each subject (default: 15)")
+    parser.add_argument("--skills", type=int, default=8, help="skills in the small catalog (default: 8)")
+    args = parser.parse_args(argv)
+    skillscope = str(Path(sys.executable).parent / "skillscope")
+    with tempfile.TemporaryDirectory(prefix="skillscope-start-") as tmp:
+        root = generate(Path(tmp) / "catalog", args.skills)
+        validator = Path(tmp) / "validate.py"
+        validator.write_text(VALIDATOR, encoding="utf-8")
+        output = str(Path(tmp) / "report.json")
+        medians = interleaved(
+            {
+                "python -c 'import json'": [sys.executable, "-c", "import json"],
+                "skillscope --version": [skillscope, "--version"],
+                "skillscope --help": [skillscope, "--help"],
+                "regex validator": [sys.executable, str(validator), str(root)],
+                "skillscope structural": [
+                    skillscope,
+                    "structural",
+                    "--skills-dir",
+                    "skills/*",
+                    "--output",
+                    output,
+                ],
+            },
+            root,
+            args.rounds,
+        )
+    floor, regex = medians["python -c 'import json'"], medians["regex validator"]
+    print(
+        f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.rounds} rounds"
+    )
+    print("ratios are of CPU seconds (user+system), which a shared host's load does not inflate")
+    print(f"{'subject':<24} {'wall s':>8} {'cpu s':>7} {'ratio':>7}  against")
+    for name, (seconds, cpu) in medians.items():
+        base, against = (regex, "regex validator") if name == "skillscope structural" else (floor, "python")
+        print(f"{name:<24} {seconds:>8.3f} {cpu:>7.3f} {cpu / base[1]:>7.2f}  {against}")
+    for name in ("skillscope --version", "skillscope --help"):
+        ratio = medians[name][1] / floor[1]
+        print(f"{name}: {ratio:.2f}x a bare start, {verdict(ratio, START_TARGET)} the {START_TARGET}x target")
+    ratio = medians["skillscope structural"][1] / regex[1]
+    print(
+        f"structural on {args.skills} skills: {ratio:.2f}x the regex validator, "
+        f"{verdict(ratio, CATALOG_TARGET)} the {CATALOG_TARGET:g}x target"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(bench())

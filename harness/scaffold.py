@@ -1,0 +1,99 @@
+"""Files a new skills repo starts from: a skill, a caller workflow, the .gitignore line, the settings."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from harness import __version__
+from harness.errors import UsageError
+from harness.model import dataset
+
+NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+WORKFLOW = Path(".github") / "workflows" / "skills.yml"
+IGNORED = ".skillscope/"
+
+SKILL_MD = """---
+name: {name}
+description: Say what this skill does and when to use it, in the words a user would type.
+---
+
+# {title}
+
+Write the instructions an agent should follow once this skill is chosen.
+"""
+
+
+def check_name(name: str) -> str:
+    if not NAME.match(name):
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "my-skill"
+        raise UsageError(f"'{name}' is not lowercase-with-hyphens; try '{slug}'.")
+    return name
+
+
+def new_skill(parent: Path, name: str) -> Path:
+    """NAME/SKILL.md and NAME/evals/evals.json from the dataset template; never over an existing folder."""
+    folder = parent / check_name(name)
+    if folder.exists():
+        raise UsageError(f"{folder} already exists; pick another name or delete it first.")
+    template = json.loads(dataset.template_text())
+    for case in template["evaluations"]:
+        case["id"] = case["id"].replace("my-skill", name, 1)
+    (folder / "evals").mkdir(parents=True)
+    (folder / "SKILL.md").write_text(SKILL_MD.format(name=name, title=name.replace("-", " ").capitalize()))
+    (folder / "evals" / "evals.json").write_text(json.dumps(template, indent=2) + "\n")
+    return folder
+
+
+def caller_workflow(skills_glob: str) -> str:
+    """A workflow calling the reusable one at this harness's release tag, for the skills under the glob."""
+    folder = skills_glob.rstrip("/*") or "."
+    paths = f'"{folder}/**"' if folder != "." else '"**"'
+    return f"""# skillscope grades every skill on a pull request: structure, routing and behavior.
+# Add the ANTHROPIC_API_KEY secret, then make `evals / results` the required check.
+name: skills
+
+on:
+  pull_request:
+    paths:
+      - {paths}
+      - ".github/workflows/skills.yml"
+  push:
+    branches: [main]
+    paths:
+      - {paths}
+  workflow_dispatch:
+
+permissions:
+  contents: read
+
+jobs:
+  evals:
+    uses: skillscope/skillscope/.github/workflows/reusable.yml@v{__version__}
+    secrets:
+      api_key: ${{{{ secrets.ANTHROPIC_API_KEY }}}}
+    with:
+      skills: |
+        {skills_glob}
+      structural: required
+      routing: required
+      behavioral: optional # reported; a failure is a warning until the skill meets the bar
+"""
+
+
+def ignore_reports(root: Path) -> bool:
+    """Add `.skillscope/` (the run reports) to the repo's .gitignore; False when it is already there."""
+    gitignore = root / ".gitignore"
+    text = gitignore.read_text(encoding="utf-8") if gitignore.is_file() else ""
+    if any(line.strip().rstrip("/") in ("/.skillscope", ".skillscope") for line in text.splitlines()):
+        return False
+    gitignore.write_text(
+        text + ("" if text.endswith("\n") or not text else "\n") + IGNORED + "\n", encoding="utf-8"
+    )
+    return True
+
+
+def settings_file(skills_glob: str) -> str:
+    comment = "# Read by every skillscope command run in this repo; a flag still wins."
+    return f'{comment}\nskills-dir = ["{skills_glob}"]\n'

@@ -1,0 +1,167 @@
+"""Optional repo settings: `[tool.skillscope]` in pyproject.toml, or skillscope.toml, at the repo root.
+
+Every key is the long name of a flag (`skills-dir = ["skills/*"]`), read as that flag's default:
+a flag on the command line wins, then an environment variable the flag documents, then the file.
+Every setting stays a flag; the file only saves typing the same flags in every terminal and task.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.errors import UsageError
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+OWN_FILE = "skillscope.toml"
+PYPROJECT = "pyproject.toml"
+# Environment variables that a flag documents as its fallback; they beat the file.
+ENVIRONMENT = {"skills-dir": "SKILLSCOPE_SKILLS", "claude": "SKILLSCOPE_CLAUDE"}
+# Flags that make no sense in a file at the root they would name, or that only print.
+NOT_SETTINGS = frozenset({"repo", "help", "version"})
+
+
+@dataclass
+class Settings:
+    """The keys of one settings file; `path` is None when the repo has none."""
+
+    path: Path | None = None
+    values: dict[str, object] = field(default_factory=dict)
+    text: str = ""
+
+    def where(self, key: str) -> str:
+        """`file:line` of `key`, for messages that name the line to fix."""
+        line = next(
+            (
+                n
+                for n, row in enumerate(self.text.splitlines(), 1)
+                if re.match(rf'\s*"?{re.escape(key)}"?\s*=', row)
+            ),
+            1,
+        )
+        return f"{self.path}:{line}"
+
+
+def load(root: Path) -> Settings:
+    """skillscope.toml, else pyproject.toml's [tool.skillscope]; both holding settings is an error."""
+    found = [s for s in (_read(root / OWN_FILE, ()), _read(root / PYPROJECT, ("tool", "skillscope"))) if s]
+    if len(found) > 1:
+        raise UsageError(
+            f"settings are in both {found[0].path} and {found[1].path} [tool.skillscope]; keep one of them."
+        )
+    return found[0] if found else Settings()
+
+
+def _read(path: Path, table: tuple[str, ...]) -> Settings | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path} ({exc}); fix the file or its permissions.") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML ({exc}); fix the file.") from None
+    for key in table:
+        data = data.get(key) if isinstance(data, dict) else None
+    if data is None or (table and not data):
+        return None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: [{'.'.join(table)}] must be a table of flag names and values.")
+    return Settings(path=path, values=data, text=text)
+
+
+def apply(
+    settings: Settings,
+    parser: argparse.ArgumentParser,
+    every_flag: Callable[[], set[str]],
+    environ: dict[str, str],
+) -> list[str]:
+    """Make each key the default of its flag in `parser`; returns the keys taken from the file.
+
+    A key of another command is skipped here; a key no command has (`every_flag()`, asked only
+    then, as it imports every command) is an error naming its line.
+    """
+    flags = {o[2:]: a for a in parser._actions for o in a.option_strings if o.startswith("--")}
+    used = []
+    for key, value in settings.values.items():
+        if key in NOT_SETTINGS or (key not in flags and key not in every_flag()):
+            known = every_flag() - NOT_SETTINGS
+            raise UsageError(
+                f"{settings.where(key)}: `{key}` is not a skillscope setting; {_close(key, known)}"
+            )
+        if key not in flags or environ.get(ENVIRONMENT.get(key, "")):
+            continue
+        action = flags[key]
+        parser.set_defaults(**{action.dest: _value(action, key, value, settings)})
+        used.append(key)
+    return used
+
+
+def _value(action: argparse.Action, key: str, value: object, settings: Settings) -> object:
+    """What the flag would have parsed to, so a bad value fails here, naming the file's line."""
+    if action.nargs == 0:  # a switch: store_true or --x/--no-x
+        if not isinstance(value, bool):
+            raise UsageError(f"{settings.where(key)}: `{key}` is a switch; write true or false.")
+        return value if action.const is not False else not value
+    if action.nargs in ("+", "*"):
+        words = [value] if isinstance(value, str) else value
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise UsageError(f"{settings.where(key)}: `{key}` takes a string or a list of strings.")
+        return words
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, list)):
+        raise UsageError(f"{settings.where(key)}: `{key}` takes a value, as its flag --{key} does.")
+    text = json.dumps(value) if isinstance(value, list) else str(value)  # lists reach parse_list as JSON
+    try:
+        parsed = action.type(text) if callable(action.type) else text
+    except (argparse.ArgumentTypeError, TypeError, ValueError) as exc:
+        raise UsageError(
+            f"{settings.where(key)}: `{key}` = {value!r} is not what --{key} takes ({exc})."
+        ) from None
+    if action.choices is not None and parsed not in action.choices:
+        raise UsageError(
+            f"{settings.where(key)}: `{key}` must be one of {', '.join(map(str, action.choices))}."
+        )
+    return parsed
+
+
+def _close(key: str, known: set[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key.removeprefix("--"), sorted(known), n=1)
+    return f"did you mean `{close[0]}`?" if close else "keys are the long flag names, such as skills-dir."
+
+
+def effective(
+    args: argparse.Namespace,
+    parser: argparse.ArgumentParser,
+    settings: Settings,
+    used: list[str],
+    words: list[str],
+) -> dict:
+    """The settings in force for this run, for the JSON report: every flag's value, and the keys that
+    came from the file (those applied and not given again on the command line)."""
+    typed = {w.split("=", 1)[0] for w in words if w.startswith("--")}
+    from_file = sorted(k for k in used if not typed & {f"--{k}", f"--no-{k}"})
+    values = {}
+    for action in parser._actions:
+        name = next((o[2:] for o in action.option_strings if o.startswith("--")), None)
+        if name and name not in NOT_SETTINGS and hasattr(args, action.dest):
+            value = getattr(args, action.dest)
+            values[name] = (
+                value if isinstance(value, (str, int, float, bool, list, type(None))) else str(value)
+            )
+    return {
+        "file": str(settings.path) if settings.path else None,
+        "from_file": from_file,
+        "values": values,
+    }

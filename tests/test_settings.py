@@ -1,0 +1,99 @@
+"""Repo settings ([tool.skillscope] in pyproject.toml, or skillscope.toml) are flag defaults; flags win."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.helpers import make_skill, run_cli, structural
+
+
+def repo_with_two_catalogs(root: Path) -> Path:
+    for name in ("alpha", "beta"):
+        make_skill(root / "skills", name)
+    make_skill(root / "more", "gamma")
+    return root
+
+
+def write_settings(root: Path, body: str, pyproject: bool = True) -> Path:
+    path = root / ("pyproject.toml" if pyproject else "skillscope.toml")
+    path.write_text(("[project]\nname = 'x'\n\n[tool.skillscope]\n" if pyproject else "") + body)
+    return path
+
+
+@pytest.mark.parametrize("pyproject", [True, False])
+def test_the_files_keys_are_the_flags_defaults(tmp_path, pyproject):
+    repo = repo_with_two_catalogs(tmp_path)
+    path = write_settings(repo, 'skills-dir = ["skills/*"]\nexternal = false\njobs = 2\n', pyproject)
+    run, report = structural(repo)
+    assert run.code == 0, run.stdout + run.stderr
+    assert report["skills"] == ["alpha", "beta"]
+    assert report["settings"]["file"] == str(path)
+    assert report["settings"]["from_file"] == ["external", "jobs", "skills-dir"]
+    assert report["settings"]["values"]["jobs"] == 2
+
+
+def test_a_flag_beats_the_file_and_the_environment_beats_it_too(tmp_path):
+    repo = repo_with_two_catalogs(tmp_path)
+    write_settings(repo, 'skills-dir = "skills/*"\n')
+    run, report = structural(repo, "--skills-dir", "more/*")
+    assert report["skills"] == ["gamma"]
+    assert report["settings"]["from_file"] == []  # read, but overridden
+    run, report = structural(repo, environ={"SKILLSCOPE_SKILLS": "more/*"})
+    assert report["skills"] == ["gamma"]
+
+
+def test_a_key_of_another_command_is_left_to_it(tmp_path):
+    repo = repo_with_two_catalogs(tmp_path)
+    write_settings(repo, 'skills-dir = "skills/*"\nrouting-room = "all"\nmin-accuracy = 0.9\n')
+    run, report = structural(repo)
+    assert run.code == 0, run.stdout + run.stderr
+    assert "routing-room" not in report["settings"]["values"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            'skils-dir = "skills/*"\n',
+            ":5: `skils-dir` is not a skillscope setting; did you mean `skills-dir`?",
+        ),
+        ('repo = "."\n', ":5: `repo` is not a skillscope setting"),
+        ('external = "no"\n', ":5: `external` is a switch; write true or false."),
+        ('jobs = "many"\n', ":5: `jobs` = 'many' is not what --jobs takes"),
+        ("skills-dir = [1, 2]\n", ":5: `skills-dir` takes a string or a list of strings."),
+        ("skills-dir = \n", "not valid TOML"),
+    ],
+)
+def test_a_bad_setting_is_a_usage_error_naming_the_file_and_line(tmp_path, body, message):
+    repo = repo_with_two_catalogs(tmp_path)
+    path = write_settings(repo, body)
+    run, _ = structural(repo)
+    assert run.code == 2
+    assert run.stderr.startswith(f"error: {path}"), run.stderr
+    assert message in run.stderr
+
+
+def test_settings_in_both_files_are_an_error(tmp_path):
+    repo = repo_with_two_catalogs(tmp_path)
+    write_settings(repo, 'skills-dir = "skills/*"\n')
+    write_settings(repo, 'skills-dir = "more/*"\n', pyproject=False)
+    run, _ = structural(repo)
+    assert run.code == 2 and "keep one of them" in run.stderr
+
+
+def test_a_pyproject_without_the_table_is_no_settings(tmp_path):
+    repo = repo_with_two_catalogs(tmp_path)
+    (repo / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    run, report = structural(repo, "--skills-dir", "skills/*")
+    assert run.code == 0
+    assert report["settings"]["file"] is None
+
+
+def test_the_settings_are_read_from_the_repo_root_not_the_current_directory(tmp_path):
+    repo = repo_with_two_catalogs(tmp_path)
+    (repo / ".git").mkdir()
+    write_settings(repo, 'skills-dir = "more/*"\n')
+    run = run_cli(["list-skills"], cwd=repo / "skills")
+    assert run.code == 0 and run.stdout.strip() == '["gamma"]'
