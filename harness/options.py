@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 from harness.checks import CheckOptions
 from harness.context import Context
 from harness.errors import UsageError
+from harness.flagjson import json_value
 from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
 from harness.model.catalog import Catalog, Negatives
@@ -24,12 +24,7 @@ def parse_list(flag: str, text: str | None) -> list[str]:
         return []
     text = text.strip()
     if text.startswith(("[", "{")):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise UsageError(
-                f"{flag}: invalid JSON ({exc.msg}); pass a JSON array or a comma list."
-            ) from None
+        value = json_value(flag, text, "pass a JSON array or a comma list.")
         if not isinstance(value, list):
             raise UsageError(f"{flag}: expected a JSON array, got {type(value).__name__}.")
         items = value

@@ -110,3 +110,9 @@ def test_rel_to_agrees_with_relpath(path: list[str]):
     root = "/repo/root"
     full = os.path.join(root, *path)
     assert rel_to(root, full) == PurePosixPath(os.path.relpath(full, root)).as_posix()
+
+
+@pytest.mark.parametrize("depth", [500, 1000, 40000])
+def test_a_path_of_thousands_of_components_resolves_without_recursion(tmp_path: Path, depth: int) -> None:
+    deep = os.path.join(str(tmp_path), *["a"] * depth, "b.md")
+    assert files.RealPaths()(deep) == os.path.join(os.path.realpath(tmp_path), *["a"] * depth, "b.md")

@@ -9,6 +9,7 @@ import pytest
 
 from harness.errors import UsageError
 from harness.options import ExternalOptions, add_external, parse_list
+from harness.select.policy import parse_runner_types
 
 
 def test_a_list_flag_takes_a_json_array() -> None:
@@ -59,3 +60,29 @@ def test_a_command_without_the_fetching_flags_gets_their_defaults(tmp_path: Path
 def test_an_external_value_that_cannot_work_names_its_flag(tmp_path: Path, argv, flag) -> None:
     with pytest.raises(UsageError, match=f"^{flag}"):
         ExternalOptions.from_args(external_args(*argv), tmp_path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 1000 + "]" * 1000,
+        '{"a":' * 1000 + "1" + "}" * 1000,
+        "[" * 20000 + "]" * 20000,
+        "[" * 40 + "]" * 40,
+    ],
+)
+def test_json_nested_past_any_hand_written_list_is_a_usage_error(text: str) -> None:
+    with pytest.raises(UsageError, match="^--names: the JSON .*(deep|deeply)"):
+        parse_list("--names", text)
+
+
+def test_an_int_too_long_to_convert_is_a_usage_error_not_a_crash() -> None:
+    with pytest.raises(UsageError, match="^--names: the JSON cannot be read") as caught:
+        parse_list("--names", "[" + "9" * 5000 + "]")
+    assert "sys." not in str(caught.value)
+
+
+@pytest.mark.parametrize("text", ["[" * 1000 + "]" * 1000, '{"a":' * 1000 + "{}" + "}" * 1000])
+def test_runner_types_nested_too_deep_are_a_usage_error(text: str) -> None:
+    with pytest.raises(UsageError, match="^--runner-types: the JSON"):
+        parse_runner_types(text)

@@ -27,6 +27,7 @@ from harness.model.repo import Repo
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 LINE_ANCHOR = re.compile(r"^L\d+(C\d+)?(-L\d+(C\d+)?)?$")
 GITHUB_ID_PREFIX = "user-content-"
+PATH_MAX = 4096  # bytes, Linux's limit for a path handed to a system call
 SKILLS_AHEAD = 50  # skills (about 4 markdown files each) before parsing in worker processes pays
 
 
@@ -333,10 +334,16 @@ class Resolver:
 
     def target(self, path: str) -> Target:
         """Looked up once per path: many links share a target, and realpath is a syscall per part."""
+        if path not in self.targets and len(os.fsencode(path)) > PATH_MAX:
+            # No system call takes a path this long, so nothing is there; resolving it part by part
+            # would cost time and memory quadratic in its length.
+            under_root = path.startswith(self.root_str + os.sep)
+            real = self.real_root + path[len(self.root_str) :] if under_root else path
+            self.targets[path] = Target(real, False, False)
         if path not in self.targets:
             try:
                 mode = os.lstat(path).st_mode
-            except OSError:
+            except (OSError, ValueError):  # ValueError: a NUL in the name, which no file has
                 mode = None
             if mode is not None and stat.S_ISLNK(mode):
                 real = os.path.realpath(path)

@@ -59,6 +59,11 @@ def discover(root: Path, globs: list[str]) -> Repo:
     for pattern in globs:
         if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
             raise UsageError(f"--skills-dir: '{pattern}' must be a glob relative to the repo root.")
+        if "**" in pattern:  # pathlib would recurse into every folder, vendored copies included
+            raise UsageError(
+                f"--skills-dir: '{pattern}' uses `**`, which searches every level; skills are found "
+                "one level down a glob, so name their parent, such as 'skills/*'."
+            )
         for path in sorted(root.glob(pattern.rstrip("/") or ".")):
             if path.name.startswith(".") or not path.is_dir() or not present(path / "SKILL.md"):
                 continue

@@ -10,7 +10,7 @@ import pytest
 from harness.checks import CheckOptions, references
 from harness.errors import UsageError
 from harness.model import catalog, repo
-from tests.support.helpers import make_skill
+from tests.support.helpers import make_skill, rules, structural
 
 
 def scan(root: Path, docs: tuple[str, ...] = ()) -> references.Scan:
@@ -114,3 +114,16 @@ def test_closest_anchor_only_when_near():
     assert references.closest_anchor("instalation", anchors) == "installation"
     assert references.closest_anchor("Usage", anchors) == "usage"
     assert references.closest_anchor("zzz", anchors) is None
+
+
+@pytest.mark.parametrize(
+    "target", ["b%00.md", "a%00b/c.md", "a/" * 500 + "b.md", "a/" * 40000 + "b.md", "%00"]
+)
+def test_a_nul_byte_or_thousands_of_components_in_a_link_is_a_missing_file(
+    tmp_path: Path, target: str
+) -> None:
+    make_skill(tmp_path / "repo", "demo", body=f"# Demo\n\nSee [x]({target}).\n")
+    run, report = structural(tmp_path / "repo", tmp=tmp_path)
+    assert run.stderr == "" and run.code == 1
+    assert rules(report, "error") == ["ref-missing-file"]
+    assert report["findings"][0]["line"] == 7

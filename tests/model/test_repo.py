@@ -119,3 +119,11 @@ def test_skills_dir_defaults_to_the_directories_of_the_current_one(tmp_path: Pat
     make_skill(tmp_path, "top-level")
     run = run_cli(["list-skills"], cwd=tmp_path / "skills")
     assert run.stdout.strip() == '["alpha"]'
+
+
+@pytest.mark.parametrize("pattern", ["**", "skills/**", "**/x", "skills/**/*"])
+def test_a_recursive_glob_is_a_usage_error_not_a_search_of_every_folder(tmp_path: Path, pattern: str) -> None:
+    make_skill(tmp_path / "vendor" / "node_modules" / "deep", "x")
+    with pytest.raises(UsageError, match="one level down") as caught:
+        repo.discover(tmp_path, [pattern])
+    assert caught.value.exit_code == 2
