@@ -83,6 +83,16 @@ def _add(repo: Repo, path: Path, realpath: RealPaths) -> None:
             )
         )
         return
+    if not is_inside(path / "SKILL.md", repo.root, realpath):
+        repo.problems.append(
+            findings.error(
+                "skill-outside-repo",
+                f"{rel}/SKILL.md",
+                "SKILL.md is a symlink leading outside the repository, which an installed skill cannot "
+                "follow; copy the file into the skill folder instead of linking to it.",
+            )
+        )
+        return
     known = repo.skill_dirs.get(path.name)
     if known is not None and known.resolve() != path.resolve():
         raise UsageError(
