@@ -17,7 +17,7 @@ from harness import parse_pool
 from harness.checks import CheckOptions
 from harness.errors import UsageError
 from harness.files import RealPaths, UnreadableFile, read_text, rel_to, within
-from harness.markdown import links
+from harness.markdown import budget, links
 from harness.markdown.links import Document, Reference
 from harness.model import findings
 from harness.model.catalog import Catalog
@@ -72,6 +72,7 @@ class Failure:
 
     rule: str
     message: str
+    line: int | None = None
 
 
 @dataclass
@@ -168,6 +169,13 @@ def read(path: Path, reader: links.Parser) -> Document | Failure:
         return links.parse(read_text(path), reader)
     except UnreadableFile as exc:
         return Failure("ref-unreadable", f"cannot be read: {exc.reason}.")
+    except budget.TooManyLinkMarks as exc:
+        return Failure(
+            "ref-unparsable",
+            f"holds {exc}, more than a hand-written page needs and too many to parse in reasonable "
+            "time; its links are not checked, so split the file or drop the stray brackets.",
+            exc.line,
+        )
     except Exception as exc:  # noqa: BLE001 - a parser bug on odd input must stay a finding
         return Failure(
             "ref-unparsable",
@@ -250,7 +258,7 @@ class Resolver:
         if key not in self.documents:
             outcome = read(Path(path), self.reader)
             if isinstance(outcome, Failure):
-                out.append(findings.error(outcome.rule, rel, outcome.message))
+                out.append(findings.error(outcome.rule, rel, outcome.message, outcome.line))
             self.documents[key] = None if isinstance(outcome, Failure) else outcome
         return self.documents[key]
 
