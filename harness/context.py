@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from harness.printable import escaped
+
 
 @dataclass
 class Context:
@@ -18,10 +20,10 @@ class Context:
     stderr: TextIO = field(default_factory=lambda: sys.stderr)
 
     def out(self, text: str = "") -> None:
-        print(text, file=self.stdout, flush=True)
+        print(escaped(text), file=self.stdout, flush=True)
 
     def err(self, text: str) -> None:
-        print(text, file=self.stderr, flush=True)
+        print(escaped(text), file=self.stderr, flush=True)
 
     @property
     def in_github_actions(self) -> bool:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.model.findings import Finding, lies_in
+from harness.printable import escaped
 
 
 @dataclass(frozen=True)
@@ -34,15 +35,19 @@ def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
     )
     for case in cases:
         item = ET.SubElement(
-            node, "testcase", classname=case.classname, name=case.name, time=f"{case.time_s:.3f}"
+            node,
+            "testcase",
+            classname=escaped(case.classname),
+            name=escaped(case.name),
+            time=f"{case.time_s:.3f}",
         )
         for kind, text in (("error", case.error), ("failure", case.failure)):
             if text is not None:
                 first = text.splitlines()[0][:200] if text else ""
-                ET.SubElement(item, kind, message=first).text = text
+                ET.SubElement(item, kind, message=escaped(first)).text = escaped(text)
                 break
         if case.output:
-            ET.SubElement(item, "system-out").text = case.output
+            ET.SubElement(item, "system-out").text = escaped(case.output)
     path.parent.mkdir(parents=True, exist_ok=True)
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 

@@ -49,3 +49,23 @@ def test_an_empty_failure_text_still_marks_the_case_failed(tmp_path: Path) -> No
     suite = ET.parse(path).getroot().find("testsuite")
     assert suite.attrib["failures"] == "1"
     assert suite.find("testcase/failure").attrib["message"] == ""
+
+
+def test_control_characters_from_a_dataset_never_make_the_xml_unreadable(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write(
+        path,
+        "skillscope routing",
+        [
+            JUnitCase(
+                "demo",
+                "good-\x1b[2Jclear",
+                failure="prompt \x00 with \x1b[31m and \u202e and \ud800",
+                output="kept\x07",
+            )
+        ],
+    )
+    case = ET.parse(path).getroot().find("testsuite/testcase")
+    assert case.get("name") == "good-\\x1b[2Jclear"
+    assert case.find("failure").text == "prompt \\x00 with \\x1b[31m and \\u202e and \\ud800"
+    assert case.find("system-out").text == "kept\\x07"
