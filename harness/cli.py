@@ -87,6 +87,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed why
         return exc.code if isinstance(exc.code, int) else 2
     try:
+        options.check_outputs(args, ctx.cwd)
         return load_command(args.command).run(args, ctx)
     except HarnessError as exc:
         ctx.err(f"error: {exc}")

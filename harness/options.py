@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -35,6 +36,49 @@ def parse_list(flag: str, text: str | None) -> list[str]:
     if not all(isinstance(item, str) and item.strip() for item in items):
         raise UsageError(f"{flag}: every entry must be a non-empty string.")
     return [item.strip() for item in items]
+
+
+REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"))
+
+
+def check_outputs(args: argparse.Namespace, cwd: Path) -> None:
+    """Every path a command will write its reports or logs to, checked before any work: a run that
+    grades for an hour and then cannot write its report has wasted the hour. Relative to `cwd`."""
+    for attr, flag in REPORT_FILES:
+        value = getattr(args, attr, None)
+        if value:
+            writable(flag, cwd / value, folder=False)
+    if getattr(args, "keep_logs", None):
+        writable("--keep-logs", cwd / args.keep_logs, folder=True)
+
+
+def writable(flag: str, path: Path, folder: bool) -> None:
+    """A usage error unless `path` is (or can be created as) a writable file, or folder."""
+    try:
+        if path.exists():
+            if folder != path.is_dir():
+                want, found = ("a folder", "a file") if folder else ("a file path", "a folder")
+                raise UsageError(f"{flag} {path} is {found}; pass {want}.")
+            if not os.access(path, os.W_OK):
+                raise UsageError(f"{flag} {path} cannot be written (permission denied); pass another path.")
+            return
+        ancestor = path.parent
+        while not ancestor.exists():
+            ancestor = ancestor.parent
+    except OSError as exc:
+        raise UsageError(
+            f"{flag} {path} cannot be used ({exc.strerror or exc}); pass another path."
+        ) from None
+    except ValueError:  # a NUL in the path
+        raise UsageError(f"{flag} holds a character no path can; pass another path.") from None
+    if not ancestor.is_dir():
+        raise UsageError(
+            f"{flag} {path} cannot be created: {ancestor} is a file, not a folder; pass another path."
+        )
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise UsageError(
+            f"{flag} {path} cannot be created in {ancestor} (permission denied); pass another path."
+        )
 
 
 def add_repo(parser: argparse.ArgumentParser) -> None:
