@@ -24,6 +24,8 @@ from harness.options import parse_list
 from harness.select.policy import parse_runner_types
 from tests.fuzz.strategies import (
     ANY_TEXT,
+    DEFAULT_EXAMPLES,
+    EXAMPLES,
     FUZZ,
     JSON_FRAGMENTS,
     LIST_FRAGMENTS,
@@ -33,6 +35,10 @@ from tests.fuzz.strategies import (
     YAML_FRAGMENTS,
     built_from,
 )
+
+# A nightly-style run takes minutes per target on a busy machine: the suite's per-test time limit,
+# a guard against hangs in the default run, would stop it part way.
+pytestmark = pytest.mark.timeout(0 if EXAMPLES > DEFAULT_EXAMPLES else 300)
 
 YAML_TEXT = built_from(YAML_FRAGMENTS)
 MARKDOWN_TEXT = built_from(MARKDOWN_FRAGMENTS, ANY_TEXT, most=60)
