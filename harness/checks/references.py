@@ -47,6 +47,7 @@ class Target:
     real: str
     exists: bool
     is_file: bool
+    denied: bool = False  # the system refused to look (EACCES): neither there nor missing
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | Non
     return [
         f
         for f in scan(catalog, options.docs, ahead).findings
-        if not (f.rule == "ref-unreadable" and f.path in skill_mds)
+        if not (f.rule == "ref-unreadable" and f.path in skill_mds and f.line is None)
     ]
 
 
@@ -289,6 +290,16 @@ class Resolver:
                 )
             ]
         rel = self.rel(target)
+        if facts.denied:
+            return [
+                findings.error(
+                    "ref-unreadable",
+                    source.rel,
+                    f"`{ref.target}` points at `{rel}`, which cannot be read: permission denied; "
+                    "fix the permissions of the file or the folders above it.",
+                    ref.line,
+                )
+            ]
         if not facts.exists:
             return [
                 findings.error(
@@ -370,6 +381,8 @@ def target_facts(real: str) -> Target:
     """One stat for what `os.path.exists` and `os.path.isfile` would each have asked."""
     try:
         mode = os.stat(real).st_mode
+    except PermissionError:  # something may be there; a folder on the way is closed to us
+        return Target(real, False, False, denied=True)
     except (OSError, ValueError):
         return Target(real, False, False)
     return Target(real, True, stat.S_ISREG(mode))

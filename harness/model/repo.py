@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.errors import UsageError
+from harness.errors import HarnessError, UsageError
 from harness.files import RealPaths, is_inside, present, rel_to
 from harness.model import findings
 
@@ -64,11 +66,29 @@ def discover(root: Path, globs: list[str]) -> Repo:
                 f"--skills-dir: '{pattern}' uses `**`, which searches every level; skills are found "
                 "one level down a glob, so name their parent, such as 'skills/*'."
             )
+        refuse_unlistable(root, pattern)
         for path in sorted(root.glob(pattern.rstrip("/") or ".")):
             if path.name.startswith(".") or not path.is_dir() or not present(path / "SKILL.md"):
                 continue
             _add(repo, path, realpath)
     return repo
+
+
+def refuse_unlistable(root: Path, pattern: str) -> None:
+    """pathlib's glob passes over a folder it may not list as if it were empty, and the run would then
+    say "no skill found"; the folder a glob lists is named instead, with the reason."""
+    parts = Path(pattern).parts
+    literal = list(itertools.takewhile(lambda part: not any(c in part for c in "*?["), parts))
+    folder = root.joinpath(*literal[: len(parts) - 1])  # the folder the glob's first pattern lists
+    try:
+        os.listdir(folder)
+    except PermissionError:
+        raise HarnessError(
+            f"--skills-dir {pattern}: {folder} cannot be listed (permission denied); give the user running "
+            "skillscope read access to it."
+        ) from None
+    except OSError:
+        pass  # missing or not a folder: the glob matches nothing, and no-skill says so
 
 
 def _add(repo: Repo, path: Path, realpath: RealPaths) -> None:

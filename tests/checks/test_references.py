@@ -127,3 +127,23 @@ def test_a_nul_byte_or_thousands_of_components_in_a_link_is_a_missing_file(
     assert run.stderr == "" and run.code == 1
     assert rules(report, "error") == ["ref-missing-file"]
     assert report["findings"][0]["line"] == 7
+
+
+def test_a_target_the_system_will_not_stat_is_reported_as_permission_denied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = make_skill(tmp_path / "repo", "demo", body="# Demo\n\nSee [guide](references/guide.md#usage).\n")
+    (folder / "references").mkdir()
+    (folder / "references" / "guide.md").write_text("# Usage\n")
+    real_stat = os.stat
+    closed = str(folder / "references" / "guide.md")
+
+    def stat(path, *args, **kwargs):  # root passes through mode 000: deny directly
+        if os.fspath(path).endswith(closed):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat)
+    run, report = structural(tmp_path / "repo", tmp=tmp_path)
+    assert run.stderr == "" and rules(report, "error") == ["ref-unreadable"]
+    assert "permission denied" in report["findings"][0]["message"] and report["findings"][0]["line"] == 7
