@@ -147,7 +147,7 @@ def with_settings(
     parser: argparse.ArgumentParser, name: str, words: list[str], ctx: Context
 ) -> tuple[argparse.ArgumentParser, Settings, list[str]]:
     """The repo's settings file, read before parsing so that its keys become the flags' defaults."""
-    from harness import settings
+    from harness import options, settings
     from harness.model.repo import find_root
 
     explicit = next((v for k, v in zip(words, words[1:], strict=False) if k == "--repo"), None)
@@ -195,7 +195,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
             parser.parse_args(words)
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed why
         return exc.code if isinstance(exc.code, int) else 2
-    from harness import settings
+    from harness import options, settings
     from harness.context import Context
     from harness.errors import HarnessError
 
@@ -207,6 +207,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 2
         ctx.settings = settings.effective(args, command, found, used, words)
+        options.check_outputs(args, ctx.cwd)
         return load_command(args.command).run(args, ctx)
     except HarnessError as exc:
         ctx.err(f"error: {exc}")

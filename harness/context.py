@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from harness.printable import escaped
+
 
 @dataclass
 class Context:
@@ -20,10 +22,10 @@ class Context:
     settings: dict | None = None
 
     def out(self, text: str = "") -> None:
-        print(text, file=self.stdout, flush=True)
+        print(escaped(text), file=self.stdout, flush=True)
 
     def err(self, text: str) -> None:
-        print(text, file=self.stderr, flush=True)
+        print(escaped(text), file=self.stderr, flush=True)
 
     @property
     def in_github_actions(self) -> bool:

@@ -129,13 +129,26 @@ class RealPaths:
         self.known: dict[str, str] = {}
 
     def __call__(self, path: str) -> str:
-        if path not in self.known:
-            parent, name = os.path.split(path)
+        # Walks up to a known (or realpath-resolved) ancestor, then joins back down: a loop, not
+        # recursion, since a link may be written with thousands of components.
+        below: list[str] = []
+        current = path
+        while current not in self.known:
+            parent, name = os.path.split(current)
             # A link, and the names a plain join would get wrong, go to realpath itself.
-            if not os.path.isabs(path) or name in ("", ".", "..") or parent == path or self.is_link(path):
-                self.known[path] = os.path.realpath(path)
-            else:
-                self.known[path] = os.path.join(self(parent), name)
+            if (
+                not os.path.isabs(current)
+                or name in ("", ".", "..")
+                or parent == current
+                or self.is_link(current)
+            ):
+                self.known[current] = os.path.realpath(current)
+                break
+            below.append(current)
+            current = parent
+        real = self.known[current]
+        for child in reversed(below):
+            real = self.known[child] = os.path.join(real, os.path.basename(child))
         return self.known[path]
 
     @staticmethod

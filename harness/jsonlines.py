@@ -34,28 +34,30 @@ def key_line(text: str, key: str) -> int | None:
 
 
 def _value_offset(text: str, key: str) -> int | None:
-    """Offset of the value of `key` in the top-level object, walking its members in order."""
+    """Offset of the value of `key` in the top-level object, walking its members in order. A key
+    written twice counts where it was written last: that is the value json.loads keeps."""
     index = _skip_space(text, 0)
     if index >= len(text) or text[index] != "{":
         return None
     index += 1
+    found = None
     while True:
         index = _skip_space(text, index)
         if index >= len(text) or text[index] != '"':
-            return None
+            return found
         try:
             name, index = _decoder.raw_decode(text, index)
         except ValueError:
-            return None
+            return found
         index = _skip_space(text, index)
         if index >= len(text) or text[index] != ":":
-            return None
+            return found
         index = _skip_space(text, index + 1)
         if name == key:
-            return index
+            found = index
         index = _after_value(text, index)
         if index is None:
-            return None
+            return found
 
 
 def _after_value(text: str, index: int) -> int | None:

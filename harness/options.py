@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import json
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -12,6 +12,7 @@ from harness.cache import DEFAULT_FOLDER as DEFAULT_CACHE
 from harness.checks import CheckOptions
 from harness.context import Context
 from harness.errors import UsageError
+from harness.flagjson import json_value
 from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
 from harness.model.catalog import Catalog, Negatives
@@ -30,12 +31,7 @@ def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
         return []
     text = text.strip()
     if text.startswith(("[", "{")):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise UsageError(
-                f"{flag}: invalid JSON ({exc.msg}); pass a JSON array or a comma list."
-            ) from None
+        value = json_value(flag, text, "pass a JSON array or a comma list.")
         if not isinstance(value, list):
             raise UsageError(f"{flag}: expected a JSON array, got {type(value).__name__}.")
         items = value
@@ -50,6 +46,60 @@ def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
 
 # A glob flag takes several words: `--skills-dir skills/*` unquoted reaches us as the shell's expansion.
 SEVERAL_WORDS = {"nargs": "+"}
+
+
+REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"))
+
+
+def check_outputs(args: argparse.Namespace, cwd: Path) -> None:
+    """Every path a command will write its reports or logs to, checked before any work: a run that
+    grades for an hour and then cannot write its report has wasted the hour. Relative to `cwd`."""
+    for attr, flag in REPORT_FILES:
+        value = getattr(args, attr, None)
+        if value:
+            writable(flag, cwd / value, folder=False)
+    if getattr(args, "keep_logs", None):
+        writable("--keep-logs", cwd / args.keep_logs, folder=True)
+
+
+def writable(flag: str, path: Path, folder: bool) -> None:
+    """A usage error unless `path` is (or can be created as) a writable file, or folder."""
+    try:
+        if path.exists():
+            if folder != path.is_dir():
+                want, found = ("a folder", "a file") if folder else ("a file path", "a folder")
+                raise UsageError(f"{flag} {path} is {found}; pass {want}.")
+            if not os.access(path, os.W_OK):
+                raise UsageError(f"{flag} {path} cannot be written (permission denied); pass another path.")
+            return
+        ancestor = path.parent
+        while not ancestor.exists():
+            ancestor = ancestor.parent
+    except OSError as exc:
+        raise UsageError(
+            f"{flag} {path} cannot be used ({exc.strerror or exc}); pass another path."
+        ) from None
+    except ValueError:  # a NUL in the path
+        raise UsageError(f"{flag} holds a character no path can; pass another path.") from None
+    if not ancestor.is_dir():
+        raise UsageError(
+            f"{flag} {path} cannot be created: {ancestor} is a file, not a folder; pass another path."
+        )
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise UsageError(
+            f"{flag} {path} cannot be created in {ancestor} (permission denied); pass another path."
+        )
+
+
+def add_repo(parser: argparse.ArgumentParser) -> None:
+    # SUPPRESS lets --repo stand before or after the command name without one hiding the other.
+    parser.add_argument(
+        "--repo",
+        metavar="PATH",
+        default=argparse.SUPPRESS,
+        help="root of the repo under test (default: $SKILLSCOPE_REPO, else the nearest "
+        "ancestor holding .git, else the current directory)",
+    )
 
 
 def add_skills_dir(parser: argparse.ArgumentParser) -> None:

@@ -21,7 +21,30 @@ class YamlProblem(Exception):
 _ALIAS_MESSAGE = "uses a YAML anchor or alias (& or *); write the value out in full"
 
 
-class _NoAliasLoader(yaml.SafeLoader):
+class _ValueErrorsOnTheirLine:
+    """PyYAML's constructors raise plain ValueError, IndexError, KeyError... for values its resolver
+    accepted (2024-02-30, `!!int` with no digits, a 5,000-digit int): each becomes a YamlProblem on the
+    line of the value that failed, whichever constructor and exception it was."""
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep)
+        except (yaml.YAMLError, YamlProblem, RecursionError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - any constructor failure is the file's, not ours
+            raise YamlProblem(_unreadable_value(node, exc), node.start_mark.line + 1) from None
+
+
+def _unreadable_value(node, exc: Exception) -> str:
+    kind = str(node.tag).rsplit(":", 1)[-1]
+    value = str(node.value) if isinstance(node, yaml.ScalarNode) else ""
+    shown = f"`{value[:40]}{'...' if len(value) > 40 else ''}` " if value.strip() else "an empty value "
+    # The first clause only: int's digit limit goes on to suggest an interpreter setting.
+    reason = " ".join(str(exc).split(";")[0].split())[:120] or type(exc).__name__
+    return f"{shown}cannot be read as a YAML {kind} ({reason}); quote it to keep it as text, or fix the value"
+
+
+class _NoAliasLoader(_ValueErrorsOnTheirLine, yaml.SafeLoader):
     # Rejecting at compose time means an alias bomb is never expanded.
     def compose_node(self, parent, index):
         event = self.peek_event()
@@ -32,7 +55,8 @@ class _NoAliasLoader(yaml.SafeLoader):
 
 # libyaml, when PyYAML was built with it, parses an order of magnitude faster than the pure-Python
 # parser; anchors are then refused from its event stream before anything is composed.
-_FastLoader = getattr(yaml, "CSafeLoader", None)
+_CSafeLoader = getattr(yaml, "CSafeLoader", None)
+_FastLoader = None if _CSafeLoader is None else type("Fast", (_ValueErrorsOnTheirLine, _CSafeLoader), {})
 
 
 @dataclass
@@ -42,24 +66,27 @@ class YamlDocument:
 
 
 def load(text: str) -> YamlDocument:
-    """Parse one YAML document; key_lines maps each top-level key to its 1-based line."""
-    if _FastLoader is not None:
-        node, data = _load_fast(text)
-    else:
-        node, data = _load(_NoAliasLoader(text), text)
-    if nesting.deeper_than(data):
+    """Parse one YAML document; key_lines maps each top-level key to its 1-based line (the last one
+    written, as a repeated key keeps its last value)."""
+    document = _load_fast(text) if _FastLoader is not None else _load(_NoAliasLoader(text), text)
+    if nesting.deeper_than(document.data):
         raise YamlProblem(
             f"nests more than {nesting.MAX_DEPTH} levels deep; keep it to plain keys and short lists", None
         )
+    return document
+
+
+def _key_lines(loader, node) -> dict[str, int]:
+    """Lines under the key as a check names it, str() of the loaded key: `1`, `None`, `2024-01-01`."""
     lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
         for key_node, _ in node.value:
             if isinstance(key_node, yaml.ScalarNode):
-                lines.setdefault(str(key_node.value), key_node.start_mark.line + 1)
-    return YamlDocument(data=data, key_lines=lines)
+                lines[str(loader.construct_object(key_node))] = key_node.start_mark.line + 1
+    return lines
 
 
-def _load_fast(text: str) -> tuple[object, object]:
+def _load_fast(text: str) -> YamlDocument:
     if "&" not in text and "*" not in text:  # no anchor or alias without its indicator: skip the scan
         return _load(_FastLoader(text), text)
     try:
@@ -71,10 +98,11 @@ def _load_fast(text: str) -> tuple[object, object]:
     return _load(_FastLoader(text), text)
 
 
-def _load(loader, text: str) -> tuple[object, object]:
+def _load(loader, text: str) -> YamlDocument:
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
+        lines = _key_lines(loader, node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = " ".join(str(part) for part in (exc.context, exc.problem) if part)
@@ -87,4 +115,4 @@ def _load(loader, text: str) -> tuple[object, object]:
         raise YamlProblem("nests too deeply to be read", None) from None
     finally:
         loader.dispose()
-    return node, data
+    return YamlDocument(data=data, key_lines=lines)

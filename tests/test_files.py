@@ -179,3 +179,9 @@ def test_new_files_get_the_modes_a_plain_write_would(tmp_path: Path):
     files.write_atomic(tmp_path / "replaced", "x")
     mode = plain.stat().st_mode
     assert (tmp_path / "new").stat().st_mode == mode == (tmp_path / "replaced").stat().st_mode
+
+
+@pytest.mark.parametrize("depth", [500, 1000, 40000])
+def test_a_path_of_thousands_of_components_resolves_without_recursion(tmp_path: Path, depth: int) -> None:
+    deep = os.path.join(str(tmp_path), *["a"] * depth, "b.md")
+    assert files.RealPaths()(deep) == os.path.join(os.path.realpath(tmp_path), *["a"] * depth, "b.md")

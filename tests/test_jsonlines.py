@@ -29,3 +29,9 @@ def test_key_line_finds_a_top_level_key_after_nested_values() -> None:
     text = '{\n  "a": {"evaluations": 1},\n  "evaluations": []\n}'
     assert jsonlines.key_line(text, "evaluations") == 3
     assert jsonlines.key_line(text, "missing") is None
+
+
+def test_a_key_written_twice_counts_where_json_loads_takes_it_from_the_last() -> None:
+    text = '{\n"evaluations": [1],\n"evaluations": [\n\n{"id": "b"}\n]\n}'
+    assert jsonlines.element_lines(text, "evaluations") == [5]
+    assert jsonlines.key_line(text, "evaluations") == 3

@@ -60,3 +60,40 @@ def test_the_pure_python_parser_refuses_anchors_too(monkeypatch: pytest.MonkeyPa
     assert yamlsafe.load("a: 1\n").key_lines == {"a": 1}
     with pytest.raises(yamlsafe.YamlProblem, match="anchor"):
         yamlsafe.load("a: &x 1\nb: *x\n")
+
+
+@pytest.mark.parametrize(
+    "value, kind",
+    [
+        ("2024-02-30", "timestamp"),
+        ("2001-13-45", "timestamp"),
+        ("!!timestamp 2020-99-99", "timestamp"),
+        ("!!int", "int"),
+        ("!!int null", "int"),
+        ("!!float abc", "float"),
+        ("!!bool maybe", "bool"),
+        ("1" * 4301, "int"),
+    ],
+)
+@pytest.mark.parametrize("fast", [True, False])
+def test_every_value_a_constructor_refuses_is_a_problem_on_its_line(
+    value: str, kind: str, fast: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not fast:
+        monkeypatch.setattr(yamlsafe, "_FastLoader", None)
+    with pytest.raises(yamlsafe.YamlProblem) as caught:
+        yamlsafe.load(f"name: demo\nmeta:\n  when: {value}\n")
+    assert caught.value.line == 3
+    assert f"YAML {kind}" in caught.value.message and "quote it" in caught.value.message
+    assert "sys." not in caught.value.message  # never advice about the interpreter
+
+
+def test_a_key_written_twice_has_the_line_of_the_value_yaml_keeps() -> None:
+    document = yamlsafe.load("a: 1\nb: 2\na: 3\n")
+    assert document.data == {"a": 3, "b": 2}
+    assert document.key_lines == {"a": 3, "b": 2}
+
+
+def test_keys_that_are_not_strings_are_listed_as_their_loaded_value_reads() -> None:
+    document = yamlsafe.load("1: x\nnull: y\n2024-01-01: z\n'q': w\n")
+    assert document.key_lines == {"1": 1, "None": 2, "2024-01-01": 3, "q": 4}

@@ -7,12 +7,15 @@ tool calls, final message, usage, errors) is extracted here, once.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from harness import nesting
 
 SKILL_TOOL = "Skill"
 BASE_DIR_PREFIX = "Base directory for this skill:"
@@ -64,6 +67,7 @@ RESULT_TEXT_KEEP = 8192  # chars kept of each tool result
 TOOL_CALLS_KEEP = 5000  # tool calls kept in order; beyond that only counted
 INJECTED_KEEP = 1024 * 1024  # chars of injected skill bodies kept in total
 NON_JSON_KEEP = 2048  # chars kept of stdout lines that were not JSON
+MAX_EVENT_DEPTH = 64  # deeper parts of an event are cut: walking them would exhaust the stack
 
 
 @dataclass
@@ -140,7 +144,7 @@ class Usage:
     @classmethod
     def of(cls, raw: Mapping[str, Any] | None) -> Usage:
         raw = raw or {}
-        return cls(*(int(raw.get(k) or 0) for k in cls.__dataclass_fields__))
+        return cls(*(_count(raw.get(k)) for k in cls.__dataclass_fields__))
 
     def plus(self, other: Usage, sign: int = 1) -> Usage:
         return Usage(*(getattr(self, k) + sign * getattr(other, k) for k in self.__dataclass_fields__))
@@ -249,11 +253,13 @@ class TraceBuilder:
             return None
         try:
             event = json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past what json can read
             event = None
         if not isinstance(event, dict):
             self._note_non_json(stripped)
             return None
+        if nesting.deeper_than(event, MAX_EVENT_DEPTH):
+            event = _clip_depth(event, MAX_EVENT_DEPTH)
         self.trace.event_count += 1
         self._dispatch(event)
         return event
@@ -310,25 +316,25 @@ class TraceBuilder:
 
     def _on_init(self, event: dict[str, Any]) -> None:
         self.trace.init = InitInfo(
-            skills=[str(s) for s in event.get("skills") or []],
-            tools=[str(t) for t in event.get("tools") or []],
-            model=event.get("model"),
-            claude_code_version=event.get("claude_code_version"),
-            permission_mode=event.get("permissionMode"),
-            api_key_source=event.get("apiKeySource"),
-            session_id=event.get("session_id"),
-            cwd=event.get("cwd"),
+            skills=[str(s) for s in _list(event.get("skills"))],
+            tools=[str(t) for t in _list(event.get("tools"))],
+            model=_text(event.get("model")),
+            claude_code_version=_text(event.get("claude_code_version")),
+            permission_mode=_text(event.get("permissionMode")),
+            api_key_source=_text(event.get("apiKeySource")),
+            session_id=_text(event.get("session_id")),
+            cwd=_text(event.get("cwd")),
         )
 
     def _on_assistant(self, event: dict[str, Any]) -> None:
-        message = event.get("message") or {}
-        parent = event.get("parent_tool_use_id")
+        message = _dict(event.get("message"))
+        parent = _text(event.get("parent_tool_use_id"))
         self._count_usage(message)
         for block in _blocks(message):
             if block.get("type") == "text" and parent is None:
-                self._last_assistant_text = block.get("text")
+                self._last_assistant_text = _text(block.get("text"))
                 if event.get("error") and self.trace.api_error_status is None:
-                    self.trace.api_error_status = _status_in(block.get("text") or "")
+                    self.trace.api_error_status = _status_in(_text(block.get("text")) or "")
             elif block.get("type") == "tool_use":
                 self._on_tool_use(block, parent)
 
@@ -360,14 +366,13 @@ class TraceBuilder:
             self._activation_by_id[call.id] = activation
 
     def _on_user(self, event: dict[str, Any]) -> None:
-        message = event.get("message") or {}
-        blocks = _blocks(message)
+        blocks = _blocks(event.get("message"))
         results = [b for b in blocks if b.get("type") == "tool_result"]
         for block in results:
             structured = event.get("tool_use_result") if len(results) == 1 else None
             self._on_tool_result(block, structured)
         top_level = event.get("parent_tool_use_id") is None
-        texts = [b.get("text") or "" for b in blocks if b.get("type") == "text"]
+        texts = [_text(b.get("text")) or "" for b in blocks if b.get("type") == "text"]
         base_dir_texts = [t for t in texts if t.startswith(BASE_DIR_PREFIX)]
         for text in base_dir_texts:
             self._keep_injected(text)
@@ -431,22 +436,25 @@ class TraceBuilder:
     def _on_result(self, event: dict[str, Any]) -> None:
         trace = self.trace
         trace.result_seen = True
-        trace.result_subtype = event.get("subtype")
-        trace.terminal_reason = event.get("terminal_reason")
-        trace.is_error = bool(event.get("is_error"))
+        trace.result_subtype = _text(event.get("subtype"))
+        trace.terminal_reason = _text(event.get("terminal_reason"))
+        trace.is_error = event.get("is_error") is True
         if isinstance(event.get("result"), str):
             trace.final_message = event["result"]
-        if isinstance(event.get("api_error_status"), int):
-            trace.api_error_status = event["api_error_status"]
-        if isinstance(event.get("total_cost_usd"), (int, float)):
-            trace.cost_usd = float(event["total_cost_usd"])
-        if isinstance(event.get("num_turns"), int):
-            trace.turns = event["num_turns"]
+        status = event.get("api_error_status")
+        if isinstance(status, int) and not isinstance(status, bool) and 100 <= status <= 599:
+            trace.api_error_status = status
+        cost = _amount(event.get("total_cost_usd"))
+        if cost is not None:
+            trace.cost_usd = cost
+        turns = event.get("num_turns")
+        if isinstance(turns, int) and not isinstance(turns, bool) and turns >= 0:
+            trace.turns = turns
         if isinstance(event.get("usage"), dict):
             trace.usage = Usage.of(event["usage"])
         if isinstance(event.get("permission_denials"), list):
-            trace.permission_denials = list(event["permission_denials"])
-        trace.result_errors = [str(e) for e in event.get("errors") or []]
+            trace.permission_denials = [d for d in event["permission_denials"] if isinstance(d, dict)]
+        trace.result_errors = [str(e)[:RESULT_TEXT_KEEP] for e in _list(event.get("errors"))]
 
     def _count_usage(self, message: dict[str, Any]) -> None:
         # Every content block is its own event repeating the message usage: count each message once.
@@ -487,6 +495,54 @@ def explain_failure(trace: Trace) -> str | None:
 # --- small helpers -----------------------------------------------------------------
 
 
+# Odd fields are read as absent, never trusted: one wrongly typed value from a CLI must not discard
+# the run it reports on (a list where a count belongs, a number where text belongs).
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _count(value: Any) -> int:
+    """A token count: a non-negative whole number, else 0 (a list, text, a bool, inf or NaN)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return max(int(value), 0)
+
+
+def _amount(value: Any) -> float | None:
+    """A cost: a finite non-negative number, else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        amount = float(value)
+    except OverflowError:  # an int past float range
+        return None
+    return amount if math.isfinite(amount) and amount >= 0 else None
+
+
+def _clip_depth(value: Any, limit: int) -> Any:
+    """`value` with whatever nests deeper than `limit` replaced by a marker; recursion stays within
+    `limit`, so an event nested a thousand levels deep costs no more stack than one nested `limit`."""
+    if not isinstance(value, (dict, list)):
+        return value
+    if limit <= 1:
+        return "…[nested too deep]"
+    if isinstance(value, dict):
+        return {k: _clip_depth(v, limit - 1) for k, v in value.items()}
+    return [_clip_depth(v, limit - 1) for v in value]
+
+
 def _blocks(message: Any) -> list[dict[str, Any]]:
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, str):
@@ -510,7 +566,7 @@ def _skill_name(raw_input: Any) -> str:
 def _status_in(text: str) -> int | None:
     # The CLI's synthetic error message reads "API Error: 529 ...".
     head = text.split("API Error:", 1)[-1].strip()[:3]
-    return int(head) if head.isdigit() else None
+    return int(head) if head.isascii() and head.isdigit() else None
 
 
 def _cut(text: str, keep: int) -> str:

@@ -206,7 +206,8 @@ def parse_verdicts(answer: str, ids: list[str]) -> dict[str, Verdict]:
         ident, passed, reason = entry.get("id"), entry.get("pass"), entry.get("reason", "")
         if ident not in ids:
             known = ", ".join(ids)
-            raise InvalidAnswer(f"`verdicts` has an entry for {ident!r}, which is not one of {known}")
+            shown = repr(ident)[:80] if isinstance(ident, (str, int, float)) else type(ident).__name__
+            raise InvalidAnswer(f"`verdicts` has an entry for {shown}, which is not one of {known}")
         if ident in found:
             raise InvalidAnswer(f"`verdicts` has more than one entry for {ident}")
         if not isinstance(passed, bool):
@@ -228,7 +229,7 @@ def _last_verdicts_object(answer: str) -> dict | None:
             continue
         try:
             value, _end = decoder.raw_decode(answer, start)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested past what json reads: not the protocol's object
             continue
         if isinstance(value, dict) and "verdicts" in value:
             found = value

@@ -17,7 +17,7 @@ from harness import parse_pool
 from harness.checks import CheckOptions
 from harness.errors import UsageError
 from harness.files import RealPaths, UnreadableFile, read_text, rel_to, within
-from harness.markdown import links
+from harness.markdown import budget, links
 from harness.markdown.links import Document, Reference
 from harness.model import findings
 from harness.model.catalog import Catalog
@@ -27,6 +27,7 @@ from harness.model.repo import Repo
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 LINE_ANCHOR = re.compile(r"^L\d+(C\d+)?(-L\d+(C\d+)?)?$")
 GITHUB_ID_PREFIX = "user-content-"
+PATH_MAX = 4096  # bytes, Linux's limit for a path handed to a system call
 SKILLS_AHEAD = 50  # skills (about 4 markdown files each) before parsing in worker processes pays
 
 
@@ -46,6 +47,7 @@ class Target:
     real: str
     exists: bool
     is_file: bool
+    denied: bool = False  # the system refused to look (EACCES): neither there nor missing
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ class Failure:
 
     rule: str
     message: str
+    line: int | None = None
 
 
 @dataclass
@@ -90,7 +93,7 @@ def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | Non
     return [
         f
         for f in scan(catalog, options.docs, ahead).findings
-        if not (f.rule == "ref-unreadable" and f.path in skill_mds)
+        if not (f.rule == "ref-unreadable" and f.path in skill_mds and f.line is None)
     ]
 
 
@@ -167,6 +170,13 @@ def read(path: Path, reader: links.Parser) -> Document | Failure:
         return links.parse(read_text(path), reader)
     except UnreadableFile as exc:
         return Failure("ref-unreadable", f"cannot be read: {exc.reason}.")
+    except budget.TooManyLinkMarks as exc:
+        return Failure(
+            "ref-unparsable",
+            f"holds {exc}, more than a hand-written page needs and too many to parse in reasonable "
+            "time; its links are not checked, so split the file or drop the stray brackets.",
+            exc.line,
+        )
     except Exception as exc:  # noqa: BLE001 - a parser bug on odd input must stay a finding
         return Failure(
             "ref-unparsable",
@@ -249,7 +259,7 @@ class Resolver:
         if key not in self.documents:
             outcome = read(Path(path), self.reader)
             if isinstance(outcome, Failure):
-                out.append(findings.error(outcome.rule, rel, outcome.message))
+                out.append(findings.error(outcome.rule, rel, outcome.message, outcome.line))
             self.documents[key] = None if isinstance(outcome, Failure) else outcome
         return self.documents[key]
 
@@ -280,6 +290,16 @@ class Resolver:
                 )
             ]
         rel = self.rel(target)
+        if facts.denied:
+            return [
+                findings.error(
+                    "ref-unreadable",
+                    source.rel,
+                    f"`{ref.target}` points at `{rel}`, which cannot be read: permission denied; "
+                    "fix the permissions of the file or the folders above it.",
+                    ref.line,
+                )
+            ]
         if not facts.exists:
             return [
                 findings.error(
@@ -333,10 +353,16 @@ class Resolver:
 
     def target(self, path: str) -> Target:
         """Looked up once per path: many links share a target, and realpath is a syscall per part."""
+        if path not in self.targets and len(os.fsencode(path)) > PATH_MAX:
+            # No system call takes a path this long, so nothing is there; resolving it part by part
+            # would cost time and memory quadratic in its length.
+            under_root = path.startswith(self.root_str + os.sep)
+            real = self.real_root + path[len(self.root_str) :] if under_root else path
+            self.targets[path] = Target(real, False, False)
         if path not in self.targets:
             try:
                 mode = os.lstat(path).st_mode
-            except OSError:
+            except (OSError, ValueError):  # ValueError: a NUL in the name, which no file has
                 mode = None
             if mode is not None and stat.S_ISLNK(mode):
                 real = os.path.realpath(path)
@@ -355,6 +381,8 @@ def target_facts(real: str) -> Target:
     """One stat for what `os.path.exists` and `os.path.isfile` would each have asked."""
     try:
         mode = os.stat(real).st_mode
+    except PermissionError:  # something may be there; a folder on the way is closed to us
+        return Target(real, False, False, denied=True)
     except (OSError, ValueError):
         return Target(real, False, False)
     return Target(real, True, stat.S_ISREG(mode))

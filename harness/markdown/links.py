@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 from markdown_it import MarkdownIt, rules_inline
 from markdown_it.token import Token
 
-from harness.markdown import block_plan
+from harness.markdown import block_plan, budget
 
 LINK = "link"
 IMAGE = "image"
@@ -157,7 +157,9 @@ class Parser:
 def parse(text: str, reader: Parser | None = None) -> Document:
     """References and anchors of one markdown file. A leading YAML frontmatter block is not
     markdown and is skipped, keeping every line number."""
-    tokens = (reader or Parser()).tokens(normalized(blank_frontmatter(text)))
+    text = normalized(blank_frontmatter(text))
+    budget.refuse_too_many_link_marks(text)
+    tokens = (reader or Parser()).tokens(text)
     doc = Document()
     slugger = Slugger()
     for index, token in enumerate(tokens):

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from harness.markdown import budget
+
 
 def parser() -> MarkdownIt:
     return MarkdownIt("commonmark")
@@ -22,7 +24,9 @@ class Section:
 
 def sections(text: str) -> list[Section]:
     """Every ATX or setext heading, and whether any non-heading block follows it before the next
-    heading of the same or a higher level. Headings inside code fences are code, not headings."""
+    heading of the same or a higher level. Headings inside code fences are code, not headings.
+    Raises budget.TooManyLinkMarks for a file too full of markup to parse in reasonable time."""
+    budget.refuse_too_many_link_marks(text)
     tokens = parser().parse(text)
     heads = [(i, tok) for i, tok in enumerate(tokens) if tok.type == "heading_open"]
     out = []

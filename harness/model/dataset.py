@@ -219,6 +219,12 @@ def _explain(error) -> str:
         return f"must be of type {value}, not {type(error.instance).__name__}: {shown}."
     if kind in ("minLength", "pattern") and isinstance(error.instance, str) and not error.instance.strip():
         return "must be a non-empty string."
+    if kind == "pattern" and list(error.absolute_path)[-1:] == ["id"]:
+        shown = json.dumps(error.instance, ensure_ascii=False)[:80]
+        return (
+            f"is {shown}; a case id holds only letters, digits, `_`, `.`, `:` and `-`, starting with a "
+            "letter or digit (it names log files), so rename it, such as `my-skill-pos-1`."
+        )
     if kind == "minItems":
         return "must be a non-empty array."
     if kind in ("pattern", "not"):

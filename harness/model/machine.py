@@ -70,7 +70,8 @@ def _first_unknown(error) -> str | None:
 
 def _explain(error, key: str | None) -> str:
     if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
+        # YAML keys may be numbers, dates or null: named as text, so they sort and join.
+        extra = sorted({str(k) for k in error.instance} - set(error.schema.get("properties", {})))
         return f"has unknown key(s) {', '.join(extra)}; a machine.yml holds only os, labels and runner_type."
     if key in ("os", "labels"):
         return f"`{key}` must be a non-empty list of non-empty strings, such as [Linux]."

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.errors import UsageError
+from harness.errors import HarnessError, UsageError
 from harness.files import RealPaths, is_inside, present, rel_to
 from harness.model import findings
 
@@ -59,11 +61,34 @@ def discover(root: Path, globs: list[str]) -> Repo:
     for pattern in globs:
         if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
             raise UsageError(f"--skills-dir: '{pattern}' must be a glob relative to the repo root.")
+        if "**" in pattern:  # pathlib would recurse into every folder, vendored copies included
+            raise UsageError(
+                f"--skills-dir: '{pattern}' uses `**`, which searches every level; skills are found "
+                "one level down a glob, so name their parent, such as 'skills/*'."
+            )
+        refuse_unlistable(root, pattern)
         for path in sorted(root.glob(pattern.rstrip("/") or ".")):
             if path.name.startswith(".") or not path.is_dir() or not present(path / "SKILL.md"):
                 continue
             _add(repo, path, realpath)
     return repo
+
+
+def refuse_unlistable(root: Path, pattern: str) -> None:
+    """pathlib's glob passes over a folder it may not list as if it were empty, and the run would then
+    say "no skill found"; the folder a glob lists is named instead, with the reason."""
+    parts = Path(pattern).parts
+    literal = list(itertools.takewhile(lambda part: not any(c in part for c in "*?["), parts))
+    folder = root.joinpath(*literal[: len(parts) - 1])  # the folder the glob's first pattern lists
+    try:
+        os.listdir(folder)
+    except PermissionError:
+        raise HarnessError(
+            f"--skills-dir {pattern}: {folder} cannot be listed (permission denied); give the user running "
+            "skillscope read access to it."
+        ) from None
+    except OSError:
+        pass  # missing or not a folder: the glob matches nothing, and no-skill says so
 
 
 def _add(repo: Repo, path: Path, realpath: RealPaths) -> None:
@@ -75,6 +100,16 @@ def _add(repo: Repo, path: Path, realpath: RealPaths) -> None:
                 rel,
                 "this skill directory is a symlink leading outside the repository; "
                 "copy the skill into the repo instead of linking to it.",
+            )
+        )
+        return
+    if not is_inside(path / "SKILL.md", repo.root, realpath):
+        repo.problems.append(
+            findings.error(
+                "skill-outside-repo",
+                f"{rel}/SKILL.md",
+                "SKILL.md is a symlink leading outside the repository, which an installed skill cannot "
+                "follow; copy the file into the skill folder instead of linking to it.",
             )
         )
         return

@@ -54,7 +54,9 @@ def load(name: str, path: Path) -> Skill:
         skill.has_bom = True
         text = text[len(BOM) :]
     skill.text = text
-    lines = text.splitlines()
+    # Lines end at "\n" only (a CRLF's "\r" is stripped below), as agents read them: splitlines()
+    # would also end them at a lone "\r", "\x0c" or "\u2028" and see a frontmatter agents do not.
+    lines = [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")]
     if not text.strip():
         return _fail(
             skill,

@@ -9,6 +9,7 @@ from pathlib import Path
 from harness.envelope import Halt
 from harness.files import write_atomic
 from harness.model.findings import Finding, lies_in
+from harness.printable import escaped
 from harness.report.text import adoption_note
 
 
@@ -44,7 +45,11 @@ def render(suite: str, cases: list[JUnitCase]) -> str:
     )
     for case in cases:
         item = ET.SubElement(
-            node, "testcase", classname=case.classname, name=case.name, time=f"{case.time_s:.3f}"
+            node,
+            "testcase",
+            classname=escaped(case.classname),
+            name=escaped(case.name),
+            time=f"{case.time_s:.3f}",
         )
         if case.file:
             item.set("file", case.file)
@@ -53,10 +58,10 @@ def render(suite: str, cases: list[JUnitCase]) -> str:
         for kind, text in (("error", case.error), ("failure", case.failure)):
             if text is not None:
                 first = text.splitlines()[0][:200] if text else ""
-                ET.SubElement(item, kind, message=first).text = text
+                ET.SubElement(item, kind, message=escaped(first)).text = escaped(text)
                 break
         if case.output:
-            ET.SubElement(item, "system-out").text = case.output
+            ET.SubElement(item, "system-out").text = escaped(case.output)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 

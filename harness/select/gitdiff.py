@@ -21,7 +21,11 @@ def changed_since(root: Path, base: str, head: str) -> Diff:
 
     Two commits with no common history are diffed directly, the only comparison left to make.
     """
-    if _git(root, "rev-parse", "--is-inside-work-tree").returncode != 0:
+    inside = _git(root, "rev-parse", "--is-inside-work-tree")
+    if inside.returncode != 0 and "not a git repository" not in inside.stderr:
+        # Most often git's safe.directory refusal in a CI container: its own words name the fix.
+        raise HarnessError(f"--since: git refuses to read {root}: {_reason(inside.stderr)}.")
+    if inside.returncode != 0:
         raise HarnessError(
             f"--since: {root} is not inside a git repository; run select from a clone, or "
             "pipe the changed paths into `select --changed`."
@@ -68,3 +72,9 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def _tail(stderr: str) -> str:
     lines = [line.strip() for line in stderr.splitlines() if line.strip()]
     return lines[-1] if lines else "no message"
+
+
+def _reason(stderr: str) -> str:
+    """git's whole message on one line, without its `fatal:` prefix."""
+    text = " ".join(stderr.split()).removeprefix("fatal: ")
+    return text.rstrip(".") or "no message"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from harness import __version__
 from harness.errors import UsageError
+from harness.flagjson import json_value
 from harness.model import dataset
 from harness.select.runners import DEFAULT_IMAGES
 
@@ -53,13 +53,8 @@ def parse_runner_types(text: str | None, flag: str = "--runner-types") -> dict[s
     """`{"name": {"labels": [...], "os": [...], "gate": "...", "environment": "..."}}`; blank means none."""
     if text is None or not text.strip():
         return {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"{flag}: invalid JSON ({exc.msg}, column {exc.colno}); pass an object mapping "
-            'each type to its runner, such as {"gpu": {"labels": ["self-hosted", "gpu"]}}.'
-        ) from None
+    example = '{"gpu": {"labels": ["self-hosted", "gpu"]}}'
+    data = json_value(flag, text, f"pass an object mapping each type to its runner, such as {example}.")
     if not isinstance(data, dict):
         raise UsageError(
             f"{flag}: expected a JSON object mapping type names to runners, got {type(data).__name__}."

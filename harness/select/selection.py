@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,14 +23,13 @@ class Selection:
 
 
 def normalise_paths(lines: Iterable[str]) -> list[str]:
-    """Changed paths as git prints them, whatever the shell did to them: posix separators, no blanks."""
+    """Changed paths as git prints them, whatever the shell did to them: posix separators, no blanks,
+    `.` and `..` parts resolved (`skills/a/../b/SKILL.md` is b's file, as git would name it)."""
     paths = []
     for line in lines:
         path = line.strip().replace("\\", "/")
-        while path.startswith("./"):
-            path = path[2:]
         if path:
-            paths.append(path)
+            paths.append(posixpath.normpath(path))
     return list(dict.fromkeys(paths))
 
 

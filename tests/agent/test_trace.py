@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from harness.agent import TraceBuilder, stop_at_decision
 from harness.agent.trace import RESULT_TEXT_KEEP, ToolCall, explain_failure
 
@@ -280,3 +282,45 @@ def test_memory_stays_bounded_on_a_huge_stream():
     assert all(len(c.result_text or "") <= RESULT_TEXT_KEEP + 50 for c in trace.tool_calls)
     assert trace.budget_tool_calls == count  # counters stay exact
     assert isinstance(trace.tool_calls[0], ToolCall)
+
+
+ODD_VALUES = [[1], {"a": 1}, "12", True, None, -5, 1e400, float("nan"), 10**30]
+
+
+@pytest.mark.parametrize("odd", ODD_VALUES)
+def test_an_odd_field_never_discards_the_runs_real_result(odd):
+    """Each field a stream-json event may carry, set to a value of the wrong type: the activation and
+    the final result still come through, and nothing raises."""
+    odd_assistant = {
+        "type": "assistant",
+        "message": {"id": odd, "content": [{"type": "text", "text": odd}], "usage": {"input_tokens": odd}},
+        "parent_tool_use_id": None,
+        "error": odd,
+    }
+    odd_init = {
+        "type": "system",
+        "subtype": "init",
+        **dict.fromkeys(["skills", "tools", "model", "cwd"], odd),
+    }
+    odd_result = {
+        "type": "result",
+        "subtype": "success",
+        "result": "Done.",
+        **dict.fromkeys(["is_error", "api_error_status", "usage", "permission_denials", "errors"], odd),
+        "total_cost_usd": odd,
+    }
+    lines = [json.dumps(odd_init), *launch("t1", "pdf"), json.dumps(odd_assistant), json.dumps(odd_result)]
+    lines.append(json.dumps({"type": "user", "message": odd, "parent_tool_use_id": odd}))
+    lines.append(json.dumps({"type": "assistant", "message": odd}))
+    trace = build(lines).finish(exit_code=0, stop_reason="result", stderr_tail="", elapsed_s=1.0)
+    assert trace.activated == ["pdf"] and trace.final_message == "Done." and trace.result_seen
+    assert all(isinstance(v, int) and v >= 0 for v in trace.usage.as_dict().values())
+    assert trace.cost_usd is None or trace.cost_usd >= 0
+
+
+def test_an_event_nested_past_what_json_reads_is_a_non_json_line_and_a_deep_one_is_cut():
+    too_deep = '{"type": "assistant", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    deep = {"type": "result", "subtype": "success", "result": "Done.", "x": json.loads("[" * 900 + "]" * 900)}
+    builder = build([too_deep, json.dumps(deep)])
+    trace = builder.finish(exit_code=0, stop_reason="result", stderr_tail="", elapsed_s=1.0)
+    assert trace.non_json_lines == 1 and trace.final_message == "Done." and trace.error is None

@@ -118,6 +118,9 @@ def test_a_valid_answer_gives_one_verdict_per_id_even_wrapped_in_prose():
         ),
         (answer({"id": "E3", "pass": True, "reason": "x"}), "'E3', which is not one of E1, E2"),
         (answer({"id": "E1", "pass": True, "reason": 3}, {"id": "E2", "pass": True}), "`reason` of E1"),
+        ('{"verdicts": ' + "[" * 3000 + "]" * 3000 + "}", "no JSON object with a `verdicts` list"),
+        ("[" * 3000 + answer() + "]" * 3000, "no entry for E1, E2"),
+        (answer({"id": json.loads("[" * 900 + "]" * 900), "pass": True}), "entry for list, which is not"),
     ],
 )
 def test_answers_breaking_the_protocol_are_rejected_saying_how(text, problem):
@@ -194,3 +197,12 @@ def test_a_failing_judge_run_is_an_error_never_a_verdict(grade, fake_api):
 def test_no_statement_means_no_judge_call(grade, fake_api):
     outcome = grade([])
     assert outcome.calls == 0 and outcome.verdicts is None and fake_api.requests == []
+
+
+def test_an_answer_nested_past_what_json_reads_is_retried_like_any_broken_one(grade, fake_api, tmp_path):
+    graded = judge.statements(["runs the tests"], [])
+    deep = '{"verdicts": ' + "[" * 3000 + "]" * 3000 + "}"
+    fake_api.script([deep, answer({"id": "E1", "pass": True, "reason": "ran pytest"})])
+    outcome = grade(graded, log_stem=tmp_path / "logs" / "case-1")
+    assert outcome.error is None and outcome.calls == 2
+    assert outcome.verdicts["E1"].passed

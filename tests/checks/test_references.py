@@ -10,7 +10,7 @@ import pytest
 from harness.checks import CheckOptions, references
 from harness.errors import UsageError
 from harness.model import catalog, repo
-from tests.support.helpers import make_skill
+from tests.support.helpers import make_skill, rules, structural
 
 
 def scan(root: Path, docs: tuple[str, ...] = ()) -> references.Scan:
@@ -114,3 +114,36 @@ def test_closest_anchor_only_when_near():
     assert references.closest_anchor("instalation", anchors) == "installation"
     assert references.closest_anchor("Usage", anchors) == "usage"
     assert references.closest_anchor("zzz", anchors) is None
+
+
+@pytest.mark.parametrize(
+    "target", ["b%00.md", "a%00b/c.md", "a/" * 500 + "b.md", "a/" * 40000 + "b.md", "%00"]
+)
+def test_a_nul_byte_or_thousands_of_components_in_a_link_is_a_missing_file(
+    tmp_path: Path, target: str
+) -> None:
+    make_skill(tmp_path / "repo", "demo", body=f"# Demo\n\nSee [x]({target}).\n")
+    run, report = structural(tmp_path / "repo", tmp=tmp_path)
+    assert run.stderr == "" and run.code == 1
+    assert rules(report, "error") == ["ref-missing-file"]
+    assert report["findings"][0]["line"] == 7
+
+
+def test_a_target_the_system_will_not_stat_is_reported_as_permission_denied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = make_skill(tmp_path / "repo", "demo", body="# Demo\n\nSee [guide](references/guide.md#usage).\n")
+    (folder / "references").mkdir()
+    (folder / "references" / "guide.md").write_text("# Usage\n")
+    real_stat = os.stat
+    closed = str(folder / "references" / "guide.md")
+
+    def stat(path, *args, **kwargs):  # root passes through mode 000: deny directly
+        if os.fspath(path).endswith(closed):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", stat)
+    run, report = structural(tmp_path / "repo", tmp=tmp_path)
+    assert run.stderr == "" and rules(report, "error") == ["ref-unreadable"]
+    assert "permission denied" in report["findings"][0]["message"] and report["findings"][0]["line"] == 7

@@ -86,8 +86,8 @@ def test_an_unwritable_output_is_a_clear_error_not_a_crash(tmp_path: Path) -> No
     make_skill(tmp_path / "repo", "alpha")
     (tmp_path / "taken").write_text("a file where a directory is needed")
     run = run_cli(["structural", "--repo", "repo", "--output", "taken/r.json"], cwd=tmp_path)
-    assert run.code == 1
-    assert run.stderr.startswith("error: cannot write the JSON report") and "--output" in run.stderr
+    assert run.code == 2  # a usage error, found before any check runs
+    assert run.stderr.startswith("error: --output") and "taken is a file, not a folder" in run.stderr
 
 
 def test_format_markdown_puts_a_table_of_findings_on_stdout(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.markdown import links
+from harness.markdown import budget, links
 from harness.markdown.links import Reference, Slugger, classify, parse, slugify
 
 
@@ -181,3 +181,14 @@ def test_a_heading_skipped_by_the_inline_parser_slugs_as_if_it_had_been_parsed(h
     children: list = []
     md.inline.parse(tokens[1].content, md, {}, children)
     assert parsed.anchors == {links.Slugger().slug(links.plain_text(children))}
+
+
+@pytest.mark.parametrize("marks", ["[" * 2_000_000 + "]" * 2_000_000, "<" * 30_000, "![a](b) " * 21_000])
+def test_a_file_fuller_of_link_marks_than_any_page_is_refused_before_parsing(marks: str) -> None:
+    with pytest.raises(budget.TooManyLinkMarks) as caught:
+        links.parse("# Title\n\nText.\n" + marks + "\n")
+    assert caught.value.line == 4
+
+
+def test_a_page_with_thousands_of_links_is_still_read() -> None:
+    assert len(links.parse("[a](b.md)\n" * 10_000).references) == 10_000

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from harness import schemas
 from harness.model import dataset
 from harness.model.dataset import Dataset
@@ -130,3 +132,27 @@ def test_the_inlined_schema_keeps_every_evaluation_property() -> None:
     inlined = schemas.inline_refs(schemas.load("evals"))["properties"]["evaluations"]["items"]["properties"]
     assert set(inlined) == set(raw)
     assert inlined["id"]["minLength"] == 1 and "$ref" not in inlined["id"]
+
+
+@pytest.mark.parametrize(
+    "ident",
+    ["../../../../tmp/pwned-by-case-id", "/abs/path", "good-\u001b[2Jclear", "a b", "-lead", "caf\u00e9"],
+)
+def test_a_case_id_outside_the_id_pattern_is_a_schema_finding_on_its_case(ident: str) -> None:
+    text = json.dumps(
+        {
+            "evaluations": [
+                {"id": "ok-1", "prompt": "p", "skill_should_trigger": True},
+                {"id": ident, "prompt": "p", "skill_should_trigger": True},
+            ]
+        },
+        indent=1,
+    )
+    parsed = dataset.parse(text, dataset.Dataset(rel="demo/evals/evals.json", skill="demo"))
+    assert [(p.rule, p.line) for p in parsed.problems] == [("dataset-schema", 8)]
+    assert "letters, digits" in parsed.problems[0].message and "\u001b" not in parsed.problems[0].message
+
+
+def test_ids_of_letters_digits_dots_colons_dashes_and_underscores_pass() -> None:
+    text = json.dumps({"evaluations": [{"id": "Ok.id:1_2-3", "prompt": "p", "skill_should_trigger": True}]})
+    assert dataset.parse(text, dataset.Dataset(rel="e.json", skill="demo")).problems == []

@@ -58,3 +58,16 @@ def test_invalid_yaml_aliases_and_bad_bytes_are_findings(tmp_path: Path) -> None
 def test_a_broken_file_leaves_the_defaults_in_place(tmp_path: Path) -> None:
     loaded = plan(tmp_path, "os: Linux\nlabels: [gpu]\n")
     assert loaded.problems and (loaded.os, loaded.labels) == (None, [])
+
+
+def test_a_bad_date_is_a_yaml_finding_on_its_line(tmp_path: Path) -> None:
+    loaded = plan(tmp_path, "os: [Linux]\nsince: 2024-13-01\n")
+    assert rules_and_lines(loaded) == [("machine-yaml", 2)]
+    assert "2024-13-01" in loaded.problems[0].message
+
+
+def test_keys_that_are_numbers_or_null_are_unknown_keys_with_their_line(tmp_path: Path) -> None:
+    assert rules_and_lines(plan(tmp_path, "os: [Linux]\n1: x\n")) == [("machine-schema", 2)]
+    assert rules_and_lines(plan(tmp_path, "? \n")) == [("machine-schema", 1)]
+    mixed = plan(tmp_path, "os: [Linux]\nnull: 1\n1: 2\n2024-01-01: 3\n")
+    assert "1, 2024-01-01, None" in mixed.problems[0].message

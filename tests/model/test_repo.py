@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from harness.errors import UsageError
+from harness.errors import HarnessError, UsageError
 from harness.model import repo
 from tests.support.helpers import make_skill, run_cli
 
@@ -119,3 +120,30 @@ def test_skills_dir_defaults_to_the_directories_of_the_current_one(tmp_path: Pat
     make_skill(tmp_path, "top-level")
     run = run_cli(["list-skills"], cwd=tmp_path / "skills")
     assert run.stdout.strip() == '["alpha"]'
+
+
+@pytest.mark.parametrize("pattern", ["**", "skills/**", "**/x", "skills/**/*"])
+def test_a_recursive_glob_is_a_usage_error_not_a_search_of_every_folder(tmp_path: Path, pattern: str) -> None:
+    make_skill(tmp_path / "vendor" / "node_modules" / "deep", "x")
+    with pytest.raises(UsageError, match="one level down") as caught:
+        repo.discover(tmp_path, [pattern])
+    assert caught.value.exit_code == 2
+
+
+@pytest.mark.parametrize("pattern, locked", [("skills/*", "skills"), ("*", "."), ("skills/demo", "skills")])
+def test_a_folder_the_glob_may_not_list_is_named_with_permission_denied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pattern: str, locked: str
+) -> None:
+    make_skill(tmp_path / "skills", "demo")
+    real_listdir = os.listdir
+    closed = os.path.normpath(tmp_path / locked)
+
+    def listdir(path="."):  # root lists any folder: deny this one directly
+        if os.path.normpath(path) == closed:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_listdir(path)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    with pytest.raises(HarnessError, match="cannot be listed \\(permission denied\\)") as caught:
+        repo.discover(tmp_path, [pattern])
+    assert caught.value.exit_code == 1

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from harness.model import skill
 from tests.support.helpers import make_skill
 
@@ -73,3 +75,12 @@ def test_a_non_mapping_frontmatter_is_kept_for_the_check_to_judge(tmp_path: Path
     parsed = load(tmp_path, "---\n- a\n---\n")
     assert parsed.problem is None and parsed.frontmatter == ["a"]
     assert "name" not in (parsed.frontmatter or {}) and parsed.description == ""
+
+
+@pytest.mark.parametrize("end", ["\r", "\x0c", "\x1c", "\x85", "\u2028", "\u2029", "\x0b"])
+def test_lines_ended_by_anything_but_a_newline_hide_the_frontmatter_as_they_do_from_agents(
+    tmp_path: Path, end: str
+) -> None:
+    text = end.join(["---", "name: demo", "description: CR skill.", "---", "# demo", "Do it."]) + end
+    parsed = load(tmp_path, text)
+    assert (parsed.problem_rule, parsed.problem_line) == ("frontmatter-missing", 1)

@@ -57,3 +57,23 @@ def test_render_is_the_document_write_saves(tmp_path: Path) -> None:
     write(path, "s", cases)
     assert path.read_text(encoding="utf-8") == render("s", cases)
     assert ET.fromstring(render("s", cases)).find("testsuite").attrib["tests"] == "2"
+
+
+def test_control_characters_from_a_dataset_never_make_the_xml_unreadable(tmp_path: Path) -> None:
+    path = tmp_path / "junit.xml"
+    write(
+        path,
+        "skillscope routing",
+        [
+            JUnitCase(
+                "demo",
+                "good-\x1b[2Jclear",
+                failure="prompt \x00 with \x1b[31m and \u202e and \ud800",
+                output="kept\x07",
+            )
+        ],
+    )
+    case = ET.parse(path).getroot().find("testsuite/testcase")
+    assert case.get("name") == "good-\\x1b[2Jclear"
+    assert case.find("failure").text == "prompt \\x00 with \\x1b[31m and \\u202e and \\ud800"
+    assert case.find("system-out").text == "kept\\x07"

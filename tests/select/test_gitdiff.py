@@ -82,3 +82,11 @@ def test_outside_a_git_repository_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))  # even inside a clone
     with pytest.raises(HarnessError, match="is not inside a git repository"):
         gitdiff.changed_since(tmp_path, "main", "HEAD")
+
+
+def test_gits_safe_directory_refusal_is_passed_through_with_its_fix(forked, monkeypatch):
+    # git's own test switch for a repository owned by another user, as in a CI container
+    monkeypatch.setenv("GIT_TEST_ASSUME_DIFFERENT_OWNER", "1")
+    with pytest.raises(HarnessError, match="dubious ownership") as caught:
+        gitdiff.changed_since(forked, "main", "feature")
+    assert "safe.directory" in str(caught.value) and "not inside a git repository" not in str(caught.value)
