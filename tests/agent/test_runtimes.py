@@ -36,7 +36,7 @@ def api(shared_api: FakeAPI):
 
 
 @pytest.fixture(scope="module")
-def agent(runtime: str, shared_api: FakeAPI, tmp_path_factory):
+def agent(runtime: str, shared_api: FakeAPI, tmp_path_factory, copilot_cache: str):
     """One located agent per runtime for the module: probing a CLI's version costs a start-up."""
     binary = find_runtime(runtime)
     if binary is None:
@@ -45,6 +45,7 @@ def agent(runtime: str, shared_api: FakeAPI, tmp_path_factory):
     environ = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(home),
+        "COPILOT_CACHE_HOME": copilot_cache,
         **endpoint_env(runtime, shared_api.base_url),
     }
     return connect_runtime(runtime, binary, environ, tmp_path_factory.mktemp(f"{runtime}-runs"))
@@ -72,7 +73,7 @@ def route(agent, room, **fields):
             PROMPT,
             workspace,
             model=MODEL if agent.runtime != "gemini" else None,
-            timeout_s=120,
+            timeout_s=300,
             stop=stop_at_decision(4, 8),
             **fields,
         )

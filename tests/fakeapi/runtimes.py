@@ -80,7 +80,8 @@ def run_runtime(
     prompt: str,
     *,
     extra_args: Sequence[str] = (),
-    timeout: float = 120,
+    extra_env: Mapping[str, str] | None = None,
+    timeout: float = 300,
 ) -> RuntimeRun:
     """One headless run of `name` in `workspace`, its state under `scratch`."""
     home = scratch / "home"
@@ -88,6 +89,7 @@ def run_runtime(
     env = {k: os.environ[k] for k in _PASSTHROUGH if k in os.environ}
     env["HOME"] = str(home)
     argv = [*SETUPS[name](binary, base_url, workspace, home, env, prompt), *extra_args]
+    env.update(extra_env or {})
     done = subprocess.run(
         argv,
         cwd=workspace,
