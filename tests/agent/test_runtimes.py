@@ -92,9 +92,10 @@ def test_the_picked_skill_is_the_confirmed_decision(agent, api, room, runtime):
     assert trace.stop_reason == "activation"
     first = api.agent_turns()[0]
     assert set(first.skill_listing) == {"pdf-tools", "csv-report"}  # no user or built-in skill listed
-    # Stopped at the decision. Gemini may have sent its follow-up by the time the tool result shows,
-    # and OpenCode prints the tool line only once it is asking the model again.
-    assert len(api.agent_turns()) <= (2 if runtime in ("gemini", "opencode") else 1)
+    # Stopped at the decision: the run ends at the confirmation, so at most the follow-up the CLI
+    # was already sending reaches the fake (OpenCode prints its tool line only once it is asking the
+    # model again; on a busy machine the others may have started it too), and no turn after that.
+    assert len(api.agent_turns()) <= 2
     assert len(api.requests) == len(api.agent_turns())  # no side request (OpenCode's title is given)
     assert ("heuristic" in " ".join(trace.notes)) == (runtime == "codex")
 
