@@ -83,7 +83,8 @@ def route(agent, room, **fields):
 
 
 def test_the_picked_skill_is_the_confirmed_decision(agent, api, room, runtime):
-    api.script({PROMPT: [R.skill_for(runtime, "pdf-tools"), "finished"]})
+    # A run that went on past the decision would load csv-report too and ask a third time.
+    api.script({PROMPT: [R.skill_for(runtime, "pdf-tools"), R.skill_for(runtime, "csv-report"), "finished"]})
     trace = route(agent, room)
     assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])
     decision = trace.decision
