@@ -16,6 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
 from .claude import RunSpec
 from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
 from .trace import InitInfo
@@ -143,6 +146,13 @@ class CodexAgent(CliAgent):
         }
 
 
-def connect(explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None) -> CodexAgent:
-    path, version = locate_cli("codex", explicit, environ)
+def connect(
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> CodexAgent:
+    path, version = locate_cli("codex", explicit, environ, deadline, cancel)
     return CodexAgent(path, version, environ, temp_parent)

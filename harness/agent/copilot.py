@@ -13,6 +13,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
 from .claude import RunSpec
 from .runtime import CliAgent, EventReader, locate_cli, writes_allowed
 from .trace import InitInfo, normalise
@@ -125,7 +128,12 @@ class CopilotAgent(CliAgent):
 
 
 def connect(
-    explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
 ) -> CopilotAgent:
-    path, version = locate_cli("copilot", explicit, environ)
+    path, version = locate_cli("copilot", explicit, environ, deadline, cancel)
     return CopilotAgent(path, version, environ, temp_parent)

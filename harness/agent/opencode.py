@@ -14,6 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
 from .claude import AgentUnavailable, RunSpec
 from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
 from .trace import InitInfo, normalise
@@ -155,7 +158,12 @@ class OpenCodeAgent(CliAgent):
 
 
 def connect(
-    explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
 ) -> OpenCodeAgent:
-    path, version = locate_cli("opencode", explicit, environ)
+    path, version = locate_cli("opencode", explicit, environ, deadline, cancel)
     return OpenCodeAgent(path, version, environ, temp_parent)

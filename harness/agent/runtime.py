@@ -11,7 +11,6 @@ import contextlib
 import json
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator, Mapping
@@ -19,12 +18,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .claude import AgentUnavailable, RunSpec
-from .process import Child
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+from harness.secrets import Redactor, open_private
+
+from .claude import AgentUnavailable, RunSpec, probe_timeout
+from .process import CANCEL_GRACE_S, KILL_GRACE_S, POLL_S, Child, capture
 from .trace import RESULT_TEXT_KEEP, Activation, ToolCall, Trace, Usage, bounded_input, cut, one_line
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
-PROBE_TIMEOUT_S = 60
 RESULT_EXIT_GRACE_S = 2.0  # after the final event, time for the CLI to exit by itself
 EOF_EXIT_GRACE_S = 5.0
 PREFLIGHT_PROMPT = "Reply with the single word: ok"
@@ -41,9 +43,15 @@ def install_hint(runtime: str) -> str:
     return f"install it with `npm install -g {pin['package']}@{pin['version']}` or pass --{runtime} PATH"
 
 
-def locate_cli(runtime: str, explicit: str | None, environ: Mapping[str, str]) -> tuple[str, str]:
+def locate_cli(
+    runtime: str,
+    explicit: str | None,
+    environ: Mapping[str, str],
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> tuple[str, str]:
     """(path, version) of `runtime`'s CLI: `--<runtime> PATH`, else `$SKILLSCOPE_<RUNTIME>`, else
-    the pinned executable's name on PATH; its `--version` probed once."""
+    the pinned executable's name on PATH; its `--version` probed once, within the command's time."""
     variable = f"SKILLSCOPE_{runtime.upper()}"
     binary = pins()[runtime]["bin"]
     wanted = explicit or environ.get(variable) or None
@@ -59,18 +67,14 @@ def locate_cli(runtime: str, explicit: str | None, environ: Mapping[str, str]) -
         if path is None:
             raise AgentUnavailable(f"{runtime} CLI not found on PATH: {install_hint(runtime)}")
     try:
-        done = subprocess.run(
-            [path, "--version"],
-            env=dict(environ),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=PROBE_TIMEOUT_S,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        done = capture([path, "--version"], env=environ, timeout_s=probe_timeout(deadline), cancel=cancel)
+    except OSError as exc:
         raise AgentUnavailable(f"could not run `{path} --version` ({exc}): {install_hint(runtime)}") from exc
+    if done.stopped is not None:
+        why = "interrupted" if done.stopped == "cancelled" else "timed out"
+        raise AgentUnavailable(f"`{path} --version` {why}: {install_hint(runtime)}")
     match = re.search(r"\d+\.\d+\.\d+", done.stdout + done.stderr)
-    if done.returncode != 0 or match is None:
+    if done.code != 0 or match is None:
         said = (done.stderr or done.stdout).strip()[:200]
         raise AgentUnavailable(
             f"{path} did not report a {runtime} version ({said!r}): {install_hint(runtime)}"
@@ -215,6 +219,9 @@ class CliAgent:
     def workspace(self, room: Mapping[str, Path], fixture: Path | None = None):
         return stage_workspace(room, self.temp_parent, fixture, skills_subdir=AGENTS_SKILLS_SUBDIR)
 
+    def redact(self, text: str) -> str:
+        return Redactor.of(self.environ)(text)
+
     def describe(self) -> dict[str, str]:
         facts = {"runtime": self.runtime, "skills_folder": self.skills_folder, "home": "fresh"}
         facts.update(self.isolation_facts())
@@ -230,15 +237,24 @@ class CliAgent:
         with self.home() as home:
             argv, env, notes = self.command(spec, home)
             reader.trace.notes.extend(notes)
-            return drive(self.runtime, argv, env, spec, reader)
+            return drive(self.runtime, argv, env, spec, reader, Redactor.of(self.environ))
 
-    def preflight(self, model: str | None = None) -> None:
+    def preflight(
+        self,
+        model: str | None = None,
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> None:
         self.check_ready()
         with self.workspace({}) as workspace:
-            spec = RunSpec(PREFLIGHT_PROMPT, workspace, model=model, timeout_s=PROBE_TIMEOUT_S)
+            timeout = probe_timeout(deadline)
+            spec = RunSpec(PREFLIGHT_PROMPT, workspace, model=model, timeout_s=timeout, cancel=cancel)
             trace = self.run(spec)
         if trace.failure is None:
             return
+        if trace.stop_reason == "cancelled":
+            raise AgentUnavailable(f"interrupted during the {self.runtime} preflight prompt")
         raise AgentUnavailable(f"{self.runtime} failed a one-word preflight prompt: {trace.failure}")
 
     @contextlib.contextmanager
@@ -258,10 +274,18 @@ def writes_allowed(spec: RunSpec) -> bool:
     return bool(spec.permission_mode) and not spec.tools
 
 
-def drive(runtime: str, argv: list[str], env: dict[str, str], spec: RunSpec, reader: EventReader) -> Trace:
+def drive(
+    runtime: str, argv: list[str], env: dict[str, str], spec: RunSpec, reader: EventReader, redact: Redactor
+) -> Trace:
     """Run one CLI to its last event, its stop policy, or its timeout; never raises for its failures."""
     started = time.monotonic()
     trace = reader.trace
+    if spec.cancel is not None and spec.cancel.is_set():
+        trace.error, trace.stop_reason = (
+            f"interrupted: skillscope was cancelled before {runtime} started",
+            "cancelled",
+        )
+        return trace
     try:
         child = Child(argv, cwd=Path(spec.workspace), env=env, stdin=b"")
     except OSError as exc:
@@ -271,45 +295,49 @@ def drive(runtime: str, argv: list[str], env: dict[str, str], spec: RunSpec, rea
     trace.pid = child.pgid
     natural_exit = None
     try:
-        stop_reason = pump(child, spec, reader, deadline=started + spec.timeout_s)
+        stop_reason = pump(child, spec, reader, redact, deadline=started + spec.timeout_s)
         if stop_reason in (None, "result"):
             child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
         natural_exit = child.proc.returncode
     finally:
-        exit_code = child.kill_group()  # always: no process of the run outlives it
+        # Always: no process of the run outlives it, and a cancelled one goes quickly.
+        exit_code = child.kill_group(CANCEL_GRACE_S if stop_reason == "cancelled" else KILL_GRACE_S)
     if natural_exit is not None:
         exit_code = natural_exit
     if stop_reason is None:
         stop_reason = "killed" if natural_exit is not None and natural_exit < 0 else "completed"
     trace.exit_code, trace.stop_reason = exit_code, stop_reason
-    trace.stderr_tail = child.stderr_tail
+    trace.stderr_tail = redact(child.stderr_tail)
     trace.elapsed_s = time.monotonic() - started
     trace.error = explain(runtime, trace, spec)
     return trace
 
 
-def pump(child: Child, spec: RunSpec, reader: EventReader, deadline: float) -> str | None:
+def pump(child: Child, spec: RunSpec, reader: EventReader, redact: Redactor, deadline: float) -> str | None:
     with contextlib.ExitStack() as stack:
-        log = None
-        if spec.keep_log is not None:
-            Path(spec.keep_log).parent.mkdir(parents=True, exist_ok=True)
-            log = stack.enter_context(Path(spec.keep_log).open("wb"))
-        return read_lines(child, spec, reader, deadline, log)
+        log = stack.enter_context(open_private(spec.keep_log)) if spec.keep_log is not None else None
+        return read_lines(child, spec, reader, redact, deadline, log)
 
 
-def read_lines(child: Child, spec: RunSpec, reader: EventReader, deadline: float, log) -> str | None:
-    """Feed stdout lines to the reader until its last event, a stop, the deadline, or EOF (None)."""
+def read_lines(
+    child: Child, spec: RunSpec, reader: EventReader, redact: Redactor, deadline: float, log
+) -> str | None:
+    """Feed stdout lines, secrets blanked, to the log and the reader until its last event, a stop,
+    the deadline, the cancellation, or EOF (None)."""
     while True:
-        line = child.next_line(min(deadline - time.monotonic(), 1.0))
+        if spec.cancel is not None and spec.cancel.is_set():
+            return "cancelled"
+        line = child.next_line(min(deadline - time.monotonic(), POLL_S))
         if line is None:
             if time.monotonic() >= deadline:
                 return "timeout"
             continue
         if line == b"":
             return None
+        text = redact(line.decode("utf-8", "replace"))
         if log is not None:
-            log.write(line)
-        event = reader.feed(line.decode("utf-8", "replace"))
+            log.write(text.encode("utf-8"))
+        event = reader.feed(text)
         if event is None:
             continue
         if reader.ends_run(event):
@@ -321,6 +349,8 @@ def read_lines(child: Child, spec: RunSpec, reader: EventReader, deadline: float
 
 def explain(runtime: str, trace: Trace, spec: RunSpec) -> str | None:
     """One sentence saying why the run failed, or None when it did not."""
+    if trace.stop_reason == "cancelled":
+        return f"interrupted: skillscope was cancelled before {runtime} finished"
     if trace.stop_reason == "timeout":
         return f"timed out after {spec.timeout_s:g} s before {runtime} finished"
     if trace.is_error:

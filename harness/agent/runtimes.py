@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
 from . import claude, codex, copilot, gemini, opencode
 from .session import Agent
 
@@ -20,7 +23,14 @@ DEFAULT_RUNTIME = "claude"
 
 
 def connect_runtime(
-    runtime: str, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+    runtime: str,
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
 ) -> Agent:
-    """The named runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and isolated."""
-    return CONNECTORS[runtime](explicit, environ, temp_parent)
+    """The named runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and isolated;
+    its probes end with the command's `deadline` or `cancel`."""
+    return CONNECTORS[runtime](explicit, environ, temp_parent, deadline=deadline, cancel=cancel)
