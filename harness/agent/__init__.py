@@ -20,6 +20,7 @@ from .claude import (
     run,
     spec_for,
 )
+from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime
 from .session import Agent, AgentSettings, log_path
 from .trace import (
     Activation,
@@ -38,6 +39,8 @@ __all__ = [
     "AgentSettings",
     "AgentUnavailable",
     "ClaudeAgent",
+    "DEFAULT_RUNTIME",
+    "RUNTIMES",
     "ClaudeCLI",
     "InitInfo",
     "Isolation",
@@ -49,6 +52,7 @@ __all__ = [
     "WorkspaceError",
     "build_argv",
     "connect",
+    "connect_runtime",
     "installed_skills",
     "isolation_for",
     "locate",

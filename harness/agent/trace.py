@@ -31,8 +31,23 @@ BOOKKEEPING_TOOLS = frozenset(
         "TaskList",
         "TaskGet",
         "ToolSearch",
+        # The other runtimes' planning tools.
+        "todowrite",
+        "update_topic",
+        "enter_plan_mode",
+        "get_goal",
+        "create_goal",
+        "update_goal",
     }
 )
+# Claude's tools that run a shell command or write a file, and the input key naming it.
+SHELL_TOOLS = {"Bash": "command"}
+WRITE_TOOLS = {
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
 # Listed in init.skills by the CLI itself even with bundled skills disabled; never a room member.
 CLI_BUILTIN_SKILLS = frozenset({"doctor"})
 STOP_REASONS = (
@@ -97,6 +112,10 @@ class ToolCall:
     is_error: bool = False
     parent_tool_use_id: str | None = None
     answered: bool = False
+    # Normalised across runtimes, so graders need no CLI's tool names:
+    command: str | None = None  # the shell command this call ran
+    written: str | None = None  # the file this call wrote or edited, as the agent named it
+    skill_call: bool = False  # a call of the runtime's skill tool
 
     @property
     def is_bookkeeping(self) -> bool:
@@ -105,14 +124,15 @@ class ToolCall:
     @property
     def is_skill_inspection(self) -> bool:
         """Reads the installed skills' files instead of calling the Skill tool."""
-        if self.name == SKILL_TOOL:
+        if self.name == SKILL_TOOL or self.skill_call:
             return False
         text = json.dumps(self.input, ensure_ascii=False).replace("\\\\", "/").lower()
-        return ".claude/skills" in text or "skill.md" in text
+        return ".claude/skills" in text or ".agents/skills" in text or "skill.md" in text
 
     @property
     def counts_against_budget(self) -> bool:
-        return not (self.name == SKILL_TOOL or self.is_bookkeeping or self.is_skill_inspection)
+        skill = self.name == SKILL_TOOL or self.skill_call
+        return not (skill or self.is_bookkeeping or self.is_skill_inspection)
 
 
 @dataclass
@@ -205,7 +225,7 @@ class Trace:
             return self.error
         if self.result_seen and self.is_error:
             detail = "; ".join(self.result_errors) or self.result_subtype or "no detail"
-            return f"the agent ended the run with an error ({_one_line(detail)})"
+            return f"the agent ended the run with an error ({one_line(detail)})"
         if not self.result_seen and self.stop_reason not in POLICY_STOPS:
             return f"the agent ended without reporting a result (stopped: {self.stop_reason})"
         return None
@@ -343,9 +363,11 @@ class TraceBuilder:
         call = ToolCall(
             id=str(block.get("id") or ""),
             name=str(block.get("name") or ""),
-            input=_bounded_input(block.get("input")),
+            input=bounded_input(block.get("input")),
             parent_tool_use_id=parent,
+            skill_call=block.get("name") == SKILL_TOOL,
         )
+        normalise(call, SHELL_TOOLS, WRITE_TOOLS)
         self._pending[call.id] = call
         if call.is_skill_inspection:
             trace.inspection_calls += 1
@@ -387,7 +409,7 @@ class TraceBuilder:
         is_error = bool(block.get("is_error"))
         call = self._pending.pop(tool_use_id, None)
         if call is not None:
-            call.result_text = _cut(text, RESULT_TEXT_KEEP)
+            call.result_text = cut(text, RESULT_TEXT_KEEP)
             call.is_error = is_error
             call.answered = True
         activation = self._activation_by_id.pop(tool_use_id, None)
@@ -399,7 +421,7 @@ class TraceBuilder:
             launched = structured is None and text.startswith("Launching skill:")
         activation.confirmed = launched and not is_error
         if not activation.confirmed:
-            activation.error_text = _cut(text, 500)
+            activation.error_text = cut(text, 500)
             activation.settled = True
         elif activation.installed:
             activation.settled = True  # the base dir may still refine it; the decision stands
@@ -479,14 +501,14 @@ def explain_failure(trace: Trace) -> str | None:
         return f"the API answered {trace.api_error_status} ({meaning})"
     if trace.result_seen and trace.is_error and trace.result_subtype == "success":
         detail = trace.final_message or "; ".join(trace.result_errors) or "no detail"
-        return f"claude reported an error: {_one_line(detail)}"
+        return f"claude reported an error: {one_line(detail)}"
     if trace.result_seen or trace.stop_reason not in ("completed", "killed"):
         return None  # finished, or stopped on purpose by a policy
-    stderr = _one_line(trace.stderr_tail, tail=True)
+    stderr = one_line(trace.stderr_tail, tail=True)
     if trace.event_count == 0:
         if trace.exit_code:
             return f"claude exited {trace.exit_code} without any output: {stderr or 'no stderr'}"
-        sample = _one_line(trace.non_json_sample)
+        sample = one_line(trace.non_json_sample)
         return "claude produced no stream-json output" + (f": {sample}" if sample else "")
     how = "was killed" if trace.stop_reason == "killed" else f"exited {trace.exit_code}"
     return f"claude {how} before reporting a result" + (f": {stderr}" if stderr else "")
@@ -569,7 +591,17 @@ def _status_in(text: str) -> int | None:
     return int(head) if head.isascii() and head.isdigit() else None
 
 
-def _cut(text: str, keep: int) -> str:
+def normalise(call: ToolCall, shell_tools: Mapping[str, str], write_tools: Mapping[str, str]) -> ToolCall:
+    """Fill the call's runtime-neutral `command` and `written` from its tool's own input key."""
+    value = call.input if isinstance(call.input, dict) else {}
+    if call.name in shell_tools and isinstance(value.get(shell_tools[call.name]), str):
+        call.command = value[shell_tools[call.name]]
+    if call.name in write_tools and isinstance(value.get(write_tools[call.name]), str):
+        call.written = value[write_tools[call.name]]
+    return call
+
+
+def cut(text: str, keep: int) -> str:
     if len(text) <= keep:
         return text
     return f"{text[:keep]}…[{len(text) - keep} more chars]"
@@ -577,7 +609,7 @@ def _cut(text: str, keep: int) -> str:
 
 def _shrink(value: Any) -> Any:
     if isinstance(value, str):
-        return _cut(value, STRING_KEEP)
+        return cut(value, STRING_KEEP)
     if isinstance(value, dict):
         return {k: _shrink(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -585,13 +617,13 @@ def _shrink(value: Any) -> Any:
     return value
 
 
-def _bounded_input(value: Any) -> Any:
+def bounded_input(value: Any) -> Any:
     if len(json.dumps(value, ensure_ascii=False)) <= LARGE_LINE:
         return value
     return _shrink(value)
 
 
-def _one_line(text: str, keep: int = 300, *, tail: bool = False) -> str:
+def one_line(text: str, keep: int = 300, *, tail: bool = False) -> str:
     """Whitespace-collapsed, cut to `keep` chars (the end of it for stderr tails)."""
     flat = " ".join(text.split())
     if len(flat) <= keep:

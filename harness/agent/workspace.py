@@ -10,6 +10,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 SKILLS_SUBDIR = Path(".claude") / "skills"
+AGENTS_SKILLS_SUBDIR = Path(".agents") / "skills"  # where Copilot, Codex, Gemini and OpenCode all look
+# Agent CLIs also load project skills from a workspace's ancestors: none may hold either folder.
+SKILL_FOLDERS = (SKILLS_SUBDIR, AGENTS_SKILLS_SUBDIR)
 ANSWER_KEY_DIR = "evals"  # a skill's dataset: the agent must never see it
 ANSWER_KEY_FILES = ("evals.json", "extended_evals.json")  # never copied from a fixture either
 _FALLBACK_TEMP_PARENTS = ("/var/tmp", "/dev/shm")
@@ -20,13 +23,13 @@ class WorkspaceError(Exception):
 
 
 def skills_ancestor(path: Path) -> Path | None:
-    """The nearest directory at or above `path` holding `.claude/skills`, if any.
+    """The nearest directory at or above `path` holding `.claude/skills` or `.agents/skills`.
 
-    The CLI loads project skills from every ancestor of its cwd, so such a
+    Agent CLIs load project skills from the ancestors of their cwd, so such a
     directory would add skills to the room.
     """
     for directory in (path, *path.parents):
-        if (directory / SKILLS_SUBDIR).is_dir():
+        if any((directory / folder).is_dir() for folder in SKILL_FOLDERS):
             return directory
     return None
 
@@ -37,9 +40,10 @@ def clean_temp_parent(parent: Path | None = None) -> Path:
         parent = Path(parent).resolve()
         leak = skills_ancestor(parent)
         if leak is not None:
+            folder = next(leak / f for f in SKILL_FOLDERS if (leak / f).is_dir())
             raise WorkspaceError(
-                f"{leak / SKILLS_SUBDIR} would leak skills into every run under {parent}: "
-                "choose a temp directory with no .claude/skills above it"
+                f"{folder} would leak skills into every run under {parent}: "
+                "choose a temp directory with no .claude/skills or .agents/skills above it"
             )
         return parent
     candidates = [Path(tempfile.gettempdir()), *map(Path, _FALLBACK_TEMP_PARENTS)]
@@ -48,14 +52,14 @@ def clean_temp_parent(parent: Path | None = None) -> Path:
         if resolved.is_dir() and os.access(resolved, os.W_OK) and skills_ancestor(resolved) is None:
             return resolved
     raise WorkspaceError(
-        "every temp directory has a .claude/skills above it, which would leak skills into "
+        "every temp directory has a .claude/skills or .agents/skills above it, which would leak skills into "
         "the run: set TMPDIR to a clean directory"
     )
 
 
-def installed_skills(workspace: Path) -> dict[str, Path]:
-    """Skill id -> directory, for every `<workspace>/.claude/skills/<id>/SKILL.md`."""
-    root = Path(workspace) / SKILLS_SUBDIR
+def installed_skills(workspace: Path, skills_subdir: Path = SKILLS_SUBDIR) -> dict[str, Path]:
+    """Skill id -> directory, for every `<workspace>/<skills_subdir>/<id>/SKILL.md`."""
+    root = Path(workspace) / skills_subdir
     if not root.is_dir():
         return {}
     return {d.name: d for d in sorted(root.iterdir()) if (d / "SKILL.md").is_file()}
@@ -66,8 +70,10 @@ def stage_workspace(
     skills: Mapping[str, Path],
     parent: Path | None = None,
     fixture: Path | None = None,
+    skills_subdir: Path = SKILLS_SUBDIR,
 ) -> Iterator[Path]:
-    """Yield a fresh workspace with each skill at `.claude/skills/<name>/`; always removed.
+    """Yield a fresh workspace with each skill at `<skills_subdir>/<name>/` (claude's
+    `.claude/skills` unless a runtime reads another folder); always removed.
 
     Skills are copied without their `evals/` folder, and symlinks never lead
     out of the skill. `fixture`'s contents, if given, land in the workspace root.
@@ -78,7 +84,7 @@ def stage_workspace(
             source = Path(source)
             if not (source / "SKILL.md").is_file():
                 raise WorkspaceError(f"cannot install skill {name!r}: {source}/SKILL.md not found")
-            copy_tree(source, workspace / SKILLS_SUBDIR / name, skip_top=(ANSWER_KEY_DIR,))
+            copy_tree(source, workspace / skills_subdir / name, skip_top=(ANSWER_KEY_DIR,))
         if fixture is not None:
             if not Path(fixture).is_dir():
                 raise WorkspaceError(f"workspace fixture directory not found: {fixture}")

@@ -53,8 +53,8 @@ def outside_workspace(trace: Trace, workspace: Path) -> list[OutsidePath]:
     for number, call in enumerate(trace.tool_calls, start=1):
         if not isinstance(call.input, dict):
             continue
-        if call.name == "Bash" and isinstance(call.input.get("command"), str):
-            command = call.input["command"]
+        if call.command is not None:
+            command = call.command
             for target in change_dir_targets(command):
                 cwd = resolve(target, cwd)
                 note(number, call.name, "cwd", cwd)
@@ -63,6 +63,8 @@ def outside_workspace(trace: Trace, workspace: Path) -> list[OutsidePath]:
                 cwd = printed
                 note(number, call.name, "cwd", printed)
             continue
+        if call.written is not None:
+            note(number, call.name, "file", resolve(call.written, root))
         for key in PATH_KEYS:
             value = call.input.get(key)
             if isinstance(value, str) and value.strip():

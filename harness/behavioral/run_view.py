@@ -36,8 +36,8 @@ class AgentRun:
 
     @property
     def commands(self) -> list[str]:
-        """Bash commands, in the order the agent ran them."""
-        return [str(c.input.get("command", "")) for c in self.tool_calls("Bash") if isinstance(c.input, dict)]
+        """Shell commands, in the order the agent ran them (whatever the runtime calls its shell tool)."""
+        return [c.command for c in self.trace.tool_calls if c.command is not None]
 
     def tool_calls(self, name: str | None = None) -> list[ToolCall]:
         return [c for c in self.trace.tool_calls if name is None or c.name == name]

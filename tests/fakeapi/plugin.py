@@ -28,6 +28,12 @@ def claude_bin() -> str:
     return path
 
 
+@pytest.fixture(scope="session")
+def copilot_cache(tmp_path_factory) -> str:
+    """One COPILOT_CACHE_HOME for the session: Copilot CLI unpacks its package there on first start."""
+    return str(tmp_path_factory.mktemp("copilot-cache"))
+
+
 @pytest.fixture
 def fake_api() -> Iterator[FakeAPI]:
     """A started FakeAPI with an empty script (every turn answers "done.")."""

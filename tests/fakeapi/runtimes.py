@@ -12,7 +12,7 @@ import json
 import os
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +28,20 @@ API_KEY = "fake-test-key-0123"  # long: Copilot masks every occurrence of its ke
 MODEL = "fake-model"
 GEMINI_MODEL = "gemini-2.5-flash"  # a pinned model skips Gemini CLI's routing classifier call
 _PASSTHROUGH = ("PATH", "LANG", "LC_ALL", "TMPDIR")
+
+
+def endpoint_env(name: str, base_url: str) -> dict[str, str]:
+    """The environment a user sets to point `name` at a model server: here, the fake."""
+    if name == "copilot":
+        return {
+            "COPILOT_PROVIDER_BASE_URL": base_url,
+            "COPILOT_PROVIDER_TYPE": "anthropic",
+            "COPILOT_PROVIDER_API_KEY": API_KEY,
+            "COPILOT_MODEL": MODEL,
+        }
+    if name == "gemini":
+        return {"GOOGLE_GEMINI_BASE_URL": base_url, "GEMINI_API_KEY": API_KEY}
+    return {"OPENAI_BASE_URL": f"{base_url}/v1", "OPENAI_API_KEY": API_KEY}
 
 
 def find_runtime(name: str, environ: Mapping[str, str] = os.environ) -> str | None:
@@ -65,14 +79,17 @@ def run_runtime(
     scratch: Path,
     prompt: str,
     *,
-    timeout: float = 120,
+    extra_args: Sequence[str] = (),
+    extra_env: Mapping[str, str] | None = None,
+    timeout: float = 300,
 ) -> RuntimeRun:
     """One headless run of `name` in `workspace`, its state under `scratch`."""
     home = scratch / "home"
     home.mkdir(parents=True, exist_ok=True)
     env = {k: os.environ[k] for k in _PASSTHROUGH if k in os.environ}
     env["HOME"] = str(home)
-    argv = SETUPS[name](binary, base_url, workspace, home, env, prompt)
+    argv = [*SETUPS[name](binary, base_url, workspace, home, env, prompt), *extra_args]
+    env.update(extra_env or {})
     done = subprocess.run(
         argv,
         cwd=workspace,

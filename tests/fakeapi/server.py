@@ -157,6 +157,11 @@ class FakeAPI:
         """Model calls of the main loop (optionally of one session), oldest first."""
         return [r for r in self.requests if r.is_agent_turn and (session is None or r.session_id == session)]
 
+    def forget(self) -> None:
+        """Drop the request log, so a server shared by several tests starts each one empty."""
+        with self._lock:
+            self._log.clear()
+
     def max_concurrency(self) -> int:
         with self._lock:
             return self._max_in_flight

@@ -45,7 +45,7 @@ def _loaded(name: str, events: list[dict]) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(WIRE))
-def test_real_cli_loads_the_skill_the_fake_picks(name: str, tmp_path: Path):
+def test_real_cli_loads_the_skill_the_fake_picks(name: str, tmp_path: Path, copilot_cache: str):
     binary = find_runtime(name)
     if binary is None:
         pytest.fail(f"the {name} CLI is needed: set {TEST_ENV[name]}=/path/to/{name}", pytrace=False)
@@ -54,7 +54,15 @@ def test_real_cli_loads_the_skill_the_fake_picks(name: str, tmp_path: Path):
     write_skill(skills, "pdf-tools", "Work with PDF files.", "# PDF\nSay PDF-SKILL-ACTIVE.\n")
     write_skill(skills, "csv-report", "Summarize CSV files.")
     with FakeAPI({"convert my pdf": [R.skill_for(name, "pdf-tools"), "finished"]}) as api:
-        run = run_runtime(name, binary, api.base_url, workspace, tmp_path / "state", "convert my pdf")
+        run = run_runtime(
+            name,
+            binary,
+            api.base_url,
+            workspace,
+            tmp_path / "state",
+            "convert my pdf",
+            extra_env={"COPILOT_CACHE_HOME": copilot_cache},
+        )
     turns = api.agent_turns()
     assert turns, run.stderr[-2000:]
     assert {t.wire.name for t in turns} == {WIRE[name]}

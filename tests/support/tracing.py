@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from harness.agent import ToolCall, Trace
+from harness.agent.trace import SHELL_TOOLS, WRITE_TOOLS, normalise
 
 
 def call(name: str, input: Any, result: str | None = None, *, is_error: bool = False) -> ToolCall:
-    return ToolCall(
+    """A claude tool call, normalised as the claude trace builder does (Bash -> command, ...)."""
+    made = ToolCall(
         id=f"toolu_{name}",
         name=name,
         input=input,
@@ -16,6 +18,7 @@ def call(name: str, input: Any, result: str | None = None, *, is_error: bool = F
         is_error=is_error,
         answered=result is not None,
     )
+    return normalise(made, SHELL_TOOLS, WRITE_TOOLS)
 
 
 def trace(*calls: ToolCall, final: str | None = None, injected: tuple[str, ...] = ()) -> Trace:

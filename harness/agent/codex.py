@@ -1,0 +1,158 @@
+"""Codex CLI (`codex exec --json`) as an Agent.
+
+Codex has no skill tool: its model reads a listed `SKILL.md` with its shell tool. The decision is
+therefore a heuristic, stated in every trace's notes: a command naming exactly one installed
+`<name>/SKILL.md` (the `item.started` of a `command_execution`), confirmed by that command's
+`item.completed` with exit code 0. A command naming several, or a skill read another way, is no
+decision. The endpoint is `OPENAI_BASE_URL` + `OPENAI_API_KEY`, written into the throwaway
+`CODEX_HOME/config.toml` as a provider.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
+from .claude import RunSpec
+from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
+from .trace import InitInfo
+
+SHELL_TOOL = "exec_command"  # the name Codex's models call their shell tool
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+HEURISTIC_NOTE = (
+    "codex has no skill tool: a skill counts as chosen when a shell command names exactly one "
+    "installed <name>/SKILL.md, so these verdicts rest on that heuristic"
+)
+
+
+def skill_read_by(command: str, installed: set[str]) -> str | None:
+    """The one installed skill whose `<name>/SKILL.md` the command names, else None."""
+    named = [n for n in installed if re.search(rf"(?:^|[/\s'\"]){re.escape(n)}/SKILL\.md", command)]
+    return named[0] if len(named) == 1 else None
+
+
+class CodexEvents(EventReader):
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        item = event.get("item") if isinstance(event.get("item"), dict) else {}
+        if kind == "thread.started":
+            self.trace.init = InitInfo(
+                [], [], None, None, None, None, str(event.get("thread_id") or ""), None
+            )
+        elif kind == "item.started" and item.get("type") == "command_execution":
+            command = str(item.get("command") or "")
+            made = self.call(
+                str(item.get("id") or ""),
+                SHELL_TOOL,
+                {"command": command},
+                skill=skill_read_by(command, self.installed),
+            )
+            made.command = command
+        elif kind == "item.completed" and item.get("type") == "command_execution":
+            ok = item.get("exit_code") == 0
+            self.answer(str(item.get("id") or ""), str(item.get("aggregated_output") or ""), ok=ok)
+        elif kind == "item.completed" and item.get("type") == "agent_message":
+            self.trace.final_message = str(item.get("text") or "")
+        elif kind == "turn.completed":
+            usage = event.get("usage") if isinstance(event.get("usage"), dict) else {}
+            self.add_usage(
+                int(usage.get("input_tokens") or 0),
+                int(usage.get("output_tokens") or 0),
+                int(usage.get("cached_input_tokens") or 0),
+            )
+        elif kind == "turn.failed":
+            error = event.get("error") if isinstance(event.get("error"), dict) else {}
+            message = str(error.get("message") or "the turn failed")
+            self.fail(message, status_in(message))
+
+    def ends_run(self, event: dict[str, Any]) -> bool:
+        return event.get("type") in ("turn.completed", "turn.failed")
+
+
+class CodexAgent(CliAgent):
+    runtime = "codex"
+    heuristic_activation = True
+
+    def reader(self, installed: Mapping[str, Path]) -> EventReader:
+        return CodexEvents(installed)
+
+    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
+        config = home / ".codex"
+        config.mkdir()
+        (config / "config.toml").write_text(self.config_toml(), encoding="utf-8")
+        env = dict(self.environ)
+        env.update(HOME=str(home), CODEX_HOME=str(config))
+        sandbox = "workspace-write" if writes_allowed(spec) else "read-only"
+        argv = [
+            self.path,
+            "exec",
+            "--json",
+            "--strict-config",
+            "--skip-git-repo-check",
+            "--sandbox",
+            sandbox,
+            "-C",
+            str(spec.workspace),
+        ]
+        if spec.model:
+            argv += ["--model", spec.model]
+        notes = [HEURISTIC_NOTE]
+        if spec.effort:
+            notes.append(f"codex --effort is not passed; effort {spec.effort} was not set")
+        if spec.max_budget_usd:
+            notes.append("codex has no spend cap; --max-budget-usd was not enforced")
+        return [*argv, *spec.extra_args, spec.prompt], env, notes
+
+    def config_toml(self) -> str:
+        lines = []
+        if self.environ.get("OPENAI_BASE_URL") or self.environ.get("OPENAI_API_KEY"):
+            base_url = self.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+            lines += [
+                'model_provider = "skillscope"',
+                "[model_providers.skillscope]",
+                'name = "skillscope"',
+                f"base_url = {json.dumps(base_url)}",
+                'env_key = "OPENAI_API_KEY"',
+                'wire_api = "responses"',
+                "request_max_retries = 0",  # fail fast: retries hide outages
+                "stream_max_retries = 0",
+            ]
+        # Bundled skills out of the room; no plugin sync, analytics or feedback traffic.
+        lines += [
+            "[skills.bundled]",
+            "enabled = false",
+            "[features]",
+            "plugins = false",
+            "[analytics]",
+            "enabled = false",
+            "[feedback]",
+            "enabled = false",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def isolation_facts(self) -> dict[str, str]:
+        return {
+            "built_in_skills": "disabled ([skills.bundled] enabled = false)",
+            "network": "plugins, analytics and feedback off (model endpoint only)",
+            "activation": "heuristic: a shell command naming exactly one installed <name>/SKILL.md",
+            "note": "a throwaway HOME and CODEX_HOME per run: the user's skills and config stay out; "
+            "the room is read from .agents/skills",
+        }
+
+
+def connect(
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> CodexAgent:
+    path, version = locate_cli("codex", explicit, environ, deadline, cancel)
+    return CodexAgent(path, version, environ, temp_parent)

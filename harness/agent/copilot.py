@@ -1,0 +1,139 @@
+"""GitHub Copilot CLI (`copilot -p … --output-format json`) as an Agent.
+
+Its `skill` tool takes `{"skill": name}` like claude's; `tool.execution_start` is the decision and
+`tool.execution_complete` (success, found) the confirmation. A model endpoint of the user's own
+(BYOK: `COPILOT_PROVIDER_BASE_URL`, `COPILOT_PROVIDER_API_KEY`, `COPILOT_MODEL`,
+`COPILOT_PROVIDER_TYPE`) needs no GitHub login and lets the CLI run offline.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
+from .claude import RunSpec
+from .runtime import CliAgent, EventReader, locate_cli, writes_allowed
+from .trace import InitInfo, normalise
+
+SKILL_TOOL = "skill"
+BUILTIN_SKILLS = ("customize-cloud-agent", "github-pr-media")
+PROVIDER_VARS = (
+    "COPILOT_PROVIDER_BASE_URL",
+    "COPILOT_PROVIDER_API_KEY",
+    "COPILOT_PROVIDER_TYPE",
+    "COPILOT_PROVIDER_WIRE_API",
+    "COPILOT_MODEL",
+)
+SHELL_TOOLS = {"bash": "command"}
+WRITE_TOOLS = {"create": "path", "edit": "path"}
+
+
+class CopilotEvents(EventReader):
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind, data = event.get("type"), event.get("data") if isinstance(event.get("data"), dict) else {}
+        if kind == "session.skills_loaded":
+            skills = [s for s in data.get("skills") or [] if isinstance(s, dict)]
+            names = [str(s.get("name")) for s in skills if s.get("enabled", True)]
+            self.trace.init = InitInfo(names, [], None, None, None, None, None, None)
+        elif kind == "tool.execution_start":
+            name, arguments = str(data.get("toolName") or ""), data.get("arguments")
+            skill = arguments.get("skill") if name == SKILL_TOOL and isinstance(arguments, dict) else None
+            made = self.call(
+                str(data.get("toolCallId") or ""),
+                name,
+                arguments,
+                skill=str(skill or "") if name == SKILL_TOOL else None,
+            )
+            normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+        elif kind == "tool.execution_complete":
+            self._complete(data)
+        elif kind == "assistant.message" and data.get("content"):
+            self.trace.final_message = str(data["content"])
+            if self.trace.init is not None and data.get("model"):
+                self.trace.init.model = str(data["model"])
+        elif kind == "session.error":
+            status = data.get("statusCode")
+            self.fail(
+                str(data.get("message") or "session error"), status if isinstance(status, int) else None
+            )
+        elif kind == "result":
+            code = event.get("exitCode")
+            if isinstance(code, int) and code != 0 and not self.trace.is_error:
+                self.fail(f"copilot exited {code}")
+
+    def _complete(self, data: dict[str, Any]) -> None:
+        result = data.get("result") if isinstance(data.get("result"), dict) else {}
+        error = data.get("error") if isinstance(data.get("error"), dict) else {}
+        text = str(result.get("content") or error.get("message") or "")
+        properties = (data.get("toolTelemetry") or {}).get("properties") or {}
+        ok = data.get("success") is True and properties.get("found", "true") != "false"
+        self.answer(str(data.get("toolCallId") or ""), text, ok=ok)
+
+    def ends_run(self, event: dict[str, Any]) -> bool:
+        return event.get("type") == "result"
+
+
+class CopilotAgent(CliAgent):
+    runtime = "copilot"
+
+    def reader(self, installed: Mapping[str, Path]) -> EventReader:
+        return CopilotEvents(installed)
+
+    @property
+    def byok(self) -> bool:
+        return bool(self.environ.get("COPILOT_PROVIDER_BASE_URL"))
+
+    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
+        config = home / ".copilot"
+        config.mkdir()
+        # Built-in skills stay out of the room the way `copilot skill disable` keeps them out.
+        (config / "settings.json").write_text(json.dumps({"disabledSkills": list(BUILTIN_SKILLS)}))
+        env = dict(self.environ)
+        env.update(HOME=str(home), COPILOT_HOME=str(config), COPILOT_AUTO_UPDATE="false")
+        # The unpacked CLI package is cached across runs; a throwaway cache costs a second per run.
+        env.setdefault(
+            "COPILOT_CACHE_HOME", str(Path(self.environ.get("HOME") or home) / ".cache" / "copilot")
+        )
+        argv = [self.path, "-p", spec.prompt, "--output-format", "json", "--no-auto-update", "--no-ask-user"]
+        if self.byok:
+            env["COPILOT_OFFLINE"] = "true"  # no GitHub auth, telemetry, web tools or update check
+        if spec.model:
+            if self.byok:
+                env["COPILOT_MODEL"] = spec.model
+            else:
+                argv += ["--model", spec.model]
+        if writes_allowed(spec):
+            argv.append("--allow-all-tools")
+        else:
+            argv += ["--allow-tool", SKILL_TOOL]  # routing: the skill tool runs, nothing else does
+        notes = [f"copilot has no --effort; effort {spec.effort} was not set"] if spec.effort else []
+        if spec.max_budget_usd:
+            notes.append("copilot has no spend cap; --max-budget-usd was not enforced")
+        return [*argv, *spec.extra_args], env, notes
+
+    def isolation_facts(self) -> dict[str, str]:
+        return {
+            "built_in_skills": "disabled (" + ", ".join(BUILTIN_SKILLS) + ")",
+            "network": "COPILOT_OFFLINE (model endpoint only)"
+            if self.byok
+            else "GitHub sign-in from the environment",
+            "note": "a throwaway HOME and COPILOT_HOME per run: the user's skills, settings and "
+            "instructions stay out; the room is read from .agents/skills",
+        }
+
+
+def connect(
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> CopilotAgent:
+    path, version = locate_cli("copilot", explicit, environ, deadline, cancel)
+    return CopilotAgent(path, version, environ, temp_parent)

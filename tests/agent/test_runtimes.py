@@ -1,0 +1,137 @@
+"""Copilot CLI, Codex, Gemini CLI and OpenCode as Agents, each driven for real against the fake
+model API speaking its wire protocol: the routing decision, its confirmation, isolation, failures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.agent import RunSpec, connect_runtime, stop_at_decision
+from tests.fakeapi import FakeAPI, write_skill
+from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import MODEL, TEST_ENV, endpoint_env, find_runtime
+from tests.support.procs import group_members
+
+RUNTIMES = ("copilot", "codex", "gemini", "opencode")
+PROMPT = "please convert my pdf"
+
+
+@pytest.fixture(scope="module", params=RUNTIMES)
+def runtime(request) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def shared_api(runtime: str):
+    with FakeAPI() as server:
+        yield server
+
+
+@pytest.fixture
+def api(shared_api: FakeAPI):
+    shared_api.forget()
+    return shared_api
+
+
+@pytest.fixture(scope="module")
+def agent(runtime: str, shared_api: FakeAPI, tmp_path_factory, copilot_cache: str):
+    """One located agent per runtime for the module: probing a CLI's version costs a start-up."""
+    binary = find_runtime(runtime)
+    if binary is None:
+        pytest.fail(f"the {runtime} CLI is needed: set {TEST_ENV[runtime]}=/path/to/{runtime}", pytrace=False)
+    home = tmp_path_factory.mktemp(f"{runtime}-home")
+    environ = {
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": str(home),
+        "COPILOT_CACHE_HOME": copilot_cache,
+        **endpoint_env(runtime, shared_api.base_url),
+    }
+    return connect_runtime(runtime, binary, environ, tmp_path_factory.mktemp(f"{runtime}-runs"))
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> dict[str, Path]:
+    source = tmp_path / "repo"
+    return {
+        "pdf-tools": write_skill(
+            source,
+            "pdf-tools",
+            "Work with PDF files.",
+            "# PDF\nSay PDF-ACTIVE.\n",
+            extra_files={"evals/evals.json": '{"answer": "key"}'},
+        ),
+        "csv-report": write_skill(source, "csv-report", "Summarize CSV files."),
+    }
+
+
+def route(agent, room, **fields):
+    with agent.workspace(room) as workspace:
+        assert not (workspace / ".agents" / "skills" / "pdf-tools" / "evals").exists()
+        spec = RunSpec(
+            PROMPT,
+            workspace,
+            model=MODEL if agent.runtime != "gemini" else None,
+            timeout_s=300,
+            stop=stop_at_decision(4, 8),
+            **fields,
+        )
+        trace = agent.run(spec)
+    assert trace.pid is not None and group_members(trace.pid) == []  # nothing of the run outlives it
+    return trace
+
+
+def test_the_picked_skill_is_the_confirmed_decision(agent, api, room, runtime):
+    # A run that went on past the decision would load csv-report too and ask a third time.
+    api.script({PROMPT: [R.skill_for(runtime, "pdf-tools"), R.skill_for(runtime, "csv-report"), "finished"]})
+    trace = route(agent, room)
+    assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])
+    decision = trace.decision
+    assert decision is not None, trace.stderr_tail[-2000:]
+    assert (decision.name, decision.confirmed) == ("pdf-tools", True)
+    assert trace.stop_reason == "activation"
+    first = api.agent_turns()[0]
+    assert set(first.skill_listing) == {"pdf-tools", "csv-report"}  # no user or built-in skill listed
+    # Stopped at the decision: the run ends at the confirmation, so at most the follow-up the CLI
+    # was already sending reaches the fake (OpenCode prints its tool line only once it is asking the
+    # model again; on a busy machine the others may have started it too), and no turn after that.
+    assert len(api.agent_turns()) <= 2
+    assert len(api.requests) == len(api.agent_turns())  # no side request (OpenCode's title is given)
+    assert ("heuristic" in " ".join(trace.notes)) == (runtime == "codex")
+
+
+def test_a_neighbour_skill_is_a_different_decision(agent, api, room, runtime):
+    api.script({PROMPT: [R.skill_for(runtime, "csv-report"), "finished"]})
+    assert route(agent, room).decision.name == "csv-report"
+
+
+def test_no_skill_is_a_finished_run_without_activation(agent, api, room):
+    api.script({PROMPT: ["I can answer that directly."]})
+    trace = route(agent, room)
+    assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])
+    assert trace.activations == [] and trace.stop_reason == "result"
+    assert trace.final_message == "I can answer that directly."
+
+
+def test_an_invented_name_is_never_credited(agent, api, room, runtime):
+    api.script({PROMPT: [R.skill_for(runtime, "ghost-skill"), "finished"]})
+    trace = route(agent, room)
+    if runtime == "codex":  # no skill tool: a command naming no installed SKILL.md is no decision
+        assert trace.decision is None and trace.inspection_calls == 1
+        return
+    decision = trace.decision
+    assert (decision.name, decision.confirmed) == ("other:ghost-skill", False)
+
+
+def test_an_api_error_fails_the_run(agent, api, room, runtime):
+    api.script({PROMPT: [R.error(400)]})
+    trace = route(agent, room)
+    assert trace.failure is not None
+    assert trace.decision is None
+
+
+def test_describe_names_the_runtime_and_its_isolation(agent, runtime):
+    facts = agent.describe()
+    assert facts["runtime"] == runtime and facts["skills_folder"] == ".agents/skills"
+    assert agent.version.count(".") == 2
