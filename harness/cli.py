@@ -147,7 +147,7 @@ def with_settings(
     parser: argparse.ArgumentParser, name: str, words: list[str], ctx: Context
 ) -> tuple[argparse.ArgumentParser, Settings, list[str]]:
     """The repo's settings file, read before parsing so that its keys become the flags' defaults."""
-    from harness import options, settings
+    from harness import settings
     from harness.model.repo import find_root
 
     explicit = next((v for k, v in zip(words, words[1:], strict=False) if k == "--repo"), None)
