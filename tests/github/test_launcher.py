@@ -388,7 +388,7 @@ def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(tmp_
     wheelhouse, spec = tmp_path / "wheels", launch.install_spec("v9.9.1-test", str(source))
     built = Path(launch.wheel(Path(sys.executable), spec, wheelhouse, "v9.9.1-test"))
     assert built.parent == launch.wheel_dir(wheelhouse, "v9.9.1-test")
-    assert built.name.startswith("skillscope-9.9.1-") and built.name.endswith("-none-any.whl")
+    assert built.name.startswith("skillscope_harness-9.9.1-") and built.name.endswith("-none-any.whl")
     assert "building a wheel" in capfd.readouterr().err
     assert launch.wheel(Path(sys.executable), "unused", wheelhouse, "v9.9.1-test") == str(built)
     assert "building a wheel" not in capfd.readouterr().err
