@@ -89,6 +89,8 @@ def compare(repo: Path, env: dict, *args: str):
             "--skip-preflight",
             "--skill",
             "alpha",
+            "--format",
+            "markdown",
             *args,
         ],
         ctx,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.support.routing import route, routing_env, skills_repo
@@ -89,7 +91,8 @@ def test_a_missing_cli_is_one_clear_error(repo, env, fake_api, where):
     assert run.code == 1
     assert run.stderr.startswith(f"error: claude CLI not found at /nonexistent/claude {source}: install it")
     assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr
-    assert fake_api.requests == [] and not run.output.exists()
+    assert fake_api.requests == []
+    assert json.loads(run.output.read_text(encoding="utf-8"))["meta"]["agent_error"]  # a report all the same
 
 
 def test_no_cli_on_path_names_the_install(repo, env, tmp_path):
