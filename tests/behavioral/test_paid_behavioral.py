@@ -54,7 +54,16 @@ def behave(repo: Path, env: dict, *args: str) -> tuple[int, str, str, dict | Non
     ctx = Context(
         environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
     )
-    argv = ["behavioral", "--repo", str(repo), "--skip-preflight", "--model", "claude-fake-1"]
+    argv = [
+        "behavioral",
+        "--repo",
+        str(repo),
+        "--skip-preflight",
+        "--model",
+        "claude-fake-1",
+        "--format",
+        "markdown",
+    ]
     code = main([*argv, "--output", str(output), "--only", BOTH, *args], ctx)
     report = json.loads(output.read_text()) if output.exists() else None
     if report is not None:
