@@ -9,7 +9,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from harness.cache import DEFAULT_FOLDER as DEFAULT_CACHE
-from harness.checks import CheckOptions
+from harness.checks import COLLISION_ERROR, COLLISION_WARN, CheckOptions
 from harness.context import Context
 from harness.errors import UsageError
 from harness.flagjson import json_value
@@ -156,6 +156,28 @@ def add_policy(parser: argparse.ArgumentParser) -> None:
         help="`##` headings each markdown --skill-files file must have content under (case-insensitive)",
     )
     add_docs(parser)
+    parser.add_argument(
+        "--collision-warn",
+        type=similarity,
+        default=COLLISION_WARN,
+        metavar="RATIO",
+        help=f"two descriptions this alike (0-1, lexical cosine) are a warning (default: {COLLISION_WARN:g})",
+    )
+    parser.add_argument(
+        "--collision-error",
+        type=similarity,
+        default=COLLISION_ERROR,
+        metavar="RATIO",
+        help=f"two descriptions this alike are an error (default: {COLLISION_ERROR:g})",
+    )
+
+
+def similarity(text: str) -> float:
+    # 0 would flag every two skills, even ones sharing no word.
+    value = non_negative(text)
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"{text} is not above 0 and at most 1")
+    return value
 
 
 def check_options(args: argparse.Namespace) -> CheckOptions:
@@ -163,6 +185,8 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
         skill_files=tuple(parse_list("--skill-files", args.skill_files)),
         skill_sections=tuple(parse_list("--skill-sections", args.skill_sections)),
         docs=tuple(parse_list("--docs", args.docs)),
+        collision_warn=args.collision_warn,
+        collision_error=args.collision_error,
     )
 
 

@@ -45,4 +45,4 @@ def test_the_example_skills_pass_structural_with_the_skill_card_policy(tmp_path)
         tmp_path=tmp_path,
     )
     assert code == 0, output
-    assert "3 skill(s)" in output
+    assert "3 skill(s)" in output and "0 warning(s)" in output

@@ -8,12 +8,17 @@ from typing import Protocol
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
 
+COLLISION_WARN = 0.50
+COLLISION_ERROR = 0.75
+
 
 @dataclass(frozen=True)
 class CheckOptions:
     skill_files: tuple[str, ...] = ()
     skill_sections: tuple[str, ...] = ()
     docs: tuple[str, ...] = ()
+    collision_warn: float = COLLISION_WARN
+    collision_error: float = COLLISION_ERROR
 
 
 class Check(Protocol):

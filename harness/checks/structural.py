@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from functools import partial
 
-from harness.checks import Check, CheckOptions, datasets, leftovers, machine, policy, references, skill_md
+from harness.checks import (
+    Check,
+    CheckOptions,
+    collisions,
+    datasets,
+    leftovers,
+    machine,
+    policy,
+    references,
+    skill_md,
+)
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
@@ -17,6 +27,7 @@ CHECKS: dict[str, Check] = {
     "leftovers": leftovers.check,
     "machine": machine.check,
     "references": references.check,
+    "collisions": collisions.check,
 }
 
 

@@ -1,0 +1,45 @@
+"""Description collisions: two skills that read alike to an agent leave it guessing between them.
+
+Every two described skills are compared as lexical routing sees them (TF-IDF over the name and the
+description, cosine); a pair at --collision-warn is a warning, at --collision-error an error.
+"""
+
+from __future__ import annotations
+
+from harness.checks import CheckOptions
+from harness.model import findings
+from harness.model.catalog import Catalog
+from harness.model.findings import Finding
+from harness.routing.vectors import Index, Pair, document_text
+
+
+def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
+    described = {
+        name: skill.description for name, skill in catalog.skills.items() if skill.description.strip()
+    }
+    if len(described) < 2:
+        return []
+    index = Index({name: document_text(name, text) for name, text in described.items()})
+    lowest = min(options.collision_warn, options.collision_error)
+    return [collision(pair, catalog, options) for pair in index.similar_pairs(lowest)]
+
+
+def collision(pair: Pair, catalog: Catalog, options: CheckOptions) -> Finding:
+    """One finding per pair, on the first skill's description line, naming the second."""
+    first, second = catalog.skills[pair.first], catalog.skills[pair.second]
+    severe = pair.score >= options.collision_error
+    make = findings.error if severe else findings.warning
+    bar = (
+        f"--collision-error {options.collision_error:g}"
+        if severe
+        else f"--collision-warn {options.collision_warn:g}"
+    )
+    shared = ", ".join(pair.shared) or "their rarest words"
+    return make(
+        "description-collision",
+        catalog.repo.rel(first.skill_md),
+        f"the descriptions of `{pair.first}` and `{pair.second}` ({catalog.repo.rel(second.skill_md)}) are "
+        f"{pair.score:.2f} alike (at or above {bar}), sharing {shared}; an agent choosing between them is "
+        "guessing, so say in each what it does that the other does not.",
+        first.line_of("description"),
+    )

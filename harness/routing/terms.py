@@ -1,0 +1,58 @@
+"""Text to terms for the lexical engine: lower-cased words, stop words dropped, Snowball stems.
+
+One Analyzer serves one run: it memoizes each word's stem, since a catalog repeats its words
+thousands of times and stemming is the costly step.
+"""
+
+from __future__ import annotations
+
+import re
+
+import snowballstemmer
+
+# Letters and digits of any script; `_`, `-` and punctuation split words ("pdf-tools" is two).
+WORD = re.compile(r"[^\W_]+")
+# Function words, and the boilerplate every skill description repeats ("Use this skill when the user
+# asks..."): they say nothing about which skill a prompt belongs to.
+STOP_TEXT = """
+    a about above after again against all also am an and any are as at be because been before being
+    below between both but by can could did do does doing done down during each either else etc even
+    ever every few for from further get gets getting had has have having he her here hers him his how
+    i if in into is it its itself just let lets like may me might more most much must my no nor not
+    now of off on once one only or other our ours out over own per please same she should so some
+    such than that the their theirs them then there these they this those through to too under until
+    up upon us very via was we were what whatever when whenever where whether which while who whom
+    whose why will with within without would yet you your yours yourself
+    use used uses using skill skills user users want wants need needs ask asks asked
+"""
+STOP_WORDS = frozenset(STOP_TEXT.split())
+MIN_LENGTH = 2
+
+
+class Analyzer:
+    """Turns text into stems; not shared between threads (the Snowball stemmer keeps state)."""
+
+    def __init__(self) -> None:
+        self._stemmer = snowballstemmer.stemmer("english")
+        self._stems: dict[str, str | None] = {}
+
+    def words(self, text: str) -> list[tuple[str, str]]:
+        """(stem, word as written) for each word of `text` that carries meaning, in order."""
+        out = []
+        for match in WORD.finditer(text):
+            word = match.group().casefold()
+            stem = self._stems[word] if word in self._stems else self.stem(word)
+            if stem is not None:
+                out.append((stem, word))
+        return out
+
+    def terms(self, text: str) -> list[str]:
+        return [stem for stem, _ in self.words(text)]
+
+    def stem(self, word: str) -> str | None:
+        """The word's stem, or None for a stop word or a single character."""
+        stem = None
+        if len(word) >= MIN_LENGTH and word not in STOP_WORDS:
+            stem = self._stemmer.stemWord(word)
+        self._stems[word] = stem
+        return stem

@@ -1,0 +1,184 @@
+"""TF-IDF vectors of what an agent sees of each skill (its name and description), compared by cosine.
+
+The one representation behind lexical routing (a prompt ranked against every skill) and the
+description-collision check (every two skills compared). Pure and deterministic: same text, same
+scores, on every platform.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from harness.routing.terms import Analyzer
+
+IDF_PLACES = 12
+SHARED_SHOWN = 8
+# Floating-point slack when a bound decides whether a pair can still reach a threshold.
+SLACK = 1e-9
+
+
+@dataclass(frozen=True)
+class Match:
+    """One skill's score for a text, and the words both held, the heaviest first."""
+
+    skill: str
+    score: float
+    shared: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Pair:
+    first: str
+    second: str
+    score: float
+    shared: tuple[str, ...]
+
+
+@dataclass
+class Vector:
+    weights: dict[str, float]  # stem -> weight, the vector of unit length
+    words: dict[str, str]  # stem -> the first word written for it
+
+
+def document_text(name: str, description: str) -> str:
+    """What an agent reads about a skill before it chooses: the name's words, then the description."""
+    return f"{name} {description}"
+
+
+class Index:
+    """Every skill of a room as a unit TF-IDF vector, with the inverted lists a ranking walks."""
+
+    def __init__(self, documents: Mapping[str, str], analyzer: Analyzer | None = None):
+        self.analyzer = analyzer or Analyzer()
+        self.names = sorted(documents)
+        counts = {name: self._counts(documents[name]) for name in self.names}
+        self.document_frequency: Counter[str] = Counter()
+        for counted, _ in counts.values():
+            self.document_frequency.update(counted.keys())
+        self.vectors = {name: self._vector(*counts[name]) for name in self.names}
+        self.postings: dict[str, list[tuple[str, float]]] = {}
+        for name in self.names:
+            for stem, weight in self.vectors[name].weights.items():
+                self.postings.setdefault(stem, []).append((name, weight))
+
+    def idf(self, stem: str) -> float:
+        """Smoothed, so a word every skill holds still weighs 1 and two identical descriptions score 1.
+
+        Rounded: `log` may differ in its last bit between platforms; every later step is exact IEEE
+        arithmetic in a fixed order, so the same text gets the same scores and ranks everywhere.
+        """
+        return round(math.log((1 + len(self.names)) / (1 + self.document_frequency[stem])) + 1, IDF_PLACES)
+
+    def rank(self, text: str) -> Ranking:
+        """Every skill's cosine with `text`; skills sharing no word with it score 0."""
+        query = self.vector(text)
+        totals: dict[str, float] = {}
+        total = totals.get
+        for stem, weight in query.weights.items():
+            for name, other in self.postings.get(stem, ()):
+                totals[name] = total(name, 0.0) + weight * other
+        return Ranking(self, query, totals)
+
+    def vector(self, text: str) -> Vector:
+        return self._vector(*self._counts(text))
+
+    def shared(self, query: Vector, name: str) -> tuple[str, ...]:
+        """Words `query` and skill `name` both hold, heaviest in the score first, as `query` wrote them."""
+        weights = self.vectors[name].weights
+        common = [stem for stem in query.weights if stem in weights]
+        common.sort(key=lambda stem: (-query.weights[stem] * weights[stem], stem))
+        return tuple(query.words[stem] for stem in common[:SHARED_SHOWN])
+
+    def similar_pairs(self, threshold: float) -> list[Pair]:
+        """Every two skills whose cosine reaches `threshold` (0 < threshold <= 1), by name.
+
+        Only candidate pairs are scored: with words ordered rarest first, two vectors that reach the
+        threshold share a word early enough that the rest of either vector could not reach it alone.
+        """
+        order = {stem: (count, stem) for stem, count in self.document_frequency.items()}
+        seen: dict[str, list[str]] = {}
+        candidates: set[tuple[str, str]] = set()
+        for name in self.names:
+            for stem in self._prefix(self.vectors[name].weights, order, threshold):
+                for other in seen.setdefault(stem, []):
+                    candidates.add((other, name))
+                seen[stem].append(name)
+        pairs = []
+        for first, second in sorted(candidates):
+            score = self._dot(first, second)
+            if score >= threshold - SLACK:
+                shared = self.shared(self.vectors[first], second)
+                pairs.append(Pair(first, second, score, shared))
+        return pairs
+
+    def _prefix(self, weights: dict[str, float], order: dict, threshold: float) -> list[str]:
+        """The rarest words of a vector, up to where the remaining ones weigh less than `threshold`."""
+        stems = sorted(weights, key=order.__getitem__)
+        remaining = 1.0
+        prefix = []
+        for stem in stems:
+            if math.sqrt(max(remaining, 0.0)) < threshold - SLACK:
+                break
+            prefix.append(stem)
+            remaining -= weights[stem] ** 2
+        return prefix
+
+    def _dot(self, first: str, second: str) -> float:
+        a, b = self.vectors[first].weights, self.vectors[second].weights
+        if len(b) < len(a):
+            a, b = b, a
+        return sum(weight * b[stem] for stem, weight in a.items() if stem in b)
+
+    def _counts(self, text: str) -> tuple[Counter[str], dict[str, str]]:
+        counted: Counter[str] = Counter()
+        words: dict[str, str] = {}
+        for stem, word in self.analyzer.words(text):
+            counted[stem] += 1
+            words.setdefault(stem, word)
+        return counted, words
+
+    def _vector(self, counted: Counter[str], words: dict[str, str]) -> Vector:
+        weights = {stem: count * self.idf(stem) for stem, count in counted.items()}
+        norm = math.sqrt(sum(w * w for w in weights.values()))
+        return Vector({stem: w / norm for stem, w in weights.items()} if norm else {}, words)
+
+
+class Ranking:
+    """One text's scores against a room. Ties are read against the case: see best_rank and worst_rank."""
+
+    def __init__(self, index: Index, query: Vector, scores: dict[str, float]):
+        self.index, self.query, self.scores = index, query, scores
+
+    def score(self, name: str) -> float:
+        return self.scores.get(name, 0.0)
+
+    def top(self, count: int) -> list[Match]:
+        """The `count` best-scoring skills above zero, ties by name."""
+        scores = self.scores
+        if not scores:
+            return []
+        floor = min(heapq.nlargest(count, scores.values()))
+        best = sorted((-score, name) for name, score in scores.items() if score >= floor)[:count]
+        return [Match(name, -score, self.index.shared(self.query, name)) for score, name in best]
+
+    @property
+    def first(self) -> str | None:
+        """The skill this engine would pick: the best score above zero (ties by name)."""
+        best = max(self.scores.values(), default=0.0)
+        return min((name for name, score in self.scores.items() if score == best), default=None)
+
+    def best_rank(self, name: str) -> int:
+        """1 + the skills scoring strictly more: a skill tied for first ranks 1 here."""
+        own = self.score(name)
+        return 1 + sum(1 for score in self.scores.values() if score > own)
+
+    def worst_rank(self, name: str) -> int:
+        """1 + every other skill scoring as much or more: a tie counts against `name`."""
+        own = self.score(name)
+        if own == 0:
+            return len(self.index.names)
+        return sum(1 for score in self.scores.values() if score >= own)

@@ -1,0 +1,85 @@
+"""TF-IDF vectors over names and descriptions: rankings, ties, shared words and similar pairs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from harness.routing.vectors import Index, document_text
+
+ROOM = {
+    "pdf-merge": "Merges PDF documents into one file, ordering pages by bookmark.",
+    "csv-profile": "Profiles CSV tables: column types, missing values and outliers.",
+    "slide-deck": "Builds presentation slides from an outline, with speaker notes.",
+}
+
+
+def index(room: dict[str, str] = ROOM) -> Index:
+    return Index({name: document_text(name, text) for name, text in room.items()})
+
+
+def test_a_prompt_ranks_the_skill_whose_words_it_shares_first():
+    ranking = index().rank("Profile the columns of this CSV")
+    assert ranking.first == "csv-profile"
+    assert ranking.worst_rank("csv-profile") == 1
+    assert ranking.score("pdf-merge") == 0 and ranking.score("slide-deck") == 0
+    top = ranking.top(3)
+    assert [m.skill for m in top] == ["csv-profile"]
+    assert 0 < top[0].score <= 1
+    assert set(top[0].shared) == {"profile", "columns", "csv"}
+
+
+def test_a_prompt_sharing_no_word_scores_zero_everywhere_and_picks_nothing():
+    ranking = index().rank("Who broke the nightly job last Tuesday?")
+    assert ranking.first is None and ranking.top(3) == []
+    assert ranking.best_rank("pdf-merge") == 1
+    assert ranking.worst_rank("pdf-merge") == len(ROOM)
+
+
+def test_a_tie_is_read_against_the_case():
+    twins = index({"alpha-job": "Renders invoices.", "beta-job": "Renders invoices."})
+    ranking = twins.rank("render the invoices")
+    assert ranking.score("alpha-job") == ranking.score("beta-job") > 0
+    assert ranking.best_rank("beta-job") == 1  # for a negative: it does rank first
+    assert ranking.worst_rank("alpha-job") == 2  # for a positive: it is not alone in first place
+    assert ranking.first == "alpha-job"  # what the engine would pick: ties by name
+
+
+def test_words_every_skill_holds_still_count_so_identical_descriptions_score_one():
+    twins = index({"alpha": "Renders invoices as PDF.", "beta": "Renders invoices as PDF."})
+    [pair] = twins.similar_pairs(0.5)
+    assert (pair.first, pair.second) == ("alpha", "beta")
+    assert 0.5 < pair.score < 1  # the names differ
+    assert set(pair.shared) == {"renders", "invoices", "pdf"}
+
+
+def test_distinct_descriptions_are_not_a_pair():
+    assert index().similar_pairs(0.05) == []
+
+
+def test_the_same_text_gets_the_same_scores_whatever_order_the_room_is_given_in():
+    reversed_room = dict(reversed(list(ROOM.items())))
+    prompt = "merge the outline pages into slides"
+    assert index().rank(prompt).scores == index(reversed_room).rank(prompt).scores
+
+
+def brute_force_pairs(built: Index, threshold: float) -> list[tuple[str, str]]:
+    names = built.names
+    out = []
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            a, b = built.vectors[first].weights, built.vectors[second].weights
+            if sum(w * b.get(stem, 0.0) for stem, w in a.items()) >= threshold:
+                out.append((first, second))
+    return out
+
+
+@pytest.mark.parametrize("threshold", [0.2, 0.5, 0.75])
+def test_the_pruned_pair_search_finds_exactly_what_comparing_every_pair_finds(threshold: float):
+    rng = random.Random(13)
+    words = [f"word{n}" for n in range(12)]
+    built = Index({f"skill-{n:02d}": " ".join(rng.choices(words, k=rng.randint(2, 8))) for n in range(60)})
+    found = [(p.first, p.second) for p in built.similar_pairs(threshold)]
+    assert found == brute_force_pairs(built, threshold)
+    assert found  # the random room is dense enough that some pairs are similar
