@@ -10,6 +10,7 @@ from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Dataset
 from harness.model.findings import Finding
+from harness.routing.room import name_list
 
 MIN_POSITIVES = 3
 DATASET_FILES = (EVALS, EXTENDED)
@@ -82,7 +83,46 @@ def _trigger_rules(data: Dataset, catalog: Catalog) -> list[Finding]:
                 )
         if case.workspace is not None and data.skill is not None:
             out.extend(_workspace(case, data, catalog))
+        if "owner" in item:
+            out.extend(_owner(case, data, catalog))
     return out
+
+
+def _owner(case, data: Dataset, catalog: Catalog) -> list[Finding]:
+    """`owner` names another skill of the repo, on a false case: the one that should answer the prompt."""
+    if case.should_trigger:
+        return [
+            findings.error(
+                "owner-on-true-case",
+                data.rel,
+                f"case `{case.id}` expects its own skill to fire but names an `owner`, which belongs on a "
+                "false case (the skill that should answer instead); remove it or make the case false.",
+                case.line,
+            )
+        ]
+    if case.owner is None:
+        return []  # a malformed value is the schema's finding
+    if case.owner == data.skill:
+        return [
+            findings.error(
+                "owner-self",
+                data.rel,
+                f"case `{case.id}`: `owner` names this skill itself, which cannot outrank itself; name the "
+                "skill that should answer this prompt instead.",
+                case.line,
+            )
+        ]
+    if case.owner not in catalog.repo.skill_dirs:
+        return [
+            findings.error(
+                "owner-unknown",
+                data.rel,
+                f"case `{case.id}`: `owner` names `{case.owner}`, which is not a skill under --skills-dir "
+                f"{','.join(catalog.repo.globs)} (skills: {name_list(catalog.repo.names)}); fix the name.",
+                case.line,
+            )
+        ]
+    return []
 
 
 def _workspace(case, data: Dataset, catalog: Catalog) -> list[Finding]:

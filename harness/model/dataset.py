@@ -15,7 +15,8 @@ from harness.model import findings
 EVALS = "evals.json"
 EXTENDED = "extended_evals.json"
 EXPECTATION_KEYS = ("expected_behavior", "unexpected_behavior", "logs_contain", "files_exist")
-TRIGGER_ONLY_KEYS = (*EXPECTATION_KEYS, "workspace")
+TRIGGER_ONLY_KEYS = (*EXPECTATION_KEYS, "workspace", "top_k")
+DEFAULT_TOP_K = 3
 SHARED_NEGATIVES = "harness/data/negatives.json"
 MAX_DEPTH = nesting.MAX_DEPTH
 _TOO_DEEP = object()
@@ -37,6 +38,8 @@ class Case:
     workspace: str | None = None
     note: str | None = None
     extended: bool = False
+    top_k: int = DEFAULT_TOP_K  # lexical routing: a true case's skill must rank within this many
+    owner: str | None = None  # lexical routing: on a false case, the skill that must outrank this one
     trust_level: str = "stable"  # provisional: reported apart, counted by the gates only with --strict
 
     @property
@@ -154,6 +157,7 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         for key in EXPECTATION_KEYS
     }
     workspace, note, trust = item.get("workspace"), item.get("note"), item.get("trust_level")
+    top_k, owner = item.get("top_k"), item.get("owner")
     return Case(
         id=ident.strip(),
         prompt=prompt.strip(),
@@ -165,6 +169,8 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         workspace=workspace if isinstance(workspace, str) else None,
         note=note if isinstance(note, str) else None,
         trust_level=trust if trust in ("provisional", "stable") else "stable",
+        top_k=top_k if type(top_k) is int and top_k >= 1 else DEFAULT_TOP_K,
+        owner=owner.strip() if isinstance(owner, str) and owner.strip() else None,
         **lists,
     )
 
