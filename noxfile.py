@@ -102,7 +102,7 @@ def refs(session: nox.Session) -> None:
 
 @nox.session
 def routing(session: nox.Session) -> None:
-    """Install the routing room side by side in claude and grade which skill each prompt fires."""
+    """Grade which skill each prompt fires: the room in claude, or ranked offline with --engine lexical."""
     _pipeline(session, "routing")
 
 

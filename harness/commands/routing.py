@@ -18,9 +18,11 @@ from harness.model.dataset import Case
 from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
 from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
-from harness.report import publish
+from harness.report import finish, publish
 from harness.report.markdown import clip
-from harness.routing import metrics
+from harness.routing import forecast, lexical, lexical_result, metrics
+from harness.routing.lexical import LexicalEngine
+from harness.routing.lexical_result import LexicalMeta, LexicalResult
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
 from harness.routing.room import resolve_room
@@ -29,6 +31,29 @@ from harness.spend import RunBudget
 
 HELP = "install the routing room in claude and grade whether each prompt fires the right skill"
 AUTO_REPEAT_MAX = 5
+AGENT, LEXICAL = "agent", "lexical"
+# What only an agent run uses; a lexical run given one of them says so instead of ignoring it.
+AGENT_ONLY = {
+    "claude": "--claude",
+    "model": "--model",
+    "effort": "--effort",
+    "skip_preflight": "--skip-preflight",
+    "keep_logs": "--keep-logs",
+    "jobs": "--jobs",
+    "case_timeout": "--case-timeout",
+    "max_tool_calls": "--max-tool-calls",
+    "max_inspection_calls": "--max-inspection-calls",
+    "max_budget_usd": "--max-budget-usd",
+    "repeat": "--repeat",
+    "cache": "--cache",
+    "no_cache": "--no-cache",
+    "max_run_usd": "--max-run-usd",
+    "dry_run": "--dry-run",
+    "strict": "--strict",
+    "negatives": "--negatives",  # shared negatives belong to no skill: nothing for a ranking to test
+    "no_builtin_negatives": "--no-builtin-negatives",
+}
+LEXICAL_ONLY = {"min_rank1": "--min-rank1", "against": "--against"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +62,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--routing-room",
         metavar="SKILLS",
         help="skills installed side by side: a,b or all (blank: --skill, else the only skill with a dataset)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=(AGENT, LEXICAL),
+        default=AGENT,
+        help="agent: the room installed in claude (costs tokens); lexical: each prompt ranked against the "
+        "names and descriptions, offline and free, an approximation of the agent (default: agent)",
     )
     options.add_case_selection(parser)
     options.add_agent(parser)
@@ -90,6 +122,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     options.add_negatives(parser)
     options.add_adoption(parser)
+    parser.add_argument(
+        "--min-rank1",
+        default="0",
+        metavar="RATIO",
+        help="lexical engine: the share of positives whose skill ranks first must reach it, exactly; "
+        "0 only reports (default: 0)",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="REPORT",
+        help="lexical engine: the JSON report of an agent routing run; list the cases the two disagree on",
+    )
     options.add_strict(parser)
     options.add_paid_run(parser)
     options.add_reports(parser)
@@ -117,13 +161,13 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def min_accuracy(text: str) -> Fraction:
+def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
-        raise UsageError(f"--min-accuracy: '{text}' is not a number between 0 and 1.") from None
+        raise UsageError(f"{flag}: '{text}' is not a number between 0 and 1.") from None
     if not 0 <= value <= 1:
-        raise UsageError(f"--min-accuracy: {text} is outside 0..1; use 1 for every case, 0 to only report.")
+        raise UsageError(f"{flag}: {text} is outside 0..1; use 1 for every case, 0 to only report.")
     return value
 
 
@@ -137,12 +181,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     min_accuracy(args.min_accuracy)  # a bad bar is a usage error before any token is spent
+    refuse_other_engines_flags(args)
     repo = options.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     room = resolve_room(args.routing_room, repo, skill_filter)
     loaded = catalog.load(repo, room, options.negatives_from(args))
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
     require_well_formed(loaded, ctx, "the skills this run installs", adoption)
+    if args.engine == LEXICAL:
+        return run_lexical(args, ctx, deadline, loaded, room)
     pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:
@@ -241,6 +288,50 @@ def report(
     result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
     publish(result, ctx, ReportOptions.from_args(args))
     return result
+
+
+def run_lexical(args: argparse.Namespace, ctx: Context, deadline: Deadline, loaded, room: list[str]) -> int:
+    """Rank every case of the room against its names and descriptions: no agent, no network, no tokens."""
+    agent_cases = forecast.load(ctx.cwd / args.against, args.against) if args.against else None
+    pooled = loaded.cases(room, extended=args.extended)  # a shared negative has no skill whose rank to test
+    cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
+    if not cases:
+        raise UsageError("no routing case selected; check --skill and --only.")
+    ctx.err(
+        f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {', '.join(room)}"
+    )
+    engine = LexicalEngine({name: loaded.skills[name].description for name in room})
+    outcomes = [engine.grade(case) for case in cases]
+    bars = min_accuracy(args.min_accuracy), min_accuracy(args.min_rank1, "--min-rank1")
+    result = LexicalResult(
+        meta=LexicalMeta(
+            RunMeta.of("routing", loaded.repo, deadline), room, args.extended, *bars, args.against
+        ),
+        outcomes=outcomes,
+        gate=lexical_result.gate(outcomes, *bars),
+        findings=lexical.vocabulary_gaps(outcomes),
+        forecast=forecast.compare(outcomes, agent_cases, args.against) if agent_cases is not None else None,
+    )
+    code = finish(result, ctx, ReportOptions.from_args(args))
+    if code:
+        ctx.err(f"[routing] failed: {result.gate.reason}.")
+    return code
+
+
+def refuse_other_engines_flags(args: argparse.Namespace) -> None:
+    """A flag the chosen engine never reads is a usage error, not a setting silently dropped."""
+    parser = argparse.ArgumentParser(add_help=False)
+    add_arguments(parser)
+    defaults = vars(parser.parse_args([]))  # parsed, so a typed default compares like the flag's value
+    unused = AGENT_ONLY if args.engine == LEXICAL else LEXICAL_ONLY
+    given = [flag for dest, flag in unused.items() if getattr(args, dest) != defaults[dest]]
+    if given:
+        other = AGENT if args.engine == LEXICAL else LEXICAL
+        raise UsageError(
+            f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to --engine {other} only, "
+            f"and this run uses --engine {args.engine}; drop {'it' if len(given) == 1 else 'them'} or "
+            "switch engines."
+        )
 
 
 def progress_line(outcome: CaseOutcome) -> str:

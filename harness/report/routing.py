@@ -1,13 +1,18 @@
 """A routing run's reports: markdown, the headline and statuses of the text format, located findings
-(annotations, text, SARIF) and JUnit."""
+(annotations, text, SARIF) and JUnit.
+
+A run of the lexical engine has its own renderers, in routing_lexical.
+"""
 
 from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model.findings import Finding
+from harness.report import routing_lexical
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
 from harness.report.text import halt_note
+from harness.routing.lexical_result import LexicalResult
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingResult, status
 
@@ -26,7 +31,9 @@ def _percent(value: float | None) -> str:
     return "n/a" if value is None else f"{value * 100:.1f}%"
 
 
-def markdown(result: RoutingResult) -> str:
+def markdown(result: RoutingResult | LexicalResult) -> str:
+    if isinstance(result, LexicalResult):
+        return routing_lexical.markdown(result)
     data = result.to_json()
     meta, totals = result.meta, data["totals"]
     lines = ["## Skill routing", ""]
@@ -217,7 +224,9 @@ def _warnings(result: RoutingResult, data: dict) -> list[str]:
     return [*(line + "\n" for line in out)] if out else []
 
 
-def headline(result: RoutingResult) -> str:
+def headline(result: RoutingResult | LexicalResult) -> str:
+    if isinstance(result, LexicalResult):
+        return routing_lexical.headline(result)
     totals = result.totals()
     return (
         f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
@@ -225,13 +234,15 @@ def headline(result: RoutingResult) -> str:
     ) + halt_note(result.meta.halt)
 
 
-def statuses(result: RoutingResult) -> dict[str, str]:
+def statuses(result: RoutingResult | LexicalResult) -> dict[str, str]:
     return {o.case.id: status(o) for o in result.outcomes}
 
 
-def findings(result: RoutingResult) -> list[Finding]:
+def findings(result: RoutingResult | LexicalResult) -> list[Finding]:
     """Each case that did not pass, at its line in the dataset: a miss is an error, a run without a
     decision a warning (it was not graded)."""
+    if isinstance(result, LexicalResult):
+        return routing_lexical.findings(result)
     out = []
     for o in result.outcomes:
         if o.passed:
@@ -266,7 +277,9 @@ def hint(o: CaseOutcome) -> str:
     return f"`{observed}`'s description claims a prompt no skill should take; narrow it"
 
 
-def junit(result: RoutingResult) -> list[JUnitCase]:
+def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
+    if isinstance(result, LexicalResult):
+        return routing_lexical.junit(result)
     return [
         JUnitCase(
             classname=f"routing.{o.case.skill or 'shared'}",

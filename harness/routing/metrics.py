@@ -160,12 +160,16 @@ def gate(outcomes: list[CaseOutcome], min_accuracy: Fraction, strict: bool = Fal
             "no skill activated in any case although some were expected: the skills were "
             "not installed, or activation detection is broken",
         )
-    passed = sum(1 for o in graded if o.passed)
-    if min_accuracy > 0 and Fraction(passed, len(graded)) < min_accuracy:
+    return accuracy_gate(sum(1 for o in graded if o.passed), len(graded), min_accuracy)
+
+
+def accuracy_gate(passed: int, graded: int, min_accuracy: Fraction) -> Gate:
+    """passed/graded (graded > 0) against the bar, as an exact ratio; a bar of 0 only reports."""
+    if min_accuracy > 0 and Fraction(passed, graded) < min_accuracy:
         return Gate(
             False,
-            f"{passed}/{len(graded)} correct (accuracy {passed / len(graded):.3f}) is below "
+            f"{passed}/{graded} correct (accuracy {passed / graded:.3f}) is below "
             f"the --min-accuracy bar of {float(min_accuracy):g}",
         )
     bar = f"meets the bar of {float(min_accuracy):g}" if min_accuracy else "reported only (--min-accuracy 0)"
-    return Gate(True, f"{passed}/{len(graded)} correct; {bar}")
+    return Gate(True, f"{passed}/{graded} correct; {bar}")

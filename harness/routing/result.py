@@ -129,6 +129,7 @@ class RoutingResult:
     def to_json(self) -> dict:
         return {
             **envelope(self.meta.run, self.passed, counts([status(o) for o in self.outcomes])),
+            "engine": "agent",
             "meta": self.meta.to_json(),
             "gate": {"passed": self.gate.passed, "reason": self.gate.reason},
             "totals": self.totals(),

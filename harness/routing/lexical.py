@@ -1,0 +1,177 @@
+"""The lexical routing engine: each prompt ranked against the room's names and descriptions.
+
+It sees what an agent sees when it chooses (name and description) and grades with the routing verdicts,
+so it runs on every push for free; it approximates the agent's choice and never replaces it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from harness.model import findings
+from harness.model.dataset import Case
+from harness.model.findings import Finding
+from harness.routing import verdicts
+from harness.routing.vectors import Index, Match, Ranking, document_text
+
+TOP_SHOWN = 3
+WORDS_SHOWN = 8
+APPROXIMATION = (
+    "The lexical engine ranks each prompt by the words it shares with each skill's name and "
+    "description (TF-IDF cosine over stemmed words): it approximates how an agent routes and never "
+    "replaces agent routing."
+)
+
+
+@dataclass
+class LexicalOutcome:
+    """One case graded by its ranking. `error` set means it could not be graded (never a pass or a miss)."""
+
+    case: Case
+    verdict: str
+    observed: str | None  # the skill this engine would pick: the best score above zero
+    top: list[Match] = field(default_factory=list)
+    rank: int | None = None  # of the case's own skill, ties counted against the case
+    score: float = 0.0
+    owner_rank: int | None = None
+    owner_score: float | None = None
+    words: tuple[str, ...] = ()  # the prompt's words that carry meaning, as written
+    error: str | None = None
+
+    @property
+    def expected(self) -> str | None:
+        return self.case.expected_skill
+
+    @property
+    def graded(self) -> bool:
+        return self.verdict != verdicts.ERROR
+
+    @property
+    def passed(self) -> bool:
+        return self.verdict in verdicts.PASSING
+
+    @property
+    def fired(self) -> bool:
+        return self.observed is not None
+
+    @property
+    def rank1(self) -> bool:
+        """A positive whose skill alone ranks first."""
+        return self.case.should_trigger and self.rank == 1 and self.score > 0
+
+    @property
+    def vocabulary_gap(self) -> bool:
+        """A positive whose own skill's description shares no word with the prompt."""
+        return self.graded and self.case.should_trigger and self.score == 0
+
+    @property
+    def summary(self) -> str:
+        if not self.graded:
+            return f"not graded: {self.error}"
+        skill = self.case.skill
+        if self.case.should_trigger:
+            return f"expected {skill} in the top {self.case.top_k} -> ranked {self.rank} ({self._first()})"
+        owner = self.case.owner
+        if owner:
+            return (
+                f"expected owner {owner} above {skill} -> {owner} ranked {self.owner_rank}, "
+                f"{skill} {self.rank} ({self._first()})"
+            )
+        return f"expected {skill} not first -> ranked {self.rank} ({self._first()})"
+
+    def _first(self) -> str:
+        return f"first: {self.observed}" if self.observed else "no skill shares a word"
+
+
+class LexicalEngine:
+    """A room indexed once; `grade` ranks one case's prompt against it."""
+
+    def __init__(self, descriptions: Mapping[str, str]):
+        self.index = Index({name: document_text(name, text) for name, text in descriptions.items()})
+
+    @property
+    def room(self) -> list[str]:
+        return self.index.names
+
+    def grade(self, case: Case) -> LexicalOutcome:
+        missing = [name for name in (case.skill, case.owner) if name and name not in self.index.vectors]
+        if case.skill is None or missing:
+            return LexicalOutcome(case, verdicts.ERROR, None, error=self._ungradable(case, missing))
+        ranking = self.index.rank(case.prompt)
+        outcome = LexicalOutcome(
+            case,
+            verdict=verdicts.ERROR,
+            observed=ranking.first,
+            top=ranking.top(TOP_SHOWN),
+            rank=ranking.worst_rank(case.skill),
+            score=ranking.score(case.skill),
+            words=tuple(ranking.query.words.values()),
+        )
+        if case.owner:
+            outcome.owner_rank = ranking.worst_rank(case.owner)
+            outcome.owner_score = ranking.score(case.owner)
+        outcome.verdict = self._verdict(outcome, ranking)
+        return outcome
+
+    def _verdict(self, outcome: LexicalOutcome, ranking: Ranking) -> str:
+        """Ties go against the case: a positive tied at its cut misses it, a negative tied first fires."""
+        case, own = outcome.case, outcome.score
+        if case.should_trigger:
+            if own > 0 and outcome.rank <= case.top_k:
+                return verdicts.CORRECT_TRIGGER
+            return verdicts.MISSED_TRIGGER if outcome.observed is None else verdicts.WRONG_SKILL
+        if own > 0 and ranking.best_rank(case.skill) == 1:
+            return verdicts.FALSE_TRIGGER
+        if case.owner and not outcome.owner_score > own:
+            return verdicts.WRONG_SKILL
+        return verdicts.TRUE_NEGATIVE
+
+    def _ungradable(self, case: Case, missing: list[str]) -> str:
+        if case.skill is None:
+            return "a shared negative belongs to no skill, so no rank of one can be tested"
+        names = ", ".join(missing)
+        return (
+            f"{names} {'is' if len(missing) == 1 else 'are'} not in the room, so the case cannot be "
+            "ranked; add it to --routing-room"
+        )
+
+
+def vocabulary_gaps(outcomes: list[LexicalOutcome]) -> list[Finding]:
+    """A finding for each positive whose own description shares no word with the prompt."""
+    out = []
+    for outcome in outcomes:
+        if not outcome.vocabulary_gap:
+            continue
+        case = outcome.case
+        out.append(
+            findings.error(
+                "description-vocabulary-gap",
+                case.source,
+                f"case `{case.id}`: the description of `{case.skill}` shares no word with a prompt users "
+                f"would type ({', '.join(outcome.words[:WORDS_SHOWN]) or 'no word that carries meaning'}); "
+                "put the words users say for this need in the description, or rewrite an unrealistic prompt.",
+                case.line,
+            )
+        )
+    return out
+
+
+def rank_rates(outcomes: list[LexicalOutcome], room: list[str]) -> tuple[dict, dict[str, dict]]:
+    """Rank-1 and top-k rates of the graded positives, overall and per skill of the room."""
+    positives = [o for o in outcomes if o.graded and o.case.should_trigger]
+    per_skill = {name: _rates([o for o in positives if o.case.skill == name]) for name in room}
+    return _rates(positives), per_skill
+
+
+def _rates(positives: list[LexicalOutcome]) -> dict:
+    rank1 = sum(1 for o in positives if o.rank1)
+    top_k = sum(1 for o in positives if o.passed)
+    count = len(positives)
+    return {
+        "positives": count,
+        "rank1": rank1,
+        "top_k": top_k,
+        "rank1_rate": round(rank1 / count, 3) if count else None,
+        "top_k_rate": round(top_k / count, 3) if count else None,
+    }

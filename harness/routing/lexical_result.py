@@ -1,0 +1,156 @@
+"""The result of a lexical routing run: the routing report's shape, with ranks in place of agent runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from harness.envelope import RunMeta, counts, envelope
+from harness.model.findings import Finding
+from harness.routing import metrics
+from harness.routing.forecast import Forecast
+from harness.routing.lexical import APPROXIMATION, LexicalOutcome, rank_rates
+from harness.routing.metrics import Gate
+from harness.routing.result import status
+
+ENGINE = "lexical"
+SCORE_PLACES = 4
+
+
+@dataclass
+class LexicalMeta:
+    run: RunMeta
+    room: list[str]
+    extended: bool
+    min_accuracy: Fraction
+    min_rank1: Fraction
+    against: str | None = None
+
+    def to_json(self) -> dict:
+        return {
+            **self.run.to_json(),
+            "engine": ENGINE,
+            "room": self.room,
+            "extended": self.extended,
+            "min_accuracy": float(self.min_accuracy),
+            "min_rank1": float(self.min_rank1),
+            "against": self.against,
+        }
+
+
+@dataclass
+class LexicalResult:
+    meta: LexicalMeta
+    outcomes: list[LexicalOutcome]
+    gate: Gate
+    findings: list[Finding] = field(default_factory=list)
+    forecast: Forecast | None = None
+
+    command = "routing"
+    engine = ENGINE
+    approximation = APPROXIMATION
+
+    @property
+    def graded(self) -> list[LexicalOutcome]:
+        return [o for o in self.outcomes if o.graded]
+
+    @property
+    def passed(self) -> bool:
+        return self.gate.passed
+
+    def rates(self) -> tuple[dict, dict[str, dict]]:
+        return rank_rates(self.outcomes, self.meta.room)
+
+    def totals(self) -> dict:
+        graded = self.graded
+        passed = sum(1 for o in graded if o.passed)
+        overall, _ = self.rates()
+        return {
+            "cases": len(self.outcomes),
+            "graded": len(graded),
+            "passed": passed,
+            "errors": len(self.outcomes) - len(graded),
+            "accuracy": metrics.accuracy(passed, len(graded)),
+            "activations": sum(1 for o in graded if o.fired),
+            "activations_expected": sum(1 for o in graded if o.expected),
+            "rank1": overall,
+            "vocabulary_gaps": len(self.findings),
+        }
+
+    def per_skill(self) -> dict[str, dict]:
+        """The routing per-skill rows, each with its skill's rank-1 and top-k figures."""
+        _, rates = self.rates()
+        rows = metrics.per_skill(self.outcomes, self.meta.room)
+        return {name: {**row, **rates[name]} for name, row in rows.items()}
+
+    def to_json(self) -> dict:
+        return {
+            **envelope(self.meta.run, self.passed, counts([status(o) for o in self.outcomes])),
+            "engine": ENGINE,
+            "approximation": APPROXIMATION,
+            "meta": self.meta.to_json(),
+            "gate": {"passed": self.gate.passed, "reason": self.gate.reason},
+            "totals": self.totals(),
+            "verdicts": metrics.verdict_counts(self.outcomes),
+            "by_category": metrics.by_category(self.outcomes),
+            "per_skill": self.per_skill(),
+            "confusion": metrics.confusion(self.outcomes),
+            "findings": [f.to_dict() for f in self.findings],
+            "cases": [case_json(o) for o in self.outcomes],
+            "forecast": self.forecast.to_json() if self.forecast else None,
+        }
+
+
+def gate(outcomes: list[LexicalOutcome], min_accuracy: Fraction, min_rank1: Fraction) -> Gate:
+    """As agent routing's gate (nothing graded or nothing ranked fails at any bar), then --min-rank1."""
+    graded = [o for o in outcomes if o.graded]
+    if not graded:
+        return Gate(
+            False, "no case could be ranked (every case errored), so the run says nothing about routing"
+        )
+    if any(o.expected for o in graded) and not any(o.fired for o in graded):
+        return Gate(
+            False, "no prompt shares a word with any description in the room, so no skill ranked at all"
+        )
+    verdict = metrics.accuracy_gate(sum(1 for o in graded if o.passed), len(graded), min_accuracy)
+    if not verdict.passed or not min_rank1:
+        return verdict
+    overall, _ = rank_rates(outcomes, [])
+    hits, positives = overall["rank1"], overall["positives"]
+    if not positives:
+        return Gate(False, "--min-rank1 is set but no positive case was graded, so there is no rank-1 rate")
+    if Fraction(hits, positives) < min_rank1:
+        return Gate(
+            False,
+            f"rank-1 rate {hits}/{positives} ({hits / positives:.3f}) is below the --min-rank1 bar of "
+            f"{float(min_rank1):g}",
+        )
+    return Gate(True, f"{verdict.reason}; rank-1 {hits}/{positives} meets --min-rank1 {float(min_rank1):g}")
+
+
+def case_json(o: LexicalOutcome) -> dict:
+    return {
+        "id": o.case.id,
+        "skill": o.case.skill,
+        "category": o.case.category,
+        "prompt": o.case.prompt,
+        "source": o.case.source,
+        "line": o.case.line,
+        "expect": o.expected,
+        "observed": o.observed,
+        "verdict": o.verdict,
+        "passed": o.passed,
+        "status": status(o),
+        "error": o.error,
+        "top_k": o.case.top_k if o.case.should_trigger else None,
+        "owner": o.case.owner,
+        "rank": o.rank,
+        "score": round(o.score, SCORE_PLACES),
+        "owner_rank": o.owner_rank,
+        "owner_score": None if o.owner_score is None else round(o.owner_score, SCORE_PLACES),
+        "rank1": o.rank1,
+        "vocabulary_gap": o.vocabulary_gap,
+        "top": [
+            {"skill": m.skill, "score": round(m.score, SCORE_PLACES), "shared": list(m.shared)} for m in o.top
+        ],
+    }

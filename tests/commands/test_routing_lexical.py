@@ -1,0 +1,191 @@
+"""`skillscope routing --engine lexical` end to end: no claude, no network, the routing reports."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from harness import schemas
+from harness.routing.lexical import APPROXIMATION
+from tests.support.helpers import make_skill, run_cli
+
+CATALOG = Path(__file__).parents[1] / "routing" / "lexical_catalog"
+
+
+@pytest.fixture
+def catalog_repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(CATALOG, root, ignore=shutil.ignore_patterns("expected.json"))
+    return root
+
+
+def lexical(root: Path, *extra: str, environ: dict | None = None):
+    """The run and its JSON report; the environment is empty unless given, so no claude can be found."""
+    output = root.parent / "lexical.json"
+    output.unlink(missing_ok=True)
+    args = [
+        "routing",
+        "--engine",
+        "lexical",
+        "--repo",
+        str(root),
+        "--skills-dir",
+        "*",
+        "--routing-room",
+        "all",
+    ]
+    run = run_cli([*args, "--output", str(output), *extra], cwd=root, environ=environ)
+    return run, json.loads(output.read_text(encoding="utf-8")) if output.exists() else None
+
+
+def test_without_claude_it_grades_every_case_and_writes_a_schema_valid_report(catalog_repo: Path):
+    run, report = lexical(catalog_repo)
+    assert run.code == 1  # 18 of 22 correct, below the default bar of 1
+    assert [e.message for e in schemas.validator("routing-report").iter_errors(report)] == []
+    assert report["engine"] == "lexical" and report["meta"]["engine"] == "lexical"
+    assert report["approximation"] == APPROXIMATION
+    assert report["totals"]["graded"] == 22 and report["totals"]["passed"] == 18
+    assert report["totals"]["rank1"]["rank1"] == 10 and report["totals"]["rank1"]["positives"] == 13
+    assert report["gate"]["reason"] == "18/22 correct (accuracy 0.818) is below the --min-accuracy bar of 1"
+    assert "[routing] failed: 18/22 correct" in run.stderr
+    case = next(c for c in report["cases"] if c["id"] == "pdf-merge-second")
+    assert case["verdict"] == "correct_trigger" and case["rank"] == 2 and case["rank1"] is False
+    assert [t["skill"] for t in case["top"]] == ["slide-deck", "pdf-merge"]
+    assert sorted(case["top"][1]["shared"]) == ["merge", "pdf"]
+
+
+def test_every_report_says_it_approximates_the_agent(catalog_repo: Path, tmp_path: Path):
+    summary = tmp_path / "summary.md"
+    run, report = lexical(catalog_repo, "--summary", str(summary), "--junit", str(tmp_path / "j.xml"))
+    assert APPROXIMATION in run.stdout and APPROXIMATION in summary.read_text(encoding="utf-8")
+    assert "Rank-1 rate: **10/13 (76.9%)**" in run.stdout
+    assert "csv-profile-owner-lost" in run.stdout and "pdf-merge 0.32: pdf, pages" in run.stdout
+
+
+def test_annotations_sit_at_the_dataset_line_and_a_vocabulary_gap_says_so(catalog_repo: Path):
+    run, _ = lexical(catalog_repo, environ={"GITHUB_ACTIONS": "true"})
+    annotations = [line for line in run.lines if line.startswith("::")]
+    assert len(annotations) == 4
+    gap = next(line for line in annotations if "csv-profile-no-words" in line)
+    assert gap.startswith(
+        "::error file=csv-profile/evals/evals.json,line=5,title=skillscope description-vocabulary-gap::"
+    )
+    assert "shares no word with a prompt users would type" in gap
+    lost = next(line for line in annotations if "csv-profile-owner-lost" in line)
+    assert "line=6" in lost and "expected owner git-history above csv-profile" in lost
+
+
+def test_junit_has_one_test_per_case_with_the_failures(catalog_repo: Path, tmp_path: Path):
+    junit = tmp_path / "lexical.xml"
+    lexical(catalog_repo, "--junit", str(junit))
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite.get("tests") == "22" and suite.get("failures") == "4" and suite.get("errors") == "0"
+
+
+@pytest.mark.parametrize(
+    ("bars", "code", "reason"),
+    [
+        (["--min-accuracy", "0"], 0, "18/22 correct; reported only (--min-accuracy 0)"),
+        (["--min-accuracy", "0", "--min-rank1", "0.75"], 0, "rank-1 10/13 meets --min-rank1 0.75"),
+        (
+            ["--min-accuracy", "0", "--min-rank1", "4/5"],
+            1,
+            "rank-1 rate 10/13 (0.769) is below the --min-rank1",
+        ),
+    ],
+)
+def test_min_rank1_is_a_ratchet_on_the_rank1_rate(
+    catalog_repo: Path, bars: list[str], code: int, reason: str
+):
+    run, report = lexical(catalog_repo, *bars)
+    assert run.code == code and reason in report["gate"]["reason"]
+
+
+def test_case_selection_flags_apply_and_shared_negatives_stay_out(catalog_repo: Path):
+    run, report = lexical(catalog_repo, "--only", "git-history", "--min-accuracy", "0")
+    assert run.code == 0
+    assert {c["skill"] for c in report["cases"]} == {"git-history"} and report["totals"]["cases"] == 5
+
+
+def test_the_structural_gate_still_runs_first(catalog_repo: Path):
+    (catalog_repo / "slide-deck" / "SKILL.md").write_text("no frontmatter\n", encoding="utf-8")
+    run, report = lexical(catalog_repo)
+    assert run.code == 1 and report is None
+    assert "slide-deck/SKILL.md:1" in run.stderr and "structural error(s)" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (["--repeat", "3"], "--repeat applies to --engine agent only"),
+        (["--model", "m", "--jobs", "2"], "--model, --jobs apply"),
+    ],
+)
+def test_a_flag_only_the_agent_reads_is_a_usage_error(catalog_repo: Path, flags: list[str], named: str):
+    run, _ = lexical(catalog_repo, *flags)
+    assert run.code == 2 and named in run.stderr
+
+
+def test_lexical_flags_on_an_agent_run_are_a_usage_error_before_any_agent_is_sought(tmp_path: Path):
+    make_skill(tmp_path / "repo", "alpha")
+    run = run_cli(["routing", "--repo", str(tmp_path / "repo"), "--min-rank1", "0.5"], cwd=tmp_path)
+    assert run.code == 2 and "--min-rank1 applies to --engine lexical only" in run.stderr
+
+
+def agent_report(path: Path, verdicts: dict[str, tuple[str, str | None, bool]]) -> Path:
+    cases = [
+        {"id": cid, "verdict": verdict, "observed": observed, "passed": passed}
+        for cid, (verdict, observed, passed) in verdicts.items()
+    ]
+    path.write_text(json.dumps({"command": "routing", "engine": "agent", "cases": cases}), encoding="utf-8")
+    return path
+
+
+def test_against_an_agent_report_lists_where_the_engines_disagree(catalog_repo: Path, tmp_path: Path):
+    against = agent_report(
+        tmp_path / "agent.json",
+        {
+            "pdf-merge-signature": ("correct_trigger", "pdf-merge", True),  # lexical: wrong_skill
+            "pdf-merge-rank1": ("correct_trigger", "pdf-merge", True),  # both pass
+            "slide-deck-deck": ("error", None, False),  # the agent could not grade it
+        },
+    )
+    run, report = lexical(catalog_repo, "--against", str(against), "--min-accuracy", "0")
+    forecast = report["forecast"]
+    assert (forecast["compared"], forecast["agreed"], forecast["same_pick"]) == (2, 1, 1)
+    assert (forecast["not_in_report"], forecast["agent_errors"]) == (19, 1)
+    assert forecast["disagreements"] == [
+        {
+            "id": "pdf-merge-signature",
+            "skill": "pdf-merge",
+            "lexical_verdict": "wrong_skill",
+            "lexical_pick": "slide-deck",
+            "agent_verdict": "correct_trigger",
+            "agent_pick": "pdf-merge",
+        }
+    ]
+    assert report["meta"]["against"] == str(against)
+    assert "### Forecast against" in run.stdout and "wrong_skill (first: slide-deck)" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot be read"),
+        ("{not json", "is not JSON"),
+        ('{"command": "structural", "cases": []}', "is not a routing report"),
+        ('{"command": "routing", "engine": "lexical", "cases": []}', "is a report of the lexical engine"),
+        ('{"command": "routing", "cases": [{"verdict": "x"}]}', "its `cases` list is missing or malformed"),
+    ],
+)
+def test_a_bad_against_file_is_one_sentence_naming_it(catalog_repo: Path, tmp_path: Path, content, message):
+    path = tmp_path / "agent.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    run, report = lexical(catalog_repo, "--against", str(path))
+    assert run.code == 2 and report is None
+    assert f"--against {path}: {message}" in run.stderr and "Traceback" not in run.stderr

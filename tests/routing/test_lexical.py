@@ -1,0 +1,95 @@
+"""The lexical engine on a catalog whose ranks are known by construction (tests/routing/lexical_catalog).
+
+Each description there uses words no other one does, so which skills a prompt can rank follows from
+the words it holds; expected.json beside the skills gives every case's verdict and rank.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.model import catalog, repo
+from harness.model.dataset import Case
+from harness.routing import verdicts
+from harness.routing.lexical import LexicalEngine, rank_rates, vocabulary_gaps
+
+CATALOG = Path(__file__).parent / "lexical_catalog"
+EXPECTED = json.loads((CATALOG / "expected.json").read_text(encoding="utf-8"))
+
+
+def load():
+    loaded = catalog.load(repo.discover(CATALOG, ["*"]))
+    engine = LexicalEngine({name: skill.description for name, skill in loaded.skills.items()})
+    return engine, [engine.grade(case) for case in loaded.cases()]
+
+
+def test_every_case_gets_the_verdict_and_rank_its_construction_gives():
+    _, outcomes = load()
+    got = {o.case.id: {"verdict": o.verdict, "rank": o.rank} for o in outcomes}
+    assert got == EXPECTED["cases"]
+
+
+def test_rank1_and_top_k_rates_count_the_positives():
+    engine, outcomes = load()
+    overall, per_skill = rank_rates(outcomes, engine.room)
+    assert {key: overall[key] for key in ("positives", "rank1", "top_k")} == EXPECTED["rank1"]
+    assert per_skill["pdf-merge"]["rank1"] == 2 and per_skill["pdf-merge"]["top_k"] == 3
+
+
+def test_a_positive_sharing_no_word_with_its_description_is_its_own_finding():
+    _, outcomes = load()
+    [gap] = vocabulary_gaps(outcomes)
+    assert gap.rule == "description-vocabulary-gap" and gap.severity == "error"
+    assert (gap.path, gap.line) == ("csv-profile/evals/evals.json", 5)
+    assert "shares no word with a prompt users would type (half, rows, spreadsheet, blank)" in gap.message
+    assert [o.case.id for o in outcomes if o.vocabulary_gap] == EXPECTED["vocabulary_gaps"]
+
+
+def test_an_owner_that_does_not_outrank_the_skill_fails_the_case_though_the_skill_is_not_first():
+    _, outcomes = load()
+    lost = next(o for o in outcomes if o.case.id == "csv-profile-owner-lost")
+    assert lost.verdict == verdicts.WRONG_SKILL and lost.observed == "pdf-merge"
+    assert lost.owner_score == 0 < lost.score
+    assert "expected owner git-history above csv-profile" in lost.summary
+
+
+def test_each_case_keeps_the_top_three_with_scores_and_the_shared_words():
+    _, outcomes = load()
+    second = next(o for o in outcomes if o.case.id == "pdf-merge-second")
+    assert [m.skill for m in second.top] == ["slide-deck", "pdf-merge"]
+    assert second.top[0].score > second.top[1].score > 0
+    assert set(second.top[1].shared) == {"merge", "pdf"}
+
+
+def test_a_tie_at_the_cut_counts_against_a_positive_and_for_a_false_trigger():
+    engine = LexicalEngine({"alpha-job": "Renders invoices.", "beta-job": "Renders invoices."})
+    tie = "render the invoices"
+    positive = engine.grade(Case("p", tie, True, "alpha-job", "a.json", top_k=1))
+    negative = engine.grade(Case("n", tie, False, "beta-job", "b.json"))
+    assert (positive.verdict, positive.rank) == (verdicts.WRONG_SKILL, 2)
+    assert negative.verdict == verdicts.FALSE_TRIGGER
+
+
+@pytest.mark.parametrize(
+    ("case", "error"),
+    [
+        (Case("n", "merge pdf", False, "pdf-merge", "a.json", owner="outside"), "outside is not in the room"),
+        (Case("u", "merge pdf", False, None, "negatives.json"), "a shared negative belongs to no skill"),
+    ],
+)
+def test_a_case_the_room_cannot_rank_is_an_error_never_a_pass_or_a_miss(case: Case, error: str):
+    engine, _ = load()
+    outcome = engine.grade(case)
+    assert outcome.verdict == verdicts.ERROR and not outcome.graded and not outcome.passed
+    assert error in outcome.error
+
+
+def test_the_same_catalog_ranks_the_same_every_time():
+    _, first = load()
+    _, second = load()
+    assert [(o.case.id, o.top, o.rank, o.score) for o in first] == [
+        (o.case.id, o.top, o.rank, o.score) for o in second
+    ]
