@@ -39,10 +39,14 @@ def action_steps(job: dict) -> list[dict]:
 
 
 def graded_jobs(path: Path) -> dict[str, dict]:
+    """Jobs whose action runs an agent; lexical routing ranks offline, with no endpoint or cache."""
     return {
         name: job
         for name, job in jobs(load(path)).items()
-        if any(s["with"]["command"] in GRADED for s in action_steps(job))
+        if any(
+            s["with"]["command"] in GRADED and "--engine lexical" not in str(s["with"].get("args", ""))
+            for s in action_steps(job)
+        )
     }
 
 
