@@ -33,7 +33,8 @@ def _share(part: int, whole: int) -> str:
 
 
 def markdown(result: LexicalResult) -> str:
-    totals, rank1 = result.totals(), result.totals()["rank1"]
+    totals = result.totals()
+    rank1 = totals["rank1"]
     lines = ["## Skill routing: lexical engine", "", f"> {result.approximation}", ""]
     lines.append(
         f"**{_share(totals['passed'], totals['graded'])} correct** across {totals['cases']} prompts "

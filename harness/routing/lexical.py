@@ -160,8 +160,10 @@ def vocabulary_gaps(outcomes: list[LexicalOutcome]) -> list[Finding]:
 def rank_rates(outcomes: list[LexicalOutcome], room: list[str]) -> tuple[dict, dict[str, dict]]:
     """Rank-1 and top-k rates of the graded positives, overall and per skill of the room."""
     positives = [o for o in outcomes if o.graded and o.case.should_trigger]
-    per_skill = {name: _rates([o for o in positives if o.case.skill == name]) for name in room}
-    return _rates(positives), per_skill
+    by_skill: dict[str, list[LexicalOutcome]] = {name: [] for name in room}
+    for outcome in positives:
+        by_skill.get(outcome.case.skill, []).append(outcome)
+    return _rates(positives), {name: _rates(cases) for name, cases in by_skill.items()}
 
 
 def _rates(positives: list[LexicalOutcome]) -> dict:

@@ -108,13 +108,19 @@ def by_category(outcomes: list[CaseOutcome]) -> dict[str, dict]:
 
 
 def per_skill(outcomes: list[CaseOutcome], room: list[str]) -> dict[str, dict]:
-    graded = [o for o in outcomes if o.graded]
+    # Grouped once: a room of a thousand skills over ten thousand cases must not scan every case per skill.
+    expected_by: dict[str, list[CaseOutcome]] = defaultdict(list)
+    fired_by: dict[str, list[CaseOutcome]] = defaultdict(list)
+    for o in outcomes:
+        if o.graded and o.expected:
+            expected_by[o.expected].append(o)
+        if o.graded and o.observed:
+            fired_by[o.observed].append(o)
     out = {}
     for skill in room:
-        expecting = [o for o in graded if o.expected == skill]
+        expecting, fired = expected_by.get(skill, []), fired_by.get(skill, [])
         correct = sum(1 for o in expecting if o.observed == skill)
         missed = sum(1 for o in expecting if o.observed is None)
-        fired = [o for o in graded if o.observed == skill]
         out[skill] = {
             "expected": len(expecting),
             "correct": correct,
