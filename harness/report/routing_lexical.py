@@ -67,7 +67,8 @@ def headline(result: LexicalResult) -> str:
     totals = result.totals()
     rank1 = totals["rank1"]
     return (
-        f"lexical: {totals['passed']}/{totals['graded']} correct, rank-1 "
+        f"lexical engine, an approximation of the agent that never replaces it: "
+        f"{totals['passed']}/{totals['graded']} correct, rank-1 "
         f"{rank1['rank1']}/{rank1['positives']} of {totals['cases']} case(s); {result.gate.reason}"
     )
 

@@ -61,9 +61,11 @@ def test_without_claude_it_grades_every_case_and_writes_a_schema_valid_report(ca
 def test_every_report_says_it_approximates_the_agent(catalog_repo: Path, tmp_path: Path):
     summary = tmp_path / "summary.md"
     run, report = lexical(catalog_repo, "--summary", str(summary), "--junit", str(tmp_path / "j.xml"))
-    assert APPROXIMATION in run.stdout and APPROXIMATION in summary.read_text(encoding="utf-8")
-    assert "Rank-1 rate: **10/13 (76.9%)**" in run.stdout
-    assert "csv-profile-owner-lost" in run.stdout and "pdf-merge 0.32: pdf, pages" in run.stdout
+    markdown = summary.read_text(encoding="utf-8")
+    assert APPROXIMATION in markdown and report["approximation"] == APPROXIMATION
+    assert "an approximation of the agent that never replaces it" in run.stdout  # the text format
+    assert "Rank-1 rate: **10/13 (76.9%)**" in markdown
+    assert "csv-profile-owner-lost" in markdown and "pdf-merge 0.32: pdf, pages" in markdown
 
 
 def test_annotations_sit_at_the_dataset_line_and_a_vocabulary_gap_says_so(catalog_repo: Path):
@@ -154,7 +156,9 @@ def test_against_an_agent_report_lists_where_the_engines_disagree(catalog_repo: 
             "slide-deck-deck": ("error", None, False),  # the agent could not grade it
         },
     )
-    run, report = lexical(catalog_repo, "--against", str(against), "--min-accuracy", "0")
+    run, report = lexical(
+        catalog_repo, "--against", str(against), "--min-accuracy", "0", "--format", "markdown"
+    )
     forecast = report["forecast"]
     assert (forecast["compared"], forecast["agreed"], forecast["same_pick"]) == (2, 1, 1)
     assert (forecast["not_in_report"], forecast["agent_errors"]) == (19, 1)
