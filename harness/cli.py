@@ -195,6 +195,13 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
             parser.parse_args(words)
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed why
         return exc.code if isinstance(exc.code, int) else 2
+    except ModuleNotFoundError as exc:  # a broken install, not a bug of ours: say how to mend it
+        (ctx.stderr if ctx else sys.stderr).write(
+            f"error: the module {exc.name!r} that skillscope needs is not installed in this Python "
+            f"({sys.executable}); reinstall the harness with its dependencies: "
+            "pip install --force-reinstall skillscope-harness.\n"
+        )
+        return 3
     from harness import options, settings
     from harness.context import Context
     from harness.errors import HarnessError

@@ -66,6 +66,21 @@ def test_an_internal_error_is_one_line_and_exit_3_never_a_traceback(
     assert "Traceback" not in run.stderr + run.stdout
 
 
+def test_a_dependency_missing_from_the_install_says_how_to_mend_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def missing(_name: str):
+        raise ModuleNotFoundError("No module named 'snowballstemmer'", name="snowballstemmer")
+
+    monkeypatch.setattr(cli, "load_command", missing)
+    run = run_cli(["structural", "--repo", str(tmp_path)], cwd=tmp_path)
+    assert run.code == 3
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert "'snowballstemmer'" in run.stderr
+    assert "pip install --force-reinstall skillscope-harness" in run.stderr
+    assert "Traceback" not in run.stderr + run.stdout
+
+
 def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path) -> None:
     """`skillscope structural | head`: the closed pipe ends the run quietly (141), with no crash log."""
 
