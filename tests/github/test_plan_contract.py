@@ -32,10 +32,11 @@ def caller_inputs() -> dict[str, str]:
     return {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in values.items()}
 
 
-def run_step(job: str, step_id: str, tmp_path: Path, event: dict[str, str]) -> dict[str, str]:
-    """Run one `shell: python` step of the pipeline with its env resolved; return its GITHUB_OUTPUT."""
+def run_step(job: str, step_id: str, tmp_path: Path, event: dict[str, str], **given: str) -> dict[str, str]:
+    """Run one `shell: python` step of the pipeline with its env resolved (the caller's inputs, with
+    `given` overriding some); return its GITHUB_OUTPUT."""
     step = next(s for s in load(PIPELINE)["jobs"][job]["steps"] if s.get("id") == step_id)
-    inputs = caller_inputs()
+    inputs = caller_inputs() | given
     env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
     for name, expression in step["env"].items():
         match = re.fullmatch(r"\$\{\{\s*inputs\.(\w+)\s*\}\}", expression)
@@ -140,6 +141,16 @@ def test_the_structural_and_routing_arguments_are_flags_the_harness_takes(tmp_pa
     assert done.returncode != 2, done.stderr
     assert shlex.split(args["routing"])[:2] == ["--min-accuracy", "1"]
     assert args["behavior"] == "--extended"
+
+
+def test_the_negatives_input_reaches_structural_and_routing(tmp_path):
+    shared = "tests/acceptance/structural/negatives-not-false/shared/negatives.json"
+    args = run_step("discover", "args", tmp_path, {"EVENT": "workflow_dispatch"}, negatives=shared)
+    assert shlex.split(args["routing"])[-2:] == ["--negatives", shared]
+    done = skillscope("structural", *shlex.split(args["structural"]))
+    # That file holds a case that is not false: structural validates it, so the run fails on it.
+    assert done.returncode == 1, done.stderr
+    assert "negatives-not-false" in done.stdout
 
 
 def test_the_reader_refuses_something_that_is_not_a_plan(tmp_path):
