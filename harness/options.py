@@ -426,15 +426,29 @@ def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
 
-def add_agent(parser: argparse.ArgumentParser) -> None:
-    """Flags of every command that drives the claude CLI."""
-    parser.add_argument(
-        "--claude",
-        metavar="PATH",
-        help="the claude executable (default: $SKILLSCOPE_CLAUDE, else `claude` on PATH)",
-    )
-    parser.add_argument("--model", help="model alias or id passed to claude (default: the CLI's own)")
-    parser.add_argument("--effort", choices=EFFORTS, help="reasoning effort passed to claude")
+AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
+
+
+def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: bool = False) -> None:
+    """Flags of every command that drives an agent CLI. `choose`: --agent picks the runtime (and each
+    runtime's --<name> PATH); `matrix`: --agent takes a comma list. Without either, claude only."""
+    if choose or matrix:
+        parser.add_argument(
+            "--agent",
+            default="claude",
+            metavar="AGENTS" if matrix else "AGENT",
+            help=f"the agent CLI that loads the skills: {'|'.join(AGENTS)}"
+            + (" (a comma list runs every case on each, side by side)" if matrix else "")
+            + " (default: claude)",
+        )
+    for name in AGENTS if choose or matrix else ("claude",):
+        parser.add_argument(
+            f"--{name}",
+            metavar="PATH",
+            help=f"the {name} executable (default: $SKILLSCOPE_{name.upper()}, else `{name}` on PATH)",
+        )
+    parser.add_argument("--model", help="model alias or id passed to the agent (default: the CLI's own)")
+    parser.add_argument("--effort", choices=EFFORTS, help="reasoning effort passed to the agent")
     parser.add_argument(
         "--skip-preflight",
         action="store_true",
@@ -443,7 +457,8 @@ def add_agent(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep-logs",
         metavar="DIR",
-        help="keep each case's transcript here (raw stream-json; behavioral adds the judge exchange)",
+        help="keep each case's transcript here (the agent's raw JSON events; behavioral adds the "
+        "judge exchange)",
     )
 
 
@@ -477,6 +492,16 @@ def add_strict(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="count provisional cases (trust_level: provisional) toward the gate too",
     )
+
+
+def agents_of(args: argparse.Namespace, flag: str = "--agent") -> list[str]:
+    """The agents named by --agent: known names, each once, at least one (claude for a command without
+    the flag)."""
+    names = list(dict.fromkeys(parse_list(flag, getattr(args, flag.lstrip("-").replace("-", "_"), None))))
+    unknown = [n for n in names if n not in AGENTS]
+    if unknown:
+        raise UsageError(f"{flag}: unknown agent {unknown[0]!r}; choose from {', '.join(AGENTS)}.")
+    return names or ["claude"]
 
 
 def add_case_selection(parser: argparse.ArgumentParser) -> None:

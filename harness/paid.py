@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from harness import agent
+from harness import agent, options
 from harness.cancel import Cancellation
 from harness.checks import CheckOptions
 from harness.checks import structural as structural_checks
@@ -35,13 +35,21 @@ class AgentNotReady(HarnessError):
 
 
 def ready_agent(
-    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, preflight: bool = True
+    args: argparse.Namespace,
+    ctx: Context,
+    deadline: Deadline,
+    cancel: Cancellation,
+    preflight: bool = True,
+    runtime: str | None = None,
 ) -> agent.Agent:
     """The agent located, isolated and (unless --skip-preflight, or not `preflight` for a dry run that
     must send nothing) proven able to reach its API, its probes bounded by the command's --timeout and
-    ended by a cancelling signal."""
+    ended by a cancelling signal. `runtime` defaults to the first agent --agent names."""
+    name = runtime or options.agents_of(args)[0]
     try:
-        ready = agent.connect(args.claude, ctx.environ, deadline=deadline, cancel=cancel)
+        ready = agent.connect_runtime(
+            name, getattr(args, name, None), ctx.environ, deadline=deadline, cancel=cancel
+        )
         if preflight and not args.skip_preflight:
             ready.preflight(args.model, deadline=deadline, cancel=cancel)
     except agent.AgentUnavailable as exc:
@@ -63,3 +71,10 @@ def exit_code(passed: bool, cancel: Cancellation) -> int:
     if cancel.is_set():
         return cancel.exit_code
     return 0 if passed else 1
+
+
+def ready_agents(
+    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, preflight: bool = True
+) -> list[agent.Agent]:
+    """Every agent --agent names, each ready as `ready_agent` makes it, in the order given."""
+    return [ready_agent(args, ctx, deadline, cancel, preflight, name) for name in options.agents_of(args)]

@@ -24,7 +24,10 @@ except ModuleNotFoundError:  # Python 3.10
 OWN_FILE = "skillscope.toml"
 PYPROJECT = "pyproject.toml"
 # Environment variables that a flag documents as its fallback; they beat the file.
-ENVIRONMENT = {"skills-dir": "SKILLSCOPE_SKILLS", "claude": "SKILLSCOPE_CLAUDE"}
+ENVIRONMENT = {
+    "skills-dir": "SKILLSCOPE_SKILLS",
+    **{name: f"SKILLSCOPE_{name.upper()}" for name in ("claude", "copilot", "codex", "gemini", "opencode")},
+}
 # Flags that make no sense in a file at the root they would name, or that only print.
 NOT_SETTINGS = frozenset({"repo", "help", "version"})
 

@@ -143,7 +143,7 @@ class CaseResult:
 @dataclass
 class BehavioralMeta:
     run: RunMeta
-    claude_version: str | None  # None: the CLI could not be started
+    agent_version: str | None  # None: the CLI could not be started
     model: str | None
     judge_model: str | None
     effort: str | None
@@ -162,11 +162,19 @@ class BehavioralMeta:
     halt: Halt = field(default_factory=Halt)
     max_run_usd: float = 0.0
     cache: str | None = None  # the result cache's folder; None with --no-cache
+    agent: str = "claude"
+    judge_agent: str = "claude"
+    judge_version: str | None = None
 
     def to_json(self) -> dict:
+        versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}
         return {
             **self.run.to_json(),
-            "claude_version": self.claude_version,
+            "agent": self.agent,
+            "agent_version": self.agent_version,
+            **versions,
+            "judge_agent": self.judge_agent,
+            "judge_version": self.judge_version,
             "model": self.model,
             "judge_model": self.judge_model,
             "strict": self.strict,

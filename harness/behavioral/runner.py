@@ -82,8 +82,10 @@ class BehavioralRun:
         results: cache.ResultCache | None = None,
         budget: RunBudget | None = None,
         on_case_start: Callable[[Case], None] = lambda case: None,
+        judge_agent: agent.Agent | None = None,
     ):
         self.agent = runner
+        self.judge = judge_agent or runner
         self.skills, self.settings, self.deadline = skills, settings, deadline
         self.on_case_done, self.on_case_start = on_case_done, on_case_start
         self.cancel = cancel or Cancellation()
@@ -105,6 +107,7 @@ class BehavioralRun:
                 "isolation": self.agent.describe(),
             },
             **self.settings.cache_parts(),
+            **self.judge_parts(),
             "room": self._room_digests[skill.name],
             "hooks": cache.file_digest(skill.directory / hooks_mod.HOOKS_FILE),
             "fixture": cache.tree_digest(fixture) if fixture else None,
@@ -112,6 +115,13 @@ class BehavioralRun:
             "expectations": {key: getattr(case, key) for key in EXPECTATION_KEYS},
         }
         return cache.key_of("behavioral", parts)
+
+    def judge_parts(self) -> dict:
+        """A judge on another runtime grades differently: its CLI is part of the key (none when the
+        agent judges itself, so those keys stay as they were)."""
+        if self.judge is self.agent:
+            return {}
+        return {"judge_agent": {"runtime": self.judge.runtime, "version": self.judge.version}}
 
     def cached(self, skill: SkillUnderTest, case: Case) -> CaseResult | None:
         """The graded result the cache holds for this case, if any."""
@@ -289,7 +299,7 @@ class BehavioralRun:
         )
         evidence_text = self.agent.redact(judge.evidence(trace, workspace, result.changes))
         outcome = judge.grade(
-            self.agent,
+            self.judge,
             settings,
             case.prompt,
             graded,
@@ -344,4 +354,6 @@ def _denials(trace: agent.Trace) -> list[str]:
     names = sorted({str(d.get("tool_name")) for d in trace.permission_denials if isinstance(d, dict)})
     if not names:
         return []
-    return [f"claude refused {len(trace.permission_denials)} tool call(s) of the agent: {', '.join(names)}"]
+    return [
+        f"the agent CLI refused {len(trace.permission_denials)} tool call(s) of the agent: {', '.join(names)}"
+    ]

@@ -21,7 +21,7 @@ from harness.cancel import Cancellation, on_signals
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import Halt, RunMeta
-from harness.errors import HarnessError
+from harness.errors import HarnessError, UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.repo import Repo
@@ -31,7 +31,7 @@ from harness.report import publish
 from harness.report.markdown import clip
 from harness.spend import RunBudget
 
-HELP = "run each case that asserts something to completion in claude and grade what the agent actually did"
+HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
 # Routing's own knobs: accepted by the parser only to say where they belong.
 ROUTING_ONLY_FLAGS = (
     "--routing-room",
@@ -54,7 +54,13 @@ class RoutingOnly(argparse.Action):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
     options.add_case_selection(parser)
-    options.add_agent(parser)
+    options.add_agent(parser, choose=True)
+    parser.add_argument(
+        "--judge-agent",
+        default="claude",
+        choices=options.AGENTS,
+        help="the agent CLI that runs the judge, read-only in the case's workspace (default: claude)",
+    )
     parser.add_argument(
         "--judge-model",
         metavar="MODEL",
@@ -78,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=options.non_negative,
         default=5.0,
         metavar="USD",
-        help="spend cap per case, passed to claude for the agent and the judge; 0 turns it off (default: 5)",
+        help="spend cap per case for the agent and the judge, where the CLI has one; 0: off (default: 5)",
     )
     parser.add_argument(
         "--strict-isolation",
@@ -111,6 +117,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
+    if len(options.agents_of(args)) > 1:
+        raise UsageError("--agent: behavioral runs one agent at a time; name one (routing takes a list).")
     repo = options.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     names = skill_filter or repo.with_dataset()
@@ -149,10 +157,17 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         name: SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
         for name in dict.fromkeys(c.skill for c in cases)
     }
+    ready = judge_agent = None
     try:
         ready = ready_agent(args, ctx, deadline, cancel, preflight=not args.dry_run)
+        judge_agent = (
+            ready
+            if args.judge_agent == ready.runtime
+            else ready_agent(args, ctx, deadline, cancel, not args.dry_run, args.judge_agent)
+        )
     except AgentNotReady as exc:
-        report(args, ctx, repo, deadline, list(skills), [], None, halt_of(cancel, len(cases), 0, str(exc)))
+        halt = halt_of(cancel, len(cases), 0, str(exc))
+        report(args, ctx, repo, deadline, list(skills), [], ready, halt, judge=judge_agent)
         ctx.err(f"error: {exc}")
         return exit_code(False, cancel)
     settings = BehavioralSettings(
@@ -168,7 +183,14 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     folder = options.cache_folder(args, repo, ctx)
     stored = ResultCache(folder) if folder else None
     runner = BehavioralRun(
-        ready, skills, settings, deadline, cancel=cancel, results=stored, budget=RunBudget(args.max_run_usd)
+        ready,
+        skills,
+        settings,
+        deadline,
+        cancel=cancel,
+        results=stored,
+        budget=RunBudget(args.max_run_usd),
+        judge_agent=judge_agent,
     )
     if args.dry_run:
         return dry_run(ctx, runner, cases)
@@ -182,7 +204,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         results = runner.run(cases)
     halt = halt_of(cancel, len(cases), len(results))
     notes = [stored.write_error] if stored and stored.write_error else []
-    result = report(args, ctx, repo, deadline, list(skills), results, ready, halt, notes)
+    result = report(args, ctx, repo, deadline, list(skills), results, ready, halt, notes, judge_agent)
     if not result.passed:
         counts = result.counts()
         why = " (the command's --timeout ran out)" if result.meta.timed_out else ""
@@ -205,13 +227,18 @@ def report(
     ready: agent.Agent | None,
     halt: Halt,
     notes: list[str] | None = None,
+    judge: agent.Agent | None = None,
 ) -> BehavioralResult:
-    """Publish the behavioral report of what ran; `ready` is None when the agent never started."""
+    """Publish the behavioral report of what ran; `ready` (`judge`) is None when the agent (the judge's
+    agent) never started."""
     judge_model = args.judge_model or args.model
     folder = options.cache_folder(args, repo, ctx)
     meta = BehavioralMeta(
         run=RunMeta.of("behavioral", repo, deadline),
-        claude_version=ready.version if ready else None,
+        agent=ready.runtime if ready else options.agents_of(args)[0],
+        agent_version=ready.version if ready else None,
+        judge_agent=judge.runtime if judge else args.judge_agent,
+        judge_version=judge.version if judge else None,
         model=args.model or seen_model(results, "agent"),
         judge_model=judge_model or seen_model(results, "judge"),
         effort=args.effort,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from fractions import Fraction
 from pathlib import Path
 
@@ -23,18 +24,20 @@ from harness.report.markdown import clip
 from harness.routing import forecast, lexical, lexical_result, metrics
 from harness.routing.lexical import LexicalEngine
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
+from harness.routing.matrix import RoutingMatrix
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingRun, RoutingSettings
 from harness.spend import RunBudget
 
-HELP = "install the routing room in claude and grade whether each prompt fires the right skill"
+HELP = "install the routing room in an agent and grade whether each prompt fires the right skill"
 AUTO_REPEAT_MAX = 5
 AGENT, LEXICAL = "agent", "lexical"
 # What only an agent run uses; a lexical run given one of them says so instead of ignoring it.
 AGENT_ONLY = {
-    "claude": "--claude",
+    "agent": "--agent",
+    **{name: f"--{name}" for name in options.AGENTS},
     "model": "--model",
     "effort": "--effort",
     "skip_preflight": "--skip-preflight",
@@ -67,11 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=(AGENT, LEXICAL),
         default=AGENT,
-        help="agent: the room installed in claude (costs tokens); lexical: each prompt ranked against the "
-        "names and descriptions, offline and free, an approximation of the agent (default: agent)",
+        help="agent: the room installed in the --agent CLI (costs tokens); lexical: each prompt ranked "
+        "against the names and descriptions, offline and free, an approximation of the agent "
+        "(default: agent)",
     )
     options.add_case_selection(parser)
-    options.add_agent(parser)
+    options.add_agent(parser, matrix=True)
     parser.add_argument(
         "--jobs",
         type=options.positive_int,
@@ -104,7 +108,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=options.non_negative,
         default=0.75,
         metavar="USD",
-        help="spend cap per case, passed to claude; 0 turns it off (default: 0.75)",
+        help="spend cap per case, passed to the agent where it has one; 0 turns it off (default: 0.75)",
     )
     parser.add_argument(
         "--repeat",
@@ -194,12 +198,19 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
-    try:
-        ready = ready_agent(args, ctx, deadline, cancel, preflight=not args.dry_run)
-    except AgentNotReady as exc:
-        report(args, ctx, repo, deadline, room, [], None, halt_of(cancel, len(cases), 0, str(exc)))
-        ctx.err(f"error: {exc}")
-        return exit_code(False, cancel)
+    readied = []
+    for name in options.agents_of(args):  # every agent ready before any case spends a token
+        try:
+            readied.append(ready_agent(args, ctx, deadline, cancel, not args.dry_run, name))
+        except AgentNotReady as exc:
+            halt = halt_of(cancel, len(cases), 0, str(exc))
+            publish(
+                result_of(args, ctx, repo, deadline, room, [], None, halt, runtime=name),
+                ctx,
+                ReportOptions.from_args(args),
+            )
+            ctx.err(f"error: {exc}")
+            return exit_code(False, cancel)
     repeat, adaptive = args.repeat
     settings = RoutingSettings(
         model=args.model,
@@ -215,38 +226,58 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     )
     folder = options.cache_folder(args, repo, ctx)
     results = ResultCache(folder) if folder else None
-    runner = RoutingRun(
-        ready,
-        {name: repo.skill_dirs[name] for name in room},
-        settings,
-        deadline,
-        cancel=cancel,
-        results=results,
-        budget=RunBudget(args.max_run_usd),
-    )
+    budget = RunBudget(args.max_run_usd)  # --max-run-usd caps the whole command, every agent together
+    matrix = len(readied) > 1
+    runners = [
+        RoutingRun(
+            ready,
+            {name: repo.skill_dirs[name] for name in room},
+            per_agent_logs(settings, ready.runtime) if matrix else settings,
+            deadline,
+            cancel=cancel,
+            results=results,
+            budget=budget,
+        )
+        for ready in readied
+    ]
     if args.dry_run:
-        return dry_run(ctx, runner, cases, room)
+        return max(dry_run(ctx, runner, cases, room, matrix) for runner in runners)
     times = f"up to {repeat}, until settled" if adaptive else str(repeat)
-    ctx.err(
-        f"[routing] {len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
-        f"{', '.join(room)}; {ready.runtime} {ready.version}"
-    )
-    with progress.on_stderr(ctx, len(cases)) as shown:
-        runner.on_case_start = lambda case: shown.started(case.id)
-        runner.on_case_done = lambda outcome: shown.finished(outcome.case.id, progress_line(outcome))
-        outcomes = runner.run(cases)
-    halt = halt_of(cancel, len(cases), len(outcomes))
-    notes = runner.notes + ([results.write_error] if results and results.write_error else [])
-    result = report(args, ctx, repo, deadline, room, outcomes, ready, halt, notes)
-    if not result.passed:
-        reason = halt.sentence() or (
+    done = []
+    for runner in runners:
+        ready = runner.agent
+        ctx.err(
+            f"[routing] {len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
+            f"{', '.join(room)}; {ready.runtime} {ready.version}"
+        )
+        label = f" ({ready.runtime})" if matrix else ""
+        with progress.on_stderr(ctx, len(cases)) as shown:
+            runner.on_case_start = lambda case: shown.started(case.id)
+            runner.on_case_done = lambda outcome, label=label: shown.finished(
+                outcome.case.id, progress_line(outcome, label)
+            )
+            outcomes = runner.run(cases)
+        halt = halt_of(cancel, len(cases), len(outcomes))
+        notes = runner.notes + ([results.write_error] if results and results.write_error else [])
+        done.append(result_of(args, ctx, repo, deadline, room, outcomes, ready, halt, notes))
+    publish(done[0] if len(done) == 1 else RoutingMatrix(done), ctx, ReportOptions.from_args(args))
+    for result in (r for r in done if not r.passed):
+        reason = result.meta.halt.sentence() or (
             "the command's --timeout ran out" if result.meta.timed_out else result.gate.reason
         )
-        ctx.err(f"[routing] failed: {reason.rstrip('.')}.")
-    return exit_code(result.passed, cancel)
+        where = f" on {result.meta.agent}" if matrix else ""
+        ctx.err(f"[routing] failed{where}: {reason.rstrip('.')}.")
+    return exit_code(all(r.passed for r in done), cancel)
 
 
-def report(
+def per_agent_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:
+    """Each agent of a matrix keeps its transcripts in its own sub-folder of --keep-logs."""
+    if settings.keep_logs is None:
+        return settings
+    return dataclasses.replace(settings, keep_logs=settings.keep_logs / runtime)
+
+
+def result_of(
     args: argparse.Namespace,
     ctx: Context,
     repo: Repo,
@@ -256,15 +287,18 @@ def report(
     ready: agent.Agent | None,
     halt: Halt,
     notes: list[str] | None = None,
+    runtime: str | None = None,
 ) -> RoutingResult:
-    """Publish the routing report of what ran; `ready` is None when the agent never started."""
+    """The routing result of what ran on one agent; `ready` is None when the agent (`runtime`) never
+    started."""
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     repeat, adaptive = args.repeat
     folder = options.cache_folder(args, repo, ctx)
     meta = RoutingMeta(
         run=RunMeta.of("routing", repo, deadline),
-        claude_version=ready.version if ready else None,
-        claude_path=ready.path if ready else None,
+        agent=ready.runtime if ready else (runtime or options.agents_of(args)[0]),
+        agent_version=ready.version if ready else None,
+        agent_path=ready.path if ready else None,
         model=args.model or seen_model(outcomes),
         effort=args.effort,
         room=room,
@@ -285,9 +319,7 @@ def report(
         max_run_usd=args.max_run_usd,
         cache=str(folder) if folder else None,
     )
-    result = RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
-    publish(result, ctx, ReportOptions.from_args(args))
-    return result
+    return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
 
 
 def run_lexical(args: argparse.Namespace, ctx: Context, deadline: Deadline, loaded, room: list[str]) -> int:
@@ -334,12 +366,13 @@ def refuse_other_engines_flags(args: argparse.Namespace) -> None:
         )
 
 
-def progress_line(outcome: CaseOutcome) -> str:
+def progress_line(outcome: CaseOutcome, label: str = "") -> str:
     status = "PASS" if outcome.passed else ("FAIL" if outcome.graded else outcome.verdict.upper())
     sample = outcome.representative
     stop = sample.stop_reason if sample else "-"
     seconds = sum(s.elapsed_s for s in outcome.samples)
-    return f"  [{status}] {outcome.case.id}: {outcome.summary} ({outcome.verdict}, {stop}, {seconds:.1f}s)"
+    verdict = f"({outcome.verdict}, {stop}, {seconds:.1f}s)"
+    return f"  [{status}] {outcome.case.id}{label}: {outcome.summary} {verdict}"
 
 
 def seen_model(outcomes: list[CaseOutcome]) -> str | None:
@@ -347,8 +380,9 @@ def seen_model(outcomes: list[CaseOutcome]) -> str | None:
     return next((s.model for o in outcomes for s in o.samples if s.model), None)
 
 
-def dry_run(ctx: Context, runner: RoutingRun, cases: list[Case], room: list[str]) -> int:
-    """Print what the run would do and cost; nothing is sent (no preflight either)."""
+def dry_run(ctx: Context, runner: RoutingRun, cases: list[Case], room: list[str], named: bool = False) -> int:
+    """Print what the run would do and cost; nothing is sent (no preflight either). `named`: the agent
+    is one of several, so its name heads its part."""
     settings = runner.settings
     samples = settings.repeat
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
@@ -356,7 +390,7 @@ def dry_run(ctx: Context, runner: RoutingRun, cases: list[Case], room: list[str]
         samples=len(cases) * samples,
         requests_per_sample=(1, settings.max_tool_calls + settings.max_inspection_calls + 1),
     )
-    ctx.out("## Routing dry run: nothing was sent")
+    ctx.out("## Routing dry run: nothing was sent" + (f" ({runner.agent.runtime})" if named else ""))
     ctx.out(f"Room ({len(room)}): {', '.join(room)}")
     how = f"up to {samples} sample(s), until settled" if settings.adaptive else f"{samples} sample(s)"
     ctx.out(f"Cases ({len(cases)}), {how} each:")

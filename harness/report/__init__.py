@@ -30,6 +30,7 @@ REPORTS: dict[str, str] = {
     "structural": "harness.report.structural",
     "refs": "harness.report.refs",
     "routing": "harness.report.routing",
+    "routing-matrix": "harness.report.matrix",
     "behavioral": "harness.report.behavioral",
     "compare": "harness.report.compare",
     "cost": "harness.report.cost",

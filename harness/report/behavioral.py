@@ -21,7 +21,9 @@ def markdown(result: BehavioralResult) -> str:
         f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
         f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
         f"errored) on `{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
-        f"judged by `{meta.judge_model or 'default model'}`, claude {meta.claude_version or '(not started)'}."
+        f"judged by `{meta.judge_model or 'default model'}` on {meta.judge_agent} "
+        f"{meta.judge_version or '(not started)'}, "
+        f"agent {meta.agent} {meta.agent_version or '(not started)'}."
     )
     lines.append("")
     if halted := meta.halt.sentence():

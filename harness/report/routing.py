@@ -41,7 +41,7 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
         f"**{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])})** across "
         f"{totals['cases']} prompts with {len(meta.room)} skill(s) installed together, on "
         f"`{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
-        f"claude {meta.claude_version or '(not started)'}."
+        f"{meta.agent} {meta.agent_version or '(not started)'}."
     )
     lines.append("")
     if halted := meta.halt.sentence():

@@ -14,8 +14,8 @@ from harness.routing.verdicts import NOT_RUN, Sample
 @dataclass
 class RoutingMeta:
     run: RunMeta
-    claude_version: str | None  # None: the CLI could not be started
-    claude_path: str | None
+    agent_version: str | None  # None: the CLI could not be started
+    agent_path: str | None
     model: str | None
     effort: str | None
     room: list[str]
@@ -35,11 +35,15 @@ class RoutingMeta:
     adaptive: bool = False  # --repeat auto: `repeat` is the most samples a case may take
     max_run_usd: float = 0.0
     cache: str | None = None  # the result cache's folder; None with --no-cache
+    agent: str = "claude"
 
     def to_json(self) -> dict:
+        versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}
         return {
             **self.run.to_json(),
-            "claude_version": self.claude_version,
+            "agent": self.agent,
+            "agent_version": self.agent_version,
+            **versions,
             "strict": self.strict,
             "model": self.model,
             "effort": self.effort,

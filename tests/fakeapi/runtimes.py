@@ -44,6 +44,14 @@ def endpoint_env(name: str, base_url: str) -> dict[str, str]:
     return {"OPENAI_BASE_URL": f"{base_url}/v1", "OPENAI_API_KEY": API_KEY}
 
 
+def agent_of(request) -> str:
+    """Which agent CLI sent a recorded request, from its wire and the tools it offers."""
+    wire = request.wire.name
+    if wire == "anthropic":
+        return "claude" if "Skill" in request.tool_names else "copilot"
+    return {"responses": "codex", "gemini": "gemini", "chat": "opencode"}[wire]
+
+
 def find_runtime(name: str, environ: Mapping[str, str] = os.environ) -> str | None:
     """`$SKILLSCOPE_TEST_<NAME>`, else `<name>` on PATH, else None."""
     explicit = environ.get(TEST_ENV[name])

@@ -17,7 +17,7 @@ from tests.support.sarif import problems
 def result(cases: list[CaseResult]) -> BehavioralResult:
     meta = BehavioralMeta(
         run=RunMeta(command="behavioral", repo="/repo", globs=["*"], started_at="2026-01-01T00:00:00+00:00"),
-        claude_version="2.1.332",
+        agent_version="2.1.332",
         model="claude-fake-1",
         judge_model=None,
         effort=None,

@@ -1,0 +1,89 @@
+"""`skillscope routing --agent a,b,...`: the same cases on every agent, one matrix report."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+
+import pytest
+
+from harness import schemas
+from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.support.routing import CaseRouter, live_processes_under, prompt_of, route, routing_env, skills_repo
+
+AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
+
+
+@pytest.fixture
+def temp(tmp_path, monkeypatch):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    yield temp
+    assert live_processes_under(temp) == []
+
+
+@pytest.fixture
+def env(fake_api, claude_bin, tmp_path, tmp_path_factory):
+    environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    for name in AGENTS[1:]:
+        binary = find_runtime(name)
+        if binary is None:
+            pytest.fail(f"the {name} CLI is needed: set {TEST_ENV[name]}=/path/to/{name}", pytrace=False)
+        environ[f"SKILLSCOPE_{name.upper()}"] = binary
+        environ.update(endpoint_env(name, fake_api.base_url))
+    environ["COPILOT_CACHE_HOME"] = str(tmp_path_factory.getbasetemp() / "copilot-cache")
+    return environ
+
+
+def skill_call(name: str):
+    """A reply that picks `name` in whichever agent's tool the request came from."""
+    return lambda request: R.skill_for(agent_of(request), name)
+
+
+def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path, env, temp):
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+
+    def codex_misroutes(request):  # one agent disagrees on one case
+        return R.skill_for("codex", "beta") if agent_of(request) == "codex" else skill_call("alpha")(request)
+
+    fake_api.script(CaseRouter({"alpha-pos-1": codex_misroutes, "beta-pos-1": skill_call("beta")}))
+    done = route(
+        repo,
+        env,
+        "--agent",
+        ",".join(AGENTS),
+        "--only",
+        "alpha-pos-1,beta-pos-1,alpha-neg-1",
+        "--skip-preflight",
+        "--routing-room",
+        "all",
+        "--min-accuracy",
+        "0",
+        "--model",
+        "gemini-2.5-flash",
+    )
+    assert done.code == 0, done.stderr[-3000:]
+    report = done.report
+    assert [e.message for e in schemas.validator("routing-matrix-report").iter_errors(report)] == []
+    for run in report["runs"]:
+        assert [e.message for e in schemas.validator("routing-report").iter_errors(run)] == []
+    assert [a["agent"] for a in report["agents"]] == list(AGENTS)
+    assert all(a["agent_version"].count(".") == 2 for a in report["agents"])
+    first = report["cases"][0]  # the case that differs comes first
+    assert (first["id"], first["differs"]) == ("alpha-pos-1", True)
+    assert first["by_agent"]["codex"]["verdict"] == "wrong_skill"
+    assert {a: v["verdict"] for a, v in first["by_agent"].items() if a != "codex"} == dict.fromkeys(
+        ("claude", "copilot", "gemini", "opencode"), "correct_trigger"
+    )
+    assert [row["differs"] for row in report["cases"][1:]] == [False, False]
+    verdicts = {row["id"]: {v["verdict"] for v in row["by_agent"].values()} for row in report["cases"][1:]}
+    assert verdicts == {"beta-pos-1": {"correct_trigger"}, "alpha-neg-1": {"true_negative"}}
+    assert report["matrix"]["alpha"]["codex"] == {"graded": 2, "passed": 1, "accuracy": 0.5}
+    assert report["matrix"]["alpha"]["claude"]["accuracy"] == 1
+    codex = next(a for a in report["agents"] if a["agent"] == "codex")
+    assert any("heuristic" in note for note in codex["notes"])
+    assert "Skill routing across agents" in done.stdout and "**differs** alpha-pos-1" in done.stdout
+    assert prompt_of("alpha-pos-1")  # the router keyed on it
+    json.dumps(report)
