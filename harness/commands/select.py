@@ -10,7 +10,7 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import RunMeta
 from harness.errors import HarnessError, UsageError
-from harness.options import parse_list
+from harness.options import agents_of, parse_list
 from harness.report import select as select_report
 from harness.routing.room import resolve_room
 from harness.select import gitdiff, plan, policy, runners
@@ -92,6 +92,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         '{"labels": [...], "os": [...], "gate": "...", "environment": "..."}}',
     )
     parser.add_argument(
+        "--agents",
+        metavar="AGENTS",
+        help="agent CLIs to plan for: routing runs on each, and a skill gets a behavioral leg per agent "
+        "unless its machine.yml lists `agents` (default: claude)",
+    )
+    parser.add_argument(
         "--version",
         metavar="REF",
         help="harness build echoed into the plan, overridden per leg by a skill's "
@@ -114,6 +120,7 @@ def plan_options(args: argparse.Namespace, ctx: Context) -> policy.PlanOptions:
         scoped_environment=_single("--scoped-environment", args.scoped_environment),
         runner_types=policy.parse_runner_types(args.runner_types),
         hosted_images=runners.parse_hosted_images(args.hosted_images),
+        agents=tuple(agents_of(args, "--agents")),
     )
 
 

@@ -17,6 +17,7 @@ class MachinePlan:
     os: list[str] | None = None
     labels: list[str] = field(default_factory=list)
     runner_type: str | None = None
+    agents: list[str] | None = None  # the agent CLIs this skill's behavioral legs run on
     problems: list[findings.Finding] = field(default_factory=list)
 
     @property
@@ -43,7 +44,10 @@ def load(path: Path, rel: str) -> MachinePlan:
     if not isinstance(data, dict):
         plan.problems.append(
             findings.error(
-                "machine-schema", rel, "must be a YAML mapping with any of `os`, `labels`, `runner_type`.", 1
+                "machine-schema",
+                rel,
+                "must be a YAML mapping with any of `os`, `labels`, `runner_type`, `agents`.",
+                1,
             )
         )
         return plan
@@ -59,6 +63,7 @@ def load(path: Path, rel: str) -> MachinePlan:
     plan.os = data.get("os")
     plan.labels = data.get("labels") or []
     plan.runner_type = data.get("runner_type")
+    plan.agents = list(dict.fromkeys(data["agents"])) if data.get("agents") else None
     return plan
 
 
@@ -72,9 +77,12 @@ def _explain(error, key: str | None) -> str:
     if error.validator == "additionalProperties":
         # YAML keys may be numbers, dates or null: named as text, so they sort and join.
         extra = sorted({str(k) for k in error.instance} - set(error.schema.get("properties", {})))
-        return f"has unknown key(s) {', '.join(extra)}; a machine.yml holds only os, labels and runner_type."
+        known = "os, labels, runner_type and agents"
+        return f"has unknown key(s) {', '.join(extra)}; a machine.yml holds only {known}."
     if key in ("os", "labels"):
         return f"`{key}` must be a non-empty list of non-empty strings, such as [Linux]."
+    if key == "agents":
+        return "`agents` must be a non-empty list of claude, copilot, codex, gemini or opencode."
     if key == "runner_type":
         return "`runner_type` must be a non-empty string naming a kind of machine the repo defines."
     return f"is invalid: {error.message}."

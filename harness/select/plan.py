@@ -28,6 +28,7 @@ class Leg:
     gate: str | None
     version: str
     environment: str | None = None
+    agent: str = "claude"
 
     def to_dict(self) -> dict:
         data = {
@@ -36,6 +37,7 @@ class Leg:
             "runner": self.runner,
             "gate": self.gate,
             "version": self.version,
+            "agent": self.agent,
         }
         if self.environment is not None:
             data["environment"] = self.environment
@@ -57,6 +59,7 @@ class Plan:
     routing: bool
     extended: bool
     version: str
+    agents: list[str] = field(default_factory=lambda: ["claude"])  # the routing job's --agent
     default: list[Leg] = field(default_factory=list)  # legs without an environment: one matrix
     scoped: list[Leg] = field(default_factory=list)  # legs with one: a job whose credentials differ
     skipped: list[Skipped] = field(default_factory=list)
@@ -69,6 +72,7 @@ class Plan:
             "routing": self.routing,
             "extended": self.extended,
             "version": self.version,
+            "agents": list(self.agents),
             "default": [leg.to_dict() for leg in self.default],
             "scoped": [leg.to_dict() for leg in self.scoped],
             "skipped": [skip.to_dict() for skip in self.skipped],
@@ -112,8 +116,10 @@ def legs_for(facts: SkillFacts, options: PlanOptions) -> list[Leg]:
             runner=json.dumps(
                 runs_on([*base, *plan.labels], os_name, options.hosted_images, where), separators=(",", ":")
             ),
+            agent=agent,
         )
         for os_name in unique(platforms)
+        for agent in plan.agents or options.agents
     ]
 
 
@@ -154,6 +160,7 @@ def build(selection: Selection, facts: Mapping[str, SkillFacts], options: PlanOp
         routing=selection.routing,
         extended=options.extended,
         version=options.version,
+        agents=list(options.agents),
         unknown=list(selection.unknown),
     )
     granted = {label.lower() for label in options.labels}

@@ -44,6 +44,7 @@ class PlanOptions:
     scoped_gate: str | None = None
     scoped_environment: str | None = None
     runner_types: Mapping[str, RunnerType] = field(default_factory=dict)
+    agents: tuple[str, ...] = ("claude",)  # routing runs on each; a leg per agent unless machine.yml narrows
     hosted_images: Mapping[str, str] = field(
         default_factory=lambda: dict(DEFAULT_IMAGES)
     )  # platform -> image

@@ -276,6 +276,7 @@ def test_an_empty_change_is_an_empty_plan(repo):
         "routing": False,
         "extended": True,
         "version": __version__,
+        "agents": ["claude"],
         "default": [],
         "scoped": [],
         "skipped": [],
@@ -354,3 +355,11 @@ def test_globs_that_match_no_skill_are_an_error_not_an_empty_plan(repo):
     run = select(repo, "--all", "--skills-dir", "skilz/*")
     assert run.code == 1 and run.stdout == ""
     assert run.stderr.startswith("error: no skill found: no directory matched by --skills-dir skilz/*")
+
+
+def test_agents_reach_the_plan_and_an_unknown_one_is_a_usage_error(repo):
+    plan = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--agents", "claude,codex").plan
+    assert plan["agents"] == ["claude", "codex"]
+    assert {leg["agent"] for leg in plan["default"]} <= {"claude", "codex"}
+    run = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--agents", "cursor")
+    assert run.code == 2 and "--agents: unknown agent 'cursor'" in run.stderr

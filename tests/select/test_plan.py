@@ -523,6 +523,7 @@ def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
         "routing",
         "extended",
         "version",
+        "agents",
         "default",
         "scoped",
         "skipped",
@@ -550,3 +551,24 @@ def test_identical_clean_machine_files_share_one_plan(tmp_path):
     cache = facts.MachineCache()
     first = cache.load(tmp_path / "skills/a/evals/machine.yml", "skills/a/evals/machine.yml")
     assert cache.load(tmp_path / "skills/b/evals/machine.yml", "skills/b/evals/machine.yml") is first
+
+
+# --- agents -------------------------------------------------------------------------------------------
+
+
+def test_a_leg_per_agent_and_machine_yml_narrows_the_agents(tmp_path):
+    skill(tmp_path, "skills/everywhere")
+    skill(tmp_path, "skills/only-codex", machine="agents: [codex]\n")
+    data = plan_for(tmp_path, only(tmp_path, "everywhere", "only-codex"), agents=("claude", "gemini"))
+    assert data["agents"] == ["claude", "gemini"]
+    assert [(leg["skill"], leg["agent"]) for leg in data["default"]] == [
+        ("everywhere", "claude"),
+        ("everywhere", "gemini"),
+        ("only-codex", "codex"),
+    ]
+
+
+def test_an_unknown_agent_in_machine_yml_is_refused_naming_the_choices(tmp_path):
+    skill(tmp_path, "skills/odd", machine="agents: [cursor]\n")
+    with pytest.raises(HarnessError, match="claude, copilot, codex, gemini or opencode"):
+        plan_for(tmp_path, only(tmp_path, "odd"))
