@@ -25,7 +25,7 @@ def temp(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def env(fake_api, claude_bin, tmp_path, tmp_path_factory):
+def env(fake_api, claude_bin, tmp_path, copilot_cache):
     environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     for name in AGENTS[1:]:
         binary = find_runtime(name)
@@ -33,7 +33,7 @@ def env(fake_api, claude_bin, tmp_path, tmp_path_factory):
             pytest.fail(f"the {name} CLI is needed: set {TEST_ENV[name]}=/path/to/{name}", pytrace=False)
         environ[f"SKILLSCOPE_{name.upper()}"] = binary
         environ.update(endpoint_env(name, fake_api.base_url))
-    environ["COPILOT_CACHE_HOME"] = str(tmp_path_factory.getbasetemp() / "copilot-cache")
+    environ["COPILOT_CACHE_HOME"] = copilot_cache
     return environ
 
 
