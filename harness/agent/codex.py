@@ -107,7 +107,7 @@ class CodexAgent(CliAgent):
             notes.append(f"codex --effort is not passed; effort {spec.effort} was not set")
         if spec.max_budget_usd:
             notes.append("codex has no spend cap; --max-budget-usd was not enforced")
-        return [*argv, *spec.extra_args, spec.prompt], env, notes
+        return [*argv, *spec.extra_args, "-"], env, notes  # `-`: the prompt is read from stdin
 
     def config_toml(self) -> str:
         lines = []

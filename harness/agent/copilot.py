@@ -99,7 +99,8 @@ class CopilotAgent(CliAgent):
         env.setdefault(
             "COPILOT_CACHE_HOME", str(Path(self.environ.get("HOME") or home) / ".cache" / "copilot")
         )
-        argv = [self.path, "-p", spec.prompt, "--output-format", "json", "--no-auto-update", "--no-ask-user"]
+        # No -p: a piped stdin is the prompt, run non-interactively.
+        argv = [self.path, "--output-format", "json", "--no-auto-update", "--no-ask-user"]
         if self.byok:
             env["COPILOT_OFFLINE"] = "true"  # no GitHub auth, telemetry, web tools or update check
         if spec.model:

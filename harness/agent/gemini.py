@@ -104,7 +104,8 @@ class GeminiAgent(CliAgent):
             notes.append(f"gemini has no --effort; effort {spec.effort} was not set")
         if spec.max_budget_usd:
             notes.append("gemini has no spend cap; --max-budget-usd was not enforced")
-        return [*argv, *spec.extra_args, "-p", spec.prompt], env, notes
+        # Headless mode needs -p; its text is appended to what stdin holds, the prompt itself.
+        return [*argv, *spec.extra_args, "-p", " "], env, notes
 
     def isolation_facts(self) -> dict[str, str]:
         return {

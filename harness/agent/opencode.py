@@ -120,7 +120,7 @@ class OpenCodeAgent(CliAgent):
             argv += ["--variant", spec.effort]
         if spec.max_budget_usd:
             notes.append("opencode has no spend cap; --max-budget-usd was not enforced")
-        return [*argv, *spec.extra_args, spec.prompt], env, notes
+        return [*argv, *spec.extra_args], env, notes  # the message is read from stdin
 
     def config(self, spec: RunSpec) -> dict[str, Any]:
         permission: dict[str, Any] = {"skill": {"*": "allow", **{name: "deny" for name in BUILTIN_SKILLS}}}

@@ -193,6 +193,9 @@ class CliAgent:
     runtime = "cli"
     skills_folder = AGENTS_SKILLS_SUBDIR.as_posix()
     heuristic_activation = False  # True where no skill tool exists and a command is read instead
+    # The prompt goes on stdin, never on the command line: a judge's evidence can exceed the kernel's
+    # limit on one argument (128 KiB). A runtime that cannot read stdin says False and takes argv.
+    prompt_on_stdin = True
 
     def __init__(self, path: str, version: str, environ: Mapping[str, str], temp_parent: Path | None = None):
         self.path, self.version = path, version
@@ -237,7 +240,18 @@ class CliAgent:
         with self.home() as home:
             argv, env, notes = self.command(spec, home)
             reader.trace.notes.extend(notes)
-            return drive(self.runtime, argv, env, spec, reader, Redactor.of(self.environ))
+            stdin = spec.prompt.encode("utf-8") if self.prompt_on_stdin else b""
+            return drive(self.runtime, argv, env, spec, reader, Redactor.of(self.environ), stdin)
+
+    def invocation(self, spec: RunSpec) -> tuple[list[str], dict[str, str]]:
+        """The command line a run of `spec` uses and the variables it sets or changes (for --dry-run);
+        the throwaway home shows as `<fresh home>`."""
+        with self.home() as home:
+            argv, env, _ = self.command(spec, home)
+        fresh = str(home)
+        shown = [arg.replace(fresh, "<fresh home>") for arg in argv]
+        changed = {k: v.replace(fresh, "<fresh home>") for k, v in env.items() if self.environ.get(k) != v}
+        return shown, changed
 
     def preflight(
         self,
@@ -275,7 +289,13 @@ def writes_allowed(spec: RunSpec) -> bool:
 
 
 def drive(
-    runtime: str, argv: list[str], env: dict[str, str], spec: RunSpec, reader: EventReader, redact: Redactor
+    runtime: str,
+    argv: list[str],
+    env: dict[str, str],
+    spec: RunSpec,
+    reader: EventReader,
+    redact: Redactor,
+    stdin: bytes = b"",
 ) -> Trace:
     """Run one CLI to its last event, its stop policy, or its timeout; never raises for its failures."""
     started = time.monotonic()
@@ -287,7 +307,7 @@ def drive(
         )
         return trace
     try:
-        child = Child(argv, cwd=Path(spec.workspace), env=env, stdin=b"")
+        child = Child(argv, cwd=Path(spec.workspace), env=env, stdin=stdin)
     except OSError as exc:
         trace.error = f"could not start {runtime} ({exc})"
         trace.stop_reason = "completed"

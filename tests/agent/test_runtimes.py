@@ -135,3 +135,16 @@ def test_describe_names_the_runtime_and_its_isolation(agent, runtime):
     facts = agent.describe()
     assert facts["runtime"] == runtime and facts["skills_folder"] == ".agents/skills"
     assert agent.version.count(".") == 2
+
+
+def test_a_prompt_beyond_the_argument_limit_reaches_the_model_on_stdin(agent, api, room, runtime):
+    # One command-line argument holds at most 128 KiB on Linux: a judge's evidence can be longer.
+    padding = "evidence " * 25_000
+    api.script({PROMPT: ["read it all"]})
+    with agent.workspace(room) as workspace:
+        model = MODEL if runtime != "gemini" else None
+        trace = agent.run(RunSpec(f"{PROMPT}\n{padding}", workspace, model=model, timeout_s=300))
+    assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])
+    assert padding.strip() in api.agent_turns()[0].prompt
+    argv, _ = agent.invocation(RunSpec(PROMPT, Path("<workspace>")))
+    assert PROMPT not in " ".join(argv)
