@@ -18,6 +18,7 @@ from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
+from harness.secrets import write_private
 
 from .claude import RunSpec
 from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
@@ -85,8 +86,10 @@ class CodexAgent(CliAgent):
     def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
         config = home / ".codex"
         config.mkdir()
-        (config / "config.toml").write_text(self.config_toml(), encoding="utf-8")
+        write_private(config / "config.toml", self.config_toml())
         env = dict(self.environ)
+        # The key is in the provider's config: no tool the agent runs inherits it.
+        env.pop("OPENAI_API_KEY", None)
         env.update(HOME=str(home), CODEX_HOME=str(config))
         sandbox = "workspace-write" if writes_allowed(spec) else "read-only"
         argv = [
@@ -118,7 +121,10 @@ class CodexAgent(CliAgent):
                 "[model_providers.skillscope]",
                 'name = "skillscope"',
                 f"base_url = {json.dumps(base_url)}",
-                'env_key = "OPENAI_API_KEY"',
+            ]
+            if self.environ.get("OPENAI_API_KEY"):
+                lines.append(f"experimental_bearer_token = {json.dumps(self.environ['OPENAI_API_KEY'])}")
+            lines += [
                 'wire_api = "responses"',
                 "request_max_retries = 0",  # fail fast: retries hide outages
                 "stream_max_retries = 0",
@@ -141,6 +147,8 @@ class CodexAgent(CliAgent):
             "built_in_skills": "disabled ([skills.bundled] enabled = false)",
             "network": "plugins, analytics and feedback off (model endpoint only)",
             "activation": "heuristic: a shell command naming exactly one installed <name>/SKILL.md",
+            "credentials": "OPENAI_API_KEY moved into the throwaway config.toml (mode 0600): the agent's "
+            "tools inherit no API key",
             "note": "a throwaway HOME and CODEX_HOME per run: the user's skills and config stay out; "
             "the room is read from .agents/skills",
         }

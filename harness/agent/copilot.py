@@ -9,12 +9,14 @@ Its `skill` tool takes `{"skill": name}` like claude's; `tool.execution_start` i
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
+from harness.secrets import write_private
 
 from .claude import RunSpec
 from .runtime import CliAgent, EventReader, locate_cli, writes_allowed
@@ -29,6 +31,7 @@ PROVIDER_VARS = (
     "COPILOT_PROVIDER_WIRE_API",
     "COPILOT_MODEL",
 )
+CREDENTIAL_FILE = "credential"
 SHELL_TOOLS = {"bash": "command"}
 WRITE_TOOLS = {"create": "path", "edit": "path"}
 
@@ -95,6 +98,10 @@ class CopilotAgent(CliAgent):
         (config / "settings.json").write_text(json.dumps({"disabledSkills": list(BUILTIN_SKILLS)}))
         env = dict(self.environ)
         env.update(HOME=str(home), COPILOT_HOME=str(config), COPILOT_AUTO_UPDATE="false")
+        if self.byok and env.get("COPILOT_PROVIDER_API_KEY"):
+            # The CLI asks a command for the key: it stays out of the environment its tools inherit.
+            write_private(config / CREDENTIAL_FILE, env.pop("COPILOT_PROVIDER_API_KEY"))
+            env["COPILOT_PROVIDER_API_KEY_COMMAND"] = f"cat {shlex.quote(str(config / CREDENTIAL_FILE))}"
         # The unpacked CLI package is cached across runs; a throwaway cache costs a second per run.
         env.setdefault(
             "COPILOT_CACHE_HOME", str(Path(self.environ.get("HOME") or home) / ".cache" / "copilot")
@@ -120,6 +127,10 @@ class CopilotAgent(CliAgent):
     def isolation_facts(self) -> dict[str, str]:
         return {
             "built_in_skills": "disabled (" + ", ".join(BUILTIN_SKILLS) + ")",
+            "credentials": "COPILOT_PROVIDER_API_KEY handed over by a key command reading a file (mode "
+            "0600): the agent's tools inherit no API key"
+            if self.byok
+            else "GitHub sign-in from the environment (its tools inherit it)",
             "network": "COPILOT_OFFLINE (model endpoint only)"
             if self.byok
             else "GitHub sign-in from the environment",

@@ -23,6 +23,7 @@ from .trace import InitInfo, normalise
 
 SKILL_TOOL = "activate_skill"
 BUILTIN_SKILLS = ("skill-creator", "antigravity-support")
+KEY_VARS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 DEFAULT_MODEL = "gemini-2.5-flash"
 SHELL_TOOLS = {"run_shell_command": "command"}
 WRITE_TOOLS = {"write_file": "file_path", "replace": "file_path"}
@@ -84,7 +85,11 @@ class GeminiAgent(CliAgent):
         config = home / ".gemini"
         config.mkdir()
         settings = {
-            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            # The CLI reads its key only from the environment; redaction keeps it out of its tools'.
+            "security": {
+                "auth": {"selectedType": "gemini-api-key"},
+                "environmentVariableRedaction": {"enabled": True, "blocked": list(KEY_VARS)},
+            },
             "privacy": {"usageStatisticsEnabled": False},
             "telemetry": {"enabled": False},
             "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
@@ -110,6 +115,8 @@ class GeminiAgent(CliAgent):
     def isolation_facts(self) -> dict[str, str]:
         return {
             "built_in_skills": "disabled (" + ", ".join(BUILTIN_SKILLS) + ")",
+            "credentials": "GEMINI_API_KEY from the environment (the CLI reads it nowhere else); its "
+            "environment-variable redaction is on, so its shell tool does not pass it on",
             "network": "usage statistics, telemetry and auto-update off (model endpoint only)",
             "note": "a throwaway HOME and GEMINI_CLI_HOME per run: the user's skills and settings stay out; "
             "the workspace is trusted so its .agents/skills load",

@@ -16,6 +16,7 @@ from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
+from harness.secrets import write_private
 
 from .claude import AgentUnavailable, RunSpec
 from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
@@ -100,8 +101,10 @@ class OpenCodeAgent(CliAgent):
             (home / name).mkdir()
             env[f"XDG_{name.upper()}_HOME"] = str(home / name)
         config_path = home / "opencode.json"
-        config_path.write_text(json.dumps(self.config(spec)), encoding="utf-8")
+        write_private(config_path, json.dumps(self.config(spec)))
         env["OPENCODE_CONFIG"] = str(config_path)
+        if self.environ.get("OPENAI_BASE_URL"):
+            env.pop("OPENAI_API_KEY", None)  # the provider's config holds it: no tool inherits it
         env.update(QUIET_ENV)
         # A given title spares the side request that would ask the model for one.
         argv = [
@@ -133,7 +136,10 @@ class OpenCodeAgent(CliAgent):
                 PROVIDER: {
                     "npm": "@ai-sdk/openai-compatible",
                     "name": "skillscope",
-                    "options": {"baseURL": self.environ["OPENAI_BASE_URL"], "apiKey": "{env:OPENAI_API_KEY}"},
+                    "options": {
+                        "baseURL": self.environ["OPENAI_BASE_URL"],
+                        "apiKey": self.environ.get("OPENAI_API_KEY", ""),
+                    },
                     "models": {
                         model: {
                             "name": model,
@@ -151,6 +157,10 @@ class OpenCodeAgent(CliAgent):
     def isolation_facts(self) -> dict[str, str]:
         return {
             "built_in_skills": "denied (" + ", ".join(BUILTIN_SKILLS) + ")",
+            "credentials": "OPENAI_API_KEY moved into the throwaway opencode.json (mode 0600): the "
+            "agent's tools inherit no API key"
+            if self.environ.get("OPENAI_BASE_URL")
+            else "the provider's own (from the environment)",
             "network": "auto-update, model list, LSP downloads, sharing and plugin installs off",
             "note": "throwaway HOME and XDG dirs and OPENCODE_CONFIG per run: the user's skills and "
             "config stay out; the room is read from .agents/skills",

@@ -11,7 +11,7 @@ import pytest
 from harness.agent import RunSpec, connect_runtime, stop_at_decision
 from tests.fakeapi import FakeAPI, write_skill
 from tests.fakeapi import replies as R
-from tests.fakeapi.runtimes import MODEL, TEST_ENV, endpoint_env, find_runtime
+from tests.fakeapi.runtimes import API_KEY, MODEL, TEST_ENV, endpoint_env, find_runtime
 from tests.support.procs import group_members
 
 RUNTIMES = ("copilot", "codex", "gemini", "opencode")
@@ -140,7 +140,7 @@ def test_describe_names_the_runtime_and_its_isolation(agent, runtime):
 def test_a_prompt_beyond_the_argument_limit_reaches_the_model_on_stdin(agent, api, room, runtime):
     # One command-line argument holds at most 128 KiB on Linux: a judge's evidence can be longer.
     padding = "evidence " * 25_000
-    api.script({PROMPT: ["read it all"]})
+    api.script({PROMPT: lambda request: "read it all"})  # every request answered, a retry too
     with agent.workspace(room) as workspace:
         model = MODEL if runtime != "gemini" else None
         trace = agent.run(RunSpec(f"{PROMPT}\n{padding}", workspace, model=model, timeout_s=300))
@@ -148,3 +148,15 @@ def test_a_prompt_beyond_the_argument_limit_reaches_the_model_on_stdin(agent, ap
     assert padding.strip() in api.agent_turns()[0].prompt
     argv, _ = agent.invocation(RunSpec(PROMPT, Path("<workspace>")))
     assert PROMPT not in " ".join(argv)
+
+
+def test_the_api_key_reaches_the_model_but_not_the_tools_environment(agent, api, room, runtime, tmp_path):
+    api.script({PROMPT: ["fine"]})
+    route(agent, room)
+    assert any(API_KEY in value for value in api.requests[0].headers.values())
+    home = tmp_path / "home"
+    home.mkdir()
+    _, env, _ = agent.command(RunSpec(PROMPT, tmp_path), home)
+    holding = [name for name, value in env.items() if API_KEY in value]
+    # Gemini CLI reads its key from the environment only; its redaction keeps it from its tools.
+    assert holding == (["GEMINI_API_KEY"] if runtime == "gemini" else [])
