@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from tests.support.helpers import make_skill, run_cli, structural
+
+# Schemas of inputs and of select's plan (printed, not published as a report).
+NOT_REPORTS = {"evals.schema.json", "machine.schema.json", "plan.schema.json"}
 
 
 def repo_with_two_catalogs(root: Path) -> Path:
@@ -97,3 +101,12 @@ def test_the_settings_are_read_from_the_repo_root_not_the_current_directory(tmp_
     write_settings(repo, 'skills-dir = "more/*"\n')
     run = run_cli(["list-skills"], cwd=repo / "skills")
     assert run.code == 0 and run.stdout.strip() == '["gamma"]'
+
+
+def test_every_report_schema_has_room_for_the_settings():
+    """The CLI adds `settings` to every JSON report it publishes; each report schema must allow it."""
+    schemas_dir = Path(__file__).resolve().parent.parent / "schema"
+    reports = [p for p in schemas_dir.glob("*.schema.json") if p.name not in NOT_REPORTS]
+    assert reports
+    for path in reports:
+        assert "settings" in json.loads(path.read_text())["properties"], path.name
