@@ -56,7 +56,7 @@ def check_outputs(args: argparse.Namespace, cwd: Path) -> None:
     grades for an hour and then cannot write its report has wasted the hour. Relative to `cwd`."""
     for attr, flag in REPORT_FILES:
         value = getattr(args, attr, None)
-        if value:
+        if value and not (attr == "output" and value == "-"):  # `--output -` is stdout, not a file
             writable(flag, cwd / value, folder=False)
     if getattr(args, "keep_logs", None):
         writable("--keep-logs", cwd / args.keep_logs, folder=True)

@@ -92,6 +92,17 @@ def test_output_dash_puts_the_json_report_on_stdout_and_nothing_else(repo: Path)
     assert not (repo / ".skillscope").exists()
 
 
+def test_output_dash_needs_no_writable_folder(repo: Path, tmp_path: Path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        run = run_cli(["structural", "--repo", str(repo), "--output", "-"], cwd=locked)
+    finally:
+        locked.chmod(0o755)
+    assert run.code == 1 and json.loads(run.stdout)["command"] == "structural"
+
+
 def test_output_dash_with_another_format_is_a_usage_error(repo: Path):
     run = structural(repo, "--output", "-", "--format", "sarif")
     assert run.code == 2 and "--output -" in run.stderr and run.stdout == ""
