@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 from collections.abc import Callable
 from pathlib import Path
 
 MAX_TEXT_BYTES = 5 * 1024 * 1024  # far above any real SKILL.md or dataset
+# The installed package folder: pip always unpacks wheels, and importlib.resources would import zipfile
+# and its compressors on every start-up.
+PACKAGE = Path(__file__).resolve().parent
 
 
 class UnreadableFile(Exception):
@@ -197,6 +199,8 @@ def written_beside(path: Path, text: str) -> Path:
     the rename or link that follows is atomic; created with the umask's mode, as a plain write would be."""
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
+        import secrets  # on first write: a check that writes nothing never imports it
+
         temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
         try:
             handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
@@ -209,3 +213,8 @@ def written_beside(path: Path, text: str) -> Path:
             temp.unlink(missing_ok=True)
             raise
         return temp
+
+
+def packaged_text(*parts: str) -> str:
+    """A data file shipped inside the package (schemas, templates, rules), by its parts under harness/."""
+    return PACKAGE.joinpath(*parts).read_text(encoding="utf-8")

@@ -11,12 +11,14 @@ import hashlib
 import json
 import os
 import re
-import tempfile
+import sys
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 from pathlib import Path
+from types import CodeType
 from typing import TYPE_CHECKING
+
+from harness.files import packaged_text
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -72,7 +74,7 @@ SUBSCHEMAS = ("additionalProperties", "items", "not", "if", "then", "else")
 @cache
 def load(name: str) -> dict:
     """`name` without the suffix, e.g. "evals" reads evals.schema.json."""
-    text = (resources.files("harness") / "schema" / f"{name}.schema.json").read_text("utf-8")
+    text = packaged_text("schema", f"{name}.schema.json")
     return json.loads(text)
 
 
@@ -143,34 +145,65 @@ def screen(name: str) -> Callable[[object], object] | None:
     schema = inline_refs(load(name))
     if not portable(schema):
         return None
-    code = screen_code(schema)
+    function, program = screen_program(schema, name)
     namespace: dict = {}
-    exec(compile(code, f"<skillscope screen of {name}>", "exec"), namespace)  # noqa: S102 - our own schema's
-    return namespace[SCREEN_FUNCTION.search(code).group(1)]
+    exec(program, namespace)  # noqa: S102 - compiled from our own schema
+    return namespace[function]
+
+
+def screen_program(schema: dict, name: str) -> tuple[str, CodeType]:
+    """The screen's validator name and compiled code, kept beside its source in the user's cache:
+    compiling fastjsonschema's verbose Python costs a small catalog's start-up a third again."""
+    import marshal
+
+    cached = cache_dir() / f"screen-{screen_key(schema)[:32]}-{sys.hexversion:x}.marshal"
+    try:
+        function, program = marshal.loads(cached.read_bytes())
+        if isinstance(function, str) and isinstance(program, CodeType):
+            return function, program
+    except (OSError, ValueError, EOFError, TypeError):
+        pass  # absent, or written by something else: compiled again below
+    code = screen_code(schema)
+    function = SCREEN_FUNCTION.search(code).group(1)
+    program = compile(code, f"<skillscope screen of {name}>", "exec")
+    keep(cached, marshal.dumps((function, program)))
+    return function, program
+
+
+def screen_key(schema: dict) -> str:
+    import fastjsonschema  # on first use, like jsonschema; its generated code imports it anyway
+
+    text = f"{fastjsonschema.VERSION}\n{json.dumps(schema, sort_keys=True)}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def screen_code(schema: dict) -> str:
     """fastjsonschema's Python for `schema`, kept in the user's cache: generating it costs more than a
     small catalog's whole check, and a pre-commit hook runs it on every commit."""
-    import fastjsonschema  # on first use, like jsonschema
+    import fastjsonschema
 
-    key = hashlib.sha256(
-        f"{fastjsonschema.VERSION}\n{json.dumps(schema, sort_keys=True)}".encode()
-    ).hexdigest()
-    cached = cache_dir() / f"screen-{key[:32]}.py"
+    cached = cache_dir() / f"screen-{screen_key(schema)[:32]}.py"
     try:
         return cached.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         pass
     code = fastjsonschema.compile_to_code(schema, use_formats=False)
-    try:  # written whole or not at all: concurrent runs may race to fill the cache
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=cached.parent, delete=False, encoding="utf-8") as handle:
-            handle.write(code)
-        os.replace(handle.name, cached)
-    except OSError:
-        pass  # an unwritable cache costs time, never the check
+    keep(cached, code.encode("utf-8"))
     return code
+
+
+def keep(path: Path, data: bytes) -> None:
+    """Written whole or not at all (concurrent runs may race to fill the cache); an unwritable cache
+    costs time, never the check."""
+    import tempfile
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
+            handle.write(data)
+        os.replace(handle.name, path)
+    except OSError:
+        pass
 
 
 def cache_dir() -> Path:

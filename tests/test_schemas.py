@@ -229,3 +229,17 @@ def test_an_unwritable_cache_costs_time_not_the_screen(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     code = schemas.screen_code(schemas.inline_refs(schemas.load("evals")))
     assert schemas.SCREEN_FUNCTION.search(code)
+
+
+def test_the_screens_compiled_code_is_kept_and_a_damaged_copy_is_compiled_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    schema = schemas.inline_refs(schemas.load("evals"))
+    function, program = schemas.screen_program(schema, "evals")
+    (kept,) = (tmp_path / "skillscope").glob("screen-*.marshal")
+    assert schemas.screen_program(schema, "evals")[0] == function  # read back
+    kept.write_bytes(b"not marshal data")
+    namespace: dict = {}
+    again, program = schemas.screen_program(schema, "evals")
+    exec(program, namespace)  # noqa: S102 - the test's own compiled screen
+    case = {"id": "a", "prompt": "p", "skill_should_trigger": True}
+    assert again == function and namespace[function]({"evaluations": [case]}) is not None

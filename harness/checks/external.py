@@ -12,7 +12,6 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -165,6 +164,8 @@ class Checker:
                 by_host.setdefault(host_of(url), []).append(item)
         if by_host:
             workers = max(1, min(self.options.jobs, len(by_host)))
+            from concurrent.futures import ThreadPoolExecutor  # only when there are URLs to fetch
+
             with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="skillscope-url") as pool:
                 list(pool.map(self.check_host, by_host.values()))
         for item in report.urls:

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import json
-from importlib import resources
 
 from harness.checks import CheckOptions
+from harness.files import packaged_text
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.dataset import Case
@@ -81,7 +81,7 @@ def _scaffold(rel: str, line: int | None, what: str) -> Finding:
 
 def dataset_placeholders() -> frozenset[str]:
     """Every placeholder string of the dataset template, stripped."""
-    data = json.loads((resources.files("harness") / "data" / "TEMPLATE.json").read_text("utf-8"))
+    data = json.loads(packaged_text("data", "TEMPLATE.json"))
     found = set()
     for case in data["evaluations"]:
         for field in PLACEHOLDER_FIELDS:
@@ -94,7 +94,7 @@ def dataset_placeholders() -> frozenset[str]:
 
 def skill_placeholders() -> frozenset[str]:
     """The scaffold's placeholder text: its description and each line of its instructions."""
-    text = (resources.files("harness") / "data" / "SKILL.template.md").read_text("utf-8")
+    text = packaged_text("data", "SKILL.template.md")
     _, front, body = text.split("---\n", 2)
     described = {
         line.split(":", 1)[1].strip() for line in front.splitlines() if line.startswith("description:")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import posixpath
 import re
@@ -389,5 +388,7 @@ def target_facts(real: str) -> Target:
 
 
 def closest_anchor(wanted: str, anchors: set[str]) -> str | None:
+    import difflib  # only for a missing anchor
+
     near = difflib.get_close_matches(wanted.lower(), sorted(anchors), n=1, cutoff=0.6)
     return near[0] if near else None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from harness import options
-from harness.checks import external as external_checks
 from harness.checks import references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
@@ -38,6 +37,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         loaded = options.narrow(catalog.load(repo, negatives=options.negatives_from(args)), args)
         found = structural_checks.check(loaded, check_opts, ahead)
         if fetch:  # the URLs the workers already collected; `refs` reports them in full
+            from harness.checks import external as external_checks  # the HTTP stack only when asked
+
             scan = references.scan(loaded, check_opts.docs, ahead)
             found = findings.ordered([*found, *external_checks.check_scan(scan, fetch).findings])
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from harness import jsonlines, nesting, schemas
-from harness.files import UnreadableFile, read_text
+from harness.files import UnreadableFile, packaged_text, read_text
 from harness.model import findings
 
 EVALS = "evals.json"
@@ -136,12 +135,12 @@ def parse(text: str, dataset: Dataset) -> Dataset:
 
 
 def shared_negatives() -> Dataset:
-    text = (resources.files("harness") / "data" / "negatives.json").read_text("utf-8")
+    text = packaged_text("data", "negatives.json")
     return parse(text, Dataset(rel=SHARED_NEGATIVES, skill=None))
 
 
 def template_text() -> str:
-    return (resources.files("harness") / "data" / "TEMPLATE.json").read_text("utf-8")
+    return packaged_text("data", "TEMPLATE.json")
 
 
 def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:

@@ -91,8 +91,10 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
     as_json = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     path = None if where.output == "-" else save(as_json, document["repo"], result.command, ctx, where.output)
-    markdown = redact(report.markdown(result))
     summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
+    # Rendered only where it is read: the table costs more start-up than a small catalog's checks.
+    needs_markdown = bool(summary_path) or (path is not None and where.format == "markdown")
+    markdown = redact(report.markdown(result)) if needs_markdown else ""
     if summary_path:
         # Relative to where the command ran, like --output; appended, as GitHub's summary expects.
         flag = "--summary" if where.summary else "GITHUB_STEP_SUMMARY"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +32,8 @@ def render(suite: str, cases: list[JUnitCase]) -> str:
     """The XML document of one suite, as text: for a file or for stdout (`--format junit`)."""
     failures = sum(1 for c in cases if c.failure is not None)
     errors = sum(1 for c in cases if c.error is not None)
+    import xml.etree.ElementTree as ET  # only when JUnit is asked for
+
     root = ET.Element("testsuites")
     node = ET.SubElement(
         root,

@@ -4,10 +4,10 @@ finding. Paths stay root-relative, resolved against the checkout (%SRCROOT%)."""
 from __future__ import annotations
 
 import json
-from importlib import resources
 from urllib.parse import quote
 
 from harness import __version__
+from harness.files import packaged_text
 from harness.model.findings import Finding
 from harness.report.text import adoption_note
 
@@ -65,7 +65,7 @@ def descriptor(rule: str, about: dict[str, str] | None) -> dict:
 
 def rule_help() -> dict[str, dict[str, str]]:
     """harness/data/rules.json: the rules tables of docs/usage.md, which tests keep in step."""
-    return json.loads((resources.files("harness") / "data" / "rules.json").read_text("utf-8"))
+    return json.loads(packaged_text("data", "rules.json"))
 
 
 def plain(markdown: str) -> str:
