@@ -207,8 +207,9 @@ def keep(path: Path, data: bytes) -> None:
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "skillscope"
+    from harness.memo import user_cache
+
+    return user_cache()
 
 
 def portable(schema: object, negated: bool = False) -> bool:

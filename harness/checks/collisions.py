@@ -6,11 +6,18 @@ description, cosine); a pair at --collision-warn is a warning, at --collision-er
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from harness.checks import CheckOptions
+from harness.memo import Memo
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
 from harness.routing.vectors import Index, Pair, document_text
+
+# The code a pair's score comes from: an edit to it retires the memoized pairs.
+SCORING_CODE = ("vectors.py", "terms.py")
 
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
@@ -19,9 +26,31 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     }
     if len(described) < 2:
         return []
-    index = Index({name: document_text(name, text) for name, text in described.items()})
     lowest = min(options.collision_warn, options.collision_error)
-    return [collision(pair, catalog, options) for pair in index.similar_pairs(lowest)]
+    memo = Memo.of_repo(catalog.repo.root, "collisions", scoring_fingerprint())
+    key = memo.key(json.dumps([lowest, sorted(described.items())], ensure_ascii=False))
+    known = memo.get(key)
+    if known is None:  # the same names and descriptions give the same pairs: the stemmer is not loaded
+        known = [[p.first, p.second, p.score, list(p.shared)] for p in similar_pairs(described, lowest)]
+        memo.put(key, known)
+        memo.save()
+    pairs = [Pair(first, second, score, tuple(shared)) for first, second, score, shared in known]
+    return [collision(pair, catalog, options) for pair in pairs]
+
+
+def similar_pairs(described: dict[str, str], lowest: float) -> list[Pair]:
+    index = Index({name: document_text(name, text) for name, text in described.items()})
+    return index.similar_pairs(lowest)
+
+
+def scoring_fingerprint() -> str:
+    import hashlib
+
+    routing = Path(__file__).resolve().parent.parent / "routing"
+    digest = hashlib.sha256()
+    for name in SCORING_CODE:
+        digest.update((routing / name).read_bytes())
+    return digest.hexdigest()
 
 
 def collision(pair: Pair, catalog: Catalog, options: CheckOptions) -> Finding:

@@ -18,6 +18,7 @@ from harness.errors import UsageError
 from harness.files import RealPaths, UnreadableFile, read_text, rel_to, within
 from harness.markdown import budget, links
 from harness.markdown.links import Document, Reference
+from harness.memo import Memo
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
@@ -142,7 +143,7 @@ def scan(
     """Every selected skill's markdown (from `ahead` where it covered them), then the --docs files."""
     repo = catalog.repo
     scanned = ahead.results() if ahead is not None else {}
-    resolver = Resolver(repo.root)
+    resolver = Resolver(repo.root, links_memo(repo.root))
     files: dict[str, FileScan] = {}  # a file under two selected skill folders counts for the first
     for skill in catalog.skills.values():
         folder = os.fspath(skill.path)
@@ -161,14 +162,43 @@ def scan(
         result.external.extend(file_scan.external)
     # ordered() drops repeats: a file unreadable as a target in one worker and a source in another
     result.findings = findings.ordered(result.findings)
+    if resolver.memo is not None:
+        resolver.memo.save()
     return result
 
 
-def read(path: Path, reader: links.Parser) -> Document | Failure:
+def links_memo(root: Path) -> Memo:
+    """The repo's memo of parsed markdown, salted with the code that parses it: an edit to the
+    extraction or an upgraded parser retires every entry."""
+    return Memo.of_repo(root, "links", links.parser_fingerprint())
+
+
+def read(path: Path, reader: links.Parser, memo: Memo | None = None) -> Document | Failure:
+    """The file's references and anchors; from the memo when a file of the same content was parsed
+    before (the parse is a function of the text alone)."""
     try:
-        return links.parse(read_text(path), reader)
+        text = read_text(path)
     except UnreadableFile as exc:
         return Failure("ref-unreadable", f"cannot be read: {exc.reason}.")
+    key = memo.key(text) if memo is not None else ""
+    known = memo.get(key) if memo is not None else None
+    if known is not None:
+        return from_memo(known)
+    try:
+        outcome = parse(text, reader)
+    except Exception as exc:  # noqa: BLE001 - a parser bug on odd input must stay a finding (not memoized)
+        return Failure(
+            "ref-unparsable",
+            f"the markdown parser failed on this file ({type(exc).__name__}); simplify its markup.",
+        )
+    if memo is not None:
+        memo.put(key, to_memo(outcome))
+    return outcome
+
+
+def parse(text: str, reader: links.Parser) -> Document | Failure:
+    try:
+        return links.parse(text, reader)
     except budget.TooManyLinkMarks as exc:
         return Failure(
             "ref-unparsable",
@@ -176,11 +206,23 @@ def read(path: Path, reader: links.Parser) -> Document | Failure:
             "time; its links are not checked, so split the file or drop the stray brackets.",
             exc.line,
         )
-    except Exception as exc:  # noqa: BLE001 - a parser bug on odd input must stay a finding
-        return Failure(
-            "ref-unparsable",
-            f"the markdown parser failed on this file ({type(exc).__name__}); simplify its markup.",
-        )
+
+
+def to_memo(outcome: Document | Failure) -> dict:
+    if isinstance(outcome, Failure):
+        return {"failure": [outcome.rule, outcome.message, outcome.line]}
+    return {
+        "references": [[ref.target, ref.line, ref.kind] for ref in outcome.references],
+        "anchors": sorted(outcome.anchors),
+    }
+
+
+def from_memo(entry: dict) -> Document | Failure:
+    if "failure" in entry:
+        return Failure(*entry["failure"])
+    return Document(
+        [Reference(target, line, kind) for target, line, kind in entry["references"]], set(entry["anchors"])
+    )
 
 
 def external_url(target: str) -> str:
@@ -241,8 +283,9 @@ class Resolver:
     plain normalized strings here: a catalog has tens of thousands of links, and pathlib objects cost
     more than the lookups themselves."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, memo: Memo | None = None) -> None:
         self.root = root
+        self.memo = memo
         self.root_str = os.path.normpath(root)
         self.real_root = os.path.realpath(root)
         self.reader = links.Parser()
@@ -256,7 +299,7 @@ class Resolver:
         """The parsed file, or None with a finding saying why it cannot be read."""
         key = os.path.normpath(path)
         if key not in self.documents:
-            outcome = read(Path(path), self.reader)
+            outcome = read(Path(path), self.reader, self.memo)
             if isinstance(outcome, Failure):
                 out.append(findings.error(outcome.rule, rel, outcome.message, outcome.line))
             self.documents[key] = None if isinstance(outcome, Failure) else outcome

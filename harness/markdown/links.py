@@ -9,16 +9,20 @@ Code spans, code blocks and HTML comments never yield anything: they are illustr
 from __future__ import annotations
 
 import bisect
+import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-
-from markdown_it import MarkdownIt, rules_inline
-from markdown_it.token import Token
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.markdown import block_plan, budget
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 LINK = "link"
 IMAGE = "image"
@@ -31,18 +35,19 @@ EXTERNAL = "external"
 INTERNAL = "internal"
 IGNORED = "ignored"
 
-# Inline rules that push the tokens whose source position we need; each is wrapped to record it.
 # Characters an inline rule could act on; text without them comes out of inline parsing unchanged.
 PLAIN_BREAKERS = frozenset("\\`*_[]!<&\n")
+# Inline rules that push the tokens whose source position we need; each is wrapped to record it.
+# Each rule's name in the inline ruler, and its function's name in markdown_it.rules_inline.
 POSITIONED_RULES = {
-    "link": rules_inline.link,
-    "image": rules_inline.image,
-    "autolink": rules_inline.autolink,
-    "html_inline": rules_inline.html_inline,
-    "linkify": rules_inline.linkify,
-    "newline": rules_inline.newline,
-    "escape": rules_inline.escape,
-    "backticks": rules_inline.backtick,
+    "link": "link",
+    "image": "image",
+    "autolink": "autolink",
+    "html_inline": "html_inline",
+    "linkify": "linkify",
+    "newline": "newline",
+    "escape": "escape",
+    "backticks": "backtick",
 }
 # What a paragraph can hold across a line end that hides or makes a reference (see `crosses_items`).
 SPANNING = ("link_open", "image", "code_inline", "html_inline")
@@ -110,17 +115,41 @@ class Slugger:
         return candidate
 
 
+def parser_fingerprint() -> str:
+    """A digest of the code that turns a file into a Document (this package's markdown modules and the
+    parser libraries' own files), found without importing the libraries: memoized parses of another
+    version of any of them must not be read back."""
+    import hashlib
+    from importlib.util import find_spec
+
+    here = Path(__file__).resolve().parent
+    files = [here / "links.py", here / "block_plan.py", here / "budget.py"]
+    for package in ("markdown_it", "linkify_it", "mdurl"):
+        spec = find_spec(package)
+        files.append(Path(spec.origin) if spec and spec.origin else Path(package))
+    digest = hashlib.sha256()
+    for path in files:
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(os.fsencode(path))
+    return digest.hexdigest()
+
+
 def parser() -> MarkdownIt:
     """CommonMark with bare URLs that carry a scheme (linkify), definition tokens, targets kept as
     written, and source offsets recorded on the tokens we read. GFM tables need no rule of their
     own: a table read as a paragraph yields the same links on the same lines."""
+    # Imported on first parse: a run whose every file is in the parse memo never loads the parser.
+    from markdown_it import MarkdownIt, rules_inline
+
     md = MarkdownIt("commonmark", {"linkify": True, "inline_definitions": True})
     md.inline.ruler.enable("linkify")
     # Without this, "SKILL.md" would be a link to a Moldovan host.
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
     md.normalizeLink = _as_written
-    for name, rule in POSITIONED_RULES.items():
-        md.inline.ruler.at(name, _positioned(rule))
+    for name, function in POSITIONED_RULES.items():
+        md.inline.ruler.at(name, _positioned(getattr(rules_inline, function)))
     md.core.ruler.at("inline", _inline_where_needed)
     return md
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from typing import TYPE_CHECKING
 
 from harness.markdown import budget
 
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
 
 def parser() -> MarkdownIt:
+    from markdown_it import MarkdownIt  # on first parse: a run with no policy file never imports it
+
     return MarkdownIt("commonmark")
 
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import re
 
-import snowballstemmer
-
 # Letters and digits of any script; `_`, `-` and punctuation split words ("pdf-tools" is two).
 WORD = re.compile(r"[^\W_]+")
 # Function words, and the boilerplate skill descriptions repeat ("Use this skill when the user asks",
@@ -33,6 +31,8 @@ class Analyzer:
     """Turns text into stems; not shared between threads (the Snowball stemmer keeps state)."""
 
     def __init__(self) -> None:
+        import snowballstemmer  # on first use: it loads every language's stemmer, and memoized runs need none
+
         self._stemmer = snowballstemmer.stemmer("english")
         self._stems: dict[str, str | None] = {}
 

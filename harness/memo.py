@@ -1,0 +1,86 @@
+"""What a pure function made of some content, kept between runs of the same repo in the user's cache.
+
+A pre-commit hook checks mostly unchanged files on every commit, and parsing them (and importing the
+parsers) costs more than every check together. An entry's key is the SHA-256 of its inputs and of the
+memo's salt (the harness version and what made the entry), so an edited file, an upgraded harness or a
+changed threshold simply misses and is computed again. Entries are plain JSON. The file is replaced
+whole, so a concurrent run reads the old or the new one, never half; a damaged, unreadable or
+unwritable memo behaves as an empty one and costs time, never a finding. Nothing is written inside the
+repo under test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from harness import __version__
+from harness.files import write_atomic
+
+KEEP = 20_000  # entries one memo keeps: a catalog of thousands of skills, with room for its history
+
+
+def user_cache() -> Path:
+    """skillscope's folder in the user's cache ($XDG_CACHE_HOME, else ~/.cache)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "skillscope"
+
+
+class Memo:
+    """Entries of one `kind` for one repo; `path` None keeps them for this run only."""
+
+    def __init__(self, path: Path | None, salt: str) -> None:
+        self.path = path
+        self.salt = f"{__version__}\0{salt}"
+        self.entries: dict[str, object] = self._read() if path is not None else {}
+        self.used: dict[str, object] = {}
+        self.changed = False
+
+    @classmethod
+    def of_repo(cls, root: Path, kind: str, salt: str) -> Memo:
+        """The repo's memo of `kind`, one file per repo and kind (named by a digest of the repo's path)."""
+        where = hashlib.sha256(os.fsencode(os.path.realpath(root))).hexdigest()[:24]
+        return cls(user_cache() / "memo" / f"{kind}-{where}.json", salt)
+
+    def key(self, *parts: str) -> str:
+        digest = hashlib.sha256(self.salt.encode("utf-8", "surrogatepass"))
+        for part in parts:
+            digest.update(b"\0" + part.encode("utf-8", "surrogatepass"))
+        return digest.hexdigest()
+
+    def get(self, key: str) -> object | None:
+        value = self.entries.get(key)
+        if value is not None:
+            self.used[key] = value
+        return value
+
+    def put(self, key: str, value: object) -> None:
+        self.entries[key] = self.used[key] = value
+        self.changed = True
+
+    def save(self) -> None:
+        """Writes the memo when this run added to it: what the run used first, then older entries."""
+        if self.path is None or not self.changed:
+            return
+        kept = dict(self.used)
+        for key, value in self.entries.items():
+            if len(kept) >= KEEP:
+                break
+            kept.setdefault(key, value)
+        body = json.dumps({"salt": self.salt, "entries": kept}, ensure_ascii=False, separators=(",", ":"))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, body)
+        except OSError:
+            pass  # an unwritable cache costs the next run time, never a result
+        self.changed = False
+
+    def _read(self) -> dict[str, object]:
+        try:
+            data = json.loads(self.path.read_bytes())
+        except (OSError, ValueError):
+            return {}
+        entries = data.get("entries") if isinstance(data, dict) and data.get("salt") == self.salt else None
+        return entries if isinstance(entries, dict) else {}  # another version's entries could never match

@@ -1,0 +1,86 @@
+"""The memo of content-derived results: kept per repo in the user's cache, salted, bounded, never fatal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness import memo
+from harness.memo import Memo
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "skillscope"
+
+
+def test_an_entry_saved_by_one_run_is_read_by_the_next(cache: Path, tmp_path: Path):
+    first = Memo.of_repo(tmp_path, "links", "salt")
+    key = first.key("some text")
+    assert first.get(key) is None
+    first.put(key, {"anchors": ["a"]})
+    first.save()
+    again = Memo.of_repo(tmp_path, "links", "salt")
+    assert again.get(again.key("some text")) == {"anchors": ["a"]}
+    assert again.get(again.key("other text")) is None
+    assert list((cache / "memo").iterdir()) == [first.path]
+
+
+def test_each_repo_and_kind_has_its_own_file_outside_the_repo(cache: Path, tmp_path: Path):
+    paths = {Memo.of_repo(tmp_path / name, kind, "s").path for name in ("a", "b") for kind in ("x", "y")}
+    assert len(paths) == 4 and all(cache in path.parents for path in paths)
+
+
+def test_another_salt_or_harness_version_reads_nothing_back(cache: Path, tmp_path: Path, monkeypatch):
+    first = Memo.of_repo(tmp_path, "links", "parser 1")
+    first.put(first.key("text"), [1])
+    first.save()
+    assert Memo.of_repo(tmp_path, "links", "parser 2").entries == {}
+    monkeypatch.setattr(memo, "__version__", "9.9.9")
+    assert Memo.of_repo(tmp_path, "links", "parser 1").entries == {}
+
+
+@pytest.mark.parametrize("content", [b"", b"{not json", b"[]", b'{"salt": 1}', b"\xff\xfe"])
+def test_a_damaged_memo_is_an_empty_one(cache: Path, tmp_path: Path, content: bytes):
+    path = Memo.of_repo(tmp_path, "links", "s").path
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    again = Memo.of_repo(tmp_path, "links", "s")
+    assert again.entries == {}
+    again.put(again.key("t"), 1)
+    again.save()  # and it is replaced by a good one
+    assert json.loads(path.read_text())["entries"] == {again.key("t"): 1}
+
+
+def test_an_unwritable_cache_costs_time_not_the_run(tmp_path: Path, monkeypatch):
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the cache folder would go")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    kept = Memo.of_repo(tmp_path, "links", "s")
+    kept.put(kept.key("t"), 1)
+    kept.save()
+    assert kept.get(kept.key("t")) == 1
+
+
+def test_a_save_keeps_what_the_run_used_then_older_entries_up_to_keep(
+    cache: Path, tmp_path: Path, monkeypatch
+):
+    monkeypatch.setattr(memo, "KEEP", 3)
+    first = Memo.of_repo(tmp_path, "links", "s")
+    for n in range(5):
+        first.put(first.key(str(n)), n)
+    first.save()  # what one run used is kept whole
+    assert len(Memo.of_repo(tmp_path, "links", "s").entries) == 5
+    later = Memo.of_repo(tmp_path, "links", "s")
+    later.put(later.key("new"), "new")
+    later.save()
+    kept = Memo.of_repo(tmp_path, "links", "s").entries
+    assert len(kept) == 3 and later.key("new") in kept
+
+
+def test_a_run_that_added_nothing_writes_nothing(cache: Path, tmp_path: Path):
+    Memo.of_repo(tmp_path, "links", "s").save()
+    assert not cache.exists()
