@@ -233,5 +233,8 @@ def _explain(error) -> str:
     if kind == "minItems":
         return "must be a non-empty array."
     if kind in ("pattern", "not"):
-        return f"is '{error.instance}', which is not a usable git ref or version; use a tag such as v1.2.0."
+        return (
+            f"is '{error.instance}', which is not a usable git ref or version; use a tag such as v1.2.0, a "
+            "release such as 1.2.0 (its tag v1.2.0), or skillscope-harness==1.2.0 from the package index."
+        )
     return f"is invalid: {error.message}."

@@ -105,6 +105,13 @@ def test_the_skill_is_found_through_the_globs_or_its_path(tmp_path):
     assert launch.skill_pin(tmp_path, "deep", "skills/*") is None  # not where the globs look
 
 
+def test_a_skills_index_pin_installs_that_release_from_the_index(tmp_path):
+    write_skill(tmp_path, "pinned", pin="skillscope-harness==0.2.0")
+    version = launch.resolve_version(None, tmp_path, "pinned", "skills/*", {})
+    assert version == "skillscope-harness==0.2.0" and launch.kind_of(version) == "index"
+    assert launch.install_spec(version, environ={}) == "skillscope-harness==0.2.0"
+
+
 def test_a_skill_without_a_pin_or_with_a_broken_dataset_has_none(tmp_path):
     write_skill(tmp_path, "plain")
     broken = write_skill(tmp_path, "broken")

@@ -105,6 +105,20 @@ def test_a_valid_skillscope_version_is_kept() -> None:
     assert data.problems == [] and data.skillscope_version == "v1.2.0"
 
 
+@pytest.mark.parametrize(
+    "pin", ["1.2.0", "2.0rc1", "skillscope-harness==1.2.0", "skillscope_harness==0.3.0.post1"]
+)
+def test_a_release_or_the_explicit_index_form_is_a_valid_pin(pin: str) -> None:
+    data = parse(one_per_line(POSITIVE, NEGATIVE, skillscope_version=pin))
+    assert data.problems == [] and data.skillscope_version == pin
+
+
+@pytest.mark.parametrize("pin", ["skillscope==1.2.0", "skillscope-harness==main", "skillscope-harness>=1.0"])
+def test_an_index_pin_names_this_distribution_and_one_release(pin: str) -> None:
+    [problem] = parse(one_per_line(POSITIVE, NEGATIVE, skillscope_version=pin)).problems
+    assert "skillscope-harness==1.2.0" in problem.message
+
+
 def test_a_non_string_skillscope_version_is_one_finding() -> None:
     [problem] = parse(one_per_line(POSITIVE, skillscope_version=1.2)).problems
     assert "string" in problem.message

@@ -323,6 +323,12 @@ def test_a_version_pin_overrides_the_runs_version_for_that_skill(tmp_path):
     assert {leg["skill"]: leg["version"] for leg in data["default"]} == {"pinned": "v0.1.3", "free": "main"}
 
 
+def test_an_index_pin_reaches_the_plan_as_written(tmp_path):
+    skill(tmp_path, "skills/pinned", pin="skillscope-harness==0.2.0")
+    data = plan_for(tmp_path, only(tmp_path, "pinned"), version="main")
+    assert [leg["version"] for leg in data["default"]] == ["skillscope-harness==0.2.0"]
+
+
 # --- runner types ------------------------------------------------------------------------------------------
 
 
