@@ -244,3 +244,19 @@ def test_the_request_timeout_shrinks_to_what_the_deadline_leaves():
 def test_status_classification(status: int, reachable: bool, retryable: bool):
     assert external.is_reachable(status) is reachable
     assert external.is_retryable(status) is retryable
+
+
+def test_proxy_variables_still_apply_per_host_though_read_once(monkeypatch):
+    # requests' environment settings are asked once per scheme and host: the proxy still carries every
+    # request to a proxied host, and a host in NO_PROXY is still fetched directly, on every request.
+    with serving("127.0.0.1", "127.0.0.2", "127.0.0.3") as ([target, proxy, direct], _):
+        monkeypatch.setenv("HTTP_PROXY", proxy.url(""))
+        monkeypatch.setenv("NO_PROXY", "127.0.0.3")
+        proxied = [target.url(f"/via/{n}") for n in range(3)]
+        bypassed = [direct.url(f"/direct/{n}") for n in range(3)]
+        report = run([*proxied, *bypassed])
+        through_proxy, seen_direct, seen_target = proxy.paths("HEAD"), direct.paths("HEAD"), target.paths()
+
+    assert all(item.outcome == "ok" for item in report.urls)
+    assert through_proxy == proxied and seen_target == []  # absolute URLs: the proxy was asked
+    assert seen_direct == [f"/direct/{n}" for n in range(3)]
