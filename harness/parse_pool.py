@@ -8,7 +8,6 @@ threads of their own (forking a threaded process can deadlock the child), do the
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
@@ -106,5 +105,6 @@ def cpu_count() -> int:
 
 def can_fork() -> bool:
     import multiprocessing
+    import threading
 
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
