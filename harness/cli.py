@@ -196,11 +196,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     except SystemExit as exc:  # --help, --version and usage errors: argparse has printed why
         return exc.code if isinstance(exc.code, int) else 2
     except ModuleNotFoundError as exc:  # a broken install, not a bug of ours: say how to mend it
-        (ctx.stderr if ctx else sys.stderr).write(
-            f"error: the module {exc.name!r} that skillscope needs is not installed in this Python "
-            f"({sys.executable}); reinstall the harness with its dependencies: "
-            "pip install --force-reinstall skillscope-harness.\n"
-        )
+        (ctx.stderr if ctx else sys.stderr).write(missing_module(exc))
         return 3
     from harness import options, settings
     from harness.context import Context
@@ -226,6 +222,9 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
         # Whoever read our output stopped (`skillscope structural | head`): not a bug, nothing to say.
         _quiet_stdout(ctx)
         return 141
+    except ModuleNotFoundError as exc:  # parsers and the stemmer are imported on first use, mid-run
+        ctx.stderr.write(missing_module(exc))
+        return 3
     except Exception as exc:  # the one place an unexpected failure becomes a message, not a traceback
         detail = " ".join(str(exc).split())[:300]  # one line, however the exception reads
         ctx.err(
@@ -233,6 +232,14 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
             f"please report it{_crash_log()}."
         )
         return 3
+
+
+def missing_module(exc: ModuleNotFoundError) -> str:
+    return (
+        f"error: the module {exc.name!r} that skillscope needs is not installed in this Python "
+        f"({sys.executable}); reinstall the harness with its dependencies: "
+        "pip install --force-reinstall skillscope-harness.\n"
+    )
 
 
 def _quiet_stdout(ctx: Context) -> None:

@@ -81,6 +81,20 @@ def test_a_dependency_missing_from_the_install_says_how_to_mend_it(
     assert "Traceback" not in run.stderr + run.stdout
 
 
+def test_a_dependency_imported_mid_run_and_missing_says_how_to_mend_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The stemmer is imported on first use (the description-collision check), after the parser is built.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setitem(sys.modules, "snowballstemmer", None)
+    for name in ("csv-cleaner", "pdf-reader"):
+        make_skill(tmp_path, name)
+    run = run_cli(["structural", "--repo", str(tmp_path), "--skills-dir", "*"], cwd=tmp_path)
+    assert run.code == 3
+    assert "'snowballstemmer'" in run.stderr and "pip install --force-reinstall" in run.stderr
+    assert "internal error" not in run.stderr
+
+
 def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path) -> None:
     """`skillscope structural | head`: the closed pipe ends the run quietly (141), with no crash log."""
 
