@@ -82,6 +82,7 @@ def test_the_one_job_workflow_takes_its_documented_inputs():
         "behavioral",
         "runner",
         "min_accuracy",
+        "agents",
         "negatives",
         "version",
         "api_base_url",
