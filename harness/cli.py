@@ -44,8 +44,8 @@ COMMANDS: dict[str, str] = {
 SUMMARIES: dict[str, str] = {
     "structural": "check skill format, datasets, policy files and internal links (offline, free)",
     "refs": "check internal links and anchors, and (unless --no-external) that external URLs answer",
-    "routing": "install the routing room in claude and grade whether each prompt fires the right skill",
-    "behavioral": "run each case that asserts something to completion in claude and grade what the agent "
+    "routing": "install the routing room in an agent and grade whether each prompt fires the right skill",
+    "behavioral": "run each case that asserts something to completion in an agent and grade what it "
     "actually did",
     "compare": "compare two versions of a skill (or with and without it) case by case: regressions, "
     "improvements",
