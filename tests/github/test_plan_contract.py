@@ -164,3 +164,22 @@ def test_the_reader_refuses_something_that_is_not_a_plan(tmp_path):
     done = subprocess.run([sys.executable, "-c", step["run"]], env=env, capture_output=True, text=True)
     assert done.returncode != 0
     assert "::error title=Unexpected plan::" in done.stderr
+
+
+def test_the_agents_input_plans_routing_and_a_behavioral_leg_per_agent(tmp_path):
+    args = run_step("discover", "args", tmp_path, {"EVENT": "workflow_dispatch"}, agents="claude,codex")
+    select = shlex.split(args["select"])
+    assert select[select.index("--agents") + 1] == "claude,codex"
+    done = skillscope("select", *select)
+    assert done.returncode == 0, done.stderr
+    plan = json.loads(done.stdout)
+    check_plan(plan, scoped_expected=True)
+    assert plan["agents"] == ["claude", "codex"]  # the routing job's matrix
+    routing = load(PIPELINE)["jobs"]["routing"]
+    assert routing["strategy"]["matrix"]["agent"] == "${{ fromJSON(needs.discover.outputs.plan).agents }}"
+    skills = {leg["skill"] for leg in plan["default"]}
+    for skill in skills:  # a skill's machine.yml may narrow its agents; none of the examples does
+        assert sorted(leg["agent"] for leg in plan["default"] if leg["skill"] == skill) == ["claude", "codex"]
+    reader = run_step_plan(tmp_path, done.stdout.strip())
+    assert "in claude, codex" in (tmp_path / "summary").read_text()
+    assert reader["has_default"] == "true"

@@ -18,6 +18,7 @@ DOCS = ROOT / "docs" / "usage.md"
 # What `skillscope select` prints (one line of JSON) and what each leg in it holds.
 PLAN_KEYS = {
     "routing",
+    "agents",
     "extended",
     "version",
     "default",
@@ -27,7 +28,7 @@ PLAN_KEYS = {
     "no_behavior",
     "unknown",
 }
-LEG_KEYS = {"skill", "os", "runner", "gate", "version", "environment"}
+LEG_KEYS = {"skill", "os", "runner", "gate", "version", "environment", "agent"}
 
 
 @cache
