@@ -36,6 +36,7 @@ class Memo:
         self.salt = f"{__version__}\0{salt}"
         self.entries: dict[str, object] = self._read() if path is not None else {}
         self.used: dict[str, object] = {}
+        self.added: dict[str, object] = {}  # new this run, until taken (a worker hands them back)
         self.changed = False
 
     @classmethod
@@ -57,8 +58,18 @@ class Memo:
         return value
 
     def put(self, key: str, value: object) -> None:
-        self.entries[key] = self.used[key] = value
+        self.entries[key] = self.used[key] = self.added[key] = value
         self.changed = True
+
+    def learn(self, entries: dict[str, object]) -> None:
+        """Entries another process made (a worker's parses), kept as if made here."""
+        for key, value in entries.items():
+            self.put(key, value)
+
+    def take_added(self) -> dict[str, object]:
+        """The entries put since the last call, for a worker to return with its results."""
+        added, self.added = self.added, {}
+        return added
 
     def save(self) -> None:
         """Writes the memo when this run added to it: what the run used first, then older entries."""

@@ -100,3 +100,27 @@ def test_a_small_catalog_starts_no_workers(tmp_path: Path):
     with references.scan_ahead(repo.discover(tmp_path, ["skills/*"])) as ahead:
         assert not ahead.started
         assert ahead.results() == {}
+
+
+def test_workers_read_the_parse_memo_and_hand_back_what_they_parsed(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for number in range(references.SKILLS_AHEAD + 1):
+        make_skill(
+            tmp_path / "skills", f"s{number:03d}", files={"references/a.md": "# A\n\n[gone](gone.md)\n"}
+        )
+    loaded = catalog.load(repo.discover(tmp_path, ["skills/*"]))
+    with references.scan_ahead(loaded.repo) as ahead:
+        assert ahead.started
+        cold = references.scan(loaded, (), ahead)
+    kept = references.links_memo(tmp_path)
+    # every SKILL.md names its skill; a.md reads the same in every skill: one entry serves them all
+    assert len(kept.entries) == references.SKILLS_AHEAD + 2
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(links.Parser, "tokens", refuse)  # forked workers inherit the refusal
+    with references.scan_ahead(loaded.repo) as ahead:
+        assert ahead.started
+        warm = references.scan(loaded, (), ahead)
+    assert warm == cold and len(cold.findings) == references.SKILLS_AHEAD + 1

@@ -85,6 +85,7 @@ class FileScan:
     internal: int = 0
     findings: list[Finding] = field(default_factory=list)
     external: list[ExternalUse] = field(default_factory=list)
+    learned: dict[str, object] = field(default_factory=dict)  # parse memo entries this scan made
 
 
 def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | None = None) -> list[Finding]:
@@ -105,20 +106,23 @@ def scan_ahead(repo: Repo) -> parse_pool.Ahead:
 
 
 def scan_skills(root: Path, skills: list[tuple[str, str]]) -> dict[str, dict[str, FileScan]]:
-    """{folder: {path: FileScan}} for (folder, root-relative name) pairs: one chunk of the pool's work."""
-    resolver = Resolver(root)
+    """{folder: {path: FileScan}} for (folder, root-relative name) pairs: one chunk of the pool's work.
+    The worker reads the parse memo and hands its new entries back for the caller to keep."""
+    resolver = Resolver(root, links_memo(root))
     return {folder: scan_skill(resolver, folder, prefix) for folder, prefix in skills}
 
 
 def scan_skill(resolver: Resolver, folder: str, prefix: str) -> dict[str, FileScan]:
     """Every markdown file under a skill folder (hidden folders skipped), keyed by normalized path."""
     skill_dir = Path(folder)
-    return {
-        os.path.normpath(path): scan_file(
+    scans = {}
+    for path in markdown_files(folder):
+        scans[os.path.normpath(path)] = found = scan_file(
             resolver, Source(Path(path), rel_under(prefix, folder, path), skill_dir)
         )
-        for path in markdown_files(folder)
-    }
+        if resolver.memo is not None:
+            found.learned = resolver.memo.take_added()
+    return scans
 
 
 def scan_file(resolver: Resolver, source: Source) -> FileScan:
@@ -150,6 +154,8 @@ def scan(
         part = scanned[folder] if folder in scanned else scan_skill(resolver, folder, repo.rel(skill.path))
         for path, file_scan in part.items():
             files.setdefault(path, file_scan)
+            if file_scan.learned and resolver.memo is not None:
+                resolver.memo.learn(file_scan.learned)
     result = Scan()
     for source in doc_sources(repo, docs, result.findings):
         key = os.path.normpath(source.path)
