@@ -14,6 +14,9 @@ from harness.model.repo import Repo
 
 PASS, FAIL, ERROR = "pass", "fail", "error"
 STATUSES = (PASS, FAIL, ERROR)
+# A behavioral case whose evidence cannot be trusted (its agent left the workspace): never a pass or
+# a fail, and, like an error, it keeps the run from passing.
+BLOCKED = "blocked"
 
 
 @dataclass
@@ -73,16 +76,18 @@ class Halt:
         }
 
 
-def counts(statuses: list[str]) -> dict[str, int]:
+def counts(statuses: list[str], words: tuple[str, ...] = STATUSES) -> dict[str, int]:
     """How many graded units ended in each status word, and how many there were."""
-    return {"total": len(statuses), **{word: statuses.count(word) for word in STATUSES}}
+    return {"total": len(statuses), **{word: statuses.count(word) for word in words}}
 
 
 def status(passed: bool, tally: dict[str, int]) -> str:
-    """The run's own word: a run that failed only because units could not be graded is an error."""
+    """The run's own word: a run that failed only because units could not be graded (errored or
+    blocked) is an error."""
     if passed:
         return PASS
-    return ERROR if tally[ERROR] and not tally[FAIL] else FAIL
+    ungraded = tally[ERROR] + tally.get(BLOCKED, 0)
+    return ERROR if ungraded and not tally[FAIL] else FAIL
 
 
 def envelope(meta: RunMeta, passed: bool, tally: dict[str, int]) -> dict:

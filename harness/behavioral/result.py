@@ -10,7 +10,7 @@ from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
-from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
+from harness.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, Halt, RunMeta, counts, envelope
 from harness.model.dataset import Case
 from harness.spend import NOT_RUN
 
@@ -43,6 +43,16 @@ class Spend:
         )
         return cls(usage, data.get("cost_usd"), data.get("model"), data.get("calls", 0))
 
+    def plus(self, other: Spend) -> Spend:
+        """Both spends together: a case retried in a fresh workspace paid for both attempts."""
+        costs = [c for c in (self.cost_usd, other.cost_usd) if c is not None]
+        return Spend(
+            self.usage.plus(other.usage),
+            sum(costs) if costs else None,
+            other.model or self.model,
+            self.calls + other.calls,
+        )
+
     def to_json(self) -> dict:
         return {
             "calls": self.calls,
@@ -53,6 +63,67 @@ class Spend:
                 "cache_read": self.usage.cache_read_input_tokens,
                 "cache_creation": self.usage.cache_creation_input_tokens,
             },
+            "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
+        }
+
+
+# Why a case is blocked: the agent worked outside its workspace, so what it did is no evidence.
+OUTSIDE_WORKSPACE = "outside-workspace"
+BLOCKED_REASONS = (OUTSIDE_WORKSPACE,)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One run of a case's agent in its own fresh workspace: a blocked attempt is run once more."""
+
+    number: int  # from 1
+    status: str
+    blocked: str | None
+    error: str | None
+    isolation: tuple[OutsidePath, ...]
+    tool_calls: int
+    stop_reason: str | None
+    elapsed_s: float
+    cost_usd: float | None
+
+    @classmethod
+    def of(cls, result: CaseResult, number: int, elapsed_s: float) -> Attempt:
+        return cls(
+            number,
+            result.status,
+            result.blocked,
+            result.error,
+            tuple(result.isolation),
+            result.tool_calls,
+            result.stop_reason,
+            elapsed_s,
+            result.agent.cost_usd,
+        )
+
+    @classmethod
+    def from_json(cls, data: dict) -> Attempt:
+        return cls(
+            data["attempt"],
+            data["status"],
+            data.get("blocked"),
+            data.get("error"),
+            tuple(OutsidePath.from_json(o) for o in data.get("isolation", [])),
+            data.get("tool_calls", 0),
+            data.get("stop_reason"),
+            data.get("elapsed_s", 0.0),
+            data.get("cost_usd"),
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "attempt": self.number,
+            "status": self.status,
+            "blocked": self.blocked,
+            "error": self.error,
+            "isolation": [o.to_json() for o in self.isolation],
+            "tool_calls": self.tool_calls,
+            "stop_reason": self.stop_reason,
+            "elapsed_s": round(self.elapsed_s, 3),
             "cost_usd": None if self.cost_usd is None else round(self.cost_usd, 6),
         }
 
@@ -73,6 +144,8 @@ class CaseResult:
     notes: list[str] = field(default_factory=list)
     cached: bool = False  # reused from the result cache, not run now
     not_run: bool = False  # never started: the run's spend cap was reached (`error` says so)
+    blocked: str | None = None  # a BLOCKED_REASONS code: not graded, and `error` says why
+    attempts: list[Attempt] = field(default_factory=list)  # every run of the agent, in order
 
     @classmethod
     def from_cache(cls, case: Case, entry: dict) -> CaseResult:
@@ -88,9 +161,10 @@ class CaseResult:
             tool_calls=entry.get("tool_calls", 0),
             activated=list(entry.get("activated", [])),
             changes=Changes(files["created"], files["changed"], files["removed"]) if files else None,
-            isolation=[OutsidePath(**o) for o in entry.get("isolation", [])],
+            isolation=[OutsidePath.from_json(o) for o in entry.get("isolation", [])],
             notes=list(entry.get("notes", [])),
             cached=True,
+            attempts=[Attempt.from_json(a) for a in entry.get("attempts", [])],
         )
 
     @property
@@ -102,9 +176,16 @@ class CaseResult:
     def status(self) -> str:
         if self.not_run:
             return NOT_RUN
+        if self.blocked is not None:
+            return BLOCKED
         if self.error is not None:
             return ERROR
         return PASS if self.checks and all(c.passed for c in self.checks) else FAIL
+
+    @property
+    def left_workspace_before(self) -> bool:
+        """An earlier attempt was blocked for leaving its workspace, whatever the last one did."""
+        return any(a.isolation for a in self.attempts[:-1])
 
     @property
     def unmet(self) -> list[Check]:
@@ -133,7 +214,9 @@ class CaseResult:
             "judge": self.judge.to_json(),
             "checks": [c.to_json() for c in self.checks],
             "error": self.error,
+            "blocked": self.blocked,
             "isolation": [o.to_json() for o in self.isolation],
+            "attempts": [a.to_json() for a in self.attempts],
             "files": self.changes.to_json() if self.changes else None,
             "notes": self.notes,
             "cached": self.cached,
@@ -224,6 +307,7 @@ class BehavioralResult:
             "passed": statuses["pass"],
             "failed": statuses["fail"],
             "errors": statuses["error"],
+            "blocked": statuses[BLOCKED],
             "not_run": statuses[NOT_RUN],
             "checks": len(checks),
             "checks_passed": sum(1 for check in checks if check.passed),
@@ -238,7 +322,7 @@ class BehavioralResult:
             "agent": _spend_total([c.agent for c in ran]),
             "judge": _spend_total([c.judge for c in ran]),
             "agent_time_s": round(sum(c.elapsed_s for c in ran), 3),
-            "outside_workspace": sum(1 for c in self.cases if c.isolation),
+            "outside_workspace": sum(1 for c in self.cases if c.isolation or c.left_workspace_before),
             "cached": len(cached),
             "cost_saved_usd": round(sum(saved), 6) if saved else None,
         }
@@ -250,7 +334,9 @@ class BehavioralResult:
 
     def to_json(self) -> dict:
         return {
-            **envelope(self.meta.run, self.passed, counts([c.status for c in self.cases])),
+            **envelope(
+                self.meta.run, self.passed, counts([c.status for c in self.cases], (*STATUSES, BLOCKED))
+            ),
             "meta": self.meta.to_json(),
             "totals": self.totals(),
             "per_skill": self.per_skill(),

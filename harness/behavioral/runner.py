@@ -22,7 +22,7 @@ from harness.behavioral.evidence import passages
 from harness.behavioral.hooks import HookError, Hooks
 from harness.behavioral.isolation import outside_workspace
 from harness.behavioral.placeholders import fill_case
-from harness.behavioral.result import CaseResult, Spend
+from harness.behavioral.result import OUTSIDE_WORKSPACE, Attempt, CaseResult, Spend
 from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Snapshot, compare
 from harness.cancel import Cancellation
@@ -43,6 +43,7 @@ class BehavioralSettings(agent.AgentSettings):
     judge_model: str | None = None
     case_timeout: float = 900.0
     max_budget_usd: float | None = 5.0
+    # A case whose agent leaves its workspace is blocked (and run once more) instead of graded.
     strict_isolation: bool = False
 
     def cache_parts(self) -> dict:
@@ -193,23 +194,39 @@ class BehavioralRun:
         return result
 
     def _run_case(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:
+        """A blocked attempt is no evidence: the case runs once more in a fresh workspace, and the
+        report keeps both attempts (a second blocked attempt leaves the case blocked)."""
+        first = self._attempt(skill, case, placeholders, 1)
+        if first.blocked is None or self.deadline.expired or self.cancel.is_set() or self.budget.reached:
+            return first
+        return retried(first, self._attempt(skill, case, placeholders, 2))
+
+    def _attempt(self, skill: SkillUnderTest, case: Case, placeholders: dict, number: int) -> CaseResult:
+        started = time.monotonic()
+        result = self._staged(skill, case, placeholders, number)
+        result.attempts = [Attempt.of(result, number, time.monotonic() - started)]
+        return result
+
+    def _staged(self, skill: SkillUnderTest, case: Case, placeholders: dict, attempt: int) -> CaseResult:
         if self.deadline.expired:
             return self._not_run(case)
         fixture = skill.directory / case.workspace if case.workspace else None
         try:
             with self.agent.workspace(skill.room, fixture) as workspace:
-                return self._in_workspace(skill, case, dict(placeholders), workspace)
+                return self._in_workspace(skill, case, dict(placeholders), workspace, attempt)
         except agent.WorkspaceError as exc:
             return CaseResult(case, error=f"could not stage the workspace: {exc}")
 
-    def _in_workspace(self, skill: SkillUnderTest, case: Case, ctx: dict, workspace: Path) -> CaseResult:
+    def _in_workspace(
+        self, skill: SkillUnderTest, case: Case, ctx: dict, workspace: Path, attempt: int
+    ) -> CaseResult:
         hooks = skill.hooks
         result = CaseResult(case)
         try:
             if hooks is not None:
                 ctx.update(hooks.setup(workspace, case, ctx))
             result.case = graded = fill_case(case, ctx)
-            self._run_and_grade(result, graded, hooks, ctx, workspace)
+            self._run_and_grade(result, graded, hooks, ctx, workspace, attempt)
         except HookError as exc:
             result.error = str(exc)
         finally:
@@ -218,19 +235,25 @@ class BehavioralRun:
         return result
 
     def _run_and_grade(
-        self, result: CaseResult, case: Case, hooks: Hooks | None, ctx: dict, workspace: Path
+        self, result: CaseResult, case: Case, hooks: Hooks | None, ctx: dict, workspace: Path, attempt: int
     ) -> None:
         before = Snapshot.take(workspace)
-        trace = self._run_agent(case, workspace)
+        trace = self._run_agent(case, workspace, attempt)
         result.changes = changes = compare(before, Snapshot.take(workspace))
         result.agent, result.stop_reason = Spend.of_trace(trace), trace.stop_reason
         result.tool_calls, result.activated = len(trace.tool_calls), trace.activated
         result.isolation = outside_workspace(trace, workspace)
         result.notes += trace.notes + _denials(trace)
         result.error = self._run_failure(trace)
-        if result.error is None and result.isolation and self.settings.strict_isolation:
+        if result.isolation and self.settings.strict_isolation:
+            if result.error is not None:
+                result.notes.append(f"the blocked run also failed: {result.error}")
             shown = "; ".join(o.describe() for o in result.isolation[:3])
-            result.error = f"the agent worked outside its workspace ({shown}), and --strict-isolation is on"
+            result.blocked = OUTSIDE_WORKSPACE
+            result.error = (
+                f"blocked: the agent worked outside its workspace ({shown}), so its run is no evidence "
+                "and was not graded; --no-strict-isolation grades it anyway"
+            )
         if result.error is not None:
             return
         did = passages(trace, workspace)
@@ -245,12 +268,15 @@ class BehavioralRun:
         if not result.checks and result.error is None:
             result.error = "nothing to grade: the case has no expectation and its skill no check() hook"
 
-    def _run_agent(self, case: Case, workspace: Path) -> agent.Trace:
-        spec = self.spec(case, workspace, self.deadline.cap(self.settings.case_timeout))
+    def _run_agent(self, case: Case, workspace: Path, attempt: int = 1) -> agent.Trace:
+        spec = self.spec(case, workspace, self.deadline.cap(self.settings.case_timeout), attempt)
         return interrupted_or(self.agent.run(spec))
 
-    def spec(self, case: Case, workspace: Path, timeout: float | None = None) -> agent.RunSpec:
-        """The agent's run of one case: to its end, editing its workspace."""
+    def spec(
+        self, case: Case, workspace: Path, timeout: float | None = None, attempt: int = 1
+    ) -> agent.RunSpec:
+        """The agent's run of one case: to its end, editing its workspace. A retry keeps its own log."""
+        log = "agent.jsonl" if attempt == 1 else f"attempt-{attempt}.agent.jsonl"
         return agent.spec_for(
             self.settings,
             case.prompt,
@@ -258,7 +284,7 @@ class BehavioralRun:
             permission_mode=PERMISSION_MODE,
             allowed_tools=AGENT_TOOLS,
             timeout_s=self.settings.case_timeout if timeout is None else timeout,
-            keep_log=self.settings.log_path(case.id, "agent.jsonl"),
+            keep_log=self.settings.log_path(case.id, log),
             cancel=self.cancel,
         )
 
@@ -338,6 +364,16 @@ class BehavioralRun:
         path = self.settings.log_path(case.id, "judge.txt")
         if path is not None and outcome.exchanges:
             write_private(path, self.agent.redact(outcome.transcript()))
+
+
+def retried(first: CaseResult, second: CaseResult) -> CaseResult:
+    """The case as its second attempt left it, with both attempts listed and paid for."""
+    second.attempts = first.attempts + second.attempts
+    second.agent = first.agent.plus(second.agent)
+    second.notes.insert(0, f"attempt 1 was blocked ({first.blocked}) and ran again in a fresh workspace")
+    if second.blocked is not None:
+        second.error = f"{second.error} (in both attempts)"
+    return second
 
 
 class Interrupted(Exception):

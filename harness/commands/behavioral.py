@@ -88,9 +88,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--strict-isolation",
-        action="store_true",
-        help="make a case an error when its trace shows file paths or Bash working "
-        "directories outside its workspace (default: only listed)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="block a case whose trace shows paths outside its workspace (tool paths, paths its "
+        "commands name, Bash working directories): never graded, run once more in a fresh workspace; "
+        "--no-strict-isolation grades it and lists the paths as a warning (default: on)",
     )
     options.add_adoption(parser)
     options.add_strict(parser)
@@ -211,8 +213,9 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         skipped = next((c.error for c in results if c.not_run), None)
         not_run = f"; {counts['not_run']} did not run: {skipped.removeprefix('not run: ')}" if skipped else ""
         ctx.err(
-            f"[behavioral] failed{why}: {counts['failed']} case(s) failed and {counts['errors']} errored "
-            f"of {counts['cases']}{not_run}." + (f" {halt.sentence()}" if halt.halted else "")
+            f"[behavioral] failed{why}: {counts['failed']} case(s) failed, {counts['errors']} errored and "
+            f"{counts['blocked']} blocked of {counts['cases']}{not_run}."
+            + (f" {halt.sentence()}" if halt.halted else "")
         )
     return exit_code(result.passed, cancel)
 

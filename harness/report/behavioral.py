@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from harness.behavioral.result import BehavioralResult
-from harness.envelope import ERROR, FAIL, PASS
+from harness.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, halt_cases
@@ -20,7 +20,8 @@ def markdown(result: BehavioralResult) -> str:
     lines.append(
         f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
         f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
-        f"errored) on `{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
+        f"errored{_blocked(totals)}) on `{meta.model or 'default model'}` "
+        f"(effort `{meta.effort or 'default'}`), "
         f"judged by `{meta.judge_model or 'default model'}` on {meta.judge_agent} "
         f"{meta.judge_version or '(not started)'}, "
         f"agent {meta.agent} {meta.agent_version or '(not started)'}."
@@ -35,7 +36,7 @@ def markdown(result: BehavioralResult) -> str:
     lines += provisional_lines([(c.case, c.status == "pass") for c in result.cases], meta.strict)
     lines.append(
         table(
-            ["skill", "cases", "passed", "failed", "errored", "expectations met"],
+            ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"],
             [
                 (
                     name,
@@ -43,6 +44,7 @@ def markdown(result: BehavioralResult) -> str:
                     v["passed"],
                     v["failed"],
                     v["errors"],
+                    v["blocked"],
                     f"{v['checks_passed']}/{v['checks']}",
                 )
                 for name, v in data["per_skill"].items()
@@ -78,22 +80,39 @@ def markdown(result: BehavioralResult) -> str:
                 ["case", "where", "error"], [(c.case.id, where(c.case), clip(c.error, 300)) for c in errored]
             )
         )
-    outside = [c for c in result.cases if c.isolation]
+    blocked = [c for c in result.cases if c.status == BLOCKED]
+    if blocked:
+        lines += [
+            "",
+            "### Blocked cases (not graded)",
+            "",
+            "What the agent did cannot be trusted as evidence, so these cases are neither a pass nor a "
+            "fail, and the run does not pass. `outside-workspace`: it worked outside its workspace in "
+            "every attempt, each in a fresh workspace.",
+            "",
+        ]
+        lines.append(
+            table(
+                ["case", "where", "reason", "attempts"],
+                [(c.case.id, where(c.case), c.blocked, clip(attempts_text(c), 300)) for c in blocked],
+            )
+        )
+    outside = [c for c in result.cases if c.isolation or c.left_workspace_before]
     if outside:
         lines += [
             "",
             "### Outside the workspace",
             "",
-            "File paths or Bash working directories in these traces lie outside the case's workspace"
-            + (" (--strict-isolation made them errors)." if meta.strict_isolation else "."),
+            "Tool paths, paths named by commands, or Bash working directories in these traces lie outside "
+            "the case's workspace"
+            + (
+                ": the attempt was blocked and run once more in a fresh workspace."
+                if meta.strict_isolation
+                else " (graded anyway: --no-strict-isolation)."
+            ),
             "",
         ]
-        lines.append(
-            table(
-                ["case", "where"],
-                [(c.case.id, clip("; ".join(o.describe() for o in c.isolation), 300)) for c in outside],
-            )
-        )
+        lines.append(table(["case", "attempts"], [(c.case.id, clip(attempts_text(c), 300)) for c in outside]))
     lines += ["", "<details><summary>All cases</summary>", ""]
     lines.append(
         table(
@@ -123,6 +142,22 @@ def markdown(result: BehavioralResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def attempts_text(case) -> str:
+    """Each attempt's outcome and the paths it left the workspace for, in order."""
+    if not case.attempts:
+        return "; ".join(o.describe() for o in case.isolation)
+    parts = []
+    for attempt in case.attempts:
+        word = f"{attempt.status} ({attempt.blocked})" if attempt.blocked else attempt.status
+        paths = "; ".join(o.describe() for o in attempt.isolation)
+        parts.append(f"attempt {attempt.number}: {word}" + (f", {paths}" if paths else ""))
+    return " / ".join(parts)
+
+
+def _blocked(counts: dict) -> str:
+    return f", {counts['blocked']} blocked" if counts["blocked"] else ""
+
+
 def _met(case) -> str:
     return f"{sum(1 for k in case.checks if k.passed)}/{len(case.checks)}"
 
@@ -136,7 +171,7 @@ def headline(result: BehavioralResult) -> str:
     counts = result.counts()
     return (
         f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
-        f"{counts['errors']} errored"
+        f"{counts['errors']} errored{_blocked(counts)}"
     ) + halt_note(result.meta.halt)
 
 
@@ -145,12 +180,22 @@ def statuses(result: BehavioralResult) -> dict[str, str]:
 
 
 def findings(result: BehavioralResult) -> list[Finding]:
-    """Each case that did not pass, at its line in the dataset, with what it did not meet."""
+    """Each case that did not pass, at its line in the dataset, with what it did not meet; a case
+    graded although it left its workspace (--no-strict-isolation) is a warning."""
     out = []
     for c in result.cases:
+        if c.isolation and c.blocked is None:
+            paths = "; ".join(o.describe() for o in c.isolation[:3])
+            message = (
+                f"behavioral case `{c.case.id}`: the agent worked outside its workspace ({paths}); graded "
+                "anyway because --no-strict-isolation is set"
+            )
+            out.append(finding.warning("behavioral", c.case.source, message, c.case.line))
         if c.status == PASS:
             continue
-        if c.status == NOT_RUN:
+        if c.status == BLOCKED:
+            message = f"behavioral case `{c.case.id}` is blocked ({c.blocked}, not graded): {c.error}"
+        elif c.status == NOT_RUN:
             message = f"behavioral case `{c.case.id}` did not run: {c.error}"
         elif c.status == ERROR:
             message = f"behavioral case `{c.case.id}` errored (not graded): {c.error}"
@@ -170,7 +215,7 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
             classname=f"behavioral.{c.case.skill}",
             name=c.case.id,
             time_s=c.elapsed_s,
-            error=c.error if c.status in (ERROR, NOT_RUN) else None,
+            error=_junit_error(c),
             failure=f"prompt: {c.case.prompt}\n"
             + "\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
             if c.status == FAIL
@@ -184,6 +229,13 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
         )
         for c in result.cases
     ] + halt_cases("behavioral", result.meta.halt)
+
+
+def _junit_error(case) -> str | None:
+    """Blocked cases are errors to a CI test table: they must not show as passed nor as skipped."""
+    if case.status == BLOCKED:
+        return f"blocked ({case.blocked}): {case.error}\n{attempts_text(case)}"
+    return case.error if case.status in (ERROR, NOT_RUN) else None
 
 
 def where(case) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from harness.envelope import ERROR, FAIL, PASS, Halt
+from harness.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
 
 RED, YELLOW, GREEN, BOLD, RESET = "\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[1m", "\x1b[0m"
-WORD_COLOURS = {PASS: GREEN, FAIL: RED, ERROR: YELLOW}
+WORD_COLOURS = {PASS: GREEN, FAIL: RED, ERROR: YELLOW, BLOCKED: YELLOW}
 
 
 def wants_colour(stream, environ: Mapping[str, str]) -> bool:

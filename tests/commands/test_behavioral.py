@@ -108,7 +108,7 @@ def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api,
     assert checks["unexpected_behavior"][0]["detail"] == "judge: scripted E2"
     assert "### Unmet expectations" in run.stdout and "never-said-token" in run.stdout
     assert 'failures="1"' in (tmp_path / "junit.xml").read_text()
-    assert "1 case(s) failed and 0 errored" in run.stderr
+    assert "1 case(s) failed, 0 errored and 0 blocked" in run.stderr
     annotation = next(line for line in run.stdout.splitlines() if line.startswith("::error "))
     assert annotation.startswith("::error file=report-writer/evals/evals.json,line=")
     assert "behavioral case `report-writer-unmet`: 0/4 expectation(s) met" in annotation
@@ -305,13 +305,67 @@ def test_a_failing_setup_session_errors_the_skills_cases_without_spending(behave
 # --- isolation ------------------------------------------------------------------------------
 
 
-def test_paths_outside_the_workspace_are_listed_and_strict_isolation_errors(behave, fake_api):
+def test_a_case_whose_agent_leaves_its_workspace_twice_is_blocked_with_both_attempts(
+    behave, fake_api, tmp_path
+):
+    outside = R.tool_use("Read", {"file_path": "/etc/hostname"})
+    fake_api.script({"which machine": [outside, "host checked", outside, "host checked"]})
+    logs, junit = tmp_path / "logs", tmp_path / "junit.xml"
+    run = behave("writer")("--only", "report-writer-outside", "--keep-logs", str(logs), "--junit", str(junit))
+    assert run.code == 1, run.stderr
+    assert_valid(run.report)
+    assert (run.report["status"], run.report["counts"]["blocked"]) == ("error", 1)
+    case = run.case("report-writer-outside")
+    assert (case["status"], case["blocked"], case["checks"]) == ("blocked", "outside-workspace", [])
+    assert case["error"].startswith("blocked: the agent worked outside its workspace (Read (call 1) touched")
+    assert case["error"].endswith("(in both attempts)")
+    assert [(a["attempt"], a["status"]) for a in case["attempts"]] == [(1, "blocked"), (2, "blocked")]
+    assert [a["isolation"] for a in case["attempts"]] == [case["isolation"]] * 2
+    assert case["agent"]["calls"] == 2  # both attempts paid for
+    assert len({r.cwd for r in fake_api.agent_turns()}) == 2  # each in a fresh workspace
+    assert judge_requests(fake_api) == []  # a blocked attempt is never judged
+    assert sorted(p.name for p in logs.iterdir()) == [
+        "report-writer-outside.agent.jsonl",
+        "report-writer-outside.attempt-2.agent.jsonl",
+    ]
+    assert "### Blocked cases (not graded)" in run.stdout and "### Outside the workspace" in run.stdout
+    assert "blocked (outside-workspace)" in junit.read_text()
+    assert "1 blocked of 1" in run.stderr
+
+
+def test_a_blocked_attempt_runs_again_and_a_clean_retry_is_graded(behave, fake_api):
+    fake_api.script(
+        {
+            "which machine": [
+                R.tool_use("Bash", {"command": "cat /etc/hostname 2>/dev/null"}),
+                "looked",
+                R.tool_use("Bash", {"command": "uname -n > host.txt"}),
+                "host checked",
+            ]
+        }
+    )
+    run = behave("writer")("--only", "report-writer-outside")
+    assert run.code == 0, run.stderr
+    assert_valid(run.report)
+    case = run.case("report-writer-outside")
+    assert (case["status"], case["blocked"], case["isolation"]) == ("pass", None, [])
+    (first, second) = case["attempts"]
+    assert (first["status"], first["blocked"], second["status"]) == ("blocked", "outside-workspace", "pass")
+    assert first["isolation"] == [{"call": 1, "tool": "Bash", "kind": "command", "path": "/etc/hostname"}]
+    assert case["notes"][0] == "attempt 1 was blocked (outside-workspace) and ran again in a fresh workspace"
+    assert run.report["totals"]["outside_workspace"] == 1
+    assert "### Outside the workspace" in run.stdout
+
+
+def test_without_strict_isolation_the_paths_are_listed_as_a_warning_and_graded(behave, fake_api):
     fake_api.script({"which machine": [R.tool_use("Read", {"file_path": "/etc/hostname"}), "host checked"]})
-    run = behave("writer")("--only", "report-writer-outside", "--strict-isolation")
+    run = behave("writer")("--only", "report-writer-outside", "--no-strict-isolation", "--format", "text")
+    assert run.code == 0, run.stderr
     case = run.case("report-writer-outside")
     assert case["isolation"] == [{"call": 1, "tool": "Read", "kind": "file", "path": "/etc/hostname"}]
-    assert case["status"] == "error" and "--strict-isolation" in case["error"]
-    assert "### Outside the workspace" in run.stdout
+    assert (case["status"], len(case["attempts"])) == ("pass", 1)
+    assert run.report["meta"]["strict_isolation"] is False
+    assert "worked outside its workspace (Read (call 1) touched /etc/hostname); graded anyway" in run.stdout
 
 
 # --- selection and flags -------------------------------------------------------------------

@@ -5,16 +5,17 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 
 from harness import schemas
-from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
+from harness.behavioral.isolation import OutsidePath
+from harness.behavioral.result import OUTSIDE_WORKSPACE, Attempt, BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.scorers import Check
 from harness.envelope import RunMeta
 from harness.model.dataset import Case
 from harness.report import behavioral as report
-from harness.report import sarif, text
+from harness.report import junit, sarif, text
 from tests.support.sarif import problems
 
 
-def result(cases: list[CaseResult]) -> BehavioralResult:
+def result(cases: list[CaseResult], strict_isolation: bool = False) -> BehavioralResult:
     meta = BehavioralMeta(
         run=RunMeta(command="behavioral", repo="/repo", globs=["*"], started_at="2026-01-01T00:00:00+00:00"),
         agent_version="2.1.332",
@@ -26,7 +27,7 @@ def result(cases: list[CaseResult]) -> BehavioralResult:
         jobs=1,
         case_timeout=900.0,
         max_budget_usd=5.0,
-        strict_isolation=False,
+        strict_isolation=strict_isolation,
         permission_mode="acceptEdits",
         allowed_tools=["Read"],
         isolation={"config_dir": "fresh"},
@@ -72,7 +73,7 @@ def test_the_json_report_carries_the_envelope_and_validates():
     data = result([failed, errored]).to_json()
     assert schemas.errors("behavioral-report", data) == []
     assert (data["command"], data["passed"], data["status"]) == ("behavioral", False, "fail")
-    assert data["counts"] == {"total": 2, "pass": 0, "fail": 1, "error": 1}
+    assert data["counts"] == {"total": 2, "pass": 0, "fail": 1, "error": 1, "blocked": 0}
 
 
 def test_text_sarif_and_verbose_statuses_come_from_the_cases():
@@ -90,3 +91,73 @@ def test_text_sarif_and_verbose_statuses_come_from_the_cases():
     assert report.statuses(made) == {"c0": "pass", "c1": "fail", "c2": "error"}
     assert report.headline(made) == "1/3 case(s) passed; 1 failed, 1 errored"
     assert problems(sarif.log("behavioral", report.findings(made))) == []
+
+
+# --- blocked ----------------------------------------------------------------------------------
+
+ETC = OutsidePath(1, "Bash", "command", "/etc/hostname")
+HOME = OutsidePath(2, "Read", "file", "/root/.netrc")
+
+
+def attempt(number: int, status: str, *outside: OutsidePath) -> Attempt:
+    reason = OUTSIDE_WORKSPACE if status == "blocked" else None
+    error = "blocked: outside" if reason else None
+    return Attempt(number, status, reason, error, outside, 2, "result", 1.0, 0.001)
+
+
+def blocked_twice() -> CaseResult:
+    return CaseResult(
+        case("c3"),
+        error="blocked: the agent worked outside its workspace (Read (call 2) touched /root/.netrc)",
+        blocked=OUTSIDE_WORKSPACE,
+        isolation=[HOME],
+        attempts=[attempt(1, "blocked", ETC), attempt(2, "blocked", HOME)],
+    )
+
+
+def test_a_blocked_case_is_its_own_status_in_every_report_and_keeps_the_run_from_passing():
+    met = CaseResult(
+        case("c0"),
+        checks=[Check("files_exist", "out.txt", True, "")],
+        attempts=[attempt(1, "blocked", ETC), attempt(2, "pass")],
+    )
+    made = result([met, blocked_twice()], strict_isolation=True)
+    data = made.to_json()
+    assert schemas.errors("behavioral-report", data) == []
+    assert (data["passed"], data["status"]) == (False, "error")  # nothing failed: it could not be graded
+    assert data["counts"] == {"total": 2, "pass": 1, "fail": 0, "error": 0, "blocked": 1}
+    assert (data["totals"]["blocked"], data["totals"]["outside_workspace"]) == (1, 2)
+    assert data["per_skill"]["pdf"]["blocked"] == 1
+    blocked = data["cases"][1]
+    assert (blocked["status"], blocked["blocked"]) == ("blocked", "outside-workspace")
+    assert [(a["attempt"], a["status"], a["blocked"]) for a in blocked["attempts"]] == [
+        (1, "blocked", "outside-workspace"),
+        (2, "blocked", "outside-workspace"),
+    ]
+    assert [a["status"] for a in data["cases"][0]["attempts"]] == ["blocked", "pass"]
+    assert report.statuses(made) == {"c0": "pass", "c3": "blocked"}
+    assert report.headline(made) == "1/2 case(s) passed; 0 failed, 0 errored, 1 blocked"
+    md = report.markdown(made)
+    assert "0 failed, 0 errored, 1 blocked)" in md
+    case_id, _where, reason, attempts = cells(md, "### Blocked cases (not graded)")
+    assert (case_id, reason) == ("c3", "outside-workspace")
+    assert attempts == (
+        "attempt 1: blocked (outside-workspace), Bash (call 1) named /etc/hostname / "
+        "attempt 2: blocked (outside-workspace), Read (call 2) touched /root/.netrc"
+    )
+    assert cells(md, "### Outside the workspace")[0] == "c0"  # its first attempt left, the retry passed
+    (line,) = [text.finding_line(f) for f in report.findings(made)]
+    assert line.startswith("pdf/evals.json: behavioral: behavioral case `c3` is blocked (outside-workspace")
+    assert problems(sarif.log("behavioral", report.findings(made))) == []
+    xml = junit.render("behavioral", report.junit(made))
+    assert 'errors="1"' in xml and 'failures="0"' in xml and "blocked (outside-workspace)" in xml
+
+
+def test_without_strict_isolation_the_paths_are_a_warning_and_the_case_is_graded():
+    graded = CaseResult(case("c0"), checks=[Check("files_exist", "out.txt", True, "")], isolation=[ETC])
+    made = result([graded])
+    assert made.passed and made.to_json()["status"] == "pass"
+    (found,) = report.findings(made)
+    assert (found.severity, found.fails) == ("warning", False)
+    assert "worked outside its workspace (Bash (call 1) named /etc/hostname)" in found.message
+    assert "(graded anyway: --no-strict-isolation)" in report.markdown(made)

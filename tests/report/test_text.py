@@ -61,7 +61,7 @@ def test_the_summary_line_names_command_status_headline_and_time():
 
 
 def test_a_status_word_no_colour_is_known_for_still_prints():
-    assert text.unit_line("case-1", "blocked", colour=True) == "BLOCKED case-1"
+    assert text.unit_line("case-1", "skipped", colour=True) == "SKIPPED case-1"
     assert text.unit_line("case-1", "pass") == "PASS case-1"
 
 
