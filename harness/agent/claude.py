@@ -371,6 +371,8 @@ def _pump(
                 return "cancelled"
             line = child.next_line(min(deadline - time.monotonic(), POLL_S))
             if line is None:
+                if child.silent_since_exit():
+                    return None  # as at EOF: a detached grandchild may still hold the pipe open
                 if time.monotonic() >= deadline:
                     return "timeout"
                 continue

@@ -1,4 +1,11 @@
-"""A child process in its own process group, read line by line, killed as a whole."""
+"""A child process in its own process group, read line by line, killed as a whole.
+
+A process group is not the whole of what a child started: a grandchild that calls setsid() leaves
+it and would outlive the kill. Each child's environment carries a tag of its own, which everything
+it starts inherits; when the group is killed, the processes still descending from it (read from
+/proc, so on Linux) and the ones carrying the tag are killed with it. A process that both clears
+its environment and loses its parent before the kill is the one that can still get away.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ import signal
 import subprocess
 import threading
 import time
+import uuid
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,19 +28,25 @@ STDERR_KEEP = 8192  # bytes of stderr kept (the tail is what explains a failure)
 KILL_GRACE_S = 2.0  # between SIGTERM and SIGKILL
 CANCEL_GRACE_S = 1.0  # the same when the run is cancelled: every group gone within 2 s of the signal
 POLL_S = 0.2  # how often a wait for output looks at the cancellation
+# Once the child itself has exited, silence this long ends its output even without EOF: a detached
+# grandchild that inherited stdout keeps the pipe open, and it is no part of the answer.
+EXIT_DRAIN_S = 1.0
 CAPTURE_KEEP = 1024 * 1024  # bytes of stdout a captured probe keeps
 _EOF = b""
+RUN_TAG = "SKILLSCOPE_AGENT_RUN"  # inherited by every process a child starts, in or out of its group
+PROC = Path("/proc")
 
 
 class Child:
     """Spawn with stdin fed then closed; iterate stdout lines with a deadline."""
 
     def __init__(self, argv: Sequence[str], *, cwd: Path | None, env: Mapping[str, str], stdin: bytes):
+        self.tag = uuid.uuid4().hex
         # A new session makes the CLI and everything it starts one killable group.
         self.proc = subprocess.Popen(
             list(argv),
             cwd=cwd,
-            env=dict(env),
+            env={**env, RUN_TAG: self.tag},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -43,6 +57,8 @@ class Child:
         self._stderr: deque[bytes] = deque()
         self._stderr_bytes = 0
         self._closed = threading.Event()  # set once killed: late lines are dropped
+        self._heard = time.monotonic()  # when the last line was taken
+        self._exited_at: float | None = None  # when the leader was first seen gone
         self._threads = [
             threading.Thread(target=self._feed_stdin, args=(stdin,), daemon=True),
             threading.Thread(target=self._read_stdout, daemon=True),
@@ -54,9 +70,20 @@ class Child:
     def next_line(self, timeout: float) -> bytes | None:
         """The next stdout line; `b""` at EOF; None if nothing came within `timeout`."""
         try:
-            return self._lines.get(timeout=max(timeout, 0.0))
+            line = self._lines.get(timeout=max(timeout, 0.0))
         except queue.Empty:
             return None
+        self._heard = time.monotonic()
+        return line
+
+    def silent_since_exit(self) -> bool:
+        """The child has exited and nothing came for EXIT_DRAIN_S since its last line or its exit:
+        its output is over, whoever still holds the pipe."""
+        if self.proc.poll() is None:
+            return False
+        if self._exited_at is None:
+            self._exited_at = time.monotonic()
+        return time.monotonic() - max(self._heard, self._exited_at) >= EXIT_DRAIN_S
 
     def wait(self, timeout: float) -> int | None:
         try:
@@ -65,15 +92,24 @@ class Child:
             return None
 
     def kill_group(self, grace_s: float = KILL_GRACE_S) -> int | None:
-        """SIGTERM the group, SIGKILL whatever is left after `grace_s`, reap the leader. Idempotent."""
+        """SIGTERM the group and whatever of the run left it, SIGKILL what is left after `grace_s`,
+        reap the leader. Idempotent."""
+        strays = self._strays()  # before the leader goes: its children are found through it
         self._signal(signal.SIGTERM)
+        signal_each(strays, signal.SIGTERM)
         self.wait(grace_s)
         self._signal(signal.SIGKILL)  # also catches children that outlived the leader
+        signal_each(strays | self._strays(), signal.SIGKILL)
         code = self.wait(KILL_GRACE_S)
         self._closed.set()
         for thread in self._threads:
             thread.join(timeout=KILL_GRACE_S)
         return code
+
+    def _strays(self) -> set[tuple[int, int]]:
+        # Once the leader is reaped its pid may be reused: only the tag still tells the run's processes.
+        leader = self.pgid if self.proc.returncode is None else None
+        return escaped(self.pgid, self.tag, leader)
 
     @property
     def stderr_tail(self) -> str:
@@ -116,6 +152,63 @@ class Child:
             os.killpg(self.pgid, sig)
 
 
+def escaped(pgid: int, tag: str, leader: int | None = None) -> set[tuple[int, int]]:
+    """The live processes of a run outside its group `pgid`: descendants of `leader` (when still
+    running), and any process whose environment carries the run's `tag`. Each as (pid, start time),
+    so a pid the system reused meanwhile is never signalled. Empty where there is no /proc."""
+    table = process_table()
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _, _) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    found: set[int] = set()
+    stack = [leader] if leader is not None else []
+    while stack:
+        for child in children.get(stack.pop(), []):
+            if child not in found:
+                found.add(child)
+                stack.append(child)
+    wanted = f"{RUN_TAG}={tag}".encode()
+    found |= {pid for pid in table if pid not in found and wanted in environ_of(pid)}
+    return {(pid, table[pid][2]) for pid in found if table[pid][1] != pgid and pid != os.getpid()}
+
+
+def process_table() -> dict[int, tuple[int, int, int]]:
+    """Every live (not zombie) process: pid -> (parent pid, process group, start time)."""
+    table = {}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(PROC):
+            if entry.name.isdigit() and (stat := read_stat(int(entry.name))) is not None:
+                table[int(entry.name)] = stat
+    return table
+
+
+def read_stat(pid: int) -> tuple[int, int, int] | None:
+    try:
+        fields = (PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # After the command name: state, ppid, pgrp, ... starttime is the 20th.
+    if fields[0] in ("Z", "X") or len(fields) < 20:
+        return None
+    return int(fields[1]), int(fields[2]), int(fields[19])
+
+
+def environ_of(pid: int) -> list[bytes]:
+    try:
+        return (PROC / str(pid) / "environ").read_bytes().split(b"\0")
+    except OSError:  # gone, or another user's
+        return []
+
+
+def signal_each(processes: set[tuple[int, int]], sig: int) -> None:
+    """Signal each process that is still the one found (same pid, same start time)."""
+    for pid, started in processes:
+        stat = read_stat(pid)
+        if stat is not None and stat[2] == started:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+
+
 @dataclass(frozen=True)
 class Captured:
     code: int | None
@@ -147,7 +240,7 @@ def capture(
                 stopped = "timeout"
                 break
             line = child.next_line(min(left, POLL_S))
-            if line == _EOF:
+            if line == _EOF or (line is None and child.silent_since_exit()):
                 break
             if line is not None and size < CAPTURE_KEEP:
                 kept.append(line)

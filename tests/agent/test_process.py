@@ -1,0 +1,107 @@
+"""A run's processes die with it, even a grandchild that left the process group with setsid.
+
+The agent is a script that starts `setsid sleep 300` and then becomes the real claude CLI (or hangs):
+the sleeper is in a session of its own, so killing the CLI's group alone would leave it running.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import uuid
+from pathlib import Path
+
+import pytest
+
+from harness.agent import ClaudeCLI, RunSpec, isolation_for, locate, run, stage_workspace
+from harness.agent.process import capture
+from tests.fakeapi import replies as R
+from tests.support.procs import tagged
+
+TAG = "SKILLSCOPE_TEST_RUN"  # the test's own mark: every process of the run inherits it
+
+
+def detaching(directory: Path, then: str) -> Path:
+    """A stand-in for claude that first starts a sleeper in its own session, writing down its pid."""
+    script = directory / "claude"
+    pids = directory / "sleepers"
+    script.write_text(f'#!/bin/sh\nsetsid sleep 300 &\necho $! >> "{pids}"\n{then}\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return script
+
+
+def sleepers(directory: Path) -> list[int]:
+    return [int(line) for line in (directory / "sleepers").read_text().split()]
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.fixture
+def marked(fake_env) -> dict[str, str]:
+    return {**fake_env, TAG: uuid.uuid4().hex}
+
+
+def test_a_grandchild_in_its_own_session_dies_with_the_real_clis_run(
+    fake_api, claude_bin, claude_cli, marked, tmp_path
+):
+    fake_api.script(["All done."])
+    wrapper = detaching(tmp_path, f'exec "{claude_bin}" "$@"')
+    cli = ClaudeCLI(str(wrapper), claude_cli.version, claude_cli.optional_flags)
+    temp_root = tmp_path / "runs"
+    temp_root.mkdir()
+    with stage_workspace({}, temp_root) as workspace:
+        spec = RunSpec("say done", workspace, model="claude-fake-1", timeout_s=60)
+        trace = run(cli, spec, isolation_for(marked, temp_root), marked)
+    assert trace.error is None and trace.final_message == "All done."
+    (sleeper,) = sleepers(tmp_path)
+    assert os.getsid(os.getpid()) != sleeper  # it did leave: a session of its own
+    assert not alive(sleeper)
+    assert tagged(TAG, marked[TAG]) == []
+
+
+def test_a_grandchild_in_its_own_session_dies_when_a_hanging_run_times_out(marked, tmp_path):
+    script = detaching(tmp_path, "sleep 600")
+    temp_root = tmp_path / "runs"
+    temp_root.mkdir()
+    cli = ClaudeCLI(str(script), "9.8.7", frozenset())
+    with stage_workspace({}, temp_root) as workspace:
+        trace = run(cli, RunSpec("prompt", workspace, timeout_s=1), isolation_for(marked, temp_root), marked)
+    assert trace.stop_reason == "timeout"
+    assert [alive(pid) for pid in sleepers(tmp_path)] == [False]
+    assert tagged(TAG, marked[TAG]) == []
+
+
+def test_the_version_and_help_probes_leave_no_detached_grandchild(claude_bin, marked, tmp_path):
+    wrapper = detaching(tmp_path, f'exec "{claude_bin}" "$@"')
+    found = locate(str(wrapper), marked)
+    assert found.version and len(sleepers(tmp_path)) == 2  # --version, then --help
+    assert [alive(pid) for pid in sleepers(tmp_path)] == [False, False]
+    assert tagged(TAG, marked[TAG]) == []
+
+
+def test_capture_kills_a_detached_grandchild_whose_parent_already_exited(marked, tmp_path):
+    # The parent exits at once: the sleeper is nobody's child of ours, only its inherited tag says whose.
+    script = detaching(tmp_path, "echo out")
+    done = capture([str(script)], env=marked, timeout_s=30)
+    assert (done.code, done.stdout) == (0, "out\n")
+    assert [alive(pid) for pid in sleepers(tmp_path)] == [False]
+    assert tagged(TAG, marked[TAG]) == []
+
+
+def test_a_fault_reply_still_leaves_nothing(fake_api, claude_bin, claude_cli, marked, tmp_path):
+    fake_api.script([R.error(529)])
+    wrapper = detaching(tmp_path, f'exec "{claude_bin}" "$@"')
+    cli = ClaudeCLI(str(wrapper), claude_cli.version, claude_cli.optional_flags)
+    temp_root = tmp_path / "runs"
+    temp_root.mkdir()
+    with stage_workspace({}, temp_root) as workspace:
+        spec = RunSpec("say done", workspace, model="claude-fake-1", timeout_s=60)
+        trace = run(cli, spec, isolation_for(marked, temp_root), marked)
+    assert trace.failure is not None
+    assert tagged(TAG, marked[TAG]) == []
