@@ -47,6 +47,15 @@ STOP_ANSWER = json.dumps({"continue": False, "stopReason": "skillscope: routing 
 STOP_AFTER_SKILL_HOOKS = {
     "PostToolUse": [{"matcher": "Skill", "hooks": [{"type": "command", "command": f"echo '{STOP_ANSWER}'"}]}]
 }
+# claude's own shell sandbox (bubblewrap and socat on Linux, Seatbelt on macOS): every Bash command
+# of the agent runs confined to its workspace for writes, and a command the sandbox stops may not
+# be run again outside it. Where it cannot start, claude says so on stderr and runs unconfined.
+SANDBOX_SETTINGS = {"sandbox": {"enabled": True, "allowUnsandboxedCommands": False}}
+SANDBOX_OFF = re.compile(r"Sandbox disabled:\s*(.+)")
+SANDBOX_REFUSED = re.compile(r"sandbox required but unavailable:\s*(.+)")
+# The sandbox probe stops at the init event; its API address is a closed loopback port, so even a
+# request sent before the stop reaches nothing and costs nothing.
+NOWHERE = "http://127.0.0.1:9"
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 # The credential reaches the CLI through a helper reading a file in the run's own config dir, never
 # through its environment, which every Bash command of the agent inherits.
@@ -165,8 +174,12 @@ class Isolation:
             settings["apiKeyHelper"] = KEY_HELPER
         return settings
 
-    def argv(self, hooks: Mapping | None = None) -> list[str]:
-        settings = {**self.settings(), **({"hooks": hooks} if hooks else {})}
+    def argv(self, hooks: Mapping | None = None, sandbox: bool = False) -> list[str]:
+        settings = {
+            **self.settings(),
+            **(SANDBOX_SETTINGS if sandbox else {}),
+            **({"hooks": hooks} if hooks else {}),
+        }
         return ["--setting-sources", "project", "--settings", json.dumps(settings)]
 
     def env(self, environ: Mapping[str, str], config_dir: Path | None) -> dict[str, str]:
@@ -238,6 +251,7 @@ class RunSpec:
     tools: Sequence[str] = ()  # non-empty: the only built-in tools the model gets (--tools)
     cancel: Cancellation | None = None  # once set, the run is stopped and its group killed
     stop_after_skill: bool = False  # ask the CLI itself to end the run once a skill launches
+    sandbox: bool = False  # turn on the CLI's shell sandbox (the trace says whether it applied)
 
 
 def stops_itself(cli: ClaudeCLI, spec: RunSpec) -> bool:
@@ -248,7 +262,14 @@ def stops_itself(cli: ClaudeCLI, spec: RunSpec) -> bool:
 def build_argv(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation) -> tuple[list[str], list[str]]:
     """The command line, and notes about requested options this CLI cannot honour."""
     hooks = STOP_AFTER_SKILL_HOOKS if stops_itself(cli, spec) else None
-    argv = [cli.path, "-p", "--output-format", "stream-json", "--verbose", *isolation.argv(hooks)]
+    argv = [
+        cli.path,
+        "-p",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        *isolation.argv(hooks, spec.sandbox),
+    ]
     notes: list[str] = []
     if spec.stop_after_skill and hooks is None:
         notes.append(
@@ -292,7 +313,7 @@ def run(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation, environ: Mapping[st
     argv, notes = build_argv(cli, spec, isolation)
     builder.trace.notes.extend(notes)
     with isolation.config_dir() as config_dir:
-        return _drive(
+        trace = _drive(
             argv,
             spec,
             isolation.env(environ, config_dir),
@@ -300,6 +321,62 @@ def run(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation, environ: Mapping[st
             Redactor.of(environ),
             stops_itself(cli, spec),
         )
+    if spec.sandbox:
+        trace.sandbox_applied = trace.init.sandbox_enabled if trace.init else None
+        trace.sandbox_reason = sandbox_refusal(trace.stderr_tail)
+    return trace
+
+
+def sandbox_refusal(stderr: str) -> str | None:
+    """Why claude ran without its sandbox, in its own words, when it said so on stderr."""
+    for pattern in (SANDBOX_OFF, SANDBOX_REFUSED):
+        found = pattern.search(stderr)
+        if found:
+            return " ".join(found.group(1).split()).removesuffix(".")
+    return None
+
+
+@dataclass(frozen=True)
+class SandboxSupport:
+    """Whether this CLI's shell sandbox starts on this machine; `available` None: it does not say."""
+
+    available: bool | None
+    reason: str | None = None
+
+    def to_json(self) -> dict:
+        return {"available": self.available, "reason": self.reason}
+
+
+def probe_sandbox(
+    cli: ClaudeCLI,
+    isolation: Isolation,
+    environ: Mapping[str, str],
+    *,
+    deadline: Deadline | None = None,
+    cancel: Cancellation | None = None,
+) -> SandboxSupport:
+    """Start claude with its sandbox on and read its init event, then stop it there: no model request
+    is answered (the API address is a closed loopback port), so the probe costs nothing."""
+    if not cli.supports("--settings"):
+        return SandboxSupport(False, f"claude {cli.version} has no --settings to turn its sandbox on")
+    with stage_workspace({}, isolation.temp_parent) as workspace:
+        spec = RunSpec(
+            "sandbox probe",
+            workspace,
+            sandbox=True,
+            timeout_s=probe_timeout(deadline),
+            cancel=cancel,
+            stop=lambda trace: "probed" if trace.init is not None else None,
+        )
+        trace = run(cli, spec, isolation, {**environ, "ANTHROPIC_BASE_URL": NOWHERE})
+    if trace.sandbox_applied:
+        return SandboxSupport(True)
+    if trace.sandbox_applied is None:
+        if trace.init is None:
+            why = trace.error or trace.stderr_tail.strip()[:200] or "no init event"
+            return SandboxSupport(None, f"claude did not start for the sandbox probe ({why})")
+        return SandboxSupport(None, f"claude {cli.version} does not report whether its sandbox is on")
+    return SandboxSupport(False, trace.sandbox_reason or "claude reported its sandbox off and gave no reason")
 
 
 def _drive(
@@ -467,6 +544,12 @@ class ClaudeAgent:
         fresh = Path("<fresh config dir>") if self.isolation.fresh_config_dir else None
         env = self.isolation.env(self.environ, fresh)
         return argv, {k: v for k, v in env.items() if self.environ.get(k) != v}
+
+    def probe_sandbox(
+        self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
+    ) -> SandboxSupport:
+        """Whether claude's shell sandbox starts here (a free probe: see `probe_sandbox`)."""
+        return probe_sandbox(self.cli, self.isolation, self.environ, deadline=deadline, cancel=cancel)
 
     def describe(self) -> dict[str, str]:
         hooked = self.cli.supports("--settings")

@@ -145,6 +145,7 @@ class InitInfo:
     api_key_source: str | None
     session_id: str | None
     cwd: str | None
+    sandbox_enabled: bool | None = None  # whether the CLI's shell sandbox is on; None: it does not say
 
     @property
     def skills_without_builtins(self) -> list[str]:
@@ -196,6 +197,9 @@ class Trace:
     result_seen: bool = False
     result_errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # options the CLI could not honour
+    # With the shell sandbox asked for: whether the CLI said it was on (None: it did not say), and why not.
+    sandbox_applied: bool | None = None
+    sandbox_reason: str | None = None
     pid: int | None = None  # of the CLI, which led its own process group
     # Counters stay exact even when kept lists are capped.
     event_count: int = 0
@@ -344,6 +348,7 @@ class TraceBuilder:
             api_key_source=_text(event.get("apiKeySource")),
             session_id=_text(event.get("session_id")),
             cwd=_text(event.get("cwd")),
+            sandbox_enabled=sandbox if isinstance(sandbox := event.get("sandbox_enabled"), bool) else None,
         )
 
     def _on_assistant(self, event: dict[str, Any]) -> None:

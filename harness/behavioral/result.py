@@ -146,6 +146,7 @@ class CaseResult:
     not_run: bool = False  # never started: the run's spend cap was reached (`error` says so)
     blocked: str | None = None  # a BLOCKED_REASONS code: not graded, and `error` says why
     attempts: list[Attempt] = field(default_factory=list)  # every run of the agent, in order
+    sandbox: bool | None = None  # with --sandbox: whether the CLI said its shell sandbox was on
 
     @classmethod
     def from_cache(cls, case: Case, entry: dict) -> CaseResult:
@@ -165,6 +166,7 @@ class CaseResult:
             notes=list(entry.get("notes", [])),
             cached=True,
             attempts=[Attempt.from_json(a) for a in entry.get("attempts", [])],
+            sandbox=entry.get("sandbox"),
         )
 
     @property
@@ -217,10 +219,50 @@ class CaseResult:
             "blocked": self.blocked,
             "isolation": [o.to_json() for o in self.isolation],
             "attempts": [a.to_json() for a in self.attempts],
+            "sandbox": self.sandbox,
             "files": self.changes.to_json() if self.changes else None,
             "notes": self.notes,
             "cached": self.cached,
         }
+
+
+@dataclass(frozen=True)
+class SandboxUse:
+    """--sandbox in the report: asked for or not, and whether the CLI's shell sandbox applied."""
+
+    requested: bool
+    status: str = "off"  # "off" (not asked), "applied", "unavailable", or "unknown" (the CLI does not say)
+    reason: str | None = None  # why it did not apply
+
+    @classmethod
+    def of(
+        cls, requested: bool, available: bool | None, reason: str | None, cases: list[CaseResult]
+    ) -> SandboxUse:
+        """From the probe before the run (`available`, `reason`) and what each case's CLI reported."""
+        if not requested:
+            return cls(False)
+        if available is False:
+            return cls(True, "unavailable", reason)
+        if any(c.sandbox is False for c in cases):
+            said = next(
+                (n for c in cases for n in c.notes if n.startswith("the shell sandbox did not apply")), None
+            )
+            return cls(True, "unavailable", said.split(": ", 1)[1] if said else reason)
+        if available and all(c.sandbox is not False for c in cases):
+            return cls(True, "applied")
+        return cls(True, "unknown", reason)
+
+    def sentence(self) -> str | None:
+        if self.status == "applied":
+            return "--sandbox: the agent's shell commands ran in its CLI's own sandbox."
+        if self.status == "unavailable":
+            return f"--sandbox: the CLI's shell sandbox did not apply ({self.reason}); cases ran without it."
+        if self.status == "unknown":
+            return f"--sandbox: whether the CLI's shell sandbox applied is unknown ({self.reason})."
+        return None
+
+    def to_json(self) -> dict:
+        return {"requested": self.requested, "status": self.status, "reason": self.reason}
 
 
 @dataclass
@@ -248,6 +290,7 @@ class BehavioralMeta:
     agent: str = "claude"
     judge_agent: str = "claude"
     judge_version: str | None = None
+    sandbox: SandboxUse = field(default_factory=lambda: SandboxUse(False))
 
     def to_json(self) -> dict:
         versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}
@@ -276,6 +319,7 @@ class BehavioralMeta:
             **self.halt.to_json(),
             "max_run_usd": self.max_run_usd,
             "cache": self.cache,
+            "sandbox": self.sandbox.to_json(),
         }
 
 

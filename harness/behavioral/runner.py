@@ -45,6 +45,7 @@ class BehavioralSettings(agent.AgentSettings):
     max_budget_usd: float | None = 5.0
     # A case whose agent leaves its workspace is blocked (and run once more) instead of graded.
     strict_isolation: bool = False
+    sandbox: bool = False  # the agent's shell commands run in the CLI's own sandbox, where it has one
 
     def cache_parts(self) -> dict:
         """The settings that can change how a case grades."""
@@ -53,6 +54,7 @@ class BehavioralSettings(agent.AgentSettings):
             "effort": self.effort,
             "judge_model": self.judge_model,
             "strict_isolation": self.strict_isolation,
+            "sandbox": self.sandbox,
         }
 
 
@@ -243,6 +245,10 @@ class BehavioralRun:
         result.agent, result.stop_reason = Spend.of_trace(trace), trace.stop_reason
         result.tool_calls, result.activated = len(trace.tool_calls), trace.activated
         result.isolation = outside_workspace(trace, workspace)
+        result.sandbox = trace.sandbox_applied
+        if trace.sandbox_applied is False:
+            why = trace.sandbox_reason or "claude gave no reason"
+            result.notes.append(f"the shell sandbox did not apply to this run: {why}")
         result.notes += trace.notes + _denials(trace)
         result.error = self._run_failure(trace)
         if result.isolation and self.settings.strict_isolation:
@@ -285,6 +291,7 @@ class BehavioralRun:
             allowed_tools=AGENT_TOOLS,
             timeout_s=self.settings.case_timeout if timeout is None else timeout,
             keep_log=self.settings.log_path(case.id, log),
+            sandbox=self.settings.sandbox,
             cancel=self.cancel,
         )
 

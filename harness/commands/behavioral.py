@@ -7,7 +7,7 @@ from pathlib import Path
 
 from harness import agent, dryrun, options, progress
 from harness.behavioral import hooks as behavioral_hooks
-from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
+from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult, SandboxUse
 from harness.behavioral.runner import (
     AGENT_TOOLS,
     PERMISSION_MODE,
@@ -93,6 +93,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="block a case whose trace shows paths outside its workspace (tool paths, paths its "
         "commands name, Bash working directories): never graded, run once more in a fresh workspace; "
         "--no-strict-isolation grades it and lists the paths as a warning (default: on)",
+    )
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run the agent's shell commands in the CLI's own sandbox where this machine offers one "
+        "(probed first; the report says whether it applied, and why not)",
     )
     options.add_adoption(parser)
     options.add_strict(parser)
@@ -180,6 +186,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         case_timeout=args.case_timeout,
         max_budget_usd=args.max_budget_usd,
         strict_isolation=args.strict_isolation,
+        sandbox=args.sandbox,
         keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
     folder = options.cache_folder(args, repo, ctx)
@@ -200,13 +207,23 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         f"[behavioral] {len(cases)} case(s) of {', '.join(skills)}, {args.jobs} at a time; "
         f"{ready.runtime} {ready.version}"
     )
+    sandbox = probe_sandbox(ready, deadline, cancel) if args.sandbox else (None, None)
+    if args.sandbox:
+        said = SandboxUse.of(True, *sandbox, []).sentence()
+        ctx.err(
+            f"[behavioral] {said}"
+            if sandbox[0] is not True
+            else "[behavioral] --sandbox: the CLI's shell sandbox starts here"
+        )
     with progress.on_stderr(ctx, len(cases)) as shown:
         runner.on_case_start = lambda case: shown.started(case.id)
         runner.on_case_done = lambda result: shown.finished(result.case.id, progress_line(result))
         results = runner.run(cases)
     halt = halt_of(cancel, len(cases), len(results))
     notes = [stored.write_error] if stored and stored.write_error else []
-    result = report(args, ctx, repo, deadline, list(skills), results, ready, halt, notes, judge_agent)
+    result = report(
+        args, ctx, repo, deadline, list(skills), results, ready, halt, notes, judge_agent, sandbox
+    )
     if not result.passed:
         counts = result.counts()
         why = " (the command's --timeout ran out)" if result.meta.timed_out else ""
@@ -231,6 +248,7 @@ def report(
     halt: Halt,
     notes: list[str] | None = None,
     judge: agent.Agent | None = None,
+    sandbox: tuple[bool | None, str | None] = (None, None),
 ) -> BehavioralResult:
     """Publish the behavioral report of what ran; `ready` (`judge`) is None when the agent (the judge's
     agent) never started."""
@@ -260,10 +278,23 @@ def report(
         notes=notes or [],
         max_run_usd=args.max_run_usd,
         cache=str(folder) if folder else None,
+        sandbox=SandboxUse.of(args.sandbox, *sandbox, results),
     )
     result = BehavioralResult(meta=meta, cases=results)
     publish(result, ctx, ReportOptions.from_args(args))
     return result
+
+
+def probe_sandbox(
+    ready: agent.Agent, deadline: Deadline, cancel: Cancellation
+) -> tuple[bool | None, str | None]:
+    """Whether the agent's CLI offers a shell sandbox here, and why not; a runtime without a way to
+    turn one on says so."""
+    probe = getattr(ready, "probe_sandbox", None)
+    if probe is None:
+        return False, f"skillscope cannot turn on a shell sandbox for {ready.runtime}"
+    support = probe(deadline=deadline, cancel=cancel)
+    return support.available, support.reason
 
 
 def progress_line(result: CaseResult) -> str:

@@ -33,6 +33,8 @@ def markdown(result: BehavioralResult) -> str:
         lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
     for note in meta.notes:
         lines += [f"> {note}", ""]
+    if sandboxed := meta.sandbox.sentence():
+        lines += [f"> {sandboxed}", ""]
     lines += provisional_lines([(c.case, c.status == "pass") for c in result.cases], meta.strict)
     lines.append(
         table(

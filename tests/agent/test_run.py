@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.agent import RunSpec, build_argv, isolation_for, run, stage_workspace, stop_at_decision
+from harness.agent.claude import probe_sandbox
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
 from tests.support.procs import group_members
@@ -306,3 +308,35 @@ def test_concurrent_runs_do_not_share_state(fake_api, claude_cli, isolation, fak
         traces = list(pool.map(one, names))
     assert [t.activated for t in traces] == [["pdf"], ["pdf-tools"], ["dirname"]]
     assert fake_api.max_concurrency() == 3
+
+
+# --- the shell sandbox -------------------------------------------------------------------
+
+
+def test_the_sandbox_probe_reads_the_init_event_and_sends_no_model_request(
+    fake_api, claude_cli, isolation, fake_env
+):
+    support = probe_sandbox(claude_cli, isolation, fake_env)
+    assert fake_api.requests == []  # stopped at init, and pointed at a closed port besides
+    if not (shutil.which("bwrap") and shutil.which("socat")):
+        assert support.available is False
+        assert "bubblewrap" in support.reason or "socat" in support.reason
+    else:
+        assert support.available is not None
+
+
+def test_a_sandboxed_run_carries_the_setting_and_reports_whether_it_applied(fake_api, go, room):
+    fake_api.script([R.tool_use("Bash", {"command": "echo inside"}), "Done."])
+    trace = go("run something", room, sandbox=True, permission_mode="acceptEdits", allowed_tools=["Bash"])
+    assert trace.init is not None and trace.sandbox_applied is trace.init.sandbox_enabled
+    assert trace.tool_calls[0].result_text.strip() == "inside"  # Bash still runs, confined or not
+    if trace.sandbox_applied is False:
+        assert trace.sandbox_reason
+
+
+def test_the_sandbox_settings_go_into_the_isolation_settings(claude_cli, isolation):
+    argv, _ = build_argv(claude_cli, RunSpec("p", Path("/ws"), sandbox=True), isolation)
+    settings = json.loads(argv[argv.index("--settings") + 1])
+    assert settings["sandbox"] == {"enabled": True, "allowUnsandboxedCommands": False}
+    plain, _ = build_argv(claude_cli, RunSpec("p", Path("/ws")), isolation)
+    assert "sandbox" not in json.loads(plain[plain.index("--settings") + 1])

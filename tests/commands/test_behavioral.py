@@ -6,6 +6,7 @@ answers (the agent's turns by prompt, the judge's by its header) and reads the J
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -366,6 +367,33 @@ def test_without_strict_isolation_the_paths_are_listed_as_a_warning_and_graded(b
     assert (case["status"], len(case["attempts"])) == ("pass", 1)
     assert run.report["meta"]["strict_isolation"] is False
     assert "worked outside its workspace (Read (call 1) touched /etc/hostname); graded anyway" in run.stdout
+
+
+def test_sandbox_is_probed_asked_of_every_run_and_reported_as_it_applied(behave, fake_api, tmp_path):
+    fake_api.script({"which machine": [R.tool_use("Bash", {"command": "uname -n"}), "host checked"]})
+    logs = tmp_path / "logs"
+    run = behave("writer")("--only", "report-writer-outside", "--sandbox", "--keep-logs", str(logs))
+    assert run.code == 0, run.stderr
+    assert_valid(run.report)
+    case = run.case("report-writer-outside")
+    init = json.loads((logs / "report-writer-outside.agent.jsonl").read_text().splitlines()[0])
+    assert init["subtype"] == "init" and case["sandbox"] is init["sandbox_enabled"]  # as the CLI said
+    sandbox = run.report["meta"]["sandbox"]
+    assert sandbox["requested"] is True
+    if case["sandbox"]:
+        assert (sandbox["status"], sandbox["reason"]) == ("applied", None)
+    else:  # no bubblewrap or socat here: claude runs unconfined and says why
+        assert sandbox["status"] == "unavailable" and sandbox["reason"]
+        assert f"the shell sandbox did not apply to this run: {sandbox['reason']}" in case["notes"]
+        assert f"did not apply ({sandbox['reason']})" in run.stdout and "did not apply" in run.stderr
+    assert all(r.prompt != "sandbox probe" for r in fake_api.agent_turns())  # the probe asks the API nothing
+
+
+def test_without_sandbox_the_report_says_it_was_not_asked(behave, fake_api):
+    fake_api.script({"which machine": ["host checked"]})
+    run = behave("writer")("--only", "report-writer-outside")
+    assert run.report["meta"]["sandbox"] == {"requested": False, "status": "off", "reason": None}
+    assert run.case("report-writer-outside")["sandbox"] is None
 
 
 # --- selection and flags -------------------------------------------------------------------
