@@ -6,6 +6,7 @@ answer key, and the file system through a case id.
 from __future__ import annotations
 
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from harness.behavioral.judge import JUDGE_HEADER
 from tests.fakeapi import replies as R
 from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests
+from tests.support.routing import route, routing_env
 
 SECRET = "sk-ant-fake-secret-6f3c1a9e27"
 
@@ -66,3 +68,78 @@ def test_the_key_is_absent_from_every_output_when_the_agent_prints_its_environme
         "sec-envdump.judge.txt": 0o600,
     }
     assert run.report["meta"]["isolation"]["credentials"].endswith("the agent's tools inherit no API key")
+
+
+# --- a case id built to escape -----------------------------------------------------------------
+
+ESCAPING_IDS = ["../../../../escaped-by-id", "/tmp/skillscope-escaped-absolute-id", "nested/escaped/../../id"]
+
+
+def files_under(root: Path) -> set[Path]:
+    return {p for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.fixture
+def traversal(tmp_path) -> Path:
+    """The scenario four folders deep, so that `../../../..` from its logs folder still lands in tmp_path."""
+    repo = tmp_path / "a" / "b" / "c" / "traversal"
+    shutil.copytree(SCENARIOS / "traversal", repo)
+    return repo
+
+
+def assert_contained(tmp_path: Path, before: set[Path], allowed: list[Path], logs: Path) -> None:
+    new = files_under(tmp_path) - before
+    strays = [p for p in new if not any(p.is_relative_to(folder) for folder in allowed)]
+    assert strays == []
+    assert all(p.parent == logs for p in new if p.is_relative_to(logs))  # never a sub-folder
+    assert not [p for p in Path("/tmp").glob("skillscope-escaped-*")]
+
+
+def test_behavioral_given_escaping_case_ids_keeps_every_log_and_report_in_its_folder(
+    traversal, tmp_path, claude_bin, fake_env, fake_api
+):
+    run = Behave(traversal, claude_bin, fake_env)
+    out = tmp_path / "a" / "b" / "c" / "out"
+    logs, junit = out / "logs", out / "junit.xml"
+    run.report_path = out / "report.json"
+    before = files_under(tmp_path)
+    # The dataset schema refuses these ids; demoting the rule is how they could still reach a run.
+    run("--warn", "dataset-schema", "--keep-logs", str(logs), "--junit", str(junit), "--no-cache")
+    assert run.code == 0, run.stderr
+    assert_valid(run.report)
+    assert [c["id"] for c in run.report["cases"]] == ESCAPING_IDS  # reported as written
+    assert {c["status"] for c in run.report["cases"]} == {"pass"}
+    assert_contained(tmp_path, before, [out, traversal / ".skillscope", tmp_path / "env"], logs)
+    kept = sorted(p.name for p in logs.iterdir())
+    assert len(kept) == 3 and all(name.endswith(".agent.jsonl") and "/" not in name for name in kept)
+    assert {c.get("name") for c in ET.parse(junit).getroot().iter("testcase")} == set(ESCAPING_IDS)
+
+
+def test_routing_given_escaping_case_ids_keeps_every_log_and_report_in_its_folder(
+    traversal, tmp_path, claude_bin, fake_api
+):
+    out = tmp_path / "a" / "b" / "c" / "out"
+    logs, junit = out / "logs", out / "junit.xml"
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    before = files_under(tmp_path)
+    routed = route(
+        traversal,
+        env,
+        "--warn",
+        "dataset-schema",
+        "--keep-logs",
+        str(logs),
+        "--junit",
+        str(junit),
+        "--no-cache",
+        "--skip-preflight",
+        "--model",
+        "claude-fake-1",
+        output=out / "routing.json",
+    )
+    assert routed.output.exists(), routed.stderr
+    ids = {c["id"] for c in routed.report["cases"]}
+    assert {*ESCAPING_IDS, ".."} <= ids
+    assert_contained(tmp_path, before, [out, traversal / ".skillscope", tmp_path / "home"], logs)
+    assert all(p.parent == logs for p in logs.rglob("*"))
+    assert len(list(logs.iterdir())) == len(ids)
