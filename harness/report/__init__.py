@@ -23,6 +23,7 @@ from harness.files import write_atomic, write_new
 from harness.model.findings import Finding
 from harness.options import ReportOptions
 from harness.report import github, junit, sarif, text
+from harness.report.jsontext import readable
 from harness.report.junit import JUnitCase
 from harness.secrets import Redactor
 
@@ -89,7 +90,7 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     problems = [e.message for e in schemas.errors(schema, document)]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
-    as_json = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    as_json = readable(document)
     path = None if where.output == "-" else save(as_json, document["repo"], result.command, ctx, where.output)
     summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     # Rendered only where it is read: the table costs more start-up than a small catalog's checks.
@@ -118,7 +119,7 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
 def stdout_text(result, report, document, markdown, path, ctx, where) -> str:
     """What --format puts on stdout; only text and markdown name the JSON report's path."""
     if where.format == "json":
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        return readable(document)
     if where.format == "junit":
         return junit_text(result, report, Redactor.of(ctx.environ))
     if where.format == "sarif":
