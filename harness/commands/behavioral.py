@@ -299,6 +299,9 @@ def probe_sandbox(
 
 def progress_line(result: CaseResult) -> str:
     status = result.status.upper()
+    if result.blocked is not None:
+        why = result.error.removeprefix("blocked: ") if result.error else result.blocked
+        return f"  [{status}] {result.case.id} ({result.blocked}): {why} ({result.elapsed_s:.1f}s)"
     if result.error is not None:
         return f"  [{status}] {result.case.id}: {result.error} ({result.elapsed_s:.1f}s)"
     line = f"  [{status}] {result.case.id}: {result.summary()} ({result.elapsed_s:.1f}s)"

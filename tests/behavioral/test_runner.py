@@ -12,6 +12,7 @@ from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUn
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
+from tests.support.tracing import call, trace
 
 
 class StandIn:
@@ -67,3 +68,46 @@ def test_a_cancelled_case_and_every_later_one_are_left_out(tmp_path):
     agent = StandIn(tmp_path, "cancelled", lambda spec: cancel.cancel(signal.SIGINT))
     assert run_with(agent, Deadline(0), cancel) == []
     assert agent.prompts == ["prompt of first"]  # nothing started after the signal
+
+
+class Curious(StandIn):
+    """A stand-in whose agent reads /etc/hostname on its first run(s), then stays home."""
+
+    def __init__(self, tmp: Path, outside_runs: int, during=lambda spec: None):
+        super().__init__(tmp, "completed", during)
+        self.outside_runs = outside_runs
+        self.logs: list[Path | None] = []
+
+    def run(self, spec):
+        self.prompts.append(spec.prompt)
+        self.logs.append(spec.keep_log)
+        self.during(spec)
+        path = "/etc/hostname" if len(self.prompts) <= self.outside_runs else "notes.txt"
+        made = trace(call("Read", {"file_path": path}, "x"), final="x")
+        made.stop_reason = "completed"
+        return made
+
+
+def strict_run(agent, deadline: Deadline, logs: Path | None = None):
+    skills = {"skill": SkillUnderTest("skill", agent.tmp)}
+    settings = BehavioralSettings(strict_isolation=True, keep_logs=logs)
+    return BehavioralRun(agent, skills, settings, deadline).run(cases("only"))
+
+
+def test_a_blocked_attempt_runs_once_more_with_its_own_log(tmp_path):
+    agent = Curious(tmp_path, outside_runs=1)
+    (result,) = strict_run(agent, Deadline(0), tmp_path / "logs")
+    assert (result.status, [a.status for a in result.attempts]) == ("pass", ["blocked", "pass"])
+    assert [p.name for p in agent.logs] == ["only.agent.jsonl", "only.attempt-2.agent.jsonl"]
+
+
+def test_a_blocked_attempt_is_not_run_again_once_the_commands_timeout_ran_out(tmp_path):
+    deadline = Deadline(3600)
+
+    def time_runs_out(spec):
+        deadline.started -= deadline.seconds
+
+    agent = Curious(tmp_path, outside_runs=2, during=time_runs_out)
+    (result,) = strict_run(agent, deadline)
+    assert (result.status, result.blocked, len(result.attempts)) == ("blocked", "outside-workspace", 1)
+    assert len(agent.prompts) == 1

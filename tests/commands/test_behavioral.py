@@ -332,6 +332,7 @@ def test_a_case_whose_agent_leaves_its_workspace_twice_is_blocked_with_both_atte
     assert "### Blocked cases (not graded)" in run.stdout and "### Outside the workspace" in run.stdout
     assert "blocked (outside-workspace)" in junit.read_text()
     assert "1 blocked of 1" in run.stderr
+    assert "[BLOCKED] report-writer-outside (outside-workspace): the agent worked outside" in run.stderr
 
 
 def test_a_blocked_attempt_runs_again_and_a_clean_retry_is_graded(behave, fake_api):
