@@ -138,6 +138,7 @@ class CaseResult:
     judge: Spend = field(default_factory=Spend)
     stop_reason: str | None = None
     tool_calls: int = 0
+    turns: int | None = None  # the agent's model turns, as the CLI's result event counts them
     activated: list[str] = field(default_factory=list)
     changes: Changes | None = None
     isolation: list[OutsidePath] = field(default_factory=list)
@@ -160,6 +161,7 @@ class CaseResult:
             judge=Spend.from_json(entry["judge"]),
             stop_reason=entry.get("stop_reason"),
             tool_calls=entry.get("tool_calls", 0),
+            turns=entry.get("turns"),
             activated=list(entry.get("activated", [])),
             changes=Changes(files["created"], files["changed"], files["removed"]) if files else None,
             isolation=[OutsidePath.from_json(o) for o in entry.get("isolation", [])],
@@ -211,6 +213,7 @@ class CaseResult:
             "elapsed_s": round(self.elapsed_s, 3),
             "stop_reason": self.stop_reason,
             "tool_calls": self.tool_calls,
+            "turns": self.turns,
             "activated": self.activated,
             "agent": self.agent.to_json(),
             "judge": self.judge.to_json(),

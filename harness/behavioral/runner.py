@@ -244,6 +244,7 @@ class BehavioralRun:
         result.changes = changes = compare(before, Snapshot.take(workspace))
         result.agent, result.stop_reason = Spend.of_trace(trace), trace.stop_reason
         result.tool_calls, result.activated = len(trace.tool_calls), trace.activated
+        result.turns = trace.turns
         result.isolation = outside_workspace(trace, workspace)
         result.sandbox = trace.sandbox_applied
         if trace.sandbox_applied is False:

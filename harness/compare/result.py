@@ -131,6 +131,7 @@ class CompareResult:
         interval = wilson_interval(passed, len(graded))
         figures = [r.figures() for r in records]
         costs = [f["cost_usd"] for f in figures if f["cost_usd"] is not None]
+        turns = [f["turns"] for f in figures if f["turns"] is not None]
         return {
             "cases": len(records),
             "graded": len(graded),
@@ -145,6 +146,7 @@ class CompareResult:
             "output_tokens": sum(f["output_tokens"] for f in figures),
             "cost_usd": round(sum(costs), 6) if costs else None,
             "tool_calls": sum(f["tool_calls"] for f in figures),
+            "turns": sum(turns) if turns else None,
         }
 
     def trigger_rates(self, which: str) -> dict[str, float | None]:
@@ -159,7 +161,7 @@ class CompareResult:
     def totals(self) -> dict:
         base, cand = self.side_totals("baseline"), self.side_totals("candidate")
         found = stats.rate_difference(base["passed"], base["graded"], cand["passed"], cand["graded"])
-        keys = ("elapsed_s", "input_tokens", "output_tokens", "cost_usd", "tool_calls")
+        keys = ("elapsed_s", "input_tokens", "output_tokens", "cost_usd", "tool_calls", "turns")
         delta = {
             "pass_rate": None if found is None else round(found[0], 4),
             "pass_rate_ci95": None if found is None else [round(found[1], 4), round(found[2], 4)],

@@ -27,6 +27,7 @@ class Run:
     output_tokens: int = 0
     cost_usd: float | None = None
     tool_calls: int = 0
+    turns: int | None = None  # model turns; None when the CLI did not say
     error: str | None = None
 
 
@@ -41,6 +42,7 @@ def routing_runs(case: dict) -> list[Run]:
             output_tokens=s["tokens"]["output"],
             cost_usd=s["cost_usd"],
             tool_calls=s["tool_calls"],
+            turns=s.get("turns"),  # reports before turns were recorded lack it
             error=s["error"],
         )
         for s in case["samples"]
@@ -59,6 +61,7 @@ def behavioral_run(case: dict) -> Run:
         output_tokens=agent["tokens"]["output"],
         cost_usd=agent["cost_usd"],
         tool_calls=case["tool_calls"],
+        turns=case.get("turns"),
         error=case["error"],
     )
 
@@ -107,12 +110,14 @@ class SideRecord:
 
     def figures(self) -> dict:
         costs = [r.cost_usd for r in self.runs if r.cost_usd is not None]
+        turns = [r.turns for r in self.runs if r.turns is not None]
         return {
             "elapsed_s": round(sum(r.elapsed_s for r in self.runs), 3),
             "input_tokens": sum(r.input_tokens for r in self.runs),
             "output_tokens": sum(r.output_tokens for r in self.runs),
             "cost_usd": round(sum(costs), 6) if costs else None,
             "tool_calls": sum(r.tool_calls for r in self.runs),
+            "turns": sum(turns) if turns else None,
         }
 
     def to_json(self) -> dict:

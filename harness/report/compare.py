@@ -82,6 +82,7 @@ def _totals_table(totals: dict) -> str:
                 _signed(delta["elapsed_s"], "s", 1),
             ),
             ("tool calls", base["tool_calls"], cand["tool_calls"], _signed(delta["tool_calls"])),
+            ("turns", _known(base["turns"]), _known(cand["turns"]), _signed(delta["turns"])),
         ],
     )
 
@@ -108,6 +109,10 @@ def _points(value: float | None) -> str:
 
 def _usd_delta(value: float | None) -> str:
     return "n/a" if value is None else f"{'-' if value < 0 else '+'}${abs(value):.4f}"
+
+
+def _known(value: int | None) -> str:
+    return "n/a" if value is None else str(value)
 
 
 def _usd(value: float | None) -> str:

@@ -53,6 +53,7 @@ def sample_from(trace: agent.Trace) -> Sample:
         elapsed_s=trace.elapsed_s,
         tool_calls=trace.budget_tool_calls,
         inspection_calls=trace.inspection_calls,
+        turns=trace.turns,
         input_tokens=trace.usage.input_tokens,
         output_tokens=trace.usage.output_tokens,
         cost_usd=trace.cost_usd,

@@ -50,6 +50,7 @@ class Sample:
     elapsed_s: float = 0.0
     tool_calls: int = 0
     inspection_calls: int = 0
+    turns: int | None = None  # model turns, as the CLI's result event counts them
     input_tokens: int = 0
     output_tokens: int = 0
     cost_usd: float | None = None
@@ -81,6 +82,7 @@ class Sample:
             "elapsed_s": round(self.elapsed_s, 3),
             "tool_calls": self.tool_calls,
             "inspection_calls": self.inspection_calls,
+            "turns": self.turns,
             "tokens": {"input": self.input_tokens, "output": self.output_tokens},
             "cost_usd": self.cost_usd,
             "cached": self.cached,

@@ -126,6 +126,9 @@ def test_behavioral_reports_compare_by_status_and_expectations_met(tmp_path, rep
     assert run.code == 0, run.stderr
     assert [c["label"] for c in report["cases"]] == ["improvement", "changed"]
     assert report["meta"]["mode"] == "behavioral" and schemas.errors("compare", report) == []
+    totals = report["totals"]
+    assert totals["baseline"]["turns"] == totals["candidate"]["turns"] == 8 and totals["delta"]["turns"] == 0
+    assert report["cases"][0]["baseline"]["turns"] == 4 and "| turns " in run.stdout
 
 
 def test_reports_of_different_commands_are_refused(tmp_path, repo):

@@ -71,6 +71,9 @@ def test_baseline_none_shows_the_lift_and_the_cases_that_need_no_skill(
     assert {c["id"]: c["label"] for c in report["cases"]} == {"lift": "improvement", "plain": "same-pass"}
     assert report["lift"] == {"no_lift": ["plain"], "needs_skill": ["lift"], "taken_by": {}}
     assert schemas.errors("compare", report) == []
+    # Turns as the real CLI counts them, per side and as a delta.
+    assert all(c[side]["turns"] >= 1 for c in report["cases"] for side in ("baseline", "candidate"))
+    assert report["totals"]["delta"]["turns"] is not None
     out = ctx.stdout.getvalue()
     assert "no lift" in out and "`plain`" in out and "1 improvements" in out
     assert (repo / "alpha" / "SKILL.md").exists()  # the candidate is untouched

@@ -26,6 +26,7 @@ def routing_sample(expect: str | None, observed: str | None, error: str | None =
         "elapsed_s": 1.0,
         "tool_calls": 1,
         "inspection_calls": 0,
+        "turns": 1,
         "tokens": {"input": 100, "output": 10},
         "cost_usd": 0.001,
     }
@@ -59,6 +60,7 @@ def behavioral_case(case_id: str, status: str, met: list[str], line: int = 5) ->
         "status": status,
         "elapsed_s": 2.0,
         "tool_calls": 3,
+        "turns": 4,
         "agent": {"tokens": {"input": 200, "output": 20}, "cost_usd": 0.002},
         "checks": [{"expectation": e, "passed": True} for e in met],
         "error": "the API answered 529" if status == "error" else None,
