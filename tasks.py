@@ -68,7 +68,7 @@ def behave(c, skill="", only="", keep_logs=""):
     help={
         "skill": "the skills whose two versions are compared",
         "baseline": "a git ref, the skill's folder, or none (default: HEAD)",
-        "mode": "routing or behavioral (default: routing)",
+        "mode": "routing, behavioral or both (default: both when a case carries an expectation)",
         "repeat": "runs of each case on each side (default: 3)",
         "reports": "two report files 'OLD NEW' to compare offline instead",
     }

@@ -96,9 +96,10 @@ class BehavioralRun:
         self.budget = budget or RunBudget()
         self._room_digests: dict[str, dict[str, str]] = {}
 
-    def case_key(self, skill: SkillUnderTest, case: Case) -> str:
+    def case_key(self, skill: SkillUnderTest, case: Case, index: int = 0) -> str:
         """Everything a case's grade depends on: the agent and its isolation, the settings, the
-        installed skills' files, the hooks, the case's fixture, prompt and expectations."""
+        installed skills' files, the hooks, the case's fixture, prompt and expectations; and which
+        repeat it is past the first (compare's --repeat), so the first shares `behavioral`'s key."""
         if skill.name not in self._room_digests:
             room = skill.room.items()
             self._room_digests[skill.name] = {n: cache.tree_digest(d, (ANSWER_KEY_DIR,)) for n, d in room}
@@ -116,6 +117,7 @@ class BehavioralRun:
             "fixture": cache.tree_digest(fixture) if fixture else None,
             "prompt": case.prompt,
             "expectations": {key: getattr(case, key) for key in EXPECTATION_KEYS},
+            **({"sample": index} if index else {}),
         }
         return cache.key_of("behavioral", parts)
 
@@ -126,9 +128,9 @@ class BehavioralRun:
             return {}
         return {"judge_agent": {"runtime": self.judge.runtime, "version": self.judge.version}}
 
-    def cached(self, skill: SkillUnderTest, case: Case) -> CaseResult | None:
-        """The graded result the cache holds for this case, if any."""
-        entry = self.results.get(self.case_key(skill, case)) if self.results is not None else None
+    def cached(self, skill: SkillUnderTest, case: Case, index: int = 0) -> CaseResult | None:
+        """The graded result the cache holds for this case (and repeat), if any."""
+        entry = self.results.get(self.case_key(skill, case, index)) if self.results is not None else None
         return CaseResult.from_cache(case, entry) if entry is not None else None
 
     def run(self, cases: list[Case]) -> list[CaseResult]:
@@ -170,7 +172,17 @@ class BehavioralRun:
         seconds = self.deadline.seconds
         return CaseResult(case, error=f"not run: the command's --timeout of {seconds:g} s ran out")
 
-    def run_one(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult | None:
+    def sample(self, skill: SkillUnderTest, case: Case, placeholders: dict, index: int) -> CaseResult | None:
+        """Repeat `index` of a case: from the result cache when it holds it, else run (compare)."""
+        hit = self.cached(skill, case, index)
+        if hit is not None:
+            self.budget.reuse(hit.cost_usd)
+            return hit
+        return self.run_one(skill, case, placeholders, index)
+
+    def run_one(
+        self, skill: SkillUnderTest, case: Case, placeholders: dict, index: int = 0
+    ) -> CaseResult | None:
         """One case within its skill's hooks session; never raises (compare interleaves two runs).
         None when the command was cancelled before the case finished."""
         # One broken case must not take the report of every other case with it.
@@ -192,7 +204,7 @@ class BehavioralRun:
         self.budget.charge(result.judge.cost_usd)
         if self.results is not None and result.error is None:
             # Keyed by the case as written: the result holds it with its placeholders filled.
-            self.results.put(self.case_key(skill, case), result.to_json())
+            self.results.put(self.case_key(skill, case, index), result.to_json())
         return result
 
     def _run_case(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:

@@ -4,38 +4,36 @@ from __future__ import annotations
 
 import argparse
 from contextlib import ExitStack
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from harness import options
 from harness.behavioral import hooks as behavioral_hooks
-from harness.behavioral.result import CaseResult
-from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUnderTest
+from harness.behavioral.runner import BehavioralSettings, SkillUnderTest
 from harness.behavioral.selection import behavioral_cases
+from harness.cache import ResultCache
 from harness.cancel import Cancellation, on_signals
-from harness.compare import interleave, reports, versions
-from harness.compare.labels import label
-from harness.compare.result import CaseComparison, CompareMeta, CompareResult
-from harness.compare.sides import SideRecord, behavioral_run, routing_runs
+from harness.compare import reports, versions
+from harness.compare.modes import SIDES, BehavioralCompare, RoutingCompare, Shared, with_logs
+from harness.compare.result import BOTH, CompareMeta, CompareResult
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import RunMeta
 from harness.errors import UsageError
 from harness.model import baseline as baseline_file
 from harness.model import catalog
-from harness.model.dataset import Case
+from harness.model.catalog import Catalog
 from harness.model.repo import Repo
 from harness.options import ReportOptions, parse_list
-from harness.paid import exit_code, halt_of, ready_agent, require_well_formed
+from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
 from harness.report import finish
-from harness.routing.metrics import CaseOutcome
-from harness.routing.result import case_json
 from harness.routing.room import resolve_room
-from harness.routing.runner import RoutingRun, RoutingSettings
+from harness.routing.runner import RoutingSettings
+from harness.spend import RunBudget
 
 HELP = "compare two versions of a skill (or with and without it) case by case: regressions, improvements"
-MODES = ("routing", "behavioral")
-SIDES = ("baseline", "candidate")
+MODES = ("routing", "behavioral", BOTH)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,7 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compare two existing routing or behavioral JSON reports, offline (no agent, no tokens)",
     )
     parser.add_argument(
-        "--mode", choices=MODES, default="routing", help="what a live compare grades (default: routing)"
+        "--mode",
+        choices=MODES,
+        help="what a live compare grades; both: routing, then behavioral (default: both when a selected case "
+        "carries an expectation, else routing)",
     )
     parser.add_argument(
         "--baseline",
@@ -122,6 +123,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="structural rules the gate before the run reports as warnings (the repo's "
         ".skillscope/baseline.json applies when present)",
     )
+    options.add_strict(parser)
+    options.add_paid_run(parser)
     options.add_reports(parser)
     options.add_timeout(parser, default=1800)
 
@@ -133,18 +136,19 @@ DEFAULTS = {
 }
 
 
+def limit(args: argparse.Namespace, mode: str, key: str) -> float:
+    """The flag's value, else `mode`'s own default (with --mode both each mode keeps its own)."""
+    value = getattr(args, key)
+    return DEFAULTS[mode][key] if value is None else value
+
+
 def run(args: argparse.Namespace, ctx: Context) -> int:
     ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
-    for key, value in DEFAULTS[args.mode].items():
-        if getattr(args, key) is None:
-            setattr(args, key, value)
     if args.reports:
         return run_reports(args, ctx)
     # A cancelling signal stops new runs and kills running ones; cases finished on both sides are reported.
     with on_signals(Cancellation()) as cancel:
-        if args.mode == "behavioral":
-            return run_behavioral(args, ctx, cancel)
-        return run_routing(args, ctx, cancel)
+        return run_live(args, ctx, cancel)
 
 
 def run_reports(args: argparse.Namespace, ctx: Context) -> int:
@@ -166,6 +170,7 @@ def run_reports(args: argparse.Namespace, ctx: Context) -> int:
         allow_regressions=args.allow_regressions,
         skills=sorted({c.skill for c in cases if c.skill}),
         notes=notes,
+        strict=args.strict,
     )
     return conclude(CompareResult(meta=meta, cases=cases), ctx, args)
 
@@ -182,8 +187,8 @@ def compared_skills(args: argparse.Namespace, repo: Repo) -> list[str]:
     return names
 
 
-def run_routing(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
-    """Both versions in the same room on the candidate's cases, their runs interleaved on one pool."""
+def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
+    """Both versions on the candidate's cases, in each mode chosen, their runs interleaved on one pool."""
     deadline = Deadline(args.timeout)
     repo = options.resolve_repo(args, ctx)
     names = compared_skills(args, repo)
@@ -191,86 +196,178 @@ def run_routing(args: argparse.Namespace, ctx: Context, cancel: Cancellation) ->
     with ExitStack() as stack:
         base = side_dirs(stack, args.baseline, "--baseline", repo, names, ctx)
         cand = side_dirs(stack, args.candidate, "--candidate", repo, names, ctx)
-        candidate_repo = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
-        loaded = catalog.load(candidate_repo, room, options.negatives_from(args))
+        candidate = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
+        loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), options.negatives_from(args))
         require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
-        pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
-        cases = at_home(catalog.select_cases(pooled, parse_list("--only", args.only), names), repo, cand)
-        if not cases:
+        modes = chosen_modes(args, ctx, Versions(repo, candidate, base, cand), loaded, names, room)
+        return run_modes(args, ctx, cancel, deadline, repo, names, room, modes)
+
+
+@dataclass(frozen=True)
+class Versions:
+    """The repo as found, the repo with the candidate's folders, and each side's folder per skill."""
+
+    repo: Repo
+    candidate_repo: Repo
+    baseline: dict[str, Path | None]
+    candidate: dict[str, Path | None]
+
+
+def chosen_modes(
+    args: argparse.Namespace,
+    ctx: Context,
+    found: Versions,
+    loaded: Catalog,
+    names: list[str],
+    room: list[str],
+) -> list[RoutingCompare | BehavioralCompare]:
+    """--mode's modes (by default: both when a selected case carries an expectation, else routing),
+    each with its selected cases; a mode with none is a usage error before any token."""
+    logs = (ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None
+    only = parse_list("--only", args.only)
+    behavioral = None if args.mode == "routing" else behavioral_mode(args, found, loaded, names, only)
+    mode = args.mode or (BOTH if behavioral and behavioral.cases else "routing")
+    chosen = []
+    if mode in ("routing", BOTH):
+        routing = routing_mode(args, found, loaded, names, room, only, mode_logs(logs, mode, "routing"))
+        if not routing.cases:
             raise UsageError("no routing case selected; check --skill and --only.")
-        ready = ready_agent(args, ctx, deadline, cancel)
-        rooms = side_rooms(room, candidate_repo, base)
-        ctx.err(
-            f"[compare] {len(cases)} case(s) x {args.repeat} on each side, interleaved; baseline "
-            f"{args.baseline}, candidate {args.candidate or versions.WORKING_TREE}; "
-            f"{ready.runtime} {ready.version}"
-        )
-        runs = {
-            side: RoutingRun(ready, rooms[side], routing_settings(args, ctx, side), deadline, cancel=cancel)
-            for side in SIDES
-        }
-        pairs = interleave.run_routing(
-            runs["baseline"],
-            runs["candidate"],
-            cases,
-            args.jobs,
-            args.repeat,
-            on_case_done=lambda b, c: ctx.err(progress_line(b, c)),
-        )
-    notes = list(dict.fromkeys(runs["baseline"].notes + runs["candidate"].notes))
-    meta = live_meta(args, repo, deadline, names, agent_meta(ready, args, room), notes)
-    meta.halt = halt_of(cancel, len(cases), len(pairs))
-    return conclude(CompareResult(meta=meta, cases=[comparison(b, c) for b, c in pairs]), ctx, args, cancel)
-
-
-def run_behavioral(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
-    """Both versions run each case to completion on the candidate's cases, fixtures and hooks."""
-    deadline = Deadline(args.timeout)
-    repo = options.resolve_repo(args, ctx)
-    names = compared_skills(args, repo)
-    with ExitStack() as stack:
-        base = side_dirs(stack, args.baseline, "--baseline", repo, names, ctx)
-        cand = side_dirs(stack, args.candidate, "--candidate", repo, names, ctx)
-        candidate_repo = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
-        loaded = catalog.load(candidate_repo, names)
-        require_well_formed(loaded, ctx, "the skills this compare grades", adoption(args, repo, ctx))
-        hooks = {
-            n: behavioral_hooks.load(n, cand[n], repo.rel(repo.skill_dirs[n] / behavioral_hooks.HOOKS_FILE))
-            for n in names
-        }
-        chosen = catalog.select_cases(
-            loaded.cases(names, extended=args.extended), parse_list("--only", args.only), names
-        )
-        cases = at_home(behavioral_cases(chosen, hooks), repo, cand)
-        if not cases:
+        chosen.append(routing)
+    if mode in ("behavioral", BOTH):
+        if not behavioral.cases:
             raise UsageError(
                 "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
                 "check --skill and --only."
             )
-        ready = ready_agent(args, ctx, deadline, cancel)
-        ctx.err(
-            f"[compare] {len(cases)} behavioral case(s) x {args.repeat} on each side, interleaved; "
-            f"baseline {args.baseline}, candidate {args.candidate or versions.WORKING_TREE}; "
-            f"{ready.runtime} {ready.version}"
+        chosen.append(with_settings(behavioral, args, mode_logs(logs, mode, "behavioral")))
+    return chosen
+
+
+def mode_logs(folder: Path | None, mode: str, which: str) -> Path | None:
+    """Where `which` mode keeps its transcripts: under the folder, in a folder of its own with --mode both."""
+    if folder is None:
+        return None
+    return folder / which if mode == BOTH else folder
+
+
+def routing_mode(
+    args: argparse.Namespace,
+    found: Versions,
+    loaded: Catalog,
+    names: list[str],
+    room: list[str],
+    only: list[str],
+    logs: Path | None,
+) -> RoutingCompare:
+    pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
+    cases = versions.at_home(catalog.select_cases(pooled, only, names), found.repo, found.candidate)
+    settings = RoutingSettings(
+        model=args.model,
+        effort=args.effort,
+        jobs=args.jobs,
+        case_timeout=limit(args, "routing", "case_timeout"),
+        max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls,
+        max_budget_usd=limit(args, "routing", "max_budget_usd"),
+        repeat=args.repeat,
+    )
+    return RoutingCompare(
+        cases,
+        side_rooms(room, found.candidate_repo, found.baseline),
+        {side: with_logs(settings, logs, side) for side in SIDES},
+    )
+
+
+def behavioral_mode(
+    args: argparse.Namespace, found: Versions, loaded: Catalog, names: list[str], only: list[str]
+) -> BehavioralCompare:
+    """The behavioral cases and each skill's two versions; settings come later (with_settings)."""
+    base, cand, repo = found.baseline, found.candidate, found.repo
+    hooks = {
+        n: behavioral_hooks.load(n, cand[n], repo.rel(repo.skill_dirs[n] / behavioral_hooks.HOOKS_FILE))
+        for n in names
+    }
+    chosen = catalog.select_cases(loaded.cases(names, extended=args.extended), only, names)
+    skills = {
+        n: (
+            SkillUnderTest(n, cand[n], hooks[n], installed={n: base[n]} if base[n] else {}),
+            SkillUnderTest(n, cand[n], hooks[n]),
         )
-        sides = {
-            n: (
-                SkillUnderTest(n, cand[n], hooks[n], installed={n: base[n]} if base[n] else {}),
-                SkillUnderTest(n, cand[n], hooks[n]),
-            )
-            for n in names
-        }
-        runs = {
-            side: BehavioralRun(ready, {}, behavioral_settings(args, ctx, side), deadline, cancel=cancel)
-            for side in SIDES
-        }
-        pairs = interleave.run_behavioral(
-            runs["baseline"], runs["candidate"], sides, cases, args.jobs, args.repeat, ready.temp_parent
-        )
-    meta = live_meta(args, repo, deadline, names, agent_meta(ready, args, names), [])
-    meta.halt = halt_of(cancel, len(cases), len(pairs))
-    compared = [behavioral_comparison(case, b, c) for case, b, c in pairs]
-    return conclude(CompareResult(meta=meta, cases=compared), ctx, args, cancel)
+        for n in names
+    }
+    return BehavioralCompare(versions.at_home(behavioral_cases(chosen, hooks), repo, cand), skills, {})
+
+
+def with_settings(mode: BehavioralCompare, args: argparse.Namespace, logs: Path | None) -> BehavioralCompare:
+    settings = BehavioralSettings(
+        model=args.model,
+        effort=args.effort,
+        judge_model=args.judge_model or args.model,
+        jobs=args.jobs,
+        case_timeout=limit(args, "behavioral", "case_timeout"),
+        max_budget_usd=limit(args, "behavioral", "max_budget_usd"),
+    )
+    return replace(mode, settings={side: with_logs(settings, logs, side) for side in SIDES})
+
+
+def run_modes(
+    args: argparse.Namespace,
+    ctx: Context,
+    cancel: Cancellation,
+    deadline: Deadline,
+    repo: Repo,
+    names: list[str],
+    room: list[str],
+    modes: list[RoutingCompare | BehavioralCompare],
+) -> int:
+    """Start the agent (a report says so when it cannot), then each mode in turn, or a dry run."""
+    folder = options.cache_folder(args, repo, ctx)
+    mode = modes[0].mode if len(modes) == 1 else BOTH
+    selected = sum(len(m.cases) for m in modes)
+    meta = partial(live_meta, args, repo, deadline, names, mode, cache=folder)
+    try:
+        ready = ready_agent(args, ctx, deadline, cancel, preflight=not args.dry_run)
+    except AgentNotReady as exc:
+        # Still a report, for a CI step that uploads reports whatever happened.
+        halted = meta({}, [])
+        halted.halt = halt_of(cancel, selected, 0, str(exc))
+        finish(CompareResult(meta=halted, cases=[]), ctx, ReportOptions.from_args(args))
+        ctx.err(f"error: {exc}")
+        return exit_code(False, cancel)
+    results = ResultCache(folder) if folder else None
+    shared = Shared(ready, deadline, cancel, results, RunBudget(args.max_run_usd), args.repeat, args.jobs)
+    if args.dry_run:
+        return dry_run(ctx, args, shared, modes)
+    ctx.err(
+        f"[compare] {' and '.join(f'{len(m.cases)} {m.mode}' for m in modes)} case(s) x {args.repeat} on "
+        f"each side, interleaved; baseline {args.baseline}, candidate "
+        f"{args.candidate or versions.WORKING_TREE}; {ready.runtime} {ready.version}"
+    )
+    compared, notes = [], []
+    for each in modes:
+        found, said = each.compare(shared, on_case_done=ctx.err)
+        compared += found
+        notes += [n for n in said if n not in notes]
+    if results is not None and results.write_error:
+        notes.append(results.write_error)
+    done = meta(agent_meta(ready, args, room if modes[0].mode == "routing" else names), notes)
+    done.halt = halt_of(cancel, selected, len(compared))
+    return conclude(CompareResult(meta=done, cases=compared), ctx, args, cancel)
+
+
+def dry_run(
+    ctx: Context, args: argparse.Namespace, shared: Shared, modes: list[RoutingCompare | BehavioralCompare]
+) -> int:
+    """Print what the compare would run and cost; nothing is sent (no preflight either), no report."""
+    ctx.out("## Compare dry run: nothing was sent")
+    ctx.out(
+        f"Baseline {args.baseline}, candidate {args.candidate or versions.WORKING_TREE}; "
+        f"{args.repeat} run(s) of each case on each side, interleaved."
+    )
+    for mode in modes:
+        for line in mode.dry_run(shared):
+            ctx.out(line)
+    return 0
 
 
 def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> options.Adoption:
@@ -281,13 +378,20 @@ def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> options.Adop
 
 
 def live_meta(
-    args: argparse.Namespace, repo: Repo, deadline: Deadline, names: list[str], agent: dict, notes: list[str]
+    args: argparse.Namespace,
+    repo: Repo,
+    deadline: Deadline,
+    names: list[str],
+    mode: str,
+    agent: dict,
+    notes: list[str],
+    cache: Path | None = None,
 ) -> CompareMeta:
     if deadline.expired:
         notes = [*notes, "The command's --timeout ran out: runs not finished are errors."]
     return CompareMeta(
         run=RunMeta.of("compare", repo, deadline),
-        mode=args.mode,
+        mode=mode,
         baseline=args.baseline,
         candidate=args.candidate or versions.WORKING_TREE,
         source="live",
@@ -296,46 +400,10 @@ def live_meta(
         skills=names,
         agent=agent,
         notes=notes,
+        strict=args.strict,
+        max_run_usd=args.max_run_usd,
+        cache=str(cache) if cache else None,
     )
-
-
-def behavioral_settings(args: argparse.Namespace, ctx: Context, side: str) -> BehavioralSettings:
-    return BehavioralSettings(
-        model=args.model,
-        effort=args.effort,
-        judge_model=args.judge_model or args.model,
-        jobs=args.jobs,
-        case_timeout=args.case_timeout,
-        max_budget_usd=args.max_budget_usd,
-        keep_logs=(ctx.cwd / args.keep_logs / side).resolve() if args.keep_logs else None,
-    )
-
-
-def behavioral_comparison(case: Case, base: list[CaseResult], cand: list[CaseResult]) -> CaseComparison:
-    return CaseComparison(
-        id=case.id,
-        skill=case.skill,
-        source=case.source,
-        line=case.line,
-        prompt=case.prompt,
-        baseline=SideRecord([behavioral_run(r.to_json()) for r in base]),
-        candidate=SideRecord([behavioral_run(r.to_json()) for r in cand]),
-    )
-
-
-def at_home(cases: list[Case], repo: Repo, candidate: dict[str, Path | None]) -> list[Case]:
-    """Cases read from a candidate outside the working tree (a ref, a folder), located at the working
-    tree's dataset instead, where annotations and readers look for them."""
-    moved = {
-        repo.rel(path) + "/": repo.rel(repo.skill_dirs[name]) + "/"
-        for name, path in candidate.items()
-        if path is not None and path != repo.skill_dirs[name]
-    }
-    out = []
-    for case in cases:
-        there = next((prefix for prefix in moved if case.source.startswith(prefix)), None)
-        out.append(case if there is None else replace(case, source=moved[there] + case.source[len(there) :]))
-    return out
 
 
 def side_dirs(
@@ -357,21 +425,6 @@ def side_rooms(room: list[str], candidate_repo: Repo, baseline: dict[str, Path |
     return {"candidate": candidate, "baseline": {n: p for n, p in swapped.items() if p is not None}}
 
 
-def routing_settings(args: argparse.Namespace, ctx: Context, side: str) -> RoutingSettings:
-    logs = (ctx.cwd / args.keep_logs / side).resolve() if args.keep_logs else None
-    return RoutingSettings(
-        model=args.model,
-        effort=args.effort,
-        jobs=args.jobs,
-        case_timeout=args.case_timeout,
-        max_tool_calls=args.max_tool_calls,
-        max_inspection_calls=args.max_inspection_calls,
-        max_budget_usd=args.max_budget_usd,
-        repeat=args.repeat,
-        keep_logs=logs,
-    )
-
-
 def agent_meta(ready, args: argparse.Namespace, room: list[str]) -> dict:
     return {
         "runtime": ready.runtime,
@@ -383,29 +436,6 @@ def agent_meta(ready, args: argparse.Namespace, room: list[str]) -> dict:
     }
 
 
-def comparison(base: CaseOutcome, cand: CaseOutcome) -> CaseComparison:
-    case = cand.case
-    return CaseComparison(
-        id=case.id,
-        skill=case.skill,
-        source=case.source,
-        line=case.line,
-        prompt=case.prompt,
-        expect=case.expected_skill,
-        baseline=SideRecord(routing_runs(case_json(base))),
-        candidate=SideRecord(routing_runs(case_json(cand))),
-    )
-
-
-def progress_line(base: CaseOutcome, cand: CaseOutcome) -> str:
-    before, after = SideRecord(routing_runs(case_json(base))), SideRecord(routing_runs(case_json(cand)))
-    found = label(before.side, after.side)
-    return (
-        f"  [{found}] {cand.case.id}: baseline {before.outcome or 'error'} -> "
-        f"candidate {after.outcome or 'error'}"
-    )
-
-
 def conclude(
     result: CompareResult, ctx: Context, args: argparse.Namespace, cancel: Cancellation | None = None
 ) -> int:
@@ -415,11 +445,14 @@ def conclude(
     if result.meta.halt.halted:
         ctx.err(f"[compare] {result.meta.halt.sentence()}")
     elif code:
-        found = len(result.regressions)
-        reason = (
-            f"{found} regression(s); pass --allow-regressions to only report them"
-            if found
-            else "no case was graded on both sides, so nothing was compared"
-        )
-        ctx.err(f"[compare] failed: {reason}.")
+        ctx.err(f"[compare] failed: {failure(result)}.")
     return code
+
+
+def failure(result: CompareResult) -> str:
+    if result.not_run:
+        why = next(r.error for c in result.not_run for r in c.baseline.runs + c.candidate.runs if r.not_run)
+        return f"{len(result.not_run)} case(s) did not run on both sides: {why.removeprefix('not run: ')}"
+    if result.failing:
+        return f"{len(result.failing)} regression(s); pass --allow-regressions to only report them"
+    return "no case was graded on both sides, so nothing was compared"

@@ -66,10 +66,10 @@ def run_behavioral(
                 continue
             with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
                 futures = {}
-                for _n in range(repeat):
+                for n in range(repeat):
                     for case in group:
-                        base = pool.submit(baseline.run_one, base_skill, case, session.placeholders)
-                        cand = pool.submit(candidate.run_one, cand_skill, case, session.placeholders)
+                        base = pool.submit(baseline.sample, base_skill, case, session.placeholders, n)
+                        cand = pool.submit(candidate.sample, cand_skill, case, session.placeholders, n)
                         futures[base], futures[cand] = results[case.id][0], results[case.id][1]
                 for future in as_completed(futures):
                     result = future.result()

@@ -58,6 +58,8 @@ def pair(mode: str, case: dict, old: dict | None, missing: str) -> CaseCompariso
         expect=case.get("expect"),
         baseline=SideRecord(runs_of(mode, old)) if old else SideRecord(missing=missing),
         candidate=SideRecord(runs_of(mode, case)),
+        mode=mode,
+        trust_level=case.get("trust_level", "stable"),
     )
 
 

@@ -8,8 +8,10 @@ from harness.compare import stats
 from harness.compare.labels import LABELS, label
 from harness.compare.sides import NO_SKILL, SideRecord
 from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
+from harness.model.dataset import Case
 from harness.routing.verdicts import wilson_interval
 
+BOTH = "both"
 RULE = (
     "A case flips (improvement or regression) when the sides' majority verdicts differ. With one run a "
     "side the flip is the change itself; with repeats it counts only when Newcombe's hybrid score 95 % "
@@ -30,6 +32,33 @@ class CaseComparison:
     baseline: SideRecord
     candidate: SideRecord
     expect: str | None = None  # routing: the skill the case expects
+    mode: str = "routing"  # what was compared: the routing decision or the behavioral run
+    trust_level: str = "stable"  # provisional: reported apart, counted only with --strict
+
+    @classmethod
+    def of(cls, case: Case, mode: str, baseline: SideRecord, candidate: SideRecord) -> CaseComparison:
+        """A dataset case compared live in `mode`."""
+        return cls(
+            id=case.id,
+            skill=case.skill,
+            source=case.source,
+            line=case.line,
+            prompt=case.prompt,
+            baseline=baseline,
+            candidate=candidate,
+            expect=case.expected_skill if mode == "routing" else None,
+            mode=mode,
+            trust_level=case.trust_level,
+        )
+
+    @property
+    def provisional(self) -> bool:
+        return self.trust_level == "provisional"
+
+    @property
+    def not_run(self) -> bool:
+        """A run of either side never started: the run's --max-run-usd was reached."""
+        return any(r.not_run for r in self.baseline.runs + self.candidate.runs)
 
     @property
     def label(self) -> str:
@@ -48,6 +77,8 @@ class CaseComparison:
     def to_json(self) -> dict:
         return {
             "id": self.id,
+            "mode": self.mode,
+            "trust_level": self.trust_level,
             "skill": self.skill,
             "source": self.source,
             "line": self.line,
@@ -67,7 +98,7 @@ def _minus(after: float | None, before: float | None) -> float | None:
 @dataclass
 class CompareMeta:
     run: RunMeta
-    mode: str  # routing or behavioral
+    mode: str  # routing, behavioral, or both
     baseline: str  # what the baseline is: a report file, a git ref, a folder, or none
     candidate: str
     source: str  # "reports" (offline) or "live"
@@ -76,7 +107,10 @@ class CompareMeta:
     skills: list[str] = field(default_factory=list)
     agent: dict = field(default_factory=dict)  # live runs: the CLI, its version, model, isolation
     notes: list[str] = field(default_factory=list)
-    halt: Halt = field(default_factory=Halt)  # a cancelling signal stopped the run
+    halt: Halt = field(default_factory=Halt)  # a signal stopped the run, or the agent never started
+    strict: bool = False  # provisional cases count too
+    max_run_usd: float = 0.0
+    cache: str | None = None  # the result cache's folder; None: --no-cache (or offline)
 
     def to_json(self) -> dict:
         return {
@@ -92,6 +126,9 @@ class CompareMeta:
             "agent": self.agent,
             "rule": RULE,
             "notes": self.notes,
+            "strict": self.strict,
+            "max_run_usd": self.max_run_usd,
+            "cache": self.cache,
         }
 
 
@@ -107,25 +144,50 @@ class CompareResult:
         found = [c.label for c in self.cases]
         return {name: found.count(name) for name in LABELS}
 
+    def name(self, case: CaseComparison) -> str:
+        """The case's name in lists and JUnit: its id, and its mode when both modes ran."""
+        return case.id if self.meta.mode != BOTH else f"{case.id} ({case.mode})"
+
     @property
     def regressions(self) -> list[CaseComparison]:
         return [c for c in self.cases if c.label == "regression"]
 
     @property
+    def counted(self) -> list[CaseComparison]:
+        """The cases the verdict counts: provisional ones only with --strict, or when no stable case ran."""
+        stable = [c for c in self.cases if not c.provisional]
+        return self.cases if self.meta.strict or not stable else stable
+
+    def counts_toward_verdict(self, case: CaseComparison) -> bool:
+        return self.meta.strict or not case.provisional or all(c.provisional for c in self.cases)
+
+    @property
+    def failing(self) -> list[CaseComparison]:
+        """The regressions that fail the run (unless --allow-regressions): those of counted cases."""
+        return [c for c in self.counted if c.label == "regression"]
+
+    @property
     def compared(self) -> list[CaseComparison]:
-        return [c for c in self.cases if c.label != "error"]
+        return [c for c in self.counted if c.label != "error"]
+
+    @property
+    def not_run(self) -> list[CaseComparison]:
+        return [c for c in self.cases if c.not_run]
 
     @property
     def passed(self) -> bool:
-        """Nothing compared says nothing; a regression fails unless --allow-regressions."""
+        """Nothing compared says nothing, and a case the spend cap kept from running leaves the
+        comparison short; a regression fails unless --allow-regressions."""
         return (
             not self.meta.halt.halted
             and bool(self.compared)
-            and (self.meta.allow_regressions or not self.regressions)
+            and not self.not_run
+            and (self.meta.allow_regressions or not self.failing)
         )
 
-    def side_totals(self, which: str) -> dict:
-        records = [getattr(c, which) for c in self.cases]
+    def side_totals(self, which: str, cases: list[CaseComparison] | None = None) -> dict:
+        chosen = self.cases if cases is None else cases
+        records = [getattr(c, which) for c in chosen]
         graded = [r for r in records if r.side.graded]
         passed = sum(1 for r in graded if r.side.passed)
         interval = wilson_interval(passed, len(graded))
@@ -139,8 +201,10 @@ class CompareResult:
             "errors": len(records) - len(graded),
             "pass_rate": round(passed / len(graded), 4) if graded else None,
             "pass_rate_ci95": [round(x, 4) for x in interval] if interval else None,
-            "trigger_rate": self.trigger_rates(which),
+            "trigger_rate": self.trigger_rates(which, chosen),
             "runs": sum(len(r.runs) for r in records),
+            "cached_runs": sum(1 for r in records for run in r.runs if run.cached),
+            "not_run": sum(1 for r in records for run in r.runs if run.not_run),
             "elapsed_s": round(sum(f["elapsed_s"] for f in figures), 3),
             "input_tokens": sum(f["input_tokens"] for f in figures),
             "output_tokens": sum(f["output_tokens"] for f in figures),
@@ -149,17 +213,18 @@ class CompareResult:
             "turns": sum(turns) if turns else None,
         }
 
-    def trigger_rates(self, which: str) -> dict[str, float | None]:
+    def trigger_rates(self, which: str, cases: list[CaseComparison]) -> dict[str, float | None]:
         """Routing: per skill, the share of its positive cases' graded runs in which it fired."""
         out = {}
-        for skill in dict.fromkeys(c.expect for c in self.cases if c.expect):
-            runs = [r for c in self.cases if c.expect == skill for r in getattr(c, which).graded]
+        for skill in dict.fromkeys(c.expect for c in cases if c.expect):
+            runs = [r for c in cases if c.expect == skill for r in getattr(c, which).graded]
             fired = sum(1 for r in runs if r.outcome == skill)
             out[skill] = round(fired / len(runs), 4) if runs else None
         return out
 
-    def totals(self) -> dict:
-        base, cand = self.side_totals("baseline"), self.side_totals("candidate")
+    def totals(self, cases: list[CaseComparison] | None = None) -> dict:
+        """Each side's figures over `cases` (default: every case) and the candidate's delta."""
+        base, cand = self.side_totals("baseline", cases), self.side_totals("candidate", cases)
         found = stats.rate_difference(base["passed"], base["graded"], cand["passed"], cand["graded"])
         keys = ("elapsed_s", "input_tokens", "output_tokens", "cost_usd", "tool_calls", "turns")
         delta = {
@@ -173,20 +238,25 @@ class CompareResult:
         }
         return {"baseline": base, "candidate": cand, "delta": delta}
 
+    def by_mode(self) -> dict[str, dict]:
+        """The totals of each mode that ran apart: a routing and a behavioral pass rate do not add up."""
+        modes = dict.fromkeys(c.mode for c in self.cases)
+        return {mode: self.totals([c for c in self.cases if c.mode == mode]) for mode in modes}
+
     def lift(self) -> dict | None:
         """With no skill as the baseline: which cases pass without it (no lift), which need it, and
         (routing) which other skill took a prompt that expects the missing one."""
         if self.meta.baseline != "none":
             return None
         taken = {
-            c.id: c.baseline.outcome
+            self.name(c): c.baseline.outcome
             for c in self.cases
             if c.expect and c.baseline.outcome not in (None, NO_SKILL, c.expect, f"other:{c.expect}")
         }
         return {
-            "no_lift": [c.id for c in self.cases if c.baseline.status == PASS],
+            "no_lift": [self.name(c) for c in self.cases if c.baseline.status == PASS],
             "needs_skill": [
-                c.id for c in self.cases if c.baseline.status == FAIL and c.candidate.status == PASS
+                self.name(c) for c in self.cases if c.baseline.status == FAIL and c.candidate.status == PASS
             ],
             "taken_by": taken,
         }
@@ -200,6 +270,7 @@ class CompareResult:
             "meta": self.meta.to_json(),
             "labels": self.labels(),
             "totals": self.totals(),
+            "by_mode": self.by_mode(),
             "lift": self.lift(),
             "cases": [c.to_json() for c in self.cases],
         }

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from harness.compare.labels import Side
 from harness.envelope import ERROR, FAIL, PASS
 from harness.routing.verdicts import PASSING
+from harness.spend import NOT_RUN
 
 NO_SKILL = "(no skill)"
 
@@ -29,6 +30,8 @@ class Run:
     tool_calls: int = 0
     turns: int | None = None  # model turns; None when the CLI did not say
     error: str | None = None
+    cached: bool = False  # reused from the result cache, not run now
+    not_run: bool = False  # never started: the run's --max-run-usd was reached (an error, never graded)
 
 
 def routing_runs(case: dict) -> list[Run]:
@@ -44,6 +47,8 @@ def routing_runs(case: dict) -> list[Run]:
             tool_calls=s["tool_calls"],
             turns=s.get("turns"),  # reports before turns were recorded lack it
             error=s["error"],
+            cached=s.get("cached", False),
+            not_run=s["verdict"] == NOT_RUN,
         )
         for s in case["samples"]
     ]
@@ -54,7 +59,7 @@ def behavioral_run(case: dict) -> Run:
     met = sorted(c["expectation"] for c in case["checks"] if c["passed"])
     agent = case["agent"]
     return Run(
-        status=case["status"],
+        status=ERROR if case["status"] == NOT_RUN else case["status"],
         outcome="; ".join(met),
         elapsed_s=case["elapsed_s"],
         input_tokens=agent["tokens"]["input"],
@@ -63,6 +68,8 @@ def behavioral_run(case: dict) -> Run:
         tool_calls=case["tool_calls"],
         turns=case.get("turns"),
         error=case["error"],
+        cached=case.get("cached", False),
+        not_run=case["status"] == NOT_RUN,
     )
 
 

@@ -13,10 +13,12 @@ import tarfile
 import tempfile
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from harness.errors import HarnessError, UsageError
+from harness.model.dataset import Case
+from harness.model.repo import Repo
 
 NONE = "none"
 WORKING_TREE = "working tree"
@@ -89,3 +91,18 @@ class Git:
                 "or none."
             )
         return done.stdout
+
+
+def at_home(cases: list[Case], repo: Repo, candidate: Mapping[str, Path | None]) -> list[Case]:
+    """Cases read from a candidate outside the working tree (a ref, a folder), located at the working
+    tree's dataset instead, where annotations and readers look for them."""
+    moved = {
+        repo.rel(path) + "/": repo.rel(repo.skill_dirs[name]) + "/"
+        for name, path in candidate.items()
+        if path is not None and path != repo.skill_dirs[name]
+    }
+    out = []
+    for case in cases:
+        there = next((prefix for prefix in moved if case.source.startswith(prefix)), None)
+        out.append(case if there is None else replace(case, source=moved[there] + case.source[len(there) :]))
+    return out

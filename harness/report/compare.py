@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from harness.compare.result import RULE, CaseComparison, CompareResult
+from harness.compare.result import BOTH, RULE, CaseComparison, CompareResult
 from harness.compare.sides import SideRecord
 from harness.envelope import ERROR, FAIL, PASS
 from harness.model import findings as finding
 from harness.model.findings import Finding
-from harness.report.junit import JUnitCase
+from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, table
 
 MEANINGS = {
@@ -31,7 +31,7 @@ def _signed(value: float | None, unit: str = "", digits: int = 0) -> str:
 def markdown(result: CompareResult) -> str:
     data = result.to_json()
     meta, labels, totals = result.meta, data["labels"], data["totals"]
-    lines = [f"## Skill compare ({meta.mode})", ""]
+    lines = [f"## Skill compare ({'routing and behavioral' if meta.mode == BOTH else meta.mode})", ""]
     lines.append(
         f"**{labels['regression']} regressions, {labels['improvement']} improvements** over "
         f"{len(result.cases)} case(s): baseline `{meta.baseline}` against candidate `{meta.candidate}`"
@@ -44,13 +44,22 @@ def markdown(result: CompareResult) -> str:
         lines += [f"> **{meta.halt.sentence()}**", ""]
     lines += [f"> {note}\n" for note in meta.notes]
     lines.append(table(["label", "cases", "meaning"], [(k, v, MEANINGS[k]) for k, v in labels.items()]))
-    lines += ["", "### Totals", "", _totals_table(totals), ""]
+    lines.append("")
+    lines += _spend_lines(totals)
+    lines += _provisional(result)
+    if meta.mode == BOTH:
+        for mode, part in data["by_mode"].items():
+            lines += [f"### Totals: {mode}", "", _totals_table(part), ""]
+    else:
+        lines += ["### Totals", "", _totals_table(totals), ""]
     lines += _lift(data["lift"])
-    lines += ["### Side by side", "", _cases_table(result.cases), ""]
+    lines += ["### Side by side", "", _cases_table(result), ""]
     errored = [c for c in result.cases if c.label == "error"]
     if errored:
         lines += ["### Errored cases (not compared)", ""]
-        lines.append(table(["case", "side", "error"], [_error_row(c) for c in errored]))
+        lines.append(
+            table(["case", "side", "error"], [(result.name(c), *_error_row(c)[1:]) for c in errored])
+        )
         lines.append("")
     lines.append(f"Statistical rule: {RULE}")
     return "\n".join(lines) + "\n"
@@ -142,14 +151,48 @@ def _taken(taken: dict[str, str]) -> list[str]:
     ]
 
 
-def _cases_table(cases: list[CaseComparison]) -> str:
+def _cases_table(result: CompareResult) -> str:
     return table(
         ["case", "label", "baseline", "candidate", "rate delta", "prompt"],
         [
-            (c.id, c.label, _side(c.baseline), _side(c.candidate), _case_delta(c), clip(c.prompt, 80))
-            for c in cases
+            (
+                result.name(c),
+                c.label,
+                _side(c.baseline),
+                _side(c.candidate),
+                _case_delta(c),
+                clip(c.prompt, 80),
+            )
+            for c in result.cases
         ],
     )
+
+
+def _spend_lines(totals: dict) -> list[str]:
+    """What the result cache saved and what the run's spend cap kept from running, when either did."""
+    base, cand = totals["baseline"], totals["candidate"]
+    lines = []
+    reused = base["cached_runs"] + cand["cached_runs"]
+    if reused:
+        lines.append(f"Reused from the result cache: {reused} run(s).")
+    skipped = base["not_run"] + cand["not_run"]
+    if skipped:
+        lines.append(f"**{skipped} run(s) did not start: the run reached its --max-run-usd.**")
+    return [*lines, ""] if lines else []
+
+
+def _provisional(result: CompareResult) -> list[str]:
+    """Provisional cases (trust_level: provisional) named apart, saying whether the verdict counted them."""
+    shown = [f"`{result.name(c)}` ({c.label})" for c in result.cases if c.provisional]
+    if not shown:
+        return []
+    if result.meta.strict:
+        how = "counted by the verdict (--strict)"
+    elif len(shown) == len(result.cases):
+        how = "counted by the verdict, since no stable case ran"
+    else:
+        how = "reported apart and not counted by the verdict; --strict counts them"
+    return [f"Provisional case(s), {how}: {', '.join(shown)}.", ""]
 
 
 def _side(record: SideRecord) -> str:
@@ -171,9 +214,10 @@ def _error_row(case: CaseComparison) -> tuple[str, str, str]:
     return case.id, " and ".join(which), clip(record.error, 300)
 
 
-def _summary(case: CaseComparison) -> str:
+def _summary(result: CompareResult, case: CaseComparison) -> str:
+    counted = "" if result.counts_toward_verdict(case) else " (provisional: not counted without --strict)"
     return (
-        f"compare case `{case.id}`: {case.label}: baseline {_side(case.baseline)}, "
+        f"compare case `{result.name(case)}`: {case.label}{counted}: baseline {_side(case.baseline)}, "
         f"candidate {_side(case.candidate)}"
     )
 
@@ -190,7 +234,7 @@ def headline(result: CompareResult) -> str:
 def statuses(result: CompareResult) -> dict[str, str]:
     """A regression fails, an uncompared case is an error, as the report's counts have it."""
     words = {"regression": FAIL, "error": ERROR}
-    return {c.id: words.get(c.label, PASS) for c in result.cases}
+    return {result.name(c): words.get(c.label, PASS) for c in result.cases}
 
 
 def findings(result: CompareResult) -> list[Finding]:
@@ -199,10 +243,12 @@ def findings(result: CompareResult) -> list[Finding]:
     out = []
     for c in result.cases:
         if c.label == "regression":
-            make = finding.warning if result.meta.allow_regressions else finding.error
-            out.append(make("compare", c.source, _summary(c), c.line))
+            fails = not result.meta.allow_regressions and result.counts_toward_verdict(c)
+            make = finding.error if fails else finding.warning
+            out.append(make("compare", c.source, _summary(result, c), c.line))
         elif c.label == "error":
-            out.append(finding.warning("compare", c.source, f"{_summary(c)} ({_error_row(c)[2]})", c.line))
+            shown = f"{_summary(result, c)} ({_error_row(c)[2]})"
+            out.append(finding.warning("compare", c.source, shown, c.line))
     return out
 
 
@@ -210,13 +256,15 @@ def junit(result: CompareResult) -> list[JUnitCase]:
     return [
         JUnitCase(
             classname=f"compare.{c.skill or 'shared'}",
-            name=c.id,
+            name=result.name(c),
             time_s=c.baseline.figures()["elapsed_s"] + c.candidate.figures()["elapsed_s"],
             error=_error_row(c)[2] if c.label == "error" else None,
-            failure=_summary(c) if c.label == "regression" else None,
+            failure=_summary(result, c)
+            if c.label == "regression" and result.counts_toward_verdict(c)
+            else None,
             output=f"label: {c.label}",
             file=c.source,
             line=c.line,
         )
         for c in result.cases
-    ]
+    ] + halt_cases("compare", result.meta.halt)

@@ -143,3 +143,21 @@ def test_a_file_that_is_not_a_report_names_itself(tmp_path, repo):
     bad.write_text("{\n  nope", encoding="utf-8")
     run, _report = compare(repo, bad, bad)
     assert run.code == 1 and f"{bad}:2: not JSON" in run.stderr
+
+
+def test_a_provisional_case_is_reported_apart_and_fails_only_with_strict(tmp_path, repo):
+    shaky = {**routing_case("a-1", "alpha", None, line=4), "trust_level": "provisional"}
+    old = [routing_case("a-1", "alpha", "alpha", line=4), routing_case("a-2", "alpha", "alpha", line=9)]
+    new = [shaky, routing_case("a-2", "alpha", "alpha", line=9)]
+    pair = (
+        write_report(tmp_path / "old.json", "routing", old),
+        write_report(tmp_path / "new.json", "routing", new),
+    )
+    run, report = compare(repo, *pair)
+    assert run.code == 0, run.stderr
+    assert report["cases"][0]["label"] == "regression" and report["cases"][0]["trust_level"] == "provisional"
+    assert "Provisional case(s), reported apart and not counted by the verdict" in run.stdout
+    assert "::warning file=alpha/evals/evals.json,line=4" in run.stdout and "::error" not in run.stdout
+    strict, report = compare(repo, *pair, "--strict")
+    assert strict.code == 1 and report["meta"]["strict"] is True
+    assert "::error file=alpha/evals/evals.json,line=4" in strict.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -46,34 +47,55 @@ def agent(request):
     return "ALPHA-DONE" if "Does the alpha job" in json.dumps(request.body) else "I do not know that job."
 
 
-def test_baseline_none_shows_the_lift_and_the_cases_that_need_no_skill(
-    tmp_path, fake_api, fake_env, claude_bin
-):
-    repo = tmp_path / "repo"
-    make_skill(repo, "alpha", evals=DATASET)
+@pytest.fixture
+def repo(tmp_path, fake_api) -> Path:
+    root = tmp_path / "repo"
+    make_skill(root, "alpha", evals=DATASET)
     fake_api.script(agent)
-    output = tmp_path / "compare.json"
-    ctx = Context(
-        environ={**fake_env, "SKILLSCOPE_CLAUDE": claude_bin},
-        cwd=repo,
-        stdin=io.StringIO(),
-        stdout=io.StringIO(),
-        stderr=io.StringIO(),
-    )
-    argv = ["compare", "--repo", str(repo), "--mode", "behavioral", "--skill", "alpha", "--baseline", "none"]
-    code = main(
-        [*argv, "--repeat", "1", "--only", "lift,plain", "--skip-preflight", "--output", str(output)]
-        + ["--format", "markdown"],  # the markdown report on stdout, which this test reads
-        ctx,
-    )
-    assert code == 0, ctx.stderr.getvalue()
-    report = json.loads(output.read_text("utf-8"))
+    return root
+
+
+def compare(repo: Path, environ: dict, *args: str) -> tuple[int, dict, str, str]:
+    """Run `skillscope compare` on `repo` with alpha's baseline not installed; (code, report, out, err)."""
+    output = repo.parent / "compare.json"
+    ctx = Context(environ=environ, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    argv = ["compare", "--repo", str(repo), "--skill", "alpha", "--baseline", "none", "--repeat", "1"]
+    # The markdown report on stdout, which these tests read.
+    code = main([*argv, "--skip-preflight", "--output", str(output), "--format", "markdown", *args], ctx)
+    report = json.loads(output.read_text("utf-8")) if output.exists() else {}
+    return code, report, ctx.stdout.getvalue(), ctx.stderr.getvalue()
+
+
+@pytest.fixture
+def environ(fake_env, claude_bin) -> dict:
+    return {**fake_env, "SKILLSCOPE_CLAUDE": claude_bin}
+
+
+def test_baseline_none_shows_the_lift_and_the_cases_that_need_no_skill(repo, environ):
+    code, report, out, err = compare(repo, environ, "--mode", "behavioral", "--only", "lift,plain")
+    assert code == 0, err
     assert {c["id"]: c["label"] for c in report["cases"]} == {"lift": "improvement", "plain": "same-pass"}
     assert report["lift"] == {"no_lift": ["plain"], "needs_skill": ["lift"], "taken_by": {}}
     assert schemas.errors("compare", report) == []
     # Turns as the real CLI counts them, per side and as a delta.
     assert all(c[side]["turns"] >= 1 for c in report["cases"] for side in ("baseline", "candidate"))
     assert report["totals"]["delta"]["turns"] is not None
-    out = ctx.stdout.getvalue()
     assert "no lift" in out and "`plain`" in out and "1 improvements" in out
     assert (repo / "alpha" / "SKILL.md").exists()  # the candidate is untouched
+
+
+def test_the_default_mode_is_both_when_a_case_carries_an_expectation(repo, environ, tmp_path):
+    junit = tmp_path / "compare.xml"
+    code, report, out, err = compare(repo, environ, "--only", "lift", "--no-cache", "--junit", str(junit))
+    assert code == 0, err
+    assert report["meta"]["mode"] == "both" and schemas.errors("compare", report) == []
+    # The scripted agent never calls the skill: routing fails on both sides; the job needs the skill.
+    assert [(c["mode"], c["label"]) for c in report["cases"]] == [
+        ("routing", "same-fail"),
+        ("behavioral", "improvement"),
+    ]
+    assert sorted(report["by_mode"]) == ["behavioral", "routing"]
+    assert report["by_mode"]["behavioral"]["candidate"]["pass_rate"] == 1.0
+    assert report["lift"]["needs_skill"] == ["lift (behavioral)"]
+    assert "### Totals: routing" in out and "### Totals: behavioral" in out
+    assert 'name="lift (routing)"' in junit.read_text("utf-8")

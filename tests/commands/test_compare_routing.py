@@ -74,8 +74,9 @@ def router(request):
     return "I can answer that directly."
 
 
-def compare(repo: Path, env: dict, *args: str):
+def compare(repo: Path, env: dict, *args: str, preflight: bool = False):
     output = repo.parent / "compare.json"
+    output.unlink(missing_ok=True)
     ctx = Context(
         environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
     )
@@ -86,7 +87,7 @@ def compare(repo: Path, env: dict, *args: str):
             str(repo),
             "--output",
             str(output),
-            "--skip-preflight",
+            *([] if preflight else ["--skip-preflight"]),
             "--skill",
             "alpha",
             "--format",
@@ -99,13 +100,17 @@ def compare(repo: Path, env: dict, *args: str):
     return code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), report
 
 
-ONLY = ("--only", "alpha-pos-1,alpha-pos-2,alpha-pos-3", "--repeat", "1", "--routing-room", "alpha,beta")
+ONLY = (
+    *("--only", "alpha-pos-1,alpha-pos-2,alpha-pos-3", "--repeat", "1", "--routing-room", "alpha,beta"),
+    *("--mode", "routing"),  # the fixture's cases carry expectations, so the default would be both
+)
 
 
 def test_an_edit_that_loses_one_prompt_and_wins_another(fake_api, repo, env):
     fake_api.script(router)
     before = git(repo, "status", "--porcelain")
-    code, out, err, report = compare(repo, env, "--baseline", "HEAD", *ONLY)
+    # No result cache: its folder under the repo would show in `git status`.
+    code, out, err, report = compare(repo, env, "--baseline", "HEAD", "--no-cache", *ONLY)
     assert code == 1, err
     labels = {c["id"]: c["label"] for c in report["cases"]}
     assert labels == {"alpha-pos-1": "regression", "alpha-pos-2": "improvement", "alpha-pos-3": "same-pass"}
@@ -159,3 +164,82 @@ def test_a_candidate_from_a_ref_is_located_at_the_working_tree_dataset(fake_api,
     assert case["source"] == "alpha/evals/evals.json" and case["line"], err
     assert case["label"] == "improvement" and code == 0
     assert report["meta"]["candidate"] == "HEAD"
+    assert report["meta"]["mode"] == "routing"  # the default: alpha-pos-3 carries no expectation
+
+
+def turns(fake_api) -> int:
+    return len(fake_api.agent_turns())
+
+
+def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(fake_api, repo, env, tmp_path):
+    fake_api.script(router)
+    cached = (
+        "--cache",
+        str(tmp_path / "cache"),
+        "--only",
+        "alpha-pos-3",
+        "--repeat",
+        "2",
+        "--mode",
+        "routing",
+    )
+    code, _out, err, first = compare(repo, env, *cached)
+    assert code == 0 and turns(fake_api) == 4, err  # two runs a side
+    assert first["totals"]["candidate"]["cached_runs"] == 0
+
+    code, out, err, _report = compare(repo, env, *cached, "--dry-run")
+    assert code == 0 and turns(fake_api) == 4, err  # nothing sent
+    assert "## Compare dry run: nothing was sent" in out
+    assert "alpha-pos-3: expects alpha; baseline 2/2 cached, candidate 2/2 cached" in out
+    assert "Estimate: 4 sample(s); 4 from the result cache" in out
+
+    code, out, err, again = compare(repo, env, *cached)
+    assert code == 0 and turns(fake_api) == 4, err  # every run reused
+    assert again["totals"]["baseline"]["cached_runs"] == again["totals"]["candidate"]["cached_runs"] == 2
+    assert again["meta"]["cache"] == str(tmp_path / "cache") and schemas.errors("compare", again) == []
+    assert "Reused from the result cache: 4 run(s)." in out
+
+
+def test_the_run_spend_cap_stops_new_runs_and_fails_saying_why(fake_api, repo, env):
+    fake_api.script(router)
+    code, _out, err, report = compare(
+        repo, env, "--no-cache", "--only", "alpha-pos-3", "--repeat", "2", "--mode", "routing"
+    )
+    spent_one = report["cases"][0]["baseline"]["cost_usd"] / 2
+    assert code == 0 and spent_one > 0, err
+    before = turns(fake_api)
+    code, out, err, report = compare(
+        repo,
+        env,
+        *("--no-cache", "--only", "alpha-pos-3", "--repeat", "2", "--mode", "routing", "--jobs", "1"),
+        *("--max-run-usd", f"{spent_one / 2:.8f}"),
+    )
+    assert code == 1 and turns(fake_api) - before == 1, err  # the first run spent past the cap
+    (case,) = report["cases"]
+    assert case["label"] == "error" and report["meta"]["max_run_usd"] > 0
+    totals = report["totals"]
+    assert totals["baseline"]["not_run"] + totals["candidate"]["not_run"] == 3
+    assert "[compare] failed: 1 case(s) did not run on both sides: the run had spent $" in err
+    assert (
+        "did not start: the run reached its --max-run-usd" in out and schemas.errors("compare", report) == []
+    )
+
+
+def test_a_missing_cli_still_writes_every_report(fake_api, repo, env, tmp_path):
+    junit = tmp_path / "compare.xml"
+    missing = {**env, "SKILLSCOPE_CLAUDE": str(tmp_path / "no-claude")}
+    code, out, err, report = compare(repo, missing, *ONLY, "--junit", str(junit))
+    assert code == 1 and err.splitlines()[-1].startswith("error: claude CLI not found at "), err
+    assert report["meta"]["agent_error"].startswith("claude CLI not found at ") and report["cases"] == []
+    assert report["passed"] is False and schemas.errors("compare", report) == []
+    assert "No case ran: claude CLI not found" in out
+    assert 'name="(agent)"' in junit.read_text("utf-8") and fake_api.requests == []
+
+
+def test_a_failed_preflight_still_writes_the_report(fake_api, repo, env):
+    fake_api.script(lambda request: R.error(401))
+    code, out, err, report = compare(repo, env, *ONLY, preflight=True)
+    assert code == 1 and "error: the API rejected the credentials" in err
+    assert {t.prompt for t in fake_api.agent_turns()} == {"Reply with the single word: ok"}
+    assert report["meta"]["agent_error"].startswith("the API rejected the credentials")
+    assert report["meta"]["unfinished"] == 3 and "No case ran" in out

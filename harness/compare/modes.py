@@ -1,0 +1,194 @@
+"""What a live compare grades, one object per mode with one contract: its selected cases, both
+sides run interleaved on one pool (`compare`), and what a dry run would do (`dry_run`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from harness import agent, dryrun
+from harness.agent.trace import one_line
+from harness.behavioral.result import CaseResult
+from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUnderTest
+from harness.cache import ResultCache
+from harness.cancel import Cancellation
+from harness.compare import interleave
+from harness.compare.result import CaseComparison
+from harness.compare.sides import SideRecord, behavioral_run, routing_runs
+from harness.deadline import Deadline
+from harness.model.dataset import Case
+from harness.routing.metrics import CaseOutcome
+from harness.routing.result import case_json
+from harness.routing.runner import RoutingRun, RoutingSettings
+from harness.spend import RunBudget
+
+SIDES = ("baseline", "candidate")
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What both sides of every mode share: the agent, the clock, the cache and the run's spend."""
+
+    agent: agent.Agent
+    deadline: Deadline
+    cancel: Cancellation
+    results: ResultCache | None
+    budget: RunBudget
+    repeat: int
+    jobs: int
+
+
+@dataclass(frozen=True)
+class RoutingCompare:
+    """Both versions in the same room on the candidate's routing cases."""
+
+    cases: list[Case]
+    rooms: Mapping[str, Mapping[str, Path]]  # side -> the skills it installs
+    settings: Mapping[str, RoutingSettings]  # side -> its settings (they differ only in the log folder)
+    mode = "routing"
+
+    def runs(self, shared: Shared) -> dict[str, RoutingRun]:
+        return side_runs(RoutingRun, self.rooms, self.settings, shared)
+
+    def compare(
+        self, shared: Shared, on_case_done: Callable[[str], None] = lambda line: None
+    ) -> tuple[list[CaseComparison], list[str]]:
+        """The cases finished on both sides, and the notes of options the CLI could not honour."""
+        runs = self.runs(shared)
+        pairs = interleave.run_routing(
+            runs["baseline"],
+            runs["candidate"],
+            self.cases,
+            shared.jobs,
+            shared.repeat,
+            on_case_done=lambda b, c: on_case_done(progress_line(routing_comparison(b, c))),
+        )
+        notes = list(dict.fromkeys(runs["baseline"].notes + runs["candidate"].notes))
+        return [routing_comparison(b, c) for b, c in pairs], notes
+
+    def dry_run(self, shared: Shared) -> list[str]:
+        runs = self.runs(shared)
+        settings = self.settings["candidate"]
+        estimate = dryrun.Estimate(
+            samples=len(self.cases) * shared.repeat * len(SIDES),
+            requests_per_sample=(1, settings.max_tool_calls + settings.max_inspection_calls + 1),
+        )
+        lines = [f"### routing: {len(self.cases)} case(s)"]
+        lines += [f"Room on the {side} side: {room_text(self.rooms[side])}" for side in SIDES]
+        for case in self.cases:
+            hits = {side: [runs[side].cached(case, n) for n in range(shared.repeat)] for side in SIDES}
+            found = [h for side in SIDES for h in hits[side] if h is not None]
+            estimate.cached += [dryrun.Figures(h.input_tokens, h.output_tokens, h.cost_usd) for h in found]
+            expects = case.expected_skill or "no skill"
+            lines.append(f"  {case.id}: expects {expects}; {cached_text(hits)}; {one_line(case.prompt, 80)}")
+        argv, env = shared.agent.invocation(runs["candidate"].spec(self.cases[0], Path("<workspace>")))
+        lines.append("Command (one fresh workspace per run as its directory, the case's prompt on stdin):")
+        lines.append(f"  {dryrun.command_text(argv, env)}")
+        return lines + estimate.lines()
+
+
+@dataclass(frozen=True)
+class BehavioralCompare:
+    """Both versions run each case to completion on the candidate's cases, fixtures and hooks; only
+    what the workspace installs differs."""
+
+    cases: list[Case]
+    skills: Mapping[str, tuple[SkillUnderTest, SkillUnderTest]]  # name -> (baseline, candidate)
+    settings: Mapping[str, BehavioralSettings]
+    mode = "behavioral"
+
+    def runs(self, shared: Shared) -> dict[str, BehavioralRun]:
+        # Each case names what its side installs (SkillUnderTest.installed), so no run holds skills.
+        return side_runs(BehavioralRun, dict.fromkeys(SIDES, {}), self.settings, shared)
+
+    def compare(
+        self, shared: Shared, on_case_done: Callable[[str], None] = lambda line: None
+    ) -> tuple[list[CaseComparison], list[str]]:
+        runs = self.runs(shared)
+        found = interleave.run_behavioral(
+            runs["baseline"],
+            runs["candidate"],
+            self.skills,
+            self.cases,
+            shared.jobs,
+            shared.repeat,
+            shared.agent.temp_parent,
+        )
+        compared = [behavioral_comparison(case, b, c) for case, b, c in found]
+        for one in compared:
+            on_case_done(progress_line(one))
+        return compared, []
+
+    def dry_run(self, shared: Shared) -> list[str]:
+        runs = self.runs(shared)
+        samples = len(self.cases) * shared.repeat * len(SIDES)
+        estimate = dryrun.Estimate(samples=samples, requests_per_sample=(2, None))
+        lines = [f"### behavioral: {len(self.cases)} case(s), each with its skill's version installed alone"]
+        for case in self.cases:
+            pair = dict(zip(SIDES, self.skills[case.skill], strict=True))
+            hits = {
+                side: [runs[side].cached(pair[side], case, n) for n in range(shared.repeat)] for side in SIDES
+            }
+            for hit in (h for side in SIDES for h in hits[side] if h is not None):
+                spent = hit.agent.usage.plus(hit.judge.usage)
+                estimate.cached.append(dryrun.Figures(spent.input_tokens, spent.output_tokens, hit.cost_usd))
+            bare = "; the baseline side installs nothing" if not pair["baseline"].room else ""
+            lines.append(
+                f"  {case.id} ({case.skill}): {cached_text(hits)}{bare}; {one_line(case.prompt, 80)}"
+            )
+        argv, env = shared.agent.invocation(runs["candidate"].spec(self.cases[0], Path("<workspace>")))
+        lines.append("Agent command (one fresh workspace per run as its directory, the prompt on stdin):")
+        lines.append(f"  {dryrun.command_text(argv, env)}")
+        lines.append("A judge run (read-only tools) follows a case with expected or unexpected behaviour.")
+        return lines + estimate.lines()
+
+
+def cached_text(hits: Mapping[str, list]) -> str:
+    """How many of each side's runs the result cache holds (None: not cached)."""
+    return ", ".join(
+        f"{side} {sum(h is not None for h in found)}/{len(found)} cached" for side, found in hits.items()
+    )
+
+
+def side_runs(make: Callable, installed: Mapping, settings: Mapping, shared: Shared) -> dict:
+    """One runner per side, sharing the agent, clock, cache and spend; `make` is the runner class."""
+    return {
+        side: make(
+            shared.agent,
+            installed[side],
+            settings[side],
+            shared.deadline,
+            cancel=shared.cancel,
+            results=shared.results,
+            budget=shared.budget,
+        )
+        for side in SIDES
+    }
+
+
+def room_text(room: Mapping[str, Path]) -> str:
+    return ", ".join(room) or "no skill"
+
+
+def routing_comparison(base: CaseOutcome, cand: CaseOutcome) -> CaseComparison:
+    before, after = (SideRecord(routing_runs(case_json(o))) for o in (base, cand))
+    return CaseComparison.of(cand.case, "routing", before, after)
+
+
+def behavioral_comparison(case: Case, base: list[CaseResult], cand: list[CaseResult]) -> CaseComparison:
+    before, after = (SideRecord([behavioral_run(r.to_json()) for r in runs]) for runs in (base, cand))
+    return CaseComparison.of(case, "behavioral", before, after)
+
+
+def progress_line(compared: CaseComparison) -> str:
+    before, after = compared.baseline, compared.candidate
+    return (
+        f"  [{compared.label}] {compared.id} ({compared.mode}): baseline {before.outcome or before.status} "
+        f"-> candidate {after.outcome or after.status}"
+    )
+
+
+def with_logs(settings, folder: Path | None, side: str):
+    """`settings` keeping each run's transcript under `folder/<side>/` (None: logs are not kept)."""
+    return replace(settings, keep_logs=folder / side if folder else None)
