@@ -219,11 +219,7 @@ def add_adoption(parser: argparse.ArgumentParser) -> None:
         help="findings recorded here are reported as known and do not fail; only new ones do "
         "(default: .skillscope/baseline.json when present; write it with `skillscope baseline`)",
     )
-    parser.add_argument(
-        "--warn",
-        metavar="RULES",
-        help="report these rules as warnings, e.g. tier0-behavior (recorded in the report)",
-    )
+    add_warn(parser, "report these rules as warnings, e.g. tier0-behavior (recorded in the report)")
 
 
 @dataclass(frozen=True)
@@ -570,3 +566,75 @@ def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | N
     if args.cache:
         return (ctx.cwd / args.cache).resolve()
     return repo.root / DEFAULT_CACHE
+
+
+def positive_seconds(text: str) -> float:
+    # 0 would stop every run before it starts: a run of errors that says nothing.
+    value = non_negative(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One limit flag of a paid command: its default, what it limits (for --help), and the default's
+    words when it is None (compare: each mode's own)."""
+
+    default: float | None
+    what: str
+    shown: str | None = None
+
+    def help(self) -> str:
+        return f"{self.what} (default: {self.shown or f'{self.default:g}'})"
+
+
+def add_run_limits(
+    parser: argparse.ArgumentParser, jobs: Limit, case_timeout: Limit, max_budget_usd: Limit
+) -> None:
+    """--jobs, --case-timeout and --max-budget-usd of a command that runs an agent."""
+    parser.add_argument("--jobs", type=positive_int, default=jobs.default, help=jobs.help())
+    parser.add_argument(
+        "--case-timeout",
+        type=positive_seconds,
+        default=case_timeout.default,
+        metavar="SECONDS",
+        help=case_timeout.help(),
+    )
+    parser.add_argument(
+        "--max-budget-usd",
+        type=non_negative,
+        default=max_budget_usd.default,
+        metavar="USD",
+        help=max_budget_usd.help(),
+    )
+
+
+def add_routing_stops(parser: argparse.ArgumentParser, unit: str = "case") -> None:
+    """The stop rules of a routing run without a skill decision; `unit` is what they stop."""
+    parser.add_argument(
+        "--max-tool-calls",
+        type=positive_int,
+        default=4,
+        metavar="N",
+        help=f"stop a {unit} after N tool calls without a skill decision (default: 4)",
+    )
+    parser.add_argument(
+        "--max-inspection-calls",
+        type=positive_int,
+        default=8,
+        metavar="N",
+        help=f"stop a {unit} after N calls that only read the installed skills (default: 8)",
+    )
+
+
+def add_judge_model(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--judge-model", metavar="MODEL", help=f"{what} (default: --model)")
+
+
+def add_warn(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--warn", metavar="RULES", help=what)
+
+
+def add_routing_room(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--routing-room", metavar="SKILLS", help=what)

@@ -25,7 +25,7 @@ from harness.errors import HarnessError, UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.repo import Repo
-from harness.options import ReportOptions, parse_list
+from harness.options import Limit, ReportOptions, parse_list
 from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
 from harness.report import publish
 from harness.report.markdown import clip
@@ -61,30 +61,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=options.AGENTS,
         help="the agent CLI that runs the judge, read-only in the case's workspace (default: claude)",
     )
-    parser.add_argument(
-        "--judge-model",
-        metavar="MODEL",
-        help="model of the judge of expected and unexpected behaviour (default: --model)",
-    )
-    parser.add_argument(
-        "--jobs",
-        type=options.positive_int,
-        default=1,
-        help="cases run at once, each in its own workspace (default: 1)",
-    )
-    parser.add_argument(
-        "--case-timeout",
-        type=positive_seconds,
-        default=900.0,
-        metavar="SECONDS",
-        help="limit for one case's agent run, and again for its judge (default: 900)",
-    )
-    parser.add_argument(
-        "--max-budget-usd",
-        type=options.non_negative,
-        default=5.0,
-        metavar="USD",
-        help="spend cap per case for the agent and the judge, where the CLI has one; 0: off (default: 5)",
+    options.add_judge_model(parser, "model of the judge of expected and unexpected behaviour")
+    options.add_run_limits(
+        parser,
+        jobs=Limit(1, "cases run at once, each in its own workspace"),
+        case_timeout=Limit(900.0, "limit for one case's agent run, and again for its judge"),
+        max_budget_usd=Limit(
+            5.0, "spend cap per case for the agent and the judge, where the CLI has one; 0: off"
+        ),
     )
     parser.add_argument(
         "--strict-isolation",
@@ -107,13 +91,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_timeout(parser, default=3600)
     for flag in ROUTING_ONLY_FLAGS:
         parser.add_argument(flag, nargs="?", action=RoutingOnly, help=argparse.SUPPRESS)
-
-
-def positive_seconds(text: str) -> float:
-    value = options.non_negative(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("0 would stop every case before it starts; give a number of seconds")
-    return value
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:

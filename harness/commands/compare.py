@@ -25,7 +25,7 @@ from harness.model import baseline as baseline_file
 from harness.model import catalog
 from harness.model.catalog import Catalog
 from harness.model.repo import Repo
-from harness.options import ReportOptions, parse_list
+from harness.options import Limit, ReportOptions, parse_list
 from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
 from harness.report import finish
 from harness.routing.room import resolve_room
@@ -62,21 +62,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the version under test: a git ref or the skill's folder (default: the working tree)",
     )
     options.add_skills_dir(parser)
-    parser.add_argument(
-        "--routing-room",
-        metavar="SKILLS",
-        help="skills installed side by side on both sides: a,b or all (default: --skill)",
+    options.add_routing_room(
+        parser, "skills installed side by side on both sides: a,b or all (default: --skill)"
     )
     options.add_case_selection(parser)
     options.add_agent(parser)
-    parser.add_argument(
-        "--judge-model", metavar="MODEL", help="behavioral: the judge on both sides (default: --model)"
-    )
-    parser.add_argument(
-        "--jobs",
-        type=options.positive_int,
-        default=4,
-        help="runs at once, both sides on one pool (default: 4)",
+    options.add_judge_model(parser, "behavioral: the judge on both sides")
+    options.add_run_limits(
+        parser,
+        jobs=Limit(4, "runs at once, both sides on one pool"),
+        case_timeout=Limit(None, "limit for one run", shown="240 routing, 900 behavioral"),
+        max_budget_usd=Limit(
+            None, "spend cap per run, passed to claude; 0 turns it off", shown="0.75 routing, 5 behavioral"
+        ),
     )
     parser.add_argument(
         "--repeat",
@@ -85,42 +83,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="runs of each case on each side, interleaved A, B, A, B (default: 3)",
     )
-    parser.add_argument(
-        "--case-timeout",
-        type=options.non_negative,
-        metavar="SECONDS",
-        help="limit for one run (default: 240 routing, 900 behavioral)",
-    )
-    parser.add_argument(
-        "--max-tool-calls",
-        type=options.positive_int,
-        default=4,
-        metavar="N",
-        help="routing: stop a run after N tool calls without a skill decision (default: 4)",
-    )
-    parser.add_argument(
-        "--max-inspection-calls",
-        type=options.positive_int,
-        default=8,
-        metavar="N",
-        help="routing: stop a run after N calls that only read the installed skills (default: 8)",
-    )
-    parser.add_argument(
-        "--max-budget-usd",
-        type=options.non_negative,
-        metavar="USD",
-        help="spend cap per run, passed to claude; 0 turns it off (default: 0.75 routing, 5 behavioral)",
-    )
+    options.add_routing_stops(parser, unit="routing run")
     parser.add_argument(
         "--allow-regressions",
         action="store_true",
         help="report regressions without failing (exit 0 unless nothing could be compared)",
     )
     options.add_negatives(parser)
-    parser.add_argument(
-        "--warn",
-        metavar="RULES",
-        help="structural rules the gate before the run reports as warnings (the repo's "
+    options.add_warn(
+        parser,
+        "structural rules the gate before the run reports as warnings (the repo's "
         ".skillscope/baseline.json applies when present)",
     )
     options.add_strict(parser)

@@ -13,7 +13,7 @@ from harness.envelope import RunMeta
 from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.repo import Repo
-from harness.options import ReportOptions, parse_list
+from harness.options import Limit, ReportOptions, parse_list
 from harness.paid import exit_code, halt_of, ready_agent
 from harness.report import finish
 
@@ -30,26 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repeat", type=options.positive_int, default=1, metavar="N", help="runs of each side (default: 1)"
     )
-    parser.add_argument(
-        "--jobs",
-        type=options.positive_int,
-        default=2,
-        help="runs at once, both sides on one pool (default: 2)",
-    )
     options.add_agent(parser)
-    parser.add_argument(
-        "--case-timeout",
-        type=options.non_negative,
-        default=900.0,
-        metavar="SECONDS",
-        help="limit for one run (default: 900)",
-    )
-    parser.add_argument(
-        "--max-budget-usd",
-        type=options.non_negative,
-        default=5.0,
-        metavar="USD",
-        help="spend cap per run, passed to claude; 0 turns it off (default: 5)",
+    options.add_run_limits(
+        parser,
+        jobs=Limit(2, "runs at once, both sides on one pool"),
+        case_timeout=Limit(900.0, "limit for one run"),
+        max_budget_usd=Limit(5.0, "spend cap per run, passed to claude; 0 turns it off"),
     )
     options.add_reports(parser)
     options.add_timeout(parser, default=1800)

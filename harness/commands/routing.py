@@ -17,7 +17,7 @@ from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.repo import Repo
-from harness.options import ReportOptions, parse_list
+from harness.options import Limit, ReportOptions, parse_list
 from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
 from harness.report import finish, publish
 from harness.report.markdown import clip
@@ -61,10 +61,9 @@ LEXICAL_ONLY = {"min_rank1": "--min-rank1", "against": "--against"}
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
-    parser.add_argument(
-        "--routing-room",
-        metavar="SKILLS",
-        help="skills installed side by side: a,b or all (blank: --skill, else the only skill with a dataset)",
+    options.add_routing_room(
+        parser,
+        "skills installed side by side: a,b or all (blank: --skill, else the only skill with a dataset)",
     )
     parser.add_argument(
         "--engine",
@@ -76,40 +75,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     options.add_case_selection(parser)
     options.add_agent(parser, matrix=True)
-    parser.add_argument(
-        "--jobs",
-        type=options.positive_int,
-        default=4,
-        help="cases run at once, each in its own workspace (default: 4)",
+    options.add_run_limits(
+        parser,
+        jobs=Limit(4, "cases run at once, each in its own workspace"),
+        case_timeout=Limit(240.0, "limit for one case"),
+        max_budget_usd=Limit(
+            0.75, "spend cap per case, passed to the agent where it has one; 0 turns it off"
+        ),
     )
-    parser.add_argument(
-        "--case-timeout",
-        type=positive_seconds,
-        default=240.0,
-        metavar="SECONDS",
-        help="limit for one case (default: 240)",
-    )
-    parser.add_argument(
-        "--max-tool-calls",
-        type=options.positive_int,
-        default=4,
-        metavar="N",
-        help="stop a case after N tool calls without a skill decision (default: 4)",
-    )
-    parser.add_argument(
-        "--max-inspection-calls",
-        type=options.positive_int,
-        default=8,
-        metavar="N",
-        help="stop a case after N calls that only read the installed skills (default: 8)",
-    )
-    parser.add_argument(
-        "--max-budget-usd",
-        type=options.non_negative,
-        default=0.75,
-        metavar="USD",
-        help="spend cap per case, passed to the agent where it has one; 0 turns it off (default: 0.75)",
-    )
+    options.add_routing_stops(parser)
     parser.add_argument(
         "--repeat",
         type=repeat_count,
@@ -155,14 +129,6 @@ def repeat_count(text: str) -> tuple[int, bool]:
         raise argparse.ArgumentTypeError(
             f"'{text}': after auto: give the most samples, e.g. auto:8"
         ) from None
-
-
-def positive_seconds(text: str) -> float:
-    # 0 would time every case out at once: a run of errors that says nothing about routing.
-    value = options.non_negative(text)
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be more than 0 seconds")
-    return value
 
 
 def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
