@@ -84,6 +84,7 @@ def test_the_one_job_workflow_takes_its_documented_inputs():
         "min_accuracy",
         "agents",
         "negatives",
+        "compare",
         "version",
         "api_base_url",
         "api_key_secret",

@@ -81,8 +81,10 @@ def results(context: dict[str, str], tmp_path: Path) -> tuple[subprocess.Complet
     return done, summary
 
 
-def run_pipeline(modes: dict[str, str], legs: dict[str, list[str]], tmp_path: Path):
-    context = {"needs.discover.result": "success"}
+def run_pipeline(
+    modes: dict[str, str], legs: dict[str, list[str]], tmp_path: Path, compare: dict[str, str] | None = None
+):
+    context = {"needs.discover.result": "success", **(compare or {})}
     for grader in GRADERS:
         result, outputs = grader_job(grader, modes[grader], legs[grader], tmp_path)
         context[f"inputs.{grader}"] = modes[grader]
@@ -153,3 +155,29 @@ def test_every_grader_job_exposes_its_recorded_outcome(grader):
     assert "continue-on-error" in graded, "the case this output exists for"
     env = step("results", "Required graders must pass")["env"]
     assert f"${{{{ needs.{grader}.outputs.outcome }}}}" in env.values()
+
+
+@pytest.mark.parametrize(
+    ("enabled", "result", "outcome", "row", "code"),
+    [
+        ("true", "success", "", "| compare | required | success |", 0),
+        ("true", "failure", "failure", "| compare | required | failure |", 1),
+        ("true", "skipped", "", "| compare | required | skipped |", 0),  # a push: no pull request to compare
+        ("false", "skipped", "", "| compare | off | skipped |", 0),
+    ],
+)
+def test_compare_is_required_when_asked_for(enabled, result, outcome, row, code, tmp_path):
+    modes, legs = dict.fromkeys(GRADERS, "required"), dict.fromkeys(GRADERS, ["success"])
+    context = {
+        "inputs.compare": enabled,
+        "needs.compare.result": result,
+        "needs.compare.outputs.outcome": outcome,
+    }
+    done, summary = run_pipeline(modes, legs, tmp_path, context)
+    assert row in summary.splitlines() and done.returncode == code, done.stdout
+
+
+def test_the_compare_job_records_a_failed_key_check_or_compare(tmp_path):
+    assert record("compare", "failure", "skipped", tmp_path) == {"outcome": "failure"}
+    assert record("compare", "skipped", "skipped", tmp_path) == {}  # no changed skill: nothing ran
+    assert record("compare", "success", "failure", tmp_path) == {"outcome": "failure"}

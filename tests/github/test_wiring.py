@@ -19,7 +19,7 @@ from tests.support.yamlfiles import ACTION, ROOT, WORKFLOWS, jobs, load, trigger
 PIPELINES = [p for p in WORKFLOWS if p.name in ("reusable.yml", "skill-evals.yml")]
 pipelines = pytest.mark.parametrize("path", PIPELINES, ids=lambda p: p.name)
 ACTION_USES = "skillscope/skillscope@"
-GRADED = {"routing", "behavioral"}
+GRADED = {"routing", "behavioral", "compare"}
 WHEELHOUSE = "${{ runner.temp }}/skillscope-wheels"
 CACHE = ".skillscope/cache"
 

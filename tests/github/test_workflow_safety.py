@@ -24,7 +24,7 @@ from tests.support.yamlfiles import (
 
 EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.S)
 SECRET = re.compile(r"\bsecrets(\.|\[)")
-GRADED = {"routing", "behavioral"}
+GRADED = {"routing", "behavioral", "compare"}
 files = pytest.mark.parametrize("path", ALL_FILES, ids=rel)
 workflows = pytest.mark.parametrize("path", [*WORKFLOWS, *EXAMPLES], ids=rel)
 
