@@ -49,7 +49,7 @@ SUMMARIES: dict[str, str] = {
     "actually did",
     "compare": "compare two versions of a skill (or with and without it) case by case: regressions, "
     "improvements",
-    "cost": "run one prompt to completion in claude and measure it: skill fired, time, turns, tokens, cost",
+    "cost": "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost",
     "select": "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON",
     "list-skills": "print the skills that have evals/evals.json, as a JSON array",
     "template": "print a starting evals/evals.json in Tier 0's shape; replace every placeholder",

@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 from harness import options
+from harness.agent import Agent
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.runner import BehavioralSettings, SkillUnderTest
 from harness.behavioral.selection import behavioral_cases
@@ -66,7 +67,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser, "skills installed side by side on both sides: a,b or all (default: --skill)"
     )
     options.add_case_selection(parser)
-    options.add_agent(parser)
+    options.add_agent(parser, choose=True)
+    parser.add_argument(
+        "--baseline-agent",
+        choices=options.AGENTS,
+        help="run the baseline side on this agent instead, to compare two agents side by side (give "
+        "--baseline the skill's folder to hold the version still) (default: --agent)",
+    )
+    parser.add_argument(
+        "--judge-agent",
+        default="claude",
+        choices=options.AGENTS,
+        help="behavioral: the agent CLI that runs the judge of both sides (default: claude)",
+    )
     options.add_judge_model(parser, "behavioral: the judge on both sides")
     options.add_run_limits(
         parser,
@@ -298,7 +311,7 @@ def run_modes(
     selected = sum(len(m.cases) for m in modes)
     meta = partial(live_meta, args, repo, deadline, names, mode, cache=folder)
     try:
-        ready = ready_agent(args, ctx, deadline, cancel, preflight=not args.dry_run)
+        agents = side_agents(args, ctx, deadline, cancel, judged=any(m.mode == "behavioral" for m in modes))
     except AgentNotReady as exc:
         # Still a report, for a CI step that uploads reports whatever happened.
         halted = meta({}, [])
@@ -307,13 +320,16 @@ def run_modes(
         ctx.err(f"error: {exc}")
         return exit_code(False, cancel)
     results = ResultCache(folder) if folder else None
-    shared = Shared(ready, deadline, cancel, results, RunBudget(args.max_run_usd), args.repeat, args.jobs)
+    judge = agents.pop("judge", None)
+    budget = RunBudget(args.max_run_usd)
+    shared = Shared(agents, deadline, cancel, results, budget, args.repeat, args.jobs, judge)
     if args.dry_run:
         return dry_run(ctx, args, shared, modes)
+    on = " and ".join(dict.fromkeys(f"{a.runtime} {a.version}" for a in agents.values()))
     ctx.err(
         f"[compare] {' and '.join(f'{len(m.cases)} {m.mode}' for m in modes)} case(s) x {args.repeat} on "
         f"each side, interleaved; baseline {args.baseline}, candidate "
-        f"{args.candidate or versions.WORKING_TREE}; {ready.runtime} {ready.version}"
+        f"{args.candidate or versions.WORKING_TREE}; {on}"
     )
     compared, notes = [], []
     for each in modes:
@@ -322,7 +338,7 @@ def run_modes(
         notes += [n for n in said if n not in notes]
     if results is not None and results.write_error:
         notes.append(results.write_error)
-    done = meta(agent_meta(ready, args, room if modes[0].mode == "routing" else names), notes)
+    done = meta(agent_meta(shared, args, room if modes[0].mode == "routing" else names), notes)
     done.halt = halt_of(cancel, selected, len(compared))
     return conclude(CompareResult(meta=done, cases=compared), ctx, args, cancel)
 
@@ -397,14 +413,38 @@ def side_rooms(room: list[str], candidate_repo: Repo, baseline: dict[str, Path |
     return {"candidate": candidate, "baseline": {n: p for n, p in swapped.items() if p is not None}}
 
 
-def agent_meta(ready, args: argparse.Namespace, room: list[str]) -> dict:
+def side_agents(
+    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, judged: bool
+) -> dict[str, Agent]:
+    """Each side's agent (--agent; --baseline-agent for the baseline side), and with a behavioral mode
+    the judge's (--judge-agent): each CLI located and checked once, however many roles it plays."""
+    wanted = {
+        "candidate": options.agents_of(args)[0],
+        "baseline": args.baseline_agent or options.agents_of(args)[0],
+        **({"judge": args.judge_agent} if judged else {}),
+    }
+    ready: dict[str, Agent] = {}
+    for name in dict.fromkeys(wanted.values()):
+        ready[name] = ready_agent(args, ctx, deadline, cancel, not args.dry_run, name)
+    return {role: ready[name] for role, name in wanted.items()}
+
+
+def agent_meta(shared: Shared, args: argparse.Namespace, room: list[str]) -> dict:
+    """The candidate's agent, and the baseline's and the judge's when they are others."""
+    cand, base = shared.agents["candidate"], shared.agents["baseline"]
     return {
-        "runtime": ready.runtime,
-        "version": ready.version,
+        "runtime": cand.runtime,
+        "version": cand.version,
         "model": args.model,
         "effort": args.effort,
         "room": room,
-        "isolation": ready.describe(),
+        "isolation": cand.describe(),
+        **({"baseline": {"runtime": base.runtime, "version": base.version}} if base is not cand else {}),
+        **(
+            {"judge": {"runtime": shared.judge.runtime, "version": shared.judge.version}}
+            if shared.judge
+            else {}
+        ),
     }
 
 

@@ -17,7 +17,7 @@ from harness.options import Limit, ReportOptions, parse_list
 from harness.paid import exit_code, halt_of, ready_agent
 from harness.report import finish
 
-HELP = "run one prompt to completion in claude and measure it: skill fired, time, turns, tokens, cost"
+HELP = "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repeat", type=options.positive_int, default=1, metavar="N", help="runs of each side (default: 1)"
     )
-    options.add_agent(parser)
+    options.add_agent(parser, choose=True)
     options.add_run_limits(
         parser,
         jobs=Limit(2, "runs at once, both sides on one pool"),

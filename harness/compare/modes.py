@@ -28,15 +28,27 @@ SIDES = ("baseline", "candidate")
 
 @dataclass(frozen=True)
 class Shared:
-    """What both sides of every mode share: the agent, the clock, the cache and the run's spend."""
+    """What both sides of every mode share: the clock, the cache, the run's spend and the judge; and
+    each side's agent (the same one unless --baseline-agent names another)."""
 
-    agent: agent.Agent
+    agents: Mapping[str, agent.Agent]  # side -> the agent it runs on
     deadline: Deadline
     cancel: Cancellation
     results: ResultCache | None
     budget: RunBudget
     repeat: int
     jobs: int
+    judge: agent.Agent | None = None  # behavioral: one judge for both sides (None: each side's agent)
+
+    def commands(self, runs: Mapping, case: Case) -> list[str]:
+        """The command line of each side's agent for `case`, once when both sides run the same agent."""
+        lines = {}
+        for side in SIDES:
+            argv, env = self.agents[side].invocation(runs[side].spec(case, Path("<workspace>")))
+            lines.setdefault(dryrun.command_text(argv, env), []).append(side)
+        if len(lines) == 1:
+            return [f"  {next(iter(lines))}"]
+        return [f"  {' and '.join(sides)}: {line}" for line, sides in lines.items()]
 
 
 @dataclass(frozen=True)
@@ -82,9 +94,8 @@ class RoutingCompare:
             estimate.cached += [dryrun.Figures(h.input_tokens, h.output_tokens, h.cost_usd) for h in found]
             expects = case.expected_skill or "no skill"
             lines.append(f"  {case.id}: expects {expects}; {cached_text(hits)}; {one_line(case.prompt, 80)}")
-        argv, env = shared.agent.invocation(runs["candidate"].spec(self.cases[0], Path("<workspace>")))
         lines.append("Command (one fresh workspace per run as its directory, the case's prompt on stdin):")
-        lines.append(f"  {dryrun.command_text(argv, env)}")
+        lines += shared.commands(runs, self.cases[0])
         return lines + estimate.lines()
 
 
@@ -100,7 +111,9 @@ class BehavioralCompare:
 
     def runs(self, shared: Shared) -> dict[str, BehavioralRun]:
         # Each case names what its side installs (SkillUnderTest.installed), so no run holds skills.
-        return side_runs(BehavioralRun, dict.fromkeys(SIDES, {}), self.settings, shared)
+        return side_runs(
+            BehavioralRun, dict.fromkeys(SIDES, {}), self.settings, shared, judge_agent=shared.judge
+        )
 
     def compare(
         self, shared: Shared, on_case_done: Callable[[str], None] = lambda line: None
@@ -113,7 +126,7 @@ class BehavioralCompare:
             self.cases,
             shared.jobs,
             shared.repeat,
-            shared.agent.temp_parent,
+            shared.agents["candidate"].temp_parent,
         )
         compared = [behavioral_comparison(case, b, c) for case, b, c in found]
         for one in compared:
@@ -137,9 +150,8 @@ class BehavioralCompare:
             lines.append(
                 f"  {case.id} ({case.skill}): {cached_text(hits)}{bare}; {one_line(case.prompt, 80)}"
             )
-        argv, env = shared.agent.invocation(runs["candidate"].spec(self.cases[0], Path("<workspace>")))
         lines.append("Agent command (one fresh workspace per run as its directory, the prompt on stdin):")
-        lines.append(f"  {dryrun.command_text(argv, env)}")
+        lines += shared.commands(runs, self.cases[0])
         lines.append("A judge run (read-only tools) follows a case with expected or unexpected behaviour.")
         return lines + estimate.lines()
 
@@ -151,17 +163,18 @@ def cached_text(hits: Mapping[str, list]) -> str:
     )
 
 
-def side_runs(make: Callable, installed: Mapping, settings: Mapping, shared: Shared) -> dict:
-    """One runner per side, sharing the agent, clock, cache and spend; `make` is the runner class."""
+def side_runs(make: Callable, installed: Mapping, settings: Mapping, shared: Shared, **extra) -> dict:
+    """One runner per side on its agent, sharing the clock, cache and spend; `make` is the runner class."""
     return {
         side: make(
-            shared.agent,
+            shared.agents[side],
             installed[side],
             settings[side],
             shared.deadline,
             cancel=shared.cancel,
             results=shared.results,
             budget=shared.budget,
+            **extra,
         )
         for side in SIDES
     }

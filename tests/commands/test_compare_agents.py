@@ -1,0 +1,101 @@
+"""`skillscope compare --agent` and `--baseline-agent`, and `skillscope cost --agent`: the real agent
+CLIs against the scripted fake API, which answers in whichever agent's tool the request came from."""
+
+from __future__ import annotations
+
+import io
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from harness import schemas
+from harness.cli import main
+from harness.context import Context
+from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.support.routing import CaseRouter, live_processes_under, routing_env, skills_repo
+
+
+@pytest.fixture(autouse=True)
+def temp(tmp_path, monkeypatch):
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    yield temp
+    assert live_processes_under(temp) == []
+
+
+@pytest.fixture
+def env(fake_api, claude_bin, tmp_path):
+    environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    binary = find_runtime("codex")
+    if binary is None:
+        pytest.fail(f"the codex CLI is needed: set {TEST_ENV['codex']}=/path/to/codex", pytrace=False)
+    environ["SKILLSCOPE_CODEX"] = binary
+    environ.update(endpoint_env("codex", fake_api.base_url))
+    return environ
+
+
+def run(repo: Path, env: dict, *argv: str) -> tuple[int, dict, str, str]:
+    output = repo.parent / "report.json"
+    ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    code = main([*argv, "--repo", str(repo), "--output", str(output), "--format", "markdown"], ctx)
+    report = json.loads(output.read_text("utf-8")) if output.exists() else {}
+    return code, report, ctx.stdout.getvalue(), ctx.stderr.getvalue()
+
+
+def test_two_agents_side_by_side_on_the_same_version(fake_api, tmp_path, env):
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+
+    def codex_misses(request):  # codex's model answers alpha-pos-2 itself; claude's picks alpha
+        if agent_of(request) == "codex":
+            return "I will answer myself."
+        return R.skill_for("claude", "alpha")
+
+    def alpha_anywhere(request):
+        return R.skill_for(agent_of(request), "alpha")
+
+    fake_api.script(CaseRouter({"alpha-pos-1": alpha_anywhere, "alpha-pos-2": codex_misses}))
+    code, report, out, err = run(
+        repo,
+        env,
+        *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
+        *("--only", "alpha-pos-1,alpha-pos-2", "--repeat", "1", "--skip-preflight", "--no-cache"),
+        *("--baseline", "alpha", "--baseline-agent", "codex"),  # the same folder: only the agent differs
+        *("--model", "fake-model"),  # a model codex does not know offers its generic tools
+    )
+    assert code == 0, err[-3000:]
+    assert schemas.errors("compare", report) == []
+    labels = {c["id"]: c["label"] for c in report["cases"]}
+    assert labels == {"alpha-pos-1": "same-pass", "alpha-pos-2": "improvement"}
+    agent = report["meta"]["agent"]
+    assert agent["runtime"] == "claude" and agent["baseline"]["runtime"] == "codex"
+    assert agent["baseline"]["version"].count(".") == 2
+    assert {agent_of(r) for r in fake_api.agent_turns()} == {"claude", "codex"}
+    assert "codex" in err and "1 improvements" in out
+
+
+def test_cost_runs_the_prompt_on_the_agent_named(fake_api, tmp_path, env):
+    repo = skills_repo(tmp_path / "repo", "alpha")
+    fake_api.script(
+        lambda request: "done." if request.tool_results else R.skill_for(agent_of(request), "alpha")
+    )
+    code, report, _out, err = run(
+        repo,
+        env,
+        "cost",
+        "Please do the alpha job.",
+        "--skill",
+        "alpha",
+        "--agent",
+        "codex",
+        "--skip-preflight",
+        "--model",
+        "fake-model",
+    )
+    assert code == 0, err[-3000:]
+    assert report["meta"]["agent"]["runtime"] == "codex"
+    assert {agent_of(r) for r in fake_api.agent_turns()} == {"codex"}
+    assert schemas.errors("cost-report", report) == []
