@@ -12,6 +12,7 @@ from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
 from harness.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, Halt, RunMeta, counts, envelope
 from harness.model.dataset import Case
+from harness.sandbox import SandboxUse
 from harness.spend import NOT_RUN
 
 
@@ -67,6 +68,8 @@ class Spend:
         }
 
 
+# How a case's notes say its run went without the shell sandbox that --sandbox asked for.
+SANDBOX_OFF_NOTE = "the shell sandbox did not apply to this run: "
 # Why a case is blocked: the agent worked outside its workspace, so what it did is no evidence.
 OUTSIDE_WORKSPACE = "outside-workspace"
 BLOCKED_REASONS = (OUTSIDE_WORKSPACE,)
@@ -187,6 +190,13 @@ class CaseResult:
         return PASS if self.checks and all(c.passed for c in self.checks) else FAIL
 
     @property
+    def sandbox_refused(self) -> str | None:
+        """Why this case's run went without the shell sandbox, when its CLI said so."""
+        return next(
+            (n.removeprefix(SANDBOX_OFF_NOTE) for n in self.notes if n.startswith(SANDBOX_OFF_NOTE)), None
+        )
+
+    @property
     def left_workspace_before(self) -> bool:
         """An earlier attempt was blocked for leaving its workspace, whatever the last one did."""
         return any(a.isolation for a in self.attempts[:-1])
@@ -227,45 +237,6 @@ class CaseResult:
             "notes": self.notes,
             "cached": self.cached,
         }
-
-
-@dataclass(frozen=True)
-class SandboxUse:
-    """--sandbox in the report: asked for or not, and whether the CLI's shell sandbox applied."""
-
-    requested: bool
-    status: str = "off"  # "off" (not asked), "applied", "unavailable", or "unknown" (the CLI does not say)
-    reason: str | None = None  # why it did not apply
-
-    @classmethod
-    def of(
-        cls, requested: bool, available: bool | None, reason: str | None, cases: list[CaseResult]
-    ) -> SandboxUse:
-        """From the probe before the run (`available`, `reason`) and what each case's CLI reported."""
-        if not requested:
-            return cls(False)
-        if available is False:
-            return cls(True, "unavailable", reason)
-        if any(c.sandbox is False for c in cases):
-            said = next(
-                (n for c in cases for n in c.notes if n.startswith("the shell sandbox did not apply")), None
-            )
-            return cls(True, "unavailable", said.split(": ", 1)[1] if said else reason)
-        if available and all(c.sandbox is not False for c in cases):
-            return cls(True, "applied")
-        return cls(True, "unknown", reason)
-
-    def sentence(self) -> str | None:
-        if self.status == "applied":
-            return "--sandbox: the agent's shell commands ran in its CLI's own sandbox."
-        if self.status == "unavailable":
-            return f"--sandbox: the CLI's shell sandbox did not apply ({self.reason}); cases ran without it."
-        if self.status == "unknown":
-            return f"--sandbox: whether the CLI's shell sandbox applied is unknown ({self.reason})."
-        return None
-
-    def to_json(self) -> dict:
-        return {"requested": self.requested, "status": self.status, "reason": self.reason}
 
 
 @dataclass

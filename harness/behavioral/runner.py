@@ -22,7 +22,7 @@ from harness.behavioral.evidence import passages
 from harness.behavioral.hooks import HookError, Hooks
 from harness.behavioral.isolation import outside_workspace
 from harness.behavioral.placeholders import fill_case
-from harness.behavioral.result import OUTSIDE_WORKSPACE, Attempt, CaseResult, Spend
+from harness.behavioral.result import OUTSIDE_WORKSPACE, SANDBOX_OFF_NOTE, Attempt, CaseResult, Spend
 from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Snapshot, compare
 from harness.cancel import Cancellation
@@ -261,7 +261,7 @@ class BehavioralRun:
         result.sandbox = trace.sandbox_applied
         if trace.sandbox_applied is False:
             why = trace.sandbox_reason or "claude gave no reason"
-            result.notes.append(f"the shell sandbox did not apply to this run: {why}")
+            result.notes.append(SANDBOX_OFF_NOTE + why)
         result.notes += trace.notes + _denials(trace)
         result.error = self._run_failure(trace)
         if result.isolation and self.settings.strict_isolation:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from harness import agent, dryrun, options, progress
 from harness.behavioral import hooks as behavioral_hooks
-from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult, SandboxUse
+from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
     AGENT_TOOLS,
     PERMISSION_MODE,
@@ -29,6 +29,8 @@ from harness.options import Limit, ReportOptions, parse_list
 from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
 from harness.report import publish
 from harness.report.markdown import clip
+from harness.sandbox import SandboxUse
+from harness.sandbox import probe as probe_sandbox
 from harness.spend import RunBudget
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
@@ -255,23 +257,16 @@ def report(
         notes=notes or [],
         max_run_usd=args.max_run_usd,
         cache=str(folder) if folder else None,
-        sandbox=SandboxUse.of(args.sandbox, *sandbox, results),
+        sandbox=SandboxUse.of(
+            args.sandbox,
+            *sandbox,
+            [c.sandbox for c in results],
+            next((why for c in results if (why := c.sandbox_refused)), None),
+        ),
     )
     result = BehavioralResult(meta=meta, cases=results)
     publish(result, ctx, ReportOptions.from_args(args))
     return result
-
-
-def probe_sandbox(
-    ready: agent.Agent, deadline: Deadline, cancel: Cancellation
-) -> tuple[bool | None, str | None]:
-    """Whether the agent's CLI offers a shell sandbox here, and why not; a runtime without a way to
-    turn one on says so."""
-    probe = getattr(ready, "probe_sandbox", None)
-    if probe is None:
-        return False, f"skillscope cannot turn on a shell sandbox for {ready.runtime}"
-    support = probe(deadline=deadline, cancel=cancel)
-    return support.available, support.reason
 
 
 def progress_line(result: CaseResult) -> str:

@@ -29,6 +29,8 @@ from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingRun, RoutingSettings
+from harness.sandbox import SandboxUse
+from harness.sandbox import probe as probe_sandbox
 from harness.spend import RunBudget
 
 HELP = "install the routing room in an agent and grade whether each prompt fires the right skill"
@@ -47,6 +49,7 @@ AGENT_ONLY = {
     "max_tool_calls": "--max-tool-calls",
     "max_inspection_calls": "--max-inspection-calls",
     "max_budget_usd": "--max-budget-usd",
+    "sandbox": "--sandbox",
     "repeat": "--repeat",
     "cache": "--cache",
     "no_cache": "--no-cache",
@@ -84,6 +87,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     options.add_routing_stops(parser)
+    parser.add_argument(
+        "--sandbox",
+        action="store_true",
+        help="run the agent's shell commands (its inspection before it decides) in the CLI's own "
+        "sandbox where this machine offers one (probed first; the report says whether it applied)",
+    )
     parser.add_argument(
         "--repeat",
         type=repeat_count,
@@ -188,6 +197,7 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         max_budget_usd=args.max_budget_usd,
         repeat=repeat,
         adaptive=adaptive,
+        sandbox=args.sandbox,
         keep_logs=Path(args.keep_logs).resolve() if args.keep_logs else None,
     )
     folder = options.cache_folder(args, repo, ctx)
@@ -216,6 +226,10 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
             f"[routing] {len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
             f"{', '.join(room)}; {ready.runtime} {ready.version}"
         )
+        sandbox = SandboxUse(False)
+        if args.sandbox:  # the inspection before the decision runs commands too: confine them
+            sandbox = SandboxUse.of(True, *probe_sandbox(ready, deadline, cancel))
+            ctx.err(f"[routing] {sandbox.sentence()}")
         label = f" ({ready.runtime})" if matrix else ""
         with progress.on_stderr(ctx, len(cases)) as shown:
             runner.on_case_start = lambda case: shown.started(case.id)
@@ -225,7 +239,8 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
             outcomes = runner.run(cases)
         halt = halt_of(cancel, len(cases), len(outcomes))
         notes = runner.notes + ([results.write_error] if results and results.write_error else [])
-        done.append(result_of(args, ctx, repo, deadline, room, outcomes, ready, halt, notes))
+        notes += [said] if (said := sandbox.sentence()) else []
+        done.append(result_of(args, ctx, repo, deadline, room, outcomes, ready, halt, notes, sandbox=sandbox))
     publish(done[0] if len(done) == 1 else RoutingMatrix(done), ctx, ReportOptions.from_args(args))
     for result in (r for r in done if not r.passed):
         reason = result.meta.halt.sentence() or (
@@ -254,6 +269,7 @@ def result_of(
     halt: Halt,
     notes: list[str] | None = None,
     runtime: str | None = None,
+    sandbox: SandboxUse | None = None,  # None: --sandbox not given
 ) -> RoutingResult:
     """The routing result of what ran on one agent; `ready` is None when the agent (`runtime`) never
     started."""
@@ -284,6 +300,7 @@ def result_of(
         adaptive=adaptive,
         max_run_usd=args.max_run_usd,
         cache=str(folder) if folder else None,
+        sandbox=sandbox or SandboxUse(False),
     )
     return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
 

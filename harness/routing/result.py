@@ -9,6 +9,7 @@ from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome, Gate
 from harness.routing.verdicts import NOT_RUN, Sample
+from harness.sandbox import SandboxUse
 
 
 @dataclass
@@ -36,6 +37,7 @@ class RoutingMeta:
     max_run_usd: float = 0.0
     cache: str | None = None  # the result cache's folder; None with --no-cache
     agent: str = "claude"
+    sandbox: SandboxUse = field(default_factory=lambda: SandboxUse(False))
 
     def to_json(self) -> dict:
         versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}
@@ -63,6 +65,7 @@ class RoutingMeta:
             "adaptive_repeat": self.adaptive,
             "max_run_usd": self.max_run_usd,
             "cache": self.cache,
+            "sandbox": self.sandbox.to_json(),
         }
 
 

@@ -33,6 +33,7 @@ class RoutingSettings(agent.AgentSettings):
     max_inspection_calls: int = 8
     repeat: int = 1  # samples per case; with `adaptive`, the most a case may take
     adaptive: bool = False  # stop sampling a case once its verdict is settled (--repeat auto)
+    sandbox: bool = False  # inspection commands run in the CLI's own shell sandbox, where it has one
 
     def cache_parts(self) -> dict:
         """The settings that can change what a sample observes."""
@@ -42,6 +43,7 @@ class RoutingSettings(agent.AgentSettings):
             "max_tool_calls": self.max_tool_calls,
             "max_inspection_calls": self.max_inspection_calls,
             "max_budget_usd": self.max_budget_usd or None,
+            "sandbox": self.sandbox,
         }
 
 
@@ -212,6 +214,7 @@ class RoutingRun:
             cancel=self.cancel,
             stop=agent.stop_at_decision(self.settings.max_tool_calls, self.settings.max_inspection_calls),
             stop_after_skill=True,
+            sandbox=self.settings.sandbox,
         )
 
     def cached(self, case: Case, index: int) -> Sample | None:

@@ -734,3 +734,32 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin):
     ]
     first = json.loads((logs / "split-pdf.jsonl").read_text().splitlines()[0])
     assert (first["type"], first["subtype"]) == ("system", "init")
+
+
+# --- the shell sandbox ------------------------------------------------------------------------------
+
+
+def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_path):
+    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
+    logs = tmp_path / "logs"
+    run = route(
+        repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-pos-1",
+        "--sandbox", "--keep-logs", str(logs),
+    )  # fmt: skip
+    assert run.code == 0, run.stderr
+    report = run.report
+    assert valid(report) == []
+    init = json.loads((logs / "alpha-pos-1.jsonl").read_text().splitlines()[0])
+    sandbox = report["meta"]["sandbox"]
+    assert sandbox["requested"] is True
+    assert sandbox["status"] == ("applied" if init["sandbox_enabled"] else "unavailable")  # as the run said
+    if sandbox["status"] == "unavailable":  # no bubblewrap or socat here
+        assert sandbox["reason"] and f"did not apply ({sandbox['reason']})" in run.stderr
+    assert any(note.startswith("--sandbox: ") for note in report["meta"]["notes"])
+    assert all(r.prompt != "sandbox probe" for r in fake_api.agent_turns())
+
+
+def test_without_sandbox_routing_says_it_was_not_asked(fake_api, repo, env):
+    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
+    run = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-pos-1")
+    assert run.report["meta"]["sandbox"] == {"requested": False, "status": "off", "reason": None}
