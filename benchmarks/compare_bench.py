@@ -65,13 +65,14 @@ def main_bench() -> int:
         repo = scratch / "repo"
         make_skill(repo, "alpha", evals=evals_for("alpha", positives=max(3, args.cases - 2), negatives=2))
         shutil.copytree(repo / "alpha", scratch / "alpha-before")
-        jobs = ["--jobs", str(args.jobs), "--skill", "alpha", "--routing-room", "alpha"]
+        # No result cache: the second run and the compare would reuse the first run's samples.
+        jobs = ["--jobs", str(args.jobs), "--skill", "alpha", "--routing-room", "alpha", "--no-cache"]
         with FakeAPI(Model(args.latency)) as api:
             env = environ(api, find_claude(), scratch / "home")
             routing = ["routing", *jobs, "--min-accuracy", "0"]
             first, second = timed(env, repo, routing), timed(env, repo, routing)
             baseline = ["--baseline", str(scratch / "alpha-before"), "--repeat", "1", "--allow-regressions"]
-            compared = timed(env, repo, ["compare", *jobs, *baseline])
+            compared = timed(env, repo, ["compare", "--mode", "routing", *jobs, *baseline])
         print(f"routing (version A)      {first:7.2f} s")
         print(f"routing (version B)      {second:7.2f} s")
         print(f"two separate runs        {first + second:7.2f} s")
