@@ -636,5 +636,17 @@ def add_warn(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--warn", metavar="RULES", help=what)
 
 
+def add_strict_isolation(parser: argparse.ArgumentParser) -> None:
+    """How a behavioral run treats an agent seen outside its workspace (behavioral, compare)."""
+    parser.add_argument(
+        "--strict-isolation",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="block a case whose trace shows paths outside its workspace (tool paths, paths its "
+        "commands name, Bash working directories): never graded, run once more in a fresh workspace; "
+        "--no-strict-isolation grades it and lists the paths as a warning (default: on)",
+    )
+
+
 def add_routing_room(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--routing-room", metavar="SKILLS", help=what)

@@ -72,14 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             5.0, "spend cap per case for the agent and the judge, where the CLI has one; 0: off"
         ),
     )
-    parser.add_argument(
-        "--strict-isolation",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="block a case whose trace shows paths outside its workspace (tool paths, paths its "
-        "commands name, Bash working directories): never graded, run once more in a fresh workspace; "
-        "--no-strict-isolation grades it and lists the paths as a warning (default: on)",
-    )
+    options.add_strict_isolation(parser)
     parser.add_argument(
         "--sandbox",
         action="store_true",

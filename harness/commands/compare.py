@@ -81,6 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="behavioral: the agent CLI that runs the judge of both sides (default: claude)",
     )
     options.add_judge_model(parser, "behavioral: the judge on both sides")
+    options.add_strict_isolation(parser)
     options.add_run_limits(
         parser,
         jobs=Limit(4, "runs at once, both sides on one pool"),
@@ -291,6 +292,7 @@ def with_settings(mode: BehavioralCompare, args: argparse.Namespace, logs: Path 
         jobs=args.jobs,
         case_timeout=limit(args, "behavioral", "case_timeout"),
         max_budget_usd=limit(args, "behavioral", "max_budget_usd"),
+        strict_isolation=args.strict_isolation,
     )
     return replace(mode, settings={side: with_logs(settings, logs, side) for side in SIDES})
 
@@ -463,7 +465,8 @@ def conclude(
 
 def failure(result: CompareResult) -> str:
     if result.not_run:
-        why = next(r.error for c in result.not_run for r in c.baseline.runs + c.candidate.runs if r.not_run)
+        runs = [r for c in result.not_run for r in c.baseline.runs + c.candidate.runs if r.not_run]
+        why = next((r.error for r in runs if r.error), "the run reached its --max-run-usd")
         return f"{len(result.not_run)} case(s) did not run on both sides: {why.removeprefix('not run: ')}"
     if result.failing:
         return f"{len(result.failing)} regression(s); pass --allow-regressions to only report them"

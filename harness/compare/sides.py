@@ -10,9 +10,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from harness.compare.labels import Side
-from harness.envelope import ERROR, FAIL, PASS
+from harness.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.routing.verdicts import PASSING
 from harness.spend import NOT_RUN
+
+UNGRADED = (NOT_RUN, BLOCKED)
 
 NO_SKILL = "(no skill)"
 
@@ -59,7 +61,8 @@ def behavioral_run(case: dict) -> Run:
     met = sorted(c["expectation"] for c in case["checks"] if c["passed"])
     agent = case["agent"]
     return Run(
-        status=ERROR if case["status"] == NOT_RUN else case["status"],
+        # Blocked (the agent left its workspace) and not-run cases graded nothing: errors, as in labels.
+        status=ERROR if case["status"] in UNGRADED else case["status"],
         outcome="; ".join(met),
         elapsed_s=case["elapsed_s"],
         input_tokens=agent["tokens"]["input"],

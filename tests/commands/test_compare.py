@@ -161,3 +161,16 @@ def test_a_provisional_case_is_reported_apart_and_fails_only_with_strict(tmp_pat
     strict, report = compare(repo, *pair, "--strict")
     assert strict.code == 1 and report["meta"]["strict"] is True
     assert "::error file=alpha/evals/evals.json,line=4" in strict.stdout
+
+
+def test_a_blocked_or_not_run_behavioral_case_is_an_error_never_graded(tmp_path, repo):
+    old = [behavioral_case("b-1", "pass", ["x"]), behavioral_case("b-2", "pass", ["x"])]
+    new = [behavioral_case("b-1", "blocked", []), behavioral_case("b-2", "not-run", [])]
+    run, report = compare(
+        repo,
+        write_report(tmp_path / "old.json", "behavioral", old),
+        write_report(tmp_path / "new.json", "behavioral", new),
+    )
+    assert [c["label"] for c in report["cases"]] == ["error", "error"]
+    assert [c["candidate"]["status"] for c in report["cases"]] == ["error", "error"]
+    assert run.code == 1 and schemas.errors("compare", report) == []
