@@ -628,8 +628,10 @@ def add_routing_stops(parser: argparse.ArgumentParser, unit: str = "case") -> No
     )
 
 
-def add_judge_model(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--judge-model", metavar="MODEL", help=f"{what} (default: --model)")
+def add_judge(parser: argparse.ArgumentParser, agent: str, model: str) -> None:
+    """--judge-agent and --judge-model: who grades expected and unexpected behaviour."""
+    parser.add_argument("--judge-agent", default="claude", choices=AGENTS, help=f"{agent} (default: claude)")
+    parser.add_argument("--judge-model", metavar="MODEL", help=f"{model} (default: --model)")
 
 
 def add_warn(parser: argparse.ArgumentParser, what: str) -> None:

@@ -57,13 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
     options.add_case_selection(parser)
     options.add_agent(parser, choose=True)
-    parser.add_argument(
-        "--judge-agent",
-        default="claude",
-        choices=options.AGENTS,
-        help="the agent CLI that runs the judge, read-only in the case's workspace (default: claude)",
+    options.add_judge(
+        parser,
+        agent="the agent CLI that runs the judge, read-only in the case's workspace",
+        model="model of the judge of expected and unexpected behaviour",
     )
-    options.add_judge_model(parser, "model of the judge of expected and unexpected behaviour")
     options.add_run_limits(
         parser,
         jobs=Limit(1, "cases run at once, each in its own workspace"),

@@ -74,13 +74,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the baseline side on this agent instead, to compare two agents side by side (give "
         "--baseline the skill's folder to hold the version still) (default: --agent)",
     )
-    parser.add_argument(
-        "--judge-agent",
-        default="claude",
-        choices=options.AGENTS,
-        help="behavioral: the agent CLI that runs the judge of both sides (default: claude)",
+    options.add_judge(
+        parser,
+        agent="behavioral: the agent CLI that runs the judge of both sides",
+        model="behavioral: the judge's model on both sides",
     )
-    options.add_judge_model(parser, "behavioral: the judge on both sides")
     options.add_strict_isolation(parser)
     options.add_run_limits(
         parser,
