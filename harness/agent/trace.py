@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -48,6 +49,9 @@ WRITE_TOOLS = {
     "MultiEdit": "file_path",
     "NotebookEdit": "notebook_path",
 }
+# claude saves a tool output too long for the context to a file and names it at the result's head.
+PERSISTED_OUTPUT = re.compile(r"<persisted-output>\s*[^\n]*?saved to:\s*(/\S+)")
+PERSISTED_HEAD = 1024
 # Listed in init.skills by the CLI itself even with bundled skills disabled; never a room member.
 CLI_BUILTIN_SKILLS = frozenset({"doctor"})
 STOP_REASONS = (
@@ -200,6 +204,9 @@ class Trace:
     # With the shell sandbox asked for: whether the CLI said it was on (None: it did not say), and why not.
     sandbox_applied: bool | None = None
     sandbox_reason: str | None = None
+    # Files the CLI itself wrote for the agent and named in a tool result (a long output saved aside,
+    # under its config dir): the agent reading one is not leaving its workspace.
+    cli_files: list[str] = field(default_factory=list)
     pid: int | None = None  # of the CLI, which led its own process group
     # Counters stay exact even when kept lists are capped.
     event_count: int = 0
@@ -413,6 +420,8 @@ class TraceBuilder:
         text = _text_of(block.get("content"))
         is_error = bool(block.get("is_error"))
         call = self._pending.pop(tool_use_id, None)
+        if text and (saved := PERSISTED_OUTPUT.search(text[:PERSISTED_HEAD])) is not None:
+            self.trace.cli_files.append(saved.group(1))
         if call is not None:
             call.result_text = cut(text, RESULT_TEXT_KEEP)
             call.is_error = is_error

@@ -1,8 +1,9 @@
 """Isolation evidence: paths the agent's tools were given, paths its shell commands name, and the
 Bash working directories, wherever they leave the workspace.
 
-The installed skill lives inside the workspace, so reading it is never listed; the runner's own
-copy of the skill, its home directory, /etc or another case's workspace under /tmp are.
+The installed skill lives inside the workspace, so reading it is never listed, nor is a tool reading
+a file the CLI itself named in a tool result (a long output it saved aside); the runner's own copy
+of the skill, its home directory, /etc or another case's workspace under /tmp are.
 
 A shell command is read word by word (shlex): a word names a path when it starts with `/` or `~`
 (or `$HOME`), follows a redirection, has a `..` segment, or holds an absolute path after `=`, a
@@ -79,9 +80,10 @@ def outside_workspace(trace: Trace, workspace: Path) -> list[OutsidePath]:
     cwd = root
     found: list[OutsidePath] = []
     seen: set[tuple[str, str]] = set()
+    own = {os.path.normpath(p) for p in trace.cli_files}
 
     def note(number: int, tool: str, kind: str, path: Path) -> None:
-        if harmless(path):
+        if harmless(path) or os.path.normpath(path) in own:
             return
         real = Path(os.path.realpath(path))
         if within(real, root) or harmless(real) or (kind, str(real)) in seen:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import tempfile
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness.agent import TraceBuilder
 from harness.behavioral.isolation import change_dir_targets, outside_workspace
 from tests.fuzz.strategies import FUZZ
 from tests.support.tracing import call, trace
@@ -201,3 +203,34 @@ def test_property_a_path_outside_the_workspace_is_always_caught(data):
     after = data.draw(st.lists(inside_word(ws), max_size=2))
     command = command_of(data.draw, [*before, escape, *after])
     assert os.path.realpath(place) in named(command, ws), command
+
+
+def uses(tool_id: str, name: str, tool_input: dict) -> dict:
+    block = {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
+    return {"type": "assistant", "message": {"content": [block]}}
+
+
+def answers(tool_id: str, text: str) -> dict:
+    return {
+        "type": "user",
+        "message": {"content": [{"type": "tool_result", "tool_use_id": tool_id, "content": text}]},
+    }
+
+
+def test_a_long_output_the_cli_saved_aside_may_be_read_but_not_its_neighbours(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    saved = tmp_path / "config" / "projects" / "ws" / "tool-results" / "b678.txt"
+    neighbour = saved.parent / "other.txt"
+    builder = TraceBuilder({})
+    for event in (
+        uses("t1", "Bash", {"command": "seq 1 300000"}),
+        answers("t1", f"<persisted-output>\nOutput too large (1.9MB). Full output saved to: {saved}\n\n1\n"),
+        uses("t2", "Read", {"file_path": str(saved)}),
+        uses("t3", "Bash", {"command": f"tail -n 3 {saved}"}),
+        uses("t4", "Read", {"file_path": str(neighbour)}),
+    ):
+        builder.feed(json.dumps(event))
+    made = builder.finish(exit_code=0, stop_reason="completed", stderr_tail="", elapsed_s=0.0)
+    assert made.cli_files == [str(saved)]
+    assert [(o.call, o.path) for o in outside_workspace(made, ws)] == [(4, str(neighbour))]

@@ -7,6 +7,7 @@ answers (the agent's turns by prompt, the judge's by its header) and reads the J
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -451,3 +452,31 @@ def test_a_named_pipe_left_by_the_agent_is_listed_not_read(behave, fake_api):
     assert case["status"] == "pass" and case["error"] is None
     (judged,) = judge_requests(fake_api)
     assert "report.md" in judged.prompt
+
+
+def test_reading_a_long_output_the_cli_saved_aside_is_not_leaving_the_workspace(behave, fake_api):
+    # claude saves a tool output too long for the context under its config dir and names the file;
+    # the agent reading it there stays graded.
+    def agent(request):
+        if request.prompt.startswith(JUDGE_HEADER):
+            return R.text("{}")
+        results = [
+            block.get("content")
+            for message in request.body["messages"]
+            if isinstance(message.get("content"), list)
+            for block in message["content"]
+            if block.get("type") == "tool_result"
+        ]
+        if not results:
+            return R.tool_use("Bash", {"command": "seq 1 300000"})
+        if len(results) == 1:
+            text = results[0] if isinstance(results[0], str) else json.dumps(results[0])
+            saved = re.search(r"saved to: (\S+)", text)
+            assert saved is not None, text[:300]
+            return R.tool_use("Read", {"file_path": saved.group(1), "limit": 5})
+        return R.text("host checked")
+
+    fake_api.script(agent)
+    run = behave("writer")("--only", "report-writer-outside")
+    case = run.case("report-writer-outside")
+    assert (case["status"], case["isolation"], case["tool_calls"]) == ("pass", [], 2), run.stderr
