@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from harness.errors import UsageError
 from harness.files import present
+from harness.memo import Memo
 from harness.model import dataset, machine, skill
 from harness.model.dataset import Case, Dataset
 from harness.model.machine import MachinePlan
@@ -90,9 +92,10 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
                 f"--negatives {rel}: no such file under the repo root; give a root-relative path."
             )
         catalog.negatives.append(dataset.load(path, repo.rel(path), None))
+    memo = Memo.of_repo(repo.root, "frontmatter", frontmatter_fingerprint())
     for name in chosen:
         path = repo.skill_dirs[name]
-        catalog.skills[name] = skill.load(name, path)
+        catalog.skills[name] = skill.load(name, path, memo)
         evals = path / "evals"
         loaded = []
         for filename, extended in ((dataset.EVALS, False), (dataset.EXTENDED, True)):
@@ -100,7 +103,27 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
                 loaded.append(dataset.load(evals / filename, repo.rel(evals / filename), name, extended))
         catalog.datasets[name] = loaded
         catalog.machines[name] = machine.load(evals / machine.FILENAME, repo.rel(evals / machine.FILENAME))
+    memo.save()
     return catalog
+
+
+def frontmatter_fingerprint() -> str:
+    """A digest of the code a frontmatter's reading depends on (our YAML rules and PyYAML's version),
+    found without importing PyYAML."""
+    import hashlib
+    from importlib.util import find_spec
+
+    harness = Path(__file__).resolve().parent.parent
+    spec = find_spec("yaml")
+    files = [harness / "yamlsafe.py", harness / "nesting.py", harness / "model" / "skill.py"]
+    files.append(Path(spec.origin) if spec and spec.origin else Path("yaml"))
+    digest = hashlib.sha256()
+    for path in files:
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(str(path).encode())
+    return digest.hexdigest()
 
 
 def select_cases(cases: list[Case], only: list[str], skills: list[str]) -> list[Case]:

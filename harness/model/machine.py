@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import schemas, yamlsafe
+from harness import schemas
 from harness.files import UnreadableFile, present, read_text
 from harness.model import findings
 
@@ -30,6 +30,8 @@ def load(path: Path, rel: str) -> MachinePlan:
     plan = MachinePlan()
     if not present(path):
         return plan
+    from harness import yamlsafe  # PyYAML only for a repo that has a machine.yml (or a new frontmatter)
+
     try:
         document = yamlsafe.load(read_text(path))
     except UnreadableFile as exc:

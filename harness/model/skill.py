@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import yamlsafe
 from harness.files import UnreadableFile, read_text
+from harness.memo import Memo
 
 BOM = "\ufeff"
 
@@ -44,7 +45,9 @@ class Skill:
         return self.key_lines.get(key)
 
 
-def load(name: str, path: Path) -> Skill:
+def load(name: str, path: Path, memo: Memo | None = None) -> Skill:
+    """The skill's SKILL.md read into a Skill; the frontmatter's YAML comes from `memo` when the same
+    text was read before (see `frontmatter`)."""
     skill = Skill(name=name, path=path)
     try:
         text = read_text(skill.skill_md)
@@ -81,14 +84,14 @@ def load(name: str, path: Path) -> Skill:
             "the frontmatter block is never closed; add a line holding only `---` after the last key.",
             1,
         )
-    try:
-        document = yamlsafe.load("\n".join(lines[1:closing]))
-    except yamlsafe.YamlProblem as exc:
-        line = exc.line + 1 if exc.line else 2
-        rule = "frontmatter-alias" if "alias" in exc.message else "frontmatter-yaml"
-        return _fail(skill, rule, f"the frontmatter is not valid YAML: {exc.message}.", line)
-    skill.frontmatter = document.data
-    skill.key_lines = {key: line + 1 for key, line in document.key_lines.items()}
+    read = frontmatter("\n".join(lines[1:closing]), memo)
+    if "problem" in read:
+        message, line = read["problem"]
+        line = line + 1 if line else 2
+        rule = "frontmatter-alias" if "alias" in message else "frontmatter-yaml"
+        return _fail(skill, rule, f"the frontmatter is not valid YAML: {message}.", line)
+    skill.frontmatter = read["data"]
+    skill.key_lines = {key: line + 1 for key, line in read["key_lines"].items()}
     skill.body = "\n".join(lines[closing + 1 :])
     skill.body_line = closing + 2
     return skill
@@ -97,3 +100,40 @@ def load(name: str, path: Path) -> Skill:
 def _fail(skill: Skill, rule: str, message: str, line: int | None) -> Skill:
     skill.problem, skill.problem_rule, skill.problem_line = message, rule, line
     return skill
+
+
+def frontmatter(text: str, memo: Memo | None) -> dict:
+    """{"data", "key_lines"} or {"problem": [message, line]} for a frontmatter's YAML. Kept in `memo` only
+    when JSON gives back exactly what PyYAML made (a date or a non-string key stays unmemoized), so a
+    memoized read and a fresh one are the same."""
+    key = memo.key(text) if memo is not None else ""
+    known = memo.get(key) if memo is not None else None
+    if isinstance(known, dict):
+        return known
+    from harness import yamlsafe  # on a memo miss only: most commits change no frontmatter
+
+    try:
+        document = yamlsafe.load(text)
+        read = {"data": document.data, "key_lines": document.key_lines}
+    except yamlsafe.YamlProblem as exc:
+        read = {"problem": [exc.message, exc.line]}
+    if memo is not None and same_through_json(read):
+        memo.put(key, read)
+    return read
+
+
+def same_through_json(value: object) -> bool:
+    try:
+        again = json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return again == value and type_shape(again) == type_shape(value)
+
+
+def type_shape(value: object) -> object:
+    """The value's types all the way down: `==` takes 1 for True and 1.0 for 1, JSON does not."""
+    if isinstance(value, dict):
+        return {key: type_shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [type_shape(item) for item in value]
+    return type(value).__name__

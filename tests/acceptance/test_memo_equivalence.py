@@ -1,5 +1,6 @@
-"""The parse and collision memo changes nothing: every acceptance scenario, run again on a warm memo
-without the markdown parser or the stemmer, reports exactly what its cold run reported; an edit misses."""
+"""The parse memo changes nothing: every acceptance scenario, run again on a warm memo without the
+markdown parser, the stemmer or a frontmatter's YAML parse, reports exactly what its cold run reported;
+an edit misses."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from harness import yamlsafe
 from harness.checks import collisions
 from harness.markdown import links
+from harness.model import skill
 from tests.support.helpers import make_skill, run_cli
 
 ACCEPTANCE = Path(__file__).parent
@@ -48,7 +51,13 @@ def test_a_warm_run_reports_what_the_cold_run_reported(kind: str, name: str, tmp
     command = expected.get("command", kind)
     cold = findings_of(command, expected["args"], root, tmp_path)
     forbid_recomputing(monkeypatch)
+    parsed: list[str] = []
+    real_load = yamlsafe.load
+    monkeypatch.setattr(yamlsafe, "load", lambda text: parsed.append(text) or real_load(text))
     assert findings_of(command, expected["args"], root, tmp_path) == cold
+    machine_texts = {p.read_text(encoding="utf-8", errors="replace") for p in root.rglob("machine.yml")}
+    for text in list(parsed):  # YAML read again: a machine.yml, or a frontmatter JSON cannot carry
+        assert text in machine_texts or not skill.same_through_json(skill.frontmatter(text, None)), text
 
 
 def test_an_edited_file_or_description_is_parsed_and_scored_again(tmp_path: Path, monkeypatch):

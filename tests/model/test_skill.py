@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.memo import Memo
 from harness.model import skill
 from tests.support.helpers import make_skill
 
@@ -84,3 +85,25 @@ def test_lines_ended_by_anything_but_a_newline_hide_the_frontmatter_as_they_do_f
     text = end.join(["---", "name: demo", "description: CR skill.", "---", "# demo", "Do it."]) + end
     parsed = load(tmp_path, text)
     assert (parsed.problem_rule, parsed.problem_line) == ("frontmatter-missing", 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("name: a\ndescription: b\n", True),
+        ("flag: true\nratio: 1.0\ncount: 1\nnothing: null\nlist: [a, 1]\n", True),
+        ("reviewed: 2024-05-01\n", False),  # a date: JSON would give back a string
+        ("1: one\n", False),  # a non-string key: JSON would give back "1"
+        ("a: .nan\n", False),
+        ("a: [unclosed\n", True),  # a problem is memoized too
+    ],
+)
+def test_a_frontmatter_is_memoized_only_when_json_gives_it_back_unchanged(
+    text: str, kept: bool, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    memo = Memo(tmp_path / "memo.json", "test")
+    fresh = skill.frontmatter(text, memo)
+    assert bool(memo.entries) == kept
+    again = skill.frontmatter(text, memo)
+    assert again == fresh and skill.type_shape(again) == skill.type_shape(fresh)
