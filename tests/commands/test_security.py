@@ -143,3 +143,25 @@ def test_routing_given_escaping_case_ids_keeps_every_log_and_report_in_its_folde
     assert_contained(tmp_path, before, [out, traversal / ".skillscope", tmp_path / "home"], logs)
     assert all(p.parent == logs for p in logs.rglob("*"))
     assert len(list(logs.iterdir())) == len(ids)
+
+
+# --- the answer key on the disk ------------------------------------------------------------------
+
+
+def test_an_agent_hunting_the_answer_key_on_the_disk_is_blocked_and_never_judged(security, fake_api):
+    dataset = security.repo / "sec-probe" / "evals" / "evals.json"
+    hunt = [
+        R.tool_use("Bash", {"command": "find / -maxdepth 1 -name evals.json 2>/dev/null"}),
+        R.tool_use("Bash", {"command": f"cat {dataset}"}),
+        "The answers mention SENTINEL-ANSWER-KEY-31337.",
+    ]
+    fake_api.script({JUDGE_HEADER: [R.text("{}")], "grading answers": hunt + hunt})
+    run = security("--only", "sec-answer-key")
+    assert run.code == 1, run.stderr
+    assert_valid(run.report)
+    case = run.report["cases"][0]
+    assert (case["status"], case["blocked"], case["checks"]) == ("blocked", "outside-workspace", [])
+    for attempt in case["attempts"]:
+        named = {(o["kind"], o["path"]) for o in attempt["isolation"]}
+        assert {("command", "/"), ("command", str(dataset))} <= named
+    assert judge_requests(fake_api) == []  # what it found never reaches a grader
