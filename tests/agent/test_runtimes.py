@@ -144,8 +144,13 @@ def test_a_prompt_beyond_the_argument_limit_reaches_the_model_on_stdin(agent, ap
     with agent.workspace(room) as workspace:
         model = MODEL if runtime != "gemini" else None
         trace = agent.run(RunSpec(f"{PROMPT}\n{padding}", workspace, model=model, timeout_s=300))
-    assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])
     assert padding.strip() in api.agent_turns()[0].prompt
+    if runtime == "gemini" and trace.failure and trace.non_json_lines:
+        # Gemini CLI echoes the prompt as its first event and can exit before that long line is
+        # written out whole: an errored run (never a pass), as docs/usage.md says.
+        assert "before finishing its turn" in trace.failure
+    else:
+        assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])
     argv, _ = agent.invocation(RunSpec(PROMPT, Path("<workspace>")))
     assert PROMPT not in " ".join(argv)
 
