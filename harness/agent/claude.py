@@ -10,16 +10,15 @@ import json
 import re
 import shutil
 import tempfile
-import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.secrets import SECRET_VARS, Redactor, open_private, write_private
+from harness.secrets import SECRET_VARS, Redactor, write_private
 
-from .process import CANCEL_GRACE_S, KILL_GRACE_S, POLL_S, Child, capture
+from .process import capture, stream
 from .session import AgentSettings
 from .trace import StopPolicy, Trace, TraceBuilder
 from .workspace import SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
@@ -69,8 +68,6 @@ PREFLIGHT_PROMPT = "Reply with the single word: ok"
 READ_ONLY_TOOLS = ("Read", "Glob", "Grep")
 WRITING_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")
 PROBE_TIMEOUT_S = 60
-RESULT_EXIT_GRACE_S = 2.0  # after the result event, time for the CLI to exit by itself
-EOF_EXIT_GRACE_S = 5.0
 CANCELLED = "interrupted: skillscope was cancelled before claude finished"
 
 
@@ -387,13 +384,25 @@ def _drive(
     redact: Redactor,
     cli_stops: bool = False,
 ) -> Trace:
-    started = time.monotonic()
     if spec.cancel is not None and spec.cancel.is_set():
         return builder.finish(
             exit_code=None, stop_reason="cancelled", stderr_tail="", elapsed_s=0.0, error=CANCELLED
         )
     try:
-        child = Child(argv, cwd=Path(spec.workspace), env=env, stdin=spec.prompt.encode())
+        ran = stream(
+            argv,
+            cwd=Path(spec.workspace),
+            env=env,
+            stdin=spec.prompt.encode(),
+            timeout_s=spec.timeout_s,
+            cancel=spec.cancel,
+            keep_log=spec.keep_log,
+            redact=redact,
+            on_line=_stop_policy(spec, builder, cli_stops),
+            # The CLI ends by itself after a result or EOF; give it a moment for a real exit code.
+            ends_itself=lambda reason: reason in (None, "result", "budget") or builder.trace.result_seen,
+            on_start=lambda pgid: setattr(builder.trace, "pid", pgid),
+        )
     except OSError as exc:
         return builder.finish(
             exit_code=None,
@@ -402,75 +411,40 @@ def _drive(
             elapsed_s=0.0,
             error=f"could not start claude ({exc})",
         )
-    builder.trace.pid = child.pgid
-    stop_reason: str | None = None
-    try:
-        stop_reason = _pump(child, spec, builder, redact, started + spec.timeout_s, cli_stops)
-        if stop_reason in (None, "result", "budget") or builder.trace.result_seen:
-            # The CLI ends by itself after a result or EOF; give it a moment for a real exit code.
-            child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
-        natural_exit = child.proc.returncode
-    finally:
-        # Always: no process of the run outlives it, and a cancelled one goes quickly.
-        exit_code = child.kill_group(CANCEL_GRACE_S if stop_reason == "cancelled" else KILL_GRACE_S)
-    if natural_exit is not None:
-        exit_code = natural_exit
-    if stop_reason is None:
-        # EOF: a negative code means a signal we did not send.
-        stop_reason = "killed" if natural_exit is not None and natural_exit < 0 else "completed"
     error = None
-    if stop_reason == "timeout":
+    if ran.stop_reason == "timeout":
         error = f"timed out after {spec.timeout_s:g} s before claude finished"
-    elif stop_reason == "cancelled":
+    elif ran.stop_reason == "cancelled":
         error = CANCELLED
     return builder.finish(
-        exit_code=exit_code,
-        stop_reason=stop_reason,
-        stderr_tail=redact(child.stderr_tail),
-        elapsed_s=time.monotonic() - started,
+        exit_code=ran.exit_code,
+        stop_reason=ran.stop_reason,
+        stderr_tail=ran.stderr_tail,
+        elapsed_s=ran.elapsed_s,
         error=error,
     )
 
 
-def _pump(
-    child: Child, spec: RunSpec, builder: TraceBuilder, redact: Redactor, deadline: float, cli_stops: bool
-) -> str | None:
-    """Feed stdout lines, secrets blanked, to the log and the builder until a stop reason, the
-    deadline, the cancellation, or EOF (None).
+def _stop_policy(spec: RunSpec, builder: TraceBuilder, cli_stops: bool) -> Callable[[str], str | None]:
+    """Each stdout line fed to the builder; the reason to stop after it, if any.
 
     When the CLI ends itself at the decision (`cli_stops`), its result is awaited so the run's cost
     is known; a CLI that starts another turn instead is stopped there, as without the hook."""
-    log = open_private(spec.keep_log) if spec.keep_log is not None else None
-    awaited: str | None = None  # the decision, made; the CLI's own result still to come
-    try:
-        while True:
-            if spec.cancel is not None and spec.cancel.is_set():
-                return "cancelled"
-            line = child.next_line(min(deadline - time.monotonic(), POLL_S))
-            if line is None:
-                if child.silent_since_exit():
-                    return None  # as at EOF: a detached grandchild may still hold the pipe open
-                if time.monotonic() >= deadline:
-                    return "timeout"
-                continue
-            if line == b"":
-                return None
-            text = redact(line.decode("utf-8", "replace"))
-            if log is not None:
-                log.write(text.encode("utf-8"))
-            event = builder.feed(text)
-            if event is None:
-                continue
-            if event.get("type") == "result":
-                return awaited or _result_stop(builder.trace)
-            reason = spec.stop(builder.trace) if spec.stop is not None else None
-            if reason == "activation" and cli_stops and _launched(builder.trace, event):
-                awaited = reason
-            elif reason:
-                return reason
-    finally:
-        if log is not None:
-            log.close()
+    awaited: list[str] = []  # the decision, made; the CLI's own result still to come
+
+    def after(text: str) -> str | None:
+        event = builder.feed(text)
+        if event is None:
+            return None
+        if event.get("type") == "result":
+            return (awaited[0] if awaited else None) or _result_stop(builder.trace)
+        reason = spec.stop(builder.trace) if spec.stop is not None else None
+        if reason == "activation" and cli_stops and _launched(builder.trace, event):
+            awaited[:1] = [reason]
+            return None
+        return reason
+
+    return after
 
 
 def _launched(trace: Trace, event: dict) -> bool:

@@ -16,12 +16,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.cancel import Cancellation
-from harness.deadline import Deadline
 from harness.secrets import write_private
 
 from .claude import RunSpec
-from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
+from .runtime import CliAgent, EventReader, status_in, writes_allowed
 from .trace import InitInfo
 
 SHELL_TOOL = "exec_command"  # the name Codex's models call their shell tool
@@ -154,13 +152,4 @@ class CodexAgent(CliAgent):
         }
 
 
-def connect(
-    explicit: str | None,
-    environ: Mapping[str, str],
-    temp_parent: Path | None = None,
-    *,
-    deadline: Deadline | None = None,
-    cancel: Cancellation | None = None,
-) -> CodexAgent:
-    path, version = locate_cli("codex", explicit, environ, deadline, cancel)
-    return CodexAgent(path, version, environ, temp_parent)
+connect = CodexAgent.connect

@@ -14,12 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.cancel import Cancellation
-from harness.deadline import Deadline
 from harness.secrets import write_private
 
 from .claude import RunSpec
-from .runtime import CliAgent, EventReader, locate_cli, writes_allowed
+from .runtime import CliAgent, EventReader, writes_allowed
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "skill"
@@ -139,13 +137,4 @@ class CopilotAgent(CliAgent):
         }
 
 
-def connect(
-    explicit: str | None,
-    environ: Mapping[str, str],
-    temp_parent: Path | None = None,
-    *,
-    deadline: Deadline | None = None,
-    cancel: Cancellation | None = None,
-) -> CopilotAgent:
-    path, version = locate_cli("copilot", explicit, environ, deadline, cancel)
-    return CopilotAgent(path, version, environ, temp_parent)
+connect = CopilotAgent.connect

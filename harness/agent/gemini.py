@@ -14,11 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.cancel import Cancellation
-from harness.deadline import Deadline
-
 from .claude import RunSpec
-from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
+from .runtime import CliAgent, EventReader, status_in, writes_allowed
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "activate_skill"
@@ -123,13 +120,4 @@ class GeminiAgent(CliAgent):
         }
 
 
-def connect(
-    explicit: str | None,
-    environ: Mapping[str, str],
-    temp_parent: Path | None = None,
-    *,
-    deadline: Deadline | None = None,
-    cancel: Cancellation | None = None,
-) -> GeminiAgent:
-    path, version = locate_cli("gemini", explicit, environ, deadline, cancel)
-    return GeminiAgent(path, version, environ, temp_parent)
+connect = GeminiAgent.connect

@@ -14,12 +14,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.cancel import Cancellation
-from harness.deadline import Deadline
 from harness.secrets import write_private
 
 from .claude import AgentUnavailable, RunSpec
-from .runtime import CliAgent, EventReader, locate_cli, status_in, writes_allowed
+from .runtime import CliAgent, EventReader, status_in, writes_allowed
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "skill"
@@ -167,13 +165,4 @@ class OpenCodeAgent(CliAgent):
         }
 
 
-def connect(
-    explicit: str | None,
-    environ: Mapping[str, str],
-    temp_parent: Path | None = None,
-    *,
-    deadline: Deadline | None = None,
-    cancel: Cancellation | None = None,
-) -> OpenCodeAgent:
-    path, version = locate_cli("opencode", explicit, environ, deadline, cancel)
-    return OpenCodeAgent(path, version, environ, temp_parent)
+connect = OpenCodeAgent.connect

@@ -18,11 +18,12 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.cancel import Cancellation
+from harness.secrets import open_private
 
 STDERR_KEEP = 8192  # bytes of stderr kept (the tail is what explains a failure)
 KILL_GRACE_S = 2.0  # between SIGTERM and SIGKILL
@@ -252,3 +253,77 @@ def capture(
         child.kill_group(CANCEL_GRACE_S if stopped else KILL_GRACE_S)
     text = b"".join(kept).decode("utf-8", "replace")
     return Captured(code, text, child.stderr_tail, stopped)
+
+
+RESULT_EXIT_GRACE_S = 2.0  # after the CLI's last event, time for it to exit by itself
+EOF_EXIT_GRACE_S = 5.0
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """How one streamed run of an agent CLI ended."""
+
+    stop_reason: str  # the reason `on_line` gave, "timeout", "cancelled", "completed" (EOF) or "killed"
+    exit_code: int | None
+    stderr_tail: str  # secrets blanked
+    elapsed_s: float
+
+
+def stream(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    stdin: bytes,
+    timeout_s: float,
+    cancel: Cancellation | None,
+    keep_log: Path | None,
+    redact: Callable[[str], str],
+    on_line: Callable[[str], str | None],
+    ends_itself: Callable[[str | None], bool],
+    on_start: Callable[[int], None] = lambda pgid: None,
+) -> Streamed:
+    """Run one agent CLI, each stdout line (secrets blanked, and written to `keep_log`) handed to
+    `on_line` until it returns a stop reason, the timeout, the cancellation or EOF. After a reason for
+    which `ends_itself` holds (None: EOF) the CLI gets a moment to exit by itself; then its whole
+    process group is killed, every time. Raises OSError when the CLI cannot start."""
+    started = time.monotonic()
+    child = Child(argv, cwd=cwd, env=env, stdin=stdin)
+    on_start(child.pgid)
+    stop_reason: str | None = None
+    natural_exit = None
+    try:
+        with contextlib.ExitStack() as stack:
+            log = stack.enter_context(open_private(keep_log)) if keep_log is not None else None
+            stop_reason = _pump(child, started + timeout_s, cancel, log, redact, on_line)
+        if ends_itself(stop_reason):
+            child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
+        natural_exit = child.proc.returncode
+    finally:
+        # Always: no process of the run outlives it, and a cancelled one goes quickly.
+        exit_code = child.kill_group(CANCEL_GRACE_S if stop_reason == "cancelled" else KILL_GRACE_S)
+    if natural_exit is not None:
+        exit_code = natural_exit
+    if stop_reason is None:  # EOF: a negative code means a signal we did not send
+        stop_reason = "killed" if natural_exit is not None and natural_exit < 0 else "completed"
+    return Streamed(stop_reason, exit_code, redact(child.stderr_tail), time.monotonic() - started)
+
+
+def _pump(child: Child, deadline: float, cancel, log, redact, on_line) -> str | None:
+    while True:
+        if cancel is not None and cancel.is_set():
+            return "cancelled"
+        line = child.next_line(min(deadline - time.monotonic(), POLL_S))
+        if line is None:
+            if child.silent_since_exit():
+                return None  # as at EOF: a detached grandchild may still hold the pipe open
+            if time.monotonic() >= deadline:
+                return "timeout"
+            continue
+        if line == _EOF:
+            return None
+        text = redact(line.decode("utf-8", "replace"))
+        if log is not None:
+            log.write(text.encode("utf-8"))
+        if reason := on_line(text):
+            return reason

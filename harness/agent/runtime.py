@@ -12,7 +12,6 @@ import json
 import re
 import shutil
 import tempfile
-import time
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -20,15 +19,13 @@ from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.secrets import Redactor, open_private
+from harness.secrets import Redactor
 
 from .claude import AgentUnavailable, RunSpec, probe_timeout
-from .process import CANCEL_GRACE_S, KILL_GRACE_S, POLL_S, Child, capture
+from .process import capture, stream
 from .trace import RESULT_TEXT_KEEP, Activation, ToolCall, Trace, Usage, bounded_input, cut, one_line
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
-RESULT_EXIT_GRACE_S = 2.0  # after the final event, time for the CLI to exit by itself
-EOF_EXIT_GRACE_S = 5.0
 PREFLIGHT_PROMPT = "Reply with the single word: ok"
 
 
@@ -202,6 +199,20 @@ class CliAgent:
         self.environ = dict(environ)
         self.temp_parent = temp_parent
 
+    @classmethod
+    def connect(
+        cls,
+        explicit: str | None,
+        environ: Mapping[str, str],
+        temp_parent: Path | None = None,
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> CliAgent:
+        """The runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and probed."""
+        path, version = locate_cli(cls.runtime, explicit, environ, deadline, cancel)
+        return cls(path, version, environ, temp_parent)
+
     # --- what a runtime says ------------------------------------------------------------
 
     def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
@@ -298,7 +309,6 @@ def drive(
     stdin: bytes = b"",
 ) -> Trace:
     """Run one CLI to its last event, its stop policy, or its timeout; never raises for its failures."""
-    started = time.monotonic()
     trace = reader.trace
     if spec.cancel is not None and spec.cancel.is_set():
         trace.error, trace.stop_reason = (
@@ -306,65 +316,38 @@ def drive(
             "cancelled",
         )
         return trace
+
+    def on_line(text: str) -> str | None:
+        event = reader.feed(text)
+        if event is None:
+            return None
+        if reader.ends_run(event):
+            trace.result_seen = True
+            return "result"
+        return spec.stop(trace) if spec.stop is not None else None
+
     try:
-        child = Child(argv, cwd=Path(spec.workspace), env=env, stdin=stdin)
+        ran = stream(
+            argv,
+            cwd=Path(spec.workspace),
+            env=env,
+            stdin=stdin,
+            timeout_s=spec.timeout_s,
+            cancel=spec.cancel,
+            keep_log=spec.keep_log,
+            redact=redact,
+            on_line=on_line,
+            ends_itself=lambda reason: reason in (None, "result"),
+            on_start=lambda pgid: setattr(trace, "pid", pgid),
+        )
     except OSError as exc:
         trace.error = f"could not start {runtime} ({exc})"
         trace.stop_reason = "completed"
         return trace
-    trace.pid = child.pgid
-    natural_exit = None
-    try:
-        stop_reason = pump(child, spec, reader, redact, deadline=started + spec.timeout_s)
-        if stop_reason in (None, "result"):
-            child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
-        natural_exit = child.proc.returncode
-    finally:
-        # Always: no process of the run outlives it, and a cancelled one goes quickly.
-        exit_code = child.kill_group(CANCEL_GRACE_S if stop_reason == "cancelled" else KILL_GRACE_S)
-    if natural_exit is not None:
-        exit_code = natural_exit
-    if stop_reason is None:
-        stop_reason = "killed" if natural_exit is not None and natural_exit < 0 else "completed"
-    trace.exit_code, trace.stop_reason = exit_code, stop_reason
-    trace.stderr_tail = redact(child.stderr_tail)
-    trace.elapsed_s = time.monotonic() - started
+    trace.exit_code, trace.stop_reason = ran.exit_code, ran.stop_reason
+    trace.stderr_tail, trace.elapsed_s = ran.stderr_tail, ran.elapsed_s
     trace.error = explain(runtime, trace, spec)
     return trace
-
-
-def pump(child: Child, spec: RunSpec, reader: EventReader, redact: Redactor, deadline: float) -> str | None:
-    with contextlib.ExitStack() as stack:
-        log = stack.enter_context(open_private(spec.keep_log)) if spec.keep_log is not None else None
-        return read_lines(child, spec, reader, redact, deadline, log)
-
-
-def read_lines(
-    child: Child, spec: RunSpec, reader: EventReader, redact: Redactor, deadline: float, log
-) -> str | None:
-    """Feed stdout lines, secrets blanked, to the log and the reader until its last event, a stop,
-    the deadline, the cancellation, or EOF (None)."""
-    while True:
-        if spec.cancel is not None and spec.cancel.is_set():
-            return "cancelled"
-        line = child.next_line(min(deadline - time.monotonic(), POLL_S))
-        if line is None:
-            if time.monotonic() >= deadline:
-                return "timeout"
-            continue
-        if line == b"":
-            return None
-        text = redact(line.decode("utf-8", "replace"))
-        if log is not None:
-            log.write(text.encode("utf-8"))
-        event = reader.feed(text)
-        if event is None:
-            continue
-        if reader.ends_run(event):
-            reader.trace.result_seen = True
-            return "result"
-        if spec.stop is not None and (reason := spec.stop(reader.trace)):
-            return reason
 
 
 def explain(runtime: str, trace: Trace, spec: RunSpec) -> str | None:
