@@ -34,6 +34,7 @@ class Memo:
     def __init__(self, path: Path | None, salt: str) -> None:
         self.path = path
         self.salt = f"{__version__}\0{salt}"
+        self.salted = hashlib.sha256(self.salt.encode("utf-8", "surrogatepass"))  # copied for each key
         self.entries: dict[str, object] = self._read() if path is not None else {}
         self.used: dict[str, object] = {}
         self.added: dict[str, object] = {}  # new this run, until taken (a worker hands them back)
@@ -46,7 +47,7 @@ class Memo:
         return cls(user_cache() / "memo" / f"{kind}-{where}.json", salt)
 
     def key(self, *parts: str) -> str:
-        digest = hashlib.sha256(self.salt.encode("utf-8", "surrogatepass"))
+        digest = self.salted.copy()
         for part in parts:
             digest.update(b"\0" + part.encode("utf-8", "surrogatepass"))
         return digest.hexdigest()
