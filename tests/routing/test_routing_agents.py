@@ -87,3 +87,16 @@ def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path
     assert "Skill routing across agents" in done.stdout and "**differs** alpha-pos-1" in done.stdout
     assert prompt_of("alpha-pos-1")  # the router keyed on it
     json.dumps(report)
+
+
+def test_a_dry_run_on_several_agents_shows_each_command_and_sends_nothing(fake_api, tmp_path, env, temp):
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    done = route(repo, env, "--agent", "codex,gemini", "--routing-room", "all", "--dry-run")
+    assert done.code == 0, done.stderr[-3000:]
+    assert "nothing was sent (codex)" in done.stdout and "nothing was sent (gemini)" in done.stdout
+    assert " exec --json " in done.stdout and " --allowed-tools activate_skill " in done.stdout
+    assert prompt_of("alpha-pos-1") not in "".join(
+        line for line in done.stdout.splitlines() if "exec" in line
+    )
+    assert "fake-test-key" not in done.stdout  # the keys stay out of the printed command
+    assert fake_api.requests == []
