@@ -443,7 +443,11 @@ def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: 
             metavar="PATH",
             help=f"the {name} executable (default: $SKILLSCOPE_{name.upper()}, else `{name}` on PATH)",
         )
-    parser.add_argument("--model", help="model alias or id passed to the agent (default: the CLI's own)")
+    parser.add_argument(
+        "--model",
+        type=blank_is_unset,
+        help="model alias or id passed to the agent (default, or blank: the CLI's own)",
+    )
     parser.add_argument("--effort", choices=EFFORTS, help="reasoning effort passed to the agent")
     parser.add_argument(
         "--skip-preflight",
@@ -626,6 +630,11 @@ def add_routing_stops(parser: argparse.ArgumentParser, unit: str = "case") -> No
         metavar="N",
         help=f"stop a {unit} after N calls that only read the installed skills (default: 8)",
     )
+
+
+def blank_is_unset(text: str) -> str | None:
+    """A blank value, as a workflow passes an input left empty, is the flag not given."""
+    return text.strip() or None
 
 
 def add_judge(parser: argparse.ArgumentParser, agent: str, model: str) -> None:

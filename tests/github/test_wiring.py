@@ -1,12 +1,15 @@
 """What the paid legs are handed, followed through the YAML: the API endpoint input reaches the command's
-environment, the harness wheel is built once per run and fetched by the legs, and the result cache is
-restored and saved under a key of the harness version and the skills' content."""
+environment, the model input its --model, the harness wheel is built once per run and fetched by the
+legs, and the result cache is restored and saved under a key of the harness version and the skills'
+content."""
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -14,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import cli
 from tests.support.yamlfiles import ACTION, ROOT, WORKFLOWS, jobs, load, triggers
 
 PIPELINES = [p for p in WORKFLOWS if p.name in ("reusable.yml", "skill-evals.yml")]
@@ -180,3 +184,39 @@ def test_the_skills_hash_follows_the_skills_content_only(path, tmp_path):
     reference = next((repo / "skills").glob("*/SKILL.md"))
     reference.write_text(reference.read_text() + "\nOne more line.\n")
     assert run_hash_step(path, "skills/*", repo, tmp_path) != first
+
+
+# ---------------------------------------------------------------- the model
+
+
+def harness_args(args: str, command: str, model: str) -> argparse.Namespace:
+    """A step's `args` as the harness parses them, with the `model` input set to `model` and the matrix
+    on copilot; a whole-token expression (discover's shared arguments) drops out, any other reads x."""
+    text = args.replace("${{ inputs.model }}", model).replace("${{ matrix.agent }}", "copilot")
+    text = re.sub(r"(?<!\S)\$\{\{.*?\}\}(?!\S)", "", text)
+    text = re.sub(r"\$\{\{.*?\}\}", "x", text)
+    # The launcher splits the action's args like a shell and hands the words to the command.
+    return cli.parse(cli.build_parser(only=command), [command, *shlex.split(text)])
+
+
+@pipelines
+@pytest.mark.parametrize("model", ["claude-sonnet-4-5", ""])
+def test_the_model_input_reaches_every_agent_graded_command_as_its_model(path, model):
+    declared = triggers(load(path))["workflow_call"]["inputs"]["model"]
+    assert declared["type"] == "string" and declared["default"] == ""
+    graded = graded_jobs(path)
+    assert {"routing"} < set(graded), "routing and the behavioral legs take the model"
+    for name, job in graded.items():
+        for step in action_steps(job):
+            command = step["with"]["command"]
+            parsed = harness_args(step["with"]["args"], command, model)
+            # Blank is each agent's own default: the harness sees no model at all.
+            assert parsed.model == (model or None), name
+            if command == "behavioral":
+                assert parsed.judge_model is None, "the judge follows --model"
+
+
+def test_the_lexical_ranking_takes_no_model():
+    routing = jobs(load(next(p for p in PIPELINES if p.name == "skill-evals.yml")))["routing-lexical"]
+    (step,) = action_steps(routing)
+    assert "inputs.model" not in step["with"]["args"]  # --engine lexical refuses --model
