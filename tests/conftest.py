@@ -1,10 +1,10 @@
-"""Suite-wide setup: the fake API fixtures, and a home that is never the developer's own."""
+"""Suite-wide setup: the fake API and temporary folder fixtures, and a home never the developer's own."""
 
 from __future__ import annotations
 
 import pytest
 
-pytest_plugins = ["tests.fakeapi.plugin"]
+pytest_plugins = ["tests.fakeapi.plugin", "tests.support.temp_dirs"]
 
 
 @pytest.fixture(autouse=True)

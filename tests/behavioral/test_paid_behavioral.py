@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,12 @@ from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
-from tests.support.routing import live_processes_under, routing_env, skills_repo
+from tests.support.routing import routing_env, skills_repo
 
 BOTH = "alpha-pos-1,beta-pos-1"  # the default datasets' only cases with an expected behaviour
 
 
-@pytest.fixture(autouse=True)
-def clean_runs(tmp_path, monkeypatch):
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
-    assert live_processes_under(temp) == []
+pytestmark = pytest.mark.usefixtures("private_temp")
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,16 +14,9 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
-from tests.support.routing import CaseRouter, live_processes_under, routing_env, skills_repo
+from tests.support.routing import CaseRouter, routing_env, skills_repo
 
-
-@pytest.fixture(autouse=True)
-def temp(tmp_path, monkeypatch):
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
-    assert live_processes_under(temp) == []
+pytestmark = pytest.mark.usefixtures("private_temp")
 
 
 @pytest.fixture

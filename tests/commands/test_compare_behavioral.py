@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,6 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from tests.support.helpers import evals_for, make_skill
-from tests.support.routing import live_processes_under
 
 DATASET = {
     "evaluations": evals_for("alpha")["evaluations"]
@@ -30,14 +28,7 @@ DATASET = {
 }
 
 
-@pytest.fixture(autouse=True)
-def clean_runs(tmp_path, monkeypatch):
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
-    assert live_processes_under(temp) == []
-    assert sorted(p.name for p in temp.iterdir() if p.name.startswith("skillscope-")) == []
+pytestmark = pytest.mark.usefixtures("clean_runs")
 
 
 def agent(request):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,19 +15,12 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.support.helpers import make_skill
-from tests.support.routing import live_processes_under, prompt_of, routing_env, skills_repo
+from tests.support.routing import prompt_of, routing_env, skills_repo
 
 EDITED = "Edited: also covers variant two."
 
 
-@pytest.fixture(autouse=True)
-def clean_runs(tmp_path, monkeypatch):
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
-    assert live_processes_under(temp) == []
-    assert sorted(p.name for p in temp.iterdir() if p.name.startswith("skillscope-")) == []
+pytestmark = pytest.mark.usefixtures("clean_runs")
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import tempfile
 
 import pytest
 
@@ -13,19 +12,12 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
-from tests.support.routing import live_processes_under, routing_env, skills_repo
+from tests.support.routing import routing_env, skills_repo
 
 PROMPT = "Please do the alpha job, variant 1."
 
 
-@pytest.fixture(autouse=True)
-def clean_runs(tmp_path, monkeypatch):
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
-    assert live_processes_under(temp) == []
-    assert sorted(p.name for p in temp.iterdir() if p.name.startswith("skillscope-")) == []
+pytestmark = pytest.mark.usefixtures("clean_runs")
 
 
 def agent(request):

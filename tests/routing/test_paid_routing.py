@@ -6,25 +6,18 @@ progress. Request counts are read from the fake server, never from timing.
 from __future__ import annotations
 
 import re
-import tempfile
 
 import pytest
 
 from harness import schemas
 from tests.fakeapi import replies as R
-from tests.support.routing import CaseRouter, live_processes_under, route, routing_env, skills_repo
+from tests.support.routing import CaseRouter, route, routing_env, skills_repo
 
 ALPHA = "alpha-pos-1,alpha-pos-2,alpha-pos-3"
 FIRES_ALPHA = {f"alpha-pos-{n}": R.skill("alpha") for n in (1, 2, 3)}
 
 
-@pytest.fixture(autouse=True)
-def clean_runs(tmp_path, monkeypatch):
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
-    assert live_processes_under(temp) == []
+pytestmark = pytest.mark.usefixtures("private_temp")
 
 
 @pytest.fixture

@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import json
-import tempfile
 
 import pytest
 
 from harness import schemas
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
-from tests.support.routing import CaseRouter, live_processes_under, prompt_of, route, routing_env, skills_repo
+from tests.support.routing import CaseRouter, prompt_of, route, routing_env, skills_repo
 
 AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
-
-
-@pytest.fixture
-def temp(tmp_path, monkeypatch):
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
-    assert live_processes_under(temp) == []
 
 
 @pytest.fixture
@@ -42,7 +32,8 @@ def skill_call(name: str):
     return lambda request: R.skill_for(agent_of(request), name)
 
 
-def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path, env, temp):
+@pytest.mark.usefixtures("private_temp")
+def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path, env):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
 
     def codex_misroutes(request):  # one agent disagrees on one case
@@ -89,7 +80,8 @@ def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path
     json.dumps(report)
 
 
-def test_a_dry_run_on_several_agents_shows_each_command_and_sends_nothing(fake_api, tmp_path, env, temp):
+@pytest.mark.usefixtures("private_temp")
+def test_a_dry_run_on_several_agents_shows_each_command_and_sends_nothing(fake_api, tmp_path, env):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     done = route(repo, env, "--agent", "codex,gemini", "--routing-room", "all", "--dry-run")
     assert done.code == 0, done.stderr[-3000:]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-import tempfile
 import threading
 import xml.etree.ElementTree as ET
 
@@ -21,22 +20,12 @@ from tests.fakeapi import write_skill
 from tests.support.routing import (
     CaseRouter,
     bash_forever,
-    live_processes_under,
     route,
     routing_env,
     skills_repo,
 )
 
-
-@pytest.fixture(autouse=True)
-def clean_runs(tmp_path, monkeypatch):
-    """Send the harness's temp dirs to a private place, then check nothing of a run outlived it."""
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
-    assert live_processes_under(temp) == []
-    assert sorted(p.name for p in temp.iterdir() if p.name.startswith("skillscope-")) == []
+pytestmark = pytest.mark.usefixtures("clean_runs")
 
 
 @pytest.fixture

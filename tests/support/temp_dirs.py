@@ -1,0 +1,31 @@
+"""Fixtures that give a test's runs a temporary folder of their own and check that nothing of a run
+outlives it. Registered for the whole suite in tests/conftest.py; a module that wants them on every
+test says `pytestmark = pytest.mark.usefixtures(...)`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+import pytest
+
+from tests.support.routing import live_processes_under
+
+
+@pytest.fixture
+def private_temp(tmp_path, monkeypatch):
+    """The harness's temporary folders go here; no process may be left running under it."""
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    yield temp
+    assert live_processes_under(temp) == []
+
+
+@pytest.fixture
+def clean_runs(private_temp):
+    """As private_temp, and no `skillscope-*` folder may be left behind in it either."""
+    yield private_temp
+    # Processes first: one still running would explain a folder left behind.
+    assert live_processes_under(private_temp) == []
+    assert sorted(p.name for p in private_temp.iterdir() if p.name.startswith("skillscope-")) == []
