@@ -24,8 +24,9 @@ class Figures:
 class Estimate:
     samples: int = 0  # every sample the run would take (the most, with adaptive repeats)
     cached: list[Figures] = field(default_factory=list)
-    # The fewest model requests of one sample, and the most (None: an agent's work has no set bound).
-    requests_per_sample: tuple[int, int | None] = (1, 1)
+    # The fewest model requests of one sample (an agent's mean where it varies), and the most (None: an
+    # agent's work has no set bound).
+    requests_per_sample: tuple[float, int | None] = (1, 1)
 
     @property
     def to_run(self) -> int:
@@ -40,16 +41,16 @@ class Estimate:
         ]
         if not self.to_run:
             return out + ["Model requests: 0."]
+        expected = round(self.to_run * fewest)
         if most == fewest:
-            out.append(f"Model requests: {self.to_run * fewest}.")
+            out.append(f"Model requests: {expected}.")
         elif most is None:
             out.append(
-                f"Model requests: at least {self.to_run * fewest} ({fewest} per case; "
-                "the agent's work takes more)."
+                f"Model requests: at least {expected} ({fewest:g} per case; the agent's work takes more)."
             )
         else:
             out.append(
-                f"Model requests: about {self.to_run * fewest} ({fewest} per sample that decides on its "
+                f"Model requests: about {expected} ({fewest:g} per sample that decides on its "
                 f"first turn, at most {self.to_run * most})."
             )
         if not self.cached:

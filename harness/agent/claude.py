@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
@@ -482,6 +483,8 @@ class ClaudeAgent:
     environ: Mapping[str, str]
     runtime: str = "claude"
     skills_folder: str = SKILLS_SUBDIR.as_posix()
+    # The stop hook ends the run on the deciding turn, before a second model request.
+    requests_to_decision: ClassVar[float] = 1.0
 
     @property
     def version(self) -> str:

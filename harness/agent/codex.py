@@ -76,6 +76,7 @@ class CodexEvents(EventReader):
 
 class CodexAgent(CliAgent):
     runtime = "codex"
+    requests_to_decision = 1.0  # the command naming SKILL.md arrives before the second request
     heuristic_activation = True
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:

@@ -81,6 +81,7 @@ class CopilotEvents(EventReader):
 
 class CopilotAgent(CliAgent):
     runtime = "copilot"
+    requests_to_decision = 1.0  # the skill tool's result arrives before the second request
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return CopilotEvents(installed)

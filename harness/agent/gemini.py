@@ -74,6 +74,7 @@ class GeminiEvents(EventReader):
 
 class GeminiAgent(CliAgent):
     runtime = "gemini"
+    requests_to_decision = 2.0  # the follow-up request is already sent when the confirming line appears
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return GeminiEvents(installed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 from fractions import Fraction
 from pathlib import Path
 
@@ -369,9 +370,14 @@ def dry_run(ctx: Context, runner: RoutingRun, cases: list[Case], room: list[str]
     settings = runner.settings
     samples = settings.repeat
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
+    # Each runtime spends its own number of requests on the deciding turn; the tool budgets add theirs.
+    deciding = runner.agent.requests_to_decision
     estimate = dryrun.Estimate(
         samples=len(cases) * samples,
-        requests_per_sample=(1, settings.max_tool_calls + settings.max_inspection_calls + 1),
+        requests_per_sample=(
+            deciding,
+            settings.max_tool_calls + settings.max_inspection_calls + math.ceil(deciding),
+        ),
     )
     ctx.out("## Routing dry run: nothing was sent" + (f" ({runner.agent.runtime})" if named else ""))
     ctx.out(f"Room ({len(room)}): {', '.join(room)}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -83,9 +84,14 @@ def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path
 @pytest.mark.usefixtures("private_temp")
 def test_a_dry_run_on_several_agents_shows_each_command_and_sends_nothing(fake_api, tmp_path, env):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
-    done = route(repo, env, "--agent", "codex,gemini", "--routing-room", "all", "--dry-run")
+    done = route(repo, env, "--agent", "codex,gemini,opencode", "--routing-room", "all", "--dry-run")
     assert done.code == 0, done.stderr[-3000:]
     assert "nothing was sent (codex)" in done.stdout and "nothing was sent (gemini)" in done.stdout
+    # Each agent's estimate counts the requests its CLI spends on the deciding turn.
+    parts = dict(re.findall(r"nothing was sent \((\w+)\)\n(.*?)(?=\n## |\Z)", done.stdout, re.S))
+    for agent, per_case in (("codex", 1), ("gemini", 2), ("opencode", 1.25)):
+        samples = int(re.search(r"Estimate: (\d+) sample", parts[agent]).group(1))
+        assert f"Model requests: about {round(samples * per_case)} ({per_case} per sample" in parts[agent]
     assert " exec --json " in done.stdout and " --allowed-tools activate_skill " in done.stdout
     assert prompt_of("alpha-pos-1") not in "".join(
         line for line in done.stdout.splitlines() if "exec" in line
