@@ -11,7 +11,7 @@ from harness.routing import metrics
 from harness.routing.forecast import Forecast
 from harness.routing.lexical import APPROXIMATION, LexicalOutcome, rank_rates
 from harness.routing.metrics import Gate
-from harness.routing.result import status
+from harness.routing.result import case_fields, status
 
 ENGINE = "lexical"
 SCORE_PLACES = 4
@@ -130,18 +130,7 @@ def gate(outcomes: list[LexicalOutcome], min_accuracy: Fraction, min_rank1: Frac
 
 def case_json(o: LexicalOutcome) -> dict:
     return {
-        "id": o.case.id,
-        "skill": o.case.skill,
-        "category": o.case.category,
-        "prompt": o.case.prompt,
-        "source": o.case.source,
-        "line": o.case.line,
-        "expect": o.expected,
-        "observed": o.observed,
-        "verdict": o.verdict,
-        "passed": o.passed,
-        "status": status(o),
-        "error": o.error,
+        **case_fields(o),
         "top_k": o.case.top_k if o.case.should_trigger else None,
         "owner": o.case.owner,
         "rank": o.rank,

@@ -160,14 +160,15 @@ def status(o: CaseOutcome) -> str:
     return PASS if o.passed else FAIL
 
 
-def case_json(o: CaseOutcome) -> dict:
-    rate, interval = o.trigger_rate()
-    sample = o.representative
+def case_fields(o: CaseOutcome, **after_category) -> dict:
+    """What every routing report says of a case, whatever engine graded it: which case, what was expected
+    and observed, and the verdict. `o` is any outcome with the CaseOutcome fields these read (the lexical
+    one too); `after_category` are an engine's own fields that its reports have always placed there."""
     return {
         "id": o.case.id,
         "skill": o.case.skill,
         "category": o.case.category,
-        "trust_level": o.case.trust_level,
+        **after_category,
         "prompt": o.case.prompt,
         "source": o.case.source,
         "line": o.case.line,
@@ -177,6 +178,14 @@ def case_json(o: CaseOutcome) -> dict:
         "passed": o.passed,
         "status": status(o),
         "error": o.error,
+    }
+
+
+def case_json(o: CaseOutcome) -> dict:
+    rate, interval = o.trigger_rate()
+    sample = o.representative
+    return {
+        **case_fields(o, trust_level=o.case.trust_level),
         "stop_reason": sample.stop_reason if sample else None,
         "elapsed_s": round(sum(s.elapsed_s for s in o.samples), 3),
         "tool_calls": sum(s.tool_calls for s in o.samples),
