@@ -15,7 +15,7 @@ import pytest
 
 from harness.behavioral.judge import JUDGE_HEADER
 from tests.fakeapi import replies as R
-from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests, verdicts
+from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests, verdicts, writer_passes
 
 WRITING_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash"}
 
@@ -34,16 +34,7 @@ def behave(tmp_path, claude_bin, fake_env):
 
 
 def test_a_case_meeting_every_expectation_passes(behave, fake_api, tmp_path):
-    fake_api.script(
-        {
-            JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
-            "status report": [
-                R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
-                R.tool_use("Bash", {"command": "echo status-ok"}),
-                "Wrote report.md.",
-            ],
-        }
-    )
+    fake_api.script(writer_passes())
     logs = tmp_path / "logs"
     run = behave("writer")(
         "--only", "report-writer-pass", "--keep-logs", str(logs), "--junit", str(tmp_path / "junit.xml")

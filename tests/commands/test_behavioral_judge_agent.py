@@ -10,10 +10,8 @@ import shutil
 
 import pytest
 
-from harness.behavioral.judge import JUDGE_HEADER
-from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import API_KEY, TEST_ENV, endpoint_env, find_runtime
-from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests, verdicts
+from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests, writer_passes
 
 
 @pytest.fixture
@@ -28,16 +26,7 @@ def behave(tmp_path, claude_bin, fake_env, fake_api):
 
 
 def test_a_judge_on_codex_grades_a_case_run_in_claude(behave, fake_api):
-    fake_api.script(
-        {
-            JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
-            "status report": [
-                R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
-                R.tool_use("Bash", {"command": "echo status-ok"}),
-                "Wrote report.md.",
-            ],
-        }
-    )
+    fake_api.script(writer_passes())
     run = behave("--only", "report-writer-pass", "--judge-agent", "codex", "--judge-model", "fake-model")
     assert run.code == 0, run.stderr
     assert_valid(run.report)

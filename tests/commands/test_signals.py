@@ -19,9 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.behavioral.judge import JUDGE_HEADER
 from tests.fakeapi import replies as R
-from tests.support.behavioral import SCENARIOS, verdicts
+from tests.support.behavioral import SCENARIOS, writer_passes
 from tests.support.procs import tagged
 from tests.support.routing import CaseRouter, prompt_of, skills_repo
 
@@ -129,17 +128,7 @@ def test_a_signal_mid_behavioral_reports_the_finished_cases(
 ):
     repo = tmp_path / "writer"
     shutil.copytree(SCENARIOS / "writer", repo)
-    fake_api.script(
-        {
-            JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
-            "status report": [
-                R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
-                R.tool_use("Bash", {"command": "echo status-ok"}),
-                "Wrote report.md.",
-            ],
-            "slow server": [R.hang()],
-        }
-    )
+    fake_api.script({**writer_passes(), "slow server": [R.hang()]})
     hanging = in_flight(fake_api, "slow server")
     run = Launched(
         tmp_path,

@@ -24,6 +24,19 @@ def verdicts(*pairs: tuple[str, bool]) -> R.Reply:
     return R.text(json.dumps({"verdicts": entries}))
 
 
+def writer_passes() -> dict:
+    """The script under which the writer scenario's report-writer-pass case meets both expectations: the
+    agent writes report.md and echoes status-ok, and the judge passes E1 and E2."""
+    return {
+        JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
+        "status report": [
+            R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
+            R.tool_use("Bash", {"command": "echo status-ok"}),
+            "Wrote report.md.",
+        ],
+    }
+
+
 class Behave:
     """Runs `skillscope behavioral` on a copied scenario; keeps the report and streams."""
 
