@@ -42,6 +42,17 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def run_behind_detaching_wrapper(tmp_path: Path, claude_bin: str, claude_cli: ClaudeCLI, marked: dict):
+    """One run of the real CLI started by `detaching`, so that it leaves a sleeper behind."""
+    wrapper = detaching(tmp_path, f'exec "{claude_bin}" "$@"')
+    cli = ClaudeCLI(str(wrapper), claude_cli.version, claude_cli.optional_flags)
+    temp_root = tmp_path / "runs"
+    temp_root.mkdir()
+    with stage_workspace({}, temp_root) as workspace:
+        spec = RunSpec("say done", workspace, model="claude-fake-1", timeout_s=60)
+        return run(cli, spec, isolation_for(marked, temp_root), marked)
+
+
 @pytest.fixture
 def marked(fake_env) -> dict[str, str]:
     return {**fake_env, TAG: uuid.uuid4().hex}
@@ -51,13 +62,7 @@ def test_a_grandchild_in_its_own_session_dies_with_the_real_clis_run(
     fake_api, claude_bin, claude_cli, marked, tmp_path
 ):
     fake_api.script(["All done."])
-    wrapper = detaching(tmp_path, f'exec "{claude_bin}" "$@"')
-    cli = ClaudeCLI(str(wrapper), claude_cli.version, claude_cli.optional_flags)
-    temp_root = tmp_path / "runs"
-    temp_root.mkdir()
-    with stage_workspace({}, temp_root) as workspace:
-        spec = RunSpec("say done", workspace, model="claude-fake-1", timeout_s=60)
-        trace = run(cli, spec, isolation_for(marked, temp_root), marked)
+    trace = run_behind_detaching_wrapper(tmp_path, claude_bin, claude_cli, marked)
     assert trace.error is None and trace.final_message == "All done."
     (sleeper,) = sleepers(tmp_path)
     assert os.getsid(os.getpid()) != sleeper  # it did leave: a session of its own
@@ -96,12 +101,6 @@ def test_capture_kills_a_detached_grandchild_whose_parent_already_exited(marked,
 
 def test_a_fault_reply_still_leaves_nothing(fake_api, claude_bin, claude_cli, marked, tmp_path):
     fake_api.script([R.error(529)])
-    wrapper = detaching(tmp_path, f'exec "{claude_bin}" "$@"')
-    cli = ClaudeCLI(str(wrapper), claude_cli.version, claude_cli.optional_flags)
-    temp_root = tmp_path / "runs"
-    temp_root.mkdir()
-    with stage_workspace({}, temp_root) as workspace:
-        spec = RunSpec("say done", workspace, model="claude-fake-1", timeout_s=60)
-        trace = run(cli, spec, isolation_for(marked, temp_root), marked)
+    trace = run_behind_detaching_wrapper(tmp_path, claude_bin, claude_cli, marked)
     assert trace.failure is not None
     assert tagged(TAG, marked[TAG]) == []
