@@ -17,15 +17,15 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench_machine import children_cpu, print_machine_load, reference_loop
 
 from harness.cli import main
 from harness.context import Context
@@ -160,20 +160,6 @@ def run_subprocess(root: Path, output: Path) -> tuple[float, float, int]:
     return time.perf_counter() - wall, children_cpu() - cpu, done.returncode
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def reference_loop() -> float:
-    """CPU seconds of a fixed pure-Python loop: the machine's speed at this moment, for reading the rest."""
-    started = time.process_time()
-    total = 0
-    for number in range(5_000_000):
-        total += number
-    return time.process_time() - started
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -201,14 +187,7 @@ def bench(argv: list[str] | None = None) -> int:
         in_process = [run_in_process(largest, output) for _ in range(args.repeat)]
         spawned = [run_subprocess(largest, output) for _ in range(args.repeat)]
         report = json.loads(output.read_text(encoding="utf-8"))
-    print(
-        f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
-        "(wall time inflates when it exceeds the cores; CPU time does not)"
-    )
-    print(
-        f"reference loop (5M additions): {speed_before:.2f} s before, {reference_loop():.2f} s after "
-        "(the same code: a larger figure means a slower machine during the run)"
-    )
+    print_machine_load(speed_before)
     print(
         f"{'skills':>7} {'cases':>7} {'engine cpu s (best)':>20} {'(median)':>9} {'us per case x skill':>20}"
     )

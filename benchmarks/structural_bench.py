@@ -21,7 +21,6 @@ import io
 import json
 import os
 import pstats
-import resource
 import shutil
 import statistics
 import subprocess
@@ -30,6 +29,8 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from bench_machine import children_cpu, print_machine_load, reference_loop
 
 from harness.cli import main
 from harness.context import Context
@@ -121,20 +122,6 @@ def run_in_process(root: Path, output: Path) -> Timing:
     return Timing(time.perf_counter() - wall, time.process_time() + children_cpu() - cpu, code)
 
 
-def reference_loop() -> float:
-    """CPU seconds of a fixed pure-Python loop: the machine's speed at this moment, for reading the rest."""
-    started = time.process_time()
-    total = 0
-    for number in range(5_000_000):
-        total += number
-    return time.process_time() - started
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run_subprocess(root: Path, output: Path) -> Timing:
     cold()
     wall, cpu = time.perf_counter(), children_cpu()
@@ -196,14 +183,7 @@ def bench(argv: list[str] | None = None) -> int:
             rows.append((size, figures))
             if args.profile and size == max(sizes):
                 profile(root, Path(tmp) / "profile.json", 30)
-    print(
-        f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores "
-        "(wall time inflates when it exceeds the cores; CPU time does not)"
-    )
-    print(
-        f"reference loop (5M additions): {speed_before:.2f} s before, {reference_loop():.2f} s after "
-        "(the same code: a larger figure means a slower machine during the run)"
-    )
+    print_machine_load(speed_before)
     print(
         f"{'skills':>7} {'in-process s':>13} {'cpu s':>7} {'ms/skill':>9} {'subprocess s':>13} "
         f"{'cpu s':>7} {'ms/skill':>9} {'findings':>9} {'exit':>5}"
