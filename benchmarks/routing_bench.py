@@ -38,7 +38,6 @@ import io
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
@@ -46,6 +45,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from bench_machine import children_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.fakeapi and tests.support.helpers live beside the package
@@ -127,11 +128,6 @@ def environ(api: FakeAPI, claude: str, home: Path) -> dict[str, str]:
         ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="bench", HOME=str(home), SKILLSCOPE_CLAUDE=claude
     )
     return env
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def bare_runs(

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -28,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_machine import children_cpu
 from structural_bench import generate
 
 # Byte-code is written on the warm-up run, as it is for an installed package (pip compiles it).
@@ -69,11 +69,6 @@ def run_once(command: list[str], cwd: Path) -> tuple[float, float]:
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}")
     return elapsed, children_cpu() - before
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def interleaved(subjects: dict[str, list[str]], cwd: Path, rounds: int) -> dict[str, tuple[float, float]]:
