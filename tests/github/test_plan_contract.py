@@ -143,10 +143,18 @@ def test_the_structural_and_routing_arguments_are_flags_the_harness_takes(tmp_pa
     assert args["behavior"] == "--extended"
 
 
-def test_the_negatives_input_reaches_structural_and_routing(tmp_path):
+def test_the_negatives_input_reaches_structural_and_agent_routing_only(tmp_path):
     shared = "tests/acceptance/structural/negatives-not-false/shared/negatives.json"
     args = run_step("discover", "args", tmp_path, {"EVENT": "workflow_dispatch"}, negatives=shared)
-    assert shlex.split(args["routing"])[-2:] == ["--negatives", shared]
+    agent_routing = next(
+        step for step in load(PIPELINE)["jobs"]["routing"]["steps"] if step.get("with", {}).get("command")
+    )
+    assert "--negatives '${{ inputs.negatives }}'" in agent_routing["with"]["args"]
+    # The lexical job takes discover's routing arguments as they are; its engine refuses --negatives.
+    lexical = skillscope(
+        "routing", "--engine", "lexical", *shlex.split(args["routing"]), "--min-accuracy", "0"
+    )
+    assert lexical.returncode == 0, lexical.stderr
     done = skillscope("structural", *shlex.split(args["structural"]))
     # That file holds a case that is not false: structural validates it, so the run fails on it.
     assert done.returncode == 1, done.stderr
