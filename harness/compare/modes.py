@@ -3,6 +3,7 @@ sides run interleaved on one pool (`compare`), and what a dry run would do (`dry
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -82,9 +83,14 @@ class RoutingCompare:
     def dry_run(self, shared: Shared) -> list[str]:
         runs = self.runs(shared)
         settings = self.settings["candidate"]
+        # Each side's agent spends its own requests on the deciding turn; both sides take as many samples.
+        deciding = [runs[side].agent.requests_to_decision for side in SIDES]
         estimate = dryrun.Estimate(
             samples=len(self.cases) * shared.repeat * len(SIDES),
-            requests_per_sample=(1, settings.max_tool_calls + settings.max_inspection_calls + 1),
+            requests_per_sample=(
+                sum(deciding) / len(SIDES),
+                settings.max_tool_calls + settings.max_inspection_calls + math.ceil(max(deciding)),
+            ),
         )
         lines = [f"### routing: {len(self.cases)} case(s)"]
         lines += [f"Room on the {side} side: {room_text(self.rooms[side])}" for side in SIDES]

@@ -91,3 +91,23 @@ def test_cost_runs_the_prompt_on_the_agent_named(fake_api, tmp_path, env):
     assert report["meta"]["agent"]["runtime"] == "codex"
     assert {agent_of(r) for r in fake_api.agent_turns()} == {"codex"}
     assert schemas.errors("cost-report", report) == []
+
+
+def test_a_dry_run_estimates_each_sides_agent_and_sends_nothing(fake_api, tmp_path, env):
+    binary = find_runtime("gemini")
+    if binary is None:
+        pytest.fail(f"the gemini CLI is needed: set {TEST_ENV['gemini']}=/path/to/gemini", pytrace=False)
+    env = {**env, "SKILLSCOPE_GEMINI": binary, **endpoint_env("gemini", fake_api.base_url)}
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    code, _report, out, err = run(
+        repo,
+        env,
+        *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
+        *("--only", "alpha-pos-1,alpha-pos-2", "--repeat", "1", "--no-cache", "--dry-run"),
+        *("--baseline", "alpha", "--baseline-agent", "gemini"),
+    )
+    assert code == 0, err[-3000:]
+    # Two cases, one sample each, on both sides: claude decides in 1 request, gemini in 2.
+    assert "Estimate: 4 sample(s)" in out
+    assert "Model requests: about 6 (1.5 per sample" in out
+    assert fake_api.requests == []
