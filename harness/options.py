@@ -91,17 +91,6 @@ def writable(flag: str, path: Path, folder: bool) -> None:
         )
 
 
-def add_repo(parser: argparse.ArgumentParser) -> None:
-    # SUPPRESS lets --repo stand before or after the command name without one hiding the other.
-    parser.add_argument(
-        "--repo",
-        metavar="PATH",
-        default=argparse.SUPPRESS,
-        help="root of the repo under test (default: $SKILLSCOPE_REPO, else the nearest "
-        "ancestor holding .git, else the current directory)",
-    )
-
-
 def add_skills_dir(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--skills-dir",

@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import tempfile
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -82,7 +83,7 @@ def locate_cli(
 # --- reading events -----------------------------------------------------------------------
 
 
-class EventReader:
+class EventReader(ABC):
     """Feed one runtime's JSON lines in order; read `.trace` at any time.
 
     Subclasses map their events onto `call`, `answer`, `decide` and the Trace's fields; the
@@ -112,8 +113,9 @@ class EventReader:
         self.on_event(event)
         return event
 
+    @abstractmethod
     def on_event(self, event: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """Record one event of the runtime's stream on the trace."""
 
     def ends_run(self, event: dict[str, Any]) -> bool:
         """This event is the runtime's last word: the run is over."""
@@ -181,7 +183,7 @@ def status_in(text: str) -> int | None:
 # --- the agent ----------------------------------------------------------------------------
 
 
-class CliAgent:
+class CliAgent(ABC):
     """An agent CLI that reads `.agents/skills/`, run with a throwaway home per run.
 
     Subclasses set `runtime` and implement `command`, `reader` and `isolation_facts`.
@@ -215,18 +217,21 @@ class CliAgent:
 
     # --- what a runtime says ------------------------------------------------------------
 
+    @abstractmethod
     def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
         """argv, environment and notes (options it could not honour) for one run, its state in `home`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
-        raise NotImplementedError
+        """A fresh reader of one run's events, knowing the skills installed for it."""
 
+    @abstractmethod
     def isolation_facts(self) -> dict[str, str]:
-        raise NotImplementedError
+        """What keeps the user's own skills, settings and traffic out, for the report."""
 
     def check_ready(self) -> None:
         """Raise AgentUnavailable when something the runtime needs is missing (before any run)."""
+        return  # most runtimes need nothing beyond their CLI
 
     # --- the Agent protocol -------------------------------------------------------------
 
