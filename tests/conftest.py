@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest_plugins = ["tests.fakeapi.plugin", "tests.support.temp_dirs"]
+pytest_plugins = ["tests.fakeapi.plugin", "tests.support.temp_dirs", "tests.support.routing_fixtures"]
 
 
 @pytest.fixture(autouse=True)

@@ -15,17 +15,12 @@ from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
-from tests.support.routing import routing_env, skills_repo
+from tests.support.routing import routing_env
 
 BOTH = "alpha-pos-1,beta-pos-1"  # the default datasets' only cases with an expected behaviour
 
 
 pytestmark = pytest.mark.usefixtures("private_temp")
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return skills_repo(tmp_path / "repo", "alpha", "beta")
 
 
 @pytest.fixture

@@ -15,17 +15,12 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.support.helpers import make_skill
-from tests.support.routing import prompt_of, routing_env, skills_repo
+from tests.support.routing import prompt_of, skills_repo
 
 EDITED = "Edited: also covers variant two."
 
 
 pytestmark = pytest.mark.usefixtures("clean_runs")
-
-
-@pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
-    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
 
 
 def git(repo: Path, *args: str) -> str:

@@ -6,17 +6,7 @@ import json
 
 import pytest
 
-from tests.support.routing import route, routing_env, skills_repo
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return skills_repo(tmp_path / "repo", "alpha", "beta")
-
-
-@pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
-    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+from tests.support.routing import route
 
 
 def test_a_blank_room_with_several_skills_is_a_usage_error_listing_them(repo, env, fake_api):

@@ -11,23 +11,13 @@ import pytest
 
 from harness import schemas
 from tests.fakeapi import replies as R
-from tests.support.routing import CaseRouter, route, routing_env, skills_repo
+from tests.support.routing import CaseRouter, route
 
 ALPHA = "alpha-pos-1,alpha-pos-2,alpha-pos-3"
 FIRES_ALPHA = {f"alpha-pos-{n}": R.skill("alpha") for n in (1, 2, 3)}
 
 
 pytestmark = pytest.mark.usefixtures("private_temp")
-
-
-@pytest.fixture
-def repo(tmp_path):
-    return skills_repo(tmp_path / "repo", "alpha", "beta")
-
-
-@pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
-    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
 
 
 def valid(report: dict) -> list[str]:

@@ -28,16 +28,6 @@ from tests.support.routing import (
 pytestmark = pytest.mark.usefixtures("clean_runs")
 
 
-@pytest.fixture
-def repo(tmp_path):
-    return skills_repo(tmp_path / "repo", "alpha", "beta")
-
-
-@pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
-    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-
-
 def valid(report: dict) -> list[str]:
     return [e.message for e in schemas.validator("routing-report").iter_errors(report)]
 

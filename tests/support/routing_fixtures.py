@@ -1,0 +1,19 @@
+"""The routing room most command tests share: skills alpha and beta, and an environment that points the
+real claude CLI at the scripted API. Registered for the suite in tests/conftest.py; a module that needs
+another repo or environment declares its own `repo` or `env`, which pytest prefers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.routing import routing_env, skills_repo
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return skills_repo(tmp_path / "repo", "alpha", "beta")
+
+
+@pytest.fixture
+def env(fake_api, claude_bin, tmp_path):
+    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
