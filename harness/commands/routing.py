@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 from harness import agent, dryrun, options, progress
@@ -15,6 +17,7 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import Halt, RunMeta
 from harness.errors import UsageError
+from harness.forked import Forked
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.repo import Repo
@@ -23,7 +26,7 @@ from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require
 from harness.report import finish, publish
 from harness.report.markdown import clip
 from harness.routing import forecast, lexical, lexical_result, metrics
-from harness.routing.lexical import LexicalEngine
+from harness.routing.lexical import LexicalEngine, LexicalOutcome
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
 from harness.routing.matrix import RoutingMatrix
 from harness.routing.metrics import CaseOutcome
@@ -36,6 +39,10 @@ from harness.spend import RunBudget
 
 HELP = "install the routing room in an agent and grade whether each prompt fires the right skill"
 AUTO_REPEAT_MAX = 5
+# Below this many case x skill scores, forking a child to grade half the cases costs more than it saves.
+FORKED_CELLS = 2_000_000
+CALLER_SHARE = 0.45  # of the cases, for the caller, who runs the structural gate meanwhile
+ROOM_NAMES_SHOWN = 12
 AGENT, LEXICAL = "agent", "lexical"
 # What only an agent run uses; a lexical run given one of them says so instead of ignoring it.
 AGENT_ONLY = {
@@ -167,9 +174,10 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     room = resolve_room(args.routing_room, repo, skill_filter)
     loaded = catalog.load(repo, room, options.negatives_from(args))
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
-    require_well_formed(loaded, ctx, "the skills this run installs", adoption)
     if args.engine == LEXICAL:
-        return run_lexical(args, ctx, deadline, loaded, room)
+        gate = partial(require_well_formed, loaded, ctx, "the skills this run ranks", adoption)
+        return run_lexical(args, ctx, deadline, loaded, room, gate)
+    require_well_formed(loaded, ctx, "the skills this run installs", adoption)
     pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
     if not cases:
@@ -306,18 +314,31 @@ def result_of(
     return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
 
 
-def run_lexical(args: argparse.Namespace, ctx: Context, deadline: Deadline, loaded, room: list[str]) -> int:
-    """Rank every case of the room against its names and descriptions: no agent, no network, no tokens."""
-    agent_cases = forecast.load(ctx.cwd / args.against, args.against) if args.against else None
+def run_lexical(
+    args: argparse.Namespace,
+    ctx: Context,
+    deadline: Deadline,
+    loaded,
+    room: list[str],
+    gate: Callable[[], None],
+) -> int:
+    """Rank every case of the room against its names and descriptions: no agent, no network, no tokens.
+    `gate` (the structural checks) runs while a forked child grades the first half of a large run."""
     pooled = loaded.cases(room, extended=args.extended)  # a shared negative has no skill whose rank to test
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
     if not cases:
+        gate()
         raise UsageError("no routing case selected; check --skill and --only.")
-    ctx.err(
-        f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {', '.join(room)}"
-    )
     engine = LexicalEngine({name: loaded.skills[name].description for name in room})
-    outcomes = [engine.grade(case) for case in cases]
+    large = len(cases) * len(room) >= FORKED_CELLS
+    share = len(cases) - int(len(cases) * CALLER_SHARE) if large else 0
+    with Forked(partial(engine.grade_plain, cases[:share]), start=large) as child:
+        gate()
+        rest = engine.grade_all(cases[share:])
+        answered = zip(cases[:share], child.answer(), strict=True)
+        outcomes = [LexicalOutcome.of_plain(case, plain) for case, plain in answered] + rest
+    ctx.err(f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {named(room)}")
+    agent_cases = forecast.load(ctx.cwd / args.against, args.against) if args.against else None
     bars = min_accuracy(args.min_accuracy), min_accuracy(args.min_rank1, "--min-rank1")
     result = LexicalResult(
         meta=LexicalMeta(
@@ -332,6 +353,12 @@ def run_lexical(args: argparse.Namespace, ctx: Context, deadline: Deadline, load
     if code:
         ctx.err(f"[routing] failed: {result.gate.reason}.")
     return code
+
+
+def named(room: list[str]) -> str:
+    """The room's names for a progress line; a large room's first few and how many more."""
+    shown = ", ".join(room[:ROOM_NAMES_SHOWN])
+    return shown if len(room) <= ROOM_NAMES_SHOWN else f"{shown} and {len(room) - ROOM_NAMES_SHOWN} more"
 
 
 def refuse_other_engines_flags(args: argparse.Namespace) -> None:

@@ -38,6 +38,7 @@ REPORTS: dict[str, str] = {
     "select": "harness.report.select",
 }
 RUNS = Path(".skillscope") / "runs"
+SELF_CHECKED_ITEMS = 200  # of each list in a report, by the schema self-check
 TRIES = 1000  # names tried for one command's report within one second before giving up
 
 
@@ -87,7 +88,7 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     document = redact.data(document)
     # A result may name its schema; the default is `<command>-report`.
     schema = getattr(result, "schema", f"{result.command}-report")
-    problems = [e.message for e in schemas.errors(schema, document)]
+    problems = [e.message for e in schemas.errors(schema, self_check_sample(document))]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
     as_json = readable(document)
@@ -114,6 +115,15 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
             ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))
     ctx.stdout.flush()
     return path
+
+
+def self_check_sample(document: dict) -> dict:
+    """What the schema self-check reads: the document, each long list cut to its first items. The check
+    guards the harness's own code, which shapes every case alike; ten thousand cases cost 0.2 s."""
+    return {
+        key: value[:SELF_CHECKED_ITEMS] if isinstance(value, list) else value
+        for key, value in document.items()
+    }
 
 
 def stdout_text(result, report, document, markdown, path, ctx, where) -> str:

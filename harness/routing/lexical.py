@@ -13,7 +13,7 @@ from harness.model import findings
 from harness.model.dataset import Case
 from harness.model.findings import Finding
 from harness.routing import verdicts
-from harness.routing.vectors import Index, Match, Ranking, document_text
+from harness.routing.vectors import Index, Match, document_text
 
 TOP_SHOWN = 3
 WORDS_SHOWN = 8
@@ -38,6 +38,26 @@ class LexicalOutcome:
     owner_score: float | None = None
     words: tuple[str, ...] = ()  # the prompt's words that carry meaning, as written
     error: str | None = None
+
+    def plain(self) -> tuple:
+        """Every field but the case, as builtins: what a forked child sends back cheaply (see of_plain)."""
+        top = [(m.skill, m.score, m.shared) for m in self.top]
+        return (
+            self.verdict,
+            self.observed,
+            top,
+            self.rank,
+            self.score,
+            self.owner_rank,
+            self.owner_score,
+            self.words,
+            self.error,
+        )
+
+    @classmethod
+    def of_plain(cls, case: Case, fields: tuple) -> LexicalOutcome:
+        verdict, observed, top, *rest = fields
+        return cls(case, verdict, observed, [Match(*match) for match in top], *rest)
 
     @property
     def expected(self) -> str | None:
@@ -89,39 +109,78 @@ class LexicalEngine:
 
     def __init__(self, descriptions: Mapping[str, str]):
         self.index = Index({name: document_text(name, text) for name, text in descriptions.items()})
+        self.index.postings()  # built once here, so a forked share of the grading inherits it
 
     @property
     def room(self) -> list[str]:
         return self.index.names
 
     def grade(self, case: Case) -> LexicalOutcome:
-        missing = [name for name in (case.skill, case.owner) if name and name not in self.index.vectors]
-        if case.skill is None or missing:
-            return LexicalOutcome(case, verdicts.ERROR, None, error=self._ungradable(case, missing))
-        ranking = self.index.rank(case.prompt)
-        outcome = LexicalOutcome(
-            case,
-            verdict=verdicts.ERROR,
-            observed=ranking.first,
-            top=ranking.top(TOP_SHOWN),
-            rank=ranking.worst_rank(case.skill),
-            score=ranking.score(case.skill),
-            words=tuple(ranking.query.words.values()),
-        )
-        if case.owner:
-            outcome.owner_rank = ranking.worst_rank(case.owner)
-            outcome.owner_score = ranking.score(case.owner)
-        outcome.verdict = self._verdict(outcome, ranking)
-        return outcome
+        return self.grade_all([case])[0]
 
-    def _verdict(self, outcome: LexicalOutcome, ranking: Ranking) -> str:
+    def grade_all(self, cases: list[Case]) -> list[LexicalOutcome]:
+        """Every case graded, in order; the rankable ones scored a block of rows at a time."""
+        from harness.routing.blocks import block_rows
+
+        out: list[LexicalOutcome | None] = []
+        rankable: list[tuple[int, Case]] = []
+        for case in cases:
+            missing = [name for name in (case.skill, case.owner) if name and name not in self.index.vectors]
+            if case.skill is None or missing:
+                out.append(LexicalOutcome(case, verdicts.ERROR, None, error=self._ungradable(case, missing)))
+            else:
+                rankable.append((len(out), case))
+                out.append(None)
+        size = block_rows(len(self.index.names))
+        for start in range(0, len(rankable), size):
+            block = rankable[start : start + size]
+            for (place, _), outcome in zip(
+                block, self._grade_block([case for _, case in block]), strict=True
+            ):
+                out[place] = outcome
+        return out
+
+    def grade_plain(self, cases: list[Case]) -> list[tuple]:
+        """grade_all's outcomes as `LexicalOutcome.plain` tuples."""
+        return [outcome.plain() for outcome in self.grade_all(cases)]
+
+    def _grade_block(self, cases: list[Case]) -> list[LexicalOutcome]:
+        scores = self.index.score_block([case.prompt for case in cases])
+        columns = self.index.columns
+        own = [columns[case.skill] for case in cases]
+        own_scores, ranks, best = scores.scores_of(own), scores.worst_ranks(own), scores.best_ranks(own)
+        tops = scores.tops(TOP_SHOWN)
+        owned = [row for row, case in enumerate(cases) if case.owner]
+        owner_columns = [columns[cases[row].owner] for row in owned]
+        owner_scores = scores.scores_of(owner_columns, owned)
+        owner_ranks = scores.worst_ranks(owner_columns, owned)
+        owners = {row: (owner_scores[n], owner_ranks[n]) for n, row in enumerate(owned)}
+        out = []
+        for row, case in enumerate(cases):
+            top = tops[row]
+            outcome = LexicalOutcome(
+                case,
+                verdict=verdicts.ERROR,
+                observed=top[0].skill if top else None,
+                top=top,
+                rank=ranks[row],
+                score=own_scores[row],
+                words=tuple(scores.queries[row].words.values()),
+            )
+            if row in owners:
+                outcome.owner_score, outcome.owner_rank = owners[row]
+            outcome.verdict = self._verdict(outcome, best[row] == 1)
+            out.append(outcome)
+        return out
+
+    def _verdict(self, outcome: LexicalOutcome, first_or_tied: bool) -> str:
         """Ties go against the case: a positive tied at its cut misses it, a negative tied first fires."""
         case, own = outcome.case, outcome.score
         if case.should_trigger:
             if own > 0 and outcome.rank <= case.top_k:
                 return verdicts.CORRECT_TRIGGER
             return verdicts.MISSED_TRIGGER if outcome.observed is None else verdicts.WRONG_SKILL
-        if own > 0 and ranking.best_rank(case.skill) == 1:
+        if own > 0 and first_or_tied:
             return verdicts.FALSE_TRIGGER
         if case.owner and not outcome.owner_score > own:
             return verdicts.WRONG_SKILL

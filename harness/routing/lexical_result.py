@@ -45,6 +45,7 @@ class LexicalResult:
     gate: Gate
     findings: list[Finding] = field(default_factory=list)
     forecast: Forecast | None = None
+    _rates: tuple[dict, dict[str, dict]] | None = field(default=None, init=False, repr=False, compare=False)
 
     command = "routing"
     engine = ENGINE
@@ -59,7 +60,10 @@ class LexicalResult:
         return self.gate.passed
 
     def rates(self) -> tuple[dict, dict[str, dict]]:
-        return rank_rates(self.outcomes, self.meta.room)
+        """Counted once: the totals, the per-skill rows and the headline all read them."""
+        if self._rates is None:
+            self._rates = rank_rates(self.outcomes, self.meta.room)
+        return self._rates
 
     def totals(self) -> dict:
         graded = self.graded

@@ -25,6 +25,7 @@ STOP_TEXT = """
 """
 STOP_WORDS = frozenset(STOP_TEXT.split())
 MIN_LENGTH = 2
+UNSEEN = object()  # a word not stemmed yet (None is a stop word's stem)
 
 
 class Analyzer:
@@ -39,9 +40,12 @@ class Analyzer:
     def words(self, text: str) -> list[tuple[str, str]]:
         """(stem, word as written) for each word of `text` that carries meaning, in order."""
         out = []
-        for match in WORD.finditer(text):
-            word = match.group().casefold()
-            stem = self._stems[word] if word in self._stems else self.stem(word)
+        stems = self._stems
+        for written in WORD.findall(text):
+            word = written.casefold()
+            stem = stems.get(word, UNSEEN)
+            if stem is UNSEEN:
+                stem = self.stem(word)
             if stem is not None:
                 out.append((stem, word))
         return out

@@ -12,8 +12,12 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from harness.routing.terms import Analyzer
+
+if TYPE_CHECKING:
+    from harness.routing.blocks import Postings, ScoreBlock
 
 IDF_PLACES = 12
 SHARED_SHOWN = 8
@@ -59,11 +63,13 @@ class Index:
         self.document_frequency: Counter[str] = Counter()
         for counted, _ in counts.values():
             self.document_frequency.update(counted.keys())
+        self.idfs: dict[str, float] = {}
+        for stem in self.document_frequency:
+            self.idf(stem)
+        self.unseen_idf = self.idf("")  # no skill holds the empty word
         self.vectors = {name: self._vector(*counts[name]) for name in self.names}
-        self.postings: dict[str, list[tuple[str, float]]] = {}
-        for name in self.names:
-            for stem, weight in self.vectors[name].weights.items():
-                self.postings.setdefault(stem, []).append((name, weight))
+        self.columns = {name: column for column, name in enumerate(self.names)}
+        self._postings: Postings | None = None
 
     def idf(self, stem: str) -> float:
         """Smoothed, so a word every skill holds still weighs 1 and two identical descriptions score 1.
@@ -71,17 +77,34 @@ class Index:
         Rounded: `log` may differ in its last bit between platforms; every later step is exact IEEE
         arithmetic in a fixed order, so the same text gets the same scores and ranks everywhere.
         """
-        return round(math.log((1 + len(self.names)) / (1 + self.document_frequency[stem])) + 1, IDF_PLACES)
+        known = self.idfs.get(stem)
+        if known is None:
+            frequency = self.document_frequency[stem]
+            known = round(math.log((1 + len(self.names)) / (1 + frequency)) + 1, IDF_PLACES)
+            if frequency:  # every word no skill holds weighs the same: see unseen_idf
+                self.idfs[stem] = known
+        return known
 
     def rank(self, text: str) -> Ranking:
         """Every skill's cosine with `text`; skills sharing no word with it score 0."""
-        query = self.vector(text)
-        totals: dict[str, float] = {}
-        total = totals.get
-        for stem, weight in query.weights.items():
-            for name, other in self.postings.get(stem, ()):
-                totals[name] = total(name, 0.0) + weight * other
-        return Ranking(self, query, totals)
+        block = self.score_block([text])
+        row = block.matrix[0]
+        scores = {self.names[column]: float(row[column]) for column in row.nonzero()[0]}
+        return Ranking(self, block.queries[0], scores)
+
+    def score_block(self, texts: list[str]) -> ScoreBlock:
+        """Each text's cosine with every skill, one row per text and one column per name."""
+        from harness.routing.blocks import ScoreBlock
+
+        return ScoreBlock(self, self.postings(), [self.vector(text) for text in texts])
+
+    def postings(self) -> Postings:
+        """The arrays a ranking walks, built once, on first use (the collision check never needs numpy)."""
+        from harness.routing.blocks import Postings
+
+        if self._postings is None:
+            self._postings = Postings(self)
+        return self._postings
 
     def vector(self, text: str) -> Vector:
         return self._vector(*self._counts(text))
@@ -89,9 +112,11 @@ class Index:
     def shared(self, query: Vector, name: str) -> tuple[str, ...]:
         """Words `query` and skill `name` both hold, heaviest in the score first, as `query` wrote them."""
         weights = self.vectors[name].weights
-        common = [stem for stem in query.weights if stem in weights]
-        common.sort(key=lambda stem: (-query.weights[stem] * weights[stem], stem))
-        return tuple(query.words[stem] for stem in common[:SHARED_SHOWN])
+        common = sorted(
+            (-weight * weights[stem], stem) for stem, weight in query.weights.items() if stem in weights
+        )
+        written = query.words
+        return tuple(written[stem] for _, stem in common[:SHARED_SHOWN])
 
     def similar_pairs(self, threshold: float) -> list[Pair]:
         """Every two skills whose cosine reaches `threshold` (0 < threshold <= 1), by name.
@@ -131,19 +156,24 @@ class Index:
         a, b = self.vectors[first].weights, self.vectors[second].weights
         if len(b) < len(a):
             a, b = b, a
-        return sum(weight * b[stem] for stem, weight in a.items() if stem in b)
+        return math.fsum(weight * b[stem] for stem, weight in a.items() if stem in b)
 
-    def _counts(self, text: str) -> tuple[Counter[str], dict[str, str]]:
-        counted: Counter[str] = Counter()
+    def _counts(self, text: str) -> tuple[dict[str, int], dict[str, str]]:
+        counted: dict[str, int] = {}
         words: dict[str, str] = {}
         for stem, word in self.analyzer.words(text):
-            counted[stem] += 1
-            words.setdefault(stem, word)
+            if stem in counted:
+                counted[stem] += 1
+            else:
+                counted[stem] = 1
+                words[stem] = word
         return counted, words
 
-    def _vector(self, counted: Counter[str], words: dict[str, str]) -> Vector:
-        weights = {stem: count * self.idf(stem) for stem, count in counted.items()}
-        norm = math.sqrt(sum(w * w for w in weights.values()))
+    def _vector(self, counted: dict[str, int], words: dict[str, str]) -> Vector:
+        known, unseen = self.idfs.get, self.unseen_idf
+        weights = {stem: count * known(stem, unseen) for stem, count in counted.items()}
+        # fsum: exactly rounded, so the norm is the same double on every Python (3.12's sum compensates)
+        norm = math.sqrt(math.fsum(w * w for w in weights.values()))
         return Vector({stem: w / norm for stem, w in weights.items()} if norm else {}, words)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness import schemas
+from harness.commands import routing
 from harness.routing.lexical import APPROXIMATION
 from tests.support.helpers import make_skill, run_cli
 
@@ -193,3 +195,43 @@ def test_a_bad_against_file_is_one_sentence_naming_it(catalog_repo: Path, tmp_pa
     run, report = lexical(catalog_repo, "--against", str(path))
     assert run.code == 2 and report is None
     assert f"--against {path}: {message}" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.fixture
+def forking(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
+    """Every run forks a child for part of its cases, however small; the children's ids, as started."""
+    started: list[int | None] = []
+
+    class Watched(routing.Forked):
+        def __init__(self, work, start: bool = True):
+            super().__init__(work, start)
+            started.append(self.pid)
+
+    monkeypatch.setattr(routing, "Forked", Watched)
+    monkeypatch.setattr(routing, "FORKED_CELLS", 0)
+    return started
+
+
+def test_cases_graded_in_a_forked_child_are_reported_as_if_graded_in_one_process(
+    catalog_repo: Path, forking, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(routing, "FORKED_CELLS", 10**9)
+    _, alone = lexical(catalog_repo, "--min-accuracy", "0", "--only", "pdf-merge")
+    assert forking == [None]
+    forking.clear()
+    monkeypatch.setattr(routing, "FORKED_CELLS", 0)
+    _, split = lexical(catalog_repo, "--min-accuracy", "0", "--only", "pdf-merge")
+    [child] = forking
+    assert child is not None and child != os.getpid()
+    for key in ("cases", "totals", "per_skill", "verdicts", "confusion", "findings"):
+        assert split[key] == alone[key], key
+
+
+def test_a_structural_error_found_while_a_child_grades_ends_the_child(catalog_repo: Path, forking):
+    (catalog_repo / "slide-deck" / "SKILL.md").write_text("no frontmatter\n", encoding="utf-8")
+    run, report = lexical(catalog_repo)
+    assert run.code == 1 and report is None and "structural error(s)" in run.stderr
+    [child] = forking
+    assert child is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(child, 0)
