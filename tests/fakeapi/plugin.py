@@ -5,6 +5,8 @@ Load with `pytest_plugins = ["tests.fakeapi.plugin"]` in the top-level conftest.
 
 from __future__ import annotations
 
+import os
+import subprocess
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 
 from . import cli as fakecli
 from .cli import CLAUDE_ENV, CliRun, find_claude, hermetic_env
+from .runtimes import find_runtime
 from .server import FakeAPI
 
 
@@ -30,8 +33,16 @@ def claude_bin() -> str:
 
 @pytest.fixture(scope="session")
 def copilot_cache(tmp_path_factory) -> str:
-    """One COPILOT_CACHE_HOME for the session: Copilot CLI unpacks its package there on first start."""
-    return str(tmp_path_factory.mktemp("copilot-cache"))
+    """One COPILOT_CACHE_HOME for the session, filled here: Copilot CLI unpacks its package (about 235 MB)
+    there on its first start, which on a busy machine can outlast a test's version probe or run limit. So
+    that first start happens now, with no limit but the test's own, and no test pays for it."""
+    cache = tmp_path_factory.mktemp("copilot-cache")
+    binary = find_runtime("copilot")
+    if binary is not None:  # a test that needs Copilot fails on its own when it is missing
+        home = tmp_path_factory.mktemp("copilot-unpack-home")
+        environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "COPILOT_CACHE_HOME": str(cache)}
+        subprocess.run([binary, "--version"], env=environ, capture_output=True, check=False)
+    return str(cache)
 
 
 @pytest.fixture
