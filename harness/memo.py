@@ -14,12 +14,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import time
 from pathlib import Path
 
 from harness import __version__
 from harness.files import write_atomic
 
 KEEP = 20_000  # entries one memo keeps: a catalog of thousands of skills, with room for its history
+# A repo's memo unused this long is deleted by the next save of any memo: CI checkouts and temporary
+# clones would otherwise leave a file each in the user's cache for ever.
+STALE_AFTER_S = 30 * 24 * 3600
+MEMO_FILE = re.compile(r"[a-z]+-[0-9a-f]{24}\.json")
 
 
 def user_cache() -> Path:
@@ -88,6 +94,7 @@ class Memo:
         except OSError:
             pass  # an unwritable cache costs the next run time, never a result
         self.changed = False
+        prune(self.path.parent, time.time() - STALE_AFTER_S)
 
     def _read(self) -> dict[str, object]:
         try:
@@ -95,4 +102,27 @@ class Memo:
         except (OSError, ValueError):
             return {}
         entries = data.get("entries") if isinstance(data, dict) and data.get("salt") == self.salt else None
-        return entries if isinstance(entries, dict) else {}  # another version's entries could never match
+        if isinstance(entries, dict):
+            mark_used(self.path)
+            return entries
+        return {}  # another version's entries could never match
+
+
+def prune(folder: Path, before: float) -> None:
+    """Deletes the memo files in `folder` last written before `before` (a time.time() instant)."""
+    try:
+        names = [entry for entry in os.scandir(folder) if MEMO_FILE.fullmatch(entry.name)]
+        for entry in names:
+            if entry.stat(follow_symlinks=False).st_mtime < before:
+                os.unlink(entry.path)
+    except OSError:
+        pass  # another run pruned it first, or the folder is not ours to change: nothing is lost
+
+
+def mark_used(path: Path) -> None:
+    """A memo read but not changed is still in use: its time moves on (once a day), so no prune takes it."""
+    try:
+        if path.stat().st_mtime < time.time() - 24 * 3600:
+            os.utime(path)
+    except OSError:
+        pass

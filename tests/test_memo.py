@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import pytest
@@ -84,3 +86,33 @@ def test_a_save_keeps_what_the_run_used_then_older_entries_up_to_keep(
 def test_a_run_that_added_nothing_writes_nothing(cache: Path, tmp_path: Path):
     Memo.of_repo(tmp_path, "links", "s").save()
     assert not cache.exists()
+
+
+def test_a_save_deletes_the_memos_no_run_has_written_for_a_month(cache: Path, tmp_path: Path):
+    folder = cache / "memo"
+    folder.mkdir(parents=True)
+    month_ago = time.time() - memo.STALE_AFTER_S - 60
+    stale = folder / f"links-{'a' * 24}.json"
+    recent = folder / f"links-{'b' * 24}.json"
+    foreign = folder / "notes.json"  # not a memo's name: never ours to delete
+    for path in (stale, recent, foreign):
+        path.write_text("{}", encoding="utf-8")
+    os.utime(stale, (month_ago, month_ago))
+    os.utime(foreign, (month_ago, month_ago))
+    current = Memo.of_repo(tmp_path, "links", "salt")
+    current.put(current.key("text"), 1)
+    current.save()
+    assert sorted(p.name for p in folder.iterdir()) == sorted([current.path.name, recent.name, foreign.name])
+
+
+def test_a_memo_read_but_not_changed_is_kept_from_the_prune(cache: Path, tmp_path: Path):
+    saved = Memo.of_repo(tmp_path / "quiet", "links", "salt")
+    saved.put(saved.key("text"), 1)
+    saved.save()
+    month_ago = time.time() - memo.STALE_AFTER_S - 60
+    os.utime(saved.path, (month_ago, month_ago))
+    Memo.of_repo(tmp_path / "quiet", "links", "salt")  # a run that reads it and adds nothing
+    other = Memo.of_repo(tmp_path / "busy", "links", "salt")
+    other.put(other.key("text"), 2)
+    other.save()
+    assert saved.path.exists()
