@@ -9,19 +9,14 @@ import re
 
 import pytest
 
-from harness import schemas
 from tests.fakeapi import replies as R
-from tests.support.routing import CaseRouter, route
+from tests.support.routing import CaseRouter, route, valid
 
 ALPHA = "alpha-pos-1,alpha-pos-2,alpha-pos-3"
 FIRES_ALPHA = {f"alpha-pos-{n}": R.skill("alpha") for n in (1, 2, 3)}
 
 
 pytestmark = pytest.mark.usefixtures("private_temp")
-
-
-def valid(report: dict) -> list[str]:
-    return [e.message for e in schemas.validator("routing-report").iter_errors(report)]
 
 
 def turns(fake_api) -> int:

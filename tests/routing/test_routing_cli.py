@@ -14,7 +14,6 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from harness import schemas
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
 from tests.support.routing import (
@@ -23,13 +22,10 @@ from tests.support.routing import (
     route,
     routing_env,
     skills_repo,
+    valid,
 )
 
 pytestmark = pytest.mark.usefixtures("clean_runs")
-
-
-def valid(report: dict) -> list[str]:
-    return [e.message for e in schemas.validator("routing-report").iter_errors(report)]
 
 
 # --- verdicts ------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import RecordedRequest, Reply, replies
@@ -152,3 +153,8 @@ def live_processes_under(path: Path) -> list[str]:
         if state != "Z" and (cwd.startswith(marker) or marker in cmdline):
             found.append(f"{entry.name}: {cmdline[:200]}")
     return found
+
+
+def valid(report: dict) -> list[str]:
+    """The routing report schema's complaints about `report`: none for a valid one."""
+    return [e.message for e in schemas.validator("routing-report").iter_errors(report)]
