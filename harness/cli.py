@@ -198,7 +198,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     except ModuleNotFoundError as exc:  # a broken install, not a bug of ours: say how to mend it
         (ctx.stderr if ctx else sys.stderr).write(missing_module(exc))
         return 3
-    from harness import options, settings
+    from harness import collector, options, settings
     from harness.context import Context
     from harness.errors import HarnessError
 
@@ -211,7 +211,9 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
             return exc.code if isinstance(exc.code, int) else 2
         ctx.settings = settings.effective(args, command, found, used, words)
         options.check_outputs(args, ctx.cwd)
-        return load_command(args.command).run(args, ctx)
+        module = load_command(args.command)
+        with collector.paused(getattr(module, "bounded", lambda _: False)(args)):
+            return module.run(args, ctx)
     except HarnessError as exc:
         ctx.err(f"error: {exc}")
         return exc.exit_code

@@ -15,6 +15,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_skills_dir(parser)
 
 
+def bounded(args: argparse.Namespace) -> bool:
+    """Its work ends with the repo it reads (see harness.collector)."""
+    return True
+
+
 def run(args: argparse.Namespace, ctx: Context) -> int:
     repo = options.resolve_repo(args, ctx)
     ctx.out(json.dumps(repo.with_dataset(), separators=(",", ":")))

@@ -28,6 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     options.add_reports(parser)
 
 
+def bounded(args: argparse.Namespace) -> bool:
+    """Its work ends with the repo it reads (see harness.collector)."""
+    return True
+
+
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(args.timeout)
     docs = parse_list("--docs", args.docs)

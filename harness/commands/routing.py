@@ -158,6 +158,11 @@ def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
     return value
 
 
+def bounded(args: argparse.Namespace) -> bool:
+    """The lexical engine reads the repo and ranks; the agent runs for as long as its cases take."""
+    return args.engine == LEXICAL
+
+
 def run(args: argparse.Namespace, ctx: Context) -> int:
     ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.

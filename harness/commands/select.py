@@ -132,6 +132,11 @@ def _single(flag: str, value: str | None) -> str | None:
     return value or None
 
 
+def bounded(args: argparse.Namespace) -> bool:
+    """Its work ends with the repo it reads (see harness.collector)."""
+    return True
+
+
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(0)
     opts = plan_options(args, ctx)
