@@ -14,7 +14,6 @@ import signal
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from harness.cancel import CANCEL_SIGNALS
 from harness.parse_pool import can_fork
 
 Answer = TypeVar("Answer")
@@ -84,12 +83,11 @@ class Forked(Generic[Answer]):
 
 def run_child(work: Callable[[], object], read: int, write: int) -> None:
     """In the child: do the work, write the pickled answer, and leave without running the caller's exit
-    handlers or flushing its buffers (they belong to the parent). A signal ends the child at once."""
+    handlers or flushing its buffers (they belong to the parent). Signals are handled as the parent
+    handles them: a run that defers Ctrl-C finishes its share, one that stops on it stops here too."""
     code = 1
     try:
         os.close(read)
-        for signum in CANCEL_SIGNALS:
-            signal.signal(signum, signal.SIG_DFL)
         data = pickle.dumps(work(), protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write, "wb") as pipe:
             pipe.write(data)

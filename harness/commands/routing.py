@@ -181,7 +181,7 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
     if args.engine == LEXICAL:
         gate = partial(require_well_formed, loaded, ctx, "the skills this run ranks", adoption)
-        return run_lexical(args, ctx, deadline, loaded, room, gate)
+        return run_lexical(args, ctx, deadline, loaded, room, gate, cancel)
     require_well_formed(loaded, ctx, "the skills this run installs", adoption)
     pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
@@ -326,6 +326,7 @@ def run_lexical(
     loaded,
     room: list[str],
     gate: Callable[[], None],
+    cancel: Cancellation,
 ) -> int:
     """Rank every case of the room against its names and descriptions: no agent, no network, no tokens.
     `gate` (the structural checks) runs while a forked child grades the first half of a large run."""
@@ -355,6 +356,9 @@ def run_lexical(
         forecast=forecast.compare(outcomes, agent_cases, args.against) if agent_cases is not None else None,
     )
     code = finish(result, ctx, ReportOptions.from_args(args))
+    if cancel.is_set():  # a run of seconds finishes and reports; its exit still says it was stopped
+        ctx.err(f"[routing] {cancel.name} received: every case was ranked and reported.")
+        return cancel.exit_code
     if code:
         ctx.err(f"[routing] failed: {result.gate.reason}.")
     return code

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -235,3 +236,20 @@ def test_a_structural_error_found_while_a_child_grades_ends_the_child(catalog_re
     assert child is not None
     with pytest.raises(ProcessLookupError):
         os.kill(child, 0)
+
+
+def test_a_signal_during_the_run_still_gets_every_case_reported_and_an_exit_that_says_so(
+    catalog_repo: Path, forking, monkeypatch: pytest.MonkeyPatch
+):
+    real_gate = routing.require_well_formed
+
+    def gate_then_signal(*args):
+        real_gate(*args)
+        os.kill(os.getpid(), signal.SIGINT)  # while the forked child grades its share
+
+    monkeypatch.setattr(routing, "require_well_formed", gate_then_signal)
+    run, report = lexical(catalog_repo)
+    assert run.code == 130 and report["totals"]["cases"] == 22
+    assert "SIGINT received: every case was ranked and reported" in run.stderr
+    [child] = forking
+    assert child is not None
