@@ -83,8 +83,10 @@ def route(agent, room, **fields):
 
 
 def test_the_picked_skill_is_the_confirmed_decision(agent, api, room, runtime):
-    # A run that went on past the decision would load csv-report too and ask a third time.
-    api.script({PROMPT: [R.skill_for(runtime, "pdf-tools"), R.skill_for(runtime, "csv-report"), "finished"]})
+    # The fake answers at once, so a CLI may load csv-report too before the stop lands (seen under
+    # load); a later activation must not change the decision. The third turn never gets an answer:
+    # however fast or slow the machine, a run not stopped at the decision would wait out its limit.
+    api.script({PROMPT: [R.skill_for(runtime, "pdf-tools"), R.skill_for(runtime, "csv-report"), R.hang()]})
     trace = route(agent, room)
     assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])
     decision = trace.decision
@@ -93,10 +95,6 @@ def test_the_picked_skill_is_the_confirmed_decision(agent, api, room, runtime):
     assert trace.stop_reason == "activation"
     first = api.agent_turns()[0]
     assert set(first.skill_listing) == {"pdf-tools", "csv-report"}  # no user or built-in skill listed
-    # Stopped at the decision: the run ends at the confirmation, so at most the follow-up the CLI
-    # was already sending reaches the fake (OpenCode prints its tool line only once it is asking the
-    # model again; on a busy machine the others may have started it too), and no turn after that.
-    assert len(api.agent_turns()) <= 2
     assert len(api.requests) == len(api.agent_turns())  # no side request (OpenCode's title is given)
     assert ("heuristic" in " ".join(trace.notes)) == (runtime == "codex")
 
