@@ -90,7 +90,8 @@ class Products:
 
 
 class ScoreBlock:
-    """Rows of scores for a block of texts, read as ranks the way a case reads them (see Ranking)."""
+    """Rows of scores for a block of texts, read as ranks the way a case reads them: a tie counts
+    against a positive (worst_ranks) and for a negative's false trigger (best_ranks)."""
 
     def __init__(self, index: Index, postings: Postings, queries: list[Vector]):
         self.index, self.postings, self.queries = index, postings, queries

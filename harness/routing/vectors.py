@@ -7,7 +7,6 @@ scores, on every platform.
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections import Counter
 from collections.abc import Mapping
@@ -63,10 +62,8 @@ class Index:
         self.document_frequency: Counter[str] = Counter()
         for counted, _ in counts.values():
             self.document_frequency.update(counted.keys())
-        self.idfs: dict[str, float] = {}
-        for stem in self.document_frequency:
-            self.idf(stem)
-        self.unseen_idf = self.idf("")  # no skill holds the empty word
+        self.idfs = {stem: self.idf(stem) for stem in self.document_frequency}
+        self.unseen_idf = self.idf("")  # every word no skill holds weighs the same; none holds ""
         self.vectors = {name: self._vector(*counts[name]) for name in self.names}
         self.columns = {name: column for column, name in enumerate(self.names)}
         self._postings: Postings | None = None
@@ -77,20 +74,7 @@ class Index:
         Rounded: `log` may differ in its last bit between platforms; every later step is exact IEEE
         arithmetic in a fixed order, so the same text gets the same scores and ranks everywhere.
         """
-        known = self.idfs.get(stem)
-        if known is None:
-            frequency = self.document_frequency[stem]
-            known = round(math.log((1 + len(self.names)) / (1 + frequency)) + 1, IDF_PLACES)
-            if frequency:  # every word no skill holds weighs the same: see unseen_idf
-                self.idfs[stem] = known
-        return known
-
-    def rank(self, text: str) -> Ranking:
-        """Every skill's cosine with `text`; skills sharing no word with it score 0."""
-        block = self.score_block([text])
-        row = block.matrix[0]
-        scores = {self.names[column]: float(row[column]) for column in row.nonzero()[0]}
-        return Ranking(self, block.queries[0], scores)
+        return round(math.log((1 + len(self.names)) / (1 + self.document_frequency[stem])) + 1, IDF_PLACES)
 
     def score_block(self, texts: list[str]) -> ScoreBlock:
         """Each text's cosine with every skill, one row per text and one column per name."""
@@ -175,40 +159,3 @@ class Index:
         # fsum: exactly rounded, so the norm is the same double on every Python (3.12's sum compensates)
         norm = math.sqrt(math.fsum(w * w for w in weights.values()))
         return Vector({stem: w / norm for stem, w in weights.items()} if norm else {}, words)
-
-
-class Ranking:
-    """One text's scores against a room. Ties are read against the case: see best_rank and worst_rank."""
-
-    def __init__(self, index: Index, query: Vector, scores: dict[str, float]):
-        self.index, self.query, self.scores = index, query, scores
-
-    def score(self, name: str) -> float:
-        return self.scores.get(name, 0.0)
-
-    def top(self, count: int) -> list[Match]:
-        """The `count` best-scoring skills above zero, ties by name."""
-        scores = self.scores
-        if not scores:
-            return []
-        floor = min(heapq.nlargest(count, scores.values()))
-        best = sorted((-score, name) for name, score in scores.items() if score >= floor)[:count]
-        return [Match(name, -score, self.index.shared(self.query, name)) for score, name in best]
-
-    @property
-    def first(self) -> str | None:
-        """The skill this engine would pick: the best score above zero (ties by name)."""
-        best = max(self.scores.values(), default=0.0)
-        return min((name for name, score in self.scores.items() if score == best), default=None)
-
-    def best_rank(self, name: str) -> int:
-        """1 + the skills scoring strictly more: a skill tied for first ranks 1 here."""
-        own = self.score(name)
-        return 1 + sum(1 for score in self.scores.values() if score > own)
-
-    def worst_rank(self, name: str) -> int:
-        """1 + every other skill scoring as much or more: a tie counts against `name`."""
-        own = self.score(name)
-        if own == 0:
-            return len(self.index.names)
-        return sum(1 for score in self.scores.values() if score >= own)

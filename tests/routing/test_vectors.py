@@ -19,8 +19,37 @@ def index(room: dict[str, str] = ROOM) -> Index:
     return Index({name: document_text(name, text) for name, text in room.items()})
 
 
+class Ranked:
+    """One text's row of a score block, read by skill name."""
+
+    def __init__(self, built: Index, text: str):
+        self.built, self.block = built, built.score_block([text])
+
+    def score(self, name: str) -> float:
+        return self.block.scores_of([self.built.columns[name]])[0]
+
+    def worst_rank(self, name: str) -> int:
+        return self.block.worst_ranks([self.built.columns[name]])[0]
+
+    def best_rank(self, name: str) -> int:
+        return self.block.best_ranks([self.built.columns[name]])[0]
+
+    def top(self, count: int):
+        return self.block.tops(count)[0]
+
+    @property
+    def first(self) -> str | None:
+        """The engine's pick: the best score above zero, ties by name."""
+        top = self.top(1)
+        return top[0].skill if top else None
+
+    @property
+    def scores(self) -> dict[str, float]:
+        return {name: self.score(name) for name in self.built.names if self.score(name)}
+
+
 def test_a_prompt_ranks_the_skill_whose_words_it_shares_first():
-    ranking = index().rank("Profile the columns of this CSV")
+    ranking = Ranked(index(), "Profile the columns of this CSV")
     assert ranking.first == "csv-profile"
     assert ranking.worst_rank("csv-profile") == 1
     assert ranking.score("pdf-merge") == 0 and ranking.score("slide-deck") == 0
@@ -31,7 +60,7 @@ def test_a_prompt_ranks_the_skill_whose_words_it_shares_first():
 
 
 def test_a_prompt_sharing_no_word_scores_zero_everywhere_and_picks_nothing():
-    ranking = index().rank("Who broke the nightly job last Tuesday?")
+    ranking = Ranked(index(), "Who broke the nightly job last Tuesday?")
     assert ranking.first is None and ranking.top(3) == []
     assert ranking.best_rank("pdf-merge") == 1
     assert ranking.worst_rank("pdf-merge") == len(ROOM)
@@ -39,7 +68,7 @@ def test_a_prompt_sharing_no_word_scores_zero_everywhere_and_picks_nothing():
 
 def test_a_tie_is_read_against_the_case():
     twins = index({"alpha-job": "Renders invoices.", "beta-job": "Renders invoices."})
-    ranking = twins.rank("render the invoices")
+    ranking = Ranked(twins, "render the invoices")
     assert ranking.score("alpha-job") == ranking.score("beta-job") > 0
     assert ranking.best_rank("beta-job") == 1  # for a negative: it does rank first
     assert ranking.worst_rank("alpha-job") == 2  # for a positive: it is not alone in first place
@@ -61,7 +90,7 @@ def test_distinct_descriptions_are_not_a_pair():
 def test_the_same_text_gets_the_same_scores_whatever_order_the_room_is_given_in():
     reversed_room = dict(reversed(list(ROOM.items())))
     prompt = "merge the outline pages into slides"
-    assert index().rank(prompt).scores == index(reversed_room).rank(prompt).scores
+    assert Ranked(index(), prompt).scores == Ranked(index(reversed_room), prompt).scores
 
 
 def brute_force_pairs(built: Index, threshold: float) -> list[tuple[str, str]]:
