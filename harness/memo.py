@@ -22,8 +22,8 @@ from harness import __version__
 from harness.files import write_atomic
 
 KEEP = 20_000  # entries one memo keeps: a catalog of thousands of skills, with room for its history
-# A repo's memo unused this long is deleted by the next save of any memo: CI checkouts and temporary
-# clones would otherwise leave a file each in the user's cache for ever.
+# A repo's memo unused this long is deleted when another memo file is first written: CI checkouts and
+# temporary clones would otherwise leave a file each in the user's cache for ever.
 STALE_AFTER_S = 30 * 24 * 3600
 MEMO_FILE = re.compile(r"[a-z]+-[0-9a-f]{24}\.json")
 
@@ -88,13 +88,15 @@ class Memo:
                 break
             kept.setdefault(key, value)
         body = json.dumps({"salt": self.salt, "entries": kept}, ensure_ascii=False, separators=(",", ":"))
+        first = not self.path.exists()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, body)
         except OSError:
             pass  # an unwritable cache costs the next run time, never a result
         self.changed = False
-        prune(self.path.parent, time.time() - STALE_AFTER_S)
+        if first:  # the folder grows only by a new file, so only then is it pruned
+            prune(self.path.parent, time.time() - STALE_AFTER_S)
 
     def _read(self) -> dict[str, object]:
         try:

@@ -88,7 +88,7 @@ def test_a_run_that_added_nothing_writes_nothing(cache: Path, tmp_path: Path):
     assert not cache.exists()
 
 
-def test_a_save_deletes_the_memos_no_run_has_written_for_a_month(cache: Path, tmp_path: Path):
+def test_a_new_memo_file_deletes_the_memos_no_run_has_written_for_a_month(cache: Path, tmp_path: Path):
     folder = cache / "memo"
     folder.mkdir(parents=True)
     month_ago = time.time() - memo.STALE_AFTER_S - 60
