@@ -39,7 +39,7 @@ from harness.spend import RunBudget
 
 HELP = "install the routing room in an agent and grade whether each prompt fires the right skill"
 AUTO_REPEAT_MAX = 5
-# Below this many case x skill scores, forking a child to grade half the cases costs more than it saves.
+# Below this many case x skill scores, forking a child to grade part of the cases costs more than it saves.
 FORKED_CELLS = 2_000_000
 CALLER_SHARE = 0.45  # of the cases, for the caller, who runs the structural gate meanwhile
 ROOM_NAMES_SHOWN = 12
@@ -329,7 +329,7 @@ def run_lexical(
     cancel: Cancellation,
 ) -> int:
     """Rank every case of the room against its names and descriptions: no agent, no network, no tokens.
-    `gate` (the structural checks) runs while a forked child grades the first half of a large run."""
+    `gate` (the structural checks) runs while a forked child grades the first cases of a large run."""
     pooled = loaded.cases(room, extended=args.extended)  # a shared negative has no skill whose rank to test
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
     if not cases:
