@@ -8,7 +8,8 @@ a shared machine wall time inflates, CPU time is the run's own cost. Target: 1,0
 A fixed pure-Python loop is timed before and after: on a shared host one core's speed can swing by half,
 and that figure says how fast the machine was while the numbers were taken. Every timed run starts with
 an empty parse memo (a cold run: the figures are what a first run, or CI, pays); the user cache is a
-temp folder of the benchmark's own.
+temp folder of the benchmark's own. The subprocess is also timed warm (the memo the previous run
+left kept, as a pre-commit hook finds it on the next commit), and the target is judged on both.
 
     python benchmarks/structural_bench.py [--sizes 200,1000] [--repeat 3] [--profile]
 """
@@ -122,8 +123,9 @@ def run_in_process(root: Path, output: Path) -> Timing:
     return Timing(time.perf_counter() - wall, time.process_time() + children_cpu() - cpu, code)
 
 
-def run_subprocess(root: Path, output: Path) -> Timing:
-    cold()
+def run_subprocess(root: Path, output: Path, warm: bool = False) -> Timing:
+    if not warm:
+        cold()
     wall, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run(
         [sys.executable, "-m", "harness", *arguments(root, output)],
@@ -140,6 +142,7 @@ def measure(root: Path, output: Path, repeat: int) -> dict:
     run_in_process(root, output)  # warm the OS file cache and the imports once
     in_process = [run_in_process(root, output) for _ in range(repeat)]
     spawned = [run_subprocess(root, output) for _ in range(repeat)]
+    warmed = [run_subprocess(root, output, warm=True) for _ in range(repeat)]  # the memo the last run left
     report = json.loads(output.read_text(encoding="utf-8"))
     return {
         "in_process": statistics.median(t.wall for t in in_process),
@@ -147,7 +150,9 @@ def measure(root: Path, output: Path, repeat: int) -> dict:
         "in_process_cpu_best": min(t.cpu for t in in_process),
         "subprocess": statistics.median(t.wall for t in spawned),
         "subprocess_cpu": statistics.median(t.cpu for t in spawned),
-        "exit": {t.exit for t in in_process + spawned},
+        "warm": statistics.median(t.wall for t in warmed),
+        "warm_cpu": statistics.median(t.cpu for t in warmed),
+        "exit": {t.exit for t in in_process + spawned + warmed},
         "findings": report["totals"]["errors"] + report["totals"]["warnings"],
     }
 
@@ -186,13 +191,14 @@ def bench(argv: list[str] | None = None) -> int:
     print_machine_load(speed_before)
     print(
         f"{'skills':>7} {'in-process s':>13} {'cpu s':>7} {'ms/skill':>9} {'subprocess s':>13} "
-        f"{'cpu s':>7} {'ms/skill':>9} {'findings':>9} {'exit':>5}"
+        f"{'cpu s':>7} {'ms/skill':>9} {'warm s':>7} {'cpu s':>7} {'findings':>9} {'exit':>5}"
     )
     for size, fig in rows:
         print(
             f"{size:>7} {fig['in_process']:>13.3f} {fig['in_process_cpu']:>7.3f} "
             f"{1000 * fig['in_process_cpu'] / size:>9.3f} {fig['subprocess']:>13.3f} "
             f"{fig['subprocess_cpu']:>7.3f} {1000 * fig['subprocess_cpu'] / size:>9.3f} "
+            f"{fig['warm']:>7.3f} {fig['warm_cpu']:>7.3f} "
             f"{fig['findings']:>9} {','.join(map(str, sorted(fig['exit']))):>5}"
         )
     if len(rows) > 1:
@@ -204,12 +210,13 @@ def bench(argv: list[str] | None = None) -> int:
         )
     at_target = [fig for size, fig in rows if size == TARGET_SIZE]
     if at_target:
-        seconds = at_target[0]["subprocess"]
-        verdict = "meets" if seconds < TARGET_SECONDS else "MISSES"
-        print(
-            f"{TARGET_SIZE} skills as a subprocess: {seconds:.2f} s, {verdict} the "
-            f"{TARGET_SECONDS:g} s target"
-        )
+        for label, key in (("cold memo", "subprocess"), ("warm memo", "warm")):
+            seconds = at_target[0][key]
+            verdict = "meets" if seconds < TARGET_SECONDS else "MISSES"
+            print(
+                f"{TARGET_SIZE} skills as a subprocess, {label}: {seconds:.2f} s, {verdict} the "
+                f"{TARGET_SECONDS:g} s target"
+            )
     return 0
 
 
