@@ -93,6 +93,7 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
             )
         catalog.negatives.append(dataset.load(path, repo.rel(path), None))
     memo = Memo.of_repo(repo.root, "frontmatter", frontmatter_fingerprint())
+    checked = Memo.of_repo(repo.root, "datasets", dataset_fingerprint())
     for name in chosen:
         path = repo.skill_dirs[name]
         catalog.skills[name] = skill.load(name, path, memo)
@@ -100,23 +101,42 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
         loaded = []
         for filename, extended in ((dataset.EVALS, False), (dataset.EXTENDED, True)):
             if present(evals / filename):
-                loaded.append(dataset.load(evals / filename, repo.rel(evals / filename), name, extended))
+                rel = repo.rel(evals / filename)
+                loaded.append(dataset.load(evals / filename, rel, name, extended, checked))
         catalog.datasets[name] = loaded
         catalog.machines[name] = machine.load(evals / machine.FILENAME, repo.rel(evals / machine.FILENAME))
     memo.save()
+    checked.save()
     return catalog
 
 
 def frontmatter_fingerprint() -> str:
     """A digest of the code a frontmatter's reading depends on (our YAML rules and PyYAML's version),
     found without importing PyYAML."""
+    harness = Path(__file__).resolve().parent.parent
+    return code_fingerprint(
+        [harness / "yamlsafe.py", harness / "nesting.py", harness / "model" / "skill.py"], "yaml"
+    )
+
+
+def dataset_fingerprint() -> str:
+    """A digest of what decides that a dataset text is valid and where its cases sit: the schema,
+    the screen compiled from it and its compiler, the line finder and the dataset reader."""
+    harness = Path(__file__).resolve().parent.parent
+    files = [harness / "schema" / "evals.schema.json", harness / "schemas.py", harness / "jsonlines.py"]
+    files += [harness / "nesting.py", harness / "model" / "dataset.py"]
+    return code_fingerprint(files, "fastjsonschema")
+
+
+def code_fingerprint(files: list[Path], package: str) -> str:
+    """SHA-256 of `files` and of `package`'s module file and version file (where its release is
+    written, as in fastjsonschema), found without importing it."""
     import hashlib
     from importlib.util import find_spec
 
-    harness = Path(__file__).resolve().parent.parent
-    spec = find_spec("yaml")
-    files = [harness / "yamlsafe.py", harness / "nesting.py", harness / "model" / "skill.py"]
-    files.append(Path(spec.origin) if spec and spec.origin else Path("yaml"))
+    spec = find_spec(package)
+    origin = Path(spec.origin) if spec and spec.origin else Path(package)
+    files = [*files, origin, origin.with_name("version.py")]
     digest = hashlib.sha256()
     for path in files:
         try:

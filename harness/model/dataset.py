@@ -9,6 +9,7 @@ from pathlib import Path
 
 from harness import jsonlines, nesting, schemas
 from harness.files import UnreadableFile, packaged_text, read_text
+from harness.memo import Memo
 from harness.model import findings
 
 EVALS = "evals.json"
@@ -71,18 +72,21 @@ class Dataset:
     raw: object = None
 
 
-def load(path: Path, rel: str, skill: str | None, extended: bool = False) -> Dataset:
-    """Read and validate one dataset file. Never raises: problems become findings."""
+def load(
+    path: Path, rel: str, skill: str | None, extended: bool = False, memo: Memo | None = None
+) -> Dataset:
+    """Read and validate one dataset file. Never raises: problems become findings. `memo` keeps the
+    case lines of each text the schema accepted, so an unchanged file skips validation next run."""
     dataset = Dataset(rel=rel, skill=skill, extended=extended)
     try:
         text = read_text(path)
     except UnreadableFile as exc:
         dataset.problems.append(findings.error("dataset-unreadable", rel, f"cannot be read: {exc.reason}."))
         return dataset
-    return parse(text, dataset)
+    return parse(text, dataset, memo)
 
 
-def parse(text: str, dataset: Dataset) -> Dataset:
+def parse(text: str, dataset: Dataset, memo: Memo | None = None) -> Dataset:
     rel = dataset.rel
     try:
         data = json.loads(text, parse_constant=_reject_constant)
@@ -103,6 +107,10 @@ def parse(text: str, dataset: Dataset) -> Dataset:
         return dataset
     except RecursionError:
         data = _TOO_DEEP
+    key = memo.key(text) if memo is not None and data is not _TOO_DEEP else ""
+    known = memo.get(key) if key else None
+    if isinstance(known, list):  # this very text passed the screen before: its case lines
+        return _read_cases(data, dataset, known)
     # What the screen passes nests as shallowly as the schema allows; anything else is measured first.
     valid = data is not _TOO_DEEP and schemas.passes_screen("evals", data)
     if not valid and (data is _TOO_DEEP or nesting.deeper_than(data, MAX_DEPTH)):
@@ -115,12 +123,18 @@ def parse(text: str, dataset: Dataset) -> Dataset:
             )
         )
         return dataset
-    dataset.raw = data
     case_lines = jsonlines.element_lines(text, "evaluations")
+    if valid and key:
+        memo.put(key, case_lines)
     if not valid:
         found = schemas.validator("evals").iter_errors(data)
         for error in sorted(found, key=lambda e: list(e.absolute_path)):
             dataset.problems.append(_schema_finding(error, rel, case_lines, text))
+    return _read_cases(data, dataset, case_lines)
+
+
+def _read_cases(data: object, dataset: Dataset, case_lines: list[int]) -> Dataset:
+    dataset.raw = data
     if not isinstance(data, dict):
         return dataset
     version = data.get("skillscope_version")

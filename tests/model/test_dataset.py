@@ -6,8 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from harness import schemas
+from harness.memo import Memo
 from harness.model import dataset
 from harness.model.dataset import Dataset
 
@@ -170,3 +173,72 @@ def test_a_case_id_outside_the_id_pattern_is_a_schema_finding_on_its_case(ident:
 def test_ids_of_letters_digits_dots_colons_dashes_and_underscores_pass() -> None:
     text = json.dumps({"evaluations": [{"id": "Ok.id:1_2-3", "prompt": "p", "skill_should_trigger": True}]})
     assert dataset.parse(text, dataset.Dataset(rel="e.json", skill="demo")).problems == []
+
+
+MEMO_CORPUS = [
+    one_per_line(POSITIVE, NEGATIVE),
+    one_per_line(POSITIVE, skillscope_version="0.1.0"),
+    '{"evaluations": []}',
+    '{"evaluations": [{"id": "p1", "prompt": "x", "skill_should_trigger": "yes"}]}',  # a schema error
+    '{"evaluations": [{"id": "bad id!", "prompt": "x", "skill_should_trigger": true}]}',
+    '{"evaluations": [1, {"id": "p2", "prompt": "y", "skill_should_trigger": false}], "extra": 1}',
+    "[]",
+    '{"evaluations": [' * 60 + "]" * 60 + "}",
+]
+
+
+def parse_with(text: str, memo: Memo) -> Dataset:
+    return dataset.parse(text, Dataset(rel="demo/evals/evals.json", skill="demo"), memo)
+
+
+@pytest.mark.parametrize("text", MEMO_CORPUS)
+def test_a_memoized_read_is_the_same_as_a_fresh_one(text: str, tmp_path: Path) -> None:
+    fresh = parse(text)
+    first = Memo(tmp_path / "memo.json", "test")
+    assert parse_with(text, first) == fresh
+    first.save()
+    again = Memo(tmp_path / "memo.json", "test")
+    assert parse_with(text, again) == fresh
+    # only what the schema accepted is kept: a file with problems is validated on every run
+    assert bool(again.entries) == (fresh.problems == [])
+
+
+def test_a_memoized_text_skips_validation_and_an_edited_one_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = one_per_line(POSITIVE, NEGATIVE)
+    memo = Memo(tmp_path / "memo.json", "test")
+    parse_with(text, memo)
+
+    def screened(name: str, instance: object) -> bool:
+        raise AssertionError("a memoized text was validated again")
+
+    monkeypatch.setattr(schemas, "passes_screen", screened)
+    assert [case.line for case in parse_with(text, memo).cases] == [3, 4]
+    with pytest.raises(AssertionError, match="validated again"):
+        parse_with(text.replace("Write a poem.", "Write a song."), memo)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    cases=st.lists(
+        st.fixed_dictionaries(
+            {"id": st.from_regex(r"[a-z][a-z0-9-]{0,8}", fullmatch=True), "prompt": st.text(max_size=20)},
+            optional={
+                "skill_should_trigger": st.one_of(st.booleans(), st.integers(), st.none()),
+                "top_k": st.integers(-2, 5),
+                "logs_contain": st.lists(st.text(max_size=5), max_size=2),
+            },
+        ),
+        max_size=5,
+    ),
+    indent=st.sampled_from([None, 0, 2]),
+)
+def test_memoized_and_fresh_reads_agree_on_any_dataset(
+    cases: list[dict], indent: int | None, tmp_path: Path
+) -> None:
+    text = json.dumps({"evaluations": cases}, indent=indent)
+    fresh = parse(text)
+    memo = Memo(tmp_path / "memo.json", text)  # a salt per example: no entry carries over
+    assert parse_with(text, memo) == fresh
+    assert parse_with(text, memo) == fresh
