@@ -27,7 +27,9 @@ def paint(text: str, colour: str, on: bool) -> str:
 def one_line(text: str) -> str:
     """Every run of whitespace, newlines and control characters included, as one space: a line per
     finding stays one line, and a message cannot move the cursor or recolour the terminal."""
-    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    if not text.isprintable():  # most messages are: then only their whitespace runs change
+        text = "".join(c if c.isprintable() else " " for c in text)
+    return " ".join(text.split())
 
 
 def finding_line(finding: Finding, colour: bool = False) -> str:

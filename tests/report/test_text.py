@@ -6,6 +6,8 @@ import io
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.model.findings import error, warning
 from harness.report import text
@@ -71,3 +73,10 @@ def test_a_finding_that_does_not_fail_says_why_and_is_not_red():
     assert line.endswith("needs a behavior case (known: in the baseline)") and text.RED not in line
     demoted = error("name-format", "a/SKILL.md", "bad", line=2).demote()
     assert text.finding_line(demoted) == "a/SKILL.md:2: name-format: bad (demoted by --warn)"
+
+
+@settings(max_examples=300)
+@given(st.text())
+def test_one_line_is_the_text_with_every_unprintable_and_whitespace_run_as_one_space(message):
+    by_character = " ".join("".join(c if c.isprintable() else " " for c in message).split())
+    assert text.one_line(message) == by_character
