@@ -28,9 +28,11 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
         rel = catalog.repo.rel(skill.skill_md)
         if skill.description.strip() in skill_lines:
             out.append(_scaffold(rel, skill.key_lines.get("description"), "the description"))
-        for offset, line in enumerate(skill.body.splitlines()):
-            if line.strip() in skill_lines:
-                out.append(_scaffold(rel, skill.body_line + offset, "this line of the instructions"))
+        lines = skill.body.splitlines()
+        if not skill_lines.isdisjoint(map(str.strip, lines)):  # most skills: no line to point at
+            for offset, line in enumerate(lines):
+                if line.strip() in skill_lines:
+                    out.append(_scaffold(rel, skill.body_line + offset, "this line of the instructions"))
         for data in catalog.datasets.get(name, []):
             for case in data.cases:
                 out.extend(_case_leftovers(case, placeholders))
@@ -42,8 +44,12 @@ def _case_leftovers(case: Case, placeholders: frozenset[str]) -> list[Finding]:
     out = []
     for field in PLACEHOLDER_FIELDS:
         value = getattr(case, field, None)
-        values = value if isinstance(value, list) else [value]
-        if any(isinstance(v, str) and v.strip() in placeholders for v in values):
+        if isinstance(value, str):
+            left = value.strip() in placeholders
+        else:
+            texts = value if isinstance(value, list) else ()
+            left = not placeholders.isdisjoint(v.strip() for v in texts if isinstance(v, str))
+        if left:
             out.append(
                 findings.error(
                     "template-leftover",
