@@ -28,6 +28,27 @@ STALE_AFTER_S = 30 * 24 * 3600
 MEMO_FILE = re.compile(r"[a-z]+-[0-9a-f]{24}\.json")
 
 
+def code_digest(files: list[Path], packages: tuple[str, ...] = ()) -> str:
+    """SHA-256 of the code that makes a kind of entry, for its salt: `files`, then each package's
+    module file and, where the release is written apart (fastjsonschema), its version.py. Packages are
+    found without importing them; what cannot be read counts by its name only."""
+    from importlib.util import find_spec
+
+    paths = list(files)
+    for package in packages:
+        spec = find_spec(package)
+        origin = Path(spec.origin) if spec and spec.origin else Path(package)
+        version = origin.with_name("version.py")
+        paths += [origin, version] if version.is_file() else [origin]
+    digest = hashlib.sha256()
+    for path in paths:
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(os.fsencode(path.name))
+    return digest.hexdigest()
+
+
 def user_cache() -> Path:
     """skillscope's folder in the user's cache ($XDG_CACHE_HOME, else ~/.cache)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness import memo
-from harness.memo import Memo
+from harness.memo import Memo, code_digest
 
 
 @pytest.fixture
@@ -116,3 +116,15 @@ def test_a_memo_read_but_not_changed_is_kept_from_the_prune(cache: Path, tmp_pat
     other.put(other.key("text"), 2)
     other.save()
     assert saved.path.exists()
+
+
+def test_a_code_digest_moves_with_the_code_and_not_with_where_it_is_installed(tmp_path: Path):
+    here, there = tmp_path / "a", tmp_path / "b"
+    for folder in (here, there):
+        folder.mkdir()
+        (folder / "reader.py").write_text("READ = 1\n", encoding="utf-8")
+    before = code_digest([here / "reader.py", here / "gone.py"], ("json",))
+    assert code_digest([there / "reader.py", there / "gone.py"], ("json",)) == before
+    (here / "reader.py").write_text("READ = 2\n", encoding="utf-8")
+    assert code_digest([here / "reader.py", here / "gone.py"], ("json",)) != before
+    assert code_digest([there / "reader.py", there / "gone.py"]) != before  # the package counts too

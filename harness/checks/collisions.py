@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 from harness.checks import CheckOptions
-from harness.memo import Memo
+from harness.memo import Memo, code_digest
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
@@ -44,13 +44,8 @@ def similar_pairs(described: dict[str, str], lowest: float) -> list[Pair]:
 
 
 def scoring_fingerprint() -> str:
-    import hashlib
-
     routing = Path(__file__).resolve().parent.parent / "routing"
-    digest = hashlib.sha256()
-    for name in SCORING_CODE:
-        digest.update((routing / name).read_bytes())
-    return digest.hexdigest()
+    return code_digest([routing / name for name in SCORING_CODE])
 
 
 def collision(pair: Pair, catalog: Catalog, options: CheckOptions) -> Finding:

@@ -9,7 +9,6 @@ Code spans, code blocks and HTML comments never yield anything: they are illustr
 from __future__ import annotations
 
 import bisect
-import os
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -117,23 +116,12 @@ class Slugger:
 
 def parser_fingerprint() -> str:
     """A digest of the code that turns a file into a Document (this package's markdown modules and the
-    parser libraries' own files), found without importing the libraries: memoized parses of another
-    version of any of them must not be read back."""
-    import hashlib
-    from importlib.util import find_spec
+    parser libraries' own files): memoized parses of another version of any of them must not be read back."""
+    from harness.memo import code_digest
 
     here = Path(__file__).resolve().parent
     files = [here / "links.py", here / "block_plan.py", here / "budget.py"]
-    for package in ("markdown_it", "linkify_it", "mdurl"):
-        spec = find_spec(package)
-        files.append(Path(spec.origin) if spec and spec.origin else Path(package))
-    digest = hashlib.sha256()
-    for path in files:
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            digest.update(os.fsencode(path))
-    return digest.hexdigest()
+    return code_digest(files, ("markdown_it", "linkify_it", "mdurl"))
 
 
 def parser() -> MarkdownIt:

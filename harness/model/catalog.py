@@ -7,7 +7,7 @@ from pathlib import Path
 
 from harness.errors import UsageError
 from harness.files import present
-from harness.memo import Memo
+from harness.memo import Memo, code_digest
 from harness.model import dataset, machine, skill
 from harness.model.dataset import Case, Dataset
 from harness.model.machine import MachinePlan
@@ -111,11 +111,10 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
 
 
 def frontmatter_fingerprint() -> str:
-    """A digest of the code a frontmatter's reading depends on (our YAML rules and PyYAML's version),
-    found without importing PyYAML."""
+    """A digest of the code a frontmatter's reading depends on (our YAML rules and PyYAML)."""
     harness = Path(__file__).resolve().parent.parent
-    return code_fingerprint(
-        [harness / "yamlsafe.py", harness / "nesting.py", harness / "model" / "skill.py"], "yaml"
+    return code_digest(
+        [harness / "yamlsafe.py", harness / "nesting.py", harness / "model" / "skill.py"], ("yaml",)
     )
 
 
@@ -125,25 +124,7 @@ def dataset_fingerprint() -> str:
     harness = Path(__file__).resolve().parent.parent
     files = [harness / "schema" / "evals.schema.json", harness / "schemas.py", harness / "jsonlines.py"]
     files += [harness / "nesting.py", harness / "model" / "dataset.py"]
-    return code_fingerprint(files, "fastjsonschema")
-
-
-def code_fingerprint(files: list[Path], package: str) -> str:
-    """SHA-256 of `files` and of `package`'s module file and version file (where its release is
-    written, as in fastjsonschema), found without importing it."""
-    import hashlib
-    from importlib.util import find_spec
-
-    spec = find_spec(package)
-    origin = Path(spec.origin) if spec and spec.origin else Path(package)
-    files = [*files, origin, origin.with_name("version.py")]
-    digest = hashlib.sha256()
-    for path in files:
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            digest.update(str(path).encode())
-    return digest.hexdigest()
+    return code_digest(files, ("fastjsonschema",))
 
 
 def select_cases(cases: list[Case], only: list[str], skills: list[str]) -> list[Case]:
