@@ -43,13 +43,9 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
 def _case_leftovers(case: Case, placeholders: frozenset[str]) -> list[Finding]:
     out = []
     for field in PLACEHOLDER_FIELDS:
-        value = getattr(case, field, None)
-        if isinstance(value, str):
-            left = value.strip() in placeholders
-        else:
-            texts = value if isinstance(value, list) else ()
-            left = not placeholders.isdisjoint(v.strip() for v in texts if isinstance(v, str))
-        if left:
+        value = getattr(case, field)  # a Case holds str, None or a list of str here
+        texts = [value] if isinstance(value, str) else value or ()
+        if not placeholders.isdisjoint(text.strip() for text in texts):
             out.append(
                 findings.error(
                     "template-leftover",
