@@ -1,4 +1,4 @@
-"""The structural gate a paid command passes before it spends its first token."""
+"""What a paid command does around its agents: make them ready, say how a run ended early, exit."""
 
 from __future__ import annotations
 
@@ -6,28 +6,10 @@ import argparse
 
 from harness import agent, options
 from harness.cancel import Cancellation
-from harness.checks import CheckOptions
-from harness.checks import structural as structural_checks
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.envelope import Halt
 from harness.errors import HarnessError
-from harness.model.catalog import Catalog
-from harness.model.findings import errors_in
-from harness.options import Adoption
-
-
-def require_well_formed(loaded: Catalog, ctx: Context, subject: str, adoption: Adoption) -> None:
-    """Print every structural error of `loaded` and stop; `subject` says which skills they are. The
-    repo's baseline and --warn apply as they do in `skillscope structural`."""
-    problems = errors_in(adoption.apply(structural_checks.check(loaded, CheckOptions())).findings)
-    if problems:
-        for finding in problems:
-            ctx.err(f"  {finding.location}: {finding.message}")
-        raise HarnessError(
-            f"{len(problems)} structural error(s) in {subject}; fix them (see "
-            "`skillscope structural`) before spending tokens."
-        )
 
 
 class AgentNotReady(HarnessError):

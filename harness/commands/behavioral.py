@@ -26,12 +26,13 @@ from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.repo import Repo
 from harness.options import Limit, ReportOptions, parse_list
-from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
+from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent
 from harness.report import publish
 from harness.report.markdown import clip
 from harness.sandbox import SandboxUse
 from harness.sandbox import probe as probe_sandbox
 from harness.spend import RunBudget
+from harness.well_formed import require_well_formed
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
 # Routing's own knobs: accepted by the parser only to say where they belong.

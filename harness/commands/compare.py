@@ -27,11 +27,12 @@ from harness.model import catalog
 from harness.model.catalog import Catalog
 from harness.model.repo import Repo
 from harness.options import Limit, ReportOptions, parse_list
-from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent, require_well_formed
+from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent
 from harness.report import finish
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingSettings
 from harness.spend import RunBudget
+from harness.well_formed import require_well_formed
 
 HELP = "compare two versions of a skill (or with and without it) case by case: regressions, improvements"
 MODES = ("routing", "behavioral", BOTH)

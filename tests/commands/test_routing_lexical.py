@@ -6,6 +6,8 @@ import json
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -253,3 +255,23 @@ def test_a_signal_during_the_run_still_gets_every_case_reported_and_an_exit_that
     assert "SIGINT received: every case was ranked and reported" in run.stderr
     [child] = forking
     assert child is not None
+
+
+def test_a_lexical_run_never_imports_the_agent_machinery(catalog_repo: Path):
+    """Run on every push, it pays only for what ranking needs: no agent CLI module, no process runner."""
+    probe = (
+        "import sys, io, contextlib\n"
+        "from harness.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        "    main(['routing', '--engine', 'lexical', '--skills-dir', '*', '--routing-room', 'all',"
+        " '--output', sys.argv[1]])\n"
+        "print([m for m in sys.modules if m.startswith(('harness.agent', 'harness.paid',"
+        " 'harness.routing.runner', 'harness.commands.routing_agent', 'subprocess'))])\n"
+    )
+    output = catalog_repo.parent / "probe.json"
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(output)], capture_output=True, text=True, cwd=catalog_repo
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+    assert json.loads(output.read_text(encoding="utf-8"))["engine"] == "lexical"

@@ -1,0 +1,25 @@
+"""The structural gate a command passes before it ranks or runs anything: no agent is known here, so
+the free lexical engine can use it without importing the agent machinery."""
+
+from __future__ import annotations
+
+from harness.checks import CheckOptions
+from harness.checks import structural as structural_checks
+from harness.context import Context
+from harness.errors import HarnessError
+from harness.model.catalog import Catalog
+from harness.model.findings import errors_in
+from harness.options import Adoption
+
+
+def require_well_formed(loaded: Catalog, ctx: Context, subject: str, adoption: Adoption) -> None:
+    """Print every structural error of `loaded` and stop; `subject` says which skills they are. The
+    repo's baseline and --warn apply as they do in `skillscope structural`."""
+    problems = errors_in(adoption.apply(structural_checks.check(loaded, CheckOptions())).findings)
+    if problems:
+        for finding in problems:
+            ctx.err(f"  {finding.location}: {finding.message}")
+        raise HarnessError(
+            f"{len(problems)} structural error(s) in {subject}; fix them (see "
+            "`skillscope structural`) before spending tokens."
+        )
