@@ -15,19 +15,23 @@ from harness.envelope import RunMeta
 from harness.errors import UsageError
 from harness.forked import Forked
 from harness.model import catalog
+from harness.model.dataset import Case
 from harness.options import Limit, ReportOptions, parse_list
 from harness.report import finish
+from harness.report.jsontext import Laid
+from harness.report.routing_lexical import case_lines
 from harness.routing import forecast, lexical, lexical_result
 from harness.routing.lexical import LexicalEngine, LexicalOutcome
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
 from harness.routing.room import resolve_room
+from harness.secrets import Redactor
 from harness.well_formed import require_well_formed
 
 HELP = "install the routing room in an agent and grade whether each prompt fires the right skill"
 AUTO_REPEAT_MAX = 5
 # Below this many case x skill scores, forking a child to grade part of the cases costs more than it saves.
 FORKED_CELLS = 2_000_000
-CALLER_SHARE = 0.45  # of the cases, for the caller, who runs the structural gate meanwhile
+CALLER_SHARE = 0.4  # of the cases, for the caller, who also runs the structural gate
 ROOM_NAMES_SHOWN = 12
 AGENT, LEXICAL = "agent", "lexical"
 # What only an agent run uses; a lexical run given one of them says so instead of ignoring it.
@@ -183,20 +187,24 @@ def run_lexical(
     cancel: Cancellation,
 ) -> int:
     """Rank every case of the room against its names and descriptions: no agent, no network, no tokens.
-    `gate` (the structural checks) runs while a forked child grades the first cases of a large run."""
+    `gate` (the structural checks) runs while a forked child indexes the room, grades the first cases of a
+    large run and lays out their report lines; the caller then does the same for the rest."""
     pooled = loaded.cases(room, extended=args.extended)  # a shared negative has no skill whose rank to test
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
     if not cases:
         gate()
         raise UsageError("no routing case selected; check --skill and --only.")
-    engine = LexicalEngine({name: loaded.skills[name].description for name in room})
+    descriptions = {name: loaded.skills[name].description for name in room}
+    redact = Redactor.of(ctx.environ)
     large = len(cases) * len(room) >= FORKED_CELLS
     share = len(cases) - int(len(cases) * CALLER_SHARE) if large else 0
-    with Forked(partial(engine.grade_plain, cases[:share]), start=large) as child:
+    with Forked(partial(graded_and_laid, descriptions, cases[:share], redact), start=large) as child:
         gate()
-        rest = engine.grade_all(cases[share:])
-        answered = zip(cases[:share], child.answer(), strict=True)
-        outcomes = [LexicalOutcome.of_plain(case, plain) for case, plain in answered] + rest
+        rest = LexicalEngine(descriptions).grade_all(cases[share:])
+        rest_lines = case_lines(rest, redact)
+        plain, lines = child.answer()
+        answered = zip(cases[:share], plain, strict=True)
+        outcomes = [LexicalOutcome.of_plain(case, fields) for case, fields in answered] + rest
     ctx.err(f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {named(room)}")
     agent_cases = forecast.load(ctx.cwd / args.against, args.against) if args.against else None
     bars = min_accuracy(args.min_accuracy), min_accuracy(args.min_rank1, "--min-rank1")
@@ -208,6 +216,7 @@ def run_lexical(
         gate=lexical_result.gate(outcomes, *bars),
         findings=lexical.vocabulary_gaps(outcomes),
         forecast=forecast.compare(outcomes, agent_cases, args.against) if agent_cases is not None else None,
+        case_entries=[Laid(text) for text in lines + rest_lines],
     )
     code = finish(result, ctx, ReportOptions.from_args(args))
     if cancel.is_set():  # a run of seconds finishes and reports; its exit still says it was stopped
@@ -216,6 +225,17 @@ def run_lexical(
     if code:
         ctx.err(f"[routing] failed: {result.gate.reason}.")
     return code
+
+
+def graded_and_laid(
+    descriptions: dict[str, str], cases: list[Case], redact: Redactor
+) -> tuple[list[tuple], list[str]]:
+    """A forked child's share: the room indexed, `cases` graded (as plain tuples) and their report lines
+    laid out, each process doing its own while the other does the same for the rest."""
+    if not cases:
+        return [], []
+    outcomes = LexicalEngine(descriptions).grade_all(cases)
+    return [o.plain() for o in outcomes], case_lines(outcomes, redact)
 
 
 def named(room: list[str]) -> str:

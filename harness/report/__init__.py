@@ -23,7 +23,7 @@ from harness.files import write_atomic, write_new
 from harness.model.findings import Finding
 from harness.options import ReportOptions
 from harness.report import github, junit, sarif, text
-from harness.report.jsontext import readable
+from harness.report.jsontext import Laid, readable
 from harness.report.junit import JUnitCase
 from harness.secrets import Redactor
 
@@ -121,9 +121,14 @@ def self_check_sample(document: dict) -> dict:
     """What the schema self-check reads: the document, each long list cut to its first items. The check
     guards the harness's own code, which shapes every case alike; ten thousand cases cost 0.2 s."""
     return {
-        key: value[:SELF_CHECKED_ITEMS] if isinstance(value, list) else value
+        key: [sampled(item) for item in value[:SELF_CHECKED_ITEMS]] if isinstance(value, list) else value
         for key, value in document.items()
     }
+
+
+def sampled(item: object) -> object:
+    """An item as the schema reads it: one laid out ahead is read back from its text."""
+    return item.value() if isinstance(item, Laid) else item
 
 
 def stdout_text(result, report, document, markdown, path, ctx, where) -> str:

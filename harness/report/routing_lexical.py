@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model.findings import Finding
+from harness.report import jsontext
 from harness.report.junit import JUnitCase
 from harness.report.markdown import clip, findings_table, table
 from harness.routing.forecast import Forecast
 from harness.routing.lexical import LexicalOutcome
-from harness.routing.lexical_result import LexicalResult
+from harness.routing.lexical_result import LexicalResult, case_json
+from harness.secrets import Redactor
 
 ROWS_SHOWN = 200
 MEANINGS = {
@@ -206,3 +208,9 @@ def _by_skill(forecast: Forecast) -> list[tuple[str, dict]]:
     return sorted(
         forecast.per_skill.items(), key=lambda item: (item[1]["agreed"] / item[1]["compared"], item[0])
     )
+
+
+def case_lines(outcomes: list[LexicalOutcome], redact: Redactor) -> list[str]:
+    """Each case's line of the JSON report, redacted as the report is: made by the process that graded
+    the cases, so a forked child lays out its share while the caller lays out its own."""
+    return [jsontext.line(redact.data(case_json(o))) for o in outcomes]

@@ -45,6 +45,9 @@ class LexicalResult:
     gate: Gate
     findings: list[Finding] = field(default_factory=list)
     forecast: Forecast | None = None
+    # Each case's entry in the JSON report, made ahead in outcome order by the process that graded the
+    # case (a report's laid-out line); None: made from the outcomes when the report is written.
+    case_entries: list[object] | None = None
     _rates: tuple[dict, dict[str, dict]] | None = field(default=None, init=False, repr=False, compare=False)
 
     command = "routing"
@@ -88,6 +91,9 @@ class LexicalResult:
         return {name: {**row, **rates[name]} for name, row in rows.items()}
 
     def to_json(self) -> dict:
+        cases = self.case_entries
+        if cases is None:
+            cases = [case_json(o) for o in self.outcomes]
         return {
             **envelope(self.meta.run, self.passed, counts([status(o) for o in self.outcomes])),
             "engine": ENGINE,
@@ -100,7 +106,9 @@ class LexicalResult:
             "per_skill": self.per_skill(),
             "confusion": metrics.confusion(self.outcomes),
             "findings": [f.to_dict() for f in self.findings],
-            "cases": [case_json(o) for o in self.outcomes],
+            "cases": self.case_entries
+            if self.case_entries is not None
+            else [case_json(o) for o in self.outcomes],
             "forecast": self.forecast.to_json() if self.forecast else None,
         }
 

@@ -7,7 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.report.jsontext import readable
+from harness.report.jsontext import Laid, line, readable
 
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
 DOCUMENTS = st.recursive(
@@ -45,3 +45,13 @@ def test_the_outline_is_indented_and_each_case_is_one_line():
 
 def test_text_outside_ascii_is_written_as_it_is():
     assert readable({"prompt": "résumé ✓"}) == '{\n  "prompt": "résumé ✓"\n}\n'
+
+
+@settings(derandomize=True, max_examples=300)
+@given(st.dictionaries(st.text(), st.lists(DOCUMENTS, max_size=4), max_size=4))
+def test_items_laid_out_ahead_give_the_same_text_as_items_laid_out_in_place(document):
+    """A forked child lays out its cases' lines; the report must read as if the caller had."""
+    ahead = {key: [Laid(line(item)) for item in items] for key, items in document.items()}
+    assert readable(ahead) == readable(document)
+    for key, items in document.items():
+        assert [laid.value() for laid in ahead[key]] == items
