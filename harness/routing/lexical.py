@@ -140,10 +140,6 @@ class LexicalEngine:
                 out[place] = outcome
         return out
 
-    def grade_plain(self, cases: list[Case]) -> list[tuple]:
-        """grade_all's outcomes as `LexicalOutcome.plain` tuples."""
-        return [outcome.plain() for outcome in self.grade_all(cases)]
-
     def _grade_block(self, cases: list[Case]) -> list[LexicalOutcome]:
         scores = self.index.score_block([case.prompt for case in cases])
         columns = self.index.columns
