@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 import tempfile
@@ -170,3 +171,36 @@ def test_a_glob_the_shell_expanded_counts_as_several_values(tmp_path: Path) -> N
     run, report = structural(tmp_path, "--skills-dir", *expanded, "--docs", "README.md", "docs/a.md")
     assert run.code == 0, run.stdout + run.stderr
     assert report["skills"] == ["alpha", "beta", "gamma"]
+
+
+PROBE = """
+import atexit, sys
+from harness.cli import program
+atexit.register(lambda: print("torn down", file=sys.stderr, flush=True))
+sys.argv = ["skillscope", *sys.argv[1:]]
+program()
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "torn_down"),
+    [
+        (["structural", "--repo", "{root}", "--format", "json", "--output", "-"], 0, False),
+        (["structural", "--repo", "{root}", "--no-such-flag"], 2, True),
+    ],
+)
+def test_a_bounded_run_ends_without_the_teardown_and_loses_no_output(
+    tmp_path: Path, argv: list[str], code: int, torn_down: bool
+) -> None:
+    """After a run bounded by the repo it read, the process ends at once (no teardown, no exit
+    handlers); its whole output is flushed first. Other runs end as Python ends them."""
+    make_skill(tmp_path, "demo")
+    words = [word.format(root=tmp_path) for word in argv]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *words], capture_output=True, text=True, cwd=tmp_path, check=False
+    )
+    assert done.returncode == code, done.stderr
+    assert ("torn down" in done.stderr) is torn_down
+    if code == 0:
+        report = json.loads(done.stdout)  # the whole report, however large the pipe's buffer
+        assert report["command"] == "structural" and report["passed"] is True
