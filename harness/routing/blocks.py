@@ -141,8 +141,7 @@ class ScoreBlock:
         found: list[list[tuple[float, int]]] = [[] for _ in self.queries]
         if not count:
             return found
-        floors = np.partition(self.matrix, skills - count, axis=1)[:, skills - count]
-        rows, columns = np.nonzero((self.matrix >= floors[:, None]) & (self.matrix > 0))
+        rows, columns = np.nonzero((self.matrix >= self._floors(count)) & (self.matrix > 0))
         scores = self.matrix[rows, columns].tolist()
         for row, column, score in zip(rows.tolist(), columns.tolist(), scores, strict=True):
             found[row].append((-score, column))
@@ -150,6 +149,16 @@ class ScoreBlock:
             pairs.sort()
             del pairs[count:]
         return found
+
+    def _floors(self, count: int) -> np.ndarray:
+        """Each row's `count`-th largest distinct score (a column): every score of the row's top `count`
+        reaches it, ties included. Cheaper than a partition: `count` passes of a row maximum."""
+        left = self.matrix.copy()
+        floors = left.max(axis=1, keepdims=True)
+        for _ in range(count - 1):
+            left[left >= floors] = 0.0
+            floors = left.max(axis=1, keepdims=True)
+        return floors
 
     def _shared(self, cells: list[int]) -> dict[int, tuple[str, ...]]:
         """For each cell, the words its row's text and its skill both hold, heaviest term first, ties by
