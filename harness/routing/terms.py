@@ -37,21 +37,25 @@ class Analyzer:
         self._stemmer = snowballstemmer.stemmer("english")
         self._stems: dict[str, str | None] = {}
 
-    def words(self, text: str) -> list[tuple[str, str]]:
-        """(stem, word as written) for each word of `text` that carries meaning, in order."""
-        out = []
+    def counts(self, text: str) -> tuple[dict[str, int], dict[str, str]]:
+        """Each stem of `text` that carries meaning with its count, and the word first written for it
+        (lower-cased), both in order of first use."""
+        counted: dict[str, int] = {}
+        first: dict[str, str] = {}
         stems = self._stems
         for written in WORD.findall(text):
             word = written.casefold()
             stem = stems.get(word, UNSEEN)
             if stem is UNSEEN:
                 stem = self.stem(word)
-            if stem is not None:
-                out.append((stem, word))
-        return out
-
-    def terms(self, text: str) -> list[str]:
-        return [stem for stem, _ in self.words(text)]
+            if stem is None:
+                continue
+            if stem in counted:
+                counted[stem] += 1
+            else:
+                counted[stem] = 1
+                first[stem] = word
+        return counted, first
 
     def stem(self, word: str) -> str | None:
         """The word's stem, or None for a stop word or a single character."""

@@ -143,15 +143,7 @@ class Index:
         return math.fsum(weight * b[stem] for stem, weight in a.items() if stem in b)
 
     def _counts(self, text: str) -> tuple[dict[str, int], dict[str, str]]:
-        counted: dict[str, int] = {}
-        words: dict[str, str] = {}
-        for stem, word in self.analyzer.words(text):
-            if stem in counted:
-                counted[stem] += 1
-            else:
-                counted[stem] = 1
-                words[stem] = word
-        return counted, words
+        return self.analyzer.counts(text)
 
     def _vector(self, counted: dict[str, int], words: dict[str, str]) -> Vector:
         known, unseen = self.idfs.get, self.unseen_idf

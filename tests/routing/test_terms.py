@@ -13,20 +13,24 @@ from snowballstemmer.english_stemmer import EnglishStemmer
 from harness.routing.terms import MIN_LENGTH, STOP_WORDS, WORD, Analyzer
 
 
-def test_words_are_lower_cased_split_on_punctuation_and_stemmed():
-    assert Analyzer().terms("Merging PDF-files: merged, MERGES!") == ["merg", "pdf", "file", "merg", "merg"]
+def test_words_are_lower_cased_split_on_punctuation_stemmed_and_counted_in_order_of_first_use():
+    counted, first = Analyzer().counts("Merging PDF-files: merged, MERGES!")
+    assert list(counted.items()) == [("merg", 3), ("pdf", 1), ("file", 1)]
+    assert first == {"merg": "merging", "pdf": "pdf", "file": "files"}
 
 
 def test_stop_words_boilerplate_and_single_characters_carry_no_meaning():
-    assert Analyzer().terms("Use this skill when the user asks for a x") == []
+    assert Analyzer().counts("Use this skill when the user asks for a x") == ({}, {})
 
 
-def test_each_stem_keeps_the_word_as_written():
-    assert Analyzer().words("Profiles the CSV") == [("profil", "profiles"), ("csv", "csv")]
+def test_each_stem_keeps_the_first_word_written_for_it():
+    _, first = Analyzer().counts("Profiles the CSV, profiled")
+    assert list(first.items()) == [("profil", "profiles"), ("csv", "csv")]
 
 
 def test_letters_of_any_script_and_digits_are_words():
-    assert Analyzer().terms("Résumé in S3, version 2") == ["résumé", "s3", "version"]
+    counted, _ = Analyzer().counts("Résumé in S3, version 2")
+    assert list(counted) == ["résumé", "s3", "version"]
 
 
 # The C stemmer (PyStemmer, which snowballstemmer uses when it is installed) must stem as the pure-Python
