@@ -49,14 +49,11 @@ class LexicalResult:
     # case (a report's laid-out line); None: made from the outcomes when the report is written.
     case_entries: list[object] | None = None
     _rates: tuple[dict, dict[str, dict]] | None = field(default=None, init=False, repr=False, compare=False)
+    _totals: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     command = "routing"
     engine = ENGINE
     approximation = APPROXIMATION
-
-    @property
-    def graded(self) -> list[LexicalOutcome]:
-        return [o for o in self.outcomes if o.graded]
 
     @property
     def passed(self) -> bool:
@@ -69,20 +66,28 @@ class LexicalResult:
         return self._rates
 
     def totals(self) -> dict:
-        graded = self.graded
-        passed = sum(1 for o in graded if o.passed)
-        overall, _ = self.rates()
-        return {
-            "cases": len(self.outcomes),
-            "graded": len(graded),
-            "passed": passed,
-            "errors": len(self.outcomes) - len(graded),
-            "accuracy": metrics.accuracy(passed, len(graded)),
-            "activations": sum(1 for o in graded if o.fired),
-            "activations_expected": sum(1 for o in graded if o.expected),
-            "rank1": overall,
-            "vocabulary_gaps": len(self.findings),
-        }
+        """Counted once, in one pass: the JSON report, the headline and the markdown all read them."""
+        if self._totals is None:
+            graded = passed = fired = expected = 0
+            for o in self.outcomes:
+                if o.graded:
+                    graded += 1
+                    passed += o.passed
+                    fired += o.fired
+                    expected += bool(o.expected)
+            overall, _ = self.rates()
+            self._totals = {
+                "cases": len(self.outcomes),
+                "graded": graded,
+                "passed": passed,
+                "errors": len(self.outcomes) - graded,
+                "accuracy": metrics.accuracy(passed, graded),
+                "activations": fired,
+                "activations_expected": expected,
+                "rank1": overall,
+                "vocabulary_gaps": len(self.findings),
+            }
+        return self._totals
 
     def per_skill(self) -> dict[str, dict]:
         """The routing per-skill rows, each with its skill's rank-1 and top-k figures."""
