@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from harness.report.jsontext import Laid, line, readable
 
-SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
+SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
 DOCUMENTS = st.recursive(
     SCALARS,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
@@ -35,12 +35,23 @@ def test_the_outline_is_indented_and_each_case_is_one_line():
         "{",
         '  "command": "routing",',
         '  "cases": [',
-        '    {"id": "a", "top": [{"skill": "x"}]},',
-        '    {"id": "b"}',
+        '    {"id":"a","top":[{"skill":"x"}]},',
+        '    {"id":"b"}',
         "  ],",
         '  "empty": []',
         "}",
     ]
+
+
+def test_a_number_json_cannot_hold_is_null_so_every_reader_can_parse_the_report():
+    assert readable({"ratio": float("inf"), "cases": [{"score": float("nan")}]}) == (
+        '{\n  "ratio": null,\n  "cases": [\n    {"score":null}\n  ]\n}\n'
+    )
+
+
+def test_what_the_fast_encoder_refuses_is_written_by_the_standard_one():
+    assert line({"big": 2**70, 1: "key"}) == '{"big":%d,"1":"key"}' % 2**70
+    assert json.loads(line({"big": 2**70})) == {"big": 2**70}
 
 
 def test_text_outside_ascii_is_written_as_it_is():
