@@ -31,7 +31,7 @@ HELP = "install the routing room in an agent and grade whether each prompt fires
 AUTO_REPEAT_MAX = 5
 # Below this many case x skill scores, forking a child to grade part of the cases costs more than it saves.
 FORKED_CELLS = 2_000_000
-CALLER_SHARE = 0.4  # of the cases, for the caller, who also runs the structural gate
+CALLER_SHARE = 0.35  # of the cases, for the caller, who also runs the structural gate
 ROOM_NAMES_SHOWN = 12
 AGENT, LEXICAL = "agent", "lexical"
 # What only an agent run uses; a lexical run given one of them says so instead of ignoring it.
