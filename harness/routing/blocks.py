@@ -28,29 +28,30 @@ class Postings:
 
     def __init__(self, index: Index):
         self.index = index
-        self.words: dict[str, int] = {}
+        self.words: dict[str, int] = {}  # each word's number, in order of first use by name order
+        word_ids: list[int] = []
         columns: list[int] = []
         weights: list[float] = []
-        starts: list[int] = []
-        by_word: dict[str, list[tuple[int, float]]] = {}
         for column, name in enumerate(index.names):
             for stem, weight in index.vectors[name].weights.items():
-                by_word.setdefault(stem, []).append((column, weight))
-        for stem, held in by_word.items():
-            self.words[stem] = len(starts)
-            starts.append(len(columns))
-            columns.extend(column for column, _ in held)
-            weights.extend(weight for _, weight in held)
+                word = self.words.get(stem)
+                if word is None:
+                    word = self.words[stem] = len(self.words)
+                word_ids.append(word)
+                columns.append(column)
+                weights.append(weight)
+        # Grouped word by word; a stable sort keeps each word's skills in name order.
+        order = np.argsort(np.array(word_ids, dtype=np.int64), kind="stable")
         self.stems = list(self.words)
         # Each word's place among the words in string order: the tie-break of the shared words.
         self.stem_order = np.empty(len(self.stems), dtype=np.int64)
         self.stem_order[sorted(range(len(self.stems)), key=self.stems.__getitem__)] = np.arange(
             len(self.stems)
         )
-        self.columns = np.array(columns, dtype=np.int64)
-        self.weights = np.array(weights, dtype=np.float64)
-        self.starts = np.array(starts, dtype=np.int64)
-        self.lengths = np.diff(np.append(self.starts, len(columns)))
+        self.columns = np.array(columns, dtype=np.int64)[order]
+        self.weights = np.array(weights, dtype=np.float64)[order]
+        self.lengths = np.bincount(np.array(word_ids, dtype=np.int64), minlength=len(self.stems))
+        self.starts = np.cumsum(self.lengths) - self.lengths
 
     def products(self, queries: list[Vector]) -> Products:
         """Every product of a query weight and a skill weight, in query order, then word order, then skill."""
