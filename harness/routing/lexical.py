@@ -214,17 +214,20 @@ def vocabulary_gaps(outcomes: list[LexicalOutcome]) -> list[Finding]:
 
 def rank_rates(outcomes: list[LexicalOutcome], room: list[str]) -> tuple[dict, dict[str, dict]]:
     """Rank-1 and top-k rates of the graded positives, overall and per skill of the room."""
-    positives = [o for o in outcomes if o.graded and o.case.should_trigger]
-    by_skill: dict[str, list[LexicalOutcome]] = {name: [] for name in room}
-    for outcome in positives:
-        by_skill.get(outcome.case.skill, []).append(outcome)
-    return _rates(positives), {name: _rates(cases) for name, cases in by_skill.items()}
+    overall = [0, 0, 0]  # positives, rank 1, within top k
+    by_skill = {name: [0, 0, 0] for name in room}
+    for o in outcomes:  # one pass: a large run has ten thousand outcomes and a thousand skills
+        if o.graded and o.case.should_trigger:
+            rank1, top_k = o.rank1, o.passed
+            for tally in (overall, by_skill.get(o.case.skill)):
+                if tally is not None:
+                    tally[0] += 1
+                    tally[1] += rank1
+                    tally[2] += top_k
+    return _rates(*overall), {name: _rates(*tally) for name, tally in by_skill.items()}
 
 
-def _rates(positives: list[LexicalOutcome]) -> dict:
-    rank1 = sum(1 for o in positives if o.rank1)
-    top_k = sum(1 for o in positives if o.passed)
-    count = len(positives)
+def _rates(count: int, rank1: int, top_k: int) -> dict:
     return {
         "positives": count,
         "rank1": rank1,
