@@ -165,10 +165,7 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         isinstance(ident, str) and ident.strip() and isinstance(prompt, str) and isinstance(trigger, bool)
     ):
         return None
-    lists = {
-        key: [v for v in item[key] if isinstance(v, str)] if isinstance(item.get(key), list) else []
-        for key in EXPECTATION_KEYS
-    }
+    lists = {key: _strings(item[key]) for key in EXPECTATION_KEYS if key in item}
     workspace, note, trust = item.get("workspace"), item.get("note"), item.get("trust_level")
     top_k, owner = item.get("top_k"), item.get("owner")
     return Case(
@@ -186,6 +183,10 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         owner=owner.strip() if isinstance(owner, str) and owner.strip() else None,
         **lists,
     )
+
+
+def _strings(value: object) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def _reject_constant(name: str) -> None:
