@@ -12,14 +12,16 @@ from harness.model.findings import errors_in
 from harness.options import Adoption
 
 
-def require_well_formed(loaded: Catalog, ctx: Context, subject: str, adoption: Adoption) -> None:
-    """Print every structural error of `loaded` and stop; `subject` says which skills they are. The
-    repo's baseline and --warn apply as they do in `skillscope structural`."""
+def require_well_formed(
+    loaded: Catalog, ctx: Context, subject: str, adoption: Adoption, before: str = "spending tokens"
+) -> None:
+    """Print every structural error of `loaded` and stop; `subject` says which skills they are, `before`
+    what the run would do next. The repo's baseline and --warn apply as in `skillscope structural`."""
     problems = errors_in(adoption.apply(structural_checks.check(loaded, CheckOptions())).findings)
     if problems:
         for finding in problems:
             ctx.err(f"  {finding.location}: {finding.message}")
         raise HarnessError(
             f"{len(problems)} structural error(s) in {subject}; fix them (see "
-            "`skillscope structural`) before spending tokens."
+            f"`skillscope structural`) before {before}."
         )

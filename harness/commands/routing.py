@@ -170,7 +170,9 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     loaded = catalog.load(repo, room, options.negatives_from(args))
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
     if args.engine == LEXICAL:
-        gate = partial(require_well_formed, loaded, ctx, "the skills this run ranks", adoption)
+        gate = partial(
+            require_well_formed, loaded, ctx, "the skills this run ranks", adoption, "ranking them"
+        )
         return run_lexical(args, ctx, deadline, loaded, room, gate, cancel)
     from harness.commands import routing_agent  # the agent machinery, which a lexical run never imports
 

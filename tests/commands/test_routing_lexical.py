@@ -123,6 +123,7 @@ def test_the_structural_gate_still_runs_first(catalog_repo: Path):
     run, report = lexical(catalog_repo)
     assert run.code == 1 and report is None
     assert "slide-deck/SKILL.md:1" in run.stderr and "structural error(s)" in run.stderr
+    assert "before ranking them" in run.stderr and "tokens" not in run.stderr  # a free run spends none
 
 
 @pytest.mark.parametrize(
