@@ -204,3 +204,28 @@ def test_a_bounded_run_ends_without_the_teardown_and_loses_no_output(
     if code == 0:
         report = json.loads(done.stdout)  # the whole report, however large the pipe's buffer
         assert report["command"] == "structural" and report["passed"] is True
+
+
+def test_a_bounded_run_that_parsed_in_worker_processes_leaves_none_behind(tmp_path: Path) -> None:
+    """The exit skips the interpreter's teardown, so the run itself must have ended its workers: a
+    forked worker's command line is its parent's, and none may be left once the run has exited."""
+    from harness.checks import references
+
+    root = tmp_path / "many-skills"
+    for number in range(2 * references.SKILLS_AHEAD + 1):  # enough for the worker pool to start
+        make_skill(root, f"skill-{number:03d}")
+    marker = str(tmp_path / "report.json")
+    words = ["structural", "--repo", str(root), "--skills-dir", "*", "--output", marker]
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *words], capture_output=True, text=True, cwd=root, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(Path(marker).read_text(encoding="utf-8"))["passed"] is True
+    left = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            if marker.encode() in cmdline.read_bytes():
+                left.append(cmdline.parent.name)
+        except OSError:
+            continue  # a process that ended while we looked
+    assert left == []
