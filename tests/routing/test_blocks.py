@@ -77,5 +77,5 @@ def test_shared_words_stop_at_the_shown_count_heaviest_first():
 
 
 def test_blocks_hold_a_bounded_number_of_scores_whatever_the_room():
-    assert block_rows(1) * 1 <= 500_000 and block_rows(1000) * 1000 <= 500_000
+    assert block_rows(1) * 1 <= 125_000 and block_rows(1000) * 1000 <= 125_000
     assert block_rows(10_000_000) == 1
