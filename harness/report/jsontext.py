@@ -54,5 +54,6 @@ def _text(value: object, level: int) -> str:
     if isinstance(value, dict):
         items = [f"{inner}{line(str(key))}: {_text(item, level + 1)}" for key, item in value.items()]
         return "{\n" + ",\n".join(items) + f"\n{outer}}}"
-    items = [f"{inner}{_text(item, level + 1)}" for item in value]
+    # A case list holds thousands of lines laid out ahead: their text is taken as it is, without a call.
+    items = [f"{inner}{item.text if type(item) is Laid else _text(item, level + 1)}" for item in value]
     return "[\n" + ",\n".join(items) + f"\n{outer}]"

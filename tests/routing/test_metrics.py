@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from harness.model.dataset import Case
 from harness.routing import metrics
@@ -48,6 +50,41 @@ def shared(case_id: str, *observed: object) -> CaseOutcome:
 
 
 # --- per skill ---------------------------------------------------------------------------
+
+
+def defined_per_skill(outcomes: list[CaseOutcome], room: list[str]) -> dict[str, dict]:
+    """The rows as the report defines them, skill by skill over every outcome."""
+    rows = {}
+    for skill in room:
+        expecting = [o for o in outcomes if o.graded and o.expected == skill]
+        fired = [o for o in outcomes if o.graded and o.observed == skill]
+        correct = sum(1 for o in expecting if o.observed == skill)
+        missed = sum(1 for o in expecting if o.observed is None)
+        rows[skill] = {
+            "expected": len(expecting),
+            "correct": correct,
+            "missed": missed,
+            "lost_to_other_skill": len(expecting) - correct - missed,
+            "fired_total": len(fired),
+            "fired_when_not_expected": sum(1 for o in fired if o.expected != skill),
+            "recall": round(correct / len(expecting), 3) if expecting else None,
+            "precision": round(correct / len(fired), 3) if fired else None,
+        }
+    return rows
+
+
+SKILLS = st.sampled_from([*ROOM, "not-in-room"])
+OBSERVED = st.sampled_from([*ROOM, "not-in-room", None, ERRORED])
+
+
+@settings(derandomize=True, max_examples=300)
+@given(st.lists(st.tuples(st.none() | SKILLS, st.booleans(), OBSERVED), max_size=12))
+def test_per_skill_rows_are_the_defined_counts_whatever_the_outcomes(drawn):
+    outcomes = [
+        outcome(case(f"c{n}", skill, trigger and skill is not None), observed)
+        for n, (skill, trigger, observed) in enumerate(drawn)
+    ]
+    assert metrics.per_skill(outcomes, ROOM) == defined_per_skill(outcomes, ROOM)
 
 
 def test_per_skill_counts_every_kind_of_outcome():
