@@ -100,11 +100,12 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
         evals = path / "evals"
         loaded = []
         for filename, extended in ((dataset.EVALS, False), (dataset.EXTENDED, True)):
-            if present(evals / filename):
-                rel = repo.rel(evals / filename)
-                loaded.append(dataset.load(evals / filename, rel, name, extended, checked))
+            file = evals / filename
+            if present(file):
+                loaded.append(dataset.load(file, repo.rel(file), name, extended, checked))
         catalog.datasets[name] = loaded
-        catalog.machines[name] = machine.load(evals / machine.FILENAME, repo.rel(evals / machine.FILENAME))
+        plan = evals / machine.FILENAME  # most skills have none: its name is worked out only for one
+        catalog.machines[name] = machine.load(plan, repo.rel(plan)) if present(plan) else MachinePlan()
     memo.save()
     checked.save()
     return catalog

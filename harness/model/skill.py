@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from harness.files import UnreadableFile, read_text
@@ -31,8 +32,8 @@ class Skill:
     problem_rule: str | None = None
     problem_line: int | None = None
 
-    @property
-    def skill_md(self) -> Path:
+    @cached_property
+    def skill_md(self) -> Path:  # kept: several checks ask for it, a thousand skills at a time
         return self.path / "SKILL.md"
 
     @property
