@@ -216,8 +216,8 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None, *, leave
         bounded = getattr(module, "bounded", lambda _: False)(args)
         with collector.paused(bounded):
             code = module.run(args, ctx)
-        if bounded and leave:
-            leave_now(code, ctx)
+            if bounded and leave:  # while paused: re-enabled, the collector would walk the run's objects
+                leave_now(code, ctx)
         return code
     except HarnessError as exc:
         ctx.err(f"error: {exc}")
