@@ -104,7 +104,7 @@ def cpu_count() -> int:
 
 
 def can_fork() -> bool:
-    import multiprocessing
     import threading
 
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    # Where os.fork exists, multiprocessing offers the fork start method; asking it costs an import.
+    return hasattr(os, "fork") and threading.active_count() == 1
