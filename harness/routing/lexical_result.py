@@ -111,9 +111,7 @@ class LexicalResult:
             "per_skill": self.per_skill(),
             "confusion": metrics.confusion(self.outcomes),
             "findings": [f.to_dict() for f in self.findings],
-            "cases": self.case_entries
-            if self.case_entries is not None
-            else [case_json(o) for o in self.outcomes],
+            "cases": cases,
             "forecast": self.forecast.to_json() if self.forecast else None,
         }
 
