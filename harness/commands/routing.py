@@ -197,11 +197,11 @@ def run_lexical(
     if not cases:
         gate()
         raise UsageError("no routing case selected; check --skill and --only.")
-    descriptions = {name: loaded.skills[name].description for name in room}
     redact = Redactor.of(ctx.environ)
     large = len(cases) * len(room) >= FORKED_CELLS
     share = len(cases) - int(len(cases) * CALLER_SHARE) if large else 0
-    engine = LexicalEngine(descriptions)  # before the fork: the child inherits the room indexed
+    # Indexed before the fork: the child inherits the room's index.
+    engine = LexicalEngine({name: loaded.skills[name].description for name in room})
     with Forked(partial(graded_and_laid, engine, cases[:share], redact), start=large) as child:
         gate()
         rest = engine.grade_all(cases[share:])
@@ -235,8 +235,6 @@ def graded_and_laid(
     engine: LexicalEngine, cases: list[Case], redact: Redactor
 ) -> tuple[list[tuple], list[str]]:
     """A forked child's share: `cases` graded (as plain tuples) and their report lines laid out."""
-    if not cases:
-        return [], []
     outcomes = engine.grade_all(cases)
     return [o.plain() for o in outcomes], case_lines(outcomes, redact)
 

@@ -43,7 +43,8 @@ class Postings:
                 columns.append(column)
                 weights.append(weight)
         # Grouped word by word; a stable sort keeps each word's skills in name order.
-        order = np.argsort(np.array(word_ids, dtype=np.int64), kind="stable")
+        word_of = np.array(word_ids, dtype=np.int64)
+        order = np.argsort(word_of, kind="stable")
         self.stems = list(self.words)
         # Each word's place among the words in string order: the tie-break of the shared words.
         self.stem_order = np.empty(len(self.stems), dtype=np.int64)
@@ -52,7 +53,7 @@ class Postings:
         )
         self.columns = np.array(columns, dtype=np.int64)[order]
         self.weights = np.array(weights, dtype=np.float64)[order]
-        self.lengths = np.bincount(np.array(word_ids, dtype=np.int64), minlength=len(self.stems))
+        self.lengths = np.bincount(word_of, minlength=len(self.stems))
         self.starts = np.cumsum(self.lengths) - self.lengths
 
     def products(self, queries: list[Vector]) -> Products:

@@ -58,7 +58,7 @@ class Index:
     def __init__(self, documents: Mapping[str, str], analyzer: Analyzer | None = None):
         self.analyzer = analyzer or Analyzer()
         self.names = sorted(documents)
-        counts = {name: self._counts(documents[name]) for name in self.names}
+        counts = {name: self.analyzer.counts(documents[name]) for name in self.names}
         self.document_frequency: Counter[str] = Counter()
         for counted, _ in counts.values():
             self.document_frequency.update(counted.keys())
@@ -91,7 +91,7 @@ class Index:
         return self._postings
 
     def vector(self, text: str) -> Vector:
-        return self._vector(*self._counts(text))
+        return self._vector(*self.analyzer.counts(text))
 
     def shared(self, query: Vector, name: str) -> tuple[str, ...]:
         """Words `query` and skill `name` both hold, heaviest in the score first, as `query` wrote them."""
@@ -141,9 +141,6 @@ class Index:
         if len(b) < len(a):
             a, b = b, a
         return math.fsum(weight * b[stem] for stem, weight in a.items() if stem in b)
-
-    def _counts(self, text: str) -> tuple[dict[str, int], dict[str, str]]:
-        return self.analyzer.counts(text)
 
     def _vector(self, counted: dict[str, int], words: dict[str, str]) -> Vector:
         known, unseen = self.idfs.get, self.unseen_idf
