@@ -212,9 +212,11 @@ def main_bench() -> None:
     parser.add_argument("--statements", default="1,5,20", help="judged statement counts (default: 1,5,20)")
     parser.add_argument("--latency", type=float, default=0.0, help="delay of each fake reply (default: 0)")
     args = parser.parse_args()
+    counts = [int(n) for n in args.statements.split(",")]
+    if args.cases < 1 or args.cases + len(counts) < 3:
+        parser.error("the skill needs at least 3 positives (Tier 0): raise --cases or add --statements")
     claude = find_claude()
     cli = agent.locate(claude, {"PATH": os.environ.get("PATH", "")})
-    counts = [int(n) for n in args.statements.split(",")]
     scratch = Path(tempfile.mkdtemp(prefix="behavioral-bench-"))
     try:
         root = scratch / "repo"

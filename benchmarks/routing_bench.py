@@ -3,7 +3,7 @@ requests per case, the result cache, adaptive repeats, and peak memory while a 6
 through the trace builder.
 
     SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py [--cases 40] [--latency 0.2]
-        [--work-turns 2] [--trace-mb 64] [--skip-cli]
+        [--work-turns 2] [--patterns 8] [--trace-mb 64] [--skip-cli]
 
 Everything runs against the scripted fake API (tests/fakeapi) on 127.0.0.1, whose every reply waits
 --latency seconds before its first byte. The repo has one skill per five cases (three prompts that should
@@ -22,7 +22,8 @@ Figures printed:
 - result cache: a cold run into an empty cache, then the same run again: its requests (target 0) and
   the speed-up.
 - adaptive repeats: `--repeat 5` against `--repeat auto:5` on a model whose every case fires its skill
-  by a fixed pattern (known rate): samples spent, and whether every case got the same verdict.
+  by a fixed pattern (known rate; --patterns of them): samples spent, and whether every case got the
+  same verdict.
 - CPU: user+sys seconds of the child processes per wall second, to tell a CPU-bound machine from
   a latency-bound one.
 - peak RSS of a fresh interpreter feeding a synthetic --trace-mb stream through TraceBuilder.
@@ -77,7 +78,7 @@ while fed < target:
         builder.feed(line)
         fed += len(line) + 1
 trace = builder.trace
-print(json.dumps({"fed_mb": fed / 1048576, "events": trace.event_count, "kept": len(trace.events),
+print(json.dumps({"fed_mb": fed / 1048576, "events": trace.event_count, "kept": len(trace.tool_calls),
                   "tool_calls": trace.budget_tool_calls,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
@@ -200,7 +201,7 @@ def harness_run(
         raise SystemExit(f"harness exited {code} without a report: {ctx.stderr.getvalue()[-500:]}")
     wall = time.monotonic() - started
     report = json.loads(out.read_text())
-    if len(report["cases"]) < len(prompts):
+    if len(report["cases"]) != len(prompts):
         raise SystemExit(f"harness ran {len(report['cases'])} cases, expected {len(prompts)}")
     return {
         "wall": wall,
@@ -323,12 +324,15 @@ class PatternModel:
         return R.text("I will answer this myself.", delay_s=self.latency)
 
 
-def adaptive_bench(claude: str, latency: float) -> None:
-    """`--repeat 5` against `--repeat auto:5` on cases of known rates: samples spent, same verdicts."""
+def adaptive_bench(claude: str, latency: float, count: int) -> None:
+    """`--repeat 5` against `--repeat auto:5` on cases of known rates (the first `count` patterns):
+    samples spent, same verdicts."""
+    patterns = PATTERNS[:count]
     scratch = Path(tempfile.mkdtemp(prefix="routing-bench-repeat-"))
     try:
         repo = scratch / "repo"
-        make_skill(repo, "skill-00", evals={"evaluations": pattern_cases()})
+        cases = pattern_cases(patterns)
+        make_skill(repo, "skill-00", evals={"evaluations": cases})
         (scratch / "home").mkdir()
         figures = {}
         for label, repeat in (("fixed", "5"), ("adaptive", "auto:5")):
@@ -338,7 +342,7 @@ def adaptive_bench(claude: str, latency: float) -> None:
                     env,
                     repo,
                     ["skill-00"],
-                    PATTERNS,
+                    [case["prompt"] for case in cases],
                     4,
                     scratch / f"{label}.json",
                     "--no-cache",
@@ -347,18 +351,18 @@ def adaptive_bench(claude: str, latency: float) -> None:
                 )
                 figures[label]["requests"] = len(api.agent_turns())
         fixed, adaptive = figures["fixed"], figures["adaptive"]
-        rates = ", ".join(f"{p.count('1') / len(p):.1f}" for p in PATTERNS)
+        rates = ", ".join(f"{p.count('1') / len(p):.1f}" for p in patterns)
         print(
             f"adaptive repeats:            {adaptive['samples']} samples against {fixed['samples']} for "
             f"--repeat 5 ({(1 - adaptive['samples'] / fixed['samples']) * 100:.0f} % fewer) over "
-            f"{len(PATTERNS)} positives of rates {rates} and 2 negatives; same verdicts: "
+            f"{len(patterns)} positives of rates {rates} and 2 negatives; same verdicts: "
             f"{adaptive['cases'] == fixed['cases']}"
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def pattern_cases() -> list[dict]:
+def pattern_cases(patterns: tuple[str, ...]) -> list[dict]:
     """One positive per pattern with an expected behaviour, and the two negatives a dataset needs (the
     model never fires on them)."""
     positives = [
@@ -368,7 +372,7 @@ def pattern_cases() -> list[dict]:
             "prompt": f"Please do the skill-00 job, variant {n}.",
             "expected_behavior": ["Does the job"],
         }
-        for n in range(len(PATTERNS))
+        for n in range(len(patterns))
     ]
     negatives = [
         {"id": f"never-{n}", "skill_should_trigger": False, "prompt": f"Something unrelated, number {n}."}
@@ -388,8 +392,9 @@ def trace_bench(megabytes: int) -> None:
     )
     figures = json.loads(done.stdout)
     print(
-        f"trace builder: {figures['fed_mb']:.0f} MB streamed, {figures['events']} events "
-        f"({figures['kept']} kept), peak RSS {figures['peak_rss_mb']:.0f} MB (target < 150 MB)"
+        f"trace builder: {figures['fed_mb']:.0f} MB streamed, {figures['events']} events, "
+        f"{figures['tool_calls']} tool calls ({figures['kept']} kept), "
+        f"peak RSS {figures['peak_rss_mb']:.0f} MB (target < 150 MB)"
     )
 
 
@@ -397,15 +402,27 @@ def main_bench() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--cases", type=int, default=40)
+    parser.add_argument(
+        "--cases", type=int, default=40, help="a multiple of 5: each skill's dataset holds five cases"
+    )
     parser.add_argument("--latency", type=float, default=0.2, help="seconds before each fake reply")
     parser.add_argument("--work-turns", type=int, default=2, help="shell turns after an activation")
+    parser.add_argument(
+        "--patterns",
+        type=int,
+        default=len(PATTERNS),
+        help="positives of known rates in the repeat figure (3-8)",
+    )
     parser.add_argument("--trace-mb", type=int, default=64)
     parser.add_argument("--skip-cli", action="store_true", help="only the trace-builder memory figure")
     args = parser.parse_args()
+    if args.cases < 5 or args.cases % 5:
+        parser.error("--cases must be a multiple of 5: the harness runs every case of each skill's dataset")
+    if not 3 <= args.patterns <= len(PATTERNS):
+        parser.error(f"--patterns must be between 3 (the positives a dataset needs) and {len(PATTERNS)}")
     if not args.skip_cli:
         cli_bench(args)
-        adaptive_bench(find_claude(), args.latency)
+        adaptive_bench(find_claude(), args.latency, args.patterns)
     trace_bench(args.trace_mb)
     return 0
 

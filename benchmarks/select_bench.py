@@ -4,8 +4,9 @@
 
 Builds the repo in a temporary directory (every tenth skill asks for hardware, every fiftieth names a
 runner type, every seventh asserts nothing beyond routing), then times the plan in-process and as a
-subprocess (interpreter start-up included), printing the best and median of --repeat runs. The
-`select-only` line runs the command without the CLI importing every other command first.
+subprocess (interpreter start-up included), printing the best and median of --repeat runs. It exits 0
+once the figures are printed, whether or not they meet the target; a failed run of select ends it with
+the reason.
 """
 
 from __future__ import annotations
@@ -50,7 +51,9 @@ def build_repo(root: Path, skills: int) -> list[str]:
         if index % 50 == 0:
             (folder / "evals" / "machine.yml").write_text("runner_type: instinct\n")
         elif index % 10 == 0:
-            (folder / "evals" / "machine.yml").write_text(f"labels: [gpu-{index % 4}]\nos: [Linux]\n")
+            (folder / "evals" / "machine.yml").write_text(
+                f"labels: [self-hosted, gpu-{index % 4}]\nos: [Linux]\n"
+            )
     return names
 
 
@@ -105,27 +108,9 @@ def in_process(argv: list[str], stdin: str, root: Path) -> tuple[float, float, s
     return wall, cpu, ctx.stdout.getvalue()
 
 
-# The select command alone, without the CLI importing every other command first: the floor a lazy
-# command registry would reach.
-SELECT_ONLY = (
-    "import argparse, sys\n"
-    "from harness import options\n"
-    "from harness.commands import select\n"
-    "from harness.context import Context\n"
-    "parser = argparse.ArgumentParser()\n"
-    "options.add_repo(parser)\n"
-    "select.add_arguments(parser)\n"
-    "sys.exit(select.run(parser.parse_args(sys.argv[2:]), Context()))\n"
-)
-
-
-def as_subprocess(argv: list[str], stdin: str, root: Path, select_only: bool = False) -> tuple[float, float]:
+def as_subprocess(argv: list[str], stdin: str, root: Path) -> tuple[float, float]:
     """(wall, cpu) of one run in a fresh interpreter, start-up and imports included."""
-    command = (
-        [sys.executable, "-c", SELECT_ONLY, *argv]
-        if select_only
-        else [sys.executable, "-m", "harness", *argv]
-    )
+    command = [sys.executable, "-m", "harness", *argv]
     before = _children_cpu()
     wall = time.perf_counter()
     done = subprocess.run(command, input=stdin, capture_output=True, text=True, cwd=root, check=False)
@@ -144,7 +129,7 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def report(label: str, runs: list[tuple[float, float]]) -> bool:
+def report(label: str, runs: list[tuple[float, float]]) -> None:
     """Wall time is the target; CPU time shows the cost on a machine busy with other work."""
     walls, cpus = [run[0] for run in runs], [run[1] for run in runs]
     median = statistics.median(walls)
@@ -153,7 +138,6 @@ def report(label: str, runs: list[tuple[float, float]]) -> bool:
         f"{label:<12} wall best {min(walls) * 1000:7.1f} ms, median {median * 1000:7.1f} ms   "
         f"cpu median {statistics.median(cpus) * 1000:7.1f} ms   ({verdict})"
     )
-    return median < TARGET_S
 
 
 def main_bench() -> int:
@@ -179,12 +163,9 @@ def main_bench() -> int:
             f"{len(plan['skipped'])} skipped legs, "
             f"{len(plan['no_behavior'])} without behavior, routing {plan['routing']}"
         )
-        fast = report("in-process", [(wall, cpu) for wall, cpu, _ in runs])
-        fast = report("subprocess", [as_subprocess(argv, stdin, root) for _ in range(args.repeat)]) and fast
-        report(
-            "select-only", [as_subprocess(argv, stdin, root, select_only=True) for _ in range(args.repeat)]
-        )
-    return 0 if fast else 1
+        report("in-process", [(wall, cpu) for wall, cpu, _ in runs])
+        report("subprocess", [as_subprocess(argv, stdin, root) for _ in range(args.repeat)])
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,126 @@
+"""Every benchmark script runs to its figures at a small size.
+
+A benchmark is where a speed target is shown to be met, so one that no longer runs (a generated repo
+that a newer rule rejects, an attribute that moved) hides the target silently. Each script runs here
+as a user runs it, in a subprocess, with sizes small enough for the suite; the figures it prints are
+never compared with anything (no test depends on the machine's speed), only the facts that do not
+depend on speed: it ended with 0, it printed its figures, and what the scripted fakes make
+deterministic came out so. markdown_pyrs_eval.py is left out: it weighs a parser skillscope does not
+depend on, and without that package it only says how to install it.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+# (script, its arguments at a small size, lines its output must hold)
+OFFLINE = [
+    (
+        "structural_bench.py",
+        ["--sizes", "10,20", "--repeat", "1"],
+        # the size row: in-process, subprocess cold and warm (seconds, CPU, ms per skill), findings, exit
+        [r"^\s+20(\s+[\d.]+){8}\s+20\s+0$", r"per-skill CPU cost ratio 20 vs 10"],
+    ),
+    (
+        "startup_bench.py",
+        ["--rounds", "1", "--skills", "2"],
+        [r"skillscope --version: [\d.]+x a bare start", r"structural on 2 skills, warm memo: [\d.]+x"],
+    ),
+    (
+        "external_bench.py",
+        ["--hosts", "2", "--per-host", "2", "--delay", "0", "--rounds", "1"],
+        [r"4 URLs on 2 hosts, 0 ms per answer; 4 answered ok", r"most requests in flight on one host: 1$"],
+    ),
+    (
+        "lexical_bench.py",
+        ["--sizes", "10,20", "--repeat", "1"],
+        [r"^\s+20\s+200\s", r"whole command, 20 skills x 10 cases: .* exit \[0\]"],
+    ),
+    (
+        "select_bench.py",
+        ["--skills", "30", "--paths", "100", "--repeat", "1"],
+        [r"30 skills, 100 changed paths -> [1-9]\d* default, [1-9]\d* scoped", r"^subprocess\s+wall best"],
+    ),
+]
+
+# Against the real agent CLIs and the scripted model API, as the integration tests run them.
+AGENTS = [
+    (
+        "routing_bench.py",
+        ["--cases", "5", "--latency", "0", "--patterns", "3", "--trace-mb", "1"],
+        [
+            r"requests per case:\s+1\.00 harness",
+            r"0 request\(s\) on the unchanged second run .* same verdicts: True",
+            r"adaptive repeats: .* over 3 positives .* same verdicts: True",
+            r"trace builder: 1 MB streamed",
+        ],
+    ),
+    (
+        "behavioral_bench.py",
+        ["--cases", "2", "--rounds", "1", "--statements", "1"],
+        [r"1 statement\(s\): 1 judge call\(s\) per case, statements per call \[1\], case pass"],
+    ),
+    (
+        "compare_bench.py",
+        ["--cases", "2", "--jobs", "1", "--latency", "0"],
+        [r"^two separate runs\s+[\d.]+ s", r"^ratio\s+[\d.]+x"],
+    ),
+    (
+        "agents_bench.py",
+        ["--cases", "2"],
+        [
+            rf"^{agent}\s+\S+(\s+[\d.]+){{3}} 1\.0$"
+            for agent in ("claude", "copilot", "codex", "gemini", "opencode")
+        ],
+    ),
+]
+
+
+def run_benchmark(script: str, arguments: list[str]) -> str:
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *arguments],
+        cwd=BENCHMARKS,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, (
+        f"{script} exited {done.returncode}:\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}"
+    )
+    return done.stdout
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments", "expected"), [pytest.param(*row, id=row[0]) for row in OFFLINE + AGENTS]
+)
+def test_benchmark_prints_its_figures(script, arguments, expected):
+    output = run_benchmark(script, arguments)
+    for pattern in expected:
+        assert re.search(pattern, output, re.MULTILINE), (
+            f"{script}: no line matches {pattern!r} in:\n{output}"
+        )
+
+
+def test_every_benchmark_is_run_here():
+    covered = {script for script, _, _ in OFFLINE + AGENTS}
+    scripts = {path.name for path in BENCHMARKS.glob("*_bench.py")}
+    assert scripts == covered
+
+
+def test_a_size_the_generated_repo_cannot_hold_is_refused_by_name():
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "routing_bench.py"), "--cases", "7"],
+        cwd=BENCHMARKS,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert "--cases must be a multiple of 5" in done.stderr
