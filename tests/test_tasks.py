@@ -1,0 +1,141 @@
+"""The invoke tasks in tasks.py, run with invoke as an author runs them.
+
+Each task is a thin wrapper over `skillscope`, so what can break is the wrapper: a flag the command no
+longer takes, a plan field that moved, an exit code lost. The offline tasks run for real; the agent
+tasks run once for real against the scripted model API, and each one's command line (`inv --dry`) is
+parsed by skillscope's own parser.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from harness.cli import build_parser, parse
+from tests.support.helpers import make_skill
+from tests.support.select import commit, git, init_repo
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def skills_repo(root: Path, settings: str = "") -> Path:
+    """A git repo whose settings name skills/* as the skills folder, as `skillscope init` writes them."""
+    init_repo(root)
+    (root / "skillscope.toml").write_text(f'skills-dir = ["skills/*"]\n{settings}', encoding="utf-8")
+    return root
+
+
+def inv(*words: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "invoke", "--search-root", str(ROOT), *words],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def task_names() -> list[str]:
+    tree = ast.parse((ROOT / "tasks.py").read_text(encoding="utf-8"))
+    return [
+        node.name.replace("_", "-")
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.decorator_list and not node.name.startswith("_")
+    ]
+
+
+def test_inv_list_shows_every_task(tmp_path):
+    done = inv("--list", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    listed = re.findall(r"^  (\S+)", done.stdout, re.MULTILINE)
+    assert sorted(listed) == sorted(task_names())
+
+
+def test_new_skill_scaffolds_a_skill_that_passes_structural(tmp_path):
+    init_repo(tmp_path)
+    done = inv("new-skill", "demo-skill", "--dir", "skills", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (tmp_path / "skills" / "demo-skill" / "SKILL.md").is_file()
+    assert json.loads((tmp_path / "skills" / "demo-skill" / "evals" / "evals.json").read_text())
+    assert "skillscope structural:" in done.stdout + done.stderr
+
+
+def test_check_runs_both_checks_and_fails_on_a_broken_link(tmp_path):
+    skills_repo(tmp_path)
+    make_skill(tmp_path / "skills", "linker", body="# Linker\n\nSee [the guide](references/guide.md).\n")
+    done = inv("check", cwd=tmp_path)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "skillscope structural: fail" in output
+    assert "skillscope refs: fail" in output
+    assert "references/guide.md" in output
+
+
+def test_check_passes_a_clean_repo(tmp_path):
+    skills_repo(tmp_path)
+    make_skill(tmp_path / "skills", "tidy")
+    done = inv("check", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_plan_prints_the_ci_plan_of_the_branch(tmp_path):
+    repo = skills_repo(tmp_path / "repo", 'routing-room = "all"\n')
+    make_skill(repo / "skills", "alpha")
+    make_skill(repo / "skills", "beta")
+    commit(repo, "skills")
+    git(repo, "checkout", "-q", "-b", "change")
+    commit(
+        repo,
+        "edit alpha",
+        {"skills/alpha/SKILL.md": (repo / "skills/alpha/SKILL.md").read_text() + "\nMore.\n"},
+    )
+    done = inv("plan", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "changed since main: 1 path(s)" in done.stdout
+    assert "routing: yes" in done.stdout
+    assert re.search(r"^behavioral: alpha on Linux -> ubuntu-latest$", done.stdout, re.MULTILINE)
+    assert "beta" not in done.stdout.split("changed since", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("task", "words"),
+    [
+        ("route", ["--room", "a,b", "--only", "a-pos-1", "--keep-logs", "logs"]),
+        ("behave", ["--skill", "a", "--only", "a-pos-1", "--keep-logs", "logs"]),
+        ("compare", ["--skill", "a", "--baseline", "HEAD~1", "--mode", "routing", "--repeat", "2"]),
+        ("compare", ["--reports", "old.json new.json"]),
+        ("cost", ["--skill", "a", "--room", "a,b", "--repeat", "2", "say hello"]),
+    ],
+)
+def test_agent_task_command_lines_parse(task, words, tmp_path):
+    done = inv("--dry", task, *words, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    line = ANSI.sub("", done.stdout).strip().splitlines()[-1]
+    command = shlex.split(line)
+    start = next(i for i, word in enumerate(command) if word in {"routing", "behavioral", "compare", "cost"})
+    argv = command[start:]
+    parse(build_parser(only=argv[0]), argv)  # an unknown flag or a missing value exits here
+
+
+def test_route_runs_the_agent_for_real(tmp_path, claude_bin, fake_api, fake_env):
+    repo = skills_repo(tmp_path / "repo")
+    make_skill(repo / "skills", "alpha")
+    env = {**fake_env, "SKILLSCOPE_CLAUDE": claude_bin, "PATH": os.environ["PATH"]}
+    done = inv("route", "--room", "alpha", cwd=repo, env=env)
+    report = json.loads((repo / ".skillscope" / "runs" / "latest-routing.json").read_text())
+    verdicts = {case["verdict"] for case in report["cases"]}
+    # The scripted model answers every prompt in text: positives are missed, negatives pass, and the
+    # failed gate is the task's exit code.
+    assert verdicts == {"missed_trigger", "true_negative"}, report["cases"]
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert fake_api.requests
