@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ast
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,50 @@ def test_every_invoke_task_is_documented():
     assert tasks
     missing = [name for name in tasks if not re.search(rf"`{re.escape(name)}\b", USAGE)]
     assert not missing, f"invoke tasks missing from docs/usage.md: {missing}"
+
+
+# A command line in a code block: the synopsis lines (`[--flag]`, `a|b`, `…`) describe rather than run.
+FENCE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1", re.S | re.M)
+SYNOPSIS = re.compile(r"\[|…|\.\.\.|\w\|\w")
+DOCUMENTS = ["README.md", "docs/usage.md", "docs/authoring-evals.md", ".pre-commit-hooks.yaml"]
+
+
+def command_lines(text: str) -> list[str]:
+    """Each `skillscope …` command in the text's code blocks (or the whole text, for YAML), cut at a
+    pipe, `&&`, `;` or a redirection."""
+    blocks = [m.group(2) for m in FENCE.finditer(text)] if "```" in text else [text]
+    found = []
+    for block in blocks:
+        for line in block.replace("\\\n", " ").splitlines():
+            line = re.sub(r"^\s*(\$|run:|entry:|-)\s*", "", line.strip())
+            for segment in re.split(r"\s(?:&&|\|\||\||;)\s", line):
+                segment = re.split(r"\s\d?>", segment.strip())[0]
+                words = segment.split()
+                # not a synopsis, nor a line of output shown after the command (`skillscope refs: fail: …`)
+                if (
+                    words[:1] == ["skillscope"]
+                    and not SYNOPSIS.search(segment)
+                    and not words[1].endswith(":")
+                ):
+                    found.append(segment)
+    return found
+
+
+DOCUMENTED = [
+    (doc, line) for doc in DOCUMENTS for line in command_lines((ROOT / doc).read_text(encoding="utf-8"))
+]
+
+
+def test_the_docs_show_command_lines():
+    assert len(DOCUMENTED) >= 20
+    assert {doc for doc, _ in DOCUMENTED} == set(DOCUMENTS)
+
+
+@pytest.mark.parametrize(("doc", "line"), DOCUMENTED, ids=[f"{doc}:{line[:60]}" for doc, line in DOCUMENTED])
+def test_every_command_line_in_the_docs_parses(doc, line, capsys):
+    words = shlex.split(line, comments=True)[1:]
+    chosen = next((word for word in words if word in cli.COMMANDS), None)
+    try:
+        cli.parse(cli.build_parser(only=chosen or cli.NO_COMMAND), words)
+    except SystemExit as exc:
+        assert not exc.code, f"{doc}: `{line}` does not parse: {capsys.readouterr().err.strip()}"
