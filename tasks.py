@@ -10,11 +10,15 @@ import json
 import shlex
 import shutil
 import sys
+from pathlib import Path
 
 from invoke import task
 
 # The console script when it is on PATH, else the harness installed beside invoke.
 SKILLSCOPE = shutil.which("skillscope") or f"{shlex.quote(sys.executable)} -m harness"
+# `test` and `lint` serve skillscope's own checkout, wherever they are called from (a skills repo has
+# no noxfile of its own).
+NOX = f"nox -f {shlex.quote(str(Path(__file__).resolve().with_name('noxfile.py')))}"
 
 
 @task(
@@ -114,14 +118,14 @@ def plan(c, base=""):
 
 @task(help={"args": "extra pytest arguments"})
 def test(c, args=""):
-    """This repo's test suite (real claude CLI against the scripted local API)."""
-    c.run(f"nox -s tests -- {args}" if args else "nox -s tests", pty=False)
+    """skillscope's own test suite (real claude CLI against the scripted local API)."""
+    c.run(f"{NOX} -s tests -- {args}" if args else f"{NOX} -s tests", pty=False)
 
 
 @task
 def lint(c):
-    """ruff, actionlint and the GitHub workflow schemas."""
-    c.run("nox -s lint")
+    """skillscope's own lint: ruff, actionlint and the GitHub workflow schemas."""
+    c.run(f"{NOX} -s lint")
 
 
 def _command(name: str, flags: dict[str, str], *words: str) -> str:

@@ -139,3 +139,17 @@ def test_route_runs_the_agent_for_real(tmp_path, claude_bin, fake_api, fake_env)
     assert verdicts == {"missed_trigger", "true_negative"}, report["cases"]
     assert done.returncode == 1, done.stdout + done.stderr
     assert fake_api.requests
+
+
+@pytest.mark.parametrize("task", ["test", "lint"])
+def test_own_repo_tasks_find_skillscope_noxfile_from_a_skills_repo(task, tmp_path):
+    done = inv("--dry", task, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    command = shlex.split(ANSI.sub("", done.stdout).strip().splitlines()[-1])
+    noxfile = str(ROOT / "noxfile.py")
+    assert command[:3] == ["nox", "-f", noxfile]
+    listed = subprocess.run(
+        [sys.executable, "-m", "nox", "-f", noxfile, "-l"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert re.search(rf"^\* {'tests' if task == 'test' else task} ->", listed.stdout, re.MULTILINE)
