@@ -36,6 +36,10 @@ CACHED = "cached"
 EXCLUDED = "excluded"
 BROKEN = "broken"
 UNCHECKED = "unchecked"
+# With at least this many named hosts and none of them resolving, the machine is offline: a dead
+# domain fails alone, not in company.
+OFFLINE_HOSTS = 2
+OFFLINE = "no host name resolved on this machine, which looks offline"
 
 
 @dataclass(frozen=True, order=True)
@@ -57,6 +61,7 @@ class UrlCheck:
     status: int | None = None
     detail: str = ""
     attempts: int = 0
+    unresolved: bool = False  # the last attempt failed to resolve the host's name
 
     def to_json(self) -> dict:
         return {
@@ -80,6 +85,7 @@ class Attempt:
     status: int | None
     detail: str
     retryable: bool
+    unresolved: bool = False
 
     @property
     def reachable(self) -> bool:
@@ -109,6 +115,19 @@ def compile_excludes(patterns: Iterable[str]) -> list[re.Pattern[str]]:
 
 def host_of(url: str) -> str:
     return (urlsplit(url).hostname or "").lower()
+
+
+def is_name(host: str) -> bool:
+    """A host that needs resolving: not an IP address, not localhost (both resolve offline too)."""
+    import ipaddress  # here, not above: a structural run imports this module and never fetches
+
+    if host == "localhost" or host.endswith(".localhost"):
+        return False
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return True
+    return False
 
 
 def new_session(max_redirects: int) -> requests.Session:
@@ -188,6 +207,7 @@ class Checker:
 
             with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="skillscope-url") as pool:
                 list(pool.map(self.check_host, by_host.values()))
+            mark_offline(by_host)
         for item in report.urls:
             if item.outcome == OK and item.status is not None and 200 <= item.status < 300:
                 cache.remember(item.url, item.status)
@@ -219,7 +239,7 @@ class Checker:
                 return
             item.attempts += 1
             attempt = self.attempt(session, item.url)
-            item.status, item.detail = attempt.status, attempt.detail
+            item.status, item.detail, item.unresolved = attempt.status, attempt.detail, attempt.unresolved
             if attempt.reachable:
                 item.outcome = OK
                 return
@@ -248,7 +268,7 @@ class Checker:
         except requests.exceptions.Timeout:
             return Attempt(None, f"no answer within {timeout:g} s", True)
         except requests.exceptions.ConnectionError as exc:
-            return Attempt(None, f"connection failed: {connection_reason(exc)}", True)
+            return Attempt(None, f"connection failed: {connection_reason(exc)}", True, unresolved(exc))
         except (requests.exceptions.RequestException, ValueError) as exc:
             return Attempt(None, f"not a fetchable URL ({type(exc).__name__})", False)
         with response:
@@ -258,6 +278,36 @@ class Checker:
 
     def remaining(self) -> float:
         return float("inf") if self.deadline is None else self.deadline - self.monotonic()
+
+
+def mark_offline(by_host: dict[str, list[UrlCheck]]) -> None:
+    """When no named host resolved, and there were several, the links were not checked at all: each is
+    unchecked (an error about this run), not broken (a finding against the skill)."""
+    named = {host: items for host, items in by_host.items() if is_name(host)}
+    tried = [item for items in named.values() for item in items if item.attempts]
+    hosts = {host for host, items in named.items() if any(item.attempts for item in items)}
+    if len(hosts) < OFFLINE_HOSTS or not all(item.unresolved for item in tried):
+        return
+    for item in tried:
+        item.outcome, item.status, item.detail = UNCHECKED, None, OFFLINE
+
+
+def unresolved(exc: BaseException) -> bool:
+    """Whether a connection error comes from name resolution (socket.gaierror, however requests and
+    urllib3 wrap it: in args, in a retry error's reason, or as the cause)."""
+    import socket
+
+    seen: set[int] = set()
+    pending: list[object] = [exc]
+    while pending:
+        current = pending.pop()
+        if not isinstance(current, BaseException) or id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, socket.gaierror):
+            return True
+        pending += [*current.args, getattr(current, "reason", None), current.__cause__, current.__context__]
+    return False
 
 
 def connection_reason(exc: Exception) -> str:
@@ -273,10 +323,15 @@ def failure(item: UrlCheck) -> Finding:
     first = item.uses[0]
     where = ", ".join(str(u) for u in item.uses)
     if item.outcome == UNCHECKED:
+        fix = (
+            "check external links where the network is reachable (CI), or pass --no-external here"
+            if item.detail == OFFLINE
+            else "raise --timeout"
+        )
         return findings.error(
             "ref-unchecked",
             first.path,
-            f"`{item.url}` was not checked because {item.detail} (used at {where}); raise --timeout.",
+            f"`{item.url}` was not checked because {item.detail} (used at {where}); {fix}.",
             first.line,
         )
     return findings.error(

@@ -260,3 +260,66 @@ def test_proxy_variables_still_apply_per_host_though_read_once(monkeypatch):
     assert all(item.outcome == "ok" for item in report.urls)
     assert through_proxy == proxied and seen_target == []  # absolute URLs: the proxy was asked
     assert seen_direct == [f"/direct/{n}" for n in range(3)]
+
+
+@pytest.fixture
+def names(monkeypatch):
+    """Host names under `.test` resolve only to what the test maps them to, with no DNS traffic: the
+    rest fail as on a machine without a resolver. `names["a.test"] = "127.0.0.1"` maps one."""
+    import socket
+
+    mapped: dict[str, str] = {}
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host, *args, **kwargs):
+        if isinstance(host, str) and host.endswith(".test"):
+            if host not in mapped:
+                raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+            host = mapped[host]
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return mapped
+
+
+def test_when_no_host_name_resolves_the_links_are_unchecked_not_broken(names):
+    urls = ["http://alpha.test/a", "http://alpha.test/b", "http://beta.test/c"]
+    report = run(urls, retries=0)
+
+    assert {item.outcome for item in report.urls} == {"unchecked"}
+    assert [f.rule for f in report.findings] == ["ref-unchecked"] * 3
+    message = report.findings[0].message
+    assert "no host name resolved on this machine, which looks offline" in message
+    assert "--no-external" in message and "--timeout" not in message
+
+
+def test_one_name_that_does_not_resolve_beside_one_that_does_is_a_broken_link(names):
+    with serving("127.0.0.1") as ([server], _):
+        names["good.test"] = "127.0.0.1"
+        good = server.url("/ok").replace("127.0.0.1", "good.test")
+        report = run([good, "http://gone.test/page"], retries=0)
+
+    assert outcome(report, good).outcome == "ok"
+    gone = outcome(report, "http://gone.test/page")
+    assert (gone.outcome, gone.unresolved) == ("broken", True)
+    assert [f.rule for f in report.findings] == ["ref-unreachable"]
+    assert "Name or service not known" in report.findings[0].message
+
+
+def test_a_single_host_that_does_not_resolve_is_a_broken_link(names):
+    report = run(["http://gone.test/a", "http://gone.test/b"], retries=0)
+
+    assert {item.outcome for item in report.urls} == {"broken"}
+    assert [f.rule for f in report.findings] == ["ref-unreachable"] * 2
+
+
+def test_a_refused_connection_is_not_taken_for_an_unresolved_name(names):
+    refused = refused_url()
+    report = run([refused, "http://gone.test/a", "http://other.test/b"], retries=0)
+
+    assert outcome(report, refused).unresolved is False
+    assert outcome(report, refused).outcome == "broken"
+    # the two names failed to resolve, and the address literal does not say the network is up
+    assert {outcome(report, u).outcome for u in ("http://gone.test/a", "http://other.test/b")} == {
+        "unchecked"
+    }
