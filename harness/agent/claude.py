@@ -27,7 +27,8 @@ from .workspace import SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage
 CLAUDE_ENV = "SKILLSCOPE_CLAUDE"
 PINNED_VERSION = "2.1.332"
 INSTALL_HINT = (
-    f"install it with `npm install -g @anthropic-ai/claude-code@{PINNED_VERSION}` or pass --claude PATH"
+    f"install it with `npm install -g @anthropic-ai/claude-code@{PINNED_VERSION}`, or pass --claude PATH "
+    f"(or set {CLAUDE_ENV})"
 )
 # Flags older or newer CLIs may lack; each is used only when `--help` shows it.
 OPTIONAL_FLAGS = (

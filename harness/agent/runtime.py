@@ -38,7 +38,10 @@ def pins() -> dict[str, dict[str, str]]:
 
 def install_hint(runtime: str) -> str:
     pin = pins()[runtime]
-    return f"install it with `npm install -g {pin['package']}@{pin['version']}` or pass --{runtime} PATH"
+    return (
+        f"install it with `npm install -g {pin['package']}@{pin['version']}`, or pass --{runtime} PATH "
+        f"(or set SKILLSCOPE_{runtime.upper()})"
+    )
 
 
 def locate_cli(

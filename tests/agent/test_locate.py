@@ -185,3 +185,14 @@ def test_preflight_refuses_a_cli_that_cannot_isolate(tmp_path, fake_env):
     with pytest.raises(AgentUnavailable, match="cannot isolate skills"):
         preflight(old, isolation_for(fake_env), fake_env)
     assert os.path.exists(old.path)
+
+
+@pytest.mark.parametrize("runtime", ["copilot", "codex", "gemini", "opencode"])
+def test_a_missing_runtime_names_its_flag_and_its_variable(runtime, tmp_path):
+    from harness.agent.runtime import locate_cli
+
+    with pytest.raises(AgentUnavailable) as raised:
+        locate_cli(runtime, None, {"PATH": str(tmp_path)})
+    message = str(raised.value)
+    assert message.startswith(f"{runtime} CLI not found on PATH: install it with `npm install -g ")
+    assert message.endswith(f"or pass --{runtime} PATH (or set SKILLSCOPE_{runtime.upper()})")

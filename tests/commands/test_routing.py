@@ -93,3 +93,5 @@ def test_no_cli_on_path_names_the_install(repo, env, tmp_path):
     assert run.stderr.startswith(
         "error: claude CLI not found on PATH: install it with `npm install -g @anthropic-ai/claude-code@"
     )
+    # both ways to name another CLI: the flag, and the variable that `inv route` (which has no flag) reads
+    assert "or pass --claude PATH (or set SKILLSCOPE_CLAUDE)" in run.stderr
