@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "baseline": "harness.commands.baseline",
     "new": "harness.commands.new",
     "init": "harness.commands.init",
+    "show": "harness.commands.show",
 }
 # The one-line help of each command, so `skillscope --help` imports none of them (a test keeps each
 # equal to its module's HELP). Start-up is paid on every pre-commit hook call.
@@ -59,9 +60,10 @@ SUMMARIES: dict[str, str] = {
     "new": "create NAME/SKILL.md and NAME/evals/evals.json from the template",
     "init": "write a CI workflow, the .gitignore entry and skills-dir setting, and (with --skill) a "
     "first skill",
+    "show": "read the agent logs a run kept with --keep-logs: a table of them, or one case's transcript",
 }
-# Scaffolding commands write the settings file rather than read it.
-UNSETTLED = frozenset({"init", "new", "template"})
+# Scaffolding commands write the settings file rather than read it; `show` reads only kept logs.
+UNSETTLED = frozenset({"init", "new", "template", "show"})
 NO_COMMAND = ""  # build_parser(only=NO_COMMAND): every command a bare name, none imported
 
 

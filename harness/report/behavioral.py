@@ -205,7 +205,8 @@ def findings(result: BehavioralResult) -> list[Finding]:
             unmet = "; ".join(f"{check.kind} `{check.expectation}`: {check.detail}" for check in c.unmet)
             message = (
                 f"behavioral case `{c.case.id}`: {c.summary()} for the prompt {c.case.prompt!r}. "
-                f"Unmet: {unmet}; read what the agent did (--keep-logs), then the skill's instructions"
+                f"Unmet: {unmet}; read what the agent did (--keep-logs DIR, then skillscope show DIR), "
+                "then the skill's instructions"
             )
         out.append(finding.error("behavioral", c.case.source, message, c.case.line))
     return out

@@ -1,0 +1,153 @@
+"""Kept agent logs read back (harness.agent.logs): for each of the five agent CLIs, driven for real
+against the fake model API, the log a run keeps reads back into the trace the run itself produced."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from harness.agent import RunSpec, connect_runtime, log_path
+from harness.agent.logs import OPENERS, READERS, UnreadableLog, log_file, read_log, runtime_of
+from tests.fakeapi import FakeAPI, write_skill
+from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import MODEL, endpoint_env, find_runtime
+
+PROMPT = "please convert my pdf"
+
+
+@pytest.fixture(scope="module")
+def api():
+    with FakeAPI() as server:
+        yield server
+
+
+@pytest.fixture(params=sorted(READERS))
+def runtime(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def agent(runtime, api, claude_bin, copilot_cache, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+    if runtime == "claude":
+        binary = claude_bin
+        environ.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="test-key")
+    else:
+        binary = find_runtime(runtime)
+        if binary is None:
+            pytest.fail(f"the {runtime} CLI is needed for this test", pytrace=False)
+        environ.update(COPILOT_CACHE_HOME=copilot_cache, **endpoint_env(runtime, api.base_url))
+    scratch = tmp_path / "runs"
+    scratch.mkdir()
+    return connect_runtime(runtime, binary, environ, scratch)
+
+
+def live_run(agent, api, tmp_path: Path, log: Path):
+    api.forget()
+    api.script({PROMPT: [R.skill_for(agent.runtime, "pdf-tools"), "All converted.\nNothing else to do."]})
+    source = tmp_path / "repo"
+    room = {
+        "pdf-tools": write_skill(source, "pdf-tools", "Work with PDF files.", "# PDF\nSay PDF-ACTIVE.\n"),
+        "csv-report": write_skill(source, "csv-report", "Summarize CSV files."),
+    }
+    with agent.workspace(room) as workspace:
+        model = MODEL if agent.runtime != "gemini" else None
+        return agent.run(RunSpec(PROMPT, workspace, model=model, timeout_s=300, keep_log=log))
+
+
+def calls(trace) -> list[tuple]:
+    return [(c.name, c.input, c.result_text, c.is_error, c.command, c.written) for c in trace.tool_calls]
+
+
+def test_a_kept_log_reads_back_into_the_trace_of_its_run(agent, api, runtime, tmp_path):
+    log = tmp_path / "alpha-pos-1.jsonl"
+    live = live_run(agent, api, tmp_path, log)
+    assert live.failure is None, (live.failure, live.stderr_tail[-2000:])
+
+    first = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    assert runtime_of(first) == runtime  # exactly one runtime's stream opens this way
+    kept = read_log(log)
+    assert kept.runtime == runtime and kept.ended == live.result_seen is True
+    assert calls(kept.trace) == calls(live) and len(live.tool_calls) == 1
+    assert kept.skill_calls == [a.raw_input_name for a in live.activations] == ["pdf-tools"]
+    assert kept.trace.final_message == live.final_message == "All converted.\nNothing else to do."
+    assert kept.trace.usage == live.usage and kept.trace.cost_usd == live.cost_usd
+    assert kept.trace.event_count == live.event_count and kept.error is None
+    if runtime != "claude":  # the agent's own reader is the one the log is read with
+        assert type(agent.reader({})) is type(READERS[runtime]({}))
+
+    opening = log.read_text(encoding="utf-8").splitlines(keepends=True)[:2]  # a run stopped early
+    log.write_text("".join(opening), encoding="utf-8")
+    assert read_log(log).ended is False
+
+
+OPENING_EVENTS = {  # the first event of each CLI's stream, as the pinned versions print it
+    "claude": {"type": "system", "subtype": "init", "session_id": "s"},
+    "copilot": {"type": "session.skills_loaded", "data": {"skills": []}},
+    "codex": {"type": "thread.started", "thread_id": "t"},
+    "gemini": {"type": "init", "session_id": "s", "model": "m"},
+    "opencode": {"type": "step_start", "sessionID": "s", "part": {"type": "step-start"}},
+}
+OTHER_EVENTS = [  # later events of one stream that must not be taken for another's opening
+    {"type": "assistant", "message": {}},
+    {"type": "user", "message": {}},
+    {"type": "result", "subtype": "success"},
+    {"type": "message", "role": "assistant", "content": "x"},
+    {"type": "tool_use", "tool_name": "x"},
+    {"type": "text", "part": {"text": "x"}},
+    {"type": "error"},
+]
+
+
+def test_each_stream_opening_names_exactly_one_runtime():
+    assert set(OPENERS) == set(READERS) == set(OPENING_EVENTS)
+    for runtime, event in OPENING_EVENTS.items():
+        assert [name for name, opens in OPENERS.items() if opens(event)] == [runtime]
+    for event in OTHER_EVENTS:
+        assert sum(opens(event) for opens in OPENERS.values()) <= 1, event
+
+
+def test_a_log_no_runtime_wrote_names_the_file_and_the_flag(tmp_path):
+    log = tmp_path / "case.jsonl"
+    log.write_text("Traceback (most recent call last):\n" + json.dumps({"type": "assistant"}) + "\n")
+    with pytest.raises(UnreadableLog) as raised:
+        read_log(log)
+    assert str(raised.value).startswith(f"{log}: no agent CLI's stream opens this way")
+    assert "--agent (claude, copilot, codex, gemini, opencode)" in str(raised.value)
+    forced = read_log(log, "claude")
+    assert forced.trace.non_json_lines == 1 and forced.ended is False
+    hinted = tmp_path / "codex" / "case.jsonl"  # a multi-agent run keeps each agent's logs in its folder
+    hinted.parent.mkdir()
+    hinted.write_text(json.dumps({"type": "item.completed", "item": {}}) + "\n")
+    assert read_log(hinted).runtime == "codex"
+
+
+def test_undecodable_bytes_and_missing_files(tmp_path):
+    log = tmp_path / "case.jsonl"
+    log.write_bytes(b'{"type":"thread.started"}\n\xff\xfe not text\n')
+    assert read_log(log).runtime == "codex"
+    with pytest.raises(UnreadableLog, match="cannot be read"):
+        read_log(tmp_path / "gone.jsonl")
+
+
+@pytest.mark.parametrize("case_id", ["alpha-pos-1", "odd id/../x", ".hidden", "a" * 150])
+def test_each_file_a_run_keeps_is_named_back_to_its_case(case_id, tmp_path):
+    stem = log_path(tmp_path, case_id, "").name
+    made = {  # the suffixes the routing and behavioral runners and the judge give log_path
+        "jsonl": "run",
+        "agent.jsonl": "agent",
+        "attempt-2.agent.jsonl": "agent attempt 2",
+        "judge.txt": "judge exchange",
+    }
+    for suffix, role in made.items():
+        found = log_file(log_path(tmp_path, case_id, suffix))
+        assert (found.stem, found.role) == (stem, role)
+    judge = log_path(tmp_path, case_id, "")
+    found = log_file(judge.with_name(f"{judge.name}.judge-1.jsonl"))
+    assert (found.stem, found.role) == (stem, "judge attempt 1")
+    assert log_file(tmp_path / "notes.md") is None

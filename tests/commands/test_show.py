@@ -1,0 +1,129 @@
+"""`skillscope show`: the logs a behavioral run kept with --keep-logs (the real claude CLI against the
+scripted fake API), read back as a table and as one case's transcript; and what a bad LOGS gets."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.behavioral.judge import JUDGE_HEADER
+from harness.cli import main
+from harness.context import Context
+from tests.fakeapi import replies as R
+from tests.support.behavioral import SCENARIOS, Behave, verdicts, writer_passes
+
+
+def show(cwd: Path, *argv: str) -> tuple[int, str, str]:
+    ctx = Context(environ={}, cwd=cwd, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    code = main(["show", *argv], ctx)
+    return code, ctx.stdout.getvalue(), ctx.stderr.getvalue()
+
+
+@pytest.fixture
+def kept(tmp_path, claude_bin, fake_env, fake_api) -> Path:
+    """The logs of the writer scenario's passing case, kept by a real behavioral run."""
+    repo = tmp_path / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
+    fake_api.script(writer_passes())
+    logs = tmp_path / "logs"
+    run = Behave(repo, claude_bin, fake_env)("--only", "report-writer-pass", "--keep-logs", str(logs))
+    assert run.code == 0, run.stderr
+    return logs
+
+
+def test_the_table_lists_every_kept_stream_of_a_run(kept, tmp_path):
+    code, out, err = show(tmp_path, "logs")
+    assert (code, err) == (0, "")
+    rows = [line.split("|")[1:-1] for line in out.splitlines() if line.startswith("| report-writer")]
+    cells = [[cell.strip() for cell in row] for row in rows]
+    assert [row[:3] for row in cells] == [
+        ["report-writer-pass.agent.jsonl", "agent", "claude"],
+        ["report-writer-pass.judge-1.jsonl", "judge attempt 1", "claude"],
+    ]
+    assert cells[0][4] == "2" and cells[0][6] == "result"  # Write and Bash, then the CLI's result
+    assert "skillscope show logs CASE prints a case's transcript." in out
+
+
+def test_a_case_prints_what_the_agent_did_and_what_the_judge_was_asked(kept, tmp_path):
+    code, out, err = show(tmp_path, "logs", "report-writer-pass")
+    assert (code, err) == (0, "")
+    agent = out.split("== report-writer-pass.agent.jsonl: agent (claude, ")[1].split("\n== ")[0]
+    lines = agent.splitlines()
+    assert lines[1] == "skills offered: report-writer"
+    assert lines[2].startswith("  1. Write writes ") and lines[2].endswith("/report.md")
+    assert "  2. Bash $ echo status-ok" in lines
+    assert lines[lines.index("  2. Bash $ echo status-ok") + 1 :][:2] == ["     -> ok", "        status-ok"]
+    assert "final message:\n  Wrote report.md.\n" in agent
+    assert "ended: the CLI's result event" in agent
+    judge = out.split("== report-writer-pass.judge.txt: judge exchange\n")[1]
+    assert "BEGIN-EVIDENCE-" in judge
+    assert "== report-writer-pass.judge-1.jsonl: judge attempt 1 (claude" in out
+
+
+def test_a_case_not_in_the_folder_names_the_cases_that_are(kept, tmp_path):
+    code, out, err = show(tmp_path, "logs", "report-writer-typo")
+    assert code == 2 and out == ""
+    assert err == "error: no log of case `report-writer-typo` in logs; its cases: report-writer-pass\n"
+
+
+def test_one_log_file_can_be_shown_alone_and_cut_short(kept, tmp_path):
+    log = kept / "report-writer-pass.agent.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    log.write_text("".join(line for line in lines if json.loads(line)["type"] != "result"), encoding="utf-8")
+    code, out, _ = show(kept, log.name)
+    assert code == 0
+    assert "ended: the log ends before the CLI's last event" in out
+    code, out, _ = show(tmp_path, "logs")
+    assert "| cut short " in out
+
+
+def test_text_from_the_agent_cannot_drive_the_terminal(tmp_path, claude_bin, fake_env, fake_api):
+    repo = tmp_path / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
+    fake_api.script(
+        {
+            JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
+            "status report": [R.tool_use("Bash", {"command": "printf 'ok\\033[2J'"}), "Done\x1b[31m red"],
+        }
+    )
+    Behave(repo, claude_bin, fake_env)("--only", "report-writer-pass", "--keep-logs", str(tmp_path / "logs"))
+    code, out, _ = show(tmp_path, "logs", "report-writer-pass", "--full")
+    assert code == 0 and "\x1b" not in out
+    assert "Done\\x1b[31m red" in out
+
+
+def test_unreadable_logs_are_named_and_fail_the_command(tmp_path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "alpha.jsonl").write_text("segmentation fault\n", encoding="utf-8")
+    code, out, _ = show(tmp_path, "logs")
+    assert code == 1
+    assert "| unreadable (below) |" in out
+    assert "alpha.jsonl: no agent CLI's stream opens this way" in out
+    code, out, _ = show(tmp_path, "logs", "alpha")
+    assert code == 1 and "error: " in out and "--agent" in out
+    code, out, _ = show(tmp_path, "logs", "alpha", "--agent", "claude")
+    assert code == 0 and "1 lines were not JSON, starting: segmentation fault" in out
+
+
+@pytest.mark.parametrize(
+    ("made", "message"),
+    [
+        (None, "error: nothing: no such folder or file; pass the folder a run was given as --keep-logs\n"),
+        (
+            "folder",
+            "error: nothing holds no agent logs: routing, behavioral, compare and cost keep them "
+            "there when run with --keep-logs nothing\n",
+        ),
+    ],
+)
+def test_a_logs_path_with_nothing_to_show_says_how_logs_are_kept(tmp_path, made, message):
+    if made:
+        (tmp_path / "nothing").mkdir()
+        (tmp_path / "nothing" / "notes.md").write_text("# not a log\n")
+    code, out, err = show(tmp_path, "nothing")
+    assert (code, out, err) == (2, "", message)
