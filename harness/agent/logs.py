@@ -7,6 +7,7 @@ skillscope stopped the run) is in the run's report, not here.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -117,38 +118,45 @@ def runtime_of(event: Mapping[str, Any]) -> str | None:
 
 
 def read_log(path: Path, runtime: str | None = None) -> KeptLog:
-    """The trace in a kept log; `runtime` None: told by the stream's first event."""
+    """The trace in a kept log; `runtime` None: told by the stream's first event. Read line by line
+    (twice: a routing log can run to tens of megabytes), never whole."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as stream:
-            lines = list(stream)
+        runtime = runtime or sniff(path)
+        # Without the run's workspace, the installed skills are the ones the stream names by their
+        # folder (codex, which has no skill tool, is credited a skill by reading its SKILL.md there).
+        named = {} if runtime == "claude" else dict.fromkeys(skills_named(path), "")
+        reader = READERS[runtime](named)
+        ended = False
+        for line in lines_of(path):
+            event = reader.feed(line)
+            if event is not None and ends_stream(reader, event):
+                ended = True
     except OSError as exc:
         raise UnreadableLog(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    runtime = runtime or sniff(path, lines)
-    # Without the run's workspace, the installed skills are the ones the stream names by their folder
-    # (codex, which has no skill tool, is credited a skill by reading its SKILL.md there).
-    reader = READERS[runtime](
-        {} if runtime == "claude" else dict.fromkeys(INSTALLED.findall("".join(lines)), "")
-    )
-    ended = False
-    for line in lines:
-        event = reader.feed(line)
-        if event is not None and ends_stream(runtime, reader, event):
-            ended = True
     if isinstance(reader, TraceBuilder):  # the CLI's final text, and an API status it reported
         reader.finish(exit_code=None, stop_reason="kept", stderr_tail="", elapsed_s=0.0)
     return KeptLog(path, runtime, reader.trace, ended)
 
 
-def ends_stream(runtime: str, reader: EventReader | TraceBuilder, event: Mapping[str, Any]) -> bool:
+def lines_of(path: Path) -> Iterator[str]:
+    with open(path, encoding="utf-8", errors="replace") as stream:
+        yield from stream
+
+
+def skills_named(path: Path) -> list[str]:
+    return [name for line in lines_of(path) for name in INSTALLED.findall(line)]
+
+
+def ends_stream(reader: EventReader | TraceBuilder, event: dict[str, Any]) -> bool:
     if isinstance(reader, TraceBuilder):
         return event.get("type") == "result"
-    return reader.ends_run(dict(event))
+    return reader.ends_run(event)
 
 
-def sniff(path: Path, lines: list[str]) -> str:
-    import json
-
-    for line in lines[:SNIFF_LINES]:
+def sniff(path: Path) -> str:
+    for number, line in enumerate(lines_of(path)):
+        if number == SNIFF_LINES:
+            break
         try:
             event = json.loads(line)
         except ValueError:
