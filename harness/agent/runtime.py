@@ -18,13 +18,25 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from harness import nesting
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.secrets import Redactor
 
 from .claude import AgentUnavailable, RunSpec, probe_timeout
 from .process import capture, stream
-from .trace import RESULT_TEXT_KEEP, Activation, ToolCall, Trace, Usage, bounded_input, cut, one_line
+from .trace import (
+    MAX_EVENT_DEPTH,
+    RESULT_TEXT_KEEP,
+    Activation,
+    ToolCall,
+    Trace,
+    Usage,
+    bounded_input,
+    clip_depth,
+    cut,
+    one_line,
+)
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
 PREFLIGHT_PROMPT = "Reply with the single word: ok"
@@ -105,8 +117,10 @@ class EventReader(ABC):
             return None
         try:
             event = json.loads(stripped)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past what json can read
             event = None
+        if isinstance(event, dict) and nesting.deeper_than(event, MAX_EVENT_DEPTH):
+            event = clip_depth(event, MAX_EVENT_DEPTH)
         if not isinstance(event, dict):
             self.trace.non_json_lines += 1
             if len(self.trace.non_json_sample) < 2048:

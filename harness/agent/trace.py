@@ -290,7 +290,7 @@ class TraceBuilder:
             self._note_non_json(stripped)
             return None
         if nesting.deeper_than(event, MAX_EVENT_DEPTH):
-            event = _clip_depth(event, MAX_EVENT_DEPTH)
+            event = clip_depth(event, MAX_EVENT_DEPTH)
         self.trace.event_count += 1
         self._dispatch(event)
         return event
@@ -567,7 +567,7 @@ def _amount(value: Any) -> float | None:
     return amount if math.isfinite(amount) and amount >= 0 else None
 
 
-def _clip_depth(value: Any, limit: int) -> Any:
+def clip_depth(value: Any, limit: int) -> Any:
     """`value` with whatever nests deeper than `limit` replaced by a marker; recursion stays within
     `limit`, so an event nested a thousand levels deep costs no more stack than one nested `limit`."""
     if not isinstance(value, (dict, list)):
@@ -575,8 +575,8 @@ def _clip_depth(value: Any, limit: int) -> Any:
     if limit <= 1:
         return "…[nested too deep]"
     if isinstance(value, dict):
-        return {k: _clip_depth(v, limit - 1) for k, v in value.items()}
-    return [_clip_depth(v, limit - 1) for v in value]
+        return {k: clip_depth(v, limit - 1) for k, v in value.items()}
+    return [clip_depth(v, limit - 1) for v in value]
 
 
 def _blocks(message: Any) -> list[dict[str, Any]]:

@@ -151,3 +151,22 @@ def test_each_file_a_run_keeps_is_named_back_to_its_case(case_id, tmp_path):
     found = log_file(judge.with_name(f"{judge.name}.judge-1.jsonl"))
     assert (found.stem, found.role) == (stem, "judge attempt 1")
     assert log_file(tmp_path / "notes.md") is None
+
+
+@pytest.mark.parametrize("runtime", sorted(READERS))
+def test_every_reader_survives_a_line_nested_past_what_json_reads(runtime):
+    reader = READERS[runtime]({})
+    reader.feed("[" * 100_000)  # json itself gives up: the line is not JSON to the trace
+    arguments = "[" * 500 + "]" * 500  # json reads it; the reader keeps 64 levels of it
+    for event in (
+        {"type": "tool.execution_start", "data": {"toolName": "bash", "toolCallId": "1", "arguments": 0}},
+        {"type": "item.started", "item": {"type": "command_execution", "id": "1", "command": 0}},
+        {"type": "tool_use", "tool_name": "bash", "tool_id": "1", "parameters": 0},
+        {"type": "tool_use", "part": {"tool": "bash", "callID": "1", "state": {"input": 0}}},
+        {
+            "type": "assistant",
+            "message": {"content": [{"type": "tool_use", "id": "1", "name": "x", "input": 0}]},
+        },
+    ):
+        reader.feed(json.dumps(event).replace(": 0}", f": {arguments}}}", 1))
+    assert reader.trace.non_json_lines == 1 and reader.trace.event_count == 5

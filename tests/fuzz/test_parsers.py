@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness import jsonlines, yamlsafe
+from harness.agent.logs import READERS
 from harness.agent.trace import TraceBuilder
 from harness.behavioral.judge import InvalidAnswer, parse_verdicts
 from harness.checks import references, skill_md
@@ -143,6 +144,21 @@ def test_stream_json(lines: list[str], stop: str) -> None:
     assert all(isinstance(v, int) and v >= 0 for v in trace.usage.as_dict().values())
     assert trace.error is None or isinstance(trace.error, str)
     assert trace.final_message is None or isinstance(trace.final_message, str)
+
+
+@pytest.mark.parametrize("runtime", sorted(set(READERS) - {"claude"}))
+@FUZZ
+@given(lines=st.lists(STREAM_LINES, max_size=8))
+def test_other_agents_streams(runtime: str, lines: list[str]) -> None:
+    reader = READERS[runtime]({"pdf": "/ws/.agents/skills/pdf"})
+    for line in lines:
+        event = reader.feed(line)
+        if event is not None:
+            reader.ends_run(event)
+    trace = reader.trace
+    assert all(isinstance(v, int) and v >= 0 for v in trace.usage.as_dict().values())
+    assert trace.final_message is None or isinstance(trace.final_message, str)
+    assert all(isinstance(call.id, str) and isinstance(call.name, str) for call in trace.tool_calls)
 
 
 @FUZZ
