@@ -79,7 +79,7 @@ def run_agents(
         repeat=repeat,
         adaptive=adaptive,
         sandbox=args.sandbox,
-        keep_logs=Path(args.keep_logs).resolve() if args.keep_logs else None,
+        keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
     folder = options.cache_folder(args, repo, ctx)
     results = ResultCache(folder) if folder else None
