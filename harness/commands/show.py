@@ -1,8 +1,10 @@
-"""`skillscope show`: the agent logs a run kept (`--keep-logs`), read as transcripts."""
+"""`skillscope show`: the agent logs a run kept (`--keep-logs`), read as transcripts; given the run's
+JSON report instead, its logs with each case's prompt and outcome above them."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 
@@ -14,10 +16,16 @@ from harness.files import UnreadableFile, read_text
 from harness.report import transcript
 
 HELP = "read the agent logs a run kept with --keep-logs: a table of them, or one case's transcript"
+KEEPING_COMMANDS = ("routing", "behavioral", "compare", "cost")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("logs", metavar="LOGS", help="the folder given to --keep-logs, or one log file in it")
+    parser.add_argument(
+        "logs",
+        metavar="LOGS",
+        help="the folder given to --keep-logs, one log file in it, or the run's JSON report "
+        "(which names the folder)",
+    )
     parser.add_argument(
         "cases",
         metavar="CASE",
@@ -42,13 +50,17 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    where = ctx.cwd / args.logs
+    where, cases = ctx.cwd / args.logs, {}
+    if where.is_file() and where.suffix == ".json":
+        report = read_report(where, args.logs)
+        where, cases = logs_of(report, args.logs, ctx), cases_of(report)
     if where.is_file():
         found = log_file(where) or LogFile(where, where.stem, "run")
-        return show(ctx, [(where.name, found)], args)
+        return show(ctx, [(where.name, found)], args, cases)
     if not where.is_dir():
         raise UsageError(
-            f"{args.logs}: no such folder or file; pass the folder a run was given as --keep-logs"
+            f"{args.logs}: no such folder or file; pass the folder a run was given as --keep-logs, "
+            "or the run's JSON report"
         )
     files = list(kept_files(where))
     if not files:
@@ -58,7 +70,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         )
     labelled = [(f.path.relative_to(where).as_posix(), f) for f in files]
     if not args.cases:
-        return table(ctx, labelled, args)
+        return table(ctx, labelled, args, cases)
     chosen = []
     for case in args.cases:
         matched = [(label, f) for label, f in labelled if belongs(f, case)]
@@ -69,7 +81,51 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                 + (f" and {len(stems) - 20} more" if len(stems) > 20 else "")
             )
         chosen += matched
-    return show(ctx, chosen, args)
+    return show(ctx, chosen, args, cases)
+
+
+def read_report(path: Path, given: str) -> dict:
+    try:
+        report = json.loads(read_text(path))
+    except (UnreadableFile, ValueError, RecursionError) as exc:
+        raise UsageError(f"{given}: not a JSON report skillscope can read ({exc})") from exc
+    command = report.get("command") if isinstance(report, dict) else None
+    if command not in KEEPING_COMMANDS:
+        raise UsageError(
+            f"{given}: not the report of a run that keeps agent logs ({', '.join(KEEPING_COMMANDS)}); "
+            "pass a routing, behavioral, compare or cost report, or the --keep-logs folder itself"
+        )
+    return report
+
+
+def logs_of(report: dict, given: str, ctx: Context) -> Path:
+    """The folder the run kept its logs in: as given to it, from here or from the repo's root."""
+    settings = report.get("settings") if isinstance(report.get("settings"), dict) else {}
+    values = settings.get("values") if isinstance(settings.get("values"), dict) else {}
+    kept = values.get("keep-logs")
+    if not isinstance(kept, str) or not kept:
+        raise UsageError(
+            f"{given}: this {report['command']} run kept no agent logs; run it again with --keep-logs DIR"
+        )
+    repo = report.get("repo") if isinstance(report.get("repo"), str) else None
+    candidates = [ctx.cwd / kept, *([Path(repo) / kept] if repo else [])]
+    found = next((path for path in candidates if path.is_dir()), None)
+    if found is None:
+        raise UsageError(
+            f"{given}: the logs this run kept in {kept} are gone (looked in "
+            f"{' and '.join(str(c) for c in candidates)}); pass the folder itself if it moved"
+        )
+    return found
+
+
+def cases_of(report: dict) -> dict[str, dict]:
+    """The report's cases by the file stem their logs carry."""
+    cases = report.get("cases") if isinstance(report.get("cases"), list) else []
+    return {
+        log_path(Path(), case["id"], "").name: case
+        for case in cases
+        if isinstance(case, dict) and isinstance(case.get("id"), str)
+    }
 
 
 def belongs(found: LogFile, case: str) -> bool:
@@ -78,25 +134,41 @@ def belongs(found: LogFile, case: str) -> bool:
     return found.stem in (stem, case) or re.fullmatch(rf"{re.escape(stem)}-\d+", found.stem) is not None
 
 
-def table(ctx: Context, labelled: list[tuple[str, LogFile]], args: argparse.Namespace) -> int:
-    rows: list[tuple[str, str, object]] = []
+def case_of(found: LogFile, cases: dict[str, dict]) -> dict | None:
+    if found.stem in cases:
+        return cases[found.stem]
+    sample = re.fullmatch(r"(.+)-\d+", found.stem)
+    return cases.get(sample.group(1)) if sample else None
+
+
+def table(
+    ctx: Context, labelled: list[tuple[str, LogFile]], args: argparse.Namespace, cases: dict[str, dict]
+) -> int:
+    rows: list[tuple[str, str, object, dict | None]] = []
     for label, found in labelled:
         if not found.is_stream:
             continue  # a judge exchange is text, shown with its case
         try:
-            rows.append((label, found.role, read_log(found.path, args.agent)))
+            log: object = read_log(found.path, args.agent)
         except UnreadableLog as exc:
-            rows.append((label, found.role, str(exc).removeprefix(f"{found.path}: ")))
-    ctx.out(transcript.listing(rows))
+            log = str(exc).removeprefix(f"{found.path}: ")
+        rows.append((label, found.role, log, case_of(found, cases)))
+    ctx.out(transcript.listing(rows, graded=bool(cases)))
     ctx.out(f"\nskillscope show {args.logs} CASE prints a case's transcript.")
-    return 1 if any(isinstance(log, str) for _, _, log in rows) else 0
+    return 1 if any(isinstance(log, str) for _, _, log, _ in rows) else 0
 
 
-def show(ctx: Context, labelled: list[tuple[str, LogFile]], args: argparse.Namespace) -> int:
-    unreadable = 0
+def show(
+    ctx: Context, labelled: list[tuple[str, LogFile]], args: argparse.Namespace, cases: dict[str, dict]
+) -> int:
+    unreadable, headed = 0, set()
     for index, (label, found) in enumerate(labelled):
         if index:
             ctx.out()
+        case = case_of(found, cases)
+        if case is not None and case["id"] not in headed:
+            headed.add(case["id"])
+            ctx.out("\n".join([*transcript.case_head(case), ""]))
         try:
             if found.is_stream:
                 lines = transcript.render(

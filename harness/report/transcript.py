@@ -93,18 +93,18 @@ def spent(log: KeptLog) -> str:
     return "; ".join(parts)
 
 
-def listing(logs: Sequence[tuple[str, str, KeptLog | str]]) -> str:
-    """One row per kept file: (where, role, the log read back or why it could not be); the reasons a
-    log could not be read follow the table, whole."""
+def listing(logs: Sequence[tuple[str, str, KeptLog | str, dict | None]], *, graded: bool = False) -> str:
+    """One row per kept file: (where, role, the log read back or why it could not be, its case in the
+    run's report); `graded` adds the case's status from the report. The reasons a log could not be
+    read follow the table, whole."""
     rows, unread = [], []
-    for where, role, log in logs:
+    for where, role, log, case in logs:
         if isinstance(log, str):
-            rows.append([where, role, "", "", "", "", "unreadable (below)"])
+            row = [where, role, "", "", "", "", "unreadable (below)"]
             unread.append(f"{where}: {log}")
-            continue
-        trace = log.trace
-        rows.append(
-            [
+        else:
+            trace = log.trace
+            row = [
                 where,
                 role,
                 log.runtime,
@@ -113,9 +113,35 @@ def listing(logs: Sequence[tuple[str, str, KeptLog | str]]) -> str:
                 f"{trace.usage.input_tokens}/{trace.usage.output_tokens}",
                 "error" if log.error else ("result" if log.ended else "cut short"),
             ]
-        )
+        if graded:
+            row.append(str(case.get("status") or case.get("label") or "?") if case else "not in the report")
+        rows.append(row)
     headers = ["log", "part", "agent", "skills called", "tool calls", "tokens in/out", "ended"]
-    return "\n".join([table(headers, rows), *unread])
+    return "\n".join([table(headers + ["case graded"] * graded, rows), *unread])
+
+
+def case_head(case: dict) -> list[str]:
+    """A case as its run's report graded it: id, outcome, prompt, what was expected and seen."""
+    outcome = case.get("status") or case.get("label") or "?"
+    about = ", ".join(str(case[key]) for key in ("skill", "category", "mode") if case.get(key))
+    lines = [f"-- case {case['id']}: {outcome}" + (f" ({about})" if about else "")]
+    if isinstance(case.get("prompt"), str):
+        lines += [
+            f"   prompt: {line}" if i == 0 else f"           {line}"
+            for i, line in enumerate(case["prompt"].splitlines())
+        ]
+    if "expect" in case or "observed" in case:
+        seen = [f"{key} {case.get(key) or 'no skill'}" for key in ("expect", "observed") if key in case]
+        lines.append(
+            "   " + "; ".join(seen) + (f"; verdict {case['verdict']}" if case.get("verdict") else "")
+        )
+    checks = case.get("checks") if isinstance(case.get("checks"), list) else []
+    for check in checks:
+        if isinstance(check, dict) and check.get("passed") is False:
+            lines.append(f"   unmet {check.get('kind')} `{check.get('expectation')}`: {check.get('detail')}")
+    if case.get("error"):
+        lines.append(f"   error: {case['error']}")
+    return lines
 
 
 def indented(text: str, keep: int | None) -> list[str]:

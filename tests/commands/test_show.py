@@ -15,6 +15,7 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.support.behavioral import SCENARIOS, Behave, verdicts, writer_passes
+from tests.support.routing import CaseRouter, route, routing_env, skills_repo
 
 
 def show(cwd: Path, *argv: str) -> tuple[int, str, str]:
@@ -113,7 +114,11 @@ def test_unreadable_logs_are_named_and_fail_the_command(tmp_path):
 @pytest.mark.parametrize(
     ("made", "message"),
     [
-        (None, "error: nothing: no such folder or file; pass the folder a run was given as --keep-logs\n"),
+        (
+            None,
+            "error: nothing: no such folder or file; pass the folder a run was given as --keep-logs, "
+            "or the run's JSON report\n",
+        ),
         (
             "folder",
             "error: nothing holds no agent logs: routing, behavioral, compare and cost keep them "
@@ -127,3 +132,74 @@ def test_a_logs_path_with_nothing_to_show_says_how_logs_are_kept(tmp_path, made,
         (tmp_path / "nothing" / "notes.md").write_text("# not a log\n")
     code, out, err = show(tmp_path, "nothing")
     assert (code, out, err) == (2, "", message)
+
+
+# --- a report names its logs and grades its cases --------------------------------------------------
+
+
+def test_a_routing_report_leads_to_its_logs_and_heads_each_case(tmp_path, claude_bin, fake_api):
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": R.skill("beta")}))
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    args = ("--routing-room", "alpha,beta", "--only", "alpha-pos-1,alpha-pos-2", "--skip-preflight")
+    run = route(repo, env, *args, "--no-cache", "--keep-logs", "logs")  # relative to the run's folder
+    assert run.code == 1, run.stderr
+    assert sorted(p.name for p in (repo / "logs").iterdir()) == ["alpha-pos-1.jsonl", "alpha-pos-2.jsonl"]
+
+    code, out, err = show(tmp_path, "routing-report.json")  # the folder is found from the repo's root
+    assert (code, err) == (0, "")
+    rows = {
+        line.split("|")[1].strip(): line.split("|")[-2].strip()
+        for line in out.splitlines()[2:]
+        if "|" in line
+    }
+    assert rows == {"alpha-pos-1.jsonl": "pass", "alpha-pos-2.jsonl": "fail"}
+
+    code, out, _ = show(tmp_path, "routing-report.json", "alpha-pos-2")
+    assert code == 0
+    head, transcript = out.split("\n\n", 1)
+    assert head.splitlines()[0] == "-- case alpha-pos-2: fail (alpha, positive)"
+    assert head.splitlines()[2] == "   expect alpha; observed beta; verdict wrong_skill"
+    assert transcript.startswith("== alpha-pos-2.jsonl: run (claude") and "  1. Skill beta" in transcript
+
+
+def test_a_behavioral_report_shows_the_unmet_expectations_above_the_transcript(
+    tmp_path, claude_bin, fake_env, fake_api
+):
+    repo = tmp_path / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
+    script = writer_passes()
+    script[JUDGE_HEADER] = [verdicts(("E1", False), ("E2", True))]
+    fake_api.script(script)
+    run = Behave(repo, claude_bin, fake_env)("--only", "report-writer-pass", "--keep-logs", "logs")
+    assert run.code == 1, run.stderr
+    code, out, _ = show(tmp_path, "report.json", "report-writer-pass")
+    assert code == 0
+    head = out.split("\n\n", 1)[0].splitlines()
+    assert head[0] == "-- case report-writer-pass: fail (report-writer)"
+    assert head[1].startswith("   prompt: ") and "status report" in head[1]
+    assert [line for line in head if line.startswith("   unmet ")] == [
+        "   unmet expected_behavior `Writes the status report into report.md`: judge: scripted E1"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("report", "message"),
+    [
+        ("{", "not a JSON report skillscope can read"),
+        ('{"command": "structural"}', "not the report of a run that keeps agent logs"),
+        (
+            '{"command": "routing", "settings": {"values": {"keep-logs": null}}}',
+            "this routing run kept no agent logs; run it again with --keep-logs DIR",
+        ),
+        (
+            '{"command": "cost", "repo": "/nowhere", "settings": {"values": {"keep-logs": "gone"}}}',
+            "the logs this run kept in gone are gone",
+        ),
+    ],
+)
+def test_a_report_that_leads_to_no_logs_says_why(tmp_path, report, message):
+    (tmp_path / "run.json").write_text(report, encoding="utf-8")
+    code, out, err = show(tmp_path, "run.json")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: run.json: ") and message in err and err.count("\n") == 1
