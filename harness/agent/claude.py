@@ -21,7 +21,7 @@ from harness.secrets import SECRET_VARS, Redactor, write_private
 
 from .process import capture, stream
 from .session import AgentSettings
-from .trace import StopPolicy, Trace, TraceBuilder
+from .trace import StopPolicy, Trace, TraceBuilder, unreadable_output
 from .workspace import SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
 CLAUDE_ENV = "SKILLSCOPE_CLAUDE"
@@ -414,7 +414,9 @@ def _drive(
             error=f"could not start claude ({exc})",
         )
     error = None
-    if ran.stop_reason == "timeout":
+    if ran.unreadable is not None:
+        error = unreadable_output("claude", ran.unreadable)
+    elif ran.stop_reason == "timeout":
         error = f"timed out after {spec.timeout_s:g} s before claude finished"
     elif ran.stop_reason == "cancelled":
         error = CANCELLED

@@ -263,10 +263,12 @@ EOF_EXIT_GRACE_S = 5.0
 class Streamed:
     """How one streamed run of an agent CLI ended."""
 
-    stop_reason: str  # the reason `on_line` gave, "timeout", "cancelled", "completed" (EOF) or "killed"
+    stop_reason: str  # the reason `on_line` gave, "timeout", "cancelled", "completed" (EOF), "killed",
+    # or "unreadable" (on_line raised: `unreadable` says what)
     exit_code: int | None
     stderr_tail: str  # secrets blanked
     elapsed_s: float
+    unreadable: str | None = None
 
 
 def stream(
@@ -292,10 +294,11 @@ def stream(
     on_start(child.pgid)
     stop_reason: str | None = None
     natural_exit = None
+    unreadable: list[str] = []
     try:
         with contextlib.ExitStack() as stack:
             log = stack.enter_context(open_private(keep_log)) if keep_log is not None else None
-            stop_reason = _pump(child, started + timeout_s, cancel, log, redact, on_line)
+            stop_reason = _pump(child, started + timeout_s, cancel, log, redact, guarded(on_line, unreadable))
         if ends_itself(stop_reason):
             child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)
         natural_exit = child.proc.returncode
@@ -306,7 +309,22 @@ def stream(
         exit_code = natural_exit
     if stop_reason is None:  # EOF: a negative code means a signal we did not send
         stop_reason = "killed" if natural_exit is not None and natural_exit < 0 else "completed"
-    return Streamed(stop_reason, exit_code, redact(child.stderr_tail), time.monotonic() - started)
+    elapsed = time.monotonic() - started
+    return Streamed(stop_reason, exit_code, redact(child.stderr_tail), elapsed, next(iter(unreadable), None))
+
+
+def guarded(on_line: Callable[[str], str | None], failures: list[str]) -> Callable[[str], str | None]:
+    """`on_line`, except that a line it cannot take (a reader's bug) stops this run as "unreadable"
+    and is noted in `failures`: one case errors, the other cases and the report go on."""
+
+    def take(text: str) -> str | None:
+        try:
+            return on_line(text)
+        except Exception as exc:  # noqa: BLE001 - whatever the reader raised, the run ends here
+            failures.append(f"{type(exc).__name__}: {' '.join(str(exc).split())[:200]}")
+            return "unreadable"
+
+    return take
 
 
 def _pump(child: Child, deadline: float, cancel, log, redact, on_line) -> str | None:

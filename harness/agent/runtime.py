@@ -36,6 +36,7 @@ from .trace import (
     clip_depth,
     cut,
     one_line,
+    unreadable_output,
 )
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
@@ -368,7 +369,9 @@ def drive(
         return trace
     trace.exit_code, trace.stop_reason = ran.exit_code, ran.stop_reason
     trace.stderr_tail, trace.elapsed_s = ran.stderr_tail, ran.elapsed_s
-    trace.error = explain(runtime, trace, spec)
+    trace.error = (
+        unreadable_output(runtime, ran.unreadable) if ran.unreadable else explain(runtime, trace, spec)
+    )
     return trace
 
 

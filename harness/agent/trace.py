@@ -63,6 +63,7 @@ STOP_REASONS = (
     "completed",
     "killed",
     "cancelled",
+    "unreadable",
 )
 POLICY_STOPS = ("activation", "tool_budget")  # what a stop policy returns: the caller asked for it
 API_STATUS_MEANING = {
@@ -506,6 +507,14 @@ class TraceBuilder:
         self._message_usage[message_id] = usage
         if len(self._message_usage) > 256:
             self._message_usage.popitem(last=False)
+
+
+def unreadable_output(runtime: str, detail: str) -> str:
+    """The error of a run whose output the harness's reader could not take: our bug, not the skill's."""
+    return (
+        f"skillscope could not read {runtime}'s output ({detail}); this is a bug in skillscope, "
+        "please report it"
+    )
 
 
 def explain_failure(trace: Trace) -> str | None:

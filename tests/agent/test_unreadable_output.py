@@ -1,0 +1,75 @@
+"""A line of an agent's output that skillscope's own reader cannot take (a bug of ours) ends that one
+run as an error naming the bug: the CLI's processes are ended, the other cases run, the report is
+written, and nothing is graded from a half-read trace. Driven with the real claude and codex CLIs
+(the two drivers: claude's own and the one the other runtimes share)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from harness.agent import RunSpec, TraceBuilder, connect_runtime
+from harness.agent.codex import CodexEvents
+from tests.fakeapi import replies as R
+from tests.fakeapi import write_skill
+from tests.fakeapi.runtimes import MODEL, endpoint_env, find_runtime
+from tests.support.procs import group_members
+from tests.support.routing import CaseRouter, route
+
+MARK = "BREAK-THE-READER"
+
+
+def break_on_mark(monkeypatch, cls, method: str) -> None:
+    original = getattr(cls, method)
+
+    def broken(self, value, *rest):
+        if MARK in (value if isinstance(value, str) else repr(value)):
+            raise RuntimeError("the reader tripped")
+        return original(self, value, *rest)
+
+    monkeypatch.setattr(cls, method, broken)
+
+
+@pytest.mark.parametrize("runtime", ["claude", "codex"])
+def test_a_run_whose_output_the_reader_cannot_take_is_an_error_and_ends(
+    runtime, monkeypatch, fake_api, claude_bin, tmp_path
+):
+    home = tmp_path / "home"
+    home.mkdir()
+    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+    if runtime == "claude":
+        binary = claude_bin
+        environ.update(ANTHROPIC_BASE_URL=fake_api.base_url, ANTHROPIC_API_KEY="test-key")
+        break_on_mark(monkeypatch, TraceBuilder, "feed")
+    else:
+        binary = find_runtime(runtime)
+        if binary is None:
+            pytest.fail(f"the {runtime} CLI is needed for this test", pytrace=False)
+        environ.update(endpoint_env(runtime, fake_api.base_url))
+        break_on_mark(monkeypatch, CodexEvents, "on_event")
+    agent = connect_runtime(runtime, binary, environ, tmp_path)
+    fake_api.script({"convert": [f"{MARK} is what I say", "more"]})
+    room = {"pdf-tools": write_skill(tmp_path / "repo", "pdf-tools", "Work with PDF files.")}
+    with agent.workspace(room) as workspace:
+        trace = agent.run(RunSpec("please convert my pdf", workspace, model=MODEL, timeout_s=300))
+    assert trace.stop_reason == "unreadable"
+    assert trace.failure == (
+        f"skillscope could not read {runtime}'s output (RuntimeError: the reader tripped); "
+        "this is a bug in skillscope, please report it"
+    )
+    assert group_members(trace.pid) == []
+
+
+def test_routing_errors_only_the_case_whose_output_could_not_be_read(repo, env, fake_api, monkeypatch):
+    break_on_mark(monkeypatch, TraceBuilder, "feed")
+    fake_api.script(CaseRouter({"alpha-pos-1": f"{MARK} here", "alpha-pos-2": R.skill("alpha")}))
+    run = route(
+        repo, env, "--routing-room", "alpha,beta", "--only", "alpha-pos-1,alpha-pos-2", "--skip-preflight"
+    )
+    assert run.code == 0, run.stderr  # the gate grades what was graded: an error is neither pass nor fail
+    assert "[ERROR] alpha-pos-1: expected alpha -> got no skill (error, unreadable" in run.stderr
+    broken, fine = run.case("alpha-pos-1"), run.case("alpha-pos-2")
+    assert (broken["status"], broken["verdict"]) == ("error", "error")
+    assert broken["error"].startswith("skillscope could not read claude's output (RuntimeError: the reader")
+    assert (fine["status"], fine["verdict"]) == ("pass", "correct_trigger")
