@@ -97,6 +97,20 @@ def cost(c, prompt, skill="", room="", repeat=""):
     c.run(_command("cost", {"--skill": skill, "--room": room, "--repeat": repeat}, prompt))
 
 
+@task(
+    help={
+        "logs": "the folder a route, behave, compare or cost run kept with --keep-logs, or its JSON report",
+        "case": "case ids whose transcripts to print, comma-separated (default: a table of every log)",
+        "full": "print tool answers and messages whole",
+    }
+)
+def show(c, logs, case="", full=False):
+    """Show: read what the agent did in a run kept with --keep-logs, call by call."""
+    c.run(
+        _command("show", {}, logs, *(word for word in case.split(",") if word)) + (" --full" if full else "")
+    )
+
+
 @task(help={"base": "the branch or commit the change is measured from (default: main, else master)"})
 def plan(c, base=""):
     """The CI plan for your branch: `git diff --name-only BASE...HEAD` into `select --changed`."""

@@ -118,6 +118,7 @@ def test_plan_prints_the_ci_plan_of_the_branch(tmp_path):
         ("compare", ["--skill", "a", "--baseline", "HEAD~1", "--mode", "routing", "--repeat", "2"]),
         ("compare", ["--reports", "old.json new.json"]),
         ("cost", ["--skill", "a", "--room", "a,b", "--repeat", "2", "say hello"]),
+        ("show", ["--case", "a-pos-1,a-pos-2", "--full", "logs"]),
     ],
 )
 def test_agent_task_command_lines_parse(task, words, tmp_path):
@@ -125,7 +126,9 @@ def test_agent_task_command_lines_parse(task, words, tmp_path):
     assert done.returncode == 0, done.stderr
     line = ANSI.sub("", done.stdout).strip().splitlines()[-1]
     command = shlex.split(line)
-    start = next(i for i, word in enumerate(command) if word in {"routing", "behavioral", "compare", "cost"})
+    start = next(
+        i for i, word in enumerate(command) if word in {"routing", "behavioral", "compare", "cost", "show"}
+    )
     argv = command[start:]
     parse(build_parser(only=argv[0]), argv)  # an unknown flag or a missing value exits here
 
