@@ -48,7 +48,7 @@ def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
 SEVERAL_WORDS = {"nargs": "+"}
 
 
-REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"))
+REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"), ("html", "--html"))
 
 
 def check_outputs(args: argparse.Namespace, cwd: Path) -> None:

@@ -12,8 +12,8 @@ from harness.agent import RUNTIMES, log_path
 from harness.agent.logs import LogFile, UnreadableLog, kept_files, log_file, read_log
 from harness.context import Context
 from harness.errors import UsageError
-from harness.files import UnreadableFile, read_text
-from harness.report import transcript
+from harness.files import UnreadableFile, read_text, write_atomic
+from harness.report import html_page, transcript
 
 HELP = "read the agent logs a run kept with --keep-logs: a table of them, or one case's transcript"
 KEEPING_COMMANDS = ("routing", "behavioral", "compare", "cost")
@@ -42,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print tool calls, answers and messages whole, not their first lines",
     )
+    parser.add_argument(
+        "--html",
+        metavar="PATH",
+        help="write one self-contained HTML page instead: every case (or each CASE), transcripts whole",
+    )
 
 
 def bounded(args: argparse.Namespace) -> bool:
@@ -50,12 +55,14 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    where, cases = ctx.cwd / args.logs, {}
+    where, cases, report = ctx.cwd / args.logs, {}, None
     if where.is_file() and where.suffix == ".json":
         report = read_report(where, args.logs)
         where, cases = logs_of(report, args.logs, ctx), cases_of(report)
     if where.is_file():
         found = log_file(where) or LogFile(where, where.stem, "run")
+        if args.html:
+            return write_page(ctx, [(where.name, found)], args, cases, report)
         return show(ctx, [(where.name, found)], args, cases)
     if not where.is_dir():
         raise UsageError(
@@ -70,6 +77,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         )
     labelled = [(f.path.relative_to(where).as_posix(), f) for f in files]
     if not args.cases:
+        if args.html:
+            return write_page(ctx, labelled, args, cases, report)
         return table(ctx, labelled, args, cases)
     chosen = []
     for case in args.cases:
@@ -81,6 +90,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                 + (f" and {len(stems) - 20} more" if len(stems) > 20 else "")
             )
         chosen += matched
+    if args.html:
+        return write_page(
+            ctx, chosen, args, {k: v for k, v in cases.items() if k in {f.stem for _, f in chosen}}
+        )
     return show(ctx, chosen, args, cases)
 
 
@@ -181,3 +194,52 @@ def show(
             lines = [f"== {label}: {found.role}", f"error: {exc}"]
         ctx.out("\n".join(lines))
     return 1 if unreadable else 0
+
+
+def write_page(
+    ctx: Context,
+    labelled: list[tuple[str, LogFile]],
+    args: argparse.Namespace,
+    cases: dict[str, dict],
+    report: dict | None = None,
+) -> int:
+    """--html: every case of the report (or each file's case) with its transcripts whole, one page."""
+    views: dict[str, html_page.CaseView] = {}
+    for case in cases.values():  # the report's order, cases it kept no log of included
+        views[case["id"]] = view_of(case)
+    unreadable = 0
+    for label, found in labelled:
+        case = case_of(found, cases)
+        view = views.setdefault(case["id"] if case else found.stem, view_of(case, found.stem))
+        title = f"{label}: {found.role}"
+        try:
+            if found.is_stream:
+                heading, *lines = transcript.render(read_log(found.path, args.agent), title, full=True)
+                title = heading.removeprefix("== ")
+            else:
+                lines = read_text(found.path).rstrip("\n").splitlines()
+        except (UnreadableLog, UnreadableFile) as exc:
+            unreadable += 1
+            lines = [f"error: {exc}"]
+        view.sections.append((title, lines))
+    if report is not None:
+        title = f"skillscope {report['command']}: {report.get('status', '?')}"
+        summary = [
+            f"{key}: {report[key]}" for key in ("repo", "started_at", "harness_version") if key in report
+        ]
+    else:
+        title, summary = f"agent logs kept in {args.logs}", []
+    target = ctx.cwd / args.html
+    write_atomic(target, html_page.page(title, summary, list(views.values())))
+    ctx.out(f"HTML page: {args.html} ({len(views)} case(s), {len(labelled)} log(s))")
+    return 1 if unreadable else 0
+
+
+def view_of(case: dict | None, stem: str = "") -> html_page.CaseView:
+    if case is None:
+        return html_page.CaseView(stem, None)
+    outcome = case.get("status") or case.get("label")
+    prompt = case.get("prompt") if isinstance(case.get("prompt"), str) else None
+    return html_page.CaseView(
+        case["id"], str(outcome) if outcome else None, prompt, transcript.case_head(case)
+    )

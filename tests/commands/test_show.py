@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -203,3 +204,70 @@ def test_a_report_that_leads_to_no_logs_says_why(tmp_path, report, message):
     code, out, err = show(tmp_path, "run.json")
     assert (code, out) == (2, "")
     assert err.startswith("error: run.json: ") and message in err and err.count("\n") == 1
+
+
+# --- one HTML page -----------------------------------------------------------------------------------
+
+
+class PageText(HTMLParser):
+    """The page's text by element, and whether any script or external asset got in."""
+
+    def __init__(self):
+        super().__init__()
+        self.cells: list[str] = []
+        self.pres: list[str] = []
+        self.tags: set[str] = set()
+        self.links: list[str] = []
+        self._where: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.links += [value for name, value in attrs if name in ("src", "href")]
+        self._where.append(tag)
+        if tag in ("td", "pre"):
+            (self.cells if tag == "td" else self.pres).append("")
+
+    def handle_endtag(self, tag):
+        if self._where and self._where[-1] == tag:
+            self._where.pop()
+
+    def handle_data(self, data):
+        if "pre" in self._where:
+            self.pres[-1] += data
+        elif "td" in self._where:
+            self.cells[-1] += data
+
+
+def test_a_report_and_its_logs_become_one_page_nothing_can_script(tmp_path, claude_bin, fake_env, fake_api):
+    repo = tmp_path / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
+    script = writer_passes()
+    script["status report"][-1] = "Wrote report.md <script>alert(1)</script>"
+    script[JUDGE_HEADER] = [verdicts(("E1", False), ("E2", True))]
+    fake_api.script(script)
+    run = Behave(repo, claude_bin, fake_env)("--only", "report-writer-pass", "--keep-logs", "logs")
+    assert run.code == 1, run.stderr
+
+    code, out, err = show(tmp_path, "report.json", "--html", "page.html")
+    assert (code, err) == (0, "")
+    assert out == "HTML page: page.html (1 case(s), 3 log(s))\n"
+    html = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    page = PageText()
+    page.feed(html)
+    assert page.tags.isdisjoint({"script", "img", "iframe", "link"})
+    assert page.links == ["#case-1"]  # no external asset: the table's one link to its case
+    assert page.cells[:2] == ["report-writer-pass", "fail"] and "status report" in page.cells[2]
+    head, agent, judge, exchange = page.pres  # in file order: the judge-1 stream sorts before judge.txt
+    assert head.startswith("-- case report-writer-pass: fail (report-writer)")
+    assert "unmet expected_behavior `Writes the status report into report.md`: judge: scripted E1" in head
+    assert "  2. Bash $ echo status-ok" in agent and "Wrote report.md <script>alert(1)</script>" in agent
+    assert "BEGIN-EVIDENCE-" in exchange and judge.startswith("skills offered: ")
+
+
+def test_an_html_path_that_cannot_be_written_is_refused_before_reading(tmp_path):
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "taken").write_text("a file, not a folder")
+    code, out, err = show(tmp_path, "logs", "--html", "taken/page.html")
+    assert (code, out) == (2, "")
+    assert err.startswith("error: --html ") and "pass another path" in err
