@@ -59,11 +59,22 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if where.is_file() and where.suffix == ".json":
         report = read_report(where, args.logs)
         where, cases = logs_of(report, args.logs, ctx), cases_of(report)
+    chosen = chosen_files(where, args)
+    if args.cases:  # the page and the heads are of the cases asked for only
+        cases = {
+            stem: case for stem, case in cases.items() if any(case_of(f, {stem: case}) for _, f in chosen)
+        }
+    if args.html:
+        return write_page(ctx, chosen, args, cases, report)
+    if args.cases or where.is_file():
+        return show(ctx, chosen, args, cases)
+    return table(ctx, chosen, args, cases)
+
+
+def chosen_files(where: Path, args: argparse.Namespace) -> list[tuple[str, LogFile]]:
+    """(label, file) of the one log, or of every log under the folder, or of each CASE's logs."""
     if where.is_file():
-        found = log_file(where) or LogFile(where, where.stem, "run")
-        if args.html:
-            return write_page(ctx, [(where.name, found)], args, cases, report)
-        return show(ctx, [(where.name, found)], args, cases)
+        return [(where.name, log_file(where) or LogFile(where, where.stem, "run"))]
     if not where.is_dir():
         raise UsageError(
             f"{args.logs}: no such folder or file; pass the folder a run was given as --keep-logs, "
@@ -77,9 +88,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         )
     labelled = [(f.path.relative_to(where).as_posix(), f) for f in files]
     if not args.cases:
-        if args.html:
-            return write_page(ctx, labelled, args, cases, report)
-        return table(ctx, labelled, args, cases)
+        return labelled
     chosen = []
     for case in args.cases:
         matched = [(label, f) for label, f in labelled if belongs(f, case)]
@@ -90,11 +99,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
                 + (f" and {len(stems) - 20} more" if len(stems) > 20 else "")
             )
         chosen += matched
-    if args.html:
-        return write_page(
-            ctx, chosen, args, {k: v for k, v in cases.items() if k in {f.stem for _, f in chosen}}
-        )
-    return show(ctx, chosen, args, cases)
+    return chosen
 
 
 def read_report(path: Path, given: str) -> dict:

@@ -163,6 +163,11 @@ def test_a_routing_report_leads_to_its_logs_and_heads_each_case(tmp_path, claude
     assert head.splitlines()[2] == "   expect alpha; observed beta; verdict wrong_skill"
     assert transcript.startswith("== alpha-pos-2.jsonl: run (claude") and "  1. Skill beta" in transcript
 
+    code, out, _ = show(tmp_path, "routing-report.json", "alpha-pos-2", "--html", "page.html")
+    assert (code, out) == (0, "HTML page: page.html (1 case(s), 1 log(s))\n")
+    html = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "<title>skillscope routing: fail</title>" in html and "alpha-pos-1" not in html
+
 
 def test_a_behavioral_report_shows_the_unmet_expectations_above_the_transcript(
     tmp_path, claude_bin, fake_env, fake_api
