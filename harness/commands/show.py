@@ -16,7 +16,7 @@ from harness.files import UnreadableFile, read_text, write_atomic
 from harness.report import html_page, transcript
 
 HELP = "read the agent logs a run kept with --keep-logs: a table of them, or one case's transcript"
-KEEPING_COMMANDS = ("routing", "behavioral", "compare", "cost")
+KEEPING_COMMANDS = ("routing", "routing-matrix", "behavioral", "compare", "cost")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,8 +110,8 @@ def read_report(path: Path, given: str) -> dict:
     command = report.get("command") if isinstance(report, dict) else None
     if command not in KEEPING_COMMANDS:
         raise UsageError(
-            f"{given}: not the report of a run that keeps agent logs ({', '.join(KEEPING_COMMANDS)}); "
-            "pass a routing, behavioral, compare or cost report, or the --keep-logs folder itself"
+            f"{given}: not the report of a run that keeps agent logs; pass a routing, behavioral, "
+            "compare or cost report, or the --keep-logs folder itself"
         )
     return report
 
@@ -137,13 +137,18 @@ def logs_of(report: dict, given: str, ctx: Context) -> Path:
 
 
 def cases_of(report: dict) -> dict[str, dict]:
-    """The report's cases by the file stem their logs carry."""
-    cases = report.get("cases") if isinstance(report.get("cases"), list) else []
-    return {
-        log_path(Path(), case["id"], "").name: case
-        for case in cases
-        if isinstance(case, dict) and isinstance(case.get("id"), str)
-    }
+    """The report's cases by the file stem their logs carry; a matrix's by `<agent>/<stem>`, from each
+    agent's own run (the folder its logs were kept in)."""
+    found = {}
+    runs = report.get("runs") if isinstance(report.get("runs"), list) else []
+    for run in [report, *(r for r in runs if isinstance(r, dict))]:
+        meta = run.get("meta") if isinstance(run.get("meta"), dict) else {}
+        prefix = f"{meta['agent']}/" if run is not report and isinstance(meta.get("agent"), str) else ""
+        cases = run.get("cases") if isinstance(run.get("cases"), list) else []
+        for case in cases:
+            if isinstance(case, dict) and isinstance(case.get("id"), str):
+                found[prefix + log_path(Path(), case["id"], "").name] = case
+    return found
 
 
 def belongs(found: LogFile, case: str) -> bool:
@@ -153,10 +158,11 @@ def belongs(found: LogFile, case: str) -> bool:
 
 
 def case_of(found: LogFile, cases: dict[str, dict]) -> dict | None:
-    if found.stem in cases:
-        return cases[found.stem]
+    """The report's case a kept file belongs to (the agent's own, in a matrix), or None."""
     sample = re.fullmatch(r"(.+)-\d+", found.stem)
-    return cases.get(sample.group(1)) if sample else None
+    stems = [found.stem, *([sample.group(1)] if sample else [])]
+    keys = [f"{found.path.parent.name}/{stem}" for stem in stems] + stems
+    return next((cases[key] for key in keys if key in cases), None)
 
 
 def table(
@@ -184,8 +190,8 @@ def show(
         if index:
             ctx.out()
         case = case_of(found, cases)
-        if case is not None and case["id"] not in headed:
-            headed.add(case["id"])
+        if case is not None and id(case) not in headed:
+            headed.add(id(case))
             ctx.out("\n".join([*transcript.case_head(case), ""]))
         try:
             if found.is_stream:
@@ -211,7 +217,7 @@ def write_page(
     """--html: every case of the report (or each file's case) with its transcripts whole, one page."""
     views: dict[str, html_page.CaseView] = {}
     for case in cases.values():  # the report's order, cases it kept no log of included
-        views[case["id"]] = view_of(case)
+        views.setdefault(case["id"], view_of(case))
     unreadable = 0
     for label, found in labelled:
         case = case_of(found, cases)
@@ -243,7 +249,7 @@ def write_page(
 def view_of(case: dict | None, stem: str = "") -> html_page.CaseView:
     if case is None:
         return html_page.CaseView(stem, None)
-    outcome = case.get("status") or case.get("label")
+    outcome = transcript.outcome_of(case)
     prompt = case.get("prompt") if isinstance(case.get("prompt"), str) else None
     return html_page.CaseView(
         case["id"], str(outcome) if outcome else None, prompt, transcript.case_head(case)

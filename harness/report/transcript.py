@@ -114,15 +114,24 @@ def listing(logs: Sequence[tuple[str, str, KeptLog | str, dict | None]], *, grad
                 "error" if log.error else ("result" if log.ended else "cut short"),
             ]
         if graded:
-            row.append(str(case.get("status") or case.get("label") or "?") if case else "not in the report")
+            row.append((outcome_of(case) or "?") if case else "not in the report")
         rows.append(row)
     headers = ["log", "part", "agent", "skills called", "tool calls", "tokens in/out", "ended"]
     return "\n".join([table(headers + ["case graded"] * graded, rows), *unread])
 
 
+def outcome_of(case: dict) -> str | None:
+    """The word a report gives a case: its status, compare's label, or whether a matrix's agents differ."""
+    if case.get("status") or case.get("label"):
+        return str(case.get("status") or case.get("label"))
+    if "differs" in case:
+        return "agents differ" if case["differs"] else "agents agree"
+    return None
+
+
 def case_head(case: dict) -> list[str]:
     """A case as its run's report graded it: id, outcome, prompt, what was expected and seen."""
-    outcome = case.get("status") or case.get("label") or "?"
+    outcome = outcome_of(case) or "?"
     about = ", ".join(str(case[key]) for key in ("skill", "category", "mode") if case.get(key))
     lines = [f"-- case {case['id']}: {outcome}" + (f" ({about})" if about else "")]
     if isinstance(case.get("prompt"), str):
@@ -135,6 +144,12 @@ def case_head(case: dict) -> list[str]:
         lines.append(
             "   " + "; ".join(seen) + (f"; verdict {case['verdict']}" if case.get("verdict") else "")
         )
+    by_agent = case.get("by_agent") if isinstance(case.get("by_agent"), dict) else {}
+    for agent, seen in by_agent.items():
+        if isinstance(seen, dict):
+            lines.append(
+                f"   {agent}: observed {seen.get('observed') or 'no skill'}; verdict {seen.get('verdict')}"
+            )
     checks = case.get("checks") if isinstance(case.get("checks"), list) else []
     for check in checks:
         if isinstance(check, dict) and check.get("passed") is False:

@@ -15,6 +15,7 @@ from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import agent_of, endpoint_env, find_runtime
 from tests.support.behavioral import SCENARIOS, Behave, verdicts, writer_passes
 from tests.support.routing import CaseRouter, route, routing_env, skills_repo
 
@@ -276,3 +277,52 @@ def test_an_html_path_that_cannot_be_written_is_refused_before_reading(tmp_path)
     code, out, err = show(tmp_path, "logs", "--html", "taken/page.html")
     assert (code, out) == (2, "")
     assert err.startswith("error: --html ") and "pass another path" in err
+
+
+def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(tmp_path, claude_bin, fake_api):
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    codex = find_runtime("codex")
+    if codex is None:
+        pytest.fail("the codex CLI is needed for this test", pytrace=False)
+    env.update(SKILLSCOPE_CODEX=codex, **endpoint_env("codex", fake_api.base_url))
+
+    def codex_misroutes(request):
+        return R.skill_for(agent_of(request), "beta" if agent_of(request) == "codex" else "alpha")
+
+    fake_api.script(CaseRouter({"alpha-pos-1": codex_misroutes}))
+    args = ("--agent", "claude,codex", "--routing-room", "alpha,beta", "--only", "alpha-pos-1")
+    run = route(
+        repo,
+        env,
+        *args,
+        "--skip-preflight",
+        "--min-accuracy",
+        "0",
+        "--model",
+        "fake-model",
+        "--keep-logs",
+        "logs",
+    )
+    assert run.code == 0, run.stderr[-3000:]
+
+    code, out, err = show(tmp_path, "routing-report.json")
+    assert code == 0, err
+    rows = {
+        line.split("|")[1].strip(): line.split("|")[-2].strip()
+        for line in out.splitlines()[2:]
+        if "|" in line
+    }
+    assert rows == {"claude/alpha-pos-1.jsonl": "pass", "codex/alpha-pos-1.jsonl": "fail"}
+    code, out, _ = show(tmp_path, "routing-report.json", "alpha-pos-1")
+    assert code == 0
+    claude, codex_part = out.split("-- case alpha-pos-1: ")[1:]
+    assert claude.startswith("pass") and "verdict correct_trigger" in claude and "== claude/" in claude
+    assert (
+        codex_part.startswith("fail")
+        and "verdict wrong_skill" in codex_part
+        and "(reads skill beta)" in codex_part
+    )
+    code, out, _ = show(tmp_path, "routing-report.json", "--html", "page.html")
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert code == 0 and "agents differ" in page and "codex: observed beta; verdict wrong_skill" in page
