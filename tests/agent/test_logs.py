@@ -4,16 +4,16 @@ against the fake model API, the log a run keeps reads back into the trace the ru
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from harness.agent import RunSpec, connect_runtime, log_path
+from harness.agent import RunSpec, log_path
 from harness.agent.logs import OPENERS, READERS, UnreadableLog, log_file, read_log, runtime_of
 from tests.fakeapi import FakeAPI, write_skill
 from tests.fakeapi import replies as R
-from tests.fakeapi.runtimes import MODEL, endpoint_env, find_runtime
+from tests.fakeapi.runtimes import MODEL
+from tests.support.agents import connect_fake
 
 PROMPT = "please convert my pdf"
 
@@ -31,20 +31,7 @@ def runtime(request) -> str:
 
 @pytest.fixture
 def agent(runtime, api, claude_bin, copilot_cache, tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
-    if runtime == "claude":
-        binary = claude_bin
-        environ.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="test-key")
-    else:
-        binary = find_runtime(runtime)
-        if binary is None:
-            pytest.fail(f"the {runtime} CLI is needed for this test", pytrace=False)
-        environ.update(COPILOT_CACHE_HOME=copilot_cache, **endpoint_env(runtime, api.base_url))
-    scratch = tmp_path / "runs"
-    scratch.mkdir()
-    return connect_runtime(runtime, binary, environ, scratch)
+    return connect_fake(runtime, api.base_url, claude_bin, tmp_path, copilot_cache)
 
 
 def live_run(agent, api, tmp_path: Path, log: Path):

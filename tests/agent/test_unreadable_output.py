@@ -5,15 +5,14 @@ written, and nothing is graded from a half-read trace. Driven with the real clau
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from harness.agent import RunSpec, TraceBuilder, connect_runtime
+from harness.agent import RunSpec, TraceBuilder
 from harness.agent.codex import CodexEvents
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
-from tests.fakeapi.runtimes import MODEL, endpoint_env, find_runtime
+from tests.fakeapi.runtimes import MODEL
+from tests.support.agents import connect_fake
 from tests.support.procs import group_members
 from tests.support.routing import CaseRouter, route
 
@@ -35,20 +34,9 @@ def break_on_mark(monkeypatch, cls, method: str) -> None:
 def test_a_run_whose_output_the_reader_cannot_take_is_an_error_and_ends(
     runtime, monkeypatch, fake_api, claude_bin, tmp_path
 ):
-    home = tmp_path / "home"
-    home.mkdir()
-    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
-    if runtime == "claude":
-        binary = claude_bin
-        environ.update(ANTHROPIC_BASE_URL=fake_api.base_url, ANTHROPIC_API_KEY="test-key")
-        break_on_mark(monkeypatch, TraceBuilder, "feed")
-    else:
-        binary = find_runtime(runtime)
-        if binary is None:
-            pytest.fail(f"the {runtime} CLI is needed for this test", pytrace=False)
-        environ.update(endpoint_env(runtime, fake_api.base_url))
-        break_on_mark(monkeypatch, CodexEvents, "on_event")
-    agent = connect_runtime(runtime, binary, environ, tmp_path)
+    patched = (TraceBuilder, "feed") if runtime == "claude" else (CodexEvents, "on_event")
+    break_on_mark(monkeypatch, *patched)
+    agent = connect_fake(runtime, fake_api.base_url, claude_bin, tmp_path)
     fake_api.script({"convert": [f"{MARK} is what I say", "more"]})
     room = {"pdf-tools": write_skill(tmp_path / "repo", "pdf-tools", "Work with PDF files.")}
     with agent.workspace(room) as workspace:

@@ -26,6 +26,12 @@ def show(cwd: Path, *argv: str) -> tuple[int, str, str]:
     return code, ctx.stdout.getvalue(), ctx.stderr.getvalue()
 
 
+def graded_column(table: str) -> dict[str, str]:
+    """The table's last column (the case as the report graded it) by log."""
+    rows = [line.split("|") for line in table.splitlines()[2:] if line.startswith("|")]
+    return {row[1].strip(): row[-2].strip() for row in rows}
+
+
 @pytest.fixture
 def kept(tmp_path, claude_bin, fake_env, fake_api) -> Path:
     """The logs of the writer scenario's passing case, kept by a real behavioral run."""
@@ -150,11 +156,7 @@ def test_a_routing_report_leads_to_its_logs_and_heads_each_case(tmp_path, claude
 
     code, out, err = show(tmp_path, "routing-report.json")  # the folder is found from the repo's root
     assert (code, err) == (0, "")
-    rows = {
-        line.split("|")[1].strip(): line.split("|")[-2].strip()
-        for line in out.splitlines()[2:]
-        if "|" in line
-    }
+    rows = graded_column(out)
     assert rows == {"alpha-pos-1.jsonl": "pass", "alpha-pos-2.jsonl": "fail"}
 
     code, out, _ = show(tmp_path, "routing-report.json", "alpha-pos-2")
@@ -308,11 +310,7 @@ def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(tmp_pa
 
     code, out, err = show(tmp_path, "routing-report.json")
     assert code == 0, err
-    rows = {
-        line.split("|")[1].strip(): line.split("|")[-2].strip()
-        for line in out.splitlines()[2:]
-        if "|" in line
-    }
+    rows = graded_column(out)
     assert rows == {"claude/alpha-pos-1.jsonl": "pass", "codex/alpha-pos-1.jsonl": "fail"}
     code, out, _ = show(tmp_path, "routing-report.json", "alpha-pos-1")
     assert code == 0
