@@ -16,11 +16,6 @@ from pathlib import Path
 
 from harness.errors import UsageError
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
-
 OWN_FILE = "skillscope.toml"
 PYPROJECT = "pyproject.toml"
 # Environment variables that a flag documents as its fallback; they beat the file.
@@ -70,6 +65,12 @@ def _read(path: Path, table: tuple[str, ...]) -> Settings | None:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path} ({exc}); fix the file or its permissions.") from None
+    if table and table[-1] not in text:
+        return None  # a pyproject.toml without a [tool.skillscope] table: not parsed, nor its parser imported
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -229,3 +229,18 @@ def test_a_bounded_run_that_parsed_in_worker_processes_leaves_none_behind(tmp_pa
         except OSError:
             continue  # a process that ended while we looked
     assert left == []
+
+
+def test_a_structural_run_without_html_or_settings_loads_no_parser_for_them(tmp_path: Path) -> None:
+    """html.parser and tomllib are imported on first use: most skills hold no HTML, and a repo without
+    settings (or a pyproject.toml without [tool.skillscope]) has nothing to parse."""
+    make_skill(tmp_path / "skills", "alpha")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    probe = (
+        "import sys\n"
+        "from harness.cli import main\n"
+        "code = main(['structural', '--skills-dir', 'skills/*', '--output', 'r.json', '--format', 'json'])\n"
+        "print(code, [m for m in sys.modules if m in ('html.parser', 'tomllib', 'tomli')])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr

@@ -13,7 +13,6 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -313,7 +312,9 @@ def _via_definition(source: str, span: tuple[int, int] | None, kind: str) -> boo
 
 
 def _read_html(html: str, first_line: int, doc: Document) -> None:
-    tags = TagReader()
+    from harness.markdown.html_tags import TagReader  # on first use: most skills hold no HTML
+
+    tags = TagReader(URL_ATTRIBUTES + ANCHOR_ATTRIBUTES)
     tags.feed(html)
     tags.close()
     for line, name, value in tags.attributes:
@@ -321,27 +322,3 @@ def _read_html(html: str, first_line: int, doc: Document) -> None:
             doc.references.append(Reference(value, first_line + line - 1, HTML))
         elif name in ANCHOR_ATTRIBUTES:
             doc.anchors.add(value)
-
-
-class TagReader(HTMLParser):
-    """Collects (line, attribute, value) of start tags; comments and script/style text are skipped
-    by the HTML parser itself."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.attributes: list[tuple[int, str, str]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        line = self.getpos()[0]
-        raw = self.get_starttag_text() or ""
-        for name, value in attrs:
-            if value is not None and name in URL_ATTRIBUTES + ANCHOR_ATTRIBUTES:
-                self.attributes.append((line + _lines_before(raw, name), name, value.strip()))
-
-    handle_startendtag = handle_starttag
-
-
-def _lines_before(tag_text: str, attribute: str) -> int:
-    """Newlines inside the tag before `attribute`, so `<a\n  href=…>` reports the href's line."""
-    found = re.search(rf"\s{re.escape(attribute)}\s*=", tag_text, re.IGNORECASE)
-    return tag_text.count("\n", 0, found.start() + 1) if found else 0
