@@ -31,7 +31,11 @@ OFFLINE = [
     (
         "startup_bench.py",
         ["--rounds", "1", "--skills", "2"],
-        [r"skillscope --version: [\d.]+x a bare start", r"structural on 2 skills, warm memo: [\d.]+x"],
+        [
+            r"skillscope --version: [\d.]+x a bare start",
+            r"structural on 2 skills, one edited: [\d.]+x",
+            r"structural on 2 skills, warm memo: [\d.]+x",
+        ],
     ),
     (
         "external_bench.py",
