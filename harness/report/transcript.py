@@ -31,8 +31,10 @@ def render(log: KeptLog, label: str, *, full: bool = False) -> list[str]:
     if init and init.skills:
         lines.append(f"skills offered: {', '.join(init.skills_without_builtins) or 'none'}")
     skill_calls = {activation.tool_use_id: activation.raw_input_name for activation in trace.activations}
+    numbers = {call.id: number for number, call in enumerate(trace.tool_calls, 1)}
     for number, call in enumerate(trace.tool_calls, 1):
-        lines += tool_lines(number, call, skill_calls.get(call.id), full=full)
+        parent = numbers.get(call.parent_tool_use_id or "")  # a subagent's call: say whose
+        lines += tool_lines(number, call, skill_calls.get(call.id), parent, full=full)
     if trace.dropped_tool_calls:
         lines.append(f"   ({trace.dropped_tool_calls} later tool calls not kept in memory)")
     if not trace.tool_calls:
@@ -51,11 +53,13 @@ def render(log: KeptLog, label: str, *, full: bool = False) -> list[str]:
     return lines
 
 
-def tool_lines(number: int, call: ToolCall, skill: str | None, *, full: bool) -> list[str]:
+def tool_lines(
+    number: int, call: ToolCall, skill: str | None, parent: int | None, *, full: bool
+) -> list[str]:
     asked = what(call, full=full)
     if skill is not None:  # a skill tool's call, or (codex) a command reading the skill's SKILL.md
         asked = f"{asked} (reads skill {skill})" if call.command is not None else skill
-    head = f"{number:>3}. {call.name} {asked}".rstrip()
+    head = f"{number:>3}. {call.name} {asked}".rstrip() + (f" (inside call {parent})" if parent else "")
     if not call.answered:
         return [head, "     -> no answer in the log"]
     answer = call.result_text or ""
