@@ -15,7 +15,9 @@ from harness.errors import UsageError
 from harness.files import UnreadableFile, read_text, write_atomic
 from harness.report import html_page, transcript
 
-HELP = "read the agent logs a run kept with --keep-logs: a table of them, or one case's transcript"
+HELP = (
+    "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page"
+)
 KEEPING_COMMANDS = ("routing", "routing-matrix", "behavioral", "compare", "cost")
 
 
