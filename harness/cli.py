@@ -60,7 +60,8 @@ SUMMARIES: dict[str, str] = {
     "new": "create NAME/SKILL.md and NAME/evals/evals.json from the template",
     "init": "write a CI workflow, the .gitignore entry and skills-dir setting, and (with --skill) a "
     "first skill",
-    "show": "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page",
+    "show": "read the agent logs a run kept with --keep-logs (or its report): a table, a case's "
+    "transcripts, a page",
 }
 # Scaffolding commands write the settings file rather than read it; `show` reads only kept logs.
 UNSETTLED = frozenset({"init", "new", "template", "show"})
