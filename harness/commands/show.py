@@ -60,7 +60,12 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     where, cases, report = ctx.cwd / args.logs, {}, None
     if where.is_file() and where.suffix == ".json":
         report = read_report(where, args.logs)
-        where, cases = logs_of(report, args.logs, ctx), cases_of(report)
+        cases = cases_of(report)
+        if args.html and not args.cases:  # the run's page, whatever it kept (a cached run keeps none)
+            where = logs_of(report, args.logs, ctx, required=False)
+            chosen = chosen_files(where, args) if where is not None and any(kept_files(where)) else []
+            return write_page(ctx, chosen, args, cases, report)
+        where = logs_of(report, args.logs, ctx)
     chosen = chosen_files(where, args)
     if args.cases:  # the page and the heads are of the cases asked for only
         cases = {
@@ -118,18 +123,23 @@ def read_report(path: Path, given: str) -> dict:
     return report
 
 
-def logs_of(report: dict, given: str, ctx: Context) -> Path:
-    """The folder the run kept its logs in: as given to it, from here or from the repo's root."""
+def logs_of(report: dict, given: str, ctx: Context, *, required: bool = True) -> Path | None:
+    """The folder the run kept its logs in: as given to it, from here or from the repo's root. None when
+    there is none and it is not `required`."""
     settings = report.get("settings") if isinstance(report.get("settings"), dict) else {}
     values = settings.get("values") if isinstance(settings.get("values"), dict) else {}
     kept = values.get("keep-logs")
     if not isinstance(kept, str) or not kept:
+        if not required:
+            return None
         raise UsageError(
             f"{given}: this {report['command']} run kept no agent logs; run it again with --keep-logs DIR"
         )
     repo = report.get("repo") if isinstance(report.get("repo"), str) else None
     candidates = [ctx.cwd / kept, *([Path(repo) / kept] if repo else [])]
     found = next((path for path in candidates if path.is_dir()), None)
+    if found is None and not required:
+        return None
     if found is None:
         raise UsageError(
             f"{given}: the logs this run kept in {kept} are gone (looked in "
@@ -240,6 +250,10 @@ def write_page(
         summary = [
             f"{key}: {report[key]}" for key in ("repo", "started_at", "harness_version") if key in report
         ]
+        if not labelled:
+            summary.append(
+                "no agent log was kept: the run had no --keep-logs, or took every case from the cache"
+            )
     else:
         title, summary = f"agent logs kept in {args.logs}", []
     target = ctx.cwd / args.html

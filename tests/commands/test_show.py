@@ -324,3 +324,20 @@ def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(tmp_pa
     code, out, _ = show(tmp_path, "routing-report.json", "--html", "page.html")
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
     assert code == 0 and "agents differ" in page and "codex: observed beta; verdict wrong_skill" in page
+
+
+@pytest.mark.parametrize("kept", [None, "gone"])
+def test_a_reports_page_is_written_when_its_run_kept_no_log(tmp_path, kept):
+    # A run that took every case from the result cache, or had no --keep-logs, still gets its page.
+    report = {"command": "routing", "status": "fail", "repo": str(tmp_path), "settings": {"values": {}}}
+    report["settings"]["values"]["keep-logs"] = kept
+    report["cases"] = [{"id": "a-1", "status": "fail", "prompt": "do a", "expect": "a", "observed": None}]
+    (tmp_path / "run.json").write_text(json.dumps(report), encoding="utf-8")
+    code, out, err = show(tmp_path, "run.json", "--html", "page.html")
+    assert (code, out, err) == (0, "HTML page: page.html (1 case(s), 0 log(s))\n", "")
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert (
+        "no agent log was kept" in page
+        and "-- case a-1: fail" in page
+        and "expect a; observed no skill" in page
+    )
