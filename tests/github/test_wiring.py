@@ -209,6 +209,8 @@ def test_the_model_input_reaches_every_agent_graded_command_as_its_model(path, m
     for name, job in graded.items():
         for step in action_steps(job):
             command = step["with"]["command"]
+            if command not in GRADED:  # the page of the run, rendered after it
+                continue
             parsed = harness_args(step["with"]["args"], command, model)
             # Blank is each agent's own default: the harness sees no model at all.
             assert parsed.model == (model or None), name
@@ -220,3 +222,42 @@ def test_the_lexical_ranking_takes_no_model():
     routing = jobs(load(next(p for p in PIPELINES if p.name == "skill-evals.yml")))["routing-lexical"]
     (step,) = action_steps(routing)
     assert "inputs.model" not in step["with"]["args"]  # --engine lexical refuses --model
+
+
+# ---------------------------------------------------------------- what the artifact holds
+
+
+@pipelines
+def test_every_agent_leg_keeps_its_logs_and_renders_its_report_as_a_page(path):
+    """Each routing and behavioral leg keeps the agents' logs beside its report, and a step after it
+    writes the report's page (skillscope show --html) into the uploaded folder. The page is a reading
+    aid: it may fail without failing the leg, and it holds no secret."""
+    legs = 0
+    for name, job in graded_jobs(path).items():
+        steps = job["steps"]
+        for index, step in enumerate(steps):
+            command = str(step.get("with", {}).get("command", ""))
+            if not str(step.get("uses", "")).startswith(ACTION_USES) or command not in (
+                "routing",
+                "behavioral",
+            ):
+                continue
+            legs += 1
+            graded = harness_args(step["with"]["args"], command, "m")
+            assert graded.keep_logs == "skillscope-reports/logs", name
+            page = steps[index + 1]
+            assert page["with"]["command"] == "show" and page["uses"] == step["uses"], name
+            shown = harness_args(page["with"]["args"], "show", "m")
+            assert shown.logs == graded.output and shown.html == graded.output.removesuffix(".json") + ".html"
+            assert page["continue-on-error"] is True and "always()" in page["if"], name
+            assert "secrets." not in str(page) and page["with"]["wheelhouse"] == WHEELHOUSE, name
+            for key in ("version", "skill", "skills"):  # the harness the leg ran
+                assert page["with"].get(key) == step["with"].get(key), (name, key)
+            assert page.get("env", {}).get("SKILLSCOPE_DEFAULT_VERSION") == step.get("env", {}).get(
+                "SKILLSCOPE_DEFAULT_VERSION"
+            ), name
+            upload = next(
+                s for s in steps[index:] if str(s.get("uses", "")).startswith("actions/upload-artifact")
+            )
+            assert upload["with"]["path"].rstrip("/") == "skillscope-reports", name
+    assert legs >= 2
