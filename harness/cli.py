@@ -120,8 +120,8 @@ def build_parser(ctx: Context | None = None, only: str | None = None) -> argpars
     add_repo(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
     for name in COMMANDS:
-        if only is not None and name != only:
-            sub.add_parser(name, help=SUMMARIES.get(name), ctx=ctx)
+        if only is not None and name != only:  # a name for the command list; never parses, so no -h
+            sub.add_parser(name, help=SUMMARIES.get(name), ctx=ctx, add_help=False)
             continue
         module = load_command(name)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP, ctx=ctx)
