@@ -65,7 +65,9 @@ class CaseOutcome:
 
     @property
     def summary(self) -> str:
-        return f"expected {self.expected or 'no skill'} -> got {self.observed or 'no skill'}"
+        # An errored or unrun case made no decision, which is not "no skill": that would read as a miss.
+        got = f"got {self.observed or 'no skill'}" if self.graded else "no decision"
+        return f"expected {self.expected or 'no skill'} -> {got}"
 
     @property
     def error(self) -> str | None:

@@ -56,7 +56,7 @@ def test_routing_errors_only_the_case_whose_output_could_not_be_read(repo, env, 
         repo, env, "--routing-room", "alpha,beta", "--only", "alpha-pos-1,alpha-pos-2", "--skip-preflight"
     )
     assert run.code == 0, run.stderr  # the gate grades what was graded: an error is neither pass nor fail
-    assert "[ERROR] alpha-pos-1: expected alpha -> got no skill (error, unreadable" in run.stderr
+    assert "[ERROR] alpha-pos-1: expected alpha -> no decision (error, unreadable" in run.stderr
     broken, fine = run.case("alpha-pos-1"), run.case("alpha-pos-2")
     assert (broken["status"], broken["verdict"]) == ("error", "error")
     assert broken["error"].startswith("skillscope could not read claude's output (RuntimeError: the reader")

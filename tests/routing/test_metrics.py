@@ -241,6 +241,11 @@ def test_summary_names_both_sides():
     assert shared("s1", "other:x").summary == "expected no skill -> got other:x"
 
 
+def test_an_errored_case_made_no_decision_which_is_not_no_skill():
+    assert pos("p2", "pdf", ERRORED).summary == "expected pdf -> no decision"
+    assert CaseOutcome(case("p3", "pdf", True)).summary == "expected pdf -> no decision"
+
+
 # --- the gate ----------------------------------------------------------------------------------
 
 
