@@ -18,6 +18,7 @@ from harness.report import html_page, transcript
 HELP = (
     "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page"
 )
+REPORT_LIMIT = 256 * 1024 * 1024  # a report is ours; a lexical run of many thousand cases runs to megabytes
 KEEPING_COMMANDS = ("routing", "routing-matrix", "behavioral", "compare", "cost")
 
 
@@ -111,7 +112,7 @@ def chosen_files(where: Path, args: argparse.Namespace) -> list[tuple[str, LogFi
 
 def read_report(path: Path, given: str) -> dict:
     try:
-        report = json.loads(read_text(path))
+        report = json.loads(read_text(path, REPORT_LIMIT))
     except (UnreadableFile, ValueError, RecursionError) as exc:
         raise UsageError(f"{given}: not a JSON report skillscope can read ({exc})") from exc
     command = report.get("command") if isinstance(report, dict) else None
