@@ -265,6 +265,7 @@ class BehavioralMeta:
     judge_agent: str = "claude"
     judge_version: str | None = None
     sandbox: SandboxUse = field(default_factory=lambda: SandboxUse(False))
+    keep_logs: str | None = None  # --keep-logs as given, so a failure can say what to run to read it
 
     def to_json(self) -> dict:
         versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}

@@ -249,6 +249,7 @@ def report(
         notes=notes or [],
         max_run_usd=args.max_run_usd,
         cache=str(folder) if folder else None,
+        keep_logs=args.keep_logs or None,
         sandbox=SandboxUse.of(
             args.sandbox,
             *sandbox,

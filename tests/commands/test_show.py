@@ -180,8 +180,11 @@ def test_a_behavioral_report_shows_the_unmet_expectations_above_the_transcript(
     script = writer_passes()
     script[JUDGE_HEADER] = [verdicts(("E1", False), ("E2", True))]
     fake_api.script(script)
-    run = Behave(repo, claude_bin, fake_env)("--only", "report-writer-pass", "--keep-logs", "logs")
+    run = Behave(repo, claude_bin, fake_env)(
+        "--only", "report-writer-pass", "--keep-logs", "logs", "--format", "text"
+    )
     assert run.code == 1, run.stderr
+    assert "read what the agent did (skillscope show logs report-writer-pass)" in run.stdout
     code, out, _ = show(tmp_path, "report.json", "report-writer-pass")
     assert code == 0
     head = out.split("\n\n", 1)[0].splitlines()
