@@ -175,6 +175,7 @@ def result_of(
         max_run_usd=args.max_run_usd,
         cache=str(folder) if folder else None,
         sandbox=sandbox or SandboxUse(False),
+        keep_logs=args.keep_logs or None,
     )
     return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
 

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import shlex
-
 from harness.behavioral.result import BehavioralResult
 from harness.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
+from harness.report.reading import show_command
 from harness.report.text import halt_note
 from harness.spend import NOT_RUN
 
@@ -205,23 +204,13 @@ def findings(result: BehavioralResult) -> list[Finding]:
             message = f"behavioral case `{c.case.id}` errored (not graded): {c.error}"
         else:
             unmet = "; ".join(f"{check.kind} `{check.expectation}`: {check.detail}" for check in c.unmet)
+            read = show_command(result.meta.keep_logs, c.case.id)
             message = (
                 f"behavioral case `{c.case.id}`: {c.summary()} for the prompt {c.case.prompt!r}. "
-                f"Unmet: {unmet}; read what the agent did ({reading(result.meta.keep_logs, c.case.id)}), "
-                "then the skill's instructions"
+                f"Unmet: {unmet}; read what the agent did ({read}), then the skill's instructions"
             )
         out.append(finding.error("behavioral", c.case.source, message, c.case.line))
     return out
-
-
-def reading(kept: str | None, case_id: str) -> str:
-    """The command that shows a case's transcript: the logs this run kept, or how to keep them."""
-    shown = f"{shlex.quote(kept or 'DIR')} {shlex.quote(case_id)}"
-    return (
-        f"skillscope show {shown}"
-        if kept
-        else f"run it again with --keep-logs DIR, then skillscope show {shown}"
-    )
 
 
 def junit(result: BehavioralResult) -> list[JUnitCase]:

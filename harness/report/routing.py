@@ -11,6 +11,7 @@ from harness.model.findings import Finding
 from harness.report import routing_lexical
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
+from harness.report.reading import show_command
 from harness.report.text import halt_note
 from harness.routing.lexical_result import LexicalResult
 from harness.routing.metrics import CaseOutcome
@@ -247,11 +248,13 @@ def findings(result: RoutingResult | LexicalResult) -> list[Finding]:
     for o in result.outcomes:
         if o.passed:
             continue
+        kept = result.meta.keep_logs
+        read = f"; its transcript: {show_command(kept, o.case.id)}" if kept and o.verdict != "not-run" else ""
         if o.graded:
-            out.append(finding.error("routing", o.case.source, failure_text(o), o.case.line))
+            out.append(finding.error("routing", o.case.source, failure_text(o) + read, o.case.line))
         else:
             how = "did not run" if o.verdict == "not-run" else "errored (not graded)"
-            message = f"routing case `{o.case.id}` {how}: {(o.error or '').removeprefix('not run: ')}"
+            message = f"routing case `{o.case.id}` {how}: {(o.error or '').removeprefix('not run: ')}{read}"
             out.append(finding.warning("routing", o.case.source, message, o.case.line))
     return out
 

@@ -38,6 +38,7 @@ class RoutingMeta:
     cache: str | None = None  # the result cache's folder; None with --no-cache
     agent: str = "claude"
     sandbox: SandboxUse = field(default_factory=lambda: SandboxUse(False))
+    keep_logs: str | None = None  # --keep-logs as given, so a finding can say what to run to read a case
 
     def to_json(self) -> dict:
         versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}

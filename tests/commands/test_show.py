@@ -150,8 +150,10 @@ def test_a_routing_report_leads_to_its_logs_and_heads_each_case(tmp_path, claude
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": R.skill("beta")}))
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     args = ("--routing-room", "alpha,beta", "--only", "alpha-pos-1,alpha-pos-2", "--skip-preflight")
-    run = route(repo, env, *args, "--no-cache", "--keep-logs", "logs")  # relative to the run's folder
+    run = route(repo, env, *args, "--no-cache", "--keep-logs", "logs", "--format", "text")  # logs: relative
     assert run.code == 1, run.stderr
+    assert "; its transcript: skillscope show logs alpha-pos-2" in run.stdout  # the miss says how to read it
+    assert "show logs alpha-pos-1" not in run.stdout  # a pass needs no reading
     assert sorted(p.name for p in (repo / "logs").iterdir()) == ["alpha-pos-1.jsonl", "alpha-pos-2.jsonl"]
 
     code, out, err = show(tmp_path, "routing-report.json")  # the folder is found from the repo's root

@@ -161,11 +161,3 @@ def test_without_strict_isolation_the_paths_are_a_warning_and_the_case_is_graded
     assert (found.severity, found.fails) == ("warning", False)
     assert "worked outside its workspace (Bash (call 1) named /etc/hostname)" in found.message
     assert "(graded anyway: --no-strict-isolation)" in report.markdown(made)
-
-
-def test_a_failure_names_the_command_that_shows_its_transcript():
-    from harness.report.behavioral import reading
-
-    assert reading("logs", "csv-1") == "skillscope show logs csv-1"
-    assert reading("my logs", "odd id") == "skillscope show 'my logs' 'odd id'"  # pasted as it is
-    assert reading(None, "csv-1") == "run it again with --keep-logs DIR, then skillscope show DIR csv-1"
