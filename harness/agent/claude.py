@@ -440,7 +440,7 @@ def _stop_policy(spec: RunSpec, builder: TraceBuilder, cli_stops: bool) -> Calla
         event = builder.feed(text)
         if event is None:
             return None
-        if event.get("type") == "result":
+        if builder.ends_run(event):
             return (awaited[0] if awaited else None) or _result_stop(builder.trace)
         reason = spec.stop(builder.trace) if spec.stop is not None else None
         if reason == "activation" and cli_stops and _launched(builder.trace, event):

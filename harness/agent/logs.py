@@ -20,7 +20,7 @@ from .codex import CodexEvents
 from .copilot import CopilotEvents
 from .gemini import GeminiEvents
 from .opencode import OpenCodeEvents
-from .runtime import EventReader
+from .runtime import EventReader, reported_error
 from .trace import Trace, TraceBuilder
 
 # Each runtime's stream opens with an event no other runtime's stream can open with.
@@ -75,14 +75,9 @@ class KeptLog:
     @property
     def error(self) -> str | None:
         """The error the stream itself reports (the API's or the CLI's), or None."""
-        trace = self.trace
-        if trace.error:
-            return trace.error
-        if not trace.is_error:
-            return None
-        status = f"the API answered {trace.api_error_status}: " if trace.api_error_status else ""
-        detail = "; ".join(trace.result_errors) or trace.result_subtype or "no detail"
-        return f"{self.runtime} reported an error: {status}{detail}"
+        if self.trace.error:  # claude's reader explains an API status or an error result itself
+            return self.trace.error
+        return reported_error(self.runtime, self.trace) if self.trace.is_error else None
 
 
 class UnreadableLog(HarnessError):
@@ -121,16 +116,12 @@ def read_log(path: Path, runtime: str | None = None) -> KeptLog:
     """The trace in a kept log; `runtime` None: told by the stream's first event. Read line by line
     (twice: a routing log can run to tens of megabytes), never whole."""
     try:
-        runtime = runtime or sniff(path)
-        # Without the run's workspace, the installed skills are the ones the stream names by their
-        # folder (codex, which has no skill tool, is credited a skill by reading its SKILL.md there).
-        named = {} if runtime == "claude" else dict.fromkeys(skills_named(path), "")
-        reader = READERS[runtime](named)
+        runtime, named = survey(path, runtime)
+        reader = READERS[runtime]({} if runtime == "claude" else dict.fromkeys(named, ""))
         ended = False
         for line in lines_of(path):
             event = reader.feed(line)
-            if event is not None and ends_stream(reader, event):
-                ended = True
+            ended = ended or (event is not None and reader.ends_run(event))
     except OSError as exc:
         raise UnreadableLog(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     if isinstance(reader, TraceBuilder):  # the CLI's final text, and an API status it reported
@@ -143,33 +134,31 @@ def lines_of(path: Path) -> Iterator[str]:
         yield from stream
 
 
-def skills_named(path: Path) -> list[str]:
-    return [name for line in lines_of(path) for name in INSTALLED.findall(line)]
-
-
-def ends_stream(reader: EventReader | TraceBuilder, event: dict[str, Any]) -> bool:
-    if isinstance(reader, TraceBuilder):
-        return event.get("type") == "result"
-    return reader.ends_run(event)
-
-
-def sniff(path: Path) -> str:
+def survey(path: Path, runtime: str | None) -> tuple[str, list[str]]:
+    """The runtime that wrote the log (`runtime` when given) and the skills its stream names by their
+    folder: without the run's workspace, those are the installed ones (codex, which has no skill tool,
+    is credited a skill by reading its SKILL.md there)."""
+    named: list[str] = []
+    opening = None
     for number, line in enumerate(lines_of(path)):
-        if number == SNIFF_LINES:
-            break
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict):
-            runtime = runtime_of(event)
-            if runtime is not None:
-                return runtime
-            break
-    hint = next((part for part in reversed(path.parts[:-1]) if part in READERS), None)
-    if hint is not None:
-        return hint
-    raise UnreadableLog(
-        f"{path}: no agent CLI's stream opens this way (it holds no JSON event skillscope knows); "
-        f"if an agent wrote it, name which with --agent ({', '.join(READERS)})"
-    )
+        named += INSTALLED.findall(line)
+        if runtime is None and opening is None and number < SNIFF_LINES:
+            opening = first_event(line)
+            runtime = runtime_of(opening) if opening else None
+    if runtime is None:
+        runtime = next((part for part in reversed(path.parts[:-1]) if part in READERS), None)
+    if runtime is None:
+        raise UnreadableLog(
+            f"{path}: no agent CLI's stream opens this way (it holds no JSON event skillscope knows); "
+            f"if an agent wrote it, name which with --agent ({', '.join(READERS)})"
+        )
+    return runtime, named
+
+
+def first_event(line: str) -> dict | None:
+    """The line's JSON object, or None when it holds none (a log may open with the CLI's own warnings)."""
+    try:
+        event = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return event if isinstance(event, dict) else None

@@ -310,7 +310,9 @@ def stream(
     if stop_reason is None:  # EOF: a negative code means a signal we did not send
         stop_reason = "killed" if natural_exit is not None and natural_exit < 0 else "completed"
     elapsed = time.monotonic() - started
-    return Streamed(stop_reason, exit_code, redact(child.stderr_tail), elapsed, next(iter(unreadable), None))
+    return Streamed(
+        stop_reason, exit_code, redact(child.stderr_tail), elapsed, unreadable[0] if unreadable else None
+    )
 
 
 def guarded(on_line: Callable[[str], str | None], failures: list[str]) -> Callable[[str], str | None]:

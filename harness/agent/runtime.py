@@ -375,6 +375,12 @@ def drive(
     return trace
 
 
+def reported_error(runtime: str, trace: Trace) -> str:
+    """The error a runtime's own stream reported, in one sentence (the run's, or a kept log's)."""
+    status = f"the API answered {trace.api_error_status}: " if trace.api_error_status else ""
+    return f"{runtime} reported an error: {status}{'; '.join(trace.result_errors) or 'no detail'}"
+
+
 def explain(runtime: str, trace: Trace, spec: RunSpec) -> str | None:
     """One sentence saying why the run failed, or None when it did not."""
     if trace.stop_reason == "cancelled":
@@ -382,8 +388,7 @@ def explain(runtime: str, trace: Trace, spec: RunSpec) -> str | None:
     if trace.stop_reason == "timeout":
         return f"timed out after {spec.timeout_s:g} s before {runtime} finished"
     if trace.is_error:
-        status = f"the API answered {trace.api_error_status}: " if trace.api_error_status else ""
-        return f"{runtime} reported an error: {status}{'; '.join(trace.result_errors) or 'no detail'}"
+        return reported_error(runtime, trace)
     if trace.result_seen or trace.stop_reason not in ("completed", "killed"):
         return None
     stderr = one_line(trace.stderr_tail, tail=True)

@@ -296,6 +296,10 @@ class TraceBuilder:
         self._dispatch(event)
         return event
 
+    def ends_run(self, event: dict[str, Any]) -> bool:
+        """This event is the CLI's last word: its result (as EventReader.ends_run for the others)."""
+        return event.get("type") == "result"
+
     def finish(
         self,
         *,
