@@ -64,8 +64,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         cases = cases_of(report)
         if args.html and not args.cases:  # the run's page, whatever it kept (a cached run keeps none)
             where = logs_of(report, args.logs, ctx, required=False)
-            chosen = chosen_files(where, args) if where is not None and any(kept_files(where)) else []
-            return write_page(ctx, chosen, args, cases, report)
+            return write_page(ctx, labelled(where) if where is not None else [], args, cases, report)
         where = logs_of(report, args.logs, ctx)
     chosen = chosen_files(where, args)
     if args.cases:  # the page and the heads are of the cases asked for only
@@ -88,26 +87,30 @@ def chosen_files(where: Path, args: argparse.Namespace) -> list[tuple[str, LogFi
             f"{args.logs}: no such folder or file; pass the folder a run was given as --keep-logs, "
             "or the run's JSON report"
         )
-    files = list(kept_files(where))
-    if not files:
+    found = labelled(where)
+    if not found:
         raise UsageError(
             f"{args.logs} holds no agent logs: routing, behavioral, compare and cost keep them there "
             f"when run with --keep-logs {args.logs}"
         )
-    labelled = [(f.path.relative_to(where).as_posix(), f) for f in files]
     if not args.cases:
-        return labelled
+        return found
     chosen = []
     for case in args.cases:
-        matched = [(label, f) for label, f in labelled if belongs(f, case)]
+        matched = [(label, f) for label, f in found if belongs(f, case)]
         if not matched:
-            stems = sorted({f.stem for f in files})
+            stems = sorted({f.stem for _, f in found})
             raise UsageError(
                 f"no log of case `{case}` in {args.logs}; its cases: {', '.join(stems[:20])}"
                 + (f" and {len(stems) - 20} more" if len(stems) > 20 else "")
             )
         chosen += matched
     return chosen
+
+
+def labelled(folder: Path) -> list[tuple[str, LogFile]]:
+    """Every kept log under `folder`, labelled by its path there."""
+    return [(f.path.relative_to(folder).as_posix(), f) for f in kept_files(folder)]
 
 
 def read_report(path: Path, given: str) -> dict:
@@ -166,16 +169,20 @@ def cases_of(report: dict) -> dict[str, dict]:
 
 def belongs(found: LogFile, case: str) -> bool:
     """The file is of `case`: its stem is the case id as the run named files, or that plus a sample number."""
-    stem = log_path(Path(), case, "").name
-    return found.stem in (stem, case) or re.fullmatch(rf"{re.escape(stem)}-\d+", found.stem) is not None
+    return case == found.stem or log_path(Path(), case, "").name in case_stems(found)
 
 
 def case_of(found: LogFile, cases: dict[str, dict]) -> dict | None:
     """The report's case a kept file belongs to (the agent's own, in a matrix), or None."""
-    sample = re.fullmatch(r"(.+)-\d+", found.stem)
-    stems = [found.stem, *([sample.group(1)] if sample else [])]
+    stems = case_stems(found)
     keys = [f"{found.path.parent.name}/{stem}" for stem in stems] + stems
     return next((cases[key] for key in keys if key in cases), None)
+
+
+def case_stems(found: LogFile) -> list[str]:
+    """The stems a file's case may have: its own, and without a routing sample's `-<n>`."""
+    sample = re.fullmatch(r"(.+)-\d+", found.stem)
+    return [found.stem, *([sample.group(1)] if sample else [])]
 
 
 def table(
@@ -206,18 +213,23 @@ def show(
         if case is not None and id(case) not in headed:
             headed.add(id(case))
             ctx.out("\n".join([*transcript.case_head(case), ""]))
-        try:
-            if found.is_stream:
-                lines = transcript.render(
-                    read_log(found.path, args.agent), f"{label}: {found.role}", full=args.full
-                )
-            else:
-                lines = [f"== {label}: {found.role}", read_text(found.path).rstrip("\n")]
-        except (UnreadableLog, UnreadableFile) as exc:
-            unreadable += 1
-            lines = [f"== {label}: {found.role}", f"error: {exc}"]
-        ctx.out("\n".join(lines))
+        title, lines, read = section(label, found, args.agent, args.full)
+        unreadable += not read
+        ctx.out("\n".join([f"== {title}", *lines]))
     return 1 if unreadable else 0
+
+
+def section(label: str, found: LogFile, agent: str | None, full: bool) -> tuple[str, list[str], bool]:
+    """One kept file as (title, lines, read): a stream's transcript, a judge exchange's text, or why it
+    could not be read."""
+    title = f"{label}: {found.role}"
+    try:
+        if not found.is_stream:
+            return title, read_text(found.path).rstrip("\n").splitlines(), True
+        heading, *lines = transcript.render(read_log(found.path, agent), title, full=full)
+        return heading.removeprefix("== "), lines, True
+    except (UnreadableLog, UnreadableFile) as exc:
+        return title, [f"error: {exc}"], False
 
 
 def write_page(
@@ -235,16 +247,8 @@ def write_page(
     for label, found in labelled:
         case = case_of(found, cases)
         view = views.setdefault(case["id"] if case else found.stem, view_of(case, found.stem))
-        title = f"{label}: {found.role}"
-        try:
-            if found.is_stream:
-                heading, *lines = transcript.render(read_log(found.path, args.agent), title, full=True)
-                title = heading.removeprefix("== ")
-            else:
-                lines = read_text(found.path).rstrip("\n").splitlines()
-        except (UnreadableLog, UnreadableFile) as exc:
-            unreadable += 1
-            lines = [f"error: {exc}"]
+        title, lines, read = section(label, found, args.agent, full=True)
+        unreadable += not read
         view.sections.append((title, lines))
     if report is not None:
         title = f"skillscope {report['command']}: {report.get('status', '?')}"
@@ -257,8 +261,7 @@ def write_page(
             )
     else:
         title, summary = f"agent logs kept in {args.logs}", []
-    target = ctx.cwd / args.html
-    write_atomic(target, html_page.page(title, summary, list(views.values())))
+    write_atomic(ctx.cwd / args.html, html_page.page(title, summary, list(views.values())))
     ctx.out(f"HTML page: {args.html} ({len(views)} case(s), {len(labelled)} log(s))")
     return 1 if unreadable else 0
 
