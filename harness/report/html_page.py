@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from html import escape
 
 from harness.printable import escaped
+from harness.report.markdown import clip
 
+PROMPT_WIDTH = 140  # of a prompt in the table of cases; the case's own section holds it whole
 STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em; }
 table { border-collapse: collapse; width: 100%; }
@@ -34,7 +36,7 @@ def page(title: str, summary: Sequence[str], cases: Sequence[CaseView]) -> str:
     rows = "\n".join(
         f'<tr><td><a href="#{anchor(i)}">{text(case.id)}</a></td>'
         f'<td class="{text(case.outcome or "")}">{text(case.outcome or "not graded")}</td>'
-        f"<td>{text(clip(case.prompt or ''))}</td><td>{len(case.sections)}</td></tr>"
+        f"<td>{text(clip(case.prompt, PROMPT_WIDTH))}</td><td>{len(case.sections)}</td></tr>"
         for i, case in enumerate(cases)
     )
     blocks = "\n".join(case_block(i, case) for i, case in enumerate(cases))
@@ -68,8 +70,3 @@ def anchor(index: int) -> str:
 def text(value: str) -> str:
     """Markup-safe and terminal-safe: what an agent wrote can neither open a tag nor hide a character."""
     return escape(escaped(value), quote=True)
-
-
-def clip(value: str, keep: int = 140) -> str:
-    flat = " ".join(value.split())
-    return flat if len(flat) <= keep else flat[: keep - 1] + "…"
