@@ -58,7 +58,7 @@ def markdown(result: RoutingMatrix) -> str:
                     ("**differs** " if row["differs"] else "") + row["id"],
                     row["expect"] or "no skill",
                     *(
-                        clip(f"{observation(v)} ({v['verdict']})", 60)
+                        clip(f"{routing.observation(v)} ({v['verdict']})", 60)
                         for v in (row["by_agent"][a] for a in agents)
                     ),
                 )
@@ -99,10 +99,3 @@ def junit(result: RoutingMatrix) -> list[JUnitCase]:
         for r in result.results
         for case in routing.junit(r)
     ]
-
-
-def observation(sample: dict) -> str:
-    """What an agent's run fired: an errored or unrun case made no decision, which is not "no skill"."""
-    if sample["verdict"] in ("error", "not-run"):
-        return "—"
-    return sample["observed"] or "no skill"

@@ -145,7 +145,7 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
                     c["id"],
                     c["category"],
                     c["expect"] or "no skill",
-                    fired(c),
+                    observation(c),
                     c["verdict"],
                     c["stop_reason"],
                     f"{c['elapsed_s']:.1f}s",
@@ -171,11 +171,12 @@ def where(case) -> str:
     return f"{case.source}:{case.line}" if case.line else case.source
 
 
-def fired(case: dict) -> str:
-    """What fired, for the table: an errored case made no decision, which is not "no skill"."""
-    if case["status"] == "error":
+def observation(sample: dict) -> str:
+    """What a case (or one agent's run of it) fired: an errored or unrun case made no decision, which is
+    not "no skill"."""
+    if sample.get("verdict") in ("error", "not-run"):
         return "—"
-    return case["observed"] or "no skill"
+    return sample.get("observed") or "no skill"
 
 
 def _flaky_row(case: dict) -> tuple:

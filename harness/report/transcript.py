@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from harness.agent.logs import KeptLog
 from harness.agent.trace import ToolCall
 from harness.report.markdown import table
+from harness.report.routing import observation
 
 PREVIEW_LINES = 3  # of a tool's answer, unless --full
 PREVIEW_WIDTH = 160
@@ -144,16 +145,15 @@ def case_head(case: dict) -> list[str]:
             for i, line in enumerate(case["prompt"].splitlines())
         ]
     if "expect" in case or "observed" in case:
-        seen = [f"{key} {case.get(key) or 'no skill'}" for key in ("expect", "observed") if key in case]
+        seen = [f"expect {case.get('expect') or 'no skill'}"] if "expect" in case else []
+        seen += [f"observed {observation(case)}"] if "observed" in case else []
         lines.append(
             "   " + "; ".join(seen) + (f"; verdict {case['verdict']}" if case.get("verdict") else "")
         )
     by_agent = case.get("by_agent") if isinstance(case.get("by_agent"), dict) else {}
     for agent, seen in by_agent.items():
         if isinstance(seen, dict):
-            lines.append(
-                f"   {agent}: observed {seen.get('observed') or 'no skill'}; verdict {seen.get('verdict')}"
-            )
+            lines.append(f"   {agent}: observed {observation(seen)}; verdict {seen.get('verdict')}")
     checks = case.get("checks") if isinstance(case.get("checks"), list) else []
     for check in checks:
         if isinstance(check, dict) and check.get("passed") is False:

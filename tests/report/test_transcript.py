@@ -111,6 +111,8 @@ def test_a_case_head_says_what_its_report_graded():
         "   unmet files_exist `out.md`: not found",
         "   error: the agent run failed: 529",
     ]
+    errored = {"id": "e", "status": "error", "expect": "a", "observed": None, "verdict": "error"}
+    assert case_head(errored)[1] == "   expect a; observed —; verdict error"  # no decision, not "no skill"
     matrix = {
         "id": "m",
         "differs": True,

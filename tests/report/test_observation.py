@@ -1,10 +1,11 @@
-"""harness.report.matrix: how one agent's run of a case reads in the across-agents table."""
+"""How a routing case, or one agent's run of it, reads where reports show what it fired (the all-cases
+table, the across-agents table, show's case heads)."""
 
 from __future__ import annotations
 
 import pytest
 
-from harness.report.matrix import observation
+from harness.report.routing import observation
 
 
 @pytest.mark.parametrize(
