@@ -12,6 +12,8 @@ falls on every subject alike, and prints medians and ratios:
   with it kept and one SKILL.md edited before each run (edited: what a pre-commit hook pays on a
   commit that changed a skill), and with it kept and nothing changed (warm). The user cache is a temp
   folder of the benchmark's own, so the compiled dataset screens are made once, in the warm-up.
+- the same edited and warm runs handed to a `skillscope daemon` (with a user cache of its own, so
+  the runs above are not served); their CPU is the client's plus what the daemon spent on the run.
 
     python benchmarks/startup_bench.py [--rounds 15] [--skills 8]
 """
@@ -33,10 +35,12 @@ from structural_bench import generate
 
 # Byte-code is written on the warm-up run, as it is for an installed package (pip compiles it).
 ENVIRON = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+DAEMON_ENVIRON = dict(ENVIRON)  # with a user cache of its own: its daemon serves only the daemon subjects
 START_TARGET = 1.5
 CATALOG_TARGET = 1.0
 COLD = "<cold>"  # the last word of a subject run with the parse memo emptied first
 EDITED = "<edited>"  # the last word of a subject run after one SKILL.md changed
+DAEMON = "<daemon>"  # the last word of a subject served by the daemon
 
 # The reference validator: one file, regexes and PyYAML, no markdown parser, no anchors, no schema.
 VALIDATOR = r"""
@@ -58,8 +62,15 @@ sys.exit(1 if problems else 0)
 """
 
 
-def run_once(command: list[str], cwd: Path) -> tuple[float, float]:
+def run_once(command: list[str], cwd: Path, environ: dict[str, str] = ENVIRON) -> tuple[float, float]:
     """(wall, CPU) seconds of one run; CPU is user+system of the child, which a busy host does not inflate."""
+    if command[-1] == DAEMON:
+        spent, runs = daemon_state()
+        wall, cpu = run_once(command[:-1], cwd, DAEMON_ENVIRON)
+        now, served = daemon_state()
+        if served != runs + 1:
+            raise SystemExit("the daemon did not serve the run: its figures would be of an in-process run")
+        return wall, cpu + now - spent
     if command[-1] == COLD:  # the cold subject: no parse memo (see the module docstring)
         shutil.rmtree(Path(ENVIRON["XDG_CACHE_HOME"]) / "skillscope" / "memo", ignore_errors=True)
         command = command[:-1]
@@ -70,12 +81,26 @@ def run_once(command: list[str], cwd: Path) -> tuple[float, float]:
         command = command[:-1]
     before, started = children_cpu(), time.perf_counter()
     done = subprocess.run(
-        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENVIRON
+        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=environ
     )
     elapsed = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}")
     return elapsed, children_cpu() - before
+
+
+def daemon_state() -> tuple[float, int]:
+    """The CPU seconds the daemon has spent so far, as it reports them, and the runs it served."""
+    from harness.daemon import address, client
+
+    state = client.ask(address.socket_path(DAEMON_ENVIRON), "status")
+    if state is None:
+        raise SystemExit("the daemon stopped answering")
+    return state["cpu_s"], state["runs"]
+
+
+def daemon(skillscope: str, action: str) -> None:
+    subprocess.run([skillscope, "daemon", action], env=DAEMON_ENVIRON, stdout=subprocess.DEVNULL, check=True)
 
 
 def interleaved(subjects: dict[str, list[str]], cwd: Path, rounds: int) -> dict[str, tuple[float, float]]:
@@ -104,24 +129,32 @@ def bench(argv: list[str] | None = None) -> int:
     skillscope = str(Path(sys.executable).parent / "skillscope")
     with tempfile.TemporaryDirectory(prefix="skillscope-start-") as tmp:
         ENVIRON["XDG_CACHE_HOME"] = str(Path(tmp) / "cache")
+        DAEMON_ENVIRON["XDG_CACHE_HOME"] = str(Path(tmp) / "daemon-cache")
+        DAEMON_ENVIRON["XDG_RUNTIME_DIR"] = str(Path(tmp) / "run")
         root = generate(Path(tmp) / "catalog", args.skills)
         validator = Path(tmp) / "validate.py"
         validator.write_text(VALIDATOR, encoding="utf-8")
         output = str(Path(tmp) / "report.json")
         structural = [skillscope, "structural", "--skills-dir", "skills/*", "--output", output]
-        medians = interleaved(
-            {
-                "python -c 'import json'": [sys.executable, "-c", "import json"],
-                "skillscope --version": [skillscope, "--version"],
-                "skillscope --help": [skillscope, "--help"],
-                "regex validator": [sys.executable, str(validator), str(root)],
-                "structural, cold memo": [*structural, COLD],
-                "structural, one edited": [*structural, EDITED],
-                "structural, warm memo": structural,
-            },
-            root,
-            args.rounds,
-        )
+        daemon(skillscope, "start")
+        try:
+            medians = interleaved(
+                {
+                    "python -c 'import json'": [sys.executable, "-c", "import json"],
+                    "skillscope --version": [skillscope, "--version"],
+                    "skillscope --help": [skillscope, "--help"],
+                    "regex validator": [sys.executable, str(validator), str(root)],
+                    "structural, cold memo": [*structural, COLD],
+                    "structural, one edited": [*structural, EDITED],
+                    "structural, warm memo": structural,
+                    "structural, daemon, one edited": [*structural, EDITED, DAEMON],
+                    "structural, daemon, warm": [*structural, DAEMON],
+                },
+                root,
+                args.rounds,
+            )
+        finally:
+            daemon(skillscope, "stop")
     floor, regex = medians["python -c 'import json'"], medians["regex validator"]
     print(
         f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.rounds} rounds"
@@ -134,7 +167,7 @@ def bench(argv: list[str] | None = None) -> int:
     for name in ("skillscope --version", "skillscope --help"):
         ratio = medians[name][1] / floor[1]
         print(f"{name}: {ratio:.2f}x a bare start, {verdict(ratio, START_TARGET)} the {START_TARGET}x target")
-    for memo in ("cold memo", "one edited", "warm memo"):
+    for memo in ("cold memo", "one edited", "warm memo", "daemon, one edited", "daemon, warm"):
         ratio = medians[f"structural, {memo}"][1] / regex[1]
         print(
             f"structural on {args.skills} skills, {memo}: {ratio:.2f}x the regex validator, "

@@ -1,3 +1,3 @@
-from harness.cli import program
+from harness.entry import program
 
 program()

@@ -13,59 +13,21 @@ import os
 import sys
 
 from harness import __version__
+from harness.commands import COMMANDS, SUMMARIES
 
 TYPE_CHECKING = False  # typing's flag without importing typing: every hook and launcher call pays start-up
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from types import ModuleType
 
     from harness.context import Context
     from harness.settings import Settings
 
-# Command modules are imported only when needed: `select` in a CI step should not pay for the
-# HTTP, markdown and schema libraries of the other commands.
-COMMANDS: dict[str, str] = {
-    "structural": "harness.commands.structural",
-    "refs": "harness.commands.refs",
-    "routing": "harness.commands.routing",
-    "behavioral": "harness.commands.behavioral",
-    "compare": "harness.commands.compare",
-    "cost": "harness.commands.cost",
-    "select": "harness.commands.select",
-    "list-skills": "harness.commands.list_skills",
-    "template": "harness.commands.template",
-    "import": "harness.commands.importer",
-    "baseline": "harness.commands.baseline",
-    "new": "harness.commands.new",
-    "init": "harness.commands.init",
-    "show": "harness.commands.show",
-}
-# The one-line help of each command, so `skillscope --help` imports none of them (a test keeps each
-# equal to its module's HELP). Start-up is paid on every pre-commit hook call.
-SUMMARIES: dict[str, str] = {
-    "structural": "check skill format, datasets, policy files and internal links (offline, free)",
-    "refs": "check internal links and anchors, and (unless --no-external) that external URLs answer",
-    "routing": "install the routing room in an agent and grade whether each prompt fires the right skill",
-    "behavioral": "run each case that asserts something to completion in an agent and grade what it "
-    "actually did",
-    "compare": "compare two versions of a skill (or with and without it) case by case: regressions, "
-    "improvements",
-    "cost": "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost",
-    "select": "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON",
-    "list-skills": "print the skills that have evals/evals.json, as a JSON array",
-    "template": "print a starting evals/evals.json in Tier 0's shape; replace every placeholder",
-    "import": "convert another tool's eval files into an evals/evals.json (today: skill-creator)",
-    "baseline": "write (or --prune) the baseline of known structural findings; only new findings fail "
-    "after it",
-    "new": "create NAME/SKILL.md and NAME/evals/evals.json from the template",
-    "init": "write a CI workflow, the .gitignore entry and skills-dir setting, and (with --skill) a "
-    "first skill",
-    "show": "read the agent logs a run kept with --keep-logs (or its report): a table, a case's "
-    "transcripts, a page",
-}
-# Scaffolding commands write the settings file rather than read it; `show` reads only kept logs.
-UNSETTLED = frozenset({"init", "new", "template", "show"})
+# Scaffolding commands write the settings file rather than read it; `show` reads only kept logs; the
+# daemon's runs each read their own.
+UNSETTLED = frozenset({"init", "new", "template", "show", "daemon"})
 NO_COMMAND = ""  # build_parser(only=NO_COMMAND): every command a bare name, none imported
+NOT_ADMITTED = -1  # main(admit=...) refused the run before it started: no process exits with it
 
 
 def load_command(name: str) -> ModuleType:
@@ -185,8 +147,15 @@ def parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespa
     return args
 
 
-def main(argv: Sequence[str] | None = None, ctx: Context | None = None, *, leave: bool = False) -> int:
-    """Run one command; `leave`: the process is ours (see program)."""
+def main(
+    argv: Sequence[str] | None = None,
+    ctx: Context | None = None,
+    *,
+    leave: bool = False,
+    admit: Callable[[bool], bool] | None = None,
+) -> int:
+    """Run one command; `leave`: the process is ours (see harness.entry); `admit`, told whether the run is
+    bounded by the repo it reads, may refuse it before it starts (the daemon serves only those)."""
     words = list(sys.argv[1:] if argv is None else argv)
     if words == ["--version"]:  # what the launcher and the nox sessions ask: no parser needed
         (ctx.stdout if ctx else sys.stdout).write(f"skillscope {__version__}\n")
@@ -217,6 +186,8 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None, *, leave
         options.check_outputs(args, ctx.cwd)
         module = load_command(args.command)
         bounded = getattr(module, "bounded", lambda _: False)(args)
+        if admit is not None and not admit(bounded):
+            return NOT_ADMITTED
         with collector.paused(bounded):
             code = module.run(args, ctx)
             if bounded and leave:  # while paused: re-enabled, the collector would walk the run's objects
@@ -242,11 +213,6 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None, *, leave
             f"please report it{_crash_log()}."
         )
         return 3
-
-
-def program() -> None:
-    """The `skillscope` command and `python -m harness`."""
-    raise SystemExit(main(leave=True))
 
 
 def leave_now(code: int, ctx: Context) -> None:

@@ -126,7 +126,7 @@ def test_help_and_version_import_no_command_and_no_dependency(tmp_path: Path) ->
         "for words in (['--help'], ['--version']):\n"
         "    with contextlib.redirect_stdout(io.StringIO()):\n"
         "        assert main(words) == 0\n"
-        "heavy = [m for m in sys.modules if m.startswith(('harness.commands', 'harness.model', 'yaml',"
+        "heavy = [m for m in sys.modules if m.startswith(('harness.commands.', 'harness.model', 'yaml',"
         " 'markdown_it', 'jsonschema', 'requests', 'dataclasses', 'tomllib'))]\n"
         "print(heavy)\n"
     )
@@ -175,7 +175,7 @@ def test_a_glob_the_shell_expanded_counts_as_several_values(tmp_path: Path) -> N
 
 PROBE = """
 import atexit, sys
-from harness.cli import program
+from harness.entry import program
 atexit.register(lambda: print("torn down", file=sys.stderr, flush=True))
 sys.argv = ["skillscope", *sys.argv[1:]]
 program()

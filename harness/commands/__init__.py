@@ -2,3 +2,47 @@
 command whose work is bounded by the repo it reads, bounded(args) -> bool (see harness.collector). A part
 that most of a command's runs never reach may live in a module of its own, imported when reached
 (routing_agent: the agent engine of `routing`)."""
+
+# Command modules are imported only when needed: `select` in a CI step should not pay for the
+# HTTP, markdown and schema libraries of the other commands.
+COMMANDS: dict[str, str] = {
+    "structural": "harness.commands.structural",
+    "refs": "harness.commands.refs",
+    "routing": "harness.commands.routing",
+    "behavioral": "harness.commands.behavioral",
+    "compare": "harness.commands.compare",
+    "cost": "harness.commands.cost",
+    "select": "harness.commands.select",
+    "list-skills": "harness.commands.list_skills",
+    "template": "harness.commands.template",
+    "import": "harness.commands.importer",
+    "baseline": "harness.commands.baseline",
+    "new": "harness.commands.new",
+    "init": "harness.commands.init",
+    "show": "harness.commands.show",
+    "daemon": "harness.commands.daemon",
+}
+# The one-line help of each command, so `skillscope --help` imports none of them (a test keeps each
+# equal to its module's HELP). Start-up is paid on every pre-commit hook call.
+SUMMARIES: dict[str, str] = {
+    "structural": "check skill format, datasets, policy files and internal links (offline, free)",
+    "refs": "check internal links and anchors, and (unless --no-external) that external URLs answer",
+    "routing": "install the routing room in an agent and grade whether each prompt fires the right skill",
+    "behavioral": "run each case that asserts something to completion in an agent and grade what it "
+    "actually did",
+    "compare": "compare two versions of a skill (or with and without it) case by case: regressions, "
+    "improvements",
+    "cost": "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost",
+    "select": "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON",
+    "list-skills": "print the skills that have evals/evals.json, as a JSON array",
+    "template": "print a starting evals/evals.json in Tier 0's shape; replace every placeholder",
+    "import": "convert another tool's eval files into an evals/evals.json (today: skill-creator)",
+    "baseline": "write (or --prune) the baseline of known structural findings; only new findings fail "
+    "after it",
+    "new": "create NAME/SKILL.md and NAME/evals/evals.json from the template",
+    "init": "write a CI workflow, the .gitignore entry and skills-dir setting, and (with --skill) a "
+    "first skill",
+    "show": "read the agent logs a run kept with --keep-logs (or its report): a table, a case's "
+    "transcripts, a page",
+    "daemon": "keep skillscope resident so each hook call skips start-up: start, stop, status",
+}
