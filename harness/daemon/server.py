@@ -129,22 +129,41 @@ def process_as(environ: dict[str, str], cwd: str) -> Iterator[None]:
         os.chdir(saved_cwd)
 
 
-def code_stamp() -> tuple:
-    """When the harness's code or the installed packages last changed: an edited checkout or a pip
-    install makes the daemon step aside rather than serve runs of the old code."""
-    package = Path(cli.__file__).parent
-    stamps = [entry.stat().st_mtime_ns for entry in package.rglob("*.py")]
-    for folder in sys.path:  # an install adds or removes entries there, which moves the folder's time
-        if os.path.basename(folder) in ("site-packages", "dist-packages"):
-            with contextlib.suppress(OSError):
-                stamps.append(os.stat(folder).st_mtime_ns)
-    return tuple(stamps)
+class CodeWatch:
+    """The files of the harness modules loaded so far and the folders packages install into: an edited
+    checkout or a pip install makes the daemon step aside rather than serve runs of the old code. A
+    module not loaded yet is read fresh when a run first imports it."""
+
+    def __init__(self) -> None:
+        self.package = os.path.dirname(cli.__file__) + os.sep
+        self.stamps: dict[str, int] = {}
+        self.note()
+        for folder in sys.path:  # an install adds or removes entries there, which moves the folder's time
+            if os.path.basename(folder) in ("site-packages", "dist-packages"):
+                self.stamps[folder] = modified(folder)
+
+    def note(self) -> None:
+        """Watch the harness modules loaded since (a run imports what its command needs)."""
+        for module in list(sys.modules.values()):
+            path = getattr(module, "__file__", None)
+            if isinstance(path, str) and path.startswith(self.package) and path not in self.stamps:
+                self.stamps[path] = modified(path)
+
+    def changed(self) -> bool:
+        return any(modified(path) != stamp for path, stamp in self.stamps.items())
+
+
+def modified(path: str) -> int:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return -1
 
 
 class Daemon:
     def __init__(self, path: str, fields: list[str], idle_s: float, log: Callable[[str], None]) -> None:
         self.path, self.fields, self.idle_s, self.log = path, fields, idle_s, log
-        self.stamp = code_stamp()
+        self.code = CodeWatch()
         self.started = time.time()
         self.served = 0
         self.stopping = False
@@ -198,11 +217,12 @@ class Daemon:
             conn.sendall(wire.json_frame(wire.EXIT, {"code": 0, "status": self.status()}))
         elif request.get("key") != self.fields:
             conn.sendall(wire.json_frame(wire.EXIT, {"refused": "another install or user cache"}))
-        elif code_stamp() != self.stamp:
+        elif self.code.changed():
             self.stopping = True
             conn.sendall(wire.json_frame(wire.EXIT, {"refused": "the harness changed since it started"}))
         else:
             self.run(conn, request)
+            self.code.note()
 
     def run(self, conn: socket.socket, request: dict) -> None:
         outbox = Outbox(conn)
