@@ -12,7 +12,7 @@ falls on every subject alike, and prints medians and ratios:
   with it kept and one SKILL.md edited before each run (edited: what a pre-commit hook pays on a
   commit that changed a skill), and with it kept and nothing changed (warm). The user cache is a temp
   folder of the benchmark's own, so the compiled dataset screens are made once, in the warm-up.
-- the same edited and warm runs handed to a `skillscope daemon` (with a user cache of its own, so
+- the same three runs handed to a `skillscope daemon` (with a user cache of its own, so
   the runs above are not served); their CPU is the client's plus what the daemon spent on the run.
 
     python benchmarks/startup_bench.py [--rounds 15] [--skills 8]
@@ -72,7 +72,7 @@ def run_once(command: list[str], cwd: Path, environ: dict[str, str] = ENVIRON) -
             raise SystemExit("the daemon did not serve the run: its figures would be of an in-process run")
         return wall, cpu + now - spent
     if command[-1] == COLD:  # the cold subject: no parse memo (see the module docstring)
-        shutil.rmtree(Path(ENVIRON["XDG_CACHE_HOME"]) / "skillscope" / "memo", ignore_errors=True)
+        shutil.rmtree(Path(environ["XDG_CACHE_HOME"]) / "skillscope" / "memo", ignore_errors=True)
         command = command[:-1]
     elif command[-1] == EDITED:  # a blank line added, then taken away: the same size, new content
         page = cwd / "skills" / "skill-0000" / "SKILL.md"
@@ -147,8 +147,9 @@ def bench(argv: list[str] | None = None) -> int:
                     "structural, cold memo": [*structural, COLD],
                     "structural, one edited": [*structural, EDITED],
                     "structural, warm memo": structural,
+                    "structural, daemon, cold memo": [*structural, COLD, DAEMON],
                     "structural, daemon, one edited": [*structural, EDITED, DAEMON],
-                    "structural, daemon, warm": [*structural, DAEMON],
+                    "structural, daemon, warm memo": [*structural, DAEMON],
                 },
                 root,
                 args.rounds,
@@ -160,14 +161,14 @@ def bench(argv: list[str] | None = None) -> int:
         f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.rounds} rounds"
     )
     print("ratios are of CPU seconds (user+system), which a shared host's load does not inflate")
-    print(f"{'subject':<24} {'wall s':>8} {'cpu s':>7} {'ratio':>7}  against")
+    print(f"{'subject':<30} {'wall s':>8} {'cpu s':>7} {'ratio':>7}  against")
     for name, (seconds, cpu) in medians.items():
         base, against = (regex, "regex validator") if name.startswith("structural") else (floor, "python")
-        print(f"{name:<24} {seconds:>8.3f} {cpu:>7.3f} {cpu / base[1]:>7.2f}  {against}")
+        print(f"{name:<30} {seconds:>8.3f} {cpu:>7.3f} {cpu / base[1]:>7.2f}  {against}")
     for name in ("skillscope --version", "skillscope --help"):
         ratio = medians[name][1] / floor[1]
         print(f"{name}: {ratio:.2f}x a bare start, {verdict(ratio, START_TARGET)} the {START_TARGET}x target")
-    for memo in ("cold memo", "one edited", "warm memo", "daemon, one edited", "daemon, warm"):
+    for memo in (name.removeprefix("structural, ") for name in medians if name.startswith("structural")):
         ratio = medians[f"structural, {memo}"][1] / regex[1]
         print(
             f"structural on {args.skills} skills, {memo}: {ratio:.2f}x the regex validator, "

@@ -25,8 +25,9 @@ OFFLINE = [
     (
         "structural_bench.py",
         ["--sizes", "10,20", "--repeat", "1"],
-        # the size row: in-process, subprocess cold and warm (seconds, CPU, ms per skill), findings, exit
-        [r"^\s+20(\s+[\d.]+){8}\s+20\s+0$", r"per-skill CPU cost ratio 20 vs 10"],
+        # the size row: in-process, subprocess cold and warm (seconds, CPU, ms per skill), the same two
+        # served by a daemon, findings, exit
+        [r"^\s+20(\s+[\d.]+){12}\s+20\s+0$", r"per-skill CPU cost ratio 20 vs 10"],
     ),
     (
         "startup_bench.py",
@@ -35,6 +36,8 @@ OFFLINE = [
             r"skillscope --version: [\d.]+x a bare start",
             r"structural on 2 skills, one edited: [\d.]+x",
             r"structural on 2 skills, warm memo: [\d.]+x",
+            r"structural on 2 skills, daemon, one edited: [\d.]+x",
+            r"structural on 2 skills, daemon, warm memo: [\d.]+x",
         ],
     ),
     (
