@@ -54,10 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    path = address.socket_path(ctx.environ)
-    why = address.usable(path)
+    why = address.unusable(ctx.environ)
     if why is not None:
         raise UsageError(f"no daemon here: {why}.")
+    path = address.socket_path(ctx.environ)
     return {"start": start, "stop": stop, "status": status, "run": serve}[args.action](args, ctx, path)
 
 

@@ -45,10 +45,11 @@ def private(path: str) -> bool:
     return info.st_uid == os.getuid() and (info.st_mode & 0o077) == 0 and os.path.isdir(path)
 
 
-def usable(path: str) -> str | None:
-    """None when a daemon may listen at `path`, else why not (one sentence)."""
+def unusable(environ: dict[str, str] | os._Environ) -> str | None:
+    """None when a daemon may listen here, else why not (one sentence's clause)."""
     if not hasattr(os, "getuid"):
         return "the daemon needs Unix sockets, which this platform does not offer"
+    path = socket_path(environ)
     if len(os.fsencode(path)) > MAX_SOCKET_PATH:
         return (
             f"its socket path would be {path}, longer than a Unix socket allows; "

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import daemon as D
-from tests.support.helpers import make_skill
+from tests.support.helpers import make_skill, run_cli
 
 
 @pytest.fixture
@@ -89,3 +89,28 @@ def test_a_second_daemon_in_the_foreground_is_refused(tmp_path: Path) -> None:
             assert first.status() is not None
         finally:
             D.end(first)
+
+
+def test_a_daemon_that_cannot_start_is_one_sentence_naming_its_log(tmp_path: Path) -> None:
+    """The background daemon is this Python running `-m harness`: a harness it cannot import ends it
+    at once, and `start` says so with the log's last line instead of waiting."""
+    broken = tmp_path / "broken" / "harness"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text("raise ImportError('this harness is broken')\n", encoding="utf-8")
+    with D.runtime_folder() as runtime:
+        environ = D.environ(tmp_path, runtime, PYTHONPATH=str(broken.parent))
+        run = run_cli(["daemon", "start"], cwd=tmp_path, environ=environ)
+    assert run.code == 1
+    assert run.stderr.startswith(
+        "error: the daemon exited as it started (ImportError: this harness is broken)"
+    )
+    assert run.stderr.rstrip().endswith(".log.")
+
+
+def test_no_daemon_without_unix_sockets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "getuid")
+    run = run_cli(["daemon", "status"], cwd=tmp_path, environ={"HOME": str(tmp_path)})
+    assert (run.code, run.stderr) == (
+        2,
+        "error: no daemon here: the daemon needs Unix sockets, which this platform does not offer.\n",
+    )
