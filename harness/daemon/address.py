@@ -18,7 +18,8 @@ MAX_SOCKET_PATH = 100  # sockaddr_un holds 108 bytes on Linux, 104 on macOS
 
 
 def key_fields(environ: dict[str, str] | os._Environ) -> list[str]:
-    cache = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    home = environ.get("HOME") or os.path.expanduser("~")
+    cache = environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
     return [harness.__version__, os.path.dirname(harness.__file__), sys.prefix, cache]
 
 
