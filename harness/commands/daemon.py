@@ -65,7 +65,7 @@ def describe(state: dict) -> str:
     up = time.time() - state["started"]
     return (
         f"skillscope daemon {state['version']} (pid {state['pid']}) at {state['socket']}: up {up:.0f} s, "
-        f"{state['runs']} runs served, stops after {state['idle_s'] / 60:g} min idle"
+        f"{state['runs']} run(s) served, stops after {state['idle_s'] / 60:g} min idle"
     )
 
 
@@ -86,7 +86,7 @@ def stop(args: argparse.Namespace, ctx: Context, path: str) -> int:
     deadline = time.monotonic() + WAIT_S
     while os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(POLL_S)
-    ctx.out(f"stopped the skillscope daemon (pid {state['pid']}, {state['runs']} runs served)")
+    ctx.out(f"stopped the skillscope daemon (pid {state['pid']}, {state['runs']} run(s) served)")
     return 0
 
 
@@ -130,7 +130,7 @@ def serve(args: argparse.Namespace, ctx: Context, path: str) -> int:
         daemon.serve(lambda state: ctx.out(f"listening: {describe(state)}"))
     except Taken:  # another start won the race
         raise HarnessError(f"a daemon already answers at {path}; `skillscope daemon stop` ends it.") from None
-    ctx.out(f"stopped after {daemon.served} runs")
+    ctx.out(f"stopped after {daemon.served} run(s)")
     return 0
 
 

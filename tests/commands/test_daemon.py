@@ -38,7 +38,7 @@ def test_start_status_serve_and_stop(env: dict[str, str], tmp_path: Path) -> Non
 
     assert D.skillscope(["structural"], env=env, cwd=tmp_path / "repo").returncode == 0
     status = D.skillscope(["daemon", "status"], env=env, cwd=tmp_path)
-    assert status.returncode == 0 and "1 runs served" in status.stdout
+    assert status.returncode == 0 and "1 run(s) served" in status.stdout
 
     stopped = D.skillscope(["daemon", "stop"], env=env, cwd=tmp_path)
     assert stopped.returncode == 0 and stopped.stdout.startswith("stopped the skillscope daemon")
