@@ -23,6 +23,7 @@ from harness.errors import HarnessError, UsageError
 HELP = "keep skillscope resident so each hook call skips start-up: start, stop, status"
 ACTIONS = ("start", "stop", "status", "run")
 DEFAULT_IDLE_MIN = 30.0
+MAX_IDLE_MIN = 525_600
 WAIT_S = 60.0  # for a daemon to answer after start, or to leave after stop, on a loaded machine
 POLL_S = 0.05
 
@@ -32,8 +33,10 @@ def minutes(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"--idle takes a number of minutes above 0, got '{text}'")
+    if not 0 < value <= MAX_IDLE_MIN:  # NaN and infinity fail here too
+        raise argparse.ArgumentTypeError(
+            f"--idle takes a number of minutes above 0 and at most {MAX_IDLE_MIN} (a year), got '{text}'"
+        )
     return value
 
 

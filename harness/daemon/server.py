@@ -1,11 +1,12 @@
 """The daemon: one process that keeps the harness imported and runs each client's command in turn.
 
-A run sees what it would see as a process of its own: the client's arguments, folder and environment
-(the process's own are set to them for the run, since libraries read them too), its terminals (for
-colour), and its stdin if the command reads it. Only runs bounded by the repo they read are served
-(structural, refs, select, list-skills, lexical routing, show); the client runs any other itself.
-Runs are served one at a time: they take a fraction of a second, and a run may fork workers, which a
-threaded process must not do.
+A run sees what it would see as a process of its own: the client's arguments, folder, environment
+and umask (the process's own are set to them for the run, since libraries read them too) and its
+terminals (for colour). Only runs bounded by the repo they read are served (structural, refs, select,
+list-skills, lexical routing, show), and not one that reads stdin: the client runs any other itself.
+A run starts only once its client confirms it still waits (a client tired of waiting for a busy daemon
+runs the command itself, and must not find it run twice). Runs are served one at a time: they take a
+fraction of a second, and a run may fork workers, which a threaded process must not do.
 """
 
 from __future__ import annotations
@@ -24,19 +25,27 @@ from harness import cli
 from harness.context import Context
 from harness.daemon import wire
 
-# A client sends its request as soon as it connects; one that does not must not hold up the others.
+# A client sends its request, and its go-ahead once the run is admitted, as soon as it can; one that
+# does not must not hold up the others. A client that stops reading the output for this long is
+# taken as gone (its output is dropped; the run ends as a process whose terminal closed would).
 REQUEST_WAIT_S = 10.0
+STALLED_S = 60.0
+
+
+class StdinWanted(BaseException):
+    """The run reads stdin: it is the caller's to run (BaseException, so that no handler of the run's
+    own takes it for a failure of the run)."""
 
 
 class Outbox:
-    """A run's output on its way to the client, held until the run is admitted (a refused run is
-    run again by the client, which must not see its output twice). A client that left stops nothing:
-    the run ends and writes its report, as a process whose terminal closed would."""
+    """A run's output on its way to the client, held until the run is admitted and its client said go
+    (a refused run is run again by the client, which must not see its output twice)."""
 
     def __init__(self, conn: socket.socket) -> None:
         self.conn = conn
         self.held: list[bytes] | None = []
         self.gone = False
+        self.sent = False
 
     def send(self, data: bytes) -> None:
         if self.held is not None:
@@ -44,28 +53,36 @@ class Outbox:
         elif not self.gone:
             try:
                 self.conn.sendall(data)
+                self.sent = True
             except OSError:
                 self.gone = True
 
     def admit(self, bounded: bool) -> bool:
-        if bounded:
-            self.release()
-        return bounded
+        """Admitted runs start once the client confirms it still waits for this one."""
+        if not bounded:
+            return False
+        try:
+            self.conn.sendall(wire.frame(wire.ADMITTED, b""))
+            received = wire.read_frame(self.conn)
+        except OSError:
+            return False
+        if received is None or received[0] != wire.GO:
+            return False
+        self.conn.settimeout(STALLED_S)
+        self.release()
+        return True
 
     def release(self) -> None:
         held, self.held = self.held or [], None
-        self.send(b"".join(held))
+        if held:
+            self.send(b"".join(held))
 
-    def fetch_stdin(self) -> str:
-        self.release()  # the request must follow what was written before it
-        if self.gone:
-            return ""
-        self.send(wire.frame(wire.STDIN, b""))
-        received = wire.read_frame(self.conn)
-        if received is None:
-            self.gone = True
-            return ""
-        return received[1].decode("utf-8", "surrogateescape")
+    def end(self, ending: dict) -> None:
+        """The exit frame; after a refusal, without the output held for the run that did not happen."""
+        if "refused" in ending:
+            self.held = None
+        self.release()
+        self.send(wire.json_frame(wire.EXIT, ending))
 
 
 class RelayOutput(io.TextIOBase):
@@ -91,10 +108,10 @@ class RelayOutput(io.TextIOBase):
 
 
 class RelayInput(io.TextIOBase):
-    """stdin of a run, asked of the client on first read only: most commands never read it."""
+    """stdin of a run: reading it hands the run back to its client, which has the real one."""
 
-    def __init__(self, outbox: Outbox, tty: bool) -> None:
-        self.outbox, self.tty, self.text = outbox, tty, None
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
 
     def readable(self) -> bool:
         return True
@@ -102,31 +119,50 @@ class RelayInput(io.TextIOBase):
     def isatty(self) -> bool:
         return self.tty
 
-    def loaded(self) -> io.StringIO:
-        if self.text is None:
-            self.text = io.StringIO(self.outbox.fetch_stdin())
-        return self.text
-
     def read(self, size: int | None = -1) -> str:
-        return self.loaded().read(size)
+        raise StdinWanted
 
     def readline(self, size: int | None = -1) -> str:
-        return self.loaded().readline(size)
+        raise StdinWanted
 
 
 @contextlib.contextmanager
-def process_as(environ: dict[str, str], cwd: str) -> Iterator[None]:
-    """The process's environment and folder as the client's for one run, then as they were."""
-    saved_environ, saved_cwd = dict(os.environ), os.getcwd()
-    os.chdir(cwd)
-    os.environ.clear()
-    os.environ.update(environ)
+def process_as(environ: dict[str, str], cwd: str, umask: int) -> Iterator[None]:
+    """The process's environment, folder and umask as the client's for one run, then the daemon's.
+    The daemon's own folder is the root, which cannot disappear under it."""
+    saved_environ = dict(os.environ)
+    saved_umask = os.umask(umask)
     try:
+        os.environ.clear()
+        os.environ.update(environ)
+        time.tzset()  # local times (a report's file name) in the client's zone
+        os.chdir(cwd)
         yield
     finally:
+        os.chdir("/")
         os.environ.clear()
         os.environ.update(saved_environ)
-        os.chdir(saved_cwd)
+        time.tzset()
+        os.umask(saved_umask)
+
+
+def well_formed(request: object) -> bool:
+    """A run request as the client sends it, field by field (anything else is refused unread)."""
+    if not isinstance(request, dict):
+        return False
+    argv, environ, tty = request.get("argv"), request.get("environ"), request.get("tty")
+    return (
+        isinstance(argv, list)
+        and all(isinstance(word, str) for word in argv)
+        and isinstance(request.get("cwd"), str)
+        and isinstance(environ, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in environ.items())
+        and isinstance(tty, list)
+        and len(tty) == 3
+        and all(isinstance(flag, bool) for flag in tty)
+        and isinstance(request.get("umask"), int)
+        and 0 <= request["umask"] <= 0o777
+    )
 
 
 class CodeWatch:
@@ -138,6 +174,10 @@ class CodeWatch:
         self.package = os.path.dirname(cli.__file__) + os.sep
         self.stamps: dict[str, int] = {}
         self.note()
+        for folder, _, files in os.walk(self.package):  # schemas and data, read and kept by the runs
+            for name in files:
+                if not name.endswith((".py", ".pyc")):
+                    self.stamps[os.path.join(folder, name)] = modified(os.path.join(folder, name))
         for folder in sys.path:  # an install adds or removes entries there, which moves the folder's time
             if os.path.basename(folder) in ("site-packages", "dist-packages"):
                 self.stamps[folder] = modified(folder)
@@ -172,7 +212,7 @@ class Daemon:
     def __init__(self, path: str, fields: list[str], idle_s: float, log: Callable[[str], None]) -> None:
         self.path, self.fields, self.idle_s, self.log = path, fields, idle_s, log
         self.code = CodeWatch()
-        self.started = time.time()
+        self.started = self.last_run = time.time()
         self.served = 0
         self.stopping = False
 
@@ -188,18 +228,21 @@ class Daemon:
         }
 
     def serve(self, listening: Callable[[dict], None]) -> None:
-        """Answer clients until stopped, idle for idle_s, or the code changed; `listening` is told once
-        the socket accepts."""
-        listener = bind(self.path)
-        inode = os.stat(self.path).st_ino
+        """Answer clients until stopped, idle for idle_s since the last run (status requests and
+        refusals do not count), or the code changed; `listening` is told once the socket accepts."""
+        os.chdir("/")
+        listener, inode = bind(self.path)
         try:
-            listener.settimeout(self.idle_s)
             listening(self.status())
             while not self.stopping:
+                left = self.idle_s - (time.time() - self.last_run)
+                if left <= 0:
+                    break
+                listener.settimeout(left)
                 try:
                     conn, _ = listener.accept()
                 except TimeoutError:
-                    break
+                    continue
                 with conn:
                     self.answer(conn)
         finally:
@@ -209,7 +252,7 @@ class Daemon:
         conn.settimeout(REQUEST_WAIT_S)
         try:
             self.handle(conn)
-        except (ValueError, KeyError, TypeError, AttributeError, OSError) as exc:  # not ours: log, go on
+        except (ValueError, OSError) as exc:  # a request not of ours, or a client gone: log it, go on
             self.log(f"ignored a request it could not read ({type(exc).__name__}: {exc})")
 
     def handle(self, conn: socket.socket) -> None:
@@ -217,17 +260,17 @@ class Daemon:
         if received is None or received[0] != wire.REQUEST:
             return
         request = json.loads(received[1].decode("utf-8", "surrogateescape"))
-        conn.settimeout(None)  # a run may wait as long as its client takes to send stdin
-        if request.get("control") == "status":
+        control = request.get("control") if isinstance(request, dict) else None
+        if control in ("status", "stop"):
+            self.stopping = self.stopping or control == "stop"
             conn.sendall(wire.json_frame(wire.EXIT, {"code": 0, "status": self.status()}))
-        elif request.get("control") == "stop":
-            self.stopping = True
-            conn.sendall(wire.json_frame(wire.EXIT, {"code": 0, "status": self.status()}))
-        elif request.get("key") != self.fields:
-            conn.sendall(wire.json_frame(wire.EXIT, {"refused": "another install or user cache"}))
+        elif not well_formed(request) or request.get("key") != self.fields:
+            conn.sendall(wire.json_frame(wire.EXIT, {"refused": "not a request of this install"}))
         elif self.code.changed():
             self.stopping = True
             conn.sendall(wire.json_frame(wire.EXIT, {"refused": "the harness changed since it started"}))
+        elif not os.path.isdir(request["cwd"]):  # the client runs it, and says so itself
+            conn.sendall(wire.json_frame(wire.EXIT, {"refused": "the client's folder is gone"}))
         else:
             self.run(conn, request)
             self.code.note()
@@ -238,42 +281,51 @@ class Daemon:
         ctx = Context(
             environ=dict(request["environ"]),
             cwd=Path(request["cwd"]),
-            stdin=RelayInput(outbox, stdin_tty),
+            stdin=RelayInput(stdin_tty),
             stdout=RelayOutput(outbox, wire.STDOUT, stdout_tty),
             stderr=RelayOutput(outbox, wire.STDERR, stderr_tty),
         )
         try:
-            with process_as(request["environ"], request["cwd"]):
+            with process_as(request["environ"], request["cwd"], request["umask"]):
                 code = cli.main(request["argv"], ctx, admit=outbox.admit)
-        except OSError:  # the client's folder is gone: the client runs the command and says so itself
-            code = cli.NOT_ADMITTED
+        except StdinWanted:
+            code = cli.NOT_ADMITTED if not outbox.sent else self.stdin_too_late(ctx)
         if code == cli.NOT_ADMITTED:
-            ending = {"refused": "not a run the daemon serves"}
-        else:
-            self.served += 1
-            outbox.release()
-            ending = {"code": code}
-        outbox.send(wire.json_frame(wire.EXIT, ending))
+            outbox.end({"refused": "not a run the daemon serves"})
+            return
+        self.served += 1
+        self.last_run = time.time()
+        outbox.end({"code": code})
+
+    def stdin_too_late(self, ctx: Context) -> int:
+        """A run that read stdin after it had written something cannot be handed back unseen."""
+        ctx.err("error: this run read stdin after it had begun to answer; run it with no daemon running.")
+        return 3
 
 
 class Taken(Exception):
     """Another daemon answers at the path."""
 
 
-def bind(path: str) -> socket.socket:
-    """A listening socket at `path`; a file left by a daemon that died is replaced, a live one is not."""
-    if os.path.exists(path):
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
-            try:
-                probe.connect(path)
-            except OSError:
-                os.unlink(path)
-            else:
-                raise Taken(path)
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(16)
-    return listener
+def bind(path: str) -> tuple[socket.socket, int]:
+    """A listening socket at `path` and its file's inode; a file left by a daemon that died is
+    replaced, a live one is not. Under a lock, so that two starts cannot each replace the other's."""
+    import fcntl
+
+    with open(path + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(path):
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+                try:
+                    probe.connect(path)
+                except OSError:
+                    os.unlink(path)
+                else:
+                    raise Taken(path)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(path)
+        listener.listen(16)
+        return listener, os.stat(path).st_ino
 
 
 def unbind(path: str, listener: socket.socket, inode: int) -> None:

@@ -1,15 +1,16 @@
 """The daemon's frames: one byte naming the channel, four bytes of length, the payload.
 
-The client sends its request as a frame; the daemon answers with output frames as the run writes
-them, and ends with an exit frame. Either side may ask the other for one frame in between (the
-run's stdin is fetched only if the command reads it).
+The client sends its request as a frame. When the daemon admits the run it says so, and runs it
+once the client answers go (a client that gave up waiting has closed instead); then come the output
+frames as the run writes them, and an exit frame. A run that ends before admission (a usage error)
+sends its output and exit frame at once; a refused run, only the exit frame.
 """
 
 from __future__ import annotations
 
 import json
 
-REQUEST, STDOUT, STDERR, STDIN, EXIT = b"q", b"1", b"2", b"i", b"x"
+REQUEST, ADMITTED, GO, STDOUT, STDERR, EXIT = b"q", b"a", b"g", b"1", b"2", b"x"
 HEADER = 5
 
 

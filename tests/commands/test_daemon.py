@@ -70,10 +70,14 @@ def test_a_socket_path_too_long_is_a_usage_error(env: dict[str, str], tmp_path: 
     assert done.stderr.endswith("set XDG_RUNTIME_DIR to a short folder.\n")
 
 
-@pytest.mark.parametrize("idle", ["0", "-1", "soon", "nan"])
+@pytest.mark.parametrize("idle", ["0", "-1", "soon", "nan", "inf", "1e10"])
 def test_idle_takes_minutes_above_zero(env: dict[str, str], tmp_path: Path, idle: str) -> None:
     done = D.skillscope(["daemon", "start", "--idle", idle], env=env, cwd=tmp_path)
-    assert done.returncode == 2 and f"--idle takes a number of minutes above 0, got '{idle}'" in done.stderr
+    assert (
+        done.returncode == 2
+        and f"--idle takes a number of minutes above 0 and at most 525600 (a year), got '{idle}'"
+        in done.stderr
+    )
 
 
 def test_a_second_daemon_in_the_foreground_is_refused(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import struct
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -67,7 +68,14 @@ def refuse(conn: socket.socket, request: dict) -> None:
     conn.sendall(wire.json_frame(wire.EXIT, {"refused": "not served"}))
 
 
+def admit(conn: socket.socket) -> None:
+    conn.sendall(wire.frame(wire.ADMITTED, b""))
+    channel, _ = wire.read_frame(conn)
+    assert channel == wire.GO
+
+
 def hang_up_midway(conn: socket.socket, request: dict) -> None:
+    admit(conn)
     conn.sendall(wire.frame(wire.STDOUT, b"half a report"))
 
 
@@ -75,10 +83,19 @@ def hang_up_at_once(conn: socket.socket, request: dict) -> None:
     pass
 
 
-def echo_stdin(conn: socket.socket, request: dict) -> None:
-    conn.sendall(wire.frame(wire.STDIN, b""))
-    channel, payload = wire.read_frame(conn)
-    conn.sendall(wire.frame(wire.STDOUT, b"read: " + payload))
+def reset_at_once(conn: socket.socket, request: dict) -> None:
+    """What a client queued behind a daemon that stops sees: a reset, not a close."""
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+
+
+def never_answer(conn: socket.socket, request: dict) -> None:
+    """A daemon busy with a long run: the request sits unanswered until the client leaves."""
+    wire.read_frame(conn)
+
+
+def serve_a_run(conn: socket.socket, request: dict) -> None:
+    admit(conn)
+    conn.sendall(wire.frame(wire.STDOUT, b"the run's output\n"))
     conn.sendall(wire.frame(wire.STDERR, b"note\n"))
     conn.sendall(wire.json_frame(wire.EXIT, {"code": 7}))
 
@@ -105,11 +122,28 @@ def test_a_listener_that_hangs_up_mid_run_is_one_sentence_and_exit_3(listener, r
     assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
 
 
-def test_stdin_is_sent_when_asked_and_the_exit_code_is_the_daemons(listener, repo: Path) -> None:
-    env, seen = listener(echo_stdin)
-    done = D.skillscope(["select", "--changed"], env=env, cwd=repo, stdin="alpha/SKILL.md\n")
-    assert (done.returncode, done.stdout, done.stderr) == (7, "read: alpha/SKILL.md\n", "note\n")
-    assert seen[0]["environ"]["HOME"] == str(env["HOME"])
+def test_a_served_run_is_admitted_then_copied_with_its_exit_code(listener, repo: Path) -> None:
+    env, seen = listener(serve_a_run)
+    done = D.skillscope(["structural"], env=env, cwd=repo)
+    assert (done.returncode, done.stdout, done.stderr) == (7, "the run's output\n", "note\n")
+    request = seen[0]
+    assert request["environ"]["HOME"] == env["HOME"] and request["tty"] == [False, False, False]
+    assert request["umask"] == os.umask(os.umask(0o022))
+
+
+def test_a_reset_before_admission_leaves_the_run_in_process(listener, repo: Path) -> None:
+    env, _ = listener(reset_at_once)
+    done = D.skillscope(["structural"], env=env, cwd=repo)
+    assert done.returncode == 0 and "pass: 1 skill(s)" in done.stdout and done.stderr == ""
+
+
+def test_a_daemon_too_busy_to_admit_the_run_leaves_it_in_process(listener, repo: Path) -> None:
+    """Past SKILLSCOPE_DAEMON_WAIT the caller runs the command itself; the daemon, finding the caller
+    gone when it admits the run, never runs it."""
+    env, seen = listener(never_answer)
+    done = D.skillscope(["structural"], env={**env, "SKILLSCOPE_DAEMON_WAIT": "0.2"}, cwd=repo)
+    assert done.returncode == 0 and "pass: 1 skill(s)" in done.stdout and done.stderr == ""
+    assert seen  # it did ask
 
 
 def test_a_folder_others_may_enter_is_never_connected_to(listener, repo: Path) -> None:

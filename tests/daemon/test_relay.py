@@ -8,8 +8,10 @@ import os
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -50,11 +52,9 @@ CASES = {
     "structural, markdown": (["structural", "--format", "markdown"], None),
     "refs, internal links": (["refs", "--no-external"], None),
     "list-skills": (["list-skills"], None),
-    "select reading stdin": (["select", "--changed"], "alpha/SKILL.md\n"),
     "lexical routing": (["routing", "--engine", "lexical", "--routing-room", "all"], None),
     "a usage error": (["structural", "--no-such-flag"], None),
     "a bad flag value": (["structural", "--skill-files", '["a",'], None),
-    "a command's help": (["refs", "--help"], None),
 }
 
 
@@ -102,30 +102,29 @@ def test_the_run_has_the_clients_folder_and_environment(running, repo: Path, tmp
     assert daemon.served() == 1
 
 
-def test_the_daemon_keeps_its_own_environment_between_runs(running, repo: Path, tmp_path: Path) -> None:
-    daemon, env, _ = running
-    summary = tmp_path / "summary.md"
-    D.skillscope(["structural"], env={**env, "GITHUB_STEP_SUMMARY": str(summary)}, cwd=repo)
-    summary.unlink()
-    D.skillscope(["structural"], env=env, cwd=repo)
-    assert not summary.exists()
-    assert daemon.served() == 2
+NOT_SERVED = {
+    "template": (["template"], None),
+    "new, which writes": (["new", "gamma"], None),
+    "an agent": (["routing", "--agent", "claude", "--routing-room", "all"], None),
+    "a run that reads stdin": (["select", "--changed"], "alpha/SKILL.md\n"),
+    "a command's help": (["refs", "--help"], None),
+    "help among other flags": (["structural", "-h", "--format", "json"], None),
+}
 
 
-@pytest.mark.parametrize(
-    "args",
-    [["template"], ["new", "gamma"], ["routing", "--agent", "claude", "--routing-room", "all"]],
-)
-def test_a_run_it_does_not_serve_runs_once_in_process(running, repo: Path, args: list[str]) -> None:
-    """Runs not bounded by the repo (they write, or start an agent) are refused before they start: the
-    client runs them itself, and nothing is printed or done twice."""
+@pytest.mark.parametrize("name", NOT_SERVED)
+def test_a_run_it_does_not_serve_runs_once_in_process(running, repo: Path, name: str) -> None:
+    """Runs not bounded by the repo (they write, or start an agent), runs that read stdin and help
+    (laid out for the caller's terminal) are the caller's: the daemon refuses them before they start
+    or is never asked, and nothing is printed or done twice."""
     daemon, env, alone = running
-    done = D.skillscope(args, env=env, cwd=repo)
+    args, stdin = NOT_SERVED[name]
+    done = D.skillscope(args, env=env, cwd=repo, stdin=stdin)
     assert daemon.served() == 0
     if args[0] == "new":  # and run in a fresh folder for the comparison
         assert (repo / "gamma" / "SKILL.md").is_file()
         shutil.rmtree(repo / "gamma")
-    assert same(done) == same(D.skillscope(args, env=alone, cwd=repo))
+    assert same(done) == same(D.skillscope(args, env=alone, cwd=repo, stdin=stdin))
 
 
 def test_clients_at_once_are_each_answered_whole(running, repo: Path) -> None:
@@ -224,3 +223,46 @@ def test_a_client_that_never_speaks_holds_up_the_others_only_briefly(running, re
         silent.connect(daemon.path)
         done = D.skillscope(["structural"], env=env, cwd=repo)  # waits for the silent one's turn to lapse
         assert done.returncode == 0 and daemon.served() == 1
+
+
+def test_a_reader_that_left_ends_the_call_quietly_as_in_process(running, repo: Path) -> None:
+    """`skillscope structural | head`: 141 and nothing on stderr, served or not."""
+    daemon, env, alone = running
+    codes = []
+    for environ in (env, alone):
+        read, write = os.pipe()
+        os.close(read)
+        done = subprocess.run(
+            [sys.executable, "-m", "harness", "structural"],
+            env=environ,
+            cwd=repo,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+        os.close(write)
+        codes.append((done.returncode, done.stderr))
+    assert codes == [(141, ""), (141, "")]
+    assert daemon.served() == 1
+
+
+def test_the_report_has_the_clients_umask_and_time_zone(running, repo: Path) -> None:
+    """The daemon runs in UTC with umask 022; the client's 077 and UTC+9 make the report's mode and
+    the local time in its name, as they would in-process."""
+    daemon, env, _ = running
+    before = time.gmtime(time.time() + 9 * 3600).tm_hour
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "structural"],
+        env={**env, "TZ": "XYZ-9"},
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+        preexec_fn=lambda: os.umask(0o077),
+    )
+    after = time.gmtime(time.time() + 9 * 3600).tm_hour
+    assert done.returncode == 0 and daemon.served() == 1
+    report = Path(done.stdout.split("JSON report: ")[1].strip())
+    assert stat.S_IMODE(report.stat().st_mode) == 0o600
+    assert int(report.name.split("-")[2][:2]) in (before, after)

@@ -51,7 +51,15 @@ def runtime_folder() -> Iterator[Path]:
 
 def environ(home: Path, runtime: Path, **extra: str) -> dict[str, str]:
     """The test's environment with its own home and runtime folder: the daemon's key and folder."""
-    return {**os.environ, "HOME": str(home), "XDG_RUNTIME_DIR": str(runtime), **extra}
+    # Waiting as long as a loaded machine needs: a test says when the client's patience matters.
+    return {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_RUNTIME_DIR": str(runtime),
+        "SKILLSCOPE_DAEMON_WAIT": str(WAIT_S),
+        "TZ": "UTC",
+        **extra,
+    }
 
 
 def start(env: dict[str, str], *args: str) -> Daemon:
