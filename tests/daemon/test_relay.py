@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.daemon import wire
 from tests.support import daemon as D
 from tests.support.helpers import make_skill
 
@@ -266,3 +267,27 @@ def test_the_report_has_the_clients_umask_and_time_zone(running, repo: Path) -> 
     report = Path(done.stdout.split("JSON report: ")[1].strip())
     assert stat.S_IMODE(report.stat().st_mode) == 0o600
     assert int(report.name.split("-")[2][:2]) in (before, after)
+
+
+def test_a_caller_that_leaves_at_admission_never_has_its_run_run(running, repo: Path) -> None:
+    """The daemon admits a run, then waits for its caller's go: a caller that gave up meanwhile (and
+    runs the command itself) has closed instead, and the daemon runs nothing."""
+    daemon, env, _ = running
+    report = repo / "left.json"
+    request = D.request_of(env, repo, ["structural", "--output", str(report)])
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as caller:
+        caller.connect(daemon.path)
+        caller.sendall(wire.json_frame(wire.REQUEST, request))
+        assert wire.read_frame(caller) == (wire.ADMITTED, b"")
+    assert daemon.served() == 0  # asked after the daemon is done with the caller: runs are one at a time
+    assert not report.exists()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as caller:
+        caller.connect(daemon.path)
+        caller.sendall(wire.json_frame(wire.REQUEST, request))
+        assert wire.read_frame(caller) == (wire.ADMITTED, b"")
+        caller.sendall(wire.frame(wire.GO, b""))
+        frames = []
+        while (received := wire.read_frame(caller)) is not None:
+            frames.append(received)
+    assert frames[-1] == (wire.EXIT, b'{"code": 0}') and report.is_file()
+    assert daemon.served() == 1

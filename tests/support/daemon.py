@@ -3,6 +3,7 @@ runtime folder of its own (kept short: a Unix socket's path is limited), and end
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -120,3 +121,22 @@ def pid_in(text: str) -> int | None:
     """The pid a `daemon start` or `daemon status` line names."""
     found = re.search(r"\(pid (\d+)\)", text)
     return int(found.group(1)) if found else None
+
+
+def request_of(env: dict[str, str], cwd: Path, argv: list[str]) -> dict:
+    """A run request as a client with `env` in `cwd` sends it (its key asked of such a process)."""
+    code = (
+        "import json, os; from harness.daemon import address; "
+        "print(json.dumps(address.key_fields(os.environ)))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, check=True
+    )
+    return {
+        "argv": argv,
+        "cwd": str(cwd),
+        "environ": env,
+        "key": json.loads(done.stdout),
+        "tty": [False, False, False],
+        "umask": 0o022,
+    }
