@@ -22,10 +22,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import bench_daemon
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.support.linkserver lives beside the package
 
-from harness.daemon import address, client  # noqa: E402
 from tests.support.linkserver import serving  # noqa: E402
 
 TARGET = 1.2
@@ -50,24 +51,16 @@ def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> f
     return time.perf_counter() - started
 
 
-def served_runs(
-    skillscope: str, command: list[str], root: Path, tmp: str, rounds: int
-) -> tuple[float, float]:
+def served_runs(command: list[str], root: Path, tmp: str, rounds: int) -> tuple[float, float]:
     """Median seconds of `refs --no-external` and `refs`, each served by a daemon of the benchmark's own
     (a runtime folder of its own: the runs above are not served)."""
     env = {**os.environ, "XDG_RUNTIME_DIR": str(Path(tmp) / "run")}
-    subprocess.run([skillscope, "daemon", "start"], env=env, stdout=subprocess.DEVNULL, check=True)
-    try:
+    offline, online = [], []
+    with bench_daemon.running(env):
         timed([*command, "--no-external"], root, env)  # the daemon's first run imports the check
-        offline, online = [], []
         for _ in range(rounds):
-            offline.append(timed([*command, "--no-external"], root, env))
-            online.append(timed(command, root, env))
-        state = client.ask(address.socket_path(env), "status")
-        if state is None or state["runs"] != 1 + 2 * rounds:
-            raise SystemExit("the daemon did not serve every run: its figures would be of in-process runs")
-    finally:
-        subprocess.run([skillscope, "daemon", "stop"], env=env, stdout=subprocess.DEVNULL, check=True)
+            offline.append(bench_daemon.served(env, lambda: timed([*command, "--no-external"], root, env))[0])
+            online.append(bench_daemon.served(env, lambda: timed(command, root, env))[0])
     return statistics.median(offline), statistics.median(online)
 
 
@@ -95,7 +88,7 @@ def bench(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             offline.append(timed([*command, "--no-external"], root))
             online.append(timed(command, root))
-        served_start_up, served_run = served_runs(skillscope, command, root, tmp, args.rounds)
+        served_start_up, served_run = served_runs(command, root, tmp, args.rounds)
         checked = json.loads(report.read_text(encoding="utf-8"))
         per_host = max(server.max_active for server in servers)
     floor = args.per_host * args.delay

@@ -30,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import bench_daemon
 from bench_machine import children_cpu
 from structural_bench import generate
 
@@ -65,12 +66,10 @@ sys.exit(1 if problems else 0)
 def run_once(command: list[str], cwd: Path, environ: dict[str, str] = ENVIRON) -> tuple[float, float]:
     """(wall, CPU) seconds of one run; CPU is user+system of the child, which a busy host does not inflate."""
     if command[-1] == DAEMON:
-        spent, runs = daemon_state()
-        wall, cpu = run_once(command[:-1], cwd, DAEMON_ENVIRON)
-        now, served = daemon_state()
-        if served != runs + 1:
-            raise SystemExit("the daemon did not serve the run: its figures would be of an in-process run")
-        return wall, cpu + now - spent
+        (wall, cpu), spent = bench_daemon.served(
+            DAEMON_ENVIRON, lambda: run_once(command[:-1], cwd, DAEMON_ENVIRON)
+        )
+        return wall, cpu + spent
     if command[-1] == COLD:  # the cold subject: no parse memo (see the module docstring)
         shutil.rmtree(Path(environ["XDG_CACHE_HOME"]) / "skillscope" / "memo", ignore_errors=True)
         command = command[:-1]
@@ -87,20 +86,6 @@ def run_once(command: list[str], cwd: Path, environ: dict[str, str] = ENVIRON) -
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} exited {done.returncode}")
     return elapsed, children_cpu() - before
-
-
-def daemon_state() -> tuple[float, int]:
-    """The CPU seconds the daemon has spent so far, as it reports them, and the runs it served."""
-    from harness.daemon import address, client
-
-    state = client.ask(address.socket_path(DAEMON_ENVIRON), "status")
-    if state is None:
-        raise SystemExit("the daemon stopped answering")
-    return state["cpu_s"], state["runs"]
-
-
-def daemon(skillscope: str, action: str) -> None:
-    subprocess.run([skillscope, "daemon", action], env=DAEMON_ENVIRON, stdout=subprocess.DEVNULL, check=True)
 
 
 def interleaved(subjects: dict[str, list[str]], cwd: Path, rounds: int) -> dict[str, tuple[float, float]]:
@@ -136,8 +121,7 @@ def bench(argv: list[str] | None = None) -> int:
         validator.write_text(VALIDATOR, encoding="utf-8")
         output = str(Path(tmp) / "report.json")
         structural = [skillscope, "structural", "--skills-dir", "skills/*", "--output", output]
-        daemon(skillscope, "start")
-        try:
+        with bench_daemon.running(DAEMON_ENVIRON):
             medians = interleaved(
                 {
                     "python -c 'import json'": [sys.executable, "-c", "import json"],
@@ -154,8 +138,6 @@ def bench(argv: list[str] | None = None) -> int:
                 root,
                 args.rounds,
             )
-        finally:
-            daemon(skillscope, "stop")
     floor, regex = medians["python -c 'import json'"], medians["regex validator"]
     print(
         f"load average at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.rounds} rounds"

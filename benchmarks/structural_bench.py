@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import bench_daemon
 from bench_machine import children_cpu, print_machine_load, reference_loop
 
 from harness.cli import main
@@ -131,20 +132,17 @@ def environ(daemon: bool = False) -> dict[str, str]:
     return {**base, "XDG_RUNTIME_DIR": os.environ["XDG_CACHE_HOME"] + "-run"} if daemon else base
 
 
-def daemon_cpu() -> tuple[float, int]:
-    """The CPU seconds the daemon has spent (its workers' included) and the runs it served."""
-    from harness.daemon import address, client
-
-    state = client.ask(address.socket_path(environ(daemon=True)), "status")
-    if state is None:
-        raise SystemExit("the daemon stopped answering")
-    return state["cpu_s"], state["runs"]
-
-
 def run_subprocess(root: Path, output: Path, warm: bool = False, daemon: bool = False) -> Timing:
     if not warm:
         cold()
-    spent, served = daemon_cpu() if daemon else (0.0, 0)
+    if not daemon:
+        return spawn(root, output, environ())
+    served = environ(daemon=True)
+    timing, spent = bench_daemon.served(served, lambda: spawn(root, output, served))
+    return Timing(timing.wall, timing.cpu + spent, timing.exit)
+
+
+def spawn(root: Path, output: Path, env: dict[str, str]) -> Timing:
     wall, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run(
         [sys.executable, "-m", "harness", *arguments(root, output)],
@@ -152,20 +150,9 @@ def run_subprocess(root: Path, output: Path, warm: bool = False, daemon: bool = 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         check=False,
-        env=environ(daemon),
+        env=env,
     )
-    timing = Timing(time.perf_counter() - wall, children_cpu() - cpu, done.returncode)
-    if not daemon:
-        return timing
-    now, runs = daemon_cpu()
-    if runs != served + 1:
-        raise SystemExit("the daemon did not serve the run: its figures would be of an in-process run")
-    return Timing(timing.wall, timing.cpu + now - spent, timing.exit)
-
-
-def daemon(action: str) -> None:
-    command = [sys.executable, "-m", "harness", "daemon", action]
-    subprocess.run(command, env=environ(daemon=True), stdout=subprocess.DEVNULL, check=True)
+    return Timing(time.perf_counter() - wall, children_cpu() - cpu, done.returncode)
 
 
 def measure(root: Path, output: Path, repeat: int) -> dict:
@@ -173,12 +160,9 @@ def measure(root: Path, output: Path, repeat: int) -> dict:
     in_process = [run_in_process(root, output) for _ in range(repeat)]
     spawned = [run_subprocess(root, output) for _ in range(repeat)]
     warmed = [run_subprocess(root, output, warm=True) for _ in range(repeat)]  # the memo the last run left
-    daemon("start")
-    try:
+    with bench_daemon.running(environ(daemon=True)):
         served = [run_subprocess(root, output, daemon=True) for _ in range(repeat)]
         served_warm = [run_subprocess(root, output, warm=True, daemon=True) for _ in range(repeat)]
-    finally:
-        daemon("stop")
     report = json.loads(output.read_text(encoding="utf-8"))
     return {
         "in_process": statistics.median(t.wall for t in in_process),
