@@ -107,36 +107,34 @@ def skillscope(
     )
 
 
-def socket_of(env: dict[str, str], cwd: Path) -> str:
-    """Where a client run with `env` looks for its daemon (asked of such a process: the installed
-    harness may live elsewhere than the one this test imported)."""
-    code = "import os; from harness.daemon import address; print(address.socket_path(os.environ))"
+def asked(env: dict[str, str], cwd: Path, expression: str) -> object:
+    """`expression` over harness.daemon.address, worked out by a process with `env` in `cwd` as a
+    client would (the installed harness may live elsewhere than the one this test imported)."""
+    code = f"import json, os; from harness.daemon import address; print(json.dumps({expression}))"
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, check=True
     )
-    return done.stdout.strip()
+    return json.loads(done.stdout)
+
+
+def socket_of(env: dict[str, str], cwd: Path) -> str:
+    """Where a client run with `env` looks for its daemon."""
+    return asked(env, cwd, "address.socket_path(os.environ)")
+
+
+def request_of(env: dict[str, str], cwd: Path, argv: list[str]) -> dict:
+    """A run request as a client with `env` in `cwd` sends it."""
+    return {
+        "argv": argv,
+        "cwd": str(cwd),
+        "environ": env,
+        "key": asked(env, cwd, "address.key_fields(os.environ)"),
+        "tty": [False, False, False],
+        "umask": 0o022,
+    }
 
 
 def pid_in(text: str) -> int | None:
     """The pid a `daemon start` or `daemon status` line names."""
     found = re.search(r"\(pid (\d+)\)", text)
     return int(found.group(1)) if found else None
-
-
-def request_of(env: dict[str, str], cwd: Path, argv: list[str]) -> dict:
-    """A run request as a client with `env` in `cwd` sends it (its key asked of such a process)."""
-    code = (
-        "import json, os; from harness.daemon import address; "
-        "print(json.dumps(address.key_fields(os.environ)))"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, cwd=cwd, capture_output=True, text=True, check=True
-    )
-    return {
-        "argv": argv,
-        "cwd": str(cwd),
-        "environ": env,
-        "key": json.loads(done.stdout),
-        "tty": [False, False, False],
-        "umask": 0o022,
-    }
