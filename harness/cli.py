@@ -14,6 +14,7 @@ import sys
 
 from harness import __version__
 from harness.commands import COMMANDS, SUMMARIES
+from harness.daemon import autostart
 
 TYPE_CHECKING = False  # typing's flag without importing typing: every hook and launcher call pays start-up
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def build_parser(ctx: Context | None = None, only: str | None = None) -> argpars
         prog="skillscope", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, ctx=ctx
     )
     parser.add_argument("--version", action="version", version=f"skillscope {__version__}")
-    add_repo(parser)
+    add_globals(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_Parser)
     for name in COMMANDS:
         if only is not None and name != only:  # a name for the command list; never parses, so no -h
@@ -87,19 +88,27 @@ def build_parser(ctx: Context | None = None, only: str | None = None) -> argpars
             continue
         module = load_command(name)
         command = sub.add_parser(name, help=module.HELP, description=module.HELP, ctx=ctx)
-        add_repo(command)
+        add_globals(command)
         module.add_arguments(command)
     return parser
 
 
-def add_repo(parser: argparse.ArgumentParser) -> None:
-    # SUPPRESS lets --repo stand before or after the command name without one hiding the other.
+def add_globals(parser: argparse.ArgumentParser) -> None:
+    # SUPPRESS lets each stand before or after the command name without one hiding the other.
     parser.add_argument(
         "--repo",
         metavar="PATH",
         default=argparse.SUPPRESS,
         help="root of the repo under test (default: $SKILLSCOPE_REPO, else the nearest "
         "ancestor holding .git, else the current directory)",
+    )
+    parser.add_argument(  # read by harness.entry before any parsing; declared so that it parses and shows
+        autostart.FLAG,
+        choices=autostart.MODES,
+        default=argparse.SUPPRESS,
+        help="hand the run to this install's daemon when one listens (use), and start one in the "
+        "background for the next run when none does (auto, what the pre-commit hooks pass; never in "
+        "CI), or always run here (off) (default: $SKILLSCOPE_DAEMON, else use)",
     )
 
 
@@ -173,10 +182,13 @@ def main(
         return 3
     from harness import collector, options, settings
     from harness.context import Context
-    from harness.errors import HarnessError
+    from harness.errors import HarnessError, UsageError
 
     ctx = ctx or Context()
     try:
+        misset = autostart.misset(ctx.environ)
+        if misset is not None:
+            raise UsageError(f"{misset}.")
         command, found, used = with_settings(parser, chosen, words, ctx)
         try:
             args = parse(parser, words)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import daemon as D
 from tests.support.tagged_clone import GIT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,9 +26,11 @@ def skills_repo(tmp_path) -> Path:
     return repo
 
 
-def try_repo(repo: Path, hook: str, home: Path) -> subprocess.CompletedProcess:
-    """`pre-commit try-repo` of this checkout, offline: the hooks run the skillscope installed beside us."""
+def try_repo(repo: Path, hook: str, home: Path, **extra: str) -> subprocess.CompletedProcess:
+    """`pre-commit try-repo` of this checkout, offline: the hooks run the skillscope installed beside us.
+    As in a CI job unless `extra` says otherwise: the hooks start no daemon there."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
+    environ.update(CI="true")
     environ.update(
         PRE_COMMIT_HOME=str(home),
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{environ.get('PATH', '')}",
@@ -35,6 +38,7 @@ def try_repo(repo: Path, hook: str, home: Path) -> subprocess.CompletedProcess:
         GIT_AUTHOR_EMAIL="t@example.invalid",
         GIT_COMMITTER_NAME="t",
         GIT_COMMITTER_EMAIL="t@example.invalid",
+        **extra,
     )
     return subprocess.run(
         [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), hook, "--all-files", "--verbose"],
@@ -62,3 +66,19 @@ def test_a_broken_anchor_fails_each_hook_naming_the_file_and_line(skills_repo, t
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Failed" in done.stdout
     assert "skills/csv-tool/SKILL.md" in done.stdout and "column-types" in done.stdout
+
+
+def test_outside_ci_the_first_hook_call_leaves_a_daemon_that_serves_the_next(skills_repo, tmp_path):
+    with D.runtime_folder() as runtime:
+        own = {"CI": "", "XDG_RUNTIME_DIR": str(runtime), "SKILLSCOPE_DAEMON_WAIT": str(D.WAIT_S)}
+        status_env = {**D.environ(Path(os.environ["HOME"]), runtime), **own}
+        try:
+            first = try_repo(skills_repo, "skillscope-structural", tmp_path / "pre-commit-home", **own)
+            assert first.returncode == 0 and "Passed" in first.stdout, first.stdout + first.stderr
+            up = D.status_when_up(status_env, tmp_path)
+            again = try_repo(skills_repo, "skillscope-structural", tmp_path / "pre-commit-home", **own)
+            assert again.returncode == 0 and "Passed" in again.stdout, again.stdout + again.stderr
+            after = D.skillscope(["daemon", "status"], env=status_env, cwd=tmp_path).stdout
+            assert "1 run(s) served" in after and D.pid_in(after) == D.pid_in(up)
+        finally:
+            D.end_listed(status_env, tmp_path)

@@ -90,6 +90,15 @@ def ask(path: str, control: str) -> dict | None:
     return json.loads(received[1]).get("status")
 
 
+def answers(path: str) -> bool:
+    """Whether a daemon of ours accepts connections at `path` (a busy one does: the kernel queues them)."""
+    sock = connect(path) if os.path.exists(path) else None
+    if sock is None:
+        return False
+    sock.close()
+    return True
+
+
 def connect(path: str):
     """A connected socket, or None when nothing of ours listens there (a daemon that died leaves its
     file; a folder others may write to could hold anyone's)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 from pathlib import Path
 
 import pytest
@@ -17,10 +16,7 @@ def env(tmp_path: Path):
     with D.runtime_folder() as runtime:
         environ = D.environ(tmp_path, runtime)
         yield environ
-        state = D.skillscope(["daemon", "status"], env=environ, cwd=tmp_path)
-        pid = D.pid_in(state.stdout)
-        if pid is not None:  # a test that failed half-way: end the daemon it started, by its pid
-            os.kill(pid, signal.SIGTERM)
+        D.end_listed(environ, tmp_path)  # a test that failed half-way: end the daemon it started
 
 
 def test_start_status_serve_and_stop(env: dict[str, str], tmp_path: Path) -> None:

@@ -7,9 +7,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -53,8 +55,9 @@ def runtime_folder() -> Iterator[Path]:
 def environ(home: Path, runtime: Path, **extra: str) -> dict[str, str]:
     """The test's environment with its own home and runtime folder: the daemon's key and folder."""
     # Waiting as long as a loaded machine needs: a test says when the client's patience matters.
+    inherited = {k: v for k, v in os.environ.items() if k != "SKILLSCOPE_DAEMON"}  # a test gives its own
     return {
-        **os.environ,
+        **inherited,
         "HOME": str(home),
         "XDG_RUNTIME_DIR": str(runtime),
         "SKILLSCOPE_DAEMON_WAIT": str(WAIT_S),
@@ -138,3 +141,21 @@ def pid_in(text: str) -> int | None:
     """The pid a `daemon start` or `daemon status` line names."""
     found = re.search(r"\(pid (\d+)\)", text)
     return int(found.group(1)) if found else None
+
+
+def status_when_up(env: dict[str, str], cwd: Path) -> str:
+    """`daemon status` once a daemon started in the background (by `--daemon auto`) answers."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        done = skillscope(["daemon", "status"], env=env, cwd=cwd)
+        if done.returncode == 0:
+            return done.stdout
+        time.sleep(0.1)
+    raise AssertionError(f"no daemon answered within {WAIT_S} s")
+
+
+def end_listed(env: dict[str, str], cwd: Path) -> None:
+    """End the daemon `daemon status` names, if any, by its pid: one a test started without holding it."""
+    pid = pid_in(skillscope(["daemon", "status"], env=env, cwd=cwd).stdout)
+    if pid is not None:
+        os.kill(pid, signal.SIGTERM)
