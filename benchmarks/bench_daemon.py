@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TypeVar
@@ -40,6 +41,18 @@ def state(environ: dict[str, str]) -> tuple[float, int]:
     if status is None:
         raise SystemExit("the daemon stopped answering")
     return status["cpu_s"], status["runs"]
+
+
+def answering(environ: dict[str, str], wait_s: float = 60.0) -> tuple[float, int]:
+    """`state` once a daemon started in the background (by `--daemon auto`) answers."""
+    from harness.daemon import address, client
+
+    deadline = time.monotonic() + wait_s
+    while client.ask(address.socket_path(environ), "status") is None:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"no daemon answered within {wait_s:g} s of a --daemon auto run")
+        time.sleep(0.05)
+    return state(environ)
 
 
 def served(environ: dict[str, str], run: Callable[[], Result]) -> tuple[Result, float]:

@@ -38,6 +38,8 @@ OFFLINE = [
             r"structural on 2 skills, warm memo: [\d.]+x",
             r"structural on 2 skills, daemon, one edited: [\d.]+x",
             r"structural on 2 skills, daemon, warm memo: [\d.]+x",
+            r"hook as shipped \(--daemon auto\), one edited: first call [\d.]+ cpu s .* the calls after it "
+            r"[\d.]+ cpu s: [\d.]+x",
         ],
     ),
     (
