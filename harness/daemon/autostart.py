@@ -76,7 +76,17 @@ def start_behind(environ: Mapping[str, str], spawn: Spawn) -> bool:
 
 
 def detached(command: list[str], environ: Mapping[str, str]) -> None:
-    """Run `command` in a session of its own with /dev/null for its standard streams: it must not hold
-    the caller's pipes open (pre-commit reads a hook's output until every writer has closed it)."""
-    quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_RDWR, 0) for fd in (0, 1, 2)]
-    os.posix_spawn(command[0], command, dict(environ), file_actions=quiet, setsid=True)
+    """Run `command` in a session of its own, with /dev/null for its standard streams and / for its
+    folder: it must not hold the caller's pipes open (pre-commit reads a hook's output until every
+    writer has closed it), and `python -m` must not import a `harness` folder of the repo it ran in."""
+    import subprocess  # only when a daemon is started: once per idle period
+
+    subprocess.Popen(  # noqa: S603 - this Python running this harness
+        command,
+        cwd=os.sep,
+        env=dict(environ),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )

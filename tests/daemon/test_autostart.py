@@ -200,3 +200,26 @@ def test_off_runs_here_though_a_daemon_listens(auto_env: dict, tmp_path: Path) -
     assert "0 run(s) served" in D.skillscope(["daemon", "status"], env=auto_env, cwd=tmp_path).stdout
     assert D.skillscope(["structural"], env=auto_env, cwd=repo).returncode == 0
     assert "1 run(s) served" in D.skillscope(["daemon", "status"], env=auto_env, cwd=tmp_path).stdout
+
+
+def test_the_daemon_started_is_this_installs_not_a_harness_folder_of_the_repo(
+    auto_env: dict, tmp_path: Path
+) -> None:
+    repo = tmp_path / "repo"
+    make_skill(repo, "alpha")
+    impostor = repo / "harness"
+    impostor.mkdir()
+    marker = tmp_path / "impostor-ran"
+    (impostor / "__init__.py").write_text("", encoding="utf-8")
+    (impostor / "__main__.py").write_text(f"open({str(marker)!r}, 'w').close()\n", encoding="utf-8")
+    console = [
+        sys.executable,
+        "-c",
+        "import sys; sys.path.remove(''); from harness.entry import program; program()",
+    ]
+    done = subprocess.run(
+        [*console, "--daemon", "auto", "structural"], env=auto_env, cwd=repo, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert "0 run(s) served" in D.status_when_up(auto_env, tmp_path)
+    assert not marker.exists()
