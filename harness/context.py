@@ -11,6 +11,11 @@ from typing import TextIO
 from harness.printable import escaped
 
 
+def in_ci(environ: dict[str, str] | os._Environ) -> bool:
+    """Whether this runs in a CI job: CI set to anything but empty, 0, false or no."""
+    return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
 @dataclass
 class Context:
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))

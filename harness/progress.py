@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from harness.context import Context
+from harness.context import Context, in_ci
 
 HEARTBEAT_S = 30.0  # a case running this long gets a line saying it is still running
 CLEAR_LINE = "\r\x1b[K"
@@ -124,5 +124,5 @@ class Progress:
 def on_stderr(ctx: Context, total: int, heartbeat_s: float = HEARTBEAT_S) -> Progress:
     """Progress on the command's stderr: redrawn in place on a terminal, plain lines in CI logs."""
     isatty = getattr(ctx.stderr, "isatty", None)
-    terminal = bool(isatty and isatty()) and not ctx.environ.get("CI")
+    terminal = bool(isatty and isatty()) and not in_ci(ctx.environ)
     return Progress(total, ctx.stderr, terminal=terminal, heartbeat_s=heartbeat_s)

@@ -92,6 +92,7 @@ def test_plain_lines_unless_stderr_is_a_terminal_outside_ci():
 
     assert on_stderr(Context(environ={}, stderr=Tty()), 3).terminal
     assert not on_stderr(Context(environ={"CI": "true"}, stderr=Tty()), 3).terminal
+    assert on_stderr(Context(environ={"CI": "false"}, stderr=Tty()), 3).terminal
     assert not on_stderr(Context(environ={}, stderr=io.StringIO()), 3).terminal
 
 

@@ -43,10 +43,6 @@ def misset(environ: Mapping[str, str]) -> str | None:
     return f"${ENVIRONMENT} is '{value}'; set it to {', '.join(MODES)}, or unset it"
 
 
-def in_ci(environ: Mapping[str, str]) -> bool:
-    return environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
 def admitter(environ: Mapping[str, str], spawn: Spawn | None = None) -> Callable[[bool], bool]:
     """cli.main's `admit` for an `auto` run that no daemon served: a run a daemon would serve (bounded
     by its repo) starts one first; the run itself always goes ahead, here."""
@@ -62,7 +58,8 @@ def admitter(environ: Mapping[str, str], spawn: Spawn | None = None) -> Callable
 def start_behind(environ: Mapping[str, str], spawn: Spawn) -> bool:
     """Start `skillscope daemon start` in the background unless a daemon answers already, this is a CI
     job, or no daemon can listen here. True when one was asked to start."""
-    from harness.daemon import address, client  # here: the parser imports this module for its choices
+    from harness.context import in_ci  # here: the parser imports this module for its choices
+    from harness.daemon import address, client
 
     if in_ci(environ) or address.unusable(environ) is not None:
         return False

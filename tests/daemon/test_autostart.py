@@ -78,8 +78,10 @@ def test_the_settings_file_cannot_set_it(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("value", "ci"), [("true", True), ("1", True), ("yes", True), ("", False), ("false", False), ("0", False)]
 )
-def test_ci_is_any_value_but_false_ones(value: str, ci: bool) -> None:
-    assert autostart.in_ci({"CI": value}) is ci
+def test_ci_is_any_value_but_false_ones(value: str, ci: bool, quiet_env: dict) -> None:
+    spawns = Spawns()
+    assert autostart.start_behind({**quiet_env, "CI": value}, spawns) is not ci
+    assert len(spawns.commands) == (0 if ci else 1)
 
 
 class Spawns:
