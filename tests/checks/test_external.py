@@ -227,6 +227,34 @@ def test_the_request_timeout_shrinks_to_what_the_deadline_leaves():
     assert report.urls[0].outcome == "broken"
 
 
+class OrderRecordingSession(requests.Session):
+    """A real session that adds the URL of every request it sends to a list shared by a run's sessions."""
+
+    def __init__(self, sent: list[str]) -> None:
+        super().__init__()
+        self.sent = sent
+
+    def request(self, method, url, **kwargs):
+        self.sent.append(url)
+        return super().request(method, url, **kwargs)
+
+
+def test_the_busiest_hosts_are_started_first():
+    # One host at a time (--jobs 1) shows the order: the run lasts as long as its longest chain from
+    # the moment that chain starts, so the host with the most URLs goes first.
+    sent: list[str] = []
+    with serving("127.0.0.2", "127.0.0.3", "127.0.0.4") as (servers, _):
+        counts = dict(zip(servers, (1, 3, 2), strict=True))
+        urls = [server.url(f"/page-{i}") for server, count in counts.items() for i in range(count)]
+        checker = Checker(ExternalOptions(jobs=1), session_factory=lambda: OrderRecordingSession(sent))
+        report = checker.check({url: [Use("a.md", 1)] for url in urls})
+
+    assert all(item.outcome == "ok" for item in report.urls)
+    hosts = [url.split("/")[2] for url in sent]
+    order = [servers[1], servers[2], servers[0]]
+    assert hosts == [server.url("").split("/")[2] for server in order for _ in range(counts[server])]
+
+
 @pytest.mark.parametrize(
     ("status", "reachable", "retryable"),
     [
