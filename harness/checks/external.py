@@ -40,6 +40,10 @@ UNCHECKED = "unchecked"
 # domain fails alone, not in company.
 OFFLINE_HOSTS = 2
 OFFLINE = "no host name resolved on this machine, which looks offline"
+PAST_DEADLINE = "the --timeout deadline passed before it was checked"
+INTERRUPTED = "the run was interrupted (Ctrl-C) first"
+INTERRUPTED_ERROR = "error: interrupted; the report lists the URLs left unchecked."
+INTERRUPTED_EXIT = 130  # what a shell reports for a process Ctrl-C ended
 
 
 @dataclass(frozen=True, order=True)
@@ -78,6 +82,7 @@ class UrlCheck:
 class ExternalReport:
     urls: list[UrlCheck] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    interrupted: bool = False  # Ctrl-C stopped the fetching: what was not sent is unchecked
 
 
 @dataclass
@@ -186,6 +191,7 @@ class Checker:
         self.wall_clock = wall_clock
         self.deadline = deadline
         self.excludes = compile_excludes(options.exclude)
+        self.stopped = False  # set from the main thread on Ctrl-C; the host threads send nothing after
 
     def check(self, uses: dict[str, list[Use]]) -> ExternalReport:
         report = ExternalReport()
@@ -202,13 +208,8 @@ class Checker:
             else:
                 by_host.setdefault(host_of(url), []).append(item)
         if by_host:
-            workers = max(1, min(self.options.jobs, len(by_host)))
-            from concurrent.futures import ThreadPoolExecutor  # only when there are URLs to fetch
-
             # The busiest hosts first: a run lasts as long as its longest chain from the moment that starts.
-            hosts = sorted(by_host.values(), key=len, reverse=True)
-            with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="skillscope-url") as pool:
-                list(pool.map(self.check_host, hosts))
+            report.interrupted = self.fetch(sorted(by_host.values(), key=len, reverse=True))
             mark_offline(by_host)
         for item in report.urls:
             if item.outcome == OK and item.status is not None and 200 <= item.status < 300:
@@ -217,6 +218,25 @@ class Checker:
                 report.findings.append(failure(item))
         report.findings.extend(cache.save())
         return report
+
+    def fetch(self, hosts: list[list[UrlCheck]]) -> bool:
+        """Each host's URLs in a thread of its own (up to --jobs at once). True when Ctrl-C stopped it:
+        no request is sent after that, each host's request in flight ends on its own, and the URLs
+        never sent are left unchecked, so the report still says what was and was not checked. A
+        second Ctrl-C while those requests end gives up on them."""
+        from concurrent.futures import ThreadPoolExecutor, wait  # only when there are URLs to fetch
+
+        workers = max(1, min(self.options.jobs, len(hosts)))
+        interrupted = False
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="skillscope-url") as pool:
+            chains = [pool.submit(self.check_host, items) for items in hosts]
+            try:
+                wait(chains)
+            except KeyboardInterrupt:
+                self.stopped = interrupted = True
+        for chain in chains:
+            chain.result()  # a failure inside a host's chain is raised here, not lost
+        return interrupted
 
     def check_host(self, items: list[UrlCheck]) -> None:
         """One host's URLs, strictly one after another: never two requests at once to a host."""
@@ -237,7 +257,7 @@ class Checker:
             if self.remaining() <= 0:
                 if not item.attempts:
                     item.outcome = UNCHECKED
-                    item.detail = "the --timeout deadline passed before it was checked"
+                    item.detail = INTERRUPTED if self.stopped else PAST_DEADLINE
                 return
             item.attempts += 1
             attempt = self.attempt(session, item.url)
@@ -279,6 +299,8 @@ class Checker:
         return Attempt(status, detail, is_retryable(status))
 
     def remaining(self) -> float:
+        if self.stopped:
+            return 0.0
         return float("inf") if self.deadline is None else self.deadline - self.monotonic()
 
 
@@ -325,11 +347,10 @@ def failure(item: UrlCheck) -> Finding:
     first = item.uses[0]
     where = ", ".join(str(u) for u in item.uses)
     if item.outcome == UNCHECKED:
-        fix = (
-            "check external links where the network is reachable (CI), or pass --no-external here"
-            if item.detail == OFFLINE
-            else "raise --timeout"
-        )
+        fix = {
+            OFFLINE: "check external links where the network is reachable (CI), or pass --no-external here",
+            INTERRUPTED: "run the command again to check it",
+        }.get(item.detail, "raise --timeout")
         return findings.error(
             "ref-unchecked",
             first.path,

@@ -46,10 +46,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         found.append(structural_checks.no_skill(loaded))
     found.extend(scan.findings)
     urls: list[external.UrlCheck] = []
+    interrupted = False
     if args.external:
         report = external.check_scan(scan, fetch, clock.instant())
         found.extend(report.findings)
-        urls = report.urls
+        urls, interrupted = report.urls, report.interrupted
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
     adopted = adoption.apply(findings.ordered(found))
     result = RefsResult(
@@ -63,4 +64,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         urls=urls,
         **adoption.record(adopted, repo),
     )
-    return finish(result, ctx, ReportOptions.from_args(args))
+    code = finish(result, ctx, ReportOptions.from_args(args))
+    if interrupted:
+        ctx.err(external.INTERRUPTED_ERROR)
+        return external.INTERRUPTED_EXIT
+    return code

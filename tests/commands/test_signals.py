@@ -1,7 +1,8 @@
 """Cancellation as CI does it: SIGINT or SIGTERM to a running `skillscope routing|behavioral` (a real
 process driving the real claude CLI against the scripted API). No new case starts, every agent is
 killed, the report of the finished cases is written with the `interrupted` mark, the exit code is
-130 or 143, and nothing is left behind: no process, no temp dir.
+130 or 143, and nothing is left behind: no process, no temp dir. Ctrl-C while external links are
+fetched sends no further request and still writes the report.
 
 Nothing here waits on the clock: the signal goes out once the fake API holds the hanging requests.
 """
@@ -9,11 +10,13 @@ Nothing here waits on the clock: the signal goes out once the fake API holds the
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -21,6 +24,8 @@ import pytest
 
 from tests.fakeapi import replies as R
 from tests.support.behavioral import SCENARIOS, writer_passes
+from tests.support.helpers import make_skill
+from tests.support.linkserver import serving
 from tests.support.procs import tagged
 from tests.support.routing import CaseRouter, prompt_of, skills_repo
 
@@ -155,3 +160,49 @@ def test_a_signal_mid_behavioral_reports_the_finished_cases(
     assert f"Interrupted by {name}" in stdout and "(interrupted)" in run.junit.read_text()
     assert not any("weekly report was written on" in r.prompt for r in fake_api.agent_turns())
     assert run.left_behind() == ([], [])
+
+
+@pytest.mark.parametrize("command", [["refs"], ["structural", "--external"]])
+def test_ctrl_c_mid_fetch_sends_no_more_requests_and_reports_the_rest_unchecked(tmp_path: Path, command):
+    # One host of twelve URLs, answered one at a time: before, Ctrl-C waited for the whole chain and
+    # sent every request. The signal goes out once the second request has reached the host.
+    with serving("127.0.0.1", delay_s=0.5) as ([server], _):
+        urls = [server.url(f"/page/{n}") for n in range(12)]
+        body = "# Links\n\n" + "".join(f"- [page {n}]({url})\n" for n, url in enumerate(urls))
+        make_skill(tmp_path / "repo", "linker", body=body)
+        report = tmp_path / "report.json"
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "harness",
+                *command,
+                "--repo",
+                str(tmp_path / "repo"),
+                "--output",
+                str(report),
+            ],
+            env={**os.environ, "SKILLSCOPE_DAEMON": "off"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + WAIT_S
+        while len(server.requests) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=WAIT_S)
+        sent = len(server.requests)
+
+    assert proc.returncode == 130, stderr
+    assert stderr == "error: interrupted; the report lists the URLs left unchecked.\n"
+    assert 2 <= sent <= 3  # the request in flight when the signal came may still end; no new one starts
+    unchecked = [
+        f for f in json.loads(report.read_text(encoding="utf-8"))["findings"] if f["rule"] == "ref-unchecked"
+    ]
+    assert len(unchecked) == 12 - sent
+    assert all(
+        "interrupted (Ctrl-C) first" in f["message"] and "run the command again" in f["message"]
+        for f in unchecked
+    )
+    assert "ref-unchecked" in stdout
