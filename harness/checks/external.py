@@ -227,16 +227,18 @@ class Checker:
         from concurrent.futures import ThreadPoolExecutor, wait  # only when there are URLs to fetch
 
         workers = max(1, min(self.options.jobs, len(hosts)))
-        interrupted = False
+        chains = []
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="skillscope-url") as pool:
-            chains = [pool.submit(self.check_host, items) for items in hosts]
             try:
+                chains.extend(pool.submit(self.check_host, items) for items in hosts)
                 wait(chains)
             except KeyboardInterrupt:
-                self.stopped = interrupted = True
+                self.stopped = True
         for chain in chains:
             chain.result()  # a failure inside a host's chain is raised here, not lost
-        return interrupted
+        if self.stopped:
+            left_unsent(hosts)
+        return self.stopped
 
     def check_host(self, items: list[UrlCheck]) -> None:
         """One host's URLs, strictly one after another: never two requests at once to a host."""
@@ -302,6 +304,13 @@ class Checker:
         if self.stopped:
             return 0.0
         return float("inf") if self.deadline is None else self.deadline - self.monotonic()
+
+
+def left_unsent(hosts: list[list[UrlCheck]]) -> None:
+    """After Ctrl-C, a URL no request was sent for is unchecked, never broken: its host may not even
+    have been started."""
+    for item in (item for items in hosts for item in items if not item.attempts):
+        item.outcome, item.detail = UNCHECKED, INTERRUPTED
 
 
 def mark_offline(by_host: dict[str, list[UrlCheck]]) -> None:

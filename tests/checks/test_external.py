@@ -351,3 +351,13 @@ def test_a_refused_connection_is_not_taken_for_an_unresolved_name(names):
     assert {outcome(report, u).outcome for u in ("http://gone.test/a", "http://other.test/b")} == {
         "unchecked"
     }
+
+
+def test_after_ctrl_c_a_url_never_sent_is_unchecked_whatever_state_it_was_left_in():
+    sent = external.UrlCheck("http://a.test/1", external.OK, [Use("a.md", 1)], status=200, attempts=1)
+    failed = external.UrlCheck("http://a.test/2", external.BROKEN, [Use("a.md", 2)], status=404, attempts=1)
+    never = external.UrlCheck("http://b.test/1", external.BROKEN, [Use("a.md", 3)])  # its host never started
+    external.left_unsent([[sent, failed], [never]])
+    assert [(u.outcome, u.detail) for u in (sent, failed)] == [(external.OK, ""), (external.BROKEN, "")]
+    assert (never.outcome, never.detail) == (external.UNCHECKED, external.INTERRUPTED)
+    assert "interrupted (Ctrl-C) first" in external.failure(never).message
