@@ -28,11 +28,20 @@ def mode(words: list[str], environ: Mapping[str, str]) -> str:
     modes counts as `use` here; the parser then reports it (this runs before any parsing)."""
     chosen = environ.get(ENVIRONMENT) or USE
     for word, following in zip(words, [*words[1:], None], strict=True):
-        if word == FLAG and following is not None:
+        name, equals, value = word.partition("=")
+        if not abbreviates(name):
+            continue
+        if equals:
+            chosen = value
+        elif following is not None:
             chosen = following
-        elif word.startswith(FLAG + "="):
-            chosen = word.split("=", 1)[1]
     return chosen if chosen in MODES else USE
+
+
+def abbreviates(name: str) -> bool:
+    """--daemon, or a prefix of it that the parser takes for it (--dae); --d alone is ambiguous there
+    with a command's --docs or --dry-run."""
+    return len(name) >= len("--da") and FLAG.startswith(name)
 
 
 def misset(environ: Mapping[str, str]) -> str | None:

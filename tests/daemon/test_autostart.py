@@ -32,6 +32,9 @@ from tests.support.helpers import make_skill, run_cli
         (["structural", "--daemon"], {"SKILLSCOPE_DAEMON": "off"}, "off"),  # no value: the parser says so
         (["--daemon", "sometimes", "structural"], {}, "use"),  # not a mode: the parser says so
         (["--daemon", "auto", "structural"], {"SKILLSCOPE_DAEMON": "bogus"}, "auto"),
+        (["--dae", "off", "structural"], {"SKILLSCOPE_DAEMON": "auto"}, "off"),  # argparse's abbreviation
+        (["structural", "--daem=auto"], {}, "auto"),
+        (["structural", "--d", "auto"], {}, "use"),  # not the flag: --docs and --dry-run share the prefix
     ],
 )
 def test_mode_is_the_last_flag_then_the_environment_then_use(words, environ, expected) -> None:
@@ -60,7 +63,11 @@ def test_a_mode_that_is_not_one_is_a_usage_error_naming_the_choices(tmp_path: Pa
 
 def test_the_flag_parses_before_and_after_the_command(tmp_path: Path) -> None:
     make_skill(tmp_path, "alpha")
-    for words in (["--daemon", "off", "structural"], ["structural", "--daemon", "auto"]):
+    for words in (
+        ["--daemon", "off", "structural"],
+        ["structural", "--daemon", "auto"],
+        ["--dae", "off", "refs"],
+    ):
         assert run_cli(words, cwd=tmp_path).code == 0
 
 
