@@ -101,8 +101,7 @@ def apply(
     used = []
     for key, value in settings.values.items():
         if key in NOT_SETTINGS or (key not in flags and key not in every_flag()):
-            known = every_flag() - NOT_SETTINGS
-            why = ELSEWHERE.get(key) or _close(key, known)
+            why = ELSEWHERE.get(key) or _close(key, every_flag() - NOT_SETTINGS)  # every_flag imports all
             raise UsageError(f"{settings.where(key)}: `{key}` is not a skillscope setting; {why}")
         if key not in flags or environ.get(ENVIRONMENT.get(key, "")):
             continue

@@ -76,7 +76,7 @@ def start_behind(environ: Mapping[str, str], spawn: Spawn) -> bool:
         return False
     try:
         spawn([sys.executable, "-m", "harness", "daemon", "start"], environ)
-    except (OSError, NotImplementedError):  # no daemon then: the next run in-process too, as without one
+    except OSError:  # no daemon then: the next run in-process too, as without one
         return False
     return True
 
