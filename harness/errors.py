@@ -9,6 +9,12 @@ class HarnessError(Exception):
     exit_code = 1
 
 
+class Interrupted(HarnessError):
+    """Ctrl-C ended the run after its report was written. Exit 130, as a shell reports it."""
+
+    exit_code = 130
+
+
 class UsageError(HarnessError):
     """The command line itself is wrong (a bad flag value). Exit 2."""
 

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from harness import __version__
 from harness.checks.references import Scan
-from harness.errors import UsageError
+from harness.errors import Interrupted, UsageError
 from harness.model import findings
 from harness.model.findings import Finding
 from harness.options import ExternalOptions
@@ -42,8 +42,6 @@ OFFLINE_HOSTS = 2
 OFFLINE = "no host name resolved on this machine, which looks offline"
 PAST_DEADLINE = "the --timeout deadline passed before it was checked"
 INTERRUPTED = "the run was interrupted (Ctrl-C) first"
-INTERRUPTED_ERROR = "error: interrupted; the report lists the URLs left unchecked."
-INTERRUPTED_EXIT = 130  # what a shell reports for a process Ctrl-C ended
 
 
 @dataclass(frozen=True, order=True)
@@ -83,6 +81,13 @@ class ExternalReport:
     urls: list[UrlCheck] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     interrupted: bool = False  # Ctrl-C stopped the fetching: what was not sent is unchecked
+
+    def ended(self, code: int) -> int:
+        """The command's exit code once its reports are written: an interrupted fetch ends it as Ctrl-C
+        ends any run, through the CLI's one handler."""
+        if self.interrupted:
+            raise Interrupted("interrupted; the report lists the URLs left unchecked.")
+        return code
 
 
 @dataclass
@@ -257,9 +262,8 @@ class Checker:
                     return
                 self.sleep(pause)
             if self.remaining() <= 0:
-                if not item.attempts:
-                    item.outcome = UNCHECKED
-                    item.detail = INTERRUPTED if self.stopped else PAST_DEADLINE
+                if not item.attempts:  # after Ctrl-C, left_unsent says why instead
+                    item.outcome, item.detail = UNCHECKED, PAST_DEADLINE
                 return
             item.attempts += 1
             attempt = self.attempt(session, item.url)

@@ -45,12 +45,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if not loaded.skills and not docs:
         found.append(structural_checks.no_skill(loaded))
     found.extend(scan.findings)
-    urls: list[external.UrlCheck] = []
-    interrupted = False
-    if args.external:
-        report = external.check_scan(scan, fetch, clock.instant())
-        found.extend(report.findings)
-        urls, interrupted = report.urls, report.interrupted
+    fetched = (
+        external.check_scan(scan, fetch, clock.instant()) if args.external else external.ExternalReport()
+    )
+    found.extend(fetched.findings)
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
     adopted = adoption.apply(findings.ordered(found))
     result = RefsResult(
@@ -61,11 +59,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         files=scan.files,
         internal=scan.internal,
         external_checked=bool(args.external),
-        urls=urls,
+        urls=fetched.urls,
         **adoption.record(adopted, repo),
     )
-    code = finish(result, ctx, ReportOptions.from_args(args))
-    if interrupted:
-        ctx.err(external.INTERRUPTED_ERROR)
-        return external.INTERRUPTED_EXIT
-    return code
+    return fetched.ended(finish(result, ctx, ReportOptions.from_args(args)))

@@ -41,13 +41,13 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
         loaded = options.narrow(catalog.load(repo, negatives=options.negatives_from(args)), args)
         found = structural_checks.check(loaded, check_opts, ahead)
-        interrupted = False
+        fetched = None
         if fetch:  # the URLs the workers already collected; `refs` reports them in full
             from harness.checks import external as external_checks  # the HTTP stack only when asked
 
             scan = references.scan(loaded, check_opts.docs, ahead)
             fetched = external_checks.check_scan(scan, fetch)
-            found, interrupted = findings.ordered([*found, *fetched.findings]), fetched.interrupted
+            found = findings.ordered([*found, *fetched.findings])
     adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
     adopted = adoption.apply(found)
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
@@ -61,7 +61,4 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         **adoption.record(adopted, repo),
     )
     code = finish(result, ctx, ReportOptions.from_args(args))
-    if interrupted:
-        ctx.err(external_checks.INTERRUPTED_ERROR)
-        return external_checks.INTERRUPTED_EXIT
-    return code
+    return fetched.ended(code) if fetched else code
