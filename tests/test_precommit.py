@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import daemon as D
 from tests.support.tagged_clone import GIT
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,13 +26,14 @@ def skills_repo(tmp_path) -> Path:
 
 
 def try_repo(repo: Path, hook: str, home: Path, **extra: str) -> subprocess.CompletedProcess:
-    """`pre-commit try-repo` of this checkout, offline: the hooks run the skillscope installed beside us.
-    As in a CI job unless `extra` says otherwise: the hooks start no daemon there."""
-    environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
+    """`pre-commit try-repo` of this checkout, with no `skillscope` on PATH: pre-commit installs the
+    harness into an environment of its own (from the package index, as for a user) and runs it there."""
+    stray = ("SKILLSCOPE_", "GITHUB_", "VIRTUAL_ENV")
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(stray)}
     environ.update(CI="true")
     environ.update(
         PRE_COMMIT_HOME=str(home),
-        PATH=f"{Path(sys.executable).parent}{os.pathsep}{environ.get('PATH', '')}",
+        PATH=path_without_skillscope(),
         GIT_AUTHOR_NAME="t",
         GIT_AUTHOR_EMAIL="t@example.invalid",
         GIT_COMMITTER_NAME="t",
@@ -50,35 +50,35 @@ def try_repo(repo: Path, hook: str, home: Path, **extra: str) -> subprocess.Comp
     )
 
 
+def path_without_skillscope() -> str:
+    """PATH less every folder that holds a `skillscope` (this venv's bin among them)."""
+    folders = os.environ.get("PATH", "").split(os.pathsep)
+    return os.pathsep.join(f for f in folders if f and not shutil.which("skillscope", path=f))
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory) -> Path:
+    """One pre-commit home for the module: the hook environment is built once, as for a user."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
+def test_the_hooks_install_the_harness_themselves():
+    assert shutil.which("skillscope", path=path_without_skillscope()) is None
+
+
 @pytest.mark.parametrize("hook", ["skillscope-structural", "skillscope-refs"])
-def test_a_clean_repo_passes_each_hook(skills_repo, tmp_path, hook):
-    done = try_repo(skills_repo, hook, tmp_path / "pre-commit-home")
+def test_a_clean_repo_passes_each_hook(skills_repo, home, hook):
+    done = try_repo(skills_repo, hook, home)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Passed" in done.stdout
 
 
 @pytest.mark.parametrize("hook", ["skillscope-structural", "skillscope-refs"])
-def test_a_broken_anchor_fails_each_hook_naming_the_file_and_line(skills_repo, tmp_path, hook):
+def test_a_broken_anchor_fails_each_hook_naming_the_file_and_line(skills_repo, home, hook):
     reference = skills_repo / "skills" / "csv-tool" / "reference.md"
     reference.write_text(reference.read_text().replace("## Column types", "## Column kinds"))
     subprocess.run([*GIT, "add", "-A"], cwd=skills_repo, check=True)
-    done = try_repo(skills_repo, hook, tmp_path / "pre-commit-home")
+    done = try_repo(skills_repo, hook, home)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Failed" in done.stdout
     assert "skills/csv-tool/SKILL.md" in done.stdout and "column-types" in done.stdout
-
-
-def test_outside_ci_the_first_hook_call_leaves_a_daemon_that_serves_the_next(skills_repo, tmp_path):
-    with D.runtime_folder() as runtime:
-        own = {"CI": "", "XDG_RUNTIME_DIR": str(runtime), "SKILLSCOPE_DAEMON_WAIT": str(D.WAIT_S)}
-        status_env = {**D.environ(Path(os.environ["HOME"]), runtime), **own}
-        try:
-            first = try_repo(skills_repo, "skillscope-structural", tmp_path / "pre-commit-home", **own)
-            assert first.returncode == 0 and "Passed" in first.stdout, first.stdout + first.stderr
-            up = D.status_when_up(status_env, tmp_path)
-            again = try_repo(skills_repo, "skillscope-structural", tmp_path / "pre-commit-home", **own)
-            assert again.returncode == 0 and "Passed" in again.stdout, again.stdout + again.stderr
-            after = D.skillscope(["daemon", "status"], env=status_env, cwd=tmp_path).stdout
-            assert "1 run(s) served" in after and D.pid_in(after) == D.pid_in(up)
-        finally:
-            D.end_listed(status_env, tmp_path)
