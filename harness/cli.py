@@ -14,21 +14,18 @@ import sys
 
 from harness import __version__
 from harness.commands import COMMANDS, SUMMARIES
-from harness.daemon import autostart
 
 TYPE_CHECKING = False  # typing's flag without importing typing: every hook and launcher call pays start-up
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from types import ModuleType
 
     from harness.context import Context
     from harness.settings import Settings
 
-# Scaffolding commands write the settings file rather than read it; `show` reads only kept logs; the
-# daemon's runs each read their own.
-UNSETTLED = frozenset({"init", "new", "template", "show", "daemon"})
+# Scaffolding commands write the settings file rather than read it; `show` reads only kept logs.
+UNSETTLED = frozenset({"init", "new", "template", "show"})
 NO_COMMAND = ""  # build_parser(only=NO_COMMAND): every command a bare name, none imported
-NOT_ADMITTED = -1  # main(admit=...) refused the run before it started: no process exits with it
 
 
 def load_command(name: str) -> ModuleType:
@@ -102,14 +99,6 @@ def add_globals(parser: argparse.ArgumentParser) -> None:
         help="root of the repo under test (default: $SKILLSCOPE_REPO, else the nearest "
         "ancestor holding .git, else the current directory)",
     )
-    parser.add_argument(  # read by harness.entry before any parsing; declared so that it parses and shows
-        autostart.FLAG,
-        choices=autostart.MODES,
-        default=argparse.SUPPRESS,
-        help="hand the run to this install's daemon when one listens (use), and start one in the "
-        "background for the next run when none does (auto, what the pre-commit hooks pass; never in "
-        "CI), or always run here (off) (default: $SKILLSCOPE_DAEMON, else use)",
-    )
 
 
 def command_parser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentParser:
@@ -156,15 +145,8 @@ def parse(parser: argparse.ArgumentParser, words: list[str]) -> argparse.Namespa
     return args
 
 
-def main(
-    argv: Sequence[str] | None = None,
-    ctx: Context | None = None,
-    *,
-    leave: bool = False,
-    admit: Callable[[bool], bool] | None = None,
-) -> int:
-    """Run one command; `leave`: the process is ours (see harness.entry); `admit`, told whether the run is
-    bounded by the repo it reads, may refuse it before it starts (the daemon serves only those)."""
+def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
+    """Run one command and map how it ended to an exit code: the one place errors become messages."""
     words = list(sys.argv[1:] if argv is None else argv)
     if words == ["--version"]:  # what the launcher and the nox sessions ask: no parser needed
         (ctx.stdout if ctx else sys.stdout).write(f"skillscope {__version__}\n")
@@ -182,13 +164,10 @@ def main(
         return 3
     from harness import collector, options, settings
     from harness.context import Context
-    from harness.errors import HarnessError, UsageError
+    from harness.errors import HarnessError
 
     ctx = ctx or Context()
     try:
-        misset = autostart.misset(ctx.environ)
-        if misset is not None:
-            raise UsageError(f"{misset}.")
         command, found, used = with_settings(parser, chosen, words, ctx)
         try:
             args = parse(parser, words)
@@ -197,14 +176,8 @@ def main(
         ctx.settings = settings.effective(args, command, found, used, words)
         options.check_outputs(args, ctx.cwd)
         module = load_command(args.command)
-        bounded = getattr(module, "bounded", lambda _: False)(args)
-        if admit is not None and not admit(bounded):
-            return NOT_ADMITTED
-        with collector.paused(bounded):
-            code = module.run(args, ctx)
-            if bounded and leave:  # while paused: re-enabled, the collector would walk the run's objects
-                leave_now(code, ctx)
-        return code
+        with collector.paused(getattr(module, "bounded", lambda _: False)(args)):
+            return module.run(args, ctx)
     except HarnessError as exc:
         ctx.err(f"error: {exc}")
         return exc.exit_code
@@ -225,18 +198,6 @@ def main(
             f"please report it{_crash_log()}."
         )
         return 3
-
-
-def leave_now(code: int, ctx: Context) -> None:
-    """End the process once its streams are flushed, skipping the interpreter's teardown: after a run
-    bounded by the repo it read, nothing is left to wait for, and freeing the objects of a large run
-    one by one, then a last collector pass over them, costs a tenth of a second for nothing."""
-    import contextlib
-
-    with contextlib.suppress(OSError, ValueError):  # a reader that left: nothing more to say
-        for stream in (ctx.stdout, ctx.stderr, sys.stdout, sys.stderr):
-            stream.flush()
-    os._exit(code)
 
 
 def missing_module(exc: ModuleNotFoundError) -> str:

@@ -23,10 +23,8 @@ ENVIRONMENT = {
     "skills-dir": "SKILLSCOPE_SKILLS",
     **{name: f"SKILLSCOPE_{name.upper()}" for name in ("claude", "copilot", "codex", "gemini", "opencode")},
 }
-# Flags that make no sense in a file at the root they would name, that only print, or that are acted
-# on before the file is read (--daemon: $SKILLSCOPE_DAEMON is its lasting form).
-NOT_SETTINGS = frozenset({"repo", "help", "version", "daemon"})
-ELSEWHERE = {"daemon": "it is chosen before this file is read: set $SKILLSCOPE_DAEMON to make it last."}
+# Flags that make no sense in a file at the root they would name, or that only print.
+NOT_SETTINGS = frozenset({"repo", "help", "version"})
 
 
 @dataclass
@@ -101,7 +99,7 @@ def apply(
     used = []
     for key, value in settings.values.items():
         if key in NOT_SETTINGS or (key not in flags and key not in every_flag()):
-            why = ELSEWHERE.get(key) or _close(key, every_flag() - NOT_SETTINGS)  # every_flag imports all
+            why = _close(key, every_flag() - NOT_SETTINGS)  # every_flag imports all
             raise UsageError(f"{settings.where(key)}: `{key}` is not a skillscope setting; {why}")
         if key not in flags or environ.get(ENVIRONMENT.get(key, "")):
             continue

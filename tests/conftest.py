@@ -18,7 +18,6 @@ def _no_personal_config(tmp_path_factory, monkeypatch):
         "SKILLSCOPE_REPO",
         "SKILLSCOPE_SKILLS",
         "SKILLSCOPE_VERSION",
-        "SKILLSCOPE_DAEMON",
         "CLAUDE_CONFIG_DIR",
         "XDG_CACHE_HOME",  # the parse memo lives in the user cache: the temporary home's, never theirs
         "ANTHROPIC_API_KEY",

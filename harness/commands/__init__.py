@@ -20,7 +20,6 @@ COMMANDS: dict[str, str] = {
     "new": "harness.commands.new",
     "init": "harness.commands.init",
     "show": "harness.commands.show",
-    "daemon": "harness.commands.daemon",
 }
 # The one-line help of each command, so `skillscope --help` imports none of them (a test keeps each
 # equal to its module's HELP). Start-up is paid on every pre-commit hook call.
@@ -44,5 +43,4 @@ SUMMARIES: dict[str, str] = {
     "first skill",
     "show": "read the agent logs a run kept with --keep-logs (or its report): a table, a case's "
     "transcripts, a page",
-    "daemon": "keep skillscope resident so each hook call skips start-up: start, stop, status",
 }

@@ -182,7 +182,7 @@ def test_ctrl_c_mid_fetch_sends_no_more_requests_and_reports_the_rest_unchecked(
                 "--output",
                 str(report),
             ],
-            env={**os.environ, "SKILLSCOPE_DAEMON": "off"},
+            env=dict(os.environ),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
