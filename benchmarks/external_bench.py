@@ -4,8 +4,8 @@
 a skill links 10 URLs on each, 200 in all. With one request in flight per host, the floor is one
 host's URLs one after another: 10 x 50 ms = 0.50 s, reached only when every host is fetched at
 once. The run is compared with that floor plus start-up (`refs --no-external` on the same repo:
-imports, parsing and reports). Target: within 1.2x. Both are timed again served by a `skillscope
-daemon` (what a machine that keeps one pays: no imports). Loopback traffic only.
+imports, parsing and reports). Target: within 1.2x. Each run is a process of its own, as a user
+or a hook starts it. Loopback traffic only.
 
     python benchmarks/external_bench.py [--hosts 20] [--per-host 10] [--delay 0.05] [--rounds 5]
 """
@@ -21,8 +21,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-import bench_daemon
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.support.linkserver lives beside the package
@@ -43,25 +41,10 @@ def catalog(root: Path, urls: list[str]) -> Path:
     return root
 
 
-def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+def timed(command: list[str], cwd: Path) -> float:
     started = time.perf_counter()
-    subprocess.run(
-        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=env
-    )
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return time.perf_counter() - started
-
-
-def served_runs(command: list[str], root: Path, tmp: str, rounds: int) -> tuple[float, float]:
-    """Median seconds of `refs --no-external` and `refs`, each served by a daemon of the benchmark's own
-    (a runtime folder of its own: the runs above are not served)."""
-    env = {**os.environ, "XDG_RUNTIME_DIR": str(Path(tmp) / "run")}
-    offline, online = [], []
-    with bench_daemon.running(env):
-        timed([*command, "--no-external"], root, env)  # the daemon's first run imports the check
-        for _ in range(rounds):
-            offline.append(bench_daemon.served(env, lambda: timed([*command, "--no-external"], root, env))[0])
-            online.append(bench_daemon.served(env, lambda: timed(command, root, env))[0])
-    return statistics.median(offline), statistics.median(online)
 
 
 def bench(argv: list[str] | None = None) -> int:
@@ -88,7 +71,6 @@ def bench(argv: list[str] | None = None) -> int:
         for _ in range(args.rounds):
             offline.append(timed([*command, "--no-external"], root))
             online.append(timed(command, root))
-        served_start_up, served_run = served_runs(command, root, tmp, args.rounds)
         checked = json.loads(report.read_text(encoding="utf-8"))
         per_host = max(server.max_active for server in servers)
     floor = args.per_host * args.delay
@@ -104,11 +86,6 @@ def bench(argv: list[str] | None = None) -> int:
     print(f"most requests in flight across hosts: {recorder.max_active} (hosts fetched at once)")
     verdict = "meets" if ratio <= TARGET and per_host == 1 else "MISSES"
     print(f"ratio to floor + start-up: {ratio:.2f}, {verdict} the {TARGET}x target (one request per host)")
-    served = served_run / (floor + served_start_up)
-    print(
-        f"served by a daemon: start-up {served_start_up:.2f} s, refs {served_run:.2f} s, ratio {served:.2f}, "
-        f"{'meets' if served <= TARGET and per_host == 1 else 'MISSES'} the {TARGET}x target"
-    )
     return 0
 
 

@@ -9,8 +9,7 @@ A fixed pure-Python loop is timed before and after: on a shared host one core's 
 and that figure says how fast the machine was while the numbers were taken. Every timed run starts with
 an empty parse memo (a cold run: the figures are what a first run, or CI, pays); the user cache is a
 temp folder of the benchmark's own. The subprocess is also timed warm (the memo the previous run
-left kept, as a pre-commit hook finds it on the next commit), and the target is judged on both. Both
-subprocess runs are timed again handed to a `skillscope daemon` (its CPU, workers included, added).
+left kept, as a pre-commit hook finds it on the next commit), and the target is judged on both.
 
     python benchmarks/structural_bench.py [--sizes 200,1000] [--repeat 3] [--profile]
 """
@@ -32,7 +31,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import bench_daemon
 from bench_machine import children_cpu, print_machine_load, reference_loop
 
 from harness.cli import main
@@ -41,10 +39,12 @@ from harness.context import Context
 TARGET_SECONDS = 1.5
 TARGET_SIZE = 1000
 REFERENCES = ("setup", "usage", "troubleshooting")
+# Further reference pages, for catalogs whose skills carry more than the three above.
+TOPICS = (*REFERENCES, "configuration", "examples", "api", "faq", "migration", "testing", "glossary")
 
 
-def skill_md(name: str) -> str:
-    links = "\n".join(f"- [{ref.title()}](references/{ref}.md#{ref}-steps)" for ref in REFERENCES)
+def skill_md(name: str, references: tuple[str, ...] = REFERENCES) -> str:
+    links = "\n".join(f"- [{ref.title()}](references/{ref}.md#{ref}-steps)" for ref in references)
     body = "\n".join(f"{step}. Do step {step} of the {name} job carefully." for step in range(1, 41))
     return (
         f"---\nname: {name}\ndescription: Handles the {name} job end to end. Use when a user asks "
@@ -53,8 +53,8 @@ def skill_md(name: str) -> str:
     )
 
 
-def reference_md(name: str, ref: str) -> str:
-    others = [other for other in REFERENCES if other != ref]
+def reference_md(name: str, ref: str, references: tuple[str, ...] = REFERENCES) -> str:
+    others = [other for other in references if other != ref]
     links = " ".join(f"See [{other}]({other}.md#{other}-steps)." for other in others)
     paragraphs = "\n\n".join(
         f"Paragraph {i} about {ref} for {name}, with `code` and *emphasis*." for i in range(1, 21)
@@ -88,15 +88,18 @@ def evals_json(name: str) -> str:
     return json.dumps({"evaluations": cases}, indent=2) + "\n"
 
 
-def generate(root: Path, count: int) -> Path:
+def generate(root: Path, count: int, pages: tuple[int, ...] = (len(REFERENCES),)) -> Path:
+    """`count` skills; skill n has pages[n % len(pages)] reference pages (at most len(TOPICS))."""
     for number in range(count):
         name = f"skill-{number:04d}"
         folder = root / "skills" / name
+        references = TOPICS[: pages[number % len(pages)]]
         (folder / "references").mkdir(parents=True)
         (folder / "evals").mkdir()
-        (folder / "SKILL.md").write_text(skill_md(name), encoding="utf-8")
-        for ref in REFERENCES:
-            (folder / "references" / f"{ref}.md").write_text(reference_md(name, ref), encoding="utf-8")
+        (folder / "SKILL.md").write_text(skill_md(name, references), encoding="utf-8")
+        for ref in references:
+            page = reference_md(name, ref, references)
+            (folder / "references" / f"{ref}.md").write_text(page, encoding="utf-8")
         (folder / "evals" / "evals.json").write_text(evals_json(name), encoding="utf-8")
     return root
 
@@ -125,21 +128,14 @@ def run_in_process(root: Path, output: Path) -> Timing:
     return Timing(time.perf_counter() - wall, time.process_time() + children_cpu() - cpu, code)
 
 
-def environ(daemon: bool = False) -> dict[str, str]:
-    """A subprocess's environment; the daemon's runs have a runtime folder of their own, so that the
-    daemon serves them and only them."""
-    base = {"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
-    return {**base, "XDG_RUNTIME_DIR": os.environ["XDG_CACHE_HOME"] + "-run"} if daemon else base
+def environ() -> dict[str, str]:
+    return {"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
 
 
-def run_subprocess(root: Path, output: Path, warm: bool = False, daemon: bool = False) -> Timing:
+def run_subprocess(root: Path, output: Path, warm: bool = False) -> Timing:
     if not warm:
         cold()
-    if not daemon:
-        return spawn(root, output, environ())
-    served = environ(daemon=True)
-    timing, spent = bench_daemon.served(served, lambda: spawn(root, output, served))
-    return Timing(timing.wall, timing.cpu + spent, timing.exit)
+    return spawn(root, output, environ())
 
 
 def spawn(root: Path, output: Path, env: dict[str, str]) -> Timing:
@@ -160,9 +156,6 @@ def measure(root: Path, output: Path, repeat: int) -> dict:
     in_process = [run_in_process(root, output) for _ in range(repeat)]
     spawned = [run_subprocess(root, output) for _ in range(repeat)]
     warmed = [run_subprocess(root, output, warm=True) for _ in range(repeat)]  # the memo the last run left
-    with bench_daemon.running(environ(daemon=True)):
-        served = [run_subprocess(root, output, daemon=True) for _ in range(repeat)]
-        served_warm = [run_subprocess(root, output, warm=True, daemon=True) for _ in range(repeat)]
     report = json.loads(output.read_text(encoding="utf-8"))
     return {
         "in_process": statistics.median(t.wall for t in in_process),
@@ -172,11 +165,7 @@ def measure(root: Path, output: Path, repeat: int) -> dict:
         "subprocess_cpu": statistics.median(t.cpu for t in spawned),
         "warm": statistics.median(t.wall for t in warmed),
         "warm_cpu": statistics.median(t.cpu for t in warmed),
-        "daemon": statistics.median(t.wall for t in served),
-        "daemon_cpu": statistics.median(t.cpu for t in served),
-        "daemon_warm": statistics.median(t.wall for t in served_warm),
-        "daemon_warm_cpu": statistics.median(t.cpu for t in served_warm),
-        "exit": {t.exit for t in in_process + spawned + warmed + served + served_warm},
+        "exit": {t.exit for t in in_process + spawned + warmed},
         "findings": report["totals"]["errors"] + report["totals"]["warnings"],
     }
 
@@ -215,16 +204,15 @@ def bench(argv: list[str] | None = None) -> int:
     print_machine_load(speed_before)
     print(
         f"{'skills':>7} {'in-process s':>13} {'cpu s':>7} {'ms/skill':>9} {'subprocess s':>13} "
-        f"{'cpu s':>7} {'ms/skill':>9} {'warm s':>7} {'cpu s':>7} {'daemon s':>9} {'cpu s':>7} "
-        f"{'warm s':>7} {'cpu s':>7} {'findings':>9} {'exit':>5}"
+        f"{'cpu s':>7} {'ms/skill':>9} {'warm s':>7} {'cpu s':>7} "
+        f"{'findings':>9} {'exit':>5}"
     )
     for size, fig in rows:
         print(
             f"{size:>7} {fig['in_process']:>13.3f} {fig['in_process_cpu']:>7.3f} "
             f"{1000 * fig['in_process_cpu'] / size:>9.3f} {fig['subprocess']:>13.3f} "
             f"{fig['subprocess_cpu']:>7.3f} {1000 * fig['subprocess_cpu'] / size:>9.3f} "
-            f"{fig['warm']:>7.3f} {fig['warm_cpu']:>7.3f} {fig['daemon']:>9.3f} {fig['daemon_cpu']:>7.3f} "
-            f"{fig['daemon_warm']:>7.3f} {fig['daemon_warm_cpu']:>7.3f} {fig['findings']:>9} "
+            f"{fig['warm']:>7.3f} {fig['warm_cpu']:>7.3f} {fig['findings']:>9} "
             f"{','.join(map(str, sorted(fig['exit']))):>5}"
         )
     if len(rows) > 1:
@@ -239,8 +227,6 @@ def bench(argv: list[str] | None = None) -> int:
         subjects = (
             ("a subprocess, cold memo", "subprocess"),
             ("a subprocess, warm memo", "warm"),
-            ("served by a daemon, cold memo", "daemon"),
-            ("served by a daemon, warm memo", "daemon_warm"),
         )
         for label, key in subjects:
             seconds = at_target[0][key]
