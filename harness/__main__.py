@@ -1,3 +1,3 @@
-from harness.entry import program
+from harness.cli.entry import program
 
 program()

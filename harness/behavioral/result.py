@@ -10,10 +10,10 @@ from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
-from harness.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, Halt, RunMeta, counts, envelope
 from harness.model.dataset import Case
-from harness.sandbox import SandboxUse
-from harness.spend import NOT_RUN
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, Halt, RunMeta, counts, envelope
+from harness.paid.sandbox import SandboxUse
+from harness.paid.spend import NOT_RUN
 
 
 @dataclass

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import agent, cache
+from harness import agent
 from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.behavioral import hooks as hooks_mod
 from harness.behavioral import judge, scorers
@@ -28,8 +28,9 @@ from harness.behavioral.snapshot import Snapshot, compare
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import EXPECTATION_KEYS, Case
+from harness.paid import cache
+from harness.paid.spend import RunBudget
 from harness.secrets import write_private
-from harness.spend import RunBudget
 
 # The agent may read, search, edit and run commands in its workspace; acceptEdits works as root,
 # where bypassing permissions is refused.

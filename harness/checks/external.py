@@ -19,10 +19,10 @@ from urllib.parse import urlsplit
 
 from harness import __version__
 from harness.checks.references import Scan
+from harness.cli.options import ExternalOptions
 from harness.errors import Interrupted, UsageError
 from harness.model import findings
 from harness.model.findings import Finding
-from harness.options import ExternalOptions
 
 if TYPE_CHECKING:
     import requests

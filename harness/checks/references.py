@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urldefrag, urlsplit
 
-from harness import parse_pool
+from harness import workers
 from harness.checks import CheckOptions
 from harness.errors import UsageError
 from harness.files import RealPaths, UnreadableFile, read_text, rel_to, within
@@ -88,7 +88,7 @@ class FileScan:
     learned: dict[str, object] = field(default_factory=dict)  # parse memo entries this scan made
 
 
-def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | None = None) -> list[Finding]:
+def check(catalog: Catalog, options: CheckOptions, ahead: workers.Prefetch | None = None) -> list[Finding]:
     """The internal half, as a structural check; an unreadable SKILL.md is already skill-md's finding."""
     skill_mds = {catalog.repo.rel(skill.skill_md) for skill in catalog.skills.values()}
     return [
@@ -98,11 +98,11 @@ def check(catalog: Catalog, options: CheckOptions, ahead: parse_pool.Ahead | Non
     ]
 
 
-def scan_ahead(repo: Repo) -> parse_pool.Ahead:
+def scan_ahead(repo: Repo) -> workers.Prefetch:
     """Starts scanning the markdown of every skill the repo holds in worker processes (large catalogs
     only), to be collected by `scan`; a skill it did not cover is scanned then, in-process."""
     skills = [(os.fspath(repo.skill_dirs[name]), repo.rel(repo.skill_dirs[name])) for name in repo.names]
-    return parse_pool.Ahead(partial(scan_skills, repo.root), skills, SKILLS_AHEAD)
+    return workers.Prefetch(partial(scan_skills, repo.root), skills, SKILLS_AHEAD)
 
 
 def scan_skills(root: Path, skills: list[tuple[str, str]]) -> dict[str, dict[str, FileScan]]:
@@ -142,7 +142,7 @@ def scan_file(resolver: Resolver, source: Source) -> FileScan:
 
 
 def scan(
-    catalog: Catalog, docs: tuple[str, ...] | list[str] = (), ahead: parse_pool.Ahead | None = None
+    catalog: Catalog, docs: tuple[str, ...] | list[str] = (), ahead: workers.Prefetch | None = None
 ) -> Scan:
     """Every selected skill's markdown (from `ahead` where it covered them), then the --docs files."""
     repo = catalog.repo

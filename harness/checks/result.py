@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.checks.external import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED, UrlCheck
-from harness.envelope import FAIL, PASS, RunMeta, counts, envelope
+from harness.model.envelope import FAIL, PASS, RunMeta, counts, envelope
 from harness.model.findings import WARNING, Finding, lies_in
 
 

@@ -18,7 +18,7 @@ from harness.checks import (
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
-from harness.parse_pool import Ahead
+from harness.workers import Prefetch
 
 CHECKS: dict[str, Check] = {
     "skill-md": skill_md.check,
@@ -31,7 +31,7 @@ CHECKS: dict[str, Check] = {
 }
 
 
-def check(catalog: Catalog, options: CheckOptions, ahead: Ahead | None = None) -> list[Finding]:
+def check(catalog: Catalog, options: CheckOptions, ahead: Prefetch | None = None) -> list[Finding]:
     out = list(catalog.repo.problems)
     if not catalog.skills and not options.docs:
         out.append(no_skill(catalog))

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from harness import __version__, options
+from harness import __version__
 from harness.checks import references
 from harness.checks import structural as structural_checks
+from harness.cli import options
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.model import baseline, catalog

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness import agent, dryrun, options, progress
+from harness import agent
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
@@ -16,23 +16,24 @@ from harness.behavioral.runner import (
     SkillUnderTest,
 )
 from harness.behavioral.selection import behavioral_cases
-from harness.cache import ResultCache
 from harness.cancel import Cancellation, on_signals
+from harness.checks.gate import require_well_formed
+from harness.cli import options
+from harness.cli.options import Limit, ReportOptions, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import Halt, RunMeta
 from harness.errors import HarnessError, UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
+from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
-from harness.options import Limit, ReportOptions, parse_list
-from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent
+from harness.paid import AgentNotReady, dryrun, exit_code, halt_of, progress, ready_agent
+from harness.paid.cache import ResultCache
+from harness.paid.sandbox import SandboxUse
+from harness.paid.sandbox import probe as probe_sandbox
+from harness.paid.spend import RunBudget
 from harness.report import publish
 from harness.report.markdown import clip
-from harness.sandbox import SandboxUse
-from harness.sandbox import probe as probe_sandbox
-from harness.spend import RunBudget
-from harness.well_formed import require_well_formed
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
 # Routing's own knobs: accepted by the parser only to say where they belong.

@@ -8,31 +8,31 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from harness import options
 from harness.agent import Agent
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.runner import BehavioralSettings, SkillUnderTest
 from harness.behavioral.selection import behavioral_cases
-from harness.cache import ResultCache
 from harness.cancel import Cancellation, on_signals
+from harness.checks.gate import require_well_formed
+from harness.cli import options
+from harness.cli.options import Limit, ReportOptions, parse_list
 from harness.compare import reports, versions
 from harness.compare.modes import SIDES, BehavioralCompare, RoutingCompare, Shared, with_logs
 from harness.compare.result import BOTH, CompareMeta, CompareResult
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import RunMeta
 from harness.errors import UsageError
 from harness.model import baseline as baseline_file
 from harness.model import catalog
 from harness.model.catalog import Catalog
+from harness.model.envelope import RunMeta
 from harness.model.repo import Repo
-from harness.options import Limit, ReportOptions, parse_list
 from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent
+from harness.paid.cache import ResultCache
+from harness.paid.spend import RunBudget
 from harness.report import finish
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingSettings
-from harness.spend import RunBudget
-from harness.well_formed import require_well_formed
 
 HELP = "compare two versions of a skill (or with and without it) case by case: regressions, improvements"
 MODES = ("routing", "behavioral", BOTH)

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from harness import agent, options
+from harness import agent
 from harness.cancel import Cancellation, on_signals
+from harness.cli import options
+from harness.cli.options import Limit, ReportOptions, parse_list
 from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import RunMeta
 from harness.errors import UsageError
 from harness.model import catalog
+from harness.model.envelope import RunMeta
 from harness.model.repo import Repo
-from harness.options import Limit, ReportOptions, parse_list
 from harness.paid import exit_code, halt_of, ready_agent
 from harness.report import finish
 

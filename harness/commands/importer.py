@@ -6,11 +6,11 @@ import argparse
 import json
 from pathlib import Path
 
-from harness import options
+from harness.authoring import skill_creator
+from harness.cli import options
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
-from harness.importers import skill_creator
 
 HELP = "convert another tool's eval files into an evals/evals.json (today: skill-creator)"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness import scaffold, settings
+from harness.authoring import scaffold
+from harness.cli import settings
 from harness.context import Context
 from harness.errors import UsageError
 from harness.model.repo import find_root

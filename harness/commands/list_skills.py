@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from harness import options
+from harness.cli import options
 from harness.context import Context
 
 HELP = "print the skills that have evals/evals.json, as a JSON array"
@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads (see harness.collector)."""
+    """Its work ends with the repo it reads (see harness.cli.collector)."""
     return True
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness import scaffold
+from harness.authoring import scaffold
 from harness.context import Context
 
 HELP = "create NAME/SKILL.md and NAME/evals/evals.json from the template"

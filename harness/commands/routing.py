@@ -7,16 +7,16 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import partial
 
-from harness import options
 from harness.cancel import Cancellation, on_signals
+from harness.checks.gate import require_well_formed
+from harness.cli import options
+from harness.cli.options import Limit, ReportOptions, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import RunMeta
 from harness.errors import UsageError
-from harness.forked import Forked
 from harness.model import catalog
 from harness.model.dataset import Case
-from harness.options import Limit, ReportOptions, parse_list
+from harness.model.envelope import RunMeta
 from harness.report import finish
 from harness.report.jsontext import Laid
 from harness.report.routing_lexical import case_lines
@@ -25,7 +25,7 @@ from harness.routing.lexical import LexicalEngine, LexicalOutcome
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
 from harness.routing.room import resolve_room
 from harness.secrets import Redactor
-from harness.well_formed import require_well_formed
+from harness.workers import Forked
 
 HELP = "install the routing room in an agent and grade whether each prompt fires the right skill"
 AUTO_REPEAT_MAX = 5

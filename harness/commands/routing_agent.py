@@ -10,20 +10,25 @@ import dataclasses
 import math
 from pathlib import Path
 
-from harness import agent, dryrun, options, progress
-from harness.cache import ResultCache
+from harness import agent
 from harness.cancel import Cancellation
+from harness.checks.gate import require_well_formed
+from harness.cli import options
+from harness.cli.options import Adoption, ReportOptions, parse_list
 from harness.commands.routing import min_accuracy
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import Halt, RunMeta
 from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.catalog import Catalog
 from harness.model.dataset import Case
+from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
-from harness.options import Adoption, ReportOptions, parse_list
-from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent
+from harness.paid import AgentNotReady, dryrun, exit_code, halt_of, progress, ready_agent
+from harness.paid.cache import ResultCache
+from harness.paid.sandbox import SandboxUse
+from harness.paid.sandbox import probe as probe_sandbox
+from harness.paid.spend import RunBudget
 from harness.report import publish
 from harness.report.markdown import clip
 from harness.routing import metrics
@@ -31,10 +36,6 @@ from harness.routing.matrix import RoutingMatrix
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
 from harness.routing.runner import RoutingRun, RoutingSettings
-from harness.sandbox import SandboxUse
-from harness.sandbox import probe as probe_sandbox
-from harness.spend import RunBudget
-from harness.well_formed import require_well_formed
 
 
 def run_agents(

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness import __version__, options
+from harness import __version__
+from harness.cli import options
+from harness.cli.options import agents_of, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import RunMeta
 from harness.errors import HarnessError, UsageError
-from harness.options import agents_of, parse_list
+from harness.model.envelope import RunMeta
 from harness.report import select as select_report
 from harness.routing.room import resolve_room
 from harness.select import gitdiff, plan, policy, runners
@@ -133,7 +134,7 @@ def _single(flag: str, value: str | None) -> str | None:
 
 
 def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads (see harness.collector)."""
+    """Its work ends with the repo it reads (see harness.cli.collector)."""
     return True
 
 

@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the files it reads (see harness.collector)."""
+    """Its work ends with the files it reads (see harness.cli.collector)."""
     return True
 
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from harness import options
 from harness.checks import references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
+from harness.cli import options
+from harness.cli.options import ExternalOptions, ReportOptions
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import RunMeta
 from harness.model import catalog, findings
-from harness.options import ExternalOptions, ReportOptions
+from harness.model.envelope import RunMeta
 from harness.report import finish
 
 HELP = "check skill format, datasets, policy files and internal links (offline, free)"
@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads (see harness.collector)."""
+    """Its work ends with the repo it reads (see harness.cli.collector)."""
     return True
 
 

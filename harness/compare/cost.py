@@ -12,7 +12,7 @@ from harness import agent
 from harness.behavioral.runner import AGENT_TOOLS, PERMISSION_MODE
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.envelope import ERROR, PASS, Halt, RunMeta, counts, envelope
+from harness.model.envelope import ERROR, PASS, Halt, RunMeta, counts, envelope
 
 WITH, WITHOUT = "with", "without"
 

@@ -8,21 +8,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from harness import agent, dryrun
+from harness import agent
 from harness.agent.trace import one_line
 from harness.behavioral.result import CaseResult
 from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUnderTest
-from harness.cache import ResultCache
 from harness.cancel import Cancellation
 from harness.compare import interleave
 from harness.compare.result import CaseComparison
 from harness.compare.sides import SideRecord, behavioral_run, routing_runs
 from harness.deadline import Deadline
 from harness.model.dataset import Case
+from harness.paid import dryrun
+from harness.paid.cache import ResultCache
+from harness.paid.spend import RunBudget
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import case_json
 from harness.routing.runner import RoutingRun, RoutingSettings
-from harness.spend import RunBudget
 
 SIDES = ("baseline", "candidate")
 

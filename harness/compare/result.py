@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from harness.compare import stats
 from harness.compare.labels import LABELS, label
 from harness.compare.sides import NO_SKILL, SideRecord
-from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.model.dataset import Case
+from harness.model.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.routing.verdicts import wilson_interval
 
 BOTH = "both"

@@ -10,9 +10,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from harness.compare.labels import Side
-from harness.envelope import BLOCKED, ERROR, FAIL, PASS
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
+from harness.paid.spend import NOT_RUN
 from harness.routing.verdicts import PASSING
-from harness.spend import NOT_RUN
 
 UNGRADED = (NOT_RUN, BLOCKED)
 

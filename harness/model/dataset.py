@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import jsonlines, nesting, schemas
+from harness import json_positions, nesting, schemas
 from harness.files import UnreadableFile, packaged_text, read_text
 from harness.memo import Memo
 from harness.model import findings
@@ -123,7 +123,7 @@ def parse(text: str, dataset: Dataset, memo: Memo | None = None) -> Dataset:
             )
         )
         return dataset
-    case_lines = jsonlines.element_lines(text, "evaluations")
+    case_lines = json_positions.element_lines(text, "evaluations")
     if valid and key:
         memo.put(key, case_lines)
     if not valid:
@@ -207,10 +207,10 @@ def _schema_finding(error, rel: str, case_lines: list[int], text: str) -> findin
     if len(path) >= 2 and path[0] == "evaluations" and isinstance(path[1], int) and path[1] < len(case_lines):
         line = case_lines[path[1]]
     elif path and isinstance(path[0], str):
-        line = jsonlines.key_line(text, path[0])
+        line = json_positions.key_line(text, path[0])
     elif not path and error.validator == "additionalProperties" and isinstance(error.instance, dict):
         extra = [key for key in error.instance if key not in error.schema.get("properties", {})]
-        line = jsonlines.key_line(text, extra[0]) if extra else None
+        line = json_positions.key_line(text, extra[0]) if extra else None
     where = _where(path, error.instance if path else None)
     return findings.error("dataset-schema", rel, f"{where}{_explain(error)}", line)
 

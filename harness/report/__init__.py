@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Protocol
 
 from harness import schemas
+from harness.cli.options import ReportOptions
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.files import write_atomic, write_new
 from harness.model.findings import Finding
-from harness.options import ReportOptions
 from harness.report import github, junit, sarif, text
 from harness.report.jsontext import Laid, readable
 from harness.report.junit import JUnitCase

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 from harness.behavioral.result import BehavioralResult
-from harness.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model import findings as finding
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
+from harness.paid.spend import NOT_RUN
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, table
 from harness.report.reading import show_command
 from harness.report.text import halt_note
-from harness.spend import NOT_RUN
 
 
 def markdown(result: BehavioralResult) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from harness.compare.result import BOTH, RULE, CaseComparison, CompareResult
 from harness.compare.sides import SideRecord
-from harness.envelope import ERROR, FAIL, PASS
 from harness.model import findings as finding
+from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, table

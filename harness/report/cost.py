@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from harness.compare.cost import CostResult
-from harness.envelope import ERROR, PASS
 from harness.model import findings as finding
+from harness.model.envelope import ERROR, PASS
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase
 from harness.report.markdown import clip, table

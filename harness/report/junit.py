@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.envelope import Halt
 from harness.files import write_atomic
+from harness.model.envelope import Halt
 from harness.model.findings import Finding, lies_in
 from harness.printable import escaped
 from harness.report.text import adoption_note

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.checks.external import CACHED, EXCLUDED, OK, failure
 from harness.checks.result import RefsResult
-from harness.envelope import FAIL, PASS
+from harness.model.envelope import FAIL, PASS
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase, findings_cases
 from harness.report.markdown import adoption_lines, findings_table, table

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from harness.envelope import RunMeta, counts, envelope
+from harness.model.envelope import RunMeta, counts, envelope
 from harness.model.findings import Finding
 from harness.routing import metrics
 from harness.routing.forecast import Forecast

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from harness.envelope import counts, envelope
+from harness.model.envelope import counts, envelope
 from harness.routing import metrics
 from harness.routing.result import RoutingResult, status
 from harness.routing.verdicts import NOT_RUN

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from harness.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
+from harness.model.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
+from harness.paid.sandbox import SandboxUse
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome, Gate
 from harness.routing.verdicts import NOT_RUN, Sample
-from harness.sandbox import SandboxUse
 
 
 @dataclass

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from harness.cli.options import parse_list
 from harness.errors import UsageError
 from harness.model.repo import Repo
-from harness.options import parse_list
 
 FLAG = "--routing-room"
 EVERY = "all"

@@ -12,14 +12,15 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import agent, cache
+from harness import agent
 from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
+from harness.paid import cache
+from harness.paid.spend import NOT_RUN, RunBudget
 from harness.routing.metrics import CaseOutcome
 from harness.routing.verdicts import PASSING, Sample, decided
-from harness.spend import NOT_RUN, RunBudget
 
 # Without a decision these stops still mean "the agent chose no skill"; any other stop is an error.
 GRADED_WITHOUT_ACTIVATION = ("result", "tool_budget", "budget")

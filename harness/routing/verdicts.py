@@ -6,7 +6,7 @@ import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
-from harness.spend import NOT_RUN
+from harness.paid.spend import NOT_RUN
 
 CORRECT_TRIGGER = "correct_trigger"
 TRUE_NEGATIVE = "true_negative"
@@ -14,7 +14,7 @@ MISSED_TRIGGER = "missed_trigger"
 WRONG_SKILL = "wrong_skill"
 FALSE_TRIGGER = "false_trigger"
 ERROR = "error"
-# NOT_RUN (from harness.spend): the run's --max-run-usd was reached before this case started
+# NOT_RUN (from harness.paid.spend): the run's --max-run-usd was reached before this case started
 VERDICTS = (CORRECT_TRIGGER, TRUE_NEGATIVE, MISSED_TRIGGER, WRONG_SKILL, FALSE_TRIGGER, ERROR, NOT_RUN)
 PASSING = (CORRECT_TRIGGER, TRUE_NEGATIVE)
 UNGRADED = (ERROR, NOT_RUN)

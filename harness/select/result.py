@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.envelope import RunMeta, counts, envelope
+from harness.model.envelope import RunMeta, counts, envelope
 from harness.select.plan import Plan
 
 

@@ -12,16 +12,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness import jsonlines, yamlsafe
+from harness import json_positions, yamlsafe
 from harness.agent.logs import READERS
 from harness.agent.trace import TraceBuilder
 from harness.behavioral.judge import InvalidAnswer, parse_verdicts
 from harness.checks import references, skill_md
+from harness.cli.options import parse_list
 from harness.errors import HarnessError
 from harness.files import UnreadableFile
 from harness.markdown import budget, links, sections
 from harness.model import dataset, machine, skill
-from harness.options import parse_list
 from harness.select.policy import parse_runner_types
 from tests.fuzz.strategies import (
     ANY_TEXT,
@@ -113,7 +113,7 @@ def test_dataset(text: str) -> None:
         return
     if isinstance(data, dict) and isinstance(data.get("evaluations"), list):
         # the lines belong to the array json.loads keeps, the last one when the key is repeated
-        assert len(jsonlines.element_lines(text, "evaluations")) == len(data["evaluations"])
+        assert len(json_positions.element_lines(text, "evaluations")) == len(data["evaluations"])
 
 
 @FUZZ

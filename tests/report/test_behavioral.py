@@ -8,8 +8,8 @@ from harness import schemas
 from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.result import OUTSIDE_WORKSPACE, Attempt, BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.scorers import Check
-from harness.envelope import RunMeta
 from harness.model.dataset import Case
+from harness.model.envelope import RunMeta
 from harness.report import behavioral as report
 from harness.report import junit, sarif, text
 from tests.support.sarif import problems

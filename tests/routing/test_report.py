@@ -7,8 +7,8 @@ from fractions import Fraction
 from markdown_it import MarkdownIt
 
 from harness import schemas
-from harness.envelope import RunMeta
 from harness.model.dataset import Case
+from harness.model.envelope import RunMeta
 from harness.report import github, sarif, text
 from harness.report import routing as report
 from harness.routing import metrics

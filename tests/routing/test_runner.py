@@ -13,12 +13,12 @@ import pytest
 
 from harness import agent
 from harness.agent import Activation, InitInfo, Trace, Usage
-from harness.cache import ResultCache
 from harness.deadline import Deadline
 from harness.model.dataset import Case
+from harness.paid.cache import ResultCache
+from harness.paid.spend import RunBudget
 from harness.routing.runner import RoutingRun, RoutingSettings, sample_from
 from harness.routing.verdicts import ERROR
-from harness.spend import RunBudget
 
 
 def init(skills=("pdf", "pdf-tools")) -> InitInfo:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.envelope import RunMeta
 from harness.errors import HarnessError, UsageError
 from harness.model import repo as repo_mod
+from harness.model.envelope import RunMeta
 from harness.report import select as select_report
 from harness.select import facts, plan, policy
 from harness.select import selection as select_mod

@@ -6,7 +6,7 @@ import io
 import threading
 
 from harness.context import Context
-from harness.progress import CLEAR_LINE, Progress, clock_text, on_stderr
+from harness.paid.progress import CLEAR_LINE, Progress, clock_text, on_stderr
 
 
 class Clock:

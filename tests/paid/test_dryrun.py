@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from harness.dryrun import Estimate, Figures
+from harness.paid.dryrun import Estimate, Figures
 
 
 def test_a_whole_figure_per_sample_multiplies_out():

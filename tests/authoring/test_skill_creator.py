@@ -1,4 +1,4 @@
-"""harness.importers.skill_creator and `skillscope import skill-creator`, on skill-creator-shaped files."""
+"""harness.authoring.skill_creator and `skillscope import skill-creator`, on skill-creator-shaped files."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.importers import skill_creator
+from harness.authoring import skill_creator
 from harness.model import dataset
 from tests.support.helpers import run_cli
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from harness import agent, options
+from harness import agent
 from harness.cancel import Cancellation
+from harness.cli import options
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.envelope import Halt
 from harness.errors import HarnessError
+from harness.model.envelope import Halt
 
 
 class AgentNotReady(HarnessError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 
-from harness.cache import ResultCache, file_digest, key_of, tree_digest
+from harness.paid.cache import ResultCache, file_digest, key_of, tree_digest
 
 
 def skill(tmp_path, body="# Body\n"):

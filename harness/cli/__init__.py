@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from types import ModuleType
 
+    from harness.cli.settings import Settings
     from harness.context import Context
-    from harness.settings import Settings
 
 # Scaffolding commands write the settings file rather than read it; `show` reads only kept logs.
 UNSETTLED = frozenset({"init", "new", "template", "show"})
@@ -110,7 +110,7 @@ def with_settings(
     parser: argparse.ArgumentParser, name: str, words: list[str], ctx: Context
 ) -> tuple[argparse.ArgumentParser, Settings, list[str]]:
     """The repo's settings file, read before parsing so that its keys become the flags' defaults."""
-    from harness import settings
+    from harness.cli import settings
     from harness.model.repo import find_root
 
     explicit = next((v for k, v in zip(words, words[1:], strict=False) if k == "--repo"), None)
@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     except ModuleNotFoundError as exc:  # a broken install, not a bug of ours: say how to mend it
         (ctx.stderr if ctx else sys.stderr).write(missing_module(exc))
         return 3
-    from harness import collector, options, settings
+    from harness.cli import collector, options, settings
     from harness.context import Context
     from harness.errors import HarnessError
 

@@ -175,7 +175,7 @@ def test_a_glob_the_shell_expanded_counts_as_several_values(tmp_path: Path) -> N
 
 PROBE = """
 import atexit, sys
-from harness.entry import program
+from harness.cli.entry import program
 atexit.register(lambda: print("torn down", file=sys.stderr, flush=True))
 sys.argv = ["skillscope", *sys.argv[1:]]
 program()

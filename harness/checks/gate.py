@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from harness.checks import CheckOptions
 from harness.checks import structural as structural_checks
+from harness.cli.options import Adoption
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.model.catalog import Catalog
 from harness.model.findings import errors_in
-from harness.options import Adoption
 
 
 def require_well_formed(

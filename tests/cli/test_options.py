@@ -1,4 +1,4 @@
-"""harness.options: list flags as JSON arrays or comma lists, typed option objects, errors naming the flag."""
+"""harness.cli.options: list flags as JSON arrays or comma lists, typed options, errors naming the flag."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli.options import ExternalOptions, add_external, parse_list, writable
 from harness.errors import UsageError
-from harness.options import ExternalOptions, add_external, parse_list, writable
 from harness.select.policy import parse_runner_types
 from tests.support.helpers import make_skill, run_cli
 

@@ -1,5 +1,6 @@
-"""Work forked to worker processes: the same answers as in-process, or none when a pool must not be used
-(small runs, threaded callers); and a catalog scanned ahead gives the findings of a serial scan."""
+"""harness.workers: a catalog's work forked to a pool gives the same answers as in-process, or no pool
+when one must not be used (small runs, threaded callers); and one forked share's answer never depends
+on the child working."""
 
 from __future__ import annotations
 
@@ -7,10 +8,13 @@ import os
 import threading
 from pathlib import Path
 
-from harness import parse_pool
+import pytest
+
+from harness import workers
 from harness.checks import references
 from harness.markdown import links
 from harness.model import catalog, repo
+from harness.workers import Forked
 from tests.support.helpers import make_skill
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +31,7 @@ def worker_pid(items: list[int]) -> dict[str, int]:
 
 
 def test_parallel_work_matches_the_serial_one():
-    with parse_pool.Ahead(parse_chunk, CORPUS, threshold=1) as ahead:
+    with workers.Prefetch(parse_chunk, CORPUS, threshold=1) as ahead:
         assert ahead.started
         answers = ahead.results()
     assert list(answers) == CORPUS
@@ -35,7 +39,7 @@ def test_parallel_work_matches_the_serial_one():
 
 
 def test_workers_are_other_processes():
-    with parse_pool.Ahead(worker_pid, list(range(400)), threshold=1) as ahead:
+    with workers.Prefetch(worker_pid, list(range(400)), threshold=1) as ahead:
         pids = set(ahead.results().values())
     assert pids - {os.getpid()}
 
@@ -44,7 +48,7 @@ def test_no_pool_is_forked_from_a_threaded_caller():
     seen: list[bool] = []
 
     def start() -> None:
-        with parse_pool.Ahead(parse_chunk, CORPUS[:5], threshold=1) as ahead:
+        with workers.Prefetch(parse_chunk, CORPUS[:5], threshold=1) as ahead:
             seen.append(ahead.started)
             seen.append(ahead.results() == {})
 
@@ -55,7 +59,7 @@ def test_no_pool_is_forked_from_a_threaded_caller():
 
 
 def test_small_runs_start_no_pool():
-    with parse_pool.Ahead(parse_chunk, CORPUS[:5], threshold=10) as ahead:
+    with workers.Prefetch(parse_chunk, CORPUS[:5], threshold=10) as ahead:
         assert not ahead.started
         assert ahead.results() == {}
 
@@ -124,3 +128,75 @@ def test_workers_read_the_parse_memo_and_hand_back_what_they_parsed(tmp_path: Pa
         assert ahead.started
         warm = references.scan(loaded, (), ahead)
     assert warm == cold and len(cold.findings) == references.SKILLS_AHEAD + 1
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_the_answer_is_the_work_done_in_another_process():
+    with Forked(lambda: (os.getpid(), sum(range(1000)))) as child:
+        pid = child.pid
+        worker, total = child.answer()
+    assert pid is not None and worker == pid != os.getpid()
+    assert total == sum(range(1000))
+    assert gone(pid)  # collected, not left a zombie
+
+
+def test_not_started_the_caller_does_the_work_itself():
+    with Forked(lambda: os.getpid(), start=False) as child:
+        assert child.pid is None
+        assert child.answer() == os.getpid()
+
+
+def test_a_child_that_fails_leaves_the_caller_to_do_the_work():
+    parent = os.getpid()
+
+    def work() -> str:
+        if os.getpid() != parent:
+            raise RuntimeError("the child breaks")
+        return "done by the caller"
+
+    with Forked(work) as child:
+        assert child.pid is not None
+        assert child.answer() == "done by the caller"
+
+
+def test_a_child_killed_midway_leaves_the_caller_to_do_the_work():
+    parent = os.getpid()
+
+    def work() -> str:
+        if os.getpid() != parent:
+            os.kill(os.getpid(), 9)
+        return "done by the caller"
+
+    with Forked(work) as child:
+        assert child.answer() == "done by the caller"
+
+
+def test_leaving_early_ends_a_child_that_would_never_finish():
+    hold, never = os.pipe()  # the child waits on a pipe the parent never writes to
+    try:
+        with Forked(lambda: os.read(hold, 1)) as child:
+            pid = child.pid
+        assert pid is not None and gone(pid)
+    finally:
+        os.close(hold)
+        os.close(never)
+
+
+def test_an_error_in_the_callers_own_work_still_ends_the_child():
+    hold, never = os.pipe()
+    pid = None
+    try:
+        with pytest.raises(ValueError), Forked(lambda: os.read(hold, 1)) as child:
+            pid = child.pid
+            raise ValueError("the gate failed")
+        assert pid is not None and gone(pid)
+    finally:
+        os.close(hold)
+        os.close(never)

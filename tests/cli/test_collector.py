@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from harness import collector
+from harness.cli import collector
 from harness.commands import routing, structural
 from tests.support.helpers import make_skill, run_cli
 

@@ -8,7 +8,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from harness.cache import DEFAULT_FOLDER as DEFAULT_CACHE
 from harness.checks import COLLISION_ERROR, COLLISION_WARN, CheckOptions
 from harness.context import Context
 from harness.errors import UsageError
@@ -18,6 +17,7 @@ from harness.model import repo as repo_mod
 from harness.model.catalog import Catalog, Negatives
 from harness.model.findings import Finding
 from harness.model.repo import Repo
+from harness.paid.cache import DEFAULT_FOLDER as DEFAULT_CACHE
 
 
 def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:

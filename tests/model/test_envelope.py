@@ -1,4 +1,4 @@
-"""harness.envelope: one head for every JSON report, and the status words it counts."""
+"""harness.model.envelope: one head for every JSON report, and the status words it counts."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness import schemas
-from harness.envelope import counts, status
+from harness.model.envelope import counts, status
 from tests.support.helpers import make_skill, run_cli, structural
 from tests.support.select import select
 

@@ -1,1 +1,0 @@
-"""Datasets written for other tools, converted into skillscope's evals.json."""
