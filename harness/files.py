@@ -167,13 +167,51 @@ NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK}
 
 def write_atomic(path: Path, text: str) -> None:
     """`path` replaced whole by `text`: written beside it, then renamed over it, so a reader (or a
-    concurrent run) sees the old file or the new one, never half of either."""
+    concurrent run) sees the old file or the new one, never half of either. A character device or a
+    FIFO (`/dev/null`, `/dev/stdout`, a pipe) is written in place: renaming over it would replace the
+    device for the whole machine when run as root."""
+    if in_place(path):
+        with open(path, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        return
     temp = written_beside(path, text)
     try:
         os.replace(temp, path)
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
+
+
+def append_text(path: Path, text: str) -> None:
+    """`text` added at the end of `path` (made if missing). A symlink is not followed, as write_atomic
+    does not follow one: the link is replaced by a file holding `text`, its target left alone."""
+    if not in_place(path) and os.path.islink(path):
+        write_atomic(path, text)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as stream:
+        stream.write(text)
+
+
+# What a report may be written into without being replaced, and what is never written at all.
+STREAMS = (stat.S_ISCHR, stat.S_ISFIFO)
+NOT_FILES = {stat.S_ISBLK: "a block device", stat.S_ISDIR: "a folder", stat.S_ISSOCK: "a socket"}
+
+
+def in_place(path: Path) -> bool:
+    """Whether `path` (or what its symlink names) is a stream to write into rather than replace; an
+    OSError naming the kind when it is no file at all. A missing path, a regular file or a symlink to
+    one is replaced as usual."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    if any(kind(mode) for kind in STREAMS):
+        return True
+    what = next((name for kind, name in NOT_FILES.items() if kind(mode)), None)
+    if what is not None:
+        raise OSError(errno.EINVAL, f"it is {what}, not a file; name a file, or - for stdout")
+    return False
 
 
 def write_new(path: Path, text: str) -> None:

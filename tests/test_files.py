@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import threading
 from pathlib import Path, PurePosixPath
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from harness import files
 from harness.files import rel_to, within
+from tests.support.nodes import kind_of, make_node
 
 
 @pytest.fixture
@@ -185,3 +187,59 @@ def test_new_files_get_the_modes_a_plain_write_would(tmp_path: Path):
 def test_a_path_of_thousands_of_components_resolves_without_recursion(tmp_path: Path, depth: int) -> None:
     deep = os.path.join(str(tmp_path), *["a"] * depth, "b.md")
     assert files.RealPaths()(deep) == os.path.join(os.path.realpath(tmp_path), *["a"] * depth, "b.md")
+
+
+@pytest.mark.parametrize("writer", [files.write_atomic, files.append_text])
+def test_a_character_device_is_written_into_never_replaced(tmp_path: Path, monkeypatch, writer):
+    device = make_node(tmp_path, "char-device", monkeypatch)
+    before = kind_of(device)
+    writer(device, "report\n")
+    assert kind_of(device) == before  # still the node it was: nothing renamed over it
+    assert [p.name for p in tmp_path.iterdir()] == ["char-device"]  # no temporary left beside it
+
+
+@pytest.mark.parametrize("writer", [files.write_atomic, files.append_text])
+def test_a_fifo_is_written_into_for_its_reader(tmp_path: Path, monkeypatch, writer):
+    fifo = make_node(tmp_path, "fifo", monkeypatch)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    writer(fifo, "report\n")
+    reader.join(timeout=60)
+    assert got == ["report\n"] and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+@pytest.mark.parametrize("kind", ["block-device", "socket"])
+@pytest.mark.parametrize("writer", [files.write_atomic, files.append_text])
+def test_what_is_no_file_at_all_is_refused_and_left_as_it_was(tmp_path: Path, monkeypatch, kind, writer):
+    node = make_node(tmp_path, kind, monkeypatch)
+    before = kind_of(node)
+    with pytest.raises(OSError, match=r"not a file; name a file, or - for stdout"):
+        writer(node, "report\n")
+    assert kind_of(node) == before
+
+
+@pytest.mark.parametrize("writer", [files.write_atomic, files.append_text])
+def test_a_symlink_is_replaced_and_its_target_left_alone(tmp_path: Path, writer):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("theirs\n")
+    link = tmp_path / "report.md"
+    link.symlink_to(outside)
+    writer(link, "ours\n")
+    assert outside.read_text() == "theirs\n"
+    assert not link.is_symlink() and link.read_text() == "ours\n"
+
+
+def test_a_symlink_to_a_character_device_writes_into_the_device(tmp_path: Path, monkeypatch):
+    device = make_node(tmp_path, "char-device", monkeypatch)
+    link = tmp_path / "stdout"
+    link.symlink_to(device)
+    files.write_atomic(link, "report\n")
+    assert link.is_symlink() and stat.S_ISCHR(os.stat(device).st_mode)
+
+
+def test_append_text_appends_to_a_regular_file(tmp_path: Path):
+    path = tmp_path / "deep" / "summary.md"
+    files.append_text(path, "one\n")
+    files.append_text(path, "two\n")
+    assert path.read_text() == "one\ntwo\n"

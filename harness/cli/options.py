@@ -11,6 +11,7 @@ from pathlib import Path
 from harness.checks import COLLISION_ERROR, COLLISION_WARN, CheckOptions
 from harness.context import Context
 from harness.errors import UsageError
+from harness.files import in_place
 from harness.flagjson import json_value
 from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
@@ -69,6 +70,8 @@ def writable(flag: str, path: Path, folder: bool) -> None:
             if folder != path.is_dir():
                 want, found = ("a folder", "a file") if folder else ("a file path", "a folder")
                 raise UsageError(f"{flag} {path} is {found}; pass {want}.")
+            if not folder and in_place(path):  # a device or a FIFO: written into, never replaced
+                return
             if not os.access(path, os.W_OK):
                 raise UsageError(f"{flag} {path} cannot be written (permission denied); pass another path.")
             return

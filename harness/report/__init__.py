@@ -20,7 +20,7 @@ from harness import schemas
 from harness.cli.options import ReportOptions
 from harness.context import Context
 from harness.errors import HarnessError
-from harness.files import write_atomic, write_new
+from harness.files import append_text, write_atomic, write_new
 from harness.model.findings import Finding
 from harness.report import github, junit, sarif, text
 from harness.report.jsontext import Laid, readable
@@ -101,7 +101,9 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
         # Relative to where the command ran, like --output; appended, as GitHub's summary expects.
         flag = "--summary" if where.summary else "GITHUB_STEP_SUMMARY"
         summary_file = ctx.cwd / summary_path
-        guarded(lambda: append(summary_file, markdown + "\n"), "the markdown summary", summary_file, flag)
+        guarded(
+            lambda: append_text(summary_file, markdown + "\n"), "the markdown summary", summary_file, flag
+        )
     if where.junit:
         body = junit_text(result, report, redact)
         junit_file = ctx.cwd / where.junit
@@ -210,12 +212,6 @@ def ignore_everything(folder: Path) -> None:
     `git status`."""
     with contextlib.suppress(FileExistsError):
         write_new(folder / ".gitignore", GITIGNORE)
-
-
-def append(path: Path, body: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as handle:
-        handle.write(body)
 
 
 def guarded(write: Callable[[], object], what: str, path: Path, flag: str):

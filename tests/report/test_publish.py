@@ -16,6 +16,7 @@ import pytest
 from harness.cli import main
 from harness.context import Context
 from tests.support.helpers import make_skill, run_cli
+from tests.support.nodes import kind_of, make_node
 from tests.support.sarif import problems
 
 LINE = re.compile(r"^(?P<path>[^:\s]+)(?::(?P<line>\d+))?: (?P<rule>[a-z0-9-]+): (?P<message>.+)$")
@@ -197,3 +198,43 @@ def test_runs_at_the_same_time_each_keep_their_own_report(repo: Path):
     assert latest in [json.loads(p.read_text()) for p in saved]
     leftovers = [p.name for p in (repo / ".skillscope").rglob("*") if p.name.endswith(".tmp")]
     assert leftovers == []
+
+
+@pytest.mark.parametrize("flag", ["--output", "--junit", "--summary"])
+def test_a_report_flag_naming_a_character_device_writes_into_it(
+    repo: Path, tmp_path: Path, monkeypatch, flag
+):
+    """`--output /dev/null` as root once replaced the machine's null device with the report: every report
+    flag, on a private node of that device, leaves the node as it was."""
+    device = make_node(tmp_path, "char-device", monkeypatch)
+    before = kind_of(device)
+    run = structural(repo, flag, str(device))
+    assert run.code == 1, run.stderr  # the fixture's findings, graded as ever
+    assert "error: cannot" not in run.stderr
+    assert kind_of(device) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["char-device", "repo"]
+
+
+@pytest.mark.parametrize("kind", ["block-device", "socket"])
+@pytest.mark.parametrize("flag", ["--output", "--junit", "--summary"])
+def test_a_report_flag_naming_no_file_is_a_usage_error_before_any_work(
+    repo: Path, tmp_path: Path, monkeypatch, flag, kind
+):
+    node = make_node(tmp_path, kind, monkeypatch)
+    before = kind_of(node)
+    run = structural(repo, flag, str(node))
+    assert run.code == 2
+    assert run.stderr.count("\n") == 1 and f"{flag} {node} cannot be used (it is a" in run.stderr
+    assert "name a file, or - for stdout" in run.stderr
+    assert kind_of(node) == before
+
+
+def test_the_summary_replaces_a_symlink_as_the_other_reports_do(repo: Path, tmp_path: Path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("theirs\n")
+    link = repo / "summary.md"
+    link.symlink_to(outside)
+    run = structural(repo, "--summary", str(link))
+    assert run.code == 1, run.stderr
+    assert outside.read_text() == "theirs\n"
+    assert not link.is_symlink() and "alpha" in link.read_text()
