@@ -16,7 +16,7 @@ from pathlib import Path
 
 from harness.errors import UsageError
 from harness.files import UnreadableFile, read_text
-from harness.model.findings import ERROR, Finding
+from harness.model.findings import ERROR, Finding, fingerprint_of
 
 DEFAULT = Path(".skillscope") / "baseline.json"
 FORMAT = 1
@@ -61,7 +61,16 @@ def load(explicit: str | None, root: Path, cwd: Path) -> Baseline:
             f"{path} is not a skillscope baseline (a `findings` list of fingerprints); "
             "write it again with `skillscope baseline`."
         )
-    return Baseline(path, {str(e["fingerprint"]): e for e in entries})
+    return Baseline(path, {keyed(e): e for e in entries})
+
+
+def keyed(entry: dict) -> str:
+    """An entry's fingerprint, derived again from its rule, file and message where it records them, so
+    a baseline written by an older harness is read by today's rule for what a finding's name is."""
+    fields = [entry.get(k) for k in ("rule", "path", "message")]
+    if all(isinstance(f, str) for f in fields):
+        return fingerprint_of(*fields)
+    return str(entry["fingerprint"])
 
 
 def apply(found: Iterable[Finding], baseline: Baseline, demoted: Iterable[str] = ()) -> Adopted:

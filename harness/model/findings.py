@@ -10,9 +10,19 @@ from dataclasses import asdict, dataclass, replace
 ERROR = "error"
 WARNING = "warning"
 KNOWN = "known"  # recorded in the repo's baseline: shown, never failing
-# Numbers in a message (counts, sizes, line numbers) change with unrelated edits; the rest names the
-# offending value or key, which is what identifies a finding across edits.
-NUMBERS = re.compile(r"\d+")
+# Numbers standing alone in a message (counts, sizes, line numbers) change with unrelated edits; the
+# rest names the offending value or key, which identifies a finding across edits. Digits glued to a
+# name (`step1.md`, `v2`, `table-3`) and anything quoted in backticks are part of that name.
+QUOTED = re.compile(r"(`[^`]*`)")
+NUMBERS = re.compile(r"(?<![\w./\\-])\d+(?:[.,]\d+)*(?![\w/\\-]|\.\w)")
+
+
+def fingerprint_of(rule: str, path: str, message: str) -> str:
+    """Stable across unrelated edits: the rule, the file and the message without its free numbers."""
+    parts = QUOTED.split(message)  # odd indexes are the quoted spans, kept whole
+    masked = "".join(part if index % 2 else NUMBERS.sub("#", part) for index, part in enumerate(parts))
+    key = "\0".join((rule, path, masked))
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
 @dataclass(frozen=True, order=True)
@@ -41,9 +51,7 @@ class Finding:
 
     @property
     def fingerprint(self) -> str:
-        """Stable across unrelated edits: the rule, the file and the message without its numbers."""
-        key = "\0".join((self.rule, self.path, NUMBERS.sub("#", self.message)))
-        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+        return fingerprint_of(self.rule, self.path, self.message)
 
     def known(self) -> Finding:
         return replace(self, baseline=KNOWN)
