@@ -49,6 +49,16 @@ def severity_label(finding: Finding) -> str:
     return f"{finding.severity} (demoted)" if finding.demoted else finding.severity
 
 
+def adoption_counts(result) -> str:
+    """The headline's tail: known findings, and recorded ones that no longer occur (said on every
+    format, the terminal's included, so a stale baseline entry is never silent)."""
+    tail = f", {len(result.known)} known" if result.known else ""
+    if result.fixed:
+        count = len(result.fixed)
+        tail += f"; {count} recorded finding(s) no longer occur: run `skillscope baseline --prune`"
+    return tail
+
+
 def adoption_lines(result) -> list[str]:
     """What the baseline and --warn changed, for the structural and refs reports; empty when nothing."""
     lines = []

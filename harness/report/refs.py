@@ -7,6 +7,7 @@ from harness.checks.external import CACHED, EXCLUDED, OK, failure
 from harness.checks.result import RefsResult
 from harness.model.envelope import FAIL, PASS
 from harness.model.findings import Finding
+from harness.report import markdown as md
 from harness.report.junit import JUnitCase, findings_cases
 from harness.report.markdown import adoption_lines, findings_table, table
 
@@ -44,7 +45,7 @@ def headline(result: RefsResult) -> str:
     return (
         f"{totals['files']} markdown file(s), {totals['internal']} internal and {totals['external']} "
         f"external reference(s); {totals['errors']} error(s), {totals['warnings']} warning(s)"
-    ) + (f", {totals['known']} known" if totals.get("known") else "")
+    ) + md.adoption_counts(result)
 
 
 def statuses(result: RefsResult) -> dict[str, str]:

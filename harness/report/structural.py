@@ -22,7 +22,7 @@ def headline(result: StructuralResult) -> str:
     return (
         f"{totals['skills']} skill(s), {totals['datasets']} dataset(s), {totals['cases']} case(s); "
         f"{totals['errors']} error(s), {totals['warnings']} warning(s)"
-    ) + (f", {totals['known']} known" if totals.get("known") else "")
+    ) + md.adoption_counts(result)
 
 
 def statuses(result: StructuralResult) -> dict[str, str]:

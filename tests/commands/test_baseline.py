@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakeapi import replies as R
-from tests.support.helpers import run_cli, structural
+from tests.support.helpers import make_skill, run_cli, structural
 from tests.support.routing import CaseRouter, route, routing_env
 
 CATALOG = Path(__file__).parent / "catalogs" / "adopting"
@@ -122,3 +122,42 @@ def test_routing_starts_once_the_baseline_records_the_finding(
     assert started.code == 0, started.stderr
     report = json.loads(started.output.read_text(encoding="utf-8"))
     assert report["cases"][0]["verdict"] == "correct_trigger"
+
+
+def test_a_new_broken_link_whose_name_differs_by_a_digit_from_a_fixed_one_fails(tmp_path: Path):
+    """`step1.md` recorded, then created; `step2.md` newly broken: a new defect, not the known one."""
+    root = tmp_path / "digits"
+    make_skill(root, "alpha", body="# Alpha\n\nSee [notes](notes.md).\n")
+    (root / "alpha" / "notes.md").write_text("# Notes\n\nThen [step one](step1.md).\n")
+    (root / ".git").mkdir()
+    assert run_cli(["baseline"], cwd=root).code == 0
+    (root / "alpha" / "step1.md").write_text("# Step one\n")
+    (root / "alpha" / "notes.md").write_text("# Notes\n\nThen [step one](step1.md) and [two](step2.md).\n")
+    run, report = structural(root, tmp=tmp_path)
+    assert run.code == 1, run.stdout
+    broken = [f for f in report["findings"] if f["severity"] == "error" and f.get("baseline") is None]
+    assert broken and all("step2.md" in f["message"] for f in broken)
+
+
+def test_a_baseline_of_an_older_harness_is_read_by_todays_fingerprint(repo: Path, tmp_path: Path):
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    written = repo / ".skillscope" / "baseline.json"
+    data = json.loads(written.read_text(encoding="utf-8"))
+    for entry in data["findings"]:
+        entry["fingerprint"] = "0" * 20  # what another version's rule may have made of it
+    written.write_text(json.dumps(data), encoding="utf-8")
+    run, report = structural(repo, tmp=tmp_path)
+    assert run.code == 0 and report["baseline"]["known"] == 1
+
+
+@pytest.mark.parametrize("command", ["structural", "refs"])
+def test_a_stale_entry_is_said_in_the_terminal_too(tmp_path: Path, command: str):
+    root = tmp_path / "stale"
+    make_skill(root, "alpha", body="# Alpha\n\nSee [notes](notes.md).\n")
+    (root / ".git").mkdir()
+    assert run_cli(["baseline"], cwd=root).code == 0
+    (root / "alpha" / "notes.md").write_text("# Notes\n")
+    run = run_cli([command, "--format", "text", "--output", str(tmp_path / "r.json")], cwd=root)
+    assert run.code == 0, run.stdout + run.stderr
+    summary = run.stdout.splitlines()[-2]
+    assert "1 recorded finding(s) no longer occur: run `skillscope baseline --prune`" in summary
