@@ -14,10 +14,15 @@ def clip(value: object, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# What a markdown page would read as HTML: a prompt, an expectation or a judge's reason quoting a tag
+# must show as text (GitHub sanitises step summaries, other readers of --summary may not).
+HTML_SPECIALS = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
 def cell(value: object) -> str:
-    """One table cell: single line, pipes escaped; only `table` calls it, once per value."""
+    """One table cell: single line, HTML and pipes escaped; only `table` calls it, once per value."""
     text = "" if value is None else " ".join(str(value).split())
-    return text.replace("|", "\\|")
+    return text.translate(HTML_SPECIALS).replace("|", "\\|")
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
