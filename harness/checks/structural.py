@@ -12,6 +12,7 @@ from harness.checks import (
     leftovers,
     machine,
     policy,
+    portable_names,
     references,
     skill_md,
 )
@@ -28,6 +29,7 @@ CHECKS: dict[str, Check] = {
     "machine": machine.check,
     "references": references.check,
     "collisions": collisions.check,
+    "portable-names": portable_names.check,
 }
 
 

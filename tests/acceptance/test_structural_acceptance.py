@@ -1,14 +1,17 @@
 """Acceptance: every folder under structural/ is a repo; expected.json beside it says what structural finds.
 
 expected.json: {"args": [...], "exit": N, "findings": [{"rule", "path", "line", "severity"?,
-"message_contains"?}]}. Listed findings must appear exactly (rule, path, line); an error finding that is
-not listed fails the test. Adding a case is adding a folder.
+"message_contains"?}], "rename"?: {"stored/path": "name on disk"}}. Listed findings must appear exactly
+(rule, path, line); an error finding that is not listed fails the test. Adding a case is adding a folder.
+`rename` gives a file the name it is tested under in a copy of the folder: a name Windows cannot hold
+(`nul.md`) is stored under another, so this repo's own checkout works everywhere.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -32,6 +35,10 @@ def test_structural_reports_what_the_scenario_expects(name: str, tmp_path: Path)
     root = SCENARIOS / name
     expected = json.loads((root / "expected.json").read_text(encoding="utf-8"))
     output = tmp_path / "report.json"
+    if expected.get("rename"):
+        root = shutil.copytree(root, tmp_path / name)
+        for stored, actual in expected["rename"].items():
+            (root / stored).rename((root / stored).with_name(actual))
 
     run = run_cli(
         ["structural", *expected["args"], "--repo", str(root), "--output", str(output)], cwd=tmp_path
