@@ -215,3 +215,15 @@ def test_examples_call_the_published_workflows():
         if (step.get("with") or {}).get("command") == "refs"
     ]
     assert refs and "--external" in refs[0]["with"]["args"]
+
+
+@files
+def test_a_gate_label_counts_only_on_the_run_its_adding_started(path):
+    """A label read from the pull request's labels stays on for every later push, so code pushed after
+    the approval would run on the gated runners unseen: the plan may read only the `labeled` event's."""
+    for job, step in steps(path):
+        for name, value in (step.get("env") or {}).items():
+            if "labels" in str(value) and "pull_request" in str(value):
+                raise AssertionError(f"{rel(path)} {job}: {name} reads the pull request's labels")
+            if name == "PR_LABELS":
+                assert str(value) == "${{ github.event.action == 'labeled' && github.event.label.name || '' }}"
