@@ -217,6 +217,9 @@ def test_examples_call_the_published_workflows():
     assert refs and "--external" in refs[0]["with"]["args"]
 
 
+LABEL_OF_THE_EVENT = "${{ github.event.action == 'labeled' && github.event.label.name || '' }}"
+
+
 @files
 def test_a_gate_label_counts_only_on_the_run_its_adding_started(path):
     """A label read from the pull request's labels stays on for every later push, so code pushed after
@@ -226,4 +229,4 @@ def test_a_gate_label_counts_only_on_the_run_its_adding_started(path):
             if "labels" in str(value) and "pull_request" in str(value):
                 raise AssertionError(f"{rel(path)} {job}: {name} reads the pull request's labels")
             if name == "PR_LABELS":
-                assert str(value) == "${{ github.event.action == 'labeled' && github.event.label.name || '' }}"
+                assert str(value) == LABEL_OF_THE_EVENT
