@@ -12,7 +12,10 @@ from harness.model import dataset
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WORKFLOW = Path(".github") / "workflows" / "skills.yml"
-IGNORED = ".skillscope/"
+# Run reports stay out of commits; the baseline, which `skillscope baseline` writes to be committed,
+# stays in. (git cannot re-include a file whose folder is excluded, so the folder's contents are.)
+IGNORED = (".skillscope/*", "!.skillscope/baseline.json")
+WHOLE_FOLDER = frozenset({".skillscope", "/.skillscope", ".skillscope/", "/.skillscope/"})
 
 SKILL_MD = """---
 name: {name}
@@ -83,14 +86,17 @@ jobs:
 
 
 def ignore_reports(root: Path) -> bool:
-    """Add `.skillscope/` (the run reports) to the repo's .gitignore; False when it is already there."""
+    """The run reports ignored in the repo's .gitignore and the baseline kept committable; a line an
+    older init wrote that ignores the whole folder is replaced. False when nothing needed changing."""
     gitignore = root / ".gitignore"
     text = gitignore.read_text(encoding="utf-8") if gitignore.is_file() else ""
-    if any(line.strip().rstrip("/") in ("/.skillscope", ".skillscope") for line in text.splitlines()):
+    lines = [line for line in text.splitlines() if line.strip() not in WHOLE_FOLDER]
+    if all(wanted in (line.strip() for line in lines) for wanted in IGNORED) and len(lines) == len(
+        text.splitlines()
+    ):
         return False
-    gitignore.write_text(
-        text + ("" if text.endswith("\n") or not text else "\n") + IGNORED + "\n", encoding="utf-8"
-    )
+    kept = [line for line in lines if line.strip() not in IGNORED]
+    gitignore.write_text("".join(f"{line}\n" for line in [*kept, *IGNORED]), encoding="utf-8")
     return True
 
 

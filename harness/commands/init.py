@@ -41,7 +41,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     workflow.write_text(scaffold.caller_workflow(glob), encoding="utf-8")
     ctx.out(f"wrote {scaffold.WORKFLOW}: the reusable workflow grades {glob} on every pull request")
     if scaffold.ignore_reports(root):
-        ctx.out(f"added {scaffold.IGNORED} to .gitignore: run reports stay out of commits")
+        ctx.out(
+            f"added {' and '.join(scaffold.IGNORED)} to .gitignore: run reports stay out of commits, "
+            "the baseline can be committed"
+        )
     if settings.load(root).path is None:
         (root / settings.OWN_FILE).write_text(scaffold.settings_file(glob), encoding="utf-8")
         ctx.out(f"wrote {settings.OWN_FILE}: skillscope commands here look at {glob}")
