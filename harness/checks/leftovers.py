@@ -1,5 +1,6 @@
 """Scaffolds nobody finished: text still as `skillscope template` or `skillscope new` wrote it, and
-`logs_contain` asserting the skill's own name (the skill call itself would satisfy it)."""
+`logs_contain` asserting what the activation itself prints (its name, its launch line, its SKILL.md
+text), which any run where the skill fires satisfies."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.dataset import Case
 from harness.model.findings import Finding
+from harness.model.skill import Skill
 
 # Fields whose template text is a placeholder; a sample file name such as report.md is not.
 PLACEHOLDER_FIELDS = ("prompt", "note", "expected_behavior", "unexpected_behavior", "logs_contain")
@@ -36,7 +38,7 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
         for data in catalog.datasets.get(name, []):
             for case in data.cases:
                 out.extend(_case_leftovers(case, placeholders))
-                out.extend(_own_name(case))
+                out.extend(_activation_echo(case, skill))
     return out
 
 
@@ -58,18 +60,39 @@ def _case_leftovers(case: Case, placeholders: frozenset[str]) -> list[Finding]:
     return out
 
 
-def _own_name(case: Case) -> list[Finding]:
-    if case.skill is None or not any(case.skill in text for text in case.logs_contain):
-        return []
-    return [
-        findings.warning(
-            "logs-contain-own-name",
-            case.source,
-            f"case `{case.id}` expects the skill's own name `{case.skill}` in logs_contain, which the skill "
-            f"call itself prints; assert what the skill makes the agent do ({OWN_NAME_ADVICE}).",
-            case.line,
-        )
-    ]
+def _activation_echo(case: Case, skill: Skill) -> list[Finding]:
+    """A `logs_contain` needle the activation prints whatever the agent then does: matched as the scorer
+    matches (case-insensitive substring) against the name, the launch line and the SKILL.md text."""
+    out = []
+    for needle in case.logs_contain:
+        where = activation_text_holding(needle, skill)
+        if where is not None:
+            out.append(
+                findings.warning(
+                    "logs-contain-own-name",
+                    case.source,
+                    f"case `{case.id}` expects `{needle}` in logs_contain, which {where} holds: the "
+                    f"activation prints it whatever the agent then does, so it proves nothing; assert what "
+                    f"the skill makes the agent do ({OWN_NAME_ADVICE}).",
+                    case.line,
+                )
+            )
+    return out
+
+
+def activation_text_holding(needle: str, skill: Skill) -> str | None:
+    """Which text an activation of `skill` prints holds `needle`, or None when none does."""
+    wanted = needle.casefold().strip()
+    if not wanted:
+        return None
+    if wanted in skill.name.casefold():
+        return "the skill's own name"
+    if wanted in f"launching skill: {skill.name}".casefold():
+        return "the activation line"
+    if wanted in skill.text.casefold():
+        line = next((n for n, row in enumerate(skill.text.splitlines(), 1) if wanted in row.casefold()), None)
+        return f"SKILL.md (line {line})" if line else "SKILL.md"
+    return None
 
 
 def _scaffold(rel: str, line: int | None, what: str) -> Finding:

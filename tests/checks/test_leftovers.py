@@ -52,3 +52,40 @@ def test_a_scaffold_line_in_the_instructions_is_found_on_its_line(tmp_path: Path
     [(rule, _, number)] = rules(tmp_path)
     skill_md = (tmp_path / "csv" / "SKILL.md").read_text(encoding="utf-8").splitlines()
     assert rule == "template-leftover" and skill_md[number - 1].strip() == line.strip()
+
+
+def echoes(
+    tmp_path: Path, needle: str, body: str = "# CSV\n\nFix the delimiters of the file.\n"
+) -> list[str]:
+    make_skill(
+        tmp_path, "csv-summary", body=body, evals={"evaluations": [{**WRITTEN, "logs_contain": [needle]}]}
+    )
+    loaded = catalog.load(repo.discover(tmp_path, ["*"]))
+    return [f.message for f in leftovers.check(loaded, CheckOptions()) if f.rule == "logs-contain-own-name"]
+
+
+@pytest.mark.parametrize(
+    ("needle", "where"),
+    [
+        ("csv-summary", "the skill's own name"),
+        ("CSV-Summary", "the skill's own name"),
+        ("summary", "the skill's own name"),
+        ("Launching skill: csv-summary", "the activation line"),
+        ("delimiters of the file", "SKILL.md (line"),
+    ],
+)
+def test_a_needle_the_activation_itself_prints_is_flagged(tmp_path: Path, needle: str, where: str):
+    [message] = echoes(tmp_path, needle)
+    assert where in message and f"`{needle}`" in message
+
+
+@pytest.mark.parametrize("needle", ["csv-summary.py", "delimiter: ;", "wrote summary.csv with 3 rows"])
+def test_a_needle_that_merely_contains_the_name_is_not(tmp_path: Path, needle: str):
+    """`csv-summary.py` is what the agent runs; the activation prints the name, never the script's."""
+    assert echoes(tmp_path, needle) == []
+
+
+def test_a_script_the_instructions_name_is_flagged_where_they_name_it(tmp_path: Path):
+    body = "# CSV\n\nRun the script:\n\n    python scripts/csv-summary.py data.csv\n"
+    [message] = echoes(tmp_path, "csv-summary.py", body=body)
+    assert "SKILL.md (line" in message
