@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from harness import schemas
 from harness.compare.result import CaseComparison
 from harness.compare.sides import SideRecord, runs_of
 from harness.errors import HarnessError, UsageError
@@ -29,7 +30,27 @@ def load(path: Path) -> dict:
             f"{path}:1: not a routing or behavioral report (command {command!r}); compare reads only the "
             "JSON reports of those two commands."
         )
+    problem = misfit(document)
+    if problem:
+        raise HarnessError(
+            f"{path}: {problem}, so it cannot be compared; pass a report this version of skillscope wrote "
+            "(run the command again to write one)."
+        )
     return document
+
+
+def misfit(document: dict) -> str | None:
+    """Where the report departs from what compare reads (schema/compare-input.schema.json), or None."""
+    from jsonschema.exceptions import best_match
+
+    error = best_match(schemas.validator("compare-input").iter_errors(document))
+    if error is None:
+        return None
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+    path = list(error.absolute_path)
+    case = document["cases"][path[1]] if len(path) > 1 and path[0] == "cases" else None
+    named = f"case `{case['id']}`" if isinstance(case, dict) and isinstance(case.get("id"), str) else "a case"
+    return f"{named}: `{where or 'the report'}` {error.message}" if case is not None else f"{error.message}"
 
 
 def compare(baseline: dict, candidate: dict, names: tuple[str, str]) -> list[CaseComparison]:
@@ -39,6 +60,12 @@ def compare(baseline: dict, candidate: dict, names: tuple[str, str]) -> list[Cas
         raise UsageError(
             f"--reports: {names[0]} is a {baseline['command']} report but {names[1]} is a {mode} report; "
             "compare two reports of the same command."
+        )
+    engines = [document.get("engine", "agent") for document in (baseline, candidate)]
+    if engines[0] != engines[1]:
+        raise UsageError(
+            f"--reports: {names[0]} was ranked by the {engines[0]} engine but {names[1]} by the {engines[1]} "
+            "engine; compare two reports of the same engine."
         )
     before = {case["id"]: case for case in baseline["cases"]}
     return [

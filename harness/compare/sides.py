@@ -76,8 +76,24 @@ def behavioral_run(case: dict) -> Run:
     )
 
 
+def lexical_run(case: dict) -> Run:
+    """A lexical routing case is one ranking: free, instant, and graded unless it errored."""
+    return Run(
+        status=ERROR if case.get("error") else PASS if case["passed"] else FAIL,
+        outcome=case["observed"] or NO_SKILL,
+        elapsed_s=0.0,
+        input_tokens=0,
+        output_tokens=0,
+        cost_usd=0.0,
+        tool_calls=0,
+        error=case.get("error"),
+    )
+
+
 def runs_of(command: str, case: dict) -> list[Run]:
-    return routing_runs(case) if command == "routing" else [behavioral_run(case)]
+    if command == "behavioral":
+        return [behavioral_run(case)]
+    return routing_runs(case) if "samples" in case else [lexical_run(case)]
 
 
 @dataclass

@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 
 from harness import schemas
-from tests.support.compare import behavioral_case, routing_case, write_report
+from tests.support.compare import (
+    behavioral_case,
+    lexical_case,
+    routing_case,
+    write_lexical_report,
+    write_report,
+)
 from tests.support.helpers import make_skill, run_cli
 
 
@@ -174,3 +180,52 @@ def test_a_blocked_or_not_run_behavioral_case_is_an_error_never_graded(tmp_path,
     assert [c["label"] for c in report["cases"]] == ["error", "error"]
     assert [c["candidate"]["status"] for c in report["cases"]] == ["error", "error"]
     assert run.code == 1 and schemas.errors("compare", report) == []
+
+
+def test_two_lexical_routing_reports_compare_ranking_by_ranking(tmp_path, repo):
+    old = write_lexical_report(tmp_path / "old.json", [lexical_case("a-1", "alpha", "alpha")])
+    new = write_lexical_report(tmp_path / "new.json", [lexical_case("a-1", "alpha", None)])
+    run, report = compare(repo, old, new)
+    assert run.code == 1, run.stderr
+    assert report["labels"]["regression"] == 1
+
+
+def test_a_lexical_and_an_agent_report_are_refused_naming_both_engines(tmp_path, repo):
+    old = write_lexical_report(tmp_path / "old.json", [lexical_case("a-1", "alpha", "alpha")])
+    new = write_report(tmp_path / "new.json", "routing", [routing_case("a-1", "alpha", "alpha")])
+    run, _ = compare(repo, old, new)
+    assert run.code == 2 and "by the lexical engine but" in run.stderr and "by the agent" in run.stderr
+
+
+def report_cases() -> list[tuple[str, dict]]:
+    return [
+        ("routing", routing_case("a-1", "alpha", "alpha")),
+        ("routing", lexical_case("a-1", "alpha", "alpha")),
+        ("behavioral", behavioral_case("a-1", "pass", ["does it"])),
+    ]
+
+
+def broken_variants():
+    """Every case field of each report kind removed, set to null, or given a wrong type, one at a time."""
+    for command, case in report_cases():
+        for key in case:
+            for wrong in (None, 7, "x", [], {}):
+                yield command, case, key, wrong
+            yield command, case, key, "<removed>"
+
+
+@pytest.mark.parametrize(("command", "case", "key", "wrong"), list(broken_variants()))
+def test_a_report_with_a_missing_or_mistyped_field_is_one_sentence_never_a_crash(
+    tmp_path, repo, command, case, key, wrong
+):
+    good = dict(case)
+    bad = {k: v for k, v in case.items() if k != key} if wrong == "<removed>" else {**case, key: wrong}
+    engine = {"engine": "lexical"} if "samples" not in case and command == "routing" else {}
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"command": command, **engine, "cases": [good]}), encoding="utf-8")
+    new.write_text(json.dumps({"command": command, **engine, "cases": [bad]}), encoding="utf-8")
+    run, _ = compare(repo, old, new)
+    assert run.code in (0, 1, 2), run.stderr  # graded, or refused in words: never an internal error (3)
+    assert "internal error" not in run.stderr
+    if run.code == 2 or (run.code == 1 and run.stderr):
+        assert run.stderr.count("\n") == 1, run.stderr

@@ -70,3 +70,32 @@ def behavioral_case(case_id: str, status: str, met: list[str], line: int = 5) ->
 def write_report(path: Path, command: str, cases: list[dict]) -> Path:
     path.write_text(json.dumps({"command": command, "cases": cases}), encoding="utf-8")
     return path
+
+
+def lexical_case(case_id: str, expect: str | None, observed: str | None, line: int = 3) -> dict:
+    """A case as `routing --engine lexical` reports it: one ranking, no samples."""
+    passed = observed == expect
+    return {
+        "id": case_id,
+        "skill": "alpha",
+        "category": "positive" if expect else "near_miss",
+        "prompt": f"prompt of {case_id}",
+        "source": "alpha/evals/evals.json",
+        "line": line,
+        "expect": expect,
+        "observed": observed,
+        "verdict": "correct_trigger"
+        if passed and expect
+        else "true_negative"
+        if passed
+        else "missed_trigger",
+        "passed": passed,
+        "status": "pass" if passed else "fail",
+        "error": None,
+        "rank": 1,
+    }
+
+
+def write_lexical_report(path: Path, cases: list[dict]) -> Path:
+    path.write_text(json.dumps({"command": "routing", "engine": "lexical", "cases": cases}), encoding="utf-8")
+    return path
