@@ -1,6 +1,7 @@
 """Scaffolds nobody finished: text still as `skillscope template` or `skillscope new` wrote it, and
-`logs_contain` asserting what the activation itself prints (its name, its launch line, its SKILL.md
-text), which any run where the skill fires satisfies."""
+`logs_contain` asserting what the activation itself leaves in the evidence (the skill call's input and
+its launch line, which hold the name): any run where the skill fires satisfies it. The SKILL.md text
+the activation injects is kept out of the evidence, so a script the instructions name is a fair needle."""
 
 from __future__ import annotations
 
@@ -61,8 +62,8 @@ def _case_leftovers(case: Case, placeholders: frozenset[str]) -> list[Finding]:
 
 
 def _activation_echo(case: Case, skill: Skill) -> list[Finding]:
-    """A `logs_contain` needle the activation prints whatever the agent then does: matched as the scorer
-    matches (case-insensitive substring) against the name, the launch line and the SKILL.md text."""
+    """A `logs_contain` needle the activation leaves in the evidence whatever the agent then does: matched
+    as the scorer matches (case-insensitive substring) against the name and the launch line."""
     out = []
     for needle in case.logs_contain:
         where = activation_text_holding(needle, skill)
@@ -71,8 +72,8 @@ def _activation_echo(case: Case, skill: Skill) -> list[Finding]:
                 findings.warning(
                     "logs-contain-own-name",
                     case.source,
-                    f"case `{case.id}` expects `{needle}` in logs_contain, which {where} holds: the "
-                    f"activation prints it whatever the agent then does, so it proves nothing; assert what "
+                    f"case `{case.id}` expects `{needle}` in logs_contain, which {where} holds: the skill "
+                    f"call itself prints it whatever the agent then does, so it proves nothing; assert what "
                     f"the skill makes the agent do ({OWN_NAME_ADVICE}).",
                     case.line,
                 )
@@ -81,7 +82,7 @@ def _activation_echo(case: Case, skill: Skill) -> list[Finding]:
 
 
 def activation_text_holding(needle: str, skill: Skill) -> str | None:
-    """Which text an activation of `skill` prints holds `needle`, or None when none does."""
+    """Which text an activation of `skill` leaves in the evidence holds `needle`, or None."""
     wanted = needle.casefold().strip()
     if not wanted:
         return None
@@ -89,9 +90,6 @@ def activation_text_holding(needle: str, skill: Skill) -> str | None:
         return "the skill's own name"
     if wanted in f"launching skill: {skill.name}".casefold():
         return "the activation line"
-    if wanted in skill.text.casefold():
-        line = next((n for n, row in enumerate(skill.text.splitlines(), 1) if wanted in row.casefold()), None)
-        return f"SKILL.md (line {line})" if line else "SKILL.md"
     return None
 
 

@@ -71,7 +71,6 @@ def echoes(
         ("CSV-Summary", "the skill's own name"),
         ("summary", "the skill's own name"),
         ("Launching skill: csv-summary", "the activation line"),
-        ("delimiters of the file", "SKILL.md (line"),
     ],
 )
 def test_a_needle_the_activation_itself_prints_is_flagged(tmp_path: Path, needle: str, where: str):
@@ -85,7 +84,8 @@ def test_a_needle_that_merely_contains_the_name_is_not(tmp_path: Path, needle: s
     assert echoes(tmp_path, needle) == []
 
 
-def test_a_script_the_instructions_name_is_flagged_where_they_name_it(tmp_path: Path):
+def test_a_script_the_instructions_name_is_a_fair_needle(tmp_path: Path):
+    """The SKILL.md text the activation injects is kept out of the evidence: only running it shows it."""
     body = "# CSV\n\nRun the script:\n\n    python scripts/csv-summary.py data.csv\n"
-    [message] = echoes(tmp_path, "csv-summary.py", body=body)
-    assert "SKILL.md (line" in message
+    assert echoes(tmp_path, "csv-summary.py", body=body) == []
+    assert echoes(tmp_path, "Run the script", body=body) == []
