@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -135,7 +136,22 @@ def select_cases(cases: list[Case], only: list[str], skills: list[str]) -> list[
         chosen = [c for c in cases if c.id in wanted or (c.skill is not None and c.skill in wanted)]
         if not chosen:
             raise UsageError(f"--only {','.join(only)} matched no case id or skill name in this run.")
+        known = {c.id for c in cases} | {c.skill for c in cases if c.skill}
+        unmatched = [item for item in only if item not in known]
+        if unmatched:  # a typo in a list must not shrink the run silently
+            word = unmatched[0]
+            raise UsageError(
+                f"--only {word}: no case id or skill name of that name in this run; {close_to(word, known)}"
+            )
         return chosen
     if skills:
         return [c for c in cases if c.skill in set(skills)]
     return cases
+
+
+def close_to(word: str, known: Iterable[str]) -> str:
+    """The fix for a name that is not among `known`: the nearest one, else to drop it."""
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(known), n=1, cutoff=0.6)
+    return f"did you mean {close[0]}?" if close else "drop it or fix its spelling."

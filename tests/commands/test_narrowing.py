@@ -50,3 +50,21 @@ def test_refs_narrows_the_same_way(repo: Path, tmp_path: Path):
     output = tmp_path / "refs.json"
     run = run_cli(["refs", "--no-external", "--skill", "csv-cleaner", "--output", str(output)], cwd=repo)
     assert run.code == 0 and json.loads(output.read_text(encoding="utf-8"))["skills"] == ["csv-cleaner"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["routing", "--engine", "lexical", "--routing-room", "all", "--min-accuracy", "0"],
+        ["routing", "--routing-room", "all", "--dry-run"],
+        ["behavioral", "--dry-run"],
+    ],
+    ids=["lexical", "agent-dry-run", "behavioral-dry-run"],
+)
+def test_a_typo_in_an_only_list_is_a_usage_error_naming_the_near_id(repo: Path, tmp_path: Path, command):
+    """`--only good,typo` used to run the good one and say nothing of the typo."""
+    only = ["--only", "release-notes-pos-2,release-notes-pos-9x", "--warn", "tier0-behavior"]
+    run = run_cli([*command, *only, "--output", str(tmp_path / "r.json")], cwd=repo)
+    assert run.code == 2, run.stdout + run.stderr
+    assert "--only release-notes-pos-9x: no case id or skill name" in run.stderr
+    assert "did you mean release-notes-pos-" in run.stderr
