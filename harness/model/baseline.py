@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import UsageError
-from harness.files import UnreadableFile, read_text
+from harness.files import UnreadableFile, packaged_text, read_text
 from harness.model.findings import ERROR, Finding, fingerprint_of
 
 DEFAULT = Path(".skillscope") / "baseline.json"
@@ -75,7 +75,7 @@ def keyed(entry: dict) -> str:
 
 def apply(found: Iterable[Finding], baseline: Baseline, demoted: Iterable[str] = ()) -> Adopted:
     """Mark recorded errors known (up to their recorded count) and demote the named rules."""
-    rules = set(demoted)
+    rules = known_rules(demoted)
     left = baseline.counts()
     out = []
     for finding in found:
@@ -88,6 +88,22 @@ def apply(found: Iterable[Finding], baseline: Baseline, demoted: Iterable[str] =
         out.append(finding)
     fixed = [{**baseline.recorded[key], "count": count} for key, count in sorted(left.items()) if count > 0]
     return Adopted(out, fixed)
+
+
+def known_rules(names: Iterable[str]) -> set[str]:
+    """`names` as a set, each a rule the harness has (harness/data/rules.json), or a usage error naming
+    the first unknown one and the rule it resembles: a misspelt --warn must not demote nothing."""
+    names = set(names)
+    if not names:
+        return names
+    import difflib
+
+    rules = json.loads(packaged_text("data", "rules.json"))
+    for name in sorted(names - set(rules)):
+        close = difflib.get_close_matches(name, sorted(rules), n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]}?" if close else "the rules are listed in docs/usage.md."
+        raise UsageError(f"--warn {name}: no rule of that name; {hint}")
+    return names
 
 
 def document(found: Iterable[Finding], version: str) -> dict:

@@ -161,3 +161,15 @@ def test_a_stale_entry_is_said_in_the_terminal_too(tmp_path: Path, command: str)
     assert run.code == 0, run.stdout + run.stderr
     summary = run.stdout.splitlines()[-2]
     assert "1 recorded finding(s) no longer occur: run `skillscope baseline --prune`" in summary
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("tier0-behaviour", "tier0-behavior"), ("name-formats", "name-format")]
+)
+def test_a_misspelt_warn_rule_is_a_usage_error_naming_the_rule_it_resembles(
+    repo: Path, tmp_path, typed, meant
+):
+    """Accepted silently, it demoted nothing and the run failed with no hint why."""
+    run, _ = structural(repo, "--warn", f"{typed},tier0-negatives", tmp=tmp_path)
+    assert run.code == 2
+    assert f"--warn {typed}: no rule of that name; did you mean {meant}?" in run.stderr
