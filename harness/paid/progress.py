@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from harness.context import Context, in_ci
+from harness.printable import escaped
 
 HEARTBEAT_S = 30.0  # a case running this long gets a line saying it is still running
 CLEAR_LINE = "\r\x1b[K"
@@ -110,14 +111,14 @@ class Progress:
     def _print(self, line: str) -> None:
         if self.terminal:
             self.stream.write(CLEAR_LINE)
-        self.stream.write(line + "\n")
+        self.stream.write(escaped(line) + "\n")  # case ids and skill names come from the repo
         self._redraw()
 
     def _redraw(self) -> None:
         if self.terminal:
             names = ", ".join(list(self.running)[:3]) + (" …" if len(self.running) > 3 else "")
             status = f"[{self.done}/{self.total}] {self.timing()}"
-            self.stream.write(CLEAR_LINE + status + (f"; running: {names}" if names else ""))
+            self.stream.write(CLEAR_LINE + escaped(status + (f"; running: {names}" if names else "")))
         self.stream.flush()
 
 

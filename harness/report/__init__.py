@@ -22,6 +22,7 @@ from harness.context import Context
 from harness.errors import HarnessError
 from harness.files import append_text, write_atomic, write_new
 from harness.model.findings import Finding
+from harness.printable import escaped
 from harness.report import github, junit, sarif, text
 from harness.report.jsontext import Laid, readable
 from harness.report.junit import JUnitCase
@@ -111,7 +112,10 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     if path is None:
         ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
     else:
-        ctx.stdout.write(redact(stdout_text(result, report, document, markdown, path, ctx, where)))
+        shown = redact(stdout_text(result, report, document, markdown, path, ctx, where))
+        # What a person reads is escaped like every other line the terminal gets; machine formats
+        # (JSON, JUnit, SARIF) escape by their own rules.
+        ctx.stdout.write(escaped(shown) if where.format in ("text", "markdown") else shown)
         if ctx.in_github_actions and where.format in ("text", "markdown"):
             annotations = github.finding_annotations(report.findings(result))
             ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))

@@ -14,6 +14,7 @@ import pytest
 from harness.behavioral.judge import JUDGE_HEADER
 from tests.fakeapi import replies as R
 from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests
+from tests.support.helpers import make_skill
 from tests.support.routing import route, routing_env
 
 SECRET = "sk-ant-fake-secret-6f3c1a9e27"
@@ -165,3 +166,41 @@ def test_an_agent_hunting_the_answer_key_on_the_disk_is_blocked_and_never_judged
         named = {(o["kind"], o["path"]) for o in attempt["isolation"]}
         assert {("command", "/"), ("command", str(dataset))} <= named
     assert judge_requests(fake_api) == []  # what it found never reaches a grader
+
+
+UNSAFE_IDS = ["alpha-\x1b[31m-red", "alpha-bell-\x07", "alpha-\u202eevil", "alpha-zero-\u200bwidth"]
+RAW = ("\x1b", "\x07", "\u202e", "\u200b")
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_case_ids_reach_the_terminal_escaped_in_progress_and_in_the_report(
+    tmp_path, claude_bin, fake_api, fmt
+):
+    """Every line a person's terminal gets from a routing run, stderr's progress included."""
+    root = tmp_path / "repo"
+    cases = [
+        {"id": i, "skill_should_trigger": False, "prompt": f"Do the alpha job, variant {n}."}
+        for n, i in enumerate(UNSAFE_IDS)
+    ]
+    make_skill(root, "alpha", evals={"evaluations": cases})
+    (root / ".git").mkdir()
+    fake_api.script(
+        lambda request: R.text("I can answer that directly.") if not request.tool_results else "done."
+    )
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    routed = route(
+        root,
+        env,
+        "--warn",
+        "dataset-schema,tier0-behavior",
+        "--no-cache",
+        "--format",
+        fmt,
+        "--min-accuracy",
+        "0",
+    )
+    assert routed.code == 0, routed.stderr
+    assert "[10/10]" in routed.stderr  # the progress lines were written (the shared negatives too)
+    for stream in (routed.stderr, routed.stdout):
+        assert not [raw for raw in RAW if raw in stream]
+    assert "\\u202e" in routed.stderr

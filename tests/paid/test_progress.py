@@ -98,3 +98,20 @@ def test_plain_lines_unless_stderr_is_a_terminal_outside_ci():
 
 def test_clock_text_is_short():
     assert [clock_text(s) for s in (0, 42.4, 185, 3720)] == ["0s", "42s", "3m05s", "1h02m"]
+
+
+UNSAFE_IDS = ["esc-\x1b[31m-red", "bell-\x07", "bidi-\u202eevil", "zero-\u200bwidth"]
+RAW = ("\x1b[31m", "\x07", "\u202e", "\u200b")
+
+
+def test_case_ids_reach_the_terminal_escaped_in_lines_and_in_the_redrawn_status():
+    """Ids come from the repo: a dataset must not recolour, ring or reorder the terminal."""
+    clock, out = Clock(), io.StringIO()
+    shown = Progress(len(UNSAFE_IDS), out, clock=clock, terminal=True)
+    for case_id in UNSAFE_IDS:
+        shown.started(case_id)
+    for case_id in UNSAFE_IDS:
+        shown.finished(case_id, f"[PASS] {case_id}: fine")
+    text = out.getvalue().replace(CLEAR_LINE, "")
+    assert not [raw for raw in RAW if raw in text]
+    assert "\\x1b[31m" in text and "\\u202e" in text
