@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness.checks import COLLISION_ERROR, COLLISION_WARN, CheckOptions
 from harness.context import Context
@@ -14,10 +16,13 @@ from harness.errors import UsageError
 from harness.flagjson import json_value
 from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
+from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog, Negatives
-from harness.model.findings import Finding
 from harness.model.repo import Repo
-from harness.paid.cache import DEFAULT_FOLDER as DEFAULT_CACHE
+
+if TYPE_CHECKING:
+    from harness.checks.external import ExternalOptions
+    from harness.report import ReportOptions
 
 
 def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
@@ -211,32 +216,12 @@ def add_adoption(parser: argparse.ArgumentParser) -> None:
     add_warn(parser, "report these rules as warnings, e.g. tier0-behavior (recorded in the report)")
 
 
-@dataclass(frozen=True)
-class Adoption:
-    """The baseline and the demoted rules in force for one run."""
-
-    baseline: baseline_mod.Baseline
-    demoted: tuple[str, ...] = ()
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
-        given = vars(args)
-        return cls(
-            baseline_mod.load(given.get("baseline"), root, cwd),
-            tuple(parse_list("--warn", given.get("warn"))),
-        )
-
-    def apply(self, found: Iterable[Finding]) -> baseline_mod.Adopted:
-        return baseline_mod.apply(found, self.baseline, self.demoted)
-
-    def record(self, adopted: baseline_mod.Adopted, repo: Repo) -> dict:
-        """The result fields saying what the baseline and --warn changed."""
-        path = self.baseline.path
-        return {
-            "baseline_file": repo.rel(path) if path else None,
-            "fixed": adopted.fixed,
-            "demoted_rules": self.demoted,
-        }
+def adoption(args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
+    """The baseline (--baseline, else the repo's own) and the rules --warn demotes."""
+    given = vars(args)
+    return Adoption(
+        baseline_mod.load(given.get("baseline"), root, cwd), tuple(parse_list("--warn", given.get("warn")))
+    )
 
 
 def add_docs(parser: argparse.ArgumentParser) -> None:
@@ -248,56 +233,30 @@ def add_docs(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class ExternalOptions:
-    """How external URLs are fetched; built once from the flags a command declared (add_external)."""
+def external_options(args: argparse.Namespace, cwd: Path) -> ExternalOptions:
+    """The flags given; a command without the fetching flags (structural) gets their defaults."""
+    from harness.checks.external import ExternalOptions
 
-    # Hosts at once. Threads wait on the network, not the CPU: well above the core count, so a
-    # repo's hosts fit in one round and the run takes about as long as its busiest host.
-    jobs: int = 64
-    request_timeout_s: float = 15.0
-    retries: int = 2
-    backoff_s: float = 1.0
-    max_redirects: int = 10
-    exclude: tuple[str, ...] = ()
-    cache_path: Path | None = None
-    cache_max_age_s: float = 86400.0
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace, cwd: Path) -> ExternalOptions:
-        """The flags given; a command without the fetching flags (structural) gets their defaults."""
-        given = vars(args)
-        cache = given.get("cache")
-        made = cls(
-            jobs=given["jobs"],
-            exclude=tuple(parse_list("--exclude-url", given.get("exclude_url"))),
-            cache_path=cwd / cache if cache else None,
-            **{name: given[flag] for flag, name in FETCHING.items() if flag in given},
-        )
-        return made.checked()
-
-    def checked(self) -> ExternalOptions:
-        """The same options, or a UsageError naming the flag whose value cannot work."""
-        if self.jobs < 1:
-            raise UsageError(f"--jobs is {self.jobs}; pass 1 or more.")
-        if self.retries < 0:
-            raise UsageError(f"--retries is {self.retries}; pass 0 or more.")
-        if self.request_timeout_s <= 0:
-            raise UsageError(
-                f"--request-timeout is {self.request_timeout_s:g}; pass a positive number of seconds."
-            )
-        if self.cache_max_age_s < 0:
-            raise UsageError(f"--cache-max-age is {self.cache_max_age_s:g}; pass 0 or more seconds.")
-        return self
+    given = vars(args)
+    cache = given.get("cache")
+    made = ExternalOptions(
+        jobs=given["jobs"],
+        exclude=tuple(parse_list("--exclude-url", given.get("exclude_url"))),
+        cache_path=cwd / cache if cache else None,
+        **{name: given[flag] for flag, name in FETCHING.items() if flag in given},
+    )
+    return made.checked()
 
 
 # The tuning flags of `refs` (argparse dest -> ExternalOptions field).
 FETCHING = {"cache_max_age": "cache_max_age_s", "request_timeout": "request_timeout_s", "retries": "retries"}
-EXTERNAL_DEFAULTS = {f.name: f.default for f in fields(ExternalOptions)}
 
 
 def add_external(parser: argparse.ArgumentParser, default: bool = True, fetching: bool = True) -> None:
     """The external URL check's flags; `fetching` adds the cache and request tuning of `refs`."""
+    from harness.checks.external import ExternalOptions  # imported by the two commands that use it
+
+    defaults = ExternalOptions()
     state = "on" if default else "off"
     parser.add_argument(
         "--external",
@@ -310,7 +269,7 @@ def add_external(parser: argparse.ArgumentParser, default: bool = True, fetching
         metavar="REGEXES",
         help="regexes (JSON array or comma list) for URLs the external check leaves alone",
     )
-    jobs = EXTERNAL_DEFAULTS["jobs"]
+    jobs = defaults.jobs
     parser.add_argument(
         "--jobs",
         type=int,
@@ -319,16 +278,16 @@ def add_external(parser: argparse.ArgumentParser, default: bool = True, fetching
         help=f"hosts fetched in parallel; each host gets one request at a time (default: {jobs})",
     )
     if fetching:
-        add_fetching(parser)
+        add_fetching(parser, defaults)
 
 
-def add_fetching(parser: argparse.ArgumentParser) -> None:
+def add_fetching(parser: argparse.ArgumentParser, defaults: ExternalOptions) -> None:
     parser.add_argument(
         "--cache",
         metavar="PATH",
         help="JSON file remembering URLs that answered, so a scheduled run skips them",
     )
-    max_age = EXTERNAL_DEFAULTS["cache_max_age_s"]
+    max_age = defaults.cache_max_age_s
     parser.add_argument(
         "--cache-max-age",
         type=float,
@@ -336,7 +295,7 @@ def add_fetching(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"how long a remembered success counts (default: {max_age:g}, one day)",
     )
-    request_timeout = EXTERNAL_DEFAULTS["request_timeout_s"]
+    request_timeout = defaults.request_timeout_s
     parser.add_argument(
         "--request-timeout",
         type=float,
@@ -344,7 +303,7 @@ def add_fetching(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"limit for one HTTP request, shrunk to what --timeout leaves (default: {request_timeout:g})",
     )
-    retries = EXTERNAL_DEFAULTS["retries"]
+    retries = defaults.retries
     parser.add_argument(
         "--retries",
         type=int,
@@ -354,38 +313,35 @@ def add_fetching(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class ReportOptions:
-    """Where a command's reports go and what its stdout shows, from the flags add_reports declared."""
+def report_options(args: argparse.Namespace) -> ReportOptions:
+    """Where the reports go, or a usage error for a combination that cannot work."""
+    from harness.report import ReportOptions
 
-    output: str | None = None
-    summary: str | None = None
-    junit: str | None = None
-    format: str = "text"
-    quiet: bool = False
-    verbose: bool = False
-
-    @property
-    def json_to_stdout(self) -> bool:
-        return self.output == "-"
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ReportOptions:
-        given = vars(args)
-        chosen = given.get("format")
-        if given["output"] == "-" and chosen not in (None, "json"):
-            raise UsageError(
-                f"--output - puts the JSON report on stdout, where --format {chosen} would go too; "
-                "drop one of them, or give --output a file path."
-            )
-        return cls(
-            output=given["output"],
-            summary=given["summary"],
-            junit=given.get("junit"),
-            format=chosen or "text",
-            quiet=given.get("quiet", False),
-            verbose=given.get("verbose", False),
+    given = vars(args)
+    chosen = given.get("format")
+    if given["output"] == "-" and chosen not in (None, "json"):
+        raise UsageError(
+            f"--output - puts the JSON report on stdout, where --format {chosen} would go too; "
+            "drop one of them, or give --output a file path."
         )
+    return ReportOptions(
+        output=given["output"],
+        summary=given["summary"],
+        junit=given.get("junit"),
+        format=chosen or "text",
+        quiet=given.get("quiet", False),
+        verbose=given.get("verbose", False),
+    )
+
+
+def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"{flag}: '{text}' is not a number between 0 and 1.") from None
+    if not 0 <= value <= 1:
+        raise UsageError(f"{flag}: {text} is outside 0..1; use 1 for every case, 0 to only report.")
+    return value
 
 
 def add_timeout(parser: argparse.ArgumentParser, default: float = 900) -> None:
@@ -554,11 +510,13 @@ def add_paid_run(parser: argparse.ArgumentParser) -> None:
 def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | None:
     """Where graded samples are kept: --cache (from the current directory), else under the repo;
     None with --no-cache."""
+    from harness.paid.cache import DEFAULT_FOLDER  # paid/ loads the agent stack, which a free run never needs
+
     if args.no_cache:
         return None
     if args.cache:
         return (ctx.cwd / args.cache).resolve()
-    return repo.root / DEFAULT_CACHE
+    return repo.root / DEFAULT_FOLDER
 
 
 def positive_seconds(text: str) -> float:

@@ -19,7 +19,7 @@ from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import options
-from harness.cli.options import Limit, ReportOptions, parse_list
+from harness.cli.options import Limit, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
@@ -89,7 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
+    options.report_options(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return behave(args, ctx, cancel)
@@ -117,7 +117,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     ]
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
-        adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+        adoption = options.adoption(args, repo.root, ctx.cwd)
         require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades", adoption)
     hooks = {
         name: behavioral_hooks.load(
@@ -139,7 +139,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     }
     ready = judge_agent = None
     try:
-        ready = ready_agent(args, ctx, deadline, cancel, preflight=not args.dry_run)
+        ready = ready_agent(args, ctx, deadline, cancel, not args.dry_run, options.agents_of(args)[0])
         judge_agent = (
             ready
             if args.judge_agent == ready.runtime
@@ -259,7 +259,7 @@ def report(
         ),
     )
     result = BehavioralResult(meta=meta, cases=results)
-    publish(result, ctx, ReportOptions.from_args(args))
+    publish(result, ctx, options.report_options(args))
     return result
 
 

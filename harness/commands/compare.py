@@ -15,7 +15,7 @@ from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import options
-from harness.cli.options import Limit, ReportOptions, parse_list
+from harness.cli.options import Limit, parse_list
 from harness.compare import reports, versions
 from harness.compare.modes import SIDES, BehavioralCompare, RoutingCompare, Shared, with_logs
 from harness.compare.result import BOTH, CompareMeta, CompareResult
@@ -128,7 +128,7 @@ def limit(args: argparse.Namespace, mode: str, key: str) -> float:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
+    options.report_options(args)  # a report flag that cannot work is a usage error before any token
     if args.reports:
         return run_reports(args, ctx)
     # A cancelling signal stops new runs and kills running ones; cases finished on both sides are reported.
@@ -177,7 +177,7 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
     deadline = Deadline(args.timeout)
     repo = options.resolve_repo(args, ctx)
     names = compared_skills(args, repo)
-    room = resolve_room(args.routing_room, repo, names)
+    room = resolve_room(parse_list("--routing-room", args.routing_room), repo, names)
     with ExitStack() as stack:
         base = side_dirs(stack, args.baseline, "--baseline", repo, names, ctx)
         cand = side_dirs(stack, args.candidate, "--candidate", repo, names, ctx)
@@ -317,7 +317,7 @@ def run_modes(
         # Still a report, for a CI step that uploads reports whatever happened.
         halted = meta({}, [])
         halted.halt = halt_of(cancel, selected, 0, str(exc))
-        finish(CompareResult(meta=halted, cases=[]), ctx, ReportOptions.from_args(args))
+        finish(CompareResult(meta=halted, cases=[]), ctx, options.report_options(args))
         ctx.err(f"error: {exc}")
         return exit_code(False, cancel)
     results = ResultCache(folder) if folder else None
@@ -359,9 +359,9 @@ def dry_run(
     return 0
 
 
-def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> options.Adoption:
+def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> baseline_file.Adoption:
     """The repo's baseline file as found (here --baseline names a version) and --warn."""
-    return options.Adoption(
+    return baseline_file.Adoption(
         baseline_file.load(None, repo.root, ctx.cwd), tuple(parse_list("--warn", args.warn))
     )
 
@@ -453,7 +453,7 @@ def conclude(
     result: CompareResult, ctx: Context, args: argparse.Namespace, cancel: Cancellation | None = None
 ) -> int:
     """Publish the reports; exit 130 or 143 after a cancelling signal, else 0 when the run passed."""
-    finish(result, ctx, ReportOptions.from_args(args))
+    finish(result, ctx, options.report_options(args))
     code = exit_code(result.passed, cancel or Cancellation())
     if result.meta.halt.halted:
         ctx.err(f"[compare] {result.meta.halt.sentence()}")

@@ -7,7 +7,7 @@ import argparse
 from harness import agent
 from harness.cancel import Cancellation, on_signals
 from harness.cli import options
-from harness.cli.options import Limit, ReportOptions, parse_list
+from harness.cli.options import Limit, parse_list
 from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure
 from harness.context import Context
 from harness.deadline import Deadline
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
+    options.report_options(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal kills the running runs; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return measure_prompt(args, ctx, cancel)
@@ -55,7 +55,7 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
         raise UsageError("PROMPT is empty; give the text a user would type.")
     repo = options.resolve_repo(args, ctx)
     room = rooms(args, repo)
-    ready = ready_agent(args, ctx, deadline, cancel)
+    ready = ready_agent(args, ctx, deadline, cancel, preflight=True, runtime=options.agents_of(args)[0])
     settings = agent.AgentSettings(
         model=args.model,
         effort=args.effort,
@@ -81,7 +81,7 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
         halt=halt_of(cancel, args.repeat * len(room), len(runs)),
     )
     result = CostResult(meta=meta, runs=runs)
-    finish(result, ctx, ReportOptions.from_args(args))
+    finish(result, ctx, options.report_options(args))
     code = exit_code(result.passed, cancel)
     if meta.halt.halted:
         ctx.err(f"[cost] {meta.halt.sentence()}")

@@ -8,7 +8,7 @@ from harness.checks import external, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import RefsResult
 from harness.cli import options
-from harness.cli.options import ExternalOptions, ReportOptions, parse_list
+from harness.cli.options import parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.model import catalog, findings
@@ -36,7 +36,7 @@ def bounded(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(args.timeout)
     docs = parse_list("--docs", args.docs)
-    fetch = ExternalOptions.from_args(args, ctx.cwd)
+    fetch = options.external_options(args, ctx.cwd)
     repo = options.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
         loaded = options.narrow(catalog.load(repo), args)
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         external.check_scan(scan, fetch, clock.instant()) if args.external else external.ExternalReport()
     )
     found.extend(fetched.findings)
-    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    adoption = options.adoption(args, repo.root, ctx.cwd)
     adopted = adoption.apply(findings.ordered(found))
     result = RefsResult(
         meta=RunMeta.of("refs", repo, clock),
@@ -62,4 +62,4 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         urls=fetched.urls,
         **adoption.record(adopted, repo),
     )
-    return fetched.ended(finish(result, ctx, ReportOptions.from_args(args)))
+    return fetched.ended(finish(result, ctx, options.report_options(args)))

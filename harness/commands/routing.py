@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from fractions import Fraction
 from functools import partial
 
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import options
-from harness.cli.options import Limit, ReportOptions, parse_list
+from harness.cli.options import Limit, min_accuracy, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
@@ -138,23 +137,13 @@ def repeat_count(text: str) -> tuple[int, bool]:
         ) from None
 
 
-def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"{flag}: '{text}' is not a number between 0 and 1.") from None
-    if not 0 <= value <= 1:
-        raise UsageError(f"{flag}: {text} is outside 0..1; use 1 for every case, 0 to only report.")
-    return value
-
-
 def bounded(args: argparse.Namespace) -> bool:
     """The lexical engine reads the repo and ranks; the agent runs for as long as its cases take."""
     return args.engine == LEXICAL
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
+    options.report_options(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return route(args, ctx, cancel)
@@ -166,9 +155,9 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     refuse_other_engines_flags(args)
     repo = options.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
-    room = resolve_room(args.routing_room, repo, skill_filter)
+    room = resolve_room(parse_list("--routing-room", args.routing_room), repo, skill_filter)
     loaded = catalog.load(repo, room, options.negatives_from(args))
-    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    adoption = options.adoption(args, repo.root, ctx.cwd)
     if args.engine == LEXICAL:
         gate = partial(
             require_well_formed, loaded, ctx, "the skills this run ranks", adoption, "ranking them"
@@ -222,7 +211,7 @@ def run_lexical(
         forecast=forecast.compare(outcomes, agent_cases, args.against) if agent_cases is not None else None,
         case_entries=[Laid(text) for text in lines + rest_lines],
     )
-    code = finish(result, ctx, ReportOptions.from_args(args))
+    code = finish(result, ctx, options.report_options(args))
     if cancel.is_set():  # a run of seconds finishes and reports; its exit still says it was stopped
         ctx.err(f"[routing] {cancel.name} received: every case was ranked and reported.")
         return cancel.exit_code

@@ -14,12 +14,12 @@ from harness import agent
 from harness.cancel import Cancellation
 from harness.checks.gate import require_well_formed
 from harness.cli import options
-from harness.cli.options import Adoption, ReportOptions, parse_list
-from harness.commands.routing import min_accuracy
+from harness.cli.options import min_accuracy, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
 from harness.model import catalog
+from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
@@ -64,7 +64,7 @@ def run_agents(
             publish(
                 result_of(args, ctx, repo, deadline, room, [], None, halt, runtime=name),
                 ctx,
-                ReportOptions.from_args(args),
+                options.report_options(args),
             )
             ctx.err(f"error: {exc}")
             return exit_code(False, cancel)
@@ -123,7 +123,7 @@ def run_agents(
         notes = runner.notes + ([results.write_error] if results and results.write_error else [])
         notes += [said] if (said := sandbox.sentence()) else []
         done.append(result_of(args, ctx, repo, deadline, room, outcomes, ready, halt, notes, sandbox=sandbox))
-    publish(done[0] if len(done) == 1 else RoutingMatrix(done), ctx, ReportOptions.from_args(args))
+    publish(done[0] if len(done) == 1 else RoutingMatrix(done), ctx, options.report_options(args))
     for result in (r for r in done if not r.passed):
         reason = result.meta.halt.sentence() or (
             "the command's --timeout ran out" if result.meta.timed_out else result.gate.reason

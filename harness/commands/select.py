@@ -149,7 +149,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             f"under {repo.root} holds a SKILL.md; pass the globs naming your skills, such as "
             "--skills-dir 'skills/*'."
         )
-    room = resolve_room(args.routing_room, repo, allow_none=True, command="select")
+    room = resolve_room(
+        parse_list("--routing-room", args.routing_room), repo, allow_none=True, command="select"
+    )
     if args.all:
         selection = select_mod.select_all(repo, room)
     elif args.names is not None:

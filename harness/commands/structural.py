@@ -8,7 +8,6 @@ from harness.checks import references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
 from harness.cli import options
-from harness.cli.options import ExternalOptions, ReportOptions
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.model import catalog, findings
@@ -36,7 +35,7 @@ def bounded(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(0)
     check_opts = options.check_options(args)
-    fetch = ExternalOptions.from_args(args, ctx.cwd) if args.external else None
+    fetch = options.external_options(args, ctx.cwd) if args.external else None
     repo = options.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
         loaded = options.narrow(catalog.load(repo, negatives=options.negatives_from(args)), args)
@@ -48,7 +47,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             scan = references.scan(loaded, check_opts.docs, ahead)
             fetched = external_checks.check_scan(scan, fetch)
             found = findings.ordered([*found, *fetched.findings])
-    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    adoption = options.adoption(args, repo.root, ctx.cwd)
     adopted = adoption.apply(found)
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
     result = StructuralResult(
@@ -60,5 +59,5 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         folders={name: repo.rel(repo.skill_dirs[name]) for name in loaded.skills},
         **adoption.record(adopted, repo),
     )
-    code = finish(result, ctx, ReportOptions.from_args(args))
+    code = finish(result, ctx, options.report_options(args))
     return fetched.ended(code) if fetched else code

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Protocol
 
 from harness import schemas
-from harness.cli.options import ReportOptions
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.files import write_atomic, write_new
@@ -40,6 +39,22 @@ REPORTS: dict[str, str] = {
 RUNS = Path(".skillscope") / "runs"
 SELF_CHECKED_ITEMS = 200  # of each list in a report, by the schema self-check
 TRIES = 1000  # names tried for one command's report within one second before giving up
+
+
+@dataclasses.dataclass(frozen=True)
+class ReportOptions:
+    """Where a command's reports go and what its stdout shows, from the flags a command declared."""
+
+    output: str | None = None
+    summary: str | None = None
+    junit: str | None = None
+    format: str = "text"
+    quiet: bool = False
+    verbose: bool = False
+
+    @property
+    def json_to_stdout(self) -> bool:
+        return self.output == "-"
 
 
 class Result(Protocol):

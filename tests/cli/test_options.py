@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli.options import ExternalOptions, add_external, parse_list, writable
+from harness.checks.external import ExternalOptions
+from harness.cli.options import add_external, external_options, parse_list, writable
 from harness.errors import UsageError
 from harness.select.policy import parse_runner_types
 from tests.support.helpers import make_skill, run_cli
@@ -41,13 +42,13 @@ def external_args(*argv: str, fetching: bool = True) -> argparse.Namespace:
 
 def test_external_options_come_from_the_flags_given(tmp_path: Path) -> None:
     args = external_args("--jobs", "3", "--retries", "0", "--cache", "urls.json", "--exclude-url", "a,b")
-    made = ExternalOptions.from_args(args, tmp_path)
+    made = external_options(args, tmp_path)
     assert (made.jobs, made.retries, made.exclude) == (3, 0, ("a", "b"))
     assert made.cache_path == tmp_path / "urls.json" and made.request_timeout_s == 15.0
 
 
 def test_a_command_without_the_fetching_flags_gets_their_defaults(tmp_path: Path) -> None:
-    made = ExternalOptions.from_args(external_args(fetching=False), tmp_path)
+    made = external_options(external_args(fetching=False), tmp_path)
     assert made == ExternalOptions()
 
 
@@ -61,7 +62,7 @@ def test_a_command_without_the_fetching_flags_gets_their_defaults(tmp_path: Path
 )
 def test_an_external_value_that_cannot_work_names_its_flag(tmp_path: Path, argv, flag) -> None:
     with pytest.raises(UsageError, match=f"^{flag}"):
-        ExternalOptions.from_args(external_args(*argv), tmp_path)
+        external_options(external_args(*argv), tmp_path)
 
 
 @pytest.mark.parametrize(
