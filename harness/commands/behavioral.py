@@ -18,8 +18,8 @@ from harness.behavioral.runner import (
 from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
-from harness.cli import options
-from harness.cli.options import Limit, parse_list
+from harness.cli import flags, resolve
+from harness.cli.flags import Limit, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
@@ -56,15 +56,15 @@ class RoutingOnly(argparse.Action):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    options.add_skills_dir(parser)
-    options.add_case_selection(parser)
-    options.add_agent(parser, choose=True)
-    options.add_judge(
+    flags.add_skills_dir(parser)
+    flags.add_case_selection(parser)
+    flags.add_agent(parser, choose=True)
+    flags.add_judge(
         parser,
         agent="the agent CLI that runs the judge, read-only in the case's workspace",
         model="model of the judge of expected and unexpected behaviour",
     )
-    options.add_run_limits(
+    flags.add_run_limits(
         parser,
         jobs=Limit(1, "cases run at once, each in its own workspace"),
         case_timeout=Limit(900.0, "limit for one case's agent run, and again for its judge"),
@@ -72,24 +72,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             5.0, "spend cap per case for the agent and the judge, where the CLI has one; 0: off"
         ),
     )
-    options.add_strict_isolation(parser)
+    flags.add_strict_isolation(parser)
     parser.add_argument(
         "--sandbox",
         action="store_true",
         help="run the agent's shell commands in the CLI's own sandbox where this machine offers one "
         "(probed first; the report says whether it applied, and why not)",
     )
-    options.add_adoption(parser)
-    options.add_strict(parser)
-    options.add_paid_run(parser)
-    options.add_reports(parser)
-    options.add_timeout(parser, default=3600)
+    flags.add_adoption(parser)
+    flags.add_strict(parser)
+    flags.add_paid_run(parser)
+    flags.add_reports(parser)
+    flags.add_timeout(parser, default=3600)
     for flag in ROUTING_ONLY_FLAGS:
         parser.add_argument(flag, nargs="?", action=RoutingOnly, help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    options.report_options(args)  # a report flag that cannot work is a usage error before any token
+    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return behave(args, ctx, cancel)
@@ -97,9 +97,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
-    if len(options.agents_of(args)) > 1:
+    if len(resolve.agents_of(args)) > 1:
         raise UsageError("--agent: behavioral runs one agent at a time; name one (routing takes a list).")
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     names = skill_filter or repo.with_dataset()
     if not names:
@@ -117,7 +117,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     ]
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
-        adoption = options.adoption(args, repo.root, ctx.cwd)
+        adoption = resolve.adoption(args, repo.root, ctx.cwd)
         require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades", adoption)
     hooks = {
         name: behavioral_hooks.load(
@@ -139,7 +139,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     }
     ready = judge_agent = None
     try:
-        ready = ready_agent(args, ctx, deadline, cancel, not args.dry_run, options.agents_of(args)[0])
+        ready = ready_agent(args, ctx, deadline, cancel, not args.dry_run, resolve.agents_of(args)[0])
         judge_agent = (
             ready
             if args.judge_agent == ready.runtime
@@ -161,7 +161,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         sandbox=args.sandbox,
         keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
-    folder = options.cache_folder(args, repo, ctx)
+    folder = resolve.cache_folder(args, repo, ctx)
     stored = ResultCache(folder) if folder else None
     runner = BehavioralRun(
         ready,
@@ -225,10 +225,10 @@ def report(
     """Publish the behavioral report of what ran; `ready` (`judge`) is None when the agent (the judge's
     agent) never started."""
     judge_model = args.judge_model or args.model
-    folder = options.cache_folder(args, repo, ctx)
+    folder = resolve.cache_folder(args, repo, ctx)
     meta = BehavioralMeta(
         run=RunMeta.of("behavioral", repo, deadline),
-        agent=ready.runtime if ready else options.agents_of(args)[0],
+        agent=ready.runtime if ready else resolve.agents_of(args)[0],
         agent_version=ready.version if ready else None,
         judge_agent=judge.runtime if judge else args.judge_agent,
         judge_version=judge.version if judge else None,
@@ -259,7 +259,7 @@ def report(
         ),
     )
     result = BehavioralResult(meta=meta, cases=results)
-    publish(result, ctx, options.report_options(args))
+    publish(result, ctx, flags.report_options(args))
     return result
 
 

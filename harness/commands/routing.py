@@ -8,8 +8,8 @@ from functools import partial
 
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
-from harness.cli import options
-from harness.cli.options import Limit, min_accuracy, parse_list
+from harness.cli import flags, resolve
+from harness.cli.flags import Limit, min_accuracy, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
@@ -36,7 +36,7 @@ AGENT, LEXICAL = "agent", "lexical"
 # What only an agent run uses; a lexical run given one of them says so instead of ignoring it.
 AGENT_ONLY = {
     "agent": "--agent",
-    **{name: f"--{name}" for name in options.AGENTS},
+    **{name: f"--{name}" for name in flags.AGENTS},
     "model": "--model",
     "effort": "--effort",
     "skip_preflight": "--skip-preflight",
@@ -60,8 +60,8 @@ LEXICAL_ONLY = {"min_rank1": "--min-rank1", "against": "--against"}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    options.add_skills_dir(parser)
-    options.add_routing_room(
+    flags.add_skills_dir(parser)
+    flags.add_routing_room(
         parser,
         "skills installed side by side: a,b or all (blank: --skill, else the only skill with a dataset)",
     )
@@ -73,9 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "against the names and descriptions, offline and free, an approximation of the agent "
         "(default: agent)",
     )
-    options.add_case_selection(parser)
-    options.add_agent(parser, matrix=True)
-    options.add_run_limits(
+    flags.add_case_selection(parser)
+    flags.add_agent(parser, matrix=True)
+    flags.add_run_limits(
         parser,
         jobs=Limit(4, "cases run at once, each in its own workspace"),
         case_timeout=Limit(240.0, "limit for one case"),
@@ -83,7 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             0.75, "spend cap per case, passed to the agent where it has one; 0 turns it off"
         ),
     )
-    options.add_routing_stops(parser)
+    flags.add_routing_stops(parser)
     parser.add_argument(
         "--sandbox",
         action="store_true",
@@ -104,8 +104,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="RATIO",
         help="the bar: passed/graded must reach it, exactly; 0 only reports (default: 1)",
     )
-    options.add_negatives(parser)
-    options.add_adoption(parser)
+    flags.add_negatives(parser)
+    flags.add_adoption(parser)
     parser.add_argument(
         "--min-rank1",
         default="0",
@@ -118,19 +118,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="REPORT",
         help="lexical engine: the JSON report of an agent routing run; list the cases the two disagree on",
     )
-    options.add_strict(parser)
-    options.add_paid_run(parser)
-    options.add_reports(parser)
-    options.add_timeout(parser)
+    flags.add_strict(parser)
+    flags.add_paid_run(parser)
+    flags.add_reports(parser)
+    flags.add_timeout(parser)
 
 
 def repeat_count(text: str) -> tuple[int, bool]:
     """`N` fixed samples per case, or `auto[:MAX]`: (most samples, adaptive)."""
     word, _, most = text.strip().lower().partition(":")
     if word != "auto":
-        return options.positive_int(text), False
+        return flags.positive_int(text), False
     try:
-        return (options.positive_int(most) if most else AUTO_REPEAT_MAX), True
+        return (flags.positive_int(most) if most else AUTO_REPEAT_MAX), True
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"'{text}': after auto: give the most samples, e.g. auto:8"
@@ -143,7 +143,7 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    options.report_options(args)  # a report flag that cannot work is a usage error before any token
+    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return route(args, ctx, cancel)
@@ -153,11 +153,11 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     min_accuracy(args.min_accuracy)  # a bad bar is a usage error before any token is spent
     refuse_other_engines_flags(args)
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     room = resolve_room(parse_list("--routing-room", args.routing_room), repo, skill_filter)
-    loaded = catalog.load(repo, room, options.negatives_from(args))
-    adoption = options.adoption(args, repo.root, ctx.cwd)
+    loaded = catalog.load(repo, room, resolve.negatives_from(args))
+    adoption = resolve.adoption(args, repo.root, ctx.cwd)
     if args.engine == LEXICAL:
         gate = partial(
             require_well_formed, loaded, ctx, "the skills this run ranks", adoption, "ranking them"
@@ -211,7 +211,7 @@ def run_lexical(
         forecast=forecast.compare(outcomes, agent_cases, args.against) if agent_cases is not None else None,
         case_entries=[Laid(text) for text in lines + rest_lines],
     )
-    code = finish(result, ctx, options.report_options(args))
+    code = finish(result, ctx, flags.report_options(args))
     if cancel.is_set():  # a run of seconds finishes and reports; its exit still says it was stopped
         ctx.err(f"[routing] {cancel.name} received: every case was ranked and reported.")
         return cancel.exit_code

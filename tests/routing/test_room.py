@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli.options import parse_list
+from harness.cli.flags import parse_list
 from harness.errors import UsageError
 from harness.model import repo as repo_mod
 from harness.routing.room import resolve_room
