@@ -168,6 +168,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
 
     ctx = ctx or Context()
     try:
+        declared = resolve.declared_defaults(command_parser(parser, chosen))
         command, found, used = with_settings(parser, chosen, words, ctx)
         try:
             args = parse(parser, words)
@@ -175,6 +176,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
             return exc.code if isinstance(exc.code, int) else 2
         ctx.settings = settings.effective(args, command, found, used, words)
         resolve.check_outputs(args, ctx.cwd)
+        resolve.refuse_unread(args, declared)
         module = load_command(args.command)
         with collector.paused(getattr(module, "bounded", lambda _: False)(args)):
             return module.run(args, ctx)

@@ -1,7 +1,10 @@
 """The flags several commands share, each group declared once, and the value types they parse with.
 
-Commands compose the `add_*` groups. The typed options a feature takes (ReportOptions, ExternalOptions)
-are built here from the flags, so the feature that owns them never imports the CLI.
+FLAGS states, once per flag, what argparse does not hold: its environment fallback, whether a settings
+file may hold it, and which routing engine or command reads it; the settings file, the fallbacks and
+the refusals of a flag a run would not read are derived from it. Commands compose the `add_*` groups.
+The typed options a feature takes (ReportOptions, ExternalOptions) are built here from the flags, so
+the feature that owns them never imports the CLI.
 """
 
 from __future__ import annotations
@@ -20,6 +23,76 @@ from harness.flagjson import json_value
 if TYPE_CHECKING:
     from harness.checks.external import ExternalOptions
     from harness.report import ReportOptions
+
+AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
+ENGINES = AGENT_ENGINE, LEXICAL_ENGINE = ("agent", "lexical")  # routing's --engine
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One long flag's facts besides how argparse parses it."""
+
+    name: str  # without the dashes: also its key in a settings file
+    env: str | None = None  # the environment variable it falls back to, which beats the settings file
+    setting: bool = True  # whether a settings file may hold it
+    engine: str | None = None  # routing: the one --engine that reads it (None: either)
+    refused_by: tuple[str, ...] = ()  # commands that accept it only to say it belongs to routing
+
+    @property
+    def option(self) -> str:
+        return f"--{self.name}"
+
+    @property
+    def dest(self) -> str:
+        return self.name.replace("-", "_")
+
+
+BEHAVIORAL = ("behavioral",)
+# Every flag with a fact to state, in the order messages list them; any other flag is a setting of the
+# commands that declare it, read by whatever they run.
+FLAGS = {
+    flag.name: flag
+    for flag in (
+        # A settings file cannot choose the root it is found at; --help and --version only print.
+        Flag("repo", env="SKILLSCOPE_REPO", setting=False),
+        Flag("help", setting=False),
+        Flag("version", setting=False),
+        Flag("skills-dir", env="SKILLSCOPE_SKILLS"),
+        Flag("routing-room", refused_by=BEHAVIORAL),
+        Flag("min-accuracy", refused_by=BEHAVIORAL),
+        # What only an agent run reads: a lexical run given one says so instead of ignoring it.
+        Flag("agent", engine=AGENT_ENGINE),
+        *(Flag(name, env=f"SKILLSCOPE_{name.upper()}", engine=AGENT_ENGINE) for name in AGENTS),
+        Flag("model", engine=AGENT_ENGINE),
+        Flag("effort", engine=AGENT_ENGINE),
+        Flag("skip-preflight", engine=AGENT_ENGINE),
+        Flag("keep-logs", engine=AGENT_ENGINE),
+        Flag("jobs", engine=AGENT_ENGINE),
+        Flag("case-timeout", engine=AGENT_ENGINE),
+        Flag("max-tool-calls", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("max-inspection-calls", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("max-budget-usd", engine=AGENT_ENGINE),
+        Flag("sandbox", engine=AGENT_ENGINE),
+        Flag("repeat", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("cache", engine=AGENT_ENGINE),
+        Flag("no-cache", engine=AGENT_ENGINE),
+        Flag("max-run-usd", engine=AGENT_ENGINE),
+        Flag("dry-run", engine=AGENT_ENGINE),
+        Flag("strict", engine=AGENT_ENGINE),
+        # Shared negatives belong to no skill: nothing for a ranking to test.
+        Flag("negatives", engine=AGENT_ENGINE),
+        Flag("no-builtin-negatives", engine=AGENT_ENGINE),
+        Flag("min-rank1", engine=LEXICAL_ENGINE),
+        Flag("against", engine=LEXICAL_ENGINE),
+    )
+}
+ENVIRONMENT = {flag.name: flag.env for flag in FLAGS.values() if flag.env}
+NOT_SETTINGS = frozenset(flag.name for flag in FLAGS.values() if not flag.setting)
+
+
+def refused_by(command: str) -> list[str]:
+    """The options `command` accepts only to refuse them, naming the command they belong to."""
+    return [flag.option for flag in FLAGS.values() if command in flag.refused_by]
 
 
 def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
@@ -56,7 +129,7 @@ def add_skills_dir(parser: argparse.ArgumentParser) -> None:
         metavar="GLOBS",
         **SEVERAL_WORDS,
         help="root-relative globs naming skill directories, as a JSON array or a comma "
-        "list (default: $SKILLSCOPE_SKILLS, else every directory in the current one)",
+        f"list (default: ${FLAGS['skills-dir'].env}, else every directory in the current one)",
     )
 
 
@@ -287,9 +360,6 @@ def add_timeout(parser: argparse.ArgumentParser, default: float = 900) -> None:
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
 
-AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
-
-
 def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: bool = False) -> None:
     """Flags of every command that drives an agent CLI. `choose`: --agent picks the runtime (and each
     runtime's --<name> PATH); `matrix`: --agent takes a comma list. Without either, claude only."""
@@ -306,7 +376,7 @@ def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: 
         parser.add_argument(
             f"--{name}",
             metavar="PATH",
-            help=f"the {name} executable (default: $SKILLSCOPE_{name.upper()}, else `{name}` on PATH)",
+            help=f"the {name} executable (default: ${FLAGS[name].env}, else `{name}` on PATH)",
         )
     parser.add_argument(
         "--model",

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from harness.checks import CheckOptions
-from harness.cli.flags import AGENTS, parse_list
+from harness.cli.flags import AGENTS, FLAGS, parse_list
 from harness.context import Context
 from harness.errors import UsageError
 from harness.model import baseline as baseline_mod
@@ -89,8 +89,9 @@ def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
     root = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
     raw = getattr(args, "skills_dir", None)
     source = "--skills-dir"
-    if raw is None and ctx.environ.get("SKILLSCOPE_SKILLS"):
-        raw, source = ctx.environ["SKILLSCOPE_SKILLS"], "SKILLSCOPE_SKILLS"
+    env = FLAGS["skills-dir"].env
+    if raw is None and ctx.environ.get(env):
+        raw, source = ctx.environ[env], env
     globs = parse_list(source, raw) or repo_mod.default_globs(root, ctx.cwd)
     return repo_mod.discover(root, globs)
 
@@ -129,3 +130,36 @@ def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | N
     if args.cache:
         return (ctx.cwd / args.cache).resolve()
     return repo.root / DEFAULT_FOLDER
+
+
+def declared_defaults(parser: argparse.ArgumentParser) -> dict[str, object]:
+    """Each flag's default as its command declares it (read before a settings file changes it), a
+    default given as text parsed as argparse parses it."""
+    return {
+        action.dest: action.type(action.default)
+        if isinstance(action.default, str) and callable(action.type)
+        else action.default
+        for action in parser._actions
+    }
+
+
+def refuse_unread(args: argparse.Namespace, declared: dict[str, object]) -> None:
+    """A flag the chosen --engine never reads, given on the command line or in the settings file (so
+    not at its declared default), is a usage error, not a setting silently dropped."""
+    engine = getattr(args, "engine", None)
+    if engine is None:  # a command with one way to run reads every flag it declares
+        return
+    unread = [
+        flag
+        for flag in FLAGS.values()
+        if flag.engine not in (None, engine)
+        and flag.dest in declared
+        and getattr(args, flag.dest) != declared[flag.dest]
+    ]
+    if unread:
+        given = ", ".join(flag.option for flag in unread)
+        one = len(unread) == 1
+        raise UsageError(
+            f"{given} {'applies' if one else 'apply'} to --engine {unread[0].engine} only, and this run "
+            f"uses --engine {engine}; drop {'it' if one else 'them'} or switch engines."
+        )

@@ -36,14 +36,6 @@ from harness.report import publish
 from harness.report.markdown import clip
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
-# Routing's own knobs: accepted by the parser only to say where they belong.
-ROUTING_ONLY_FLAGS = (
-    "--routing-room",
-    "--min-accuracy",
-    "--max-tool-calls",
-    "--max-inspection-calls",
-    "--repeat",
-)
 
 
 class RoutingOnly(argparse.Action):
@@ -84,7 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_paid_run(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser, default=3600)
-    for flag in ROUTING_ONLY_FLAGS:
+    for flag in flags.refused_by("behavioral"):  # routing's own knobs: accepted only to say where they belong
         parser.add_argument(flag, nargs="?", action=RoutingOnly, help=argparse.SUPPRESS)
 
 

@@ -32,31 +32,7 @@ AUTO_REPEAT_MAX = 5
 FORKED_CELLS = 2_000_000
 CALLER_SHARE = 0.37  # of the cases, for the caller, who also runs the structural gate
 ROOM_NAMES_SHOWN = 12
-AGENT, LEXICAL = "agent", "lexical"
-# What only an agent run uses; a lexical run given one of them says so instead of ignoring it.
-AGENT_ONLY = {
-    "agent": "--agent",
-    **{name: f"--{name}" for name in flags.AGENTS},
-    "model": "--model",
-    "effort": "--effort",
-    "skip_preflight": "--skip-preflight",
-    "keep_logs": "--keep-logs",
-    "jobs": "--jobs",
-    "case_timeout": "--case-timeout",
-    "max_tool_calls": "--max-tool-calls",
-    "max_inspection_calls": "--max-inspection-calls",
-    "max_budget_usd": "--max-budget-usd",
-    "sandbox": "--sandbox",
-    "repeat": "--repeat",
-    "cache": "--cache",
-    "no_cache": "--no-cache",
-    "max_run_usd": "--max-run-usd",
-    "dry_run": "--dry-run",
-    "strict": "--strict",
-    "negatives": "--negatives",  # shared negatives belong to no skill: nothing for a ranking to test
-    "no_builtin_negatives": "--no-builtin-negatives",
-}
-LEXICAL_ONLY = {"min_rank1": "--min-rank1", "against": "--against"}
+AGENT, LEXICAL = flags.ENGINES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -152,7 +128,6 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     min_accuracy(args.min_accuracy)  # a bad bar is a usage error before any token is spent
-    refuse_other_engines_flags(args)
     repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     room = resolve_room(parse_list("--routing-room", args.routing_room), repo, skill_filter)
@@ -232,19 +207,3 @@ def named(room: list[str]) -> str:
     """The room's names for a progress line; a large room's first few and how many more."""
     shown = ", ".join(room[:ROOM_NAMES_SHOWN])
     return shown if len(room) <= ROOM_NAMES_SHOWN else f"{shown} and {len(room) - ROOM_NAMES_SHOWN} more"
-
-
-def refuse_other_engines_flags(args: argparse.Namespace) -> None:
-    """A flag the chosen engine never reads is a usage error, not a setting silently dropped."""
-    parser = argparse.ArgumentParser(add_help=False)
-    add_arguments(parser)
-    defaults = vars(parser.parse_args([]))  # parsed, so a typed default compares like the flag's value
-    unused = AGENT_ONLY if args.engine == LEXICAL else LEXICAL_ONLY
-    given = [flag for dest, flag in unused.items() if getattr(args, dest) != defaults[dest]]
-    if given:
-        other = AGENT if args.engine == LEXICAL else LEXICAL
-        raise UsageError(
-            f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to --engine {other} only, "
-            f"and this run uses --engine {args.engine}; drop {'it' if len(given) == 1 else 'them'} or "
-            "switch engines."
-        )

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.checks.external import ExternalOptions
-from harness.cli.flags import add_external, external_options, parse_list
+from harness.cli.flags import ENGINES, FLAGS, add_external, external_options, parse_list
 from harness.errors import UsageError
 from harness.select.policy import parse_runner_types
 
@@ -87,3 +87,45 @@ def test_an_int_too_long_to_convert_is_a_usage_error_not_a_crash() -> None:
 def test_runner_types_nested_too_deep_are_a_usage_error(text: str) -> None:
     with pytest.raises(UsageError, match="^--runner-types: the JSON"):
         parse_runner_types(text)
+
+
+def declared_by() -> dict[str, dict[str, argparse.Action]]:
+    """Each long flag's action in every command declaring it (and the top-level parser's, as `skillscope`)."""
+    from harness.cli import COMMANDS, build_parser, command_parser
+
+    full = build_parser()
+    found: dict[str, dict[str, argparse.Action]] = {}
+    for name, parser in [("skillscope", full), *((c, command_parser(full, c)) for c in COMMANDS)]:
+        for action in parser._actions:
+            for option in action.option_strings:
+                if option.startswith("--"):
+                    found.setdefault(option[2:], {})[name] = action
+    return found
+
+
+def test_every_row_of_the_flag_table_is_a_flag_some_command_declares() -> None:
+    declared = declared_by()
+    assert set(FLAGS) <= set(declared)
+    for flag in FLAGS.values():
+        assert {a.dest for a in declared[flag.name].values()} <= {flag.dest, "help", "version"}, flag.name
+
+
+def test_an_environment_fallback_is_named_in_its_flags_help() -> None:
+    """In every command that reads the flag as a setting: `init --skills-dir` is the glob it writes."""
+    from harness.cli import UNSETTLED
+
+    declared = declared_by()
+    for flag in (f for f in FLAGS.values() if f.env):
+        for command, action in declared[flag.name].items():
+            if command not in UNSETTLED:
+                assert f"${flag.env}" in action.help, (flag.name, command)
+
+
+def test_engine_rows_are_routing_flags_and_refused_rows_are_refused_by_behavioral() -> None:
+    declared = declared_by()
+    for flag in FLAGS.values():
+        if flag.engine or flag.refused_by:
+            assert "routing" in declared[flag.name], flag.name
+        for command in flag.refused_by:
+            assert declared[flag.name][command].help == argparse.SUPPRESS, (flag.name, command)
+    assert set(ENGINES) == set(next(a for a in declared["engine"].values()).choices)

@@ -138,6 +138,17 @@ def test_a_flag_only_the_agent_reads_is_a_usage_error(catalog_repo: Path, flags:
     assert run.code == 2 and named in run.stderr
 
 
+@pytest.mark.parametrize(("setting", "refused"), [("jobs = 2\n", True), ("jobs = 4\n", False)])
+def test_a_settings_key_only_the_agent_reads_is_refused_unless_it_keeps_the_default(
+    catalog_repo: Path, setting: str, refused: bool
+):
+    """The file's keys are defaults the run would silently drop; routing's own default (4) drops nothing."""
+    (catalog_repo / "skillscope.toml").write_text(setting, encoding="utf-8")
+    run, _ = lexical(catalog_repo)
+    assert ("--jobs applies to --engine agent only" in run.stderr) is refused
+    assert (run.code == 2) is refused
+
+
 def test_lexical_flags_on_an_agent_run_are_a_usage_error_before_any_agent_is_sought(tmp_path: Path):
     make_skill(tmp_path / "repo", "alpha")
     run = run_cli(["routing", "--repo", str(tmp_path / "repo"), "--min-rank1", "0.5"], cwd=tmp_path)
