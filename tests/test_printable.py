@@ -1,4 +1,5 @@
-"""harness.printable: control, bidi and invisible characters escaped at output; text otherwise kept."""
+"""harness.printable: control, bidi and invisible characters escaped at output; text otherwise kept;
+long name lists shortened."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import io
 import pytest
 
 from harness.context import Context
-from harness.printable import escaped
+from harness.printable import escaped, name_list
 
 
 @pytest.mark.parametrize(
@@ -37,3 +38,9 @@ def test_what_a_command_prints_reaches_the_terminal_escaped_and_encodable() -> N
     ctx.err("id \ud800")
     assert out.getvalue() == "case \\x1b[31mred\\x1b[0m\n"
     assert err.getvalue().encode("utf-8") == b"id \\ud800\n"
+
+
+def test_name_list_shortens_long_listings():
+    assert name_list([]) == "none"
+    assert name_list(["a", "b"]) == "a, b"
+    assert name_list([f"s{i}" for i in range(25)], limit=3) == "s0, s1, s2 and 22 more"

@@ -10,7 +10,7 @@ from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Dataset
 from harness.model.findings import Finding
-from harness.routing.room import name_list
+from harness.printable import name_list
 
 MIN_POSITIVES = 3
 DATASET_FILES = (EVALS, EXTENDED)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from harness.checks import CheckOptions
 from harness.checks import structural as structural_checks
-from harness.cli.options import Adoption
 from harness.context import Context
 from harness.errors import HarnessError
+from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog
 from harness.model.findings import errors_in
 

@@ -162,19 +162,21 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     except ModuleNotFoundError as exc:  # a broken install, not a bug of ours: say how to mend it
         (ctx.stderr if ctx else sys.stderr).write(missing_module(exc))
         return 3
-    from harness.cli import collector, options, settings
+    from harness.cli import collector, resolve, settings
     from harness.context import Context
     from harness.errors import HarnessError
 
     ctx = ctx or Context()
     try:
+        declared = resolve.declared_defaults(command_parser(parser, chosen))
         command, found, used = with_settings(parser, chosen, words, ctx)
         try:
             args = parse(parser, words)
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 2
         ctx.settings = settings.effective(args, command, found, used, words)
-        options.check_outputs(args, ctx.cwd)
+        resolve.check_outputs(args, ctx.cwd)
+        resolve.refuse_unread(args, declared)
         module = load_command(args.command)
         with collector.paused(getattr(module, "bounded", lambda _: False)(args)):
             return module.run(args, ctx)

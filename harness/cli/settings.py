@@ -14,17 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.cli.flags import ENVIRONMENT, NOT_SETTINGS
 from harness.errors import UsageError
 
 OWN_FILE = "skillscope.toml"
 PYPROJECT = "pyproject.toml"
-# Environment variables that a flag documents as its fallback; they beat the file.
-ENVIRONMENT = {
-    "skills-dir": "SKILLSCOPE_SKILLS",
-    **{name: f"SKILLSCOPE_{name.upper()}" for name in ("claude", "copilot", "codex", "gemini", "opencode")},
-}
-# Flags that make no sense in a file at the root they would name, or that only print.
-NOT_SETTINGS = frozenset({"repo", "help", "version"})
 
 
 @dataclass

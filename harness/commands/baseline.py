@@ -8,7 +8,7 @@ import json
 from harness import __version__
 from harness.checks import references
 from harness.checks import structural as structural_checks
-from harness.cli import options
+from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.model import baseline, catalog
@@ -17,9 +17,9 @@ HELP = "write (or --prune) the baseline of known structural findings; only new f
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    options.add_skills_dir(parser)
-    options.add_policy(parser)
-    options.add_negatives(parser)
+    flags.add_skills_dir(parser)
+    flags.add_policy(parser)
+    flags.add_negatives(parser)
     parser.add_argument(
         "--baseline",
         metavar="FILE",
@@ -33,11 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     path = (ctx.cwd / args.baseline) if args.baseline else repo.root / baseline.DEFAULT
     with references.scan_ahead(repo) as ahead:
         found = structural_checks.check(
-            catalog.load(repo, negatives=options.negatives_from(args)), options.check_options(args), ahead
+            catalog.load(repo, negatives=resolve.negatives_from(args)), resolve.check_options(args), ahead
         )
     if args.prune:
         previous = baseline.load(str(path), repo.root, ctx.cwd)

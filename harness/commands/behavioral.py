@@ -18,8 +18,8 @@ from harness.behavioral.runner import (
 from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
-from harness.cli import options
-from harness.cli.options import Limit, ReportOptions, parse_list
+from harness.cli import flags, resolve
+from harness.cli.flags import Limit, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
@@ -36,14 +36,6 @@ from harness.report import publish
 from harness.report.markdown import clip
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
-# Routing's own knobs: accepted by the parser only to say where they belong.
-ROUTING_ONLY_FLAGS = (
-    "--routing-room",
-    "--min-accuracy",
-    "--max-tool-calls",
-    "--max-inspection-calls",
-    "--repeat",
-)
 
 
 class RoutingOnly(argparse.Action):
@@ -56,15 +48,15 @@ class RoutingOnly(argparse.Action):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    options.add_skills_dir(parser)
-    options.add_case_selection(parser)
-    options.add_agent(parser, choose=True)
-    options.add_judge(
+    flags.add_skills_dir(parser)
+    flags.add_case_selection(parser)
+    flags.add_agent(parser, choose=True)
+    flags.add_judge(
         parser,
         agent="the agent CLI that runs the judge, read-only in the case's workspace",
         model="model of the judge of expected and unexpected behaviour",
     )
-    options.add_run_limits(
+    flags.add_run_limits(
         parser,
         jobs=Limit(1, "cases run at once, each in its own workspace"),
         case_timeout=Limit(900.0, "limit for one case's agent run, and again for its judge"),
@@ -72,24 +64,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             5.0, "spend cap per case for the agent and the judge, where the CLI has one; 0: off"
         ),
     )
-    options.add_strict_isolation(parser)
+    flags.add_strict_isolation(parser)
     parser.add_argument(
         "--sandbox",
         action="store_true",
         help="run the agent's shell commands in the CLI's own sandbox where this machine offers one "
         "(probed first; the report says whether it applied, and why not)",
     )
-    options.add_adoption(parser)
-    options.add_strict(parser)
-    options.add_paid_run(parser)
-    options.add_reports(parser)
-    options.add_timeout(parser, default=3600)
-    for flag in ROUTING_ONLY_FLAGS:
+    flags.add_adoption(parser)
+    flags.add_strict(parser)
+    flags.add_paid_run(parser)
+    flags.add_reports(parser)
+    flags.add_timeout(parser, default=3600)
+    for flag in flags.refused_by("behavioral"):  # routing's own knobs: accepted only to say where they belong
         parser.add_argument(flag, nargs="?", action=RoutingOnly, help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
+    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return behave(args, ctx, cancel)
@@ -97,9 +89,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
-    if len(options.agents_of(args)) > 1:
+    if len(resolve.agents_of(args)) > 1:
         raise UsageError("--agent: behavioral runs one agent at a time; name one (routing takes a list).")
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     names = skill_filter or repo.with_dataset()
     if not names:
@@ -117,7 +109,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     ]
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
-        adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+        adoption = resolve.adoption(args, repo.root, ctx.cwd)
         require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades", adoption)
     hooks = {
         name: behavioral_hooks.load(
@@ -139,7 +131,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     }
     ready = judge_agent = None
     try:
-        ready = ready_agent(args, ctx, deadline, cancel, preflight=not args.dry_run)
+        ready = ready_agent(args, ctx, deadline, cancel, not args.dry_run, resolve.agents_of(args)[0])
         judge_agent = (
             ready
             if args.judge_agent == ready.runtime
@@ -161,7 +153,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         sandbox=args.sandbox,
         keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
-    folder = options.cache_folder(args, repo, ctx)
+    folder = resolve.cache_folder(args, repo, ctx)
     stored = ResultCache(folder) if folder else None
     runner = BehavioralRun(
         ready,
@@ -225,10 +217,10 @@ def report(
     """Publish the behavioral report of what ran; `ready` (`judge`) is None when the agent (the judge's
     agent) never started."""
     judge_model = args.judge_model or args.model
-    folder = options.cache_folder(args, repo, ctx)
+    folder = resolve.cache_folder(args, repo, ctx)
     meta = BehavioralMeta(
         run=RunMeta.of("behavioral", repo, deadline),
-        agent=ready.runtime if ready else options.agents_of(args)[0],
+        agent=ready.runtime if ready else resolve.agents_of(args)[0],
         agent_version=ready.version if ready else None,
         judge_agent=judge.runtime if judge else args.judge_agent,
         judge_version=judge.version if judge else None,
@@ -259,7 +251,7 @@ def report(
         ),
     )
     result = BehavioralResult(meta=meta, cases=results)
-    publish(result, ctx, ReportOptions.from_args(args))
+    publish(result, ctx, flags.report_options(args))
     return result
 
 

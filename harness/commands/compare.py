@@ -14,8 +14,8 @@ from harness.behavioral.runner import BehavioralSettings, SkillUnderTest
 from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
-from harness.cli import options
-from harness.cli.options import Limit, ReportOptions, parse_list
+from harness.cli import flags, resolve
+from harness.cli.flags import Limit, parse_list
 from harness.compare import reports, versions
 from harness.compare.modes import SIDES, BehavioralCompare, RoutingCompare, Shared, with_logs
 from harness.compare.result import BOTH, CompareMeta, CompareResult
@@ -63,25 +63,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="REF|PATH",
         help="the version under test: a git ref or the skill's folder (default: the working tree)",
     )
-    options.add_skills_dir(parser)
-    options.add_routing_room(
+    flags.add_skills_dir(parser)
+    flags.add_routing_room(
         parser, "skills installed side by side on both sides: a,b or all (default: --skill)"
     )
-    options.add_case_selection(parser)
-    options.add_agent(parser, choose=True)
+    flags.add_case_selection(parser)
+    flags.add_agent(parser, choose=True)
     parser.add_argument(
         "--baseline-agent",
-        choices=options.AGENTS,
+        choices=flags.AGENTS,
         help="run the baseline side on this agent instead, to compare two agents side by side (give "
         "--baseline the skill's folder to hold the version still) (default: --agent)",
     )
-    options.add_judge(
+    flags.add_judge(
         parser,
         agent="behavioral: the agent CLI that runs the judge of both sides",
         model="behavioral: the judge's model on both sides",
     )
-    options.add_strict_isolation(parser)
-    options.add_run_limits(
+    flags.add_strict_isolation(parser)
+    flags.add_run_limits(
         parser,
         jobs=Limit(4, "runs at once, both sides on one pool"),
         case_timeout=Limit(None, "limit for one run", shown="240 routing, 900 behavioral"),
@@ -91,27 +91,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--repeat",
-        type=options.positive_int,
+        type=flags.positive_int,
         default=3,
         metavar="N",
         help="runs of each case on each side, interleaved A, B, A, B (default: 3)",
     )
-    options.add_routing_stops(parser, unit="routing run")
+    flags.add_routing_stops(parser, unit="routing run")
     parser.add_argument(
         "--allow-regressions",
         action="store_true",
         help="report regressions without failing (exit 0 unless nothing could be compared)",
     )
-    options.add_negatives(parser)
-    options.add_warn(
+    flags.add_negatives(parser)
+    flags.add_warn(
         parser,
         "structural rules the gate before the run reports as warnings (the repo's "
         ".skillscope/baseline.json applies when present)",
     )
-    options.add_strict(parser)
-    options.add_paid_run(parser)
-    options.add_reports(parser)
-    options.add_timeout(parser, default=1800)
+    flags.add_strict(parser)
+    flags.add_paid_run(parser)
+    flags.add_reports(parser)
+    flags.add_timeout(parser, default=1800)
 
 
 # Each mode's own defaults for the flags both share, as `skillscope routing` and `behavioral` have them.
@@ -128,7 +128,7 @@ def limit(args: argparse.Namespace, mode: str, key: str) -> float:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
+    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
     if args.reports:
         return run_reports(args, ctx)
     # A cancelling signal stops new runs and kills running ones; cases finished on both sides are reported.
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 def run_reports(args: argparse.Namespace, ctx: Context) -> int:
     """The comparison of two reports already written: the candidate's cases decide what is compared."""
     deadline = Deadline(0)
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     paths = [ctx.cwd / Path(name) for name in args.reports]
     old, new = (reports.load(path) for path in paths)
     cases = reports.compare(old, new, tuple(args.reports))
@@ -175,14 +175,14 @@ def compared_skills(args: argparse.Namespace, repo: Repo) -> list[str]:
 def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     """Both versions on the candidate's cases, in each mode chosen, their runs interleaved on one pool."""
     deadline = Deadline(args.timeout)
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     names = compared_skills(args, repo)
-    room = resolve_room(args.routing_room, repo, names)
+    room = resolve_room(parse_list("--routing-room", args.routing_room), repo, names)
     with ExitStack() as stack:
         base = side_dirs(stack, args.baseline, "--baseline", repo, names, ctx)
         cand = side_dirs(stack, args.candidate, "--candidate", repo, names, ctx)
         candidate = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
-        loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), options.negatives_from(args))
+        loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), resolve.negatives_from(args))
         require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
         modes = chosen_modes(args, ctx, Versions(repo, candidate, base, cand), loaded, names, room)
         return run_modes(args, ctx, cancel, deadline, repo, names, room, modes)
@@ -307,7 +307,7 @@ def run_modes(
     modes: list[RoutingCompare | BehavioralCompare],
 ) -> int:
     """Start the agent (a report says so when it cannot), then each mode in turn, or a dry run."""
-    folder = options.cache_folder(args, repo, ctx)
+    folder = resolve.cache_folder(args, repo, ctx)
     mode = modes[0].mode if len(modes) == 1 else BOTH
     selected = sum(len(m.cases) for m in modes)
     meta = partial(live_meta, args, repo, deadline, names, mode, cache=folder)
@@ -317,7 +317,7 @@ def run_modes(
         # Still a report, for a CI step that uploads reports whatever happened.
         halted = meta({}, [])
         halted.halt = halt_of(cancel, selected, 0, str(exc))
-        finish(CompareResult(meta=halted, cases=[]), ctx, ReportOptions.from_args(args))
+        finish(CompareResult(meta=halted, cases=[]), ctx, flags.report_options(args))
         ctx.err(f"error: {exc}")
         return exit_code(False, cancel)
     results = ResultCache(folder) if folder else None
@@ -359,9 +359,9 @@ def dry_run(
     return 0
 
 
-def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> options.Adoption:
+def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> baseline_file.Adoption:
     """The repo's baseline file as found (here --baseline names a version) and --warn."""
-    return options.Adoption(
+    return baseline_file.Adoption(
         baseline_file.load(None, repo.root, ctx.cwd), tuple(parse_list("--warn", args.warn))
     )
 
@@ -420,8 +420,8 @@ def side_agents(
     """Each side's agent (--agent; --baseline-agent for the baseline side), and with a behavioral mode
     the judge's (--judge-agent): each CLI located and checked once, however many roles it plays."""
     wanted = {
-        "candidate": options.agents_of(args)[0],
-        "baseline": args.baseline_agent or options.agents_of(args)[0],
+        "candidate": resolve.agents_of(args)[0],
+        "baseline": args.baseline_agent or resolve.agents_of(args)[0],
         **({"judge": args.judge_agent} if judged else {}),
     }
     ready: dict[str, Agent] = {}
@@ -453,7 +453,7 @@ def conclude(
     result: CompareResult, ctx: Context, args: argparse.Namespace, cancel: Cancellation | None = None
 ) -> int:
     """Publish the reports; exit 130 or 143 after a cancelling signal, else 0 when the run passed."""
-    finish(result, ctx, ReportOptions.from_args(args))
+    finish(result, ctx, flags.report_options(args))
     code = exit_code(result.passed, cancel or Cancellation())
     if result.meta.halt.halted:
         ctx.err(f"[compare] {result.meta.halt.sentence()}")

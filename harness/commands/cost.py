@@ -6,8 +6,8 @@ import argparse
 
 from harness import agent
 from harness.cancel import Cancellation, on_signals
-from harness.cli import options
-from harness.cli.options import Limit, ReportOptions, parse_list
+from harness.cli import flags, resolve
+from harness.cli.flags import Limit, parse_list
 from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure
 from harness.context import Context
 from harness.deadline import Deadline
@@ -23,27 +23,27 @@ HELP = "run one prompt to completion in an agent and measure it: skill fired, ti
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("prompt", metavar="PROMPT", help="the prompt, as a user would type it")
-    options.add_skills_dir(parser)
+    flags.add_skills_dir(parser)
     parser.add_argument("--skill", metavar="NAME", help="also run without this skill, side by side")
     parser.add_argument(
         "--room", metavar="SKILLS", help="skills installed for the run: a,b (default: --skill, else none)"
     )
     parser.add_argument(
-        "--repeat", type=options.positive_int, default=1, metavar="N", help="runs of each side (default: 1)"
+        "--repeat", type=flags.positive_int, default=1, metavar="N", help="runs of each side (default: 1)"
     )
-    options.add_agent(parser, choose=True)
-    options.add_run_limits(
+    flags.add_agent(parser, choose=True)
+    flags.add_run_limits(
         parser,
         jobs=Limit(2, "runs at once, both sides on one pool"),
         case_timeout=Limit(900.0, "limit for one run"),
         max_budget_usd=Limit(5.0, "spend cap per run, passed to claude; 0 turns it off"),
     )
-    options.add_reports(parser)
-    options.add_timeout(parser, default=1800)
+    flags.add_reports(parser)
+    flags.add_timeout(parser, default=1800)
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
+    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal kills the running runs; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return measure_prompt(args, ctx, cancel)
@@ -53,9 +53,9 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
     deadline = Deadline(args.timeout)
     if not args.prompt.strip():
         raise UsageError("PROMPT is empty; give the text a user would type.")
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     room = rooms(args, repo)
-    ready = ready_agent(args, ctx, deadline, cancel)
+    ready = ready_agent(args, ctx, deadline, cancel, preflight=True, runtime=resolve.agents_of(args)[0])
     settings = agent.AgentSettings(
         model=args.model,
         effort=args.effort,
@@ -81,7 +81,7 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
         halt=halt_of(cancel, args.repeat * len(room), len(runs)),
     )
     result = CostResult(meta=meta, runs=runs)
-    finish(result, ctx, ReportOptions.from_args(args))
+    finish(result, ctx, flags.report_options(args))
     code = exit_code(result.passed, cancel)
     if meta.halt.halted:
         ctx.err(f"[cost] {meta.halt.sentence()}")

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from harness.authoring import skill_creator
-from harness.cli import options
+from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
@@ -26,13 +26,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="write the dataset here and copy eval input files into <skill>/fixtures/<id>/ "
         "(default: print the dataset to stdout)",
     )
-    options.add_skills_dir(parser)
+    flags.add_skills_dir(parser)
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     if not args.evals and not args.triggers:
         raise UsageError("import skill-creator needs --evals FILE, --triggers FILE or both.")
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     skill_dir = repo.skill_dirs.get(args.skill)
     if skill_dir is None:
         raise UsageError(

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 
-from harness.cli import options
+from harness.cli import flags, resolve
 from harness.context import Context
 
 HELP = "print the skills that have evals/evals.json, as a JSON array"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    options.add_skills_dir(parser)
+    flags.add_skills_dir(parser)
 
 
 def bounded(args: argparse.Namespace) -> bool:
@@ -21,6 +21,6 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     ctx.out(json.dumps(repo.with_dataset(), separators=(",", ":")))
     return 0

@@ -7,8 +7,8 @@ import argparse
 from harness.checks import external, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import RefsResult
-from harness.cli import options
-from harness.cli.options import ExternalOptions, ReportOptions, parse_list
+from harness.cli import flags, resolve
+from harness.cli.flags import parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.model import catalog, findings
@@ -19,13 +19,13 @@ HELP = "check internal links and anchors, and (unless --no-external) that extern
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    options.add_skills_dir(parser)
-    options.add_skill_narrowing(parser)
-    options.add_docs(parser)
-    options.add_external(parser)
-    options.add_timeout(parser)
-    options.add_adoption(parser)
-    options.add_reports(parser)
+    flags.add_skills_dir(parser)
+    flags.add_skill_narrowing(parser)
+    flags.add_docs(parser)
+    flags.add_external(parser)
+    flags.add_timeout(parser)
+    flags.add_adoption(parser)
+    flags.add_reports(parser)
 
 
 def bounded(args: argparse.Namespace) -> bool:
@@ -36,10 +36,10 @@ def bounded(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(args.timeout)
     docs = parse_list("--docs", args.docs)
-    fetch = ExternalOptions.from_args(args, ctx.cwd)
-    repo = options.resolve_repo(args, ctx)
+    fetch = flags.external_options(args, ctx.cwd)
+    repo = resolve.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
-        loaded = options.narrow(catalog.load(repo), args)
+        loaded = resolve.narrow(catalog.load(repo), args)
         scan = references.scan(loaded, docs, ahead)
     found = list(repo.problems)
     if not loaded.skills and not docs:
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         external.check_scan(scan, fetch, clock.instant()) if args.external else external.ExternalReport()
     )
     found.extend(fetched.findings)
-    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    adoption = resolve.adoption(args, repo.root, ctx.cwd)
     adopted = adoption.apply(findings.ordered(found))
     result = RefsResult(
         meta=RunMeta.of("refs", repo, clock),
@@ -62,4 +62,4 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         urls=fetched.urls,
         **adoption.record(adopted, repo),
     )
-    return fetched.ended(finish(result, ctx, ReportOptions.from_args(args)))
+    return fetched.ended(finish(result, ctx, flags.report_options(args)))

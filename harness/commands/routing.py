@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from fractions import Fraction
 from functools import partial
 
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
-from harness.cli import options
-from harness.cli.options import Limit, ReportOptions, parse_list
+from harness.cli import flags, resolve
+from harness.cli.flags import Limit, min_accuracy, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
@@ -33,36 +32,12 @@ AUTO_REPEAT_MAX = 5
 FORKED_CELLS = 2_000_000
 CALLER_SHARE = 0.37  # of the cases, for the caller, who also runs the structural gate
 ROOM_NAMES_SHOWN = 12
-AGENT, LEXICAL = "agent", "lexical"
-# What only an agent run uses; a lexical run given one of them says so instead of ignoring it.
-AGENT_ONLY = {
-    "agent": "--agent",
-    **{name: f"--{name}" for name in options.AGENTS},
-    "model": "--model",
-    "effort": "--effort",
-    "skip_preflight": "--skip-preflight",
-    "keep_logs": "--keep-logs",
-    "jobs": "--jobs",
-    "case_timeout": "--case-timeout",
-    "max_tool_calls": "--max-tool-calls",
-    "max_inspection_calls": "--max-inspection-calls",
-    "max_budget_usd": "--max-budget-usd",
-    "sandbox": "--sandbox",
-    "repeat": "--repeat",
-    "cache": "--cache",
-    "no_cache": "--no-cache",
-    "max_run_usd": "--max-run-usd",
-    "dry_run": "--dry-run",
-    "strict": "--strict",
-    "negatives": "--negatives",  # shared negatives belong to no skill: nothing for a ranking to test
-    "no_builtin_negatives": "--no-builtin-negatives",
-}
-LEXICAL_ONLY = {"min_rank1": "--min-rank1", "against": "--against"}
+AGENT, LEXICAL = flags.ENGINES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    options.add_skills_dir(parser)
-    options.add_routing_room(
+    flags.add_skills_dir(parser)
+    flags.add_routing_room(
         parser,
         "skills installed side by side: a,b or all (blank: --skill, else the only skill with a dataset)",
     )
@@ -74,9 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "against the names and descriptions, offline and free, an approximation of the agent "
         "(default: agent)",
     )
-    options.add_case_selection(parser)
-    options.add_agent(parser, matrix=True)
-    options.add_run_limits(
+    flags.add_case_selection(parser)
+    flags.add_agent(parser, matrix=True)
+    flags.add_run_limits(
         parser,
         jobs=Limit(4, "cases run at once, each in its own workspace"),
         case_timeout=Limit(240.0, "limit for one case"),
@@ -84,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             0.75, "spend cap per case, passed to the agent where it has one; 0 turns it off"
         ),
     )
-    options.add_routing_stops(parser)
+    flags.add_routing_stops(parser)
     parser.add_argument(
         "--sandbox",
         action="store_true",
@@ -105,8 +80,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="RATIO",
         help="the bar: passed/graded must reach it, exactly; 0 only reports (default: 1)",
     )
-    options.add_negatives(parser)
-    options.add_adoption(parser)
+    flags.add_negatives(parser)
+    flags.add_adoption(parser)
     parser.add_argument(
         "--min-rank1",
         default="0",
@@ -119,33 +94,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="REPORT",
         help="lexical engine: the JSON report of an agent routing run; list the cases the two disagree on",
     )
-    options.add_strict(parser)
-    options.add_paid_run(parser)
-    options.add_reports(parser)
-    options.add_timeout(parser)
+    flags.add_strict(parser)
+    flags.add_paid_run(parser)
+    flags.add_reports(parser)
+    flags.add_timeout(parser)
 
 
 def repeat_count(text: str) -> tuple[int, bool]:
     """`N` fixed samples per case, or `auto[:MAX]`: (most samples, adaptive)."""
     word, _, most = text.strip().lower().partition(":")
     if word != "auto":
-        return options.positive_int(text), False
+        return flags.positive_int(text), False
     try:
-        return (options.positive_int(most) if most else AUTO_REPEAT_MAX), True
+        return (flags.positive_int(most) if most else AUTO_REPEAT_MAX), True
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"'{text}': after auto: give the most samples, e.g. auto:8"
         ) from None
-
-
-def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise UsageError(f"{flag}: '{text}' is not a number between 0 and 1.") from None
-    if not 0 <= value <= 1:
-        raise UsageError(f"{flag}: {text} is outside 0..1; use 1 for every case, 0 to only report.")
-    return value
 
 
 def bounded(args: argparse.Namespace) -> bool:
@@ -154,7 +119,7 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    ReportOptions.from_args(args)  # a report flag that cannot work is a usage error before any token
+    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
         return route(args, ctx, cancel)
@@ -163,12 +128,11 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     min_accuracy(args.min_accuracy)  # a bad bar is a usage error before any token is spent
-    refuse_other_engines_flags(args)
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
-    room = resolve_room(args.routing_room, repo, skill_filter)
-    loaded = catalog.load(repo, room, options.negatives_from(args))
-    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    room = resolve_room(parse_list("--routing-room", args.routing_room), repo, skill_filter)
+    loaded = catalog.load(repo, room, resolve.negatives_from(args))
+    adoption = resolve.adoption(args, repo.root, ctx.cwd)
     if args.engine == LEXICAL:
         gate = partial(
             require_well_formed, loaded, ctx, "the skills this run ranks", adoption, "ranking them"
@@ -222,7 +186,7 @@ def run_lexical(
         forecast=forecast.compare(outcomes, agent_cases, args.against) if agent_cases is not None else None,
         case_entries=[Laid(text) for text in lines + rest_lines],
     )
-    code = finish(result, ctx, ReportOptions.from_args(args))
+    code = finish(result, ctx, flags.report_options(args))
     if cancel.is_set():  # a run of seconds finishes and reports; its exit still says it was stopped
         ctx.err(f"[routing] {cancel.name} received: every case was ranked and reported.")
         return cancel.exit_code
@@ -243,19 +207,3 @@ def named(room: list[str]) -> str:
     """The room's names for a progress line; a large room's first few and how many more."""
     shown = ", ".join(room[:ROOM_NAMES_SHOWN])
     return shown if len(room) <= ROOM_NAMES_SHOWN else f"{shown} and {len(room) - ROOM_NAMES_SHOWN} more"
-
-
-def refuse_other_engines_flags(args: argparse.Namespace) -> None:
-    """A flag the chosen engine never reads is a usage error, not a setting silently dropped."""
-    parser = argparse.ArgumentParser(add_help=False)
-    add_arguments(parser)
-    defaults = vars(parser.parse_args([]))  # parsed, so a typed default compares like the flag's value
-    unused = AGENT_ONLY if args.engine == LEXICAL else LEXICAL_ONLY
-    given = [flag for dest, flag in unused.items() if getattr(args, dest) != defaults[dest]]
-    if given:
-        other = AGENT if args.engine == LEXICAL else LEXICAL
-        raise UsageError(
-            f"{', '.join(given)} {'applies' if len(given) == 1 else 'apply'} to --engine {other} only, "
-            f"and this run uses --engine {args.engine}; drop {'it' if len(given) == 1 else 'them'} or "
-            "switch engines."
-        )

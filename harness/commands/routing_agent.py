@@ -13,13 +13,13 @@ from pathlib import Path
 from harness import agent
 from harness.cancel import Cancellation
 from harness.checks.gate import require_well_formed
-from harness.cli import options
-from harness.cli.options import Adoption, ReportOptions, parse_list
-from harness.commands.routing import min_accuracy
+from harness.cli import flags, resolve
+from harness.cli.flags import min_accuracy, parse_list
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
 from harness.model import catalog
+from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
@@ -56,7 +56,7 @@ def run_agents(
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
     readied = []
-    for name in options.agents_of(args):  # every agent ready before any case spends a token
+    for name in resolve.agents_of(args):  # every agent ready before any case spends a token
         try:
             readied.append(ready_agent(args, ctx, deadline, cancel, not args.dry_run, name))
         except AgentNotReady as exc:
@@ -64,7 +64,7 @@ def run_agents(
             publish(
                 result_of(args, ctx, repo, deadline, room, [], None, halt, runtime=name),
                 ctx,
-                ReportOptions.from_args(args),
+                flags.report_options(args),
             )
             ctx.err(f"error: {exc}")
             return exit_code(False, cancel)
@@ -82,7 +82,7 @@ def run_agents(
         sandbox=args.sandbox,
         keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
-    folder = options.cache_folder(args, repo, ctx)
+    folder = resolve.cache_folder(args, repo, ctx)
     results = ResultCache(folder) if folder else None
     budget = RunBudget(args.max_run_usd)  # --max-run-usd caps the whole command, every agent together
     matrix = len(readied) > 1
@@ -123,7 +123,7 @@ def run_agents(
         notes = runner.notes + ([results.write_error] if results and results.write_error else [])
         notes += [said] if (said := sandbox.sentence()) else []
         done.append(result_of(args, ctx, repo, deadline, room, outcomes, ready, halt, notes, sandbox=sandbox))
-    publish(done[0] if len(done) == 1 else RoutingMatrix(done), ctx, ReportOptions.from_args(args))
+    publish(done[0] if len(done) == 1 else RoutingMatrix(done), ctx, flags.report_options(args))
     for result in (r for r in done if not r.passed):
         reason = result.meta.halt.sentence() or (
             "the command's --timeout ran out" if result.meta.timed_out else result.gate.reason
@@ -150,10 +150,10 @@ def result_of(
     started."""
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     repeat, adaptive = args.repeat
-    folder = options.cache_folder(args, repo, ctx)
+    folder = resolve.cache_folder(args, repo, ctx)
     meta = RoutingMeta(
         run=RunMeta.of("routing", repo, deadline),
-        agent=ready.runtime if ready else (runtime or options.agents_of(args)[0]),
+        agent=ready.runtime if ready else (runtime or resolve.agents_of(args)[0]),
         agent_version=ready.version if ready else None,
         agent_path=ready.path if ready else None,
         model=args.model or seen_model(outcomes),

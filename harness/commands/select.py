@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 
 from harness import __version__
-from harness.cli import options
-from harness.cli.options import agents_of, parse_list
+from harness.cli import flags, resolve
+from harness.cli.flags import parse_list
+from harness.cli.resolve import agents_of
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar=("BASE", "HEAD"),
         help="plan for what HEAD changed since its merge base with BASE (needs git history)",
     )
-    options.add_skills_dir(parser)
+    flags.add_skills_dir(parser)
     parser.add_argument(
         "--routing-room",
         metavar="SKILLS",
@@ -141,7 +142,7 @@ def bounded(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(0)
     opts = plan_options(args, ctx)
-    repo = options.resolve_repo(args, ctx)
+    repo = resolve.resolve_repo(args, ctx)
     if not repo.skill_dirs:
         # A plan of nothing would pass every time and hide a wrong --skills-dir forever.
         raise HarnessError(
@@ -149,7 +150,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             f"under {repo.root} holds a SKILL.md; pass the globs naming your skills, such as "
             "--skills-dir 'skills/*'."
         )
-    room = resolve_room(args.routing_room, repo, allow_none=True, command="select")
+    room = resolve_room(
+        parse_list("--routing-room", args.routing_room), repo, allow_none=True, command="select"
+    )
     if args.all:
         selection = select_mod.select_all(repo, room)
     elif args.names is not None:

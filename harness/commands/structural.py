@@ -7,8 +7,7 @@ import argparse
 from harness.checks import references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
-from harness.cli import options
-from harness.cli.options import ExternalOptions, ReportOptions
+from harness.cli import flags, resolve
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.model import catalog, findings
@@ -19,13 +18,13 @@ HELP = "check skill format, datasets, policy files and internal links (offline, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    options.add_skills_dir(parser)
-    options.add_skill_narrowing(parser)
-    options.add_policy(parser)
-    options.add_external(parser, default=False, fetching=False)
-    options.add_negatives(parser)
-    options.add_adoption(parser)
-    options.add_reports(parser)
+    flags.add_skills_dir(parser)
+    flags.add_skill_narrowing(parser)
+    flags.add_policy(parser)
+    flags.add_external(parser, default=False, fetching=False)
+    flags.add_negatives(parser)
+    flags.add_adoption(parser)
+    flags.add_reports(parser)
 
 
 def bounded(args: argparse.Namespace) -> bool:
@@ -35,11 +34,11 @@ def bounded(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(0)
-    check_opts = options.check_options(args)
-    fetch = ExternalOptions.from_args(args, ctx.cwd) if args.external else None
-    repo = options.resolve_repo(args, ctx)
+    check_opts = resolve.check_options(args)
+    fetch = flags.external_options(args, ctx.cwd) if args.external else None
+    repo = resolve.resolve_repo(args, ctx)
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
-        loaded = options.narrow(catalog.load(repo, negatives=options.negatives_from(args)), args)
+        loaded = resolve.narrow(catalog.load(repo, negatives=resolve.negatives_from(args)), args)
         found = structural_checks.check(loaded, check_opts, ahead)
         fetched = None
         if fetch:  # the URLs the workers already collected; `refs` reports them in full
@@ -48,7 +47,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             scan = references.scan(loaded, check_opts.docs, ahead)
             fetched = external_checks.check_scan(scan, fetch)
             found = findings.ordered([*found, *fetched.findings])
-    adoption = options.Adoption.from_args(args, repo.root, ctx.cwd)
+    adoption = resolve.adoption(args, repo.root, ctx.cwd)
     adopted = adoption.apply(found)
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
     result = StructuralResult(
@@ -60,5 +59,5 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         folders={name: repo.rel(repo.skill_dirs[name]) for name in loaded.skills},
         **adoption.record(adopted, repo),
     )
-    code = finish(result, ctx, ReportOptions.from_args(args))
+    code = finish(result, ctx, flags.report_options(args))
     return fetched.ended(code) if fetched else code

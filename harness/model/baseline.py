@@ -17,6 +17,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.files import UnreadableFile, packaged_text, read_text
 from harness.model.findings import ERROR, Finding, fingerprint_of
+from harness.model.repo import Repo
 
 DEFAULT = Path(".skillscope") / "baseline.json"
 FORMAT = 1
@@ -37,6 +38,26 @@ class Adopted:
 
     findings: list[Finding]
     fixed: list[dict] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """The baseline and the demoted rules in force for one run."""
+
+    baseline: Baseline
+    demoted: tuple[str, ...] = ()
+
+    def apply(self, found: Iterable[Finding]) -> Adopted:
+        return apply(found, self.baseline, self.demoted)
+
+    def record(self, adopted: Adopted, repo: Repo) -> dict:
+        """The result fields saying what the baseline and --warn changed."""
+        path = self.baseline.path
+        return {
+            "baseline_file": repo.rel(path) if path else None,
+            "fixed": adopted.fixed,
+            "demoted_rules": self.demoted,
+        }
 
 
 def load(explicit: str | None, root: Path, cwd: Path) -> Baseline:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
-from harness import agent
 from harness.cancel import Cancellation
-from harness.cli import options
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError
 from harness.model.envelope import Halt
+
+if TYPE_CHECKING:
+    from harness import agent
 
 
 class AgentNotReady(HarnessError):
@@ -22,16 +24,17 @@ def ready_agent(
     ctx: Context,
     deadline: Deadline,
     cancel: Cancellation,
-    preflight: bool = True,
-    runtime: str | None = None,
+    preflight: bool,
+    runtime: str,
 ) -> agent.Agent:
-    """The agent located, isolated and (unless --skip-preflight, or not `preflight` for a dry run that
-    must send nothing) proven able to reach its API, its probes bounded by the command's --timeout and
-    ended by a cancelling signal. `runtime` defaults to the first agent --agent names."""
-    name = runtime or options.agents_of(args)[0]
+    """The agent `runtime` located, isolated and (unless --skip-preflight, or not `preflight` for a dry
+    run that must send nothing) proven able to reach its API, its probes bounded by the command's
+    --timeout and ended by a cancelling signal."""
+    from harness import agent  # here: the free runs that share paid/'s modules (lexical) never load it
+
     try:
         ready = agent.connect_runtime(
-            name, getattr(args, name, None), ctx.environ, deadline=deadline, cancel=cancel
+            runtime, getattr(args, runtime, None), ctx.environ, deadline=deadline, cancel=cancel
         )
         if preflight and not args.skip_preflight:
             ready.preflight(args.model, deadline=deadline, cancel=cancel)
@@ -57,7 +60,12 @@ def exit_code(passed: bool, cancel: Cancellation) -> int:
 
 
 def ready_agents(
-    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, preflight: bool = True
+    args: argparse.Namespace,
+    ctx: Context,
+    deadline: Deadline,
+    cancel: Cancellation,
+    preflight: bool,
+    runtimes: list[str],
 ) -> list[agent.Agent]:
-    """Every agent --agent names, each ready as `ready_agent` makes it, in the order given."""
-    return [ready_agent(args, ctx, deadline, cancel, preflight, name) for name in options.agents_of(args)]
+    """Every agent of `runtimes` (those --agent names), each ready as `ready_agent` makes it, in order."""
+    return [ready_agent(args, ctx, deadline, cancel, preflight, name) for name in runtimes]

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Protocol
 
 from harness import schemas
-from harness.cli.options import ReportOptions
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.files import append_text, write_atomic, write_new
@@ -41,6 +40,22 @@ REPORTS: dict[str, str] = {
 RUNS = Path(".skillscope") / "runs"
 SELF_CHECKED_ITEMS = 200  # of each list in a report, by the schema self-check
 TRIES = 1000  # names tried for one command's report within one second before giving up
+
+
+@dataclasses.dataclass(frozen=True)
+class ReportOptions:
+    """Where a command's reports go and what its stdout shows, from the flags a command declared."""
+
+    output: str | None = None
+    summary: str | None = None
+    junit: str | None = None
+    format: str = "text"
+    quiet: bool = False
+    verbose: bool = False
+
+    @property
+    def json_to_stdout(self) -> bool:
+        return self.output == "-"
 
 
 class Result(Protocol):
@@ -113,9 +128,10 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
         ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
     else:
         shown = redact(stdout_text(result, report, document, markdown, path, ctx, where))
-        # What a person reads is escaped like every other line the terminal gets; machine formats
-        # (JSON, JUnit, SARIF) escape by their own rules.
-        ctx.stdout.write(escaped(shown) if where.format in ("text", "markdown") else shown)
+        # Markdown on stdout is read on a terminal: escaped like every other line it gets (the text
+        # format neutralises each piece itself, around its own colours; JSON, JUnit and SARIF escape
+        # by their own rules).
+        ctx.stdout.write(escaped(shown) if where.format == "markdown" else shown)
         if ctx.in_github_actions and where.format in ("text", "markdown"):
             annotations = github.finding_annotations(report.findings(result))
             ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))

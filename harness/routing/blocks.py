@@ -8,12 +8,11 @@ one-posting-at-a-time sum, on every platform; tests check it against that sum.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from harness.routing.vectors import Index, Match, Vector
+from harness.routing.scoring import SHARED_SHOWN, Match, Vector
 
 # About 1 MB of float64 scores per block, whatever the room's size: a block and the few arrays made
 # from it stay within a core's cache (measured: 4 MB blocks graded 10,000 cases x 1,000 skills in
@@ -26,16 +25,17 @@ def block_rows(skills: int) -> int:
 
 
 class Postings:
-    """Each word's skills (columns) and weights, concatenated word after word, skills in name order."""
+    """Each word's skills (columns) and weights, concatenated word after word, skills in name order:
+    `names` sorted, `vectors` each skill's unit vector."""
 
-    def __init__(self, index: Index):
-        self.index = index
+    def __init__(self, names: list[str], vectors: Mapping[str, Vector]):
+        self.names = names
         self.words: dict[str, int] = {}  # each word's number, in order of first use by name order
         word_ids: list[int] = []
         columns: list[int] = []
         weights: list[float] = []
-        for column, name in enumerate(index.names):
-            for stem, weight in index.vectors[name].weights.items():
+        for column, name in enumerate(names):
+            for stem, weight in vectors[name].weights.items():
                 word = self.words.get(stem)
                 if word is None:
                     word = self.words[stem] = len(self.words)
@@ -74,7 +74,7 @@ class Postings:
         ends = np.cumsum(lengths)
         total = int(ends[-1]) if len(ends) else 0
         positions = np.repeat(self.starts[word_ids] - (ends - lengths), lengths) + np.arange(total)
-        skills = len(self.index.names)
+        skills = len(self.names)
         return Products(
             cells=np.repeat(np.array(rows, dtype=np.int64), lengths) * skills + self.columns[positions],
             values=np.repeat(np.array(query_weights, dtype=np.float64), lengths) * self.weights[positions],
@@ -97,10 +97,10 @@ class ScoreBlock:
     """Rows of scores for a block of texts, read as ranks the way a case reads them: a tie counts
     against a positive (worst_ranks) and for a negative's false trigger (best_ranks)."""
 
-    def __init__(self, index: Index, postings: Postings, queries: list[Vector]):
-        self.index, self.postings, self.queries = index, postings, queries
+    def __init__(self, postings: Postings, queries: list[Vector]):
+        self.postings, self.queries = postings, queries
         self.products = postings.products(queries)
-        self.matrix = self.products.matrix(len(queries), len(index.names))
+        self.matrix = self.products.matrix(len(queries), len(postings.names))
 
     def scores_of(self, columns: list[int], rows: list[int] | None = None) -> list[float]:
         """The score of skill `columns[i]` in row `rows[i]` (row i when `rows` is not given)."""
@@ -110,7 +110,7 @@ class ScoreBlock:
         """1 + every other skill scoring as much or more (a tie counts against); unshared ranks last."""
         own = self._own(columns, rows)
         counts = (self._rows(rows) >= own[:, None]).sum(axis=1)
-        return np.where(own == 0, len(self.index.names), counts).tolist()
+        return np.where(own == 0, len(self.postings.names), counts).tolist()
 
     def best_ranks(self, columns: list[int], rows: list[int] | None = None) -> list[int]:
         """1 + the skills scoring strictly more: a skill tied for first ranks 1."""
@@ -125,13 +125,11 @@ class ScoreBlock:
 
     def tops(self, count: int) -> list[list[Match]]:
         """Each row's `count` best-scoring skills above zero, ties by name, with their shared words."""
-        from harness.routing.vectors import Match
-
         best = self._best(count)
         shared = self._shared(
             [row * self.matrix.shape[1] + column for row, found in enumerate(best) for _, column in found]
         )
-        names = self.index.names
+        names = self.postings.names
         skills = self.matrix.shape[1]
         return [
             [Match(names[column], -score, shared.get(row * skills + column, ())) for score, column in found]
@@ -167,8 +165,6 @@ class ScoreBlock:
     def _shared(self, cells: list[int]) -> dict[int, tuple[str, ...]]:
         """For each cell, the words its row's text and its skill both hold, heaviest term first, ties by
         word, as the text wrote them (the order Index.shared gives)."""
-        from harness.routing.vectors import SHARED_SHOWN
-
         terms = self.products
         chosen = np.isin(terms.cells, np.array(cells, dtype=np.int64))
         where, values, words = terms.cells[chosen], terms.values[chosen], terms.words[chosen]

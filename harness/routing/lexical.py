@@ -13,7 +13,8 @@ from harness.model import findings
 from harness.model.dataset import Case
 from harness.model.findings import Finding
 from harness.routing import verdicts
-from harness.routing.vectors import Index, Match, document_text
+from harness.routing.scoring import Match
+from harness.routing.vectors import Index, document_text
 
 TOP_SHOWN = 3
 WORDS_SHOWN = 8

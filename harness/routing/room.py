@@ -1,4 +1,4 @@
-"""The routing room: which skills a routing run installs side by side, resolved from --routing-room.
+"""The routing room: which skills a routing run installs side by side, resolved from --routing-room's list.
 
 Shared by `routing` (which must have a room) and `select` (for which an empty room means no routing job).
 """
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.cli.options import parse_list
 from harness.errors import UsageError
 from harness.model.repo import Repo
+from harness.printable import name_list
 
 FLAG = "--routing-room"
 EVERY = "all"
@@ -17,7 +17,7 @@ NOBODY = "none"
 
 
 def resolve_room(
-    raw: str | None,
+    listed: Sequence[str],
     repo: Repo,
     skill_filter: Sequence[str] = (),
     *,
@@ -26,15 +26,14 @@ def resolve_room(
 ) -> list[str]:
     """The room, in listed order without duplicates.
 
-    `raw` is the flag's text: `a,b` (or a JSON array), `all` (every skill with a dataset), `none`, or blank.
-    Blank means `skill_filter` when one is given (naming skills is a listing, not a guess), else the only
+    `listed` is the flag's list: skill names, `all` (every skill with a dataset) or `none` alone, or empty.
+    Empty means `skill_filter` when one is given (naming skills is a listing, not a guess), else the only
     skill with a dataset. With `allow_none` (a command that can simply skip routing), `none` and a blank
     flag in a repo of several skills both give an empty room; without it both are usage errors, since a
     routing run with an unnamed room would pick a score's meaning for the user.
     """
     candidates = repo.with_dataset()
-    text = (raw or "").strip()
-    keyword = text.lower()
+    keyword = listed[0].lower() if len(listed) == 1 else ""
     if keyword == NOBODY:
         if allow_none:
             return []
@@ -44,8 +43,8 @@ def resolve_room(
         )
     if keyword == EVERY:
         return _non_empty(candidates, repo, allow_none, command)
-    if text:
-        return _named(parse_list(FLAG, text), candidates, repo, FLAG)
+    if listed:
+        return _named(list(listed), candidates, repo, FLAG)
     if skill_filter:
         return _named(list(skill_filter), candidates, repo, "--skill")
     if len(candidates) == 1:
@@ -56,14 +55,6 @@ def resolve_room(
         f"`{command}` needs the skills that go in the room: name them with {FLAG} a,b or "
         f"{FLAG} {EVERY}; skills with a dataset here: {name_list(candidates)}."
     )
-
-
-def name_list(names: Sequence[str], limit: int = 20) -> str:
-    """Skill names for a message: all of a few, the first `limit` of many; `none` for no names."""
-    if not names:
-        return "none"
-    shown = ", ".join(names[:limit])
-    return shown if len(names) <= limit else f"{shown} and {len(names) - limit} more"
 
 
 def _named(names: list[str], candidates: list[str], repo: Repo, flag: str) -> list[str]:

@@ -13,24 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from harness.routing.scoring import SHARED_SHOWN, Vector
 from harness.routing.terms import Analyzer
 
 if TYPE_CHECKING:
     from harness.routing.blocks import Postings, ScoreBlock
 
 IDF_PLACES = 12
-SHARED_SHOWN = 8
 # Floating-point slack when a bound decides whether a pair can still reach a threshold.
 SLACK = 1e-9
-
-
-@dataclass(frozen=True)
-class Match:
-    """One skill's score for a text, and the words both held, the heaviest first."""
-
-    skill: str
-    score: float
-    shared: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -39,12 +30,6 @@ class Pair:
     second: str
     score: float
     shared: tuple[str, ...]
-
-
-@dataclass
-class Vector:
-    weights: dict[str, float]  # stem -> weight, the vector of unit length
-    words: dict[str, str]  # stem -> the first word written for it
 
 
 def document_text(name: str, description: str) -> str:
@@ -80,14 +65,14 @@ class Index:
         """Each text's cosine with every skill, one row per text and one column per name."""
         from harness.routing.blocks import ScoreBlock
 
-        return ScoreBlock(self, self.postings(), [self.vector(text) for text in texts])
+        return ScoreBlock(self.postings(), [self.vector(text) for text in texts])
 
     def postings(self) -> Postings:
         """The arrays a ranking walks, built once, on first use (the collision check never needs numpy)."""
         from harness.routing.blocks import Postings
 
         if self._postings is None:
-            self._postings = Postings(self)
+            self._postings = Postings(self.names, self.vectors)
         return self._postings
 
     def vector(self, text: str) -> Vector:

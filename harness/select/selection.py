@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from harness.errors import UsageError
 from harness.model import dataset
 from harness.model.repo import Repo
-from harness.routing.room import name_list
+from harness.printable import name_list
 from harness.select.policy import EXTENDED_ROUTING_INPUT, ROUTING_INPUTS, PlanOptions
 
 

@@ -10,7 +10,7 @@ import pytest
 from tests.support.helpers import make_skill, run_cli, structural
 
 # Schemas of inputs and of select's plan (printed, not published as a report).
-NOT_REPORTS = {"evals.schema.json", "machine.schema.json", "plan.schema.json"}
+NOT_REPORTS = {"evals.schema.json", "machine.schema.json", "plan.schema.json", "compare-input.schema.json"}
 
 
 def repo_with_two_catalogs(root: Path) -> Path:

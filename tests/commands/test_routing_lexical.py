@@ -138,6 +138,17 @@ def test_a_flag_only_the_agent_reads_is_a_usage_error(catalog_repo: Path, flags:
     assert run.code == 2 and named in run.stderr
 
 
+@pytest.mark.parametrize(("setting", "refused"), [("jobs = 2\n", True), ("jobs = 4\n", False)])
+def test_a_settings_key_only_the_agent_reads_is_refused_unless_it_keeps_the_default(
+    catalog_repo: Path, setting: str, refused: bool
+):
+    """The file's keys are defaults the run would silently drop; routing's own default (4) drops nothing."""
+    (catalog_repo / "skillscope.toml").write_text(setting, encoding="utf-8")
+    run, _ = lexical(catalog_repo)
+    assert ("--jobs applies to --engine agent only" in run.stderr) is refused
+    assert (run.code == 2) is refused
+
+
 def test_lexical_flags_on_an_agent_run_are_a_usage_error_before_any_agent_is_sought(tmp_path: Path):
     make_skill(tmp_path / "repo", "alpha")
     run = run_cli(["routing", "--repo", str(tmp_path / "repo"), "--min-rank1", "0.5"], cwd=tmp_path)
@@ -266,8 +277,9 @@ def test_a_lexical_run_never_imports_the_agent_machinery(catalog_repo: Path):
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
         "    main(['routing', '--engine', 'lexical', '--skills-dir', '*', '--routing-room', 'all',"
         " '--output', sys.argv[1]])\n"
-        "print([m for m in sys.modules if m.startswith(('harness.agent', 'harness.paid',"
-        " 'harness.routing.runner', 'harness.commands.routing_agent', 'subprocess'))])\n"
+        "print([m for m in sys.modules if m.startswith(('harness.agent', 'harness.paid.cache',"
+        " 'harness.paid.dryrun', 'harness.paid.progress', 'harness.routing.runner',"
+        " 'harness.commands.routing_agent', 'subprocess'))])\n"
     )
     output = catalog_repo.parent / "probe.json"
     done = subprocess.run(

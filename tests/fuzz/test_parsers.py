@@ -17,7 +17,7 @@ from harness.agent.logs import READERS
 from harness.agent.trace import TraceBuilder
 from harness.behavioral.judge import InvalidAnswer, parse_verdicts
 from harness.checks import references, skill_md
-from harness.cli.options import parse_list
+from harness.cli.flags import parse_list
 from harness.errors import HarnessError
 from harness.files import UnreadableFile
 from harness.markdown import budget, links, sections

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.routing.blocks import block_rows
-from harness.routing.vectors import SHARED_SHOWN, Index, document_text
+from harness.routing.scoring import SHARED_SHOWN
+from harness.routing.vectors import Index, document_text
 
 # Few words, so descriptions overlap, repeat and tie; "zulu" and "yankee" are held by no skill.
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]

@@ -1,4 +1,5 @@
-"""resolve_room: listed, all, none, blank, --skill as the room, and every refusal."""
+"""resolve_room: listed, all, none, blank, --skill as the room, and every refusal (from the flag's text,
+as the commands read it)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli.flags import parse_list
 from harness.errors import UsageError
 from harness.model import repo as repo_mod
-from harness.routing.room import name_list, resolve_room
+from harness.routing.room import resolve_room
 from tests.support.select import skill
 
 
@@ -20,68 +22,72 @@ def make_repo(root: Path, *names: str, bare: tuple[str, ...] = ()) -> repo_mod.R
     return repo_mod.discover(root, ["skills/*"])
 
 
+def flag(text: str | None) -> list[str]:
+    return parse_list("--routing-room", text)
+
+
 @pytest.fixture
 def three(tmp_path):
     return make_repo(tmp_path, "alpha", "beta", "gamma", bare=("no-data",))
 
 
 def test_a_listed_room_keeps_its_order_and_drops_repeats(three):
-    assert resolve_room("gamma,alpha,gamma", three) == ["gamma", "alpha"]
+    assert resolve_room(flag("gamma,alpha,gamma"), three) == ["gamma", "alpha"]
 
 
 def test_a_json_array_is_a_listing_too(three):
-    assert resolve_room('["beta", "alpha"]', three) == ["beta", "alpha"]
+    assert resolve_room(flag('["beta", "alpha"]'), three) == ["beta", "alpha"]
 
 
 def test_all_is_every_skill_with_a_dataset(three):
-    assert resolve_room("all", three) == ["alpha", "beta", "gamma"]
-    assert resolve_room(" ALL ", three) == ["alpha", "beta", "gamma"]
+    assert resolve_room(flag("all"), three) == ["alpha", "beta", "gamma"]
+    assert resolve_room(flag(" ALL "), three) == ["alpha", "beta", "gamma"]
 
 
 def test_none_is_an_empty_room_where_routing_is_optional(three):
-    assert resolve_room("none", three, allow_none=True) == []
-    assert resolve_room("None", three, allow_none=True) == []
+    assert resolve_room(flag("none"), three, allow_none=True) == []
+    assert resolve_room(flag("None"), three, allow_none=True) == []
 
 
 def test_none_is_refused_where_a_routing_run_was_asked_for(three):
     with pytest.raises(UsageError, match="--routing-room none` empties the room"):
-        resolve_room("none", three)
+        resolve_room(flag("none"), three)
 
 
 def test_blank_in_a_one_skill_repo_is_that_skill(tmp_path):
     only = make_repo(tmp_path, "solo", bare=("helper",))
-    assert resolve_room(None, only) == ["solo"]
-    assert resolve_room("  ", only, allow_none=True) == ["solo"]
+    assert resolve_room(flag(None), only) == ["solo"]
+    assert resolve_room(flag("  "), only, allow_none=True) == ["solo"]
 
 
 def test_blank_with_several_skills_asks_routing_to_choose(three):
     with pytest.raises(UsageError) as caught:
-        resolve_room("", three, command="routing")
+        resolve_room(flag(""), three, command="routing")
     message = str(caught.value)
     assert "--routing-room a,b" in message and "all" in message
     assert "alpha, beta, gamma" in message and "no-data" not in message
 
 
 def test_blank_with_several_skills_means_no_routing_where_that_is_allowed(three):
-    assert resolve_room(None, three, allow_none=True) == []
+    assert resolve_room(flag(None), three, allow_none=True) == []
 
 
 def test_blank_with_skill_filter_makes_the_filter_the_room(three):
-    assert resolve_room(None, three, ["beta", "alpha"]) == ["beta", "alpha"]
+    assert resolve_room(flag(None), three, ["beta", "alpha"]) == ["beta", "alpha"]
 
 
 def test_an_explicit_room_wins_over_the_skill_filter(three):
-    assert resolve_room("gamma", three, ["alpha"]) == ["gamma"]
+    assert resolve_room(flag("gamma"), three, ["alpha"]) == ["gamma"]
 
 
 def test_unknown_names_in_the_skill_filter_are_named_under_its_flag(three):
     with pytest.raises(UsageError, match=r"^--skill names nope, which is not a skill"):
-        resolve_room(None, three, ["nope"])
+        resolve_room(flag(None), three, ["nope"])
 
 
 def test_unknown_names_are_all_named(three):
     with pytest.raises(UsageError) as caught:
-        resolve_room("alpha,zeta,eta", three)
+        resolve_room(flag("alpha,zeta,eta"), three)
     message = str(caught.value)
     assert message.startswith("--routing-room names zeta, eta, which are not")
     assert "skills/*" in message and "alpha, beta, gamma" in message
@@ -89,33 +95,27 @@ def test_unknown_names_are_all_named(three):
 
 def test_a_skill_without_a_dataset_cannot_be_in_the_room(three):
     with pytest.raises(UsageError, match="names no-data, which is not a skill with evals/evals.json"):
-        resolve_room("no-data", three)
+        resolve_room(flag("no-data"), three)
 
 
 def test_a_keyword_mixed_into_a_list_is_refused(three):
     with pytest.raises(UsageError, match="`all` stands alone"):
-        resolve_room("alpha,all", three)
+        resolve_room(flag("alpha,all"), three)
 
 
 def test_a_malformed_list_names_the_flag(three):
     with pytest.raises(UsageError, match="^--routing-room: invalid JSON"):
-        resolve_room("[alpha", three)
+        resolve_room(flag("[alpha"), three)
 
 
 def test_no_skill_with_a_dataset_is_an_error_for_routing(tmp_path):
     empty = make_repo(tmp_path, bare=("helper",))
     for raw in (None, "all"):
         with pytest.raises(UsageError, match="no skill to put in the room"):
-            resolve_room(raw, empty)
+            resolve_room(flag(raw), empty)
 
 
 def test_no_skill_with_a_dataset_is_an_empty_room_for_select(tmp_path):
     empty = make_repo(tmp_path, bare=("helper",))
-    assert resolve_room(None, empty, allow_none=True) == []
-    assert resolve_room("all", empty, allow_none=True) == []
-
-
-def test_name_list_shortens_long_listings():
-    assert name_list([]) == "none"
-    assert name_list(["a", "b"]) == "a, b"
-    assert name_list([f"s{i}" for i in range(25)], limit=3) == "s0, s1, s2 and 22 more"
+    assert resolve_room(flag(None), empty, allow_none=True) == []
+    assert resolve_room(flag("all"), empty, allow_none=True) == []

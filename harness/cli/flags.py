@@ -1,24 +1,98 @@
-"""Flags shared by several commands, declared once, and their resolution into repo objects."""
+"""The flags several commands share, each group declared once, and the value types they parse with.
+
+FLAGS states, once per flag, what argparse does not hold: its environment fallback, whether a settings
+file may hold it, and which routing engine or command reads it; the settings file, the fallbacks and
+the refusals of a flag a run would not read are derived from it. Commands compose the `add_*` groups.
+The typed options a feature takes (ReportOptions, ExternalOptions) are built here from the flags, so
+the feature that owns them never imports the CLI.
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from harness.checks import COLLISION_ERROR, COLLISION_WARN, CheckOptions
-from harness.context import Context
+from harness.checks import COLLISION_ERROR, COLLISION_WARN
 from harness.errors import UsageError
-from harness.files import in_place
 from harness.flagjson import json_value
-from harness.model import baseline as baseline_mod
-from harness.model import repo as repo_mod
-from harness.model.catalog import Catalog, Negatives
-from harness.model.findings import Finding
-from harness.model.repo import Repo
-from harness.paid.cache import DEFAULT_FOLDER as DEFAULT_CACHE
+
+if TYPE_CHECKING:
+    from harness.checks.external import ExternalOptions
+    from harness.report import ReportOptions
+
+AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
+ENGINES = AGENT_ENGINE, LEXICAL_ENGINE = ("agent", "lexical")  # routing's --engine
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One long flag's facts besides how argparse parses it."""
+
+    name: str  # without the dashes: also its key in a settings file
+    env: str | None = None  # the environment variable it falls back to, which beats the settings file
+    setting: bool = True  # whether a settings file may hold it
+    engine: str | None = None  # routing: the one --engine that reads it (None: either)
+    refused_by: tuple[str, ...] = ()  # commands that accept it only to say it belongs to routing
+
+    @property
+    def option(self) -> str:
+        return f"--{self.name}"
+
+    @property
+    def dest(self) -> str:
+        return self.name.replace("-", "_")
+
+
+BEHAVIORAL = ("behavioral",)
+# Every flag with a fact to state, in the order messages list them; any other flag is a setting of the
+# commands that declare it, read by whatever they run.
+FLAGS = {
+    flag.name: flag
+    for flag in (
+        # A settings file cannot choose the root it is found at; --help and --version only print.
+        Flag("repo", env="SKILLSCOPE_REPO", setting=False),
+        Flag("help", setting=False),
+        Flag("version", setting=False),
+        Flag("skills-dir", env="SKILLSCOPE_SKILLS"),
+        Flag("routing-room", refused_by=BEHAVIORAL),
+        Flag("min-accuracy", refused_by=BEHAVIORAL),
+        # What only an agent run reads: a lexical run given one says so instead of ignoring it.
+        Flag("agent", engine=AGENT_ENGINE),
+        *(Flag(name, env=f"SKILLSCOPE_{name.upper()}", engine=AGENT_ENGINE) for name in AGENTS),
+        Flag("model", engine=AGENT_ENGINE),
+        Flag("effort", engine=AGENT_ENGINE),
+        Flag("skip-preflight", engine=AGENT_ENGINE),
+        Flag("keep-logs", engine=AGENT_ENGINE),
+        Flag("jobs", engine=AGENT_ENGINE),
+        Flag("case-timeout", engine=AGENT_ENGINE),
+        Flag("max-tool-calls", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("max-inspection-calls", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("max-budget-usd", engine=AGENT_ENGINE),
+        Flag("sandbox", engine=AGENT_ENGINE),
+        Flag("repeat", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("cache", engine=AGENT_ENGINE),
+        Flag("no-cache", engine=AGENT_ENGINE),
+        Flag("max-run-usd", engine=AGENT_ENGINE),
+        Flag("dry-run", engine=AGENT_ENGINE),
+        Flag("strict", engine=AGENT_ENGINE),
+        # Shared negatives belong to no skill: nothing for a ranking to test.
+        Flag("negatives", engine=AGENT_ENGINE),
+        Flag("no-builtin-negatives", engine=AGENT_ENGINE),
+        Flag("min-rank1", engine=LEXICAL_ENGINE),
+        Flag("against", engine=LEXICAL_ENGINE),
+    )
+}
+ENVIRONMENT = {flag.name: flag.env for flag in FLAGS.values() if flag.env}
+NOT_SETTINGS = frozenset(flag.name for flag in FLAGS.values() if not flag.setting)
+
+
+def refused_by(command: str) -> list[str]:
+    """The options `command` accepts only to refuse them, naming the command they belong to."""
+    return [flag.option for flag in FLAGS.values() if command in flag.refused_by]
 
 
 def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
@@ -49,58 +123,13 @@ def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
 SEVERAL_WORDS = {"nargs": "+"}
 
 
-REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"), ("html", "--html"))
-
-
-def check_outputs(args: argparse.Namespace, cwd: Path) -> None:
-    """Every path a command will write its reports or logs to, checked before any work: a run that
-    grades for an hour and then cannot write its report has wasted the hour. Relative to `cwd`."""
-    for attr, flag in REPORT_FILES:
-        value = getattr(args, attr, None)
-        if value and not (attr == "output" and value == "-"):  # `--output -` is stdout, not a file
-            writable(flag, cwd / value, folder=False)
-    if getattr(args, "keep_logs", None):
-        writable("--keep-logs", cwd / args.keep_logs, folder=True)
-
-
-def writable(flag: str, path: Path, folder: bool) -> None:
-    """A usage error unless `path` is (or can be created as) a writable file, or folder."""
-    try:
-        if path.exists():
-            if folder != path.is_dir():
-                want, found = ("a folder", "a file") if folder else ("a file path", "a folder")
-                raise UsageError(f"{flag} {path} is {found}; pass {want}.")
-            if not folder and in_place(path):  # a device or a FIFO: written into, never replaced
-                return
-            if not os.access(path, os.W_OK):
-                raise UsageError(f"{flag} {path} cannot be written (permission denied); pass another path.")
-            return
-        ancestor = path.parent
-        while not ancestor.exists():
-            ancestor = ancestor.parent
-    except OSError as exc:
-        raise UsageError(
-            f"{flag} {path} cannot be used ({exc.strerror or exc}); pass another path."
-        ) from None
-    except ValueError:  # a NUL in the path
-        raise UsageError(f"{flag} holds a character no path can; pass another path.") from None
-    if not ancestor.is_dir():
-        raise UsageError(
-            f"{flag} {path} cannot be created: {ancestor} is a file, not a folder; pass another path."
-        )
-    if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise UsageError(
-            f"{flag} {path} cannot be created in {ancestor} (permission denied); pass another path."
-        )
-
-
 def add_skills_dir(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--skills-dir",
         metavar="GLOBS",
         **SEVERAL_WORDS,
         help="root-relative globs naming skill directories, as a JSON array or a comma "
-        "list (default: $SKILLSCOPE_SKILLS, else every directory in the current one)",
+        f"list (default: ${FLAGS['skills-dir'].env}, else every directory in the current one)",
     )
 
 
@@ -172,16 +201,6 @@ def similarity(text: str) -> float:
     return value
 
 
-def check_options(args: argparse.Namespace) -> CheckOptions:
-    return CheckOptions(
-        skill_files=tuple(parse_list("--skill-files", args.skill_files)),
-        skill_sections=tuple(parse_list("--skill-sections", args.skill_sections)),
-        docs=tuple(parse_list("--docs", args.docs)),
-        collision_warn=args.collision_warn,
-        collision_error=args.collision_error,
-    )
-
-
 def add_negatives(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--negatives",
@@ -197,12 +216,6 @@ def add_negatives(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def negatives_from(args: argparse.Namespace) -> Negatives:
-    given = vars(args)
-    files = [path for value in given.get("negatives") or [] for path in parse_list("--negatives", value)]
-    return Negatives(tuple(dict.fromkeys(files)), builtin=not given.get("no_builtin_negatives"))
-
-
 def add_adoption(parser: argparse.ArgumentParser) -> None:
     """Adopting rules step by step: a baseline of known findings, and rules demoted to warnings."""
     parser.add_argument(
@@ -214,34 +227,6 @@ def add_adoption(parser: argparse.ArgumentParser) -> None:
     add_warn(parser, "report these rules as warnings, e.g. tier0-behavior (recorded in the report)")
 
 
-@dataclass(frozen=True)
-class Adoption:
-    """The baseline and the demoted rules in force for one run."""
-
-    baseline: baseline_mod.Baseline
-    demoted: tuple[str, ...] = ()
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
-        given = vars(args)
-        return cls(
-            baseline_mod.load(given.get("baseline"), root, cwd),
-            tuple(parse_list("--warn", given.get("warn"))),
-        )
-
-    def apply(self, found: Iterable[Finding]) -> baseline_mod.Adopted:
-        return baseline_mod.apply(found, self.baseline, self.demoted)
-
-    def record(self, adopted: baseline_mod.Adopted, repo: Repo) -> dict:
-        """The result fields saying what the baseline and --warn changed."""
-        path = self.baseline.path
-        return {
-            "baseline_file": repo.rel(path) if path else None,
-            "fixed": adopted.fixed,
-            "demoted_rules": self.demoted,
-        }
-
-
 def add_docs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--docs",
@@ -251,56 +236,30 @@ def add_docs(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class ExternalOptions:
-    """How external URLs are fetched; built once from the flags a command declared (add_external)."""
+def external_options(args: argparse.Namespace, cwd: Path) -> ExternalOptions:
+    """The flags given; a command without the fetching flags (structural) gets their defaults."""
+    from harness.checks.external import ExternalOptions
 
-    # Hosts at once. Threads wait on the network, not the CPU: well above the core count, so a
-    # repo's hosts fit in one round and the run takes about as long as its busiest host.
-    jobs: int = 64
-    request_timeout_s: float = 15.0
-    retries: int = 2
-    backoff_s: float = 1.0
-    max_redirects: int = 10
-    exclude: tuple[str, ...] = ()
-    cache_path: Path | None = None
-    cache_max_age_s: float = 86400.0
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace, cwd: Path) -> ExternalOptions:
-        """The flags given; a command without the fetching flags (structural) gets their defaults."""
-        given = vars(args)
-        cache = given.get("cache")
-        made = cls(
-            jobs=given["jobs"],
-            exclude=tuple(parse_list("--exclude-url", given.get("exclude_url"))),
-            cache_path=cwd / cache if cache else None,
-            **{name: given[flag] for flag, name in FETCHING.items() if flag in given},
-        )
-        return made.checked()
-
-    def checked(self) -> ExternalOptions:
-        """The same options, or a UsageError naming the flag whose value cannot work."""
-        if self.jobs < 1:
-            raise UsageError(f"--jobs is {self.jobs}; pass 1 or more.")
-        if self.retries < 0:
-            raise UsageError(f"--retries is {self.retries}; pass 0 or more.")
-        if self.request_timeout_s <= 0:
-            raise UsageError(
-                f"--request-timeout is {self.request_timeout_s:g}; pass a positive number of seconds."
-            )
-        if self.cache_max_age_s < 0:
-            raise UsageError(f"--cache-max-age is {self.cache_max_age_s:g}; pass 0 or more seconds.")
-        return self
+    given = vars(args)
+    cache = given.get("cache")
+    made = ExternalOptions(
+        jobs=given["jobs"],
+        exclude=tuple(parse_list("--exclude-url", given.get("exclude_url"))),
+        cache_path=cwd / cache if cache else None,
+        **{name: given[flag] for flag, name in FETCHING.items() if flag in given},
+    )
+    return made.checked()
 
 
 # The tuning flags of `refs` (argparse dest -> ExternalOptions field).
 FETCHING = {"cache_max_age": "cache_max_age_s", "request_timeout": "request_timeout_s", "retries": "retries"}
-EXTERNAL_DEFAULTS = {f.name: f.default for f in fields(ExternalOptions)}
 
 
 def add_external(parser: argparse.ArgumentParser, default: bool = True, fetching: bool = True) -> None:
     """The external URL check's flags; `fetching` adds the cache and request tuning of `refs`."""
+    from harness.checks.external import ExternalOptions  # imported by the two commands that use it
+
+    defaults = ExternalOptions()
     state = "on" if default else "off"
     parser.add_argument(
         "--external",
@@ -313,7 +272,7 @@ def add_external(parser: argparse.ArgumentParser, default: bool = True, fetching
         metavar="REGEXES",
         help="regexes (JSON array or comma list) for URLs the external check leaves alone",
     )
-    jobs = EXTERNAL_DEFAULTS["jobs"]
+    jobs = defaults.jobs
     parser.add_argument(
         "--jobs",
         type=int,
@@ -322,16 +281,16 @@ def add_external(parser: argparse.ArgumentParser, default: bool = True, fetching
         help=f"hosts fetched in parallel; each host gets one request at a time (default: {jobs})",
     )
     if fetching:
-        add_fetching(parser)
+        add_fetching(parser, defaults)
 
 
-def add_fetching(parser: argparse.ArgumentParser) -> None:
+def add_fetching(parser: argparse.ArgumentParser, defaults: ExternalOptions) -> None:
     parser.add_argument(
         "--cache",
         metavar="PATH",
         help="JSON file remembering URLs that answered, so a scheduled run skips them",
     )
-    max_age = EXTERNAL_DEFAULTS["cache_max_age_s"]
+    max_age = defaults.cache_max_age_s
     parser.add_argument(
         "--cache-max-age",
         type=float,
@@ -339,7 +298,7 @@ def add_fetching(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"how long a remembered success counts (default: {max_age:g}, one day)",
     )
-    request_timeout = EXTERNAL_DEFAULTS["request_timeout_s"]
+    request_timeout = defaults.request_timeout_s
     parser.add_argument(
         "--request-timeout",
         type=float,
@@ -347,7 +306,7 @@ def add_fetching(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"limit for one HTTP request, shrunk to what --timeout leaves (default: {request_timeout:g})",
     )
-    retries = EXTERNAL_DEFAULTS["retries"]
+    retries = defaults.retries
     parser.add_argument(
         "--retries",
         type=int,
@@ -357,38 +316,35 @@ def add_fetching(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class ReportOptions:
-    """Where a command's reports go and what its stdout shows, from the flags add_reports declared."""
+def report_options(args: argparse.Namespace) -> ReportOptions:
+    """Where the reports go, or a usage error for a combination that cannot work."""
+    from harness.report import ReportOptions
 
-    output: str | None = None
-    summary: str | None = None
-    junit: str | None = None
-    format: str = "text"
-    quiet: bool = False
-    verbose: bool = False
-
-    @property
-    def json_to_stdout(self) -> bool:
-        return self.output == "-"
-
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> ReportOptions:
-        given = vars(args)
-        chosen = given.get("format")
-        if given["output"] == "-" and chosen not in (None, "json"):
-            raise UsageError(
-                f"--output - puts the JSON report on stdout, where --format {chosen} would go too; "
-                "drop one of them, or give --output a file path."
-            )
-        return cls(
-            output=given["output"],
-            summary=given["summary"],
-            junit=given.get("junit"),
-            format=chosen or "text",
-            quiet=given.get("quiet", False),
-            verbose=given.get("verbose", False),
+    given = vars(args)
+    chosen = given.get("format")
+    if given["output"] == "-" and chosen not in (None, "json"):
+        raise UsageError(
+            f"--output - puts the JSON report on stdout, where --format {chosen} would go too; "
+            "drop one of them, or give --output a file path."
         )
+    return ReportOptions(
+        output=given["output"],
+        summary=given["summary"],
+        junit=given.get("junit"),
+        format=chosen or "text",
+        quiet=given.get("quiet", False),
+        verbose=given.get("verbose", False),
+    )
+
+
+def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise UsageError(f"{flag}: '{text}' is not a number between 0 and 1.") from None
+    if not 0 <= value <= 1:
+        raise UsageError(f"{flag}: {text} is outside 0..1; use 1 for every case, 0 to only report.")
+    return value
 
 
 def add_timeout(parser: argparse.ArgumentParser, default: float = 900) -> None:
@@ -401,20 +357,7 @@ def add_timeout(parser: argparse.ArgumentParser, default: float = 900) -> None:
     )
 
 
-def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
-    root = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
-    raw = getattr(args, "skills_dir", None)
-    source = "--skills-dir"
-    if raw is None and ctx.environ.get("SKILLSCOPE_SKILLS"):
-        raw, source = ctx.environ["SKILLSCOPE_SKILLS"], "SKILLSCOPE_SKILLS"
-    globs = parse_list(source, raw) or repo_mod.default_globs(root, ctx.cwd)
-    return repo_mod.discover(root, globs)
-
-
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
-
-
-AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
 
 
 def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: bool = False) -> None:
@@ -433,7 +376,7 @@ def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: 
         parser.add_argument(
             f"--{name}",
             metavar="PATH",
-            help=f"the {name} executable (default: $SKILLSCOPE_{name.upper()}, else `{name}` on PATH)",
+            help=f"the {name} executable (default: ${FLAGS[name].env}, else `{name}` on PATH)",
         )
     parser.add_argument(
         "--model",
@@ -464,36 +407,12 @@ def add_skill_narrowing(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def narrow(loaded: Catalog, args: argparse.Namespace) -> Catalog:
-    """The catalog narrowed by --only (skill names or case ids), else --skill; else as loaded."""
-    only, skills = parse_list("--only", args.only), parse_list("--skill", args.skill)
-    if only:
-        return loaded.narrowed(loaded.owners(only))
-    if skills:
-        unknown = [name for name in skills if name not in loaded.skills]
-        if unknown:
-            found = ", ".join(loaded.skills) or "none"
-            raise UsageError(f"--skill {','.join(unknown)}: no such skill (skills found: {found}).")
-        return loaded.narrowed(skills)
-    return loaded
-
-
 def add_strict(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
         help="count provisional cases (trust_level: provisional) toward the gate too",
     )
-
-
-def agents_of(args: argparse.Namespace, flag: str = "--agent") -> list[str]:
-    """The agents named by --agent: known names, each once, at least one (claude for a command without
-    the flag)."""
-    names = list(dict.fromkeys(parse_list(flag, getattr(args, flag.lstrip("-").replace("-", "_"), None))))
-    unknown = [n for n in names if n not in AGENTS]
-    if unknown:
-        raise UsageError(f"{flag}: unknown agent {unknown[0]!r}; choose from {', '.join(AGENTS)}.")
-    return names or ["claude"]
 
 
 def add_case_selection(parser: argparse.ArgumentParser) -> None:
@@ -552,16 +471,6 @@ def add_paid_run(parser: argparse.ArgumentParser) -> None:
         help="print the cases, the room, the exact claude command and an estimate of "
         "requests, tokens and cost, then stop without sending anything",
     )
-
-
-def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | None:
-    """Where graded samples are kept: --cache (from the current directory), else under the repo;
-    None with --no-cache."""
-    if args.no_cache:
-        return None
-    if args.cache:
-        return (ctx.cwd / args.cache).resolve()
-    return repo.root / DEFAULT_CACHE
 
 
 def positive_seconds(text: str) -> float:

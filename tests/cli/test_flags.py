@@ -1,17 +1,16 @@
-"""harness.cli.options: list flags as JSON arrays or comma lists, typed options, errors naming the flag."""
+"""harness.cli.flags: list flags as JSON arrays or comma lists, typed options, errors naming the flag."""
 
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 import pytest
 
-from harness.cli.options import ExternalOptions, add_external, parse_list, writable
+from harness.checks.external import ExternalOptions
+from harness.cli.flags import ENGINES, FLAGS, add_external, external_options, parse_list
 from harness.errors import UsageError
 from harness.select.policy import parse_runner_types
-from tests.support.helpers import make_skill, run_cli
 
 
 def test_a_list_flag_takes_a_json_array() -> None:
@@ -41,13 +40,13 @@ def external_args(*argv: str, fetching: bool = True) -> argparse.Namespace:
 
 def test_external_options_come_from_the_flags_given(tmp_path: Path) -> None:
     args = external_args("--jobs", "3", "--retries", "0", "--cache", "urls.json", "--exclude-url", "a,b")
-    made = ExternalOptions.from_args(args, tmp_path)
+    made = external_options(args, tmp_path)
     assert (made.jobs, made.retries, made.exclude) == (3, 0, ("a", "b"))
     assert made.cache_path == tmp_path / "urls.json" and made.request_timeout_s == 15.0
 
 
 def test_a_command_without_the_fetching_flags_gets_their_defaults(tmp_path: Path) -> None:
-    made = ExternalOptions.from_args(external_args(fetching=False), tmp_path)
+    made = external_options(external_args(fetching=False), tmp_path)
     assert made == ExternalOptions()
 
 
@@ -61,7 +60,7 @@ def test_a_command_without_the_fetching_flags_gets_their_defaults(tmp_path: Path
 )
 def test_an_external_value_that_cannot_work_names_its_flag(tmp_path: Path, argv, flag) -> None:
     with pytest.raises(UsageError, match=f"^{flag}"):
-        ExternalOptions.from_args(external_args(*argv), tmp_path)
+        external_options(external_args(*argv), tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -90,36 +89,43 @@ def test_runner_types_nested_too_deep_are_a_usage_error(text: str) -> None:
         parse_runner_types(text)
 
 
-@pytest.mark.parametrize(
-    "command, flag, where",
-    [
-        ("structural", "--output", "file/report.json"),
-        ("structural", "--output", "folder"),
-        ("structural", "--summary", "file/summary.md"),
-        ("refs", "--output", "file/deeper/report.json"),
-        ("routing", "--junit", "file/x.xml"),
-        ("routing", "--keep-logs", "file"),
-        ("behavioral", "--keep-logs", "file/logs"),
-        ("behavioral", "--junit", "folder"),
-    ],
-)
-def test_a_report_or_log_path_that_cannot_be_written_is_a_usage_error_before_any_work(
-    tmp_path: Path, command: str, flag: str, where: str
-) -> None:
-    make_skill(tmp_path / "repo", "demo")
-    (tmp_path / "file").write_text("x")
-    (tmp_path / "folder").mkdir()
-    run = run_cli([command, "--repo", str(tmp_path / "repo"), flag, where], cwd=tmp_path)
-    assert run.code == 2 and run.stdout == ""
-    assert run.stderr.startswith(f"error: {flag} {tmp_path / where}") and run.stderr.count("\n") == 1
+def declared_by() -> dict[str, dict[str, argparse.Action]]:
+    """Each long flag's action in every command declaring it (and the top-level parser's, as `skillscope`)."""
+    from harness.cli import COMMANDS, build_parser, command_parser
+
+    full = build_parser()
+    found: dict[str, dict[str, argparse.Action]] = {}
+    for name, parser in [("skillscope", full), *((c, command_parser(full, c)) for c in COMMANDS)]:
+        for action in parser._actions:
+            for option in action.option_strings:
+                if option.startswith("--"):
+                    found.setdefault(option[2:], {})[name] = action
+    return found
 
 
-def test_a_folder_without_write_permission_is_named_as_such(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(os, "access", lambda path, mode: False)  # root writes anywhere: deny directly
-    with pytest.raises(UsageError, match="permission denied"):
-        writable("--output", tmp_path / "report.json", folder=False)
+def test_every_row_of_the_flag_table_is_a_flag_some_command_declares() -> None:
+    declared = declared_by()
+    assert set(FLAGS) <= set(declared)
+    for flag in FLAGS.values():
+        assert {a.dest for a in declared[flag.name].values()} <= {flag.dest, "help", "version"}, flag.name
 
 
-def test_paths_that_can_be_created_pass(tmp_path: Path) -> None:
-    writable("--output", tmp_path / "new" / "deeper" / "report.json", folder=False)
-    writable("--keep-logs", tmp_path / "logs", folder=True)
+def test_an_environment_fallback_is_named_in_its_flags_help() -> None:
+    """In every command that reads the flag as a setting: `init --skills-dir` is the glob it writes."""
+    from harness.cli import UNSETTLED
+
+    declared = declared_by()
+    for flag in (f for f in FLAGS.values() if f.env):
+        for command, action in declared[flag.name].items():
+            if command not in UNSETTLED:
+                assert f"${flag.env}" in action.help, (flag.name, command)
+
+
+def test_engine_rows_are_routing_flags_and_refused_rows_are_refused_by_behavioral() -> None:
+    declared = declared_by()
+    for flag in FLAGS.values():
+        if flag.engine or flag.refused_by:
+            assert "routing" in declared[flag.name], flag.name
+        for command in flag.refused_by:
+            assert declared[flag.name][command].help == argparse.SUPPRESS, (flag.name, command)
+    assert set(ENGINES) == set(next(a for a in declared["engine"].values()).choices)

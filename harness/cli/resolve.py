@@ -1,0 +1,168 @@
+"""The flags resolved into what a command works on: the repo, the catalog narrowed, the negatives,
+the adoption in force, the agents, the cache folder, and the report paths checked before any work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from harness.checks import CheckOptions
+from harness.cli.flags import AGENTS, FLAGS, parse_list
+from harness.context import Context
+from harness.errors import UsageError
+from harness.files import in_place
+from harness.model import baseline as baseline_mod
+from harness.model import repo as repo_mod
+from harness.model.baseline import Adoption
+from harness.model.catalog import Catalog, Negatives
+from harness.model.repo import Repo
+
+REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"), ("html", "--html"))
+
+
+def check_outputs(args: argparse.Namespace, cwd: Path) -> None:
+    """Every path a command will write its reports or logs to, checked before any work: a run that
+    grades for an hour and then cannot write its report has wasted the hour. Relative to `cwd`."""
+    for attr, flag in REPORT_FILES:
+        value = getattr(args, attr, None)
+        if value and not (attr == "output" and value == "-"):  # `--output -` is stdout, not a file
+            writable(flag, cwd / value, folder=False)
+    if getattr(args, "keep_logs", None):
+        writable("--keep-logs", cwd / args.keep_logs, folder=True)
+
+
+def writable(flag: str, path: Path, folder: bool) -> None:
+    """A usage error unless `path` is (or can be created as) a writable file, or folder."""
+    try:
+        if path.exists():
+            if folder != path.is_dir():
+                want, found = ("a folder", "a file") if folder else ("a file path", "a folder")
+                raise UsageError(f"{flag} {path} is {found}; pass {want}.")
+            if not folder and in_place(path):  # a device or a FIFO: written into, never replaced
+                return
+            if not os.access(path, os.W_OK):
+                raise UsageError(f"{flag} {path} cannot be written (permission denied); pass another path.")
+            return
+        ancestor = path.parent
+        while not ancestor.exists():
+            ancestor = ancestor.parent
+    except OSError as exc:
+        raise UsageError(
+            f"{flag} {path} cannot be used ({exc.strerror or exc}); pass another path."
+        ) from None
+    except ValueError:  # a NUL in the path
+        raise UsageError(f"{flag} holds a character no path can; pass another path.") from None
+    if not ancestor.is_dir():
+        raise UsageError(
+            f"{flag} {path} cannot be created: {ancestor} is a file, not a folder; pass another path."
+        )
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise UsageError(
+            f"{flag} {path} cannot be created in {ancestor} (permission denied); pass another path."
+        )
+
+
+def check_options(args: argparse.Namespace) -> CheckOptions:
+    return CheckOptions(
+        skill_files=tuple(parse_list("--skill-files", args.skill_files)),
+        skill_sections=tuple(parse_list("--skill-sections", args.skill_sections)),
+        docs=tuple(parse_list("--docs", args.docs)),
+        collision_warn=args.collision_warn,
+        collision_error=args.collision_error,
+    )
+
+
+def negatives_from(args: argparse.Namespace) -> Negatives:
+    given = vars(args)
+    files = [path for value in given.get("negatives") or [] for path in parse_list("--negatives", value)]
+    return Negatives(tuple(dict.fromkeys(files)), builtin=not given.get("no_builtin_negatives"))
+
+
+def adoption(args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
+    """The baseline (--baseline, else the repo's own) and the rules --warn demotes."""
+    given = vars(args)
+    demoted = parse_list("--warn", given.get("warn"))
+    baseline_mod.known_rules(demoted)  # a misspelt rule is a usage error before any work
+    return Adoption(baseline_mod.load(given.get("baseline"), root, cwd), tuple(demoted))
+
+
+def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
+    root = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
+    raw = getattr(args, "skills_dir", None)
+    source = "--skills-dir"
+    env = FLAGS["skills-dir"].env
+    if raw is None and ctx.environ.get(env):
+        raw, source = ctx.environ[env], env
+    globs = parse_list(source, raw) or repo_mod.default_globs(root, ctx.cwd)
+    return repo_mod.discover(root, globs)
+
+
+def narrow(loaded: Catalog, args: argparse.Namespace) -> Catalog:
+    """The catalog narrowed by --only (skill names or case ids), else --skill; else as loaded."""
+    only, skills = parse_list("--only", args.only), parse_list("--skill", args.skill)
+    if only:
+        return loaded.narrowed(loaded.owners(only))
+    if skills:
+        unknown = [name for name in skills if name not in loaded.skills]
+        if unknown:
+            found = ", ".join(loaded.skills) or "none"
+            raise UsageError(f"--skill {','.join(unknown)}: no such skill (skills found: {found}).")
+        return loaded.narrowed(skills)
+    return loaded
+
+
+def agents_of(args: argparse.Namespace, flag: str = "--agent") -> list[str]:
+    """The agents named by --agent: known names, each once, at least one (claude for a command without
+    the flag)."""
+    names = list(dict.fromkeys(parse_list(flag, getattr(args, flag.lstrip("-").replace("-", "_"), None))))
+    unknown = [n for n in names if n not in AGENTS]
+    if unknown:
+        raise UsageError(f"{flag}: unknown agent {unknown[0]!r}; choose from {', '.join(AGENTS)}.")
+    return names or ["claude"]
+
+
+def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | None:
+    """Where graded samples are kept: --cache (from the current directory), else under the repo;
+    None with --no-cache."""
+    from harness.paid.cache import DEFAULT_FOLDER  # paid/ loads the agent stack, which a free run never needs
+
+    if args.no_cache:
+        return None
+    if args.cache:
+        return (ctx.cwd / args.cache).resolve()
+    return repo.root / DEFAULT_FOLDER
+
+
+def declared_defaults(parser: argparse.ArgumentParser) -> dict[str, object]:
+    """Each flag's default as its command declares it (read before a settings file changes it), a
+    default given as text parsed as argparse parses it."""
+    return {
+        action.dest: action.type(action.default)
+        if isinstance(action.default, str) and callable(action.type)
+        else action.default
+        for action in parser._actions
+    }
+
+
+def refuse_unread(args: argparse.Namespace, declared: dict[str, object]) -> None:
+    """A flag the chosen --engine never reads, given on the command line or in the settings file (so
+    not at its declared default), is a usage error, not a setting silently dropped."""
+    engine = getattr(args, "engine", None)
+    if engine is None:  # a command with one way to run reads every flag it declares
+        return
+    unread = [
+        flag
+        for flag in FLAGS.values()
+        if flag.engine not in (None, engine)
+        and flag.dest in declared
+        and getattr(args, flag.dest) != declared[flag.dest]
+    ]
+    if unread:
+        given = ", ".join(flag.option for flag in unread)
+        one = len(unread) == 1
+        raise UsageError(
+            f"{given} {'applies' if one else 'apply'} to --engine {unread[0].engine} only, and this run "
+            f"uses --engine {engine}; drop {'it' if one else 'them'} or switch engines."
+        )

@@ -1,0 +1,133 @@
+"""The package's layers, read from its import graph: dependencies run cli -> commands -> features ->
+model and agent -> the top-level utilities, and no two modules import each other, even lazily.
+
+Every import counts: at module level, inside a function, or under TYPE_CHECKING.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import NamedTuple
+
+import harness
+
+ROOT = Path(harness.__file__).parent
+EDGE = {"cli", "commands"}  # the program's edge: parses flags and runs commands
+BASE = {"model", "agent"}  # what every feature stands on: the repo under test, and the agent boundary
+REPORT_USERS = {"report", "commands", "cli"}  # results know nothing of their renderers
+MOST_UTILITIES = 15
+
+
+class Import(NamedTuple):
+    source: str  # the importing module, dotted
+    target: str  # the imported module (or package), dotted
+    where: str  # file:line, for the message
+
+    def __str__(self) -> str:
+        return f"{self.where} imports {self.target}"
+
+
+def module_name(path: Path) -> str:
+    parts = ["harness", *path.relative_to(ROOT).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(ROOT.rglob("*.py"))}
+
+
+def imports_of(name: str, path: Path) -> list[Import]:
+    """Each harness module or package `path` imports, wherever the import statement stands."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: `from . import x` inside harness.agent is harness.agent.x
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            # `from a import b` imports the module a.b when there is one, else a name of a.
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        else:
+            continue
+        where = f"harness/{path.relative_to(ROOT)}:{node.lineno}"
+        found += [Import(name, t, where) for t in dict.fromkeys(targets) if t in MODULES and t != name]
+    return found
+
+
+GRAPH = {name: imports_of(name, path) for name, path in MODULES.items()}
+EVERY_IMPORT = [edge for edges in GRAPH.values() for edge in edges]
+
+
+def room(name: str) -> str | None:
+    """The package a module lives in (`routing` for harness.routing.room); None for the top level."""
+    parts = name.split(".")
+    if len(parts) == 1 or (len(parts) == 2 and MODULES[name].name != "__init__.py"):
+        return None
+    return parts[1]
+
+
+UTILITIES = [name for name in MODULES if room(name) is None and name not in ("harness", "harness.__main__")]
+
+
+def test_the_top_level_holds_only_leaf_utilities_importing_no_package() -> None:
+    wrong = [str(edge) for edge in EVERY_IMPORT if edge.source in UTILITIES and room(edge.target)]
+    assert not wrong, "a top-level utility imports a package: " + "; ".join(wrong)
+
+
+def test_the_top_level_stays_small() -> None:
+    assert len(UTILITIES) <= MOST_UTILITIES, f"{len(UTILITIES)} top-level modules: {', '.join(UTILITIES)}"
+
+
+def test_model_and_agent_import_no_feature() -> None:
+    wrong = [
+        str(edge)
+        for edge in EVERY_IMPORT
+        if room(edge.source) in BASE and room(edge.target) not in (None, *BASE)
+    ]
+    assert not wrong, "model/ or agent/ imports a layer above it: " + "; ".join(wrong)
+
+
+def test_no_feature_imports_the_cli_or_the_commands() -> None:
+    wrong = [
+        str(edge)
+        for edge in EVERY_IMPORT
+        if room(edge.source) not in (None, *EDGE) and room(edge.target) in EDGE
+    ]
+    assert not wrong, "a feature imports the CLI edge: " + "; ".join(wrong)
+
+
+def test_only_the_commands_and_the_cli_import_the_renderers() -> None:
+    wrong = [
+        str(edge)
+        for edge in EVERY_IMPORT
+        if room(edge.target) == "report" and room(edge.source) not in REPORT_USERS
+    ]
+    assert not wrong, "a renderer is imported outside report/, commands/ and cli/: " + "; ".join(wrong)
+
+
+def test_no_import_cycle() -> None:
+    """Depth-first over the graph; a module met again on the current path closes a cycle."""
+    done: set[str] = set()
+    path: list[Import] = []
+    on_path: dict[str, int] = {}
+    cycles: list[str] = []
+
+    def visit(name: str) -> None:
+        on_path[name] = len(path)
+        for edge in GRAPH[name]:
+            if edge.target in on_path:
+                cycles.append(" -> ".join(str(e) for e in [*path[on_path[edge.target] :], edge]))
+            elif edge.target not in done:
+                path.append(edge)
+                visit(edge.target)
+                path.pop()
+        del on_path[name]
+        done.add(name)
+
+    for name in MODULES:
+        if name not in done:
+            visit(name)
+    assert not cycles, "import cycle: " + " | ".join(cycles)
