@@ -113,7 +113,9 @@ def inline_refs(schema: dict) -> dict:
             return {**rest, "allOf": [target]}
         return {k: resolve(v, seen) for k, v in node.items()}
 
-    return resolve(schema, ())
+    resolved = resolve(schema, ())
+    assert isinstance(resolved, dict)  # every branch resolves a dict to a dict
+    return resolved
 
 
 def passes_screen(name: str, instance: object) -> bool:
@@ -164,7 +166,9 @@ def screen_program(schema: dict, name: str) -> tuple[str, CodeType]:
     except (OSError, ValueError, EOFError, TypeError):
         pass  # absent, or written by something else: compiled again below
     code = screen_code(schema)
-    function = SCREEN_FUNCTION.search(code).group(1)
+    first = SCREEN_FUNCTION.search(code)
+    assert first is not None  # fastjsonschema's code always defines its validator
+    function = first.group(1)
     program = compile(code, f"<skillscope screen of {name}>", "exec")
     keep(cached, marshal.dumps((function, program)))
     return function, program
