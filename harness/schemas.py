@@ -22,6 +22,7 @@ from harness.files import packaged_text
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 # Keywords that mean the same in draft 7, which fastjsonschema compiles, and in 2020-12, which the
 # schemas declare. A schema using any other keyword is never screened.
@@ -133,11 +134,18 @@ def passes_screen(name: str, instance: object) -> bool:
     return True
 
 
-def errors(name: str, instance: object) -> list:
+def errors(name: str, instance: object) -> list[ValidationError]:
     """jsonschema's errors for `instance`, in its order; none when the screen passes it."""
     if passes_screen(name, instance):
         return []
     return list(validator(name).iter_errors(instance))
+
+
+def declared_properties(error: ValidationError) -> dict[str, object]:
+    """The `properties` of the subschema `error` came from; {} when it declares none."""
+    schema = error.schema
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return properties if isinstance(properties, dict) else {}
 
 
 @cache
