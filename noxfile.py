@@ -158,11 +158,12 @@ def tests(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff lint and format over the code; actionlint and GitHub schemas over workflows and action.yml."""
+    """ruff and mypy over the code; actionlint and GitHub schemas over workflows and action.yml."""
     session.install("-r", "requirements-dev.txt")
     code = ("harness", "tests", "benchmarks", "noxfile.py", "tasks.py", "action")
     session.run("ruff", "check", *code)
     session.run("ruff", "format", "--check", *code)
+    session.run("mypy")  # the harness, as pyproject.toml's [tool.mypy] configures it
     workflows = sorted(str(p) for p in HERE.glob(".github/workflows/*.yml"))
     examples = sorted(str(p) for p in HERE.glob("examples/workflows/*.yml"))
     if workflows or examples:

@@ -138,7 +138,7 @@ def test(c, args=""):
 
 @task
 def lint(c):
-    """skillscope's own lint: ruff, actionlint and the GitHub workflow schemas."""
+    """skillscope's own lint: ruff, mypy, actionlint and the GitHub workflow schemas."""
     c.run(f"{NOX} -s lint")
 
 

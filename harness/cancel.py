@@ -58,5 +58,5 @@ def on_signals(cancel: Cancellation) -> Iterator[Cancellation]:
     try:
         yield cancel
     finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+        for sig, found in previous.items():
+            signal.signal(sig, found)

@@ -23,9 +23,10 @@ def element_lines(text: str, key: str) -> list[int]:
         if index >= len(text) or text[index] == "]":
             return lines
         lines.append(text.count("\n", 0, index) + 1)
-        index = _after_value(text, index)
-        if index is None:
+        after = _after_value(text, index)
+        if after is None:
             return lines
+        index = after
 
 
 def key_line(text: str, key: str) -> int | None:
@@ -55,9 +56,10 @@ def _value_offset(text: str, key: str) -> int | None:
         index = _skip_space(text, index + 1)
         if name == key:
             found = index
-        index = _after_value(text, index)
-        if index is None:
+        after = _after_value(text, index)
+        if after is None:
             return found
+        index = after
 
 
 def _after_value(text: str, index: int) -> int | None:

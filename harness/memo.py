@@ -62,7 +62,7 @@ class Memo:
         self.path = path
         self.salt = f"{__version__}\0{salt}"
         self.salted = hashlib.sha256(self.salt.encode("utf-8", "surrogatepass"))  # copied for each key
-        self.entries: dict[str, object] = self._read() if path is not None else {}
+        self.entries: dict[str, object] = self._read(path) if path is not None else {}
         self.used: dict[str, object] = {}
         self.added: dict[str, object] = {}  # new this run, until taken (a worker hands them back)
         self.changed = False
@@ -119,14 +119,14 @@ class Memo:
         if first:  # the folder grows only by a new file, so only then is it pruned
             prune(self.path.parent, time.time() - STALE_AFTER_S)
 
-    def _read(self) -> dict[str, object]:
+    def _read(self, path: Path) -> dict[str, object]:
         try:
-            data = json.loads(self.path.read_bytes())
+            data = json.loads(path.read_bytes())
         except (OSError, ValueError):
             return {}
         entries = data.get("entries") if isinstance(data, dict) and data.get("salt") == self.salt else None
         if isinstance(entries, dict):
-            mark_used(self.path)
+            mark_used(path)
             return entries
         return {}  # another version's entries could never match
 

@@ -22,6 +22,7 @@ from harness.files import packaged_text
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 # Keywords that mean the same in draft 7, which fastjsonschema compiles, and in 2020-12, which the
 # schemas declare. A schema using any other keyword is never screened.
@@ -113,7 +114,9 @@ def inline_refs(schema: dict) -> dict:
             return {**rest, "allOf": [target]}
         return {k: resolve(v, seen) for k, v in node.items()}
 
-    return resolve(schema, ())
+    resolved = resolve(schema, ())
+    assert isinstance(resolved, dict)  # every branch resolves a dict to a dict
+    return resolved
 
 
 def passes_screen(name: str, instance: object) -> bool:
@@ -131,11 +134,18 @@ def passes_screen(name: str, instance: object) -> bool:
     return True
 
 
-def errors(name: str, instance: object) -> list:
+def errors(name: str, instance: object) -> list[ValidationError]:
     """jsonschema's errors for `instance`, in its order; none when the screen passes it."""
     if passes_screen(name, instance):
         return []
     return list(validator(name).iter_errors(instance))
+
+
+def declared_properties(error: ValidationError) -> dict[str, object]:
+    """The `properties` of the subschema `error` came from; {} when it declares none."""
+    schema = error.schema
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return properties if isinstance(properties, dict) else {}
 
 
 @cache
@@ -164,7 +174,9 @@ def screen_program(schema: dict, name: str) -> tuple[str, CodeType]:
     except (OSError, ValueError, EOFError, TypeError):
         pass  # absent, or written by something else: compiled again below
     code = screen_code(schema)
-    function = SCREEN_FUNCTION.search(code).group(1)
+    first = SCREEN_FUNCTION.search(code)
+    assert first is not None  # fastjsonschema's code always defines its validator
+    function = first.group(1)
     program = compile(code, f"<skillscope screen of {name}>", "exec")
     keep(cached, marshal.dumps((function, program)))
     return function, program

@@ -56,7 +56,9 @@ class _NoAliasLoader(_ValueErrorsOnTheirLine, yaml.SafeLoader):
 # libyaml, when PyYAML was built with it, parses an order of magnitude faster than the pure-Python
 # parser; anchors are then refused from its event stream before anything is composed.
 _CSafeLoader = getattr(yaml, "CSafeLoader", None)
-_FastLoader = None if _CSafeLoader is None else type("Fast", (_ValueErrorsOnTheirLine, _CSafeLoader), {})
+_FastLoader: type[yaml.CSafeLoader] | None = (
+    None if _CSafeLoader is None else type("Fast", (_ValueErrorsOnTheirLine, _CSafeLoader), {})
+)
 
 
 @dataclass
@@ -68,7 +70,7 @@ class YamlDocument:
 def load(text: str) -> YamlDocument:
     """Parse one YAML document; key_lines maps each top-level key to its 1-based line (the last one
     written, as a repeated key keeps its last value)."""
-    document = _load_fast(text) if _FastLoader is not None else _load(_NoAliasLoader(text), text)
+    document = _load_fast(text, _FastLoader) if _FastLoader is not None else _load(_NoAliasLoader(text), text)
     if nesting.deeper_than(document.data):
         raise YamlProblem(
             f"nests more than {nesting.MAX_DEPTH} levels deep; keep it to plain keys and short lists", None
@@ -86,16 +88,16 @@ def _key_lines(loader, node) -> dict[str, int]:
     return lines
 
 
-def _load_fast(text: str) -> YamlDocument:
+def _load_fast(text: str, fast: type[yaml.CSafeLoader]) -> YamlDocument:
     if "&" not in text and "*" not in text:  # no anchor or alias without its indicator: skip the scan
-        return _load(_FastLoader(text), text)
+        return _load(fast(text), text)
     try:
-        for event in yaml.parse(text, Loader=_FastLoader):
+        for event in yaml.parse(text, Loader=fast):
             if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise YamlProblem(_ALIAS_MESSAGE, event.start_mark.line + 1)
+                raise YamlProblem(_ALIAS_MESSAGE, event.start_mark.line + 1 if event.start_mark else None)
     except yaml.YAMLError:
         pass  # reported with its position by the loader below
-    return _load(_FastLoader(text), text)
+    return _load(fast(text), text)
 
 
 def _load(loader, text: str) -> YamlDocument:

@@ -51,7 +51,8 @@ class IdMaker:
     """Repo-safe ids, unique within the dataset, prefixed with the skill's name."""
 
     def __init__(self, skill: str) -> None:
-        self.skill, self.taken = skill, set()
+        self.skill = skill
+        self.taken: set[str] = set()
 
     def make(self, *parts: object) -> str:
         raw = "-".join([self.skill, *(str(p) for p in parts)])

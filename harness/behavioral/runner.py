@@ -24,7 +24,7 @@ from harness.behavioral.isolation import outside_workspace
 from harness.behavioral.placeholders import fill_case
 from harness.behavioral.result import OUTSIDE_WORKSPACE, SANDBOX_OFF_NOTE, Attempt, CaseResult, Spend
 from harness.behavioral.run_view import AgentRun
-from harness.behavioral.snapshot import Snapshot, compare
+from harness.behavioral.snapshot import Changes, Snapshot, compare
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import EXPECTATION_KEYS, Case
@@ -138,6 +138,7 @@ class BehavioralRun:
         """Every case's result, in dataset order; once cancelled, only those of the finished cases."""
         done: dict[str, CaseResult] = {}
         for name in dict.fromkeys(c.skill for c in cases):
+            assert name is not None  # a behavioral case belongs to a skill (shared negatives route only)
             group = [c for c in cases if c.skill == name]
             for result in self._run_skill(self.skills[name], group):
                 if result is not None:
@@ -284,7 +285,7 @@ class BehavioralRun:
             result.checks.append(scorers.Check("hook", HOOK_CHECK, failed is None, failed or "passed"))
         graded = judge.statements(case.expected_behavior, case.unexpected_behavior)
         if graded:
-            self._judge(result, case, graded, trace, workspace)
+            self._judge(result, case, graded, trace, workspace, changes)
         if not result.checks and result.error is None:
             result.error = "nothing to grade: the case has no expectation and its skill no check() hook"
 
@@ -333,6 +334,7 @@ class BehavioralRun:
         graded: list[judge.Statement],
         trace: agent.Trace,
         workspace: Path,
+        changes: Changes,
     ) -> None:
         if self.deadline.expired:
             result.error = f"not judged: the command's --timeout of {self.deadline.seconds:g} s ran out"
@@ -344,7 +346,7 @@ class BehavioralRun:
             timeout_s=self.deadline.cap(self.settings.case_timeout),
             cancel=self.cancel,
         )
-        evidence_text = self.agent.redact(judge.evidence(trace, workspace, result.changes))
+        evidence_text = self.agent.redact(judge.evidence(trace, workspace, changes))
         outcome = judge.grade(
             self.judge,
             settings,

@@ -30,11 +30,13 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     memo = Memo.of_repo(catalog.repo.root, "collisions", scoring_fingerprint())
     key = memo.key(json.dumps([lowest, sorted(described.items())], ensure_ascii=False))
     known = memo.get(key)
-    if known is None:  # the same names and descriptions give the same pairs: the stemmer is not loaded
-        known = [[p.first, p.second, p.score, list(p.shared)] for p in similar_pairs(described, lowest)]
-        memo.put(key, known)
+    # The same names and descriptions give the same pairs: from the memo, the stemmer is not loaded.
+    if isinstance(known, list):
+        pairs = [Pair(first, second, score, tuple(shared)) for first, second, score, shared in known]
+    else:
+        pairs = similar_pairs(described, lowest)
+        memo.put(key, [[p.first, p.second, p.score, list(p.shared)] for p in pairs])
         memo.save()
-    pairs = [Pair(first, second, score, tuple(shared)) for first, second, score, shared in known]
     return [collision(pair, catalog, options) for pair in pairs]
 
 

@@ -105,7 +105,7 @@ def _scaffold(rel: str, line: int | None, what: str) -> Finding:
 def dataset_placeholders() -> frozenset[str]:
     """Every placeholder string of the dataset template, stripped."""
     data = json.loads(packaged_text("data", "TEMPLATE.json"))
-    found = set()
+    found: set[str] = set()
     for case in data["evaluations"]:
         for field in PLACEHOLDER_FIELDS:
             value = case.get(field)

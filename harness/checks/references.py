@@ -188,7 +188,7 @@ def read(path: Path, reader: links.Parser, memo: Memo | None = None) -> Document
         return Failure("ref-unreadable", f"cannot be read: {exc.reason}.")
     key = memo.key(text) if memo is not None else ""
     known = memo.get(key) if memo is not None else None
-    if known is not None:
+    if isinstance(known, dict):  # what to_memo made (JSON keeps nothing else under this key)
         return from_memo(known)
     try:
         outcome = parse(text, reader)
@@ -267,7 +267,7 @@ def rel_under(prefix: str, folder: str, path: str) -> str:
 def markdown_files(folder: str) -> list[str]:
     """Markdown files under `folder`, hidden folders skipped, in walk order (as strings: a catalog has
     thousands, and a Path per file costs more than the walk)."""
-    found = []
+    found: list[str] = []
     for current, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found.extend(

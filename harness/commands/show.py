@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 
 from harness.agent import RUNTIMES, log_path
-from harness.agent.logs import LogFile, UnreadableLog, kept_files, log_file, read_log
+from harness.agent.logs import KeptLog, LogFile, UnreadableLog, kept_files, log_file, read_log
 from harness.context import Context
 from harness.errors import UsageError
 from harness.files import UnreadableFile, read_text, write_atomic
+from harness.jsonfields import array_at, object_at
 from harness.report import html_page, transcript
 
 HELP = (
@@ -130,8 +131,7 @@ def read_report(path: Path, given: str) -> dict:
 def logs_of(report: dict, given: str, ctx: Context, *, required: bool = True) -> Path | None:
     """The folder the run kept its logs in: as given to it, from here or from the repo's root. None when
     there is none and it is not `required`."""
-    settings = report.get("settings") if isinstance(report.get("settings"), dict) else {}
-    values = settings.get("values") if isinstance(settings.get("values"), dict) else {}
+    values = object_at(object_at(report, "settings"), "values")
     kept = values.get("keep-logs")
     if not isinstance(kept, str) or not kept:
         if not required:
@@ -156,12 +156,11 @@ def cases_of(report: dict) -> dict[str, dict]:
     """The report's cases by the file stem their logs carry; a matrix's by `<agent>/<stem>`, from each
     agent's own run (the folder its logs were kept in)."""
     found = {}
-    runs = report.get("runs") if isinstance(report.get("runs"), list) else []
+    runs = array_at(report, "runs")
     for run in [report, *(r for r in runs if isinstance(r, dict))]:
-        meta = run.get("meta") if isinstance(run.get("meta"), dict) else {}
+        meta = object_at(run, "meta")
         prefix = f"{meta['agent']}/" if run is not report and isinstance(meta.get("agent"), str) else ""
-        cases = run.get("cases") if isinstance(run.get("cases"), list) else []
-        for case in cases:
+        for case in array_at(run, "cases"):
             if isinstance(case, dict) and isinstance(case.get("id"), str):
                 found[prefix + log_path(Path(), case["id"], "").name] = case
     return found
@@ -188,12 +187,12 @@ def case_stems(found: LogFile) -> list[str]:
 def table(
     ctx: Context, labelled: list[tuple[str, LogFile]], args: argparse.Namespace, cases: dict[str, dict]
 ) -> int:
-    rows: list[tuple[str, str, object, dict | None]] = []
+    rows: list[tuple[str, str, KeptLog | str, dict | None]] = []
     for label, found in labelled:
         if not found.is_stream:
             continue  # a judge exchange is text, shown with its case
         try:
-            log: object = read_log(found.path, args.agent)
+            log: KeptLog | str = read_log(found.path, args.agent)
         except UnreadableLog as exc:
             log = str(exc).removeprefix(f"{found.path}: ")
         rows.append((label, found.role, log, case_of(found, cases)))
@@ -245,8 +244,8 @@ def write_page(
         views.setdefault(case["id"], view_of(case))
     unreadable = 0
     for label, found in labelled:
-        case = case_of(found, cases)
-        view = views.setdefault(case["id"] if case else found.stem, view_of(case, found.stem))
+        its_case = case_of(found, cases)
+        view = views.setdefault(its_case["id"] if its_case else found.stem, view_of(its_case, found.stem))
         title, lines, read = section(label, found, args.agent, full=True)
         unreadable += not read
         view.sections.append((title, lines))

@@ -44,7 +44,7 @@ class Shared:
 
     def commands(self, runs: Mapping, case: Case) -> list[str]:
         """The command line of each side's agent for `case`, once when both sides run the same agent."""
-        lines = {}
+        lines: dict[str, list[str]] = {}
         for side in SIDES:
             argv, env = self.agents[side].invocation(runs[side].spec(case, Path("<workspace>")))
             lines.setdefault(dryrun.command_text(argv, env), []).append(side)
@@ -146,6 +146,7 @@ class BehavioralCompare:
         estimate = dryrun.Estimate(samples=samples, requests_per_sample=(2, None))
         lines = [f"### behavioral: {len(self.cases)} case(s), each with its skill's version installed alone"]
         for case in self.cases:
+            assert case.skill is not None  # a behavioral case belongs to a skill
             pair = dict(zip(SIDES, self.skills[case.skill], strict=True))
             hits = {
                 side: [runs[side].cached(pair[side], case, n) for n in range(shared.repeat)] for side in SIDES

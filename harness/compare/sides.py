@@ -109,12 +109,12 @@ class SideRecord:
 
     @property
     def side(self) -> Side:
-        graded = self.graded
+        graded, outcome = self.graded, self.outcome  # an outcome exactly when a run was graded
         return Side(
             passes=sum(1 for r in graded if r.status == PASS),
             runs=len(graded),
             errors=len(self.runs) - len(graded),
-            outcome=frozenset([self.outcome] if graded else []),
+            outcome=frozenset([outcome] if outcome is not None else []),
         )
 
     @property

@@ -133,8 +133,9 @@ def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"linkify": True, "inline_definitions": True})
     md.inline.ruler.enable("linkify")
     # Without this, "SKILL.md" would be a link to a Moldovan host.
+    assert md.linkify is not None  # linkify-it-py is a dependency, so markdown-it made its linkifier
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
-    md.normalizeLink = _as_written
+    md.normalizeLink = _as_written  # type: ignore[method-assign]  # markdown-it's way to keep targets as written
     for name, function in POSITIONED_RULES.items():
         md.inline.ruler.at(name, _positioned(getattr(rules_inline, function)))
     md.core.ruler.at("inline", _inline_where_needed)

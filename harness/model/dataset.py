@@ -12,6 +12,10 @@ from harness.files import UnreadableFile, packaged_text, read_text
 from harness.memo import Memo
 from harness.model import findings
 
+TYPE_CHECKING = False  # typing's flag without importing typing, which reading a dataset does not need
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
 EVALS = "evals.json"
 EXTENDED = "extended_evals.json"
 EXPECTATION_KEYS = ("expected_behavior", "unexpected_behavior", "logs_contain", "files_exist")
@@ -107,8 +111,10 @@ def parse(text: str, dataset: Dataset, memo: Memo | None = None) -> Dataset:
         return dataset
     except RecursionError:
         data = _TOO_DEEP
-    key = memo.key(text) if memo is not None and data is not _TOO_DEEP else ""
-    known = memo.get(key) if key else None
+    if data is _TOO_DEEP:
+        memo = None  # only what parsed is memoized
+    key = memo.key(text) if memo is not None else ""
+    known = memo.get(key) if memo is not None else None
     if isinstance(known, list):  # this very text passed the screen before: its case lines
         return _read_cases(data, dataset, known)
     # What the screen passes nests as shallowly as the schema allows; anything else is measured first.
@@ -124,7 +130,7 @@ def parse(text: str, dataset: Dataset, memo: Memo | None = None) -> Dataset:
         )
         return dataset
     case_lines = json_positions.element_lines(text, "evaluations")
-    if valid and key:
+    if valid and memo is not None:
         memo.put(key, case_lines)
     if not valid:
         found = schemas.validator("evals").iter_errors(data)
@@ -201,7 +207,7 @@ def _constant_line(text: str) -> int | None:
     return None
 
 
-def _schema_finding(error, rel: str, case_lines: list[int], text: str) -> findings.Finding:
+def _schema_finding(error: ValidationError, rel: str, case_lines: list[int], text: str) -> findings.Finding:
     path = list(error.absolute_path)
     line = None
     if len(path) >= 2 and path[0] == "evaluations" and isinstance(path[1], int) and path[1] < len(case_lines):
@@ -209,13 +215,13 @@ def _schema_finding(error, rel: str, case_lines: list[int], text: str) -> findin
     elif path and isinstance(path[0], str):
         line = json_positions.key_line(text, path[0])
     elif not path and error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        extra = [key for key in error.instance if key not in error.schema.get("properties", {})]
+        extra = [key for key in error.instance if key not in schemas.declared_properties(error)]
         line = json_positions.key_line(text, extra[0]) if extra else None
     where = _where(path, error.instance if path else None)
     return findings.error("dataset-schema", rel, f"{where}{_explain(error)}", line)
 
 
-def _where(path: list, _instance: object) -> str:
+def _where(path: list[str | int], _instance: object) -> str:
     if not path:
         return "the top level "
     text = str(path[0])
@@ -224,14 +230,15 @@ def _where(path: list, _instance: object) -> str:
     return f"`{text}` "
 
 
-def _explain(error) -> str:
+def _explain(error: ValidationError) -> str:
     kind, value = error.validator, error.validator_value
     if kind == "required":
-        missing = [key for key in value if isinstance(error.instance, dict) and key not in error.instance]
+        required = value if isinstance(value, list) else []  # `required` holds a list of keys
+        missing = [key for key in required if isinstance(error.instance, dict) and key not in error.instance]
         names = ", ".join(f"`{key}`" for key in missing)
         return f"is missing {names}; every evaluation needs an id, a prompt and skill_should_trigger."
     if kind == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
+        allowed = sorted(schemas.declared_properties(error))
         extra = sorted(set(error.instance) - set(allowed)) if isinstance(error.instance, dict) else []
         return f"has unknown key(s) {', '.join(f'`{k}`' for k in extra)}; allowed: {', '.join(allowed)}."
     if kind == "type":

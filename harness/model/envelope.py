@@ -33,7 +33,7 @@ class RunMeta:
         """The meta of a run of `command` over `repo` that started when `clock` did, as of now."""
         return cls(command, str(repo.root), repo.globs, clock.started_at, clock.elapsed())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "command": self.command,
             "harness_version": self.harness_version,
@@ -68,7 +68,7 @@ class Halt:
             return f"No case ran: {self.agent_error}."
         return None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "interrupted": self.interrupted,
             "unfinished": self.unfinished,
@@ -90,7 +90,7 @@ def status(passed: bool, tally: dict[str, int]) -> str:
     return ERROR if ungraded and not tally[FAIL] else FAIL
 
 
-def envelope(meta: RunMeta, passed: bool, tally: dict[str, int]) -> dict:
+def envelope(meta: RunMeta, passed: bool, tally: dict[str, int]) -> dict[str, object]:
     """The head of a JSON report; the command's own fields follow it."""
     return {
         "command": meta.command,

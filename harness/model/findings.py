@@ -37,7 +37,7 @@ class Finding:
     baseline: str | None = None  # KNOWN when the repo's baseline records it
     demoted: bool = False  # an error turned warning by --warn
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         data = asdict(self)
         for key in ("baseline", "demoted"):
             if not data[key]:

@@ -9,6 +9,10 @@ from harness import schemas
 from harness.files import UnreadableFile, present, read_text
 from harness.model import findings
 
+TYPE_CHECKING = False  # typing's flag without importing typing, which reading a machine.yml does not need
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
 FILENAME = "machine.yml"
 
 
@@ -69,16 +73,17 @@ def load(path: Path, rel: str) -> MachinePlan:
     return plan
 
 
-def _first_unknown(error) -> str | None:
+def _first_unknown(error: ValidationError) -> str | None:
     if error.validator != "additionalProperties" or not isinstance(error.instance, dict):
         return None
-    return next((str(k) for k in error.instance if k not in error.schema.get("properties", {})), None)
+    return next((str(k) for k in error.instance if k not in schemas.declared_properties(error)), None)
 
 
-def _explain(error, key: str | None) -> str:
+def _explain(error: ValidationError, key: str | None) -> str:
     if error.validator == "additionalProperties":
         # YAML keys may be numbers, dates or null: named as text, so they sort and join.
-        extra = sorted({str(k) for k in error.instance} - set(error.schema.get("properties", {})))
+        instance = error.instance if isinstance(error.instance, dict) else {}  # always an object here
+        extra = sorted({str(k) for k in instance} - set(schemas.declared_properties(error)))
         known = "os, labels, runner_type and agents"
         return f"has unknown key(s) {', '.join(extra)}; a machine.yml holds only {known}."
     if key in ("os", "labels"):

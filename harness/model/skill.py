@@ -10,6 +10,10 @@ from pathlib import Path
 from harness.files import UnreadableFile, read_text
 from harness.memo import Memo
 
+TYPE_CHECKING = False  # typing's flag without importing typing, which parsing a skill does not need
+if TYPE_CHECKING:
+    from typing import Any
+
 BOM = "\ufeff"
 
 
@@ -103,7 +107,7 @@ def _fail(skill: Skill, rule: str, message: str, line: int | None) -> Skill:
     return skill
 
 
-def frontmatter(text: str, memo: Memo | None) -> dict:
+def frontmatter(text: str, memo: Memo | None) -> dict[str, Any]:
     """{"data", "key_lines"} or {"problem": [message, line]} for a frontmatter's YAML. Kept in `memo` only
     when JSON gives back exactly what PyYAML made (a date or a non-string key stays unmemoized), so a
     memoized read and a fresh one are the same."""
@@ -113,6 +117,7 @@ def frontmatter(text: str, memo: Memo | None) -> dict:
         return known
     from harness import yamlsafe  # on a memo miss only: most commits change no frontmatter
 
+    read: dict[str, Any]
     try:
         document = yamlsafe.load(text)
         read = {"data": document.data, "key_lines": document.key_lines}
@@ -126,13 +131,13 @@ def frontmatter(text: str, memo: Memo | None) -> dict:
 def same_through_json(value: object) -> bool:
     """JSON gives `value` back unchanged: only str, int, bool, finite float and None, in lists and in
     dicts with string keys (a date, a set or an int key would come back as something else)."""
-    kind = type(value)
-    if value is None or kind in (str, int, bool):
+    # type(...) is, not isinstance: a subclass (numpy's float64, an OrderedDict) comes back as its base.
+    if value is None or type(value) in (str, int, bool):
         return True
-    if kind is float:
+    if type(value) is float:
         return math.isfinite(value)
-    if kind is list:
+    if type(value) is list:
         return all(same_through_json(item) for item in value)
-    if kind is dict:
+    if type(value) is dict:
         return all(type(key) is str and same_through_json(item) for key, item in value.items())
     return False

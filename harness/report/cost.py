@@ -24,7 +24,7 @@ ROWS = (
 def _shown(key: str, value: object) -> str:
     if value is None:
         return "n/a"
-    if key == "fired":
+    if key == "fired" and isinstance(value, list):  # the skill names that fired
         return ", ".join(value) or "no skill"
     if key == "elapsed_s":
         return f"{value:.1f}s"

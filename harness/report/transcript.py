@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from harness.agent.logs import KeptLog
 from harness.agent.trace import ToolCall
+from harness.jsonfields import array_at, object_at
 from harness.report.markdown import table
 from harness.report.routing import observation
 
@@ -150,12 +151,10 @@ def case_head(case: dict) -> list[str]:
         lines.append(
             "   " + "; ".join(seen) + (f"; verdict {case['verdict']}" if case.get("verdict") else "")
         )
-    by_agent = case.get("by_agent") if isinstance(case.get("by_agent"), dict) else {}
-    for agent, seen in by_agent.items():
+    for agent, seen in object_at(case, "by_agent").items():
         if isinstance(seen, dict):
             lines.append(f"   {agent}: observed {observation(seen)}; verdict {seen.get('verdict')}")
-    checks = case.get("checks") if isinstance(case.get("checks"), list) else []
-    for check in checks:
+    for check in array_at(case, "checks"):
         if isinstance(check, dict) and check.get("passed") is False:
             lines.append(f"   unmet {check.get('kind')} `{check.get('expectation')}`: {check.get('detail')}")
     if case.get("error"):

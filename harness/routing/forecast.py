@@ -130,8 +130,8 @@ def _meta(document: object) -> dict:
 
 
 def _agent_case(case: dict) -> AgentCase:
-    observed = case.get("observed")
-    verdict = case.get("verdict") if isinstance(case.get("verdict"), str) else "error"
+    observed, written = case.get("observed"), case.get("verdict")
+    verdict = written if isinstance(written, str) else "error"
     return AgentCase(
         id=case["id"],
         observed=observed if isinstance(observed, str) else None,

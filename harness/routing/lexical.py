@@ -123,32 +123,31 @@ class LexicalEngine:
         """Every case graded, in order; the rankable ones scored a block of rows at a time."""
         from harness.routing.blocks import block_rows
 
-        out: list[LexicalOutcome | None] = []
-        rankable: list[tuple[int, Case]] = []
-        for case in cases:
+        out: dict[int, LexicalOutcome] = {}  # by the case's place in `cases`
+        rankable: list[tuple[int, Case, str]] = []  # with the skill it ranks
+        for place, case in enumerate(cases):
             missing = [name for name in (case.skill, case.owner) if name and name not in self.index.vectors]
             if case.skill is None or missing:
-                out.append(LexicalOutcome(case, verdicts.ERROR, None, error=self._ungradable(case, missing)))
+                out[place] = LexicalOutcome(case, verdicts.ERROR, None, error=self._ungradable(case, missing))
             else:
-                rankable.append((len(out), case))
-                out.append(None)
+                rankable.append((place, case, case.skill))
         size = block_rows(len(self.index.names))
         for start in range(0, len(rankable), size):
             block = rankable[start : start + size]
-            for (place, _), outcome in zip(
-                block, self._grade_block([case for _, case in block]), strict=True
-            ):
+            graded = self._grade_block([case for _, case, _ in block], [skill for _, _, skill in block])
+            for (place, _, _), outcome in zip(block, graded, strict=True):
                 out[place] = outcome
-        return out
+        return [out[place] for place in range(len(cases))]
 
-    def _grade_block(self, cases: list[Case]) -> list[LexicalOutcome]:
+    def _grade_block(self, cases: list[Case], skills: list[str]) -> list[LexicalOutcome]:
         scores = self.index.score_block([case.prompt for case in cases])
         columns = self.index.columns
-        own = [columns[case.skill] for case in cases]
+        own = [columns[skill] for skill in skills]
         own_scores, ranks, best = scores.scores_of(own), scores.worst_ranks(own), scores.best_ranks(own)
         tops = scores.tops(TOP_SHOWN)
-        owned = [row for row, case in enumerate(cases) if case.owner]
-        owner_columns = [columns[cases[row].owner] for row in owned]
+        owners_of = {row: case.owner for row, case in enumerate(cases) if case.owner}
+        owned = list(owners_of)
+        owner_columns = [columns[owner] for owner in owners_of.values()]
         owner_scores = scores.scores_of(owner_columns, owned)
         owner_ranks = scores.worst_ranks(owner_columns, owned)
         owners = {row: (owner_scores[n], owner_ranks[n]) for n, row in enumerate(owned)}
@@ -166,20 +165,21 @@ class LexicalEngine:
             )
             if row in owners:
                 outcome.owner_score, outcome.owner_rank = owners[row]
-            outcome.verdict = self._verdict(outcome, best[row] == 1)
+            outcome.verdict = self._verdict(outcome, ranks[row], best[row] == 1)
             out.append(outcome)
         return out
 
-    def _verdict(self, outcome: LexicalOutcome, first_or_tied: bool) -> str:
+    def _verdict(self, outcome: LexicalOutcome, rank: int, first_or_tied: bool) -> str:
         """Ties go against the case: a positive tied at its cut misses it, a negative tied first fires."""
         case, own = outcome.case, outcome.score
         if case.should_trigger:
-            if own > 0 and outcome.rank <= case.top_k:
+            if own > 0 and rank <= case.top_k:
                 return verdicts.CORRECT_TRIGGER
             return verdicts.MISSED_TRIGGER if outcome.observed is None else verdicts.WRONG_SKILL
         if own > 0 and first_or_tied:
             return verdicts.FALSE_TRIGGER
-        if case.owner and not outcome.owner_score > own:
+        owner_score = outcome.owner_score  # set whenever the case names an owner
+        if case.owner and owner_score is not None and not owner_score > own:
             return verdicts.WRONG_SKILL
         return verdicts.TRUE_NEGATIVE
 
@@ -220,7 +220,7 @@ def rank_rates(outcomes: list[LexicalOutcome], room: list[str]) -> tuple[dict, d
     for o in outcomes:  # one pass: a large run has ten thousand outcomes and a thousand skills
         if o.graded and o.case.should_trigger:
             rank1, top_k = o.rank1, o.passed
-            for tally in (overall, by_skill.get(o.case.skill)):
+            for tally in (overall, by_skill.get(o.case.skill) if o.case.skill else None):
                 if tally is not None:
                     tally[0] += 1
                     tally[1] += rank1

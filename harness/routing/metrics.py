@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Protocol
 
 from harness.model.dataset import Case
 from harness.routing.verdicts import (
@@ -19,6 +21,26 @@ from harness.routing.verdicts import (
 
 NO_SKILL = "(no skill)"
 CATEGORIES = ("positive", "near_miss", "unrelated")
+
+
+class Graded(Protocol):
+    """What the metrics and every routing report read of a case, whichever engine graded it
+    (CaseOutcome, LexicalOutcome)."""
+
+    @property
+    def case(self) -> Case: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def expected(self) -> str | None: ...
+    @property
+    def observed(self) -> str | None: ...
+    @property
+    def graded(self) -> bool: ...
+    @property
+    def passed(self) -> bool: ...
+    @property
+    def error(self) -> str | None: ...
 
 
 @dataclass
@@ -93,14 +115,14 @@ def accuracy(passed: int, graded: int) -> float | None:
     return round(passed / graded, 3) if graded else None
 
 
-def verdict_counts(outcomes: list[CaseOutcome]) -> dict[str, int]:
+def verdict_counts(outcomes: Sequence[Graded]) -> dict[str, int]:
     counts = dict.fromkeys(VERDICTS, 0)
     for outcome in outcomes:
         counts[outcome.verdict] += 1
     return counts
 
 
-def by_category(outcomes: list[CaseOutcome]) -> dict[str, dict]:
+def by_category(outcomes: Sequence[Graded]) -> dict[str, dict]:
     graded, passed = dict.fromkeys(CATEGORIES, 0), dict.fromkeys(CATEGORIES, 0)
     for o in outcomes:  # one pass: a large run's outcomes are walked by several aggregates already
         if o.graded:
@@ -118,7 +140,7 @@ def by_category(outcomes: list[CaseOutcome]) -> dict[str, dict]:
     }
 
 
-def per_skill(outcomes: list[CaseOutcome], room: list[str]) -> dict[str, dict]:
+def per_skill(outcomes: Sequence[Graded], room: list[str]) -> dict[str, dict]:
     # Tallied in one pass: a room of a thousand skills over ten thousand cases must not scan every case
     # per skill. Each skill: expected, correct, missed, fired, fired when another was expected.
     tally = {skill: [0, 0, 0, 0, 0] for skill in room}
@@ -136,21 +158,21 @@ def per_skill(outcomes: list[CaseOutcome], room: list[str]) -> dict[str, dict]:
             row[3] += 1
             row[4] += expected != observed
     out = {}
-    for skill, (expected, correct, missed, fired, stray) in tally.items():
+    for skill, (wanted, correct, missed, fired, stray) in tally.items():
         out[skill] = {
-            "expected": expected,
+            "expected": wanted,
             "correct": correct,
             "missed": missed,
-            "lost_to_other_skill": expected - correct - missed,
+            "lost_to_other_skill": wanted - correct - missed,
             "fired_total": fired,
             "fired_when_not_expected": stray,
-            "recall": round(correct / expected, 3) if expected else None,
+            "recall": round(correct / wanted, 3) if wanted else None,
             "precision": round(correct / fired, 3) if fired else None,
         }
     return out
 
 
-def confusion(outcomes: list[CaseOutcome]) -> dict[str, dict[str, int]]:
+def confusion(outcomes: Sequence[Graded]) -> dict[str, dict[str, int]]:
     matrix: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for outcome in outcomes:
         if outcome.graded:

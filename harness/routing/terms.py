@@ -6,6 +6,7 @@ thousands of times and stemming is the costly step.
 
 from __future__ import annotations
 
+import enum
 import re
 
 # Letters and digits of any script; `_`, `-` and punctuation split words ("pdf-tools" is two).
@@ -25,7 +26,15 @@ STOP_TEXT = """
 """
 STOP_WORDS = frozenset(STOP_TEXT.split())
 MIN_LENGTH = 2
-UNSEEN = object()  # a word not stemmed yet (None is a stop word's stem)
+
+
+class Unseen(enum.Enum):
+    """A word not stemmed yet (None is a stop word's stem); an enum, so a type checker narrows `is`."""
+
+    WORD = "unseen"
+
+
+UNSEEN = Unseen.WORD
 
 
 class Analyzer:

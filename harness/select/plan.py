@@ -8,7 +8,7 @@ routing decision), the `SkillFacts` of those skills (behavioral cases, version p
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from harness.errors import HarnessError
@@ -95,6 +95,8 @@ def legs_for(facts: SkillFacts, options: PlanOptions) -> list[Leg]:
     kind = _named_type(facts, options)
     if kind is None and not plan.labels:
         kind = options.runner_types.get(DEFAULT_TYPE)
+    base: Sequence[str]  # tuples from the policy, or the lists of machine.yml
+    platforms: Sequence[str]
     if kind is not None:
         base, platforms = kind.labels or options.behavior_runner, _platforms(facts, kind, options)
         gate, environment = kind.gate, kind.environment

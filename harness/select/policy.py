@@ -75,7 +75,7 @@ def _parse_type(flag: str, name: str, spec: object) -> RunnerType:
             f"{where} has unknown key(s) {', '.join(extra)}; a runner type holds only "
             f"{', '.join(RUNNER_TYPE_KEYS)}."
         )
-    lists = {}
+    lists: dict[str, tuple[str, ...]] = {}
     examples = {"labels": '["self-hosted", "gpu"]', "os": '["Linux"]'}
     for key in ("labels", "os"):
         value = spec.get(key)
@@ -87,10 +87,16 @@ def _parse_type(flag: str, name: str, spec: object) -> RunnerType:
                 f"{where}: `{key}` must be a non-empty list of non-empty strings, such as {examples[key]}."
             )
         lists[key] = tuple(v.strip() for v in value)
-    strings = {}
+    strings: dict[str, str | None] = {}
     for key in ("gate", "environment"):
         value = spec.get(key)
         if value is not None and not (isinstance(value, str) and value.strip()):
             raise UsageError(f"{where}: `{key}` must be a non-empty string or left out.")
         strings[key] = value.strip() if value else None
-    return RunnerType(name=name, **lists, **strings)
+    return RunnerType(
+        name=name,
+        labels=lists["labels"],
+        os=lists["os"],
+        gate=strings["gate"],
+        environment=strings["environment"],
+    )

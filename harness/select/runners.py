@@ -83,7 +83,8 @@ def runs_on(labels: Iterable[str], os_name: str, images: Mapping[str, str], wher
             "hosted runner carries only its image label, so the leg would wait forever; put your "
             "self-hosted runners' labels (starting with self-hosted) in --scoped-runner or the runner type."
         )
-    if hosted_platform(labels[0], images).lower() == os_name.lower():
+    hosted_on = hosted_platform(labels[0], images)  # not None: the one label is the hosted one
+    if hosted_on is not None and hosted_on.lower() == os_name.lower():
         return labels
     image = {platform.lower(): label for platform, label in images.items()}.get(os_name.lower())
     if image is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -57,3 +58,15 @@ def test_skills_without_a_readable_description_take_no_part(tmp_path: Path):
     make_skill(tmp_path, "csv-fixer", skill_md="no frontmatter here\n")
     skill(tmp_path, "csv-mender", "")
     assert check(tmp_path) == []
+
+
+def test_a_memo_entry_of_another_shape_is_scored_again_not_trusted(tmp_path: Path):
+    # A damaged memo behaves as an empty one (harness/memo.py): it costs the scoring, never a crash.
+    skill(tmp_path, "csv-cleaner", COPY)
+    skill(tmp_path, "csv-fixer", COPY)
+    first = check(tmp_path)
+    [memo_file] = (Path.home() / ".cache" / "skillscope" / "memo").glob("collisions-*.json")
+    written = json.loads(memo_file.read_text(encoding="utf-8"))
+    written["entries"] = dict.fromkeys(written["entries"], "damaged")
+    memo_file.write_text(json.dumps(written), encoding="utf-8")
+    assert check(tmp_path) == first == [("error", "description-collision", "csv-cleaner/SKILL.md", 3)]

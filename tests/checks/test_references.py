@@ -9,6 +9,8 @@ import pytest
 
 from harness.checks import CheckOptions, references
 from harness.errors import UsageError
+from harness.markdown import links
+from harness.memo import Memo
 from harness.model import catalog, repo
 from tests.support.helpers import make_skill, rules, structural
 
@@ -147,3 +149,13 @@ def test_a_target_the_system_will_not_stat_is_reported_as_permission_denied(
     run, report = structural(tmp_path / "repo", tmp=tmp_path)
     assert run.stderr == "" and rules(report, "error") == ["ref-unreadable"]
     assert "permission denied" in report["findings"][0]["message"] and report["findings"][0]["line"] == 7
+
+
+def test_a_memo_entry_of_another_shape_is_parsed_again_not_trusted(tmp_path: Path):
+    # A damaged memo behaves as an empty one (harness/memo.py): it costs a parse, never a crash.
+    page = tmp_path / "page.md"
+    page.write_text("# Title\n\n[gone](gone.md)\n", encoding="utf-8")
+    memo = Memo(None, "test")
+    memo.put(memo.key(page.read_text(encoding="utf-8")), "damaged")
+    document = references.read(page, links.Parser(), memo)
+    assert [ref.target for ref in document.references] == ["gone.md"]
