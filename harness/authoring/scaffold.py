@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from harness import __version__
+from harness import home
 from harness.errors import UsageError
 from harness.model import dataset
 
@@ -51,6 +51,7 @@ def new_skill(parent: Path, name: str) -> Path:
 
 def caller_workflow(skills_glob: str) -> str:
     """A workflow calling the reusable one at this harness's release tag, for the skills under the glob."""
+    reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
     folder = skills_glob.rstrip("/*") or "."
     paths = f'"{folder}/**"' if folder != "." else '"**"'
     return f"""# skillscope grades every skill on a pull request: structure, routing and behavior.
@@ -73,7 +74,7 @@ permissions:
 
 jobs:
   evals:
-    uses: skillscope/skillscope/.github/workflows/reusable.yml@v{__version__}
+    uses: {reusable}
     secrets:
       api_key: ${{{{ secrets.ANTHROPIC_API_KEY }}}}
     with:

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 import yaml
 
-from harness import __version__
+from harness import home
 from tests.support.helpers import run_cli, structural
 
 
@@ -17,7 +17,7 @@ def test_init_writes_the_workflow_gitignore_settings_and_a_first_skill(tmp_path)
     assert run.code == 0, run.stderr
     workflow = yaml.safe_load((tmp_path / ".github" / "workflows" / "skills.yml").read_text())
     job = workflow["jobs"]["evals"]
-    assert job["uses"] == f"skillscope/skillscope/.github/workflows/reusable.yml@v{__version__}"
+    assert job["uses"] == f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
     assert job["with"]["skills"].strip() == "skills/*"
     assert workflow["permissions"] == {"contents": "read"}
     assert (tmp_path / ".gitignore").read_text() == "*.pyc\n.skillscope/*\n!.skillscope/baseline.json\n"
