@@ -48,16 +48,33 @@ def test_every_run_step_declares_its_shell_or_inherits_bash(path):
         assert all("shell" in step for _, step in steps(path) if "run" in step)
 
 
+# The only writes any workflow holds, each to one job of the release: the identity token trusted
+# publishing trades for an upload, and the release itself.
+GRANTED = {
+    ("release.yml", "publish"): {"id-token": "write"},
+    ("release.yml", "github-release"): {"contents": "write"},
+}
+
+
 @workflows
 def test_permissions_are_declared_and_read_only(path):
     doc = load(path)
     assert "permissions" in doc, "declare top-level permissions"
-    scopes = [doc["permissions"]] + [job["permissions"] for job in jobs(doc).values() if "permissions" in job]
+    scopes = [doc["permissions"]] + [
+        job["permissions"]
+        for job_id, job in jobs(doc).items()
+        if "permissions" in job and (path.name, job_id) not in GRANTED
+    ]
     for scope in scopes:
         if isinstance(scope, str):
             assert scope in ("read-all", "{}"), scope
         else:
             assert set((scope or {}).values()) <= {"read", "none"}, scope
+
+
+def test_each_write_is_granted_to_one_job_and_nothing_more():
+    for (name, job_id), granted in GRANTED.items():
+        assert jobs(load(next(p for p in WORKFLOWS if p.name == name)))[job_id]["permissions"] == granted
 
 
 @workflows
