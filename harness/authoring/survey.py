@@ -69,11 +69,15 @@ def shared_files(folders: list[Path]) -> list[str]:
     alone says nothing about a policy, so it takes two."""
     if len(folders) < 2:
         return []
-    names = [
-        {p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")} - {"SKILL.md"}
-        for folder in folders
-    ]
+    names = [_files_in(folder) - {"SKILL.md"} for folder in folders]
     return sorted(set.intersection(*names))
+
+
+def _files_in(folder: Path) -> set[str]:
+    try:
+        return {p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")}
+    except OSError:
+        return set()  # a folder init may not list holds no policy it can see; structural names it
 
 
 def shared_sections(files: list[Path]) -> list[str]:
