@@ -31,7 +31,8 @@ What a version means:
   path, a git URL, or ``owner/repo`` on ``$GITHUB_SERVER_URL``) -> pip installs
   ``git+<source>@<ref>``. Without ``$SKILLSCOPE_SOURCE`` the source is the
   repository the action was used from (``$SKILLSCOPE_ACTION_REPOSITORY``), else
-  ``skillscope/skillscope``.
+  the project's home: the ``Source`` URL of ``[project.urls]`` in the
+  ``pyproject.toml`` beside this launcher, where the home is declared once.
 
 Inputs arrive as environment variables (the action maps ``inputs.*`` onto
 them); outputs ``version`` and ``stdout`` (the last non-empty line the
@@ -60,7 +61,30 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 DISTRIBUTION = "skillscope-harness"
-DEFAULT_SOURCE = "skillscope/skillscope"
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
+
+
+def declared_home(pyproject: Path) -> str | None:
+    """The ``Source`` URL of ``[project.urls]`` in ``pyproject``, read line by line: Python 3.10
+    has no TOML parser, and this launcher installs nothing before it knows what to install."""
+    try:
+        text = pyproject.read_text(encoding="utf-8")
+    except OSError:
+        return None
+    table = None
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("["):
+            table = line.replace(" ", "")
+            continue
+        entry = re.match(r"""^["']?Source["']?\s*=\s*["']([^"']+)["']$""", line)
+        if table == "[project.urls]" and entry:
+            return entry.group(1)
+    return None
+
+
+# Where a version that names no source is installed from; None only in a copy of this file alone.
+DEFAULT_SOURCE = declared_home(PYPROJECT)
 
 # A git ref we are willing to hand to pip and git: no whitespace, no shell or URL
 # metacharacters, no `..`, no leading dash (it would read as an option).
@@ -231,6 +255,11 @@ def source_url(source: str | None, environ: Mapping[str, str] | None = None) -> 
         or environ.get("GITHUB_ACTION_REPOSITORY")
         or DEFAULT_SOURCE
     )
+    if not source:
+        raise LaunchError(
+            f"no source to install from: {PYPROJECT} declares no Source URL; set SKILLSCOPE_SOURCE "
+            "to a git URL, owner/repo, or a local clone."
+        )
     if source.startswith("git+"):
         return source
     if re.match(r"^[a-z][a-z0-9+.-]*://", source):

@@ -158,6 +158,24 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs_the_main_job(artefacts, t
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3 skill(s)" in done.stdout
 
+    # Installed, the harness has no pyproject.toml beside it: init reads the home from the metadata.
+    adopter = tmp_path / "adopter"
+    adopter.mkdir()
+    init = subprocess.run([skillscope, "init"], cwd=adopter, capture_output=True, text=True, env=environ)
+    assert init.returncode == 0, init.stdout + init.stderr
+    source = next(
+        url for url in wheel_metadata(artefacts["wheel"]).get_all("Project-URL") if url.startswith("Source")
+    )
+    repository = source.split(", ", 1)[1].removeprefix("https://github.com/")
+    workflow = (adopter / ".github" / "workflows" / "skills.yml").read_text()
+    assert (
+        f"uses: {repository}/.github/workflows/reusable.yml@v{meta_version(artefacts['wheel'])}" in workflow
+    )
+
+
+def meta_version(wheel: Path) -> str:
+    return wheel_metadata(wheel)["Version"]
+
 
 def dependency_dirs(wheel: Path) -> set[str]:
     """Where this interpreter holds each runtime dependency the wheel declares for it."""

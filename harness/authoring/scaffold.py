@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from harness import __version__
+from harness import home
 from harness.errors import UsageError
 from harness.model import dataset
 
@@ -16,6 +16,11 @@ WORKFLOW = Path(".github") / "workflows" / "skills.yml"
 # stays in. (git cannot re-include a file whose folder is excluded, so the folder's contents are.)
 IGNORED = (".skillscope/*", "!.skillscope/baseline.json")
 WHOLE_FOLDER = frozenset({".skillscope", "/.skillscope", ".skillscope/", "/.skillscope/"})
+# Why a setting init noticed is there, written above it in skillscope.toml.
+NOTICED_COMMENTS = {
+    "skill-files": "# Every skill here ships these files (init found them in each), with these sections.",
+    "negatives": "# The repo's shared negatives: prompts no skill should fire on.",
+}
 
 SKILL_MD = """---
 name: {name}
@@ -51,6 +56,7 @@ def new_skill(parent: Path, name: str) -> Path:
 
 def caller_workflow(skills_glob: str) -> str:
     """A workflow calling the reusable one at this harness's release tag, for the skills under the glob."""
+    reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
     folder = skills_glob.rstrip("/*") or "."
     paths = f'"{folder}/**"' if folder != "." else '"**"'
     return f"""# skillscope grades every skill on a pull request: structure, routing and behavior.
@@ -73,7 +79,7 @@ permissions:
 
 jobs:
   evals:
-    uses: skillscope/skillscope/.github/workflows/reusable.yml@v{__version__}
+    uses: {reusable}
     secrets:
       api_key: ${{{{ secrets.ANTHROPIC_API_KEY }}}}
     with:
@@ -100,6 +106,19 @@ def ignore_reports(root: Path) -> bool:
     return True
 
 
-def settings_file(skills_glob: str) -> str:
-    comment = "# Read by every skillscope command run in this repo; a flag still wins."
-    return f'{comment}\nskills-dir = ["{skills_glob}"]\n'
+def settings_file(skills_glob: str, noticed: dict[str, list[str]] | None = None) -> str:
+    """skillscope.toml for the glob, with the settings init noticed the repo already keeps to."""
+    lines = [
+        "# Read by every skillscope command run in this repo; a flag still wins.",
+        f"skills-dir = {json.dumps([skills_glob])}",
+    ]
+    for key, values in (noticed or {}).items():
+        if key in NOTICED_COMMENTS:
+            lines.append(NOTICED_COMMENTS[key])
+        lines.append(settings_line(key, values))
+    return "\n".join(lines) + "\n"
+
+
+def settings_line(key: str, values: list[str]) -> str:
+    """One `key = [...]` line: a JSON array of plain strings is a TOML array as it stands."""
+    return f"{key} = {json.dumps(values)}"

@@ -39,8 +39,8 @@ SUMMARIES: dict[str, str] = {
     "baseline": "write (or --prune) the baseline of known structural findings; only new findings fail "
     "after it",
     "new": "create NAME/SKILL.md and NAME/evals/evals.json from the template",
-    "init": "write a CI workflow, the .gitignore entry and skills-dir setting, and (with --skill) a "
-    "first skill",
+    "init": "write a CI workflow (unless one runs evals already), the .gitignore entry and the settings "
+    "the skills keep to, and (with --skill) a first skill",
     "show": "read the agent logs a run kept with --keep-logs (or its report): a table, a case's "
     "transcripts, a page",
 }

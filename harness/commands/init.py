@@ -1,17 +1,26 @@
-"""`skillscope init`: adopt skillscope in a skills repo (workflow, .gitignore, settings, a first skill)."""
+"""`skillscope init`: adopt skillscope in a skills repo (workflow, .gitignore, settings, a first skill),
+fitted to what the repo already has."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import shlex
 from pathlib import Path
 
+from harness import home
 from harness.authoring import scaffold
+from harness.authoring.survey import Survey, survey
 from harness.cli import settings
 from harness.context import Context
 from harness.errors import UsageError
 from harness.model.repo import find_root
 
-HELP = "write a CI workflow, the .gitignore entry and skills-dir setting, and (with --skill) a first skill"
+HELP = (
+    "write a CI workflow (unless one runs evals already), the .gitignore entry and the settings "
+    "the skills keep to, and (with --skill) a first skill"
+)
+KEY_SECRET = "ANTHROPIC_API_KEY"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,7 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--skill", metavar="NAME", help="also create a first skill of this name there")
     parser.add_argument(
-        "--force", action="store_true", help="overwrite an existing .github/workflows/skills.yml"
+        "--force",
+        action="store_true",
+        help="overwrite an existing .github/workflows/skills.yml, or write it beside a workflow that "
+        "already runs skill evals",
     )
 
 
@@ -37,20 +49,131 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     workflow = root / scaffold.WORKFLOW
     if workflow.exists() and not args.force:
         raise UsageError(f"{workflow} already exists; delete it or pass --force to replace it.")
-    workflow.parent.mkdir(parents=True, exist_ok=True)
-    workflow.write_text(scaffold.caller_workflow(glob), encoding="utf-8")
-    ctx.out(f"wrote {scaffold.WORKFLOW}: the reusable workflow grades {glob} on every pull request")
+    current = settings.load(root)
+    found = survey(root, glob, scaffold.WORKFLOW.as_posix(), defined_runner_types(current))
+    write_workflow(ctx, root, glob, found, args.force)
     if scaffold.ignore_reports(root):
         ctx.out(
             f"added {' and '.join(scaffold.IGNORED)} to .gitignore: run reports stay out of commits, "
             "the baseline can be committed"
         )
-    if settings.load(root).path is None:
-        (root / settings.OWN_FILE).write_text(scaffold.settings_file(glob), encoding="utf-8")
-        ctx.out(f"wrote {settings.OWN_FILE}: skillscope commands here look at {glob}")
+    write_settings(ctx, root, glob, found, current)
+    tell_runner_types(ctx, root, found, current)
     if args.skill:
         parent = root / Path(glob).parent
         folder = scaffold.new_skill(parent, args.skill)
         ctx.out(f"created {folder.relative_to(root)}: replace its placeholder text and prompts")
-    ctx.out("next: add the ANTHROPIC_API_KEY secret, then run `skillscope structural`.")
+        found.skills.append(folder.relative_to(root).as_posix())
+    tell_next_steps(ctx, glob, found)
     return 0
+
+
+def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bool) -> None:
+    """skills.yml, unless another workflow already grades the skills: then say so and leave CI alone."""
+    for other in found.workflows:
+        ctx.out(f"found {other.path}:{other.line}, which already runs skill evals: {other.command}")
+    if found.workflows and not force:
+        reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
+        ctx.out(
+            f"so no second workflow was written: to grade with skillscope there, call `uses: {reusable}` "
+            f"from it, or pass --force to add {scaffold.WORKFLOW.as_posix()} beside it"
+        )
+        return
+    workflow = root / scaffold.WORKFLOW
+    workflow.parent.mkdir(parents=True, exist_ok=True)
+    workflow.write_text(scaffold.caller_workflow(glob), encoding="utf-8")
+    ctx.out(f"wrote {scaffold.WORKFLOW}: the reusable workflow grades {glob} on every pull request")
+
+
+def noticed_settings(found: Survey) -> dict[str, list[str]]:
+    """The settings the repo already keeps to, as skillscope.toml keys."""
+    noticed = {}
+    if found.skill_files:
+        noticed["skill-files"] = found.skill_files
+    if found.skill_sections:
+        noticed["skill-sections"] = found.skill_sections
+    if found.negatives:
+        noticed["negatives"] = found.negatives
+    return noticed
+
+
+def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: settings.Settings) -> None:
+    """skillscope.toml with what the skills already keep to; with settings already there, the lines to
+    add to them (and the flags that say the same)."""
+    noticed = noticed_settings(found)
+    if current.path is None:
+        (root / settings.OWN_FILE).write_text(scaffold.settings_file(glob, noticed), encoding="utf-8")
+        ctx.out(f"wrote {settings.OWN_FILE}: skillscope commands here look at {glob}")
+        if noticed:
+            ctx.out("  and keep to what this repo's skills already do:")
+    noticed = {key: values for key, values in noticed.items() if key not in current.values}
+    if current.path is not None and noticed:
+        ctx.out(f"{settings_name(root, current)} is kept as it is; add what this repo's skills already do:")
+    reasons = why_noticed(found)
+    for key, values in noticed.items():
+        ctx.out(f"  {scaffold.settings_line(key, values)}  ({reasons[key]})")
+    if current.path is not None and noticed:
+        flags = " ".join(f"--{key} {shlex.quote(','.join(values))}" for key, values in noticed.items())
+        ctx.out(f"  or pass {flags}")
+    for path in found.bare_negatives:
+        ctx.out(
+            f"found {path}, a JSON list of cases no skill should fire on; --negatives reads the dataset "
+            f'shape, so wrap the list as {{"evaluations": [...]}}, then set negatives = ["{path}"]'
+        )
+
+
+def settings_name(root: Path, current: settings.Settings) -> str:
+    """The settings file as a user would find it: root-relative, with its table in pyproject.toml."""
+    if current.path is None:
+        return settings.OWN_FILE
+    where = current.path.relative_to(root).as_posix()
+    return f"{where} [tool.skillscope]" if current.path.name == settings.PYPROJECT else where
+
+
+def why_noticed(found: Survey) -> dict[str, str]:
+    files = ", ".join(found.skill_files)
+    return {
+        "skill-files": f"each of the {len(found.skills)} skills ships {files}",
+        "skill-sections": f"each {files} fills these sections",
+        "negatives": "only cases no skill should fire on",
+    }
+
+
+def defined_runner_types(current: settings.Settings) -> frozenset[str]:
+    """The runner types the settings already define (a JSON object, as --runner-types takes)."""
+    value = current.values.get("runner-types")
+    try:
+        parsed = json.loads(value) if isinstance(value, str) else value
+    except ValueError:
+        return frozenset()  # select names the broken value itself
+    return frozenset(parsed) if isinstance(parsed, dict) else frozenset()
+
+
+def tell_runner_types(ctx: Context, root: Path, found: Survey, current: settings.Settings) -> None:
+    where = settings_name(root, current)
+    for kind, files in found.runner_types.items():
+        ctx.out(
+            f"{', '.join(files)} name{'s' if len(files) == 1 else ''} runner_type {kind}, which "
+            f"`skillscope select` needs defined: add runner-types to {where}, such as "
+            f"""runner-types = '{{"{kind}": {{"labels": ["self-hosted", "{kind}"]}}}}' """
+            "with your runners' labels (docs/usage.md, Runner types)"
+        )
+
+
+def tell_next_steps(ctx: Context, glob: str, found: Survey) -> None:
+    ctx.out("next:")
+    if not found.skills:
+        ctx.out(f"  create a first skill: skillscope new my-skill --dir {Path(glob).parent.as_posix()}")
+    ctx.out(
+        "  skillscope structural; an existing catalog may break rules it never checked: "
+        "`skillscope baseline` records today's findings (commit .skillscope/baseline.json), "
+        "so only new ones fail"
+    )
+    ctx.out(
+        "  skillscope routing --engine lexical --routing-room all --min-accuracy 0 --min-rank1 0.8: "
+        "a first routing run, free and offline (it ranks each prompt against the descriptions)"
+    )
+    ctx.out(
+        f"  add the {KEY_SECRET} secret to the repository (Settings, Secrets and variables, Actions): "
+        "the workflow's routing and behavioral legs run the agent with it"
+    )

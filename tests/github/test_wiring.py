@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from harness import cli
+from harness import cli, home
 from tests.support.yamlfiles import ACTION, ROOT, WORKFLOWS, jobs, load, triggers
 
 PIPELINES = [p for p in WORKFLOWS if p.name in ("reusable.yml", "skill-evals.yml")]
 pipelines = pytest.mark.parametrize("path", PIPELINES, ids=lambda p: p.name)
-ACTION_USES = "skillscope/skillscope@"
+ACTION_USES = f"{home.repository()}@"
 GRADED = {"routing", "behavioral", "compare"}
 WHEELHOUSE = "${{ runner.temp }}/skillscope-wheels"
 CACHE = ".skillscope/cache"

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from harness import home
 from tests.support.yamlfiles import (
     ACTION,
     ALL_FILES,
@@ -25,6 +26,7 @@ from tests.support.yamlfiles import (
 EXPRESSION = re.compile(r"\$\{\{.*?\}\}", re.S)
 SECRET = re.compile(r"\bsecrets(\.|\[)")
 GRADED = {"routing", "behavioral", "compare"}
+ACTION_USES = f"{home.repository()}@"
 files = pytest.mark.parametrize("path", ALL_FILES, ids=rel)
 workflows = pytest.mark.parametrize("path", [*WORKFLOWS, *EXAMPLES], ids=rel)
 
@@ -46,16 +48,33 @@ def test_every_run_step_declares_its_shell_or_inherits_bash(path):
         assert all("shell" in step for _, step in steps(path) if "run" in step)
 
 
+# The only writes any workflow holds, each to one job of the release: the identity token trusted
+# publishing trades for an upload, and the release itself.
+GRANTED = {
+    ("release.yml", "publish"): {"id-token": "write"},
+    ("release.yml", "github-release"): {"contents": "write"},
+}
+
+
 @workflows
 def test_permissions_are_declared_and_read_only(path):
     doc = load(path)
     assert "permissions" in doc, "declare top-level permissions"
-    scopes = [doc["permissions"]] + [job["permissions"] for job in jobs(doc).values() if "permissions" in job]
+    scopes = [doc["permissions"]] + [
+        job["permissions"]
+        for job_id, job in jobs(doc).items()
+        if "permissions" in job and (path.name, job_id) not in GRANTED
+    ]
     for scope in scopes:
         if isinstance(scope, str):
             assert scope in ("read-all", "{}"), scope
         else:
             assert set((scope or {}).values()) <= {"read", "none"}, scope
+
+
+def test_each_write_is_granted_to_one_job_and_nothing_more():
+    for (name, job_id), granted in GRANTED.items():
+        assert jobs(load(next(p for p in WORKFLOWS if p.name == name)))[job_id]["permissions"] == granted
 
 
 @workflows
@@ -87,8 +106,7 @@ def test_secrets_only_in_the_steps_that_use_them(path):
         step = doc["jobs"][trail[1]]["steps"][trail[3]]
         variable = trail[5]
         uses_it = ("run" in step and variable in step["run"]) or (
-            str(step.get("uses", "")).startswith("skillscope/skillscope@")
-            and step["with"]["command"] in GRADED
+            str(step.get("uses", "")).startswith(ACTION_USES) and step["with"]["command"] in GRADED
         )
         assert uses_it, f"{where}: the step does not use {variable}"
 
@@ -101,7 +119,7 @@ def test_a_missing_key_is_explained_before_any_graded_step(path):
         graded = [
             i
             for i, step in enumerate(job_steps)
-            if str(step.get("uses", "")).startswith("skillscope/skillscope@")
+            if str(step.get("uses", "")).startswith(ACTION_USES)
             and step["with"]["command"] in GRADED
             and "--engine lexical" not in str(step["with"].get("args", ""))  # ranks offline, needs no key
         ]
@@ -203,8 +221,8 @@ def test_the_ci_exercises_this_checkouts_action():
 def test_examples_call_the_published_workflows():
     callers = {p.name: load(p) for p in EXAMPLES}
     uses = {job.get("uses", "") for doc in callers.values() for job in jobs(doc).values()}
-    assert "skillscope/skillscope/.github/workflows/reusable.yml@v0.1.0" in uses
-    assert "skillscope/skillscope/.github/workflows/skill-evals.yml@v0.1.0" in uses
+    for workflow in ("reusable.yml", "skill-evals.yml"):
+        assert f"{home.repository()}/.github/workflows/{workflow}@{home.release_tag()}" in uses
     weekly = [doc for doc in callers.values() if "schedule" in triggers(doc)]
     assert weekly, "a scheduled external references run"
     refs = [
