@@ -1,7 +1,7 @@
 """Every install or pin a user is shown names the project's one home and this version's tag.
 
 YAML and markdown cannot compute them, so this reads the home (pyproject's [project.urls] Source,
-through harness.home) and the version (harness.__version__) once, and checks each `uses:`, `rev:`,
+through harness.authoring.home) and the version (harness.__version__) once, and checks each `uses:`, `rev:`,
 `repo:`, pip and `skillscope_version` line of the workflows, examples, docs, README, action.yml and
 what `init` writes and prints. Bumping the version, or moving the home, lists every line to change.
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import __version__, home
+from harness import __version__
+from harness.authoring import home
 from tests.support.helpers import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

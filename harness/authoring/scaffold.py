@@ -6,7 +6,7 @@ import json
 import re
 from pathlib import Path
 
-from harness import home
+from harness.authoring import home
 from harness.errors import UsageError
 from harness.model import dataset
 

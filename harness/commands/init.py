@@ -8,8 +8,7 @@ import json
 import shlex
 from pathlib import Path
 
-from harness import home
-from harness.authoring import scaffold
+from harness.authoring import home, scaffold
 from harness.authoring.survey import Survey, survey
 from harness.cli import settings
 from harness.context import Context

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from harness import home
+from harness.authoring import home
 from tests.support.helpers import rules, run_cli, structural
 
 CATALOGS = Path(__file__).parent / "catalogs"

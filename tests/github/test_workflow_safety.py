@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from harness import home
+from harness.authoring import home
 from tests.support.yamlfiles import (
     ACTION,
     ALL_FILES,

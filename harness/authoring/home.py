@@ -15,7 +15,7 @@ from harness import __version__
 from harness.errors import HarnessError
 
 DISTRIBUTION = "skillscope-harness"
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parents[1]  # the harness package
 GITHUB = re.compile(r"^https://github\.com/(?P<repository>[\w.-]+/[\w.-]+?)(?:\.git)?/?$")
 
 
@@ -51,7 +51,7 @@ def _from_metadata() -> str | None:
     except metadata.PackageNotFoundError:
         return None
     # An editable install, or a checkout on PYTHONPATH beside another install, is not this copy.
-    if Path(str(dist.locate_file("harness/home.py"))).resolve() != PACKAGE / "home.py":
+    if Path(str(dist.locate_file("harness/authoring/home.py"))).resolve() != Path(__file__).resolve():
         return None
     return source_of(dist.metadata.get_all("Project-URL") or [])
 

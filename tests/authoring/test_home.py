@@ -1,4 +1,4 @@
-"""harness.home: the project's one home, read from the metadata of the copy that runs, else from the
+"""harness.authoring.home: the project's one home, read from the metadata of the copy that runs, else from the
 pyproject.toml beside a checkout's package; the launcher, which may import nothing, reads the same."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from harness import __version__, home
+from harness import __version__
+from harness.authoring import home
 from harness.errors import HarnessError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if sys.version_info >= (3, 11):
     import tomllib
 else:
