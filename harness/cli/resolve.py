@@ -146,12 +146,16 @@ def declared_defaults(parser: argparse.ArgumentParser) -> dict[str, object]:
     }
 
 
-def refuse_unread(args: argparse.Namespace, declared: dict[str, object]) -> None:
-    """A flag the chosen --engine never reads, given on the command line or in the settings file (so
-    not at its declared default), is a usage error, not a setting silently dropped."""
+def refuse_unread(
+    args: argparse.Namespace, declared: dict[str, object], from_file: dict[str, object]
+) -> list[str]:
+    """A flag the chosen --engine never reads, given on the command line, is a usage error, not a
+    setting silently dropped. One the settings file set (`from_file`: dest -> the file's value, which
+    the command line did not override) is put back to its declared default: a settings key never
+    breaks a command. Returns those flags, for a note."""
     engine = getattr(args, "engine", None)
     if engine is None:  # a command with one way to run reads every flag it declares
-        return
+        return []
     unread = [
         flag
         for flag in FLAGS.values()
@@ -159,10 +163,17 @@ def refuse_unread(args: argparse.Namespace, declared: dict[str, object]) -> None
         and flag.dest in declared
         and getattr(args, flag.dest) != declared[flag.dest]
     ]
-    if unread:
-        given = ", ".join(flag.option for flag in unread)
-        one = len(unread) == 1
+    ignored = [
+        flag for flag in unread if flag.dest in from_file and getattr(args, flag.dest) == from_file[flag.dest]
+    ]
+    for flag in ignored:
+        setattr(args, flag.dest, declared[flag.dest])
+    given = [flag for flag in unread if flag not in ignored]
+    if given:
+        named = ", ".join(flag.option for flag in given)
+        one = len(given) == 1
         raise UsageError(
-            f"{given} {'applies' if one else 'apply'} to --engine {unread[0].engine} only, and this run "
+            f"{named} {'applies' if one else 'apply'} to --engine {given[0].engine} only, and this run "
             f"uses --engine {engine}; drop {'it' if one else 'them'} or switch engines."
         )
+    return [flag.option for flag in ignored]

@@ -103,31 +103,64 @@ def apply(
     return used
 
 
+def from_file(parser: argparse.ArgumentParser, used: list[str]) -> dict[str, object]:
+    """dest -> the default the settings file's `used` keys gave each flag in `parser`."""
+    keys = set(used)
+    return {
+        action.dest: parser.get_default(action.dest)
+        for action in parser._actions
+        if any(o.startswith("--") and o[2:] in keys for o in action.option_strings)
+    }
+
+
+class FromFile(list):
+    """A repeatable flag's values from the settings file: the command line's first use of the flag
+    starts a new list (argparse copies a default that is not a plain list), so the flag wins."""
+
+    def __copy__(self) -> list:
+        return []
+
+
 def _value(action: argparse.Action, key: str, value: object, settings: Settings) -> object:
     """What the flag would have parsed to, so a bad value fails here, naming the file's line."""
     if action.nargs == 0:  # a switch: store_true or --x/--no-x
         if not isinstance(value, bool):
             raise UsageError(f"{settings.where(key)}: `{key}` is a switch; write true or false.")
         return value if action.const is not False else not value
-    if action.nargs in ("+", "*"):
+    if isinstance(action.nargs, int) and action.nargs > 1:  # --reports OLD NEW: a list of that many
+        if (
+            not isinstance(value, list)
+            or len(value) != action.nargs
+            or not all(isinstance(w, str) for w in value)
+        ):
+            raise UsageError(f"{settings.where(key)}: `{key}` takes a list of {action.nargs} strings.")
+        return [_typed(action, key, word, settings) for word in value]
+    if action.nargs in ("+", "*") or isinstance(action, argparse._AppendAction):
         words = [value] if isinstance(value, str) else value
         if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
             raise UsageError(f"{settings.where(key)}: `{key}` takes a string or a list of strings.")
+        if isinstance(action, argparse._AppendAction):  # each item as one use of the flag
+            return FromFile(_typed(action, key, word, settings) for word in words)
         return words
     if isinstance(value, bool) or not isinstance(value, (str, int, float, list)):
         raise UsageError(f"{settings.where(key)}: `{key}` takes a value, as its flag --{key} does.")
     text = json.dumps(value) if isinstance(value, list) else str(value)  # lists reach parse_list as JSON
-    try:
-        parsed = action.type(text) if callable(action.type) else text
-    except (argparse.ArgumentTypeError, TypeError, ValueError) as exc:
-        raise UsageError(
-            f"{settings.where(key)}: `{key}` = {value!r} is not what --{key} takes ({exc})."
-        ) from None
+    parsed = _typed(action, key, text, settings)
     if action.choices is not None and parsed not in action.choices:
         raise UsageError(
             f"{settings.where(key)}: `{key}` must be one of {', '.join(map(str, action.choices))}."
         )
     return parsed
+
+
+def _typed(action: argparse.Action, key: str, text: str, settings: Settings) -> object:
+    """`text` through the flag's type, as argparse would take it from the command line."""
+    try:
+        return action.type(text) if callable(action.type) else text
+    except (argparse.ArgumentTypeError, TypeError, ValueError) as exc:
+        raise UsageError(
+            f"{settings.where(key)}: `{key}` = {text!r} is not what --{key} takes ({exc})."
+        ) from None
 
 
 def _close(key: str, known: set[str]) -> str:

@@ -132,9 +132,6 @@ def test_init_sets_the_repos_shared_negatives(tmp_path):
     assert 'negatives = ["eval/negatives.json"]  (only cases no skill should fire on)' in run.stdout
 
 
-@pytest.mark.xfail(
-    strict=True, reason="the settings file's `negatives` key reaches the append flag in the wrong shape"
-)
 def test_the_negatives_setting_init_writes_is_read(tmp_path):
     repo = adopt("negatives", tmp_path)
     assert run_cli(["init"], cwd=repo).code == 0

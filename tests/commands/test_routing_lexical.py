@@ -138,15 +138,23 @@ def test_a_flag_only_the_agent_reads_is_a_usage_error(catalog_repo: Path, flags:
     assert run.code == 2 and named in run.stderr
 
 
-@pytest.mark.parametrize(("setting", "refused"), [("jobs = 2\n", True), ("jobs = 4\n", False)])
-def test_a_settings_key_only_the_agent_reads_is_refused_unless_it_keeps_the_default(
-    catalog_repo: Path, setting: str, refused: bool
+@pytest.mark.parametrize("setting", ["jobs = 2\n", "jobs = 4\n", 'negatives = ["extra/negatives.json"]\n'])
+def test_a_settings_key_only_the_agent_reads_is_left_out_of_a_lexical_run_with_a_note(
+    catalog_repo: Path, setting: str
 ):
-    """The file's keys are defaults the run would silently drop; routing's own default (4) drops nothing."""
+    """A settings file serves every command and engine: a key this engine never reads is not used here,
+    said once, and never breaks the run (the same value as a flag is refused)."""
+    (catalog_repo / "extra").mkdir()
+    (catalog_repo / "extra" / "negatives.json").write_text(
+        '{"evaluations": [{"id": "x-neg", "skill_should_trigger": false, "prompt": "What is 2+2?"}]}'
+    )
     (catalog_repo / "skillscope.toml").write_text(setting, encoding="utf-8")
-    run, _ = lexical(catalog_repo)
-    assert ("--jobs applies to --engine agent only" in run.stderr) is refused
-    assert (run.code == 2) is refused
+    run, report = lexical(catalog_repo)
+    assert run.code in (0, 1) and report, run.stderr
+    assert "applies to --engine agent only" not in run.stderr
+    key = setting.split(" ")[0]
+    noted = f"--{key} from the settings file applies to another --engine; not used here." in run.stderr
+    assert noted is (setting != "jobs = 4\n")  # the default drops nothing
 
 
 def test_lexical_flags_on_an_agent_run_are_a_usage_error_before_any_agent_is_sought(tmp_path: Path):
