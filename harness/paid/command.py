@@ -188,7 +188,7 @@ class PaidRun:
         name = runtime or s.agents[0]
         ready = self.readied.get(name)
         return kind(
-            run=RunMeta.of(s.command, self.repo, self.deadline),
+            run=self.run_meta(),
             agent=name,
             agent_version=ready.version if ready else None,
             model=s.model or seen_model,
@@ -209,11 +209,23 @@ class PaidRun:
             **own,
         )
 
+    def run_meta(self) -> RunMeta:
+        """The report's head: this command over the repo, from when the deadline started until now."""
+        return RunMeta.of(self.settings.command, self.repo, self.deadline)
+
     def publish(self, result: Result) -> None:
         publish(result, self.ctx, self.settings.reports)
 
-    def finish(self, result: Result) -> int:
+    def finish(self, result: Result, failure: Callable[[], str] | None = None) -> int:
         """Publish `result`'s reports; 130 or 143 after a cancelling signal, else 0 when it passed, 1 if
-        not."""
+        not. With `failure`, a run that did not pass says why on stderr: how it was halted, or else
+        `failure()`."""
         self.publish(result)
-        return exit_code(result.passed, self.cancel)
+        code = exit_code(result.passed, self.cancel)
+        if failure is not None:
+            halted = result.meta.halt.sentence()
+            if halted:
+                self.say(halted)
+            elif code:
+                self.say(f"failed: {failure()}.")
+        return code
