@@ -1,43 +1,18 @@
-"""What a paid command does around its agents: make them ready, say how a run ended early, exit."""
+"""What only paid runs need: the PaidRun around a command's own work (command), the meta every agent
+report shares (meta), spend and budget, the result cache, the dry run, progress and the sandbox.
+
+Here: how a paid run says its agent could not start, how it ended early, and its exit code.
+"""
 
 from __future__ import annotations
 
-import argparse
-
-from harness import agent
 from harness.cancel import Cancellation
-from harness.cli import options
-from harness.context import Context
-from harness.deadline import Deadline
 from harness.errors import HarnessError
 from harness.model.envelope import Halt
 
 
 class AgentNotReady(HarnessError):
     """The agent cannot run: its CLI is missing, failed its preflight, or was interrupted meanwhile."""
-
-
-def ready_agent(
-    args: argparse.Namespace,
-    ctx: Context,
-    deadline: Deadline,
-    cancel: Cancellation,
-    preflight: bool = True,
-    runtime: str | None = None,
-) -> agent.Agent:
-    """The agent located, isolated and (unless --skip-preflight, or not `preflight` for a dry run that
-    must send nothing) proven able to reach its API, its probes bounded by the command's --timeout and
-    ended by a cancelling signal. `runtime` defaults to the first agent --agent names."""
-    name = runtime or options.agents_of(args)[0]
-    try:
-        ready = agent.connect_runtime(
-            name, getattr(args, name, None), ctx.environ, deadline=deadline, cancel=cancel
-        )
-        if preflight and not args.skip_preflight:
-            ready.preflight(args.model, deadline=deadline, cancel=cancel)
-    except agent.AgentUnavailable as exc:
-        raise AgentNotReady(str(exc)) from None
-    return ready
 
 
 def halt_of(cancel: Cancellation, selected: int, reported: int, agent_error: str | None = None) -> Halt:
@@ -54,10 +29,3 @@ def exit_code(passed: bool, cancel: Cancellation) -> int:
     if cancel.is_set():
         return cancel.exit_code
     return 0 if passed else 1
-
-
-def ready_agents(
-    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, preflight: bool = True
-) -> list[agent.Agent]:
-    """Every agent --agent names, each ready as `ready_agent` makes it, in the order given."""
-    return [ready_agent(args, ctx, deadline, cancel, preflight, name) for name in options.agents_of(args)]
