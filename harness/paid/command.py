@@ -21,17 +21,17 @@ from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
-from harness.paid import AgentNotReady, exit_code, halt_of, progress, sandbox
+from harness.paid import AgentNotReady, exit_code, halt_of, progress
 from harness.paid.cache import ResultCache
 from harness.paid.meta import AgentRunMeta
-from harness.paid.sandbox import SandboxUse
+from harness.paid.sandbox import SandboxUse, probe
 from harness.paid.spend import RunBudget
 from harness.report import ReportOptions, Result, publish
 
 # What `probe_sandbox` answers when --sandbox was not given: nothing was asked of the CLI.
 NOT_PROBED: tuple[bool | None, str | None] = (None, None)
-Meta = TypeVar("Meta", bound=AgentRunMeta)
-Settings = TypeVar("Settings", bound=agent.AgentSettings)
+MetaKind = TypeVar("MetaKind", bound=AgentRunMeta)
+SettingsKind = TypeVar("SettingsKind", bound=agent.AgentSettings)
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ class PaidRun:
     def not_ready(self, error: AgentNotReady, selected: int, result: Callable[[Halt], Result]) -> int:
         """The end of a run whose agent could not start: still a report (`result` of the halt), for a CI
         step that uploads reports whatever happened; the error on stderr; exit 1, or 130/143."""
-        publish(result(self.halt(selected, 0, str(error))), self.ctx, self.settings.reports)
+        self.publish(result(self.halt(selected, 0, str(error))))
         self.ctx.err(f"error: {error}")
         return exit_code(False, self.cancel)
 
@@ -123,7 +123,7 @@ class PaidRun:
         """The --max-run-usd spend of this run, shared by every runner."""
         return self._budget
 
-    def agent_settings(self, kind: type[Settings] = agent.AgentSettings, **own) -> Settings:
+    def agent_settings(self, kind: type[SettingsKind] = agent.AgentSettings, **own) -> SettingsKind:
         """`kind` of settings holding the shared flags (model, effort, limits, log folder) and `own`,
         which win over them."""
         s = self.settings
@@ -142,11 +142,10 @@ class PaidRun:
         before any case runs; NOT_PROBED without it."""
         if not self.settings.sandbox:
             return NOT_PROBED
-        probed = sandbox.probe(ready, self.deadline, self.cancel)
-        if probed[0] is True:
-            self.say("--sandbox: the CLI's shell sandbox starts here")
-        else:
-            self.say(SandboxUse.of(True, *probed).sentence() or "")
+        probed = probe(ready, self.deadline, self.cancel)
+        # Offered is not yet applied: the report says so only once each run's CLI has said it.
+        offered = "--sandbox: the CLI's shell sandbox starts here"
+        self.say(offered if probed[0] is True else str(SandboxUse.of(True, *probed).sentence()))
         return probed
 
     def sandbox_use(
@@ -172,7 +171,7 @@ class PaidRun:
 
     def meta(
         self,
-        kind: type[Meta],
+        kind: type[MetaKind],
         *,
         runtime: str | None = None,
         halt: Halt,
@@ -180,7 +179,7 @@ class PaidRun:
         sandbox: SandboxUse,
         seen_model: str | None,
         **own,
-    ) -> Meta:
+    ) -> MetaKind:
         """`kind` of meta for the run on `runtime` (default: the first agent), as of now: the shared
         fields from the flags and the agent (absent when it never started), and `own`. `seen_model`:
         the model the CLI reported, recorded when none was asked for."""
