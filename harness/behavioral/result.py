@@ -11,8 +11,8 @@ from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
 from harness.model.dataset import Case
-from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, Halt, RunMeta, counts, envelope
-from harness.paid.sandbox import SandboxUse
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, counts, envelope
+from harness.paid.meta import AgentRunMeta
 from harness.paid.spend import NOT_RUN
 
 
@@ -239,62 +239,25 @@ class CaseResult:
         }
 
 
-@dataclass
-class BehavioralMeta:
-    run: RunMeta
-    agent_version: str | None  # None: the CLI could not be started
-    model: str | None
+@dataclass(kw_only=True)
+class BehavioralMeta(AgentRunMeta):
     judge_model: str | None
-    effort: str | None
     skills: list[str]
-    extended: bool
-    jobs: int
-    case_timeout: float
-    max_budget_usd: float
     strict_isolation: bool
     permission_mode: str
     allowed_tools: list[str]
-    isolation: dict
-    timed_out: bool = False
-    notes: list[str] = field(default_factory=list)
-    strict: bool = False  # provisional cases count too
-    halt: Halt = field(default_factory=Halt)
-    max_run_usd: float = 0.0
-    cache: str | None = None  # the result cache's folder; None with --no-cache
-    agent: str = "claude"
     judge_agent: str = "claude"
     judge_version: str | None = None
-    sandbox: SandboxUse = field(default_factory=lambda: SandboxUse(False))
-    keep_logs: str | None = None  # --keep-logs as given, so a failure can say what to run to read it
 
-    def to_json(self) -> dict:
-        versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}
+    def own_json(self) -> dict:
         return {
-            **self.run.to_json(),
-            "agent": self.agent,
-            "agent_version": self.agent_version,
-            **versions,
             "judge_agent": self.judge_agent,
             "judge_version": self.judge_version,
-            "model": self.model,
             "judge_model": self.judge_model,
-            "strict": self.strict,
-            "effort": self.effort,
             "skills": self.skills,
-            "extended": self.extended,
-            "jobs": self.jobs,
-            "case_timeout": self.case_timeout,
-            "max_budget_usd": self.max_budget_usd,
             "strict_isolation": self.strict_isolation,
             "permission_mode": self.permission_mode,
             "allowed_tools": self.allowed_tools,
-            "isolation": self.isolation,
-            "timed_out": self.timed_out,
-            "notes": self.notes,
-            **self.halt.to_json(),
-            "max_run_usd": self.max_run_usd,
-            "cache": self.cache,
-            "sandbox": self.sandbox.to_json(),
         }
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 
-from harness import agent
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
@@ -20,19 +20,16 @@ from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
+from harness.cli.paid import paid_run
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
-from harness.model.envelope import Halt, RunMeta
-from harness.model.repo import Repo
-from harness.paid import AgentNotReady, dryrun, exit_code, halt_of, progress, ready_agent
-from harness.paid.cache import ResultCache
+from harness.model.envelope import Halt
+from harness.paid import AgentNotReady, dryrun
+from harness.paid.command import NOT_PROBED, PaidRun
 from harness.paid.sandbox import SandboxUse
-from harness.paid.sandbox import probe as probe_sandbox
-from harness.paid.spend import RunBudget
-from harness.report import publish
 from harness.report.markdown import clip
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
@@ -129,130 +126,91 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         name: SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
         for name in dict.fromkeys(c.skill for c in cases)
     }
-    ready = judge_agent = None
-    try:
-        ready = ready_agent(args, ctx, deadline, cancel, not args.dry_run, resolve.agents_of(args)[0])
-        judge_agent = (
-            ready
-            if args.judge_agent == ready.runtime
-            else ready_agent(args, ctx, deadline, cancel, not args.dry_run, args.judge_agent)
-        )
-    except AgentNotReady as exc:
-        halt = halt_of(cancel, len(cases), 0, str(exc))
-        report(args, ctx, repo, deadline, list(skills), [], ready, halt, judge=judge_agent)
-        ctx.err(f"error: {exc}")
-        return exit_code(False, cancel)
-    settings = BehavioralSettings(
-        model=args.model,
-        effort=args.effort,
+    paid = paid_run(args, ctx, repo, deadline, cancel)
+    settings = paid.agent_settings(
+        BehavioralSettings,
         judge_model=args.judge_model or args.model,
-        jobs=args.jobs,
-        case_timeout=args.case_timeout,
-        max_budget_usd=args.max_budget_usd,
         strict_isolation=args.strict_isolation,
         sandbox=args.sandbox,
-        keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
-    folder = resolve.cache_folder(args, repo, ctx)
-    stored = ResultCache(folder) if folder else None
+    return grade(paid, settings, args.judge_agent, skills, cases)
+
+
+def grade(
+    paid: PaidRun,
+    settings: BehavioralSettings,
+    judge_runtime: str,
+    skills: dict[str, SkillUnderTest],
+    cases: list[Case],
+) -> int:
+    """Ready the agent and the judge's, then run every case and publish the report; or a dry run."""
+    graded = partial(result_of, paid, settings, judge_runtime, list(skills))
+    try:
+        ready = paid.ready()
+        judge = paid.ready(judge_runtime)
+    except AgentNotReady as exc:
+        return paid.not_ready(exc, len(cases), lambda halt: graded([], halt))
     runner = BehavioralRun(
         ready,
         skills,
         settings,
-        deadline,
-        cancel=cancel,
-        results=stored,
-        budget=RunBudget(args.max_run_usd),
-        judge_agent=judge_agent,
+        paid.deadline,
+        cancel=paid.cancel,
+        results=paid.cache(),
+        budget=paid.budget(),
+        judge_agent=judge,
     )
-    if args.dry_run:
-        return dry_run(ctx, runner, cases)
-    ctx.err(
-        f"[behavioral] {len(cases)} case(s) of {', '.join(skills)}, {args.jobs} at a time; "
-        f"{ready.runtime} {ready.version}"
-    )
-    sandbox = probe_sandbox(ready, deadline, cancel) if args.sandbox else (None, None)
-    if args.sandbox:
-        said = SandboxUse.of(True, *sandbox, []).sentence()
-        ctx.err(
-            f"[behavioral] {said}"
-            if sandbox[0] is not True
-            else "[behavioral] --sandbox: the CLI's shell sandbox starts here"
-        )
-    with progress.on_stderr(ctx, len(cases)) as shown:
-        runner.on_case_start = lambda case: shown.started(case.id)
-        runner.on_case_done = lambda result: shown.finished(result.case.id, progress_line(result))
-        results = runner.run(cases)
-    halt = halt_of(cancel, len(cases), len(results))
-    notes = [stored.write_error] if stored and stored.write_error else []
-    result = report(
-        args, ctx, repo, deadline, list(skills), results, ready, halt, notes, judge_agent, sandbox
-    )
+    if paid.settings.dry_run:
+        return dry_run(paid.ctx, runner, cases)
+    on = f"{ready.runtime} {ready.version}"
+    paid.say(f"{len(cases)} case(s) of {', '.join(skills)}, {settings.jobs} at a time; {on}")
+    probed = paid.probe_sandbox(ready)
+    results = paid.run_with_progress(runner, cases, progress_line)
+    halt = paid.halt(len(cases), len(results))
+    refused = next((why for c in results if (why := c.sandbox_refused)), None)
+    sandbox = paid.sandbox_use(probed, [c.sandbox for c in results], refused)
+    result = graded(results, halt, paid.cache_notes(), sandbox)
+    code = paid.finish(result)
     if not result.passed:
         counts = result.counts()
         why = " (the command's --timeout ran out)" if result.meta.timed_out else ""
         skipped = next((c.error for c in results if c.not_run), None)
         not_run = f"; {counts['not_run']} did not run: {skipped.removeprefix('not run: ')}" if skipped else ""
-        ctx.err(
-            f"[behavioral] failed{why}: {counts['failed']} case(s) failed, {counts['errors']} errored and "
+        paid.say(
+            f"failed{why}: {counts['failed']} case(s) failed, {counts['errors']} errored and "
             f"{counts['blocked']} blocked of {counts['cases']}{not_run}."
             + (f" {halt.sentence()}" if halt.halted else "")
         )
-    return exit_code(result.passed, cancel)
+    return code
 
 
-def report(
-    args: argparse.Namespace,
-    ctx: Context,
-    repo: Repo,
-    deadline: Deadline,
+def result_of(
+    paid: PaidRun,
+    settings: BehavioralSettings,
+    judge_runtime: str,
     skills: list[str],
     results: list[CaseResult],
-    ready: agent.Agent | None,
     halt: Halt,
     notes: list[str] | None = None,
-    judge: agent.Agent | None = None,
-    sandbox: tuple[bool | None, str | None] = (None, None),
+    sandbox: SandboxUse | None = None,
 ) -> BehavioralResult:
-    """Publish the behavioral report of what ran; `ready` (`judge`) is None when the agent (the judge's
-    agent) never started."""
-    judge_model = args.judge_model or args.model
-    folder = resolve.cache_folder(args, repo, ctx)
-    meta = BehavioralMeta(
-        run=RunMeta.of("behavioral", repo, deadline),
-        agent=ready.runtime if ready else resolve.agents_of(args)[0],
-        agent_version=ready.version if ready else None,
-        judge_agent=judge.runtime if judge else args.judge_agent,
-        judge_version=judge.version if judge else None,
-        model=args.model or seen_model(results, "agent"),
-        judge_model=judge_model or seen_model(results, "judge"),
-        effort=args.effort,
-        skills=skills,
-        extended=args.extended,
-        jobs=args.jobs,
-        case_timeout=args.case_timeout,
-        max_budget_usd=args.max_budget_usd,
-        strict_isolation=args.strict_isolation,
-        permission_mode=PERMISSION_MODE,
-        allowed_tools=list(AGENT_TOOLS),
-        isolation=ready.describe() if ready else {},
-        timed_out=deadline.expired,
-        strict=args.strict,
+    """The behavioral result of what ran; the agent (the judge's) is absent when it never started."""
+    judge = paid.readied.get(judge_runtime)
+    meta = paid.meta(
+        BehavioralMeta,
         halt=halt,
         notes=notes or [],
-        max_run_usd=args.max_run_usd,
-        cache=str(folder) if folder else None,
-        keep_logs=args.keep_logs or None,
-        sandbox=SandboxUse.of(
-            args.sandbox,
-            *sandbox,
-            [c.sandbox for c in results],
-            next((why for c in results if (why := c.sandbox_refused)), None),
-        ),
+        sandbox=sandbox or paid.sandbox_use(NOT_PROBED),
+        seen_model=seen_model(results, "agent"),
+        judge_agent=judge_runtime,
+        judge_version=judge.version if judge else None,
+        judge_model=settings.judge_model or seen_model(results, "judge"),
+        skills=skills,
+        strict_isolation=settings.strict_isolation,
+        permission_mode=PERMISSION_MODE,
+        allowed_tools=list(AGENT_TOOLS),
     )
-    result = BehavioralResult(meta=meta, cases=results)
-    publish(result, ctx, flags.report_options(args))
-    return result
+    return BehavioralResult(meta=meta, cases=results)
 
 
 def progress_line(result: CaseResult) -> str:

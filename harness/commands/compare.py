@@ -7,8 +7,9 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
-from harness.agent import Agent
+from harness import agent
 from harness.behavioral import hooks as behavioral_hooks
 from harness.behavioral.runner import BehavioralSettings, SkillUnderTest
 from harness.behavioral.selection import behavioral_cases
@@ -16,6 +17,7 @@ from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
+from harness.cli.paid import paid_run
 from harness.compare import reports, versions
 from harness.compare.modes import SIDES, BehavioralCompare, RoutingCompare, Shared, with_logs
 from harness.compare.result import BOTH, CompareMeta, CompareResult
@@ -24,18 +26,19 @@ from harness.deadline import Deadline
 from harness.errors import UsageError
 from harness.model import baseline as baseline_file
 from harness.model import catalog
+from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog
-from harness.model.envelope import RunMeta
+from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
-from harness.paid import AgentNotReady, exit_code, halt_of, ready_agent
-from harness.paid.cache import ResultCache
-from harness.paid.spend import RunBudget
+from harness.paid import AgentNotReady
+from harness.paid.command import PaidRun, PaidSettings
 from harness.report import finish
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingSettings
 
 HELP = "compare two versions of a skill (or with and without it) case by case: regressions, improvements"
 MODES = ("routing", "behavioral", BOTH)
+Mode = TypeVar("Mode", RoutingCompare, BehavioralCompare)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -121,9 +124,9 @@ DEFAULTS = {
 }
 
 
-def limit(args: argparse.Namespace, mode: str, key: str) -> float:
+def limit(settings: PaidSettings, mode: str, key: str) -> float:
     """The flag's value, else `mode`'s own default (with --mode both each mode keeps its own)."""
-    value = getattr(args, key)
+    value = getattr(settings, key)
     return DEFAULTS[mode][key] if value is None else value
 
 
@@ -157,7 +160,11 @@ def run_reports(args: argparse.Namespace, ctx: Context) -> int:
         notes=notes,
         strict=args.strict,
     )
-    return conclude(CompareResult(meta=meta, cases=cases), ctx, args)
+    result = CompareResult(meta=meta, cases=cases)
+    code = finish(result, ctx, flags.report_options(args))
+    if code:
+        ctx.err(f"[compare] failed: {failure(result)}.")
+    return code
 
 
 def compared_skills(args: argparse.Namespace, repo: Repo) -> list[str]:
@@ -184,8 +191,30 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
         candidate = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
         loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), resolve.negatives_from(args))
         require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
-        modes = chosen_modes(args, ctx, Versions(repo, candidate, base, cand), loaded, names, room)
-        return run_modes(args, ctx, cancel, deadline, repo, names, room, modes)
+        paid = paid_run(args, ctx, repo, deadline, cancel)
+        modes = chosen_modes(args, paid, Versions(repo, candidate, base, cand), loaded, names, room)
+        live = Live(
+            baseline=args.baseline,
+            candidate=args.candidate or versions.WORKING_TREE,
+            baseline_agent=args.baseline_agent or paid.settings.agents[0],
+            judge_agent=args.judge_agent,
+            repeat=args.repeat,
+            allow_regressions=args.allow_regressions,
+        )
+        return run_modes(paid, live, names, room, modes)
+
+
+@dataclass(frozen=True)
+class Live:
+    """A live compare's own flags: the two versions, the agents of the baseline side and of the
+    judge, the runs of each case on each side, and whether a regression fails the run."""
+
+    baseline: str  # --baseline as given
+    candidate: str  # --candidate, or the working tree
+    baseline_agent: str  # --baseline-agent, else --agent's
+    judge_agent: str
+    repeat: int
+    allow_regressions: bool
 
 
 @dataclass(frozen=True)
@@ -200,31 +229,46 @@ class Versions:
 
 def chosen_modes(
     args: argparse.Namespace,
-    ctx: Context,
+    paid: PaidRun,
     found: Versions,
     loaded: Catalog,
     names: list[str],
     room: list[str],
 ) -> list[RoutingCompare | BehavioralCompare]:
     """--mode's modes (by default: both when a selected case carries an expectation, else routing),
-    each with its selected cases; a mode with none is a usage error before any token."""
-    logs = (ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None
+    each with its selected cases and its settings; a mode with none is a usage error before any token."""
+    logs = paid.settings.logs
     only = parse_list("--only", args.only)
     behavioral = None if args.mode == "routing" else behavioral_mode(args, found, loaded, names, only)
     mode = args.mode or (BOTH if behavioral and behavioral.cases else "routing")
     chosen = []
     if mode in ("routing", BOTH):
-        routing = routing_mode(args, found, loaded, names, room, only, mode_logs(logs, mode, "routing"))
+        settings = paid.agent_settings(
+            RoutingSettings,
+            case_timeout=limit(paid.settings, "routing", "case_timeout"),
+            max_budget_usd=limit(paid.settings, "routing", "max_budget_usd"),
+            max_tool_calls=args.max_tool_calls,
+            max_inspection_calls=args.max_inspection_calls,
+            repeat=args.repeat,
+        )
+        routing = routing_mode(args, found, loaded, names, room, only)
         if not routing.cases:
             raise UsageError("no routing case selected; check --skill and --only.")
-        chosen.append(routing)
+        chosen.append(with_settings(routing, settings, mode_logs(logs, mode, "routing")))
     if mode in ("behavioral", BOTH):
         if not behavioral.cases:
             raise UsageError(
                 "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
                 "check --skill and --only."
             )
-        chosen.append(with_settings(behavioral, args, mode_logs(logs, mode, "behavioral")))
+        settings = paid.agent_settings(
+            BehavioralSettings,
+            case_timeout=limit(paid.settings, "behavioral", "case_timeout"),
+            max_budget_usd=limit(paid.settings, "behavioral", "max_budget_usd"),
+            judge_model=args.judge_model or args.model,
+            strict_isolation=args.strict_isolation,
+        )
+        chosen.append(with_settings(behavioral, settings, mode_logs(logs, mode, "behavioral")))
     return chosen
 
 
@@ -242,25 +286,11 @@ def routing_mode(
     names: list[str],
     room: list[str],
     only: list[str],
-    logs: Path | None,
 ) -> RoutingCompare:
+    """The routing cases and each side's room; settings come later (with_settings)."""
     pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
     cases = versions.at_home(catalog.select_cases(pooled, only, names), found.repo, found.candidate)
-    settings = RoutingSettings(
-        model=args.model,
-        effort=args.effort,
-        jobs=args.jobs,
-        case_timeout=limit(args, "routing", "case_timeout"),
-        max_tool_calls=args.max_tool_calls,
-        max_inspection_calls=args.max_inspection_calls,
-        max_budget_usd=limit(args, "routing", "max_budget_usd"),
-        repeat=args.repeat,
-    )
-    return RoutingCompare(
-        cases,
-        side_rooms(room, found.candidate_repo, found.baseline),
-        {side: with_logs(settings, logs, side) for side in SIDES},
-    )
+    return RoutingCompare(cases, side_rooms(room, found.candidate_repo, found.baseline), {})
 
 
 def behavioral_mode(
@@ -283,75 +313,62 @@ def behavioral_mode(
     return BehavioralCompare(versions.at_home(behavioral_cases(chosen, hooks), repo, cand), skills, {})
 
 
-def with_settings(mode: BehavioralCompare, args: argparse.Namespace, logs: Path | None) -> BehavioralCompare:
-    settings = BehavioralSettings(
-        model=args.model,
-        effort=args.effort,
-        judge_model=args.judge_model or args.model,
-        jobs=args.jobs,
-        case_timeout=limit(args, "behavioral", "case_timeout"),
-        max_budget_usd=limit(args, "behavioral", "max_budget_usd"),
-        strict_isolation=args.strict_isolation,
-    )
+def with_settings(mode: Mode, settings: agent.AgentSettings, logs: Path | None) -> Mode:
+    """`mode` with `settings` on both sides, each keeping its transcripts apart under `logs`."""
     return replace(mode, settings={side: with_logs(settings, logs, side) for side in SIDES})
 
 
 def run_modes(
-    args: argparse.Namespace,
-    ctx: Context,
-    cancel: Cancellation,
-    deadline: Deadline,
-    repo: Repo,
+    paid: PaidRun,
+    live: Live,
     names: list[str],
     room: list[str],
     modes: list[RoutingCompare | BehavioralCompare],
 ) -> int:
-    """Start the agent (a report says so when it cannot), then each mode in turn, or a dry run."""
-    folder = resolve.cache_folder(args, repo, ctx)
+    """Start the agents (a report says so when one cannot), then each mode in turn, or a dry run."""
     mode = modes[0].mode if len(modes) == 1 else BOTH
     selected = sum(len(m.cases) for m in modes)
-    meta = partial(live_meta, args, repo, deadline, names, mode, cache=folder)
     try:
-        agents = side_agents(args, ctx, deadline, cancel, judged=any(m.mode == "behavioral" for m in modes))
+        agents = side_agents(paid, live, judged=any(m.mode == "behavioral" for m in modes))
     except AgentNotReady as exc:
-        # Still a report, for a CI step that uploads reports whatever happened.
-        halted = meta({}, [])
-        halted.halt = halt_of(cancel, selected, 0, str(exc))
-        finish(CompareResult(meta=halted, cases=[]), ctx, flags.report_options(args))
-        ctx.err(f"error: {exc}")
-        return exit_code(False, cancel)
-    results = ResultCache(folder) if folder else None
+        halted = partial(live_meta, paid, live, names, mode, {}, [])
+        return paid.not_ready(exc, selected, lambda halt: CompareResult(meta=halted(halt), cases=[]))
     judge = agents.pop("judge", None)
-    budget = RunBudget(args.max_run_usd)
-    shared = Shared(agents, deadline, cancel, results, budget, args.repeat, args.jobs, judge)
-    if args.dry_run:
-        return dry_run(ctx, args, shared, modes)
+    shared = Shared(
+        agents,
+        paid.deadline,
+        paid.cancel,
+        paid.cache(),
+        paid.budget(),
+        live.repeat,
+        paid.settings.jobs,
+        judge,
+    )
+    if paid.settings.dry_run:
+        return dry_run(paid.ctx, live, shared, modes)
     on = " and ".join(dict.fromkeys(f"{a.runtime} {a.version}" for a in agents.values()))
-    ctx.err(
-        f"[compare] {' and '.join(f'{len(m.cases)} {m.mode}' for m in modes)} case(s) x {args.repeat} on "
-        f"each side, interleaved; baseline {args.baseline}, candidate "
-        f"{args.candidate or versions.WORKING_TREE}; {on}"
+    paid.say(
+        f"{' and '.join(f'{len(m.cases)} {m.mode}' for m in modes)} case(s) x {live.repeat} on each side, "
+        f"interleaved; baseline {live.baseline}, candidate {live.candidate}; {on}"
     )
     compared, notes = [], []
     for each in modes:
-        found, said = each.compare(shared, on_case_done=ctx.err)
+        found, said = each.compare(shared, on_case_done=paid.ctx.err)
         compared += found
         notes += [n for n in said if n not in notes]
-    if results is not None and results.write_error:
-        notes.append(results.write_error)
-    done = meta(agent_meta(shared, args, room if modes[0].mode == "routing" else names), notes)
-    done.halt = halt_of(cancel, selected, len(compared))
-    return conclude(CompareResult(meta=done, cases=compared), ctx, args, cancel)
+    notes += paid.cache_notes()
+    described = agent_meta(shared, paid.settings, room if modes[0].mode == "routing" else names)
+    done = live_meta(paid, live, names, mode, described, notes, paid.halt(selected, len(compared)))
+    result = CompareResult(meta=done, cases=compared)
+    return paid.finish(result, partial(failure, result))
 
 
-def dry_run(
-    ctx: Context, args: argparse.Namespace, shared: Shared, modes: list[RoutingCompare | BehavioralCompare]
-) -> int:
+def dry_run(ctx: Context, live: Live, shared: Shared, modes: list[RoutingCompare | BehavioralCompare]) -> int:
     """Print what the compare would run and cost; nothing is sent (no preflight either), no report."""
     ctx.out("## Compare dry run: nothing was sent")
     ctx.out(
-        f"Baseline {args.baseline}, candidate {args.candidate or versions.WORKING_TREE}; "
-        f"{args.repeat} run(s) of each case on each side, interleaved."
+        f"Baseline {live.baseline}, candidate {live.candidate}; "
+        f"{live.repeat} run(s) of each case on each side, interleaved."
     )
     for mode in modes:
         for line in mode.dry_run(shared):
@@ -359,38 +376,33 @@ def dry_run(
     return 0
 
 
-def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> baseline_file.Adoption:
+def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> Adoption:
     """The repo's baseline file as found (here --baseline names a version) and --warn."""
-    return baseline_file.Adoption(
-        baseline_file.load(None, repo.root, ctx.cwd), tuple(parse_list("--warn", args.warn))
-    )
+    demoted = parse_list("--warn", args.warn)
+    baseline_file.known_rules(demoted)  # a misspelt rule is a usage error before any token
+    return Adoption(baseline_file.load(None, repo.root, ctx.cwd), tuple(demoted))
 
 
 def live_meta(
-    args: argparse.Namespace,
-    repo: Repo,
-    deadline: Deadline,
-    names: list[str],
-    mode: str,
-    agent: dict,
-    notes: list[str],
-    cache: Path | None = None,
+    paid: PaidRun, live: Live, names: list[str], mode: str, agent: dict, notes: list[str], halt: Halt
 ) -> CompareMeta:
-    if deadline.expired:
+    if paid.deadline.expired:
         notes = [*notes, "The command's --timeout ran out: runs not finished are errors."]
+    cache = paid.settings.cache
     return CompareMeta(
-        run=RunMeta.of("compare", repo, deadline),
+        run=paid.run_meta(),
         mode=mode,
-        baseline=args.baseline,
-        candidate=args.candidate or versions.WORKING_TREE,
+        baseline=live.baseline,
+        candidate=live.candidate,
         source="live",
-        repeat=args.repeat,
-        allow_regressions=args.allow_regressions,
+        repeat=live.repeat,
+        allow_regressions=live.allow_regressions,
         skills=names,
         agent=agent,
         notes=notes,
-        strict=args.strict,
-        max_run_usd=args.max_run_usd,
+        halt=halt,
+        strict=paid.settings.strict,
+        max_run_usd=paid.settings.max_run_usd,
         cache=str(cache) if cache else None,
     )
 
@@ -414,30 +426,25 @@ def side_rooms(room: list[str], candidate_repo: Repo, baseline: dict[str, Path |
     return {"candidate": candidate, "baseline": {n: p for n, p in swapped.items() if p is not None}}
 
 
-def side_agents(
-    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, judged: bool
-) -> dict[str, Agent]:
+def side_agents(paid: PaidRun, live: Live, judged: bool) -> dict[str, agent.Agent]:
     """Each side's agent (--agent; --baseline-agent for the baseline side), and with a behavioral mode
     the judge's (--judge-agent): each CLI located and checked once, however many roles it plays."""
     wanted = {
-        "candidate": resolve.agents_of(args)[0],
-        "baseline": args.baseline_agent or resolve.agents_of(args)[0],
-        **({"judge": args.judge_agent} if judged else {}),
+        "candidate": paid.settings.agents[0],
+        "baseline": live.baseline_agent,
+        **({"judge": live.judge_agent} if judged else {}),
     }
-    ready: dict[str, Agent] = {}
-    for name in dict.fromkeys(wanted.values()):
-        ready[name] = ready_agent(args, ctx, deadline, cancel, not args.dry_run, name)
-    return {role: ready[name] for role, name in wanted.items()}
+    return {role: paid.ready(name) for role, name in wanted.items()}
 
 
-def agent_meta(shared: Shared, args: argparse.Namespace, room: list[str]) -> dict:
+def agent_meta(shared: Shared, settings: PaidSettings, room: list[str]) -> dict:
     """The candidate's agent, and the baseline's and the judge's when they are others."""
     cand, base = shared.agents["candidate"], shared.agents["baseline"]
     return {
         "runtime": cand.runtime,
         "version": cand.version,
-        "model": args.model,
-        "effort": args.effort,
+        "model": settings.model,
+        "effort": settings.effort,
         "room": room,
         "isolation": cand.describe(),
         **({"baseline": {"runtime": base.runtime, "version": base.version}} if base is not cand else {}),
@@ -447,19 +454,6 @@ def agent_meta(shared: Shared, args: argparse.Namespace, room: list[str]) -> dic
             else {}
         ),
     }
-
-
-def conclude(
-    result: CompareResult, ctx: Context, args: argparse.Namespace, cancel: Cancellation | None = None
-) -> int:
-    """Publish the reports; exit 130 or 143 after a cancelling signal, else 0 when the run passed."""
-    finish(result, ctx, flags.report_options(args))
-    code = exit_code(result.passed, cancel or Cancellation())
-    if result.meta.halt.halted:
-        ctx.err(f"[compare] {result.meta.halt.sentence()}")
-    elif code:
-        ctx.err(f"[compare] failed: {failure(result)}.")
-    return code
 
 
 def failure(result: CompareResult) -> str:

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import argparse
 
-from harness import agent
 from harness.cancel import Cancellation, on_signals
 from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
+from harness.cli.paid import paid_run
 from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
 from harness.model import catalog
-from harness.model.envelope import RunMeta
 from harness.model.repo import Repo
-from harness.paid import exit_code, halt_of, ready_agent
-from harness.report import finish
 
 HELP = "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost"
+# Why a cost run that did not pass failed, when no signal stopped it.
+NOT_COMPARABLE = "a run did not finish, so its figures are not comparable (see the report)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,19 +54,12 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
         raise UsageError("PROMPT is empty; give the text a user would type.")
     repo = resolve.resolve_repo(args, ctx)
     room = rooms(args, repo)
-    ready = ready_agent(args, ctx, deadline, cancel, preflight=True, runtime=resolve.agents_of(args)[0])
-    settings = agent.AgentSettings(
-        model=args.model,
-        effort=args.effort,
-        jobs=args.jobs,
-        case_timeout=args.case_timeout,
-        max_budget_usd=args.max_budget_usd,
-        keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
-    )
-    ctx.err(f"[cost] {args.repeat} run(s) on each side ({', '.join(room)}); {ready.runtime} {ready.version}")
-    runs = measure(ready, room, args.prompt, settings, args.repeat, deadline, cancel)
+    paid = paid_run(args, ctx, repo, deadline, cancel)
+    ready = paid.ready()
+    paid.say(f"{args.repeat} run(s) on each side ({', '.join(room)}); {ready.runtime} {ready.version}")
+    runs = measure(ready, room, args.prompt, paid.agent_settings(), args.repeat, deadline, cancel)
     meta = CostMeta(
-        run=RunMeta.of("cost", repo, deadline),
+        run=paid.run_meta(),
         prompt=args.prompt,
         skill=args.skill,
         room=list(room[WITH]),
@@ -78,16 +70,9 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
             "model": args.model,
             "effort": args.effort,
         },
-        halt=halt_of(cancel, args.repeat * len(room), len(runs)),
+        halt=paid.halt(args.repeat * len(room), len(runs)),
     )
-    result = CostResult(meta=meta, runs=runs)
-    finish(result, ctx, flags.report_options(args))
-    code = exit_code(result.passed, cancel)
-    if meta.halt.halted:
-        ctx.err(f"[cost] {meta.halt.sentence()}")
-    elif code:
-        ctx.err("[cost] failed: a run did not finish, so its figures are not comparable (see the report).")
-    return code
+    return paid.finish(CostResult(meta=meta, runs=runs), lambda: NOT_COMPARABLE)
 
 
 def rooms(args: argparse.Namespace, repo: Repo) -> dict[str, dict]:

@@ -8,13 +8,14 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
+from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
-from harness import agent
 from harness.cancel import Cancellation
 from harness.checks.gate import require_well_formed
-from harness.cli import flags, resolve
 from harness.cli.flags import min_accuracy, parse_list
+from harness.cli.paid import paid_run
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
@@ -22,14 +23,10 @@ from harness.model import catalog
 from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog
 from harness.model.dataset import Case
-from harness.model.envelope import Halt, RunMeta
-from harness.model.repo import Repo
-from harness.paid import AgentNotReady, dryrun, exit_code, halt_of, progress, ready_agent
-from harness.paid.cache import ResultCache
+from harness.model.envelope import Halt
+from harness.paid import AgentNotReady, dryrun
+from harness.paid.command import PaidRun
 from harness.paid.sandbox import SandboxUse
-from harness.paid.sandbox import probe as probe_sandbox
-from harness.paid.spend import RunBudget
-from harness.report import publish
 from harness.report.markdown import clip
 from harness.routing import metrics
 from harness.routing.matrix import RoutingMatrix
@@ -47,138 +44,110 @@ def run_agents(
     room: list[str],
     adoption: Adoption,
 ) -> int:
-    """Gate the room, ready every agent --agent names, then run the selected cases on each in turn."""
-    repo = loaded.repo
-    skill_filter = parse_list("--skill", args.skill)
+    """Gate the room and select the cases, then route them on every agent --agent names."""
     require_well_formed(loaded, ctx, "the skills this run installs", adoption)
     pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
-    cases = catalog.select_cases(pooled, parse_list("--only", args.only), skill_filter)
+    cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
-    readied = []
-    for name in resolve.agents_of(args):  # every agent ready before any case spends a token
-        try:
-            readied.append(ready_agent(args, ctx, deadline, cancel, not args.dry_run, name))
-        except AgentNotReady as exc:
-            halt = halt_of(cancel, len(cases), 0, str(exc))
-            publish(
-                result_of(args, ctx, repo, deadline, room, [], None, halt, runtime=name),
-                ctx,
-                flags.report_options(args),
-            )
-            ctx.err(f"error: {exc}")
-            return exit_code(False, cancel)
+    paid = paid_run(args, ctx, loaded.repo, deadline, cancel)
     repeat, adaptive = args.repeat
-    settings = RoutingSettings(
-        model=args.model,
-        effort=args.effort,
-        jobs=args.jobs,
-        case_timeout=args.case_timeout,
+    settings = paid.agent_settings(
+        RoutingSettings,
         max_tool_calls=args.max_tool_calls,
         max_inspection_calls=args.max_inspection_calls,
-        max_budget_usd=args.max_budget_usd,
         repeat=repeat,
         adaptive=adaptive,
         sandbox=args.sandbox,
-        keep_logs=(ctx.cwd / args.keep_logs).resolve() if args.keep_logs else None,
     )
-    folder = resolve.cache_folder(args, repo, ctx)
-    results = ResultCache(folder) if folder else None
-    budget = RunBudget(args.max_run_usd)  # --max-run-usd caps the whole command, every agent together
-    matrix = len(readied) > 1
+    bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
+    return route_on_agents(paid, settings, bar, room, cases)
+
+
+def route_on_agents(
+    paid: PaidRun, settings: RoutingSettings, bar: Fraction, room: list[str], cases: list[Case]
+) -> int:
+    """Ready every agent, then run the cases on each in turn and publish one report (a matrix for
+    several agents); or a dry run."""
+    graded = partial(result_of, paid, settings, bar, room)
+    agents = paid.settings.agents
+    for name in agents:  # every agent ready before any case spends a token
+        try:
+            paid.ready(name)
+        except AgentNotReady as exc:
+            return paid.not_ready(exc, len(cases), partial(graded, [], runtime=name))
+    matrix = len(agents) > 1
+    installed = {name: paid.repo.skill_dirs[name] for name in room}
     runners = [
         RoutingRun(
-            ready,
-            {name: repo.skill_dirs[name] for name in room},
-            per_agent_logs(settings, ready.runtime) if matrix else settings,
-            deadline,
-            cancel=cancel,
-            results=results,
-            budget=budget,
+            paid.ready(name),
+            installed,
+            per_agent_logs(settings, name) if matrix else settings,
+            paid.deadline,
+            cancel=paid.cancel,
+            results=paid.cache(),
+            budget=paid.budget(),
         )
-        for ready in readied
+        for name in agents
     ]
-    if args.dry_run:
-        return max(dry_run(ctx, runner, cases, room, matrix) for runner in runners)
-    times = f"up to {repeat}, until settled" if adaptive else str(repeat)
+    if paid.settings.dry_run:
+        return max(dry_run(paid.ctx, runner, cases, room, matrix) for runner in runners)
+    times = f"up to {settings.repeat}, until settled" if settings.adaptive else str(settings.repeat)
     done = []
     for runner in runners:
         ready = runner.agent
-        ctx.err(
-            f"[routing] {len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
+        paid.say(
+            f"{len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
             f"{', '.join(room)}; {ready.runtime} {ready.version}"
         )
-        sandbox = SandboxUse(False)
-        if args.sandbox:  # the inspection before the decision runs commands too: confine them
-            sandbox = SandboxUse.of(True, *probe_sandbox(ready, deadline, cancel))
-            ctx.err(f"[routing] {sandbox.sentence()}")
+        # The inspection before the decision runs commands too: --sandbox confines them.
+        sandbox = paid.sandbox_use(paid.probe_sandbox(ready))
         label = f" ({ready.runtime})" if matrix else ""
-        with progress.on_stderr(ctx, len(cases)) as shown:
-            runner.on_case_start = lambda case: shown.started(case.id)
-            runner.on_case_done = lambda outcome, label=label: shown.finished(
-                outcome.case.id, progress_line(outcome, label)
-            )
-            outcomes = runner.run(cases)
-        halt = halt_of(cancel, len(cases), len(outcomes))
-        notes = runner.notes + ([results.write_error] if results and results.write_error else [])
+        outcomes = paid.run_with_progress(runner, cases, partial(progress_line, label=label))
+        halt = paid.halt(len(cases), len(outcomes))
+        notes = runner.notes + paid.cache_notes()
         notes += [said] if (said := sandbox.sentence()) else []
-        done.append(result_of(args, ctx, repo, deadline, room, outcomes, ready, halt, notes, sandbox=sandbox))
-    publish(done[0] if len(done) == 1 else RoutingMatrix(done), ctx, flags.report_options(args))
+        done.append(graded(outcomes, halt, notes, sandbox, runtime=ready.runtime))
+    code = paid.finish(done[0] if len(done) == 1 else RoutingMatrix(done))
     for result in (r for r in done if not r.passed):
         reason = result.meta.halt.sentence() or (
             "the command's --timeout ran out" if result.meta.timed_out else result.gate.reason
         )
         where = f" on {result.meta.agent}" if matrix else ""
-        ctx.err(f"[routing] failed{where}: {reason.rstrip('.')}.")
-    return exit_code(all(r.passed for r in done), cancel)
+        paid.say(f"failed{where}: {reason.rstrip('.')}.")
+    return code
 
 
 def result_of(
-    args: argparse.Namespace,
-    ctx: Context,
-    repo: Repo,
-    deadline: Deadline,
+    paid: PaidRun,
+    settings: RoutingSettings,
+    bar: Fraction,
     room: list[str],
     outcomes: list[CaseOutcome],
-    ready: agent.Agent | None,
     halt: Halt,
     notes: list[str] | None = None,
+    sandbox: SandboxUse | None = None,  # None: --sandbox not given, or no agent started
     runtime: str | None = None,
-    sandbox: SandboxUse | None = None,  # None: --sandbox not given
 ) -> RoutingResult:
-    """The routing result of what ran on one agent; `ready` is None when the agent (`runtime`) never
+    """The routing result of what ran on one agent (`runtime`); its agent is absent when it never
     started."""
-    bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
-    repeat, adaptive = args.repeat
-    folder = resolve.cache_folder(args, repo, ctx)
-    meta = RoutingMeta(
-        run=RunMeta.of("routing", repo, deadline),
-        agent=ready.runtime if ready else (runtime or resolve.agents_of(args)[0]),
-        agent_version=ready.version if ready else None,
-        agent_path=ready.path if ready else None,
-        model=args.model or seen_model(outcomes),
-        effort=args.effort,
-        room=room,
-        extended=args.extended,
-        jobs=args.jobs,
-        repeat=repeat,
-        case_timeout=args.case_timeout,
-        max_tool_calls=args.max_tool_calls,
-        max_inspection_calls=args.max_inspection_calls,
-        max_budget_usd=args.max_budget_usd,
-        min_accuracy=bar,
-        isolation=ready.describe() if ready else {},
-        timed_out=deadline.expired,
-        strict=args.strict,
-        notes=notes or [],
+    ready = paid.readied.get(runtime or paid.settings.agents[0])
+    meta = paid.meta(
+        RoutingMeta,
+        runtime=runtime,
         halt=halt,
-        adaptive=adaptive,
-        max_run_usd=args.max_run_usd,
-        cache=str(folder) if folder else None,
+        notes=notes or [],
         sandbox=sandbox or SandboxUse(False),
-        keep_logs=args.keep_logs or None,
+        seen_model=seen_model(outcomes),
+        agent_path=ready.path if ready else None,
+        room=room,
+        repeat=settings.repeat,
+        max_tool_calls=settings.max_tool_calls,
+        max_inspection_calls=settings.max_inspection_calls,
+        min_accuracy=bar,
+        adaptive=settings.adaptive,
     )
-    return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, args.strict))
+    return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, paid.settings.strict))
 
 
 def per_agent_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:

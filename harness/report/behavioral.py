@@ -9,7 +9,7 @@ from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.paid.spend import NOT_RUN
 from harness.report.junit import JUnitCase, halt_cases
-from harness.report.markdown import clip, provisional_lines, table
+from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
 from harness.report.text import halt_note
 
@@ -135,13 +135,11 @@ def markdown(result: BehavioralResult) -> str:
         )
     )
     lines += ["", "</details>", ""]
-    lines.append(
-        f"Spent now: agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
-        f"{totals['agent_time_s']:.1f}s."
+    spent = (
+        f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
+        f"{totals['agent_time_s']:.1f}s"
     )
-    if totals["cached"]:
-        saved = f", saving ${totals['cost_saved_usd']:.4f}" if totals["cost_saved_usd"] is not None else ""
-        lines.append(f"Reused from the result cache: {totals['cached']} case(s){saved}.")
+    lines += spend_lines(spent, totals["cached"], "case", totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
 

@@ -10,7 +10,7 @@ from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.report import routing_lexical
 from harness.report.junit import JUnitCase, halt_cases
-from harness.report.markdown import clip, provisional_lines, table
+from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
 from harness.report.text import halt_note
 from harness.routing.lexical_result import LexicalResult
@@ -157,13 +157,11 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
     )
     lines += ["", "</details>", ""]
     cost = f", ${totals['cost_usd']:.4f}" if totals["cost_usd"] is not None else ""
-    lines.append(
-        f"Spent now: {totals['input_tokens']} tokens in, {totals['output_tokens']} out{cost}; agent "
-        f"time {totals['agent_time_s']:.1f}s over {totals['samples_run']} run(s)."
+    spent = (
+        f"{totals['input_tokens']} tokens in, {totals['output_tokens']} out{cost}; agent time "
+        f"{totals['agent_time_s']:.1f}s over {totals['samples_run']} run(s)"
     )
-    if totals["cached_samples"]:
-        saved = f", saving ${totals['cost_saved_usd']:.4f}" if totals["cost_saved_usd"] is not None else ""
-        lines.append(f"Reused from the result cache: {totals['cached_samples']} sample(s){saved}.")
+    lines += spend_lines(spent, totals["cached_samples"], "sample", totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
 

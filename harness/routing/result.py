@@ -2,71 +2,34 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
-from harness.model.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
-from harness.paid.sandbox import SandboxUse
+from harness.model.envelope import ERROR, FAIL, PASS, counts, envelope
+from harness.paid.meta import AgentRunMeta
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome, Gate
 from harness.routing.verdicts import NOT_RUN, Sample
 
 
-@dataclass
-class RoutingMeta:
-    run: RunMeta
-    agent_version: str | None  # None: the CLI could not be started
+@dataclass(kw_only=True)
+class RoutingMeta(AgentRunMeta):
     agent_path: str | None
-    model: str | None
-    effort: str | None
     room: list[str]
-    extended: bool
-    jobs: int
     repeat: int
-    case_timeout: float
     max_tool_calls: int
     max_inspection_calls: int
-    max_budget_usd: float
     min_accuracy: Fraction
-    isolation: dict
-    timed_out: bool = False
-    notes: list[str] = field(default_factory=list)
-    strict: bool = False  # provisional cases count too
-    halt: Halt = field(default_factory=Halt)
     adaptive: bool = False  # --repeat auto: `repeat` is the most samples a case may take
-    max_run_usd: float = 0.0
-    cache: str | None = None  # the result cache's folder; None with --no-cache
-    agent: str = "claude"
-    sandbox: SandboxUse = field(default_factory=lambda: SandboxUse(False))
-    keep_logs: str | None = None  # --keep-logs as given, so a finding can say what to run to read a case
 
-    def to_json(self) -> dict:
-        versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}
+    def own_json(self) -> dict:
         return {
-            **self.run.to_json(),
-            "agent": self.agent,
-            "agent_version": self.agent_version,
-            **versions,
-            "strict": self.strict,
-            "model": self.model,
-            "effort": self.effort,
             "room": self.room,
-            "extended": self.extended,
-            "jobs": self.jobs,
             "repeat": self.repeat,
-            "case_timeout": self.case_timeout,
             "max_tool_calls": self.max_tool_calls,
             "max_inspection_calls": self.max_inspection_calls,
-            "max_budget_usd": self.max_budget_usd,
             "min_accuracy": float(self.min_accuracy),
-            "isolation": self.isolation,
-            "timed_out": self.timed_out,
-            "notes": self.notes,
-            **self.halt.to_json(),
             "adaptive_repeat": self.adaptive,
-            "max_run_usd": self.max_run_usd,
-            "cache": self.cache,
-            "sandbox": self.sandbox.to_json(),
         }
 
 

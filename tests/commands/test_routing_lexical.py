@@ -286,7 +286,8 @@ def test_a_lexical_run_never_imports_the_agent_machinery(catalog_repo: Path):
         "    main(['routing', '--engine', 'lexical', '--skills-dir', '*', '--routing-room', 'all',"
         " '--output', sys.argv[1]])\n"
         "print([m for m in sys.modules if m.startswith(('harness.agent', 'harness.paid.cache',"
-        " 'harness.paid.dryrun', 'harness.paid.progress', 'harness.routing.runner',"
+        " 'harness.paid.dryrun', 'harness.paid.progress', 'harness.paid.command', 'harness.cli.paid',"
+        " 'harness.routing.runner',"
         " 'harness.commands.routing_agent', 'subprocess'))])\n"
     )
     output = catalog_repo.parent / "probe.json"

@@ -1,5 +1,5 @@
-"""harness.report.markdown: whatever text a repo or an agent supplies reaches a markdown report as text,
-never as HTML a reader of the summary would render."""
+"""harness.report.markdown: the pieces every report shares. Whatever text a repo or an agent supplies
+reaches a markdown report as text, never as HTML a reader of the summary would render."""
 
 from __future__ import annotations
 
@@ -82,3 +82,14 @@ def test_a_structural_summary_quotes_a_hostile_skill_as_text(tmp_path: Path):
     assert "onerror=alert(1)" in text and "onload=alert(2)" in text  # the finding quotes the target...
     assert "<img" not in text and "<iframe" not in text and "<svg" not in text  # ...as text
     assert set(rendered(text).tags) <= TABLE_TAGS | {"h2", "p", "strong", "code", "em"}
+
+
+def test_the_cache_line_appears_only_when_something_was_reused():
+    assert md.spend_lines("10 tokens in", 0, "sample", None) == ["Spent now: 10 tokens in."]
+
+
+def test_reused_units_say_what_they_saved_when_it_is_known():
+    assert (
+        md.spend_lines("x", 2, "case", 0.5)[1] == "Reused from the result cache: 2 case(s), saving $0.5000."
+    )
+    assert md.spend_lines("x", 1, "sample", None)[1] == "Reused from the result cache: 1 sample(s)."

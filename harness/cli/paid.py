@@ -1,0 +1,41 @@
+"""The flags of a paid command read once into its PaidRun, so that nothing past the command sees them."""
+
+from __future__ import annotations
+
+import argparse
+
+from harness.cancel import Cancellation
+from harness.cli import flags, resolve
+from harness.context import Context
+from harness.deadline import Deadline
+from harness.model.repo import Repo
+from harness.paid.command import PaidRun, PaidSettings
+
+
+def paid_run(
+    args: argparse.Namespace, ctx: Context, repo: Repo, deadline: Deadline, cancel: Cancellation
+) -> PaidRun:
+    """The PaidRun of the command `args` parsed; flags the command does not declare keep their defaults."""
+    given = vars(args)
+    keep_logs = given.get("keep_logs") or None
+    settings = PaidSettings(
+        command=args.command,
+        agents=tuple(resolve.agents_of(args)),
+        executables={name: given.get(name) for name in flags.AGENTS},
+        model=args.model,
+        effort=args.effort,
+        jobs=args.jobs,
+        case_timeout=args.case_timeout,
+        max_budget_usd=args.max_budget_usd,
+        keep_logs=keep_logs,
+        logs=(ctx.cwd / keep_logs).resolve() if keep_logs else None,
+        skip_preflight=args.skip_preflight,
+        dry_run=given.get("dry_run", False),
+        cache=resolve.cache_folder(args, repo, ctx) if "no_cache" in given else None,
+        max_run_usd=given.get("max_run_usd", 0.0),
+        sandbox=given.get("sandbox", False),
+        extended=given.get("extended", True),
+        strict=given.get("strict", False),
+        reports=flags.report_options(args),
+    )
+    return PaidRun(settings, ctx, repo, deadline, cancel)

@@ -1,0 +1,230 @@
+"""One paid run of a command: what routing, behavioral, compare and cost each do around their own work.
+
+The command reads its flags once, at its edge, into the PaidSettings of a PaidRun; past that point the
+run sees typed settings, never the parsed arguments. The PaidRun readies the agents (and, when one
+cannot start, still publishes a report saying so), holds the result cache and the run's spend cap,
+probes the shell sandbox, shows progress, builds the meta every agent report shares, and publishes the
+result with the exit code the run earned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from harness import agent
+from harness.cancel import Cancellation
+from harness.context import Context
+from harness.deadline import Deadline
+from harness.model.dataset import Case
+from harness.model.envelope import Halt, RunMeta
+from harness.model.repo import Repo
+from harness.paid import AgentNotReady, exit_code, halt_of, progress
+from harness.paid.cache import ResultCache
+from harness.paid.meta import AgentRunMeta
+from harness.paid.sandbox import SandboxUse, probe
+from harness.paid.spend import RunBudget
+from harness.report import ReportOptions, Result, publish
+
+# What `probe_sandbox` answers when --sandbox was not given: nothing was asked of the CLI.
+NOT_PROBED: tuple[bool | None, str | None] = (None, None)
+MetaKind = TypeVar("MetaKind", bound=AgentRunMeta)
+SettingsKind = TypeVar("SettingsKind", bound=agent.AgentSettings)
+
+
+@dataclass(frozen=True)
+class PaidSettings:
+    """The flags every paid command shares, as its edge read them; a command without one of them (cost
+    has no cache, no dry run) keeps its default here."""
+
+    command: str  # names the report, and prefixes the lines the run prints
+    agents: tuple[str, ...] = ("claude",)  # --agent: known names, each once
+    executables: Mapping[str, str | None] = field(default_factory=dict)  # --claude PATH and the like
+    model: str | None = None
+    effort: str | None = None
+    jobs: int = 1
+    case_timeout: float | None = None  # None: compare gives each mode its own
+    max_budget_usd: float | None = None
+    keep_logs: str | None = None  # --keep-logs as given, which the report repeats
+    logs: Path | None = None  # the same folder, resolved from where the command ran
+    skip_preflight: bool = False
+    dry_run: bool = False
+    cache: Path | None = None  # the result cache's folder; None: --no-cache
+    max_run_usd: float = 0.0
+    sandbox: bool = False
+    extended: bool = True
+    strict: bool = False
+    reports: ReportOptions = field(default_factory=ReportOptions)
+
+
+class ShownRun(Protocol):
+    """A runner whose cases can be shown as they start and finish (RoutingRun, BehavioralRun)."""
+
+    on_case_start: Callable[[Case], None]
+    on_case_done: Callable
+
+    def run(self, cases: list[Case]) -> list: ...
+
+
+class PaidRun:
+    """One command's paid run over `repo`, bounded by `deadline` and stopped by `cancel`."""
+
+    def __init__(
+        self, settings: PaidSettings, ctx: Context, repo: Repo, deadline: Deadline, cancel: Cancellation
+    ):
+        self.settings, self.ctx, self.repo = settings, ctx, repo
+        self.deadline, self.cancel = deadline, cancel
+        self.readied: dict[str, agent.Agent] = {}  # runtime -> its agent, once ready
+        self._results = ResultCache(settings.cache) if settings.cache else None
+        self._budget = RunBudget(settings.max_run_usd)  # the whole command's cap, every agent together
+
+    def say(self, line: str) -> None:
+        """A line on stderr under the command's name."""
+        self.ctx.err(f"[{self.settings.command}] {line}")
+
+    def ready(self, runtime: str | None = None) -> agent.Agent:
+        """The agent located, isolated and (unless --skip-preflight, or a dry run, which sends nothing)
+        proven able to reach its API, its probes bounded by the --timeout and ended by a cancelling
+        signal. `runtime` defaults to the first --agent names; each is readied once, whatever roles
+        it plays. AgentNotReady when it cannot run."""
+        name = runtime or self.settings.agents[0]
+        if name in self.readied:
+            return self.readied[name]
+        settings, deadline, cancel = self.settings, self.deadline, self.cancel
+        try:
+            ready = agent.connect_runtime(
+                name, settings.executables.get(name), self.ctx.environ, deadline=deadline, cancel=cancel
+            )
+            if not (settings.dry_run or settings.skip_preflight):
+                ready.preflight(settings.model, deadline=deadline, cancel=cancel)
+        except agent.AgentUnavailable as exc:
+            raise AgentNotReady(str(exc)) from None
+        self.readied[name] = ready
+        return ready
+
+    def not_ready(self, error: AgentNotReady, selected: int, result: Callable[[Halt], Result]) -> int:
+        """The end of a run whose agent could not start: still a report (`result` of the halt), for a CI
+        step that uploads reports whatever happened; the error on stderr; exit 1, or 130/143."""
+        self.publish(result(self.halt(selected, 0, str(error))))
+        self.ctx.err(f"error: {error}")
+        return exit_code(False, self.cancel)
+
+    def cache(self) -> ResultCache | None:
+        """The result cache every runner of this run shares; None with --no-cache."""
+        return self._results
+
+    def cache_notes(self) -> list[str]:
+        """The report's note when the cache could not be written."""
+        return [self._results.write_error] if self._results and self._results.write_error else []
+
+    def budget(self) -> RunBudget:
+        """The --max-run-usd spend of this run, shared by every runner."""
+        return self._budget
+
+    def agent_settings(self, kind: type[SettingsKind] = agent.AgentSettings, **own) -> SettingsKind:
+        """`kind` of settings holding the shared flags (model, effort, limits, log folder) and `own`,
+        which win over them."""
+        s = self.settings
+        shared = {
+            "model": s.model,
+            "effort": s.effort,
+            "jobs": s.jobs,
+            "case_timeout": s.case_timeout,
+            "max_budget_usd": s.max_budget_usd,
+            "keep_logs": s.logs,
+        }
+        return kind(**{**shared, **own})
+
+    def probe_sandbox(self, ready: agent.Agent) -> tuple[bool | None, str | None]:
+        """With --sandbox: whether `ready` offers its shell sandbox here, and why not, said on stderr
+        before any case runs; NOT_PROBED without it."""
+        if not self.settings.sandbox:
+            return NOT_PROBED
+        probed = probe(ready, self.deadline, self.cancel)
+        # Offered is not yet applied: the report says so only once each run's CLI has said it.
+        offered = "--sandbox: the CLI's shell sandbox starts here"
+        self.say(offered if probed[0] is True else str(SandboxUse.of(True, *probed).sentence()))
+        return probed
+
+    def sandbox_use(
+        self,
+        probed: tuple[bool | None, str | None],
+        observed: Iterable[bool | None] = (),
+        refused: str | None = None,
+    ) -> SandboxUse:
+        """What the report says of --sandbox, from the probe and what each run's CLI reported."""
+        return SandboxUse.of(self.settings.sandbox, *probed, observed, refused)
+
+    def run_with_progress(self, runner: ShownRun, cases: list[Case], line: Callable) -> list:
+        """`runner`'s results for `cases`, each case shown on stderr as it starts, and as `line` of its
+        result when it finishes."""
+        with progress.on_stderr(self.ctx, len(cases)) as shown:
+            runner.on_case_start = lambda case: shown.started(case.id)
+            runner.on_case_done = lambda done: shown.finished(done.case.id, line(done))
+            return runner.run(cases)
+
+    def halt(self, selected: int, reported: int, agent_error: str | None = None) -> Halt:
+        """How the run ended early, if it did (see halt_of)."""
+        return halt_of(self.cancel, selected, reported, agent_error)
+
+    def meta(
+        self,
+        kind: type[MetaKind],
+        *,
+        runtime: str | None = None,
+        halt: Halt,
+        notes: list[str],
+        sandbox: SandboxUse,
+        seen_model: str | None,
+        **own,
+    ) -> MetaKind:
+        """`kind` of meta for the run on `runtime` (default: the first agent), as of now: the shared
+        fields from the flags and the agent (absent when it never started), and `own`. `seen_model`:
+        the model the CLI reported, recorded when none was asked for."""
+        s = self.settings
+        name = runtime or s.agents[0]
+        ready = self.readied.get(name)
+        return kind(
+            run=self.run_meta(),
+            agent=name,
+            agent_version=ready.version if ready else None,
+            model=s.model or seen_model,
+            effort=s.effort,
+            extended=s.extended,
+            jobs=s.jobs,
+            case_timeout=s.case_timeout,
+            max_budget_usd=s.max_budget_usd,
+            isolation=ready.describe() if ready else {},
+            timed_out=self.deadline.expired,
+            strict=s.strict,
+            halt=halt,
+            notes=notes,
+            max_run_usd=s.max_run_usd,
+            cache=str(s.cache) if s.cache else None,
+            sandbox=sandbox,
+            keep_logs=s.keep_logs,
+            **own,
+        )
+
+    def run_meta(self) -> RunMeta:
+        """The report's head: this command over the repo, from when the deadline started until now."""
+        return RunMeta.of(self.settings.command, self.repo, self.deadline)
+
+    def publish(self, result: Result) -> None:
+        publish(result, self.ctx, self.settings.reports)
+
+    def finish(self, result: Result, failure: Callable[[], str] | None = None) -> int:
+        """Publish `result`'s reports; 130 or 143 after a cancelling signal, else 0 when it passed, 1 if
+        not. With `failure`, a run that did not pass says why on stderr: how it was halted, or else
+        `failure()`."""
+        self.publish(result)
+        code = exit_code(result.passed, self.cancel)
+        if failure is not None:
+            halted = result.meta.halt.sentence()
+            if halted:
+                self.say(halted)
+            elif code:
+                self.say(f"failed: {failure()}.")
+        return code

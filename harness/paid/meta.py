@@ -1,0 +1,63 @@
+"""What every report of an agent run records of how it ran: the agent, the limits, how it ended.
+
+Routing and behavioral each add their own fields (`own_json`) to these; one place writes the shared ones,
+so the two reports cannot drift apart on what a field is called or when it is present.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.model.envelope import Halt, RunMeta
+from harness.paid.sandbox import SandboxUse
+
+
+@dataclass(kw_only=True)
+class AgentRunMeta:
+    run: RunMeta
+    agent: str = "claude"
+    agent_version: str | None  # None: the CLI could not be started
+    model: str | None
+    effort: str | None
+    extended: bool
+    jobs: int
+    case_timeout: float
+    max_budget_usd: float
+    isolation: dict
+    timed_out: bool = False
+    notes: list[str] = field(default_factory=list)
+    strict: bool = False  # provisional cases count too
+    halt: Halt = field(default_factory=Halt)
+    max_run_usd: float = 0.0
+    cache: str | None = None  # the result cache's folder; None with --no-cache
+    sandbox: SandboxUse = field(default_factory=lambda: SandboxUse(False))
+    keep_logs: str | None = None  # --keep-logs as given, so a failure can say what to run to read a case
+
+    def own_json(self) -> dict:
+        """The fields only this kind of run has, placed after the agent and the limits."""
+        return {}
+
+    def to_json(self) -> dict:
+        # claude_version: agent_version under its older name, which readers of claude's reports still use.
+        versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}
+        return {
+            **self.run.to_json(),
+            "agent": self.agent,
+            "agent_version": self.agent_version,
+            **versions,
+            "strict": self.strict,
+            "model": self.model,
+            "effort": self.effort,
+            "extended": self.extended,
+            "jobs": self.jobs,
+            "case_timeout": self.case_timeout,
+            "max_budget_usd": self.max_budget_usd,
+            **self.own_json(),
+            "isolation": self.isolation,
+            "timed_out": self.timed_out,
+            "notes": self.notes,
+            **self.halt.to_json(),
+            "max_run_usd": self.max_run_usd,
+            "cache": self.cache,
+            "sandbox": self.sandbox.to_json(),
+        }
