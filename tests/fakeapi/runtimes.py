@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support.hermetic import GIT_ISOLATION
+
 # Test runs find each CLI through these, as they find claude through SKILLSCOPE_TEST_CLAUDE.
 TEST_ENV = {
     "copilot": "SKILLSCOPE_TEST_COPILOT",
@@ -27,7 +29,7 @@ TEST_ENV = {
 API_KEY = "fake-test-key-0123"  # long: Copilot masks every occurrence of its key in output
 MODEL = "fake-model"
 GEMINI_MODEL = "gemini-2.5-flash"  # a pinned model skips Gemini CLI's routing classifier call
-_PASSTHROUGH = ("PATH", "LANG", "LC_ALL", "TMPDIR")
+_PASSTHROUGH = ("PATH", "LANG", "LC_ALL", "TMPDIR", *GIT_ISOLATION)
 
 
 def endpoint_env(name: str, base_url: str) -> dict[str, str]:
