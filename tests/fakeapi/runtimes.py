@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.agent.codex import sandbox_mode
 from tests.support.hermetic import GIT_ISOLATION
 
 # Test runs find each CLI through these, as they find claude through SKILLSCOPE_TEST_CLAUDE.
@@ -148,7 +149,7 @@ def _codex(binary: str, base_url: str, workspace: Path, home: Path, env: dict, p
         "--strict-config",
         "--skip-git-repo-check",
         "--sandbox",
-        "read-only",
+        sandbox_mode(False, env.get("PATH")),  # read-only, unless a system bwrap keeps it from starting
         "-C",
         str(workspace),
         prompt,
