@@ -1,7 +1,9 @@
-"""Suite-wide setup: the fake API and temporary folder fixtures, and a home and git config never the
-developer's own (tests/support/hermetic.py)."""
+"""Suite-wide setup: the fake API and temporary folder fixtures, a home and git config never the
+developer's own (tests/support/hermetic.py), and the `cli` mark of the slow lane."""
 
 from __future__ import annotations
+
+import pytest
 
 pytest_plugins = [
     "tests.support.hermetic",
@@ -9,3 +11,15 @@ pytest_plugins = [
     "tests.support.temp_dirs",
     "tests.support.routing_fixtures",
 ]
+
+# A test that takes one of these, however indirectly, starts a real agent CLI.
+CLI_FIXTURES = frozenset({"claude_bin", "copilot_cache"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Marked here rather than test by test, so a new test on a CLI fixture cannot miss the mark. Tests
+    # that start a CLI, build a venv or run the benchmarks without these fixtures say so themselves.
+    for item in items:
+        if CLI_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.cli)
