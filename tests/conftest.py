@@ -4,6 +4,7 @@ developer's own (tests/support/hermetic.py), and the `cli` mark of the slow lane
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 pytest_plugins = [
     "tests.support.hermetic",
@@ -11,6 +12,11 @@ pytest_plugins = [
     "tests.support.temp_dirs",
     "tests.support.routing_fixtures",
 ]
+
+# No property test fails for being slow (a deadline, or the health check on slow generation): speed
+# depends on what else shares the cores, a parallel run's other workers among them.
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 # A test that takes one of these, however indirectly, starts a real agent CLI.
 CLI_FIXTURES = frozenset({"claude_bin", "copilot_cache"})
