@@ -26,7 +26,8 @@ def hostile_host(root: Path) -> dict[str, str]:
     home.mkdir()
     for config in (root / "global", root / "system", home / ".gitconfig", xdg / "git" / "config"):
         config.write_text(TRUST_EVERYTHING, encoding="utf-8")
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    # Nothing of the outer run either (an xdist worker's PYTEST_XDIST_WORKER, say).
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PYTEST_"))}
     environ.update(
         HOME=str(home),
         XDG_CONFIG_HOME=str(xdg),
