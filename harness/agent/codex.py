@@ -38,7 +38,7 @@ UNSANDBOXED_NOTE = (
 )
 
 
-def sandbox_mode(writes: bool, path: str | None) -> str:
+def sandbox_mode(writes: bool, path: str) -> str:
     """Codex's `--sandbox` for a run with this PATH. A system `bwrap` there makes Codex wrap each
     command in it around a helper it sets up only outside the temporary folder, so every command of a
     throwaway CODEX_HOME would fail."""
@@ -107,7 +107,7 @@ class CodexAgent(CliAgent):
         # The key is in the provider's config: no tool the agent runs inherits it.
         env.pop("OPENAI_API_KEY", None)
         env.update(HOME=str(home), CODEX_HOME=str(config))
-        sandbox = sandbox_mode(writes_allowed(spec), env.get("PATH"))
+        sandbox = sandbox_mode(writes_allowed(spec), env.get("PATH", ""))
         argv = [
             self.path,
             "exec",

@@ -149,7 +149,7 @@ def _codex(binary: str, base_url: str, workspace: Path, home: Path, env: dict, p
         "--strict-config",
         "--skip-git-repo-check",
         "--sandbox",
-        sandbox_mode(False, env.get("PATH")),  # read-only, unless a system bwrap keeps it from starting
+        sandbox_mode(False, env.get("PATH", "")),  # read-only, unless a system bwrap keeps it from starting
         "-C",
         str(workspace),
         prompt,
