@@ -45,11 +45,12 @@ def bwrap_folder(tmp_path: Path) -> Path:
     return Path(system).parent if system else failing_bwrap(tmp_path / "bwrap-bin")
 
 
-def codex_command(tmp_path: Path, path: str, **spec) -> tuple[list[str], list[str]]:
+def routing_command(tmp_path: Path, path: str) -> tuple[list[str], list[str]]:
+    """argv and notes of a routing run (no writes) of Codex with this PATH; nothing is started."""
     home = tmp_path / "home"
     home.mkdir()
     agent = CodexAgent("codex", "0.169.0", {"PATH": path})
-    argv, _, notes = agent.command(RunSpec(PROMPT, tmp_path, **spec), home)
+    argv, _, notes = agent.command(RunSpec(PROMPT, tmp_path), home)
     return argv, notes
 
 
@@ -59,13 +60,13 @@ def test_without_bwrap_on_path_codex_keeps_its_own_sandbox(tmp_path, writes, mod
 
 
 def test_routing_runs_read_only_and_says_nothing_of_the_sandbox_without_bwrap(tmp_path):
-    argv, notes = codex_command(tmp_path, str(tmp_path))
+    argv, notes = routing_command(tmp_path, str(tmp_path))
     assert argv[argv.index("--sandbox") + 1] == "read-only"
     assert UNSANDBOXED_NOTE not in notes
 
 
 def test_with_bwrap_on_path_codex_runs_unsandboxed_and_the_note_says_so(tmp_path):
-    argv, notes = codex_command(tmp_path, str(failing_bwrap(tmp_path / "bin")))
+    argv, notes = routing_command(tmp_path, str(failing_bwrap(tmp_path / "bin")))
     assert argv[argv.index("--sandbox") + 1] == "danger-full-access"
     assert UNSANDBOXED_NOTE in notes
 
