@@ -153,7 +153,9 @@ def tests(session: nox.Session) -> None:
     session.install("-r", "requirements-dev.txt")  # ripgrep among them: OpenCode's skill tool needs rg
     session.install("-e", ".")
     env = {f"SKILLSCOPE_TEST_{name.upper()}": _ensure_agent(session, name) for name in AGENT_PINS}
-    session.run("pytest", *(session.posargs or ["-q"]), env=env)
+    # One worker per core; a module whose fixtures build something once keeps to one worker
+    # (xdist_group). Arguments after `--` come later, so `-n 0` there runs the suite in one process.
+    session.run("pytest", "-n", "auto", "--dist", "loadgroup", *(session.posargs or ["-q"]), env=env)
 
 
 @nox.session

@@ -20,6 +20,8 @@ import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
+pytestmark = pytest.mark.cli  # every benchmark script, several driving agent CLIs
+
 # (script, its arguments at a small size, lines its output must hold)
 OFFLINE = [
     (

@@ -14,6 +14,9 @@ from tests.support.tagged_clone import RELEASE_TAG, TAGGED_VERSION, make_tagged_
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Each test builds venvs through nox: the slow lane.
+pytestmark = pytest.mark.cli
+
 
 @pytest.fixture(scope="module")
 def tagged_clone(tmp_path_factory) -> Path:

@@ -24,6 +24,9 @@ from packaging.requirements import Requirement
 ROOT = Path(__file__).resolve().parent.parent
 DISTRIBUTION = "skillscope-harness"
 
+# The sdist and wheel are built once for the module, in one worker.
+pytestmark = [pytest.mark.cli, pytest.mark.xdist_group("packaging")]
+
 
 def tracked_copy(destination: Path) -> Path:
     """The files git tracks, as a fresh clone has them: what a release is built from."""

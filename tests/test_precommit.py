@@ -15,6 +15,9 @@ from tests.support.tagged_clone import GIT
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "precommit" / "skills-repo"
 
+# pre-commit installs the harness into one hook environment for the module, in one worker.
+pytestmark = [pytest.mark.cli, pytest.mark.xdist_group("precommit")]
+
 
 @pytest.fixture
 def skills_repo(tmp_path) -> Path:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,22 @@ HEURISTIC_NOTE = (
     "codex has no skill tool: a skill counts as chosen when a shell command names exactly one "
     "installed <name>/SKILL.md, so these verdicts rest on that heuristic"
 )
+# The mode Codex documents for a host whose sandbox cannot start (a container, say).
+UNSANDBOXED = "danger-full-access"
+UNSANDBOXED_NOTE = (
+    "codex ran without its shell sandbox (--sandbox danger-full-access): with bubblewrap on PATH it "
+    "runs every command through it and cannot do so from a throwaway CODEX_HOME in the temporary "
+    "folder; the throwaway HOME, CODEX_HOME and workspace were the run's only isolation"
+)
+
+
+def sandbox_mode(writes: bool, path: str) -> str:
+    """Codex's `--sandbox` for a run with this PATH. A system `bwrap` there makes Codex wrap each
+    command in it around a helper it sets up only outside the temporary folder, so every command of a
+    throwaway CODEX_HOME would fail."""
+    if shutil.which("bwrap", path=path):
+        return UNSANDBOXED
+    return "workspace-write" if writes else "read-only"
 
 
 def skill_read_by(command: str, installed: set[str]) -> str | None:
@@ -90,7 +107,7 @@ class CodexAgent(CliAgent):
         # The key is in the provider's config: no tool the agent runs inherits it.
         env.pop("OPENAI_API_KEY", None)
         env.update(HOME=str(home), CODEX_HOME=str(config))
-        sandbox = "workspace-write" if writes_allowed(spec) else "read-only"
+        sandbox = sandbox_mode(writes_allowed(spec), env.get("PATH", ""))
         argv = [
             self.path,
             "exec",
@@ -104,7 +121,7 @@ class CodexAgent(CliAgent):
         ]
         if spec.model:
             argv += ["--model", spec.model]
-        notes = [HEURISTIC_NOTE]
+        notes = [HEURISTIC_NOTE] + ([UNSANDBOXED_NOTE] if sandbox == UNSANDBOXED else [])
         if spec.effort:
             notes.append(f"codex --effort is not passed; effort {spec.effort} was not set")
         if spec.max_budget_usd:

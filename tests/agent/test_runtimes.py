@@ -12,6 +12,7 @@ from harness.agent import RunSpec, connect_runtime, stop_at_decision
 from tests.fakeapi import FakeAPI, write_skill
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import API_KEY, MODEL, TEST_ENV, endpoint_env, find_runtime
+from tests.support.hermetic import git_isolation
 from tests.support.procs import group_members
 
 RUNTIMES = ("copilot", "codex", "gemini", "opencode")
@@ -45,6 +46,7 @@ def agent(runtime: str, shared_api: FakeAPI, tmp_path_factory, copilot_cache: st
     environ = {
         "PATH": os.environ.get("PATH", ""),
         "HOME": str(home),
+        **git_isolation(),
         "COPILOT_CACHE_HOME": copilot_cache,
         **endpoint_env(runtime, shared_api.base_url),
     }

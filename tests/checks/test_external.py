@@ -80,8 +80,8 @@ def test_a_slow_host_times_out():
 
 
 def test_connection_refused_is_retried_then_reported():
-    url = refused_url()
-    report = run([url], retries=1)
+    with refused_url() as url:
+        report = run([url], retries=1)
 
     item = report.urls[0]
     assert (item.outcome, item.attempts) == ("broken", 2)
@@ -342,8 +342,8 @@ def test_a_single_host_that_does_not_resolve_is_a_broken_link(names):
 
 
 def test_a_refused_connection_is_not_taken_for_an_unresolved_name(names):
-    refused = refused_url()
-    report = run([refused, "http://gone.test/a", "http://other.test/b"], retries=0)
+    with refused_url() as refused:
+        report = run([refused, "http://gone.test/a", "http://other.test/b"], retries=0)
 
     assert outcome(report, refused).unresolved is False
     assert outcome(report, refused).outcome == "broken"

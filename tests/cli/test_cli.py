@@ -6,7 +6,6 @@ import io
 import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -96,8 +95,9 @@ def test_a_dependency_imported_mid_run_and_missing_says_how_to_mend_it(
     assert "internal error" not in run.stderr
 
 
-def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path) -> None:
-    """`skillscope structural | head`: the closed pipe ends the run quietly (141), with no crash log."""
+def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path, private_temp: Path) -> None:
+    """`skillscope structural | head`: the closed pipe ends the run quietly (141), with no crash log
+    (looked for in this test's own temporary folder: a parallel test may leave one in the system's)."""
 
     class ClosedPipe(io.StringIO):
         def write(self, text: str) -> int:
@@ -105,10 +105,9 @@ def test_a_reader_that_goes_away_is_no_internal_error(tmp_path: Path) -> None:
 
     make_skill(tmp_path, "demo")
     ctx = Context(environ={}, cwd=tmp_path, stdin=io.StringIO(), stdout=ClosedPipe(), stderr=io.StringIO())
-    logs_before = set(Path(tempfile.gettempdir()).glob("skillscope-crash-*"))
     assert main(["structural", "--repo", str(tmp_path), "--output", str(tmp_path / "r.json")], ctx) == 141
     assert ctx.stderr.getvalue() == ""
-    assert set(Path(tempfile.gettempdir()).glob("skillscope-crash-*")) == logs_before
+    assert list(private_temp.glob("skillscope-crash-*")) == []
 
 
 def test_the_command_summaries_are_each_commands_own_help() -> None:

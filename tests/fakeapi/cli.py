@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.support.hermetic import GIT_ISOLATION
+
 CLAUDE_ENV = "SKILLSCOPE_TEST_CLAUDE"
 # Only these survive from the caller's environment: nothing of the developer's
 # Claude setup (ANTHROPIC_*, CLAUDE_*) may reach a test run.
-_PASSTHROUGH = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+_PASSTHROUGH = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT", *GIT_ISOLATION)
 
 
 def find_claude(environ: Mapping[str, str] = os.environ) -> str | None:

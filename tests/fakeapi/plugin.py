@@ -5,6 +5,7 @@ Load with `pytest_plugins = ["tests.fakeapi.plugin"]` in the top-level conftest.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -33,15 +34,24 @@ def claude_bin() -> str:
 
 @pytest.fixture(scope="session")
 def copilot_cache(tmp_path_factory) -> str:
-    """One COPILOT_CACHE_HOME for the session, filled here: Copilot CLI unpacks its package (about 235 MB)
+    """One COPILOT_CACHE_HOME for the run, filled here: Copilot CLI unpacks its package (about 235 MB)
     there on its first start, which on a busy machine can outlast a test's version probe or run limit. So
-    that first start happens now, with no limit but the test's own, and no test pays for it."""
-    cache = tmp_path_factory.mktemp("copilot-cache")
-    binary = find_runtime("copilot")
-    if binary is not None:  # a test that needs Copilot fails on its own when it is missing
-        home = tmp_path_factory.mktemp("copilot-unpack-home")
-        environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "COPILOT_CACHE_HOME": str(cache)}
-        subprocess.run([binary, "--version"], env=environ, capture_output=True, check=False)
+    that first start happens now, with no limit but the test's own, and no test pays for it. The workers
+    of a parallel run (pytest-xdist) share it: whichever comes first fills it, the others wait."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's own folder
+    cache = shared / "copilot-cache"
+    with open(shared / "copilot-cache.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        cache.mkdir(exist_ok=True)
+        filled = cache / ".filled-by-the-suite"
+        binary = find_runtime("copilot")
+        if binary is not None and not filled.exists():  # a test that needs Copilot fails on its own
+            home = tmp_path_factory.mktemp("copilot-unpack-home")
+            environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+            environ["COPILOT_CACHE_HOME"] = str(cache)
+            subprocess.run([binary, "--version"], env=environ, capture_output=True, check=False)
+            filled.touch()
     return str(cache)
 
 

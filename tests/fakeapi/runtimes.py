@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from harness.agent.codex import sandbox_mode
+from tests.support.hermetic import GIT_ISOLATION
+
 # Test runs find each CLI through these, as they find claude through SKILLSCOPE_TEST_CLAUDE.
 TEST_ENV = {
     "copilot": "SKILLSCOPE_TEST_COPILOT",
@@ -27,7 +30,7 @@ TEST_ENV = {
 API_KEY = "fake-test-key-0123"  # long: Copilot masks every occurrence of its key in output
 MODEL = "fake-model"
 GEMINI_MODEL = "gemini-2.5-flash"  # a pinned model skips Gemini CLI's routing classifier call
-_PASSTHROUGH = ("PATH", "LANG", "LC_ALL", "TMPDIR")
+_PASSTHROUGH = ("PATH", "LANG", "LC_ALL", "TMPDIR", *GIT_ISOLATION)
 
 
 def endpoint_env(name: str, base_url: str) -> dict[str, str]:
@@ -146,7 +149,7 @@ def _codex(binary: str, base_url: str, workspace: Path, home: Path, env: dict, p
         "--strict-config",
         "--skip-git-repo-check",
         "--sandbox",
-        "read-only",
+        sandbox_mode(False, env.get("PATH", "")),  # read-only, unless a system bwrap keeps it from starting
         "-C",
         str(workspace),
         prompt,

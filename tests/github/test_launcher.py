@@ -19,6 +19,12 @@ from tests.support.yamlfiles import ROOT
 LAUNCHER = ROOT / "action" / "launch.py"
 
 
+def installs(test):
+    """A test that installs a harness into a fresh venv: the slow lane, and one worker for the
+    module's shared venvs, which later tests find already installed."""
+    return pytest.mark.cli(pytest.mark.xdist_group("launcher-venvs")(test))
+
+
 def _load():
     spec = importlib.util.spec_from_file_location("skillscope_launch", LAUNCHER)
     module = importlib.util.module_from_spec(spec)
@@ -259,6 +265,7 @@ def run_launcher(tmp_path, venvs, **env):
     return done, parsed, summary
 
 
+@installs
 def test_installs_a_tag_of_the_source_into_a_fresh_venv(tmp_path, source, venvs):
     done, outputs, _ = run_launcher(
         tmp_path,
@@ -274,6 +281,7 @@ def test_installs_a_tag_of_the_source_into_a_fresh_venv(tmp_path, source, venvs)
     assert [key.split()[0] for key in installed] == [f"git+{source.as_uri()}@v9.9.1-test"]
 
 
+@installs
 def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, venvs):
     """`9.9.1` means the tag v9.9.1 of SKILLSCOPE_SOURCE, never a name on a package index."""
     env = dict(SKILLSCOPE_COMMAND="--version", SKILLSCOPE_REQUESTED="9.9.1", SKILLSCOPE_SOURCE=str(source))
@@ -287,6 +295,7 @@ def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, 
     assert outputs["stdout"] == "skillscope 9.9.1"
 
 
+@installs
 def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(tmp_path, source, venvs):
     repo = tmp_path / "repo"
     write_skill(repo, "pinned", pin="v9.9.1-test")
@@ -309,6 +318,7 @@ def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(tmp_pat
     assert not summary.exists()  # list-skills is data for the next step, not a report
 
 
+@installs
 def test_without_a_version_it_installs_the_actions_own_checkout(tmp_path, source, venvs):
     checkout = tmp_path / "action-checkout"
     subprocess.run(["git", "clone", "--quiet", str(source), str(checkout)], check=True)
@@ -323,6 +333,7 @@ def test_without_a_version_it_installs_the_actions_own_checkout(tmp_path, source
     assert outputs == {"version": "v9.9.2", "stdout": "skillscope 9.9.2"}
 
 
+@installs
 def test_the_commands_exit_code_and_a_failed_install_come_back(tmp_path, source, venvs):
     done, outputs, _ = run_launcher(
         tmp_path,
@@ -390,6 +401,7 @@ def test_a_bad_endpoint_stops_the_launch_before_any_install(tmp_path, capsys):
     assert not (tmp_path / "venvs").exists()
 
 
+@installs
 @pytest.mark.timeout(600)  # a build and a fresh install, each as slow as the other end-to-end tests
 def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(tmp_path, source, capfd):
     wheelhouse, spec = tmp_path / "wheels", launch.install_spec("v9.9.1-test", str(source))

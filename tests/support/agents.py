@@ -9,6 +9,7 @@ import pytest
 
 from harness.agent import Agent, connect_runtime
 from tests.fakeapi.runtimes import endpoint_env, find_runtime
+from tests.support.hermetic import git_isolation
 
 
 def connect_fake(
@@ -18,7 +19,7 @@ def connect_fake(
     that is not installed fails the test (the suite never skips it)."""
     home = scratch / "home"
     home.mkdir(parents=True)
-    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), **git_isolation()}
     if runtime == "claude":
         binary = claude_bin
         environ.update(ANTHROPIC_BASE_URL=base_url, ANTHROPIC_API_KEY="test-key")

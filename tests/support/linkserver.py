@@ -141,9 +141,10 @@ def serving(*hosts: str, delay_s: float = 0.0) -> Iterator[tuple[list[LinkServer
             server.server_close()
 
 
-def refused_url(host: str = "127.0.0.1") -> str:
-    """A URL on a port nothing listens on: the port is taken, then released."""
+@contextmanager
+def refused_url(host: str = "127.0.0.1") -> Iterator[str]:
+    """A URL whose port refuses connections: bound but never listening, and held for the block, so no
+    other process (a parallel test's server) can take it meanwhile."""
     with socket.socket() as sock:
         sock.bind((host, 0))
-        port = sock.getsockname()[1]
-    return f"http://{host}:{port}/"
+        yield f"http://{host}:{sock.getsockname()[1]}/"

@@ -20,9 +20,10 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import RecordedRequest, Reply, replies
 from tests.support.helpers import make_skill
+from tests.support.hermetic import GIT_ISOLATION
 
 NO_SKILL_TEXT = "I can answer that directly."
-_PASSTHROUGH = ("PATH", "LANG", "LC_ALL")
+_PASSTHROUGH = ("PATH", "LANG", "LC_ALL", *GIT_ISOLATION)
 _PROGRESS = re.compile(r"^\[\d+/\d+\] \[(?:PASS|FAIL|ERROR|NOT-RUN)\] ([^:]+): ")
 _DEFAULT_ID = re.compile(r"^(.+)-(pos|neg)-(\d+)$")
 
