@@ -97,6 +97,39 @@ class Hooks:
         return f"{self.rel} line {frame.lineno}{code}"
 
 
+def declared(skill: str, skill_dir: Path, rel: str) -> Hooks | None:
+    """The hooks hooks.py defines, read without running it (a dry run executes no repo code): its
+    top-level functions of HOOK_NAMES, each a stand-in that refuses to be called. A file that does
+    not parse gives `load_error`, as loading it would."""
+    import ast
+
+    path = Path(skill_dir) / HOOKS_FILE
+    if not path.is_file():
+        return None
+    hooks = Hooks(skill=skill, rel=rel)
+    try:
+        tree = ast.parse(path.read_bytes(), filename=rel)
+    except (SyntaxError, ValueError, OSError) as exc:
+        hooks.load_error = f"{rel} could not be read ({type(exc).__name__}: {_cut(str(exc))}); fix it."
+        return hooks
+    bound: set[str] = set()
+    for node in tree.body:  # what the module's top level names: defs, assignments, imports
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.Assign):
+            bound.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.ImportFrom):
+            bound.update(alias.asname or alias.name for alias in node.names)
+    for name in HOOK_NAMES:
+        if name in bound:
+            hooks.functions[name] = not_on_a_dry_run
+    return hooks
+
+
+def not_on_a_dry_run(*args: Any, **kwargs: Any) -> Any:
+    raise RuntimeError("hooks are not run on a dry run")
+
+
 def load(skill: str, skill_dir: Path, rel: str) -> Hooks | None:
     """The skill's hooks, or None when it has no hooks.py. A broken file gives `load_error`."""
     path = Path(skill_dir) / HOOKS_FILE

@@ -108,10 +108,9 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     if used:
         adoption = resolve.adoption(args, repo.root, ctx.cwd)
         require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades", adoption)
+    read = behavioral_hooks.declared if args.dry_run else behavioral_hooks.load  # a dry run runs no repo code
     hooks = {
-        name: behavioral_hooks.load(
-            name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE)
-        )
+        name: read(name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE))
         for name in used
     }
     cases = behavioral_cases(candidates, hooks)

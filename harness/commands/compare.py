@@ -298,10 +298,8 @@ def behavioral_mode(
 ) -> BehavioralCompare:
     """The behavioral cases and each skill's two versions; settings come later (with_settings)."""
     base, cand, repo = found.baseline, found.candidate, found.repo
-    hooks = {
-        n: behavioral_hooks.load(n, cand[n], repo.rel(repo.skill_dirs[n] / behavioral_hooks.HOOKS_FILE))
-        for n in names
-    }
+    read = behavioral_hooks.declared if args.dry_run else behavioral_hooks.load  # a dry run runs no repo code
+    hooks = {n: read(n, cand[n], repo.rel(repo.skill_dirs[n] / behavioral_hooks.HOOKS_FILE)) for n in names}
     chosen = catalog.select_cases(loaded.cases(names, extended=args.extended), only, names)
     skills = {
         n: (

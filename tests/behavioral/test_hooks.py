@@ -93,3 +93,32 @@ def test_check_assertion_is_a_failure_with_its_line_and_other_errors_are_crashes
     assert loaded.check("bad", None, {"mode": "false"}).startswith("check returned False")
     with pytest.raises(HookError, match=r"check raised KeyError: 'missing'"):
         loaded.check("ok", None, {})
+
+
+@pytest.mark.parametrize(
+    ("source", "named"),
+    [
+        ("def check(run, case, ctx):\n    pass\n", ["check"]),
+        ("async def setup(ws, case, ctx):\n    pass\ncheck = print\n", ["setup", "check"]),
+        ("from shared import teardown as teardown, check\n", ["teardown", "check"]),
+        ("import os\nos.system('x')\n", []),
+    ],
+)
+def test_declared_names_the_hooks_without_running_the_file(tmp_path: Path, source: str, named: list[str]):
+    """What a dry run reads: the hooks hooks.py defines at its top level, and the file never runs."""
+    skill = tmp_path / "alpha"
+    (skill / "evals").mkdir(parents=True)
+    (skill / "evals" / "hooks.py").write_text(source + "\nraise SystemExit('ran')\n", encoding="utf-8")
+    found = hooks.declared("alpha", skill, "alpha/evals/hooks.py")
+    assert found is not None and found.load_error is None
+    assert sorted(found.functions) == sorted(named)
+    assert found.has_check is ("check" in named)
+
+
+def test_declared_says_why_a_file_that_does_not_parse_cannot_load(tmp_path: Path):
+    skill = tmp_path / "alpha"
+    (skill / "evals").mkdir(parents=True)
+    (skill / "evals" / "hooks.py").write_text("def check(:\n", encoding="utf-8")
+    found = hooks.declared("alpha", skill, "alpha/evals/hooks.py")
+    assert found is not None and found.load_error and "SyntaxError" in found.load_error
+    assert hooks.declared("beta", tmp_path / "beta", "beta/evals/hooks.py") is None

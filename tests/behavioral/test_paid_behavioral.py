@@ -120,3 +120,29 @@ def test_a_dry_run_sends_nothing(fake_api, repo, env):
     assert "--permission-mode acceptEdits" in stdout and '"PostToolUse"' not in stdout
     assert "Estimate: 2 sample(s); 1 from the result cache" in stdout
     assert "Model requests: at least 2 (2 per case; the agent's work takes more)." in stdout
+
+
+HOOKS_THAT_MARK = """
+from pathlib import Path
+
+Path(__file__).with_name("imported.marker").write_text("the repo's code ran")
+
+
+def check(run, case, ctx):
+    return None  # passes: the test is about when the module is imported
+"""
+
+
+def test_a_dry_run_runs_no_repo_code_and_still_lists_a_case_its_hooks_check(fake_api, repo, env):
+    """A dry run prices an untrusted change: its hooks.py is read, never imported."""
+    hooks = repo / "alpha" / "evals" / "hooks.py"
+    hooks.write_text(HOOKS_THAT_MARK, encoding="utf-8")
+    code, stdout, stderr, _ = behave(
+        repo, env, "--dry-run", "--only", "alpha-pos-2"
+    )  # no expectation: hooks'
+    assert code == 0, stderr
+    assert not (hooks.parent / "imported.marker").exists()
+    assert "alpha-pos-2 (alpha): not cached;" in stdout and len(fake_api.requests) == 0
+    code, _, stderr, report = behave(repo, env, "--only", "alpha-pos-2")
+    assert code == 0, stderr
+    assert (hooks.parent / "imported.marker").exists()  # the real run does import it
