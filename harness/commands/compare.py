@@ -101,6 +101,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     flags.add_routing_stops(parser, unit="routing run")
     parser.add_argument(
+        "--min-pairs",
+        type=flags.positive_int,
+        default=1,
+        metavar="N",
+        help="cases each mode must grade on both sides, or the comparison is an error: an outage that "
+        "errors every run compares nothing and must not pass (default: 1)",
+    )
+    parser.add_argument(
         "--allow-regressions",
         action="store_true",
         help="report regressions without failing (exit 0 unless nothing could be compared)",
@@ -156,6 +164,7 @@ def run_reports(args: argparse.Namespace, ctx: Context) -> int:
         source="reports",
         repeat=max((len(c.candidate.runs) for c in cases), default=1),
         allow_regressions=args.allow_regressions,
+        min_pairs=args.min_pairs,
         skills=sorted({c.skill for c in cases if c.skill}),
         notes=notes,
         strict=args.strict,
@@ -200,6 +209,7 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
             judge_agent=args.judge_agent,
             repeat=args.repeat,
             allow_regressions=args.allow_regressions,
+            min_pairs=args.min_pairs,
         )
         return run_modes(paid, live, names, room, modes)
 
@@ -215,6 +225,7 @@ class Live:
     judge_agent: str
     repeat: int
     allow_regressions: bool
+    min_pairs: int
 
 
 @dataclass(frozen=True)
@@ -395,6 +406,7 @@ def live_meta(
         source="live",
         repeat=live.repeat,
         allow_regressions=live.allow_regressions,
+        min_pairs=live.min_pairs,
         skills=names,
         agent=agent,
         notes=notes,
@@ -461,4 +473,11 @@ def failure(result: CompareResult) -> str:
         return f"{len(result.not_run)} case(s) did not run on both sides: {why.removeprefix('not run: ')}"
     if result.failing:
         return f"{len(result.failing)} regression(s); pass --allow-regressions to only report them"
+    short = result.short_modes()
+    if short and result.compared:
+        return "; ".join(
+            f"{mode}: {got} case(s) graded on both sides, fewer than --min-pairs {result.meta.min_pairs} "
+            "(every other run errored: an outage compares nothing)"
+            for mode, got in short.items()
+        )
     return "no case was graded on both sides, so nothing was compared"

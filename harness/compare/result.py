@@ -104,6 +104,7 @@ class CompareMeta:
     source: str  # "reports" (offline) or "live"
     repeat: int = 1
     allow_regressions: bool = False
+    min_pairs: int = 1  # cases each mode must grade on both sides for the comparison to count
     skills: list[str] = field(default_factory=list)
     agent: dict = field(default_factory=dict)  # live runs: the CLI, its version, model, isolation
     notes: list[str] = field(default_factory=list)
@@ -122,6 +123,7 @@ class CompareMeta:
             "source": self.source,
             "repeat": self.repeat,
             "allow_regressions": self.allow_regressions,
+            "min_pairs": self.min_pairs,
             "skills": self.skills,
             "agent": self.agent,
             "rule": RULE,
@@ -174,13 +176,22 @@ class CompareResult:
     def not_run(self) -> list[CaseComparison]:
         return [c for c in self.cases if c.not_run]
 
+    def short_modes(self) -> dict[str, int]:
+        """Each mode that ran with fewer cases graded on both sides than --min-pairs, and how many it
+        graded: in both modes, a routing side that graded does not vouch for a behavioral side that
+        errored throughout."""
+        modes = dict.fromkeys(c.mode for c in self.cases)
+        graded = {mode: sum(1 for c in self.compared if c.mode == mode) for mode in modes}
+        return {mode: got for mode, got in graded.items() if got < self.meta.min_pairs}
+
     @property
     def passed(self) -> bool:
-        """Nothing compared says nothing, and a case the spend cap kept from running leaves the
-        comparison short; a regression fails unless --allow-regressions."""
+        """Nothing compared says nothing (in any mode that ran), and a case the spend cap kept from
+        running leaves the comparison short; a regression fails unless --allow-regressions."""
         return (
             not self.meta.halt.halted
             and bool(self.compared)
+            and not self.short_modes()
             and not self.not_run
             and (self.meta.allow_regressions or not self.failing)
         )

@@ -229,3 +229,53 @@ def test_a_report_with_a_missing_or_mistyped_field_is_one_sentence_never_a_crash
     assert "internal error" not in run.stderr
     if run.code == 2 or (run.code == 1 and run.stderr):
         assert run.stderr.count("\n") == 1, run.stderr
+
+
+def test_fewer_pairs_than_min_pairs_is_an_error_not_a_pass(tmp_path, repo):
+    """An outage that errors most runs must not read as "no regression"."""
+    cases = [routing_case("a-1", "alpha", "alpha"), routing_case("a-2", "alpha", "alpha")]
+    old = write_report(tmp_path / "old.json", "routing", cases)
+    new = write_report(
+        tmp_path / "new.json",
+        "routing",
+        [routing_case("a-1", "alpha", "alpha"), routing_case("a-2", "alpha", "!error")],
+    )
+    assert compare(repo, old, new)[0].code == 0  # one pair graded, one asked for
+    run, report = compare(repo, old, new, "--min-pairs", "2")
+    assert run.code == 1 and report["status"] == "error" and report["meta"]["min_pairs"] == 2
+    assert "routing: 1 case(s) graded on both sides, fewer than --min-pairs 2" in run.stderr
+
+
+def test_a_graded_routing_side_does_not_vouch_for_a_behavioral_side_that_errored_throughout():
+    from harness.compare.result import CaseComparison, CompareMeta, CompareResult
+    from harness.compare.sides import SideRecord, behavioral_run, routing_runs
+    from harness.model.envelope import RunMeta
+
+    passing = routing_runs(routing_case("r-1", "alpha", "alpha"))
+    errored = [behavioral_run(behavioral_case("b-1", "error", []))]
+
+    def pair(case_id: str, mode: str, runs) -> CaseComparison:
+        return CaseComparison(
+            id=case_id,
+            skill="alpha",
+            source="alpha/evals/evals.json",
+            line=3,
+            prompt="p",
+            expect=None,
+            baseline=SideRecord(runs),
+            candidate=SideRecord(runs),
+            mode=mode,
+        )
+
+    meta = CompareMeta(
+        run=RunMeta(command="compare", repo="/r", globs=["*"], started_at="2026-12-01T00:00:00+00:00"),
+        mode="both",
+        baseline="HEAD",
+        candidate="working tree",
+        source="live",
+    )
+    result = CompareResult(
+        meta=meta, cases=[pair("r-1", "routing", passing), pair("b-1", "behavioral", errored)]
+    )
+    assert result.short_modes() == {"behavioral": 0}
+    assert result.passed is False and result.to_json()["status"] == "error"
