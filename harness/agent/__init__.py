@@ -6,11 +6,9 @@ only the Trace, and `Trace.failure` says whether and why a run failed.
 """
 
 from .claude import (
-    AgentUnavailable,
     ClaudeAgent,
     ClaudeCLI,
     Isolation,
-    RunSpec,
     build_argv,
     connect,
     isolation_for,
@@ -18,10 +16,10 @@ from .claude import (
     preflight,
     read_only_spec,
     run,
-    spec_for,
 )
 from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime
-from .session import Agent, AgentSettings, log_path
+from .session import Agent, AgentSettings, log_path, spec_for
+from .spec import AgentUnavailable, RunSpec, SandboxSupport
 from .trace import (
     Activation,
     InitInfo,
@@ -45,6 +43,7 @@ __all__ = [
     "InitInfo",
     "Isolation",
     "RunSpec",
+    "SandboxSupport",
     "ToolCall",
     "Trace",
     "TraceBuilder",

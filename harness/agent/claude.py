@@ -10,7 +10,7 @@ import json
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -20,8 +20,8 @@ from harness.deadline import Deadline
 from harness.secrets import SECRET_VARS, Redactor, write_private
 
 from .process import capture, stream
-from .session import AgentSettings
-from .trace import StopPolicy, Trace, TraceBuilder, unreadable_output
+from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
+from .trace import Trace, TraceBuilder, unreadable_output
 from .workspace import SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
 CLAUDE_ENV = "SKILLSCOPE_CLAUDE"
@@ -69,12 +69,7 @@ PREFLIGHT_PROMPT = "Reply with the single word: ok"
 # and the writing ones refused as well, in case a CLI lacks --tools.
 READ_ONLY_TOOLS = ("Read", "Glob", "Grep")
 WRITING_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")
-PROBE_TIMEOUT_S = 60
 CANCELLED = "interrupted: skillscope was cancelled before claude finished"
-
-
-class AgentUnavailable(Exception):
-    """The agent cannot run at all; the message is one sentence naming the fix."""
 
 
 # --- locating the CLI ------------------------------------------------------------------
@@ -137,11 +132,6 @@ def _probe(
         detail = (done.stderr or done.stdout).strip()[:200]
         raise AgentUnavailable(f"`{path} {flag}` exited {done.code} ({detail}): {INSTALL_HINT}")
     return done.stdout
-
-
-def probe_timeout(deadline: Deadline | None) -> float:
-    """A probe's limit: PROBE_TIMEOUT_S, or less when the command's --timeout has less left."""
-    return PROBE_TIMEOUT_S if deadline is None else deadline.cap(PROBE_TIMEOUT_S)
 
 
 def _why_short(timeout: float) -> str:
@@ -232,27 +222,6 @@ def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -
 # --- one run ---------------------------------------------------------------------------
 
 
-@dataclass
-class RunSpec:
-    prompt: str
-    workspace: Path
-    model: str | None = None
-    effort: str | None = None
-    permission_mode: str | None = None  # None or e.g. "acceptEdits" (bypass is refused as root)
-    allowed_tools: Sequence[str] = ()
-    disallowed_tools: Sequence[str] = ()
-    max_budget_usd: float | None = None  # None or 0: no budget
-    timeout_s: float = 240.0
-    stop: StopPolicy | None = None  # called after each event; a returned reason stops the run
-    keep_log: Path | None = None  # raw stdout (stream-json) is written here
-    extra_args: Sequence[str] = ()
-    installed: Mapping[str, Path] | None = None  # default: the workspace's .claude/skills
-    tools: Sequence[str] = ()  # non-empty: the only built-in tools the model gets (--tools)
-    cancel: Cancellation | None = None  # once set, the run is stopped and its group killed
-    stop_after_skill: bool = False  # ask the CLI itself to end the run once a skill launches
-    sandbox: bool = False  # turn on the CLI's shell sandbox (the trace says whether it applied)
-
-
 def stops_itself(cli: ClaudeCLI, spec: RunSpec) -> bool:
     """Whether this run's CLI ends itself after a skill launches (its hook needs --settings)."""
     return spec.stop_after_skill and cli.supports("--settings")
@@ -333,17 +302,6 @@ def sandbox_refusal(stderr: str) -> str | None:
         if found:
             return " ".join(found.group(1).split()).removesuffix(".")
     return None
-
-
-@dataclass(frozen=True)
-class SandboxSupport:
-    """Whether this CLI's shell sandbox starts on this machine; `available` None: it does not say."""
-
-    available: bool | None
-    reason: str | None = None
-
-    def to_json(self) -> dict:
-        return {"available": self.available, "reason": self.reason}
 
 
 def probe_sandbox(
@@ -552,17 +510,6 @@ def connect(
     its probes end with the command's `deadline` or `cancel`."""
     cli = locate(explicit, environ, deadline=deadline, cancel=cancel)
     return ClaudeAgent(cli, isolation_for(environ, temp_parent), environ)
-
-
-def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields) -> RunSpec:
-    """A RunSpec carrying the shared settings; `fields` add or override per-run options."""
-    base = {
-        "model": settings.model,
-        "effort": settings.effort,
-        "max_budget_usd": settings.max_budget_usd or None,
-        "timeout_s": settings.case_timeout,
-    }
-    return RunSpec(prompt, workspace, **{**base, **fields})
 
 
 # --- preflight -------------------------------------------------------------------------

@@ -18,8 +18,8 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .claude import RunSpec
 from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .spec import RunSpec
 from .trace import InitInfo
 
 SHELL_TOOL = "exec_command"  # the name Codex's models call their shell tool

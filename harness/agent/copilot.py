@@ -16,8 +16,8 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .claude import RunSpec
 from .runtime import CliAgent, EventReader, writes_allowed
+from .spec import RunSpec
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "skill"

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .claude import RunSpec
 from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .spec import RunSpec
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "activate_skill"

@@ -16,8 +16,8 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .claude import AgentUnavailable, RunSpec
 from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .spec import AgentUnavailable, RunSpec
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "skill"

@@ -23,8 +23,8 @@ from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.secrets import Redactor
 
-from .claude import AgentUnavailable, RunSpec, probe_timeout
 from .process import capture, stream
+from .spec import AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
 from .trace import (
     MAX_EVENT_DEPTH,
     RESULT_TEXT_KEEP,
@@ -304,6 +304,12 @@ class CliAgent(ABC):
         if trace.stop_reason == "cancelled":
             raise AgentUnavailable(f"interrupted during the {self.runtime} preflight prompt")
         raise AgentUnavailable(f"{self.runtime} failed a one-word preflight prompt: {trace.failure}")
+
+    def probe_sandbox(
+        self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
+    ) -> SandboxSupport:
+        """No shell sandbox skillscope can turn on for this runtime: the probe needs no run."""
+        return SandboxSupport(False, f"skillscope cannot turn on a shell sandbox for {self.runtime}")
 
     @contextlib.contextmanager
     def home(self) -> Iterator[Path]:

@@ -163,3 +163,12 @@ def test_the_api_key_reaches_the_model_but_not_the_tools_environment(agent, api,
     holding = [name for name, value in env.items() if API_KEY in value]
     # Gemini CLI reads its key from the environment only; its redaction keeps it from its tools.
     assert holding == (["GEMINI_API_KEY"] if runtime == "gemini" else [])
+
+
+def test_a_runtime_without_a_shell_sandbox_says_so_without_running(agent, api, runtime):
+    support = agent.probe_sandbox()
+    assert (support.available, support.reason) == (
+        False,
+        f"skillscope cannot turn on a shell sandbox for {runtime}",
+    )
+    assert api.requests == []
