@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,27 @@ HEURISTIC_NOTE = (
     "codex has no skill tool: a skill counts as chosen when a shell command names exactly one "
     "installed <name>/SKILL.md, so these verdicts rest on that heuristic"
 )
+
+
+# Commands that print a file given as their one operand (besides line counts and sed's range).
+FILE_PRINTERS = frozenset({"cat", "head", "tail", "sed", "nl", "less", "more"})
+NOT_A_FILE = re.compile(r"\d+(,\d+)?p?|\$?p")
+SHELL_OPERATORS = frozenset({"|", "||", "&&", ";", "&", ">", ">>", "<"})
+
+
+def file_read_by(command: str) -> str | None:
+    """The one file a plain printing command shows (`cat f`, `sed -n 1,40p f`, also inside
+    `bash -lc '…'`), else None: Codex reads files with its shell tool, never a read tool."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if len(words) == 3 and words[0].endswith("sh") and words[1] in ("-c", "-lc"):
+        return file_read_by(words[2])
+    if not words or words[0].rsplit("/", 1)[-1] not in FILE_PRINTERS or SHELL_OPERATORS & set(words):
+        return None
+    operands = [w for w in words[1:] if not w.startswith("-") and not NOT_A_FILE.fullmatch(w)]
+    return operands[0] if len(operands) == 1 else None
 
 
 def skill_read_by(command: str, installed: set[str]) -> str | None:
@@ -52,7 +74,7 @@ class CodexEvents(EventReader):
                 {"command": command},
                 skill=skill_read_by(command, self.installed),
             )
-            made.command = command
+            made.command, made.read = command, file_read_by(command)
         elif kind == "item.completed" and item.get("type") == "command_execution":
             ok = item.get("exit_code") == 0
             self.answer(str(item.get("id") or ""), str(item.get("aggregated_output") or ""), ok=ok)

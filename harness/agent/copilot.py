@@ -32,6 +32,7 @@ PROVIDER_VARS = (
 CREDENTIAL_FILE = "credential"
 SHELL_TOOLS = {"bash": "command"}
 WRITE_TOOLS = {"create": "path", "edit": "path"}
+READ_TOOLS = {"view": "path", "grep": "paths", "glob": "paths"}
 
 
 class CopilotEvents(EventReader):
@@ -50,7 +51,7 @@ class CopilotEvents(EventReader):
                 arguments,
                 skill=str(skill or "") if name == SKILL_TOOL else None,
             )
-            normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+            normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
         elif kind == "tool.execution_complete":
             self._complete(data)
         elif kind == "assistant.message" and data.get("content"):

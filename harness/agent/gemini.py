@@ -24,6 +24,12 @@ KEY_VARS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 DEFAULT_MODEL = "gemini-2.5-flash"
 SHELL_TOOLS = {"run_shell_command": "command"}
 WRITE_TOOLS = {"write_file": "file_path", "replace": "file_path"}
+READ_TOOLS = {
+    "read_file": "file_path",
+    "list_directory": "dir_path",
+    "grep_search": "dir_path",
+    "glob": "dir_path",
+}
 
 
 class GeminiEvents(EventReader):
@@ -46,7 +52,7 @@ class GeminiEvents(EventReader):
                 parameters,
                 skill=str(skill or "") if name == SKILL_TOOL else None,
             )
-            normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+            normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
             self.text = ""
         elif kind == "tool_result":
             error = event.get("error") if isinstance(event.get("error"), dict) else {}

@@ -26,6 +26,7 @@ PROVIDER = "skillscope"
 DEFAULT_MODEL = "gpt-4.1-mini"
 SHELL_TOOLS = {"bash": "command"}
 WRITE_TOOLS = {"write": "filePath", "edit": "filePath"}
+READ_TOOLS = {"read": "filePath", "list": "path", "glob": "path", "grep": "path"}
 # Start-up downloads and lookups OpenCode would make; the npm one is pointed at a closed port.
 QUIET_ENV = {
     "OPENCODE_DISABLE_AUTOUPDATE": "1",
@@ -71,7 +72,10 @@ class OpenCodeEvents(EventReader):
         skill = given.get("name") if isinstance(given, dict) else None
         call_id = str(part.get("callID") or part.get("id") or "")
         made = self.call(call_id, name, given, skill=str(skill or "") if name == SKILL_TOOL else None)
-        normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+        normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
+        metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+        if made.skill_call and isinstance(metadata.get("dir"), str):
+            made.read = metadata["dir"]  # its output is the skill's own text, read from there
         ok = state.get("status") == "completed"
         self.answer(call_id, str(state.get("output") if ok else state.get("error") or ""), ok=ok)
 

@@ -41,7 +41,8 @@ BOOKKEEPING_TOOLS = frozenset(
         "update_goal",
     }
 )
-# Claude's tools that run a shell command or write a file, and the input key naming it.
+# Claude's tools that run a shell command, write a file or read one (or search a folder), and the
+# input key naming it.
 SHELL_TOOLS = {"Bash": "command"}
 WRITE_TOOLS = {
     "Write": "file_path",
@@ -49,6 +50,7 @@ WRITE_TOOLS = {
     "MultiEdit": "file_path",
     "NotebookEdit": "notebook_path",
 }
+READ_TOOLS = {"Read": "file_path", "NotebookRead": "notebook_path", "Glob": "path", "Grep": "path"}
 # claude saves a tool output too long for the context to a file and names it at the result's head.
 PERSISTED_OUTPUT = re.compile(r"<persisted-output>\s*[^\n]*?saved to:\s*(/\S+)")
 PERSISTED_HEAD = 1024
@@ -120,6 +122,7 @@ class ToolCall:
     # Normalised across runtimes, so graders need no CLI's tool names:
     command: str | None = None  # the shell command this call ran
     written: str | None = None  # the file this call wrote or edited, as the agent named it
+    read: str | None = None  # the file (or folder) this call read, listed or searched, as named
     skill_call: bool = False  # a call of the runtime's skill tool
 
     @property
@@ -384,7 +387,7 @@ class TraceBuilder:
             parent_tool_use_id=parent,
             skill_call=block.get("name") == SKILL_TOOL,
         )
-        normalise(call, SHELL_TOOLS, WRITE_TOOLS)
+        normalise(call, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
         self._pending[call.id] = call
         if call.is_skill_inspection:
             trace.inspection_calls += 1
@@ -618,13 +621,24 @@ def _status_in(text: str) -> int | None:
     return int(head) if head.isascii() and head.isdigit() else None
 
 
-def normalise(call: ToolCall, shell_tools: Mapping[str, str], write_tools: Mapping[str, str]) -> ToolCall:
-    """Fill the call's runtime-neutral `command` and `written` from its tool's own input key."""
+def normalise(
+    call: ToolCall,
+    shell_tools: Mapping[str, str],
+    write_tools: Mapping[str, str],
+    read_tools: Mapping[str, str],
+) -> ToolCall:
+    """Fill the call's runtime-neutral `command`, `written` and `read` from its tool's own input key."""
     value = call.input if isinstance(call.input, dict) else {}
     if call.name in shell_tools and isinstance(value.get(shell_tools[call.name]), str):
         call.command = value[shell_tools[call.name]]
     if call.name in write_tools and isinstance(value.get(write_tools[call.name]), str):
         call.written = value[write_tools[call.name]]
+    if call.name in read_tools:
+        named = value.get(read_tools[call.name])
+        if isinstance(named, list) and len(named) == 1:  # a search over one path given as a list
+            named = named[0]
+        if isinstance(named, str):
+            call.read = named
     return call
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.agent import TraceBuilder
+from harness.agent import ToolCall, TraceBuilder
 from harness.behavioral.isolation import change_dir_targets, outside_workspace
 from tests.fuzz.strategies import FUZZ
 from tests.support.tracing import call, trace
@@ -50,6 +50,13 @@ def test_file_paths_outside_are_listed_once_with_their_call(tmp_path):
         (1, "Read", "file", "/etc/hostname"),
         (3, "Edit", "file", str(tmp_path / "escape.txt")),
     ]
+
+
+def test_another_runtimes_read_outside_is_listed_through_its_normalised_path(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    reads = ToolCall("o1", "read", {"filePath": "/etc/hostname"}, "box", answered=True, read="/etc/hostname")
+    assert [(o.tool, o.path) for o in outside_workspace(trace(reads), ws)] == [("read", "/etc/hostname")]
 
 
 def test_bash_working_directories_are_followed_through_cd_and_pwd(tmp_path):

@@ -45,7 +45,7 @@ def test_elision_keeps_both_ends_and_says_how_much_went():
 def test_evidence_is_bounded_and_the_decisive_end_survives(tmp_path):
     calls = [call("Bash", {"command": f"step {n}"}, "output " * 400) for n in range(200)]
     calls.append(call("Bash", {"command": "pytest -q  # the last, decisive step"}, "3 passed"))
-    text = judge.evidence(trace(*calls, final="All tests pass."), tmp_path, Changes())
+    text = judge.evidence(trace(*calls, final="All tests pass."), tmp_path, Changes(), ".claude/skills")
     assert len(text) < judge.ACTIONS_CHARS + judge.FINAL_CHARS + 2000
     assert "[1] Bash" in text and "the last, decisive step" in text and "3 passed" in text
     assert "All tests pass." in text and "(the run created, changed and removed no file)" in text
@@ -58,7 +58,7 @@ def test_evidence_shows_produced_files_but_never_the_installed_skill_text(tmp_pa
     skill_md = str(tmp_path / ".claude/skills/s/SKILL.md")
     reads_skill = call("Read", {"file_path": skill_md}, "SECRET SKILL BODY")
     changes = Changes(created=["image.bin", "link.md", "plan.md"], removed=["old.md"])
-    text = judge.evidence(trace(reads_skill, final=None), tmp_path, changes)
+    text = judge.evidence(trace(reads_skill, final=None), tmp_path, changes, ".claude/skills")
     assert "SECRET SKILL BODY" not in text and "(the installed skill's own files; omitted)" in text
     assert "- plan.md (created, 16 bytes)" in text and "    step one" in text
     assert "binary or unreadable" in text and "a symbolic link" in text

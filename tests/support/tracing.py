@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.agent import ToolCall, Trace
-from harness.agent.trace import SHELL_TOOLS, WRITE_TOOLS, normalise
+from harness.agent.trace import READ_TOOLS, SHELL_TOOLS, WRITE_TOOLS, normalise
 
 
 def call(name: str, input: Any, result: str | None = None, *, is_error: bool = False) -> ToolCall:
@@ -18,7 +18,7 @@ def call(name: str, input: Any, result: str | None = None, *, is_error: bool = F
         is_error=is_error,
         answered=result is not None,
     )
-    return normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+    return normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
 
 
 def trace(*calls: ToolCall, final: str | None = None, injected: tuple[str, ...] = ()) -> Trace:
