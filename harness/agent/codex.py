@@ -19,7 +19,8 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .events import EventReader, status_in
+from .runtime import CliAgent, writes_allowed
 from .spec import RunSpec
 from .trace import InitInfo
 
@@ -98,6 +99,8 @@ class CodexEvents(EventReader):
 
 class CodexAgent(CliAgent):
     runtime = "codex"
+    credential_vars = ("OPENAI_API_KEY",)
+    endpoint_var = "OPENAI_BASE_URL"
     requests_to_decision = 1.0  # the command naming SKILL.md arrives before the second request
     heuristic_activation = True
 

@@ -16,7 +16,8 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .runtime import CliAgent, EventReader, writes_allowed
+from .events import EventReader
+from .runtime import CliAgent, writes_allowed
 from .spec import RunSpec
 from .trace import InitInfo, normalise
 
@@ -83,6 +84,8 @@ class CopilotEvents(EventReader):
 class CopilotAgent(CliAgent):
     runtime = "copilot"
     requests_to_decision = 1.0  # the skill tool's result arrives before the second request
+    credential_vars = ("COPILOT_PROVIDER_API_KEY",)
+    endpoint_var = "COPILOT_PROVIDER_BASE_URL"
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return CopilotEvents(installed)

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .events import EventReader, status_in
+from .runtime import CliAgent, writes_allowed
 from .spec import RunSpec
 from .trace import InitInfo, normalise
 
@@ -81,6 +82,8 @@ class GeminiEvents(EventReader):
 class GeminiAgent(CliAgent):
     runtime = "gemini"
     requests_to_decision = 2.0  # the follow-up request is already sent when the confirming line appears
+    credential_vars = ("GEMINI_API_KEY",)
+    endpoint_var = "GOOGLE_GEMINI_BASE_URL"
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return GeminiEvents(installed)

@@ -16,7 +16,8 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .events import EventReader, status_in
+from .runtime import CliAgent, writes_allowed
 from .spec import AgentUnavailable, RunSpec
 from .trace import InitInfo, normalise
 
@@ -88,6 +89,8 @@ class OpenCodeEvents(EventReader):
 
 class OpenCodeAgent(CliAgent):
     runtime = "opencode"
+    credential_vars = ("OPENAI_API_KEY",)
+    endpoint_var = "OPENAI_BASE_URL"
     # Measured mean per case (benchmarks/agents_bench.py): the tool line comes once the follow-up
     # request has started, which some cases pay and others do not.
     requests_to_decision = 1.25

@@ -129,13 +129,13 @@ def test_answers_breaking_the_protocol_are_rejected_saying_how(text, problem):
 
 
 def test_the_read_only_spec_never_grants_writing_tools(tmp_path):
-    cli = agent.ClaudeCLI("claude", "2.1.332", frozenset({"--tools", "--setting-sources"}))
+    cli = agent.LocatedCLI("claude", "2.1.332", frozenset({"--tools", "--setting-sources"}))
     spec = agent.read_only_spec("grade", tmp_path)
     argv, notes = agent.build_argv(cli, spec, agent.Isolation(fresh_config_dir=True))
     assert argv[argv.index("--tools") + 1] == "Read,Glob,Grep"
     assert {"Write", "Edit", "Bash"} <= set(argv[argv.index("--disallowedTools") + 1 :])
     assert "--permission-mode" not in argv and "--allowedTools" not in argv and notes == []
-    older = agent.ClaudeCLI("claude", "2.0.0", frozenset())
+    older = agent.LocatedCLI("claude", "2.0.0", frozenset())
     _argv, notes = agent.build_argv(older, spec, agent.Isolation(fresh_config_dir=True))
     assert notes == ["claude 2.0.0 has no --tools; only --disallowedTools limited the tools"]
 
@@ -146,9 +146,7 @@ def test_the_read_only_spec_never_grants_writing_tools(tmp_path):
 @pytest.fixture
 def grade(claude_bin, fake_env, tmp_path):
     judge_agent = agent.ClaudeAgent(
-        agent.locate(claude_bin, {"PATH": os.environ.get("PATH", "")}),
-        agent.isolation_for(fake_env, tmp_path),
-        fake_env,
+        agent.locate(claude_bin, {"PATH": os.environ.get("PATH", "")}), fake_env, tmp_path
     )
     workspace = tmp_path / "ws"
     workspace.mkdir()
