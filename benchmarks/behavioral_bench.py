@@ -176,7 +176,7 @@ def judge_calls(api: FakeAPI) -> list[list[str]]:
     return list(sessions.values())
 
 
-def bare_runs(cli: agent.ClaudeCLI, env: dict[str, str], skill_dir: Path, cases: int) -> list[float]:
+def bare_runs(cli: agent.LocatedCLI, env: dict[str, str], skill_dir: Path, cases: int) -> list[float]:
     isolation = agent.isolation_for(env)
     times = []
     for n in range(cases):

@@ -26,7 +26,7 @@ Figures printed:
   same verdict.
 - CPU: user+sys seconds of the child processes per wall second, to tell a CPU-bound machine from
   a latency-bound one.
-- peak RSS of a fresh interpreter feeding a synthetic --trace-mb stream through TraceBuilder.
+- peak RSS of a fresh interpreter feeding a synthetic --trace-mb stream through ClaudeEvents.
 
 Targets: overhead <= 10 % (issues 5 and 14), --jobs 4 >= 1.8x --jobs 1, peak RSS < 150 MB, requests per case
 1.00, 0 requests on an unchanged second run. Printed, never asserted.
@@ -62,9 +62,9 @@ from tests.support.helpers import make_skill  # noqa: E402
 POSITIVE = re.compile(r"the (skill-\d+) job, variant (\d+)\.")
 TRACE_CHILD = """
 import json, resource, sys
-from harness.agent import TraceBuilder
+from harness.agent import ClaudeEvents
 target = int(sys.argv[1]) * 1024 * 1024
-builder = TraceBuilder({"pdf": "/ws/.claude/skills/pdf"})
+builder = ClaudeEvents({"pdf": "/ws/.claude/skills/pdf"})
 fed = n = 0
 payload = "x" * 60_000
 while fed < target:

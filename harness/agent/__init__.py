@@ -6,28 +6,26 @@ only the Trace, and `Trace.failure` says whether and why a run failed.
 """
 
 from .claude import (
-    AgentUnavailable,
     ClaudeAgent,
-    ClaudeCLI,
     Isolation,
-    RunSpec,
+    LocatedCLI,
     build_argv,
     connect,
     isolation_for,
     locate,
-    preflight,
     read_only_spec,
-    run,
-    spec_for,
 )
+from .claude_events import ClaudeEvents
+from .events import EventReader
+from .runtime import CliAgent
 from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime
-from .session import Agent, AgentSettings, log_path
+from .session import Agent, AgentSettings, log_path, spec_for
+from .spec import AgentUnavailable, RunSpec, SandboxSupport
 from .trace import (
     Activation,
     InitInfo,
     ToolCall,
     Trace,
-    TraceBuilder,
     Usage,
     stop_at_decision,
 )
@@ -39,15 +37,18 @@ __all__ = [
     "AgentSettings",
     "AgentUnavailable",
     "ClaudeAgent",
+    "ClaudeEvents",
+    "CliAgent",
+    "EventReader",
     "DEFAULT_RUNTIME",
     "RUNTIMES",
-    "ClaudeCLI",
+    "LocatedCLI",
     "InitInfo",
     "Isolation",
     "RunSpec",
+    "SandboxSupport",
     "ToolCall",
     "Trace",
-    "TraceBuilder",
     "Usage",
     "WorkspaceError",
     "build_argv",
@@ -57,9 +58,7 @@ __all__ = [
     "isolation_for",
     "locate",
     "log_path",
-    "preflight",
     "read_only_spec",
-    "run",
     "spec_for",
     "stage_workspace",
     "stop_at_decision",

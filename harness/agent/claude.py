@@ -1,4 +1,5 @@
-"""The `claude` CLI: find it, isolate it, run one prompt, turn its stream into a Trace.
+"""The `claude` CLI as a runtime of the one drive loop: find it, isolate it, build its command
+line, and end it at the decision with its own stop hook (its events read in claude_events.py).
 
 This is the only module that knows the CLI's flags and environment variables.
 """
@@ -10,26 +11,22 @@ import json
 import re
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.secrets import SECRET_VARS, Redactor, write_private
+from harness.secrets import SECRET_VARS, write_private
 
-from .process import capture, stream
-from .session import AgentSettings
-from .trace import StopPolicy, Trace, TraceBuilder, unreadable_output
-from .workspace import SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
+from .claude_events import ClaudeEvents
+from .events import EventReader
+from .runtime import CliAgent, LocatedCLI, install_hint, locate_cli
+from .spec import AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
+from .trace import Trace
+from .workspace import SKILLS_SUBDIR, clean_temp_parent
 
-CLAUDE_ENV = "SKILLSCOPE_CLAUDE"
-PINNED_VERSION = "2.1.332"
-INSTALL_HINT = (
-    f"install it with `npm install -g @anthropic-ai/claude-code@{PINNED_VERSION}`, or pass --claude PATH "
-    f"(or set {CLAUDE_ENV})"
-)
 # Flags older or newer CLIs may lack; each is used only when `--help` shows it.
 OPTIONAL_FLAGS = (
     "--max-budget-usd",
@@ -64,30 +61,13 @@ CREDENTIAL_FILE = "credential"
 KEY_HELPER = f'cat "$CLAUDE_CONFIG_DIR/{CREDENTIAL_FILE}"'
 # Set by a Claude Code session around its tools; a nested CLI would refuse to start.
 NESTED_SESSION_VARS = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
-PREFLIGHT_PROMPT = "Reply with the single word: ok"
 # A grader that may look at the workspace but never change it: only these built-in tools,
 # and the writing ones refused as well, in case a CLI lacks --tools.
 READ_ONLY_TOOLS = ("Read", "Glob", "Grep")
 WRITING_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash")
-PROBE_TIMEOUT_S = 60
-CANCELLED = "interrupted: skillscope was cancelled before claude finished"
-
-
-class AgentUnavailable(Exception):
-    """The agent cannot run at all; the message is one sentence naming the fix."""
 
 
 # --- locating the CLI ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ClaudeCLI:
-    path: str
-    version: str
-    optional_flags: frozenset[str] = frozenset()
-
-    def supports(self, flag: str) -> bool:
-        return flag in self.optional_flags
 
 
 def locate(
@@ -96,58 +76,10 @@ def locate(
     *,
     deadline: Deadline | None = None,
     cancel: Cancellation | None = None,
-) -> ClaudeCLI:
-    """`--claude PATH`, else `$SKILLSCOPE_CLAUDE`, else `claude` on PATH; probed once, within the
-    command's `deadline` and until `cancel`."""
-    wanted = explicit or environ.get(CLAUDE_ENV) or None
-    if wanted:
-        path = shutil.which(wanted, path=environ.get("PATH")) if "/" not in wanted else wanted
-        if path is None or not Path(path).is_file():
-            source = "--claude" if explicit else f"${CLAUDE_ENV}"
-            raise AgentUnavailable(f"claude CLI not found at {wanted} (from {source}): {INSTALL_HINT}")
-    else:
-        path = shutil.which("claude", path=environ.get("PATH"))
-        if path is None:
-            raise AgentUnavailable(f"claude CLI not found on PATH: {INSTALL_HINT}")
-    version_text = _probe(path, "--version", environ, deadline, cancel)
-    match = re.search(r"\d+\.\d+\.\d+", version_text)
-    if match is None:
-        raise AgentUnavailable(
-            f"{path} did not report a claude version ({version_text.strip()[:200]!r}): {INSTALL_HINT}"
-        )
-    help_text = _probe(path, "--help", environ, deadline, cancel)
-    shown = set(re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*", help_text))
-    return ClaudeCLI(path, match.group(0), frozenset(f for f in OPTIONAL_FLAGS if f in shown))
-
-
-def _probe(
-    path: str, flag: str, environ: Mapping[str, str], deadline: Deadline | None, cancel: Cancellation | None
-) -> str:
-    """What `path flag` prints; a hang is bounded like every other phase and its group killed."""
-    timeout = probe_timeout(deadline)
-    try:
-        done = capture([path, flag], env=_base_env(environ), timeout_s=timeout, cancel=cancel)
-    except OSError as exc:
-        raise AgentUnavailable(f"could not run `{path} {flag}` ({exc}): {INSTALL_HINT}") from exc
-    if done.stopped == "cancelled":
-        raise AgentUnavailable(f"interrupted while `{path} {flag}` ran")
-    if done.stopped == "timeout":
-        raise AgentUnavailable(f"`{path} {flag}` did not finish within {timeout:g} s{_why_short(timeout)}")
-    if done.code != 0:
-        detail = (done.stderr or done.stdout).strip()[:200]
-        raise AgentUnavailable(f"`{path} {flag}` exited {done.code} ({detail}): {INSTALL_HINT}")
-    return done.stdout
-
-
-def probe_timeout(deadline: Deadline | None) -> float:
-    """A probe's limit: PROBE_TIMEOUT_S, or less when the command's --timeout has less left."""
-    return PROBE_TIMEOUT_S if deadline is None else deadline.cap(PROBE_TIMEOUT_S)
-
-
-def _why_short(timeout: float) -> str:
-    if timeout < PROBE_TIMEOUT_S:
-        return " (the command's --timeout ran out)"
-    return "; it hangs rather than answering, so check that it runs from a shell"
+) -> LocatedCLI:
+    """`--claude PATH`, else `$SKILLSCOPE_CLAUDE`, else `claude` on PATH; probed once (its version
+    and the optional flags its --help shows), within the command's `deadline` and until `cancel`."""
+    return locate_cli("claude", explicit, environ, deadline, cancel, _base_env(environ), OPTIONAL_FLAGS)
 
 
 def _base_env(environ: Mapping[str, str]) -> dict[str, str]:
@@ -232,33 +164,12 @@ def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -
 # --- one run ---------------------------------------------------------------------------
 
 
-@dataclass
-class RunSpec:
-    prompt: str
-    workspace: Path
-    model: str | None = None
-    effort: str | None = None
-    permission_mode: str | None = None  # None or e.g. "acceptEdits" (bypass is refused as root)
-    allowed_tools: Sequence[str] = ()
-    disallowed_tools: Sequence[str] = ()
-    max_budget_usd: float | None = None  # None or 0: no budget
-    timeout_s: float = 240.0
-    stop: StopPolicy | None = None  # called after each event; a returned reason stops the run
-    keep_log: Path | None = None  # raw stdout (stream-json) is written here
-    extra_args: Sequence[str] = ()
-    installed: Mapping[str, Path] | None = None  # default: the workspace's .claude/skills
-    tools: Sequence[str] = ()  # non-empty: the only built-in tools the model gets (--tools)
-    cancel: Cancellation | None = None  # once set, the run is stopped and its group killed
-    stop_after_skill: bool = False  # ask the CLI itself to end the run once a skill launches
-    sandbox: bool = False  # turn on the CLI's shell sandbox (the trace says whether it applied)
-
-
-def stops_itself(cli: ClaudeCLI, spec: RunSpec) -> bool:
+def stops_itself(cli: LocatedCLI, spec: RunSpec) -> bool:
     """Whether this run's CLI ends itself after a skill launches (its hook needs --settings)."""
     return spec.stop_after_skill and cli.supports("--settings")
 
 
-def build_argv(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation) -> tuple[list[str], list[str]]:
+def build_argv(cli: LocatedCLI, spec: RunSpec, isolation: Isolation) -> tuple[list[str], list[str]]:
     """The command line, and notes about requested options this CLI cannot honour."""
     hooks = STOP_AFTER_SKILL_HOOKS if stops_itself(cli, spec) else None
     argv = [
@@ -304,28 +215,6 @@ def build_argv(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation) -> tuple[lis
     return argv, notes
 
 
-def run(cli: ClaudeCLI, spec: RunSpec, isolation: Isolation, environ: Mapping[str, str]) -> Trace:
-    """Run one prompt to its end, its stop policy, or its timeout. Never raises for agent
-    failures: they are recorded on the returned Trace (`error`, `stop_reason`)."""
-    installed = spec.installed if spec.installed is not None else installed_skills(spec.workspace)
-    builder = TraceBuilder(installed)
-    argv, notes = build_argv(cli, spec, isolation)
-    builder.trace.notes.extend(notes)
-    with isolation.config_dir() as config_dir:
-        trace = _drive(
-            argv,
-            spec,
-            isolation.env(environ, config_dir),
-            builder,
-            Redactor.of(environ),
-            stops_itself(cli, spec),
-        )
-    if spec.sandbox:
-        trace.sandbox_applied = trace.init.sandbox_enabled if trace.init else None
-        trace.sandbox_reason = sandbox_refusal(trace.stderr_tail)
-    return trace
-
-
 def sandbox_refusal(stderr: str) -> str | None:
     """Why claude ran without its sandbox, in its own words, when it said so on stderr."""
     for pattern in (SANDBOX_OFF, SANDBOX_REFUSED):
@@ -335,131 +224,11 @@ def sandbox_refusal(stderr: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class SandboxSupport:
-    """Whether this CLI's shell sandbox starts on this machine; `available` None: it does not say."""
-
-    available: bool | None
-    reason: str | None = None
-
-    def to_json(self) -> dict:
-        return {"available": self.available, "reason": self.reason}
-
-
-def probe_sandbox(
-    cli: ClaudeCLI,
-    isolation: Isolation,
-    environ: Mapping[str, str],
-    *,
-    deadline: Deadline | None = None,
-    cancel: Cancellation | None = None,
-) -> SandboxSupport:
-    """Start claude with its sandbox on and read its init event, then stop it there: no model request
-    is answered (the API address is a closed loopback port), so the probe costs nothing."""
-    if not cli.supports("--settings"):
-        return SandboxSupport(False, f"claude {cli.version} has no --settings to turn its sandbox on")
-    with stage_workspace({}, isolation.temp_parent) as workspace:
-        spec = RunSpec(
-            "sandbox probe",
-            workspace,
-            sandbox=True,
-            timeout_s=probe_timeout(deadline),
-            cancel=cancel,
-            stop=lambda trace: "probed" if trace.init is not None else None,
-        )
-        trace = run(cli, spec, isolation, {**environ, "ANTHROPIC_BASE_URL": NOWHERE})
-    if trace.sandbox_applied:
-        return SandboxSupport(True)
-    if trace.sandbox_applied is None:
-        if trace.init is None:
-            why = trace.error or trace.stderr_tail.strip()[:200] or "no init event"
-            return SandboxSupport(None, f"claude did not start for the sandbox probe ({why})")
-        return SandboxSupport(None, f"claude {cli.version} does not report whether its sandbox is on")
-    return SandboxSupport(False, trace.sandbox_reason or "claude reported its sandbox off and gave no reason")
-
-
-def _drive(
-    argv: list[str],
-    spec: RunSpec,
-    env: dict[str, str],
-    builder: TraceBuilder,
-    redact: Redactor,
-    cli_stops: bool = False,
-) -> Trace:
-    if spec.cancel is not None and spec.cancel.is_set():
-        return builder.finish(
-            exit_code=None, stop_reason="cancelled", stderr_tail="", elapsed_s=0.0, error=CANCELLED
-        )
-    try:
-        ran = stream(
-            argv,
-            cwd=Path(spec.workspace),
-            env=env,
-            stdin=spec.prompt.encode(),
-            timeout_s=spec.timeout_s,
-            cancel=spec.cancel,
-            keep_log=spec.keep_log,
-            redact=redact,
-            on_line=_stop_policy(spec, builder, cli_stops),
-            # The CLI ends by itself after a result or EOF; give it a moment for a real exit code.
-            ends_itself=lambda reason: reason in (None, "result", "budget") or builder.trace.result_seen,
-            on_start=lambda pgid: setattr(builder.trace, "pid", pgid),
-        )
-    except OSError as exc:
-        return builder.finish(
-            exit_code=None,
-            stop_reason="completed",
-            stderr_tail="",
-            elapsed_s=0.0,
-            error=f"could not start claude ({exc})",
-        )
-    error = None
-    if ran.unreadable is not None:
-        error = unreadable_output("claude", ran.unreadable)
-    elif ran.stop_reason == "timeout":
-        error = f"timed out after {spec.timeout_s:g} s before claude finished"
-    elif ran.stop_reason == "cancelled":
-        error = CANCELLED
-    return builder.finish(
-        exit_code=ran.exit_code,
-        stop_reason=ran.stop_reason,
-        stderr_tail=ran.stderr_tail,
-        elapsed_s=ran.elapsed_s,
-        error=error,
-    )
-
-
-def _stop_policy(spec: RunSpec, builder: TraceBuilder, cli_stops: bool) -> Callable[[str], str | None]:
-    """Each stdout line fed to the builder; the reason to stop after it, if any.
-
-    When the CLI ends itself at the decision (`cli_stops`), its result is awaited so the run's cost
-    is known; a CLI that starts another turn instead is stopped there, as without the hook."""
-    awaited: list[str] = []  # the decision, made; the CLI's own result still to come
-
-    def after(text: str) -> str | None:
-        event = builder.feed(text)
-        if event is None:
-            return None
-        if builder.ends_run(event):
-            return (awaited[0] if awaited else None) or _result_stop(builder.trace)
-        reason = spec.stop(builder.trace) if spec.stop is not None else None
-        if reason == "activation" and cli_stops and _launched(builder.trace, event):
-            awaited[:1] = [reason]
-            return None
-        return reason
-
-    return after
-
-
 def _launched(trace: Trace, event: dict) -> bool:
     """The decision is a skill that launched, and the CLI has not started another turn: its hook
     ends the run next. (It does not fire for a launch that failed, such as an unknown name.)"""
     decision = trace.decision
     return decision is not None and decision.confirmed and event.get("type") != "assistant"
-
-
-def _result_stop(trace: Trace) -> str:
-    return "budget" if trace.result_subtype == "error_max_budget_usd" else "result"
 
 
 def read_only_spec(prompt: str, workspace: Path, **fields) -> RunSpec:
@@ -474,147 +243,102 @@ def read_only_spec(prompt: str, workspace: Path, **fields) -> RunSpec:
     )
 
 
-# --- the session ----------------------------------------------------------------------
+# --- the agent ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ClaudeAgent:
-    """The `claude` CLI as an Agent: located once, isolated the same way for every run."""
+class ClaudeAgent(CliAgent):
+    """The `claude` CLI as an Agent: located once, isolated the same way for every run, and ended
+    at the decision by its own stop hook (killing its process group stays the fallback)."""
 
-    cli: ClaudeCLI
-    isolation: Isolation
-    environ: Mapping[str, str]
-    runtime: str = "claude"
-    skills_folder: str = SKILLS_SUBDIR.as_posix()
+    runtime = "claude"
+    skills_folder = SKILLS_SUBDIR.as_posix()
     # The stop hook ends the run on the deciding turn, before a second model request.
-    requests_to_decision: ClassVar[float] = 1.0
+    requests_to_decision = 1.0
+    shown_home = "<fresh config dir>"
+    optional_flags = OPTIONAL_FLAGS
+    credential_vars = CREDENTIAL_VARS
+    endpoint_var = "ANTHROPIC_BASE_URL"
 
-    @property
-    def version(self) -> str:
-        return self.cli.version
-
-    @property
-    def path(self) -> str:
-        return self.cli.path
-
-    @property
-    def temp_parent(self) -> Path | None:
-        return self.isolation.temp_parent
-
-    def workspace(self, room: Mapping[str, Path], fixture: Path | None = None):
-        """A throwaway workspace with `room` installed where claude reads project skills."""
-        return stage_workspace(room, self.isolation.temp_parent, fixture)
-
-    def run(self, spec: RunSpec) -> Trace:
-        return run(self.cli, spec, self.isolation, self.environ)
-
-    def preflight(
+    def __init__(
         self,
-        model: str | None = None,
-        *,
-        deadline: Deadline | None = None,
-        cancel: Cancellation | None = None,
-    ) -> None:
-        preflight(self.cli, self.isolation, self.environ, model, deadline=deadline, cancel=cancel)
+        cli: LocatedCLI,
+        environ: Mapping[str, str],
+        temp_parent: Path | None = None,
+        isolation: Isolation | None = None,
+    ):
+        super().__init__(cli, environ, temp_parent)
+        self.isolation = isolation or isolation_for(environ, temp_parent)
+        self.temp_parent = self.isolation.temp_parent
 
-    def invocation(self, spec: RunSpec) -> tuple[list[str], dict[str, str]]:
-        """The exact command line a run of `spec` uses, and the variables it sets or changes in the
-        environment (a throwaway config dir shows as `<fresh config dir>`)."""
-        argv, _ = build_argv(self.cli, spec, self.isolation)
-        fresh = Path("<fresh config dir>") if self.isolation.fresh_config_dir else None
-        env = self.isolation.env(self.environ, fresh)
-        return argv, {k: v for k, v in env.items() if self.environ.get(k) != v}
+    @classmethod
+    def probe_env(cls, environ: Mapping[str, str]) -> Mapping[str, str]:
+        return _base_env(environ)
 
-    def probe_sandbox(
-        self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
-    ) -> SandboxSupport:
-        """Whether claude's shell sandbox starts here (a free probe: see `probe_sandbox`)."""
-        return probe_sandbox(self.cli, self.isolation, self.environ, deadline=deadline, cancel=cancel)
+    def command(self, spec: RunSpec, home: Path | None) -> tuple[list[str], dict[str, str], list[str]]:
+        argv, notes = build_argv(self.cli, spec, self.isolation)
+        return argv, self.isolation.env(self.environ, home), notes
+
+    def reader(self, installed: Mapping[str, Path]) -> EventReader:
+        return ClaudeEvents(installed)
+
+    def home(self) -> AbstractContextManager[Path | None]:
+        """The run's own config dir, or None when claude's login lives in the user's."""
+        return self.isolation.config_dir()
+
+    def check_ready(self) -> None:
+        if not self.cli.supports("--setting-sources"):
+            hint = install_hint("claude")
+            raise AgentUnavailable(
+                f"claude {self.version} cannot isolate skills (no --setting-sources): {hint}"
+            )
+
+    def ends_itself_at(self, reason: str, spec: RunSpec, trace: Trace, event: dict) -> bool:
+        """At a launched skill the stop hook ends the run once the CLI has printed its result (and
+        cost); a CLI that starts another turn instead is stopped there, as without the hook."""
+        return reason == "activation" and stops_itself(self.cli, spec) and _launched(trace, event)
+
+    def conclude(self, spec: RunSpec, trace: Trace) -> None:
+        if spec.sandbox:
+            trace.sandbox_applied = trace.init.sandbox_enabled if trace.init else None
+            trace.sandbox_reason = sandbox_refusal(trace.stderr_tail)
+
+    def isolation_facts(self) -> dict[str, str]:
+        return self.isolation.describe()
 
     def describe(self) -> dict[str, str]:
         hooked = self.cli.supports("--settings")
         stop = "a PostToolUse hook on Skill ends the run" if hooked else "the CLI is stopped at the event"
-        return {**self.isolation.describe(), "decision_stop": stop}
+        return {**self.isolation_facts(), "decision_stop": stop}
 
-    def redact(self, text: str) -> str:
-        return Redactor.of(self.environ)(text)
-
-
-def connect(
-    explicit: str | None,
-    environ: Mapping[str, str],
-    temp_parent: Path | None = None,
-    *,
-    deadline: Deadline | None = None,
-    cancel: Cancellation | None = None,
-) -> ClaudeAgent:
-    """The claude CLI located (`--claude`, `$SKILLSCOPE_CLAUDE`, PATH) with its isolation chosen;
-    its probes end with the command's `deadline` or `cancel`."""
-    cli = locate(explicit, environ, deadline=deadline, cancel=cancel)
-    return ClaudeAgent(cli, isolation_for(environ, temp_parent), environ)
-
-
-def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields) -> RunSpec:
-    """A RunSpec carrying the shared settings; `fields` add or override per-run options."""
-    base = {
-        "model": settings.model,
-        "effort": settings.effort,
-        "max_budget_usd": settings.max_budget_usd or None,
-        "timeout_s": settings.case_timeout,
-    }
-    return RunSpec(prompt, workspace, **{**base, **fields})
-
-
-# --- preflight -------------------------------------------------------------------------
-
-
-def preflight(
-    cli: ClaudeCLI,
-    isolation: Isolation,
-    environ: Mapping[str, str],
-    model: str | None = None,
-    *,
-    deadline: Deadline | None = None,
-    cancel: Cancellation | None = None,
-) -> None:
-    """One tiny prompt before any paid run, within the command's `deadline` and until `cancel`;
-    raises AgentUnavailable saying what to fix."""
-    if not cli.supports("--setting-sources"):
-        raise AgentUnavailable(
-            f"claude {cli.version} cannot isolate skills (no --setting-sources): {INSTALL_HINT}"
+    def probe_sandbox(
+        self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
+    ) -> SandboxSupport:
+        """Start claude with its sandbox on and read its init event, then stop it there: no model
+        request is answered (the API address is a closed loopback port), so the probe costs nothing."""
+        if not self.cli.supports("--settings"):
+            return SandboxSupport(False, f"claude {self.version} has no --settings to turn its sandbox on")
+        nowhere = ClaudeAgent(
+            self.cli, {**self.environ, "ANTHROPIC_BASE_URL": NOWHERE}, isolation=self.isolation
         )
-    with stage_workspace({}, isolation.temp_parent) as workspace:
-        timeout = probe_timeout(deadline)
-        spec = RunSpec(PREFLIGHT_PROMPT, workspace, model=model, timeout_s=timeout, cancel=cancel)
-        trace = run(cli, spec, isolation, environ)
-    if trace.result_seen and not trace.is_error and trace.error is None:
-        return
-    raise AgentUnavailable(explain_preflight(trace, timeout))
+        with self.workspace({}) as workspace:
+            spec = RunSpec(
+                "sandbox probe",
+                workspace,
+                sandbox=True,
+                timeout_s=probe_timeout(deadline),
+                cancel=cancel,
+                stop=lambda trace: "probed" if trace.init is not None else None,
+            )
+            trace = nowhere.run(spec)
+        if trace.sandbox_applied:
+            return SandboxSupport(True)
+        if trace.sandbox_applied is None:
+            if trace.init is None:
+                why = trace.error or trace.stderr_tail.strip()[:200] or "no init event"
+                return SandboxSupport(None, f"claude did not start for the sandbox probe ({why})")
+            return SandboxSupport(None, f"claude {self.version} does not report whether its sandbox is on")
+        reason = trace.sandbox_reason or "claude reported its sandbox off and gave no reason"
+        return SandboxSupport(False, reason)
 
 
-def explain_preflight(trace: Trace, timeout_s: float = PROBE_TIMEOUT_S) -> str:
-    said = " ".join(f"{trace.final_message or ''} {trace.stderr_tail}".split())
-    if "not logged in" in said.lower():
-        return (
-            "claude is not logged in: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), "
-            "or run `claude` once and log in"
-        )
-    if trace.api_error_status in (401, 403):
-        return (
-            f"the API rejected the credentials ({trace.error}): check ANTHROPIC_API_KEY "
-            "or ANTHROPIC_AUTH_TOKEN"
-        )
-    if trace.stop_reason == "cancelled":
-        return "interrupted during the preflight prompt"
-    if trace.stop_reason == "timeout":
-        if timeout_s < PROBE_TIMEOUT_S:
-            return f"the command's --timeout ran out during the preflight prompt (after {timeout_s:g} s)"
-        return (
-            f"claude did not answer a one-word prompt within {PROBE_TIMEOUT_S} s: "
-            "check the network and ANTHROPIC_BASE_URL"
-        )
-    if trace.api_error_status is not None:
-        return f"the API is not usable right now ({trace.error}): try again later"
-    if any(s in said.lower() for s in ("connection", "econnrefused", "unable to connect", "fetch failed")):
-        return f"claude cannot reach the API ({said[:200]}): check the network and ANTHROPIC_BASE_URL"
-    return f"claude failed a one-word preflight prompt ({trace.error or said[:200] or 'no detail'})"
+connect = ClaudeAgent.connect

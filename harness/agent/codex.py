@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,8 +20,9 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .claude import RunSpec
-from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .events import EventReader, status_in
+from .runtime import CliAgent, writes_allowed
+from .spec import RunSpec
 from .trace import InitInfo
 
 SHELL_TOOL = "exec_command"  # the name Codex's models call their shell tool
@@ -47,6 +49,27 @@ def sandbox_mode(writes: bool, path: str) -> str:
     return "workspace-write" if writes else "read-only"
 
 
+# Commands that print a file given as their one operand (besides line counts and sed's range).
+FILE_PRINTERS = frozenset({"cat", "head", "tail", "sed", "nl", "less", "more"})
+NOT_A_FILE = re.compile(r"\d+(,\d+)?p?|\$?p")
+SHELL_OPERATORS = frozenset({"|", "||", "&&", ";", "&", ">", ">>", "<"})
+
+
+def file_read_by(command: str) -> str | None:
+    """The one file a plain printing command shows (`cat f`, `sed -n 1,40p f`, also inside
+    `bash -lc '…'`), else None: Codex reads files with its shell tool, never a read tool."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if len(words) == 3 and words[0].endswith("sh") and words[1] in ("-c", "-lc"):
+        return file_read_by(words[2])
+    if not words or words[0].rsplit("/", 1)[-1] not in FILE_PRINTERS or SHELL_OPERATORS & set(words):
+        return None
+    operands = [w for w in words[1:] if not w.startswith("-") and not NOT_A_FILE.fullmatch(w)]
+    return operands[0] if len(operands) == 1 else None
+
+
 def skill_read_by(command: str, installed: set[str]) -> str | None:
     """The one installed skill whose `<name>/SKILL.md` the command names, else None."""
     named = [n for n in installed if re.search(rf"(?:^|[/\s'\"]){re.escape(n)}/SKILL\.md", command)]
@@ -69,7 +92,7 @@ class CodexEvents(EventReader):
                 {"command": command},
                 skill=skill_read_by(command, self.installed),
             )
-            made.command = command
+            made.command, made.read = command, file_read_by(command)
         elif kind == "item.completed" and item.get("type") == "command_execution":
             ok = item.get("exit_code") == 0
             self.answer(str(item.get("id") or ""), str(item.get("aggregated_output") or ""), ok=ok)
@@ -93,6 +116,8 @@ class CodexEvents(EventReader):
 
 class CodexAgent(CliAgent):
     runtime = "codex"
+    credential_vars = ("OPENAI_API_KEY",)
+    endpoint_var = "OPENAI_BASE_URL"
     requests_to_decision = 1.0  # the command naming SKILL.md arrives before the second request
     heuristic_activation = True
 

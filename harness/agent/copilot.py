@@ -16,8 +16,9 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .claude import RunSpec
-from .runtime import CliAgent, EventReader, writes_allowed
+from .events import EventReader
+from .runtime import CliAgent, writes_allowed
+from .spec import RunSpec
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "skill"
@@ -32,6 +33,7 @@ PROVIDER_VARS = (
 CREDENTIAL_FILE = "credential"
 SHELL_TOOLS = {"bash": "command"}
 WRITE_TOOLS = {"create": "path", "edit": "path"}
+READ_TOOLS = {"view": "path", "grep": "paths", "glob": "paths"}
 
 
 class CopilotEvents(EventReader):
@@ -50,7 +52,7 @@ class CopilotEvents(EventReader):
                 arguments,
                 skill=str(skill or "") if name == SKILL_TOOL else None,
             )
-            normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+            normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
         elif kind == "tool.execution_complete":
             self._complete(data)
         elif kind == "assistant.message" and data.get("content"):
@@ -82,6 +84,8 @@ class CopilotEvents(EventReader):
 class CopilotAgent(CliAgent):
     runtime = "copilot"
     requests_to_decision = 1.0  # the skill tool's result arrives before the second request
+    credential_vars = ("COPILOT_PROVIDER_API_KEY",)
+    endpoint_var = "COPILOT_PROVIDER_BASE_URL"
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return CopilotEvents(installed)

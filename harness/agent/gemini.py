@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .claude import RunSpec
-from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .events import EventReader, status_in
+from .runtime import CliAgent, writes_allowed
+from .spec import RunSpec
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "activate_skill"
@@ -24,6 +25,12 @@ KEY_VARS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 DEFAULT_MODEL = "gemini-2.5-flash"
 SHELL_TOOLS = {"run_shell_command": "command"}
 WRITE_TOOLS = {"write_file": "file_path", "replace": "file_path"}
+READ_TOOLS = {
+    "read_file": "file_path",
+    "list_directory": "dir_path",
+    "grep_search": "dir_path",
+    "glob": "dir_path",
+}
 
 
 class GeminiEvents(EventReader):
@@ -46,7 +53,7 @@ class GeminiEvents(EventReader):
                 parameters,
                 skill=str(skill or "") if name == SKILL_TOOL else None,
             )
-            normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+            normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
             self.text = ""
         elif kind == "tool_result":
             error = event.get("error") if isinstance(event.get("error"), dict) else {}
@@ -75,6 +82,8 @@ class GeminiEvents(EventReader):
 class GeminiAgent(CliAgent):
     runtime = "gemini"
     requests_to_decision = 2.0  # the follow-up request is already sent when the confirming line appears
+    credential_vars = ("GEMINI_API_KEY",)
+    endpoint_var = "GOOGLE_GEMINI_BASE_URL"
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return GeminiEvents(installed)

@@ -16,12 +16,14 @@ from typing import Any
 
 from harness.errors import HarnessError
 
+from .claude_events import ClaudeEvents
 from .codex import CodexEvents
 from .copilot import CopilotEvents
+from .events import EventReader
+from .failures import reported_error
 from .gemini import GeminiEvents
 from .opencode import OpenCodeEvents
-from .runtime import EventReader, reported_error
-from .trace import Trace, TraceBuilder
+from .trace import Trace
 
 # Each runtime's stream opens with an event no other runtime's stream can open with.
 OPENERS: dict[str, Callable[[Mapping[str, Any]], bool]] = {
@@ -31,8 +33,8 @@ OPENERS: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "gemini": lambda event: event.get("type") == "init",
     "opencode": lambda event: "sessionID" in event or str(event.get("type")).startswith("step_"),
 }
-READERS: dict[str, Callable[[Mapping[str, Path]], EventReader | TraceBuilder]] = {
-    "claude": TraceBuilder,
+READERS: dict[str, Callable[[Mapping[str, Path]], EventReader]] = {
+    "claude": ClaudeEvents,
     "copilot": CopilotEvents,
     "codex": CodexEvents,
     "gemini": GeminiEvents,
@@ -75,9 +77,7 @@ class KeptLog:
     @property
     def error(self) -> str | None:
         """The error the stream itself reports (the API's or the CLI's), or None."""
-        if self.trace.error:  # claude's reader explains an API status or an error result itself
-            return self.trace.error
-        return reported_error(self.runtime, self.trace) if self.trace.is_error else None
+        return reported_error(self.runtime, self.trace)
 
 
 class UnreadableLog(HarnessError):
@@ -124,9 +124,7 @@ def read_log(path: Path, runtime: str | None = None) -> KeptLog:
             ended = ended or (event is not None and reader.ends_run(event))
     except OSError as exc:
         raise UnreadableLog(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    if isinstance(reader, TraceBuilder):  # the CLI's final text, and an API status it reported
-        reader.finish(exit_code=None, stop_reason="kept", stderr_tail="", elapsed_s=0.0)
-    return KeptLog(path, runtime, reader.trace, ended)
+    return KeptLog(path, runtime, reader.finish(), ended)
 
 
 def lines_of(path: Path) -> Iterator[str]:

@@ -16,8 +16,9 @@ from typing import Any
 
 from harness.secrets import write_private
 
-from .claude import AgentUnavailable, RunSpec
-from .runtime import CliAgent, EventReader, status_in, writes_allowed
+from .events import EventReader, status_in
+from .runtime import CliAgent, writes_allowed
+from .spec import AgentUnavailable, RunSpec
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "skill"
@@ -26,6 +27,7 @@ PROVIDER = "skillscope"
 DEFAULT_MODEL = "gpt-4.1-mini"
 SHELL_TOOLS = {"bash": "command"}
 WRITE_TOOLS = {"write": "filePath", "edit": "filePath"}
+READ_TOOLS = {"read": "filePath", "list": "path", "glob": "path", "grep": "path"}
 # Start-up downloads and lookups OpenCode would make; the npm one is pointed at a closed port.
 QUIET_ENV = {
     "OPENCODE_DISABLE_AUTOUPDATE": "1",
@@ -71,7 +73,10 @@ class OpenCodeEvents(EventReader):
         skill = given.get("name") if isinstance(given, dict) else None
         call_id = str(part.get("callID") or part.get("id") or "")
         made = self.call(call_id, name, given, skill=str(skill or "") if name == SKILL_TOOL else None)
-        normalise(made, SHELL_TOOLS, WRITE_TOOLS)
+        normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
+        metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+        if made.skill_call and isinstance(metadata.get("dir"), str):
+            made.read = metadata["dir"]  # its output is the skill's own text, read from there
         ok = state.get("status") == "completed"
         self.answer(call_id, str(state.get("output") if ok else state.get("error") or ""), ok=ok)
 
@@ -84,6 +89,8 @@ class OpenCodeEvents(EventReader):
 
 class OpenCodeAgent(CliAgent):
     runtime = "opencode"
+    credential_vars = ("OPENAI_API_KEY",)
+    endpoint_var = "OPENAI_BASE_URL"
     # Measured mean per case (benchmarks/agents_bench.py): the tool line comes once the follow-up
     # request has started, which some cases pay and others do not.
     requests_to_decision = 1.25

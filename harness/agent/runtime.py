@@ -1,8 +1,9 @@
-"""What the agent CLIs other than claude share: locating one, a throwaway home per run, its JSON
-lines read into a Trace, the stop at the decision, and a one-word preflight.
+"""The one drive loop every agent CLI runs through: a throwaway home per run, its JSON lines read
+into a Trace, the stop at the decision, the failure explained, and a one-word preflight.
 
-Each runtime module (copilot, codex, gemini, opencode) says only what is its own: the command
-line, the environment and config that isolate it, and how its events read.
+Each runtime module (claude, copilot, codex, gemini, opencode) says only what is its own: the
+command line, the environment and config that isolate it, where it reads skills, how its events
+read, and (claude) how its CLI ends itself at the decision.
 """
 
 from __future__ import annotations
@@ -13,31 +14,21 @@ import re
 import shutil
 import tempfile
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
-from harness import nesting
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.secrets import Redactor
 
-from .claude import AgentUnavailable, RunSpec, probe_timeout
-from .process import capture, stream
-from .trace import (
-    MAX_EVENT_DEPTH,
-    RESULT_TEXT_KEEP,
-    Activation,
-    ToolCall,
-    Trace,
-    Usage,
-    bounded_input,
-    clip_depth,
-    cut,
-    one_line,
-    unreadable_output,
-)
+from .events import EventReader
+from .failures import explain, explain_preflight, unreadable_output
+from .process import Captured, Streamed, capture, stream
+from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
+from .trace import Trace
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
 PREFLIGHT_PROMPT = "Reply with the single word: ok"
@@ -57,15 +48,31 @@ def install_hint(runtime: str) -> str:
     )
 
 
+@dataclass(frozen=True)
+class LocatedCLI:
+    """A runtime's CLI as found and probed: its path, its version, and which of the optional flags
+    the runtime asked about its `--help` shows."""
+
+    path: str
+    version: str
+    optional_flags: frozenset[str] = frozenset()
+
+    def supports(self, flag: str) -> bool:
+        return flag in self.optional_flags
+
+
 def locate_cli(
     runtime: str,
     explicit: str | None,
     environ: Mapping[str, str],
     deadline: Deadline | None = None,
     cancel: Cancellation | None = None,
-) -> tuple[str, str]:
-    """(path, version) of `runtime`'s CLI: `--<runtime> PATH`, else `$SKILLSCOPE_<RUNTIME>`, else
-    the pinned executable's name on PATH; its `--version` probed once, within the command's time."""
+    probe_env: Mapping[str, str] | None = None,
+    optional_flags: Sequence[str] = (),
+) -> LocatedCLI:
+    """`runtime`'s CLI: `--<runtime> PATH`, else `$SKILLSCOPE_<RUNTIME>`, else the pinned
+    executable's name on PATH; its `--version` (and, to learn which `optional_flags` it has, its
+    `--help`) probed once in `probe_env` (default `environ`), within the command's time."""
     variable = f"SKILLSCOPE_{runtime.upper()}"
     binary = pins()[runtime]["bin"]
     wanted = explicit or environ.get(variable) or None
@@ -80,142 +87,76 @@ def locate_cli(
         path = shutil.which(binary, path=environ.get("PATH"))
         if path is None:
             raise AgentUnavailable(f"{runtime} CLI not found on PATH: {install_hint(runtime)}")
-    try:
-        done = capture([path, "--version"], env=environ, timeout_s=probe_timeout(deadline), cancel=cancel)
-    except OSError as exc:
-        raise AgentUnavailable(f"could not run `{path} --version` ({exc}): {install_hint(runtime)}") from exc
-    if done.stopped is not None:
-        why = "interrupted" if done.stopped == "cancelled" else "timed out"
-        raise AgentUnavailable(f"`{path} --version` {why}: {install_hint(runtime)}")
-    match = re.search(r"\d+\.\d+\.\d+", done.stdout + done.stderr)
-    if done.code != 0 or match is None:
-        said = (done.stderr or done.stdout).strip()[:200]
+    env = environ if probe_env is None else probe_env
+    done = probe(path, "--version", install_hint(runtime), env, deadline, cancel)
+    said = done.stdout + done.stderr
+    match = re.search(r"\d+\.\d+\.\d+", said)
+    if match is None:
         raise AgentUnavailable(
-            f"{path} did not report a {runtime} version ({said!r}): {install_hint(runtime)}"
+            f"{path} did not report a {runtime} version ({said.strip()[:200]!r}): {install_hint(runtime)}"
         )
-    return path, match.group(0)
+    shown: set[str] = set()
+    if optional_flags:
+        help_text = probe(path, "--help", install_hint(runtime), env, deadline, cancel).stdout
+        shown = set(re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*", help_text))
+    return LocatedCLI(path, match.group(0), frozenset(f for f in optional_flags if f in shown))
 
 
-# --- reading events -----------------------------------------------------------------------
-
-
-class EventReader(ABC):
-    """Feed one runtime's JSON lines in order; read `.trace` at any time.
-
-    Subclasses map their events onto `call`, `answer`, `decide` and the Trace's fields; the
-    exact-name rule and the confirmation of an activation live here, once for every runtime.
-    """
-
-    def __init__(self, installed: Mapping[str, Path | str]):
-        self.trace = Trace()
-        self.installed = set(installed)
-        self.pending: dict[str, ToolCall] = {}
-        self.activation_by_call: dict[str, Activation] = {}
-
-    def feed(self, line: str) -> dict[str, Any] | None:
-        stripped = line.strip()
-        if not stripped:
-            return None
-        try:
-            event = json.loads(stripped)
-        except (ValueError, RecursionError):  # RecursionError: nested past what json can read
-            event = None
-        if isinstance(event, dict) and nesting.deeper_than(event, MAX_EVENT_DEPTH):
-            event = clip_depth(event, MAX_EVENT_DEPTH)
-        if not isinstance(event, dict):
-            self.trace.non_json_lines += 1
-            if len(self.trace.non_json_sample) < 2048:
-                self.trace.non_json_sample += stripped[:2048] + "\n"
-            return None
-        self.trace.event_count += 1
-        self.on_event(event)
-        return event
-
-    @abstractmethod
-    def on_event(self, event: dict[str, Any]) -> None:
-        """Record one event of the runtime's stream on the trace."""
-
-    def ends_run(self, event: dict[str, Any]) -> bool:
-        """This event is the runtime's last word: the run is over."""
-        return False
-
-    # --- what subclasses record -------------------------------------------------------
-
-    def call(self, call_id: str, name: str, input: Any, *, skill: str | None = None) -> ToolCall:
-        """A tool call; `skill` is the name it asks the skill tool for, when it is one."""
-        trace = self.trace
-        made = ToolCall(id=call_id, name=name, input=bounded_input(input), skill_call=skill is not None)
-        self.pending[call_id] = made
-        if made.is_skill_inspection:
-            trace.inspection_calls += 1
-        elif made.counts_against_budget:
-            trace.budget_tool_calls += 1
-        trace.tool_calls.append(made)
-        if skill is not None:
-            self.decide(call_id, skill)
-        return made
-
-    def decide(self, call_id: str, raw_name: str) -> Activation:
-        """The model picked a skill by name: installed names match exactly, anything else is other:."""
-        name = raw_name.strip().removeprefix("/")
-        activation = Activation(
-            name=name if name in self.installed else f"other:{name}", raw_input_name=name, tool_use_id=call_id
-        )
-        self.trace.activations.append(activation)
-        self.activation_by_call[call_id] = activation
-        return activation
-
-    def answer(self, call_id: str, text: str, *, ok: bool) -> None:
-        """A tool call's result; for a skill call it confirms (or refutes) the activation."""
-        made = self.pending.pop(call_id, None)
-        if made is not None:
-            made.result_text = cut(text, RESULT_TEXT_KEEP)
-            made.is_error = not ok
-            made.answered = True
-        activation = self.activation_by_call.pop(call_id, None)
-        if activation is not None:
-            activation.confirmed = ok and activation.installed
-            activation.error_text = None if ok else cut(text, 500)
-            activation.settled = True
-
-    def add_usage(self, input_tokens: int = 0, output_tokens: int = 0, cache_read: int = 0) -> None:
-        self.trace.usage = self.trace.usage.plus(
-            Usage(input_tokens=input_tokens, output_tokens=output_tokens, cache_read_input_tokens=cache_read)
-        )
-
-    def fail(self, message: str, status: int | None = None) -> None:
-        """The runtime reported an error (usually the model API's)."""
-        trace = self.trace
-        trace.is_error = True
-        trace.result_errors.append(one_line(message))
-        if status is not None and trace.api_error_status is None:
-            trace.api_error_status = status
-
-
-def status_in(text: str) -> int | None:
-    """An HTTP status an error message carries (`"code": 429`, `status 503`), if any."""
-    match = re.search(r"(?:\"code\"|status(?:Code)?)\W{0,3}([45]\d\d)\b", text)
-    return int(match.group(1)) if match else None
+def probe(
+    path: str,
+    flag: str,
+    hint: str,
+    env: Mapping[str, str],
+    deadline: Deadline | None,
+    cancel: Cancellation | None,
+) -> Captured:
+    """What `path flag` prints, or AgentUnavailable ending in `hint` (how to install it); a hang is
+    bounded like every other phase and its group killed."""
+    timeout = probe_timeout(deadline)
+    try:
+        done = capture([path, flag], env=env, timeout_s=timeout, cancel=cancel)
+    except OSError as exc:
+        raise AgentUnavailable(f"could not run `{path} {flag}` ({exc}): {hint}") from exc
+    if done.stopped == "cancelled":
+        raise AgentUnavailable(f"interrupted while `{path} {flag}` ran")
+    if done.stopped == "timeout":
+        if timeout < PROBE_TIMEOUT_S:
+            why = " (the command's --timeout ran out)"
+        else:
+            why = "; it hangs rather than answering, so check that it runs from a shell"
+        raise AgentUnavailable(f"`{path} {flag}` did not finish within {timeout:g} s{why}")
+    if done.code != 0:
+        detail = (done.stderr or done.stdout).strip()[:200]
+        raise AgentUnavailable(f"`{path} {flag}` exited {done.code} ({detail}): {hint}")
+    return done
 
 
 # --- the agent ----------------------------------------------------------------------------
 
 
 class CliAgent(ABC):
-    """An agent CLI that reads `.agents/skills/`, run with a throwaway home per run.
+    """An agent CLI run with a throwaway home per run, through the one drive loop (`run`).
 
-    Subclasses set `runtime` and implement `command`, `reader` and `isolation_facts`.
+    Subclasses set `runtime`, `skills_folder`, `requests_to_decision` and the variables naming
+    their credentials and endpoint, and implement `command`, `reader` and `isolation_facts`; the
+    hooks below (`probe_env`, `check_ready`, `home`, `ends_itself_at`, `conclude`) default to
+    what most runtimes need.
     """
 
     runtime = "cli"
-    skills_folder = AGENTS_SKILLS_SUBDIR.as_posix()
+    skills_folder = AGENTS_SKILLS_SUBDIR.as_posix()  # where Copilot, Codex, Gemini and OpenCode look
+    requests_to_decision = 1.0
     heuristic_activation = False  # True where no skill tool exists and a command is read instead
     # The prompt goes on stdin, never on the command line: a judge's evidence can exceed the kernel's
     # limit on one argument (128 KiB). A runtime that cannot read stdin says False and takes argv.
     prompt_on_stdin = True
+    optional_flags: tuple[str, ...] = ()  # flags used only when the CLI's --help shows them
+    shown_home = "<fresh home>"  # how --dry-run shows the throwaway home of `home()`
+    credential_vars: tuple[str, ...]  # where its API key comes from: a failed preflight names them
+    endpoint_var: str  # the variable naming its API's address
 
-    def __init__(self, path: str, version: str, environ: Mapping[str, str], temp_parent: Path | None = None):
-        self.path, self.version = path, version
+    def __init__(self, cli: LocatedCLI, environ: Mapping[str, str], temp_parent: Path | None = None):
+        self.cli, self.path, self.version = cli, cli.path, cli.version
         self.environ = dict(environ)
         self.temp_parent = temp_parent
 
@@ -229,15 +170,23 @@ class CliAgent(ABC):
         deadline: Deadline | None = None,
         cancel: Cancellation | None = None,
     ) -> CliAgent:
-        """The runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and probed."""
-        path, version = locate_cli(cls.runtime, explicit, environ, deadline, cancel)
-        return cls(path, version, environ, temp_parent)
+        """The runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and probed,
+        within the command's `deadline` and until `cancel`."""
+        env = cls.probe_env(environ)
+        cli = locate_cli(cls.runtime, explicit, environ, deadline, cancel, env, cls.optional_flags)
+        return cls(cli, environ, temp_parent)
 
     # --- what a runtime says ------------------------------------------------------------
 
+    @classmethod
+    def probe_env(cls, environ: Mapping[str, str]) -> Mapping[str, str]:
+        """The environment its CLI's probes (`--version`, `--help`) run in."""
+        return environ
+
     @abstractmethod
-    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
-        """argv, environment and notes (options it could not honour) for one run, its state in `home`."""
+    def command(self, spec: RunSpec, home: Path | None) -> tuple[list[str], dict[str, str], list[str]]:
+        """argv, environment and notes (options it could not honour) for one run, its state in `home`
+        (see `home()`)."""
 
     @abstractmethod
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
@@ -251,10 +200,24 @@ class CliAgent(ABC):
         """Raise AgentUnavailable when something the runtime needs is missing (before any run)."""
         return  # most runtimes need nothing beyond their CLI
 
+    def home(self) -> AbstractContextManager[Path | None]:
+        """A throwaway home for one run (config, state, sessions), outside the workspace; None where
+        the runtime keeps the user's own."""
+        return self.fresh_dir(self.runtime)
+
+    def ends_itself_at(self, reason: str, spec: RunSpec, trace: Trace, event: dict) -> bool:
+        """Whether the CLI ends this run by itself right after the stop `reason` its policy just
+        gave: its own last event is then awaited (with its cost) instead of killing it now."""
+        return False
+
+    def conclude(self, spec: RunSpec, trace: Trace) -> None:
+        """Read what only the finished run tells (e.g. whether its shell sandbox applied)."""
+        return
+
     # --- the Agent protocol -------------------------------------------------------------
 
     def workspace(self, room: Mapping[str, Path], fixture: Path | None = None):
-        return stage_workspace(room, self.temp_parent, fixture, skills_subdir=AGENTS_SKILLS_SUBDIR)
+        return stage_workspace(room, self.temp_parent, fixture, skills_subdir=Path(self.skills_folder))
 
     def redact(self, text: str) -> str:
         return Redactor.of(self.environ)(text)
@@ -265,27 +228,75 @@ class CliAgent(ABC):
         return facts
 
     def run(self, spec: RunSpec) -> Trace:
-        installed = (
-            spec.installed
-            if spec.installed is not None
-            else installed_skills(spec.workspace, AGENTS_SKILLS_SUBDIR)
-        )
+        """Run one prompt to its last event, its stop policy, its timeout or `spec.cancel`. Never
+        raises for the agent's failures: they are recorded on the Trace (`error`, `stop_reason`)."""
+        installed = spec.installed
+        if installed is None:
+            installed = installed_skills(spec.workspace, Path(self.skills_folder))
         reader = self.reader(installed)
         with self.home() as home:
             argv, env, notes = self.command(spec, home)
             reader.trace.notes.extend(notes)
-            stdin = spec.prompt.encode("utf-8") if self.prompt_on_stdin else b""
-            return drive(self.runtime, argv, env, spec, reader, Redactor.of(self.environ), stdin)
+            trace = self.drive(argv, env, spec, reader)
+        self.conclude(spec, trace)
+        return trace
+
+    def drive(self, argv: list[str], env: dict[str, str], spec: RunSpec, reader: EventReader) -> Trace:
+        """The loop: each stdout line to the reader, then to the stop policy; the CLI's own end
+        awaited where it makes one; the process group killed whatever happens."""
+        trace = reader.trace
+        if spec.cancel is not None and spec.cancel.is_set():
+            trace.error = f"interrupted: skillscope was cancelled before {self.runtime} started"
+            trace.stop_reason = "cancelled"
+            return reader.finish()
+        awaited: list[str] = []  # a stop reason whose run the CLI ends itself
+
+        def on_line(text: str) -> str | None:
+            event = reader.feed(text)
+            if event is None:
+                return None
+            if reader.ends_run(event):
+                trace.result_seen = True
+                return awaited[0] if awaited else reader.result_reason()
+            reason = spec.stop(trace) if spec.stop is not None else None
+            if reason is not None and self.ends_itself_at(reason, spec, trace, event):
+                awaited[:1] = [reason]
+                return None
+            return reason
+
+        try:
+            ran = stream(
+                argv,
+                cwd=Path(spec.workspace),
+                env=env,
+                stdin=spec.prompt.encode("utf-8") if self.prompt_on_stdin else b"",
+                timeout_s=spec.timeout_s,
+                cancel=spec.cancel,
+                keep_log=spec.keep_log,
+                redact=Redactor.of(self.environ),
+                on_line=on_line,
+                # After its last event the CLI ends by itself: give it a moment for a real exit code.
+                ends_itself=lambda reason: reason in (None, "result", "budget") or trace.result_seen,
+                on_start=lambda pgid: setattr(trace, "pid", pgid),
+            )
+        except OSError as exc:
+            trace.error = f"could not start {self.runtime} ({exc})"
+            trace.stop_reason = "completed"
+            return reader.finish()
+        return ended(self.runtime, reader, ran, spec.timeout_s)
 
     def invocation(self, spec: RunSpec) -> tuple[list[str], dict[str, str]]:
         """The command line a run of `spec` uses and the variables it sets or changes (for --dry-run);
-        the throwaway home shows as `<fresh home>`."""
+        the throwaway home shows as `shown_home`."""
         with self.home() as home:
             argv, env, _ = self.command(spec, home)
-        fresh = str(home)
-        shown = [arg.replace(fresh, "<fresh home>") for arg in argv]
-        changed = {k: v.replace(fresh, "<fresh home>") for k, v in env.items() if self.environ.get(k) != v}
-        return shown, changed
+        fresh = str(home) if home is not None else None
+
+        def shown(text: str) -> str:
+            return text.replace(fresh, self.shown_home) if fresh else text
+
+        changed = {k: shown(v) for k, v in env.items() if self.environ.get(k) != v}
+        return [shown(arg) for arg in argv], changed
 
     def preflight(
         self,
@@ -294,105 +305,47 @@ class CliAgent(ABC):
         deadline: Deadline | None = None,
         cancel: Cancellation | None = None,
     ) -> None:
+        """One tiny prompt before any paid run, within the command's `deadline` and until `cancel`;
+        it passes when the run did not fail, else raises AgentUnavailable saying what to fix."""
         self.check_ready()
         with self.workspace({}) as workspace:
             timeout = probe_timeout(deadline)
             spec = RunSpec(PREFLIGHT_PROMPT, workspace, model=model, timeout_s=timeout, cancel=cancel)
             trace = self.run(spec)
-        if trace.failure is None:
-            return
-        if trace.stop_reason == "cancelled":
-            raise AgentUnavailable(f"interrupted during the {self.runtime} preflight prompt")
-        raise AgentUnavailable(f"{self.runtime} failed a one-word preflight prompt: {trace.failure}")
+        if trace.failure is not None:
+            raise AgentUnavailable(
+                explain_preflight(self.runtime, self.credential_vars, self.endpoint_var, trace, timeout)
+            )
+
+    def probe_sandbox(
+        self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
+    ) -> SandboxSupport:
+        """No shell sandbox skillscope can turn on for this runtime: the probe needs no run."""
+        return SandboxSupport(False, f"skillscope cannot turn on a shell sandbox for {self.runtime}")
 
     @contextlib.contextmanager
-    def home(self) -> Iterator[Path]:
-        """A throwaway home for one run (config, state, sessions), outside the workspace."""
-        path = Path(
-            tempfile.mkdtemp(prefix=f"skillscope-{self.runtime}-", dir=clean_temp_parent(self.temp_parent))
-        )
+    def fresh_dir(self, kind: str) -> Iterator[Path]:
+        """A throwaway directory outside any workspace, removed on exit."""
+        path = Path(tempfile.mkdtemp(prefix=f"skillscope-{kind}-", dir=clean_temp_parent(self.temp_parent)))
         try:
             yield path
         finally:
             shutil.rmtree(path, ignore_errors=True)
 
 
-def writes_allowed(spec: RunSpec) -> bool:
-    """The run may change its workspace (behavioral), rather than only decide (routing, judge)."""
-    return bool(spec.permission_mode) and not spec.tools
-
-
-def drive(
-    runtime: str,
-    argv: list[str],
-    env: dict[str, str],
-    spec: RunSpec,
-    reader: EventReader,
-    redact: Redactor,
-    stdin: bytes = b"",
-) -> Trace:
-    """Run one CLI to its last event, its stop policy, or its timeout; never raises for its failures."""
-    trace = reader.trace
-    if spec.cancel is not None and spec.cancel.is_set():
-        trace.error, trace.stop_reason = (
-            f"interrupted: skillscope was cancelled before {runtime} started",
-            "cancelled",
-        )
-        return trace
-
-    def on_line(text: str) -> str | None:
-        event = reader.feed(text)
-        if event is None:
-            return None
-        if reader.ends_run(event):
-            trace.result_seen = True
-            return "result"
-        return spec.stop(trace) if spec.stop is not None else None
-
-    try:
-        ran = stream(
-            argv,
-            cwd=Path(spec.workspace),
-            env=env,
-            stdin=stdin,
-            timeout_s=spec.timeout_s,
-            cancel=spec.cancel,
-            keep_log=spec.keep_log,
-            redact=redact,
-            on_line=on_line,
-            ends_itself=lambda reason: reason in (None, "result"),
-            on_start=lambda pgid: setattr(trace, "pid", pgid),
-        )
-    except OSError as exc:
-        trace.error = f"could not start {runtime} ({exc})"
-        trace.stop_reason = "completed"
-        return trace
+def ended(runtime: str, reader: EventReader, ran: Streamed, timeout_s: float) -> Trace:
+    """The reader's trace once the CLI's process has ended as `ran` tells: how, with what stderr,
+    after how long, and (`Trace.error`) why the run failed."""
+    trace = reader.finish()
     trace.exit_code, trace.stop_reason = ran.exit_code, ran.stop_reason
     trace.stderr_tail, trace.elapsed_s = ran.stderr_tail, ran.elapsed_s
-    trace.error = (
-        unreadable_output(runtime, ran.unreadable) if ran.unreadable else explain(runtime, trace, spec)
-    )
+    if ran.unreadable:
+        trace.error = unreadable_output(runtime, ran.unreadable)
+    else:
+        trace.error = explain(runtime, trace, timeout_s)
     return trace
 
 
-def reported_error(runtime: str, trace: Trace) -> str:
-    """The error a runtime's own stream reported, in one sentence (the run's, or a kept log's)."""
-    status = f"the API answered {trace.api_error_status}: " if trace.api_error_status else ""
-    return f"{runtime} reported an error: {status}{'; '.join(trace.result_errors) or 'no detail'}"
-
-
-def explain(runtime: str, trace: Trace, spec: RunSpec) -> str | None:
-    """One sentence saying why the run failed, or None when it did not."""
-    if trace.stop_reason == "cancelled":
-        return f"interrupted: skillscope was cancelled before {runtime} finished"
-    if trace.stop_reason == "timeout":
-        return f"timed out after {spec.timeout_s:g} s before {runtime} finished"
-    if trace.is_error:
-        return reported_error(runtime, trace)
-    if trace.result_seen or trace.stop_reason not in ("completed", "killed"):
-        return None
-    stderr = one_line(trace.stderr_tail, tail=True)
-    if trace.event_count == 0:
-        return f"{runtime} exited {trace.exit_code} without any JSON output: {stderr or 'no stderr'}"
-    how = "was killed" if trace.stop_reason == "killed" else f"exited {trace.exit_code}"
-    return f"{runtime} {how} before finishing its turn" + (f": {stderr}" if stderr else "")
+def writes_allowed(spec: RunSpec) -> bool:
+    """The run may change its workspace (behavioral), rather than only decide (routing, judge)."""
+    return bool(spec.permission_mode) and not spec.tools

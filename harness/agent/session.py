@@ -2,7 +2,7 @@
 the one place a case id becomes a log file name.
 
 Graders hold an `Agent` and call `run(spec)`; they never see a CLI path, its isolation or its
-environment. `claude.ClaudeAgent` is the first runtime behind it.
+environment. Every runtime fills it through `runtime.CliAgent`, the one drive loop.
 """
 
 from __future__ import annotations
@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
+from .spec import RunSpec, SandboxSupport
 from .trace import Trace
 
 # A log name is one plain path segment: no separators, no leading dot, no control characters.
@@ -36,6 +40,17 @@ class AgentSettings:
     def log_path(self, case_id: str, suffix: str) -> Path | None:
         """Where a run of `case_id` keeps its log, or None when logs are not kept."""
         return None if self.keep_logs is None else log_path(self.keep_logs, case_id, suffix)
+
+
+def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields) -> RunSpec:
+    """A RunSpec carrying the shared settings; `fields` add or override per-run options."""
+    base = {
+        "model": settings.model,
+        "effort": settings.effort,
+        "max_budget_usd": settings.max_budget_usd or None,
+        "timeout_s": settings.case_timeout,
+    }
+    return RunSpec(prompt, workspace, **{**base, **fields})
 
 
 def log_path(folder: Path, case_id: str, suffix: str) -> Path:
@@ -63,15 +78,24 @@ class Agent(Protocol):
         (without their `evals/`), `fixture`'s files in its root; removed on exit."""
         ...
 
-    def run(self, spec) -> Trace:
+    def run(self, spec: RunSpec) -> Trace:
         """Run one prompt to its end, its stop policy, its timeout or `spec.cancel`. Never raises
         for agent failures: `Trace.failure` says why a run failed (stop reason `cancelled` when
         the command was interrupted)."""
         ...
 
-    def preflight(self, model: str | None, *, deadline=None, cancel=None) -> None:
-        """One tiny prompt before any paid run, ended by the command's `deadline` (a Deadline) or
-        `cancel` (a Cancellation); raises AgentUnavailable naming the fix."""
+    def preflight(
+        self, model: str | None, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
+    ) -> None:
+        """One tiny prompt before any paid run, ended by the command's `deadline` or `cancel`; raises
+        AgentUnavailable naming the fix."""
+        ...
+
+    def probe_sandbox(
+        self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
+    ) -> SandboxSupport:
+        """Whether this CLI's shell sandbox starts here, found without a paid request; a runtime
+        skillscope cannot turn one on for answers `available` False and says so."""
         ...
 
     def describe(self) -> dict[str, str]:
@@ -82,6 +106,6 @@ class Agent(Protocol):
         """`text` with every known secret of this agent's environment blanked out."""
         ...
 
-    def invocation(self, spec) -> tuple[list[str], dict[str, str]]:
+    def invocation(self, spec: RunSpec) -> tuple[list[str], dict[str, str]]:
         """The command line and environment changes a run of `spec` would use (for --dry-run)."""
         ...

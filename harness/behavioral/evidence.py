@@ -15,10 +15,6 @@ from typing import Any
 from harness.agent import ToolCall, Trace
 from harness.files import within
 
-SKILLS_AREA = Path(".claude") / "skills"
-FILE_TOOLS = ("Read", "Glob", "Grep", "NotebookRead")
-PATH_KEYS = ("file_path", "path", "notebook_path")
-
 
 @dataclass(frozen=True)
 class Passage:
@@ -45,22 +41,19 @@ def resolve(path: str, base: Path) -> Path:
     return Path(os.path.normpath(joined))
 
 
-def reads_installed_skill(call: ToolCall, workspace: Path) -> bool:
-    if call.name not in FILE_TOOLS or not isinstance(call.input, dict):
-        return False
-    area = workspace / SKILLS_AREA
-    return any(
-        isinstance(call.input.get(key), str) and within(resolve(call.input[key], workspace), area)
-        for key in PATH_KEYS
-    )
+def reads_installed_skill(call: ToolCall, workspace: Path, skills_folder: str) -> bool:
+    """The call read (listed, searched) the installed skills' own files, in the runtime's skills
+    folder of the workspace: its output repeats the skill's text."""
+    return call.read is not None and within(resolve(call.read, workspace), workspace / skills_folder)
 
 
-def passages(trace: Trace, workspace: Path) -> list[Passage]:
-    """Everything the agent did, in order, as searchable passages."""
+def passages(trace: Trace, workspace: Path, skills_folder: str) -> list[Passage]:
+    """Everything the agent did, in order, as searchable passages; `skills_folder` is where its
+    runtime installed the skills (`Agent.skills_folder`)."""
     out = []
     for number, call in enumerate(trace.tool_calls, start=1):
         out.append(Passage(f"{call.name} input (call {number})", flatten(call.input), number))
-        if call.result_text and not reads_installed_skill(call, workspace):
+        if call.result_text and not reads_installed_skill(call, workspace, skills_folder):
             out.append(Passage(f"{call.name} output (call {number})", call.result_text, number))
     if trace.final_message:
         out.append(Passage("final message", trace.final_message))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.agent import Trace
-from harness.behavioral.evidence import PATH_KEYS, resolve
+from harness.behavioral.evidence import resolve
 from harness.files import within
 
 _LINES = re.compile(r"\n")
@@ -34,6 +34,8 @@ _ABSOLUTE_LINE = re.compile(r"^/\S*$")
 # An absolute path inside a longer word: after an `=`, a quote, a parenthesis, a comma or a colon.
 _EMBEDDED = re.compile(r"(?:(?<=[=\"'(,:])|^)(/[\w.@%+~-]+(?:/[\w.@%+*?~-]*)*)")
 _HOME = re.compile(r"^\$(?:HOME|\{HOME\})(?=/|$)")
+# Input keys that name a path in most tools, beside the runtime-neutral `written` and `read`.
+PATH_KEYS = ("file_path", "path", "notebook_path")
 CHANGE_DIR = ("cd", "pushd")
 REDIRECTIONS = (">", ">>", "<", ">|", "&>", "&>>", "<>")
 # Words that run the next word as a program: `sudo /usr/bin/x` is still the program /usr/bin/x.
@@ -104,8 +106,9 @@ def outside_workspace(trace: Trace, workspace: Path) -> list[OutsidePath]:
                 cwd = printed
                 note(number, call.name, "cwd", printed)
             continue
-        if call.written is not None:
-            note(number, call.name, "file", resolve(call.written, root))
+        for named in (call.written, call.read):
+            if named is not None and named.strip():
+                note(number, call.name, "file", resolve(named, root))
         for key in PATH_KEYS:
             value = call.input.get(key)
             if isinstance(value, str) and value.strip():

@@ -73,13 +73,13 @@ def elide_middle(text: str, limit: int) -> str:
     return f"{text[:keep]}\n…[{dropped} characters elided]…\n{text[-keep:]}"
 
 
-def render_actions(trace: Trace, workspace: Path) -> str:
+def render_actions(trace: Trace, workspace: Path, skills_folder: str) -> str:
     lines = []
     for number, call in enumerate(trace.tool_calls, start=1):
         where = "" if call.parent_tool_use_id is None else " (inside a subagent)"
         lines.append(f"[{number}] {call.name}{where}")
         lines.append("    input: " + _indent(elide_middle(_input_text(call.input), ITEM_CHARS)))
-        if reads_installed_skill(call, workspace):
+        if reads_installed_skill(call, workspace, skills_folder):
             lines.append("    result: (the installed skill's own files; omitted)")
         elif call.answered:
             label = "result (error)" if call.is_error else "result"
@@ -117,12 +117,13 @@ def render_files(workspace: Path, changes: Changes) -> str:
     return "\n".join(lines)
 
 
-def evidence(trace: Trace, workspace: Path, changes: Changes) -> str:
+def evidence(trace: Trace, workspace: Path, changes: Changes, skills_folder: str) -> str:
+    """What the judge reads; `skills_folder` is where the agent's runtime installed the skills."""
     said = trace.final_message.strip() if trace.final_message else "(no final message)"
     return "\n".join(
         [
             f"## What the agent did ({len(trace.tool_calls)} tool call(s), in order)",
-            render_actions(trace, workspace),
+            render_actions(trace, workspace, skills_folder),
             "",
             "## What the agent told the user (its final message)",
             elide_middle(said, FINAL_CHARS),

@@ -19,6 +19,7 @@ class AgentRun:
     prompt: str  # the prompt as sent, placeholders filled
     trace: Trace
     changes: Changes
+    skills_folder: str  # where the agent's runtime installed the skills, relative to the workspace
 
     @property
     def final_message(self) -> str:
@@ -31,7 +32,7 @@ class AgentRun:
 
     @property
     def all_files(self) -> list[str]:
-        """Every file in the workspace now, outside `.claude/`."""
+        """Every file in the workspace now, outside the folder holding the installed skills."""
         return self.changes.present
 
     @property
@@ -45,7 +46,7 @@ class AgentRun:
     @cached_property
     def did(self) -> list[Passage]:
         """What the agent did as searchable passages, built once: a check may search many times."""
-        return passages(self.trace, self.workspace)
+        return passages(self.trace, self.workspace, self.skills_folder)
 
     def logs_contain(self, text: str) -> bool:
         """The same search as the dataset's `logs_contain`: case-insensitive, skill text excluded."""

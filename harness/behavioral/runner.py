@@ -253,9 +253,10 @@ class BehavioralRun:
     def _run_and_grade(
         self, result: CaseResult, case: Case, hooks: Hooks | None, ctx: dict, workspace: Path, attempt: int
     ) -> None:
-        before = Snapshot.take(workspace)
+        skills_folder = self.agent.skills_folder
+        before = Snapshot.take(workspace, skills_folder)
         trace = self._run_agent(case, workspace, attempt)
-        result.changes = changes = compare(before, Snapshot.take(workspace))
+        result.changes = changes = compare(before, Snapshot.take(workspace, skills_folder))
         result.agent, result.stop_reason = Spend.of_trace(trace), trace.stop_reason
         result.tool_calls, result.activated = len(trace.tool_calls), trace.activated
         result.turns = trace.turns
@@ -277,11 +278,11 @@ class BehavioralRun:
             )
         if result.error is not None:
             return
-        did = passages(trace, workspace)
+        did = passages(trace, workspace, skills_folder)
         result.checks += scorers.logs_contain(case.logs_contain, did, trace.injected_skill_text)
         result.checks += scorers.files_exist(case.files_exist, changes)
         if hooks is not None and hooks.has_check:
-            failed = hooks.check(AgentRun(workspace, case.prompt, trace, changes), case, ctx)
+            failed = hooks.check(AgentRun(workspace, case.prompt, trace, changes, skills_folder), case, ctx)
             result.checks.append(scorers.Check("hook", HOOK_CHECK, failed is None, failed or "passed"))
         graded = judge.statements(case.expected_behavior, case.unexpected_behavior)
         if graded:
@@ -346,7 +347,7 @@ class BehavioralRun:
             timeout_s=self.deadline.cap(self.settings.case_timeout),
             cancel=self.cancel,
         )
-        evidence_text = self.agent.redact(judge.evidence(trace, workspace, changes))
+        evidence_text = self.agent.redact(judge.evidence(trace, workspace, changes, self.agent.skills_folder))
         outcome = judge.grade(
             self.judge,
             settings,

@@ -8,8 +8,6 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# The harness's own area (installed skills, CLI state): never the agent's product.
-HARNESS_AREA = ".claude"
 DIGEST_LIMIT = 8 * 1024 * 1024  # bigger files are compared by size and mtime only
 
 
@@ -22,19 +20,22 @@ class FileState:
 
 @dataclass
 class Snapshot:
-    """Root-relative POSIX path -> state, for every file outside the harness area."""
+    """Root-relative POSIX path -> state, for every file outside the harness area: the top folder
+    of the runtime's skills folder (`.claude`, `.agents`), which holds the installed skills and the
+    CLI's state, never the agent's product."""
 
     files: dict[str, FileState] = field(default_factory=dict)
     directories: set[str] = field(default_factory=set)
 
     @classmethod
-    def take(cls, root: Path) -> Snapshot:
+    def take(cls, root: Path, skills_folder: str) -> Snapshot:
+        harness_area = Path(skills_folder).parts[0]
         snap = cls()
         for current, dirs, names in os.walk(root):  # does not follow directory symlinks
             here = Path(current)
             rel_dir = here.relative_to(root)
             if rel_dir == Path("."):
-                dirs[:] = [d for d in dirs if d != HARNESS_AREA]
+                dirs[:] = [d for d in dirs if d != harness_area]
             for name in dirs:
                 snap.directories.add((rel_dir / name).as_posix())
             for name in names:

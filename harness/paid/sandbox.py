@@ -55,8 +55,5 @@ class SandboxUse:
 def probe(ready, deadline, cancel) -> tuple[bool | None, str | None]:
     """Whether `ready` (an Agent) offers a shell sandbox here, and why not; a runtime skillscope
     cannot turn one on for says so."""
-    probe_sandbox = getattr(ready, "probe_sandbox", None)
-    if probe_sandbox is None:
-        return False, f"skillscope cannot turn on a shell sandbox for {ready.runtime}"
-    support = probe_sandbox(deadline=deadline, cancel=cancel)
+    support = ready.probe_sandbox(deadline=deadline, cancel=cancel)
     return support.available, support.reason

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import ClaudeCLI, Isolation, isolation_for, locate
+from harness.agent import Isolation, LocatedCLI, isolation_for, locate
 from tests.fakeapi import write_skill
 
 
 @pytest.fixture(scope="session")
-def claude_cli(claude_bin: str) -> ClaudeCLI:
+def claude_cli(claude_bin: str) -> LocatedCLI:
     return locate(claude_bin, {"PATH": os.environ.get("PATH", "")})
 
 

@@ -11,13 +11,12 @@ import pytest
 
 from harness.agent import (
     AgentUnavailable,
-    ClaudeCLI,
+    ClaudeAgent,
+    LocatedCLI,
     RunSpec,
     build_argv,
     isolation_for,
     locate,
-    preflight,
-    run,
     stage_workspace,
 )
 from harness.cancel import Cancellation
@@ -55,7 +54,7 @@ def test_missing_cli_names_the_fix(tmp_path):
 def test_locate_order_and_flag_probe(tmp_path):
     script = fake_claude(tmp_path, "exit 0")
     on_path = locate(None, {"PATH": str(tmp_path)})
-    assert on_path == ClaudeCLI(
+    assert on_path == LocatedCLI(
         str(script), "9.8.7", frozenset({"--settings", "--setting-sources", "--effort"})
     )
     from_env = locate(None, {"PATH": "", "SKILLSCOPE_CLAUDE": str(script)})
@@ -74,7 +73,7 @@ def test_real_cli_probe(claude_cli):
 
 
 def test_argv_uses_only_supported_optional_flags(tmp_path):
-    cli = ClaudeCLI("claude", "1.0.0", frozenset())
+    cli = LocatedCLI("claude", "1.0.0", frozenset())
     spec = RunSpec(
         "p",
         tmp_path,
@@ -90,16 +89,16 @@ def test_argv_uses_only_supported_optional_flags(tmp_path):
     assert "--no-session-persistence" not in argv
     assert len(notes) == 2
     assert argv[-5:] == ["--allowedTools", "Write", "Bash(git *)", "--tools", "Read,Glob"]
-    full = ClaudeCLI("claude", "1.0.0", frozenset({"--effort", "--max-budget-usd"}))
+    full = LocatedCLI("claude", "1.0.0", frozenset({"--effort", "--max-budget-usd"}))
     argv, notes = build_argv(full, spec, isolation_for({}))
     assert argv[argv.index("--max-budget-usd") + 1] == "0.5" and notes == []
 
 
 def _run_fake(script: Path, environ: dict[str, str], temp_root: Path, **fields):
-    cli = ClaudeCLI(str(script), "9.8.7", frozenset())
+    cli = LocatedCLI(str(script), "9.8.7", frozenset())
     with stage_workspace({}, temp_root) as workspace:
         spec = RunSpec("prompt", workspace, **{"timeout_s": 30, **fields})
-        return run(cli, spec, isolation_for(environ, temp_root), environ)
+        return ClaudeAgent(cli, environ, temp_root).run(spec)
 
 
 def test_a_hanging_version_probe_ends_with_the_commands_timeout_and_its_group(tmp_path):
@@ -125,14 +124,14 @@ def test_a_cancelled_probe_is_interrupted_not_missing(tmp_path):
 def test_garbage_stdout_is_an_error(tmp_path, temp_root, fake_env):
     script = fake_claude(tmp_path, "cat >/dev/null; echo 'Segmentation fault (core dumped)'")
     trace = _run_fake(script, fake_env, temp_root)
-    assert trace.error == "claude produced no stream-json output: Segmentation fault (core dumped)"
+    assert trace.error == "claude produced no JSON output: Segmentation fault (core dumped)"
     assert trace.exit_code == 0 and trace.stop_reason == "completed"
 
 
 def test_nonzero_exit_keeps_the_stderr_tail(tmp_path, temp_root, fake_env):
     script = fake_claude(tmp_path, "echo 'fatal: out of cheese' >&2; exit 3")
     trace = _run_fake(script, fake_env, temp_root)
-    assert trace.error == "claude exited 3 without any output: fatal: out of cheese"
+    assert trace.error == "claude exited 3 without any JSON output: fatal: out of cheese"
     assert trace.stderr_tail.strip() == "fatal: out of cheese"
 
 
@@ -153,7 +152,7 @@ def test_timeout_kills_children_that_ignore_sigterm(tmp_path, temp_root, fake_en
 
 
 def test_preflight_passes_against_a_working_api(fake_api, claude_cli, fake_env, temp_root):
-    preflight(claude_cli, isolation_for(fake_env, temp_root), fake_env, "claude-fake-1")
+    ClaudeAgent(claude_cli, fake_env, temp_root).preflight("claude-fake-1")
     (turn,) = fake_api.agent_turns()
     assert turn.prompt == "Reply with the single word: ok"
 
@@ -162,13 +161,13 @@ def test_preflight_explains_rejected_credentials(fake_api, claude_cli, fake_env)
     # A rejected key stays rejected: with a key helper the CLI asks it again after a 401 and retries.
     fake_api.script(lambda request: R.error(401))
     with pytest.raises(AgentUnavailable, match=r"rejected the credentials .*401"):
-        preflight(claude_cli, isolation_for(fake_env), fake_env, "claude-fake-1")
+        ClaudeAgent(claude_cli, fake_env).preflight("claude-fake-1")
 
 
 def test_preflight_explains_a_missing_login(fake_api, claude_cli, fake_env):
     no_key = {k: v for k, v in fake_env.items() if k != "ANTHROPIC_API_KEY"}
     with pytest.raises(AgentUnavailable, match="not logged in: set ANTHROPIC_API_KEY"):
-        preflight(claude_cli, isolation_for(no_key), no_key, "claude-fake-1")
+        ClaudeAgent(claude_cli, no_key).preflight("claude-fake-1")
     assert fake_api.agent_turns() == []
 
 
@@ -177,13 +176,13 @@ def test_preflight_explains_an_unreachable_api(fake_api, claude_cli, fake_env):
     fake_api.stop()  # nothing listens there any more
     environ = {**fake_env, "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}"}
     with pytest.raises(AgentUnavailable, match="cannot reach the API"):
-        preflight(claude_cli, isolation_for(environ), environ, "claude-fake-1")
+        ClaudeAgent(claude_cli, environ).preflight("claude-fake-1")
 
 
 def test_preflight_refuses_a_cli_that_cannot_isolate(tmp_path, fake_env):
-    old = ClaudeCLI(str(fake_claude(tmp_path, "exit 0")), "1.0.0", frozenset())
+    old = LocatedCLI(str(fake_claude(tmp_path, "exit 0")), "1.0.0", frozenset())
     with pytest.raises(AgentUnavailable, match="cannot isolate skills"):
-        preflight(old, isolation_for(fake_env), fake_env)
+        ClaudeAgent(old, fake_env).preflight()
     assert os.path.exists(old.path)
 
 

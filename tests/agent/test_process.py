@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import ClaudeCLI, RunSpec, isolation_for, locate, run, stage_workspace
+from harness.agent import ClaudeAgent, LocatedCLI, RunSpec, locate, stage_workspace
 from harness.agent.process import capture
 from tests.fakeapi import replies as R
 from tests.support.procs import tagged
@@ -42,15 +42,15 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def run_behind_detaching_wrapper(tmp_path: Path, claude_bin: str, claude_cli: ClaudeCLI, marked: dict):
+def run_behind_detaching_wrapper(tmp_path: Path, claude_bin: str, claude_cli: LocatedCLI, marked: dict):
     """One run of the real CLI started by `detaching`, so that it leaves a sleeper behind."""
     wrapper = detaching(tmp_path, f'exec "{claude_bin}" "$@"')
-    cli = ClaudeCLI(str(wrapper), claude_cli.version, claude_cli.optional_flags)
+    cli = LocatedCLI(str(wrapper), claude_cli.version, claude_cli.optional_flags)
     temp_root = tmp_path / "runs"
     temp_root.mkdir()
     with stage_workspace({}, temp_root) as workspace:
         spec = RunSpec("say done", workspace, model="claude-fake-1", timeout_s=60)
-        return run(cli, spec, isolation_for(marked, temp_root), marked)
+        return ClaudeAgent(cli, marked, temp_root).run(spec)
 
 
 @pytest.fixture
@@ -74,9 +74,9 @@ def test_a_grandchild_in_its_own_session_dies_when_a_hanging_run_times_out(marke
     script = detaching(tmp_path, "sleep 600")
     temp_root = tmp_path / "runs"
     temp_root.mkdir()
-    cli = ClaudeCLI(str(script), "9.8.7", frozenset())
+    cli = LocatedCLI(str(script), "9.8.7", frozenset())
     with stage_workspace({}, temp_root) as workspace:
-        trace = run(cli, RunSpec("prompt", workspace, timeout_s=1), isolation_for(marked, temp_root), marked)
+        trace = ClaudeAgent(cli, marked, temp_root).run(RunSpec("prompt", workspace, timeout_s=1))
     assert trace.stop_reason == "timeout"
     assert [alive(pid) for pid in sleepers(tmp_path)] == [False]
     assert tagged(TAG, marked[TAG]) == []

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import RunSpec, build_argv, isolation_for, run, stage_workspace, stop_at_decision
-from harness.agent.claude import probe_sandbox
+from harness.agent import ClaudeAgent, RunSpec, build_argv, isolation_for, stage_workspace, stop_at_decision
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
 from tests.support.procs import group_members
@@ -34,7 +33,9 @@ def go(claude_cli, isolation, fake_env):
     def start(prompt: str, workspace: Path, **fields):
         fields.setdefault("model", MODEL)
         fields.setdefault("timeout_s", 60)
-        return run(claude_cli, RunSpec(prompt, workspace, **fields), isolation, fake_env)
+        return ClaudeAgent(claude_cli, fake_env, isolation=isolation).run(
+            RunSpec(prompt, workspace, **fields)
+        )
 
     return start
 
@@ -136,7 +137,7 @@ def test_a_cli_without_settings_is_stopped_at_the_decision_event(
     spec = RunSpec(
         "route me", room, model=MODEL, timeout_s=60, stop=stop_at_decision(), stop_after_skill=True
     )
-    trace = run(older, spec, isolation, fake_env)
+    trace = ClaudeAgent(older, fake_env, isolation=isolation).run(spec)
     assert trace.stop_reason == "activation" and trace.activated == ["pdf"]
     assert trace.terminal_reason is None and "no --settings" in trace.notes[0]
 
@@ -160,12 +161,8 @@ def test_user_and_config_dir_skills_never_reach_the_model(
     user_config = tmp_path / "user-config"
     write_skill(user_config / "skills", "cfg-user-skill", "From the config dir.")
     environ = {**fake_env, "CLAUDE_CONFIG_DIR": str(user_config)}
-    trace = run(
-        claude_cli,
-        RunSpec("what skills exist?", room, model=MODEL, timeout_s=60),
-        isolation_for(environ, temp_root),
-        environ,
-    )
+    spec = RunSpec("what skills exist?", room, model=MODEL, timeout_s=60)
+    trace = ClaudeAgent(claude_cli, environ, temp_root).run(spec)
     assert trace.error is None, trace.error
     (turn,) = fake_api.agent_turns()
     assert set(turn.skill_listing) == {"pdf", "pdf-tools", "dirname"}
@@ -182,7 +179,7 @@ def test_the_agents_tools_inherit_no_key_while_the_cli_still_authenticates(
     log = tmp_path / "logs" / "env.jsonl"
     spec = RunSpec("print the environment", room, model=MODEL, timeout_s=60, allowed_tools=("Bash",))
     spec.keep_log, spec.permission_mode = log, "acceptEdits"
-    trace = run(claude_cli, spec, isolation_for(environ, temp_root), environ)
+    trace = ClaudeAgent(claude_cli, environ, temp_root).run(spec)
     assert trace.error is None, trace.error
     assert {r.headers.get("x-api-key") for r in fake_api.agent_turns()} == {secret}
     assert trace.init.api_key_source == "apiKeyHelper"
@@ -229,7 +226,7 @@ def test_hang_past_the_timeout_kills_the_group_and_cleans_up(
     fake_api.script([R.hang()])
     with stage_workspace(skill_sources, temp_root) as workspace:
         spec = RunSpec("hang please", workspace, model=MODEL, timeout_s=3)
-        trace = run(claude_cli, spec, isolation, fake_env)
+        trace = ClaudeAgent(claude_cli, fake_env, isolation=isolation).run(spec)
     assert trace.stop_reason == "timeout"
     assert trace.error == "timed out after 3 s before claude finished"
     assert group_members(trace.pid) == []
@@ -241,7 +238,7 @@ def test_hang_past_the_timeout_kills_the_group_and_cleans_up(
 def test_cli_rejecting_its_arguments_is_an_error(fake_api, go, room):
     trace = go("anything", room, permission_mode="no-such-mode")
     assert trace.exit_code == 1
-    assert trace.error.startswith("claude exited 1 without any output: ")
+    assert trace.error.startswith("claude exited 1 without any JSON output: ")
     assert "no-such-mode" in trace.error
     assert fake_api.agent_turns() == []
 
@@ -302,7 +299,7 @@ def test_concurrent_runs_do_not_share_state(fake_api, claude_cli, isolation, fak
     def one(name: str):
         with stage_workspace(skill_sources) as workspace:
             spec = RunSpec(f"please use {name}", workspace, model=MODEL, timeout_s=60)
-            return run(claude_cli, spec, isolation, fake_env)
+            return ClaudeAgent(claude_cli, fake_env, isolation=isolation).run(spec)
 
     with ThreadPoolExecutor(3) as pool:
         traces = list(pool.map(one, names))
@@ -316,7 +313,7 @@ def test_concurrent_runs_do_not_share_state(fake_api, claude_cli, isolation, fak
 def test_the_sandbox_probe_reads_the_init_event_and_sends_no_model_request(
     fake_api, claude_cli, isolation, fake_env
 ):
-    support = probe_sandbox(claude_cli, isolation, fake_env)
+    support = ClaudeAgent(claude_cli, fake_env, isolation=isolation).probe_sandbox()
     assert fake_api.requests == []  # stopped at init, and pointed at a closed port besides
     if not (shutil.which("bwrap") and shutil.which("socat")):
         assert support.available is False

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import RunSpec, connect_runtime, stop_at_decision
+from harness.agent import AgentUnavailable, RunSpec, connect_runtime, stop_at_decision
 from tests.fakeapi import FakeAPI, write_skill
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import API_KEY, MODEL, TEST_ENV, endpoint_env, find_runtime
@@ -148,7 +148,7 @@ def test_a_prompt_beyond_the_argument_limit_reaches_the_model_on_stdin(agent, ap
     if runtime == "gemini" and trace.failure and trace.non_json_lines:
         # Gemini CLI echoes the prompt as its first event and can exit before that long line is
         # written out whole: an errored run (never a pass), as docs/usage.md says.
-        assert "before finishing its turn" in trace.failure
+        assert "before reporting a result" in trace.failure
     else:
         assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])
     argv, _ = agent.invocation(RunSpec(PROMPT, Path("<workspace>")))
@@ -165,3 +165,21 @@ def test_the_api_key_reaches_the_model_but_not_the_tools_environment(agent, api,
     holding = [name for name, value in env.items() if API_KEY in value]
     # Gemini CLI reads its key from the environment only; its redaction keeps it from its tools.
     assert holding == (["GEMINI_API_KEY"] if runtime == "gemini" else [])
+
+
+def test_a_runtime_without_a_shell_sandbox_says_so_without_running(agent, api, runtime):
+    support = agent.probe_sandbox()
+    assert (support.available, support.reason) == (
+        False,
+        f"skillscope cannot turn on a shell sandbox for {runtime}",
+    )
+    assert api.requests == []
+
+
+def test_a_rejected_key_fails_the_preflight_naming_the_runtimes_own_variable(agent, api, runtime):
+    # One preflight rule for every runtime: the prompt's run did not fail, else the fix is named.
+    api.script(lambda request: R.error(401))
+    with pytest.raises(AgentUnavailable) as raised:
+        agent.preflight(MODEL if runtime != "gemini" else None)
+    assert str(raised.value).startswith("the API rejected the credentials (the API answered 401")
+    assert str(raised.value).endswith(f"check {agent.credential_vars[0]}")

@@ -8,8 +8,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.agent import AgentSettings, TraceBuilder, log_path
+from harness.agent import AgentSettings, ClaudeEvents, log_path
 from harness.agent.trace import Trace
+from tests.support.tracing import finished as ended
 
 FOLDER = Path("/logs/run")
 
@@ -41,11 +42,11 @@ def test_settings_keep_no_log_without_a_folder(tmp_path: Path):
     assert AgentSettings(keep_logs=tmp_path).log_path("a/b", "jsonl").parent == tmp_path
 
 
-def finished(*events: dict, stop_reason: str = "result", exit_code: int = 0, **finish) -> Trace:
-    builder = TraceBuilder({})
+def finished(*events: dict, stop_reason: str = "result", exit_code: int = 0, timeout_s: float = 5) -> Trace:
+    reader = ClaudeEvents({})
     for event in events:
-        builder.feed(json.dumps(event))
-    return builder.finish(exit_code=exit_code, stop_reason=stop_reason, stderr_tail="", elapsed_s=1, **finish)
+        reader.feed(json.dumps(event))
+    return ended(reader, exit_code=exit_code, stop_reason=stop_reason, timeout_s=timeout_s)
 
 
 RESULT = {"type": "result", "subtype": "success", "is_error": False, "result": "done"}
@@ -61,7 +62,5 @@ def test_an_error_result_a_crash_and_a_timeout_are_failures():
     turns = {**RESULT, "subtype": "error_max_turns", "is_error": True, "errors": ["too many turns"]}
     assert finished(turns).failure == "the agent ended the run with an error (too many turns)"
     assert "exited 3" in finished(stop_reason="completed", exit_code=3).failure
-    timed_out = finished(
-        stop_reason="timeout", exit_code=-9, error="timed out after 5 s before claude finished"
-    )
+    timed_out = finished(stop_reason="timeout", exit_code=-9)
     assert timed_out.failure == "timed out after 5 s before claude finished"

@@ -1,4 +1,4 @@
-"""TraceBuilder on synthetic stream-json, shaped like what claude 2.1.x prints."""
+"""claude's event reader on synthetic stream-json, shaped like what claude 2.1.x prints."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import TraceBuilder, stop_at_decision
-from harness.agent.trace import RESULT_TEXT_KEEP, ToolCall, explain_failure
+from harness.agent import ClaudeEvents, stop_at_decision
+from harness.agent.failures import explain
+from harness.agent.trace import RESULT_TEXT_KEEP, ToolCall
+from tests.support.tracing import finished
 
 WS = Path("/ws")
 INSTALLED = {
@@ -61,8 +63,8 @@ def launch(tool_id: str, name: str, *, dir_name: str | None = None) -> list[str]
     ]
 
 
-def build(lines: list[str]) -> TraceBuilder:
-    builder = TraceBuilder(INSTALLED)
+def build(lines: list[str]) -> ClaudeEvents:
+    builder = ClaudeEvents(INSTALLED)
     for line in lines:
         builder.feed(line)
     return builder
@@ -80,7 +82,7 @@ def test_confirmed_exact_activation():
 def test_prefix_neighbour_is_never_credited():
     trace = build(launch("t1", "pdf-tools")).trace
     assert trace.activated == ["pdf-tools"]
-    builder = TraceBuilder({"pdf-tools": INSTALLED["pdf-tools"]})
+    builder = ClaudeEvents({"pdf-tools": INSTALLED["pdf-tools"]})
     for line in launch("t1", "pdf"):
         builder.feed(line)
     assert builder.trace.activations[0].name == "other:pdf"
@@ -161,7 +163,7 @@ def test_tool_budgets_ignore_bookkeeping_skill_calls_and_count_inspections():
 
 def test_stop_policy_fires_on_the_first_settled_activation():
     policy = stop_at_decision()
-    builder = TraceBuilder(INSTALLED)
+    builder = ClaudeEvents(INSTALLED)
     seen = []
     for line in launch("t1", "pdf"):
         builder.feed(line)
@@ -195,7 +197,7 @@ def test_result_event_fills_final_message_usage_and_cost():
         "permission_denials": [{"tool_name": "Write"}],
     }
     builder = build([assistant({"type": "text", "text": "thinking aloud"}), json.dumps(result)])
-    trace = builder.finish(exit_code=0, stop_reason="result", stderr_tail="", elapsed_s=1.0)
+    trace = finished(builder)
     assert trace.final_message == "Done."
     assert trace.usage.as_dict() == {
         "input_tokens": 200,
@@ -217,7 +219,7 @@ def test_usage_without_result_counts_each_message_once():
             assistant({"type": "text", "text": "b"}, message_id="m2", usage=usage),
         ]
     )
-    trace = builder.finish(exit_code=143, stop_reason="activation", stderr_tail="", elapsed_s=1)
+    trace = finished(builder, exit_code=143, stop_reason="activation")
     assert trace.usage.input_tokens == 200
     assert trace.final_message == "b"
     assert trace.cost_usd is None
@@ -240,31 +242,29 @@ def test_non_json_and_unknown_events_are_ignored():
 
 
 def test_failures_are_explained_in_one_sentence():
-    def finished(lines, **kw):
-        builder = build(lines)
-        defaults = {"exit_code": 1, "stop_reason": "result", "stderr_tail": "", "elapsed_s": 1}
-        return builder.finish(**{**defaults, **kw})
+    def ended(lines, **kw):
+        return finished(build(lines), **{"exit_code": 1, **kw})
 
     api = json.dumps({"type": "result", "subtype": "success", "is_error": True, "api_error_status": 529})
-    assert finished([api]).error == "the API answered 529 (overloaded)"
+    assert ended([api]).error == "the API answered 529 (overloaded)"
     login = json.dumps({"type": "result", "subtype": "success", "is_error": True, "result": "Not logged in"})
-    assert finished([login]).error == "claude reported an error: Not logged in"
-    silent = finished([], stop_reason="completed", stderr_tail="boom\n")
-    assert silent.error == "claude exited 1 without any output: boom"
-    garbage = finished(["garbage"], exit_code=0, stop_reason="completed")
-    assert garbage.error == "claude produced no stream-json output: garbage"
-    cut = finished(launch("t1", "pdf")[:1], exit_code=2, stop_reason="completed")
+    assert ended([login]).error == "claude reported an error: Not logged in"
+    silent = ended([], stop_reason="completed", stderr_tail="boom\n")
+    assert silent.error == "claude exited 1 without any JSON output: boom"
+    garbage = ended(["garbage"], exit_code=0, stop_reason="completed")
+    assert garbage.error == "claude produced no JSON output: garbage"
+    cut = ended(launch("t1", "pdf")[:1], exit_code=2, stop_reason="completed")
     assert cut.error == "claude exited 2 before reporting a result"
-    stopped = finished(launch("t1", "pdf"), exit_code=143, stop_reason="activation")
+    stopped = ended(launch("t1", "pdf"), exit_code=143, stop_reason="activation")
     assert stopped.error is None
     budget = json.dumps({"type": "result", "subtype": "error_max_budget_usd", "is_error": True})
-    assert finished([budget], stop_reason="budget").error is None
-    assert explain_failure(build([]).trace) is None  # still running: nothing to explain
+    assert ended([budget], stop_reason="budget").error is None
+    assert explain("claude", build([]).trace, 240) is None  # still running: nothing to explain
 
 
 def test_memory_stays_bounded_on_a_huge_stream():
     """~64 MB of events, some with very large tool results, fed line by line."""
-    builder = TraceBuilder(INSTALLED)
+    builder = ClaudeEvents(INSTALLED)
     big = "y" * (1024 * 1024)
     fed = 0
     count = 0
@@ -277,7 +277,7 @@ def test_memory_stays_bounded_on_a_huge_stream():
             fed += len(line)
         count += 1
     builder.feed(json.dumps({"type": "result", "subtype": "success", "result": "end"}))
-    trace = builder.finish(exit_code=0, stop_reason="result", stderr_tail="", elapsed_s=1)
+    trace = finished(builder)
     assert trace.event_count == 2 * count + 1  # every event counted, none kept whole
     assert all(len(c.result_text or "") <= RESULT_TEXT_KEEP + 50 for c in trace.tool_calls)
     assert trace.budget_tool_calls == count  # counters stay exact
@@ -312,7 +312,7 @@ def test_an_odd_field_never_discards_the_runs_real_result(odd):
     lines = [json.dumps(odd_init), *launch("t1", "pdf"), json.dumps(odd_assistant), json.dumps(odd_result)]
     lines.append(json.dumps({"type": "user", "message": odd, "parent_tool_use_id": odd}))
     lines.append(json.dumps({"type": "assistant", "message": odd}))
-    trace = build(lines).finish(exit_code=0, stop_reason="result", stderr_tail="", elapsed_s=1.0)
+    trace = finished(build(lines))
     assert trace.activated == ["pdf"] and trace.final_message == "Done." and trace.result_seen
     assert all(isinstance(v, int) and v >= 0 for v in trace.usage.as_dict().values())
     assert trace.cost_usd is None or trace.cost_usd >= 0
@@ -322,5 +322,5 @@ def test_an_event_nested_past_what_json_reads_is_a_non_json_line_and_a_deep_one_
     too_deep = '{"type": "assistant", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
     deep = {"type": "result", "subtype": "success", "result": "Done.", "x": json.loads("[" * 900 + "]" * 900)}
     builder = build([too_deep, json.dumps(deep)])
-    trace = builder.finish(exit_code=0, stop_reason="result", stderr_tail="", elapsed_s=1.0)
+    trace = finished(builder)
     assert trace.non_json_lines == 1 and trace.final_message == "Done." and trace.error is None

@@ -1,13 +1,13 @@
 """A line of an agent's output that skillscope's own reader cannot take (a bug of ours) ends that one
 run as an error naming the bug: the CLI's processes are ended, the other cases run, the report is
 written, and nothing is graded from a half-read trace. Driven with the real claude and codex CLIs
-(the two drivers: claude's own and the one the other runtimes share)."""
+(two readers, one drive loop)."""
 
 from __future__ import annotations
 
 import pytest
 
-from harness.agent import RunSpec, TraceBuilder
+from harness.agent import ClaudeEvents, RunSpec
 from harness.agent.codex import CodexEvents
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
@@ -34,8 +34,7 @@ def break_on_mark(monkeypatch, cls, method: str) -> None:
 def test_a_run_whose_output_the_reader_cannot_take_is_an_error_and_ends(
     runtime, monkeypatch, fake_api, claude_bin, tmp_path
 ):
-    patched = (TraceBuilder, "feed") if runtime == "claude" else (CodexEvents, "on_event")
-    break_on_mark(monkeypatch, *patched)
+    break_on_mark(monkeypatch, ClaudeEvents if runtime == "claude" else CodexEvents, "on_event")
     agent = connect_fake(runtime, fake_api.base_url, claude_bin, tmp_path)
     fake_api.script({"convert": [f"{MARK} is what I say", "more"]})
     room = {"pdf-tools": write_skill(tmp_path / "repo", "pdf-tools", "Work with PDF files.")}
@@ -50,7 +49,7 @@ def test_a_run_whose_output_the_reader_cannot_take_is_an_error_and_ends(
 
 
 def test_routing_errors_only_the_case_whose_output_could_not_be_read(repo, env, fake_api, monkeypatch):
-    break_on_mark(monkeypatch, TraceBuilder, "feed")
+    break_on_mark(monkeypatch, ClaudeEvents, "feed")
     fake_api.script(CaseRouter({"alpha-pos-1": f"{MARK} here", "alpha-pos-2": R.skill("alpha")}))
     run = route(
         repo, env, "--routing-room", "alpha,beta", "--only", "alpha-pos-1,alpha-pos-2", "--skip-preflight"

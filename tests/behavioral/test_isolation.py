@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.agent import TraceBuilder
+from harness.agent import ClaudeEvents, ToolCall
 from harness.behavioral.isolation import change_dir_targets, outside_workspace
 from tests.fuzz.strategies import FUZZ
-from tests.support.tracing import call, trace
+from tests.support.tracing import call, finished, trace
 
 # The property tests' workspace: a real folder, so realpath sees what an agent's shell would.
 WORKSPACE = Path(os.path.realpath(tempfile.gettempdir())) / "skillscope-isolation-ws" / "case"
@@ -50,6 +50,13 @@ def test_file_paths_outside_are_listed_once_with_their_call(tmp_path):
         (1, "Read", "file", "/etc/hostname"),
         (3, "Edit", "file", str(tmp_path / "escape.txt")),
     ]
+
+
+def test_another_runtimes_read_outside_is_listed_through_its_normalised_path(tmp_path):
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    reads = ToolCall("o1", "read", {"filePath": "/etc/hostname"}, "box", answered=True, read="/etc/hostname")
+    assert [(o.tool, o.path) for o in outside_workspace(trace(reads), ws)] == [("read", "/etc/hostname")]
 
 
 def test_bash_working_directories_are_followed_through_cd_and_pwd(tmp_path):
@@ -220,7 +227,7 @@ def test_a_long_output_the_cli_saved_aside_may_be_read_but_not_its_neighbours(tm
     ws.mkdir()
     saved = tmp_path / "config" / "projects" / "ws" / "tool-results" / "b678.txt"
     neighbour = saved.parent / "other.txt"
-    builder = TraceBuilder({})
+    builder = ClaudeEvents({})
     for event in (
         uses("t1", "Bash", {"command": "seq 1 300000"}),
         answers("t1", f"<persisted-output>\nOutput too large (1.9MB). Full output saved to: {saved}\n\n1\n"),
@@ -229,6 +236,6 @@ def test_a_long_output_the_cli_saved_aside_may_be_read_but_not_its_neighbours(tm
         uses("t4", "Read", {"file_path": str(neighbour)}),
     ):
         builder.feed(json.dumps(event))
-    made = builder.finish(exit_code=0, stop_reason="completed", stderr_tail="", elapsed_s=0.0)
+    made = finished(builder, stop_reason="completed")
     assert made.cli_files == [str(saved)]
     assert [(o.call, o.path) for o in outside_workspace(made, ws)] == [(4, str(neighbour))]

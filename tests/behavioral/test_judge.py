@@ -45,7 +45,7 @@ def test_elision_keeps_both_ends_and_says_how_much_went():
 def test_evidence_is_bounded_and_the_decisive_end_survives(tmp_path):
     calls = [call("Bash", {"command": f"step {n}"}, "output " * 400) for n in range(200)]
     calls.append(call("Bash", {"command": "pytest -q  # the last, decisive step"}, "3 passed"))
-    text = judge.evidence(trace(*calls, final="All tests pass."), tmp_path, Changes())
+    text = judge.evidence(trace(*calls, final="All tests pass."), tmp_path, Changes(), ".claude/skills")
     assert len(text) < judge.ACTIONS_CHARS + judge.FINAL_CHARS + 2000
     assert "[1] Bash" in text and "the last, decisive step" in text and "3 passed" in text
     assert "All tests pass." in text and "(the run created, changed and removed no file)" in text
@@ -58,7 +58,7 @@ def test_evidence_shows_produced_files_but_never_the_installed_skill_text(tmp_pa
     skill_md = str(tmp_path / ".claude/skills/s/SKILL.md")
     reads_skill = call("Read", {"file_path": skill_md}, "SECRET SKILL BODY")
     changes = Changes(created=["image.bin", "link.md", "plan.md"], removed=["old.md"])
-    text = judge.evidence(trace(reads_skill, final=None), tmp_path, changes)
+    text = judge.evidence(trace(reads_skill, final=None), tmp_path, changes, ".claude/skills")
     assert "SECRET SKILL BODY" not in text and "(the installed skill's own files; omitted)" in text
     assert "- plan.md (created, 16 bytes)" in text and "    step one" in text
     assert "binary or unreadable" in text and "a symbolic link" in text
@@ -129,13 +129,13 @@ def test_answers_breaking_the_protocol_are_rejected_saying_how(text, problem):
 
 
 def test_the_read_only_spec_never_grants_writing_tools(tmp_path):
-    cli = agent.ClaudeCLI("claude", "2.1.332", frozenset({"--tools", "--setting-sources"}))
+    cli = agent.LocatedCLI("claude", "2.1.332", frozenset({"--tools", "--setting-sources"}))
     spec = agent.read_only_spec("grade", tmp_path)
     argv, notes = agent.build_argv(cli, spec, agent.Isolation(fresh_config_dir=True))
     assert argv[argv.index("--tools") + 1] == "Read,Glob,Grep"
     assert {"Write", "Edit", "Bash"} <= set(argv[argv.index("--disallowedTools") + 1 :])
     assert "--permission-mode" not in argv and "--allowedTools" not in argv and notes == []
-    older = agent.ClaudeCLI("claude", "2.0.0", frozenset())
+    older = agent.LocatedCLI("claude", "2.0.0", frozenset())
     _argv, notes = agent.build_argv(older, spec, agent.Isolation(fresh_config_dir=True))
     assert notes == ["claude 2.0.0 has no --tools; only --disallowedTools limited the tools"]
 
@@ -146,9 +146,7 @@ def test_the_read_only_spec_never_grants_writing_tools(tmp_path):
 @pytest.fixture
 def grade(claude_bin, fake_env, tmp_path):
     judge_agent = agent.ClaudeAgent(
-        agent.locate(claude_bin, {"PATH": os.environ.get("PATH", "")}),
-        agent.isolation_for(fake_env, tmp_path),
-        fake_env,
+        agent.locate(claude_bin, {"PATH": os.environ.get("PATH", "")}), fake_env, tmp_path
     )
     workspace = tmp_path / "ws"
     workspace.mkdir()

@@ -7,12 +7,12 @@ import contextlib
 import signal
 from pathlib import Path
 
-from harness.agent import TraceBuilder
+from harness.agent import ClaudeEvents
 from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUnderTest
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
-from tests.support.tracing import call, trace
+from tests.support.tracing import call, finished, trace
 
 
 class StandIn:
@@ -31,9 +31,7 @@ class StandIn:
     def run(self, spec):
         self.prompts.append(spec.prompt)
         self.during(spec)
-        return TraceBuilder({}).finish(
-            exit_code=None, stop_reason=self.stop_reason, stderr_tail="", elapsed_s=0.0
-        )
+        return finished(ClaudeEvents({}), exit_code=None, stop_reason=self.stop_reason)
 
     def redact(self, text: str) -> str:
         return text

@@ -12,10 +12,11 @@ from harness.behavioral.snapshot import Changes
 from tests.support.tracing import call, trace
 
 WS = Path("/srv/ws")
+SKILLS = ".claude/skills"
 
 
 def did(*calls, final=None):
-    return passages(trace(*calls, final=final), WS)
+    return passages(trace(*calls, final=final), WS, SKILLS)
 
 
 def test_logs_contain_is_a_case_insensitive_search_of_inputs_outputs_and_the_final_message():
@@ -35,7 +36,7 @@ def test_logs_contain_is_a_case_insensitive_search_of_inputs_outputs_and_the_fin
 def test_a_literal_only_in_the_injected_skill_text_fails_and_says_why():
     injected = ("Base directory for this skill: /srv/ws/.claude/skills/s\n\nAlways use QUILL-7731.",)
     found_in = passages(
-        trace(call("Skill", {"skill": "s"}, "Launching skill: s"), final="ok", injected=injected), WS
+        trace(call("Skill", {"skill": "s"}, "Launching skill: s"), final="ok", injected=injected), WS, SKILLS
     )
     (check,) = logs_contain(["quill-7731"], found_in, list(injected))
     assert not check.passed and check.detail.startswith("appears only in the skill's own text")

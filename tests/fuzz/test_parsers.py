@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness import json_positions, yamlsafe
+from harness.agent.claude_events import ClaudeEvents
 from harness.agent.logs import READERS
-from harness.agent.trace import TraceBuilder
 from harness.behavioral.judge import InvalidAnswer, parse_verdicts
 from harness.checks import references, skill_md
 from harness.cli.flags import parse_list
@@ -36,6 +36,7 @@ from tests.fuzz.strategies import (
     YAML_FRAGMENTS,
     built_from,
 )
+from tests.support.tracing import finished
 
 # A nightly-style run takes minutes per target on a busy machine: the suite's per-test time limit,
 # a guard against hangs in the default run, would stop it part way.
@@ -137,10 +138,10 @@ def test_markdown_links_and_their_targets(workdir: Path, text: str) -> None:
 @FUZZ
 @given(st.lists(STREAM_LINES, max_size=8), st.sampled_from(["completed", "killed", "result", "timeout"]))
 def test_stream_json(lines: list[str], stop: str) -> None:
-    builder = TraceBuilder({"pdf": "/ws/.claude/skills/pdf"})
+    builder = ClaudeEvents({"pdf": "/ws/.claude/skills/pdf"})
     for line in lines:
         builder.feed(line)
-    trace = builder.finish(exit_code=0, stop_reason=stop, stderr_tail="", elapsed_s=0.0)
+    trace = finished(builder, stop_reason=stop)
     assert all(isinstance(v, int) and v >= 0 for v in trace.usage.as_dict().values())
     assert trace.error is None or isinstance(trace.error, str)
     assert trace.final_message is None or isinstance(trace.final_message, str)

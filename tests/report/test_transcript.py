@@ -87,7 +87,7 @@ def test_a_cut_log_its_errors_and_stray_lines_are_said():
     trace.non_json_sample = "Segmentation fault\nmore\n"
     lines = render(kept(trace, ended=False, runtime="gemini"), "a")
     assert "no tool calls" in lines
-    assert "error: gemini reported an error: the API answered 529: overloaded" in lines
+    assert "error: the API answered 529 (overloaded): overloaded" in lines
     assert "2 lines were not JSON, starting: Segmentation fault …" in lines
     assert lines[-1] == f"ended: {NOT_ENDED}"
 

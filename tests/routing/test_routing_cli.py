@@ -315,7 +315,7 @@ def test_a_cli_exiting_non_zero_is_an_error_with_its_stderr(tmp_path, repo, fake
     assert run.code == 1
     for case in run.report["cases"]:
         assert case["verdict"] == "error"
-        assert case["error"] == "claude exited 3 without any output: fatal: the claude binary is corrupt"
+        assert case["error"] == "claude exited 3 without any JSON output: fatal: the claude binary is corrupt"
     assert valid(run.report) == []
     # This CLI's --help lacks --max-budget-usd: the report says the budget was not enforced.
     assert run.report["meta"]["notes"] == [

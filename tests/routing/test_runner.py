@@ -116,7 +116,7 @@ def test_no_decision_and_no_explanation_is_still_an_error(stop):
 
 
 def test_a_run_that_never_reached_init_still_gives_a_sample():
-    bare = Trace(stop_reason="completed", error="claude produced no stream-json output")
+    bare = Trace(stop_reason="completed", error="claude produced no JSON output")
     sample = sample_from(bare)
     assert sample.visible_skills == [] and sample.model is None and sample.verdict(None) == ERROR
 

@@ -1,0 +1,153 @@
+"""One agent CLI's JSON lines, read in order into a Trace: the base every runtime's reader fills.
+
+The line rules (blank, not JSON, nested too deep) and what every runtime records the same way (a
+tool call, the exact-name rule for a skill, its confirmation, usage, a reported error) live here;
+each runtime's subclass maps its own events onto them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from harness import nesting
+
+from .trace import (
+    MAX_EVENT_DEPTH,
+    NON_JSON_KEEP,
+    RESULT_TEXT_KEEP,
+    TOOL_CALLS_KEEP,
+    Activation,
+    ToolCall,
+    Trace,
+    Usage,
+    bounded_input,
+    clip_depth,
+    cut,
+    one_line,
+)
+
+
+class EventReader(ABC):
+    """Feed one run's stdout lines in order; read `.trace` at any time, and `finish()` at the end."""
+
+    def __init__(self, installed: Mapping[str, Path | str]):
+        self.trace = Trace()
+        self.installed = set(installed)
+        self.pending: dict[str, ToolCall] = {}  # tool calls awaiting their result
+        self.activation_by_call: dict[str, Activation] = {}
+
+    def feed(self, line: str) -> dict[str, Any] | None:
+        """Read one stdout line; returns its event, or None for a blank or non-JSON line."""
+        stripped = line.strip()
+        if not stripped:
+            return None
+        try:
+            event = json.loads(stripped)
+        except (ValueError, RecursionError):  # RecursionError: nested past what json can read
+            event = None
+        if not isinstance(event, dict):
+            self.note_non_json(stripped)
+            return None
+        if nesting.deeper_than(event, MAX_EVENT_DEPTH):
+            event = clip_depth(event, MAX_EVENT_DEPTH)
+        self.trace.event_count += 1
+        self.on_event(event)
+        return event
+
+    @abstractmethod
+    def on_event(self, event: dict[str, Any]) -> None:
+        """Record one event of the runtime's stream on the trace."""
+
+    def ends_run(self, event: dict[str, Any]) -> bool:
+        """This event is the runtime's last word: the run is over."""
+        return False
+
+    def result_reason(self) -> str:
+        """The stop reason of a run that reached its last event ("budget" where a spend cap ended it)."""
+        return "result"
+
+    def finish(self) -> Trace:
+        """The stream is over (or the run was stopped): settle what waited on a later event."""
+        return self.trace
+
+    def note_non_json(self, line: str) -> None:
+        trace = self.trace
+        trace.non_json_lines += 1
+        room = NON_JSON_KEEP - len(trace.non_json_sample)
+        if room > 0:
+            trace.non_json_sample += line[:room] + "\n"
+
+    # --- what subclasses record -------------------------------------------------------
+
+    def call(
+        self, call_id: str, name: str, input: Any, *, skill: str | None = None, parent: str | None = None
+    ) -> ToolCall:
+        """A tool call (`parent`: the subagent's call it runs inside); `skill` is the name it asks
+        the skill tool for, when it is a top-level one."""
+        trace = self.trace
+        made = ToolCall(
+            id=call_id,
+            name=name,
+            input=bounded_input(input),
+            parent_tool_use_id=parent,
+            skill_call=skill is not None,
+        )
+        self.pending[call_id] = made
+        if made.is_skill_inspection:
+            trace.inspection_calls += 1
+        elif made.counts_against_budget:
+            trace.budget_tool_calls += 1
+        if len(trace.tool_calls) < TOOL_CALLS_KEEP:
+            trace.tool_calls.append(made)
+        else:
+            trace.dropped_tool_calls += 1
+        if skill is not None:
+            self.decide(call_id, skill)
+        return made
+
+    def decide(self, call_id: str, raw_name: str) -> Activation:
+        """The model picked a skill by name: installed names match exactly, anything else is other:."""
+        name = raw_name.strip().removeprefix("/")
+        activation = Activation(
+            name=name if name in self.installed else f"other:{name}", raw_input_name=name, tool_use_id=call_id
+        )
+        self.trace.activations.append(activation)
+        self.activation_by_call[call_id] = activation
+        return activation
+
+    def answer(self, call_id: str, text: str, *, ok: bool) -> None:
+        """A tool call's result; for a skill call it confirms (or refutes) the activation."""
+        made = self.pending.pop(call_id, None)
+        if made is not None:
+            made.result_text = cut(text, RESULT_TEXT_KEEP)
+            made.is_error = not ok
+            made.answered = True
+        activation = self.activation_by_call.pop(call_id, None)
+        if activation is not None:
+            activation.confirmed = ok and activation.installed
+            activation.error_text = None if ok else cut(text, 500)
+            activation.settled = True
+
+    def add_usage(self, input_tokens: int = 0, output_tokens: int = 0, cache_read: int = 0) -> None:
+        self.trace.usage = self.trace.usage.plus(
+            Usage(input_tokens=input_tokens, output_tokens=output_tokens, cache_read_input_tokens=cache_read)
+        )
+
+    def fail(self, message: str, status: int | None = None) -> None:
+        """The runtime reported an error (usually the model API's)."""
+        trace = self.trace
+        trace.is_error = True
+        trace.result_errors.append(one_line(message))
+        if status is not None and trace.api_error_status is None:
+            trace.api_error_status = status
+
+
+def status_in(text: str) -> int | None:
+    """An HTTP status an error message carries (`"code": 429`, `status 503`), if any."""
+    match = re.search(r"(?:\"code\"|status(?:Code)?)\W{0,3}([45]\d\d)\b", text)
+    return int(match.group(1)) if match else None

@@ -1,0 +1,56 @@
+"""What every runtime takes and answers besides a Trace: the run's spec, the one error of an agent
+that cannot run, the limit on a probe, and whether a CLI's shell sandbox starts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+
+from .trace import StopPolicy
+
+PROBE_TIMEOUT_S = 60
+
+
+class AgentUnavailable(Exception):
+    """The agent cannot run at all; the message is one sentence naming the fix."""
+
+
+def probe_timeout(deadline: Deadline | None) -> float:
+    """A probe's limit: PROBE_TIMEOUT_S, or less when the command's --timeout has less left."""
+    return PROBE_TIMEOUT_S if deadline is None else deadline.cap(PROBE_TIMEOUT_S)
+
+
+@dataclass
+class RunSpec:
+    prompt: str
+    workspace: Path
+    model: str | None = None
+    effort: str | None = None
+    permission_mode: str | None = None  # None or e.g. "acceptEdits" (bypass is refused as root)
+    allowed_tools: Sequence[str] = ()
+    disallowed_tools: Sequence[str] = ()
+    max_budget_usd: float | None = None  # None or 0: no budget
+    timeout_s: float = 240.0
+    stop: StopPolicy | None = None  # called after each event; a returned reason stops the run
+    keep_log: Path | None = None  # raw stdout (the CLI's JSON lines) is written here
+    extra_args: Sequence[str] = ()
+    installed: Mapping[str, Path] | None = None  # default: the workspace's skills folder
+    tools: Sequence[str] = ()  # non-empty: the only built-in tools the model gets (--tools)
+    cancel: Cancellation | None = None  # once set, the run is stopped and its group killed
+    stop_after_skill: bool = False  # ask the CLI itself to end the run once a skill launches
+    sandbox: bool = False  # turn on the CLI's shell sandbox (the trace says whether it applied)
+
+
+@dataclass(frozen=True)
+class SandboxSupport:
+    """Whether this CLI's shell sandbox starts on this machine; `available` None: it does not say."""
+
+    available: bool | None
+    reason: str | None = None
+
+    def to_json(self) -> dict:
+        return {"available": self.available, "reason": self.reason}
