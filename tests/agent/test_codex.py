@@ -11,6 +11,7 @@ import pytest
 
 from harness.agent import RunSpec, stop_at_decision
 from harness.agent.codex import UNSANDBOXED_NOTE, CodexAgent, sandbox_mode
+from harness.agent.runtime import LocatedCLI
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
 from tests.support.agents import connect_fake
@@ -49,7 +50,7 @@ def routing_command(tmp_path: Path, path: str) -> tuple[list[str], list[str]]:
     """argv and notes of a routing run (no writes) of Codex with this PATH; nothing is started."""
     home = tmp_path / "home"
     home.mkdir()
-    agent = CodexAgent("codex", "0.169.0", {"PATH": path})
+    agent = CodexAgent(LocatedCLI("codex", "0.169.0"), {"PATH": path})
     argv, _, notes = agent.command(RunSpec(PROMPT, tmp_path), home)
     return argv, notes
 
