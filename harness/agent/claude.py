@@ -202,8 +202,11 @@ def build_argv(cli: LocatedCLI, spec: RunSpec, isolation: Isolation) -> tuple[li
             notes.append(f"claude {cli.version} has no --max-budget-usd; the budget was not enforced")
     if spec.permission_mode:
         argv += ["--permission-mode", spec.permission_mode]
-    if spec.allowed_tools:
-        argv += ["--allowedTools", *spec.allowed_tools]
+    # A skill whose frontmatter lists allowed-tools asks before it runs ("Execute skill: x"): a user
+    # approves it, a -p run refuses it. The room's skills are approved here, as a user would.
+    approved = [*spec.allowed_tools, *(f"Skill({name})" for name in room_names(spec))]
+    if approved:
+        argv += ["--allowedTools", *approved]
     if spec.tools:
         if cli.supports("--tools"):
             argv += ["--tools", ",".join(spec.tools)]
@@ -213,6 +216,17 @@ def build_argv(cli: LocatedCLI, spec: RunSpec, isolation: Isolation) -> tuple[li
         argv += ["--disallowedTools", *spec.disallowed_tools]
     argv += list(spec.extra_args)
     return argv, notes
+
+
+def room_names(spec: RunSpec) -> list[str]:
+    """The skills installed for this run: the spec's, else the workspace's skills folder."""
+    if spec.installed is not None:
+        return sorted(spec.installed)
+    folder = spec.workspace / SKILLS_SUBDIR
+    try:
+        return sorted(entry.name for entry in folder.iterdir() if (entry / "SKILL.md").is_file())
+    except OSError:
+        return []
 
 
 def sandbox_refusal(stderr: str) -> str | None:

@@ -16,6 +16,7 @@ import pytest
 
 from tests.fakeapi import RecordedRequest, write_skill
 from tests.fakeapi import replies as R
+from tests.support.helpers import make_skill
 from tests.support.routing import (
     CaseRouter,
     bash_forever,
@@ -747,3 +748,26 @@ def test_without_sandbox_routing_says_it_was_not_asked(fake_api, repo, env):
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
     run = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-pos-1")
     assert run.report["meta"]["sandbox"] == {"requested": False, "status": "off", "reason": None}
+
+
+# --- skills that ask for permission ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("allowed", ["Bash Read", "Bash(git *) Read"])
+def test_a_skill_with_allowed_tools_loads_as_for_a_user_and_decides_in_one_request(
+    fake_api, tmp_path, claude_bin, allowed
+):
+    """A skill whose frontmatter lists allowed-tools asks before it runs ("Execute skill: x"), which a
+    -p run refused: the stop hook never ran and the CLI asked the model again. One request a case."""
+    root = skills_repo(tmp_path / "repo", "beta")
+    front = {"name": "alpha", "description": "Does the alpha job.", "allowed-tools": allowed}
+    case = {"id": "alpha-yes", "skill_should_trigger": True, "prompt": "Do the alpha job."}
+    make_skill(root, "alpha", frontmatter=front, evals={"evaluations": [case]})
+    fake_api.script(CaseRouter({"alpha job": R.skill("alpha")}, later=R.text("should never be asked")))
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    tier0 = "tier0-positives,tier0-negatives,tier0-behavior"  # one case is enough here
+    run = route(
+        root, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-yes", "--warn", tier0
+    )
+    assert run.verdicts() == {"alpha-yes": "correct_trigger"}, run.stderr
+    assert len(fake_api.requests) == 1  # the decision's request; never a second after the skill ran
