@@ -259,7 +259,7 @@ def _blocks(message: Any) -> list[dict[str, Any]]:
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
-    return [b for b in content or [] if isinstance(b, dict)]
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
 
 
 def _text_of(content: Any) -> str:

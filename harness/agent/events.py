@@ -56,7 +56,16 @@ class EventReader(ABC):
         if nesting.deeper_than(event, MAX_EVENT_DEPTH):
             event = clip_depth(event, MAX_EVENT_DEPTH)
         self.trace.event_count += 1
-        self.on_event(event)
+        try:
+            self.on_event(event)
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+            # Any field of an agent's event may have the wrong type: the run is an error, never a crash.
+            kind = event.get("type") if isinstance(event.get("type"), str) else "untyped"
+            self.trace.error = self.trace.error or (
+                f"the agent's event {self.trace.event_count} ({kind}) "
+                f"held a field of a type skillscope does not read ({type(exc).__name__}: {exc}); "
+                "the run was not graded: rerun it, and report the CLI version if it recurs"
+            )
         return event
 
     @abstractmethod
