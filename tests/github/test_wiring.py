@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import cli, home
+from harness import cli
+from harness.authoring import home
 from tests.support.yamlfiles import ACTION, ROOT, WORKFLOWS, jobs, load, triggers
 
 PIPELINES = [p for p in WORKFLOWS if p.name in ("reusable.yml", "skill-evals.yml")]
