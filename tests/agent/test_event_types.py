@@ -77,7 +77,9 @@ ANY = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(KEYS), inner, max_size=4),
     max_leaves=6,
 )
-EVENT = st.fixed_dictionaries({"type": st.sampled_from(TYPES)}, optional={k: ANY for k in KEYS if k != "type"})
+EVENT = st.fixed_dictionaries(
+    {"type": st.sampled_from(TYPES)}, optional={k: ANY for k in KEYS if k != "type"}
+)
 
 
 @pytest.mark.parametrize("reader", READERS, ids=lambda r: r.__name__)
