@@ -53,11 +53,12 @@ class EventReader(ABC):
         if not isinstance(event, dict):
             self.note_non_json(stripped)
             return None
-        if nesting.deeper_than(event, MAX_EVENT_DEPTH):
-            event = clip_depth(event, MAX_EVENT_DEPTH)
+        found: dict[str, Any] = event
+        if nesting.deeper_than(found, MAX_EVENT_DEPTH):
+            found = clip_depth(found, MAX_EVENT_DEPTH)  # a dict still: the limit is above one level
         self.trace.event_count += 1
-        self.on_event(event)
-        return event
+        self.on_event(found)
+        return found
 
     @abstractmethod
     def on_event(self, event: dict[str, Any]) -> None:
