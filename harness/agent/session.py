@@ -67,6 +67,7 @@ class Agent(Protocol):
 
     runtime: str  # "claude", ...
     version: str
+    path: str  # the CLI's executable, which a report records (graders never read it)
     skills_folder: str  # where a workspace holds the installed room, relative to the workspace
     requests_to_decision: float  # model requests a routing case spends before the stop, on average
     temp_parent: Path | None  # where throwaway workspaces and config dirs go (None: a clean temp dir)
