@@ -370,7 +370,7 @@ def run_modes(
     described = agent_meta(shared, paid.settings, room if modes[0].mode == "routing" else names)
     done = live_meta(paid, live, names, mode, described, notes, paid.halt(selected, len(compared)))
     result = CompareResult(meta=done, cases=compared)
-    return paid.finish(result, partial(failure, result))
+    return paid.finish_saying_why(result, partial(failure, result))
 
 
 def dry_run(ctx: Context, live: Live, shared: Shared, modes: list[RoutingCompare | BehavioralCompare]) -> int:
