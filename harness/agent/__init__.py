@@ -8,7 +8,6 @@ only the Trace, and `Trace.failure` says whether and why a run failed.
 from .claude import (
     ClaudeAgent,
     Isolation,
-    LocatedCLI,
     build_argv,
     connect,
     isolation_for,
@@ -17,7 +16,7 @@ from .claude import (
 )
 from .claude_events import ClaudeEvents
 from .events import EventReader
-from .runtime import CliAgent
+from .runtime import CliAgent, LocatedCLI
 from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime
 from .session import Agent, AgentSettings, log_path, spec_for
 from .spec import AgentUnavailable, RunSpec, SandboxSupport

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
@@ -99,13 +100,13 @@ class Isolation:
     temp_parent: Path | None = None  # where throwaway dirs go (None: a clean temp dir)
     credential: str | None = field(default=None, repr=False)  # the env credential, handed over by file
 
-    def settings(self) -> dict:
-        settings = dict(PLUGIN_SKILLS_OFF)
+    def settings(self) -> dict[str, Any]:
+        settings: dict[str, Any] = dict(PLUGIN_SKILLS_OFF)
         if self.credential:
             settings["apiKeyHelper"] = KEY_HELPER
         return settings
 
-    def argv(self, hooks: Mapping | None = None, sandbox: bool = False) -> list[str]:
+    def argv(self, hooks: Mapping[str, Any] | None = None, sandbox: bool = False) -> list[str]:
         settings = {
             **self.settings(),
             **(SANDBOX_SETTINGS if sandbox else {}),
@@ -238,14 +239,14 @@ def sandbox_refusal(stderr: str) -> str | None:
     return None
 
 
-def _launched(trace: Trace, event: dict) -> bool:
+def _launched(trace: Trace, event: dict[str, Any]) -> bool:
     """The decision is a skill that launched, and the CLI has not started another turn: its hook
     ends the run next. (It does not fire for a launch that failed, such as an unknown name.)"""
     decision = trace.decision
     return decision is not None and decision.confirmed and event.get("type") != "assistant"
 
 
-def read_only_spec(prompt: str, workspace: Path, **fields) -> RunSpec:
+def read_only_spec(prompt: str, workspace: Path, **fields: Any) -> RunSpec:
     """A run that may read `workspace` but not write, edit or run anything (e.g. a judge)."""
     return RunSpec(
         prompt,
@@ -260,7 +261,7 @@ def read_only_spec(prompt: str, workspace: Path, **fields) -> RunSpec:
 # --- the agent ------------------------------------------------------------------------
 
 
-class ClaudeAgent(CliAgent):
+class ClaudeAgent(CliAgent[Path | None]):
     """The `claude` CLI as an Agent: located once, isolated the same way for every run, and ended
     at the decision by its own stop hook (killing its process group stays the fallback)."""
 
@@ -306,7 +307,7 @@ class ClaudeAgent(CliAgent):
                 f"claude {self.version} cannot isolate skills (no --setting-sources): {hint}"
             )
 
-    def ends_itself_at(self, reason: str, spec: RunSpec, trace: Trace, event: dict) -> bool:
+    def ends_itself_at(self, reason: str, spec: RunSpec, trace: Trace, event: dict[str, Any]) -> bool:
         """At a launched skill the stop hook ends the run once the CLI has printed its result (and
         cost); a CLI that starts another turn instead is stopped there, as without the hook."""
         return reason == "activation" and stops_itself(self.cli, spec) and _launched(trace, event)

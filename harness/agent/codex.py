@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.jsonfields import object_at
 from harness.secrets import write_private
 
 from .events import EventReader, status_in
@@ -79,7 +80,7 @@ def skill_read_by(command: str, installed: set[str]) -> str | None:
 class CodexEvents(EventReader):
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
-        item = event.get("item") if isinstance(event.get("item"), dict) else {}
+        item = object_at(event, "item")
         if kind == "thread.started":
             self.trace.init = InitInfo(
                 [], [], None, None, None, None, str(event.get("thread_id") or ""), None
@@ -99,14 +100,14 @@ class CodexEvents(EventReader):
         elif kind == "item.completed" and item.get("type") == "agent_message":
             self.trace.final_message = str(item.get("text") or "")
         elif kind == "turn.completed":
-            usage = event.get("usage") if isinstance(event.get("usage"), dict) else {}
+            usage = object_at(event, "usage")
             self.add_usage(
                 int(usage.get("input_tokens") or 0),
                 int(usage.get("output_tokens") or 0),
                 int(usage.get("cached_input_tokens") or 0),
             )
         elif kind == "turn.failed":
-            error = event.get("error") if isinstance(event.get("error"), dict) else {}
+            error = object_at(event, "error")
             message = str(error.get("message") or "the turn failed")
             self.fail(message, status_in(message))
 
@@ -114,7 +115,7 @@ class CodexEvents(EventReader):
         return event.get("type") in ("turn.completed", "turn.failed")
 
 
-class CodexAgent(CliAgent):
+class CodexAgent(CliAgent[Path]):
     runtime = "codex"
     credential_vars = ("OPENAI_API_KEY",)
     endpoint_var = "OPENAI_BASE_URL"

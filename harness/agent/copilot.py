@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.jsonfields import object_at
 from harness.secrets import write_private
 
 from .events import EventReader
@@ -38,7 +39,7 @@ READ_TOOLS = {"view": "path", "grep": "paths", "glob": "paths"}
 
 class CopilotEvents(EventReader):
     def on_event(self, event: dict[str, Any]) -> None:
-        kind, data = event.get("type"), event.get("data") if isinstance(event.get("data"), dict) else {}
+        kind, data = event.get("type"), object_at(event, "data")
         if kind == "session.skills_loaded":
             skills = [s for s in data.get("skills") or [] if isinstance(s, dict)]
             names = [str(s.get("name")) for s in skills if s.get("enabled", True)]
@@ -70,8 +71,8 @@ class CopilotEvents(EventReader):
                 self.fail(f"copilot exited {code}")
 
     def _complete(self, data: dict[str, Any]) -> None:
-        result = data.get("result") if isinstance(data.get("result"), dict) else {}
-        error = data.get("error") if isinstance(data.get("error"), dict) else {}
+        result = object_at(data, "result")
+        error = object_at(data, "error")
         text = str(result.get("content") or error.get("message") or "")
         properties = (data.get("toolTelemetry") or {}).get("properties") or {}
         ok = data.get("success") is True and properties.get("found", "true") != "false"
@@ -81,7 +82,7 @@ class CopilotEvents(EventReader):
         return event.get("type") == "result"
 
 
-class CopilotAgent(CliAgent):
+class CopilotAgent(CliAgent[Path]):
     runtime = "copilot"
     requests_to_decision = 1.0  # the skill tool's result arrives before the second request
     credential_vars = ("COPILOT_PROVIDER_API_KEY",)

@@ -53,20 +53,21 @@ class EventReader(ABC):
         if not isinstance(event, dict):
             self.note_non_json(stripped)
             return None
-        if nesting.deeper_than(event, MAX_EVENT_DEPTH):
-            event = clip_depth(event, MAX_EVENT_DEPTH)
+        found: dict[str, Any] = event
+        if nesting.deeper_than(found, MAX_EVENT_DEPTH):
+            found = clip_depth(found, MAX_EVENT_DEPTH)  # a dict still: the limit is above one level
         self.trace.event_count += 1
         try:
-            self.on_event(event)
+            self.on_event(found)
         except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
             # Any field of an agent's event may have the wrong type: the run is an error, never a crash.
-            kind = event.get("type") if isinstance(event.get("type"), str) else "untyped"
+            kind = found.get("type") if isinstance(found.get("type"), str) else "untyped"
             self.trace.error = self.trace.error or (
                 f"the agent's event {self.trace.event_count} ({kind}) "
                 f"held a field of a type skillscope does not read ({type(exc).__name__}: {exc}); "
                 "the run was not graded: rerun it, and report the CLI version if it recurs"
             )
-        return event
+        return found
 
     @abstractmethod
     def on_event(self, event: dict[str, Any]) -> None:

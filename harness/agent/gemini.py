@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.jsonfields import object_at
+
 from .events import EventReader, status_in
 from .runtime import CliAgent, writes_allowed
 from .spec import RunSpec
@@ -56,7 +58,7 @@ class GeminiEvents(EventReader):
             normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
             self.text = ""
         elif kind == "tool_result":
-            error = event.get("error") if isinstance(event.get("error"), dict) else {}
+            error = object_at(event, "error")
             text = str(event.get("output") or error.get("message") or "")
             self.answer(str(event.get("tool_id") or ""), text, ok=event.get("status") == "success")
         elif kind == "message" and event.get("role") == "assistant":
@@ -64,14 +66,14 @@ class GeminiEvents(EventReader):
             self.text = self.text + piece if event.get("delta") else piece
             self.trace.final_message = self.text
         elif kind == "result":
-            stats = event.get("stats") if isinstance(event.get("stats"), dict) else {}
+            stats = object_at(event, "stats")
             self.add_usage(
                 int(stats.get("input_tokens") or 0),
                 int(stats.get("output_tokens") or 0),
                 int(stats.get("cached") or 0),
             )
             if event.get("status") != "success":
-                error = event.get("error") if isinstance(event.get("error"), dict) else {}
+                error = object_at(event, "error")
                 message = str(error.get("message") or "the run failed")
                 self.fail(message, status_in(message))
 
@@ -79,7 +81,7 @@ class GeminiEvents(EventReader):
         return event.get("type") == "result"
 
 
-class GeminiAgent(CliAgent):
+class GeminiAgent(CliAgent[Path]):
     runtime = "gemini"
     requests_to_decision = 2.0  # the follow-up request is already sent when the confirming line appears
     credential_vars = ("GEMINI_API_KEY",)

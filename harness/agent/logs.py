@@ -33,7 +33,7 @@ OPENERS: dict[str, Callable[[Mapping[str, Any]], bool]] = {
     "gemini": lambda event: event.get("type") == "init",
     "opencode": lambda event: "sessionID" in event or str(event.get("type")).startswith("step_"),
 }
-READERS: dict[str, Callable[[Mapping[str, Path]], EventReader]] = {
+READERS: dict[str, Callable[[Mapping[str, Path | str]], EventReader]] = {
     "claude": ClaudeEvents,
     "copilot": CopilotEvents,
     "codex": CodexEvents,
@@ -153,7 +153,7 @@ def survey(path: Path, runtime: str | None) -> tuple[str, list[str]]:
     return runtime, named
 
 
-def first_event(line: str) -> dict | None:
+def first_event(line: str) -> dict[str, Any] | None:
     """The line's JSON object, or None when it holds none (a log may open with the CLI's own warnings)."""
     try:
         event = json.loads(line)

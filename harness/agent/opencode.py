@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.jsonfields import object_at
 from harness.secrets import write_private
 
 from .events import EventReader, status_in
@@ -45,7 +46,7 @@ RG_HINT = (
 class OpenCodeEvents(EventReader):
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
-        part = event.get("part") if isinstance(event.get("part"), dict) else {}
+        part = object_at(event, "part")
         if self.trace.init is None and event.get("sessionID"):
             self.trace.init = InitInfo([], [], None, None, None, None, str(event["sessionID"]), None)
         if kind == "tool_use":
@@ -53,41 +54,41 @@ class OpenCodeEvents(EventReader):
         elif kind == "text" and part.get("text"):
             self.trace.final_message = str(part["text"])
         elif kind == "step_finish":
-            tokens = part.get("tokens") if isinstance(part.get("tokens"), dict) else {}
-            cache = tokens.get("cache") if isinstance(tokens.get("cache"), dict) else {}
+            tokens = object_at(part, "tokens")
+            cache = object_at(tokens, "cache")
             self.add_usage(
                 int(tokens.get("input") or 0), int(tokens.get("output") or 0), int(cache.get("read") or 0)
             )
             if isinstance(part.get("cost"), (int, float)):
                 self.trace.cost_usd = (self.trace.cost_usd or 0.0) + float(part["cost"])
         elif kind == "error":
-            error = event.get("error") if isinstance(event.get("error"), dict) else {}
-            data = error.get("data") if isinstance(error.get("data"), dict) else {}
+            error = object_at(event, "error")
+            data = object_at(error, "data")
             status = data.get("statusCode")
             message = str(data.get("message") or error.get("name") or "error")
             self.fail(message, status if isinstance(status, int) else status_in(message))
 
     def _tool(self, part: dict[str, Any]) -> None:
-        state = part.get("state") if isinstance(part.get("state"), dict) else {}
+        state = object_at(part, "state")
         name, given = str(part.get("tool") or ""), state.get("input")
         skill = given.get("name") if isinstance(given, dict) else None
         call_id = str(part.get("callID") or part.get("id") or "")
         made = self.call(call_id, name, given, skill=str(skill or "") if name == SKILL_TOOL else None)
         normalise(made, SHELL_TOOLS, WRITE_TOOLS, READ_TOOLS)
-        metadata = state.get("metadata") if isinstance(state.get("metadata"), dict) else {}
+        metadata = object_at(state, "metadata")
         if made.skill_call and isinstance(metadata.get("dir"), str):
             made.read = metadata["dir"]  # its output is the skill's own text, read from there
         ok = state.get("status") == "completed"
         self.answer(call_id, str(state.get("output") if ok else state.get("error") or ""), ok=ok)
 
     def ends_run(self, event: dict[str, Any]) -> bool:
-        part = event.get("part") if isinstance(event.get("part"), dict) else {}
+        part = object_at(event, "part")
         return event.get("type") == "error" or (
             event.get("type") == "step_finish" and part.get("reason") == "stop"
         )
 
 
-class OpenCodeAgent(CliAgent):
+class OpenCodeAgent(CliAgent[Path]):
     runtime = "opencode"
     credential_vars = ("OPENAI_API_KEY",)
     endpoint_var = "OPENAI_BASE_URL"

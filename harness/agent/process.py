@@ -10,6 +10,7 @@ its environment and loses its parent before the kill is the one that can still g
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import queue
 import signal
@@ -21,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from harness.cancel import Cancellation
 from harness.secrets import open_private
@@ -120,8 +122,8 @@ class Child:
 
     def _feed_stdin(self, data: bytes) -> None:
         # Writing then closing matters: an open stdin pipe makes the CLI wait for more.
+        assert self.proc.stdin is not None
         with contextlib.suppress(OSError):
-            assert self.proc.stdin is not None
             self.proc.stdin.write(data)
         with contextlib.suppress(OSError):
             self.proc.stdin.close()
@@ -140,7 +142,9 @@ class Child:
                 return
 
     def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
+        # Popen's pipes are buffered (bufsize -1), though its types say only IO[bytes]; read1 takes
+        # what is there without waiting for a full chunk.
+        assert isinstance(self.proc.stderr, io.BufferedIOBase)
         with contextlib.suppress(OSError, ValueError):
             while chunk := self.proc.stderr.read1(4096):
                 self._stderr.append(chunk)
@@ -329,7 +333,14 @@ def guarded(on_line: Callable[[str], str | None], failures: list[str]) -> Callab
     return take
 
 
-def _pump(child: Child, deadline: float, cancel, log, redact, on_line) -> str | None:
+def _pump(
+    child: Child,
+    deadline: float,
+    cancel: Cancellation | None,
+    log: IO[bytes] | None,
+    redact: Callable[[str], str],
+    on_line: Callable[[str], str | None],
+) -> str | None:
     while True:
         if cancel is not None and cancel.is_set():
             return "cancelled"

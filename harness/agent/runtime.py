@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
@@ -31,13 +32,19 @@ from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RunSpec, SandboxSupport, pr
 from .trace import Trace
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
+if TYPE_CHECKING:
+    from typing_extensions import Self  # typing's own from Python 3.11
+
 PREFLIGHT_PROMPT = "Reply with the single word: ok"
+# What a run's `home()` yields: a throwaway folder, or (claude without an env credential) None.
+HomeT = TypeVar("HomeT", Path, Path | None)
 
 
 def pins() -> dict[str, dict[str, str]]:
     """Each agent CLI's npm package, pinned version and executable, from harness/data/agents.json."""
     text = resources.files("harness").joinpath("data/agents.json").read_text(encoding="utf-8")
-    return json.loads(text)
+    pinned: dict[str, dict[str, str]] = json.loads(text)
+    return pinned
 
 
 def install_hint(runtime: str) -> str:
@@ -134,7 +141,7 @@ def probe(
 # --- the agent ----------------------------------------------------------------------------
 
 
-class CliAgent(ABC):
+class CliAgent(ABC, Generic[HomeT]):
     """An agent CLI run with a throwaway home per run, through the one drive loop (`run`).
 
     Subclasses set `runtime`, `skills_folder`, `requests_to_decision` and the variables naming
@@ -169,7 +176,7 @@ class CliAgent(ABC):
         *,
         deadline: Deadline | None = None,
         cancel: Cancellation | None = None,
-    ) -> CliAgent:
+    ) -> Self:
         """The runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and probed,
         within the command's `deadline` and until `cancel`."""
         env = cls.probe_env(environ)
@@ -184,7 +191,7 @@ class CliAgent(ABC):
         return environ
 
     @abstractmethod
-    def command(self, spec: RunSpec, home: Path | None) -> tuple[list[str], dict[str, str], list[str]]:
+    def command(self, spec: RunSpec, home: HomeT) -> tuple[list[str], dict[str, str], list[str]]:
         """argv, environment and notes (options it could not honour) for one run, its state in `home`
         (see `home()`)."""
 
@@ -200,12 +207,12 @@ class CliAgent(ABC):
         """Raise AgentUnavailable when something the runtime needs is missing (before any run)."""
         return  # most runtimes need nothing beyond their CLI
 
-    def home(self) -> AbstractContextManager[Path | None]:
+    def home(self) -> AbstractContextManager[HomeT]:
         """A throwaway home for one run (config, state, sessions), outside the workspace; None where
         the runtime keeps the user's own."""
         return self.fresh_dir(self.runtime)
 
-    def ends_itself_at(self, reason: str, spec: RunSpec, trace: Trace, event: dict) -> bool:
+    def ends_itself_at(self, reason: str, spec: RunSpec, trace: Trace, event: dict[str, Any]) -> bool:
         """Whether the CLI ends this run by itself right after the stop `reason` its policy just
         gave: its own last event is then awaited (with its cost) instead of killing it now."""
         return False
@@ -216,7 +223,9 @@ class CliAgent(ABC):
 
     # --- the Agent protocol -------------------------------------------------------------
 
-    def workspace(self, room: Mapping[str, Path], fixture: Path | None = None):
+    def workspace(
+        self, room: Mapping[str, Path], fixture: Path | None = None
+    ) -> AbstractContextManager[Path]:
         return stage_workspace(room, self.temp_parent, fixture, skills_subdir=Path(self.skills_folder))
 
     def redact(self, text: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Protocol
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
@@ -11,7 +12,22 @@ from harness.deadline import Deadline
 from . import claude, codex, copilot, gemini, opencode
 from .session import Agent
 
-CONNECTORS = {
+
+class Connect(Protocol):
+    """How a runtime's CLI is located and probed (each runtime module's `connect`)."""
+
+    def __call__(
+        self,
+        explicit: str | None,
+        environ: Mapping[str, str],
+        temp_parent: Path | None = None,
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> Agent: ...
+
+
+CONNECTORS: dict[str, Connect] = {
     "claude": claude.connect,
     "copilot": copilot.connect,
     "codex": codex.connect,

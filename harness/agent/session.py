@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
@@ -42,7 +42,7 @@ class AgentSettings:
         return None if self.keep_logs is None else log_path(self.keep_logs, case_id, suffix)
 
 
-def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields) -> RunSpec:
+def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields: Any) -> RunSpec:
     """A RunSpec carrying the shared settings; `fields` add or override per-run options."""
     base = {
         "model": settings.model,
@@ -67,6 +67,7 @@ class Agent(Protocol):
 
     runtime: str  # "claude", ...
     version: str
+    path: str  # the CLI's executable, which a report records (graders never read it)
     skills_folder: str  # where a workspace holds the installed room, relative to the workspace
     requests_to_decision: float  # model requests a routing case spends before the stop, on average
     temp_parent: Path | None  # where throwaway workspaces and config dirs go (None: a clean temp dir)

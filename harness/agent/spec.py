@@ -52,5 +52,5 @@ class SandboxSupport:
     available: bool | None
     reason: str | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, bool | str | None]:
         return {"available": self.available, "reason": self.reason}

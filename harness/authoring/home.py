@@ -8,6 +8,7 @@ may belong to another copy, reads the pyproject.toml beside its package.
 from __future__ import annotations
 
 import re
+import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -70,9 +71,9 @@ def _from_pyproject(path: Path) -> str | None:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return None
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10
+    else:  # Python 3.10
         import tomli as tomllib
     try:
         project = tomllib.loads(text).get("project", {})

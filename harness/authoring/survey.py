@@ -106,7 +106,8 @@ def negatives_files(root: Path, skill_folders: set[Path]) -> tuple[list[str], li
     for folder in sorted(root.iterdir()):
         if folder.is_dir() and folder not in skill_folders and not _skipped(folder):
             candidates += folder.glob(NEGATIVES_NAME)
-    dataset, bare = [], []
+    dataset: list[str] = []
+    bare: list[str] = []
     for path in sorted(p for p in candidates if p.is_file()):
         try:
             data = json.loads(read_text(path))

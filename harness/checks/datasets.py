@@ -82,7 +82,7 @@ def _trigger_rules(data: Dataset, catalog: Catalog) -> list[Finding]:
                     )
                 )
         if case.workspace is not None and data.skill is not None:
-            out.extend(_workspace(case, data, catalog))
+            out.extend(_workspace(case, data, data.skill, catalog))
         if "owner" in item:
             out.extend(_owner(case, data, catalog))
     return out
@@ -125,8 +125,10 @@ def _owner(case, data: Dataset, catalog: Catalog) -> list[Finding]:
     return []
 
 
-def _workspace(case, data: Dataset, catalog: Catalog) -> list[Finding]:
-    skill_dir = catalog.repo.skill_dirs[data.skill]
+def _workspace(case, data: Dataset, skill: str, catalog: Catalog) -> list[Finding]:
+    """The fixture folder of a case of `skill`'s dataset stays inside the skill, exists, and holds no
+    copy of the dataset."""
+    skill_dir = catalog.repo.skill_dirs[skill]
     target = skill_dir / case.workspace
     if ".." in case.workspace.replace("\\", "/").split("/") or not is_inside(target, skill_dir):
         return [

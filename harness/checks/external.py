@@ -24,6 +24,8 @@ from harness.model import findings
 from harness.model.findings import Finding
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     import requests
 
 
@@ -171,32 +173,13 @@ def is_name(host: str) -> bool:
 
 
 def new_session(max_redirects: int) -> requests.Session:
-    import requests  # on first use: a structural run without --external never pays for the import
+    # On first use: a structural run without --external never pays for importing requests.
+    from harness.checks.http_session import SettledSession
 
-    session = requests.Session()
+    session = SettledSession()
     session.headers.update({"User-Agent": USER_AGENT, "Accept": "*/*"})
     session.max_redirects = max_redirects
-    session.merge_environment_settings = settled_once(session.merge_environment_settings)
     return session
-
-
-def settled_once(merge: Callable[..., dict]) -> Callable[..., dict]:
-    """requests' merge_environment_settings, asked once per scheme and host: it reads the proxy
-    variables by scanning the whole environment twice for every request (a third of a link check's
-    CPU), and its answer depends on the URL only through its scheme and host (no_proxy, per-scheme
-    proxies). The settings still come from requests itself, so proxies, no_proxy and CA bundles
-    behave exactly as they do for any requests user."""
-    settled: dict[tuple, dict] = {}
-
-    def merge_environment_settings(url, proxies, stream, verify, cert) -> dict:
-        parts = urlsplit(url)
-        key = (parts.scheme, parts.netloc, repr(proxies), stream, verify, cert)
-        if key not in settled:
-            settled[key] = merge(url, proxies, stream, verify, cert)
-        found = settled[key]
-        return {**found, "proxies": dict(found.get("proxies") or {})}
-
-    return merge_environment_settings
 
 
 def check_scan(scan: Scan, options: ExternalOptions, deadline: float | None = None) -> ExternalReport:
@@ -262,7 +245,7 @@ class Checker:
         from concurrent.futures import ThreadPoolExecutor, wait  # only when there are URLs to fetch
 
         workers = max(1, min(self.options.jobs, len(hosts)))
-        chains = []
+        chains: list[Future[None]] = []
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="skillscope-url") as pool:
             try:
                 chains.extend(pool.submit(self.check_host, items) for items in hosts)

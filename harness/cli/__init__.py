@@ -162,6 +162,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
     except ModuleNotFoundError as exc:  # a broken install, not a bug of ours: say how to mend it
         (ctx.stderr if ctx else sys.stderr).write(missing_module(exc))
         return 3
+    assert chosen is not None  # without one argparse has exited: COMMAND is required
     from harness.cli import collector, resolve, settings
     from harness.context import Context
     from harness.errors import HarnessError

@@ -120,14 +120,14 @@ def parse_list(flag: str, text: str | Sequence[str] | None) -> list[str]:
 
 
 # A glob flag takes several words: `--skills-dir skills/*` unquoted reaches us as the shell's expansion.
-SEVERAL_WORDS = {"nargs": "+"}
+SEVERAL_WORDS = "+"  # the nargs of one or more
 
 
 def add_skills_dir(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--skills-dir",
         metavar="GLOBS",
-        **SEVERAL_WORDS,
+        nargs=SEVERAL_WORDS,
         help="root-relative globs naming skill directories, as a JSON array or a comma "
         f"list (default: ${FLAGS['skills-dir'].env}, else every directory in the current one)",
     )
@@ -231,7 +231,7 @@ def add_docs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--docs",
         metavar="GLOBS",
-        **SEVERAL_WORDS,
+        nargs=SEVERAL_WORDS,
         help="markdown outside the skills (README, docs tree) whose links are checked too",
     )
 

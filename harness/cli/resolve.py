@@ -93,7 +93,7 @@ def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
     raw = getattr(args, "skills_dir", None)
     source = "--skills-dir"
     env = FLAGS["skills-dir"].env
-    if raw is None and ctx.environ.get(env):
+    if raw is None and env is not None and ctx.environ.get(env):
         raw, source = ctx.environ[env], env
     globs = parse_list(source, raw) or repo_mod.default_globs(root, ctx.cwd)
     return repo_mod.discover(root, globs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,9 +62,9 @@ def _read(path: Path, table: tuple[str, ...]) -> Settings | None:
         raise UsageError(f"cannot read {path} ({exc}); fix the file or its permissions.") from None
     if table and table[-1] not in text:
         return None  # a pyproject.toml without a [tool.skillscope] table: not parsed, nor its parser imported
-    try:
+    if sys.version_info >= (3, 11):
         import tomllib
-    except ModuleNotFoundError:  # Python 3.10
+    else:  # Python 3.10
         import tomli as tomllib
     try:
         data = tomllib.loads(text)

@@ -121,10 +121,10 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
             "applies; routing grades the others."
         )
         return 0
-    skills = {
-        name: SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
-        for name in dict.fromkeys(c.skill for c in cases)
-    }
+    skills = {}
+    for name in dict.fromkeys(c.skill for c in cases):
+        assert name is not None  # a behavioral case belongs to a skill (shared negatives route only)
+        skills[name] = SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
     paid = paid_run(args, ctx, repo, deadline, cancel)
     settings = paid.agent_settings(
         BehavioralSettings,
@@ -237,6 +237,7 @@ def dry_run(ctx: Context, runner: BehavioralRun, cases: list[Case]) -> int:
     ctx.out("## Behavioral dry run: nothing was sent")
     ctx.out(f"Cases ({len(cases)}), each with its own skill installed alone:")
     for case in cases:
+        assert case.skill is not None  # a behavioral case belongs to a skill
         hit = runner.cached(runner.skills[case.skill], case)
         if hit is not None:
             spent = (hit.agent.usage.plus(hit.judge.usage), hit.cost_usd)

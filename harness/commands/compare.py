@@ -196,7 +196,7 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
     room = resolve_room(parse_list("--routing-room", args.routing_room), repo, names)
     with ExitStack() as stack:
         base = side_dirs(stack, args.baseline, "--baseline", repo, names, ctx)
-        cand = side_dirs(stack, args.candidate, "--candidate", repo, names, ctx)
+        cand = candidate_dirs(stack, args.candidate, repo, names, ctx)
         candidate = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
         loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), resolve.negatives_from(args))
         require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
@@ -234,8 +234,8 @@ class Versions:
 
     repo: Repo
     candidate_repo: Repo
-    baseline: dict[str, Path | None]
-    candidate: dict[str, Path | None]
+    baseline: dict[str, Path | None]  # None: --baseline none
+    candidate: dict[str, Path]
 
 
 def chosen_modes(
@@ -252,9 +252,9 @@ def chosen_modes(
     only = parse_list("--only", args.only)
     behavioral = None if args.mode == "routing" else behavioral_mode(args, found, loaded, names, only)
     mode = args.mode or (BOTH if behavioral and behavioral.cases else "routing")
-    chosen = []
+    chosen: list[RoutingCompare | BehavioralCompare] = []
     if mode in ("routing", BOTH):
-        settings = paid.agent_settings(
+        routing_settings = paid.agent_settings(
             RoutingSettings,
             case_timeout=limit(paid.settings, "routing", "case_timeout"),
             max_budget_usd=limit(paid.settings, "routing", "max_budget_usd"),
@@ -265,21 +265,22 @@ def chosen_modes(
         routing = routing_mode(args, found, loaded, names, room, only)
         if not routing.cases:
             raise UsageError("no routing case selected; check --skill and --only.")
-        chosen.append(with_settings(routing, settings, mode_logs(logs, mode, "routing")))
+        chosen.append(with_settings(routing, routing_settings, mode_logs(logs, mode, "routing")))
     if mode in ("behavioral", BOTH):
+        assert behavioral is not None  # made whenever --mode is not routing
         if not behavioral.cases:
             raise UsageError(
                 "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
                 "check --skill and --only."
             )
-        settings = paid.agent_settings(
+        behavioral_settings = paid.agent_settings(
             BehavioralSettings,
             case_timeout=limit(paid.settings, "behavioral", "case_timeout"),
             max_budget_usd=limit(paid.settings, "behavioral", "max_budget_usd"),
             judge_model=args.judge_model or args.model,
             strict_isolation=args.strict_isolation,
         )
-        chosen.append(with_settings(behavioral, settings, mode_logs(logs, mode, "behavioral")))
+        chosen.append(with_settings(behavioral, behavioral_settings, mode_logs(logs, mode, "behavioral")))
     return chosen
 
 
@@ -312,13 +313,13 @@ def behavioral_mode(
     read = behavioral_hooks.declared if args.dry_run else behavioral_hooks.load  # a dry run runs no repo code
     hooks = {n: read(n, cand[n], repo.rel(repo.skill_dirs[n] / behavioral_hooks.HOOKS_FILE)) for n in names}
     chosen = catalog.select_cases(loaded.cases(names, extended=args.extended), only, names)
-    skills = {
-        n: (
-            SkillUnderTest(n, cand[n], hooks[n], installed={n: base[n]} if base[n] else {}),
+    skills = {}
+    for n in names:
+        against = base[n]  # None: --baseline none, so the baseline side installs nothing
+        skills[n] = (
+            SkillUnderTest(n, cand[n], hooks[n], installed={n: against} if against else {}),
             SkillUnderTest(n, cand[n], hooks[n]),
         )
-        for n in names
-    }
     return BehavioralCompare(versions.at_home(behavioral_cases(chosen, hooks), repo, cand), skills, {})
 
 
@@ -369,7 +370,7 @@ def run_modes(
     described = agent_meta(shared, paid.settings, room if modes[0].mode == "routing" else names)
     done = live_meta(paid, live, names, mode, described, notes, paid.halt(selected, len(compared)))
     result = CompareResult(meta=done, cases=compared)
-    return paid.finish(result, partial(failure, result))
+    return paid.finish_saying_why(result, partial(failure, result))
 
 
 def dry_run(ctx: Context, live: Live, shared: Shared, modes: list[RoutingCompare | BehavioralCompare]) -> int:
@@ -427,6 +428,18 @@ def side_dirs(
         )
         for name in names
     }
+
+
+def candidate_dirs(
+    stack: ExitStack, spec: str | None, repo: Repo, names: list[str], ctx: Context
+) -> dict[str, Path]:
+    """Each compared skill's folder in the candidate: always one, as --candidate none is refused
+    before (compared_skills)."""
+    folders = {}
+    for name, folder in side_dirs(stack, spec, "--candidate", repo, names, ctx).items():
+        assert folder is not None
+        folders[name] = folder
+    return folders
 
 
 def side_rooms(room: list[str], candidate_repo: Repo, baseline: dict[str, Path | None]) -> dict[str, dict]:

@@ -72,7 +72,7 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
         },
         halt=paid.halt(args.repeat * len(room), len(runs)),
     )
-    return paid.finish(CostResult(meta=meta, runs=runs), lambda: NOT_COMPARABLE)
+    return paid.finish_saying_why(CostResult(meta=meta, runs=runs), lambda: NOT_COMPARABLE)
 
 
 def rooms(args: argparse.Namespace, repo: Repo) -> dict[str, dict]:

@@ -19,6 +19,10 @@ from harness.files import UnreadableFile, packaged_text, read_text
 from harness.model.findings import ERROR, Finding, fingerprint_of
 from harness.model.repo import Repo
 
+TYPE_CHECKING = False  # typing's flag without importing typing, which these need only for annotations
+if TYPE_CHECKING:
+    from typing import Any
+
 DEFAULT = Path(".skillscope") / "baseline.json"
 FORMAT = 1
 
@@ -26,7 +30,8 @@ FORMAT = 1
 @dataclass
 class Baseline:
     path: Path | None = None  # None: no baseline in force
-    recorded: dict[str, dict] = field(default_factory=dict)  # fingerprint -> rule, path, message, count
+    # fingerprint -> rule, path, message, count
+    recorded: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def counts(self) -> Counter[str]:
         return Counter({key: entry.get("count", 1) for key, entry in self.recorded.items()})
@@ -37,7 +42,7 @@ class Adopted:
     """Findings with the baseline and demotions applied, and the recorded ones that no longer occur."""
 
     findings: list[Finding]
-    fixed: list[dict] = field(default_factory=list)
+    fixed: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,7 @@ class Adoption:
     def apply(self, found: Iterable[Finding]) -> Adopted:
         return apply(found, self.baseline, self.demoted)
 
-    def record(self, adopted: Adopted, repo: Repo) -> dict:
+    def record(self, adopted: Adopted, repo: Repo) -> dict[str, Any]:
         """The result fields saying what the baseline and --warn changed."""
         path = self.baseline.path
         return {
@@ -85,12 +90,12 @@ def load(explicit: str | None, root: Path, cwd: Path) -> Baseline:
     return Baseline(path, {keyed(e): e for e in entries})
 
 
-def keyed(entry: dict) -> str:
+def keyed(entry: dict[str, Any]) -> str:
     """An entry's fingerprint, derived again from its rule, file and message where it records them, so
     a baseline written by an older harness is read by today's rule for what a finding's name is."""
-    fields = [entry.get(k) for k in ("rule", "path", "message")]
-    if all(isinstance(f, str) for f in fields):
-        return fingerprint_of(*fields)
+    rule, path, message = (entry.get(k) for k in ("rule", "path", "message"))
+    if isinstance(rule, str) and isinstance(path, str) and isinstance(message, str):
+        return fingerprint_of(rule, path, message)
     return str(entry["fingerprint"])
 
 
@@ -127,7 +132,7 @@ def known_rules(names: Iterable[str]) -> set[str]:
     return names
 
 
-def document(found: Iterable[Finding], version: str) -> dict:
+def document(found: Iterable[Finding], version: str) -> dict[str, Any]:
     """The baseline file recording every error of `found`."""
     found = list(found)
     counts = Counter(f.fingerprint for f in found if f.severity == ERROR)
@@ -146,7 +151,7 @@ def document(found: Iterable[Finding], version: str) -> dict:
     return {"format": FORMAT, "written_by": f"skillscope {version}", "findings": entries}
 
 
-def pruned(baseline: Baseline, found: Iterable[Finding], version: str) -> dict:
+def pruned(baseline: Baseline, found: Iterable[Finding], version: str) -> dict[str, Any]:
     """The baseline without what no longer occurs, adding nothing new."""
     now = Counter(f.fingerprint for f in found if f.severity == ERROR)
     entries = []

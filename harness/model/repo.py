@@ -43,7 +43,7 @@ class Repo:
     skill_dirs: dict[str, Path] = field(default_factory=dict)
     problems: list[findings.Finding] = field(default_factory=list)
 
-    def rel(self, path: Path) -> str:
+    def rel(self, path: str | os.PathLike[str]) -> str:
         return rel_to(self.root, path)
 
     @property

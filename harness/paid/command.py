@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 from harness import agent
 from harness.cancel import Cancellation
@@ -57,6 +57,20 @@ class PaidSettings:
     extended: bool = True
     strict: bool = False
     reports: ReportOptions = field(default_factory=ReportOptions)
+
+
+class WithHalt(Protocol):
+    """A result's meta that records how its run was halted."""
+
+    @property
+    def halt(self) -> Halt: ...
+
+
+class HaltedResult(Result, Protocol):
+    """A result whose meta says how its run was halted, if it was (compare, cost)."""
+
+    @property
+    def meta(self) -> WithHalt: ...
 
 
 class ShownRun(Protocol):
@@ -123,7 +137,13 @@ class PaidRun:
         """The --max-run-usd spend of this run, shared by every runner."""
         return self._budget
 
-    def agent_settings(self, kind: type[SettingsKind] = agent.AgentSettings, **own) -> SettingsKind:
+    @overload
+    def agent_settings(self, **own: Any) -> agent.AgentSettings: ...
+    @overload
+    def agent_settings(self, kind: type[SettingsKind], **own: Any) -> SettingsKind: ...
+    def agent_settings(
+        self, kind: type[agent.AgentSettings] = agent.AgentSettings, **own: Any
+    ) -> agent.AgentSettings:
         """`kind` of settings holding the shared flags (model, effort, limits, log folder) and `own`,
         which win over them."""
         s = self.settings
@@ -215,16 +235,19 @@ class PaidRun:
     def publish(self, result: Result) -> None:
         publish(result, self.ctx, self.settings.reports)
 
-    def finish(self, result: Result, failure: Callable[[], str] | None = None) -> int:
+    def finish(self, result: Result) -> int:
         """Publish `result`'s reports; 130 or 143 after a cancelling signal, else 0 when it passed, 1 if
-        not. With `failure`, a run that did not pass says why on stderr: how it was halted, or else
-        `failure()`."""
+        not."""
         self.publish(result)
-        code = exit_code(result.passed, self.cancel)
-        if failure is not None:
-            halted = result.meta.halt.sentence()
-            if halted:
-                self.say(halted)
-            elif code:
-                self.say(f"failed: {failure()}.")
+        return exit_code(result.passed, self.cancel)
+
+    def finish_saying_why(self, result: HaltedResult, failure: Callable[[], str]) -> int:
+        """`finish`, and a run that did not pass says why on stderr: how it was halted, or else
+        `failure()`."""
+        code = self.finish(result)
+        halted = result.meta.halt.sentence()
+        if halted:
+            self.say(halted)
+        elif code:
+            self.say(f"failed: {failure()}.")
         return code

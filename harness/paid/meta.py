@@ -21,8 +21,8 @@ class AgentRunMeta:
     effort: str | None
     extended: bool
     jobs: int
-    case_timeout: float
-    max_budget_usd: float
+    case_timeout: float | None  # None: the paid settings hold none (PaidSettings.case_timeout)
+    max_budget_usd: float | None
     isolation: dict
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)

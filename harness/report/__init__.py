@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from harness import schemas
 from harness.context import Context
@@ -60,7 +60,9 @@ class ReportOptions:
 
 class Result(Protocol):
     command: str
-    passed: bool
+
+    @property
+    def passed(self) -> bool: ...
 
     def to_json(self) -> dict:
         """The JSON report; its top-level `repo` says where default reports go."""
@@ -172,9 +174,11 @@ def junit_text(result: Result, report: Renderers, redact: Redactor) -> str:
 
 
 def redact_case(case: JUnitCase, redact: Redactor) -> JUnitCase:
-    return dataclasses.replace(
-        case, **{name: redact(value) for name, value in vars(case).items() if isinstance(value, str)}
-    )
+    # Only the text fields change; mypy checks **changes against every field, hence the Any.
+    changes: dict[str, Any] = {
+        name: redact(value) for name, value in vars(case).items() if isinstance(value, str)
+    }
+    return dataclasses.replace(case, **changes)
 
 
 def terminal(result, report, document, path, ctx, where) -> str:

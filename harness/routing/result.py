@@ -114,7 +114,7 @@ class RoutingResult:
         }
 
 
-def status(o: CaseOutcome) -> str:
+def status(o: metrics.Graded) -> str:
     """The shared status word of a case: an ungraded one (no decision) is an error, never a miss;
     one that never started is not-run."""
     if o.verdict == NOT_RUN:
@@ -124,7 +124,7 @@ def status(o: CaseOutcome) -> str:
     return PASS if o.passed else FAIL
 
 
-def case_fields(o: CaseOutcome, **after_category) -> dict:
+def case_fields(o: metrics.Graded, **after_category) -> dict:
     """What every routing report says of a case, whatever engine graded it: which case, what was expected
     and observed, and the verdict. `o` is any outcome with the CaseOutcome fields these read (the lexical
     one too); `after_category` are an engine's own fields that its reports have always placed there."""
