@@ -16,6 +16,7 @@ import json
 import os
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from harness import __version__
@@ -49,10 +50,17 @@ def code_digest(files: list[Path], packages: tuple[str, ...] = ()) -> str:
     return digest.hexdigest()
 
 
-def user_cache() -> Path:
-    """skillscope's folder in the user's cache ($XDG_CACHE_HOME, else ~/.cache)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "skillscope"
+def user_cache(environ: Mapping[str, str] | None = None) -> Path:
+    """skillscope's folder in the user's cache ($XDG_CACHE_HOME, else ~/.cache), read from `environ`
+    (a command's Context; the process environment when None)."""
+    env = os.environ if environ is None else environ
+    home = env.get("HOME") or os.path.expanduser("~")
+    return Path(env.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")) / "skillscope"
+
+
+def repo_digest(root: Path) -> str:
+    """A short name for one repo in the user's cache: a digest of its root's real path."""
+    return hashlib.sha256(os.fsencode(os.path.realpath(root))).hexdigest()[:24]
 
 
 class Memo:
@@ -70,8 +78,7 @@ class Memo:
     @classmethod
     def of_repo(cls, root: Path, kind: str, salt: str) -> Memo:
         """The repo's memo of `kind`, one file per repo and kind (named by a digest of the repo's path)."""
-        where = hashlib.sha256(os.fsencode(os.path.realpath(root))).hexdigest()[:24]
-        return cls(user_cache() / "memo" / f"{kind}-{where}.json", salt)
+        return cls(user_cache() / "memo" / f"{kind}-{repo_digest(root)}.json", salt)
 
     def key(self, *parts: str) -> str:
         digest = self.salted.copy()
