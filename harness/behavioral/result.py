@@ -13,6 +13,7 @@ from harness.behavioral.snapshot import Changes
 from harness.model.dataset import Case
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, counts, envelope
 from harness.paid.meta import AgentRunMeta
+from harness.paid.replay import Origin, Replay
 from harness.paid.spend import NOT_RUN
 
 
@@ -147,14 +148,16 @@ class CaseResult:
     isolation: list[OutsidePath] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     cached: bool = False  # reused from the result cache, not run now
+    cached_from: Origin | None = None  # the run that made it, when reused
     not_run: bool = False  # never started: the run's spend cap was reached (`error` says so)
     blocked: str | None = None  # a BLOCKED_REASONS code: not graded, and `error` says why
     attempts: list[Attempt] = field(default_factory=list)  # every run of the agent, in order
     sandbox: bool | None = None  # with --sandbox: whether the CLI said its shell sandbox was on
 
     @classmethod
-    def from_cache(cls, case: Case, entry: dict) -> CaseResult:
+    def from_cache(cls, case: Case, replay: Replay) -> CaseResult:
         """A graded result stored by an earlier run, standing in for this case."""
+        entry = replay.sample
         files = entry.get("files")
         return cls(
             case,
@@ -170,6 +173,7 @@ class CaseResult:
             isolation=[OutsidePath.from_json(o) for o in entry.get("isolation", [])],
             notes=list(entry.get("notes", [])),
             cached=True,
+            cached_from=replay.origin,
             attempts=[Attempt.from_json(a) for a in entry.get("attempts", [])],
             sandbox=entry.get("sandbox"),
         )
@@ -236,6 +240,7 @@ class CaseResult:
             "files": self.changes.to_json() if self.changes else None,
             "notes": self.notes,
             "cached": self.cached,
+            "cached_from": self.cached_from.to_json() if self.cached_from else None,
         }
 
 

@@ -54,6 +54,7 @@ class BehavioralSettings(agent.AgentSettings):
             "model": self.model,
             "effort": self.effort,
             "judge_model": self.judge_model,
+            "max_budget_usd": self.max_budget_usd or None,
             "strict_isolation": self.strict_isolation,
             "sandbox": self.sandbox,
         }
@@ -96,24 +97,26 @@ class BehavioralRun:
         self.results = results
         self.budget = budget or RunBudget()
         self._room_digests: dict[str, dict[str, str]] = {}
+        self._skill_digests: dict[str, str] = {}
 
     def case_key(self, skill: SkillUnderTest, case: Case, index: int = 0) -> str:
-        """Everything a case's grade depends on: the agent and its isolation, the settings, the
-        installed skills' files, the hooks, the case's fixture, prompt and expectations; and which
-        repeat it is past the first (compare's --repeat), so the first shares `behavioral`'s key."""
+        """Everything a case's grade depends on: the agent, its isolation and the model and endpoint its
+        environment chooses, the settings, the installed skills' files, every file of the skill's own
+        folder (its datasets, hooks and whatever they read under evals/), the case's fixture, prompt
+        and expectations; and which repeat it is past the first (compare's --repeat), so the first
+        shares `behavioral`'s key."""
+        assert self.results is not None  # only a run that keeps a cache has keys
         if skill.name not in self._room_digests:
             room = skill.room.items()
             self._room_digests[skill.name] = {n: cache.tree_digest(d, (ANSWER_KEY_DIR,)) for n, d in room}
+            self._skill_digests[skill.name] = cache.tree_digest(skill.directory)
         fixture = skill.directory / case.workspace if case.workspace else None
         parts = {
-            "agent": {
-                "runtime": self.agent.runtime,
-                "version": self.agent.version,
-                "isolation": self.agent.describe(),
-            },
+            "agent": self.results.agent_part(self.agent),
             **self.settings.cache_parts(),
             **self.judge_parts(),
             "room": self._room_digests[skill.name],
+            "skill_folder": self._skill_digests[skill.name],
             "hooks": cache.file_digest(skill.directory / hooks_mod.HOOKS_FILE),
             "fixture": cache.tree_digest(fixture) if fixture else None,
             "prompt": case.prompt,
@@ -125,14 +128,14 @@ class BehavioralRun:
     def judge_parts(self) -> dict:
         """A judge on another runtime grades differently: its CLI is part of the key (none when the
         agent judges itself, so those keys stay as they were)."""
-        if self.judge is self.agent:
+        if self.judge is self.agent or self.results is None:
             return {}
-        return {"judge_agent": {"runtime": self.judge.runtime, "version": self.judge.version}}
+        return {"judge_agent": self.results.agent_part(self.judge, isolation=False)}
 
     def cached(self, skill: SkillUnderTest, case: Case, index: int = 0) -> CaseResult | None:
         """The graded result the cache holds for this case (and repeat), if any."""
-        entry = self.results.get(self.case_key(skill, case, index)) if self.results is not None else None
-        return CaseResult.from_cache(case, entry) if entry is not None else None
+        replay = self.results.get(self.case_key(skill, case, index)) if self.results is not None else None
+        return CaseResult.from_cache(case, replay) if replay is not None else None
 
     def run(self, cases: list[Case]) -> list[CaseResult]:
         """Every case's result, in dataset order; once cancelled, only those of the finished cases."""

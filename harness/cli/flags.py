@@ -453,8 +453,9 @@ def add_paid_run(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cache",
         metavar="DIR",
-        help="reuse graded samples whose inputs did not change, and store new ones here "
-        "(default: <repo>/.skillscope/cache)",
+        help="reuse graded samples whose inputs did not change, and store new ones here; never "
+        "inside the repo under test (default: the repo's folder in your user cache, "
+        "$XDG_CACHE_HOME/skillscope/results/)",
     )
     parser.add_argument("--no-cache", action="store_true", help="neither reuse nor store graded samples")
     parser.add_argument(

@@ -124,15 +124,22 @@ def agents_of(args: argparse.Namespace, flag: str = "--agent") -> list[str]:
 
 
 def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | None:
-    """Where graded samples are kept: --cache (from the current directory), else under the repo;
-    None with --no-cache."""
-    from harness.paid.cache import DEFAULT_FOLDER  # paid/ loads the agent stack, which a free run never needs
+    """Where graded samples are kept: --cache (from the current directory), else the repo's folder in
+    the user's cache; None with --no-cache. A folder a commit could have filled is refused."""
+    from harness.paid import cache  # paid/ loads the agent stack, which a free run never needs
 
     if args.no_cache:
         return None
     if args.cache:
-        return (ctx.cwd / args.cache).resolve()
-    return repo.root / DEFAULT_FOLDER
+        folder = (ctx.cwd / args.cache).resolve()
+        fix = "pass a folder outside it, or leave --cache out to use your user cache"
+        cache.refuse_plantable(folder, repo.root, "--cache", fix, ctx.environ)
+        return folder
+    folder = cache.default_folder(repo.root, ctx.environ)
+    source = "XDG_CACHE_HOME" if ctx.environ.get("XDG_CACHE_HOME") else "HOME"
+    fix = f"point {source} outside it, or pass --cache DIR outside it"
+    cache.refuse_plantable(folder, repo.root, f"The result cache (from {source})", fix, ctx.environ)
+    return folder
 
 
 def declared_defaults(parser: argparse.ArgumentParser) -> dict[str, object]:

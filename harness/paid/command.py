@@ -22,7 +22,7 @@ from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
 from harness.paid import AgentNotReady, exit_code, halt_of, progress
-from harness.paid.cache import ResultCache
+from harness.paid.cache import Origin, ResultCache
 from harness.paid.meta import AgentRunMeta
 from harness.paid.sandbox import SandboxUse, probe
 from harness.paid.spend import RunBudget
@@ -91,7 +91,8 @@ class PaidRun:
         self.settings, self.ctx, self.repo = settings, ctx, repo
         self.deadline, self.cancel = deadline, cancel
         self.readied: dict[str, agent.Agent] = {}  # runtime -> its agent, once ready
-        self._results = ResultCache(settings.cache) if settings.cache else None
+        made_by = Origin(deadline.started_at)
+        self._results = ResultCache(settings.cache, made_by, ctx.environ) if settings.cache else None
         self._budget = RunBudget(settings.max_run_usd)  # the whole command's cap, every agent together
 
     def say(self, line: str) -> None:
@@ -130,8 +131,8 @@ class PaidRun:
         return self._results
 
     def cache_notes(self) -> list[str]:
-        """The report's note when the cache could not be written."""
-        return [self._results.write_error] if self._results and self._results.write_error else []
+        """The report's notes of the cache: entries that failed verification, a folder not written."""
+        return self._results.notes() if self._results else []
 
     def budget(self) -> RunBudget:
         """The --max-run-usd spend of this run, shared by every runner."""

@@ -98,14 +98,12 @@ class RoutingRun:
         self._key_parts = self.key_parts() if results is not None else {}
 
     def key_parts(self) -> dict:
-        """What every sample of this run depends on besides its case: the agent, its isolation,
-        every installed file of the room (without the answer keys) and the settings."""
+        """What every sample of this run depends on besides its case: the agent, its isolation and the
+        model and endpoint its environment chooses, every installed file of the room (without the
+        answer keys) and the settings."""
+        assert self.results is not None  # only a run that keeps a cache has keys
         return {
-            "agent": {
-                "runtime": self.agent.runtime,
-                "version": self.agent.version,
-                "isolation": self.agent.describe(),
-            },
+            "agent": self.results.agent_part(self.agent),
             "room": {name: cache.tree_digest(path, (ANSWER_KEY_DIR,)) for name, path in self.room.items()},
             **self.settings.cache_parts(),
         }
@@ -220,8 +218,8 @@ class RoutingRun:
 
     def cached(self, case: Case, index: int) -> Sample | None:
         """The sample the result cache holds for this case and index, if any."""
-        entry = self.results.get(self.sample_key(case, index)) if self.results is not None else None
-        return Sample.from_cache(entry) if entry is not None else None
+        replay = self.results.get(self.sample_key(case, index)) if self.results is not None else None
+        return Sample.from_cache(replay) if replay is not None else None
 
     def _log_path(self, case: Case, index: int) -> Path | None:
         sample = f"-{index + 1}" if self.settings.repeat > 1 else ""

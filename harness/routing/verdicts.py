@@ -6,6 +6,7 @@ import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 
+from harness.paid.replay import Origin, Replay
 from harness.paid.spend import NOT_RUN
 
 CORRECT_TRIGGER = "correct_trigger"
@@ -20,6 +21,8 @@ PASSING = (CORRECT_TRIGGER, TRUE_NEGATIVE)
 UNGRADED = (ERROR, NOT_RUN)
 # A case's verdict is its samples' majority, so repeats decide on which side of one half it lies.
 DECISION_THRESHOLD = 0.5
+# What a cache entry leaves out: how this run came by the sample, and errors, which are never stored.
+NOT_STORED = ("cached", "cached_from", "not_run", "error")
 # When samples disagree evenly, the case is held to the stricter reading.
 SEVERITY = {
     NOT_RUN: -1,
@@ -57,6 +60,7 @@ class Sample:
     visible_skills: list[str] = field(default_factory=list)
     model: str | None = None
     cached: bool = False  # reused from the result cache, not run now
+    cached_from: Origin | None = None  # the run that made it, when reused
     not_run: bool = False  # never started: the run's spend cap was reached (`error` says so)
 
     def verdict(self, expected: str | None) -> str:
@@ -66,12 +70,14 @@ class Sample:
 
     def cache_entry(self) -> dict:
         """Everything needed to stand in for this sample in a later run."""
-        return {k: v for k, v in asdict(self).items() if k not in ("cached", "not_run", "error")}
+        return {k: v for k, v in asdict(self).items() if k not in NOT_STORED}
 
     @classmethod
-    def from_cache(cls, entry: dict) -> Sample:
-        known = {k: v for k, v in entry.items() if k in cls.__dataclass_fields__}
-        return cls(**{**known, "cached": True, "not_run": False, "error": None})
+    def from_cache(cls, replay: Replay) -> Sample:
+        known = {
+            k: v for k, v in replay.sample.items() if k in cls.__dataclass_fields__ and k not in NOT_STORED
+        }
+        return cls(**{**known, "cached": True, "cached_from": replay.origin})
 
     def to_json(self, expected: str | None) -> dict:
         return {
@@ -86,6 +92,7 @@ class Sample:
             "tokens": {"input": self.input_tokens, "output": self.output_tokens},
             "cost_usd": self.cost_usd,
             "cached": self.cached,
+            "cached_from": self.cached_from.to_json() if self.cached_from else None,
         }
 
 

@@ -12,6 +12,7 @@ from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUn
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
+from harness.paid.cache import ResultCache
 from tests.support.tracing import call, finished, trace
 
 
@@ -35,6 +36,9 @@ class StandIn:
 
     def redact(self, text: str) -> str:
         return text
+
+    def describe(self) -> dict:
+        return {}
 
 
 def cases(*ids: str) -> list[Case]:
@@ -109,3 +113,36 @@ def test_a_blocked_attempt_is_not_run_again_once_the_commands_timeout_ran_out(tm
     (result,) = strict_run(agent, deadline)
     assert (result.status, result.blocked, len(result.attempts)) == ("blocked", "outside-workspace", 1)
     assert len(agent.prompts) == 1
+
+
+# --- what a case's cache key holds ---------------------------------------------------------------------
+
+
+def key_of(tmp_path: Path, skill: Path, environ: dict | None = None, **settings) -> str:
+    agent = StandIn(tmp_path, "result")
+    agent.runtime = "claude"
+    run = BehavioralRun(
+        agent,
+        {"skill": SkillUnderTest("skill", skill)},
+        BehavioralSettings(**settings),
+        Deadline(0),
+        results=ResultCache(tmp_path / "cache", None, environ or {}),
+    )
+    return run.case_key(run.skills["skill"], cases("one")[0])
+
+
+def test_the_key_holds_every_file_of_the_skill_folder_the_spend_cap_and_the_environment(tmp_path):
+    skill = tmp_path / "skill"
+    (skill / "evals").mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: skill\ndescription: Does it.\n---\n")
+    (skill / "evals" / "hooks.py").write_text("def check(run, case, ctx):\n    return None\n")
+    (skill / "evals" / "golden.txt").write_text("PASS\n")
+    key = key_of(tmp_path, skill)
+    assert key_of(tmp_path, skill) == key
+    (skill / "evals" / "golden.txt").write_text("FAIL\n")  # what check() reads: no longer the same grade
+    changed = key_of(tmp_path, skill)
+    assert changed != key
+    assert key_of(tmp_path, skill, max_budget_usd=0.0001) != changed
+    assert key_of(tmp_path, skill, {"ANTHROPIC_MODEL": "claude-other-2"}) != changed
+    assert key_of(tmp_path, skill, {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}) != changed
+    assert key_of(tmp_path, skill, {"ANTHROPIC_API_KEY": "sk-other"}) == changed

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from harness.paid.cache import default_folder
 from tests.fakeapi import replies as R
 from tests.support.routing import CaseRouter, route, valid
 
@@ -66,7 +67,7 @@ def test_an_unchanged_second_run_makes_no_request_and_marks_every_sample_cached(
     totals = report["totals"]
     assert (totals["cached_samples"], totals["samples_run"], totals["cost_usd"]) == (3, 0, None)
     assert totals["cost_saved_usd"] == pytest.approx(spent)
-    assert report["meta"]["cache"] == str(repo / ".skillscope" / "cache")
+    assert report["meta"]["cache"] == str(default_folder(repo, env))  # in the user's cache, not the repo
     assert "Reused from the result cache: 3 sample(s), saving $" in second.stdout
 
 

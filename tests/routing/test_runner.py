@@ -348,6 +348,21 @@ def test_what_can_change_a_sample_changes_its_key(monkeypatch, room, tmp_path):
     assert edited.sample_key(make_case("a"), 0) != key
 
 
+def test_the_model_and_endpoint_the_environment_chooses_change_the_key(monkeypatch, room, tmp_path):
+    def key_with(**environ):
+        run, fake = make_run(
+            monkeypatch, room, tmp_path, fires, results=ResultCache(tmp_path / "c", None, environ)
+        )
+        return run.sample_key(make_case("a"), 0)
+
+    monkeypatch.setattr(FakeAgent, "runtime", "claude")
+    key = key_with(ANTHROPIC_BASE_URL="http://127.0.0.1:1")
+    assert key_with(ANTHROPIC_BASE_URL="http://127.0.0.1:1", ANTHROPIC_MODEL="claude-other-2") != key
+    assert key_with(ANTHROPIC_BASE_URL="http://127.0.0.1:2") != key
+    assert key_with(ANTHROPIC_BASE_URL="http://127.0.0.1:1", ANTHROPIC_API_KEY="another key") == key
+    assert key_with(ANTHROPIC_BASE_URL="http://127.0.0.1:1", OPENAI_MODEL="gpt-x") == key  # codex's
+
+
 def test_errors_are_never_cached(monkeypatch, room, tmp_path):
     results = ResultCache(tmp_path / "cache")
     broken, _ = make_run(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from harness.paid.replay import Origin, Replay
 from harness.routing.verdicts import (
     CORRECT_TRIGGER,
     ERROR,
@@ -148,7 +149,11 @@ def test_a_cache_entry_stands_in_for_the_sample_and_says_it_was_cached():
     made = Sample(
         observed="pdf", stop_reason="activation", input_tokens=100, cost_usd=0.002, visible_skills=["pdf"]
     )
-    again = Sample.from_cache({**made.cache_entry(), "unknown_later_field": 1})
-    assert again.cached and not made.cached
+    origin = Origin("2026-12-01T10:00:00+00:00", "0.1.0")
+    again = Sample.from_cache(Replay({**made.cache_entry(), "unknown_later_field": 1}, origin))
+    assert again.cached and not made.cached and "cached_from" not in made.cache_entry()
     assert (again.observed, again.cost_usd, again.visible_skills) == ("pdf", 0.002, ["pdf"])
     assert again.to_json("pdf")["cached"] is True and again.verdict("pdf") == CORRECT_TRIGGER
+    assert (
+        again.to_json("pdf")["cached_from"] == origin.to_json() and made.to_json("pdf")["cached_from"] is None
+    )
