@@ -77,6 +77,43 @@ def test_an_unchanged_second_run_makes_no_request(fake_api, repo, env):
     assert totals["cost_saved_usd"] == pytest.approx(spent)
     assert second["cases"][0]["checks"] == first["cases"][0]["checks"]
     assert "Reused from the result cache: 2 case(s), saving $" in stdout
+    assert str(second["meta"]["cache"]).startswith(str(Path(env["HOME"]) / ".cache" / "skillscope"))
+
+
+GOLDEN_HOOK = """
+from pathlib import Path
+
+
+def check(run, case, ctx):
+    verdict = (Path(__file__).parent / "golden.txt").read_text().strip()
+    assert verdict == "PASS", f"the answer key says {verdict}"
+"""
+
+
+def test_a_changed_file_the_hook_reads_reruns_the_case(fake_api, repo, env):
+    (repo / "alpha" / "evals" / "hooks.py").write_text(GOLDEN_HOOK)
+    (repo / "alpha" / "evals" / "golden.txt").write_text("PASS\n")
+    code, _, stderr, _ = behave(repo, env)
+    assert code == 0, stderr
+    (repo / "alpha" / "evals" / "golden.txt").write_text("FAIL\n")
+    code, _, _, report = behave(repo, env)
+    assert code == 1 and len(fake_api.agent_turns()) == 6  # alpha's case ran again; beta's is cached
+    assert statuses(report) == {"alpha-pos-1": ("fail", False), "beta-pos-1": ("pass", True)}
+
+
+def test_the_run_cap_of_one_case_and_the_model_the_environment_chooses_are_in_the_key(fake_api, repo, env):
+    code, _, stderr, _ = behave(repo, env, "--only", "alpha-pos-1")
+    assert code == 0, stderr
+    assert len(fake_api.agent_turns()) == 2
+    code, _, _, report = behave(repo, env, "--only", "alpha-pos-1", "--max-budget-usd", "0.0000001")
+    assert len(fake_api.agent_turns()) > 2 and code == 1  # run again, and the cap stopped it
+    assert statuses(report) == {"alpha-pos-1": ("error", False)}
+    sent = len(fake_api.agent_turns())
+    code, _, stderr, report = behave(
+        repo, {**env, "ANTHROPIC_SMALL_FAST_MODEL": "claude-other-2"}, "--only", "alpha-pos-1"
+    )
+    assert code == 0, stderr
+    assert len(fake_api.agent_turns()) == sent + 2 and statuses(report) == {"alpha-pos-1": ("pass", False)}
 
 
 def test_editing_one_skill_reruns_only_its_own_cases(fake_api, repo, env):

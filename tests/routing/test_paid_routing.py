@@ -5,13 +5,18 @@ progress. Request counts are read from the fake server, never from timing.
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
-from harness.paid.cache import default_folder
+from harness.paid.cache import KEY_FILE, default_folder
+from tests.fakeapi import FakeAPI
 from tests.fakeapi import replies as R
-from tests.support.routing import CaseRouter, route, valid
+from tests.support.routing import CaseRouter, route, routing_env, valid
+from tests.support.select import commit, git, init_repo
 
 ALPHA = "alpha-pos-1,alpha-pos-2,alpha-pos-3"
 FIRES_ALPHA = {f"alpha-pos-{n}": R.skill("alpha") for n in (1, 2, 3)}
@@ -55,7 +60,8 @@ def test_each_case_that_decides_on_its_first_turn_costs_one_request_and_reports_
 def test_an_unchanged_second_run_makes_no_request_and_marks_every_sample_cached(fake_api, repo, env):
     fake_api.script(CaseRouter(FIRES_ALPHA))
     first = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", ALPHA)
-    assert first.code == 0, first.stderr and turns(fake_api) == 3
+    assert first.code == 0, first.stderr
+    assert turns(fake_api) == 3
     spent = first.report["totals"]["cost_usd"]
     second = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", ALPHA)
     assert second.code == 0, second.stderr
@@ -67,8 +73,86 @@ def test_an_unchanged_second_run_makes_no_request_and_marks_every_sample_cached(
     totals = report["totals"]
     assert (totals["cached_samples"], totals["samples_run"], totals["cost_usd"]) == (3, 0, None)
     assert totals["cost_saved_usd"] == pytest.approx(spent)
-    assert report["meta"]["cache"] == str(default_folder(repo, env))  # in the user's cache, not the repo
+    # In the user's cache, one folder per repo; nothing inside the repo under test.
+    assert report["meta"]["cache"] == str(default_folder(repo, env))
+    assert report["meta"]["cache"].startswith(str(Path(env["HOME"]) / ".cache" / "skillscope" / "results"))
+    assert not (repo / ".skillscope" / "cache").exists()
     assert "Reused from the result cache: 3 sample(s), saving $" in second.stdout
+
+
+def test_a_cache_folder_inside_the_repo_is_refused_and_planted_entries_are_never_read(
+    fake_api, repo, env, tmp_path
+):
+    """A pull request force-adds entries made elsewhere, against a model that routes as expected, and
+    names their folder in the repo's settings: the run refuses it. Without the setting the planted files
+    are not read, and copied into this machine's own cache they fail verification: the cases run."""
+    fake_api.script(CaseRouter(FIRES_ALPHA))
+    elsewhere = routing_env(fake_api.base_url, env["SKILLSCOPE_CLAUDE"], tmp_path / "attacker-home")
+    made = route(repo, elsewhere, "--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
+    assert made.code == 0, made.stderr
+    assert turns(fake_api) == 3
+    planted = repo / ".skillscope" / "cache"
+    shutil.copytree(default_folder(repo, elsewhere), planted, ignore=shutil.ignore_patterns(KEY_FILE))
+    (repo / "pyproject.toml").write_text('[tool.skillscope]\ncache = ".skillscope/cache"\n')
+    init_repo(repo)
+    git(repo, "add", "-A")
+    git(repo, "add", "-f", ".skillscope/cache")
+    commit(repo, "tune the alpha skill")
+    assert ".skillscope/cache/" in git(repo, "ls-files")
+
+    fake_api.script(CaseRouter({}))  # the model this run faces never routes to a skill
+    refused = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
+    assert refused.code == 2 and turns(fake_api) == 3 and not refused.output.exists()
+    assert (
+        f"--cache {planted} lies inside the repo under test, where a commit could plant graded results"
+        in (refused.stderr)
+    )
+    (repo / "pyproject.toml").unlink()
+    fresh = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
+    assert fresh.code == 1 and turns(fake_api) == 6
+    assert not any(s["cached"] for c in fresh.report["cases"] for s in c["samples"])
+
+    # The workflows once restored a cache on top of the checkout; copied into this machine's own
+    # folder, the planted entries still do not verify (made by another key).
+    shutil.rmtree(default_folder(repo, env))
+    shutil.copytree(planted, default_folder(repo, env))
+    again = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
+    assert again.code == 1 and turns(fake_api) == 9
+    assert "3 cache entries failed verification and were run again" in again.report["meta"]["notes"]
+
+
+def test_a_hand_edited_entry_fails_verification_and_its_case_runs_again(fake_api, repo, env):
+    fake_api.script(CaseRouter({}))  # never routes: every positive case fails
+    failed = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
+    assert failed.code == 1 and turns(fake_api) == 3
+    entries = sorted(default_folder(repo, env).glob("*/*.json"))
+    assert len(entries) == 3
+    for path in entries:  # the positives "pass" now, as written by hand
+        entry = json.loads(path.read_text())
+        entry["sample"]["observed"] = "alpha"
+        path.write_text(json.dumps(entry))
+    again = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
+    assert again.code == 1 and turns(fake_api) == 6
+    assert set(again.verdicts().values()) == {"missed_trigger"}
+    note = "3 cache entries failed verification and were run again"
+    assert note in again.report["meta"]["notes"] and note in again.stdout
+    assert valid(again.report) == []
+
+
+def test_the_model_and_endpoint_chosen_through_the_environment_are_in_the_key(fake_api, repo, env):
+    fake_api.script(CaseRouter(FIRES_ALPHA))
+    args = ("--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
+    assert route(repo, env, *args).code == 0 and turns(fake_api) == 3
+    other_model = route(repo, {**env, "ANTHROPIC_MODEL": "claude-other-2"}, *args)
+    assert other_model.code == 0, other_model.stderr
+    asked = fake_api.agent_turns()[3:]
+    assert len(asked) == 3 and {t.body["model"] for t in asked} == {"claude-other-2"}
+    with FakeAPI() as gateway:
+        gateway.script(CaseRouter(FIRES_ALPHA))
+        other_endpoint = route(repo, {**env, "ANTHROPIC_BASE_URL": gateway.base_url}, *args)
+        assert other_endpoint.code == 0, other_endpoint.stderr
+        assert len(gateway.agent_turns()) == 3
+    assert route(repo, env, *args).code == 0 and turns(fake_api) == 6  # the first key still holds
 
 
 def test_editing_one_skill_reruns_only_the_cases_whose_room_holds_it(fake_api, repo, env, tmp_path):
