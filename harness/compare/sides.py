@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from harness.compare.labels import Side
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
+from harness.paid.replay import Origin
 from harness.paid.spend import NOT_RUN
 from harness.routing.verdicts import PASSING
 
@@ -33,6 +34,7 @@ class Run:
     turns: int | None = None  # model turns; None when the CLI did not say
     error: str | None = None
     cached: bool = False  # reused from the result cache, not run now
+    cached_from: Origin | None = None  # the run that made it, when reused (and the report says)
     not_run: bool = False  # never started: the run's --max-run-usd was reached (an error, never graded)
 
 
@@ -50,6 +52,7 @@ def routing_runs(case: dict) -> list[Run]:
             turns=s.get("turns"),  # reports before turns were recorded lack it
             error=s["error"],
             cached=s.get("cached", False),
+            cached_from=Origin.from_json(s.get("cached_from")),
             not_run=s["verdict"] == NOT_RUN,
         )
         for s in case["samples"]
@@ -72,6 +75,7 @@ def behavioral_run(case: dict) -> Run:
         turns=case.get("turns"),
         error=case["error"],
         cached=case.get("cached", False),
+        cached_from=Origin.from_json(case.get("cached_from")),
         not_run=case["status"] == NOT_RUN,
     )
 
@@ -157,4 +161,5 @@ class SideRecord:
             "outcome": self.outcome,
             "error": self.error,
             **self.figures(),
+            "cached_from": [r.cached_from.to_json() for r in self.runs if r.cached and r.cached_from],
         }

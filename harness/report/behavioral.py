@@ -8,6 +8,7 @@ from harness.model import findings as finding
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.paid.spend import NOT_RUN
+from harness.report import replays
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
@@ -139,7 +140,7 @@ def markdown(result: BehavioralResult) -> str:
         f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
         f"{totals['agent_time_s']:.1f}s"
     )
-    lines += spend_lines(spent, totals["cached"], "case", totals["cost_saved_usd"])
+    lines += spend_lines(spent, replayed(result), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
 
@@ -168,11 +169,17 @@ def _spend(spend: dict) -> str:
     return f"{spend['calls']} call(s), {spend['input_tokens']} tokens in, {spend['output_tokens']} out{cost}"
 
 
+def replayed(result: BehavioralResult) -> str | None:
+    """How many cases the result cache gave back, and which runs made them."""
+    return replays.summary([c.cached_from for c in result.cases if c.cached], len(result.cases), "case")
+
+
 def headline(result: BehavioralResult) -> str:
     counts = result.counts()
+    from_cache = replayed(result)
     return (
         f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
-        f"{counts['errors']} errored{_blocked(counts)}"
+        f"{counts['errors']} errored{_blocked(counts)}" + (f"; {from_cache}" if from_cache else "")
     ) + halt_note(result.meta.halt)
 
 
@@ -225,7 +232,8 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
             file=c.case.source,
             line=c.case.line,
             output="\n".join(
-                f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}" for k in c.checks
+                [f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}" for k in c.checks]
+                + ([replays.sample_line(c.cached_from)] if c.cached else [])
             )
             or None,
         )

@@ -7,6 +7,7 @@ from harness.compare.sides import SideRecord
 from harness.model import findings as finding
 from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
+from harness.report import replays
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, table
 
@@ -45,7 +46,7 @@ def markdown(result: CompareResult) -> str:
     lines += [f"> {note}\n" for note in meta.notes]
     lines.append(table(["label", "cases", "meaning"], [(k, v, MEANINGS[k]) for k, v in labels.items()]))
     lines.append("")
-    lines += _spend_lines(totals)
+    lines += _spend_lines(result, totals)
     lines += _provisional(result)
     if meta.mode == BOTH:
         for mode, part in data["by_mode"].items():
@@ -168,13 +169,19 @@ def _cases_table(result: CompareResult) -> str:
     )
 
 
-def _spend_lines(totals: dict) -> list[str]:
+def replayed(result: CompareResult) -> str | None:
+    """How many runs of both sides the result cache gave back, and which runs made them."""
+    runs = [run for c in result.cases for record in (c.baseline, c.candidate) for run in record.runs]
+    return replays.summary([r.cached_from for r in runs if r.cached], len(runs), "run")
+
+
+def _spend_lines(result: CompareResult, totals: dict) -> list[str]:
     """What the result cache saved and what the run's spend cap kept from running, when either did."""
     base, cand = totals["baseline"], totals["candidate"]
     lines = []
-    reused = base["cached_runs"] + cand["cached_runs"]
-    if reused:
-        lines.append(f"Reused from the result cache: {reused} run(s).")
+    from_cache = replayed(result)
+    if from_cache:
+        lines.append(f"{from_cache}.")
     skipped = base["not_run"] + cand["not_run"]
     if skipped:
         lines.append(f"**{skipped} run(s) did not start: the run reached its --max-run-usd.**")
@@ -225,10 +232,11 @@ def _summary(result: CompareResult, case: CaseComparison) -> str:
 def headline(result: CompareResult) -> str:
     totals = result.totals()
     base, cand = totals["baseline"], totals["candidate"]
+    from_cache = replayed(result)
     return (
         f"{len(result.regressions)} regression(s) in {len(result.compared)} compared case(s); pass rate "
         f"{_percent(base['pass_rate'])} -> {_percent(cand['pass_rate'])}"
-    )
+    ) + (f"; {from_cache}" if from_cache else "")
 
 
 def statuses(result: CompareResult) -> dict[str, str]:
@@ -262,9 +270,19 @@ def junit(result: CompareResult) -> list[JUnitCase]:
             failure=_summary(result, c)
             if c.label == "regression" and result.counts_toward_verdict(c)
             else None,
-            output=f"label: {c.label}",
+            output="\n".join([f"label: {c.label}", *_replayed_runs(c)]),
             file=c.source,
             line=c.line,
         )
         for c in result.cases
     ] + halt_cases("compare", result.meta.halt)
+
+
+def _replayed_runs(case: CaseComparison) -> list[str]:
+    """A JUnit case's lines for each run the result cache gave back, side by side."""
+    return [
+        replays.sample_line(run.cached_from, f"{side} run {n} replayed")
+        for side, record in (("baseline", case.baseline), ("candidate", case.candidate))
+        for n, run in enumerate(record.runs, 1)
+        if run.cached
+    ]

@@ -98,11 +98,11 @@ def provisional_lines(graded: list[tuple], strict: bool) -> list[str]:
     return [f"Provisional case(s), {how}: {', '.join(shown)}.", ""]
 
 
-def spend_lines(spent: str, reused: int, unit: str, saved_usd: float | None) -> list[str]:
-    """The footer of a paid run's report: what it spent now (`spent`, in words), and the `reused` units
-    (samples, cases) the result cache gave back, with what they would have cost again."""
+def spend_lines(spent: str, replayed: str | None, saved_usd: float | None) -> list[str]:
+    """The footer of a paid run's report: what it spent now (`spent`, in words), and what the result
+    cache gave back (`replayed`, a replays.summary), with what it would have cost again."""
     lines = [f"Spent now: {spent}."]
-    if reused:
+    if replayed:
         saved = f", saving ${saved_usd:.4f}" if saved_usd is not None else ""
-        lines.append(f"Reused from the result cache: {reused} {unit}(s){saved}.")
+        lines.append(f"{replayed}{saved}.")
     return lines

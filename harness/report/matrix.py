@@ -39,6 +39,7 @@ def markdown(result: RoutingMatrix) -> str:
     )
     for r in result.results:
         said = ([halted] if (halted := r.meta.halt.sentence()) else []) + r.meta.notes
+        said += [f"{from_cache}."] if (from_cache := routing.replayed(r)) else []
         if said:
             lines += ["", *(f"- {r.meta.agent}: {line}" for line in said)]
     lines += ["", "### Trigger accuracy, skills x agents", ""]
@@ -76,7 +77,10 @@ def headline(result: RoutingMatrix) -> str:
     for r in result.results:
         totals = r.totals()
         gate = "passed" if r.passed else "failed"
-        parts.append(f"{r.meta.agent} {totals['passed']}/{totals['graded']} {gate}{halt_note(r.meta.halt)}")
+        from_cache = f" ({said})" if (said := routing.replayed(r)) else ""
+        parts.append(
+            f"{r.meta.agent} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(r.meta.halt)}"
+        )
     return "; ".join(parts)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model.findings import Finding
-from harness.report import routing_lexical
+from harness.report import replays, routing_lexical
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
@@ -161,8 +161,14 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
         f"{totals['input_tokens']} tokens in, {totals['output_tokens']} out{cost}; agent time "
         f"{totals['agent_time_s']:.1f}s over {totals['samples_run']} run(s)"
     )
-    lines += spend_lines(spent, totals["cached_samples"], "sample", totals["cost_saved_usd"])
+    lines += spend_lines(spent, replayed(result), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
+
+
+def replayed(result: RoutingResult) -> str | None:
+    """How many samples the result cache gave back, and which runs made them."""
+    samples = [s for o in result.outcomes for s in o.samples]
+    return replays.summary([s.cached_from for s in samples if s.cached], len(samples), "sample")
 
 
 def where(case) -> str:
@@ -228,9 +234,10 @@ def headline(result: RoutingResult | LexicalResult) -> str:
     if isinstance(result, LexicalResult):
         return routing_lexical.headline(result)
     totals = result.totals()
+    from_cache = replayed(result)
     return (
         f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
-        f"{totals['cases']} case(s); {result.gate.reason}"
+        f"{totals['cases']} case(s); {result.gate.reason}" + (f"; {from_cache}" if from_cache else "")
     ) + halt_note(result.meta.halt)
 
 
@@ -291,6 +298,18 @@ def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
             failure=None if o.passed or not o.graded else failure_text(o),
             file=o.case.source,
             line=o.case.line,
+            output=replayed_samples(o),
         )
         for o in result.outcomes
     ] + halt_cases("routing", result.meta.halt)
+
+
+def replayed_samples(o: CaseOutcome) -> str | None:
+    """A JUnit case's output: each of its samples the result cache gave back, and the run that made it."""
+    several = len(o.samples) > 1
+    lines = [
+        replays.sample_line(s.cached_from, f"sample {n} replayed" if several else "replayed")
+        for n, s in enumerate(o.samples, 1)
+        if s.cached
+    ]
+    return "\n".join(lines) or None

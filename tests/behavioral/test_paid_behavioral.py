@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import schemas
+from harness import __version__, schemas
 from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
@@ -76,8 +76,15 @@ def test_an_unchanged_second_run_makes_no_request(fake_api, repo, env):
     spent = first["totals"]["agent"]["cost_usd"] + first["totals"]["judge"]["cost_usd"]
     assert totals["cost_saved_usd"] == pytest.approx(spent)
     assert second["cases"][0]["checks"] == first["cases"][0]["checks"]
-    assert "Reused from the result cache: 2 case(s), saving $" in stdout
+    made_by = {"started_at": first["started_at"], "harness_version": __version__}
+    assert [c["cached_from"] for c in second["cases"]] == [made_by, made_by]
+    assert [c["cached_from"] for c in first["cases"]] == [None, None]
+    said = f"2 of 2 cases replayed from the result cache (made by the run of {first['started_at']})"
+    assert f"{said}, saving $" in stdout
     assert str(second["meta"]["cache"]).startswith(str(Path(env["HOME"]) / ".cache" / "skillscope"))
+    code, text, stderr, _ = behave(repo, env, "--format", "text")
+    assert code == 0, stderr
+    assert f"2/2 case(s) passed; 0 failed, 0 errored; {said}" in text
 
 
 GOLDEN_HOOK = """

@@ -184,7 +184,10 @@ def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(fake_api
     assert code == 0 and turns(fake_api) == 4, err  # every run reused
     assert again["totals"]["baseline"]["cached_runs"] == again["totals"]["candidate"]["cached_runs"] == 2
     assert again["meta"]["cache"] == str(tmp_path / "cache") and schemas.errors("compare", again) == []
-    assert "Reused from the result cache: 4 run(s)." in out
+    made_by = {"started_at": first["started_at"], "harness_version": first["harness_version"]}
+    assert again["cases"][0]["candidate"]["cached_from"] == [made_by, made_by]
+    assert first["cases"][0]["candidate"]["cached_from"] == []
+    assert f"4 of 4 runs replayed from the result cache (made by the run of {first['started_at']})." in out
 
 
 def test_the_run_spend_cap_stops_new_runs_and_fails_saying_why(fake_api, repo, env):

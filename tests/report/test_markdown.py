@@ -85,11 +85,10 @@ def test_a_structural_summary_quotes_a_hostile_skill_as_text(tmp_path: Path):
 
 
 def test_the_cache_line_appears_only_when_something_was_reused():
-    assert md.spend_lines("10 tokens in", 0, "sample", None) == ["Spent now: 10 tokens in."]
+    assert md.spend_lines("10 tokens in", None, None) == ["Spent now: 10 tokens in."]
 
 
 def test_reused_units_say_what_they_saved_when_it_is_known():
-    assert (
-        md.spend_lines("x", 2, "case", 0.5)[1] == "Reused from the result cache: 2 case(s), saving $0.5000."
-    )
-    assert md.spend_lines("x", 1, "sample", None)[1] == "Reused from the result cache: 1 sample(s)."
+    said = "2 of 2 cases replayed from the result cache"
+    assert md.spend_lines("x", said, 0.5)[1] == f"{said}, saving $0.5000."
+    assert md.spend_lines("x", said, None)[1] == f"{said}."

@@ -9,9 +9,11 @@ import json
 import re
 import shutil
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
+from harness import __version__
 from harness.paid.cache import KEY_FILE, default_folder
 from tests.fakeapi import FakeAPI
 from tests.fakeapi import replies as R
@@ -62,7 +64,7 @@ def test_an_unchanged_second_run_makes_no_request_and_marks_every_sample_cached(
     first = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", ALPHA)
     assert first.code == 0, first.stderr
     assert turns(fake_api) == 3
-    spent = first.report["totals"]["cost_usd"]
+    spent, made = first.report["totals"]["cost_usd"], first.report  # the next run writes the same file
     second = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", ALPHA)
     assert second.code == 0, second.stderr
     assert turns(fake_api) == 3  # the second run asked nothing
@@ -77,7 +79,31 @@ def test_an_unchanged_second_run_makes_no_request_and_marks_every_sample_cached(
     assert report["meta"]["cache"] == str(default_folder(repo, env))
     assert report["meta"]["cache"].startswith(str(Path(env["HOME"]) / ".cache" / "skillscope" / "results"))
     assert not (repo / ".skillscope" / "cache").exists()
-    assert "Reused from the result cache: 3 sample(s), saving $" in second.stdout
+    made_by = {"started_at": made["started_at"], "harness_version": __version__}
+    assert all(s["cached_from"] == made_by for c in report["cases"] for s in c["samples"])
+    assert all(s["cached_from"] is None for c in made["cases"] for s in c["samples"])
+    said = f"3 of 3 samples replayed from the result cache (made by the run of {made_by['started_at']})"
+    assert f"{said}, saving $" in second.stdout
+
+
+def test_a_replayed_sample_is_marked_in_the_text_and_junit_reports(fake_api, repo, env, tmp_path):
+    fake_api.script(CaseRouter(FIRES_ALPHA))
+    first = route(
+        repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1,alpha-pos-2"
+    )
+    assert first.code == 0, first.stderr
+    started = first.report["started_at"]
+    junit = tmp_path / "routing.xml"
+    args = ("--routing-room", "alpha", "--skip-preflight", "--only", ALPHA, "--junit", str(junit))
+    again = route(repo, env, *args, "--format", "text")
+    assert again.code == 0, again.stderr
+    assert turns(fake_api) == 3
+    (summary,) = [line for line in again.stdout.splitlines() if line.startswith("skillscope routing:")]
+    assert f"; 2 of 3 samples replayed from the result cache (made by the run of {started})" in summary
+    cases = {c.get("name"): c for c in ElementTree.parse(junit).getroot().iter("testcase")}
+    out = cases["alpha-pos-1"].findtext("system-out")
+    assert out == f"replayed from the result cache, made by the run of {started}, skillscope {__version__}"
+    assert cases["alpha-pos-3"].find("system-out") is None  # run now
 
 
 def test_a_cache_folder_inside_the_repo_is_refused_and_planted_entries_are_never_read(

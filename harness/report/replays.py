@@ -1,0 +1,42 @@
+"""What every report format says of the samples the result cache gave back: how many, and which runs
+made them. A replayed sample was graded, but not by this run; no reader may take it for a fresh one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.paid.replay import Origin
+
+NAMED_RUNS = 3  # runs named one by one; past that, the first and the last
+
+
+def summary(origins: Sequence[Origin | None], total: int, unit: str) -> str | None:
+    """ "N of M <unit>s replayed from the result cache (made by runs of <start times>)", for the
+    replayed samples' `origins` among `total`; None when none was replayed."""
+    if not origins:
+        return None
+    noun = unit if total == 1 else f"{unit}s"
+    return f"{len(origins)} of {total} {noun} replayed from the result cache{made_by(origins)}"
+
+
+def made_by(origins: Sequence[Origin | None]) -> str:
+    """ " (made by the run of <start>)", " (made by runs of A, B and C)" or " (made by N runs, from A to
+    B)"; empty when no origin is known."""
+    starts = sorted({o.started_at for o in origins if o is not None})
+    if not starts:
+        return ""
+    if len(starts) == 1:
+        return f" (made by the run of {starts[0]})"
+    if len(starts) <= NAMED_RUNS:
+        return f" (made by runs of {', '.join(starts[:-1])} and {starts[-1]})"
+    return f" (made by {len(starts)} runs, from {starts[0]} to {starts[-1]})"
+
+
+def sample_line(origin: Origin | None, what: str = "replayed") -> str:
+    """One replayed sample (`what`: "replayed", "sample 2 replayed"), for a JUnit case's output: which
+    run made it, with which harness."""
+    if origin is None:
+        return f"{what} from the result cache, made by an earlier run"
+    made = f"the run of {origin.started_at}, skillscope {origin.harness_version}"
+    return f"{what} from the result cache, made by {made}"
