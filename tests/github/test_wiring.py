@@ -1,7 +1,7 @@
 """What the paid legs are handed, followed through the YAML: the API endpoint input reaches the command's
 environment, the model input its --model, the harness wheel is built once per run and fetched by the
 legs, and the result cache is restored and saved under a key of the harness version and the skills'
-content."""
+content, in a folder outside the checkout that the graded step names with --cache."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ pipelines = pytest.mark.parametrize("path", PIPELINES, ids=lambda p: p.name)
 ACTION_USES = f"{home.repository()}@"
 GRADED = {"routing", "behavioral", "compare"}
 WHEELHOUSE = "${{ runner.temp }}/skillscope-wheels"
-CACHE = ".skillscope/cache"
+CACHE = "${{ runner.temp }}/skillscope-cache"
 
 
 def _launcher():
@@ -145,14 +145,43 @@ def test_graded_legs_restore_and_save_the_result_cache(path):
         assert restore["uses"].startswith("actions/cache/restore@") and save["uses"].startswith(
             "actions/cache/save@"
         )
+        # Outside the checkout: a pull request's committed files are never restored over, nor read as, it.
         assert restore["with"]["path"] == CACHE == save["with"]["path"]
+        assert not CACHE.startswith((".", "${{ github.workspace }}"))
+        (graded_step,) = [s for s in action_steps(job) if s["with"]["command"] in GRADED]
+        assert f"--cache '{CACHE}'" in graded_step["with"]["args"], name
         key = restore["with"]["key"]
         assert "needs.discover.outputs.skills_hash" in key and "runner.os" in key
         assert re.search(r"version", key), f"{name}: the key names the harness version"
         assert key.startswith(restore["with"]["restore-keys"].strip()), name
         assert save["with"]["key"] == "${{ steps.cache.outputs.cache-primary-key }}"
-        # Harmless until the harness writes a cache: nothing to save, no warning.
-        assert "hashFiles('.skillscope/cache/**') != ''" in save["if"] and "always()" in save["if"]
+        # Harmless until the harness writes a cache: nothing to save, no warning. hashFiles sees only the
+        # workspace, so a step looks for entries and says so.
+        entries = job["steps"][names.index("Find new result cache entries")]
+        assert names.index("Find new result cache entries") < names.index("Save the result cache")
+        assert entries["env"]["CACHE_DIR"] == CACHE and "${{" not in entries["run"]
+        assert "cache-hit != 'true'" in entries["if"] and "always()" in entries["if"]
+        assert save["if"] == f"always() && steps.{entries['id']}.outputs.found == 'true'"
+
+
+@pipelines
+def test_the_entries_step_finds_entries_and_says_nothing_of_an_empty_folder(path, tmp_path):
+    job = next(iter(graded_jobs(path).values()))
+    (step,) = [s for s in job["steps"] if s.get("name") == "Find new result cache entries"]
+    output = tmp_path / "output"
+
+    def found(folder: Path) -> str:
+        output.write_text("")
+        env = {**os.environ, "CACHE_DIR": str(folder), "GITHUB_OUTPUT": str(output)}
+        subprocess.run(["bash", "-e", "-c", step["run"]], env=env, check=True)
+        return output.read_text()
+
+    assert found(tmp_path / "missing") == ""
+    (tmp_path / "cache" / "ab").mkdir(parents=True)
+    (tmp_path / "cache" / "signing.key").write_text("k")
+    assert found(tmp_path / "cache") == ""
+    (tmp_path / "cache" / "ab" / f"{'ab' * 32}.json").write_text("{}")
+    assert found(tmp_path / "cache") == "found=true\n"
 
 
 def run_hash_step(path: Path, globs: str, cwd: Path, tmp_path: Path) -> str:
@@ -179,8 +208,8 @@ def test_the_skills_hash_follows_the_skills_content_only(path, tmp_path):
     first = run_hash_step(path, "skills/*", repo, tmp_path)
     assert run_hash_step(path, '["./skills/*"]', repo, tmp_path) == first
     (repo / "README.md").write_text("# still not a skill\n")
-    (repo / CACHE).mkdir(parents=True)
-    (repo / CACHE / "entry").write_text("{}")
+    (repo / ".skillscope" / "runs").mkdir(parents=True)
+    (repo / ".skillscope" / "runs" / "routing.json").write_text("{}")
     assert run_hash_step(path, "skills/*", repo, tmp_path) == first
     reference = next((repo / "skills").glob("*/SKILL.md"))
     reference.write_text(reference.read_text() + "\nOne more line.\n")
