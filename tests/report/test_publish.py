@@ -204,8 +204,8 @@ def test_runs_at_the_same_time_each_keep_their_own_report(repo: Path):
 def test_a_report_flag_naming_a_character_device_writes_into_it(
     repo: Path, tmp_path: Path, monkeypatch, flag
 ):
-    """`--output /dev/null` as root once replaced the machine's null device with the report: every report
-    flag, on a private node of that device, leaves the node as it was."""
+    """A report flag naming the null device, run as root, once replaced the device with the report:
+    every report flag, on a private node of that device made in the test's folder, leaves it as it was."""
     device = make_node(tmp_path, "char-device", monkeypatch)
     before = kind_of(device)
     run = structural(repo, flag, str(device))
