@@ -53,11 +53,16 @@ def run_step(job: str, step_id: str, tmp_path: Path, event: dict[str, str], **gi
     return {name: value for name, _, value in blocks}
 
 
-def skillscope(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+def skillscope(
+    *args: str, stdin: str | None = None, output: Path | None = None
+) -> subprocess.CompletedProcess:
+    """The harness on this checkout; a graded command's report goes to `output`, never into the
+    checkout's own .skillscope/ (a parallel test may be writing there too)."""
     env = dict(os.environ, SKILLSCOPE_SKILLS=SKILLS, SKILLSCOPE_VERSION="v0.1.0")
     env.pop("GITHUB_STEP_SUMMARY", None)
+    report = ["--output", str(output)] if output else []
     return subprocess.run(
-        [sys.executable, "-m", "harness", *args, "--repo", str(ROOT)],
+        [sys.executable, "-m", "harness", *args, *report, "--repo", str(ROOT)],
         env=env,
         cwd=ROOT,
         input=stdin,
@@ -137,7 +142,7 @@ def test_a_pull_request_plans_from_its_diff(tmp_path):
 
 def test_the_structural_and_routing_arguments_are_flags_the_harness_takes(tmp_path):
     args = run_step("discover", "args", tmp_path, {"EVENT": "workflow_dispatch"})
-    done = skillscope("structural", *shlex.split(args["structural"]))
+    done = skillscope("structural", *shlex.split(args["structural"]), output=tmp_path / "structural.json")
     assert done.returncode != 2, done.stderr
     assert shlex.split(args["routing"])[:2] == ["--min-accuracy", "1"]
     assert args["behavior"] == "--extended"
@@ -152,10 +157,16 @@ def test_the_negatives_input_reaches_structural_and_agent_routing_only(tmp_path)
     assert "--negatives '${{ inputs.negatives }}'" in agent_routing["with"]["args"]
     # The lexical job takes discover's routing arguments as they are; its engine refuses --negatives.
     lexical = skillscope(
-        "routing", "--engine", "lexical", *shlex.split(args["routing"]), "--min-accuracy", "0"
+        "routing",
+        "--engine",
+        "lexical",
+        *shlex.split(args["routing"]),
+        "--min-accuracy",
+        "0",
+        output=tmp_path / "routing.json",
     )
     assert lexical.returncode == 0, lexical.stderr
-    done = skillscope("structural", *shlex.split(args["structural"]))
+    done = skillscope("structural", *shlex.split(args["structural"]), output=tmp_path / "structural.json")
     # That file holds a case that is not false: structural validates it, so the run fails on it.
     assert done.returncode == 1, done.stderr
     assert "negatives-not-false" in done.stdout
