@@ -89,3 +89,45 @@ def test_the_site_builds_strictly_with_the_generated_rules_page(tmp_path):
     assert not missing, f"rules missing from the built rules page: {missing}"
     usage = (site / "usage" / "index.html").read_text(encoding="utf-8")
     assert f'href="{home.source_url()}/blob/main/CHANGELOG.md"' in usage
+
+
+def _uses_steps(node):
+    """Every mapping with a `uses:` key in a loaded YAML example, at any depth."""
+    if isinstance(node, dict):
+        if isinstance(node.get("uses"), str):
+            yield node
+        for value in node.values():
+            yield from _uses_steps(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _uses_steps(value)
+
+
+def _declared_inputs(target: str) -> set[str] | None:
+    """The inputs a `uses:` target of this project declares (None for someone else's)."""
+    path, _, _ = target.partition("@")
+    if path == home.repository():
+        return set(yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"])
+    prefix = home.repository() + "/"
+    if not path.startswith(prefix):
+        return None
+    workflow = yaml.safe_load((ROOT / path.removeprefix(prefix)).read_text(encoding="utf-8"))
+    return set(workflow[True]["workflow_call"]["inputs"])  # PyYAML reads the key `on` as True
+
+
+def test_the_yaml_examples_of_the_docs_pass_only_inputs_that_exist():
+    from tests.test_docs import FENCE
+
+    checked = 0
+    for page in ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in DOCS.rglob("*.md"))]:
+        for match in FENCE.finditer((ROOT / page).read_text(encoding="utf-8")):
+            if not match.group(0).startswith(("```yaml", "~~~yaml")):
+                continue
+            for step in _uses_steps(yaml.safe_load(match.group(2))):
+                declared = _declared_inputs(step["uses"])
+                if declared is None:
+                    continue
+                unknown = set(step.get("with") or {}) - declared
+                assert not unknown, f"{page}: `uses: {step['uses']}` is given inputs it lacks: {unknown}"
+                checked += 1
+    assert checked >= 6
