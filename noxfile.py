@@ -158,11 +158,24 @@ def tests(session: nox.Session) -> None:
     session.run("pytest", "-n", "auto", "--dist", "loadgroup", *(session.posargs or ["-q"]), env=env)
 
 
+def _build_docs(session: nox.Session) -> None:
+    # Strict: a broken link or anchor between pages fails. site/ is gitignored, outside the tracked tree.
+    env = {"NO_MKDOCS_2_WARNING": "1"}  # mkdocs-material's banner about its successor, on every build
+    session.run("mkdocs", "build", "--strict", "--quiet", "--config-file", str(HERE / "mkdocs.yml"), env=env)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the documentation site from docs/ into site/, strictly (broken links and anchors fail)."""
+    session.install("-r", "requirements-dev.txt")
+    _build_docs(session)
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff and mypy over the code; actionlint and GitHub schemas over workflows and action.yml."""
+    """ruff and mypy over the code; actionlint and GitHub schemas over workflows and action.yml; the docs."""
     session.install("-r", "requirements-dev.txt")
-    code = ("harness", "tests", "benchmarks", "noxfile.py", "tasks.py", "action")
+    code = ("harness", "tests", "benchmarks", "noxfile.py", "tasks.py", "action", "mkdocs_hooks.py")
     session.run("ruff", "check", *code)
     session.run("ruff", "format", "--check", *code)
     session.run("mypy")  # the harness, as pyproject.toml's [tool.mypy] configures it
@@ -173,3 +186,4 @@ def lint(session: nox.Session) -> None:
         session.run("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *workflows, *examples)
     if (HERE / "action.yml").exists():
         session.run("check-jsonschema", "--builtin-schema", "vendor.github-actions", "action.yml")
+    _build_docs(session)

@@ -78,40 +78,44 @@ def test_the_rules_sarif_explains_are_the_rules_tables():
     )
 
 
-def test_every_nox_session_is_documented():
-    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
-    sessions = [
-        node.name
+def _decorated(module: str, decorator: str, dashes: bool = False) -> list[str]:
+    """The functions of a top-level module carrying the decorator: nox sessions, invoke tasks."""
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    return [
+        node.name.replace("_", "-") if dashes else node.name
         for node in tree.body
-        if isinstance(node, ast.FunctionDef) and any("session" in ast.unparse(d) for d in node.decorator_list)
+        if isinstance(node, ast.FunctionDef) and any(decorator in ast.unparse(d) for d in node.decorator_list)
     ]
-    assert sessions
-    missing = [name for name in sessions if f"`{name}`" not in USAGE]
+
+
+SESSIONS = _decorated("noxfile.py", "session")
+TASKS = _decorated("tasks.py", "task", dashes=True)
+
+
+def test_every_nox_session_is_documented():
+    assert SESSIONS
+    missing = [name for name in SESSIONS if f"`{name}`" not in USAGE]
     assert not missing, f"nox sessions missing from docs/usage.md: {missing}"
 
 
 def test_every_invoke_task_is_documented():
-    tree = ast.parse((ROOT / "tasks.py").read_text(encoding="utf-8"))
-    tasks = [
-        node.name.replace("_", "-")
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef) and any("task" in ast.unparse(d) for d in node.decorator_list)
-    ]
-    assert tasks
-    missing = [name for name in tasks if not re.search(rf"`{re.escape(name)}\b", USAGE)]
+    assert TASKS
+    missing = [name for name in TASKS if not re.search(rf"`{re.escape(name)}\b", USAGE)]
     assert not missing, f"invoke tasks missing from docs/usage.md: {missing}"
 
 
 # A command line in a code block: the synopsis lines (`[--flag]`, `a|b`, `…`) describe rather than run.
 FENCE = re.compile(r"^(```|~~~)[^\n]*\n(.*?)^\1", re.S | re.M)
 SYNOPSIS = re.compile(r"\[|…|\.\.\.|\w\|\w")
-DOCUMENTS = ["README.md", "docs/usage.md", "docs/authoring-evals.md", ".pre-commit-hooks.yaml"]
+# The pages whose command lines are checked: the README, every page of the site, the hooks.
+PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))]
+DOCUMENTS = [*PAGES, ".pre-commit-hooks.yaml"]
 
 
-def command_lines(text: str) -> list[str]:
+def command_lines(text: str, markdown: bool = True) -> list[str]:
     """Each `skillscope …` command in the text's code blocks (or the whole text, for YAML), cut at a
     pipe, `&&`, `;` or a redirection."""
-    blocks = [m.group(2) for m in FENCE.finditer(text)] if "```" in text else [text]
+    blocks = [m.group(2) for m in FENCE.finditer(text)] if markdown else [text]
     found = []
     for block in blocks:
         for line in block.replace("\\\n", " ").splitlines():
@@ -130,13 +134,16 @@ def command_lines(text: str) -> list[str]:
 
 
 DOCUMENTED = [
-    (doc, line) for doc in DOCUMENTS for line in command_lines((ROOT / doc).read_text(encoding="utf-8"))
+    (doc, line)
+    for doc in DOCUMENTS
+    for line in command_lines((ROOT / doc).read_text(encoding="utf-8"), markdown=doc.endswith(".md"))
 ]
 
 
 def test_the_docs_show_command_lines():
     assert len(DOCUMENTED) >= 20
-    assert {doc for doc, _ in DOCUMENTED} == set(DOCUMENTS)
+    core = {"README.md", "docs/usage.md", "docs/authoring-evals.md", "docs/getting-started.md"}
+    assert core | {".pre-commit-hooks.yaml"} <= {doc for doc, _ in DOCUMENTED}
 
 
 @pytest.mark.parametrize(("doc", "line"), DOCUMENTED, ids=[f"{doc}:{line[:60]}" for doc, line in DOCUMENTED])
@@ -147,3 +154,65 @@ def test_every_command_line_in_the_docs_parses(doc, line, capsys):
         cli.parse(cli.build_parser(only=chosen or cli.NO_COMMAND), words)
     except SystemExit as exc:
         assert not exc.code, f"{doc}: `{line}` does not parse: {capsys.readouterr().err.strip()}"
+
+
+# What the docs name, in their code (inline code and code blocks, where commands are written): a
+# `skillscope <command>`, `inv <task>` (after an optional `-r PATH`) or `nox -s <session>`.
+NAMED = {
+    "skillscope command": (re.compile(r"(?<![\w/.-])skillscope\s+([a-z][a-z-]*)\b"), set(cli.COMMANDS)),
+    "invoke task": (re.compile(r"(?<![\w/.-])inv\s+(?:-r\s+\S+\s+)?([a-z][a-z-]*)\b"), set(TASKS)),
+    "nox session": (re.compile(r"(?<![\w/.-])nox\s+(?:-s|--session)\s+([a-z][a-z-]*)\b"), set(SESSIONS)),
+}
+# The folders of this repository's own code: a path into one of them that the docs name must exist
+# (a module that moved leaves a sentence pointing nowhere).
+OWN_CODE = re.compile(r"^(?:harness|schema|benchmarks|tests)/[\w./-]*$")
+
+
+def code_in(text: str) -> list[tuple[int, str]]:
+    """(line, code) for every code block and inline code span of a markdown text."""
+    from markdown_it import MarkdownIt
+
+    found = []
+    for token in MarkdownIt("commonmark").enable("table").parse(text):
+        line = token.map[0] + 1 if token.map else 0
+        if token.type in ("fence", "code_block"):
+            found.append((line, token.content))
+        found.extend((line, child.content) for child in token.children or [] if child.type == "code_inline")
+    return found
+
+
+# usage.md shows the "did you mean structural?" a mistyped command gets.
+MISSPELT_ON_PURPOSE = {"structual"}
+NAME_PAGES = [*PAGES, "CONTRIBUTING.md"]
+NAMES = [
+    (f"{doc}:{line}", kind, name)
+    for doc in NAME_PAGES
+    for line, code in code_in((ROOT / doc).read_text(encoding="utf-8"))
+    for kind, (pattern, _) in NAMED.items()
+    for name in pattern.findall(code)
+]
+
+
+def test_the_name_scan_sees_what_the_docs_name():
+    """A pattern that matched nothing would pass every page: count what it finds."""
+    for kind in NAMED:
+        assert {name for _, k, name in NAMES if k == kind}, kind
+
+
+@pytest.mark.parametrize("kind", sorted(NAMED))
+def test_every_command_task_and_session_the_docs_name_exists(kind):
+    known = NAMED[kind][1] | MISSPELT_ON_PURPOSE
+    stale = sorted({f"{where}: {name}" for where, k, name in NAMES if k == kind and name not in known})
+    assert not stale, f"the docs name a {kind} that does not exist (known: {sorted(known)}): {stale}"
+
+
+def test_every_path_into_this_repos_code_the_docs_name_exists():
+    named = [
+        (f"{doc}:{line}", code.strip())
+        for doc in NAME_PAGES
+        for line, code in code_in((ROOT / doc).read_text(encoding="utf-8"))
+        if OWN_CODE.match(code.strip())
+    ]
+    assert len(named) >= 10
+    missing = [f"{where}: {path}" for where, path in named if not (ROOT / path).exists()]
+    assert not missing, f"the docs name paths that do not exist: {missing}"

@@ -25,7 +25,7 @@ def test_every_internal_link_in_the_readme_docs_and_examples_resolves(tmp_path):
         "refs",
         "--no-external",
         "--docs",
-        "README.md,CHANGELOG.md,docs/*.md",
+        "README.md,CHANGELOG.md,docs/**/*.md",
         "--skills-dir",
         "examples/skills/*",
         tmp_path=tmp_path,
