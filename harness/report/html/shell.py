@@ -49,7 +49,6 @@ th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: l
 th { background: var(--panel); position: sticky; top: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tbody.case tr:first-child td { border-bottom: 0; } tr.more td { padding-top: 0; }
-tbody.case { content-visibility: auto; contain-intrinsic-size: auto 2.2em; }
 td.wrap { overflow-wrap: anywhere; max-width: 36em; }
 pre { background: var(--panel); padding: .7em; overflow-x: auto; white-space: pre-wrap; margin: .3em 0; }
 details > summary { cursor: pointer; color: var(--accent); }
