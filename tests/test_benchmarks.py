@@ -62,6 +62,15 @@ OFFLINE = [
         [r"^\s+20\s+200\s", r"whole command, 20 skills x 10 cases: .* exit \[0\]"],
     ),
     (
+        "page_bench.py",
+        ["--cases", "40", "--samples", "2", "--skills", "4", "--rounds", "1"],
+        [
+            r"^page size: [\d.]+ MB, [\d.]+x the 3 MB target, (meets|MISSES)$",
+            r"^first render in Chromium: [\d.]+ s, [\d.]+x the 1\.5 s target, (meets|MISSES)$",
+            r"^requests refused or console errors: none$",
+        ],
+    ),
+    (
         "select_bench.py",
         ["--skills", "30", "--paths", "100", "--repeat", "1"],
         [r"30 skills, 100 changed paths -> [1-9]\d* default, [1-9]\d* scoped", r"^subprocess\s+wall best"],

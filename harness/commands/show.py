@@ -14,13 +14,15 @@ from harness.context import Context
 from harness.errors import UsageError
 from harness.files import UnreadableFile, read_text, write_atomic
 from harness.jsonfields import array_at, object_at
-from harness.report import html_page, transcript
+from harness.report import html, transcript
+from harness.report.html.logs import Entry
 
 HELP = (
     "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page"
 )
 REPORT_LIMIT = 256 * 1024 * 1024  # a report is ours; a lexical run of many thousand cases runs to megabytes
 KEEPING_COMMANDS = ("routing", "routing-matrix", "behavioral", "compare", "cost")
+PAGE_COMMANDS = tuple(html.SECTIONS)  # --html draws every graded command's report, logs kept or not
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -49,7 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--html",
         metavar="PATH",
-        help="write one self-contained HTML page instead: every case (or each CASE), transcripts whole",
+        help="write one self-contained HTML page instead: the report's status, gate, figures and "
+        "cases (routing: its confusion matrix), each CASE's or every kept transcript collapsed; any "
+        "graded command's report, or a --keep-logs folder",
     )
 
 
@@ -61,7 +65,7 @@ def bounded(args: argparse.Namespace) -> bool:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     where, cases, report = ctx.cwd / args.logs, {}, None
     if where.is_file() and where.suffix == ".json":
-        report = read_report(where, args.logs)
+        report = read_report(where, args.logs, PAGE_COMMANDS if args.html else KEEPING_COMMANDS)
         cases = cases_of(report)
         if args.html and not args.cases:  # the run's page, whatever it kept (a cached run keeps none)
             where = logs_of(report, args.logs, ctx, required=False)
@@ -114,13 +118,18 @@ def labelled(folder: Path) -> list[tuple[str, LogFile]]:
     return [(f.path.relative_to(folder).as_posix(), f) for f in kept_files(folder)]
 
 
-def read_report(path: Path, given: str) -> dict:
+def read_report(path: Path, given: str, commands: tuple[str, ...] = KEEPING_COMMANDS) -> dict:
     try:
         report = json.loads(read_text(path, REPORT_LIMIT))
     except (UnreadableFile, ValueError, RecursionError) as exc:
         raise UsageError(f"{given}: not a JSON report skillscope can read ({exc})") from exc
     command = report.get("command") if isinstance(report, dict) else None
-    if command not in KEEPING_COMMANDS:
+    if command not in commands and commands is PAGE_COMMANDS:
+        raise UsageError(
+            f"{given}: not the report of a graded command; pass the JSON report of structural, refs, "
+            "routing, behavioral, compare or cost"
+        )
+    if command not in commands:
         raise UsageError(
             f"{given}: not the report of a run that keeps agent logs; pass a routing, behavioral, "
             "compare or cost report, or the --keep-logs folder itself"
@@ -238,38 +247,42 @@ def write_page(
     cases: dict[str, dict],
     report: dict | None = None,
 ) -> int:
-    """--html: every case of the report (or each file's case) with its transcripts whole, one page."""
-    views: dict[str, html_page.CaseView] = {}
+    """--html: the report's page with each case's kept transcripts collapsed under it, or, given logs
+    alone, a page of their transcripts."""
+    transcripts: dict[str, list[tuple[str, list[str]]]] = {}
+    entries: dict[str, Entry] = {}
     for case in cases.values():  # the report's order, cases it kept no log of included
-        views.setdefault(case["id"], view_of(case))
+        entries.setdefault(case["id"], entry_of(case))
     unreadable = 0
     for label, found in labelled:
         its_case = case_of(found, cases)
-        view = views.setdefault(its_case["id"] if its_case else found.stem, view_of(its_case, found.stem))
+        key = its_case["id"] if its_case else found.stem
         title, lines, read = section(label, found, args.agent, full=True)
         unreadable += not read
-        view.sections.append((title, lines))
+        entries.setdefault(key, entry_of(its_case, found.stem)).logs.append((title, lines))
+        # A matrix report's cases are per agent: its logs sit in a folder named for the agent.
+        agent = found.path.parent.name if report and report.get("command") == "routing-matrix" else ""
+        transcripts.setdefault(f"{agent}/{key}" if agent else key, []).append((title, lines))
     if report is not None:
-        title = f"skillscope {report['command']}: {report.get('status', '?')}"
-        summary = [
-            f"{key}: {report[key]}" for key in ("repo", "started_at", "harness_version") if key in report
-        ]
-        if not labelled:
-            summary.append(
-                "no agent log was kept: the run had no --keep-logs, or took every case from the cache"
-            )
+        if args.cases:  # the page of the cases asked for only
+            wanted = {case["id"] for case in cases.values()}
+            report = {**report, "cases": [c for c in array_at(report, "cases") if c.get("id") in wanted]}
+        kept_none = not labelled and report.get("command") in KEEPING_COMMANDS
+        note = "no agent log was kept: the run had no --keep-logs, or took every case from the cache"
+        page = html.render(report, transcripts, [note] if kept_none else [])
+        findings = report.get("command") in ("structural", "refs")
+        count = len(array_at(report, "findings" if findings else "cases"))
+        what = "finding(s)" if findings else "case(s)"
     else:
-        title, summary = f"agent logs kept in {args.logs}", []
-    write_atomic(ctx.cwd / args.html, html_page.page(title, summary, list(views.values())))
-    ctx.out(f"HTML page: {args.html} ({len(views)} case(s), {len(labelled)} log(s))")
+        page = html.logs_page(f"agent logs kept in {args.logs}", list(entries.values()))
+        count, what = len(entries), "case(s)"
+    write_atomic(ctx.cwd / args.html, page)
+    ctx.out(f"HTML page: {args.html} ({count} {what}, {len(labelled)} log(s))")
     return 1 if unreadable else 0
 
 
-def view_of(case: dict | None, stem: str = "") -> html_page.CaseView:
+def entry_of(case: dict | None, stem: str = "") -> Entry:
     if case is None:
-        return html_page.CaseView(stem, None)
+        return Entry(stem)
     outcome = transcript.outcome_of(case)
-    prompt = case.get("prompt") if isinstance(case.get("prompt"), str) else None
-    return html_page.CaseView(
-        case["id"], str(outcome) if outcome else None, prompt, transcript.case_head(case)
-    )
+    return Entry(case["id"], str(outcome) if outcome else None)

@@ -265,15 +265,24 @@ def test_a_report_and_its_logs_become_one_page_nothing_can_script(tmp_path, clau
     assert (code, err) == (0, "")
     assert out == "HTML page: page.html (1 case(s), 3 log(s))\n"
     html = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert html.count("<script>") == 1  # the page's own filter script, and nothing the agent wrote
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     page = PageText()
     page.feed(html)
-    assert page.tags.isdisjoint({"script", "img", "iframe", "link"})
-    assert page.links == ["#case-1"]  # no external asset: the table's one link to its case
-    assert page.cells[:2] == ["report-writer-pass", "fail"] and "status report" in page.cells[2]
-    head, agent, judge, exchange = page.pres  # in file order: the judge-1 stream sorts before judge.txt
-    assert head.startswith("-- case report-writer-pass: fail (report-writer)")
-    assert "unmet expected_behavior `Writes the status report into report.md`: judge: scripted E1" in head
+    assert page.tags.isdisjoint({"img", "iframe", "link"})
+    assert page.links == []  # no external asset, no link out
+    row = page.cells.index("report-writer-pass")
+    assert page.cells[row : row + 3] == ["report-writer-pass", "report-writer", "fail"]
+    judged = page.cells.index("Writes the status report into report.md")  # the check, its verdict, why
+    assert page.cells[judged - 2 : judged + 3] == [
+        "judge",
+        "expected_behavior",
+        "Writes the status report into report.md",
+        "fail",
+        "judge: scripted E1",
+    ]
+    prompt, workspace, agent, judge, exchange = page.pres  # logs in file order: judge-1 before judge.txt
+    assert "status report" in prompt and workspace == "created: report.md"
     assert "  2. Bash $ echo status-ok" in agent and "Wrote report.md <script>alert(1)</script>" in agent
     assert "BEGIN-EVIDENCE-" in exchange and judge.startswith("skills offered: ")
 
@@ -328,7 +337,12 @@ def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(tmp_pa
     )
     code, out, _ = show(tmp_path, "routing-report.json", "--html", "page.html")
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert code == 0 and "agents differ" in page and "codex: observed beta; verdict wrong_skill" in page
+    assert code == 0 and "Where the agents differ" in page
+    assert (
+        "<td>alpha-pos-1</td><td>alpha</td><td>alpha (correct_trigger)</td><td>beta (wrong_skill)</td>"
+        in page
+    )
+    assert page.count("transcript: claude/alpha-pos-1.jsonl") == page.count("transcript: codex/alpha") == 1
 
 
 @pytest.mark.parametrize("kept", [None, "gone"])
@@ -341,8 +355,5 @@ def test_a_reports_page_is_written_when_its_run_kept_no_log(tmp_path, kept):
     code, out, err = show(tmp_path, "run.json", "--html", "page.html")
     assert (code, out, err) == (0, "HTML page: page.html (1 case(s), 0 log(s))\n", "")
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert (
-        "no agent log was kept" in page
-        and "-- case a-1: fail" in page
-        and "expect a; observed no skill" in page
-    )
+    assert "no agent log was kept" in page
+    assert "<td>a-1</td><td>a</td><td>no skill</td>" in page

@@ -1,0 +1,75 @@
+"""The report page at scale: a synthetic routing report of 1,000 cases x 5 samples rendered by
+`skillscope show --html`'s renderer, its size, and its first render in headless Chromium.
+
+    python benchmarks/page_bench.py [--cases 1000] [--samples 5] [--skills 20] [--rounds 3]
+
+Figures printed: page size (target at most 3 MB), render time in Python, and the time from
+navigation to the load event in Debian's Chromium driven by Playwright, best of --rounds (target at
+most 1.5 s), each with its ratio to the target. Printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.support lives beside the package
+
+from harness.report import html  # noqa: E402
+from tests.support.browser import chromium, guarded_page  # noqa: E402
+from tests.support.synthetic_reports import routing_report  # noqa: E402
+
+SIZE_TARGET = 3 * 1024 * 1024
+RENDER_TARGET_S = 1.5
+
+
+def verdict(ratio: float) -> str:
+    return "meets" if ratio <= 1 else "MISSES"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--samples", type=int, default=5)
+    parser.add_argument("--skills", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    report = routing_report(args.cases, args.samples, args.skills)
+    started = time.perf_counter()
+    page = html.render(report)
+    rendered = time.perf_counter() - started
+    size = len(page.encode("utf-8"))
+    ratio = size / SIZE_TARGET
+    print(f"{args.cases} cases x {args.samples} samples, {args.skills} skills")
+    print(f"page size: {size / 1024 / 1024:.2f} MB, {ratio:.2f}x the 3 MB target, {verdict(ratio)}")
+    print(f"python render: {rendered:.3f} s")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "page.html"
+        path.write_text(page, encoding="utf-8")
+        best, refused_any = None, False
+        with chromium() as browser:
+            for _ in range(args.rounds):
+                tab, refused, errors = guarded_page(
+                    browser, path.as_uri(), viewport={"width": 1280, "height": 900}
+                )
+                tab.goto(path.as_uri(), wait_until="load")
+                # Navigation start to the end of the load event, as the page itself measured it.
+                took = tab.evaluate(
+                    "() => { const n = performance.getEntriesByType('navigation')[0];"
+                    " return (n.loadEventEnd - n.startTime) / 1000; }"
+                )
+                best = took if best is None else min(best, took)
+                refused_any = refused_any or bool(refused) or bool(errors)
+                tab.close()
+    ratio = (best or 0) / RENDER_TARGET_S
+    print(f"first render in Chromium: {best:.3f} s, {ratio:.2f}x the 1.5 s target, {verdict(ratio)}")
+    print(f"requests refused or console errors: {'yes' if refused_any else 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,38 @@
+"""A JSON report as one self-contained HTML page, for every graded command.
+
+Each command's sections come from its own module, chosen from a plain dict by the report's
+`command`; `shell.page` wraps them (and any other page's, such as the history page) in the one shell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from harness.report.html import behavioral, compare, cost, findings, logs, routing, routing_matrix, shell
+from harness.report.html.common import Transcripts
+from harness.report.html.header import status_word
+
+Sections = Callable[[dict, Transcripts], list[str]]
+SECTIONS: dict[str, Sections] = {
+    "structural": findings.sections,
+    "refs": findings.sections,
+    "routing": routing.sections,
+    "routing-matrix": routing_matrix.sections,
+    "behavioral": behavioral.sections,
+    "compare": compare.sections,
+    "cost": cost.sections,
+}
+
+
+def render(report: dict, transcripts: Transcripts | None = None, notes: Sequence[str] = ()) -> str:
+    """The page of `report`, whose command is one of SECTIONS; `transcripts`: its kept logs by case id
+    (`<agent>/<id>` in a routing-matrix report); `notes`: sentences shown under the header."""
+    command = str(report.get("command"))
+    parts = SECTIONS[command](report, transcripts or {})
+    parts[1:1] = [f'<p class="notice">{shell.text(note)}</p>' for note in notes]  # under the header
+    return shell.page(f"skillscope {command}: {status_word(report)}", [part for part in parts if part])
+
+
+def logs_page(title: str, entries: Sequence[logs.Entry]) -> str:
+    """The page of a --keep-logs folder read without its report: each case's transcripts."""
+    return shell.page(title, logs.sections(title, entries))

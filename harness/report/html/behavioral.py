@@ -1,0 +1,153 @@
+"""The behavioral page's sections: headline, per skill, and the case table whose details hold each
+check (a scorer's or a judge's statement) with its evidence or the judge's reason, and a blocked
+case's reason."""
+
+from __future__ import annotations
+
+from harness.jsonfields import array_at, object_at
+from harness.report.html.common import (
+    Transcripts,
+    clipped,
+    dollars,
+    place,
+    prompt_block,
+    transcripts_of,
+    word,
+)
+from harness.report.html.header import header
+from harness.report.html.shell import section, simple_table, text
+from harness.report.html.table import Row, cases_table, collapsed, token
+
+JUDGED = ("expected_behavior", "unexpected_behavior")
+BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so its run is no evidence"}
+
+
+def head(report: dict) -> str:
+    totals = object_at(report, "totals")
+    spent = [object_at(totals, side).get("cost_usd") for side in ("agent", "judge")]
+    cost = sum(v for v in spent if isinstance(v, (int, float))) if any(v is not None for v in spent) else None
+    figures = [
+        ("cases passed", f"{totals.get('passed', 0)}/{totals.get('cases', 0)}"),
+        ("failed", str(totals.get("failed", 0))),
+        ("errors", str(totals.get("errors", 0))),
+        ("blocked", str(totals.get("blocked", 0))),
+        ("checks met", f"{totals.get('checks_passed', 0)}/{totals.get('checks', 0)}"),
+    ]
+    counts = object_at(report, "counts")
+    gate = (
+        "every case passed"
+        if report.get("passed")
+        else f"{counts.get('pass', 0)} of {counts.get('total', 0)} case(s) passed; every case must"
+    )
+    cached = totals.get("cached")
+    cached_text = f"{cached} of {totals.get('cases', 0)} cases" if isinstance(cached, int) else None
+    return header(report, figures, gate, cost, cached_text)
+
+
+def checks_table(case: dict) -> str:
+    rows = []
+    for check in array_at(case, "checks"):
+        if not isinstance(check, dict):
+            continue
+        who = "judge" if check.get("kind") in JUDGED else "scorer"
+        rows.append(
+            "<tr>"
+            f"<td>{text(who)}</td><td>{text(check.get('kind', ''))}</td>"
+            f'<td class="wrap">{text(check.get("expectation", ""))}</td>'
+            f"<td>{word('pass' if check.get('passed') else 'fail')}</td>"
+            f'<td class="wrap">{text(check.get("detail", ""))}</td></tr>'
+        )
+    if not rows:
+        return '<p class="muted">No check ran.</p>'
+    head = "".join(
+        f'<th scope="col">{h}</th>' for h in ("by", "kind", "statement", "met", "evidence or reason")
+    )
+    return f"<h3>Checks</h3><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def blocked_block(case: dict) -> str:
+    reason = case.get("blocked")
+    if not reason:
+        return ""
+    lines = [
+        f"call {o.get('call')}: {o.get('tool')} {o.get('kind')} {o.get('path')}"
+        for o in array_at(case, "isolation")
+        if isinstance(o, dict)
+    ]
+    why = BLOCKED_WHY.get(str(reason), str(reason))
+    listed = f"<pre>{text(chr(10).join(lines))}</pre>" if lines else ""
+    return f'<p class="blocked">Blocked ({text(reason)}): {text(why)}.</p>{listed}'
+
+
+def spent(case: dict) -> float | None:
+    values = [object_at(case, side).get("cost_usd") for side in ("agent", "judge")]
+    numbers = [v for v in values if isinstance(v, (int, float))]
+    return sum(numbers) if numbers else None
+
+
+def case_row(case: dict, transcripts: Transcripts) -> Row:
+    checks = [c for c in array_at(case, "checks") if isinstance(c, dict)]
+    met = sum(1 for c in checks if c.get("passed"))
+    ident = text(case.get("id", "?")) + (' <span class="muted">(cached)</span>' if case.get("cached") else "")
+    cells = [
+        ident,
+        text(case.get("skill", "")),
+        word(case.get("status")),
+        text(f"{met}/{len(checks)}"),
+        dollars(spent(case)),
+        place(case),
+        clipped(case.get("prompt")),
+    ]
+    more = [prompt_block(case), blocked_block(case)]
+    if case.get("error"):
+        more.append(f'<p class="error">error: {text(case["error"])}</p>')
+    more.append(checks_table(case))
+    files = object_at(case, "files")
+    touched = [
+        f"{kind}: {', '.join(map(str, array_at(files, kind)))}"
+        for kind in ("created", "changed", "removed")
+        if array_at(files, kind)
+    ]
+    if touched:
+        more.append(f"<h3>Workspace</h3><pre>{text(chr(10).join(touched))}</pre>")
+    notes = [str(n) for n in array_at(case, "notes")]
+    if notes:
+        more.append(f"<h3>Notes</h3><pre>{text(chr(10).join(notes))}</pre>")
+    more.append(transcripts_of(str(case.get("id")), transcripts))
+    keys = {"status": token(str(case.get("status"))), "skill": token(str(case.get("skill")))}
+    # Open by default only for what a reader came for: the cases that did not pass.
+    return Row(cells, keys, collapsed("checks and details", "".join(more)))
+
+
+def case_table(report: dict, transcripts: Transcripts) -> str:
+    order = {"fail": 0, "error": 1, "blocked": 2, "not-run": 3, "pass": 4}
+    cases = sorted(
+        (c for c in array_at(report, "cases") if isinstance(c, dict)),
+        key=lambda c: order.get(str(c.get("status")), 1),
+    )
+    rows = [case_row(c, transcripts) for c in cases]
+    headers = ["case", "skill", "outcome", "checks met", "cost", "dataset", "prompt"]
+    inner = cases_table("cases", headers, rows, [("status", "Outcome"), ("skill", "Skill")], numeric=(3, 4))
+    return section(f"Cases ({len(rows)}; failures first)", inner, anchor="cases-section")
+
+
+def per_skill(report: dict) -> str:
+    rows = [
+        [
+            name,
+            str(r.get("cases", 0)),
+            str(r.get("passed", 0)),
+            str(r.get("failed", 0)),
+            str(r.get("errors", 0)),
+            str(r.get("blocked", 0)),
+            f"{r.get('checks_passed', 0)}/{r.get('checks', 0)}",
+        ]
+        for name, r in object_at(report, "per_skill").items()
+        if isinstance(r, dict)
+    ]
+    headers = ["skill", "cases", "passed", "failed", "errors", "blocked", "checks met"]
+    return section("Per skill", simple_table(headers, rows, range(1, 7))) if rows else ""
+
+
+def sections(report: dict, transcripts: Transcripts) -> list[str]:
+    return [head(report), per_skill(report), case_table(report, transcripts)]

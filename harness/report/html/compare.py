@@ -1,0 +1,175 @@
+"""The compare page's sections: each side's pass rate with its interval and what it cost, then the
+case table with both sides side by side, the case's label and the interval of the difference."""
+
+from __future__ import annotations
+
+from harness.jsonfields import array_at, object_at
+from harness.report.html.common import (
+    Transcripts,
+    clipped,
+    dollars,
+    place,
+    prompt_block,
+    transcripts_of,
+    word,
+)
+from harness.report.html.header import header
+from harness.report.html.shell import section, simple_table, text
+from harness.report.html.table import Row, cases_table, collapsed, token
+
+SIDES = ("baseline", "candidate")
+LABEL_ORDER = ("regression", "error", "changed", "improvement", "same-fail", "same-pass")
+
+
+def side_names(report: dict) -> tuple[str, str]:
+    """What each side is, in words: with and without the skill when the baseline is none."""
+    meta = object_at(report, "meta")
+    if meta.get("baseline") == "none":
+        return "without the skill", "with the skill"
+    return f"baseline ({meta.get('baseline', '?')})", f"candidate ({meta.get('candidate', '?')})"
+
+
+def span(bounds: object) -> str:
+    if isinstance(bounds, (list, tuple)) and len(bounds) == 2:
+        return (
+            f"{bounds[0]:+.2f} to {bounds[1]:+.2f}" if bounds[0] < 0 else f"{bounds[0]:.2f}–{bounds[1]:.2f}"
+        )
+    return "—"
+
+
+def head(report: dict) -> str:
+    labels, totals, meta = object_at(report, "labels"), object_at(report, "totals"), object_at(report, "meta")
+    before, after = (object_at(totals, side) for side in SIDES)
+    names = side_names(report)
+    figures = [
+        (f"{label}s" if not label.startswith("same") else label, str(labels.get(label, 0)))
+        for label in LABEL_ORDER
+        if labels.get(label)
+    ]
+    for name, side in zip(names, (before, after), strict=True):
+        figures.append(
+            (f"pass rate {name}", f"{num(side.get('pass_rate'))} ({span(side.get('pass_rate_ci95'))})")
+        )
+    costs = [s.get("cost_usd") for s in (before, after)]
+    cost = sum(c for c in costs if isinstance(c, (int, float))) if any(c is not None for c in costs) else None
+    cached = sum(s.get("cached_runs", 0) for s in (before, after) if isinstance(s.get("cached_runs"), int))
+    runs = sum(s.get("runs", 0) for s in (before, after) if isinstance(s.get("runs"), int))
+    gate = (
+        f"{labels.get('regression', 0)} regression(s)"
+        + (" allowed (--allow-regressions)" if meta.get("allow_regressions") else "")
+        + f"; {'passed' if report.get('passed') else 'failed'}"
+    )
+    return header(report, figures, gate, cost, f"{cached} of {runs} runs")
+
+
+def num(value: object) -> str:
+    return f"{value:.3f}" if isinstance(value, (int, float)) else "—"
+
+
+def totals_table(report: dict) -> str:
+    totals = object_at(report, "totals")
+    names = side_names(report)
+    rows = []
+    for name, key in zip(names, SIDES, strict=True):
+        side = object_at(totals, key)
+        rows.append(
+            [
+                name,
+                f"{side.get('passed', 0)}/{side.get('graded', 0)}",
+                num(side.get("pass_rate")),
+                span(side.get("pass_rate_ci95")),
+                str(side.get("errors", 0)),
+                str(side.get("runs", 0)),
+                f"{side.get('input_tokens', 0)} / {side.get('output_tokens', 0)}",
+                dollars(side.get("cost_usd")),
+            ]
+        )
+    delta = object_at(totals, "delta")
+    rows.append(
+        [
+            "difference",
+            "",
+            num(delta.get("pass_rate")),
+            span(delta.get("pass_rate_ci95")),
+            "",
+            "",
+            f"{delta.get('input_tokens', 0)} / {delta.get('output_tokens', 0)}",
+            dollars(delta.get("cost_usd")),
+        ]
+    )
+    headers = ["side", "passed", "pass rate", "95 %", "errors", "runs", "tokens in / out", "cost"]
+    rule = object_at(report, "meta").get("rule")
+    note = f'<p class="muted">{text(rule)}</p>' if isinstance(rule, str) else ""
+    return section("Both sides", simple_table(headers, rows, range(1, 8)) + note)
+
+
+def side_cell(side: dict) -> str:
+    runs, passes = side.get("runs", 0), side.get("passes", 0)
+    outcome = side.get("outcome")
+    shown = f"{word(side.get('status'))} {text(f'{passes}/{runs}')}"
+    if outcome is not None:
+        shown += f' <span class="muted">{text(outcome)}</span>'
+    if side.get("error"):
+        shown += f' <span class="error">{text(side["error"])}</span>'
+    return shown
+
+
+def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Row:
+    before, after, delta = (object_at(case, key) for key in (*SIDES, "delta"))
+    cells = [
+        text(case.get("id", "?")),
+        text(case.get("mode", "")),
+        f'<span class="{text(case.get("label", ""))}">{text(case.get("label", ""))}</span>',
+        side_cell(before),
+        side_cell(after),
+        text(f"{num(delta.get('rate'))} ({span(delta.get('rate_ci95'))})"),
+        text(f"{dollars(before.get('cost_usd'))} / {dollars(after.get('cost_usd'))}"),
+        place(case),
+        clipped(case.get("prompt")),
+    ]
+    lines = [
+        f"{name}: {s.get('status')} {s.get('passes', 0)}/{s.get('runs', 0)}, outcome {s.get('outcome')}, "
+        f"{s.get('input_tokens', 0)} in / {s.get('output_tokens', 0)} out tokens, "
+        f"{dollars(s.get('cost_usd'))}, {s.get('elapsed_s', 0)} s"
+        + (f", error {s['error']}" if s.get("error") else "")
+        for name, s in zip(names, (before, after), strict=True)
+    ]
+    more = (
+        prompt_block(case)
+        + f"<pre>{text(chr(10).join(lines))}</pre>"
+        + transcripts_of(str(case.get("id")), transcripts)
+    )
+    keys = {
+        "label": token(str(case.get("label"))),
+        "skill": token(str(case.get("skill"))),
+        "mode": token(str(case.get("mode"))),
+    }
+    return Row(cells, keys, collapsed("details", more))
+
+
+def case_table(report: dict, transcripts: Transcripts) -> str:
+    names = side_names(report)
+    order = {label: i for i, label in enumerate(LABEL_ORDER)}
+    cases = sorted(
+        (c for c in array_at(report, "cases") if isinstance(c, dict)),
+        key=lambda c: order.get(str(c.get("label")), 0),
+    )
+    rows = [case_row(c, names, transcripts) for c in cases]
+    headers = [
+        "case",
+        "mode",
+        "label",
+        names[0],
+        names[1],
+        "rate difference (95 %)",
+        "cost each side",
+        "dataset",
+        "prompt",
+    ]
+    filters = [("label", "Label"), ("skill", "Skill"), ("mode", "Mode")]
+    inner = cases_table("cases", headers, rows, filters)
+    return section(f"Cases ({len(rows)}; regressions first)", inner, anchor="cases-section")
+
+
+def sections(report: dict, transcripts: Transcripts) -> list[str]:
+    return [head(report), totals_table(report), case_table(report, transcripts)]

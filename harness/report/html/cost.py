@@ -1,0 +1,97 @@
+"""The cost page's sections: one prompt run with the skill and without it, per side and per run, in
+tokens, turns, tool calls and dollars."""
+
+from __future__ import annotations
+
+from harness.jsonfields import array_at, object_at
+from harness.report.html.common import dollars
+from harness.report.html.header import header
+from harness.report.html.shell import section, simple_table, text
+
+SIDE_NAMES = {"with": "with the skill", "without": "without the skill"}
+
+
+def head(report: dict) -> str:
+    sides, meta = object_at(report, "sides"), object_at(report, "meta")
+    with_skill, without = object_at(sides, "with"), object_at(sides, "without")
+    figures = []
+    for key in ("with", "without"):
+        side = object_at(sides, key)
+        figures.append((f"cost {SIDE_NAMES[key]}", dollars(side.get("cost_usd"))))
+    a, b = with_skill.get("cost_usd"), without.get("cost_usd")
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        figures.append(("the skill adds", f"{'+' if a >= b else '-'}${abs(a - b):.4f} a run"))
+    total = sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
+    gate = (
+        f"skill {meta.get('skill', '?')}: {'every run finished' if report.get('passed') else 'a run failed'}"
+    )
+    return header(report, figures, gate, total)
+
+
+def sides_table(report: dict) -> str:
+    rows = []
+    for key in ("with", "without"):
+        side = object_at(object_at(report, "sides"), key)
+        rows.append(
+            [
+                SIDE_NAMES[key],
+                f"{side.get('finished', 0)}/{side.get('runs', 0)}",
+                ", ".join(map(str, array_at(side, "fired"))) or "none",
+                f"{side.get('turns', 0):g}",
+                f"{side.get('tool_calls', 0):g}",
+                f"{side.get('input_tokens', 0):g}",
+                f"{side.get('output_tokens', 0):g}",
+                f"{side.get('cache_read_tokens', 0):g}",
+                dollars(side.get("cost_usd")),
+            ]
+        )
+    headers = [
+        "side",
+        "finished",
+        "skills fired",
+        "turns",
+        "tool calls",
+        "input tokens",
+        "output tokens",
+        "cache-read tokens",
+        "cost (mean a run)",
+    ]
+    prompt = object_at(report, "meta").get("prompt")
+    lead = f"<p>Prompt: <q>{text(prompt)}</q></p>" if isinstance(prompt, str) else ""
+    return section("With and without the skill", lead + simple_table(headers, rows, range(3, 9)))
+
+
+def runs_table(report: dict) -> str:
+    rows = [
+        [
+            SIDE_NAMES.get(str(r.get("side")), str(r.get("side"))),
+            str(r.get("status")),
+            ", ".join(map(str, array_at(r, "fired"))) or "none",
+            str(r.get("turns")),
+            str(r.get("tool_calls")),
+            str(r.get("input_tokens")),
+            str(r.get("output_tokens")),
+            dollars(r.get("cost_usd")),
+            str(r.get("error") or ""),
+        ]
+        for r in array_at(report, "runs")
+        if isinstance(r, dict)
+    ]
+    headers = [
+        "side",
+        "outcome",
+        "skills fired",
+        "turns",
+        "tool calls",
+        "input tokens",
+        "output tokens",
+        "cost",
+        "error",
+    ]
+    total = sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
+    foot = f"<p>Total spent: {text(dollars(total))}</p>"
+    return section(f"Runs ({len(rows)})", simple_table(headers, rows, range(3, 8)) + foot)
+
+
+def sections(report: dict, transcripts: object = None) -> list[str]:
+    return [head(report), sides_table(report), runs_table(report)]

@@ -1,0 +1,92 @@
+"""The head of every report page, read in two seconds: the run's status word (interrupted when a
+signal stopped it), the gate and its bar, the headline figures, and what ran it, when, for how long,
+at what cost, and how much came from the result cache."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from harness.jsonfields import object_at
+from harness.report.html.shell import figures, text
+
+
+def status_word(report: dict) -> str:
+    meta = object_at(report, "meta")
+    if meta.get("interrupted"):
+        return "interrupted"
+    word = report.get("status")
+    return word if isinstance(word, str) else "unknown"
+
+
+def agent_facts(meta: dict) -> tuple[str | None, str | None, str | None]:
+    """(agent, its version, model) from either meta shape: flat (routing, behavioral) or nested under
+    `agent` (compare, cost)."""
+    nested = meta.get("agent")
+    if isinstance(nested, dict):
+        return nested.get("runtime"), nested.get("version"), nested.get("model")
+    return nested, meta.get("agent_version"), meta.get("model")
+
+
+def money(value: object) -> str:
+    return f"${value:.4f}" if isinstance(value, (int, float)) else "not known"
+
+
+def duration(seconds: object) -> str:
+    if not isinstance(seconds, (int, float)):
+        return "?"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(int(seconds), 60)
+    return f"{minutes} min {rest} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
+def header(
+    report: dict,
+    headline: Sequence[tuple[str, str]],
+    gate: str | None,
+    cost: object = None,
+    cached: str | None = None,
+) -> str:
+    """The page's head. `gate`: the sentence saying why the run passed or failed (bar included);
+    `cost`: dollars this run spent; `cached`: how many samples or cases were reused, as words."""
+    meta = object_at(report, "meta")
+    word = status_word(report)
+    command = str(report.get("command", "?"))
+    engine = report.get("engine")
+    title = f"skillscope {command}" + (f" ({engine} engine)" if engine == "lexical" else "")
+    parts = [
+        f'<header><h1>{text(title)} <span class="status {text(word)}">{text(word)}</span></h1>',
+    ]
+    if gate:
+        parts.append(f'<p class="gate">{text(gate)}</p>')
+    halted = halt_notice(meta)
+    if halted:
+        parts.append(f'<p class="notice" role="status">{text(halted)}</p>')
+    parts.append(figures(headline))
+    agent, version, model = agent_facts(meta)
+    facts = [
+        ("agent", " ".join(str(v) for v in (agent, version) if v) or None),
+        ("model", model or ("the CLI's default" if agent else None)),
+        ("harness", report.get("harness_version")),
+        ("started", report.get("started_at")),
+        ("took", duration(report.get("elapsed_s"))),
+        ("cost", money(cost) if cost is not None or agent else None),
+        ("from the result cache", cached),
+        ("repo", report.get("repo")),
+    ]
+    shown = "".join(
+        f"<div><span>{text(label)}:</span> {text(value)}</div>" for label, value in facts if value is not None
+    )
+    parts.append(f'<div class="facts">{shown}</div></header>')
+    return "\n".join(parts)
+
+
+def halt_notice(meta: dict) -> str | None:
+    if meta.get("interrupted"):
+        return (
+            f"Interrupted by {meta['interrupted']}: this page holds the cases that finished; "
+            f"{meta.get('unfinished', 0)} selected case(s) did not."
+        )
+    if meta.get("agent_error"):
+        return f"No case ran: {meta['agent_error']}."
+    return None

@@ -1,0 +1,200 @@
+"""The routing page's sections (agent and lexical engines): headline, the confusion matrix, per-skill
+precision and recall with their intervals, by category, and the case table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from harness.jsonfields import array_at, object_at
+from harness.report.html import matrix
+from harness.report.html.common import (
+    Transcripts,
+    clipped,
+    dollars,
+    interval,
+    place,
+    prompt_block,
+    rate,
+    transcripts_of,
+)
+from harness.report.html.header import header
+from harness.report.html.shell import section, simple_table, text
+from harness.report.html.table import Row, cases_table, collapsed, token
+from harness.routing.verdicts import wilson_interval
+
+
+def head(report: dict) -> str:
+    totals, meta, gate = object_at(report, "totals"), object_at(report, "meta"), object_at(report, "gate")
+    figures = [
+        ("correct of graded", f"{totals.get('passed', 0)}/{totals.get('graded', 0)}"),
+        ("accuracy (bar)", f"{fmt(totals.get('accuracy'))} ({fmt(meta.get('min_accuracy'))})"),
+        ("errors (not graded)", str(totals.get("errors", 0))),
+        ("activations / expected", f"{totals.get('activations', 0)}/{totals.get('activations_expected', 0)}"),
+    ]
+    if report.get("engine") != "lexical":
+        figures.append(("flaky cases", str(totals.get("flaky", 0))))
+        figures.append(("samples", str(totals.get("samples", 0))))
+    else:
+        rank1 = object_at(totals, "rank1")
+        figures.append(("rank 1 of positives", f"{rank1.get('rank1', 0)}/{rank1.get('positives', 0)}"))
+    cached = totals.get("cached_samples")
+    cached_text = f"{cached} of {totals.get('samples', 0)} samples" if isinstance(cached, int) else None
+    return header(report, figures, gate.get("reason"), totals.get("cost_usd"), cached_text)
+
+
+def fmt(value: object) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".") if isinstance(value, (int, float)) else "—"
+
+
+def observed_key(case: Mapping) -> str:
+    if case.get("status") in ("error", "not-run"):
+        return matrix.ERROR
+    observed = case.get("observed")
+    return observed if isinstance(observed, str) and observed else matrix.NONE
+
+
+def expected_key(case: Mapping) -> str:
+    expect = case.get("expect")
+    return expect if isinstance(expect, str) and expect else matrix.NONE
+
+
+def confusion(report: dict, table_id: str) -> str:
+    cases = [c for c in array_at(report, "cases") if isinstance(c, dict)]
+    pairs = [(expected_key(c), observed_key(c)) for c in cases]
+    room = [s for s in array_at(object_at(report, "meta"), "room") if isinstance(s, str)]
+    if not pairs:
+        return ""
+    intro = (
+        '<p class="muted">Rows: the skill a case expects (or none); columns: the skill the agent '
+        "used, none, or error (no decision). Select a cell to list its cases.</p>"
+    )
+    return section("Confusion matrix", intro + matrix.svg(pairs, room, table_id))
+
+
+def per_skill(report: dict) -> str:
+    rows = []
+    for skill, row in object_at(report, "per_skill").items():
+        if not isinstance(row, dict):
+            continue
+        correct, wanted, fired = row.get("correct", 0), row.get("expected", 0), row.get("fired_total", 0)
+        rows.append(
+            [
+                skill,
+                str(wanted),
+                str(correct),
+                str(row.get("missed", 0)),
+                str(row.get("lost_to_other_skill", 0)),
+                str(row.get("fired_when_not_expected", 0)),
+                interval(row.get("recall"), wilson_interval(correct, wanted)),
+                interval(row.get("precision"), wilson_interval(correct, fired)),
+            ]
+        )
+    if not rows:
+        return ""
+    headers = [
+        "skill",
+        "expected",
+        "correct",
+        "missed",
+        "lost to another",
+        "fired unasked",
+        "recall (95 %)",
+        "precision (95 %)",
+    ]
+    note = '<p class="muted">Intervals: Wilson score, 95 %, over the graded cases.</p>'
+    return section("Per skill", simple_table(headers, rows, numeric=range(1, 8)) + note)
+
+
+def by_category(report: dict) -> str:
+    rows = [
+        [name, str(row.get("graded", 0)), str(row.get("passed", 0)), fmt(row.get("accuracy"))]
+        for name, row in object_at(report, "by_category").items()
+        if isinstance(row, dict)
+    ]
+    return section("By category", simple_table(["category", "graded", "passed", "accuracy"], rows, (1, 2, 3)))
+
+
+def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
+    samples = [s for s in array_at(case, "samples") if isinstance(s, dict)]
+    graded = [s for s in samples if not s.get("error") and s.get("verdict") != "not-run"]
+    # The report's trigger rate: the expected skill fired (for a negative: any skill did).
+    expect = case.get("expect")
+    fired = sum(1 for s in graded if (s.get("observed") == expect if expect else s.get("observed")))
+    flaky = bool(case.get("flaky"))
+    ident = text(case.get("id", "?")) + (
+        ' <span class="flaky" title="its samples disagreed">flaky</span>' if flaky else ""
+    )
+    expect, observed = expected_key(case), observed_key(case)
+    cells = [
+        ident,
+        text(matrix.shown(expect)),
+        text(matrix.shown(observed)),
+        f'<span class="{text(case.get("status", ""))}">{text(case.get("verdict", "?"))}</span>',
+    ]
+    if lexical:
+        cells += [text(case.get("rank") or "—"), text(case.get("score", "—"))]
+    else:
+        cells += [
+            rate(fired, len(graded), case.get("trigger_rate_ci95")) if len(samples) > 1 else "",
+            dollars(case.get("cost_usd")),
+        ]
+    cells += [place(case), clipped(case.get("prompt"))]
+    more = [prompt_block(case)]
+    if case.get("error"):
+        more.append(f'<p class="error">error: {text(case["error"])}</p>')
+    if len(samples) > 1:
+        lines = [
+            f"{i}. {s.get('verdict')}: observed {s.get('observed') or 'no skill'}"
+            + (f"; error {s['error']}" if s.get("error") else "")
+            + (f"; cached from {object_at(s, 'cached_from').get('started_at')}" if s.get("cached") else "")
+            for i, s in enumerate(samples, 1)
+        ]
+        more.append(collapsed(f"{len(samples)} samples", f"<pre>{text(chr(10).join(lines))}</pre>"))
+    if lexical:
+        tops = [
+            f"{t.get('skill')}: {t.get('score')} (shares {', '.join(map(str, t.get('shared', [])))})"
+            for t in array_at(case, "top")
+            if isinstance(t, dict)
+        ]
+        if tops:
+            more.append(collapsed("top-ranked skills", f"<pre>{text(chr(10).join(tops))}</pre>"))
+    more.append(transcripts_of(str(case.get("id")), transcripts))
+    verdicts = " ".join(filter(None, [token(str(case.get("verdict"))), "flaky" if flaky else ""]))
+    keys = {
+        "verdict": verdicts,
+        "status": token(str(case.get("status"))),
+        "skill": token(str(case.get("skill"))),
+        "expect": token(expect),
+        "observed": token(observed),
+    }
+    return Row(cells, keys, collapsed("details", "".join(more)))
+
+
+def failures_first(cases: list[dict]) -> list[dict]:
+    order = {"fail": 0, "error": 1, "not-run": 2, "pass": 3}
+    return sorted(cases, key=lambda c: (order.get(str(c.get("status")), 1), not c.get("flaky")))
+
+
+def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
+    lexical = report.get("engine") == "lexical"
+    cases = failures_first([c for c in array_at(report, "cases") if isinstance(c, dict)])
+    rows = [case_row(c, transcripts, lexical) for c in cases]
+    headers = ["case", "expected", "observed", "verdict"]
+    headers += ["rank", "score"] if lexical else ["trigger rate (95 %)", "cost"]
+    headers += ["dataset", "prompt"]
+    filters = [("status", "Outcome"), ("verdict", "Verdict"), ("skill", "Skill")]
+    inner = cases_table(table_id, headers, rows, filters, numeric=(4, 5), cell_filter=True)
+    return section(f"Cases ({len(rows)}; failures first)", inner, anchor=f"{table_id}-section")
+
+
+def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:
+    parts = [head(report)]
+    if report.get("engine") == "lexical" and isinstance(report.get("approximation"), str):
+        parts.append(f'<p class="muted">{text(report["approximation"])}</p>')
+    parts += [
+        confusion(report, "cases"),
+        per_skill(report),
+        by_category(report),
+        case_table(report, transcripts),
+    ]
+    return parts

@@ -1,0 +1,170 @@
+"""The page every HTML report shares: one self-contained document (inline CSS, a small inline script,
+inline SVG; no network, so it opens from a CI artifact or file://), light and dark, keyboard-usable.
+
+`page(title, sections)` wraps already-rendered sections; `text` is the one way a value enters the page.
+The history page uses the same two, so both read alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+
+from harness.printable import escaped
+
+STYLE = """
+:root { color-scheme: light dark; --bg: #ffffff; --fg: #1f2328; --muted: #59636e; --line: #d1d9e0;
+  --panel: #f6f8fa; --pass: #1a7f37; --fail: #cf222e; --error: #9a6700; --accent: #0969da;
+  --pass-bg: #dafbe1; --fail-bg: #ffebe9; --error-bg: #fff8c5; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #0d1117; --fg: #e6edf3; --muted: #9198a1; --line: #3d444d; --panel: #151b23;
+    --pass: #3fb950; --fail: #f85149; --error: #d29922; --accent: #4493f8;
+    --pass-bg: #12261e; --fail-bg: #2d1214; --error-bg: #272115; }
+}
+* { box-sizing: border-box; }
+body { background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, sans-serif; margin: 0 auto;
+  max-width: 80em; padding: 1em 1.5em 4em; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+h1 { font-size: 1.6em; margin: .2em 0; } h2 { font-size: 1.25em; margin: 1.6em 0 .5em; }
+h3 { font-size: 1.05em; margin: 1em 0 .3em; }
+.status { display: inline-block; padding: .1em .6em; border-radius: 1em; font-weight: 700;
+  text-transform: uppercase; letter-spacing: .04em; }
+.status.pass { background: var(--pass-bg); } .status.fail { background: var(--fail-bg); }
+.status.error, .status.interrupted, .status.blocked { background: var(--error-bg); }
+.pass { color: var(--pass); } .fail, .regression { color: var(--fail); }
+.error, .blocked, .not-run, .interrupted, .flaky { color: var(--error); }
+.improvement { color: var(--pass); } .muted { color: var(--muted); }
+.gate { font-size: 1.1em; margin: .4em 0; }
+.figures { display: flex; flex-wrap: wrap; gap: .8em; margin: .8em 0; padding: 0; list-style: none; }
+.figures li { background: var(--panel); border: 1px solid var(--line); border-radius: 6px;
+  padding: .4em .9em; min-width: 8em; }
+.figures b { display: block; font-size: 1.35em; }
+.facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(16em, 1fr)); gap: .1em 1.5em;
+  margin: .5em 0; }
+.facts div { overflow-wrap: anywhere; } .facts span { color: var(--muted); }
+.notice { border-left: 4px solid var(--error); background: var(--error-bg); padding: .5em .9em; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: left; vertical-align: top; }
+th { background: var(--panel); position: sticky; top: 0; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tbody.case tr:first-child td { border-bottom: 0; } tr.more td { padding-top: 0; }
+td.wrap { overflow-wrap: anywhere; max-width: 36em; }
+pre { background: var(--panel); padding: .7em; overflow-x: auto; white-space: pre-wrap; margin: .3em 0; }
+details > summary { cursor: pointer; color: var(--accent); }
+.controls { display: flex; flex-wrap: wrap; gap: .6em 1em; align-items: center; margin: .5em 0; }
+.controls input[type=search] { min-width: 18em; }
+input, select, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);
+  border-radius: 4px; padding: .2em .5em; }
+button { cursor: pointer; }
+svg text { fill: var(--fg); font: 12px system-ui, sans-serif; }
+svg .cell-zero { fill: var(--panel); } svg .cell-hit { fill: var(--pass); }
+svg .cell-miss { fill: var(--fail); } svg .cell-error { fill: var(--error); }
+svg a:focus-visible rect { stroke: var(--accent); stroke-width: 3; }
+.bar { display: inline-block; height: .7em; background: var(--accent); vertical-align: middle; }
+"""
+
+# Filters each table marked data-filterable: its selects and search box, and a matrix cell's link
+# (#cases:expect=a&observed=b), hide the case bodies that do not match. Text only, no markup written.
+SCRIPT = """
+(function () {
+  function rowsOf(table) { return Array.prototype.slice.call(table.tBodies); }
+  function setup(table) {
+    var id = table.id, controls = document.querySelectorAll('[data-for="' + id + '"]');
+    var count = document.getElementById(id + '-count'), bodies = rowsOf(table), texts = null;
+    var state = {};
+    function apply() {
+      if (texts === null) { texts = bodies.map(function (b) { return b.textContent.toLowerCase(); }); }
+      var q = (state.q || '').toLowerCase(), shown = 0;
+      bodies.forEach(function (body, i) {
+        var ok = Object.keys(state).every(function (key) {
+          if (key === 'q' || !state[key]) { return true; }
+          var values = (body.getAttribute('data-' + key) || '').split(' ');
+          return values.indexOf(state[key]) >= 0;
+        }) && (!q || texts[i].indexOf(q) >= 0);
+        body.hidden = !ok; shown += ok ? 1 : 0;
+      });
+      if (count) { count.textContent = shown + ' of ' + bodies.length + ' shown'; }
+      var chip = document.getElementById(id + '-cell');
+      if (chip) {
+        chip.hidden = !(state.expect || state.observed);
+        chip.querySelector('span').textContent = 'expected ' + (state.expect || 'any') +
+          ' \\u00d7 observed ' + (state.observed || 'any');
+      }
+    }
+    controls.forEach(function (el) {
+      var key = el.getAttribute('data-key');
+      el.addEventListener(el.tagName === 'BUTTON' ? 'click' : 'input', function () {
+        if (key === 'clear') {
+          state = {};
+          controls.forEach(function (c) { if (c.tagName !== 'BUTTON') { c.value = ''; } });
+          if (location.hash.indexOf('#' + id + ':') === 0) { history.replaceState(null, '', '#' + id); }
+        } else { state[key] = el.value; }
+        apply();
+      });
+    });
+    function fromHash() {
+      var hash = location.hash;
+      if (hash.indexOf('#' + id + ':') !== 0) { return false; }
+      delete state.expect; delete state.observed;
+      hash.slice(id.length + 2).split('&').forEach(function (pair) {
+        var kv = pair.split('=');
+        if (kv.length === 2) { state[decodeURIComponent(kv[0])] = decodeURIComponent(kv[1]); }
+      });
+      apply();
+      table.scrollIntoView();
+      return true;
+    }
+    window.addEventListener('hashchange', fromHash);
+    if (!fromHash() && count) { count.textContent = bodies.length + ' of ' + bodies.length + ' shown'; }
+  }
+  document.querySelectorAll('table[data-filterable]').forEach(setup);
+})();
+"""
+
+
+def text(value: object) -> str:
+    """Markup-safe and terminal-safe: a report's text can neither open a tag nor hide a character."""
+    return escape(escaped(str(value)), quote=True)
+
+
+def page(title: str, sections: Iterable[str]) -> str:
+    """A whole page: `title` (plain text) and the already-rendered HTML `sections`, in order."""
+    body = "\n".join(sections)
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        # No request may leave the page: nothing but inline style, inline script and data: images.
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
+        f"<title>{text(title)}</title><style>{STYLE}</style></head>\n"
+        f"<body>\n{body}\n<script>{SCRIPT}</script>\n</body></html>\n"
+    )
+
+
+def section(heading: str, inner: str, anchor: str = "") -> str:
+    """A titled part of the page; `inner` is rendered HTML."""
+    where = f' id="{text(anchor)}"' if anchor else ""
+    return f"<section{where}><h2>{text(heading)}</h2>\n{inner}\n</section>"
+
+
+def figures(items: Iterable[tuple[str, str]]) -> str:
+    """Headline figures as tiles: (label, value), both plain text."""
+    tiles = "".join(f"<li><b>{text(value)}</b>{text(label)}</li>" for label, value in items)
+    return f'<ul class="figures">{tiles}</ul>' if tiles else ""
+
+
+def simple_table(headers: Iterable[str], rows: Iterable[Iterable[str]], numeric: Iterable[int] = ()) -> str:
+    """A plain table of plain-text cells; `numeric` column indexes align right."""
+    right = set(numeric)
+    head = "".join(
+        f'<th{" class=num" if i in right else ""} scope="col">{text(h)}</th>' for i, h in enumerate(headers)
+    )
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td{' class=num' if i in right else ''}>{text(c)}</td>" for i, c in enumerate(row))
+        + "</tr>"
+        for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -1,0 +1,83 @@
+"""A table of cases a person narrows down: a select per filter key, a search box over the rows' text,
+and a count of what is shown. Each row is its own <tbody>, so a row's collapsed details (transcripts,
+samples, checks) hide and show with it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from harness.printable import escaped
+from harness.report.html.shell import text
+
+
+@dataclass
+class Row:
+    """One case: its cells (rendered HTML), the values it filters by (key -> words, space-separated
+    when it has several), and rendered HTML shown under it, collapsed, or ''."""
+
+    cells: list[str]
+    keys: dict[str, str] = field(default_factory=dict)
+    more: str = ""
+
+
+def token(value: str) -> str:
+    """A filter value as one word: a skill name or verdict as it is, spaces made `_`."""
+    return escaped(value).replace(" ", "_")
+
+
+def cases_table(
+    table_id: str,
+    headers: Sequence[str],
+    rows: Sequence[Row],
+    filters: Sequence[tuple[str, str]],
+    numeric: Sequence[int] = (),
+    cell_filter: bool = False,
+) -> str:
+    """The table with its controls. `filters` are (key, label): a select each, offering the values its
+    rows hold. `cell_filter`: the matrix may filter it by expect/observed, so say when it does."""
+    ident = text(table_id)
+    controls = [
+        f'<label>Search <input type="search" data-for="{ident}" data-key="q" '
+        'placeholder="id, prompt, skill…"></label>'
+    ]
+    for key, label in filters:
+        values = sorted({word for row in rows for word in row.keys.get(key, "").split() if word})
+        options = "".join(f'<option value="{text(v)}">{text(v)}</option>' for v in values)
+        controls.append(
+            f'<label>{text(label)} <select data-for="{ident}" data-key="{text(key)}">'
+            f'<option value="">any</option>{options}</select></label>'
+        )
+    controls.append(f'<button type="button" data-for="{ident}" data-key="clear">Clear filters</button>')
+    controls.append(f'<span id="{ident}-count" class="muted" aria-live="polite"></span>')
+    chip = (
+        f'<p id="{ident}-cell" hidden>Matrix cell: <span></span> '
+        f'<button type="button" data-for="{ident}" data-key="clear">show all</button></p>'
+        if cell_filter
+        else ""
+    )
+    right = set(numeric)
+    head = "".join(
+        f'<th scope="col"{" class=num" if i in right else ""}>{text(h)}</th>' for i, h in enumerate(headers)
+    )
+    bodies = []
+    for row in rows:
+        data = "".join(f' data-{text(key)}="{text(value)}"' for key, value in row.keys.items())
+        cells = "".join(
+            f"<td{' class=num' if i in right else ''}>{cell}</td>" for i, cell in enumerate(row.cells)
+        )
+        more = f'<tr class="more"><td colspan="{len(headers)}">{row.more}</td></tr>' if row.more else ""
+        bodies.append(f'<tbody class="case"{data}><tr>{cells}</tr>{more}</tbody>')
+    return (
+        f'<div class="controls">{"".join(controls)}</div>{chip}'
+        f'<table id="{ident}" data-filterable><thead><tr>{head}</tr></thead>' + "".join(bodies) + "</table>"
+    )
+
+
+def collapsed(summary: str, inner: str) -> str:
+    """Rendered HTML `inner` behind a closed <details> whose summary is plain text."""
+    return f"<details><summary>{text(summary)}</summary>{inner}</details>"
+
+
+def pre(lines: Sequence[str]) -> str:
+    return f"<pre>{text(chr(10).join(lines))}</pre>"

@@ -1,0 +1,25 @@
+"""Real reports for the page tests, made once a module: each graded command run in-process (the paid
+ones in the real claude CLI against the scripted API), see tests/support/reports.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakeapi.cli import hermetic_env
+from tests.fakeapi.server import FakeAPI
+from tests.support import reports
+
+
+@pytest.fixture(scope="session")
+def real_reports(tmp_path_factory, claude_bin) -> dict[str, dict]:
+    made = {}
+    for name in ("structural", "refs", "lexical"):
+        made[name] = getattr(reports, name)(tmp_path_factory.mktemp(name))
+    for name in ("routing", "cost", "compare"):
+        with FakeAPI() as api:
+            made[name] = getattr(reports, name)(tmp_path_factory.mktemp(name), api, claude_bin)
+    with FakeAPI() as api:
+        tmp = tmp_path_factory.mktemp("behavioral")
+        env = hermetic_env(api.base_url, tmp / "env", config_dir=False)
+        made["behavioral"] = reports.behavioral(tmp, api, claude_bin, env)
+    return made

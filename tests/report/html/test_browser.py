@@ -1,0 +1,112 @@
+"""The report page in a real browser (Debian's Chromium under Playwright), as a person uses it: the
+header, a matrix cell filtering the table, the search box, transcripts collapsed until opened, dark
+mode, no console error, and no request leaving the page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.report import html
+from tests.support.browser import CHROMIUM, chromium, guarded_page
+from tests.support.synthetic_reports import routing_report
+
+pytestmark = pytest.mark.cli  # starts a browser
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            "Chromium is needed for these tests: install it (apt-get install chromium) "
+            "or set SKILLSCOPE_TEST_CHROMIUM",
+            pytrace=False,
+        )
+    with chromium() as found:
+        yield found
+
+
+def open_page(browser, tmp_path: Path, report: dict, transcripts=None, **options):
+    path = tmp_path / "page.html"
+    path.write_text(html.render(report, transcripts), encoding="utf-8")
+    url = path.as_uri()
+    page, refused, errors = guarded_page(browser, url, **options)
+    page.goto(url)
+    return page, refused, errors
+
+
+def shown(page) -> list[str]:
+    return page.eval_on_selector_all(
+        "#cases tbody:not([hidden]) tr:first-child td:first-child", "cells => cells.map(c => c.innerText)"
+    )
+
+
+def test_a_real_routing_page_filters_by_matrix_cell_and_search(browser, tmp_path, real_reports):
+    report = real_reports["routing"]
+    logs = {"alpha-pos-2": [("alpha-pos-2.jsonl: run", ["  1. Skill beta", "ended: result"])]}
+    page, refused, errors = open_page(browser, tmp_path, report, logs)
+    assert page.inner_text("h1").startswith("skillscope routing")
+    assert "below the --min-accuracy bar of 0.9" in page.inner_text("header")
+    assert len(shown(page)) == len(report["cases"])
+    page.click('a[aria-label="expected alpha, observed beta: 1 case(s)"]')
+    assert shown(page) == ["alpha-pos-2"]
+    assert page.is_visible("#cases-cell") and "observed beta" in page.inner_text("#cases-cell")
+    assert page.inner_text("#cases-count") == f"1 of {len(report['cases'])} shown"
+    page.click("#cases-cell button")
+    assert len(shown(page)) == len(report["cases"])
+    page.fill('input[data-for="cases"]', "variant 3")
+    assert shown(page) == ["alpha-pos-3 flaky"]
+    page.fill('input[data-for="cases"]', "")
+    page.select_option('select[data-key="verdict"]', "flaky")
+    assert shown(page) == ["alpha-pos-3 flaky"]
+    # The hostile prompt is shown as text: no script ran, no element was made of it.
+    assert page.evaluate("() => document.scripts.length") == 1
+    assert refused == [] and errors == []
+
+
+def test_transcripts_are_collapsed_until_opened_by_keyboard(browser, tmp_path, real_reports):
+    logs = {"alpha-pos-2": [("alpha-pos-2.jsonl: run", ["  1. Skill beta"])]}
+    page, _, errors = open_page(browser, tmp_path, real_reports["routing"], logs)
+    body = page.locator("#cases tbody", has_text="alpha-pos-2")
+    transcript = body.locator("pre", has_text="1. Skill beta")
+    assert not transcript.is_visible()
+    body.locator("summary", has_text="details").focus()
+    page.keyboard.press("Enter")
+    body.locator("summary", has_text="transcript:").focus()
+    page.keyboard.press("Enter")
+    assert transcript.is_visible() and errors == []
+
+
+def test_dark_mode_repaints_the_page(browser, tmp_path, real_reports):
+    colours = {}
+    for scheme in ("light", "dark"):
+        page, _, errors = open_page(browser, tmp_path, real_reports["behavioral"], color_scheme=scheme)
+        colours[scheme] = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert errors == []
+    assert colours == {"light": "rgb(255, 255, 255)", "dark": "rgb(13, 17, 23)"}
+
+
+@pytest.mark.parametrize("name", ["structural", "refs", "lexical", "behavioral", "compare", "cost"])
+def test_every_commands_page_opens_without_error_or_request(browser, tmp_path, real_reports, name):
+    page, refused, errors = open_page(browser, tmp_path, real_reports[name])
+    assert page.inner_text("h1").startswith("skillscope ")
+    assert refused == [] and errors == []
+
+
+def test_a_page_that_would_fetch_is_caught(browser, tmp_path):
+    # The guard itself: a page asking for an image is refused and the attempt recorded.
+    path = tmp_path / "fetch.html"
+    path.write_text('<img src="http://127.0.0.1:9/x.png">', encoding="utf-8")
+    page, refused, _ = guarded_page(browser, path.as_uri())
+    page.goto(path.as_uri())
+    assert refused == ["http://127.0.0.1:9/x.png"]
+
+
+def test_a_large_synthetic_page_filters(browser, tmp_path):
+    report = routing_report(cases=300, samples=3, skills=8)
+    page, refused, errors = open_page(browser, tmp_path, report)
+    page.select_option('select[data-key="status"]', "error")
+    errored = sum(1 for c in report["cases"] if c["status"] == "error")
+    assert page.inner_text("#cases-count") == f"{errored} of 300 shown"
+    assert refused == [] and errors == []

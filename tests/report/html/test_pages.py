@@ -1,0 +1,91 @@
+"""Each command's page from a report a real run wrote: what a person reads on it, and that the
+hostile text the run carried (a prompt with markup, a bidi override, an escape) stays inert text."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import schemas
+from harness.report import html
+from tests.report.html.pagetext import Parsed
+from tests.support.reports import HOSTILE
+
+SCHEMA = {
+    "structural": "structural-report",
+    "refs": "refs-report",
+    "lexical": "routing-report",
+    "routing": "routing-report",
+    "behavioral": "behavioral-report",
+    "compare": "compare",
+    "cost": "cost-report",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMA))
+def test_every_commands_page_is_inert_and_self_contained(real_reports, name):
+    report = real_reports[name]
+    assert schemas.errors(SCHEMA[name], report) == []  # the page is drawn from what a run really writes
+    page = html.render(report)
+    parsed = Parsed(page)
+    assert parsed.tags.count("script") == 1 and "<script>alert" not in page
+    assert not [v for n, v in parsed.attrs if n in ("src", "href") and v and not v.startswith("#")]
+    assert "\u202e" not in page and "\x1b" not in page
+    assert f"<title>skillscope {report['command']}: {report['status']}</title>" in page
+
+
+def test_the_routing_page_heads_with_the_gate_and_draws_the_matrix(real_reports):
+    page = html.render(real_reports["routing"])
+    text = Parsed(page).text
+    assert "below the --min-accuracy bar of 0.9" in text and "agent: claude 2.1.332" in text
+    assert "from the result cache: 0 of 16 samples" in text
+    assert 'aria-label="expected alpha, observed beta: 1 case(s)"' in page
+    assert 'href="#cases:expect=alpha&amp;observed=beta"' in page
+    flaky = page.split('data-verdict="missed_trigger flaky"')[1].split("</tbody>")[0]
+    assert "alpha-pos-3" in flaky and "1/2 = 0.50" in flaky and "alpha/evals/evals.json:16" in flaky
+    assert "<td>alpha</td><td class=num>4</td><td class=num>2</td>" in page  # per skill, with Wilson
+    assert "<td class=num>0.500 (0.15–0.85)</td>" in page
+    hostile = page.split("alpha-hostile</td>")[1].split("</tbody>")[0]
+    assert Parsed(hostile).text.count(HOSTILE.replace("\u202e", "\\u202e").replace("\x1b", "\\x1b")) == 2
+
+
+def test_the_lexical_page_shows_ranks_not_costs(real_reports):
+    text = Parsed(html.render(real_reports["lexical"])).text
+    assert "(lexical engine)" in text and "top-ranked skills" in text and "approximates" in text
+
+
+def test_the_behavioral_page_lists_each_check_with_its_evidence(real_reports):
+    page = html.render(real_reports["behavioral"])
+    case = page.split("report-writer-pass</td>")[1].split("</tbody>")[0]
+    assert "<td>scorer</td><td>logs_contain</td>" in case and "found in the Bash input (call 2)" in case
+    assert "<td>judge</td><td>expected_behavior</td>" in case and "judge: scripted E1" in case
+
+
+def test_the_compare_page_shows_both_sides_with_the_interval(real_reports):
+    text = Parsed(html.render(real_reports["compare"])).text
+    assert "without the skill" in text and "with the skill" in text and "improvements" in text
+    assert "difference" in text and "Newcombe" in text
+
+
+def test_the_cost_page_sets_the_sides_side_by_side(real_reports):
+    text = Parsed(html.render(real_reports["cost"])).text
+    assert "cost with the skill" in text and "cost without the skill" in text and "Total spent" in text
+
+
+def test_a_structural_page_shows_the_refused_hostile_id_as_text(real_reports):
+    page = html.render(real_reports["structural"])
+    assert "dataset-schema" in page and "\\u202eevil" in page and "<script>alert" not in page
+
+
+def test_a_blocked_case_says_why():
+    case = {
+        "id": "c",
+        "skill": "s",
+        "status": "blocked",
+        "blocked": "outside-workspace",
+        "checks": [],
+        "isolation": [{"call": 2, "tool": "Read", "kind": "file", "path": "/etc/passwd"}],
+    }
+    report = {"command": "behavioral", "status": "error", "meta": {}, "totals": {}, "cases": [case]}
+    text = Parsed(html.render(report)).text
+    assert "Blocked (outside-workspace): its agent worked outside its workspace" in text
+    assert "call 2: Read file /etc/passwd" in text

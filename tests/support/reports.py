@@ -1,0 +1,167 @@
+"""Real reports for the report page's tests: each graded command run in-process (the paid ones in the
+real claude CLI against the scripted API) on a small repo, its JSON report returned.
+
+Not a conftest: the page tests import what they use. Hostile text (markup, a bidi override, an escape
+sequence) rides in a case id and a prompt, as a dataset or an agent could put it there.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+from harness.behavioral.judge import JUDGE_HEADER
+from harness.cli import main
+from harness.context import Context
+from tests.fakeapi import replies as R
+from tests.fakeapi.server import FakeAPI
+from tests.support.behavioral import SCENARIOS, verdicts
+from tests.support.helpers import evals_for, make_skill
+from tests.support.routing import CaseRouter, routing_env
+
+HOSTILE = '<script>alert("x")</script>\u202eevil\x1b[2J'
+HOSTILE_ID = "alpha-hostile"
+
+
+def hostile_repo(root: Path, case_id: str = HOSTILE_ID) -> Path:
+    """Skills alpha, beta and gamma; alpha's dataset holds a case whose prompt carries markup (and its
+    id too, when `case_id` says so: structural reports the id it refuses)."""
+    for name in ("beta", "gamma"):
+        make_skill(root, name)
+    dataset = evals_for("alpha")
+    dataset["evaluations"].append(
+        {"id": case_id, "prompt": f"Please do the alpha job {HOSTILE}", "skill_should_trigger": True}
+    )
+    make_skill(root, "alpha", evals=dataset)
+    return root
+
+
+def run(cwd: Path, env: dict[str, str], *argv: str) -> dict:
+    """`skillscope ARGV` in-process; the JSON report it wrote to cwd/../report.json."""
+    output = cwd.parent / f"{argv[0]}-report.json"
+    output.unlink(missing_ok=True)
+    ctx = Context(environ=env, cwd=cwd, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    code = main([*argv, "--repo", str(cwd), "--output", str(output)], ctx)
+    if not output.exists():
+        raise AssertionError(f"{argv[0]} wrote no report (exit {code}): {ctx.stderr.getvalue()[-2000:]}")
+    return json.loads(output.read_text(encoding="utf-8"))
+
+
+def routing_router() -> CaseRouter:
+    """alpha-pos-1 right, alpha-pos-2 lost to beta, alpha-pos-3 flaky, beta-neg-1 a false trigger, the
+    hostile case right; the rest answer alone."""
+    return CaseRouter(
+        {
+            "alpha-pos-1": R.skill("alpha"),
+            "alpha-pos-2": R.skill("beta"),
+            "alpha-pos-3": [R.skill("alpha"), "I can answer that directly."],
+            "beta-pos-1": R.skill("beta"),
+            "beta-pos-2": R.skill("beta"),
+            "beta-pos-3": R.skill("beta"),
+            "gamma-pos-1": R.skill("gamma"),
+            "near beta that it should not answer, variant 1.": R.skill("beta"),
+            "alpha job <script>": R.skill("alpha"),
+        }
+    )
+
+
+def routing(tmp: Path, api: FakeAPI, claude: str, *extra: str) -> dict:
+    repo = hostile_repo(tmp / "repo")
+    api.script(routing_router())
+    env = routing_env(api.base_url, claude, tmp / "home")
+    only = "alpha-pos-1,alpha-pos-2,alpha-pos-3,beta-pos-1,beta-neg-1,gamma-pos-1,gamma-neg-1,alpha-hostile"
+    args = ("--routing-room", "all", "--only", only, "--repeat", "2", "--min-accuracy", "0.9")
+    return run(repo, env, "routing", *args, "--skip-preflight", "--no-cache", *extra)
+
+
+def lexical(tmp: Path) -> dict:
+    repo = hostile_repo(tmp / "repo")
+    return run(repo, {}, "routing", "--engine", "lexical", "--routing-room", "all")
+
+
+def structural(tmp: Path) -> dict:
+    repo = hostile_repo(tmp / "repo", f"alpha-{HOSTILE}")
+    (repo / "alpha" / "SKILL.md").write_text(
+        (repo / "alpha" / "SKILL.md").read_text(encoding="utf-8") + "\nSee [gone](missing.md).\n",
+        encoding="utf-8",
+    )
+    return run(repo, {}, "structural")
+
+
+def refs(tmp: Path) -> dict:
+    repo = hostile_repo(tmp / "repo")
+    (repo / "beta" / "SKILL.md").write_text(
+        (repo / "beta" / "SKILL.md").read_text(encoding="utf-8") + "\nSee [gone](missing.md#x).\n",
+        encoding="utf-8",
+    )
+    return run(repo, {}, "refs")
+
+
+def behavioral(tmp: Path, api: FakeAPI, claude: str, env: dict[str, str]) -> dict:
+    repo = tmp / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
+    api.script(
+        {
+            JUDGE_HEADER: [verdicts(("E1", False), ("E2", True))],
+            "status report": [
+                R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
+                R.tool_use("Bash", {"command": "echo status-ok"}),
+                f"Wrote report.md {HOSTILE}",
+            ],
+        }
+    )
+    environ = {**env, "SKILLSCOPE_CLAUDE": claude}
+    only = "report-writer-pass,report-writer-unmet"
+    args = ("--skills-dir", "*", "--only", only, "--skip-preflight", "--model", "claude-fake-1")
+    return run(repo, environ, "behavioral", *args)
+
+
+def cost(tmp: Path, api: FakeAPI, claude: str) -> dict:
+    repo = hostile_repo(tmp / "repo")
+
+    def agent(request):
+        if request.tool_results:
+            return "Done with alpha."
+        return R.skill("alpha") if "Does the alpha job" in json.dumps(request.body) else "I answer myself."
+
+    api.script(agent)
+    env = routing_env(api.base_url, claude, tmp / "home")
+    prompt = "Please do the alpha job, variant 1."
+    return run(repo, env, "cost", prompt, "--skill", "alpha", "--room", "beta", "--skip-preflight")
+
+
+def compare(tmp: Path, api: FakeAPI, claude: str) -> dict:
+    """alpha with and without itself installed (--baseline none): beta takes alpha-pos-2 without it."""
+    repo = hostile_repo(tmp / "repo")
+
+    def router(request):
+        if request.tool_results:
+            return "done."
+        installed = "Does the alpha job" in json.dumps(request.body)
+        if "variant 2." in request.prompt and not installed:
+            return R.skill("beta")
+        if "the alpha job" in request.prompt:
+            return R.skill("alpha") if installed else "I will answer myself."
+        return "I can answer that directly."
+
+    api.script(router)
+    env = routing_env(api.base_url, claude, tmp / "home")
+    return run(
+        repo,
+        env,
+        "compare",
+        "--skill",
+        "alpha",
+        "--baseline",
+        "none",
+        "--mode",
+        "routing",
+        "--routing-room",
+        "alpha,beta",
+        "--repeat",
+        "2",
+        "--skip-preflight",
+        "--no-cache",
+    )
