@@ -11,7 +11,7 @@ import json
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +50,10 @@ STOP_AFTER_SKILL_HOOKS = {
 # of the agent runs confined to its workspace for writes, and a command the sandbox stops may not
 # be run again outside it. Where it cannot start, claude says so on stderr and runs unconfined.
 SANDBOX_SETTINGS = {"sandbox": {"enabled": True, "allowUnsandboxedCommands": False}}
+# It confines writes, not reads. Measured on 2.1.332 with bwrap: `sandbox.filesystem.denyRead` mounts
+# each folder empty for Bash (`cat`, `find /` see nothing), and a `Read(//abs/**)` deny rule refuses
+# Read, Grep and Glob there and a Bash command naming the path; without bwrap only the rules hold
+# (`cat $(find / ...)` reads), so the report says the sandbox did not apply.
 SANDBOX_OFF = re.compile(r"Sandbox disabled:\s*(.+)")
 SANDBOX_REFUSED = re.compile(r"sandbox required but unavailable:\s*(.+)")
 # The sandbox probe stops at the init event; its API address is a closed loopback port, so even a
@@ -106,10 +110,12 @@ class Isolation:
             settings["apiKeyHelper"] = KEY_HELPER
         return settings
 
-    def argv(self, hooks: Mapping[str, Any] | None = None, sandbox: bool = False) -> list[str]:
+    def argv(
+        self, hooks: Mapping[str, Any] | None = None, sandbox: bool = False, unreadable: Sequence[Path] = ()
+    ) -> list[str]:
         settings = {
             **self.settings(),
-            **(SANDBOX_SETTINGS if sandbox else {}),
+            **(sandbox_settings(unreadable) if sandbox else {}),
             **({"hooks": hooks} if hooks else {}),
         }
         return ["--setting-sources", "project", "--settings", json.dumps(settings)]
@@ -156,6 +162,16 @@ class Isolation:
         }
 
 
+def sandbox_settings(unreadable: Sequence[Path] = ()) -> dict[str, Any]:
+    """The sandbox on, and each of `unreadable` (absolute folders) denied to Bash and to the file tools."""
+    if not unreadable:
+        return SANDBOX_SETTINGS
+    folders = [str(folder) for folder in unreadable]
+    sandbox = {**SANDBOX_SETTINGS["sandbox"], "filesystem": {"denyRead": folders}}
+    # `//` starts an absolute path in a permission rule (one `/` is relative to the settings file).
+    return {"sandbox": sandbox, "permissions": {"deny": [f"Read(/{folder}/**)" for folder in folders]}}
+
+
 def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -> Isolation:
     # OAuth logins live in the user's config dir: only an env credential lets us replace it.
     credential = next((environ[v] for v in CREDENTIAL_VARS if environ.get(v)), None)
@@ -179,7 +195,7 @@ def build_argv(cli: LocatedCLI, spec: RunSpec, isolation: Isolation) -> tuple[li
         "--output-format",
         "stream-json",
         "--verbose",
-        *isolation.argv(hooks, spec.sandbox),
+        *isolation.argv(hooks, spec.sandbox, unreadable_folders(spec)),
     ]
     notes: list[str] = []
     if spec.stop_after_skill and hooks is None:
@@ -217,6 +233,11 @@ def build_argv(cli: LocatedCLI, spec: RunSpec, isolation: Isolation) -> tuple[li
         argv += ["--disallowedTools", *spec.disallowed_tools]
     argv += list(spec.extra_args)
     return argv, notes
+
+
+def unreadable_folders(spec: RunSpec) -> list[Path]:
+    """The run's unreadable folders less any holding its workspace, which the agent must read."""
+    return [folder for folder in spec.unreadable if not spec.workspace.is_relative_to(folder)]
 
 
 def room_names(spec: RunSpec) -> list[str]:

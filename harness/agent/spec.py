@@ -43,6 +43,8 @@ class RunSpec:
     cancel: Cancellation | None = None  # once set, the run is stopped and its group killed
     stop_after_skill: bool = False  # ask the CLI itself to end the run once a skill launches
     sandbox: bool = False  # turn on the CLI's shell sandbox (the trace says whether it applied)
+    # With the sandbox: folders the agent's tools must not read (the repo's answer keys, the cache).
+    unreadable: Sequence[Path] = ()
 
 
 @dataclass(frozen=True)

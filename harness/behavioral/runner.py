@@ -47,6 +47,7 @@ class BehavioralSettings(agent.AgentSettings):
     # A case whose agent leaves its workspace is blocked (and run once more) instead of graded.
     strict_isolation: bool = False
     sandbox: bool = False  # the agent's shell commands run in the CLI's own sandbox, where it has one
+    unreadable: tuple[Path, ...] = ()  # with the sandbox: what the agent may not read (paid.sandbox)
 
     def cache_parts(self) -> dict:
         """The settings that can change how a case grades."""
@@ -311,6 +312,7 @@ class BehavioralRun:
             timeout_s=self.settings.case_timeout if timeout is None else timeout,
             keep_log=self.settings.log_path(case.id, log),
             sandbox=self.settings.sandbox,
+            unreadable=self.settings.unreadable if self.settings.sandbox else (),
             cancel=self.cancel,
         )
 

@@ -561,5 +561,18 @@ def add_strict_isolation(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_sandbox(parser: argparse.ArgumentParser, default: bool, commands: str) -> None:
+    """The agent CLI's own shell sandbox, denying reads of the repo's skill folders (behavioral, routing)."""
+    parser.add_argument(
+        "--sandbox",
+        action=argparse.BooleanOptionalAction,
+        default=default,
+        help=f"run the agent's shell commands ({commands}) in the CLI's own sandbox where this machine "
+        "offers one, unable to read the repo's skill folders, .skillscope/ or the result cache "
+        "(probed first; the report says whether it applied, and why not); --no-sandbox runs them "
+        f"unconfined (default: {'on' if default else 'off'})",
+    )
+
+
 def add_routing_room(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--routing-room", metavar="SKILLS", help=what)

@@ -29,7 +29,7 @@ from harness.model.dataset import Case
 from harness.model.envelope import Halt
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import NOT_PROBED, PaidRun
-from harness.paid.sandbox import SandboxUse
+from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report.markdown import clip
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
@@ -62,12 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     flags.add_strict_isolation(parser)
-    parser.add_argument(
-        "--sandbox",
-        action="store_true",
-        help="run the agent's shell commands in the CLI's own sandbox where this machine offers one "
-        "(probed first; the report says whether it applied, and why not)",
-    )
+    flags.add_sandbox(parser, default=True, commands="all of them, to the case's end")
     flags.add_adoption(parser)
     flags.add_strict(parser)
     flags.add_paid_run(parser)
@@ -131,6 +126,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         judge_model=args.judge_model or args.model,
         strict_isolation=args.strict_isolation,
         sandbox=args.sandbox,
+        unreadable=unreadable(repo, paid.settings.cache, paid.settings.logs),
     )
     return grade(paid, settings, args.judge_agent, skills, cases)
 

@@ -60,12 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     flags.add_routing_stops(parser)
-    parser.add_argument(
-        "--sandbox",
-        action="store_true",
-        help="run the agent's shell commands (its inspection before it decides) in the CLI's own "
-        "sandbox where this machine offers one (probed first; the report says whether it applied)",
-    )
+    # Off by default: a routing run stops at the decision, so the agent's only commands are a short
+    # look around, and the probe and the sandbox would cost each run more than they guard.
+    flags.add_sandbox(parser, default=False, commands="its inspection before it decides")
     parser.add_argument(
         "--repeat",
         type=repeat_count,

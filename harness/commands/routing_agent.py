@@ -26,7 +26,7 @@ from harness.model.dataset import Case
 from harness.model.envelope import Halt
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import PaidRun
-from harness.paid.sandbox import SandboxUse
+from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report.markdown import clip
 from harness.routing import metrics
 from harness.routing.matrix import RoutingMatrix
@@ -59,6 +59,7 @@ def run_agents(
         repeat=repeat,
         adaptive=adaptive,
         sandbox=args.sandbox,
+        unreadable=unreadable(loaded.repo, paid.settings.cache, paid.settings.logs),
     )
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     return route_on_agents(paid, settings, bar, room, cases)

@@ -1,15 +1,27 @@
-"""--sandbox in a report: whether the agent CLI's own shell sandbox was asked for, and whether it applied.
+"""--sandbox: which folders the sandboxed agent must not read, and in a report whether the agent CLI's
+own shell sandbox was asked for and whether it applied.
 
 The agent layer probes the CLI (see `probe_sandbox` of an agent that has one) and each run reports
-what its CLI said; this module only turns those answers into the report's words.
+what its CLI said; this module turns those answers into the report's words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
+
+from harness.model.repo import Repo
+
+# The repo's own folder of reports, baseline and any cache a commit brought along.
+REPO_STATE = ".skillscope"
 
 OFF, APPLIED, UNAVAILABLE, UNKNOWN = "off", "applied", "unavailable", "unknown"
+# What a report says of a run whose sandbox was turned off where it is the default.
+TURNED_OFF = (
+    "--no-sandbox: the agent's shell commands ran without the CLI's sandbox and could read the repo's "
+    "files; only isolation evidence guards them."
+)
 
 
 @dataclass(frozen=True)
@@ -37,19 +49,44 @@ class SandboxUse:
             return cls(True, UNAVAILABLE, refused or reason)
         if available:
             return cls(True, APPLIED)
-        return cls(True, UNKNOWN, reason)
+        return cls(True, UNKNOWN, reason or "no agent run said")
 
     def sentence(self) -> str | None:
         if self.status == APPLIED:
-            return "--sandbox: the agent's shell commands ran in its CLI's own sandbox."
+            return (
+                "--sandbox: the agent's shell commands ran in its CLI's own sandbox, which could not read "
+                "the repo's skill folders, .skillscope/ or the result cache."
+            )
         if self.status == UNAVAILABLE:
-            return f"--sandbox: the CLI's shell sandbox did not apply ({self.reason}); cases ran without it."
+            return (
+                f"--sandbox: the CLI's shell sandbox did not apply ({self.reason}); cases ran without it, "
+                "so the agent's shell could read the repo's files (isolation evidence still blocks)."
+            )
         if self.status == UNKNOWN:
             return f"--sandbox: whether the CLI's shell sandbox applied is unknown ({self.reason})."
         return None
 
+    def headline(self) -> str:
+        """A few words for a summary line: whether the sandbox applied, and why not."""
+        if self.status == APPLIED:
+            return "shell sandbox applied"
+        if self.status == OFF:
+            return "no shell sandbox (--no-sandbox)"
+        word = "did not apply" if self.status == UNAVAILABLE else "unknown"
+        return f"shell sandbox {word} ({self.reason})"
+
     def to_json(self) -> dict:
         return {"requested": self.requested, "status": self.status, "reason": self.reason}
+
+
+def unreadable(repo: Repo, *folders: Path | None) -> tuple[Path, ...]:
+    """What a sandboxed agent may not read: every skill folder of the repo (its datasets, fixtures and
+    hooks: the answer keys; the agent reads the installed copy in its workspace), the repo's
+    .skillscope/, and `folders` (the result cache, the kept logs). Each also by its real path, which
+    is what the sandbox sees behind a symlink."""
+    chosen = [*repo.skill_dirs.values(), repo.root / REPO_STATE, *(f for f in folders if f is not None)]
+    both = [form for folder in chosen for form in (folder.absolute(), folder.resolve())]
+    return tuple(dict.fromkeys(both))
 
 
 def probe(ready, deadline, cancel) -> tuple[bool | None, str | None]:

@@ -7,6 +7,7 @@ from harness.behavioral.result import BehavioralResult
 from harness.model import findings as finding
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
+from harness.paid.sandbox import TURNED_OFF
 from harness.paid.spend import NOT_RUN
 from harness.report import replays
 from harness.report.junit import JUnitCase, halt_cases
@@ -35,7 +36,8 @@ def markdown(result: BehavioralResult) -> str:
         lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
     for note in meta.notes:
         lines += [f"> {note}", ""]
-    if sandboxed := meta.sandbox.sentence():
+    sandboxed = meta.sandbox.sentence() or (None if meta.sandbox.requested else TURNED_OFF)
+    if sandboxed:
         lines += [f"> {sandboxed}", ""]
     lines += provisional_lines([(c.case, c.status == "pass") for c in result.cases], meta.strict)
     lines.append(
@@ -178,9 +180,13 @@ def headline(result: BehavioralResult) -> str:
     counts = result.counts()
     from_cache = replayed(result)
     return (
-        f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
-        f"{counts['errors']} errored{_blocked(counts)}" + (f"; {from_cache}" if from_cache else "")
-    ) + halt_note(result.meta.halt)
+        (
+            f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
+            f"{counts['errors']} errored{_blocked(counts)}" + (f"; {from_cache}" if from_cache else "")
+        )
+        + f"; {result.meta.sandbox.headline()}"
+        + halt_note(result.meta.halt)
+    )
 
 
 def statuses(result: BehavioralResult) -> dict[str, str]:

@@ -35,6 +35,7 @@ class RoutingSettings(agent.AgentSettings):
     repeat: int = 1  # samples per case; with `adaptive`, the most a case may take
     adaptive: bool = False  # stop sampling a case once its verdict is settled (--repeat auto)
     sandbox: bool = False  # inspection commands run in the CLI's own shell sandbox, where it has one
+    unreadable: tuple[Path, ...] = ()  # with the sandbox: what the agent may not read (paid.sandbox)
 
     def cache_parts(self) -> dict:
         """The settings that can change what a sample observes."""
@@ -214,6 +215,7 @@ class RoutingRun:
             stop=agent.stop_at_decision(self.settings.max_tool_calls, self.settings.max_inspection_calls),
             stop_after_skill=True,
             sandbox=self.settings.sandbox,
+            unreadable=self.settings.unreadable if self.settings.sandbox else (),
         )
 
     def cached(self, case: Case, index: int) -> Sample | None:

@@ -337,3 +337,14 @@ def test_the_sandbox_settings_go_into_the_isolation_settings(claude_cli, isolati
     assert settings["sandbox"] == {"enabled": True, "allowUnsandboxedCommands": False}
     plain, _ = build_argv(claude_cli, RunSpec("p", Path("/ws")), isolation)
     assert "sandbox" not in json.loads(plain[plain.index("--settings") + 1])
+
+
+def test_unreadable_folders_are_denied_to_bash_and_the_file_tools_but_never_the_workspace(
+    claude_cli, isolation
+):
+    spec = RunSpec("p", Path("/tmp/ws"), sandbox=True, unreadable=(Path("/repo/skill"), Path("/tmp")))
+    argv, _ = build_argv(claude_cli, spec, isolation)
+    settings = json.loads(argv[argv.index("--settings") + 1])
+    assert settings["sandbox"]["filesystem"] == {"denyRead": ["/repo/skill"]}  # /tmp holds the workspace
+    assert settings["permissions"] == {"deny": ["Read(//repo/skill/**)"]}
+    assert settings["sandbox"]["enabled"] is True and settings["sandbox"]["allowUnsandboxedCommands"] is False

@@ -16,6 +16,7 @@ import pytest
 from harness.behavioral.judge import JUDGE_HEADER
 from tests.fakeapi import replies as R
 from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests, verdicts, writer_passes
+from tests.support.sandbox import path_without, require_bubblewrap
 
 WRITING_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash"}
 
@@ -382,11 +383,99 @@ def test_sandbox_is_probed_asked_of_every_run_and_reported_as_it_applied(behave,
     assert all(r.prompt != "sandbox probe" for r in fake_api.agent_turns())  # the probe asks the API nothing
 
 
-def test_without_sandbox_the_report_says_it_was_not_asked(behave, fake_api):
-    fake_api.script({"which machine": ["host checked"]})
-    run = behave("writer")("--only", "report-writer-outside")
+def test_the_sandbox_is_on_by_default_and_no_sandbox_turns_it_off(behave, fake_api):
+    fake_api.script({"which machine": ["host checked", "host checked"]})
+    bh = behave("writer")
+    default = bh("--only", "report-writer-outside", "--no-cache")
+    assert default.report["meta"]["sandbox"]["requested"] is True
+    run = bh("--only", "report-writer-outside", "--no-cache", "--no-sandbox")
     assert run.report["meta"]["sandbox"] == {"requested": False, "status": "off", "reason": None}
     assert run.case("report-writer-outside")["sandbox"] is None
+    assert "> --no-sandbox: the agent's shell commands ran without the CLI's sandbox" in run.stdout
+
+
+def test_the_settings_key_sandbox_false_turns_it_off(behave, fake_api):
+    fake_api.script({"which machine": ["host checked"]})
+    bh = behave("writer")
+    (bh.repo / "skillscope.toml").write_text("sandbox = false\n")
+    run = bh("--only", "report-writer-outside")
+    assert run.code == 0, run.stderr
+    assert run.report["meta"]["sandbox"]["requested"] is False
+
+
+def tool_results(api) -> list[str]:
+    """Every tool result the agent sent back to the model, once each (a request repeats the earlier
+    ones), as text."""
+    results = {(r.cwd, res["tool_use_id"]): str(res) for r in api.agent_turns() for res in r.tool_results}
+    return list(results.values())
+
+
+# Only in the dataset (another case's expectation): it reaches the model only if the key was read.
+ANSWER_KEY_MARKER = "never-said-token"
+DATASET = Path("report-writer") / "evals" / "evals.json"
+
+
+def look_for_the_answer_key(api, repo: Path) -> None:
+    """The audit's agent: it searches for datasets, then reads the repo's by its absolute path, and
+    once more by what the search found (no path a permission rule could see), on both attempts. The
+    search starts at the test's temp folder, not `/`: walking the whole machine takes seconds, and the
+    sandbox hides the folder wherever the walk starts (`find /` measured by hand: docs/usage.md)."""
+    search = f"find {repo.parent} -name evals.json"
+    replies = [
+        R.tool_use("Bash", {"command": search}),
+        R.tool_use("Bash", {"command": f"cat {repo / DATASET}"}),
+        R.tool_use("Bash", {"command": f"cat $({search}) /dev/null"}),
+        "host checked",
+    ]
+    api.script({"which machine": replies * 2})
+
+
+def test_by_default_the_sandbox_keeps_the_answer_key_from_an_agent_searching_for_it(behave, fake_api):
+    require_bubblewrap()
+    bh = behave("writer")
+    look_for_the_answer_key(fake_api, bh.repo)
+    run = bh("--only", "report-writer-outside")
+    assert run.report["meta"]["sandbox"] == {"requested": True, "status": "applied", "reason": None}
+    results = tool_results(fake_api)
+    assert len(results) == 6  # three commands on each of the two attempts
+    assert not any(
+        ANSWER_KEY_MARKER in text or DATASET.as_posix() in text.split("cat ")[0] for text in results
+    )
+    case = run.case("report-writer-outside")
+    assert case["status"] == "blocked" and case["sandbox"] is True  # the attempt is still seen and blocked
+    assert "could not read the repo's skill folders" in run.stdout
+
+
+def test_the_sandbox_tests_fail_rather_than_pass_where_bubblewrap_is_missing(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(pytest.fail.Exception, match="apt-get install bubblewrap socat"):
+        require_bubblewrap()
+
+
+def test_with_no_sandbox_the_same_agent_reads_the_key_and_the_case_is_blocked(behave, fake_api):
+    bh = behave("writer")
+    look_for_the_answer_key(fake_api, bh.repo)
+    run = bh("--only", "report-writer-outside", "--no-sandbox")
+    results = tool_results(fake_api)
+    assert DATASET.as_posix() in results[0] and ANSWER_KEY_MARKER in results[1]  # what the sandbox prevents
+    case = run.case("report-writer-outside")
+    assert (case["status"], case["blocked"]) == ("blocked", "outside-workspace")
+
+
+def test_without_bubblewrap_the_report_says_the_sandbox_did_not_apply_and_the_case_is_graded(
+    behave, fake_api, tmp_path
+):
+    fake_api.script({"which machine": ["host checked"]})
+    bh = behave("writer")
+    bh.env = {**bh.env, "PATH": str(path_without("bwrap", bh.env["PATH"], tmp_path / "bin"))}
+    run = bh("--only", "report-writer-outside", "--format", "text")
+    assert run.code == 0, run.stderr
+    assert run.case("report-writer-outside")["status"] == "pass"  # graded, without the sandbox
+    sandbox = run.report["meta"]["sandbox"]
+    assert (sandbox["requested"], sandbox["status"]) == (True, "unavailable")
+    assert "bubblewrap" in sandbox["reason"]
+    assert f"shell sandbox did not apply ({sandbox['reason']})" in run.stdout  # the text summary line
+    assert "did not apply" in run.stderr
 
 
 # --- selection and flags -------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from markdown_it import MarkdownIt
 
 from harness import schemas
@@ -10,6 +11,7 @@ from harness.behavioral.result import OUTSIDE_WORKSPACE, Attempt, BehavioralMeta
 from harness.behavioral.scorers import Check
 from harness.model.dataset import Case
 from harness.model.envelope import RunMeta
+from harness.paid.sandbox import APPLIED, OFF, UNAVAILABLE, UNKNOWN, SandboxUse
 from harness.report import behavioral as report
 from harness.report import junit, sarif, text
 from tests.support.sarif import problems
@@ -89,7 +91,7 @@ def test_text_sarif_and_verbose_statuses_come_from_the_cases():
         == "pdf/evals.json: behavioral: behavioral case `c2` errored (not graded): the API answered 529"
     )
     assert report.statuses(made) == {"c0": "pass", "c1": "fail", "c2": "error"}
-    assert report.headline(made) == "1/3 case(s) passed; 1 failed, 1 errored"
+    assert report.headline(made) == "1/3 case(s) passed; 1 failed, 1 errored; no shell sandbox (--no-sandbox)"
     assert problems(sarif.log("behavioral", report.findings(made))) == []
 
 
@@ -136,7 +138,10 @@ def test_a_blocked_case_is_its_own_status_in_every_report_and_keeps_the_run_from
     ]
     assert [a["status"] for a in data["cases"][0]["attempts"]] == ["blocked", "pass"]
     assert report.statuses(made) == {"c0": "pass", "c3": "blocked"}
-    assert report.headline(made) == "1/2 case(s) passed; 0 failed, 0 errored, 1 blocked"
+    assert (
+        report.headline(made)
+        == "1/2 case(s) passed; 0 failed, 0 errored, 1 blocked; no shell sandbox (--no-sandbox)"
+    )
     md = report.markdown(made)
     assert "0 failed, 0 errored, 1 blocked)" in md
     case_id, _where, reason, attempts = cells(md, "### Blocked cases (not graded)")
@@ -161,3 +166,27 @@ def test_without_strict_isolation_the_paths_are_a_warning_and_the_case_is_graded
     assert (found.severity, found.fails) == ("warning", False)
     assert "worked outside its workspace (Bash (call 1) named /etc/hostname)" in found.message
     assert "(graded anyway: --no-strict-isolation)" in report.markdown(made)
+
+
+@pytest.mark.parametrize(
+    ("use", "said"),
+    [
+        (SandboxUse(True, APPLIED), "could not read the repo's skill folders"),
+        (SandboxUse(True, UNAVAILABLE, "bubblewrap (bwrap) not installed"), "did not apply (bubblewrap"),
+        (SandboxUse(True, UNKNOWN, "no agent run said"), "is unknown (no agent run said)"),
+        (SandboxUse(False), "--no-sandbox: the agent's shell commands ran without the CLI's sandbox"),
+    ],
+)
+def test_every_format_says_whether_the_sandbox_applied_and_why_not(use, said):
+    made = result([CaseResult(case("c0"), checks=[Check("logs_contain", "x", True, "found")])])
+    made.meta.sandbox = use
+    assert said in report.markdown(made)
+    assert made.to_json()["meta"]["sandbox"] == use.to_json()
+    headline = report.headline(made)
+    assert headline.endswith(use.headline()) and (use.reason or "") in headline
+    assert {
+        APPLIED: "shell sandbox applied",
+        UNAVAILABLE: "shell sandbox did not apply (bubblewrap (bwrap) not installed)",
+        UNKNOWN: "shell sandbox unknown (no agent run said)",
+        OFF: "no shell sandbox (--no-sandbox)",
+    }[use.status] in headline
