@@ -13,7 +13,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -163,13 +163,15 @@ class Isolation:
 
 
 def sandbox_settings(unreadable: Sequence[Path] = ()) -> dict[str, Any]:
-    """The sandbox on, and each of `unreadable` (absolute folders) denied to Bash and to the file tools."""
+    """The sandbox on, and each of `unreadable` (absolute folders or files) denied to Bash and to the
+    file tools."""
     if not unreadable:
         return SANDBOX_SETTINGS
     folders = [str(folder) for folder in unreadable]
     sandbox = {**SANDBOX_SETTINGS["sandbox"], "filesystem": {"denyRead": folders}}
     # `//` starts an absolute path in a permission rule (one `/` is relative to the settings file).
-    return {"sandbox": sandbox, "permissions": {"deny": [f"Read(/{folder}/**)" for folder in folders]}}
+    rules = [f"Read(/{path})" if path.is_file() else f"Read(/{path}/**)" for path in unreadable]
+    return {"sandbox": sandbox, "permissions": {"deny": rules}}
 
 
 def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -> Isolation:
@@ -311,6 +313,10 @@ class ClaudeAgent(CliAgent[Path | None]):
         return _base_env(environ)
 
     def command(self, spec: RunSpec, home: Path | None) -> tuple[list[str], dict[str, str], list[str]]:
+        if spec.sandbox and home is not None and self.isolation.credential:
+            # The key helper's file must not be the agent's to read; claude runs the helper outside
+            # its Bash sandbox, so denying the file keeps the login working.
+            spec = replace(spec, unreadable=(*spec.unreadable, home / CREDENTIAL_FILE))
         argv, notes = build_argv(self.cli, spec, self.isolation)
         return argv, self.isolation.env(self.environ, home), notes
 

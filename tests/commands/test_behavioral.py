@@ -560,3 +560,15 @@ def test_reading_a_long_output_the_cli_saved_aside_is_not_leaving_the_workspace(
     run = behave("writer")("--only", "report-writer-outside")
     case = run.case("report-writer-outside")
     assert (case["status"], case["isolation"], case["tool_calls"]) == ("pass", [], 2), run.stderr
+
+
+def test_under_the_sandbox_the_agent_cannot_read_the_key_its_cli_logs_in_with(behave, fake_api):
+    """The key helper's file sits in the run's config dir, which the agent's shell can name."""
+    require_bubblewrap()
+    bh = behave("writer")
+    look = R.tool_use("Bash", {"command": 'cat "$CLAUDE_CONFIG_DIR/credential"; env'})
+    fake_api.script({"which machine": [look, "host checked"] * 2})
+    bh("--only", "report-writer-outside")
+    results = tool_results(fake_api)
+    assert results and all("Permission denied" in text and "test-key" not in text for text in results)
+    assert {r.headers.get("x-api-key") for r in fake_api.requests} == {"test-key"}  # still logged in
