@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from harness.checks import references
 from tests.support.helpers import make_skill, run_cli, structural
-from tests.support.linkserver import serving
+from tests.support.linkserver import mapped_names, serving
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "schema" / "refs-report.schema.json").read_text("utf-8"))
 
@@ -205,3 +205,19 @@ def test_structural_external_on_a_catalog_large_enough_for_workers(tmp_path: Pat
     unreachable = sorted(f["path"] for f in report["findings"] if f["rule"] == "ref-unreachable")
     assert unreachable == [f"skills/s{number:03d}/SKILL.md" for number in range(count)]
     assert asked == {f"/missing/{number}" for number in range(count)}
+
+
+def test_offline_the_command_says_so_once_and_reports_each_url_unchecked(tmp_path: Path, monkeypatch):
+    mapped_names(monkeypatch)  # no .test name resolves, as on a machine without a network
+    root = tmp_path / "repo"
+    links = "".join(f"[{n}](https://host{n % 3}.test/page/{n})\n" for n in range(9))
+    make_skill(root / "skills", "alpha", body=f"# A\n\n{links}")
+    run, report = refs(root)
+
+    assert run.code == 1
+    offline = [line for line in run.stderr.splitlines() if "network looks unreachable" in line]
+    assert len(offline) == 1 and offline[0].startswith("[refs] ")
+    assert "9 external URL(s) left unchecked" in offline[0]
+    assert [f["rule"] for f in report["findings"]] == ["ref-unchecked"] * 9
+    assert report["totals"]["unchecked"] == 9
+    assert all(u["attempts"] <= 1 for u in report["urls"])  # two probes, nothing retried
