@@ -76,7 +76,13 @@ def headline(result: LexicalResult) -> str:
 
 
 def findings(result: LexicalResult) -> list[Finding]:
-    """Each case that did not pass, at its dataset line; a vocabulary gap says so instead of the ranks."""
+    """Each case that did not pass, at its dataset line; a vocabulary gap says so instead of the ranks.
+    Errors when the gate failed, warnings when it passed all the same (`--min-accuracy 0`)."""
+    found = misses(result)
+    return found if not result.passed else finding.as_warnings(found)
+
+
+def misses(result: LexicalResult) -> list[Finding]:
     gaps = {(f.path, f.line): f for f in result.findings}
     out = []
     for o in result.outcomes:

@@ -86,6 +86,18 @@ def test_annotations_sit_at_the_dataset_line_and_a_vocabulary_gap_says_so(catalo
     assert "line=6" in lost and "expected owner git-history above csv-profile" in lost
 
 
+@pytest.mark.parametrize(("bars", "level"), [([], "error"), (["--min-accuracy", "0"], "warning")])
+def test_report_only_misses_are_warnings_in_every_report(catalog_repo: Path, bars: list[str], level: str):
+    # The same four misses: errors when they fail the run, warnings when the bar only reports.
+    run, report = lexical(catalog_repo, *bars, "--format", "sarif", environ={"GITHUB_ACTIONS": "true"})
+    levels = {result["level"] for result in json.loads(run.stdout)["runs"][0]["results"]}
+    assert levels == {level}
+    run, report = lexical(catalog_repo, *bars, environ={"GITHUB_ACTIONS": "true"})
+    annotations = [line for line in run.lines if line.startswith("::")]
+    assert len(annotations) == 4 and all(line.startswith(f"::{level} ") for line in annotations)
+    assert report["status"] == ("pass" if bars else "fail")
+
+
 def test_junit_has_one_test_per_case_with_the_failures(catalog_repo: Path, tmp_path: Path):
     junit = tmp_path / "lexical.xml"
     lexical(catalog_repo, "--junit", str(junit))
