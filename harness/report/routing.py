@@ -241,6 +241,11 @@ def headline(result: RoutingResult | LexicalResult) -> str:
     ) + halt_note(result.meta.halt)
 
 
+def next_step(result: RoutingResult | LexicalResult) -> str:
+    """The line under the text summary: for a lexical run, the bars a first run wants (see there)."""
+    return routing_lexical.next_step(result) if isinstance(result, LexicalResult) else ""
+
+
 def statuses(result: RoutingResult | LexicalResult) -> dict[str, str]:
     return {o.case.id: status(o) for o in result.outcomes}
 

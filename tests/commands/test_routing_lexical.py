@@ -309,3 +309,21 @@ def test_a_lexical_run_never_imports_the_agent_machinery(catalog_repo: Path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
     assert json.loads(output.read_text(encoding="utf-8"))["engine"] == "lexical"
+
+
+def test_a_first_run_failed_by_near_misses_names_the_report_only_bars(tmp_path: Path):
+    # The bundled examples: four near misses share words with their own skill, as on any real catalog.
+    root = tmp_path / "examples"
+    shutil.copytree(Path(__file__).parents[2] / "examples", root)
+    args = ["routing", "--engine", "lexical", "--repo", str(root), "--skills-dir", "skills/*"]
+    failed = run_cli([*args, "--routing-room", "all", "--output", str(tmp_path / "r.json")], cwd=root)
+
+    assert failed.code == 1
+    near = [line for line in failed.stdout.splitlines() if "a near miss: " in line]
+    assert len(near) == 4 and "ranked first, though the prompt is not its job (false_trigger)" in near[0]
+    [hint] = [line for line in failed.stdout.splitlines() if "--min-rank1 0.8" in line]
+    assert hint.startswith("4 of the misses are near misses their own skill ranked first")
+
+    bars = ["--min-accuracy", "0", "--min-rank1", "0.8"]
+    passed = run_cli([*args, "--routing-room", "all", *bars, "--output", str(tmp_path / "r.json")], cwd=root)
+    assert passed.code == 0 and "--min-rank1 0.8`" not in passed.stdout
