@@ -11,7 +11,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -272,7 +272,7 @@ class Checker:
                 item = items[0]
                 if self.remaining() <= 0:
                     return None
-                attempt = self.first_attempt(session, item)
+                attempt = self.probed[item.url] = self.ask(session, item)
                 if not attempt.network_down:
                     return None
                 failures.append(f"{host_of(item.url)}: {attempt.detail}")
@@ -295,14 +295,12 @@ class Checker:
         )
         return [items for items in hosts if not is_name(host_of(items[0].url))]
 
-    def first_attempt(self, session: requests.Session, item: UrlCheck) -> Attempt:
-        attempt = self.probed.get(item.url)
-        if attempt is None:
-            item.attempts += 1
-            attempt = self.attempt(session, item.url)
-            item.status, item.detail = attempt.status, attempt.detail
-            item.unresolved, item.unroutable = attempt.unresolved, attempt.unroutable
-            self.probed[item.url] = attempt
+    def ask(self, session: requests.Session, item: UrlCheck) -> Attempt:
+        """One attempt at `item`'s URL, recorded on it."""
+        item.attempts += 1
+        attempt = self.attempt(session, item.url)
+        item.status, item.detail = attempt.status, attempt.detail
+        item.unresolved, item.unroutable = attempt.unresolved, attempt.unroutable
         return attempt
 
     def fetch(self, hosts: list[list[UrlCheck]]) -> bool:
@@ -342,17 +340,12 @@ class Checker:
                 if self.remaining() < pause:
                     return
                 self.sleep(pause)
-            if self.remaining() <= 0 and not (attempt_number == 0 and item.url in self.probed):
+            probed = None if attempt_number else self.probed.get(item.url)  # the probe asked already
+            if probed is None and self.remaining() <= 0:
                 if not item.attempts:  # after Ctrl-C, left_unsent says why instead
                     item.outcome, item.detail = UNCHECKED, PAST_DEADLINE
                 return
-            if attempt_number == 0:
-                attempt = self.first_attempt(session, item)  # the probe's answer when it asked already
-            else:
-                item.attempts += 1
-                attempt = self.attempt(session, item.url)
-                item.status, item.detail = attempt.status, attempt.detail
-                item.unresolved, item.unroutable = attempt.unresolved, attempt.unroutable
+            attempt = probed or self.ask(session, item)
             if attempt.reachable:
                 item.outcome = OK
                 return
@@ -405,11 +398,9 @@ def left_unsent(hosts: list[list[UrlCheck]]) -> None:
         item.outcome, item.detail = UNCHECKED, INTERRUPTED
 
 
-def unresolved(exc: BaseException) -> bool:
-    """Whether a connection error comes from name resolution (socket.gaierror, however requests and
-    urllib3 wrap it: in args, in a retry error's reason, or as the cause)."""
-    import socket
-
+def causes(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and every exception inside it, however requests and urllib3 wrap them: in args, in a
+    retry error's reason, or as the cause or context."""
     seen: set[int] = set()
     pending: list[object] = [exc]
     while pending:
@@ -417,29 +408,23 @@ def unresolved(exc: BaseException) -> bool:
         if not isinstance(current, BaseException) or id(current) in seen:
             continue
         seen.add(id(current))
-        if isinstance(current, socket.gaierror):
-            return True
+        yield current
         pending += [*current.args, getattr(current, "reason", None), current.__cause__, current.__context__]
-    return False
+
+
+def unresolved(exc: BaseException) -> bool:
+    """Whether a connection error comes from name resolution (socket.gaierror)."""
+    import socket
+
+    return any(isinstance(cause, socket.gaierror) for cause in causes(exc))
 
 
 def no_route(exc: BaseException) -> bool:
-    """Whether a connection error says this machine has no route there (ENETUNREACH, EHOSTUNREACH),
-    however requests and urllib3 wrap the OSError."""
+    """Whether a connection error says this machine has no route there (ENETUNREACH, EHOSTUNREACH)."""
     import errno
 
     unroutable = {errno.ENETUNREACH, errno.EHOSTUNREACH}
-    seen: set[int] = set()
-    pending: list[object] = [exc]
-    while pending:
-        current = pending.pop()
-        if not isinstance(current, BaseException) or id(current) in seen:
-            continue
-        seen.add(id(current))
-        if isinstance(current, OSError) and current.errno in unroutable:
-            return True
-        pending += [*current.args, getattr(current, "reason", None), current.__cause__, current.__context__]
-    return False
+    return any(isinstance(cause, OSError) and cause.errno in unroutable for cause in causes(exc))
 
 
 def connection_reason(exc: Exception) -> str:
