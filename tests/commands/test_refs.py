@@ -221,3 +221,17 @@ def test_offline_the_command_says_so_once_and_reports_each_url_unchecked(tmp_pat
     assert [f["rule"] for f in report["findings"]] == ["ref-unchecked"] * 9
     assert report["totals"]["unchecked"] == 9
     assert all(u["attempts"] <= 1 for u in report["urls"])  # two probes, nothing retried
+
+
+def test_structural_external_offline_says_so_once_too(tmp_path: Path, monkeypatch):
+    mapped_names(monkeypatch)
+    root = tmp_path / "repo"
+    make_skill(root / "skills", "alpha", body="# A\n\n[a](https://one.test/a) [b](https://two.test/b)\n")
+    run, report = structural(root, "--skills-dir", "skills/*", "--external", tmp=tmp_path)
+
+    assert run.code == 1
+    [said] = [line for line in run.stderr.splitlines() if "network looks unreachable" in line]
+    assert said.startswith("[structural] the network looks unreachable from this machine")
+    assert [f["rule"] for f in report["findings"]] == ["ref-unchecked"] * 2
+    # The baseline records no URL, and an unchecked one says its own fix: no adoption line for it.
+    assert "skillscope baseline" not in run.stdout
