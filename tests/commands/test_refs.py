@@ -52,6 +52,8 @@ def test_internal_and_external_references_in_one_report(tmp_path: Path):
         ("skills/alpha/SKILL.md", 8),
     ]
     assert "## Reference check" in run.stdout and "### Failing URLs" in run.stdout
+    [adopt] = [line for line in run.stdout.splitlines() if "`skillscope baseline`" in line]  # no baseline yet
+    assert "`--warn ref-missing-file,ref-unreachable` demotes those rules to warnings" in adopt
 
 
 def test_no_external_sends_nothing(tmp_path: Path):
