@@ -11,7 +11,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -68,10 +68,10 @@ CACHED = "cached"
 EXCLUDED = "excluded"
 BROKEN = "broken"
 UNCHECKED = "unchecked"
-# With at least this many named hosts and none of them resolving, the machine is offline: a dead
-# domain fails alone, not in company.
+# When this many named hosts fail at the network level (no name resolves, no route, the proxy is down)
+# on their first request, the machine is offline: a dead domain fails alone, not in company.
 OFFLINE_HOSTS = 2
-OFFLINE = "no host name resolved on this machine, which looks offline"
+OFFLINE = "the network looks unreachable from this machine"
 PAST_DEADLINE = "the --timeout deadline passed before it was checked"
 INTERRUPTED = "the run was interrupted (Ctrl-C) first"
 
@@ -96,6 +96,7 @@ class UrlCheck:
     detail: str = ""
     attempts: int = 0
     unresolved: bool = False  # the last attempt failed to resolve the host's name
+    unroutable: bool = False  # the last attempt found no route to the host, or a proxy that failed
 
     def to_json(self) -> dict:
         return {
@@ -128,10 +129,16 @@ class Attempt:
     detail: str
     retryable: bool
     unresolved: bool = False
+    unroutable: bool = False
 
     @property
     def reachable(self) -> bool:
         return self.status is not None and is_reachable(self.status)
+
+    @property
+    def network_down(self) -> bool:
+        """A failure that says nothing about the host itself: this machine cannot reach any."""
+        return self.unresolved or self.unroutable
 
 
 def is_reachable(status: int) -> bool:
@@ -182,12 +189,18 @@ def new_session(max_redirects: int) -> requests.Session:
     return session
 
 
-def check_scan(scan: Scan, options: ExternalOptions, deadline: float | None = None) -> ExternalReport:
-    """Every URL the reference scan found, fetched once, with the places that use it."""
+def check_scan(
+    scan: Scan,
+    options: ExternalOptions,
+    deadline: float | None = None,
+    say: Callable[[str], None] = lambda _line: None,
+) -> ExternalReport:
+    """Every URL the reference scan found, fetched once, with the places that use it; `say` gets the
+    one line that tells an offline machine so."""
     uses: dict[str, list[Use]] = {}
     for use in scan.external:
         uses.setdefault(use.url, []).append(Use(use.path, use.line))
-    return Checker(options, deadline=deadline).check(uses)
+    return Checker(options, deadline=deadline, say=say).check(uses)
 
 
 class Checker:
@@ -201,8 +214,11 @@ class Checker:
         monotonic: Callable[[], float] = time.monotonic,
         wall_clock: Callable[[], float] = time.time,
         deadline: float | None = None,
+        say: Callable[[str], None] = lambda _line: None,
     ) -> None:
         self.options = options
+        self.say = say
+        self.probed: dict[str, Attempt] = {}  # url -> the probe's answer, its first attempt
         self.session_factory = session_factory or (lambda: new_session(options.max_redirects))
         self.sleep = sleep
         self.monotonic = monotonic
@@ -225,10 +241,14 @@ class Checker:
                 item.outcome = CACHED
             else:
                 by_host.setdefault(host_of(url), []).append(item)
-        if by_host:
-            # The busiest hosts first: a run lasts as long as its longest chain from the moment that starts.
-            report.interrupted = self.fetch(sorted(by_host.values(), key=len, reverse=True))
-            mark_offline(by_host)
+        # The busiest hosts first: a run lasts as long as its longest chain from the moment that starts.
+        hosts = sorted(by_host.values(), key=len, reverse=True)
+        down = self.probe(hosts)
+        if self.stopped:  # Ctrl-C during the probe: nothing more is sent
+            report.interrupted = True
+            left_unsent(hosts)
+        elif hosts:
+            report.interrupted = self.fetch(self.leave_offline(hosts, down) if down else hosts)
         for item in report.urls:
             if item.outcome == OK and item.status is not None and 200 <= item.status < 300:
                 cache.remember(item.url, item.status)
@@ -236,6 +256,52 @@ class Checker:
                 report.findings.append(failure(item))
         report.findings.extend(cache.save())
         return report
+
+    def probe(self, hosts: list[list[UrlCheck]]) -> str | None:
+        """Before the fan-out, one request to the first URL of each of the first named hosts, one after
+        another, until one shows the network is up. Returns why the network looks down when
+        OFFLINE_HOSTS of them failed at the network level, else None. A probe is its URL's first
+        attempt, so no URL is asked twice for it."""
+        named = [items for items in hosts if is_name(host_of(items[0].url))]
+        if len(named) < OFFLINE_HOSTS:
+            return None  # one name that does not resolve is a dead domain, not an offline machine
+        failures = []
+        session = self.session_factory()
+        try:
+            for items in named[:OFFLINE_HOSTS]:
+                item = items[0]
+                if self.remaining() <= 0:
+                    return None
+                attempt = self.probed[item.url] = self.ask(session, item)
+                if not attempt.network_down:
+                    return None
+                failures.append(f"{host_of(item.url)}: {attempt.detail}")
+        except KeyboardInterrupt:
+            self.stopped = True
+            return None
+        finally:
+            session.close()
+        return "; ".join(failures)
+
+    def leave_offline(self, hosts: list[list[UrlCheck]], down: str) -> list[list[UrlCheck]]:
+        """Every URL of a named host unchecked, said once; the hosts left to fetch (loopback and IP
+        addresses, which answer offline too)."""
+        named = [item for items in hosts if is_name(host_of(items[0].url)) for item in items]
+        for item in named:
+            item.outcome, item.status, item.detail = UNCHECKED, None, OFFLINE
+        self.say(
+            f"{OFFLINE} ({down}): {len(named)} external URL(s) left unchecked (ref-unchecked); check "
+            "them where the network is reachable (CI), or pass --no-external here."
+        )
+        return [items for items in hosts if not is_name(host_of(items[0].url))]
+
+    def ask(self, session: requests.Session, item: UrlCheck) -> Attempt:
+        """One attempt at `item`'s URL, recorded on it."""
+        item.attempts += 1
+        attempt = self.attempt(session, item.url)
+        item.status, item.detail = attempt.status, attempt.detail
+        item.unresolved, item.unroutable = attempt.unresolved, attempt.unroutable
+        return attempt
 
     def fetch(self, hosts: list[list[UrlCheck]]) -> bool:
         """Each host's URLs in a thread of its own (up to --jobs at once). True when Ctrl-C stopped it:
@@ -274,13 +340,12 @@ class Checker:
                 if self.remaining() < pause:
                     return
                 self.sleep(pause)
-            if self.remaining() <= 0:
+            probed = None if attempt_number else self.probed.get(item.url)  # the probe asked already
+            if probed is None and self.remaining() <= 0:
                 if not item.attempts:  # after Ctrl-C, left_unsent says why instead
                     item.outcome, item.detail = UNCHECKED, PAST_DEADLINE
                 return
-            item.attempts += 1
-            attempt = self.attempt(session, item.url)
-            item.status, item.detail, item.unresolved = attempt.status, attempt.detail, attempt.unresolved
+            attempt = probed or self.ask(session, item)
             if attempt.reachable:
                 item.outcome = OK
                 return
@@ -308,8 +373,11 @@ class Checker:
             return Attempt(None, f"more than {limit} redirects (a redirect loop?)", False)
         except requests.exceptions.Timeout:
             return Attempt(None, f"no answer within {timeout:g} s", True)
+        except requests.exceptions.ProxyError as exc:
+            return Attempt(None, f"the proxy failed: {connection_reason(exc)}", True, unroutable=True)
         except requests.exceptions.ConnectionError as exc:
-            return Attempt(None, f"connection failed: {connection_reason(exc)}", True, unresolved(exc))
+            reason = f"connection failed: {connection_reason(exc)}"
+            return Attempt(None, reason, True, unresolved(exc), no_route(exc))
         except (requests.exceptions.RequestException, ValueError) as exc:
             return Attempt(None, f"not a fetchable URL ({type(exc).__name__})", False)
         with response:
@@ -330,23 +398,9 @@ def left_unsent(hosts: list[list[UrlCheck]]) -> None:
         item.outcome, item.detail = UNCHECKED, INTERRUPTED
 
 
-def mark_offline(by_host: dict[str, list[UrlCheck]]) -> None:
-    """When no named host resolved, and there were several, the links were not checked at all: each is
-    unchecked (an error about this run), not broken (a finding against the skill)."""
-    named = {host: items for host, items in by_host.items() if is_name(host)}
-    tried = [item for items in named.values() for item in items if item.attempts]
-    hosts = {host for host, items in named.items() if any(item.attempts for item in items)}
-    if len(hosts) < OFFLINE_HOSTS or not all(item.unresolved for item in tried):
-        return
-    for item in tried:
-        item.outcome, item.status, item.detail = UNCHECKED, None, OFFLINE
-
-
-def unresolved(exc: BaseException) -> bool:
-    """Whether a connection error comes from name resolution (socket.gaierror, however requests and
-    urllib3 wrap it: in args, in a retry error's reason, or as the cause)."""
-    import socket
-
+def causes(exc: BaseException) -> Iterator[BaseException]:
+    """`exc` and every exception inside it, however requests and urllib3 wrap them: in args, in a
+    retry error's reason, or as the cause or context."""
     seen: set[int] = set()
     pending: list[object] = [exc]
     while pending:
@@ -354,10 +408,23 @@ def unresolved(exc: BaseException) -> bool:
         if not isinstance(current, BaseException) or id(current) in seen:
             continue
         seen.add(id(current))
-        if isinstance(current, socket.gaierror):
-            return True
+        yield current
         pending += [*current.args, getattr(current, "reason", None), current.__cause__, current.__context__]
-    return False
+
+
+def unresolved(exc: BaseException) -> bool:
+    """Whether a connection error comes from name resolution (socket.gaierror)."""
+    import socket
+
+    return any(isinstance(cause, socket.gaierror) for cause in causes(exc))
+
+
+def no_route(exc: BaseException) -> bool:
+    """Whether a connection error says this machine has no route there (ENETUNREACH, EHOSTUNREACH)."""
+    import errno
+
+    unroutable = {errno.ENETUNREACH, errno.EHOSTUNREACH}
+    return any(isinstance(cause, OSError) and cause.errno in unroutable for cause in causes(exc))
 
 
 def connection_reason(exc: Exception) -> str:

@@ -7,7 +7,7 @@ from harness.checks import CheckOptions
 from harness.checks import structural as structural_checks
 from harness.context import Context
 from harness.errors import HarnessError
-from harness.model.baseline import Adoption
+from harness.model.baseline import Adoption, first_run_hint
 from harness.model.catalog import Catalog
 from harness.model.findings import errors_in
 
@@ -21,7 +21,8 @@ def require_well_formed(
     if problems:
         for finding in problems:
             ctx.err(f"  {finding.location}: {finding.message}")
+        adopt = "" if adoption.baseline.path else f" {first_run_hint(problems)}"
         raise HarnessError(
             f"{len(problems)} structural error(s) in {subject}; fix them (see "
-            f"`skillscope structural`) before {before}."
+            f"`skillscope structural`) before {before}.{adopt}"
         )

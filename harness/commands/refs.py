@@ -46,7 +46,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         found.append(structural_checks.no_skill(loaded))
     found.extend(scan.findings)
     fetched = (
-        external.check_scan(scan, fetch, clock.instant()) if args.external else external.ExternalReport()
+        external.check_scan(scan, fetch, clock.instant(), lambda line: ctx.err(f"[refs] {line}"))
+        if args.external
+        else external.ExternalReport()
     )
     found.extend(fetched.findings)
     adoption = resolve.adoption(args, repo.root, ctx.cwd)

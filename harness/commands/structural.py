@@ -45,7 +45,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             from harness.checks import external as external_checks  # the HTTP stack only when asked
 
             scan = references.scan(loaded, check_opts.docs, ahead)
-            fetched = external_checks.check_scan(scan, fetch)
+            fetched = external_checks.check_scan(
+                scan, fetch, say=lambda line: ctx.err(f"[structural] {line}")
+            )
             found = findings.ordered([*found, *fetched.findings])
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
     adopted = adoption.apply(found)

@@ -25,6 +25,26 @@ if TYPE_CHECKING:
 
 DEFAULT = Path(".skillscope") / "baseline.json"
 FORMAT = 1
+# About this run, not the repo (offline, out of time, a cache file): their own message says the fix.
+ABOUT_THE_RUN = frozenset({"ref-unchecked", "cache-unreadable", "cache-unwritable"})
+# About other people's servers: `skillscope baseline` fetches no URL, so never records them.
+NEVER_RECORDED = frozenset({"ref-unreachable", *ABOUT_THE_RUN})
+
+
+def first_run_hint(failing: Iterable[Finding]) -> str:
+    """One line for a repo without a baseline whose run these findings fail: the two ways to adopt
+    the rules an existing catalog breaks (a baseline of today's findings, or demoted rules)."""
+    fired = sorted({f.rule for f in failing} - ABOUT_THE_RUN)
+    if not fired:
+        return ""
+    them = "that rule to a warning" if len(fired) == 1 else "those rules to warnings"
+    warn = f"`--warn {','.join(fired)}` demotes {them}"
+    if all(rule in NEVER_RECORDED for rule in fired):
+        return f"To accept these for now, {warn}."
+    return (
+        "Adopting an existing catalog? `skillscope baseline` (with the same skills and policy flags) "
+        f"records today's findings so only new ones fail (commit {DEFAULT.as_posix()}), or {warn}."
+    )
 
 
 @dataclass

@@ -85,6 +85,10 @@ class Renderers(Protocol):
     def junit(self, result) -> list[JUnitCase]: ...
 
 
+# A renderer module may also offer `next_step(result) -> str`: one line the text format prints under the
+# summary (empty for none), such as the way to adopt rules on a catalog's failed first run.
+
+
 def renderers(command: str) -> Renderers:
     return importlib.import_module(REPORTS[command])
 
@@ -192,6 +196,10 @@ def terminal(result, report, document, path, ctx, where) -> str:
     if where.verbose:
         lines += [text.unit_line(name, word, colour) for name, word in report.statuses(result).items()]
     lines.append(text.summary_line(document, report.headline(result), colour))
+    next_step = getattr(report, "next_step", None)
+    hint = next_step(result) if next_step and not where.quiet else ""
+    if hint:
+        lines.append(hint)
     if not where.quiet:
         lines.append(f"JSON report: {path}")
     return "".join(line + "\n" for line in lines)

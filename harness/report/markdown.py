@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from harness.model import baseline
 from harness.model.findings import Finding
 
 
@@ -81,6 +82,14 @@ def adoption_lines(result) -> list[str]:
     if result.demoted_rules:
         lines.append(f"Demoted to warnings by --warn: {', '.join(f'`{r}`' for r in result.demoted_rules)}.")
     return [*lines, ""] if lines else []
+
+
+def adoption_hint(result) -> str:
+    """For a structural or refs run that failed with no baseline in force: the one line naming the way
+    to adopt (`skillscope baseline`, `--warn RULES`); empty otherwise."""
+    if result.passed or result.baseline_file:
+        return ""
+    return baseline.first_run_hint(result.errors)
 
 
 def provisional_lines(graded: list[tuple], strict: bool) -> list[str]:

@@ -29,6 +29,8 @@ def markdown(result: RefsResult) -> str:
     else:
         lines += ["External URLs were not checked (`--no-external`).", ""]
     lines += adoption_lines(result)
+    hint = md.adoption_hint(result)
+    lines += [hint, ""] if hint else []
     lines.append(findings_table(result.findings, "Every reference resolves."))
     if result.broken:
         lines += [
@@ -46,6 +48,11 @@ def headline(result: RefsResult) -> str:
         f"{totals['files']} markdown file(s), {totals['internal']} internal and {totals['external']} "
         f"external reference(s); {totals['errors']} error(s), {totals['warnings']} warning(s)"
     ) + md.adoption_counts(result)
+
+
+def next_step(result: RefsResult) -> str:
+    """The line the text format prints under its summary: how to adopt, on a failed first run."""
+    return md.adoption_hint(result)
 
 
 def statuses(result: RefsResult) -> dict[str, str]:

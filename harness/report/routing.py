@@ -241,15 +241,26 @@ def headline(result: RoutingResult | LexicalResult) -> str:
     ) + halt_note(result.meta.halt)
 
 
+def next_step(result: RoutingResult | LexicalResult) -> str:
+    """The line under the text summary: for a lexical run, the bars a first run wants (see there)."""
+    return routing_lexical.next_step(result) if isinstance(result, LexicalResult) else ""
+
+
 def statuses(result: RoutingResult | LexicalResult) -> dict[str, str]:
     return {o.case.id: status(o) for o in result.outcomes}
 
 
 def findings(result: RoutingResult | LexicalResult) -> list[Finding]:
-    """Each case that did not pass, at its line in the dataset: a miss is an error, a run without a
-    decision a warning (it was not graded)."""
+    """Each case that did not pass, at its line in the dataset: a miss is an error (a warning when the
+    run passed all the same, as below a bar of 0), a run without a decision a warning (it was not
+    graded)."""
     if isinstance(result, LexicalResult):
         return routing_lexical.findings(result)
+    found = misses(result)
+    return found if not result.passed else finding.as_warnings(found)
+
+
+def misses(result: RoutingResult) -> list[Finding]:
     out = []
     for o in result.outcomes:
         if o.passed:

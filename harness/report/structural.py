@@ -13,6 +13,8 @@ def markdown(result: StructuralResult) -> str:
     verdict = "passed" if result.passed else "failed"
     lines = ["## Structural check", "", f"**{verdict}**: {headline(result)}.", ""]
     lines += md.adoption_lines(result)
+    hint = md.adoption_hint(result)
+    lines += [hint, ""] if hint else []
     lines.append(md.findings_table(result.findings, "Every skill is in shape."))
     return "\n".join(lines) + "\n"
 
@@ -23,6 +25,11 @@ def headline(result: StructuralResult) -> str:
         f"{totals['skills']} skill(s), {totals['datasets']} dataset(s), {totals['cases']} case(s); "
         f"{totals['errors']} error(s), {totals['warnings']} warning(s)"
     ) + md.adoption_counts(result)
+
+
+def next_step(result: StructuralResult) -> str:
+    """The line the text format prints under its summary: how to adopt, on a failed first run."""
+    return md.adoption_hint(result)
 
 
 def statuses(result: StructuralResult) -> dict[str, str]:

@@ -99,6 +99,8 @@ class LexicalOutcome:
                 f"expected owner {owner} above {skill} -> {owner} ranked {self.owner_rank}, "
                 f"{skill} {self.rank} ({self._first()})"
             )
+        if self.rank == 1:  # a near miss its own skill took: say so once, not as three ranks
+            return f"a near miss: {skill} ranked first, though the prompt is not its job"
         return f"expected {skill} not first -> ranked {self.rank} ({self._first()})"
 
     def _first(self) -> str:

@@ -8,6 +8,7 @@ routing decision), the `SkillFacts` of those skills (behavioral cases, version p
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -15,7 +16,7 @@ from harness.errors import HarnessError
 from harness.model.machine import MachinePlan
 from harness.model.repo import Repo
 from harness.select.facts import SkillFacts, load_facts
-from harness.select.policy import DEFAULT_TYPE, PlanOptions, RunnerType
+from harness.select.policy import DEFAULT_TYPE, PlanOptions, RunnerType, runner_types_json
 from harness.select.runners import runs_on, unique
 from harness.select.selection import Selection
 
@@ -132,12 +133,37 @@ def _named_type(facts: SkillFacts, options: PlanOptions) -> RunnerType | None:
         return None
     kind = options.runner_types.get(name)
     if kind is None:
-        defined = ", ".join(sorted(options.runner_types)) or "none"
-        raise HarnessError(
-            f"{facts.machine_rel} names runner_type '{name}', which --runner-types does not "
-            f"define (defined: {defined}); fix the name or add the type to --runner-types."
-        )
+        raise undefined_types({name: [facts.machine_rel]}, options)
     return kind
+
+
+def check_types_defined(skills: Sequence[SkillFacts], options: PlanOptions) -> None:
+    """Every runner type the planned skills' machine.yml files name, defined: else one error naming
+    each file and the whole --runner-types value that defines them all."""
+    named: dict[str, list[str]] = {}
+    for facts in skills:
+        name = facts.machine.runner_type
+        if facts.machine.problems or name is None or name == DEFAULT_TYPE or name in options.runner_types:
+            continue
+        named.setdefault(name, []).append(facts.machine_rel)
+    if named:
+        raise undefined_types(named, options)
+
+
+def undefined_types(named: Mapping[str, Sequence[str]], options: PlanOptions) -> HarnessError:
+    """The error for runner types no --runner-types entry defines, with the exact value to pass: the
+    types already defined plus a guess for each new one (self-hosted, labelled with its name)."""
+    files = sorted({rel for rels in named.values() for rel in rels})
+    types = ", ".join(f"'{name}'" for name in sorted(named))
+    defined = ", ".join(sorted(options.runner_types)) or "none"
+    guessed = {name: RunnerType(name, labels=("self-hosted", name)) for name in sorted(named)}
+    value = runner_types_json({**options.runner_types, **guessed})
+    return HarnessError(
+        f"{', '.join(files)} name{'s' if len(files) == 1 else ''} runner_type {types}, which "
+        f"--runner-types does not define (defined: {defined}); pass --runner-types {shlex.quote(value)} "
+        "with your runners' labels, or set runner-types to that value in skillscope.toml "
+        "(docs/usage.md, Runner types)."
+    )
 
 
 def _platforms(facts: SkillFacts, kind: RunnerType, options: PlanOptions) -> list[str]:
@@ -166,6 +192,7 @@ def build(selection: Selection, facts: Mapping[str, SkillFacts], options: PlanOp
         unknown=list(selection.unknown),
     )
     granted = {label.lower() for label in options.labels}
+    check_types_defined([facts[name] for name in selection.skills if facts[name].has_behavior], options)
     for name in selection.skills:
         skill = facts[name]
         if not skill.has_behavior:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -48,6 +49,22 @@ class PlanOptions:
     hosted_images: Mapping[str, str] = field(
         default_factory=lambda: dict(DEFAULT_IMAGES)
     )  # platform -> image
+
+
+def runner_types_json(types: Mapping[str, RunnerType]) -> str:
+    """`--runner-types` as JSON again, on one line: what parse_runner_types reads back."""
+    data: dict[str, dict] = {}
+    for name, kind in types.items():
+        spec: dict[str, object] = {}
+        if kind.labels:
+            spec["labels"] = list(kind.labels)
+        if kind.os:
+            spec["os"] = list(kind.os)
+        for key in ("gate", "environment"):
+            if getattr(kind, key):
+                spec[key] = getattr(kind, key)
+        data[name] = spec
+    return json.dumps(data, separators=(", ", ": "))
 
 
 def parse_runner_types(text: str | None, flag: str = "--runner-types") -> dict[str, RunnerType]:

@@ -78,7 +78,8 @@ def runs_on(labels: Iterable[str], os_name: str, images: Mapping[str, str], wher
         return unique([*labels, os_name])
     if len(labels) > 1:
         others = ", ".join(label for label in labels if label != hosted[0])
-        raise HarnessError(
+        # A usage error: the runner flags (--behavior-runner, --scoped-runner, --runner-types) need fixing.
+        raise UsageError(
             f"{where}: a leg asks for the GitHub-hosted image {hosted[0]} together with {others}, but a "
             "hosted runner carries only its image label, so the leg would wait forever; put your "
             "self-hosted runners' labels (starting with self-hosted) in --scoped-runner or the runner type."

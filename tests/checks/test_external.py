@@ -13,7 +13,7 @@ from harness import __version__
 from harness.checks import external
 from harness.checks.external import Checker, ExternalOptions, Use
 from harness.errors import UsageError
-from tests.support.linkserver import refused_url, serving
+from tests.support.linkserver import mapped_names, refused_url, serving
 
 
 def run(urls: list[str], sleeps: list[float] | None = None, **options) -> external.ExternalReport:
@@ -292,22 +292,7 @@ def test_proxy_variables_still_apply_per_host_though_read_once(monkeypatch):
 
 @pytest.fixture
 def names(monkeypatch):
-    """Host names under `.test` resolve only to what the test maps them to, with no DNS traffic: the
-    rest fail as on a machine without a resolver. `names["a.test"] = "127.0.0.1"` maps one."""
-    import socket
-
-    mapped: dict[str, str] = {}
-    real = socket.getaddrinfo
-
-    def getaddrinfo(host, *args, **kwargs):
-        if isinstance(host, str) and host.endswith(".test"):
-            if host not in mapped:
-                raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
-            host = mapped[host]
-        return real(host, *args, **kwargs)
-
-    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
-    return mapped
+    return mapped_names(monkeypatch)
 
 
 def test_when_no_host_name_resolves_the_links_are_unchecked_not_broken(names):
@@ -317,8 +302,118 @@ def test_when_no_host_name_resolves_the_links_are_unchecked_not_broken(names):
     assert {item.outcome for item in report.urls} == {"unchecked"}
     assert [f.rule for f in report.findings] == ["ref-unchecked"] * 3
     message = report.findings[0].message
-    assert "no host name resolved on this machine, which looks offline" in message
+    assert "was not checked because the network looks unreachable from this machine" in message
     assert "--no-external" in message and "--timeout" not in message
+
+
+def recording(sent: list[str]):
+    return lambda: OrderRecordingSession(sent)
+
+
+def test_offline_costs_two_requests_said_once_and_nothing_is_retried(names):
+    # Offline, every URL would fail its retries with backoff (about 3 s each, one host's URLs in a row):
+    # the first two named hosts answer for the network, and nothing else is sent to a named host.
+    named = ["http://alpha.test/1", "http://alpha.test/2", "http://alpha.test/3", "http://beta.test/1"]
+    named.append("http://gamma.test/1")
+    sent: list[str] = []
+    sleeps: list[float] = []
+    said: list[str] = []
+    with serving("127.0.0.1") as ([server], _):
+        local = server.url("/ok")
+        checker = Checker(
+            ExternalOptions(), session_factory=recording(sent), sleep=sleeps.append, say=said.append
+        )
+        report = checker.check({url: [Use("SKILL.md", n)] for n, url in enumerate([*named, local], 1)})
+
+    assert [url for url in sent if ".test/" in url] == ["http://alpha.test/1", "http://beta.test/1"]
+    assert sleeps == []
+    assert {outcome(report, url).outcome for url in named} == {"unchecked"}
+    assert outcome(report, local).outcome == "ok"  # loopback answers offline too, so it is still checked
+    assert [f.rule for f in report.findings] == ["ref-unchecked"] * len(named)
+    assert len(said) == 1
+    assert said[0].startswith("the network looks unreachable from this machine (alpha.test: connection")
+    assert "beta.test" in said[0] and "Name or service not known" in said[0]
+    assert "5 external URL(s) left unchecked" in said[0] and "--no-external" in said[0]
+
+
+def test_a_proxy_that_refuses_leaves_the_network_unreachable(monkeypatch):
+    # A proxy variable naming a port that refuses (a stale corporate proxy, a sandbox's): every request
+    # would fail the same way, whatever its host.
+    said: list[str] = []
+    with refused_url() as proxy:
+        for name in ("NO_PROXY", "no_proxy", "http_proxy"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("HTTP_PROXY", proxy)
+        checker = Checker(ExternalOptions(request_timeout_s=5.0), sleep=lambda _s: None, say=said.append)
+        report = checker.check({url: [Use("a.md", 1)] for url in ("http://alpha.test/", "http://beta.test/")})
+
+    assert {item.outcome for item in report.urls} == {"unchecked"}
+    assert len(said) == 1 and "the proxy failed: Connection refused" in said[0]
+
+
+class UnroutableSession(requests.Session):
+    """A session on a machine without a route out: every request fails as connect() does there."""
+
+    def __init__(self, sent: list[str]) -> None:
+        super().__init__()
+        self.sent = sent
+
+    def request(self, method, url, **kwargs):
+        import errno
+
+        self.sent.append(url)
+        raise requests.exceptions.ConnectionError(OSError(errno.ENETUNREACH, "Network is unreachable"))
+
+
+def test_no_route_leaves_the_network_unreachable():
+    sent: list[str] = []
+    said: list[str] = []
+    urls = ["http://alpha.test/1", "http://alpha.test/2", "http://beta.test/1", "http://gamma.test/1"]
+    checker = Checker(
+        ExternalOptions(),
+        session_factory=lambda: UnroutableSession(sent),
+        sleep=lambda _s: None,
+        say=said.append,
+    )
+    report = checker.check({url: [Use("a.md", 1)] for url in urls})
+
+    assert sent == ["http://alpha.test/1", "http://beta.test/1"]  # HEAD only: a connection failure skips GET
+    assert {item.outcome for item in report.urls} == {"unchecked"}
+    assert len(said) == 1 and "Network is unreachable" in said[0]
+
+
+def test_a_named_host_on_a_closed_port_shows_the_network_is_up(names):
+    # A refused connection is an answer from the host's machine: the network works, so the name that
+    # did not resolve is a dead domain (broken), and nothing is said about being offline.
+    said: list[str] = []
+    with refused_url() as refused:
+        names["shut.test"] = "127.0.0.1"
+        shut = refused.replace("127.0.0.1", "shut.test")
+        checker = Checker(ExternalOptions(retries=0), sleep=lambda _s: None, say=said.append)
+        report = checker.check({url: [Use("a.md", 1)] for url in ("http://gone.test/a", shut)})
+
+    assert said == []
+    assert [
+        (outcome(report, u).outcome, outcome(report, u).attempts) for u in ("http://gone.test/a", shut)
+    ] == [
+        ("broken", 1),
+        ("broken", 1),
+    ]
+    assert sorted(f.rule for f in report.findings) == ["ref-unreachable"] * 2
+
+
+def test_a_probe_that_answers_is_the_first_attempt_of_its_url(names):
+    # The probe's request is not sent again: each URL is still fetched once.
+    sent: list[str] = []
+    with serving("127.0.0.1") as ([server], _):
+        names["up.test"] = "127.0.0.1"
+        urls = [server.url(f"/ok/{n}").replace("127.0.0.1", "up.test") for n in range(3)]
+        checker = Checker(ExternalOptions(), session_factory=recording(sent), sleep=lambda _s: None)
+        report = checker.check({url: [Use("a.md", 1)] for url in [*urls, "http://gone.test/x"]})
+
+    assert sorted(sent) == sorted([*urls, *["http://gone.test/x"] * 3])  # its two retries, after the probe
+    assert {outcome(report, u).outcome for u in urls} == {"ok"}
+    assert outcome(report, "http://gone.test/x").attempts == 3
 
 
 def test_one_name_that_does_not_resolve_beside_one_that_does_is_a_broken_link(names):

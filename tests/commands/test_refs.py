@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from harness.checks import references
 from tests.support.helpers import make_skill, run_cli, structural
-from tests.support.linkserver import serving
+from tests.support.linkserver import mapped_names, serving
 
 SCHEMA = json.loads((Path(__file__).parents[2] / "schema" / "refs-report.schema.json").read_text("utf-8"))
 
@@ -52,6 +52,8 @@ def test_internal_and_external_references_in_one_report(tmp_path: Path):
         ("skills/alpha/SKILL.md", 8),
     ]
     assert "## Reference check" in run.stdout and "### Failing URLs" in run.stdout
+    [adopt] = [line for line in run.stdout.splitlines() if "`skillscope baseline`" in line]  # no baseline yet
+    assert "`--warn ref-missing-file,ref-unreachable` demotes those rules to warnings" in adopt
 
 
 def test_no_external_sends_nothing(tmp_path: Path):
@@ -205,3 +207,33 @@ def test_structural_external_on_a_catalog_large_enough_for_workers(tmp_path: Pat
     unreachable = sorted(f["path"] for f in report["findings"] if f["rule"] == "ref-unreachable")
     assert unreachable == [f"skills/s{number:03d}/SKILL.md" for number in range(count)]
     assert asked == {f"/missing/{number}" for number in range(count)}
+
+
+def test_offline_the_command_says_so_once_and_reports_each_url_unchecked(tmp_path: Path, monkeypatch):
+    mapped_names(monkeypatch)  # no .test name resolves, as on a machine without a network
+    root = tmp_path / "repo"
+    links = "".join(f"[{n}](https://host{n % 3}.test/page/{n})\n" for n in range(9))
+    make_skill(root / "skills", "alpha", body=f"# A\n\n{links}")
+    run, report = refs(root)
+
+    assert run.code == 1
+    offline = [line for line in run.stderr.splitlines() if "network looks unreachable" in line]
+    assert len(offline) == 1 and offline[0].startswith("[refs] ")
+    assert "9 external URL(s) left unchecked" in offline[0]
+    assert [f["rule"] for f in report["findings"]] == ["ref-unchecked"] * 9
+    assert report["totals"]["unchecked"] == 9
+    assert all(u["attempts"] <= 1 for u in report["urls"])  # two probes, nothing retried
+
+
+def test_structural_external_offline_says_so_once_too(tmp_path: Path, monkeypatch):
+    mapped_names(monkeypatch)
+    root = tmp_path / "repo"
+    make_skill(root / "skills", "alpha", body="# A\n\n[a](https://one.test/a) [b](https://two.test/b)\n")
+    run, report = structural(root, "--skills-dir", "skills/*", "--external", tmp=tmp_path)
+
+    assert run.code == 1
+    [said] = [line for line in run.stderr.splitlines() if "network looks unreachable" in line]
+    assert said.startswith("[structural] the network looks unreachable from this machine")
+    assert [f["rule"] for f in report["findings"]] == ["ref-unchecked"] * 2
+    # The baseline records no URL, and an unchecked one says its own fix: no adoption line for it.
+    assert "skillscope baseline" not in run.stdout

@@ -86,6 +86,18 @@ def test_annotations_sit_at_the_dataset_line_and_a_vocabulary_gap_says_so(catalo
     assert "line=6" in lost and "expected owner git-history above csv-profile" in lost
 
 
+@pytest.mark.parametrize(("bars", "level"), [([], "error"), (["--min-accuracy", "0"], "warning")])
+def test_report_only_misses_are_warnings_in_every_report(catalog_repo: Path, bars: list[str], level: str):
+    # The same four misses: errors when they fail the run, warnings when the bar only reports.
+    run, report = lexical(catalog_repo, *bars, "--format", "sarif", environ={"GITHUB_ACTIONS": "true"})
+    levels = {result["level"] for result in json.loads(run.stdout)["runs"][0]["results"]}
+    assert levels == {level}
+    run, report = lexical(catalog_repo, *bars, environ={"GITHUB_ACTIONS": "true"})
+    annotations = [line for line in run.lines if line.startswith("::")]
+    assert len(annotations) == 4 and all(line.startswith(f"::{level} ") for line in annotations)
+    assert report["status"] == ("pass" if bars else "fail")
+
+
 def test_junit_has_one_test_per_case_with_the_failures(catalog_repo: Path, tmp_path: Path):
     junit = tmp_path / "lexical.xml"
     lexical(catalog_repo, "--junit", str(junit))
@@ -297,3 +309,21 @@ def test_a_lexical_run_never_imports_the_agent_machinery(catalog_repo: Path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
     assert json.loads(output.read_text(encoding="utf-8"))["engine"] == "lexical"
+
+
+def test_a_first_run_failed_by_near_misses_names_the_report_only_bars(tmp_path: Path):
+    # The bundled examples: four near misses share words with their own skill, as on any real catalog.
+    root = tmp_path / "examples"
+    shutil.copytree(Path(__file__).parents[2] / "examples", root)
+    args = ["routing", "--engine", "lexical", "--repo", str(root), "--skills-dir", "skills/*"]
+    failed = run_cli([*args, "--routing-room", "all", "--output", str(tmp_path / "r.json")], cwd=root)
+
+    assert failed.code == 1
+    near = [line for line in failed.stdout.splitlines() if "a near miss: " in line]
+    assert len(near) == 4 and "ranked first, though the prompt is not its job (false_trigger)" in near[0]
+    [hint] = [line for line in failed.stdout.splitlines() if "--min-rank1 0.8" in line]
+    assert hint.startswith("4 of the misses are near misses their own skill ranked first")
+
+    bars = ["--min-accuracy", "0", "--min-rank1", "0.8"]
+    passed = run_cli([*args, "--routing-room", "all", *bars, "--output", str(tmp_path / "r.json")], cwd=root)
+    assert passed.code == 0 and "--min-rank1 0.8`" not in passed.stdout

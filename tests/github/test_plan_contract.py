@@ -110,6 +110,19 @@ def test_a_dispatched_run_plans_every_example_skill(tmp_path):
     assert reader == {"has_default": "true", "has_scoped": "true", "skipped": "0"}
 
 
+def test_a_push_plans_every_example_skill_and_the_gpu_leg_waits_for_its_label(tmp_path):
+    # On a push the example's ignore_gates expression is false: the scoped leg is skipped, not run.
+    args = run_step("discover", "args", tmp_path, {"EVENT": "push"}, ignore_gates="false")
+    select = shlex.split(args["select"])
+    assert select[0] == "--all" and "--ignore-gates" not in select
+    done = skillscope("select", *select)
+    assert done.returncode == 0, done.stderr
+    plan = json.loads(done.stdout)
+    check_plan(plan, scoped_expected=False)
+    assert plan["gates"] == ["run-gpu-evals"] and plan["scoped"] == []
+    assert {skip["skill"] for skip in plan["skipped"]} == {"gpu-kernel-profiling"}
+
+
 def run_step_plan(tmp_path: Path, plan: str) -> dict[str, str]:
     """The discover job's plan reader, fed the real plan; it writes plain name=value outputs."""
     step = next(s for s in load(PIPELINE)["jobs"]["discover"]["steps"] if s.get("id") == "read")

@@ -48,7 +48,8 @@ def runs(repo: Path) -> list[Path]:
 def test_text_is_a_line_per_finding_then_the_summary_and_the_report_path(repo: Path):
     run = structural(repo)
     assert run.code == 1 and run.stderr == ""
-    *findings, summary, where = run.lines
+    *findings, summary, adopt, where = run.lines
+    assert adopt.startswith("Adopting an existing catalog? `skillscope baseline`")  # no baseline yet
     assert [LINE.match(line).group("path", "line", "rule") for line in findings] == [
         ("alpha/SKILL.md", "2", "name-format"),
         ("alpha/SKILL.md", "2", "name-mismatch"),

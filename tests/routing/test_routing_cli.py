@@ -771,3 +771,23 @@ def test_a_skill_with_allowed_tools_loads_as_for_a_user_and_decides_in_one_reque
     )
     assert run.verdicts() == {"alpha-yes": "correct_trigger"}, run.stderr
     assert len(fake_api.requests) == 1  # the decision's request; never a second after the skill ran
+
+
+def test_report_only_misses_are_warning_annotations_never_errors(fake_api, repo, env):
+    # Below a bar of 0 the run cannot fail on its misses: an ::error would paint the pull request red.
+    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": "I will just answer."}))
+    run = route(
+        repo,
+        {**env, "GITHUB_ACTIONS": "true"},
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--min-accuracy",
+        "0",
+        "--only",
+        "alpha-pos-1,alpha-pos-2",
+    )
+    assert run.code == 0, run.stderr
+    notes = [line for line in run.stdout.splitlines() if line.startswith("::")]
+    assert len(notes) == 1 and notes[0].startswith("::warning file=alpha/evals/evals.json,line=")
+    assert "routing case `alpha-pos-2`: expected alpha -> got no skill (missed_trigger)" in notes[0]

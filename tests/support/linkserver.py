@@ -148,3 +148,20 @@ def refused_url(host: str = "127.0.0.1") -> Iterator[str]:
     with socket.socket() as sock:
         sock.bind((host, 0))
         yield f"http://{host}:{sock.getsockname()[1]}/"
+
+
+def mapped_names(monkeypatch) -> dict[str, str]:
+    """Host names under `.test` resolve only to what the test maps them to, with no DNS traffic: the
+    rest fail as on a machine without a resolver. `mapped["a.test"] = "127.0.0.1"` maps one."""
+    mapped: dict[str, str] = {}
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host, *args, **kwargs):
+        if isinstance(host, str) and host.endswith(".test"):
+            if host not in mapped:
+                raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+            host = mapped[host]
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+    return mapped

@@ -1,0 +1,15 @@
+def test_the_first_run_hint_names_the_rules_that_fired_and_only_the_ways_that_apply():
+    from harness.model.baseline import first_run_hint
+    from harness.model.findings import error
+
+    structural = [error("tier0-behavior", "a/evals/evals.json", "m"), error("name-format", "a/SKILL.md", "m")]
+    hint = first_run_hint([*structural, structural[0]])
+    assert (
+        "`skillscope baseline`" in hint and "`--warn name-format,tier0-behavior` demotes those rules" in hint
+    )
+    # A broken external link: the baseline never records it, --warn still applies.
+    assert first_run_hint([error("ref-unreachable", "README.md", "m")]) == (
+        "To accept these for now, `--warn ref-unreachable` demotes that rule to a warning."
+    )
+    # Offline or out of time: a fact about the run, whose own message says what to do.
+    assert first_run_hint([error("ref-unchecked", "README.md", "m")]) == ""
