@@ -327,7 +327,9 @@ class BehavioralResult:
             "meta": self.meta.to_json(),
             "totals": self.totals(),
             "per_skill": self.per_skill(),
-            "cases": [c.to_json() for c in self.cases],
+            "cases": [
+                {**c.to_json(), "digests": self.meta.digests(c.case.id, c.case.skill)} for c in self.cases
+            ],
         }
 
 

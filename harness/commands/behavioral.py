@@ -143,7 +143,7 @@ def grade(
     cases: list[Case],
 ) -> int:
     """Ready the agent and the judge's, then run every case and publish the report; or a dry run."""
-    graded = partial(result_of, paid, settings, judge_runtime, list(skills))
+    graded = partial(result_of, paid, settings, judge_runtime, list(skills), cases)
     try:
         ready = paid.ready()
         judge = paid.ready(judge_runtime)
@@ -188,6 +188,7 @@ def result_of(
     settings: BehavioralSettings,
     judge_runtime: str,
     skills: list[str],
+    selected: list[Case],
     results: list[CaseResult],
     halt: Halt,
     notes: list[str] | None = None,
@@ -208,6 +209,15 @@ def result_of(
         strict_isolation=settings.strict_isolation,
         permission_mode=PERMISSION_MODE,
         allowed_tools=list(AGENT_TOOLS),
+    )
+    # Every file of each skill's folder: its dataset's hooks and fixtures are inputs of its grades too.
+    meta.provenance = paid.provenance(
+        {name: paid.repo.skill_dirs[name] for name in skills},
+        selected,
+        settings.cache_parts(),
+        model=meta.model,
+        judge=judge_runtime,
+        shared_room=False,
     )
     return BehavioralResult(meta=meta, cases=results)
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
+from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation
 from harness.checks.gate import require_well_formed
 from harness.cli.flags import min_accuracy, parse_list
@@ -146,6 +147,14 @@ def result_of(
         max_inspection_calls=settings.max_inspection_calls,
         min_accuracy=bar,
         adaptive=settings.adaptive,
+    )
+    meta.provenance = paid.provenance(
+        {name: paid.repo.skill_dirs[name] for name in room},
+        [o.case for o in outcomes],
+        settings.cache_parts(),
+        model=meta.model,
+        runtime=runtime,
+        skip_top=(ANSWER_KEY_DIR,),  # what the room installs: the datasets stay out of the agent's reach
     )
     return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, paid.settings.strict))
 

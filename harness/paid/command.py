@@ -9,7 +9,7 @@ result with the exit code the run earned.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, overload
@@ -18,11 +18,12 @@ from harness import agent
 from harness.cancel import Cancellation
 from harness.context import Context
 from harness.deadline import Deadline
+from harness.history.digests import Provenance
 from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
 from harness.paid import AgentNotReady, exit_code, halt_of, progress
-from harness.paid.cache import Origin, ResultCache
+from harness.paid.cache import Origin, ResultCache, agent_identity, chosen_by_environment
 from harness.paid.meta import AgentRunMeta
 from harness.paid.sandbox import SandboxUse, probe
 from harness.paid.spend import RunBudget
@@ -227,6 +228,42 @@ class PaidRun:
             sandbox=sandbox,
             keep_logs=s.keep_logs,
             **own,
+        )
+
+    def provenance(
+        self,
+        folders: Mapping[str, Path],
+        cases: Sequence[Case],
+        settings: Mapping[str, Any],
+        *,
+        model: str | None,
+        runtime: str | None = None,
+        judge: str | None = None,
+        skip_top: Sequence[str] = (),
+        shared_room: bool = True,
+    ) -> Provenance | None:
+        """What produced the verdicts of the run on `runtime` (default: the first agent) over the skill
+        `folders` and `cases`, for the report's ledger; None when its agent never started. `judge`: the
+        runtime that judged, when it is part of the verdicts. The model is left out of `settings`: it is
+        an input of its own."""
+        identities = {}
+        for role, name in (("agent", runtime or self.settings.agents[0]), ("judge", judge)):
+            ready = self.readied.get(name) if name else None
+            if ready is not None:
+                identities[role] = agent_identity(
+                    ready, chosen_by_environment(ready.runtime, self.ctx.environ)
+                )
+        if "agent" not in identities:
+            return None
+        return Provenance.of(
+            self.repo.root,
+            folders,
+            cases,
+            skip_top=skip_top,
+            agent=identities,
+            model=model,
+            settings={k: v for k, v in settings.items() if k != "model"},
+            shared_room=shared_room,
         )
 
     def run_meta(self) -> RunMeta:

@@ -110,7 +110,9 @@ class RoutingResult:
             "confusion": metrics.confusion(self.outcomes),
             "session_skills": self.session_skills(),
             "unexpected_skills": self.unexpected_skills(),
-            "cases": [case_json(o) for o in self.outcomes],
+            "cases": [
+                {**case_json(o), "digests": self.meta.digests(o.case.id, o.case.skill)} for o in self.outcomes
+            ],
         }
 
 
