@@ -130,6 +130,8 @@ def runs_of(file: Path, label: str, base: bool) -> list[tuple[Run, list[Entry]]]
         document = json.loads(body)
     except UnreadableFile as exc:
         raise NotAReport(f"cannot be read: {exc.reason}") from None
+    except json.JSONDecodeError as exc:
+        raise NotAReport(f"is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except (ValueError, RecursionError) as exc:
         raise NotAReport(f"is not JSON ({exc})") from None
     command = document.get("command") if isinstance(document, dict) else None
@@ -142,10 +144,10 @@ def runs_of(file: Path, label: str, base: bool) -> list[tuple[Run, list[Entry]]]
         if command == "routing-matrix":
             return [one_run(run, label, base, f"{digest}:{i}") for i, run in enumerate(document["runs"])]
         return [one_run(document, label, base, digest)]
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
-        raise NotAReport(
-            f"is a {command} report skillscope cannot read ({type(exc).__name__}: {exc})"
-        ) from None
+    except KeyError as exc:
+        raise NotAReport(f'is a {command} report without the "{exc.args[0]}" field history reads') from None
+    except (TypeError, AttributeError, ValueError):
+        raise NotAReport(f"is a {command} report whose fields are not of the shapes history reads") from None
 
 
 def one_run(document: dict, label: str, base: bool, identity: str) -> tuple[Run, list[Entry]]:

@@ -105,7 +105,9 @@ def judge(line: Timeline) -> None:
         line.state = FLAKY
         return
     last = graded[-1]
-    before = next((e for e in reversed(graded) if e.digests is None or e.digests != last.digests), None)
+    # The verdict before the inputs last changed; without digests, any earlier verdict may differ in them.
+    earlier = reversed(graded[:-1])
+    before = next((e for e in earlier if last.digests is None or e.digests != last.digests), None)
     if before is None or before.status == last.status:
         line.state = STABLE
         return
