@@ -219,6 +219,7 @@ def result_of(
         judge=judge_runtime,
         shared_room=False,
     )
+    meta.quarantine = paid.quarantined(c.case.id for c in results)
     return BehavioralResult(meta=meta, cases=results)
 
 

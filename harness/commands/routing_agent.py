@@ -156,7 +156,9 @@ def result_of(
         runtime=runtime,
         skip_top=(ANSWER_KEY_DIR,),  # what the room installs: the datasets stay out of the agent's reach
     )
-    return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, paid.settings.strict))
+    meta.quarantine = paid.quarantined(o.case.id for o in outcomes)
+    judged = metrics.gate(outcomes, bar, paid.settings.strict, meta.quarantined)
+    return RoutingResult(meta=meta, outcomes=outcomes, gate=judged)
 
 
 def per_agent_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, overload
 
@@ -19,6 +20,7 @@ from harness.cancel import Cancellation
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.history.digests import Provenance
+from harness.model import quarantine
 from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
@@ -95,6 +97,8 @@ class PaidRun:
         made_by = Origin(deadline.started_at)
         self._results = ResultCache(settings.cache, made_by, ctx.environ) if settings.cache else None
         self._budget = RunBudget(settings.max_run_usd)  # the whole command's cap, every agent together
+        # Read before any token is spent: a quarantine file that is not one stops the run here.
+        self._quarantine = quarantine.load(repo.root)
 
     def say(self, line: str) -> None:
         """A line on stderr under the command's name."""
@@ -265,6 +269,11 @@ class PaidRun:
             settings={k: v for k, v in settings.items() if k != "model"},
             shared_room=shared_room,
         )
+
+    def quarantined(self, case_ids: Iterable[str]) -> list[dict]:
+        """The quarantine's entries for `case_ids` in force on the day this run started (UTC)."""
+        held = self._quarantine.in_force(date.fromisoformat(self.deadline.started_at[:10]))
+        return [held[i].to_json() for i in dict.fromkeys(case_ids) if i in held]
 
     def run_meta(self) -> RunMeta:
         """The report's head: this command over the repo, from when the deadline started until now."""

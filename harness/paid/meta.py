@@ -37,6 +37,11 @@ class AgentRunMeta:
     provenance: Provenance | None = None
     quarantine: list[dict] = field(default_factory=list)  # the entries in force, each listed by every report
 
+    @property
+    def quarantined(self) -> set[str]:
+        """The ids of the quarantined cases: run and reported, never gating."""
+        return {entry["id"] for entry in self.quarantine}
+
     def digests(self, case_id: str, skill: str | None) -> dict | None:
         """The digests of one case's inputs, for its entry in the report; None without provenance."""
         return self.provenance.of_case(case_id, skill) if self.provenance else None

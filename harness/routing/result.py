@@ -111,7 +111,12 @@ class RoutingResult:
             "session_skills": self.session_skills(),
             "unexpected_skills": self.unexpected_skills(),
             "cases": [
-                {**case_json(o), "digests": self.meta.digests(o.case.id, o.case.skill)} for o in self.outcomes
+                {
+                    **case_json(o),
+                    "quarantined": o.case.id in self.meta.quarantined,
+                    "digests": self.meta.digests(o.case.id, o.case.skill),
+                }
+                for o in self.outcomes
             ],
         }
 
