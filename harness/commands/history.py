@@ -11,7 +11,7 @@ from pathlib import Path
 from harness.cli.flags import parse_list
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
-from harness.files import write_atomic
+from harness.files import append_text, write_atomic
 from harness.history import ledger as ledger_mod
 from harness.history.result import History
 from harness.model import repo as repo_mod
@@ -50,6 +50,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PAGE",
         help="also write one self-contained HTML page: each skill's accuracy drawn over the runs, "
         "and every case's timeline",
+    )
+    parser.add_argument(
+        "--summary",
+        metavar="PATH",
+        help="append the markdown report here (default: $GITHUB_STEP_SUMMARY when set)",
     )
     parser.add_argument(
         "--against",
@@ -108,6 +113,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         ctx.stdout.write(history_report.markdown(history) + "\n")
     else:
         ctx.stdout.write(history_report.text(history))
+    summary = args.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        where = ctx.cwd / summary
+        flag = "--summary" if args.summary else "GITHUB_STEP_SUMMARY"
+        try:
+            append_text(where, history_report.markdown(history) + "\n")
+        except OSError as exc:
+            raise HarnessError(
+                f"cannot append the history to {where} ({exc.strerror or exc}); fix {flag}."
+            ) from None
     if args.html:
         page = ctx.cwd / args.html
         try:

@@ -74,7 +74,8 @@ def load(root: Path) -> Quarantine:
     if problems:
         error = problems[0]
         where = list(error.absolute_path)
-        line = lines[where[1]] if len(where) > 1 and where[0] == "cases" and where[1] < len(lines) else None
+        index = where[1] if len(where) > 1 and where[0] == "cases" else None
+        line = lines[index] if isinstance(index, int) and index < len(lines) else None
         field_name = ".".join(str(p) for p in where) or "the file"
         raise QuarantineError(rel, line, f"{field_name}: {error.message}")
     entries = []

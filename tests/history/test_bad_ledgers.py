@@ -38,3 +38,14 @@ def test_an_empty_ledger_says_so_and_exits_0_a_missing_path_is_a_usage_error(tmp
 def test_a_date_that_is_not_one_is_a_usage_error(tmp_path):
     shown = run_cli(["history", "--since", "last week"], cwd=tmp_path)
     assert shown.code == 2 and "give a date as YYYY-MM-DD" in shown.stderr
+
+
+def test_the_markdown_report_is_appended_to_the_step_summary(tmp_path):
+    (tmp_path / "runs").mkdir()
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    shown = run_cli(["history", "runs"], cwd=tmp_path, environ={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert shown.code == 0
+    text = summary.read_text()
+    assert text.startswith("earlier step\n## skillscope history: 0 case(s) over 0 run(s)")
+    assert "No case was graded." in text
