@@ -12,9 +12,10 @@ from harness.model import dataset
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WORKFLOW = Path(".github") / "workflows" / "skills.yml"
-# Run reports stay out of commits; the baseline, which `skillscope baseline` writes to be committed,
-# stays in. (git cannot re-include a file whose folder is excluded, so the folder's contents are.)
-IGNORED = (".skillscope/*", "!.skillscope/baseline.json")
+# Run reports stay out of commits; the baseline, which `skillscope baseline` writes to be committed, and
+# the quarantine, which a person writes, stay in. (git cannot re-include a file whose folder is excluded,
+# so the folder's contents are.)
+IGNORED = (".skillscope/*", "!.skillscope/baseline.json", "!.skillscope/quarantine.json")
 WHOLE_FOLDER = frozenset({".skillscope", "/.skillscope", ".skillscope/", "/.skillscope/"})
 # Why a setting init noticed is there, written above it in skillscope.toml.
 NOTICED_COMMENTS = {

@@ -275,9 +275,11 @@ class BehavioralResult:
 
     @property
     def counted(self) -> list[CaseResult]:
-        """The cases the gate counts: provisional ones only with --strict, or when no stable case ran."""
-        stable = [c for c in self.cases if not c.case.provisional]
-        return self.cases if self.meta.strict or not stable else stable
+        """The cases the gate counts: provisional ones only with --strict, or when no stable case ran;
+        quarantined ones never (they are run and reported)."""
+        gating = [c for c in self.cases if c.case.id not in self.meta.quarantined]
+        stable = [c for c in gating if not c.case.provisional]
+        return gating if self.meta.strict or not stable else stable
 
     @property
     def passed(self) -> bool:
@@ -327,7 +329,14 @@ class BehavioralResult:
             "meta": self.meta.to_json(),
             "totals": self.totals(),
             "per_skill": self.per_skill(),
-            "cases": [c.to_json() for c in self.cases],
+            "cases": [
+                {
+                    **c.to_json(),
+                    "quarantined": c.case.id in self.meta.quarantined,
+                    "digests": self.meta.digests(c.case.id, c.case.skill),
+                }
+                for c in self.cases
+            ],
         }
 
 

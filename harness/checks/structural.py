@@ -13,6 +13,7 @@ from harness.checks import (
     machine,
     policy,
     portable_names,
+    quarantine,
     references,
     skill_md,
 )
@@ -30,6 +31,7 @@ CHECKS: dict[str, Check] = {
     "references": references.check,
     "collisions": collisions.check,
     "portable-names": portable_names.check,
+    "quarantine": quarantine.check,
 }
 
 

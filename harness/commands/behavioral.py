@@ -139,7 +139,7 @@ def grade(
     cases: list[Case],
 ) -> int:
     """Ready the agent and the judge's, then run every case and publish the report; or a dry run."""
-    graded = partial(result_of, paid, settings, judge_runtime, list(skills))
+    graded = partial(result_of, paid, settings, judge_runtime, list(skills), cases)
     try:
         ready = paid.ready()
         judge = paid.ready(judge_runtime)
@@ -184,6 +184,7 @@ def result_of(
     settings: BehavioralSettings,
     judge_runtime: str,
     skills: list[str],
+    selected: list[Case],
     results: list[CaseResult],
     halt: Halt,
     notes: list[str] | None = None,
@@ -205,6 +206,16 @@ def result_of(
         permission_mode=PERMISSION_MODE,
         allowed_tools=list(AGENT_TOOLS),
     )
+    # Every file of each skill's folder: its dataset's hooks and fixtures are inputs of its grades too.
+    meta.provenance = paid.provenance(
+        {name: paid.repo.skill_dirs[name] for name in skills},
+        selected,
+        settings.cache_parts(),
+        model=meta.model,
+        judge=judge_runtime,
+        shared_room=False,
+    )
+    meta.quarantine = paid.quarantined(c.case.id for c in results)
     return BehavioralResult(meta=meta, cases=results)
 
 

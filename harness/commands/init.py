@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if scaffold.ignore_reports(root):
         ctx.out(
             f"added {' and '.join(scaffold.IGNORED)} to .gitignore: run reports stay out of commits, "
-            "the baseline can be committed"
+            "the baseline and the quarantine can be committed"
         )
     write_settings(ctx, root, glob, found, current)
     tell_runner_types(ctx, root, found, current)

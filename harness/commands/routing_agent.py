@@ -12,6 +12,7 @@ from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
+from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation
 from harness.checks.gate import require_well_formed
 from harness.cli.flags import min_accuracy, parse_list
@@ -148,7 +149,17 @@ def result_of(
         min_accuracy=bar,
         adaptive=settings.adaptive,
     )
-    return RoutingResult(meta=meta, outcomes=outcomes, gate=metrics.gate(outcomes, bar, paid.settings.strict))
+    meta.provenance = paid.provenance(
+        {name: paid.repo.skill_dirs[name] for name in room},
+        [o.case for o in outcomes],
+        settings.cache_parts(),
+        model=meta.model,
+        runtime=runtime,
+        skip_top=(ANSWER_KEY_DIR,),  # what the room installs: the datasets stay out of the agent's reach
+    )
+    meta.quarantine = paid.quarantined(o.case.id for o in outcomes)
+    judged = metrics.gate(outcomes, bar, paid.settings.strict, meta.quarantined)
+    return RoutingResult(meta=meta, outcomes=outcomes, gate=judged)
 
 
 def per_agent_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:

@@ -24,7 +24,7 @@ import secrets
 import subprocess
 import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -84,8 +84,7 @@ MODEL_ENVIRONMENT: dict[str, tuple[str, ...]] = {
 
 def key_of(kind: str, parts: Mapping[str, Any]) -> str:
     """The key of a `kind` sample ("routing", "behavioral") whose inputs are `parts`."""
-    document = {"kind": kind, "format": ENTRY_FORMAT, "harness_version": __version__, **parts}
-    return hashlib.sha256(canonical(document)).hexdigest()
+    return digest_of({"kind": kind, "format": ENTRY_FORMAT, "harness_version": __version__, **parts})
 
 
 def canonical(value: Any) -> bytes:
@@ -105,6 +104,12 @@ def chosen_by_environment(runtime: str, environ: Mapping[str, str]) -> dict[str,
     }
 
 
+def agent_identity(agent: Agent, chosen: Mapping[str, str | None]) -> dict:
+    """An agent as a key (and a report's ledger) knows it: its runtime, its CLI's version, and what its
+    environment `chosen` (see chosen_by_environment) picks for model and endpoint."""
+    return {"runtime": agent.runtime, "version": agent.version, "environment": dict(chosen)}
+
+
 def without_credentials(url: str) -> str:
     try:
         parts = urlsplit(url)
@@ -117,6 +122,12 @@ def without_credentials(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
+def digest_of(value: Any) -> str:
+    """The SHA-256 of one JSON value, whatever its keys' order: how a key digests its parts, and how a
+    report's ledger digests what produced a verdict."""
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
 def tree_digest(folder: Path, skip_top: Sequence[str] = ()) -> str:
     """One digest of every file under `folder` (relative path, content, executable bit, link
     targets), leaving out the top-level names in `skip_top` and Python's bytecode folders; "missing"
@@ -125,6 +136,22 @@ def tree_digest(folder: Path, skip_top: Sequence[str] = ()) -> str:
     if not root.is_dir():
         return "missing"
     digest = hashlib.sha256()
+    for _, record in _tree_records(root, skip_top):
+        digest.update(record)
+    return digest.hexdigest()
+
+
+def file_digests(folder: Path, skip_top: Sequence[str] = ()) -> dict[str, str]:
+    """Each file under `folder` (path relative to it) with the digest of its record as tree_digest reads
+    it (content, executable bit, link target), the same files left out; none when there is no folder.
+    A report's ledger keeps them, so a verdict that changed can name the file that changed."""
+    root = Path(folder)
+    if not root.is_dir():
+        return {}
+    return {rel: hashlib.sha256(record).hexdigest() for rel, record in _tree_records(root, skip_top)}
+
+
+def _tree_records(root: Path, skip_top: Sequence[str]) -> Iterator[tuple[str, bytes]]:
     for current, dirs, files in os.walk(root):
         here = Path(current)
         # Loading evals/hooks.py writes its bytecode beside it, stamped with the source's mtime: a fresh
@@ -134,8 +161,8 @@ def tree_digest(folder: Path, skip_top: Sequence[str] = ()) -> str:
             files = [f for f in files if f not in skip_top]
         dirs.sort()
         for name in sorted(files) + [d for d in dirs if (here / d).is_symlink()]:
-            digest.update(_file_record(here / name, (here / name).relative_to(root).as_posix()))
-    return digest.hexdigest()
+            rel = (here / name).relative_to(root).as_posix()
+            yield rel, _file_record(here / name, rel)
 
 
 def file_digest(path: Path) -> str:
@@ -289,11 +316,7 @@ class ResultCache:
     def agent_part(self, agent: Agent, isolation: bool = True) -> dict:
         """What a key holds of one agent: its runtime, CLI version, isolation (unless not asked for) and
         the model and endpoint its environment chooses."""
-        part = {
-            "runtime": agent.runtime,
-            "version": agent.version,
-            "environment": self.chosen.get(agent.runtime, {}),
-        }
+        part = agent_identity(agent, self.chosen.get(agent.runtime, {}))
         return {**part, "isolation": agent.describe()} if isolation else part
 
     def _path(self, key: str) -> Path:

@@ -9,8 +9,9 @@ result with the exit code the run earned.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, overload
 
@@ -18,11 +19,13 @@ from harness import agent
 from harness.cancel import Cancellation
 from harness.context import Context
 from harness.deadline import Deadline
+from harness.history.digests import Provenance
+from harness.model import quarantine
 from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
 from harness.paid import AgentNotReady, exit_code, halt_of, progress
-from harness.paid.cache import Origin, ResultCache
+from harness.paid.cache import Origin, ResultCache, agent_identity, chosen_by_environment
 from harness.paid.meta import AgentRunMeta
 from harness.paid.sandbox import SandboxUse, probe
 from harness.paid.spend import RunBudget
@@ -94,6 +97,8 @@ class PaidRun:
         made_by = Origin(deadline.started_at)
         self._results = ResultCache(settings.cache, made_by, ctx.environ) if settings.cache else None
         self._budget = RunBudget(settings.max_run_usd)  # the whole command's cap, every agent together
+        # Read before any token is spent: a quarantine file that is not one stops the run here.
+        self._quarantine = quarantine.load(repo.root)
 
     def say(self, line: str) -> None:
         """A line on stderr under the command's name."""
@@ -228,6 +233,47 @@ class PaidRun:
             keep_logs=s.keep_logs,
             **own,
         )
+
+    def provenance(
+        self,
+        folders: Mapping[str, Path],
+        cases: Sequence[Case],
+        settings: Mapping[str, Any],
+        *,
+        model: str | None,
+        runtime: str | None = None,
+        judge: str | None = None,
+        skip_top: Sequence[str] = (),
+        shared_room: bool = True,
+    ) -> Provenance | None:
+        """What produced the verdicts of the run on `runtime` (default: the first agent) over the skill
+        `folders` and `cases`, for the report's ledger; None when its agent never started. `judge`: the
+        runtime that judged, when it is part of the verdicts. The model is left out of `settings`: it is
+        an input of its own."""
+        identities = {}
+        for role, name in (("agent", runtime or self.settings.agents[0]), ("judge", judge)):
+            ready = self.readied.get(name) if name else None
+            if ready is not None:
+                identities[role] = agent_identity(
+                    ready, chosen_by_environment(ready.runtime, self.ctx.environ)
+                )
+        if "agent" not in identities:
+            return None
+        return Provenance.of(
+            self.repo.root,
+            folders,
+            cases,
+            skip_top=skip_top,
+            agent=identities,
+            model=model,
+            settings={k: v for k, v in settings.items() if k != "model"},
+            shared_room=shared_room,
+        )
+
+    def quarantined(self, case_ids: Iterable[str]) -> list[dict]:
+        """The quarantine's entries for `case_ids` in force on the day this run started (UTC)."""
+        held = self._quarantine.in_force(date.fromisoformat(self.deadline.started_at[:10]))
+        return [held[i].to_json() for i in dict.fromkeys(case_ids) if i in held]
 
     def run_meta(self) -> RunMeta:
         """The report's head: this command over the repo, from when the deadline started until now."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.history.digests import Provenance
 from harness.model.envelope import Halt, RunMeta
 from harness.paid.sandbox import SandboxUse
 
@@ -32,6 +33,18 @@ class AgentRunMeta:
     cache: str | None = None  # the result cache's folder; None with --no-cache
     sandbox: SandboxUse = field(default_factory=lambda: SandboxUse(False))
     keep_logs: str | None = None  # --keep-logs as given, so a failure can say what to run to read a case
+    # What produced the verdicts, for the run ledger `history` reads; None when no agent started.
+    provenance: Provenance | None = None
+    quarantine: list[dict] = field(default_factory=list)  # the entries in force, each listed by every report
+
+    @property
+    def quarantined(self) -> set[str]:
+        """The ids of the quarantined cases: run and reported, never gating."""
+        return {entry["id"] for entry in self.quarantine}
+
+    def digests(self, case_id: str, skill: str | None) -> dict | None:
+        """The digests of one case's inputs, for its entry in the report; None without provenance."""
+        return self.provenance.of_case(case_id, skill) if self.provenance else None
 
     def own_json(self) -> dict:
         """The fields only this kind of run has, placed after the agent and the limits."""
@@ -60,4 +73,6 @@ class AgentRunMeta:
             "max_run_usd": self.max_run_usd,
             "cache": self.cache,
             "sandbox": self.sandbox.to_json(),
+            "quarantine": self.quarantine,
+            "ledger": self.provenance.to_json() if self.provenance else None,
         }

@@ -235,15 +235,21 @@ def claim(runs: Path, command: str, body: str) -> Path:
 
 
 # Everything under .skillscope/ stays out of git but the baseline, which `skillscope baseline` writes to
-# be committed.
-GITIGNORE = "*\n!baseline.json\n"
+# be committed, and the quarantine (.skillscope/quarantine.json), which a person writes to be committed.
+GITIGNORE = "*\n!baseline.json\n!quarantine.json\n"
+OLDER_GITIGNORES = ("*\n!baseline.json\n",)  # as earlier versions wrote it: brought up to date
 
 
 def ignore_everything(folder: Path) -> None:
-    """`.skillscope/.gitignore`, written once (one the user edited stays), so reports never show in
-    `git status`."""
-    with contextlib.suppress(FileExistsError):
-        write_new(folder / ".gitignore", GITIGNORE)
+    """`.skillscope/.gitignore`, written once (one the user edited stays; one an older version wrote is
+    brought up to date), so reports never show in `git status`."""
+    path = folder / ".gitignore"
+    try:
+        write_new(path, GITIGNORE)
+    except FileExistsError:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            if path.read_text(encoding="utf-8") in OLDER_GITIGNORES:
+                write_atomic(path, GITIGNORE)
 
 
 def guarded(write: Callable[[], object], what: str, path: Path, flag: str):

@@ -9,7 +9,7 @@ from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.paid.sandbox import TURNED_OFF
 from harness.paid.spend import NOT_RUN
-from harness.report import replays
+from harness.report import quarantined, replays
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
@@ -40,6 +40,7 @@ def markdown(result: BehavioralResult) -> str:
     if sandboxed:
         lines += [f"> {sandboxed}", ""]
     lines += provisional_lines([(c.case, c.status == "pass") for c in result.cases], meta.strict)
+    lines += quarantined.markdown_lines(meta.quarantine, {c.case.id: c.status for c in result.cases})
     lines.append(
         table(
             ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"],
@@ -185,6 +186,7 @@ def headline(result: BehavioralResult) -> str:
             f"{counts['errors']} errored{_blocked(counts)}" + (f"; {from_cache}" if from_cache else "")
         )
         + f"; {result.meta.sandbox.headline()}"
+        + quarantined.headline_note(result.meta.quarantine)
         + halt_note(result.meta.halt)
     )
 
@@ -197,6 +199,7 @@ def findings(result: BehavioralResult) -> list[Finding]:
     """Each case that did not pass, at its line in the dataset, with what it did not meet; a case
     graded although it left its workspace (--no-strict-isolation) is a warning."""
     out = []
+    held = quarantined.by_id(result.meta.quarantine)
     for c in result.cases:
         if c.isolation and c.blocked is None:
             paths = "; ".join(o.describe() for o in c.isolation[:3])
@@ -220,12 +223,14 @@ def findings(result: BehavioralResult) -> list[Finding]:
                 f"behavioral case `{c.case.id}`: {c.summary()} for the prompt {c.case.prompt!r}. "
                 f"Unmet: {unmet}; read what the agent did ({read}), then the skill's instructions"
             )
-        out.append(finding.error("behavioral", c.case.source, message, c.case.line))
+        failed = finding.error("behavioral", c.case.source, message, c.case.line)
+        out.append(quarantined.held(failed, held.get(c.case.id)))
     return out
 
 
 def junit(result: BehavioralResult) -> list[JUnitCase]:
-    return [
+    held = quarantined.by_id(result.meta.quarantine)
+    cases = [
         JUnitCase(
             classname=f"behavioral.{c.case.skill}",
             name=c.case.id,
@@ -244,7 +249,9 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
             or None,
         )
         for c in result.cases
-    ] + halt_cases("behavioral", result.meta.halt)
+    ]
+    shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
+    return shown + halt_cases("behavioral", result.meta.halt)
 
 
 def _junit_error(case) -> str | None:

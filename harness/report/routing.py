@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model.findings import Finding
-from harness.report import replays, routing_lexical
+from harness.report import quarantined, replays, routing_lexical
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
@@ -55,6 +55,7 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
     ]
     lines += _warnings(result, data)
     lines += provisional_lines([(o.case, o.passed) for o in result.outcomes], meta.strict)
+    lines += quarantined.markdown_lines(meta.quarantine, {o.case.id: status(o) for o in result.outcomes})
     lines.append(
         table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in data["verdicts"].items()])
     )
@@ -236,9 +237,13 @@ def headline(result: RoutingResult | LexicalResult) -> str:
     totals = result.totals()
     from_cache = replayed(result)
     return (
-        f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
-        f"{totals['cases']} case(s); {result.gate.reason}" + (f"; {from_cache}" if from_cache else "")
-    ) + halt_note(result.meta.halt)
+        (
+            f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
+            f"{totals['cases']} case(s); {result.gate.reason}" + (f"; {from_cache}" if from_cache else "")
+        )
+        + quarantined.headline_note(result.meta.quarantine)
+        + halt_note(result.meta.halt)
+    )
 
 
 def next_step(result: RoutingResult | LexicalResult) -> str:
@@ -262,13 +267,15 @@ def findings(result: RoutingResult | LexicalResult) -> list[Finding]:
 
 def misses(result: RoutingResult) -> list[Finding]:
     out = []
+    held = quarantined.by_id(result.meta.quarantine)
     for o in result.outcomes:
         if o.passed:
             continue
         kept = result.meta.keep_logs
         read = f"; its transcript: {show_command(kept, o.case.id)}" if kept and o.verdict != "not-run" else ""
         if o.graded:
-            out.append(finding.error("routing", o.case.source, failure_text(o) + read, o.case.line))
+            failed = finding.error("routing", o.case.source, failure_text(o) + read, o.case.line)
+            out.append(quarantined.held(failed, held.get(o.case.id)))
         else:
             how = "did not run" if o.verdict == "not-run" else "errored (not graded)"
             message = f"routing case `{o.case.id}` {how}: {(o.error or '').removeprefix('not run: ')}{read}"
@@ -300,7 +307,8 @@ def hint(o: CaseOutcome) -> str:
 def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
     if isinstance(result, LexicalResult):
         return routing_lexical.junit(result)
-    return [
+    held = quarantined.by_id(result.meta.quarantine)
+    cases = [
         JUnitCase(
             classname=f"routing.{o.case.skill or 'shared'}",
             name=o.case.id,
@@ -312,7 +320,9 @@ def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
             output=replayed_samples(o),
         )
         for o in result.outcomes
-    ] + halt_cases("routing", result.meta.halt)
+    ]
+    shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
+    return shown + halt_cases("routing", result.meta.halt)
 
 
 def replayed_samples(o: CaseOutcome) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
@@ -186,9 +186,19 @@ def counted(outcomes: list[CaseOutcome], strict: bool = False) -> list[CaseOutco
     return outcomes if strict or not stable else stable
 
 
-def gate(outcomes: list[CaseOutcome], min_accuracy: Fraction, strict: bool = False) -> Gate:
+def gate(
+    outcomes: list[CaseOutcome],
+    min_accuracy: Fraction,
+    strict: bool = False,
+    quarantined: Collection[str] = (),
+) -> Gate:
     """A case not run, nothing graded or nothing fired fails at any bar; otherwise the exact ratio
-    meets the bar. Provisional cases are left out unless --strict (see `counted`)."""
+    meets the bar. Provisional cases are left out unless --strict (see `counted`); quarantined ones
+    (by id) always: they are run and reported, and never gate."""
+    gating = [o for o in outcomes if o.case.id not in quarantined]
+    if outcomes and not gating:
+        return Gate(False, "every selected case is quarantined, so nothing gates this run")
+    outcomes = gating
     not_run = [o for o in outcomes if o.verdict == NOT_RUN]
     if not_run:
         why = (not_run[0].error or "").removeprefix("not run: ")

@@ -33,7 +33,9 @@ def test_init_writes_the_workflow_gitignore_settings_and_a_first_skill(tmp_path)
     assert job["uses"] == f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
     assert job["with"]["skills"].strip() == "skills/*"
     assert workflow["permissions"] == {"contents": "read"}
-    assert (tmp_path / ".gitignore").read_text() == "*.pyc\n.skillscope/*\n!.skillscope/baseline.json\n"
+    assert (tmp_path / ".gitignore").read_text() == (
+        "*.pyc\n.skillscope/*\n!.skillscope/baseline.json\n!.skillscope/quarantine.json\n"
+    )
     assert 'skills-dir = ["skills/*"]' in (tmp_path / "skillscope.toml").read_text()
     assert (tmp_path / "skills" / "csv-tool" / "SKILL.md").is_file()
     _, report = structural(tmp_path)  # the settings just written find the new skill
@@ -78,14 +80,14 @@ def test_after_init_the_baseline_is_committed_and_the_reports_are_not(tmp_path, 
     assert run_cli(["init", "--skill", "csv-tool"], cwd=tmp_path).code == 0
     structural(tmp_path)
     assert run_cli(["baseline"], cwd=tmp_path).code == 0
+    (tmp_path / ".skillscope" / "quarantine.json").write_text('{"cases": []}\n')
     again = run_cli(["init", "--force"], cwd=tmp_path)
     assert again.code == 0 and ".gitignore" not in again.stdout  # a second init leaves it as it is
     subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
     tracked = subprocess.run([*git, "ls-files"], cwd=tmp_path, capture_output=True, text=True).stdout.split()
-    assert ".skillscope/baseline.json" in tracked
-    assert not [
-        path for path in tracked if path.startswith(".skillscope/") and path != ".skillscope/baseline.json"
-    ]
+    committed = {".skillscope/baseline.json", ".skillscope/quarantine.json"}
+    assert committed <= set(tracked)
+    assert not [path for path in tracked if path.startswith(".skillscope/") and path not in committed]
     assert (tmp_path / ".gitignore").read_text().count(".skillscope/*") == 1
 
 

@@ -1,0 +1,114 @@
+"""The history result: every report format of `skillscope history` is rendered from a History."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness import __version__
+from harness.history.ledger import Entry, Ledger, Run
+from harness.history.states import STATES, Point, Timeline, accuracy_trend, tally, timelines
+
+
+@dataclass
+class History:
+    ledger: Ledger
+    folders: list[str]  # what was read, as given
+    against: str | None = None  # the base's name with --against: its runs are the base's history
+    lines: list[Timeline] = field(default_factory=list)
+    trend: dict[str, list[Point]] = field(default_factory=dict)
+
+    command = "history"
+
+    @classmethod
+    def of(cls, ledger: Ledger, folders: list[str], against: str | None = None) -> History:
+        return cls(ledger, folders, against, timelines(ledger), accuracy_trend(ledger))
+
+    @property
+    def passed(self) -> bool:
+        """history reports; it never gates (the gates are routing's and behavioral's)."""
+        return True
+
+    @property
+    def counted(self) -> list[Timeline]:
+        """The timelines the headline counts: with --against, those this branch's runs added to."""
+        if self.against is None:
+            return self.lines
+        return [line for line in self.lines if not line.latest.run.base]
+
+    def counts(self) -> dict[str, int]:
+        return tally(self.counted)
+
+    def headline(self) -> str:
+        """`against main: 1 regressed, 2 flaky`, or the states of every case."""
+        counts = self.counts()
+        if self.against is not None:
+            noted = [f"{counts[s]} {s}" for s in STATES[:3] if counts[s]]
+            return f"against {self.against}: " + (", ".join(noted) if noted else "nothing regressed or flaky")
+        return f"{len(self.lines)} case(s) over {len(self.ledger.runs)} run(s): " + ", ".join(
+            f"{n} {state}" for state, n in counts.items() if n
+        )
+
+    def to_json(self) -> dict:
+        index = {id(run): i for i, run in enumerate(self.ledger.runs)}
+        return {
+            "command": "history",
+            "harness_version": __version__,
+            "read": self.folders,
+            "against": self.against,
+            "headline": self.headline(),
+            "counts": self.counts(),
+            "problems": self.ledger.problems,
+            "runs": [run_json(run) for run in self.ledger.runs],
+            "cases": [line_json(line, index) for line in self.lines],
+            "accuracy": {
+                key: [
+                    {
+                        "run": self.ledger.runs.index(p.run),
+                        "passed": p.passed,
+                        "graded": p.graded,
+                        "accuracy": p.accuracy,
+                    }
+                    for p in points
+                ]
+                for key, points in self.trend.items()
+            },
+        }
+
+
+def run_json(run: Run) -> dict:
+    return {
+        "file": run.file,
+        "command": run.command,
+        "started_at": run.started_at,
+        "agent": run.agent,
+        "agent_version": run.agent_version,
+        "model": run.model,
+        "harness_version": run.harness_version,
+        "base": run.base,
+    }
+
+
+def line_json(line: Timeline, index: dict[int, int]) -> dict:
+    change = line.change
+    return {
+        "command": line.command,
+        "agent": line.agent,
+        "id": line.case,
+        "skill": line.skill,
+        "state": line.state,
+        "current": line.current,
+        "reason": line.reason(),
+        "quarantined": line.quarantined,
+        "changed": list(change.inputs) if change else [],
+        "timeline": [entry_json(e, index) for e in line.entries],
+    }
+
+
+def entry_json(entry: Entry, index: dict[int, int]) -> dict:
+    return {
+        "run": index[id(entry.run)],
+        "status": entry.status,
+        "verdict": entry.verdict,
+        "flaky": entry.flaky,
+        "digests": entry.digests,
+    }

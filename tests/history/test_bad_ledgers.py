@@ -1,0 +1,51 @@
+"""A ledger folder holding files that are not reports: one sentence each, naming the file, and the
+rest read; reports of other commands and of the lexical engine passed over silently."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.support.helpers import run_cli
+
+HERE = Path(__file__).parent
+CORPUS = HERE / "bad_ledger"
+EXPECTED = json.loads((HERE / "bad_ledger.expected.json").read_text(encoding="utf-8"))
+
+
+def test_each_bad_file_is_one_sentence_naming_it_and_no_traceback(tmp_path):
+    shutil.copytree(CORPUS, tmp_path / "runs")
+    shown = run_cli(["history", "runs"], cwd=tmp_path)
+    assert shown.code == 0, shown.stderr
+    said = [line.removeprefix("[history] ") for line in shown.stderr.splitlines()]
+    assert said[:-1] == [f"runs/{sentence}" for _, sentence in sorted(EXPECTED.items())]
+    assert said[-1].startswith("no graded run in runs: routing (agent engine) and behavioral write")
+    assert "Traceback" not in shown.stderr and "structural.json" not in shown.stderr
+    assert shown.stdout.startswith("history: 0 case(s) over 0 run(s)")
+
+
+def test_an_empty_ledger_says_so_and_exits_0_a_missing_path_is_a_usage_error(tmp_path):
+    (tmp_path / ".git").mkdir()
+    empty = run_cli(["history", "--repo", str(tmp_path)], cwd=tmp_path)
+    assert empty.code == 0
+    assert "no graded run in .skillscope/runs" in empty.stderr
+    missing = run_cli(["history", "nowhere"], cwd=tmp_path)
+    assert missing.code == 2
+    assert "REPORTS nowhere: no such file or folder" in missing.stderr
+
+
+def test_a_date_that_is_not_one_is_a_usage_error(tmp_path):
+    shown = run_cli(["history", "--since", "last week"], cwd=tmp_path)
+    assert shown.code == 2 and "give a date as YYYY-MM-DD" in shown.stderr
+
+
+def test_the_markdown_report_is_appended_to_the_step_summary(tmp_path):
+    (tmp_path / "runs").mkdir()
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    shown = run_cli(["history", "runs"], cwd=tmp_path, environ={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert shown.code == 0
+    text = summary.read_text()
+    assert text.startswith("earlier step\n## skillscope history: 0 case(s) over 0 run(s)")
+    assert "No case was graded." in text

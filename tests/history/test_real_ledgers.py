@@ -1,0 +1,123 @@
+"""`skillscope history` on ledgers real routing runs wrote: the claude CLI against the scripted API,
+each run's JSON report kept in one folder, the decisions scripted per run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness import schemas
+from tests.fakeapi import replies as R
+from tests.support.helpers import run_cli
+from tests.support.routing import CaseRouter, route, valid
+
+pytestmark = pytest.mark.usefixtures("private_temp")
+CASES = "alpha-pos-1,alpha-pos-2,alpha-neg-1"
+FIRES = {"alpha-pos-2": R.skill("alpha")}  # every run: a run where no skill fires fails at any bar
+
+
+def routed(repo: Path, env: dict, ledger: Path, number: int) -> dict:
+    """One routing run of CASES (nothing reused: --no-cache), its report kept as run-<number>.json."""
+    ledger.mkdir(parents=True, exist_ok=True)
+    run = route(
+        repo,
+        env,
+        "--routing-room",
+        "alpha,beta",
+        "--skip-preflight",
+        "--no-cache",
+        "--min-accuracy",
+        "0",
+        "--only",
+        CASES,
+        output=ledger / f"run-{number}.json",
+    )
+    assert run.code == 0, run.stderr
+    return run.report
+
+
+def history(repo: Path, *args: str):
+    return run_cli(["history", "--repo", str(repo), *args], cwd=repo)
+
+
+def case_of(document: dict, case_id: str) -> dict:
+    return next(c for c in document["cases"] if c["id"] == case_id)
+
+
+def test_a_decision_that_changes_while_nothing_else_did_is_flaky(fake_api, repo, env, tmp_path):
+    ledger = tmp_path / "ledger"
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
+    first = routed(repo, env, ledger, 1)
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
+    second = routed(repo, env, ledger, 2)
+    assert valid(first) == [] and valid(second) == []
+    a, b = (case_of(r, "alpha-pos-1") for r in (first, second))
+    assert (a["status"], b["status"]) == ("pass", "fail")
+    assert a["digests"] == b["digests"] and a["digests"]["agent"] and a["digests"]["room"]
+    assert "alpha/SKILL.md" in first["meta"]["ledger"]["files"]
+    assert not any(path.startswith("alpha/evals/") for path in first["meta"]["ledger"]["files"])
+
+    shown = history(repo, str(ledger), "--format", "json")
+    assert shown.code == 0, shown.stderr
+    document = json.loads(shown.stdout)
+    assert [e.message for e in schemas.validator("history-report").iter_errors(document)] == []
+    states = {c["id"]: c["state"] for c in document["cases"]}
+    assert states == {"alpha-pos-1": "flaky", "alpha-pos-2": "stable", "alpha-neg-1": "stable"}
+    assert document["headline"] == "3 case(s) over 2 run(s): 1 flaky, 2 stable"
+    text = history(repo, str(ledger))
+    assert (
+        "FLAKY     routing alpha-pos-1 (alpha) on claude: PF  1 pass, 1 fail with unchanged inputs"
+        in text.stdout
+    )
+
+
+def test_an_edit_of_skill_md_between_runs_that_changes_the_verdict_is_a_regression_naming_it(
+    fake_api, repo, env, tmp_path
+):
+    ledger = tmp_path / "ledger"
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
+    routed(repo, env, ledger, 1)
+    skill_md = repo / "alpha" / "SKILL.md"
+    skill_md.write_text(
+        skill_md.read_text(encoding="utf-8") + "\nUse only for alpha reports.\n", encoding="utf-8"
+    )
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
+    routed(repo, env, ledger, 2)
+
+    document = json.loads(history(repo, str(ledger), "--format", "json").stdout)
+    case = next(c for c in document["cases"] if c["id"] == "alpha-pos-1")
+    assert (case["state"], case["changed"]) == ("regressed", ["alpha/SKILL.md"])
+    assert case["reason"] == "pass -> fail when alpha/SKILL.md changed"
+    markdown = history(repo, str(ledger), "--format", "markdown").stdout
+    assert markdown.startswith("## skillscope history: 3 case(s) over 2 run(s): 1 regressed, 2 stable")
+    assert "| regressed | routing alpha-pos-1 (alpha) on claude | PF" in markdown
+
+
+def test_against_the_base_ledger_the_headline_counts_only_the_branch_s_cases(fake_api, repo, env, tmp_path):
+    base, branch = tmp_path / "main-ledger", repo / ".skillscope" / "runs"
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
+    routed(repo, env, base, 1)
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
+    routed(repo, env, branch, 2)
+    # Default folder: the repo's .skillscope/runs/, where every run writes its report.
+    shown = history(repo, "--against", str(base), "--against-name", "main", "--format", "markdown")
+    assert shown.code == 0, shown.stderr
+    assert shown.stdout.startswith("## skillscope history: against main: 1 flaky\n")
+
+
+def test_the_page_draws_each_skill_s_accuracy_and_every_timeline(fake_api, repo, env, tmp_path):
+    ledger = tmp_path / "ledger"
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
+    routed(repo, env, ledger, 1)
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will <b>just</b> answer."}))
+    routed(repo, env, ledger, 2)
+    shown = history(repo, str(ledger), "--html", "history.html")
+    assert shown.code == 0, shown.stderr
+    page = (repo / "history.html").read_text(encoding="utf-8")
+    assert page.count("<svg") == 1 and "routing:alpha" in page  # one skill graded: one trend
+    assert '<polyline class="trend" points="' in page
+    assert "prefers-color-scheme: dark" in page
+    assert "<script" not in page and "http://" not in page and "https://" not in page
+    assert page.count('class="run pass"') == 5 and page.count('class="run fail"') == 1
