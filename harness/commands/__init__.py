@@ -20,6 +20,7 @@ COMMANDS: dict[str, str] = {
     "new": "harness.commands.new",
     "init": "harness.commands.init",
     "show": "harness.commands.show",
+    "tune": "harness.commands.tune",
 }
 # The one-line help of each command, so `skillscope --help` imports none of them (a test keeps each
 # equal to its module's HELP). Start-up is paid on every pre-commit hook call.
@@ -43,4 +44,5 @@ SUMMARIES: dict[str, str] = {
     "the skills keep to, and (with --skill) a first skill",
     "show": "read the agent logs a run kept with --keep-logs (or its report): a table, a case's "
     "transcripts, a page",
+    "tune": "find a better description for a skill: candidates graded in the real room, chosen beyond noise",
 }
