@@ -12,7 +12,7 @@ from pathlib import Path
 
 from harness.cancel import Cancellation
 from harness.cli.paid import paid_run
-from harness.commands.tune import finish, print_plan
+from harness.commands.tune_end import finish, print_plan
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError

@@ -1,0 +1,228 @@
+"""`skillscope tune` end to end: the real claude CLI against the scripted API, whose router fires the
+skill whose listed description shares the most topic words with the prompt, and whose proposer answers
+the proposal call. A known candidate wins, a bad one stops early, one that steals a neighbour's cases is
+rejected; the spend cap, the dry run and --apply; and the lexical engine, offline."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness import schemas
+from harness.cli import main
+from harness.context import Context
+from harness.tune.propose import HEADER
+from tests.fakeapi import replies as R
+from tests.support.routing import NO_SKILL_TEXT
+
+ROOM = Path(__file__).resolve().parent.parent / "tune" / "room"
+TOPICS = {"receipt", "ledger", "weather"}
+BAD = "Reads the weather forecast and the ledger, and answers questions about both."
+STEALER = "Reads a receipt or a ledger and works out its total."
+GOOD = "Reads a receipt and works out its total. Use for any receipt."
+
+pytestmark = pytest.mark.usefixtures("private_temp")
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", text.lower()))
+
+
+def topic_router(request):
+    """The proposer's call gets GOOD; a routing turn fires the skill sharing the most topic words with
+    the prompt (the first by name on a tie), or none."""
+    if request.tool_results:
+        return "done."
+    if HEADER in request.prompt:
+        return json.dumps([GOOD])
+    asked = words(request.prompt) & TOPICS
+    listing = request.skill_listing
+    shared = {name: len(words(text) & asked) for name, text in sorted(listing.items())}
+    best = max(shared, key=lambda name: shared[name], default=None)
+    return R.skill(best) if best and shared[best] else NO_SKILL_TEXT
+
+
+@pytest.fixture
+def repo(tmp_path):
+    copy = tmp_path / "repo"
+    shutil.copytree(ROOM, copy)
+    return copy
+
+
+def tune(repo: Path, env: dict, *args: str) -> tuple[int, dict | None, str, str]:
+    output = repo.parent / "tune-report.json"
+    output.unlink(missing_ok=True)
+    ctx = Context(
+        environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    argv = ["tune", "alpha", "--repo", str(repo), "--output", str(output), "--format", "markdown", *args]
+    code = main(argv, ctx)
+    report = json.loads(output.read_text(encoding="utf-8")) if output.exists() else None
+    return code, report, ctx.stdout.getvalue(), ctx.stderr.getvalue()
+
+
+def valid(report: dict) -> list[str]:
+    return [e.message for e in schemas.validator("tune-report").iter_errors(report)]
+
+
+def candidates_file(repo: Path, *texts: str) -> str:
+    (repo / "mine.json").write_text(json.dumps(list(texts)), encoding="utf-8")
+    return "mine.json"
+
+
+AGENT_RUN = ("--skip-preflight", "--no-builtin-negatives", "--confidence", "0.8")
+
+
+def test_the_right_candidate_is_chosen_the_bad_one_stops_early_and_the_stealer_is_rejected(
+    fake_api, repo, env
+):
+    fake_api.script(topic_router)
+    mine = candidates_file(repo, BAD, STEALER)
+    code, report, stdout, stderr = tune(
+        repo, env, *AGENT_RUN, "--candidates", mine, "--propose", "1", "--apply"
+    )
+    assert code == 0, stderr
+    assert valid(report) == []
+    by_label = {c["label"]: c for c in report["candidates"]}
+    assert report["chosen"] == "proposed-1.1" and by_label["proposed-1.1"]["description"] == GOOD
+    assert report["tried"] == 3
+    # The bad one: stopped on train, never graded on validation or final.
+    bad = by_label["file-1"]
+    assert bad["status"] == "stopped-early" and bad["looks"][-1]["stopped"]
+    assert set(bad["scores"]) == {"train"}
+    assert bad["spend"]["samples_run"] <= len(report["split"]["cases"]["train"])
+    # The stealer wins its own cases but breaks beta's: not chosen.
+    stealer = by_label["file-2"]
+    assert stealer["validation"]["wins"] > 0 and stealer["validation"]["regressions"]
+    assert all(r.startswith("beta-ledger-") for r in stealer["validation"]["regressions"])
+    assert not stealer["validation"]["eligible"]
+    # Final: graded once, for the chosen one and the current description only.
+    assert report["final"]["candidate"] == "proposed-1.1"
+    assert [c["label"] for c in report["candidates"] if "final" in c["scores"]] == ["proposed-1.1"]
+    assert report["final"]["chosen"]["accuracy"] == 1.0
+    # --apply wrote the diff.
+    assert report["applied"] and "+description: Reads a receipt" in report["diff"]
+    assert (repo / "alpha" / "SKILL.md").read_text(encoding="utf-8").count(GOOD) == 1
+    assert "### SKILL.md (applied (--apply))" in stdout
+    assert_proposal_saw_only_train(fake_api, repo, report)
+
+
+def assert_proposal_saw_only_train(fake_api, repo: Path, report: dict) -> None:
+    """The proposal call's request body holds every train failure of the current description, the
+    neighbour's description, and no validation or final prompt."""
+    (asked,) = [r for r in fake_api.requests if r.is_agent_turn and HEADER in r.prompt]
+    body = json.dumps(asked.body)
+    prompts = {c["id"]: c["prompt"] for c in cases_of(repo)}
+    split = report["split"]["cases"]
+    failed = [c["id"] for c in report["current"]["cases"]["train"] if c["passed"] is False]
+    assert failed and all(json.dumps(prompts[i])[1:-1] in body for i in failed)
+    held_out = split["validation"] + split["final"]
+    assert not [i for i in held_out if json.dumps(prompts[i])[1:-1] in body]
+    assert "Answers ledger questions" in body
+    assert not asked.skill_listing  # nothing installed for the proposer
+
+
+def test_a_proposal_breaking_structurals_rules_is_rejected_before_a_token_is_spent_on_it(fake_api, repo, env):
+    too_long = "Reads receipts. " * 80
+    fake_api.script(
+        lambda request: json.dumps([too_long]) if HEADER in request.prompt else topic_router(request)
+    )
+    code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--propose", "1")
+    assert code == 0, stderr
+    (proposed,) = report["candidates"]
+    assert proposed["status"] == "rejected" and proposed["rejected"][0]["rule"] == "description-too-long"
+    assert report["tried"] == 0 and report["chosen"] is None
+    # The current description on train, and the one proposal call: nothing else was asked.
+    assert len(fake_api.agent_turns()) == len(report["split"]["cases"]["train"]) + 1
+
+
+def cases_of(repo: Path) -> list[dict]:
+    return [
+        case
+        for name in ("alpha", "beta")
+        for case in json.loads((repo / name / "evals" / "evals.json").read_text(encoding="utf-8"))[
+            "evaluations"
+        ]
+    ]
+
+
+def test_a_tiny_budget_stops_the_run_with_a_partial_report_and_a_failing_exit(fake_api, repo, env):
+    fake_api.script(topic_router)
+    mine = candidates_file(repo, GOOD)
+    code, report, _, stderr = tune(
+        repo, env, *AGENT_RUN, "--candidates", mine, "--max-run-usd", "0.000001", "--jobs", "2"
+    )
+    assert code == 1
+    assert valid(report) == []
+    assert "--max-run-usd" in report["halted"] and report["chosen"] is None
+    assert not report["passed"]
+    # No sample starts once the cap is reached: at most one in flight per job past it.
+    assert len(fake_api.agent_turns()) <= 2
+    assert report["current"]["scores"]["train"]["ungraded"] > 0
+    assert "Files invoices" in (repo / "alpha" / "SKILL.md").read_text(encoding="utf-8")
+
+
+def test_a_dry_run_prints_the_plan_and_a_range_and_sends_nothing(fake_api, repo, env):
+    fake_api.script(topic_router)
+    mine = candidates_file(repo, GOOD, BAD)
+    code, report, stdout, _ = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--propose", "2", "--dry-run")
+    assert code == 0 and report is None
+    assert fake_api.requests == []
+    assert "## Tune dry run: nothing was sent (alpha)" in stdout
+    assert "train: 10 case(s), 5 positive, 5 negative" in stdout
+    assert re.search(r"Samples: \d+ at fewest .*, \d+ at most", stdout)
+    assert "Proposal calls: 1" in stdout
+
+
+def test_the_lexical_engine_screens_candidates_offline_and_says_when_none_beats_noise(repo, tmp_path):
+    mine = candidates_file(repo, BAD)
+    env = {"HOME": str(tmp_path / "home"), "PATH": ""}
+    code, report, stdout, _ = tune(repo, env, "--engine", "lexical", "--candidates", mine)
+    assert code == 0
+    assert valid(report) == []
+    assert report["chosen"] is None and report["diff"] is None
+    assert "no candidate beat the current description beyond noise" in report["verdict"]
+    assert report["meta"]["engine"] == "lexical" and report["spend"]["cost_usd"] == 0
+
+
+def test_without_apply_the_diff_is_reported_and_skill_md_left_alone(repo, tmp_path):
+    mine = candidates_file(repo, GOOD)
+    env = {"HOME": str(tmp_path / "home"), "PATH": ""}
+    code, report, stdout, stderr = tune(
+        repo, env, "--engine", "lexical", "--candidates", mine, "--confidence", "0.8"
+    )
+    assert code == 0
+    assert report["chosen"] == "file-1" and not report["applied"]
+    assert report["diff"].startswith("--- a/alpha/SKILL.md\n+++ b/alpha/SKILL.md\n")
+    assert "pass --apply to write it" in stdout
+    assert "Files invoices" in (repo / "alpha" / "SKILL.md").read_text(encoding="utf-8")
+
+
+def test_a_candidate_breaking_structurals_rules_costs_nothing_and_is_reported_with_the_rule(repo, tmp_path):
+    mine = candidates_file(repo, "x" * 1500, GOOD)
+    env = {"HOME": str(tmp_path / "home"), "PATH": ""}
+    code, report, _, _ = tune(repo, env, "--engine", "lexical", "--candidates", mine)
+    assert code == 0
+    rejected = report["candidates"][0]
+    assert rejected["status"] == "rejected" and rejected["rejected"][0]["rule"] == "description-too-long"
+    assert rejected["scores"] == {} and report["tried"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--engine", "lexical", "--propose", "2"), "--propose asks the agent"),
+        ((), "tune needs candidates"),
+        (("--engine", "lexical", "--candidates", "nope.json"), "--candidates nope.json: cannot read it"),
+    ],
+)
+def test_bad_input_is_one_sentence(repo, tmp_path, args, said):
+    env = {"HOME": str(tmp_path / "home"), "PATH": ""}
+    code, report, _, stderr = tune(repo, env, *args)
+    assert code == 2 and report is None
+    assert said in stderr and "Traceback" not in stderr
