@@ -73,8 +73,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=confidence,
         default=0.95,
         metavar="LEVEL",
-        help="the family-wide confidence of the choice, split over the candidates tried (Bonferroni); "
-        "also the early stop's (default: 0.95)",
+        help="the family-wide confidence of the choice, split over the candidates tried (Bonferroni) "
+        "(default: 0.95)",
     )
     parser.add_argument(
         "--apply",

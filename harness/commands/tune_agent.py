@@ -6,6 +6,7 @@ Imported only when an agent runs, so a lexical tuning starts without the agent m
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -15,13 +16,12 @@ from harness.cli.paid import paid_run
 from harness.commands.tune_end import finish, print_plan
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.errors import UsageError
 from harness.model.catalog import Catalog
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import PaidRun
 from harness.routing.runner import RoutingRun, RoutingSettings
 from harness.tune.propose import AgentProposer
-from harness.tune.scoring import AgentScorer
+from harness.tune.scoring import AgentScorer, EveryAgent
 from harness.tune.selection import LOOK_CASES
 from harness.tune.split import FINAL, TRAIN, VALIDATION
 from harness.tune.tuning import Plan, Tuner
@@ -37,10 +37,7 @@ def run_agent(
     meta: Callable,
 ) -> int:
     paid = paid_run(args, ctx, loaded.repo, deadline, cancel)
-    if len(paid.settings.agents) > 1:
-        raise UsageError(
-            "tune grades on one agent at a time today; give --agent one name and run it per agent."
-        )
+    agents = paid.settings.agents
     repeat, adaptive = args.repeat
     settings = paid.agent_settings(
         RoutingSettings,
@@ -54,24 +51,38 @@ def run_agent(
     room = {name: loaded.repo.skill_dirs[name] for name in [plan.skill.name, *plan.neighbours]}
 
     def meta_of():
-        ready = paid.readied.get(paid.settings.agents[0])
+        versions = [paid.readied[name].version for name in agents if name in paid.readied]
         return meta(
             paid.run_meta(),
-            agent=paid.settings.agents[0],
-            agent_version=ready.version if ready else None,
+            agent=",".join(agents),
+            agent_version=",".join(versions) or None,
             model=paid.settings.model,
             cache=str(paid.settings.cache) if paid.settings.cache else None,
         )
 
     try:
-        ready = paid.ready()
+        readied = [paid.ready(name) for name in agents]  # every agent ready before any token is spent
     except AgentNotReady as exc:  # still a report, saying no case ran
         ctx.err(f"error: {exc}")
         why = f"the agent could not start: {exc}"
         return finish(ctx, args, plan, Tuner(plan, NoScorer(), Path(), lambda: why), meta_of, paid)
-    scorer = AgentScorer(ready, room, plan.skill.name, settings, deadline, cancel, paid.cache(), budget)
+    scorers = [
+        AgentScorer(
+            ready,
+            room,
+            plan.skill.name,
+            own_logs(settings, ready.runtime) if len(agents) > 1 else settings,
+            deadline,
+            cancel,
+            paid.cache(),
+            budget,
+        )
+        for ready in readied
+    ]
     if paid.settings.dry_run:
-        return print_plan(ctx, plan, estimate(paid, ready, scorer, plan, settings))
+        lines = [line for scorer in scorers for line in estimate(paid, scorer.agent, scorer, plan, settings)]
+        return print_plan(ctx, plan, lines)
+    ready = readied[0]  # the first agent writes the proposals
     proposer = AgentProposer(ready, settings, plan.skill.name, plan.neighbours, budget, cancel)
 
     def halted() -> str | None:
@@ -83,10 +94,9 @@ def run_agent(
             return f"the command's --timeout of {deadline.seconds:g} s ran out"
         return None
 
-    paid.say(
-        f"tuning {plan.skill.name} in a room of {len(room)} on {ready.runtime} {ready.version}; "
-        f"split seed {plan.split.seed}"
-    )
+    on = ", ".join(f"{r.runtime} {r.version}" for r in readied)
+    paid.say(f"tuning {plan.skill.name} in a room of {len(room)} on {on}; split seed {plan.split.seed}")
+    scorer = scorers[0] if len(scorers) == 1 else EveryAgent(scorers)
     tuner = Tuner(plan, scorer, Path(), halted, proposer if plan.propose else None, paid.say)
     return finish(ctx, args, plan, tuner, meta_of, paid, lambda: proposer.cost_usd)
 
@@ -97,10 +107,18 @@ class NoScorer:
     engine = "agent"
 
     def __init__(self) -> None:
+        self.agents: list[str] = []
         self.notes: list[str] = []
 
     def grade(self, candidate, cases):
         return []
+
+
+def own_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:
+    """Each agent of several keeps its transcripts in its own sub-folder of --keep-logs."""
+    if settings.keep_logs is None:
+        return settings
+    return dataclasses.replace(settings, keep_logs=settings.keep_logs / runtime)
 
 
 def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: RoutingSettings) -> list[str]:
@@ -126,8 +144,9 @@ def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: Ro
         if (hit := runner.cached(case, n)) is not None
     ]
     deciding = ready.requests_to_decision
+    named = f"{ready.runtime}: " if len(paid.settings.agents) > 1 else ""
     lines = [
-        f"Samples: {fewest} at fewest (every candidate stopped at its first look), {most} at most; "
+        f"{named}Samples: {fewest} at fewest (every candidate stopped at its first look), {most} at most; "
         f"{len(cached)} of the current description's from the result cache, free.",
         f"Proposal calls: {plan.propose and plan.rounds} (one per round).",
         f"Model requests: about {math.ceil(fewest * deciding)} to {math.ceil(most * deciding)} "

@@ -20,10 +20,18 @@ def _share(score: dict | None) -> str:
 
 
 def _gain(validation: dict | None) -> str:
-    if not validation or validation["gain"] is None:
+    """Each agent's gain and its bound, `agent: ` before it when there are several."""
+    if not validation:
         return "-"
-    low, high = validation["interval"]
-    return f"{validation['gain']:+.3f} [{low:+.3f}, {high:+.3f}]"
+    shown = []
+    for agent, judged in validation.items():
+        named = f"{agent}: " if len(validation) > 1 else ""
+        if judged["gain"] is None:
+            shown.append(f"{named}-")
+            continue
+        low, high = judged["interval"]
+        shown.append(f"{named}{judged['gain']:+.3f} [{low:+.3f}, {high:+.3f}]")
+    return "; ".join(shown)
 
 
 def markdown(result: TuneResult) -> str:
@@ -65,15 +73,13 @@ def markdown(result: TuneResult) -> str:
         lines += ["", f"- `{arm['label']}` ({arm['origin']}): {clip(arm['description'], 300)}"]
     if data["final"]:
         final = data["final"]
-        gain = final["gain"]
-        interval = gain["interval"] or [0, 0]
+        level = 100 * next(iter(final["gain"].values()))["confidence"]
         lines += [
             "",
             "### Final split (graded once; the honest estimate)",
             "",
             f"Current: {_share(final['current'])}; {final['candidate']}: {_share(final['chosen'])}; gain "
-            f"{gain['gain'] or 0:+.3f} [{interval[0]:+.3f}, {interval[1]:+.3f}] "
-            f"at {100 * gain['confidence']:g} %.",
+            f"{_gain(final['gain'])} at {level:g} %.",
         ]
     if result.diff:
         applied = "applied (--apply)" if result.applied else "not applied; pass --apply to write it"

@@ -12,7 +12,7 @@ from harness.tune.tuning import CHOSEN, REJECTED, STOPPED, Arm, Tuned
 
 RULE = (
     "Train: graded in looks; a candidate stops early when an exact one-sided sign test on the cases it "
-    "and the current description disagree on says it is worse at alpha / looks. Validation: each "
+    "and the current description disagree on says it is worse at 0.2 / looks. Validation: each "
     "candidate that finished train is paired with the current description; its gain in accuracy gets a "
     "one-sided Clopper-Pearson bound (on the share of disagreeing cases it wins) at 1 - alpha / m, m "
     "the candidates tried; chosen: the largest gain whose interval lies above zero and that makes no "
@@ -28,7 +28,7 @@ class TuneMeta:
     skill_md: str  # root-relative
     room: list[str]
     engine: str
-    agent: str | None
+    agent: str | None  # every agent, comma-separated
     agent_version: str | None
     model: str | None
     confidence: float
@@ -142,13 +142,13 @@ class TuneResult:
         tuned = self.tuned
         chosen = self.chosen
         final = None
-        if chosen is not None and tuned.final is not None:
+        if chosen is not None and tuned.final:
             alpha = 1 - self.meta.confidence
             final = {
                 "candidate": chosen.label,
                 "current": accuracy_json(tuned.current, FINAL),
                 "chosen": accuracy_json(chosen, FINAL),
-                "gain": tuned.final.to_json(alpha),
+                "gain": {agent: pairs.to_json(alpha) for agent, pairs in tuned.final.items()},
             }
         arms = [tuned.current, *tuned.arms]
         return {

@@ -32,15 +32,22 @@ class Scored:
 
     case: Case
     passed: bool | None  # None: not graded (errored, or not run)
+    agent: str = ""  # the agent that graded it ("lexical" for the lexical engine)
     observed: str | None = None
     error: str | None = None
     samples: int = 0  # run now (not from the cache)
     cached: int = 0
     cost_usd: float = 0.0
 
+    @property
+    def key(self) -> str:
+        """Unique across the agents of one run: an agent's case."""
+        return f"{self.agent}/{self.case.id}"
+
     def to_json(self) -> dict:
         return {
             "id": self.case.id,
+            "agent": self.agent,
             "expected": self.case.expected_skill,
             "observed": self.observed,
             "passed": self.passed,
@@ -51,12 +58,13 @@ class Scored:
         }
 
 
-def of_routing(outcome: CaseOutcome) -> Scored:
+def of_routing(outcome: CaseOutcome, agent: str) -> Scored:
     if not outcome.graded:
-        return Scored(outcome.case, None, error=outcome.error)
+        return Scored(outcome.case, None, agent, error=outcome.error)
     return Scored(
         outcome.case,
         outcome.passed,
+        agent,
         outcome.observed,
         samples=len(outcome.runs),
         cached=sum(1 for s in outcome.samples if s.cached),
@@ -65,8 +73,14 @@ def of_routing(outcome: CaseOutcome) -> Scored:
 
 
 class Scorer(Protocol):
-    engine: str
-    notes: list[str]
+    @property
+    def engine(self) -> str: ...
+    @property
+    def agents(self) -> list[str]:
+        """Who grades: each case comes back once per agent."""
+
+    @property
+    def notes(self) -> list[str]: ...
 
     def grade(self, candidate: Candidate, cases: list[Case]) -> list[Scored]: ...
 
@@ -89,6 +103,7 @@ class AgentScorer:
     ):
         self.agent, self.room, self.skill, self.settings = runner, dict(room), skill, settings
         self.deadline, self.cancel, self.results, self.budget = deadline, cancel, results, budget
+        self.agents = [runner.runtime]
         self.notes: list[str] = []
 
     def installed(self, candidate: Candidate) -> dict[str, Path]:
@@ -108,7 +123,24 @@ class AgentScorer:
         )
         outcomes = run.run(cases)
         self.notes += [n for n in run.notes if n not in self.notes]
-        return [of_routing(o) for o in outcomes]
+        return [of_routing(o, self.agent.runtime) for o in outcomes]
+
+
+class EveryAgent:
+    """Several agents' scorers as one: each case graded on each agent in turn."""
+
+    engine = "agent"
+
+    def __init__(self, scorers: list[AgentScorer]):
+        self.scorers = scorers
+        self.agents = [name for scorer in scorers for name in scorer.agents]
+
+    @property
+    def notes(self) -> list[str]:
+        return [note for scorer in self.scorers for note in scorer.notes]
+
+    def grade(self, candidate: Candidate, cases: list[Case]) -> list[Scored]:
+        return [scored for scorer in self.scorers for scored in scorer.grade(candidate, cases)]
 
 
 class LexicalScorer:
@@ -119,6 +151,7 @@ class LexicalScorer:
 
     def __init__(self, descriptions: Mapping[str, str], skill: str):
         self.descriptions, self.skill = dict(descriptions), skill
+        self.agents = [self.engine]
         self.notes: list[str] = []
 
     def grade(self, candidate: Candidate, cases: list[Case]) -> list[Scored]:
@@ -126,7 +159,8 @@ class LexicalScorer:
         out = []
         for o in engine.grade_all(cases):
             if not o.graded:
-                out.append(Scored(o.case, None, error=o.error))
+                out.append(Scored(o.case, None, self.engine, error=o.error))
             else:
-                out.append(Scored(o.case, classify(o.expected, o.observed) in PASSING, o.observed))
+                passed = classify(o.expected, o.observed) in PASSING
+                out.append(Scored(o.case, passed, self.engine, o.observed))
         return out

@@ -20,7 +20,7 @@ from harness.tune import selection
 from harness.tune.candidates import Candidate
 from harness.tune.propose import Failure
 from harness.tune.scoring import Scored, Scorer
-from harness.tune.selection import Judgement, Look
+from harness.tune.selection import Look, OnEach
 from harness.tune.split import FINAL, TRAIN, VALIDATION, Split
 from harness.tune.stats import Paired
 
@@ -55,11 +55,12 @@ class Arm:
         return sum(1 for s in graded if s.passed), len(graded)
 
     def failures(self) -> list[Failure]:
-        return [
-            Failure(s.case.prompt, s.case.expected_skill, s.observed)
-            for s in self.part(TRAIN).values()
-            if s.passed is False
-        ]
+        """Its train cases that failed, once each (on several agents, the first agent's observation)."""
+        failed: dict[str, Failure] = {}
+        for s in self.part(TRAIN).values():
+            if s.passed is False and s.case.id not in failed:
+                failed[s.case.id] = Failure(s.case.prompt, s.case.expected_skill, s.observed)
+        return list(failed.values())
 
 
 @dataclass
@@ -70,8 +71,9 @@ class Plan:
     file_candidates: list[str]
     propose: int
     rounds: int
-    alpha: float
+    alpha: float  # of the choice, before the correction for the candidates tried
     look_cases: int = selection.LOOK_CASES
+    stop_alpha: float = selection.STOP_ALPHA
 
 
 # What asks the agent for descriptions: (description to improve, its train failures, how many) ->
@@ -85,10 +87,10 @@ class Tuned:
 
     current: Arm
     arms: list[Arm]
-    judged: dict[str, Judgement]
+    judged: dict[str, OnEach]
     tried: int
     chosen: str | None = None
-    final: Paired | None = None
+    final: dict[str, Paired] = field(default_factory=dict)  # agent -> the chosen one against the current
     halted: str | None = None  # why the loop stopped before its end
     notes: list[str] = field(default_factory=list)
 
@@ -102,8 +104,9 @@ class Tuner:
         halted: Callable[[], str | None],
         proposer: Proposer | None = None,
         say: Callable[[str], None] = lambda line: None,
+        stage: Callable[[Skill, Candidate, Path], Candidate] = cands.stage,
     ):
-        self.plan, self.scorer, self.staging = plan, scorer, staging
+        self.plan, self.scorer, self.staging, self.stage = plan, scorer, staging, stage
         self.halted, self.proposer, self.say = halted, proposer, say
         current = Candidate("current", plan.skill.description, cands.CURRENT)
         self.current = Arm(current, status=SCORED)
@@ -112,7 +115,7 @@ class Tuner:
 
     def grade(self, arm: Arm, part: str, cases: list[Case]) -> None:
         for scored in self.scorer.grade(arm.candidate, cases):
-            arm.part(part)[scored.case.id] = scored
+            arm.part(part)[scored.key] = scored
 
     def run(self) -> Tuned:
         split = self.plan.split.parts
@@ -123,7 +126,7 @@ class Tuner:
         seen = {self.current.candidate.text}
         for round_number in range(1, self.plan.rounds + 1):
             for candidate in self.round_candidates(round_number, seen):
-                arm = Arm(cands.stage(self.plan.skill, candidate, self.staging))
+                arm = Arm(self.stage(self.plan.skill, candidate, self.staging))
                 self.arms.append(arm)
                 if candidate.rejected:
                     arm.status = REJECTED
@@ -193,14 +196,18 @@ class Tuner:
             self.grade(arm, TRAIN, cases[start : start + size])
             if self.halted() is not None:
                 return
-            seen = selection.look(self.current.part(TRAIN), arm.part(TRAIN), looks, self.plan.alpha)
-            arm.looks.append(seen)
-            if seen.stops:
+            seen = selection.looks_on_each(
+                self.current.part(TRAIN), arm.part(TRAIN), looks, self.plan.stop_alpha
+            )
+            arm.looks += seen
+            stopping = next((one for one in seen if one.stops), None)
+            if stopping is not None:
+                where = f" on {stopping.agent}" if len(seen) > 1 else ""
                 arm.status = STOPPED
                 arm.reason = (
-                    f"clearly worse than the current description on train after {seen.cases} case(s): "
-                    f"{seen.paired.losses} lost, {seen.paired.wins} won, sign test p = {seen.p_worse:.4f} "
-                    f"<= {seen.threshold:.4f}"
+                    f"clearly worse than the current description{where} on train after {stopping.cases} "
+                    f"case(s): {stopping.paired.losses} lost, {stopping.paired.wins} won, sign test "
+                    f"p = {stopping.p_worse:.4f} <= {stopping.threshold:.4f}"
                 )
                 self.say(f"{arm.label}: stopped early, {arm.reason}")
                 return
@@ -226,11 +233,20 @@ class Tuner:
             return tuned
         chosen = next(a for a in self.arms if a.label == tuned.chosen)
         chosen.status = CHOSEN
+        for arm in self.arms:
+            if arm is not chosen and arm.label in judged and judged[arm.label].eligible:
+                arm.reason += (
+                    f"; eligible, but {chosen.label} gained as much or more (and was tried first on a tie)"
+                )
         cases = self.plan.split.parts[FINAL]
         self.say(f"final split ({len(cases)} case(s)), graded once: current and {chosen.label}")
         self.grade(self.current, FINAL, cases)
         self.grade(chosen, FINAL, cases)
-        tuned.final = selection.paired(self.current.part(FINAL), chosen.part(FINAL))
+        before, after = self.current.part(FINAL), chosen.part(FINAL)
+        tuned.final = {
+            agent: selection.paired(selection.of_agent(before, agent), selection.of_agent(after, agent))
+            for agent in self.scorer.agents
+        }
         tuned.halted = self.halted()
         tuned.notes = self.notes + self.scorer.notes
         return tuned

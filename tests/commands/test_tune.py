@@ -18,9 +18,11 @@ from harness.cli import main
 from harness.context import Context
 from harness.tune.propose import HEADER
 from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
 from tests.support.routing import NO_SKILL_TEXT
 
 ROOM = Path(__file__).resolve().parent.parent / "tune" / "room"
+SMALL_ROOM = ROOM.parent / "small_room"  # the fewest cases a split takes: 6 positives, 8 negatives
 TOPICS = {"receipt", "ledger", "weather"}
 BAD = "Reads the weather forecast and the ledger, and answers questions about both."
 STEALER = "Reads a receipt or a ledger and works out its total."
@@ -98,9 +100,10 @@ def test_the_right_candidate_is_chosen_the_bad_one_stops_early_and_the_stealer_i
     assert bad["spend"]["samples_run"] <= len(report["split"]["cases"]["train"])
     # The stealer wins its own cases but breaks beta's: not chosen.
     stealer = by_label["file-2"]
-    assert stealer["validation"]["wins"] > 0 and stealer["validation"]["regressions"]
-    assert all(r.startswith("beta-ledger-") for r in stealer["validation"]["regressions"])
-    assert not stealer["validation"]["eligible"]
+    judged = stealer["validation"]["claude"]
+    assert judged["wins"] > 0 and judged["regressions"]
+    assert all(r.startswith("beta-ledger-") for r in judged["regressions"])
+    assert not judged["eligible"]
     # Final: graded once, for the chosen one and the current description only.
     assert report["final"]["candidate"] == "proposed-1.1"
     assert [c["label"] for c in report["candidates"] if "final" in c["scores"]] == ["proposed-1.1"]
@@ -226,3 +229,45 @@ def test_bad_input_is_one_sentence(repo, tmp_path, args, said):
     code, report, _, stderr = tune(repo, env, *args)
     assert code == 2 and report is None
     assert said in stderr and "Traceback" not in stderr
+
+
+@pytest.fixture
+def two_agents(env, fake_api, copilot_cache):
+    binary = find_runtime("copilot")
+    if binary is None:
+        pytest.fail(f"the copilot CLI is needed: set {TEST_ENV['copilot']}=/path/to/copilot", pytrace=False)
+    return {
+        **env,
+        "SKILLSCOPE_COPILOT": binary,
+        **endpoint_env("copilot", fake_api.base_url),
+        "COPILOT_CACHE_HOME": copilot_cache,
+    }
+
+
+def test_on_two_agents_a_candidate_that_wins_on_one_only_is_not_chosen_and_the_report_says_where(
+    fake_api, tmp_path, two_agents
+):
+    repo = tmp_path / "small"
+    shutil.copytree(SMALL_ROOM, repo)
+
+    def router(request):  # claude routes by the description; copilot's model never fires a skill
+        if agent_of(request) == "copilot" and not request.tool_results:
+            return NO_SKILL_TEXT
+        return topic_router(request)
+
+    fake_api.script(router)
+    mine = candidates_file(repo, GOOD)
+    code, report, _, stderr = tune(
+        repo, two_agents, *AGENT_RUN, "--agent", "claude,copilot", "--candidates", mine
+    )
+    assert code == 0, stderr[-3000:]
+    assert valid(report) == []
+    assert report["meta"]["agent"] == "claude,copilot"
+    (good,) = report["candidates"]
+    assert set(good["validation"]) == {"claude", "copilot"}
+    claude, copilot = good["validation"]["claude"], good["validation"]["copilot"]
+    assert claude["wins"] > 0 and claude["losses"] == 0
+    assert (copilot["wins"], copilot["eligible"]) == (0, False)
+    assert good["reason"].startswith("does not win on") and "on copilot: gain +0.000" in good["reason"]
+    assert report["chosen"] is None
+    assert {c["agent"] for c in good["cases"]["train"]} == {"claude", "copilot"}
