@@ -14,7 +14,7 @@ from pathlib import Path
 from harness.cancel import Cancellation
 from harness.cli.paid import paid_run
 from harness.commands.tune_end import finish, print_plan
-from harness.context import Context
+from harness.context import Context, in_ci
 from harness.deadline import Deadline
 from harness.model.catalog import Catalog
 from harness.paid import AgentNotReady, dryrun
@@ -82,6 +82,9 @@ def run_agent(
     if paid.settings.dry_run:
         lines = [line for scorer in scorers for line in estimate(paid, scorer.agent, scorer, plan, settings)]
         return print_plan(ctx, plan, lines)
+    if not args.yes and interactive(ctx) and not confirmed(ctx, plan, scorers, paid, settings):
+        paid.say("nothing was sent: the plan was not confirmed.")
+        return 1
     ready = readied[0]  # the first agent writes the proposals
     proposer = AgentProposer(ready, settings, plan.skill.name, plan.neighbours, budget, cancel)
 
@@ -112,6 +115,23 @@ class NoScorer:
 
     def grade(self, candidate, cases):
         return []
+
+
+def interactive(ctx: Context) -> bool:
+    """A person at a terminal, who can answer a question (never in CI)."""
+    return not in_ci(ctx.environ) and all(stream.isatty() for stream in (ctx.stdin, ctx.stderr))
+
+
+def confirmed(ctx: Context, plan: Plan, scorers: list[AgentScorer], paid: PaidRun, settings) -> bool:
+    """The plan and its cost range on stderr, then a yes from the terminal."""
+    lines = [line for scorer in scorers for line in estimate(paid, scorer.agent, scorer, plan, settings)]
+    cap = paid.settings.max_run_usd
+    for line in lines:
+        ctx.err(line)
+    ctx.err(f"Spend cap: {f'${cap:g} (--max-run-usd)' if cap else 'none (set --max-run-usd)'}.")
+    ctx.stderr.write("Start the paid run? [y/N] ")
+    ctx.stderr.flush()
+    return ctx.stdin.readline().strip().lower() in ("y", "yes")
 
 
 def own_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:

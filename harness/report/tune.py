@@ -69,8 +69,10 @@ def markdown(result: TuneResult) -> str:
     lines.append(
         table(["candidate", "status", "train", "validation", "gain (corrected)", "why", "spent"], rows)
     )
+    if data["candidates"]:
+        lines.append("")
     for arm in data["candidates"]:
-        lines += ["", f"- `{arm['label']}` ({arm['origin']}): {clip(arm['description'], 300)}"]
+        lines.append(f"- `{arm['label']}` ({arm['origin']}): {clip(arm['description'], 300)}")
     if data["final"]:
         final = data["final"]
         level = 100 * next(iter(final["gain"].values()))["confidence"]

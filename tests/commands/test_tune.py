@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -56,11 +57,21 @@ def repo(tmp_path):
     return copy
 
 
-def tune(repo: Path, env: dict, *args: str) -> tuple[int, dict | None, str, str]:
+class Terminal(io.StringIO):
+    """A stream a person sits at."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def tune(
+    repo: Path, env: dict, *args: str, stdin: io.StringIO | None = None, stderr: io.StringIO | None = None
+) -> tuple[int, dict | None, str, str]:
     output = repo.parent / "tune-report.json"
     output.unlink(missing_ok=True)
+    stderr = stderr or io.StringIO()
     ctx = Context(
-        environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+        environ=dict(env), cwd=repo, stdin=stdin or io.StringIO(), stdout=io.StringIO(), stderr=stderr
     )
     argv = ["tune", "alpha", "--repo", str(repo), "--output", str(output), "--format", "markdown", *args]
     code = main(argv, ctx)
@@ -182,6 +193,19 @@ def test_a_dry_run_prints_the_plan_and_a_range_and_sends_nothing(fake_api, repo,
     assert "Proposal calls: 1" in stdout
 
 
+def test_at_a_terminal_the_plan_is_shown_and_nothing_is_sent_without_a_yes(fake_api, repo, env):
+    fake_api.script(topic_router)
+    mine = candidates_file(repo, GOOD)
+    terminal = {k: v for k, v in env.items() if k != "CI"}
+    code, report, _, stderr = tune(
+        repo, terminal, *AGENT_RUN, "--candidates", mine, stdin=Terminal("n\n"), stderr=Terminal()
+    )
+    assert code == 1 and report is None
+    assert fake_api.requests == []
+    assert "Samples: " in stderr and "Spend cap: none (set --max-run-usd)." in stderr
+    assert "Start the paid run? [y/N]" in stderr and "nothing was sent" in stderr
+
+
 def test_the_lexical_engine_screens_candidates_offline_and_says_when_none_beats_noise(repo, tmp_path):
     mine = candidates_file(repo, BAD)
     env = {"HOME": str(tmp_path / "home"), "PATH": ""}
@@ -196,13 +220,16 @@ def test_the_lexical_engine_screens_candidates_offline_and_says_when_none_beats_
 def test_without_apply_the_diff_is_reported_and_skill_md_left_alone(repo, tmp_path):
     mine = candidates_file(repo, GOOD)
     env = {"HOME": str(tmp_path / "home"), "PATH": ""}
+    junit = tmp_path / "tune.xml"
     code, report, stdout, stderr = tune(
-        repo, env, "--engine", "lexical", "--candidates", mine, "--confidence", "0.8"
+        repo, env, "--engine", "lexical", "--candidates", mine, "--confidence", "0.8", "--junit", str(junit)
     )
     assert code == 0
     assert report["chosen"] == "file-1" and not report["applied"]
     assert report["diff"].startswith("--- a/alpha/SKILL.md\n+++ b/alpha/SKILL.md\n")
     assert "pass --apply to write it" in stdout
+    cases = {case.get("name"): case for case in ElementTree.parse(junit).getroot().iter("testcase")}
+    assert set(cases) == {"file-1"} and cases["file-1"].find("failure") is None
     assert "Files invoices" in (repo / "alpha" / "SKILL.md").read_text(encoding="utf-8")
 
 
