@@ -298,3 +298,20 @@ def test_on_two_agents_a_candidate_that_wins_on_one_only_is_not_chosen_and_the_r
     assert good["reason"].startswith("does not win on") and "on copilot: gain +0.000" in good["reason"]
     assert report["chosen"] is None
     assert {c["agent"] for c in good["cases"]["train"]} == {"claude", "copilot"}
+
+
+def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(fake_api, tmp_path, env):
+    repo = tmp_path / "small"
+    shutil.copytree(SMALL_ROOM, repo)
+    fake_api.script(topic_router)
+    ctx = Context(
+        environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    routed = ["routing", "--repo", str(repo), "--routing-room", "all", "--min-accuracy", "0"]
+    routed += ["--skip-preflight", "--no-builtin-negatives", "--output", str(tmp_path / "routing.json")]
+    assert main(routed, ctx) == 0, ctx.stderr.getvalue()
+    asked = len(fake_api.agent_turns())
+    mine = candidates_file(repo, GOOD)
+    code, _, stdout, _ = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--dry-run")
+    assert code == 0 and len(fake_api.agent_turns()) == asked
+    assert "14 of the current description's from the result cache, free." in stdout
