@@ -8,6 +8,7 @@ cap), which is never a score.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,10 +113,13 @@ class AgentScorer:
         return {**self.room, self.skill: folder}
 
     def grade(self, candidate: Candidate, cases: list[Case]) -> list[Scored]:
+        settings = self.settings
+        if settings.keep_logs is not None:  # each description's transcripts in a folder of its own
+            settings = dataclasses.replace(settings, keep_logs=settings.keep_logs / candidate.label)
         run = RoutingRun(
             self.agent,
             self.installed(candidate),
-            self.settings,
+            settings,
             self.deadline,
             cancel=self.cancel,
             results=self.results,

@@ -146,8 +146,12 @@ def test_a_proposal_breaking_structurals_rules_is_rejected_before_a_token_is_spe
     fake_api.script(
         lambda request: json.dumps([too_long]) if HEADER in request.prompt else topic_router(request)
     )
-    code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--propose", "1")
+    logs = repo.parent / "logs"
+    code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--propose", "1", "--keep-logs", str(logs))
     assert code == 0, stderr
+    train = report["split"]["cases"]["train"]
+    assert sorted(p.stem for p in (logs / "current").glob("*.jsonl")) == sorted(train)
+    assert (logs / "propose-1.jsonl").is_file()
     (proposed,) = report["candidates"]
     assert proposed["status"] == "rejected" and proposed["rejected"][0]["rule"] == "description-too-long"
     assert report["tried"] == 0 and report["chosen"] is None
