@@ -106,3 +106,11 @@ def test_a_halted_run_chooses_nothing():
     tuned = Tuner(plan, grader, Path(), lambda: next(calls, "stopped"), stage=unstaged).run()
     assert tuned.halted and tuned.chosen is None
     assert FINAL not in {part for _, part in grader.calls}
+
+
+def test_when_every_train_case_of_the_current_description_errors_no_candidate_is_run():
+    plan = plan_of("good")
+    grader = Scripted(plan, {"current": lambda case, part: None, "good": lambda case, part: True})
+    tuned = Tuner(plan, grader, Path(), lambda: None, stage=unstaged).run()
+    assert tuned.halted and tuned.halted.startswith("no train case of the current description was graded")
+    assert {text for text, _ in grader.calls} == {"current"}
