@@ -124,8 +124,8 @@ class Tuner:
         if (why := self.halted()) is not None:
             return self.end(why)
         if not self.current.accuracy(TRAIN)[1]:  # nothing to compare a candidate with: spend no more
-            first = next((s.error for s in self.current.part(TRAIN).values() if s.error), "no case ran")
-            return self.end(f"no train case of the current description was graded (first error: {first})")
+            error = next((s.error for s in self.current.part(TRAIN).values() if s.error), "no case ran")
+            return self.end(f"no train case of the current description was graded (first error: {error})")
         seen = {self.current.candidate.text}
         for round_number in range(1, self.plan.rounds + 1):
             for candidate in self.round_candidates(round_number, seen):
