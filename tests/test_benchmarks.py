@@ -71,6 +71,14 @@ OFFLINE = [
         ],
     ),
     (
+        "tune_bench.py",
+        ["--cases", "30"],
+        [
+            r"^samples: sequential \d+, exhaustive 120: \d+ % fewer$",
+            r"same as the exhaustive schedule's: True",
+        ],
+    ),
+    (
         "select_bench.py",
         ["--skills", "30", "--paths", "100", "--repeat", "1"],
         [r"30 skills, 100 changed paths -> [1-9]\d* default, [1-9]\d* scoped", r"^subprocess\s+wall best"],

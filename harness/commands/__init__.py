@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "init": "harness.commands.init",
     "show": "harness.commands.show",
     "history": "harness.commands.history",
+    "tune": "harness.commands.tune",
 }
 # The one-line help of each command, so `skillscope --help` imports none of them (a test keeps each
 # equal to its module's HELP). Start-up is paid on every pre-commit hook call.
@@ -46,4 +47,5 @@ SUMMARIES: dict[str, str] = {
     "transcripts, a page",
     "history": "read the run ledger (the JSON reports of past runs): each case's timeline, flaky or "
     "regressed, trends",
+    "tune": "find a better description for a skill: candidates graded in the real room, chosen beyond noise",
 }

@@ -36,6 +36,7 @@ REPORTS: dict[str, str] = {
     "compare": "harness.report.compare",
     "cost": "harness.report.cost",
     "select": "harness.report.select",
+    "tune": "harness.report.tune",
 }
 RUNS = Path(".skillscope") / "runs"
 SELF_CHECKED_ITEMS = 200  # of each list in a report, by the schema self-check

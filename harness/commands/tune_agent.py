@@ -1,0 +1,200 @@
+"""`skillscope tune --engine agent`: the candidates graded by the agent CLI, within --max-run-usd.
+
+Imported only when an agent runs, so a lexical tuning starts without the agent machinery.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+from harness.cancel import Cancellation
+from harness.cli.paid import paid_run
+from harness.commands.tune_end import finish, print_plan
+from harness.context import Context, in_ci
+from harness.deadline import Deadline
+from harness.model.catalog import Catalog
+from harness.paid import AgentNotReady, dryrun
+from harness.paid.command import PaidRun
+from harness.routing.runner import RoutingRun, RoutingSettings
+from harness.tune.propose import AgentProposer
+from harness.tune.scoring import AgentScorer, EveryAgent
+from harness.tune.selection import LOOK_CASES
+from harness.tune.split import FINAL, TRAIN, VALIDATION
+from harness.tune.tuning import Plan, Tuner
+
+
+def run_agent(
+    args: argparse.Namespace,
+    ctx: Context,
+    deadline: Deadline,
+    cancel: Cancellation,
+    loaded: Catalog,
+    plan: Plan,
+    meta: Callable,
+) -> int:
+    paid = paid_run(args, ctx, loaded.repo, deadline, cancel)
+    agents = paid.settings.agents
+    repeat, adaptive = args.repeat
+    settings = paid.agent_settings(
+        RoutingSettings,
+        max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls,
+        repeat=repeat,
+        adaptive=adaptive,
+    )
+    plan.look_cases = max(LOOK_CASES, settings.jobs)
+    budget = paid.budget()
+    room = {name: loaded.repo.skill_dirs[name] for name in [plan.skill.name, *plan.neighbours]}
+
+    def meta_of():
+        versions = [paid.readied[name].version for name in agents if name in paid.readied]
+        return meta(
+            paid.run_meta(),
+            agent=",".join(agents),
+            agent_version=",".join(versions) or None,
+            model=paid.settings.model,
+            cache=str(paid.settings.cache) if paid.settings.cache else None,
+        )
+
+    try:
+        readied = [paid.ready(name) for name in agents]  # every agent ready before any token is spent
+    except AgentNotReady as exc:  # still a report, saying no case ran
+        ctx.err(f"error: {exc}")
+        why = f"the agent could not start: {exc}"
+        return finish(ctx, args, plan, Tuner(plan, NoScorer(), Path(), lambda: why), meta_of, paid)
+    scorers = [
+        AgentScorer(
+            ready,
+            room,
+            plan.skill.name,
+            own_logs(settings, ready.runtime) if len(agents) > 1 else settings,
+            deadline,
+            cancel,
+            paid.cache(),
+            budget,
+        )
+        for ready in readied
+    ]
+    if paid.settings.dry_run:
+        lines = [line for scorer in scorers for line in estimate(paid, scorer.agent, scorer, plan, settings)]
+        return print_plan(ctx, plan, lines)
+    if not args.yes and interactive(ctx) and not confirmed(ctx, plan, scorers, paid, settings):
+        paid.say("nothing was sent: the plan was not confirmed.")
+        return 1
+    ready = readied[0]  # the first agent writes the proposals
+    proposer = AgentProposer(ready, settings, plan.skill.name, plan.neighbours, budget, cancel)
+
+    def halted() -> str | None:
+        if cancel.is_set():
+            return f"{cancel.name} received"
+        if budget.reached:
+            return f"the run spent ${budget.spent:.4f}, reaching its --max-run-usd of ${budget.cap:g}"
+        if deadline.expired:
+            return f"the command's --timeout of {deadline.seconds:g} s ran out"
+        return None
+
+    on = ", ".join(f"{r.runtime} {r.version}" for r in readied)
+    paid.say(f"tuning {plan.skill.name} in a room of {len(room)} on {on}; split seed {plan.split.seed}")
+    scorer = scorers[0] if len(scorers) == 1 else EveryAgent(scorers)
+    tuner = Tuner(plan, scorer, Path(), halted, proposer if plan.propose else None, paid.say)
+    return finish(ctx, args, plan, tuner, meta_of, paid, lambda: proposer.cost_usd)
+
+
+class NoScorer:
+    """The scorer of a run whose agent never started: it grades nothing."""
+
+    engine = "agent"
+
+    def __init__(self) -> None:
+        self.agents: list[str] = []
+        self.notes: list[str] = []
+
+    def grade(self, candidate, cases):
+        return []
+
+
+def interactive(ctx: Context) -> bool:
+    """A person at a terminal, who can answer a question (never in CI)."""
+    return not in_ci(ctx.environ) and all(stream.isatty() for stream in (ctx.stdin, ctx.stderr))
+
+
+def confirmed(ctx: Context, plan: Plan, scorers: list[AgentScorer], paid: PaidRun, settings) -> bool:
+    """The plan and its cost range on stderr, then a yes from the terminal."""
+    lines = [line for scorer in scorers for line in estimate(paid, scorer.agent, scorer, plan, settings)]
+    cap = paid.settings.max_run_usd
+    for line in lines:
+        ctx.err(line)
+    ctx.err(f"Spend cap: {f'${cap:g} (--max-run-usd)' if cap else 'none (set --max-run-usd)'}.")
+    ctx.stderr.write("Start the paid run? [y/N] ")
+    ctx.stderr.flush()
+    return ctx.stdin.readline().strip().lower() in ("y", "yes")
+
+
+def own_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:
+    """Each agent of several keeps its transcripts in its own sub-folder of --keep-logs."""
+    if settings.keep_logs is None:
+        return settings
+    return dataclasses.replace(settings, keep_logs=settings.keep_logs / runtime)
+
+
+def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: RoutingSettings) -> list[str]:
+    """The plan's fewest and most samples and model requests, and a cost range from the cache's figures."""
+    parts = plan.split.parts
+    train, validation, final = (len(parts[p]) for p in (TRAIN, VALIDATION, FINAL))
+    samples = settings.repeat
+    fewest_each = 1 if settings.adaptive else samples
+    candidates = len(plan.file_candidates) + plan.propose * plan.rounds
+    # Fewest: the current description on train, every candidate stopped at its first look.
+    fewest = (train + min(plan.look_cases, train) * candidates) * fewest_each
+    # Most: the current description on every part, every candidate on train and validation, one final.
+    most = (
+        (train + validation + final) + candidates * (train + validation) + (final if candidates else 0)
+    ) * samples
+    runner = RoutingRun(
+        ready, scorer.installed(_current(plan)), settings, paid.deadline, results=paid.cache()
+    )
+    cached = [
+        hit
+        for case in parts[TRAIN] + parts[VALIDATION] + parts[FINAL]
+        for n in range(samples)
+        if (hit := runner.cached(case, n)) is not None
+    ]
+    deciding = ready.requests_to_decision
+    named = f"{ready.runtime}: " if len(paid.settings.agents) > 1 else ""
+    lines = [
+        f"{named}Samples: {fewest} at fewest (every candidate stopped at its first look), {most} at most; "
+        f"{len(cached)} of the current description's from the result cache, free.",
+        f"Proposal calls: {plan.propose and plan.rounds} (one per round).",
+        f"Model requests: about {math.ceil(fewest * deciding)} to {math.ceil(most * deciding)} "
+        f"(plus up to {settings.max_tool_calls + settings.max_inspection_calls} more for a sample that "
+        "inspects before it decides).",
+    ]
+    priced = [h.cost_usd for h in cached if h.cost_usd is not None]
+    if priced:
+        mean = sum(priced) / len(priced)
+        lines.append(
+            f"Cost: about ${max(0, fewest - len(cached)) * mean:.4f} to "
+            f"${max(0, most - len(cached)) * mean:.4f} "
+            f"(the mean of {len(priced)} cached sample(s)), plus the proposal calls."
+        )
+    else:
+        lines.append(
+            "Cost: unknown until a sample has run (the cache holds none of this room yet); "
+            "cap it with --max-run-usd."
+        )
+    argv, env = ready.invocation(runner.spec(parts[TRAIN][0], Path("<workspace>")))
+    lines += [
+        "Command (one fresh workspace per sample, the case's prompt on stdin):",
+        f"  {dryrun.command_text(argv, env)}",
+    ]
+    return lines
+
+
+def _current(plan: Plan):
+    from harness.tune.candidates import CURRENT, Candidate
+
+    return Candidate("current", plan.skill.description, CURRENT)

@@ -1,0 +1,84 @@
+"""The end of every `skillscope tune` run, on either engine: the tuner run with its candidates staged in
+a temporary folder, the diff, --apply, the reports; and the dry run's plan."""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from harness.cli import flags
+from harness.context import Context
+from harness.files import write_atomic
+from harness.tune import candidates as cands
+from harness.tune.result import TuneMeta, TuneResult
+from harness.tune.split import FINAL, TRAIN, VALIDATION
+from harness.tune.tuning import Plan, Tuner
+
+if TYPE_CHECKING:
+    from harness.paid.command import PaidRun
+
+
+def finish(
+    ctx: Context,
+    args: argparse.Namespace,
+    plan: Plan,
+    tuner: Tuner,
+    meta_of: Callable[[], TuneMeta],
+    paid: PaidRun | None,
+    proposal_cost: Callable[[], float] = lambda: 0.0,
+) -> int:
+    """Run the tuner (its candidates staged in a temporary folder), then publish the result, and with
+    --apply write the chosen description."""
+    with tempfile.TemporaryDirectory(prefix="skillscope-tune-") as staging:
+        tuner.staging = Path(staging)
+        tuned = tuner.run()
+    meta = meta_of()  # as of now: the report's elapsed time covers the whole tuning
+    result = TuneResult(meta, plan.split, tuned, proposal_cost_usd=proposal_cost())
+    chosen = result.chosen
+    if chosen is not None:
+        old = plan.skill.text
+        new = cands.with_description(plan.skill, chosen.candidate.text)
+        rel = meta.skill_md
+        result.diff = "".join(
+            difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{rel}", f"b/{rel}")
+        )
+        if args.apply and result.passed:
+            write_atomic(plan.skill.skill_md, new)
+            result.applied = True
+    if paid is not None:
+        code = paid.finish(result)
+    else:
+        from harness.report import finish as publish_and_exit
+
+        code = publish_and_exit(result, ctx, flags.report_options(args))
+    say = ctx.err
+    say(f"[tune] {result.verdict()}.")
+    if result.diff and not result.applied:
+        say("[tune] the diff is in the report; pass --apply to write it into SKILL.md.")
+    return code
+
+
+def print_plan(ctx: Context, plan: Plan, estimate_lines) -> int:
+    parts = plan.split.parts
+    counts = plan.split.counts()
+    ctx.out(f"## Tune dry run: nothing was sent ({plan.skill.name})")
+    ctx.out(f"Split (seed {plan.split.seed}):")
+    for part in (TRAIN, VALIDATION, FINAL):
+        kinds = counts[part]
+        ctx.out(
+            f"  {part}: {len(parts[part])} case(s), {kinds['positive']} positive, "
+            f"{kinds['negative']} negative"
+        )
+    ctx.out(
+        f"Candidates: {len(plan.file_candidates)} from the file; {plan.propose} proposed in each of "
+        f"{plan.rounds} round(s)"
+    )
+    for text in plan.file_candidates:
+        ctx.out(f"  - {text[:100]}")
+    for line in estimate_lines or []:
+        ctx.out(line)
+    return 0
