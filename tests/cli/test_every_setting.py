@@ -15,7 +15,7 @@ from harness.cli.flags import FLAGS
 from harness.commands import COMMANDS
 from harness.context import Context
 
-CANDIDATES = ("2", "1", "0.5", "a.json", "skills/*", "main")
+CANDIDATES = ("2", "1", "0.5", "a.json", "skills/*", "main", "2026-01-01")
 
 
 def settable() -> list[tuple[str, argparse.Action]]:
