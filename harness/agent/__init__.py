@@ -16,8 +16,8 @@ from .claude import (
 )
 from .claude_events import ClaudeEvents
 from .events import EventReader
-from .runtime import CliAgent, LocatedCLI
-from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime
+from .runtime import CliAgent, CliLookup, LocatedCLI
+from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime, stand_in_runtime
 from .session import Agent, AgentSettings, log_path, spec_for
 from .spec import AgentUnavailable, RunSpec, SandboxSupport
 from .trace import (
@@ -38,6 +38,7 @@ __all__ = [
     "ClaudeAgent",
     "ClaudeEvents",
     "CliAgent",
+    "CliLookup",
     "EventReader",
     "DEFAULT_RUNTIME",
     "RUNTIMES",
@@ -59,6 +60,7 @@ __all__ = [
     "log_path",
     "read_only_spec",
     "spec_for",
+    "stand_in_runtime",
     "stage_workspace",
     "stop_at_decision",
 ]

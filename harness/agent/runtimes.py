@@ -10,6 +10,7 @@ from harness.cancel import Cancellation
 from harness.deadline import Deadline
 
 from . import claude, codex, copilot, gemini, opencode
+from .runtime import CliLookup
 from .session import Agent
 
 
@@ -35,6 +36,23 @@ CONNECTORS: dict[str, Connect] = {
     "opencode": opencode.connect,
 }
 RUNTIMES = tuple(CONNECTORS)
+
+
+class StandIn(Protocol):
+    """An agent for a dry run, with where its CLI was found, nothing run (each class's `stand_in`)."""
+
+    def __call__(
+        self, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+    ) -> tuple[Agent, CliLookup]: ...
+
+
+STAND_INS: dict[str, StandIn] = {
+    "claude": claude.ClaudeAgent.stand_in,
+    "copilot": copilot.CopilotAgent.stand_in,
+    "codex": codex.CodexAgent.stand_in,
+    "gemini": gemini.GeminiAgent.stand_in,
+    "opencode": opencode.OpenCodeAgent.stand_in,
+}
 DEFAULT_RUNTIME = "claude"
 
 
@@ -50,3 +68,11 @@ def connect_runtime(
     """The named runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and isolated;
     its probes end with the command's `deadline` or `cancel`."""
     return CONNECTORS[runtime](explicit, environ, temp_parent, deadline=deadline, cancel=cancel)
+
+
+def stand_in_runtime(
+    runtime: str, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+) -> tuple[Agent, CliLookup]:
+    """The named runtime as a dry run shows it: its pinned version at the path where its CLI was
+    found (or its bare name), and that lookup; its CLI is never started."""
+    return STAND_INS[runtime](explicit, environ, temp_parent)

@@ -91,6 +91,7 @@ class PaidRun:
         self.settings, self.ctx, self.repo = settings, ctx, repo
         self.deadline, self.cancel = deadline, cancel
         self.readied: dict[str, agent.Agent] = {}  # runtime -> its agent, once ready
+        self.looked_up: dict[str, agent.CliLookup] = {}  # a dry run's runtimes -> where their CLI is
         made_by = Origin(deadline.started_at)
         self._results = ResultCache(settings.cache, made_by, ctx.environ) if settings.cache else None
         self._budget = RunBudget(settings.max_run_usd)  # the whole command's cap, every agent together
@@ -100,14 +101,18 @@ class PaidRun:
         self.ctx.err(f"[{self.settings.command}] {line}")
 
     def ready(self, runtime: str | None = None) -> agent.Agent:
-        """The agent located, isolated and (unless --skip-preflight, or a dry run, which sends nothing)
-        proven able to reach its API, its probes bounded by the --timeout and ended by a cancelling
-        signal. `runtime` defaults to the first --agent names; each is readied once, whatever roles
-        it plays. AgentNotReady when it cannot run."""
+        """The agent located, isolated and (unless --skip-preflight) proven able to reach its API, its
+        probes bounded by the --timeout and ended by a cancelling signal; on a dry run, a stand-in
+        whose CLI is only looked for (see `cli_lines`). `runtime` defaults to the first --agent
+        names; each is readied once, whatever roles it plays. AgentNotReady when it cannot run."""
         name = runtime or self.settings.agents[0]
         if name in self.readied:
             return self.readied[name]
         settings, deadline, cancel = self.settings, self.deadline, self.cancel
+        if settings.dry_run:  # sends nothing and starts nothing: the CLI need not even be installed
+            stand_in, found = agent.stand_in_runtime(name, settings.executables.get(name), self.ctx.environ)
+            self.readied[name], self.looked_up[name] = stand_in, found
+            return stand_in
         try:
             ready = agent.connect_runtime(
                 name, settings.executables.get(name), self.ctx.environ, deadline=deadline, cancel=cancel
@@ -118,6 +123,10 @@ class PaidRun:
             raise AgentNotReady(str(exc)) from None
         self.readied[name] = ready
         return ready
+
+    def cli_lines(self, *runtimes: str) -> list[str]:
+        """A dry run's sentence on each CLI it would use (default: every runtime readied)."""
+        return [self.looked_up[name].sentence() for name in runtimes or self.looked_up]
 
     def not_ready(self, error: AgentNotReady, selected: int, result: Callable[[Halt], Result]) -> int:
         """The end of a run whose agent could not start: still a report (`result` of the halt), for a CI
