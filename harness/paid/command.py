@@ -26,7 +26,6 @@ from harness.paid.cache import Origin, ResultCache
 from harness.paid.meta import AgentRunMeta
 from harness.paid.sandbox import SandboxUse, probe
 from harness.paid.spend import RunBudget
-from harness.report import ReportOptions, Result, publish
 
 # What `probe_sandbox` answers when --sandbox was not given: nothing was asked of the CLI.
 NOT_PROBED: tuple[bool | None, str | None] = (None, None)
@@ -56,7 +55,21 @@ class PaidSettings:
     sandbox: bool = False
     extended: bool = True
     strict: bool = False
-    reports: ReportOptions = field(default_factory=ReportOptions)
+
+
+class Result(Protocol):
+    """A command's result as the run hands it to be published: its reports are the edge's to render."""
+
+    command: str
+
+    @property
+    def passed(self) -> bool: ...
+
+    def to_json(self) -> dict: ...
+
+
+# Writes every report of a result where the command's report flags say (the edge's renderers).
+Publish = Callable[[Result], object]
 
 
 class WithHalt(Protocol):
@@ -83,12 +96,21 @@ class ShownRun(Protocol):
 
 
 class PaidRun:
-    """One command's paid run over `repo`, bounded by `deadline` and stopped by `cancel`."""
+    """One command's paid run over `repo`, bounded by `deadline` and stopped by `cancel`; `publish`
+    writes a result's reports (the edge hands it in, so nothing here knows a renderer)."""
 
     def __init__(
-        self, settings: PaidSettings, ctx: Context, repo: Repo, deadline: Deadline, cancel: Cancellation
+        self,
+        settings: PaidSettings,
+        ctx: Context,
+        repo: Repo,
+        deadline: Deadline,
+        cancel: Cancellation,
+        *,
+        publish: Publish,
     ):
         self.settings, self.ctx, self.repo = settings, ctx, repo
+        self.publish = publish  # the command's reports of a result, written where its flags say
         self.deadline, self.cancel = deadline, cancel
         self.readied: dict[str, agent.Agent] = {}  # runtime -> its agent, once ready
         self.looked_up: dict[str, agent.CliLookup] = {}  # a dry run's runtimes -> where their CLI is
@@ -241,9 +263,6 @@ class PaidRun:
     def run_meta(self) -> RunMeta:
         """The report's head: this command over the repo, from when the deadline started until now."""
         return RunMeta.of(self.settings.command, self.repo, self.deadline)
-
-    def publish(self, result: Result) -> None:
-        publish(result, self.ctx, self.settings.reports)
 
     def finish(self, result: Result) -> int:
         """Publish `result`'s reports; 130 or 143 after a cancelling signal, else 0 when it passed, 1 if
