@@ -17,7 +17,7 @@ from .claude import (
 from .claude_events import ClaudeEvents
 from .events import EventReader
 from .runtime import CliAgent, CliLookup, LocatedCLI
-from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime, stand_in_runtime
+from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime, model_environment, stand_in_runtime
 from .session import Agent, AgentSettings, log_path, spec_for
 from .spec import AgentUnavailable, RunSpec, SandboxSupport
 from .trace import (
@@ -58,6 +58,7 @@ __all__ = [
     "isolation_for",
     "locate",
     "log_path",
+    "model_environment",
     "read_only_spec",
     "spec_for",
     "stand_in_runtime",

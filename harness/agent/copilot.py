@@ -87,6 +87,12 @@ class CopilotAgent(CliAgent[Path]):
     requests_to_decision = 1.0  # the skill tool's result arrives before the second request
     credential_vars = ("COPILOT_PROVIDER_API_KEY",)
     endpoint_var = "COPILOT_PROVIDER_BASE_URL"
+    model_environment = (
+        "COPILOT_MODEL",
+        "COPILOT_PROVIDER_BASE_URL",
+        "COPILOT_PROVIDER_TYPE",
+        "COPILOT_PROVIDER_WIRE_API",
+    )
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return CopilotEvents(installed)

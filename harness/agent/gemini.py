@@ -86,6 +86,7 @@ class GeminiAgent(CliAgent[Path]):
     requests_to_decision = 2.0  # the follow-up request is already sent when the confirming line appears
     credential_vars = ("GEMINI_API_KEY",)
     endpoint_var = "GOOGLE_GEMINI_BASE_URL"
+    model_environment = ("GEMINI_MODEL", "GOOGLE_GEMINI_BASE_URL")
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return GeminiEvents(installed)

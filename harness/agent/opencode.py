@@ -92,6 +92,7 @@ class OpenCodeAgent(CliAgent[Path]):
     runtime = "opencode"
     credential_vars = ("OPENAI_API_KEY",)
     endpoint_var = "OPENAI_BASE_URL"
+    model_environment = ("OPENAI_BASE_URL", "OPENAI_MODEL")
     # Measured mean per case (benchmarks/agents_bench.py): the tool line comes once the follow-up
     # request has started, which some cases pay and others do not.
     requests_to_decision = 1.25

@@ -187,6 +187,9 @@ class CliAgent(ABC, Generic[HomeT]):
     shown_home = "<fresh home>"  # how --dry-run shows the throwaway home of `home()`
     credential_vars: tuple[str, ...]  # where its API key comes from: a failed preflight names them
     endpoint_var: str  # the variable naming its API's address
+    # The variables choosing its model or endpoint besides the flags: part of a cached sample's key, so
+    # never a credential (a key is a digest anyone can recompute from its parts).
+    model_environment: tuple[str, ...] = ()
 
     def __init__(self, cli: LocatedCLI, environ: Mapping[str, str], temp_parent: Path | None = None):
         self.cli, self.path, self.version = cli, cli.path, cli.version

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 
 from . import claude, codex, copilot, gemini, opencode
-from .runtime import CliLookup
+from .runtime import CliAgent, CliLookup
 from .session import Agent
 
 
@@ -38,20 +38,12 @@ CONNECTORS: dict[str, Connect] = {
 RUNTIMES = tuple(CONNECTORS)
 
 
-class StandIn(Protocol):
-    """An agent for a dry run, with where its CLI was found, nothing run (each class's `stand_in`)."""
-
-    def __call__(
-        self, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
-    ) -> tuple[Agent, CliLookup]: ...
-
-
-STAND_INS: dict[str, StandIn] = {
-    "claude": claude.ClaudeAgent.stand_in,
-    "copilot": copilot.CopilotAgent.stand_in,
-    "codex": codex.CodexAgent.stand_in,
-    "gemini": gemini.GeminiAgent.stand_in,
-    "opencode": opencode.OpenCodeAgent.stand_in,
+AGENT_CLASSES: dict[str, type[CliAgent[Any]]] = {
+    "claude": claude.ClaudeAgent,
+    "copilot": copilot.CopilotAgent,
+    "codex": codex.CodexAgent,
+    "gemini": gemini.GeminiAgent,
+    "opencode": opencode.OpenCodeAgent,
 }
 DEFAULT_RUNTIME = "claude"
 
@@ -75,4 +67,11 @@ def stand_in_runtime(
 ) -> tuple[Agent, CliLookup]:
     """The named runtime as a dry run shows it: its pinned version at the path where its CLI was
     found (or its bare name), and that lookup; its CLI is never started."""
-    return STAND_INS[runtime](explicit, environ, temp_parent)
+    return AGENT_CLASSES[runtime].stand_in(explicit, environ, temp_parent)
+
+
+def model_environment(runtime: str) -> tuple[str, ...]:
+    """The variables through which `runtime`'s CLI chooses its model or endpoint (none for a name
+    that is no runtime)."""
+    known = AGENT_CLASSES.get(runtime)
+    return known.model_environment if known else ()
