@@ -38,6 +38,8 @@ READ_TOOLS = {"view": "path", "grep": "paths", "glob": "paths"}
 
 
 class CopilotEvents(EventReader):
+    skill_file_decides = True  # its listing points the model at each SKILL.md
+
     def on_event(self, event: dict[str, Any]) -> None:
         kind, data = event.get("type"), object_at(event, "data")
         if kind == "session.skills_loaded":

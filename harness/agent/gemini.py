@@ -36,6 +36,8 @@ READ_TOOLS = {
 
 
 class GeminiEvents(EventReader):
+    skill_file_decides = True  # its listing points the model at each SKILL.md
+
     def __init__(self, installed: Mapping[str, Path | str]):
         super().__init__(installed)
         self.text = ""  # the assistant's current message, streamed in pieces

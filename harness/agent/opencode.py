@@ -44,6 +44,8 @@ RG_HINT = (
 
 
 class OpenCodeEvents(EventReader):
+    skill_file_decides = True  # its listing points the model at each SKILL.md
+
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         part = object_at(event, "part")

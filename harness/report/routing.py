@@ -128,6 +128,20 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
     if flaky:
         lines += ["", "### Flaky cases", "", "Their samples disagreed; the verdict is the majority.", ""]
         lines.append(table(["case", "verdict", "samples", "trigger rate"], [_flaky_row(c) for c in flaky]))
+    unread = [o for o in result.outcomes if o.read_failed]
+    if unread:
+        lines += ["", "### Decided by a failed SKILL.md read", ""]
+        lines.append(
+            "The agent asked to read the skill's SKILL.md, which is its decision, but its tools failed to "
+            "read it (often the agent's own sandbox): the verdict stands, the skill never reached it."
+        )
+        lines.append("")
+        lines.append(
+            table(
+                ["case", "decided", "why the read failed"],
+                [(o.case.id, o.observed, clip(o.read_failed or "", 300)) for o in unread],
+            )
+        )
     errored = [o for o in result.outcomes if not o.graded]
     if errored:
         lines += ["", "### Errored cases (not graded)", ""]
@@ -235,9 +249,13 @@ def headline(result: RoutingResult | LexicalResult) -> str:
         return routing_lexical.headline(result)
     totals = result.totals()
     from_cache = replayed(result)
+    unread = sum(1 for o in result.outcomes if o.read_failed)
+    failed_reads = f"; {unread} decided by a SKILL.md read that failed" if unread else ""
     return (
         f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
-        f"{totals['cases']} case(s); {result.gate.reason}" + (f"; {from_cache}" if from_cache else "")
+        f"{totals['cases']} case(s); {result.gate.reason}"
+        + failed_reads
+        + (f"; {from_cache}" if from_cache else "")
     ) + halt_note(result.meta.halt)
 
 
@@ -252,6 +270,12 @@ def findings(result: RoutingResult | LexicalResult) -> list[Finding]:
         return routing_lexical.findings(result)
     out = []
     for o in result.outcomes:
+        if o.read_failed:
+            message = (
+                f"routing case `{o.case.id}` was decided ({o.observed}) by a request to read its SKILL.md "
+                f"that failed: {o.read_failed}; the decision stands, but the skill never reached the agent"
+            )
+            out.append(finding.warning("routing", o.case.source, message, o.case.line))
         if o.passed:
             continue
         kept = result.meta.keep_logs

@@ -64,11 +64,23 @@ def sample_from(trace: agent.Trace) -> Sample:
         model=init.model if init else None,
     )
     if trace.decision is not None:
-        sample.observed = trace.decision.name
+        # Asking for a skill's SKILL.md is the decision even when the agent's tools failed to read it.
+        sample.observed, sample.read_failed = trace.decision.name, trace.decision.read_failed
+    elif trace.environment_failure and not trace.error:
+        sample.error = environment_error(trace.environment_failure)
     elif trace.error or trace.stop_reason not in GRADED_WITHOUT_ACTIVATION:
         stopped = f"the run ended without a routing decision (stopped: {trace.stop_reason})"
         sample.error = trace.failure or stopped
     return sample
+
+
+def environment_error(cause: str) -> str:
+    """The error of a run that decided nothing while the agent's own environment failed its tools:
+    the skills are not to blame, so it is never a miss."""
+    return (
+        f"no routing decision could be seen: the agent's tools failed in its own environment ({cause}); "
+        "fix the agent's sandbox or install the helper it runs, then rerun"
+    )
 
 
 class RoutingRun:

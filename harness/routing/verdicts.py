@@ -62,6 +62,8 @@ class Sample:
     cached: bool = False  # reused from the result cache, not run now
     cached_from: Origin | None = None  # the run that made it, when reused
     not_run: bool = False  # never started: the run's spend cap was reached (`error` says so)
+    # The decision was a tool call naming the skill's SKILL.md whose read failed: why, in the tool's words.
+    read_failed: str | None = None
 
     def verdict(self, expected: str | None) -> str:
         if self.not_run:
@@ -93,6 +95,7 @@ class Sample:
             "cost_usd": self.cost_usd,
             "cached": self.cached,
             "cached_from": self.cached_from.to_json() if self.cached_from else None,
+            "read_failed": self.read_failed,
         }
 
 
