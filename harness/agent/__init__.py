@@ -19,7 +19,7 @@ from .events import EventReader
 from .runtime import CliAgent, CliLookup, LocatedCLI
 from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime, model_environment, stand_in_runtime
 from .session import Agent, AgentSettings, log_path, spec_for
-from .spec import AgentUnavailable, RunSpec, SandboxSupport
+from .spec import AgentUnavailable, RetryRule, RunSpec, SandboxSupport
 from .trace import (
     Activation,
     InitInfo,
@@ -45,6 +45,7 @@ __all__ = [
     "LocatedCLI",
     "InitInfo",
     "Isolation",
+    "RetryRule",
     "RunSpec",
     "SandboxSupport",
     "ToolCall",

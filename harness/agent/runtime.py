@@ -28,7 +28,7 @@ from harness.secrets import Redactor
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
 from .process import Captured, Streamed, capture, stream
-from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
+from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RetryRule, RunSpec, SandboxSupport, probe_timeout
 from .trace import Trace
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
@@ -190,6 +190,8 @@ class CliAgent(ABC, Generic[HomeT]):
     # The variables choosing its model or endpoint besides the flags: part of a cached sample's key, so
     # never a credential (a key is a digest anyone can recompute from its parts).
     model_environment: tuple[str, ...] = ()
+    # Its CLI's own failures that a fresh run (new workspace, new session) may not repeat: see `retry`.
+    retry_on: tuple[RetryRule, ...] = ()
 
     def __init__(self, cli: LocatedCLI, environ: Mapping[str, str], temp_parent: Path | None = None):
         self.cli, self.path, self.version = cli, cli.path, cli.version
@@ -287,6 +289,7 @@ class CliAgent(ABC, Generic[HomeT]):
             reader.trace.notes.extend(notes)
             trace = self.drive(argv, env, spec, reader)
         self.conclude(spec, trace)
+        trace.retryable = next((rule.why for rule in self.retry_on if rule.matches(trace)), None)
         return trace
 
     def drive(self, argv: list[str], env: dict[str, str], spec: RunSpec, reader: EventReader) -> Trace:

@@ -187,6 +187,9 @@ class Trace:
     # under its config dir): the agent reading one is not leaving its workspace.
     cli_files: list[str] = field(default_factory=list)
     pid: int | None = None  # of the CLI, which led its own process group
+    # The run ended in a failure its runtime declares its own (a RetryRule): why a fresh run may do better.
+    retryable: str | None = None
+    retried: str | None = None  # this is that fresh run: why the first one was retried
     # Counters stay exact even when kept lists are capped.
     event_count: int = 0
     dropped_tool_calls: int = 0

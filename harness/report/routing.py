@@ -142,6 +142,15 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
                 [(o.case.id, o.observed, clip(o.read_failed or "", 300)) for o in unread],
             )
         )
+    again = [o for o in result.outcomes if o.retried]
+    if again:
+        lines += ["", "### Retried cases", ""]
+        lines.append(
+            "A run failed in a way its agent CLI is known to fail on its own (not a decision), so it ran "
+            "once more in a fresh workspace and session; the verdict is the second run's."
+        )
+        lines.append("")
+        lines.append(table(["case", "why", "verdict"], [(o.case.id, o.retried, o.verdict) for o in again]))
     errored = [o for o in result.outcomes if not o.graded]
     if errored:
         lines += ["", "### Errored cases (not graded)", ""]
@@ -251,6 +260,8 @@ def headline(result: RoutingResult | LexicalResult) -> str:
     from_cache = replayed(result)
     unread = sum(1 for o in result.outcomes if o.read_failed)
     failed_reads = f"; {unread} decided by a SKILL.md read that failed" if unread else ""
+    again = sum(1 for o in result.outcomes if o.retried)
+    failed_reads += f"; {again} retried after its agent CLI failed on its own" if again else ""
     return (
         f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
         f"{totals['cases']} case(s); {result.gate.reason}"
@@ -275,6 +286,9 @@ def findings(result: RoutingResult | LexicalResult) -> list[Finding]:
                 f"routing case `{o.case.id}` was decided ({o.observed}) by a request to read its SKILL.md "
                 f"that failed: {o.read_failed}; the decision stands, but the skill never reached the agent"
             )
+            out.append(finding.warning("routing", o.case.source, message, o.case.line))
+        if o.retried:
+            message = f"routing case `{o.case.id}` was run once more, fresh: {o.retried}"
             out.append(finding.warning("routing", o.case.source, message, o.case.line))
         if o.passed:
             continue
@@ -322,7 +336,7 @@ def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
             failure=None if o.passed or not o.graded else failure_text(o),
             file=o.case.source,
             line=o.case.line,
-            output=replayed_samples(o),
+            output=case_output(o),
         )
         for o in result.outcomes
     ] + halt_cases("routing", result.meta.halt)
@@ -337,3 +351,11 @@ def replayed_samples(o: CaseOutcome) -> str | None:
         if s.cached
     ]
     return "\n".join(lines) or None
+
+
+def case_output(o: CaseOutcome) -> str | None:
+    """A JUnit case's output: its replayed samples, a retry and a failed read that decided."""
+    lines = [replayed_samples(o) or ""]
+    lines.append(f"retried once, fresh: {o.retried}" if o.retried else "")
+    lines.append(f"decided by a SKILL.md read that failed: {o.read_failed}" if o.read_failed else "")
+    return "\n".join(line for line in lines if line) or None

@@ -97,6 +97,11 @@ class CaseOutcome:
         return next((s.read_failed for s in self.samples if s.read_failed and not s.error), None)
 
     @property
+    def retried(self) -> str | None:
+        """Why a sample of this case was run a second time (the first such), or None."""
+        return next((s.retried for s in self.samples if s.retried), None)
+
+    @property
     def error(self) -> str | None:
         if self.graded:
             return None
