@@ -16,8 +16,6 @@ ROOT = Path(harness.__file__).parent
 EDGE = {"cli", "commands"}  # the program's edge: parses flags and runs commands
 BASE = {"model", "agent"}  # what every feature stands on: the repo under test, and the agent boundary
 REPORT_USERS = {"report", "commands", "cli"}  # results know nothing of their renderers
-# The paid commands' shared end (PaidRun.finish) publishes their reports, as a command does.
-REPORT_PUBLISHERS = {"harness.paid.command"}
 MOST_UTILITIES = 15
 
 
@@ -105,9 +103,7 @@ def test_only_the_commands_and_the_cli_import_the_renderers() -> None:
     wrong = [
         str(edge)
         for edge in EVERY_IMPORT
-        if room(edge.target) == "report"
-        and room(edge.source) not in REPORT_USERS
-        and edge.source not in REPORT_PUBLISHERS
+        if room(edge.target) == "report" and room(edge.source) not in REPORT_USERS
     ]
     assert not wrong, "a renderer is imported outside report/, commands/ and cli/: " + "; ".join(wrong)
 

@@ -16,10 +16,10 @@ from .claude import (
 )
 from .claude_events import ClaudeEvents
 from .events import EventReader
-from .runtime import CliAgent, LocatedCLI
-from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime
+from .runtime import CliAgent, CliLookup, LocatedCLI
+from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime, model_environment, stand_in_runtime
 from .session import Agent, AgentSettings, log_path, spec_for
-from .spec import AgentUnavailable, RunSpec, SandboxSupport
+from .spec import AgentUnavailable, RetryRule, RunSpec, SandboxSupport
 from .trace import (
     Activation,
     InitInfo,
@@ -38,12 +38,14 @@ __all__ = [
     "ClaudeAgent",
     "ClaudeEvents",
     "CliAgent",
+    "CliLookup",
     "EventReader",
     "DEFAULT_RUNTIME",
     "RUNTIMES",
     "LocatedCLI",
     "InitInfo",
     "Isolation",
+    "RetryRule",
     "RunSpec",
     "SandboxSupport",
     "ToolCall",
@@ -57,8 +59,10 @@ __all__ = [
     "isolation_for",
     "locate",
     "log_path",
+    "model_environment",
     "read_only_spec",
     "spec_for",
+    "stand_in_runtime",
     "stage_workspace",
     "stop_at_decision",
 ]

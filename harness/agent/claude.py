@@ -296,6 +296,24 @@ class ClaudeAgent(CliAgent[Path | None]):
     optional_flags = OPTIONAL_FLAGS
     credential_vars = CREDENTIAL_VARS
     endpoint_var = "ANTHROPIC_BASE_URL"
+    # The variables through which claude chooses its model or endpoint, or changes what a run may do,
+    # besides the flags: the result cache keys on them (never on a credential).
+    model_environment = (
+        "ANTHROPIC_MODEL",
+        "ANTHROPIC_SMALL_FAST_MODEL",
+        "ANTHROPIC_DEFAULT_OPUS_MODEL",
+        "ANTHROPIC_DEFAULT_SONNET_MODEL",
+        "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+        "ANTHROPIC_BASE_URL",
+        "ANTHROPIC_BEDROCK_BASE_URL",
+        "ANTHROPIC_VERTEX_BASE_URL",
+        "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX",
+        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+        "CLAUDE_CODE_MAX_TURNS",
+        "CLAUDE_CODE_SIMPLE",
+        "CLAUDE_CODE_SAFE_MODE",
+    )
 
     def __init__(
         self,

@@ -21,7 +21,7 @@ from typing import Any
 from harness.jsonfields import object_at
 from harness.secrets import write_private
 
-from .events import EventReader, status_in
+from .events import EventReader, skill_read_by, status_in
 from .runtime import CliAgent, writes_allowed
 from .spec import RunSpec
 from .trace import InitInfo
@@ -71,13 +71,10 @@ def file_read_by(command: str) -> str | None:
     return operands[0] if len(operands) == 1 else None
 
 
-def skill_read_by(command: str, installed: set[str]) -> str | None:
-    """The one installed skill whose `<name>/SKILL.md` the command names, else None."""
-    named = [n for n in installed if re.search(rf"(?:^|[/\s'\"]){re.escape(n)}/SKILL\.md", command)]
-    return named[0] if len(named) == 1 else None
-
-
 class CodexEvents(EventReader):
+    # Its shell runs each command through a helper of its own inside bubblewrap.
+    environment_failures = (r"[^\n]*codex-linux-sandbox[^\n]*",)
+
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         item = object_at(event, "item")
@@ -92,6 +89,7 @@ class CodexEvents(EventReader):
                 SHELL_TOOL,
                 {"command": command},
                 skill=skill_read_by(command, self.installed),
+                by_file=True,
             )
             made.command, made.read = command, file_read_by(command)
         elif kind == "item.completed" and item.get("type") == "command_execution":
@@ -119,6 +117,7 @@ class CodexAgent(CliAgent[Path]):
     runtime = "codex"
     credential_vars = ("OPENAI_API_KEY",)
     endpoint_var = "OPENAI_BASE_URL"
+    model_environment = ("OPENAI_BASE_URL", "OPENAI_MODEL")
     requests_to_decision = 1.0  # the command naming SKILL.md arrives before the second request
     heuristic_activation = True
 

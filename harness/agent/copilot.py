@@ -38,6 +38,8 @@ READ_TOOLS = {"view": "path", "grep": "paths", "glob": "paths"}
 
 
 class CopilotEvents(EventReader):
+    skill_file_decides = True  # its listing points the model at each SKILL.md
+
     def on_event(self, event: dict[str, Any]) -> None:
         kind, data = event.get("type"), object_at(event, "data")
         if kind == "session.skills_loaded":
@@ -87,6 +89,12 @@ class CopilotAgent(CliAgent[Path]):
     requests_to_decision = 1.0  # the skill tool's result arrives before the second request
     credential_vars = ("COPILOT_PROVIDER_API_KEY",)
     endpoint_var = "COPILOT_PROVIDER_BASE_URL"
+    model_environment = (
+        "COPILOT_MODEL",
+        "COPILOT_PROVIDER_BASE_URL",
+        "COPILOT_PROVIDER_TYPE",
+        "COPILOT_PROVIDER_WIRE_API",
+    )
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return CopilotEvents(installed)

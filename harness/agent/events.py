@@ -16,6 +16,7 @@ from typing import Any
 
 from harness import nesting
 
+from .failures import environment_failure
 from .trace import (
     MAX_EVENT_DEPTH,
     NON_JSON_KEEP,
@@ -33,7 +34,17 @@ from .trace import (
 
 
 class EventReader(ABC):
-    """Feed one run's stdout lines in order; read `.trace` at any time, and `finish()` at the end."""
+    """Feed one run's stdout lines in order; read `.trace` at any time, and `finish()` at the end.
+
+    A runtime whose listing points the model at each skill's SKILL.md says `skill_file_decides`: there
+    the first tool call naming exactly one installed `<name>/SKILL.md` is the decision, whether or not
+    the read succeeded (a failed one is kept beside it, `Activation.read_failed`). Its
+    `environment_failures` are the patterns, besides failures.ENVIRONMENT_FAILURES, by which its
+    tools' output says the agent's own environment failed them.
+    """
+
+    skill_file_decides = False
+    environment_failures: tuple[str, ...] = ()
 
     def __init__(self, installed: Mapping[str, Path | str]):
         self.trace = Trace()
@@ -95,10 +106,18 @@ class EventReader(ABC):
     # --- what subclasses record -------------------------------------------------------
 
     def call(
-        self, call_id: str, name: str, input: Any, *, skill: str | None = None, parent: str | None = None
+        self,
+        call_id: str,
+        name: str,
+        input: Any,
+        *,
+        skill: str | None = None,
+        parent: str | None = None,
+        by_file: bool = False,
     ) -> ToolCall:
         """A tool call (`parent`: the subagent's call it runs inside); `skill` is the name it asks
-        the skill tool for, when it is a top-level one."""
+        the skill tool for, when it is a top-level one (`by_file`: the name of the one SKILL.md it
+        reads, where that is the decision)."""
         trace = self.trace
         made = ToolCall(
             id=call_id,
@@ -117,7 +136,7 @@ class EventReader(ABC):
         else:
             trace.dropped_tool_calls += 1
         if skill is not None:
-            self.decide(call_id, skill)
+            self.decide(call_id, skill).by_file = by_file
         return made
 
     def decide(self, call_id: str, raw_name: str) -> Activation:
@@ -137,11 +156,22 @@ class EventReader(ABC):
             made.result_text = cut(text, RESULT_TEXT_KEEP)
             made.is_error = not ok
             made.answered = True
+            if not ok:
+                made.environment_failure = environment_failure(text, self.environment_failures)
+            self.read_decides(made)
         activation = self.activation_by_call.pop(call_id, None)
         if activation is not None:
             activation.confirmed = ok and activation.installed
             activation.error_text = None if ok else cut(text, 500)
             activation.settled = True
+
+    def read_decides(self, made: ToolCall) -> None:
+        """Where `skill_file_decides`: a call naming one installed SKILL.md, before any decision, is it."""
+        if not self.skill_file_decides or made.skill_call or self.trace.activations:
+            return
+        named = skill_read_by(made.read or made.command or "", self.installed)
+        if named is not None:
+            self.decide(made.id, named).by_file = True
 
     def add_usage(self, input_tokens: int = 0, output_tokens: int = 0, cache_read: int = 0) -> None:
         self.trace.usage = self.trace.usage.plus(
@@ -161,3 +191,9 @@ def status_in(text: str) -> int | None:
     """An HTTP status an error message carries (`"code": 429`, `status 503`), if any."""
     match = re.search(r"(?:\"code\"|status(?:Code)?)\W{0,3}([45]\d\d)\b", text)
     return int(match.group(1)) if match else None
+
+
+def skill_read_by(text: str, installed: set[str]) -> str | None:
+    """The one installed skill whose `<name>/SKILL.md` a command or path names, else None."""
+    named = [n for n in installed if re.search(rf"(?:^|[/\s'\"]){re.escape(n)}/SKILL\.md", text)]
+    return named[0] if len(named) == 1 else None

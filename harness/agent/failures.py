@@ -7,6 +7,7 @@ variables.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .spec import PROBE_TIMEOUT_S
@@ -26,6 +27,16 @@ API_STATUS_MEANING = {
     529: "overloaded",
 }
 UNREACHABLE = ("connection", "econnrefused", "unable to connect", "fetch failed")
+# What a tool's output says when the agent's own environment failed it rather than the task: its shell
+# sandbox could not start or refused the call, or a helper the CLI runs is missing. (A missing file the
+# model asked for, or a command it guessed, is the model's doing: "No such file" and "command not found"
+# alone are not among them.)
+ENVIRONMENT_FAILURES = (
+    r"\bbwrap: [^\n]*",
+    r"\bexecvp\b[^\n]*",
+    r"\bsandbox(?:-exec)?\b[^\n]*(?:denied|not permitted|failed|error)[^\n]*",
+    r"\b(?:landlock|seccomp)\b[^\n]*",
+)
 
 
 def unreadable_output(runtime: str, detail: str) -> str:
@@ -97,3 +108,13 @@ def explain_preflight(
     if any(word in said.lower() for word in UNREACHABLE):
         return f"{runtime} cannot reach the API ({said[:200]}): check the network and {endpoint}"
     return f"{runtime} failed a one-word preflight prompt ({trace.failure or 'no detail'})"
+
+
+def environment_failure(text: str, own: Sequence[str] = ()) -> str | None:
+    """The line of a failed tool's output saying the agent's environment failed it (ENVIRONMENT_FAILURES,
+    and the runtime's `own` patterns), or None when it failed for the task's reasons."""
+    for pattern in (*own, *ENVIRONMENT_FAILURES):
+        found = re.search(pattern, text, re.IGNORECASE)
+        if found:
+            return one_line(found.group(0)) or one_line(text)
+    return None

@@ -18,7 +18,7 @@ from harness.jsonfields import object_at
 
 from .events import EventReader, status_in
 from .runtime import CliAgent, writes_allowed
-from .spec import RunSpec
+from .spec import RetryRule, RunSpec
 from .trace import InitInfo, normalise
 
 SKILL_TOOL = "activate_skill"
@@ -36,6 +36,8 @@ READ_TOOLS = {
 
 
 class GeminiEvents(EventReader):
+    skill_file_decides = True  # its listing points the model at each SKILL.md
+
     def __init__(self, installed: Mapping[str, Path | str]):
         super().__init__(installed)
         self.text = ""  # the assistant's current message, streamed in pieces
@@ -65,6 +67,10 @@ class GeminiEvents(EventReader):
             piece = str(event.get("content") or "")
             self.text = self.text + piece if event.get("delta") else piece
             self.trace.final_message = self.text
+        elif kind == "error" and event.get("severity") == "error":
+            # The CLI's own failure, said before its error result (which then carries no message).
+            message = str(event.get("message") or "gemini reported an error")
+            self.fail(message, status_in(message))
         elif kind == "result":
             stats = object_at(event, "stats")
             self.add_usage(
@@ -74,8 +80,9 @@ class GeminiEvents(EventReader):
             )
             if event.get("status") != "success":
                 error = object_at(event, "error")
-                message = str(error.get("message") or "the run failed")
-                self.fail(message, status_in(message))
+                if error or not self.trace.result_errors:
+                    message = str(error.get("message") or "the run failed")
+                    self.fail(message, status_in(message))
 
     def ends_run(self, event: dict[str, Any]) -> bool:
         return event.get("type") == "result"
@@ -86,6 +93,15 @@ class GeminiAgent(CliAgent[Path]):
     requests_to_decision = 2.0  # the follow-up request is already sent when the confirming line appears
     credential_vars = ("GEMINI_API_KEY",)
     endpoint_var = "GOOGLE_GEMINI_BASE_URL"
+    # Under load on large prompts its model stream was seen to end early; the CLI retries that itself
+    # a few times, then gives up with this error: a fresh run usually goes through.
+    retry_on = (
+        RetryRule(
+            r"Model stream ended (?:without a finish reason|with an? (?:empty|invalid))",
+            "gemini's model stream ended early (its CLI gave up on it)",
+        ),
+    )
+    model_environment = ("GEMINI_MODEL", "GOOGLE_GEMINI_BASE_URL")
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return GeminiEvents(installed)

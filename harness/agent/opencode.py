@@ -44,6 +44,8 @@ RG_HINT = (
 
 
 class OpenCodeEvents(EventReader):
+    skill_file_decides = True  # its listing points the model at each SKILL.md
+
     def on_event(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         part = object_at(event, "part")
@@ -92,6 +94,7 @@ class OpenCodeAgent(CliAgent[Path]):
     runtime = "opencode"
     credential_vars = ("OPENAI_API_KEY",)
     endpoint_var = "OPENAI_BASE_URL"
+    model_environment = ("OPENAI_BASE_URL", "OPENAI_MODEL")
     # Measured mean per case (benchmarks/agents_bench.py): the tool line comes once the follow-up
     # request has started, which some cases pay and others do not.
     requests_to_decision = 1.25

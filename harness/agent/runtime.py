@@ -28,7 +28,7 @@ from harness.secrets import Redactor
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
 from .process import Captured, Streamed, capture, stream
-from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
+from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RetryRule, RunSpec, SandboxSupport, probe_timeout
 from .trace import Trace
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
 
@@ -68,6 +68,38 @@ class LocatedCLI:
         return flag in self.optional_flags
 
 
+@dataclass(frozen=True)
+class CliLookup:
+    """Where a runtime's CLI would come from, found without running it (what a dry run says)."""
+
+    runtime: str
+    wanted: str  # the executable looked for: the pinned name, or what the flag or variable gave
+    source: str  # "PATH", "--<runtime>" or "$SKILLSCOPE_<RUNTIME>"
+    pinned: str  # the version skillscope is tested with
+    path: str | None  # where it was found; None: not installed here
+
+    def sentence(self) -> str:
+        """One line naming the CLI a run would use, its pinned version, and whether it is here."""
+        head = f"Agent CLI: {self.runtime} (`{self.wanted}` from {self.source}, pinned {self.pinned})"
+        if self.path is None:
+            return f"{head} is not installed here; a real run needs it: {install_hint(self.runtime)}."
+        return f"{head} was found at {self.path}; a dry run does not start it, so its version is unchecked."
+
+
+def find_cli(runtime: str, explicit: str | None, environ: Mapping[str, str]) -> CliLookup:
+    """`runtime`'s CLI as `--<runtime> PATH`, else `$SKILLSCOPE_<RUNTIME>`, else the pinned
+    executable's name on PATH names it; nothing is run."""
+    variable = f"SKILLSCOPE_{runtime.upper()}"
+    pin = pins()[runtime]
+    wanted = explicit or environ.get(variable) or None
+    source = f"--{runtime}" if explicit else f"${variable}" if wanted else "PATH"
+    name = wanted or pin["bin"]
+    path = shutil.which(name, path=environ.get("PATH")) if "/" not in name else name
+    if path is not None and not Path(path).is_file():
+        path = None
+    return CliLookup(runtime, name, source, pin["version"], path)
+
+
 def locate_cli(
     runtime: str,
     explicit: str | None,
@@ -80,20 +112,14 @@ def locate_cli(
     """`runtime`'s CLI: `--<runtime> PATH`, else `$SKILLSCOPE_<RUNTIME>`, else the pinned
     executable's name on PATH; its `--version` (and, to learn which `optional_flags` it has, its
     `--help`) probed once in `probe_env` (default `environ`), within the command's time."""
-    variable = f"SKILLSCOPE_{runtime.upper()}"
-    binary = pins()[runtime]["bin"]
-    wanted = explicit or environ.get(variable) or None
-    if wanted:
-        path = shutil.which(wanted, path=environ.get("PATH")) if "/" not in wanted else wanted
-        if path is None or not Path(path).is_file():
-            source = f"--{runtime}" if explicit else f"${variable}"
-            raise AgentUnavailable(
-                f"{runtime} CLI not found at {wanted} (from {source}): {install_hint(runtime)}"
-            )
-    else:
-        path = shutil.which(binary, path=environ.get("PATH"))
-        if path is None:
+    found = find_cli(runtime, explicit, environ)
+    path = found.path
+    if path is None:
+        if found.source == "PATH":
             raise AgentUnavailable(f"{runtime} CLI not found on PATH: {install_hint(runtime)}")
+        raise AgentUnavailable(
+            f"{runtime} CLI not found at {found.wanted} (from {found.source}): {install_hint(runtime)}"
+        )
     env = environ if probe_env is None else probe_env
     done = probe(path, "--version", install_hint(runtime), env, deadline, cancel)
     said = done.stdout + done.stderr
@@ -161,6 +187,11 @@ class CliAgent(ABC, Generic[HomeT]):
     shown_home = "<fresh home>"  # how --dry-run shows the throwaway home of `home()`
     credential_vars: tuple[str, ...]  # where its API key comes from: a failed preflight names them
     endpoint_var: str  # the variable naming its API's address
+    # The variables choosing its model or endpoint besides the flags: part of a cached sample's key, so
+    # never a credential (a key is a digest anyone can recompute from its parts).
+    model_environment: tuple[str, ...] = ()
+    # Its CLI's own failures that a fresh run (new workspace, new session) may not repeat: see `retry`.
+    retry_on: tuple[RetryRule, ...] = ()
 
     def __init__(self, cli: LocatedCLI, environ: Mapping[str, str], temp_parent: Path | None = None):
         self.cli, self.path, self.version = cli, cli.path, cli.version
@@ -182,6 +213,16 @@ class CliAgent(ABC, Generic[HomeT]):
         env = cls.probe_env(environ)
         cli = locate_cli(cls.runtime, explicit, environ, deadline, cancel, env, cls.optional_flags)
         return cls(cli, environ, temp_parent)
+
+    @classmethod
+    def stand_in(
+        cls, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+    ) -> tuple[Self, CliLookup]:
+        """For a dry run, which never starts the CLI: an agent as the pinned version would be, at
+        the path where its CLI was found (else its bare name), with where that was."""
+        found = find_cli(cls.runtime, explicit, environ)
+        cli = LocatedCLI(found.path or found.wanted, found.pinned, frozenset(cls.optional_flags))
+        return cls(cli, environ, temp_parent), found
 
     # --- what a runtime says ------------------------------------------------------------
 
@@ -248,6 +289,7 @@ class CliAgent(ABC, Generic[HomeT]):
             reader.trace.notes.extend(notes)
             trace = self.drive(argv, env, spec, reader)
         self.conclude(spec, trace)
+        trace.retryable = next((rule.why for rule in self.retry_on if rule.matches(trace)), None)
         return trace
 
     def drive(self, argv: list[str], env: dict[str, str], spec: RunSpec, reader: EventReader) -> Trace:

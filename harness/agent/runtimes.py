@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 
 from . import claude, codex, copilot, gemini, opencode
+from .runtime import CliAgent, CliLookup
 from .session import Agent
 
 
@@ -35,6 +36,15 @@ CONNECTORS: dict[str, Connect] = {
     "opencode": opencode.connect,
 }
 RUNTIMES = tuple(CONNECTORS)
+
+
+AGENT_CLASSES: dict[str, type[CliAgent[Any]]] = {
+    "claude": claude.ClaudeAgent,
+    "copilot": copilot.CopilotAgent,
+    "codex": codex.CodexAgent,
+    "gemini": gemini.GeminiAgent,
+    "opencode": opencode.OpenCodeAgent,
+}
 DEFAULT_RUNTIME = "claude"
 
 
@@ -50,3 +60,18 @@ def connect_runtime(
     """The named runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and isolated;
     its probes end with the command's `deadline` or `cancel`."""
     return CONNECTORS[runtime](explicit, environ, temp_parent, deadline=deadline, cancel=cancel)
+
+
+def stand_in_runtime(
+    runtime: str, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+) -> tuple[Agent, CliLookup]:
+    """The named runtime as a dry run shows it: its pinned version at the path where its CLI was
+    found (or its bare name), and that lookup; its CLI is never started."""
+    return AGENT_CLASSES[runtime].stand_in(explicit, environ, temp_parent)
+
+
+def model_environment(runtime: str) -> tuple[str, ...]:
+    """The variables through which `runtime`'s CLI chooses its model or endpoint (none for a name
+    that is no runtime)."""
+    known = AGENT_CLASSES.get(runtime)
+    return known.model_environment if known else ()

@@ -1,8 +1,10 @@
 """What every runtime takes and answers besides a Trace: the run's spec, the one error of an agent
-that cannot run, the limit on a probe, and whether a CLI's shell sandbox starts."""
+that cannot run, the limit on a probe, whether a CLI's shell sandbox starts, and the failures of its
+own that earn a run one fresh retry."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,7 +12,7 @@ from pathlib import Path
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 
-from .trace import StopPolicy
+from .trace import StopPolicy, Trace
 
 PROBE_TIMEOUT_S = 60
 
@@ -56,3 +58,17 @@ class SandboxSupport:
 
     def to_json(self) -> dict[str, bool | str | None]:
         return {"available": self.available, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class RetryRule:
+    """A way a runtime's CLI is known to fail on its own (not the API's answer, not a model's choice):
+    a run whose own reported error matches `pattern` gets one fresh retry, and the report says `why`."""
+
+    pattern: str  # searched in the errors the CLI's own stream reported
+    why: str  # the reason the report gives for the retry
+
+    def matches(self, trace: Trace) -> bool:
+        if trace.failure is None or trace.api_error_status is not None or trace.stop_reason == "cancelled":
+            return False
+        return any(re.search(self.pattern, said, re.IGNORECASE) for said in trace.result_errors)

@@ -69,10 +69,18 @@ class Activation:
     parent_tool_use_id: str | None = None
     settled: bool = False  # no later event can change name or confirmation
     error_text: str | None = None  # the tool_result text when the launch failed
+    by_file: bool = False  # the decision is a tool call naming the skill's SKILL.md, not a skill tool
 
     @property
     def installed(self) -> bool:
         return not self.name.startswith("other:")
+
+    @property
+    def read_failed(self) -> str | None:
+        """Why the read of SKILL.md that decided failed (the decision stands), or None."""
+        if self.by_file and self.settled and self.installed and not self.confirmed:
+            return self.error_text or "the read failed and said nothing"
+        return None
 
 
 @dataclass
@@ -89,6 +97,8 @@ class ToolCall:
     written: str | None = None  # the file this call wrote or edited, as the agent named it
     read: str | None = None  # the file (or folder) this call read, listed or searched, as named
     skill_call: bool = False  # a call of the runtime's skill tool
+    # It failed for a reason of the agent's own environment (its sandbox, a missing helper), in its words.
+    environment_failure: str | None = None
 
     @property
     def is_bookkeeping(self) -> bool:
@@ -177,6 +187,9 @@ class Trace:
     # under its config dir): the agent reading one is not leaving its workspace.
     cli_files: list[str] = field(default_factory=list)
     pid: int | None = None  # of the CLI, which led its own process group
+    # The run ended in a failure its runtime declares its own (a RetryRule): why a fresh run may do better.
+    retryable: str | None = None
+    retried: str | None = None  # this is that fresh run: why the first one was retried
     # Counters stay exact even when kept lists are capped.
     event_count: int = 0
     dropped_tool_calls: int = 0
@@ -195,6 +208,11 @@ class Trace:
     def activated(self) -> list[str]:
         """Names of confirmed activations, in order."""
         return [a.name for a in self.activations if a.confirmed]
+
+    @property
+    def environment_failure(self) -> str | None:
+        """The first tool call that failed for a reason of the agent's own environment, in its words."""
+        return next((c.environment_failure for c in self.tool_calls if c.environment_failure), None)
 
     @property
     def failure(self) -> str | None:

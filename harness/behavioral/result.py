@@ -153,6 +153,10 @@ class CaseResult:
     blocked: str | None = None  # a BLOCKED_REASONS code: not graded, and `error` says why
     attempts: list[Attempt] = field(default_factory=list)  # every run of the agent, in order
     sandbox: bool | None = None  # with --sandbox: whether the CLI said its shell sandbox was on
+    # The agent's run failed in a way its runtime declares its own (a RetryRule): why (never reported;
+    # the case runs once more), and, once it did, why it was `retried` (reported).
+    retryable: str | None = None
+    retried: str | None = None
 
     @classmethod
     def from_cache(cls, case: Case, replay: Replay) -> CaseResult:
@@ -176,6 +180,7 @@ class CaseResult:
             cached_from=replay.origin,
             attempts=[Attempt.from_json(a) for a in entry.get("attempts", [])],
             sandbox=entry.get("sandbox"),
+            retried=entry.get("retried"),
         )
 
     @property
@@ -237,6 +242,7 @@ class CaseResult:
             "isolation": [o.to_json() for o in self.isolation],
             "attempts": [a.to_json() for a in self.attempts],
             "sandbox": self.sandbox,
+            "retried": self.retried,
             "files": self.changes.to_json() if self.changes else None,
             "notes": self.notes,
             "cached": self.cached,

@@ -214,10 +214,12 @@ class BehavioralRun:
         return result
 
     def _run_case(self, skill: SkillUnderTest, case: Case, placeholders: dict) -> CaseResult:
-        """A blocked attempt is no evidence: the case runs once more in a fresh workspace, and the
-        report keeps both attempts (a second blocked attempt leaves the case blocked)."""
+        """A blocked attempt is no evidence, nor is one the agent CLI failed on its own (its runtime's
+        RetryRule): the case runs once more in a fresh workspace, and the report keeps both attempts
+        (a second blocked attempt leaves the case blocked)."""
         first = self._attempt(skill, case, placeholders, 1)
-        if first.blocked is None or self.deadline.expired or self.cancel.is_set() or self.budget.reached:
+        again = first.blocked is not None or first.retryable is not None
+        if not again or self.deadline.expired or self.cancel.is_set() or self.budget.reached:
             return first
         return retried(first, self._attempt(skill, case, placeholders, 2))
 
@@ -271,6 +273,7 @@ class BehavioralRun:
             result.notes.append(SANDBOX_OFF_NOTE + why)
         result.notes += trace.notes + _denials(trace)
         result.error = self._run_failure(trace)
+        result.retryable = trace.retryable
         if result.isolation and self.settings.strict_isolation:
             if result.error is not None:
                 result.notes.append(f"the blocked run also failed: {result.error}")
@@ -399,7 +402,12 @@ def retried(first: CaseResult, second: CaseResult) -> CaseResult:
     """The case as its second attempt left it, with both attempts listed and paid for."""
     second.attempts = first.attempts + second.attempts
     second.agent = first.agent.plus(second.agent)
-    second.notes.insert(0, f"attempt 1 was blocked ({first.blocked}) and ran again in a fresh workspace")
+    if first.blocked is not None:
+        said = f"attempt 1 was blocked ({first.blocked}) and ran again in a fresh workspace"
+    else:  # the agent CLI's own failure (its runtime's RetryRule), not the skill's
+        second.retried = first.retryable
+        said = f"attempt 1 failed ({first.error}): {first.retryable}; it ran again in a fresh workspace"
+    second.notes.insert(0, said)
     if second.blocked is not None:
         second.error = f"{second.error} (in both attempts)"
     return second

@@ -466,11 +466,16 @@ def add_paid_run(parser: argparse.ArgumentParser) -> None:
         help="no case starts once the run has spent this much; those cases are reported "
         "not-run and the run fails; 0 turns it off (default: 0)",
     )
+    add_dry_run(parser)
+
+
+def add_dry_run(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dry-run",
         action="store_true",
-        help="print the cases, the room, the exact claude command and an estimate of "
-        "requests, tokens and cost, then stop without sending anything",
+        help="print the cases, the room, the agent CLI it would use, the exact command and an "
+        "estimate of requests, tokens and cost, then stop without sending or starting anything "
+        "(the agent CLI need not be installed)",
     )
 
 

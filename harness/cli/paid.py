@@ -1,4 +1,5 @@
-"""The flags of a paid command read once into its PaidRun, so that nothing past the command sees them."""
+"""The flags of a paid command read once into its PaidRun, so that nothing past the command sees them;
+and the renderers that publish its reports, handed in from this edge."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.model.repo import Repo
 from harness.paid.command import PaidRun, PaidSettings
+from harness.report import publish
 
 
 def paid_run(
@@ -36,6 +38,8 @@ def paid_run(
         sandbox=given.get("sandbox", False),
         extended=given.get("extended", True),
         strict=given.get("strict", False),
-        reports=flags.report_options(args),
     )
-    return PaidRun(settings, ctx, repo, deadline, cancel)
+    reports = flags.report_options(args)
+    return PaidRun(
+        settings, ctx, repo, deadline, cancel, publish=lambda result: publish(result, ctx, reports)
+    )

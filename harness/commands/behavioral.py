@@ -156,7 +156,7 @@ def grade(
         judge_agent=judge,
     )
     if paid.settings.dry_run:
-        return dry_run(paid.ctx, runner, cases)
+        return dry_run(paid.ctx, runner, cases, paid.cli_lines())
     on = f"{ready.runtime} {ready.version}"
     paid.say(f"{len(cases)} case(s) of {', '.join(skills)}, {settings.jobs} at a time; {on}")
     probed = paid.probe_sandbox(ready)
@@ -237,11 +237,14 @@ def seen_model(results: list[CaseResult], side: str) -> str | None:
     return next((getattr(r, side).model for r in results if getattr(r, side).model), None)
 
 
-def dry_run(ctx: Context, runner: BehavioralRun, cases: list[Case]) -> int:
-    """Print what the run would do and cost; nothing is sent (no preflight either)."""
+def dry_run(ctx: Context, runner: BehavioralRun, cases: list[Case], cli: list[str] | None = None) -> int:
+    """Print what the run would do and cost; nothing is sent, nothing started (no preflight either).
+    `cli`: where the agent's and the judge's CLIs are."""
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
     estimate = dryrun.Estimate(samples=len(cases), requests_per_sample=(2, None))
     ctx.out("## Behavioral dry run: nothing was sent")
+    for line in cli or []:
+        ctx.out(line)
     ctx.out(f"Cases ({len(cases)}), each with its own skill installed alone:")
     for case in cases:
         assert case.skill is not None  # a behavioral case belongs to a skill

@@ -355,7 +355,7 @@ def run_modes(
         judge,
     )
     if paid.settings.dry_run:
-        return dry_run(paid.ctx, live, shared, modes)
+        return dry_run(paid.ctx, live, shared, modes, paid.cli_lines())
     on = " and ".join(dict.fromkeys(f"{a.runtime} {a.version}" for a in agents.values()))
     paid.say(
         f"{' and '.join(f'{len(m.cases)} {m.mode}' for m in modes)} case(s) x {live.repeat} on each side, "
@@ -373,13 +373,22 @@ def run_modes(
     return paid.finish_saying_why(result, partial(failure, result))
 
 
-def dry_run(ctx: Context, live: Live, shared: Shared, modes: list[RoutingCompare | BehavioralCompare]) -> int:
-    """Print what the compare would run and cost; nothing is sent (no preflight either), no report."""
+def dry_run(
+    ctx: Context,
+    live: Live,
+    shared: Shared,
+    modes: list[RoutingCompare | BehavioralCompare],
+    cli: list[str] | None = None,
+) -> int:
+    """Print what the compare would run and cost; nothing is sent, nothing started (no preflight
+    either), no report. `cli`: where each CLI it would use is."""
     ctx.out("## Compare dry run: nothing was sent")
     ctx.out(
         f"Baseline {live.baseline}, candidate {live.candidate}; "
         f"{live.repeat} run(s) of each case on each side, interleaved."
     )
+    for line in cli or []:
+        ctx.out(line)
     for mode in modes:
         for line in mode.dry_run(shared):
             ctx.out(line)

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from harness.agent import Agent
 from harness.cancel import Cancellation, on_signals
 from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
 from harness.cli.paid import paid_run
-from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure
+from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure, run_spec
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.repo import Repo
+from harness.paid import dryrun
+from harness.paid.command import PaidRun
+from harness.report.markdown import clip
 
 HELP = "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost"
 # Why a cost run that did not pass failed, when no signal stopped it.
@@ -37,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         case_timeout=Limit(900.0, "limit for one run"),
         max_budget_usd=Limit(5.0, "spend cap per run, passed to claude; 0 turns it off"),
     )
+    flags.add_dry_run(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser, default=1800)
 
@@ -56,6 +62,8 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
     room = rooms(args, repo)
     paid = paid_run(args, ctx, repo, deadline, cancel)
     ready = paid.ready()
+    if paid.settings.dry_run:
+        return dry_run(paid, ready, room, args.prompt, args.repeat)
     paid.say(f"{args.repeat} run(s) on each side ({', '.join(room)}); {ready.runtime} {ready.version}")
     runs = measure(ready, room, args.prompt, paid.agent_settings(), args.repeat, deadline, cancel)
     meta = CostMeta(
@@ -86,3 +94,21 @@ def rooms(args: argparse.Namespace, repo: Repo) -> dict[str, dict]:
     if not skill:
         return {WITH: room}
     return {WITH: room, WITHOUT: {n: p for n, p in room.items() if n != skill}}
+
+
+def dry_run(paid: PaidRun, ready: Agent, room: dict[str, dict], prompt: str, repeat: int) -> int:
+    """Print what the measurement would run; nothing is sent and nothing started, no report."""
+    out = paid.ctx.out
+    out("## Cost dry run: nothing was sent")
+    for line in paid.cli_lines():
+        out(line)
+    out(f"Prompt: {clip(prompt, 80)}")
+    for side, skills in room.items():
+        out(f"  {side}: {', '.join(skills) or 'no skill'} installed; {repeat} run(s) to completion")
+    spec = run_spec(paid.agent_settings(), prompt, Path("<workspace>"), f"{WITH}-1", paid.deadline)
+    argv, env = ready.invocation(spec)
+    out("Command (one fresh workspace per run as its directory, the prompt on stdin):")
+    out(f"  {dryrun.command_text(argv, env)}")
+    for line in dryrun.Estimate(samples=repeat * len(room), requests_per_sample=(1, None)).lines():
+        out(line)
+    return 0

@@ -93,7 +93,10 @@ def route_on_agents(
         for name in agents
     ]
     if paid.settings.dry_run:
-        return max(dry_run(paid.ctx, runner, cases, room, matrix) for runner in runners)
+        return max(
+            dry_run(paid.ctx, runner, cases, room, matrix, paid.cli_lines(runner.agent.runtime))
+            for runner in runners
+        )
     times = f"up to {settings.repeat}, until settled" if settings.adaptive else str(settings.repeat)
     done = []
     for runner in runners:
@@ -183,9 +186,16 @@ def seen_model(outcomes: list[CaseOutcome]) -> str | None:
     return next((s.model for o in outcomes for s in o.samples if s.model), None)
 
 
-def dry_run(ctx: Context, runner: RoutingRun, cases: list[Case], room: list[str], named: bool = False) -> int:
-    """Print what the run would do and cost; nothing is sent (no preflight either). `named`: the agent
-    is one of several, so its name heads its part."""
+def dry_run(
+    ctx: Context,
+    runner: RoutingRun,
+    cases: list[Case],
+    room: list[str],
+    named: bool = False,
+    cli: list[str] | None = None,
+) -> int:
+    """Print what the run would do and cost; nothing is sent, nothing started (no preflight either).
+    `named`: the agent is one of several, so its name heads its part; `cli`: where its CLI is."""
     settings = runner.settings
     samples = settings.repeat
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
@@ -199,6 +209,8 @@ def dry_run(ctx: Context, runner: RoutingRun, cases: list[Case], room: list[str]
         ),
     )
     ctx.out("## Routing dry run: nothing was sent" + (f" ({runner.agent.runtime})" if named else ""))
+    for line in cli or []:
+        ctx.out(line)
     ctx.out(f"Room ({len(room)}): {', '.join(room)}")
     how = f"up to {samples} sample(s), until settled" if settings.adaptive else f"{samples} sample(s)"
     ctx.out(f"Cases ({len(cases)}), {how} each:")

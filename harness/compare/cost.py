@@ -61,6 +61,27 @@ class CostRun:
         }
 
 
+def run_spec(
+    settings: agent.AgentSettings,
+    prompt: str,
+    workspace: Path,
+    name: str,
+    deadline: Deadline,
+    cancel: Cancellation | None = None,
+) -> agent.RunSpec:
+    """One run of `prompt` to completion in `workspace`, its log (if kept) called `name`."""
+    return agent.spec_for(
+        settings,
+        prompt,
+        workspace,
+        permission_mode=PERMISSION_MODE,
+        allowed_tools=AGENT_TOOLS,
+        timeout_s=deadline.cap(settings.case_timeout),
+        keep_log=settings.log_path(name, "jsonl"),
+        cancel=cancel,
+    )
+
+
 def measure(
     runner: agent.Agent,
     rooms: Mapping[str, Mapping[str, Path]],
@@ -82,16 +103,7 @@ def measure(
             return CostRun(side, error=f"not run: the command's --timeout of {deadline.seconds:g} s ran out")
         try:
             with runner.workspace(rooms[side]) as workspace:
-                spec = agent.spec_for(
-                    settings,
-                    prompt,
-                    workspace,
-                    permission_mode=PERMISSION_MODE,
-                    allowed_tools=AGENT_TOOLS,
-                    timeout_s=deadline.cap(settings.case_timeout),
-                    keep_log=settings.log_path(f"{side}-{n + 1}", "jsonl"),
-                    cancel=cancel,
-                )
+                spec = run_spec(settings, prompt, workspace, f"{side}-{n + 1}", deadline, cancel)
                 trace = runner.run(spec)
             return None if trace.stop_reason == "cancelled" else CostRun.of(side, trace)
         except agent.WorkspaceError as exc:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from harness import __version__
+from harness.agent import RUNTIMES, model_environment
 from harness.deadline import now
 from harness.errors import UsageError
 from harness.files import NO_HARD_LINKS
@@ -49,38 +50,6 @@ CHUNK = 1024 * 1024
 BYTECODE = "__pycache__"
 GIT_TIMEOUT_S = 30.0
 
-# The environment variables through which each runtime's CLI chooses its model or endpoint, or changes
-# what a run may do, besides the flags: every one is part of the key. Kept here, by runtime name, while
-# harness/agent/ is being rewritten; once the runtime modules declare these, read them from there.
-# Credentials never belong here: a key is a digest anyone can recompute from its parts.
-MODEL_ENVIRONMENT: dict[str, tuple[str, ...]] = {
-    "claude": (
-        "ANTHROPIC_MODEL",
-        "ANTHROPIC_SMALL_FAST_MODEL",
-        "ANTHROPIC_DEFAULT_OPUS_MODEL",
-        "ANTHROPIC_DEFAULT_SONNET_MODEL",
-        "ANTHROPIC_DEFAULT_HAIKU_MODEL",
-        "ANTHROPIC_BASE_URL",
-        "ANTHROPIC_BEDROCK_BASE_URL",
-        "ANTHROPIC_VERTEX_BASE_URL",
-        "CLAUDE_CODE_USE_BEDROCK",
-        "CLAUDE_CODE_USE_VERTEX",
-        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-        "CLAUDE_CODE_MAX_TURNS",
-        "CLAUDE_CODE_SIMPLE",
-        "CLAUDE_CODE_SAFE_MODE",
-    ),
-    "codex": ("OPENAI_BASE_URL", "OPENAI_MODEL"),
-    "opencode": ("OPENAI_BASE_URL", "OPENAI_MODEL"),
-    "gemini": ("GEMINI_MODEL", "GOOGLE_GEMINI_BASE_URL"),
-    "copilot": (
-        "COPILOT_MODEL",
-        "COPILOT_PROVIDER_BASE_URL",
-        "COPILOT_PROVIDER_TYPE",
-        "COPILOT_PROVIDER_WIRE_API",
-    ),
-}
-
 
 def key_of(kind: str, parts: Mapping[str, Any]) -> str:
     """The key of a `kind` sample ("routing", "behavioral") whose inputs are `parts`."""
@@ -94,13 +63,14 @@ def canonical(value: Any) -> bytes:
 
 
 def chosen_by_environment(runtime: str, environ: Mapping[str, str]) -> dict[str, str | None]:
-    """What `runtime`'s CLI reads from `environ` to choose its model and endpoint; an endpoint's user
-    and password are left out, so no credential reaches a key."""
+    """What `runtime`'s CLI reads from `environ` to choose its model and endpoint (the variables its
+    runtime module declares); an endpoint's user and password are left out, so no credential reaches a
+    key."""
     return {
         name: without_credentials(environ[name])
         if name.endswith("_URL") and environ.get(name)
         else environ.get(name)
-        for name in MODEL_ENVIRONMENT.get(runtime, ())
+        for name in model_environment(runtime)
     }
 
 
@@ -300,7 +270,7 @@ def signature(secret: bytes, key: str, origin: Mapping[str, Any], sample: Mappin
 class ResultCache:
     """Graded samples by key under one folder; safe for threads and for two runs at once.
 
-    `origin` is the run storing entries; `environ` is read once, for the variables of MODEL_ENVIRONMENT
+    `origin` is the run storing entries; `environ` is read once, for the variables each runtime declares
     and $SKILLSCOPE_CACHE_KEY."""
 
     def __init__(self, folder: Path, origin: Origin | None = None, environ: Mapping[str, str] | None = None):
@@ -308,7 +278,7 @@ class ResultCache:
         self.folder = Path(folder)
         self.origin = origin or Origin(now())
         self.signing = SigningKey(self.folder / KEY_FILE, environ.get(KEY_ENV))
-        self.chosen = {runtime: chosen_by_environment(runtime, environ) for runtime in MODEL_ENVIRONMENT}
+        self.chosen = {runtime: chosen_by_environment(runtime, environ) for runtime in RUNTIMES}
         self.write_error: str | None = None  # the first failed write, said once in the report
         self.rejected: set[str] = set()  # keys whose entry failed verification, said once in the report
         self._lock = threading.Lock()

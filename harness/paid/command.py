@@ -29,7 +29,6 @@ from harness.paid.cache import Origin, ResultCache, agent_identity, chosen_by_en
 from harness.paid.meta import AgentRunMeta
 from harness.paid.sandbox import SandboxUse, probe
 from harness.paid.spend import RunBudget
-from harness.report import ReportOptions, Result, publish
 
 # What `probe_sandbox` answers when --sandbox was not given: nothing was asked of the CLI.
 NOT_PROBED: tuple[bool | None, str | None] = (None, None)
@@ -59,7 +58,21 @@ class PaidSettings:
     sandbox: bool = False
     extended: bool = True
     strict: bool = False
-    reports: ReportOptions = field(default_factory=ReportOptions)
+
+
+class Result(Protocol):
+    """A command's result as the run hands it to be published: its reports are the edge's to render."""
+
+    command: str
+
+    @property
+    def passed(self) -> bool: ...
+
+    def to_json(self) -> dict: ...
+
+
+# Writes every report of a result where the command's report flags say (the edge's renderers).
+Publish = Callable[[Result], object]
 
 
 class WithHalt(Protocol):
@@ -86,14 +99,24 @@ class ShownRun(Protocol):
 
 
 class PaidRun:
-    """One command's paid run over `repo`, bounded by `deadline` and stopped by `cancel`."""
+    """One command's paid run over `repo`, bounded by `deadline` and stopped by `cancel`; `publish`
+    writes a result's reports (the edge hands it in, so nothing here knows a renderer)."""
 
     def __init__(
-        self, settings: PaidSettings, ctx: Context, repo: Repo, deadline: Deadline, cancel: Cancellation
+        self,
+        settings: PaidSettings,
+        ctx: Context,
+        repo: Repo,
+        deadline: Deadline,
+        cancel: Cancellation,
+        *,
+        publish: Publish,
     ):
         self.settings, self.ctx, self.repo = settings, ctx, repo
+        self.publish = publish  # the command's reports of a result, written where its flags say
         self.deadline, self.cancel = deadline, cancel
         self.readied: dict[str, agent.Agent] = {}  # runtime -> its agent, once ready
+        self.looked_up: dict[str, agent.CliLookup] = {}  # a dry run's runtimes -> where their CLI is
         made_by = Origin(deadline.started_at)
         self._results = ResultCache(settings.cache, made_by, ctx.environ) if settings.cache else None
         self._budget = RunBudget(settings.max_run_usd)  # the whole command's cap, every agent together
@@ -105,14 +128,18 @@ class PaidRun:
         self.ctx.err(f"[{self.settings.command}] {line}")
 
     def ready(self, runtime: str | None = None) -> agent.Agent:
-        """The agent located, isolated and (unless --skip-preflight, or a dry run, which sends nothing)
-        proven able to reach its API, its probes bounded by the --timeout and ended by a cancelling
-        signal. `runtime` defaults to the first --agent names; each is readied once, whatever roles
-        it plays. AgentNotReady when it cannot run."""
+        """The agent located, isolated and (unless --skip-preflight) proven able to reach its API, its
+        probes bounded by the --timeout and ended by a cancelling signal; on a dry run, a stand-in
+        whose CLI is only looked for (see `cli_lines`). `runtime` defaults to the first --agent
+        names; each is readied once, whatever roles it plays. AgentNotReady when it cannot run."""
         name = runtime or self.settings.agents[0]
         if name in self.readied:
             return self.readied[name]
         settings, deadline, cancel = self.settings, self.deadline, self.cancel
+        if settings.dry_run:  # sends nothing and starts nothing: the CLI need not even be installed
+            stand_in, found = agent.stand_in_runtime(name, settings.executables.get(name), self.ctx.environ)
+            self.readied[name], self.looked_up[name] = stand_in, found
+            return stand_in
         try:
             ready = agent.connect_runtime(
                 name, settings.executables.get(name), self.ctx.environ, deadline=deadline, cancel=cancel
@@ -123,6 +150,10 @@ class PaidRun:
             raise AgentNotReady(str(exc)) from None
         self.readied[name] = ready
         return ready
+
+    def cli_lines(self, *runtimes: str) -> list[str]:
+        """A dry run's sentence on each CLI it would use (default: every runtime readied)."""
+        return [self.looked_up[name].sentence() for name in runtimes or self.looked_up]
 
     def not_ready(self, error: AgentNotReady, selected: int, result: Callable[[Halt], Result]) -> int:
         """The end of a run whose agent could not start: still a report (`result` of the halt), for a CI
@@ -278,9 +309,6 @@ class PaidRun:
     def run_meta(self) -> RunMeta:
         """The report's head: this command over the repo, from when the deadline started until now."""
         return RunMeta.of(self.settings.command, self.repo, self.deadline)
-
-    def publish(self, result: Result) -> None:
-        publish(result, self.ctx, self.settings.reports)
 
     def finish(self, result: Result) -> int:
         """Publish `result`'s reports; 130 or 143 after a cancelling signal, else 0 when it passed, 1 if

@@ -104,6 +104,17 @@ def markdown(result: BehavioralResult) -> str:
                 [(c.case.id, where(c.case), c.blocked, clip(attempts_text(c), 300)) for c in blocked],
             )
         )
+    again = [c for c in result.cases if c.retried]
+    if again:
+        lines += [
+            "",
+            "### Retried cases",
+            "",
+            "The agent CLI failed on its own in the first attempt (not the skill's doing), so the case "
+            "ran once more in a fresh workspace and session; the status is the second attempt's.",
+            "",
+        ]
+        lines.append(table(["case", "why", "status"], [(c.case.id, c.retried, c.status) for c in again]))
     outside = [c for c in result.cases if c.isolation or c.left_workspace_before]
     if outside:
         lines += [
@@ -180,10 +191,14 @@ def replayed(result: BehavioralResult) -> str | None:
 def headline(result: BehavioralResult) -> str:
     counts = result.counts()
     from_cache = replayed(result)
+    again = sum(1 for c in result.cases if c.retried)
+    retries = f"; {again} retried after its agent CLI failed on its own" if again else ""
     return (
         (
             f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
-            f"{counts['errors']} errored{_blocked(counts)}" + (f"; {from_cache}" if from_cache else "")
+            f"{counts['errors']} errored{_blocked(counts)}"
+            + retries
+            + (f"; {from_cache}" if from_cache else "")
         )
         + f"; {result.meta.sandbox.headline()}"
         + quarantined.headline_note(result.meta.quarantine)
@@ -207,6 +222,9 @@ def findings(result: BehavioralResult) -> list[Finding]:
                 f"behavioral case `{c.case.id}`: the agent worked outside its workspace ({paths}); graded "
                 "anyway because --no-strict-isolation is set"
             )
+            out.append(finding.warning("behavioral", c.case.source, message, c.case.line))
+        if c.retried:
+            message = f"behavioral case `{c.case.id}` was run once more in a fresh workspace: {c.retried}"
             out.append(finding.warning("behavioral", c.case.source, message, c.case.line))
         if c.status == PASS:
             continue
@@ -245,6 +263,7 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
             output="\n".join(
                 [f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}" for k in c.checks]
                 + ([replays.sample_line(c.cached_from)] if c.cached else [])
+                + ([f"retried once, fresh: {c.retried}"] if c.retried else [])
             )
             or None,
         )

@@ -129,6 +129,29 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
     if flaky:
         lines += ["", "### Flaky cases", "", "Their samples disagreed; the verdict is the majority.", ""]
         lines.append(table(["case", "verdict", "samples", "trigger rate"], [_flaky_row(c) for c in flaky]))
+    unread = [o for o in result.outcomes if o.read_failed]
+    if unread:
+        lines += ["", "### Decided by a failed SKILL.md read", ""]
+        lines.append(
+            "The agent asked to read the skill's SKILL.md, which is its decision, but its tools failed to "
+            "read it (often the agent's own sandbox): the verdict stands, the skill never reached it."
+        )
+        lines.append("")
+        lines.append(
+            table(
+                ["case", "decided", "why the read failed"],
+                [(o.case.id, o.observed, clip(o.read_failed or "", 300)) for o in unread],
+            )
+        )
+    again = [o for o in result.outcomes if o.retried]
+    if again:
+        lines += ["", "### Retried cases", ""]
+        lines.append(
+            "A run failed in a way its agent CLI is known to fail on its own (not a decision), so it ran "
+            "once more in a fresh workspace and session; the verdict is the second run's."
+        )
+        lines.append("")
+        lines.append(table(["case", "why", "verdict"], [(o.case.id, o.retried, o.verdict) for o in again]))
     errored = [o for o in result.outcomes if not o.graded]
     if errored:
         lines += ["", "### Errored cases (not graded)", ""]
@@ -236,10 +259,16 @@ def headline(result: RoutingResult | LexicalResult) -> str:
         return routing_lexical.headline(result)
     totals = result.totals()
     from_cache = replayed(result)
+    unread = sum(1 for o in result.outcomes if o.read_failed)
+    failed_reads = f"; {unread} decided by a SKILL.md read that failed" if unread else ""
+    again = sum(1 for o in result.outcomes if o.retried)
+    failed_reads += f"; {again} retried after its agent CLI failed on its own" if again else ""
     return (
         (
             f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
-            f"{totals['cases']} case(s); {result.gate.reason}" + (f"; {from_cache}" if from_cache else "")
+            f"{totals['cases']} case(s); {result.gate.reason}"
+            + failed_reads
+            + (f"; {from_cache}" if from_cache else "")
         )
         + quarantined.headline_note(result.meta.quarantine)
         + halt_note(result.meta.halt)
@@ -269,6 +298,15 @@ def misses(result: RoutingResult) -> list[Finding]:
     out = []
     held = quarantined.by_id(result.meta.quarantine)
     for o in result.outcomes:
+        if o.read_failed:
+            message = (
+                f"routing case `{o.case.id}` was decided ({o.observed}) by a request to read its SKILL.md "
+                f"that failed: {o.read_failed}; the decision stands, but the skill never reached the agent"
+            )
+            out.append(finding.warning("routing", o.case.source, message, o.case.line))
+        if o.retried:
+            message = f"routing case `{o.case.id}` was run once more, fresh: {o.retried}"
+            out.append(finding.warning("routing", o.case.source, message, o.case.line))
         if o.passed:
             continue
         kept = result.meta.keep_logs
@@ -317,7 +355,7 @@ def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
             failure=None if o.passed or not o.graded else failure_text(o),
             file=o.case.source,
             line=o.case.line,
-            output=replayed_samples(o),
+            output=case_output(o),
         )
         for o in result.outcomes
     ]
@@ -334,3 +372,11 @@ def replayed_samples(o: CaseOutcome) -> str | None:
         if s.cached
     ]
     return "\n".join(lines) or None
+
+
+def case_output(o: CaseOutcome) -> str | None:
+    """A JUnit case's output: its replayed samples, a retry and a failed read that decided."""
+    lines = [replayed_samples(o) or ""]
+    lines.append(f"retried once, fresh: {o.retried}" if o.retried else "")
+    lines.append(f"decided by a SKILL.md read that failed: {o.read_failed}" if o.read_failed else "")
+    return "\n".join(line for line in lines if line) or None

@@ -92,6 +92,16 @@ class CaseOutcome:
         return f"expected {self.expected or 'no skill'} -> {got}"
 
     @property
+    def read_failed(self) -> str | None:
+        """Why the failed SKILL.md read that decided a sample failed (the first such), or None."""
+        return next((s.read_failed for s in self.samples if s.read_failed and not s.error), None)
+
+    @property
+    def retried(self) -> str | None:
+        """Why a sample of this case was run a second time (the first such), or None."""
+        return next((s.retried for s in self.samples if s.retried), None)
+
+    @property
     def error(self) -> str | None:
         if self.graded:
             return None
@@ -205,7 +215,12 @@ def gate(
         return Gate(False, f"{len(not_run)} case(s) did not run: {why}")
     graded = [o for o in counted(outcomes, strict) if o.graded]
     if not graded:
-        return Gate(False, "no case was graded (every case errored), so the run says nothing about routing")
+        # Name the cause when one is shared (an agent whose own sandbox fails every tool, say).
+        causes = {o.error for o in outcomes if o.error}
+        cause = f": {next(iter(causes))}" if len(causes) == 1 else ""
+        return Gate(
+            False, f"no case was graded (every case errored{cause}), so the run says nothing about routing"
+        )
     expected_activations = sum(1 for o in graded if o.expected)
     # Any sample counts: with --repeat, a skill that fired in a minority of samples still fired.
     if expected_activations and not any(s.observed for o in graded for s in o.samples):

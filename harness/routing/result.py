@@ -170,6 +170,8 @@ def case_json(o: CaseOutcome) -> dict:
         "trigger_rate": rate,
         "trigger_rate_ci95": list(interval) if interval else None,
         "samples": [s.to_json(o.expected) for s in o.samples],
+        "read_failed": o.read_failed,
+        "retried": o.retried,
     }
 
 

@@ -64,12 +64,25 @@ def sample_from(trace: agent.Trace) -> Sample:
         visible_skills=init.skills_without_builtins if init else [],
         model=init.model if init else None,
     )
+    sample.retried = trace.retried
     if trace.decision is not None:
-        sample.observed = trace.decision.name
+        # Asking for a skill's SKILL.md is the decision even when the agent's tools failed to read it.
+        sample.observed, sample.read_failed = trace.decision.name, trace.decision.read_failed
+    elif trace.environment_failure and not trace.error:
+        sample.error = environment_error(trace.environment_failure)
     elif trace.error or trace.stop_reason not in GRADED_WITHOUT_ACTIVATION:
         stopped = f"the run ended without a routing decision (stopped: {trace.stop_reason})"
         sample.error = trace.failure or stopped
     return sample
+
+
+def environment_error(cause: str) -> str:
+    """The error of a run that decided nothing while the agent's own environment failed its tools:
+    the skills are not to blame, so it is never a miss."""
+    return (
+        f"no routing decision could be seen: the agent's tools failed in its own environment ({cause}); "
+        "fix the agent's sandbox or install the helper it runs, then rerun"
+    )
 
 
 class RoutingRun:
@@ -190,27 +203,42 @@ class RoutingRun:
             )
         timeout = self.deadline.cap(self.settings.case_timeout)
         try:
-            with self.agent.workspace(self.room) as workspace:
-                trace = self.agent.run(self.spec(outcome.case, workspace, index, timeout))
+            trace = self._agent_run(outcome.case, index, timeout)
+            first = trace
+            if trace.retryable and not (self.deadline.expired or self.cancel.is_set()):
+                # The runtime's own failure, not a decision: once more in a fresh workspace and session.
+                timeout = self.deadline.cap(self.settings.case_timeout)
+                trace = self._agent_run(outcome.case, index, timeout, retry=True)
+                trace.retried = first.retryable
             with self._lock:
                 self.notes.extend(n for n in trace.notes if n not in self.notes)
         except agent.WorkspaceError as exc:
             return Sample(error=f"could not stage the workspace: {exc}", stop_reason="error")
         sample = sample_from(trace)
+        if first is not trace:  # the failed run was paid for too
+            sample.input_tokens += first.usage.input_tokens
+            sample.output_tokens += first.usage.output_tokens
+            if first.cost_usd is not None:
+                sample.cost_usd = (sample.cost_usd or 0.0) + first.cost_usd
         if trace.stop_reason == "timeout" and timeout < self.settings.case_timeout:
             sample.error = f"stopped when the command's --timeout of {self.deadline.seconds:g} s ran out"
         return sample
 
+    def _agent_run(self, case: Case, index: int, timeout: float, retry: bool = False) -> agent.Trace:
+        with self.agent.workspace(self.room) as workspace:
+            return self.agent.run(self.spec(case, workspace, index, timeout, retry))
+
     def spec(
-        self, case: Case, workspace: Path, index: int = 0, timeout: float | None = None
+        self, case: Case, workspace: Path, index: int = 0, timeout: float | None = None, retry: bool = False
     ) -> agent.RunSpec:
-        """The run of one sample: stopped at the decision, or when a tool budget is spent."""
+        """The run of one sample: stopped at the decision, or when a tool budget is spent. A retry
+        keeps its own log."""
         return agent.spec_for(
             self.settings,
             case.prompt,
             workspace,
             timeout_s=self.settings.case_timeout if timeout is None else timeout,
-            keep_log=self._log_path(case, index),
+            keep_log=self._log_path(case, index, ".retry" if retry else ""),
             cancel=self.cancel,
             stop=agent.stop_at_decision(self.settings.max_tool_calls, self.settings.max_inspection_calls),
             stop_after_skill=True,
@@ -223,6 +251,6 @@ class RoutingRun:
         replay = self.results.get(self.sample_key(case, index)) if self.results is not None else None
         return Sample.from_cache(replay) if replay is not None else None
 
-    def _log_path(self, case: Case, index: int) -> Path | None:
+    def _log_path(self, case: Case, index: int, kind: str = "") -> Path | None:
         sample = f"-{index + 1}" if self.settings.repeat > 1 else ""
-        return self.settings.log_path(case.id + sample, "jsonl")
+        return self.settings.log_path(case.id + sample, kind.lstrip(".") + ".jsonl" if kind else "jsonl")

@@ -22,7 +22,7 @@ UNGRADED = (ERROR, NOT_RUN)
 # A case's verdict is its samples' majority, so repeats decide on which side of one half it lies.
 DECISION_THRESHOLD = 0.5
 # What a cache entry leaves out: how this run came by the sample, and errors, which are never stored.
-NOT_STORED = ("cached", "cached_from", "not_run", "error")
+NOT_STORED = ("cached", "cached_from", "not_run", "error", "retried")
 # When samples disagree evenly, the case is held to the stricter reading.
 SEVERITY = {
     NOT_RUN: -1,
@@ -62,6 +62,9 @@ class Sample:
     cached: bool = False  # reused from the result cache, not run now
     cached_from: Origin | None = None  # the run that made it, when reused
     not_run: bool = False  # never started: the run's spend cap was reached (`error` says so)
+    # The decision was a tool call naming the skill's SKILL.md whose read failed: why, in the tool's words.
+    read_failed: str | None = None
+    retried: str | None = None  # run twice: the first run failed in a way its runtime declares its own
 
     def verdict(self, expected: str | None) -> str:
         if self.not_run:
@@ -93,6 +96,8 @@ class Sample:
             "cost_usd": self.cost_usd,
             "cached": self.cached,
             "cached_from": self.cached_from.to_json() if self.cached_from else None,
+            "read_failed": self.read_failed,
+            "retried": self.retried,
         }
 
 

@@ -38,6 +38,7 @@ class Reply:
     delay_s: float = 0.0  # wait before the first byte
     hang: bool = False  # never answer (until the server stops)
     malformed: bool = False  # break the SSE stream after the first event
+    cut_short: bool = False  # end the stream after its first event, as an overloaded server may
     model: str | None = None
 
     @property
@@ -57,6 +58,7 @@ class Reply:
             delay_s=self.delay_s,
             hang=self.hang,
             malformed=self.malformed,
+            cut_short=self.cut_short,
             model=self.model,
         )
 
@@ -122,6 +124,11 @@ def hang() -> Reply:
 
 def malformed() -> Reply:
     return Reply(text="this stream breaks", malformed=True)
+
+
+def cut_short() -> Reply:
+    """A reply whose stream stops after its first piece: no closing frame, no finish reason."""
+    return Reply(text="this answer is cut short before it ends", cut_short=True)
 
 
 DONE = Reply(text="done.")

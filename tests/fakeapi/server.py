@@ -299,6 +299,10 @@ class _Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 self._chunk(b"")
                 return
+            if reply.cut_short:
+                self.close_connection = True
+                self._chunk(b"")
+                return
         self._chunk(b"")
 
     def _chunk(self, data: bytes) -> None:

@@ -18,7 +18,8 @@ from harness.routing.runner import RoutingSettings
 def paid(tmp_path: Path, **flags) -> PaidRun:
     ctx = Context(environ={}, cwd=tmp_path, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
     settings = PaidSettings(command="routing", **flags)
-    return PaidRun(settings, ctx, Repo(root=tmp_path, globs=["*"]), Deadline(0), Cancellation())
+    repo = Repo(root=tmp_path, globs=["*"])
+    return PaidRun(settings, ctx, repo, Deadline(0), Cancellation(), publish=lambda result: None)
 
 
 def test_agent_settings_hold_the_shared_flags_and_a_command_s_own_win(tmp_path):

@@ -1,0 +1,104 @@
+"""A dry run needs no agent CLI: with none installed, each paid command still says what it would run,
+which CLI it would look for (its pinned version) and that it is not here, and exits 0."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from harness.agent.runtime import pins
+from tests.support.helpers import make_skill, run_cli
+from tests.support.hermetic import git_isolation
+
+RUNTIMES = ("claude", "codex", "copilot", "gemini", "opencode")
+# A closed loopback port: were anything sent, it would fail rather than reach a model.
+NOWHERE = "http://127.0.0.1:9"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """Two skills committed (compare's baseline is HEAD)."""
+    root = tmp_path / "repo"
+    make_skill(root, "alpha")
+    make_skill(root, "beta")
+    for args in (
+        ("init", "-q"),
+        ("add", "-A"),
+        ("-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "s"),
+    ):
+        subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    return root
+
+
+def bare_env(tmp_path: Path) -> dict[str, str]:
+    """A PATH holding git alone (compare reads the baseline with it), and no SKILLSCOPE_<AGENT>."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    git = shutil.which("git")
+    assert git is not None
+    (bin_dir / "git").symlink_to(git)
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    env = {"PATH": str(bin_dir), "HOME": str(home), **git_isolation()}
+    env.update(ANTHROPIC_BASE_URL=NOWHERE, ANTHROPIC_API_KEY="k", OPENAI_BASE_URL=NOWHERE, OPENAI_API_KEY="k")
+    return env
+
+
+COMMANDS = {
+    "routing": ["routing", "--routing-room", "all", "--only", "alpha-pos-1"],
+    "behavioral": ["behavioral", "--skill", "alpha", "--only", "alpha-pos-1"],
+    "compare": ["compare", "--skill", "alpha", "--only", "alpha-pos-1", "--mode", "routing"],
+    "cost": ["cost", "Please do the alpha job.", "--skill", "alpha"],
+}
+
+
+@pytest.mark.parametrize("command", list(COMMANDS))
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_dry_run_without_the_agent_cli_says_which_it_would_use_and_exits_0(
+    tmp_path, repo, runtime, command
+):
+    env = bare_env(tmp_path)
+    assert all(shutil.which(pins()[name]["bin"], path=env["PATH"]) is None for name in RUNTIMES)
+    argv = [*COMMANDS[command], "--repo", str(repo), "--agent", runtime, "--dry-run", "--model", "m"]
+    done = run_cli(argv, cwd=repo, environ=env)
+    pin = pins()[runtime]
+    said = f"Agent CLI: {runtime} (`{pin['bin']}` from PATH, pinned {pin['version']}) is not installed here"
+    assert done.code == 0, done.stderr[-2000:]
+    assert said in done.stdout
+    assert f"npm install -g {pin['package']}@{pin['version']}" in done.stdout
+    assert "nothing was sent" in done.stdout
+    assert not (repo / ".skillscope" / "runs").exists()  # no report either
+
+
+def test_a_dry_run_says_where_it_found_the_cli_and_does_not_start_it(tmp_path, repo):
+    env = bare_env(tmp_path)
+    # An executable that would leave a mark if the dry run ran it (even for --version).
+    fake = tmp_path / "bin" / "claude"
+    mark = tmp_path / "started"
+    fake.write_text(f"#!/bin/sh\ntouch {mark}\necho 2.1.332\n", encoding="utf-8")
+    fake.chmod(0o755)
+    done = run_cli(
+        ["routing", "--repo", str(repo), "--routing-room", "all", "--dry-run"], cwd=repo, environ=env
+    )
+    assert done.code == 0, done.stderr[-2000:]
+    pinned = pins()["claude"]["version"]
+    assert f"Agent CLI: claude (`claude` from PATH, pinned {pinned}) was found at {fake}" in done.stdout
+    assert f" {fake} -p " in done.stdout  # the command it would run uses what was found
+    assert not mark.exists()
+
+
+def test_a_cli_named_by_its_variable_is_looked_for_there(tmp_path, repo):
+    env = {**bare_env(tmp_path), "SKILLSCOPE_GEMINI": str(tmp_path / "nowhere" / "gemini")}
+    done = run_cli(
+        ["routing", "--repo", str(repo), "--routing-room", "all", "--agent", "gemini", "--dry-run"],
+        cwd=repo,
+        environ=env,
+    )
+    assert done.code == 0, done.stderr[-2000:]
+    assert f"`{tmp_path / 'nowhere' / 'gemini'}` from $SKILLSCOPE_GEMINI" in done.stdout
+    assert "is not installed here" in done.stdout
+    assert os.environ.get("SKILLSCOPE_GEMINI") != env["SKILLSCOPE_GEMINI"]
