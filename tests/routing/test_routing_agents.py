@@ -11,6 +11,7 @@ from harness import schemas
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
 from tests.support.routing import CaseRouter, prompt_of, route, routing_env, skills_repo
+from tests.support.sandbox import path_without, require_bubblewrap
 
 AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
 
@@ -34,7 +35,14 @@ def skill_call(name: str):
 
 
 @pytest.mark.usefixtures("private_temp")
-def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path, env):
+@pytest.mark.parametrize("bubblewrap", ["present", "absent"])
+def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path, env, bubblewrap):
+    """With bubblewrap on PATH (Codex then runs its shell in it, claude's sandbox could start) and
+    without it, every agent decides the same: no runtime's own sandbox is graded as the skill's miss."""
+    if bubblewrap == "present":
+        require_bubblewrap()
+    else:
+        env = {**env, "PATH": str(path_without("bwrap", env["PATH"], tmp_path / "no-bwrap"))}
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
 
     def codex_misroutes(request):  # one agent disagrees on one case
