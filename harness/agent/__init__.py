@@ -16,6 +16,7 @@ from .claude import (
 )
 from .claude_events import ClaudeEvents
 from .events import EventReader
+from .failures import ENVIRONMENT_FIX
 from .runtime import CliAgent, CliLookup, LocatedCLI
 from .runtimes import DEFAULT_RUNTIME, RUNTIMES, connect_runtime, model_environment, stand_in_runtime
 from .session import Agent, AgentSettings, log_path, spec_for
@@ -41,6 +42,7 @@ __all__ = [
     "CliLookup",
     "EventReader",
     "DEFAULT_RUNTIME",
+    "ENVIRONMENT_FIX",
     "RUNTIMES",
     "LocatedCLI",
     "InitInfo",

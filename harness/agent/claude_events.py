@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .events import EventReader
+from .failures import environment_failure
 from .trace import RESULT_TEXT_KEEP, SKILL_TOOL, Activation, InitInfo, Trace, Usage, cut, normalise
 
 BASE_DIR_PREFIX = "Base directory for this skill:"
@@ -146,6 +147,8 @@ class ClaudeEvents(EventReader):
             call.result_text = cut(text, RESULT_TEXT_KEEP)
             call.is_error = is_error
             call.answered = True
+            if is_error:
+                call.environment_failure = environment_failure(text, self.environment_failures)
         activation = self.activation_by_call.pop(tool_use_id, None)
         if activation is None:
             return

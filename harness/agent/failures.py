@@ -26,6 +26,8 @@ API_STATUS_MEANING = {
     504: "gateway timeout",
     529: "overloaded",
 }
+# The fix for a run whose tools failed in the agent's own environment (ENVIRONMENT_FAILURES).
+ENVIRONMENT_FIX = "fix the agent's sandbox or install the helper it runs, then rerun"
 UNREACHABLE = ("connection", "econnrefused", "unable to connect", "fetch failed")
 # What a tool's output says when the agent's own environment failed it rather than the task: its shell
 # sandbox could not start or refused the call, or a helper the CLI runs is missing. (A missing file the

@@ -272,7 +272,7 @@ class BehavioralRun:
             why = trace.sandbox_reason or "claude gave no reason"
             result.notes.append(SANDBOX_OFF_NOTE + why)
         result.notes += trace.notes + _denials(trace)
-        result.error = self._run_failure(trace)
+        result.error = self._run_failure(trace) or environment_error(trace)
         result.retryable = trace.retryable
         if result.isolation and self.settings.strict_isolation:
             if result.error is not None:
@@ -411,6 +411,18 @@ def retried(first: CaseResult, second: CaseResult) -> CaseResult:
     if second.blocked is not None:
         second.error = f"{second.error} (in both attempts)"
     return second
+
+
+def environment_error(trace: agent.Trace) -> str | None:
+    """Why a run whose tools failed in the agent's own environment (its sandbox, a missing helper) is not
+    graded, or None: what it did says nothing of the skill, so it is never a fail (nor a pass)."""
+    cause = trace.environment_failure
+    if cause is None:
+        return None
+    return (
+        f"not graded: the agent's tools failed in its own environment ({cause}), so its run is no "
+        f"evidence about the skill; {agent.ENVIRONMENT_FIX}"
+    )
 
 
 class Interrupted(Exception):

@@ -29,6 +29,7 @@ class CostRun:
     cache_read_tokens: int = 0
     cost_usd: float | None = None
     error: str | None = None
+    retried: str | None = None  # why it ran twice: its first attempt failed the way its agent CLI does
 
     @classmethod
     def of(cls, side: str, trace: agent.Trace) -> CostRun:
@@ -43,6 +44,7 @@ class CostRun:
             cache_read_tokens=trace.usage.cache_read_input_tokens,
             cost_usd=trace.cost_usd,
             error=trace.failure,
+            retried=trace.retried,
         )
 
     def to_json(self) -> dict:
@@ -58,6 +60,7 @@ class CostRun:
             "cache_read_tokens": self.cache_read_tokens,
             "cost_usd": self.cost_usd,
             "error": self.error,
+            "retried": self.retried,
         }
 
 
@@ -92,8 +95,13 @@ def measure(
     cancel: Cancellation,
 ) -> list[CostRun]:
     """Each side's room `repeat` times, interleaved (with, without, with, ...) on one pool; a run
-    a cancelling signal stopped is left out (it did not finish)."""
+    a cancelling signal stopped is left out (it did not finish). A run its agent CLI failed on its own
+    (the runtime's RetryRule) runs once more, fresh, and is measured by that second run."""
     order = [(side, n) for n in range(repeat) for side in rooms]
+
+    def attempt(side: str, log: str) -> agent.Trace:
+        with runner.workspace(rooms[side]) as workspace:
+            return runner.run(run_spec(settings, prompt, workspace, log, deadline, cancel))
 
     def one(run: tuple[str, int]) -> CostRun | None:
         side, n = run
@@ -102,9 +110,11 @@ def measure(
         if deadline.expired:
             return CostRun(side, error=f"not run: the command's --timeout of {deadline.seconds:g} s ran out")
         try:
-            with runner.workspace(rooms[side]) as workspace:
-                spec = run_spec(settings, prompt, workspace, f"{side}-{n + 1}", deadline, cancel)
-                trace = runner.run(spec)
+            trace = attempt(side, f"{side}-{n + 1}")
+            if trace.retryable and not (deadline.expired or cancel.is_set()):
+                why = trace.retryable
+                trace = attempt(side, f"{side}-{n + 1}.retry")
+                trace.retried = why
             return None if trace.stop_reason == "cancelled" else CostRun.of(side, trace)
         except agent.WorkspaceError as exc:
             return CostRun(side, error=f"could not stage the workspace: {exc}")

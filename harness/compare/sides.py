@@ -36,6 +36,8 @@ class Run:
     cached: bool = False  # reused from the result cache, not run now
     cached_from: Origin | None = None  # the run that made it, when reused (and the report says)
     not_run: bool = False  # never started: the run's --max-run-usd was reached (an error, never graded)
+    retried: str | None = None  # why it ran twice: its first attempt failed the way its agent CLI does
+    read_failed: str | None = None  # routing: decided by a request to read SKILL.md that failed (why)
 
 
 def routing_runs(case: dict) -> list[Run]:
@@ -54,6 +56,8 @@ def routing_runs(case: dict) -> list[Run]:
             cached=s.get("cached", False),
             cached_from=Origin.from_json(s.get("cached_from")),
             not_run=s["verdict"] == NOT_RUN,
+            retried=s.get("retried"),  # reports before retries and failed reads were recorded lack them
+            read_failed=s.get("read_failed"),
         )
         for s in case["samples"]
     ]
@@ -77,6 +81,7 @@ def behavioral_run(case: dict) -> Run:
         cached=case.get("cached", False),
         cached_from=Origin.from_json(case.get("cached_from")),
         not_run=case["status"] == NOT_RUN,
+        retried=case.get("retried"),
     )
 
 
@@ -138,6 +143,16 @@ class SideRecord:
             return None
         return self.missing or next((r.error for r in self.runs if r.error), "no run")
 
+    @property
+    def retried(self) -> str | None:
+        """Why a run of this side ran twice (the first such run's reason), or None."""
+        return next((r.retried for r in self.runs if r.retried), None)
+
+    @property
+    def read_failed(self) -> str | None:
+        """Routing: why the SKILL.md read that decided a run of this side failed (the first), or None."""
+        return next((r.read_failed for r in self.runs if r.read_failed), None)
+
     def figures(self) -> dict:
         costs = [r.cost_usd for r in self.runs if r.cost_usd is not None]
         turns = [r.turns for r in self.runs if r.turns is not None]
@@ -162,4 +177,6 @@ class SideRecord:
             "error": self.error,
             **self.figures(),
             "cached_from": [r.cached_from.to_json() for r in self.runs if r.cached and r.cached_from],
+            "retried": self.retried,
+            "read_failed": self.read_failed,
         }

@@ -62,6 +62,7 @@ def markdown(result: CompareResult) -> str:
             table(["case", "side", "error"], [(result.name(c), *_error_row(c)[1:]) for c in errored])
         )
         lines.append("")
+    lines += _caveats(result)
     lines.append(f"Statistical rule: {RULE}")
     return "\n".join(lines) + "\n"
 
@@ -202,6 +203,37 @@ def _provisional(result: CompareResult) -> list[str]:
     return [f"Provisional case(s), {how}: {', '.join(shown)}.", ""]
 
 
+def caveats(case: CaseComparison) -> list[tuple[str, str, str]]:
+    """What a side's runs carry that its verdict does not show: (side, what, why) for a run retried
+    after its agent CLI failed on its own, and a routing decision made by a failed SKILL.md read."""
+    out = []
+    for name in ("baseline", "candidate"):
+        record: SideRecord = getattr(case, name)
+        if record.retried:
+            out.append((name, "retried once, fresh", record.retried))
+        if record.read_failed:
+            out.append((name, "decided by a SKILL.md read that failed", record.read_failed))
+    return out
+
+
+def _caveats(result: CompareResult) -> list[str]:
+    rows = [
+        (result.name(c), side, what, clip(why, 300)) for c in result.cases for side, what, why in caveats(c)
+    ]
+    if not rows:
+        return []
+    return [
+        "### Retried runs and failed SKILL.md reads",
+        "",
+        "A retried run failed the way its agent CLI is known to fail on its own and ran once more, fresh; "
+        "its verdict is the second run's. A run decided by a failed SKILL.md read asked for the skill (its "
+        "decision stands), but its tools failed to read it, often the agent's own sandbox.",
+        "",
+        table(["case", "side", "what", "why"], rows),
+        "",
+    ]
+
+
 def _side(record: SideRecord) -> str:
     side = record.side
     if not side.graded:
@@ -257,6 +289,9 @@ def findings(result: CompareResult) -> list[Finding]:
         elif c.label == "error":
             shown = f"{_summary(result, c)} ({_error_row(c)[2]})"
             out.append(finding.warning("compare", c.source, shown, c.line))
+        for side, what, why in caveats(c):
+            shown = f"compare case `{result.name(c)}`: a {side} run was {what}: {why}"
+            out.append(finding.warning("compare", c.source, shown, c.line))
     return out
 
 
@@ -270,7 +305,13 @@ def junit(result: CompareResult) -> list[JUnitCase]:
             failure=_summary(result, c)
             if c.label == "regression" and result.counts_toward_verdict(c)
             else None,
-            output="\n".join([f"label: {c.label}", *_replayed_runs(c)]),
+            output="\n".join(
+                [
+                    f"label: {c.label}",
+                    *_replayed_runs(c),
+                    *(f"{side} {what}: {why}" for side, what, why in caveats(c)),
+                ]
+            ),
             file=c.source,
             line=c.line,
         )

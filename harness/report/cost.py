@@ -46,6 +46,14 @@ def markdown(result: CostResult) -> str:
     rows = [(label, *(_shown(key, sides[s][key]) for s in names)) for label, key in ROWS]
     rows.append(("runs finished", *(f"{sides[s]['finished']}/{sides[s]['runs']}" for s in names)))
     lines.append(table(["", *(f"{s} the skill" if meta.skill else "run" for s in names)], rows))
+    again = [r for r in result.runs if r.retried]
+    if again:
+        lines += ["", "### Retried runs", ""]
+        lines.append(
+            "A run failed the way its agent CLI is known to fail on its own, so it ran once more in a fresh "
+            "workspace; its figures are the second run's."
+        )
+        lines += ["", table(["side", "why"], [(r.side, clip(r.retried, 300)) for r in again])]
     failed = [r for r in result.runs if r.error]
     if failed:
         lines += ["", "### Runs that did not finish", ""]
@@ -67,7 +75,12 @@ def statuses(result: CostResult) -> dict[str, str]:
 
 
 def findings(result: CostResult) -> list[Finding]:
-    return [
+    retried = [
+        finding.warning("cost", ".", f"a `{r.side}` run of the prompt was run once more, fresh: {r.retried}")
+        for r in result.runs
+        if r.retried
+    ]
+    return retried + [
         finding.warning("cost", ".", f"a `{r.side}` run of the prompt did not finish: {r.error}")
         for r in result.runs
         if r.error
@@ -76,6 +89,12 @@ def findings(result: CostResult) -> list[Finding]:
 
 def junit(result: CostResult) -> list[JUnitCase]:
     return [
-        JUnitCase(classname="cost", name=f"{r.side}-{n + 1}", time_s=r.elapsed_s, error=r.error)
+        JUnitCase(
+            classname="cost",
+            name=f"{r.side}-{n + 1}",
+            time_s=r.elapsed_s,
+            error=r.error,
+            output=f"retried once, fresh: {r.retried}" if r.retried else None,
+        )
         for n, r in enumerate(result.runs)
     ]

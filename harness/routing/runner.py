@@ -81,7 +81,7 @@ def environment_error(cause: str) -> str:
     the skills are not to blame, so it is never a miss."""
     return (
         f"no routing decision could be seen: the agent's tools failed in its own environment ({cause}); "
-        "fix the agent's sandbox or install the helper it runs, then rerun"
+        f"{agent.ENVIRONMENT_FIX}"
     )
 
 

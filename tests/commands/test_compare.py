@@ -279,3 +279,22 @@ def test_a_graded_routing_side_does_not_vouch_for_a_behavioral_side_that_errored
     )
     assert result.short_modes() == {"behavioral": 0}
     assert result.passed is False and result.to_json()["status"] == "error"
+
+
+def test_a_retried_behavioral_run_is_carried_on_its_side_and_said_in_text(tmp_path, repo):
+    old = [behavioral_case("b-1", "pass", ["x"])]
+    new = [{**behavioral_case("b-1", "pass", ["x"]), "retried": "gemini's model stream ended early"}]
+    run, report = compare(
+        repo,
+        write_report(tmp_path / "old.json", "behavioral", old),
+        write_report(tmp_path / "new.json", "behavioral", new),
+        "--format",
+        "text",
+    )
+    assert run.code == 0, run.stderr
+    assert schemas.errors("compare", report) == []
+    (case,) = report["cases"]
+    assert case["label"] == "same-pass" and case["baseline"]["retried"] is None
+    assert case["candidate"]["retried"] == "gemini's model stream ended early"
+    assert case["candidate"]["read_failed"] is None  # behavioral runs have no routing decision
+    assert "a candidate run was retried once, fresh: gemini's model stream ended early" in run.stdout

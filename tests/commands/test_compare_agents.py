@@ -13,7 +13,7 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
-from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, agent_of, endpoint_env, find_runtime
 from tests.support.routing import CaseRouter, routing_env, skills_repo
 
 pytestmark = pytest.mark.usefixtures("private_temp")
@@ -111,3 +111,62 @@ def test_a_dry_run_estimates_each_sides_agent_and_sends_nothing(fake_api, tmp_pa
     assert "Estimate: 4 sample(s)" in out
     assert "Model requests: about 6 (1.5 per sample" in out
     assert fake_api.requests == []
+
+
+# An installed skill's SKILL.md named where no file is: the read the model asks for fails.
+MISSING_SKILL_MD = "{{cwd}}/gone/.agents/skills/alpha/SKILL.md"
+
+
+def test_a_side_decided_by_a_failed_skill_md_read_says_so_beside_its_verdict(fake_api, tmp_path, env):
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+
+    def alpha_anywhere(request):  # codex's model reads alpha's SKILL.md, at a path that fails
+        if agent_of(request) == "codex":
+            return R.tool_use("exec_command", {"cmd": f"cat {MISSING_SKILL_MD}"})
+        return R.skill_for(agent_of(request), "alpha")
+
+    fake_api.script(CaseRouter({"alpha-pos-1": alpha_anywhere}))
+    code, report, out, err = run(
+        repo,
+        env,
+        *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
+        *("--only", "alpha-pos-1", "--repeat", "1", "--skip-preflight", "--no-cache"),
+        *("--baseline", "alpha", "--baseline-agent", "codex", "--model", "fake-model"),
+    )
+    assert code == 0, err[-3000:]
+    assert schemas.errors("compare", report) == []
+    (case,) = report["cases"]
+    assert case["label"] == "same-pass" and case["baseline"]["outcome"] == "alpha"
+    assert "No such file" in case["baseline"]["read_failed"]
+    assert case["candidate"]["read_failed"] is None and case["candidate"]["retried"] is None
+    assert "### Retried runs and failed SKILL.md reads" in out
+    assert "| alpha-pos-1 | baseline | decided by a SKILL.md read that failed |" in out
+
+
+def test_a_side_whose_run_its_cli_failed_on_its_own_ran_again_and_says_so(fake_api, tmp_path, env):
+    binary = find_runtime("gemini")
+    if binary is None:
+        pytest.fail(f"the gemini CLI is needed: set {TEST_ENV['gemini']}=/path/to/gemini", pytrace=False)
+    env = {**env, "SKILLSCOPE_GEMINI": binary, **endpoint_env("gemini", fake_api.base_url)}
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    first: list[str] = []
+
+    def cut_in_the_first_workspace(request):  # whichever side runs first; gemini retries it itself too
+        first[:1] = first[:1] or [request.cwd]
+        return R.cut_short() if request.cwd == first[0] else R.skill_for("gemini", "alpha")
+
+    fake_api.script(CaseRouter({"alpha-pos-1": cut_in_the_first_workspace}))
+    code, report, out, err = run(
+        repo,
+        env,
+        *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
+        *("--only", "alpha-pos-1", "--repeat", "1", "--skip-preflight", "--no-cache", "--jobs", "1"),
+        *("--baseline", "alpha", "--agent", "gemini", "--model", GEMINI_MODEL),
+    )
+    assert code == 0, err[-3000:]
+    assert schemas.errors("compare", report) == []
+    (case,) = report["cases"]
+    assert case["label"] == "same-pass"
+    retried = [side for side in ("baseline", "candidate") if case[side]["retried"]]
+    assert len(retried) == 1 and case[retried[0]]["retried"].startswith("gemini's model stream ended early")
+    assert f"| alpha-pos-1 | {retried[0]} | retried once, fresh |" in out

@@ -12,6 +12,7 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, endpoint_env, find_runtime
 from tests.support.routing import routing_env, skills_repo
 
 PROMPT = "Please do the alpha job, variant 1."
@@ -27,10 +28,10 @@ def agent(request):
     return R.skill("alpha") if "Does the alpha job" in json.dumps(request.body) else "I answer myself."
 
 
-def cost(tmp_path, fake_api, claude_bin, *args: str):
+def cost(tmp_path, fake_api, claude_bin, *args: str, **extra_env: str):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     output = tmp_path / "cost.json"
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", **extra_env)
     ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
     code = main(
         [
@@ -68,3 +69,29 @@ def test_an_unknown_skill_is_named_before_any_run(tmp_path, fake_api, claude_bin
     code, _out, err, _report = cost(tmp_path, fake_api, claude_bin, "--skill", "ghost")
     assert code == 2 and "no skill named ghost" in err
     assert fake_api.requests == []
+
+
+@pytest.mark.usefixtures("private_temp")
+def test_a_run_its_cli_failed_on_its_own_runs_once_more_and_the_report_says_so(
+    tmp_path, fake_api, claude_bin
+):
+    binary = find_runtime("gemini")
+    if binary is None:
+        pytest.fail(f"the gemini CLI is needed: set {TEST_ENV['gemini']}=/path/to/gemini", pytrace=False)
+    first: list[str] = []
+
+    def cut_in_the_first_workspace(request):  # gemini's own retries of that stream are cut short too
+        first[:1] = first[:1] or [request.cwd]
+        return R.cut_short() if request.cwd == first[0] else "I answer myself."
+
+    fake_api.script(cut_in_the_first_workspace)
+    gemini = {"SKILLSCOPE_GEMINI": binary, **endpoint_env("gemini", fake_api.base_url)}
+    code, out, err, report = cost(
+        tmp_path, fake_api, claude_bin, "--agent", "gemini", "--model", GEMINI_MODEL, **gemini
+    )
+    assert code == 0, err[-3000:]
+    assert schemas.errors("cost-report", report) == []
+    (run,) = report["runs"]
+    assert run["status"] == "pass" and run["retried"].startswith("gemini's model stream ended early")
+    assert len({r.cwd for r in fake_api.agent_turns()}) == 2
+    assert "### Retried runs" in out and "gemini's model stream ended early" in out
