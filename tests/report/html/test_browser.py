@@ -9,22 +9,10 @@ from pathlib import Path
 import pytest
 
 from harness.report import html
-from tests.support.browser import CHROMIUM, chromium, guarded_page
+from tests.support.browser import guarded_page
 from tests.support.synthetic_reports import routing_report
 
 pytestmark = pytest.mark.cli  # starts a browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            "Chromium is needed for these tests: install it (apt-get install chromium) "
-            "or set SKILLSCOPE_TEST_CHROMIUM",
-            pytrace=False,
-        )
-    with chromium() as found:
-        yield found
 
 
 def open_page(browser, tmp_path: Path, report: dict, transcripts=None, **options):
