@@ -49,7 +49,7 @@ th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: l
 th { background: var(--panel); position: sticky; top: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tbody.case tr:first-child td { border-bottom: 0; } tr.more td { padding-top: 0; }
-td.wrap { overflow-wrap: anywhere; max-width: 36em; }
+td.wrap { overflow-wrap: anywhere; max-width: 36em; } .wrap-cells td { overflow-wrap: anywhere; }
 pre { background: var(--panel); padding: .7em; overflow-x: auto; white-space: pre-wrap; margin: .3em 0; }
 details > summary { cursor: pointer; color: var(--accent); }
 .controls { display: flex; flex-wrap: wrap; gap: .6em 1em; align-items: center; margin: .5em 0; }

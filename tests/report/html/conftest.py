@@ -18,6 +18,9 @@ def real_reports(tmp_path_factory, claude_bin) -> dict[str, dict]:
     for name in ("routing", "cost", "compare"):
         with FakeAPI() as api:
             made[name] = getattr(reports, name)(tmp_path_factory.mktemp(name), api, claude_bin)
+    made["tune-lexical"] = reports.tune_lexical(tmp_path_factory.mktemp("tune-lexical"))
+    with FakeAPI() as api:
+        made["tune"] = reports.tune(tmp_path_factory.mktemp("tune"), api, claude_bin)
     with FakeAPI() as api:
         tmp = tmp_path_factory.mktemp("behavioral")
         env = hermetic_env(api.base_url, tmp / "env", config_dir=False)

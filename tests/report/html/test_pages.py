@@ -18,6 +18,8 @@ SCHEMA = {
     "behavioral": "behavioral-report",
     "compare": "compare",
     "cost": "cost-report",
+    "tune": "tune-report",
+    "tune-lexical": "tune-report",
 }
 
 
