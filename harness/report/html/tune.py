@@ -133,11 +133,10 @@ def case_rows(cases: list[dict]) -> tuple[list[str], list[list[str]]]:
     rows = []
     for case in cases:
         passed = case.get("passed")
-        verdict = (
-            "error: " + str(case.get("error"))
-            if case.get("error")
-            else {True: "pass", False: "fail"}.get(passed, "not graded")
-        )
+        if case.get("error"):
+            verdict = f"error: {case['error']}"
+        else:  # null: errored or not run, never a score
+            verdict = "pass" if passed is True else "fail" if passed is False else "not graded"
         rows.append(
             [
                 str(case.get("id", "?")),
