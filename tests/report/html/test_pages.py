@@ -18,8 +18,6 @@ SCHEMA = {
     "behavioral": "behavioral-report",
     "compare": "compare",
     "cost": "cost-report",
-    "tune": "tune-report",
-    "tune-lexical": "tune-report",
 }
 
 

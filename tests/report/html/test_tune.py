@@ -12,8 +12,8 @@ from tests.report.html.pagetext import Parsed
 from tests.support.reports import HOSTILE
 
 
-def test_the_tune_page_heads_with_the_choice_and_lists_every_candidate(real_reports):
-    report = real_reports["tune"]
+def test_the_tune_page_heads_with_the_choice_and_lists_every_candidate(tune_reports):
+    report = tune_reports["tune"]
     assert schemas.errors("tune-report", report) == []
     page = html.render(report)
     text = Parsed(page).text
@@ -46,8 +46,8 @@ def test_the_tune_page_heads_with_the_choice_and_lists_every_candidate(real_repo
     assert "Rejected candidates" in text and "file-3description-too-long" in text
 
 
-def test_the_diff_is_shown_escaped_in_a_pre(real_reports):
-    page = html.render(real_reports["tune"])
+def test_the_diff_is_shown_escaped_in_a_pre(tune_reports):
+    page = html.render(tune_reports["tune"])
     start = page.index('<section id="diff">')
     diff = page[start : page.index("</section>", start)]
     assert "SKILL.md diff (not applied; pass --apply to write it)" in diff
@@ -58,8 +58,8 @@ def test_the_diff_is_shown_escaped_in_a_pre(real_reports):
     assert "\u202e" not in page and "\x1b" not in page
 
 
-def test_when_none_beats_noise_the_page_says_so_and_estimates_nothing(real_reports):
-    report = real_reports["tune-lexical"]
+def test_when_none_beats_noise_the_page_says_so_and_estimates_nothing(tune_reports):
+    report = tune_reports["tune-lexical"]
     assert schemas.errors("tune-report", report) == [] and report["chosen"] is None
     text = Parsed(html.render(report)).text
     assert (
@@ -69,8 +69,8 @@ def test_when_none_beats_noise_the_page_says_so_and_estimates_nothing(real_repor
     assert "SKILL.md diff" not in text and "$0.0000" in text
 
 
-def test_hostile_text_in_every_field_stays_text(real_reports):
-    report = copy.deepcopy(real_reports["tune"])
+def test_hostile_text_in_every_field_stays_text(tune_reports):
+    report = copy.deepcopy(tune_reports["tune"])
     arm = report["candidates"][0]
     arm["label"] = arm["reason"] = arm["description"] = HOSTILE
     arm["looks"][0]["agent"] = HOSTILE
