@@ -167,7 +167,7 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
         "expect": token(expect),
         "observed": token(observed),
     }
-    return Row(cells, keys, "".join(more))
+    return Row(cells, keys, collapsed("details", "".join(more)))
 
 
 def failures_first(cases: list[dict]) -> list[dict]:

@@ -48,7 +48,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: left; vertical-align: top; }
 th { background: var(--panel); position: sticky; top: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tr.more td { padding-top: 0; }
+tbody.case tr:first-child td { border-bottom: 0; } tr.more td { padding-top: 0; }
 td.wrap { overflow-wrap: anywhere; max-width: 36em; } .wrap-cells td { overflow-wrap: anywhere; }
 pre { background: var(--panel); padding: .7em; overflow-x: auto; white-space: pre-wrap; margin: .3em 0; }
 details > summary { cursor: pointer; color: var(--accent); }
@@ -129,21 +129,6 @@ SCRIPT = """
     if (!fromHash() && count) { count.textContent = bodies.length + ' of ' + bodies.length + ' shown'; }
   }
   document.querySelectorAll('table[data-filterable]').forEach(setup);
-  // A row's <summary> shows or hides the details row under it: on the click (a key press on a
-  // summary is one too) so it is there at once, and on the toggle, whatever opened it.
-  function rowOf(details) {
-    var body = details.closest('tbody');
-    return body && details.classList.contains('opens') ? body.querySelector('tr.more') : null;
-  }
-  document.addEventListener('click', function (event) {
-    var summary = event.target.closest && event.target.closest('details.opens > summary');
-    var more = summary && rowOf(summary.parentNode);
-    if (more) { more.hidden = summary.parentNode.open; }
-  });
-  document.addEventListener('toggle', function (event) {
-    var more = event.target.tagName === 'DETAILS' ? rowOf(event.target) : null;
-    if (more) { more.hidden = !event.target.open; }
-  }, true);
 })();
 """
 

@@ -1,9 +1,6 @@
 """A table of cases a person narrows down: a select per filter key, a search box over the rows' text,
 and a count of what is shown. Each row is its own <tbody>, so a row's collapsed details (transcripts,
-samples, checks) hide and show with it.
-
-A row's details sit in a second, hidden table row that its last cell's <summary> opens (the shell's
-script): a thousand hidden rows cost the browser no layout, where a thousand shown ones each did."""
+samples, checks) hide and show with it."""
 
 from __future__ import annotations
 
@@ -17,12 +14,11 @@ from harness.report.html.shell import text
 @dataclass
 class Row:
     """One case: its cells (rendered HTML), the values it filters by (key -> words, space-separated
-    when it has several), and rendered HTML shown under it once `label` is opened, or ''."""
+    when it has several), and rendered HTML shown under it, collapsed, or ''."""
 
     cells: list[str]
     keys: dict[str, str] = field(default_factory=dict)
     more: str = ""
-    label: str = "details"
 
 
 def token(value: str) -> str:
@@ -61,23 +57,16 @@ def cases_table(
         else ""
     )
     right = set(numeric)
-    opens = any(row.more for row in rows)
     head = "".join(
         f'<th scope="col"{" class=num" if i in right else ""}>{text(h)}</th>' for i, h in enumerate(headers)
-    ) + ('<th scope="col"><span class="muted">more</span></th>' if opens else "")
-    width = len(headers) + opens
+    )
     bodies = []
     for row in rows:
         data = "".join(f' data-{text(key)}="{text(value)}"' for key, value in row.keys.items())
         cells = "".join(
             f"<td{' class=num' if i in right else ''}>{cell}</td>" for i, cell in enumerate(row.cells)
         )
-        more = ""
-        if row.more:
-            cells += f'<td><details class="opens"><summary>{text(row.label)}</summary></details></td>'
-            more = f'<tr class="more" hidden><td colspan="{width}">{row.more}</td></tr>'
-        elif opens:
-            cells += "<td></td>"
+        more = f'<tr class="more"><td colspan="{len(headers)}">{row.more}</td></tr>' if row.more else ""
         bodies.append(f'<tbody class="case"{data}><tr>{cells}</tr>{more}</tbody>')
     return (
         f'<div class="controls">{"".join(controls)}</div>{chip}'

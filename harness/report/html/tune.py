@@ -125,7 +125,7 @@ def details(arm: dict) -> str:
         cases = [c for c in array_at(graded, part) if isinstance(c, dict)]
         if cases:
             inner.append(f"<h3>{text(part)} cases</h3>" + simple_table(*case_rows(cases), numeric=(5,)))
-    return "".join(inner)
+    return collapsed("details", "".join(inner))
 
 
 def case_rows(cases: list[dict]) -> tuple[list[str], list[list[str]]]:
