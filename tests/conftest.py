@@ -11,6 +11,7 @@ pytest_plugins = [
     "tests.fakeapi.plugin",
     "tests.support.temp_dirs",
     "tests.support.routing_fixtures",
+    "tests.support.browser",
 ]
 
 # No property test fails for being slow (a deadline, or the health check on slow generation): speed

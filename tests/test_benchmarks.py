@@ -67,6 +67,8 @@ OFFLINE = [
         [
             r"^page size: [\d.]+ MB, [\d.]+x the 3 MB target, (meets|MISSES)$",
             r"^first render in Chromium: [\d.]+ s, [\d.]+x the 1\.5 s target, (meets|MISSES)$",
+            r"^  of which: parse to interactive [\d.]+ s, layout [\d.]+ s, style [\d.]+ s, script [\d.]+ s, "
+            r"DOM nodes \d+$",
             r"^requests refused or console errors: none$",
         ],
     ),

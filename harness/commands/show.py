@@ -22,6 +22,12 @@ HELP = (
 )
 REPORT_LIMIT = 256 * 1024 * 1024  # a report is ours; a lexical run of many thousand cases runs to megabytes
 KEEPING_COMMANDS = ("routing", "routing-matrix", "behavioral", "compare", "cost")
+# What the page's line counts, when it is not the report's cases: (its array, the word for one).
+COUNTED = {
+    "structural": ("findings", "finding(s)"),
+    "refs": ("findings", "finding(s)"),
+    "tune": ("candidates", "candidate(s)"),
+}
 PAGE_COMMANDS = tuple(html.SECTIONS)  # --html draws every graded command's report, logs kept or not
 
 
@@ -127,7 +133,7 @@ def read_report(path: Path, given: str, commands: tuple[str, ...] = KEEPING_COMM
     if command not in commands and commands is PAGE_COMMANDS:
         raise UsageError(
             f"{given}: not the report of a graded command; pass the JSON report of structural, refs, "
-            "routing, behavioral, compare or cost"
+            "routing, behavioral, compare, cost or tune"
         )
     if command not in commands:
         raise UsageError(
@@ -270,9 +276,8 @@ def write_page(
         kept_none = not labelled and report.get("command") in KEEPING_COMMANDS
         note = "no agent log was kept: the run had no --keep-logs, or took every case from the cache"
         page = html.render(report, transcripts, [note] if kept_none else [])
-        findings = report.get("command") in ("structural", "refs")
-        count = len(array_at(report, "findings" if findings else "cases"))
-        what = "finding(s)" if findings else "case(s)"
+        key, what = COUNTED.get(str(report.get("command")), ("cases", "case(s)"))
+        count = len(array_at(report, key))
     else:
         page = html.logs_page(f"agent logs kept in {args.logs}", list(entries.values()))
         count, what = len(entries), "case(s)"

@@ -1,70 +1,39 @@
-"""`skillscope history --html PAGE`: one self-contained page (no script, no external asset, opens from
-a CI artifact or file://): the headline, each skill's accuracy over the runs as an inline SVG line, and
-every case's timeline, one coloured cell per run. Its own small shell for now; the report page's
-shell may take it in later."""
+"""`skillscope history --html PAGE`: the report page's shell (light and dark, no request leaving the
+page, every value escaped by `shell.text`; no script, since nothing here filters) around the headline,
+each skill's accuracy over the runs as an inline SVG line, and every case's timeline, one coloured cell
+per run whose title names the run and its verdict (on hover, and on keyboard focus)."""
 
 from __future__ import annotations
-
-from html import escape
 
 from harness.history.ledger import Entry
 from harness.history.result import History
 from harness.history.states import STABLE, Point, Timeline
-from harness.printable import escaped
 from harness.report.history import named, ordered, percent
+from harness.report.html import shell
+from harness.report.html.shell import text
 
 CHART_W, CHART_H, PAD = 320, 80, 6
-STYLE = """
-:root { color-scheme: light dark; --fg: #1f2328; --bg: #fff; --muted: #656d76; --line: #d0d7de;
-  --pass: #1a7f37; --fail: #cf222e; --error: #9a6700; --none: #8c959f; --accent: #0969da; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #8d96a0;
-  --line: #30363d; --pass: #3fb950; --fail: #f85149; --error: #d29922; --none: #6e7681; --accent: #4493f8; } }
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 72em; padding: 0 1em;
-  color: var(--fg); background: var(--bg); }
-table { border-collapse: collapse; width: 100%; }
-th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: left; vertical-align: top; }
-.muted { color: var(--muted); } .state-regressed, .state-flaky { font-weight: 600; }
-.state-regressed { color: var(--fail); } .state-flaky { color: var(--error); }
-.state-improved { color: var(--pass); } .runs { display: flex; gap: 2px; }
-.run { width: .8em; height: 1.2em; border-radius: 2px; background: var(--none); }
-.run.pass { background: var(--pass); } .run.fail { background: var(--fail); }
-.run.error, .run.blocked { background: var(--error); }
-.trends { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 1em; }
-figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: .6em; }
-figcaption { font-weight: 600; } svg .trend { fill: none; stroke: var(--accent); stroke-width: 2; }
-svg .dot { fill: var(--accent); } svg .axis { stroke: var(--line); }
-"""
-
-
-def text(value: object) -> str:
-    """Markup-safe and terminal-safe."""
-    return escape(escaped(str(value)), quote=True)
 
 
 def page(history: History) -> str:
     title = f"skillscope history: {history.headline()}"
     problems = "".join(f"<li>{text(p)}</li>" for p in history.ledger.problems)
-    body = [
-        f"<h1>{text(title)}</h1>",
-        f'<p class="muted">{len(history.ledger.runs)} graded run(s) read from '
-        f"{text(', '.join(history.folders))}.</p>",
-        f"<h2>Files left out</h2><ul>{problems}</ul>" if problems else "",
-        "<h2>Accuracy per skill</h2>",
+    trends = (
         '<div class="trends">'
         + "".join(trend(key, points) for key, points in history.trend.items())
         + "</div>"
         if history.trend
-        else "<p>No graded case yet.</p>",
-        "<h2>Cases</h2>",
-        cases_table(ordered(history)),
-    ]
-    return (
-        "<!doctype html>\n"
-        f'<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
-        f"<title>{text(title)}</title><style>{STYLE}</style></head>\n<body>\n"
-        + "\n".join(part for part in body if part)
-        + "\n</body></html>\n"
+        else "<p>No graded case yet.</p>"
     )
+    sections = [
+        f"<header><h1>{text(title)}</h1>"
+        f'<p class="muted">{len(history.ledger.runs)} graded run(s) read from '
+        f"{text(', '.join(history.folders))}.</p></header>",
+        shell.section("Files left out", f"<ul>{problems}</ul>") if problems else "",
+        shell.section("Accuracy per skill", trends, "trends"),
+        shell.section("Cases", cases_table(ordered(history)), "timelines"),
+    ]
+    return shell.page(title, [part for part in sections if part], filters=False)
 
 
 def trend(key: str, points: list[Point]) -> str:
@@ -117,4 +86,4 @@ def cases_table(lines: list[Timeline]) -> str:
 
 def cell(entry: Entry) -> str:
     tip = f"{entry.run.started_at} {entry.run.file}: {entry.verdict}"
-    return f'<span class="run {text(entry.status)}" title="{text(tip)}"></span>'
+    return f'<span class="run {text(entry.status)}" tabindex="0" title="{text(tip)}"></span>'

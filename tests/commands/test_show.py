@@ -17,6 +17,7 @@ from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import agent_of, endpoint_env, find_runtime
 from tests.support.behavioral import SCENARIOS, Behave, verdicts, writer_passes
+from tests.support.reports import tune_lexical
 from tests.support.routing import CaseRouter, route, routing_env, skills_repo
 
 
@@ -357,3 +358,12 @@ def test_a_reports_page_is_written_when_its_run_kept_no_log(tmp_path, kept):
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
     assert "no agent log was kept" in page
     assert "<td>a-1</td><td>a</td><td>no skill</td>" in page
+
+
+def test_a_tune_report_becomes_its_page(tmp_path):
+    report = tune_lexical(tmp_path)  # written beside the repo as tune-report.json
+    code, out, err = show(tmp_path, "tune-report.json", "--html", "page.html")
+    assert (code, err) == (0, "")
+    assert out == f"HTML page: page.html ({len(report['candidates'])} candidate(s), 0 log(s))\n"
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "<title>skillscope tune: pass</title>" in page and "none beat noise" in page

@@ -6,6 +6,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
 
 CHROMIUM = os.environ.get("SKILLSCOPE_TEST_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -28,6 +31,19 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One browser a module (registered for the suite in tests/conftest.py)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            "Chromium is needed for these tests: install it (apt-get install chromium) "
+            "or set SKILLSCOPE_TEST_CHROMIUM",
+            pytrace=False,
+        )
+    with chromium() as found:
+        yield found
 
 
 def guarded_page(browser, page_url: str, **options):

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
 from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
+from harness.tune.propose import HEADER as PROPOSAL_HEADER
 from tests.fakeapi import replies as R
 from tests.fakeapi.server import FakeAPI
 from tests.support.behavioral import SCENARIOS, verdicts
 from tests.support.helpers import evals_for, make_skill
-from tests.support.routing import CaseRouter, routing_env
+from tests.support.routing import NO_SKILL_TEXT, CaseRouter, routing_env
 
 HOSTILE = '<script>alert("x")</script>\u202eevil\x1b[2J'
 HOSTILE_ID = "alpha-hostile"
@@ -164,4 +166,56 @@ def compare(tmp: Path, api: FakeAPI, claude: str) -> dict:
         "2",
         "--skip-preflight",
         "--no-cache",
+    )
+
+
+TUNE_ROOM = Path(__file__).resolve().parent.parent / "tune" / "room"  # alpha files invoices, beta ledgers
+TUNE_TOPICS = {"receipt", "ledger", "weather"}
+TUNE_BAD = "Reads the weather forecast and the ledger, and answers questions about both."
+TUNE_STEALER = "Reads a receipt or a ledger and works out its total."
+TUNE_GOOD = f"Reads a receipt and works out its total. Use for any receipt. {HOSTILE}"
+
+
+def tune(tmp: Path, api: FakeAPI, claude: str) -> dict:
+    """`tune alpha` in the real claude CLI: the proposer's call answers TUNE_GOOD (hostile text riding
+    in it, so in the diff), routing fires the skill sharing the most topic words with the prompt. From
+    the file: one candidate stopped early, one stealing beta's cases, one too long for structural."""
+    repo = tmp / "repo"
+    shutil.copytree(TUNE_ROOM, repo)
+
+    def words(text: str) -> set[str]:
+        return set(re.findall(r"[a-z]+", text.lower()))
+
+    def router(request):
+        if request.tool_results:
+            return "done."
+        if PROPOSAL_HEADER in request.prompt:
+            return json.dumps([TUNE_GOOD])
+        asked = words(request.prompt) & TUNE_TOPICS
+        shared = {name: len(words(text) & asked) for name, text in sorted(request.skill_listing.items())}
+        best = max(shared, key=lambda name: shared[name], default=None)
+        return R.skill(best) if best and shared[best] else NO_SKILL_TEXT
+
+    api.script(router)
+    (repo / "mine.json").write_text(json.dumps([TUNE_BAD, TUNE_STEALER, "x" * 1500]), encoding="utf-8")
+    env = routing_env(api.base_url, claude, tmp / "home")
+    args = ("--skip-preflight", "--no-builtin-negatives", "--confidence", "0.8", "--propose", "1")
+    return run(repo, env, "tune", "alpha", *args, "--candidates", "mine.json")
+
+
+def tune_lexical(tmp: Path) -> dict:
+    """`tune alpha` on the lexical engine (offline, free) with one candidate no better than the current
+    description: none beats noise, nothing goes to final, there is no diff."""
+    repo = tmp / "repo"
+    shutil.copytree(TUNE_ROOM, repo)
+    (repo / "mine.json").write_text(json.dumps([TUNE_BAD]), encoding="utf-8")
+    return run(
+        repo,
+        {"HOME": str(tmp / "home"), "PATH": ""},
+        "tune",
+        "alpha",
+        "--engine",
+        "lexical",
+        "--candidates",
+        "mine.json",
     )

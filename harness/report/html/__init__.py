@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness.report.html import behavioral, compare, cost, findings, logs, routing, routing_matrix, shell
+from harness.report.html import (
+    behavioral,
+    compare,
+    cost,
+    findings,
+    logs,
+    routing,
+    routing_matrix,
+    shell,
+    tune,
+)
 from harness.report.html.common import Transcripts
 from harness.report.html.header import status_word
 
@@ -21,6 +31,7 @@ SECTIONS: dict[str, Sections] = {
     "behavioral": behavioral.sections,
     "compare": compare.sections,
     "cost": cost.sections,
+    "tune": tune.sections,
 }
 
 

@@ -49,7 +49,7 @@ th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: l
 th { background: var(--panel); position: sticky; top: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tbody.case tr:first-child td { border-bottom: 0; } tr.more td { padding-top: 0; }
-td.wrap { overflow-wrap: anywhere; max-width: 36em; }
+td.wrap { overflow-wrap: anywhere; max-width: 36em; } .wrap-cells td { overflow-wrap: anywhere; }
 pre { background: var(--panel); padding: .7em; overflow-x: auto; white-space: pre-wrap; margin: .3em 0; }
 details > summary { cursor: pointer; color: var(--accent); }
 .controls { display: flex; flex-wrap: wrap; gap: .6em 1em; align-items: center; margin: .5em 0; }
@@ -62,6 +62,16 @@ svg .cell-zero { fill: var(--panel); } svg .cell-hit { fill: var(--pass); }
 svg .cell-miss { fill: var(--fail); } svg .cell-error { fill: var(--error); }
 svg a:focus-visible rect { stroke: var(--accent); stroke-width: 3; }
 .bar { display: inline-block; height: .7em; background: var(--accent); vertical-align: middle; }
+.state-regressed, .state-flaky { font-weight: 600; } .state-regressed { color: var(--fail); }
+.state-flaky { color: var(--error); } .state-improved { color: var(--pass); }
+.runs { display: flex; flex-wrap: wrap; gap: 2px; }
+.run { width: .8em; height: 1.2em; border-radius: 2px; background: var(--muted); }
+.run.pass { background: var(--pass); } .run.fail { background: var(--fail); }
+.run.error, .run.blocked { background: var(--error); }
+.trends { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 1em; }
+figure { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: .6em; }
+figcaption { font-weight: 600; } svg .trend { fill: none; stroke: var(--accent); stroke-width: 2; }
+svg .dot { fill: var(--accent); } svg .axis { stroke: var(--line); }
 """
 
 # Filters each table marked data-filterable: its selects and search box, and a matrix cell's link
@@ -128,9 +138,11 @@ def text(value: object) -> str:
     return escape(escaped(str(value)), quote=True)
 
 
-def page(title: str, sections: Iterable[str]) -> str:
-    """A whole page: `title` (plain text) and the already-rendered HTML `sections`, in order."""
+def page(title: str, sections: Iterable[str], filters: bool = True) -> str:
+    """A whole page: `title` (plain text) and the already-rendered HTML `sections`, in order.
+    `filters`: whether it carries the script its filterable tables need; a page without one runs none."""
     body = "\n".join(sections)
+    script = f"\n<script>{SCRIPT}</script>" if filters else ""
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -139,7 +151,7 @@ def page(title: str, sections: Iterable[str]) -> str:
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
         f"<title>{text(title)}</title><style>{STYLE}</style></head>\n"
-        f"<body>\n{body}\n<script>{SCRIPT}</script>\n</body></html>\n"
+        f"<body>\n{body}{script}\n</body></html>\n"
     )
 
 

@@ -23,3 +23,12 @@ def real_reports(tmp_path_factory, claude_bin) -> dict[str, dict]:
         env = hermetic_env(api.base_url, tmp / "env", config_dir=False)
         made["behavioral"] = reports.behavioral(tmp, api, claude_bin, env)
     return made
+
+
+@pytest.fixture(scope="session")
+def tune_reports(tmp_path_factory, claude_bin) -> dict[str, dict]:
+    """Apart from the others: a paid tune run scores four candidates, so only its tests wait for it."""
+    made = {"tune-lexical": reports.tune_lexical(tmp_path_factory.mktemp("tune-lexical"))}
+    with FakeAPI() as api:
+        made["tune"] = reports.tune(tmp_path_factory.mktemp("tune"), api, claude_bin)
+    return made

@@ -9,22 +9,10 @@ from pathlib import Path
 import pytest
 
 from harness.report import html
-from tests.support.browser import CHROMIUM, chromium, guarded_page
+from tests.support.browser import guarded_page
 from tests.support.synthetic_reports import routing_report
 
 pytestmark = pytest.mark.cli  # starts a browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(
-            "Chromium is needed for these tests: install it (apt-get install chromium) "
-            "or set SKILLSCOPE_TEST_CHROMIUM",
-            pytrace=False,
-        )
-    with chromium() as found:
-        yield found
 
 
 def open_page(browser, tmp_path: Path, report: dict, transcripts=None, **options):
@@ -110,3 +98,20 @@ def test_a_large_synthetic_page_filters(browser, tmp_path):
     errored = sum(1 for c in report["cases"] if c["status"] == "error")
     assert page.inner_text("#cases-count") == f"{errored} of 300 shown"
     assert refused == [] and errors == []
+
+
+def test_the_tune_page_filters_candidates_by_status_and_opens_a_candidate_s_details(
+    browser, tmp_path, tune_reports
+):
+    page, refused, errors = open_page(browser, tmp_path, tune_reports["tune"])
+    page.select_option('select[data-for="candidates"][data-key="status"]', "stopped-early")
+    assert page.inner_text("#candidates-count") == f"1 of {len(tune_reports['tune']['candidates']) + 1} shown"
+    body = page.locator("#candidates tbody:not([hidden])")
+    looks = body.locator("h3", has_text="Early-stop looks on train")
+    assert not looks.is_visible()
+    body.locator("summary", has_text="details").click()
+    assert looks.is_visible() and refused == [] and errors == []
+
+    for name, report in tune_reports.items():  # both pages open clean
+        page, refused, errors = open_page(browser, tmp_path, report)
+        assert page.inner_text("h1").startswith("skillscope tune") and refused == [] and errors == [], name

@@ -1,0 +1,231 @@
+"""The tune page's sections: the verdict (the chosen candidate or none beating noise), the seeded split
+and the spend; every candidate's train and validation scores with their intervals, its corrected gain
+and why its scoring stopped; the final split's honest estimate; the SKILL.md diff; the candidates
+structural's rules rejected before a token was spent; how it decides."""
+
+from __future__ import annotations
+
+from harness.jsonfields import array_at, object_at
+from harness.report.html.common import dollars, rate, word
+from harness.report.html.header import header
+from harness.report.html.shell import section, simple_table, text
+from harness.report.html.table import Row, cases_table, collapsed, pre
+
+PARTS = ("train", "validation", "final")  # the split's parts, in the order a candidate meets them
+
+
+def sections(report: dict, transcripts: object = None) -> list[str]:
+    return [
+        head(report),
+        candidates(report),
+        final(report),
+        diff(report),
+        rejected(report),
+        how(report),
+    ]
+
+
+def head(report: dict) -> str:
+    split, spend = object_at(report, "split"), object_at(report, "spend")
+    counts = object_at(split, "counts")
+    sizes = " · ".join(
+        f"{part} {sum(v for v in object_at(counts, part).values() if isinstance(v, int))}" for part in PARTS
+    )
+    chosen = report.get("chosen")
+    tiles = [
+        ("chosen", chosen if isinstance(chosen, str) else "none beat noise"),
+        ("candidates tried", str(report.get("tried", 0))),
+        ("split seed", str(split.get("seed", "?"))),
+        ("cases per part", sizes),
+        ("on proposals", dollars(spend.get("proposal_cost_usd"))),
+    ]
+    cached = (
+        f"{spend.get('cached_samples', 0)} of {spend.get('samples_run', 0)} sample(s) run came from the cache"
+    )
+    gate = str(report.get("verdict") or "no verdict")
+    parts = [header(report, tiles, gate, spend.get("cost_usd"), cached)]
+    halted = report.get("halted")
+    if isinstance(halted, str):
+        parts.append(
+            f'<p class="notice">Stopped before its end: {text(halted)}; the rest was not scored.</p>'
+        )
+    parts += [f'<p class="notice">{text(note)}</p>' for note in array_at(report, "notes")]
+    return "".join(parts)
+
+
+def score(scores: dict, part: str) -> str:
+    got = scores.get(part)
+    if not isinstance(got, dict) or not got.get("graded"):
+        return "—"
+    shown = rate(got.get("passed", 0), got["graded"], got.get("ci95"))
+    ungraded = got.get("ungraded")
+    return shown + (f'<br><span class="error">{text(ungraded)} ungraded</span>' if ungraded else "")
+
+
+def gain(judged: object) -> str:
+    """Each agent's gain over the current description and its bound; `agent:` first when several."""
+    if not isinstance(judged, dict) or not judged:
+        return "—"
+    lines = []
+    for agent, row in judged.items():
+        if not isinstance(row, dict):
+            continue
+        named = f"{agent}: " if len(judged) > 1 else ""
+        value, bounds = row.get("gain"), row.get("interval")
+        if not isinstance(value, (int, float)) or not isinstance(bounds, list) or len(bounds) != 2:
+            lines.append(text(f"{named}—"))
+            continue
+        shown = f"{named}{value:+.3f} [{bounds[0]:+.3f}, {bounds[1]:+.3f}]"
+        level = row.get("confidence")
+        extra = f" at {100 * level:.4g} %" if isinstance(level, (int, float)) else ""
+        lines.append(f'{text(shown)}<span class="muted">{text(extra)}</span>')
+    return "<br>".join(lines)
+
+
+def arm_row(arm: dict) -> Row:
+    scores, spend = object_at(arm, "scores"), object_at(arm, "spend")
+    origin = str(arm.get("origin", "?"))
+    if isinstance(arm.get("round"), int) and arm["round"]:
+        origin += f", round {arm['round']}"
+    status = str(arm.get("status", "?"))
+    cells = [
+        text(arm.get("label", "?")),
+        text(origin),
+        word(status),
+        score(scores, "train"),
+        score(scores, "validation"),
+        gain(arm.get("validation")),
+        text(arm.get("reason") or ""),
+        dollars(spend.get("cost_usd")),
+    ]
+    return Row(cells, {"status": status}, details(arm))
+
+
+def details(arm: dict) -> str:
+    """The description in full, the early stop's looks, and each case the arm was graded on."""
+    inner = [f"<h3>Description</h3>{pre([str(arm.get('description', ''))])}"]
+    looks = [look for look in array_at(arm, "looks") if isinstance(look, dict)]
+    if looks:
+        rows = [
+            [
+                str(look.get("agent", "")),
+                str(look.get("cases", "")),
+                str(look.get("wins", "")),
+                str(look.get("losses", "")),
+                f"{look.get('p_worse', 0):.3f}",
+                f"{look.get('threshold', 0):.3f}",
+                "stopped" if look.get("stopped") else "went on",
+            ]
+            for look in looks
+        ]
+        headers = ["agent", "cases", "wins", "losses", "p (worse)", "stop below", "then"]
+        inner.append("<h3>Early-stop looks on train</h3>" + simple_table(headers, rows, (1, 2, 3, 4, 5)))
+    graded = object_at(arm, "cases")
+    for part in PARTS:
+        cases = [c for c in array_at(graded, part) if isinstance(c, dict)]
+        if cases:
+            inner.append(f"<h3>{text(part)} cases</h3>" + simple_table(*case_rows(cases), numeric=(5,)))
+    return collapsed("details", "".join(inner))
+
+
+def case_rows(cases: list[dict]) -> tuple[list[str], list[list[str]]]:
+    headers = ["case", "agent", "expected", "observed", "verdict", "samples"]
+    rows = []
+    for case in cases:
+        passed = case.get("passed")
+        if case.get("error"):
+            verdict = f"error: {case['error']}"
+        else:  # null: errored or not run, never a score
+            verdict = "pass" if passed is True else "fail" if passed is False else "not graded"
+        rows.append(
+            [
+                str(case.get("id", "?")),
+                str(case.get("agent", "")),
+                str(case.get("expected") or "none"),
+                str(case.get("observed") or "none"),
+                verdict,
+                f"{case.get('samples_run', 0)} ({case.get('cached_samples', 0)} cached)",
+            ]
+        )
+    return headers, rows
+
+
+def candidates(report: dict) -> str:
+    arms = [a for a in [report.get("current"), *array_at(report, "candidates")] if isinstance(a, dict)]
+    if not arms:
+        return ""
+    headers = ["candidate", "origin", "status", "train", "validation", "gain (corrected)", "why", "spent"]
+    intro = (
+        '<p class="muted">Scores: passed/graded, with the 95 % interval under it; an errored sample is '
+        "never a score. Gain: paired with the current description on validation, at the confidence "
+        "corrected for the candidates tried.</p>"
+    )
+    table = cases_table("candidates", headers, [arm_row(a) for a in arms], [("status", "Status")], (3, 4, 7))
+    return section("Candidates", intro + table, "candidate-list")
+
+
+def final(report: dict) -> str:
+    estimate = report.get("final")
+    if not isinstance(estimate, dict):
+        return section("Final split", "<p>Not graded: no candidate was chosen, so nothing is estimated.</p>")
+    chosen = str(estimate.get("candidate", "chosen"))
+    rows = [
+        ["current description", share(estimate.get("current"))],
+        [chosen, share(estimate.get("chosen"))],
+    ]
+    intro = (
+        '<p class="muted">Graded once, for the chosen candidate and the current description; '
+        "it never selects.</p>"
+    )
+    gains = f"<p>Gain of {text(chosen)} on final (uncorrected): {gain(estimate.get('gain'))}</p>"
+    return section(
+        "Final split: the honest estimate", intro + simple_table(["", "final"], rows, (1,)) + gains
+    )
+
+
+def share(got: object) -> str:
+    """`4/7 = 0.57 (0.25–0.84)`, as plain text for a simple table."""
+    if not isinstance(got, dict) or not got.get("graded"):
+        return "—"
+    shown = f"{got.get('passed', 0)}/{got['graded']} = {got.get('accuracy', 0):.2f}"
+    bounds = got.get("ci95")
+    if isinstance(bounds, list) and len(bounds) == 2:
+        shown += f" ({bounds[0]:.2f}–{bounds[1]:.2f})"
+    return shown
+
+
+def diff(report: dict) -> str:
+    change = report.get("diff")
+    if not isinstance(change, str) or not change:
+        return ""
+    applied = "applied (--apply)" if report.get("applied") else "not applied; pass --apply to write it"
+    return section(f"SKILL.md diff ({applied})", pre(change.rstrip("\n").split("\n")), "diff")
+
+
+def rejected(report: dict) -> str:
+    rows = []
+    for arm in array_at(report, "candidates"):
+        if not isinstance(arm, dict):
+            continue
+        for finding in array_at(arm, "rejected"):
+            if isinstance(finding, dict):
+                description = " ".join(str(arm.get("description", "")).split())
+                shown = description if len(description) <= 120 else description[:119] + "…"
+                rows.append(
+                    [
+                        str(arm.get("label", "?")),
+                        str(finding.get("rule", "?")),
+                        str(finding.get("message", "")),
+                        shown,
+                    ]
+                )
+    if not rows:
+        return ""
+    intro = '<p class="muted">Structural\'s description rules refused these before a token was spent.</p>'
+    listed = simple_table(["candidate", "rule", "why", "description"], rows)
+    return section("Rejected candidates", f'{intro}<div class="wrap-cells">{listed}</div>', "rejected")
+
+
+def how(report: dict) -> str:
+    rule = report.get("rule")
+    return collapsed("How it decides", pre([rule])) if isinstance(rule, str) else ""

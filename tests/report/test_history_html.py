@@ -1,0 +1,66 @@
+"""The history page in a real browser (Debian's Chromium under Playwright), drawn from a ledger that two
+real routing runs wrote (the claude CLI against the scripted API): the trend, a timeline cell naming
+its run and verdict on hover and on keyboard focus, dark mode, no script error, no request made."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fakeapi import replies as R
+from tests.support.browser import guarded_page
+from tests.support.helpers import run_cli
+from tests.support.routing import CaseRouter, route
+
+pytestmark = [pytest.mark.cli, pytest.mark.usefixtures("private_temp")]
+FIRES = {"alpha-pos-2": R.skill("alpha")}
+
+
+@pytest.fixture
+def history_page(fake_api, repo, env, tmp_path):
+    """alpha-pos-1 passes in run 1 and fails in run 2 with nothing else changed: a flaky case."""
+    ledger = tmp_path / "ledger"
+    ledger.mkdir()
+    for number, decision in ((1, R.skill("alpha")), (2, "I will <b>just</b> answer.")):
+        fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": decision}))
+        run = route(
+            repo,
+            env,
+            *("--routing-room", "alpha,beta", "--skip-preflight", "--no-cache", "--min-accuracy", "0"),
+            *("--only", "alpha-pos-1,alpha-pos-2,alpha-neg-1"),
+            output=ledger / f"run-{number}.json",
+        )
+        assert run.code == 0, run.stderr
+    shown = run_cli(["history", "--repo", str(repo), str(ledger), "--html", "history.html"], cwd=repo)
+    assert shown.code == 0, shown.stderr
+    return repo / "history.html"
+
+
+def test_the_history_page_draws_the_trend_and_names_each_run_on_hover_and_focus(browser, history_page):
+    url = history_page.as_uri()
+    page, refused, errors = guarded_page(browser, url)
+    page.goto(url)
+    assert page.inner_text("h1").startswith("skillscope history:")
+    assert page.locator("#trends svg polyline.trend").count() == 1
+    assert "routing:alpha" in page.inner_text("#trends")
+    flaky = page.locator("#timelines tr", has_text="alpha-pos-1")
+    assert flaky.locator("td").first.inner_text() == "flaky"
+    cells = flaky.locator(".run")
+    assert cells.count() == 2
+    cells.nth(1).hover()
+    hovered = page.evaluate("() => document.querySelector('.run:hover').title")
+    assert hovered.endswith("/run-2.json: missed_trigger")  # the run and its verdict
+    page.keyboard.press("Tab")  # the first timeline cell of the page takes focus, its title with it
+    focused = page.evaluate("() => [document.activeElement.className, document.activeElement.title]")
+    assert focused[0] == "run pass" and focused[1].endswith("/run-1.json: correct_trigger")
+    assert refused == [] and errors == []
+    assert page.evaluate("() => document.scripts.length") == 0
+
+
+def test_the_history_page_repaints_in_dark_mode(browser, history_page):
+    colours = {}
+    for scheme in ("light", "dark"):
+        page, refused, errors = guarded_page(browser, history_page.as_uri(), color_scheme=scheme)
+        page.goto(history_page.as_uri())
+        colours[scheme] = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert refused == [] and errors == []
+    assert colours == {"light": "rgb(255, 255, 255)", "dark": "rgb(13, 17, 23)"}
