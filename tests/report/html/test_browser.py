@@ -12,7 +12,8 @@ from harness.report import html
 from tests.support.browser import guarded_page
 from tests.support.synthetic_reports import routing_report
 
-pytestmark = pytest.mark.cli  # starts a browser
+# One worker builds the real reports (session fixtures) for every page test: see conftest.py.
+pytestmark = [pytest.mark.cli, pytest.mark.xdist_group("report-pages")]  # starts a browser
 
 
 def open_page(browser, tmp_path: Path, report: dict, transcripts=None, **options):

@@ -10,6 +10,9 @@ from harness.report import html
 from tests.report.html.pagetext import Parsed
 from tests.support.reports import HOSTILE
 
+# One worker builds the real reports (session fixtures) for every page test: see conftest.py.
+pytestmark = pytest.mark.xdist_group("report-pages")
+
 SCHEMA = {
     "structural": "structural-report",
     "refs": "refs-report",

@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from harness import schemas
 from harness.report import html
 from tests.report.html.pagetext import Parsed
 from tests.support.reports import HOSTILE
+
+# One worker builds the real reports (session fixtures) for every page test: see conftest.py.
+pytestmark = pytest.mark.xdist_group("report-pages")
 
 
 def test_the_tune_page_heads_with_the_choice_and_lists_every_candidate(tune_reports):
