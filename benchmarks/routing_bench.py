@@ -4,6 +4,7 @@ through the trace builder.
 
     SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py [--cases 40] [--latency 0.2]
         [--work-turns 2] [--patterns 8] [--trace-mb 64] [--skip-cli]
+    SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py --catalog PATH
 
 Everything runs against the scripted fake API (tests/fakeapi) on 127.0.0.1, whose every reply waits
 --latency seconds before its first byte. The repo has one skill per five cases (three prompts that should
@@ -398,6 +399,65 @@ def trace_bench(megabytes: int) -> None:
     )
 
 
+class CatalogModel:
+    """A model that knows a real catalog's answers: each positive prompt fires its own skill on the
+    first turn, anything else is answered in text."""
+
+    def __init__(self, owners: dict[str, str], latency: float):
+        self.owners, self.latency = owners, latency
+
+    def __call__(self, request: RecordedRequest):
+        if request.tool_results:
+            return R.text("Done.", delay_s=self.latency)
+        owner = next((name for prompt, name in self.owners.items() if prompt in request.prompt), None)
+        if owner:
+            return R.skill(owner, delay_s=self.latency)
+        return R.text("No skill needed for this one.", delay_s=self.latency)
+
+
+def catalog_bench(catalog: Path, latency: float) -> None:
+    """Model requests per decided case on a real catalog (a copy of it), every skill in the room:
+    a skill whose frontmatter lists allowed-tools must cost one request like any other."""
+    claude = find_claude()
+    scratch = Path(tempfile.mkdtemp(prefix="routing-catalog-"))
+    try:
+        repo = scratch / "repo"
+        shutil.copytree(catalog, repo, ignore=shutil.ignore_patterns(".git", ".skillscope"))
+        owners, gated = {}, []
+        for dataset in sorted(repo.glob("skills/*/evals/evals.json")):
+            skill = dataset.parent.parent.name
+            if re.search(r"(?m)^allowed-tools:", (dataset.parent.parent / "SKILL.md").read_text()):
+                gated.append(skill)
+            for case in json.loads(dataset.read_text(encoding="utf-8")).get("evaluations", []):
+                if case.get("skill_should_trigger"):
+                    owners[case["prompt"]] = skill
+        with FakeAPI(CatalogModel(owners, latency)) as api:
+            (scratch / "home").mkdir()
+            env = environ(api, claude, scratch / "home")
+            ctx = Context(
+                environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+            )
+            out = scratch / "catalog.json"
+            # The catalog's own structural findings are not this figure's business: accept them first.
+            main(["baseline", "--repo", str(repo), "--skills-dir", "skills/*"], ctx)
+            argv = ["routing", "--repo", str(repo), "--skills-dir", "skills/*", "--routing-room", "all"]
+            code = main(
+                [*argv, "--skip-preflight", "--no-cache", "--min-accuracy", "0", "--output", str(out)], ctx
+            )
+            if not out.exists():
+                raise SystemExit(f"routing exited {code} without a report: {ctx.stderr.getvalue()[-800:]}")
+            report = json.loads(out.read_text(encoding="utf-8"))
+            decided = sum(1 for case in report["cases"] if case["verdict"] != "error")
+            requests = len(api.agent_turns())
+        print(
+            f"catalog {catalog.name}: {len(report['cases'])} cases, {decided} decided, {requests} model "
+            f"requests: {requests / max(decided, 1):.2f} per decided case (target 1.00); skills with "
+            f"allowed-tools in the room: {', '.join(gated) or 'none'}; verdicts {report['verdicts']}"
+        )
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def main_bench() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -415,7 +475,13 @@ def main_bench() -> int:
     )
     parser.add_argument("--trace-mb", type=int, default=64)
     parser.add_argument("--skip-cli", action="store_true", help="only the trace-builder memory figure")
+    parser.add_argument(
+        "--catalog", type=Path, help="only the requests per decided case on this catalog (skills/*)"
+    )
     args = parser.parse_args()
+    if args.catalog:
+        catalog_bench(args.catalog, args.latency)
+        return 0
     if args.cases < 5 or args.cases % 5:
         parser.error("--cases must be a multiple of 5: the harness runs every case of each skill's dataset")
     if not 3 <= args.patterns <= len(PATTERNS):

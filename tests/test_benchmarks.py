@@ -100,6 +100,16 @@ AGENTS = [
         ],
     ),
     (
+        "routing_bench.py",
+        [
+            "--catalog",
+            str(BENCHMARKS.parent / "tests" / "acceptance" / "catalog" / "amd-like"),
+            "--latency",
+            "0",
+        ],
+        [r"1\.00 per decided case \(target 1\.00\); skills with allowed-tools in the room: gpu-serving;"],
+    ),
+    (
         "behavioral_bench.py",
         ["--cases", "2", "--rounds", "1", "--statements", "1"],
         [r"1 statement\(s\): 1 judge call\(s\) per case, statements per call \[1\], case pass"],
