@@ -28,7 +28,7 @@ from harness.behavioral.snapshot import Changes, Snapshot, compare
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import EXPECTATION_KEYS, Case
-from harness.paid import cache
+from harness.paid import cache, digests
 from harness.paid.spend import RunBudget
 from harness.secrets import write_private
 
@@ -109,8 +109,8 @@ class BehavioralRun:
         assert self.results is not None  # only a run that keeps a cache has keys
         if skill.name not in self._room_digests:
             room = skill.room.items()
-            self._room_digests[skill.name] = {n: cache.tree_digest(d, (ANSWER_KEY_DIR,)) for n, d in room}
-            self._skill_digests[skill.name] = cache.tree_digest(skill.directory)
+            self._room_digests[skill.name] = {n: digests.tree_digest(d, (ANSWER_KEY_DIR,)) for n, d in room}
+            self._skill_digests[skill.name] = digests.tree_digest(skill.directory)
         fixture = skill.directory / case.workspace if case.workspace else None
         parts = {
             "agent": self.results.agent_part(self.agent),
@@ -118,8 +118,8 @@ class BehavioralRun:
             **self.judge_parts(),
             "room": self._room_digests[skill.name],
             "skill_folder": self._skill_digests[skill.name],
-            "hooks": cache.file_digest(skill.directory / hooks_mod.HOOKS_FILE),
-            "fixture": cache.tree_digest(fixture) if fixture else None,
+            "hooks": digests.file_digest(skill.directory / hooks_mod.HOOKS_FILE),
+            "fixture": digests.tree_digest(fixture) if fixture else None,
             "prompt": case.prompt,
             "expectations": {key: getattr(case, key) for key in EXPECTATION_KEYS},
             **({"sample": index} if index else {}),

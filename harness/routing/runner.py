@@ -17,7 +17,7 @@ from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
-from harness.paid import cache
+from harness.paid import cache, digests
 from harness.paid.spend import NOT_RUN, RunBudget
 from harness.routing.metrics import CaseOutcome
 from harness.routing.verdicts import PASSING, Sample, decided
@@ -118,7 +118,7 @@ class RoutingRun:
         assert self.results is not None  # only a run that keeps a cache has keys
         return {
             "agent": self.results.agent_part(self.agent),
-            "room": {name: cache.tree_digest(path, (ANSWER_KEY_DIR,)) for name, path in self.room.items()},
+            "room": {name: digests.tree_digest(path, (ANSWER_KEY_DIR,)) for name, path in self.room.items()},
             **self.settings.cache_parts(),
         }
 

@@ -19,11 +19,10 @@ from harness.paid.cache import (
     ResultCache,
     chosen_by_environment,
     default_folder,
-    file_digest,
     key_of,
     refuse_plantable,
-    tree_digest,
 )
+from harness.paid.digests import file_digest, tree_digest
 from harness.paid.replay import Origin
 
 KEY = "ab" * 32

@@ -1,0 +1,91 @@
+"""Digests of JSON values and of folders' files: how a result cache key digests its parts, and how a
+report's ledger records what produced a verdict. No agent or cache machinery, so a free run (the
+lexical engine) that records its inputs loads none of it."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+CHUNK = 1024 * 1024
+BYTECODE = "__pycache__"
+
+
+def canonical(value: Any) -> bytes:
+    """One byte string per JSON value, whatever its keys' order."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "surrogatepass")
+
+
+def digest_of(value: Any) -> str:
+    """The SHA-256 of one JSON value, whatever its keys' order: how a key digests its parts, and how a
+    report's ledger digests what produced a verdict."""
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
+def tree_digest(folder: Path, skip_top: Sequence[str] = ()) -> str:
+    """One digest of every file under `folder` (relative path, content, executable bit, link
+    targets), leaving out the top-level names in `skip_top` and Python's bytecode folders; "missing"
+    when there is no folder."""
+    root = Path(folder)
+    if not root.is_dir():
+        return "missing"
+    digest = hashlib.sha256()
+    for _, record in _tree_records(root, skip_top):
+        digest.update(record)
+    return digest.hexdigest()
+
+
+def file_digests(folder: Path, skip_top: Sequence[str] = ()) -> dict[str, str]:
+    """Each file under `folder` (path relative to it) with the digest of its record as tree_digest reads
+    it (content, executable bit, link target), the same files left out; none when there is no folder.
+    A report's ledger keeps them, so a verdict that changed can name the file that changed."""
+    root = Path(folder)
+    if not root.is_dir():
+        return {}
+    return {rel: hashlib.sha256(record).hexdigest() for rel, record in _tree_records(root, skip_top)}
+
+
+def _tree_records(root: Path, skip_top: Sequence[str]) -> Iterator[tuple[str, bytes]]:
+    for current, dirs, files in os.walk(root):
+        here = Path(current)
+        # Loading evals/hooks.py writes its bytecode beside it, stamped with the source's mtime: a fresh
+        # checkout would never match. It is made from the source, which is digested.
+        dirs[:] = [d for d in dirs if d != BYTECODE and not (here == root and d in skip_top)]
+        if here == root:
+            files = [f for f in files if f not in skip_top]
+        dirs.sort()
+        for name in sorted(files) + [d for d in dirs if (here / d).is_symlink()]:
+            rel = (here / name).relative_to(root).as_posix()
+            yield rel, _file_record(here / name, rel)
+
+
+def file_digest(path: Path) -> str:
+    """The digest of one file's bytes, or "missing"."""
+    try:
+        return _content_digest(Path(path))
+    except OSError:
+        return "missing"
+
+
+def _file_record(path: Path, rel: str) -> bytes:
+    if path.is_symlink():
+        return f"link\0{rel}\0{os.readlink(path)}\n".encode("utf-8", "surrogateescape")
+    executable = os.access(path, os.X_OK)
+    content = _content_digest(path)
+    return f"file\0{rel}\0{int(executable)}\0{content}\n".encode("utf-8", "surrogateescape")
+
+
+def _content_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+# --- where the cache lives --------------------------------------------------------------------------
