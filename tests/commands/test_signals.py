@@ -15,9 +15,11 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
+import weakref
 from pathlib import Path
 
 import pytest
@@ -37,8 +39,10 @@ class Launched:
     """`python -m harness ...` in its own process, with a private TMPDIR and a tag every child inherits."""
 
     def __init__(self, tmp: Path, env: dict[str, str], args: list[str]):
-        self.tmp = tmp / "tmp"
-        self.tmp.mkdir()
+        # Short, not under tmp_path: claude's shell sandbox makes unix sockets in TMPDIR, and under
+        # pytest-xdist's longer tmp_path it fails with "Failed to create bridge sockets".
+        self.tmp = Path(tempfile.mkdtemp(prefix="sig-"))
+        weakref.finalize(self, shutil.rmtree, self.tmp, True)
         self.tag = uuid.uuid4().hex
         self.report, self.junit = tmp / "report.json", tmp / "junit.xml"
         full = {**env, "TMPDIR": str(self.tmp), TAG: self.tag}
