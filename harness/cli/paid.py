@@ -1,9 +1,12 @@
-"""The flags of a paid command read once into its PaidRun, so that nothing past the command sees them;
-and the renderers that publish its reports, handed in from this edge."""
+"""The flags of a paid command read once into its PaidRun, so that nothing past the command sees them.
+The command hands in what publishes its reports, so paid/ (and this module) never know a renderer."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from harness.cancel import Cancellation
 from harness.cli import flags, resolve
@@ -11,11 +14,18 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.model.repo import Repo
 from harness.paid.command import PaidRun, PaidSettings
-from harness.report import publish
+
+# harness.report.publish: writes every report of a result where the report flags say.
+Publisher = Callable[[Any, Context, Any], "Path | None"]
 
 
 def paid_run(
-    args: argparse.Namespace, ctx: Context, repo: Repo, deadline: Deadline, cancel: Cancellation
+    args: argparse.Namespace,
+    ctx: Context,
+    repo: Repo,
+    deadline: Deadline,
+    cancel: Cancellation,
+    publish: Publisher,
 ) -> PaidRun:
     """The PaidRun of the command `args` parsed; flags the command does not declare keep their defaults."""
     given = vars(args)

@@ -30,6 +30,7 @@ from harness.model.envelope import Halt
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import NOT_PROBED, PaidRun
 from harness.paid.sandbox import SandboxUse, unreadable
+from harness.report import publish
 from harness.report.markdown import clip
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
@@ -120,7 +121,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     for name in dict.fromkeys(c.skill for c in cases):
         assert name is not None  # a behavioral case belongs to a skill (shared negatives route only)
         skills[name] = SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
-    paid = paid_run(args, ctx, repo, deadline, cancel)
+    paid = paid_run(args, ctx, repo, deadline, cancel, publish)
     settings = paid.agent_settings(
         BehavioralSettings,
         judge_model=args.judge_model or args.model,

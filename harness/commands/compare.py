@@ -32,7 +32,7 @@ from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
 from harness.paid import AgentNotReady
 from harness.paid.command import PaidRun, PaidSettings
-from harness.report import finish
+from harness.report import finish, publish
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingSettings
 
@@ -200,7 +200,7 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
         candidate = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
         loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), resolve.negatives_from(args))
         require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
-        paid = paid_run(args, ctx, repo, deadline, cancel)
+        paid = paid_run(args, ctx, repo, deadline, cancel, publish)
         modes = chosen_modes(args, paid, Versions(repo, candidate, base, cand), loaded, names, room)
         live = Live(
             baseline=args.baseline,

@@ -18,6 +18,7 @@ from harness.model import catalog
 from harness.model.repo import Repo
 from harness.paid import dryrun
 from harness.paid.command import PaidRun
+from harness.report import publish
 from harness.report.markdown import clip
 
 HELP = "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost"
@@ -60,7 +61,7 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
         raise UsageError("PROMPT is empty; give the text a user would type.")
     repo = resolve.resolve_repo(args, ctx)
     room = rooms(args, repo)
-    paid = paid_run(args, ctx, repo, deadline, cancel)
+    paid = paid_run(args, ctx, repo, deadline, cancel, publish)
     ready = paid.ready()
     if paid.settings.dry_run:
         return dry_run(paid, ready, room, args.prompt, args.repeat)

@@ -28,6 +28,7 @@ from harness.model.envelope import Halt
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import PaidRun
 from harness.paid.sandbox import SandboxUse, unreadable
+from harness.report import publish
 from harness.report.markdown import clip
 from harness.routing import metrics
 from harness.routing.matrix import RoutingMatrix
@@ -51,7 +52,7 @@ def run_agents(
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
-    paid = paid_run(args, ctx, loaded.repo, deadline, cancel)
+    paid = paid_run(args, ctx, loaded.repo, deadline, cancel, publish)
     repeat, adaptive = args.repeat
     settings = paid.agent_settings(
         RoutingSettings,

@@ -19,6 +19,7 @@ from harness.deadline import Deadline
 from harness.model.catalog import Catalog
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import PaidRun
+from harness.report import publish
 from harness.routing.runner import RoutingRun, RoutingSettings
 from harness.tune.propose import AgentProposer
 from harness.tune.scoring import AgentScorer, EveryAgent
@@ -36,7 +37,7 @@ def run_agent(
     plan: Plan,
     meta: Callable,
 ) -> int:
-    paid = paid_run(args, ctx, loaded.repo, deadline, cancel)
+    paid = paid_run(args, ctx, loaded.repo, deadline, cancel, publish)
     agents = paid.settings.agents
     repeat, adaptive = args.repeat
     settings = paid.agent_settings(
