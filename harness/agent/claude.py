@@ -21,6 +21,7 @@ from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.secrets import SECRET_VARS, write_private
 
+from . import claude_sockets
 from .claude_events import ClaudeEvents
 from .events import EventReader
 from .runtime import CliAgent, LocatedCLI, install_hint, locate_cli
@@ -357,10 +358,24 @@ class ClaudeAgent(CliAgent[Path | None]):
         cost); a CLI that starts another turn instead is stopped there, as without the hook."""
         return reason == "activation" and stops_itself(self.cli, spec) and _launched(trace, event)
 
+    def run(self, spec: RunSpec) -> Trace:
+        """One run; with the sandbox on and a TMPDIR too long for its sockets, claude gets a short
+        private one instead (claude_sockets.py says why)."""
+        if not spec.sandbox:
+            return super().run(spec)
+        with claude_sockets.short_temp_dir(self.environ) as short:
+            if short is None:
+                return super().run(spec)
+            moved = ClaudeAgent(self.cli, {**self.environ, "TMPDIR": short}, isolation=self.isolation)
+            return moved.run(spec)
+
     def conclude(self, spec: RunSpec, trace: Trace) -> None:
         if spec.sandbox:
             trace.sandbox_applied = trace.init.sandbox_enabled if trace.init else None
             trace.sandbox_reason = sandbox_refusal(trace.stderr_tail)
+            broken = claude_sockets.broken_sandbox(trace, self.environ)
+            if broken:  # its init said on, but it gave up at the first command
+                trace.sandbox_applied, trace.sandbox_reason = False, broken
 
     def isolation_facts(self) -> dict[str, str]:
         return self.isolation.describe()

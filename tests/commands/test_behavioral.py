@@ -446,6 +446,45 @@ def test_by_default_the_sandbox_keeps_the_answer_key_from_an_agent_searching_for
     assert "could not read the repo's skill folders" in run.stdout
 
 
+def long_temp_dir(tmp_path: Path) -> Path:
+    """A TMPDIR too long for claude's sandbox sockets (a pytest-xdist temp folder can be)."""
+    folder = tmp_path / ("t" * 80)
+    folder.mkdir()
+    return folder
+
+
+def test_under_a_long_tmpdir_claude_gets_a_short_one_and_its_sandbox_still_holds(behave, fake_api, tmp_path):
+    require_bubblewrap()
+    bh = behave("writer")
+    bh.env = {**bh.env, "TMPDIR": str(long_temp_dir(tmp_path))}
+    look_for_the_answer_key(fake_api, bh.repo)
+    run = bh("--only", "report-writer-outside")
+    results = tool_results(fake_api)
+    assert not any("failed to initialize" in text for text in results)
+    assert not any(ANSWER_KEY_MARKER in text for text in results)
+    assert run.report["meta"]["sandbox"]["status"] == "applied"
+
+
+def test_a_sandbox_that_breaks_at_its_first_command_is_reported_as_not_applied(
+    behave, fake_api, tmp_path, monkeypatch
+):
+    """With no short folder to give it, claude's sandbox starts, then gives up at the first command
+    and runs the rest unconfined: the report must not say it applied, and nothing is graded."""
+    require_bubblewrap()
+    monkeypatch.setattr("harness.agent.claude_sockets.SHORT_PARENTS", ())
+    bh = behave("writer")
+    long = long_temp_dir(tmp_path)
+    bh.env = {**bh.env, "TMPDIR": str(long)}
+    fake_api.script(writer_passes())
+    run = bh("--only", "report-writer-pass")
+    assert any("failed to initialize" in text for text in tool_results(fake_api))  # it really broke
+    sandbox = run.report["meta"]["sandbox"]
+    assert sandbox["status"] != "applied" and f"TMPDIR {long}" in sandbox["reason"]
+    case = run.case("report-writer-pass")
+    assert case["sandbox"] is False and case["status"] == "error"
+    assert "set TMPDIR to a shorter folder" in run.stdout
+
+
 def test_the_sandbox_tests_fail_rather_than_pass_where_bubblewrap_is_missing(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(pytest.fail.Exception, match="apt-get install bubblewrap socat"):
