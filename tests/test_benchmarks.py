@@ -120,6 +120,17 @@ AGENTS = [
         [r"^two separate runs\s+[\d.]+ s", r"^ratio\s+[\d.]+x"],
     ),
     (
+        "tune_overhead_bench.py",
+        ["--cases", "20", "--latency", "0", "--jobs", "2"],
+        [
+            r"^model requests: +routing 1\.000 per sample; tune [\d.]+ per candidate .* \(1\.00x\)$",
+            r"^wall time: +routing [\d.]+ s per sample; tune [\d.]+ s per candidate",
+            r"^harness CPU: +routing [\d.]+ s per sample; tune [\d.]+ s per candidate",
+            r"^paid cache: after a routing run, (\d+) of the current description's \1 sample\(s\) "
+            r"were replays",
+        ],
+    ),
+    (
         "agents_bench.py",
         ["--cases", "2"],
         [

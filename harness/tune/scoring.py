@@ -106,25 +106,33 @@ class AgentScorer:
         self.deadline, self.cancel, self.results, self.budget = deadline, cancel, results, budget
         self.agents = [runner.runtime]
         self.notes: list[str] = []
+        # One run per description, reused by its every look: its cache key parts (a digest of every
+        # installed file of the room) are read once per description, as routing reads them once per run.
+        self.runs: dict[str, RoutingRun] = {}
 
     def installed(self, candidate: Candidate) -> dict[str, Path]:
         # The current description is the skill's own folder: its samples are the ones `routing` cached.
         folder = candidate.folder or self.room[self.skill]
         return {**self.room, self.skill: folder}
 
+    def run_of(self, candidate: Candidate) -> RoutingRun:
+        if candidate.label not in self.runs:
+            settings = self.settings
+            if settings.keep_logs is not None:  # each description's transcripts in a folder of its own
+                settings = dataclasses.replace(settings, keep_logs=settings.keep_logs / candidate.label)
+            self.runs[candidate.label] = RoutingRun(
+                self.agent,
+                self.installed(candidate),
+                settings,
+                self.deadline,
+                cancel=self.cancel,
+                results=self.results,
+                budget=self.budget,
+            )
+        return self.runs[candidate.label]
+
     def grade(self, candidate: Candidate, cases: list[Case]) -> list[Scored]:
-        settings = self.settings
-        if settings.keep_logs is not None:  # each description's transcripts in a folder of its own
-            settings = dataclasses.replace(settings, keep_logs=settings.keep_logs / candidate.label)
-        run = RoutingRun(
-            self.agent,
-            self.installed(candidate),
-            settings,
-            self.deadline,
-            cancel=self.cancel,
-            results=self.results,
-            budget=self.budget,
-        )
+        run = self.run_of(candidate)
         outcomes = run.run(cases)
         self.notes += [n for n in run.notes if n not in self.notes]
         return [of_routing(o, self.agent.runtime) for o in outcomes]

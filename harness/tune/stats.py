@@ -83,7 +83,8 @@ class Paired:
         discordant = self.wins + self.losses
         low, high = clopper_pearson(self.wins, discordant, alpha)
         scale = discordant / self.n
-        return scale * (2 * low - 1), scale * (2 * high - 1)
+        # + 0.0: a gain of zero shows as +0.000, never as -0.000
+        return scale * (2 * low - 1) + 0.0, scale * (2 * high - 1) + 0.0
 
     def worse_p(self) -> float:
         """One-sided exact sign test p-value that the candidate is worse than the current description."""
