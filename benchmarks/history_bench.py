@@ -5,9 +5,10 @@ real runs write them (the report envelope, the ledger's file digests, each case'
     python benchmarks/history_bench.py [--runs 500] [--cases 1000] [--skills 20] [--rounds 3]
 
 Each answer is `skillscope history FOLDER` in a process of its own, in text and json, with and without
---skill/--case filters. The first read is timed with the ledger's index emptied; every later answer
-after it (target at most 1 s each, best of --rounds). Printed with the ratio to the target, and the
-peak RSS of each answer's process. Printed, never asserted.
+--skill/--case filters: the first read with an empty user cache, then every later answer (target at
+most 1 s each, best of --rounds). Printed with the ratio to the target, CPU seconds (the host's load
+moves wall time), the peak RSS of each answer's process and the size of what it printed. Printed,
+never asserted.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ def main() -> int:
         }
         cache = home / "cache"
         env_cache = {"XDG_CACHE_HOME": str(cache)}
-        os.environ.update(env_cache)  # the ledger's index lives in the user's cache folder, kept here
+        os.environ.update(env_cache)  # the user's cache of these runs is the temp folder's own
         shutil.rmtree(cache, ignore_errors=True)
         took, cpu, peak, out = answer(folder, home, [])
         print(f"first read, text: {took:.3f} s ({cpu:.3f} CPU s), peak RSS {peak:.0f} MB, {out} bytes out")
