@@ -172,6 +172,15 @@ def docs(session: nox.Session) -> None:
 
 
 @nox.session
+def screenshots(session: nox.Session) -> None:
+    """Shoot each report page kind into docs/images/ from real runs (the claude CLI named by
+    SKILLSCOPE_TEST_CLAUDE against the scripted API) in Debian's Chromium."""
+    session.install("-r", "requirements-dev.txt")
+    session.install("-e", ".")
+    session.run("python", str(HERE / "benchmarks" / "page_screenshots.py"), *session.posargs)
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     """ruff and mypy over the code; actionlint and GitHub schemas over workflows and action.yml; the docs."""
     session.install("-r", "requirements-dev.txt")

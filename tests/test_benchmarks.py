@@ -73,6 +73,19 @@ OFFLINE = [
         ],
     ),
     (
+        "history_bench.py",
+        ["--runs", "3", "--cases", "30", "--skills", "3", "--rounds", "1"],
+        [
+            r"^ledger: 3 runs x 30 cases, 3 skills, ",
+            r"^first read, text: [\d.]+ s \([\d.]+ CPU s\), peak RSS \d+ MB, [1-9]\d* bytes out$",
+            *(
+                rf"^{ask}\s+(\s+[\d.]+){{5}}  (meets|MISSES)$"
+                for ask in ("text", "json --skill", "json --case")
+            ),
+            r"^slowest answer after the first read: [\d.]+ s, [\d.]+x the 1 s target, (meets|MISSES)$",
+        ],
+    ),
+    (
         "tune_bench.py",
         ["--cases", "30"],
         [

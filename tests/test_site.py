@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 import mkdocs_hooks
@@ -131,3 +132,23 @@ def test_the_yaml_examples_of_the_docs_pass_only_inputs_that_exist():
                 assert not unknown, f"{page}: `uses: {step['uses']}` is given inputs it lacks: {unknown}"
                 checked += 1
     assert checked >= 6
+
+
+PAGE_KINDS = ("routing", "behavioral", "compare", "cost", "tune", "history")
+
+
+@pytest.mark.parametrize("kind", PAGE_KINDS)
+def test_every_page_kind_has_a_screenshot_the_docs_show(kind):
+    # benchmarks/page_screenshots.py (nox -s screenshots) shoots them; a page kind without one, or a
+    # reference to a file that is gone, is a hole in the docs.
+    image = DOCS / "images" / f"page-{kind}.png"
+    assert image.is_file(), f"no screenshot of the {kind} page: run nox -s screenshots"
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    referenced = [
+        p.relative_to(DOCS).as_posix()
+        for p in DOCS.rglob("*.md")
+        if f"](../images/page-{kind}.png)" in p.read_text(encoding="utf-8")
+        or f"](images/page-{kind}.png)" in p.read_text(encoding="utf-8")
+    ]
+    assert referenced, f"no docs page shows images/page-{kind}.png"
+    assert f"commands/{kind}.md" in referenced

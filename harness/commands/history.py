@@ -14,6 +14,7 @@ from harness.errors import HarnessError, UsageError
 from harness.files import append_text, write_atomic
 from harness.history import ledger as ledger_mod
 from harness.history.result import History
+from harness.memo import user_cache
 from harness.model import repo as repo_mod
 from harness.report import RUNS, history_html
 from harness.report import history as history_report
@@ -92,12 +93,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         folder = root / RUNS
         label = RUNS.as_posix() if root == ctx.cwd else str(folder)
         given, paths, shown = [label], [folder] if folder.is_dir() else [], {folder: label}
-    ledger = ledger_mod.read(paths, shown)
+    cache = user_cache(ctx.environ)
+    ledger = ledger_mod.read(paths, shown, cache=cache)
     against = None
     if args.against:
         base_path = existing(ctx.cwd / args.against, args.against, "--against")
         # The branch's copy of a run wins over the base's: a run restored into both is the branch's.
-        ledger = ledger_mod.merged(ledger, ledger_mod.read([base_path], {base_path: args.against}, base=True))
+        ledger = ledger_mod.merged(
+            ledger, ledger_mod.read([base_path], {base_path: args.against}, base=True, cache=cache)
+        )
         against = args.against_name
     ledger = ledger_mod.filtered(
         ledger, parse_list("--skill", args.skill), parse_list("--case", args.case), args.since

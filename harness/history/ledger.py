@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.files import UnreadableFile, read_text
+from harness.history.index import Index, index_path, stamp
 
 LEDGER_COMMANDS = ("routing", "routing-matrix", "behavioral")
 OTHER_COMMANDS = ("structural", "refs", "compare", "cost", "select", "history")
@@ -81,24 +82,75 @@ class NotAReport(Exception):
     """`reason` completes "<file>: <reason>; left out"."""
 
 
-def read(paths: list[Path], shown: dict[Path, str], *, base: bool = False) -> Ledger:
+def read(
+    paths: list[Path], shown: dict[Path, str], *, base: bool = False, cache: Path | None = None
+) -> Ledger:
     """The ledger of every report under the folders and files `paths` (a folder's *.json, not its
-    sub-folders), each file named as `shown` says (else its path)."""
+    sub-folders), each file named as `shown` says (else its path). `cache`: the user's cache folder,
+    where what was read is indexed for the next answer (see harness.history.index); None reads all."""
     ledger = Ledger()
     for path in paths:
         files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+        kept = Index(index_path(cache, path) if cache is not None else None)
         for file in files:
             name = shown.get(file) or shown.get(path, str(path))
             label = name if file == path else f"{name.rstrip('/')}/{file.name}"
-            try:
-                runs = runs_of(file, label, base)
-            except NotAReport as exc:
-                ledger.problems.append(f"{label}: {exc}; left out.")
-                continue
+            at = stamp(file)
+            packed = kept.get(file, at)
+            if packed is not None:
+                runs = unpacked(packed, kept.digests, label, base)
+            else:
+                try:
+                    runs = runs_of(file, label, base)
+                except NotAReport as exc:
+                    ledger.problems.append(f"{label}: {exc}; left out.")
+                    continue
+                kept.put(file, at, packed_runs(runs, kept))
             for run, entries in runs:
                 ledger.runs.append(run)
                 ledger.entries += entries
+        kept.forget_missing({file.name for file in files})
+        kept.save()
     return deduplicated(ledger)
+
+
+# A run as the index keeps it: its fields but where it was read from, then one row per case whose
+# digests are a place in the index's table, shared by every run (-1: none recorded).
+RUN_FIELDS = (
+    "command",
+    "started_at",
+    "agent",
+    "agent_version",
+    "model",
+    "harness_version",
+    "settings",
+    "files",
+    "skill_paths",
+    "identity",
+)
+
+
+def packed_runs(runs: list[tuple[Run, list[Entry]]], kept: Index) -> list:
+    packed = []
+    for run, entries in runs:
+        rows = [
+            (e.case, e.skill, e.source, e.status, e.verdict, kept.place(e.digests), e.flaky, e.quarantined)
+            for e in entries
+        ]
+        packed.append(([getattr(run, f) for f in RUN_FIELDS], rows))
+    return packed
+
+
+def unpacked(packed: list, table: list[dict], label: str, base: bool) -> list[tuple[Run, list[Entry]]]:
+    out = []
+    for fields, rows in packed:
+        run = Run(file=label, base=base, **dict(zip(RUN_FIELDS, fields, strict=True)))
+        entries = [
+            Entry(run, case, skill, source, status, verdict, table[spot] if spot >= 0 else None, flaky, held)
+            for case, skill, source, status, verdict, spot, flaky, held in rows
+        ]
+        out.append((run, entries))
+    return out
 
 
 def merged(*ledgers: Ledger) -> Ledger:

@@ -16,7 +16,7 @@ from harness.report.html.common import (
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, collapsed, token
+from harness.report.html.table import Row, cases_table, deferred, token
 
 JUDGED = ("expected_behavior", "unexpected_behavior")
 BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so its run is no evidence"}
@@ -116,7 +116,7 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
     more.append(transcripts_of(str(case.get("id")), transcripts))
     keys = {"status": token(str(case.get("status"))), "skill": token(str(case.get("skill")))}
     # Open by default only for what a reader came for: the cases that did not pass.
-    return Row(cells, keys, collapsed("checks and details", "".join(more)))
+    return Row(cells, keys, deferred("checks and details", "".join(more)))
 
 
 def case_table(report: dict, transcripts: Transcripts) -> str:

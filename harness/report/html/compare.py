@@ -15,7 +15,7 @@ from harness.report.html.common import (
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, collapsed, token
+from harness.report.html.table import Row, cases_table, deferred, token
 
 SIDES = ("baseline", "candidate")
 LABEL_ORDER = ("regression", "error", "changed", "improvement", "same-fail", "same-pass")
@@ -144,7 +144,7 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
         "skill": token(str(case.get("skill"))),
         "mode": token(str(case.get("mode"))),
     }
-    return Row(cells, keys, collapsed("details", more))
+    return Row(cells, keys, deferred("details", more))
 
 
 def case_table(report: dict, transcripts: Transcripts) -> str:

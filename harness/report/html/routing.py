@@ -19,7 +19,7 @@ from harness.report.html.common import (
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, collapsed, token
+from harness.report.html.table import Row, cases_table, collapsed, deferred, token
 from harness.routing.verdicts import wilson_interval
 
 
@@ -167,7 +167,7 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
         "expect": token(expect),
         "observed": token(observed),
     }
-    return Row(cells, keys, collapsed("details", "".join(more)))
+    return Row(cells, keys, deferred("details", "".join(more)))
 
 
 def failures_first(cases: list[dict]) -> list[dict]:
@@ -183,7 +183,9 @@ def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") 
     headers += ["rank", "score"] if lexical else ["trigger rate (95 %)", "cost"]
     headers += ["dataset", "prompt"]
     filters = [("status", "Outcome"), ("verdict", "Verdict"), ("skill", "Skill")]
-    inner = cases_table(table_id, headers, rows, filters, numeric=(4, 5), cell_filter=True)
+    # Fixed columns: a thousand rows are laid out without measuring each cell first.
+    widths = ("15%", "9%", "9%", "12%", "11%", "7%", "16%", "auto")
+    inner = cases_table(table_id, headers, rows, filters, numeric=(4, 5), cell_filter=True, widths=widths)
     return section(f"Cases ({len(rows)}; failures first)", inner, anchor=f"{table_id}-section")
 
 

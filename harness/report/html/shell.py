@@ -48,7 +48,8 @@ table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: left; vertical-align: top; }
 th { background: var(--panel); position: sticky; top: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-tbody.case tr:first-child td { border-bottom: 0; } tr.more td { padding-top: 0; }
+tbody.case tr:first-child:not(:last-child) td { border-bottom: 0; } tr.more td { padding-top: 0; }
+table.fixed { table-layout: fixed; } table.fixed td { overflow-wrap: anywhere; }
 td.wrap { overflow-wrap: anywhere; max-width: 36em; } .wrap-cells td { overflow-wrap: anywhere; }
 pre { background: var(--panel); padding: .7em; overflow-x: auto; white-space: pre-wrap; margin: .3em 0; }
 details > summary { cursor: pointer; color: var(--accent); }
@@ -75,16 +76,39 @@ svg .dot { fill: var(--accent); } svg .axis { stroke: var(--line); }
 """
 
 # Filters each table marked data-filterable: its selects and search box, and a matrix cell's link
-# (#cases:expect=a&observed=b), hide the case bodies that do not match. Text only, no markup written.
+# (#cases:expect=a&observed=b), hide the case bodies that do not match; opens a row's deferred details.
+# Text only, no markup written (a <template> holds markup the page itself rendered).
 SCRIPT = """
 (function () {
   function rowsOf(table) { return Array.prototype.slice.call(table.tBodies); }
+  // A row's text with its details still waiting in their <template> (see table.deferred).
+  function searchable(body) {
+    var held = Array.prototype.map.call(body.querySelectorAll('template'),
+      function (t) { return t.content.textContent; });
+    return (body.textContent + ' ' + held.join(' ')).toLowerCase();
+  }
+  // A row's deferred details, first opened: their <template> becomes a row under the case's own.
+  document.addEventListener('toggle', function (event) {
+    var details = event.target;
+    if (!details.classList || !details.classList.contains('deferred')) { return; }
+    var row = details.shownRow, held = details.querySelector(':scope > template');
+    if (!row && details.open && held) {
+      row = details.shownRow = document.createElement('tr');
+      row.className = 'more';
+      var cell = row.insertCell();
+      cell.colSpan = details.closest('tr').cells.length;
+      cell.appendChild(held.content);
+      details.removeChild(held);
+      details.closest('tbody').appendChild(row);
+    }
+    if (row) { row.hidden = !details.open; }
+  }, true);
   function setup(table) {
     var id = table.id, controls = document.querySelectorAll('[data-for="' + id + '"]');
     var count = document.getElementById(id + '-count'), bodies = rowsOf(table), texts = null;
     var state = {};
     function apply() {
-      if (texts === null) { texts = bodies.map(function (b) { return b.textContent.toLowerCase(); }); }
+      if (texts === null) { texts = bodies.map(searchable); }
       var q = (state.q || '').toLowerCase(), shown = 0;
       bodies.forEach(function (body, i) {
         var ok = Object.keys(state).every(function (key) {

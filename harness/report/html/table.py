@@ -1,6 +1,11 @@
 """A table of cases a person narrows down: a select per filter key, a search box over the rows' text,
 and a count of what is shown. Each row is its own <tbody>, so a row's collapsed details (transcripts,
-samples, checks) hide and show with it."""
+samples, checks) hide and show with it.
+
+A page of a thousand cases is first drawn fast by design: the table's columns can be fixed by a
+colgroup (no cell is measured to lay them out), and a row's deferred details are a summary in its last
+cell, their content waiting in a <template> (parsed, never styled or laid out, no row of its own) until
+opened, when the page's script moves it into a row under the case."""
 
 from __future__ import annotations
 
@@ -18,7 +23,11 @@ class Row:
 
     cells: list[str]
     keys: dict[str, str] = field(default_factory=dict)
-    more: str = ""
+    more: str = ""  # usually deferred(...): opened from the row's last cell
+
+
+class Deferred(str):
+    """Rendered HTML of a row's details whose content waits in a <template> until opened."""
 
 
 def token(value: str) -> str:
@@ -33,9 +42,11 @@ def cases_table(
     filters: Sequence[tuple[str, str]],
     numeric: Sequence[int] = (),
     cell_filter: bool = False,
+    widths: Sequence[str] = (),
 ) -> str:
     """The table with its controls. `filters` are (key, label): a select each, offering the values its
-    rows hold. `cell_filter`: the matrix may filter it by expect/observed, so say when it does."""
+    rows hold. `cell_filter`: the matrix may filter it by expect/observed, so say when it does.
+    `widths`: each column's CSS width (one may be "auto"), fixing the layout; none sizes by content."""
     ident = text(table_id)
     controls = [
         f'<label>Search <input type="search" data-for="{ident}" data-key="q" '
@@ -63,20 +74,43 @@ def cases_table(
     bodies = []
     for row in rows:
         data = "".join(f' data-{text(key)}="{text(value)}"' for key, value in row.keys.items())
+        inline = isinstance(row.more, Deferred)
+        shown = [*row.cells[:-1], row.cells[-1] + row.more] if inline and row.cells else row.cells
         cells = "".join(
-            f"<td{' class=num' if i in right else ''}>{cell}</td>" for i, cell in enumerate(row.cells)
+            f"<td{' class=num' if i in right else ''}>{cell}</td>" for i, cell in enumerate(shown)
         )
-        more = f'<tr class="more"><td colspan="{len(headers)}">{row.more}</td></tr>' if row.more else ""
+        more = (
+            f'<tr class="more"><td colspan="{len(headers)}">{row.more}</td></tr>'
+            if row.more and not inline
+            else ""
+        )
         bodies.append(f'<tbody class="case"{data}><tr>{cells}</tr>{more}</tbody>')
+    fixed = ' class="fixed"' if widths else ""
+    columns = (
+        "<colgroup>" + "".join(f'<col style="width:{text(w)}">' for w in widths) + "</colgroup>"
+        if widths
+        else ""
+    )
     return (
         f'<div class="controls">{"".join(controls)}</div>{chip}'
-        f'<table id="{ident}" data-filterable><thead><tr>{head}</tr></thead>' + "".join(bodies) + "</table>"
+        f'<table id="{ident}"{fixed} data-filterable>{columns}<thead><tr>{head}</tr></thead>'
+        + "".join(bodies)
+        + "</table>"
     )
 
 
 def collapsed(summary: str, inner: str) -> str:
     """Rendered HTML `inner` behind a closed <details> whose summary is plain text."""
     return f"<details><summary>{text(summary)}</summary>{inner}</details>"
+
+
+def deferred(summary: str, inner: str) -> Deferred:
+    """A row's details behind a closed <details> in its last cell, `inner` held in a <template>: the
+    page's script (shell.SCRIPT) moves it into a row of its own when first opened, and its search reads
+    it meanwhile."""
+    return Deferred(
+        f'<details class="deferred"><summary>{text(summary)}</summary><template>{inner}</template></details>'
+    )
 
 
 def pre(lines: Sequence[str]) -> str:

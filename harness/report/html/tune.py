@@ -9,7 +9,7 @@ from harness.jsonfields import array_at, object_at
 from harness.report.html.common import dollars, rate, word
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, collapsed, pre
+from harness.report.html.table import Row, cases_table, collapsed, deferred, pre
 
 PARTS = ("train", "validation", "final")  # the split's parts, in the order a candidate meets them
 
@@ -125,7 +125,7 @@ def details(arm: dict) -> str:
         cases = [c for c in array_at(graded, part) if isinstance(c, dict)]
         if cases:
             inner.append(f"<h3>{text(part)} cases</h3>" + simple_table(*case_rows(cases), numeric=(5,)))
-    return collapsed("details", "".join(inner))
+    return deferred("details", "".join(inner))
 
 
 def case_rows(cases: list[dict]) -> tuple[list[str], list[list[str]]]:
