@@ -19,7 +19,7 @@ from typing import Any
 # How a listing deals with a catalog over its budget.
 OVERFLOWS = {
     "none": "every description is shown in full, whatever the catalog's size",
-    "name-only": "whole descriptions are left out, in listing order, once the budget is spent (the name stays)",
+    "name-only": "whole descriptions are left out, in listing order, once the budget is spent (names stay)",
     "share": "every description is cut to an equal share of the budget, then whole entries are left out",
     "drop": "whole entries are left out, from the first in listing order that no longer fits",
 }
@@ -56,7 +56,9 @@ class Budget:
         if self.fixed:
             return self.fixed
         window, per_token = self.context_window, self.bytes_per_token
-        bare = (model or "").removesuffix(self.long_context_suffix) if self.long_context_suffix else model or ""
+        bare = (
+            (model or "").removesuffix(self.long_context_suffix) if self.long_context_suffix else model or ""
+        )
         if bare.replace(".", "-") in self.legacy_models:
             per_token = self.legacy_bytes_per_token
             long = bool(self.long_context_suffix) and (model or "").endswith(self.long_context_suffix)
@@ -141,7 +143,11 @@ def rules() -> dict[str, ListingRule]:
     found = {}
     for runtime, fields in json.loads(text).items():
         budget = fields.pop("budget", None)
-        made = Budget(**{k: tuple(v) if isinstance(v, list) else v for k, v in budget.items()}) if budget else None
+        made = (
+            Budget(**{k: tuple(v) if isinstance(v, list) else v for k, v in budget.items()})  # type: ignore[arg-type]
+            if budget
+            else None
+        )
         found[runtime] = ListingRule(runtime=runtime, budget=made, **fields)
     return found
 
@@ -181,11 +187,16 @@ def _name_only(rule: ListingRule, ordered: list[tuple[str, str]], model: str | N
     kept while what it adds still fits what is left."""
     cap = rule.description_cap
     shown = [d if cap is None or len(d) <= cap else d[: cap - 1] + rule.cap_marker for _, d in ordered]
-    full = [utf16_len(rule.entry.format(name=n, description=s)) for (n, _), s in zip(ordered, shown)]
+    full = [
+        utf16_len(rule.entry.format(name=n, description=s)) for (n, _), s in zip(ordered, shown, strict=False)
+    ]
     bare = [utf16_len(rule.bare_entry.format(name=n)) for n, _ in ordered]
     gaps = len(rule.separator) * max(0, len(ordered) - 1)
     needed = sum(full) + gaps
-    capped = [ListedSkill(n, FULL if s == d else TRUNCATED, len(d), len(s)) for (n, d), s in zip(ordered, shown)]
+    capped = [
+        ListedSkill(n, FULL if s == d else TRUNCATED, len(d), len(s))
+        for (n, d), s in zip(ordered, shown, strict=False)
+    ]
     if needed <= limit:
         return Listing(rule, model, limit, needed, capped)
     left = limit - sum(bare) - gaps
@@ -204,12 +215,15 @@ def _drop(rule: ListingRule, ordered: list[tuple[str, str]], model: str | None, 
     """Whole entries in listing order until one does not fit; it and all after it are left out."""
     sizes = [utf16_len(rule.entry.format(name=n, description=d)) for n, d in ordered]
     needed = sum(sizes) + len(rule.separator) * max(0, len(sizes) - 1)
-    entries, used, full = [], 0, True
-    for (name, description), size in zip(ordered, sizes):
+    entries: list[ListedSkill] = []
+    used, full = 0, True
+    for (name, description), size in zip(ordered, sizes, strict=False):
         step = size + (len(rule.separator) if entries else 0)
         full = full and used + step <= limit
         used += step if full else 0
-        entries.append(ListedSkill(name, FULL if full else DROPPED, len(description), len(description) if full else 0))
+        entries.append(
+            ListedSkill(name, FULL if full else DROPPED, len(description), len(description) if full else 0)
+        )
     return Listing(rule, model, limit, needed, entries)
 
 
@@ -237,8 +251,9 @@ def _share(
     bare = [rule.bare_entry.format(name=n) for n, _ in ordered]
     minimum = sum(cost(line) for line in bare)
     if minimum > limit:
-        entries, used = [], 0
-        for (name, description), line in zip(ordered, bare):
+        entries: list[ListedSkill] = []
+        used = 0
+        for (name, description), line in zip(ordered, bare, strict=False):
             fits = used + cost(line) <= limit
             used += cost(line) if fits else 0
             entries.append(ListedSkill(name, TRUNCATED if fits else DROPPED, len(description), 0))

@@ -17,7 +17,21 @@ from tests.fakeapi.recorded import LISTING_HEADER, RecordedRequest
 from tests.fakeapi.runtimes import MODEL
 from tests.support.agents import connect_fake
 
-WORDS = "amber basalt cedar dune ember fjord garnet harbor iris jade kelp lichen moss".split()
+WORDS = [
+    "amber",
+    "basalt",
+    "cedar",
+    "dune",
+    "ember",
+    "fjord",
+    "garnet",
+    "harbor",
+    "iris",
+    "jade",
+    "kelp",
+    "lichen",
+    "moss",
+]
 # (skills, description length): a length list is cycled over the catalog.
 POINTS = {
     "claude": [(10, 1024), (40, 1000), (200, 100), (60, [100, 1024, 400, 800])],
