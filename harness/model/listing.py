@@ -59,13 +59,18 @@ class Budget:
         bare = (
             (model or "").removesuffix(self.long_context_suffix) if self.long_context_suffix else model or ""
         )
-        if bare.replace(".", "-") in self.legacy_models:
+        if self.legacy(bare):
             per_token = self.legacy_bytes_per_token
             long = bool(self.long_context_suffix) and (model or "").endswith(self.long_context_suffix)
             window = self.context_window if long else self.legacy_context_window
         if self.unit == "tokens":
             return max(1, int(window * self.context_percent) // 100)
         return max(1, math.floor(window * per_token * self.context_percent / 100))
+
+    def legacy(self, model: str) -> bool:
+        """A model of an older family, by id, also with a date after it (`claude-sonnet-4-5-20250929`)."""
+        dashed = model.replace(".", "-")
+        return any(dashed == known or dashed.startswith(known + "-2") for known in self.legacy_models)
 
     def describe(self, model: str | None, environ: Mapping[str, str] | None = None) -> str:
         unit = "characters" if self.unit == "chars" else "tokens"
