@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
+from harness.model.listing import ListingRule, listing_rule
 from harness.secrets import Redactor
 
 from .events import EventReader
@@ -271,6 +272,11 @@ class CliAgent(ABC, Generic[HomeT]):
 
     def redact(self, text: str) -> str:
         return Redactor.of(self.environ)(text)
+
+    @property
+    def listing(self) -> ListingRule:
+        """How this runtime's CLI lists the room to its model (measured; see harness/data/listing.json)."""
+        return listing_rule(self.runtime)
 
     def describe(self) -> dict[str, str]:
         facts = {"runtime": self.runtime, "skills_folder": self.skills_folder, "home": "fresh"}

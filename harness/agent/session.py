@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
+from harness.model.listing import ListingRule
 
 from .spec import RunSpec, SandboxSupport
 from .trace import Trace
@@ -71,6 +72,11 @@ class Agent(Protocol):
     skills_folder: str  # where a workspace holds the installed room, relative to the workspace
     requests_to_decision: float  # model requests a routing case spends before the stop, on average
     temp_parent: Path | None  # where throwaway workspaces and config dirs go (None: a clean temp dir)
+
+    @property
+    def listing(self) -> ListingRule:
+        """How this runtime lists the room to its model (measured: harness/data/listing.json)."""
+        ...
 
     def workspace(
         self, room: Mapping[str, Path], fixture: Path | None = None

@@ -19,6 +19,10 @@ class CheckOptions:
     docs: tuple[str, ...] = ()
     collision_warn: float = COLLISION_WARN
     collision_error: float = COLLISION_ERROR
+    # listing-budget: the agents whose listing is predicted (none: the check is off, as in the gate of a
+    # paid run) and the routing room, predicted beside the whole catalog.
+    listing_agents: tuple[str, ...] = ()
+    listing_room: tuple[str, ...] = ()
 
 
 class Check(Protocol):

@@ -10,6 +10,7 @@ from harness.checks import (
     collisions,
     datasets,
     leftovers,
+    listing_budget,
     machine,
     policy,
     portable_names,
@@ -30,6 +31,7 @@ CHECKS: dict[str, Check] = {
     "machine": machine.check,
     "references": references.check,
     "collisions": collisions.check,
+    "listing-budget": listing_budget.check,
     "portable-names": portable_names.check,
     "quarantine": quarantine.check,
 }

@@ -397,6 +397,19 @@ def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: 
     )
 
 
+def add_listing(parser: argparse.ArgumentParser) -> None:
+    """structural's listing-budget: which agents' listings are predicted, and of which room."""
+    parser.add_argument(
+        "--agent",
+        metavar="AGENTS",
+        help=f"the agents whose skill listing is predicted for listing-budget, a comma list of "
+        f"{'|'.join(AGENTS)} (default: all five)",
+    )
+    add_routing_room(
+        parser, "a routing room (a,b or all) whose listing is predicted beside the catalog's (default: none)"
+    )
+
+
 def add_skill_narrowing(parser: argparse.ArgumentParser) -> None:
     """--skill and --only for the offline commands: which skills they check."""
     parser.add_argument("--skill", metavar="NAMES", help="check only these skills")

@@ -25,12 +25,13 @@ from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
+from harness.model.listing import listing_rule
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import PaidRun
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report import publish
 from harness.report.markdown import clip
-from harness.routing import metrics
+from harness.routing import listed, metrics
 from harness.routing.matrix import RoutingMatrix
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
@@ -154,7 +155,7 @@ def result_of(
         adaptive=settings.adaptive,
     )
     meta.provenance = paid.provenance(
-        {name: paid.repo.skill_dirs[name] for name in room},
+        installed_room(paid, room),
         [o.case for o in outcomes],
         settings.cache_parts(),
         model=meta.model,
@@ -162,8 +163,17 @@ def result_of(
         skip_top=(ANSWER_KEY_DIR,),  # what the room installs: the datasets stay out of the agent's reach
     )
     meta.quarantine = paid.quarantined(o.case.id for o in outcomes)
+    rule = ready.listing if ready else listing_rule(runtime or paid.settings.agents[0])
+    shown = listed.room_listing(rule, listed.descriptions(installed_room(paid, room)), meta.model)
+    meta.listing = listed.to_json(shown)
+    meta.notes += [said] if (said := listed.sentence(shown)) else []
+    listed.mark(outcomes, shown)
     judged = metrics.gate(outcomes, bar, paid.settings.strict, meta.quarantined)
     return RoutingResult(meta=meta, outcomes=outcomes, gate=judged)
+
+
+def installed_room(paid: PaidRun, room: list[str]) -> dict[str, Path]:
+    return {name: paid.repo.skill_dirs[name] for name in room}
 
 
 def per_agent_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:

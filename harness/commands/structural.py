@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
-from harness.checks import references
+from harness.checks import CheckOptions, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
 from harness.cli import flags, resolve
@@ -12,7 +13,9 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.model import catalog, findings
 from harness.model.envelope import RunMeta
+from harness.model.repo import Repo
 from harness.report import finish
+from harness.routing.room import resolve_room
 
 HELP = "check skill format, datasets, policy files and internal links (offline, free)"
 
@@ -24,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_external(parser, default=False, fetching=False)
     flags.add_negatives(parser)
     flags.add_adoption(parser)
+    flags.add_listing(parser)
     flags.add_reports(parser)
 
 
@@ -34,9 +38,9 @@ def bounded(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     clock = Deadline(0)
-    check_opts = resolve.check_options(args)
     fetch = flags.external_options(args, ctx.cwd) if args.external else None
     repo = resolve.resolve_repo(args, ctx)
+    check_opts = listing_options(args, repo, resolve.check_options(args))
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
         loaded = resolve.narrow(catalog.load(repo, negatives=resolve.negatives_from(args)), args)
         found = structural_checks.check(loaded, check_opts, ahead)
@@ -63,3 +67,12 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     )
     code = finish(result, ctx, flags.report_options(args))
     return fetched.ended(code) if fetched else code
+
+
+def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions) -> CheckOptions:
+    """--agent (else every agent: a catalog shipped to several agents overflows some before others)
+    and --routing-room for listing-budget."""
+    agents = tuple(resolve.agents_of(args)) if flags.parse_list("--agent", args.agent) else flags.AGENTS
+    listed = flags.parse_list("--routing-room", args.routing_room)
+    room = resolve_room(listed, repo, allow_none=True, command="structural") if listed else []
+    return dataclasses.replace(options, listing_agents=agents, listing_room=tuple(room))

@@ -13,6 +13,7 @@ from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
 from harness.report.text import halt_note
+from harness.routing import listed
 from harness.routing.lexical_result import LexicalResult
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingResult, status
@@ -276,8 +277,11 @@ def headline(result: RoutingResult | LexicalResult) -> str:
 
 
 def next_step(result: RoutingResult | LexicalResult) -> str:
-    """The line under the text summary: for a lexical run, the bars a first run wants (see there)."""
-    return routing_lexical.next_step(result) if isinstance(result, LexicalResult) else ""
+    """The line under the text summary: for a lexical run, the bars a first run wants (see there); for an
+    agent run, the room skills its model was not shown in full."""
+    if isinstance(result, LexicalResult):
+        return routing_lexical.next_step(result)
+    return next((note for note in result.meta.notes if note.startswith(listed.NOTE_START)), "")
 
 
 def statuses(result: RoutingResult | LexicalResult) -> dict[str, str]:
@@ -331,6 +335,11 @@ def failure_text(o: CaseOutcome) -> str:
 def hint(o: CaseOutcome) -> str:
     """Where to look for a routing miss: the descriptions that decided it."""
     expected, observed = o.expected, o.observed
+    if o.unlisted:  # the model never read the whole description, so rewording it may not help
+        return (
+            f"the agent did not show its model `{expected}`'s whole description: shorten the room's "
+            "descriptions or split the room (see `skillscope structural`, listing-budget)"
+        )
     if expected and observed and observed != expected:
         return (
             f"compare the descriptions of `{expected}` and `{observed}`: the prompt matched the other better"

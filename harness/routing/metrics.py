@@ -47,6 +47,8 @@ class Graded(Protocol):
 class CaseOutcome:
     case: Case
     samples: list[Sample] = field(default_factory=list)
+    # A miss whose expected skill the agent did not list in full (see routing/listed.py): why, or "".
+    unlisted: str = ""
 
     @property
     def expected(self) -> str | None:
@@ -89,7 +91,8 @@ class CaseOutcome:
     def summary(self) -> str:
         # An errored or unrun case made no decision, which is not "no skill": that would read as a miss.
         got = f"got {self.observed or 'no skill'}" if self.graded else "no decision"
-        return f"expected {self.expected or 'no skill'} -> {got}"
+        why = f"; {self.unlisted}" if self.unlisted else ""
+        return f"expected {self.expected or 'no skill'} -> {got}{why}"
 
     @property
     def read_failed(self) -> str | None:

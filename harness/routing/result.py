@@ -21,6 +21,7 @@ class RoutingMeta(AgentRunMeta):
     max_inspection_calls: int
     min_accuracy: Fraction
     adaptive: bool = False  # --repeat auto: `repeat` is the most samples a case may take
+    listing: dict | None = None  # what the model was shown of the room (routing/listed.py), predicted
 
     def own_json(self) -> dict:
         return {
@@ -30,6 +31,7 @@ class RoutingMeta(AgentRunMeta):
             "max_inspection_calls": self.max_inspection_calls,
             "min_accuracy": float(self.min_accuracy),
             "adaptive_repeat": self.adaptive,
+            **({"listing": self.listing} if self.listing is not None else {}),
         }
 
 

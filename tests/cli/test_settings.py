@@ -60,7 +60,8 @@ def test_a_key_of_another_command_is_left_to_it(tmp_path):
     write_settings(repo, 'skills-dir = "skills/*"\nrouting-room = "all"\nmin-accuracy = 0.9\n')
     run, report = structural(repo)
     assert run.code == 0, run.stdout + run.stderr
-    assert "routing-room" not in report["settings"]["values"]
+    assert "min-accuracy" not in report["settings"]["values"]
+    assert report["settings"]["values"]["routing-room"] == "all"  # listing-budget predicts the room
 
 
 @pytest.mark.parametrize(
