@@ -48,7 +48,7 @@ class RoutingOnly(argparse.Action):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_skills_dir(parser)
     flags.add_case_selection(parser)
-    flags.add_agent(parser, choose=True)
+    flags.add_agent(parser, choose=True, models=True)
     flags.add_judge(
         parser,
         agent="the agent CLI that runs the judge, read-only in the case's workspace",

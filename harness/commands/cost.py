@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repeat", type=flags.positive_int, default=1, metavar="N", help="runs of each side (default: 1)"
     )
-    flags.add_agent(parser, choose=True)
+    flags.add_agent(parser, choose=True, models=True)
     flags.add_run_limits(
         parser,
         jobs=Limit(2, "runs at once, both sides on one pool"),

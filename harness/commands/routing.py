@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: agent)",
     )
     flags.add_case_selection(parser)
-    flags.add_agent(parser, matrix=True)
+    flags.add_agent(parser, matrix=True, models=True)
     flags.add_run_limits(
         parser,
         jobs=Limit(4, "cases run at once, each in its own workspace"),
