@@ -277,7 +277,7 @@ def chosen_modes(
             BehavioralSettings,
             case_timeout=limit(paid.settings, "behavioral", "case_timeout"),
             max_budget_usd=limit(paid.settings, "behavioral", "max_budget_usd"),
-            judge_model=args.judge_model or args.model,
+            judge_model=args.judge_model or paid.settings.model,
             strict_isolation=args.strict_isolation,
         )
         chosen.append(with_settings(behavioral, behavioral_settings, mode_logs(logs, mode, "behavioral")))

@@ -57,7 +57,7 @@ def plan_legs(agents: Sequence[str], entries: Sequence[tuple[str | None, str]]) 
     """Agent-major legs: each agent on each model meant for it, in the order given, each once."""
     legs = []
     for agent in agents:
-        models = list(dict.fromkeys(m for target, m in entries if target in (None, agent)))
+        models: list[str | None] = list(dict.fromkeys(m for target, m in entries if target in (None, agent)))
         legs += [Leg(agent, m) for m in models or [None]]
     return legs
 

@@ -27,14 +27,14 @@ def signed(value: float) -> str:
     return f"{value * 100:+.0f}%"
 
 
-def difference_line(row: dict) -> str:
-    """One model against the agent's first: the accuracy of each, the difference and its interval."""
+def difference_line(row: dict, figure: str = "accuracy") -> str:
+    """One model against the agent's first: the figure of each, the difference and its interval."""
     rates = f"{row['b']} {percent(row['rate_b'])} vs {row['a']} {percent(row['rate_a'])}"
     if row["difference"] is None:
         return f"{rates}: no difference to give (a side graded no case)"
     noise = "beyond noise" if row["beyond_noise"] else "within noise"
     return (
-        f"{rates}: accuracy {signed(row['difference'])} "
+        f"{rates}: {figure} {signed(row['difference'])} "
         f"(95% interval {signed(row['low'])} to {signed(row['high'])}, {noise})"
     )
 

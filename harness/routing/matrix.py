@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from harness.compare.stats import rate_difference
+from harness.compare.stats import difference_fields
 from harness.model.envelope import counts, envelope
 from harness.routing import metrics
 from harness.routing.result import RoutingResult, status
@@ -46,7 +46,6 @@ class RoutingMatrix:
             (base_label, base), *others = legs
             for label, other in others:
                 a, b = base.totals(), other.totals()
-                interval = rate_difference(a["passed"], a["graded"], b["passed"], b["graded"])
                 found.append(
                     {
                         "agent": agent,
@@ -57,10 +56,7 @@ class RoutingMatrix:
                         "model_b": other.meta.model,
                         "rate_a": a["accuracy"],
                         "rate_b": b["accuracy"],
-                        "difference": round(interval[0], 4) if interval else None,
-                        "low": round(interval[1], 4) if interval else None,
-                        "high": round(interval[2], 4) if interval else None,
-                        "beyond_noise": bool(interval and (interval[1] > 0 or interval[2] < 0)),
+                        **difference_fields(a["passed"], a["graded"], b["passed"], b["graded"]),
                     }
                 )
         return found
