@@ -88,6 +88,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     if len(resolve.agents_of(args)) > 1:
         raise UsageError("--agent: behavioral runs one agent at a time; name one (routing takes a list).")
+    resolve.legs_of(args, resolve.agents_of(args))  # a bad --model list is a usage error before any work
     repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     names = skill_filter or repo.with_dataset()

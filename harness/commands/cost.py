@@ -61,11 +61,12 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
     deadline = Deadline(args.timeout)
     if not args.prompt.strip():
         raise UsageError("PROMPT is empty; give the text a user would type.")
+    if len(resolve.agents_of(args)) > 1:
+        raise UsageError("--agent: cost measures one agent at a time; name one (--model takes a list).")
+    resolve.legs_of(args, resolve.agents_of(args))  # a bad --model list is a usage error before any run
     repo = resolve.resolve_repo(args, ctx)
     room = rooms(args, repo)
     paid = paid_run(args, ctx, repo, deadline, cancel, publish)
-    if len(paid.settings.agents) > 1:
-        raise UsageError("--agent: cost measures one agent at a time; name one (--model takes a list).")
     models = [leg.model for leg in paid.legs()]
     on_model = [paid.on_model(model) for model in models]
     for run in on_model:  # each model proven reachable before any run

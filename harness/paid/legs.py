@@ -37,12 +37,12 @@ def model_entries(flag: str, entries: Sequence[str], agents: Sequence[str]) -> l
         model = (model if sep else entry).strip()
         if not model:
             raise UsageError(
-                f"{flag}: '{entry}' names no model id; give one after the `=`, e.g. claude=sonnet."
+                f"{flag}: '{entry}' names no model id; give one after the `=`, such as claude=sonnet."
             )
         if any(ch.isspace() for ch in model) or model.startswith("-"):
             raise UsageError(
                 f"{flag}: '{model}' is not a model id (no spaces, no leading dash); pass the id the "
-                "agent's CLI takes, e.g. sonnet."
+                "agent's CLI takes, such as sonnet."
             )
         if target is not None and target not in agents:
             raise UsageError(

@@ -11,6 +11,7 @@ import pytest
 from harness import schemas
 from harness.report import html
 from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
 from tests.support.routing import CaseRouter, prompt_of, route, routing_env, skills_repo
 
 A, B = "claude-fake-a", "claude-fake-b"
@@ -85,3 +86,55 @@ def test_two_models_are_two_legs_in_every_format_and_the_cache_keeps_them_apart(
     page = html.render(report)
     assert page.count(f'<th scope="col">claude@{B}</th>') >= 2 and "Between models" in page
     assert f"Leg claude@{A}" in page and "within noise" in page
+
+
+@pytest.mark.usefixtures("private_temp")
+def test_two_agents_on_two_models_each_are_four_legs(fake_api, tmp_path, env):
+    """A bare model id goes to every agent; `agent=model` to that agent only: its ids are its own."""
+    codex = find_runtime("codex")
+    if codex is None:
+        pytest.fail(f"the codex CLI is needed: set {TEST_ENV['codex']}=/path/to/codex", pytrace=False)
+    env = {**env, "SKILLSCOPE_CODEX": codex, **endpoint_env("codex", fake_api.base_url)}
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    right = lambda request: R.skill_for(agent_of(request), "alpha")  # noqa: E731
+    wrong = lambda request: R.skill_for(agent_of(request), "beta")  # noqa: E731
+    fake_api.script(CaseRouter({"alpha-pos-1": R.by_model({A: right, B: wrong, "gpt-fake-c": right})}))
+    done = route(
+        repo, env, "--agent", "claude,codex", "--model", f"claude={A},{B},codex=gpt-fake-c",
+        "--only", "alpha-pos-1", "--routing-room", "all", "--min-accuracy", "0", "--skip-preflight",
+        "--no-cache",
+    )  # fmt: skip
+    assert done.code == 0, done.stderr[-3000:]
+    report = done.report
+    assert [e.message for e in schemas.validator("routing-matrix-report").iter_errors(report)] == []
+    legs = [(a["leg"], a["model"]) for a in report["agents"]]
+    assert legs == [
+        (f"claude@{A}", A),
+        (f"claude@{B}", B),
+        (f"codex@{B}", B),
+        ("codex@gpt-fake-c", "gpt-fake-c"),
+    ]
+    (row,) = report["cases"]
+    assert {leg: v["verdict"] for leg, v in row["by_agent"].items()} == {
+        f"claude@{A}": "correct_trigger",
+        f"claude@{B}": "wrong_skill",
+        f"codex@{B}": "wrong_skill",
+        "codex@gpt-fake-c": "correct_trigger",
+    }
+    # one difference per agent: its later model against its first
+    assert [(d["agent"], d["a"], d["b"], d["difference"]) for d in report["differences"]] == [
+        ("claude", f"claude@{A}", f"claude@{B}", -1.0),
+        ("codex", f"codex@{B}", "codex@gpt-fake-c", 1.0),
+    ]
+    assert f"| skill | claude@{A} | claude@{B} | codex@{B} | codex@gpt-fake-c |" in re.sub(
+        " +", " ", done.stdout
+    )
+
+
+def test_a_dry_run_plans_every_leg_and_sends_nothing(fake_api, tmp_path, env):
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    done = route(repo, env, "--model", f"{A},{B}", "--routing-room", "all", "--dry-run")
+    assert done.code == 0, done.stderr[-3000:]
+    assert f"nothing was sent (claude@{A})" in done.stdout and f"nothing was sent (claude@{B})" in done.stdout
+    assert f"--model {A}" in done.stdout and f"--model {B}" in done.stdout
+    assert fake_api.requests == []
