@@ -190,7 +190,7 @@ def refuse_unread(
 def legs_of(args: argparse.Namespace, agents: list[str], flag: str = "--model") -> list[Leg]:
     """--agent x --model: each agent on each model meant for it (none given: the CLI's own)."""
     raw = getattr(args, flag.lstrip("-").replace("-", "_"), None)
-    return plan_legs(agents, model_entries(flag, parse_list(flag, raw), agents))
+    return plan_legs(agents, model_entries(flag, parse_list(flag, raw), AGENTS))
 
 
 def one_model(args: argparse.Namespace, why: str, flag: str = "--model") -> str | None:

@@ -28,8 +28,10 @@ class Leg:
         return self.model or DEFAULT_MODEL
 
 
-def model_entries(flag: str, entries: Sequence[str], agents: Sequence[str]) -> list[tuple[str | None, str]]:
-    """Each --model entry as (the agent it is for, or None for every agent; the model id)."""
+def model_entries(flag: str, entries: Sequence[str], known: Sequence[str]) -> list[tuple[str | None, str]]:
+    """Each --model entry as (the agent it is for, or None for every agent; the model id). `known`: the
+    agent names; an entry for an agent the run does not use applies to no leg (a workflow passes one
+    list to each agent's job)."""
     parsed = []
     for entry in entries:
         runtime, sep, model = entry.partition("=")
@@ -44,10 +46,10 @@ def model_entries(flag: str, entries: Sequence[str], agents: Sequence[str]) -> l
                 f"{flag}: '{model}' is not a model id (no spaces, no leading dash); pass the id the "
                 "agent's CLI takes, such as sonnet."
             )
-        if target is not None and target not in agents:
+        if target is not None and target not in known:
             raise UsageError(
-                f"{flag}: '{entry}' is for agent {target!r}, which this run does not use "
-                f"(--agent {','.join(agents)}); drop it or add the agent to --agent."
+                f"{flag}: '{entry}' is for agent {target!r}, which skillscope does not know; name one of "
+                f"{', '.join(known)} before the `=`."
             )
         parsed.append((target, model))
     return parsed

@@ -8,6 +8,7 @@ routing decision), the `SkillFacts` of those skills (behavioral cases, version p
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,8 @@ class Leg:
             "version": self.version,
             "agent": self.agent,
             "model": self.model,
+            # The model as a name part (artifacts, caches, report files): blank for the CLI's own.
+            "model_key": re.sub(r"[^A-Za-z0-9._-]+", "-", self.model or "").strip("-"),
         }
         if self.environment is not None:
             data["environment"] = self.environment

@@ -60,7 +60,7 @@ def test_the_same_skill_on_two_models_is_labelled_case_by_case(fake_api, claude_
     [
         (("routing", "--model", "a,,b"), "--model: every entry must be a non-empty string."),
         (("routing", "--model", "claude="), "--model: 'claude=' names no model id"),
-        (("routing", "--model", "gemini=flash"), "is for agent 'gemini', which this run does not use"),
+        (("routing", "--model", "cursor=flash"), "is for agent 'cursor', which skillscope does not know"),
         (("routing", "--model", "two words"), "'two words' is not a model id"),
         (("cost", "hello", "--model", "a,-b"), "'-b' is not a model id"),
         (("compare", "--skill", "alpha", "--model", "a,b"), "give the baseline side's as --baseline-model"),
