@@ -558,7 +558,12 @@ def blank_is_unset(text: str) -> str | None:
 def add_judge(parser: argparse.ArgumentParser, agent: str, model: str) -> None:
     """--judge-agent and --judge-model: who grades expected and unexpected behaviour."""
     parser.add_argument("--judge-agent", default="claude", choices=AGENTS, help=f"{agent} (default: claude)")
-    parser.add_argument("--judge-model", metavar="MODEL", help=f"{model} (default: --model)")
+    parser.add_argument(
+        "--judge-model",
+        metavar="MODEL",
+        help=f"{model}; a model of another family than the agent's grades more independently (default: "
+        "the first --model, so one judge grades every model; else the judge CLI's own)",
+    )
 
 
 def add_warn(parser: argparse.ArgumentParser, what: str) -> None:
