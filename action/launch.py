@@ -523,6 +523,22 @@ def child_environment(environ: Mapping[str, str], label: str, repo: Path, skills
     return child_env
 
 
+# The commands that take --model, and select, which plans legs per model with --models.
+MODEL_COMMANDS = {"routing": "--model", "behavioral": "--model", "cost": "--model", "select": "--models"}
+
+
+def model_args(command: str, models: str | None) -> list[str]:
+    """The `models` input as the command's flag (select: --models, else --model); none when blank."""
+    value = (models or "").strip()
+    if not value:
+        return []
+    if command not in MODEL_COMMANDS:
+        raise LaunchError(
+            f"the `models` input applies to {', '.join(MODEL_COMMANDS)}, not {command}; leave it blank."
+        )
+    return [MODEL_COMMANDS[command], value]
+
+
 def main(environ: Mapping[str, str] | None = None) -> int:
     environ = dict(os.environ if environ is None else environ)
     try:
@@ -554,6 +570,7 @@ def main(environ: Mapping[str, str] | None = None) -> int:
             or str(Path(action_path).resolve())
         )
         args = shlex.split(environ.get("SKILLSCOPE_ARGS", ""))
+        args += model_args(command, environ.get("SKILLSCOPE_MODELS_INPUT"))
         stdin_path = environ.get("SKILLSCOPE_STDIN") or None
         if stdin_path and not Path(stdin_path).is_file():
             raise LaunchError(f"the `stdin` input names {stdin_path}, which is not a file.")

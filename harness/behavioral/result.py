@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from harness.agent import Trace, Usage
+from harness.agent.families import family_of
 from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
@@ -260,11 +261,21 @@ class BehavioralMeta(AgentRunMeta):
     judge_agent: str = "claude"
     judge_version: str | None = None
 
+    @property
+    def judge_family(self) -> str:
+        return family_of(self.judge_agent, self.judge_model)
+
+    @property
+    def agent_family(self) -> str:
+        return family_of(self.agent, self.model)
+
     def own_json(self) -> dict:
         return {
             "judge_agent": self.judge_agent,
             "judge_version": self.judge_version,
             "judge_model": self.judge_model,
+            "judge_family": self.judge_family,
+            "agent_family": self.agent_family,
             "skills": self.skills,
             "strict_isolation": self.strict_isolation,
             "permission_mode": self.permission_mode,

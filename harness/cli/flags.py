@@ -360,9 +360,12 @@ def add_timeout(parser: argparse.ArgumentParser, default: float = 900) -> None:
 EFFORTS = ("low", "medium", "high", "xhigh", "max")
 
 
-def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: bool = False) -> None:
+def add_agent(
+    parser: argparse.ArgumentParser, *, choose: bool = False, matrix: bool = False, models: bool = False
+) -> None:
     """Flags of every command that drives an agent CLI. `choose`: --agent picks the runtime (and each
-    runtime's --<name> PATH); `matrix`: --agent takes a comma list. Without either, claude only."""
+    runtime's --<name> PATH); `matrix`: --agent takes a comma list; `models`: so does --model. Without
+    `choose` or `matrix`, claude only."""
     if choose or matrix:
         parser.add_argument(
             "--agent",
@@ -381,7 +384,15 @@ def add_agent(parser: argparse.ArgumentParser, *, choose: bool = False, matrix: 
     parser.add_argument(
         "--model",
         type=blank_is_unset,
-        help="model alias or id passed to the agent (default, or blank: the CLI's own)",
+        metavar="MODELS" if models else "MODEL",
+        help="model alias or id passed to the agent"
+        + (
+            "; a comma list runs every case on each model, side by side with the difference of each "
+            "figure and its interval; agent=model gives a model to that agent only"
+            if models
+            else ""
+        )
+        + " (default, or blank: the CLI's own)",
     )
     parser.add_argument("--effort", choices=EFFORTS, help="reasoning effort passed to the agent")
     parser.add_argument(
@@ -560,7 +571,12 @@ def blank_is_unset(text: str) -> str | None:
 def add_judge(parser: argparse.ArgumentParser, agent: str, model: str) -> None:
     """--judge-agent and --judge-model: who grades expected and unexpected behaviour."""
     parser.add_argument("--judge-agent", default="claude", choices=AGENTS, help=f"{agent} (default: claude)")
-    parser.add_argument("--judge-model", metavar="MODEL", help=f"{model} (default: --model)")
+    parser.add_argument(
+        "--judge-model",
+        metavar="MODEL",
+        help=f"{model}; a model of another family than the agent's grades more independently (default: "
+        "the first --model, so one judge grades every model; else the judge CLI's own)",
+    )
 
 
 def add_warn(parser: argparse.ArgumentParser, what: str) -> None:

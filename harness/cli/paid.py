@@ -30,11 +30,14 @@ def paid_run(
     """The PaidRun of the command `args` parsed; flags the command does not declare keep their defaults."""
     given = vars(args)
     keep_logs = given.get("keep_logs") or None
+    agents = resolve.agents_of(args)
+    legs = resolve.legs_of(args, agents)
     settings = PaidSettings(
         command=args.command,
-        agents=tuple(resolve.agents_of(args)),
+        agents=tuple(agents),
         executables={name: given.get(name) for name in flags.AGENTS},
-        model=args.model,
+        model=legs[0].model,
+        legs=tuple(legs),
         effort=args.effort,
         jobs=args.jobs,
         case_timeout=args.case_timeout,

@@ -18,6 +18,7 @@ from harness.model import repo as repo_mod
 from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog, Negatives
 from harness.model.repo import Repo
+from harness.paid.legs import Leg, model_entries, plan_legs
 
 REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"), ("html", "--html"))
 
@@ -184,3 +185,17 @@ def refuse_unread(
             f"uses --engine {engine}; drop {'it' if one else 'them'} or switch engines."
         )
     return [flag.option for flag in ignored]
+
+
+def legs_of(args: argparse.Namespace, agents: list[str], flag: str = "--model") -> list[Leg]:
+    """--agent x --model: each agent on each model meant for it (none given: the CLI's own)."""
+    raw = getattr(args, flag.lstrip("-").replace("-", "_"), None)
+    return plan_legs(agents, model_entries(flag, parse_list(flag, raw), AGENTS))
+
+
+def one_model(args: argparse.Namespace, why: str, flag: str = "--model") -> str | None:
+    """The one model a command that runs one takes; several are a usage error saying `why`."""
+    models = [leg.model for leg in legs_of(args, agents_of(args), flag)]
+    if len(set(models)) > 1:
+        raise UsageError(f"{flag}: {why}; name one model.")
+    return models[0]

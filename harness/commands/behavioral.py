@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from functools import partial
 from pathlib import Path
 
 from harness.behavioral import hooks as behavioral_hooks
+from harness.behavioral.matrix import BehavioralMatrix
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
     AGENT_TOOLS,
@@ -28,7 +30,9 @@ from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
 from harness.paid import AgentNotReady, dryrun
+from harness.paid import legs as legs_mod
 from harness.paid.command import NOT_PROBED, PaidRun
+from harness.paid.legs import Leg
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report import publish
 from harness.report.markdown import clip
@@ -48,7 +52,7 @@ class RoutingOnly(argparse.Action):
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_skills_dir(parser)
     flags.add_case_selection(parser)
-    flags.add_agent(parser, choose=True)
+    flags.add_agent(parser, choose=True, models=True)
     flags.add_judge(
         parser,
         agent="the agent CLI that runs the judge, read-only in the case's workspace",
@@ -84,6 +88,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     if len(resolve.agents_of(args)) > 1:
         raise UsageError("--agent: behavioral runs one agent at a time; name one (routing takes a list).")
+    resolve.legs_of(args, resolve.agents_of(args))  # a bad --model list is a usage error before any work
     repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     names = skill_filter or repo.with_dataset()
@@ -124,7 +129,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     paid = paid_run(args, ctx, repo, deadline, cancel, publish)
     settings = paid.agent_settings(
         BehavioralSettings,
-        judge_model=args.judge_model or args.model,
+        judge_model=args.judge_model or paid.settings.model,
         strict_isolation=args.strict_isolation,
         sandbox=args.sandbox,
         unreadable=unreadable(repo, paid.settings.cache, paid.settings.logs),
@@ -139,45 +144,87 @@ def grade(
     skills: dict[str, SkillUnderTest],
     cases: list[Case],
 ) -> int:
-    """Ready the agent and the judge's, then run every case and publish the report; or a dry run."""
+    """Ready the agent on each model and the judge's, then run every case on each model and publish one
+    report (a matrix for several models); or a dry run."""
+    legs = paid.legs()
+    names = legs_mod.labels(legs)
+    on_leg = [paid.on_model(leg.model) for leg in legs]
     graded = partial(result_of, paid, settings, judge_runtime, list(skills), cases)
     try:
-        ready = paid.ready()
-        judge = paid.ready(judge_runtime)
+        for leg, run in zip(legs, on_leg, strict=True):
+            graded = partial(
+                result_of, run, leg_settings(settings, leg, None), judge_runtime, list(skills), cases
+            )
+            run.ready(leg.agent)
+        paid.ready(judge_runtime)  # one judge grades every model
     except AgentNotReady as exc:
         return paid.not_ready(exc, len(cases), lambda halt: graded([], halt))
-    runner = BehavioralRun(
-        ready,
-        skills,
-        settings,
-        paid.deadline,
-        cancel=paid.cancel,
-        results=paid.cache(),
-        budget=paid.budget(),
-        judge_agent=judge,
-    )
+    matrix = len(legs) > 1
+    runners = [
+        BehavioralRun(
+            paid.ready(leg.agent),
+            skills,
+            leg_settings(settings, leg, name if matrix else None),
+            paid.deadline,
+            cancel=paid.cancel,
+            results=paid.cache(),
+            budget=paid.budget(),
+            judge_agent=paid.ready(judge_runtime),
+        )
+        for leg, name in zip(legs, names, strict=True)
+    ]
     if paid.settings.dry_run:
-        return dry_run(paid.ctx, runner, cases, paid.cli_lines())
-    on = f"{ready.runtime} {ready.version}"
-    paid.say(f"{len(cases)} case(s) of {', '.join(skills)}, {settings.jobs} at a time; {on}")
-    probed = paid.probe_sandbox(ready)
-    results = paid.run_with_progress(runner, cases, progress_line)
-    halt = paid.halt(len(cases), len(results))
-    refused = next((why for c in results if (why := c.sandbox_refused)), None)
-    sandbox = paid.sandbox_use(probed, [c.sandbox for c in results], refused)
-    result = graded(results, halt, paid.cache_notes(), sandbox)
-    code = paid.finish(result)
-    if not result.passed:
+        return max(
+            dry_run(paid.ctx, runner, cases, paid.cli_lines(), name if matrix else None)
+            for name, runner in zip(names, runners, strict=True)
+        )
+    done = []
+    for leg, name, run, runner in zip(legs, names, on_leg, runners, strict=True):
+        ready = runner.agent
+        on = f"{ready.runtime} {ready.version}" + (f" on {leg.model}" if leg.model else "")
+        paid.say(f"{len(cases)} case(s) of {', '.join(skills)}, {settings.jobs} at a time; {on}")
+        probed = paid.probe_sandbox(ready)
+        label = partial(progress_line, label=f" ({name})" if matrix else "")
+        results = paid.run_with_progress(runner, cases, label)
+        halt = paid.halt(len(cases), len(results))
+        refused = next((why for c in results if (why := c.sandbox_refused)), None)
+        sandbox = paid.sandbox_use(probed, [c.sandbox for c in results], refused)
+        done.append(
+            result_of(
+                run,
+                runner.settings,
+                judge_runtime,
+                list(skills),
+                cases,
+                results,
+                halt,
+                paid.cache_notes(),
+                sandbox,
+            )
+        )
+    code = paid.finish(done[0] if len(done) == 1 else BehavioralMatrix(done, names))
+    for name, result in zip(names, done, strict=True):
+        if result.passed:
+            continue
         counts = result.counts()
         why = " (the command's --timeout ran out)" if result.meta.timed_out else ""
-        skipped = next((c.error for c in results if c.not_run), None)
+        skipped = next((c.error for c in result.cases if c.not_run), None)
         not_run = f"; {counts['not_run']} did not run: {skipped.removeprefix('not run: ')}" if skipped else ""
+        halt = result.meta.halt
+        where = f" on {name}" if matrix else ""
         paid.say(
-            f"failed{why}: {counts['failed']} case(s) failed, {counts['errors']} errored and "
+            f"failed{where}{why}: {counts['failed']} case(s) failed, {counts['errors']} errored and "
             f"{counts['blocked']} blocked of {counts['cases']}{not_run}."
             + (f" {halt.sentence()}" if halt.halted else "")
         )
     return code
+
+
+def leg_settings(settings: BehavioralSettings, leg: Leg, name: str | None) -> BehavioralSettings:
+    """One model's settings: its model (the judge's stays), and in a matrix (`name`: the leg's) its own
+    sub-folder of --keep-logs."""
+    logs = settings.keep_logs / name if settings.keep_logs is not None and name else settings.keep_logs
+    return dataclasses.replace(settings, model=leg.model, keep_logs=logs)
 
 
 def result_of(
@@ -220,14 +267,15 @@ def result_of(
     return BehavioralResult(meta=meta, cases=results)
 
 
-def progress_line(result: CaseResult) -> str:
+def progress_line(result: CaseResult, label: str = "") -> str:
     status = result.status.upper()
+    case = f"{result.case.id}{label}"
     if result.blocked is not None:
         why = result.error.removeprefix("blocked: ") if result.error else result.blocked
-        return f"  [{status}] {result.case.id} ({result.blocked}): {why} ({result.elapsed_s:.1f}s)"
+        return f"  [{status}] {case} ({result.blocked}): {why} ({result.elapsed_s:.1f}s)"
     if result.error is not None:
-        return f"  [{status}] {result.case.id}: {result.error} ({result.elapsed_s:.1f}s)"
-    line = f"  [{status}] {result.case.id}: {result.summary()} ({result.elapsed_s:.1f}s)"
+        return f"  [{status}] {case}: {result.error} ({result.elapsed_s:.1f}s)"
+    line = f"  [{status}] {case}: {result.summary()} ({result.elapsed_s:.1f}s)"
     for check in result.unmet:
         line += f"\n      unmet {check.kind}: {check.expectation} -- {check.detail}"
     return line
@@ -238,12 +286,18 @@ def seen_model(results: list[CaseResult], side: str) -> str | None:
     return next((getattr(r, side).model for r in results if getattr(r, side).model), None)
 
 
-def dry_run(ctx: Context, runner: BehavioralRun, cases: list[Case], cli: list[str] | None = None) -> int:
+def dry_run(
+    ctx: Context,
+    runner: BehavioralRun,
+    cases: list[Case],
+    cli: list[str] | None = None,
+    named: str | None = None,
+) -> int:
     """Print what the run would do and cost; nothing is sent, nothing started (no preflight either).
-    `cli`: where the agent's and the judge's CLIs are."""
+    `cli`: where the agent's and the judge's CLIs are; `named`: the leg's name when it is one of several."""
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
     estimate = dryrun.Estimate(samples=len(cases), requests_per_sample=(2, None))
-    ctx.out("## Behavioral dry run: nothing was sent")
+    ctx.out("## Behavioral dry run: nothing was sent" + (f" ({named})" if named else ""))
     for line in cli or []:
         ctx.out(line)
     ctx.out(f"Cases ({len(cases)}), each with its own skill installed alone:")

@@ -78,6 +78,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the baseline side on this agent instead, to compare two agents side by side (give "
         "--baseline the skill's folder to hold the version still) (default: --agent)",
     )
+    parser.add_argument(
+        "--baseline-model",
+        type=flags.blank_is_unset,
+        metavar="MODEL",
+        help="run the baseline side on this model instead, to compare two models side by side (give "
+        "--baseline the skill's folder to hold the version still) (default: --model)",
+    )
     flags.add_judge(
         parser,
         agent="behavioral: the agent CLI that runs the judge of both sides",
@@ -191,6 +198,9 @@ def compared_skills(args: argparse.Namespace, repo: Repo) -> list[str]:
 def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     """Both versions on the candidate's cases, in each mode chosen, their runs interleaved on one pool."""
     deadline = Deadline(args.timeout)
+    resolve.one_model(
+        args, "compare runs the candidate side on one model; give the baseline side's as --baseline-model"
+    )
     repo = resolve.resolve_repo(args, ctx)
     names = compared_skills(args, repo)
     room = resolve_room(parse_list("--routing-room", args.routing_room), repo, names)
@@ -206,6 +216,7 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
             baseline=args.baseline,
             candidate=args.candidate or versions.WORKING_TREE,
             baseline_agent=args.baseline_agent or paid.settings.agents[0],
+            baseline_model=args.baseline_model or paid.settings.model,
             judge_agent=args.judge_agent,
             repeat=args.repeat,
             allow_regressions=args.allow_regressions,
@@ -222,6 +233,7 @@ class Live:
     baseline: str  # --baseline as given
     candidate: str  # --candidate, or the working tree
     baseline_agent: str  # --baseline-agent, else --agent's
+    baseline_model: str | None  # --baseline-model, else --model's
     judge_agent: str
     repeat: int
     allow_regressions: bool
@@ -265,7 +277,8 @@ def chosen_modes(
         routing = routing_mode(args, found, loaded, names, room, only)
         if not routing.cases:
             raise UsageError("no routing case selected; check --skill and --only.")
-        chosen.append(with_settings(routing, routing_settings, mode_logs(logs, mode, "routing")))
+        routing_logs = mode_logs(logs, mode, "routing")
+        chosen.append(with_settings(routing, routing_settings, routing_logs, args.baseline_model))
     if mode in ("behavioral", BOTH):
         assert behavioral is not None  # made whenever --mode is not routing
         if not behavioral.cases:
@@ -277,10 +290,11 @@ def chosen_modes(
             BehavioralSettings,
             case_timeout=limit(paid.settings, "behavioral", "case_timeout"),
             max_budget_usd=limit(paid.settings, "behavioral", "max_budget_usd"),
-            judge_model=args.judge_model or args.model,
+            judge_model=args.judge_model or paid.settings.model,
             strict_isolation=args.strict_isolation,
         )
-        chosen.append(with_settings(behavioral, behavioral_settings, mode_logs(logs, mode, "behavioral")))
+        behavioral_logs = mode_logs(logs, mode, "behavioral")
+        chosen.append(with_settings(behavioral, behavioral_settings, behavioral_logs, args.baseline_model))
     return chosen
 
 
@@ -323,9 +337,15 @@ def behavioral_mode(
     return BehavioralCompare(versions.at_home(behavioral_cases(chosen, hooks), repo, cand), skills, {})
 
 
-def with_settings(mode: Mode, settings: agent.AgentSettings, logs: Path | None) -> Mode:
-    """`mode` with `settings` on both sides, each keeping its transcripts apart under `logs`."""
-    return replace(mode, settings={side: with_logs(settings, logs, side) for side in SIDES})
+def with_settings(
+    mode: Mode, settings: agent.AgentSettings, logs: Path | None, baseline_model: str | None = None
+) -> Mode:
+    """`mode` with `settings` on both sides, each keeping its transcripts apart under `logs`; the
+    baseline side on `baseline_model` when given (--baseline-model)."""
+    sides = {side: with_logs(settings, logs, side) for side in SIDES}
+    if baseline_model is not None:
+        sides["baseline"] = replace(sides["baseline"], model=baseline_model)
+    return replace(mode, settings=sides)
 
 
 def run_modes(
@@ -367,7 +387,7 @@ def run_modes(
         compared += found
         notes += [n for n in said if n not in notes]
     notes += paid.cache_notes()
-    described = agent_meta(shared, paid.settings, room if modes[0].mode == "routing" else names)
+    described = agent_meta(shared, paid.settings, room if modes[0].mode == "routing" else names, live)
     done = live_meta(paid, live, names, mode, described, notes, paid.halt(selected, len(compared)))
     result = CompareResult(meta=done, cases=compared)
     return paid.finish_saying_why(result, partial(failure, result))
@@ -466,12 +486,17 @@ def side_agents(paid: PaidRun, live: Live, judged: bool) -> dict[str, agent.Agen
         "baseline": live.baseline_agent,
         **({"judge": live.judge_agent} if judged else {}),
     }
-    return {role: paid.ready(name) for role, name in wanted.items()}
+    ready = {role: paid.ready(name) for role, name in wanted.items()}
+    paid.on_model(live.baseline_model).ready(live.baseline_agent)  # the baseline's model answers too
+    return ready
 
 
-def agent_meta(shared: Shared, settings: PaidSettings, room: list[str]) -> dict:
-    """The candidate's agent, and the baseline's and the judge's when they are others."""
+def agent_meta(shared: Shared, settings: PaidSettings, room: list[str], live: Live) -> dict:
+    """The candidate's agent, and the baseline's (its agent or model) and the judge's when they are
+    others."""
     cand, base = shared.agents["candidate"], shared.agents["baseline"]
+    other = base is not cand or live.baseline_model != settings.model
+    baseline = {"runtime": base.runtime, "version": base.version, "model": live.baseline_model}
     return {
         "runtime": cand.runtime,
         "version": cand.version,
@@ -479,7 +504,7 @@ def agent_meta(shared: Shared, settings: PaidSettings, room: list[str]) -> dict:
         "effort": settings.effort,
         "room": room,
         "isolation": cand.describe(),
-        **({"baseline": {"runtime": base.runtime, "version": base.version}} if base is not cand else {}),
+        **({"baseline": baseline} if other else {}),
         **(
             {"judge": {"runtime": shared.judge.runtime, "version": shared.judge.version}}
             if shared.judge

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
 from harness.agent import Agent
@@ -18,6 +19,7 @@ from harness.model import catalog
 from harness.model.repo import Repo
 from harness.paid import dryrun
 from harness.paid.command import PaidRun
+from harness.paid.legs import DEFAULT_MODEL
 from harness.report import publish
 from harness.report.markdown import clip
 
@@ -36,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--repeat", type=flags.positive_int, default=1, metavar="N", help="runs of each side (default: 1)"
     )
-    flags.add_agent(parser, choose=True)
+    flags.add_agent(parser, choose=True, models=True)
     flags.add_run_limits(
         parser,
         jobs=Limit(2, "runs at once, both sides on one pool"),
@@ -59,14 +61,28 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
     deadline = Deadline(args.timeout)
     if not args.prompt.strip():
         raise UsageError("PROMPT is empty; give the text a user would type.")
+    if len(resolve.agents_of(args)) > 1:
+        raise UsageError("--agent: cost measures one agent at a time; name one (--model takes a list).")
+    resolve.legs_of(args, resolve.agents_of(args))  # a bad --model list is a usage error before any run
     repo = resolve.resolve_repo(args, ctx)
     room = rooms(args, repo)
     paid = paid_run(args, ctx, repo, deadline, cancel, publish)
+    models = [leg.model for leg in paid.legs()]
+    on_model = [paid.on_model(model) for model in models]
+    for run in on_model:  # each model proven reachable before any run
+        run.ready()
     ready = paid.ready()
     if paid.settings.dry_run:
-        return dry_run(paid, ready, room, args.prompt, args.repeat)
-    paid.say(f"{args.repeat} run(s) on each side ({', '.join(room)}); {ready.runtime} {ready.version}")
-    runs = measure(ready, room, args.prompt, paid.agent_settings(), args.repeat, deadline, cancel)
+        return max(dry_run(run, ready, room, args.prompt, args.repeat, len(models) > 1) for run in on_model)
+    runs = []
+    for model, run in zip(models, on_model, strict=True):
+        on = f"{ready.runtime} {ready.version}" + (f" on {model}" if model else "")
+        paid.say(f"{args.repeat} run(s) on each side ({', '.join(room)}); {on}")
+        settings = run.agent_settings()
+        if len(models) > 1 and settings.keep_logs is not None:  # each model's logs in a folder of its own
+            settings = dataclasses.replace(settings, keep_logs=settings.keep_logs / (model or DEFAULT_MODEL))
+        measured = measure(ready, room, args.prompt, settings, args.repeat, deadline, cancel)
+        runs += [dataclasses.replace(r, model=model) for r in measured]
     meta = CostMeta(
         run=paid.run_meta(),
         prompt=args.prompt,
@@ -76,10 +92,11 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
         agent={
             "runtime": ready.runtime,
             "version": ready.version,
-            "model": args.model,
+            "model": models[0],
+            "models": models,
             "effort": args.effort,
         },
-        halt=paid.halt(args.repeat * len(room), len(runs)),
+        halt=paid.halt(args.repeat * len(room) * len(models), len(runs)),
     )
     return paid.finish_saying_why(CostResult(meta=meta, runs=runs), lambda: NOT_COMPARABLE)
 
@@ -97,10 +114,14 @@ def rooms(args: argparse.Namespace, repo: Repo) -> dict[str, dict]:
     return {WITH: room, WITHOUT: {n: p for n, p in room.items() if n != skill}}
 
 
-def dry_run(paid: PaidRun, ready: Agent, room: dict[str, dict], prompt: str, repeat: int) -> int:
-    """Print what the measurement would run; nothing is sent and nothing started, no report."""
+def dry_run(
+    paid: PaidRun, ready: Agent, room: dict[str, dict], prompt: str, repeat: int, named: bool = False
+) -> int:
+    """Print what the measurement would run; nothing is sent and nothing started, no report. `named`:
+    the model is one of several, so it heads its part."""
     out = paid.ctx.out
-    out("## Cost dry run: nothing was sent")
+    model = paid.settings.model or DEFAULT_MODEL
+    out("## Cost dry run: nothing was sent" + (f" (model {model})" if named else ""))
     for line in paid.cli_lines():
         out(line)
     out(f"Prompt: {clip(prompt, 80)}")

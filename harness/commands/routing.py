@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: agent)",
     )
     flags.add_case_selection(parser)
-    flags.add_agent(parser, matrix=True)
+    flags.add_agent(parser, matrix=True, models=True)
     flags.add_run_limits(
         parser,
         jobs=Limit(4, "cases run at once, each in its own workspace"),
@@ -125,6 +125,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     min_accuracy(args.min_accuracy)  # a bad bar is a usage error before any token is spent
+    if args.engine == AGENT:
+        resolve.legs_of(args, resolve.agents_of(args))  # so is a bad --model list
     repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
     room = resolve_room(parse_list("--routing-room", args.routing_room), repo, skill_filter)

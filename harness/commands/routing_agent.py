@@ -27,7 +27,9 @@ from harness.model.dataset import Case
 from harness.model.envelope import Halt
 from harness.model.listing import listing_rule
 from harness.paid import AgentNotReady, dryrun
+from harness.paid import legs as legs_mod
 from harness.paid.command import PaidRun
+from harness.paid.legs import Leg
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report import publish
 from harness.report.markdown import clip
@@ -71,56 +73,61 @@ def run_agents(
 def route_on_agents(
     paid: PaidRun, settings: RoutingSettings, bar: Fraction, room: list[str], cases: list[Case]
 ) -> int:
-    """Ready every agent, then run the cases on each in turn and publish one report (a matrix for
-    several agents); or a dry run."""
-    graded = partial(result_of, paid, settings, bar, room)
-    agents = paid.settings.agents
-    for name in agents:  # every agent ready before any case spends a token
+    """Ready every leg (each agent on each of its models), then run the cases on each in turn and
+    publish one report (a matrix for several legs); or a dry run."""
+    legs = paid.legs()
+    names = legs_mod.labels(legs)
+    on_leg = [paid.on_model(leg.model) for leg in legs]  # each leg's run: its model in settings and meta
+    for leg, run in zip(legs, on_leg, strict=True):  # every leg ready before any case spends a token
         try:
-            paid.ready(name)
+            run.ready(leg.agent)
         except AgentNotReady as exc:
-            return paid.not_ready(exc, len(cases), partial(graded, [], runtime=name))
-    matrix = len(agents) > 1
-    installed = {name: paid.repo.skill_dirs[name] for name in room}
+            graded = partial(result_of, run, leg_settings(settings, leg, None), bar, room)
+            return paid.not_ready(exc, len(cases), partial(graded, [], runtime=leg.agent))
+    matrix = len(legs) > 1
+    installed = installed_room(paid, room)
     runners = [
         RoutingRun(
-            paid.ready(name),
+            paid.ready(leg.agent),
             installed,
-            per_agent_logs(settings, name) if matrix else settings,
+            leg_settings(settings, leg, name if matrix else None),
             paid.deadline,
             cancel=paid.cancel,
             results=paid.cache(),
             budget=paid.budget(),
         )
-        for name in agents
+        for leg, name in zip(legs, names, strict=True)
     ]
     if paid.settings.dry_run:
         return max(
-            dry_run(paid.ctx, runner, cases, room, matrix, paid.cli_lines(runner.agent.runtime))
-            for runner in runners
+            dry_run(paid.ctx, runner, cases, room, name if matrix else None, paid.cli_lines(leg.agent))
+            for leg, name, runner in zip(legs, names, runners, strict=True)
         )
     times = f"up to {settings.repeat}, until settled" if settings.adaptive else str(settings.repeat)
     done = []
-    for runner in runners:
+    for leg, name, run, runner in zip(legs, names, on_leg, runners, strict=True):
         ready = runner.agent
+        on_model = f" on {leg.model}" if leg.model else ""
         paid.say(
             f"{len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
-            f"{', '.join(room)}; {ready.runtime} {ready.version}"
+            f"{', '.join(room)}; {ready.runtime} {ready.version}{on_model}"
         )
         # The inspection before the decision runs commands too: --sandbox confines them.
         sandbox = paid.sandbox_use(paid.probe_sandbox(ready))
-        label = f" ({ready.runtime})" if matrix else ""
+        label = f" ({name})" if matrix else ""
         outcomes = paid.run_with_progress(runner, cases, partial(progress_line, label=label))
         halt = paid.halt(len(cases), len(outcomes))
         notes = runner.notes + paid.cache_notes()
         notes += [said] if (said := sandbox.sentence()) else []
-        done.append(graded(outcomes, halt, notes, sandbox, runtime=ready.runtime))
-    code = paid.finish(done[0] if len(done) == 1 else RoutingMatrix(done))
-    for result in (r for r in done if not r.passed):
+        done.append(result_of(run, runner.settings, bar, room, outcomes, halt, notes, sandbox, leg.agent))
+    code = paid.finish(done[0] if len(done) == 1 else RoutingMatrix(done, names))
+    for name, result in zip(names, done, strict=True):
+        if result.passed:
+            continue
         reason = result.meta.halt.sentence() or (
             "the command's --timeout ran out" if result.meta.timed_out else result.gate.reason
         )
-        where = f" on {result.meta.agent}" if matrix else ""
+        where = f" on {name}" if matrix else ""
         paid.say(f"failed{where}: {reason.rstrip('.')}.")
     return code
 
@@ -176,11 +183,11 @@ def installed_room(paid: PaidRun, room: list[str]) -> dict[str, Path]:
     return {name: paid.repo.skill_dirs[name] for name in room}
 
 
-def per_agent_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:
-    """Each agent of a matrix keeps its transcripts in its own sub-folder of --keep-logs."""
-    if settings.keep_logs is None:
-        return settings
-    return dataclasses.replace(settings, keep_logs=settings.keep_logs / runtime)
+def leg_settings(settings: RoutingSettings, leg: Leg, name: str | None) -> RoutingSettings:
+    """The settings of one leg: its model, and in a matrix (`name`: the leg's) its own sub-folder of
+    --keep-logs for its transcripts."""
+    logs = settings.keep_logs / name if settings.keep_logs is not None and name else settings.keep_logs
+    return dataclasses.replace(settings, model=leg.model, keep_logs=logs)
 
 
 def progress_line(outcome: CaseOutcome, label: str = "") -> str:
@@ -202,11 +209,11 @@ def dry_run(
     runner: RoutingRun,
     cases: list[Case],
     room: list[str],
-    named: bool = False,
+    named: str | None = None,
     cli: list[str] | None = None,
 ) -> int:
     """Print what the run would do and cost; nothing is sent, nothing started (no preflight either).
-    `named`: the agent is one of several, so its name heads its part; `cli`: where its CLI is."""
+    `named`: the leg's name when it is one of several, heading its part; `cli`: where its CLI is."""
     settings = runner.settings
     samples = settings.repeat
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
@@ -219,7 +226,7 @@ def dry_run(
             settings.max_tool_calls + settings.max_inspection_calls + math.ceil(deciding),
         ),
     )
-    ctx.out("## Routing dry run: nothing was sent" + (f" ({runner.agent.runtime})" if named else ""))
+    ctx.out("## Routing dry run: nothing was sent" + (f" ({named})" if named else ""))
     for line in cli or []:
         ctx.out(line)
     ctx.out(f"Room ({len(room)}): {', '.join(room)}")

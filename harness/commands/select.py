@@ -13,6 +13,7 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
 from harness.model.envelope import RunMeta
+from harness.paid.legs import model_entries
 from harness.report import select as select_report
 from harness.routing.room import resolve_room
 from harness.select import gitdiff, plan, policy, runners
@@ -100,6 +101,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "unless its machine.yml lists `agents` (default: claude)",
     )
     parser.add_argument(
+        "--models",
+        metavar="MODELS",
+        help="models to plan for, as --model takes them (id, or agent=id for one agent): routing runs "
+        "every agent on each, and each behavioral leg is split per model; a pull request can plan the "
+        "cheap model and a schedule the full grid (default: each agent CLI's own)",
+    )
+    parser.add_argument(
         "--version",
         metavar="REF",
         help="harness build echoed into the plan, overridden per leg by a skill's "
@@ -123,6 +131,7 @@ def plan_options(args: argparse.Namespace, ctx: Context) -> policy.PlanOptions:
         runner_types=policy.parse_runner_types(args.runner_types),
         hosted_images=runners.parse_hosted_images(args.hosted_images),
         agents=tuple(agents_of(args, "--agents")),
+        models=tuple(model_entries("--models", parse_list("--models", args.models), flags.AGENTS)),
     )
 
 

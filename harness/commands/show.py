@@ -21,7 +21,7 @@ HELP = (
     "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page"
 )
 REPORT_LIMIT = 256 * 1024 * 1024  # a report is ours; a lexical run of many thousand cases runs to megabytes
-KEEPING_COMMANDS = ("routing", "routing-matrix", "behavioral", "compare", "cost")
+KEEPING_COMMANDS = ("routing", "routing-matrix", "behavioral", "behavioral-matrix", "compare", "cost")
 # What the page's line counts, when it is not the report's cases: (its array, the word for one).
 COUNTED = {
     "structural": ("findings", "finding(s)"),
@@ -267,7 +267,11 @@ def write_page(
         unreadable += not read
         entries.setdefault(key, entry_of(its_case, found.stem)).logs.append((title, lines))
         # A matrix report's cases are per agent: its logs sit in a folder named for the agent.
-        agent = found.path.parent.name if report and report.get("command") == "routing-matrix" else ""
+        agent = (
+            found.path.parent.name
+            if report and report.get("command") in ("routing-matrix", "behavioral-matrix")
+            else ""
+        )
         transcripts.setdefault(f"{agent}/{key}" if agent else key, []).append((title, lines))
     if report is not None:
         if args.cases:  # the page of the cases asked for only

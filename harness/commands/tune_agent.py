@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness.cancel import Cancellation
+from harness.cli import resolve
 from harness.cli.paid import paid_run
 from harness.commands.tune_end import finish, print_plan
 from harness.context import Context, in_ci
@@ -37,6 +38,7 @@ def run_agent(
     plan: Plan,
     meta: Callable,
 ) -> int:
+    resolve.one_model(args, "tune scores its candidates on one model (routing takes a list)")
     paid = paid_run(args, ctx, loaded.repo, deadline, cancel, publish)
     agents = paid.settings.agents
     repeat, adaptive = args.repeat

@@ -30,6 +30,7 @@ class CostRun:
     cost_usd: float | None = None
     error: str | None = None
     retried: str | None = None  # why it ran twice: its first attempt failed the way its agent CLI does
+    model: str | None = None  # the model it ran on (None: the CLI's own)
 
     @classmethod
     def of(cls, side: str, trace: agent.Trace) -> CostRun:
@@ -61,6 +62,7 @@ class CostRun:
             "cost_usd": self.cost_usd,
             "error": self.error,
             "retried": self.retried,
+            "model": self.model,
         }
 
 
@@ -157,13 +159,21 @@ class CostResult:
         """Figures from a failed run would mislead: every run must have finished."""
         return not self.meta.halt.halted and bool(self.runs) and not any(r.error for r in self.runs)
 
-    def sides(self) -> dict[str, dict]:
-        """Per side: the mean of each figure over its finished runs, and what fired in any run."""
+    @property
+    def models(self) -> list[str | None]:
+        """The models measured, in the order --model named them (None: the CLI's own)."""
+        return list(self.meta.agent.get("models") or [self.meta.agent.get("model")])
+
+    def sides(self, model: object = ...) -> dict[str, dict]:
+        """Per side: the mean of each figure over its finished runs, and what fired in any run; on the
+        first model unless `model` names another."""
+        chosen = self.models[0] if model is ... else model
+        runs = [r for r in self.runs if r.model == chosen]
         out = {}
-        for side in dict.fromkeys(r.side for r in self.runs):
-            done = [r for r in self.runs if r.side == side and not r.error]
+        for side in dict.fromkeys(r.side for r in runs):
+            done = [r for r in runs if r.side == side and not r.error]
             out[side] = {
-                "runs": sum(1 for r in self.runs if r.side == side),
+                "runs": sum(1 for r in runs if r.side == side),
                 "finished": len(done),
                 "fired": sorted({name for r in done for name in r.fired}),
                 **{key: mean([getattr(r, key) for r in done]) for key in FIGURES},
@@ -176,6 +186,8 @@ class CostResult:
             **envelope(self.meta.run, self.passed, counts(statuses)),
             "meta": self.meta.to_json(),
             "sides": self.sides(),
+            # Each model's sides, so a run on several models is read side by side.
+            "models": [{"model": m, "sides": self.sides(m)} for m in self.models],
             "runs": [r.to_json() for r in self.runs],
         }
 

@@ -38,3 +38,13 @@ def differs(base_pass: int, base_runs: int, cand_pass: int, cand_runs: int) -> i
         return 0
     _delta, low, high = found
     return 1 if low > 0 else -1 if high < 0 else 0
+
+
+def difference_fields(base_pass: int, base_runs: int, cand_pass: int, cand_runs: int) -> dict:
+    """The difference of two pass rates as a report states it: candidate − baseline, the ends of its
+    95 % interval (None when a side has no graded run), and whether the interval excludes zero."""
+    found = rate_difference(base_pass, base_runs, cand_pass, cand_runs)
+    if found is None:
+        return {"difference": None, "low": None, "high": None, "beyond_noise": False}
+    delta, low, high = (round(x, 4) for x in found)
+    return {"difference": delta, "low": low, "high": high, "beyond_noise": low > 0 or high < 0}

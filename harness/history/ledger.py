@@ -19,7 +19,8 @@ from typing import Any
 from harness.files import UnreadableFile, read_text
 from harness.history.index import Index, index_path, stamp
 
-LEDGER_COMMANDS = ("routing", "routing-matrix", "behavioral")
+LEDGER_COMMANDS = ("routing", "routing-matrix", "behavioral", "behavioral-matrix")
+MATRICES = ("routing-matrix", "behavioral-matrix")  # reports holding one run per leg
 OTHER_COMMANDS = ("structural", "refs", "compare", "cost", "select", "history")
 REPORT_LIMIT = 256 * 1024 * 1024  # a report is ours; a large run's runs to megabytes
 GRADED = ("pass", "fail")
@@ -193,7 +194,7 @@ def runs_of(file: Path, label: str, base: bool) -> list[tuple[Run, list[Entry]]]
         raise NotAReport("is not a skillscope report (no `command` naming a routing or behavioral run)")
     digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
     try:
-        if command == "routing-matrix":
+        if command in MATRICES:
             return [one_run(run, label, base, f"{digest}:{i}") for i, run in enumerate(document["runs"])]
         return [one_run(document, label, base, digest)]
     except KeyError as exc:
@@ -208,7 +209,7 @@ def one_run(document: dict, label: str, base: bool, identity: str) -> tuple[Run,
     skills = ledger.get("skills") or {}
     run = Run(
         file=label,
-        command="behavioral" if document["command"] == "behavioral" else "routing",
+        command="behavioral" if document["command"].startswith("behavioral") else "routing",
         started_at=str(document["started_at"]),
         agent=meta.get("agent"),
         agent_version=meta.get("agent_version"),

@@ -9,8 +9,9 @@ result with the exit code the run earned.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, overload
@@ -26,6 +27,7 @@ from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
 from harness.paid import AgentNotReady, exit_code, halt_of, progress
 from harness.paid.cache import Origin, ResultCache, agent_identity, chosen_by_environment
+from harness.paid.legs import Leg
 from harness.paid.meta import AgentRunMeta
 from harness.paid.sandbox import SandboxUse, probe
 from harness.paid.spend import RunBudget
@@ -44,7 +46,9 @@ class PaidSettings:
     command: str  # names the report, and prefixes the lines the run prints
     agents: tuple[str, ...] = ("claude",)  # --agent: known names, each once
     executables: Mapping[str, str | None] = field(default_factory=dict)  # --claude PATH and the like
-    model: str | None = None
+    model: str | None = None  # the model of the leg this run is on (see PaidRun.on_model)
+    # --agent x --model: every (agent, model) pair the run covers; empty: each agent on `model`.
+    legs: tuple[Leg, ...] = ()
     effort: str | None = None
     jobs: int = 1
     case_timeout: float | None = None  # None: compare gives each mode its own
@@ -116,6 +120,7 @@ class PaidRun:
         self.publish = publish  # the command's reports of a result, written where its flags say
         self.deadline, self.cancel = deadline, cancel
         self.readied: dict[str, agent.Agent] = {}  # runtime -> its agent, once ready
+        self.preflown: set[tuple[str, str | None]] = set()  # (runtime, model) pairs proven reachable
         self.looked_up: dict[str, agent.CliLookup] = {}  # a dry run's runtimes -> where their CLI is
         made_by = Origin(deadline.started_at)
         self._results = ResultCache(settings.cache, made_by, ctx.environ) if settings.cache else None
@@ -133,9 +138,17 @@ class PaidRun:
         whose CLI is only looked for (see `cli_lines`). `runtime` defaults to the first --agent
         names; each is readied once, whatever roles it plays. AgentNotReady when it cannot run."""
         name = runtime or self.settings.agents[0]
-        if name in self.readied:
-            return self.readied[name]
         settings, deadline, cancel = self.settings, self.deadline, self.cancel
+        if name in self.readied:
+            known = self.readied[name]
+            if settings.dry_run or settings.skip_preflight or (name, settings.model) in self.preflown:
+                return known
+            try:  # the same CLI on another model: that model must answer too
+                known.preflight(settings.model, deadline=deadline, cancel=cancel)
+            except agent.AgentUnavailable as exc:
+                raise AgentNotReady(str(exc)) from None
+            self.preflown.add((name, settings.model))
+            return known
         if settings.dry_run:  # sends nothing and starts nothing: the CLI need not even be installed
             stand_in, found = agent.stand_in_runtime(name, settings.executables.get(name), self.ctx.environ)
             self.readied[name], self.looked_up[name] = stand_in, found
@@ -146,10 +159,23 @@ class PaidRun:
             )
             if not (settings.dry_run or settings.skip_preflight):
                 ready.preflight(settings.model, deadline=deadline, cancel=cancel)
+                self.preflown.add((name, settings.model))
         except agent.AgentUnavailable as exc:
             raise AgentNotReady(str(exc)) from None
         self.readied[name] = ready
         return ready
+
+    def legs(self) -> list[Leg]:
+        """Every (agent, model) pair this run covers, agent-major."""
+        s = self.settings
+        return list(s.legs) or [Leg(name, s.model) for name in s.agents]
+
+    def on_model(self, model: str | None) -> PaidRun:
+        """This run on `model`: the same agents, cache, spend cap and quarantine (shared, not copied),
+        its settings, meta and provenance naming `model`."""
+        view = copy.copy(self)
+        view.settings = replace(self.settings, model=model)
+        return view
 
     def cli_lines(self, *runtimes: str) -> list[str]:
         """A dry run's sentence on each CLI it would use (default: every runtime readied)."""

@@ -33,6 +33,7 @@ REPORTS: dict[str, str] = {
     "routing": "harness.report.routing",
     "routing-matrix": "harness.report.matrix",
     "behavioral": "harness.report.behavioral",
+    "behavioral-matrix": "harness.report.behavioral_matrix",
     "compare": "harness.report.compare",
     "cost": "harness.report.cost",
     "select": "harness.report.select",

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from harness.agent.families import UNKNOWN, family_of
 from harness.behavioral.result import BehavioralResult
 from harness.model import findings as finding
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
@@ -25,11 +26,14 @@ def markdown(result: BehavioralResult) -> str:
         f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
         f"errored{_blocked(totals)}) on `{meta.model or 'default model'}` "
         f"(effort `{meta.effort or 'default'}`), "
-        f"judged by `{meta.judge_model or 'default model'}` on {meta.judge_agent} "
+        f"judged by `{meta.judge_model or 'default model'}` ({meta.judge_family} family) "
+        f"on {meta.judge_agent} "
         f"{meta.judge_version or '(not started)'}, "
         f"agent {meta.agent} {meta.agent_version or '(not started)'}."
     )
     lines.append("")
+    if same := same_family(meta):
+        lines += [f"> {same}", ""]
     if halted := meta.halt.sentence():
         lines += [f"> **{halted}**", ""]
     if meta.timed_out:
@@ -188,6 +192,21 @@ def replayed(result: BehavioralResult) -> str | None:
     return replays.summary([c.cached_from for c in result.cases if c.cached], len(result.cases), "case")
 
 
+def judge_words(agent: str, model: str | None) -> str:
+    """Who judged, in a few words: the model (its family) on which agent CLI."""
+    return f"{model or 'its default model'} ({family_of(agent, model)} family) on {agent}"
+
+
+def same_family(meta) -> str | None:
+    """The advice when the judge is of the agent's own family (a known one): judge with another."""
+    if meta.judge_family == UNKNOWN or meta.judge_family != meta.agent_family:
+        return None
+    return (
+        f"The judge is of the agent's own model family ({meta.judge_family}): it may share the agent's "
+        "blind spots; pass --judge-model (and --judge-agent) of another family to grade independently."
+    )
+
+
 def headline(result: BehavioralResult) -> str:
     counts = result.counts()
     from_cache = replayed(result)
@@ -200,6 +219,7 @@ def headline(result: BehavioralResult) -> str:
             + retries
             + (f"; {from_cache}" if from_cache else "")
         )
+        + f"; judged by {judge_words(result.meta.judge_agent, result.meta.judge_model)}"
         + f"; {result.meta.sandbox.headline()}"
         + quarantined.headline_note(result.meta.quarantine)
         + halt_note(result.meta.halt)

@@ -38,6 +38,8 @@ def markdown(result: CompareResult) -> str:
         f"{len(result.cases)} case(s): baseline `{meta.baseline}` against candidate `{meta.candidate}`"
         f"{f', {meta.repeat} run(s) a side' if meta.repeat > 1 else ''}."
     )
+    if sides := sides_text(result):
+        lines += ["", f"Sides: {sides}."]
     verdict = "passed" if result.passed else "failed"
     allowed = " (regressions allowed)" if meta.allow_regressions and result.regressions else ""
     lines += ["", f"Result: **{verdict}**{allowed}.", ""]
@@ -261,14 +263,33 @@ def _summary(result: CompareResult, case: CaseComparison) -> str:
     )
 
 
+def sides_text(result: CompareResult) -> str:
+    """When the sides ran on different agents or models (--baseline-agent, --baseline-model): which
+    ran where; else empty."""
+    agent = result.meta.agent
+    baseline = agent.get("baseline")
+    if not isinstance(baseline, dict):
+        return ""
+
+    def where(side: dict) -> str:
+        return f"{side.get('runtime')} on {side.get('model') or 'its default model'}"
+
+    return f"baseline {where(baseline)}, candidate {where(agent)}"
+
+
 def headline(result: CompareResult) -> str:
     totals = result.totals()
     base, cand = totals["baseline"], totals["candidate"]
     from_cache = replayed(result)
+    sides = sides_text(result)
     return (
-        f"{len(result.regressions)} regression(s) in {len(result.compared)} compared case(s); pass rate "
-        f"{_percent(base['pass_rate'])} -> {_percent(cand['pass_rate'])}"
-    ) + (f"; {from_cache}" if from_cache else "")
+        (
+            f"{len(result.regressions)} regression(s) in {len(result.compared)} compared case(s); pass rate "
+            f"{_percent(base['pass_rate'])} -> {_percent(cand['pass_rate'])}"
+        )
+        + (f"; {sides}" if sides else "")
+        + (f"; {from_cache}" if from_cache else "")
+    )
 
 
 def statuses(result: CompareResult) -> dict[str, str]:

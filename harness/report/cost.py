@@ -35,17 +35,23 @@ def _shown(key: str, value: object) -> str:
 
 def markdown(result: CostResult) -> str:
     data = result.to_json()
-    meta, sides = result.meta, data["sides"]
+    meta = result.meta
     lines = ["## Prompt cost", "", f"Prompt: {clip(meta.prompt, 200)}", ""]
     installed = ", ".join(f"`{name}`" for name in meta.room) or "no skill"
     without = f"; without: the same minus `{meta.skill}`" if meta.skill else ""
     lines += [f"Installed with: {installed}{without}. Means over each side's finished runs.", ""]
     if meta.halt.halted:
         lines += [f"> **{meta.halt.sentence()}**", ""]
-    names = list(sides)
-    rows = [(label, *(_shown(key, sides[s][key]) for s in names)) for label, key in ROWS]
-    rows.append(("runs finished", *(f"{sides[s]['finished']}/{sides[s]['runs']}" for s in names)))
-    lines.append(table(["", *(f"{s} the skill" if meta.skill else "run" for s in names)], rows))
+    several = len(result.models) > 1
+    columns = [
+        (f"{s} the skill" if meta.skill else "run") + (f" on {model_name(entry['model'])}" if several else "")
+        for entry in data["models"]
+        for s in entry["sides"]
+    ]
+    cells = [v for entry in data["models"] for v in entry["sides"].values()]
+    rows = [(label, *(_shown(key, v[key]) for v in cells)) for label, key in ROWS]
+    rows.append(("runs finished", *(f"{v['finished']}/{v['runs']}" for v in cells)))
+    lines.append(table(["", *columns], rows))
     again = [r for r in result.runs if r.retried]
     if again:
         lines += ["", "### Retried runs", ""]
@@ -61,17 +67,30 @@ def markdown(result: CostResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def model_name(model: str | None) -> str:
+    return model or "the default model"
+
+
 def headline(result: CostResult) -> str:
     finished = sum(1 for r in result.runs if not r.error)
+    several = len(result.models) > 1
     sides = "; ".join(
-        f"{side}: {_shown('cost_usd', v['cost_usd'])}, {_shown('input_tokens', v['input_tokens'])} tokens in"
-        for side, v in result.sides().items()
+        f"{side}{f' on {model_name(model)}' if several else ''}: {_shown('cost_usd', v['cost_usd'])}, "
+        f"{_shown('input_tokens', v['input_tokens'])} tokens in"
+        for model in result.models
+        for side, v in result.sides(model).items()
     )
     return f"{finished}/{len(result.runs)} run(s) finished; {sides}"
 
 
+def run_name(result: CostResult, run, n: int) -> str:
+    """A run's name: its side and number, and its model when several were measured."""
+    on = f"@{run.model or 'default'}" if len(result.models) > 1 else ""
+    return f"{run.side}{on}-{n + 1}"
+
+
 def statuses(result: CostResult) -> dict[str, str]:
-    return {f"{r.side}-{n + 1}": ERROR if r.error else PASS for n, r in enumerate(result.runs)}
+    return {run_name(result, r, n): ERROR if r.error else PASS for n, r in enumerate(result.runs)}
 
 
 def findings(result: CostResult) -> list[Finding]:
@@ -91,7 +110,7 @@ def junit(result: CostResult) -> list[JUnitCase]:
     return [
         JUnitCase(
             classname="cost",
-            name=f"{r.side}-{n + 1}",
+            name=run_name(result, r, n),
             time_s=r.elapsed_s,
             error=r.error,
             output=f"retried once, fresh: {r.retried}" if r.retried else None,

@@ -1,4 +1,5 @@
-"""Markdown for routing on several agents: skills x agents, then the cases that differ first."""
+"""Markdown for routing on several legs (agents, models): skills x legs, each model's difference from
+the agent's first with its interval, then the cases that differ first."""
 
 from __future__ import annotations
 
@@ -18,16 +19,38 @@ def _cell(cell: dict | None) -> str:
     return f"{cell['passed']}/{cell['graded']} ({cell['accuracy'] * 100:.0f}%)"
 
 
+def percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{value * 100:.0f}%"
+
+
+def signed(value: float) -> str:
+    return f"{value * 100:+.0f}%"
+
+
+def difference_line(row: dict, figure: str = "accuracy") -> str:
+    """One model against the agent's first: the figure of each, the difference and its interval."""
+    rates = f"{row['b']} {percent(row['rate_b'])} vs {row['a']} {percent(row['rate_a'])}"
+    if row["difference"] is None:
+        return f"{rates}: no difference to give (a side graded no case)"
+    noise = "beyond noise" if row["beyond_noise"] else "within noise"
+    return (
+        f"{rates}: {figure} {signed(row['difference'])} "
+        f"(95% interval {signed(row['low'])} to {signed(row['high'])}, {noise})"
+    )
+
+
 def markdown(result: RoutingMatrix) -> str:
     data = result.to_json()
     agents = result.agents
-    lines = ["## Skill routing across agents", ""]
+    lines = ["## Skill routing across agents and models", ""]
     lines.append(
         table(
-            ["agent", "version", "correct", "errors", "gate"],
+            ["leg", "agent", "model", "version", "correct", "errors", "gate"],
             [
                 (
+                    a["leg"],
                     a["agent"],
+                    a["model"] or "default",
                     a["agent_version"],
                     f"{a['totals']['passed']}/{a['totals']['graded']}",
                     a["totals"]["errors"],
@@ -37,12 +60,15 @@ def markdown(result: RoutingMatrix) -> str:
             ],
         )
     )
-    for r in result.results:
+    for name, r in result.legs():
         said = ([halted] if (halted := r.meta.halt.sentence()) else []) + r.meta.notes
         said += [f"{from_cache}."] if (from_cache := routing.replayed(r)) else []
         if said:
-            lines += ["", *(f"- {r.meta.agent}: {line}" for line in said)]
-    lines += ["", "### Trigger accuracy, skills x agents", ""]
+            lines += ["", *(f"- {name}: {line}" for line in said)]
+    if data["differences"]:
+        lines += ["", "### Between models", ""]
+        lines += [f"- {difference_line(row)}" for row in data["differences"]]
+    lines += ["", "### Trigger accuracy, skills x legs", ""]
     lines.append(
         table(
             ["skill", *agents],
@@ -50,7 +76,7 @@ def markdown(result: RoutingMatrix) -> str:
         )
     )
     differing = [row for row in data["cases"] if row["differs"]]
-    lines += ["", f"### Cases ({len(differing)} differ between agents, listed first)", ""]
+    lines += ["", f"### Cases ({len(differing)} differ between legs, listed first)", ""]
     lines.append(
         table(
             ["case", "expected", *agents],
@@ -67,20 +93,22 @@ def markdown(result: RoutingMatrix) -> str:
             ],
         )
     )
-    lines += ["", f"Overall: **{'passed' if result.passed else 'failed'}** (every agent must pass its gate)."]
+    lines += ["", f"Overall: **{'passed' if result.passed else 'failed'}** (every leg must pass its gate)."]
     return "\n".join(lines)
 
 
 def headline(result: RoutingMatrix) -> str:
-    """One clause per agent: its correct/graded and whether it passed its gate."""
+    """One clause per leg: its correct/graded and whether it passed its gate; then each model's
+    difference from its agent's first."""
     parts = []
-    for r in result.results:
+    for name, r in result.legs():
         totals = r.totals()
         gate = "passed" if r.passed else "failed"
         from_cache = f" ({said})" if (said := routing.replayed(r)) else ""
         parts.append(
-            f"{r.meta.agent} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(r.meta.halt)}"
+            f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(r.meta.halt)}"
         )
+    parts += [difference_line(row) for row in result.differences()]
     return "; ".join(parts)
 
 
@@ -89,17 +117,15 @@ def statuses(result: RoutingMatrix) -> dict[str, str]:
 
 
 def findings(result: RoutingMatrix) -> list[Finding]:
-    """Every agent's routing findings, each message naming its agent."""
+    """Every leg's routing findings, each message naming its leg."""
     return [
-        replace(f, message=f"{r.meta.agent}: {f.message}")
-        for r in result.results
-        for f in routing.findings(r)
+        replace(f, message=f"{name}: {f.message}") for name, r in result.legs() for f in routing.findings(r)
     ]
 
 
 def junit(result: RoutingMatrix) -> list[JUnitCase]:
     return [
-        replace(case, classname=f"{r.meta.agent}.{case.classname}")
-        for r in result.results
+        replace(case, classname=f"{name}.{case.classname}")
+        for name, r in result.legs()
         for case in routing.junit(r)
     ]

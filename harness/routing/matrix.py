@@ -1,13 +1,16 @@
-"""The same routing cases on several agents: one RoutingResult per agent, and their comparison.
+"""The same routing cases on several legs (agent x model): one RoutingResult per leg, and their
+comparison.
 
-The matrix's gate is every agent's gate: a skill that routes in one agent and not in another
-fails the run, and the cases whose verdicts differ between agents are listed first.
+The matrix's gate is every leg's gate: a skill that routes in one agent or model and not in another
+fails the run, and the cases whose verdicts differ between legs are listed first. An agent run on
+several models gets the difference of each later model's accuracy from its first, with its interval.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
+from harness.compare.stats import difference_fields
 from harness.model.envelope import counts, envelope
 from harness.routing import metrics
 from harness.routing.result import RoutingResult, status
@@ -18,33 +21,65 @@ SHARED = "(shared negatives)"
 
 @dataclass
 class RoutingMatrix:
-    results: list[RoutingResult]  # one per agent, in the order --agent named them
+    results: list[RoutingResult]  # one per leg: each agent --agent names, on each of its models
+    # Each leg's name, parallel to `results` (see paid.legs.labels); empty: each result's agent.
+    labels: list[str] = field(default_factory=list)
 
     command = "routing-matrix"
 
     @property
     def agents(self) -> list[str]:
-        return [r.meta.agent for r in self.results]
+        """The matrix's columns: each leg's name."""
+        return self.labels or [r.meta.agent for r in self.results]
+
+    def legs(self) -> list[tuple[str, RoutingResult]]:
+        return list(zip(self.agents, self.results, strict=True))
+
+    def differences(self) -> list[dict]:
+        """For an agent run on several models: each later model against its first, the difference in
+        trigger accuracy with its 95 % interval (Newcombe), and whether the interval excludes zero."""
+        by_agent: dict[str, list[tuple[str, RoutingResult]]] = {}
+        for label, result in self.legs():
+            by_agent.setdefault(result.meta.agent, []).append((label, result))
+        found = []
+        for agent, legs in by_agent.items():
+            (base_label, base), *others = legs
+            for label, other in others:
+                a, b = base.totals(), other.totals()
+                found.append(
+                    {
+                        "agent": agent,
+                        "figure": "accuracy",
+                        "a": base_label,
+                        "b": label,
+                        "model_a": base.meta.model,
+                        "model_b": other.meta.model,
+                        "rate_a": a["accuracy"],
+                        "rate_b": b["accuracy"],
+                        **difference_fields(a["passed"], a["graded"], b["passed"], b["graded"]),
+                    }
+                )
+        return found
 
     @property
     def passed(self) -> bool:
         return all(r.passed for r in self.results)
 
     def statuses(self) -> dict[str, str]:
-        """`<agent>:<case id>` -> that agent's status word for the case."""
-        return {f"{r.meta.agent}:{o.case.id}": status(o) for r in self.results for o in r.outcomes}
+        """`<leg>:<case id>` -> that leg's status word for the case."""
+        return {f"{label}:{o.case.id}": status(o) for label, r in self.legs() for o in r.outcomes}
 
     def cells(self) -> dict[str, dict[str, dict]]:
-        """Skill -> agent -> graded, passed and accuracy over that skill's own cases."""
+        """Skill -> leg -> graded, passed and accuracy over that skill's own cases."""
         table: dict[str, dict[str, dict]] = {}
-        for result in self.results:
+        for label, result in self.legs():
             rows: dict[str, list] = {}
             for outcome in result.outcomes:
                 rows.setdefault(outcome.case.skill or SHARED, []).append(outcome)
             for skill, outcomes in rows.items():
                 graded = [o for o in outcomes if o.graded]
                 passed = sum(1 for o in graded if o.passed)
-                table.setdefault(skill, {})[result.meta.agent] = {
+                table.setdefault(skill, {})[label] = {
                     "graded": len(graded),
                     "passed": passed,
                     "accuracy": metrics.accuracy(passed, len(graded)),
@@ -52,13 +87,13 @@ class RoutingMatrix:
         return table
 
     def case_rows(self) -> list[dict]:
-        """Each case with every agent's verdict; cases whose verdicts differ come first. An agent whose
-        run stopped before a case (a signal, the agent not starting) shows it as not run."""
+        """Each case with every leg's verdict; cases whose verdicts differ come first. A leg whose run
+        stopped before a case (a signal, the agent not starting) shows it as not run."""
         by_agent = [{o.case.id: o for o in r.outcomes} for r in self.results]
         selected = {o.case.id: o for r in self.results for o in r.outcomes}
         rows = []
         for case_id, any_outcome in selected.items():
-            seen = {r.meta.agent: table.get(case_id) for r, table in zip(self.results, by_agent, strict=True)}
+            seen = {label: table.get(case_id) for label, table in zip(self.agents, by_agent, strict=True)}
             verdicts = {agent: o.verdict if o else NOT_RUN for agent, o in seen.items()}
             rows.append(
                 {
@@ -85,7 +120,9 @@ class RoutingMatrix:
             **envelope(run, self.passed, counts(list(self.statuses().values()))),
             "agents": [
                 {
+                    "leg": label,
                     "agent": r.meta.agent,
+                    "model": r.meta.model,
                     "agent_version": r.meta.agent_version,
                     "passed": r.passed,
                     "halt": r.meta.halt.to_json(),
@@ -93,8 +130,9 @@ class RoutingMatrix:
                     "totals": r.totals(),
                     "notes": r.meta.notes,
                 }
-                for r in self.results
+                for label, r in self.legs()
             ],
+            "differences": self.differences(),
             "matrix": self.cells(),
             "cases": self.case_rows(),
             "runs": [r.to_json() for r in self.results],

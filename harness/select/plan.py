@@ -8,6 +8,7 @@ routing decision), the `SkillFacts` of those skills (behavioral cases, version p
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from harness.errors import HarnessError
 from harness.model.machine import MachinePlan
 from harness.model.repo import Repo
+from harness.paid.legs import plan_legs
 from harness.select.facts import SkillFacts, load_facts
 from harness.select.policy import DEFAULT_TYPE, PlanOptions, RunnerType, runner_types_json
 from harness.select.runners import runs_on, unique
@@ -30,6 +32,7 @@ class Leg:
     version: str
     environment: str | None = None
     agent: str = "claude"
+    model: str | None = None  # None: the agent CLI's own
 
     def to_dict(self) -> dict:
         data = {
@@ -39,6 +42,9 @@ class Leg:
             "gate": self.gate,
             "version": self.version,
             "agent": self.agent,
+            "model": self.model,
+            # The model as a name part (artifacts, caches, report files): blank for the CLI's own.
+            "model_key": re.sub(r"[^A-Za-z0-9._-]+", "-", self.model or "").strip("-"),
         }
         if self.environment is not None:
             data["environment"] = self.environment
@@ -61,6 +67,7 @@ class Plan:
     extended: bool
     version: str
     agents: list[str] = field(default_factory=lambda: ["claude"])  # the routing job's --agent
+    models: list[str] = field(default_factory=list)  # the routing job's --model entries (empty: none)
     default: list[Leg] = field(default_factory=list)  # legs without an environment: one matrix
     scoped: list[Leg] = field(default_factory=list)  # legs with one: a job whose credentials differ
     skipped: list[Skipped] = field(default_factory=list)
@@ -74,6 +81,8 @@ class Plan:
             "extended": self.extended,
             "version": self.version,
             "agents": list(self.agents),
+            "models": list(self.models),
+            "model": ",".join(self.models),
             "default": [leg.to_dict() for leg in self.default],
             "scoped": [leg.to_dict() for leg in self.scoped],
             "skipped": [skip.to_dict() for skip in self.skipped],
@@ -119,10 +128,11 @@ def legs_for(facts: SkillFacts, options: PlanOptions) -> list[Leg]:
             runner=json.dumps(
                 runs_on([*base, *plan.labels], os_name, options.hosted_images, where), separators=(",", ":")
             ),
-            agent=agent,
+            agent=leg.agent,
+            model=leg.model,
         )
         for os_name in unique(platforms)
-        for agent in plan.agents or options.agents
+        for leg in plan_legs(plan.agents or options.agents, options.models)
     ]
 
 
@@ -189,6 +199,7 @@ def build(selection: Selection, facts: Mapping[str, SkillFacts], options: PlanOp
         extended=options.extended,
         version=options.version,
         agents=list(options.agents),
+        models=[f"{agent}={model}" if agent else model for agent, model in options.models],
         unknown=list(selection.unknown),
     )
     granted = {label.lower() for label in options.labels}

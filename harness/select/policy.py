@@ -46,6 +46,8 @@ class PlanOptions:
     scoped_environment: str | None = None
     runner_types: Mapping[str, RunnerType] = field(default_factory=dict)
     agents: tuple[str, ...] = ("claude",)  # routing runs on each; a leg per agent unless machine.yml narrows
+    # --models as (the agent it is for, or None for every agent; the model id): a leg per agent x model.
+    models: tuple[tuple[str | None, str], ...] = ()
     hosted_images: Mapping[str, str] = field(
         default_factory=lambda: dict(DEFAULT_IMAGES)
     )  # platform -> image

@@ -95,3 +95,30 @@ def test_a_run_its_cli_failed_on_its_own_runs_once_more_and_the_report_says_so(
     assert run["status"] == "pass" and run["retried"].startswith("gemini's model stream ended early")
     assert len({r.cwd for r in fake_api.agent_turns()}) == 2
     assert "### Retried runs" in out and "gemini's model stream ended early" in out
+
+
+def test_each_model_is_measured_side_by_side(tmp_path, fake_api, claude_bin):
+    """--model a,b: both sides on each model; model b never fires the skill, so its figures differ."""
+    from harness.report import html
+
+    def per_model(request):
+        return agent(request) if request.model == "claude-fake-a" else "I answer myself."
+
+    fake_api.script(per_model)
+    code, out, err, report = cost(
+        tmp_path, fake_api, claude_bin, "--skill", "alpha", "--model", "claude-fake-a,claude-fake-b"
+    )
+    assert code == 0, err
+    assert schemas.errors("cost-report", report) == []
+    assert [m["model"] for m in report["models"]] == ["claude-fake-a", "claude-fake-b"]
+    a, b = (m["sides"] for m in report["models"])
+    assert a["with"]["fired"] == ["alpha"] and b["with"]["fired"] == [] and b["without"]["fired"] == []
+    assert report["sides"] == a  # `sides` stays the first model's
+    assert sorted((r["model"], r["side"]) for r in report["runs"]) == [
+        ("claude-fake-a", "with"),
+        ("claude-fake-a", "without"),
+        ("claude-fake-b", "with"),
+        ("claude-fake-b", "without"),
+    ]
+    assert "with the skill on claude-fake-b" in out and "without the skill on claude-fake-a" in out
+    assert "Per model" in html.render(report)

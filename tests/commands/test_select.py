@@ -277,6 +277,8 @@ def test_an_empty_change_is_an_empty_plan(repo):
         "extended": True,
         "version": __version__,
         "agents": ["claude"],
+        "models": [],
+        "model": "",
         "default": [],
         "scoped": [],
         "skipped": [],
@@ -363,3 +365,15 @@ def test_agents_reach_the_plan_and_an_unknown_one_is_a_usage_error(repo):
     assert {leg["agent"] for leg in plan["default"]} <= {"claude", "codex"}
     run = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--agents", "cursor")
     assert run.code == 2 and "--agents: unknown agent 'cursor'" in run.stderr
+
+
+def test_models_reach_the_plan_from_the_flag_or_the_settings_and_a_bad_one_is_a_usage_error(repo):
+    plan = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--models", "haiku,sonnet").plan
+    assert plan["models"] == ["haiku", "sonnet"] and plan["model"] == "haiku,sonnet"
+    assert sorted(leg["model"] for leg in plan["default"]) == ["haiku", "sonnet"]
+    (repo / "skillscope.toml").write_text('models = ["haiku"]\n')
+    from_file = select(repo, "--names", "alpha", "--skills-dir", "skills/*")
+    assert from_file.code == 0, from_file.stderr
+    assert from_file.plan["models"] == ["haiku"] and from_file.plan["default"][0]["model"] == "haiku"
+    run = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--models", "haiku,,sonnet")
+    assert run.code == 2 and "--models: every entry must be a non-empty string." in run.stderr

@@ -338,7 +338,7 @@ def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(tmp_pa
     )
     code, out, _ = show(tmp_path, "routing-report.json", "--html", "page.html")
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert code == 0 and "Where the agents differ" in page
+    assert code == 0 and "Where the legs differ" in page
     assert (
         "<td>alpha-pos-1</td><td>alpha</td><td>alpha (correct_trigger)</td><td>beta (wrong_skill)</td>"
         in page

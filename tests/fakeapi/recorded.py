@@ -54,6 +54,11 @@ class RecordedRequest:
         return self.path.split("?")[0]
 
     @property
+    def model(self) -> str | None:
+        """The model id the CLI asked for (in the body, or Gemini's path)."""
+        return self.wire.model_of(self.path, self.body)
+
+    @property
     def session_id(self) -> str | None:
         return self.wire.session_id(self.headers)
 

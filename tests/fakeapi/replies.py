@@ -148,3 +148,14 @@ def as_reply(value: Reply | str | dict[str, Any]) -> Reply:
         u if isinstance(u, ToolUse) else ToolUse(u["name"], u.get("input", {})) for u in uses
     )
     return Reply(**fields)
+
+
+def by_model(table: dict[str, Any], default: Any = None) -> Any:
+    """A router answering by the model id the request names: `{model id: reply, or a function of the
+    request giving one}`; another model gets `default` (None: the script's fallback)."""
+
+    def answer(request: Any) -> Any:
+        value = table.get(request.model, default)
+        return value(request) if callable(value) else value
+
+    return answer

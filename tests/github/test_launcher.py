@@ -88,6 +88,24 @@ def test_split_list(text, items):
     assert launch.split_list(text) == items
 
 
+@pytest.mark.parametrize(
+    ("command", "models", "args"),
+    [
+        ("routing", "haiku,sonnet", ["--model", "haiku,sonnet"]),
+        ("behavioral", " haiku ", ["--model", "haiku"]),
+        ("select", "haiku,codex=gpt-x", ["--models", "haiku,codex=gpt-x"]),
+        ("structural", "", []),
+    ],
+)
+def test_the_models_input_becomes_the_commands_flag(command, models, args):
+    assert launch.model_args(command, models) == args
+
+
+def test_the_models_input_on_a_command_without_models_is_refused():
+    with pytest.raises(launch.LaunchError, match="applies to routing, behavioral, cost, select, not refs"):
+        launch.model_args("refs", "haiku")
+
+
 def test_split_list_rejects_a_json_object_array_mix():
     with pytest.raises(launch.LaunchError):
         launch.split_list('["a", 1]')

@@ -223,6 +223,10 @@ def harness_args(args: str, command: str, model: str) -> argparse.Namespace:
     """A step's `args` as the harness parses them, with the `model` input set to `model` and the matrix
     on copilot; a whole-token expression (discover's shared arguments) drops out, any other reads x."""
     text = args.replace("${{ inputs.model }}", model).replace("${{ matrix.agent }}", "copilot")
+    # The select-driven pipeline plans the model (select --models gets `models || model`): with
+    # `models` blank, the plan's model and each leg's are the `model` input.
+    for planned in ("${{ fromJSON(needs.discover.outputs.plan).model }}", "${{ matrix.model }}"):
+        text = text.replace(planned, model)
     text = re.sub(r"(?<!\S)\$\{\{.*?\}\}(?!\S)", "", text)
     text = re.sub(r"\$\{\{.*?\}\}", "x", text)
     # The launcher splits the action's args like a shell and hands the words to the command.
@@ -246,6 +250,17 @@ def test_the_model_input_reaches_every_agent_graded_command_as_its_model(path, m
             assert parsed.model == (model or None), name
             if command == "behavioral":
                 assert parsed.judge_model is None, "the judge follows --model"
+
+
+def test_the_plan_takes_the_models_input_else_the_model_input():
+    """skill-evals plans its legs per model: select gets --models from `models`, else `model`."""
+    path = next(p for p in PIPELINES if p.name == "skill-evals.yml")
+    declared = triggers(load(path))["workflow_call"]["inputs"]["models"]
+    assert declared["type"] == "string" and declared["default"] == ""
+    steps = jobs(load(path))["discover"]["steps"]
+    planning = next(s for s in steps if "MODELS" in (s.get("env") or {}))
+    assert planning["env"]["MODELS"] == "${{ inputs.models || inputs.model }}"
+    assert 'flag("--models", "MODELS")' in planning["run"]
 
 
 def test_the_lexical_ranking_takes_no_model():

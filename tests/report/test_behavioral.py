@@ -91,7 +91,10 @@ def test_text_sarif_and_verbose_statuses_come_from_the_cases():
         == "pdf/evals.json: behavioral: behavioral case `c2` errored (not graded): the API answered 529"
     )
     assert report.statuses(made) == {"c0": "pass", "c1": "fail", "c2": "error"}
-    assert report.headline(made) == "1/3 case(s) passed; 1 failed, 1 errored; no shell sandbox (--no-sandbox)"
+    assert report.headline(made) == (
+        "1/3 case(s) passed; 1 failed, 1 errored; judged by its default model (anthropic family) on claude; "
+        "no shell sandbox (--no-sandbox)"
+    )
     assert problems(sarif.log("behavioral", report.findings(made))) == []
 
 
@@ -140,7 +143,8 @@ def test_a_blocked_case_is_its_own_status_in_every_report_and_keeps_the_run_from
     assert report.statuses(made) == {"c0": "pass", "c3": "blocked"}
     assert (
         report.headline(made)
-        == "1/2 case(s) passed; 0 failed, 0 errored, 1 blocked; no shell sandbox (--no-sandbox)"
+        == "1/2 case(s) passed; 0 failed, 0 errored, 1 blocked; judged by its default model "
+        "(anthropic family) on claude; no shell sandbox (--no-sandbox)"
     )
     md = report.markdown(made)
     assert "0 failed, 0 errored, 1 blocked)" in md

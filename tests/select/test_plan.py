@@ -530,6 +530,8 @@ def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
         "extended",
         "version",
         "agents",
+        "models",
+        "model",
         "default",
         "scoped",
         "skipped",
@@ -572,6 +574,25 @@ def test_a_leg_per_agent_and_machine_yml_narrows_the_agents(tmp_path):
         ("everywhere", "gemini"),
         ("only-codex", "codex"),
     ]
+
+
+def test_a_leg_per_agent_and_model_a_model_for_one_agent_going_to_it_only(tmp_path):
+    skill(tmp_path, "skills/everywhere")
+    skill(tmp_path, "skills/only-codex", machine="agents: [codex]\n")
+    models = ((None, "cheap"), ("codex", "gpt-big"))
+    data = plan_for(tmp_path, only(tmp_path, "everywhere", "only-codex"), agents=("claude",), models=models)
+    assert (data["models"], data["model"]) == (["cheap", "codex=gpt-big"], "cheap,codex=gpt-big")
+    assert [(leg["skill"], leg["agent"], leg["model"]) for leg in data["default"]] == [
+        ("everywhere", "claude", "cheap"),
+        ("only-codex", "codex", "cheap"),
+        ("only-codex", "codex", "gpt-big"),
+    ]
+
+
+def test_without_models_each_leg_runs_its_cli_default(tmp_path):
+    skill(tmp_path, "skills/everywhere")
+    data = plan_for(tmp_path, only(tmp_path, "everywhere"))
+    assert data["models"] == [] and [leg["model"] for leg in data["default"]] == [None]
 
 
 def test_an_unknown_agent_in_machine_yml_is_refused_naming_the_choices(tmp_path):

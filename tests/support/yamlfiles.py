@@ -19,6 +19,8 @@ DOCS = ROOT / "docs" / "usage.md"
 PLAN_KEYS = {
     "routing",
     "agents",
+    "models",
+    "model",
     "extended",
     "version",
     "default",
@@ -28,7 +30,7 @@ PLAN_KEYS = {
     "no_behavior",
     "unknown",
 }
-LEG_KEYS = {"skill", "os", "runner", "gate", "version", "environment", "agent"}
+LEG_KEYS = {"skill", "os", "runner", "gate", "version", "environment", "agent", "model", "model_key"}
 
 
 @cache

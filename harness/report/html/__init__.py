@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 
 from harness.report.html import (
     behavioral,
+    behavioral_matrix,
     compare,
     cost,
     findings,
@@ -29,6 +30,7 @@ SECTIONS: dict[str, Sections] = {
     "routing": routing.sections,
     "routing-matrix": routing_matrix.sections,
     "behavioral": behavioral.sections,
+    "behavioral-matrix": behavioral_matrix.sections,
     "compare": compare.sections,
     "cost": cost.sections,
     "tune": tune.sections,

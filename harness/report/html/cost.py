@@ -93,5 +93,32 @@ def runs_table(report: dict) -> str:
     return section(f"Runs ({len(rows)})", simple_table(headers, rows, range(3, 8)) + foot)
 
 
+def models_table(report: dict) -> str:
+    """A run on several models: each side on each model, a column each, in means a run."""
+    models = [m for m in array_at(report, "models") if isinstance(m, dict)]
+    if len(models) < 2:
+        return ""
+    columns = [
+        (str(m.get("model") or "default"), key, object_at(object_at(m, "sides"), key))
+        for m in models
+        for key in object_at(m, "sides")
+    ]
+    rows = [
+        [label, *(shown(side.get(key)) for _model, _key, side in columns)]
+        for label, key, shown in (
+            (
+                "skills fired",
+                "fired",
+                lambda v: ", ".join(map(str, v)) if isinstance(v, list) and v else "none",
+            ),
+            ("turns", "turns", lambda v: f"{v:g}" if isinstance(v, (int, float)) else "n/a"),
+            ("input tokens", "input_tokens", lambda v: f"{v:g}" if isinstance(v, (int, float)) else "n/a"),
+            ("cost (mean a run)", "cost_usd", dollars),
+        )
+    ]
+    headers = ["", *(f"{SIDE_NAMES.get(key, key)} on {model}" for model, key, _side in columns)]
+    return section("Per model", simple_table(headers, rows))
+
+
 def sections(report: dict, transcripts: object = None) -> list[str]:
-    return [head(report), sides_table(report), runs_table(report)]
+    return [head(report), models_table(report), sides_table(report), runs_table(report)]

@@ -1,5 +1,6 @@
-"""The page of a routing run over several agents: where the agents differ, then each agent's own
-routing sections (its matrix filtering its own case table)."""
+"""The page of a routing run over several legs (agents, models): where the legs differ, each model
+against its agent's first (the difference of accuracy with its interval), then each leg's own routing
+sections (its matrix filtering its own case table)."""
 
 from __future__ import annotations
 
@@ -10,19 +11,52 @@ from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 
 
+def legs(report: dict) -> list[dict]:
+    return [a for a in array_at(report, "agents") if isinstance(a, dict)]
+
+
+def leg_name(leg: dict) -> str:
+    """A leg's column: its `leg` name, or its agent in a report from before there were models."""
+    return str(leg.get("leg") or leg.get("agent"))
+
+
 def head(report: dict) -> str:
-    agents = [a for a in array_at(report, "agents") if isinstance(a, dict)]
+    shown = legs(report)
     figures = [
-        (f"{a.get('agent')} accuracy", routing.fmt(object_at(a, "totals").get("accuracy"))) for a in agents
+        (f"{leg_name(a)} accuracy", routing.fmt(object_at(a, "totals").get("accuracy"))) for a in shown
     ]
     differ = sum(1 for c in array_at(report, "cases") if isinstance(c, dict) and c.get("differs"))
-    figures.append(("cases the agents differ on", str(differ)))
-    gates = "; ".join(f"{a.get('agent')}: {object_at(a, 'gate').get('reason', '?')}" for a in agents)
+    figures.append(("cases the legs differ on", str(differ)))
+    gates = "; ".join(f"{leg_name(a)}: {object_at(a, 'gate').get('reason', '?')}" for a in shown)
     return header(report, figures, gates)
 
 
+def percent(value: object) -> str:
+    return f"{value * 100:+.0f}%" if isinstance(value, (int, float)) else "n/a"
+
+
+def between_models(report: dict) -> str:
+    """Each later model of an agent against its first: accuracies, difference, 95 % interval."""
+    rows = [
+        [
+            str(row.get("agent")),
+            f"{row.get('a')} vs {row.get('b')}",
+            f"{routing.fmt(row.get('rate_a'))} / {routing.fmt(row.get('rate_b'))}",
+            percent(row.get("difference")),
+            f"{percent(row.get('low'))} to {percent(row.get('high'))}",
+            "beyond noise" if row.get("beyond_noise") else "within noise",
+        ]
+        for row in array_at(report, "differences")
+        if isinstance(row, dict)
+    ]
+    if not rows:
+        return ""
+    heads = ["agent", "models", "accuracy", "difference", "95% interval", "reading"]
+    return section("Between models", simple_table(heads, rows))
+
+
 def differences(report: dict) -> str:
-    agents = [str(a.get("agent")) for a in array_at(report, "agents") if isinstance(a, dict)]
+    names = [leg_name(a) for a in legs(report)]
     rows = []
     for case in array_at(report, "cases"):
         if not isinstance(case, dict) or not case.get("differs"):
@@ -32,21 +66,39 @@ def differences(report: dict) -> str:
             [str(case.get("id")), str(case.get("expect") or "no skill")]
             + [
                 f"{object_at(seen, a).get('observed') or 'no skill'} ({object_at(seen, a).get('verdict')})"
-                for a in agents
+                for a in names
             ]
         )
     if not rows:
-        return section("Where the agents differ", "<p>Nowhere: every agent routed every case alike.</p>")
-    return section("Where the agents differ", simple_table(["case", "expected", *agents], rows))
+        return section("Where the legs differ", "<p>Nowhere: every leg routed every case alike.</p>")
+    return section("Where the legs differ", simple_table(["case", "expected", *names], rows))
+
+
+def grid(report: dict) -> str:
+    """Skills down, a column per leg (each agent on each model): passed/graded per cell."""
+    names = [leg_name(a) for a in legs(report)]
+    rows = []
+    for skill, row in object_at(report, "matrix").items():
+        cells = []
+        for name in names:
+            cell = object_at(row, name) if isinstance(row, dict) else {}
+            graded, passed = cell.get("graded"), cell.get("passed")
+            cells.append(f"{passed}/{graded} ({routing.fmt(cell.get('accuracy'))})" if graded else "n/a")
+        rows.append([str(skill), *cells])
+    if not rows:
+        return ""
+    return section("Trigger accuracy, skills x legs", simple_table(["skill", *names], rows))
 
 
 def sections(report: dict, transcripts: Transcripts) -> list[str]:
-    parts = [head(report), differences(report)]
-    for run in array_at(report, "runs"):
+    parts = [head(report), between_models(report), grid(report), differences(report)]
+    names = [leg_name(a) for a in legs(report)]
+    for i, run in enumerate(array_at(report, "runs")):
         if not isinstance(run, dict):
             continue
-        agent = str(object_at(run, "meta").get("agent", "agent"))
-        own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{agent}/")}
-        inner = routing.sections({**run, "command": "routing"}, own, table_id=f"cases-{agent}")
-        parts.append(f'<section class="agent"><h2>Agent {text(agent)}</h2>{"".join(inner[1:])}</section>')
+        name = names[i] if i < len(names) else str(object_at(run, "meta").get("agent", "agent"))
+        own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
+        anchor = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)
+        inner = routing.sections({**run, "command": "routing"}, own, table_id=f"cases-{anchor}")
+        parts.append(f'<section class="agent"><h2>Leg {text(name)}</h2>{"".join(inner[1:])}</section>')
     return parts

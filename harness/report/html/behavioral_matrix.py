@@ -1,0 +1,69 @@
+"""The page of a behavioral run over several models: each model's pass rate and judge, each model
+against its agent's first (the difference with its interval), the cases by model, then each model's
+own behavioral sections."""
+
+from __future__ import annotations
+
+from harness.jsonfields import array_at, object_at
+from harness.report.html import behavioral, routing
+from harness.report.html.common import Transcripts
+from harness.report.html.header import header
+from harness.report.html.routing_matrix import percent
+from harness.report.html.shell import section, simple_table, text
+
+
+def legs(report: dict) -> list[dict]:
+    return [leg for leg in array_at(report, "legs") if isinstance(leg, dict)]
+
+
+def head(report: dict) -> str:
+    shown = legs(report)
+    figures = [(f"{leg.get('leg')} pass rate", routing.fmt(leg.get("pass_rate"))) for leg in shown]
+    judges = "; ".join(
+        f"{leg.get('leg')}: judged by {leg.get('judge_model') or 'its default model'} "
+        f"on {leg.get('judge_agent')}"
+        for leg in shown
+    )
+    return header(report, figures, judges)
+
+
+def between_models(report: dict) -> str:
+    rows = [
+        [
+            str(row.get("agent")),
+            f"{row.get('a')} vs {row.get('b')}",
+            f"{routing.fmt(row.get('rate_a'))} / {routing.fmt(row.get('rate_b'))}",
+            percent(row.get("difference")),
+            f"{percent(row.get('low'))} to {percent(row.get('high'))}",
+            "beyond noise" if row.get("beyond_noise") else "within noise",
+        ]
+        for row in array_at(report, "differences")
+        if isinstance(row, dict)
+    ]
+    if not rows:
+        return ""
+    heads = ["agent", "models", "pass rate", "difference", "95% interval", "reading"]
+    return section("Between models", simple_table(heads, rows))
+
+
+def cases(report: dict) -> str:
+    names = [str(leg.get("leg")) for leg in legs(report)]
+    rows = [
+        [str(case.get("id")), str(case.get("skill"))] + [str(object_at(case, "by_leg").get(n)) for n in names]
+        for case in array_at(report, "cases")
+        if isinstance(case, dict)
+    ]
+    return section("Cases by model", simple_table(["case", "skill", *names], rows))
+
+
+def sections(report: dict, transcripts: Transcripts) -> list[str]:
+    parts = [head(report), between_models(report), cases(report)]
+    names = [str(leg.get("leg")) for leg in legs(report)]
+    for i, run in enumerate(array_at(report, "runs")):
+        if not isinstance(run, dict):
+            continue
+        name = names[i] if i < len(names) else f"leg {i + 1}"
+        own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
+        inner = behavioral.sections({**run, "command": "behavioral"}, own)
+        parts.append(f'<section class="agent"><h2>Model {text(name)}</h2>{"".join(inner[1:])}</section>')
+    return parts
