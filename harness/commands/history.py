@@ -4,7 +4,6 @@ state (stable, flaky, regressed, improved), each skill's accuracy over the runs.
 from __future__ import annotations
 
 import argparse
-import json
 from datetime import date
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from harness.memo import user_cache
 from harness.model import repo as repo_mod
 from harness.report import RUNS, history_html
 from harness.report import history as history_report
+from harness.report.jsontext import readable
 
 HELP = "read the run ledger (the JSON reports of past runs): each case's timeline, flaky or regressed, trends"
 FORMATS = ("text", "json", "markdown")
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if not ledger.runs:
         ctx.err(f"[history] {empty_ledger(given, args)}")
     if args.format == "json":
-        ctx.stdout.write(json.dumps(history.to_json(), indent=2, ensure_ascii=False) + "\n")
+        ctx.stdout.write(readable(history.to_json()))
     elif args.format == "markdown":
         ctx.stdout.write(history_report.markdown(history) + "\n")
     else:

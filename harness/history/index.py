@@ -2,10 +2,13 @@
 JSON again (a report of a thousand cases is a megabyte; the ledger holds hundreds).
 
 One file per folder (or report) read, in the user's cache (`<cache>/history/`, named by a digest of the
-folder's real path), holding per report its size and modification time and only what history reads: each
-run's fields, and each case's row with its digests as an index into a table. A report whose size or
-time moved is read again. The index is marshalled plain data (no code), salted with the harness version;
-a damaged, unreadable or unwritable index behaves as an empty one and costs time, never a result.
+folder's real path), laid out per case: each run's fields once, then per case its rows as columns of
+small integers (run, status and verdict words, digests as a place in one shared table, flags), each
+column packed as bytes, so reading it back costs a few thousand objects, not one per verdict. Per report
+it keeps its size and modification time: when every report is as indexed the index is the answer; a
+report whose size or time moved is read again and the index rewritten. Marshalled plain data (no code),
+salted with the harness version; a damaged, unreadable or unwritable index behaves as an empty one and
+costs time, never a result.
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ import hashlib
 import marshal
 import os
 import tempfile
+from array import array
 from pathlib import Path
 from typing import Any
 
 from harness import __version__
 
-SALT = f"history-index {__version__} 2"
+SALT = f"history-index {__version__} 3"
+COLUMN = "i"  # each column's items as signed 32-bit integers (a digest's -1 is "none recorded")
 
 
 def index_path(cache: Path, read: Path) -> Path:
@@ -35,51 +40,49 @@ def stamp(file: Path) -> tuple[int, int] | None:
     return found.st_size, found.st_mtime_ns
 
 
+def packed(column: list[int]) -> bytes:
+    return array(COLUMN, column).tobytes()
+
+
+def unpacked(column: bytes) -> list[int]:
+    items = array(COLUMN)
+    items.frombytes(column)
+    return items.tolist()
+
+
 class Index:
-    """The index of one folder (or report) read; `path` None keeps nothing between answers."""
+    """The index of one folder (or report) read; `path` None keeps nothing between answers.
+
+    `data` holds: files (report name -> [size, mtime, run positions, why it was left out or None]),
+    runs (each run's report name and fields), words, digests, cases (key -> [skill, source, packed
+    columns]); empty when none is kept."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
-        files, digests = self._read(path) if path is not None else ({}, [])
-        self.files: dict[str, list] = files
-        self.digests: list[dict] = digests  # every distinct set of a case's digests, once
-        self.where = {tuple(sorted(d.items())): i for i, d in enumerate(digests)}
-        self.changed = False
+        self.data: dict[str, Any] = self._read(path) if path is not None else {}
 
-    def place(self, digests: dict | None) -> int:
-        """Where `digests` is in the shared table (added when new); -1 for None."""
-        if digests is None:
-            return -1
-        key = tuple(sorted(digests.items()))
-        spot = self.where.get(key)
-        if spot is None:
-            spot = self.where[key] = len(self.digests)
-            self.digests.append(digests)
-        return spot
+    def current(self, stamps: dict[str, tuple[int, int] | None]) -> bool:
+        """Whether every report is as indexed (none added, moved or removed)."""
+        files = self.data.get("files")
+        if not files or len(files) != len(stamps):
+            return False
+        return all(
+            at is not None and (kept := files.get(name)) is not None and (kept[0], kept[1]) == at
+            for name, at in stamps.items()
+        )
 
-    def get(self, file: Path, at: tuple[int, int] | None) -> list | None:
-        """The compact runs kept for `file` when it has not changed since, else None."""
-        kept = self.files.get(file.name)
+    def unchanged(self, name: str, at: tuple[int, int] | None) -> tuple[list[int] | None, str | None]:
+        """When report `name` has not changed since: the positions of its indexed runs, or why it was
+        left out; else (None, None)."""
+        kept = (self.data.get("files") or {}).get(name)
         if at is None or kept is None or (kept[0], kept[1]) != at:
-            return None
-        return kept[2]
+            return None, None
+        return kept[2], kept[3]
 
-    def put(self, file: Path, at: tuple[int, int] | None, runs: list) -> None:
-        if at is not None and self.path is not None:
-            self.files[file.name] = [at[0], at[1], runs]
-            self.changed = True
-
-    def forget_missing(self, names: set[str]) -> None:
-        """Drops reports no longer in the folder, so the index does not outgrow it."""
-        gone = [name for name in self.files if name not in names]
-        for name in gone:
-            del self.files[name]
-        self.changed = self.changed or bool(gone)
-
-    def save(self) -> None:
-        if self.path is None or not self.changed:
+    def save(self, data: dict[str, Any]) -> None:
+        if self.path is None:
             return
-        body = marshal.dumps({"salt": SALT, "files": self.files, "digests": self.digests})
+        body = marshal.dumps({"salt": SALT, **data})
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Written beside it and renamed over it: a concurrent answer reads the old index or the new.
@@ -90,14 +93,14 @@ class Index:
             pass  # an unwritable cache costs the next answer time, never a result
 
     @staticmethod
-    def _read(path: Path) -> tuple[dict[str, list], list[dict]]:
+    def _read(path: Path) -> dict[str, Any]:
         try:
             data: Any = marshal.loads(path.read_bytes())
         except (OSError, ValueError, EOFError, TypeError):
-            return {}, []
+            return {}
         if not isinstance(data, dict) or data.get("salt") != SALT:
-            return {}, []
-        files, digests = data.get("files"), data.get("digests")
-        if not isinstance(files, dict) or not isinstance(digests, list):
-            return {}, []
-        return files, digests
+            return {}
+        shapes = {"files": dict, "runs": list, "words": list, "digests": list, "cases": dict}
+        if not all(isinstance(data.get(key), kind) for key, kind in shapes.items()):
+            return {}
+        return data

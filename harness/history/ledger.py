@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.files import UnreadableFile, read_text
-from harness.history.index import Index, index_path, stamp
+from harness.history.index import Index, index_path, packed, stamp, unpacked
 
 LEDGER_COMMANDS = ("routing", "routing-matrix", "behavioral", "behavioral-matrix")
 MATRICES = ("routing-matrix", "behavioral-matrix")  # reports holding one run per leg
@@ -72,11 +72,144 @@ class Entry:
         return self.status in GRADED
 
 
+# Words a status or verdict is coded by: pass and fail first, so a graded code is below GRADED_CODES.
+GRADED_CODES = len(GRADED)
+FLAKY_FLAG, QUARANTINED_FLAG = 1, 2
+
+
 @dataclass
+class Rows:
+    """One case's verdicts over the runs, as columns of small integers (one item per run it was in,
+    oldest first): what history reads of 500 runs of 1,000 cases without half a million objects."""
+
+    skill: str | None
+    source: str | None
+    runs: list[int] = field(default_factory=list)  # positions in the ledger's runs
+    status: list[int] = field(default_factory=list)  # positions in the ledger's words
+    verdict: list[int] = field(default_factory=list)
+    digest: list[int] = field(default_factory=list)  # positions in the ledger's digests; -1: none
+    flags: list[int] = field(default_factory=list)  # FLAKY_FLAG | QUARANTINED_FLAG
+
+
+Key = tuple[str, "str | None", str]  # command, agent, case id: one timeline
+
+
 class Ledger:
-    runs: list[Run] = field(default_factory=list)  # oldest first
-    entries: list[Entry] = field(default_factory=list)  # by run, oldest first
-    problems: list[str] = field(default_factory=list)  # one sentence per file left out
+    """The runs read (oldest first) and each case's rows; words and digests are tables the rows point
+    into. Built from entries (`Ledger(runs, entries)`) or from columns (`Ledger.of_rows`)."""
+
+    def __init__(
+        self,
+        runs: list[Run] | None = None,
+        entries: list[Entry] | None = None,
+        problems: list[str] | None = None,
+    ) -> None:
+        self.runs: list[Run] = list(runs or [])
+        self.problems: list[str] = list(problems or [])
+        self.left_out: dict[str, str] = {}  # report name -> why it was left out, for the index
+        self.words: list[str] = list(GRADED)
+        self.digests: list[dict] = []
+        self.cases: dict[Key, Rows] = {}
+        self._word_at = {w: i for i, w in enumerate(self.words)}
+        self._digest_at: dict[tuple, int] = {}
+        self._run_at = {id(run): i for i, run in enumerate(self.runs)}
+        for entry in entries or []:
+            self.add(entry)
+
+    @classmethod
+    def of_rows(
+        cls,
+        runs: list[Run],
+        words: list[str],
+        digests: list[dict],
+        cases: dict[Key, Rows],
+        problems: list[str],
+    ) -> Ledger:
+        ledger = cls(runs, None, problems)
+        ledger.words, ledger.digests, ledger.cases = words, digests, cases
+        ledger._word_at = {w: i for i, w in enumerate(words)}
+        ledger._digest_at = {tuple(sorted(d.items())): i for i, d in enumerate(digests)}
+        return ledger
+
+    def word(self, text: str) -> int:
+        spot = self._word_at.get(text)
+        if spot is None:
+            spot = self._word_at[text] = len(self.words)
+            self.words.append(text)
+        return spot
+
+    def digest_id(self, digests: dict | None) -> int:
+        if digests is None:
+            return -1
+        key = tuple(sorted(digests.items()))
+        spot = self._digest_at.get(key)
+        if spot is None:
+            spot = self._digest_at[key] = len(self.digests)
+            self.digests.append(digests)
+        return spot
+
+    def add_run(self, run: Run) -> int:
+        spot = self._run_at.get(id(run))
+        if spot is None:
+            spot = self._run_at[id(run)] = len(self.runs)
+            self.runs.append(run)
+        return spot
+
+    def add(self, entry: Entry) -> None:
+        """One case's verdict in one run (appended after its others: add a run's entries in run order)."""
+        key = (entry.run.command, entry.run.agent, entry.case)
+        rows = self.cases.get(key)
+        if rows is None:
+            rows = self.cases[key] = Rows(entry.skill, entry.source)
+        rows.runs.append(self.add_run(entry.run))
+        rows.status.append(self.word(entry.status))
+        rows.verdict.append(self.word(entry.verdict))
+        rows.digest.append(self.digest_id(entry.digests))
+        rows.flags.append(FLAKY_FLAG * entry.flaky | QUARANTINED_FLAG * entry.quarantined)
+
+    def entry(self, key: Key, rows: Rows, i: int) -> Entry:
+        spot = rows.digest[i]
+        return Entry(
+            run=self.runs[rows.runs[i]],
+            case=key[2],
+            skill=rows.skill,
+            source=rows.source,
+            status=self.words[rows.status[i]],
+            verdict=self.words[rows.verdict[i]],
+            digests=self.digests[spot] if spot >= 0 else None,
+            flaky=bool(rows.flags[i] & FLAKY_FLAG),
+            quarantined=bool(rows.flags[i] & QUARANTINED_FLAG),
+        )
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every verdict as an object, by run (for a reader of a few; the states read the rows)."""
+        found = [
+            (r, self.entry(key, rows, i)) for key, rows in self.cases.items() for i, r in enumerate(rows.runs)
+        ]
+        return [entry for _, entry in sorted(found, key=lambda pair: pair[0])]
+
+    def reordered(self, order: list[int]) -> Ledger:
+        """The ledger of the runs at positions `order` (in that order), each case's rows kept only for
+        them; a case left without a row is dropped."""
+        if order == list(range(len(self.runs))):
+            return self
+        new_at = {old: new for new, old in enumerate(order)}
+        cases = {}
+        for key, rows in self.cases.items():
+            kept = sorted((new_at[r], i) for i, r in enumerate(rows.runs) if r in new_at)
+            if kept:
+                cases[key] = Rows(
+                    rows.skill,
+                    rows.source,
+                    [r for r, _ in kept],
+                    [rows.status[i] for _, i in kept],
+                    [rows.verdict[i] for _, i in kept],
+                    [rows.digest[i] for _, i in kept],
+                    [rows.flags[i] for _, i in kept],
+                )
+        runs = [self.runs[old] for old in order]
+        return Ledger.of_rows(runs, self.words, self.digests, cases, self.problems)
 
 
 class NotAReport(Exception):
@@ -89,34 +222,58 @@ def read(
     """The ledger of every report under the folders and files `paths` (a folder's *.json, not its
     sub-folders), each file named as `shown` says (else its path). `cache`: the user's cache folder,
     where what was read is indexed for the next answer (see harness.history.index); None reads all."""
-    ledger = Ledger()
+    parts = []
     for path in paths:
         files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+        name = shown.get(path, str(path))
+        labels = {file.name: name if file == path else f"{name.rstrip('/')}/{file.name}" for file in files}
         kept = Index(index_path(cache, path) if cache is not None else None)
-        for file in files:
-            name = shown.get(file) or shown.get(path, str(path))
-            label = name if file == path else f"{name.rstrip('/')}/{file.name}"
-            at = stamp(file)
-            packed = kept.get(file, at)
-            if packed is not None:
-                runs = unpacked(packed, kept.digests, label, base)
-            else:
-                try:
-                    runs = runs_of(file, label, base)
-                except NotAReport as exc:
-                    ledger.problems.append(f"{label}: {exc}; left out.")
-                    continue
-                kept.put(file, at, packed_runs(runs, kept))
-            for run, entries in runs:
-                ledger.runs.append(run)
-                ledger.entries += entries
-        kept.forget_missing({file.name for file in files})
-        kept.save()
-    return deduplicated(ledger)
+        stamps = {file.name: stamp(file) for file in files}
+        if kept.current(stamps):
+            part = indexed(kept.data, labels, base)
+            part.problems += [
+                f"{labels[n]}: {f[3]}; left out." for n, f in kept.data["files"].items() if f[3]
+            ]
+            parts.append(part)
+            continue
+        part = read_afresh(files, labels, stamps, kept, base)
+        kept.save(index_data(part, stamps, labels))
+        parts.append(part)
+    return deduplicated(parts[0]) if len(parts) == 1 else merged(*parts)
 
 
-# A run as the index keeps it: its fields but where it was read from, then one row per case whose
-# digests are a place in the index's table, shared by every run (-1: none recorded).
+def read_afresh(files: list[Path], labels: dict[str, str], stamps: dict, kept: Index, base: bool) -> Ledger:
+    """The reports of one folder in name order, each from the index when it has not changed since."""
+    old = indexed(kept.data, labels, base) if kept.data else Ledger()
+    old_entries: dict[int, list[Entry]] = {}
+    for entry in old.entries if old.runs else []:
+        old_entries.setdefault(id(entry.run), []).append(entry)
+    part = Ledger()
+    reasons: dict[str, str] = {}  # why a report was left out, kept so the index can say it again
+    for file in files:
+        positions, reason = kept.unchanged(file.name, stamps[file.name])
+        if reason:
+            part.problems.append(f"{labels[file.name]}: {reason}; left out.")
+            reasons[file.name] = reason
+            continue
+        if positions is not None:
+            runs = [(old.runs[i], old_entries.get(id(old.runs[i]), [])) for i in positions]
+        else:
+            try:
+                runs = runs_of(file, labels[file.name], base)
+            except NotAReport as exc:
+                part.problems.append(f"{labels[file.name]}: {exc}; left out.")
+                reasons[file.name] = str(exc)
+                continue
+        for run, entries in runs:
+            part.add_run(run)
+            for entry in entries:
+                part.add(entry)
+    part.left_out = reasons
+    return part
+
+
+# A run as the index keeps it: the name of its report, then its fields but where it was read from.
 RUN_FIELDS = (
     "command",
     "started_at",
@@ -131,48 +288,65 @@ RUN_FIELDS = (
 )
 
 
-def packed_runs(runs: list[tuple[Run, list[Entry]]], kept: Index) -> list:
-    packed = []
-    for run, entries in runs:
-        rows = [
-            (e.case, e.skill, e.source, e.status, e.verdict, kept.place(e.digests), e.flaky, e.quarantined)
-            for e in entries
+def index_data(part: Ledger, stamps: dict, labels: dict[str, str]) -> dict:
+    """`part` laid out as the index keeps it (see harness.history.index)."""
+    name_of = {label: name for name, label in labels.items()}
+    positions: dict[str, list[int]] = {}
+    runs = []
+    for i, run in enumerate(part.runs):
+        name = name_of[run.file]
+        positions.setdefault(name, []).append(i)
+        runs.append([name, *(getattr(run, f) for f in RUN_FIELDS)])
+    files = {
+        name: [at[0], at[1], positions.get(name, []), part.left_out.get(name)]
+        for name, at in stamps.items()
+        if at is not None
+    }
+    cases = {
+        key: [
+            rows.skill,
+            rows.source,
+            *(packed(c) for c in (rows.runs, rows.status, rows.verdict, rows.digest, rows.flags)),
         ]
-        packed.append(([getattr(run, f) for f in RUN_FIELDS], rows))
-    return packed
+        for key, rows in part.cases.items()
+    }
+    return {"files": files, "runs": runs, "words": part.words, "digests": part.digests, "cases": cases}
 
 
-def unpacked(packed: list, table: list[dict], label: str, base: bool) -> list[tuple[Run, list[Entry]]]:
-    out = []
-    for fields, rows in packed:
-        run = Run(file=label, base=base, **dict(zip(RUN_FIELDS, fields, strict=True)))
-        entries = [
-            Entry(run, case, skill, source, status, verdict, table[spot] if spot >= 0 else None, flaky, held)
-            for case, skill, source, status, verdict, spot, flaky, held in rows
-        ]
-        out.append((run, entries))
-    return out
+def indexed(data: dict, labels: dict[str, str], base: bool) -> Ledger:
+    """The ledger an index holds, each run named by its report's label."""
+    runs = [
+        Run(file=labels.get(name, name), base=base, **dict(zip(RUN_FIELDS, fields, strict=True)))
+        for name, *fields in data["runs"]
+    ]
+    cases = {
+        key: Rows(skill, source, *(unpacked(c) for c in columns))
+        for key, (skill, source, *columns) in data["cases"].items()
+    }
+    return Ledger.of_rows(runs, list(data["words"]), list(data["digests"]), cases, [])
 
 
 def merged(*ledgers: Ledger) -> Ledger:
     together = Ledger()
     for ledger in ledgers:
-        together.runs += ledger.runs
-        together.entries += ledger.entries
+        for run in ledger.runs:
+            together.add_run(run)
+        for entry in ledger.entries:
+            together.add(entry)
         together.problems += ledger.problems
     return deduplicated(together)
 
 
 def deduplicated(ledger: Ledger) -> Ledger:
     """Each run once (its first copy, the branch's before the base's), oldest first."""
-    kept: dict[str, Run] = {}
-    for run in ledger.runs:
-        kept.setdefault(run.identity, run)
-    runs = sorted(kept.values(), key=lambda r: r.started_at)
-    chosen = {id(r) for r in runs}
-    order = {id(r): i for i, r in enumerate(runs)}
-    entries = sorted((e for e in ledger.entries if id(e.run) in chosen), key=lambda e: order[id(e.run)])
-    return Ledger(runs, entries, ledger.problems)
+    seen: set[str] = set()
+    order = []
+    for i, run in enumerate(ledger.runs):
+        if run.identity not in seen:
+            seen.add(run.identity)
+            order.append(i)
+    order.sort(key=lambda i: ledger.runs[i].started_at)
+    return ledger.reordered(order)
 
 
 def runs_of(file: Path, label: str, base: bool) -> list[tuple[Run, list[Entry]]]:
@@ -242,14 +416,17 @@ def entry_of(run: Run, case: dict) -> Entry:
 
 
 def filtered(ledger: Ledger, skills: list[str], cases: list[str], since: date | None = None) -> Ledger:
-    """The entries of the skills and cases asked for (all when none are), in runs started on `since` or
-    later; the runs left are those that still hold an entry."""
-    entries = [
-        e
-        for e in ledger.entries
-        if (not skills or e.skill in skills)
-        and (not cases or e.case in cases)
-        and (since is None or (e.run.day is not None and e.run.day >= since))
-    ]
-    kept = {id(e.run) for e in entries}
-    return Ledger([r for r in ledger.runs if id(r) in kept], entries, ledger.problems)
+    """The rows of the skills and cases asked for (all when none are), in runs started on `since` or
+    later; the runs left are those that still hold a row."""
+    chosen = {
+        key: rows
+        for key, rows in ledger.cases.items()
+        if (not skills or rows.skill in skills) and (not cases or key[2] in cases)
+    }
+    used: set[int] = set()
+    for rows in chosen.values():
+        used.update(rows.runs)
+    if since is not None:
+        used = {i for i in used if (day := ledger.runs[i].day) is not None and day >= since}
+    sub = Ledger.of_rows(ledger.runs, ledger.words, ledger.digests, chosen, ledger.problems)
+    return sub.reordered(sorted(used))

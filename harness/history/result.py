@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness import __version__
-from harness.history.ledger import Entry, Ledger, Run
+from harness.history.ledger import FLAKY_FLAG, Ledger, Run
 from harness.history.states import STATES, Point, Timeline, accuracy_trend, tally, timelines
 
 
@@ -49,7 +49,14 @@ class History:
         )
 
     def to_json(self) -> dict:
-        index = {id(run): i for i, run in enumerate(self.ledger.runs)}
+        """The document `--format json` writes: each timeline entry names its run by place in `runs`
+        and its digests by place in `digests` (each distinct set once; null: none recorded)."""
+        renumbered: dict[int, int] = {}
+        for line in self.lines:
+            for spot in line.rows.digest:
+                if spot >= 0 and spot not in renumbered:
+                    renumbered[spot] = len(renumbered)
+        table = self.ledger.digests
         return {
             "command": "history",
             "harness_version": __version__,
@@ -59,15 +66,11 @@ class History:
             "counts": self.counts(),
             "problems": self.ledger.problems,
             "runs": [run_json(run) for run in self.ledger.runs],
-            "cases": [line_json(line, index) for line in self.lines],
+            "digests": [table[spot] for spot in renumbered],
+            "cases": [line_json(line, renumbered) for line in self.lines],
             "accuracy": {
                 key: [
-                    {
-                        "run": self.ledger.runs.index(p.run),
-                        "passed": p.passed,
-                        "graded": p.graded,
-                        "accuracy": p.accuracy,
-                    }
+                    {"run": p.position, "passed": p.passed, "graded": p.graded, "accuracy": p.accuracy}
                     for p in points
                 ]
                 for key, points in self.trend.items()
@@ -88,8 +91,9 @@ def run_json(run: Run) -> dict:
     }
 
 
-def line_json(line: Timeline, index: dict[int, int]) -> dict:
+def line_json(line: Timeline, renumbered: dict[int, int]) -> dict:
     change = line.change
+    rows, words = line.rows, line.ledger.words
     return {
         "command": line.command,
         "agent": line.agent,
@@ -100,15 +104,16 @@ def line_json(line: Timeline, index: dict[int, int]) -> dict:
         "reason": line.reason(),
         "quarantined": line.quarantined,
         "changed": list(change.inputs) if change else [],
-        "timeline": [entry_json(e, index) for e in line.entries],
-    }
-
-
-def entry_json(entry: Entry, index: dict[int, int]) -> dict:
-    return {
-        "run": index[id(entry.run)],
-        "status": entry.status,
-        "verdict": entry.verdict,
-        "flaky": entry.flaky,
-        "digests": entry.digests,
+        "timeline": [
+            {
+                "run": run,
+                "status": words[status],
+                "verdict": words[verdict],
+                "flaky": bool(flags & FLAKY_FLAG),
+                "digests": renumbered[spot] if spot >= 0 else None,
+            }
+            for run, status, verdict, spot, flags in zip(
+                rows.runs, rows.status, rows.verdict, rows.digest, rows.flags, strict=True
+            )
+        ],
     }

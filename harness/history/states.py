@@ -15,15 +15,25 @@ An errored sample is no verdict: it is shown in the timeline and skipped by ever
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from harness.history.digests import INPUTS
-from harness.history.ledger import Entry, Ledger, Run
+from harness.history.ledger import (
+    FLAKY_FLAG,
+    GRADED_CODES,
+    QUARANTINED_FLAG,
+    Entry,
+    Key,
+    Ledger,
+    Rows,
+    Run,
+)
 
 STABLE, FLAKY, REGRESSED, IMPROVED, UNGRADED = "stable", "flaky", "regressed", "improved", "ungraded"
 STATES = (REGRESSED, FLAKY, IMPROVED, STABLE, UNGRADED)  # the order reports list them in
 NAMED_FILES = 5  # changed files named per input before "and N more"
+PASS_CODE = 0  # the ledger codes "pass" as 0 and "fail" as 1
 
 
 @dataclass(frozen=True)
@@ -35,84 +45,101 @@ class Change:
     inputs: tuple[str, ...]
 
 
-@dataclass
 class Timeline:
-    command: str
-    agent: str | None
-    case: str
-    skill: str | None
-    entries: list[Entry] = field(default_factory=list)  # oldest first
-    state: str = STABLE
-    change: Change | None = None
-    quarantined: bool = False  # its newest run listed it in the quarantine
+    """One case's verdicts over the runs (its ledger rows) and its state; entries are made on demand."""
+
+    def __init__(self, ledger: Ledger, key: Key, rows: Rows) -> None:
+        self.ledger, self.rows = ledger, rows
+        self.command, self.agent, self.case = key
+        self.skill = rows.skill
+        self.state = STABLE
+        self.change: Change | None = None
+        self.quarantined = bool(rows.flags[-1] & QUARANTINED_FLAG)  # its newest run listed it
+        self._entries: list[Entry] | None = None
+
+    def entry(self, i: int) -> Entry:
+        return self.ledger.entry((self.command, self.agent, self.case), self.rows, i)
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every verdict, oldest first."""
+        if self._entries is None:
+            self._entries = [self.entry(i) for i in range(len(self.rows.runs))]
+        return self._entries
+
+    @property
+    def statuses(self) -> list[str]:
+        words = self.ledger.words
+        return [words[s] for s in self.rows.status]
 
     @property
     def latest(self) -> Entry:
-        return self.entries[-1]
+        return self.entry(len(self.rows.runs) - 1)
+
+    def graded(self) -> list[int]:
+        return [i for i, s in enumerate(self.rows.status) if s < GRADED_CODES]
 
     @property
     def current(self) -> str:
         """The newest graded status (pass or fail), or the newest status when none was graded."""
-        graded = [e for e in self.entries if e.graded]
-        return (graded or self.entries)[-1].status
+        graded = self.graded()
+        return self.ledger.words[self.rows.status[graded[-1] if graded else -1]]
 
     def reason(self) -> str:
         """Why it is in its state, in a few words."""
         if self.state == FLAKY:
             same = self.same_inputs()
-            passes = sum(1 for e in same if e.status == "pass")
-            split = f"{passes} pass, {sum(1 for e in same if e.status == 'fail')} fail"
+            status = self.rows.status
+            passes = sum(1 for i in same if status[i] == PASS_CODE)
+            split = f"{passes} pass, {len(same) - passes} fail"
             return f"{split} with unchanged inputs" + (
-                " (its samples disagreed)" if any(e.flaky for e in same) else ""
+                " (its samples disagreed)" if any(self.rows.flags[i] & FLAKY_FLAG for i in same) else ""
             )
         if self.change is not None:
             c = self.change
             return f"{c.before.status} -> {c.after.status} when {', '.join(c.inputs)} changed"
         if self.state == UNGRADED:
-            return f"no graded run ({self.latest.status} in {len(self.entries)})"
+            return f"no graded run ({self.latest.status} in {len(self.rows.runs)})"
         return f"{self.current} in every graded run of these inputs"
 
-    def same_inputs(self) -> list[Entry]:
-        graded = [e for e in self.entries if e.graded]
-        if not graded or graded[-1].digests is None:
+    def same_inputs(self) -> list[int]:
+        """The graded rows with the digests of the newest graded one."""
+        graded, digest = self.graded(), self.rows.digest
+        if not graded or digest[graded[-1]] < 0:
             return graded[-1:]
-        return [e for e in graded if e.digests == graded[-1].digests]
+        last = digest[graded[-1]]
+        return [i for i in graded if digest[i] == last]
 
 
 def timelines(ledger: Ledger) -> list[Timeline]:
     """Every case's timeline with its state, by command, agent and case id."""
-    found: dict[tuple, Timeline] = {}
-    for entry in ledger.entries:
-        key = (entry.run.command, entry.run.agent, entry.case)
-        line = found.get(key)
-        if line is None:
-            line = found[key] = Timeline(entry.run.command, entry.run.agent, entry.case, entry.skill)
-        line.entries.append(entry)
-    for line in found.values():
+    found = [Timeline(ledger, key, rows) for key, rows in ledger.cases.items() if rows.runs]
+    for line in found:
         judge(line)
-    return sorted(found.values(), key=lambda t: (t.command, t.agent or "", t.skill or "", t.case))
+    return sorted(found, key=lambda t: (t.command, t.agent or "", t.skill or "", t.case))
 
 
 def judge(line: Timeline) -> None:
     """Set `line`'s state (and its change, when it regressed or improved)."""
-    line.quarantined = line.latest.quarantined
-    graded = [e for e in line.entries if e.graded]
+    graded = line.graded()
     if not graded:
         line.state = UNGRADED
         return
+    status, digest = line.rows.status, line.rows.digest
     same = line.same_inputs()
-    if len({e.status for e in same}) > 1 or any(e.flaky for e in same):
+    if len({status[i] for i in same}) > 1 or any(line.rows.flags[i] & FLAKY_FLAG for i in same):
         line.state = FLAKY
         return
     last = graded[-1]
     # The verdict before the inputs last changed; without digests, any earlier verdict may differ in them.
     earlier = reversed(graded[:-1])
-    before = next((e for e in earlier if last.digests is None or e.digests != last.digests), None)
-    if before is None or before.status == last.status:
+    before = next((i for i in earlier if digest[last] < 0 or digest[i] != digest[last]), None)
+    if before is None or status[before] == status[last]:
         line.state = STABLE
         return
-    line.state = REGRESSED if last.status == "fail" else IMPROVED
-    line.change = Change(before, last, changed_inputs(before, last))
+    line.state = IMPROVED if status[last] == PASS_CODE else REGRESSED
+    old, new = line.entry(before), line.entry(last)
+    line.change = Change(old, new, changed_inputs(old, new))
 
 
 def changed_inputs(before: Entry, after: Entry) -> tuple[str, ...]:
@@ -170,6 +197,7 @@ class Point:
     run: Run
     passed: int
     graded: int
+    position: int = -1  # the run's place in the ledger's runs
 
     @property
     def accuracy(self) -> float | None:
@@ -180,17 +208,21 @@ def accuracy_trend(ledger: Ledger) -> dict[str, list[Point]]:
     """Per skill (routing and behavioral apart: `routing:pdf`, `behavioral:pdf`), its accuracy in each
     run that graded one of its cases, oldest first."""
     trend: dict[str, dict[int, list[int]]] = {}
-    for entry in ledger.entries:
-        if not entry.graded or entry.skill is None:
+    for (command, _, _), rows in ledger.cases.items():
+        if rows.skill is None:
             continue
-        key = f"{entry.run.command}:{entry.skill}"
-        tally = trend.setdefault(key, {}).setdefault(id(entry.run), [0, 0])
-        tally[0] += entry.status == "pass"
-        tally[1] += 1
-    by_id = {id(run): run for run in ledger.runs}
+        tallies = trend.setdefault(f"{command}:{rows.skill}", {})
+        for run, status in zip(rows.runs, rows.status, strict=True):
+            if status < GRADED_CODES:
+                tally = tallies.get(run)
+                if tally is None:
+                    tally = tallies[run] = [0, 0]
+                tally[0] += status == PASS_CODE
+                tally[1] += 1
     return {
-        key: [Point(by_id[i], passed, graded) for i, (passed, graded) in runs.items()]
+        key: [Point(ledger.runs[i], passed, graded, i) for i, (passed, graded) in sorted(runs.items())]
         for key, runs in sorted(trend.items())
+        if runs
     }
 
 

@@ -16,8 +16,9 @@ REASON_WIDTH = 160
 
 def marks(line: Timeline) -> str:
     """`PPFP`: the case's status in each run, oldest first; quarantined runs in brackets are not marked."""
-    shown = "".join(MARKS.get(e.status, "?") for e in line.entries[-TIMELINE_WIDTH:])
-    return ("…" if len(line.entries) > TIMELINE_WIDTH else "") + shown
+    statuses = line.statuses
+    shown = "".join(MARKS.get(status, "?") for status in statuses[-TIMELINE_WIDTH:])
+    return ("…" if len(statuses) > TIMELINE_WIDTH else "") + shown
 
 
 def named(line: Timeline) -> str:
