@@ -30,7 +30,7 @@ from harness.paid.command import PaidRun
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report import publish
 from harness.report.markdown import clip
-from harness.routing import metrics
+from harness.routing import canary, metrics
 from harness.routing.matrix import RoutingMatrix
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
@@ -62,6 +62,7 @@ def run_agents(
         adaptive=adaptive,
         sandbox=args.sandbox,
         unreadable=unreadable(loaded.repo, paid.settings.cache, paid.settings.logs),
+        canary=not args.no_canary,
     )
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     return route_on_agents(paid, settings, bar, room, cases)
@@ -109,11 +110,16 @@ def route_on_agents(
         # The inspection before the decision runs commands too: --sandbox confines them.
         sandbox = paid.sandbox_use(paid.probe_sandbox(ready))
         label = f" ({ready.runtime})" if matrix else ""
-        outcomes = paid.run_with_progress(runner, cases, partial(progress_line, label=label))
+        checked = canary.check(runner) if runner.settings.canary else canary.skipped()
+        paid.say(checked.line(ready.runtime if matrix else ""))
+        if checked.blocks:
+            outcomes = canary.unrun(cases, checked)
+        else:
+            outcomes = paid.run_with_progress(runner, cases, partial(progress_line, label=label))
         halt = paid.halt(len(cases), len(outcomes))
         notes = runner.notes + paid.cache_notes()
         notes += [said] if (said := sandbox.sentence()) else []
-        done.append(graded(outcomes, halt, notes, sandbox, runtime=ready.runtime))
+        done.append(graded(outcomes, halt, notes, sandbox, runtime=ready.runtime, checked=checked))
     code = paid.finish(done[0] if len(done) == 1 else RoutingMatrix(done))
     for result in (r for r in done if not r.passed):
         reason = result.meta.halt.sentence() or (
@@ -134,9 +140,10 @@ def result_of(
     notes: list[str] | None = None,
     sandbox: SandboxUse | None = None,  # None: --sandbox not given, or no agent started
     runtime: str | None = None,
+    checked: canary.Verdict | None = None,  # None: the agent never started
 ) -> RoutingResult:
     """The routing result of what ran on one agent (`runtime`); its agent is absent when it never
-    started."""
+    started. A canary that failed (`checked`) makes it an error, whatever the cases say."""
     ready = paid.readied.get(runtime or paid.settings.agents[0])
     meta = paid.meta(
         RoutingMeta,
@@ -152,6 +159,7 @@ def result_of(
         max_inspection_calls=settings.max_inspection_calls,
         min_accuracy=bar,
         adaptive=settings.adaptive,
+        canary=checked,
     )
     meta.provenance = paid.provenance(
         {name: paid.repo.skill_dirs[name] for name in room},
@@ -162,7 +170,7 @@ def result_of(
         skip_top=(ANSWER_KEY_DIR,),  # what the room installs: the datasets stay out of the agent's reach
     )
     meta.quarantine = paid.quarantined(o.case.id for o in outcomes)
-    judged = metrics.gate(outcomes, bar, paid.settings.strict, meta.quarantined)
+    judged = canary.gate(checked) or metrics.gate(outcomes, bar, paid.settings.strict, meta.quarantined)
     return RoutingResult(meta=meta, outcomes=outcomes, gate=judged)
 
 
@@ -213,6 +221,10 @@ def dry_run(
     for line in cli or []:
         ctx.out(line)
     ctx.out(f"Room ({len(room)}): {', '.join(room)}")
+    said, replay = canary.dry_run_line(runner)
+    ctx.out(said)
+    estimate.samples += int(runner.settings.canary)  # one more sample, priced like a case's
+    estimate.cached += [replay] if replay else []
     how = f"up to {samples} sample(s), until settled" if settings.adaptive else f"{samples} sample(s)"
     ctx.out(f"Cases ({len(cases)}), {how} each:")
     for case in cases:

@@ -16,8 +16,11 @@ from collections.abc import Callable, Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from harness.routing import canary
+
 from .recorded import RecordedRequest
-from .replies import DONE, Reply, as_reply
+from .replies import DONE, Reply, as_reply, skill_for
+from .runtimes import agent_of
 from .wires import ANTHROPIC, Wire, wire_for
 
 ReplyLike = Reply | str | dict
@@ -80,10 +83,17 @@ def _looks_like_reply(mapping: Mapping[str, Any]) -> bool:
 
 
 class FakeAPI:
-    """Context manager: `with FakeAPI(script) as api: ... api.base_url ...`."""
+    """Context manager: `with FakeAPI(script) as api: ... api.base_url ...`.
 
-    def __init__(self, script: Script | None = None, *, model: str = DEFAULT_MODEL):
+    The routing canary's prompt is answered before any script by activating the canary, in the
+    requesting CLI's own tool (later turns of that run just finish), so every routing test sees its
+    agent's activations; `answers_canary=False` leaves the canary to the script like any prompt."""
+
+    def __init__(
+        self, script: Script | None = None, *, model: str = DEFAULT_MODEL, answers_canary: bool = True
+    ):
         self.model = model
+        self.answers_canary = answers_canary
         self._default = _compile(script or [])
         self._sessions: dict[str, Any] = {}
         self._log: list[RecordedRequest] = []
@@ -138,10 +148,17 @@ class FakeAPI:
                 self._sessions[session] = compiled
 
     def _reply_for(self, request: RecordedRequest) -> Reply:
+        if self.answers_canary and request.is_agent_turn and canary.PROMPT in request.prompt:
+            reply = DONE if request.tool_results else skill_for(agent_of(request), canary.NAME)
+            return reply.with_cwd(request.cwd)
         with self._lock:
             source = self._sessions.get(request.session_id or "", self._default)
         reply = source.next(request) if request.is_agent_turn else None
         return (reply or DONE).with_cwd(request.cwd)
+
+    def canary_turns(self) -> list[RecordedRequest]:
+        """The model calls of the routing canary's runs."""
+        return [r for r in self.agent_turns() if canary.PROMPT in r.prompt]
 
     # --- inspection ---------------------------------------------------------------
 
