@@ -39,6 +39,7 @@ def markdown(result: RoutingMatrix) -> str:
     )
     for r in result.results:
         said = ([halted] if (halted := r.meta.halt.sentence()) else []) + r.meta.notes
+        said += [r.meta.canary.line()] if r.meta.canary else []
         said += [f"{from_cache}."] if (from_cache := routing.replayed(r)) else []
         if said:
             lines += ["", *(f"- {r.meta.agent}: {line}" for line in said)]

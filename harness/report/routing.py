@@ -50,6 +50,7 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
     lines += [
         f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.",
         "",
+        *([meta.canary.line(), ""] if meta.canary else []),
         f"Installed together: {', '.join(f'`{name}`' for name in meta.room)}.",
         "",
     ]
@@ -276,8 +277,12 @@ def headline(result: RoutingResult | LexicalResult) -> str:
 
 
 def next_step(result: RoutingResult | LexicalResult) -> str:
-    """The line under the text summary: for a lexical run, the bars a first run wants (see there)."""
-    return routing_lexical.next_step(result) if isinstance(result, LexicalResult) else ""
+    """The line under the text summary: for a lexical run, the bars a first run wants (see there); for an
+    agent run, its canary (a canary that failed the run is the summary's own reason already)."""
+    if isinstance(result, LexicalResult):
+        return routing_lexical.next_step(result)
+    checked = result.meta.canary
+    return checked.line() if checked and not checked.blocks else ""
 
 
 def statuses(result: RoutingResult | LexicalResult) -> dict[str, str]:
@@ -360,7 +365,25 @@ def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
         for o in result.outcomes
     ]
     shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
-    return shown + halt_cases("routing", result.meta.halt)
+    return canary_cases(result) + shown + halt_cases("routing", result.meta.halt)
+
+
+def canary_cases(result: RoutingResult) -> list[JUnitCase]:
+    """The canary as a test of its own, ahead of the cases, when it ran (or was replayed): an error when
+    it failed the run, so a CI test table shows why no case was graded."""
+    checked = result.meta.canary
+    if checked is None or checked.status == "skipped":
+        return []
+    sample = checked.sample
+    return [
+        JUnitCase(
+            classname="routing.canary",
+            name="(canary)",
+            time_s=sample.elapsed_s if sample and not sample.cached else 0.0,
+            error=checked.sentence if checked.blocks else None,
+            output=None if checked.blocks else checked.line(),
+        )
+    ]
 
 
 def replayed_samples(o: CaseOutcome) -> str | None:

@@ -124,6 +124,7 @@ def cached(runner: RoutingRun) -> Sample | None:
 
 
 def timeout_of(runner: RoutingRun) -> float:
+    """The canary's own limit: the cases' --case-timeout, or the floor when that is shorter."""
     return max(runner.settings.case_timeout, TIMEOUT_FLOOR_S)
 
 
@@ -159,16 +160,14 @@ def check(runner: RoutingRun) -> Verdict:
         done = canary.run([CASE])
     runner.notes.extend(n for n in canary.notes if n not in runner.notes)
     sample = done[0].samples[0] if done else None
-    verdict = verdict_of(sample, agent.runtime, agent.version, settings.model, settings.case_timeout)
+    verdict = verdict_of(sample, agent.runtime, agent.version, settings.model)
     found = key(runner)
     if verdict.status == ACTIVATED and sample is not None and runner.results is not None and found:
         runner.results.put(found, sample.cache_entry())
     return verdict
 
 
-def verdict_of(
-    sample: Sample | None, runtime: str, version: str | None, model: str | None, timeout_s: float
-) -> Verdict:
+def verdict_of(sample: Sample | None, runtime: str, version: str | None, model: str | None) -> Verdict:
     """The canary's verdict from its one sample (None: a signal stopped it first)."""
     seen = model or (sample.model if sample else None)
     where = f"{runtime} {version or '(version unknown)'} with model {seen or '(the CLI default)'}"
@@ -179,11 +178,12 @@ def verdict_of(
     if sample.observed == NAME and not sample.error:
         return Verdict(ACTIVATED, sample=sample)
     if sample.stop_reason == "timeout":
+        why = (sample.error or "stopped: timeout").rstrip(".")
         return Verdict(
             ERROR,
-            f"the canary timed out on {where} before any decision (after up to {timeout_s:g} s: "
-            f"{sample.error}), which says nothing about activations; {FIX}: raise --case-timeout or "
-            "--timeout, or look for what kept the agent from answering",
+            f"the canary timed out on {where} before any decision ({why}), which says "
+            f"nothing about activations; {FIX}: raise --case-timeout (the canary gets at least "
+            f"{TIMEOUT_FLOOR_S:g} s) or --timeout, or find what kept the agent from answering",
             sample,
         )
     if sample.error:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from harness.jsonfields import array_at, object_at
 from harness.report.html import routing
 from harness.report.html.common import Transcripts
-from harness.report.html.header import header
+from harness.report.html.header import canary_word, header
 from harness.report.html.shell import section, simple_table, text
 
 
@@ -18,7 +18,8 @@ def head(report: dict) -> str:
     differ = sum(1 for c in array_at(report, "cases") if isinstance(c, dict) and c.get("differs"))
     figures.append(("cases the agents differ on", str(differ)))
     gates = "; ".join(f"{a.get('agent')}: {object_at(a, 'gate').get('reason', '?')}" for a in agents)
-    return header(report, figures, gates)
+    canaries = [f"{a.get('agent')} {word}" for a in agents if (word := canary_word(a))]
+    return header(report, figures, gates, canary="; ".join(canaries) or None)
 
 
 def differences(report: dict) -> str:
