@@ -82,6 +82,11 @@ def _looks_like_reply(mapping: Mapping[str, Any]) -> bool:
     return bool(set(mapping) & {"text", "tool_use", "tool_uses", "status", "hang", "delay_s"})
 
 
+def is_canary(request: RecordedRequest) -> bool:
+    """A model call of a routing canary's run (harness/routing/canary.py)."""
+    return canary.PROMPT in request.prompt
+
+
 class FakeAPI:
     """Context manager: `with FakeAPI(script) as api: ... api.base_url ...`.
 
@@ -148,7 +153,7 @@ class FakeAPI:
                 self._sessions[session] = compiled
 
     def _reply_for(self, request: RecordedRequest) -> Reply:
-        if self.answers_canary and request.is_agent_turn and canary.PROMPT in request.prompt:
+        if self.answers_canary and request.is_agent_turn and is_canary(request):
             reply = DONE if request.tool_results else skill_for(agent_of(request), canary.NAME)
             return reply.with_cwd(request.cwd)
         with self._lock:
@@ -158,7 +163,7 @@ class FakeAPI:
 
     def canary_turns(self) -> list[RecordedRequest]:
         """The model calls of the routing canary's runs."""
-        return [r for r in self.agent_turns() if canary.PROMPT in r.prompt]
+        return [r for r in self.agent_turns(canary=True) if is_canary(r)]
 
     # --- inspection ---------------------------------------------------------------
 
@@ -170,9 +175,16 @@ class FakeAPI:
     def requests_for(self, session: str | None) -> list[RecordedRequest]:
         return [r for r in self.requests if r.session_id == session]
 
-    def agent_turns(self, session: str | None = None) -> list[RecordedRequest]:
-        """Model calls of the main loop (optionally of one session), oldest first."""
-        return [r for r in self.requests if r.is_agent_turn and (session is None or r.session_id == session)]
+    def agent_turns(self, session: str | None = None, *, canary: bool = False) -> list[RecordedRequest]:
+        """Model calls of the main loop (optionally of one session), oldest first; the routing canary's
+        only with `canary` (a routing run's cases are what most tests count: see `canary_turns`)."""
+        return [
+            r
+            for r in self.requests
+            if r.is_agent_turn
+            and (session is None or r.session_id == session)
+            and (canary or not is_canary(r))
+        ]
 
     def forget(self) -> None:
         """Drop the request log, so a server shared by several tests starts each one empty."""

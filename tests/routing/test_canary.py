@@ -67,7 +67,7 @@ def routed(repo, env, runtime: str, *more: str):
 
 def case_turns(fake_api) -> list:
     """The model calls of the cases' runs, the canary's left out."""
-    return [r for r in fake_api.agent_turns() if canary.PROMPT not in r.prompt]
+    return fake_api.agent_turns()
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
@@ -92,11 +92,11 @@ def test_an_activated_canary_lets_the_run_be_graded_and_a_second_run_replays_it(
     assert {"alpha", "beta", canary.NAME} <= set(turns[0].skill_listing)
     assert canary.NAME not in report["session_skills"]["seen"]  # the cases' room stays the room
     assert f"Canary: activated: the planted skill {canary.NAME} fired" in first.stdout
-    asked = len(fake_api.agent_turns())
+    asked = len(fake_api.agent_turns(canary=True))
 
     second = routed(repo, env, runtime, "--format", "text")
     assert second.code == 0, second.stderr[-3000:]
-    assert len(fake_api.agent_turns()) == asked  # canary and cases all replayed: nothing asked
+    assert len(fake_api.agent_turns(canary=True)) == asked  # canary and cases all replayed: nothing asked
     replayed = second.report["meta"]["canary"]
     assert replayed["status"] == "cached" and replayed["cached_from"]["started_at"] == report["started_at"]
     assert "Canary: cached (replayed from the result cache)" in second.stdout
@@ -129,7 +129,9 @@ def test_a_canary_that_does_not_activate_makes_the_run_an_error_and_grades_no_ca
     assert f"[routing] failed: {sentence.rstrip('.')}." in done.stderr
     assert f"Canary: not-activated: {sentence}" in done.stdout
     suite = ElementTree.parse(junit).getroot().find("testsuite")
-    assert (suite.get("errors"), suite.get("failures")) == ("2", "0")
+    assert (suite.get("tests"), suite.get("errors"), suite.get("failures")) == ("3", "3", "0")
+    first = suite.find("testcase")  # the canary's own case, then each case an error carrying its sentence
+    assert (first.get("name"), first.find("error").text) == ("(canary)", sentence)
     assert all(sentence in (c.find("error").text or "") for c in suite.iter("testcase"))
 
     # --no-canary grades the same cases without asking the canary anything.

@@ -48,6 +48,7 @@ def test_each_case_that_decides_on_its_first_turn_costs_one_request_and_reports_
     )
     assert run.code == 0, run.stderr
     assert turns(fake_api) == 4  # nothing is asked after a skill launched
+    assert len(fake_api.canary_turns()) == 1  # and the canary, which ran first, cost one request too
     for case_id in ("alpha-pos-1", "alpha-pos-2", "alpha-pos-3"):
         case = run.case(case_id)
         assert (case["verdict"], case["stop_reason"]) == ("correct_trigger", "activation")

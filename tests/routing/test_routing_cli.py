@@ -770,7 +770,8 @@ def test_a_skill_with_allowed_tools_loads_as_for_a_user_and_decides_in_one_reque
         root, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-yes", "--warn", tier0
     )
     assert run.verdicts() == {"alpha-yes": "correct_trigger"}, run.stderr
-    assert len(fake_api.requests) == 1  # the decision's request; never a second after the skill ran
+    # The decision's request, and the canary's before it; never a second after the skill ran.
+    assert len(fake_api.requests) == 2 and len(fake_api.canary_turns()) == 1
 
 
 def test_report_only_misses_are_warning_annotations_never_errors(fake_api, repo, env):
