@@ -145,19 +145,26 @@ def check(runner: RoutingRun) -> Verdict:
     settings = dataclasses.replace(
         runner.settings, repeat=1, adaptive=False, jobs=1, case_timeout=timeout_of(runner)
     )
-    with tempfile.TemporaryDirectory(prefix="skillscope-canary-") as folder:
-        planted = Path(folder) / NAME
-        planted.mkdir()
-        (planted / "SKILL.md").write_text(skill_md(), encoding="utf-8")
-        canary = RoutingRun(
-            agent,
-            {**runner.room, NAME: planted},
-            settings,
-            runner.deadline,
-            cancel=runner.cancel,
-            budget=runner.budget,  # its spend counts toward --max-run-usd like any case's
+    try:
+        with tempfile.TemporaryDirectory(prefix="skillscope-canary-") as folder:
+            planted = Path(folder) / NAME
+            planted.mkdir()
+            (planted / "SKILL.md").write_text(skill_md(), encoding="utf-8")
+            canary = RoutingRun(
+                agent,
+                {**runner.room, NAME: planted},
+                settings,
+                runner.deadline,
+                cancel=runner.cancel,
+                budget=runner.budget,  # its spend counts toward --max-run-usd like any case's
+            )
+            done = canary.run([CASE])
+    except OSError as exc:
+        return Verdict(
+            ERROR,
+            f"could not write the canary skill to a temporary folder ({exc.strerror or exc}), so no "
+            f"activation was checked; {FIX}: free the temporary folder ($TMPDIR) or pass --no-canary",
         )
-        done = canary.run([CASE])
     runner.notes.extend(n for n in canary.notes if n not in runner.notes)
     sample = done[0].samples[0] if done else None
     verdict = verdict_of(sample, agent.runtime, agent.version, settings.model)
@@ -209,7 +216,7 @@ def unrun(cases: list[Case], verdict: Verdict) -> list[CaseOutcome]:
     if verdict.cancelled:
         return []
     seen = verdict.sample.model if verdict.sample else None
-    error = f"not graded: {verdict.sentence}"
+    error = f"not run, since this agent's canary failed: {verdict.sentence}"
     return [CaseOutcome(case, [Sample(error=error, stop_reason=CANARY_STOP, model=seen)]) for case in cases]
 
 

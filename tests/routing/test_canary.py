@@ -11,6 +11,7 @@ from xml.etree import ElementTree
 import pytest
 
 from harness.routing import canary
+from harness.routing.verdicts import Sample
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, agent_of, endpoint_env, find_runtime
 from tests.support.routing import CaseRouter, route, routing_env, skills_repo, valid
@@ -220,3 +221,21 @@ def test_in_a_matrix_the_agent_whose_canary_fails_is_an_error_and_the_other_is_g
     assert [a["canary"]["status"] for a in report["agents"]] == ["activated", "not-activated"]
     assert {r.prompt for r in case_turns(fake_api) if agent_of(r) == "codex"} == set()
     assert "- codex: Canary: not-activated: the harness cannot see" in done.stdout
+
+
+def test_each_verdict_of_the_canary_has_its_own_sentence():
+    """Pure: what fired, what failed and what timed out each read differently; only a failure blocks."""
+    fired = canary.verdict_of(Sample(observed=canary.NAME), "codex", "0.9.1", "m")
+    assert (fired.status, fired.blocks, fired.sentence) == ("activated", False, None)
+    other = canary.verdict_of(Sample(observed="alpha"), "codex", "0.9.1", None)
+    assert other.status == "not-activated" and other.blocks
+    assert other.sentence.startswith("the harness cannot see skill activations on codex 0.9.1 with model")
+    assert "(alpha activated instead)" in other.sentence
+    late = canary.verdict_of(Sample(error="timed out after 120 s", stop_reason="timeout"), "gemini", "1", "g")
+    assert late.status == "error" and "timed out on gemini 1 with model g" in late.sentence
+    assert canary.gate(late).reason == late.sentence and canary.gate(fired) is None
+    stopped = canary.verdict_of(None, "claude", "2", "m")
+    assert stopped.cancelled and canary.unrun([canary.CASE], stopped) == []
+    assert canary.skipped().line() == (
+        "Canary: skipped (--no-canary): nothing checked that this agent's activations can be seen."
+    )
