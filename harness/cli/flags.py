@@ -79,6 +79,7 @@ FLAGS = {
         Flag("max-run-usd", engine=AGENT_ENGINE),
         Flag("dry-run", engine=AGENT_ENGINE),
         Flag("strict", engine=AGENT_ENGINE),
+        Flag("no-canary", engine=AGENT_ENGINE),
         # Shared negatives belong to no skill: nothing for a ranking to test.
         Flag("negatives", engine=AGENT_ENGINE),
         Flag("no-builtin-negatives", engine=AGENT_ENGINE),

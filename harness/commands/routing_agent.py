@@ -33,7 +33,7 @@ from harness.paid.legs import Leg
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report import publish
 from harness.report.markdown import clip
-from harness.routing import listed, metrics
+from harness.routing import canary, listed, metrics
 from harness.routing.matrix import RoutingMatrix
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
@@ -65,6 +65,7 @@ def run_agents(
         adaptive=adaptive,
         sandbox=args.sandbox,
         unreadable=unreadable(loaded.repo, paid.settings.cache, paid.settings.logs),
+        canary=not args.no_canary,
     )
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     return route_on_agents(paid, settings, bar, room, cases)
@@ -115,11 +116,20 @@ def route_on_agents(
         # The inspection before the decision runs commands too: --sandbox confines them.
         sandbox = paid.sandbox_use(paid.probe_sandbox(ready))
         label = f" ({name})" if matrix else ""
-        outcomes = paid.run_with_progress(runner, cases, partial(progress_line, label=label))
+        checked = canary.check(runner) if runner.settings.canary else canary.skipped()
+        paid.say(checked.line(name if matrix else ""))
+        if checked.blocks:
+            outcomes = canary.unrun(cases, checked)
+        else:
+            outcomes = paid.run_with_progress(runner, cases, partial(progress_line, label=label))
         halt = paid.halt(len(cases), len(outcomes))
         notes = runner.notes + paid.cache_notes()
         notes += [said] if (said := sandbox.sentence()) else []
-        done.append(result_of(run, runner.settings, bar, room, outcomes, halt, notes, sandbox, leg.agent))
+        done.append(
+            result_of(
+                run, runner.settings, bar, room, outcomes, halt, notes, sandbox, leg.agent, checked=checked
+            )
+        )
     code = paid.finish(done[0] if len(done) == 1 else RoutingMatrix(done, names))
     for name, result in zip(names, done, strict=True):
         if result.passed:
@@ -142,9 +152,10 @@ def result_of(
     notes: list[str] | None = None,
     sandbox: SandboxUse | None = None,  # None: --sandbox not given, or no agent started
     runtime: str | None = None,
+    checked: canary.Verdict | None = None,  # None: the agent never started
 ) -> RoutingResult:
     """The routing result of what ran on one agent (`runtime`); its agent is absent when it never
-    started."""
+    started. A canary that failed (`checked`) makes it an error, whatever the cases say."""
     ready = paid.readied.get(runtime or paid.settings.agents[0])
     meta = paid.meta(
         RoutingMeta,
@@ -160,6 +171,7 @@ def result_of(
         max_inspection_calls=settings.max_inspection_calls,
         min_accuracy=bar,
         adaptive=settings.adaptive,
+        canary=checked,
     )
     meta.provenance = paid.provenance(
         installed_room(paid, room),
@@ -175,7 +187,7 @@ def result_of(
     meta.listing = listed.to_json(shown)
     meta.notes += [said] if (said := listed.sentence(shown)) else []
     listed.mark(outcomes, shown)
-    judged = metrics.gate(outcomes, bar, paid.settings.strict, meta.quarantined)
+    judged = canary.gate(checked) or metrics.gate(outcomes, bar, paid.settings.strict, meta.quarantined)
     return RoutingResult(meta=meta, outcomes=outcomes, gate=judged)
 
 
@@ -230,6 +242,10 @@ def dry_run(
     for line in cli or []:
         ctx.out(line)
     ctx.out(f"Room ({len(room)}): {', '.join(room)}")
+    said, replay = canary.dry_run_line(runner)
+    ctx.out(said)
+    estimate.samples += int(runner.settings.canary)  # one more sample, priced like a case's
+    estimate.cached += [replay] if replay else []
     how = f"up to {samples} sample(s), until settled" if settings.adaptive else f"{samples} sample(s)"
     ctx.out(f"Cases ({len(cases)}), {how} each:")
     for case in cases:

@@ -175,10 +175,25 @@ def cases_of(report: dict) -> dict[str, dict]:
     for run in [report, *(r for r in runs if isinstance(r, dict))]:
         meta = object_at(run, "meta")
         prefix = f"{meta['agent']}/" if run is not report and isinstance(meta.get("agent"), str) else ""
-        for case in array_at(run, "cases"):
+        for case in [*array_at(run, "cases"), canary_case(meta)]:
             if isinstance(case, dict) and isinstance(case.get("id"), str):
                 found[prefix + log_path(Path(), case["id"], "").name] = case
     return found
+
+
+def canary_case(meta: dict) -> dict | None:
+    """A routing run's canary as a case of its report, so its kept log is headed like any case's."""
+    canary = meta.get("canary")
+    if not isinstance(canary, dict) or not isinstance(canary.get("skill"), str):
+        return None
+    status = canary.get("status")
+    return {
+        "id": canary["skill"],
+        "status": f"canary {status}",
+        "prompt": canary.get("prompt"),
+        "observed": canary.get("observed"),
+        "error": canary.get("sentence"),
+    }
 
 
 def belongs(found: LogFile, case: str) -> bool:

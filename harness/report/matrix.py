@@ -62,6 +62,7 @@ def markdown(result: RoutingMatrix) -> str:
     )
     for name, r in result.legs():
         said = ([halted] if (halted := r.meta.halt.sentence()) else []) + r.meta.notes
+        said += [r.meta.canary.line()] if r.meta.canary else []
         said += [f"{from_cache}."] if (from_cache := routing.replayed(r)) else []
         if said:
             lines += ["", *(f"- {name}: {line}" for line in said)]

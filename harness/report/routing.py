@@ -51,6 +51,7 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
     lines += [
         f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.",
         "",
+        *([meta.canary.line(), ""] if meta.canary else []),
         f"Installed together: {', '.join(f'`{name}`' for name in meta.room)}.",
         "",
     ]
@@ -278,10 +279,16 @@ def headline(result: RoutingResult | LexicalResult) -> str:
 
 def next_step(result: RoutingResult | LexicalResult) -> str:
     """The line under the text summary: for a lexical run, the bars a first run wants (see there); for an
-    agent run, the room skills its model was not shown in full."""
+    agent run, the room skills its model was not shown in full, and its canary (a canary that failed the
+    run is the summary's own reason already)."""
     if isinstance(result, LexicalResult):
         return routing_lexical.next_step(result)
-    return next((note for note in result.meta.notes if note.startswith(listed.NOTE_START)), "")
+    checked = result.meta.canary
+    lines = [
+        next((note for note in result.meta.notes if note.startswith(listed.NOTE_START)), ""),
+        checked.line() if checked and not checked.blocks else "",
+    ]
+    return "\n".join(line for line in lines if line)
 
 
 def statuses(result: RoutingResult | LexicalResult) -> dict[str, str]:
@@ -369,7 +376,25 @@ def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
         for o in result.outcomes
     ]
     shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
-    return shown + halt_cases("routing", result.meta.halt)
+    return canary_cases(result) + shown + halt_cases("routing", result.meta.halt)
+
+
+def canary_cases(result: RoutingResult) -> list[JUnitCase]:
+    """The canary as a test of its own, ahead of the cases, when it ran (or was replayed): an error when
+    it failed the run, so a CI test table shows why no case was graded."""
+    checked = result.meta.canary
+    if checked is None or checked.status == "skipped":
+        return []
+    sample = checked.sample
+    return [
+        JUnitCase(
+            classname="routing.canary",
+            name="(canary)",
+            time_s=sample.elapsed_s if sample and not sample.cached else 0.0,
+            error=checked.sentence if checked.blocks else None,
+            output=None if checked.blocks else checked.line(),
+        )
+    ]
 
 
 def replayed_samples(o: CaseOutcome) -> str | None:

@@ -129,6 +129,7 @@ class RoutingMatrix:
                     "gate": {"passed": r.gate.passed, "reason": r.gate.reason},
                     "totals": r.totals(),
                     "notes": r.meta.notes,
+                    "canary": r.meta.canary.to_json() if r.meta.canary else None,
                 }
                 for label, r in self.legs()
             ],

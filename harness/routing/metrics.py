@@ -10,6 +10,7 @@ from typing import Protocol
 
 from harness.model.dataset import Case
 from harness.routing.verdicts import (
+    CANARY_STOP,
     NOT_RUN,
     PASSING,
     UNGRADED,
@@ -71,7 +72,7 @@ class CaseOutcome:
     @property
     def runs(self) -> list[Sample]:
         """The samples actually run now: neither reused from the cache nor never started."""
-        return [s for s in self.samples if not (s.cached or s.not_run)]
+        return [s for s in self.samples if not (s.cached or s.not_run or s.stop_reason == CANARY_STOP)]
 
     @property
     def passed(self) -> bool:

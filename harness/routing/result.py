@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from harness.model.envelope import ERROR, FAIL, PASS, counts, envelope
 from harness.paid.meta import AgentRunMeta
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome, Gate
 from harness.routing.verdicts import NOT_RUN, Sample
+
+if TYPE_CHECKING:  # the canary runs an agent, which a lexical run (reading this module) never loads
+    from harness.routing.canary import Verdict
 
 
 @dataclass(kw_only=True)
@@ -22,6 +26,7 @@ class RoutingMeta(AgentRunMeta):
     min_accuracy: Fraction
     adaptive: bool = False  # --repeat auto: `repeat` is the most samples a case may take
     listing: dict | None = None  # what the model was shown of the room (routing/listed.py), predicted
+    canary: Verdict | None = None  # None: the agent never started, so no canary ran
 
     def own_json(self) -> dict:
         return {
@@ -32,6 +37,7 @@ class RoutingMeta(AgentRunMeta):
             "min_accuracy": float(self.min_accuracy),
             "adaptive_repeat": self.adaptive,
             **({"listing": self.listing} if self.listing is not None else {}),
+            "canary": self.canary.to_json() if self.canary else None,
         }
 
 

@@ -36,6 +36,7 @@ class RoutingSettings(agent.AgentSettings):
     adaptive: bool = False  # stop sampling a case once its verdict is settled (--repeat auto)
     sandbox: bool = False  # inspection commands run in the CLI's own shell sandbox, where it has one
     unreadable: tuple[Path, ...] = ()  # with the sandbox: what the agent may not read (paid.sandbox)
+    canary: bool = False  # plant the canary first (routing/canary.py): `routing` does, compare and tune not
 
     def cache_parts(self) -> dict:
         """The settings that can change what a sample observes."""

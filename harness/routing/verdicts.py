@@ -16,6 +16,8 @@ WRONG_SKILL = "wrong_skill"
 FALSE_TRIGGER = "false_trigger"
 ERROR = "error"
 # NOT_RUN (from harness.paid.spend): the run's --max-run-usd was reached before this case started
+# The stop reason of a case never started because its agent's canary failed (routing/canary.py): an error.
+CANARY_STOP = "canary"
 VERDICTS = (CORRECT_TRIGGER, TRUE_NEGATIVE, MISSED_TRIGGER, WRONG_SKILL, FALSE_TRIGGER, ERROR, NOT_RUN)
 PASSING = (CORRECT_TRIGGER, TRUE_NEGATIVE)
 UNGRADED = (ERROR, NOT_RUN)

@@ -143,7 +143,7 @@ def test_routing_given_escaping_case_ids_keeps_every_log_and_report_in_its_folde
     assert {*ESCAPING_IDS, ".."} <= ids
     assert_contained(tmp_path, before, [out, traversal / ".skillscope", tmp_path / "home"], logs)
     assert all(p.parent == logs for p in logs.rglob("*"))
-    assert len(list(logs.iterdir())) == len(ids)
+    assert len(list(logs.iterdir())) == len(ids) + 1  # and the canary's
 
 
 # --- the answer key on the disk ------------------------------------------------------------------

@@ -155,12 +155,17 @@ def test_a_routing_report_leads_to_its_logs_and_heads_each_case(tmp_path, claude
     assert run.code == 1, run.stderr
     assert "; its transcript: skillscope show logs alpha-pos-2" in run.stdout  # the miss says how to read it
     assert "show logs alpha-pos-1" not in run.stdout  # a pass needs no reading
-    assert sorted(p.name for p in (repo / "logs").iterdir()) == ["alpha-pos-1.jsonl", "alpha-pos-2.jsonl"]
+    kept = sorted(p.name for p in (repo / "logs").iterdir())
+    assert kept == ["alpha-pos-1.jsonl", "alpha-pos-2.jsonl", "skillscope-canary-wren.jsonl"]
 
     code, out, err = show(tmp_path, "routing-report.json")  # the folder is found from the repo's root
     assert (code, err) == (0, "")
     rows = graded_column(out)
-    assert rows == {"alpha-pos-1.jsonl": "pass", "alpha-pos-2.jsonl": "fail"}
+    assert rows == {
+        "alpha-pos-1.jsonl": "pass",
+        "alpha-pos-2.jsonl": "fail",
+        "skillscope-canary-wren.jsonl": "canary activated",  # the canary's log, headed as such
+    }
 
     code, out, _ = show(tmp_path, "routing-report.json", "alpha-pos-2")
     assert code == 0
@@ -326,7 +331,13 @@ def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(tmp_pa
     code, out, err = show(tmp_path, "routing-report.json")
     assert code == 0, err
     rows = graded_column(out)
-    assert rows == {"claude/alpha-pos-1.jsonl": "pass", "codex/alpha-pos-1.jsonl": "fail"}
+    canary = "skillscope-canary-wren.jsonl"  # each agent's canary ran first, its log headed as such
+    assert rows == {
+        "claude/alpha-pos-1.jsonl": "pass",
+        "codex/alpha-pos-1.jsonl": "fail",
+        f"claude/{canary}": "canary activated",
+        f"codex/{canary}": "canary activated",
+    }
     code, out, _ = show(tmp_path, "routing-report.json", "alpha-pos-1")
     assert code == 0
     claude, codex_part = out.split("-- case alpha-pos-1: ")[1:]

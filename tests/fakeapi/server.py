@@ -16,8 +16,11 @@ from collections.abc import Callable, Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from harness.routing import canary
+
 from .recorded import RecordedRequest
-from .replies import DONE, Reply, as_reply
+from .replies import DONE, Reply, as_reply, skill_for
+from .runtimes import agent_of
 from .wires import ANTHROPIC, Wire, wire_for
 
 ReplyLike = Reply | str | dict
@@ -79,11 +82,23 @@ def _looks_like_reply(mapping: Mapping[str, Any]) -> bool:
     return bool(set(mapping) & {"text", "tool_use", "tool_uses", "status", "hang", "delay_s"})
 
 
-class FakeAPI:
-    """Context manager: `with FakeAPI(script) as api: ... api.base_url ...`."""
+def is_canary(request: RecordedRequest) -> bool:
+    """A model call of a routing canary's run (harness/routing/canary.py)."""
+    return canary.PROMPT in request.prompt
 
-    def __init__(self, script: Script | None = None, *, model: str = DEFAULT_MODEL):
+
+class FakeAPI:
+    """Context manager: `with FakeAPI(script) as api: ... api.base_url ...`.
+
+    The routing canary's prompt is answered before any script by activating the canary, in the
+    requesting CLI's own tool (later turns of that run just finish), so every routing test sees its
+    agent's activations; `answers_canary=False` leaves the canary to the script like any prompt."""
+
+    def __init__(
+        self, script: Script | None = None, *, model: str = DEFAULT_MODEL, answers_canary: bool = True
+    ):
         self.model = model
+        self.answers_canary = answers_canary
         self._default = _compile(script or [])
         self._sessions: dict[str, Any] = {}
         self._log: list[RecordedRequest] = []
@@ -138,10 +153,17 @@ class FakeAPI:
                 self._sessions[session] = compiled
 
     def _reply_for(self, request: RecordedRequest) -> Reply:
+        if self.answers_canary and request.is_agent_turn and is_canary(request):
+            reply = DONE if request.tool_results else skill_for(agent_of(request), canary.NAME)
+            return reply.with_cwd(request.cwd)
         with self._lock:
             source = self._sessions.get(request.session_id or "", self._default)
         reply = source.next(request) if request.is_agent_turn else None
         return (reply or DONE).with_cwd(request.cwd)
+
+    def canary_turns(self) -> list[RecordedRequest]:
+        """The model calls of the routing canary's runs."""
+        return [r for r in self.agent_turns(canary=True) if is_canary(r)]
 
     # --- inspection ---------------------------------------------------------------
 
@@ -153,9 +175,16 @@ class FakeAPI:
     def requests_for(self, session: str | None) -> list[RecordedRequest]:
         return [r for r in self.requests if r.session_id == session]
 
-    def agent_turns(self, session: str | None = None) -> list[RecordedRequest]:
-        """Model calls of the main loop (optionally of one session), oldest first."""
-        return [r for r in self.requests if r.is_agent_turn and (session is None or r.session_id == session)]
+    def agent_turns(self, session: str | None = None, *, canary: bool = False) -> list[RecordedRequest]:
+        """Model calls of the main loop (optionally of one session), oldest first; the routing canary's
+        only with `canary` (a routing run's cases are what most tests count: see `canary_turns`)."""
+        return [
+            r
+            for r in self.requests
+            if r.is_agent_turn
+            and (session is None or r.session_id == session)
+            and (canary or not is_canary(r))
+        ]
 
     def forget(self) -> None:
         """Drop the request log, so a server shared by several tests starts each one empty."""

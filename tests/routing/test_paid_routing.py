@@ -15,6 +15,7 @@ import pytest
 
 from harness import __version__
 from harness.paid.cache import KEY_FILE, default_folder
+from harness.routing import canary
 from tests.fakeapi import FakeAPI
 from tests.fakeapi import replies as R
 from tests.support.routing import CaseRouter, route, routing_env, valid
@@ -48,6 +49,7 @@ def test_each_case_that_decides_on_its_first_turn_costs_one_request_and_reports_
     )
     assert run.code == 0, run.stderr
     assert turns(fake_api) == 4  # nothing is asked after a skill launched
+    assert len(fake_api.canary_turns()) == 1  # and the canary, which ran first, cost one request too
     for case_id in ("alpha-pos-1", "alpha-pos-2", "alpha-pos-3"):
         case = run.case(case_id)
         assert (case["verdict"], case["stop_reason"]) == ("correct_trigger", "activation")
@@ -144,14 +146,22 @@ def test_a_cache_folder_inside_the_repo_is_refused_and_planted_entries_are_never
     shutil.copytree(planted, default_folder(repo, env))
     again = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
     assert again.code == 1 and turns(fake_api) == 9
-    assert "3 cache entries failed verification and were run again" in again.report["meta"]["notes"]
+    # The three cases' entries and the canary's: none verifies, so the canary ran again too.
+    assert "4 cache entries failed verification and were run again" in again.report["meta"]["notes"]
+    assert again.report["meta"]["canary"]["status"] == "activated"
 
 
 def test_a_hand_edited_entry_fails_verification_and_its_case_runs_again(fake_api, repo, env):
     fake_api.script(CaseRouter({}))  # never routes: every positive case fails
     failed = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", ALPHA)
     assert failed.code == 1 and turns(fake_api) == 3
-    entries = sorted(default_folder(repo, env).glob("*/*.json"))
+    stored = [json.loads(path.read_text()) for path in sorted(default_folder(repo, env).glob("*/*.json"))]
+    assert len(stored) == 4  # the three cases, and the canary's activation
+    entries = [
+        path
+        for path in sorted(default_folder(repo, env).glob("*/*.json"))
+        if json.loads(path.read_text())["sample"]["observed"] != canary.NAME
+    ]
     assert len(entries) == 3
     for path in entries:  # the positives "pass" now, as written by hand
         entry = json.loads(path.read_text())
@@ -227,15 +237,16 @@ def test_a_run_stops_starting_cases_at_its_cap_and_fails_saying_why(fake_api, re
         "--jobs",
         "1",
         "--max-run-usd",
-        "0.0001",
+        "0.001",  # more than one request costs here, less than two
     )
-    assert run.code == 1 and turns(fake_api) == 1  # the first case spent past the cap
+    # The canary spent under the cap (its spend counts too); the first case then spent past it.
+    assert run.code == 1 and turns(fake_api) == 1 and len(fake_api.canary_turns()) == 1
     report = run.report
     assert valid(report) == []
     assert sorted(run.verdicts().values()) == ["correct_trigger", "not-run", "not-run"]
-    assert report["totals"]["not_run"] == 2 and report["meta"]["max_run_usd"] == 0.0001
+    assert report["totals"]["not_run"] == 2 and report["meta"]["max_run_usd"] == 0.001
     assert report["gate"]["reason"].startswith("2 case(s) did not run: the run had spent $0.0")
-    assert "reaching its --max-run-usd of $0.0001" in run.stderr and "[routing] failed" in run.stderr
+    assert "reaching its --max-run-usd of $0.001;" in run.stderr and "[routing] failed" in run.stderr
     assert re.search(r"\[\d/3\] \[NOT-RUN\] alpha-pos-\d: ", run.stderr)
 
 
@@ -255,8 +266,8 @@ def test_a_dry_run_sends_nothing_and_shows_the_cases_the_room_and_the_command(fa
     command = next(line for line in out.splitlines() if "--output-format stream-json" in line)
     assert "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS=1" in command and "--model claude-fake-1" in command
     assert '"PostToolUse"' in command and "--setting-sources project" in command
-    assert "Estimate: 3 sample(s); 0 from the result cache" in out
-    assert "Model requests: about 3 (1 per sample that decides on its first turn, at most 39)." in out
+    assert "Estimate: 4 sample(s); 0 from the result cache" in out  # the three cases and the canary
+    assert "Model requests: about 4 (1 per sample that decides on its first turn, at most 52)." in out
     assert "unknown until a sample has run" in out
 
 
@@ -270,8 +281,8 @@ def test_a_dry_run_prices_what_is_left_from_the_cached_samples(fake_api, repo, e
     run = route(repo, env, "--routing-room", "alpha", "--only", ALPHA, "--dry-run")
     assert len(fake_api.requests) == sent
     assert "alpha-pos-1: expects alpha; 1/1 cached;" in run.stdout
-    assert "Estimate: 3 sample(s); 2 from the result cache" in run.stdout
-    assert f"${per_case:.4f} (the mean of the 2 cached sample(s))" in run.stdout
+    assert "Estimate: 4 sample(s); 3 from the result cache" in run.stdout  # the canary's is cached too
+    assert f"${per_case:.4f} (the mean of the 3 cached sample(s))" in run.stdout
 
 
 # --- adaptive repeats and progress ----------------------------------------------------------------------

@@ -312,7 +312,14 @@ def test_a_cli_exiting_non_zero_is_an_error_with_its_stderr(tmp_path, repo, fake
     fake.write_text(FAILING_CLAUDE)
     fake.chmod(0o755)
     env = routing_env(fake_api.base_url, str(fake), tmp_path / "home")
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1,alpha-neg-1")
+    args = ("--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1,alpha-neg-1")
+    blocked = route(repo, env, *args)
+    assert blocked.code == 1 and blocked.report["meta"]["canary"]["status"] == "error"
+    assert (
+        "(claude exited 3 without any JSON output: fatal: the claude binary is corrupt)"
+        in (blocked.report["gate"]["reason"])
+    )
+    run = route(repo, env, *args, "--no-canary")  # each case meets the crash itself
     assert run.code == 1
     for case in run.report["cases"]:
         assert case["verdict"] == "error"
@@ -452,7 +459,8 @@ def test_repeat_keeps_every_sample_and_takes_the_majority(fake_api, repo, env, t
     assert one["trigger_rate_ci95"] == [pytest.approx(0.2077, abs=1e-4), pytest.approx(0.9385, abs=1e-4)]
     assert run.report["totals"]["samples"] == 6 and run.report["meta"]["repeat"] == 3
     assert sorted(p.name for p in logs.iterdir()) == [
-        f"{c}-{n}.jsonl" for c in ("alpha-pos-1", "alpha-pos-2") for n in (1, 2, 3)
+        *(f"{c}-{n}.jsonl" for c in ("alpha-pos-1", "alpha-pos-2") for n in (1, 2, 3)),
+        "skillscope-canary-wren.jsonl",  # the canary runs once, whatever --repeat says
     ]
     assert "67% [21–94%]" in run.stdout
 
@@ -700,21 +708,24 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin):
     assert len(notes) == 3
     # JUnit: a failure per wrong route, an error per errored case.
     suite = ET.parse(junit).getroot().find("testsuite")
-    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("4", "2", "1")
+    # The canary's own case comes first: it activated, so it passed.
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("5", "2", "1")
     kinds = {c.get("name"): [child.tag for child in c] for c in suite.iter("testcase")}
     located = {c.get("name"): (c.get("file"), c.get("line")) for c in suite.iter("testcase")}
     assert located["rotate-pdf"] == ("pdf/evals/evals.json", str(lines["rotate-pdf"]))
     assert kinds == {
+        "(canary)": ["system-out"],
         "split-pdf": [],
         "merge-pdf": ["error"],
         "rotate-pdf": ["failure"],
         "pipe-prompt": ["failure"],
     }
-    # --keep-logs: one stream-json file per case, starting at the CLI's init event.
+    # --keep-logs: one stream-json file per case (and the canary's), starting at the CLI's init event.
     assert sorted(p.name for p in logs.iterdir()) == [
         "merge-pdf.jsonl",
         "pipe-prompt.jsonl",
         "rotate-pdf.jsonl",
+        "skillscope-canary-wren.jsonl",
         "split-pdf.jsonl",
     ]
     first = json.loads((logs / "split-pdf.jsonl").read_text().splitlines()[0])
@@ -770,7 +781,8 @@ def test_a_skill_with_allowed_tools_loads_as_for_a_user_and_decides_in_one_reque
         root, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-yes", "--warn", tier0
     )
     assert run.verdicts() == {"alpha-yes": "correct_trigger"}, run.stderr
-    assert len(fake_api.requests) == 1  # the decision's request; never a second after the skill ran
+    # The decision's request, and the canary's before it; never a second after the skill ran.
+    assert len(fake_api.requests) == 2 and len(fake_api.canary_turns()) == 1
 
 
 def test_report_only_misses_are_warning_annotations_never_errors(fake_api, repo, env):

@@ -46,9 +46,11 @@ def header(
     gate: str | None,
     cost: object = None,
     cached: str | None = None,
+    canary: str | None = None,
 ) -> str:
     """The page's head. `gate`: the sentence saying why the run passed or failed (bar included);
-    `cost`: dollars this run spent; `cached`: how many samples or cases were reused, as words."""
+    `cost`: dollars this run spent; `cached`: how many samples or cases were reused, as words; `canary`:
+    what the routing canary said (default: from the report's meta)."""
     meta = object_at(report, "meta")
     word = status_word(report)
     command = str(report.get("command", "?"))
@@ -67,6 +69,7 @@ def header(
     facts = [
         ("agent", " ".join(str(v) for v in (agent, version) if v) or None),
         ("model", model or ("the CLI's default" if agent else None)),
+        ("canary", canary or canary_word(meta)),
         ("harness", report.get("harness_version")),
         ("started", report.get("started_at")),
         ("took", duration(report.get("elapsed_s"))),
@@ -79,6 +82,13 @@ def header(
     )
     parts.append(f'<div class="facts">{shown}</div></header>')
     return "\n".join(parts)
+
+
+def canary_word(meta: dict) -> str | None:
+    """The routing canary's status word (activated, not-activated, error, skipped, cached), if one ran."""
+    checked = meta.get("canary")
+    word = checked.get("status") if isinstance(checked, dict) else None
+    return word if isinstance(word, str) else None
 
 
 def halt_notice(meta: dict) -> str | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from harness.jsonfields import array_at, object_at
 from harness.report.html import routing
 from harness.report.html.common import Transcripts
-from harness.report.html.header import header
+from harness.report.html.header import canary_word, header
 from harness.report.html.shell import section, simple_table, text
 
 
@@ -28,7 +28,8 @@ def head(report: dict) -> str:
     differ = sum(1 for c in array_at(report, "cases") if isinstance(c, dict) and c.get("differs"))
     figures.append(("cases the legs differ on", str(differ)))
     gates = "; ".join(f"{leg_name(a)}: {object_at(a, 'gate').get('reason', '?')}" for a in shown)
-    return header(report, figures, gates)
+    canaries = [f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a))]
+    return header(report, figures, gates, canary="; ".join(canaries) or None)
 
 
 def percent(value: object) -> str:

@@ -33,3 +33,13 @@ def test_agent_facts_read_both_meta_shapes():
     nested = {"agent": {"runtime": "claude", "version": "2", "model": None}}
     assert agent_facts(nested) == ("claude", "2", None)
     assert duration(3 * 3600 + 120) == "3 h 2 min" and duration(None) == "?"
+
+
+def test_the_routing_canary_is_a_fact_of_the_head_when_one_ran():
+    blocked = report(agent="codex", agent_version="0.1", model="m", canary={"status": "not-activated"})
+    text = Parsed(header(blocked, [], "the harness cannot see skill activations on codex 0.1")).text
+    assert "canary: not-activated" in text and "the harness cannot see skill activations" in text
+    never = Parsed(header(report(agent="claude", canary=None), [], None)).text
+    assert "canary:" not in never
+    several = Parsed(header(report(), [], None, canary="claude activated; codex cached")).text
+    assert "canary: claude activated; codex cached" in several

@@ -1,0 +1,241 @@
+"""The canary of every agent routing run, on each real CLI against the scripted API: a planted skill that
+must activate on its own prompt before any case runs. When it does not, or its run fails, the agent's run
+is an error saying why, and no case is graded; an activation is cached per agent version and model.
+"""
+
+from __future__ import annotations
+
+import re
+from xml.etree import ElementTree
+
+import pytest
+
+from harness.routing import canary
+from harness.routing.verdicts import Sample
+from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.support.routing import CaseRouter, route, routing_env, skills_repo, valid
+
+RUNTIMES = ("claude", "copilot", "codex", "gemini", "opencode")
+CASES = "alpha-pos-1,alpha-neg-1"
+
+pytestmark = pytest.mark.usefixtures("private_temp")
+
+
+@pytest.fixture
+def env(fake_api, claude_bin, tmp_path, copilot_cache):
+    environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    for name in RUNTIMES[1:]:
+        binary = find_runtime(name)
+        if binary is None:
+            pytest.fail(f"the {name} CLI is needed: set {TEST_ENV[name]}=/path/to/{name}", pytrace=False)
+        environ[f"SKILLSCOPE_{name.upper()}"] = binary
+        environ.update(endpoint_env(name, fake_api.base_url))
+    environ["COPILOT_CACHE_HOME"] = copilot_cache
+    return environ
+
+
+@pytest.fixture
+def repo(tmp_path):
+    return skills_repo(tmp_path / "repo", "alpha", "beta")
+
+
+def model_of(runtime: str) -> str:
+    return GEMINI_MODEL if runtime == "gemini" else "fake-model"
+
+
+def fires(name: str):
+    """A reply that picks `name` in whichever agent's tool the request came from."""
+    return lambda request: R.skill_for(agent_of(request), name)
+
+
+def routed(repo, env, runtime: str, *more: str):
+    return route(
+        repo,
+        env,
+        "--agent",
+        runtime,
+        "--routing-room",
+        "all",
+        "--only",
+        CASES,
+        "--skip-preflight",
+        "--model",
+        model_of(runtime),
+        *more,
+    )
+
+
+def case_turns(fake_api) -> list:
+    """The model calls of the cases' runs, the canary's left out."""
+    return fake_api.agent_turns()
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_an_activated_canary_lets_the_run_be_graded_and_a_second_run_replays_it(
+    fake_api, repo, env, runtime, tmp_path
+):
+    fake_api.script(CaseRouter({"alpha-pos-1": fires("alpha")}))
+    first = routed(repo, env, runtime)
+    assert first.code == 0, first.stderr[-3000:]
+    report = first.report
+    assert valid(report) == []
+    assert report["status"] == "pass" and first.verdicts() == {
+        "alpha-pos-1": "correct_trigger",
+        "alpha-neg-1": "true_negative",
+    }
+    shown = report["meta"]["canary"]
+    assert (shown["status"], shown["observed"], shown["skill"]) == ("activated", canary.NAME, canary.NAME)
+    assert shown["sentence"] is None and shown["cached_from"] is None
+    # The canary ran first, with the room installed beside it: its listing is the room's and its own.
+    turns = fake_api.canary_turns()
+    assert turns and turns[0].started <= min(r.started for r in case_turns(fake_api))
+    assert {"alpha", "beta", canary.NAME} <= set(turns[0].skill_listing)
+    assert canary.NAME not in report["session_skills"]["seen"]  # the cases' room stays the room
+    assert f"Canary: activated: the planted skill {canary.NAME} fired" in first.stdout
+    asked = len(fake_api.agent_turns(canary=True))
+
+    second = routed(repo, env, runtime, "--format", "text")
+    assert second.code == 0, second.stderr[-3000:]
+    assert len(fake_api.agent_turns(canary=True)) == asked  # canary and cases all replayed: nothing asked
+    replayed = second.report["meta"]["canary"]
+    assert replayed["status"] == "cached" and replayed["cached_from"]["started_at"] == report["started_at"]
+    assert "Canary: cached (replayed from the result cache)" in second.stdout
+    assert valid(second.report) == []
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_canary_that_does_not_activate_makes_the_run_an_error_and_grades_no_case(
+    fake_api, repo, env, runtime, tmp_path
+):
+    fake_api.answers_canary = False  # its prompt now gets the plain text every unlisted prompt gets
+    fake_api.script(CaseRouter({"alpha-pos-1": fires("alpha")}))
+    junit = tmp_path / "routing.xml"
+    done = routed(repo, env, runtime, "--junit", str(junit))
+    assert done.code == 1
+    report = done.report
+    assert valid(report) == []
+    version = report["meta"]["agent_version"]
+    shown = report["meta"]["canary"]
+    assert (shown["status"], shown["observed"]) == ("not-activated", None)
+    sentence = shown["sentence"]
+    assert sentence.startswith(
+        f"the harness cannot see skill activations on {runtime} {version} with model {model_of(runtime)}:"
+    )
+    assert report["status"] == "error" and report["gate"]["reason"] == sentence
+    assert report["totals"]["graded"] == 0 and report["totals"]["samples_run"] == 0
+    assert set(done.verdicts().values()) == {"error"}  # never a miss, never a 0 % score
+    assert report["verdicts"]["missed_trigger"] == 0 and report["totals"]["accuracy"] is None
+    assert case_turns(fake_api) == [] and fake_api.canary_turns()  # no case was sent
+    assert f"[routing] failed: {sentence.rstrip('.')}." in done.stderr
+    assert f"Canary: not-activated: {sentence}" in done.stdout
+    suite = ElementTree.parse(junit).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("errors"), suite.get("failures")) == ("3", "3", "0")
+    first = suite.find("testcase")  # the canary's own case, then each case an error carrying its sentence
+    assert (first.get("name"), first.find("error").text) == ("(canary)", sentence)
+    assert all(sentence in (c.find("error").text or "") for c in suite.iter("testcase"))
+
+    # --no-canary grades the same cases without asking the canary anything.
+    fake_api.forget()
+    skipped = routed(repo, env, runtime, "--no-canary", "--no-cache")
+    assert skipped.code == 0, skipped.stderr[-3000:]
+    assert skipped.report["meta"]["canary"]["status"] == "skipped"
+    assert fake_api.canary_turns() == [] and case_turns(fake_api)
+    assert "Canary: skipped (--no-canary)" in skipped.stdout
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_dry_run_lists_the_canary_and_prices_it(fake_api, repo, env, runtime):
+    done = routed(repo, env, runtime, "--dry-run")
+    assert done.code == 0, done.stderr[-3000:]
+    assert f"Canary: {canary.NAME}, 1 sample before the cases" in done.stdout
+    assert "not cached" in next(line for line in done.stdout.splitlines() if line.startswith("Canary:"))
+    assert re.search(r"Estimate: 3 sample\(s\); 0 from the result cache", done.stdout)  # 2 cases + canary
+    skipped = routed(repo, env, runtime, "--dry-run", "--no-canary")
+    assert "Canary: skipped (--no-canary)." in skipped.stdout
+    assert re.search(r"Estimate: 2 sample\(s\)", skipped.stdout)
+    assert fake_api.requests == []
+
+
+def test_a_dry_run_after_a_run_counts_the_cached_canary(fake_api, repo, env):
+    fake_api.script(CaseRouter({"alpha-pos-1": fires("alpha")}))
+    assert routed(repo, env, "claude").code == 0
+    asked = len(fake_api.requests)
+    done = routed(repo, env, "claude", "--dry-run")
+    line = next(line for line in done.stdout.splitlines() if line.startswith("Canary:"))
+    assert "; cached;" in line
+    assert re.search(r"Estimate: 3 sample\(s\); 3 from the result cache", done.stdout)
+    assert len(fake_api.requests) == asked
+
+
+def test_a_failed_canary_run_is_an_error_of_the_canary_not_a_failed_activation(fake_api, repo, env):
+    fake_api.answers_canary = False
+    fake_api.script(CaseRouter({canary.PROMPT: R.error(529), "alpha-pos-1": fires("alpha")}))
+    done = routed(repo, env, "claude")
+    assert done.code == 1
+    shown = done.report["meta"]["canary"]
+    assert shown["status"] == "error"
+    assert shown["sentence"].startswith("the canary's run failed on claude ")
+    assert "529" in shown["sentence"] and "cannot vouch for this agent's activations" in shown["sentence"]
+    assert done.report["status"] == "error" and set(done.verdicts().values()) == {"error"}
+    assert case_turns(fake_api) == []
+    # Only an activation is stored: the next run asks the canary again.
+    fake_api.answers_canary = True
+    again = routed(repo, env, "claude")
+    assert again.code == 0, again.stderr[-3000:]
+    assert again.report["meta"]["canary"]["status"] == "activated"
+
+
+def test_a_canary_that_times_out_says_so_and_not_that_activations_are_unseen(fake_api, repo, env):
+    fake_api.answers_canary = False
+    fake_api.script(CaseRouter({canary.PROMPT: R.hang()}))
+    # The canary gets at least its floor whatever --case-timeout says; --timeout bounds the command.
+    done = routed(repo, env, "claude", "--case-timeout", "1", "--timeout", "6")
+    assert done.code == 1
+    shown = done.report["meta"]["canary"]
+    assert (shown["status"], shown["stop_reason"]) == ("error", "timeout")
+    assert shown["sentence"].startswith("the canary timed out on claude ")
+    assert "says nothing about activations" in shown["sentence"] and "cannot see" not in shown["sentence"]
+    assert set(done.verdicts().values()) == {"error"} and case_turns(fake_api) == []
+
+
+def test_in_a_matrix_the_agent_whose_canary_fails_is_an_error_and_the_other_is_graded(fake_api, repo, env):
+    fake_api.answers_canary = False
+
+    def claude_only(request):  # codex's model ignores the canary
+        return R.skill_for("claude", canary.NAME) if agent_of(request) == "claude" else "No skill needed."
+
+    fake_api.script(CaseRouter({canary.PROMPT: claude_only, "alpha-pos-1": fires("alpha")}))
+    done = routed(repo, env, "claude,codex")
+    assert done.code == 1
+    report = done.report
+    by_agent = {run["meta"]["agent"]: run for run in report["runs"]}
+    assert by_agent["claude"]["meta"]["canary"]["status"] == "activated"
+    assert by_agent["claude"]["passed"] is True and by_agent["claude"]["totals"]["graded"] == 2
+    codex = by_agent["codex"]
+    assert codex["meta"]["canary"]["status"] == "not-activated" and codex["status"] == "error"
+    assert codex["totals"]["graded"] == 0 and codex["gate"]["reason"].startswith(
+        "the harness cannot see skill activations on codex "
+    )
+    assert report["status"] == "error"  # nothing failed; one agent's cases could not be graded
+    assert [a["canary"]["status"] for a in report["agents"]] == ["activated", "not-activated"]
+    assert {r.prompt for r in case_turns(fake_api) if agent_of(r) == "codex"} == set()
+    assert "- codex: Canary: not-activated: the harness cannot see" in done.stdout
+
+
+def test_each_verdict_of_the_canary_has_its_own_sentence():
+    """Pure: what fired, what failed and what timed out each read differently; only a failure blocks."""
+    fired = canary.verdict_of(Sample(observed=canary.NAME), "codex", "0.9.1", "m")
+    assert (fired.status, fired.blocks, fired.sentence) == ("activated", False, None)
+    other = canary.verdict_of(Sample(observed="alpha"), "codex", "0.9.1", None)
+    assert other.status == "not-activated" and other.blocks
+    assert other.sentence.startswith("the harness cannot see skill activations on codex 0.9.1 with model")
+    assert "(alpha activated instead)" in other.sentence
+    late = canary.verdict_of(Sample(error="timed out after 120 s", stop_reason="timeout"), "gemini", "1", "g")
+    assert late.status == "error" and "timed out on gemini 1 with model g" in late.sentence
+    assert canary.gate(late).reason == late.sentence and canary.gate(fired) is None
+    stopped = canary.verdict_of(None, "claude", "2", "m")
+    assert stopped.cancelled and canary.unrun([canary.CASE], stopped) == []
+    assert canary.skipped().line() == (
+        "Canary: skipped (--no-canary): nothing checked that this agent's activations can be seen."
+    )
