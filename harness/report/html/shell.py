@@ -48,6 +48,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: left; vertical-align: top; }
 th { background: var(--panel); position: sticky; top: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.fixed th.num { white-space: normal; }
 tbody.case tr:first-child:not(:last-child) td { border-bottom: 0; } tr.more td { padding-top: 0; }
 table.fixed { table-layout: fixed; } table.fixed td { overflow-wrap: anywhere; }
 td.wrap { overflow-wrap: anywhere; max-width: 36em; } .wrap-cells td { overflow-wrap: anywhere; }
