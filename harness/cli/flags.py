@@ -60,8 +60,9 @@ FLAGS = {
         Flag("skills-dir", env="SKILLSCOPE_SKILLS"),
         Flag("routing-room", refused_by=BEHAVIORAL),
         Flag("min-accuracy", refused_by=BEHAVIORAL),
+        # The lexical engine reads --agent too: the agent whose listing it models.
+        Flag("agent"),
         # What only an agent run reads: a lexical run given one says so instead of ignoring it.
-        Flag("agent", engine=AGENT_ENGINE),
         *(Flag(name, env=f"SKILLSCOPE_{name.upper()}", engine=AGENT_ENGINE) for name in AGENTS),
         Flag("model", engine=AGENT_ENGINE),
         Flag("effort", engine=AGENT_ENGINE),

@@ -16,10 +16,11 @@ from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.envelope import RunMeta
+from harness.model.listing import listing_rule
 from harness.report import finish
 from harness.report.jsontext import Laid
 from harness.report.routing_lexical import case_lines
-from harness.routing import forecast, lexical, lexical_result
+from harness.routing import forecast, lexical, lexical_result, listed
 from harness.routing.lexical import LexicalEngine, LexicalOutcome
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
 from harness.routing.room import resolve_room
@@ -170,8 +171,11 @@ def run_lexical(
     redact = Redactor.of(ctx.environ)
     large = len(cases) * len(room) >= FORKED_CELLS
     share = len(cases) - int(len(cases) * CALLER_SHARE) if large else 0
-    # Indexed before the fork: the child inherits the room's index.
-    engine = LexicalEngine({name: loaded.skills[name].description for name in room})
+    # Ranked over what the modelled agent's model is shown of the room; indexed before the fork, so the
+    # child inherits the index.
+    described = {name: loaded.skills[name].description for name in room}
+    shown = listed.room_listing(listing_rule(modelled_agent(args)), described, None)
+    engine = LexicalEngine(listed.surviving(shown, described), shown)
     with Forked(partial(graded_and_laid, engine, cases[:share], redact), start=large) as child:
         gate()
         rest = engine.grade_all(cases[share:])
@@ -182,9 +186,16 @@ def run_lexical(
     ctx.err(f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {named(room)}")
     agent_cases = forecast.load(ctx.cwd / args.against, args.against) if args.against else None
     bars = min_accuracy(args.min_accuracy), min_accuracy(args.min_rank1, "--min-rank1")
+    said = listed.sentence(shown)
     result = LexicalResult(
         meta=LexicalMeta(
-            RunMeta.of("routing", loaded.repo, deadline), room, args.extended, *bars, args.against
+            RunMeta.of("routing", loaded.repo, deadline),
+            room,
+            args.extended,
+            *bars,
+            args.against,
+            listing=listed.to_json(shown),
+            notes=[said] if said else [],
         ),
         outcomes=outcomes,
         gate=lexical_result.gate(outcomes, *bars),
@@ -199,6 +210,16 @@ def run_lexical(
     if code:
         ctx.err(f"[routing] failed: {result.gate.reason}.")
     return code
+
+
+def modelled_agent(args: argparse.Namespace) -> str:
+    """The agent whose listing a lexical run models: --agent's one agent (claude when not given)."""
+    agents = resolve.agents_of(args)
+    if len(agents) > 1:
+        raise UsageError(
+            f"--agent {','.join(agents)}: the lexical engine models one agent's listing; give one agent."
+        )
+    return agents[0]
 
 
 def graded_and_laid(

@@ -278,16 +278,16 @@ def headline(result: RoutingResult | LexicalResult) -> str:
 
 
 def next_step(result: RoutingResult | LexicalResult) -> str:
-    """The line under the text summary: for a lexical run, the bars a first run wants (see there); for an
-    agent run, the room skills its model was not shown in full, and its canary (a canary that failed the
+    """The line under the text summary: the room skills the agent's model was not shown in full (in a
+    lexical run, the modelled agent's), then for a lexical run the bars a first run wants (see there); for
+    an agent run, its canary (a canary that failed the
     run is the summary's own reason already)."""
+    listing = next((note for note in result.meta.notes if note.startswith(listed.NOTE_START)), "")
     if isinstance(result, LexicalResult):
-        return routing_lexical.next_step(result)
+        lines = [listing, routing_lexical.next_step(result)]
+        return "\n".join(line for line in lines if line)
     checked = result.meta.canary
-    lines = [
-        next((note for note in result.meta.notes if note.startswith(listed.NOTE_START)), ""),
-        checked.line() if checked and not checked.blocks else "",
-    ]
+    lines = [listing, checked.line() if checked and not checked.blocks else ""]
     return "\n".join(line for line in lines if line)
 
 

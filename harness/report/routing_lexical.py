@@ -45,6 +45,7 @@ def markdown(result: LexicalResult) -> str:
         f"first; top-k rate {_share(rank1['top_k'], rank1['positives'])}."
     )
     lines += ["", f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.", ""]
+    lines += [*(f"> {note}" for note in result.meta.notes), ""] if result.meta.notes else []
     hint = next_step(result)
     lines += [hint, ""] if hint else []
     lines.append(

@@ -1,7 +1,9 @@
 """The lexical routing engine: each prompt ranked against the room's names and descriptions.
 
 It sees what an agent sees when it chooses (name and description) and grades with the routing verdicts,
-so it runs on every push for free; it approximates the agent's choice and never replaces it.
+so it runs on every push for free; it approximates the agent's choice and never replaces it. Given the
+modelled agent's listing (routing/listed.py), it ranks only what that agent's model is shown: a skill left
+out has no words, a name-only one its name's, a cut one what survives of its description.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from dataclasses import dataclass, field
 from harness.model import findings
 from harness.model.dataset import Case
 from harness.model.findings import Finding
-from harness.routing import verdicts
+from harness.model.listing import Listing
+from harness.routing import listed, verdicts
 from harness.routing.scoring import Match
 from harness.routing.vectors import Index, document_text
 
@@ -39,6 +42,7 @@ class LexicalOutcome:
     owner_score: float | None = None
     words: tuple[str, ...] = ()  # the prompt's words that carry meaning, as written
     error: str | None = None
+    unlisted: str = ""  # a miss whose expected skill the listing did not show in full: why
 
     def plain(self) -> tuple:
         """Every field but the case, as builtins: what a forked child sends back cheaply (see of_plain)."""
@@ -53,6 +57,7 @@ class LexicalOutcome:
             self.owner_score,
             self.words,
             self.error,
+            self.unlisted,
         )
 
     @classmethod
@@ -84,10 +89,14 @@ class LexicalOutcome:
     @property
     def vocabulary_gap(self) -> bool:
         """A positive whose own skill's description shares no word with the prompt."""
-        return self.graded and self.case.should_trigger and self.score == 0
+        return self.graded and self.case.should_trigger and self.score == 0 and not self.unlisted
 
     @property
     def summary(self) -> str:
+        said = self._said()
+        return f"{said}; {self.unlisted}" if self.unlisted else said
+
+    def _said(self) -> str:
         if not self.graded:
             return f"not graded: {self.error}"
         skill = self.case.skill
@@ -108,10 +117,15 @@ class LexicalOutcome:
 
 
 class LexicalEngine:
-    """A room indexed once; `grade` ranks one case's prompt against it."""
+    """A room indexed once; `grade` ranks one case's prompt against it. A description of None is a skill
+    the agent's listing leaves out: in the room, but with no words, so never chosen. `listing`, when
+    given, is what that text was cut to, and says why a skill it shorted was missed."""
 
-    def __init__(self, descriptions: Mapping[str, str]):
-        self.index = Index({name: document_text(name, text) for name, text in descriptions.items()})
+    def __init__(self, descriptions: Mapping[str, str | None], listing: Listing | None = None):
+        self.listing = listing
+        self.index = Index(
+            {name: "" if text is None else document_text(name, text) for name, text in descriptions.items()}
+        )
         self.index.postings()  # built once here, so a forked share of the grading inherits it
 
     @property
@@ -168,6 +182,8 @@ class LexicalEngine:
             if row in owners:
                 outcome.owner_score, outcome.owner_rank = owners[row]
             outcome.verdict = self._verdict(outcome, ranks[row], best[row] == 1)
+            if self.listing is not None and not outcome.passed:
+                outcome.unlisted = listed.why_missed(self.listing, case.expected_skill)
             out.append(outcome)
         return out
 

@@ -25,6 +25,8 @@ class LexicalMeta:
     min_accuracy: Fraction
     min_rank1: Fraction
     against: str | None = None
+    listing: dict | None = None  # what the modelled agent's model is shown of the room (routing/listed.py)
+    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -35,6 +37,8 @@ class LexicalMeta:
             "min_accuracy": float(self.min_accuracy),
             "min_rank1": float(self.min_rank1),
             "against": self.against,
+            **({"listing": self.listing} if self.listing is not None else {}),
+            "notes": self.notes,
         }
 
 

@@ -32,6 +32,26 @@ def room_listing(rule: ListingRule, described: Mapping[str, str], model: str | N
     return predict(rule, sorted(described.items()), model)
 
 
+def surviving(listing: Listing, described: Mapping[str, str]) -> dict[str, str | None]:
+    """What the model reads of each skill's description: all of it, what a cut left, nothing (name only),
+    or None when the skill is left out (not even its name). The lexical engine ranks these."""
+    rule = listing.rule
+    out: dict[str, str | None] = {}
+    for skill in listing.skills:
+        text = described[skill.name]
+        if skill.state == DROPPED:
+            out[skill.name] = None
+        elif skill.state == NAME_ONLY:
+            out[skill.name] = ""
+        elif skill.state == TRUNCATED:
+            # A capped description ends in the rule's marker, which counts in what is shown.
+            capped = rule.description_cap is not None and len(text) > rule.description_cap
+            out[skill.name] = text[: skill.shown_chars - (len(rule.cap_marker) if capped else 0)]
+        else:
+            out[skill.name] = text
+    return out
+
+
 def to_json(listing: Listing) -> dict[str, Any]:
     return {
         "source": PREDICTED,
