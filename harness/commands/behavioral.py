@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from functools import partial
 from pathlib import Path
 
@@ -32,7 +31,7 @@ from harness.model.envelope import Halt
 from harness.paid import AgentNotReady, dryrun
 from harness.paid import legs as legs_mod
 from harness.paid.command import NOT_PROBED, PaidRun
-from harness.paid.legs import Leg
+from harness.paid.legs import leg_settings
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report import publish
 from harness.report.markdown import clip
@@ -218,13 +217,6 @@ def grade(
             + (f" {halt.sentence()}" if halt.halted else "")
         )
     return code
-
-
-def leg_settings(settings: BehavioralSettings, leg: Leg, name: str | None) -> BehavioralSettings:
-    """One model's settings: its model (the judge's stays), and in a matrix (`name`: the leg's) its own
-    sub-folder of --keep-logs."""
-    logs = settings.keep_logs / name if settings.keep_logs is not None and name else settings.keep_logs
-    return dataclasses.replace(settings, model=leg.model, keep_logs=logs)
 
 
 def result_of(

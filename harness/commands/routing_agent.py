@@ -6,7 +6,6 @@ Imported only when an agent runs, so the free lexical engine starts without the 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
 from fractions import Fraction
 from functools import partial
@@ -29,7 +28,7 @@ from harness.model.listing import listing_rule
 from harness.paid import AgentNotReady, dryrun
 from harness.paid import legs as legs_mod
 from harness.paid.command import PaidRun
-from harness.paid.legs import Leg
+from harness.paid.legs import leg_settings
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report import publish
 from harness.report.markdown import clip
@@ -193,13 +192,6 @@ def result_of(
 
 def installed_room(paid: PaidRun, room: list[str]) -> dict[str, Path]:
     return {name: paid.repo.skill_dirs[name] for name in room}
-
-
-def leg_settings(settings: RoutingSettings, leg: Leg, name: str | None) -> RoutingSettings:
-    """The settings of one leg: its model, and in a matrix (`name`: the leg's) its own sub-folder of
-    --keep-logs for its transcripts."""
-    logs = settings.keep_logs / name if settings.keep_logs is not None and name else settings.keep_logs
-    return dataclasses.replace(settings, model=leg.model, keep_logs=logs)
 
 
 def progress_line(outcome: CaseOutcome, label: str = "") -> str:

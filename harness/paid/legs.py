@@ -8,12 +8,18 @@ given no model runs its CLI's own.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
 from harness.errors import UsageError
 
+if TYPE_CHECKING:  # select plans legs too, and loads no agent code
+    from harness.agent.session import AgentSettings
+
 DEFAULT_MODEL = "default"  # how a leg on the CLI's own model is named
+SettingsT = TypeVar("SettingsT", bound="AgentSettings")
 
 
 @dataclass(frozen=True)
@@ -68,3 +74,10 @@ def labels(legs: Sequence[Leg]) -> list[str]:
     """Each leg's name in a report: its agent when the agent runs one model, else `agent@model`."""
     runs = {leg.agent: sum(1 for other in legs if other.agent == leg.agent) for leg in legs}
     return [leg.agent if runs[leg.agent] == 1 else f"{leg.agent}@{leg.model_name}" for leg in legs]
+
+
+def leg_settings(settings: SettingsT, leg: Leg, name: str | None) -> SettingsT:
+    """The settings of one leg: its model, and in a matrix (`name`: the leg's) its own sub-folder of
+    --keep-logs for its transcripts."""
+    logs = settings.keep_logs / name if settings.keep_logs is not None and name else settings.keep_logs
+    return dataclasses.replace(settings, model=leg.model, keep_logs=logs)

@@ -8,7 +8,7 @@ from harness.jsonfields import array_at, object_at
 from harness.report.html import behavioral, routing
 from harness.report.html.common import Transcripts
 from harness.report.html.header import header
-from harness.report.html.routing_matrix import percent
+from harness.report.html.routing_matrix import between_models
 from harness.report.html.shell import section, simple_table, text
 
 
@@ -27,25 +27,6 @@ def head(report: dict) -> str:
     return header(report, figures, judges)
 
 
-def between_models(report: dict) -> str:
-    rows = [
-        [
-            str(row.get("agent")),
-            f"{row.get('a')} vs {row.get('b')}",
-            f"{routing.fmt(row.get('rate_a'))} / {routing.fmt(row.get('rate_b'))}",
-            percent(row.get("difference")),
-            f"{percent(row.get('low'))} to {percent(row.get('high'))}",
-            "beyond noise" if row.get("beyond_noise") else "within noise",
-        ]
-        for row in array_at(report, "differences")
-        if isinstance(row, dict)
-    ]
-    if not rows:
-        return ""
-    heads = ["agent", "models", "pass rate", "difference", "95% interval", "reading"]
-    return section("Between models", simple_table(heads, rows))
-
-
 def cases(report: dict) -> str:
     names = [str(leg.get("leg")) for leg in legs(report)]
     rows = [
@@ -57,7 +38,7 @@ def cases(report: dict) -> str:
 
 
 def sections(report: dict, transcripts: Transcripts) -> list[str]:
-    parts = [head(report), between_models(report), cases(report)]
+    parts = [head(report), between_models(report, "pass rate"), cases(report)]
     names = [str(leg.get("leg")) for leg in legs(report)]
     for i, run in enumerate(array_at(report, "runs")):
         if not isinstance(run, dict):

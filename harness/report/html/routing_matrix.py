@@ -36,8 +36,9 @@ def percent(value: object) -> str:
     return f"{value * 100:+.0f}%" if isinstance(value, (int, float)) else "n/a"
 
 
-def between_models(report: dict) -> str:
-    """Each later model of an agent against its first: accuracies, difference, 95 % interval."""
+def between_models(report: dict, figure: str = "accuracy") -> str:
+    """Each later model of an agent against its first: their `figure` (routing's accuracy, behavioral's
+    pass rate), the difference and its 95 % interval."""
     rows = [
         [
             str(row.get("agent")),
@@ -52,7 +53,7 @@ def between_models(report: dict) -> str:
     ]
     if not rows:
         return ""
-    heads = ["agent", "models", "accuracy", "difference", "95% interval", "reading"]
+    heads = ["agent", "models", figure, "difference", "95% interval", "reading"]
     return section("Between models", simple_table(heads, rows))
 
 
