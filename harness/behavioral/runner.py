@@ -97,8 +97,9 @@ class BehavioralRun:
         self.cancel = cancel or Cancellation()
         self.results = results
         self.budget = budget or RunBudget()
-        self._room_digests: dict[str, dict[str, str]] = {}
-        self._skill_digests: dict[str, str] = {}
+        # Per skill, (room digests, skill folder digest): one entry set at once, since samples
+        # on the pool's threads ask for it together.
+        self._digests: dict[str, tuple[dict[str, str], str]] = {}
 
     def case_key(self, skill: SkillUnderTest, case: Case, index: int = 0) -> str:
         """Everything a case's grade depends on: the agent, its isolation and the model and endpoint its
@@ -107,17 +108,17 @@ class BehavioralRun:
         and expectations; and which repeat it is past the first (compare's --repeat), so the first
         shares `behavioral`'s key."""
         assert self.results is not None  # only a run that keeps a cache has keys
-        if skill.name not in self._room_digests:
-            room = skill.room.items()
-            self._room_digests[skill.name] = {n: digests.tree_digest(d, (ANSWER_KEY_DIR,)) for n, d in room}
-            self._skill_digests[skill.name] = digests.tree_digest(skill.directory)
+        if skill.name not in self._digests:
+            room = {n: digests.tree_digest(d, (ANSWER_KEY_DIR,)) for n, d in skill.room.items()}
+            self._digests[skill.name] = (room, digests.tree_digest(skill.directory))
+        room_digests, skill_digest = self._digests[skill.name]
         fixture = skill.directory / case.workspace if case.workspace else None
         parts = {
             "agent": self.results.agent_part(self.agent),
             **self.settings.cache_parts(),
             **self.judge_parts(),
-            "room": self._room_digests[skill.name],
-            "skill_folder": self._skill_digests[skill.name],
+            "room": room_digests,
+            "skill_folder": skill_digest,
             "hooks": digests.file_digest(skill.directory / hooks_mod.HOOKS_FILE),
             "fixture": digests.tree_digest(fixture) if fixture else None,
             "prompt": case.prompt,

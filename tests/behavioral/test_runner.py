@@ -146,3 +146,36 @@ def test_the_key_holds_every_file_of_the_skill_folder_the_spend_cap_and_the_envi
     assert key_of(tmp_path, skill, {"ANTHROPIC_MODEL": "claude-other-2"}) != changed
     assert key_of(tmp_path, skill, {"ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}) != changed
     assert key_of(tmp_path, skill, {"ANTHROPIC_API_KEY": "sk-other"}) == changed
+
+
+def test_a_key_asked_for_while_the_first_is_still_being_worked_out_is_the_same_key(tmp_path, monkeypatch):
+    # Samples on the pool's threads ask for their first key together. The skill's digests were once
+    # stored in two steps, and a thread that came in between found the second missing (KeyError).
+    # Asking again from inside the digest stands in for that thread, without timing.
+    from harness.behavioral import runner as runner_mod
+
+    skill = tmp_path / "skill"
+    skill.mkdir()
+    (skill / "SKILL.md").write_text("---\nname: skill\ndescription: Does it.\n---\n")
+    agent = StandIn(tmp_path, "result")
+    agent.runtime = "claude"
+    run = BehavioralRun(
+        agent,
+        {"skill": SkillUnderTest("skill", skill)},
+        BehavioralSettings(),
+        Deadline(0),
+        results=ResultCache(tmp_path / "cache", None, {}),
+    )
+    case = cases("one")[0]
+    digest, calls, meanwhile = runner_mod.digests.tree_digest, [], []
+
+    def digest_with_a_second_caller(*args, **kwargs):
+        # Between the first key's two digests, another sample asks for its own.
+        calls.append(args)
+        if len(calls) == 2:
+            meanwhile.append(run.case_key(run.skills["skill"], case))
+        return digest(*args, **kwargs)
+
+    monkeypatch.setattr(runner_mod.digests, "tree_digest", digest_with_a_second_caller)
+    first = run.case_key(run.skills["skill"], case)
+    assert meanwhile and set(meanwhile) == {first}
