@@ -64,12 +64,13 @@ def fate(shortfall: Shortfall) -> str:
     listed, rule = shortfall.skill, shortfall.listing.rule
     if listed.state == NAME_ONLY:
         return "lists it by name only, without its description"
+    if listed.too_long:
+        return f"does not load it: its description is over {rule.description_limit:,} characters"
     if listed.state == DROPPED:
         return "leaves it out of the listing"
     assert listed.state == TRUNCATED
-    about = "about " if rule.overflow == "share" else ""  # codex's exact cut is not modelled
     shown, whole = listed.shown_chars, listed.description_chars
-    return f"cuts its description to {about}{shown:,} of its {whole:,} characters"
+    return f"cuts its description to {shown:,} of its {whole:,} characters"
 
 
 def clause(shortfall: Shortfall, scoped: bool) -> str:
@@ -79,7 +80,7 @@ def clause(shortfall: Shortfall, scoped: bool) -> str:
     if listing.budget is not None and listing.used > listing.budget and rule.budget is not None:
         unit = "characters" if rule.budget.unit == "chars" else "tokens"
         text += f" (budget {listing.budget:,} {unit}, the {len(listing.skills)} skills need {listing.used:,})"
-    elif rule.description_cap is not None:
+    elif rule.description_cap is not None and not shortfall.skill.too_long:
         text += " (its cap for one description)"
     return text
 
@@ -96,6 +97,13 @@ def counted_in_tokens(runtime: str) -> bool:
     """A budget in tokens converts to characters only roughly."""
     budget = listing_rule(runtime).budget
     return budget is not None and budget.unit == "tokens"
+
+
+def longest(shortfall: Shortfall) -> int:
+    """The longest description the agent shows in full (or loads at all)."""
+    rule = listing_rule(shortfall.runtime)
+    limits = (rule.description_limit, rule.description_cap)
+    return min(limit for limit in limits if limit is not None)
 
 
 def fix(shortfalls: list[Shortfall], scoped: bool) -> str:
@@ -124,6 +132,6 @@ def fix(shortfalls: list[Shortfall], scoped: bool) -> str:
             + f", or {split}"
         )
     if capped:
-        cap = min(listing_rule(s.runtime).description_cap or 0 for s in capped)
+        cap = min(longest(s) for s in capped)
         parts.append(f"shorten this description to at most {cap:,} characters")
     return "; ".join(parts)

@@ -16,6 +16,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+import wcwidth
+
 # How a listing deals with a catalog over its budget.
 OVERFLOWS = {
     "none": "every description is shown in full, whatever the catalog's size",
@@ -25,12 +27,6 @@ OVERFLOWS = {
 }
 # The state of one skill in a predicted listing.
 FULL, TRUNCATED, NAME_ONLY, DROPPED = "full", "truncated", "name-only", "dropped"
-# Codex's fixed text around its list, in bytes (counted on 0.169.0, not its words): the budget pays
-# for what the short-path form adds to it, the table of roots.
-CODEX_ALIAS_TEXT_BYTES = 104 + 297 + len("### Skill roots\n")
-# A typical skills folder path in a run's workspace, for the length of codex's root line when the
-# real one is unknown (offline).
-TYPICAL_ROOT = "/tmp/skillscope-ws-12345678/ws/.agents/skills"
 
 
 @dataclass(frozen=True)
@@ -83,13 +79,17 @@ class ListingRule:
 
     runtime: str
     measured_on: str  # the CLI version the rule was measured on
-    order: str  # "name": entries sorted by skill name
+    order: str  # "name": entries sorted by skill name; "any": in no order the listing depends on
     overflow: str  # a key of OVERFLOWS
     entry: str = "- {name}: {description}"
     bare_entry: str = "- {name}"
     separator: str = "\n"
-    description_cap: int | None = None  # longer descriptions are cut to this many characters
+    description_cap: int | None = None  # longer descriptions are cut to this many (marker included)
     cap_marker: str = ""
+    cap_unit: str = "chars"  # what the cap counts: "chars" (code points) or "utf16" (JavaScript units)
+    measure: str = "utf16"  # what a "chars" budget counts: "utf16" units or "width" (terminal columns)
+    collapse_whitespace: bool = False  # runs of whitespace in a description become one space
+    description_limit: int | None = None  # a longer description (UTF-16 units) leaves the skill out
     budget: Budget | None = None
 
     def describe(self) -> str:
@@ -102,6 +102,8 @@ class ListedSkill:
     state: str  # FULL, TRUNCATED, NAME_ONLY or DROPPED
     description_chars: int  # the description's length
     shown_chars: int  # how much of it the model sees
+    shown: str = ""  # the description's text as listed ("" when only the name, or nothing, is)
+    too_long: bool = False  # left out for a description over the rule's description_limit
 
     @property
     def short(self) -> bool:
@@ -166,47 +168,79 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+def width(text: str) -> int:
+    """Columns a terminal gives `text` (wide characters 2, combining marks 0, an emoji sequence 2)."""
+    return max(0, wcwidth.width(text))
+
+
+def normalized(rule: ListingRule, description: str) -> str:
+    """The description as the rule lists it in full (whitespace collapsed where the CLI does so)."""
+    return " ".join(description.split()) if rule.collapse_whitespace else description
+
+
+def capped(rule: ListingRule, description: str) -> str:
+    """The description as the rule lists it before any budget: normalized, cut to its cap."""
+    text = normalized(rule, description)
+    cap = rule.description_cap
+    if cap is None:
+        return text
+    if rule.cap_unit == "utf16":
+        if utf16_len(text) <= cap:
+            return text
+        # Cut in code units, as the CLI does: half of a surrogate pair may be what is left.
+        units = text.encode("utf-16-le", "surrogatepass")[: 2 * (cap - len(rule.cap_marker))]
+        return units.decode("utf-16-le", "surrogatepass") + rule.cap_marker
+    return text if len(text) <= cap else text[: cap - len(rule.cap_marker)] + rule.cap_marker
+
+
 def predict(
     rule: ListingRule,
     skills: Sequence[tuple[str, str]],
     model: str | None = None,
     environ: Mapping[str, str] | None = None,
-    root: str = TYPICAL_ROOT,
 ) -> Listing:
-    """The listing `rule` gives for (name, description) pairs on `model`; `root` is the skills folder
-    path where its length counts (codex)."""
-    ordered = sorted(skills) if rule.order == "name" else list(skills)
+    """The listing `rule` gives for (name, description) pairs on `model`."""
+    ordered = sorted(skills)  # "any" (no budget, so no order that matters) is listed by name too
+    limit = rule.description_limit
+    valid = [(n, d) for n, d in ordered if limit is None or utf16_len(d) <= limit]
+    shown = {name: capped(rule, description) for name, description in valid}
     if rule.overflow == "none" or rule.budget is None:
-        entries = [ListedSkill(n, FULL, len(d), len(d)) for n, d in ordered]
-        return Listing(rule, model, None, 0, entries)
-    limit = rule.budget.limit(model, environ)
-    if rule.overflow == "name-only":
-        return _name_only(rule, ordered, model, limit)
-    if rule.overflow == "drop":
-        return _drop(rule, ordered, model, limit)
-    return _share(rule, ordered, model, limit, root)
+        listing = Listing(rule, model, None, 0, [_listed(rule, n, d, shown[n]) for n, d in valid])
+    else:
+        budget = rule.budget.limit(model, environ)
+        overflow = {"name-only": _name_only, "drop": _drop}.get(rule.overflow)
+        if overflow is not None:
+            listing = overflow(rule, valid, shown, model, budget)
+        else:
+            listing = _share(rule, valid, shown, model, budget)
+    invalid = [ListedSkill(n, DROPPED, len(d), 0, too_long=True) for n, d in ordered if (n, d) not in valid]
+    return Listing(rule, model, listing.budget, listing.used, listing.skills + invalid)
 
 
-def _name_only(rule: ListingRule, ordered: list[tuple[str, str]], model: str | None, limit: int) -> Listing:
+def _listed(rule: ListingRule, name: str, description: str, shown: str) -> ListedSkill:
+    whole = shown == normalized(rule, description)
+    return ListedSkill(name, FULL if whole else TRUNCATED, len(description), len(shown), shown)
+
+
+def _size(rule: ListingRule, text: str) -> int:
+    return width(text) if rule.measure == "width" else utf16_len(text)
+
+
+def _name_only(
+    rule: ListingRule, ordered: list[tuple[str, str]], shown: dict[str, str], model: str | None, limit: int
+) -> Listing:
     """Every entry whole; past the budget, descriptions go (name stays) in listing order, each one
     kept while what it adds still fits what is left."""
-    cap = rule.description_cap
-    shown = [d if cap is None or len(d) <= cap else d[: cap - 1] + rule.cap_marker for _, d in ordered]
-    full = [
-        utf16_len(rule.entry.format(name=n, description=s)) for (n, _), s in zip(ordered, shown, strict=False)
-    ]
-    bare = [utf16_len(rule.bare_entry.format(name=n)) for n, _ in ordered]
+    full = [_size(rule, rule.entry.format(name=n, description=shown[n])) for n, _ in ordered]
+    bare = [_size(rule, rule.bare_entry.format(name=n)) for n, _ in ordered]
     gaps = len(rule.separator) * max(0, len(ordered) - 1)
     needed = sum(full) + gaps
-    capped = [
-        ListedSkill(n, FULL if s == d else TRUNCATED, len(d), len(s))
-        for (n, d), s in zip(ordered, shown, strict=False)
-    ]
+    whole = [_listed(rule, n, d, shown[n]) for n, d in ordered]
     if needed <= limit:
-        return Listing(rule, model, limit, needed, capped)
+        return Listing(rule, model, limit, needed, whole)
     left = limit - sum(bare) - gaps
     entries = []
-    for index, listed in enumerate(capped):
+    for index, listed in enumerate(whole):
         extra = full[index] - bare[index]
         if extra <= left:
             left -= extra
@@ -216,18 +250,22 @@ def _name_only(rule: ListingRule, ordered: list[tuple[str, str]], model: str | N
     return Listing(rule, model, limit, needed, entries)
 
 
-def _drop(rule: ListingRule, ordered: list[tuple[str, str]], model: str | None, limit: int) -> Listing:
+def _drop(
+    rule: ListingRule, ordered: list[tuple[str, str]], shown: dict[str, str], model: str | None, limit: int
+) -> Listing:
     """Whole entries in listing order until one does not fit; it and all after it are left out."""
-    sizes = [utf16_len(rule.entry.format(name=n, description=d)) for n, d in ordered]
+    sizes = [_size(rule, rule.entry.format(name=n, description=shown[n])) for n, _ in ordered]
     needed = sum(sizes) + len(rule.separator) * max(0, len(sizes) - 1)
     entries: list[ListedSkill] = []
-    used, full = 0, True
+    used, fits = 0, True
     for (name, description), size in zip(ordered, sizes, strict=False):
         step = size + (len(rule.separator) if entries else 0)
-        full = full and used + step <= limit
-        used += step if full else 0
+        fits = fits and used + step <= limit
+        used += step if fits else 0
         entries.append(
-            ListedSkill(name, FULL if full else DROPPED, len(description), len(description) if full else 0)
+            _listed(rule, name, description, shown[name])
+            if fits
+            else ListedSkill(name, DROPPED, len(description), 0)
         )
     return Listing(rule, model, limit, needed, entries)
 
@@ -237,22 +275,25 @@ def _tokens(byte_count: int, per_token: int) -> int:
 
 
 def _share(
-    rule: ListingRule, ordered: list[tuple[str, str]], model: str | None, limit: int, root: str
+    rule: ListingRule,
+    ordered: list[tuple[str, str]],
+    shown: dict[str, str],
+    model: str | None,
+    limit: int,
 ) -> Listing:
     """Descriptions grow one character at a time, round after round over the list, while the budget
-    lasts; when even bare entries overflow, entries are left out from the end."""
+        (each line's bytes, newline included, in whole tokens) lasts; when even bare entries overflow,
+        entries are left out from the end. Lines give paths under a short root alias, so the root's own
+    length never counts. Measured on codex 0.169.0 to the character."""
     assert rule.budget is not None
     per = rule.budget.bytes_per_token
 
     def cost(line: str) -> int:
         return _tokens(len((line + "\n").encode()), per)
 
-    absolute = rule.entry.replace("r0/", root.rstrip("/") + "/")
-    needed = sum(cost(absolute.format(name=n, description=d)) for n, d in ordered)
+    needed = sum(cost(rule.entry.format(name=n, description=shown[n])) for n, _ in ordered)
     if needed <= limit:
-        return Listing(rule, model, limit, needed, [ListedSkill(n, FULL, len(d), len(d)) for n, d in ordered])
-    root_line = f"- `r0` = `{root.rstrip('/')}`\n"
-    limit -= _tokens(CODEX_ALIAS_TEXT_BYTES + len(root_line.encode()), per)
+        return Listing(rule, model, limit, needed, [_listed(rule, n, d, shown[n]) for n, d in ordered])
     bare = [rule.bare_entry.format(name=n) for n, _ in ordered]
     minimum = sum(cost(line) for line in bare)
     if minimum > limit:
@@ -264,26 +305,26 @@ def _share(
             entries.append(ListedSkill(name, TRUNCATED if fits else DROPPED, len(description), 0))
         return Listing(rule, model, limit, needed, entries)
     left = limit - minimum
+    texts = [shown[n] for n, _ in ordered]
     base = [len(line.encode()) + 1 for line in bare]
     prefix = [[0] for _ in ordered]  # bytes of each description's first k characters
-    for index, (_, description) in enumerate(ordered):
-        for char in description:
+    for index, text in enumerate(texts):
+        for char in text:
             prefix[index].append(prefix[index][-1] + len(char.encode()))
     given = [0] * len(ordered)
     spent = [0] * len(ordered)
     changed = True
     while changed:
         changed = False
-        for index, (_, description) in enumerate(ordered):
-            if given[index] >= len(description):
+        for index, text in enumerate(texts):
+            if given[index] >= len(text):
                 continue
             step = given[index] + 1
             extra = _tokens(base[index] + prefix[index][step] + 1, per) - _tokens(base[index], per)
             if extra - spent[index] <= left:
                 left -= extra - spent[index]
                 given[index], spent[index], changed = step, extra, True
-    entries = [
-        ListedSkill(n, FULL if given[i] == len(d) else TRUNCATED, len(d), given[i])
-        for i, (n, d) in enumerate(ordered)
-    ]
+    entries = []
+    for index, (name, description) in enumerate(ordered):
+        entries.append(_listed(rule, name, description, texts[index][: given[index]]))
     return Listing(rule, model, limit, needed, entries)

@@ -35,7 +35,6 @@ def room_listing(rule: ListingRule, described: Mapping[str, str], model: str | N
 def surviving(listing: Listing, described: Mapping[str, str]) -> dict[str, str | None]:
     """What the model reads of each skill's description: all of it, what a cut left, nothing (name only),
     or None when the skill is left out (not even its name). The lexical engine ranks these."""
-    rule = listing.rule
     out: dict[str, str | None] = {}
     for skill in listing.skills:
         text = described[skill.name]
@@ -44,9 +43,7 @@ def surviving(listing: Listing, described: Mapping[str, str]) -> dict[str, str |
         elif skill.state == NAME_ONLY:
             out[skill.name] = ""
         elif skill.state == TRUNCATED:
-            # A capped description ends in the rule's marker, which counts in what is shown.
-            capped = rule.description_cap is not None and len(text) > rule.description_cap
-            out[skill.name] = text[: skill.shown_chars - (len(rule.cap_marker) if capped else 0)]
+            out[skill.name] = skill.shown
         else:
             out[skill.name] = text
     return out

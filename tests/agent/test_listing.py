@@ -1,9 +1,11 @@
-"""Each runtime's predicted listing against what its real CLI sent to the scripted API: which skills
-it listed, in full, cut or by name only, over catalogs of 10 to 200 skills and descriptions of 100
-to 1,024 characters."""
+"""Each runtime's predicted listing against what its real CLI sent to the scripted API, to the
+character: which skills it listed, in full, cut (and what of each survived) or by name only, over
+catalogs of 10 to 500 skills, descriptions of 60 to 5,000 characters, wide and combining characters,
+emoji and runs of spaces."""
 
 from __future__ import annotations
 
+import html
 import random
 import re
 from pathlib import Path
@@ -11,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.agent import RunSpec, stop_at_decision
-from harness.model.listing import DROPPED, FULL, NAME_ONLY, TRUNCATED, listing_rule, predict
+from harness.model.listing import DROPPED, FULL, NAME_ONLY, TRUNCATED, listing_rule, normalized, predict
 from tests.fakeapi import FakeAPI, write_skill
 from tests.fakeapi.recorded import LISTING_HEADER, RecordedRequest
 from tests.fakeapi.runtimes import MODEL
@@ -32,19 +34,34 @@ WORDS = [
     "lichen",
     "moss",
 ]
-# (skills, description length): a length list is cycled over the catalog.
+# (skills, description length): a length list is cycled over the catalog; "mixed" is a catalog of
+# wide, combining and emoji characters with runs of spaces; "over" has descriptions past the caps.
 POINTS = {
-    "claude": [(10, 1024), (40, 1000), (200, 100), (60, [100, 1024, 400, 800])],
-    "copilot": [(10, 1000), (40, 1000), (200, 100), (30, [100, 1024, 600])],
-    "gemini": [(40, 1000), (200, 100)],
-    "opencode": [(40, 1024)],
-    "codex": [(10, 100), (40, 1000)],
+    "claude": [(10, 1024), (40, 1000), (200, 100), (60, [100, 1024, 400, 800]), (40, "mixed"), (6, "over")],
+    "copilot": [(10, 1000), (40, 1000), (200, 100), (30, [100, 1024, 600]), (40, "mixed"), (6, "over")],
+    "gemini": [(40, 1000), (200, 100), (40, "mixed"), (6, "over")],
+    "opencode": [(40, 1024), (40, "mixed"), (6, "over")],
+    "codex": [(10, 100), (40, 1000), (60, [100, 1024, 400, 800]), (40, "mixed"), (6, "over"), (500, 60)],
 }
+PIECES = [
+    "Déjà vu ",
+    "日本語のテキスト ",
+    "emoji 🙂 ok ",
+    "plain words here ",
+    "  double  spaces ",
+    "e\u0301 👩\u200d💻 ",
+]
+OVER = [1024, 1025, 1536, 1537, 5000, 600]
 
 
-def catalog(size: int, length: int | list[int], seed: int = 7) -> list[tuple[str, str]]:
+def catalog(size: int, length: int | list[int] | str, seed: int = 7) -> list[tuple[str, str]]:
     """Names in no particular order (so sorting shows), descriptions of exact lengths."""
     rnd = random.Random(seed)
+    if length == "mixed":
+        return [(f"{rnd.choice(WORDS)}-{index:03d}", _mixed(rnd, 900)) for index in range(size)]
+    if length == "over":  # one of them of emoji, over 1,024 in UTF-16 units but not in characters
+        lengths = OVER[:size]
+        return [(f"over-{n}", "🙂" * n if n == 600 else ("Long. " * n)[:n].rstrip()) for n in lengths]
     lengths = length if isinstance(length, list) else [length]
     made = []
     for index in range(size):
@@ -54,6 +71,13 @@ def catalog(size: int, length: int | list[int], seed: int = 7) -> list[tuple[str
             text += f" Use it for widget{index} and gadget{index} work."
         made.append((name, text[: lengths[index % len(lengths)]].rstrip()))  # YAML drops an end space
     return made
+
+
+def _mixed(rnd: random.Random, length: int) -> str:
+    text = "Mixed words "
+    while len(text) < length:
+        text += rnd.choice(PIECES)
+    return text[:length].strip()
 
 
 def claude_listing(request: RecordedRequest) -> dict[str, str]:
@@ -75,20 +99,40 @@ def _text(value) -> str:
     return ""
 
 
-def sent_listing(runtime: str, request: RecordedRequest, skills: dict[str, str]) -> dict[str, str]:
-    """Name -> state of each room skill, as the CLI really listed it."""
+# Exact forms, no whitespace folded: codex's bare entry has no description at all.
+CODEX_LINE = re.compile(r"^- (?P<name>[^:\n]+):(?: (?P<desc>.*?))? \(file: [^)\n]+\)$", re.M)
+XML_ENTRY = re.compile(
+    r"<skill>\s*<name>(?P<name>[^<]*)</name>\s*<description>(?P<desc>.*?)</description>", re.S
+)
+
+
+def sent_texts(runtime: str, request: RecordedRequest) -> dict[str, str | None]:
+    """Name -> the description text as the CLI really listed it (None: by name only), in its order."""
     if runtime == "claude":
         lines = claude_listing(request)
-        states = {}
-        for name, line in lines.items():
-            _, colon, shown = line[2:].partition(": ")
-            states[name] = NAME_ONLY if not colon else FULL if shown == skills[name] else TRUNCATED
-    else:
-        shown = request.skill_listing
-        states = {name: FULL if shown[name] == skills[name] else TRUNCATED for name in shown}
-    return {name: states.get(name, DROPPED) for name in sorted(skills)} | {
-        name: "extra" for name in states if name not in skills
-    }
+        return {name: line[2:].partition(": ")[2] if ": " in line else None for name, line in lines.items()}
+    text = request.system_text
+    if runtime == "codex":
+        start = text.index("### Available skills")
+        return {m["name"]: m["desc"] or "" for m in CODEX_LINE.finditer(text[start:])}
+    block = text[text.index("<available_skills>") : text.index("</available_skills>")]
+    return {m["name"]: html.unescape(m["desc"]) for m in XML_ENTRY.finditer(block)}
+
+
+def predicted_texts(runtime: str, skills: list[tuple[str, str]], model: str | None) -> dict[str, str | None]:
+    """The same from the predictor: what of each description survives, in listing order."""
+    rule = listing_rule(runtime)
+    listing = predict(rule, skills, model)
+    described = dict(skills)
+    out: dict[str, str | None] = {}
+    for skill in listing.skills:
+        if skill.state == FULL:
+            out[skill.name] = normalized(rule, described[skill.name])
+        elif skill.state == TRUNCATED:
+            out[skill.name] = skill.shown
+        elif skill.state == NAME_ONLY:
+            out[skill.name] = None
+    return out
 
 
 @pytest.mark.parametrize(
@@ -109,16 +153,14 @@ def test_the_predicted_listing_is_what_the_real_cli_sent(
             trace = agent.run(spec)
         turns = api.agent_turns()
     assert turns, (trace.failure, trace.stderr_tail[-2000:])
-    real = sent_listing(runtime, turns[0], dict(skills))
-    predicted = predict(agent.listing, skills, model)
-    assert list(real) == sorted(name for name, _ in skills)  # listed in name order, nothing extra
-    states = {skill.name: skill.state for skill in predicted.skills}
-    if runtime == "codex":  # its share of the budget is predicted by state, not to the character
-        assert states == real
-        return
-    assert states == real
-    if runtime == "claude" and predicted.budget is not None and predicted.used > predicted.budget:
-        assert NAME_ONLY in states.values()  # an overflowing catalog really lost descriptions
+    real = {name: text for name, text in sent_texts(runtime, turns[0]).items() if name in dict(skills)}
+    predicted = predicted_texts(runtime, skills, model)
+    if listing_rule(runtime).order == "name":
+        assert list(real) == list(predicted)  # the same skills, in the same order
+    assert real == predicted  # and of each, the same text to the character
+    states = {skill.name: skill.state for skill in predict(agent.listing, skills, model).skills}
+    if (size, length) == (40, 1000) and runtime in ("claude", "codex", "copilot"):
+        assert set(states.values()) & {NAME_ONLY, TRUNCATED, DROPPED}  # this catalog overflows
 
 
 def test_the_claude_budget_follows_the_model() -> None:
@@ -139,7 +181,8 @@ def test_an_older_claude_model_keeps_less(tmp_path: Path, claude_bin: str) -> No
         agent = connect_fake("claude", api.base_url, claude_bin, tmp_path / "agent")
         with agent.workspace(room) as workspace:
             agent.run(RunSpec("hello", workspace, model="claude-sonnet-4-5", timeout_s=300))
-        real = sent_listing("claude", api.agent_turns()[0], dict(skills))
-    predicted = predict(agent.listing, skills, "claude-sonnet-4-5")
-    assert {s.name: s.state for s in predicted.skills} == real
-    assert NAME_ONLY in real.values()
+        real = sent_texts("claude", api.agent_turns()[0])
+    assert {name: text for name, text in real.items() if name in dict(skills)} == predicted_texts(
+        "claude", skills, "claude-sonnet-4-5"
+    )
+    assert None in real.values()  # some listed by name only
