@@ -23,6 +23,8 @@ class CheckOptions:
     # paid run) and the routing room, predicted beside the whole catalog.
     listing_agents: tuple[str, ...] = ()
     listing_room: tuple[str, ...] = ()
+    # agent -> the models its listing is predicted for (an agent not here: its CLI's own model).
+    listing_models: tuple[tuple[str, str], ...] = ()
 
 
 class Check(Protocol):

@@ -29,6 +29,11 @@ class Shortfall:
     listing: Listing
     skill: ListedSkill
 
+    @property
+    def agent(self) -> str:
+        """The agent, and the model when one was named: claude's budget follows it."""
+        return self.runtime if self.listing.model is None else f"{self.runtime} on {self.listing.model}"
+
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     if not options.listing_agents or not catalog.skills:
@@ -40,8 +45,10 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     by_skill: dict[str, list[Shortfall]] = {}
     for runtime in options.listing_agents:
         rule = listing_rule(runtime)
-        for scope, names in scopes.items():
-            listing = predict(rule, [(name, catalog.skills[name].description) for name in names])
+        named: list[str | None] = [model for agent, model in options.listing_models if agent == runtime]
+        models = named or [None]
+        for model, (scope, names) in ((m, scope) for m in models for scope in scopes.items()):
+            listing = predict(rule, [(name, catalog.skills[name].description) for name in names], model)
             for listed in listing.short:
                 by_skill.setdefault(listed.name, []).append(Shortfall(runtime, scope, listing, listed))
     return [finding(catalog, name, shortfalls, len(scopes) > 1) for name, shortfalls in by_skill.items()]
@@ -76,7 +83,8 @@ def fate(shortfall: Shortfall) -> str:
 def clause(shortfall: Shortfall, scoped: bool) -> str:
     listing, rule = shortfall.listing, shortfall.listing.rule
     where = f" in {shortfall.scope}" if scoped else ""
-    text = f"{rule.runtime} {rule.measured_on} {fate(shortfall)}{where}"
+    on = f" on {listing.model}" if listing.model else ""
+    text = f"{rule.runtime} {rule.measured_on}{on} {fate(shortfall)}{where}"
     if listing.budget is not None and listing.used > listing.budget and rule.budget is not None:
         unit = "characters" if rule.budget.unit == "chars" else "tokens"
         text += f" (budget {listing.budget:,} {unit}, the {len(listing.skills)} skills need {listing.used:,})"
@@ -108,24 +116,24 @@ def longest(shortfall: Shortfall) -> int:
 
 def fix(shortfalls: list[Shortfall], scoped: bool) -> str:
     """Shorten the descriptions by the most any agent needs, naming what each needs, or split."""
-    needs: dict[tuple[str, str], int] = {}
+    needs: dict[tuple[str, str, str], int] = {}  # (runtime, how it is named, scope) -> characters
     capped = []
     for s in shortfalls:
         over = excess_chars(s.listing)
         if over:
-            needs[(s.runtime, s.scope)] = over
+            needs[(s.runtime, s.agent, s.scope)] = over
         else:
             capped.append(s)
     parts = []
     if needs:
         each = ", ".join(
-            f"{runtime}{f' in {scope}' if scoped else ''} {'about ' if counted_in_tokens(runtime) else ''}"
+            f"{agent}{f' in {scope}' if scoped else ''} {'about ' if counted_in_tokens(runtime) else ''}"
             f"{over:,}"
-            for (runtime, scope), over in needs.items()
+            for (runtime, agent, scope), over in needs.items()
         )
         worst = max(needs, key=lambda key: needs[key])
         most, approximate = needs[worst], counted_in_tokens(worst[0])
-        split = "split the room" if all(scope == ROOM for _, scope in needs) else "split the catalog"
+        split = "split the room" if all(scope == ROOM for _, _, scope in needs) else "split the catalog"
         parts.append(
             f"shorten descriptions by {'about ' if approximate else ''}{most:,} characters in all"
             + (f" ({each})" if len(needs) > 1 else "")

@@ -418,6 +418,13 @@ def add_listing(parser: argparse.ArgumentParser) -> None:
         help=f"the agents whose skill listing is predicted for listing-budget, a comma list of "
         f"{'|'.join(AGENTS)} (default: all five)",
     )
+    parser.add_argument(
+        "--model",
+        type=blank_is_unset,
+        metavar="MODELS",
+        help="the models whose listing budget is predicted (claude's follows the model): a comma list, "
+        "agent=model for one agent only (default, or blank: each CLI's own)",
+    )
     add_routing_room(
         parser, "a routing room (a,b or all) whose listing is predicted beside the catalog's (default: none)"
     )

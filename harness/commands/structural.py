@@ -70,9 +70,12 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions) -> CheckOptions:
-    """--agent (else every agent: a catalog shipped to several agents overflows some before others)
-    and --routing-room for listing-budget."""
+    """--agent (else every agent: a catalog shipped to several agents overflows some before others),
+    --model (claude's budget follows the model) and --routing-room for listing-budget."""
     agents = tuple(resolve.agents_of(args)) if flags.parse_list("--agent", args.agent) else flags.AGENTS
+    models = tuple((leg.agent, leg.model) for leg in resolve.legs_of(args, list(agents)) if leg.model)
     listed = flags.parse_list("--routing-room", args.routing_room)
     room = resolve_room(listed, repo, allow_none=True, command="structural") if listed else []
-    return dataclasses.replace(options, listing_agents=agents, listing_room=tuple(room))
+    return dataclasses.replace(
+        options, listing_agents=agents, listing_room=tuple(room), listing_models=models
+    )

@@ -127,3 +127,19 @@ def test_structural_predicts_the_routing_room_and_refuses_an_unknown_agent(forty
     assert all("routing room" not in f["message"] for f in report["findings"])  # all: the same skills
     run, _ = structural(forty, "--skills-dir", "*", "--agent", "clod", tmp=tmp_path)
     assert run.code == 2 and "--agent: unknown agent 'clod'" in run.stderr
+
+
+def test_structural_predicts_each_model_named_and_claude_keeps_less_on_an_older_one(tmp_path: Path):
+    root = tmp_path / "fourteen"
+    make_catalog(root, 14, 600)  # 8,400 characters: within 30,000, over the 4.x family's 8,000
+    run, default = structural(root, "--skills-dir", "*", "--agent", "claude", tmp=tmp_path)
+    assert run.code == 0 and [f for f in default["findings"] if f["rule"] == "listing-budget"] == []
+    both = ("--agent", "claude,copilot", "--model", "claude=claude-sonnet-4-5,claude-opus-5-5")
+    run, report = structural(root, "--skills-dir", "*", *both, tmp=tmp_path)
+    messages = [f["message"] for f in report["findings"] if f["rule"] == "listing-budget"]
+    assert run.code == 0 and messages
+    assert all("claude 2.1.332 on claude-sonnet-4-5 lists it by name only" in m for m in messages)
+    assert all("claude-opus-5-5" not in m and "copilot" not in m for m in messages)  # both fit there
+    assert "budget 8,000 characters" in messages[0]
+    run, _ = structural(root, "--skills-dir", "*", "--model", "clod=x", tmp=tmp_path)
+    assert run.code == 2 and "--model: 'clod=x' is for agent 'clod'" in run.stderr
