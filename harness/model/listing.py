@@ -213,8 +213,10 @@ def predict(
             listing = overflow(rule, valid, shown, model, budget)
         else:
             listing = _share(rule, valid, shown, model, budget)
-    invalid = [ListedSkill(n, DROPPED, len(d), 0, too_long=True) for n, d in ordered if (n, d) not in valid]
-    return Listing(rule, model, listing.budget, listing.used, listing.skills + invalid)
+    # A skill the CLI does not load keeps its place in the order, left out.
+    fitted = {skill.name: skill for skill in listing.skills}
+    entries = [fitted.get(n) or ListedSkill(n, DROPPED, len(d), 0, too_long=True) for n, d in ordered]
+    return Listing(rule, model, listing.budget, listing.used, entries)
 
 
 def _listed(rule: ListingRule, name: str, description: str, shown: str) -> ListedSkill:

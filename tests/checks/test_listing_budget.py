@@ -143,3 +143,12 @@ def test_structural_predicts_each_model_named_and_claude_keeps_less_on_an_older_
     assert "budget 8,000 characters" in messages[0]
     run, _ = structural(root, "--skills-dir", "*", "--model", "clod=x", tmp=tmp_path)
     assert run.code == 2 and "--model: 'clod=x' is for agent 'clod'" in run.stderr
+
+
+def test_copilot_does_not_load_a_description_over_its_limit_and_the_fix_names_the_limit(tmp_path: Path):
+    described(tmp_path, "long-one", "Long. " * 200)  # 1,199 characters once YAML trims the end
+    described(tmp_path, "short-one", "Does the short job.")
+    (found,) = check(tmp_path, "copilot", "gemini")
+    assert (found.path, found.line) == ("long-one/SKILL.md", 3)
+    assert "copilot 1.0.102 does not load it: its description is over 1,024 characters" in found.message
+    assert found.message.endswith("shorten this description to at most 1,024 characters.")
