@@ -46,11 +46,11 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     for runtime in options.listing_agents:
         rule = listing_rule(runtime)
         named: list[str | None] = [model for agent, model in options.listing_models if agent == runtime]
-        models = named or [None]
-        for model, (scope, names) in ((m, scope) for m in models for scope in scopes.items()):
-            listing = predict(rule, [(name, catalog.skills[name].description) for name in names], model)
-            for listed in listing.short:
-                by_skill.setdefault(listed.name, []).append(Shortfall(runtime, scope, listing, listed))
+        for model in named or [None]:
+            for scope, names in scopes.items():
+                listing = predict(rule, [(name, catalog.skills[name].description) for name in names], model)
+                for listed in listing.short:
+                    by_skill.setdefault(listed.name, []).append(Shortfall(runtime, scope, listing, listed))
     return [finding(catalog, name, shortfalls, len(scopes) > 1) for name, shortfalls in by_skill.items()]
 
 

@@ -175,7 +175,7 @@ def run_lexical(
     # child inherits the index.
     described = {name: loaded.skills[name].description for name in room}
     shown = listed.room_listing(listing_rule(modelled_agent(args)), described, None)
-    engine = LexicalEngine(listed.surviving(shown, described), shown)
+    engine = LexicalEngine(listed.surviving(shown), shown)
     with Forked(partial(graded_and_laid, engine, cases[:share], redact), start=large) as child:
         gate()
         rest = engine.grade_all(cases[share:])

@@ -101,9 +101,13 @@ class ListedSkill:
     name: str
     state: str  # FULL, TRUNCATED, NAME_ONLY or DROPPED
     description_chars: int  # the description's length
-    shown_chars: int  # how much of it the model sees
     shown: str = ""  # the description's text as listed ("" when only the name, or nothing, is)
     too_long: bool = False  # left out for a description over the rule's description_limit
+
+    @property
+    def shown_chars(self) -> int:
+        """How much of the description the model sees."""
+        return len(self.shown)
 
     @property
     def short(self) -> bool:
@@ -215,13 +219,13 @@ def predict(
             listing = _share(rule, valid, shown, model, budget)
     # A skill the CLI does not load keeps its place in the order, left out.
     fitted = {skill.name: skill for skill in listing.skills}
-    entries = [fitted.get(n) or ListedSkill(n, DROPPED, len(d), 0, too_long=True) for n, d in ordered]
+    entries = [fitted.get(n) or ListedSkill(n, DROPPED, len(d), too_long=True) for n, d in ordered]
     return Listing(rule, model, listing.budget, listing.used, entries)
 
 
 def _listed(rule: ListingRule, name: str, description: str, shown: str) -> ListedSkill:
     whole = shown == normalized(rule, description)
-    return ListedSkill(name, FULL if whole else TRUNCATED, len(description), len(shown), shown)
+    return ListedSkill(name, FULL if whole else TRUNCATED, len(description), shown)
 
 
 def _size(rule: ListingRule, text: str) -> int:
@@ -248,7 +252,7 @@ def _name_only(
             left -= extra
             entries.append(listed)
         else:
-            entries.append(ListedSkill(listed.name, NAME_ONLY, listed.description_chars, 0))
+            entries.append(ListedSkill(listed.name, NAME_ONLY, listed.description_chars))
     return Listing(rule, model, limit, needed, entries)
 
 
@@ -267,7 +271,7 @@ def _drop(
         entries.append(
             _listed(rule, name, description, shown[name])
             if fits
-            else ListedSkill(name, DROPPED, len(description), 0)
+            else ListedSkill(name, DROPPED, len(description))
         )
     return Listing(rule, model, limit, needed, entries)
 
@@ -304,7 +308,7 @@ def _share(
         for (name, description), line in zip(ordered, bare, strict=False):
             fits = used + cost(line) <= limit
             used += cost(line) if fits else 0
-            entries.append(ListedSkill(name, TRUNCATED if fits else DROPPED, len(description), 0))
+            entries.append(ListedSkill(name, TRUNCATED if fits else DROPPED, len(description)))
         return Listing(rule, model, limit, needed, entries)
     left = limit - minimum
     texts = [shown[n] for n, _ in ordered]

@@ -32,21 +32,10 @@ def room_listing(rule: ListingRule, described: Mapping[str, str], model: str | N
     return predict(rule, sorted(described.items()), model)
 
 
-def surviving(listing: Listing, described: Mapping[str, str]) -> dict[str, str | None]:
+def surviving(listing: Listing) -> dict[str, str | None]:
     """What the model reads of each skill's description: all of it, what a cut left, nothing (name only),
     or None when the skill is left out (not even its name). The lexical engine ranks these."""
-    out: dict[str, str | None] = {}
-    for skill in listing.skills:
-        text = described[skill.name]
-        if skill.state == DROPPED:
-            out[skill.name] = None
-        elif skill.state == NAME_ONLY:
-            out[skill.name] = ""
-        elif skill.state == TRUNCATED:
-            out[skill.name] = skill.shown
-        else:
-            out[skill.name] = text
-    return out
+    return {skill.name: None if skill.state == DROPPED else skill.shown for skill in listing.skills}
 
 
 def to_json(listing: Listing) -> dict[str, Any]:

@@ -68,7 +68,7 @@ def test_a_name_only_skill_still_matches_on_its_name():
     made["zebra-stripes"] = "painting " * 110  # sorted last: listed by name only
     shown = listed.room_listing(listing_rule("claude"), made, None)
     assert shown.state_of("zebra-stripes") == "name-only"
-    engine = LexicalEngine(listed.surviving(shown, made), shown)
+    engine = LexicalEngine(listed.surviving(shown), shown)
     assert engine.grade(positive("zebra-stripes", "draw zebra stripes")).observed == "zebra-stripes"
     missed = engine.grade(positive("zebra-stripes", "painting the fence"))
     assert missed.verdict == verdicts.MISSED_TRIGGER
@@ -79,12 +79,12 @@ def test_a_skill_the_listing_leaves_out_is_never_chosen_and_a_cut_one_keeps_its_
     room = {f"s{n:02d}": f"alpha{n} " + "filler " * 140 + f"omega{n}" for n in range(20)}
     copilot = listed.room_listing(listing_rule("copilot"), room, None)
     assert copilot.state_of("s19") == "dropped"
-    engine = LexicalEngine(listed.surviving(copilot, room), copilot)
+    engine = LexicalEngine(listed.surviving(copilot), copilot)
     assert engine.grade(positive("s19", "s19 alpha19 omega19")).observed is None  # not even its name
     codex_room = {f"s{n:02d}": f"alpha{n} " + "filler " * 140 + f"omega{n}" for n in range(40)}
     codex = listed.room_listing(listing_rule("codex"), codex_room, None)
     assert codex.state_of("s00") == "truncated"
-    engine = LexicalEngine(listed.surviving(codex, codex_room), codex)
+    engine = LexicalEngine(listed.surviving(codex), codex)
     assert engine.grade(positive("s00", "alpha0")).verdict == verdicts.CORRECT_TRIGGER
     assert engine.grade(positive("s00", "omega0")).verdict == verdicts.MISSED_TRIGGER  # cut off
 
@@ -92,7 +92,7 @@ def test_a_skill_the_listing_leaves_out_is_never_chosen_and_a_cut_one_keeps_its_
 def test_under_budget_the_listing_changes_nothing():
     room = {"pdf-merge": "Merge PDF files into one.", "csv-profile": "Profile a CSV file's columns."}
     shown = listed.room_listing(listing_rule("claude"), room, None)
-    assert listed.surviving(shown, room) == room and listed.sentence(shown) == ""
+    assert listed.surviving(shown) == room and listed.sentence(shown) == ""
 
 
 def test_the_agent_flag_picks_the_modelled_listing_and_takes_one_agent(tmp_path: Path):
