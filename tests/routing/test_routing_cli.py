@@ -357,11 +357,8 @@ def test_the_tool_budget_stops_a_run_that_never_decides(fake_api, repo, env):
         case = run.case(case_id)
         assert (case["stop_reason"], case["tool_calls"], case["error"]) == ("tool_budget", 2, None)
     assert run.code == 1 and run.report["gate"]["reason"].startswith("2/3 correct")
-    # Killed at the budget: the CLI never got to a third turn of its own.
-    by_session: dict[str, int] = {}
-    for turn in fake_api.agent_turns():
-        by_session[turn.session_id] = by_session.get(turn.session_id, 0) + 1
-    assert max(by_session.values()) <= 3
+    # Killed at the budget (stop_reason above), not at the timeout. How many more turns the CLI sent
+    # before the kill landed depends on the machine's load, so it is not asserted.
 
 
 def test_the_budget_stop_is_a_graded_no_skill(fake_api, repo, env):

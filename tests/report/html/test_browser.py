@@ -64,6 +64,7 @@ def test_transcripts_are_collapsed_until_opened_by_keyboard(browser, tmp_path, r
     page.keyboard.press("Enter")
     body.locator("summary", has_text="transcript:").focus()
     page.keyboard.press("Enter")
+    transcript.wait_for(state="visible")  # drawn from its template after the key press
     assert transcript.is_visible() and errors == []
 
 
@@ -111,6 +112,7 @@ def test_the_tune_page_filters_candidates_by_status_and_opens_a_candidate_s_deta
     looks = body.locator("h3", has_text="Early-stop looks on train")
     assert not looks.is_visible()
     body.locator("summary", has_text="details").click()
+    looks.wait_for(state="visible")  # the details are drawn from their template after the click
     assert looks.is_visible() and refused == [] and errors == []
 
     for name, report in tune_reports.items():  # both pages open clean
