@@ -19,6 +19,7 @@ from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
 from harness.cli.paid import paid_run
 from harness.compare import reports, versions
+from harness.compare.matrix import CompareMatrix
 from harness.compare.modes import SIDES, BehavioralCompare, RoutingCompare, Shared, with_logs
 from harness.compare.result import BOTH, CompareMeta, CompareResult
 from harness.context import Context
@@ -31,6 +32,7 @@ from harness.model.catalog import Catalog
 from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
 from harness.paid import AgentNotReady
+from harness.paid import legs as legs_mod
 from harness.paid.command import PaidRun, PaidSettings
 from harness.report import finish, publish
 from harness.routing.room import resolve_room
@@ -71,7 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser, "skills installed side by side on both sides: a,b or all (default: --skill)"
     )
     flags.add_case_selection(parser)
-    flags.add_agent(parser, choose=True)
+    flags.add_agent(parser, choose=True, models=True)
     parser.add_argument(
         "--baseline-agent",
         choices=flags.AGENTS,
@@ -196,11 +198,16 @@ def compared_skills(args: argparse.Namespace, repo: Repo) -> list[str]:
 
 
 def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
-    """Both versions on the candidate's cases, in each mode chosen, their runs interleaved on one pool."""
+    """Both versions on the candidate's cases, in each mode chosen, their runs interleaved on one pool;
+    with --model naming several, the whole comparison on each model, side by side."""
     deadline = Deadline(args.timeout)
-    resolve.one_model(
-        args, "compare runs the candidate side on one model; give the baseline side's as --baseline-model"
-    )
+    several = len(resolve.legs_of(args, resolve.agents_of(args))) > 1  # a bad list: a usage error here
+    for flag, given in (("--baseline-model", args.baseline_model), ("--baseline-agent", args.baseline_agent)):
+        if several and given:
+            raise UsageError(
+                f"{flag} runs the baseline side elsewhere, while --model naming several compares both "
+                f"versions on each model; give one --model, or leave {flag} out."
+            )
     repo = resolve.resolve_repo(args, ctx)
     names = compared_skills(args, repo)
     room = resolve_room(parse_list("--routing-room", args.routing_room), repo, names)
@@ -211,18 +218,29 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
         loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), resolve.negatives_from(args))
         require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
         paid = paid_run(args, ctx, repo, deadline, cancel, publish)
-        modes = chosen_modes(args, paid, Versions(repo, candidate, base, cand), loaded, names, room)
-        live = Live(
-            baseline=args.baseline,
-            candidate=args.candidate or versions.WORKING_TREE,
-            baseline_agent=args.baseline_agent or paid.settings.agents[0],
-            baseline_model=args.baseline_model or paid.settings.model,
-            judge_agent=args.judge_agent,
-            repeat=args.repeat,
-            allow_regressions=args.allow_regressions,
-            min_pairs=args.min_pairs,
-        )
-        return run_modes(paid, live, names, room, modes)
+        found = Versions(repo, candidate, base, cand)
+        legs = paid.legs()
+        labels = legs_mod.labels(legs)
+        planned = []
+        for leg, label in zip(legs, labels, strict=True):
+            on = paid.on_model(leg.model)
+            logs = on.settings.logs
+            if several and logs is not None:  # each model's transcripts in a folder of its own
+                logs = logs / label
+            live = Live(
+                baseline=args.baseline,
+                candidate=args.candidate or versions.WORKING_TREE,
+                baseline_agent=args.baseline_agent or paid.settings.agents[0],
+                baseline_model=args.baseline_model or leg.model,
+                judge_agent=args.judge_agent,
+                repeat=args.repeat,
+                allow_regressions=args.allow_regressions,
+                min_pairs=args.min_pairs,
+            )
+            planned.append(Planned(on, live, chosen_modes(args, on, found, loaded, names, room, logs)))
+        if several:
+            return run_models(planned, labels, names, room)
+        return run_modes(planned[0], names, room)
 
 
 @dataclass(frozen=True)
@@ -250,6 +268,15 @@ class Versions:
     candidate: dict[str, Path]
 
 
+@dataclass(frozen=True)
+class Planned:
+    """One comparison to run: the paid run on its model, the compare's flags, and its modes."""
+
+    paid: PaidRun
+    live: Live
+    modes: list[RoutingCompare | BehavioralCompare]
+
+
 def chosen_modes(
     args: argparse.Namespace,
     paid: PaidRun,
@@ -257,10 +284,11 @@ def chosen_modes(
     loaded: Catalog,
     names: list[str],
     room: list[str],
+    logs: Path | None,
 ) -> list[RoutingCompare | BehavioralCompare]:
     """--mode's modes (by default: both when a selected case carries an expectation, else routing),
-    each with its selected cases and its settings; a mode with none is a usage error before any token."""
-    logs = paid.settings.logs
+    each with its selected cases and its settings, their transcripts under `logs`; a mode with none is
+    a usage error before any token."""
     only = parse_list("--only", args.only)
     behavioral = None if args.mode == "routing" else behavioral_mode(args, found, loaded, names, only)
     mode = args.mode or (BOTH if behavioral and behavioral.cases else "routing")
@@ -348,23 +376,48 @@ def with_settings(
     return replace(mode, settings=sides)
 
 
-def run_modes(
-    paid: PaidRun,
-    live: Live,
-    names: list[str],
-    room: list[str],
-    modes: list[RoutingCompare | BehavioralCompare],
-) -> int:
+def run_modes(plan: Planned, names: list[str], room: list[str]) -> int:
     """Start the agents (a report says so when one cannot), then each mode in turn, or a dry run."""
-    mode = modes[0].mode if len(modes) == 1 else BOTH
-    selected = sum(len(m.cases) for m in modes)
+    paid, live, modes = plan.paid, plan.live, plan.modes
     try:
-        agents = side_agents(paid, live, judged=any(m.mode == "behavioral" for m in modes))
+        shared = shared_of(plan)
     except AgentNotReady as exc:
-        halted = partial(live_meta, paid, live, names, mode, {}, [])
-        return paid.not_ready(exc, selected, lambda halt: CompareResult(meta=halted(halt), cases=[]))
+        return not_ready(plan, names, exc)
+    if paid.settings.dry_run:
+        return dry_run(paid.ctx, live, shared, modes, paid.cli_lines())
+    result = compared(plan, shared, names, room)
+    return paid.finish_saying_why(result, partial(failure, result))
+
+
+def run_models(planned: list[Planned], labels: list[str], names: list[str], room: list[str]) -> int:
+    """The whole comparison on each model in turn, every model's agents ready before any case runs;
+    one report holding each, and a line on stderr for each model that did not pass."""
+    paid = planned[0].paid
+    try:
+        shared = [shared_of(plan) for plan in planned]
+    except AgentNotReady as exc:
+        return not_ready(planned[0], names, exc)
+    if paid.settings.dry_run:
+        return max(
+            dry_run(plan.paid.ctx, plan.live, on, plan.modes, plan.paid.cli_lines(), label)
+            for plan, on, label in zip(planned, shared, labels, strict=True)
+        )
+    results = []
+    for plan, on in zip(planned, shared, strict=True):
+        results.append(compared(plan, on, names, room))
+    code = paid.finish(CompareMatrix(results, labels))
+    for label, result in zip(labels, results, strict=True):
+        if not result.passed:
+            paid.say(f"failed on {label}: {result.meta.halt.sentence() or failure(result) + '.'}")
+    return code
+
+
+def shared_of(plan: Planned) -> Shared:
+    """What both sides of every mode of `plan` share, its agents readied (AgentNotReady if not)."""
+    paid, live = plan.paid, plan.live
+    agents = side_agents(paid, live, judged=any(m.mode == "behavioral" for m in plan.modes))
     judge = agents.pop("judge", None)
-    shared = Shared(
+    return Shared(
         agents,
         paid.deadline,
         paid.cancel,
@@ -374,23 +427,38 @@ def run_modes(
         paid.settings.jobs,
         judge,
     )
-    if paid.settings.dry_run:
-        return dry_run(paid.ctx, live, shared, modes, paid.cli_lines())
-    on = " and ".join(dict.fromkeys(f"{a.runtime} {a.version}" for a in agents.values()))
+
+
+def mode_of(modes: list[RoutingCompare | BehavioralCompare]) -> str:
+    return modes[0].mode if len(modes) == 1 else BOTH
+
+
+def not_ready(plan: Planned, names: list[str], error: AgentNotReady) -> int:
+    """A report of a compare whose agent could not start, and its exit code."""
+    selected = sum(len(m.cases) for m in plan.modes)
+    halted = partial(live_meta, plan.paid, plan.live, names, mode_of(plan.modes), {}, [])
+    return plan.paid.not_ready(error, selected, lambda halt: CompareResult(meta=halted(halt), cases=[]))
+
+
+def compared(plan: Planned, shared: Shared, names: list[str], room: list[str]) -> CompareResult:
+    """Each mode of `plan` run in turn, both sides interleaved: the cases finished on both sides."""
+    paid, live, modes = plan.paid, plan.live, plan.modes
+    on = " and ".join(dict.fromkeys(f"{a.runtime} {a.version}" for a in shared.agents.values()))
     paid.say(
         f"{' and '.join(f'{len(m.cases)} {m.mode}' for m in modes)} case(s) x {live.repeat} on each side, "
         f"interleaved; baseline {live.baseline}, candidate {live.candidate}; {on}"
+        + (f" on {paid.settings.model}" if paid.settings.model else "")
     )
-    compared, notes = [], []
+    found, notes = [], []
     for each in modes:
-        found, said = each.compare(shared, on_case_done=paid.ctx.err)
-        compared += found
+        cases, said = each.compare(shared, on_case_done=paid.ctx.err)
+        found += cases
         notes += [n for n in said if n not in notes]
     notes += paid.cache_notes()
     described = agent_meta(shared, paid.settings, room if modes[0].mode == "routing" else names, live)
-    done = live_meta(paid, live, names, mode, described, notes, paid.halt(selected, len(compared)))
-    result = CompareResult(meta=done, cases=compared)
-    return paid.finish_saying_why(result, partial(failure, result))
+    selected = sum(len(m.cases) for m in modes)
+    done = live_meta(paid, live, names, mode_of(modes), described, notes, paid.halt(selected, len(found)))
+    return CompareResult(meta=done, cases=found)
 
 
 def dry_run(
@@ -399,10 +467,12 @@ def dry_run(
     shared: Shared,
     modes: list[RoutingCompare | BehavioralCompare],
     cli: list[str] | None = None,
+    label: str | None = None,
 ) -> int:
     """Print what the compare would run and cost; nothing is sent, nothing started (no preflight
-    either), no report. `cli`: where each CLI it would use is."""
-    ctx.out("## Compare dry run: nothing was sent")
+    either), no report. `cli`: where each CLI it would use is; `label`: the model's leg, when the
+    compare runs on several."""
+    ctx.out("## Compare dry run: nothing was sent" + (f" ({label})" if label else ""))
     ctx.out(
         f"Baseline {live.baseline}, candidate {live.candidate}; "
         f"{live.repeat} run(s) of each case on each side, interleaved."

@@ -21,7 +21,15 @@ HELP = (
     "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page"
 )
 REPORT_LIMIT = 256 * 1024 * 1024  # a report is ours; a lexical run of many thousand cases runs to megabytes
-KEEPING_COMMANDS = ("routing", "routing-matrix", "behavioral", "behavioral-matrix", "compare", "cost")
+KEEPING_COMMANDS = (
+    "routing",
+    "routing-matrix",
+    "behavioral",
+    "behavioral-matrix",
+    "compare",
+    "compare-matrix",
+    "cost",
+)
 # What the page's line counts, when it is not the report's cases: (its array, the word for one).
 COUNTED = {
     "structural": ("findings", "finding(s)"),
@@ -208,6 +216,15 @@ def case_of(found: LogFile, cases: dict[str, dict]) -> dict | None:
     return next((cases[key] for key in keys if key in cases), None)
 
 
+def leg_of(label: str, found: LogFile, report: dict | None) -> str:
+    """The leg a kept file belongs to in a matrix report (empty otherwise): routing's and behavioral's
+    legs keep their logs in a folder named for the leg; compare's hold each side's folder under it."""
+    command = report.get("command") if report else None
+    if command in ("routing-matrix", "behavioral-matrix"):
+        return found.path.parent.name
+    return label.split("/", 1)[0] if command == "compare-matrix" else ""
+
+
 def case_stems(found: LogFile) -> list[str]:
     """The stems a file's case may have: its own, and without a routing sample's `-<n>`."""
     sample = re.fullmatch(r"(.+)-\d+", found.stem)
@@ -281,12 +298,7 @@ def write_page(
         title, lines, read = section(label, found, args.agent, full=True)
         unreadable += not read
         entries.setdefault(key, entry_of(its_case, found.stem)).logs.append((title, lines))
-        # A matrix report's cases are per agent: its logs sit in a folder named for the agent.
-        agent = (
-            found.path.parent.name
-            if report and report.get("command") in ("routing-matrix", "behavioral-matrix")
-            else ""
-        )
+        agent = leg_of(label, found, report)
         transcripts.setdefault(f"{agent}/{key}" if agent else key, []).append((title, lines))
     if report is not None:
         if args.cases:  # the page of the cases asked for only

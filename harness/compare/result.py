@@ -273,9 +273,7 @@ class CompareResult:
         }
 
     def to_json(self) -> dict:
-        statuses = [
-            FAIL if c.label == "regression" else ERROR if c.label == "error" else PASS for c in self.cases
-        ]
+        statuses = [status_of(c.label) for c in self.cases]
         return {
             **envelope(self.meta.run, self.passed, counts(statuses)),
             "meta": self.meta.to_json(),
@@ -285,3 +283,8 @@ class CompareResult:
             "lift": self.lift(),
             "cases": [c.to_json() for c in self.cases],
         }
+
+
+def status_of(label: str) -> str:
+    """A compare label as a status: a regression fails, an error is an error, the rest pass."""
+    return FAIL if label == "regression" else ERROR if label == "error" else PASS

@@ -35,6 +35,7 @@ REPORTS: dict[str, str] = {
     "behavioral": "harness.report.behavioral",
     "behavioral-matrix": "harness.report.behavioral_matrix",
     "compare": "harness.report.compare",
+    "compare-matrix": "harness.report.compare_matrix",
     "cost": "harness.report.cost",
     "select": "harness.report.select",
     "tune": "harness.report.tune",

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from harness.compare.result import BOTH, RULE, CaseComparison, CompareResult
+from harness.compare.result import BOTH, RULE, CaseComparison, CompareResult, status_of
 from harness.compare.sides import SideRecord
 from harness.model import findings as finding
-from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.report import replays
 from harness.report.junit import JUnitCase, halt_cases
@@ -294,8 +293,7 @@ def headline(result: CompareResult) -> str:
 
 def statuses(result: CompareResult) -> dict[str, str]:
     """A regression fails, an uncompared case is an error, as the report's counts have it."""
-    words = {"regression": FAIL, "error": ERROR}
-    return {result.name(c): words.get(c.label, PASS) for c in result.cases}
+    return {result.name(c): status_of(c.label) for c in result.cases}
 
 
 def findings(result: CompareResult) -> list[Finding]:

@@ -12,6 +12,7 @@ from harness.report.html import (
     behavioral,
     behavioral_matrix,
     compare,
+    compare_matrix,
     cost,
     findings,
     logs,
@@ -32,6 +33,7 @@ SECTIONS: dict[str, Sections] = {
     "behavioral": behavioral.sections,
     "behavioral-matrix": behavioral_matrix.sections,
     "compare": compare.sections,
+    "compare-matrix": compare_matrix.sections,
     "cost": cost.sections,
     "tune": tune.sections,
 }

@@ -119,7 +119,7 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
     return Row(cells, keys, deferred("checks and details", "".join(more)))
 
 
-def case_table(report: dict, transcripts: Transcripts) -> str:
+def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     order = {"fail": 0, "error": 1, "blocked": 2, "not-run": 3, "pass": 4}
     cases = sorted(
         (c for c in array_at(report, "cases") if isinstance(c, dict)),
@@ -127,8 +127,9 @@ def case_table(report: dict, transcripts: Transcripts) -> str:
     )
     rows = [case_row(c, transcripts) for c in cases]
     headers = ["case", "skill", "outcome", "checks met", "cost", "dataset", "prompt"]
-    inner = cases_table("cases", headers, rows, [("status", "Outcome"), ("skill", "Skill")], numeric=(3, 4))
-    return section(f"Cases ({len(rows)}; failures first)", inner, anchor="cases-section")
+    filters = [("status", "Outcome"), ("skill", "Skill")]
+    inner = cases_table(table_id, headers, rows, filters, numeric=(3, 4))
+    return section(f"Cases ({len(rows)}; failures first)", inner, anchor=f"{table_id}-section")
 
 
 def per_skill(report: dict) -> str:
@@ -149,5 +150,5 @@ def per_skill(report: dict) -> str:
     return section("Per skill", simple_table(headers, rows, range(1, 7))) if rows else ""
 
 
-def sections(report: dict, transcripts: Transcripts) -> list[str]:
-    return [head(report), per_skill(report), case_table(report, transcripts)]
+def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:
+    return [head(report), per_skill(report), case_table(report, transcripts, table_id)]

@@ -8,7 +8,7 @@ from harness.jsonfields import array_at, object_at
 from harness.report.html import behavioral, routing
 from harness.report.html.common import Transcripts
 from harness.report.html.header import header
-from harness.report.html.routing_matrix import between_models
+from harness.report.html.routing_matrix import between_models, leg_anchor
 from harness.report.html.shell import section, simple_table, text
 
 
@@ -45,6 +45,6 @@ def sections(report: dict, transcripts: Transcripts) -> list[str]:
             continue
         name = names[i] if i < len(names) else f"leg {i + 1}"
         own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
-        inner = behavioral.sections({**run, "command": "behavioral"}, own)
+        inner = behavioral.sections({**run, "command": "behavioral"}, own, table_id=leg_anchor(name))
         parts.append(f'<section class="agent"><h2>Model {text(name)}</h2>{"".join(inner[1:])}</section>')
     return parts

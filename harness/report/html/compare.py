@@ -147,7 +147,7 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
     return Row(cells, keys, deferred("details", more))
 
 
-def case_table(report: dict, transcripts: Transcripts) -> str:
+def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     names = side_names(report)
     order = {label: i for i, label in enumerate(LABEL_ORDER)}
     cases = sorted(
@@ -167,9 +167,9 @@ def case_table(report: dict, transcripts: Transcripts) -> str:
         "prompt",
     ]
     filters = [("label", "Label"), ("skill", "Skill"), ("mode", "Mode")]
-    inner = cases_table("cases", headers, rows, filters)
-    return section(f"Cases ({len(rows)}; regressions first)", inner, anchor="cases-section")
+    inner = cases_table(table_id, headers, rows, filters)
+    return section(f"Cases ({len(rows)}; regressions first)", inner, anchor=f"{table_id}-section")
 
 
-def sections(report: dict, transcripts: Transcripts) -> list[str]:
-    return [head(report), totals_table(report), case_table(report, transcripts)]
+def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:
+    return [head(report), totals_table(report), case_table(report, transcripts, table_id)]

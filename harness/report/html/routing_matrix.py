@@ -100,7 +100,11 @@ def sections(report: dict, transcripts: Transcripts) -> list[str]:
             continue
         name = names[i] if i < len(names) else str(object_at(run, "meta").get("agent", "agent"))
         own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
-        anchor = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)
-        inner = routing.sections({**run, "command": "routing"}, own, table_id=f"cases-{anchor}")
+        inner = routing.sections({**run, "command": "routing"}, own, table_id=leg_anchor(name))
         parts.append(f'<section class="agent"><h2>Leg {text(name)}</h2>{"".join(inner[1:])}</section>')
     return parts
+
+
+def leg_anchor(name: str) -> str:
+    """The id of a leg's case table: each leg's controls and matrix links act on its own table."""
+    return "cases-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)
