@@ -134,7 +134,7 @@ def cost(tmp: Path, api: FakeAPI, claude: str) -> dict:
     return run(repo, env, "cost", prompt, "--skill", "alpha", "--room", "beta", "--skip-preflight")
 
 
-def compare(tmp: Path, api: FakeAPI, claude: str) -> dict:
+def compare(tmp: Path, api: FakeAPI, claude: str, *extra: str) -> dict:
     """alpha with and without itself installed (--baseline none): beta takes alpha-pos-2 without it."""
     repo = hostile_repo(tmp / "repo")
 
@@ -166,6 +166,7 @@ def compare(tmp: Path, api: FakeAPI, claude: str) -> dict:
         "2",
         "--skip-preflight",
         "--no-cache",
+        *extra,
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.jsonfields import object_at
+from harness.jsonfields import array_at, object_at
 from harness.report.html.shell import figures, text
 
 
@@ -25,6 +25,17 @@ def agent_facts(meta: dict) -> tuple[str | None, str | None, str | None]:
     if isinstance(nested, dict):
         return nested.get("runtime"), nested.get("version"), nested.get("model")
     return nested, meta.get("agent_version"), meta.get("model")
+
+
+def leg_facts(report: dict) -> tuple[str | None, None, str | None]:
+    """A matrix report's agents (with their versions) and models, from its legs (routing's `agents`);
+    it has no meta."""
+    legs = [leg for leg in array_at(report, "legs") or array_at(report, "agents") if isinstance(leg, dict)]
+    agents = dict.fromkeys(
+        " ".join(str(v) for v in (leg.get("agent"), leg.get("agent_version")) if v) for leg in legs
+    )
+    models = dict.fromkeys(str(leg.get("model") or "the CLI's default") for leg in legs)
+    return ", ".join(a for a in agents if a) or None, None, ", ".join(models) or None
 
 
 def money(value: object) -> str:
@@ -65,7 +76,7 @@ def header(
     if halted:
         parts.append(f'<p class="notice" role="status">{text(halted)}</p>')
     parts.append(figures(headline))
-    agent, version, model = agent_facts(meta)
+    agent, version, model = agent_facts(meta) if meta else leg_facts(report)
     facts = [
         ("agent", " ".join(str(v) for v in (agent, version) if v) or None),
         ("model", model or ("the CLI's default" if agent else None)),

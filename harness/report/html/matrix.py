@@ -55,8 +55,8 @@ def svg(pairs: Sequence[tuple[str, str]], room: Sequence[str], table_id: str = "
     most = max([counts[(r, c)] for r in rows for c in columns] + [1])
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" aria-labelledby="matrix-title">'
-        '<title id="matrix-title">Confusion matrix: expected skill down, observed across</title>'
+        f'viewBox="0 0 {width} {height}" aria-labelledby="{table_id}-matrix-title">'
+        f'<title id="{table_id}-matrix-title">Confusion matrix: expected skill down, observed across</title>'
     ]
     for i, column in enumerate(columns):
         x = left + i * CELL + CELL // 2

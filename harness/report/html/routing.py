@@ -194,9 +194,9 @@ def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") ->
     if report.get("engine") == "lexical" and isinstance(report.get("approximation"), str):
         parts.append(f'<p class="muted">{text(report["approximation"])}</p>')
     parts += [
-        confusion(report, "cases"),
+        confusion(report, table_id),
         per_skill(report),
         by_category(report),
-        case_table(report, transcripts),
+        case_table(report, transcripts, table_id),
     ]
     return parts

@@ -18,6 +18,12 @@ def real_reports(tmp_path_factory, claude_bin) -> dict[str, dict]:
     for name in ("routing", "cost", "compare"):
         with FakeAPI() as api:
             made[name] = getattr(reports, name)(tmp_path_factory.mktemp(name), api, claude_bin)
+    models = ("--model", "claude-fake-1,claude-fake-2")
+    for name in ("routing", "compare"):  # each on two models: the matrix pages
+        with FakeAPI() as api:
+            made[f"{name}-matrix"] = getattr(reports, name)(
+                tmp_path_factory.mktemp(f"{name}-matrix"), api, claude_bin, *models
+            )
     with FakeAPI() as api:
         tmp = tmp_path_factory.mktemp("behavioral")
         env = hermetic_env(api.base_url, tmp / "env", config_dir=False)

@@ -77,10 +77,32 @@ def test_dark_mode_repaints_the_page(browser, tmp_path, real_reports):
     assert colours == {"light": "rgb(255, 255, 255)", "dark": "rgb(13, 17, 23)"}
 
 
-@pytest.mark.parametrize("name", ["structural", "refs", "lexical", "behavioral", "compare", "cost"])
+@pytest.mark.parametrize(
+    "name",
+    ["structural", "refs", "lexical", "behavioral", "compare", "cost", "routing-matrix", "compare-matrix"],
+)
 def test_every_commands_page_opens_without_error_or_request(browser, tmp_path, real_reports, name):
     page, refused, errors = open_page(browser, tmp_path, real_reports[name])
     assert page.inner_text("h1").startswith("skillscope ")
+    assert refused == [] and errors == []
+
+
+def test_a_matrix_cell_of_the_second_leg_filters_that_leg_s_table(browser, tmp_path, real_reports):
+    """Each leg's matrix links to its own case table: a cell of the second never filters the first."""
+    page, refused, errors = open_page(browser, tmp_path, real_reports["routing-matrix"])
+    first, second = "cases-claude-claude-fake-1", "cases-claude-claude-fake-2"
+
+    def rows(table: str) -> list[str]:
+        return page.eval_on_selector_all(
+            f"#{table} tbody:not([hidden]) tr:first-child td:first-child",
+            "cells => [...cells].map(c => c.innerText)",
+        )
+
+    everything = rows(first)
+    page.click(f'a[href^="#{second}:"][aria-label="expected alpha, observed beta: 1 case(s)"]')
+    assert rows(second) == ["alpha-pos-2"]
+    assert rows(first) == everything
+    assert page.is_visible(f"#{second}-cell") and not page.is_visible(f"#{first}-cell")
     assert refused == [] and errors == []
 
 

@@ -21,6 +21,8 @@ SCHEMA = {
     "behavioral": "behavioral-report",
     "compare": "compare",
     "cost": "cost-report",
+    "routing-matrix": "routing-matrix-report",
+    "compare-matrix": "compare-matrix-report",
 }
 
 
@@ -34,6 +36,15 @@ def test_every_commands_page_is_inert_and_self_contained(real_reports, name):
     assert not [v for n, v in parsed.attrs if n in ("src", "href") and v and not v.startswith("#")]
     assert "\u202e" not in page and "\x1b" not in page
     assert f"<title>skillscope {report['command']}: {report['status']}</title>" in page
+    ids = [value for attr, value in parsed.attrs if attr == "id"]
+    assert len(ids) == len(set(ids)), "an id twice: a control or a matrix link would act on another table"
+
+
+@pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix"])
+def test_a_matrix_page_names_its_agent_and_each_model_in_the_header(real_reports, name):
+    page = html.render(real_reports[name])
+    head = page[page.index("<header>") : page.index("</header>")]
+    assert "claude 2.1.332" in head and "claude-fake-1, claude-fake-2" in head
 
 
 def test_the_routing_page_heads_with_the_gate_and_draws_the_matrix(real_reports):
