@@ -69,6 +69,24 @@ def markdown(result: RoutingMatrix) -> str:
     if data["differences"]:
         lines += ["", "### Between models", ""]
         lines += [f"- {difference_line(row)}" for row in data["differences"]]
+    if data["skill_differences"]:
+        lines += ["", "### Per skill between models (beyond noise first, then the largest drops)", ""]
+        lines.append(
+            table(
+                ["skill", "models", "accuracy", "difference", "95% interval", "reading"],
+                [
+                    (
+                        row["skill"],
+                        f"{row['b']} vs {row['a']}",
+                        f"{percent(row['rate_b'])} vs {percent(row['rate_a'])}",
+                        signed(row["difference"]),
+                        f"{signed(row['low'])} to {signed(row['high'])}",
+                        "**beyond noise**" if row["beyond_noise"] else "within noise",
+                    )
+                    for row in data["skill_differences"]
+                ],
+            )
+        )
     lines += ["", "### Trigger accuracy, skills x legs", ""]
     lines.append(
         table(
@@ -110,6 +128,10 @@ def headline(result: RoutingMatrix) -> str:
             f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(r.meta.halt)}"
         )
     parts += [difference_line(row) for row in result.differences()]
+    moved = [row for row in result.skill_differences() if row["beyond_noise"]]
+    if moved:
+        named = ", ".join(f"{row['skill']} {signed(row['difference'])} on {row['b']}" for row in moved)
+        parts.append(f"{len(moved)} skill(s) beyond noise between models: {named}")
     return "; ".join(parts)
 
 

@@ -35,31 +35,61 @@ class RoutingMatrix:
     def legs(self) -> list[tuple[str, RoutingResult]]:
         return list(zip(self.agents, self.results, strict=True))
 
-    def differences(self) -> list[dict]:
-        """For an agent run on several models: each later model against its first, the difference in
-        trigger accuracy with its 95 % interval (Newcombe), and whether the interval excludes zero."""
+    def model_pairs(self) -> list[tuple[str, str, RoutingResult, str, RoutingResult]]:
+        """(agent, its first model's leg and result, a later model's leg and result) for each agent run
+        on several models."""
         by_agent: dict[str, list[tuple[str, RoutingResult]]] = {}
         for label, result in self.legs():
             by_agent.setdefault(result.meta.agent, []).append((label, result))
+        return [
+            (agent, base_label, base, label, other)
+            for agent, ((base_label, base), *others) in by_agent.items()
+            for label, other in others
+        ]
+
+    def differences(self) -> list[dict]:
+        """For an agent run on several models: each later model against its first, the difference in
+        trigger accuracy with its 95 % interval (Newcombe), and whether the interval excludes zero."""
         found = []
-        for agent, legs in by_agent.items():
-            (base_label, base), *others = legs
-            for label, other in others:
-                a, b = base.totals(), other.totals()
+        for agent, base_label, base, label, other in self.model_pairs():
+            a, b = base.totals(), other.totals()
+            found.append(
+                {
+                    "agent": agent,
+                    "figure": "accuracy",
+                    "a": base_label,
+                    "b": label,
+                    "model_a": base.meta.model,
+                    "model_b": other.meta.model,
+                    "rate_a": a["accuracy"],
+                    "rate_b": b["accuracy"],
+                    **difference_fields(a["passed"], a["graded"], b["passed"], b["graded"]),
+                }
+            )
+        return found
+
+    def skill_differences(self) -> list[dict]:
+        """The same per skill, over each skill's own cases: which skills a model change moves. Those
+        beyond noise come first, then the largest drops; a skill a leg graded no case of is left out."""
+        cells = self.cells()
+        found = []
+        for agent, base_label, _base, label, _other in self.model_pairs():
+            for skill, row in cells.items():
+                a, b = row.get(base_label), row.get(label)
+                if not a or not b or not a["graded"] or not b["graded"]:
+                    continue
                 found.append(
                     {
                         "agent": agent,
-                        "figure": "accuracy",
+                        "skill": skill,
                         "a": base_label,
                         "b": label,
-                        "model_a": base.meta.model,
-                        "model_b": other.meta.model,
                         "rate_a": a["accuracy"],
                         "rate_b": b["accuracy"],
                         **difference_fields(a["passed"], a["graded"], b["passed"], b["graded"]),
                     }
                 )
-        return found
+        return sorted(found, key=lambda row: (not row["beyond_noise"], row["difference"]))
 
     @property
     def passed(self) -> bool:
@@ -134,6 +164,7 @@ class RoutingMatrix:
                 for label, r in self.legs()
             ],
             "differences": self.differences(),
+            "skill_differences": self.skill_differences(),
             "matrix": self.cells(),
             "cases": self.case_rows(),
             "runs": [r.to_json() for r in self.results],

@@ -131,6 +131,39 @@ def test_two_agents_on_two_models_each_are_four_legs(fake_api, tmp_path, env):
     )
 
 
+@pytest.mark.usefixtures("private_temp")
+def test_each_skill_gets_its_own_difference_between_models(fake_api, tmp_path, env):
+    """Model b loses alpha's positives to beta and leaves beta's alone: alpha's drop is beyond noise
+    over its own five cases while the whole run's is not, and beta's is no difference at all."""
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    picks = R.by_model({A: R.skill("alpha"), B: R.skill("beta")})
+    fake_api.script(
+        CaseRouter(
+            {f"alpha-pos-{n}": picks for n in (1, 2, 3)}
+            | {f"beta-pos-{n}": R.skill("beta") for n in (1, 2, 3)}
+        )
+    )
+    done = route(
+        repo, env, "--model", f"{A},{B}", "--routing-room", "all", "--min-accuracy", "0", "--skip-preflight",
+        "--no-cache", "--no-builtin-negatives", "--format", "text",
+    )  # fmt: skip
+    assert done.code == 0, done.stderr[-3000:]
+    report = done.report
+    assert [e.message for e in schemas.validator("routing-matrix-report").iter_errors(report)] == []
+    rows = {(row["skill"], row["b"]): row for row in report["skill_differences"]}
+    alpha, beta = rows[("alpha", f"claude@{B}")], rows[("beta", f"claude@{B}")]
+    assert (alpha["rate_a"], alpha["rate_b"], alpha["difference"]) == (1.0, 0.4, -0.6)
+    assert alpha["beyond_noise"] and alpha["high"] < 0
+    assert (beta["difference"], beta["beyond_noise"]) == (0.0, False)
+    assert report["skill_differences"][0] is not beta  # beyond noise first
+    assert report["skill_differences"][0]["skill"] == "alpha"
+    (whole,) = report["differences"]
+    assert whole["difference"] == -0.3 and whole["beyond_noise"] is False  # diluted over ten cases
+    assert f"1 skill(s) beyond noise between models: alpha -60% on claude@{B}" in done.stdout
+    page = html.render(report)
+    assert "Per skill between models" in page and "beyond noise" in page
+
+
 def test_a_dry_run_plans_every_leg_and_sends_nothing(fake_api, tmp_path, env):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     done = route(repo, env, "--model", f"{A},{B}", "--routing-room", "all", "--dry-run")

@@ -57,6 +57,26 @@ def between_models(report: dict, figure: str = "accuracy") -> str:
     return section("Between models", simple_table(heads, rows))
 
 
+def skill_differences(report: dict) -> str:
+    """Per skill, each later model of an agent against its first, over the skill's own cases."""
+    rows = [
+        [
+            str(row.get("skill")),
+            f"{row.get('a')} vs {row.get('b')}",
+            f"{routing.fmt(row.get('rate_a'))} / {routing.fmt(row.get('rate_b'))}",
+            percent(row.get("difference")),
+            f"{percent(row.get('low'))} to {percent(row.get('high'))}",
+            "beyond noise" if row.get("beyond_noise") else "within noise",
+        ]
+        for row in array_at(report, "skill_differences")
+        if isinstance(row, dict)
+    ]
+    if not rows:
+        return ""
+    heads = ["skill", "models", "accuracy", "difference", "95% interval", "reading"]
+    return section("Per skill between models", simple_table(heads, rows))
+
+
 def differences(report: dict) -> str:
     names = [leg_name(a) for a in legs(report)]
     rows = []
@@ -93,7 +113,13 @@ def grid(report: dict) -> str:
 
 
 def sections(report: dict, transcripts: Transcripts) -> list[str]:
-    parts = [head(report), between_models(report), grid(report), differences(report)]
+    parts = [
+        head(report),
+        between_models(report),
+        skill_differences(report),
+        grid(report),
+        differences(report),
+    ]
     names = [leg_name(a) for a in legs(report)]
     for i, run in enumerate(array_at(report, "runs")):
         if not isinstance(run, dict):
