@@ -14,9 +14,11 @@ An errored sample is no verdict: it is shown in the timeline and skipped by ever
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import compress
 
 from harness.history.digests import INPUTS
 from harness.history.ledger import (
@@ -56,6 +58,7 @@ class Timeline:
         self.change: Change | None = None
         self.quarantined = bool(rows.flags[-1] & QUARANTINED_FLAG)  # its newest run listed it
         self._entries: list[Entry] | None = None
+        self._graded: list[int] | None = None
 
     def entry(self, i: int) -> Entry:
         return self.ledger.entry((self.command, self.agent, self.case), self.rows, i)
@@ -77,7 +80,12 @@ class Timeline:
         return self.entry(len(self.rows.runs) - 1)
 
     def graded(self) -> list[int]:
-        return [i for i, s in enumerate(self.rows.status) if s < GRADED_CODES]
+        """The rows with a verdict (pass or fail), oldest first; worked out once, as the state, the
+        reason and the current status each ask."""
+        if self._graded is None:
+            status = self.rows.status
+            self._graded = list(compress(range(len(status)), map(GRADED_CODES.__gt__, status)))
+        return self._graded
 
     @property
     def current(self) -> str:
@@ -207,21 +215,18 @@ class Point:
 def accuracy_trend(ledger: Ledger) -> dict[str, list[Point]]:
     """Per skill (routing and behavioral apart: `routing:pdf`, `behavioral:pdf`), its accuracy in each
     run that graded one of its cases, oldest first."""
-    trend: dict[str, dict[int, list[int]]] = {}
+    graded: dict[str, Counter[int]] = {}
+    passed: dict[str, Counter[int]] = {}
     for (command, _, _), rows in ledger.cases.items():
         if rows.skill is None:
             continue
-        tallies = trend.setdefault(f"{command}:{rows.skill}", {})
-        for run, status in zip(rows.runs, rows.status, strict=True):
-            if status < GRADED_CODES:
-                tally = tallies.get(run)
-                if tally is None:
-                    tally = tallies[run] = [0, 0]
-                tally[0] += status == PASS_CODE
-                tally[1] += 1
+        key = f"{command}:{rows.skill}"
+        # Each verdict's run counted with compress and Counter: no Python step per verdict.
+        graded.setdefault(key, Counter()).update(compress(rows.runs, map(GRADED_CODES.__gt__, rows.status)))
+        passed.setdefault(key, Counter()).update(compress(rows.runs, map(PASS_CODE.__eq__, rows.status)))
     return {
-        key: [Point(ledger.runs[i], passed, graded, i) for i, (passed, graded) in sorted(runs.items())]
-        for key, runs in sorted(trend.items())
+        key: [Point(ledger.runs[i], passed[key][i], n, i) for i, n in sorted(runs.items())]
+        for key, runs in sorted(graded.items())
         if runs
     }
 

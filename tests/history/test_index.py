@@ -31,7 +31,7 @@ def answer(folder: Path, cache: Path) -> dict:
 
 
 def statuses(document: dict) -> dict[str, list[str]]:
-    return {c["id"]: [e["status"] for e in c["timeline"]] for c in document["cases"]}
+    return {c["id"]: c["timeline"]["status"] for c in document["cases"]}
 
 
 def flipped(file: Path) -> None:

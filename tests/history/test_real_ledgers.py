@@ -65,9 +65,11 @@ def test_a_decision_that_changes_while_nothing_else_did_is_flaky(fake_api, repo,
     assert [e.message for e in schemas.validator("history-report").iter_errors(document)] == []
     states = {c["id"]: c["state"] for c in document["cases"]}
     assert states == {"alpha-pos-1": "flaky", "alpha-pos-2": "stable", "alpha-neg-1": "stable"}
-    # Each entry names its digests by place in one table: the flaky case's two runs share one place.
+    # Each run's digests are named by place in one table: the flaky case's two runs share one place.
     timeline = case_of(document, "alpha-pos-1")["timeline"]
-    assert [document["digests"][e["digests"]] for e in timeline] == [a["digests"], b["digests"]]
+    assert [document["digests"][spot] for spot in timeline["digests"]] == [a["digests"], b["digests"]]
+    assert timeline["run"] == [0, 1] and timeline["status"] == ["pass", "fail"]
+    assert len({len(column) for column in timeline.values()}) == 1  # one item a run in every column
     assert len(document["digests"]) == len({json.dumps(d, sort_keys=True) for d in document["digests"]})
     assert document["headline"] == "3 case(s) over 2 run(s): 1 flaky, 2 stable"
     text = history(repo, str(ledger))

@@ -160,3 +160,29 @@ def test_each_skill_s_accuracy_per_run_leaves_errors_out():
     ]
     (points,) = accuracy_trend(Ledger(runs, entries)).values()
     assert [(p.passed, p.graded, p.accuracy) for p in points] == [(1, 2, 0.5), (1, 1, 1.0)]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from(["pass", "fail", "error", "blocked", "not-run"]), min_size=1, max_size=6),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_each_skill_s_accuracy_per_run_is_a_count_of_its_verdicts(grid):
+    """Whatever the statuses, a run's point counts exactly its passes among its pass-or-fail verdicts,
+    and a run that graded none of the skill's cases has no point."""
+    runs = [run(n) for n in range(max(len(row) for row in grid))]
+    entries = [
+        entry(runs[n], status, case=f"pdf-pos-{c}")
+        for c, row in enumerate(grid)
+        for n, status in enumerate(row)
+    ]
+    trend = accuracy_trend(Ledger(runs, entries))
+    expected = []
+    for n in range(len(runs)):
+        column = [row[n] for row in grid if n < len(row)]
+        graded = [s for s in column if s in ("pass", "fail")]
+        if graded:
+            expected.append((n, graded.count("pass"), len(graded)))
+    assert [(p.position, p.passed, p.graded) for p in trend.get("routing:pdf", [])] == expected
