@@ -237,7 +237,10 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
                 allow_regressions=args.allow_regressions,
                 min_pairs=args.min_pairs,
             )
-            planned.append(Planned(on, live, chosen_modes(args, on, found, loaded, names, room, logs)))
+            # One judge for every model (--judge-model, else the first model), as behavioral has it.
+            judge_model = args.judge_model or legs[0].model
+            modes = chosen_modes(args, on, found, loaded, names, room, logs, judge_model)
+            planned.append(Planned(on, live, modes))
         if several:
             return run_models(planned, labels, names, room)
         return run_modes(planned[0], names, room)
@@ -285,10 +288,11 @@ def chosen_modes(
     names: list[str],
     room: list[str],
     logs: Path | None,
+    judge_model: str | None,
 ) -> list[RoutingCompare | BehavioralCompare]:
     """--mode's modes (by default: both when a selected case carries an expectation, else routing),
-    each with its selected cases and its settings, their transcripts under `logs`; a mode with none is
-    a usage error before any token."""
+    each with its selected cases and its settings, their transcripts under `logs`, behavioral's judged
+    on `judge_model`; a mode with none is a usage error before any token."""
     only = parse_list("--only", args.only)
     behavioral = None if args.mode == "routing" else behavioral_mode(args, found, loaded, names, only)
     mode = args.mode or (BOTH if behavioral and behavioral.cases else "routing")
@@ -318,7 +322,7 @@ def chosen_modes(
             BehavioralSettings,
             case_timeout=limit(paid.settings, "behavioral", "case_timeout"),
             max_budget_usd=limit(paid.settings, "behavioral", "max_budget_usd"),
-            judge_model=args.judge_model or paid.settings.model,
+            judge_model=judge_model,
             strict_isolation=args.strict_isolation,
         )
         behavioral_logs = mode_logs(logs, mode, "behavioral")

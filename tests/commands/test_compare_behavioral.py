@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from harness import schemas
 from harness.cli import main
 from harness.context import Context
+from tests.fakeapi import replies as R
 from tests.support.helpers import evals_for, make_skill
 
 DATASET = {
@@ -90,3 +92,32 @@ def test_the_default_mode_is_both_when_a_case_carries_an_expectation(repo, envir
     assert report["lift"]["needs_skill"] == ["lift (behavioral)"]
     assert "### Totals: routing" in out and "### Totals: behavioral" in out
     assert 'name="lift (routing)"' in junit.read_text("utf-8")
+
+
+def test_two_models_each_compare_both_versions_run_to_completion(repo, environ, fake_api):
+    """Model b never learns the alpha job: the lift shows on model a only, each leg in the matrix."""
+    fake_api.script(R.by_model({"claude-fake-a": agent, "claude-fake-b": "I do not know that job."}))
+    code, report, out, err = compare(
+        repo,
+        environ,
+        "--mode",
+        "behavioral",
+        "--only",
+        "lift",
+        "--no-cache",
+        "--model",
+        "claude-fake-a,claude-fake-b",
+    )
+    assert code == 0, err
+    assert report["command"] == "compare-matrix" and schemas.errors("compare-matrix-report", report) == []
+    labels = {leg["leg"]: leg["labels"] for leg in report["legs"]}
+    assert labels["claude@claude-fake-a"]["improvement"] == 1
+    assert labels["claude@claude-fake-b"]["same-fail"] == 1
+    sides = report["legs"][0]["by_mode"]["behavioral"]
+    assert (sides["baseline_rate"], sides["candidate_rate"]) == (0.0, 1.0)
+    assert report["cases"][0]["by_leg"] == {
+        "claude@claude-fake-a": "improvement",
+        "claude@claude-fake-b": "same-fail",
+    }
+    assert {r.model for r in fake_api.agent_turns()} == {"claude-fake-a", "claude-fake-b"}
+    assert re.search(r"\| claude@claude-fake-a +\| claude-fake-a +\| behavioral +\|", out), out
