@@ -339,6 +339,9 @@ class ClaudeAgent(CliAgent[Path | None]):
         argv, notes = build_argv(self.cli, spec, self.isolation)
         return argv, self.isolation.env(self.environ, home), notes
 
+    def caps_run_spend(self) -> bool:
+        return self.cli.supports("--max-budget-usd")
+
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return ClaudeEvents(installed)
 

@@ -199,6 +199,9 @@ class CliAgent(ABC, Generic[HomeT]):
         self.environ = dict(environ)
         self.temp_parent = temp_parent
 
+    def caps_run_spend(self) -> bool:
+        return False  # most agent CLIs have no spend cap of their own
+
     @classmethod
     def connect(
         cls,

@@ -78,6 +78,11 @@ class Agent(Protocol):
         """How this runtime lists the room to its model (measured: harness/data/listing.json)."""
         ...
 
+    def caps_run_spend(self) -> bool:
+        """Its CLI stops a run that spends past the run spec's max_budget_usd (else that cap is only
+        noted as not enforced)."""
+        ...
+
     def workspace(
         self, room: Mapping[str, Path], fixture: Path | None = None
     ) -> AbstractContextManager[Path]:

@@ -229,6 +229,7 @@ def dry_run(
             deciding,
             settings.max_tool_calls + settings.max_inspection_calls + math.ceil(deciding),
         ),
+        run_cap_usd=settings.max_budget_usd if runner.agent.caps_run_spend() else None,
     )
     ctx.out("## Routing dry run: nothing was sent" + (f" ({named})" if named else ""))
     for line in cli or []:

@@ -189,6 +189,9 @@ def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: Ro
             "Cost: unknown until a sample has run (the cache holds none of this room yet); "
             "cap it with --max-run-usd."
         )
+    cap = settings.max_budget_usd if ready.caps_run_spend() else None
+    if ceiling := dryrun.ceiling_line(max(0, most - len(cached)), cap):
+        lines.append(f"{ceiling} The proposal calls come on top.")
     argv, env = ready.invocation(runner.spec(parts[TRAIN][0], Path("<workspace>")))
     lines += [
         "Command (one fresh workspace per sample, the case's prompt on stdin):",

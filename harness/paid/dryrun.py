@@ -27,6 +27,8 @@ class Estimate:
     # The fewest model requests of one sample (an agent's mean where it varies), and the most (None: an
     # agent's work has no set bound).
     requests_per_sample: tuple[float, int | None] = (1, 1)
+    # What one sample can spend at most, where the agent's CLI enforces a cap per run (None: no cap).
+    run_cap_usd: float | None = None
 
     @property
     def to_run(self) -> int:
@@ -53,17 +55,33 @@ class Estimate:
                 f"Model requests: about {expected} ({fewest:g} per sample that decides on its "
                 f"first turn, at most {self.to_run * most})."
             )
+        ceiling = ceiling_line(self.to_run, self.run_cap_usd)
         if not self.cached:
-            return out + ["Tokens and cost: unknown until a sample has run (the cache holds none yet)."]
+            said = "Tokens and cost: unknown until a sample has run (the cache holds none yet)."
+            return out + [said] + ([ceiling] if ceiling else [])
         n = len(self.cached)
         tokens_in = sum(f.input_tokens for f in self.cached) / n * self.to_run
         tokens_out = sum(f.output_tokens for f in self.cached) / n * self.to_run
         priced = [f.cost_usd for f in self.cached if f.cost_usd is not None]
         cost = f"${sum(priced) / len(priced) * self.to_run:.4f}" if priced else "unknown"
-        return out + [
-            f"Tokens and cost: about {tokens_in:.0f} in, {tokens_out:.0f} out, {cost} "
-            f"(the mean of the {n} cached sample(s))."
-        ]
+        return (
+            out
+            + [
+                f"Tokens and cost: about {tokens_in:.0f} in, {tokens_out:.0f} out, {cost} "
+                f"(the mean of the {n} cached sample(s))."
+            ]
+            + ([ceiling] if ceiling else [])
+        )
+
+
+def ceiling_line(samples: int, run_cap_usd: float | None) -> str | None:
+    """The most `samples` can cost when the agent stops each run at `run_cap_usd`; None without a cap."""
+    if not run_cap_usd or not samples:
+        return None
+    return (
+        f"Cost ceiling: ${samples * run_cap_usd:.2f} ({samples} sample(s), each stopped by the agent at "
+        f"--max-budget-usd ${run_cap_usd:g}); --max-run-usd caps the whole run."
+    )
 
 
 def command_text(argv: Sequence[str], env: Mapping[str, str]) -> str:

@@ -269,6 +269,14 @@ def test_a_dry_run_sends_nothing_and_shows_the_cases_the_room_and_the_command(fa
     assert "Estimate: 4 sample(s); 0 from the result cache" in out  # the three cases and the canary
     assert "Model requests: about 4 (1 per sample that decides on its first turn, at most 52)." in out
     assert "unknown until a sample has run" in out
+    # claude stops each run at --max-budget-usd (0.75 by default): a true ceiling on the four samples
+    assert "Cost ceiling: $3.00 (4 sample(s), each stopped by the agent at --max-budget-usd $0.75)" in out
+
+
+def test_a_dry_run_gives_no_ceiling_where_the_cap_is_off(fake_api, repo, env):
+    run = route(repo, env, "--routing-room", "alpha", "--only", ALPHA, "--dry-run", "--max-budget-usd", "0")
+    assert run.code == 0, run.stderr
+    assert "unknown until a sample has run" in run.stdout and "Cost ceiling" not in run.stdout
 
 
 def test_a_dry_run_prices_what_is_left_from_the_cached_samples(fake_api, repo, env):

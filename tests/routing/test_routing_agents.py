@@ -105,4 +105,5 @@ def test_a_dry_run_on_several_agents_shows_each_command_and_sends_nothing(fake_a
         line for line in done.stdout.splitlines() if "exec" in line
     )
     assert "fake-test-key" not in done.stdout  # the keys stay out of the printed command
+    assert "Cost ceiling" not in done.stdout  # these CLIs cap no run's spend: no ceiling is claimed
     assert fake_api.requests == []
