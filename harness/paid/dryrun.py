@@ -75,12 +75,14 @@ class Estimate:
 
 
 def ceiling_line(samples: int, run_cap_usd: float | None) -> str | None:
-    """The most `samples` can cost when the agent stops each run at `run_cap_usd`; None without a cap."""
+    """About the most `samples` can cost when the agent stops each run once past `run_cap_usd` (it checks
+    after each response, so a run can pass the cap by its last request); None without a cap."""
     if not run_cap_usd or not samples:
         return None
     return (
-        f"Cost ceiling: ${samples * run_cap_usd:.2f} ({samples} sample(s), each stopped by the agent at "
-        f"--max-budget-usd ${run_cap_usd:g}); --max-run-usd caps the whole run."
+        f"Cost ceiling: about ${samples * run_cap_usd:.2f} ({samples} sample(s), each stopped by the agent "
+        f"once past --max-budget-usd ${run_cap_usd:g}, which its last model request can overshoot); "
+        "--max-run-usd caps the whole run."
     )
 
 
