@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from harness.behavioral.result import BehavioralResult
 from harness.compare.stats import difference_fields
 from harness.model.envelope import BLOCKED, STATUSES, counts, envelope
+from harness.paid.legs import against_first
 from harness.routing.verdicts import NOT_RUN
 
 
@@ -35,14 +36,8 @@ class BehavioralMatrix:
     def differences(self) -> list[dict]:
         """Each later model of an agent against its first: the difference of the pass rate over the
         counted cases, with its interval."""
-        firsts: dict[str, tuple[str, BehavioralResult]] = {}
         found = []
-        for label, result in self.legs():
-            agent = result.meta.agent
-            if agent not in firsts:
-                firsts[agent] = (label, result)
-                continue
-            base_label, base = firsts[agent]
+        for agent, base_label, base, label, result in against_first(self.legs(), lambda r: r.meta.agent):
             a, b = rate(base), rate(result)
             found.append(
                 {

@@ -221,6 +221,7 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
         found = Versions(repo, candidate, base, cand)
         legs = paid.legs()
         labels = legs_mod.labels(legs)
+        judge_model = args.judge_model or legs[0].model  # one judge for every model, as in behavioral
         planned = []
         for leg, label in zip(legs, labels, strict=True):
             on = paid.on_model(leg.model)
@@ -237,8 +238,6 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
                 allow_regressions=args.allow_regressions,
                 min_pairs=args.min_pairs,
             )
-            # One judge for every model (--judge-model, else the first model), as behavioral has it.
-            judge_model = args.judge_model or legs[0].model
             modes = chosen_modes(args, on, found, loaded, names, room, logs, judge_model)
             planned.append(Planned(on, live, modes))
         if several:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from harness.compare.result import CompareResult, status_of
 from harness.compare.stats import difference_fields
 from harness.model.envelope import counts, envelope
+from harness.paid.legs import against_first
 from harness.routing.verdicts import NOT_RUN
 
 
@@ -51,14 +52,8 @@ class CompareMatrix:
     def differences(self) -> list[dict]:
         """Each later model of an agent against its first, per mode: the candidate's pass rate on
         each, the difference and its interval (does the new version fare alike on both models?)."""
-        firsts: dict[str, tuple[str, CompareResult]] = {}
         found = []
-        for label, result in self.legs():
-            agent = result.meta.agent.get("runtime", "")
-            if agent not in firsts:
-                firsts[agent] = (label, result)
-                continue
-            base_label, base = firsts[agent]
+        for agent, base_label, base, label, result in against_first(self.legs(), runtime_of):
             before, after = base.by_mode(), result.by_mode()
             for mode in [m for m in after if m in before]:
                 a, b = before[mode]["candidate"], after[mode]["candidate"]
@@ -121,3 +116,8 @@ class CompareMatrix:
             "cases": self.case_rows(),
             "runs": [r.to_json() for r in self.results],
         }
+
+
+def runtime_of(result: CompareResult) -> str:
+    """The agent a leg's compare ran on (empty when it never started)."""
+    return str(result.meta.agent.get("runtime", ""))

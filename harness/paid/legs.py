@@ -9,7 +9,7 @@ given no model runs its CLI's own.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # select plans legs too, and loads no agent code
 
 DEFAULT_MODEL = "default"  # how a leg on the CLI's own model is named
 SettingsT = TypeVar("SettingsT", bound="AgentSettings")
+ResultT = TypeVar("ResultT")
 
 
 @dataclass(frozen=True)
@@ -81,3 +82,18 @@ def leg_settings(settings: SettingsT, leg: Leg, name: str | None) -> SettingsT:
     --keep-logs for its transcripts."""
     logs = settings.keep_logs / name if settings.keep_logs is not None and name else settings.keep_logs
     return dataclasses.replace(settings, model=leg.model, keep_logs=logs)
+
+
+def against_first(
+    legs: Sequence[tuple[str, ResultT]], agent_of: Callable[[ResultT], str]
+) -> list[tuple[str, str, ResultT, str, ResultT]]:
+    """(agent, its first leg's name and result, a later leg's name and result) for each agent that ran
+    on several models: what a matrix's between-models differences compare."""
+    by_agent: dict[str, list[tuple[str, ResultT]]] = {}
+    for label, result in legs:
+        by_agent.setdefault(agent_of(result), []).append((label, result))
+    return [
+        (agent, first_label, first, label, other)
+        for agent, ((first_label, first), *others) in by_agent.items()
+        for label, other in others
+    ]

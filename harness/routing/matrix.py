@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from harness.compare.stats import difference_fields
 from harness.model.envelope import counts, envelope
+from harness.paid.legs import against_first
 from harness.routing import metrics
 from harness.routing.result import RoutingResult, status
 from harness.routing.verdicts import NOT_RUN
@@ -35,23 +36,11 @@ class RoutingMatrix:
     def legs(self) -> list[tuple[str, RoutingResult]]:
         return list(zip(self.agents, self.results, strict=True))
 
-    def model_pairs(self) -> list[tuple[str, str, RoutingResult, str, RoutingResult]]:
-        """(agent, its first model's leg and result, a later model's leg and result) for each agent run
-        on several models."""
-        by_agent: dict[str, list[tuple[str, RoutingResult]]] = {}
-        for label, result in self.legs():
-            by_agent.setdefault(result.meta.agent, []).append((label, result))
-        return [
-            (agent, base_label, base, label, other)
-            for agent, ((base_label, base), *others) in by_agent.items()
-            for label, other in others
-        ]
-
     def differences(self) -> list[dict]:
         """For an agent run on several models: each later model against its first, the difference in
         trigger accuracy with its 95 % interval (Newcombe), and whether the interval excludes zero."""
         found = []
-        for agent, base_label, base, label, other in self.model_pairs():
+        for agent, base_label, base, label, other in against_first(self.legs(), lambda r: r.meta.agent):
             a, b = base.totals(), other.totals()
             found.append(
                 {
@@ -73,7 +62,7 @@ class RoutingMatrix:
         beyond noise come first, then the largest drops; a skill a leg graded no case of is left out."""
         cells = self.cells()
         found = []
-        for agent, base_label, _base, label, _other in self.model_pairs():
+        for agent, base_label, _base, label, _other in against_first(self.legs(), lambda r: r.meta.agent):
             for skill, row in cells.items():
                 a, b = row.get(base_label), row.get(label)
                 if not a or not b or not a["graded"] or not b["graded"]:

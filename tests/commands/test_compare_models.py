@@ -86,18 +86,25 @@ def test_a_bad_model_list_is_a_usage_error_in_one_sentence(tmp_path, argv, said)
     assert said in line and line.count(". ") == 0, line
 
 
-@pytest.mark.usefixtures("private_temp")
-def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_bin, tmp_path):
-    """The candidate's new wording helps on model a and changes nothing on model b: each model's
-    comparison is its own leg, and the case whose label differs is listed first."""
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+def reworded_alpha(repo: Path, tmp_path: Path) -> Path:
+    """alpha's description opened with "Tidy PDFs." in the working tree; the folder as it was, returned
+    to pass as --baseline."""
     baseline = tmp_path / "alpha-before"
     shutil.copytree(repo / "alpha", baseline)
     skill_md = repo / "alpha" / "SKILL.md"
     skill_md.write_text(
         skill_md.read_text("utf-8").replace("Does the alpha job.", "Tidy PDFs. Does the alpha job.")
     )
+    return baseline
+
+
+@pytest.mark.usefixtures("private_temp")
+def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_bin, tmp_path):
+    """The candidate's new wording helps on model a and changes nothing on model b: each model's
+    comparison is its own leg, and the case whose label differs is listed first."""
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    baseline = reworded_alpha(repo, tmp_path)
 
     def on_a(request):  # model a fires alpha on pos-2 only when the candidate's words are installed
         return (
@@ -180,12 +187,7 @@ def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_b
 def test_a_regression_on_one_model_fails_the_matrix_and_says_where(fake_api, claude_bin, tmp_path):
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
-    baseline = tmp_path / "alpha-before"
-    shutil.copytree(repo / "alpha", baseline)
-    skill_md = repo / "alpha" / "SKILL.md"
-    skill_md.write_text(
-        skill_md.read_text("utf-8").replace("Does the alpha job.", "Tidy PDFs. Does the alpha job.")
-    )
+    baseline = reworded_alpha(repo, tmp_path)
 
     def on_b(request):  # model b stops firing alpha once the candidate's words are installed
         return (

@@ -8,8 +8,8 @@ from harness.jsonfields import array_at, object_at
 from harness.report.html import compare, routing
 from harness.report.html.common import Transcripts
 from harness.report.html.header import header
-from harness.report.html.routing_matrix import between_models, leg_anchor, percent
-from harness.report.html.shell import section, simple_table, text
+from harness.report.html.routing_matrix import between_models, leg_sections, percent
+from harness.report.html.shell import section, simple_table
 
 
 def legs(report: dict) -> list[dict]:
@@ -86,11 +86,4 @@ def cases(report: dict) -> str:
 def sections(report: dict, transcripts: Transcripts) -> list[str]:
     parts = [head(report), by_model(report), between_models(report, "candidate's pass rate"), cases(report)]
     names = [str(leg.get("leg")) for leg in legs(report)]
-    for i, run in enumerate(array_at(report, "runs")):
-        if not isinstance(run, dict):
-            continue
-        name = names[i] if i < len(names) else f"leg {i + 1}"
-        own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
-        inner = compare.sections({**run, "command": "compare"}, own, table_id=leg_anchor(name))
-        parts.append(f'<section class="agent"><h2>Model {text(name)}</h2>{"".join(inner[1:])}</section>')
-    return parts
+    return parts + leg_sections(report, transcripts, names, "Model", "compare", compare.sections)

@@ -4,6 +4,8 @@ sections (its matrix filtering its own case table)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from harness.jsonfields import array_at, object_at
 from harness.report.html import routing
 from harness.report.html.common import Transcripts
@@ -39,42 +41,33 @@ def percent(value: object) -> str:
 def between_models(report: dict, figure: str = "accuracy") -> str:
     """Each later model of an agent against its first: their `figure` (routing's accuracy, behavioral's
     pass rate), the difference and its 95 % interval."""
-    rows = [
-        [
-            str(row.get("agent")),
-            f"{row.get('a')} vs {row.get('b')}",
-            f"{routing.fmt(row.get('rate_a'))} / {routing.fmt(row.get('rate_b'))}",
-            percent(row.get("difference")),
-            f"{percent(row.get('low'))} to {percent(row.get('high'))}",
-            "beyond noise" if row.get("beyond_noise") else "within noise",
-        ]
-        for row in array_at(report, "differences")
-        if isinstance(row, dict)
-    ]
-    if not rows:
-        return ""
-    heads = ["agent", "models", figure, "difference", "95% interval", "reading"]
-    return section("Between models", simple_table(heads, rows))
+    return difference_table(report, "differences", "Between models", "agent", figure)
 
 
 def skill_differences(report: dict) -> str:
     """Per skill, each later model of an agent against its first, over the skill's own cases."""
+    return difference_table(report, "skill_differences", "Per skill between models", "skill", "accuracy")
+
+
+def difference_table(report: dict, key: str, title: str, first: str, figure: str) -> str:
+    """The rows of `report[key]` (a model against its agent's first), headed by their `first` field:
+    both rates, the difference, its 95 % interval and whether it is beyond noise; '' when none."""
     rows = [
         [
-            str(row.get("skill")),
+            str(row.get(first)),
             f"{row.get('a')} vs {row.get('b')}",
             f"{routing.fmt(row.get('rate_a'))} / {routing.fmt(row.get('rate_b'))}",
             percent(row.get("difference")),
             f"{percent(row.get('low'))} to {percent(row.get('high'))}",
             "beyond noise" if row.get("beyond_noise") else "within noise",
         ]
-        for row in array_at(report, "skill_differences")
+        for row in array_at(report, key)
         if isinstance(row, dict)
     ]
     if not rows:
         return ""
-    heads = ["skill", "models", "accuracy", "difference", "95% interval", "reading"]
-    return section("Per skill between models", simple_table(heads, rows))
+    heads = [first, "models", figure, "difference", "95% interval", "reading"]
+    return section(title, simple_table(heads, rows))
 
 
 def differences(report: dict) -> str:
@@ -121,13 +114,27 @@ def sections(report: dict, transcripts: Transcripts) -> list[str]:
         differences(report),
     ]
     names = [leg_name(a) for a in legs(report)]
+    return parts + leg_sections(report, transcripts, names, "Leg", "routing", routing.sections)
+
+
+def leg_sections(
+    report: dict,
+    transcripts: Transcripts,
+    names: Sequence[str],
+    heading: str,
+    command: str,
+    draw: Callable[..., list[str]],
+) -> list[str]:
+    """Each leg's own run drawn by `draw` (its command's sections, header left out) under `heading`
+    and its name, with the transcripts kept under `<leg>/` and a case table of its own."""
+    parts = []
     for i, run in enumerate(array_at(report, "runs")):
         if not isinstance(run, dict):
             continue
-        name = names[i] if i < len(names) else str(object_at(run, "meta").get("agent", "agent"))
+        name = names[i] if i < len(names) else f"leg {i + 1}"
         own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
-        inner = routing.sections({**run, "command": "routing"}, own, table_id=leg_anchor(name))
-        parts.append(f'<section class="agent"><h2>Leg {text(name)}</h2>{"".join(inner[1:])}</section>')
+        inner = draw({**run, "command": command}, own, table_id=leg_anchor(name))
+        parts.append(f'<section class="agent"><h2>{heading} {text(name)}</h2>{"".join(inner[1:])}</section>')
     return parts
 
 
