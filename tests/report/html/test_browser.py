@@ -100,6 +100,8 @@ def test_a_matrix_cell_of_the_second_leg_filters_that_leg_s_table(browser, tmp_p
 
     everything = rows(first)
     page.click(f'a[href^="#{second}:"][aria-label="expected alpha, observed beta: 1 case(s)"]')
+    # The filter runs from the page's hash change: wait for its count, not for a moment to pass.
+    page.locator(f"#{second}-count", has_text="1 of ").wait_for()
     assert rows(second) == ["alpha-pos-2"]
     assert rows(first) == everything
     assert page.is_visible(f"#{second}-cell") and not page.is_visible(f"#{first}-cell")
