@@ -51,13 +51,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise HarnessError(f"{source} {exc}.") from None
     text = json.dumps(converted.dataset, indent=2, ensure_ascii=False) + "\n"
     if args.output:
+        # The input files first: a dataset is never left naming fixtures that were not copied.
+        for folder in skill_creator.write_fixtures(converted, skill_dir, repo.root):
+            ctx.err(f"[import] copied input files into {repo.rel(folder)}/")
         target = ctx.cwd / args.output
         try:
             write_text(target, text, repo.root)
         except OSError as exc:
             raise HarnessError(cannot("the dataset", target, exc, "fix --output")) from None
-        for folder in skill_creator.write_fixtures(converted, skill_dir, repo.root):
-            ctx.err(f"[import] copied input files into {repo.rel(folder)}/")
         ctx.err(f"[import] wrote {len(converted.dataset['evaluations'])} case(s) to {args.output}")
     else:
         ctx.out(text.rstrip("\n"))
