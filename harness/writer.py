@@ -65,12 +65,9 @@ def write_bytes(
 
 
 @contextlib.contextmanager
-def replacing(
-    path: Path, inside: Path, private: bool = False, keep_partial: bool = False, mode: int | None = None
-) -> Iterator[BinaryIO]:
-    """A binary file whose content replaces `path` whole when the block ends. When the block raises, the
-    earlier file is kept and the new content dropped, unless `keep_partial` (a log that is still worth
-    reading cut short)."""
+def replacing(path: Path, inside: Path, private: bool = False, mode: int | None = None) -> Iterator[BinaryIO]:
+    """A binary file whose content replaces `path` whole when the block ends. When the block (or the
+    disk) fails, the earlier file is kept as it was and the new content dropped."""
     real = destination(path, inside)
     if streamed(path):
         with open(os.open(path, os.O_WRONLY), "wb") as stream:
@@ -88,9 +85,6 @@ def replacing(
             handle.close()
         os.replace(temp, real)
     except BaseException:
-        if keep_partial:
-            with contextlib.suppress(OSError):
-                os.replace(temp, real)
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise

@@ -356,14 +356,13 @@ def test_a_growing_log_cut_short_keeps_what_was_written(tmp_path: Path):
     assert path.read_bytes() == b"first line\n"
 
 
-def test_replacing_keeps_a_partial_file_only_when_asked(tmp_path: Path):
-    for keep in (False, True):
-        path = tmp_path / f"kept-{keep}.txt"
-        with pytest.raises(KeyboardInterrupt), writer.replacing(path, tmp_path, keep_partial=keep) as out:
-            out.write(b"partial")
-            raise KeyboardInterrupt
-        assert path.exists() == keep
-    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+def test_a_replacement_interrupted_midway_leaves_the_earlier_file(tmp_path: Path):
+    path = tmp_path / "report.json"
+    path.write_text("earlier\n")
+    with pytest.raises(KeyboardInterrupt), writer.replacing(path, tmp_path) as out:
+        out.write(b"partial")
+        raise KeyboardInterrupt
+    assert path.read_text() == "earlier\n" and [p.name for p in tmp_path.iterdir()] == ["report.json"]
 
 
 def test_replace_replaces_the_whole_file_and_leaves_no_temporary(tmp_path: Path):
