@@ -1,9 +1,8 @@
-"""Reading the repo's text files defensively (any bad file becomes a reason, not a traceback), and writing
-reports whole (a concurrent run or reader never sees half a file)."""
+"""Reading the repo's text files defensively (any bad file becomes a reason, not a traceback). Every write
+goes through harness.writer."""
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from collections.abc import Callable
@@ -159,98 +158,6 @@ class RealPaths:
             return stat.S_ISLNK(os.lstat(path).st_mode)
         except (OSError, ValueError):
             return False  # as realpath does: a component it cannot stat is kept as written
-
-
-# What os.link raises on a file system without hard links (some network and FAT mounts).
-NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK}
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """`path` replaced whole by `text`: written beside it, then renamed over it, so a reader (or a
-    concurrent run) sees the old file or the new one, never half of either. A character device or a
-    FIFO (`/dev/null`, `/dev/stdout`, a pipe) is written in place: renaming over it would replace the
-    device for the whole machine when run as root."""
-    if in_place(path):
-        with open(path, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        return
-    temp = written_beside(path, text)
-    try:
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
-
-
-def append_text(path: Path, text: str) -> None:
-    """`text` added at the end of `path` (made if missing). A symlink is not followed, as write_atomic
-    does not follow one: the link is replaced by a file holding `text`, its target left alone."""
-    if not in_place(path) and os.path.islink(path):
-        write_atomic(path, text)
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as stream:
-        stream.write(text)
-
-
-# What a report may be written into without being replaced, and what is never written at all.
-STREAMS = (stat.S_ISCHR, stat.S_ISFIFO)
-NOT_FILES = {stat.S_ISBLK: "a block device", stat.S_ISDIR: "a folder", stat.S_ISSOCK: "a socket"}
-
-
-def in_place(path: Path) -> bool:
-    """Whether `path` (or what its symlink names) is a stream to write into rather than replace; an
-    OSError naming the kind when it is no file at all. A missing path, a regular file or a symlink to
-    one is replaced as usual."""
-    try:
-        mode = os.stat(path).st_mode
-    except (FileNotFoundError, NotADirectoryError):
-        return False
-    if any(kind(mode) for kind in STREAMS):
-        return True
-    what = next((name for kind, name in NOT_FILES.items() if kind(mode)), None)
-    if what is not None:
-        raise OSError(errno.EINVAL, f"it is {what}, not a file; name a file, or - for stdout")
-    return False
-
-
-def write_new(path: Path, text: str) -> None:
-    """`path` created with `text`, or FileExistsError when something is already there. The name is
-    taken by one atomic link of a finished file: no check-then-write for a concurrent run to slip
-    into, and no reader ever sees it half written."""
-    temp = written_beside(path, text)
-    try:
-        os.link(temp, path)
-    except FileExistsError:
-        raise
-    except OSError as exc:
-        if exc.errno not in NO_HARD_LINKS:
-            raise
-        with open(path, "x", encoding="utf-8") as stream:  # still exclusive, though not atomic
-            stream.write(text)
-    finally:
-        temp.unlink(missing_ok=True)
-
-
-def written_beside(path: Path, text: str) -> Path:
-    """A hidden new file in `path`'s folder (made if missing) holding `text`: on the same file system, so
-    the rename or link that follows is atomic; created with the umask's mode, as a plain write would be."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    while True:
-        import secrets  # on first write: a check that writes nothing never imports it
-
-        temp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        except FileExistsError:
-            continue
-        try:
-            with open(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-        except BaseException:
-            temp.unlink(missing_ok=True)
-            raise
-        return temp
 
 
 def packaged_text(*parts: str) -> str:

@@ -11,6 +11,7 @@ repo under test.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -20,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from harness import __version__
-from harness.files import write_atomic
+from harness.writer import write_text
 
 KEEP = 20_000  # entries one memo keeps: a catalog of thousands of skills, with room for its history
 # A repo's memo unused this long is deleted when another memo file is first written: CI checkouts and
@@ -117,11 +118,8 @@ class Memo:
             kept.setdefault(key, value)
         body = json.dumps({"salt": self.salt, "entries": kept}, ensure_ascii=False, separators=(",", ":"))
         first = not self.path.exists()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, body)
-        except OSError:
-            pass  # an unwritable cache costs the next run time, never a result
+        with contextlib.suppress(OSError):  # an unwritable cache costs the next run time, never a result
+            write_text(self.path, body, self.path.parent)
         self.changed = False
         if first:  # the folder grows only by a new file, so only then is it pruned
             prune(self.path.parent, time.time() - STALE_AFTER_S)

@@ -7,9 +7,9 @@ second, so a validator compiled to Python by fastjsonschema answers first; only 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import os
 import re
 import sys
 from collections.abc import Callable
@@ -207,15 +207,10 @@ def screen_code(schema: dict) -> str:
 def keep(path: Path, data: bytes) -> None:
     """Written whole or not at all (concurrent runs may race to fill the cache); an unwritable cache
     costs time, never the check."""
-    import tempfile
+    from harness.writer import write_bytes
 
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("wb", dir=path.parent, delete=False) as handle:
-            handle.write(data)
-        os.replace(handle.name, path)
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        write_bytes(path, data, path.parent)
 
 
 def cache_dir() -> Path:

@@ -6,11 +6,12 @@ Kept logs are written mode 0600 here too: they hold the agent's whole transcript
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from harness.writer import write_text
 
 # The credentials of every agent runtime the harness drives (and of the gateways in front of them).
 SECRET_VARS = (
@@ -63,15 +64,6 @@ class Redactor:
         return value
 
 
-def open_private(path: Path):
-    """`path` opened for binary writing, readable by its owner only (created or truncated)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(descriptor, 0o600)  # an existing file keeps its old mode through O_CREAT
-    return open(descriptor, "wb")
-
-
 def write_private(path: Path, text: str) -> None:
-    with open_private(path) as handle:
-        handle.write(text.encode("utf-8"))
+    """`path` replaced whole by `text`, readable by its owner only; no link in its folder leads it out."""
+    write_text(Path(path), text, Path(path).parent, private=True)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO
 
 from harness.cancel import Cancellation
-from harness.secrets import open_private
+from harness.writer import growing
 
 STDERR_KEEP = 8192  # bytes of stderr kept (the tail is what explains a failure)
 KILL_GRACE_S = 2.0  # between SIGTERM and SIGKILL
@@ -301,7 +301,9 @@ def stream(
     unreadable: list[str] = []
     try:
         with contextlib.ExitStack() as stack:
-            log = stack.enter_context(open_private(keep_log)) if keep_log is not None else None
+            # The kept log grows as the agent runs; its folder was checked against the repo's links
+            # before the run (cli.resolve.check_outputs), and no link in it may lead out of it.
+            log = stack.enter_context(growing(keep_log, keep_log.parent, private=True)) if keep_log else None
             stop_reason = _pump(child, started + timeout_s, cancel, log, redact, guarded(on_line, unreadable))
         if ends_itself(stop_reason):
             child.wait(RESULT_EXIT_GRACE_S if stop_reason else EOF_EXIT_GRACE_S)

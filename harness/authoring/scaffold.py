@@ -7,8 +7,9 @@ import re
 from pathlib import Path
 
 from harness.authoring import home
-from harness.errors import UsageError
+from harness.errors import HarnessError, UsageError
 from harness.model import dataset
+from harness.writer import cannot, make_folder, write_text
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WORKFLOW = Path(".github") / "workflows" / "skills.yml"
@@ -41,17 +42,22 @@ def check_name(name: str) -> str:
     return name
 
 
-def new_skill(parent: Path, name: str) -> Path:
-    """NAME/SKILL.md and NAME/evals/evals.json from the dataset template; never over an existing folder."""
+def new_skill(parent: Path, name: str, repo: Path) -> Path:
+    """NAME/SKILL.md and NAME/evals/evals.json from the dataset template; never over an existing folder,
+    never through a symlink of `repo` leading out of it."""
     folder = parent / check_name(name)
     if folder.exists():
         raise UsageError(f"{folder} already exists; pick another name or delete it first.")
     template = json.loads(dataset.template_text())
     for case in template["evaluations"]:
         case["id"] = case["id"].replace("my-skill", name, 1)
-    (folder / "evals").mkdir(parents=True)
-    (folder / "SKILL.md").write_text(SKILL_MD.format(name=name, title=name.replace("-", " ").capitalize()))
-    (folder / "evals" / "evals.json").write_text(json.dumps(template, indent=2) + "\n")
+    skill_md = SKILL_MD.format(name=name, title=name.replace("-", " ").capitalize())
+    try:
+        make_folder(folder / "evals", repo)
+        write_text(folder / "SKILL.md", skill_md, repo)
+        write_text(folder / "evals" / "evals.json", json.dumps(template, indent=2) + "\n", repo)
+    except OSError as exc:
+        raise HarnessError(cannot(f"the skill {name}", folder, exc, "fix the folder's permissions")) from None
     return folder
 
 
@@ -103,7 +109,7 @@ def ignore_reports(root: Path) -> bool:
     ):
         return False
     kept = [line for line in lines if line.strip() not in IGNORED]
-    gitignore.write_text("".join(f"{line}\n" for line in [*kept, *IGNORED]), encoding="utf-8")
+    write_text(gitignore, "".join(f"{line}\n" for line in [*kept, *IGNORED]), root)
     return True
 
 

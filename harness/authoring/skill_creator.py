@@ -9,14 +9,20 @@ dropped silently.
 
 from __future__ import annotations
 
+import os
 import re
-import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from harness.errors import HarnessError
+from harness.files import UnreadableFile, read_bytes
+from harness.writer import cannot, write_bytes
 
 # The id pattern datasets use; anything else in a converted id becomes a hyphen.
 UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9_.:-]+")
 FIXTURES = "fixtures"  # where an eval's input files go, inside the skill
+FIXTURE_BYTES = 64 * 1024 * 1024  # an input file copied whole; far above any hand-made one
 
 
 class NotSkillCreator(Exception):
@@ -142,14 +148,23 @@ def _files_inside(files: object, skill_dir: Path, where: str, left_out: list[str
     return kept
 
 
-def write_fixtures(converted: Converted, skill_dir: Path) -> list[Path]:
-    """Copy each case's input files into `<skill>/fixtures/<case id>/`; returns the folders made."""
+def write_fixtures(converted: Converted, skill_dir: Path, repo: Path) -> list[Path]:
+    """Copy each case's input files (with their permission bits) into `<skill>/fixtures/<case id>/`;
+    returns the folders made."""
     made = []
     for case_id, files in converted.fixtures.items():
         folder = skill_dir / FIXTURES / case_id
-        folder.mkdir(parents=True, exist_ok=True)
         for path in files:
-            shutil.copy2(path, folder / path.name)
+            try:
+                data = read_bytes(path, FIXTURE_BYTES)
+            except UnreadableFile as exc:
+                raise HarnessError(f"{path} cannot be copied: {exc.reason}.") from None
+            try:
+                write_bytes(folder / path.name, data, repo, mode=stat.S_IMODE(os.stat(path).st_mode))
+            except OSError as exc:
+                raise HarnessError(
+                    cannot("an input file", folder / path.name, exc, "fix the folder's permissions")
+                ) from None
         made.append(folder)
     return made
 

@@ -8,7 +8,6 @@ drive it deterministically against loopback servers.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -22,6 +21,7 @@ from harness.checks.references import Scan
 from harness.errors import Interrupted, UsageError
 from harness.model import findings
 from harness.model.findings import Finding
+from harness.writer import write_text
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -501,14 +501,9 @@ class UrlCache:
     def save(self) -> list[Finding]:
         if self.path is None:
             return []
-        temporary = self.path.with_name(self.path.name + ".tmp")
+        body = json.dumps({"format": CACHE_FORMAT, "urls": self.entries}, indent=1, sort_keys=True) + "\n"
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(
-                json.dumps({"format": CACHE_FORMAT, "urls": self.entries}, indent=1, sort_keys=True) + "\n",
-                encoding="utf-8",
-            )
-            os.replace(temporary, self.path)
+            write_text(self.path, body, self.path.parent)
         except OSError as exc:
             return [
                 findings.warning(

@@ -176,7 +176,7 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 2
         ctx.settings = settings.effective(args, command, found, used, words)
-        resolve.check_outputs(args, ctx.cwd)
+        resolve.check_outputs(args, ctx.cwd, ctx.environ)
         for option in resolve.refuse_unread(args, declared, settings.from_file(command, used)):
             ctx.err(
                 f"note: {found.path}: {option} from the settings file applies to another --engine; "

@@ -12,26 +12,39 @@ from harness.checks import CheckOptions
 from harness.cli.flags import AGENTS, FLAGS, parse_list
 from harness.context import Context
 from harness.errors import UsageError
-from harness.files import in_place
 from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
 from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog, Negatives
 from harness.model.repo import Repo
 from harness.paid.legs import Leg, model_entries, plan_legs
+from harness.writer import Refused, destination, streamed
 
 REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"), ("html", "--html"))
 
 
-def check_outputs(args: argparse.Namespace, cwd: Path) -> None:
+def check_outputs(args: argparse.Namespace, cwd: Path, environ: dict[str, str] | None = None) -> None:
     """Every path a command will write its reports or logs to, checked before any work: a run that
-    grades for an hour and then cannot write its report has wasted the hour. Relative to `cwd`."""
-    for attr, flag in REPORT_FILES:
-        value = getattr(args, attr, None)
-        if value and not (attr == "output" and value == "-"):  # `--output -` is stdout, not a file
-            writable(flag, cwd / value, folder=False)
+    grades for an hour and then cannot write its report has wasted the hour. Relative to `cwd`; no
+    symlink of the repo may lead one out of it (harness.writer)."""
+    wanted = [
+        (flag, cwd / value, False)
+        for attr, flag in REPORT_FILES
+        if (value := getattr(args, attr, None)) and not (attr == "output" and value == "-")  # stdout
+    ]
     if getattr(args, "keep_logs", None):
-        writable("--keep-logs", cwd / args.keep_logs, folder=True)
+        wanted.append(("--keep-logs", cwd / args.keep_logs, True))
+    if not wanted:
+        return
+    root = repo_mod.find_root(getattr(args, "repo", None), environ or {}, cwd)
+    for flag, path, folder in wanted:
+        try:
+            destination(path, root)
+        except Refused as exc:
+            raise UsageError(f"{flag} {path}: {exc.strerror}.") from None
+        except OSError:
+            pass  # a link loop: writable() below says it, as every other unusable path
+        writable(flag, path, folder)
 
 
 def writable(flag: str, path: Path, folder: bool) -> None:
@@ -41,7 +54,7 @@ def writable(flag: str, path: Path, folder: bool) -> None:
             if folder != path.is_dir():
                 want, found = ("a folder", "a file") if folder else ("a file path", "a folder")
                 raise UsageError(f"{flag} {path} is {found}; pass {want}.")
-            if not folder and in_place(path):  # a device or a FIFO: written into, never replaced
+            if not folder and streamed(path):  # a device or a FIFO: written into, never replaced
                 return
             if not os.access(path, os.W_OK):
                 raise UsageError(f"{flag} {path} cannot be written (permission denied); pass another path.")

@@ -12,6 +12,7 @@ from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.model import baseline, catalog
+from harness.writer import cannot, write_text
 
 HELP = "write (or --prune) the baseline of known structural findings; only new findings fail after it"
 
@@ -47,13 +48,10 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     else:
         document = baseline.document(found, __version__)
         said = f"recorded {_total(document)} finding(s); only new ones fail from now on"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    try:  # replaced whole: a full disk or a crash mid-write keeps the earlier baseline
+        write_text(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", repo.root)
     except OSError as exc:
-        raise HarnessError(
-            f"cannot write the baseline to {path} ({exc.strerror or exc}); fix --baseline."
-        ) from None
+        raise HarnessError(cannot("the baseline", path, exc, "fix --baseline")) from None
     ctx.err(f"[baseline] {repo.rel(path)}: {said}.")
     return 0
 

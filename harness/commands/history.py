@@ -10,7 +10,6 @@ from pathlib import Path
 from harness.cli.flags import parse_list
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
-from harness.files import append_text, write_atomic
 from harness.history import ledger as ledger_mod
 from harness.history.result import History
 from harness.memo import user_cache
@@ -18,6 +17,7 @@ from harness.model import repo as repo_mod
 from harness.report import RUNS, history_html
 from harness.report import history as history_report
 from harness.report.jsontext import readable
+from harness.writer import append_text, cannot, write_text
 
 HELP = "read the run ledger (the JSON reports of past runs): each case's timeline, flaky or regressed, trends"
 FORMATS = ("text", "json", "markdown")
@@ -118,23 +118,20 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     else:
         ctx.stdout.write(history_report.text(history))
     summary = args.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
+    repo = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)  # its links held to it
     if summary:
         where = ctx.cwd / summary
         flag = "--summary" if args.summary else "GITHUB_STEP_SUMMARY"
         try:
-            append_text(where, history_report.markdown(history) + "\n")
+            append_text(where, history_report.markdown(history) + "\n", repo)
         except OSError as exc:
-            raise HarnessError(
-                f"cannot append the history to {where} ({exc.strerror or exc}); fix {flag}."
-            ) from None
+            raise HarnessError(cannot("the history", where, exc, f"fix {flag}")) from None
     if args.html:
         page = ctx.cwd / args.html
         try:
-            write_atomic(page, history_html.page(history))
+            write_text(page, history_html.page(history), repo)
         except OSError as exc:
-            raise HarnessError(
-                f"cannot write the history page to {page} ({exc.strerror or exc}); fix --html."
-            ) from None
+            raise HarnessError(cannot("the history page", page, exc, "fix --html")) from None
         ctx.err(f"[history] HTML page: {args.html} ({len(history.lines)} case(s), {len(ledger.runs)} run(s))")
     return 0
 

@@ -11,6 +11,7 @@ from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
+from harness.writer import cannot, write_text
 
 HELP = "convert another tool's eval files into an evals/evals.json (today: skill-creator)"
 
@@ -50,11 +51,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise HarnessError(f"{source} {exc}.") from None
     text = json.dumps(converted.dataset, indent=2, ensure_ascii=False) + "\n"
     if args.output:
-        target = ctx.cwd / args.output
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        for folder in skill_creator.write_fixtures(converted, skill_dir):
+        # The input files first: a dataset is never left naming fixtures that were not copied.
+        for folder in skill_creator.write_fixtures(converted, skill_dir, repo.root):
             ctx.err(f"[import] copied input files into {repo.rel(folder)}/")
+        target = ctx.cwd / args.output
+        try:
+            write_text(target, text, repo.root)
+        except OSError as exc:
+            raise HarnessError(cannot("the dataset", target, exc, "fix --output")) from None
         ctx.err(f"[import] wrote {len(converted.dataset['evaluations'])} case(s) to {args.output}")
     else:
         ctx.out(text.rstrip("\n"))

@@ -12,8 +12,9 @@ from harness.authoring import home, scaffold
 from harness.authoring.survey import Survey, survey
 from harness.cli import settings
 from harness.context import Context
-from harness.errors import UsageError
+from harness.errors import HarnessError, UsageError
 from harness.model.repo import find_root
+from harness.writer import Refused, cannot, destination, write_text
 
 HELP = (
     "write a CI workflow (unless one runs evals already), the .gitignore entry and the settings "
@@ -45,13 +46,14 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         raise UsageError(
             "init --skills-dir takes one glob, such as 'skills/*'; add others to skillscope.toml."
         )
+    refuse_links_out(root)
     workflow = root / scaffold.WORKFLOW
     if workflow.exists() and not args.force:
         raise UsageError(f"{workflow} already exists; delete it or pass --force to replace it.")
     current = settings.load(root)
     found = survey(root, glob, scaffold.WORKFLOW.as_posix(), defined_runner_types(current))
     write_workflow(ctx, root, glob, found, args.force)
-    if scaffold.ignore_reports(root):
+    if ignore_reports(root):
         ctx.out(
             f"added {' and '.join(scaffold.IGNORED)} to .gitignore: run reports stay out of commits, "
             "the baseline and the quarantine can be committed"
@@ -60,7 +62,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     tell_runner_types(ctx, root, found, current)
     if args.skill:
         parent = root / Path(glob).parent
-        folder = scaffold.new_skill(parent, args.skill)
+        folder = scaffold.new_skill(parent, args.skill, root)
         ctx.out(f"created {folder.relative_to(root)}: replace its placeholder text and prompts")
         found.skills.append(folder.relative_to(root).as_posix())
     tell_next_steps(ctx, glob, found)
@@ -79,9 +81,41 @@ def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bo
         )
         return
     workflow = root / scaffold.WORKFLOW
-    workflow.parent.mkdir(parents=True, exist_ok=True)
-    workflow.write_text(scaffold.caller_workflow(glob), encoding="utf-8")
+    written(workflow, scaffold.caller_workflow(glob), root, "the workflow")
     ctx.out(f"wrote {scaffold.WORKFLOW}: the reusable workflow grades {glob} on every pull request")
+
+
+def refuse_links_out(root: Path) -> None:
+    """Before anything is written: none of the files init may write lies behind a symlink leading out of
+    the repo (a half-done init would then refuse to run again over its own workflow)."""
+    for what, rel in (
+        ("the workflow", scaffold.WORKFLOW),
+        ("the .gitignore", Path(".gitignore")),
+        ("the settings", Path(settings.OWN_FILE)),
+    ):
+        try:
+            destination(root / rel, root)
+        except Refused as exc:
+            raise HarnessError(cannot(what, root / rel, exc, "")) from None
+        except OSError:
+            pass  # a link loop: the write itself says so
+
+
+def written(path: Path, text: str, root: Path, what: str) -> None:
+    """`path` written through the one writer: a symlink the repo holds never carries it out of the repo."""
+    try:
+        write_text(path, text, root)
+    except OSError as exc:
+        raise HarnessError(cannot(what, path, exc, "fix the folder's permissions")) from None
+
+
+def ignore_reports(root: Path) -> bool:
+    try:
+        return scaffold.ignore_reports(root)
+    except OSError as exc:
+        raise HarnessError(
+            cannot("the .gitignore", root / ".gitignore", exc, "fix its permissions")
+        ) from None
 
 
 def noticed_settings(found: Survey) -> dict[str, list[str]]:
@@ -101,7 +135,7 @@ def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: 
     add to them (and the flags that say the same)."""
     noticed = noticed_settings(found)
     if current.path is None:
-        (root / settings.OWN_FILE).write_text(scaffold.settings_file(glob, noticed), encoding="utf-8")
+        written(root / settings.OWN_FILE, scaffold.settings_file(glob, noticed), root, "the settings")
         ctx.out(f"wrote {settings.OWN_FILE}: skillscope commands here look at {glob}")
         if noticed:
             ctx.out("  and keep to what this repo's skills already do:")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from harness.authoring import scaffold
 from harness.context import Context
+from harness.model.repo import find_root
 
 HELP = "create NAME/SKILL.md and NAME/evals/evals.json from the template"
 
@@ -21,7 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    folder = scaffold.new_skill(ctx.cwd / args.dir, args.name)
+    repo = find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
+    folder = scaffold.new_skill(ctx.cwd / args.dir, args.name, repo)
     shown = Path(args.dir) / args.name
     ctx.out(
         f"created {shown}/SKILL.md and {shown}/evals/evals.json; replace the placeholder text and prompts,"

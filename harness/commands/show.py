@@ -11,11 +11,13 @@ from pathlib import Path
 from harness.agent import RUNTIMES, log_path
 from harness.agent.logs import KeptLog, LogFile, UnreadableLog, kept_files, log_file, read_log
 from harness.context import Context
-from harness.errors import UsageError
-from harness.files import UnreadableFile, read_text, write_atomic
+from harness.errors import HarnessError, UsageError
+from harness.files import UnreadableFile, read_text
 from harness.jsonfields import array_at, object_at
+from harness.model.repo import find_root
 from harness.report import html, transcript
 from harness.report.html.logs import Entry
+from harness.writer import cannot, write_text
 
 HELP = (
     "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page"
@@ -312,7 +314,11 @@ def write_page(
     else:
         page = html.logs_page(f"agent logs kept in {args.logs}", list(entries.values()))
         count, what = len(entries), "case(s)"
-    write_atomic(ctx.cwd / args.html, page)
+    target, repo = ctx.cwd / args.html, find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
+    try:
+        write_text(target, page, repo)
+    except OSError as exc:
+        raise HarnessError(cannot("the HTML page", target, exc, "fix --html")) from None
     ctx.out(f"HTML page: {args.html} ({count} {what}, {len(labelled)} log(s))")
     return 1 if unreadable else 0
 

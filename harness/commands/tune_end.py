@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 from harness.cli import flags
 from harness.context import Context
-from harness.files import write_atomic
+from harness.errors import HarnessError
 from harness.tune import candidates as cands
 from harness.tune.result import TuneMeta, TuneResult
 from harness.tune.split import FINAL, TRAIN, VALIDATION
 from harness.tune.tuning import Plan, Tuner
+from harness.writer import cannot, write_text
 
 if TYPE_CHECKING:
     from harness.paid.command import PaidRun
@@ -47,7 +48,12 @@ def finish(
             difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{rel}", f"b/{rel}")
         )
         if args.apply and result.passed:
-            write_atomic(plan.skill.skill_md, new)
+            try:
+                write_text(plan.skill.skill_md, new, Path(meta.run.repo))
+            except OSError as exc:
+                raise HarnessError(
+                    cannot("the tuned description", plan.skill.skill_md, exc, "fix its permissions")
+                ) from None
             result.applied = True
     if paid is not None:
         code = paid.finish(result)

@@ -13,15 +13,16 @@ costs time, never a result.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
-import tempfile
 from array import array
 from pathlib import Path
 from typing import Any
 
 from harness import __version__
+from harness.writer import write_bytes
 
 SALT = f"history-index {__version__} 3"
 COLUMN = "i"  # each column's items as signed 32-bit integers (a digest's -1 is "none recorded")
@@ -83,14 +84,10 @@ class Index:
         if self.path is None:
             return
         body = marshal.dumps({"salt": SALT, **data})
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # Written beside it and renamed over it: a concurrent answer reads the old index or the new.
-            with tempfile.NamedTemporaryFile(dir=self.path.parent, prefix=".index-", delete=False) as out:
-                out.write(body)
-            os.replace(out.name, self.path)
-        except OSError:
-            pass  # an unwritable cache costs the next answer time, never a result
+        # Replaced whole: a concurrent answer reads the old index or the new. An unwritable cache costs
+        # the next answer time, never a result.
+        with contextlib.suppress(OSError):
+            write_bytes(self.path, body, self.path.parent)
 
     @staticmethod
     def _read(path: Path) -> dict[str, Any]:

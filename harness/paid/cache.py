@@ -22,7 +22,6 @@ import json
 import os
 import secrets
 import subprocess
-import tempfile
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -33,10 +32,10 @@ from harness import __version__
 from harness.agent import RUNTIMES, model_environment
 from harness.deadline import now
 from harness.errors import UsageError
-from harness.files import NO_HARD_LINKS
 from harness.memo import repo_digest, user_cache
 from harness.paid.digests import canonical, digest_of
 from harness.paid.replay import Origin, Replay
+from harness.writer import write_new, write_text
 
 if TYPE_CHECKING:
     from harness.agent import Agent
@@ -155,33 +154,12 @@ class SigningKey:
         if found is not None:
             return found
         text = secrets.token_hex(KEY_BYTES).encode("ascii") + b"\n"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(prefix=".tmp-", dir=self.path.parent)  # mode 0600
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(text)
-            with contextlib.suppress(FileExistsError):  # another run made it first: its key is the one
-                create_once(Path(temp), self.path, text)
-        finally:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
+        with contextlib.suppress(FileExistsError):  # another run made it first: its key is the one
+            write_new(self.path, text, self.path.parent, private=True)
         found = self.read()
         if found is None:
             raise OSError(errno.EINVAL, f"{self.path} holds no key skillscope wrote; delete it")
         return found
-
-
-def create_once(temp: Path, path: Path, text: bytes) -> None:
-    """`path` made with `temp`'s content `text` by one atomic link, or FileExistsError; on a file system
-    without hard links, created exclusively (mode 0600) and written."""
-    try:
-        os.link(temp, path)
-    except OSError as exc:
-        if isinstance(exc, FileExistsError) or exc.errno not in NO_HARD_LINKS:
-            raise
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with open(descriptor, "wb") as out:
-            out.write(text)
 
 
 def signature(secret: bytes, key: str, origin: Mapping[str, Any], sample: Mapping[str, Any]) -> str:
@@ -259,16 +237,8 @@ class ResultCache:
                 "sample": stored,
                 "mac": signature(secret, key, made_by, stored),
             }
-            target.parent.mkdir(parents=True, exist_ok=True)
-            handle, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=target.parent)
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    json.dump(entry, out, ensure_ascii=False)
-                os.replace(temp, target)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temp)
-                raise
+            # Replaced whole, readable by its owner only; no link in the cache folder leads it out.
+            write_text(target, json.dumps(entry, ensure_ascii=False), self.folder, private=True)
         except OSError as exc:
             if self.write_error is None:
                 self.write_error = (

@@ -19,13 +19,13 @@ from typing import Any, Protocol
 from harness import schemas
 from harness.context import Context
 from harness.errors import HarnessError
-from harness.files import append_text, write_atomic, write_new
 from harness.model.findings import Finding
 from harness.printable import escaped
 from harness.report import github, junit, sarif, text
 from harness.report.jsontext import Laid, readable
 from harness.report.junit import JUnitCase
 from harness.secrets import Redactor
+from harness.writer import append_text, cannot, make_folder, write_new, write_text
 
 REPORTS: dict[str, str] = {
     "structural": "harness.report.structural",
@@ -117,7 +117,8 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
     as_json = readable(document)
-    path = None if where.output == "-" else save(as_json, document["repo"], result.command, ctx, where.output)
+    repo = Path(document["repo"])  # the folder whose symlinks may not lead a write out (harness.writer)
+    path = None if where.output == "-" else save(as_json, repo, result.command, ctx, where.output)
     summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     # Rendered only where it is read: the table costs more start-up than a small catalog's checks.
     needs_markdown = bool(summary_path) or (path is not None and where.format == "markdown")
@@ -127,12 +128,15 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
         flag = "--summary" if where.summary else "GITHUB_STEP_SUMMARY"
         summary_file = ctx.cwd / summary_path
         guarded(
-            lambda: append_text(summary_file, markdown + "\n"), "the markdown summary", summary_file, flag
+            lambda: append_text(summary_file, markdown + "\n", repo),
+            "the markdown summary",
+            summary_file,
+            flag,
         )
     if where.junit:
         body = junit_text(result, report, redact)
         junit_file = ctx.cwd / where.junit
-        guarded(lambda: write_atomic(junit_file, body), "the JUnit report", junit_file, "--junit")
+        guarded(lambda: write_text(junit_file, body, repo), "the JUnit report", junit_file, "--junit")
     if path is None:
         ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
     else:
@@ -208,29 +212,29 @@ def terminal(result, report, document, path, ctx, where) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def save(as_json: str, repo: str, command: str, ctx: Context, output: str | None) -> Path:
+def save(as_json: str, repo: Path, command: str, ctx: Context, output: str | None) -> Path:
     """The JSON report at --output, replaced whole; by default a new file under .skillscope/runs/ that no
     concurrent run can take, with latest-<command>.json beside it and .skillscope/ ignored by git."""
     if output:
         path = ctx.cwd / output
-        guarded(lambda: write_atomic(path, as_json), "the JSON report", path, "--output")
+        guarded(lambda: write_text(path, as_json, repo), "the JSON report", path, "--output")
         return path
-    runs = Path(repo) / RUNS
-    guarded(lambda: runs.mkdir(parents=True, exist_ok=True), "the JSON report", runs, "--output")
-    guarded(lambda: ignore_everything(runs.parent), "the JSON report", runs.parent, "--output")
-    path = guarded(lambda: claim(runs, command, as_json), "the JSON report", runs, "--output")
+    runs = repo / RUNS
+    guarded(lambda: make_folder(runs, repo), "the JSON report", runs, "--output")
+    guarded(lambda: ignore_everything(runs.parent, repo), "the JSON report", runs.parent, "--output")
+    path = guarded(lambda: claim(runs, command, as_json, repo), "the JSON report", runs, "--output")
     latest = runs / f"latest-{command}.json"
-    guarded(lambda: write_atomic(latest, as_json), "the latest report", latest, "--output")
+    guarded(lambda: write_text(latest, as_json, repo), "the latest report", latest, "--output")
     return path
 
 
-def claim(runs: Path, command: str, body: str) -> Path:
+def claim(runs: Path, command: str, body: str, repo: Path) -> Path:
     """A new report file named by the time, suffixed -2, -3… when a run in the same second took it."""
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     for attempt in range(1, TRIES + 1):
         path = runs / (f"{command}-{stamp}.json" if attempt == 1 else f"{command}-{stamp}-{attempt}.json")
         try:
-            write_new(path, body)
+            write_new(path, body, repo)
         except FileExistsError:
             continue
         return path
@@ -243,16 +247,16 @@ GITIGNORE = "*\n!baseline.json\n!quarantine.json\n"
 OLDER_GITIGNORES = ("*\n!baseline.json\n",)  # as earlier versions wrote it: brought up to date
 
 
-def ignore_everything(folder: Path) -> None:
+def ignore_everything(folder: Path, repo: Path) -> None:
     """`.skillscope/.gitignore`, written once (one the user edited stays; one an older version wrote is
     brought up to date), so reports never show in `git status`."""
     path = folder / ".gitignore"
     try:
-        write_new(path, GITIGNORE)
+        write_new(path, GITIGNORE, repo)
     except FileExistsError:
         with contextlib.suppress(OSError, UnicodeDecodeError):
             if path.read_text(encoding="utf-8") in OLDER_GITIGNORES:
-                write_atomic(path, GITIGNORE)
+                write_text(path, GITIGNORE, repo)
 
 
 def guarded(write: Callable[[], object], what: str, path: Path, flag: str):
@@ -260,6 +264,4 @@ def guarded(write: Callable[[], object], what: str, path: Path, flag: str):
     try:
         return write()
     except OSError as exc:
-        raise HarnessError(
-            f"cannot write {what} to {path} ({exc.strerror or exc}); fix {flag} or the folder's permissions."
-        ) from None
+        raise HarnessError(cannot(what, path, exc, f"fix {flag} or the folder's permissions")) from None

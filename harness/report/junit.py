@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-from harness.files import write_atomic
 from harness.model.envelope import Halt
 from harness.model.findings import Finding, lies_in
 from harness.printable import escaped
@@ -22,10 +20,6 @@ class JUnitCase:
     output: str | None = None
     file: str | None = None  # root-relative: where the case is written (its dataset)
     line: int | None = None
-
-
-def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
-    write_atomic(path, render(suite, cases))
 
 
 def render(suite: str, cases: list[JUnitCase]) -> str:

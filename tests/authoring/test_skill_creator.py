@@ -111,6 +111,35 @@ def test_the_command_writes_the_dataset_and_its_fixture_and_structural_passes_it
     assert checked.code == 0, [f["message"] for f in report["findings"]]
 
 
+@pytest.mark.parametrize("linked", ["evals.json", "fixtures"])
+def test_the_command_writes_nothing_through_a_link_of_the_repo_leading_out(
+    repo: Path, tmp_path: Path, linked: str
+):
+    """A committed `evals/evals.json` (or `fixtures/`) link climbing out of the repo is refused, and
+    what it leads to is left alone."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "evals.json").write_text("theirs\n")
+    where = repo / SKILL / ("evals" if linked == "evals.json" else "") / linked
+    where.unlink(missing_ok=True)
+    where.symlink_to(outside / linked)
+    evals = f"{SKILL}/evals/skill-creator-evals.json"
+    out = f"{SKILL}/evals/evals.json"
+    run = run_cli(["import", "skill-creator", "--evals", evals, "--skill", SKILL, "--output", out], cwd=repo)
+    # --output is checked before any work (a usage error); the fixtures' folder when it is written.
+    if linked == "evals.json":
+        assert run.code == 2 and run.stderr.startswith(f"error: --output {repo / out}: "), run.stderr
+    else:
+        assert run.code == 1 and run.stderr.startswith("error: refused to write an input file to "), (
+            run.stderr
+        )
+    assert "is a symlink leading out of" in run.stderr and "Traceback" not in run.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["evals.json"]
+    assert (outside / "evals.json").read_text() == "theirs\n"
+    if linked == "fixtures":  # nothing half done: no dataset naming fixtures that are not there
+        assert not (repo / out).exists()
+
+
 def test_the_command_prints_to_stdout_by_default_and_refuses_an_unknown_skill(repo: Path):
     run = run_cli(
         ["import", "skill-creator", "--triggers", f"{SKILL}/evals/trigger-evals.json", "--skill", SKILL],

@@ -45,3 +45,29 @@ def test_a_folder_without_write_permission_is_named_as_such(tmp_path: Path, monk
 def test_paths_that_can_be_created_pass(tmp_path: Path) -> None:
     writable("--output", tmp_path / "new" / "deeper" / "report.json", folder=False)
     writable("--keep-logs", tmp_path / "logs", folder=True)
+
+
+@pytest.mark.parametrize(
+    "command, flag, where",
+    [
+        ("routing", "--keep-logs", "logs"),
+        ("behavioral", "--keep-logs", "logs/deeper"),
+        ("behavioral", "--junit", "logs/junit.xml"),
+        ("show", "--html", "logs/page.html"),
+        ("history", "--html", "logs/page.html"),
+        ("history", "--summary", "logs/summary.md"),
+    ],
+)
+def test_a_report_or_log_path_behind_a_link_of_the_repo_leading_out_is_refused_before_any_work(
+    tmp_path: Path, command: str, flag: str, where: str
+) -> None:
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    make_skill(repo, "demo")
+    (repo / ".git").mkdir()
+    outside.mkdir()
+    (repo / "logs").symlink_to("../outside")
+    given = ["show", "report.json"] if command == "show" else [command]
+    run = run_cli([*given, flag, where], cwd=repo)
+    assert run.code == 2 and run.stdout == "", run.stderr
+    assert run.stderr.startswith(f"error: {flag} {repo / where}: {os.path.realpath(repo)}/logs is a symlink")
+    assert run.stderr.count("\n") == 1 and list(outside.iterdir()) == []

@@ -3,17 +3,24 @@ fixed findings, --warn, and the paid commands' structural gate honouring both.""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import resource
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from harness import writer
 from tests.fakeapi import replies as R
 from tests.support.helpers import make_skill, run_cli, structural
 from tests.support.routing import CaseRouter, route, routing_env
 
 CATALOG = Path(__file__).parent / "catalogs" / "adopting"
+FILE_SIZE_LIMIT = 64  # bytes: far below any baseline
 
 
 @pytest.fixture
@@ -173,3 +180,88 @@ def test_a_misspelt_warn_rule_is_a_usage_error_naming_the_rule_it_resembles(
     run, _ = structural(repo, "--warn", f"{typed},tier0-negatives", tmp=tmp_path)
     assert run.code == 2
     assert f"--warn {typed}: no rule of that name; did you mean {meant}?" in run.stderr
+
+
+# --- where the baseline is written (harness.writer) -----------------------------------------------------
+
+
+def test_a_committed_baseline_link_climbing_out_of_the_repo_is_refused_and_its_target_left_alone(
+    repo: Path, tmp_path: Path
+):
+    (tmp_path / "home").mkdir()
+    victim = tmp_path / "home" / "notes.txt"
+    victim.write_text("the user's own file\n")
+    (repo / ".skillscope").mkdir()
+    (repo / ".skillscope" / "baseline.json").symlink_to("../../home/notes.txt")
+    run = run_cli(["baseline"], cwd=repo)
+    assert run.code == 1 and run.stdout == ""
+    link, real = repo / ".skillscope" / "baseline.json", Path(os.path.realpath(repo))
+    assert run.stderr == (
+        f"error: refused to write the baseline to {link}: {real}/.skillscope/baseline.json is a symlink "
+        f"leading out of {real} (to {os.path.realpath(victim)}); replace the link with a plain file or "
+        "point it inside.\n"
+    )
+    assert victim.read_text() == "the user's own file\n"
+    assert (repo / ".skillscope" / "baseline.json").is_symlink()
+
+
+def test_a_baseline_link_inside_the_repo_is_written_through_and_kept(repo: Path):
+    (repo / "policy").mkdir()
+    (repo / ".skillscope").mkdir()
+    (repo / ".skillscope" / "baseline.json").symlink_to("../policy/baseline.json")
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    assert (repo / ".skillscope" / "baseline.json").is_symlink()
+    assert json.loads((repo / "policy" / "baseline.json").read_text())["findings"]
+
+
+def test_a_baseline_write_cut_short_by_a_full_disk_keeps_the_earlier_baseline(repo: Path, monkeypatch):
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    path = repo / ".skillscope" / "baseline.json"
+    earlier = path.read_bytes()
+    real_beside = writer.beside
+
+    def full_disk(real: str, private: bool, mode=None):
+        temp, handle = real_beside(real, private, mode)
+        handle.write(b'{"format": 1, "findi')  # part of it went through
+
+        def no_space(data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        handle.write = no_space
+        return temp, handle
+
+    monkeypatch.setattr(writer, "beside", full_disk)
+    run = run_cli(["baseline"], cwd=repo)
+    assert run.code == 1
+    assert run.stderr == (
+        f"error: cannot write the baseline to {path} (No space left on device); fix --baseline.\n"
+    )
+    assert path.read_bytes() == earlier
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_baseline_write_past_the_file_size_limit_keeps_the_earlier_baseline(repo: Path):
+    """The audit's probe: a real process whose writes stop at a file-size limit (as a full disk stops
+    them) once truncated the baseline in place."""
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    path = repo / ".skillscope" / "baseline.json"
+    earlier = path.read_bytes()
+    assert len(earlier) > FILE_SIZE_LIMIT
+
+    def limited() -> None:  # Python ignores SIGXFSZ, so a write past the limit fails with EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, FILE_SIZE_LIMIT))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "harness", "baseline"],
+        cwd=repo,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        preexec_fn=limited,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"error: cannot write the baseline to {path} (File too large); fix --baseline.\n"
+    assert path.read_bytes() == earlier
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []

@@ -204,3 +204,50 @@ def test_init_ends_with_next_steps_that_run(tmp_path):
 def test_init_in_an_empty_repo_says_to_create_a_skill_first(tmp_path):
     run = run_cli(["init", "--skills-dir", "catalog/*"], cwd=tmp_path)
     assert "create a first skill: skillscope new my-skill --dir catalog" in run.stdout
+
+
+# --- where init writes (harness.writer) -----------------------------------------------------------------
+
+
+def outside_snapshot(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    "links",
+    [
+        {"skillscope.toml": "../outside/skillscope.toml"},
+        {".github": "../outside/github"},
+        {".github/workflows/skills.yml": "../../../outside/skills.yml"},
+        {".gitignore": "../outside/gitignore"},
+        {"skillscope.toml": "../outside/skillscope.toml", ".github": "../outside/github"},
+    ],
+    ids=["settings", "github-folder", "workflow", "gitignore", "settings-and-github"],
+)
+def test_init_through_dangling_links_leading_out_creates_nothing_outside(tmp_path: Path, links: dict):
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / ".git").mkdir(parents=True)
+    outside.mkdir()
+    for name, target in links.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).symlink_to(target)
+    run = run_cli(["init"], cwd=repo)
+    assert run.code == 1 and run.stderr.count("\n") == 1, run.stderr
+    assert re.match(
+        r"error: refused to write the (workflow|settings|\.gitignore) to \S+: \S+ is a symlink", run.stderr
+    )
+    assert run.stderr.endswith("; replace the link with a plain file or point it inside.\n")
+    assert outside_snapshot(outside) == []
+    assert not (repo / ".github" / "workflows" / "skills.yml").exists()  # nothing half done either
+
+
+def test_init_writes_through_links_that_stay_in_the_repo(tmp_path: Path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "ci").mkdir()
+    (repo / ".github").symlink_to("ci")
+    (repo / "skillscope.toml").symlink_to("config/skillscope.toml")
+    run = run_cli(["init"], cwd=repo)
+    assert run.code == 0, run.stderr
+    assert (repo / "ci" / "workflows" / "skills.yml").is_file()
+    assert 'skills-dir = ["skills/*"]' in (repo / "config" / "skillscope.toml").read_text()

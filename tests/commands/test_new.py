@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tests.support.helpers import run_cli, structural
 
@@ -30,3 +31,13 @@ def test_an_existing_folder_is_never_overwritten(tmp_path):
     (tmp_path / "csv-tool").mkdir()
     run = run_cli(["new", "csv-tool"], cwd=tmp_path)
     assert run.code == 2 and "already exists" in run.stderr
+
+
+def test_new_refuses_a_skills_folder_that_is_a_link_leading_out(tmp_path: Path):
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / ".git").mkdir(parents=True)
+    outside.mkdir()
+    (repo / "skills").symlink_to("../outside")
+    run = run_cli(["new", "my-skill", "--dir", "skills"], cwd=repo)
+    assert run.code == 1 and run.stderr.startswith("error: refused to write the skill my-skill to ")
+    assert list(outside.iterdir()) == []

@@ -5,7 +5,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from harness.report.junit import JUnitCase, render, write
+from harness.report.junit import JUnitCase, render
+
+
+def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render(suite, cases), encoding="utf-8")
 
 
 def test_counts_and_outcomes_are_written(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import threading
@@ -230,12 +231,51 @@ def test_a_report_flag_naming_no_file_is_a_usage_error_before_any_work(
     assert kind_of(node) == before
 
 
-def test_the_summary_replaces_a_symlink_as_the_other_reports_do(repo: Path, tmp_path: Path):
+@pytest.mark.parametrize("flag", ["--output", "--junit", "--summary"])
+def test_a_report_flag_through_a_link_of_the_repo_leading_out_is_refused_before_any_work(
+    repo: Path, tmp_path: Path, flag: str
+):
+    """A pull request can commit `summary.md -> ../../home/you/.bashrc`; no report is written through it."""
     outside = tmp_path / "outside.md"
     outside.write_text("theirs\n")
-    link = repo / "summary.md"
-    link.symlink_to(outside)
-    run = structural(repo, "--summary", str(link))
+    link = repo / "report.out"
+    link.symlink_to("../outside.md")
+    run = structural(repo, flag, str(link))
+    assert run.code == 2 and run.stdout == ""
+    assert run.stderr == (
+        f"error: {flag} {link}: {os.path.realpath(link.parent)}/report.out is a symlink leading out of "
+        f"{os.path.realpath(repo)} (to {os.path.realpath(outside)}); replace the link with a plain file "
+        "or point it inside.\n"
+    )
+    assert outside.read_text() == "theirs\n" and link.is_symlink()
+
+
+@pytest.mark.parametrize("flag", ["--output", "--junit", "--summary"])
+def test_a_report_flag_through_a_link_inside_the_repo_writes_where_it_leads(repo: Path, flag: str):
+    (repo / "reports").mkdir()
+    link = repo / "report.out"
+    link.symlink_to("reports/kept.out")
+    run = structural(repo, flag, str(link))
+    assert run.code == 1, run.stderr  # the fixture's findings
+    assert link.is_symlink() and "alpha" in (repo / "reports" / "kept.out").read_text()
+
+
+def test_a_report_path_named_outside_the_repo_is_the_users_own(repo: Path, tmp_path: Path):
+    """--output /tmp/x.json is legitimate, and so is a link the user keeps outside the repo."""
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "latest.json").symlink_to("run-1.json")
+    run = structural(repo, "--output", str(tmp_path / "mine" / "latest.json"))
     assert run.code == 1, run.stderr
-    assert outside.read_text() == "theirs\n"
-    assert not link.is_symlink() and "alpha" in link.read_text()
+    assert json.loads((tmp_path / "mine" / "run-1.json").read_text())["command"] == "structural"
+
+
+def test_a_reports_folder_that_is_a_link_leading_out_is_refused(repo: Path, tmp_path: Path):
+    (tmp_path / "elsewhere").mkdir()
+    (repo / ".skillscope").symlink_to("../elsewhere")
+    run = structural(repo)
+    assert run.code == 1 and run.stderr.count("\n") == 1
+    assert run.stderr.startswith(
+        f"error: refused to write the JSON report to {repo / '.skillscope' / 'runs'}:"
+    )
+    assert "is a symlink leading out of" in run.stderr and "Traceback" not in run.stderr
+    assert list((tmp_path / "elsewhere").iterdir()) == []
