@@ -101,6 +101,7 @@ def _text(value) -> str:
 
 # Exact forms, no whitespace folded: codex's bare entry has no description at all.
 CODEX_LINE = re.compile(r"^- (?P<name>[^:\n]+):(?: (?P<desc>.*?))? \(file: [^)\n]+\)$", re.M)
+NAMES_LINE = re.compile(r"^Additional skills available \(invoke by name\): (?P<names>.*)$", re.M)
 XML_ENTRY = re.compile(
     r"<skill>\s*<name>(?P<name>[^<]*)</name>\s*<description>(?P<desc>.*?)</description>", re.S
 )
@@ -116,7 +117,9 @@ def sent_texts(runtime: str, request: RecordedRequest) -> dict[str, str | None]:
         start = text.index("### Available skills")
         return {m["name"]: m["desc"] or "" for m in CODEX_LINE.finditer(text[start:])}
     block = text[text.index("<available_skills>") : text.index("</available_skills>")]
-    return {m["name"]: html.unescape(m["desc"]) for m in XML_ENTRY.finditer(block)}
+    found: dict[str, str | None] = {m["name"]: html.unescape(m["desc"]) for m in XML_ENTRY.finditer(block)}
+    named = NAMES_LINE.search(block)  # copilot names the skills past its budget on one line
+    return found | dict.fromkeys(named["names"].split(", ") if named else [])
 
 
 def predicted_texts(runtime: str, skills: list[tuple[str, str]], model: str | None) -> dict[str, str | None]:
@@ -124,12 +127,13 @@ def predicted_texts(runtime: str, skills: list[tuple[str, str]], model: str | No
     rule = listing_rule(runtime)
     listing = predict(rule, skills, model)
     described = dict(skills)
+    plain = html.unescape if rule.escape == "xml" else str  # sent_texts reads XML entries unescaped
     out: dict[str, str | None] = {}
     for skill in listing.skills:
         if skill.state == FULL:
-            out[skill.name] = normalized(rule, described[skill.name])
+            out[skill.name] = plain(normalized(rule, described[skill.name]))
         elif skill.state == TRUNCATED:
-            out[skill.name] = skill.shown
+            out[skill.name] = plain(skill.shown)
         elif skill.state == NAME_ONLY:
             out[skill.name] = None
     return out
