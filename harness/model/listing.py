@@ -22,7 +22,8 @@ import wcwidth
 # How a listing deals with a catalog over its budget.
 OVERFLOWS = {
     "none": "every description is shown in full, whatever the catalog's size",
-    "name-only": "whole descriptions are left out, in listing order, once the budget is spent (names stay)",
+    "name-only": "past the budget every name stays and descriptions are kept while they fit, the most used"
+    " skills' first (a never-used one, as every new skill is, in listing order)",
     "share": "every description is cut to an equal share of the budget, then whole entries are left out",
     "drop": "from the first entry in listing order that no longer fits, every later one loses its description"
     " (names stay, on one line after the entries)",
