@@ -9,7 +9,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.model.listing import NAME_ONLY, blanked, invisible, listing_rule, normalized, predict, render
+from harness.model.listing import (
+    NAME_ONLY,
+    blanked,
+    capped,
+    invisible,
+    listing_rule,
+    normalized,
+    predict,
+    render,
+)
 
 CLAUDE = listing_rule("claude")
 # (description as written, as claude 2.1.332 listed it): measured with the real CLI.
@@ -86,3 +95,9 @@ def test_a_later_shorter_description_still_fits_after_a_longer_one_did_not() -> 
     skills = [*catalog(29), ("skill-29", "w" * 1000), ("skill-30", "short")]
     states = {skill.name: skill.state for skill in predict(CLAUDE, skills, "claude-opus-5-5").skills}
     assert states["skill-29"] == NAME_ONLY and states["skill-30"] == "full"
+
+
+def test_claude_cleans_a_description_before_its_cap_cuts_it() -> None:
+    """Measured: the 1,536-unit cap counts the cleaned text, entities and blanked runs included."""
+    assert capped(CLAUDE, "<b> " + "w" * 1600) == "&lt;b&gt; " + "w" * 1525 + "…"
+    assert capped(CLAUDE, "a\u200b\u200b\u200bb" + "w" * 1600) == "a b" + "w" * 1532 + "…"
