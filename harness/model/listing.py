@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,12 +22,51 @@ import wcwidth
 # How a listing deals with a catalog over its budget.
 OVERFLOWS = {
     "none": "every description is shown in full, whatever the catalog's size",
-    "name-only": "whole descriptions are left out, in listing order, once the budget is spent (names stay)",
+    "name-only": "past the budget every name stays and descriptions are kept while they fit, the most used"
+    " skills' first (a never-used one, as every new skill is, in listing order)",
     "share": "every description is cut to an equal share of the budget, then whole entries are left out",
-    "drop": "whole entries are left out, from the first in listing order that no longer fits",
+    "drop": "from the first entry in listing order that no longer fits, every later one loses its description"
+    " (names stay, on one line after the entries)",
 }
 # The state of one skill in a predicted listing.
 FULL, TRUNCATED, NAME_ONLY, DROPPED = "full", "truncated", "name-only", "dropped"
+# A usage score for a skill the agent has never seen used: what a new skill has, so the worst case.
+NEVER_USED = 0.0
+# What String.prototype.trim strips (JavaScript's WhiteSpace and LineTerminator): not str.strip's set.
+JS_TRIMMED = "".join(
+    ["\t\n\v\f\r \u00a0\u1680", *map(chr, range(0x2000, 0x200B)), "\u2028\u2029\u202f\u205f\u3000\ufeff"]
+)
+# Characters a terminal does not show: categories, plus Unicode's Default_Ignorable_Code_Point ranges
+# (DerivedCoreProperties.txt) and the blank braille pattern, which no category names.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Zl", "Zp"})
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+# How a CLI writes markup characters in a description, before measuring it.
+ESCAPES = {
+    "": {},
+    "angle": {"<": "&lt;", ">": "&gt;"},
+    "xml": {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"},
+}
+# What holds an emoji sequence together (joiner, presentation selector, keycap, tag characters).
+EMOJI_GLUE = frozenset({0x200D, 0xFE0F, 0x20E3, *range(0xE0020, 0xE0080)})
 
 
 @dataclass(frozen=True)
@@ -89,6 +129,14 @@ class ListingRule:
     cap_unit: str = "chars"  # what the cap counts: "chars" (code points) or "utf16" (JavaScript units)
     measure: str = "utf16"  # what a "chars" budget counts: "utf16" units or "width" (terminal columns)
     collapse_whitespace: bool = False  # runs of whitespace in a description become one space
+    trim: bool = False  # the description is trimmed as JavaScript trims (JS_TRIMMED) before listing
+    # Each run of characters a terminal does not show (controls, line breaks, format and private-use
+    # characters, default-ignorables) becomes one space, except inside an emoji sequence.
+    blank_invisible: bool = False
+    # Past the budget, descriptions are kept in order of usage (most used first; ties in listing order).
+    ranked_by_usage: bool = False
+    escape: str = ""  # a key of ESCAPES: how the CLI writes markup characters of a description
+    names_line: str = ""  # where name-only skills are named together after the entries ({names})
     description_limit: int | None = None  # a longer description (UTF-16 units) leaves the skill out
     budget: Budget | None = None
 
@@ -177,9 +225,41 @@ def width(text: str) -> int:
     return max(0, wcwidth.width(text))
 
 
+def invisible(char: str) -> bool:
+    """Whether a terminal shows nothing for `char` (claude blanks such characters in a description)."""
+    point = ord(char)
+    if unicodedata.category(char) in INVISIBLE_CATEGORIES:
+        return True
+    return any(low <= point <= high for low, high in DEFAULT_IGNORABLE)
+
+
+def blanked(text: str) -> str:
+    """`text` with each run of invisible characters as one space; an emoji sequence (a wide grapheme
+    held together by a joiner, a presentation selector, a keycap or tags) keeps its glue."""
+    out: list[str] = []
+    in_run = False
+    for grapheme in wcwidth.iter_graphemes(text):
+        glued = len(grapheme) > 1 and width(grapheme) == 2 and any(ord(c) in EMOJI_GLUE for c in grapheme)
+        for char in grapheme:
+            if not glued and invisible(char):
+                if not in_run:
+                    out.append(" ")
+                in_run = True
+            else:
+                out.append(char)
+                in_run = False
+    return "".join(out)
+
+
 def normalized(rule: ListingRule, description: str) -> str:
-    """The description as the rule lists it in full (whitespace collapsed where the CLI does so)."""
-    return " ".join(description.split()) if rule.collapse_whitespace else description
+    """The description as the rule lists it in full: trimmed, invisible runs blanked, whitespace
+    collapsed, each where the CLI does so."""
+    text = description.strip(JS_TRIMMED) if rule.trim else description
+    if rule.blank_invisible:
+        text = blanked(text)
+    if rule.collapse_whitespace:
+        text = " ".join(text.split())
+    return "".join(ESCAPES[rule.escape].get(char, char) for char in text) if rule.escape else text
 
 
 def capped(rule: ListingRule, description: str) -> str:
@@ -202,8 +282,11 @@ def predict(
     skills: Sequence[tuple[str, str]],
     model: str | None = None,
     environ: Mapping[str, str] | None = None,
+    usage: Mapping[str, float] | None = None,
 ) -> Listing:
-    """The listing `rule` gives for (name, description) pairs on `model`."""
+    """The listing `rule` gives for (name, description) pairs on `model`. `usage` scores skills where
+    the agent ranks them by use (claude: its usage count, decayed by age); a skill not in it was never
+    used, the worst case, which is where every new skill starts."""
     ordered = sorted(skills)  # "any" (no budget, so no order that matters) is listed by name too
     limit = rule.description_limit
     valid = [(n, d) for n, d in ordered if limit is None or utf16_len(d) <= limit]
@@ -212,15 +295,34 @@ def predict(
         listing = Listing(rule, model, None, 0, [_listed(rule, n, d, shown[n]) for n, d in valid])
     else:
         budget = rule.budget.limit(model, environ)
-        overflow = {"name-only": _name_only, "drop": _drop}.get(rule.overflow)
-        if overflow is not None:
-            listing = overflow(rule, valid, shown, model, budget)
+        if rule.overflow == "name-only":
+            listing = _name_only(rule, valid, shown, model, budget, usage or {})
+        elif rule.overflow == "drop":
+            listing = _drop(rule, valid, shown, model, budget)
         else:
             listing = _share(rule, valid, shown, model, budget)
     # A skill the CLI does not load keeps its place in the order, left out.
     fitted = {skill.name: skill for skill in listing.skills}
     entries = [fitted.get(n) or ListedSkill(n, DROPPED, len(d), too_long=True) for n, d in ordered]
     return Listing(rule, model, listing.budget, listing.used, entries)
+
+
+def render(listing: Listing, root: str = "") -> str:
+    """The listing as the CLI writes it for its model: each entry in listing order, a name-only one
+    bare, a left-out one absent. `root` fills the entries that give the skills folder's path."""
+    rule = listing.rule
+    entries = []
+    for skill in listing.skills:
+        if skill.state == DROPPED or (skill.state == NAME_ONLY and rule.names_line):
+            continue
+        if skill.state == NAME_ONLY or (skill.state == TRUNCATED and not skill.shown):
+            entries.append(rule.bare_entry.format(name=skill.name, root=root))
+        else:
+            entries.append(rule.entry.format(name=skill.name, description=skill.shown, root=root))
+    named = [skill.name for skill in listing.skills if skill.state == NAME_ONLY]
+    if rule.names_line and named:
+        entries.append(rule.names_line.format(names=", ".join(named)))
+    return rule.separator.join(entries)
 
 
 def _listed(rule: ListingRule, name: str, description: str, shown: str) -> ListedSkill:
@@ -233,10 +335,16 @@ def _size(rule: ListingRule, text: str) -> int:
 
 
 def _name_only(
-    rule: ListingRule, ordered: list[tuple[str, str]], shown: dict[str, str], model: str | None, limit: int
+    rule: ListingRule,
+    ordered: list[tuple[str, str]],
+    shown: dict[str, str],
+    model: str | None,
+    limit: int,
+    usage: Mapping[str, float],
 ) -> Listing:
-    """Every entry whole; past the budget, descriptions go (name stays) in listing order, each one
-    kept while what it adds still fits what is left."""
+    """Every entry whole; past the budget, names stay and descriptions are kept one at a time, most
+    used first (ties, such as skills never used, in listing order), each while what it adds still fits
+    what is left; a later, shorter one may still fit after a longer one did not."""
     full = [_size(rule, rule.entry.format(name=n, description=shown[n])) for n, _ in ordered]
     bare = [_size(rule, rule.bare_entry.format(name=n)) for n, _ in ordered]
     gaps = len(rule.separator) * max(0, len(ordered) - 1)
@@ -245,21 +353,27 @@ def _name_only(
     if needed <= limit:
         return Listing(rule, model, limit, needed, whole)
     left = limit - sum(bare) - gaps
-    entries = []
-    for index, listed in enumerate(whole):
+    turns: list[int] = list(range(len(ordered)))
+    if rule.ranked_by_usage:  # sorted() is stable: equal scores keep their listing order
+        turns = sorted(turns, key=lambda index: -usage.get(ordered[index][0], NEVER_USED))
+    kept = set()
+    for index in turns:
         extra = full[index] - bare[index]
         if extra <= left:
             left -= extra
-            entries.append(listed)
-        else:
-            entries.append(ListedSkill(listed.name, NAME_ONLY, listed.description_chars))
+            kept.add(index)
+    entries = [
+        listed if index in kept else ListedSkill(listed.name, NAME_ONLY, listed.description_chars)
+        for index, listed in enumerate(whole)
+    ]
     return Listing(rule, model, limit, needed, entries)
 
 
 def _drop(
     rule: ListingRule, ordered: list[tuple[str, str]], shown: dict[str, str], model: str | None, limit: int
 ) -> Listing:
-    """Whole entries in listing order until one does not fit; it and all after it are left out."""
+    """Whole entries in listing order until one does not fit; it and all after it lose their
+    description (the CLI names them on its one line after the entries)."""
     sizes = [_size(rule, rule.entry.format(name=n, description=shown[n])) for n, _ in ordered]
     needed = sum(sizes) + len(rule.separator) * max(0, len(sizes) - 1)
     entries: list[ListedSkill] = []
@@ -271,7 +385,7 @@ def _drop(
         entries.append(
             _listed(rule, name, description, shown[name])
             if fits
-            else ListedSkill(name, DROPPED, len(description))
+            else ListedSkill(name, NAME_ONLY if rule.names_line else DROPPED, len(description))
         )
     return Listing(rule, model, limit, needed, entries)
 

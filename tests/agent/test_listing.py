@@ -6,15 +6,18 @@ emoji and runs of spaces."""
 from __future__ import annotations
 
 import html
+import json
 import random
 import re
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from harness.agent import RunSpec, stop_at_decision
 from harness.model.listing import DROPPED, FULL, NAME_ONLY, TRUNCATED, listing_rule, normalized, predict
-from tests.fakeapi import FakeAPI, write_skill
+from tests.fakeapi import FakeAPI, hermetic_env, write_skill
 from tests.fakeapi.recorded import LISTING_HEADER, RecordedRequest
 from tests.fakeapi.runtimes import MODEL
 from tests.support.agents import connect_fake
@@ -101,6 +104,7 @@ def _text(value) -> str:
 
 # Exact forms, no whitespace folded: codex's bare entry has no description at all.
 CODEX_LINE = re.compile(r"^- (?P<name>[^:\n]+):(?: (?P<desc>.*?))? \(file: [^)\n]+\)$", re.M)
+NAMES_LINE = re.compile(r"^Additional skills available \(invoke by name\): (?P<names>.*)$", re.M)
 XML_ENTRY = re.compile(
     r"<skill>\s*<name>(?P<name>[^<]*)</name>\s*<description>(?P<desc>.*?)</description>", re.S
 )
@@ -116,7 +120,9 @@ def sent_texts(runtime: str, request: RecordedRequest) -> dict[str, str | None]:
         start = text.index("### Available skills")
         return {m["name"]: m["desc"] or "" for m in CODEX_LINE.finditer(text[start:])}
     block = text[text.index("<available_skills>") : text.index("</available_skills>")]
-    return {m["name"]: html.unescape(m["desc"]) for m in XML_ENTRY.finditer(block)}
+    found: dict[str, str | None] = {m["name"]: html.unescape(m["desc"]) for m in XML_ENTRY.finditer(block)}
+    named = NAMES_LINE.search(block)  # copilot names the skills past its budget on one line
+    return found | dict.fromkeys(named["names"].split(", ") if named else [])
 
 
 def predicted_texts(runtime: str, skills: list[tuple[str, str]], model: str | None) -> dict[str, str | None]:
@@ -124,12 +130,13 @@ def predicted_texts(runtime: str, skills: list[tuple[str, str]], model: str | No
     rule = listing_rule(runtime)
     listing = predict(rule, skills, model)
     described = dict(skills)
+    plain = html.unescape if rule.escape == "xml" else str  # sent_texts reads XML entries unescaped
     out: dict[str, str | None] = {}
     for skill in listing.skills:
         if skill.state == FULL:
-            out[skill.name] = normalized(rule, described[skill.name])
+            out[skill.name] = plain(normalized(rule, described[skill.name]))
         elif skill.state == TRUNCATED:
-            out[skill.name] = skill.shown
+            out[skill.name] = plain(skill.shown)
         elif skill.state == NAME_ONLY:
             out[skill.name] = None
     return out
@@ -186,3 +193,35 @@ def test_an_older_claude_model_keeps_less(tmp_path: Path, claude_bin: str) -> No
         "claude", skills, "claude-sonnet-4-5"
     )
     assert None in real.values()  # some listed by name only
+
+
+def test_past_the_budget_claude_keeps_the_descriptions_of_the_skills_used_most(
+    tmp_path: Path, claude_bin: str
+) -> None:
+    """claude ranks descriptions by its usage record (uses, decayed by age) before the budget takes
+    them; skills never used (every new skill) keep listing order. Recorded today, the score is the
+    count; the two used skills at the end of the list keep their descriptions, two earlier ones lose
+    theirs."""
+    skills = [(f"skill-{n:02d}", "w" * 1000) for n in range(40)]
+    workspace = tmp_path / "ws"
+    for name, text in skills:
+        write_skill(workspace / ".claude" / "skills", name, text)
+    now_ms = int(time.time() * 1000)
+    counts = {"skill-39": 2, "skill-38": 1}
+    record = {name: {"usageCount": count, "lastUsedAt": now_ms} for name, count in counts.items()}
+    plugins_off = json.dumps({"enabledPlugins": {"cc-plugin-plugin-authoring@builtin": False}})
+    isolation = ["--setting-sources", "project", "--settings", plugins_off, "--model", MODEL]
+    with FakeAPI(["ok"]) as api:
+        env = hermetic_env(api.base_url, tmp_path / "scratch", {"CLAUDE_CODE_DISABLE_BUNDLED_SKILLS": "1"})
+        Path(env["CLAUDE_CONFIG_DIR"], ".claude.json").write_text(json.dumps({"skillUsage": record}))
+        argv = [claude_bin, "-p", "--output-format", "stream-json", "--verbose", *isolation]
+        run = {"cwd": workspace, "env": env, "capture_output": True, "text": True, "timeout": 300}
+        done = subprocess.run(argv, input="hello", check=False, **run)
+        assert api.agent_turns(), done.stderr[-2000:]
+        real = sent_texts("claude", api.agent_turns()[0])
+    usage = {name: float(count) for name, count in counts.items()}
+    predicted = predict(listing_rule("claude"), skills, MODEL, usage=usage)
+    assert {name: text for name, text in real.items() if name in dict(skills)} == {
+        skill.name: skill.shown or None for skill in predicted.skills
+    }
+    assert [name for name, text in real.items() if text is None] == [f"skill-{n:02d}" for n in range(27, 38)]

@@ -58,7 +58,7 @@ def test_one_finding_per_skill_names_every_agent_that_shorts_it_and_what_each_ne
     assert len(found) == 40 - 13  # copilot shows 13 entries whole; claude's 11 are among the rest
     both = found["skill-039/SKILL.md"]
     assert "claude 2.1.332 lists it by name only" in both
-    assert "copilot 1.0.102 leaves it out of the listing (budget 15,000 characters" in both
+    assert "copilot 1.0.102 lists it by name only, without its description (budget 15,000 characters" in both
     assert "gemini" not in both
     assert "in all (claude 10,559, copilot 29,119), or split the catalog." in both
     assert "claude" not in found["skill-013/SKILL.md"]
@@ -80,13 +80,13 @@ def test_a_room_that_fits_is_not_reported_and_the_catalog_clause_says_where(fort
 
 
 def test_a_room_listed_differently_from_the_catalog_gets_its_own_clause(forty: Path):
-    room = tuple(f"skill-{n:03d}" for n in range(20, 40))  # 20 entries: copilot drops the last 7
+    room = tuple(f"skill-{n:03d}" for n in range(20, 40))  # 20 entries: copilot names the last 7 only
     found = {f.path: f.message for f in check(forty, "copilot", room=room)}
     first = found["skill-013/SKILL.md"]
     assert "in the catalog" in first and "routing room" not in first
     last = found["skill-039/SKILL.md"]
-    assert "leaves it out of the listing in the catalog" in last
-    assert "out of the listing in the routing room (budget 15,000 characters, the 20 skills need" in last
+    assert "lists it by name only, without its description in the catalog" in last
+    assert "without its description in the routing room (budget 15,000 characters, the 20 skills need" in last
 
 
 def test_a_description_past_claudes_cap_is_cut_even_in_a_small_catalog(tmp_path: Path):

@@ -77,10 +77,11 @@ def test_a_name_only_skill_still_matches_on_its_name():
 
 def test_a_skill_the_listing_leaves_out_is_never_chosen_and_a_cut_one_keeps_its_first_words():
     room = {f"s{n:02d}": f"alpha{n} " + "filler " * 140 + f"omega{n}" for n in range(20)}
+    room["s20"] = "alpha20 " + "x" * 1030  # over copilot's limit for one description: not loaded
     copilot = listed.room_listing(listing_rule("copilot"), room, None)
-    assert copilot.state_of("s19") == "dropped"
+    assert copilot.state_of("s19") == "name-only" and copilot.state_of("s20") == "dropped"
     engine = LexicalEngine(listed.surviving(copilot), copilot)
-    assert engine.grade(positive("s19", "s19 alpha19 omega19")).observed is None  # not even its name
+    assert engine.grade(positive("s20", "s20 alpha20")).observed is None  # not even its name
     codex_room = {f"s{n:02d}": f"alpha{n} " + "filler " * 140 + f"omega{n}" for n in range(40)}
     codex = listed.room_listing(listing_rule("codex"), codex_room, None)
     assert codex.state_of("s00") == "truncated"

@@ -61,11 +61,13 @@ def test_the_listing_sentence_is_empty_when_every_skill_is_listed_in_full():
     assert listed.to_json(shown)["skills"] == {"a": "listed", "b": "listed"}
 
 
-def test_a_skill_copilot_left_out_and_one_codex_cut_say_which():
+def test_a_skill_copilot_names_past_its_budget_and_one_codex_cut_say_which():
     room = {f"s{n:02d}": "w" * 1000 for n in range(20)}
     copilot = listed.room_listing(listing_rule("copilot"), room, None)
-    assert listed.why_missed(copilot, "s19") == "s19 not listed (listing budget: left out)"
-    assert listed.to_json(copilot)["skills"]["s19"] == "left-out"
+    assert listed.why_missed(copilot, "s19") == "s19 not listed (listing budget: by name only)"
+    assert listed.to_json(copilot)["skills"]["s19"] == "name-only"
+    too_long = listed.room_listing(listing_rule("copilot"), {"big": "w" * 1025, "small": "w"}, None)
+    assert listed.why_missed(too_long, "big") == "big not listed (listing budget: left out)"
     codex = listed.room_listing(listing_rule("codex"), {f"s{n:02d}": "w " * 500 for n in range(40)}, None)
     assert listed.why_missed(codex, "s00") == "s00 not listed in full (listing budget: cut short)"
     assert "40 cut short (s00, s01" in listed.sentence(codex)
