@@ -510,6 +510,7 @@ def test_the_command_timeout_reports_unfinished_cases_as_errors(fake_api, repo, 
         "--routing-room",
         "alpha",
         "--skip-preflight",
+        "--no-canary",  # the canary's own run would race the short --timeout on a loaded machine
         "--jobs",
         "1",
         "--timeout",
