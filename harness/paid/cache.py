@@ -32,6 +32,7 @@ from harness import __version__
 from harness.agent import RUNTIMES, model_environment
 from harness.deadline import now
 from harness.errors import UsageError
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_bytes
 from harness.memo import repo_digest, user_cache
 from harness.paid.digests import canonical, digest_of
 from harness.paid.replay import Origin, Replay
@@ -141,11 +142,9 @@ class SigningKey:
         if self.given is not None:
             return self.given
         try:
-            descriptor = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        except OSError:
+            text = read_bytes(self.path, 4 * KEY_BYTES + 1, follow_links=False).strip()
+        except UnreadableFile:
             return None
-        with open(descriptor, "rb") as handle:
-            text = handle.read(4 * KEY_BYTES + 1).strip()
         return text if len(text) >= 2 * KEY_BYTES else None
 
     def made(self) -> bytes:
@@ -197,8 +196,8 @@ class ResultCache:
         """The verified entry for `key`, or None: a missing entry is a miss, and so is one that is damaged,
         unsigned or signed otherwise (counted in `rejected`)."""
         try:
-            text = self._path(key).read_bytes()
-        except OSError:
+            text = read_bytes(self._path(key), MAX_REPORT_BYTES)
+        except UnreadableFile:
             return None
         replay = self._verified(key, text)
         if replay is None:
