@@ -28,12 +28,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from harness import __version__
+from harness import __version__, jsonsafe
 from harness.agent import RUNTIMES, model_environment
 from harness.deadline import now
 from harness.errors import UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_bytes
 from harness.memo import repo_digest, user_cache
+from harness.nesting import REPORT_DEPTH
 from harness.paid.digests import canonical, digest_of
 from harness.paid.replay import Origin, Replay
 from harness.writer import write_new, write_text
@@ -208,8 +209,8 @@ class ResultCache:
     def _verified(self, key: str, text: bytes) -> Replay | None:
         secret = self.signing.read()
         try:
-            entry = json.loads(text)
-        except ValueError:
+            entry = jsonsafe.loads(text, "cache entry", depth=REPORT_DEPTH)
+        except jsonsafe.JsonProblem:
             return None
         if secret is None or not isinstance(entry, dict) or entry.get("format") != ENTRY_FORMAT:
             return None
