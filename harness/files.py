@@ -3,12 +3,16 @@ goes through harness.writer."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 MAX_TEXT_BYTES = 5 * 1024 * 1024  # far above any real SKILL.md or dataset
+MAX_REPORT_BYTES = 256 * 1024 * 1024  # a report is ours; a large run's runs to megabytes
 # The installed package folder: pip always unpacks wheels, and importlib.resources would import zipfile
 # and its compressors on every start-up.
 PACKAGE = Path(__file__).resolve().parent
@@ -34,37 +38,75 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
         raise UnreadableFile(f"it is not valid UTF-8 (line {line}); save it as UTF-8") from None
 
 
-def read_bytes(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
-    """The content of a regular file of at most `limit` bytes. Opened without blocking, so a named pipe is
-    refused at once instead of waiting for a writer forever; read unbuffered and sized from fstat (a
-    buffered read(limit + 1) would allocate the whole limit for every small file)."""
-    try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except IsADirectoryError:
-        raise UnreadableFile("it is a directory, not a file") from None
-    except OSError as exc:
-        raise UnreadableFile(exc.strerror or str(exc)) from None
-    except ValueError:  # a NUL in the name
-        raise UnreadableFile("its name holds a character the system cannot open") from None
-    try:
-        info = os.fstat(descriptor)
-        if stat.S_ISDIR(info.st_mode):
-            raise UnreadableFile("it is a directory, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise UnreadableFile(
-                "it is a pipe, socket or device rather than a file; replace it with a plain file"
-            )
-        if info.st_size > limit:
+def read_bytes(path: Path, limit: int = MAX_TEXT_BYTES, *, follow_links: bool = True) -> bytes:
+    """The content of a regular file of at most `limit` bytes (see `opened`); read unbuffered and sized
+    from fstat (a buffered read(limit + 1) would allocate the whole limit for every small file)."""
+    with opened(path, follow_links=follow_links) as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > limit:
             raise UnreadableFile(too_large(limit))
-        with open(descriptor, "rb", buffering=0, closefd=False) as handle:
-            data = read_up_to(handle, info.st_size, limit + 1)
-    except OSError as exc:
-        raise UnreadableFile(exc.strerror or str(exc)) from None
-    finally:
-        os.close(descriptor)
+        try:
+            data = read_up_to(handle, size, limit + 1)
+        except OSError as exc:
+            raise UnreadableFile(exc.strerror or str(exc)) from None
     if len(data) > limit:
         raise UnreadableFile(too_large(limit))
     return data
+
+
+@contextlib.contextmanager
+def opened(path: str | os.PathLike, *, follow_links: bool = True) -> Iterator[io.FileIO]:
+    """The one door for reading a repo file: an unbuffered handle on `path` when it is a regular file,
+    else UnreadableFile saying what it is and the fix. Opened with O_NONBLOCK, so a named pipe is refused
+    at once instead of waiting for a writer forever, and judged by fstat of what was opened (no check
+    then open for the file to change in between): a device such as /dev/zero would be read forever.
+    `follow_links=False` refuses a symlink itself (O_NOFOLLOW)."""
+    try:
+        if follow_links:
+            descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        else:
+            descriptor = os.open(
+                path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+            )
+    except IsADirectoryError:
+        raise UnreadableFile(NOT_A_FILE[stat.S_IFDIR]) from None
+    except OSError as exc:
+        if not follow_links and exc.errno == errno.ELOOP:
+            raise UnreadableFile(
+                "it is a symlink, which is not followed here; replace it with the file"
+            ) from None
+        raise UnreadableFile(refused(path, exc)) from None
+    except ValueError:  # a NUL in the name
+        raise UnreadableFile("its name holds a character the system cannot open") from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            raise UnreadableFile(NOT_A_FILE.get(stat.S_IFMT(mode), NOT_A_FILE[stat.S_IFIFO]))
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with open(descriptor, "rb", buffering=0) as handle:  # closes the descriptor
+        yield handle
+
+
+def refused(path: str | os.PathLike, error: OSError) -> str:
+    """Why opening `path` failed: what it is when that is no file (opening a socket says only "No such
+    device or address"), else the system's reason."""
+    if error.errno == errno.ENXIO:
+        with contextlib.suppress(OSError):
+            return NOT_A_FILE.get(stat.S_IFMT(os.stat(path).st_mode), error.strerror or str(error))
+    return error.strerror or str(error)
+
+
+# Why a file that is not a regular one is refused, by its kind; the fix is the same for each.
+NOT_REGULAR = "not a regular file; replace it with a plain file or remove it"
+NOT_A_FILE = {
+    stat.S_IFDIR: "it is a directory, not a file",
+    stat.S_IFIFO: f"it is a named pipe (FIFO), {NOT_REGULAR}",
+    stat.S_IFCHR: f"it is a character device, {NOT_REGULAR}",
+    stat.S_IFBLK: f"it is a block device, {NOT_REGULAR}",
+    stat.S_IFSOCK: f"it is a socket, {NOT_REGULAR}",
+}
 
 
 def too_large(limit: int) -> str:

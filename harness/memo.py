@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from harness import __version__
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_bytes
 from harness.writer import write_text
 
 KEEP = 20_000  # entries one memo keeps: a catalog of thousands of skills, with room for its history
@@ -45,8 +46,8 @@ def code_digest(files: list[Path], packages: tuple[str, ...] = ()) -> str:
     digest = hashlib.sha256()
     for path in paths:
         try:
-            digest.update(path.read_bytes())
-        except OSError:
+            digest.update(read_bytes(path, MAX_REPORT_BYTES))
+        except UnreadableFile:
             digest.update(os.fsencode(path.name))
     return digest.hexdigest()
 
@@ -126,8 +127,8 @@ class Memo:
 
     def _read(self, path: Path) -> dict[str, object]:
         try:
-            data = json.loads(path.read_bytes())
-        except (OSError, ValueError):
+            data = json.loads(read_bytes(path, MAX_REPORT_BYTES))
+        except (UnreadableFile, ValueError, RecursionError):
             return {}
         entries = data.get("entries") if isinstance(data, dict) and data.get("salt") == self.salt else None
         if isinstance(entries, dict):

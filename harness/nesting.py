@@ -8,6 +8,9 @@ datasets and frontmatter are a few levels deep; checks refuse anything past MAX_
 from __future__ import annotations
 
 MAX_DEPTH = 32
+# A report the harness wrote holds agents' tool inputs as the agent gave them: deeper, yet far from the
+# interpreter's recursion limit, which anything walking it recursively would hit.
+REPORT_DEPTH = 100
 
 
 def deeper_than(data: object, limit: int = MAX_DEPTH) -> bool:

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING
 
-from harness.files import packaged_text
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, packaged_text, read_bytes, read_text
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -168,10 +168,10 @@ def screen_program(schema: dict, name: str) -> tuple[str, CodeType]:
 
     cached = cache_dir() / f"screen-{screen_key(schema)[:32]}-{sys.hexversion:x}.marshal"
     try:
-        function, program = marshal.loads(cached.read_bytes())
+        function, program = marshal.loads(read_bytes(cached, MAX_REPORT_BYTES))
         if isinstance(function, str) and isinstance(program, CodeType):
             return function, program
-    except (OSError, ValueError, EOFError, TypeError):
+    except (UnreadableFile, ValueError, EOFError, TypeError):
         pass  # absent, or written by something else: compiled again below
     code = screen_code(schema)
     first = SCREEN_FUNCTION.search(code)
@@ -196,8 +196,8 @@ def screen_code(schema: dict) -> str:
 
     cached = cache_dir() / f"screen-{screen_key(schema)[:32]}.py"
     try:
-        return cached.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_text(cached, MAX_REPORT_BYTES)
+    except UnreadableFile:
         pass
     code = fastjsonschema.compile_to_code(schema, use_formats=False)
     keep(cached, code.encode("utf-8"))

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import yaml
 
 from harness import nesting
+from harness.errors import FileProblem
+from harness.files import MAX_TEXT_BYTES, UnreadableFile, read_text
 
 
-class YamlProblem(Exception):
-    """`line` is 1-based within the YAML text, when the parser knows it."""
+class YamlProblem(FileProblem):
+    """`line` is 1-based within the YAML text, when the parser knows it; `name` the file, when given."""
 
-    def __init__(self, message: str, line: int | None):
-        super().__init__(message)
-        self.message = message
-        self.line = line
+    def __init__(self, message: str, line: int | None, name: str = ""):
+        super().__init__(name, message, line)
+        self.message = self.reason
 
 
 _ALIAS_MESSAGE = "uses a YAML anchor or alias (& or *); write the value out in full"
@@ -67,13 +69,31 @@ class YamlDocument:
     key_lines: dict[str, int] = field(default_factory=dict)
 
 
-def load(text: str) -> YamlDocument:
+def read(path: Path, name: str | None = None, *, limit: int = MAX_TEXT_BYTES) -> YamlDocument:
+    """The YAML document in `path`, read through the one reader (named `name` in messages, default the
+    path as given); a file that cannot be read is a YamlProblem too."""
+    name = str(path) if name is None else name
+    try:
+        text = read_text(path, limit)
+    except UnreadableFile as exc:
+        raise YamlProblem(f"cannot be read: {exc.reason}", None, name) from None
+    return load(text, name)
+
+
+def load(text: str, name: str = "") -> YamlDocument:
     """Parse one YAML document; key_lines maps each top-level key to its 1-based line (the last one
-    written, as a repeated key keeps its last value)."""
-    document = _load_fast(text, _FastLoader) if _FastLoader is not None else _load(_NoAliasLoader(text), text)
+    written, as a repeated key keeps its last value). `name`: the file it came from, for messages."""
+    try:
+        document = (
+            _load_fast(text, _FastLoader) if _FastLoader is not None else _load(_NoAliasLoader(text), text)
+        )
+    except YamlProblem as exc:
+        raise YamlProblem(exc.message, exc.line, name) from None
     if nesting.deeper_than(document.data):
         raise YamlProblem(
-            f"nests more than {nesting.MAX_DEPTH} levels deep; keep it to plain keys and short lists", None
+            f"nests more than {nesting.MAX_DEPTH} levels deep; keep it to plain keys and short lists",
+            None,
+            name,
         )
     return document
 

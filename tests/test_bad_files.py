@@ -138,4 +138,4 @@ def test_named_pipes_are_findings_not_a_wait_for_a_writer(tmp_path: Path) -> Non
         ("machine-unreadable", "demo/evals/machine.yml"),
     }
     unreadable = [f["message"] for f in report["findings"] if "unreadable" in f["rule"]]
-    assert all("pipe, socket or device" in message for message in unreadable)
+    assert all("named pipe (FIFO), not a regular file" in message for message in unreadable)

@@ -7,6 +7,8 @@ skillscope stopped the run) is in the run's report, not here.
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.errors import HarnessError
+from harness.files import UnreadableFile, opened
 
 from .claude_events import ClaudeEvents
 from .codex import CodexEvents
@@ -128,8 +131,12 @@ def read_log(path: Path, runtime: str | None = None) -> KeptLog:
 
 
 def lines_of(path: Path) -> Iterator[str]:
-    with open(path, encoding="utf-8", errors="replace") as stream:
-        yield from stream
+    """The log's lines, read through the one reader: a pipe or device given as a log is refused."""
+    try:
+        with opened(path) as raw, io.TextIOWrapper(io.BufferedReader(raw), "utf-8", "replace") as stream:
+            yield from stream
+    except UnreadableFile as exc:
+        raise OSError(errno.EINVAL, exc.reason) from None
 
 
 def survey(path: Path, runtime: str | None) -> tuple[str, list[str]]:

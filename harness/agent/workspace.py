@@ -5,9 +5,12 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+
+from harness.files import UnreadableFile, opened
 
 SKILLS_SUBDIR = Path(".claude") / "skills"
 AGENTS_SKILLS_SUBDIR = Path(".agents") / "skills"  # where Copilot, Codex, Gemini and OpenCode all look
@@ -123,13 +126,18 @@ def copy_tree(
             if path.is_symlink():
                 _copy_link(path, target / rel / name, root, skipped)
                 continue
-            try:
-                shutil.copy2(path, target / rel / name)
-            except shutil.SpecialFileError:
+            try:  # read through the one reader: a pipe or device is refused, not waited on or read forever
+                with opened(path) as original:
+                    info = os.fstat(original.fileno())
+                    with open(target / rel / name, "wb") as copy:
+                        shutil.copyfileobj(original, copy)
+            except UnreadableFile as exc:
                 raise WorkspaceError(
-                    f"{path} is a pipe, socket or device; a skill or fixture folder may "
-                    "hold only plain files, folders and links"
+                    f"{path} cannot be copied into the workspace: {exc.reason}; a skill or fixture "
+                    "folder may hold only plain files, folders and links"
                 ) from None
+            os.chmod(target / rel / name, stat.S_IMODE(info.st_mode))
+            os.utime(target / rel / name, ns=(info.st_atime_ns, info.st_mtime_ns))
 
 
 def _copy_link(link: Path, dest: Path, root: Path, skipped: list[Path]) -> None:

@@ -8,11 +8,10 @@ may belong to another copy, reads the pyproject.toml beside its package.
 from __future__ import annotations
 
 import re
-import sys
 from importlib import metadata
 from pathlib import Path
 
-from harness import __version__
+from harness import __version__, tomlsafe
 from harness.errors import HarnessError
 
 DISTRIBUTION = "skillscope-harness"
@@ -68,16 +67,8 @@ def source_of(project_urls: list[str]) -> str | None:
 
 def _from_pyproject(path: Path) -> str | None:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
-        return None
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # Python 3.10
-        import tomli as tomllib
-    try:
-        project = tomllib.loads(text).get("project", {})
-    except tomllib.TOMLDecodeError:
+        project = tomlsafe.load(path).get("project", {})
+    except tomlsafe.TomlProblem:
         return None
     if project.get("name") != DISTRIBUTION:
         return None  # some other project's pyproject.toml, not this checkout's

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from harness.authoring import home
 from harness.errors import HarnessError, UsageError
+from harness.files import UnreadableFile, present, read_text
 from harness.model import dataset
 from harness.writer import cannot, make_folder, write_text
 
@@ -102,7 +103,10 @@ def ignore_reports(root: Path) -> bool:
     """The run reports ignored in the repo's .gitignore and the baseline kept committable; a line an
     older init wrote that ignores the whole folder is replaced. False when nothing needed changing."""
     gitignore = root / ".gitignore"
-    text = gitignore.read_text(encoding="utf-8") if gitignore.is_file() else ""
+    try:
+        text = read_text(gitignore) if present(gitignore) else ""
+    except UnreadableFile as exc:
+        raise UsageError(f"{gitignore} cannot be read: {exc.reason}; fix it, then run again.") from None
     lines = [line for line in text.splitlines() if line.strip() not in WHOLE_FOLDER]
     if all(wanted in (line.strip() for line in lines) for wanted in IGNORED) and len(lines) == len(
         text.splitlines()

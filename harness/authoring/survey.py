@@ -4,11 +4,11 @@ the runner types its machine.yml files name."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from harness import jsonsafe
 from harness.files import UnreadableFile, read_text
 from harness.model import machine
 from harness.model.repo import discover
@@ -110,8 +110,8 @@ def negatives_files(root: Path, skill_folders: set[Path]) -> tuple[list[str], li
     bare: list[str] = []
     for path in sorted(p for p in candidates if p.is_file()):
         try:
-            data = json.loads(read_text(path))
-        except (UnreadableFile, ValueError):
+            data = jsonsafe.loads(read_text(path), path.name)
+        except (UnreadableFile, jsonsafe.JsonProblem):
             continue
         cases = data.get("evaluations") if isinstance(data, dict) else data
         if not isinstance(cases, list) or not cases or not all(_false_case(case) for case in cases):

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness.files import UnreadableFile, read_bytes
+
 HOOKS_FILE = Path("evals") / "hooks.py"
 HOOK_NAMES = ("setup_session", "setup", "teardown", "check")
 DETAIL_KEEP = 400
@@ -108,8 +110,11 @@ def declared(skill: str, skill_dir: Path, rel: str) -> Hooks | None:
         return None
     hooks = Hooks(skill=skill, rel=rel)
     try:
-        tree = ast.parse(path.read_bytes(), filename=rel)
-    except (SyntaxError, ValueError, OSError) as exc:
+        tree = ast.parse(read_bytes(path), filename=rel)
+    except UnreadableFile as exc:
+        hooks.load_error = f"{rel} could not be read ({exc.reason})."
+        return hooks
+    except (SyntaxError, ValueError) as exc:
         hooks.load_error = f"{rel} could not be read ({type(exc).__name__}: {_cut(str(exc))}); fix it."
         return hooks
     bound: set[str] = set()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import stat
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -11,6 +10,9 @@ from harness.agent import ToolCall, Trace
 from harness.behavioral.evidence import Passage, find, passages
 from harness.behavioral.scorers import normalise, segment_match
 from harness.behavioral.snapshot import Changes
+from harness.files import UnreadableFile, read_bytes
+
+PRODUCED_LIMIT = 256 * 1024 * 1024  # what an agent writes may be large, but not without end
 
 
 @dataclass
@@ -62,9 +64,11 @@ class AgentRun:
 
     def read(self, relative: str) -> str:
         """The file's text; a pipe, socket or device fails the check instead of blocking it."""
-        path = self.path(relative)
-        assert stat.S_ISREG(path.stat().st_mode), f"{relative} is not a regular file"
-        return path.read_text(encoding="utf-8", errors="replace")
+        try:
+            data = read_bytes(self.path(relative), PRODUCED_LIMIT)
+        except UnreadableFile as exc:
+            raise AssertionError(f"{relative} cannot be read: {exc.reason}") from None
+        return data.decode("utf-8", errors="replace")
 
     def expect_logged(self, text: str) -> None:
         assert self.logs_contain(text), f"nothing the agent did contains {text!r}"

@@ -25,7 +25,7 @@ from harness.behavioral.placeholders import fill_case
 from harness.behavioral.result import OUTSIDE_WORKSPACE, SANDBOX_OFF_NOTE, Attempt, CaseResult, Spend
 from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Changes, Snapshot, compare
-from harness.cancel import Cancellation
+from harness.cancel import Cancellation, Cancelled
 from harness.deadline import Deadline
 from harness.model.dataset import EXPECTATION_KEYS, Case
 from harness.paid import cache, digests
@@ -153,8 +153,12 @@ class BehavioralRun:
 
     def _run_skill(self, skill: SkillUnderTest, cases: list[Case]) -> list[CaseResult | None]:
         done: dict[str, CaseResult | None] = {}
-        for case in cases:
-            hit = self.cached(skill, case)
+        try:  # digesting the skill's files for the keys: a cancelling signal ends it wherever it is
+            with self.cancel.interruptible():
+                hits = [(case, self.cached(skill, case)) for case in cases]
+        except Cancelled:
+            return [None] * len(cases)
+        for case, hit in hits:
             if hit is not None:
                 self.budget.reuse(hit.cost_usd)
                 done[case.id] = hit

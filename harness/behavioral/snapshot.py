@@ -8,6 +8,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.files import UnreadableFile, read_bytes
+
 DIGEST_LIMIT = 8 * 1024 * 1024  # bigger files are compared by size and mtime only
 
 
@@ -107,7 +109,7 @@ def _state(path: Path) -> FileState | None:
     digest = None
     if info.st_size <= DIGEST_LIMIT:
         try:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-        except OSError:
+            digest = hashlib.sha256(read_bytes(path, DIGEST_LIMIT)).hexdigest()
+        except UnreadableFile:  # replaced by a pipe since the lstat, or grown past the limit
             digest = None
     return FileState(info.st_size, info.st_mtime_ns, digest)

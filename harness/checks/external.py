@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from harness import __version__
+from harness import __version__, jsonsafe
 from harness.checks.references import Scan
 from harness.errors import Interrupted, UsageError
+from harness.files import MAX_REPORT_BYTES
 from harness.model import findings
 from harness.model.findings import Finding
 from harness.writer import write_text
@@ -474,7 +475,7 @@ class UrlCache:
         if self.path is None or not self.path.exists():
             return []
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = jsonsafe.load(self.path, limit=MAX_REPORT_BYTES)
             urls = data["urls"] if data.get("format") == CACHE_FORMAT else {}
             now = self.wall_clock()
             self.entries = {
@@ -482,7 +483,7 @@ class UrlCache:
                 for url, entry in urls.items()
                 if 0 <= now - float(entry["checked_at"]) < self.max_age_s
             }
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        except (jsonsafe.JsonProblem, ValueError, KeyError, TypeError, AttributeError):
             return [
                 findings.warning(
                     "cache-unreadable",

@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness import tomlsafe
 from harness.cli.flags import ENVIRONMENT, NOT_SETTINGS
 from harness.errors import UsageError
+from harness.files import present
 
 OWN_FILE = "skillscope.toml"
 PYPROJECT = "pyproject.toml"
@@ -54,22 +55,15 @@ def load(root: Path) -> Settings:
 
 
 def _read(path: Path, table: tuple[str, ...]) -> Settings | None:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not present(path):
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path} ({exc}); fix the file or its permissions.") from None
-    if table and table[-1] not in text:
-        return None  # a pyproject.toml without a [tool.skillscope] table: not parsed, nor its parser imported
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # Python 3.10
-        import tomli as tomllib
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path}: not valid TOML ({exc}); fix the file.") from None
+        text = tomlsafe.read(path)
+        if table and table[-1] not in text:
+            return None  # a pyproject.toml without [tool.skillscope]: not parsed, nor its parser imported
+        data: object = tomlsafe.loads(text, str(path))
+    except tomlsafe.TomlProblem as exc:
+        raise UsageError(f"{exc}; fix the file.") from None
     for key in table:
         data = data.get(key) if isinstance(data, dict) else None
     if data is None or (table and not data):

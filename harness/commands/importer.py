@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from harness import jsonsafe
 from harness.authoring import skill_creator
 from harness.cli import flags, resolve
 from harness.context import Context
@@ -72,10 +73,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 def load_json(path: Path) -> object:
     try:
-        return json.loads(read_text(path))
+        return jsonsafe.loads(read_text(path), str(path))
     except UnreadableFile as exc:
         raise UsageError(f"{path} cannot be read: {exc.reason}.") from None
-    except json.JSONDecodeError as exc:
-        raise HarnessError(
-            f"{path}:{exc.lineno}: invalid JSON ({exc.msg}); fix the file and run again."
-        ) from None
+    except jsonsafe.JsonProblem as exc:
+        raise HarnessError(f"{exc}; fix the file and run again.") from None

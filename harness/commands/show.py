@@ -4,15 +4,15 @@ JSON report instead, its logs with each case's prompt and outcome above them."""
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from pathlib import Path
 
+from harness import jsonsafe, nesting
 from harness.agent import RUNTIMES, log_path
 from harness.agent.logs import KeptLog, LogFile, UnreadableLog, kept_files, log_file, read_log
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
-from harness.files import UnreadableFile, read_text
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.jsonfields import array_at, object_at
 from harness.model.repo import find_root
 from harness.report import html, transcript
@@ -22,7 +22,7 @@ from harness.writer import cannot, write_text
 HELP = (
     "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page"
 )
-REPORT_LIMIT = 256 * 1024 * 1024  # a report is ours; a lexical run of many thousand cases runs to megabytes
+REPORT_LIMIT = MAX_REPORT_BYTES
 KEEPING_COMMANDS = (
     "routing",
     "routing-matrix",
@@ -136,9 +136,11 @@ def labelled(folder: Path) -> list[tuple[str, LogFile]]:
 
 def read_report(path: Path, given: str, commands: tuple[str, ...] = KEEPING_COMMANDS) -> dict:
     try:
-        report = json.loads(read_text(path, REPORT_LIMIT))
-    except (UnreadableFile, ValueError, RecursionError) as exc:
-        raise UsageError(f"{given}: not a JSON report skillscope can read ({exc})") from exc
+        report = jsonsafe.loads(read_text(path, REPORT_LIMIT), given, depth=nesting.REPORT_DEPTH)
+    except UnreadableFile as exc:
+        raise UsageError(f"{given}: not a JSON report skillscope can read ({exc.reason})") from None
+    except jsonsafe.JsonProblem as exc:
+        raise UsageError(f"{exc}; pass a JSON report skillscope wrote") from None
     command = report.get("command") if isinstance(report, dict) else None
     if command not in commands and commands is PAGE_COMMANDS:
         raise UsageError(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from harness import schemas
+from harness import jsonsafe, nesting, schemas
 from harness.compare.result import CaseComparison
 from harness.compare.sides import SideRecord, runs_of
 from harness.errors import HarnessError, UsageError
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 
 MODES = ("routing", "behavioral")
 
@@ -16,14 +16,11 @@ MODES = ("routing", "behavioral")
 def load(path: Path) -> dict:
     """A routing or behavioral report, or one sentence saying what is wrong with the file."""
     try:
-        document = json.loads(path.read_text("utf-8"))
-    except OSError as exc:
-        raise UsageError(f"--reports: cannot read {path} ({exc.strerror or exc}); check the path.") from None
-    except json.JSONDecodeError as exc:
-        raise HarnessError(
-            f"{path}:{exc.lineno}: not JSON ({exc.msg}); pass a report written by skillscope routing or "
-            "behavioral."
-        ) from None
+        document = jsonsafe.loads(read_text(path, MAX_REPORT_BYTES), str(path), depth=nesting.REPORT_DEPTH)
+    except UnreadableFile as exc:
+        raise UsageError(f"--reports: cannot read {path} ({exc.reason}); check the path.") from None
+    except jsonsafe.JsonProblem as exc:
+        raise HarnessError(f"{exc}; pass a report written by skillscope routing or behavioral.") from None
     command = document.get("command") if isinstance(document, dict) else None
     if command not in MODES or not isinstance(document.get("cases"), list):
         raise HarnessError(

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import __version__
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_bytes
 from harness.writer import write_bytes
 
 SALT = f"history-index {__version__} 3"
@@ -92,8 +93,8 @@ class Index:
     @staticmethod
     def _read(path: Path) -> dict[str, Any]:
         try:
-            data: Any = marshal.loads(path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
+            data: Any = marshal.loads(read_bytes(path, MAX_REPORT_BYTES))
+        except (UnreadableFile, ValueError, EOFError, TypeError):
             return {}
         if not isinstance(data, dict) or data.get("salt") != SALT:
             return {}

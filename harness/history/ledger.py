@@ -10,19 +10,20 @@ skillscope report, is one sentence naming it, and the rest is read.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from harness.files import UnreadableFile, read_text
+from harness import jsonsafe, nesting
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.history.index import Index, index_path, packed, stamp, unpacked
 
 LEDGER_COMMANDS = ("routing", "routing-matrix", "behavioral", "behavioral-matrix")
 MATRICES = ("routing-matrix", "behavioral-matrix")  # reports holding one run per leg
 OTHER_COMMANDS = ("structural", "refs", "compare", "cost", "select", "history")
-REPORT_LIMIT = 256 * 1024 * 1024  # a report is ours; a large run's runs to megabytes
+REPORT_DEPTH = nesting.REPORT_DEPTH
+REPORT_LIMIT = MAX_REPORT_BYTES
 GRADED = ("pass", "fail")
 
 
@@ -354,13 +355,11 @@ def runs_of(file: Path, label: str, base: bool) -> list[tuple[Run, list[Entry]]]
     NotAReport when it is no skillscope report at all."""
     try:
         body = read_text(file, REPORT_LIMIT)
-        document = json.loads(body)
+        document = jsonsafe.loads(body, file.name, depth=REPORT_DEPTH)
     except UnreadableFile as exc:
         raise NotAReport(f"cannot be read: {exc.reason}") from None
-    except json.JSONDecodeError as exc:
-        raise NotAReport(f"is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except (ValueError, RecursionError) as exc:
-        raise NotAReport(f"is not JSON ({exc})") from None
+    except jsonsafe.JsonProblem as exc:
+        raise NotAReport(exc.reason + (f" at line {exc.line}" if exc.line else "")) from None
     command = document.get("command") if isinstance(document, dict) else None
     if command in OTHER_COMMANDS or (command == "routing" and document.get("engine") == "lexical"):
         return []

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness import jsonsafe
 from harness.errors import UsageError
 from harness.files import UnreadableFile, packaged_text, read_text
 from harness.model.findings import ERROR, Finding, fingerprint_of
@@ -91,16 +92,13 @@ def load(explicit: str | None, root: Path, cwd: Path) -> Baseline:
     if not explicit and not path.is_file():
         return Baseline()
     try:
-        data = json.loads(read_text(path))
+        data = jsonsafe.loads(read_text(path), str(path))
     except UnreadableFile as exc:
         raise UsageError(
             f"--baseline {path} cannot be read: {exc.reason}; write one with `skillscope baseline`."
         ) from None
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"{path}:{exc.lineno}: the baseline is not valid JSON ({exc.msg}); "
-            "write it again with `skillscope baseline`."
-        ) from None
+    except jsonsafe.JsonProblem as exc:
+        raise UsageError(f"{exc}; write the baseline again with `skillscope baseline`.") from None
     entries = data.get("findings") if isinstance(data, dict) else None
     if not isinstance(entries, list) or not all(isinstance(e, dict) and "fingerprint" in e for e in entries):
         raise UsageError(

@@ -7,14 +7,13 @@ reports the entry (rule quarantine-expired), so a quarantine cannot quietly outl
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from harness import json_positions, schemas
+from harness import json_positions, jsonsafe, schemas
 from harness.errors import UsageError
-from harness.files import UnreadableFile, read_text
+from harness.files import UnreadableFile, present, read_text
 
 DEFAULT = Path(".skillscope") / "quarantine.json"
 FIX = "fix it, or delete it to quarantine nothing (see docs/usage.md, Quarantine)"
@@ -60,15 +59,15 @@ def load(root: Path) -> Quarantine:
     a usage error in one sentence naming it (and the line, where known)."""
     path = root / DEFAULT
     rel = DEFAULT.as_posix()
-    if not path.exists():
+    if not present(path):
         return Quarantine()
     try:
         text = read_text(path)
-        data = json.loads(text)
+        data = jsonsafe.loads(text, rel)
     except UnreadableFile as exc:
         raise QuarantineError(rel, None, f"cannot be read: {exc.reason}") from None
-    except json.JSONDecodeError as exc:
-        raise QuarantineError(rel, exc.lineno, f"not valid JSON ({exc.msg})") from None
+    except jsonsafe.JsonProblem as exc:
+        raise QuarantineError(rel, exc.line, exc.reason) from None
     lines = json_positions.element_lines(text, "cases")
     problems = sorted(schemas.errors("quarantine", data), key=lambda e: list(e.absolute_path))
     if problems:

@@ -28,11 +28,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
-from harness import __version__
+from harness import __version__, jsonsafe
 from harness.agent import RUNTIMES, model_environment
 from harness.deadline import now
 from harness.errors import UsageError
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_bytes
 from harness.memo import repo_digest, user_cache
+from harness.nesting import REPORT_DEPTH
 from harness.paid.digests import canonical, digest_of
 from harness.paid.replay import Origin, Replay
 from harness.writer import write_new, write_text
@@ -141,11 +143,9 @@ class SigningKey:
         if self.given is not None:
             return self.given
         try:
-            descriptor = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        except OSError:
+            text = read_bytes(self.path, 4 * KEY_BYTES + 1, follow_links=False).strip()
+        except UnreadableFile:
             return None
-        with open(descriptor, "rb") as handle:
-            text = handle.read(4 * KEY_BYTES + 1).strip()
         return text if len(text) >= 2 * KEY_BYTES else None
 
     def made(self) -> bytes:
@@ -197,8 +197,8 @@ class ResultCache:
         """The verified entry for `key`, or None: a missing entry is a miss, and so is one that is damaged,
         unsigned or signed otherwise (counted in `rejected`)."""
         try:
-            text = self._path(key).read_bytes()
-        except OSError:
+            text = read_bytes(self._path(key), MAX_REPORT_BYTES)
+        except UnreadableFile:
             return None
         replay = self._verified(key, text)
         if replay is None:
@@ -209,8 +209,8 @@ class ResultCache:
     def _verified(self, key: str, text: bytes) -> Replay | None:
         secret = self.signing.read()
         try:
-            entry = json.loads(text)
-        except ValueError:
+            entry = jsonsafe.loads(text, "cache entry", depth=REPORT_DEPTH)
+        except jsonsafe.JsonProblem:
             return None
         if secret is None or not isinstance(entry, dict) or entry.get("format") != ENTRY_FORMAT:
             return None

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar, overload
 
 from harness import agent
-from harness.cancel import Cancellation
+from harness.cancel import Cancellation, Cancelled
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.history.digests import Provenance
@@ -316,16 +316,20 @@ class PaidRun:
                 )
         if "agent" not in identities:
             return None
-        return Provenance.of(
-            self.repo.root,
-            folders,
-            cases,
-            skip_top=skip_top,
-            agent=identities,
-            model=model,
-            settings={k: v for k, v in settings.items() if k != "model"},
-            shared_room=shared_room,
-        )
+        try:  # digesting every file of the skills: a cancelling signal ends it, and the run has none
+            with self.cancel.interruptible():
+                return Provenance.of(
+                    self.repo.root,
+                    folders,
+                    cases,
+                    skip_top=skip_top,
+                    agent=identities,
+                    model=model,
+                    settings={k: v for k, v in settings.items() if k != "model"},
+                    shared_room=shared_room,
+                )
+        except Cancelled:
+            return None
 
     def quarantined(self, case_ids: Iterable[str]) -> list[dict]:
         """The quarantine's entries for `case_ids` in force on the day this run started (UTC)."""

@@ -11,6 +11,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.files import UnreadableFile, opened, present
+
 CHUNK = 1024 * 1024
 BYTECODE = "__pycache__"
 
@@ -65,26 +67,35 @@ def _tree_records(root: Path, skip_top: Sequence[str]) -> Iterator[tuple[str, by
 
 
 def file_digest(path: Path) -> str:
-    """The digest of one file's bytes, or "missing"."""
+    """The digest of one file's bytes, "missing", or what the reader refused (a pipe, a device)."""
+    if not present(path):
+        return "missing"
     try:
         return _content_digest(Path(path))
-    except OSError:
-        return "missing"
+    except UnreadableFile as exc:
+        return f"unreadable: {exc.reason}"
 
 
 def _file_record(path: Path, rel: str) -> bytes:
     if path.is_symlink():
         return f"link\0{rel}\0{os.readlink(path)}\n".encode("utf-8", "surrogateescape")
+    try:
+        content = _content_digest(path)
+    except UnreadableFile as exc:
+        # A pipe or device is recorded by what it is, never read: reading one waits or runs forever.
+        return f"unreadable\0{rel}\0{exc.reason}\n".encode("utf-8", "surrogateescape")
     executable = os.access(path, os.X_OK)
-    content = _content_digest(path)
     return f"file\0{rel}\0{int(executable)}\0{content}\n".encode("utf-8", "surrogateescape")
 
 
 def _content_digest(path: Path) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
+    with opened(path) as handle:
+        try:
+            while chunk := handle.read(CHUNK):
+                digest.update(chunk)
+        except OSError as exc:
+            raise UnreadableFile(exc.strerror or str(exc)) from None
     return digest.hexdigest()
 
 

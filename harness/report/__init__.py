@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from harness import schemas
 from harness.context import Context
 from harness.errors import HarnessError
+from harness.files import UnreadableFile, read_text
 from harness.model.findings import Finding
 from harness.printable import escaped
 from harness.report import github, junit, sarif, text
@@ -254,8 +255,8 @@ def ignore_everything(folder: Path, repo: Path) -> None:
     try:
         write_new(path, GITIGNORE, repo)
     except FileExistsError:
-        with contextlib.suppress(OSError, UnicodeDecodeError):
-            if path.read_text(encoding="utf-8") in OLDER_GITIGNORES:
+        with contextlib.suppress(OSError, UnreadableFile):
+            if read_text(path) in OLDER_GITIGNORES:
                 write_text(path, GITIGNORE, repo)
 
 

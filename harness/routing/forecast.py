@@ -5,12 +5,12 @@ Authors learn which skills the free engine mispredicts, and so how far to trust 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness import jsonsafe, nesting
 from harness.errors import UsageError
-from harness.files import UnreadableFile, read_text
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.routing.lexical import LexicalOutcome
 
 FLAG = "--against"
@@ -64,15 +64,15 @@ class Forecast:
 def load(path: Path, shown: str) -> dict[str, AgentCase]:
     """The cases of an agent engine's routing report at `path` (`shown` names it in messages)."""
     try:
-        document = json.loads(read_text(path))
+        document = jsonsafe.loads(
+            read_text(path, MAX_REPORT_BYTES), f"{FLAG} {shown}", depth=nesting.REPORT_DEPTH
+        )
     except UnreadableFile as exc:
         raise UsageError(
             f"{FLAG} {shown}: cannot be read ({exc.reason}); pass the JSON report of a routing run."
         ) from None
-    except ValueError as exc:
-        raise UsageError(
-            f"{FLAG} {shown}: is not JSON ({exc}); pass the JSON report of a routing run."
-        ) from None
+    except jsonsafe.JsonProblem as exc:
+        raise UsageError(f"{exc}; pass the JSON report of a routing run.") from None
     if not isinstance(document, dict) or document.get("command", _meta(document).get("command")) != "routing":
         raise UsageError(f"{FLAG} {shown}: is not a routing report; pass the JSON file a routing run wrote.")
     if document.get("engine", "agent") != "agent":

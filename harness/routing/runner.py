@@ -14,7 +14,7 @@ from pathlib import Path
 
 from harness import agent
 from harness.agent.workspace import ANSWER_KEY_DIR
-from harness.cancel import Cancellation
+from harness.cancel import Cancellation, Cancelled
 from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.paid import cache, digests
@@ -110,7 +110,15 @@ class RoutingRun:
         self.budget = budget or RunBudget()
         self.notes: list[str] = []  # options the CLI could not honour, once each
         self._lock = threading.Lock()
-        self._key_parts = self.key_parts() if results is not None else {}
+        self._key_parts = self.interruptible_key_parts() if results is not None else {}
+
+    def interruptible_key_parts(self) -> dict:
+        """key_parts, abandoned by a cancelling signal: a cancelled run starts no sample, so keys none."""
+        try:
+            with self.cancel.interruptible():
+                return self.key_parts()
+        except Cancelled:
+            return {}
 
     def key_parts(self) -> dict:
         """What every sample of this run depends on besides its case: the agent, its isolation and the

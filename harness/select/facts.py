@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import jsonsafe
 from harness.errors import HarnessError
 from harness.files import MAX_TEXT_BYTES, UnreadableFile, read_bytes, read_text
 from harness.model import dataset, machine
@@ -85,13 +85,12 @@ def _listing(folder: Path) -> set[str]:
 def _read_dataset(path: Path, rel: str) -> tuple[bool, str | None]:
     """(has a behavioral case, skillscope_version); no schema validation, which 1,000 skills can't afford."""
     try:
-        data = json.loads(read_text(path))
+        data = jsonsafe.loads(read_text(path), rel)
     except UnreadableFile as exc:
         raise HarnessError(f"{rel} cannot be read: {exc.reason}.") from None
-    except json.JSONDecodeError as exc:
+    except jsonsafe.JsonProblem as exc:
         raise HarnessError(
-            f"{rel}:{exc.lineno} is not valid JSON ({exc.msg}); fix it, then plan again "
-            "(`skillscope structural` checks every dataset)."
+            f"{exc}; fix it, then plan again (`skillscope structural` checks every dataset)."
         ) from None
     except (ValueError, RecursionError):
         raise HarnessError(f"{rel} is not a valid dataset; `skillscope structural` says why.") from None

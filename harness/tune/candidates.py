@@ -3,14 +3,13 @@ by structural's own SKILL.md rules before any token is spent on them."""
 
 from __future__ import annotations
 
-import json
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
-from harness.agent.workspace import ANSWER_KEY_DIR
+from harness import jsonsafe
+from harness.agent.workspace import ANSWER_KEY_DIR, WorkspaceError, copy_tree
 from harness.checks.skill_md import check_skill
 from harness.errors import UsageError
 from harness.files import UnreadableFile, read_text
@@ -52,12 +51,9 @@ def read_file(path: Path, shown: str) -> list[str]:
             f"--candidates {shown}: cannot read it ({exc.reason}); give a readable file."
         ) from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(
-            f"--candidates {shown}:{exc.lineno}: not valid JSON ({exc.msg}); write a JSON list of "
-            "description strings."
-        ) from None
+        data = jsonsafe.loads(text, f"--candidates {shown}")
+    except jsonsafe.JsonProblem as exc:
+        raise UsageError(f"{exc}; write a JSON list of description strings.") from None
     if not isinstance(data, list) or not data:
         raise UsageError(
             f"--candidates {shown}:1: expected a non-empty JSON list of description strings, "
@@ -101,7 +97,10 @@ def stage(skill: Skill, candidate: Candidate, under: Path) -> Candidate:
     """A copy of the skill (without its answer key) under `under/<label>/<name>/` holding the candidate's
     description, screened by structural's SKILL.md rules: errors reject it, with their rules."""
     folder = under / candidate.label / skill.name
-    shutil.copytree(skill.path, folder, ignore=shutil.ignore_patterns(ANSWER_KEY_DIR), symlinks=True)
+    try:  # as the workspace copies it: a pipe or device is refused, never waited on
+        copy_tree(skill.path, folder, skip_top=(ANSWER_KEY_DIR,))
+    except WorkspaceError as exc:
+        raise UsageError(f"cannot stage a candidate of {skill.name}: {exc}.") from None
     (folder / "SKILL.md").write_text(with_description(skill, candidate.text), encoding="utf-8")
     staged = skill_model.load(skill.name, folder)
     rel = f"{skill.name}/SKILL.md"

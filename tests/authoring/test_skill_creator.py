@@ -153,4 +153,5 @@ def test_the_command_prints_to_stdout_by_default_and_refuses_an_unknown_skill(re
 def test_broken_json_names_the_file_and_line(repo: Path):
     (repo / "broken.json").write_text('{\n  "evals": [\n', encoding="utf-8")
     run = run_cli(["import", "skill-creator", "--evals", "broken.json", "--skill", SKILL], cwd=repo)
-    assert run.code == 1 and "broken.json:3: invalid JSON" in run.stderr and "Traceback" not in run.stderr
+    assert run.code == 1 and "broken.json:3: is not valid JSON" in run.stderr
+    assert "Traceback" not in run.stderr

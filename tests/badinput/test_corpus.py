@@ -4,6 +4,7 @@ the report is still written when the run gets that far."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -39,10 +40,38 @@ def git_other_owner(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_TEST_ASSUME_DIFFERENT_OWNER", "1")
 
 
+DEEP = 50_000  # far past the interpreter's recursion limit, which the parsers recurse against
+
+
+def writing(relative: str, text: str) -> Callable[[Path, pytest.MonkeyPatch], None]:
+    """A builder writing `text` (too large to keep in git as it is) to `relative` under the repo."""
+
+    def build(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
+
+    return build
+
+
+def fifo_skillscope_toml(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    os.mkfifo(root / "skillscope.toml")  # nothing ever writes: a blocking read would wait forever
+
+
 GENERATORS: dict[str, Callable[[Path, pytest.MonkeyPatch], None]] = {
     "brackets-4mb": brackets_4mb,
     "outside-git": outside_git,
     "git-other-owner": git_other_owner,
+    "deep-skillscope-toml": writing("skillscope.toml", "skills-dir = " + "[" * DEEP + "]" * DEEP + "\n"),
+    "deep-pyproject-toml": writing(
+        "pyproject.toml", "[tool.skillscope]\nskills-dir = " + "[" * DEEP + "]" * DEEP + "\n"
+    ),
+    "fifo-skillscope-toml": fifo_skillscope_toml,
+    "deep-baseline": writing(
+        ".skillscope/baseline.json", '{"findings": ' + "[" * 2 * DEEP + "]" * 2 * DEEP + "}"
+    ),
+    "deep-quarantine": writing(
+        ".skillscope/quarantine.json", '{"cases": ' + "[" * 2 * DEEP + "]" * 2 * DEEP + "}"
+    ),
 }
 
 

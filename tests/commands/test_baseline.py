@@ -113,7 +113,7 @@ def test_a_broken_baseline_file_names_itself(repo: Path, tmp_path: Path):
     (repo / ".skillscope").mkdir()
     (repo / ".skillscope" / "baseline.json").write_text('{"findings": [', encoding="utf-8")
     run, _ = structural(repo, tmp=tmp_path)
-    assert run.code == 2 and "baseline.json:1: the baseline is not valid JSON" in run.stderr
+    assert run.code == 2 and "baseline.json:1: is not valid JSON" in run.stderr
 
 
 def test_routing_starts_once_the_baseline_records_the_finding(

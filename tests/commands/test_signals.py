@@ -38,7 +38,7 @@ WAIT_S = 300  # a bound on a broken run, never a measure of speed
 class Launched:
     """`python -m harness ...` in its own process, with a private TMPDIR and a tag every child inherits."""
 
-    def __init__(self, tmp: Path, env: dict[str, str], args: list[str]):
+    def __init__(self, tmp: Path, env: dict[str, str], args: list[str], program: tuple[str, ...] = ()):
         # Short, not under tmp_path: claude's shell sandbox makes unix sockets in TMPDIR, and under
         # pytest-xdist's longer tmp_path it fails with "Failed to create bridge sockets".
         self.tmp = Path(tempfile.mkdtemp(prefix="sig-"))
@@ -47,9 +47,7 @@ class Launched:
         self.report, self.junit = tmp / "report.json", tmp / "junit.xml"
         full = {**env, "TMPDIR": str(self.tmp), TAG: self.tag}
         argv = [
-            sys.executable,
-            "-m",
-            "harness",
+            *(program or (sys.executable, "-m", "harness")),
             *args,
             "--output",
             str(self.report),
@@ -62,7 +60,15 @@ class Launched:
 
     def stop_with(self, signum: int) -> tuple[int, str, str]:
         self.proc.send_signal(signum)
-        stdout, stderr = self.proc.communicate(timeout=WAIT_S)
+        return self.finished()
+
+    def finished(self) -> tuple[int, str, str]:
+        try:
+            stdout, stderr = self.proc.communicate(timeout=WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()  # a run that never ended fails its test, and is not left behind
+            self.proc.communicate()
+            raise
         return self.proc.returncode, stdout, stderr
 
     def left_behind(self) -> tuple[list[int], list[str]]:
@@ -210,3 +216,138 @@ def test_ctrl_c_mid_fetch_sends_no_more_requests_and_reports_the_rest_unchecked(
         for f in unchecked
     )
     assert "ref-unchecked" in stdout
+
+
+def test_a_named_pipe_in_a_skill_folder_stops_no_agent_routing_run(fake_api, fake_env, claude_bin, tmp_path):
+    # Before, the room's digest (the result cache's key) opened the pipe and waited for a writer forever.
+    # Structural has no finding for an unlinked pipe, so nothing stopped the run before that read.
+    repo = skills_repo(tmp_path / "repo", "alpha")
+    os.mkfifo(repo / "alpha" / "feed")
+    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
+    only = ["--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1"]
+    run = Launched(tmp_path, env_for(fake_env, claude_bin), ["routing", "--repo", str(repo), *only])
+    exit_code, _, stderr = run.finished()
+    assert exit_code == 1, stderr
+    report = json.loads(run.report.read_text())
+    assert report["meta"]["interrupted"] is None
+    # The pipe cannot be installed for the agent: the case is an error naming it, never a grade.
+    [case] = report["cases"]
+    error = case["samples"][0]["error"]
+    assert case["status"] == "error" and "alpha/feed" in error
+    assert "named pipe (FIFO), not a regular file; replace it with a plain file or remove it" in error
+    assert not any(prompt_of("alpha-pos-1") in r.prompt for r in fake_api.agent_turns())
+    assert run.left_behind() == ([], [])
+
+
+def test_a_named_pipe_in_a_skills_evals_folder_stops_no_behavioral_run(
+    fake_api, fake_env, claude_bin, tmp_path
+):
+    # The skill folder's digest (the cache key) and the ledger's file digests read evals/ too, which the
+    # agent's workspace leaves out: the case is graded, and the pipe is recorded by what it is.
+    repo = tmp_path / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
+    os.mkfifo(repo / "report-writer" / "evals" / "feed")
+    fake_api.script(writer_passes())
+    args = [
+        "behavioral",
+        "--repo",
+        str(repo),
+        "--skills-dir",
+        "*",
+        "--skip-preflight",
+        "--model",
+        "claude-fake-1",
+    ]
+    run = Launched(tmp_path, env_for(fake_env, claude_bin), [*args, "--only", "report-writer-pass"])
+    exit_code, _, stderr = run.finished()
+    assert exit_code == 0, stderr
+    report = json.loads(run.report.read_text())
+    assert [(c["id"], c["status"]) for c in report["cases"]] == [("report-writer-pass", "pass")]
+    assert "report-writer/evals/feed" in report["meta"]["ledger"]["files"]
+    assert run.left_behind() == ([], [])
+
+
+# `skillscope` with its digest of a skill folder stuck in a read that never returns, as a read of a hung
+# network mount does: the marker says the read has begun, and no writer ever opens the pipe.
+STUCK_DIGEST = """
+import os, sys
+from harness.cli import main
+from harness.paid import digests
+
+marker, pipe = sys.argv[1], sys.argv[2]
+
+def stuck(*args, **kwargs):
+    open(marker, "w").close()
+    os.open(pipe, os.O_RDONLY)
+    raise AssertionError("a writer opened the pipe")
+
+digests.tree_digest = stuck
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def stuck_digest(tmp_path: Path) -> tuple[Path, tuple[str, ...]]:
+    marker, pipe = tmp_path / "digesting", tmp_path / "never-written"
+    os.mkfifo(pipe)
+    return marker, (sys.executable, "-c", STUCK_DIGEST, str(marker), str(pipe))
+
+
+def reached(marker: Path, run: Launched) -> bool:
+    """Whether the run got to `marker` (False when it ended first, or the bound on a broken run ran out)."""
+    deadline = time.monotonic() + WAIT_S
+    while not marker.exists() and run.proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
+)
+def test_a_signal_ends_a_routing_run_stuck_digesting_its_room(
+    signum, code, name, fake_api, fake_env, claude_bin, tmp_path
+):
+    repo = skills_repo(tmp_path / "repo", "alpha")
+    fake_api.script(CaseRouter({}))
+    marker, program = stuck_digest(tmp_path)
+    only = ["--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1,alpha-neg-1"]
+    run = Launched(tmp_path, env_for(fake_env, claude_bin), ["routing", "--repo", str(repo), *only], program)
+    assert reached(marker, run), run.finished()
+    exit_code, stdout, stderr = run.stop_with(signum)
+    assert exit_code == code, stderr
+    report = json.loads(run.report.read_text())
+    assert report["meta"]["interrupted"] == name and report["meta"]["unfinished"] == 2
+    assert report["cases"] == [] and report["passed"] is False
+    assert f"Interrupted by {name}" in stdout
+    assert not any("variant 1." in r.prompt for r in fake_api.agent_turns())  # no case started after
+    assert run.left_behind() == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
+)
+def test_a_signal_ends_a_behavioral_run_stuck_digesting_its_skill(
+    signum, code, name, fake_api, fake_env, claude_bin, tmp_path
+):
+    repo = tmp_path / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
+    fake_api.script(writer_passes())
+    marker, program = stuck_digest(tmp_path)
+    args = [
+        "behavioral",
+        "--repo",
+        str(repo),
+        "--skills-dir",
+        "*",
+        "--skip-preflight",
+        "--model",
+        "claude-fake-1",
+    ]
+    run = Launched(tmp_path, env_for(fake_env, claude_bin), [*args, "--only", "report-writer-pass"], program)
+    assert reached(marker, run), run.finished()
+    exit_code, stdout, stderr = run.stop_with(signum)
+    assert exit_code == code, stderr
+    report = json.loads(run.report.read_text())
+    assert report["meta"]["interrupted"] == name and report["meta"]["unfinished"] == 1
+    assert report["cases"] == [] and f"Interrupted by {name}" in stdout
+    assert not any("status report" in r.prompt for r in fake_api.agent_turns())
+    assert run.left_behind() == ([], [])

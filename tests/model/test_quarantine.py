@@ -40,7 +40,7 @@ def test_an_entry_holds_through_its_expiry_day_and_not_after(tmp_path):
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("{\n  cases: []\n}\n", ".skillscope/quarantine.json:2: not valid JSON (Expecting property name"),
+        ("{\n  cases: []\n}\n", ".skillscope/quarantine.json:2: is not valid JSON (Expecting property name"),
         (
             '{"cases": [\n  {"id": "a", "reason": "r"}\n]}\n',
             ".skillscope/quarantine.json:2: cases.0: 'expires' is a required property",

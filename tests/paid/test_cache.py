@@ -130,6 +130,19 @@ def test_a_damaged_entry_is_a_miss(tmp_path):
     assert results.get(KEY) is None and len(results.rejected) == 1
 
 
+@pytest.mark.parametrize("planted", [b"[" * 100_000 + b"]" * 100_000, None])
+def test_a_deep_or_special_entry_is_a_miss_not_a_crash_or_a_wait(tmp_path, planted):
+    results = ResultCache(tmp_path / "cache", MADE)
+    results.put(KEY, {"observed": "pdf"})
+    path = entry_path(tmp_path / "cache")
+    path.unlink()
+    if planted is None:
+        os.mkfifo(path)  # a restored cache folder can hold anything: reading a pipe would wait forever
+    else:
+        path.write_bytes(planted)
+    assert results.get(KEY) is None
+
+
 def test_an_entry_moved_to_another_key_does_not_verify(tmp_path):
     """A passing sample of one case copied over a failing one's is not served."""
     results = ResultCache(tmp_path / "cache", MADE)

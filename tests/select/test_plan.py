@@ -499,7 +499,7 @@ def test_machine_yml_that_is_not_yaml_stops_the_plan(tmp_path):
 
 def test_a_dataset_that_is_not_json_stops_the_plan(tmp_path):
     skill(tmp_path, "skills/x", evals='{"evaluations": [\n')
-    with pytest.raises(HarnessError, match=r"^skills/x/evals/evals.json:2 is not valid JSON"):
+    with pytest.raises(HarnessError, match=r"^skills/x/evals/evals.json:2: is not valid JSON"):
         plan_for(tmp_path, only(tmp_path, "x"))
     skill(tmp_path, "skills/x", evals="[]")
     with pytest.raises(HarnessError, match="must be a JSON object holding `evaluations`"):

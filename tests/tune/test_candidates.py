@@ -31,7 +31,7 @@ def test_a_file_of_strings_is_read(tmp_path):
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ('[\n  "one",\n  "two"\n', "--candidates c.json:4: not valid JSON"),
+        ('[\n  "one",\n  "two"\n', "--candidates c.json:4: is not valid JSON"),
         ('[\n  "one",\n  3\n]\n', "--candidates c.json:3: item 2 is int, not a string"),
         (
             '{"a": 1}',
