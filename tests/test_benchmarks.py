@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+# A catalog in addyosmani's case format, with a stand-in for their engine written for these tests.
+PEER_CATALOG = BENCHMARKS.parent / "tests" / "routing" / "peer_catalog"
 
 pytestmark = pytest.mark.cli  # every benchmark script, several driving agent CLIs
 
@@ -60,6 +62,23 @@ OFFLINE = [
         "lexical_bench.py",
         ["--sizes", "10,20", "--repeat", "1"],
         [r"^\s+20\s+200\s", r"whole command, 20 skills x 10 cases: .* exit \[0\]"],
+    ),
+    (
+        "lexical_peer_bench.py",
+        ["--catalog", str(PEER_CATALOG), "--theirs", str(PEER_CATALOG / "theirs")],
+        [
+            r"^4 cases from 1 case files, ranked against 3 skills$",
+            r"^ours +rank-1 2/2 \(100 %\), top-k 2/2 \(100 %\), negatives 1/1, not graded 1$",
+            r"^theirs +rank-1 2/2 \(100 %\), top-k 2/2 \(100 %\), negatives 0/1, not graded 1$",
+            r"^agreement: 3 of 4 cases \(1 graded by neither\)$",
+            r"^ours right, theirs wrong: 1\n  release-notes-neg-1 \(owner skill-finder; .*\n"
+            r"theirs right, ours wrong: 0$",
+        ],
+    ),
+    (
+        "lexical_peer_bench.py",
+        ["--catalog", str(PEER_CATALOG)],
+        [r"^ours +rank-1 2/2 ", r"^theirs: not run \(no --theirs checkout of agent-skills given\)"],
     ),
     (
         "page_bench.py",

@@ -17,7 +17,7 @@ from harness.model.findings import Finding
 from harness.model.listing import Listing
 from harness.routing import listed, verdicts
 from harness.routing.scoring import Match
-from harness.routing.vectors import Index, document_text
+from harness.routing.vectors import Index, ranked_text
 
 TOP_SHOWN = 3
 WORDS_SHOWN = 8
@@ -124,7 +124,7 @@ class LexicalEngine:
     def __init__(self, descriptions: Mapping[str, str | None], listing: Listing | None = None):
         self.listing = listing
         self.index = Index(
-            {name: "" if text is None else document_text(name, text) for name, text in descriptions.items()}
+            {name: "" if text is None else ranked_text(name, text) for name, text in descriptions.items()}
         )
         self.index.postings()  # built once here, so a forked share of the grading inherits it
 

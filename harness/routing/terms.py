@@ -11,8 +11,9 @@ import re
 
 # Letters and digits of any script; `_`, `-` and punctuation split words ("pdf-tools" is two).
 WORD = re.compile(r"[^\W_]+")
-# Function words, and the boilerplate skill descriptions repeat ("Use this skill when the user asks",
-# "when Claude needs to"): they say nothing about which skill a prompt belongs to.
+# Function words, and the boilerplate of a request ("when the user asks", "when Claude needs to"): they say
+# nothing about which skill a prompt belongs to. Words naming a subject stay, however common: "skill" is
+# the whole job of a skill that chooses skills, "test" of a testing skill; IDF already weighs them down.
 STOP_TEXT = """
     a about above after again against all also am an and any are as at be because been before being
     below between both but by can could did do does doing done down during each either else etc even
@@ -22,7 +23,7 @@ STOP_TEXT = """
     such than that the their theirs them then there these they this those through to too under until
     up upon us very via was we were what whatever when whenever where whether which while who whom
     whose why will with within without would yet you your yours yourself
-    use used uses using skill skills user users want wants need needs ask asks asked claude
+    use used uses using user users want wants need needs ask asks asked claude
 """
 STOP_WORDS = frozenset(STOP_TEXT.split())
 MIN_LENGTH = 2

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from harness.routing.blocks import Postings, ScoreBlock
 
 IDF_PLACES = 12
+# How many times a skill's name counts beside its description. Measured on a public catalog's own cases
+# (docs/benchmarks.md, lexical_peer_bench.py): 1 lost six prompts whose skill only its name described.
+NAME_WEIGHT = 3
 # Floating-point slack when a bound decides whether a pair can still reach a threshold.
 SLACK = 1e-9
 
@@ -35,6 +38,16 @@ class Pair:
 def document_text(name: str, description: str) -> str:
     """What an agent reads about a skill before it chooses: the name's words, then the description."""
     return f"{name} {description}"
+
+
+def ranked_text(name: str, description: str) -> str:
+    """A skill as a prompt is ranked against it: its name counting NAME_WEIGHT times, then its description.
+
+    The name heads each entry of a listing and is the one part every listing keeps; the words of a
+    hyphenated name ("test-driven-development") are often the only ones naming the skill's job. Two
+    descriptions are compared (description-collision) with the name counted once: names always differ.
+    """
+    return " ".join([name] * NAME_WEIGHT + [description])
 
 
 class Index:

@@ -93,3 +93,32 @@ def test_the_same_catalog_ranks_the_same_every_time():
     assert [(o.case.id, o.top, o.rank, o.score) for o in first] == [
         (o.case.id, o.top, o.rank, o.score) for o in second
     ]
+
+
+# A room where the prompt's one subject word ("tests") is held by one skill's name only and by another's
+# description: the name heads the listing entry, so its skill ranks first.
+NAMED_ROOM = {
+    "test-driven-development": "Use when implementing logic, fixing a bug or changing behavior, and when a "
+    "bug report arrives before you modify existing functionality.",
+    "browser-debugging": "Inspect the DOM and console errors of a page and run its tests.",
+    "choosing-skills": "Use at the start of a session to find which skill applies to the task at hand.",
+}
+
+
+def test_a_skill_whose_name_carries_the_only_matching_word_ranks_first():
+    engine = LexicalEngine(NAMED_ROOM)
+    prompt = "Add accessibility regression tests for the settings modal"
+    outcome = engine.grade(Case("tdd", prompt, True, "test-driven-development", "a.json", top_k=1))
+    assert (outcome.verdict, outcome.rank) == (verdicts.CORRECT_TRIGGER, 1)
+    assert outcome.top[0].shared == ("tests",)
+    assert [m.skill for m in outcome.top] == ["test-driven-development", "browser-debugging"]
+
+
+def test_a_skill_about_skills_matches_which_skill_should_handle_this():
+    engine = LexicalEngine(NAMED_ROOM)
+    prompt = "Which skill should handle this request?"
+    negative = Case("n", prompt, False, "test-driven-development", "a.json", owner="choosing-skills")
+    outcome = engine.grade(negative)
+    assert outcome.verdict == verdicts.TRUE_NEGATIVE
+    assert outcome.observed == "choosing-skills" and outcome.owner_rank == 1
+    assert outcome.top[0].shared == ("skill",)

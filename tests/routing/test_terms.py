@@ -20,7 +20,19 @@ def test_words_are_lower_cased_split_on_punctuation_stemmed_and_counted_in_order
 
 
 def test_stop_words_boilerplate_and_single_characters_carry_no_meaning():
-    assert Analyzer().counts("Use this skill when the user asks for a x") == ({}, {})
+    assert Analyzer().counts("Use this when the user asks for a x; Claude needs it") == ({}, {})
+
+
+# Words that name what a skill is about: a stop list that held one would blind the engine to the skills
+# whose job that word is ("which skill should handle this" belongs to a skill that chooses skills).
+SUBJECT_WORDS = ("skill", "skills", "test", "tests", "agent", "agents", "tool", "tools", "ci", "ui", "api")
+
+
+def test_words_naming_a_subject_are_kept_however_common():
+    assert not STOP_WORDS.intersection(SUBJECT_WORDS)
+    counted, first = Analyzer().counts("Which skill should handle this? Add CI and UI tests")
+    assert list(first.values()) == ["skill", "handle", "add", "ci", "ui", "tests"]
+    assert counted["skill"] == 1
 
 
 def test_each_stem_keeps_the_first_word_written_for_it():

@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from harness.routing.vectors import Index, document_text
+from harness.routing.vectors import NAME_WEIGHT, Index, document_text, ranked_text
 
 ROOM = {
     "pdf-merge": "Merges PDF documents into one file, ordering pages by bookmark.",
@@ -112,3 +114,28 @@ def test_the_pruned_pair_search_finds_exactly_what_comparing_every_pair_finds(th
     found = [(p.first, p.second) for p in built.similar_pairs(threshold)]
     assert found == brute_force_pairs(built, threshold)
     assert found  # the random room is dense enough that some pairs are similar
+
+
+def ranked(room: dict[str, str]) -> Index:
+    return Index({name: ranked_text(name, text) for name, text in room.items()})
+
+
+def test_a_name_counts_its_weight_and_its_hyphenated_parts_are_words():
+    built = ranked({"test-driven-development": "Implements logic in small steps."})
+    weights = built.vectors["test-driven-development"].weights
+    assert weights["test"] == weights["driven"] == NAME_WEIGHT * weights["implement"] > 0
+
+
+WORDS = st.lists(st.sampled_from([f"word{n}" for n in range(20)]), min_size=1, max_size=12)
+
+
+@settings(derandomize=True, max_examples=200)
+@given(description=WORDS, other=WORDS)
+def test_a_word_in_the_name_weighs_more_than_the_same_word_in_the_description(description, other):
+    """The same skill, the same room: only where the prompt's word stands differs."""
+    rest = " ".join(description)
+    named = ranked({"alpha-handler": rest, "other": " ".join(other)})
+    described = ranked({"alpha": f"{rest} handler", "other": " ".join(other)})
+    by_name = Ranked(named, "handler").score("alpha-handler")
+    by_description = Ranked(described, "handler").score("alpha")
+    assert by_name > by_description > 0
