@@ -619,3 +619,14 @@ def add_sandbox(parser: argparse.ArgumentParser, default: bool, commands: str) -
 
 def add_routing_room(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--routing-room", metavar="SKILLS", help=what)
+
+
+def add_no_canary(parser: argparse.ArgumentParser, head: str) -> None:
+    """--no-canary, for every command that decides by activations; `head` says where it applies."""
+    parser.add_argument(
+        "--no-canary",
+        action="store_true",
+        help=f"{head}, the one planted skill each agent must activate on its own prompt before any case "
+        "runs (one request per agent and model, cached per agent version and model); without it a run "
+        "whose activations cannot be seen is an error, never a score",
+    )

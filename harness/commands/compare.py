@@ -129,6 +129,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ".skillscope/baseline.json applies when present)",
     )
     flags.add_strict(parser)
+    flags.add_no_canary(parser, "routing mode: skip the canary")
     flags.add_paid_run(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser, default=1800)
@@ -304,6 +305,7 @@ def chosen_modes(
             max_tool_calls=args.max_tool_calls,
             max_inspection_calls=args.max_inspection_calls,
             repeat=args.repeat,
+            canary=not args.no_canary,
         )
         routing = routing_mode(args, found, loaded, names, room, only)
         if not routing.cases:
@@ -452,15 +454,18 @@ def compared(plan: Planned, shared: Shared, names: list[str], room: list[str]) -
         f"interleaved; baseline {live.baseline}, candidate {live.candidate}; {on}"
         + (f" on {paid.settings.model}" if paid.settings.model else "")
     )
-    found, notes = [], []
+    found, notes, canaries = [], [], []
     for each in modes:
-        cases, said = each.compare(shared, on_case_done=paid.ctx.err)
+        cases, said, checked = each.compare(shared, on_case_done=paid.ctx.err)
         found += cases
         notes += [n for n in said if n not in notes]
+        canaries += checked
+        notes += [line for c in checked if c.verdict.blocks and (line := c.line()) not in notes]
     notes += paid.cache_notes()
     described = agent_meta(shared, paid.settings, room if modes[0].mode == "routing" else names, live)
     selected = sum(len(m.cases) for m in modes)
     done = live_meta(paid, live, names, mode_of(modes), described, notes, paid.halt(selected, len(found)))
+    done.canary = canaries
     return CompareResult(meta=done, cases=found)
 
 
@@ -587,6 +592,8 @@ def agent_meta(shared: Shared, settings: PaidSettings, room: list[str], live: Li
 
 
 def failure(result: CompareResult) -> str:
+    if blocked := result.canary_failure:
+        return f"the routing mode graded no case, since a canary failed: {blocked.rstrip('.')}"
     if result.not_run:
         runs = [r for c in result.not_run for r in c.baseline.runs + c.candidate.runs if r.not_run]
         why = next((r.error for r in runs if r.error), "the run reached its --max-run-usd")

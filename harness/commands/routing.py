@@ -93,13 +93,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="lexical engine: the JSON report of an agent routing run; list the cases the two disagree on",
     )
     flags.add_strict(parser)
-    parser.add_argument(
-        "--no-canary",
-        action="store_true",
-        help="agent engine: skip the canary, the one planted skill each agent must activate on its own "
-        "prompt before any case runs (one request, cached per agent version and model); without it a "
-        "run whose activations cannot be seen is an error, never a score",
-    )
+    flags.add_no_canary(parser, "agent engine: skip the canary")
     flags.add_paid_run(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser)

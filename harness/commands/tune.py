@@ -106,6 +106,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_routing_stops(parser)
     flags.add_negatives(parser)
     flags.add_adoption(parser)
+    flags.add_no_canary(parser, "agent engine: skip the canary")
     flags.add_paid_run(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser, default=3600)

@@ -21,6 +21,7 @@ from harness.model.catalog import Catalog
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import PaidRun
 from harness.report import publish
+from harness.routing import canary
 from harness.routing.runner import RoutingRun, RoutingSettings
 from harness.tune.propose import AgentProposer
 from harness.tune.scoring import AgentScorer, EveryAgent
@@ -48,6 +49,7 @@ def run_agent(
         max_inspection_calls=args.max_inspection_calls,
         repeat=repeat,
         adaptive=adaptive,
+        canary=not args.no_canary,
     )
     plan.look_cases = max(LOOK_CASES, settings.jobs)
     budget = paid.budget()
@@ -88,6 +90,16 @@ def run_agent(
     if not args.yes and interactive(ctx) and not confirmed(ctx, plan, scorers, paid, settings):
         paid.say("nothing was sent: the plan was not confirmed.")
         return 1
+    # Each agent's canary first, in the room with the current description: a candidate graded on an agent
+    # whose activations cannot be seen would score 0 % for no fault of its own.
+    checked = canary.check_each([scorer.run_of(_current(plan)) for scorer in scorers])
+    for each in checked:
+        paid.say(each.line())
+    if (blocked := canary.blocking(checked)) is not None:
+        why = f"a canary failed, so no candidate was graded: {blocked.sentence}"
+        return finish(
+            ctx, args, plan, Tuner(plan, NoScorer(), Path(), lambda: why), meta_of, paid, canaries=checked
+        )
     ready = readied[0]  # the first agent writes the proposals
     proposer = AgentProposer(ready, settings, plan.skill.name, plan.neighbours, budget, cancel)
 
@@ -104,7 +116,7 @@ def run_agent(
     paid.say(f"tuning {plan.skill.name} in a room of {len(room)} on {on}; split seed {plan.split.seed}")
     scorer = scorers[0] if len(scorers) == 1 else EveryAgent(scorers)
     tuner = Tuner(plan, scorer, Path(), halted, proposer if plan.propose else None, paid.say)
-    return finish(ctx, args, plan, tuner, meta_of, paid, lambda: proposer.cost_usd)
+    return finish(ctx, args, plan, tuner, meta_of, paid, lambda: proposer.cost_usd, canaries=checked)
 
 
 class NoScorer:
@@ -160,6 +172,9 @@ def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: Ro
     runner = RoutingRun(
         ready, scorer.installed(_current(plan)), settings, paid.deadline, results=paid.cache()
     )
+    said, _ = canary.dry_run_line(runner)
+    # The canary is one more sample before any candidate, once per agent (its replay is not counted free).
+    fewest, most = fewest + int(settings.canary), most + int(settings.canary)
     cached = [
         hit
         for case in parts[TRAIN] + parts[VALIDATION] + parts[FINAL]
@@ -169,6 +184,7 @@ def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: Ro
     deciding = ready.requests_to_decision
     named = f"{ready.runtime}: " if len(paid.settings.agents) > 1 else ""
     lines = [
+        f"{named}{said}",
         f"{named}Samples: {fewest} at fewest (every candidate stopped at its first look), {most} at most; "
         f"{len(cached)} of the current description's from the result cache, free.",
         f"Proposal calls: {plan.propose and plan.rounds} (one per round).",

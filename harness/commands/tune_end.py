@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +21,7 @@ from harness.writer import cannot, write_text
 
 if TYPE_CHECKING:
     from harness.paid.command import PaidRun
+    from harness.routing.canary import Checked
 
 
 def finish(
@@ -31,6 +32,7 @@ def finish(
     meta_of: Callable[[], TuneMeta],
     paid: PaidRun | None,
     proposal_cost: Callable[[], float] = lambda: 0.0,
+    canaries: Sequence[Checked] = (),
 ) -> int:
     """Run the tuner (its candidates staged in a temporary folder), then publish the result, and with
     --apply write the chosen description."""
@@ -38,7 +40,7 @@ def finish(
         tuner.staging = Path(staging)
         tuned = tuner.run()
     meta = meta_of()  # as of now: the report's elapsed time covers the whole tuning
-    result = TuneResult(meta, plan.split, tuned, proposal_cost_usd=proposal_cost())
+    result = TuneResult(meta, plan.split, tuned, proposal_cost_usd=proposal_cost(), canary=list(canaries))
     chosen = result.chosen
     if chosen is not None:
         old = plan.skill.text

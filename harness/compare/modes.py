@@ -21,6 +21,7 @@ from harness.model.dataset import Case
 from harness.paid import dryrun
 from harness.paid.cache import ResultCache
 from harness.paid.spend import RunBudget
+from harness.routing import canary
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import case_json
 from harness.routing.runner import RoutingRun, RoutingSettings
@@ -67,19 +68,29 @@ class RoutingCompare:
 
     def compare(
         self, shared: Shared, on_case_done: Callable[[str], None] = lambda line: None
-    ) -> tuple[list[CaseComparison], list[str]]:
-        """The cases finished on both sides, and the notes of options the CLI could not honour."""
+    ) -> tuple[list[CaseComparison], list[str], list[canary.Checked]]:
+        """The cases finished on both sides, the notes of options the CLI could not honour, and the
+        canary of each side's agent and model, run first: when one fails, no case runs and each is an
+        error carrying its sentence on both sides, never a pair graded "no skill"."""
         runs = self.runs(shared)
-        pairs = interleave.run_routing(
-            runs["baseline"],
-            runs["candidate"],
-            self.cases,
-            shared.jobs,
-            shared.repeat,
-            on_case_done=lambda b, c: on_case_done(progress_line(routing_comparison(b, c))),
-        )
+        checked = canary.check_each([runs["candidate"], runs["baseline"]])
+        for each in checked:
+            on_case_done(each.line())
+        blocked = canary.blocking(checked)
+        if blocked is not None:
+            unrun = canary.unrun(self.cases, blocked)
+            pairs = [(o, o) for o in unrun]
+        else:
+            pairs = interleave.run_routing(
+                runs["baseline"],
+                runs["candidate"],
+                self.cases,
+                shared.jobs,
+                shared.repeat,
+                on_case_done=lambda b, c: on_case_done(progress_line(routing_comparison(b, c))),
+            )
         notes = list(dict.fromkeys(runs["baseline"].notes + runs["candidate"].notes))
-        return [routing_comparison(b, c) for b, c in pairs], notes
+        return [routing_comparison(b, c) for b, c in pairs], notes, checked
 
     def dry_run(self, shared: Shared) -> list[str]:
         runs = self.runs(shared)
@@ -95,6 +106,11 @@ class RoutingCompare:
         )
         lines = [f"### routing: {len(self.cases)} case(s)"]
         lines += [f"Room on the {side} side: {room_text(self.rooms[side])}" for side in SIDES]
+        for run in canary.distinct([runs["candidate"], runs["baseline"]]):
+            said, replay = canary.dry_run_line(run)
+            lines.append(said)
+            estimate.samples += int(run.settings.canary)  # one more sample, priced like a case's
+            estimate.cached += [replay] if replay else []
         for case in self.cases:
             hits = {side: [runs[side].cached(case, n) for n in range(shared.repeat)] for side in SIDES}
             found = [h for side in SIDES for h in hits[side] if h is not None]
@@ -124,7 +140,9 @@ class BehavioralCompare:
 
     def compare(
         self, shared: Shared, on_case_done: Callable[[str], None] = lambda line: None
-    ) -> tuple[list[CaseComparison], list[str]]:
+    ) -> tuple[list[CaseComparison], list[str], list[canary.Checked]]:
+        """The cases finished on both sides; no notes and no canary (behavioral grades what the agent
+        did, not which skill it activated)."""
         runs = self.runs(shared)
         found = interleave.run_behavioral(
             runs["baseline"],
@@ -138,7 +156,7 @@ class BehavioralCompare:
         compared = [behavioral_comparison(case, b, c) for case, b, c in found]
         for one in compared:
             on_case_done(progress_line(one))
-        return compared, []
+        return compared, [], []
 
     def dry_run(self, shared: Shared) -> list[str]:
         runs = self.runs(shared)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from harness.compare import stats
 from harness.compare.labels import LABELS, label
@@ -10,6 +11,9 @@ from harness.compare.sides import NO_SKILL, SideRecord
 from harness.model.dataset import Case
 from harness.model.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
 from harness.routing.verdicts import wilson_interval
+
+if TYPE_CHECKING:  # the canary runs an agent, which an offline compare of two reports never loads
+    from harness.routing.canary import Checked
 
 BOTH = "both"
 RULE = (
@@ -112,6 +116,14 @@ class CompareMeta:
     strict: bool = False  # provisional cases count too
     max_run_usd: float = 0.0
     cache: str | None = None  # the result cache's folder; None: --no-cache (or offline)
+    # Routing mode: the canary of each agent and model, run before any case (routing/canary.py).
+    canary: list[Checked] = field(default_factory=list)
+
+    def canary_cost_usd(self) -> float | None:
+        """What the canaries' own runs spent now (a replay spends nothing); None when none did."""
+        samples = [c.verdict.sample for c in self.canary]
+        costs = [s.cost_usd for s in samples if s is not None and not s.cached and s.cost_usd is not None]
+        return round(sum(costs), 6) if costs else None
 
     def to_json(self) -> dict:
         return {
@@ -131,6 +143,8 @@ class CompareMeta:
             "strict": self.strict,
             "max_run_usd": self.max_run_usd,
             "cache": self.cache,
+            "canary": [c.to_json() for c in self.canary],
+            "canary_cost_usd": self.canary_cost_usd(),
         }
 
 
@@ -171,6 +185,11 @@ class CompareResult:
     @property
     def compared(self) -> list[CaseComparison]:
         return [c for c in self.counted if c.label != "error"]
+
+    @property
+    def canary_failure(self) -> str | None:
+        """The sentence of the canary that kept the routing cases from running, if one did."""
+        return next((c.verdict.sentence for c in self.meta.canary if c.verdict.blocks), None)
 
     @property
     def not_run(self) -> list[CaseComparison]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from harness.paid import cache
 from harness.paid.digests import digest_of
 from harness.paid.dryrun import Figures
 from harness.routing.metrics import CaseOutcome, Gate
-from harness.routing.runner import RoutingRun
+from harness.routing.runner import RoutingRun, RoutingSettings
 from harness.routing.verdicts import CANARY_STOP, Sample
 
 NAME = "skillscope-canary-wren"  # no real catalog's: a room holding it cannot have a canary
@@ -41,6 +42,7 @@ TIMEOUT_FLOOR_S = 120.0
 ACTIVATED, NOT_ACTIVATED, ERROR, SKIPPED, CACHED = "activated", "not-activated", "error", "skipped", "cached"
 STATUSES = (ACTIVATED, NOT_ACTIVATED, ERROR, SKIPPED, CACHED)
 FIX = "no case was graded"
+FINISHED = "result"  # the stop reason of a run its model finished: the only one that can show blindness
 
 
 def skill_md() -> str:
@@ -167,15 +169,104 @@ def check(runner: RoutingRun) -> Verdict:
         )
     runner.notes.extend(n for n in canary.notes if n not in runner.notes)
     sample = done[0].samples[0] if done else None
-    verdict = verdict_of(sample, agent.runtime, agent.version, settings.model)
+    verdict = verdict_of(sample, agent.runtime, agent.version, settings.model, limits_of(settings))
     found = key(runner)
     if verdict.status == ACTIVATED and sample is not None and runner.results is not None and found:
         runner.results.put(found, sample.cache_entry())
     return verdict
 
 
-def verdict_of(sample: Sample | None, runtime: str, version: str | None, model: str | None) -> Verdict:
-    """The canary's verdict from its one sample (None: a signal stopped it first)."""
+def limits_of(settings: RoutingSettings) -> Limits:
+    """The per-run limits the canary ran under, for the sentence of a run one of them stopped."""
+    return Limits(settings.max_budget_usd, settings.max_tool_calls, settings.max_inspection_calls)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What can stop one agent run before it finishes: --max-budget-usd and the tool budgets."""
+
+    max_budget_usd: float | None = None
+    max_tool_calls: int | None = None
+    max_inspection_calls: int | None = None
+
+    def stopped(self, sample: Sample, where: str) -> str:
+        """Why a run that finished no answer (stopped at a limit, not by its model) says nothing about
+        activations, and the flag to raise."""
+        spent = f", after spending ${sample.cost_usd:.4f}" if sample.cost_usd is not None else ""
+        if sample.stop_reason == "budget":
+            cap = f" of ${self.max_budget_usd:g}" if self.max_budget_usd is not None else ""
+            return (
+                f"the canary's run on {where} stopped at the per-run budget --max-budget-usd{cap}{spent} "
+                f"before its model decided, which says nothing about activations; {FIX}: raise "
+                "--max-budget-usd (0 turns it off)"
+            )
+        if sample.stop_reason == "tool_budget":
+            return (
+                f"the canary's run on {where} stopped at its tool budget (--max-tool-calls "
+                f"{self.max_tool_calls}, --max-inspection-calls {self.max_inspection_calls}){spent} "
+                f"before its model decided, which says nothing about activations; {FIX}: raise them"
+            )
+        return (
+            f"the canary's run on {where} stopped ({sample.stop_reason or 'no reason given'}) before its "
+            f"model finished{spent}, which says nothing about activations; {FIX}: find what stopped it"
+        )
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The canary of one agent and model, for the commands that run it before cases of theirs (compare's
+    routing mode, tune): where it ran and what it said."""
+
+    agent: str
+    version: str | None
+    model: str | None
+    verdict: Verdict
+
+    def to_json(self) -> dict:
+        where = {"agent": self.agent, "agent_version": self.version, "model": self.model}
+        return {**where, **self.verdict.to_json()}
+
+    def line(self) -> str:
+        return self.verdict.line(f"{self.agent} on {self.model or 'its default model'}")
+
+
+def check_each(runners: Sequence[RoutingRun]) -> list[Checked]:
+    """The canary once for each agent and model among `runners` (the first runner of each pair lends it
+    its room): a blocking one means none of their cases may be graded. Never raises."""
+    return [
+        Checked(
+            runner.agent.runtime,
+            runner.agent.version,
+            runner.settings.model,
+            check(runner) if runner.settings.canary else skipped(),
+        )
+        for runner in distinct(runners)
+    ]
+
+
+def distinct(runners: Sequence[RoutingRun]) -> list[RoutingRun]:
+    """The first of `runners` for each agent and model: the canary checks those, not the room."""
+    first: dict[tuple[str, str | None], RoutingRun] = {}
+    for runner in runners:
+        first.setdefault((runner.agent.runtime, runner.settings.model), runner)
+    return list(first.values())
+
+
+def blocking(checked: Sequence[Checked]) -> Verdict | None:
+    """The first canary that keeps every case from being graded, or None."""
+    return next((c.verdict for c in checked if c.verdict.blocks), None)
+
+
+def verdict_of(
+    sample: Sample | None,
+    runtime: str,
+    version: str | None,
+    model: str | None,
+    limits: Limits | None = None,
+) -> Verdict:
+    """The canary's verdict from its one sample (None: a signal stopped it first). Only a run its model
+    finished (stop reason `result`) without activating the canary says activations cannot be seen: a run
+    that failed, timed out or was stopped at a limit is an error of the canary naming its cause."""
     seen = model or (sample.model if sample else None)
     where = f"{runtime} {version or '(version unknown)'} with model {seen or '(the CLI default)'}"
     if sample is None:
@@ -200,6 +291,8 @@ def verdict_of(sample: Sample | None, runtime: str, version: str | None, model: 
             f"for this agent's activations; {FIX}: fix the cause and run again",
             sample,
         )
+    if sample.stop_reason != FINISHED and not sample.observed:
+        return Verdict(ERROR, (limits or Limits()).stopped(sample, where), sample)
     fired = f"{sample.observed} activated instead" if sample.observed else "no skill activated"
     return Verdict(
         NOT_ACTIVATED,

@@ -63,6 +63,10 @@ class RoutingResult:
         samples = [s for o in self.outcomes for s in o.samples]
         ran = [s for o in self.outcomes for s in o.runs]
         cached = [s for s in samples if s.cached]
+        # The canary's own run is paid for like a case's: in the spend, never in the case counts.
+        planted = self.meta.canary.sample if self.meta.canary else None
+        canary_ran = [planted] if planted is not None and not planted.cached else []
+        canary_cached = [planted] if planted is not None and planted.cached else []
         return {
             "cases": len(self.outcomes),
             "graded": len(graded),
@@ -76,10 +80,11 @@ class RoutingResult:
             "samples": len(samples),
             "samples_run": len(ran),
             "cached_samples": len(cached),
-            "input_tokens": sum(s.input_tokens for s in ran),
-            "output_tokens": sum(s.output_tokens for s in ran),
-            "cost_usd": _cost(ran),
-            "cost_saved_usd": _cost(cached),
+            "input_tokens": sum(s.input_tokens for s in ran + canary_ran),
+            "output_tokens": sum(s.output_tokens for s in ran + canary_ran),
+            "cost_usd": _cost(ran + canary_ran),
+            "canary_cost_usd": _cost(canary_ran),
+            "cost_saved_usd": _cost(cached + canary_cached),
             "agent_time_s": round(sum(s.elapsed_s for s in ran), 3),
         }
 

@@ -4,11 +4,15 @@ choice, the final estimate, the diff of SKILL.md and the spend. Every tune repor
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from harness.model.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
 from harness.routing.verdicts import wilson_interval
 from harness.tune.split import FINAL, PARTS, Split
 from harness.tune.tuning import CHOSEN, REJECTED, STOPPED, Arm, Tuned
+
+if TYPE_CHECKING:  # the canary runs an agent, which a lexical tuning never loads
+    from harness.routing.canary import Checked
 
 RULE = (
     "Train: graded in looks; a candidate stops early when an exact one-sided sign test on the cases it "
@@ -110,6 +114,7 @@ class TuneResult:
     proposal_cost_usd: float = 0.0
     notes: list[str] = field(default_factory=list)
     command: str = "tune"
+    canary: list[Checked] = field(default_factory=list)  # agent engine: each agent's canary, run first
 
     @property
     def passed(self) -> bool:
@@ -134,9 +139,15 @@ class TuneResult:
                 words[arm.label] = PASS if arm.status == CHOSEN else FAIL
         return words
 
+    def canary_cost(self) -> float:
+        """What the canaries' own runs spent now (a replay spends nothing)."""
+        samples = [c.verdict.sample for c in self.canary]
+        return round(sum(s.cost_usd or 0.0 for s in samples if s is not None and not s.cached), 6)
+
     def total_cost(self) -> float:
         arms = [self.tuned.current, *self.tuned.arms]
-        return round(sum(spend(a)["cost_usd"] for a in arms) + self.proposal_cost_usd, 6)
+        spent = sum(spend(a)["cost_usd"] for a in arms) + self.proposal_cost_usd + self.canary_cost()
+        return round(spent, 6)
 
     def to_json(self) -> dict:
         tuned = self.tuned
@@ -165,9 +176,11 @@ class TuneResult:
             "diff": self.diff or None,
             "applied": self.applied,
             "halted": tuned.halted,
+            "canary": [c.to_json() for c in self.canary],
             "spend": {
                 "cost_usd": self.total_cost(),
                 "proposal_cost_usd": round(self.proposal_cost_usd, 6),
+                "canary_cost_usd": self.canary_cost(),
                 "samples_run": sum(spend(a)["samples_run"] for a in arms),
                 "cached_samples": sum(spend(a)["cached_samples"] for a in arms),
             },

@@ -68,6 +68,12 @@ def test_two_models_are_graded_side_by_side_by_one_judge(tmp_path, claude_bin, f
     assert classes == {f"claude@{A}", f"claude@{B}"}
     page = html.render(report)
     assert "Between models" in page and f"Model claude@{B}" in page
+    # The header's cost is every model's agent and judge spend, summed: each leg recorded its own.
+    spent = [
+        cost for leg_run in report["runs"] for side in ("agent", "judge")
+        if (cost := leg_run["totals"][side]["cost_usd"]) is not None
+    ]  # fmt: skip
+    assert len(spent) == 4 and f"<span>cost:</span> ${sum(spent):.4f}</div>" in page
     assert f'<th scope="col">claude@{A}</th>' in page
 
 

@@ -178,7 +178,10 @@ def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(fake_api
     assert code == 0 and turns(fake_api) == 4, err  # nothing sent
     assert "## Compare dry run: nothing was sent" in out
     assert "alpha-pos-3: expects alpha; baseline 2/2 cached, candidate 2/2 cached" in out
-    assert "Estimate: 4 sample(s); 4 from the result cache" in out
+    assert (
+        "Canary: skillscope-canary-wren, 1 sample before the cases, installed beside the room; cached" in out
+    )
+    assert "Estimate: 5 sample(s); 5 from the result cache" in out  # the canary's and both sides' two
 
     code, out, err, again = compare(repo, env, *cached)
     assert code == 0 and turns(fake_api) == 4, err  # every run reused
@@ -202,7 +205,7 @@ def test_the_run_spend_cap_stops_new_runs_and_fails_saying_why(fake_api, repo, e
         repo,
         env,
         *("--no-cache", "--only", "alpha-pos-3", "--repeat", "2", "--mode", "routing", "--jobs", "1"),
-        *("--max-run-usd", f"{spent_one / 2:.8f}"),
+        *("--max-run-usd", f"{spent_one / 2:.8f}", "--no-canary"),  # the canary's spend alone would reach it
     )
     assert code == 1 and turns(fake_api) - before == 1, err  # the first run spent past the cap
     (case,) = report["cases"]
@@ -233,3 +236,33 @@ def test_a_failed_preflight_still_writes_the_report(fake_api, repo, env):
     assert {t.prompt for t in fake_api.agent_turns()} == {"Reply with the single word: ok"}
     assert report["meta"]["agent_error"].startswith("the API rejected the credentials")
     assert report["meta"]["unfinished"] == 3 and "No case ran" in out
+
+
+def test_an_agent_whose_activations_cannot_be_seen_is_an_error_never_same_fail(fake_api, repo, env):
+    from harness.routing import canary
+
+    fake_api.answers_canary = False  # the scripted model answers the canary's prompt in plain text
+    fake_api.script(router)
+    code, out, err, report = compare(repo, env, "--baseline", "HEAD", "--no-cache", *ONLY)
+    assert code == 1
+    assert schemas.errors("compare", report) == []
+    (checked,) = report["meta"]["canary"]  # both sides share the agent and model: one canary
+    assert (checked["agent"], checked["status"], checked["model"]) == ("claude", "not-activated", None)
+    sentence = checked["sentence"]
+    assert sentence.startswith("the harness cannot see skill activations on claude ")
+    # No case ran: each is an error on both sides carrying the canary's sentence, none "same-fail".
+    assert {c["label"] for c in report["cases"]} == {"error"} and len(report["cases"]) == 3
+    assert all(sentence in c[side]["error"] for c in report["cases"] for side in ("baseline", "candidate"))
+    assert report["status"] == "error" and report["labels"]["same-fail"] == 0
+    assert fake_api.agent_turns() == [] and fake_api.canary_turns()
+    assert f"failed: the routing mode graded no case, since a canary failed: {sentence.rstrip('.')}" in err
+    assert report["meta"]["canary_cost_usd"] == checked["cost_usd"] is not None
+    assert f"Canary (claude on its default model): not-activated: {sentence}" in out
+    assert canary.NAME in sentence
+
+    # --no-canary grades the pairs as before, asking the canary nothing.
+    fake_api.forget()
+    code, _out, err, report = compare(repo, env, "--baseline", "HEAD", "--no-cache", "--no-canary", *ONLY)
+    assert code == 1, err  # the edit's regression, graded
+    assert [c["status"] for c in report["meta"]["canary"]] == ["skipped"]
+    assert report["labels"]["regression"] == 1 and fake_api.canary_turns() == []

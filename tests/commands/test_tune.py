@@ -17,6 +17,7 @@ import pytest
 from harness import schemas
 from harness.cli import main
 from harness.context import Context
+from harness.routing import canary
 from harness.tune.propose import HEADER
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
@@ -150,7 +151,8 @@ def test_a_proposal_breaking_structurals_rules_is_rejected_before_a_token_is_spe
     code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--propose", "1", "--keep-logs", str(logs))
     assert code == 0, stderr
     train = report["split"]["cases"]["train"]
-    assert sorted(p.stem for p in (logs / "current").glob("*.jsonl")) == sorted(train)
+    # The canary ran in the current description's room, so its transcript is kept beside that room's.
+    assert sorted(p.stem for p in (logs / "current").glob("*.jsonl")) == sorted([*train, canary.NAME])
     assert (logs / "propose-1.jsonl").is_file()
     (proposed,) = report["candidates"]
     assert proposed["status"] == "rejected" and proposed["rejected"][0]["rule"] == "description-too-long"
@@ -195,6 +197,7 @@ def test_a_dry_run_prints_the_plan_and_a_range_and_sends_nothing(fake_api, repo,
     assert "train: 10 case(s), 5 positive, 5 negative" in stdout
     assert re.search(r"Samples: \d+ at fewest .*, \d+ at most", stdout)
     assert "Proposal calls: 1" in stdout
+    assert "Canary: skillscope-canary-wren, 1 sample before the cases" in stdout  # counted in the samples
     most = int(re.search(r"Samples: \d+ at fewest .*, (\d+) at most", stdout).group(1))
     assert (
         f"Cost ceiling: about ${most * 0.75:.2f} ({most} sample(s), each stopped by the agent once past"
@@ -324,3 +327,30 @@ def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(f
     code, _, stdout, _ = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--dry-run")
     assert code == 0 and len(fake_api.agent_turns()) == asked
     assert "14 of the current description's from the result cache, free." in stdout
+
+
+def test_an_agent_whose_activations_cannot_be_seen_grades_no_candidate(fake_api, repo, env):
+    fake_api.answers_canary = False  # the scripted model answers the canary's prompt in plain text
+    fake_api.script(topic_router)
+    mine = candidates_file(repo, GOOD)
+    code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--no-cache")
+    assert code == 1
+    assert valid(report) == []
+    (checked,) = report["canary"]
+    assert (checked["agent"], checked["status"]) == ("claude", "not-activated")
+    sentence = checked["sentence"]
+    assert sentence.startswith("the harness cannot see skill activations on claude ")
+    assert report["halted"] == f"a canary failed, so no candidate was graded: {sentence}"
+    assert report["chosen"] is None and not report["passed"] and report["status"] != "pass"
+    assert report["spend"]["samples_run"] == 0 and fake_api.agent_turns() == [] and fake_api.canary_turns()
+    # What the canary spent is the run's spend.
+    assert report["spend"]["canary_cost_usd"] == checked["cost_usd"] > 0
+    assert report["spend"]["cost_usd"] == checked["cost_usd"]
+    assert f"Canary (claude on its default model): not-activated: {sentence}" in stderr
+
+    # --no-canary grades the candidates as before, asking the canary nothing.
+    fake_api.forget()
+    code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--no-cache", "--no-canary")
+    assert code == 0, stderr
+    assert [c["status"] for c in report["canary"]] == ["skipped"] and fake_api.canary_turns() == []
+    assert report["spend"]["samples_run"] > 0 and report["spend"]["canary_cost_usd"] == 0

@@ -234,8 +234,79 @@ def test_each_verdict_of_the_canary_has_its_own_sentence():
     late = canary.verdict_of(Sample(error="timed out after 120 s", stop_reason="timeout"), "gemini", "1", "g")
     assert late.status == "error" and "timed out on gemini 1 with model g" in late.sentence
     assert canary.gate(late).reason == late.sentence and canary.gate(fired) is None
+    # A run stopped at a limit before its model decided is the canary's error, naming the limit to raise.
+    limits = canary.Limits(0.05, 4, 8)
+    capped = canary.verdict_of(Sample(stop_reason="budget", cost_usd=0.6), "claude", "2", "m", limits)
+    assert capped.status == "error" and capped.blocks and "cannot see" not in capped.sentence
+    assert (
+        "stopped at the per-run budget --max-budget-usd of $0.05, after spending $0.6000" in capped.sentence
+    )
+    tools = canary.verdict_of(Sample(stop_reason="tool_budget"), "claude", "2", "m", limits)
+    assert tools.status == "error" and "(--max-tool-calls 4, --max-inspection-calls 8)" in tools.sentence
+    finished = canary.verdict_of(Sample(stop_reason="result"), "claude", "2", "m", limits)
+    assert finished.status == "not-activated"  # only a run its model finished can show blindness
     stopped = canary.verdict_of(None, "claude", "2", "m")
     assert stopped.cancelled and canary.unrun([canary.CASE], stopped) == []
     assert canary.skipped().line() == (
         "Canary: skipped (--no-canary): nothing checked that this agent's activations can be seen."
     )
+
+
+# Every answer bills as much input as a large prompt: one of them passes a small --max-budget-usd.
+COSTLY = {"input_tokens": 200_000, "output_tokens": 20}
+
+
+def costly_inspection(request):
+    """A canary turn that looks around before deciding, each answer billed as 200,000 input tokens."""
+    return R.tool_use("Bash", {"command": "ls"}, usage=COSTLY)
+
+
+def test_a_canary_run_stopped_at_the_per_run_budget_is_an_error_naming_it_not_blindness(fake_api, repo, env):
+    fake_api.answers_canary = False
+    fake_api.script(CaseRouter({canary.PROMPT: costly_inspection, "alpha-pos-1": fires("alpha")}))
+    done = routed(repo, env, "claude", "--max-budget-usd", "0.05")
+    assert done.code == 1
+    report = done.report
+    assert valid(report) == []
+    shown = report["meta"]["canary"]
+    assert (shown["status"], shown["stop_reason"], shown["observed"]) == ("error", "budget", None)
+    sentence = shown["sentence"]
+    assert sentence.startswith("the canary's run on claude ")
+    assert "stopped at the per-run budget --max-budget-usd of $0.05" in sentence
+    assert "raise --max-budget-usd" in sentence and "cannot see" not in sentence
+    assert report["status"] == "error" and report["gate"]["reason"] == sentence
+    assert set(done.verdicts().values()) == {"error"} and case_turns(fake_api) == []
+    # What the canary spent is the run's spend: in the totals, and named as the canary's.
+    spent = shown["cost_usd"]
+    assert spent is not None and spent > 0.05
+    totals = report["totals"]
+    assert totals["canary_cost_usd"] == spent and totals["cost_usd"] == spent
+    assert (totals["input_tokens"], totals["output_tokens"]) == tuple(shown["tokens"].values())
+    assert totals["samples_run"] == 0  # the canary is no case
+
+
+def test_what_the_canary_spends_counts_in_the_totals_and_against_the_run_cap(fake_api, repo, env):
+    def costly_activation(request):
+        return R.skill_for("claude", canary.NAME, usage=COSTLY)
+
+    fake_api.answers_canary = False
+    fake_api.script(CaseRouter({canary.PROMPT: costly_activation, "alpha-pos-1": fires("alpha")}))
+    # --max-budget-usd off: one such answer passes the default per-run budget of $0.75.
+    done = routed(repo, env, "claude", "--max-run-usd", "0.10", "--max-budget-usd", "0", "--no-cache")
+    report = done.report
+    assert valid(report) == []
+    shown = report["meta"]["canary"]
+    assert shown["status"] == "activated" and shown["cost_usd"] > 0.10
+    # The canary alone passed the cap: no case started, and the totals hold what it spent.
+    assert set(done.verdicts().values()) == {"not-run"} and case_turns(fake_api) == []
+    assert done.code == 1
+    totals = report["totals"]
+    assert totals["canary_cost_usd"] == shown["cost_usd"] == totals["cost_usd"]
+    assert totals["input_tokens"] == shown["tokens"]["input"]
+    # A replayed canary spends nothing now: its cost is what the cache saved.
+    first = routed(repo, env, "claude", "--max-run-usd", "5", "--max-budget-usd", "0")
+    assert first.code == 0, first.stderr[-3000:]
+    again = routed(repo, env, "claude", "--max-run-usd", "5", "--max-budget-usd", "0")
+    totals = again.report["totals"]
+    assert again.report["meta"]["canary"]["status"] == "cached" and totals["canary_cost_usd"] is None
+    assert totals["cost_saved_usd"] >= again.report["meta"]["canary"]["cost_usd"]

@@ -54,7 +54,12 @@ def test_each_case_that_decides_on_its_first_turn_costs_one_request_and_reports_
         case = run.case(case_id)
         assert (case["verdict"], case["stop_reason"]) == ("correct_trigger", "activation")
         assert case["cost_usd"] > 0 and case["tokens"]["input"] > 0 and case["tokens"]["output"] > 0
-    assert run.report["totals"]["cost_usd"] == pytest.approx(4 * run.case("alpha-pos-1")["cost_usd"])
+    # The totals hold what the canary's run spent too, and say how much that was.
+    totals, planted = run.report["totals"], run.report["meta"]["canary"]
+    assert (
+        totals["canary_cost_usd"] == planted["cost_usd"] == pytest.approx(run.case("alpha-pos-1")["cost_usd"])
+    )
+    assert totals["cost_usd"] == pytest.approx(5 * run.case("alpha-pos-1")["cost_usd"])
     assert "PostToolUse hook" in run.report["meta"]["isolation"]["decision_stop"]
 
 

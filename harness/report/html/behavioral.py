@@ -22,10 +22,17 @@ JUDGED = ("expected_behavior", "unexpected_behavior")
 BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so its run is no evidence"}
 
 
+def run_spent(report: dict) -> float | None:
+    """What a behavioral run spent now, its agent's runs and its judge's; None when neither said."""
+    totals = object_at(report, "totals")
+    costs = [object_at(totals, side).get("cost_usd") for side in ("agent", "judge")]
+    known = [v for v in costs if isinstance(v, (int, float))]
+    return sum(known) if known else None
+
+
 def head(report: dict) -> str:
     totals = object_at(report, "totals")
-    spent = [object_at(totals, side).get("cost_usd") for side in ("agent", "judge")]
-    cost = sum(v for v in spent if isinstance(v, (int, float))) if any(v is not None for v in spent) else None
+    cost = run_spent(report)
     figures = [
         ("cases passed", f"{totals.get('passed', 0)}/{totals.get('cases', 0)}"),
         ("failed", str(totals.get("failed", 0))),

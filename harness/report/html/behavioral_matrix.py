@@ -7,8 +7,8 @@ from __future__ import annotations
 from harness.jsonfields import array_at, object_at
 from harness.report.html import behavioral, routing
 from harness.report.html.common import Transcripts
-from harness.report.html.header import header
-from harness.report.html.routing_matrix import between_models, leg_sections
+from harness.report.html.header import header, legs_cost
+from harness.report.html.routing_matrix import between_models, leg_costs, leg_sections
 from harness.report.html.shell import section, simple_table
 
 
@@ -24,7 +24,8 @@ def head(report: dict) -> str:
         f"on {leg.get('judge_agent')}"
         for leg in shown
     )
-    return header(report, figures, judges)
+    cost = legs_cost(leg_costs(report, [str(leg.get("leg")) for leg in shown], behavioral.run_spent))
+    return header(report, figures, judges, cost)
 
 
 def cases(report: dict) -> str:

@@ -50,8 +50,7 @@ def head(report: dict) -> str:
         figures.append(
             (f"pass rate {name}", f"{num(side.get('pass_rate'))} ({span(side.get('pass_rate_ci95'))})")
         )
-    costs = [s.get("cost_usd") for s in (before, after)]
-    cost = sum(c for c in costs if isinstance(c, (int, float))) if any(c is not None for c in costs) else None
+    cost = run_spent(report)
     cached = sum(s.get("cached_runs", 0) for s in (before, after) if isinstance(s.get("cached_runs"), int))
     runs = sum(s.get("runs", 0) for s in (before, after) if isinstance(s.get("runs"), int))
     gate = (
@@ -60,6 +59,15 @@ def head(report: dict) -> str:
         + f"; {'passed' if report.get('passed') else 'failed'}"
     )
     return header(report, figures, gate, cost, f"{cached} of {runs} runs")
+
+
+def run_spent(report: dict) -> float | None:
+    """What a compare spent now: both sides' runs and the canaries' own; None when none said."""
+    totals = object_at(report, "totals")
+    costs = [object_at(totals, side).get("cost_usd") for side in SIDES]
+    costs.append(object_at(report, "meta").get("canary_cost_usd"))
+    known = [v for v in costs if isinstance(v, (int, float))]
+    return sum(known) if known else None
 
 
 def num(value: object) -> str:

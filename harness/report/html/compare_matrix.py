@@ -7,8 +7,8 @@ from __future__ import annotations
 from harness.jsonfields import array_at, object_at
 from harness.report.html import compare, routing
 from harness.report.html.common import Transcripts
-from harness.report.html.header import header
-from harness.report.html.routing_matrix import between_models, leg_sections, percent
+from harness.report.html.header import header, legs_cost
+from harness.report.html.routing_matrix import between_models, leg_costs, leg_sections, percent
 from harness.report.html.shell import section, simple_table
 
 
@@ -42,7 +42,6 @@ def head(report: dict) -> str:
         if isinstance(run, dict)
         for side in compare.SIDES
     ]
-    costs = [c for s in sides if isinstance(c := s.get("cost_usd"), (int, float))]
     cached = sum(n for s in sides if isinstance(n := s.get("cached_runs"), int))
     runs = sum(n for s in sides if isinstance(n := s.get("runs"), int))
     gate = "; ".join(f"{leg.get('leg')} {'passed' if leg.get('passed') else 'failed'}" for leg in shown)
@@ -50,7 +49,7 @@ def head(report: dict) -> str:
         report,
         figures,
         f"every model must pass: {gate}",
-        sum(costs) if costs else None,
+        legs_cost(leg_costs(report, [str(leg.get("leg")) for leg in shown], compare.run_spent)),
         f"{cached} of {runs} runs",
     )
 

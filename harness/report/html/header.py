@@ -42,6 +42,22 @@ def money(value: object) -> str:
     return f"${value:.4f}" if isinstance(value, (int, float)) else "not known"
 
 
+def legs_cost(costs: Sequence[tuple[str, float | None]]) -> str | None:
+    """A matrix page's cost: the sum of what its legs spent; a leg whose cost is not known is named
+    (its CLI reported none), never hidden in the sum nor hiding the others'. None without legs."""
+    if not costs:
+        return None
+    known = [cost for _, cost in costs if cost is not None]
+    unknown = [name for name, cost in costs if cost is None]
+    if not unknown:
+        return money(sum(known))
+    if not known:
+        return f"not known (no leg's CLI reported its cost: {', '.join(unknown)})"
+    return (
+        f"{money(sum(known))} for the other legs; not known for {', '.join(unknown)} (its CLI reported none)"
+    )
+
+
 def duration(seconds: object) -> str:
     if not isinstance(seconds, (int, float)):
         return "?"
@@ -60,7 +76,8 @@ def header(
     canary: str | None = None,
 ) -> str:
     """The page's head. `gate`: the sentence saying why the run passed or failed (bar included);
-    `cost`: dollars this run spent; `cached`: how many samples or cases were reused, as words; `canary`:
+    `cost`: dollars this run spent (a matrix: its legs' costs in words, see `legs_cost`); `cached`:
+    how many samples or cases were reused, as words; `canary`:
     what the routing canary said (default: from the report's meta)."""
     meta = object_at(report, "meta")
     word = status_word(report)
@@ -84,7 +101,7 @@ def header(
         ("harness", report.get("harness_version")),
         ("started", report.get("started_at")),
         ("took", duration(report.get("elapsed_s"))),
-        ("cost", money(cost) if cost is not None or agent else None),
+        ("cost", cost if isinstance(cost, str) else money(cost) if cost is not None or agent else None),
         ("from the result cache", cached),
         ("repo", report.get("repo")),
     ]

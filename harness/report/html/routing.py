@@ -39,7 +39,23 @@ def head(report: dict) -> str:
         figures.append(("rank 1 of positives", f"{rank1.get('rank1', 0)}/{rank1.get('positives', 0)}"))
     cached = totals.get("cached_samples")
     cached_text = f"{cached} of {totals.get('samples', 0)} samples" if isinstance(cached, int) else None
-    return header(report, figures, gate.get("reason"), totals.get("cost_usd"), cached_text)
+    return header(report, figures, gate.get("reason"), run_spent(report), cached_text)
+
+
+def run_spent(report: dict) -> float | None:
+    """What an agent routing run spent now, its canary's run included: $0 when nothing ran now (every
+    sample replayed or never started, the canary replayed or skipped); None when its CLI reported no cost."""
+    totals = object_at(report, "totals")
+    cost = totals.get("cost_usd")
+    if isinstance(cost, (int, float)):
+        return cost
+    planted = object_at(report, "meta").get("canary")
+    canary_ran = (
+        isinstance(planted, dict)
+        and planted.get("stop_reason") is not None
+        and not planted.get("cached_from")
+    )
+    return 0.0 if totals.get("samples_run") == 0 and not canary_ran else None
 
 
 def fmt(value: object) -> str:

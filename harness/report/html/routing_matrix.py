@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from harness.jsonfields import array_at, object_at
 from harness.report.html import routing
 from harness.report.html.common import Transcripts
-from harness.report.html.header import canary_word, header
+from harness.report.html.header import canary_word, header, legs_cost
 from harness.report.html.shell import section, simple_table, text
 
 
@@ -31,7 +31,17 @@ def head(report: dict) -> str:
     figures.append(("cases the legs differ on", str(differ)))
     gates = "; ".join(f"{leg_name(a)}: {object_at(a, 'gate').get('reason', '?')}" for a in shown)
     canaries = [f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a))]
-    return header(report, figures, gates, canary="; ".join(canaries) or None)
+    cost = legs_cost(leg_costs(report, [leg_name(a) for a in shown], routing.run_spent))
+    return header(report, figures, gates, cost, canary="; ".join(canaries) or None)
+
+
+def leg_costs(
+    report: dict, names: Sequence[str], spent: Callable[[dict], float | None]
+) -> list[tuple[str, float | None]]:
+    """Each leg's name and what its own run (`runs`, in the legs' order) spent, read by its command's
+    `spent`."""
+    runs = [run for run in array_at(report, "runs") if isinstance(run, dict)]
+    return [(name, spent(run)) for name, run in zip(names, runs, strict=False)]
 
 
 def percent(value: object) -> str:

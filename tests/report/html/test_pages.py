@@ -3,6 +3,8 @@ hostile text the run carried (a prompt with markup, a bidi override, an escape) 
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from harness import schemas
@@ -45,6 +47,43 @@ def test_a_matrix_page_names_its_agent_and_each_model_in_the_header(real_reports
     page = html.render(real_reports[name])
     head = page[page.index("<header>") : page.index("</header>")]
     assert "claude 2.1.332" in head and "claude-fake-1, claude-fake-2" in head
+
+
+def leg_spend(name: str, run: dict) -> float:
+    """What one leg's own report says it spent: routing's totals (its canary's run included), or both
+    sides of a compare and its canaries."""
+    totals = run["totals"]
+    if name == "routing-matrix":
+        return totals["cost_usd"]
+    return totals["baseline"]["cost_usd"] + totals["candidate"]["cost_usd"] + run["meta"]["canary_cost_usd"]
+
+
+@pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix"])
+def test_a_matrix_page_costs_the_sum_of_its_legs(real_reports, name):
+    report = real_reports[name]
+    spent = [leg_spend(name, run) for run in report["runs"]]
+    assert len(spent) == 2 and all(cost > 0 for cost in spent)
+    page = html.render(report)
+    head = page[page.index("<header>") : page.index("</header>")]
+    assert f"<span>cost:</span> ${sum(spent):.4f}</div>" in head and "not known" not in head
+
+
+def test_a_matrix_page_names_the_leg_whose_cost_is_not_known(real_reports):
+    report = copy.deepcopy(real_reports["routing-matrix"])
+    first, second = report["runs"]
+    second["totals"]["cost_usd"] = None  # its CLI reported no cost, though it ran samples
+    assert second["totals"]["samples_run"] > 0
+    head = html.render(report).split("</header>")[0]
+    leg = report["agents"][1]["leg"]
+    said = (
+        f"${first['totals']['cost_usd']:.4f} for the other legs; not known for {leg} (its CLI reported none)"
+    )
+    assert said in head
+    first["totals"]["cost_usd"] = None
+    assert (
+        f"not known (no leg&#x27;s CLI reported its cost: {report['agents'][0]['leg']}, {leg})"
+        in (html.render(report).split("</header>")[0])
+    )
 
 
 def test_the_routing_page_heads_with_the_gate_and_draws_the_matrix(real_reports):
