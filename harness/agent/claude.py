@@ -19,10 +19,11 @@ from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.secrets import SECRET_VARS, write_private
+from harness.secrets import write_private
 
 from . import claude_sockets
 from .claude_events import ClaudeEvents
+from .environment import agent_environment
 from .events import EventReader
 from .runtime import CliAgent, LocatedCLI, install_hint, locate_cli
 from .spec import AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
@@ -65,8 +66,28 @@ CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 # through its environment, which every Bash command of the agent inherits.
 CREDENTIAL_FILE = "credential"
 KEY_HELPER = f'cat "$CLAUDE_CONFIG_DIR/{CREDENTIAL_FILE}"'
-# Set by a Claude Code session around its tools; a nested CLI would refuse to start.
-NESTED_SESSION_VARS = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+# The variables through which claude chooses its model or endpoint, or changes what a run may do,
+# besides the flags: the result cache keys on them (never on a credential).
+MODEL_ENVIRONMENT = (
+    "ANTHROPIC_MODEL",
+    "ANTHROPIC_SMALL_FAST_MODEL",
+    "ANTHROPIC_DEFAULT_OPUS_MODEL",
+    "ANTHROPIC_DEFAULT_SONNET_MODEL",
+    "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_BEDROCK_BASE_URL",
+    "ANTHROPIC_VERTEX_BASE_URL",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+    "CLAUDE_CODE_MAX_TURNS",
+    "CLAUDE_CODE_SIMPLE",
+    "CLAUDE_CODE_SAFE_MODE",
+)
+# What else of the harness's environment claude reads: its timeouts and retries.
+OWN_ENVIRONMENT = ("API_TIMEOUT_MS", "CLAUDE_CODE_MAX_RETRIES")
+# Where a claude login lives, kept only when the run uses it (no env credential, no fresh config dir).
+LOGIN_ENVIRONMENT = ("HOME", "CLAUDE_CONFIG_DIR")
 # A grader that may look at the workspace but never change it: only these built-in tools,
 # and the writing ones refused as well, in case a CLI lacks --tools.
 READ_ONLY_TOOLS = ("Read", "Glob", "Grep")
@@ -85,12 +106,15 @@ def locate(
 ) -> LocatedCLI:
     """`--claude PATH`, else `$SKILLSCOPE_CLAUDE`, else `claude` on PATH; probed once (its version
     and the optional flags its --help shows), within the command's `deadline` and until `cancel`."""
-    return locate_cli("claude", explicit, environ, deadline, cancel, _base_env(environ), OPTIONAL_FLAGS)
+    return locate_cli(
+        "claude", explicit, environ, deadline, cancel, probe_environment(environ), OPTIONAL_FLAGS
+    )
 
 
-def _base_env(environ: Mapping[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in environ.items() if k not in NESTED_SESSION_VARS and k not in SECRET_VARS}
-    env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"  # no telemetry or update checks
+def probe_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """What claude's `--version` and `--help` run in: the allowlist, and no start-up traffic."""
+    env = agent_environment(environ, (*MODEL_ENVIRONMENT, *OWN_ENVIRONMENT, *LOGIN_ENVIRONMENT))
+    env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
     return env
 
 
@@ -121,12 +145,23 @@ class Isolation:
         }
         return ["--setting-sources", "project", "--settings", json.dumps(settings)]
 
-    def env(self, environ: Mapping[str, str], config_dir: Path | None) -> dict[str, str]:
-        env = _base_env(environ)
+    def environment(self) -> tuple[str, ...]:
+        """The variables of the harness's environment claude reads in a run of this isolation."""
+        login = () if self.fresh_config_dir else LOGIN_ENVIRONMENT
+        return (*MODEL_ENVIRONMENT, *OWN_ENVIRONMENT, *login)
+
+    def env(self, start: Mapping[str, str], config_dir: Path | None) -> dict[str, str]:
+        """The run's environment from `start` (the allowlisted variables)."""
+        env = dict(start)
+        env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"  # no telemetry or update checks
         env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
         env.setdefault("CLAUDE_CODE_MAX_RETRIES", "0")  # fail fast; retries hide outages
         if config_dir is not None:
             env["CLAUDE_CONFIG_DIR"] = str(config_dir)
+            # A throwaway HOME too: the agent's tools find no dotfile of the user's there.
+            home = config_dir / "home"
+            home.mkdir(exist_ok=True)
+            env["HOME"] = str(home)
         return env
 
     @contextlib.contextmanager
@@ -299,37 +334,32 @@ class ClaudeAgent(CliAgent[Path | None]):
     endpoint_var = "ANTHROPIC_BASE_URL"
     # The variables through which claude chooses its model or endpoint, or changes what a run may do,
     # besides the flags: the result cache keys on them (never on a credential).
-    model_environment = (
-        "ANTHROPIC_MODEL",
-        "ANTHROPIC_SMALL_FAST_MODEL",
-        "ANTHROPIC_DEFAULT_OPUS_MODEL",
-        "ANTHROPIC_DEFAULT_SONNET_MODEL",
-        "ANTHROPIC_DEFAULT_HAIKU_MODEL",
-        "ANTHROPIC_BASE_URL",
-        "ANTHROPIC_BEDROCK_BASE_URL",
-        "ANTHROPIC_VERTEX_BASE_URL",
-        "CLAUDE_CODE_USE_BEDROCK",
-        "CLAUDE_CODE_USE_VERTEX",
-        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-        "CLAUDE_CODE_MAX_TURNS",
-        "CLAUDE_CODE_SIMPLE",
-        "CLAUDE_CODE_SAFE_MODE",
-    )
+    model_environment = MODEL_ENVIRONMENT
+    own_environment = OWN_ENVIRONMENT
 
     def __init__(
         self,
         cli: LocatedCLI,
         environ: Mapping[str, str],
         temp_parent: Path | None = None,
+        pass_env: Sequence[str] = (),
         isolation: Isolation | None = None,
     ):
-        super().__init__(cli, environ, temp_parent)
+        super().__init__(cli, environ, temp_parent, pass_env)
         self.isolation = isolation or isolation_for(environ, temp_parent)
         self.temp_parent = self.isolation.temp_parent
 
+    def declared_environment(self) -> tuple[str, ...]:
+        return self.isolation.environment()
+
+    def moved(self, **changed: str) -> ClaudeAgent:
+        """This agent with some of the harness's variables changed (a probe's endpoint, a TMPDIR)."""
+        environ = {**self.environ, **changed}
+        return ClaudeAgent(self.cli, environ, pass_env=self.pass_env, isolation=self.isolation)
+
     @classmethod
     def probe_env(cls, environ: Mapping[str, str]) -> Mapping[str, str]:
-        return _base_env(environ)
+        return probe_environment(environ)
 
     def command(self, spec: RunSpec, home: Path | None) -> tuple[list[str], dict[str, str], list[str]]:
         if spec.sandbox and home is not None and self.isolation.credential:
@@ -337,7 +367,7 @@ class ClaudeAgent(CliAgent[Path | None]):
             # its Bash sandbox, so denying the file keeps the login working.
             spec = replace(spec, unreadable=(*spec.unreadable, home / CREDENTIAL_FILE))
         argv, notes = build_argv(self.cli, spec, self.isolation)
-        return argv, self.isolation.env(self.environ, home), notes
+        return argv, self.isolation.env(self.start_env(), home), notes
 
     def caps_run_spend(self) -> bool:
         return self.cli.supports("--max-budget-usd")
@@ -369,8 +399,7 @@ class ClaudeAgent(CliAgent[Path | None]):
         with claude_sockets.short_temp_dir(self.environ) as short:
             if short is None:
                 return super().run(spec)
-            moved = ClaudeAgent(self.cli, {**self.environ, "TMPDIR": short}, isolation=self.isolation)
-            return moved.run(spec)
+            return self.moved(TMPDIR=short).run(spec)
 
     def conclude(self, spec: RunSpec, trace: Trace) -> None:
         if spec.sandbox:
@@ -395,9 +424,7 @@ class ClaudeAgent(CliAgent[Path | None]):
         request is answered (the API address is a closed loopback port), so the probe costs nothing."""
         if not self.cli.supports("--settings"):
             return SandboxSupport(False, f"claude {self.version} has no --settings to turn its sandbox on")
-        nowhere = ClaudeAgent(
-            self.cli, {**self.environ, "ANTHROPIC_BASE_URL": NOWHERE}, isolation=self.isolation
-        )
+        nowhere = self.moved(ANTHROPIC_BASE_URL=NOWHERE)
         with self.workspace({}) as workspace:
             spec = RunSpec(
                 "sandbox probe",

@@ -128,9 +128,7 @@ class CodexAgent(CliAgent[Path]):
         config = home / ".codex"
         config.mkdir()
         write_private(config / "config.toml", self.config_toml())
-        env = dict(self.environ)
-        # The key is in the provider's config: no tool the agent runs inherits it.
-        env.pop("OPENAI_API_KEY", None)
+        env = self.start_env()  # the key is in the provider's config, never in the environment
         env.update(HOME=str(home), CODEX_HOME=str(config))
         sandbox = sandbox_mode(writes_allowed(spec), env.get("PATH", ""))
         argv = [

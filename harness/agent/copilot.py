@@ -32,6 +32,8 @@ PROVIDER_VARS = (
     "COPILOT_MODEL",
 )
 CREDENTIAL_FILE = "credential"
+# A GitHub sign-in, read from the environment only when no provider of the user's own is set.
+SIGN_IN_VARS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
 SHELL_TOOLS = {"bash": "command"}
 WRITE_TOOLS = {"create": "path", "edit": "path"}
 READ_TOOLS = {"view": "path", "grep": "paths", "glob": "paths"}
@@ -95,6 +97,11 @@ class CopilotAgent(CliAgent[Path]):
         "COPILOT_PROVIDER_TYPE",
         "COPILOT_PROVIDER_WIRE_API",
     )
+    own_environment = ("COPILOT_CACHE_HOME",)
+
+    def declared_environment(self) -> tuple[str, ...]:
+        sign_in = () if self.byok else SIGN_IN_VARS  # with a provider of its own, no GitHub token
+        return (*super().declared_environment(), *sign_in)
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return CopilotEvents(installed)
@@ -108,11 +115,11 @@ class CopilotAgent(CliAgent[Path]):
         config.mkdir()
         # Built-in skills stay out of the room the way `copilot skill disable` keeps them out.
         (config / "settings.json").write_text(json.dumps({"disabledSkills": list(BUILTIN_SKILLS)}))
-        env = dict(self.environ)
+        env = self.start_env()
         env.update(HOME=str(home), COPILOT_HOME=str(config), COPILOT_AUTO_UPDATE="false")
-        if self.byok and env.get("COPILOT_PROVIDER_API_KEY"):
+        if self.byok and self.environ.get("COPILOT_PROVIDER_API_KEY"):
             # The CLI asks a command for the key: it stays out of the environment its tools inherit.
-            write_private(config / CREDENTIAL_FILE, env.pop("COPILOT_PROVIDER_API_KEY"))
+            write_private(config / CREDENTIAL_FILE, self.environ["COPILOT_PROVIDER_API_KEY"])
             env["COPILOT_PROVIDER_API_KEY_COMMAND"] = f"cat {shlex.quote(str(config / CREDENTIAL_FILE))}"
         # The unpacked CLI package is cached across runs; a throwaway cache costs a second per run.
         env.setdefault(

@@ -102,6 +102,7 @@ class GeminiAgent(CliAgent[Path]):
         ),
     )
     model_environment = ("GEMINI_MODEL", "GOOGLE_GEMINI_BASE_URL")
+    own_environment = ("GEMINI_API_KEY",)  # the CLI reads its key from nowhere else
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return GeminiEvents(installed)
@@ -121,7 +122,7 @@ class GeminiAgent(CliAgent[Path]):
             "skills": {"disabled": list(BUILTIN_SKILLS)},
         }
         (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-        env = dict(self.environ)
+        env = self.start_env()
         # Workspace skills load only in a trusted folder; the throwaway home holds ~/.gemini and ~/.agents.
         env.update(HOME=str(home), GEMINI_CLI_HOME=str(home), GEMINI_CLI_TRUST_WORKSPACE="true")
         argv = [self.path, "-m", spec.model or DEFAULT_MODEL, "--output-format", "stream-json"]

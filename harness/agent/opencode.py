@@ -107,7 +107,7 @@ class OpenCodeAgent(CliAgent[Path]):
             raise AgentUnavailable(RG_HINT)
 
     def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
-        env = dict(self.environ)
+        env = self.start_env()  # with a provider of the user's, its key is in the config file
         env["HOME"] = str(home)
         for name in ("config", "data", "cache", "state"):
             (home / name).mkdir()
@@ -115,8 +115,6 @@ class OpenCodeAgent(CliAgent[Path]):
         config_path = home / "opencode.json"
         write_private(config_path, json.dumps(self.config(spec)))
         env["OPENCODE_CONFIG"] = str(config_path)
-        if self.environ.get("OPENAI_BASE_URL"):
-            env.pop("OPENAI_API_KEY", None)  # the provider's config holds it: no tool inherits it
         env.update(QUIET_ENV)
         # A given title spares the side request that would ask the model for one.
         argv = [

@@ -26,6 +26,7 @@ from harness.deadline import Deadline
 from harness.model.listing import ListingRule, listing_rule
 from harness.secrets import Redactor
 
+from .environment import agent_environment
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
 from .process import Captured, Streamed, capture, stream
@@ -191,13 +192,34 @@ class CliAgent(ABC, Generic[HomeT]):
     # The variables choosing its model or endpoint besides the flags: part of a cached sample's key, so
     # never a credential (a key is a digest anyone can recompute from its parts).
     model_environment: tuple[str, ...] = ()
+    # Further variables of the harness's environment its CLI reads (besides those every CLI needs to
+    # start, see environment.py): with `model_environment`, the whole allowlist of the runtime.
+    own_environment: tuple[str, ...] = ()
     # Its CLI's own failures that a fresh run (new workspace, new session) may not repeat: see `retry`.
     retry_on: tuple[RetryRule, ...] = ()
 
-    def __init__(self, cli: LocatedCLI, environ: Mapping[str, str], temp_parent: Path | None = None):
+    def __init__(
+        self,
+        cli: LocatedCLI,
+        environ: Mapping[str, str],
+        temp_parent: Path | None = None,
+        pass_env: Sequence[str] = (),
+    ):
         self.cli, self.path, self.version = cli, cli.path, cli.version
+        # The harness's environment, read for the endpoint and credentials: never handed on whole.
         self.environ = dict(environ)
         self.temp_parent = temp_parent
+        self.pass_env = tuple(pass_env)  # what the user named with --pass-env
+        self.redactor = Redactor.of(environ)  # every secret of the harness's, kept out of what it keeps
+
+    def declared_environment(self) -> tuple[str, ...]:
+        """The variables of the harness's environment this runtime's CLI reads."""
+        return (*self.model_environment, *self.own_environment)
+
+    def start_env(self) -> dict[str, str]:
+        """The environment every run's CLI starts from: the allowlist (environment.py), never a copy
+        of the harness's; `command` adds the run's own home and config."""
+        return agent_environment(self.environ, self.declared_environment(), self.pass_env)
 
     def caps_run_spend(self) -> bool:
         return False  # most agent CLIs have no spend cap of their own
@@ -211,29 +233,36 @@ class CliAgent(ABC, Generic[HomeT]):
         *,
         deadline: Deadline | None = None,
         cancel: Cancellation | None = None,
+        pass_env: Sequence[str] = (),
     ) -> Self:
         """The runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and probed,
-        within the command's `deadline` and until `cancel`."""
+        within the command's `deadline` and until `cancel`; its runs get `pass_env` besides its
+        allowlist."""
         env = cls.probe_env(environ)
         cli = locate_cli(cls.runtime, explicit, environ, deadline, cancel, env, cls.optional_flags)
-        return cls(cli, environ, temp_parent)
+        return cls(cli, environ, temp_parent, pass_env)
 
     @classmethod
     def stand_in(
-        cls, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+        cls,
+        explicit: str | None,
+        environ: Mapping[str, str],
+        temp_parent: Path | None = None,
+        pass_env: Sequence[str] = (),
     ) -> tuple[Self, CliLookup]:
         """For a dry run, which never starts the CLI: an agent as the pinned version would be, at
         the path where its CLI was found (else its bare name), with where that was."""
         found = find_cli(cls.runtime, explicit, environ)
         cli = LocatedCLI(found.path or found.wanted, found.pinned, frozenset(cls.optional_flags))
-        return cls(cli, environ, temp_parent), found
+        return cls(cli, environ, temp_parent, pass_env), found
 
     # --- what a runtime says ------------------------------------------------------------
 
     @classmethod
     def probe_env(cls, environ: Mapping[str, str]) -> Mapping[str, str]:
-        """The environment its CLI's probes (`--version`, `--help`) run in."""
-        return environ
+        """The environment its CLI's probes (`--version`, `--help`) run in: what every CLI needs to
+        start and the runtime's own variables."""
+        return agent_environment(environ, (*cls.model_environment, *cls.own_environment))
 
     @abstractmethod
     def command(self, spec: RunSpec, home: HomeT) -> tuple[list[str], dict[str, str], list[str]]:
@@ -274,7 +303,7 @@ class CliAgent(ABC, Generic[HomeT]):
         return stage_workspace(room, self.temp_parent, fixture, skills_subdir=Path(self.skills_folder))
 
     def redact(self, text: str) -> str:
-        return Redactor.of(self.environ)(text)
+        return self.redactor(text)
 
     @property
     def listing(self) -> ListingRule:
@@ -333,7 +362,7 @@ class CliAgent(ABC, Generic[HomeT]):
                 timeout_s=spec.timeout_s,
                 cancel=spec.cancel,
                 keep_log=spec.keep_log,
-                redact=Redactor.of(self.environ),
+                redact=self.redactor,
                 on_line=on_line,
                 # After its last event the CLI ends by itself: give it a moment for a real exit code.
                 ends_itself=lambda reason: reason in (None, "result", "budget") or trace.result_seen,
