@@ -68,9 +68,11 @@ def test_private_files_are_owner_only_even_when_they_existed(tmp_path):
 
 # --- every usual encoding of a secret (hypothesis) -------------------------------------------------
 
-SECRETS = st.text(st.characters(blacklist_categories=("Cs",)), min_size=MIN_SECRET_CHARS, max_size=48).map(
-    str.strip
-).filter(lambda value: len(value) >= MIN_SECRET_CHARS)
+SECRETS = (
+    st.text(st.characters(blacklist_categories=("Cs",)), min_size=MIN_SECRET_CHARS, max_size=48)
+    .map(str.strip)
+    .filter(lambda value: len(value) >= MIN_SECRET_CHARS)
+)
 AROUND = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 AROUND_BYTES = st.binary(max_size=12)
 BASE64_RUNS = {"standard": re.compile(r"[A-Za-z0-9+/]+"), "url-safe": re.compile(r"[A-Za-z0-9_-]+")}
@@ -120,7 +122,9 @@ def test_a_secret_in_base64_at_any_offset_of_a_longer_stream_is_redacted(
 @given(secret=SECRETS, before=AROUND, after=AROUND, upper=st.booleans())
 def test_a_secret_in_hex_is_redacted(secret, before, after, upper):
     shown = secret.encode("utf-8").hex()
-    out = Redactor.of({"AWS_SECRET_ACCESS_KEY": secret})(f"{before}{shown.upper() if upper else shown}{after}")
+    out = Redactor.of({"AWS_SECRET_ACCESS_KEY": secret})(
+        f"{before}{shown.upper() if upper else shown}{after}"
+    )
     assert shown not in out.lower() and "[redacted AWS_SECRET_ACCESS_KEY]" in out
 
 

@@ -13,18 +13,18 @@ import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.secrets import write_private
 
 from . import claude_sockets
 from .claude_events import ClaudeEvents
 from .environment import agent_environment
 from .events import EventReader
+from .relay import Handover
 from .runtime import CliAgent, LocatedCLI, install_hint, locate_cli
 from .spec import AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
 from .trace import Trace
@@ -62,10 +62,9 @@ SANDBOX_REFUSED = re.compile(r"sandbox required but unavailable:\s*(.+)")
 # request sent before the stop reaches nothing and costs nothing.
 NOWHERE = "http://127.0.0.1:9"
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
-# The credential reaches the CLI through a helper reading a file in the run's own config dir, never
-# through its environment, which every Bash command of the agent inherits.
-CREDENTIAL_FILE = "credential"
-KEY_HELPER = f'cat "$CLAUDE_CONFIG_DIR/{CREDENTIAL_FILE}"'
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+# Models on a cloud's own platform, signed in with that cloud's credentials: no key to relay.
+CLOUD_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
 # The variables through which claude chooses its model or endpoint, or changes what a run may do,
 # besides the flags: the result cache keys on them (never on a credential).
 MODEL_ENVIRONMENT = (
@@ -127,13 +126,11 @@ class Isolation:
 
     fresh_config_dir: bool  # a throwaway CLAUDE_CONFIG_DIR per run
     temp_parent: Path | None = None  # where throwaway dirs go (None: a clean temp dir)
-    credential: str | None = field(default=None, repr=False)  # the env credential, handed over by file
+    credential: str | None = field(default=None, repr=False)  # the env credential, kept in the relay
+    credential_var: str | None = None  # the variable it came from, which the stand-in token takes
 
     def settings(self) -> dict[str, Any]:
-        settings: dict[str, Any] = dict(PLUGIN_SKILLS_OFF)
-        if self.credential:
-            settings["apiKeyHelper"] = KEY_HELPER
-        return settings
+        return dict(PLUGIN_SKILLS_OFF)
 
     def argv(
         self, hooks: Mapping[str, Any] | None = None, sandbox: bool = False, unreadable: Sequence[Path] = ()
@@ -172,8 +169,6 @@ class Isolation:
             return
         path = Path(tempfile.mkdtemp(prefix="skillscope-config-", dir=clean_temp_parent(self.temp_parent)))
         try:
-            if self.credential:
-                write_private(path / CREDENTIAL_FILE, self.credential)
             yield path
         finally:
             shutil.rmtree(path, ignore_errors=True)
@@ -185,7 +180,8 @@ class Isolation:
             "bundled_skills": "disabled",
             "plugin_skills": "disabled",
             "credentials": (
-                "from a key helper: the agent's tools inherit no API key"
+                f"{self.credential_var} kept in skillscope's key relay; the CLI holds a per-run "
+                "stand-in token: the agent's tools inherit no API key"
                 if self.credential
                 else "the CLI's own login"
             ),
@@ -212,8 +208,8 @@ def sandbox_settings(unreadable: Sequence[Path] = ()) -> dict[str, Any]:
 
 def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -> Isolation:
     # OAuth logins live in the user's config dir: only an env credential lets us replace it.
-    credential = next((environ[v] for v in CREDENTIAL_VARS if environ.get(v)), None)
-    return Isolation(credential is not None, temp_parent, credential)
+    var = next((v for v in CREDENTIAL_VARS if environ.get(v)), None)
+    return Isolation(var is not None, temp_parent, environ[var] if var else None, var)
 
 
 # --- one run ---------------------------------------------------------------------------
@@ -361,13 +357,20 @@ class ClaudeAgent(CliAgent[Path | None]):
     def probe_env(cls, environ: Mapping[str, str]) -> Mapping[str, str]:
         return probe_environment(environ)
 
-    def command(self, spec: RunSpec, home: Path | None) -> tuple[list[str], dict[str, str], list[str]]:
-        if spec.sandbox and home is not None and self.isolation.credential:
-            # The key helper's file must not be the agent's to read; claude runs the helper outside
-            # its Bash sandbox, so denying the file keeps the login working.
-            spec = replace(spec, unreadable=(*spec.unreadable, home / CREDENTIAL_FILE))
+    def command(
+        self, spec: RunSpec, home: Path | None, handover: Handover | None = None
+    ) -> tuple[list[str], dict[str, str], list[str]]:
         argv, notes = build_argv(self.cli, spec, self.isolation)
-        return argv, self.isolation.env(self.start_env(), home), notes
+        env = self.isolation.env(self.start_env(), home)
+        if handover is not None and self.isolation.credential_var:
+            env["ANTHROPIC_BASE_URL"] = handover.base_url
+            env[self.isolation.credential_var] = handover.token
+        return argv, env, notes
+
+    def relayed_endpoint(self) -> tuple[str, str] | None:
+        if not self.isolation.credential or any(self.environ.get(v) for v in CLOUD_SWITCHES):
+            return None
+        return self.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL, self.isolation.credential
 
     def caps_run_spend(self) -> bool:
         return self.cli.supports("--max-budget-usd")
@@ -415,7 +418,11 @@ class ClaudeAgent(CliAgent[Path | None]):
     def describe(self) -> dict[str, str]:
         hooked = self.cli.supports("--settings")
         stop = "a PostToolUse hook on Skill ends the run" if hooked else "the CLI is stopped at the event"
-        return {**self.isolation_facts(), "decision_stop": stop}
+        facts = {**self.isolation_facts(), "decision_stop": stop}
+        exposure = self.key_exposure()
+        if exposure and self.isolation.credential:  # the report claims no more than holds
+            facts["credentials"] = f"{exposure}: the agent's tools could read the key"
+        return facts
 
     def probe_sandbox(
         self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None

@@ -29,7 +29,9 @@ from harness.secrets import Redactor
 from .environment import agent_environment
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
+from .keyreach import reach
 from .process import Captured, Streamed, capture, stream
+from .relay import SHOWN, Handover, relay, unproxied
 from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RetryRule, RunSpec, SandboxSupport, probe_timeout
 from .trace import Trace
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
@@ -265,9 +267,39 @@ class CliAgent(ABC, Generic[HomeT]):
         return agent_environment(environ, (*cls.model_environment, *cls.own_environment))
 
     @abstractmethod
-    def command(self, spec: RunSpec, home: HomeT) -> tuple[list[str], dict[str, str], list[str]]:
+    def command(
+        self, spec: RunSpec, home: HomeT, handover: Handover | None = None
+    ) -> tuple[list[str], dict[str, str], list[str]]:
         """argv, environment and notes (options it could not honour) for one run, its state in `home`
-        (see `home()`)."""
+        (see `home()`); with a `handover`, the CLI is given its address and stand-in token in place of
+        the endpoint and key (relay.py)."""
+
+    def relayed_endpoint(self) -> tuple[str, str] | None:
+        """(the endpoint's base URL, the API key) where the key comes from the environment and can go
+        through the key relay; None where the runtime uses a login of its own."""
+        return None
+
+    def key_exposure(self) -> str | None:
+        """Why the agent's tools could read its model credential here, in one sentence; None when the
+        key stays in the relay and nothing else they can reach holds it (keyreach.py)."""
+        endpoint = self.relayed_endpoint()
+        if endpoint is None:
+            return (
+                f"{self.runtime} uses a login or credential of its own here (no API key from the "
+                "environment for skillscope's key relay), which its CLI and so its tools can read"
+            )
+        why = reach([endpoint[1]])
+        return f"{self.runtime}'s API key stays in skillscope's key relay, but {why}" if why else None
+
+    @contextlib.contextmanager
+    def relay(self) -> Iterator[Handover | None]:
+        """The run's key relay, or None where the runtime has no key for one."""
+        endpoint = self.relayed_endpoint()
+        if endpoint is None:
+            yield None
+            return
+        with relay(*endpoint) as handover:
+            yield handover
 
     @abstractmethod
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
@@ -313,6 +345,9 @@ class CliAgent(ABC, Generic[HomeT]):
     def describe(self) -> dict[str, str]:
         facts = {"runtime": self.runtime, "skills_folder": self.skills_folder, "home": "fresh"}
         facts.update(self.isolation_facts())
+        exposure = self.key_exposure()
+        if exposure:  # the report claims no more than holds
+            facts["credentials"] = f"{exposure}: the agent's tools could read the key"
         return facts
 
     def run(self, spec: RunSpec) -> Trace:
@@ -322,8 +357,10 @@ class CliAgent(ABC, Generic[HomeT]):
         if installed is None:
             installed = installed_skills(spec.workspace, Path(self.skills_folder))
         reader = self.reader(installed)
-        with self.home() as home:
-            argv, env, notes = self.command(spec, home)
+        with self.home() as home, self.relay() as handover:
+            argv, env, notes = self.command(spec, home, handover)
+            if handover is not None:
+                env = unproxied(env)
             reader.trace.notes.extend(notes)
             trace = self.drive(argv, env, spec, reader)
         self.conclude(spec, trace)
@@ -378,7 +415,7 @@ class CliAgent(ABC, Generic[HomeT]):
         """The command line a run of `spec` uses and the variables it sets or changes (for --dry-run);
         the throwaway home shows as `shown_home`."""
         with self.home() as home:
-            argv, env, _ = self.command(spec, home)
+            argv, env, _ = self.command(spec, home, SHOWN if self.relayed_endpoint() else None)
         fresh = str(home) if home is not None else None
 
         def shown(text: str) -> str:

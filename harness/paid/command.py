@@ -170,6 +170,9 @@ class PaidRun:
                 self.preflown.add((name, settings.model))
         except agent.AgentUnavailable as exc:
             raise AgentNotReady(str(exc)) from None
+        exposure = ready.key_exposure()
+        if exposure:  # before any case, and the report's meta.isolation says the same
+            self.say(f"the model key is not out of the agent's reach: {exposure}.")
         self.readied[name] = ready
         return ready
 
