@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
+import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -125,6 +126,12 @@ def handler(origin: str, token: str, key: str) -> type[BaseHTTPRequestHandler]:
                     allow_redirects=False,
                     timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S),
                 )
+            except requests.ConnectionError:
+                # The endpoint is unreachable: so it must look to the CLI, which then says so itself.
+                self.close_connection = True
+                with contextlib.suppress(OSError):
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                return
             except requests.RequestException as exc:  # its text may hold the URL, and so the key
                 self.answer(502, f"skillscope's key relay could not reach {origin} ({type(exc).__name__})")
                 return
