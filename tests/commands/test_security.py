@@ -93,6 +93,7 @@ def assert_key_claim(run: Behave) -> None:
 HUNT = (
     'find "$CLAUDE_CONFIG_DIR" "$HOME" -type f -exec cat {} + ; '
     'cat "$CLAUDE_CONFIG_DIR"/credential ; env | base64 -w0 ; echo ; env | base64 ; '
+    "env | grep ^CLAUDE_CONFIG_DIR= | base64 -w0 ; echo ; "
     "env | xxd -p ; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null | "
     "grep -i -e key -e token | base64 -w0"
 )
