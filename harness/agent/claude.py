@@ -19,6 +19,7 @@ from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
+from harness.writer import make_folder
 
 from . import claude_sockets
 from .claude_events import ClaudeEvents
@@ -156,9 +157,7 @@ class Isolation:
         if config_dir is not None:
             env["CLAUDE_CONFIG_DIR"] = str(config_dir)
             # A throwaway HOME too: the agent's tools find no dotfile of the user's there.
-            home = config_dir / "home"
-            home.mkdir(exist_ok=True)
-            env["HOME"] = str(home)
+            env["HOME"] = str(make_folder(config_dir / "home", config_dir))
         return env
 
     @contextlib.contextmanager
