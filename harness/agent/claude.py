@@ -13,17 +13,19 @@ import shutil
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.secrets import SECRET_VARS, write_private
+from harness.writer import make_folder
 
 from . import claude_sockets
 from .claude_events import ClaudeEvents
+from .environment import agent_environment
 from .events import EventReader
+from .relay import Handover
 from .runtime import CliAgent, LocatedCLI, install_hint, locate_cli
 from .spec import AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
 from .trace import Trace
@@ -61,12 +63,31 @@ SANDBOX_REFUSED = re.compile(r"sandbox required but unavailable:\s*(.+)")
 # request sent before the stop reaches nothing and costs nothing.
 NOWHERE = "http://127.0.0.1:9"
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
-# The credential reaches the CLI through a helper reading a file in the run's own config dir, never
-# through its environment, which every Bash command of the agent inherits.
-CREDENTIAL_FILE = "credential"
-KEY_HELPER = f'cat "$CLAUDE_CONFIG_DIR/{CREDENTIAL_FILE}"'
-# Set by a Claude Code session around its tools; a nested CLI would refuse to start.
-NESTED_SESSION_VARS = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+# Models on a cloud's own platform, signed in with that cloud's credentials: no key to relay.
+CLOUD_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
+# The variables through which claude chooses its model or endpoint, or changes what a run may do,
+# besides the flags: the result cache keys on them (never on a credential).
+MODEL_ENVIRONMENT = (
+    "ANTHROPIC_MODEL",
+    "ANTHROPIC_SMALL_FAST_MODEL",
+    "ANTHROPIC_DEFAULT_OPUS_MODEL",
+    "ANTHROPIC_DEFAULT_SONNET_MODEL",
+    "ANTHROPIC_DEFAULT_HAIKU_MODEL",
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_BEDROCK_BASE_URL",
+    "ANTHROPIC_VERTEX_BASE_URL",
+    "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+    "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
+    "CLAUDE_CODE_MAX_TURNS",
+    "CLAUDE_CODE_SIMPLE",
+    "CLAUDE_CODE_SAFE_MODE",
+)
+# What else of the harness's environment claude reads: its timeouts and retries.
+OWN_ENVIRONMENT = ("API_TIMEOUT_MS", "CLAUDE_CODE_MAX_RETRIES")
+# Where a claude login lives, kept only when the run uses it (no env credential, no fresh config dir).
+LOGIN_ENVIRONMENT = ("HOME", "CLAUDE_CONFIG_DIR")
 # A grader that may look at the workspace but never change it: only these built-in tools,
 # and the writing ones refused as well, in case a CLI lacks --tools.
 READ_ONLY_TOOLS = ("Read", "Glob", "Grep")
@@ -85,12 +106,15 @@ def locate(
 ) -> LocatedCLI:
     """`--claude PATH`, else `$SKILLSCOPE_CLAUDE`, else `claude` on PATH; probed once (its version
     and the optional flags its --help shows), within the command's `deadline` and until `cancel`."""
-    return locate_cli("claude", explicit, environ, deadline, cancel, _base_env(environ), OPTIONAL_FLAGS)
+    return locate_cli(
+        "claude", explicit, environ, deadline, cancel, probe_environment(environ), OPTIONAL_FLAGS
+    )
 
 
-def _base_env(environ: Mapping[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in environ.items() if k not in NESTED_SESSION_VARS and k not in SECRET_VARS}
-    env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"  # no telemetry or update checks
+def probe_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """What claude's `--version` and `--help` run in: the allowlist, and no start-up traffic."""
+    env = agent_environment(environ, (*MODEL_ENVIRONMENT, *OWN_ENVIRONMENT, *LOGIN_ENVIRONMENT))
+    env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"
     return env
 
 
@@ -103,13 +127,11 @@ class Isolation:
 
     fresh_config_dir: bool  # a throwaway CLAUDE_CONFIG_DIR per run
     temp_parent: Path | None = None  # where throwaway dirs go (None: a clean temp dir)
-    credential: str | None = field(default=None, repr=False)  # the env credential, handed over by file
+    credential: str | None = field(default=None, repr=False)  # the env credential, kept in the relay
+    credential_var: str | None = None  # the variable it came from, which the stand-in token takes
 
     def settings(self) -> dict[str, Any]:
-        settings: dict[str, Any] = dict(PLUGIN_SKILLS_OFF)
-        if self.credential:
-            settings["apiKeyHelper"] = KEY_HELPER
-        return settings
+        return dict(PLUGIN_SKILLS_OFF)
 
     def argv(
         self, hooks: Mapping[str, Any] | None = None, sandbox: bool = False, unreadable: Sequence[Path] = ()
@@ -121,12 +143,21 @@ class Isolation:
         }
         return ["--setting-sources", "project", "--settings", json.dumps(settings)]
 
-    def env(self, environ: Mapping[str, str], config_dir: Path | None) -> dict[str, str]:
-        env = _base_env(environ)
+    def environment(self) -> tuple[str, ...]:
+        """The variables of the harness's environment claude reads in a run of this isolation."""
+        login = () if self.fresh_config_dir else LOGIN_ENVIRONMENT
+        return (*MODEL_ENVIRONMENT, *OWN_ENVIRONMENT, *login)
+
+    def env(self, start: Mapping[str, str], config_dir: Path | None) -> dict[str, str]:
+        """The run's environment from `start` (the allowlisted variables)."""
+        env = dict(start)
+        env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] = "1"  # no telemetry or update checks
         env["CLAUDE_CODE_DISABLE_BUNDLED_SKILLS"] = "1"
         env.setdefault("CLAUDE_CODE_MAX_RETRIES", "0")  # fail fast; retries hide outages
         if config_dir is not None:
             env["CLAUDE_CONFIG_DIR"] = str(config_dir)
+            # A throwaway HOME too: the agent's tools find no dotfile of the user's there.
+            env["HOME"] = str(make_folder(config_dir / "home", config_dir))
         return env
 
     @contextlib.contextmanager
@@ -137,8 +168,6 @@ class Isolation:
             return
         path = Path(tempfile.mkdtemp(prefix="skillscope-config-", dir=clean_temp_parent(self.temp_parent)))
         try:
-            if self.credential:
-                write_private(path / CREDENTIAL_FILE, self.credential)
             yield path
         finally:
             shutil.rmtree(path, ignore_errors=True)
@@ -150,7 +179,8 @@ class Isolation:
             "bundled_skills": "disabled",
             "plugin_skills": "disabled",
             "credentials": (
-                "from a key helper: the agent's tools inherit no API key"
+                f"{self.credential_var} kept in skillscope's key relay; the CLI holds a per-run "
+                "stand-in token: the agent's tools inherit no API key"
                 if self.credential
                 else "the CLI's own login"
             ),
@@ -177,8 +207,8 @@ def sandbox_settings(unreadable: Sequence[Path] = ()) -> dict[str, Any]:
 
 def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -> Isolation:
     # OAuth logins live in the user's config dir: only an env credential lets us replace it.
-    credential = next((environ[v] for v in CREDENTIAL_VARS if environ.get(v)), None)
-    return Isolation(credential is not None, temp_parent, credential)
+    var = next((v for v in CREDENTIAL_VARS if environ.get(v)), None)
+    return Isolation(var is not None, temp_parent, environ[var] if var else None, var)
 
 
 # --- one run ---------------------------------------------------------------------------
@@ -299,45 +329,47 @@ class ClaudeAgent(CliAgent[Path | None]):
     endpoint_var = "ANTHROPIC_BASE_URL"
     # The variables through which claude chooses its model or endpoint, or changes what a run may do,
     # besides the flags: the result cache keys on them (never on a credential).
-    model_environment = (
-        "ANTHROPIC_MODEL",
-        "ANTHROPIC_SMALL_FAST_MODEL",
-        "ANTHROPIC_DEFAULT_OPUS_MODEL",
-        "ANTHROPIC_DEFAULT_SONNET_MODEL",
-        "ANTHROPIC_DEFAULT_HAIKU_MODEL",
-        "ANTHROPIC_BASE_URL",
-        "ANTHROPIC_BEDROCK_BASE_URL",
-        "ANTHROPIC_VERTEX_BASE_URL",
-        "CLAUDE_CODE_USE_BEDROCK",
-        "CLAUDE_CODE_USE_VERTEX",
-        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-        "CLAUDE_CODE_MAX_TURNS",
-        "CLAUDE_CODE_SIMPLE",
-        "CLAUDE_CODE_SAFE_MODE",
-    )
+    model_environment = MODEL_ENVIRONMENT
+    own_environment = OWN_ENVIRONMENT
 
     def __init__(
         self,
         cli: LocatedCLI,
         environ: Mapping[str, str],
         temp_parent: Path | None = None,
+        pass_env: Sequence[str] = (),
         isolation: Isolation | None = None,
     ):
-        super().__init__(cli, environ, temp_parent)
+        super().__init__(cli, environ, temp_parent, pass_env)
         self.isolation = isolation or isolation_for(environ, temp_parent)
         self.temp_parent = self.isolation.temp_parent
 
+    def declared_environment(self) -> tuple[str, ...]:
+        return self.isolation.environment()
+
+    def moved(self, **changed: str) -> ClaudeAgent:
+        """This agent with some of the harness's variables changed (a probe's endpoint, a TMPDIR)."""
+        environ = {**self.environ, **changed}
+        return ClaudeAgent(self.cli, environ, pass_env=self.pass_env, isolation=self.isolation)
+
     @classmethod
     def probe_env(cls, environ: Mapping[str, str]) -> Mapping[str, str]:
-        return _base_env(environ)
+        return probe_environment(environ)
 
-    def command(self, spec: RunSpec, home: Path | None) -> tuple[list[str], dict[str, str], list[str]]:
-        if spec.sandbox and home is not None and self.isolation.credential:
-            # The key helper's file must not be the agent's to read; claude runs the helper outside
-            # its Bash sandbox, so denying the file keeps the login working.
-            spec = replace(spec, unreadable=(*spec.unreadable, home / CREDENTIAL_FILE))
+    def command(
+        self, spec: RunSpec, home: Path | None, handover: Handover | None = None
+    ) -> tuple[list[str], dict[str, str], list[str]]:
         argv, notes = build_argv(self.cli, spec, self.isolation)
-        return argv, self.isolation.env(self.environ, home), notes
+        env = self.isolation.env(self.start_env(), home)
+        if handover is not None and self.isolation.credential_var:
+            env["ANTHROPIC_BASE_URL"] = handover.base_url
+            env[self.isolation.credential_var] = handover.token
+        return argv, env, notes
+
+    def relayed_endpoint(self) -> tuple[str, str] | None:
+        if not self.isolation.credential or any(self.environ.get(v) for v in CLOUD_SWITCHES):
+            return None
+        return self.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL, self.isolation.credential
 
     def caps_run_spend(self) -> bool:
         return self.cli.supports("--max-budget-usd")
@@ -369,8 +401,7 @@ class ClaudeAgent(CliAgent[Path | None]):
         with claude_sockets.short_temp_dir(self.environ) as short:
             if short is None:
                 return super().run(spec)
-            moved = ClaudeAgent(self.cli, {**self.environ, "TMPDIR": short}, isolation=self.isolation)
-            return moved.run(spec)
+            return self.moved(TMPDIR=short).run(spec)
 
     def conclude(self, spec: RunSpec, trace: Trace) -> None:
         if spec.sandbox:
@@ -386,7 +417,11 @@ class ClaudeAgent(CliAgent[Path | None]):
     def describe(self) -> dict[str, str]:
         hooked = self.cli.supports("--settings")
         stop = "a PostToolUse hook on Skill ends the run" if hooked else "the CLI is stopped at the event"
-        return {**self.isolation_facts(), "decision_stop": stop}
+        facts = {**self.isolation_facts(), "decision_stop": stop}
+        exposure = self.key_exposure()
+        if exposure and self.isolation.credential:  # the report claims no more than holds
+            facts["credentials"] = f"{exposure}: the agent's tools could read the key"
+        return facts
 
     def probe_sandbox(
         self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
@@ -395,9 +430,7 @@ class ClaudeAgent(CliAgent[Path | None]):
         request is answered (the API address is a closed loopback port), so the probe costs nothing."""
         if not self.cli.supports("--settings"):
             return SandboxSupport(False, f"claude {self.version} has no --settings to turn its sandbox on")
-        nowhere = ClaudeAgent(
-            self.cli, {**self.environ, "ANTHROPIC_BASE_URL": NOWHERE}, isolation=self.isolation
-        )
+        nowhere = self.moved(ANTHROPIC_BASE_URL=NOWHERE)
         with self.workspace({}) as workspace:
             spec = RunSpec(
                 "sandbox probe",

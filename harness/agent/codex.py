@@ -22,6 +22,7 @@ from harness.jsonfields import object_at
 from harness.secrets import write_private
 
 from .events import EventReader, skill_read_by, status_in
+from .relay import Handover
 from .runtime import CliAgent, writes_allowed
 from .spec import RunSpec
 from .trace import InitInfo
@@ -124,13 +125,17 @@ class CodexAgent(CliAgent[Path]):
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return CodexEvents(installed)
 
-    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
+    def relayed_endpoint(self) -> tuple[str, str] | None:
+        key = self.environ.get("OPENAI_API_KEY")
+        return (self.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL, key) if key else None
+
+    def command(
+        self, spec: RunSpec, home: Path, handover: Handover | None = None
+    ) -> tuple[list[str], dict[str, str], list[str]]:
         config = home / ".codex"
         config.mkdir()
-        write_private(config / "config.toml", self.config_toml())
-        env = dict(self.environ)
-        # The key is in the provider's config: no tool the agent runs inherits it.
-        env.pop("OPENAI_API_KEY", None)
+        write_private(config / "config.toml", self.config_toml(handover))
+        env = self.start_env()  # the key is in the provider's config, never in the environment
         env.update(HOME=str(home), CODEX_HOME=str(config))
         sandbox = sandbox_mode(writes_allowed(spec), env.get("PATH", ""))
         argv = [
@@ -153,18 +158,22 @@ class CodexAgent(CliAgent[Path]):
             notes.append("codex has no spend cap; --max-budget-usd was not enforced")
         return [*argv, *spec.extra_args, "-"], env, notes  # `-`: the prompt is read from stdin
 
-    def config_toml(self) -> str:
+    def config_toml(self, handover: Handover | None = None) -> str:
+        """The throwaway config: with a `handover`, the provider is the key relay and its token the
+        stand-in; the real key is written nowhere."""
         lines = []
         if self.environ.get("OPENAI_BASE_URL") or self.environ.get("OPENAI_API_KEY"):
             base_url = self.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+            if handover is not None:
+                base_url = handover.base_url
             lines += [
                 'model_provider = "skillscope"',
                 "[model_providers.skillscope]",
                 'name = "skillscope"',
                 f"base_url = {json.dumps(base_url)}",
             ]
-            if self.environ.get("OPENAI_API_KEY"):
-                lines.append(f"experimental_bearer_token = {json.dumps(self.environ['OPENAI_API_KEY'])}")
+            if handover is not None:
+                lines.append(f"experimental_bearer_token = {json.dumps(handover.token)}")
             lines += [
                 'wire_api = "responses"',
                 "request_max_retries = 0",  # fail fast: retries hide outages
@@ -188,8 +197,10 @@ class CodexAgent(CliAgent[Path]):
             "built_in_skills": "disabled ([skills.bundled] enabled = false)",
             "network": "plugins, analytics and feedback off (model endpoint only)",
             "activation": "heuristic: a shell command naming exactly one installed <name>/SKILL.md",
-            "credentials": "OPENAI_API_KEY moved into the throwaway config.toml (mode 0600): the agent's "
-            "tools inherit no API key",
+            "credentials": "OPENAI_API_KEY kept in skillscope's key relay; the CLI holds a per-run "
+            "stand-in token: the agent's tools inherit no API key"
+            if self.relayed_endpoint()
+            else "no OPENAI_API_KEY in the environment",
             "note": "a throwaway HOME and CODEX_HOME per run: the user's skills and config stay out; "
             "the room is read from .agents/skills",
         }

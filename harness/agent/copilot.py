@@ -9,15 +9,14 @@ Its `skill` tool takes `{"skill": name}` like claude's; `tool.execution_start` i
 from __future__ import annotations
 
 import json
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from harness.jsonfields import object_at
-from harness.secrets import write_private
 
 from .events import EventReader
+from .relay import Handover
 from .runtime import CliAgent, writes_allowed
 from .spec import RunSpec
 from .trace import InitInfo, normalise
@@ -31,7 +30,8 @@ PROVIDER_VARS = (
     "COPILOT_PROVIDER_WIRE_API",
     "COPILOT_MODEL",
 )
-CREDENTIAL_FILE = "credential"
+# A GitHub sign-in, read from the environment only when no provider of the user's own is set.
+SIGN_IN_VARS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
 SHELL_TOOLS = {"bash": "command"}
 WRITE_TOOLS = {"create": "path", "edit": "path"}
 READ_TOOLS = {"view": "path", "grep": "paths", "glob": "paths"}
@@ -95,6 +95,11 @@ class CopilotAgent(CliAgent[Path]):
         "COPILOT_PROVIDER_TYPE",
         "COPILOT_PROVIDER_WIRE_API",
     )
+    own_environment = ("COPILOT_CACHE_HOME",)
+
+    def declared_environment(self) -> tuple[str, ...]:
+        sign_in = () if self.byok else SIGN_IN_VARS  # with a provider of its own, no GitHub token
+        return (*super().declared_environment(), *sign_in)
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return CopilotEvents(installed)
@@ -103,17 +108,21 @@ class CopilotAgent(CliAgent[Path]):
     def byok(self) -> bool:
         return bool(self.environ.get("COPILOT_PROVIDER_BASE_URL"))
 
-    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
+    def relayed_endpoint(self) -> tuple[str, str] | None:
+        key = self.environ.get("COPILOT_PROVIDER_API_KEY")
+        return (self.environ["COPILOT_PROVIDER_BASE_URL"], key) if self.byok and key else None
+
+    def command(
+        self, spec: RunSpec, home: Path, handover: Handover | None = None
+    ) -> tuple[list[str], dict[str, str], list[str]]:
         config = home / ".copilot"
         config.mkdir()
         # Built-in skills stay out of the room the way `copilot skill disable` keeps them out.
         (config / "settings.json").write_text(json.dumps({"disabledSkills": list(BUILTIN_SKILLS)}))
-        env = dict(self.environ)
+        env = self.start_env()
         env.update(HOME=str(home), COPILOT_HOME=str(config), COPILOT_AUTO_UPDATE="false")
-        if self.byok and env.get("COPILOT_PROVIDER_API_KEY"):
-            # The CLI asks a command for the key: it stays out of the environment its tools inherit.
-            write_private(config / CREDENTIAL_FILE, env.pop("COPILOT_PROVIDER_API_KEY"))
-            env["COPILOT_PROVIDER_API_KEY_COMMAND"] = f"cat {shlex.quote(str(config / CREDENTIAL_FILE))}"
+        if handover is not None:  # the key stays in the relay: the CLI gets its address and a stand-in
+            env.update(COPILOT_PROVIDER_BASE_URL=handover.base_url, COPILOT_PROVIDER_API_KEY=handover.token)
         # The unpacked CLI package is cached across runs; a throwaway cache costs a second per run.
         env.setdefault(
             "COPILOT_CACHE_HOME", str(Path(self.environ.get("HOME") or home) / ".cache" / "copilot")
@@ -139,8 +148,8 @@ class CopilotAgent(CliAgent[Path]):
     def isolation_facts(self) -> dict[str, str]:
         return {
             "built_in_skills": "disabled (" + ", ".join(BUILTIN_SKILLS) + ")",
-            "credentials": "COPILOT_PROVIDER_API_KEY handed over by a key command reading a file (mode "
-            "0600): the agent's tools inherit no API key"
+            "credentials": "COPILOT_PROVIDER_API_KEY kept in skillscope's key relay; the CLI holds a "
+            "per-run stand-in token: the agent's tools inherit no API key"
             if self.byok
             else "GitHub sign-in from the environment (its tools inherit it)",
             "network": "COPILOT_OFFLINE (model endpoint only)"

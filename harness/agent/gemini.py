@@ -17,6 +17,7 @@ from typing import Any
 from harness.jsonfields import object_at
 
 from .events import EventReader, status_in
+from .relay import Handover
 from .runtime import CliAgent, writes_allowed
 from .spec import RetryRule, RunSpec
 from .trace import InitInfo, normalise
@@ -102,11 +103,19 @@ class GeminiAgent(CliAgent[Path]):
         ),
     )
     model_environment = ("GEMINI_MODEL", "GOOGLE_GEMINI_BASE_URL")
+    default_base_url = "https://generativelanguage.googleapis.com"
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
         return GeminiEvents(installed)
 
-    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
+    def relayed_endpoint(self) -> tuple[str, str] | None:
+        key = next((self.environ[v] for v in KEY_VARS if self.environ.get(v)), None)
+        base_url = self.environ.get("GOOGLE_GEMINI_BASE_URL") or self.default_base_url
+        return (base_url, key) if key else None
+
+    def command(
+        self, spec: RunSpec, home: Path, handover: Handover | None = None
+    ) -> tuple[list[str], dict[str, str], list[str]]:
         config = home / ".gemini"
         config.mkdir()
         settings = {
@@ -121,9 +130,11 @@ class GeminiAgent(CliAgent[Path]):
             "skills": {"disabled": list(BUILTIN_SKILLS)},
         }
         (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-        env = dict(self.environ)
+        env = self.start_env()
         # Workspace skills load only in a trusted folder; the throwaway home holds ~/.gemini and ~/.agents.
         env.update(HOME=str(home), GEMINI_CLI_HOME=str(home), GEMINI_CLI_TRUST_WORKSPACE="true")
+        if handover is not None:  # the CLI reads its key only from the environment: a stand-in there
+            env.update(GOOGLE_GEMINI_BASE_URL=handover.base_url, GEMINI_API_KEY=handover.token)
         argv = [self.path, "-m", spec.model or DEFAULT_MODEL, "--output-format", "stream-json"]
         if writes_allowed(spec):
             argv += ["--approval-mode", "yolo"]
@@ -140,8 +151,10 @@ class GeminiAgent(CliAgent[Path]):
     def isolation_facts(self) -> dict[str, str]:
         return {
             "built_in_skills": "disabled (" + ", ".join(BUILTIN_SKILLS) + ")",
-            "credentials": "GEMINI_API_KEY from the environment (the CLI reads it nowhere else); its "
-            "environment-variable redaction is on, so its shell tool does not pass it on",
+            "credentials": "GEMINI_API_KEY kept in skillscope's key relay; the CLI holds a per-run "
+            "stand-in token: the agent's tools inherit no API key"
+            if self.relayed_endpoint()
+            else "no GEMINI_API_KEY in the environment",
             "network": "usage statistics, telemetry and auto-update off (model endpoint only)",
             "note": "a throwaway HOME and GEMINI_CLI_HOME per run: the user's skills and settings stay out; "
             "the workspace is trusted so its .agents/skills load",

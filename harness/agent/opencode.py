@@ -18,6 +18,7 @@ from harness.jsonfields import object_at
 from harness.secrets import write_private
 
 from .events import EventReader, status_in
+from .relay import Handover
 from .runtime import CliAgent, writes_allowed
 from .spec import AgentUnavailable, RunSpec
 from .trace import InitInfo, normalise
@@ -106,17 +107,21 @@ class OpenCodeAgent(CliAgent[Path]):
         if shutil.which("rg", path=self.environ.get("PATH")) is None:
             raise AgentUnavailable(RG_HINT)
 
-    def command(self, spec: RunSpec, home: Path) -> tuple[list[str], dict[str, str], list[str]]:
-        env = dict(self.environ)
+    def relayed_endpoint(self) -> tuple[str, str] | None:
+        base_url, key = self.environ.get("OPENAI_BASE_URL"), self.environ.get("OPENAI_API_KEY")
+        return (base_url, key) if base_url and key else None
+
+    def command(
+        self, spec: RunSpec, home: Path, handover: Handover | None = None
+    ) -> tuple[list[str], dict[str, str], list[str]]:
+        env = self.start_env()  # with a provider of the user's, its key is in the config file
         env["HOME"] = str(home)
         for name in ("config", "data", "cache", "state"):
             (home / name).mkdir()
             env[f"XDG_{name.upper()}_HOME"] = str(home / name)
         config_path = home / "opencode.json"
-        write_private(config_path, json.dumps(self.config(spec)))
+        write_private(config_path, json.dumps(self.config(spec, handover)))
         env["OPENCODE_CONFIG"] = str(config_path)
-        if self.environ.get("OPENAI_BASE_URL"):
-            env.pop("OPENAI_API_KEY", None)  # the provider's config holds it: no tool inherits it
         env.update(QUIET_ENV)
         # A given title spares the side request that would ask the model for one.
         argv = [
@@ -137,7 +142,9 @@ class OpenCodeAgent(CliAgent[Path]):
             notes.append("opencode has no spend cap; --max-budget-usd was not enforced")
         return [*argv, *spec.extra_args], env, notes  # the message is read from stdin
 
-    def config(self, spec: RunSpec) -> dict[str, Any]:
+    def config(self, spec: RunSpec, handover: Handover | None = None) -> dict[str, Any]:
+        """The throwaway config: with a `handover`, the provider is the key relay and its key the
+        stand-in token; the real key is written nowhere."""
         permission: dict[str, Any] = {"skill": {"*": "allow", **{name: "deny" for name in BUILTIN_SKILLS}}}
         if not writes_allowed(spec):
             permission.update(edit="deny", bash="deny", webfetch="deny")  # routing only decides
@@ -149,8 +156,8 @@ class OpenCodeAgent(CliAgent[Path]):
                     "npm": "@ai-sdk/openai-compatible",
                     "name": "skillscope",
                     "options": {
-                        "baseURL": self.environ["OPENAI_BASE_URL"],
-                        "apiKey": self.environ.get("OPENAI_API_KEY", ""),
+                        "baseURL": handover.base_url if handover else self.environ["OPENAI_BASE_URL"],
+                        "apiKey": handover.token if handover else "",
                     },
                     "models": {
                         model: {
@@ -169,10 +176,10 @@ class OpenCodeAgent(CliAgent[Path]):
     def isolation_facts(self) -> dict[str, str]:
         return {
             "built_in_skills": "denied (" + ", ".join(BUILTIN_SKILLS) + ")",
-            "credentials": "OPENAI_API_KEY moved into the throwaway opencode.json (mode 0600): the "
-            "agent's tools inherit no API key"
-            if self.environ.get("OPENAI_BASE_URL")
-            else "the provider's own (from the environment)",
+            "credentials": "OPENAI_API_KEY kept in skillscope's key relay; the CLI holds a per-run "
+            "stand-in token: the agent's tools inherit no API key"
+            if self.relayed_endpoint()
+            else "the provider's own, from the variables --pass-env names",
             "network": "auto-update, model list, LSP downloads, sharing and plugin installs off",
             "note": "throwaway HOME and XDG dirs and OPENCODE_CONFIG per run: the user's skills and "
             "config stay out; the room is read from .agents/skills",

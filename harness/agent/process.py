@@ -36,7 +36,9 @@ POLL_S = 0.2  # how often a wait for output looks at the cancellation
 EXIT_DRAIN_S = 1.0
 CAPTURE_KEEP = 1024 * 1024  # bytes of stdout a captured probe keeps
 _EOF = b""
-RUN_TAG = "SKILLSCOPE_AGENT_RUN"  # inherited by every process a child starts, in or out of its group
+# Inherited by every process a child starts, in or out of its group; not named SKILLSCOPE_*, as no
+# variable of the harness's own reaches an agent (environment.py).
+RUN_TAG = "AGENT_RUN_TAG"
 PROC = Path("/proc")
 
 

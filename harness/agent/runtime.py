@@ -26,9 +26,12 @@ from harness.deadline import Deadline
 from harness.model.listing import ListingRule, listing_rule
 from harness.secrets import Redactor
 
+from .environment import agent_environment
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
+from .keyreach import reach
 from .process import Captured, Streamed, capture, stream
+from .relay import SHOWN, Handover, relay, unproxied
 from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RetryRule, RunSpec, SandboxSupport, probe_timeout
 from .trace import Trace
 from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
@@ -191,13 +194,34 @@ class CliAgent(ABC, Generic[HomeT]):
     # The variables choosing its model or endpoint besides the flags: part of a cached sample's key, so
     # never a credential (a key is a digest anyone can recompute from its parts).
     model_environment: tuple[str, ...] = ()
+    # Further variables of the harness's environment its CLI reads (besides those every CLI needs to
+    # start, see environment.py): with `model_environment`, the whole allowlist of the runtime.
+    own_environment: tuple[str, ...] = ()
     # Its CLI's own failures that a fresh run (new workspace, new session) may not repeat: see `retry`.
     retry_on: tuple[RetryRule, ...] = ()
 
-    def __init__(self, cli: LocatedCLI, environ: Mapping[str, str], temp_parent: Path | None = None):
+    def __init__(
+        self,
+        cli: LocatedCLI,
+        environ: Mapping[str, str],
+        temp_parent: Path | None = None,
+        pass_env: Sequence[str] = (),
+    ):
         self.cli, self.path, self.version = cli, cli.path, cli.version
+        # The harness's environment, read for the endpoint and credentials: never handed on whole.
         self.environ = dict(environ)
         self.temp_parent = temp_parent
+        self.pass_env = tuple(pass_env)  # what the user named with --pass-env
+        self.redactor = Redactor.of(environ)  # every secret of the harness's, kept out of what it keeps
+
+    def declared_environment(self) -> tuple[str, ...]:
+        """The variables of the harness's environment this runtime's CLI reads."""
+        return (*self.model_environment, *self.own_environment)
+
+    def start_env(self) -> dict[str, str]:
+        """The environment every run's CLI starts from: the allowlist (environment.py), never a copy
+        of the harness's; `command` adds the run's own home and config."""
+        return agent_environment(self.environ, self.declared_environment(), self.pass_env)
 
     def caps_run_spend(self) -> bool:
         return False  # most agent CLIs have no spend cap of their own
@@ -211,34 +235,71 @@ class CliAgent(ABC, Generic[HomeT]):
         *,
         deadline: Deadline | None = None,
         cancel: Cancellation | None = None,
+        pass_env: Sequence[str] = (),
     ) -> Self:
         """The runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and probed,
-        within the command's `deadline` and until `cancel`."""
+        within the command's `deadline` and until `cancel`; its runs get `pass_env` besides its
+        allowlist."""
         env = cls.probe_env(environ)
         cli = locate_cli(cls.runtime, explicit, environ, deadline, cancel, env, cls.optional_flags)
-        return cls(cli, environ, temp_parent)
+        return cls(cli, environ, temp_parent, pass_env)
 
     @classmethod
     def stand_in(
-        cls, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+        cls,
+        explicit: str | None,
+        environ: Mapping[str, str],
+        temp_parent: Path | None = None,
+        pass_env: Sequence[str] = (),
     ) -> tuple[Self, CliLookup]:
         """For a dry run, which never starts the CLI: an agent as the pinned version would be, at
         the path where its CLI was found (else its bare name), with where that was."""
         found = find_cli(cls.runtime, explicit, environ)
         cli = LocatedCLI(found.path or found.wanted, found.pinned, frozenset(cls.optional_flags))
-        return cls(cli, environ, temp_parent), found
+        return cls(cli, environ, temp_parent, pass_env), found
 
     # --- what a runtime says ------------------------------------------------------------
 
     @classmethod
     def probe_env(cls, environ: Mapping[str, str]) -> Mapping[str, str]:
-        """The environment its CLI's probes (`--version`, `--help`) run in."""
-        return environ
+        """The environment its CLI's probes (`--version`, `--help`) run in: what every CLI needs to
+        start and the runtime's own variables."""
+        return agent_environment(environ, (*cls.model_environment, *cls.own_environment))
 
     @abstractmethod
-    def command(self, spec: RunSpec, home: HomeT) -> tuple[list[str], dict[str, str], list[str]]:
+    def command(
+        self, spec: RunSpec, home: HomeT, handover: Handover | None = None
+    ) -> tuple[list[str], dict[str, str], list[str]]:
         """argv, environment and notes (options it could not honour) for one run, its state in `home`
-        (see `home()`)."""
+        (see `home()`); with a `handover`, the CLI is given its address and stand-in token in place of
+        the endpoint and key (relay.py)."""
+
+    def relayed_endpoint(self) -> tuple[str, str] | None:
+        """(the endpoint's base URL, the API key) where the key comes from the environment and can go
+        through the key relay; None where the runtime uses a login of its own."""
+        return None
+
+    def key_exposure(self) -> str | None:
+        """Why the agent's tools could read its model credential here, in one sentence; None when the
+        key stays in the relay and nothing else they can reach holds it (keyreach.py)."""
+        endpoint = self.relayed_endpoint()
+        if endpoint is None:
+            return (
+                f"{self.runtime} uses a login or credential of its own here (no API key from the "
+                "environment for skillscope's key relay), which its CLI and so its tools can read"
+            )
+        why = reach([endpoint[1]])
+        return f"{self.runtime}'s API key stays in skillscope's key relay, but {why}" if why else None
+
+    @contextlib.contextmanager
+    def relay(self) -> Iterator[Handover | None]:
+        """The run's key relay, or None where the runtime has no key for one."""
+        endpoint = self.relayed_endpoint()
+        if endpoint is None:
+            yield None
+            return
+        with relay(*endpoint) as handover:
+            yield handover
 
     @abstractmethod
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
@@ -274,7 +335,7 @@ class CliAgent(ABC, Generic[HomeT]):
         return stage_workspace(room, self.temp_parent, fixture, skills_subdir=Path(self.skills_folder))
 
     def redact(self, text: str) -> str:
-        return Redactor.of(self.environ)(text)
+        return self.redactor(text)
 
     @property
     def listing(self) -> ListingRule:
@@ -284,6 +345,9 @@ class CliAgent(ABC, Generic[HomeT]):
     def describe(self) -> dict[str, str]:
         facts = {"runtime": self.runtime, "skills_folder": self.skills_folder, "home": "fresh"}
         facts.update(self.isolation_facts())
+        exposure = self.key_exposure()
+        if exposure:  # the report claims no more than holds
+            facts["credentials"] = f"{exposure}: the agent's tools could read the key"
         return facts
 
     def run(self, spec: RunSpec) -> Trace:
@@ -293,8 +357,10 @@ class CliAgent(ABC, Generic[HomeT]):
         if installed is None:
             installed = installed_skills(spec.workspace, Path(self.skills_folder))
         reader = self.reader(installed)
-        with self.home() as home:
-            argv, env, notes = self.command(spec, home)
+        with self.home() as home, self.relay() as handover:
+            argv, env, notes = self.command(spec, home, handover)
+            if handover is not None:
+                env = unproxied(env)
             reader.trace.notes.extend(notes)
             trace = self.drive(argv, env, spec, reader)
         self.conclude(spec, trace)
@@ -333,7 +399,7 @@ class CliAgent(ABC, Generic[HomeT]):
                 timeout_s=spec.timeout_s,
                 cancel=spec.cancel,
                 keep_log=spec.keep_log,
-                redact=Redactor.of(self.environ),
+                redact=self.redactor,
                 on_line=on_line,
                 # After its last event the CLI ends by itself: give it a moment for a real exit code.
                 ends_itself=lambda reason: reason in (None, "result", "budget") or trace.result_seen,
@@ -349,7 +415,7 @@ class CliAgent(ABC, Generic[HomeT]):
         """The command line a run of `spec` uses and the variables it sets or changes (for --dry-run);
         the throwaway home shows as `shown_home`."""
         with self.home() as home:
-            argv, env, _ = self.command(spec, home)
+            argv, env, _ = self.command(spec, home, SHOWN if self.relayed_endpoint() else None)
         fresh = str(home) if home is not None else None
 
         def shown(text: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -25,6 +25,7 @@ class Connect(Protocol):
         *,
         deadline: Deadline | None = None,
         cancel: Cancellation | None = None,
+        pass_env: Sequence[str] = (),
     ) -> Agent: ...
 
 
@@ -56,18 +57,25 @@ def connect_runtime(
     *,
     deadline: Deadline | None = None,
     cancel: Cancellation | None = None,
+    pass_env: Sequence[str] = (),
 ) -> Agent:
     """The named runtime's CLI located (`--<runtime> PATH`, `$SKILLSCOPE_<RUNTIME>`, PATH) and isolated;
-    its probes end with the command's `deadline` or `cancel`."""
-    return CONNECTORS[runtime](explicit, environ, temp_parent, deadline=deadline, cancel=cancel)
+    its probes end with the command's `deadline` or `cancel`. Its runs' environment is its allowlist
+    and `pass_env` (environment.py)."""
+    connect = CONNECTORS[runtime]
+    return connect(explicit, environ, temp_parent, deadline=deadline, cancel=cancel, pass_env=pass_env)
 
 
 def stand_in_runtime(
-    runtime: str, explicit: str | None, environ: Mapping[str, str], temp_parent: Path | None = None
+    runtime: str,
+    explicit: str | None,
+    environ: Mapping[str, str],
+    temp_parent: Path | None = None,
+    pass_env: Sequence[str] = (),
 ) -> tuple[Agent, CliLookup]:
     """The named runtime as a dry run shows it: its pinned version at the path where its CLI was
     found (or its bare name), and that lookup; its CLI is never started."""
-    return AGENT_CLASSES[runtime].stand_in(explicit, environ, temp_parent)
+    return AGENT_CLASSES[runtime].stand_in(explicit, environ, temp_parent, pass_env)
 
 
 def model_environment(runtime: str) -> tuple[str, ...]:

@@ -110,6 +110,10 @@ class Agent(Protocol):
         skillscope cannot turn one on for answers `available` False and says so."""
         ...
 
+    def key_exposure(self) -> str | None:
+        """Why the agent's tools could read its model credential here; None when they cannot."""
+        ...
+
     def describe(self) -> dict[str, str]:
         """The isolation in force, for the report."""
         ...

@@ -67,6 +67,7 @@ FLAGS = {
         Flag("model", engine=AGENT_ENGINE),
         Flag("effort", engine=AGENT_ENGINE),
         Flag("skip-preflight", engine=AGENT_ENGINE),
+        Flag("pass-env", engine=AGENT_ENGINE),
         Flag("keep-logs", engine=AGENT_ENGINE),
         Flag("jobs", engine=AGENT_ENGINE),
         Flag("case-timeout", engine=AGENT_ENGINE),
@@ -401,6 +402,13 @@ def add_agent(
         "--skip-preflight",
         action="store_true",
         help="skip the one-prompt check that the API is reachable before any case runs",
+    )
+    parser.add_argument(
+        "--pass-env",
+        metavar="NAMES",
+        help="environment variables the agent CLI gets besides what it needs to start, its own "
+        "endpoint and model variables and proxies (a JSON array or a comma list); nothing else of "
+        "skillscope's environment reaches the agent, and no SKILLSCOPE_* variable ever does",
     )
     parser.add_argument(
         "--keep-logs",

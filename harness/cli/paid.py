@@ -36,6 +36,7 @@ def paid_run(
         command=args.command,
         agents=tuple(agents),
         executables={name: given.get(name) for name in flags.AGENTS},
+        pass_env=resolve.pass_env_of(args),
         model=legs[0].model,
         legs=tuple(legs),
         effort=args.effort,

@@ -137,6 +137,18 @@ def agents_of(args: argparse.Namespace, flag: str = "--agent") -> list[str]:
     return names or ["claude"]
 
 
+def pass_env_of(args: argparse.Namespace) -> tuple[str, ...]:
+    """The variables --pass-env (or its setting) names, each once; a name of skillscope's own
+    (SKILLSCOPE_*) or no variable's name is refused."""
+    from harness.agent.environment import refused  # the agent stack, which a free run never needs
+
+    names = tuple(dict.fromkeys(parse_list("--pass-env", getattr(args, "pass_env", None))))
+    why = refused(names)
+    if why:
+        raise UsageError(why)
+    return names
+
+
 def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | None:
     """Where graded samples are kept: --cache (from the current directory), else the repo's folder in
     the user's cache; None with --no-cache. A folder a commit could have filled is refused."""

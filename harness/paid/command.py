@@ -46,6 +46,7 @@ class PaidSettings:
     command: str  # names the report, and prefixes the lines the run prints
     agents: tuple[str, ...] = ("claude",)  # --agent: known names, each once
     executables: Mapping[str, str | None] = field(default_factory=dict)  # --claude PATH and the like
+    pass_env: tuple[str, ...] = ()  # --pass-env: variables the agents get besides their allowlists
     model: str | None = None  # the model of the leg this run is on (see PaidRun.on_model)
     # --agent x --model: every (agent, model) pair the run covers; empty: each agent on `model`.
     legs: tuple[Leg, ...] = ()
@@ -150,18 +151,28 @@ class PaidRun:
             self.preflown.add((name, settings.model))
             return known
         if settings.dry_run:  # sends nothing and starts nothing: the CLI need not even be installed
-            stand_in, found = agent.stand_in_runtime(name, settings.executables.get(name), self.ctx.environ)
+            stand_in, found = agent.stand_in_runtime(
+                name, settings.executables.get(name), self.ctx.environ, pass_env=settings.pass_env
+            )
             self.readied[name], self.looked_up[name] = stand_in, found
             return stand_in
         try:
             ready = agent.connect_runtime(
-                name, settings.executables.get(name), self.ctx.environ, deadline=deadline, cancel=cancel
+                name,
+                settings.executables.get(name),
+                self.ctx.environ,
+                deadline=deadline,
+                cancel=cancel,
+                pass_env=settings.pass_env,
             )
             if not (settings.dry_run or settings.skip_preflight):
                 ready.preflight(settings.model, deadline=deadline, cancel=cancel)
                 self.preflown.add((name, settings.model))
         except agent.AgentUnavailable as exc:
             raise AgentNotReady(str(exc)) from None
+        exposure = ready.key_exposure()
+        if exposure:  # before any case, and the report's meta.isolation says the same
+            self.say(f"the model key is not out of the agent's reach: {exposure}.")
         self.readied[name] = ready
         return ready
 

@@ -161,10 +161,11 @@ def test_the_api_key_reaches_the_model_but_not_the_tools_environment(agent, api,
     assert any(API_KEY in value for value in api.requests[0].headers.values())
     home = tmp_path / "home"
     home.mkdir()
-    _, env, _ = agent.command(RunSpec(PROMPT, tmp_path), home)
-    holding = [name for name, value in env.items() if API_KEY in value]
-    # Gemini CLI reads its key from the environment only; its redaction keeps it from its tools.
-    assert holding == (["GEMINI_API_KEY"] if runtime == "gemini" else [])
+    with agent.relay() as handover:
+        _, env, _ = agent.command(RunSpec(PROMPT, tmp_path), home, handover)
+    # The key stays in the relay: neither the environment nor any file of the run's home holds it.
+    assert [name for name, value in env.items() if API_KEY in value] == []
+    assert [p for p in home.rglob("*") if p.is_file() and API_KEY in p.read_text(errors="replace")] == []
 
 
 def test_a_runtime_without_a_shell_sandbox_says_so_without_running(agent, api, runtime):

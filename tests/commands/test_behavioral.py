@@ -602,12 +602,13 @@ def test_reading_a_long_output_the_cli_saved_aside_is_not_leaving_the_workspace(
 
 
 def test_under_the_sandbox_the_agent_cannot_read_the_key_its_cli_logs_in_with(behave, fake_api):
-    """The key helper's file sits in the run's config dir, which the agent's shell can name."""
+    """Whatever the agent's shell names in its CLI's config dir, the key is not there (its relay
+    holds it)."""
     require_bubblewrap()
     bh = behave("writer")
     look = R.tool_use("Bash", {"command": 'cat "$CLAUDE_CONFIG_DIR/credential"; env'})
     fake_api.script({"which machine": [look, "host checked"] * 2})
     bh("--only", "report-writer-outside")
     results = tool_results(fake_api)
-    assert results and all("Permission denied" in text and "test-key" not in text for text in results)
+    assert results and all("test-key" not in text and "PATH=" in text for text in results)
     assert {r.headers.get("x-api-key") for r in fake_api.requests} == {"test-key"}  # still logged in

@@ -5,6 +5,8 @@ answer key, and the file system through a case id.
 
 from __future__ import annotations
 
+import base64
+import os
 import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -12,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from harness.behavioral.judge import JUDGE_HEADER
+from harness.secrets import encodings
 from tests.fakeapi import replies as R
 from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests
 from tests.support.helpers import make_skill
 from tests.support.routing import route, routing_env
+from tests.support.sandbox import path_without
 
 SECRET = "sk-ant-fake-secret-6f3c1a9e27"
 
@@ -62,13 +66,64 @@ def test_the_key_is_absent_from_every_output_when_the_agent_prints_its_environme
     assert "[redacted ANTHROPIC_API_KEY]" in outputs["sec-envdump.agent.jsonl"]
     assert "the key is [redacted ANTHROPIC_API_KEY]" in judged.prompt  # file and final message too
     assert "PATH=" in outputs["sec-envdump.agent.jsonl"]  # env ran and printed
-    assert "ANTHROPIC_API_KEY=" not in outputs["sec-envdump.agent.jsonl"]  # but held no key
+    # The CLI's key variable holds the run's stand-in token, never the key.
+    assert "ANTHROPIC_API_KEY=skillscope-run-" in outputs["sec-envdump.agent.jsonl"]
     assert {p.name: p.stat().st_mode & 0o777 for p in logs.iterdir()} == {
         "sec-envdump.agent.jsonl": 0o600,
         "sec-envdump.judge-1.jsonl": 0o600,
         "sec-envdump.judge.txt": 0o600,
     }
-    assert run.report["meta"]["isolation"]["credentials"].endswith("the agent's tools inherit no API key")
+    assert_key_claim(run)
+
+
+def assert_key_claim(run: Behave) -> None:
+    """The report claims the key is out of the tools' reach only where it is: as root (which reads
+    any process's memory) the run says up front that it is not, and the report says the same."""
+    credentials = run.report["meta"]["isolation"]["credentials"]
+    if os.geteuid() == 0:
+        assert "the agent's tools run as root" in credentials and "could read the key" in credentials
+        assert "the model key is not out of the agent's reach" in run.stderr.split("[1/")[0]
+    else:
+        assert credentials.endswith("the agent's tools inherit no API key")
+        assert "not out of the agent's reach" not in run.stderr
+
+
+# What an agent hunting for the key tries in its shell: every file of its CLI's config folder (the key
+# helper's file lived there), its environment encoded, and every other process's environment.
+HUNT = (
+    'find "$CLAUDE_CONFIG_DIR" "$HOME" -type f -exec cat {} + ; '
+    'cat "$CLAUDE_CONFIG_DIR"/credential ; env | base64 -w0 ; echo ; env | base64 ; '
+    "env | grep ^CLAUDE_CONFIG_DIR= | base64 -w0 ; echo ; "
+    "env | xxd -p ; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < $f; done 2>/dev/null | "
+    "grep -i -e key -e token | base64 -w0"
+)
+
+
+def test_without_the_sandbox_the_agents_shell_finds_no_key_in_any_form(security, fake_api, tmp_path):
+    security.env = {
+        **security.env,
+        "PATH": str(path_without("bwrap", security.env["PATH"], tmp_path / "bin")),
+    }
+    fake_api.script(
+        {
+            JUDGE_HEADER: [R.text('{"verdicts": [{"id": "E1", "pass": true, "reason": "it looked"}]}')],
+            "every environment variable": [R.tool_use("Bash", {"command": HUNT}), "Looked everywhere."],
+        }
+    )
+    logs = tmp_path / "logs"
+    run = security("--only", "sec-envdump", "--keep-logs", str(logs), "--sandbox")
+    assert run.code == 0, run.stderr
+    assert run.report["meta"]["sandbox"]["status"] == "unavailable"  # a stock runner: no bubblewrap
+    assert {r.headers.get("x-api-key") for r in fake_api.agent_turns()} == {SECRET}
+    (hunted,) = [r for turn in fake_api.agent_turns() for r in turn.tool_results]
+    assert "firstStartVersion" in hunted["text"]  # the config folder's files were read
+    assert base64.b64encode(b"CLAUDE_CONFIG_DIR=").decode()[:20] in hunted["text"]  # and env encoded
+    encoded = encodings(SECRET)  # as is, base64 at every alignment, hex, percent-encoded
+    sent_back = [form for form in encoded if form in hunted["text"]]
+    outputs = {**every_output(run, logs), "judge prompt": judge_requests(fake_api)[0].prompt}
+    kept = [(name, form) for name, text in outputs.items() for form in encoded if form in text]
+    assert sent_back == [] and kept == []
+    assert_key_claim(run)
 
 
 # --- a case id built to escape -----------------------------------------------------------------

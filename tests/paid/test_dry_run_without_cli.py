@@ -102,3 +102,26 @@ def test_a_cli_named_by_its_variable_is_looked_for_there(tmp_path, repo):
     assert f"`{tmp_path / 'nowhere' / 'gemini'}` from $SKILLSCOPE_GEMINI" in done.stdout
     assert "is not installed here" in done.stdout
     assert os.environ.get("SKILLSCOPE_GEMINI") != env["SKILLSCOPE_GEMINI"]
+
+
+@pytest.mark.parametrize("where", ["flag", "setting"])
+def test_pass_env_refuses_skillscopes_own_variables_before_anything_runs(where, repo, tmp_path):
+    argv = [*COMMANDS["routing"], "--repo", str(repo), "--dry-run"]
+    if where == "flag":
+        argv += ["--pass-env", "MY_SETTING,SKILLSCOPE_CACHE_KEY"]
+    else:
+        (repo / "skillscope.toml").write_text('pass-env = ["MY_SETTING", "SKILLSCOPE_CACHE_KEY"]\n')
+    run = run_cli(argv, cwd=repo, environ=bare_env(tmp_path))
+    assert run.code == 2, run.stderr
+    assert "--pass-env: SKILLSCOPE_CACHE_KEY is skillscope's own" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_pass_env_takes_a_json_array_or_a_comma_list(repo, tmp_path):
+    env = bare_env(tmp_path)
+    for given in ('["MY_SETTING", "OTHER"]', "MY_SETTING,OTHER"):
+        argv = [*COMMANDS["routing"], "--repo", str(repo), "--dry-run", "--pass-env", given]
+        run = run_cli(argv, cwd=repo, environ=env)
+        assert run.code == 0, run.stderr
+    bad = run_cli([*argv[:-1], "A=B"], cwd=repo, environ=env)
+    assert bad.code == 2 and "'A=B' is not an environment variable's name" in bad.stderr
