@@ -137,6 +137,7 @@ def add_skills_dir(parser: argparse.ArgumentParser) -> None:
 
 
 FORMATS = ("text", "markdown", "json", "junit", "sarif")
+ANNOTATION_LEVELS = ("errors", "warnings")  # the first is the default
 
 
 def add_reports(parser: argparse.ArgumentParser) -> None:
@@ -159,6 +160,13 @@ def add_reports(parser: argparse.ArgumentParser) -> None:
         help="append the markdown report here (default: $GITHUB_STEP_SUMMARY when set)",
     )
     parser.add_argument("--junit", metavar="PATH", help="also write a JUnit XML report here")
+    parser.add_argument(
+        "--annotations",
+        choices=ANNOTATION_LEVELS,
+        help="in GitHub Actions, what a failing case or finding is annotated as: errors, or warnings for "
+        "a grader that reports without gating (an optional leg); the exit status is the same either way "
+        "(default: errors)",
+    )
     loudness = parser.add_mutually_exclusive_group()
     loudness.add_argument(
         "-q", "--quiet", action="store_true", help="text format: only the error lines and the summary line"
@@ -337,6 +345,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         format=chosen or "text",
         quiet=given.get("quiet", False),
         verbose=given.get("verbose", False),
+        annotations=given.get("annotations") or ANNOTATION_LEVELS[0],
     )
 
 

@@ -38,12 +38,24 @@ class History:
     def counts(self) -> dict[str, int]:
         return tally(self.counted)
 
+    def graded(self) -> int:
+        """The counted cases whose newest run gave a verdict (pass or fail)."""
+        words = self.ledger.words
+        return sum(1 for line in self.counted if words[line.rows.status[-1]] in ("pass", "fail"))
+
     def headline(self) -> str:
-        """`against main: 1 regressed, 2 flaky`, or the states of every case."""
+        """`against main: 1 regressed, 2 flaky`, or the states of every case. An all-clear needs both a
+        base history and something graded: from nothing, the headline says which is missing."""
         counts = self.counts()
         if self.against is not None:
             noted = [f"{counts[s]} {s}" for s in STATES[:3] if counts[s]]
-            return f"against {self.against}: " + (", ".join(noted) if noted else "nothing regressed or flaky")
+            graded = self.graded()
+            if any(run.base for run in self.ledger.runs):
+                if not graded:
+                    return f"against {self.against}: no case graded in this branch's runs"
+                return f"against {self.against}: " + (", ".join(noted) or "nothing regressed or flaky")
+            said = f"{graded} case(s) graded" if graded else "no case graded"
+            return f"against {self.against}: no history of {self.against} yet; " + ", ".join([said, *noted])
         return f"{len(self.lines)} case(s) over {len(self.ledger.runs)} run(s): " + ", ".join(
             f"{n} {state}" for state, n in counts.items() if n
         )

@@ -20,7 +20,7 @@ from harness import schemas
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.files import UnreadableFile, read_text
-from harness.model.findings import Finding
+from harness.model.findings import Finding, as_warnings
 from harness.printable import escaped
 from harness.report import github, junit, sarif, text
 from harness.report.jsontext import Laid, readable
@@ -56,6 +56,7 @@ class ReportOptions:
     format: str = "text"
     quiet: bool = False
     verbose: bool = False
+    annotations: str = "errors"  # "warnings": a grader that reports without gating paints nothing red
 
     @property
     def json_to_stdout(self) -> bool:
@@ -147,7 +148,10 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
         # by their own rules).
         ctx.stdout.write(escaped(shown) if where.format == "markdown" else shown)
         if ctx.in_github_actions and where.format in ("text", "markdown"):
-            annotations = github.finding_annotations(report.findings(result))
+            found = report.findings(result)
+            if where.annotations == "warnings":
+                found = as_warnings(found)
+            annotations = github.finding_annotations(found)
             ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))
     ctx.stdout.flush()
     return path

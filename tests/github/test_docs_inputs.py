@@ -89,6 +89,7 @@ def test_the_one_job_workflow_takes_its_documented_inputs():
         "compare",
         "version",
         "api_base_url",
+        "ledger_name",
         "api_key_secret",
         "api_key",
     } == declared_workflow("reusable.yml")

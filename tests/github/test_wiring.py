@@ -219,10 +219,19 @@ def test_the_skills_hash_follows_the_skills_content_only(path, tmp_path):
 # ---------------------------------------------------------------- the model
 
 
-def harness_args(args: str, command: str, model: str) -> argparse.Namespace:
-    """A step's `args` as the harness parses them, with the `model` input set to `model` and the matrix
-    on copilot; a whole-token expression (discover's shared arguments) drops out, any other reads x."""
-    text = args.replace("${{ inputs.model }}", model).replace("${{ matrix.agent }}", "copilot")
+# A grader's mode choosing a value: `${{ inputs.routing == 'optional' && 'warnings' || 'errors' }}`.
+BY_MODE = re.compile(r"\$\{\{ inputs\.(\w+) == 'optional' && '([^']*)' \|\| '([^']*)' \}\}")
+
+
+def harness_args(
+    args: str, command: str, model: str, modes: dict[str, str] | None = None
+) -> argparse.Namespace:
+    """A step's `args` as the harness parses them, with the `model` input set to `model`, each grader in
+    its mode from `modes` (default: required) and the matrix on copilot; a whole-token expression
+    (discover's shared arguments) drops out, any other reads x."""
+    chosen = modes or {}
+    text = BY_MODE.sub(lambda m: m[2] if chosen.get(m[1]) == "optional" else m[3], args)
+    text = text.replace("${{ inputs.model }}", model).replace("${{ matrix.agent }}", "copilot")
     # The select-driven pipeline plans the model (select --models gets `models || model`): with
     # `models` blank, the plan's model and each leg's are the `model` input.
     for planned in ("${{ fromJSON(needs.discover.outputs.plan).model }}", "${{ matrix.model }}"):
@@ -306,3 +315,19 @@ def test_every_agent_leg_keeps_its_logs_and_renders_its_report_as_a_page(path):
             )
             assert upload["with"]["path"].rstrip("/") == "skillscope-reports", name
     assert legs >= 2
+
+
+@pytest.mark.parametrize("mode", ["required", "optional"])
+def test_an_optional_grader_annotates_warnings_and_a_required_one_errors(mode):
+    """An optional leg's failing cases are reported, not enforced: no red ::error on the pull request's
+    files. The harness is told so by --annotations; its exit status (the leg's outcome) is unchanged."""
+    path = ROOT / ".github" / "workflows" / "reusable.yml"
+    found = {}
+    for name, job in jobs(load(path)).items():
+        for step in action_steps(job):
+            if step.get("id") == "grade":
+                command = step["with"]["command"]
+                parsed = harness_args(step["with"]["args"], command, "", {name: mode})
+                found[name] = parsed.annotations
+    expected = "warnings" if mode == "optional" else "errors"
+    assert found == {"structural": expected, "routing": expected, "behavioral": expected, "compare": None}

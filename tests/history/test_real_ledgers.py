@@ -127,3 +127,23 @@ def test_the_page_draws_each_skill_s_accuracy_and_every_timeline(fake_api, repo,
     assert "prefers-color-scheme: dark" in page
     assert "<script" not in page and "http://" not in page and "https://" not in page
     assert page.count('class="run pass"') == 5 and page.count('class="run fail"') == 1
+
+
+def test_against_a_base_with_no_history_the_headline_says_so_and_counts_what_was_graded(
+    fake_api, repo, env, tmp_path
+):
+    """No all-clear from nothing: an empty base ledger (its first run on main has not been kept yet),
+    or a branch whose runs graded nothing, is named as such."""
+    base, branch = tmp_path / "main-ledger", tmp_path / "branch-ledger"
+    base.mkdir()
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
+    routed(repo, env, branch, 1)
+    shown = history(repo, str(branch), "--against", str(base), "--against-name", "main")
+    assert shown.code == 0, shown.stderr
+    assert shown.stdout.startswith("history: against main: no history of main yet; 3 case(s) graded\n")
+    # The other way round: main has a history, this branch's runs graded nothing.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    shown = history(repo, str(empty), "--against", str(branch), "--against-name", "main")
+    assert shown.stdout.startswith("history: against main: no case graded in this branch's runs\n")
+    assert "nothing regressed" not in shown.stdout

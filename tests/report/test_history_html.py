@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.fakeapi import replies as R
+from tests.report.html.csp import assert_only_its_own_inline_code
+from tests.report.html.test_browser import INJECTED
 from tests.support.browser import guarded_page
 from tests.support.helpers import run_cli
 from tests.support.routing import CaseRouter, route
@@ -64,3 +66,16 @@ def test_the_history_page_repaints_in_dark_mode(browser, history_page):
         colours[scheme] = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
         assert refused == [] and errors == []
     assert colours == {"light": "rgb(255, 255, 255)", "dark": "rgb(13, 17, 23)"}
+
+
+def test_the_history_page_runs_no_script_put_into_it(browser, history_page):
+    """The page has no script of its own: its CSP allows none, and its stylesheet only by hash."""
+    rendered = history_page.read_text(encoding="utf-8")
+    assert_only_its_own_inline_code(rendered)
+    history_page.write_text(rendered.replace("</body>", INJECTED + "</body>"), encoding="utf-8")
+    url = history_page.as_uri()
+    page, refused, errors = guarded_page(browser, url)
+    page.goto(url)
+    assert page.evaluate("() => window.injected === undefined") and not page.title().startswith("injected")
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") != "rgb(255, 0, 0)"
+    assert refused == [] and len(errors) == 3 and all("Content Security Policy" in e for e in errors)

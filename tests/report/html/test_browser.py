@@ -142,3 +142,33 @@ def test_the_tune_page_filters_candidates_by_status_and_opens_a_candidate_s_deta
     for name, report in tune_reports.items():  # both pages open clean
         page, refused, errors = open_page(browser, tmp_path, report)
         assert page.inner_text("h1").startswith("skillscope tune") and refused == [] and errors == [], name
+
+
+# What escaping keeps out, put into the page after it was rendered: an inline script, an inline event
+# handler and an inline stylesheet. The page's CSP allows only its own script and style, by their hashes.
+INJECTED = (
+    "<script>window.injected = 'script'; document.title = 'injected';</script>"
+    '<img src="data:," onerror="window.injected = \'handler\'">'
+    "<style>body { background: rgb(255, 0, 0) !important; }</style>"
+)
+
+
+def test_an_inline_script_put_into_the_page_after_rendering_does_not_run_and_the_page_still_works(
+    browser, tmp_path, real_reports
+):
+    report = real_reports["routing"]
+    rendered = html.render(report)
+    path = tmp_path / "injected.html"
+    # Once at the top of the body, once at its end: before and after the page's own script.
+    injected = rendered.replace("<body>\n", "<body>\n" + INJECTED, 1).replace("</body>", INJECTED + "</body>")
+    path.write_text(injected, encoding="utf-8")
+    page, refused, errors = guarded_page(browser, path.as_uri())
+    page.goto(path.as_uri())
+    page.select_option('select[data-key="verdict"]', "flaky")  # the page's own script runs: it filters
+    assert shown(page) == ["alpha-pos-3 flaky"]
+    assert page.inner_text("#cases-count") == f"1 of {len(report['cases'])} shown"
+    assert page.evaluate("() => window.injected === undefined")
+    assert page.title().startswith("skillscope routing")
+    assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") != "rgb(255, 0, 0)"
+    assert refused == []
+    assert len(errors) == 6 and all("Content Security Policy" in error for error in errors), errors

@@ -9,6 +9,7 @@ import pytest
 
 from harness import schemas
 from harness.report import html
+from tests.report.html.csp import assert_only_its_own_inline_code
 from tests.report.html.pagetext import Parsed
 from tests.support.reports import HOSTILE
 
@@ -40,6 +41,18 @@ def test_every_commands_page_is_inert_and_self_contained(real_reports, name):
     assert f"<title>skillscope {report['command']}: {report['status']}</title>" in page
     ids = [value for attr, value in parsed.attrs if attr == "id"]
     assert len(ids) == len(set(ids)), "an id twice: a control or a matrix link would act on another table"
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMA))
+def test_every_commands_page_allows_only_its_own_script_and_style(real_reports, name):
+    report = real_reports[name]
+    logs = {case["id"]: [("run", [HOSTILE])] for case in report.get("cases", [])[:2] if "id" in case}
+    assert_only_its_own_inline_code(html.render(report, logs))
+
+
+def test_both_tune_pages_allow_only_their_own_script_and_style(tune_reports):
+    for report in tune_reports.values():
+        assert_only_its_own_inline_code(html.render(report))
 
 
 @pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix"])

@@ -1,0 +1,54 @@
+"""An optional behavioral leg (`--annotations warnings`) annotates its errored and failed cases as
+GitHub warnings, never ::error, and still exits 1: the real claude CLI against the scripted API."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from harness.behavioral.judge import JUDGE_HEADER
+from harness.cli import main
+from harness.context import Context
+from tests.fakeapi import replies as R
+from tests.support.routing import routing_env
+
+pytestmark = pytest.mark.usefixtures("private_temp")
+
+
+def model(request):
+    """alpha's case errors (the API is overloaded); beta's agent does the job and the judge fails it."""
+    if request.prompt.startswith(JUDGE_HEADER):
+        return R.text(json.dumps({"verdicts": [{"id": "E1", "pass": False, "reason": "it did not"}]}))
+    return R.error(529) if "alpha job" in request.prompt else "Done: the job is finished."
+
+
+def annotations(repo, env, *args: str) -> tuple[int, list[str]]:
+    ctx = Context(
+        environ={**env, "GITHUB_ACTIONS": "true"},
+        cwd=repo,
+        stdin=io.StringIO(),
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+    )
+    argv = ["behavioral", "--repo", str(repo), "--skip-preflight", "--model", "claude-fake-1", "--no-cache"]
+    output = ["--output", str(repo.parent / "behavioral.json"), "--only", "alpha-pos-1,beta-pos-1"]
+    code = main([*argv, *output, *args], ctx)
+    return code, [line for line in ctx.stdout.getvalue().splitlines() if line.startswith("::")]
+
+
+def test_an_optional_leg_annotates_its_errored_and_failed_cases_as_warnings(
+    fake_api, repo, claude_bin, tmp_path
+):
+    fake_api.script(model)
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    code, required = annotations(repo, env)
+    assert code == 1
+    assert {line.split(" ", 1)[0] for line in required if "case `" in line} == {"::error"}
+    code, optional = annotations(repo, env, "--annotations", "warnings")
+    assert code == 1  # the leg's outcome is the run's: the workflow records it, the annotation stays amber
+    cases = [line for line in optional if "case `" in line]
+    assert len(cases) == 2 and all(line.startswith("::warning ") for line in cases)
+    assert any("alpha-pos-1` errored (not graded)" in line for line in cases)
+    assert not [line for line in optional if line.startswith("::error")]
