@@ -219,7 +219,7 @@ def vocabulary_gaps(outcomes: list[LexicalOutcome]) -> list[Finding]:
             continue
         case = outcome.case
         out.append(
-            findings.error(
+            findings.warning(  # a lexical estimate: the case's own verdict is what gates
                 "description-vocabulary-gap",
                 case.source,
                 f"case `{case.id}`: the description of `{case.skill}` shares no word with a prompt users "
