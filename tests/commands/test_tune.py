@@ -20,6 +20,7 @@ from harness.context import Context
 from harness.tune.propose import HEADER
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.support.helpers import make_skill
 from tests.support.routing import NO_SKILL_TEXT
 
 ROOM = Path(__file__).resolve().parent.parent / "tune" / "room"
@@ -324,3 +325,19 @@ def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(f
     code, _, stdout, _ = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--dry-run")
     assert code == 0 and len(fake_api.agent_turns()) == asked
     assert "14 of the current description's from the result cache, free." in stdout
+
+
+def test_a_catalog_room_installs_a_skill_without_a_dataset_beside_it(repo, tmp_path):
+    make_skill(repo, "zeta-helper", evals=None)  # in the catalog, no dataset
+    mine = candidates_file(repo, BAD)
+    env = {"HOME": str(tmp_path / "home"), "PATH": ""}
+    code, report, _, stderr = tune(
+        repo, env, "--engine", "lexical", "--candidates", mine, "--routing-room", "all"
+    )
+    assert code == 0, stderr
+    assert "zeta-helper" not in report["meta"]["room"]
+    code, report, _, stderr = tune(
+        repo, env, "--engine", "lexical", "--candidates", mine, "--routing-room", "catalog"
+    )
+    assert code == 0, stderr
+    assert valid(report) == [] and "zeta-helper" in report["meta"]["room"]
