@@ -21,6 +21,7 @@ CATALOG = "catalog"  # every skill under --skills-dir, with a dataset or not
 NOBODY = "none"
 KEYWORDS = (EVERY, CATALOG, NOBODY)
 LEFT_OUT_SHOWN = 8
+LEFT_OUT = "were left out of the room"  # how the summary's note reads, found again by the text report
 HELP = (
     "skills installed side by side: a,b (any skill under --skills-dir; one without a dataset is "
     f"installed and listed but adds no case), {EVERY} (every skill with a dataset) or {CATALOG} (every "
@@ -87,7 +88,7 @@ def left_out_note(room: Sequence[str], repo: Repo) -> str:
     shown = ", ".join(outside[:LEFT_OUT_SHOWN])
     more = f" and {len(outside) - LEFT_OUT_SHOWN} more" if len(outside) > LEFT_OUT_SHOWN else ""
     return (
-        f"{len(outside)} of the catalog's {len(repo.names)} skill(s) were left out of the room: "
+        f"{len(outside)} of the catalog's {len(repo.names)} skill(s) {LEFT_OUT}: "
         f"{shown}{more}; `{FLAG} {CATALOG}` installs every skill under --skills-dir."
     )
 

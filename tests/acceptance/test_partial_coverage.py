@@ -50,6 +50,7 @@ def test_a_room_of_the_dataset_skills_names_the_one_flag_and_the_flag_works(cata
         "4 of the catalog's 5 skill(s) were left out of the room: docx, pptx, spreadsheet-tools, xlsx"
         in narrow.stderr
     )
+    assert "were left out of the room: docx, pptx" in narrow.stdout  # the line under the summary
     near = next(line for line in narrow.stdout.splitlines() if "`pdf-near-deck`" in line)
     assert "`pptx`, outside the room, ranks first over the whole catalog; `--routing-room catalog`" in near
     owned = next(line for line in narrow.stdout.splitlines() if "`pdf-owner-docx`" in line)
