@@ -188,7 +188,7 @@ def run_lexical(
         outcomes = [LexicalOutcome.of_plain(case, fields) for case, fields in answered] + rest
     lines += rest_lines
     outside = left_out(room, repo)
-    if outside:  # which near misses a skill outside the room would likely have taken
+    if outside and outsiders.near_missed(outcomes):  # which one a skill outside would likely have taken
         whole = catalog.load(repo, outside, catalog.Negatives(builtin=False))
         outsiders.near_misses(outcomes, described_all(loaded), described_all(whole), fix)
     ctx.err(f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {named(room)}")
@@ -223,7 +223,7 @@ def run_lexical(
     return code
 
 
-def described_all(loaded) -> dict[str, str]:
+def described_all(loaded: catalog.Catalog) -> dict[str, str]:
     return {name: skill.description for name, skill in loaded.skills.items()}
 
 

@@ -50,6 +50,15 @@ def notes(listed: Sequence[str], room: Sequence[str], repo: Repo, cases: Sequenc
     return said
 
 
+def near_missed(outcomes: Sequence[LexicalOutcome]) -> list[LexicalOutcome]:
+    """The false cases without an `owner` whose own skill ranked first: near misses the room got wrong."""
+    return [
+        o
+        for o in outcomes
+        if o.graded and not o.case.should_trigger and not o.case.owner and o.verdict == verdicts.FALSE_TRIGGER
+    ]
+
+
 def near_misses(
     outcomes: Sequence[LexicalOutcome],
     room: Mapping[str, str],
@@ -58,11 +67,7 @@ def near_misses(
 ) -> None:
     """Mark each lexical near miss (a false case without an `owner` that fired) whose prompt, ranked over
     the room and the skills outside it, goes first to an outside skill: that skill likely owns it."""
-    missed = [
-        o
-        for o in outcomes
-        if o.graded and not o.case.should_trigger and not o.case.owner and o.verdict == verdicts.FALSE_TRIGGER
-    ]
+    missed = near_missed(outcomes)
     if not missed or not outside:
         return
     whole = LexicalEngine({**room, **outside})
