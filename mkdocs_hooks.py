@@ -41,11 +41,17 @@ def rules_page(rules: dict[str, dict[str, str]]) -> str:
         "This page is generated from `harness/data/rules.json` when the site is built; the",
         "tables it is made from live in [the complete reference](usage.md#what-structural-asserts).",
         "",
-        "| Rule | What | Bar | Severity |",
-        "|---|---|---|---|",
+        "The last column says which source each rule follows. A rule of the Agent Skills",
+        "specification is an error where the specification requires it (a skill that breaks it",
+        "is not in the format, and agents refuse or drop it) and a warning where it only",
+        "recommends; a rule from the agents is what they were measured to do; a rule of",
+        "skillscope's own (its dataset format, its safety checks, its lexical estimates) says so.",
+        "",
+        "| Rule | What | Bar | Severity | Source |",
+        "|---|---|---|---|---|",
     ]
     for rule, entry in rules.items():
-        cells = [f"`{rule}`", entry["what"], entry["bar"], entry["severity"]]
+        cells = [f"`{rule}`", entry["what"], entry["bar"], entry["severity"], entry["source"]]
         lines.append("| " + " | ".join(cell.replace("\n", " ") for cell in cells) + " |")
     return "\n".join(lines) + "\n"
 

@@ -41,8 +41,12 @@ def config() -> dict:
 def test_the_rules_page_lists_every_rule_of_rules_json():
     rules = json.loads(mkdocs_hooks.RULES_JSON.read_text(encoding="utf-8"))
     page = mkdocs_hooks.rules_page(rules)
-    rows = re.findall(r"^\| `([a-z0-9-]+)` \| .+ \| (error|warning) \|$", page, re.MULTILINE)
-    assert [rule for rule, _ in rows] == list(rules)
+    rows = re.findall(r"^\| `([a-z0-9-]+)` \| .+ \| (error|warning) \| (.+?) \|$", page, re.MULTILINE)
+    assert [rule for rule, _, _ in rows] == list(rules)
+    assert [(severity, source) for _, severity, source in rows] == [
+        (entry["severity"], entry["source"]) for entry in rules.values()
+    ]
+    assert "which source each rule follows" in page
     assert len(rows) >= 60
 
 

@@ -23,6 +23,7 @@ WHOLE_FOLDER = frozenset({".skillscope", "/.skillscope", ".skillscope/", "/.skil
 NOTICED_COMMENTS = {
     "skill-files": "# Every skill here ships these files (init found them in each), with these sections.",
     "negatives": "# The repo's shared negatives: prompts no skill should fire on.",
+    "routing-room": "# Some skills have no dataset: routing installs them all; those with one add cases.",
 }
 
 SKILL_MD = """---

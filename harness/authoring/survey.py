@@ -41,6 +41,7 @@ class EvalWorkflow:
 @dataclass
 class Survey:
     skills: list[str] = field(default_factory=list)  # root-relative skill folders
+    with_dataset: list[str] = field(default_factory=list)  # the names of those with evals/evals.json
     skill_files: list[str] = field(default_factory=list)  # files every skill ships beside SKILL.md
     skill_sections: list[str] = field(default_factory=list)  # `##` sections all the markdown ones fill
     negatives: list[str] = field(default_factory=list)  # shared negatives files in the dataset shape
@@ -54,7 +55,7 @@ def survey(root: Path, glob: str, own_workflow: str, defined_types: frozenset[st
     and runner types already defined are left out."""
     repo = discover(root, [glob])
     folders = [repo.skill_dirs[name] for name in repo.names]
-    found = Survey(skills=[repo.rel(folder) for folder in folders])
+    found = Survey(skills=[repo.rel(folder) for folder in folders], with_dataset=repo.with_dataset())
     found.skill_files = shared_files(folders)
     shipped = [folder / name for folder in folders for name in found.skill_files]
     found.skill_sections = shared_sections(shipped)

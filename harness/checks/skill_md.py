@@ -210,10 +210,10 @@ def _body(skill: Skill, rel: str) -> list[Finding]:
     lines = lines[start:]
     if len(lines) > MAX_BODY_LINES:
         return [
-            findings.error(
+            findings.warning(
                 "body-too-long",
                 rel,
-                f"the body is {len(lines)} lines; the format allows "
+                f"the body is {len(lines)} lines; the specification recommends at most "
                 f"{MAX_BODY_LINES}, so move reference material into sibling files and link "
                 "to them.",
                 skill.body_line,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from harness.checks import COLLISION_ERROR, COLLISION_WARN
 from harness.errors import UsageError
 from harness.flagjson import json_value
+from harness.routing.room import HELP as ROOM_WORDS
 
 if TYPE_CHECKING:
     from harness.checks.external import ExternalOptions
@@ -443,7 +444,8 @@ def add_listing(parser: argparse.ArgumentParser) -> None:
         "agent=model for one agent only (default, or blank: each CLI's own)",
     )
     add_routing_room(
-        parser, "a routing room (a,b or all) whose listing is predicted beside the catalog's (default: none)"
+        parser,
+        f"a routing room whose listing is predicted beside the catalog's: {ROOM_WORDS} (default: none)",
     )
 
 

@@ -35,6 +35,7 @@ from harness.paid import AgentNotReady
 from harness.paid import legs as legs_mod
 from harness.paid.command import PaidRun, PaidSettings
 from harness.report import finish, publish
+from harness.routing.room import HELP as ROOM_HELP
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingSettings
 
@@ -69,9 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the version under test: a git ref or the skill's folder (default: the working tree)",
     )
     flags.add_skills_dir(parser)
-    flags.add_routing_room(
-        parser, "skills installed side by side on both sides: a,b or all (default: --skill)"
-    )
+    flags.add_routing_room(parser, f"{ROOM_HELP}, on both sides (default: --skill)")
     flags.add_case_selection(parser)
     flags.add_agent(parser, choose=True, models=True)
     parser.add_argument(

@@ -14,6 +14,7 @@ from harness.cli import settings
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.model.repo import find_root
+from harness.routing.room import CATALOG, EVERY
 from harness.writer import Refused, cannot, destination, write_text
 
 HELP = (
@@ -127,7 +128,15 @@ def noticed_settings(found: Survey) -> dict[str, list[str]]:
         noticed["skill-sections"] = found.skill_sections
     if found.negatives:
         noticed["negatives"] = found.negatives
+    if partial_coverage(found):
+        noticed["routing-room"] = [CATALOG]
     return noticed
+
+
+def partial_coverage(found: Survey) -> bool:
+    """Some skills have a dataset and some do not: routing then ranks against the whole catalog, as an
+    agent with every skill installed chooses, rather than against the skills that happen to have one."""
+    return 0 < len(found.with_dataset) < len(found.skills)
 
 
 def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: settings.Settings) -> None:
@@ -169,6 +178,8 @@ def why_noticed(found: Survey) -> dict[str, str]:
         "skill-files": f"each of the {len(found.skills)} skills ships {files}",
         "skill-sections": f"each {files} fills these sections",
         "negatives": "only cases no skill should fire on",
+        "routing-room": f"{len(found.with_dataset)} of the {len(found.skills)} skills have a dataset: "
+        "routing installs every skill, and only those with one add cases",
     }
 
 
@@ -202,8 +213,9 @@ def tell_next_steps(ctx: Context, glob: str, found: Survey) -> None:
         "`skillscope baseline` records today's findings (commit .skillscope/baseline.json), "
         "so only new ones fail"
     )
+    room = CATALOG if partial_coverage(found) else EVERY
     ctx.out(
-        "  skillscope routing --engine lexical --routing-room all --min-accuracy 0 --min-rank1 0.8: "
+        f"  skillscope routing --engine lexical --routing-room {room} --min-accuracy 0 --min-rank1 0.8: "
         "a first routing run, free and offline (it ranks each prompt against the descriptions)"
     )
     ctx.out(

@@ -20,10 +20,11 @@ from harness.model.listing import listing_rule
 from harness.report import finish
 from harness.report.jsontext import Laid
 from harness.report.routing_lexical import case_lines
-from harness.routing import forecast, lexical, lexical_result, listed
+from harness.routing import forecast, lexical, lexical_result, listed, outsiders
 from harness.routing.lexical import LexicalEngine, LexicalOutcome
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
-from harness.routing.room import resolve_room
+from harness.routing.room import HELP as ROOM_HELP
+from harness.routing.room import left_out, resolve_room
 from harness.secrets import Redactor
 from harness.workers import Forked
 
@@ -38,10 +39,7 @@ AGENT, LEXICAL = flags.ENGINES
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_skills_dir(parser)
-    flags.add_routing_room(
-        parser,
-        "skills installed side by side: a,b or all (blank: --skill, else the only skill with a dataset)",
-    )
+    flags.add_routing_room(parser, f"{ROOM_HELP} (blank: --skill, else the only skill with a dataset)")
     parser.add_argument(
         "--engine",
         choices=(AGENT, LEXICAL),
@@ -131,17 +129,18 @@ def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         resolve.legs_of(args, resolve.agents_of(args))  # so is a bad --model list
     repo = resolve.resolve_repo(args, ctx)
     skill_filter = parse_list("--skill", args.skill)
-    room = resolve_room(parse_list("--routing-room", args.routing_room), repo, skill_filter)
+    listed_room = parse_list("--routing-room", args.routing_room)
+    room = resolve_room(listed_room, repo, skill_filter)
     loaded = catalog.load(repo, room, resolve.negatives_from(args))
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
     if args.engine == LEXICAL:
         gate = partial(
             require_well_formed, loaded, ctx, "the skills this run ranks", adoption, "ranking them"
         )
-        return run_lexical(args, ctx, deadline, loaded, room, gate, cancel)
+        return run_lexical(args, ctx, deadline, loaded, (listed_room, room), gate, cancel)
     from harness.commands import routing_agent  # the agent machinery, which a lexical run never imports
 
-    return routing_agent.run_agents(args, ctx, deadline, cancel, loaded, room, adoption)
+    return routing_agent.run_agents(args, ctx, deadline, cancel, loaded, (listed_room, room), adoption)
 
 
 def run_lexical(
@@ -149,14 +148,17 @@ def run_lexical(
     ctx: Context,
     deadline: Deadline,
     loaded,
-    room: list[str],
+    rooms: tuple[list[str], list[str]],
     gate: Callable[[], None],
     cancel: Cancellation,
 ) -> int:
     """Rank every case of the room against its names and descriptions: no agent, no network, no tokens.
     The room is indexed once; in a large run a forked child then grades the first cases and lays out their
     report lines while the caller runs `gate` (the structural checks), then does the same for the rest.
-    (Indexing in each process instead costs more: both run slower side by side than one alone.)"""
+    (Indexing in each process instead costs more: both run slower side by side than one alone.)
+    `rooms` is --routing-room as given and the room it resolved to."""
+    listed_room, room = rooms
+    repo = loaded.repo
     pooled = loaded.cases(room, extended=args.extended)  # a shared negative has no skill whose rank to test
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
     if not cases:
@@ -169,7 +171,8 @@ def run_lexical(
     # child inherits the index.
     described = {name: loaded.skills[name].description for name in room}
     shown = listed.room_listing(listing_rule(modelled_agent(args)), described, None)
-    engine = LexicalEngine(listed.surviving(shown), shown)
+    fix = outsiders.fixer(listed_room, room, repo)
+    engine = LexicalEngine(listed.surviving(shown), shown, fix)
     with Forked(partial(graded_and_laid, engine, cases[:share], redact), start=large) as child:
         gate()
         rest = engine.grade_all(cases[share:])
@@ -177,7 +180,15 @@ def run_lexical(
         plain, lines = child.answer()
         answered = zip(cases[:share], plain, strict=True)
         outcomes = [LexicalOutcome.of_plain(case, fields) for case, fields in answered] + rest
+    lines += rest_lines
+    outside = left_out(room, repo)
+    if outside and outsiders.near_missed(outcomes):  # which one a skill outside would likely have taken
+        whole = catalog.load(repo, outside, catalog.Negatives(builtin=False))
+        outsiders.near_misses(outcomes, described_all(loaded), described_all(whole), fix)
     ctx.err(f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {named(room)}")
+    said_outside = outsiders.notes(listed_room, room, repo, cases)
+    for note in said_outside:
+        ctx.err(f"[routing] {note}")
     agent_cases = forecast.load(ctx.cwd / args.against, args.against) if args.against else None
     bars = min_accuracy(args.min_accuracy), min_accuracy(args.min_rank1, "--min-rank1")
     said = listed.sentence(shown)
@@ -189,13 +200,13 @@ def run_lexical(
             *bars,
             args.against,
             listing=listed.to_json(shown),
-            notes=[said] if said else [],
+            notes=([said] if said else []) + said_outside,
         ),
         outcomes=outcomes,
         gate=lexical_result.gate(outcomes, *bars),
         findings=lexical.vocabulary_gaps(outcomes),
         forecast=forecast.compare(outcomes, agent_cases, args.against) if agent_cases is not None else None,
-        case_entries=[Laid(text) for text in lines + rest_lines],
+        case_entries=[Laid(text) for text in lines],
     )
     code = finish(result, ctx, flags.report_options(args))
     if cancel.is_set():  # a run of seconds finishes and reports; its exit still says it was stopped
@@ -204,6 +215,10 @@ def run_lexical(
     if code:
         ctx.err(f"[routing] failed: {result.gate.reason}.")
     return code
+
+
+def described_all(loaded: catalog.Catalog) -> dict[str, str]:
+    return {name: skill.description for name, skill in loaded.skills.items()}
 
 
 def modelled_agent(args: argparse.Namespace) -> str:

@@ -32,7 +32,7 @@ from harness.paid.legs import leg_settings
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.report import publish
 from harness.report.markdown import clip
-from harness.routing import canary, listed, metrics
+from harness.routing import canary, listed, metrics, outsiders
 from harness.routing.matrix import RoutingMatrix
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
@@ -45,10 +45,12 @@ def run_agents(
     deadline: Deadline,
     cancel: Cancellation,
     loaded: Catalog,
-    room: list[str],
+    rooms: tuple[list[str], list[str]],
     adoption: Adoption,
 ) -> int:
-    """Gate the room and select the cases, then route them on every agent --agent names."""
+    """Gate the room and select the cases, then route them on every agent --agent names. `rooms` is
+    --routing-room as given and the room it resolved to."""
+    listed_room, room = rooms
     require_well_formed(loaded, ctx, "the skills this run installs", adoption)
     pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
     cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
@@ -67,14 +69,22 @@ def run_agents(
         canary=not args.no_canary,
     )
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
-    return route_on_agents(paid, settings, bar, room, cases)
+    outside = outsiders.notes(listed_room, room, loaded.repo, cases)
+    return route_on_agents(paid, settings, bar, room, cases, outside)
 
 
 def route_on_agents(
-    paid: PaidRun, settings: RoutingSettings, bar: Fraction, room: list[str], cases: list[Case]
+    paid: PaidRun,
+    settings: RoutingSettings,
+    bar: Fraction,
+    room: list[str],
+    cases: list[Case],
+    outside: list[str] | None = None,
 ) -> int:
     """Ready every leg (each agent on each of its models), then run the cases on each in turn and
-    publish one report (a matrix for several legs); or a dry run."""
+    publish one report (a matrix for several legs); or a dry run. `outside`: the summary's notes on the
+    catalog skills the room left out."""
+    outside = outside or []
     legs = paid.legs()
     names = legs_mod.labels(legs)
     on_leg = [paid.on_model(leg.model) for leg in legs]  # each leg's run: its model in settings and meta
@@ -100,7 +110,9 @@ def route_on_agents(
     ]
     if paid.settings.dry_run:
         return max(
-            dry_run(paid.ctx, runner, cases, room, name if matrix else None, paid.cli_lines(leg.agent))
+            dry_run(
+                paid.ctx, runner, cases, room, name if matrix else None, paid.cli_lines(leg.agent), outside
+            )
             for leg, name, runner in zip(legs, names, runners, strict=True)
         )
     times = f"up to {settings.repeat}, until settled" if settings.adaptive else str(settings.repeat)
@@ -112,6 +124,8 @@ def route_on_agents(
             f"{len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
             f"{', '.join(room)}; {ready.runtime} {ready.version}{on_model}"
         )
+        for note in outside:
+            paid.say(note)
         # The inspection before the decision runs commands too: --sandbox confines them.
         sandbox = paid.sandbox_use(paid.probe_sandbox(ready))
         label = f" ({name})" if matrix else ""
@@ -122,7 +136,7 @@ def route_on_agents(
         else:
             outcomes = paid.run_with_progress(runner, cases, partial(progress_line, label=label))
         halt = paid.halt(len(cases), len(outcomes))
-        notes = runner.notes + paid.cache_notes()
+        notes = runner.notes + paid.cache_notes() + outside
         notes += [said] if (said := sandbox.sentence()) else []
         done.append(
             result_of(
@@ -215,6 +229,7 @@ def dry_run(
     room: list[str],
     named: str | None = None,
     cli: list[str] | None = None,
+    outside: list[str] | None = None,
 ) -> int:
     """Print what the run would do and cost; nothing is sent, nothing started (no preflight either).
     `named`: the leg's name when it is one of several, heading its part; `cli`: where its CLI is."""
@@ -235,6 +250,8 @@ def dry_run(
     for line in cli or []:
         ctx.out(line)
     ctx.out(f"Room ({len(room)}): {', '.join(room)}")
+    for note in outside or []:
+        ctx.out(note)
     said, replay = canary.dry_run_line(runner)
     ctx.out(said)
     estimate.samples += int(runner.settings.canary)  # one more sample, priced like a case's

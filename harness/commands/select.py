@@ -15,6 +15,7 @@ from harness.errors import HarnessError, UsageError
 from harness.model.envelope import RunMeta
 from harness.paid.legs import model_entries
 from harness.report import select as select_report
+from harness.routing.room import HELP as ROOM_HELP
 from harness.routing.room import resolve_room
 from harness.select import gitdiff, plan, policy, runners
 from harness.select import selection as select_mod
@@ -42,8 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--routing-room",
         metavar="SKILLS",
-        help="skills a routing run installs side by side: a,b, all, or none (default: the "
-        "only skill with a dataset; with several, no routing)",
+        help=f"{ROOM_HELP}, or none (default: the only skill with a dataset; with several, no routing)",
     )
     parser.add_argument(
         "--infra-paths",

@@ -19,6 +19,7 @@ from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.envelope import RunMeta
 from harness.routing.room import EVERY, resolve_room
+from harness.routing.room import HELP as ROOM_HELP
 from harness.tune import candidates as cands
 from harness.tune import split as splitting
 from harness.tune.result import TuneMeta
@@ -35,9 +36,7 @@ AGENT, LEXICAL = flags.ENGINES
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("skill", metavar="SKILL", help="the skill whose description is tuned")
     flags.add_skills_dir(parser)
-    flags.add_routing_room(
-        parser, "the skills installed side by side with it: a,b or all (default: all, with SKILL in it)"
-    )
+    flags.add_routing_room(parser, f"{ROOM_HELP} (default: all, with SKILL in it)")
     parser.add_argument(
         "--engine",
         choices=(AGENT, LEXICAL),

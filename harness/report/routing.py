@@ -13,7 +13,7 @@ from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
 from harness.report.text import halt_note
-from harness.routing import listed
+from harness.routing import listed, room
 from harness.routing.lexical_result import LexicalResult
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingResult, status
@@ -279,15 +279,16 @@ def headline(result: RoutingResult | LexicalResult) -> str:
 
 def next_step(result: RoutingResult | LexicalResult) -> str:
     """The line under the text summary: the room skills the agent's model was not shown in full (in a
-    lexical run, the modelled agent's), then for a lexical run the bars a first run wants (see there); for
-    an agent run, its canary (a canary that failed the
-    run is the summary's own reason already)."""
+    lexical run, the modelled agent's), the catalog skills the room left out, then for a lexical run the
+    bars a first run wants (see there); for an agent run, its canary (a canary that failed the run is the
+    summary's own reason already)."""
     listing = next((note for note in result.meta.notes if note.startswith(listed.NOTE_START)), "")
+    outside = next((note for note in result.meta.notes if room.LEFT_OUT in note), "")
     if isinstance(result, LexicalResult):
-        lines = [listing, routing_lexical.next_step(result)]
+        lines = [listing, outside, routing_lexical.next_step(result)]
         return "\n".join(line for line in lines if line)
     checked = result.meta.canary
-    lines = [listing, checked.line() if checked and not checked.blocks else ""]
+    lines = [listing, outside, checked.line() if checked and not checked.blocks else ""]
     return "\n".join(line for line in lines if line)
 
 

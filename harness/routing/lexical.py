@@ -8,7 +8,7 @@ out has no words, a name-only one its name's, a cut one what survives of its des
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from harness.model import findings
@@ -43,6 +43,7 @@ class LexicalOutcome:
     words: tuple[str, ...] = ()  # the prompt's words that carry meaning, as written
     error: str | None = None
     unlisted: str = ""  # a miss whose expected skill the listing did not show in full: why
+    outside: str = ""  # a near miss a skill outside the room would likely have answered: which, and the fix
 
     def plain(self) -> tuple:
         """Every field but the case, as builtins: what a forked child sends back cheaply (see of_plain)."""
@@ -93,8 +94,7 @@ class LexicalOutcome:
 
     @property
     def summary(self) -> str:
-        said = self._said()
-        return f"{said}; {self.unlisted}" if self.unlisted else said
+        return "; ".join(part for part in (self._said(), self.unlisted, self.outside) if part)
 
     def _said(self) -> str:
         if not self.graded:
@@ -119,10 +119,17 @@ class LexicalOutcome:
 class LexicalEngine:
     """A room indexed once; `grade` ranks one case's prompt against it. A description of None is a skill
     the agent's listing leaves out: in the room, but with no words, so never chosen. `listing`, when
-    given, is what that text was cut to, and says why a skill it shorted was missed."""
+    given, is what that text was cut to, and says why a skill it shorted was missed. `widen` names the one
+    flag that puts skills a case needs but the room lacks into it."""
 
-    def __init__(self, descriptions: Mapping[str, str | None], listing: Listing | None = None):
+    def __init__(
+        self,
+        descriptions: Mapping[str, str | None],
+        listing: Listing | None = None,
+        widen: Callable[[Sequence[str]], str] | None = None,
+    ):
         self.listing = listing
+        self.widen = widen
         self.index = Index(
             {name: "" if text is None else ranked_text(name, text) for name, text in descriptions.items()}
         )
@@ -205,9 +212,14 @@ class LexicalEngine:
         if case.skill is None:
             return "a shared negative belongs to no skill, so no rank of one can be tested"
         names = ", ".join(missing)
+        fix = (
+            self.widen(missing)
+            if self.widen
+            else f"add {'it' if len(missing) == 1 else 'them'} to --routing-room"
+        )
         return (
             f"{names} {'is' if len(missing) == 1 else 'are'} not in the room, so the case cannot be "
-            "ranked; add it to --routing-room"
+            f"ranked; {fix}"
         )
 
 
@@ -219,7 +231,7 @@ def vocabulary_gaps(outcomes: list[LexicalOutcome]) -> list[Finding]:
             continue
         case = outcome.case
         out.append(
-            findings.error(
+            findings.warning(  # a lexical estimate: the case's own verdict is what gates
                 "description-vocabulary-gap",
                 case.source,
                 f"case `{case.id}`: the description of `{case.skill}` shares no word with a prompt users "

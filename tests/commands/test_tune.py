@@ -21,6 +21,7 @@ from harness.routing import canary
 from harness.tune.propose import HEADER
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.support.helpers import make_skill
 from tests.support.routing import NO_SKILL_TEXT
 
 ROOM = Path(__file__).resolve().parent.parent / "tune" / "room"
@@ -354,3 +355,19 @@ def test_an_agent_whose_activations_cannot_be_seen_grades_no_candidate(fake_api,
     assert code == 0, stderr
     assert [c["status"] for c in report["canary"]] == ["skipped"] and fake_api.canary_turns() == []
     assert report["spend"]["samples_run"] > 0 and report["spend"]["canary_cost_usd"] == 0
+
+
+def test_a_catalog_room_installs_a_skill_without_a_dataset_beside_it(repo, tmp_path):
+    make_skill(repo, "zeta-helper", evals=None)  # in the catalog, no dataset
+    mine = candidates_file(repo, BAD)
+    env = {"HOME": str(tmp_path / "home"), "PATH": ""}
+    code, report, _, stderr = tune(
+        repo, env, "--engine", "lexical", "--candidates", mine, "--routing-room", "all"
+    )
+    assert code == 0, stderr
+    assert "zeta-helper" not in report["meta"]["room"]
+    code, report, _, stderr = tune(
+        repo, env, "--engine", "lexical", "--candidates", mine, "--routing-room", "catalog"
+    )
+    assert code == 0, stderr
+    assert valid(report) == [] and "zeta-helper" in report["meta"]["room"]

@@ -10,7 +10,7 @@ import pytest
 from harness.cli.flags import parse_list
 from harness.errors import UsageError
 from harness.model import repo as repo_mod
-from harness.routing.room import resolve_room
+from harness.routing.room import left_out_note, resolve_room, widening
 from tests.support.select import skill
 
 
@@ -93,9 +93,55 @@ def test_unknown_names_are_all_named(three):
     assert "skills/*" in message and "alpha, beta, gamma" in message
 
 
-def test_a_skill_without_a_dataset_cannot_be_in_the_room(three):
-    with pytest.raises(UsageError, match="names no-data, which is not a skill with evals/evals.json"):
+def test_a_skill_without_a_dataset_is_a_member_that_adds_no_case(three):
+    assert resolve_room(flag("alpha,no-data"), three) == ["alpha", "no-data"]
+
+
+def test_a_room_of_only_skills_without_a_dataset_is_refused(three):
+    with pytest.raises(UsageError, match=r"names only skills without evals/evals.json \(no-data\)"):
         resolve_room(flag("no-data"), three)
+
+
+def test_a_name_that_is_no_skill_is_refused_with_the_skills_there_are(three):
+    with pytest.raises(UsageError, match="names nosuch, which is not a skill under --skills-dir skills/"):
+        resolve_room(flag("alpha,nosuch"), three)
+
+
+def test_catalog_is_every_skill_under_skills_dir(three):
+    assert resolve_room(flag("catalog"), three) == ["alpha", "beta", "gamma", "no-data"]
+    assert resolve_room(flag(" Catalog "), three, allow_none=True) == ["alpha", "beta", "gamma", "no-data"]
+    with pytest.raises(UsageError, match="`catalog` stands alone"):
+        resolve_room(flag("alpha,catalog"), three)
+
+
+def test_catalog_without_any_dataset_grades_nothing(tmp_path):
+    bare = make_repo(tmp_path, bare=("one", "two"))
+    with pytest.raises(UsageError, match="no skill under --skills-dir skills/\\* has evals/evals.json"):
+        resolve_room(flag("catalog"), bare)
+    assert resolve_room(flag("catalog"), bare, allow_none=True) == []
+
+
+def test_the_summary_names_what_the_room_left_out_trimmed(tmp_path):
+    many = make_repo(tmp_path, "alpha", bare=tuple(f"extra-{n:02}" for n in range(12)))
+    said = left_out_note(["alpha"], many)
+    assert said.startswith("12 of the catalog's 13 skill(s) were left out of the room: extra-00, ")
+    assert "extra-07 and 4 more; `--routing-room catalog` installs" in said
+    assert left_out_note(many.names, many) == ""
+
+
+@pytest.mark.parametrize(
+    ("given", "fix"),
+    [
+        ("all", "--routing-room catalog"),
+        ("catalog", "--routing-room catalog"),
+        (None, "--routing-room catalog"),
+        ("gamma,alpha", "--routing-room gamma,alpha,no-data"),
+    ],
+)
+def test_the_one_flag_that_widens_the_room_works(three, given, fix):
+    room = resolve_room(flag(given), three, ["alpha"])
+    assert widening(flag(given), room, ["no-data"]) == fix
+    assert "no-data" in resolve_room(flag(fix.split(" ", 1)[1]), three)
 
 
 def test_a_keyword_mixed_into_a_list_is_refused(three):

@@ -327,7 +327,9 @@ def test_a_cli_exiting_non_zero_is_an_error_with_its_stderr(tmp_path, repo, fake
     assert valid(run.report) == []
     # This CLI's --help lacks --max-budget-usd: the report says the budget was not enforced.
     assert run.report["meta"]["notes"] == [
-        "claude 2.1.332 has no --max-budget-usd; the budget was not enforced"
+        "claude 2.1.332 has no --max-budget-usd; the budget was not enforced",
+        "1 of the catalog's 2 skill(s) were left out of the room: beta; `--routing-room catalog` installs "
+        "every skill under --skills-dir.",
     ]
     assert "> claude 2.1.332 has no --max-budget-usd; the budget was not enforced" in run.stdout
 

@@ -9,14 +9,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES_JSON = ROOT / "harness" / "data" / "rules.json"
-ROW = re.compile(r"^\| `([a-z0-9-]+)` \| (.+?) \| (.+?) \| (error|warning) \|$", re.MULTILINE)
+ROW = re.compile(r"^\| `([a-z0-9-]+)` \| (.+?) \| (.+?) \| (error|warning) \| (.+?) \|$", re.MULTILINE)
 
 
 def from_usage(text: str) -> dict[str, dict[str, str]]:
-    """Every rules-table row (rule, what, bar, severity), by rule."""
+    """Every rules-table row (rule, what, bar, severity, the source it follows), by rule."""
     return {
-        rule: {"what": what, "bar": bar, "severity": severity}
-        for rule, what, bar, severity in ROW.findall(text)
+        rule: {"what": what, "bar": bar, "severity": severity, "source": source}
+        for rule, what, bar, severity, source in ROW.findall(text)
     }
 
 

@@ -1,0 +1,148 @@
+"""Acceptance: a catalog with partial coverage (catalog/partial-coverage: five skills, one dataset), as a
+maintainer adopting the harness meets it. `init` writes a room of the whole catalog; a room of the skills
+with a dataset says what it left out and names the one flag that fixes each case it could not grade, and
+that flag works; a lexical collision is reported and routes all the same.
+
+Then every remedy any message suggests, over this catalog and the structural scenarios, is run or parsed
+with the real parser: no message may suggest a command that fails."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness import cli
+from tests.support.helpers import run_cli
+
+HERE = Path(__file__).parent
+CATALOG = HERE / "catalog" / "partial-coverage"
+LEXICAL = ["routing", "--engine", "lexical", "--skills-dir", "skills/*"]
+
+
+@pytest.fixture
+def catalog(tmp_path: Path) -> Path:
+    return shutil.copytree(CATALOG, tmp_path / "partial-coverage")
+
+
+def run(root: Path, *args: str):
+    return run_cli([*args, "--repo", str(root)], cwd=root)
+
+
+def test_init_writes_a_room_of_the_whole_catalog_and_it_routes(catalog: Path):
+    made = run(catalog, "init")
+    assert made.code == 0, made.stderr
+    assert 'routing-room = ["catalog"]' in (catalog / "skillscope.toml").read_text(encoding="utf-8")
+    assert "--routing-room catalog" in made.stdout and "1 of the 5 skills have a dataset" in made.stdout
+    routed = run(catalog, "routing", "--engine", "lexical")  # the room from skillscope.toml
+    assert routed.code == 0, routed.stderr
+    assert "5 case(s) ranked lexically against 5 skill(s)" in routed.stderr
+    assert "left out of the room" not in routed.stderr
+
+
+def test_a_room_of_the_dataset_skills_names_the_one_flag_and_the_flag_works(catalog: Path):
+    narrow = run(catalog, *LEXICAL, "--routing-room", "all", "--min-accuracy", "0")
+    assert narrow.code == 0, narrow.stderr
+    assert (
+        "4 of the catalog's 5 skill(s) were left out of the room: docx, pptx, spreadsheet-tools, xlsx"
+        in narrow.stderr
+    )
+    assert "were left out of the room: docx, pptx" in narrow.stdout  # the line under the summary
+    near = next(line for line in narrow.stdout.splitlines() if "`pdf-near-deck`" in line)
+    assert "`pptx`, outside the room, ranks first over the whole catalog; `--routing-room catalog`" in near
+    owned = next(line for line in narrow.stdout.splitlines() if "`pdf-owner-docx`" in line)
+    assert "docx is not in the room" in owned and "`--routing-room catalog` puts it in" in owned
+    fixed = run(catalog, *LEXICAL, "--routing-room", "catalog")
+    assert fixed.code == 0, fixed.stdout + fixed.stderr
+    assert "5/5 correct" in fixed.stdout
+
+
+def test_a_named_room_is_grown_by_the_owner_it_lacks(catalog: Path):
+    named = run(catalog, *LEXICAL, "--routing-room", "pdf,pptx", "--min-accuracy", "0")
+    owned = next(line for line in named.stdout.splitlines() if "`pdf-owner-docx`" in line)
+    assert "`--routing-room pdf,pptx,docx` puts it in" in owned
+    grown = run(catalog, *LEXICAL, "--routing-room", "pdf,pptx,docx", "--only", "pdf-owner-docx")
+    assert grown.code == 0, grown.stdout + grown.stderr
+
+
+def test_a_member_without_a_dataset_may_be_named_but_a_room_of_only_such_grades_nothing(catalog: Path):
+    refused = run(catalog, *LEXICAL, "--routing-room", "docx,pptx")
+    assert refused.code == 2
+    assert "names only skills without evals/evals.json (docx, pptx)" in refused.stderr
+    unknown = run(catalog, *LEXICAL, "--routing-room", "pdf,nosuch")
+    assert unknown.code == 2 and "nosuch, which is not a skill under --skills-dir" in unknown.stderr
+
+
+def test_a_lexical_collision_is_reported_and_never_blocks_the_run(catalog: Path):
+    checked = run(catalog, "structural", "--skills-dir", "skills/*", "--warn", "dataset-missing")
+    assert checked.code == 1 and "description-collision" in checked.stdout  # structural: an error
+    routed = run(catalog, *LEXICAL, "--routing-room", "catalog")
+    assert routed.code == 0
+    assert "warning: skills/spreadsheet-tools/SKILL.md:3: description-collision" in routed.stderr
+
+
+# --- every remedy a message suggests works ----------------------------------------------------------
+
+WARN = re.compile(r"`?--warn ([a-z0-9][a-z0-9,-]*)`?")
+ROOM = re.compile(r"`(--routing-room [^`]+)`")
+COMMAND = re.compile(r"`(skillscope [^`]+)`")
+
+
+def scenarios() -> list[tuple[Path, list[str]]]:
+    """(a repo, the structural arguments it is checked with): this catalog and the structural corpus."""
+    import json
+
+    out = [
+        (CATALOG, ["--skills-dir", "skills/*"]),
+        (HERE / "catalog" / "amd-like", ["--skills-dir", "skills/*"]),
+    ]
+    for folder in sorted((HERE / "structural").iterdir()):
+        expected = folder / "expected.json"
+        if expected.is_file():
+            data = json.loads(expected.read_text(encoding="utf-8"))
+            if not data.get("rename"):
+                out.append((folder, data["args"]))
+    return out
+
+
+def refused(ran, flag: str) -> bool:
+    """A usage error about the flag itself (another usage error, such as nothing left to grade once a
+    broken dataset is demoted, is the run's answer, not a refusal of the remedy)."""
+    return ran.code == 2 and flag in ran.stderr
+
+
+def remedies(text: str) -> tuple[set[str], set[str], set[str]]:
+    return set(WARN.findall(text)), set(ROOM.findall(text)), set(COMMAND.findall(text))
+
+
+def test_every_remedy_the_messages_suggest_is_accepted(tmp_path: Path):
+    parser = cli.build_parser()
+    tried = {"warn": 0, "room": 0, "command": 0}
+    for number, (source, args) in enumerate(scenarios()):
+        root = shutil.copytree(source, tmp_path / f"{number}-{source.name}")
+        commands = [
+            ["structural", *args],
+            [*LEXICAL[:3], *args, "--routing-room", "all", "--min-accuracy", "0"],
+        ]
+        for command in commands:
+            said = run(root, *command)
+            warns, rooms, suggested = remedies(said.stdout + said.stderr)
+            for rules in warns:
+                again = run(root, *command, "--warn", rules)
+                assert not refused(again, "--warn"), (source.name, rules, again.stderr)
+                tried["warn"] += 1
+            for room in rooms:
+                again = run(root, *command[:-4], *shlex.split(room), "--min-accuracy", "0")
+                assert not refused(again, "--routing-room"), (source.name, room, again.stderr)
+                tried["room"] += 1
+            for line in suggested:
+                words = shlex.split(line)[1:]
+                try:
+                    parser.parse_args(words)
+                except SystemExit:
+                    pytest.fail(f"{source.name}: `{line}` is not a command skillscope accepts")
+                tried["command"] += 1
+    assert all(tried.values()), tried  # the corpus does suggest each kind of remedy
