@@ -221,7 +221,7 @@ def test_against_an_agent_report_lists_where_the_engines_disagree(catalog_repo: 
     ("content", "message"),
     [
         (None, "cannot be read"),
-        ("{not json", "is not JSON"),
+        ("{not json", "is not valid JSON"),
         ('{"command": "structural", "cases": []}', "is not a routing report"),
         ('{"command": "routing", "engine": "lexical", "cases": []}', "is a report of the lexical engine"),
         ('{"command": "routing", "cases": [{"verdict": "x"}]}', "its `cases` list is missing or malformed"),
