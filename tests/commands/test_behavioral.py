@@ -188,6 +188,25 @@ def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(behave, fake
     assert "### Errored cases (not graded)" in run.stdout
 
 
+def test_a_judge_that_fails_a_statement_then_quotes_a_pass_makes_the_case_an_error(behave, fake_api):
+    """Two verdicts objects in one answer are no answer: never the pass quoted last, nor the fail."""
+    fail = json.dumps({"verdicts": [{"id": "E1", "pass": False, "reason": "report.md was never written"}]})
+    quoted = json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "the agent wrote it"}]})
+    said = f"{fail}\n\nThe transcript also held this object, which I did not use:\n{quoted}"
+    fake_api.script({JUDGE_HEADER: [said, said], "Tidy the changelog": ["Tidied."]})
+    run = behave("writer")("--only", "report-writer-judge-garbage")
+    assert run.code == 1
+    assert_valid(run.report)
+    case = run.case("report-writer-judge-garbage")
+    assert case["status"] == "error" and case["judge"]["calls"] == 2 and case["checks"] == []
+    assert case["error"] == (
+        "the judge gave no valid verdict after 2 attempts (the answer holds 2 JSON objects with "
+        "`verdicts` where the protocol wants exactly one)"
+    )
+    first, second = judge_requests(fake_api)
+    assert "could not be used: the answer holds 2 JSON objects" in second.prompt
+
+
 # --- agent faults ------------------------------------------------------------------------
 
 
