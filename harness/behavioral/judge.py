@@ -58,6 +58,12 @@ class Verdict:
     reason: str
 
 
+def uncited(statement: Statement, verdict: Verdict) -> bool:
+    """A MUST statement passed with a reason that cites nothing (none, or no word in it): the prompt asks
+    for the evidence, and a pass of something the agent must have done rests on it."""
+    return statement.must and verdict.passed and not any(c.isalnum() for c in verdict.reason)
+
+
 class InvalidAnswer(ValueError):
     """The judge's answer broke the protocol; the message says how."""
 

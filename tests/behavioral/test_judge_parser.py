@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from harness.behavioral import judge
 from harness.behavioral.judge import InvalidAnswer, parse_verdicts
 
 SEVERAL = "JSON objects with `verdicts` where the protocol wants exactly one"
@@ -142,3 +143,19 @@ def test_an_object_nested_in_another_json_value_counts_once():
     both = {"verdicts": [entry("E1", True, "x")], "again": inner}
     with pytest.raises(InvalidAnswer, match=f"2 {SEVERAL}"):
         parse_verdicts(json.dumps(both), ["E1"])
+
+
+@pytest.mark.parametrize(
+    ("must", "passed", "reason", "uncited"),
+    [
+        (True, True, "", True),
+        (True, True, "  \n ", True),
+        (True, True, "—.", True),
+        (True, True, "ran pytest", False),
+        (True, False, "", False),  # a fail needs no evidence to be a fail
+        (False, True, "", False),  # a must NOT passes on absence of evidence
+    ],
+)
+def test_a_must_pass_cites_evidence_or_is_uncited(must, passed, reason, uncited):
+    statement = judge.Statement("E1", "does it", must)
+    assert judge.uncited(statement, judge.Verdict("E1", passed, reason)) is uncited
