@@ -215,10 +215,9 @@ def changed_agents(before: Run, after: Run) -> list[str]:
             continue
         if (old.get("runtime"), old.get("version")) != (new.get("runtime"), new.get("version")):
             named.append(f"{role} {described(old)} -> {described(new)}")
-        environment = (old.get("environment") or {}, new.get("environment") or {})
-        variables = sorted(
-            k for k in {*environment[0], *environment[1]} if environment[0].get(k) != environment[1].get(k)
-        )
+        was, now = (who.get("environment") for who in (old, new))
+        was, now = (chosen if isinstance(chosen, dict) else {} for chosen in (was, now))  # a report's data
+        variables = sorted(str(k) for k in {*was, *now} if was.get(k) != now.get(k))
         if variables:
             named.append(f"{role} environment ({', '.join(variables)})")
     return named

@@ -130,3 +130,9 @@ def test_no_change_is_named_as_a_value_going_to_itself(first, second):
         if " -> " in named:
             old, new = named.split(" ", 1)[1].split(" -> ")
             assert old != new, named
+
+
+def test_an_identity_of_an_odd_shape_in_a_report_names_what_it_can_and_never_crashes():
+    odd = {"runtime": "claude", "version": "2.1.332", "environment": ["ANTHROPIC_MODEL"]}
+    named = agent_change({"agent": odd}, {"agent": identity()})
+    assert named == ("agent environment (ANTHROPIC_BASE_URL)",)
