@@ -73,7 +73,7 @@ class EventReader(ABC):
         except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
             # Any field of an agent's event may have the wrong type: the run is an error, never a crash.
             kind = found.get("type") if isinstance(found.get("type"), str) else "untyped"
-            self.trace.error = self.trace.error or (
+            self.trace.error = (  # kept only when it is the run's first error
                 f"the agent's event {self.trace.event_count} ({kind}) "
                 f"held a field of a type skillscope does not read ({type(exc).__name__}: {exc}); "
                 "the run was not graded: rerun it, and report the CLI version if it recurs"

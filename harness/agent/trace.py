@@ -174,7 +174,7 @@ class Trace:
     stderr_tail: str = ""
     elapsed_s: float = 0.0
     turns: int | None = None  # model turns, as the CLI's result event counts them
-    error: str | None = None  # one sentence when the agent run failed
+    error: str | None = None  # one sentence when the agent run failed; once set, kept (see __setattr__)
     injected_skill_text: list[str] = field(default_factory=list)
     permission_denials: list[dict[str, Any]] = field(default_factory=list)
     result_seen: bool = False
@@ -197,6 +197,13 @@ class Trace:
     inspection_calls: int = 0  # calls that read the installed skills' files
     non_json_lines: int = 0
     non_json_sample: str = ""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # The first error is why the run failed: a later step (the end of the stream, a success result,
+        # the process's exit) explains less, and must never clear it so that a broken run gets graded.
+        if name == "error" and getattr(self, "error", None) is not None:
+            return
+        super().__setattr__(name, value)
 
     @property
     def decision(self) -> Activation | None:

@@ -2,10 +2,11 @@
 
 Protocol (any judge model can be swapped in): the prompt lists statements `E1`, `E2`, … (expected
 behaviour first, then unexpected, in dataset order) and fences the run's evidence as untrusted data
-between two lines carrying a random boundary token. The answer is one JSON object,
+between two lines carrying a random boundary token. The answer holds exactly one JSON object,
 `{"verdicts": [{"id": "E1", "pass": true, "reason": "…"}, …]}`, with exactly one entry per id;
 `pass` means the statement is satisfied (done, for a "must"; avoided, for a "must not"). An answer
-that breaks the protocol gets one retry, then the case is an error, never a pass or a fail.
+that breaks the protocol (no such object, two of them, a missing, unknown or repeated id) gets one
+retry, then the case is an error, never a pass or a fail.
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ class Verdict:
     id: str
     passed: bool
     reason: str
+
+
+def uncited(statement: Statement, verdict: Verdict) -> bool:
+    """A MUST statement passed with a reason that cites nothing (none, or no word in it): the prompt asks
+    for the evidence, and a pass of something the agent must have done rests on it."""
+    return statement.must and verdict.passed and not any(c.isalnum() for c in verdict.reason)
 
 
 class InvalidAnswer(ValueError):
@@ -193,14 +200,20 @@ def retry_prompt(prompt: str, problem: str, ids: list[str]) -> str:
 
 
 def parse_verdicts(answer: str, ids: list[str]) -> dict[str, Verdict]:
-    """Validate an answer against the protocol; raises InvalidAnswer saying what is wrong."""
-    document = _last_verdicts_object(answer)
-    if document is None:
+    """Validate an answer against the protocol; raises InvalidAnswer saying what is wrong. The answer
+    holds exactly one verdicts object: a second one (a quoted or forged one, a change of mind) makes it
+    ambiguous, and no rule of ours may pick one of the two."""
+    found = verdicts_objects(answer)
+    if not found:
         raise InvalidAnswer("no JSON object with a `verdicts` list was found in the answer")
-    entries = document["verdicts"]
+    if len(found) > 1:
+        raise InvalidAnswer(
+            f"the answer holds {len(found)} JSON objects with `verdicts` where the protocol wants exactly one"
+        )
+    entries = found[0]["verdicts"]
     if not isinstance(entries, list):
         raise InvalidAnswer("`verdicts` is not a list")
-    found: dict[str, Verdict] = {}
+    verdicts: dict[str, Verdict] = {}
     for entry in entries:
         if not isinstance(entry, dict):
             raise InvalidAnswer("an entry of `verdicts` is not an object")
@@ -209,31 +222,48 @@ def parse_verdicts(answer: str, ids: list[str]) -> dict[str, Verdict]:
             known = ", ".join(ids)
             shown = repr(ident)[:80] if isinstance(ident, (str, int, float)) else type(ident).__name__
             raise InvalidAnswer(f"`verdicts` has an entry for {shown}, which is not one of {known}")
-        if ident in found:
+        if ident in verdicts:
             raise InvalidAnswer(f"`verdicts` has more than one entry for {ident}")
         if not isinstance(passed, bool):
             raise InvalidAnswer(f"the `pass` of {ident} is not true or false")
         if not isinstance(reason, str):
             raise InvalidAnswer(f"the `reason` of {ident} is not a string")
-        found[ident] = Verdict(ident, passed, " ".join(reason.split()))
-    missing = [i for i in ids if i not in found]
+        verdicts[ident] = Verdict(ident, passed, " ".join(reason.split()))
+    missing = [i for i in ids if i not in verdicts]
     if missing:
         raise InvalidAnswer(f"`verdicts` has no entry for {', '.join(missing)}")
+    return verdicts
+
+
+def verdicts_objects(answer: str) -> list[dict]:
+    """Every JSON object with a `verdicts` key in the answer, at any depth of the JSON values it holds,
+    in order. Each value is read whole from its first brace, so an object nested in another is counted
+    once; text that is no JSON (prose, a fence, a partial quote) is passed over."""
+    decoder = json.JSONDecoder()
+    found: list[dict] = []
+    at = answer.find("{")
+    while at >= 0:
+        try:
+            value, end = decoder.raw_decode(answer, at)
+        except (ValueError, RecursionError):  # nested past what json reads: not the protocol's object
+            at = answer.find("{", at + 1)
+            continue
+        found += _with_verdicts(value)
+        at = answer.find("{", end)
     return found
 
 
-def _last_verdicts_object(answer: str) -> dict | None:
-    decoder = json.JSONDecoder()
-    found = None
-    for start, char in enumerate(answer):
-        if char != "{":
-            continue
-        try:
-            value, _end = decoder.raw_decode(answer, start)
-        except (ValueError, RecursionError):  # nested past what json reads: not the protocol's object
-            continue
-        if isinstance(value, dict) and "verdicts" in value:
-            found = value
+def _with_verdicts(value: object) -> list[dict]:
+    """The objects holding a `verdicts` key within one decoded JSON value, outermost first."""
+    found, pending = [], [value]
+    while pending:  # by hand: a value json could read may still be nested past Python's recursion
+        item = pending.pop()
+        if isinstance(item, dict):
+            if "verdicts" in item:
+                found.append(item)
+            pending += reversed(list(item.values()))
+        elif isinstance(item, list):
+            pending += reversed(item)
     return found
 
 

@@ -260,6 +260,7 @@ class BehavioralMeta(AgentRunMeta):
     allowed_tools: list[str]
     judge_agent: str = "claude"
     judge_version: str | None = None
+    require_evidence: bool = False
 
     @property
     def judge_family(self) -> str:
@@ -278,6 +279,7 @@ class BehavioralMeta(AgentRunMeta):
             "agent_family": self.agent_family,
             "skills": self.skills,
             "strict_isolation": self.strict_isolation,
+            "require_evidence": self.require_evidence,
             "permission_mode": self.permission_mode,
             "allowed_tools": self.allowed_tools,
         }
@@ -331,7 +333,12 @@ class BehavioralResult:
             "outside_workspace": sum(1 for c in self.cases if c.isolation or c.left_workspace_before),
             "cached": len(cached),
             "cost_saved_usd": round(sum(saved), 6) if saved else None,
+            "no_evidence": len(self.uncited()),
         }
+
+    def uncited(self) -> list[tuple[CaseResult, Check]]:
+        """Each MUST statement the judge passed without citing evidence, with its case."""
+        return [(c, check) for c in self.cases for check in c.checks if check.no_evidence]
 
     def per_skill(self) -> dict:
         return {

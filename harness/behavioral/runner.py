@@ -37,6 +37,7 @@ from harness.secrets import write_private
 AGENT_TOOLS = ("Read", "Glob", "Grep", "Edit", "Write", "Bash")
 PERMISSION_MODE = "acceptEdits"
 HOOK_CHECK = "check() in evals/hooks.py"
+NO_EVIDENCE = "passed without citing any evidence"
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class BehavioralSettings(agent.AgentSettings):
     max_budget_usd: float | None = 5.0
     # A case whose agent leaves its workspace is blocked (and run once more) instead of graded.
     strict_isolation: bool = False
+    # A MUST statement the judge passed without citing evidence makes the case an error, not a pass.
+    require_evidence: bool = False
     sandbox: bool = False  # the agent's shell commands run in the CLI's own sandbox, where it has one
     unreadable: tuple[Path, ...] = ()  # with the sandbox: what the agent may not read (paid.sandbox)
 
@@ -58,6 +61,8 @@ class BehavioralSettings(agent.AgentSettings):
             "max_budget_usd": self.max_budget_usd or None,
             "strict_isolation": self.strict_isolation,
             "sandbox": self.sandbox,
+            # Only when on: the keys of runs without it stay as they were.
+            **({"require_evidence": True} if self.require_evidence else {}),
         }
 
 
@@ -377,15 +382,19 @@ class BehavioralRun:
         if outcome.verdicts is None:
             result.error = outcome.error
             return
+        uncited = []
         for statement in graded:
             verdict = outcome.verdicts[statement.id]
+            bare = judge.uncited(statement, verdict)
+            uncited += [statement.id] if bare else []
+            said = NO_EVIDENCE if bare else verdict.reason or "no reason given"
             result.checks.append(
-                scorers.Check(
-                    statement.kind,
-                    statement.text,
-                    verdict.passed,
-                    f"judge: {verdict.reason or 'no reason given'}",
-                )
+                scorers.Check(statement.kind, statement.text, verdict.passed, f"judge: {said}", bare)
+            )
+        if uncited and self.settings.require_evidence:
+            result.error = (
+                f"the judge passed {', '.join(uncited)} (the agent MUST have done it) without citing any "
+                "evidence, which --require-evidence makes an error, never a pass"
             )
 
     def _teardown(self, hooks: Hooks, workspace: Path, result: CaseResult, ctx: dict) -> None:

@@ -16,6 +16,9 @@ class Check:
     expectation: str
     passed: bool
     detail: str
+    # A MUST statement the judge passed without citing any evidence: it counts as met (unless
+    # --require-evidence), and every report says so.
+    no_evidence: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -23,6 +26,7 @@ class Check:
             "expectation": self.expectation,
             "passed": self.passed,
             "detail": self.detail,
+            "no_evidence": self.no_evidence,
         }
 
 

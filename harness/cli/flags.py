@@ -623,6 +623,18 @@ def add_strict_isolation(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_require_evidence(parser: argparse.ArgumentParser) -> None:
+    """What a judge's pass of a MUST statement with no evidence cited is worth (behavioral)."""
+    parser.add_argument(
+        "--require-evidence",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="make a case an error when the judge passes a statement the agent MUST have done without "
+        "citing any evidence for it; without it such a pass counts and every report marks it "
+        "(default: off)",
+    )
+
+
 def add_sandbox(parser: argparse.ArgumentParser, default: bool, commands: str) -> None:
     """The agent CLI's own shell sandbox, denying reads of the repo's skill folders (behavioral, routing)."""
     parser.add_argument(

@@ -66,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ),
     )
     flags.add_strict_isolation(parser)
+    flags.add_require_evidence(parser)
     flags.add_sandbox(parser, default=True, commands="all of them, to the case's end")
     flags.add_adoption(parser)
     flags.add_strict(parser)
@@ -130,6 +131,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         BehavioralSettings,
         judge_model=args.judge_model or paid.settings.model,
         strict_isolation=args.strict_isolation,
+        require_evidence=args.require_evidence,
         sandbox=args.sandbox,
         unreadable=unreadable(repo, paid.settings.cache, paid.settings.logs),
     )
@@ -243,6 +245,7 @@ def result_of(
         judge_model=settings.judge_model or seen_model(results, "judge"),
         skills=skills,
         strict_isolation=settings.strict_isolation,
+        require_evidence=settings.require_evidence,
         permission_mode=PERMISSION_MODE,
         allowed_tools=list(AGENT_TOOLS),
     )

@@ -41,6 +41,9 @@ class Run:
     settings: dict[str, Any] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)  # the ledger's file digests; none before it
     skill_paths: dict[str, str] = field(default_factory=dict)  # skill -> root-relative folder
+    # The agent (and a behavioral run's judge) as the ledger digests it: runtime, CLI version and the
+    # model and endpoint variables its environment set; what a change of the agent is named from.
+    identities: dict[str, Any] = field(default_factory=dict)
     base: bool = False  # read from --against: the base branch's history
     # Two copies of one report (latest-routing.json beside its own file, or the base's ledger restored
     # beside the branch's) are one run: the digest of the report's bytes, and which run of it this is.
@@ -285,6 +288,7 @@ RUN_FIELDS = (
     "settings",
     "files",
     "skill_paths",
+    "identities",
     "identity",
 )
 
@@ -391,6 +395,9 @@ def one_run(document: dict, label: str, base: bool, identity: str) -> tuple[Run,
         settings=dict(ledger.get("settings") or {}),
         files=dict(ledger.get("files") or {}),
         skill_paths={name: s["path"] for name, s in skills.items() if isinstance(s, dict) and s.get("path")},
+        identities={
+            role: dict(who) for role, who in (ledger.get("agent") or {}).items() if isinstance(who, dict)
+        },
         base=base,
         identity=identity,
     )

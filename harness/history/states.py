@@ -1,11 +1,12 @@
 """Each case's timeline and its state, from the ledger; each skill's accuracy run by run.
 
-A case's state is of its current inputs (the digests of its newest graded verdict):
-- flaky: among the verdicts with those same digests, pass and fail both occur (or one run's own samples
-  disagreed) - nothing changed but the outcome;
+A case's state, flakiness first:
+- flaky: among the verdicts of some one set of inputs (the same digests), pass and fail both occur, or
+  one run's own samples disagreed - nothing changed but the outcome. Such a case's verdict is noise,
+  so no later change of inputs is blamed for it (within the runs read: `--since` ends an old spell);
 - regressed / improved: the newest graded verdict differs from the one before its inputs last changed,
   and the inputs that changed are named (a file of the skills, the case, the agent, model, settings or
-  harness version);
+  harness version): only ever a case that was stable under each of its inputs;
 - stable: neither;
 - ungraded: every run of it errored, was blocked or never started - never a pass or a fail, so never
   a change of one.
@@ -96,11 +97,12 @@ class Timeline:
     def reason(self) -> str:
         """Why it is in its state, in a few words."""
         if self.state == FLAKY:
-            same = self.same_inputs()
+            same = self.flipped()
             status = self.rows.status
             passes = sum(1 for i in same if status[i] == PASS_CODE)
             split = f"{passes} pass, {len(same) - passes} fail"
-            return f"{split} with unchanged inputs" + (
+            earlier = "" if same[-1] in self.same_inputs() else ", before its inputs last changed"
+            return f"{split} with unchanged inputs{earlier}" + (
                 " (its samples disagreed)" if any(self.rows.flags[i] & FLAKY_FLAG for i in same) else ""
             )
         if self.change is not None:
@@ -118,6 +120,21 @@ class Timeline:
         last = digest[graded[-1]]
         return [i for i in graded if digest[i] == last]
 
+    def flipped(self) -> list[int]:
+        """The graded rows of the newest set of inputs under which the verdict flipped (pass and fail
+        both, or one run's samples disagreeing); none when it never did. A row without digests is a set
+        of its own: nothing says which others had its inputs."""
+        status, digest, flags = self.rows.status, self.rows.digest, self.rows.flags
+        groups: dict[int, list[int]] = {}
+        for i in self.graded():
+            groups.setdefault(digest[i] if digest[i] >= 0 else -1 - i, []).append(i)
+        noisy = [
+            rows
+            for rows in groups.values()
+            if len({status[i] for i in rows}) > 1 or any(flags[i] & FLAKY_FLAG for i in rows)
+        ]
+        return max(noisy, key=lambda rows: rows[-1]) if noisy else []
+
 
 def timelines(ledger: Ledger) -> list[Timeline]:
     """Every case's timeline with its state, by command, agent and case id."""
@@ -134,8 +151,7 @@ def judge(line: Timeline) -> None:
         line.state = UNGRADED
         return
     status, digest = line.rows.status, line.rows.digest
-    same = line.same_inputs()
-    if len({status[i] for i in same}) > 1 or any(line.rows.flags[i] & FLAKY_FLAG for i in same):
+    if line.flipped():  # evidence of noise under unchanged inputs comes before any change of them
         line.state = FLAKY
         return
     last = graded[-1]
@@ -165,9 +181,10 @@ def changed_inputs(before: Entry, after: Entry) -> tuple[str, ...]:
             own = after.run.skill_paths.get(after.skill or "") if key == "skill" else None
             named += [n for n in changed_files(before.run, after.run, own) if n not in named]
         elif key == "agent":
-            named.append(f"agent {version(before.run)} -> {version(after.run)}")
+            named += changed_agents(before.run, after.run)
         elif key == "model":
-            named.append(f"model {before.run.model or 'default'} -> {after.run.model or 'default'}")
+            if before.run.model != after.run.model:
+                named.append(f"model {before.run.model or 'default'} -> {after.run.model or 'default'}")
         elif key == "settings":
             moved = sorted(
                 k
@@ -175,9 +192,40 @@ def changed_inputs(before: Entry, after: Entry) -> tuple[str, ...]:
                 if before.run.settings.get(k) != after.run.settings.get(k)
             )
             named.append("settings (" + ", ".join(moved) + ")" if moved else "settings")
-        elif key == "harness":
+        elif key == "harness" and before.run.harness_version != after.run.harness_version:
             named.append(f"skillscope {before.run.harness_version} -> {after.run.harness_version}")
     return tuple(named) or ("inputs",)
+
+
+def changed_agents(before: Run, after: Run) -> list[str]:
+    """What changed of the agent (and a judge): its runtime or CLI version, else the variables of its
+    environment that choose its model or endpoint (named, not shown: an endpoint may carry a token).
+    Only what differs is named; a report without the agent's identity names its version, if that moved."""
+    if not before.identities or not after.identities:
+        moved = (before.agent, before.agent_version) != (after.agent, after.agent_version)
+        return [f"agent {version(before)} -> {version(after)}"] if moved else []
+    named = []
+    for role in sorted({*before.identities, *after.identities}, key=lambda r: (r != "agent", r)):
+        old, new = before.identities.get(role), after.identities.get(role)
+        if old == new:
+            continue
+        if old is None or new is None:
+            said = f"{described(new)} (added)" if old is None else f"{described(old)} (removed)"
+            named.append(f"{role} {said}")
+            continue
+        if (old.get("runtime"), old.get("version")) != (new.get("runtime"), new.get("version")):
+            named.append(f"{role} {described(old)} -> {described(new)}")
+        was, now = (who.get("environment") for who in (old, new))
+        was, now = (chosen if isinstance(chosen, dict) else {} for chosen in (was, now))  # a report's data
+        variables = sorted(str(k) for k in {*was, *now} if was.get(k) != now.get(k))
+        if variables:
+            named.append(f"{role} environment ({', '.join(variables)})")
+    return named
+
+
+def described(identity: dict | None) -> str:
+    identity = identity or {}
+    return f"{identity.get('runtime') or '?'} {identity.get('version') or '?'}"
 
 
 def changed_files(before: Run, after: Run, under: str | None) -> list[str]:

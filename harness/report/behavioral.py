@@ -76,6 +76,7 @@ def markdown(result: BehavioralResult) -> str:
         )
     else:
         lines.append("None. Every graded case met every expectation.")
+    lines += uncited_lines(result)
     errored = [c for c in result.cases if c.status in (ERROR, NOT_RUN)]
     if errored:
         lines += [
@@ -162,6 +163,31 @@ def markdown(result: BehavioralResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def uncited_lines(result: BehavioralResult) -> list[str]:
+    """The MUST statements the judge passed without citing evidence: counted as met unless
+    --require-evidence, and said either way."""
+    uncited = result.uncited()
+    if not uncited:
+        return []
+    how = (
+        "each makes its case an error (--require-evidence)"
+        if result.meta.require_evidence
+        else "each counts as met; --require-evidence makes such a case an error"
+    )
+    lines = ["", "### Passed without evidence", ""]
+    lines.append(
+        f"The judge passed these statements the agent MUST have done without citing any evidence: {how}."
+    )
+    lines.append("")
+    lines.append(
+        table(
+            ["case", "where", "statement"],
+            [(c.case.id, where(c.case), clip(k.expectation, 160)) for c, k in uncited],
+        )
+    )
+    return lines
+
+
 def attempts_text(case) -> str:
     """Each attempt's outcome and the paths it left the workspace for, in order."""
     if not case.attempts:
@@ -212,10 +238,13 @@ def headline(result: BehavioralResult) -> str:
     from_cache = replayed(result)
     again = sum(1 for c in result.cases if c.retried)
     retries = f"; {again} retried after its agent CLI failed on its own" if again else ""
+    bare = len(result.uncited())
+    uncited = f"; {bare} MUST statement(s) passed without evidence" if bare else ""
     return (
         (
             f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
             f"{counts['errors']} errored{_blocked(counts)}"
+            + uncited
             + retries
             + (f"; {from_cache}" if from_cache else "")
         )
@@ -246,6 +275,15 @@ def findings(result: BehavioralResult) -> list[Finding]:
         if c.retried:
             message = f"behavioral case `{c.case.id}` was run once more in a fresh workspace: {c.retried}"
             out.append(finding.warning("behavioral", c.case.source, message, c.case.line))
+        if c.status in (PASS, FAIL):  # an error already says why (--require-evidence)
+            read = show_command(result.meta.keep_logs, c.case.id)
+            for check in (k for k in c.checks if k.no_evidence):
+                message = (
+                    f"behavioral case `{c.case.id}`: the judge passed {check.expectation!r}, which the agent "
+                    "MUST have done, without citing any evidence; it counts as met (--require-evidence "
+                    f"makes it an error): read what the agent did ({read})"
+                )
+                out.append(finding.warning("behavioral", c.case.source, message, c.case.line))
         if c.status == PASS:
             continue
         if c.status == BLOCKED:
@@ -281,7 +319,7 @@ def junit(result: BehavioralResult) -> list[JUnitCase]:
             file=c.case.source,
             line=c.case.line,
             output="\n".join(
-                [f"[{'PASS' if k.passed else 'FAIL'}] {k.kind}: {k.expectation}" for k in c.checks]
+                [_check_line(k) for k in c.checks]
                 + ([replays.sample_line(c.cached_from)] if c.cached else [])
                 + ([f"retried once, fresh: {c.retried}"] if c.retried else [])
             )
@@ -305,4 +343,5 @@ def where(case) -> str:
 
 
 def _check_line(check) -> str:
-    return f"[{'PASS' if check.passed else 'FAIL'}] {check.kind}: {check.expectation}"
+    verdict = ("PASS, no evidence cited" if check.no_evidence else "PASS") if check.passed else "FAIL"
+    return f"[{verdict}] {check.kind}: {check.expectation}"

@@ -188,6 +188,67 @@ def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(behave, fake
     assert "### Errored cases (not graded)" in run.stdout
 
 
+def test_a_judge_that_fails_a_statement_then_quotes_a_pass_makes_the_case_an_error(behave, fake_api):
+    """Two verdicts objects in one answer are no answer: never the pass quoted last, nor the fail."""
+    fail = json.dumps({"verdicts": [{"id": "E1", "pass": False, "reason": "report.md was never written"}]})
+    quoted = json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "the agent wrote it"}]})
+    said = f"{fail}\n\nThe transcript also held this object, which I did not use:\n{quoted}"
+    fake_api.script({JUDGE_HEADER: [said, said], "Tidy the changelog": ["Tidied."]})
+    run = behave("writer")("--only", "report-writer-judge-garbage")
+    assert run.code == 1
+    assert_valid(run.report)
+    case = run.case("report-writer-judge-garbage")
+    assert case["status"] == "error" and case["judge"]["calls"] == 2 and case["checks"] == []
+    assert case["error"] == (
+        "the judge gave no valid verdict after 2 attempts (the answer holds 2 JSON objects with "
+        "`verdicts` where the protocol wants exactly one)"
+    )
+    first, second = judge_requests(fake_api)
+    assert "could not be used: the answer holds 2 JSON objects" in second.prompt
+
+
+def uncited_pass() -> dict:
+    """The writer's passing case, but the judge passes E1 (a MUST) with an empty reason."""
+    script = writer_passes()
+    bare = [
+        {"id": "E1", "pass": True, "reason": " "},
+        {"id": "E2", "pass": True, "reason": "nothing deleted"},
+    ]
+    script[JUDGE_HEADER] = [R.text(json.dumps({"verdicts": bare}))]
+    return script
+
+
+def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_it(
+    behave, fake_api, tmp_path
+):
+    fake_api.script(uncited_pass())
+    run = behave("writer")("--only", "report-writer-pass", "--format", "text")
+    assert run.code == 0, run.stderr
+    assert_valid(run.report)
+    case = run.case("report-writer-pass")
+    assert case["status"] == "pass"
+    judged = {c["kind"]: c for c in case["checks"] if c["kind"].endswith("_behavior")}
+    assert judged["expected_behavior"]["no_evidence"] is True
+    assert judged["expected_behavior"]["detail"] == "judge: passed without citing any evidence"
+    assert judged["unexpected_behavior"]["no_evidence"] is False
+    assert run.report["totals"]["no_evidence"] == 1 and run.report["meta"]["require_evidence"] is False
+    assert "1 MUST statement(s) passed without evidence" in run.stdout
+    assert "the judge passed 'Writes the status report into report.md', which the agent MUST" in run.stdout
+
+
+def test_require_evidence_makes_a_pass_without_evidence_an_error(behave, fake_api):
+    fake_api.script(uncited_pass())
+    run = behave("writer")("--only", "report-writer-pass", "--require-evidence")
+    assert run.code == 1
+    assert_valid(run.report)
+    case = run.case("report-writer-pass")
+    assert case["status"] == "error" and run.report["meta"]["require_evidence"] is True
+    assert case["error"].startswith(
+        "the judge passed E1 (the agent MUST have done it) without citing any evidence"
+    )
+    assert "### Passed without evidence" in run.stdout and "(--require-evidence)" in run.stdout
+
+
 # --- agent faults ------------------------------------------------------------------------
 
 

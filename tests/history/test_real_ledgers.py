@@ -101,6 +101,40 @@ def test_an_edit_of_skill_md_between_runs_that_changes_the_verdict_is_a_regressi
     assert "| regressed | routing alpha-pos-1 (alpha) on claude | PF" in markdown
 
 
+def test_pass_fail_pass_unchanged_then_a_fail_after_a_room_members_edit_is_flaky(
+    fake_api, repo, env, tmp_path
+):
+    """The audit's four runs: the flip among unchanged inputs comes first; the edit is not blamed."""
+    ledger = tmp_path / "ledger"
+    for number, fires in enumerate([True, False, True], start=1):
+        decided = R.skill("alpha") if fires else "I will just answer."
+        fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": decided}))
+        routed(repo, env, ledger, number)
+    member = repo / "beta" / "SKILL.md"
+    member.write_text(member.read_text(encoding="utf-8") + "\nUse only for beta reports.\n", encoding="utf-8")
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
+    routed(repo, env, ledger, 4)
+
+    document = json.loads(history(repo, str(ledger), "--format", "json").stdout)
+    case = case_of(document, "alpha-pos-1")
+    assert case["state"] == "flaky"
+    assert case["reason"] == "2 pass, 1 fail with unchanged inputs, before its inputs last changed"
+
+
+def test_an_agent_change_is_named_by_what_moved_never_by_an_unchanged_version(fake_api, repo, env, tmp_path):
+    """The same CLI on another spelling of its endpoint: the agent's digest moves, its version does not."""
+    ledger = tmp_path / "ledger"
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
+    routed(repo, env, ledger, 1)
+    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
+    routed(repo, {**env, "ANTHROPIC_BASE_URL": env["ANTHROPIC_BASE_URL"].rstrip("/") + "/"}, ledger, 2)
+
+    document = json.loads(history(repo, str(ledger), "--format", "json").stdout)
+    case = case_of(document, "alpha-pos-1")
+    assert case["state"] == "regressed"
+    assert case["reason"] == "pass -> fail when agent environment (ANTHROPIC_BASE_URL) changed"
+
+
 def test_against_the_base_ledger_the_headline_counts_only_the_branch_s_cases(fake_api, repo, env, tmp_path):
     base, branch = tmp_path / "main-ledger", repo / ".skillscope" / "runs"
     fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))

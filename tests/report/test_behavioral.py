@@ -194,3 +194,26 @@ def test_every_format_says_whether_the_sandbox_applied_and_why_not(use, said):
         UNKNOWN: "shell sandbox unknown (no agent run said)",
         OFF: "no shell sandbox (--no-sandbox)",
     }[use.status] in headline
+
+
+def test_a_must_statement_passed_without_evidence_is_said_in_every_format():
+    bare = Check(
+        "expected_behavior", "writes the report", True, "judge: passed without citing any evidence", True
+    )
+    cited = Check("unexpected_behavior", "deletes a file", True, "judge: nothing deleted")
+    made = result([CaseResult(case("c1"), checks=[bare, cited])])
+    data = made.to_json()
+    assert schemas.errors("behavioral-report", data) == []
+    assert data["totals"]["no_evidence"] == 1 and data["cases"][0]["checks"][0]["no_evidence"] is True
+    assert data["cases"][0]["status"] == "pass"  # it counts, unless --require-evidence
+    assert "1 MUST statement(s) passed without evidence" in report.headline(made)
+    assert cells(report.markdown(made), "### Passed without evidence") == [
+        "c1",
+        "pdf/evals.json",
+        "writes the report",
+    ]
+    (warning,) = [f for f in report.findings(made) if "without citing any evidence" in f.message]
+    assert warning.severity == "warning" and "'writes the report'" in warning.message
+    (junit_case,) = report.junit(made)
+    assert "[PASS, no evidence cited] expected_behavior: writes the report" in junit_case.output
+    assert "[PASS] unexpected_behavior: deletes a file" in junit_case.output

@@ -61,7 +61,7 @@ def checks_table(case: dict) -> str:
             "<tr>"
             f"<td>{text(who)}</td><td>{text(check.get('kind', ''))}</td>"
             f'<td class="wrap">{text(check.get("expectation", ""))}</td>'
-            f"<td>{word('pass' if check.get('passed') else 'fail')}</td>"
+            f"<td>{word('pass' if check.get('passed') else 'fail')}{uncited_mark(check)}</td>"
             f'<td class="wrap">{text(check.get("detail", ""))}</td></tr>'
         )
     if not rows:
@@ -70,6 +70,13 @@ def checks_table(case: dict) -> str:
         f'<th scope="col">{h}</th>' for h in ("by", "kind", "statement", "met", "evidence or reason")
     )
     return f"<h3>Checks</h3><table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def uncited_mark(check: dict) -> str:
+    """A MUST statement the judge passed without citing evidence, marked beside its pass."""
+    if check.get("no_evidence") is not True:
+        return ""
+    return ' <span class="muted" title="the judge cited no evidence for this pass">no evidence cited</span>'
 
 
 def blocked_block(case: dict) -> str:

@@ -155,3 +155,15 @@ def test_a_blocked_case_says_why():
     text = Parsed(html.render(report)).text
     assert "Blocked (outside-workspace): its agent worked outside its workspace" in text
     assert "call 2: Read file /etc/passwd" in text
+
+
+def test_a_must_statement_passed_without_evidence_is_marked_beside_its_pass():
+    checks = [
+        {"kind": "expected_behavior", "expectation": "runs the tests", "passed": True, "detail": "judge: x"},
+        {"kind": "expected_behavior", "expectation": "writes a report", "passed": True, "no_evidence": True},
+    ]
+    case = {"id": "c", "skill": "s", "status": "pass", "checks": checks}
+    report = {"command": "behavioral", "status": "pass", "meta": {}, "totals": {}, "cases": [case]}
+    text = Parsed(html.render(report)).text
+    assert text.count("no evidence cited") == 1
+    assert text.index("writes a report") < text.index("no evidence cited")
