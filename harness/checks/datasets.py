@@ -8,7 +8,7 @@ from harness.checks import CheckOptions
 from harness.files import is_inside, within
 from harness.model import findings
 from harness.model.catalog import Catalog
-from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Dataset
+from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Case, Dataset
 from harness.model.findings import Finding
 from harness.printable import name_list
 
@@ -33,8 +33,11 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
         for data in catalog.datasets.get(name, []):
             out.extend(data.problems)
             out.extend(_trigger_rules(data, catalog))
-        if base is not None and not base.problems:
-            out.extend(_tier0(base))
+            out.extend(_input_files(data, catalog))
+        # Tier 0 counts a skill's base files together: skill-creator keeps its trigger set apart.
+        base_files = [d for d in catalog.datasets.get(name, []) if not d.extended]
+        if base is not None and not findings.errors_in(p for d in base_files for p in d.problems):
+            out.extend(_tier0(base, [c for d in base_files for c in d.cases]))
     for data in catalog.negatives:
         out.extend(data.problems)
         out.extend(_only_false(data))
@@ -171,10 +174,42 @@ def holds_answer_key(folder: Path, skill_dir: Path) -> bool:
     return any(path.name in DATASET_FILES for path in real.rglob("*.json"))
 
 
-def _tier0(data: Dataset) -> list[Finding]:
+def _input_files(data: Dataset, catalog: Catalog) -> list[Finding]:
+    """A case's `files` (skill-creator's inputs, from the skill's root) exist inside the skill."""
+    if data.skill is None:
+        return []
+    skill_dir = catalog.repo.skill_dirs[data.skill]
     out = []
-    positives = [c for c in data.cases if c.should_trigger]
-    negatives = [c for c in data.cases if not c.should_trigger]
+    for case in data.cases:
+        for entry in case.files:
+            target = skill_dir / entry
+            if ".." in entry.replace("\\", "/").split("/") or not is_inside(target, skill_dir):
+                out.append(
+                    findings.error(
+                        "workspace-escape",
+                        data.rel,
+                        f"case `{case.id}`: input file '{entry}' leads outside the skill folder; "
+                        "keep input files inside the skill.",
+                        case.line,
+                    )
+                )
+            elif not target.is_file():
+                out.append(
+                    findings.error(
+                        "workspace-missing",
+                        data.rel,
+                        f"case `{case.id}`: input file {catalog.repo.rel(target)} does not exist; "
+                        "add it or fix the path (paths start at the skill's folder).",
+                        case.line,
+                    )
+                )
+    return out
+
+
+def _tier0(data: Dataset, cases: list[Case]) -> list[Finding]:
+    out = []
+    positives = [c for c in cases if c.should_trigger]
+    negatives = [c for c in cases if not c.should_trigger]
     if len(positives) < MIN_POSITIVES:
         out.append(
             findings.error(
