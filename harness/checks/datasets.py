@@ -6,7 +6,7 @@ from pathlib import Path
 
 from harness.checks import CheckOptions
 from harness.files import is_inside, within
-from harness.model import findings
+from harness.model import findings, foreign
 from harness.model.catalog import Catalog
 from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Case, Dataset
 from harness.model.findings import Finding
@@ -22,14 +22,7 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     for name, skill in catalog.skills.items():
         base = catalog.dataset(name)
         if base is None:
-            out.append(
-                findings.error(
-                    "dataset-missing",
-                    catalog.repo.rel(skill.path),
-                    "no eval dataset: add evals/evals.json with at least 3 prompts that should trigger the "
-                    "skill and 2 that should not (`skillscope template` prints a starting point).",
-                )
-            )
+            out.append(_missing(catalog, name, skill.path))
         for data in catalog.datasets.get(name, []):
             out.extend(data.problems)
             out.extend(_trigger_rules(data, catalog))
@@ -45,6 +38,21 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     skills_data = [d for name in catalog.skills for d in catalog.datasets.get(name, [])]
     out.extend(_unique_ids(catalog.negatives + skills_data))
     return out
+
+
+def _missing(catalog: Catalog, name: str, folder: Path) -> Finding:
+    """No dataset; where another tool's eval file stands for it, which tool's and the one way to adopt it."""
+    rel = catalog.repo.rel(folder)
+    others = foreign.recognise(catalog.repo.root, name, folder, rel)
+    if others:
+        named = "; ".join(f"{f.path} is {f.tool}: {f.advice}" for f in others)
+        return findings.error("dataset-missing", rel, f"no eval dataset of skillscope's shape, but {named}.")
+    return findings.error(
+        "dataset-missing",
+        rel,
+        "no eval dataset: add evals/evals.json with at least 3 prompts that should trigger the "
+        "skill and 2 that should not (`skillscope template` prints a starting point).",
+    )
 
 
 def _only_false(data: Dataset) -> list[Finding]:
