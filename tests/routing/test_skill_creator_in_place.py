@@ -82,3 +82,31 @@ def test_a_behavioral_dry_run_lists_the_evals_as_cases(repo: Path) -> None:
         "pdf-tools-1 (pdf-tools): not cached; Pull the table on page 2 of report.pdf into a CSV" in run.stdout
     )
     assert "pdf-tools-2 (pdf-tools)" in run.stdout
+
+
+def test_a_skill_with_only_a_trigger_set_is_in_the_room_of_all(repo: Path, tmp_path: Path) -> None:
+    (repo / "pdf-tools" / "evals" / "evals.json").unlink()
+    out = tmp_path / "lexical.json"
+    run = run_cli(
+        [
+            "routing",
+            "--engine",
+            "lexical",
+            "--repo",
+            str(repo),
+            "--skills-dir",
+            "*",
+            "--routing-room",
+            "all",
+            "--warn",
+            "tier0-behavior",
+            "--min-accuracy",
+            "0",
+            "--output",
+            str(out),
+        ],
+        cwd=repo,
+    )
+    assert run.code == 0, run.stderr
+    skills = {c["skill"] for c in json.loads(out.read_text())["cases"]}
+    assert skills == {"pdf-tools", "beta"}
