@@ -9,11 +9,11 @@ command that converts it. `structural` names them where a dataset is missing, `i
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.files import UnreadableFile, present, read_text
+from harness import jsonsafe
+from harness.files import present
 from harness.model.dataset import EVALS, foreign_evals_shape
 from harness.model.skill_creator_evals import TRIGGER_SET
 
@@ -65,6 +65,6 @@ READ = "read in place: its cases run as they stand, nothing to convert"
 
 def _skill_creator_shape(path: Path) -> bool:
     try:
-        return foreign_evals_shape(json.loads(read_text(path)))
-    except (UnreadableFile, ValueError, RecursionError):
-        return False
+        return foreign_evals_shape(jsonsafe.load(path))
+    except jsonsafe.JsonProblem:
+        return False  # structural reports the file itself

@@ -15,10 +15,9 @@ naming it. Ids are `<skill>-<id>` and `<skill>-trigger-N` / `<skill>-no-trigger-
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from harness import json_positions, schemas
+from harness import json_positions, jsonsafe, schemas
 from harness.files import UnreadableFile, read_text
 from harness.model import findings
 from harness.model.case_ids import IdMaker
@@ -92,14 +91,13 @@ def load_trigger_set(path: Path, rel: str, skill: str) -> Dataset:
     dataset = Dataset(rel=rel, skill=skill, format=TRIGGERS_FORMAT)
     try:
         text = read_text(path)
-        data = json.loads(text)
+        data = jsonsafe.loads(text, rel, constants=False)
     except UnreadableFile as exc:
         dataset.problems.append(findings.error("dataset-unreadable", rel, f"cannot be read: {exc.reason}."))
         return dataset
-    except (ValueError, RecursionError) as exc:
-        line = exc.lineno if isinstance(exc, json.JSONDecodeError) else None
+    except jsonsafe.JsonProblem as exc:
         dataset.problems.append(
-            findings.error("dataset-json", rel, "is not valid JSON; fix the syntax there.", line)
+            findings.error("dataset-json", rel, f"{exc.reason}; fix the file there.", exc.line)
         )
         return dataset
     return read_triggers(text, data, dataset)
