@@ -16,6 +16,18 @@ def element_lines(text: str, key: str) -> list[int]:
     start = _value_offset(text, key)
     if start is None or text[start] != "[":
         return []
+    return _items_from(text, start)
+
+
+def top_array_lines(text: str) -> list[int]:
+    """1-based start lines of the items of a text whose top level is an array."""
+    start = _skip_space(text, 0)
+    if start >= len(text) or text[start] != "[":
+        return []
+    return _items_from(text, start)
+
+
+def _items_from(text: str, start: int) -> list[int]:
     lines: list[int] = []
     index = start + 1
     while True:

@@ -10,17 +10,18 @@ dropped silently.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import HarnessError
 from harness.files import UnreadableFile, read_bytes
+from harness.model.case_ids import IdMaker
 from harness.writer import cannot, write_bytes
 
-# The id pattern datasets use; anything else in a converted id becomes a hyphen.
-UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9_.:-]+")
+EVAL_KEYS = frozenset(
+    {"id", "prompt", "expected_output", "files", "expectations", "assertions", "trust_level"}
+)
 FIXTURES = "fixtures"  # where an eval's input files go, inside the skill
 FIXTURE_BYTES = 64 * 1024 * 1024  # an input file copied whole; far above any hand-made one
 
@@ -47,27 +48,16 @@ def convert(
     if evals is not None:
         for index, item in enumerate(_evals_list(evals)):
             _add_eval(out, ids, item, index, skill_dir, stage_files)
+        assert isinstance(evals, dict)  # _evals_list refused anything else
+        for key in sorted(set(evals) - {"skill_name", "evals"}):
+            hint = (
+                " (an addyosmani case file: use `skillscope import addyosmani`)" if key == "trigger" else ""
+            )
+            out.left_out.append(f"the top-level `{key}` has no counterpart in skill-creator's shape{hint}.")
     if triggers is not None:
         for index, item in enumerate(_trigger_list(triggers)):
             _add_trigger(out, ids, item, index)
     return out
-
-
-class IdMaker:
-    """Repo-safe ids, unique within the dataset, prefixed with the skill's name."""
-
-    def __init__(self, skill: str) -> None:
-        self.skill = skill
-        self.taken: set[str] = set()
-
-    def make(self, *parts: object) -> str:
-        raw = "-".join([self.skill, *(str(p) for p in parts)])
-        base = UNSAFE_ID_CHARS.sub("-", raw).strip("-.:") or "case"
-        chosen, n = base, 2
-        while chosen in self.taken:
-            chosen, n = f"{base}-{n}", n + 1
-        self.taken.add(chosen)
-        return chosen
 
 
 def _evals_list(data: object) -> list:
@@ -112,6 +102,10 @@ def _add_eval(
         elif inside:
             case["workspace"] = f"{FIXTURES}/{case_id}"
             out.fixtures[case_id] = inside
+    if item.get("trust_level") in ("provisional", "stable"):
+        case["trust_level"] = item["trust_level"]
+    for key in sorted(set(item) - EVAL_KEYS):
+        out.left_out.append(f"{where}: `{key}` has no counterpart in our shape.")
     case["note"] = f"imported from skill-creator eval {item.get('id', index + 1)}"
     out.dataset["evaluations"].append(case)
 

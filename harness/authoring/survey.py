@@ -11,6 +11,7 @@ from pathlib import Path, PurePosixPath
 from harness import jsonsafe
 from harness.files import UnreadableFile, read_text
 from harness.model import machine
+from harness.model.foreign import ForeignFile, recognise
 from harness.model.repo import discover
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -48,6 +49,7 @@ class Survey:
     bare_negatives: list[str] = field(default_factory=list)  # the same cases as a bare JSON list
     workflows: list[EvalWorkflow] = field(default_factory=list)
     runner_types: dict[str, list[str]] = field(default_factory=dict)  # type -> machine.yml files
+    foreign: list[ForeignFile] = field(default_factory=list)  # other tools' eval files, and their adoption
 
 
 def survey(root: Path, glob: str, own_workflow: str, defined_types: frozenset[str] = frozenset()) -> Survey:
@@ -62,6 +64,11 @@ def survey(root: Path, glob: str, own_workflow: str, defined_types: frozenset[st
     found.negatives, found.bare_negatives = negatives_files(root, set(folders))
     found.workflows = eval_workflows(root, own_workflow)
     found.runner_types = runner_types(root, folders, defined_types)
+    found.foreign = [
+        other
+        for name in repo.names
+        for other in recognise(root, name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name]))
+    ]
     return found
 
 

@@ -20,6 +20,7 @@ from harness.behavioral import hooks as hooks_mod
 from harness.behavioral import judge, scorers
 from harness.behavioral.evidence import passages
 from harness.behavioral.hooks import HookError, Hooks
+from harness.behavioral.inputs import InputError, stage_inputs
 from harness.behavioral.isolation import outside_workspace
 from harness.behavioral.placeholders import fill_case
 from harness.behavioral.result import OUTSIDE_WORKSPACE, SANDBOX_OFF_NOTE, Attempt, CaseResult, Spend
@@ -245,8 +246,9 @@ class BehavioralRun:
         fixture = skill.directory / case.workspace if case.workspace else None
         try:
             with self.agent.workspace(skill.room, fixture) as workspace:
+                stage_inputs(skill.directory, case.files, workspace)
                 return self._in_workspace(skill, case, dict(placeholders), workspace, attempt)
-        except agent.WorkspaceError as exc:
+        except (agent.WorkspaceError, InputError) as exc:
             return CaseResult(case, error=f"could not stage the workspace: {exc}")
 
     def _in_workspace(

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from harness.checks import CheckOptions
 from harness.files import is_inside, within
-from harness.model import findings
+from harness.model import findings, foreign
 from harness.model.catalog import Catalog
-from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Dataset
+from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Case, Dataset
 from harness.model.findings import Finding
 from harness.printable import name_list
 
@@ -22,19 +22,15 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     for name, skill in catalog.skills.items():
         base = catalog.dataset(name)
         if base is None:
-            out.append(
-                findings.error(
-                    "dataset-missing",
-                    catalog.repo.rel(skill.path),
-                    "no eval dataset: add evals/evals.json with at least 3 prompts that should trigger the "
-                    "skill and 2 that should not (`skillscope template` prints a starting point).",
-                )
-            )
+            out.append(_missing(catalog, name, skill.path))
         for data in catalog.datasets.get(name, []):
             out.extend(data.problems)
             out.extend(_trigger_rules(data, catalog))
-        if base is not None and not base.problems:
-            out.extend(_tier0(base))
+            out.extend(_input_files(data, catalog))
+        # Tier 0 counts a skill's base files together: skill-creator keeps its trigger set apart.
+        base_files = [d for d in catalog.datasets.get(name, []) if not d.extended]
+        if base is not None and not findings.errors_in(p for d in base_files for p in d.problems):
+            out.extend(_tier0(base, [c for d in base_files for c in d.cases]))
     for data in catalog.negatives:
         out.extend(data.problems)
         out.extend(_only_false(data))
@@ -42,6 +38,21 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     skills_data = [d for name in catalog.skills for d in catalog.datasets.get(name, [])]
     out.extend(_unique_ids(catalog.negatives + skills_data))
     return out
+
+
+def _missing(catalog: Catalog, name: str, folder: Path) -> Finding:
+    """No dataset; where another tool's eval file stands for it, which tool's and the one way to adopt it."""
+    rel = catalog.repo.rel(folder)
+    others = foreign.recognise(catalog.repo.root, name, folder, rel)
+    if others:
+        named = "; ".join(f"{f.path} is {f.tool}: {f.advice}" for f in others)
+        return findings.error("dataset-missing", rel, f"no eval dataset of skillscope's shape, but {named}.")
+    return findings.error(
+        "dataset-missing",
+        rel,
+        "no eval dataset: add evals/evals.json with at least 3 prompts that should trigger the "
+        "skill and 2 that should not (`skillscope template` prints a starting point).",
+    )
 
 
 def _only_false(data: Dataset) -> list[Finding]:
@@ -171,10 +182,42 @@ def holds_answer_key(folder: Path, skill_dir: Path) -> bool:
     return any(path.name in DATASET_FILES for path in real.rglob("*.json"))
 
 
-def _tier0(data: Dataset) -> list[Finding]:
+def _input_files(data: Dataset, catalog: Catalog) -> list[Finding]:
+    """A case's `files` (skill-creator's inputs, from the skill's root) exist inside the skill."""
+    if data.skill is None:
+        return []
+    skill_dir = catalog.repo.skill_dirs[data.skill]
     out = []
-    positives = [c for c in data.cases if c.should_trigger]
-    negatives = [c for c in data.cases if not c.should_trigger]
+    for case in data.cases:
+        for entry in case.files:
+            target = skill_dir / entry
+            if ".." in entry.replace("\\", "/").split("/") or not is_inside(target, skill_dir):
+                out.append(
+                    findings.error(
+                        "workspace-escape",
+                        data.rel,
+                        f"case `{case.id}`: input file '{entry}' leads outside the skill folder; "
+                        "keep input files inside the skill.",
+                        case.line,
+                    )
+                )
+            elif not target.is_file():
+                out.append(
+                    findings.error(
+                        "workspace-missing",
+                        data.rel,
+                        f"case `{case.id}`: input file {catalog.repo.rel(target)} does not exist; "
+                        "add it or fix the path (paths start at the skill's folder).",
+                        case.line,
+                    )
+                )
+    return out
+
+
+def _tier0(data: Dataset, cases: list[Case]) -> list[Finding]:
+    out = []
+    positives = [c for c in cases if c.should_trigger]
+    negatives = [c for c in cases if not c.should_trigger]
     if len(positives) < MIN_POSITIVES:
         out.append(
             findings.error(

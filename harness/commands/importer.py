@@ -7,19 +7,29 @@ import json
 from pathlib import Path
 
 from harness import jsonsafe
-from harness.authoring import skill_creator
+from harness.authoring import addyosmani, skill_creator
 from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
 from harness.writer import cannot, write_text
 
-HELP = "convert another tool's eval files into an evals/evals.json (today: skill-creator)"
+HELP = "convert another tool's eval files into an evals/evals.json (skill-creator, addyosmani)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("source", choices=["skill-creator"], help="the format to convert from")
-    parser.add_argument("--evals", metavar="FILE", help="skill-creator's evals file (evals/evals.json)")
+    parser.add_argument(
+        "source",
+        choices=["skill-creator", "addyosmani"],
+        help="the format to convert from: skill-creator's (also the specification's evals shape) or "
+        "addyosmani/agent-skills' case files",
+    )
+    parser.add_argument(
+        "--evals",
+        metavar="FILE",
+        help="skill-creator's evals file (evals/evals.json), or addyosmani's case file "
+        "(evals/cases/<skill>.json)",
+    )
     parser.add_argument("--triggers", metavar="FILE", help="skill-creator's trigger eval set (a JSON list)")
     parser.add_argument("--skill", required=True, metavar="NAME", help="the skill the cases belong to")
     parser.add_argument(
@@ -32,21 +42,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    if args.source == "addyosmani" and (args.triggers or not args.evals):
+        raise UsageError(
+            "import addyosmani takes the case file as --evals FILE (its triggers are inside it)."
+        )
     if not args.evals and not args.triggers:
         raise UsageError("import skill-creator needs --evals FILE, --triggers FILE or both.")
     repo = resolve.resolve_repo(args, ctx)
     skill_dir = repo.skill_dirs.get(args.skill)
     if skill_dir is None:
-        raise UsageError(
-            f"--skill {args.skill}: no such skill under --skills-dir; "
-            f"create it first (skillscope new {args.skill})."
-        )
+        raise UsageError(not_found(args.skill, repo.globs, repo.names))
     evals = load_json(ctx.cwd / args.evals) if args.evals else None
     triggers = load_json(ctx.cwd / args.triggers) if args.triggers else None
     try:
-        converted = skill_creator.convert(
-            args.skill, evals, triggers, skill_dir, stage_files=bool(args.output)
-        )
+        if args.source == "addyosmani":
+            converted = addyosmani.convert(args.skill, evals, skill_dir, stage_files=bool(args.output))
+        else:
+            converted = skill_creator.convert(
+                args.skill, evals, triggers, skill_dir, stage_files=bool(args.output)
+            )
     except skill_creator.NotSkillCreator as exc:
         source = args.triggers if "trigger" in str(exc) else args.evals
         raise HarnessError(f"{source} {exc}.") from None
@@ -65,10 +79,21 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         ctx.out(text.rstrip("\n"))
     for sentence in converted.left_out:
         ctx.err(f"[import] not carried over: {sentence}")
-    ctx.err(
-        "[import] next: run `skillscope structural` to see what the dataset still needs (e.g. negatives)."
-    )
+    cases = converted.dataset["evaluations"]
+    missing = " (e.g. negatives)" if all(c["skill_should_trigger"] for c in cases) else ""
+    ctx.err(f"[import] next: run `skillscope structural` to see what the dataset still needs{missing}.")
     return 0
+
+
+def not_found(skill: str, globs: list[str], found: list[str]) -> str:
+    """Where the skill was looked for, and the two ways to point there (F6: never a duplicate skill)."""
+    where = ",".join(globs)
+    seen = ", ".join(found[:8]) + (" ..." if len(found) > 8 else "") if found else "none"
+    return (
+        f"--skill {skill}: no skill of that name under --skills-dir {where} (skills found there: {seen}). "
+        f"If it lives deeper, name its folders, such as --skills-dir 'skills/*', or run `skillscope init` "
+        f"to record them; if it does not exist yet, create it (skillscope new {skill})."
+    )
 
 
 def load_json(path: Path) -> object:

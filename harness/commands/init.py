@@ -61,6 +61,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         )
     write_settings(ctx, root, glob, found, current)
     tell_runner_types(ctx, root, found, current)
+    for other in found.foreign:
+        ctx.out(f"found {other.path}, {other.tool}: {other.advice}")
     if args.skill:
         parent = root / Path(glob).parent
         folder = scaffold.new_skill(parent, args.skill, root)

@@ -9,7 +9,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.files import present
 from harness.memo import Memo, code_digest
-from harness.model import dataset, machine, skill
+from harness.model import dataset, machine, skill, skill_creator_evals
 from harness.model.dataset import Case, Dataset
 from harness.model.machine import MachinePlan
 from harness.model.repo import Repo
@@ -103,7 +103,14 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
         for filename, extended in ((dataset.EVALS, False), (dataset.EXTENDED, True)):
             file = evals / filename
             if present(file):
-                loaded.append(dataset.load(file, repo.rel(file), name, extended, checked))
+                loaded.append(
+                    dataset.load(
+                        file, repo.rel(file), name, extended, checked, skill_creator_evals.read_evals
+                    )
+                )
+        triggers = evals / skill_creator_evals.TRIGGER_SET
+        if present(triggers):  # read beside evals.json, whichever shape that has
+            loaded.append(skill_creator_evals.load_trigger_set(triggers, repo.rel(triggers), name))
         catalog.datasets[name] = loaded
         plan = evals / machine.FILENAME  # most skills have none: its name is worked out only for one
         catalog.machines[name] = machine.load(plan, repo.rel(plan)) if present(plan) else MachinePlan()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +46,7 @@ class Case:
     top_k: int = DEFAULT_TOP_K  # lexical routing: a true case's skill must rank within this many
     owner: str | None = None  # lexical routing: on a false case, the skill that must outrank this one
     trust_level: str = "stable"  # provisional: reported apart, counted by the gates only with --strict
+    files: list[str] = field(default_factory=list)  # skill-relative input files copied into the workspace
 
     @property
     def provisional(self) -> bool:
@@ -74,23 +76,36 @@ class Dataset:
     skillscope_version: str | None = None
     problems: list[findings.Finding] = field(default_factory=list)
     raw: object = None
+    format: str = "skillscope"  # which tool's shape the file is in; others are read by their own readers
+
+
+# Reads a file in skill-creator's evals shape: (text, parsed data, the dataset to fill) -> it filled.
+ForeignReader = Callable[[str, object, "Dataset"], "Dataset"]
 
 
 def load(
-    path: Path, rel: str, skill: str | None, extended: bool = False, memo: Memo | None = None
+    path: Path,
+    rel: str,
+    skill: str | None,
+    extended: bool = False,
+    memo: Memo | None = None,
+    foreign: ForeignReader | None = None,
 ) -> Dataset:
     """Read and validate one dataset file. Never raises: problems become findings. `memo` keeps the
-    case lines of each text the schema accepted, so an unchanged file skips validation next run."""
+    case lines of each text the schema accepted, so an unchanged file skips validation next run.
+    `foreign` reads a file in skill-creator's shape in place (the catalog passes that reader)."""
     dataset = Dataset(rel=rel, skill=skill, extended=extended)
     try:
         text = read_text(path)
     except UnreadableFile as exc:
         dataset.problems.append(findings.error("dataset-unreadable", rel, f"cannot be read: {exc.reason}."))
         return dataset
-    return parse(text, dataset, memo)
+    return parse(text, dataset, memo, foreign)
 
 
-def parse(text: str, dataset: Dataset, memo: Memo | None = None) -> Dataset:
+def parse(
+    text: str, dataset: Dataset, memo: Memo | None = None, foreign: ForeignReader | None = None
+) -> Dataset:
     rel = dataset.rel
     try:
         data = json.loads(text, parse_constant=_reject_constant)
@@ -113,6 +128,8 @@ def parse(text: str, dataset: Dataset, memo: Memo | None = None) -> Dataset:
         data = _TOO_DEEP
     if data is _TOO_DEEP:
         memo = None  # only what parsed is memoized
+    elif foreign is not None and foreign_evals_shape(data):
+        return foreign(text, data, dataset)
     key = memo.key(text) if memo is not None else ""
     known = memo.get(key) if memo is not None else None
     if isinstance(known, list):  # this very text passed the screen before: its case lines
@@ -137,6 +154,11 @@ def parse(text: str, dataset: Dataset, memo: Memo | None = None) -> Dataset:
         for error in sorted(found, key=lambda e: list(e.absolute_path)):
             dataset.problems.append(_schema_finding(error, rel, case_lines, text))
     return _read_cases(data, dataset, case_lines)
+
+
+def foreign_evals_shape(data: object) -> bool:
+    """skill-creator's (and the specification's) evals shape: an `evals` list, no `evaluations`."""
+    return isinstance(data, dict) and "evals" in data and "evaluations" not in data
 
 
 def _read_cases(data: object, dataset: Dataset, case_lines: list[int]) -> Dataset:

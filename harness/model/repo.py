@@ -51,7 +51,16 @@ class Repo:
         return sorted(self.skill_dirs)
 
     def with_dataset(self) -> list[str]:
-        return [name for name in self.names if present(self.skill_dirs[name] / "evals" / "evals.json")]
+        """Skills with a dataset: our evals.json (or skill-creator's, same name) or a trigger set."""
+        return [
+            name
+            for name in self.names
+            if any(present(self.skill_dirs[name] / "evals" / file) for file in DATASET_FILES)
+        ]
+
+
+# The files a skill's cases are read from (skill-creator's trigger set is read in place too).
+DATASET_FILES = ("evals.json", "eval_set.json")
 
 
 def discover(root: Path, globs: list[str]) -> Repo:

@@ -147,7 +147,7 @@ def test_the_command_prints_to_stdout_by_default_and_refuses_an_unknown_skill(re
     )
     assert run.code == 0 and json.loads(run.stdout)["evaluations"][0]["id"] == "pdf-filler-trigger-1"
     missing = run_cli(["import", "skill-creator", "--evals", "x.json", "--skill", "ghost"], cwd=repo)
-    assert missing.code == 2 and "--skill ghost: no such skill" in missing.stderr
+    assert missing.code == 2 and "--skill ghost: no skill of that name under --skills-dir" in missing.stderr
 
 
 def test_broken_json_names_the_file_and_line(repo: Path):

@@ -251,3 +251,44 @@ def test_init_writes_through_links_that_stay_in_the_repo(tmp_path: Path):
     assert run.code == 0, run.stderr
     assert (repo / "ci" / "workflows" / "skills.yml").is_file()
     assert 'skills-dir = ["skills/*"]' in (repo / "config" / "skillscope.toml").read_text()
+
+
+def test_init_names_other_tools_eval_files_and_the_one_way_to_adopt_each(tmp_path):
+    """ux-review F8: a skill-creator file is read in place; an addyosmani case file gets its import."""
+    repo = Path(
+        shutil.copytree(
+            Path(__file__).parents[1] / "acceptance" / "structural" / "addyosmani-case-file", tmp_path / "r"
+        )
+    )
+    native = Path(__file__).parents[1] / "acceptance" / "structural" / "skill-creator-native" / "pdf-tools"
+    shutil.copytree(native, repo / "skills" / "pdf-tools")
+    (repo / "expected.json").unlink()
+    run = run_cli(["init", "--skills-dir", "skills/*"], cwd=repo)
+    assert run.code == 0, run.stderr
+    assert (
+        "found evals/cases/csv-tidy.json, addyosmani/agent-skills' case file: adopt it with "
+        "`skillscope import addyosmani --skill csv-tidy --evals evals/cases/csv-tidy.json "
+        "--output skills/csv-tidy/evals/evals.json`"
+    ) in run.stdout
+    assert (
+        "found skills/pdf-tools/evals/evals.json, skill-creator's (the specification's evals shape): "
+        "read in place" in run.stdout
+    )
+    assert (
+        "found skills/pdf-tools/evals/eval_set.json, skill-creator's trigger set: read in place" in run.stdout
+    )
+    assert "found skills/csv-lint/evals/routes-csv/case.yaml, a `claude plugin eval` suite" in run.stdout
+    adopted = run_cli(
+        [
+            "import",
+            "addyosmani",
+            "--skill",
+            "csv-tidy",
+            "--evals",
+            "evals/cases/csv-tidy.json",
+            "--output",
+            "skills/csv-tidy/evals/evals.json",
+        ],
+        cwd=repo,
+    )
+    assert adopted.code == 0, adopted.stderr  # the command init printed works as printed
