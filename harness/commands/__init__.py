@@ -37,7 +37,7 @@ SUMMARIES: dict[str, str] = {
     "select": "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON",
     "list-skills": "print the skills that have evals/evals.json, as a JSON array",
     "template": "print a starting evals/evals.json in Tier 0's shape; replace every placeholder",
-    "import": "convert another tool's eval files into an evals/evals.json (today: skill-creator)",
+    "import": "convert another tool's eval files into an evals/evals.json (skill-creator, addyosmani)",
     "baseline": "write (or --prune) the baseline of known structural findings; only new findings fail "
     "after it",
     "new": "create NAME/SKILL.md and NAME/evals/evals.json from the template",
