@@ -468,10 +468,11 @@ def _map_grader(
                 )
             )
             return
-        case.files_exist.append(grader["path"])
+        host_graders(case).append(Grader(name, kind, weight, dict(grader), rel, line))  # a glob: ours
         return
     if kind == "llm":
         case.expected_behavior.append(grader["criteria"].strip())
+        host_graders(case).append(Grader(name, kind, weight, dict(grader), rel, line))  # for its weight
         return
     if kind == "regex":
         _, unsupported = python_flags(grader.get("flags"))

@@ -53,11 +53,13 @@ def test_an_input_match_naming_another_skill_is_said(tmp_path: Path) -> None:
 def test_free_and_judged_graders_map_to_our_scorers() -> None:
     _, cases = _load("good")
     case = cases["writes-report"]
-    assert case.files_exist == ["out/**/*.md"]
+    assert case.files_exist == []  # a glob over the diff: scored as a host grader
     assert case.expected_behavior == ["The summary names every section of the input."]
     assert [(g.name, g.kind, g.weight) for g in case.graders] == [
         ("says-done", "regex", 2.0),
         ("no-apology", "regex", 1.0),
+        ("report-file", "file_exists", 1.0),
+        ("useful", "llm", 1.0),
         ("ran-shell", "tool_used", 1.0),
         ("read-first", "tool_order", 1.0),
     ]
