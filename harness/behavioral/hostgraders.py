@@ -24,7 +24,8 @@ FILE_LIMIT = 1024 * 1024  # a produced file read for a `files` regex
 def score(
     graders: list[Grader], trace: Trace, did: list[Passage], changes: Changes, workspace: Path
 ) -> list[Check]:
-    return [_check(grader, trace, did, changes, workspace) for grader in graders]
+    """A Check per free grader; `llm` graders are judged with the case's other statements."""
+    return [_check(g, trace, did, changes, workspace) for g in graders if g.kind != "llm"]
 
 
 def weighted_score(graders: list[Grader], checks: list[Check]) -> float | None:

@@ -86,6 +86,7 @@ def test_the_weighted_score_is_passed_weight_over_all(weights: list[tuple[float,
 
 def test_an_llm_grader_weighs_by_its_judged_statement() -> None:
     llm = _grader("llm", weight=3, criteria="Names every section.")
+    assert hostgraders.score([llm], TRACE, [], Changes(), Path(".")) == []  # the judge grades it
     regex = _grader("regex", pattern="x")
     checks = [
         Check("expected_behavior", "Names every section.", True, ""),
