@@ -119,7 +119,8 @@ def test_a_missed_regex_fails_the_case_and_weighs_in_its_score(fake_api, claude_
     assert code == 1
     (case,) = report["cases"]
     assert case["status"] == "fail" and _checks(report)["says-written"] is False
-    assert case["host_score"] == pytest.approx(7 / 9, abs=1e-4)  # weights: regex 2 missed, 1+1+1+1 and llm 3 met
+    # weights: the regex's 2 missed; 1+1+1+1 and the llm grader's 3 met
+    assert case["host_score"] == pytest.approx(7 / 9, abs=1e-4)
 
 
 def test_the_same_suite_runs_on_gemini_with_its_own_tool_names(fake_api, claude_bin, tmp_path):
