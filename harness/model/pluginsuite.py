@@ -360,10 +360,33 @@ def grader_problems(grader: object) -> list[str]:
         match = grader.get("match", "contains")
         if not (match in ("contains", "not_contains") or (isinstance(match, str) and COUNT.fullmatch(match))):
             out.append(f"{label} has match {match!r}; use contains, not_contains or count:N.")
+    out += [f"{label} {problem}" for problem in _pattern_problems(grader)]
     for bound in ("min", "max"):
         value = grader.get(bound)
         if kind == "tool_used" and value is not None and not (type(value) is int and value >= 0):
             out.append(f"{label} has {bound} {value!r}; use a whole number 0 or more.")
+    return out
+
+
+def _pattern_problems(grader: dict[str, Any]) -> list[str]:
+    """Patterns Python's re cannot compile: found when the suite is read, never mid-run."""
+    found = [("pattern", grader.get("pattern")), ("input_match", grader.get("input_match"))]
+    found += [
+        (f"{side}.input_match", grader[side].get("input_match"))
+        for side in ("before", "after")
+        if isinstance(grader.get(side), dict)
+    ]
+    out = []
+    for key, pattern in found:
+        if pattern is None:
+            continue
+        try:
+            re.compile(str(pattern))
+        except re.error as exc:
+            out.append(
+                f"has `{key}` {str(pattern)[:60]!r}, which Python's re cannot read ({exc}); "
+                "write it in the syntax both share, e.g. `(?P<name>...)` for a named group."
+            )
     return out
 
 
@@ -451,7 +474,7 @@ def _map_grader(
                     NOT_RUN_RULE,
                     rel,
                     f"grader `{name}` matches skill {named!r}, not `{skill}` whose folder holds "
-                    "the suite; routing grades this case against `{skill}`.".replace("{skill}", skill),
+                    f"the suite; routing grades this case against `{skill}`.",
                     line,
                 )
             )

@@ -116,3 +116,16 @@ def test_js_flags_map_to_python_or_are_named(flags: str) -> None:
 def test_any_grader_mapping_is_judged_without_raising(grader: dict) -> None:
     for message in pluginsuite.grader_problems(grader):
         assert message.endswith(".")
+
+
+def test_a_pattern_python_cannot_read_is_a_schema_error_not_a_crash_mid_run() -> None:
+    grader = {"name": "g", "type": "regex", "pattern": "(?<year>\\d{4})"}
+    (message,) = pluginsuite.grader_problems(grader)
+    assert "`pattern`" in message and "Python's re cannot read" in message
+    order = {
+        "name": "o",
+        "type": "tool_order",
+        "before": {"tool": "Read", "input_match": "["},
+        "after": "Write",
+    }
+    assert "`before.input_match`" in pluginsuite.grader_problems(order)[0]
