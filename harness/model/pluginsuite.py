@@ -147,6 +147,7 @@ def _read_yaml_case(path: Path, rel: str, host: HostCase, problems: list[finding
         problems.append(findings.error(SCHEMA_RULE, rel, "must be a YAML mapping of case fields.", 1))
         return
     lines = nested_lines(text)
+    host.lines.setdefault("", (rel, 1))
     for key, line in lines.items():
         host.lines[key] = (rel, line)
     host.data.update(data)
@@ -162,6 +163,7 @@ def _read_prose_case(path: Path, rel: str, host: HostCase, problems: list[findin
     if parsed is None:
         return
     meta, body, lines = parsed
+    host.lines.setdefault("", (rel, 1))
     execution = dict(host.data.get("execution") or {}) if isinstance(host.data.get("execution"), dict) else {}
     for key, value in meta.items():
         line = lines.get(key)
@@ -266,7 +268,7 @@ def nested_lines(text: str) -> dict[str, int]:
 
 
 def _schema(host: HostCase, key: str, message: str) -> findings.Finding:
-    rel, line = host.lines.get(key, (host.rel, None))
+    rel, line = host.lines.get(key) or host.lines.get("", (host.rel, None))  # else the case file's top
     return findings.error(SCHEMA_RULE, rel, message, line)
 
 
