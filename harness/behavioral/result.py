@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from harness.agent import Trace, Usage
 from harness.agent.families import family_of
+from harness.behavioral import hostgraders
 from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
@@ -248,7 +249,12 @@ class CaseResult:
             "notes": self.notes,
             "cached": self.cached,
             "cached_from": self.cached_from.to_json() if self.cached_from else None,
-        }
+        } | self._host_score()
+
+    def _host_score(self) -> dict:
+        """A plugin eval suite's weighted score, only for its cases and only when graded."""
+        score = hostgraders.weighted_score(self.case.graders, self.checks)
+        return {} if score is None or self.error is not None else {"host_score": round(score, 4)}
 
 
 @dataclass(kw_only=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 from harness import agent
 from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.behavioral import hooks as hooks_mod
-from harness.behavioral import judge, scorers
+from harness.behavioral import hostgraders, judge, scorers
 from harness.behavioral.evidence import passages
 from harness.behavioral.hooks import HookError, Hooks
 from harness.behavioral.inputs import InputError, stage_inputs
@@ -300,6 +300,7 @@ class BehavioralRun:
         did = passages(trace, workspace, skills_folder)
         result.checks += scorers.logs_contain(case.logs_contain, did, trace.injected_skill_text)
         result.checks += scorers.files_exist(case.files_exist, changes)
+        result.checks += hostgraders.score(case.graders, trace, did, changes, workspace)
         if hooks is not None and hooks.has_check:
             failed = hooks.check(AgentRun(workspace, case.prompt, trace, changes, skills_folder), case, ctx)
             result.checks.append(scorers.Check("hook", HOOK_CHECK, failed is None, failed or "passed"))

@@ -9,7 +9,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.files import present
 from harness.memo import Memo, code_digest
-from harness.model import dataset, machine, skill, skill_creator_evals
+from harness.model import dataset, machine, pluginsuite, skill, skill_creator_evals
 from harness.model.dataset import Case, Dataset
 from harness.model.machine import MachinePlan
 from harness.model.repo import Repo
@@ -111,6 +111,9 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
         triggers = evals / skill_creator_evals.TRIGGER_SET
         if present(triggers):  # read beside evals.json, whichever shape that has
             loaded.append(skill_creator_evals.load_trigger_set(triggers, repo.rel(triggers), name))
+        suite = pluginsuite.load_suite(evals, repo.rel, name)  # a Claude Code plugin eval suite, in place
+        if suite is not None:
+            loaded.append(suite)
         catalog.datasets[name] = loaded
         plan = evals / machine.FILENAME  # most skills have none: its name is worked out only for one
         catalog.machines[name] = machine.load(plan, repo.rel(plan)) if present(plan) else MachinePlan()

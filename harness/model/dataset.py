@@ -15,7 +15,11 @@ from harness.model import findings
 
 TYPE_CHECKING = False  # typing's flag without importing typing, which reading a dataset does not need
 if TYPE_CHECKING:
+    from typing import Any
+
     from jsonschema.exceptions import ValidationError
+
+    from harness.model.pluginsuite import Grader
 
 EVALS = "evals.json"
 EXTENDED = "extended_evals.json"
@@ -47,6 +51,10 @@ class Case:
     owner: str | None = None  # lexical routing: on a false case, the skill that must outrank this one
     trust_level: str = "stable"  # provisional: reported apart, counted by the gates only with --strict
     files: list[str] = field(default_factory=list)  # skill-relative input files copied into the workspace
+    # Read from a Claude Code plugin eval suite (model/pluginsuite.py): its regex/tool graders we
+    # score ourselves, and its `runs`.
+    graders: list[Grader] = field(default_factory=list)
+    runs: int | None = None
 
     @property
     def provisional(self) -> bool:
@@ -64,7 +72,7 @@ class Case:
 
     @property
     def has_behavior(self) -> bool:
-        return any(getattr(self, key) for key in EXPECTATION_KEYS)
+        return any(getattr(self, key) for key in EXPECTATION_KEYS) or bool(self.graders)
 
 
 @dataclass
@@ -193,7 +201,7 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         isinstance(ident, str) and ident.strip() and isinstance(prompt, str) and isinstance(trigger, bool)
     ):
         return None
-    lists = {key: _strings(item[key]) for key in EXPECTATION_KEYS if key in item}
+    lists: dict[str, Any] = {key: _strings(item[key]) for key in EXPECTATION_KEYS if key in item}
     workspace, note, trust = item.get("workspace"), item.get("note"), item.get("trust_level")
     top_k, owner = item.get("top_k"), item.get("owner")
     return Case(

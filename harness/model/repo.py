@@ -11,6 +11,7 @@ from pathlib import Path
 from harness.errors import HarnessError, UsageError
 from harness.files import RealPaths, is_inside, present, rel_to
 from harness.model import findings
+from harness.model.pluginsuite import case_folders
 
 
 def find_root(explicit: str | None, environ: Mapping[str, str], cwd: Path) -> Path:
@@ -51,11 +52,13 @@ class Repo:
         return sorted(self.skill_dirs)
 
     def with_dataset(self) -> list[str]:
-        """Skills with a dataset: our evals.json (or skill-creator's, same name) or a trigger set."""
+        """Skills with a dataset: our evals.json (or skill-creator's, same name), a trigger set, or a
+        Claude Code plugin eval suite under evals/."""
         return [
             name
             for name in self.names
             if any(present(self.skill_dirs[name] / "evals" / file) for file in DATASET_FILES)
+            or case_folders(self.skill_dirs[name] / "evals")
         ]
 
 

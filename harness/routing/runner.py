@@ -146,9 +146,11 @@ class RoutingRun:
                 running[pool.submit(self.finished_sample, outcomes[i], started[i])] = i
                 started[i] += 1
 
-            for _ in range(1 if self.settings.adaptive else self.settings.repeat):
+            wanted = [1 if self.settings.adaptive else self.samples_of(o.case) for o in outcomes]
+            for round_ in range(max(wanted, default=0)):  # every case's first sample, then the second...
                 for i in range(len(outcomes)):
-                    start(i)
+                    if round_ < wanted[i]:
+                        start(i)
             while running:
                 finished, _ = wait(running, return_when=FIRST_COMPLETED)
                 for future in finished:
@@ -161,6 +163,10 @@ class RoutingRun:
                     elif len(outcomes[i].samples) == started[i]:
                         self.on_case_done(outcomes[i])
         return [o for o, n in zip(outcomes, started, strict=True) if o.samples and len(o.samples) == n]
+
+    def samples_of(self, case: Case) -> int:
+        """Samples of one case: --repeat, or a plugin eval suite case's own `runs` when --repeat is 1."""
+        return case.runs if self.settings.repeat == 1 and case.runs else self.settings.repeat
 
     def finished_sample(self, outcome: CaseOutcome, index: int) -> Sample | None:
         """A sample, or None when the run was cancelled before it finished (never graded). Compare
@@ -261,5 +267,5 @@ class RoutingRun:
         return Sample.from_cache(replay) if replay is not None else None
 
     def _log_path(self, case: Case, index: int, kind: str = "") -> Path | None:
-        sample = f"-{index + 1}" if self.settings.repeat > 1 else ""
+        sample = f"-{index + 1}" if self.samples_of(case) > 1 else ""
         return self.settings.log_path(case.id + sample, kind.lstrip(".") + ".jsonl" if kind else "jsonl")

@@ -1,0 +1,145 @@
+"""Claude Code plugin eval suites run in place, end to end with the real agent CLIs against the scripted
+API: a `tool_used: Skill` suite as routing cases, a regex/file_exists/llm/tool suite as a behavioral case
+on claude and on gemini, whose own tool names the suite's Claude names are matched through."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from harness.behavioral.judge import JUDGE_HEADER
+from harness.cli import main
+from harness.context import Context
+from tests.fakeapi import replies as R
+from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, endpoint_env, find_runtime
+from tests.support.behavioral import assert_valid, verdicts
+from tests.support.helpers import make_skill
+from tests.support.routing import CaseRouter, route, routing_env
+
+SUITES = Path(__file__).resolve().parent.parent / "acceptance" / "plugin-eval"
+REPORT = "out/week/report.md"
+# Our own coverage policy (Tier 0) still applies to a host suite; these small suites do not meet it.
+TIER0 = ("--warn", "tier0-behavior,tier0-negatives,tier0-positives")
+
+pytestmark = pytest.mark.usefixtures("private_temp")
+
+
+def _repo(tmp_path: Path, suite: str) -> Path:
+    repo = tmp_path / "repo"
+    make_skill(repo, "pdf-tools", evals=None)
+    shutil.copytree(SUITES / suite / "evals", repo / "pdf-tools" / "evals")
+    return repo
+
+
+def test_a_skill_grader_suite_runs_as_routing_cases_with_its_runs(fake_api, claude_bin, tmp_path):
+    repo = _repo(tmp_path, "routing")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    fake_api.script(CaseRouter({"Merge these two PDF": R.skill("pdf-tools"), "two plus two": "Four."}))
+    done = route(repo, env, *TIER0, "--skip-preflight", "--min-accuracy", "0", "--format", "json")
+    assert done.code == 0, done.stderr[-3000:]
+    verdicts_ = {k: v for k, v in done.verdicts().items() if not k.startswith("shared-")}
+    assert verdicts_ == {"merge-pdfs": "correct_trigger", "arithmetic-stays-quiet": "true_negative"}
+    merge = done.case("merge-pdfs")
+    assert merge["source"] == "pdf-tools/evals/routes/case.yaml" and merge["line"] == 2
+    assert len(merge["samples"]) == 2  # the case's own `runs: 2`: two samples, one interval
+    assert len(done.case("arithmetic-stays-quiet")["samples"]) == 1
+
+
+def test_a_false_trigger_on_a_must_not_fire_case_fails(fake_api, claude_bin, tmp_path):
+    repo = _repo(tmp_path, "routing")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    fake_api.script(CaseRouter({"PDF": R.skill("pdf-tools"), "two plus two": R.skill("pdf-tools")}))
+    done = route(repo, env, *TIER0, "--skip-preflight", "--min-accuracy", "0", "--format", "json")
+    assert done.verdicts()["arithmetic-stays-quiet"] == "false_trigger"
+
+
+def _behave(repo: Path, env: dict[str, str], *args: str) -> tuple[int, str, dict]:
+    output = repo.parent / "report.json"
+    ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    argv = ["behavioral", "--repo", str(repo), *TIER0, "--skip-preflight", "--output", str(output), *args]
+    code = main([*argv, "--format", "markdown"], ctx)
+    report = json.loads(output.read_text(encoding="utf-8"))
+    assert_valid(report)
+    return code, ctx.stderr.getvalue(), report
+
+
+def _checks(report: dict) -> dict[str, bool]:
+    (case,) = report["cases"]
+    return {c["expectation"].split(" (")[0]: c["passed"] for c in case["checks"]}
+
+
+def scripted(write: R.Reply, shell: R.Reply, last: str):
+    """The agent writes the report, runs one shell command and says `last`; the judge passes."""
+    turns: dict[str, int] = {}
+
+    def reply(request):
+        if request.prompt.startswith(JUDGE_HEADER):
+            return verdicts(("E1", True))
+        count = turns.get(request.cwd, 0)
+        turns[request.cwd] = count + 1
+        return [write, shell, last][min(count, 2)]
+
+    return reply
+
+
+CLAUDE_TURNS = (
+    R.tool_use("Write", {"file_path": "{{cwd}}/" + REPORT, "content": "# Week 12\n"}),
+    R.tool_use("Bash", {"command": "ls out/week"}),
+)
+
+
+def test_free_and_judged_graders_run_as_a_behavioral_case_on_claude(fake_api, claude_bin, tmp_path):
+    repo = _repo(tmp_path, "behavioral")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    fake_api.script(scripted(*CLAUDE_TURNS, "The report is written."))
+    code, stderr, report = _behave(repo, env, "--model", "claude-fake-1")
+    assert code == 0, stderr[-3000:]
+    (case,) = report["cases"]
+    assert case["status"] == "pass" and case["host_score"] == 1.0
+    assert case["source"] == "pdf-tools/evals/writes/prompt.md"
+    assert _checks(report) == {
+        "says-written": True,
+        "no-apology": True,
+        "report-file": True,
+        "shell-once": True,
+        "write-then-check": True,
+        "The report has a heading for the week.": True,
+    }
+
+
+def test_a_missed_regex_fails_the_case_and_weighs_in_its_score(fake_api, claude_bin, tmp_path):
+    repo = _repo(tmp_path, "behavioral")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    fake_api.script(scripted(*CLAUDE_TURNS, "Done."))
+    code, _, report = _behave(repo, env, "--model", "claude-fake-1")
+    assert code == 1
+    (case,) = report["cases"]
+    assert case["status"] == "fail" and _checks(report)["says-written"] is False
+    # weights: the regex's 2 missed; 1+1+1+1 and the llm grader's 3 met
+    assert case["host_score"] == pytest.approx(7 / 9, abs=1e-4)
+
+
+def test_the_same_suite_runs_on_gemini_with_its_own_tool_names(fake_api, claude_bin, tmp_path):
+    binary = find_runtime("gemini")
+    if binary is None:
+        pytest.fail(f"the gemini CLI is needed: set {TEST_ENV['gemini']}=/path/to/gemini", pytrace=False)
+    repo = _repo(tmp_path, "behavioral")
+    env = {
+        **routing_env(fake_api.base_url, claude_bin, tmp_path / "home"),
+        "SKILLSCOPE_GEMINI": binary,
+        **endpoint_env("gemini", fake_api.base_url),
+    }
+    write = R.tool_use("write_file", {"file_path": "{{cwd}}/" + REPORT, "content": "# Week 12\n"})
+    shell = R.tool_use("run_shell_command", {"command": "ls out/week"})
+    fake_api.script(scripted(write, shell, "The report is written."))
+    code, stderr, report = _behave(
+        repo, env, "--agent", "gemini", "--judge-agent", "gemini", "--model", GEMINI_MODEL
+    )
+    assert code == 0, stderr[-3000:]
+    (case,) = report["cases"]
+    assert case["status"] == "pass" and case["host_score"] == 1.0
+    assert all(_checks(report).values())
