@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
@@ -191,6 +192,7 @@ class CliAgent(ABC, Generic[HomeT]):
     shown_home = "<fresh home>"  # how --dry-run shows the throwaway home of `home()`
     credential_vars: tuple[str, ...]  # where its API key comes from: a failed preflight names them
     endpoint_var: str  # the variable naming its API's address
+    default_endpoint = "its provider's default API"  # where requests go when endpoint_var is unset
     # The variables choosing its model or endpoint besides the flags: part of a cached sample's key, so
     # never a credential (a key is a digest anyone can recompute from its parts).
     model_environment: tuple[str, ...] = ()
@@ -199,6 +201,21 @@ class CliAgent(ABC, Generic[HomeT]):
     own_environment: tuple[str, ...] = ()
     # Its CLI's own failures that a fresh run (new workspace, new session) may not repeat: see `retry`.
     retry_on: tuple[RetryRule, ...] = ()
+
+    def endpoint_line(self) -> str:
+        """Where its requests would go, and so who bills them: what a dry run shows before money is spent.
+        Credentials written into the URL are left out."""
+        value = self.environ.get(self.endpoint_var, "").strip()
+        if value:
+            shown = value
+            with contextlib.suppress(ValueError):  # a malformed port: shown as written
+                parts = urlsplit(value)
+                if parts.username or parts.password:
+                    host = (parts.hostname or "") + ("" if parts.port is None else f":{parts.port}")
+                    shown = urlunsplit(parts._replace(netloc=host))
+            return f"Endpoint ({self.runtime}): {self.endpoint_var}={shown} (from the environment)"
+        unset = f"the default ({self.endpoint_var} is not set)"
+        return f"Endpoint ({self.runtime}): {self.default_endpoint}, {unset}"
 
     def __init__(
         self,

@@ -78,6 +78,10 @@ class Agent(Protocol):
         """How this runtime lists the room to its model (measured: harness/data/listing.json)."""
         ...
 
+    def endpoint_line(self) -> str:
+        """Where its requests would go (the endpoint variable's value, or its default): a dry run's line."""
+        ...
+
     def caps_run_spend(self) -> bool:
         """Its CLI stops a run that spends past the run spec's max_budget_usd (else that cap is only
         noted as not enforced)."""

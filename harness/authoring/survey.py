@@ -150,12 +150,38 @@ def eval_workflows(root: Path, own_workflow: str) -> list[EvalWorkflow]:
             lines = read_text(path).splitlines()
         except UnreadableFile:
             continue
-        for number, line in enumerate(lines, 1):
-            text = line.strip()
-            if text and not text.startswith("#") and EVAL_SIGN.search(text):
+        for number, text in command_lines(lines):
+            if EVAL_SIGN.search(text):
                 found.append(EvalWorkflow(rel, number, text))
                 break
     return found
+
+
+# A step's `run:` or `uses:` key; a `|` or `>` after `run:` opens a block of commands on the lines below.
+STEP_KEY = re.compile(r"^(\s*)(?:-\s+)?(run|uses):\s*(.*)$")
+
+
+def command_lines(lines: list[str]):
+    """(number, text) of each line a workflow runs: `run:` and `uses:` values and a run block's lines.
+    A trigger's `paths:` filter or a step's name mentions evals too, but runs nothing."""
+    block_indent = None  # the `run:` key's indent while inside its block
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        if block_indent is not None and indent > block_indent:
+            yield number, text
+            continue
+        block_indent = None
+        step = STEP_KEY.match(line)
+        if not step:
+            continue
+        value = step.group(3).strip()
+        if step.group(2) == "run" and value[:1] in ("|", ">"):
+            block_indent = len(step.group(1))
+        elif value:
+            yield number, text
 
 
 def runner_types(root: Path, folders: list[Path], defined: frozenset[str]) -> dict[str, list[str]]:

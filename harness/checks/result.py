@@ -108,6 +108,8 @@ class RefsResult(FindingsVerdict):
     files: int = 0
     internal: int = 0
     external_checked: bool = False
+    # Uses of external URLs the scan found but --no-external left unfetched: said, so 0 never reads as none.
+    external_skipped: int = 0
     urls: list[UrlCheck] = field(default_factory=list)
     baseline_file: str | None = None
     fixed: list[dict] = field(default_factory=list)
@@ -137,6 +139,7 @@ class RefsResult(FindingsVerdict):
             "files": self.files,
             "internal": self.internal,
             "external": sum(len(u.uses) for u in self.urls),
+            "not_checked": self.external_skipped,
             "urls": len(self.urls),
             "reachable": count[OK],
             "cached": count[CACHED],

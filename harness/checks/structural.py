@@ -17,6 +17,7 @@ from harness.checks import (
     quarantine,
     references,
     skill_md,
+    symlinks,
 )
 from harness.model import findings
 from harness.model.catalog import Catalog
@@ -33,6 +34,7 @@ CHECKS: dict[str, Check] = {
     "collisions": collisions.check,
     "listing-budget": listing_budget.check,
     "portable-names": portable_names.check,
+    "symlinks": symlinks.check,
     "quarantine": quarantine.check,
 }
 

@@ -52,7 +52,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         write_text(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", repo.root)
     except OSError as exc:
         raise HarnessError(cannot("the baseline", path, exc, "fix --baseline")) from None
-    ctx.err(f"[baseline] {repo.rel(path)}: {said}.")
+    # stdout: the command's one result, seen by a script that pipes it
+    ctx.out(f"[baseline] {repo.rel(path)}: {said}.")
     return 0
 
 

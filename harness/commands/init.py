@@ -82,10 +82,22 @@ def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bo
             f"so no second workflow was written: to grade with skillscope there, call `uses: {reusable}` "
             f"from it, or pass --force to add {scaffold.WORKFLOW.as_posix()} beside it"
         )
+        say_pin(ctx)
         return
     workflow = root / scaffold.WORKFLOW
     written(workflow, scaffold.caller_workflow(glob), root, "the workflow")
     ctx.out(f"wrote {scaffold.WORKFLOW}: the reusable workflow grades {glob} on every pull request")
+    say_pin(ctx)
+
+
+def say_pin(ctx: Context) -> None:
+    """The `uses:` pin is the installed version's release tag, which CI cannot resolve before that release is
+    tagged: the first CI run of a freshly adopted repo would fail without a word of why."""
+    tag = home.release_tag()
+    ctx.out(
+        f"note: the workflow is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
+        f"published, GitHub cannot resolve it: pin a commit id of {home.repository()} there instead"
+    )
 
 
 def refuse_links_out(root: Path) -> None:

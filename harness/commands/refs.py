@@ -61,6 +61,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         files=scan.files,
         internal=scan.internal,
         external_checked=bool(args.external),
+        external_skipped=0 if args.external else len(scan.external),
         urls=fetched.urls,
         **adoption.record(adopted, repo),
     )

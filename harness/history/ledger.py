@@ -3,7 +3,8 @@ verdict in each run with the digests of what produced it.
 
 Routing (agent engine, one agent or a matrix of several) and behavioral reports are the ledger. The
 reports of other commands are passed over silently (they grade no case over time); the lexical engine's
-too, an approximation that ranks without an agent. A file that is not JSON, or JSON that is no
+too, an approximation that ranks without an agent, but those are counted so that history can say where
+a routing run went. A file that is not JSON, or JSON that is no
 skillscope report, is one sentence naming it, and the rest is read.
 """
 
@@ -25,6 +26,8 @@ OTHER_COMMANDS = ("structural", "refs", "compare", "cost", "select", "history")
 REPORT_DEPTH = nesting.REPORT_DEPTH
 REPORT_LIMIT = MAX_REPORT_BYTES
 GRADED = ("pass", "fail")
+# What the index keeps as the reason a lexical report was passed over: not a problem, a count.
+LEXICAL = "lexical"
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,8 @@ class Entry:
     digests: dict[str, str | None] | None  # None: a report from before the ledger
     flaky: bool = False  # its samples in this one run disagreed
     quarantined: bool = False
+    # Every sample of it came from the result cache: a copy of an earlier verdict, not a second sample.
+    replayed: bool = False
 
     @property
     def graded(self) -> bool:
@@ -78,7 +83,7 @@ class Entry:
 
 # Words a status or verdict is coded by: pass and fail first, so a graded code is below GRADED_CODES.
 GRADED_CODES = len(GRADED)
-FLAKY_FLAG, QUARANTINED_FLAG = 1, 2
+FLAKY_FLAG, QUARANTINED_FLAG, REPLAYED_FLAG = 1, 2, 4
 
 
 @dataclass
@@ -92,7 +97,7 @@ class Rows:
     status: list[int] = field(default_factory=list)  # positions in the ledger's words
     verdict: list[int] = field(default_factory=list)
     digest: list[int] = field(default_factory=list)  # positions in the ledger's digests; -1: none
-    flags: list[int] = field(default_factory=list)  # FLAKY_FLAG | QUARANTINED_FLAG
+    flags: list[int] = field(default_factory=list)  # FLAKY_FLAG | QUARANTINED_FLAG | REPLAYED_FLAG
 
 
 Key = tuple[str, "str | None", str]  # command, agent, case id: one timeline
@@ -111,6 +116,7 @@ class Ledger:
         self.runs: list[Run] = list(runs or [])
         self.problems: list[str] = list(problems or [])
         self.left_out: dict[str, str] = {}  # report name -> why it was left out, for the index
+        self.lexical: list[str] = []  # the lexical routing reports passed over, as the reader sees them
         self.words: list[str] = list(GRADED)
         self.digests: list[dict] = []
         self.cases: dict[Key, Rows] = {}
@@ -128,9 +134,11 @@ class Ledger:
         digests: list[dict],
         cases: dict[Key, Rows],
         problems: list[str],
+        lexical: list[str] = (),  # type: ignore[assignment]
     ) -> Ledger:
         ledger = cls(runs, None, problems)
         ledger.words, ledger.digests, ledger.cases = words, digests, cases
+        ledger.lexical = list(lexical)
         ledger._word_at = {w: i for i, w in enumerate(words)}
         ledger._digest_at = {tuple(sorted(d.items())): i for i, d in enumerate(digests)}
         return ledger
@@ -169,7 +177,9 @@ class Ledger:
         rows.status.append(self.word(entry.status))
         rows.verdict.append(self.word(entry.verdict))
         rows.digest.append(self.digest_id(entry.digests))
-        rows.flags.append(FLAKY_FLAG * entry.flaky | QUARANTINED_FLAG * entry.quarantined)
+        rows.flags.append(
+            FLAKY_FLAG * entry.flaky | QUARANTINED_FLAG * entry.quarantined | REPLAYED_FLAG * entry.replayed
+        )
 
     def entry(self, key: Key, rows: Rows, i: int) -> Entry:
         spot = rows.digest[i]
@@ -183,7 +193,18 @@ class Ledger:
             digests=self.digests[spot] if spot >= 0 else None,
             flaky=bool(rows.flags[i] & FLAKY_FLAG),
             quarantined=bool(rows.flags[i] & QUARANTINED_FLAG),
+            replayed=bool(rows.flags[i] & REPLAYED_FLAG),
         )
+
+    def replays(self) -> int:
+        """How many runs replayed every verdict they hold from the result cache: no new sample of any case."""
+        fresh, seen = set(), set()
+        for rows in self.cases.values():
+            for run, flags in zip(rows.runs, rows.flags, strict=True):
+                seen.add(run)
+                if not flags & REPLAYED_FLAG:
+                    fresh.add(run)
+        return len(seen - fresh)
 
     @property
     def entries(self) -> list[Entry]:
@@ -213,11 +234,15 @@ class Ledger:
                     [rows.flags[i] for _, i in kept],
                 )
         runs = [self.runs[old] for old in order]
-        return Ledger.of_rows(runs, self.words, self.digests, cases, self.problems)
+        return Ledger.of_rows(runs, self.words, self.digests, cases, self.problems, self.lexical)
 
 
 class NotAReport(Exception):
     """`reason` completes "<file>: <reason>; left out"."""
+
+
+class LexicalReport(Exception):
+    """A lexical routing run's report: graded no case over time, so passed over, and counted."""
 
 
 def read(
@@ -235,9 +260,10 @@ def read(
         stamps = {file.name: stamp(file) for file in files}
         if kept.current(stamps):
             part = indexed(kept.data, labels, base)
-            part.problems += [
-                f"{labels[n]}: {f[3]}; left out." for n, f in kept.data["files"].items() if f[3]
-            ]
+            files = kept.data["files"].items()
+            said = [(labels[n], f[3]) for n, f in files if f[3]]
+            part.problems += [f"{label}: {why}; left out." for label, why in said if why != LEXICAL]
+            part.lexical += [label for label, why in said if why == LEXICAL]
             parts.append(part)
             continue
         part = read_afresh(files, labels, stamps, kept, base)
@@ -256,6 +282,10 @@ def read_afresh(files: list[Path], labels: dict[str, str], stamps: dict, kept: I
     reasons: dict[str, str] = {}  # why a report was left out, kept so the index can say it again
     for file in files:
         positions, reason = kept.unchanged(file.name, stamps[file.name])
+        if reason == LEXICAL:
+            part.lexical.append(labels[file.name])
+            reasons[file.name] = LEXICAL
+            continue
         if reason:
             part.problems.append(f"{labels[file.name]}: {reason}; left out.")
             reasons[file.name] = reason
@@ -265,6 +295,10 @@ def read_afresh(files: list[Path], labels: dict[str, str], stamps: dict, kept: I
         else:
             try:
                 runs = runs_of(file, labels[file.name], base)
+            except LexicalReport:
+                part.lexical.append(labels[file.name])
+                reasons[file.name] = LEXICAL
+                continue
             except NotAReport as exc:
                 part.problems.append(f"{labels[file.name]}: {exc}; left out.")
                 reasons[file.name] = str(exc)
@@ -334,6 +368,7 @@ def indexed(data: dict, labels: dict[str, str], base: bool) -> Ledger:
 def merged(*ledgers: Ledger) -> Ledger:
     together = Ledger()
     for ledger in ledgers:
+        together.lexical += ledger.lexical
         for run in ledger.runs:
             together.add_run(run)
         for entry in ledger.entries:
@@ -365,7 +400,9 @@ def runs_of(file: Path, label: str, base: bool) -> list[tuple[Run, list[Entry]]]
     except jsonsafe.JsonProblem as exc:
         raise NotAReport(exc.reason + (f" at line {exc.line}" if exc.line else "")) from None
     command = document.get("command") if isinstance(document, dict) else None
-    if command in OTHER_COMMANDS or (command == "routing" and document.get("engine") == "lexical"):
+    if command == "routing" and document.get("engine") == "lexical":
+        raise LexicalReport
+    if command in OTHER_COMMANDS:
         return []
     if command not in LEDGER_COMMANDS or not isinstance(document, dict):
         raise NotAReport("is not a skillscope report (no `command` naming a routing or behavioral run)")
@@ -418,7 +455,17 @@ def entry_of(run: Run, case: dict) -> Entry:
         digests=dict(digests) if isinstance(digests, dict) else None,
         flaky=bool(case.get("flaky")),
         quarantined=bool(case.get("quarantined")),
+        replayed=replayed(case),
     )
+
+
+def replayed(case: dict) -> bool:
+    """Whether a case's verdict came wholly from the result cache: a routing case's every sample, or a
+    behavioral case, marked cached."""
+    samples = case.get("samples")
+    if isinstance(samples, list) and samples:
+        return all(isinstance(s, dict) and s.get("cached") is True for s in samples)
+    return case.get("cached") is True
 
 
 def filtered(ledger: Ledger, skills: list[str], cases: list[str], since: date | None = None) -> Ledger:
@@ -434,5 +481,5 @@ def filtered(ledger: Ledger, skills: list[str], cases: list[str], since: date | 
         used.update(rows.runs)
     if since is not None:
         used = {i for i in used if (day := ledger.runs[i].day) is not None and day >= since}
-    sub = Ledger.of_rows(ledger.runs, ledger.words, ledger.digests, chosen, ledger.problems)
+    sub = Ledger.of_rows(ledger.runs, ledger.words, ledger.digests, chosen, ledger.problems, ledger.lexical)
     return sub.reordered(sorted(used))

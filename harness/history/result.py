@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from harness import __version__
 from harness.history.ledger import FLAKY_FLAG, Ledger, Run
-from harness.history.states import STATES, Point, Timeline, accuracy_trend, tally, timelines
+from harness.history.states import STABLE, STATES, Point, Timeline, accuracy_trend, tally, timelines
 
 
 @dataclass
@@ -56,9 +56,16 @@ class History:
                 return f"against {self.against}: " + (", ".join(noted) or "nothing regressed or flaky")
             said = f"{graded} case(s) graded" if graded else "no case graded"
             return f"against {self.against}: no history of {self.against} yet; " + ", ".join([said, *noted])
-        return f"{len(self.lines)} case(s) over {len(self.ledger.runs)} run(s): " + ", ".join(
-            f"{n} {state}" for state, n in counts.items() if n
-        )
+        replays = self.ledger.replays()
+        runs = f"{len(self.ledger.runs)} run(s)" + (f", {replays} of them cache replays" if replays else "")
+        # A replay is a copy, not a second sample: a case seen once and replayed is not called stable.
+        once = sum(1 for line in self.counted if line.sampled_once)
+        shown = {**counts, STABLE: counts[STABLE] - once}
+        noted = [f"{n} {state}" for state, n in shown.items() if n]
+        noted += [f"{once} sampled once (later runs replayed it from the cache)"] if once else []
+        passed_over = len(self.ledger.lexical)
+        skipped = f"; {passed_over} lexical report(s) not counted" if passed_over else ""
+        return f"{len(self.lines)} case(s) over {runs}: " + ", ".join(noted) + skipped
 
     def to_json(self) -> dict:
         """The document `--format json` writes: each timeline is columns, naming each verdict's run by
@@ -77,7 +84,10 @@ class History:
             "against": self.against,
             "headline": self.headline(),
             "counts": self.counts(),
+            "replays": self.ledger.replays(),
+            "sampled_once": sum(1 for line in self.counted if line.sampled_once),
             "problems": self.ledger.problems,
+            "lexical": self.ledger.lexical,
             "runs": [run_json(run) for run in self.ledger.runs],
             "digests": [table[spot] for spot in renumbered if spot >= 0],
             "cases": [line_json(line, renumbered) for line in self.lines],

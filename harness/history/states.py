@@ -26,6 +26,7 @@ from harness.history.ledger import (
     FLAKY_FLAG,
     GRADED_CODES,
     QUARANTINED_FLAG,
+    REPLAYED_FLAG,
     Entry,
     Key,
     Ledger,
@@ -110,7 +111,22 @@ class Timeline:
             return f"{c.before.status} -> {c.after.status} when {', '.join(c.inputs)} changed"
         if self.state == UNGRADED:
             return f"no graded run ({self.latest.status} in {len(self.rows.runs)})"
-        return f"{self.current} in every graded run of these inputs"
+        replays = self.replays()
+        if replays and replays >= len(self.same_inputs()) - 1:
+            return f"{self.current} in the one sample of these inputs; {replays} run(s) replayed it"
+        return f"{self.current} in every graded run of these inputs" + (
+            f" ({replays} of them cache replays, not new samples)" if replays else ""
+        )
+
+    def replays(self) -> int:
+        """How many graded rows of the current inputs were replayed from the result cache."""
+        return sum(1 for i in self.same_inputs() if self.rows.flags[i] & REPLAYED_FLAG)
+
+    @property
+    def sampled_once(self) -> bool:
+        """Stable in name only: one real sample of these inputs, the other runs replays of it."""
+        replays = self.replays()
+        return self.state == STABLE and bool(replays) and replays >= len(self.same_inputs()) - 1
 
     def same_inputs(self) -> list[int]:
         """The graded rows with the digests of the newest graded one."""

@@ -190,7 +190,11 @@ class PaidRun:
 
     def cli_lines(self, *runtimes: str) -> list[str]:
         """A dry run's sentence on each CLI it would use (default: every runtime readied)."""
-        return [self.looked_up[name].sentence() for name in runtimes or self.looked_up]
+        return [
+            line
+            for name in runtimes or self.looked_up
+            for line in (self.looked_up[name].sentence(), self.readied[name].endpoint_line())
+        ]
 
     def not_ready(self, error: AgentNotReady, selected: int, result: Callable[[Halt], Result]) -> int:
         """The end of a run whose agent could not start: still a report (`result` of the halt), for a CI

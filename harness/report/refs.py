@@ -27,7 +27,7 @@ def markdown(result: RefsResult) -> str:
             "",
         ]
     else:
-        lines += ["External URLs were not checked (`--no-external`).", ""]
+        lines += [f"External URLs were not checked (`--no-external`): {skipped(result)}.", ""]
     lines += adoption_lines(result)
     hint = md.adoption_hint(result)
     lines += [hint, ""] if hint else []
@@ -44,10 +44,19 @@ def markdown(result: RefsResult) -> str:
 
 def headline(result: RefsResult) -> str:
     totals = result.totals()
+    external = (
+        f"{totals['internal']} internal and {totals['external']} external reference(s)"
+        if result.external_checked
+        else f"{totals['internal']} internal reference(s), {skipped(result)} (--no-external)"
+    )
     return (
-        f"{totals['files']} markdown file(s), {totals['internal']} internal and {totals['external']} "
-        f"external reference(s); {totals['errors']} error(s), {totals['warnings']} warning(s)"
+        f"{totals['files']} markdown file(s), {external}; {totals['errors']} error(s), "
+        f"{totals['warnings']} warning(s)"
     ) + md.adoption_counts(result)
+
+
+def skipped(result: RefsResult) -> str:
+    return f"{result.external_skipped} external reference(s) not checked"
 
 
 def next_step(result: RefsResult) -> str:

@@ -1,10 +1,12 @@
 """Acceptance: every folder under structural/ is a repo; expected.json beside it says what structural finds.
 
 expected.json: {"args": [...], "exit": N, "findings": [{"rule", "path", "line", "severity"?,
-"message_contains"?}], "rename"?: {"stored/path": "name on disk"}}. Listed findings must appear exactly
-(rule, path, line); an error finding that is not listed fails the test. Adding a case is adding a folder.
+"message_contains"?}], "rename"?: {"stored/path": "name on disk"}, "link"?: {"path": "target"}}. Listed
+findings must appear exactly (rule, path, line); an error finding that is not listed fails the test.
+Adding a case is adding a folder.
 `rename` gives a file the name it is tested under in a copy of the folder: a name Windows cannot hold
-(`nul.md`) is stored under another, so this repo's own checkout works everywhere.
+(`nul.md`) is stored under another, so this repo's own checkout works everywhere; `link` makes a
+symbolic link in the copy, for the same reason.
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ def test_structural_reports_what_the_scenario_expects(name: str, tmp_path: Path)
     root = SCENARIOS / name
     expected = json.loads((root / "expected.json").read_text(encoding="utf-8"))
     output = tmp_path / "report.json"
-    if expected.get("rename"):
+    if expected.get("rename") or expected.get("link"):
         root = shutil.copytree(root, tmp_path / name)
-        for stored, actual in expected["rename"].items():
+        for stored, actual in expected.get("rename", {}).items():
             (root / stored).rename((root / stored).with_name(actual))
+        for path, target in expected.get("link", {}).items():
+            (root / path).symlink_to(target)
 
     run = run_cli(
         ["structural", *expected["args"], "--repo", str(root), "--output", str(output)], cwd=tmp_path

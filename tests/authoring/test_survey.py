@@ -63,6 +63,33 @@ def test_a_workflow_runs_skill_evals_by_what_its_lines_run(tmp_path, line, runs_
         assert found[0].path == ".github/workflows/ci.yaml" and found[0].line == 6
 
 
+@pytest.mark.parametrize(
+    ("workflow", "line", "command"),
+    [
+        # a trigger's paths filter names the eval folder first; the step that runs them is further down
+        (
+            'on:\n  pull_request:\n    paths:\n      - "eval/**"\njobs:\n  a:\n    steps:\n'
+            "      - name: Run the evals\n        run: python eval/run_evals.py --validate\n",
+            9,
+            "python eval/run_evals.py --validate",
+        ),
+        # a run block: the line inside it that runs the evals
+        (
+            "jobs:\n  a:\n    steps:\n      - name: evals/\n        run: |\n          pip install .\n"
+            "          skillscope structural\n      - run: echo done\n",
+            7,
+            "skillscope structural",
+        ),
+    ],
+)
+def test_a_workflow_is_named_at_the_line_that_runs_the_evals(tmp_path, workflow, line, command):
+    workflows = tmp_path / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "validate.yml").write_text(workflow)
+    [found] = survey.eval_workflows(tmp_path, ".github/workflows/skills.yml")
+    assert (found.line, found.command) == (line, command)
+
+
 def test_inits_own_workflow_is_not_another_one(tmp_path):
     workflows = tmp_path / ".github" / "workflows"
     workflows.mkdir(parents=True)

@@ -45,7 +45,7 @@ def test_the_catalog_fails_on_one_tier0_behavior_error_before_adoption(repo: Pat
 
 def test_baseline_then_structural_passes_with_one_known_finding(repo: Path, tmp_path: Path):
     wrote = run_cli(["baseline"], cwd=repo)
-    assert wrote.code == 0 and "recorded 1 finding(s)" in wrote.stderr
+    assert wrote.code == 0 and "recorded 1 finding(s)" in wrote.stdout
     recorded = json.loads((repo / ".skillscope" / "baseline.json").read_text(encoding="utf-8"))
     assert [(e["rule"], e["path"], e["count"]) for e in recorded["findings"]] == [
         ("tier0-behavior", "release-notes/evals/evals.json", 1)
@@ -88,7 +88,7 @@ def test_a_new_finding_still_fails_and_a_fixed_one_is_reported(repo: Path, tmp_p
     ]
     assert "skillscope baseline --prune" in run.stdout
     pruned = run_cli(["baseline", "--prune"], cwd=repo)
-    assert pruned.code == 0 and "kept 0 finding(s), dropped 1" in pruned.stderr
+    assert pruned.code == 0 and "kept 0 finding(s), dropped 1" in pruned.stdout
 
 
 def test_the_fingerprint_survives_an_unrelated_edit_that_moves_lines(repo: Path, tmp_path: Path):

@@ -65,7 +65,18 @@ def test_no_external_sends_nothing(tmp_path: Path):
 
     assert run.code == 0 and not requests
     assert report["external_checked"] is False and report["urls"] == []
-    assert "not checked (`--no-external`)" in run.stdout
+    assert report["totals"]["not_checked"] == 1
+    assert "not checked (`--no-external`): 1 external reference(s) not checked." in run.stdout
+
+
+def test_no_external_says_how_many_references_it_skipped(tmp_path: Path):
+    root = tmp_path / "repo"
+    body = "# A\n\nSee https://example.invalid/a and [b](https://example.invalid/b).\n[c](https://example.invalid/a)\n"
+    make_skill(root / "skills", "alpha", body=body)
+    run, report = refs(root, "--no-external")
+
+    assert run.code == 0 and report["totals"]["not_checked"] == 3
+    assert "0 internal reference(s), 3 external reference(s) not checked (--no-external)" in run.stdout
 
 
 def test_annotations_mark_every_line_using_a_broken_url(tmp_path: Path):

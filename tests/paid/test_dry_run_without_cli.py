@@ -74,6 +74,32 @@ def test_a_dry_run_without_the_agent_cli_says_which_it_would_use_and_exits_0(
     assert not (repo / ".skillscope" / "runs").exists()  # no report either
 
 
+ENDPOINT_VARS = {
+    "claude": "ANTHROPIC_BASE_URL",
+    "codex": "OPENAI_BASE_URL",
+    "opencode": "OPENAI_BASE_URL",
+    "gemini": "GOOGLE_GEMINI_BASE_URL",
+    "copilot": "COPILOT_PROVIDER_BASE_URL",
+}
+
+
+@pytest.mark.parametrize("runtime", RUNTIMES)
+def test_a_dry_run_names_the_endpoint_that_would_be_billed(tmp_path, repo, runtime):
+    variable = ENDPOINT_VARS[runtime]
+    argv = ["routing", "--repo", str(repo), "--routing-room", "all", "--agent", runtime, "--dry-run"]
+    bare = {k: v for k, v in bare_env(tmp_path).items() if k != variable}
+    env = {**bare, variable: "http://user:secret@127.0.0.1:9/v1"}
+    done = run_cli([*argv, "--model", "m"], cwd=repo, environ=env)
+    assert done.code == 0, done.stderr[-2000:]
+    assert f"Endpoint ({runtime}): {variable}=http://127.0.0.1:9/v1 (from the environment)" in done.stdout
+    assert "secret" not in done.stdout  # credentials in the URL stay out of the line
+
+    done = run_cli([*argv, "--model", "m"], cwd=repo, environ=bare)
+    assert done.code == 0, done.stderr[-2000:]
+    assert f"Endpoint ({runtime}): " in done.stdout
+    assert f", the default ({variable} is not set)" in done.stdout
+
+
 def test_a_dry_run_says_where_it_found_the_cli_and_does_not_start_it(tmp_path, repo):
     env = bare_env(tmp_path)
     # An executable that would leave a mark if the dry run ran it (even for --version).

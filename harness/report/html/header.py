@@ -106,7 +106,9 @@ def header(
         ("repo", report.get("repo")),
     ]
     shown = "".join(
-        f"<div><span>{text(label)}:</span> {text(value)}</div>" for label, value in facts if value is not None
+        f"<div><span>{text(label)}:</span> {fact_value(label, value)}</div>"
+        for label, value in facts
+        if value is not None
     )
     parts.append(f'<div class="facts">{shown}</div></header>')
     return "\n".join(parts)
@@ -128,3 +130,10 @@ def halt_notice(meta: dict) -> str | None:
     if meta.get("agent_error"):
         return f"No case ran: {meta['agent_error']}."
     return None
+
+
+def fact_value(label: str, value: str) -> str:
+    """A timestamp is one token: kept on one line, never broken at a hyphen mid-date."""
+    if label == "started":
+        return f'<time datetime="{text(value)}">{text(value)}</time>'
+    return text(value)

@@ -27,7 +27,7 @@ def head(report: dict) -> str:
     totals, meta, gate = object_at(report, "totals"), object_at(report, "meta"), object_at(report, "gate")
     figures = [
         ("correct of graded", f"{totals.get('passed', 0)}/{totals.get('graded', 0)}"),
-        ("accuracy (bar)", f"{fmt(totals.get('accuracy'))} ({fmt(meta.get('min_accuracy'))})"),
+        ("accuracy", f"{fmt(totals.get('accuracy'))}, bar {fmt(meta.get('min_accuracy'))}"),
         ("errors (not graded)", str(totals.get("errors", 0))),
         ("activations / expected", f"{totals.get('activations', 0)}/{totals.get('activations_expected', 0)}"),
     ]

@@ -45,6 +45,7 @@ h3 { font-size: 1.05em; margin: 1em 0 .3em; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(16em, 1fr)); gap: .1em 1.5em;
   margin: .5em 0; }
 .facts div { overflow-wrap: anywhere; } .facts span { color: var(--muted); }
+.facts time { white-space: nowrap; }
 .notice { border-left: 4px solid var(--error); background: var(--error-bg); padding: .5em .9em; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: .3em .6em; text-align: left; vertical-align: top; }

@@ -172,3 +172,14 @@ def test_an_inline_script_put_into_the_page_after_rendering_does_not_run_and_the
     assert page.evaluate("() => getComputedStyle(document.body).backgroundColor") != "rgb(255, 0, 0)"
     assert refused == []
     assert len(errors) == 6 and all("Content Security Policy" in error for error in errors), errors
+
+
+@pytest.mark.parametrize("width", [1400, 360])
+def test_the_start_time_stays_on_one_line_and_the_tile_names_its_bar(browser, tmp_path, real_reports, width):
+    page, refused, errors = open_page(
+        browser, tmp_path, real_reports["routing"], viewport={"width": width, "height": 900}
+    )
+    # A wrapped inline element has one box per line it spans.
+    assert page.eval_on_selector(".facts time", "t => t.getClientRects().length") == 1
+    assert ", bar 0.9" in page.inner_text("header") and "(0.9)" not in page.inner_text("header")
+    assert refused == [] and errors == []

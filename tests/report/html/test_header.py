@@ -28,6 +28,19 @@ def test_an_interrupted_run_says_so_first_and_how_much_is_missing():
     assert "from the result cache: 3 of 14 samples" in text and "10/14 correct" in text
 
 
+def test_the_start_time_is_one_token_that_never_wraps_mid_date():
+    html = header(report(agent="claude", agent_version="2.1.332"), [], "ok")
+    assert '<time datetime="2026-01-02T03:04:05+00:00">2026-01-02T03:04:05+00:00</time>' in html
+
+
+def test_the_routing_accuracy_tile_names_its_bar():
+    from harness.report.html.routing import head
+
+    totals = {"accuracy": 0.615, "passed": 8, "graded": 13}
+    shown = Parsed(head({**report(agent="claude", min_accuracy=1.0), "totals": totals})).text
+    assert "0.615, bar 1" in shown and "(1)" not in shown
+
+
 def test_agent_facts_read_both_meta_shapes():
     assert agent_facts({"agent": "codex", "agent_version": "1", "model": "m"}) == ("codex", "1", "m")
     nested = {"agent": {"runtime": "claude", "version": "2", "model": None}}
