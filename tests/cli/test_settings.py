@@ -16,6 +16,8 @@ NOT_REPORTS = {
     "plan.schema.json",
     "compare-input.schema.json",
     "quarantine.schema.json",  # a committed input file, not a report
+    "skill-creator-evals.schema.json",  # other tools' eval files, read in place
+    "skill-creator-triggers.schema.json",
     "history-report.schema.json",  # printed on stdout, not published
 }
 

@@ -148,7 +148,7 @@ def test_a_file_that_is_not_a_report_names_itself(tmp_path, repo):
     bad = tmp_path / "bad.json"
     bad.write_text("{\n  nope", encoding="utf-8")
     run, _report = compare(repo, bad, bad)
-    assert run.code == 1 and f"{bad}:2: not JSON" in run.stderr
+    assert run.code == 1 and f"{bad}:2: is not valid JSON" in run.stderr
 
 
 def test_a_provisional_case_is_reported_apart_and_fails_only_with_strict(tmp_path, repo):
