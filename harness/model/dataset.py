@@ -15,8 +15,6 @@ from harness.model import findings
 
 TYPE_CHECKING = False  # typing's flag without importing typing, which reading a dataset does not need
 if TYPE_CHECKING:
-    from typing import Any
-
     from jsonschema.exceptions import ValidationError
 
     from harness.model.pluginsuite import Grader
