@@ -19,6 +19,19 @@ def element_lines(text: str, key: str) -> list[int]:
     return _items_from(text, start)
 
 
+def nested_element_lines(text: str, keys: tuple[str, ...]) -> list[int]:
+    """1-based start lines of the items of the array reached through nested object keys, such as
+    ("trigger", "positive") for `{"trigger": {"positive": [...]}}`."""
+    start: int | None = 0
+    for key in keys:
+        start = _value_offset(text, key, start or 0)
+        if start is None:
+            return []
+    if start is None or start >= len(text) or text[start] != "[":
+        return []
+    return _items_from(text, start)
+
+
 def top_array_lines(text: str) -> list[int]:
     """1-based start lines of the items of a text whose top level is an array."""
     start = _skip_space(text, 0)
@@ -46,10 +59,10 @@ def key_line(text: str, key: str) -> int | None:
     return None if offset is None else text.count("\n", 0, offset) + 1
 
 
-def _value_offset(text: str, key: str) -> int | None:
-    """Offset of the value of `key` in the top-level object, walking its members in order. A key
-    written twice counts where it was written last: that is the value json.loads keeps."""
-    index = _skip_space(text, 0)
+def _value_offset(text: str, key: str, start: int = 0) -> int | None:
+    """Offset of the value of `key` in the object at `start` (the top level by default), walking its
+    members in order. A key written twice counts where it was written last: json.loads keeps that."""
+    index = _skip_space(text, start)
     if index >= len(text) or text[index] != "{":
         return None
     index += 1

@@ -20,11 +20,12 @@ class InputError(Exception):
     """An input file cannot be staged; the message names it and the fix."""
 
 
-def stage_inputs(skill_dir: Path, files: list[str], workspace: Path) -> None:
+def stage_inputs(folder: Path, files: list[str], workspace: Path) -> None:
+    """Copy `files` (relative to `folder`: the skill, or a case file's fixtures folder) into `workspace`."""
     for entry in files:
-        source = skill_dir / entry
-        if not is_inside(source, skill_dir):
-            raise InputError(f"input file '{entry}' leads outside the skill; keep it inside the skill folder")
+        source = folder / entry
+        if not is_inside(source, folder):
+            raise InputError(f"input file '{entry}' leads outside {folder.name}/; keep it inside that folder")
         try:
             data = read_bytes(source, INPUT_BYTES)
         except UnreadableFile as exc:

@@ -246,7 +246,7 @@ class BehavioralRun:
         fixture = skill.directory / case.workspace if case.workspace else None
         try:
             with self.agent.workspace(skill.room, fixture) as workspace:
-                stage_inputs(skill.directory, case.files, workspace)
+                stage_inputs(case.files_root or skill.directory, case.files, workspace)
                 return self._in_workspace(skill, case, dict(placeholders), workspace, attempt)
         except (agent.WorkspaceError, InputError) as exc:
             return CaseResult(case, error=f"could not stage the workspace: {exc}")

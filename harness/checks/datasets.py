@@ -183,21 +183,24 @@ def holds_answer_key(folder: Path, skill_dir: Path) -> bool:
 
 
 def _input_files(data: Dataset, catalog: Catalog) -> list[Finding]:
-    """A case's `files` (skill-creator's inputs, from the skill's root) exist inside the skill."""
+    """A case's `files` exist inside the folder they are relative to: the skill (skill-creator's
+    inputs), or the repo's evals/fixtures/ for an addyosmani case file."""
     if data.skill is None:
         return []
     skill_dir = catalog.repo.skill_dirs[data.skill]
     out = []
     for case in data.cases:
+        folder = case.files_root or skill_dir
+        named = f"{catalog.repo.rel(folder)}/" if case.files_root else "the skill folder"
         for entry in case.files:
-            target = skill_dir / entry
-            if ".." in entry.replace("\\", "/").split("/") or not is_inside(target, skill_dir):
+            target = folder / entry
+            if ".." in entry.replace("\\", "/").split("/") or not is_inside(target, folder):
                 out.append(
                     findings.error(
                         "workspace-escape",
                         data.rel,
-                        f"case `{case.id}`: input file '{entry}' leads outside the skill folder; "
-                        "keep input files inside the skill.",
+                        f"case `{case.id}`: input file '{entry}' leads outside {named}; "
+                        "keep input files inside it.",
                         case.line,
                     )
                 )
@@ -207,7 +210,7 @@ def _input_files(data: Dataset, catalog: Catalog) -> list[Finding]:
                         "workspace-missing",
                         data.rel,
                         f"case `{case.id}`: input file {catalog.repo.rel(target)} does not exist; "
-                        "add it or fix the path (paths start at the skill's folder).",
+                        f"add it or fix the path (paths start at {named}).",
                         case.line,
                     )
                 )

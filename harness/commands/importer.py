@@ -12,6 +12,7 @@ from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
+from harness.model import addyosmani_cases
 from harness.writer import cannot, write_text
 
 HELP = "convert another tool's eval files into an evals/evals.json (skill-creator, addyosmani)"
@@ -56,7 +57,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     triggers = load_json(ctx.cwd / args.triggers) if args.triggers else None
     try:
         if args.source == "addyosmani":
-            converted = addyosmani.convert(args.skill, evals, skill_dir, stage_files=bool(args.output))
+            fixtures = repo.root / addyosmani_cases.FIXTURES
+            converted = addyosmani.convert(args.skill, evals, fixtures, stage_files=bool(args.output))
         else:
             converted = skill_creator.convert(
                 args.skill, evals, triggers, skill_dir, stage_files=bool(args.output)

@@ -9,7 +9,7 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.files import present
 from harness.memo import Memo, code_digest
-from harness.model import dataset, machine, pluginsuite, skill, skill_creator_evals
+from harness.model import addyosmani_cases, dataset, machine, pluginsuite, skill, skill_creator_evals
 from harness.model.dataset import Case, Dataset
 from harness.model.machine import MachinePlan
 from harness.model.repo import Repo
@@ -108,6 +108,10 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
                         file, repo.rel(file), name, extended, checked, skill_creator_evals.read_evals
                     )
                 )
+        case_file = repo.root / addyosmani_cases.CASES / f"{name}.json"
+        if not present(evals / dataset.EVALS) and present(case_file):  # the skill's own file wins
+            fixtures = repo.root / addyosmani_cases.FIXTURES
+            loaded.insert(0, addyosmani_cases.load(case_file, repo.rel(case_file), name, fixtures))
         triggers = evals / skill_creator_evals.TRIGGER_SET
         if present(triggers):  # read beside evals.json, whichever shape that has
             loaded.append(skill_creator_evals.load_trigger_set(triggers, repo.rel(triggers), name))

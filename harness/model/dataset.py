@@ -15,8 +15,6 @@ from harness.model import findings
 
 TYPE_CHECKING = False  # typing's flag without importing typing, which reading a dataset does not need
 if TYPE_CHECKING:
-    from typing import Any
-
     from jsonschema.exceptions import ValidationError
 
     from harness.model.pluginsuite import Grader
@@ -50,7 +48,8 @@ class Case:
     top_k: int = DEFAULT_TOP_K  # lexical routing: a true case's skill must rank within this many
     owner: str | None = None  # lexical routing: on a false case, the skill that must outrank this one
     trust_level: str = "stable"  # provisional: reported apart, counted by the gates only with --strict
-    files: list[str] = field(default_factory=list)  # skill-relative input files copied into the workspace
+    files: list[str] = field(default_factory=list)  # input files copied into the workspace
+    files_root: Path | None = None  # the folder `files` are relative to and must stay in; None: the skill
     # Read from a Claude Code plugin eval suite (model/pluginsuite.py): its regex/tool graders we
     # score ourselves, and its `runs`.
     graders: list[Grader] = field(default_factory=list)
@@ -178,7 +177,7 @@ def _read_cases(data: object, dataset: Dataset, case_lines: list[int]) -> Datase
     items = data.get("evaluations")
     for index, item in enumerate(items if isinstance(items, list) else []):
         line = case_lines[index] if index < len(case_lines) else None
-        case = _case(item, dataset, line)
+        case = case_from(item, dataset, line)
         if case is not None:
             dataset.cases.append(case)
     return dataset
@@ -193,7 +192,8 @@ def template_text() -> str:
     return packaged_text("data", "TEMPLATE.json")
 
 
-def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
+def case_from(item: object, dataset: Dataset, line: int | None) -> Case | None:
+    """One evaluation of our shape as a Case of `dataset`; None when it lacks an id, prompt or trigger."""
     if not isinstance(item, dict):
         return None
     ident, prompt, trigger = item.get("id"), item.get("prompt"), item.get("skill_should_trigger")
@@ -201,7 +201,6 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         isinstance(ident, str) and ident.strip() and isinstance(prompt, str) and isinstance(trigger, bool)
     ):
         return None
-    lists: dict[str, Any] = {key: _strings(item[key]) for key in EXPECTATION_KEYS if key in item}
     workspace, note, trust = item.get("workspace"), item.get("note"), item.get("trust_level")
     top_k, owner = item.get("top_k"), item.get("owner")
     return Case(
@@ -217,7 +216,10 @@ def _case(item: object, dataset: Dataset, line: int | None) -> Case | None:
         trust_level=trust if trust in ("provisional", "stable") else "stable",
         top_k=top_k if type(top_k) is int and top_k >= 1 else DEFAULT_TOP_K,
         owner=owner.strip() if isinstance(owner, str) and owner.strip() else None,
-        **lists,
+        expected_behavior=_strings(item.get("expected_behavior")),
+        unexpected_behavior=_strings(item.get("unexpected_behavior")),
+        logs_contain=_strings(item.get("logs_contain")),
+        files_exist=_strings(item.get("files_exist")),
     )
 
 

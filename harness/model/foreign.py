@@ -3,7 +3,9 @@ command that converts it. `structural` names them where a dataset is missing, `i
 
 - skill-creator's (and the specification's) `evals/evals.json` and trigger set `evals/eval_set.json`:
   read in place (see harness/model/skill_creator_evals.py).
-- addyosmani/agent-skills' `evals/cases/<skill>.json` at the repo's root: `skillscope import addyosmani`.
+- addyosmani/agent-skills' `evals/cases/<skill>.json` at the repo's root: read in place when the skill
+  has no evals/evals.json of its own (see harness/model/addyosmani_cases.py); `import addyosmani`
+  writes a copy in our shape.
 - a `claude plugin eval` suite, `evals/<case>/case.yaml` (or `prompt.md`) inside the skill.
 """
 
@@ -14,10 +16,10 @@ from pathlib import Path
 
 from harness import jsonsafe
 from harness.files import present
+from harness.model.addyosmani_cases import CASES as ADDYOSMANI_CASES
 from harness.model.dataset import EVALS, foreign_evals_shape
 from harness.model.skill_creator_evals import TRIGGER_SET
 
-ADDYOSMANI_CASES = Path("evals") / "cases"
 PLUGIN_EVAL_FILES = ("case.yaml", "prompt.md")
 
 
@@ -45,7 +47,12 @@ def recognise(root: Path, skill: str, skill_dir: Path, rel: str) -> list[Foreign
             f"skillscope import addyosmani --skill {skill} --evals {case_file} --output {rel}/evals/{EVALS}"
         )
         found.append(
-            ForeignFile(case_file, "addyosmani/agent-skills' case file", f"adopt it with `{command}`")
+            ForeignFile(
+                case_file,
+                "addyosmani/agent-skills' case file",
+                f"read in place while the skill has no evals/{EVALS} of its own: its cases run as they "
+                f"stand, nothing to convert (`{command}` writes a copy in our shape)",
+            )
         )
     for suite in sorted(evals.glob("*/")) if evals.is_dir() else []:
         marker = next((suite / name for name in PLUGIN_EVAL_FILES if present(suite / name)), None)

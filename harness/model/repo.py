@@ -52,18 +52,21 @@ class Repo:
         return sorted(self.skill_dirs)
 
     def with_dataset(self) -> list[str]:
-        """Skills with a dataset: our evals.json (or skill-creator's, same name), a trigger set, or a
-        Claude Code plugin eval suite under evals/."""
+        """Skills with a dataset: our evals.json (or skill-creator's, same name), a trigger set, a
+        Claude Code plugin eval suite under evals/, or an addyosmani case file at the root's
+        evals/cases/<skill>.json."""
         return [
             name
             for name in self.names
             if any(present(self.skill_dirs[name] / "evals" / file) for file in DATASET_FILES)
             or case_folders(self.skill_dirs[name] / "evals")
+            or present(self.root / CASE_FILES / f"{name}.json")
         ]
 
 
 # The files a skill's cases are read from (skill-creator's trigger set is read in place too).
 DATASET_FILES = ("evals.json", "eval_set.json")
+CASE_FILES = Path("evals") / "cases"  # addyosmani's, one per skill, read in place
 
 
 def discover(root: Path, globs: list[str]) -> Repo:

@@ -266,7 +266,7 @@ def test_init_writes_through_links_that_stay_in_the_repo(tmp_path: Path):
 
 
 def test_init_names_other_tools_eval_files_and_the_one_way_to_adopt_each(tmp_path):
-    """ux-review F8: a skill-creator file is read in place; an addyosmani case file gets its import."""
+    """ux-review F8: skill-creator's and addyosmani's files are read in place; import stays on offer."""
     repo = Path(
         shutil.copytree(
             Path(__file__).parents[1] / "acceptance" / "structural" / "addyosmani-case-file", tmp_path / "r"
@@ -278,9 +278,10 @@ def test_init_names_other_tools_eval_files_and_the_one_way_to_adopt_each(tmp_pat
     run = run_cli(["init", "--skills-dir", "skills/*"], cwd=repo)
     assert run.code == 0, run.stderr
     assert (
-        "found evals/cases/csv-tidy.json, addyosmani/agent-skills' case file: adopt it with "
-        "`skillscope import addyosmani --skill csv-tidy --evals evals/cases/csv-tidy.json "
-        "--output skills/csv-tidy/evals/evals.json`"
+        "found evals/cases/csv-tidy.json, addyosmani/agent-skills' case file: read in place while the "
+        "skill has no evals/evals.json of its own: its cases run as they stand, nothing to convert "
+        "(`skillscope import addyosmani --skill csv-tidy --evals evals/cases/csv-tidy.json "
+        "--output skills/csv-tidy/evals/evals.json` writes a copy in our shape)"
     ) in run.stdout
     assert (
         "found skills/pdf-tools/evals/evals.json, skill-creator's (the specification's evals shape): "
