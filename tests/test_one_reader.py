@@ -21,6 +21,7 @@ DOORS = ("files.py", "writer.py")
 NOT_REPO_FILES = {
     "agent/process.py:read_stat": "the kernel's /proc entry of a process the harness started",
     "agent/process.py:environ_of": "the kernel's /proc entry of a process the harness started",
+    "agent/keyreach.py:holders": "the kernel's /proc entries of this user's other processes",
     "agent/runtime.py:pins": "the harness's own package data (importlib.resources)",
     "model/listing.py:rules": "the harness's own package data (importlib.resources)",
     "compare/versions.py:extract": "an archive held in memory (fileobj=BytesIO), no file",

@@ -15,7 +15,8 @@ from harness.behavioral.evidence import Passage
 from harness.behavioral.scorers import Check, normalise
 from harness.behavioral.snapshot import Changes
 from harness.files import UnreadableFile, read_text
-from harness.model.pluginsuite import COUNT, Grader, python_flags
+from harness.model.dataset import Grader
+from harness.model.pluginsuite import COUNT, python_flags
 
 KIND = "host_grader"
 FILE_LIMIT = 1024 * 1024  # a produced file read for a `files` regex

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from harness.checks import CheckOptions
+from harness.files import UnreadableFile, read_bytes
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
@@ -75,11 +76,9 @@ def link_finding(rel: str, path: Path) -> Finding:
 def flattened_target(path: Path) -> str | None:
     """The relative path a one-line file holds when it names an existing file or folder beside it."""
     try:
-        if path.stat().st_size > MOST_TARGET_BYTES:
-            return None
-        text = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
+        text = read_bytes(path, MOST_TARGET_BYTES).decode("utf-8")
+    except (UnreadableFile, UnicodeDecodeError):
+        return None  # too long to be a link's target, not text, or not a regular file
     if not text or text != text.strip() or any(c.isspace() for c in text) or text.startswith("/"):
         return None
     target = path.parent / text

@@ -15,9 +15,9 @@ from harness.model import findings
 
 TYPE_CHECKING = False  # typing's flag without importing typing, which reading a dataset does not need
 if TYPE_CHECKING:
-    from jsonschema.exceptions import ValidationError
+    from typing import Any
 
-    from harness.model.pluginsuite import Grader
+    from jsonschema.exceptions import ValidationError
 
 EVALS = "evals.json"
 EXTENDED = "extended_evals.json"
@@ -28,6 +28,18 @@ SHARED_NEGATIVES = "harness/data/negatives.json"
 MAX_DEPTH = nesting.MAX_DEPTH
 _TOO_DEEP = object()
 _CONSTANT = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+
+
+@dataclass(frozen=True)
+class Grader:
+    """A free grader we score ourselves: regex, tool_used (other than routing) or tool_order."""
+
+    name: str
+    kind: str
+    weight: float
+    spec: dict[str, Any]  # the grader's own fields, checked
+    source: str
+    line: int | None = None
 
 
 @dataclass

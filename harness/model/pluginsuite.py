@@ -15,7 +15,7 @@ import yaml
 from harness import yamlsafe
 from harness.files import UnreadableFile, present, read_text
 from harness.model import findings
-from harness.model.dataset import Case, Dataset
+from harness.model.dataset import Case, Dataset, Grader
 
 CASE_FILE = "case.yaml"
 PROMPT_FILE = "prompt.md"
@@ -64,18 +64,6 @@ LLM_FOCUS = {"last_message", "trace", "files"}
 COUNT = re.compile(r"count:(\d+)")
 # JavaScript regex flags and their Python counterparts; the rest cannot be honoured.
 JS_FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "u": 0, "g": 0, "d": 0}
-
-
-@dataclass(frozen=True)
-class Grader:
-    """A free grader we score ourselves: regex, tool_used (other than routing) or tool_order."""
-
-    name: str
-    kind: str
-    weight: float
-    spec: dict[str, Any]  # the grader's own fields, checked
-    source: str
-    line: int | None = None
 
 
 @dataclass

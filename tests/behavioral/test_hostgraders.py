@@ -12,7 +12,7 @@ from harness.behavioral import hostgraders
 from harness.behavioral.evidence import Passage
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
-from harness.model.pluginsuite import Grader
+from harness.model.dataset import Grader
 
 
 def _grader(kind: str, weight: float = 1, **spec: object) -> Grader:
