@@ -31,6 +31,12 @@ PATH_MAX = 4096  # bytes, Linux's limit for a path handed to a system call
 SKILLS_AHEAD = 50  # skills (about 4 markdown files each) before parsing in worker processes pays
 
 
+def is_reference_rule(rule: str) -> bool:
+    """Whether `refs` checks this rule: the rules of the links and URLs it checks are all ref-*, so
+    a baseline entry of another rule (a structural one) is not one refs could see fixed."""
+    return rule.startswith("ref-")
+
+
 @dataclass(frozen=True)
 class Source:
     """A markdown file to read: where it is, how reports name it, and the skill folder holding it."""

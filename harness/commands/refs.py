@@ -52,7 +52,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     )
     found.extend(fetched.findings)
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
-    adopted = adoption.apply(findings.ordered(found))
+    adopted = adoption.apply(findings.ordered(found), references.is_reference_rule)
     result = RefsResult(
         meta=RunMeta.of("refs", repo, clock),
         skills=list(loaded.skills),

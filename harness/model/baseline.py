@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,8 +73,8 @@ class Adoption:
     baseline: Baseline
     demoted: tuple[str, ...] = ()
 
-    def apply(self, found: Iterable[Finding]) -> Adopted:
-        return apply(found, self.baseline, self.demoted)
+    def apply(self, found: Iterable[Finding], checked: Callable[[str], bool] | None = None) -> Adopted:
+        return apply(found, self.baseline, self.demoted, checked)
 
     def record(self, adopted: Adopted, repo: Repo) -> dict[str, Any]:
         """The result fields saying what the baseline and --warn changed."""
@@ -117,8 +117,15 @@ def keyed(entry: dict[str, Any]) -> str:
     return str(entry["fingerprint"])
 
 
-def apply(found: Iterable[Finding], baseline: Baseline, demoted: Iterable[str] = ()) -> Adopted:
-    """Mark recorded errors known (up to their recorded count) and demote the named rules."""
+def apply(
+    found: Iterable[Finding],
+    baseline: Baseline,
+    demoted: Iterable[str] = (),
+    checked: Callable[[str], bool] | None = None,
+) -> Adopted:
+    """Mark recorded errors known (up to their recorded count) and demote the named rules. `checked`
+    says which rules this run looked for (default: all): a recorded finding of a rule it did not
+    check is not reported fixed, since the run could not have seen it."""
     rules = known_rules(demoted)
     left = baseline.counts()
     out = []
@@ -130,8 +137,19 @@ def apply(found: Iterable[Finding], baseline: Baseline, demoted: Iterable[str] =
             left[key] -= 1
             finding = finding.known()
         out.append(finding)
-    fixed = [{**baseline.recorded[key], "count": count} for key, count in sorted(left.items()) if count > 0]
+    fixed = [
+        {**baseline.recorded[key], "count": count}
+        for key, count in sorted(left.items())
+        if count > 0 and looked_for(baseline.recorded[key], checked)
+    ]
     return Adopted(out, fixed)
+
+
+def looked_for(entry: dict[str, Any], checked: Callable[[str], bool] | None) -> bool:
+    """Whether a run that checked these rules could have seen the recorded finding (an entry that
+    names no rule is taken as seen, as before rules were recorded)."""
+    rule = entry.get("rule")
+    return checked is None or not isinstance(rule, str) or checked(rule)
 
 
 def known_rules(names: Iterable[str]) -> set[str]:

@@ -170,6 +170,22 @@ def test_a_stale_entry_is_said_in_the_terminal_too(tmp_path: Path, command: str)
     assert "1 recorded finding(s) no longer occur: run `skillscope baseline --prune`" in summary
 
 
+def test_refs_calls_no_structural_entry_fixed(repo: Path, tmp_path: Path):
+    """refs checks links only: a recorded structural error it could not see is neither said to be gone
+    nor offered to `baseline --prune`, which would keep it (a remedy that does nothing)."""
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    recorded = json.loads((repo / ".skillscope" / "baseline.json").read_text(encoding="utf-8"))["findings"]
+    assert recorded and not any(e["rule"].startswith("ref-") for e in recorded)
+    output = tmp_path / "refs.json"
+    run = run_cli(["refs", "--no-external", "--format", "text", "--output", str(output)], cwd=repo)
+    assert run.code == 0, run.stdout + run.stderr
+    assert "no longer occur" not in run.stdout
+    assert json.loads(output.read_text(encoding="utf-8"))["baseline"]["fixed"] == []
+    assert run_cli(["baseline", "--prune"], cwd=repo).code == 0
+    kept = json.loads((repo / ".skillscope" / "baseline.json").read_text(encoding="utf-8"))["findings"]
+    assert len(kept) == len(recorded)
+
+
 @pytest.mark.parametrize(
     ("typed", "meant"), [("tier0-behaviour", "tier0-behavior"), ("name-formats", "name-format")]
 )
