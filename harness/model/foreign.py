@@ -6,7 +6,8 @@ command that converts it. `structural` names them where a dataset is missing, `i
 - addyosmani/agent-skills' `evals/cases/<skill>.json` at the repo's root: read in place when the skill
   has no evals/evals.json of its own (see harness/model/addyosmani_cases.py); `import addyosmani`
   writes a copy in our shape.
-- a `claude plugin eval` suite, `evals/<case>/case.yaml` (or `prompt.md`) inside the skill.
+- a `claude plugin eval` suite, `evals/<case>/case.yaml` (or `prompt.md`) inside the skill: read in place
+  (see harness/model/pluginsuite.py).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def recognise(root: Path, skill: str, skill_dir: Path, rel: str) -> list[Foreign
                 ForeignFile(
                     f"{rel}/evals/{suite.name}/{marker.name}",
                     "a `claude plugin eval` suite",
-                    "skillscope does not read it as a dataset; `claude plugin eval` runs it",
+                    "read in place: its cases run on every agent, and what cannot run yet is named",
                 )
             )
     return found
