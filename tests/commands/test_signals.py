@@ -175,8 +175,10 @@ def test_a_signal_mid_behavioral_reports_the_finished_cases(
 @pytest.mark.parametrize("command", [["refs"], ["structural", "--external"]])
 def test_ctrl_c_mid_fetch_sends_no_more_requests_and_reports_the_rest_unchecked(tmp_path: Path, command):
     # One host of twelve URLs, answered one at a time: before, Ctrl-C waited for the whole chain and
-    # sent every request. The signal goes out once the second request has reached the host.
-    with serving("127.0.0.1", delay_s=0.5) as ([server], _):
+    # sent every request. The signal goes out while the second request is held at the host, and the
+    # host answers it only after the signal: no third request can have started, however slow the run.
+    with serving("127.0.0.1") as ([server], _):
+        server.held_from = 2
         urls = [server.url(f"/page/{n}") for n in range(12)]
         body = "# Links\n\n" + "".join(f"- [page {n}]({url})\n" for n, url in enumerate(urls))
         make_skill(tmp_path / "repo", "linker", body=body)
@@ -201,6 +203,7 @@ def test_ctrl_c_mid_fetch_sends_no_more_requests_and_reports_the_rest_unchecked(
         while len(server.requests) < 2 and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
         proc.send_signal(signal.SIGINT)
+        server.release.set()
         stdout, stderr = proc.communicate(timeout=WAIT_S)
         sent = len(server.requests)
 

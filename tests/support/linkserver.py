@@ -52,6 +52,10 @@ class LinkServer(ThreadingHTTPServer):
         self.active = 0
         self.max_active = 0
         self.lock = threading.Lock()
+        # Set by a test: requests from the `held_from`-th on wait for `release` before answering, so the
+        # test acts while a request is in flight, however slowly the machine runs.
+        self.held_from: int | None = None
+        self.release = threading.Event()
 
     def url(self, path: str) -> str:
         host, port = self.server_address[:2]
@@ -86,6 +90,8 @@ class Handler(BaseHTTPRequestHandler):
             hits = server.hits[self.path] = server.hits.get(self.path, 0) + 1
         server.recorder.enter()
         try:
+            if server.held_from is not None and len(server.requests) >= server.held_from:
+                server.release.wait(timeout=60)
             if server.delay_s:
                 time.sleep(server.delay_s)
             self.respond(method, hits)
