@@ -63,6 +63,6 @@ def test_a_guide_is_in_the_site_and_linked_from_getting_started(guide):
 def test_the_machine_path_pattern_sees_one():
     """A pattern that matched nothing would pass every guide."""
     assert MACHINE_PATH.search("JSON report: /tmp/x/.skillscope/runs/r.json")
-    assert MACHINE_PATH.search("was found at /work/main/node_modules/.bin/claude")
+    assert MACHINE_PATH.search("was found at /home/ci/node_modules/.bin/claude")
     assert not MACHINE_PATH.search("JSON report: ~/src/amd-skills/.skillscope/runs/r.json")
     assert not MACHINE_PATH.search("found at /usr/local/bin/claude")
