@@ -15,13 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness import json_positions, jsonsafe
-from harness.files import UnreadableFile, read_text
+from harness import json_positions
 from harness.model import findings
 from harness.model.case_ids import IdMaker
 from harness.model.dataset import Case, Dataset, case_from
 from harness.model.repo import CASE_FILES
-from harness.model.skill_creator_evals import EVAL_KEYS, statements
+from harness.model.skill_creator_evals import EVAL_KEYS, read_json, statements
 
 CASES = CASE_FILES
 FIXTURES = Path("evals") / "fixtures"
@@ -94,17 +93,10 @@ def load(path: Path, rel: str, skill: str, fixtures: Path) -> Dataset:
     """`skill`'s case file as its dataset; `fixtures` is the folder its `files` are relative to.
     Never raises: problems become findings on the case file's lines."""
     dataset = Dataset(rel=rel, skill=skill, format=FORMAT)
-    try:
-        text = read_text(path)
-        data = jsonsafe.loads(text, rel, constants=False)
-    except UnreadableFile as exc:
-        dataset.problems.append(findings.error("dataset-unreadable", rel, f"cannot be read: {exc.reason}."))
+    read = read_json(path, dataset)
+    if read is None:
         return dataset
-    except jsonsafe.JsonProblem as exc:
-        dataset.problems.append(
-            findings.error("dataset-json", rel, f"{exc.reason}; fix the file there.", exc.line)
-        )
-        return dataset
+    text, data = read
     dataset.raw = data
     if not is_case_file(data) or (data.get("evals") is not None and not isinstance(data.get("evals"), list)):
         dataset.problems.append(

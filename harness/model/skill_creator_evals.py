@@ -16,6 +16,7 @@ naming it. Ids are `<skill>-<id>` and `<skill>-trigger-N` / `<skill>-no-trigger-
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from harness import json_positions, jsonsafe, schemas
 from harness.files import UnreadableFile, read_text
@@ -89,18 +90,22 @@ def statements(item: dict[str, object]) -> list[str]:
 def load_trigger_set(path: Path, rel: str, skill: str) -> Dataset:
     """The trigger eval set beside a skill's evals file. Never raises: problems become findings."""
     dataset = Dataset(rel=rel, skill=skill, format=TRIGGERS_FORMAT)
+    read = read_json(path, dataset)
+    return dataset if read is None else read_triggers(*read, dataset)
+
+
+def read_json(path: Path, dataset: Dataset) -> tuple[str, Any] | None:
+    """The text and JSON value of another tool's eval file, or None with the problem added to
+    `dataset` as a finding on its line."""
     try:
         text = read_text(path)
-        data = jsonsafe.loads(text, rel, constants=False)
+        return text, jsonsafe.loads(text, dataset.rel, constants=False)
     except UnreadableFile as exc:
-        dataset.problems.append(findings.error("dataset-unreadable", rel, f"cannot be read: {exc.reason}."))
-        return dataset
+        problem = findings.error("dataset-unreadable", dataset.rel, f"cannot be read: {exc.reason}.")
     except jsonsafe.JsonProblem as exc:
-        dataset.problems.append(
-            findings.error("dataset-json", rel, f"{exc.reason}; fix the file there.", exc.line)
-        )
-        return dataset
-    return read_triggers(text, data, dataset)
+        problem = findings.error("dataset-json", dataset.rel, f"{exc.reason}; fix the file there.", exc.line)
+    dataset.problems.append(problem)
+    return None
 
 
 def read_triggers(text: str, data: object, dataset: Dataset) -> Dataset:
