@@ -157,7 +157,7 @@ def source_findings(manifest: Manifest, index: int, entry: dict) -> list[Finding
 
 
 def unknown_keys(manifest: Manifest, at: tuple, data: dict, known: frozenset[str]) -> Iterator[Finding]:
-    where = "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in at).lstrip(".")
+    where = dotted(at)
     for key in data:
         if key not in known:
             yield findings.warning(
@@ -176,7 +176,7 @@ def object_fields(manifest: Manifest, at: tuple, data: dict, keys: frozenset[str
 
 
 def type_error(manifest: Manifest, keys: tuple, wanted: str, value: object) -> Finding:
-    name = ".".join(str(k) for k in keys)
+    name = dotted(keys)
     example = ' such as {"name": "Ada"}' if keys and keys[-1] in ("author", "owner") else ""
     return findings.error(
         "packaging-field-type",
@@ -185,6 +185,11 @@ def type_error(manifest: Manifest, keys: tuple, wanted: str, value: object) -> F
         f"{wanted}{example}.",
         manifest.line(*keys),
     )
+
+
+def dotted(keys: tuple[str | int, ...]) -> str:
+    """`plugins[0].skills[1]`: where a value sits, as the hosts' own messages write it."""
+    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys).lstrip(".")
 
 
 def kind_of(value: object) -> str:
@@ -207,7 +212,7 @@ def plugin_findings(pkg: Package, plugin: Plugin, catalog_dirs: set[str]) -> lis
 
 def entry_findings(pkg: Package, plugin: Plugin, entry: Field, catalog_dirs: set[str]) -> list[Finding]:
     label, rel, line = LABELS[plugin.host], entry.manifest.rel, entry.line
-    where = f"`{'.'.join(str(k) for k in entry.keys)}`"
+    where = f"`{dotted(entry.keys)}`"
     value = entry.value
     if not isinstance(value, str):
         return [type_error(entry.manifest, entry.keys, "a path string (`./skills/name`)", value)]
@@ -300,7 +305,7 @@ def skill_folder_findings(
     plugin: Plugin, entry: Field, folder: Path, catalog_dirs: set[str]
 ) -> list[Finding]:
     label, rel, line = LABELS[plugin.host], entry.manifest.rel, entry.line
-    where = f"`{'.'.join(str(k) for k in entry.keys)}`"
+    where = f"`{dotted(entry.keys)}`"
     out = []
     skills = package.skills_under(folder)
     deeper = None if (folder / "SKILL.md").is_file() else nested(folder)
