@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from harness import jsonsafe
-from harness.files import UnreadableFile, present, read_text, rel_to
+from harness.files import UnreadableFile, is_inside, present, read_text, rel_to
 from harness.json_positions import path_line
 
 CLAUDE, CODEX, COPILOT = "claude", "codex", "copilot"
@@ -144,7 +144,8 @@ class Package:
 
 
 def read(root: Path) -> Package:
-    """Every manifest at the repo root and at each local plugin root its marketplaces name."""
+    """Every manifest at the repo root and at each local plugin root its marketplaces name inside the
+    repo (a source leading out of it, through `..` or a link, is another repo's business)."""
     package = Package(root=root)
     roots = [root]
     for place in roots:  # grows as marketplaces name plugin roots; each root read once
@@ -152,7 +153,7 @@ def read(root: Path) -> Package:
             package.manifests.append(manifest)
             if manifest.kind == MARKETPLACE:
                 for source in local_sources(manifest):
-                    if source not in roots and source.is_dir():
+                    if source not in roots and source.is_dir() and is_inside(source, root):
                         roots.append(source)
         package.misplaced += misplaced_at(root, place)
     package.plugins = plugins_of(package)

@@ -132,3 +132,53 @@ def test_any_skills_path_is_judged_in_a_sentence_and_one_leaving_the_root_is_ref
     leaving = [e for e in written if ".." in e.parts or e.is_absolute()]
     outside = [f for _, f in found if f.rule == "packaging-path-outside-root" and f.severity == "error"]
     assert len(outside) == len(leaving)
+
+
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.sampled_from(["./", "../x", "./skills", "skills/", "", "a b"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                ["name", "skills", "plugins", "source", "author", "owner", "version", "path", "x"]
+            ),
+            inner,
+            max_size=4,
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(where=st.sampled_from(sorted(package.LOCATIONS)), value=JSON)
+def test_any_json_in_any_manifest_is_reported_in_sentences_never_a_traceback(where, value, tmp_path_factory):
+    root = tmp_path_factory.mktemp("pkg")
+    make_skill(root / "skills", "alpha")
+    (root / where).parent.mkdir(parents=True, exist_ok=True)
+    (root / where).write_text(json.dumps(value, indent=2), encoding="utf-8")
+    loaded = catalog.load(discover(root, ["skills/*"]))
+    for host, finding in packaging.host_findings(package.read(root), loaded):
+        assert host in package.HOSTS and finding.rule.startswith("packaging-")
+        assert finding.path == where and finding.message.endswith(".")
+    verdict = packaging.verdicts(loaded, packaging.check(loaded, CheckOptions(packaging=True)))
+    assert set(verdict) == set(package.HOSTS)
+
+
+def test_a_plugin_root_outside_the_repo_is_never_read(tmp_path):
+    """A marketplace may point anywhere; only what lies in the repo is the repo's package."""
+    outside = tmp_path / "elsewhere"
+    (outside / ".claude-plugin").mkdir(parents=True)
+    (outside / ".claude-plugin" / "plugin.json").write_text('{"name": "x", "author": "y"}', encoding="utf-8")
+    repo = tmp_path / "repo"
+    (repo / ".github" / "plugin").mkdir(parents=True)
+    (repo / ".github" / "plugin" / "marketplace.json").write_text(
+        json.dumps({"name": "m", "owner": {"name": "o"}, "metadata": {"pluginRoot": "../elsewhere"},
+                    "plugins": [{"name": "x", "source": "./"}]}),
+        encoding="utf-8",
+    )  # fmt: skip
+    pkg = package.read(repo)
+    assert [m.rel for m in pkg.manifests] == [".github/plugin/marketplace.json"]
