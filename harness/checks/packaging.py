@@ -562,21 +562,19 @@ class HostVerdict:
 
 def verdicts(catalog: Catalog, found: list[Finding]) -> dict[str, HostVerdict]:
     """One verdict per host, from the run's findings as adopted (a baselined or demoted error does not
-    fail a host); empty when the repo has no manifest."""
+    fail a host); empty when the repo has no manifest. Every packaging finding sits on a manifest (or a
+    misplaced one) of the host it is about, so the file names the host."""
     pkg = package.read(catalog.repo.root)
     hosts = pkg.hosts()
     if not hosts:
         return {}
-    failing = {
-        (f.rule, f.path, f.line, f.message) for f in found if f.fails and f.rule.startswith("packaging-")
-    }
-    located = host_findings(pkg, catalog)
+    failing = [f for f in found if f.fails and f.rule.startswith("packaging-")]
     out = {}
     for host in package.HOSTS:
         if host not in hosts:
             out[host] = HostVerdict(host, "none")
             continue
-        mine = [f for h, f in located if h == host and (f.rule, f.path, f.line, f.message) in failing]
+        mine = [f for f in failing if pkg.host_of(f.path) == host]
         own = tuple(m.rel for m in pkg.manifests if m.host == host)
         reason = REASONS.get(mine[0].rule, mine[0].rule) if mine else None
         out[host] = HostVerdict(host, "fail" if mine else "pass", reason, own)

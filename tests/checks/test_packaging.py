@@ -182,3 +182,12 @@ def test_a_plugin_root_outside_the_repo_is_never_read(tmp_path):
     )  # fmt: skip
     pkg = package.read(repo)
     assert [m.rel for m in pkg.manifests] == [".github/plugin/marketplace.json"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_each_finding_sits_on_a_manifest_of_the_host_it_names(case, tmp_path):
+    """What lets the per-host verdicts read the host off the finding's file."""
+    root = staged(case, tmp_path)
+    pkg = package.read(root)
+    loaded = catalog.load(discover(root, ["skills/*"]))
+    assert all(pkg.host_of(f.path) == host for host, f in packaging.host_findings(pkg, loaded))
