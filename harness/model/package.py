@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from harness import jsonsafe
-from harness.files import UnreadableFile, is_inside, present, read_text, rel_to
+from harness.files import UnreadableFile, is_inside, read_text, rel_to
 from harness.json_positions import path_line
 
 CLAUDE, CODEX, COPILOT = "claude", "codex", "copilot"
@@ -189,8 +189,24 @@ def misplaced_at(repo: Path, place: Path) -> list[tuple[str, str, str]]:
     return [
         (rel_to(repo, place / where), host, belongs)
         for where, (host, belongs) in MISPLACED.items()
-        if present(place / where)
+        if looks_like_one(place / where)
     ]
+
+
+def looks_like_one(path: Path) -> bool:
+    """Whether a file in a misplaced spot is the manifest it seems to be (a `name`, and `plugins` for a
+    marketplace), or a misplaced skills folder holds a skill: another tool's file of the same name is
+    left alone."""
+    if path.suffix != ".json":
+        return path.is_dir() and bool(skills_under(path))
+    if not path.is_file():
+        return False
+    try:
+        data = jsonsafe.loads(read_text(path), path.name)
+    except (UnreadableFile, jsonsafe.JsonProblem):
+        return False
+    wanted = "plugins" if path.name == "marketplace.json" else "name"
+    return isinstance(data, dict) and wanted in data
 
 
 def local_sources(manifest: Manifest) -> list[Path]:

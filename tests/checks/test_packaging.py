@@ -191,3 +191,19 @@ def test_each_finding_sits_on_a_manifest_of_the_host_it_names(case, tmp_path):
     pkg = package.read(root)
     loaded = catalog.load(discover(root, ["skills/*"]))
     assert all(pkg.host_of(f.path) == host for host, f in packaging.host_findings(pkg, loaded))
+
+
+@pytest.mark.parametrize(
+    ("where", "text"),
+    [
+        ("marketplace.json", '{"items": []}'),
+        (".claude/plugin.json", '{"enabled": true}'),
+        (".github/plugin.json", "not json"),
+        (".claude-plugin/skills/README.md", "notes"),
+    ],
+)
+def test_another_tools_file_in_a_misplaced_spot_is_left_alone(where, text, tmp_path):
+    make_skill(tmp_path / "skills", "alpha")
+    (tmp_path / where).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / where).write_text(text, encoding="utf-8")
+    assert package.read(tmp_path).misplaced == []
