@@ -133,11 +133,12 @@ def source_findings(manifest: Manifest, index: int, entry: dict) -> list[Finding
             )
         ]
     if NEEDS_DOT_SLASH[manifest.host] and not source.startswith("./"):
+        verb = "refuses" if manifest.host == package.CLAUDE else "silently drops"
         return [
             findings.error(
                 "packaging-path-not-relative",
                 manifest.rel,
-                f"{label} refuses the plugin source `{source}`: local sources start with `./` (relative to "
+                f"{label} {verb} the plugin source `{source}`: local sources start with `./` (relative to "
                 "the "
                 f"marketplace root); write `./{source.lstrip('/')}`.",
                 line,

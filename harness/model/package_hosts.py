@@ -67,7 +67,7 @@ OBJECT_FIELDS: dict[str, dict[str, frozenset[str]]] = {
 }
 ENTRY_OBJECT_FIELDS: dict[str, frozenset[str]] = {
     CLAUDE: frozenset({"author"}),
-    CODEX: frozenset({"source", "policy"}),
+    CODEX: frozenset({"policy"}),  # `source` may be a path string (measured on codex 0.169) or an object
     COPILOT: frozenset({"author"}),
 }
 # Whether a path in the host's manifests must be written `./…` (Claude refuses it, Codex drops it
