@@ -54,6 +54,34 @@ def _items_from(text: str, start: int) -> list[int]:
         index = after
 
 
+def path_line(text: str, path: tuple[str | int, ...]) -> int | None:
+    """1-based line of the value reached from the top through `path`, object keys and array indexes mixed,
+    such as ("plugins", 0, "skills", 2); None when the text has no such value."""
+    start: int | None = _skip_space(text, 0)
+    for step in path:
+        if start is None or start >= len(text):
+            return None
+        start = _value_offset(text, step, start) if isinstance(step, str) else _item_offset(text, step, start)
+    return None if start is None else text.count("\n", 0, start) + 1
+
+
+def _item_offset(text: str, index: int, start: int) -> int | None:
+    """Offset of item `index` of the array at `start`."""
+    if start >= len(text) or text[start] != "[":
+        return None
+    at = start + 1
+    for _ in range(index):
+        at = _skip_space(text, at)
+        if at >= len(text) or text[at] == "]":
+            return None
+        after = _after_value(text, at)
+        if after is None:
+            return None
+        at = after
+    at = _skip_space(text, at)
+    return None if at >= len(text) or text[at] == "]" else at
+
+
 def key_line(text: str, key: str) -> int | None:
     offset = _value_offset(text, key)
     return None if offset is None else text.count("\n", 0, offset) + 1

@@ -25,6 +25,9 @@ class CheckOptions:
     listing_room: tuple[str, ...] = ()
     # agent -> the models its listing is predicted for (an agent not here: its CLI's own model).
     listing_models: tuple[tuple[str, str], ...] = ()
+    # packaging: the repo's plugin and marketplace manifests (structural and baseline; a paid run's gate
+    # checks only the skills it uses).
+    packaging: bool = False
 
 
 class Check(Protocol):

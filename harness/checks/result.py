@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from harness.checks.external import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED, UrlCheck
+from harness.checks.packaging import HostVerdict
 from harness.model.envelope import FAIL, PASS, RunMeta, counts, envelope
 from harness.model.findings import WARNING, Finding, lies_in
 
@@ -65,6 +66,8 @@ class StructuralResult(FindingsVerdict):
     baseline_file: str | None = None
     fixed: list[dict] = field(default_factory=list)
     demoted_rules: tuple[str, ...] = ()
+    # host -> its packaging verdict; empty when the repo has no plugin or marketplace manifest
+    packaging: dict[str, HostVerdict] = field(default_factory=dict)
 
     command = "structural"
 
@@ -96,6 +99,11 @@ class StructuralResult(FindingsVerdict):
             "totals": self.totals(),
             "findings": [f.to_dict() for f in self.findings],
             "baseline": self.adoption_json(),
+            **(
+                {"packaging": {host: v.to_json() for host, v in self.packaging.items()}}
+                if self.packaging
+                else {}
+            ),
         }
 
 

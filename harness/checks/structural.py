@@ -12,6 +12,7 @@ from harness.checks import (
     leftovers,
     listing_budget,
     machine,
+    packaging,
     policy,
     portable_names,
     quarantine,
@@ -36,6 +37,7 @@ CHECKS: dict[str, Check] = {
     "portable-names": portable_names.check,
     "symlinks": symlinks.check,
     "quarantine": quarantine.check,
+    "packaging": packaging.check,
 }
 
 

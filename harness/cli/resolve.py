@@ -85,6 +85,7 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
         docs=tuple(parse_list("--docs", args.docs)),
         collision_warn=args.collision_warn,
         collision_error=args.collision_error,
+        packaging=True,
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from harness.checks import CheckOptions, references
+from harness.checks import CheckOptions, packaging, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
 from harness.cli import flags, resolve
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         datasets=len(datasets),
         cases=sum(len(d.cases) for d in datasets),
         folders={name: repo.rel(repo.skill_dirs[name]) for name in loaded.skills},
+        packaging=packaging.verdicts(loaded, adopted.findings),
         **adoption.record(adopted, repo),
     )
     code = finish(result, ctx, flags.report_options(args))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from harness.checks import packaging
 from harness.checks.result import StructuralResult
 from harness.model.findings import Finding
 from harness.report import markdown as md
@@ -12,6 +13,8 @@ from harness.report.junit import JUnitCase, findings_cases
 def markdown(result: StructuralResult) -> str:
     verdict = "passed" if result.passed else "failed"
     lines = ["## Structural check", "", f"**{verdict}**: {headline(result)}.", ""]
+    if result.packaging:
+        lines += [packaging_line(result), ""]
     lines += md.adoption_lines(result)
     hint = md.adoption_hint(result)
     lines += [hint, ""] if hint else []
@@ -28,8 +31,14 @@ def headline(result: StructuralResult) -> str:
 
 
 def next_step(result: StructuralResult) -> str:
-    """The line the text format prints under its summary: how to adopt, on a failed first run."""
-    return md.adoption_hint(result)
+    """The lines the text format prints under its summary: each host's packaging verdict, when the repo
+    has a manifest, and how to adopt, on a failed first run."""
+    return "\n".join(line for line in (packaging_line(result), md.adoption_hint(result)) if line)
+
+
+def packaging_line(result: StructuralResult) -> str:
+    """`packaging: claude ✓, codex ✗ (manifest in the wrong folder), copilot – (no manifest)`."""
+    return packaging.line(result.packaging)
 
 
 def statuses(result: StructuralResult) -> dict[str, str]:
