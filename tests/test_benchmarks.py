@@ -50,6 +50,11 @@ OFFLINE = [
         ],
     ),
     (
+        "listing_bench.py",
+        ["--sizes", "10,40", "--repeat", "1"],
+        [r"^\s+40(\s+[\d.]+){2}\s+[\d.]+x(\s+[\d.]+){2}x$"],
+    ),
+    (
         "external_bench.py",
         ["--hosts", "2", "--per-host", "2", "--delay", "0", "--rounds", "1"],
         [

@@ -171,6 +171,15 @@ class Listing:
     budget: int | None  # None: no budget
     used: int  # what the full listing would cost, in the budget's unit
     skills: list[ListedSkill] = field(default_factory=list)
+    # Each skill's state by name, built once: a routing run asks once per missed case.
+    states: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The first entry of a name wins, as a walk in listing order would find it.
+        states: dict[str, str] = {}
+        for skill in self.skills:
+            states.setdefault(skill.name, skill.state)
+        object.__setattr__(self, "states", states)
 
     @property
     def short(self) -> list[ListedSkill]:
@@ -181,7 +190,7 @@ class Listing:
         return {skill.name for skill in self.skills if skill.state in (FULL, TRUNCATED)}
 
     def state_of(self, name: str) -> str | None:
-        return next((skill.state for skill in self.skills if skill.name == name), None)
+        return self.states.get(name)
 
     def to_json(self) -> dict[str, Any]:
         return {

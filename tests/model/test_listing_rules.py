@@ -101,3 +101,19 @@ def test_claude_cleans_a_description_before_its_cap_cuts_it() -> None:
     """Measured: the 1,536-unit cap counts the cleaned text, entities and blanked runs included."""
     assert capped(CLAUDE, "<b> " + "w" * 1600) == "&lt;b&gt; " + "w" * 1525 + "…"
     assert capped(CLAUDE, "a\u200b\u200b\u200bb" + "w" * 1600) == "a b" + "w" * 1532 + "…"
+
+
+NAMES = st.text(alphabet="abc-", min_size=1, max_size=4)
+
+
+@given(
+    st.sampled_from(["claude", "copilot", "codex", "gemini", "opencode"]),
+    st.dictionaries(NAMES, st.text(alphabet="ab \u200b", max_size=40_000 // 8), max_size=12),
+    NAMES,
+)
+def test_state_of_answers_what_a_walk_of_the_listing_finds(runtime: str, room: dict, asked: str) -> None:
+    """The listing's index by name agrees with walking its entries, for names listed or not."""
+    listing = predict(listing_rule(runtime), sorted(room.items()))
+    walked = next((skill.state for skill in listing.skills if skill.name == asked), None)
+    assert listing.state_of(asked) == walked
+    assert asked in room or walked is None
