@@ -22,7 +22,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 # A catalog in addyosmani's case format, with a stand-in for their engine written for these tests.
 PEER_CATALOG = BENCHMARKS.parent / "tests" / "routing" / "peer_catalog"
 
-pytestmark = pytest.mark.cli  # every benchmark script, several driving agent CLIs
+pytestmark = pytest.mark.bench  # every benchmark script, several driving agent CLIs
 
 # (script, its arguments at a small size, lines its output must hold)
 OFFLINE = [
