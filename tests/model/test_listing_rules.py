@@ -18,6 +18,7 @@ from harness.model.listing import (
     normalized,
     predict,
     render,
+    width,
 )
 
 CLAUDE = listing_rule("claude")
@@ -117,3 +118,19 @@ def test_state_of_answers_what_a_walk_of_the_listing_finds(runtime: str, room: d
     walked = next((skill.state for skill in listing.skills if skill.name == asked), None)
     assert listing.state_of(asked) == walked
     assert asked in room or walked is None
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127)))
+def test_printable_ascii_has_nothing_to_blank_and_the_rest_goes_through_the_grapheme_walk(text: str) -> None:
+    """blanked() returns printable ASCII as it is, without loading wcwidth: none of it is invisible."""
+    if text.isprintable():
+        assert blanked(text) == text and not any(invisible(char) for char in text)
+    else:  # a control character: blanked as the walk does
+        assert blanked(text) != text
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126)))
+def test_printable_ascii_is_one_column_a_character_as_wcwidth_measures_it(text: str) -> None:
+    import wcwidth
+
+    assert width(text) == len(text) == wcwidth.width(text)
