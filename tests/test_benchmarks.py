@@ -127,6 +127,14 @@ OFFLINE = [
 # Against the real agent CLIs and the scripted model API, as the integration tests run them.
 AGENTS = [
     (
+        "probe_bench.py",
+        ["--rounds", "1", "--runtimes", "claude"],
+        [
+            r"^claude: probed [\d.]+ s wall, [\d.]+ s CPU; kept [\d.]+ s wall, [\d.]+ s CPU; "
+            r"kept/probed CPU [\d.]+$"
+        ],
+    ),
+    (
         "routing_bench.py",
         ["--cases", "5", "--latency", "0", "--patterns", "3", "--trace-mb", "1"],
         [
