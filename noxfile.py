@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 from pathlib import Path
 
 import nox
@@ -147,12 +148,55 @@ def _ensure_agent(session: nox.Session, name: str) -> str:
     return str(binary)
 
 
+# What the whole suite needs beside Python, each with what needs it and how to install it (Debian's
+# packages; CI installs them in .ci/run). The fast lane (`-m "not cli"`) needs none of them.
+PREREQUISITES = (
+    ("bwrap", "the agent CLIs' shell sandbox", "apt-get install bubblewrap"),
+    ("socat", "the agent CLIs' shell sandbox", "apt-get install socat"),
+    ("git", "the repos the tests build", "apt-get install git"),
+)
+CHROMIUM = "/usr/bin/chromium"  # tests/support/browser.py's default; $SKILLSCOPE_TEST_CHROMIUM names another
+
+
+def _missing_prerequisite() -> str | None:
+    """One sentence naming the first tool the suite needs that this machine lacks, and how to get it."""
+    for tool, why, install in PREREQUISITES:
+        if shutil.which(tool) is None:
+            return f"`{tool}` is not on PATH ({why} needs it): {install}, then run the tests again"
+    chromium = os.environ.get("SKILLSCOPE_TEST_CHROMIUM", CHROMIUM)
+    if not Path(chromium).is_file():
+        return (
+            f"Chromium is not at {chromium} (the report page tests drive it): apt-get install chromium, "
+            "or set SKILLSCOPE_TEST_CHROMIUM to its path"
+        )
+    unset = [name for name in AGENT_PINS if not os.environ.get(f"SKILLSCOPE_TEST_{name.upper()}")]
+    if unset and shutil.which("npm") is None:
+        return (
+            "`npm` is not on PATH (the session installs the pinned agent CLIs with it): install Node.js "
+            "and npm (apt-get install nodejs npm), or set SKILLSCOPE_TEST_<NAME> to each installed CLI"
+        )
+    return None
+
+
+def _fast_lane(posargs: list[str]) -> bool:
+    """The run selects only the fast lane (`-m "not cli"`), which starts no agent CLI or browser."""
+    return (_flag_value(posargs, "-m") or "").strip() == "not cli"
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Run this repo's test suite against the pinned agent CLIs and scripted local model APIs."""
+    """Run this repo's test suite against the pinned agent CLIs and scripted local model APIs
+    (checks bubblewrap, socat, git, Chromium and npm first; `-- -m "not cli"` is the fast lane)."""
+    fast = _fast_lane(list(session.posargs))
+    missing = None if fast else _missing_prerequisite()
+    if missing:
+        session.error(missing)
     session.install("-r", "requirements-dev.txt")  # ripgrep among them: OpenCode's skill tool needs rg
     session.install("-e", ".")
-    env = {f"SKILLSCOPE_TEST_{name.upper()}": _ensure_agent(session, name) for name in AGENT_PINS}
+    env = {} if fast else {f"SKILLSCOPE_TEST_{n.upper()}": _ensure_agent(session, n) for n in AGENT_PINS}
+    # pytest caches each test module's rewritten assertions beside it, even where the environment
+    # turns Python's bytecode cache off: rewriting them again costs every worker seconds at collection.
+    env["PYTHONDONTWRITEBYTECODE"] = ""
     # One worker per core; a module whose fixtures build something once keeps to one worker
     # (xdist_group). Arguments after `--` come later, so `-n 0` there runs the suite in one process.
     session.run("pytest", "-n", "auto", "--dist", "loadgroup", *(session.posargs or ["-q"]), env=env)

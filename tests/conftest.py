@@ -1,5 +1,6 @@
 """Suite-wide setup: the fake API and temporary folder fixtures, a home and git config never the
-developer's own (tests/support/hermetic.py), and the `cli` mark of the slow lane."""
+developer's own (tests/support/hermetic.py), and the marks of the slow lane: `cli`, the union of its
+costs `agent_cli`, `venv`, `browser` and `bench`."""
 
 from __future__ import annotations
 
@@ -19,14 +20,31 @@ pytest_plugins = [
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
 
-# A test that takes one of these, however indirectly, starts a real agent CLI.
-CLI_FIXTURES = frozenset({"claude_bin", "copilot_cache"})
+# The slow lane's costs, one mark each; `cli` is their union, so `-m "not cli"` stays the fast lane.
+COSTS = {
+    "agent_cli": "starts a real agent CLI (claude, copilot, codex, gemini or opencode) against tests/fakeapi",
+    "venv": "builds a venv or installs packages (the launcher, nox, packaging and pre-commit tests)",
+    "browser": "drives headless Chromium through Playwright (the report pages)",
+    "bench": "runs the benchmark scripts in benchmarks/",
+}
+# A test that takes one of these fixtures, however indirectly, pays that cost.
+FIXTURE_COSTS = {"claude_bin": "agent_cli", "copilot_cache": "agent_cli", "browser": "browser"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for mark, what in COSTS.items():
+        config.addinivalue_line("markers", f"{mark}: {what}; part of `cli` (CONTRIBUTING.md)")
 
 
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Marked here rather than test by test, so a new test on a CLI fixture cannot miss the mark. Tests
-    # that start a CLI, build a venv or run the benchmarks without these fixtures say so themselves.
+    # Marked here rather than test by test, so a new test on a CLI or browser fixture cannot miss its
+    # mark. Tests that pay a cost without these fixtures (a venv, the benchmarks, a CLI found by path)
+    # carry its mark themselves; every cost mark adds `cli`.
     for item in items:
-        if CLI_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        fixtures = getattr(item, "fixturenames", ())
+        for fixture, mark in FIXTURE_COSTS.items():
+            if fixture in fixtures:
+                item.add_marker(mark)
+        if any(item.get_closest_marker(mark) for mark in COSTS):
             item.add_marker(pytest.mark.cli)

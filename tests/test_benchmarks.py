@@ -22,7 +22,7 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 # A catalog in addyosmani's case format, with a stand-in for their engine written for these tests.
 PEER_CATALOG = BENCHMARKS.parent / "tests" / "routing" / "peer_catalog"
 
-pytestmark = pytest.mark.cli  # every benchmark script, several driving agent CLIs
+pytestmark = pytest.mark.bench  # every benchmark script, several driving agent CLIs
 
 # (script, its arguments at a small size, lines its output must hold)
 OFFLINE = [
@@ -48,6 +48,11 @@ OFFLINE = [
                 for memo in ("cold memo", "one edited", "warm memo")
             ),
         ],
+    ),
+    (
+        "listing_bench.py",
+        ["--sizes", "10,40", "--repeat", "1"],
+        [r"^\s+40(\s+[\d.]+){2}\s+[\d.]+x(\s+[\d.]+){2}x$"],
     ),
     (
         "external_bench.py",
@@ -121,6 +126,14 @@ OFFLINE = [
 
 # Against the real agent CLIs and the scripted model API, as the integration tests run them.
 AGENTS = [
+    (
+        "probe_bench.py",
+        ["--rounds", "1", "--runtimes", "claude"],
+        [
+            r"^claude: probed [\d.]+ s wall, [\d.]+ s CPU; kept [\d.]+ s wall, [\d.]+ s CPU; "
+            r"kept/probed CPU [\d.]+$"
+        ],
+    ),
     (
         "routing_bench.py",
         ["--cases", "5", "--latency", "0", "--patterns", "3", "--trace-mb", "1"],

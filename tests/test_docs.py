@@ -184,25 +184,31 @@ def code_in(text: str) -> list[tuple[int, str]]:
 # usage.md shows the "did you mean structural?" a mistyped command gets.
 MISSPELT_ON_PURPOSE = {"structual"}
 NAME_PAGES = [*PAGES, "CONTRIBUTING.md"]
-NAMES = [
-    (f"{doc}:{line}", kind, name)
-    for doc in NAME_PAGES
-    for line, code in code_in((ROOT / doc).read_text(encoding="utf-8"))
-    for kind, (pattern, _) in NAMED.items()
-    for name in pattern.findall(code)
-]
 
 
-def test_the_name_scan_sees_what_the_docs_name():
+# Parsed when a test asks, not at import: markdown-parsing every page would otherwise cost each collection.
+@pytest.fixture(scope="module")
+def names() -> list[tuple[str, str, str]]:
+    """(page:line, kind, name) for each command, task and session the docs' code names."""
+    return [
+        (f"{doc}:{line}", kind, name)
+        for doc in NAME_PAGES
+        for line, code in code_in((ROOT / doc).read_text(encoding="utf-8"))
+        for kind, (pattern, _) in NAMED.items()
+        for name in pattern.findall(code)
+    ]
+
+
+def test_the_name_scan_sees_what_the_docs_name(names):
     """A pattern that matched nothing would pass every page: count what it finds."""
     for kind in NAMED:
-        assert {name for _, k, name in NAMES if k == kind}, kind
+        assert {name for _, k, name in names if k == kind}, kind
 
 
 @pytest.mark.parametrize("kind", sorted(NAMED))
-def test_every_command_task_and_session_the_docs_name_exists(kind):
+def test_every_command_task_and_session_the_docs_name_exists(kind, names):
     known = NAMED[kind][1] | MISSPELT_ON_PURPOSE
-    stale = sorted({f"{where}: {name}" for where, k, name in NAMES if k == kind and name not in known})
+    stale = sorted({f"{where}: {name}" for where, k, name in names if k == kind and name not in known})
     assert not stale, f"the docs name a {kind} that does not exist (known: {sorted(known)}): {stale}"
 
 

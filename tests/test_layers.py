@@ -10,6 +10,8 @@ import ast
 from pathlib import Path
 from typing import NamedTuple
 
+import pytest
+
 import harness
 
 ROOT = Path(harness.__file__).parent
@@ -57,8 +59,15 @@ def imports_of(name: str, path: Path) -> list[Import]:
     return found
 
 
-GRAPH = {name: imports_of(name, path) for name, path in MODULES.items()}
-EVERY_IMPORT = [edge for edges in GRAPH.values() for edge in edges]
+# Built when a test asks, not at import: parsing every module would otherwise cost each collection.
+@pytest.fixture(scope="module")
+def graph() -> dict[str, list[Import]]:
+    return {name: imports_of(name, path) for name, path in MODULES.items()}
+
+
+@pytest.fixture(scope="module")
+def every_import(graph: dict[str, list[Import]]) -> list[Import]:
+    return [edge for edges in graph.values() for edge in edges]
 
 
 def room(name: str) -> str | None:
@@ -72,8 +81,8 @@ def room(name: str) -> str | None:
 UTILITIES = [name for name in MODULES if room(name) is None and name not in ("harness", "harness.__main__")]
 
 
-def test_the_top_level_holds_only_leaf_utilities_importing_no_package() -> None:
-    wrong = [str(edge) for edge in EVERY_IMPORT if edge.source in UTILITIES and room(edge.target)]
+def test_the_top_level_holds_only_leaf_utilities_importing_no_package(every_import: list[Import]) -> None:
+    wrong = [str(edge) for edge in every_import if edge.source in UTILITIES and room(edge.target)]
     assert not wrong, "a top-level utility imports a package: " + "; ".join(wrong)
 
 
@@ -81,34 +90,34 @@ def test_the_top_level_stays_small() -> None:
     assert len(UTILITIES) <= MOST_UTILITIES, f"{len(UTILITIES)} top-level modules: {', '.join(UTILITIES)}"
 
 
-def test_model_and_agent_import_no_feature() -> None:
+def test_model_and_agent_import_no_feature(every_import: list[Import]) -> None:
     wrong = [
         str(edge)
-        for edge in EVERY_IMPORT
+        for edge in every_import
         if room(edge.source) in BASE and room(edge.target) not in (None, *BASE)
     ]
     assert not wrong, "model/ or agent/ imports a layer above it: " + "; ".join(wrong)
 
 
-def test_no_feature_imports_the_cli_or_the_commands() -> None:
+def test_no_feature_imports_the_cli_or_the_commands(every_import: list[Import]) -> None:
     wrong = [
         str(edge)
-        for edge in EVERY_IMPORT
+        for edge in every_import
         if room(edge.source) not in (None, *EDGE) and room(edge.target) in EDGE
     ]
     assert not wrong, "a feature imports the CLI edge: " + "; ".join(wrong)
 
 
-def test_only_the_commands_and_the_cli_import_the_renderers() -> None:
+def test_only_the_commands_and_the_cli_import_the_renderers(every_import: list[Import]) -> None:
     wrong = [
         str(edge)
-        for edge in EVERY_IMPORT
+        for edge in every_import
         if room(edge.target) == "report" and room(edge.source) not in REPORT_USERS
     ]
     assert not wrong, "a renderer is imported outside report/, commands/ and cli/: " + "; ".join(wrong)
 
 
-def test_no_import_cycle() -> None:
+def test_no_import_cycle(graph: dict[str, list[Import]]) -> None:
     """Depth-first over the graph; a module met again on the current path closes a cycle."""
     done: set[str] = set()
     path: list[Import] = []
@@ -117,7 +126,7 @@ def test_no_import_cycle() -> None:
 
     def visit(name: str) -> None:
         on_path[name] = len(path)
-        for edge in GRAPH[name]:
+        for edge in graph[name]:
             if edge.target in on_path:
                 cycles.append(" -> ".join(str(e) for e in [*path[on_path[edge.target] :], edge]))
             elif edge.target not in done:

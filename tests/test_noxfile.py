@@ -15,7 +15,7 @@ from tests.support.tagged_clone import RELEASE_TAG, TAGGED_VERSION, make_tagged_
 ROOT = Path(__file__).resolve().parent.parent
 
 # Each test builds venvs through nox: the slow lane.
-pytestmark = pytest.mark.cli
+pytestmark = pytest.mark.venv
 
 
 @pytest.fixture(scope="module")

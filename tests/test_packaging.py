@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DISTRIBUTION = "skillscope-harness"
 
 # The sdist and wheel are built once for the module, in one worker.
-pytestmark = [pytest.mark.cli, pytest.mark.xdist_group("packaging")]
+pytestmark = [pytest.mark.venv, pytest.mark.xdist_group("packaging")]
 
 
 def tracked_copy(destination: Path) -> Path:

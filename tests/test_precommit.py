@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "precommit" / "skills-repo"
 
 # pre-commit installs the harness into one hook environment for the module, in one worker.
-pytestmark = [pytest.mark.cli, pytest.mark.xdist_group("precommit")]
+pytestmark = [pytest.mark.venv, pytest.mark.xdist_group("precommit")]
 
 
 @pytest.fixture

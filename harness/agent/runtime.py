@@ -31,6 +31,7 @@ from .environment import agent_environment
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
 from .keyreach import reach
+from .probes import ProbeCache
 from .process import Captured, Streamed, capture, stream
 from .relay import SHOWN, Handover, relay, unproxied
 from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RetryRule, RunSpec, SandboxSupport, probe_timeout
@@ -116,7 +117,8 @@ def locate_cli(
 ) -> LocatedCLI:
     """`runtime`'s CLI: `--<runtime> PATH`, else `$SKILLSCOPE_<RUNTIME>`, else the pinned
     executable's name on PATH; its `--version` (and, to learn which `optional_flags` it has, its
-    `--help`) probed once in `probe_env` (default `environ`), within the command's time."""
+    `--help`) probed in `probe_env` (default `environ`), within the command's time, once per machine
+    and executable: the answers are kept in the user's cache (probes.py) until the file changes."""
     found = find_cli(runtime, explicit, environ)
     path = found.path
     if path is None:
@@ -126,16 +128,24 @@ def locate_cli(
             f"{runtime} CLI not found at {found.wanted} (from {found.source}): {install_hint(runtime)}"
         )
     env = environ if probe_env is None else probe_env
-    done = probe(path, "--version", install_hint(runtime), env, deadline, cancel)
-    said = done.stdout + done.stderr
+    cache = ProbeCache.of(environ)
+    kept = cache.get(path, "--version")
+    if kept is None:
+        done = probe(path, "--version", install_hint(runtime), env, deadline, cancel)
+    said = kept if kept is not None else done.stdout + done.stderr
     match = re.search(r"\d+\.\d+\.\d+", said)
     if match is None:
         raise AgentUnavailable(
             f"{path} did not report a {runtime} version ({said.strip()[:200]!r}): {install_hint(runtime)}"
         )
+    if kept is None:
+        cache.put(path, "--version", said)  # only an answer that reads as a version is kept
     shown: set[str] = set()
     if optional_flags:
-        help_text = probe(path, "--help", install_hint(runtime), env, deadline, cancel).stdout
+        help_text = cache.get(path, "--help")
+        if help_text is None:
+            help_text = probe(path, "--help", install_hint(runtime), env, deadline, cancel).stdout
+            cache.put(path, "--help", help_text)
         shown = set(re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*", help_text))
     return LocatedCLI(path, match.group(0), frozenset(f for f in optional_flags if f in shown))
 

@@ -17,8 +17,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import wcwidth
-
 # How a listing deals with a catalog over its budget.
 OVERFLOWS = {
     "none": "every description is shown in full, whatever the catalog's size",
@@ -171,6 +169,15 @@ class Listing:
     budget: int | None  # None: no budget
     used: int  # what the full listing would cost, in the budget's unit
     skills: list[ListedSkill] = field(default_factory=list)
+    # Each skill's state by name, built once: a routing run asks once per missed case.
+    states: dict[str, str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # The first entry of a name wins, as a walk in listing order would find it.
+        states: dict[str, str] = {}
+        for skill in self.skills:
+            states.setdefault(skill.name, skill.state)
+        object.__setattr__(self, "states", states)
 
     @property
     def short(self) -> list[ListedSkill]:
@@ -181,7 +188,7 @@ class Listing:
         return {skill.name for skill in self.skills if skill.state in (FULL, TRUNCATED)}
 
     def state_of(self, name: str) -> str | None:
-        return next((skill.state for skill in self.skills if skill.name == name), None)
+        return self.states.get(name)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -222,6 +229,12 @@ def utf16_len(text: str) -> int:
 
 def width(text: str) -> int:
     """Columns a terminal gives `text` (wide characters 2, combining marks 0, an emoji sequence 2)."""
+    if text.isascii() and text.isprintable():
+        return len(text)  # one column each
+    # Imported when first needed: loading wcwidth at import cost every command that imports the
+    # listing more than its work on small inputs; later calls find it in sys.modules.
+    import wcwidth
+
     return max(0, wcwidth.width(text))
 
 
@@ -236,9 +249,13 @@ def invisible(char: str) -> bool:
 def blanked(text: str) -> str:
     """`text` with each run of invisible characters as one space; an emoji sequence (a wide grapheme
     held together by a joiner, a presentation selector, a keycap or tags) keeps its glue."""
+    if text.isascii() and text.isprintable():
+        return text  # no invisible character and no emoji: most descriptions, without loading wcwidth
+    from wcwidth import iter_graphemes
+
     out: list[str] = []
     in_run = False
-    for grapheme in wcwidth.iter_graphemes(text):
+    for grapheme in iter_graphemes(text):
         glued = len(grapheme) > 1 and width(grapheme) == 2 and any(ord(c) in EMOJI_GLUE for c in grapheme)
         for char in grapheme:
             if not glued and invisible(char):

@@ -72,7 +72,7 @@ def test_with_bwrap_on_path_codex_runs_unsandboxed_and_the_note_says_so(tmp_path
     assert UNSANDBOXED_NOTE in notes
 
 
-@pytest.mark.cli  # the real Codex CLI, found without the CLI fixtures
+@pytest.mark.agent_cli  # the real Codex CLI, found without the CLI fixtures
 def test_codexs_shell_reads_the_skill_with_bwrap_on_path(fake_api, tmp_path, monkeypatch):
     folder = bwrap_folder(tmp_path)
     monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")

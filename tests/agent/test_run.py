@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import shutil
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -16,6 +15,7 @@ from harness.agent import ClaudeAgent, RunSpec, build_argv, isolation_for, stage
 from tests.fakeapi import replies as R
 from tests.fakeapi import write_skill
 from tests.support.procs import group_members
+from tests.support.sandbox import path_without, require_bubblewrap
 
 MODEL = "claude-fake-1"
 
@@ -310,25 +310,41 @@ def test_concurrent_runs_do_not_share_state(fake_api, claude_cli, isolation, fak
 # --- the shell sandbox -------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("bubblewrap", ["present", "hidden"])
 def test_the_sandbox_probe_reads_the_init_event_and_sends_no_model_request(
-    fake_api, claude_cli, isolation, fake_env
+    fake_api, claude_cli, isolation, fake_env, tmp_path, bubblewrap
 ):
+    if bubblewrap == "present":
+        require_bubblewrap()
+    else:
+        fake_env = {**fake_env, "PATH": str(path_without("bwrap", fake_env["PATH"], tmp_path / "bin"))}
     support = ClaudeAgent(claude_cli, fake_env, isolation=isolation).probe_sandbox()
     assert fake_api.requests == []  # stopped at init, and pointed at a closed port besides
-    if not (shutil.which("bwrap") and shutil.which("socat")):
-        assert support.available is False
-        assert "bubblewrap" in support.reason or "socat" in support.reason
+    if bubblewrap == "present":
+        assert (support.available, support.reason) == (True, None)
     else:
-        assert support.available is not None
+        assert support.available is False and "bubblewrap" in support.reason
 
 
-def test_a_sandboxed_run_carries_the_setting_and_reports_whether_it_applied(fake_api, go, room):
+@pytest.mark.parametrize("bubblewrap", ["present", "hidden"])
+def test_a_sandboxed_run_carries_the_setting_and_reports_whether_it_applied(
+    fake_api, claude_cli, isolation, fake_env, room, tmp_path, bubblewrap
+):
+    if bubblewrap == "present":
+        require_bubblewrap()
+    else:
+        fake_env = {**fake_env, "PATH": str(path_without("bwrap", fake_env["PATH"], tmp_path / "bin"))}
     fake_api.script([R.tool_use("Bash", {"command": "echo inside"}), "Done."])
-    trace = go("run something", room, sandbox=True, permission_mode="acceptEdits", allowed_tools=["Bash"])
+    spec = RunSpec(
+        "run something", room, model=MODEL, timeout_s=60, sandbox=True, permission_mode="acceptEdits",
+        allowed_tools=["Bash"],
+    )  # fmt: skip
+    trace = ClaudeAgent(claude_cli, fake_env, isolation=isolation).run(spec)
     assert trace.init is not None and trace.sandbox_applied is trace.init.sandbox_enabled
     assert trace.tool_calls[0].result_text.strip() == "inside"  # Bash still runs, confined or not
-    if trace.sandbox_applied is False:
-        assert trace.sandbox_reason
+    assert trace.sandbox_applied is (bubblewrap == "present")
+    if bubblewrap == "hidden":
+        assert "bubblewrap" in trace.sandbox_reason
 
 
 def test_the_sandbox_settings_go_into_the_isolation_settings(claude_cli, isolation):

@@ -15,6 +15,7 @@ import pytest
 from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
+from tests.fakeapi import FakeAPI, hermetic_env
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import agent_of, endpoint_env, find_runtime
 from tests.support.behavioral import SCENARIOS, Behave, verdicts, writer_passes
@@ -34,16 +35,25 @@ def graded_column(table: str) -> dict[str, str]:
     return {row[1].strip(): row[-2].strip() for row in rows}
 
 
-@pytest.fixture
-def kept(tmp_path, claude_bin, fake_env, fake_api) -> Path:
-    """The logs of the writer scenario's passing case, kept by a real behavioral run."""
-    repo = tmp_path / "writer"
+@pytest.fixture(scope="module")
+def kept_once(tmp_path_factory, claude_bin) -> Path:
+    """The logs of the writer scenario's passing case, kept by one real behavioral run for the module."""
+    tmp = tmp_path_factory.mktemp("kept")
+    repo = tmp / "writer"
     shutil.copytree(SCENARIOS / "writer", repo)
-    fake_api.script(writer_passes())
-    logs = tmp_path / "logs"
-    run = Behave(repo, claude_bin, fake_env)("--only", "report-writer-pass", "--keep-logs", str(logs))
+    logs = tmp / "logs"
+    with FakeAPI() as api:
+        api.script(writer_passes())
+        env = hermetic_env(api.base_url, tmp / "env", config_dir=False)
+        run = Behave(repo, claude_bin, env)("--only", "report-writer-pass", "--keep-logs", str(logs))
     assert run.code == 0, run.stderr
     return logs
+
+
+@pytest.fixture
+def kept(kept_once, tmp_path) -> Path:
+    """A copy of those logs in the test's own folder (`tmp_path/logs`), which the test may change."""
+    return Path(shutil.copytree(kept_once, tmp_path / "logs"))
 
 
 def test_the_table_lists_every_kept_stream_of_a_run(kept, tmp_path):

@@ -330,7 +330,7 @@ def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(f
     assert "14 of the current description's from the result cache, free." in stdout
 
 
-def test_an_agent_whose_activations_cannot_be_seen_grades_no_candidate(fake_api, repo, env):
+def test_an_agent_whose_activations_cannot_be_seen_grades_no_candidate(fake_api, repo, env, tmp_path):
     fake_api.answers_canary = False  # the scripted model answers the canary's prompt in plain text
     fake_api.script(topic_router)
     mine = candidates_file(repo, GOOD)
@@ -349,9 +349,12 @@ def test_an_agent_whose_activations_cannot_be_seen_grades_no_candidate(fake_api,
     assert report["spend"]["cost_usd"] == checked["cost_usd"]
     assert f"Canary (claude on its default model): not-activated: {sentence}" in stderr
 
-    # --no-canary grades the candidates as before, asking the canary nothing.
+    # --no-canary grades the candidates as before, asking the canary nothing (in the smallest room a
+    # split takes: grading itself is the other tests' subject).
     fake_api.forget()
-    code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--no-cache", "--no-canary")
+    small = Path(shutil.copytree(SMALL_ROOM, tmp_path / "small"))
+    mine = candidates_file(small, GOOD)
+    code, report, _, stderr = tune(small, env, *AGENT_RUN, "--candidates", mine, "--no-cache", "--no-canary")
     assert code == 0, stderr
     assert [c["status"] for c in report["canary"]] == ["skipped"] and fake_api.canary_turns() == []
     assert report["spend"]["samples_run"] > 0 and report["spend"]["canary_cost_usd"] == 0

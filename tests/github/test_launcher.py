@@ -22,7 +22,7 @@ LAUNCHER = ROOT / "action" / "launch.py"
 def installs(test):
     """A test that installs a harness into a fresh venv: the slow lane, and one worker for the
     module's shared venvs, which later tests find already installed."""
-    return pytest.mark.cli(pytest.mark.xdist_group("launcher-venvs")(test))
+    return pytest.mark.venv(pytest.mark.xdist_group("launcher-venvs")(test))
 
 
 def _load():

@@ -18,6 +18,7 @@ from harness.model.listing import (
     normalized,
     predict,
     render,
+    width,
 )
 
 CLAUDE = listing_rule("claude")
@@ -101,3 +102,35 @@ def test_claude_cleans_a_description_before_its_cap_cuts_it() -> None:
     """Measured: the 1,536-unit cap counts the cleaned text, entities and blanked runs included."""
     assert capped(CLAUDE, "<b> " + "w" * 1600) == "&lt;b&gt; " + "w" * 1525 + "…"
     assert capped(CLAUDE, "a\u200b\u200b\u200bb" + "w" * 1600) == "a b" + "w" * 1532 + "…"
+
+
+NAMES = st.text(alphabet="abc-", min_size=1, max_size=4)
+
+
+@given(
+    st.sampled_from(["claude", "copilot", "codex", "gemini", "opencode"]),
+    st.dictionaries(NAMES, st.text(alphabet="ab \u200b", max_size=40_000 // 8), max_size=12),
+    NAMES,
+)
+def test_state_of_answers_what_a_walk_of_the_listing_finds(runtime: str, room: dict, asked: str) -> None:
+    """The listing's index by name agrees with walking its entries, for names listed or not."""
+    listing = predict(listing_rule(runtime), sorted(room.items()))
+    walked = next((skill.state for skill in listing.skills if skill.name == asked), None)
+    assert listing.state_of(asked) == walked
+    assert asked in room or walked is None
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127)))
+def test_printable_ascii_has_nothing_to_blank_and_the_rest_goes_through_the_grapheme_walk(text: str) -> None:
+    """blanked() returns printable ASCII as it is, without loading wcwidth: none of it is invisible."""
+    if text.isprintable():
+        assert blanked(text) == text and not any(invisible(char) for char in text)
+    else:  # a control character: blanked as the walk does
+        assert blanked(text) != text
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126)))
+def test_printable_ascii_is_one_column_a_character_as_wcwidth_measures_it(text: str) -> None:
+    import wcwidth
+
+    assert width(text) == len(text) == wcwidth.width(text)

@@ -13,7 +13,7 @@ from tests.support.browser import guarded_page
 from tests.support.helpers import run_cli
 from tests.support.routing import CaseRouter, route
 
-pytestmark = [pytest.mark.cli, pytest.mark.usefixtures("private_temp")]
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("private_temp")]
 FIRES = {"alpha-pos-2": R.skill("alpha")}
 
 

@@ -25,6 +25,7 @@ from tests.support.routing import (
     skills_repo,
     valid,
 )
+from tests.support.sandbox import path_without, require_bubblewrap
 
 pytestmark = pytest.mark.usefixtures("clean_runs")
 
@@ -735,7 +736,12 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin):
 # --- the shell sandbox ------------------------------------------------------------------------------
 
 
-def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_path):
+@pytest.mark.parametrize("bubblewrap", ["present", "hidden"])
+def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_path, bubblewrap):
+    if bubblewrap == "present":
+        require_bubblewrap()
+    else:
+        env = {**env, "PATH": str(path_without("bwrap", env["PATH"], tmp_path / "bin"))}
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
     logs = tmp_path / "logs"
     run = route(
@@ -749,8 +755,11 @@ def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_pa
     sandbox = report["meta"]["sandbox"]
     assert sandbox["requested"] is True
     assert sandbox["status"] == ("applied" if init["sandbox_enabled"] else "unavailable")  # as the run said
-    if sandbox["status"] == "unavailable":  # no bubblewrap or socat here
-        assert sandbox["reason"] and f"did not apply ({sandbox['reason']})" in run.stderr
+    if bubblewrap == "present":
+        assert (sandbox["status"], sandbox["reason"]) == ("applied", None)
+    else:
+        assert sandbox["status"] == "unavailable" and "bubblewrap" in sandbox["reason"]
+        assert f"did not apply ({sandbox['reason']})" in run.stderr
     assert any(note.startswith("--sandbox: ") for note in report["meta"]["notes"])
     assert all(r.prompt != "sandbox probe" for r in fake_api.agent_turns())
 

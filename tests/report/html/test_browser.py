@@ -13,7 +13,7 @@ from tests.support.browser import guarded_page
 from tests.support.synthetic_reports import routing_report
 
 # One worker builds the real reports (session fixtures) for every page test: see conftest.py.
-pytestmark = [pytest.mark.cli, pytest.mark.xdist_group("report-pages")]  # starts a browser
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("report-pages")]  # starts a browser
 
 
 def open_page(browser, tmp_path: Path, report: dict, transcripts=None, **options):
