@@ -173,6 +173,6 @@ class LexicalScorer:
             if not o.graded:
                 out.append(Scored(o.case, None, self.engine, error=o.error))
             else:
-                passed = classify(o.expected, o.observed) in PASSING
+                passed = classify(o.expected, o.observed, o.case.unwanted_skill) in PASSING
                 out.append(Scored(o.case, passed, self.engine, o.observed))
         return out
