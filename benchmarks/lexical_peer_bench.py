@@ -6,7 +6,8 @@ every skill of the catalog by each engine, with each engine's own reading of the
 
 - a positive passes when its skill ranks within `top_k` (default 3) with a score above zero, and counts
   towards the rank-1 rate when it ranks first;
-- a negative passes when its skill is not first, and, with an `owner`, when that owner outranks it.
+- a negative passes when its skill is not first; with an `owner`, theirs asks that the owner outrank
+  it, ours that the owner rank first, alone (the route an agent is graded on too).
 
 Ours runs from this project (`harness.routing.lexical`, every description in full, as their tier reads
 them). Theirs runs from a checkout the user points at (`--theirs`, holding `scripts/run-evals.js`): the

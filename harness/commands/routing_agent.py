@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -70,7 +71,8 @@ def run_agents(
     )
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     outside = outsiders.notes(listed_room, room, loaded.repo, cases)
-    return route_on_agents(paid, settings, bar, room, cases, outside)
+    widen = outsiders.fixer(listed_room, room, loaded.repo)
+    return route_on_agents(paid, settings, bar, room, cases, outside, widen)
 
 
 def route_on_agents(
@@ -80,10 +82,11 @@ def route_on_agents(
     room: list[str],
     cases: list[Case],
     outside: list[str] | None = None,
+    widen: Callable[[Sequence[str]], str] | None = None,
 ) -> int:
     """Ready every leg (each agent on each of its models), then run the cases on each in turn and
     publish one report (a matrix for several legs); or a dry run. `outside`: the summary's notes on the
-    catalog skills the room left out."""
+    catalog skills the room left out; `widen`: the flag that puts a skill a case expects into the room."""
     outside = outside or []
     legs = paid.legs()
     names = legs_mod.labels(legs)
@@ -105,6 +108,7 @@ def route_on_agents(
             cancel=paid.cancel,
             results=paid.cache(),
             budget=paid.budget(),
+            widen=widen,
         )
         for leg, name in zip(legs, names, strict=True)
     ]
@@ -238,8 +242,9 @@ def dry_run(
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
     # Each runtime spends its own number of requests on the deciding turn; the tool budgets add theirs.
     deciding = runner.agent.requests_to_decision
+    gradable = [case for case in cases if not runner.ungradable(case)]
     estimate = dryrun.Estimate(
-        samples=len(cases) * samples,
+        samples=len(gradable) * samples,
         requests_per_sample=(
             deciding,
             settings.max_tool_calls + settings.max_inspection_calls + math.ceil(deciding),
@@ -259,12 +264,13 @@ def dry_run(
     how = f"up to {samples} sample(s), until settled" if settings.adaptive else f"{samples} sample(s)"
     ctx.out(f"Cases ({len(cases)}), {how} each:")
     for case in cases:
+        if why := runner.ungradable(case):
+            ctx.out(f"  {case.id}: not run, not graded: {why}")
+            continue
         hits = [hit for n in range(samples) if (hit := runner.cached(case, n)) is not None]
         estimate.cached += [dryrun.Figures(h.input_tokens, h.output_tokens, h.cost_usd) for h in hits]
         cached = f"{len(hits)}/{samples} cached" if hits else "not cached"
-        ctx.out(
-            f"  {case.id}: expects {case.expected_skill or 'no skill'}; {cached}; {clip(case.prompt, 80)}"
-        )
+        ctx.out(f"  {case.id}: expects {metrics.expects(case)}; {cached}; {clip(case.prompt, 80)}")
     ctx.out("Command (one fresh workspace per sample as its directory, the case's prompt on stdin):")
     ctx.out(f"  {dryrun.command_text(argv, env)}")
     for line in estimate.lines():

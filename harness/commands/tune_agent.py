@@ -13,6 +13,7 @@ from pathlib import Path
 
 from harness.cancel import Cancellation
 from harness.cli import resolve
+from harness.cli.flags import parse_list
 from harness.cli.paid import paid_run
 from harness.commands.tune_end import finish, print_plan
 from harness.context import Context, in_ci
@@ -21,7 +22,8 @@ from harness.model.catalog import Catalog
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import PaidRun
 from harness.report import publish
-from harness.routing import canary
+from harness.routing import canary, outsiders
+from harness.routing.room import EVERY
 from harness.routing.runner import RoutingRun, RoutingSettings
 from harness.tune.propose import AgentProposer
 from harness.tune.scoring import AgentScorer, EveryAgent
@@ -54,6 +56,8 @@ def run_agent(
     plan.look_cases = max(LOOK_CASES, settings.jobs)
     budget = paid.budget()
     room = {name: loaded.repo.skill_dirs[name] for name in [plan.skill.name, *plan.neighbours]}
+    listed = parse_list("--routing-room", args.routing_room) or [EVERY]  # as tune resolved the room
+    widen = outsiders.fixer(listed, list(room), loaded.repo)
 
     def meta_of():
         versions = [paid.readied[name].version for name in agents if name in paid.readied]
@@ -81,6 +85,7 @@ def run_agent(
             cancel,
             paid.cache(),
             budget,
+            widen=widen,
         )
         for ready in readied
     ]

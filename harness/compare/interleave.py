@@ -24,23 +24,40 @@ def run_routing(
     on_case_done: Callable[[CaseOutcome, CaseOutcome], None] = lambda base, cand: None,
 ) -> list[tuple[CaseOutcome, CaseOutcome]]:
     """Every case `repeat` times on each side; returns (baseline, candidate) outcomes of the cases
-    finished on both sides (all of them unless the command was cancelled)."""
-    pairs = [(CaseOutcome(case), CaseOutcome(case)) for case in cases]
+    finished on both sides (all of them unless the command was cancelled). A false case whose `owner`
+    a side does not install is never run on that side: it is not graded there, and says why."""
+    pairs = [(side_outcome(baseline, case), side_outcome(candidate, case)) for case in cases]
+
+    def finished(base: CaseOutcome, cand: CaseOutcome) -> bool:
+        return all(len(o.samples) == (0 if o.ungradable else repeat) for o in (base, cand))
+
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {}
         for n in range(repeat):
             for base, cand in pairs:
-                futures[pool.submit(baseline.finished_sample, base, n)] = (base, base, cand)
-                futures[pool.submit(candidate.finished_sample, cand, n)] = (cand, base, cand)
+                if not base.ungradable:
+                    futures[pool.submit(baseline.finished_sample, base, n)] = (base, base, cand)
+                if not cand.ungradable:
+                    futures[pool.submit(candidate.finished_sample, cand, n)] = (cand, base, cand)
+        for base, cand in pairs:
+            if base.ungradable and cand.ungradable:
+                on_case_done(base, cand)
         for future in as_completed(futures):
             outcome, base, cand = futures[future]
             sample = future.result()
             if sample is None:  # cancelled: never graded
                 continue
             outcome.samples.append(sample)
-            if len(base.samples) == len(cand.samples) == repeat:
+            if finished(base, cand):
                 on_case_done(base, cand)
-    return [(b, c) for b, c in pairs if len(b.samples) == len(c.samples) == repeat]
+    return [(b, c) for b, c in pairs if finished(b, c)]
+
+
+def side_outcome(side: RoutingRun, case: Case) -> CaseOutcome:
+    """A case's outcome on one side, ungradable there when it is a false case whose owner the side does
+    not install. (Only an owner: with/without leaves the skill itself out of the baseline on purpose.)"""
+    owned = case.owner is not None and not case.should_trigger
+    return CaseOutcome(case, ungradable=side.ungradable(case) if owned else "")
 
 
 def run_behavioral(

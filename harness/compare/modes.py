@@ -21,7 +21,7 @@ from harness.model.dataset import Case
 from harness.paid import dryrun
 from harness.paid.cache import ResultCache
 from harness.paid.spend import RunBudget
-from harness.routing import canary
+from harness.routing import canary, metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import case_json
 from harness.routing.runner import RoutingRun, RoutingSettings
@@ -115,7 +115,7 @@ class RoutingCompare:
             hits = {side: [runs[side].cached(case, n) for n in range(shared.repeat)] for side in SIDES}
             found = [h for side in SIDES for h in hits[side] if h is not None]
             estimate.cached += [dryrun.Figures(h.input_tokens, h.output_tokens, h.cost_usd) for h in found]
-            expects = case.expected_skill or "no skill"
+            expects = metrics.expects(case)
             lines.append(f"  {case.id}: expects {expects}; {cached_text(hits)}; {one_line(case.prompt, 80)}")
         lines.append("Command (one fresh workspace per run as its directory, the case's prompt on stdin):")
         lines += shared.commands(runs, self.cases[0])
@@ -211,7 +211,7 @@ def room_text(room: Mapping[str, Path]) -> str:
 
 
 def routing_comparison(base: CaseOutcome, cand: CaseOutcome) -> CaseComparison:
-    before, after = (SideRecord(routing_runs(case_json(o))) for o in (base, cand))
+    before, after = (SideRecord(routing_runs(case_json(o)), o.ungradable or None) for o in (base, cand))
     return CaseComparison.of(cand.case, "routing", before, after)
 
 

@@ -28,6 +28,10 @@ PLACEMENT = ("source", "line", "note")
 def case_digest(case: Case) -> str:
     """The digest of what a case asks and expects, wherever in its dataset it is written."""
     fields = {k: v for k, v in dataclasses.asdict(case).items() if k not in PLACEMENT}
+    if case.owner and not case.should_trigger:
+        # A false case naming its owner expects that owner to fire (it once expected no skill): a
+        # verdict graded that way answers another question, so the ledger must not call the two flaky.
+        fields["expects"] = case.expected_skill
     return digest_of(fields)
 
 

@@ -58,7 +58,7 @@ class Case:
     note: str | None = None
     extended: bool = False
     top_k: int = DEFAULT_TOP_K  # lexical routing: a true case's skill must rank within this many
-    owner: str | None = None  # lexical routing: on a false case, the skill that must outrank this one
+    owner: str | None = None  # on a false case: the skill this prompt belongs to, which should fire on it
     trust_level: str = "stable"  # provisional: reported apart, counted by the gates only with --strict
     files: list[str] = field(default_factory=list)  # input files copied into the workspace
     files_root: Path | None = None  # the folder `files` are relative to and must stay in; None: the skill
@@ -79,7 +79,13 @@ class Case:
 
     @property
     def expected_skill(self) -> str | None:
-        return self.skill if self.should_trigger else None
+        """The skill routing should fire: a true case's own, a false case's `owner`; None: no skill."""
+        return self.skill if self.should_trigger else self.owner
+
+    @property
+    def unwanted_skill(self) -> str | None:
+        """A false case's own skill: the prompt is not its job, so its firing is a false trigger."""
+        return None if self.should_trigger else self.skill
 
     @property
     def has_behavior(self) -> bool:

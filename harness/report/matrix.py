@@ -121,12 +121,12 @@ def headline(result: RoutingMatrix) -> str:
     difference from its agent's first."""
     parts = []
     for name, r in result.legs():
-        totals = r.totals()
+        tally = r.tally()
         gate = "passed" if r.passed else "failed"
+        if tally.left_out():  # the gate's own count, named, when it differs from the leg's
+            gate += f" ({tally.counted_passed}/{tally.counted} counted: {tally.left_out()})"
         from_cache = f" ({said})" if (said := routing.replayed(r)) else ""
-        parts.append(
-            f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(r.meta.halt)}"
-        )
+        parts.append(f"{name} {tally.passed}/{tally.graded} {gate}{from_cache}{halt_note(r.meta.halt)}")
     parts += [difference_line(row) for row in result.differences()]
     moved = [row for row in result.skill_differences() if row["beyond_noise"]]
     if moved:

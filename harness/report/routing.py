@@ -19,11 +19,11 @@ from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingResult, status
 
 MEANINGS = {
-    "correct_trigger": "the expected skill fired",
+    "correct_trigger": "the expected skill fired (for a near miss naming an `owner`: that owner)",
     "true_negative": "no skill fired, as expected",
     "missed_trigger": "the expected skill did not fire, nor did any other",
     "wrong_skill": "a different skill fired than the one expected",
-    "false_trigger": "a skill fired on a prompt that belongs to none",
+    "false_trigger": "a skill fired on a prompt that belongs to none, or a near miss's own skill fired",
     "error": "the run gave no decision (crash, timeout, API error): not graded",
     "not-run": "never started: the run reached its --max-run-usd; not graded",
 }
@@ -37,11 +37,12 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
     if isinstance(result, LexicalResult):
         return routing_lexical.markdown(result)
     data = result.to_json()
-    meta, totals = result.meta, data["totals"]
+    meta, tally = result.meta, result.tally()
+    totals = data["totals"]
     lines = ["## Skill routing", ""]
     lines.append(
-        f"**{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])})** across "
-        f"{totals['cases']} prompts with {len(meta.room)} skill(s) installed together, on "
+        f"**{tally.passed}/{tally.graded} correct ({_percent(tally.accuracy)})** across "
+        f"{tally.cases} prompts{tally.ungraded()} with {len(meta.room)} skill(s) installed together, on "
         f"`{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
         f"{meta.agent} {meta.agent_version or '(not started)'}."
     )
@@ -259,7 +260,7 @@ def _warnings(result: RoutingResult, data: dict) -> list[str]:
 def headline(result: RoutingResult | LexicalResult) -> str:
     if isinstance(result, LexicalResult):
         return routing_lexical.headline(result)
-    totals = result.totals()
+    tally = result.tally()
     from_cache = replayed(result)
     unread = sum(1 for o in result.outcomes if o.read_failed)
     failed_reads = f"; {unread} decided by a SKILL.md read that failed" if unread else ""
@@ -267,8 +268,8 @@ def headline(result: RoutingResult | LexicalResult) -> str:
     failed_reads += f"; {again} retried after its agent CLI failed on its own" if again else ""
     return (
         (
-            f"{totals['passed']}/{totals['graded']} correct ({_percent(totals['accuracy'])}) of "
-            f"{totals['cases']} case(s); {result.gate.reason}"
+            f"{tally.passed}/{tally.graded} correct ({_percent(tally.accuracy)}) of "
+            f"{tally.cases} case(s){tally.ungraded()}; {result.gate.reason}"
             + failed_reads
             + (f"; {from_cache}" if from_cache else "")
         )
@@ -347,6 +348,11 @@ def hint(o: CaseOutcome) -> str:
         return (
             f"the agent did not show its model `{expected}`'s whole description: shorten the room's "
             "descriptions or split the room (see `skillscope structural`, listing-budget)"
+        )
+    if expected and observed and observed == o.unwanted:  # a near miss its own skill took from its owner
+        return (
+            f"`{observed}`'s description claims a prompt that belongs to `{expected}`: narrow `{observed}`'s "
+            f"description, or widen `{expected}`'s"
         )
     if expected and observed and observed != expected:
         return (

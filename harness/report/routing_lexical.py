@@ -17,11 +17,13 @@ from harness.secrets import Redactor
 
 ROWS_SHOWN = 200
 MEANINGS = {
-    "correct_trigger": "the case's skill ranked within its top_k",
-    "true_negative": "the skill did not rank first (and its owner, when named, outranked it)",
+    "correct_trigger": "the case's skill ranked within its top_k; on a false case naming an owner, the owner "
+    "alone ranked first",
+    "true_negative": "the skill of a false case without an owner did not rank first",
     "missed_trigger": "no skill shares a word with the prompt",
-    "wrong_skill": "other skills ranked above the case's skill; on a false case, it outranked its owner",
-    "false_trigger": "the skill ranked first for a prompt it should not answer",
+    "wrong_skill": "other skills ranked above the case's skill; on a false case, a skill other than its "
+    "owner ranked first",
+    "false_trigger": "the skill ranked first (ties included) for a prompt it should not answer",
     "error": "the case could not be ranked (its skill or owner is not in the room): not graded",
 }
 
@@ -39,7 +41,8 @@ def markdown(result: LexicalResult) -> str:
     rank1 = totals["rank1"]
     lines = ["## Skill routing: lexical engine", "", f"> {result.approximation}", ""]
     lines.append(
-        f"**{_share(totals['passed'], totals['graded'])} correct** across {totals['cases']} prompts "
+        f"**{_share(totals['passed'], totals['graded'])} correct** across {totals['cases']} prompts"
+        f"{_unranked(totals)} "
         f"ranked against {len(result.meta.room)} skill(s) by name and description. "
         f"Rank-1 rate: **{_share(rank1['rank1'], rank1['positives'])}** of positives rank their skill "
         f"first; top-k rate {_share(rank1['top_k'], rank1['positives'])}."
@@ -74,8 +77,14 @@ def headline(result: LexicalResult) -> str:
     return (
         f"lexical engine, an approximation of the agent that never replaces it: "
         f"{totals['passed']}/{totals['graded']} correct, rank-1 "
-        f"{rank1['rank1']}/{rank1['positives']} of {totals['cases']} case(s); {result.gate.reason}"
+        f"{rank1['rank1']}/{rank1['positives']} of {totals['cases']} case(s){_unranked(totals)}; "
+        f"{result.gate.reason}"
     )
+
+
+def _unranked(totals: dict) -> str:
+    """The cases that could not be ranked, so the fractions beside them add up; "" when none."""
+    return f", {totals['errors']} could not be ranked: not graded" if totals["errors"] else ""
 
 
 def next_step(result: LexicalResult) -> str:

@@ -16,6 +16,7 @@ from harness.model.dataset import Case
 from harness.model.findings import Finding
 from harness.model.listing import Listing
 from harness.routing import listed, verdicts
+from harness.routing.room import not_in_room
 from harness.routing.scoring import Match
 from harness.routing.vectors import Index, ranked_text
 
@@ -104,13 +105,28 @@ class LexicalOutcome:
             return f"expected {skill} in the top {self.case.top_k} -> ranked {self.rank} ({self._first()})"
         owner = self.case.owner
         if owner:
-            return (
-                f"expected owner {owner} above {skill} -> {owner} ranked {self.owner_rank}, "
-                f"{skill} {self.rank} ({self._first()})"
-            )
+            return self._owned(skill or "", owner)
         if self.rank == 1:  # a near miss its own skill took: say so once, not as three ranks
             return f"a near miss: {skill} ranked first, though the prompt is not its job"
         return f"expected {skill} not first -> ranked {self.rank} ({self._first()})"
+
+    def _owned(self, skill: str, owner: str) -> str:
+        """A false case naming its `owner`: what ranked first, and whose description to change."""
+        said = f"expected its owner {owner} first -> "
+        ranks = f"{owner} ranked {self.owner_rank}, {skill} {self.rank}"
+        if self.verdict == verdicts.CORRECT_TRIGGER:
+            return f"{said}{owner} ranked first ({skill} {self.rank})"
+        if self.verdict == verdicts.FALSE_TRIGGER:
+            return (
+                f"{said}{skill} ranked first ({ranks}), though the prompt belongs to {owner}: narrow "
+                f"`{skill}`'s description or widen `{owner}`'s"
+            )
+        if self.verdict == verdicts.WRONG_SKILL:
+            return (
+                f"{said}{self.observed} ranked first ({ranks}): `{self.observed}`'s description claims a "
+                f"prompt that belongs to {owner}"
+            )
+        return f"{said}no skill shares a word: widen `{owner}`'s description"
 
     def _first(self) -> str:
         return f"first: {self.observed}" if self.observed else "no skill shares a word"
@@ -173,7 +189,11 @@ class LexicalEngine:
         owner_columns = [columns[owner] for owner in owners_of.values()]
         owner_scores = scores.scores_of(owner_columns, owned)
         owner_ranks = scores.worst_ranks(owner_columns, owned)
-        owners = {row: (owner_scores[n], owner_ranks[n]) for n, row in enumerate(owned)}
+        owner_best = scores.best_ranks(owner_columns, owned)
+        owners = {
+            row: (owner_scores[n], owner_ranks[n], owner_best[n] == 1 and owner_scores[n] > 0)
+            for n, row in enumerate(owned)
+        }
         out = []
         for row, case in enumerate(cases):
             top = tops[row]
@@ -187,8 +207,12 @@ class LexicalEngine:
                 words=tuple(scores.queries[row].words.values()),
             )
             if row in owners:
-                outcome.owner_score, outcome.owner_rank = owners[row]
-            outcome.verdict = self._verdict(outcome, ranks[row], best[row] == 1)
+                outcome.owner_score, outcome.owner_rank, owner_first = owners[row]
+                own_first = outcome.score > 0 and best[row] == 1
+                fired = first_place(top, {case.skill: own_first, case.owner: owner_first})
+                outcome.verdict, outcome.observed = verdicts.judge(case.owner, case.skill, fired)
+            else:
+                outcome.verdict = self._verdict(outcome, ranks[row], best[row] == 1)
             if self.listing is not None and not outcome.passed:
                 outcome.unlisted = listed.why_missed(self.listing, case.expected_skill)
             out.append(outcome)
@@ -201,26 +225,22 @@ class LexicalEngine:
             if own > 0 and rank <= case.top_k:
                 return verdicts.CORRECT_TRIGGER
             return verdicts.MISSED_TRIGGER if outcome.observed is None else verdicts.WRONG_SKILL
-        if own > 0 and first_or_tied:
-            return verdicts.FALSE_TRIGGER
-        owner_score = outcome.owner_score  # set whenever the case names an owner
-        if case.owner and owner_score is not None and not owner_score > own:
-            return verdicts.WRONG_SKILL
-        return verdicts.TRUE_NEGATIVE
+        # Without an `owner` a false case asserts only that its skill is not first: some skill always
+        # shares a word with a prompt, so "no skill fires" is no lexical claim. With one, judge decides.
+        return verdicts.FALSE_TRIGGER if own > 0 and first_or_tied else verdicts.TRUE_NEGATIVE
 
     def _ungradable(self, case: Case, missing: list[str]) -> str:
         if case.skill is None:
             return "a shared negative belongs to no skill, so no rank of one can be tested"
-        names = ", ".join(missing)
-        fix = (
-            self.widen(missing)
-            if self.widen
-            else f"add {'it' if len(missing) == 1 else 'them'} to --routing-room"
-        )
-        return (
-            f"{names} {'is' if len(missing) == 1 else 'are'} not in the room, so the case cannot be "
-            f"ranked; {fix}"
-        )
+        return not_in_room(missing, self.widen, "ranked")
+
+
+def first_place(top: Sequence[Match], tied_first: Mapping[str | None, bool]) -> list[str]:
+    """The skills a ranking fires, best first: every skill tied for first place above zero. `top` is cut
+    short, so the skills a case names say whether they tie for first themselves (`tied_first`)."""
+    best = top[0].score if top else 0.0
+    fired = [m.skill for m in top if m.score == best and best > 0]
+    return fired + [name for name, first in tied_first.items() if first and name and name not in fired]
 
 
 def vocabulary_gaps(outcomes: list[LexicalOutcome]) -> list[Finding]:

@@ -11,6 +11,7 @@ from typing import Protocol
 from harness.model.dataset import Case
 from harness.routing.verdicts import (
     CANARY_STOP,
+    ERROR,
     NOT_RUN,
     PASSING,
     UNGRADED,
@@ -44,20 +45,42 @@ class Graded(Protocol):
     def error(self) -> str | None: ...
 
 
+def expects(case: Case) -> str:
+    """What a case expects to fire, in words: a false case's `owner` is named as the prompt's owner."""
+    expected = case.expected_skill
+    if expected is None:
+        return "no skill"
+    if case.unwanted_skill:
+        return f"{expected} (the prompt's owner; not {case.unwanted_skill})"
+    return expected
+
+
 @dataclass
 class CaseOutcome:
     case: Case
     samples: list[Sample] = field(default_factory=list)
     # A miss whose expected skill the agent did not list in full (see routing/listed.py): why, or "".
     unlisted: str = ""
+    # Why the case could not be graded in this room at all (the skill it expects is not installed), with
+    # the fix; it is then never run. "": gradable.
+    ungradable: str = ""
 
     @property
     def expected(self) -> str | None:
         return self.case.expected_skill
 
     @property
+    def unwanted(self) -> str | None:
+        return self.case.unwanted_skill
+
+    def verdict_of(self, sample: Sample) -> str:
+        return sample.verdict(self.expected, self.unwanted)
+
+    @property
     def verdict(self) -> str:
-        return majority([s.verdict(self.expected) for s in self.samples])
+        if self.ungradable:
+            return ERROR
+        return majority([self.verdict_of(s) for s in self.samples])
 
     @property
     def graded(self) -> bool:
@@ -66,7 +89,7 @@ class CaseOutcome:
     @property
     def flaky(self) -> bool:
         """Its graded samples disagree on pass or fail."""
-        passes = {s.verdict(self.expected) in PASSING for s in self.samples if not (s.error or s.not_run)}
+        passes = {self.verdict_of(s) in PASSING for s in self.samples if not (s.error or s.not_run)}
         return len(passes) == 2
 
     @property
@@ -81,7 +104,7 @@ class CaseOutcome:
     @property
     def representative(self) -> Sample | None:
         """The first sample that agrees with the case's verdict."""
-        return next((s for s in self.samples if s.verdict(self.expected) == self.verdict), None)
+        return next((s for s in self.samples if self.verdict_of(s) == self.verdict), None)
 
     @property
     def observed(self) -> str | None:
@@ -93,7 +116,7 @@ class CaseOutcome:
         # An errored or unrun case made no decision, which is not "no skill": that would read as a miss.
         got = f"got {self.observed or 'no skill'}" if self.graded else "no decision"
         why = f"; {self.unlisted}" if self.unlisted else ""
-        return f"expected {self.expected or 'no skill'} -> {got}{why}"
+        return f"expected {expects(self.case)} -> {got}{why}"
 
     @property
     def read_failed(self) -> str | None:
@@ -109,14 +132,18 @@ class CaseOutcome:
     def error(self) -> str | None:
         if self.graded:
             return None
-        return next((s.error for s in self.samples if s.error), "no sample ran")
+        return self.ungradable or next((s.error for s in self.samples if s.error), "no sample ran")
 
-    def trigger_rate(self) -> tuple[float | None, tuple[float, float] | None]:
-        """Share of graded samples where the expected skill (for a negative: any skill) fired."""
+    def trigger_counts(self) -> tuple[int, int]:
+        """Graded samples where the expected skill (when none is: any skill) fired, of the graded ones."""
         graded = [s for s in self.samples if not s.error]
         fired = sum(1 for s in graded if (s.observed == self.expected if self.expected else s.observed))
-        rate = fired / len(graded) if graded else None
-        return rate, wilson_interval(fired, len(graded))
+        return fired, len(graded)
+
+    def trigger_rate(self) -> tuple[float | None, tuple[float, float] | None]:
+        """The share `trigger_counts` gives, and its 95 % interval."""
+        fired, graded = self.trigger_counts()
+        return (fired / graded if graded else None), wilson_interval(fired, graded)
 
 
 @dataclass
@@ -194,6 +221,76 @@ def confusion(outcomes: Sequence[Graded]) -> dict[str, dict[str, int]]:
     return {row: dict(cols) for row, cols in matrix.items()}
 
 
+@dataclass(frozen=True)
+class Tally:
+    """Every count of a run's cases that its reports show, made once: the JSON totals, the headline, the
+    gate's reason, the markdown and the page all read these, so no two of them can disagree. The gate
+    counts a subset of the graded cases (provisional ones only with --strict, quarantined ones never),
+    and says which cases it left out whenever that subset differs."""
+
+    cases: int
+    graded: int
+    passed: int
+    errors: int  # no decision: never graded
+    not_run: int  # never started: never graded
+    counted: int  # the graded cases the gate counts
+    counted_passed: int
+    provisional: int  # graded, and left out of the gate: provisional without --strict
+    quarantined: int  # graded, and left out of the gate: quarantined
+
+    @classmethod
+    def of(
+        cls, outcomes: Sequence[CaseOutcome], strict: bool = False, quarantined: Collection[str] = ()
+    ) -> Tally:
+        graded = [o for o in outcomes if o.graded]
+        gating = [o for o in outcomes if o.case.id not in quarantined]
+        kept = [o for o in counted(gating, strict) if o.graded]
+        held = sum(1 for o in graded if o.case.id in quarantined)
+        return cls(
+            cases=len(outcomes),
+            graded=len(graded),
+            passed=sum(1 for o in graded if o.passed),
+            errors=sum(1 for o in outcomes if o.verdict == ERROR),
+            not_run=sum(1 for o in outcomes if o.verdict == NOT_RUN),
+            counted=len(kept),
+            counted_passed=sum(1 for o in kept if o.passed),
+            provisional=len(graded) - held - len(kept),
+            quarantined=held,
+        )
+
+    @property
+    def accuracy(self) -> float | None:
+        return accuracy(self.passed, self.graded)
+
+    def left_out(self) -> str:
+        """The graded cases the gate does not count, in words; "" when it counts them all."""
+        parts = []
+        if self.provisional:
+            parts.append(f"{self.provisional} provisional case(s) not counted without --strict")
+        if self.quarantined:
+            parts.append(f"{self.quarantined} quarantined case(s) not counted")
+        return "; ".join(parts)
+
+    def ungraded(self) -> str:
+        """The cases that were not graded, in words (", 2 errored and 1 not run: not graded"); "" if none."""
+        parts = []
+        if self.errors:
+            parts.append(f"{self.errors} errored")
+        if self.not_run:
+            parts.append(f"{self.not_run} not run")
+        return f", {' and '.join(parts)}: not graded" if parts else ""
+
+    def to_json(self) -> dict:
+        """The gate's own counts, beside the totals."""
+        return {
+            "graded": self.counted,
+            "passed": self.counted_passed,
+            "accuracy": accuracy(self.counted_passed, self.counted),
+            "provisional_left_out": self.provisional,
+            "quarantined_left_out": self.quarantined,
+        }
+
+
 def counted(outcomes: list[CaseOutcome], strict: bool = False) -> list[CaseOutcome]:
     """The cases a gate counts: provisional ones only with --strict, or when no stable case ran."""
     stable = [o for o in outcomes if not o.case.provisional]
@@ -208,19 +305,18 @@ def gate(
 ) -> Gate:
     """A case not run, nothing graded or nothing fired fails at any bar; otherwise the exact ratio
     meets the bar. Provisional cases are left out unless --strict (see `counted`); quarantined ones
-    (by id) always: they are run and reported, and never gate."""
+    (by id) always: they are run and reported, and never gate. The ratio is the Tally's."""
     gating = [o for o in outcomes if o.case.id not in quarantined]
     if outcomes and not gating:
         return Gate(False, "every selected case is quarantined, so nothing gates this run")
-    outcomes = gating
-    not_run = [o for o in outcomes if o.verdict == NOT_RUN]
+    not_run = [o for o in gating if o.verdict == NOT_RUN]
     if not_run:
         why = (not_run[0].error or "").removeprefix("not run: ")
         return Gate(False, f"{len(not_run)} case(s) did not run: {why}")
-    graded = [o for o in counted(outcomes, strict) if o.graded]
+    graded = [o for o in counted(gating, strict) if o.graded]
     if not graded:
         # Name the cause when one is shared (an agent whose own sandbox fails every tool, say).
-        causes = {o.error for o in outcomes if o.error}
+        causes = {o.error for o in gating if o.error}
         cause = f": {next(iter(causes))}" if len(causes) == 1 else ""
         return Gate(
             False, f"no case was graded (every case errored{cause}), so the run says nothing about routing"
@@ -233,16 +329,20 @@ def gate(
             "no skill activated in any case although some were expected: the skills were "
             "not installed, or activation detection is broken",
         )
-    return accuracy_gate(sum(1 for o in graded if o.passed), len(graded), min_accuracy)
+    tally = Tally.of(outcomes, strict, quarantined)
+    return accuracy_gate(tally.counted_passed, tally.counted, min_accuracy, tally.left_out())
 
 
-def accuracy_gate(passed: int, graded: int, min_accuracy: Fraction) -> Gate:
-    """passed/graded (graded > 0) against the bar, as an exact ratio; a bar of 0 only reports."""
+def accuracy_gate(passed: int, graded: int, min_accuracy: Fraction, left_out: str = "") -> Gate:
+    """passed/graded (graded > 0) against the bar, as an exact ratio; a bar of 0 only reports.
+    `left_out`: the graded cases the ratio does not count, named so it never reads as another total."""
     if min_accuracy > 0 and Fraction(passed, graded) < min_accuracy:
+        apart = f"; {left_out}" if left_out else ""
         return Gate(
             False,
-            f"{passed}/{graded} correct (accuracy {passed / graded:.3f}) is below "
+            f"{passed}/{graded} correct (accuracy {passed / graded:.3f}{apart}) is below "
             f"the --min-accuracy bar of {float(min_accuracy):g}",
         )
     bar = f"meets the bar of {float(min_accuracy):g}" if min_accuracy else "reported only (--min-accuracy 0)"
-    return Gate(True, f"{passed}/{graded} correct; {bar}")
+    apart = f" ({left_out})" if left_out else ""
+    return Gate(True, f"{passed}/{graded} correct{apart}; {bar}")

@@ -57,9 +57,13 @@ class RoutingResult:
     def passed(self) -> bool:
         return self.gate.passed and not self.meta.timed_out and not self.meta.halt.halted
 
+    def tally(self) -> metrics.Tally:
+        """The case counts every report of this run shows (see Tally)."""
+        return metrics.Tally.of(self.outcomes, self.meta.strict, self.meta.quarantined)
+
     def totals(self) -> dict:
         graded = self.graded
-        passed = sum(1 for o in graded if o.passed)
+        tally = self.tally()
         samples = [s for o in self.outcomes for s in o.samples]
         ran = [s for o in self.outcomes for s in o.runs]
         cached = [s for s in samples if s.cached]
@@ -68,14 +72,15 @@ class RoutingResult:
         canary_ran = [planted] if planted is not None and not planted.cached else []
         canary_cached = [planted] if planted is not None and planted.cached else []
         return {
-            "cases": len(self.outcomes),
-            "graded": len(graded),
-            "passed": passed,
-            "errors": sum(1 for o in self.outcomes if o.verdict == ERROR),
-            "accuracy": metrics.accuracy(passed, len(graded)),
+            "cases": tally.cases,
+            "graded": tally.graded,
+            "passed": tally.passed,
+            "errors": tally.errors,
+            "accuracy": tally.accuracy,
+            "gated": tally.to_json(),
             "activations": sum(1 for o in graded if o.observed),
             "activations_expected": sum(1 for o in graded if o.expected),
-            "not_run": sum(1 for o in self.outcomes if o.verdict == NOT_RUN),
+            "not_run": tally.not_run,
             "flaky": sum(1 for o in self.outcomes if o.flaky),
             "samples": len(samples),
             "samples_run": len(ran),
@@ -167,6 +172,7 @@ def case_fields(o: metrics.Graded, **after_category) -> dict:
 
 def case_json(o: CaseOutcome) -> dict:
     rate, interval = o.trigger_rate()
+    fired, tried = o.trigger_counts()
     sample = o.representative
     return {
         **case_fields(o, trust_level=o.case.trust_level),
@@ -181,8 +187,9 @@ def case_json(o: CaseOutcome) -> dict:
         "cost_usd": _sum_cost(o),
         "flaky": o.flaky,
         "trigger_rate": rate,
+        "trigger_counts": {"fired": fired, "graded": tried},
         "trigger_rate_ci95": list(interval) if interval else None,
-        "samples": [s.to_json(o.expected) for s in o.samples],
+        "samples": [s.to_json(o.expected, o.unwanted) for s in o.samples],
         "read_failed": o.read_failed,
         "retried": o.retried,
     }

@@ -9,7 +9,7 @@ routing job).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from harness.errors import UsageError
 from harness.model.repo import Repo
@@ -90,6 +90,18 @@ def left_out_note(room: Sequence[str], repo: Repo) -> str:
     return (
         f"{len(outside)} of the catalog's {len(repo.names)} skill(s) {LEFT_OUT}: "
         f"{shown}{more}; `{FLAG} {CATALOG}` installs every skill under --skills-dir."
+    )
+
+
+def not_in_room(missing: Sequence[str], fix: Callable[[Sequence[str]], str] | None, graded: str) -> str:
+    """Why a case needing skills the room lacks (its own, or the `owner` it expects to fire) is not
+    graded, and the fix: `fix` names the one flag that puts them in (outsiders.fixer), else the list
+    grown. `graded`: what the engine could not do with it ("ranked", "graded")."""
+    one = len(missing) == 1
+    advice = fix(missing) if fix else f"add {'it' if one else 'them'} to {FLAG}"
+    return (
+        f"{', '.join(missing)} {'is' if one else 'are'} not in the room, so the case cannot be {graded}; "
+        f"{advice}"
     )
 
 

@@ -7,7 +7,7 @@ spend reaches --max-run-usd; with adaptive repeats a case is sampled until its v
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +20,7 @@ from harness.model.dataset import Case
 from harness.paid import cache, digests
 from harness.paid.spend import NOT_RUN, RunBudget
 from harness.routing.metrics import CaseOutcome
+from harness.routing.room import not_in_room
 from harness.routing.verdicts import PASSING, Sample, decided
 
 # Without a decision these stops still mean "the agent chose no skill"; any other stop is an error.
@@ -101,8 +102,12 @@ class RoutingRun:
         results: cache.ResultCache | None = None,
         budget: RunBudget | None = None,
         on_case_start: Callable[[Case], None] = lambda case: None,
+        widen: Callable[[Sequence[str]], str] | None = None,
     ):
+        """`widen`: the one flag that puts skills a case expects but the room lacks into it (see
+        outsiders.fixer); without it, the advice is to add them to --routing-room."""
         self.agent = runner
+        self.widen = widen
         self.room, self.settings, self.deadline = room, settings, deadline
         self.on_case_done, self.on_case_start = on_case_done, on_case_start
         self.cancel = cancel or Cancellation()
@@ -135,9 +140,18 @@ class RoutingRun:
         parts = {**self._key_parts, "prompt": case.prompt, "expect": case.expected_skill, "sample": index}
         return cache.key_of("routing", parts)
 
+    def ungradable(self, case: Case) -> str:
+        """Why `case` cannot be graded in this room, or "": the skill it expects to fire (its own, or the
+        `owner` of a false case) is not installed, so the agent could never choose it."""
+        expected = case.expected_skill
+        if expected is None or expected in self.room:
+            return ""
+        return not_in_room([expected], self.widen, "graded (an agent cannot choose a skill it was not given)")
+
     def run(self, cases: list[Case]) -> list[CaseOutcome]:
-        """Every case's outcome; once cancelled, only those of the cases whose every sample finished."""
-        outcomes = [CaseOutcome(case) for case in cases]
+        """Every case's outcome; once cancelled, only those of the cases whose every sample finished.
+        A case the room cannot grade is never run: it is reported, ungraded, once the others are done."""
+        outcomes = [CaseOutcome(case, ungradable=self.ungradable(case)) for case in cases]
         started = [0] * len(outcomes)
         with ThreadPoolExecutor(max_workers=max(1, self.settings.jobs)) as pool:
             running: dict[Future[Sample | None], int] = {}
@@ -146,7 +160,10 @@ class RoutingRun:
                 running[pool.submit(self.finished_sample, outcomes[i], started[i])] = i
                 started[i] += 1
 
-            wanted = [1 if self.settings.adaptive else self.samples_of(o.case) for o in outcomes]
+            wanted = [
+                0 if o.ungradable else 1 if self.settings.adaptive else self.samples_of(o.case)
+                for o in outcomes
+            ]
             for round_ in range(max(wanted, default=0)):  # every case's first sample, then the second...
                 for i in range(len(outcomes)):
                     if round_ < wanted[i]:
@@ -162,7 +179,14 @@ class RoutingRun:
                         start(i)
                     elif len(outcomes[i].samples) == started[i]:
                         self.on_case_done(outcomes[i])
-        return [o for o, n in zip(outcomes, started, strict=True) if o.samples and len(o.samples) == n]
+        for outcome in outcomes:
+            if outcome.ungradable:
+                self.on_case_done(outcome)
+        return [
+            o
+            for o, n in zip(outcomes, started, strict=True)
+            if o.ungradable or (o.samples and len(o.samples) == n)
+        ]
 
     def samples_of(self, case: Case) -> int:
         """Samples of one case: --repeat, or a plugin eval suite case's own `runs` when --repeat is 1."""
@@ -182,7 +206,7 @@ class RoutingRun:
         if not self.settings.adaptive or started >= self.settings.repeat or outcome.samples[-1].not_run:
             return False
         graded = [s for s in outcome.samples if not s.error]
-        passes = sum(1 for s in graded if s.verdict(outcome.expected) in PASSING)
+        passes = sum(1 for s in graded if outcome.verdict_of(s) in PASSING)
         return not decided(passes, len(graded))
 
     def run_sample(self, outcome: CaseOutcome, index: int) -> Sample:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 from harness.paid.replay import Origin, Replay
@@ -37,12 +38,27 @@ SEVERITY = {
 }
 
 
-def classify(expected: str | None, observed: str | None) -> str:
-    if observed is None:
-        return TRUE_NEGATIVE if expected is None else MISSED_TRIGGER
+def judge(expected: str | None, unwanted: str | None, fired: Sequence[str]) -> tuple[str, str | None]:
+    """The one routing classification every engine and command grades by, and the skill it names.
+
+    `expected`: the skill that should fire (a true case's own, a false case's `owner`), None when none
+    should; `unwanted`: a false case's own skill, whose firing is a false trigger whatever else fired;
+    `fired`: what fired, best first (an agent fires one skill; a lexical ranking may tie several first,
+    and a tie counts against the case). The named skill is the one a reader acts on: the expected one
+    when it alone fired, else the one that took the prompt; None when nothing fired."""
+    if not fired:
+        return (TRUE_NEGATIVE if expected is None else MISSED_TRIGGER), None
+    if unwanted is not None and unwanted in fired:
+        return FALSE_TRIGGER, unwanted
     if expected is None:
-        return FALSE_TRIGGER
-    return CORRECT_TRIGGER if observed == expected else WRONG_SKILL
+        return FALSE_TRIGGER, fired[0]
+    took = [skill for skill in fired if skill != expected]
+    return (WRONG_SKILL, took[0]) if took else (CORRECT_TRIGGER, expected)
+
+
+def classify(expected: str | None, observed: str | None, unwanted: str | None = None) -> str:
+    """`judge` of a run that fired `observed` (None: no skill)."""
+    return judge(expected, unwanted, [observed] if observed is not None else [])[0]
 
 
 @dataclass
@@ -68,10 +84,11 @@ class Sample:
     read_failed: str | None = None
     retried: str | None = None  # run twice: the first run failed in a way its runtime declares its own
 
-    def verdict(self, expected: str | None) -> str:
+    def verdict(self, expected: str | None, unwanted: str | None = None) -> str:
+        """Graded against what its case expects (see `judge`)."""
         if self.not_run:
             return NOT_RUN
-        return ERROR if self.error else classify(expected, self.observed)
+        return ERROR if self.error else classify(expected, self.observed, unwanted)
 
     def cache_entry(self) -> dict:
         """Everything needed to stand in for this sample in a later run."""
@@ -84,10 +101,10 @@ class Sample:
         }
         return cls(**{**known, "cached": True, "cached_from": replay.origin})
 
-    def to_json(self, expected: str | None) -> dict:
+    def to_json(self, expected: str | None, unwanted: str | None = None) -> dict:
         return {
             "observed": self.observed,
-            "verdict": self.verdict(expected),
+            "verdict": self.verdict(expected, unwanted),
             "error": self.error,
             "stop_reason": self.stop_reason,
             "elapsed_s": round(self.elapsed_s, 3),

@@ -9,7 +9,7 @@ cap), which is never a score.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -101,8 +101,11 @@ class AgentScorer:
         cancel: Cancellation,
         results: ResultCache | None,
         budget: RunBudget,
+        widen: Callable[[Sequence[str]], str] | None = None,
     ):
+        """`widen`: the flag that puts a skill a case expects (a negative's `owner`) into the room."""
         self.agent, self.room, self.skill, self.settings = runner, dict(room), skill, settings
+        self.widen = widen
         self.deadline, self.cancel, self.results, self.budget = deadline, cancel, results, budget
         self.agents = [runner.runtime]
         self.notes: list[str] = []
@@ -128,6 +131,7 @@ class AgentScorer:
                 cancel=self.cancel,
                 results=self.results,
                 budget=self.budget,
+                widen=self.widen,
             )
         return self.runs[candidate.label]
 
@@ -173,6 +177,6 @@ class LexicalScorer:
             if not o.graded:
                 out.append(Scored(o.case, None, self.engine, error=o.error))
             else:
-                passed = classify(o.expected, o.observed) in PASSING
+                passed = classify(o.expected, o.observed, o.case.unwanted_skill) in PASSING
                 out.append(Scored(o.case, passed, self.engine, o.observed))
         return out

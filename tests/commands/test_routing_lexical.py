@@ -84,7 +84,7 @@ def test_annotations_sit_at_the_dataset_line_and_a_vocabulary_gap_says_so(catalo
     )
     assert "shares no word with a prompt users would type" in gap
     lost = next(line for line in annotations if "csv-profile-owner-lost" in line)
-    assert "line=6" in lost and "expected owner git-history above csv-profile" in lost
+    assert "line=6" in lost and "expected its owner git-history first -> pdf-merge ranked first" in lost
 
 
 @pytest.mark.parametrize(("bars", "level"), [([], "error"), (["--min-accuracy", "0"], "warning")])

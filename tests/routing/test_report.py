@@ -175,7 +175,7 @@ def test_text_lines_sarif_and_verbose_statuses_follow_the_verdicts():
     assert "'Split it | then\\nmerge'" in missed  # the prompt's newline stays an escape: one line
     assert errored.startswith("shared/evals/evals.json:4: routing: routing case `s1` errored")
     assert report.statuses(made) == {"p1": "pass", "p2": "fail", "s1": "error", "s2": "pass"}
-    assert report.headline(made).startswith("2/3 correct (66.7%) of 4 case(s); ")
+    assert report.headline(made).startswith("2/3 correct (66.7%) of 4 case(s), 1 errored: not graded; ")
     log = sarif.log("routing", report.findings(made))
     assert problems(log) == []
     assert [r["level"] for r in log["runs"][0]["results"]] == ["error", "warning"]

@@ -65,11 +65,12 @@ def test_a_catalog_room_installs_and_lists_skills_without_a_dataset(fake_api, cl
 def test_a_room_of_the_dataset_skills_says_what_it_left_out_and_how_to_put_it_in(
     fake_api, claude_bin, partial, tmp_path
 ):
-    fake_api.script(CaseRouter({}))
+    fake_api.script(CaseRouter({"tracked changes": R.skill("docx")}))
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     run = route(
-        partial, env, "--routing-room", "all", "--skip-preflight", "--no-canary", "--only", "pdf-neg-2"
-    )
+        partial, env, "--routing-room", "all", "--skip-preflight", "--no-canary",
+        "--only", "pdf-neg-1,pdf-neg-2",
+    )  # fmt: skip
     notes = run.report["meta"]["notes"]
     assert (
         "2 of the catalog's 3 skill(s) were left out of the room: docx, pptx; `--routing-room catalog` "
@@ -80,9 +81,15 @@ def test_a_room_of_the_dataset_skills_says_what_it_left_out_and_how_to_put_it_in
     assert "left out of the room: docx, pptx" in run.stdout  # the summary under the headline
     listings = [request.skill_listing for request in fake_api.requests if request.skill_listing]
     assert listings and all("docx" not in listing for listing in listings)
-    # The flag the note names works: the room grows to the catalog and the note goes.
+    # The negative whose owner is outside is never run, and is not graded: it names the same flag.
+    assert not any("tracked changes" in request.prompt for request in fake_api.requests)
+    outside = run.case("pdf-neg-2")
+    assert outside["verdict"] == "error" and outside["samples"] == []
+    assert outside["error"].endswith("`--routing-room catalog` puts it in")
+    # The flag the note names works: the room grows to the catalog, the note goes and the owner fires.
     fixed = route(
         partial, env, "--routing-room", "catalog", "--skip-preflight", "--no-canary", "--only", "pdf-neg-2"
     )
     assert fixed.report["meta"]["room"] == ["docx", "pdf", "pptx"]
+    assert fixed.case("pdf-neg-2")["verdict"] == "correct_trigger"
     assert not any("outside the room" in note for note in fixed.report["meta"]["notes"])

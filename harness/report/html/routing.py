@@ -130,12 +130,21 @@ def by_category(report: dict) -> str:
     return section("By category", simple_table(["category", "graded", "passed", "accuracy"], rows, (1, 2, 3)))
 
 
-def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
-    samples = [s for s in array_at(case, "samples") if isinstance(s, dict)]
+def trigger_counts(case: dict, samples: list[dict]) -> tuple[int, int]:
+    """The report's own trigger counts (fired, graded samples); a report from before they were written
+    has them counted here the same way: the expected skill fired (when none is expected: any skill)."""
+    counts = case.get("trigger_counts")
+    if isinstance(counts, dict) and all(isinstance(counts.get(key), int) for key in ("fired", "graded")):
+        return counts["fired"], counts["graded"]
     graded = [s for s in samples if not s.get("error") and s.get("verdict") != "not-run"]
-    # The report's trigger rate: the expected skill fired (for a negative: any skill did).
     expect = case.get("expect")
     fired = sum(1 for s in graded if (s.get("observed") == expect if expect else s.get("observed")))
+    return fired, len(graded)
+
+
+def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
+    samples = [s for s in array_at(case, "samples") if isinstance(s, dict)]
+    fired, tried = trigger_counts(case, samples)
     flaky = bool(case.get("flaky"))
     ident = text(case.get("id", "?")) + (
         ' <span class="flaky" title="its samples disagreed">flaky</span>' if flaky else ""
@@ -151,7 +160,7 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
         cells += [text(case.get("rank") or "—"), text(case.get("score", "—"))]
     else:
         cells += [
-            rate(fired, len(graded), case.get("trigger_rate_ci95")) if len(samples) > 1 else "",
+            rate(fired, tried, case.get("trigger_rate_ci95")) if len(samples) > 1 else "",
             dollars(case.get("cost_usd")),
         ]
     cells += [place(case), clipped(case.get("prompt"))]
