@@ -42,6 +42,8 @@ class Graded(Protocol):
     def passed(self) -> bool: ...
     @property
     def error(self) -> str | None: ...
+    @property
+    def summary(self) -> str: ...
 
 
 @dataclass
@@ -182,8 +184,16 @@ def per_skill(outcomes: Sequence[Graded], room: list[str]) -> dict[str, dict]:
             "fired_when_not_expected": stray,
             "recall": round(correct / wanted, 3) if wanted else None,
             "precision": round(correct / fired, 3) if fired else None,
+            "recall_ci95": interval_json(correct, wanted),
+            "precision_ci95": interval_json(correct, fired),
         }
     return out
+
+
+def interval_json(passed: int, total: int) -> list[float] | None:
+    """A rate's 95 % Wilson interval as a report holds it; None for a rate of nothing."""
+    bounds = wilson_interval(passed, total)
+    return list(bounds) if bounds else None
 
 
 def confusion(outcomes: Sequence[Graded]) -> dict[str, dict[str, int]]:

@@ -162,6 +162,7 @@ def case_fields(o: metrics.Graded, **after_category) -> dict:
         "passed": o.passed,
         "status": status(o),
         "error": o.error,
+        "summary": o.summary,
     }
 
 
@@ -185,6 +186,7 @@ def case_json(o: CaseOutcome) -> dict:
         "samples": [s.to_json(o.expected) for s in o.samples],
         "read_failed": o.read_failed,
         "retried": o.retried,
+        "unlisted": o.unlisted,
     }
 
 
