@@ -133,14 +133,14 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     as_json = readable(document)
     repo = Path(document["repo"])  # the folder whose symlinks may not lead a write out (harness.writer)
     path = None if where.output == "-" else save(as_json, repo, result.command, ctx, where.output)
-    if path is None and not where.summary and not where.junit and not ctx.environ.get("GITHUB_STEP_SUMMARY"):
+    summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
+    if path is None and not (summary_path or where.junit):  # JSON alone: nothing to render
         ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
         ctx.stdout.flush()
         return None
     # Laid-out items (a large run's cases) are read back here: renderers see exactly what was written.
     written = json.loads(as_json)
     report = renderers(kind_of(written))
-    summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     # Rendered only where it is read: the table costs more start-up than a small catalog's checks.
     needs_markdown = bool(summary_path) or (path is not None and where.format == "markdown")
     markdown = redact(report.markdown(written)) if needs_markdown else ""
