@@ -34,3 +34,10 @@ def name_list(names: Sequence[str], limit: int = 20) -> str:
         return "none"
     shown = ", ".join(names[:limit])
     return shown if len(names) <= limit else f"{shown} and {len(names) - limit} more"
+
+
+def clip(value: object, limit: int) -> str:
+    """`value` as one line (every whitespace run one space) of at most `limit` characters, ending in `…`
+    when cut; not escaped, since each format escapes in its own way (None is the empty string)."""
+    flat = "" if value is None else " ".join(str(value).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

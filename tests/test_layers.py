@@ -18,6 +18,8 @@ ROOT = Path(harness.__file__).parent
 EDGE = {"cli", "commands"}  # the program's edge: parses flags and runs commands
 BASE = {"model", "agent"}  # what every feature stands on: the repo under test, and the agent boundary
 REPORT_USERS = {"report", "commands", "cli"}  # results know nothing of their renderers
+# Renderers read the JSON report and nothing else: beside the utilities, only the model's words.
+RENDERER_BASE = {"report", "model"}
 MOST_UTILITIES = 18  # writer, and one loader per format (jsonsafe, tomlsafe; yamlsafe was one)
 
 
@@ -115,6 +117,15 @@ def test_only_the_commands_and_the_cli_import_the_renderers(every_import: list[I
         if room(edge.target) == "report" and room(edge.source) not in REPORT_USERS
     ]
     assert not wrong, "a renderer is imported outside report/, commands/ and cli/: " + "; ".join(wrong)
+
+
+def test_the_renderers_import_no_feature(every_import: list[Import]) -> None:
+    wrong = [
+        str(edge)
+        for edge in every_import
+        if room(edge.source) == "report" and room(edge.target) not in (None, *RENDERER_BASE)
+    ]
+    assert not wrong, "a renderer imports a feature instead of reading the JSON report: " + "; ".join(wrong)
 
 
 def test_no_import_cycle(graph: dict[str, list[Import]]) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.files import UnreadableFile, read_bytes
+from harness.printable import clip
 
 HOOKS_FILE = Path("evals") / "hooks.py"
 HOOK_NAMES = ("setup_session", "setup", "teardown", "check")
@@ -56,7 +57,7 @@ class Hooks:
         try:
             answer = function(run, case, ctx)
         except AssertionError as exc:
-            return f"{_cut(str(exc)) or 'assertion failed'} ({self._where(exc)})"
+            return f"{clip(exc, DETAIL_KEEP) or 'assertion failed'} ({self._where(exc)})"
         except Exception as exc:  # noqa: BLE001 - any other failure is the hook's crash, not a grade
             raise HookError(self._crash("check", exc)) from None
         if answer is False:  # `return ok` instead of `assert ok` must not pass silently
@@ -85,7 +86,7 @@ class Hooks:
 
     def _crash(self, name: str, exc: BaseException) -> str:
         return (
-            f"{self.rel}: {name} raised {type(exc).__name__}: {_cut(str(exc))} ({self._where(exc)}); "
+            f"{self.rel}: {name} raised {type(exc).__name__}: {clip(exc, DETAIL_KEEP)} ({self._where(exc)}); "
             "fix the hook, or run it by hand to see the traceback."
         )
 
@@ -115,7 +116,9 @@ def declared(skill: str, skill_dir: Path, rel: str) -> Hooks | None:
         hooks.load_error = f"{rel} could not be read ({exc.reason})."
         return hooks
     except (SyntaxError, ValueError) as exc:
-        hooks.load_error = f"{rel} could not be read ({type(exc).__name__}: {_cut(str(exc))}); fix it."
+        hooks.load_error = (
+            f"{rel} could not be read ({type(exc).__name__}: {clip(exc, DETAIL_KEEP)}); fix it."
+        )
         return hooks
     bound: set[str] = set()
     for node in tree.body:  # what the module's top level names: defs, assignments, imports
@@ -150,7 +153,7 @@ def load(skill: str, skill_dir: Path, rel: str) -> Hooks | None:
         spec.loader.exec_module(module)  # not registered in sys.modules: each run loads its own copy
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a broken hooks file errors its skill's cases
         hooks.load_error = (
-            f"{rel} could not be loaded ({type(exc).__name__}: {_cut(str(exc))}); fix it, "
+            f"{rel} could not be loaded ({type(exc).__name__}: {clip(exc, DETAIL_KEEP)}); fix it, "
             f"e.g. with `python {rel}` to see the traceback."
         )
         return hooks
@@ -198,8 +201,3 @@ def session(hooks: Hooks | None, temp_parent: Path | None = None) -> Iterator[Se
         yield Session(placeholders=placeholders, cache_dir=cache_dir)
     finally:
         shutil.rmtree(cache_dir, ignore_errors=True)
-
-
-def _cut(text: str, keep: int = DETAIL_KEEP) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= keep else flat[: keep - 1] + "…"

@@ -96,6 +96,7 @@ class StructuralResult(FindingsVerdict):
             **envelope(self.meta, self.passed, counts(list(self.statuses().values()))),
             "meta": self.meta.to_json(),
             "skills": self.skills,
+            "folders": self.units(),
             "totals": self.totals(),
             "findings": [f.to_dict() for f in self.findings],
             "baseline": self.adoption_json(),

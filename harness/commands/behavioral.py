@@ -33,8 +33,8 @@ from harness.paid import legs as legs_mod
 from harness.paid.command import NOT_PROBED, PaidRun
 from harness.paid.legs import leg_settings
 from harness.paid.sandbox import SandboxUse, unreadable
+from harness.printable import clip
 from harness.report import publish
-from harness.report.markdown import clip
 
 HELP = "run each case that asserts something to completion in an agent and grade what it actually did"
 

@@ -20,8 +20,8 @@ from harness.model.repo import Repo
 from harness.paid import dryrun
 from harness.paid.command import PaidRun
 from harness.paid.legs import DEFAULT_MODEL
+from harness.printable import clip
 from harness.report import publish
-from harness.report.markdown import clip
 
 HELP = "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost"
 # Why a cost run that did not pass failed, when no signal stopped it.

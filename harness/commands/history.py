@@ -111,25 +111,26 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         ctx.err(f"[history] {problem}")
     if not ledger.runs:
         ctx.err(f"[history] {empty_ledger(given, args)}")
+    report = history.to_json()  # every format is rendered from the JSON report
     if args.format == "json":
-        ctx.stdout.write(readable(history.to_json()))
+        ctx.stdout.write(readable(report))
     elif args.format == "markdown":
-        ctx.stdout.write(history_report.markdown(history) + "\n")
+        ctx.stdout.write(history_report.markdown(report) + "\n")
     else:
-        ctx.stdout.write(history_report.text(history))
+        ctx.stdout.write(history_report.text(report))
     summary = args.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     repo = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)  # its links held to it
     if summary:
         where = ctx.cwd / summary
         flag = "--summary" if args.summary else "GITHUB_STEP_SUMMARY"
         try:
-            append_text(where, history_report.markdown(history) + "\n", repo)
+            append_text(where, history_report.markdown(report) + "\n", repo)
         except OSError as exc:
             raise HarnessError(cannot("the history", where, exc, f"fix {flag}")) from None
     if args.html:
         page = ctx.cwd / args.html
         try:
-            write_text(page, history_html.page(history), repo)
+            write_text(page, history_html.page(report), repo)
         except OSError as exc:
             raise HarnessError(cannot("the history page", page, exc, "fix --html")) from None
         ctx.err(f"[history] HTML page: {args.html} ({len(history.lines)} case(s), {len(ledger.runs)} run(s))")

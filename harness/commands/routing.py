@@ -17,9 +17,8 @@ from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.envelope import RunMeta
 from harness.model.listing import listing_rule
-from harness.report import finish
+from harness.report import finish, jsontext
 from harness.report.jsontext import Laid
-from harness.report.routing_lexical import case_lines
 from harness.routing import forecast, lexical, lexical_result, listed, outsiders
 from harness.routing.lexical import LexicalEngine, LexicalOutcome
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
@@ -185,6 +184,10 @@ def run_lexical(
     if outside and outsiders.near_missed(outcomes):  # which one a skill outside would likely have taken
         whole = catalog.load(repo, outside, catalog.Negatives(builtin=False))
         outsiders.near_misses(outcomes, described_all(loaded), described_all(whole), fix)
+        # A near miss an outside skill would likely have taken says so in its summary: laid out again.
+        lines = [
+            case_lines([o], redact)[0] if o.outside else text for o, text in zip(outcomes, lines, strict=True)
+        ]
     ctx.err(f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {named(room)}")
     said_outside = outsiders.notes(listed_room, room, repo, cases)
     for note in said_outside:
@@ -237,6 +240,12 @@ def graded_and_laid(
     """A forked child's share: `cases` graded (as plain tuples) and their report lines laid out."""
     outcomes = engine.grade_all(cases)
     return [o.plain() for o in outcomes], case_lines(outcomes, redact)
+
+
+def case_lines(outcomes: list[LexicalOutcome], redact: Redactor) -> list[str]:
+    """Each case's line of the JSON report, redacted as the report is: made by the process that graded
+    the cases, so a forked child lays out its share while the caller lays out its own."""
+    return [jsontext.line(redact.data(lexical_result.case_json(o))) for o in outcomes]
 
 
 def named(room: list[str]) -> str:

@@ -31,8 +31,8 @@ from harness.paid import legs as legs_mod
 from harness.paid.command import PaidRun
 from harness.paid.legs import leg_settings
 from harness.paid.sandbox import SandboxUse, unreadable
+from harness.printable import clip
 from harness.report import publish
-from harness.report.markdown import clip
 from harness.routing import canary, listed, metrics, outsiders
 from harness.routing.matrix import RoutingMatrix
 from harness.routing.metrics import CaseOutcome

@@ -174,7 +174,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         selection = select_mod.select_changed(paths, repo, room, opts)
     made = plan.make_plan(selection, repo, opts)
     result = SelectResult(RunMeta.of("select", repo, clock), made, list(selection.skills))
-    ctx.out(select_report.line(result))  # the one line on stdout: a workflow reads it whole
+    ctx.out(select_report.line(result.to_json()))  # the one line on stdout: a workflow reads it whole
     return 0
 
 

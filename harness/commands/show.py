@@ -7,15 +7,18 @@ import argparse
 import re
 from pathlib import Path
 
-from harness import jsonsafe, nesting
+from jsonschema.exceptions import best_match
+
+from harness import jsonsafe, nesting, schemas
 from harness.agent import RUNTIMES, log_path
 from harness.agent.logs import KeptLog, LogFile, UnreadableLog, kept_files, log_file, read_log
+from harness.commands import transcript
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.jsonfields import array_at, object_at
 from harness.model.repo import find_root
-from harness.report import html, transcript
+from harness.report import FORMATS, REPORTS, history, history_html, html, rendered, schema_of
 from harness.report.html.logs import Entry
 from harness.writer import cannot, write_text
 
@@ -39,6 +42,8 @@ COUNTED = {
     "tune": ("candidates", "candidate(s)"),
 }
 PAGE_COMMANDS = tuple(html.SECTIONS)  # --html draws every graded command's report, logs kept or not
+SAID_LIMIT = 120  # of a schema error's own words in the sentence; a longer one quotes the whole value
+RENDERED = (*REPORTS, "history")  # --format renders any report skillscope writes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="print tool calls, answers and messages whole, not their first lines",
     )
     parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="print LOGS, a saved JSON report of any command, in this format instead (text, markdown, "
+        "junit, sarif, or html for its page), as the run that wrote it would have",
+    )
+    parser.add_argument(
         "--html",
         metavar="PATH",
         help="write one self-contained HTML page instead: the report's status, gate, figures and "
@@ -79,6 +90,8 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    if args.format:
+        return show_report(args, ctx)
     where, cases, report = ctx.cwd / args.logs, {}, None
     if where.is_file() and where.suffix == ".json":
         report = read_report(where, args.logs, PAGE_COMMANDS if args.html else KEEPING_COMMANDS)
@@ -97,6 +110,48 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.cases or where.is_file():
         return show(ctx, chosen, args, cases)
     return table(ctx, chosen, args, cases)
+
+
+def show_report(args: argparse.Namespace, ctx: Context) -> int:
+    """--format: a saved report rendered again, from its JSON alone."""
+    if args.cases or args.html:
+        raise UsageError("--format renders a whole report: drop the CASE ids and --html")
+    path = ctx.cwd / args.logs
+    report = saved_report(path, args.logs)
+    if report["command"] == "history":
+        ctx.stdout.write(history_text(report, args.format, args.logs))
+    else:
+        ctx.stdout.write(rendered(report, args.format, path, ctx))
+    ctx.stdout.flush()
+    return 0
+
+
+def saved_report(path: Path, given: str) -> dict:
+    """The report at `path`, checked against the schema of the version that reads it: an older report
+    (or one edited by hand) is a usage error naming what is missing and the fix."""
+    report = read_report(path, given, RENDERED)
+    problems = schemas.errors(schema_of(report), report)
+    if problems:
+        # The deepest error names the field (`'line' is a required property`), not the object holding it.
+        first = best_match(problems)
+        said = first.message if len(first.message) <= SAID_LIMIT else "unexpected value"
+        raise UsageError(
+            f"{given}: not a {report['command']} report this skillscope version can render ({said} at "
+            f"{first.json_path}); run `skillscope {report['command']}` again with this version to write a "
+            "new one"
+        )
+    return report
+
+
+def history_text(report: dict, fmt: str, given: str) -> str:
+    """A history report again: its text, markdown or page (it gates nothing, so has no JUnit or SARIF)."""
+    if fmt == "text":
+        return history.text(report)
+    if fmt == "markdown":
+        return history.markdown(report) + "\n"
+    if fmt == "html":
+        return history_html.page(report)
+    raise UsageError(f"{given}: a history report has no {fmt} form; pass --format text, markdown or html")
 
 
 def chosen_files(where: Path, args: argparse.Namespace) -> list[tuple[str, LogFile]]:
@@ -142,6 +197,11 @@ def read_report(path: Path, given: str, commands: tuple[str, ...] = KEEPING_COMM
     except jsonsafe.JsonProblem as exc:
         raise UsageError(f"{exc}; pass a JSON report skillscope wrote") from None
     command = report.get("command") if isinstance(report, dict) else None
+    if command not in commands and commands is RENDERED:
+        raise UsageError(
+            f"{given}: not a report skillscope writes (no known `command`); pass the JSON report of a "
+            "skillscope run, such as .skillscope/runs/latest-routing.json"
+        )
     if command not in commands and commands is PAGE_COMMANDS:
         raise UsageError(
             f"{given}: not the report of a graded command; pass the JSON report of structural, refs, "

@@ -177,6 +177,11 @@ class SideRecord:
             "error": self.error,
             **self.figures(),
             "cached_from": [r.cached_from.to_json() for r in self.runs if r.cached and r.cached_from],
+            "replayed": [
+                {"run": n, "cached_from": r.cached_from.to_json() if r.cached_from else None}
+                for n, r in enumerate(self.runs, 1)
+                if r.cached
+            ],
             "retried": self.retried,
             "read_failed": self.read_failed,
         }

@@ -7,6 +7,7 @@ tool reading any report needs one parser for its head.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from harness import __version__
 from harness.deadline import Deadline
@@ -56,6 +57,11 @@ class Halt:
     @property
     def halted(self) -> bool:
         return self.interrupted is not None or self.agent_error is not None
+
+    @classmethod
+    def of(cls, meta: dict[str, Any]) -> Halt:
+        """The halt a paid report's meta holds (its `interrupted`, `unfinished` and `agent_error`)."""
+        return cls(meta.get("interrupted"), meta.get("unfinished") or 0, meta.get("agent_error"))
 
     def sentence(self) -> str | None:
         """One line for the markdown and JUnit reports, or None when the run was not halted."""

@@ -6,6 +6,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 ERROR = "error"
 WARNING = "warning"
@@ -43,6 +44,19 @@ class Finding:
             if not data[key]:
                 del data[key]
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        """A finding as a report holds it (`to_dict`), read back for the renderers."""
+        return cls(
+            path=data["path"],
+            line=data.get("line"),
+            rule=data["rule"],
+            severity=data["severity"],
+            message=data["message"],
+            baseline=data.get("baseline"),
+            demoted=bool(data.get("demoted")),
+        )
 
     @property
     def fails(self) -> bool:

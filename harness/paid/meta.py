@@ -74,5 +74,6 @@ class AgentRunMeta:
             "cache": self.cache,
             "sandbox": self.sandbox.to_json(),
             "quarantine": self.quarantine,
+            "keep_logs": self.keep_logs,
             "ledger": self.provenance.to_json() if self.provenance else None,
         }

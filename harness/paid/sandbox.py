@@ -76,7 +76,16 @@ class SandboxUse:
         return f"shell sandbox {word} ({self.reason})"
 
     def to_json(self) -> dict:
-        return {"requested": self.requested, "status": self.status, "reason": self.reason}
+        # What every format says of it: a sentence under the headline (off where it is the default says
+        # so), and a few words in the summary line.
+        said = self.sentence() or (None if self.requested else TURNED_OFF)
+        return {
+            "requested": self.requested,
+            "status": self.status,
+            "reason": self.reason,
+            "said": said,
+            "headline": self.headline(),
+        }
 
 
 def unreadable(repo: Repo, *folders: Path | None) -> tuple[Path, ...]:

@@ -32,6 +32,7 @@ REPORTS: dict[str, str] = {
     "structural": "harness.report.structural",
     "refs": "harness.report.refs",
     "routing": "harness.report.routing",
+    "routing-lexical": "harness.report.routing_lexical",
     "routing-matrix": "harness.report.matrix",
     "behavioral": "harness.report.behavioral",
     "behavioral-matrix": "harness.report.behavioral_matrix",
@@ -41,6 +42,9 @@ REPORTS: dict[str, str] = {
     "select": "harness.report.select",
     "tune": "harness.report.tune",
 }
+# The schema each command's report is written against, where its name is not `<command>-report`.
+SCHEMAS = {"compare": "compare", "select": "plan"}
+FORMATS = ("text", "markdown", "junit", "sarif", "html")  # what `show --format` renders a saved report as
 RUNS = Path(".skillscope") / "runs"
 SELF_CHECKED_ITEMS = 200  # of each list in a report, by the schema self-check
 TRIES = 1000  # names tried for one command's report within one second before giving up
@@ -74,28 +78,37 @@ class Result(Protocol):
 
 
 class Renderers(Protocol):
-    """What every graded command's module named in REPORTS offers for its result."""
+    """What every graded command's module named in REPORTS offers, each reading the JSON report (the
+    dict written to disk, valid against its schema) and nothing else."""
 
-    def markdown(self, result) -> str: ...
+    def markdown(self, report: dict) -> str: ...
 
-    def headline(self, result) -> str:
+    def headline(self, report: dict) -> str:
         """The run in a few words, for the text format's summary line."""
 
-    def statuses(self, result) -> dict[str, str]:
+    def statuses(self, report: dict) -> dict[str, str]:
         """Each graded unit's status word, which --verbose lists."""
 
-    def findings(self, result) -> list[Finding]:
+    def findings(self, report: dict) -> list[Finding]:
         """What did not pass, located at a file and line: annotations, text lines and SARIF results."""
 
-    def junit(self, result) -> list[JUnitCase]: ...
+    def junit(self, report: dict) -> list[JUnitCase]: ...
 
 
-# A renderer module may also offer `next_step(result) -> str`: one line the text format prints under the
+# A renderer module may also offer `next_step(report) -> str`: one line the text format prints under the
 # summary (empty for none), such as the way to adopt rules on a catalog's failed first run.
 
 
-def renderers(command: str) -> Renderers:
-    return importlib.import_module(REPORTS[command])
+def kind_of(report: dict) -> str:
+    """The REPORTS entry that renders `report`: its command (a lexical routing run has its own)."""
+    command = report.get("command")
+    if command == "routing" and report.get("engine") == "lexical":
+        return "routing-lexical"
+    return str(command)
+
+
+def renderers(kind: str) -> Renderers:
+    return importlib.import_module(REPORTS[kind])
 
 
 def finish(result: Result, ctx: Context, where: ReportOptions) -> int:
@@ -106,8 +119,7 @@ def finish(result: Result, ctx: Context, where: ReportOptions) -> int:
 
 def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     """Write every report of `result`, known secret values blanked; returns the JSON report's path (None
-    when it went to stdout)."""
-    report = renderers(result.command)
+    when it went to stdout). Every format is rendered from the JSON report as written to disk."""
     redact = Redactor.of(ctx.environ)
     document = result.to_json()
     if ctx.settings is not None:  # the effective settings from the repo's settings file
@@ -122,9 +134,16 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     repo = Path(document["repo"])  # the folder whose symlinks may not lead a write out (harness.writer)
     path = None if where.output == "-" else save(as_json, repo, result.command, ctx, where.output)
     summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
+    if path is None and not (summary_path or where.junit):  # JSON alone: nothing to render
+        ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
+        ctx.stdout.flush()
+        return None
+    # Laid-out items (a large run's cases) are read back here: renderers see exactly what was written.
+    written = json.loads(as_json)
+    report = renderers(kind_of(written))
     # Rendered only where it is read: the table costs more start-up than a small catalog's checks.
     needs_markdown = bool(summary_path) or (path is not None and where.format == "markdown")
-    markdown = redact(report.markdown(result)) if needs_markdown else ""
+    markdown = redact(report.markdown(written)) if needs_markdown else ""
     if summary_path:
         # Relative to where the command ran, like --output; appended, as GitHub's summary expects.
         flag = "--summary" if where.summary else "GITHUB_STEP_SUMMARY"
@@ -136,25 +155,43 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
             flag,
         )
     if where.junit:
-        body = junit_text(result, report, redact)
+        body = junit_text(written, report, redact)
         junit_file = ctx.cwd / where.junit
         guarded(lambda: write_text(junit_file, body, repo), "the JUnit report", junit_file, "--junit")
     if path is None:
         ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
     else:
-        shown = redact(stdout_text(result, report, document, markdown, path, ctx, where))
+        shown = redact(stdout_text(written, report, markdown, path, ctx, where))
         # Markdown on stdout is read on a terminal: escaped like every other line it gets (the text
         # format neutralises each piece itself, around its own colours; JSON, JUnit and SARIF escape
         # by their own rules).
         ctx.stdout.write(escaped(shown) if where.format == "markdown" else shown)
         if ctx.in_github_actions and where.format in ("text", "markdown"):
-            found = report.findings(result)
+            found = report.findings(written)
             if where.annotations == "warnings":
                 found = as_warnings(found)
             annotations = github.finding_annotations(found)
             ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))
     ctx.stdout.flush()
     return path
+
+
+def schema_of(report: dict) -> str:
+    command = str(report.get("command"))
+    return SCHEMAS.get(command, f"{command}-report")
+
+
+def rendered(written: dict, fmt: str, path: Path, ctx: Context) -> str:
+    """A saved report (valid against its schema) in `fmt`, as the run that wrote it would have shown it:
+    text and markdown end naming the JSON report's path."""
+    if fmt == "html":
+        from harness.report import html  # the page's modules, only when a page is asked for
+
+        return html.render(written)
+    where = ReportOptions(format=fmt)
+    report = renderers(kind_of(written))
+    shown = stdout_text(written, report, "", path, ctx, where)
+    return escaped(shown) if fmt == "markdown" else shown
 
 
 def self_check_sample(document: dict) -> dict:
@@ -171,22 +208,22 @@ def sampled(item: object) -> object:
     return item.value() if isinstance(item, Laid) else item
 
 
-def stdout_text(result, report, document, markdown, path, ctx, where) -> str:
+def stdout_text(written: dict, report: Renderers, markdown: str, path: Path, ctx: Context, where) -> str:
     """What --format puts on stdout; only text and markdown name the JSON report's path."""
     if where.format == "json":
-        return readable(document)
+        return readable(written)
     if where.format == "junit":
-        return junit_text(result, report, Redactor.of(ctx.environ))
+        return junit_text(written, report, Redactor.of(ctx.environ))
     if where.format == "sarif":
-        return json.dumps(sarif.log(result.command, report.findings(result)), indent=2) + "\n"
+        return json.dumps(sarif.log(written["command"], report.findings(written)), indent=2) + "\n"
     if where.format == "markdown":
-        return f"{markdown}\nJSON report: {path}\n"
-    return terminal(result, report, document, path, ctx, where)
+        return f"{markdown or report.markdown(written)}\nJSON report: {path}\n"
+    return terminal(written, report, path, ctx, where)
 
 
-def junit_text(result: Result, report: Renderers, redact: Redactor) -> str:
-    cases = [redact_case(case, redact) for case in report.junit(result)]
-    return junit.render(f"skillscope {result.command}", cases)
+def junit_text(written: dict, report: Renderers, redact: Redactor) -> str:
+    cases = [redact_case(case, redact) for case in report.junit(written)]
+    return junit.render(f"skillscope {written['command']}", cases)
 
 
 def redact_case(case: JUnitCase, redact: Redactor) -> JUnitCase:
@@ -197,19 +234,19 @@ def redact_case(case: JUnitCase, redact: Redactor) -> JUnitCase:
     return dataclasses.replace(case, **changes)
 
 
-def terminal(result, report, document, path, ctx, where) -> str:
+def terminal(written: dict, report: Renderers, path: Path, ctx: Context, where) -> str:
     """The text format: a line per finding (only those failing the run under -q), each unit under -v, and
     one summary line."""
     colour = text.wants_colour(ctx.stdout, ctx.environ)
-    found = report.findings(result)
+    found = report.findings(written)
     if where.quiet:
         found = [f for f in found if f.fails]
     lines = [text.finding_line(f, colour) for f in found]
     if where.verbose:
-        lines += [text.unit_line(name, word, colour) for name, word in report.statuses(result).items()]
-    lines.append(text.summary_line(document, report.headline(result), colour))
+        lines += [text.unit_line(name, word, colour) for name, word in report.statuses(written).items()]
+    lines.append(text.summary_line(written, report.headline(written), colour))
     next_step = getattr(report, "next_step", None)
-    hint = next_step(result) if next_step and not where.quiet else ""
+    hint = next_step(written) if next_step and not where.quiet else ""
     if hint:
         lines.append(hint)
     if not where.quiet:

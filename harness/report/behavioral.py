@@ -1,50 +1,49 @@
-"""A behavioral run's reports: markdown, the headline and statuses of the text format, located findings
-(annotations, text, SARIF) and JUnit."""
+"""A behavioral run's reports, from its JSON report: markdown, the headline and statuses of the text
+format, located findings (annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
-from harness.agent.families import UNKNOWN, family_of
-from harness.behavioral.result import BehavioralResult
 from harness.model import findings as finding
-from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
-from harness.paid.sandbox import TURNED_OFF
-from harness.paid.spend import NOT_RUN
+from harness.printable import clip
 from harness.report import quarantined, replays
 from harness.report.junit import JUnitCase, halt_cases
-from harness.report.markdown import clip, provisional_lines, spend_lines, table
+from harness.report.markdown import provisional_lines, spend_lines, table
 from harness.report.reading import show_command
+from harness.report.routing_common import where
 from harness.report.text import halt_note
 
+NOT_RUN = "not-run"
+UNKNOWN_FAMILY = "unknown"
 
-def markdown(result: BehavioralResult) -> str:
-    data = result.to_json()
-    meta, totals = result.meta, data["totals"]
+
+def markdown(report: dict) -> str:
+    meta, totals, cases = report["meta"], report["totals"], report["cases"]
     lines = ["## Skill behavioral", ""]
     lines.append(
         f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
         f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
-        f"errored{_blocked(totals)}) on `{meta.model or 'default model'}` "
-        f"(effort `{meta.effort or 'default'}`), "
-        f"judged by `{meta.judge_model or 'default model'}` ({meta.judge_family} family) "
-        f"on {meta.judge_agent} "
-        f"{meta.judge_version or '(not started)'}, "
-        f"agent {meta.agent} {meta.agent_version or '(not started)'}."
+        f"errored{_blocked(totals)}) on `{meta['model'] or 'default model'}` "
+        f"(effort `{meta['effort'] or 'default'}`), "
+        f"judged by `{meta['judge_model'] or 'default model'}` ({meta['judge_family']} family) "
+        f"on {meta['judge_agent']} "
+        f"{meta['judge_version'] or '(not started)'}, "
+        f"agent {meta['agent']} {meta['agent_version'] or '(not started)'}."
     )
     lines.append("")
     if same := same_family(meta):
         lines += [f"> {same}", ""]
-    if halted := meta.halt.sentence():
+    if halted := Halt.of(meta).sentence():
         lines += [f"> **{halted}**", ""]
-    if meta.timed_out:
+    if meta["timed_out"]:
         lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
-    for note in meta.notes:
+    for note in meta["notes"]:
         lines += [f"> {note}", ""]
-    sandboxed = meta.sandbox.sentence() or (None if meta.sandbox.requested else TURNED_OFF)
-    if sandboxed:
+    if sandboxed := meta["sandbox"].get("said"):
         lines += [f"> {sandboxed}", ""]
-    lines += provisional_lines([(c.case, c.status == "pass") for c in result.cases], meta.strict)
-    lines += quarantined.markdown_lines(meta.quarantine, {c.case.id: c.status for c in result.cases})
+    lines += provisional_lines(cases, meta["strict"])
+    lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
     lines.append(
         table(
             ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"],
@@ -58,26 +57,26 @@ def markdown(result: BehavioralResult) -> str:
                     v["blocked"],
                     f"{v['checks_passed']}/{v['checks']}",
                 )
-                for name, v in data["per_skill"].items()
+                for name, v in report["per_skill"].items()
             ],
         )
     )
     lines += ["", "### Unmet expectations", ""]
-    unmet = [(c.case, check) for c in result.cases if c.status == FAIL for check in c.unmet]
+    unmet = [(c, check) for c in cases if c["status"] == FAIL for check in unmet_of(c)]
     if unmet:
         lines.append(
             table(
                 ["case", "where", "kind", "expectation", "detail"],
                 [
-                    (case.id, where(case), check.kind, clip(check.expectation, 120), clip(check.detail, 200))
-                    for case, check in unmet
+                    (c["id"], where(c), k["kind"], clip(k["expectation"], 120), clip(k["detail"], 200))
+                    for c, k in unmet
                 ],
             )
         )
     else:
         lines.append("None. Every graded case met every expectation.")
-    lines += uncited_lines(result)
-    errored = [c for c in result.cases if c.status in (ERROR, NOT_RUN)]
+    lines += uncited_lines(report)
+    errored = [c for c in cases if c["status"] in (ERROR, NOT_RUN)]
     if errored:
         lines += [
             "",
@@ -88,11 +87,9 @@ def markdown(result: BehavioralResult) -> str:
             "",
         ]
         lines.append(
-            table(
-                ["case", "where", "error"], [(c.case.id, where(c.case), clip(c.error, 300)) for c in errored]
-            )
+            table(["case", "where", "error"], [(c["id"], where(c), clip(c["error"], 300)) for c in errored])
         )
-    blocked = [c for c in result.cases if c.status == BLOCKED]
+    blocked = [c for c in cases if c["status"] == BLOCKED]
     if blocked:
         lines += [
             "",
@@ -106,10 +103,10 @@ def markdown(result: BehavioralResult) -> str:
         lines.append(
             table(
                 ["case", "where", "reason", "attempts"],
-                [(c.case.id, where(c.case), c.blocked, clip(attempts_text(c), 300)) for c in blocked],
+                [(c["id"], where(c), c["blocked"], clip(attempts_text(c), 300)) for c in blocked],
             )
         )
-    again = [c for c in result.cases if c.retried]
+    again = [c for c in cases if c["retried"]]
     if again:
         lines += [
             "",
@@ -119,8 +116,8 @@ def markdown(result: BehavioralResult) -> str:
             "ran once more in a fresh workspace and session; the status is the second attempt's.",
             "",
         ]
-        lines.append(table(["case", "why", "status"], [(c.case.id, c.retried, c.status) for c in again]))
-    outside = [c for c in result.cases if c.isolation or c.left_workspace_before]
+        lines.append(table(["case", "why", "status"], [(c["id"], c["retried"], c["status"]) for c in again]))
+    outside = [c for c in cases if c["isolation"] or left_workspace_before(c)]
     if outside:
         lines += [
             "",
@@ -130,27 +127,27 @@ def markdown(result: BehavioralResult) -> str:
             "the case's workspace"
             + (
                 ": the attempt was blocked and run once more in a fresh workspace."
-                if meta.strict_isolation
+                if meta["strict_isolation"]
                 else " (graded anyway: --no-strict-isolation)."
             ),
             "",
         ]
-        lines.append(table(["case", "attempts"], [(c.case.id, clip(attempts_text(c), 300)) for c in outside]))
+        lines.append(table(["case", "attempts"], [(c["id"], clip(attempts_text(c), 300)) for c in outside]))
     lines += ["", "<details><summary>All cases</summary>", ""]
     lines.append(
         table(
             ["case", "skill", "status", "met", "skill fired", "stop", "time"],
             [
                 (
-                    c.case.id,
-                    c.case.skill,
-                    c.status,
+                    c["id"],
+                    c["skill"],
+                    c["status"],
                     _met(c),
-                    "—" if c.status == ERROR and not c.activated else ", ".join(c.activated) or "no",
-                    c.stop_reason or "-",
-                    f"{c.elapsed_s:.1f}s",
+                    "—" if c["status"] == ERROR and not c["activated"] else ", ".join(c["activated"]) or "no",
+                    c["stop_reason"] or "-",
+                    f"{c['elapsed_s']:.1f}s",
                 )
-                for c in result.cases
+                for c in cases
             ],
         )
     )
@@ -159,19 +156,28 @@ def markdown(result: BehavioralResult) -> str:
         f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
         f"{totals['agent_time_s']:.1f}s"
     )
-    lines += spend_lines(spent, replayed(result), totals["cost_saved_usd"])
+    lines += spend_lines(spent, replayed(report), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
 
-def uncited_lines(result: BehavioralResult) -> list[str]:
+def unmet_of(case: dict) -> list[dict]:
+    return [k for k in case["checks"] if not k["passed"]]
+
+
+def uncited(report: dict) -> list[tuple[dict, dict]]:
+    """Each MUST statement the judge passed without citing evidence, with its case."""
+    return [(c, k) for c in report["cases"] for k in c["checks"] if k["no_evidence"]]
+
+
+def uncited_lines(report: dict) -> list[str]:
     """The MUST statements the judge passed without citing evidence: counted as met unless
     --require-evidence, and said either way."""
-    uncited = result.uncited()
-    if not uncited:
+    bare = uncited(report)
+    if not bare:
         return []
     how = (
         "each makes its case an error (--require-evidence)"
-        if result.meta.require_evidence
+        if report["meta"]["require_evidence"]
         else "each counts as met; --require-evidence makes such a case an error"
     )
     lines = ["", "### Passed without evidence", ""]
@@ -182,21 +188,32 @@ def uncited_lines(result: BehavioralResult) -> list[str]:
     lines.append(
         table(
             ["case", "where", "statement"],
-            [(c.case.id, where(c.case), clip(k.expectation, 160)) for c, k in uncited],
+            [(c["id"], where(c), clip(k["expectation"], 160)) for c, k in bare],
         )
     )
     return lines
 
 
-def attempts_text(case) -> str:
+def described(outside: dict) -> str:
+    """A path the agent left its workspace for, in words: the tool, its call and what it did there."""
+    what = {"cwd": "worked in", "command": "named"}.get(outside["kind"], "touched")
+    return f"{outside['tool']} (call {outside['call']}) {what} {outside['path']}"
+
+
+def left_workspace_before(case: dict) -> bool:
+    """An earlier attempt was blocked for leaving its workspace, whatever the last one did."""
+    return any(a["isolation"] for a in case["attempts"][:-1])
+
+
+def attempts_text(case: dict) -> str:
     """Each attempt's outcome and the paths it left the workspace for, in order."""
-    if not case.attempts:
-        return "; ".join(o.describe() for o in case.isolation)
+    if not case["attempts"]:
+        return "; ".join(described(o) for o in case["isolation"])
     parts = []
-    for attempt in case.attempts:
-        word = f"{attempt.status} ({attempt.blocked})" if attempt.blocked else attempt.status
-        paths = "; ".join(o.describe() for o in attempt.isolation)
-        parts.append(f"attempt {attempt.number}: {word}" + (f", {paths}" if paths else ""))
+    for attempt in case["attempts"]:
+        word = f"{attempt['status']} ({attempt['blocked']})" if attempt.get("blocked") else attempt["status"]
+        paths = "; ".join(described(o) for o in attempt["isolation"])
+        parts.append(f"attempt {attempt['attempt']}: {word}" + (f", {paths}" if paths else ""))
     return " / ".join(parts)
 
 
@@ -204,8 +221,8 @@ def _blocked(counts: dict) -> str:
     return f", {counts['blocked']} blocked" if counts["blocked"] else ""
 
 
-def _met(case) -> str:
-    return f"{sum(1 for k in case.checks if k.passed)}/{len(case.checks)}"
+def _met(case: dict) -> str:
+    return f"{sum(1 for k in case['checks'] if k['passed'])}/{len(case['checks'])}"
 
 
 def _spend(spend: dict) -> str:
@@ -213,135 +230,137 @@ def _spend(spend: dict) -> str:
     return f"{spend['calls']} call(s), {spend['input_tokens']} tokens in, {spend['output_tokens']} out{cost}"
 
 
-def replayed(result: BehavioralResult) -> str | None:
+def replayed(report: dict) -> str | None:
     """How many cases the result cache gave back, and which runs made them."""
-    return replays.summary([c.cached_from for c in result.cases if c.cached], len(result.cases), "case")
+    cases = report["cases"]
+    return replays.summary([c["cached_from"] for c in cases if c["cached"]], len(cases), "case")
 
 
-def judge_words(agent: str, model: str | None) -> str:
+def judge_words(meta: dict) -> str:
     """Who judged, in a few words: the model (its family) on which agent CLI."""
-    return f"{model or 'its default model'} ({family_of(agent, model)} family) on {agent}"
+    model = meta["judge_model"] or "its default model"
+    return f"{model} ({meta['judge_family']} family) on {meta['judge_agent']}"
 
 
-def same_family(meta) -> str | None:
+def same_family(meta: dict) -> str | None:
     """The advice when the judge is of the agent's own family (a known one): judge with another."""
-    if meta.judge_family == UNKNOWN or meta.judge_family != meta.agent_family:
+    family = meta["judge_family"]
+    if family == UNKNOWN_FAMILY or family != meta["agent_family"]:
         return None
     return (
-        f"The judge is of the agent's own model family ({meta.judge_family}): it may share the agent's "
+        f"The judge is of the agent's own model family ({family}): it may share the agent's "
         "blind spots; pass --judge-model (and --judge-agent) of another family to grade independently."
     )
 
 
-def headline(result: BehavioralResult) -> str:
-    counts = result.counts()
-    from_cache = replayed(result)
-    again = sum(1 for c in result.cases if c.retried)
+def headline(report: dict) -> str:
+    counts, meta = report["totals"], report["meta"]
+    from_cache = replayed(report)
+    again = sum(1 for c in report["cases"] if c["retried"])
     retries = f"; {again} retried after its agent CLI failed on its own" if again else ""
-    bare = len(result.uncited())
-    uncited = f"; {bare} MUST statement(s) passed without evidence" if bare else ""
+    bare = len(uncited(report))
+    said_uncited = f"; {bare} MUST statement(s) passed without evidence" if bare else ""
     return (
         (
             f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
             f"{counts['errors']} errored{_blocked(counts)}"
-            + uncited
+            + said_uncited
             + retries
             + (f"; {from_cache}" if from_cache else "")
         )
-        + f"; judged by {judge_words(result.meta.judge_agent, result.meta.judge_model)}"
-        + f"; {result.meta.sandbox.headline()}"
-        + quarantined.headline_note(result.meta.quarantine)
-        + halt_note(result.meta.halt)
+        + f"; judged by {judge_words(meta)}"
+        + f"; {meta['sandbox']['headline']}"
+        + quarantined.headline_note(meta["quarantine"])
+        + halt_note(meta)
     )
 
 
-def statuses(result: BehavioralResult) -> dict[str, str]:
-    return {c.case.id: c.status for c in result.cases}
+def statuses(report: dict) -> dict[str, str]:
+    return {c["id"]: c["status"] for c in report["cases"]}
 
 
-def findings(result: BehavioralResult) -> list[Finding]:
+def findings(report: dict) -> list[Finding]:
     """Each case that did not pass, at its line in the dataset, with what it did not meet; a case
     graded although it left its workspace (--no-strict-isolation) is a warning."""
     out = []
-    held = quarantined.by_id(result.meta.quarantine)
-    for c in result.cases:
-        if c.isolation and c.blocked is None:
-            paths = "; ".join(o.describe() for o in c.isolation[:3])
+    meta = report["meta"]
+    held = quarantined.by_id(meta["quarantine"])
+    kept = meta.get("keep_logs")
+    for c in report["cases"]:
+        if c["isolation"] and c["blocked"] is None:
+            paths = "; ".join(described(o) for o in c["isolation"][:3])
             message = (
-                f"behavioral case `{c.case.id}`: the agent worked outside its workspace ({paths}); graded "
+                f"behavioral case `{c['id']}`: the agent worked outside its workspace ({paths}); graded "
                 "anyway because --no-strict-isolation is set"
             )
-            out.append(finding.warning("behavioral", c.case.source, message, c.case.line))
-        if c.retried:
-            message = f"behavioral case `{c.case.id}` was run once more in a fresh workspace: {c.retried}"
-            out.append(finding.warning("behavioral", c.case.source, message, c.case.line))
-        if c.status in (PASS, FAIL):  # an error already says why (--require-evidence)
-            read = show_command(result.meta.keep_logs, c.case.id)
-            for check in (k for k in c.checks if k.no_evidence):
+            out.append(finding.warning("behavioral", c["source"], message, c["line"]))
+        if c["retried"]:
+            message = f"behavioral case `{c['id']}` was run once more in a fresh workspace: {c['retried']}"
+            out.append(finding.warning("behavioral", c["source"], message, c["line"]))
+        if c["status"] in (PASS, FAIL):  # an error already says why (--require-evidence)
+            read = show_command(kept, c["id"])
+            for check in (k for k in c["checks"] if k["no_evidence"]):
                 message = (
-                    f"behavioral case `{c.case.id}`: the judge passed {check.expectation!r}, which the agent "
-                    "MUST have done, without citing any evidence; it counts as met (--require-evidence "
+                    f"behavioral case `{c['id']}`: the judge passed {check['expectation']!r}, which the "
+                    "agent MUST have done, without citing any evidence; it counts as met (--require-evidence "
                     f"makes it an error): read what the agent did ({read})"
                 )
-                out.append(finding.warning("behavioral", c.case.source, message, c.case.line))
-        if c.status == PASS:
+                out.append(finding.warning("behavioral", c["source"], message, c["line"]))
+        if c["status"] == PASS:
             continue
-        if c.status == BLOCKED:
-            message = f"behavioral case `{c.case.id}` is blocked ({c.blocked}, not graded): {c.error}"
-        elif c.status == NOT_RUN:
-            message = f"behavioral case `{c.case.id}` did not run: {c.error}"
-        elif c.status == ERROR:
-            message = f"behavioral case `{c.case.id}` errored (not graded): {c.error}"
+        if c["status"] == BLOCKED:
+            message = f"behavioral case `{c['id']}` is blocked ({c['blocked']}, not graded): {c['error']}"
+        elif c["status"] == NOT_RUN:
+            message = f"behavioral case `{c['id']}` did not run: {c['error']}"
+        elif c["status"] == ERROR:
+            message = f"behavioral case `{c['id']}` errored (not graded): {c['error']}"
         else:
-            unmet = "; ".join(f"{check.kind} `{check.expectation}`: {check.detail}" for check in c.unmet)
-            read = show_command(result.meta.keep_logs, c.case.id)
+            unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(c))
+            met = sum(1 for k in c["checks"] if k["passed"])
             message = (
-                f"behavioral case `{c.case.id}`: {c.summary()} for the prompt {c.case.prompt!r}. "
-                f"Unmet: {unmet}; read what the agent did ({read}), then the skill's instructions"
+                f"behavioral case `{c['id']}`: {met}/{len(c['checks'])} expectation(s) met for the prompt "
+                f"{c['prompt']!r}. Unmet: {unmet}; read what the agent did ({show_command(kept, c['id'])}), "
+                "then the skill's instructions"
             )
-        failed = finding.error("behavioral", c.case.source, message, c.case.line)
-        out.append(quarantined.held(failed, held.get(c.case.id)))
+        failed = finding.error("behavioral", c["source"], message, c["line"])
+        out.append(quarantined.held(failed, held.get(c["id"])))
     return out
 
 
-def junit(result: BehavioralResult) -> list[JUnitCase]:
-    held = quarantined.by_id(result.meta.quarantine)
+def junit(report: dict) -> list[JUnitCase]:
+    held = quarantined.by_id(report["meta"]["quarantine"])
     cases = [
         JUnitCase(
-            classname=f"behavioral.{c.case.skill}",
-            name=c.case.id,
-            time_s=c.elapsed_s,
+            classname=f"behavioral.{c['skill']}",
+            name=c["id"],
+            time_s=c["elapsed_s"],
             error=_junit_error(c),
-            failure=f"prompt: {c.case.prompt}\n"
-            + "\n".join(f"{k.kind}: {k.expectation} -- {k.detail}" for k in c.unmet)
-            if c.status == FAIL
+            failure=f"prompt: {c['prompt']}\n"
+            + "\n".join(f"{k['kind']}: {k['expectation']} -- {k['detail']}" for k in unmet_of(c))
+            if c["status"] == FAIL
             else None,
-            file=c.case.source,
-            line=c.case.line,
+            file=c["source"],
+            line=c["line"],
             output="\n".join(
-                [_check_line(k) for k in c.checks]
-                + ([replays.sample_line(c.cached_from)] if c.cached else [])
-                + ([f"retried once, fresh: {c.retried}"] if c.retried else [])
+                [_check_line(k) for k in c["checks"]]
+                + ([replays.sample_line(c["cached_from"])] if c["cached"] else [])
+                + ([f"retried once, fresh: {c['retried']}"] if c["retried"] else [])
             )
             or None,
         )
-        for c in result.cases
+        for c in report["cases"]
     ]
     shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
-    return shown + halt_cases("behavioral", result.meta.halt)
+    return shown + halt_cases("behavioral", report["meta"])
 
 
-def _junit_error(case) -> str | None:
+def _junit_error(case: dict) -> str | None:
     """Blocked cases are errors to a CI test table: they must not show as passed nor as skipped."""
-    if case.status == BLOCKED:
-        return f"blocked ({case.blocked}): {case.error}\n{attempts_text(case)}"
-    return case.error if case.status in (ERROR, NOT_RUN) else None
+    if case["status"] == BLOCKED:
+        return f"blocked ({case['blocked']}): {case['error']}\n{attempts_text(case)}"
+    return case["error"] if case["status"] in (ERROR, NOT_RUN) else None
 
 
-def where(case) -> str:
-    return f"{case.source}:{case.line}" if case.line else case.source
-
-
-def _check_line(check) -> str:
-    verdict = ("PASS, no evidence cited" if check.no_evidence else "PASS") if check.passed else "FAIL"
-    return f"[{verdict}] {check.kind}: {check.expectation}"
+def _check_line(check: dict) -> str:
+    verdict = ("PASS, no evidence cited" if check["no_evidence"] else "PASS") if check["passed"] else "FAIL"
+    return f"[{verdict}] {check['kind']}: {check['expectation']}"

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from harness.behavioral.matrix import BehavioralMatrix
 from harness.model.findings import Finding
 from harness.report import behavioral
 from harness.report.junit import JUnitCase
 from harness.report.markdown import table
-from harness.report.matrix import difference_line
+from harness.report.matrix import difference_line, leg_lines, legs
 from harness.report.text import halt_note
 
 
-def markdown(result: BehavioralMatrix) -> str:
-    data = result.to_json()
+def markdown(report: dict) -> str:
+    labels = [row["leg"] for row in report["legs"]]
+    judges = [run["meta"] for run in report["runs"]]
     lines = ["## Behavioral across models", ""]
     lines.append(
         table(
@@ -28,64 +28,65 @@ def markdown(result: BehavioralMatrix) -> str:
                     f"{leg['counts']['passed']}/{leg['counts']['cases']}",
                     leg["counts"]["failed"],
                     leg["counts"]["errors"],
-                    behavioral.judge_words(leg["judge_agent"], leg["judge_model"]),
+                    behavioral.judge_words(judged),
                 )
-                for leg in data["legs"]
+                for leg, judged in zip(report["legs"], judges, strict=True)
             ],
         )
     )
-    for name, r in result.legs():
-        said = ([halted] if (halted := r.meta.halt.sentence()) else []) + r.meta.notes
-        if said:
-            lines += ["", *(f"- {name}: {line}" for line in said)]
-    if data["differences"]:
+    lines += leg_lines(report)
+    if report["differences"]:
         lines += ["", "### Between models", ""]
-        lines += [f"- {difference_line(row, 'pass rate')}" for row in data["differences"]]
-    differing = [row for row in data["cases"] if row["differs"]]
+        lines += [f"- {difference_line(row, 'pass rate')}" for row in report["differences"]]
+    differing = [row for row in report["cases"] if row["differs"]]
     lines += ["", f"### Cases ({len(differing)} differ between models, listed first)", ""]
     lines.append(
         table(
-            ["case", "skill", *result.labels],
+            ["case", "skill", *labels],
             [
                 (
                     ("**differs** " if row["differs"] else "") + row["id"],
                     row["skill"],
                     *row["by_leg"].values(),
                 )
-                for row in data["cases"]
+                for row in report["cases"]
             ],
         )
     )
-    lines += ["", f"Overall: **{'passed' if result.passed else 'failed'}** (every model must pass)."]
+    lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** (every model must pass)."]
     return "\n".join(lines)
 
 
-def headline(result: BehavioralMatrix) -> str:
+def headline(report: dict) -> str:
     parts = []
-    for name, r in result.legs():
-        counts = r.counts()
-        parts.append(f"{name} {counts['passed']}/{counts['cases']} passed{halt_note(r.meta.halt)}")
-    parts += [difference_line(row, "pass rate") for row in result.differences()]
-    judged = result.results[0].meta
-    parts.append(f"judged by {behavioral.judge_words(judged.judge_agent, judged.judge_model)}")
+    for name, run in legs(report):
+        counts = run["totals"]
+        parts.append(f"{name} {counts['passed']}/{counts['cases']} passed{halt_note(run['meta'])}")
+    parts += [difference_line(row, "pass rate") for row in report["differences"]]
+    parts.append(f"judged by {behavioral.judge_words(report['runs'][0]['meta'])}")
     return "; ".join(parts)
 
 
-def statuses(result: BehavioralMatrix) -> dict[str, str]:
-    return result.statuses()
+def statuses(report: dict) -> dict[str, str]:
+    """`<leg>:<case id>` -> that leg's status for the case."""
+    return {
+        f"{name}:{case_id}": word
+        for name, run in legs(report)
+        for case_id, word in behavioral.statuses(run).items()
+    }
 
 
-def findings(result: BehavioralMatrix) -> list[Finding]:
+def findings(report: dict) -> list[Finding]:
     return [
         replace(f, message=f"{name}: {f.message}")
-        for name, r in result.legs()
-        for f in behavioral.findings(r)
+        for name, run in legs(report)
+        for f in behavioral.findings(run)
     ]
 
 
-def junit(result: BehavioralMatrix) -> list[JUnitCase]:
+def junit(report: dict) -> list[JUnitCase]:
     return [
         replace(case, classname=f"{name}.{case.classname}")
-        for name, r in result.legs()
-        for case in behavioral.junit(r)
+        for name, run in legs(report)
+        for case in behavioral.junit(run)
     ]

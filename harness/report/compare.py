@@ -1,15 +1,19 @@
-"""A compare run's reports: markdown, located findings (annotations, text, SARIF) and JUnit."""
+"""A compare run's reports, from its JSON report: markdown, located findings (annotations, text, SARIF) and
+JUnit."""
 
 from __future__ import annotations
 
-from harness.compare.result import BOTH, RULE, CaseComparison, CompareResult, status_of
-from harness.compare.sides import SideRecord
 from harness.model import findings as finding
+from harness.model.envelope import ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
+from harness.printable import clip
 from harness.report import replays
+from harness.report.format import dollars, percent, points, signed, signed_dollars
 from harness.report.junit import JUnitCase, halt_cases
-from harness.report.markdown import clip, table
+from harness.report.markdown import table
 
+BOTH = "both"
+SIDES = ("baseline", "candidate")
 MEANINGS = {
     "regression": "passed on the baseline, fails on the candidate",
     "improvement": "failed on the baseline, passes on the candidate",
@@ -20,52 +24,64 @@ MEANINGS = {
 }
 
 
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
-
-
-def _signed(value: float | None, unit: str = "", digits: int = 0) -> str:
-    return "n/a" if value is None else f"{value:+.{digits}f}{unit}"
-
-
-def markdown(result: CompareResult) -> str:
-    data = result.to_json()
-    meta, labels, totals = result.meta, data["labels"], data["totals"]
-    lines = [f"## Skill compare ({'routing and behavioral' if meta.mode == BOTH else meta.mode})", ""]
+def markdown(report: dict) -> str:
+    meta, labels, totals, cases = report["meta"], report["labels"], report["totals"], report["cases"]
+    lines = [f"## Skill compare ({'routing and behavioral' if meta['mode'] == BOTH else meta['mode']})", ""]
     lines.append(
         f"**{labels['regression']} regressions, {labels['improvement']} improvements** over "
-        f"{len(result.cases)} case(s): baseline `{meta.baseline}` against candidate `{meta.candidate}`"
-        f"{f', {meta.repeat} run(s) a side' if meta.repeat > 1 else ''}."
+        f"{len(cases)} case(s): baseline `{meta['baseline']}` against candidate `{meta['candidate']}`"
+        f"{repeats(meta)}."
     )
-    if sides := sides_text(result):
+    if sides := sides_text(report):
         lines += ["", f"Sides: {sides}."]
-    verdict = "passed" if result.passed else "failed"
-    allowed = " (regressions allowed)" if meta.allow_regressions and result.regressions else ""
+    verdict = "passed" if report["passed"] else "failed"
+    allowed = " (regressions allowed)" if meta["allow_regressions"] and regressions(report) else ""
     lines += ["", f"Result: **{verdict}**{allowed}.", ""]
-    if meta.halt.halted:
-        lines += [f"> **{meta.halt.sentence()}**", ""]
-    lines += [f"> {note}\n" for note in meta.notes]
+    if halted := Halt.of(meta).sentence():
+        lines += [f"> **{halted}**", ""]
+    lines += [f"> {note}\n" for note in meta["notes"]]
     lines.append(table(["label", "cases", "meaning"], [(k, v, MEANINGS[k]) for k, v in labels.items()]))
     lines.append("")
-    lines += _spend_lines(result, totals)
-    lines += _provisional(result)
-    if meta.mode == BOTH:
-        for mode, part in data["by_mode"].items():
+    lines += _spend_lines(report)
+    lines += _provisional(report)
+    if meta["mode"] == BOTH:
+        for mode, part in report["by_mode"].items():
             lines += [f"### Totals: {mode}", "", _totals_table(part), ""]
     else:
         lines += ["### Totals", "", _totals_table(totals), ""]
-    lines += _lift(data["lift"])
-    lines += ["### Side by side", "", _cases_table(result), ""]
-    errored = [c for c in result.cases if c.label == "error"]
+    lines += _lift(report.get("lift"))
+    lines += ["### Side by side", "", _cases_table(report), ""]
+    errored = [c for c in cases if c["label"] == "error"]
     if errored:
         lines += ["### Errored cases (not compared)", ""]
-        lines.append(
-            table(["case", "side", "error"], [(result.name(c), *_error_row(c)[1:]) for c in errored])
-        )
+        lines.append(table(["case", "side", "error"], [(name(report, c), *_error_row(c)) for c in errored]))
         lines.append("")
-    lines += _caveats(result)
-    lines.append(f"Statistical rule: {RULE}")
+    lines += _caveats(report)
+    lines.append(f"Statistical rule: {meta['rule']}")
     return "\n".join(lines) + "\n"
+
+
+def repeats(meta: dict) -> str:
+    return f", {meta['repeat']} run(s) a side" if meta["repeat"] > 1 else ""
+
+
+def name(report: dict, case: dict) -> str:
+    """The case's name in lists and JUnit: its id, and its mode when both modes ran."""
+    return case["id"] if report["meta"]["mode"] != BOTH else f"{case['id']} ({case['mode']})"
+
+
+def regressions(report: dict) -> list[dict]:
+    return [c for c in report["cases"] if c["label"] == "regression"]
+
+
+def counts_toward_verdict(report: dict, case: dict) -> bool:
+    """Provisional cases count only with --strict, or when no stable case ran."""
+    provisional = [c.get("trust_level") == "provisional" for c in report["cases"]]
+    return report["meta"]["strict"] or case.get("trust_level") != "provisional" or all(provisional)
+
+
+def compared(report: dict) -> list[dict]:
+    return [c for c in report["cases"] if counts_toward_verdict(report, c) and c["label"] != "error"]
 
 
 def _totals_table(totals: dict) -> str:
@@ -78,23 +94,23 @@ def _totals_table(totals: dict) -> str:
             *(
                 (
                     f"trigger rate `{skill}`",
-                    _percent(rate),
-                    _percent(cand["trigger_rate"][skill]),
-                    _points(delta["trigger_rate"][skill]),
+                    percent(rate),
+                    percent(cand["trigger_rate"][skill]),
+                    points(delta["trigger_rate"][skill]),
                 )
                 for skill, rate in base["trigger_rate"].items()
             ),
-            ("input tokens", base["input_tokens"], cand["input_tokens"], _signed(delta["input_tokens"])),
-            ("output tokens", base["output_tokens"], cand["output_tokens"], _signed(delta["output_tokens"])),
-            ("cost", _usd(base["cost_usd"]), _usd(cand["cost_usd"]), _usd_delta(delta["cost_usd"])),
+            ("input tokens", base["input_tokens"], cand["input_tokens"], signed(delta["input_tokens"])),
+            ("output tokens", base["output_tokens"], cand["output_tokens"], signed(delta["output_tokens"])),
+            ("cost", dollars(base["cost_usd"]), dollars(cand["cost_usd"]), signed_dollars(delta["cost_usd"])),
             (
                 "agent time",
                 f"{base['elapsed_s']:.1f}s",
                 f"{cand['elapsed_s']:.1f}s",
-                _signed(delta["elapsed_s"], "s", 1),
+                signed(delta["elapsed_s"], "s", 1),
             ),
-            ("tool calls", base["tool_calls"], cand["tool_calls"], _signed(delta["tool_calls"])),
-            ("turns", _known(base["turns"]), _known(cand["turns"]), _signed(delta["turns"])),
+            ("tool calls", base["tool_calls"], cand["tool_calls"], signed(delta["tool_calls"])),
+            ("turns", _known(base["turns"]), _known(cand["turns"]), signed(delta["turns"])),
         ],
     )
 
@@ -104,7 +120,7 @@ def _rate(side: dict) -> str:
         return "n/a"
     low, high = side["pass_rate_ci95"]
     return (
-        f"{side['passed']}/{side['graded']} {_percent(side['pass_rate'])} [{low * 100:.0f}–{high * 100:.0f}%]"
+        f"{side['passed']}/{side['graded']} {percent(side['pass_rate'])} [{low * 100:.0f}–{high * 100:.0f}%]"
     )
 
 
@@ -115,20 +131,8 @@ def _rate_delta(delta: dict) -> str:
     return f"{delta['pass_rate'] * 100:+.1f} pts [{low * 100:+.0f}, {high * 100:+.0f}]"
 
 
-def _points(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:+.1f} pts"
-
-
-def _usd_delta(value: float | None) -> str:
-    return "n/a" if value is None else f"{'-' if value < 0 else '+'}${abs(value):.4f}"
-
-
 def _known(value: int | None) -> str:
     return "n/a" if value is None else str(value)
-
-
-def _usd(value: float | None) -> str:
-    return "n/a" if value is None else f"${value:.4f}"
 
 
 def _lift(lift: dict | None) -> list[str]:
@@ -154,34 +158,35 @@ def _taken(taken: dict[str, str]) -> list[str]:
     ]
 
 
-def _cases_table(result: CompareResult) -> str:
+def _cases_table(report: dict) -> str:
     return table(
         ["case", "label", "baseline", "candidate", "rate delta", "prompt"],
         [
             (
-                result.name(c),
-                c.label,
-                _side(c.baseline),
-                _side(c.candidate),
+                name(report, c),
+                c["label"],
+                _side(c["baseline"]),
+                _side(c["candidate"]),
                 _case_delta(c),
-                clip(c.prompt, 80),
+                clip(c["prompt"], 80),
             )
-            for c in result.cases
+            for c in report["cases"]
         ],
     )
 
 
-def replayed(result: CompareResult) -> str | None:
+def replayed(report: dict) -> str | None:
     """How many runs of both sides the result cache gave back, and which runs made them."""
-    runs = [run for c in result.cases for record in (c.baseline, c.candidate) for run in record.runs]
-    return replays.summary([r.cached_from for r in runs if r.cached], len(runs), "run")
+    sides = [c[side] for c in report["cases"] for side in SIDES]
+    origins = [r["cached_from"] for s in sides for r in s.get("replayed", [])]
+    return replays.summary(origins, sum(s["runs"] + s["errors"] for s in sides), "run")
 
 
-def _spend_lines(result: CompareResult, totals: dict) -> list[str]:
+def _spend_lines(report: dict) -> list[str]:
     """What the result cache saved and what the run's spend cap kept from running, when either did."""
-    base, cand = totals["baseline"], totals["candidate"]
+    base, cand = report["totals"]["baseline"], report["totals"]["candidate"]
     lines = []
-    from_cache = replayed(result)
+    from_cache = replayed(report)
     if from_cache:
         lines.append(f"{from_cache}.")
     skipped = base["not_run"] + cand["not_run"]
@@ -190,36 +195,39 @@ def _spend_lines(result: CompareResult, totals: dict) -> list[str]:
     return [*lines, ""] if lines else []
 
 
-def _provisional(result: CompareResult) -> list[str]:
+def _provisional(report: dict) -> list[str]:
     """Provisional cases (trust_level: provisional) named apart, saying whether the verdict counted them."""
-    shown = [f"`{result.name(c)}` ({c.label})" for c in result.cases if c.provisional]
+    cases = report["cases"]
+    shown = [f"`{name(report, c)}` ({c['label']})" for c in cases if c.get("trust_level") == "provisional"]
     if not shown:
         return []
-    if result.meta.strict:
+    if report["meta"]["strict"]:
         how = "counted by the verdict (--strict)"
-    elif len(shown) == len(result.cases):
+    elif len(shown) == len(cases):
         how = "counted by the verdict, since no stable case ran"
     else:
         how = "reported apart and not counted by the verdict; --strict counts them"
     return [f"Provisional case(s), {how}: {', '.join(shown)}.", ""]
 
 
-def caveats(case: CaseComparison) -> list[tuple[str, str, str]]:
+def caveats(case: dict) -> list[tuple[str, str, str]]:
     """What a side's runs carry that its verdict does not show: (side, what, why) for a run retried
     after its agent CLI failed on its own, and a routing decision made by a failed SKILL.md read."""
     out = []
-    for name in ("baseline", "candidate"):
-        record: SideRecord = getattr(case, name)
-        if record.retried:
-            out.append((name, "retried once, fresh", record.retried))
-        if record.read_failed:
-            out.append((name, "decided by a SKILL.md read that failed", record.read_failed))
+    for side in SIDES:
+        record = case[side]
+        if record["retried"]:
+            out.append((side, "retried once, fresh", record["retried"]))
+        if record["read_failed"]:
+            out.append((side, "decided by a SKILL.md read that failed", record["read_failed"]))
     return out
 
 
-def _caveats(result: CompareResult) -> list[str]:
+def _caveats(report: dict) -> list[str]:
     rows = [
-        (result.name(c), side, what, clip(why, 300)) for c in result.cases for side, what, why in caveats(c)
+        (name(report, c), side, what, clip(why, 300))
+        for c in report["cases"]
+        for side, what, why in caveats(c)
     ]
     if not rows:
         return []
@@ -235,37 +243,36 @@ def _caveats(result: CompareResult) -> list[str]:
     ]
 
 
-def _side(record: SideRecord) -> str:
-    side = record.side
-    if not side.graded:
+def _side(record: dict) -> str:
+    if not record["runs"]:
         return "error"
-    runs = f" {side.passes}/{side.runs}" if side.runs > 1 else ""
-    return f"{record.status}{runs}: {clip(record.outcome or '-', 40)}"
+    runs = f" {record['passes']}/{record['runs']}" if record["runs"] > 1 else ""
+    return f"{record['status']}{runs}: {clip(record['outcome'] or '-', 40)}"
 
 
-def _case_delta(case: CaseComparison) -> str:
-    delta = case.delta()
-    return "n/a" if delta["rate"] is None else f"{delta['rate'] * 100:+.0f} pts"
+def _case_delta(case: dict) -> str:
+    rate = case["delta"]["rate"]
+    return "n/a" if rate is None else f"{rate * 100:+.0f} pts"
 
 
-def _error_row(case: CaseComparison) -> tuple[str, str, str]:
-    which = [name for name in ("baseline", "candidate") if not getattr(case, name).side.graded]
-    record = getattr(case, which[0])
-    return case.id, " and ".join(which), clip(record.error, 300)
+def _error_row(case: dict) -> tuple[str, str]:
+    """Which sides graded nothing, and why the first of them did not."""
+    which = [side for side in SIDES if not case[side]["runs"]]
+    return " and ".join(which), clip(case[which[0]]["error"], 300)
 
 
-def _summary(result: CompareResult, case: CaseComparison) -> str:
-    counted = "" if result.counts_toward_verdict(case) else " (provisional: not counted without --strict)"
+def _summary(report: dict, case: dict) -> str:
+    counted = "" if counts_toward_verdict(report, case) else " (provisional: not counted without --strict)"
     return (
-        f"compare case `{result.name(case)}`: {case.label}{counted}: baseline {_side(case.baseline)}, "
-        f"candidate {_side(case.candidate)}"
+        f"compare case `{name(report, case)}`: {case['label']}{counted}: baseline {_side(case['baseline'])}, "
+        f"candidate {_side(case['candidate'])}"
     )
 
 
-def sides_text(result: CompareResult) -> str:
+def sides_text(report: dict) -> str:
     """When the sides ran on different agents or models (--baseline-agent, --baseline-model): which
     ran where; else empty."""
-    agent = result.meta.agent
+    agent = report["meta"].get("agent") or {}
     baseline = agent.get("baseline")
     if not isinstance(baseline, dict):
         return ""
@@ -276,73 +283,76 @@ def sides_text(result: CompareResult) -> str:
     return f"baseline {where(baseline)}, candidate {where(agent)}"
 
 
-def headline(result: CompareResult) -> str:
-    totals = result.totals()
-    base, cand = totals["baseline"], totals["candidate"]
-    from_cache = replayed(result)
-    sides = sides_text(result)
+def headline(report: dict) -> str:
+    base, cand = report["totals"]["baseline"], report["totals"]["candidate"]
+    from_cache = replayed(report)
+    sides = sides_text(report)
     return (
         (
-            f"{len(result.regressions)} regression(s) in {len(result.compared)} compared case(s); pass rate "
-            f"{_percent(base['pass_rate'])} -> {_percent(cand['pass_rate'])}"
+            f"{len(regressions(report))} regression(s) in {len(compared(report))} compared case(s); pass "
+            f"rate {percent(base['pass_rate'])} -> {percent(cand['pass_rate'])}"
         )
         + (f"; {sides}" if sides else "")
         + (f"; {from_cache}" if from_cache else "")
     )
 
 
-def statuses(result: CompareResult) -> dict[str, str]:
+def status_of(label: str) -> str:
+    """A compare label as a status: a regression fails, an error is an error, the rest pass."""
+    return FAIL if label == "regression" else ERROR if label == "error" else PASS
+
+
+def statuses(report: dict) -> dict[str, str]:
     """A regression fails, an uncompared case is an error, as the report's counts have it."""
-    return {result.name(c): status_of(c.label) for c in result.cases}
+    return {name(report, c): status_of(c["label"]) for c in report["cases"]}
 
 
-def findings(result: CompareResult) -> list[Finding]:
+def findings(report: dict) -> list[Finding]:
     """Each regression at its line in the dataset (an error unless regressions are allowed); errored
     cases as warnings, since they were not compared."""
     out = []
-    for c in result.cases:
-        if c.label == "regression":
-            fails = not result.meta.allow_regressions and result.counts_toward_verdict(c)
+    for c in report["cases"]:
+        if c["label"] == "regression":
+            fails = not report["meta"]["allow_regressions"] and counts_toward_verdict(report, c)
             make = finding.error if fails else finding.warning
-            out.append(make("compare", c.source, _summary(result, c), c.line))
-        elif c.label == "error":
-            shown = f"{_summary(result, c)} ({_error_row(c)[2]})"
-            out.append(finding.warning("compare", c.source, shown, c.line))
+            out.append(make("compare", c["source"], _summary(report, c), c["line"]))
+        elif c["label"] == "error":
+            shown = f"{_summary(report, c)} ({_error_row(c)[1]})"
+            out.append(finding.warning("compare", c["source"], shown, c["line"]))
         for side, what, why in caveats(c):
-            shown = f"compare case `{result.name(c)}`: a {side} run was {what}: {why}"
-            out.append(finding.warning("compare", c.source, shown, c.line))
+            shown = f"compare case `{name(report, c)}`: a {side} run was {what}: {why}"
+            out.append(finding.warning("compare", c["source"], shown, c["line"]))
     return out
 
 
-def junit(result: CompareResult) -> list[JUnitCase]:
+def junit(report: dict) -> list[JUnitCase]:
     return [
         JUnitCase(
-            classname=f"compare.{c.skill or 'shared'}",
-            name=result.name(c),
-            time_s=c.baseline.figures()["elapsed_s"] + c.candidate.figures()["elapsed_s"],
-            error=_error_row(c)[2] if c.label == "error" else None,
-            failure=_summary(result, c)
-            if c.label == "regression" and result.counts_toward_verdict(c)
+            classname=f"compare.{c['skill'] or 'shared'}",
+            name=name(report, c),
+            time_s=c["baseline"]["elapsed_s"] + c["candidate"]["elapsed_s"],
+            error=_error_row(c)[1] if c["label"] == "error" else None,
+            failure=_summary(report, c)
+            if c["label"] == "regression" and counts_toward_verdict(report, c)
             else None,
             output="\n".join(
                 [
-                    f"label: {c.label}",
+                    f"label: {c['label']}",
                     *_replayed_runs(c),
                     *(f"{side} {what}: {why}" for side, what, why in caveats(c)),
                 ]
             ),
-            file=c.source,
-            line=c.line,
+            file=c["source"],
+            line=c["line"],
         )
-        for c in result.cases
-    ] + halt_cases("compare", result.meta.halt)
+        for c in report["cases"]
+    ] + halt_cases("compare", report["meta"])
 
 
-def _replayed_runs(case: CaseComparison) -> list[str]:
+def _replayed_runs(case: dict) -> list[str]:
     """A JUnit case's lines for each run the result cache gave back, side by side."""
     return [
-        replays.sample_line(run.cached_from, f"{side} run {n} replayed")
-        for side, record in (("baseline", case.baseline), ("candidate", case.candidate))
-        for n, run in enumerate(record.runs, 1)
-        if run.cached
+        replays.sample_line(run["cached_from"], f"{side} run {run['run']} replayed")
+        for side in SIDES
+        for run in case[side].get("replayed", [])
     ]

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from harness.compare.matrix import CompareMatrix
 from harness.model.findings import Finding
 from harness.report import compare
 from harness.report.junit import JUnitCase
 from harness.report.markdown import table
-from harness.report.matrix import difference_line, percent, signed
+from harness.report.matrix import difference_line, leg_lines, legs, percent, signed
 from harness.report.text import halt_note
 
 
@@ -27,45 +26,42 @@ def change_words(side: dict) -> str:
     )
 
 
-def markdown(result: CompareMatrix) -> str:
-    data = result.to_json()
-    first = result.results[0].meta
+def markdown(report: dict) -> str:
+    first = report["runs"][0]["meta"]
+    labels = [row["leg"] for row in report["legs"]]
     lines = ["## Skill compare across models", ""]
     lines.append(
-        f"Baseline `{first.baseline}` against candidate `{first.candidate}` on each model"
-        f"{f', {first.repeat} run(s) a side' if first.repeat > 1 else ''}."
+        f"Baseline `{first['baseline']}` against candidate `{first['candidate']}` on each model"
+        f"{compare.repeats(first)}."
     )
     lines.append("")
     rows = []
-    for leg in data["legs"]:
-        labels = leg["labels"]
+    for leg in report["legs"]:
+        counted = leg["labels"]
         for mode, side in list(leg["by_mode"].items()) or [("-", None)]:
             rows.append(
                 (
                     leg["leg"],
                     leg["model"] or "default",
                     mode,
-                    labels["regression"],
-                    labels["improvement"],
-                    labels["error"],
+                    counted["regression"],
+                    counted["improvement"],
+                    counted["error"],
                     change_words(side) if side else "nothing compared",
                     "passed" if leg["passed"] else "failed",
                 )
             )
     heads = ["leg", "model", "mode", "regressions", "improvements", "errors", "pass rate", "result"]
     lines.append(table(heads, rows))
-    for name, r in result.legs():
-        said = ([halted] if (halted := r.meta.halt.sentence()) else []) + r.meta.notes
-        if said:
-            lines += ["", *(f"- {name}: {line}" for line in said)]
-    if data["differences"]:
+    lines += leg_lines(report)
+    if report["differences"]:
         lines += ["", "### Between models (the candidate's pass rate)", ""]
-        lines += [f"- {row['mode']}: {difference_line(row, 'pass rate')}" for row in data["differences"]]
-    differing = [row for row in data["cases"] if row["differs"]]
+        lines += [f"- {row['mode']}: {difference_line(row, 'pass rate')}" for row in report["differences"]]
+    differing = [row for row in report["cases"] if row["differs"]]
     lines += ["", f"### Cases ({len(differing)} labelled differently between models, listed first)", ""]
     lines.append(
         table(
-            ["case", "mode", "skill", *result.labels],
+            ["case", "mode", "skill", *labels],
             [
                 (
                     ("**differs** " if row["differs"] else "") + row["id"],
@@ -73,40 +69,44 @@ def markdown(result: CompareMatrix) -> str:
                     row["skill"] or "shared",
                     *row["by_leg"].values(),
                 )
-                for row in data["cases"]
+                for row in report["cases"]
             ],
         )
     )
-    lines += ["", f"Overall: **{'passed' if result.passed else 'failed'}** (every model must pass)."]
+    lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** (every model must pass)."]
     return "\n".join(lines)
 
 
-def headline(result: CompareMatrix) -> str:
+def headline(report: dict) -> str:
     parts = []
-    for name, r in result.legs():
-        sides = result.sides(r)
-        rates = "; ".join(f"{mode} {change_words(side)}" for mode, side in sides.items())
+    for leg, (name, run) in zip(report["legs"], legs(report), strict=True):
+        rates = "; ".join(f"{mode} {change_words(side)}" for mode, side in leg["by_mode"].items())
         parts.append(
-            f"{name}: {len(r.regressions)} regression(s) in {len(r.compared)} compared case(s)"
-            + (f", {rates}" if rates else "")
-            + halt_note(r.meta.halt)
+            f"{name}: {len(compare.regressions(run))} regression(s) in {len(compare.compared(run))} compared "
+            "case(s)" + (f", {rates}" if rates else "") + halt_note(run["meta"])
         )
     return "; ".join(parts)
 
 
-def statuses(result: CompareMatrix) -> dict[str, str]:
-    return result.statuses()
+def statuses(report: dict) -> dict[str, str]:
+    """`<leg>:<case name>` -> fail for a regression, error for a case a side graded nothing of, else
+    pass: the words every compare report gates on."""
+    return {
+        f"{name}:{case}": word for name, run in legs(report) for case, word in compare.statuses(run).items()
+    }
 
 
-def findings(result: CompareMatrix) -> list[Finding]:
+def findings(report: dict) -> list[Finding]:
     return [
-        replace(f, message=f"{name}: {f.message}") for name, r in result.legs() for f in compare.findings(r)
+        replace(f, message=f"{name}: {f.message}")
+        for name, run in legs(report)
+        for f in compare.findings(run)
     ]
 
 
-def junit(result: CompareMatrix) -> list[JUnitCase]:
+def junit(report: dict) -> list[JUnitCase]:
     return [
         replace(case, classname=f"{name}.{case.classname}")
-        for name, r in result.legs()
-        for case in compare.junit(r)
+        for name, run in legs(report)
+        for case in compare.junit(run)
     ]

@@ -1,13 +1,15 @@
-"""A cost run's reports: markdown, located findings and JUnit (one test case per run)."""
+"""A cost run's reports, from its JSON report: markdown, located findings and JUnit (one test case per
+run)."""
 
 from __future__ import annotations
 
-from harness.compare.cost import CostResult
 from harness.model import findings as finding
-from harness.model.envelope import ERROR, PASS
+from harness.model.envelope import ERROR, PASS, Halt
 from harness.model.findings import Finding
+from harness.printable import clip
+from harness.report.format import dollars
 from harness.report.junit import JUnitCase
-from harness.report.markdown import clip, table
+from harness.report.markdown import table
 
 ROWS = (
     ("skill fired", "fired"),
@@ -26,44 +28,44 @@ def _shown(key: str, value: object) -> str:
         return "n/a"
     if key == "fired" and isinstance(value, list):  # the skill names that fired
         return ", ".join(value) or "no skill"
-    if key == "elapsed_s":
+    if key == "elapsed_s" and isinstance(value, (int, float)):
         return f"{value:.1f}s"
-    if key == "cost_usd":
-        return f"${value:.4f}"
+    if key == "cost_usd" and isinstance(value, (int, float)):
+        return dollars(value)
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def markdown(result: CostResult) -> str:
-    data = result.to_json()
-    meta = result.meta
-    lines = ["## Prompt cost", "", f"Prompt: {clip(meta.prompt, 200)}", ""]
-    installed = ", ".join(f"`{name}`" for name in meta.room) or "no skill"
-    without = f"; without: the same minus `{meta.skill}`" if meta.skill else ""
+def markdown(report: dict) -> str:
+    meta, models = report["meta"], report["models"]
+    lines = ["## Prompt cost", "", f"Prompt: {clip(meta['prompt'], 200)}", ""]
+    installed = ", ".join(f"`{name}`" for name in meta["room"]) or "no skill"
+    without = f"; without: the same minus `{meta['skill']}`" if meta["skill"] else ""
     lines += [f"Installed with: {installed}{without}. Means over each side's finished runs.", ""]
-    if meta.halt.halted:
-        lines += [f"> **{meta.halt.sentence()}**", ""]
-    several = len(result.models) > 1
+    if halted := Halt.of(meta).sentence():
+        lines += [f"> **{halted}**", ""]
+    several = len(models) > 1
     columns = [
-        (f"{s} the skill" if meta.skill else "run") + (f" on {model_name(entry['model'])}" if several else "")
-        for entry in data["models"]
+        (f"{s} the skill" if meta["skill"] else "run") + (on_model(entry["model"]) if several else "")
+        for entry in models
         for s in entry["sides"]
     ]
-    cells = [v for entry in data["models"] for v in entry["sides"].values()]
+    cells = [v for entry in models for v in entry["sides"].values()]
     rows = [(label, *(_shown(key, v[key]) for v in cells)) for label, key in ROWS]
     rows.append(("runs finished", *(f"{v['finished']}/{v['runs']}" for v in cells)))
     lines.append(table(["", *columns], rows))
-    again = [r for r in result.runs if r.retried]
+    runs = report["runs"]
+    again = [r for r in runs if r["retried"]]
     if again:
         lines += ["", "### Retried runs", ""]
         lines.append(
             "A run failed the way its agent CLI is known to fail on its own, so it ran once more in a fresh "
             "workspace; its figures are the second run's."
         )
-        lines += ["", table(["side", "why"], [(r.side, clip(r.retried, 300)) for r in again])]
-    failed = [r for r in result.runs if r.error]
+        lines += ["", table(["side", "why"], [(r["side"], clip(r["retried"], 300)) for r in again])]
+    failed = [r for r in runs if r["error"]]
     if failed:
         lines += ["", "### Runs that did not finish", ""]
-        lines.append(table(["side", "error"], [(r.side, clip(r.error, 300)) for r in failed]))
+        lines.append(table(["side", "error"], [(r["side"], clip(r["error"], 300)) for r in failed]))
     return "\n".join(lines) + "\n"
 
 
@@ -71,49 +73,57 @@ def model_name(model: str | None) -> str:
     return model or "the default model"
 
 
-def headline(result: CostResult) -> str:
-    finished = sum(1 for r in result.runs if not r.error)
-    several = len(result.models) > 1
+def on_model(model: str | None) -> str:
+    return f" on {model_name(model)}"
+
+
+def headline(report: dict) -> str:
+    runs, models = report["runs"], report["models"]
+    finished = sum(1 for r in runs if not r["error"])
+    several = len(models) > 1
     sides = "; ".join(
-        f"{side}{f' on {model_name(model)}' if several else ''}: {_shown('cost_usd', v['cost_usd'])}, "
+        f"{side}{on_model(entry['model']) if several else ''}: {_shown('cost_usd', v['cost_usd'])}, "
         f"{_shown('input_tokens', v['input_tokens'])} tokens in"
-        for model in result.models
-        for side, v in result.sides(model).items()
+        for entry in models
+        for side, v in entry["sides"].items()
     )
-    return f"{finished}/{len(result.runs)} run(s) finished; {sides}"
+    return f"{finished}/{len(runs)} run(s) finished; {sides}"
 
 
-def run_name(result: CostResult, run, n: int) -> str:
+def run_name(report: dict, run: dict, n: int) -> str:
     """A run's name: its side and number, and its model when several were measured."""
-    on = f"@{run.model or 'default'}" if len(result.models) > 1 else ""
-    return f"{run.side}{on}-{n + 1}"
+    on = f"@{run['model'] or 'default'}" if len(report["models"]) > 1 else ""
+    return f"{run['side']}{on}-{n + 1}"
 
 
-def statuses(result: CostResult) -> dict[str, str]:
-    return {run_name(result, r, n): ERROR if r.error else PASS for n, r in enumerate(result.runs)}
+def statuses(report: dict) -> dict[str, str]:
+    return {run_name(report, r, n): ERROR if r["error"] else PASS for n, r in enumerate(report["runs"])}
 
 
-def findings(result: CostResult) -> list[Finding]:
+def findings(report: dict) -> list[Finding]:
+    runs = report["runs"]
     retried = [
-        finding.warning("cost", ".", f"a `{r.side}` run of the prompt was run once more, fresh: {r.retried}")
-        for r in result.runs
-        if r.retried
+        finding.warning(
+            "cost", ".", f"a `{r['side']}` run of the prompt was run once more, fresh: {r['retried']}"
+        )
+        for r in runs
+        if r["retried"]
     ]
     return retried + [
-        finding.warning("cost", ".", f"a `{r.side}` run of the prompt did not finish: {r.error}")
-        for r in result.runs
-        if r.error
+        finding.warning("cost", ".", f"a `{r['side']}` run of the prompt did not finish: {r['error']}")
+        for r in runs
+        if r["error"]
     ]
 
 
-def junit(result: CostResult) -> list[JUnitCase]:
+def junit(report: dict) -> list[JUnitCase]:
     return [
         JUnitCase(
             classname="cost",
-            name=run_name(result, r, n),
-            time_s=r.elapsed_s,
-            error=r.error,
-            output=f"retried once, fresh: {r.retried}" if r.retried else None,
+            name=run_name(report, r, n),
+            time_s=r["elapsed_s"],
+            error=r["error"],
+            output=f"retried once, fresh: {r['retried']}" if r["retried"] else None,
         )
-        for n, r in enumerate(result.runs)
+        for n, r in enumerate(report["runs"])
     ]

@@ -5,38 +5,37 @@ per run whose title names the run and its verdict (on hover, and on keyboard foc
 
 from __future__ import annotations
 
-from harness.history.ledger import Entry
-from harness.history.result import History
-from harness.history.states import STABLE, Point, Timeline
-from harness.report.history import named, ordered, percent
+from harness.report.history import STABLE, named, ordered, percent
 from harness.report.html import shell
 from harness.report.html.shell import text
 
 CHART_W, CHART_H, PAD = 320, 80, 6
 
 
-def page(history: History) -> str:
-    title = f"skillscope history: {history.headline()}"
-    problems = "".join(f"<li>{text(p)}</li>" for p in history.ledger.problems)
+def page(report: dict) -> str:
+    """The page of a history report (the JSON `history --format json` writes)."""
+    title = f"skillscope history: {report['headline']}"
+    problems = "".join(f"<li>{text(p)}</li>" for p in report["problems"])
+    runs = report["runs"]
     trends = (
         '<div class="trends">'
-        + "".join(trend(key, points) for key, points in history.trend.items())
+        + "".join(trend(key, points, runs) for key, points in report["accuracy"].items())
         + "</div>"
-        if history.trend
+        if report["accuracy"]
         else "<p>No graded case yet.</p>"
     )
     sections = [
         f"<header><h1>{text(title)}</h1>"
-        f'<p class="muted">{len(history.ledger.runs)} graded run(s) read from '
-        f"{text(', '.join(history.folders))}.</p></header>",
+        f'<p class="muted">{len(runs)} graded run(s) read from '
+        f"{text(', '.join(report['read']))}.</p></header>",
         shell.section("Files left out", f"<ul>{problems}</ul>") if problems else "",
         shell.section("Accuracy per skill", trends, "trends"),
-        shell.section("Cases", cases_table(ordered(history)), "timelines"),
+        shell.section("Cases", cases_table(ordered(report), runs), "timelines"),
     ]
     return shell.page(title, [part for part in sections if part], filters=False)
 
 
-def trend(key: str, points: list[Point]) -> str:
+def trend(key: str, points: list[dict], runs: list[dict]) -> str:
     """One skill's accuracy per run as a line over 0..100%; a run that graded none of it leaves a gap."""
     xs = len(points)
     step = (CHART_W - 2 * PAD) / max(1, xs - 1)
@@ -45,14 +44,16 @@ def trend(key: str, points: list[Point]) -> str:
         return round(CHART_H - PAD - accuracy * (CHART_H - 2 * PAD), 1)
 
     coords = [
-        (round(PAD + i * step, 1), y(p.accuracy)) for i, p in enumerate(points) if p.accuracy is not None
+        (round(PAD + i * step, 1), y(p["accuracy"]))
+        for i, p in enumerate(points)
+        if p["accuracy"] is not None
     ]
     line = " ".join(f"{x},{yy}" for x, yy in coords)
     dots = "".join(
-        f'<circle class="dot" cx="{x}" cy="{yy}" r="3"><title>{text(label(p))}</title></circle>'
-        for (x, yy), p in zip(coords, [p for p in points if p.accuracy is not None], strict=True)
+        f'<circle class="dot" cx="{x}" cy="{yy}" r="3"><title>{text(label(p, runs))}</title></circle>'
+        for (x, yy), p in zip(coords, [p for p in points if p["accuracy"] is not None], strict=True)
     )
-    latest = percent(points[-1].accuracy) if points else "-"
+    latest = percent(points[-1]["accuracy"]) if points else "-"
     return (
         f'<figure><figcaption>{text(key)} <span class="muted">latest {text(latest)}</span></figcaption>'
         f'<svg role="img" aria-label="{text(key)} accuracy over {xs} run(s)" '
@@ -63,19 +64,20 @@ def trend(key: str, points: list[Point]) -> str:
     )
 
 
-def label(point: Point) -> str:
-    return f"{point.run.started_at}: {point.passed}/{point.graded} ({percent(point.accuracy)})"
+def label(point: dict, runs: list[dict]) -> str:
+    started = runs[point["run"]]["started_at"]
+    return f"{started}: {point['passed']}/{point['graded']} ({percent(point['accuracy'])})"
 
 
-def cases_table(lines: list[Timeline]) -> str:
+def cases_table(lines: list[dict], runs: list[dict]) -> str:
     if not lines:
         return "<p>No case in the ledger.</p>"
     rows = "\n".join(
-        f'<tr><td class="state-{text(line.state)}">{text(line.state)}'
-        + (' <span class="muted">(quarantined)</span>' if line.quarantined else "")
+        f'<tr><td class="state-{text(line["state"])}">{text(line["state"])}'
+        + (' <span class="muted">(quarantined)</span>' if line["quarantined"] else "")
         + f"</td><td>{text(named(line))}</td>"
-        f'<td><div class="runs">{"".join(cell(e) for e in line.entries)}</div></td>'
-        f"<td{' class=muted' if line.state == STABLE else ''}>{text(line.reason())}</td></tr>"
+        f'<td><div class="runs">{cells(line["timeline"], runs)}</div></td>'
+        f"<td{' class=muted' if line['state'] == STABLE else ''}>{text(line['reason'])}</td></tr>"
         for line in lines
     )
     return (
@@ -84,6 +86,14 @@ def cases_table(lines: list[Timeline]) -> str:
     )
 
 
-def cell(entry: Entry) -> str:
-    tip = f"{entry.run.started_at} {entry.run.file}: {entry.verdict}"
-    return f'<span class="run {text(entry.status)}" tabindex="0" title="{text(tip)}"></span>'
+def cells(timeline: dict, runs: list[dict]) -> str:
+    """One coloured cell a run, oldest first, titled with the run and its verdict."""
+    return "".join(
+        cell(runs[run], status, verdict)
+        for run, status, verdict in zip(timeline["run"], timeline["status"], timeline["verdict"], strict=True)
+    )
+
+
+def cell(run: dict, status: str, verdict: str) -> str:
+    tip = f"{run['started_at']} {run['file']}: {verdict}"
+    return f'<span class="run {text(status)}" tabindex="0" title="{text(tip)}"></span>'

@@ -1,4 +1,6 @@
-"""The markdown pieces every command's report shares: tables, their cells, and the one clip helper."""
+"""The markdown pieces every command's report shares: tables and their cells, the findings table, and what
+the baseline and --warn changed. Values clipped with harness.printable.clip go into `table` as they are:
+it escapes every cell itself."""
 
 from __future__ import annotations
 
@@ -6,14 +8,6 @@ from collections.abc import Iterable, Sequence
 
 from harness.model import baseline
 from harness.model.findings import Finding
-
-
-def clip(value: object, limit: int) -> str:
-    """Text shortened to one line of at most `limit` characters, not escaped: `table` escapes every
-    cell itself, so a clipped value goes into a row as it is (escaping here too would double it)."""
-    text = "" if value is None else " ".join(str(value).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
 
 # What a markdown page would read as HTML: a prompt, an expectation or a judge's reason quoting a tag
 # must show as text (GitHub sanitises step summaries, other readers of --summary may not).
@@ -55,52 +49,63 @@ def severity_label(finding: Finding) -> str:
     return f"{finding.severity} (demoted)" if finding.demoted else finding.severity
 
 
-def adoption_counts(result) -> str:
+def findings_of(report: dict) -> list[Finding]:
+    """The findings a structural or refs report holds."""
+    return [Finding.from_dict(f) for f in report["findings"]]
+
+
+def adoption_counts(report: dict) -> str:
     """The headline's tail: known findings, and recorded ones that no longer occur (said on every
     format, the terminal's included, so a stale baseline entry is never silent)."""
-    tail = f", {len(result.known)} known" if result.known else ""
-    if result.fixed:
-        count = len(result.fixed)
+    adopted = report["baseline"]
+    tail = f", {adopted['known']} known" if adopted["known"] else ""
+    if adopted["fixed"]:
+        count = len(adopted["fixed"])
         tail += f"; {count} recorded finding(s) no longer occur: run `skillscope baseline --prune`"
     return tail
 
 
-def adoption_lines(result) -> list[str]:
+def adoption_lines(report: dict) -> list[str]:
     """What the baseline and --warn changed, for the structural and refs reports; empty when nothing."""
+    adopted = report["baseline"]
     lines = []
-    if result.known:
+    if adopted["known"]:
         lines.append(
-            f"{len(result.known)} known finding(s) recorded in `{result.baseline_file}` are shown "
-            "but do not fail."
+            f"{adopted['known']} known finding(s) recorded in `{adopted['file']}` are shown but do not fail."
         )
-    if result.fixed:
-        shown = ", ".join(f"`{e.get('rule')}` in {e.get('path')}" for e in result.fixed[:5])
+    if adopted["fixed"]:
+        shown = ", ".join(f"`{e.get('rule')}` in {e.get('path')}" for e in adopted["fixed"][:5])
         lines.append(
-            f"{len(result.fixed)} recorded finding(s) no longer occur ({shown}): "
+            f"{len(adopted['fixed'])} recorded finding(s) no longer occur ({shown}): "
             "run `skillscope baseline --prune` to drop them."
         )
-    if result.demoted_rules:
-        lines.append(f"Demoted to warnings by --warn: {', '.join(f'`{r}`' for r in result.demoted_rules)}.")
+    if adopted["demoted_rules"]:
+        demoted = ", ".join(f"`{r}`" for r in adopted["demoted_rules"])
+        lines.append(f"Demoted to warnings by --warn: {demoted}.")
     return [*lines, ""] if lines else []
 
 
-def adoption_hint(result) -> str:
+def adoption_hint(report: dict) -> str:
     """For a structural or refs run that failed with no baseline in force: the one line naming the way
     to adopt (`skillscope baseline`, `--warn RULES`); empty otherwise."""
-    if result.passed or result.baseline_file:
+    if report["passed"] or report["baseline"]["file"]:
         return ""
-    return baseline.first_run_hint(result.errors)
+    return baseline.first_run_hint(f for f in findings_of(report) if f.fails)
 
 
-def provisional_lines(graded: list[tuple], strict: bool) -> list[str]:
+def provisional_lines(cases: list[dict], strict: bool, passing: str = "pass") -> list[str]:
     """Provisional cases (trust_level: provisional) named apart, saying whether the gate counted them.
-    `graded` holds (case, passed) pairs."""
-    shown = [f"`{case.id}` ({'pass' if ok else 'not passing'})" for case, ok in graded if case.provisional]
+    `cases` are a report's cases; one passed when its status is `passing`."""
+    shown = [
+        f"`{case['id']}` ({'pass' if case['status'] == passing else 'not passing'})"
+        for case in cases
+        if case.get("trust_level") == "provisional"
+    ]
     if not shown:
         return []
     if strict:
         how = "counted by the gate (--strict)"
-    elif len(shown) == len(graded):
+    elif len(shown) == len(cases):
         how = "counted by the gate, since no stable case ran"
     else:
         how = "reported apart and not counted by the gate; --strict counts them"

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from harness.model import notes
+from harness.model.envelope import Halt
 from harness.model.findings import Finding
+from harness.printable import clip
 from harness.report import routing
+from harness.report.format import percent as rate
+from harness.report.format import signed_percent
 from harness.report.junit import JUnitCase
-from harness.report.markdown import clip, table
+from harness.report.markdown import table
 from harness.report.text import halt_note
-from harness.routing.matrix import RoutingMatrix
 
 
 def _cell(cell: dict | None) -> str:
@@ -20,11 +24,31 @@ def _cell(cell: dict | None) -> str:
 
 
 def percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.0f}%"
+    """A matrix's rates read whole: `62%`."""
+    return rate(value, 0)
 
 
-def signed(value: float) -> str:
-    return f"{value * 100:+.0f}%"
+signed = signed_percent
+
+
+def legs(report: dict, key: str = "legs") -> list[tuple[str, dict]]:
+    """Each leg's label (from the matrix's `key` rows) and its own run's report, in the legs' order."""
+    return list(zip((row["leg"] for row in report[key]), report["runs"], strict=True))
+
+
+def leg_lines(report: dict, key: str = "legs", canary: bool = False) -> list[str]:
+    """What each leg's run said beyond its figures: why it halted, its notes (and its canary, its
+    replays, for routing)."""
+    lines = []
+    for name, run in legs(report, key):
+        meta = run["meta"]
+        said = ([halted] if (halted := Halt.of(meta).sentence()) else []) + meta["notes"]
+        if canary:
+            said += [meta["canary"]["line"]] if meta.get("canary") else []
+            said += [f"{from_cache}."] if (from_cache := routing.replayed(run)) else []
+        if said:
+            lines += ["", *(f"- {name}: {line}" for line in said)]
+    return lines
 
 
 def difference_line(row: dict, figure: str = "accuracy") -> str:
@@ -39,9 +63,8 @@ def difference_line(row: dict, figure: str = "accuracy") -> str:
     )
 
 
-def markdown(result: RoutingMatrix) -> str:
-    data = result.to_json()
-    agents = result.agents
+def markdown(report: dict) -> str:
+    agents = [row["leg"] for row in report["agents"]]
     lines = ["## Skill routing across agents and models", ""]
     lines.append(
         table(
@@ -56,20 +79,15 @@ def markdown(result: RoutingMatrix) -> str:
                     a["totals"]["errors"],
                     ("passed" if a["passed"] else "failed") + f": {a['gate']['reason']}",
                 )
-                for a in data["agents"]
+                for a in report["agents"]
             ],
         )
     )
-    for name, r in result.legs():
-        said = ([halted] if (halted := r.meta.halt.sentence()) else []) + r.meta.notes
-        said += [r.meta.canary.line()] if r.meta.canary else []
-        said += [f"{from_cache}."] if (from_cache := routing.replayed(r)) else []
-        if said:
-            lines += ["", *(f"- {name}: {line}" for line in said)]
-    if data["differences"]:
+    lines += leg_lines(report, "agents", canary=True)
+    if report["differences"]:
         lines += ["", "### Between models", ""]
-        lines += [f"- {difference_line(row)}" for row in data["differences"]]
-    if data["skill_differences"]:
+        lines += [f"- {difference_line(row)}" for row in report["differences"]]
+    if report["skill_differences"]:
         lines += ["", "### Per skill between models (beyond noise first, then the largest drops)", ""]
         lines.append(
             table(
@@ -83,7 +101,7 @@ def markdown(result: RoutingMatrix) -> str:
                         f"{signed(row['low'])} to {signed(row['high'])}",
                         "**beyond noise**" if row["beyond_noise"] else "within noise",
                     )
-                    for row in data["skill_differences"]
+                    for row in report["skill_differences"]
                 ],
             )
         )
@@ -91,10 +109,10 @@ def markdown(result: RoutingMatrix) -> str:
     lines.append(
         table(
             ["skill", *agents],
-            [(skill, *(_cell(row.get(a)) for a in agents)) for skill, row in data["matrix"].items()],
+            [(skill, *(_cell(row.get(a)) for a in agents)) for skill, row in report["matrix"].items()],
         )
     )
-    differing = [row for row in data["cases"] if row["differs"]]
+    differing = [row for row in report["cases"] if row["differs"]]
     lines += ["", f"### Cases ({len(differing)} differ between legs, listed first)", ""]
     lines.append(
         table(
@@ -108,47 +126,60 @@ def markdown(result: RoutingMatrix) -> str:
                         for v in (row["by_agent"][a] for a in agents)
                     ),
                 )
-                for row in data["cases"]
+                for row in report["cases"]
             ],
         )
     )
-    lines += ["", f"Overall: **{'passed' if result.passed else 'failed'}** (every leg must pass its gate)."]
+    lines += [
+        "",
+        f"Overall: **{'passed' if report['passed'] else 'failed'}** (every leg must pass its gate).",
+    ]
     return "\n".join(lines)
 
 
-def headline(result: RoutingMatrix) -> str:
+def headline(report: dict) -> str:
     """One clause per leg: its correct/graded and whether it passed its gate; then each model's
     difference from its agent's first."""
     parts = []
-    for name, r in result.legs():
-        tally = r.tally()
-        gate = "passed" if r.passed else "failed"
-        if tally.left_out():  # the gate's own count, named, when it differs from the leg's
-            gate += f" ({tally.counted_passed}/{tally.counted} counted: {tally.left_out()})"
-        from_cache = f" ({said})" if (said := routing.replayed(r)) else ""
-        parts.append(f"{name} {tally.passed}/{tally.graded} {gate}{from_cache}{halt_note(r.meta.halt)}")
-    parts += [difference_line(row) for row in result.differences()]
-    moved = [row for row in result.skill_differences() if row["beyond_noise"]]
+    for name, run in legs(report, "agents"):
+        totals = run["totals"]
+        gate = "passed" if run["passed"] else "failed"
+        gated = totals.get("gated", {})
+        if left := notes.left_out(gated):  # the gate's own count, named, when it differs from the leg's
+            gate += f" ({gated['passed']}/{gated['graded']} counted: {left})"
+        from_cache = f" ({said})" if (said := routing.replayed(run)) else ""
+        parts.append(
+            f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(run['meta'])}"
+        )
+    parts += [difference_line(row) for row in report["differences"]]
+    moved = [row for row in report["skill_differences"] if row["beyond_noise"]]
     if moved:
         named = ", ".join(f"{row['skill']} {signed(row['difference'])} on {row['b']}" for row in moved)
         parts.append(f"{len(moved)} skill(s) beyond noise between models: {named}")
     return "; ".join(parts)
 
 
-def statuses(result: RoutingMatrix) -> dict[str, str]:
-    return result.statuses()
+def statuses(report: dict) -> dict[str, str]:
+    """`<leg>:<case id>` -> that leg's status word for the case."""
+    return {
+        f"{name}:{case_id}": word
+        for name, run in legs(report, "agents")
+        for case_id, word in routing.statuses(run).items()
+    }
 
 
-def findings(result: RoutingMatrix) -> list[Finding]:
+def findings(report: dict) -> list[Finding]:
     """Every leg's routing findings, each message naming its leg."""
     return [
-        replace(f, message=f"{name}: {f.message}") for name, r in result.legs() for f in routing.findings(r)
+        replace(f, message=f"{name}: {f.message}")
+        for name, run in legs(report, "agents")
+        for f in routing.findings(run)
     ]
 
 
-def junit(result: RoutingMatrix) -> list[JUnitCase]:
+def junit(report: dict) -> list[JUnitCase]:
     return [
         replace(case, classname=f"{name}.{case.classname}")
-        for name, r in result.legs()
-        for case in routing.junit(r)
+        for name, run in legs(report, "agents")
+        for case in routing.junit(run)
     ]

@@ -1,10 +1,10 @@
-"""The reference check's reports: markdown, the headline and statuses of the text format, located findings
-(annotations, text, SARIF) and JUnit."""
+"""The reference check's reports, from its JSON report: markdown, the headline and statuses of the text
+format, located findings (annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
-from harness.checks.external import CACHED, EXCLUDED, OK, failure
-from harness.checks.result import RefsResult
+from dataclasses import replace
+
 from harness.model.envelope import FAIL, PASS
 from harness.model.findings import Finding
 from harness.report import markdown as md
@@ -13,13 +13,15 @@ from harness.report.markdown import adoption_lines, findings_table, table
 
 USES_SHOWN = 5
 URL_RULES = ("ref-unreachable", "ref-unchecked")
+FAILING = ("broken", "unchecked")  # a URL's outcomes that are findings
+FETCHED_FINE = ("ok", "cached")
 
 
-def markdown(result: RefsResult) -> str:
-    totals = result.totals()
-    verdict = "passed" if result.passed else "failed"
-    lines = ["## Reference check", "", f"**{verdict}**: {headline(result)}.", ""]
-    if result.external_checked:
+def markdown(report: dict) -> str:
+    totals = report["totals"]
+    verdict = "passed" if report["passed"] else "failed"
+    lines = ["## Reference check", "", f"**{verdict}**: {headline(report)}.", ""]
+    if report["external_checked"]:
         lines += [
             f"External: {totals['urls']} distinct URL(s): {totals['reachable']} reachable, "
             f"{totals['cached']} from the cache, {totals['excluded']} excluded, "
@@ -27,68 +29,77 @@ def markdown(result: RefsResult) -> str:
             "",
         ]
     else:
-        lines += [f"External URLs were not checked (`--no-external`): {skipped(result)}.", ""]
-    lines += adoption_lines(result)
-    hint = md.adoption_hint(result)
+        lines += [f"External URLs were not checked (`--no-external`): {skipped(report)}.", ""]
+    lines += adoption_lines(report)
+    hint = md.adoption_hint(report)
     lines += [hint, ""] if hint else []
-    lines.append(findings_table(result.findings, "Every reference resolves."))
-    if result.broken:
+    lines.append(findings_table(md.findings_of(report), "Every reference resolves."))
+    broken = failing_urls(report)
+    if broken:
         lines += [
             "",
             "### Failing URLs",
             "",
-            table(["URL", "why", "used at"], [(u.url, u.detail, used_at(u.uses)) for u in result.broken]),
+            table(["URL", "why", "used at"], [(u["url"], u["detail"], used_at(u["uses"])) for u in broken]),
         ]
     return "\n".join(lines) + "\n"
 
 
-def headline(result: RefsResult) -> str:
-    totals = result.totals()
+def headline(report: dict) -> str:
+    totals = report["totals"]
     external = (
         f"{totals['internal']} internal and {totals['external']} external reference(s)"
-        if result.external_checked
-        else f"{totals['internal']} internal reference(s), {skipped(result)} (--no-external)"
+        if report["external_checked"]
+        else f"{totals['internal']} internal reference(s), {skipped(report)} (--no-external)"
     )
     return (
         f"{totals['files']} markdown file(s), {external}; {totals['errors']} error(s), "
         f"{totals['warnings']} warning(s)"
-    ) + md.adoption_counts(result)
+    ) + md.adoption_counts(report)
 
 
-def skipped(result: RefsResult) -> str:
-    return f"{result.external_skipped} external reference(s) not checked"
+def skipped(report: dict) -> str:
+    return f"{report['totals']['not_checked']} external reference(s) not checked"
 
 
-def next_step(result: RefsResult) -> str:
+def next_step(report: dict) -> str:
     """The line the text format prints under its summary: how to adopt, on a failed first run."""
-    return md.adoption_hint(result)
+    return md.adoption_hint(report)
 
 
-def statuses(result: RefsResult) -> dict[str, str]:
+def failing_urls(report: dict) -> list[dict]:
+    return [u for u in report["urls"] if u["outcome"] in FAILING]
+
+
+def statuses(report: dict) -> dict[str, str]:
     """Each external URL fetched: the scan counts markdown files without naming them."""
-    return {u.url: PASS if u.outcome in (OK, CACHED) else FAIL for u in result.urls if u.outcome != EXCLUDED}
+    return {
+        u["url"]: PASS if u["outcome"] in FETCHED_FINE else FAIL
+        for u in report["urls"]
+        if u["outcome"] != "excluded"
+    }
 
 
-def used_at(uses) -> str:
-    shown = ", ".join(str(u) for u in uses[:USES_SHOWN])
+def used_at(uses: list[dict]) -> str:
+    shown = ", ".join(f"{u['path']}:{u['line']}" for u in uses[:USES_SHOWN])
     return shown + (f" and {len(uses) - USES_SHOWN} more" if len(uses) > USES_SHOWN else "")
 
 
-def findings(result: RefsResult) -> list[Finding]:
-    """An unreachable URL is located at every line that uses it, not only the first."""
-    located = [f for f in result.findings if f.rule not in URL_RULES]
-    for item in result.broken:
-        first = failure(item)
-        located.extend(
-            Finding(
-                path=use.path, line=use.line, rule=first.rule, severity=first.severity, message=first.message
-            )
-            for use in item.uses
-        )
+def findings(report: dict) -> list[Finding]:
+    """An unreachable URL is located at every line that uses it, not only the first (where the report
+    holds its finding)."""
+    found = md.findings_of(report)
+    located = [f for f in found if f.rule not in URL_RULES]
+    for item in failing_urls(report):
+        named = f"`{item['url']}`"
+        first = next((f for f in found if f.rule in URL_RULES and f.message.startswith(named)), None)
+        if first is not None:
+            located.extend(replace(first, path=use["path"], line=use.get("line")) for use in item["uses"])
     return located
 
 
-def junit(result: RefsResult) -> list[JUnitCase]:
+def junit(report: dict) -> list[JUnitCase]:
     """One test case per file holding a finding; a clean run is one passing case."""
-    files = {f.path: f.path for f in findings(result) if f.path != "."}
-    return findings_cases("refs", files, findings(result))
+    located = findings(report)
+    files = {f.path: f.path for f in located if f.path != "."}
+    return findings_cases("refs", files, located)

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.paid.replay import Origin
-
 NAMED_RUNS = 3  # runs named one by one; past that, the first and the last
 
 
-def summary(origins: Sequence[Origin | None], total: int, unit: str) -> str | None:
+def summary(origins: Sequence[dict | None], total: int, unit: str) -> str | None:
     """ "N of M <unit>s replayed from the result cache (made by runs of <start times>)", for the
     replayed samples' `origins` among `total`; None when none was replayed."""
     if not origins:
@@ -20,10 +18,10 @@ def summary(origins: Sequence[Origin | None], total: int, unit: str) -> str | No
     return f"{len(origins)} of {total} {noun} replayed from the result cache{made_by(origins)}"
 
 
-def made_by(origins: Sequence[Origin | None]) -> str:
+def made_by(origins: Sequence[dict | None]) -> str:
     """ " (made by the run of <start>)", " (made by runs of A, B and C)" or " (made by N runs, from A to
     B)"; empty when no origin is known."""
-    starts = sorted({o.started_at for o in origins if o is not None})
+    starts = sorted({o["started_at"] for o in origins if o is not None})
     if not starts:
         return ""
     if len(starts) == 1:
@@ -33,10 +31,10 @@ def made_by(origins: Sequence[Origin | None]) -> str:
     return f" (made by {len(starts)} runs, from {starts[0]} to {starts[-1]})"
 
 
-def sample_line(origin: Origin | None, what: str = "replayed") -> str:
+def sample_line(origin: dict | None, what: str = "replayed") -> str:
     """One replayed sample (`what`: "replayed", "sample 2 replayed"), for a JUnit case's output: which
     run made it, with which harness."""
     if origin is None:
         return f"{what} from the result cache, made by an earlier run"
-    made = f"the run of {origin.started_at}, skillscope {origin.harness_version}"
+    made = f"the run of {origin['started_at']}, skillscope {origin['harness_version']}"
     return f"{what} from the result cache, made by {made}"

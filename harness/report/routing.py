@@ -1,5 +1,5 @@
-"""A routing run's reports: markdown, the headline and statuses of the text format, located findings
-(annotations, text, SARIF) and JUnit.
+"""An agent routing run's reports, from its JSON report: markdown, the headline and statuses of the text
+format, located findings (annotations, text, SARIF) and JUnit.
 
 A run of the lexical engine has its own renderers, in routing_lexical.
 """
@@ -7,16 +7,17 @@ A run of the lexical engine has its own renderers, in routing_lexical.
 from __future__ import annotations
 
 from harness.model import findings as finding
+from harness.model import notes
+from harness.model.envelope import Halt
 from harness.model.findings import Finding
-from harness.report import quarantined, replays, routing_lexical
+from harness.printable import clip
+from harness.report import quarantined, replays
+from harness.report.format import dollars, percent
 from harness.report.junit import JUnitCase, halt_cases
-from harness.report.markdown import clip, provisional_lines, spend_lines, table
+from harness.report.markdown import provisional_lines, spend_lines, table
 from harness.report.reading import show_command
+from harness.report.routing_common import listing_notes, where
 from harness.report.text import halt_note
-from harness.routing import listed, room
-from harness.routing.lexical_result import LexicalResult
-from harness.routing.metrics import CaseOutcome
-from harness.routing.result import RoutingResult, status
 
 MEANINGS = {
     "correct_trigger": "the expected skill fired (for a near miss naming an `owner`: that owner)",
@@ -27,40 +28,41 @@ MEANINGS = {
     "error": "the run gave no decision (crash, timeout, API error): not graded",
     "not-run": "never started: the run reached its --max-run-usd; not graded",
 }
+BLOCKING = ("not-activated", "error")  # canary statuses that keep every case from being graded
+UNGRADED = ("error", "not-run")
 
 
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
+def graded(case: dict) -> bool:
+    return case["verdict"] not in UNGRADED
 
 
-def markdown(result: RoutingResult | LexicalResult) -> str:
-    if isinstance(result, LexicalResult):
-        return routing_lexical.markdown(result)
-    data = result.to_json()
-    meta, tally = result.meta, result.tally()
-    totals = data["totals"]
+def markdown(report: dict) -> str:
+    meta, totals = report["meta"], report["totals"]
     lines = ["## Skill routing", ""]
     lines.append(
-        f"**{tally.passed}/{tally.graded} correct ({_percent(tally.accuracy)})** across "
-        f"{tally.cases} prompts{tally.ungraded()} with {len(meta.room)} skill(s) installed together, on "
-        f"`{meta.model or 'default model'}` (effort `{meta.effort or 'default'}`), "
-        f"{meta.agent} {meta.agent_version or '(not started)'}."
+        f"**{totals['passed']}/{totals['graded']} correct ({percent(totals['accuracy'])})** across "
+        f"{totals['cases']} prompts{notes.ungraded(totals)} with {len(meta['room'])} skill(s) installed "
+        "together, on "
+        f"`{meta['model'] or 'default model'}` (effort `{meta['effort'] or 'default'}`), "
+        f"{meta['agent']} {meta['agent_version'] or '(not started)'}."
     )
     lines.append("")
-    if halted := meta.halt.sentence():
+    if halted := Halt.of(meta).sentence():
         lines += [f"> **{halted}**", ""]
+    canary = meta.get("canary")
     lines += [
-        f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.",
+        f"Gate: **{'passed' if report['passed'] else 'failed'}**: {report['gate']['reason']}.",
         "",
-        *([meta.canary.line(), ""] if meta.canary else []),
-        f"Installed together: {', '.join(f'`{name}`' for name in meta.room)}.",
+        *([canary["line"], ""] if canary else []),
+        f"Installed together: {', '.join(f'`{name}`' for name in meta['room'])}.",
         "",
     ]
-    lines += _warnings(result, data)
-    lines += provisional_lines([(o.case, o.passed) for o in result.outcomes], meta.strict)
-    lines += quarantined.markdown_lines(meta.quarantine, {o.case.id: status(o) for o in result.outcomes})
+    cases = report["cases"]
+    lines += _warnings(report)
+    lines += provisional_lines(cases, meta["strict"])
+    lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
     lines.append(
-        table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in data["verdicts"].items()])
+        table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in report["verdicts"].items()])
     )
     lines += [
         "",
@@ -73,7 +75,7 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
     lines.append(
         table(
             ["category", "graded", "passed", "accuracy"],
-            [(c, v["graded"], v["passed"], _percent(v["accuracy"])) for c, v in data["by_category"].items()],
+            [(c, v["graded"], v["passed"], percent(v["accuracy"])) for c, v in report["by_category"].items()],
         )
     )
     lines += ["", "### Per skill", ""]
@@ -99,14 +101,14 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
                     v["lost_to_other_skill"],
                     v["fired_total"],
                     v["fired_when_not_expected"],
-                    _percent(v["recall"]),
-                    _percent(v["precision"]),
+                    percent(v["recall"]),
+                    percent(v["precision"]),
                 )
-                for name, v in data["per_skill"].items()
+                for name, v in report["per_skill"].items()
             ],
         )
     )
-    failures = [o for o in result.outcomes if o.graded and not o.passed]
+    failures = [c for c in cases if graded(c) and not c["passed"]]
     lines += ["", "### Routing failures", ""]
     if failures:
         lines.append(
@@ -114,25 +116,25 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
                 ["case", "where", "expected", "got", "verdict", "prompt", "look at"],
                 [
                     (
-                        o.case.id,
-                        where(o.case),
-                        o.expected or "no skill",
-                        o.observed or "no skill",
-                        o.verdict,
-                        clip(o.case.prompt, 110),
-                        hint(o),
+                        c["id"],
+                        where(c),
+                        c["expect"] or "no skill",
+                        c["observed"] or "no skill",
+                        c["verdict"],
+                        clip(c["prompt"], 110),
+                        hint(c),
                     )
-                    for o in failures
+                    for c in failures
                 ],
             )
         )
     else:
         lines.append("None. Every graded prompt routed as expected.")
-    flaky = [c for c in data["cases"] if c["flaky"]]
+    flaky = [c for c in cases if c["flaky"]]
     if flaky:
         lines += ["", "### Flaky cases", "", "Their samples disagreed; the verdict is the majority.", ""]
         lines.append(table(["case", "verdict", "samples", "trigger rate"], [_flaky_row(c) for c in flaky]))
-    unread = [o for o in result.outcomes if o.read_failed]
+    unread = [c for c in cases if c["read_failed"]]
     if unread:
         lines += ["", "### Decided by a failed SKILL.md read", ""]
         lines.append(
@@ -143,10 +145,10 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
         lines.append(
             table(
                 ["case", "decided", "why the read failed"],
-                [(o.case.id, o.observed, clip(o.read_failed or "", 300)) for o in unread],
+                [(c["id"], c["observed"], clip(c["read_failed"], 300)) for c in unread],
             )
         )
-    again = [o for o in result.outcomes if o.retried]
+    again = [c for c in cases if c["retried"]]
     if again:
         lines += ["", "### Retried cases", ""]
         lines.append(
@@ -154,14 +156,14 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
             "once more in a fresh workspace and session; the verdict is the second run's."
         )
         lines.append("")
-        lines.append(table(["case", "why", "verdict"], [(o.case.id, o.retried, o.verdict) for o in again]))
-    errored = [o for o in result.outcomes if not o.graded]
+        lines.append(
+            table(["case", "why", "verdict"], [(c["id"], c["retried"], c["verdict"]) for c in again])
+        )
+    errored = [c for c in cases if not graded(c)]
     if errored:
         lines += ["", "### Errored cases (not graded)", ""]
         lines.append(
-            table(
-                ["case", "where", "error"], [(o.case.id, where(o.case), clip(o.error, 300)) for o in errored]
-            )
+            table(["case", "where", "error"], [(c["id"], where(c), clip(c["error"], 300)) for c in errored])
         )
     lines += ["", "<details><summary>All cases</summary>", ""]
     lines.append(
@@ -178,34 +180,30 @@ def markdown(result: RoutingResult | LexicalResult) -> str:
                     f"{c['elapsed_s']:.1f}s",
                     _rate(c),
                 )
-                for c in data["cases"]
+                for c in cases
             ],
         )
     )
     lines += ["", "</details>", ""]
-    cost = f", ${totals['cost_usd']:.4f}" if totals["cost_usd"] is not None else ""
+    cost = f", {dollars(totals['cost_usd'])}" if totals["cost_usd"] is not None else ""
     spent = (
         f"{totals['input_tokens']} tokens in, {totals['output_tokens']} out{cost}; agent time "
         f"{totals['agent_time_s']:.1f}s over {totals['samples_run']} run(s)"
     )
-    lines += spend_lines(spent, replayed(result), totals["cost_saved_usd"])
+    lines += spend_lines(spent, replayed(report), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
 
-def replayed(result: RoutingResult) -> str | None:
+def replayed(report: dict) -> str | None:
     """How many samples the result cache gave back, and which runs made them."""
-    samples = [s for o in result.outcomes for s in o.samples]
-    return replays.summary([s.cached_from for s in samples if s.cached], len(samples), "sample")
-
-
-def where(case) -> str:
-    return f"{case.source}:{case.line}" if case.line else case.source
+    samples = [s for c in report["cases"] for s in c["samples"]]
+    return replays.summary([s["cached_from"] for s in samples if s["cached"]], len(samples), "sample")
 
 
 def observation(sample: dict) -> str:
     """What a case (or one agent's run of it) fired: an errored or unrun case made no decision, which is
     not "no skill"."""
-    if sample.get("verdict") in ("error", "not-run"):
+    if sample.get("verdict") in UNGRADED:
         return "—"
     return sample.get("observed") or "no skill"
 
@@ -220,24 +218,25 @@ def _rate(case: dict) -> str:
     if case["trigger_rate"] is None:
         return "n/a"
     if len(case["samples"]) < 2:  # an interval from one run says nothing
-        return f"{case['trigger_rate'] * 100:.0f}%"
+        return percent(case["trigger_rate"], 0)
     low, high = case["trigger_rate_ci95"]
-    return f"{case['trigger_rate'] * 100:.0f}% [{low * 100:.0f}–{high * 100:.0f}%]"
+    return f"{percent(case['trigger_rate'], 0)} [{low * 100:.0f}–{high * 100:.0f}%]"
 
 
-def _warnings(result: RoutingResult, data: dict) -> list[str]:
+def _warnings(report: dict) -> list[str]:
+    meta = report["meta"]
     out = []
-    if result.meta.timed_out:
+    if meta["timed_out"]:
         out.append("> **The command's --timeout ran out**: cases not finished are reported as errors.")
-    unexpected = data["unexpected_skills"]
+    unexpected = report["unexpected_skills"]
     if unexpected:
         out.append(
             f"> A skill this run did not install activated: {', '.join(unexpected)}. Another copy "
             "of it is installed on this runner (user or plugin skills)."
         )
-    session = data["session_skills"]
+    session = report["session_skills"]
     if session["extra"]:
-        if result.meta.isolation.get("config_dir") == "fresh":
+        if meta["isolation"].get("config_dir") == "fresh":
             hint = (
                 "The run already used a throwaway config dir, so they come from elsewhere (managed "
                 "policy skills, or a .claude/skills above the temp dir)."
@@ -250,106 +249,101 @@ def _warnings(result: RoutingResult, data: dict) -> list[str]:
             f"> The CLI did not list these installed skills at session start: "
             f"{', '.join(session['missing'])}; check their frontmatter."
         )
-    if not session["verified"] and result.outcomes:
+    if not session["verified"] and report["cases"]:
         out.append("> The room was not verified: no run reached the CLI's init event.")
-    for note in result.meta.notes:
+    for note in meta["notes"]:
         out.append(f"> {note}")
     return [*(line + "\n" for line in out)] if out else []
 
 
-def headline(result: RoutingResult | LexicalResult) -> str:
-    if isinstance(result, LexicalResult):
-        return routing_lexical.headline(result)
-    tally = result.tally()
-    from_cache = replayed(result)
-    unread = sum(1 for o in result.outcomes if o.read_failed)
+def headline(report: dict) -> str:
+    totals, meta, cases = report["totals"], report["meta"], report["cases"]
+    from_cache = replayed(report)
+    unread = sum(1 for c in cases if c["read_failed"])
     failed_reads = f"; {unread} decided by a SKILL.md read that failed" if unread else ""
-    again = sum(1 for o in result.outcomes if o.retried)
+    again = sum(1 for c in cases if c["retried"])
     failed_reads += f"; {again} retried after its agent CLI failed on its own" if again else ""
     return (
         (
-            f"{tally.passed}/{tally.graded} correct ({_percent(tally.accuracy)}) of "
-            f"{tally.cases} case(s){tally.ungraded()}; {result.gate.reason}"
+            f"{totals['passed']}/{totals['graded']} correct ({percent(totals['accuracy'])}) of "
+            f"{totals['cases']} case(s){notes.ungraded(totals)}; {report['gate']['reason']}"
             + failed_reads
             + (f"; {from_cache}" if from_cache else "")
         )
-        + quarantined.headline_note(result.meta.quarantine)
-        + halt_note(result.meta.halt)
+        + quarantined.headline_note(meta["quarantine"])
+        + halt_note(meta)
     )
 
 
-def next_step(result: RoutingResult | LexicalResult) -> str:
-    """The line under the text summary: the room skills the agent's model was not shown in full (in a
-    lexical run, the modelled agent's), the catalog skills the room left out, then for a lexical run the
-    bars a first run wants (see there); for an agent run, its canary (a canary that failed the run is the
-    summary's own reason already)."""
-    listing = next((note for note in result.meta.notes if note.startswith(listed.NOTE_START)), "")
-    outside = next((note for note in result.meta.notes if room.LEFT_OUT in note), "")
-    if isinstance(result, LexicalResult):
-        lines = [listing, outside, routing_lexical.next_step(result)]
-        return "\n".join(line for line in lines if line)
-    checked = result.meta.canary
-    lines = [listing, outside, checked.line() if checked and not checked.blocks else ""]
+def next_step(report: dict) -> str:
+    """The line under the text summary: the room skills the agent's model was not shown in full, the
+    catalog skills the room left out, then its canary (a canary that failed the run is the summary's own
+    reason already)."""
+    canary = report["meta"].get("canary")
+    shown = canary["line"] if canary and canary["status"] not in BLOCKING else ""
+    lines = [*listing_notes(report["meta"]), shown]
     return "\n".join(line for line in lines if line)
 
 
-def statuses(result: RoutingResult | LexicalResult) -> dict[str, str]:
-    return {o.case.id: status(o) for o in result.outcomes}
+def statuses(report: dict) -> dict[str, str]:
+    return {c["id"]: c["status"] for c in report["cases"]}
 
 
-def findings(result: RoutingResult | LexicalResult) -> list[Finding]:
+def findings(report: dict) -> list[Finding]:
     """Each case that did not pass, at its line in the dataset: a miss is an error (a warning when the
     run passed all the same, as below a bar of 0), a run without a decision a warning (it was not
     graded)."""
-    if isinstance(result, LexicalResult):
-        return routing_lexical.findings(result)
-    found = misses(result)
-    return found if not result.passed else finding.as_warnings(found)
+    found = misses(report)
+    return found if not report["passed"] else finding.as_warnings(found)
 
 
-def misses(result: RoutingResult) -> list[Finding]:
+def misses(report: dict) -> list[Finding]:
     out = []
-    held = quarantined.by_id(result.meta.quarantine)
-    for o in result.outcomes:
-        if o.read_failed:
+    meta = report["meta"]
+    held = quarantined.by_id(meta["quarantine"])
+    kept = meta.get("keep_logs")
+    for c in report["cases"]:
+        if c["read_failed"]:
             message = (
-                f"routing case `{o.case.id}` was decided ({o.observed}) by a request to read its SKILL.md "
-                f"that failed: {o.read_failed}; the decision stands, but the skill never reached the agent"
+                f"routing case `{c['id']}` was decided ({c['observed']}) by a request to read its SKILL.md "
+                f"that failed: {c['read_failed']}; the decision stands, but the skill never reached the agent"
             )
-            out.append(finding.warning("routing", o.case.source, message, o.case.line))
-        if o.retried:
-            message = f"routing case `{o.case.id}` was run once more, fresh: {o.retried}"
-            out.append(finding.warning("routing", o.case.source, message, o.case.line))
-        if o.passed:
+            out.append(finding.warning("routing", c["source"], message, c["line"]))
+        if c["retried"]:
+            message = f"routing case `{c['id']}` was run once more, fresh: {c['retried']}"
+            out.append(finding.warning("routing", c["source"], message, c["line"]))
+        if c["passed"]:
             continue
-        kept = result.meta.keep_logs
-        read = f"; its transcript: {show_command(kept, o.case.id)}" if kept and o.verdict != "not-run" else ""
-        if o.graded:
-            failed = finding.error("routing", o.case.source, failure_text(o) + read, o.case.line)
-            out.append(quarantined.held(failed, held.get(o.case.id)))
+        read = (
+            f"; its transcript: {show_command(kept, c['id'])}" if kept and c["verdict"] != "not-run" else ""
+        )
+        if graded(c):
+            failed = finding.error("routing", c["source"], failure_text(c) + read, c["line"])
+            out.append(quarantined.held(failed, held.get(c["id"])))
         else:
-            how = "did not run" if o.verdict == "not-run" else "errored (not graded)"
-            message = f"routing case `{o.case.id}` {how}: {(o.error or '').removeprefix('not run: ')}{read}"
-            out.append(finding.warning("routing", o.case.source, message, o.case.line))
+            how = "did not run" if c["verdict"] == "not-run" else "errored (not graded)"
+            message = f"routing case `{c['id']}` {how}: {(c['error'] or '').removeprefix('not run: ')}{read}"
+            out.append(finding.warning("routing", c["source"], message, c["line"]))
     return out
 
 
-def failure_text(o: CaseOutcome) -> str:
+def failure_text(case: dict) -> str:
     """One failed case in a sentence a reader can act on: what happened, the prompt, what to look at."""
     return (
-        f"routing case `{o.case.id}`: {o.summary} ({o.verdict}) for the prompt {o.case.prompt!r}; {hint(o)}"
+        f"routing case `{case['id']}`: {case['summary']} ({case['verdict']}) for the prompt "
+        f"{case['prompt']!r}; {hint(case)}"
     )
 
 
-def hint(o: CaseOutcome) -> str:
+def hint(case: dict) -> str:
     """Where to look for a routing miss: the descriptions that decided it."""
-    expected, observed = o.expected, o.observed
-    if o.unlisted:  # the model never read the whole description, so rewording it may not help
+    expected, observed = case["expect"], case["observed"]
+    if case["unlisted"]:  # the model never read the whole description, so rewording it may not help
         return (
             f"the agent did not show its model `{expected}`'s whole description: shorten the room's "
             "descriptions or split the room (see `skillscope structural`, listing-budget)"
         )
-    if expected and observed and observed == o.unwanted:  # a near miss its own skill took from its owner
+    if expected and observed and observed == case["skill"] != expected:  # own skill took its owner's prompt
         return (
             f"`{observed}`'s description claims a prompt that belongs to `{expected}`: narrow `{observed}`'s "
             f"description, or widen `{expected}`'s"
@@ -360,64 +354,65 @@ def hint(o: CaseOutcome) -> str:
         )
     if expected:
         return f"read `{expected}`'s description as the agent would: it does not claim this prompt"
-    if observed and o.case.skill:
+    if observed and case["skill"]:
         return f"`{observed}`'s description claims a prompt meant for no skill: narrow it"
     return f"`{observed}`'s description claims a prompt no skill should take; narrow it"
 
 
-def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
-    if isinstance(result, LexicalResult):
-        return routing_lexical.junit(result)
-    held = quarantined.by_id(result.meta.quarantine)
+def junit(report: dict) -> list[JUnitCase]:
+    held = quarantined.by_id(report["meta"]["quarantine"])
     cases = [
         JUnitCase(
-            classname=f"routing.{o.case.skill or 'shared'}",
-            name=o.case.id,
-            time_s=sum(s.elapsed_s for s in o.samples),
-            error=o.error if not o.graded else None,
-            failure=None if o.passed or not o.graded else failure_text(o),
-            file=o.case.source,
-            line=o.case.line,
-            output=case_output(o),
+            classname=f"routing.{c['skill'] or 'shared'}",
+            name=c["id"],
+            time_s=sum(s["elapsed_s"] for s in c["samples"]),
+            error=c["error"] if not graded(c) else None,
+            failure=None if c["passed"] or not graded(c) else failure_text(c),
+            file=c["source"],
+            line=c["line"],
+            output=case_output(c),
         )
-        for o in result.outcomes
+        for c in report["cases"]
     ]
     shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
-    return canary_cases(result) + shown + halt_cases("routing", result.meta.halt)
+    return canary_cases(report) + shown + halt_cases("routing", report["meta"])
 
 
-def canary_cases(result: RoutingResult) -> list[JUnitCase]:
+def canary_cases(report: dict) -> list[JUnitCase]:
     """The canary as a test of its own, ahead of the cases, when it ran (or was replayed): an error when
     it failed the run, so a CI test table shows why no case was graded."""
-    checked = result.meta.canary
-    if checked is None or checked.status == "skipped":
+    checked = report["meta"].get("canary")
+    if checked is None or checked["status"] == "skipped":
         return []
-    sample = checked.sample
+    blocks = checked["status"] in BLOCKING
+    ran_now = checked["elapsed_s"] is not None and checked["status"] != "cached"
     return [
         JUnitCase(
             classname="routing.canary",
             name="(canary)",
-            time_s=sample.elapsed_s if sample and not sample.cached else 0.0,
-            error=checked.sentence if checked.blocks else None,
-            output=None if checked.blocks else checked.line(),
+            time_s=checked["elapsed_s"] if ran_now else 0.0,
+            error=checked["sentence"] if blocks else None,
+            output=None if blocks else checked["line"],
         )
     ]
 
 
-def replayed_samples(o: CaseOutcome) -> str | None:
+def replayed_samples(case: dict) -> str | None:
     """A JUnit case's output: each of its samples the result cache gave back, and the run that made it."""
-    several = len(o.samples) > 1
+    several = len(case["samples"]) > 1
     lines = [
-        replays.sample_line(s.cached_from, f"sample {n} replayed" if several else "replayed")
-        for n, s in enumerate(o.samples, 1)
-        if s.cached
+        replays.sample_line(s["cached_from"], f"sample {n} replayed" if several else "replayed")
+        for n, s in enumerate(case["samples"], 1)
+        if s["cached"]
     ]
     return "\n".join(lines) or None
 
 
-def case_output(o: CaseOutcome) -> str | None:
+def case_output(case: dict) -> str | None:
     """A JUnit case's output: its replayed samples, a retry and a failed read that decided."""
-    lines = [replayed_samples(o) or ""]
-    lines.append(f"retried once, fresh: {o.retried}" if o.retried else "")
-    lines.append(f"decided by a SKILL.md read that failed: {o.read_failed}" if o.read_failed else "")
+    lines = [replayed_samples(case) or ""]
+    lines.append(f"retried once, fresh: {case['retried']}" if case["retried"] else "")
+    lines.append(
+        f"decided by a SKILL.md read that failed: {case['read_failed']}" if case["read_failed"] else ""
+    )
     return "\n".join(line for line in lines if line) or None

@@ -1,19 +1,16 @@
-"""A lexical routing run's reports: markdown, located findings (annotations, text, SARIF) and JUnit.
-
-Long tables stop at a cap (a step summary holds 1 MiB); every case is in the JSON report.
+"""A lexical routing run's reports, from its JSON report: markdown, located findings (annotations, text,
+SARIF) and JUnit. Long tables stop at a cap (a step summary holds 1 MiB); every case is in the JSON report.
 """
 
 from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model.findings import Finding
-from harness.report import jsontext
+from harness.printable import clip
+from harness.report.format import percent, share
 from harness.report.junit import JUnitCase
-from harness.report.markdown import clip, findings_table, table
-from harness.routing.forecast import Forecast
-from harness.routing.lexical import LexicalOutcome
-from harness.routing.lexical_result import LexicalResult, case_json
-from harness.secrets import Redactor
+from harness.report.markdown import findings_table, table
+from harness.report.routing_common import listing_notes
 
 ROWS_SHOWN = 200
 MEANINGS = {
@@ -28,57 +25,48 @@ MEANINGS = {
 }
 
 
-def _percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
-
-
-def _share(part: int, whole: int) -> str:
-    return f"{part}/{whole} ({_percent(part / whole if whole else None)})"
-
-
-def markdown(result: LexicalResult) -> str:
-    totals = result.totals()
+def markdown(report: dict) -> str:
+    totals, meta = report["totals"], report["meta"]
     rank1 = totals["rank1"]
-    lines = ["## Skill routing: lexical engine", "", f"> {result.approximation}", ""]
+    lines = ["## Skill routing: lexical engine", "", f"> {report['approximation']}", ""]
     lines.append(
-        f"**{_share(totals['passed'], totals['graded'])} correct** across {totals['cases']} prompts"
+        f"**{share(totals['passed'], totals['graded'])} correct** across {totals['cases']} prompts"
         f"{_unranked(totals)} "
-        f"ranked against {len(result.meta.room)} skill(s) by name and description. "
-        f"Rank-1 rate: **{_share(rank1['rank1'], rank1['positives'])}** of positives rank their skill "
-        f"first; top-k rate {_share(rank1['top_k'], rank1['positives'])}."
+        f"ranked against {len(meta['room'])} skill(s) by name and description. "
+        f"Rank-1 rate: **{share(rank1['rank1'], rank1['positives'])}** of positives rank their skill "
+        f"first; top-k rate {share(rank1['top_k'], rank1['positives'])}."
     )
-    lines += ["", f"Gate: **{'passed' if result.passed else 'failed'}**: {result.gate.reason}.", ""]
-    lines += [*(f"> {note}" for note in result.meta.notes), ""] if result.meta.notes else []
-    hint = next_step(result)
+    gate = report["gate"]
+    lines += ["", f"Gate: **{'passed' if report['passed'] else 'failed'}**: {gate['reason']}.", ""]
+    lines += [*(f"> {note}" for note in meta["notes"]), ""] if meta["notes"] else []
+    hint = bars_hint(report)
     lines += [hint, ""] if hint else []
-    lines.append(
-        table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in _verdicts(result).items()])
-    )
-    lines += ["", "### Per skill", "", _per_skill(result), "", "### Vocabulary gaps", ""]
-    lines.append(
-        findings_table(result.findings, "None. Every positive shares a word with its skill's description.")
-    )
-    lines += ["", "### Routing failures", "", _failures(result)]
-    errored = [o for o in result.outcomes if not o.graded]
+    counted = {verdict: report["verdicts"].get(verdict, 0) for verdict in MEANINGS}
+    lines.append(table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in counted.items()]))
+    lines += ["", "### Per skill", "", _per_skill(report), "", "### Vocabulary gaps", ""]
+    gaps = [Finding.from_dict(f) for f in report["findings"]]
+    lines.append(findings_table(gaps, "None. Every positive shares a word with its skill's description."))
+    lines += ["", "### Routing failures", "", _failures(report["cases"])]
+    errored = [c for c in report["cases"] if c["status"] == "error"]
     if errored:
         lines += ["", "### Cases that could not be ranked (not graded)", ""]
         lines.append(
-            table(["case", "error"], [(o.case.id, clip(o.error, 300)) for o in errored[:ROWS_SHOWN]])
+            table(["case", "error"], [(c["id"], clip(c["error"], 300)) for c in errored[:ROWS_SHOWN]])
         )
-    if result.forecast is not None:
-        lines += ["", *_forecast(result.forecast)]
-    lines += ["", "<details><summary>All cases</summary>", "", _cases(result.outcomes), "", "</details>", ""]
+    if report.get("forecast") is not None:
+        lines += ["", *_forecast(report["forecast"])]
+    lines += ["", "<details><summary>All cases</summary>", "", _cases(report["cases"]), "", "</details>", ""]
     return "\n".join(lines) + "\n"
 
 
-def headline(result: LexicalResult) -> str:
-    totals = result.totals()
+def headline(report: dict) -> str:
+    totals = report["totals"]
     rank1 = totals["rank1"]
     return (
         f"lexical engine, an approximation of the agent that never replaces it: "
         f"{totals['passed']}/{totals['graded']} correct, rank-1 "
         f"{rank1['rank1']}/{rank1['positives']} of {totals['cases']} case(s){_unranked(totals)}; "
-        f"{result.gate.reason}"
+        f"{report['gate']['reason']}"
     )
 
 
@@ -87,12 +75,19 @@ def _unranked(totals: dict) -> str:
     return f", {totals['errors']} could not be ranked: not graded" if totals["errors"] else ""
 
 
-def next_step(result: LexicalResult) -> str:
+def next_step(report: dict) -> str:
+    """The room skills the modelled agent was not shown in full, the catalog skills the room left out,
+    then the bars a first run wants (see bars_hint)."""
+    lines = [*listing_notes(report["meta"]), bars_hint(report)]
+    return "\n".join(line for line in lines if line)
+
+
+def bars_hint(report: dict) -> str:
     """For a run the accuracy bar failed on near misses its own skill took: the report-only bars a
     first lexical run on a real catalog wants; empty otherwise."""
-    if result.passed or not result.meta.min_accuracy:
+    if report["passed"] or not report["meta"]["min_accuracy"]:
         return ""
-    near = sum(1 for o in result.outcomes if o.graded and not o.passed and near_miss_taken(o))
+    near = sum(1 for c in report["cases"] if c["status"] == "fail" and near_miss_taken(c))
     if not near:
         return ""
     return (
@@ -102,53 +97,52 @@ def next_step(result: LexicalResult) -> str:
     )
 
 
-def near_miss_taken(o: LexicalOutcome) -> bool:
-    return not o.case.should_trigger and not o.case.owner and o.rank == 1
+def near_miss_taken(case: dict) -> bool:
+    return case["category"] == "near_miss" and not case["owner"] and case["rank"] == 1
 
 
-def findings(result: LexicalResult) -> list[Finding]:
+def statuses(report: dict) -> dict[str, str]:
+    return {c["id"]: c["status"] for c in report["cases"]}
+
+
+def findings(report: dict) -> list[Finding]:
     """Each case that did not pass, at its dataset line; a vocabulary gap says so instead of the ranks.
     Errors when the gate failed, warnings when it passed all the same (`--min-accuracy 0`)."""
-    found = misses(result)
-    return found if not result.passed else finding.as_warnings(found)
+    found = misses(report)
+    return found if not report["passed"] else finding.as_warnings(found)
 
 
-def misses(result: LexicalResult) -> list[Finding]:
-    gaps = {(f.path, f.line): f for f in result.findings}
+def misses(report: dict) -> list[Finding]:
+    gaps = {(f["path"], f.get("line")): Finding.from_dict(f) for f in report["findings"]}
     out = []
-    for o in result.outcomes:
-        if o.passed:
+    for c in report["cases"]:
+        if c["passed"]:
             continue
-        if not o.graded:
-            message = f"lexical routing case `{o.case.id}` could not be ranked: {o.error}"
-            out.append(finding.warning("routing", o.case.source, message, o.case.line))
-        elif o.vocabulary_gap and (o.case.source, o.case.line) in gaps:
-            out.append(gaps[(o.case.source, o.case.line)])
+        if c["status"] == "error":
+            message = f"lexical routing case `{c['id']}` could not be ranked: {c['error']}"
+            out.append(finding.warning("routing", c["source"], message, c["line"]))
+        elif c["vocabulary_gap"] and (c["source"], c["line"]) in gaps:
+            out.append(gaps[(c["source"], c["line"])])
         else:
-            message = f"lexical routing case `{o.case.id}`: {o.summary} ({o.verdict})"
-            out.append(finding.error("routing", o.case.source, message, o.case.line))
+            message = f"lexical routing case `{c['id']}`: {c['summary']} ({c['verdict']})"
+            out.append(finding.error("routing", c["source"], message, c["line"]))
     return out
 
 
-def junit(result: LexicalResult) -> list[JUnitCase]:
+def junit(report: dict) -> list[JUnitCase]:
     return [
         JUnitCase(
-            classname=f"routing.lexical.{o.case.skill or 'shared'}",
-            name=o.case.id,
-            error=o.error if not o.graded else None,
-            failure=None if o.passed or not o.graded else f"{o.summary} ({o.verdict})",
-            output=_top(o),
+            classname=f"routing.lexical.{c['skill'] or 'shared'}",
+            name=c["id"],
+            error=c["error"] if c["status"] == "error" else None,
+            failure=None if c["passed"] or c["status"] == "error" else f"{c['summary']} ({c['verdict']})",
+            output=_top(c),
         )
-        for o in result.outcomes
+        for c in report["cases"]
     ]
 
 
-def _verdicts(result: LexicalResult) -> dict[str, int]:
-    return {verdict: sum(1 for o in result.outcomes if o.verdict == verdict) for verdict in MEANINGS}
-
-
-def _per_skill(result: LexicalResult) -> str:
-    rows = result.per_skill()
+def _per_skill(report: dict) -> str:
     return table(
         ["skill", "positives", "rank 1", "in top k", "rank-1 rate", "top-k rate", "first when not expected"],
         [
@@ -157,97 +151,88 @@ def _per_skill(result: LexicalResult) -> str:
                 v["positives"],
                 v["rank1"],
                 v["top_k"],
-                _percent(v["rank1_rate"]),
-                _percent(v["top_k_rate"]),
+                percent(v["rank1_rate"]),
+                percent(v["top_k_rate"]),
                 v["fired_when_not_expected"],
             )
-            for name, v in rows.items()
+            for name, v in report["per_skill"].items()
         ],
     )
 
 
-def _failures(result: LexicalResult) -> str:
-    failed = [o for o in result.outcomes if o.graded and not o.passed]
+def _failures(cases: list[dict]) -> str:
+    failed = [c for c in cases if c["status"] == "fail"]
     if not failed:
         return "None. Every graded prompt ranked as expected."
     shown = table(
         ["case", "verdict", "what happened", "top three (score: shared words)", "prompt"],
-        [(o.case.id, o.verdict, o.summary, _top(o), clip(o.case.prompt, 110)) for o in failed[:ROWS_SHOWN]],
+        [(c["id"], c["verdict"], c["summary"], _top(c), clip(c["prompt"], 110)) for c in failed[:ROWS_SHOWN]],
     )
     return shown + _more(len(failed))
 
 
-def _cases(outcomes: list[LexicalOutcome]) -> str:
+def _cases(cases: list[dict]) -> str:
     shown = table(
         ["case", "category", "verdict", "rank", "top three (score: shared words)"],
-        [(o.case.id, o.case.category, o.verdict, _rank(o), _top(o)) for o in outcomes[:ROWS_SHOWN]],
+        [(c["id"], c["category"], c["verdict"], _rank(c), _top(c)) for c in cases[:ROWS_SHOWN]],
     )
-    return shown + _more(len(outcomes))
+    return shown + _more(len(cases))
 
 
-def _rank(o: LexicalOutcome) -> str:
+def _rank(case: dict) -> str:
     """The case skill's rank; a skill sharing no word with the prompt has none worth a number."""
-    return str(o.rank) if o.score > 0 else "-"
+    return str(case["rank"]) if case["score"] > 0 else "-"
 
 
-def _top(o: LexicalOutcome) -> str:
+def _top(case: dict) -> str:
     """`skill 0.42: word, word; ...` for the best three, or why there are none."""
-    if not o.top:
-        return "no skill shares a word" if o.graded else "not ranked"
-    return "; ".join(f"{m.skill} {m.score:.2f}: {', '.join(m.shared)}" for m in o.top)
+    if not case["top"]:
+        return "no skill shares a word" if case["status"] != "error" else "not ranked"
+    return "; ".join(f"{m['skill']} {m['score']:.2f}: {', '.join(m['shared'])}" for m in case["top"])
 
 
 def _more(count: int) -> str:
     return f"\n\n{count - ROWS_SHOWN} more in the JSON report." if count > ROWS_SHOWN else ""
 
 
-def _forecast(forecast: Forecast) -> list[str]:
+def _forecast(forecast: dict) -> list[str]:
     """Where the free tier's verdicts part from the agent's, so authors learn which skills it mispredicts."""
-    lines = [f"### Forecast against `{forecast.source}`", ""]
-    if not forecast.compared:
+    lines = [f"### Forecast against `{forecast['against']}`", ""]
+    compared = forecast["compared"]
+    if not compared:
         lines.append(
-            f"No case was graded by both engines ({forecast.not_in_report} not in that report, "
-            f"{forecast.agent_errors} errored there)."
+            f"No case was graded by both engines ({forecast['not_in_report']} not in that report, "
+            f"{forecast['agent_errors']} errored there)."
         )
         return lines
     lines.append(
-        f"Of {forecast.compared} cases graded by both engines, the lexical verdict matched the agent's "
-        f"(pass or fail) for {_share(forecast.agreed, forecast.compared)}; the lexical first pick was "
-        f"the skill the agent fired for {_share(forecast.same_pick, forecast.compared)}. "
-        f"Not compared: {forecast.not_in_report} not in that report, {forecast.agent_errors} errored there."
+        f"Of {compared} cases graded by both engines, the lexical verdict matched the agent's "
+        f"(pass or fail) for {share(forecast['agreed'], compared)}; the lexical first pick was "
+        f"the skill the agent fired for {share(forecast['same_pick'], compared)}. "
+        f"Not compared: {forecast['not_in_report']} not in that report, {forecast['agent_errors']} errored "
+        "there."
     )
     lines += ["", "By skill:", ""]
+    by_skill = sorted(
+        forecast["per_skill"].items(), key=lambda item: (item[1]["agreed"] / item[1]["compared"], item[0])
+    )
     lines.append(
         table(
             ["skill", "compared", "agreed", "agreement"],
-            [
-                (n, v["compared"], v["agreed"], _percent(v["agreed"] / v["compared"]))
-                for n, v in _by_skill(forecast)
-            ],
+            [(n, v["compared"], v["agreed"], percent(v["agreed"] / v["compared"])) for n, v in by_skill],
         )
     )
-    if forecast.disagreements:
+    disagreements = forecast["disagreements"]
+    if disagreements:
         lines += ["", "Cases the engines disagree on:", ""]
         rows = [
             (
-                d.id,
-                d.skill,
-                f"{d.lexical_verdict} (first: {d.lexical_pick or 'none'})",
-                f"{d.agent_verdict} (fired: {d.agent_pick or 'none'})",
+                d["id"],
+                d["skill"],
+                f"{d['lexical_verdict']} (first: {d['lexical_pick'] or 'none'})",
+                f"{d['agent_verdict']} (fired: {d['agent_pick'] or 'none'})",
             )
-            for d in forecast.disagreements[:ROWS_SHOWN]
+            for d in disagreements[:ROWS_SHOWN]
         ]
-        lines.append(table(["case", "skill", "lexical", "agent"], rows) + _more(len(forecast.disagreements)))
+        lines.append(table(["case", "skill", "lexical", "agent"], rows) + _more(len(disagreements)))
     return lines
-
-
-def _by_skill(forecast: Forecast) -> list[tuple[str, dict]]:
-    return sorted(
-        forecast.per_skill.items(), key=lambda item: (item[1]["agreed"] / item[1]["compared"], item[0])
-    )
-
-
-def case_lines(outcomes: list[LexicalOutcome], redact: Redactor) -> list[str]:
-    """Each case's line of the JSON report, redacted as the report is: made by the process that graded
-    the cases, so a forked child lays out its share while the caller lays out its own."""
-    return [jsontext.line(redact.data(case_json(o))) for o in outcomes]

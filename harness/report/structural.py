@@ -1,54 +1,73 @@
-"""The structural check's reports: markdown, the headline and statuses of the text format, located findings
-(annotations, text, SARIF) and JUnit."""
+"""The structural check's reports, from its JSON report: markdown, the headline and statuses of the text
+format, located findings (annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
-from harness.checks import packaging
-from harness.checks.result import StructuralResult
-from harness.model.findings import Finding
+from harness.model.envelope import FAIL, PASS
+from harness.model.findings import Finding, lies_in
 from harness.report import markdown as md
 from harness.report.junit import JUnitCase, findings_cases
 
 
-def markdown(result: StructuralResult) -> str:
-    verdict = "passed" if result.passed else "failed"
-    lines = ["## Structural check", "", f"**{verdict}**: {headline(result)}.", ""]
-    if result.packaging:
-        lines += [packaging_line(result), ""]
-    lines += md.adoption_lines(result)
-    hint = md.adoption_hint(result)
+def markdown(report: dict) -> str:
+    verdict = "passed" if report["passed"] else "failed"
+    lines = ["## Structural check", "", f"**{verdict}**: {headline(report)}.", ""]
+    if report.get("packaging"):
+        lines += [packaging_line(report), ""]
+    lines += md.adoption_lines(report)
+    hint = md.adoption_hint(report)
     lines += [hint, ""] if hint else []
-    lines.append(md.findings_table(result.findings, "Every skill is in shape."))
+    lines.append(md.findings_table(md.findings_of(report), "Every skill is in shape."))
     return "\n".join(lines) + "\n"
 
 
-def headline(result: StructuralResult) -> str:
-    totals = result.totals()
+def headline(report: dict) -> str:
+    totals = report["totals"]
     return (
         f"{totals['skills']} skill(s), {totals['datasets']} dataset(s), {totals['cases']} case(s); "
         f"{totals['errors']} error(s), {totals['warnings']} warning(s)"
-    ) + md.adoption_counts(result)
+    ) + md.adoption_counts(report)
 
 
-def next_step(result: StructuralResult) -> str:
+def next_step(report: dict) -> str:
     """The lines the text format prints under its summary: each host's packaging verdict, when the repo
     has a manifest, and how to adopt, on a failed first run."""
-    return "\n".join(line for line in (packaging_line(result), md.adoption_hint(result)) if line)
+    return "\n".join(line for line in (packaging_line(report), md.adoption_hint(report)) if line)
 
 
-def packaging_line(result: StructuralResult) -> str:
-    """`packaging: claude ✓, codex ✗ (manifest in the wrong folder), copilot – (no manifest)`."""
-    return packaging.line(result.packaging)
+def packaging_line(report: dict) -> str:
+    """`packaging: claude ✓, codex ✗ (manifest in the wrong folder), copilot – (no manifest)`; empty
+    when the repo has no manifest."""
+    hosts = report.get("packaging") or {}
+    return "packaging: " + ", ".join(host_text(host, v) for host, v in hosts.items()) if hosts else ""
 
 
-def statuses(result: StructuralResult) -> dict[str, str]:
-    return result.statuses()
+def host_text(host: str, verdict: dict) -> str:
+    if verdict["status"] == "none":
+        return f"{host} – (no manifest)"
+    mark = "✓" if verdict["status"] == "pass" else "✗"
+    return f"{host} {mark}" + (f" ({verdict['reason']})" if verdict["reason"] else "")
 
 
-def findings(result: StructuralResult) -> list[Finding]:
-    return list(result.findings)
+def units(report: dict) -> dict[str, str]:
+    """Each skill's root-relative folder (reports before `folders` named the skill's folder by its name)."""
+    folders = report.get("folders") or {}
+    return {name: folders.get(name, name) for name in report["skills"]}
 
 
-def junit(result: StructuralResult) -> list[JUnitCase]:
+def statuses(report: dict) -> dict[str, str]:
+    """Each skill's status word: `fail` when an error finding lies in its folder."""
+    broken = [f for f in md.findings_of(report) if f.fails]
+    return {
+        name: FAIL if any(lies_in(f, folder) for f in broken) else PASS
+        for name, folder in units(report).items()
+    }
+
+
+def findings(report: dict) -> list[Finding]:
+    return md.findings_of(report)
+
+
+def junit(report: dict) -> list[JUnitCase]:
     """One test case per skill, failed by the errors in its folder; findings elsewhere get their own."""
-    return findings_cases("structural", result.units(), result.findings)
+    return findings_cases("structural", units(report), md.findings_of(report))

@@ -60,7 +60,8 @@ def summary_line(document: dict, headline: str, colour: bool = False) -> str:
     )
 
 
-def halt_note(halt: Halt) -> str:
-    """Why a paid run stopped early, appended to its headline; empty when it ran to its end."""
-    sentence = halt.sentence()
+def halt_note(meta: dict) -> str:
+    """Why a paid run stopped early (its report's meta says), appended to its headline; empty when it ran
+    to its end."""
+    sentence = Halt.of(meta).sentence()
     return f"; {sentence}" if sentence else ""

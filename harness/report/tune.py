@@ -3,12 +3,17 @@ stop reason, the final estimate, the diff), the text headline, statuses and JUni
 
 from __future__ import annotations
 
+from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
+from harness.printable import clip
+from harness.report.format import dollars
 from harness.report.junit import JUnitCase
-from harness.report.markdown import clip, table
-from harness.tune.result import TuneResult
-from harness.tune.split import PARTS, TRAIN, VALIDATION
-from harness.tune.tuning import CHOSEN, REJECTED, STOPPED
+from harness.report.markdown import table
+
+TRAIN, VALIDATION, FINAL = "train", "validation", "final"
+PARTS = (TRAIN, VALIDATION, FINAL)
+CHOSEN, REJECTED, STOPPED = "chosen", "rejected", "stopped-early"
+UNSCORED = ("not-scored", "trained")  # a candidate status that graded nothing
 
 
 def _share(score: dict | None) -> str:
@@ -34,17 +39,21 @@ def _gain(validation: dict | None) -> str:
     return "; ".join(shown)
 
 
-def markdown(result: TuneResult) -> str:
-    data = result.to_json()
-    meta = result.meta
-    lines = [f"## Tuning `{meta.skill}`'s description", "", f"**{data['verdict'].capitalize()}.**", ""]
-    engine = meta.engine if meta.engine == "lexical" else f"{meta.agent} {meta.agent_version or ''}".strip()
+def markdown(report: dict) -> str:
+    meta = report["meta"]
+    lines = [f"## Tuning `{meta['skill']}`'s description", "", f"**{report['verdict'].capitalize()}.**", ""]
+    engine = (
+        meta["engine"]
+        if meta["engine"] == "lexical"
+        else f"{meta['agent']} {meta['agent_version'] or ''}".strip()
+    )
+    split = report["split"]
     lines += [
-        f"Room: {', '.join(f'`{n}`' for n in meta.room)}; engine: {engine}; confidence {meta.confidence:g}, "
-        f"corrected for {data['tried']} candidate(s) tried; seed {result.split.seed}.",
+        f"Room: {', '.join(f'`{n}`' for n in meta['room'])}; engine: {engine}; confidence "
+        f"{meta['confidence']:g}, corrected for {report['tried']} candidate(s) tried; seed {split['seed']}.",
         "",
     ]
-    counts = result.split.counts()
+    counts = split["counts"]
     lines.append(
         table(
             ["split", "positives", "negatives"],
@@ -52,7 +61,7 @@ def markdown(result: TuneResult) -> str:
         )
     )
     rows = []
-    for arm in [data["current"], *data["candidates"]]:
+    for arm in [report["current"], *report["candidates"]]:
         scores = arm["scores"]
         rows.append(
             (
@@ -62,19 +71,19 @@ def markdown(result: TuneResult) -> str:
                 _share(scores.get(VALIDATION)),
                 _gain(arm["validation"]),
                 clip(arm["reason"] or "", 160),
-                f"${arm['spend']['cost_usd']:.4f}",
+                dollars(arm["spend"]["cost_usd"]),
             )
         )
     lines += ["", "### Candidates", ""]
     lines.append(
         table(["candidate", "status", "train", "validation", "gain (corrected)", "why", "spent"], rows)
     )
-    if data["candidates"]:
+    if report["candidates"]:
         lines.append("")
-    for arm in data["candidates"]:
+    for arm in report["candidates"]:
         lines.append(f"- `{arm['label']}` ({arm['origin']}): {clip(arm['description'], 300)}")
-    if data["final"]:
-        final = data["final"]
+    if report["final"]:
+        final = report["final"]
         level = 100 * next(iter(final["gain"].values()))["confidence"]
         lines += [
             "",
@@ -83,43 +92,47 @@ def markdown(result: TuneResult) -> str:
             f"Current: {_share(final['current'])}; {final['candidate']}: {_share(final['chosen'])}; gain "
             f"{_gain(final['gain'])} at {level:g} %.",
         ]
-    if result.diff:
-        applied = "applied (--apply)" if result.applied else "not applied; pass --apply to write it"
-        lines += ["", f"### SKILL.md ({applied})", "", "```diff", result.diff.rstrip("\n"), "```"]
-    spend = data["spend"]
+    if report["diff"]:
+        applied = "applied (--apply)" if report["applied"] else "not applied; pass --apply to write it"
+        lines += ["", f"### SKILL.md ({applied})", "", "```diff", report["diff"].rstrip("\n"), "```"]
+    spend = report["spend"]
     lines += [
         "",
-        f"Spent ${spend['cost_usd']:.4f} ({spend['samples_run']} sample(s) run, {spend['cached_samples']} "
-        f"from the cache, ${spend['proposal_cost_usd']:.4f} on proposals).",
+        f"Spent {dollars(spend['cost_usd'])} ({spend['samples_run']} sample(s) run, "
+        f"{spend['cached_samples']} from the cache, {dollars(spend['proposal_cost_usd'])} on proposals).",
     ]
-    for note in data["notes"]:
+    for note in report["notes"]:
         lines.append(f"- {note}")
-    lines += ["", f"<details><summary>How it decides</summary>\n\n{data['rule']}\n</details>"]
+    lines += ["", f"<details><summary>How it decides</summary>\n\n{report['rule']}\n</details>"]
     return "\n".join(lines) + "\n"
 
 
-def headline(result: TuneResult) -> str:
-    return f"{result.meta.skill}: {result.verdict()}; ${result.total_cost():.4f} spent"
+def headline(report: dict) -> str:
+    return f"{report['meta']['skill']}: {report['verdict']}; {dollars(report['spend']['cost_usd'])} spent"
 
 
-def statuses(result: TuneResult) -> dict[str, str]:
-    return result.statuses()
+def statuses(report: dict) -> dict[str, str]:
+    """Each candidate's word: chosen passes, a refused or worse one fails, one never scored is an error."""
+    words = {}
+    for arm in report["candidates"]:
+        status = arm["status"]
+        words[arm["label"]] = ERROR if status in UNSCORED else PASS if status == CHOSEN else FAIL
+    return words
 
 
-def findings(result: TuneResult) -> list[Finding]:
+def findings(report: dict) -> list[Finding]:
     return []  # a tuning locates nothing in a file; its verdict is the headline
 
 
-def junit(result: TuneResult) -> list[JUnitCase]:
+def junit(report: dict) -> list[JUnitCase]:
+    skill = report["meta"]["skill"]
     out = []
-    for arm in result.tuned.arms:
-        failure = None if arm.status == CHOSEN else (arm.reason or arm.status)
+    for arm in report["candidates"]:
+        failure = None if arm["status"] == CHOSEN else (arm["reason"] or arm["status"])
         error = None
-        if arm.status not in (CHOSEN, REJECTED, STOPPED) and arm.label not in result.tuned.judged:
-            failure, error = None, arm.reason or "not scored"
-        out.append(
-            JUnitCase(classname=f"tune.{result.meta.skill}", name=arm.label, failure=failure, error=error)
-        )
-    if result.tuned.halted:
-        out.append(JUnitCase(classname=f"tune.{result.meta.skill}", name="run", error=result.tuned.halted))
+        if arm["status"] not in (CHOSEN, REJECTED, STOPPED) and arm["validation"] is None:
+            failure, error = None, arm["reason"] or "not scored"
+        out.append(JUnitCase(classname=f"tune.{skill}", name=arm["label"], failure=failure, error=error))
+    if report["halted"]:
+        out.append(JUnitCase(classname=f"tune.{skill}", name="run", error=report["halted"]))
     return out

@@ -85,6 +85,7 @@ class Verdict:
             "skill": NAME,
             "prompt": PROMPT,
             "sentence": self.sentence,
+            "line": self.line(),
             "observed": sample.observed if sample else None,
             "stop_reason": sample.stop_reason if sample else None,
             "elapsed_s": round(sample.elapsed_s, 3) if sample else None,
@@ -224,7 +225,7 @@ class Checked:
 
     def to_json(self) -> dict:
         where = {"agent": self.agent, "agent_version": self.version, "model": self.model}
-        return {**where, **self.verdict.to_json()}
+        return {**where, **self.verdict.to_json(), "line": self.line()}
 
     def line(self) -> str:
         return self.verdict.line(f"{self.agent} on {self.model or 'its default model'}")

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from harness.model import notes
 from harness.model import skill as skill_mod
 from harness.model.listing import DROPPED, FULL, NAME_ONLY, TRUNCATED, Listing, ListingRule, predict
 
@@ -20,7 +21,7 @@ PREDICTED = "predicted"
 STATES = {FULL: "listed", NAME_ONLY: "name-only", TRUNCATED: "cut", DROPPED: "left-out"}
 SAID = {NAME_ONLY: "by name only", TRUNCATED: "cut short", DROPPED: "left out"}
 NAMES_SHOWN = 8
-NOTE_START = "Listing (predicted"
+NOTE_START = notes.LISTING
 
 
 def descriptions(installed: Mapping[str, Path]) -> dict[str, str]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
 
+from harness.model import notes
 from harness.model.dataset import Case
 from harness.routing.verdicts import (
     CANARY_STOP,
@@ -43,6 +44,8 @@ class Graded(Protocol):
     def passed(self) -> bool: ...
     @property
     def error(self) -> str | None: ...
+    @property
+    def summary(self) -> str: ...
 
 
 def expects(case: Case) -> str:
@@ -209,8 +212,16 @@ def per_skill(outcomes: Sequence[Graded], room: list[str]) -> dict[str, dict]:
             "fired_when_not_expected": stray,
             "recall": round(correct / wanted, 3) if wanted else None,
             "precision": round(correct / fired, 3) if fired else None,
+            "recall_ci95": interval_json(correct, wanted),
+            "precision_ci95": interval_json(correct, fired),
         }
     return out
+
+
+def interval_json(passed: int, total: int) -> list[float] | None:
+    """A rate's 95 % Wilson interval as a report holds it; None for a rate of nothing."""
+    bounds = wilson_interval(passed, total)
+    return list(bounds) if bounds else None
 
 
 def confusion(outcomes: Sequence[Graded]) -> dict[str, dict[str, int]]:
@@ -264,21 +275,11 @@ class Tally:
 
     def left_out(self) -> str:
         """The graded cases the gate does not count, in words; "" when it counts them all."""
-        parts = []
-        if self.provisional:
-            parts.append(f"{self.provisional} provisional case(s) not counted without --strict")
-        if self.quarantined:
-            parts.append(f"{self.quarantined} quarantined case(s) not counted")
-        return "; ".join(parts)
+        return notes.left_out(self.to_json())
 
     def ungraded(self) -> str:
         """The cases that were not graded, in words (", 2 errored and 1 not run: not graded"); "" if none."""
-        parts = []
-        if self.errors:
-            parts.append(f"{self.errors} errored")
-        if self.not_run:
-            parts.append(f"{self.not_run} not run")
-        return f", {' and '.join(parts)}: not graded" if parts else ""
+        return notes.ungraded({"errors": self.errors, "not_run": self.not_run})
 
     def to_json(self) -> dict:
         """The gate's own counts, beside the totals."""

@@ -167,6 +167,7 @@ def case_fields(o: metrics.Graded, **after_category) -> dict:
         "passed": o.passed,
         "status": status(o),
         "error": o.error,
+        "summary": o.summary,
     }
 
 
@@ -192,6 +193,7 @@ def case_json(o: CaseOutcome) -> dict:
         "samples": [s.to_json(o.expected, o.unwanted) for s in o.samples],
         "read_failed": o.read_failed,
         "retried": o.retried,
+        "unlisted": o.unlisted,
     }
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from harness.errors import UsageError
+from harness.model import notes
 from harness.model.repo import Repo
 from harness.printable import name_list
 
@@ -21,7 +22,7 @@ CATALOG = "catalog"  # every skill under --skills-dir, with a dataset or not
 NOBODY = "none"
 KEYWORDS = (EVERY, CATALOG, NOBODY)
 LEFT_OUT_SHOWN = 8
-LEFT_OUT = "were left out of the room"  # how the summary's note reads, found again by the text report
+LEFT_OUT = notes.LEFT_OUT
 HELP = (
     "skills installed side by side: a,b (any skill under --skills-dir; one without a dataset is "
     f"installed and listed but adds no case), {EVERY} (every skill with a dataset) or {CATALOG} (every "

@@ -12,9 +12,12 @@ from harness.behavioral.scorers import Check
 from harness.model.dataset import Case
 from harness.model.envelope import RunMeta
 from harness.paid.sandbox import APPLIED, OFF, UNAVAILABLE, UNKNOWN, SandboxUse
-from harness.report import behavioral as report
+from harness.report import behavioral as renderers
 from harness.report import junit, sarif, text
 from tests.support.sarif import problems
+from tests.support.written import FromResult
+
+report = FromResult(renderers)  # each renderer reads the result's written JSON report
 
 
 def result(cases: list[CaseResult], strict_isolation: bool = False) -> BehavioralResult:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from harness.paid.replay import Origin
 from harness.report import replays
 
-A, B, C, D = (Origin(f"2026-12-0{n}T10:00:00+00:00", "0.1.0") for n in range(1, 5))
+A, B, C, D = (
+    {"started_at": f"2026-12-0{n}T10:00:00+00:00", "harness_version": "0.1.0"} for n in range(1, 5)
+)  # cached_from, as a report holds it
 
 
 def test_nothing_replayed_says_nothing():

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from harness.model.dataset import Case
 from harness.routing import metrics
 from harness.routing.metrics import NO_SKILL, CaseOutcome
-from harness.routing.verdicts import ERROR, Sample
+from harness.routing.verdicts import ERROR, Sample, wilson_interval
 
 ROOM = ["pdf", "pdf-tools"]
 ERRORED = object()  # marker: this sample errored
@@ -69,6 +69,8 @@ def defined_per_skill(outcomes: list[CaseOutcome], room: list[str]) -> dict[str,
             "fired_when_not_expected": sum(1 for o in fired if o.expected != skill),
             "recall": round(correct / len(expecting), 3) if expecting else None,
             "precision": round(correct / len(fired), 3) if fired else None,
+            "recall_ci95": list(bounds) if (bounds := wilson_interval(correct, len(expecting))) else None,
+            "precision_ci95": list(bounds) if (bounds := wilson_interval(correct, len(fired))) else None,
         }
     return rows
 
@@ -108,6 +110,8 @@ def test_per_skill_counts_every_kind_of_outcome():
         "fired_when_not_expected": 1,
         "recall": 0.25,
         "precision": 0.5,
+        "recall_ci95": list(wilson_interval(1, 4)),
+        "precision_ci95": list(wilson_interval(1, 2)),
     }
     assert rows["pdf-tools"] == {
         "expected": 1,
@@ -118,6 +122,8 @@ def test_per_skill_counts_every_kind_of_outcome():
         "fired_when_not_expected": 2,
         "recall": 1.0,
         "precision": 0.333,
+        "recall_ci95": list(wilson_interval(1, 1)),
+        "precision_ci95": list(wilson_interval(1, 3)),
     }
 
 

@@ -20,6 +20,7 @@ from harness.report.routing import hint
 from harness.routing import verdicts
 from harness.routing.lexical import LexicalEngine
 from harness.routing.metrics import CaseOutcome
+from harness.routing.result import case_json
 from harness.routing.runner import RoutingRun, RoutingSettings
 from harness.routing.verdicts import CORRECT_TRIGGER, FALSE_TRIGGER, MISSED_TRIGGER, WRONG_SKILL, Sample
 from harness.tune.candidates import Candidate
@@ -120,8 +121,9 @@ def test_repeats_take_the_majority_of_the_same_classification(observations, verd
 def test_the_advice_names_the_skill_to_narrow_or_widen(observed, says):
     outcome = CaseOutcome(owned("amber", "basil"), [Sample(observed=observed)])
     assert not outcome.passed
-    assert says in hint(outcome)
-    assert "narrow `basil`" not in hint(outcome)  # the owner firing is never what is wrong
+    advice = hint(case_json(outcome))  # the renderer reads the case as the JSON report holds it
+    assert says in advice
+    assert "narrow `basil`" not in advice  # the owner firing is never what is wrong
     assert "expected basil (the prompt's owner; not amber)" in outcome.summary
 
 

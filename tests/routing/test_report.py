@@ -10,12 +10,15 @@ from harness import schemas
 from harness.model.dataset import Case
 from harness.model.envelope import RunMeta
 from harness.report import github, sarif, text
-from harness.report import routing as report
+from harness.report import routing as renderers
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingMeta, RoutingResult
 from harness.routing.verdicts import Sample
 from tests.support.sarif import problems
+from tests.support.written import FromResult
+
+report = FromResult(renderers)  # each renderer reads the result's written JSON report
 
 
 def case(case_id: str, skill: str | None, trigger: bool, prompt: str = "a prompt") -> Case:

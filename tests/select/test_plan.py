@@ -36,7 +36,7 @@ def plan_line(root: Path, selection: select_mod.Selection, **options) -> str:
     """The report `select` prints for this selection: the envelope, then the plan, on one line."""
     made = plan.make_plan(selection, discover(root), PlanOptions(**options))
     meta = RunMeta("select", str(root), ["skills/*"], "2026-01-01T00:00:00+00:00")
-    return select_report.line(SelectResult(meta, made, list(selection.skills)))
+    return select_report.line(SelectResult(meta, made, list(selection.skills)).to_json())
 
 
 def plan_for(root: Path, selection: select_mod.Selection, **options) -> dict:

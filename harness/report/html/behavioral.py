@@ -5,10 +5,10 @@ case's reason."""
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
+from harness.report.format import DASH, dollars
 from harness.report.html.common import (
     Transcripts,
     clipped,
-    dollars,
     place,
     prompt_block,
     transcripts_of,
@@ -108,7 +108,7 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
         text(case.get("skill", "")),
         word(case.get("status")),
         text(f"{met}/{len(checks)}"),
-        dollars(spent(case)),
+        dollars(spent(case), DASH),
         place(case),
         clipped(case.get("prompt")),
     ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from harness.printable import clip
 from harness.report.html.shell import text
 from harness.report.html.table import collapsed, pre
 
@@ -40,18 +41,13 @@ def interval(value: object, bounds: object) -> str:
 
 
 def clipped(prompt: object) -> str:
-    value = prompt if isinstance(prompt, str) else ""
-    one_line = " ".join(value.split())
-    return text(one_line if len(one_line) <= PROMPT_CHARS else one_line[: PROMPT_CHARS - 1] + "…")
+    """A prompt on one line, clipped for a table cell and escaped."""
+    return text(clip(prompt if isinstance(prompt, str) else "", PROMPT_CHARS))
 
 
 def word(status: object) -> str:
     value = str(status) if status is not None else "not graded"
     return f'<span class="{text(value)}">{text(value)}</span>'
-
-
-def dollars(value: object) -> str:
-    return f"${value:.4f}" if isinstance(value, (int, float)) else "—"
 
 
 def transcripts_of(case_id: str, transcripts: Transcripts) -> str:

@@ -4,10 +4,10 @@ case table with both sides side by side, the case's label and the interval of th
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
+from harness.report.format import DASH, dollars
 from harness.report.html.common import (
     Transcripts,
     clipped,
-    dollars,
     place,
     prompt_block,
     transcripts_of,
@@ -89,7 +89,7 @@ def totals_table(report: dict) -> str:
                 str(side.get("errors", 0)),
                 str(side.get("runs", 0)),
                 f"{side.get('input_tokens', 0)} / {side.get('output_tokens', 0)}",
-                dollars(side.get("cost_usd")),
+                dollars(side.get("cost_usd"), DASH),
             ]
         )
     delta = object_at(totals, "delta")
@@ -102,7 +102,7 @@ def totals_table(report: dict) -> str:
             "",
             "",
             f"{delta.get('input_tokens', 0)} / {delta.get('output_tokens', 0)}",
-            dollars(delta.get("cost_usd")),
+            dollars(delta.get("cost_usd"), DASH),
         ]
     )
     headers = ["side", "passed", "pass rate", "95 %", "errors", "runs", "tokens in / out", "cost"]
@@ -131,14 +131,14 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
         side_cell(before),
         side_cell(after),
         text(f"{num(delta.get('rate'))} ({span(delta.get('rate_ci95'))})"),
-        text(f"{dollars(before.get('cost_usd'))} / {dollars(after.get('cost_usd'))}"),
+        text(f"{dollars(before.get('cost_usd'), DASH)} / {dollars(after.get('cost_usd'), DASH)}"),
         place(case),
         clipped(case.get("prompt")),
     ]
     lines = [
         f"{name}: {s.get('status')} {s.get('passes', 0)}/{s.get('runs', 0)}, outcome {s.get('outcome')}, "
         f"{s.get('input_tokens', 0)} in / {s.get('output_tokens', 0)} out tokens, "
-        f"{dollars(s.get('cost_usd'))}, {s.get('elapsed_s', 0)} s"
+        f"{dollars(s.get('cost_usd'), DASH)}, {s.get('elapsed_s', 0)} s"
         + (f", error {s['error']}" if s.get("error") else "")
         for name, s in zip(names, (before, after), strict=True)
     ]

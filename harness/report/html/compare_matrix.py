@@ -5,10 +5,11 @@ cases' labels by model, then each model's own compare sections."""
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
+from harness.report.format import signed_percent
 from harness.report.html import compare, routing
 from harness.report.html.common import Transcripts
 from harness.report.html.header import header, legs_cost
-from harness.report.html.routing_matrix import between_models, leg_costs, leg_sections, percent
+from harness.report.html.routing_matrix import between_models, leg_costs, leg_sections
 from harness.report.html.shell import section, simple_table
 
 
@@ -22,8 +23,8 @@ def change(side: dict) -> str:
         return f"{rates} (a side graded no case)"
     noise = "beyond noise" if side.get("beyond_noise") else "within noise"
     return (
-        f"{rates}, {percent(side.get('difference'))} "
-        f"({percent(side.get('low'))} to {percent(side.get('high'))}, {noise})"
+        f"{rates}, {signed_percent(side.get('difference'))} "
+        f"({signed_percent(side.get('low'))} to {signed_percent(side.get('high'))}, {noise})"
     )
 
 

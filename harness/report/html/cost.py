@@ -4,7 +4,7 @@ tokens, turns, tool calls and dollars."""
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
-from harness.report.html.common import dollars
+from harness.report.format import DASH, dollars
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 
@@ -17,7 +17,7 @@ def head(report: dict) -> str:
     figures = []
     for key in ("with", "without"):
         side = object_at(sides, key)
-        figures.append((f"cost {SIDE_NAMES[key]}", dollars(side.get("cost_usd"))))
+        figures.append((f"cost {SIDE_NAMES[key]}", dollars(side.get("cost_usd"), DASH)))
     a, b = with_skill.get("cost_usd"), without.get("cost_usd")
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         figures.append(("the skill adds", f"{'+' if a >= b else '-'}${abs(a - b):.4f} a run"))
@@ -42,7 +42,7 @@ def sides_table(report: dict) -> str:
                 f"{side.get('input_tokens', 0):g}",
                 f"{side.get('output_tokens', 0):g}",
                 f"{side.get('cache_read_tokens', 0):g}",
-                dollars(side.get("cost_usd")),
+                dollars(side.get("cost_usd"), DASH),
             ]
         )
     headers = [
@@ -71,7 +71,7 @@ def runs_table(report: dict) -> str:
             str(r.get("tool_calls")),
             str(r.get("input_tokens")),
             str(r.get("output_tokens")),
-            dollars(r.get("cost_usd")),
+            dollars(r.get("cost_usd"), DASH),
             str(r.get("error") or ""),
         ]
         for r in array_at(report, "runs")
@@ -89,7 +89,7 @@ def runs_table(report: dict) -> str:
         "error",
     ]
     total = sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
-    foot = f"<p>Total spent: {text(dollars(total))}</p>"
+    foot = f"<p>Total spent: {text(dollars(total, DASH))}</p>"
     return section(f"Runs ({len(rows)})", simple_table(headers, rows, range(3, 8)) + foot)
 
 

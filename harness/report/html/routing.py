@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from harness.jsonfields import array_at, object_at
+from harness.report.format import DASH, dollars
 from harness.report.html import matrix
 from harness.report.html.common import (
     Transcripts,
     clipped,
-    dollars,
     interval,
     place,
     prompt_block,
@@ -20,7 +20,6 @@ from harness.report.html.common import (
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, collapsed, deferred, token
-from harness.routing.verdicts import wilson_interval
 
 
 def head(report: dict) -> str:
@@ -92,7 +91,7 @@ def per_skill(report: dict) -> str:
     for skill, row in object_at(report, "per_skill").items():
         if not isinstance(row, dict):
             continue
-        correct, wanted, fired = row.get("correct", 0), row.get("expected", 0), row.get("fired_total", 0)
+        correct, wanted = row.get("correct", 0), row.get("expected", 0)
         rows.append(
             [
                 skill,
@@ -101,8 +100,8 @@ def per_skill(report: dict) -> str:
                 str(row.get("missed", 0)),
                 str(row.get("lost_to_other_skill", 0)),
                 str(row.get("fired_when_not_expected", 0)),
-                interval(row.get("recall"), wilson_interval(correct, wanted)),
-                interval(row.get("precision"), wilson_interval(correct, fired)),
+                interval(row.get("recall"), row.get("recall_ci95")),
+                interval(row.get("precision"), row.get("precision_ci95")),
             ]
         )
     if not rows:
@@ -161,7 +160,7 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
     else:
         cells += [
             rate(fired, tried, case.get("trigger_rate_ci95")) if len(samples) > 1 else "",
-            dollars(case.get("cost_usd")),
+            dollars(case.get("cost_usd"), DASH),
         ]
     cells += [place(case), clipped(case.get("prompt"))]
     more = [prompt_block(case)]

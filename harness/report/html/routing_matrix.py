@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from harness.jsonfields import array_at, object_at
+from harness.report.format import signed_percent
 from harness.report.html import routing
 from harness.report.html.common import Transcripts
 from harness.report.html.header import canary_word, header, legs_cost
@@ -44,10 +45,6 @@ def leg_costs(
     return [(name, spent(run)) for name, run in zip(names, runs, strict=False)]
 
 
-def percent(value: object) -> str:
-    return f"{value * 100:+.0f}%" if isinstance(value, (int, float)) else "n/a"
-
-
 def between_models(report: dict, figure: str = "accuracy") -> str:
     """Each later model of an agent against its first: their `figure` (routing's accuracy, behavioral's
     pass rate), the difference and its 95 % interval."""
@@ -67,8 +64,8 @@ def difference_table(report: dict, key: str, title: str, first: str, figure: str
             str(row.get(first)),
             f"{row.get('a')} vs {row.get('b')}",
             f"{routing.fmt(row.get('rate_a'))} / {routing.fmt(row.get('rate_b'))}",
-            percent(row.get("difference")),
-            f"{percent(row.get('low'))} to {percent(row.get('high'))}",
+            signed_percent(row.get("difference")),
+            f"{signed_percent(row.get('low'))} to {signed_percent(row.get('high'))}",
             "beyond noise" if row.get("beyond_noise") else "within noise",
         ]
         for row in array_at(report, key)

@@ -6,7 +6,8 @@ structural's rules rejected before a token was spent; how it decides."""
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
-from harness.report.html.common import dollars, rate, word
+from harness.report.format import DASH, dollars
+from harness.report.html.common import rate, word
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, collapsed, deferred, pre
@@ -37,7 +38,7 @@ def head(report: dict) -> str:
         ("candidates tried", str(report.get("tried", 0))),
         ("split seed", str(split.get("seed", "?"))),
         ("cases per part", sizes),
-        ("on proposals", dollars(spend.get("proposal_cost_usd"))),
+        ("on proposals", dollars(spend.get("proposal_cost_usd"), DASH)),
     ]
     cached = (
         f"{spend.get('cached_samples', 0)} of {spend.get('samples_run', 0)} sample(s) run came from the cache"
@@ -96,7 +97,7 @@ def arm_row(arm: dict) -> Row:
         score(scores, "validation"),
         gain(arm.get("validation")),
         text(arm.get("reason") or ""),
-        dollars(spend.get("cost_usd")),
+        dollars(spend.get("cost_usd"), DASH),
     ]
     return Row(cells, {"status": status}, details(arm))
 

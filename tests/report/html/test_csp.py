@@ -36,7 +36,9 @@ def test_a_changed_script_is_no_longer_allowed():
         pytest.param(
             lambda: html.logs_page(HOSTILE, [logs.Entry(HOSTILE, "pass", [(HOSTILE, [HOSTILE])])]), id="logs"
         ),
-        pytest.param(lambda: history_html.page(History.of(Ledger(), [HOSTILE], HOSTILE)), id="history"),
+        pytest.param(
+            lambda: history_html.page(History.of(Ledger(), [HOSTILE], HOSTILE).to_json()), id="history"
+        ),
     ],
 )
 def test_each_kind_of_page_without_a_run(page):

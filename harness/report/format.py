@@ -1,0 +1,41 @@
+"""The small formatters every renderer shares: percentages, signed differences, dollars, shares and the
+one clip, so that a figure reads the same in markdown, text, JUnit and the page."""
+
+from __future__ import annotations
+
+DASH = "—"  # what the page shows for a figure it does not have
+
+
+def percent(value: float | None, digits: int = 1, none: str = "n/a") -> str:
+    """A rate in 0..1 as `62.5%` (`digits` after the point); `none` when there is no rate."""
+    return none if value is None else f"{value * 100:.{digits}f}%"
+
+
+def signed_percent(value: object, none: str = "n/a") -> str:
+    """A difference of two rates as `+12%` or `-3%`."""
+    return f"{value * 100:+.0f}%" if isinstance(value, (int, float)) else none
+
+
+def points(value: float | None, digits: int = 1) -> str:
+    """A difference of two rates in percentage points, `+12.5 pts`."""
+    return "n/a" if value is None else f"{value * 100:+.{digits}f} pts"
+
+
+def signed(value: float | None, unit: str = "", digits: int = 0) -> str:
+    """A difference of two counts or durations, `+3` or `-1.2s`."""
+    return "n/a" if value is None else f"{value:+.{digits}f}{unit}"
+
+
+def dollars(value: object, none: str = "n/a") -> str:
+    """A cost as `$0.0123`."""
+    return f"${value:.4f}" if isinstance(value, (int, float)) else none
+
+
+def signed_dollars(value: float | None) -> str:
+    """A difference of two costs, `+$0.0100` or `-$0.0020`."""
+    return "n/a" if value is None else f"{'-' if value < 0 else '+'}${abs(value):.4f}"
+
+
+def share(part: int, whole: int) -> str:
+    """`3/4 (75.0%)`: a count of a whole and its rate."""
+    return f"{part}/{whole} ({percent(part / whole if whole else None)})"
