@@ -130,6 +130,8 @@ class BehavioralRun:
             "prompt": case.prompt,
             "expectations": {key: getattr(case, key) for key in EXPECTATION_KEYS},
             **({"sample": index} if index else {}),
+            # Inputs from outside the skill (addyosmani's evals/fixtures/): only then, so other keys stay.
+            **({"inputs": input_digests(case.files_root, case.files)} if case.files_root else {}),
         }
         return cache.key_of("behavioral", parts)
 
@@ -459,3 +461,11 @@ def _denials(trace: agent.Trace) -> list[str]:
     return [
         f"the agent CLI refused {len(trace.permission_denials)} tool call(s) of the agent: {', '.join(names)}"
     ]
+
+
+def input_digests(folder: Path, files: list[str]) -> dict[str, str]:
+    """Each input file's (or folder's) digest, by its entry in `files`."""
+    return {
+        entry: (digests.tree_digest if (folder / entry).is_dir() else digests.file_digest)(folder / entry)
+        for entry in files
+    }

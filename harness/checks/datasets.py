@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.checks import CheckOptions
-from harness.files import is_inside, within
+from harness.files import is_inside, links_leaving, within
 from harness.model import findings, foreign
 from harness.model.catalog import Catalog
 from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Case, Dataset
@@ -183,8 +183,8 @@ def holds_answer_key(folder: Path, skill_dir: Path) -> bool:
 
 
 def _input_files(data: Dataset, catalog: Catalog) -> list[Finding]:
-    """A case's `files` exist inside the folder they are relative to: the skill (skill-creator's
-    inputs), or the repo's evals/fixtures/ for an addyosmani case file."""
+    """A case's `files` (files or whole folders) exist inside the folder they are relative to: the
+    skill (skill-creator's inputs), or the repo's evals/fixtures/ for an addyosmani case file."""
     if data.skill is None:
         return []
     skill_dir = catalog.repo.skill_dirs[data.skill]
@@ -204,7 +204,17 @@ def _input_files(data: Dataset, catalog: Catalog) -> list[Finding]:
                         case.line,
                     )
                 )
-            elif not target.is_file():
+            elif target.is_dir() and (leaving := links_leaving(target, folder)):
+                out.append(
+                    findings.error(
+                        "workspace-escape",
+                        data.rel,
+                        f"case `{case.id}`: input folder '{entry}' holds {catalog.repo.rel(leaving[0])}, "
+                        f"a link that leads outside {named}; replace it with what it points at.",
+                        case.line,
+                    )
+                )
+            elif not (target.is_file() or target.is_dir()):
                 out.append(
                     findings.error(
                         "workspace-missing",
