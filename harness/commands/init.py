@@ -75,7 +75,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bool) -> None:
     """skills.yml, unless another workflow already grades the skills: then say so and leave CI alone."""
     for other in found.workflows:
-        ctx.out(f"found {other.path}:{other.line}, which already runs skill evals: {other.command}")
+        does = "checks skill evals" if other.checks_only else "runs skill evals"
+        ctx.out(f"found {other.path}:{other.line}, which already {does}: {other.command}")
     if found.workflows and not force:
         reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
         ctx.out(

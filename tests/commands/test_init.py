@@ -169,7 +169,7 @@ def test_init_adds_no_second_workflow_beside_one_that_runs_evals(tmp_path):
     assert run.code == 0, run.stderr
     assert not (repo / ".github" / "workflows" / "skills.yml").exists()
     assert (
-        "found .github/workflows/evals.yml:13, which already runs skill evals: "
+        "found .github/workflows/evals.yml:13, which already checks skill evals: "
         "python eval/run_evals.py --validate"
     ) in run.stdout
     assert "lint.yml" not in run.stdout  # a workflow that grades no skill is no reason to hold back
