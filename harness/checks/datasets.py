@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from harness.checks import CheckOptions
@@ -46,7 +47,8 @@ def _missing(catalog: Catalog, name: str, folder: Path) -> Finding:
     others = foreign.recognise(catalog.repo.root, name, folder, rel)
     if others:
         named = "; ".join(f"{f.path} is {f.tool}: {f.advice}" for f in others)
-        return findings.error("dataset-missing", rel, f"no eval dataset of skillscope's shape, but {named}.")
+        message = f"no eval dataset of skillscope's shape, but {named}."
+        return replace(findings.error("dataset-missing", rel, message), remedied=True)
     return findings.error(
         "dataset-missing",
         rel,
