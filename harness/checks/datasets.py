@@ -9,7 +9,7 @@ from harness.checks import CheckOptions
 from harness.files import is_inside, links_leaving, within
 from harness.model import findings, foreign
 from harness.model.catalog import Catalog
-from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Case, Dataset
+from harness.model.dataset import EVALS, EXTENDED, SHARED_NEGATIVES, TRIGGER_ONLY_KEYS, Case, Dataset
 from harness.model.findings import Finding
 from harness.printable import name_list
 
@@ -263,21 +263,34 @@ def _tier0(data: Dataset, cases: list[Case]) -> list[Finding]:
     return out
 
 
+# Where a clashing id is taken when skillscope's own set (a file of the installed package) took it first.
+BUILT_IN_USE = (
+    "by one of skillscope's built-in shared negatives (the package's own set, not a file of this repo; "
+    "--no-builtin-negatives leaves it out)"
+)
+
+
 def _unique_ids(datasets: list[Dataset]) -> list[Finding]:
     first_seen: dict[str, str] = {}
     out = []
     for data in datasets:
         for case in data.cases:
             if case.id not in first_seen:
-                first_seen[case.id] = f"{data.rel}:{case.line}" if case.line else data.rel
+                first_seen[case.id] = (
+                    BUILT_IN_USE
+                    if data.rel == SHARED_NEGATIVES
+                    else f"at {data.rel}:{case.line}"
+                    if case.line
+                    else f"at {data.rel}"
+                )
                 continue
+            rename = "rename this one" if first_seen[case.id] == BUILT_IN_USE else "rename one"
             out.append(
                 findings.error(
                     "case-id-duplicate",
                     data.rel,
-                    f"case id `{case.id}` is already used at "
-                    f"{first_seen[case.id]}; ids are unique repo-wide because routing pools every skill's "
-                    "cases, so rename one.",
+                    f"case id `{case.id}` is already used {first_seen[case.id]}; ids are unique repo-wide "
+                    f"because routing pools every skill's cases, so {rename}.",
                     case.line,
                 )
             )

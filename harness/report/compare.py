@@ -5,9 +5,10 @@ from __future__ import annotations
 from harness.compare.result import BOTH, RULE, CaseComparison, CompareResult, status_of
 from harness.compare.sides import SideRecord
 from harness.model import findings as finding
+from harness.model.dataset import located, origin_note
 from harness.model.findings import Finding
 from harness.report import replays
-from harness.report.junit import JUnitCase, halt_cases
+from harness.report.junit import JUnitCase, halt_cases, junit_file
 from harness.report.markdown import clip, table
 
 MEANINGS = {
@@ -304,14 +305,20 @@ def findings(result: CompareResult) -> list[Finding]:
         if c.label == "regression":
             fails = not result.meta.allow_regressions and result.counts_toward_verdict(c)
             make = finding.error if fails else finding.warning
-            out.append(make("compare", c.source, _summary(result, c), c.line))
+            out.append(make("compare", *_at(c, _summary(result, c))))
         elif c.label == "error":
             shown = f"{_summary(result, c)} ({_error_row(c)[2]})"
-            out.append(finding.warning("compare", c.source, shown, c.line))
+            out.append(finding.warning("compare", *_at(c, shown)))
         for side, what, why in caveats(c):
             shown = f"compare case `{result.name(c)}`: a {side} run was {what}: {why}"
-            out.append(finding.warning("compare", c.source, shown, c.line))
+            out.append(finding.warning("compare", *_at(c, shown)))
     return out
+
+
+def _at(c: CaseComparison, message: str) -> tuple[str, str, int | None]:
+    """A finding's path, message and line for a compared case (a built-in shared negative: the repo)."""
+    path, line = located(c.source, c.line)
+    return path, message + origin_note(c.source, c.id), line
 
 
 def junit(result: CompareResult) -> list[JUnitCase]:
@@ -331,8 +338,8 @@ def junit(result: CompareResult) -> list[JUnitCase]:
                     *(f"{side} {what}: {why}" for side, what, why in caveats(c)),
                 ]
             ),
-            file=c.source,
-            line=c.line,
+            file=junit_file(c.source),
+            line=located(c.source, c.line)[1],
         )
         for c in result.cases
     ] + halt_cases("compare", result.meta.halt)

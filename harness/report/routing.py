@@ -7,9 +7,10 @@ A run of the lexical engine has its own renderers, in routing_lexical.
 from __future__ import annotations
 
 from harness.model import findings as finding
+from harness.model.dataset import located, origin_note
 from harness.model.findings import Finding
 from harness.report import quarantined, replays, routing_lexical
-from harness.report.junit import JUnitCase, halt_cases
+from harness.report.junit import JUnitCase, halt_cases, junit_file
 from harness.report.markdown import clip, provisional_lines, spend_lines, table
 from harness.report.reading import show_command
 from harness.report.text import halt_note
@@ -198,7 +199,8 @@ def replayed(result: RoutingResult) -> str | None:
 
 
 def where(case) -> str:
-    return f"{case.source}:{case.line}" if case.line else case.source
+    path, line = located(case.source, case.line)
+    return "skillscope's built-in negatives" if path == "." else f"{path}:{line}" if line else path
 
 
 def observation(sample: dict) -> str:
@@ -315,22 +317,29 @@ def misses(result: RoutingResult) -> list[Finding]:
                 f"routing case `{o.case.id}` was decided ({o.observed}) by a request to read its SKILL.md "
                 f"that failed: {o.read_failed}; the decision stands, but the skill never reached the agent"
             )
-            out.append(finding.warning("routing", o.case.source, message, o.case.line))
+            out.append(finding.warning("routing", *at(o, message)))
         if o.retried:
             message = f"routing case `{o.case.id}` was run once more, fresh: {o.retried}"
-            out.append(finding.warning("routing", o.case.source, message, o.case.line))
+            out.append(finding.warning("routing", *at(o, message)))
         if o.passed:
             continue
         kept = result.meta.keep_logs
         read = f"; its transcript: {show_command(kept, o.case.id)}" if kept and o.verdict != "not-run" else ""
         if o.graded:
-            failed = finding.error("routing", o.case.source, failure_text(o) + read, o.case.line)
+            failed = finding.error("routing", *at(o, failure_text(o) + read))
             out.append(quarantined.held(failed, held.get(o.case.id)))
         else:
             how = "did not run" if o.verdict == "not-run" else "errored (not graded)"
             message = f"routing case `{o.case.id}` {how}: {(o.error or '').removeprefix('not run: ')}{read}"
-            out.append(finding.warning("routing", o.case.source, message, o.case.line))
+            out.append(finding.warning("routing", *at(o, message)))
     return out
+
+
+def at(o: CaseOutcome, message: str) -> tuple[str, str, int | None]:
+    """A finding's path, message and line for a case: a built-in shared negative points at the repo
+    and says where it came from and how to leave it out."""
+    path, line = located(o.case.source, o.case.line)
+    return path, message + origin_note(o.case.source, o.case.id), line
 
 
 def failure_text(o: CaseOutcome) -> str:
@@ -369,9 +378,11 @@ def junit(result: RoutingResult | LexicalResult) -> list[JUnitCase]:
             name=o.case.id,
             time_s=sum(s.elapsed_s for s in o.samples),
             error=o.error if not o.graded else None,
-            failure=None if o.passed or not o.graded else failure_text(o),
-            file=o.case.source,
-            line=o.case.line,
+            failure=None
+            if o.passed or not o.graded
+            else failure_text(o) + origin_note(o.case.source, o.case.id),
+            file=junit_file(o.case.source),
+            line=located(o.case.source, o.case.line)[1],
             output=case_output(o),
         )
         for o in result.outcomes
