@@ -152,6 +152,19 @@ def is_inside(path: Path, root: Path, realpath: Callable[[str], str] = os.path.r
     return within(realpath(os.fspath(path)), realpath(os.fspath(root)))
 
 
+def links_leaving(folder: Path, boundary: Path) -> list[Path]:
+    """Every symlink under `folder` (the folder itself included) whose target, resolved, lies outside
+    `boundary`: a folder copied whole must not carry a way out of the folder it was named from."""
+    out, real_boundary = [], os.path.realpath(boundary)
+    candidates = [Path(folder)]
+    for current, dirs, files in os.walk(folder):  # does not descend into linked folders
+        candidates += [Path(current) / name for name in (*dirs, *files)]
+    for path in candidates:
+        if path.is_symlink() and not within(os.path.realpath(path), real_boundary):
+            out.append(path)
+    return out
+
+
 def rel_to(root: str | os.PathLike, path: str | os.PathLike) -> str:
     """`path` relative to `root`, with forward slashes. A path under the root with no dot segment is
     cut by prefix: relpath's normalising is measurable on large catalogs."""

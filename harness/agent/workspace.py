@@ -98,12 +98,19 @@ def stage_workspace(
 
 
 def copy_tree(
-    source: Path, target: Path, skip_top: tuple[str, ...] = (), skip_names: tuple[str, ...] = ()
+    source: Path,
+    target: Path,
+    skip_top: tuple[str, ...] = (),
+    skip_names: tuple[str, ...] = (),
+    within: Path | None = None,
 ) -> None:
     """Copy `source` into `target`, keeping symlinks that stay inside `source`.
 
     A link pointing inside is re-created relative (so it points into the copy);
     a link pointing outside, or into a skipped top-level folder, is left out.
+    With `within` (a case's input folder, copied because the case named it), nothing is left out:
+    a link to a file elsewhere under `within` is copied as that file, and any other link that leaves
+    `source` is refused (WorkspaceError).
     """
     root = source.resolve()
     skipped = [root / name for name in skip_top]
@@ -116,6 +123,8 @@ def copy_tree(
         for name in list(dirs):
             if (here / name).is_symlink():
                 dirs.remove(name)  # os.walk does not follow it; handle it as a link
+                if within is not None and not _inside(here / name, root):
+                    raise WorkspaceError(_leaves(here / name, root, source.name))
                 _copy_link(here / name, target / rel / name, root, skipped)
             else:
                 (target / rel / name).mkdir(exist_ok=True)
@@ -124,8 +133,11 @@ def copy_tree(
                 continue
             path = here / name
             if path.is_symlink():
-                _copy_link(path, target / rel / name, root, skipped)
-                continue
+                if within is None or _inside(path, root):
+                    _copy_link(path, target / rel / name, root, skipped)
+                    continue
+                if not _inside(path, within.resolve()):
+                    raise WorkspaceError(_leaves(path, root, source.name))
             try:  # read through the one reader: a pipe or device is refused, not waited on or read forever
                 with opened(path) as original:
                     info = os.fstat(original.fileno())
@@ -138,6 +150,18 @@ def copy_tree(
                 ) from None
             os.chmod(target / rel / name, stat.S_IMODE(info.st_mode))
             os.utime(target / rel / name, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def _inside(link: Path, root: Path) -> bool:
+    resolved = link.resolve()
+    return resolved == root or root in resolved.parents
+
+
+def _leaves(link: Path, root: Path, name: str) -> str:
+    rel = f"{name}/{link.relative_to(root).as_posix()}"
+    return (
+        f"{rel} is a link leading out of {name}/; replace it with what it points at, or name that in `files`"
+    )
 
 
 def _copy_link(link: Path, dest: Path, root: Path, skipped: list[Path]) -> None:

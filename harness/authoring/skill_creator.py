@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.errors import HarnessError
-from harness.files import UnreadableFile, read_bytes
+from harness.files import UnreadableFile, links_leaving, read_bytes, rel_to
 from harness.model.case_ids import IdMaker
 from harness.writer import cannot, write_bytes
 
@@ -135,7 +135,12 @@ def _files_inside(files: object, skill_dir: Path, where: str, left_out: list[str
             left_out.append(
                 f"{where}: file {entry!r} lies outside the skill; copy it into the skill and list it again."
             )
-        elif not path.is_file():
+        elif path.is_dir() and (leaving := links_leaving(path, root)):
+            left_out.append(
+                f"{where}: folder {entry!r} holds {rel_to(root, leaving[0])}, a link that leads outside the "
+                "skill; it was left out: replace the link with what it points at and import again."
+            )
+        elif not (path.is_file() or path.is_dir()):
             left_out.append(f"{where}: file {entry!r} does not exist in the skill; it was left out.")
         else:
             kept.append(path)
@@ -149,18 +154,37 @@ def write_fixtures(converted: Converted, skill_dir: Path, repo: Path) -> list[Pa
     for case_id, files in converted.fixtures.items():
         folder = skill_dir / FIXTURES / case_id
         for path in files:
-            try:
-                data = read_bytes(path, FIXTURE_BYTES)
-            except UnreadableFile as exc:
-                raise HarnessError(f"{path} cannot be copied: {exc.reason}.") from None
-            try:
-                write_bytes(folder / path.name, data, repo, mode=stat.S_IMODE(os.stat(path).st_mode))
-            except OSError as exc:
-                raise HarnessError(
-                    cannot("an input file", folder / path.name, exc, "fix the folder's permissions")
-                ) from None
+            for source, target in _copies(path, folder / path.name):
+                _copy_file(source, target, repo)
         made.append(folder)
     return made
+
+
+def _copies(path: Path, target: Path) -> list[tuple[Path, Path]]:
+    """Each file to copy for an input (itself, or every file under a folder), with where it goes."""
+    if not path.is_dir():
+        return [(path, target)]
+    out = []
+    for current, folders, names in sorted(os.walk(path)):
+        here = Path(current)
+        linked = next((here / f for f in folders if (here / f).is_symlink()), None)
+        if linked is not None:  # os.walk does not enter it: refused rather than left out unsaid
+            raise HarnessError(
+                f"{linked} is a link to a folder; replace it with the folder and import again."
+            )
+        out += [(here / name, target / here.relative_to(path) / name) for name in sorted(names)]
+    return out
+
+
+def _copy_file(path: Path, target: Path, repo: Path) -> None:
+    try:
+        data = read_bytes(path, FIXTURE_BYTES)
+    except UnreadableFile as exc:
+        raise HarnessError(f"{path} cannot be copied: {exc.reason}.") from None
+    try:
+        write_bytes(target, data, repo, mode=stat.S_IMODE(os.stat(path).st_mode))
+    except OSError as exc:
+        raise HarnessError(cannot("an input file", target, exc, "fix the folder's permissions")) from None
 
 
 def _text(value: object) -> str:

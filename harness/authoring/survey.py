@@ -33,6 +33,17 @@ class EvalWorkflow:
     text: str  # the line that runs the evals, as written
 
     @property
+    def rank(self) -> int:
+        if CHECK_ONLY.search(self.text):
+            return 3
+        return 0 if RUNS_EVALS.search(self.text) else 1
+
+    @property
+    def checks_only(self) -> bool:
+        """The workflow's best line checks eval files (`--validate`) rather than running them."""
+        return self.rank == 3
+
+    @property
     def command(self) -> str:
         """The line without its YAML key, cut to what a terminal line holds."""
         text = re.sub(r"^(-\s*)?(run|uses|name):\s*", "", self.text)
@@ -150,11 +161,36 @@ def eval_workflows(root: Path, own_workflow: str) -> list[EvalWorkflow]:
             lines = read_text(path).splitlines()
         except UnreadableFile:
             continue
-        for number, text in command_lines(lines):
-            if EVAL_SIGN.search(text):
-                found.append(EvalWorkflow(rel, number, text))
-                break
+        named = [EvalWorkflow(rel, n, text) for n, text in commands(lines) if EVAL_SIGN.search(text)]
+        # A step that validates the datasets or plans the jobs often comes first; the one that runs the
+        # evals is the answer, and a workflow that only checks them is named as one that does.
+        if named:
+            found.append(min(named, key=lambda w: w.rank))
     return found
+
+
+# How surely a command runs evals, best first: skillscope, an eval runner (`run_evals.py`, `run-evals`),
+# any other command naming evals; one that checks eval files or tests the runner runs none.
+RUNS_EVALS = re.compile(r"skillscope\s+(?:routing|behavioral|compare)|run[_-]?evals?\b|evals?[_-]run", re.I)
+CHECK_ONLY = re.compile(
+    r"(?<![\w-])--?(?:validate|check|lint|dry-run)\b|skillscope\s+(?:structural|refs)|pytest|\btest_\w*\.py"
+)
+
+
+def commands(lines: list[str]):
+    r"""(number, command) of each command a workflow runs, a line continued with a trailing `\` joined
+    to the lines it continues on (numbered by its first)."""
+    pending: tuple[int, str] | None = None
+    for number, text in command_lines(lines):
+        if pending is not None:
+            number, text = pending[0], f"{pending[1]} {text}"
+            pending = None
+        if text.endswith("\\"):
+            pending = (number, text[:-1].rstrip())
+            continue
+        yield number, text
+    if pending is not None:
+        yield pending
 
 
 # A step's `run:` or `uses:` key; a `|` or `>` after `run:` opens a block of commands on the lines below.

@@ -17,6 +17,7 @@ from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, counts,
 from harness.paid.meta import AgentRunMeta
 from harness.paid.replay import Origin, Replay
 from harness.paid.spend import NOT_RUN
+from harness.routing.verdicts import wilson_interval
 
 
 @dataclass
@@ -159,6 +160,8 @@ class CaseResult:
     # the case runs once more), and, once it did, why it was `retried` (reported).
     retryable: str | None = None
     retried: str | None = None
+    # A plugin eval suite case's further samples (its `runs`), each run fresh; this result is the first.
+    repeats: list[CaseResult] = field(default_factory=list)
 
     @classmethod
     def from_cache(cls, case: Case, replay: Replay) -> CaseResult:
@@ -191,7 +194,22 @@ class CaseResult:
         return sum(costs) if costs else None
 
     @property
+    def samples(self) -> list[CaseResult]:
+        return [self, *self.repeats]
+
+    @property
     def status(self) -> str:
+        """One sample's status; over several, the most common graded one (a tie goes to fail), as
+        routing takes a case's verdict over its samples; ungraded throughout: the first one's."""
+        if self.repeats:
+            graded = [s.sample_status for s in self.samples if s.sample_status in (PASS, FAIL)]
+            if not graded:
+                return self.sample_status
+            return PASS if graded.count(PASS) > graded.count(FAIL) else FAIL
+        return self.sample_status
+
+    @property
+    def sample_status(self) -> str:
         if self.not_run:
             return NOT_RUN
         if self.blocked is not None:
@@ -222,34 +240,63 @@ class CaseResult:
 
     def to_json(self) -> dict:
         case = self.case
+        return (
+            {
+                "id": case.id,
+                "skill": case.skill,
+                "source": case.source,
+                "line": case.line,
+                "extended": case.extended,
+                "trust_level": case.trust_level,
+                "prompt": case.prompt,
+                "status": self.status,
+                "elapsed_s": round(self.elapsed_s, 3),
+                "stop_reason": self.stop_reason,
+                "tool_calls": self.tool_calls,
+                "turns": self.turns,
+                "activated": self.activated,
+                "agent": self.agent.to_json(),
+                "judge": self.judge.to_json(),
+                "checks": [c.to_json() for c in self.checks],
+                "error": self.error,
+                "blocked": self.blocked,
+                "isolation": [o.to_json() for o in self.isolation],
+                "attempts": [a.to_json() for a in self.attempts],
+                "sandbox": self.sandbox,
+                "retried": self.retried,
+                "files": self.changes.to_json() if self.changes else None,
+                "notes": self.notes,
+                "cached": self.cached,
+                "cached_from": self.cached_from.to_json() if self.cached_from else None,
+            }
+            | self._host_score()
+            | self._repeats()
+        )
+
+    def _repeats(self) -> dict:
+        """Over a suite case's `runs`: how many samples passed, with the 95 % interval of the pass share,
+        and each further sample's own outcome."""
+        if not self.repeats:
+            return {}
+        graded = [s for s in self.samples if s.sample_status in (PASS, FAIL)]
+        passed = sum(1 for s in graded if s.sample_status == PASS)
+        interval = wilson_interval(passed, len(graded))
         return {
-            "id": case.id,
-            "skill": case.skill,
-            "source": case.source,
-            "line": case.line,
-            "extended": case.extended,
-            "trust_level": case.trust_level,
-            "prompt": case.prompt,
-            "status": self.status,
-            "elapsed_s": round(self.elapsed_s, 3),
-            "stop_reason": self.stop_reason,
-            "tool_calls": self.tool_calls,
-            "turns": self.turns,
-            "activated": self.activated,
-            "agent": self.agent.to_json(),
-            "judge": self.judge.to_json(),
-            "checks": [c.to_json() for c in self.checks],
-            "error": self.error,
-            "blocked": self.blocked,
-            "isolation": [o.to_json() for o in self.isolation],
-            "attempts": [a.to_json() for a in self.attempts],
-            "sandbox": self.sandbox,
-            "retried": self.retried,
-            "files": self.changes.to_json() if self.changes else None,
-            "notes": self.notes,
-            "cached": self.cached,
-            "cached_from": self.cached_from.to_json() if self.cached_from else None,
-        } | self._host_score()
+            "runs": len(self.samples),
+            "runs_passed": passed,
+            "pass_rate_ci95": [round(x, 4) for x in interval] if interval else None,
+            "repeats": [
+                {
+                    "status": r.sample_status,
+                    "error": r.error,
+                    "elapsed_s": round(r.elapsed_s, 3),
+                    "cost_usd": None if r.cost_usd is None else round(r.cost_usd, 6),
+                    "cached": r.cached,
+                    "checks": [c.to_json() for c in r.checks],
+                }
+                for r in self.repeats
+            ],
+        }
 
     def _host_score(self) -> dict:
         """A plugin eval suite's weighted score, only for its cases and only when graded."""
@@ -328,8 +375,9 @@ class BehavioralResult:
         }
 
     def totals(self) -> dict:
-        ran = [c for c in self.cases if not (c.cached or c.not_run)]
-        cached = [c for c in self.cases if c.cached]
+        every = [sample for c in self.cases for sample in c.samples]  # a suite case's `runs` each spent
+        ran = [c for c in every if not (c.cached or c.not_run)]
+        cached = [c for c in every if c.cached]
         saved = [c.cost_usd for c in cached if c.cost_usd is not None]
         return {
             **self.counts(),

@@ -130,6 +130,8 @@ class BehavioralRun:
             "prompt": case.prompt,
             "expectations": {key: getattr(case, key) for key in EXPECTATION_KEYS},
             **({"sample": index} if index else {}),
+            # Inputs from outside the skill (addyosmani's evals/fixtures/): only then, so other keys stay.
+            **({"inputs": input_digests(case.files_root, case.files)} if case.files_root else {}),
         }
         return cache.key_of("behavioral", parts)
 
@@ -165,8 +167,14 @@ class BehavioralRun:
         except Cancelled:
             return [None] * len(cases)
         for case, hit in hits:
+            if hit is not None and runs_of(case) > 1:  # its further samples come from the cache too
+                more = [self.cached(skill, case, n) for n in range(1, runs_of(case))]
+                hit = None if None in more else hit
+                if hit is not None:
+                    hit.repeats = [m for m in more if m is not None]
             if hit is not None:
-                self.budget.reuse(hit.cost_usd)
+                for sample in [hit, *hit.repeats]:
+                    self.budget.reuse(sample.cost_usd)
                 done[case.id] = hit
         fresh = [c for c in cases if c.id not in done]
         if fresh:
@@ -182,8 +190,16 @@ class BehavioralRun:
         with hooks_mod.session(skill.hooks, self.agent.temp_parent) as session:
             if session.error:
                 return [CaseResult(c, error=session.error) for c in cases]
+            placeholders = session.placeholders
             with ThreadPoolExecutor(max_workers=max(1, min(self.settings.jobs, len(cases)))) as pool:
-                return list(pool.map(lambda c: self.run_one(skill, c, session.placeholders), cases))
+                first = list(pool.map(lambda c: self.sample(skill, c, session.placeholders, 0), cases))
+                # A plugin eval suite case's own `runs`: its further samples, each in a fresh workspace.
+                extra = [(r, n) for r in first if r is not None for n in range(1, runs_of(r.case))]
+                again = list(pool.map(lambda rn: self.sample(skill, rn[0].case, placeholders, rn[1]), extra))
+        for (result, _), repeat in zip(extra, again, strict=True):
+            if repeat is not None:
+                result.repeats.append(repeat)
+        return first
 
     def _not_run(self, case: Case) -> CaseResult:
         seconds = self.deadline.seconds
@@ -459,3 +475,16 @@ def _denials(trace: agent.Trace) -> list[str]:
     return [
         f"the agent CLI refused {len(trace.permission_denials)} tool call(s) of the agent: {', '.join(names)}"
     ]
+
+
+def input_digests(folder: Path, files: list[str]) -> dict[str, str]:
+    """Each input file's (or folder's) digest, by its entry in `files`."""
+    return {
+        entry: (digests.tree_digest if (folder / entry).is_dir() else digests.file_digest)(folder / entry)
+        for entry in files
+    }
+
+
+def runs_of(case: Case) -> int:
+    """Samples of one behavioral case: a plugin eval suite case's own `runs`, else one."""
+    return case.runs or 1

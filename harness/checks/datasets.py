@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from harness.checks import CheckOptions
-from harness.files import is_inside, within
+from harness.files import is_inside, links_leaving, within
 from harness.model import findings, foreign
 from harness.model.catalog import Catalog
-from harness.model.dataset import EVALS, EXTENDED, TRIGGER_ONLY_KEYS, Case, Dataset
+from harness.model.dataset import EVALS, EXTENDED, SHARED_NEGATIVES, TRIGGER_ONLY_KEYS, Case, Dataset
 from harness.model.findings import Finding
 from harness.printable import name_list
 
@@ -46,7 +47,8 @@ def _missing(catalog: Catalog, name: str, folder: Path) -> Finding:
     others = foreign.recognise(catalog.repo.root, name, folder, rel)
     if others:
         named = "; ".join(f"{f.path} is {f.tool}: {f.advice}" for f in others)
-        return findings.error("dataset-missing", rel, f"no eval dataset of skillscope's shape, but {named}.")
+        message = f"no eval dataset of skillscope's shape, but {named}."
+        return replace(findings.error("dataset-missing", rel, message), remedied=True)
     return findings.error(
         "dataset-missing",
         rel,
@@ -183,8 +185,8 @@ def holds_answer_key(folder: Path, skill_dir: Path) -> bool:
 
 
 def _input_files(data: Dataset, catalog: Catalog) -> list[Finding]:
-    """A case's `files` exist inside the folder they are relative to: the skill (skill-creator's
-    inputs), or the repo's evals/fixtures/ for an addyosmani case file."""
+    """A case's `files` (files or whole folders) exist inside the folder they are relative to: the
+    skill (skill-creator's inputs), or the repo's evals/fixtures/ for an addyosmani case file."""
     if data.skill is None:
         return []
     skill_dir = catalog.repo.skill_dirs[data.skill]
@@ -204,7 +206,17 @@ def _input_files(data: Dataset, catalog: Catalog) -> list[Finding]:
                         case.line,
                     )
                 )
-            elif not target.is_file():
+            elif target.is_dir() and (leaving := links_leaving(target, folder)):
+                out.append(
+                    findings.error(
+                        "workspace-escape",
+                        data.rel,
+                        f"case `{case.id}`: input folder '{entry}' holds {catalog.repo.rel(leaving[0])}, "
+                        f"a link that leads outside {named}; replace it with what it points at.",
+                        case.line,
+                    )
+                )
+            elif not (target.is_file() or target.is_dir()):
                 out.append(
                     findings.error(
                         "workspace-missing",
@@ -251,21 +263,34 @@ def _tier0(data: Dataset, cases: list[Case]) -> list[Finding]:
     return out
 
 
+# Where a clashing id is taken when skillscope's own set (a file of the installed package) took it first.
+BUILT_IN_USE = (
+    "by one of skillscope's built-in shared negatives (the package's own set, not a file of this repo; "
+    "--no-builtin-negatives leaves it out)"
+)
+
+
 def _unique_ids(datasets: list[Dataset]) -> list[Finding]:
     first_seen: dict[str, str] = {}
     out = []
     for data in datasets:
         for case in data.cases:
             if case.id not in first_seen:
-                first_seen[case.id] = f"{data.rel}:{case.line}" if case.line else data.rel
+                first_seen[case.id] = (
+                    BUILT_IN_USE
+                    if data.rel == SHARED_NEGATIVES
+                    else f"at {data.rel}:{case.line}"
+                    if case.line
+                    else f"at {data.rel}"
+                )
                 continue
+            rename = "rename this one" if first_seen[case.id] == BUILT_IN_USE else "rename one"
             out.append(
                 findings.error(
                     "case-id-duplicate",
                     data.rel,
-                    f"case id `{case.id}` is already used at "
-                    f"{first_seen[case.id]}; ids are unique repo-wide because routing pools every skill's "
-                    "cases, so rename one.",
+                    f"case id `{case.id}` is already used {first_seen[case.id]}; ids are unique repo-wide "
+                    f"because routing pools every skill's cases, so {rename}.",
                     case.line,
                 )
             )

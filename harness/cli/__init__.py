@@ -177,11 +177,9 @@ def main(argv: Sequence[str] | None = None, ctx: Context | None = None) -> int:
             return exc.code if isinstance(exc.code, int) else 2
         ctx.settings = settings.effective(args, command, found, used, words)
         resolve.check_outputs(args, ctx.cwd, ctx.environ)
-        for option in resolve.refuse_unread(args, declared, settings.from_file(command, used)):
-            ctx.err(
-                f"note: {found.path}: {option} from the settings file applies to another --engine; "
-                "not used here."
-            )
+        # A settings key only the other engine reads is left out as quietly as one another command
+        # reads: the file serves every command and engine (init writes `negatives` for agent runs).
+        resolve.refuse_unread(args, declared, settings.from_file(command, used))
         module = load_command(args.command)
         with collector.paused(getattr(module, "bounded", lambda _: False)(args)):
             return module.run(args, ctx)

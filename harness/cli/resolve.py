@@ -186,7 +186,7 @@ def refuse_unread(
     """A flag the chosen --engine never reads, given on the command line, is a usage error, not a
     setting silently dropped. One the settings file set (`from_file`: dest -> the file's value, which
     the command line did not override) is put back to its declared default: a settings key never
-    breaks a command. Returns those flags, for a note."""
+    breaks a command. Returns those flags."""
     engine = getattr(args, "engine", None)
     if engine is None:  # a command with one way to run reads every flag it declares
         return []

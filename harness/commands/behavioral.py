@@ -15,6 +15,7 @@ from harness.behavioral.runner import (
     BehavioralRun,
     BehavioralSettings,
     SkillUnderTest,
+    runs_of,
 )
 from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
@@ -291,19 +292,25 @@ def dry_run(
     """Print what the run would do and cost; nothing is sent, nothing started (no preflight either).
     `cli`: where the agent's and the judge's CLIs are; `named`: the leg's name when it is one of several."""
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
-    estimate = dryrun.Estimate(samples=len(cases), requests_per_sample=(2, None))
+    # A plugin eval suite case runs its own `runs` times: every one is an agent run and a judge run.
+    estimate = dryrun.Estimate(samples=sum(runs_of(c) for c in cases), requests_per_sample=(2, None))
     ctx.out("## Behavioral dry run: nothing was sent" + (f" ({named})" if named else ""))
     for line in cli or []:
         ctx.out(line)
     ctx.out(f"Cases ({len(cases)}), each with its own skill installed alone:")
     for case in cases:
         assert case.skill is not None  # a behavioral case belongs to a skill
-        hit = runner.cached(runner.skills[case.skill], case)
-        if hit is not None:
-            spent = (hit.agent.usage.plus(hit.judge.usage), hit.cost_usd)
-            estimate.cached.append(dryrun.Figures(spent[0].input_tokens, spent[0].output_tokens, spent[1]))
+        hits = [runner.cached(runner.skills[case.skill], case, n) for n in range(runs_of(case))]
+        for hit in hits:
+            if hit is not None:
+                usage = hit.agent.usage.plus(hit.judge.usage)
+                estimate.cached.append(dryrun.Figures(usage.input_tokens, usage.output_tokens, hit.cost_usd))
         fixture = f"fixture {case.workspace}; " if case.workspace else ""
-        cached = "cached" if hit is not None else "not cached"
+        held = sum(1 for hit in hits if hit is not None)
+        if len(hits) > 1:  # a suite case's own `runs`
+            cached = f"{len(hits)} runs (its `runs`), {held} cached"
+        else:
+            cached = "cached" if held else "not cached"
         ctx.out(f"  {case.id} ({case.skill}): {fixture}{cached}; {clip(case.prompt, 80)}")
     ctx.out("Agent command (one fresh workspace per case as its directory, the case's prompt on stdin):")
     ctx.out(f"  {dryrun.command_text(argv, env)}")

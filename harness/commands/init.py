@@ -75,7 +75,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bool) -> None:
     """skills.yml, unless another workflow already grades the skills: then say so and leave CI alone."""
     for other in found.workflows:
-        ctx.out(f"found {other.path}:{other.line}, which already runs skill evals: {other.command}")
+        does = "checks skill evals" if other.checks_only else "runs skill evals"
+        ctx.out(f"found {other.path}:{other.line}, which already {does}: {other.command}")
     if found.workflows and not force:
         reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
         ctx.out(
@@ -148,9 +149,10 @@ def noticed_settings(found: Survey) -> dict[str, list[str]]:
 
 
 def partial_coverage(found: Survey) -> bool:
-    """Some skills have a dataset and some do not: routing then ranks against the whole catalog, as an
-    agent with every skill installed chooses, rather than against the skills that happen to have one."""
-    return 0 < len(found.with_dataset) < len(found.skills)
+    """Some skills (or all) have no dataset: routing then ranks against the whole catalog, as an agent
+    with every skill installed chooses, rather than against the skills that happen to have one (the
+    first dataset added to a catalog without any would otherwise make a room of one)."""
+    return len(found.with_dataset) < len(found.skills)
 
 
 def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: settings.Settings) -> None:
@@ -212,7 +214,7 @@ def tell_runner_types(ctx: Context, root: Path, found: Survey, current: settings
     for kind, files in found.runner_types.items():
         ctx.out(
             f"{', '.join(files)} name{'s' if len(files) == 1 else ''} runner_type {kind}, which "
-            f"`skillscope select` needs defined: add runner-types to {where}, such as "
+            f"skillscope's CI planner (`select`) needs defined: add runner-types to {where}, such as "
             f"""runner-types = '{{"{kind}": {{"labels": ["self-hosted", "{kind}"]}}}}' """
             "with your runners' labels (docs/usage.md, Runner types)"
         )
@@ -228,10 +230,17 @@ def tell_next_steps(ctx: Context, glob: str, found: Survey) -> None:
         "so only new ones fail"
     )
     room = CATALOG if partial_coverage(found) else EVERY
-    ctx.out(
-        f"  skillscope routing --engine lexical --routing-room {room} --min-accuracy 0 --min-rank1 0.8: "
-        "a first routing run, free and offline (it ranks each prompt against the descriptions)"
-    )
+    if found.skills and not found.with_dataset:  # routing would have no case to rank: say what comes first
+        ctx.out(
+            f"  skillscope template: a starting dataset; none of the {len(found.skills)} skills has one, "
+            f"so save it as {found.skills[0]}/evals/evals.json (or any skill's), fill in its prompts, and "
+            "routing has cases to rank"
+        )
+    elif found.skills:
+        ctx.out(
+            f"  skillscope routing --engine lexical --routing-room {room} --min-accuracy 0 --min-rank1 0.8: "
+            "a first routing run, free and offline (it ranks each prompt against the descriptions)"
+        )
     ctx.out(
         f"  add the {KEY_SECRET} secret to the repository (Settings, Secrets and variables, Actions): "
         "the workflow's routing and behavioral legs run the agent with it"

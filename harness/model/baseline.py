@@ -35,7 +35,8 @@ NEVER_RECORDED = frozenset({"ref-unreachable", *ABOUT_THE_RUN})
 def first_run_hint(failing: Iterable[Finding]) -> str:
     """One line for a repo without a baseline whose run these findings fail: the two ways to adopt
     the rules an existing catalog breaks (a baseline of today's findings, or demoted rules)."""
-    fired = sorted({f.rule for f in failing} - ABOUT_THE_RUN)
+    # A finding whose message gives the one command that adopts it needs no second remedy.
+    fired = sorted({f.rule for f in failing if not f.remedied} - ABOUT_THE_RUN)
     if not fired:
         return ""
     them = "that rule to a warning" if len(fired) == 1 else "those rules to warnings"

@@ -201,6 +201,22 @@ def _read_cases(data: object, dataset: Dataset, case_lines: list[int]) -> Datase
     return dataset
 
 
+def located(source: str, line: int | None) -> tuple[str, int | None]:
+    """Where a finding about a case points: its own file and line, or, for one of the built-in shared
+    negatives (a file of the installed package, which no user can edit), the repo as a whole."""
+    return (".", None) if source == SHARED_NEGATIVES else (source, line)
+
+
+def origin_note(source: str, ident: str) -> str:
+    """What a finding about a built-in shared negative adds: where it came from and how to leave it out."""
+    if source != SHARED_NEGATIVES:
+        return ""
+    return (
+        f"; `{ident}` is one of skillscope's built-in shared negatives, not a file of this repo: "
+        "--no-builtin-negatives (or no-builtin-negatives = true in skillscope.toml) leaves that set out"
+    )
+
+
 def shared_negatives() -> Dataset:
     text = packaged_text("data", "negatives.json")
     return parse(text, Dataset(rel=SHARED_NEGATIVES, skill=None))

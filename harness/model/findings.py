@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 ERROR = "error"
@@ -37,9 +37,13 @@ class Finding:
     message: str
     baseline: str | None = None  # KNOWN when the repo's baseline records it
     demoted: bool = False  # an error turned warning by --warn
+    # The message names the one command that adopts what is there (another tool's eval file): no other
+    # remedy (a baseline, --warn) is offered beside it. Said in the message, so never reported apart.
+    remedied: bool = field(default=False, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         data = asdict(self)
+        del data["remedied"]
         for key in ("baseline", "demoted"):
             if not data[key]:
                 del data[key]

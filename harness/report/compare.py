@@ -4,12 +4,13 @@ JUnit."""
 from __future__ import annotations
 
 from harness.model import findings as finding
+from harness.model.dataset import located, origin_note
 from harness.model.envelope import ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import replays
 from harness.report.format import dollars, percent, points, signed, signed_dollars
-from harness.report.junit import JUnitCase, halt_cases
+from harness.report.junit import JUnitCase, halt_cases, junit_file
 from harness.report.markdown import table
 
 BOTH = "both"
@@ -315,14 +316,20 @@ def findings(report: dict) -> list[Finding]:
         if c["label"] == "regression":
             fails = not report["meta"]["allow_regressions"] and counts_toward_verdict(report, c)
             make = finding.error if fails else finding.warning
-            out.append(make("compare", c["source"], _summary(report, c), c["line"]))
+            out.append(make("compare", *_at(c, _summary(report, c))))
         elif c["label"] == "error":
             shown = f"{_summary(report, c)} ({_error_row(c)[1]})"
-            out.append(finding.warning("compare", c["source"], shown, c["line"]))
+            out.append(finding.warning("compare", *_at(c, shown)))
         for side, what, why in caveats(c):
             shown = f"compare case `{name(report, c)}`: a {side} run was {what}: {why}"
-            out.append(finding.warning("compare", c["source"], shown, c["line"]))
+            out.append(finding.warning("compare", *_at(c, shown)))
     return out
+
+
+def _at(c: dict, message: str) -> tuple[str, str, int | None]:
+    """A finding's path, message and line for a compared case (a built-in shared negative: the repo)."""
+    path, line = located(c["source"], c["line"])
+    return path, message + origin_note(c["source"], c["id"]), line
 
 
 def junit(report: dict) -> list[JUnitCase]:
@@ -342,8 +349,8 @@ def junit(report: dict) -> list[JUnitCase]:
                     *(f"{side} {what}: {why}" for side, what, why in caveats(c)),
                 ]
             ),
-            file=c["source"],
-            line=c["line"],
+            file=junit_file(c["source"]),
+            line=located(c["source"], c["line"])[1],
         )
         for c in report["cases"]
     ] + halt_cases("compare", report["meta"])

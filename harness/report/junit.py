@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.model.dataset import located
 from harness.model.envelope import Halt
 from harness.model.findings import Finding, lies_in
 from harness.printable import escaped
 from harness.report.text import adoption_note
+
+
+def junit_file(source: str) -> str | None:
+    """A case's file in a JUnit report; none for a built-in shared negative, which has none in the repo."""
+    path = located(source, None)[0]
+    return None if path == "." else path
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model import notes
+from harness.model.dataset import located, origin_note
 from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import quarantined, replays
 from harness.report.format import dollars, percent
-from harness.report.junit import JUnitCase, halt_cases
+from harness.report.junit import JUnitCase, halt_cases, junit_file
 from harness.report.markdown import provisional_lines, spend_lines, table
 from harness.report.reading import show_command
 from harness.report.routing_common import listing_notes, where
@@ -308,23 +309,30 @@ def misses(report: dict) -> list[Finding]:
                 f"routing case `{c['id']}` was decided ({c['observed']}) by a request to read its SKILL.md "
                 f"that failed: {c['read_failed']}; the decision stands, but the skill never reached the agent"
             )
-            out.append(finding.warning("routing", c["source"], message, c["line"]))
+            out.append(finding.warning("routing", *at(c, message)))
         if c["retried"]:
             message = f"routing case `{c['id']}` was run once more, fresh: {c['retried']}"
-            out.append(finding.warning("routing", c["source"], message, c["line"]))
+            out.append(finding.warning("routing", *at(c, message)))
         if c["passed"]:
             continue
         read = (
             f"; its transcript: {show_command(kept, c['id'])}" if kept and c["verdict"] != "not-run" else ""
         )
         if graded(c):
-            failed = finding.error("routing", c["source"], failure_text(c) + read, c["line"])
+            failed = finding.error("routing", *at(c, failure_text(c) + read))
             out.append(quarantined.held(failed, held.get(c["id"])))
         else:
             how = "did not run" if c["verdict"] == "not-run" else "errored (not graded)"
             message = f"routing case `{c['id']}` {how}: {(c['error'] or '').removeprefix('not run: ')}{read}"
-            out.append(finding.warning("routing", c["source"], message, c["line"]))
+            out.append(finding.warning("routing", *at(c, message)))
     return out
+
+
+def at(case: dict, message: str) -> tuple[str, str, int | None]:
+    """A finding's path, message and line for a case: a built-in shared negative points at the repo
+    and says where it came from and how to leave it out."""
+    path, line = located(case["source"], case["line"])
+    return path, message + origin_note(case["source"], case["id"]), line
 
 
 def failure_text(case: dict) -> str:
@@ -367,9 +375,11 @@ def junit(report: dict) -> list[JUnitCase]:
             name=c["id"],
             time_s=sum(s["elapsed_s"] for s in c["samples"]),
             error=c["error"] if not graded(c) else None,
-            failure=None if c["passed"] or not graded(c) else failure_text(c),
-            file=c["source"],
-            line=c["line"],
+            failure=None
+            if c["passed"] or not graded(c)
+            else failure_text(c) + origin_note(c["source"], c["id"]),
+            file=junit_file(c["source"]),
+            line=located(c["source"], c["line"])[1],
             output=case_output(c),
         )
         for c in report["cases"]

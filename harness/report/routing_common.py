@@ -4,6 +4,7 @@ summary, and where a case is written."""
 from __future__ import annotations
 
 from harness.model import notes
+from harness.model.dataset import located
 
 
 def listing_notes(meta: dict) -> list[str]:
@@ -16,5 +17,7 @@ def listing_notes(meta: dict) -> list[str]:
 
 
 def where(case: dict) -> str:
-    """`source:line` of a case, or its source alone when no line is known."""
-    return f"{case['source']}:{case['line']}" if case.get("line") else case["source"]
+    """`source:line` of a case, its source alone when no line is known, or the built-in set's name for
+    one of skillscope's shared negatives (a file of the installed package, not of the repo)."""
+    path, line = located(case["source"], case.get("line"))
+    return "skillscope's built-in negatives" if path == "." else f"{path}:{line}" if line else path

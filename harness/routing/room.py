@@ -148,6 +148,6 @@ def _non_empty(candidates: list[str], repo: Repo, allow_none: bool, command: str
         return list(candidates)
     raise UsageError(
         f"`{command}` has no skill to put in the room: no skill under --skills-dir "
-        f"{','.join(repo.globs)} has evals/evals.json; add a dataset or point --skills-dir at "
-        "the skills."
+        f"{','.join(repo.globs)} has evals/evals.json; add a dataset (`skillscope template` prints a "
+        "starting one) or point --skills-dir at the skills."
     )

@@ -155,3 +155,24 @@ def test_broken_json_names_the_file_and_line(repo: Path):
     run = run_cli(["import", "skill-creator", "--evals", "broken.json", "--skill", SKILL], cwd=repo)
     assert run.code == 1 and "broken.json:3: is not valid JSON" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_an_input_folder_is_imported_whole_and_one_with_a_link_out_is_named(repo: Path):
+    skill = repo / SKILL
+    (skill / "evals" / "files" / "pages" / "deep").mkdir(parents=True)
+    (skill / "evals" / "files" / "pages" / "deep" / "two.txt").write_text("two")
+    (skill / "evals" / "files" / "leaky").mkdir()
+    (skill / "evals" / "files" / "leaky" / "out.txt").symlink_to(repo.parent)
+    evals = skill / "evals" / "skill-creator-evals.json"
+    data = json.loads(evals.read_text(encoding="utf-8"))
+    data["evals"][0]["files"] = ["evals/files/pages", "evals/files/leaky"]
+    evals.write_text(json.dumps(data), encoding="utf-8")
+    out = f"{SKILL}/evals/evals.json"
+    run = run_cli(
+        ["import", "skill-creator", "--evals", str(evals), "--skill", SKILL, "--output", out], cwd=repo
+    )
+    assert run.code == 0, run.stderr
+    assert (skill / "fixtures" / "pdf-filler-1" / "pages" / "deep" / "two.txt").read_text() == "two"
+    left_out = "folder 'evals/files/leaky' holds evals/files/leaky/out.txt, a link that leads outside"
+    assert left_out in run.stderr
+    assert not (skill / "fixtures" / "pdf-filler-1" / "leaky").exists()

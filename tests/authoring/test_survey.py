@@ -80,6 +80,15 @@ def test_a_workflow_runs_skill_evals_by_what_its_lines_run(tmp_path, line, runs_
             7,
             "skillscope structural",
         ),
+        # a step that only validates the datasets comes first; the one that runs them, continued over
+        # several lines, is the answer (amd/skills' evals.yml)
+        (
+            "jobs:\n  a:\n    steps:\n      - run: python eval/run_evals.py --validate\n"
+            "      - run: |\n          set -e\n          python eval/run_evals.py \\\n"
+            "            --mode routing \\\n            --output report.json\n",
+            7,
+            "python eval/run_evals.py --mode routing --output report.json",
+        ),
     ],
 )
 def test_a_workflow_is_named_at_the_line_that_runs_the_evals(tmp_path, workflow, line, command):
@@ -129,3 +138,24 @@ def test_runner_types_leave_out_the_everyday_one_and_those_defined(tmp_path):
         folders.append(folder)
     found = survey.runner_types(tmp_path, folders, frozenset({"radeon"}))
     assert found == {"instinct": ["skills/a/evals/machine.yml"]}
+
+
+@pytest.mark.parametrize(
+    ("steps", "line", "checks_only"),
+    [
+        # amd/skills' validate.yml: only a dataset check, named as one
+        (
+            "      - run: python eval/run_evals.py --validate\n      - run: python eval/test_evals.py\n",
+            4,
+            True,
+        ),
+        # a job planner names evals too; the runner below it is the answer
+        ("      - run: uv run scripts/select_evals.py\n      - run: node scripts/run-evals.js\n", 5, False),
+    ],
+)
+def test_a_workflow_that_only_checks_its_evals_is_named_as_such(tmp_path, steps, line, checks_only):
+    workflows = tmp_path / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "validate.yml").write_text(f"jobs:\n  a:\n    steps:\n{steps}")
+    [found] = survey.eval_workflows(tmp_path, ".github/workflows/skills.yml")
+    assert (found.line, found.checks_only) == (line, checks_only)

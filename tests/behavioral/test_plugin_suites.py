@@ -143,3 +143,36 @@ def test_the_same_suite_runs_on_gemini_with_its_own_tool_names(fake_api, claude_
     (case,) = report["cases"]
     assert case["status"] == "pass" and case["host_score"] == 1.0
     assert all(_checks(report).values())
+
+
+def test_a_suite_cases_runs_repeat_it_in_behavioral_and_the_dry_run_counts_every_agent_start(
+    fake_api, claude_bin, tmp_path
+):
+    """`runs: 3` runs the behavioral case three times, each in a fresh workspace, reported with its pass
+    share's interval; the dry run's count of agent runs is the number of agents the real run starts."""
+    repo = _repo(tmp_path, "behavioral")
+    prompt = repo / "pdf-tools" / "evals" / "writes" / "prompt.md"
+    prompt.write_text(
+        prompt.read_text().replace('schema_version: "1.0"\n', 'schema_version: "1.0"\nruns: 3\n')
+    )
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    fake_api.script(scripted(*CLAUDE_TURNS, "The report is written."))
+    dry = io.StringIO()
+    ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=dry, stderr=io.StringIO())
+    argv = ["behavioral", "--repo", str(repo), *TIER0, "--skip-preflight", "--model", "claude-fake-1"]
+    assert main([*argv, "--dry-run"], ctx) == 0
+    (planned,) = [
+        int(line.split()[1]) for line in dry.getvalue().splitlines() if line.startswith("Estimate:")
+    ]
+    assert "3 runs (its `runs`), 0 cached" in dry.getvalue()
+    assert fake_api.requests == []  # the dry run sent nothing
+
+    code, stderr, report = _behave(repo, env, "--model", "claude-fake-1", "--no-cache")
+    assert code == 0, stderr[-3000:]
+    agent_starts = {r.cwd for r in fake_api.agent_turns() if not r.prompt.startswith(JUDGE_HEADER)}
+    assert planned == len(agent_starts) == 3
+    (case,) = report["cases"]
+    assert (case["status"], case["runs"], case["runs_passed"]) == ("pass", 3, 3)
+    assert len(case["repeats"]) == 2 and all(r["status"] == "pass" for r in case["repeats"])
+    assert case["pass_rate_ci95"][1] == 1.0
+    assert report["totals"]["agent"]["calls"] >= 3  # every sample's spend counts

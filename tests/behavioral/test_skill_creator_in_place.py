@@ -72,3 +72,34 @@ def test_an_eval_read_in_place_runs_with_its_input_file_and_points_into_the_file
     ]
     agent_results = [r for req in fake_api.agent_turns() for r in req.tool_results]
     assert any("%PDF-1.4 fake" in r["text"] for r in agent_results), agent_results
+
+
+def test_a_folder_named_in_files_reaches_the_agent_whole(fake_api, claude_bin, tmp_path):
+    repo = tmp_path / "repo"
+    shutil.copytree(NATIVE, repo / "pdf-tools")
+    pages = repo / "pdf-tools" / "evals" / "files" / "pages"
+    (pages / "deep").mkdir(parents=True)
+    (pages / "deep" / "two.txt").write_text("page two of the folder\n")
+    evals = repo / "pdf-tools" / "evals" / "evals.json"
+    data = json.loads(evals.read_text())
+    data["evals"][0]["files"] = ["evals/files/pages/"]
+    data["evals"][0]["prompt"] = "Summarise every page under pages/"
+    evals.write_text(json.dumps(data, indent=2))
+
+    def reads_the_folder(request):
+        if request.prompt.startswith(JUDGE_HEADER):
+            return model(request)
+        if not request.tool_results:
+            return R.tool_use("Bash", {"command": "cat pages/deep/two.txt"})
+        return "Done."
+
+    fake_api.script(reads_the_folder)
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    output = tmp_path / "behavioral.json"
+    ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    argv = ["behavioral", "--repo", str(repo), "--skills-dir", "*", "--skip-preflight", "--no-cache"]
+    main([*argv, "--model", "claude-fake-1", "--only", "pdf-tools-1", "--output", str(output)], ctx)
+    case = next(c for c in json.loads(output.read_text())["cases"] if c["id"] == "pdf-tools-1")
+    assert case["status"] == "pass", case
+    agent_results = [r for req in fake_api.agent_turns() for r in req.tool_results]
+    assert any("page two of the folder" in r["text"] for r in agent_results), agent_results

@@ -120,3 +120,15 @@ def test_warn_accepts_the_rules_a_catalog_meets_first(tmp_path, rule):
     make_skill(tmp_path, "solo")
     run = run_cli(["structural", "--repo", str(tmp_path), "--warn", rule], cwd=tmp_path)
     assert run.code == 0 and "no rule of that name" not in run.stderr
+
+
+def test_every_rule_names_its_source_and_an_error_follows_one_where_something_actually_fails():
+    """A severity follows its source: the specification's recommendations and our lexical estimates
+    are warnings; an error only where the format requires it, an agent or host fails, or a dataset
+    of ours (or the repo's own policy) cannot be read as written. The rules page shows each source
+    (tests/test_site.py)."""
+    for rule, entry in RULES.items():
+        assert str(entry.get("source", "")).strip(), f"{rule} names no source"
+    soft = ("recommended", "lexical estimate", "nothing dropped silently")
+    errors = [r for r, e in RULES.items() if e["severity"] == "error" and any(s in e["source"] for s in soft)]
+    assert errors == [], f"an error whose source only recommends or estimates: {errors}"

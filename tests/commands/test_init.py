@@ -169,7 +169,7 @@ def test_init_adds_no_second_workflow_beside_one_that_runs_evals(tmp_path):
     assert run.code == 0, run.stderr
     assert not (repo / ".github" / "workflows" / "skills.yml").exists()
     assert (
-        "found .github/workflows/evals.yml:13, which already runs skill evals: "
+        "found .github/workflows/evals.yml:13, which already checks skill evals: "
         "python eval/run_evals.py --validate"
     ) in run.stdout
     assert "lint.yml" not in run.stdout  # a workflow that grades no skill is no reason to hold back
@@ -187,7 +187,8 @@ def test_init_names_the_runner_types_select_needs_and_a_definition_that_works(tm
     (told,) = [line for line in run.stdout.splitlines() if "runner_type" in line]
     assert told.startswith(
         "skills/kernel-tuner/evals/machine.yml, skills/memory-profiler/evals/machine.yml name runner_type "
-        "instinct, which `skillscope select` needs defined: add runner-types to skillscope.toml"
+        "instinct, which skillscope's CI planner (`select`) needs defined: add runner-types to "
+        "skillscope.toml"
     )
     assert "default" not in told  # the everyday runners need no definition
     assert run_cli(["select", "--all"], cwd=repo).code == 1

@@ -13,3 +13,20 @@ def test_the_first_run_hint_names_the_rules_that_fired_and_only_the_ways_that_ap
     )
     # Offline or out of time: a fact about the run, whose own message says what to do.
     assert first_run_hint([error("ref-unchecked", "README.md", "m")]) == ""
+
+
+def test_a_finding_that_names_its_own_adopting_command_gets_no_second_remedy(tmp_path):
+    """A skill whose only eval file is another tool's: the finding names the import command, and the
+    first-run hint offers no baseline or --warn beside it (one remedy, not two)."""
+    from dataclasses import replace
+
+    from harness.model.baseline import first_run_hint
+    from harness.model.findings import error
+
+    adopt = "`skillscope import addyosmani --skill a --evals evals/cases/a.json --output a/evals/evals.json`"
+    own = replace(error("dataset-missing", "a", f"no dataset, but {adopt} adopts it"), remedied=True)
+    assert first_run_hint([own]) == ""
+    other = error("name-format", "b/SKILL.md", "m")
+    hint = first_run_hint([own, other])
+    assert "--warn name-format demotes that rule" in hint.replace("`", "") and "dataset-missing" not in hint
+    assert "remedied" not in own.to_dict()  # said in the message, not a report field

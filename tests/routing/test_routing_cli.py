@@ -812,3 +812,40 @@ def test_report_only_misses_are_warning_annotations_never_errors(fake_api, repo,
     notes = [line for line in run.stdout.splitlines() if line.startswith("::")]
     assert len(notes) == 1 and notes[0].startswith("::warning file=alpha/evals/evals.json,line=")
     assert "routing case `alpha-pos-2`: expected alpha -> got no skill (missed_trigger)" in notes[0]
+
+
+@pytest.mark.parametrize("form", ["text", "junit", "sarif"])
+def test_a_miss_on_a_built_in_shared_negative_points_at_no_package_file_and_says_how_to_leave_it_out(
+    fake_api, repo, env, form
+):
+    """The built-in set lives in the installed package, which no user can edit: its findings point at
+    the repo and name the set and the flag that leaves it out; a user's own negatives file keeps its
+    file and line."""
+    (repo / "eval").mkdir()
+    (repo / "eval" / "negatives.json").write_text(
+        '{"evaluations": [\n  {"id": "own-neg", "skill_should_trigger": false, '
+        '"prompt": "Own negative prompt"}\n]}'
+    )
+    fake_api.script(
+        CaseRouter(
+            {"alpha-pos-1": R.skill("alpha"), "LEFT JOIN": R.skill("alpha"), "Own neg": R.skill("alpha")}
+        )
+    )
+    only = "alpha-pos-1,shared-sql-join,own-neg"
+    argv = [
+        "--routing-room",
+        "alpha,beta",
+        "--skip-preflight",
+        "--only",
+        only,
+        "--negatives",
+        "eval/negatives.json",
+    ]
+    run = route(repo, env, *argv, "--format", form)
+    assert run.code == 1, run.stderr
+    assert run.verdicts()["shared-sql-join"] == "false_trigger"
+    assert "harness/data/negatives.json" not in run.stdout
+    assert "built-in shared negatives" in run.stdout and "--no-builtin-negatives" in run.stdout
+    own = {"text": "eval/negatives.json:2: routing:", "junit": 'file="eval/negatives.json" line="2"'}
+    own["sarif"] = '"uri": "eval/negatives.json"'
+    assert own[form] in run.stdout, run.stdout

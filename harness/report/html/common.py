@@ -18,7 +18,15 @@ def place(case: Mapping) -> str:
     source, line = case.get("source"), case.get("line")
     if not isinstance(source, str):
         return ""
-    return text(f"{source}:{line}" if isinstance(line, int) else source)
+    return whole_path(f"{source}:{line}" if isinstance(line, int) else source)
+
+
+def whole_path(path: str) -> str:
+    """A file path that wraps only after a `/` (a <wbr> there), each name kept on one line (a hyphen is
+    no place to break it either), so `evals.json:55` never breaks mid-name."""
+    parts = path.split("/")
+    names = [f"<span>{text(part)}/</span>" for part in parts[:-1]] + [f"<span>{text(parts[-1])}</span>"]
+    return '<span class="path">' + "<wbr>".join(names) + "</span>"
 
 
 def rate(hits: int, trials: int, interval: object = None) -> str:

@@ -87,11 +87,14 @@ def confusion(report: dict, table_id: str) -> str:
 
 
 def per_skill(report: dict) -> str:
-    rows = []
+    rows, idle = [], []
     for skill, row in object_at(report, "per_skill").items():
         if not isinstance(row, dict):
             continue
-        correct, wanted = row.get("correct", 0), row.get("expected", 0)
+        correct, wanted, fired = row.get("correct", 0), row.get("expected", 0), row.get("fired_total", 0)
+        if not (wanted or fired or row.get("fired_when_not_expected") or row.get("missed")):
+            idle.append(skill)  # a room member no case expected and none fired: a row of zeros and dashes
+            continue
         rows.append(
             [
                 skill,
@@ -104,8 +107,14 @@ def per_skill(report: dict) -> str:
                 interval(row.get("precision"), row.get("precision_ci95")),
             ]
         )
+    left_out = (
+        f'<p class="muted">Not shown: {len(idle)} room skill(s) no case expected and none fired '
+        f"({text(', '.join(idle))}).</p>"
+        if idle
+        else ""
+    )
     if not rows:
-        return ""
+        return section("Per skill", left_out) if idle else ""
     headers = [
         "skill",
         "expected",
@@ -117,7 +126,7 @@ def per_skill(report: dict) -> str:
         "precision (95 %)",
     ]
     note = '<p class="muted">Intervals: Wilson score, 95 %, over the graded cases.</p>'
-    return section("Per skill", simple_table(headers, rows, numeric=range(1, 8)) + note)
+    return section("Per skill", simple_table(headers, rows, numeric=range(1, 8)) + note + left_out)
 
 
 def by_category(report: dict) -> str:

@@ -55,6 +55,7 @@ table.fixed th.num { white-space: normal; }
 tbody.case tr:first-child:not(:last-child) td { border-bottom: 0; } tr.more td { padding-top: 0; }
 table.fixed { table-layout: fixed; } table.fixed td { overflow-wrap: anywhere; }
 td.wrap { overflow-wrap: anywhere; max-width: 36em; } .wrap-cells td { overflow-wrap: anywhere; }
+.path > span { white-space: nowrap; }
 pre { background: var(--panel); padding: .7em; overflow-x: auto; white-space: pre-wrap; margin: .3em 0; }
 details > summary { cursor: pointer; color: var(--accent); }
 .controls { display: flex; flex-wrap: wrap; gap: .6em 1em; align-items: center; margin: .5em 0; }

@@ -49,6 +49,7 @@ def cases_table(
     `widths`: each column's width, a length or percentage (one may be "auto"), fixing the layout; none sizes
     by content."""
     ident = text(table_id)
+    headers, rows, numeric, widths = without_empty_columns(headers, rows, numeric, widths)
     controls = [
         f'<label>Search <input type="search" data-for="{ident}" data-key="q" '
         'placeholder="id, prompt, skill…"></label>'
@@ -100,6 +101,32 @@ def cases_table(
         f'<table id="{ident}"{fixed} data-filterable>{columns}<thead><tr>{head}</tr></thead>'
         + "".join(bodies)
         + "</table>"
+    )
+
+
+EMPTY_CELLS = ("", "—")
+
+
+def without_empty_columns(
+    headers: Sequence[str], rows: Sequence[Row], numeric: Sequence[int], widths: Sequence[str]
+) -> tuple[list[str], list[Row], list[int], list[str]]:
+    """The table without the columns empty (or a dash) in every row, such as the trigger rate when no
+    case took more than one sample; the last column, which opens a row's details, always stays."""
+    last = len(headers) - 1
+    empty = {
+        i
+        for i in range(last)
+        if rows and all(i < len(row.cells) and row.cells[i].strip() in EMPTY_CELLS for row in rows)
+    }
+    if not empty:
+        return list(headers), list(rows), list(numeric), list(widths)
+    kept = [i for i in range(len(headers)) if i not in empty]
+    new_index = {old: new for new, old in enumerate(kept)}
+    return (
+        [headers[i] for i in kept],
+        [Row([row.cells[i] for i in kept if i < len(row.cells)], row.keys, row.more) for row in rows],
+        [new_index[i] for i in numeric if i in new_index],
+        [widths[i] for i in kept if i < len(widths)] if widths else [],
     )
 
 

@@ -183,3 +183,41 @@ def test_the_start_time_stays_on_one_line_and_the_tile_names_its_bar(browser, tm
     assert page.eval_on_selector(".facts time", "t => t.getClientRects().length") == 1
     assert ", bar 0.9" in page.inner_text("header") and "(0.9)" not in page.inner_text("header")
     assert refused == [] and errors == []
+
+
+def narrow_routing_report() -> dict:
+    """Single-sample cases (no trigger rate to show) with long dataset paths, and a room skill that no
+    case expected and none fired."""
+    report = routing_report(cases=12, samples=1, skills=3)
+    for case in report["cases"]:
+        case["source"] = "skills/a-rather-long-skill-folder-name/evals/evals.json"
+        case["line"] = 55
+    zeros = dict.fromkeys(
+        ("expected", "correct", "missed", "lost_to_other_skill", "fired_when_not_expected"), 0
+    )
+    report["per_skill"]["idle-member"] = {**zeros, "fired_total": 0, "recall": None, "precision": None}
+    report["per_skill"]["skill-00"] = {**zeros, "expected": 4, "correct": 3, "missed": 1, "fired_total": 3}
+    return report
+
+
+@pytest.mark.parametrize("width", [1400, 360])
+def test_paths_break_only_at_a_slash_and_empty_columns_and_idle_rows_are_left_out(browser, tmp_path, width):
+    page, refused, errors = open_page(
+        browser, tmp_path, narrow_routing_report(), viewport={"width": width, "height": 900}
+    )
+    # Each name and its slash is an element of its own: one line box each, so none is broken.
+    broken = page.eval_on_selector_all(
+        "#cases .path > span",
+        "names => names.filter(n => n.getClientRects().length > 1).map(n => n.innerText)",
+    )
+    assert broken == []
+    assert page.locator("#cases .path").count() == 12
+    assert "evals.json:55" in page.inner_text("#cases tbody")
+    headers = page.eval_on_selector_all("#cases thead th", "ths => ths.map(t => t.innerText)")
+    assert "trigger rate (95 %)" not in headers and "dataset" in headers
+    per_skill = page.locator("section", has_text="Per skill")
+    assert "idle-member" not in per_skill.locator("table").inner_text()
+    assert (
+        "Not shown: 1 room skill(s) no case expected and none fired (idle-member)" in per_skill.inner_text()
+    )
+    assert refused == [] and errors == []
