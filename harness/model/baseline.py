@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness import jsonsafe
 from harness.errors import UsageError
 from harness.files import UnreadableFile, packaged_text, read_text
-from harness.model.findings import ERROR, Finding, fingerprint_of
+from harness.model.findings import ERROR, WARNING, Finding, fingerprint_of
 from harness.model.repo import Repo
 
 TYPE_CHECKING = False  # typing's flag without importing typing, which these need only for annotations
@@ -72,9 +72,10 @@ class Adoption:
 
     baseline: Baseline
     demoted: tuple[str, ...] = ()
+    raised: tuple[str, ...] = ()  # warning rules made errors by --error
 
     def apply(self, found: Iterable[Finding], checked: Callable[[str], bool] | None = None) -> Adopted:
-        return apply(found, self.baseline, self.demoted, checked)
+        return apply(raise_rules(found, self.raised), self.baseline, self.demoted, checked)
 
     def record(self, adopted: Adopted, repo: Repo) -> dict[str, Any]:
         """The result fields saying what the baseline and --warn changed."""
@@ -83,6 +84,7 @@ class Adoption:
             "baseline_file": repo.rel(path) if path else None,
             "fixed": adopted.fixed,
             "demoted_rules": self.demoted,
+            "raised_rules": self.raised,
         }
 
 
@@ -152,7 +154,17 @@ def looked_for(entry: dict[str, Any], checked: Callable[[str], bool] | None) -> 
     return checked is None or not isinstance(rule, str) or checked(rule)
 
 
-def known_rules(names: Iterable[str]) -> set[str]:
+def raise_rules(found: Iterable[Finding], raised: Iterable[str]) -> list[Finding]:
+    """The warnings of the `raised` rules made errors, so they gate; a finding reported lower for a
+    reason its message gives (a fenced example in a skill about security) stays a warning."""
+    rules = known_rules(raised, "--error")
+    return [
+        replace(f, severity=ERROR) if f.rule in rules and f.severity == WARNING and not f.lowered else f
+        for f in found
+    ]
+
+
+def known_rules(names: Iterable[str], flag: str = "--warn") -> set[str]:
     """`names` as a set, each a rule the harness has (harness/data/rules.json), or a usage error naming
     the first unknown one and the rule it resembles: a misspelt --warn must not demote nothing."""
     names = set(names)
@@ -164,7 +176,7 @@ def known_rules(names: Iterable[str]) -> set[str]:
     for name in sorted(names - set(rules)):
         close = difflib.get_close_matches(name, sorted(rules), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]}?" if close else "the rules are listed in docs/usage.md."
-        raise UsageError(f"--warn {name}: no rule of that name; {hint}")
+        raise UsageError(f"{flag} {name}: no rule of that name; {hint}")
     return names
 
 

@@ -36,10 +36,11 @@ class Finding:
     message: str
     baseline: str | None = None  # KNOWN when the repo's baseline records it
     demoted: bool = False  # an error turned warning by --warn
+    lowered: bool = False  # reported below its rule's severity for a reason its message gives
 
     def to_dict(self) -> dict[str, object]:
         data = asdict(self)
-        for key in ("baseline", "demoted"):
+        for key in ("baseline", "demoted", "lowered"):
             if not data[key]:
                 del data[key]
         return data

@@ -81,6 +81,8 @@ def adoption_lines(result) -> list[str]:
         )
     if result.demoted_rules:
         lines.append(f"Demoted to warnings by --warn: {', '.join(f'`{r}`' for r in result.demoted_rules)}.")
+    if getattr(result, "raised_rules", ()):
+        lines.append(f"Raised to errors by --error: {', '.join(f'`{r}`' for r in result.raised_rules)}.")
     return [*lines, ""] if lines else []
 
 
