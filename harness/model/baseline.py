@@ -12,11 +12,13 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 
 from harness import jsonsafe
 from harness.errors import UsageError
 from harness.files import UnreadableFile, packaged_text, read_text
+from harness.model import quarantine
 from harness.model.findings import ERROR, WARNING, Finding, fingerprint_of
 from harness.model.repo import Repo
 
@@ -26,6 +28,24 @@ if TYPE_CHECKING:
 
 DEFAULT = Path(".skillscope") / "baseline.json"
 FORMAT = 1
+# The security rules: a baseline entry holds one of their findings only with a reason and an expiry date,
+# as a quarantine entry does, so an accepted risk is looked at again (tests keep it in step with the pack).
+NEEDS_REASON = frozenset(
+    {
+        "hidden-unicode",
+        "hidden-directive",
+        "instruction-override",
+        "fetch-and-execute",
+        "exfiltration-sink",
+        "secret",
+        "encoded-payload",
+        "padding",
+        "opaque-file",
+        "not-scanned",
+        "wide-permission",
+        "undeclared-capability",
+    }
+)
 # About this run, not the repo (offline, out of time, a cache file): their own message says the fix.
 ABOUT_THE_RUN = frozenset({"ref-unchecked", "cache-unreadable", "cache-unwritable"})
 # About other people's servers: `skillscope baseline` fetches no URL, so never records them.
@@ -137,7 +157,8 @@ def apply(
         key = finding.fingerprint
         if finding.severity == ERROR and left[key] > 0:
             left[key] -= 1
-            finding = finding.known()
+            why = unjustified(baseline.recorded[key], finding.rule)
+            finding = replace(finding, message=finding.message + why) if why else finding.known()
         out.append(finding)
     fixed = [
         {**baseline.recorded[key], "count": count}
@@ -152,6 +173,29 @@ def looked_for(entry: dict[str, Any], checked: Callable[[str], bool] | None) -> 
     names no rule is taken as seen, as before rules were recorded)."""
     rule = entry.get("rule")
     return checked is None or not isinstance(rule, str) or checked(rule)
+
+
+def unjustified(entry: dict[str, Any], rule: str, day: date | None = None) -> str:
+    """Why a baseline entry does not hold a finding of a rule that needs a reason and an expiry (empty
+    when it holds): completes the finding's message."""
+    if rule not in NEEDS_REASON:
+        return ""
+    reason, expires = entry.get("reason"), entry.get("expires")
+    try:
+        until = date.fromisoformat(expires) if isinstance(expires, str) else None
+    except ValueError:
+        until = None
+    if not isinstance(reason, str) or not reason.strip() or until is None:
+        return (
+            "; the baseline records it, but holds a security finding only with a `reason` and an `expires` "
+            "date (YYYY-MM-DD) in its entry: add both, or fix the finding"
+        )
+    if until < (day or quarantine.today()):
+        return (
+            f"; its baseline entry expired on {until.isoformat()} ({reason.strip()}): renew it with a new "
+            "date and reason, or fix the finding"
+        )
+    return ""
 
 
 def raise_rules(found: Iterable[Finding], raised: Iterable[str]) -> list[Finding]:

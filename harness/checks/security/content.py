@@ -47,6 +47,15 @@ class TextFile:
         return Path(self.name).suffix.lower() in MARKDOWN
 
     @cached_property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    def holds_any(self, cues: tuple[str, ...]) -> bool:
+        """Whether any cue (lowercase) occurs: a substring search skips the files a rule's patterns
+        cannot match, which keeps the pack's cost near that of reading the files."""
+        return any(cue in self.lower for cue in cues)
+
+    @cached_property
     def line_starts(self) -> list[int]:
         return [0, *(match.end() for match in re.finditer("\n", self.text))]
 

@@ -29,13 +29,49 @@ PROVIDERS = (
 )
 PROVIDER = re.compile("|".join(f"(?P<p{i}>{pattern})" for i, (_, pattern) in enumerate(PROVIDERS)))
 ASSIGNED = re.compile(
-    r"(?i:\b[\w.-]*(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|auth)[\w.-]*)"
+    r"(?i:(?:secret|token|passw(?:or)?d|api[_-]?key|access[_-]?key|private[_-]?key|auth)[\w.-]*)"
     r"[\"']?\s*(?::|=|:=|=>)\s*[\"']?(?P<value>[A-Za-z0-9/+_\-=.]{24,})"
 )
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\*{3,}|\.{3}|<|>|\{|\}|your|example|sample|dummy|fake|placeholder|changeme|redacted|"
     r"test|demo|abcd|1234|0000|here|replace|token_?value|secret_?value|insert|env|getenv",
     re.IGNORECASE,
+)
+PROVIDER_CUES = (
+    "akia",
+    "asia",
+    "abia",
+    "acca",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "sk-",
+    "xox",
+    "aiza",
+    "glpat-",
+    "npm_",
+    "hf_",
+    "_live_",
+    "sg.",
+    "private key",
+)
+NAME_CUES = (
+    "secret",
+    "token",
+    "passw",
+    "api_key",
+    "api-key",
+    "apikey",
+    "access_key",
+    "access-key",
+    "accesskey",
+    "private_key",
+    "private-key",
+    "privatekey",
+    "auth",
 )
 MIN_ENTROPY = 4.0  # bits per character: random keys sit above it, words and identifiers below
 KEY_BLOCK_BODY = re.compile(r"-----BEGIN[^\n]*-----\s*\n([A-Za-z0-9+/=\s]{200,}?)-----END", re.DOTALL)
@@ -50,6 +86,15 @@ def scan(content: SkillContent) -> list[Finding]:
 
 def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
     out = []
+    if text.holds_any(PROVIDER_CUES):
+        out.extend(provider_keys(content, text))
+    if text.holds_any(NAME_CUES):
+        out.extend(assigned(content, text))
+    return out
+
+
+def provider_keys(content: SkillContent, text: TextFile) -> list[Finding]:
+    out = []
     for match in PROVIDER.finditer(text.text):
         kind = PROVIDERS[int(next(k for k, v in match.groupdict().items() if v)[1:])][0]
         if kind == "a private key" and not key_body_follows(text.text, match.start()):
@@ -57,6 +102,11 @@ def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
         if kind != "a private key" and placeholder(match.group(0)):
             continue
         out.append(report(content, text, match.start(), kind))
+    return out
+
+
+def assigned(content: SkillContent, text: TextFile) -> list[Finding]:
+    out = []
     for match in ASSIGNED.finditer(text.text):
         value = match.group("value")
         if not placeholder(value) and entropy(value) >= MIN_ENTROPY and mixed(value):

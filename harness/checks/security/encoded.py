@@ -20,6 +20,17 @@ BASE64 = re.compile(
     rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/]{{{MIN_RUN},}}={{0,2}}|[A-Za-z0-9_-]{{{MIN_RUN},}}={{0,2}}"
 )
 HEX = re.compile(rf"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{{2}}){{{MIN_RUN // 2 + 10},}}(?![0-9A-Fa-f])")
+DECODING_CUES = (
+    "base64",
+    "b64decode",
+    "codecs.decode",
+    "fromhex",
+    "decompress",
+    "marshal",
+    "atob",
+    "buffer.from",
+)
+LONG_WORD = re.compile(rf"[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN},}}")
 DECODE_AND_RUN = re.compile(
     r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
     r"|\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|"
@@ -43,15 +54,19 @@ def scan(content: SkillContent) -> list[Finding]:
 
 def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
     out = []
-    for match in DECODE_AND_RUN.finditer(text.text):
+    decoding = text.holds_any(DECODING_CUES)
+    for match in DECODE_AND_RUN.finditer(text.text) if decoding else ():
         out.append(
             report(content, text, match.start(), f"decodes text and runs it (`{phrases.quoted(match)}`)")
         )
-    for pattern in (BASE64, HEX):
-        for match in pattern.finditer(text.text):
-            said = concern(decoded(match.group(0), pattern is HEX), depth=2)
-            if said:
-                out.append(report(content, text, match.start(), f"encodes text that {said}"))
+    for long in LONG_WORD.finditer(text.text):  # runs lie in long words: a cheap pattern finds those
+        for pattern in (BASE64, HEX):
+            for match in pattern.finditer(long.group(0)):
+                said = concern(decoded(match.group(0), pattern is HEX), depth=2)
+                if said:
+                    out.append(
+                        report(content, text, long.start() + match.start(), f"encodes text that {said}")
+                    )
     return out
 
 

@@ -47,11 +47,28 @@ KINDS = (
     (DROP_HOSTS, "a paste or request-capture host"),
     (POSTED, "the environment or a credential file sent over the network"),
 )
+CUES = (
+    "http",
+    "environ",
+    "process.env",
+    "printenv",
+    "env |",
+    "set |",
+    "curl",
+    "requests.",
+    "httpx.",
+    "session.",
+    "client.",
+    "aiohttp.",
+    "fetch",
+)
 
 
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
+        if not text.holds_any(CUES):
+            continue
         for pattern, kind in KINDS:
             for match in pattern.finditer(text.text):
                 line = text.line_at(match.start())

@@ -30,11 +30,26 @@ PATTERN = re.compile(
     r"|\beval\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\(",  # eval(await fetch(…
     re.IGNORECASE,
 )
+CUES = (
+    "curl",
+    "wget",
+    "aria2c",
+    "iwr",
+    "irm",
+    "invoke-",
+    "webclient",
+    "urlopen",
+    "requests.get",
+    "httpx.get",
+    "fetch",
+)
 
 
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
+        if not text.holds_any(CUES):
+            continue
         for match in PATTERN.finditer(text.text):
             line = text.line_at(match.start())
             made = findings.warning(

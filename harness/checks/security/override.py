@@ -15,7 +15,9 @@ RULE = "instruction-override"
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
-        for pattern in (phrases.OVERRIDE, phrases.SECRECY, phrases.JUDGE):
+        for pattern, cues in phrases.CUED:
+            if not text.holds_any(cues):
+                continue
             for match in pattern.finditer(text.text):
                 line = text.line_at(match.start())
                 made = findings.warning(

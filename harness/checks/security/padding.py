@@ -12,7 +12,8 @@ from harness.model.findings import Finding
 RULE = "padding"
 MOST_BLANK_LINES = 200
 MOST_SPACES = 2000
-RUN = re.compile(rf"(?:[ \t\r\f\v]*\n){{{MOST_BLANK_LINES},}}|[ \t\r\f\v]{{{MOST_SPACES},}}")
+# A run starts at a line end (a pattern free to start at every space would retry at each one).
+RUN = re.compile(rf"\n(?:[ \t\r\f\v]*\n){{{MOST_BLANK_LINES},}}|[ \t\r\f\v]{{{MOST_SPACES},}}")
 
 
 def scan(content: SkillContent) -> list[Finding]:

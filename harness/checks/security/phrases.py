@@ -49,6 +49,45 @@ ADDRESSED = re.compile(
 )
 
 
+# Each pattern with the words it needs (lowercase): a substring search skips text it cannot match.
+CUED = (
+    (
+        OVERRIDE,
+        (
+            "ignore",
+            "disregard",
+            "forget",
+            "override",
+            "bypass",
+            "skip",
+            "no longer",
+            " mode",
+            "system prompt",
+            "act as if",
+        ),
+    ),
+    (SECRECY, ("tell", "inform", "mention", "notify", "alert", "warn", "show", "without", "hide", "conceal")),
+    (
+        JUDGE,
+        (
+            "scanner",
+            "reviewer",
+            "auditor",
+            "judge",
+            "classifier",
+            "grader",
+            "moderator",
+            "as safe",
+            "as benign",
+            "as clean",
+            "as harmless",
+            "as trusted",
+            "as verified",
+        ),
+    ),
+)
+
+
 def takeover(text: str) -> re.Match[str] | None:
     """The first phrase of `text` that tries to take over the agent or its reviewer."""
     found = [m for m in (OVERRIDE.search(text), SECRECY.search(text), JUDGE.search(text)) if m]
