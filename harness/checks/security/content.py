@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from harness.files import UnreadableFile, read_bytes
+from harness.files import UnreadableFile, read_bytes, refused
 from harness.model.findings import Finding
 from harness.model.skill import Skill
 
@@ -117,14 +117,22 @@ def load(skill: Skill, rel: Callable[[str | os.PathLike[str]], str]) -> SkillCon
     """Every file of `skill`'s folder (links are not followed: the symlink rules report them)."""
     content = SkillContent(skill=skill, rel=rel(skill.path), skill_md=rel(skill.skill_md))
     seen = 0
-    for current, dirs, files in os.walk(skill.path):
+
+    def unlisted(error: OSError) -> None:  # a folder that cannot be listed is not scanned, and said so
+        content.unread[rel(error.filename)] = refused(error.filename, error)
+
+    for current, dirs, files in os.walk(skill.path, onerror=unlisted):
         here = Path(current)
         if here == skill.path:
             dirs[:] = [name for name in dirs if name not in LEFT_OUT]
         dirs.sort()
         for name in sorted(files):
             path = here / name
-            if path.is_symlink():
+            try:
+                if path.is_symlink():
+                    continue
+            except OSError as exc:
+                content.unread[rel(path)] = refused(path, exc)
                 continue
             seen += 1
             where = rel(path)

@@ -30,7 +30,8 @@ DECODING_CUES = (
     "atob",
     "buffer.from",
 )
-LONG_WORD = re.compile(rf"[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN},}}")
+# Tried only where a word starts (the lookbehind): tried at every character, it would rescan each word.
+LONG_WORD = re.compile(rf"(?<![^\s\"'`()<>\[\]{{}},;:|])[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN},}}")
 DECODE_AND_RUN = re.compile(
     r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
     r"|\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|"
