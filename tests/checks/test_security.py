@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import shutil
+import string
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from harness.checks.security import RULE_IDS, scan_skill
 from harness.files import rel_to
@@ -191,3 +194,23 @@ def test_a_baseline_holds_a_security_finding_only_with_a_reason_and_an_unexpired
     again = next(f for f in json.loads(run.stdout)["findings"] if f["rule"] == "opaque-file")
     assert run.code == (0 if holds else 1), run.stderr
     assert (again.get("baseline") == "known") is holds and says in again["message"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    # any text but NUL and other controls (a binary file is not-scanned, tested above) and tag characters
+    body=st.text(st.characters(blacklist_categories=("Cs", "Cc"), max_codepoint=0xFFFF), max_size=400),
+    hidden=st.text(alphabet=string.ascii_letters + string.digits + " ", min_size=1, max_size=40),
+)
+def test_any_text_scans_without_error_and_tag_smuggled_ascii_is_shown_decoded(tmp_path_factory, body, hidden):
+    folder = tmp_path_factory.mktemp("skill") / "any"
+    folder.mkdir()
+    smuggled = "".join(chr(0xE0000 + ord(c)) for c in hidden)
+    (folder / "SKILL.md").write_text(
+        f"---\nname: any\ndescription: Anything.\n---\n\n{body}\n\nSee.{smuggled}\n",
+        encoding="utf-8",
+        errors="surrogatepass",
+    )
+    found = scan_skill(skill_mod.load("any", folder), lambda path: rel_to(folder.parent, path))
+    tagged = [f for f in found if f.rule == "hidden-unicode" and "tag characters" in f.message]
+    assert tagged and any(hidden.strip() in f.message for f in tagged)
