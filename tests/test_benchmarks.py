@@ -33,6 +33,16 @@ OFFLINE = [
         [r"^\s+20(\s+[\d.]+){8}\s+0\s+0$", r"per-skill CPU cost ratio 20 vs 10"],
     ),
     (
+        "security_bench.py",
+        ["--size", "10", "--repeat", "1"],
+        [
+            r"^planted corpus: \d+/\d+ caught, recall [\d.]+ % \[",
+            r"^\| `hidden-unicode` \| \d+/\d+ \|",
+            r"^structural on 10 synthetic skills: [\d.]+ s CPU without the security pack, [\d.]+ s with it: "
+            r"[\d.]+x \(target 2x\), (meets|MISSES)$",
+        ],
+    ),
+    (
         "startup_bench.py",
         ["--rounds", "1", "--skills", "2"],
         [

@@ -18,6 +18,7 @@ class FindingsVerdict:
     baseline_file: str | None  # root-relative, when a baseline is in force
     fixed: list[dict]  # recorded findings that no longer occur
     demoted_rules: tuple[str, ...]
+    raised_rules: tuple[str, ...]
 
     def adoption_json(self) -> dict:
         """What the baseline and --warn changed, so an adopted rule never reads as a passing one."""
@@ -27,6 +28,7 @@ class FindingsVerdict:
             "fixed": self.fixed,
             "demoted_rules": list(self.demoted_rules),
             "demoted": sum(1 for f in self.findings if f.demoted),
+            "raised_rules": list(self.raised_rules),
         }
 
     @property
@@ -68,6 +70,7 @@ class StructuralResult(FindingsVerdict):
     demoted_rules: tuple[str, ...] = ()
     # host -> its packaging verdict; empty when the repo has no plugin or marketplace manifest
     packaging: dict[str, HostVerdict] = field(default_factory=dict)
+    raised_rules: tuple[str, ...] = ()
 
     command = "structural"
 
@@ -123,6 +126,7 @@ class RefsResult(FindingsVerdict):
     baseline_file: str | None = None
     fixed: list[dict] = field(default_factory=list)
     demoted_rules: tuple[str, ...] = ()
+    raised_rules: tuple[str, ...] = ()
 
     command = "refs"
 

@@ -17,6 +17,7 @@ from harness.checks import (
     portable_names,
     quarantine,
     references,
+    security,
     skill_md,
     symlinks,
 )
@@ -38,6 +39,7 @@ CHECKS: dict[str, Check] = {
     "symlinks": symlinks.check,
     "quarantine": quarantine.check,
     "packaging": packaging.check,
+    "security": security.check,
 }
 
 

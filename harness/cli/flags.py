@@ -237,6 +237,12 @@ def add_adoption(parser: argparse.ArgumentParser) -> None:
         "(default: .skillscope/baseline.json when present; write it with `skillscope baseline`)",
     )
     add_warn(parser, "report these rules as warnings, e.g. tier0-behavior (recorded in the report)")
+    parser.add_argument(
+        "--error",
+        metavar="RULES",
+        help="report these warning rules as errors, so they fail the run, e.g. hidden-unicode,opaque-file "
+        "(recorded in the report; --warn wins for a rule named in both)",
+    )
 
 
 def add_docs(parser: argparse.ArgumentParser) -> None:

@@ -96,11 +96,13 @@ def negatives_from(args: argparse.Namespace) -> Negatives:
 
 
 def adoption(args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
-    """The baseline (--baseline, else the repo's own) and the rules --warn demotes."""
+    """The baseline (--baseline, else the repo's own), the rules --warn demotes and --error raises."""
     given = vars(args)
     demoted = parse_list("--warn", given.get("warn"))
+    raised = parse_list("--error", given.get("error"))
     baseline_mod.known_rules(demoted)  # a misspelt rule is a usage error before any work
-    return Adoption(baseline_mod.load(given.get("baseline"), root, cwd), tuple(demoted))
+    baseline_mod.known_rules(raised, "--error")
+    return Adoption(baseline_mod.load(given.get("baseline"), root, cwd), tuple(demoted), tuple(raised))
 
 
 def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:

@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from pathlib import Path
 
 from harness import jsonsafe
 from harness.errors import UsageError
 from harness.files import UnreadableFile, packaged_text, read_text
-from harness.model.findings import ERROR, Finding, fingerprint_of
+from harness.model import quarantine
+from harness.model.findings import ERROR, WARNING, Finding, fingerprint_of
 from harness.model.repo import Repo
 
 TYPE_CHECKING = False  # typing's flag without importing typing, which these need only for annotations
@@ -26,6 +28,24 @@ if TYPE_CHECKING:
 
 DEFAULT = Path(".skillscope") / "baseline.json"
 FORMAT = 1
+# The security rules: a baseline entry holds one of their findings only with a reason and an expiry date,
+# as a quarantine entry does, so an accepted risk is looked at again (tests keep it in step with the pack).
+NEEDS_REASON = frozenset(
+    {
+        "hidden-unicode",
+        "hidden-directive",
+        "instruction-override",
+        "fetch-and-execute",
+        "exfiltration-sink",
+        "secret",
+        "encoded-payload",
+        "padding",
+        "opaque-file",
+        "not-scanned",
+        "wide-permission",
+        "undeclared-capability",
+    }
+)
 # About this run, not the repo (offline, out of time, a cache file): their own message says the fix.
 ABOUT_THE_RUN = frozenset({"ref-unchecked", "cache-unreadable", "cache-unwritable"})
 # About other people's servers: `skillscope baseline` fetches no URL, so never records them.
@@ -73,9 +93,10 @@ class Adoption:
 
     baseline: Baseline
     demoted: tuple[str, ...] = ()
+    raised: tuple[str, ...] = ()  # warning rules made errors by --error
 
     def apply(self, found: Iterable[Finding], checked: Callable[[str], bool] | None = None) -> Adopted:
-        return apply(found, self.baseline, self.demoted, checked)
+        return apply(raise_rules(found, self.raised), self.baseline, self.demoted, checked)
 
     def record(self, adopted: Adopted, repo: Repo) -> dict[str, Any]:
         """The result fields saying what the baseline and --warn changed."""
@@ -84,6 +105,7 @@ class Adoption:
             "baseline_file": repo.rel(path) if path else None,
             "fixed": adopted.fixed,
             "demoted_rules": self.demoted,
+            "raised_rules": self.raised,
         }
 
 
@@ -136,7 +158,8 @@ def apply(
         key = finding.fingerprint
         if finding.severity == ERROR and left[key] > 0:
             left[key] -= 1
-            finding = finding.known()
+            why = unjustified(baseline.recorded[key], finding.rule)
+            finding = replace(finding, message=finding.message + why) if why else finding.known()
         out.append(finding)
     fixed = [
         {**baseline.recorded[key], "count": count}
@@ -153,7 +176,40 @@ def looked_for(entry: dict[str, Any], checked: Callable[[str], bool] | None) -> 
     return checked is None or not isinstance(rule, str) or checked(rule)
 
 
-def known_rules(names: Iterable[str]) -> set[str]:
+def unjustified(entry: dict[str, Any], rule: str, day: date | None = None) -> str:
+    """Why a baseline entry does not hold a finding of a rule that needs a reason and an expiry (empty
+    when it holds): completes the finding's message."""
+    if rule not in NEEDS_REASON:
+        return ""
+    reason, expires = entry.get("reason"), entry.get("expires")
+    try:
+        until = date.fromisoformat(expires) if isinstance(expires, str) else None
+    except ValueError:
+        until = None
+    if not isinstance(reason, str) or not reason.strip() or until is None:
+        return (
+            "; the baseline records it, but holds a security finding only with a `reason` and an `expires` "
+            "date (YYYY-MM-DD) in its entry: add both, or fix the finding"
+        )
+    if until < (day or quarantine.today()):
+        return (
+            f"; its baseline entry expired on {until.isoformat()} ({reason.strip()}): renew it with a new "
+            "date and reason, or fix the finding"
+        )
+    return ""
+
+
+def raise_rules(found: Iterable[Finding], raised: Iterable[str]) -> list[Finding]:
+    """The warnings of the `raised` rules made errors, so they gate; a finding reported lower for a
+    reason its message gives (a fenced example in a skill about security) stays a warning."""
+    rules = known_rules(raised, "--error")
+    return [
+        replace(f, severity=ERROR) if f.rule in rules and f.severity == WARNING and not f.lowered else f
+        for f in found
+    ]
+
+
+def known_rules(names: Iterable[str], flag: str = "--warn") -> set[str]:
     """`names` as a set, each a rule the harness has (harness/data/rules.json), or a usage error naming
     the first unknown one and the rule it resembles: a misspelt --warn must not demote nothing."""
     names = set(names)
@@ -165,7 +221,7 @@ def known_rules(names: Iterable[str]) -> set[str]:
     for name in sorted(names - set(rules)):
         close = difflib.get_close_matches(name, sorted(rules), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]}?" if close else "the rules are listed in docs/usage.md."
-        raise UsageError(f"--warn {name}: no rule of that name; {hint}")
+        raise UsageError(f"{flag} {name}: no rule of that name; {hint}")
     return names
 
 

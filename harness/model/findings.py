@@ -37,6 +37,7 @@ class Finding:
     message: str
     baseline: str | None = None  # KNOWN when the repo's baseline records it
     demoted: bool = False  # an error turned warning by --warn
+    lowered: bool = False  # reported below its rule's severity for a reason its message gives
     # The message names the one command that adopts what is there (another tool's eval file): no other
     # remedy (a baseline, --warn) is offered beside it. Said in the message, so never reported apart.
     remedied: bool = field(default=False, compare=False)
@@ -44,7 +45,7 @@ class Finding:
     def to_dict(self) -> dict[str, object]:
         data = asdict(self)
         del data["remedied"]
-        for key in ("baseline", "demoted"):
+        for key in ("baseline", "demoted", "lowered"):
             if not data[key]:
                 del data[key]
         return data

@@ -82,6 +82,9 @@ def adoption_lines(report: dict) -> list[str]:
     if adopted["demoted_rules"]:
         demoted = ", ".join(f"`{r}`" for r in adopted["demoted_rules"])
         lines.append(f"Demoted to warnings by --warn: {demoted}.")
+    if adopted.get("raised_rules"):
+        raised = ", ".join(f"`{r}`" for r in adopted["raised_rules"])
+        lines.append(f"Raised to errors by --error: {raised}.")
     return [*lines, ""] if lines else []
 
 

@@ -59,6 +59,7 @@ def test_baseline_then_structural_passes_with_one_known_finding(repo: Path, tmp_
         "fixed": [],
         "demoted_rules": [],
         "demoted": 0,
+        "raised_rules": [],
     }
     assert "1 known finding(s) recorded in `.skillscope/baseline.json`" in run.stdout
     assert "error (known)" in run.stdout

@@ -1,0 +1,182 @@
+"""A skill's files as the security rules read them: every file under the skill folder (its evals/ aside,
+which no agent is given) read once, sorted into text the rules scan, opaque files they cannot, and files
+they could not read whole. Nothing is dropped: what is not scanned is said to be so."""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+
+from harness.files import UnreadableFile, read_bytes, refused
+from harness.model.findings import Finding
+from harness.model.skill import Skill
+
+MAX_SCAN_BYTES = 5 * 1024 * 1024  # as the skill reader's own bound: larger is not hand-written text
+MAX_FILES = 5000  # a folder holding more is not a skill someone reads; the rest is reported unscanned
+LEFT_OUT = frozenset({"evals"})  # the answer key: installed nowhere, so read by no agent
+MARKDOWN = frozenset({".md", ".markdown", ".mdx", ".mdc"})
+LOWERED = (
+    "; reported lower, not gated: it lies in a fenced example of a skill whose description is about "
+    "security, which quotes such patterns to teach them"
+)
+# Words of a description that make quoted attack patterns the skill's subject rather than its payload.
+SECURITY_TOPIC = re.compile(
+    r"\b(security|secure|vulnerabilit\w*|exploit\w*|malware|malicious|threat\w*|attack\w*|audit\w*|"
+    r"pentest\w*|penetration|injection|cve|owasp|forensic\w*|fuzz\w*|red[- ]team\w*|hardening|"
+    r"sanitiz\w*|phishing|secrets?|supply[- ]chain|incident response|sast|dast|semgrep|codeql)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class TextFile:
+    """One file of the skill read as UTF-8 text. `rel` is root-relative; `first_line` is the line of
+    `text`'s first character in the file (SKILL.md's body starts below its frontmatter)."""
+
+    rel: str
+    name: str
+    text: str
+
+    @property
+    def markdown(self) -> bool:
+        return Path(self.name).suffix.lower() in MARKDOWN
+
+    @cached_property
+    def lower(self) -> str:
+        return self.text.lower()
+
+    def holds_any(self, cues: tuple[str, ...]) -> bool:
+        """Whether any cue (lowercase) occurs: a substring search skips the files a rule's patterns
+        cannot match, which keeps the pack's cost near that of reading the files."""
+        return any(cue in self.lower for cue in cues)
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return [0, *(match.end() for match in re.finditer("\n", self.text))]
+
+    def line_at(self, offset: int) -> int:
+        """The 1-based line holding character `offset`."""
+        return bisect.bisect_right(self.line_starts, offset)
+
+    @cached_property
+    def fenced_lines(self) -> tuple[tuple[int, int], ...]:
+        """The 1-based line spans (first, last) of the fenced code blocks, as CommonMark reads them."""
+        if not self.markdown or ("```" not in self.text and "~~~" not in self.text):
+            return ()
+        from harness.markdown.sections import parser  # markdown-it only for a file that has a fence
+
+        return tuple(
+            (token.map[0] + 1, token.map[1])
+            for token in parser().parse(self.text)
+            if token.type == "fence" and token.map
+        )
+
+    def in_fence(self, line: int) -> bool:
+        return any(first <= line <= last for first, last in self.fenced_lines)
+
+
+@dataclass
+class SkillContent:
+    """What the security rules see of one skill."""
+
+    skill: Skill
+    rel: str  # the skill folder, root-relative
+    skill_md: str  # its SKILL.md, root-relative
+    texts: list[TextFile] = field(default_factory=list)
+    # root-relative path -> (its first bytes, why it is not text): binaries and undecodable files
+    undecoded: dict[str, tuple[bytes, str]] = field(default_factory=dict)
+    # root-relative path -> why it could not be read at all (too large, not a regular file, too many)
+    unread: dict[str, str] = field(default_factory=dict)
+
+    @cached_property
+    def about_security(self) -> bool:
+        return bool(SECURITY_TOPIC.search(self.skill.description))
+
+    @property
+    def words(self) -> str:
+        """What the skill says of itself: its description and its instructions."""
+        return f"{self.skill.description}\n{self.skill.body}"
+
+    def scripts(self) -> list[TextFile]:
+        return [text for text in self.texts if not text.markdown and text.name != "SKILL.md"]
+
+    def finding(self, made: Finding, text: TextFile) -> Finding:
+        """`made` lowered when it lies in a fenced example of a skill about security: still reported,
+        with the reason, but never raised to an error."""
+        if self.about_security and made.line and text.in_fence(made.line):
+            return replace(made, message=made.message + LOWERED, lowered=True)
+        return made
+
+
+def load(skill: Skill, rel: Callable[[str | os.PathLike[str]], str]) -> SkillContent:
+    """Every file of `skill`'s folder (links are not followed: the symlink rules report them)."""
+    content = SkillContent(skill=skill, rel=rel(skill.path), skill_md=rel(skill.skill_md))
+    seen = 0
+
+    def unlisted(error: OSError) -> None:  # a folder that cannot be listed is not scanned, and said so
+        content.unread[rel(error.filename)] = refused(error.filename, error)
+
+    for current, dirs, files in os.walk(skill.path, onerror=unlisted):
+        here = Path(current)
+        if here == skill.path:
+            dirs[:] = [name for name in dirs if name not in LEFT_OUT]
+        dirs.sort()
+        for name in sorted(files):
+            path = here / name
+            try:
+                if path.is_symlink():
+                    continue
+            except OSError as exc:
+                content.unread[rel(path)] = refused(path, exc)
+                continue
+            seen += 1
+            where = rel(path)
+            if seen > MAX_FILES:
+                content.unread[where] = f"the skill holds more than {MAX_FILES} files; the rest were not read"
+                return content
+            read_one(content, path, where)
+    return content
+
+
+def read_one(content: SkillContent, path: Path, where: str) -> None:
+    try:
+        data = read_bytes(path, MAX_SCAN_BYTES, follow_links=False)
+    except UnreadableFile as exc:
+        content.unread[where] = exc.reason
+        return
+    reason = undecodable(data)
+    if reason:
+        content.undecoded[where] = (data[:16], reason)
+        return
+    text = data.decode("utf-8").removeprefix("\ufeff")
+    content.texts.append(TextFile(rel=where, name=path.name, text=text))
+
+
+def undecodable(data: bytes) -> str:
+    """Why `data` is not UTF-8 text the rules can read (empty when it is)."""
+    if utf16(data):
+        return "it is UTF-16 text, which agents read but this scan and most tools do not; save it as UTF-8"
+    if b"\0" in data:
+        return "it holds NUL bytes, so it is binary"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        return f"it is not valid UTF-8 (line {line}); save it as UTF-8"
+    return ""
+
+
+def utf16(data: bytes) -> bool:
+    """A byte-order mark, or text whose every other byte is NUL (ASCII written as UTF-16 without one)."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return True
+    head = data[:64]
+    if len(head) < 8:
+        return False
+    odd, even = head[1::2], head[0::2]
+    return (odd.count(0) == len(odd) and 0 not in even) or (even.count(0) == len(even) and 0 not in odd)

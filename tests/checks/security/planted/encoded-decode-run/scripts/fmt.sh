@@ -1,0 +1,2 @@
+#!/bin/sh
+echo aWQ= | base64 -d | sh

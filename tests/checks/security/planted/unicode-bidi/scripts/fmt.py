@@ -1,0 +1,3 @@
+access = "user"
+if access != "none‮ ⁦# admin only⁩ ⁦":
+    print("formatted")
