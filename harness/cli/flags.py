@@ -81,7 +81,6 @@ FLAGS = {
         Flag("no-cache", engine=AGENT_ENGINE),
         Flag("max-run-usd", engine=AGENT_ENGINE),
         Flag("dry-run", engine=AGENT_ENGINE),
-        Flag("yes", engine=AGENT_ENGINE),
         Flag("strict", engine=AGENT_ENGINE),
         Flag("no-canary", engine=AGENT_ENGINE),
         # Shared negatives belong to no skill: nothing for a ranking to test.
