@@ -6,38 +6,30 @@ rate from the agent's first model, with its 95 % interval; the cases whose statu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from harness.behavioral.result import BehavioralResult
+from harness.behavioral.result import BehavioralResult, CaseResult
 from harness.compare.stats import difference_fields
-from harness.model.envelope import BLOCKED, STATUSES, counts, envelope
-from harness.paid.legs import against_first
+from harness.model.envelope import BLOCKED, STATUSES
+from harness.paid.matrix import Matrix
 from harness.routing.verdicts import NOT_RUN
 
 
 @dataclass
-class BehavioralMatrix:
-    results: list[BehavioralResult]  # one per leg, in the order --model named them
-    labels: list[str]  # each leg's name (see paid.legs.labels), parallel to `results`
+class BehavioralMatrix(Matrix[BehavioralResult]):
+    """One BehavioralResult per leg, in the order --model named them."""
 
     command = "behavioral-matrix"
+    words = (*STATUSES, BLOCKED)
 
-    @property
-    def passed(self) -> bool:
-        return all(r.passed for r in self.results)
-
-    def legs(self) -> list[tuple[str, BehavioralResult]]:
-        return list(zip(self.labels, self.results, strict=True))
-
-    def statuses(self) -> dict[str, str]:
-        """`<leg>:<case id>` -> that leg's status for the case."""
-        return {f"{label}:{c.case.id}": c.status for label, r in self.legs() for c in r.cases}
+    def case_statuses(self, result: BehavioralResult) -> list[tuple[str, str]]:
+        return [(c.case.id, c.status) for c in result.cases]
 
     def differences(self) -> list[dict]:
         """Each later model of an agent against its first: the difference of the pass rate over the
         counted cases, with its interval."""
         found = []
-        for agent, base_label, base, label, result in against_first(self.legs(), lambda r: r.meta.agent):
+        for agent, base_label, base, label, result in self.against_first(lambda r: r.meta.agent):
             a, b = rate(base), rate(result)
             found.append(
                 {
@@ -56,28 +48,11 @@ class BehavioralMatrix:
 
     def case_rows(self) -> list[dict]:
         """Each case with every leg's status; the cases whose status differs come first."""
-        tables = [{c.case.id: c for c in r.cases} for r in self.results]
-        selected = {c.case.id: c for r in self.results for c in r.cases}
-        rows = []
-        for case_id, any_case in selected.items():
-            by_leg = {
-                label: table[case_id].status if case_id in table else NOT_RUN
-                for label, table in zip(self.labels, tables, strict=True)
-            }
-            rows.append(
-                {
-                    "id": case_id,
-                    "skill": any_case.case.skill,
-                    "differs": len(set(by_leg.values())) > 1,
-                    "by_leg": by_leg,
-                }
-            )
-        return sorted(rows, key=lambda row: not row["differs"])
+        return self.case_table(lambda r: r.cases, lambda c: c.case.id, case_row)
 
     def to_json(self) -> dict:
-        run = replace(self.results[0].meta.run, command=self.command)
         return {
-            **envelope(run, self.passed, counts(list(self.statuses().values()), (*STATUSES, BLOCKED))),
+            **self.head(),
             "legs": [
                 {
                     "leg": label,
@@ -108,3 +83,13 @@ def rate(result: BehavioralResult) -> tuple[int, int]:
 
 def share(passed: int, graded: int) -> float | None:
     return passed / graded if graded else None
+
+
+def case_row(any_case: CaseResult, seen: dict[str, CaseResult | None]) -> dict:
+    by_leg = {label: c.status if c is not None else NOT_RUN for label, c in seen.items()}
+    return {
+        "id": any_case.case.id,
+        "skill": any_case.case.skill,
+        "differs": len(set(by_leg.values())) > 1,
+        "by_leg": by_leg,
+    }

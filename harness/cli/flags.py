@@ -507,7 +507,7 @@ def non_negative(text: str) -> float:
 
 
 def add_paid_run(parser: argparse.ArgumentParser) -> None:
-    """Flags of every command that spends tokens: the result cache, a spend cap, a dry run."""
+    """Flags of every command that spends tokens: the result cache, a spend cap, a dry run, no question."""
     parser.add_argument(
         "--cache",
         metavar="DIR",
@@ -525,6 +525,16 @@ def add_paid_run(parser: argparse.ArgumentParser) -> None:
         "not-run and the run fails; 0 turns it off (default: 0)",
     )
     add_dry_run(parser)
+    add_yes(parser)
+
+
+def add_yes(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--yes",
+        action="store_true",
+        help="do not ask before the first paid request (a terminal is shown the plan and asked; "
+        "elsewhere nothing is asked)",
+    )
 
 
 def add_dry_run(parser: argparse.ArgumentParser) -> None:

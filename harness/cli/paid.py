@@ -14,6 +14,7 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.model.repo import Repo
 from harness.paid.command import PaidRun, PaidSettings
+from harness.routing.runner import RoutingSettings
 
 # harness.report.publish: writes every report of a result where the report flags say.
 Publisher = Callable[[Any, Context, Any], "Path | None"]
@@ -52,8 +53,24 @@ def paid_run(
         sandbox=given.get("sandbox", False),
         extended=given.get("extended", True),
         strict=given.get("strict", False),
+        yes=given.get("yes", False),
     )
     reports = flags.report_options(args)
     return PaidRun(
         settings, ctx, repo, deadline, cancel, publish=lambda result: publish(result, ctx, reports)
+    )
+
+
+def routing_settings(paid: PaidRun, args: argparse.Namespace, **own: Any) -> RoutingSettings:
+    """The settings of an agent routing run (routing, tune): the paid run's, the stop rules, --repeat and
+    the canary; `own` adds the command's."""
+    repeat, adaptive = args.repeat
+    return paid.agent_settings(
+        RoutingSettings,
+        max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls,
+        repeat=repeat,
+        adaptive=adaptive,
+        canary=not args.no_canary,
+        **own,
     )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -29,10 +31,10 @@ from harness.errors import HarnessError, UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
-from harness.paid import AgentNotReady, dryrun
-from harness.paid import legs as legs_mod
+from harness.paid import dryrun
 from harness.paid.command import NOT_PROBED, PaidRun
-from harness.paid.legs import leg_settings
+from harness.paid.legs import Leg, leg_settings
+from harness.paid.loop import LegHooks, LegRun, run_legs
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.printable import clip
 from harness.report import publish
@@ -148,78 +150,81 @@ def grade(
 ) -> int:
     """Ready the agent on each model and the judge's, then run every case on each model and publish one
     report (a matrix for several models); or a dry run."""
-    legs = paid.legs()
-    names = legs_mod.labels(legs)
-    on_leg = [paid.on_model(leg.model) for leg in legs]
-    graded = partial(result_of, paid, settings, judge_runtime, list(skills), cases)
-    try:
-        for leg, run in zip(legs, on_leg, strict=True):
-            graded = partial(
-                result_of, run, leg_settings(settings, leg, None), judge_runtime, list(skills), cases
-            )
-            run.ready(leg.agent)
-        paid.ready(judge_runtime)  # one judge grades every model
-    except AgentNotReady as exc:
-        return paid.not_ready(exc, len(cases), lambda halt: graded([], halt))
-    matrix = len(legs) > 1
-    runners = [
-        BehavioralRun(
-            paid.ready(leg.agent),
-            skills,
-            leg_settings(settings, leg, name if matrix else None),
+    return run_legs(paid, BehavioralLegs(paid, settings, judge_runtime, skills, cases))
+
+
+@dataclass
+class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
+    """Behavioral's steps of the leg loop: every case run to completion on each leg, one judge for all."""
+
+    paid: PaidRun
+    settings: BehavioralSettings
+    judge_runtime: str
+    skills: dict[str, SkillUnderTest]
+    cases: list[Case]
+
+    @property
+    def selected(self) -> int:
+        return len(self.cases)
+
+    def shared(self) -> list[str]:
+        return [self.judge_runtime]  # one judge grades every model
+
+    def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> BehavioralResult:
+        settings = leg_settings(self.settings, leg, None)
+        return result_of(run, settings, self.judge_runtime, list(self.skills), self.cases, [], halt)
+
+    def runner(self, run: PaidRun, leg: Leg, label: str | None) -> BehavioralRun:
+        paid = self.paid
+        return BehavioralRun(
+            run.ready(leg.agent),
+            self.skills,
+            leg_settings(self.settings, leg, label),
             paid.deadline,
             cancel=paid.cancel,
             results=paid.cache(),
             budget=paid.budget(),
-            judge_agent=paid.ready(judge_runtime),
+            judge_agent=paid.ready(self.judge_runtime),
         )
-        for leg, name in zip(legs, names, strict=True)
-    ]
-    if paid.settings.dry_run:
-        return max(
-            dry_run(paid.ctx, runner, cases, paid.cli_lines(), name if matrix else None)
-            for name, runner in zip(names, runners, strict=True)
-        )
-    done = []
-    for leg, name, run, runner in zip(legs, names, on_leg, runners, strict=True):
+
+    def dry_run(self, ctx: Context, legs: Sequence[LegRun[BehavioralRun]]) -> int:
+        cli = self.paid.cli_lines()
+        return max(dry_run(ctx, leg.runner, self.cases, cli, leg.label) for leg in legs)
+
+    def run(self, leg: LegRun[BehavioralRun]) -> BehavioralResult:
+        paid, cases, runner = self.paid, self.cases, leg.runner
         ready = runner.agent
-        on = f"{ready.runtime} {ready.version}" + (f" on {leg.model}" if leg.model else "")
-        paid.say(f"{len(cases)} case(s) of {', '.join(skills)}, {settings.jobs} at a time; {on}")
+        on = f"{ready.runtime} {ready.version}" + (f" on {leg.leg.model}" if leg.leg.model else "")
+        paid.say(f"{len(cases)} case(s) of {', '.join(self.skills)}, {self.settings.jobs} at a time; {on}")
         probed = paid.probe_sandbox(ready)
-        label = partial(progress_line, label=f" ({name})" if matrix else "")
-        results = paid.run_with_progress(runner, cases, label)
+        line = partial(progress_line, label=f" ({leg.name})" if leg.several else "")
+        results = paid.run_with_progress(runner, cases, line)
         halt = paid.halt(len(cases), len(results))
         refused = next((why for c in results if (why := c.sandbox_refused)), None)
         sandbox = paid.sandbox_use(probed, [c.sandbox for c in results], refused)
-        done.append(
-            result_of(
-                run,
-                runner.settings,
-                judge_runtime,
-                list(skills),
-                cases,
-                results,
-                halt,
-                paid.cache_notes(),
-                sandbox,
-            )
+        skills = list(self.skills)
+        notes = paid.cache_notes()
+        return result_of(
+            leg.run, runner.settings, self.judge_runtime, skills, cases, results, halt, notes, sandbox
         )
-    code = paid.finish(done[0] if len(done) == 1 else BehavioralMatrix(done, names))
-    for name, result in zip(names, done, strict=True):
+
+    def matrix(self, results: list[BehavioralResult], names: list[str]) -> BehavioralMatrix:
+        return BehavioralMatrix(results, names)
+
+    def failure(self, result: BehavioralResult, label: str | None) -> str | None:
         if result.passed:
-            continue
+            return None
         counts = result.counts()
         why = " (the command's --timeout ran out)" if result.meta.timed_out else ""
         skipped = next((c.error for c in result.cases if c.not_run), None)
         not_run = f"; {counts['not_run']} did not run: {skipped.removeprefix('not run: ')}" if skipped else ""
         halt = result.meta.halt
-        where = f" on {name}" if matrix else ""
-        paid.say(
+        where = f" on {label}" if label else ""
+        return (
             f"failed{where}{why}: {counts['failed']} case(s) failed, {counts['errors']} errored and "
             f"{counts['blocked']} blocked of {counts['cases']}{not_run}."
             + (f" {halt.sentence()}" if halt.halted else "")
         )
-    return code
 
 
 def result_of(

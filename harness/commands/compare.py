@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -31,9 +31,11 @@ from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog
 from harness.model.envelope import Halt, RunMeta
 from harness.model.repo import Repo
-from harness.paid import AgentNotReady
+from harness.paid import exit_code
 from harness.paid import legs as legs_mod
 from harness.paid.command import PaidRun, PaidSettings
+from harness.paid.legs import Leg
+from harness.paid.loop import LegHooks, LegRun, run_legs
 from harness.report import finish, publish
 from harness.routing.room import HELP as ROOM_HELP
 from harness.routing.room import resolve_room
@@ -240,9 +242,7 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
             )
             modes = chosen_modes(args, on, found, loaded, names, room, logs, judge_model)
             planned.append(Planned(on, live, modes))
-        if several:
-            return run_models(planned, labels, names, room)
-        return run_modes(planned[0], names, room)
+        return run_legs(paid, CompareLegs(dict(zip(legs, planned, strict=True)), names, room))
 
 
 @dataclass(frozen=True)
@@ -380,40 +380,58 @@ def with_settings(
     return replace(mode, settings=sides)
 
 
-def run_modes(plan: Planned, names: list[str], room: list[str]) -> int:
-    """Start the agents (a report says so when one cannot), then each mode in turn, or a dry run."""
-    paid, live, modes = plan.paid, plan.live, plan.modes
-    try:
-        shared = shared_of(plan)
-    except AgentNotReady as exc:
-        return not_ready(plan, names, exc)
-    if paid.settings.dry_run:
-        return dry_run(paid.ctx, live, shared, modes, paid.cli_lines())
-    result = compared(plan, shared, names, room)
-    return paid.finish_saying_why(result, partial(failure, result))
+@dataclass
+class CompareLegs(LegHooks[Shared, CompareResult]):
+    """Compare's steps of the leg loop: the whole comparison on each leg (a model), both sides
+    interleaved; every leg's agents ready before any case runs."""
 
+    planned: dict[Leg, Planned]
+    names: list[str]
+    room: list[str]
 
-def run_models(planned: list[Planned], labels: list[str], names: list[str], room: list[str]) -> int:
-    """The whole comparison on each model in turn, every model's agents ready before any case runs;
-    one report holding each, and a line on stderr for each model that did not pass."""
-    paid = planned[0].paid
-    try:
-        shared = [shared_of(plan) for plan in planned]
-    except AgentNotReady as exc:
-        return not_ready(planned[0], names, exc)
-    if paid.settings.dry_run:
+    def __post_init__(self) -> None:
+        self.first = next(iter(self.planned.values()))
+        self.agents: dict[Leg, Shared] = {}
+
+    @property
+    def selected(self) -> int:
+        return sum(len(m.cases) for m in self.first.modes)
+
+    def ready(self, run: PaidRun, leg: Leg) -> None:
+        self.agents[leg] = shared_of(self.planned[leg])
+
+    def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> CompareResult:
+        """A report of a compare whose agent could not start (on the first leg's plan)."""
+        plan = self.first
+        meta = live_meta(plan.paid, plan.live, self.names, mode_of(plan.modes), {}, [], halt)
+        return CompareResult(meta=meta, cases=[])
+
+    def runner(self, run: PaidRun, leg: Leg, label: str | None) -> Shared:
+        return self.agents[leg]
+
+    def dry_run(self, ctx: Context, legs: Sequence[LegRun[Shared]]) -> int:
         return max(
-            dry_run(plan.paid.ctx, plan.live, on, plan.modes, plan.paid.cli_lines(), label)
-            for plan, on, label in zip(planned, shared, labels, strict=True)
+            dry_run(ctx, plan.live, leg.runner, plan.modes, plan.paid.cli_lines(), leg.label)
+            for leg in legs
+            for plan in [self.planned[leg.leg]]
         )
-    results = []
-    for plan, on in zip(planned, shared, strict=True):
-        results.append(compared(plan, on, names, room))
-    code = paid.finish(CompareMatrix(results, labels))
-    for label, result in zip(labels, results, strict=True):
-        if not result.passed:
-            paid.say(f"failed on {label}: {result.meta.halt.sentence() or failure(result) + '.'}")
-    return code
+
+    def run(self, leg: LegRun[Shared]) -> CompareResult:
+        return compared(self.planned[leg.leg], leg.runner, self.names, self.room)
+
+    def matrix(self, results: list[CompareResult], names: list[str]) -> CompareMatrix:
+        return CompareMatrix(results, names)
+
+    def failure(self, result: CompareResult, label: str | None) -> str | None:
+        """With one leg: how the run was halted, else why it failed; with several, each leg that failed."""
+        halted = result.meta.halt.sentence()
+        if label is None:
+            if halted:
+                return halted
+            return f"failed: {failure(result)}." if exit_code(result.passed, self.first.paid.cancel) else None
+        if result.passed:
+            return None
+        return f"failed on {label}: {halted or failure(result) + '.'}"
 
 
 def shared_of(plan: Planned) -> Shared:
@@ -435,13 +453,6 @@ def shared_of(plan: Planned) -> Shared:
 
 def mode_of(modes: list[RoutingCompare | BehavioralCompare]) -> str:
     return modes[0].mode if len(modes) == 1 else BOTH
-
-
-def not_ready(plan: Planned, names: list[str], error: AgentNotReady) -> int:
-    """A report of a compare whose agent could not start, and its exit code."""
-    selected = sum(len(m.cases) for m in plan.modes)
-    halted = partial(live_meta, plan.paid, plan.live, names, mode_of(plan.modes), {}, [])
-    return plan.paid.not_ready(error, selected, lambda halt: CompareResult(meta=halted(halt), cases=[]))
 
 
 def compared(plan: Planned, shared: Shared, names: list[str], room: list[str]) -> CompareResult:

@@ -46,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         max_budget_usd=Limit(5.0, "spend cap per run, passed to claude; 0 turns it off"),
     )
     flags.add_dry_run(parser)
+    flags.add_yes(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser, default=1800)
 
@@ -72,8 +73,16 @@ def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation)
     for run in on_model:  # each model proven reachable before any run
         run.ready()
     ready = paid.ready()
+
+    def plan(shown: Context) -> int:
+        return max(
+            dry_run(shown, run, ready, room, args.prompt, args.repeat, len(models) > 1) for run in on_model
+        )
+
     if paid.settings.dry_run:
-        return max(dry_run(run, ready, room, args.prompt, args.repeat, len(models) > 1) for run in on_model)
+        return plan(ctx)
+    if not paid.confirmed(plan):
+        return 1
     runs = []
     for model, run in zip(models, on_model, strict=True):
         on = f"{ready.runtime} {ready.version}" + (f" on {model}" if model else "")
@@ -115,11 +124,17 @@ def rooms(args: argparse.Namespace, repo: Repo) -> dict[str, dict]:
 
 
 def dry_run(
-    paid: PaidRun, ready: Agent, room: dict[str, dict], prompt: str, repeat: int, named: bool = False
+    ctx: Context,
+    paid: PaidRun,
+    ready: Agent,
+    room: dict[str, dict],
+    prompt: str,
+    repeat: int,
+    named: bool = False,
 ) -> int:
-    """Print what the measurement would run; nothing is sent and nothing started, no report. `named`:
-    the model is one of several, so it heads its part."""
-    out = paid.ctx.out
+    """Print on `ctx` what the measurement would run; nothing is sent and nothing started, no report.
+    `named`: the model is one of several, so it heads its part."""
+    out = ctx.out
     model = paid.settings.model or DEFAULT_MODEL
     out("## Cost dry run: nothing was sent" + (f" (model {model})" if named else ""))
     for line in paid.cli_lines():

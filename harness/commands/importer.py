@@ -8,11 +8,13 @@ from pathlib import Path
 
 from harness import jsonsafe
 from harness.authoring import addyosmani, skill_creator
+from harness.authoring.skill_creator import Converted
 from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
 from harness.model import addyosmani_cases
+from harness.model.repo import Repo
 from harness.writer import cannot, write_text
 
 HELP = "convert another tool's eval files into an evals/evals.json (skill-creator, addyosmani)"
@@ -53,19 +55,34 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     skill_dir = repo.skill_dirs.get(args.skill)
     if skill_dir is None:
         raise UsageError(not_found(args.skill, repo.globs, repo.names))
+    converted = converted_dataset(args, ctx, repo, skill_dir)
+    written(args, ctx, repo, skill_dir, converted)
+    for sentence in converted.left_out:
+        ctx.err(f"[import] not carried over: {sentence}")
+    cases = converted.dataset["evaluations"]
+    missing = " (e.g. negatives)" if all(c["skill_should_trigger"] for c in cases) else ""
+    ctx.err(f"[import] next: run `skillscope structural` to see what the dataset still needs{missing}.")
+    return 0
+
+
+def converted_dataset(args: argparse.Namespace, ctx: Context, repo: Repo, skill_dir: Path) -> Converted:
+    """The other tool's files read and converted into a dataset of ours."""
     evals = load_json(ctx.cwd / args.evals) if args.evals else None
     triggers = load_json(ctx.cwd / args.triggers) if args.triggers else None
     try:
         if args.source == "addyosmani":
             fixtures = repo.root / addyosmani_cases.FIXTURES
-            converted = addyosmani.convert(args.skill, evals, fixtures, stage_files=bool(args.output))
-        else:
-            converted = skill_creator.convert(
-                args.skill, evals, triggers, skill_dir, stage_files=bool(args.output)
-            )
+            return addyosmani.convert(args.skill, evals, fixtures, stage_files=bool(args.output))
+        return skill_creator.convert(args.skill, evals, triggers, skill_dir, stage_files=bool(args.output))
     except skill_creator.NotSkillCreator as exc:
         source = args.triggers if "trigger" in str(exc) else args.evals
         raise HarnessError(f"{source} {exc}.") from None
+
+
+def written(
+    args: argparse.Namespace, ctx: Context, repo: Repo, skill_dir: Path, converted: Converted
+) -> None:
+    """The dataset written to --output, its input files copied beside the skill; else printed."""
     text = json.dumps(converted.dataset, indent=2, ensure_ascii=False) + "\n"
     if args.output:
         # The input files first: a dataset is never left naming fixtures that were not copied.
@@ -79,12 +96,6 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         ctx.err(f"[import] wrote {len(converted.dataset['evaluations'])} case(s) to {args.output}")
     else:
         ctx.out(text.rstrip("\n"))
-    for sentence in converted.left_out:
-        ctx.err(f"[import] not carried over: {sentence}")
-    cases = converted.dataset["evaluations"]
-    missing = " (e.g. negatives)" if all(c["skill_should_trigger"] for c in cases) else ""
-    ctx.err(f"[import] next: run `skillscope structural` to see what the dataset still needs{missing}.")
-    return 0
 
 
 def not_found(skill: str, globs: list[str], found: list[str]) -> str:

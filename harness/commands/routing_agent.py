@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
@@ -16,7 +17,7 @@ from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation
 from harness.checks.gate import require_well_formed
 from harness.cli.flags import min_accuracy, parse_list
-from harness.cli.paid import paid_run
+from harness.cli.paid import paid_run, routing_settings
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
@@ -26,10 +27,10 @@ from harness.model.catalog import Catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
 from harness.model.listing import listing_rule
-from harness.paid import AgentNotReady, dryrun
-from harness.paid import legs as legs_mod
+from harness.paid import dryrun
 from harness.paid.command import PaidRun
-from harness.paid.legs import leg_settings
+from harness.paid.legs import Leg, leg_settings
+from harness.paid.loop import LegHooks, LegRun, run_legs
 from harness.paid.sandbox import SandboxUse, unreadable
 from harness.printable import clip
 from harness.report import publish
@@ -58,16 +59,11 @@ def run_agents(
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
     paid = paid_run(args, ctx, loaded.repo, deadline, cancel, publish)
-    repeat, adaptive = args.repeat
-    settings = paid.agent_settings(
-        RoutingSettings,
-        max_tool_calls=args.max_tool_calls,
-        max_inspection_calls=args.max_inspection_calls,
-        repeat=repeat,
-        adaptive=adaptive,
+    settings = routing_settings(
+        paid,
+        args,
         sandbox=args.sandbox,
         unreadable=unreadable(loaded.repo, paid.settings.cache, paid.settings.logs),
-        canary=not args.no_canary,
     )
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     outside = outsiders.notes(listed_room, room, loaded.repo, cases)
@@ -87,76 +83,99 @@ def route_on_agents(
     """Ready every leg (each agent on each of its models), then run the cases on each in turn and
     publish one report (a matrix for several legs); or a dry run. `outside`: the summary's notes on the
     catalog skills the room left out; `widen`: the flag that puts a skill a case expects into the room."""
-    outside = outside or []
-    legs = paid.legs()
-    names = legs_mod.labels(legs)
-    on_leg = [paid.on_model(leg.model) for leg in legs]  # each leg's run: its model in settings and meta
-    for leg, run in zip(legs, on_leg, strict=True):  # every leg ready before any case spends a token
-        try:
-            run.ready(leg.agent)
-        except AgentNotReady as exc:
-            graded = partial(result_of, run, leg_settings(settings, leg, None), bar, room)
-            return paid.not_ready(exc, len(cases), partial(graded, [], runtime=leg.agent))
-    matrix = len(legs) > 1
-    installed = installed_room(paid, room)
-    runners = [
-        RoutingRun(
-            paid.ready(leg.agent),
-            installed,
-            leg_settings(settings, leg, name if matrix else None),
+    return run_legs(paid, RoutingLegs(paid, settings, bar, room, cases, outside or [], widen))
+
+
+@dataclass
+class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
+    """Routing's steps of the leg loop: the room installed in each leg's agent, every case routed."""
+
+    paid: PaidRun
+    settings: RoutingSettings
+    bar: Fraction
+    room: list[str]
+    cases: list[Case]
+    outside: list[str]
+    widen: Callable[[Sequence[str]], str] | None = None
+
+    def __post_init__(self) -> None:
+        self.installed = installed_room(self.paid, self.room)
+
+    @property
+    def selected(self) -> int:
+        return len(self.cases)
+
+    def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> RoutingResult:
+        settings = leg_settings(self.settings, leg, None)
+        return result_of(run, settings, self.bar, self.room, [], halt, runtime=leg.agent)
+
+    def runner(self, run: PaidRun, leg: Leg, label: str | None) -> RoutingRun:
+        paid = self.paid
+        return RoutingRun(
+            run.ready(leg.agent),
+            self.installed,
+            leg_settings(self.settings, leg, label),
             paid.deadline,
             cancel=paid.cancel,
             results=paid.cache(),
             budget=paid.budget(),
-            widen=widen,
+            widen=self.widen,
         )
-        for leg, name in zip(legs, names, strict=True)
-    ]
-    if paid.settings.dry_run:
+
+    def dry_run(self, ctx: Context, legs: Sequence[LegRun[RoutingRun]]) -> int:
+        cli = self.paid.cli_lines
         return max(
-            dry_run(
-                paid.ctx, runner, cases, room, name if matrix else None, paid.cli_lines(leg.agent), outside
-            )
-            for leg, name, runner in zip(legs, names, runners, strict=True)
+            dry_run(ctx, leg.runner, self.cases, self.room, leg.label, cli(leg.leg.agent), self.outside)
+            for leg in legs
         )
-    times = f"up to {settings.repeat}, until settled" if settings.adaptive else str(settings.repeat)
-    done = []
-    for leg, name, run, runner in zip(legs, names, on_leg, runners, strict=True):
+
+    def run(self, leg: LegRun[RoutingRun]) -> RoutingResult:
+        paid, settings, cases, runner = self.paid, self.settings, self.cases, leg.runner
+        times = f"up to {settings.repeat}, until settled" if settings.adaptive else str(settings.repeat)
         ready = runner.agent
-        on_model = f" on {leg.model}" if leg.model else ""
+        on_model = f" on {leg.leg.model}" if leg.leg.model else ""
         paid.say(
-            f"{len(cases)} case(s) x {times} with {len(room)} skill(s) installed together: "
-            f"{', '.join(room)}; {ready.runtime} {ready.version}{on_model}"
+            f"{len(cases)} case(s) x {times} with {len(self.room)} skill(s) installed together: "
+            f"{', '.join(self.room)}; {ready.runtime} {ready.version}{on_model}"
         )
-        for note in outside:
+        for note in self.outside:
             paid.say(note)
         # The inspection before the decision runs commands too: --sandbox confines them.
         sandbox = paid.sandbox_use(paid.probe_sandbox(ready))
-        label = f" ({name})" if matrix else ""
         checked = canary.check(runner) if runner.settings.canary else canary.skipped()
-        paid.say(checked.line(name if matrix else ""))
+        paid.say(checked.line(leg.label or ""))
         if checked.blocks:
             outcomes = canary.unrun(cases, checked)
         else:
-            outcomes = paid.run_with_progress(runner, cases, partial(progress_line, label=label))
+            line = partial(progress_line, label=f" ({leg.name})" if leg.several else "")
+            outcomes = paid.run_with_progress(runner, cases, line)
         halt = paid.halt(len(cases), len(outcomes))
-        notes = runner.notes + paid.cache_notes() + outside
+        notes = runner.notes + paid.cache_notes() + self.outside
         notes += [said] if (said := sandbox.sentence()) else []
-        done.append(
-            result_of(
-                run, runner.settings, bar, room, outcomes, halt, notes, sandbox, leg.agent, checked=checked
-            )
+        return result_of(
+            leg.run,
+            runner.settings,
+            self.bar,
+            self.room,
+            outcomes,
+            halt,
+            notes,
+            sandbox,
+            leg.leg.agent,
+            checked=checked,
         )
-    code = paid.finish(done[0] if len(done) == 1 else RoutingMatrix(done, names))
-    for name, result in zip(names, done, strict=True):
+
+    def matrix(self, results: list[RoutingResult], names: list[str]) -> RoutingMatrix:
+        return RoutingMatrix(results, names)
+
+    def failure(self, result: RoutingResult, label: str | None) -> str | None:
         if result.passed:
-            continue
+            return None
         reason = result.meta.halt.sentence() or (
             "the command's --timeout ran out" if result.meta.timed_out else result.gate.reason
         )
-        where = f" on {name}" if matrix else ""
-        paid.say(f"failed{where}: {reason.rstrip('.')}.")
-    return code
+        where = f" on {label}" if label else ""
+        return f"failed{where}: {reason.rstrip('.')}."
 
 
 def result_of(

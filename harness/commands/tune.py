@@ -76,12 +76,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: 0.95)",
     )
     parser.add_argument(
-        "--yes",
-        action="store_true",
-        help="do not ask before the first paid request (a terminal is shown the plan and asked; "
-        "elsewhere nothing is asked)",
-    )
-    parser.add_argument(
         "--apply",
         action="store_true",
         help="write the chosen description into SKILL.md (default: only print the diff)",

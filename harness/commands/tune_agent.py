@@ -6,21 +6,24 @@ Imported only when an agent runs, so a lexical tuning starts without the agent m
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness.cancel import Cancellation
 from harness.cli import resolve
 from harness.cli.flags import parse_list
-from harness.cli.paid import paid_run
+from harness.cli.paid import paid_run, routing_settings
 from harness.commands.tune_end import finish, print_plan
-from harness.context import Context, in_ci
+from harness.context import Context
 from harness.deadline import Deadline
 from harness.model.catalog import Catalog
 from harness.paid import AgentNotReady, dryrun
 from harness.paid.command import PaidRun
+from harness.paid.legs import Leg, leg_settings
+from harness.paid.loop import open_legs
+from harness.paid.spend import RunBudget
 from harness.report import publish
 from harness.routing import canary, outsiders
 from harness.routing.room import EVERY
@@ -44,15 +47,7 @@ def run_agent(
     resolve.one_model(args, "tune scores its candidates on one model (routing takes a list)")
     paid = paid_run(args, ctx, loaded.repo, deadline, cancel, publish)
     agents = paid.settings.agents
-    repeat, adaptive = args.repeat
-    settings = paid.agent_settings(
-        RoutingSettings,
-        max_tool_calls=args.max_tool_calls,
-        max_inspection_calls=args.max_inspection_calls,
-        repeat=repeat,
-        adaptive=adaptive,
-        canary=not args.no_canary,
-    )
+    settings = routing_settings(paid, args)
     plan.look_cases = max(LOOK_CASES, settings.jobs)
     budget = paid.budget()
     room = {name: loaded.repo.skill_dirs[name] for name in [plan.skill.name, *plan.neighbours]}
@@ -69,31 +64,25 @@ def run_agent(
             cache=str(paid.settings.cache) if paid.settings.cache else None,
         )
 
-    try:
-        readied = [paid.ready(name) for name in agents]  # every agent ready before any token is spent
+    try:  # every agent ready before any token is spent
+        legs = open_legs(paid, Scoring(room, plan.skill.name, settings, budget, widen))
     except AgentNotReady as exc:  # still a report, saying no case ran
         ctx.err(f"error: {exc}")
         why = f"the agent could not start: {exc}"
         return finish(ctx, args, plan, Tuner(plan, NoScorer(), Path(), lambda: why), meta_of, paid)
-    scorers = [
-        AgentScorer(
-            ready,
-            room,
-            plan.skill.name,
-            own_logs(settings, ready.runtime) if len(agents) > 1 else settings,
-            deadline,
-            cancel,
-            paid.cache(),
-            budget,
-            widen=widen,
-        )
-        for ready in readied
-    ]
+    scorers: list[AgentScorer] = [leg.runner for leg in legs]
+    readied = [scorer.agent for scorer in scorers]
+
+    def plan_lines() -> list[str]:
+        return [line for scorer in scorers for line in estimate(paid, scorer.agent, scorer, plan, settings)]
+
+    def show(shown: Context) -> None:
+        for line in plan_lines():
+            shown.out(line)
+
     if paid.settings.dry_run:
-        lines = [line for scorer in scorers for line in estimate(paid, scorer.agent, scorer, plan, settings)]
-        return print_plan(ctx, plan, lines)
-    if not args.yes and interactive(ctx) and not confirmed(ctx, plan, scorers, paid, settings):
-        paid.say("nothing was sent: the plan was not confirmed.")
+        return print_plan(ctx, plan, plan_lines())
+    if not paid.confirmed(show):
         return 1
     # Each agent's canary first, in the room with the current description: a candidate graded on an agent
     # whose activations cannot be seen would score 0 % for no fault of its own.
@@ -124,6 +113,34 @@ def run_agent(
     return finish(ctx, args, plan, tuner, meta_of, paid, lambda: proposer.cost_usd, canaries=checked)
 
 
+@dataclass
+class Scoring:
+    """Tune's steps of the leg loop: each agent ready, and its scorer in the tuning room."""
+
+    room: dict[str, Path]
+    skill: str
+    settings: RoutingSettings
+    budget: RunBudget
+    widen: Callable[[Sequence[str]], str] | None = None  # the flag that puts an owner into the room
+
+    def ready(self, run: PaidRun, leg: Leg) -> None:
+        run.ready(leg.agent)
+
+    def runner(self, run: PaidRun, leg: Leg, label: str | None) -> AgentScorer:
+        settings = leg_settings(self.settings, leg, label)  # several agents: each its own logs folder
+        return AgentScorer(
+            run.ready(leg.agent),
+            self.room,
+            self.skill,
+            settings,
+            run.deadline,
+            run.cancel,
+            run.cache(),
+            self.budget,
+            widen=self.widen,
+        )
+
+
 class NoScorer:
     """The scorer of a run whose agent never started: it grades nothing."""
 
@@ -135,30 +152,6 @@ class NoScorer:
 
     def grade(self, candidate, cases):
         return []
-
-
-def interactive(ctx: Context) -> bool:
-    """A person at a terminal, who can answer a question (never in CI)."""
-    return not in_ci(ctx.environ) and all(stream.isatty() for stream in (ctx.stdin, ctx.stderr))
-
-
-def confirmed(ctx: Context, plan: Plan, scorers: list[AgentScorer], paid: PaidRun, settings) -> bool:
-    """The plan and its cost range on stderr, then a yes from the terminal."""
-    lines = [line for scorer in scorers for line in estimate(paid, scorer.agent, scorer, plan, settings)]
-    cap = paid.settings.max_run_usd
-    for line in lines:
-        ctx.err(line)
-    ctx.err(f"Spend cap: {f'${cap:g} (--max-run-usd)' if cap else 'none (set --max-run-usd)'}.")
-    ctx.stderr.write("Start the paid run? [y/N] ")
-    ctx.stderr.flush()
-    return ctx.stdin.readline().strip().lower() in ("y", "yes")
-
-
-def own_logs(settings: RoutingSettings, runtime: str) -> RoutingSettings:
-    """Each agent of several keeps its transcripts in its own sub-folder of --keep-logs."""
-    if settings.keep_logs is None:
-        return settings
-    return dataclasses.replace(settings, keep_logs=settings.keep_logs / runtime)
 
 
 def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: RoutingSettings) -> list[str]:

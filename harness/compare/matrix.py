@@ -9,33 +9,24 @@ first model's; the cases whose label differs between models come first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from harness.compare.result import CompareResult, status_of
+from harness.compare.result import CaseComparison, CompareResult, status_of
 from harness.compare.stats import difference_fields
-from harness.model.envelope import counts, envelope
-from harness.paid.legs import against_first
+from harness.paid.matrix import Matrix
 from harness.routing.verdicts import NOT_RUN
 
 
 @dataclass
-class CompareMatrix:
-    results: list[CompareResult]  # one per leg, in the order --model named them
-    labels: list[str]  # each leg's name (see paid.legs.labels), parallel to `results`
+class CompareMatrix(Matrix[CompareResult]):
+    """One CompareResult per leg, in the order --model named them."""
 
     command = "compare-matrix"
 
-    @property
-    def passed(self) -> bool:
-        return all(r.passed for r in self.results)
-
-    def legs(self) -> list[tuple[str, CompareResult]]:
-        return list(zip(self.labels, self.results, strict=True))
-
-    def statuses(self) -> dict[str, str]:
-        """`<leg>:<case name>` -> fail for a regression, error for a case a side graded nothing of,
-        else pass: the words every compare report gates on."""
-        return {f"{label}:{r.name(c)}": status_of(c.label) for label, r in self.legs() for c in r.cases}
+    def case_statuses(self, result: CompareResult) -> list[tuple[str, str]]:
+        """Each case by name: fail for a regression, error for a case a side graded nothing of, else
+        pass: the words every compare report gates on."""
+        return [(result.name(c), status_of(c.label)) for c in result.cases]
 
     def sides(self, result: CompareResult) -> dict[str, dict]:
         """Per mode, each side's pass rate and the candidate's difference with its interval."""
@@ -53,7 +44,7 @@ class CompareMatrix:
         """Each later model of an agent against its first, per mode: the candidate's pass rate on
         each, the difference and its interval (does the new version fare alike on both models?)."""
         found = []
-        for agent, base_label, base, label, result in against_first(self.legs(), runtime_of):
+        for agent, base_label, base, label, result in self.against_first(runtime_of):
             before, after = base.by_mode(), result.by_mode()
             for mode in [m for m in after if m in before]:
                 a, b = before[mode]["candidate"], after[mode]["candidate"]
@@ -75,29 +66,11 @@ class CompareMatrix:
 
     def case_rows(self) -> list[dict]:
         """Each case with its label on every leg; the cases labelled differently come first."""
-        tables = [{(c.id, c.mode): c for c in r.cases} for r in self.results]
-        selected = {(c.id, c.mode): c for r in self.results for c in r.cases}
-        rows = []
-        for key, any_case in selected.items():
-            by_leg = {
-                label: table[key].label if key in table else NOT_RUN
-                for label, table in zip(self.labels, tables, strict=True)
-            }
-            rows.append(
-                {
-                    "id": any_case.id,
-                    "mode": any_case.mode,
-                    "skill": any_case.skill,
-                    "differs": len(set(by_leg.values())) > 1,
-                    "by_leg": by_leg,
-                }
-            )
-        return sorted(rows, key=lambda row: not row["differs"])
+        return self.case_table(lambda r: r.cases, lambda c: (c.id, c.mode), case_row)
 
     def to_json(self) -> dict:
-        run = replace(self.results[0].meta.run, command=self.command)
         return {
-            **envelope(run, self.passed, counts(list(self.statuses().values()))),
+            **self.head(),
             "legs": [
                 {
                     "leg": label,
@@ -121,3 +94,14 @@ class CompareMatrix:
 def runtime_of(result: CompareResult) -> str:
     """The agent a leg's compare ran on (empty when it never started)."""
     return str(result.meta.agent.get("runtime", ""))
+
+
+def case_row(any_case: CaseComparison, seen: dict[str, CaseComparison | None]) -> dict:
+    by_leg = {label: c.label if c is not None else NOT_RUN for label, c in seen.items()}
+    return {
+        "id": any_case.id,
+        "mode": any_case.mode,
+        "skill": any_case.skill,
+        "differs": len(set(by_leg.values())) > 1,
+        "by_leg": by_leg,
+    }

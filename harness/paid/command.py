@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeVar, overload
 
 from harness import agent
 from harness.cancel import Cancellation, Cancelled
-from harness.context import Context
+from harness.context import Context, in_ci
 from harness.deadline import Deadline
 from harness.history.digests import Provenance
 from harness.model import quarantine
@@ -63,12 +63,14 @@ class PaidSettings:
     sandbox: bool = False
     extended: bool = True
     strict: bool = False
+    yes: bool = False  # --yes: never ask before the first paid request
 
 
 class Result(Protocol):
     """A command's result as the run hands it to be published: its reports are the edge's to render."""
 
-    command: str
+    @property
+    def command(self) -> str: ...
 
     @property
     def passed(self) -> bool: ...
@@ -189,12 +191,15 @@ class PaidRun:
         return view
 
     def cli_lines(self, *runtimes: str) -> list[str]:
-        """A dry run's sentence on each CLI it would use (default: every runtime readied)."""
-        return [
-            line
-            for name in runtimes or self.looked_up
-            for line in (self.looked_up[name].sentence(), self.readied[name].endpoint_line())
-        ]
+        """A dry run's sentence on each CLI it would use (default: every runtime readied); before a real
+        run's question, the CLI it started."""
+        return [line for name in runtimes or self.readied for line in self.cli_said(name)]
+
+    def cli_said(self, name: str) -> tuple[str, str]:
+        ready = self.readied[name]
+        found = self.looked_up.get(name)
+        said = found.sentence() if found else f"Agent CLI: {name} {ready.version} at {ready.path}."
+        return said, ready.endpoint_line()
 
     def not_ready(self, error: AgentNotReady, selected: int, result: Callable[[Halt], Result]) -> int:
         """The end of a run whose agent could not start: still a report (`result` of the halt), for a CI
@@ -354,6 +359,29 @@ class PaidRun:
     def run_meta(self) -> RunMeta:
         """The report's head: this command over the repo, from when the deadline started until now."""
         return RunMeta.of(self.settings.command, self.repo, self.deadline)
+
+    def asks(self) -> bool:
+        """Whether the run asks before its first paid request: a person at a terminal (stdin and stderr
+        both terminals, never in CI) who did not pass --yes, and not a dry run, which sends nothing."""
+        if self.settings.yes or self.settings.dry_run or in_ci(self.ctx.environ):
+            return False
+        return all(stream.isatty() for stream in (self.ctx.stdin, self.ctx.stderr))
+
+    def confirmed(self, show: Callable[[Context], object]) -> bool:
+        """True unless the run `asks()` and its person does not answer yes. Before the question, `show`
+        prints the plan with the context it is given, whose stdout is stderr, then the spend cap."""
+        if not self.asks():
+            return True
+        ctx = self.ctx
+        show(replace(ctx, stdout=ctx.stderr))
+        cap = self.settings.max_run_usd
+        ctx.err(f"Spend cap: {f'${cap:g} (--max-run-usd)' if cap else 'none (set --max-run-usd)'}.")
+        ctx.stderr.write("Start the paid run? [y/N] ")
+        ctx.stderr.flush()
+        if ctx.stdin.readline().strip().lower() in ("y", "yes"):
+            return True
+        self.say("nothing was sent: the plan was not confirmed.")
+        return False
 
     def finish(self, result: Result) -> int:
         """Publish `result`'s reports; 130 or 143 after a cancelling signal, else 0 when it passed, 1 if

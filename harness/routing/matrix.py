@@ -8,12 +8,12 @@ several models gets the difference of each later model's accuracy from its first
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 
 from harness.compare.stats import difference_fields
-from harness.model.envelope import counts, envelope
-from harness.paid.legs import against_first
+from harness.paid.matrix import Matrix
 from harness.routing import metrics
+from harness.routing.metrics import CaseOutcome
 from harness.routing.result import RoutingResult, status
 from harness.routing.verdicts import NOT_RUN
 
@@ -21,26 +21,21 @@ SHARED = "(shared negatives)"
 
 
 @dataclass
-class RoutingMatrix:
-    results: list[RoutingResult]  # one per leg: each agent --agent names, on each of its models
-    # Each leg's name, parallel to `results` (see paid.legs.labels); empty: each result's agent.
-    labels: list[str] = field(default_factory=list)
+class RoutingMatrix(Matrix[RoutingResult]):
+    """One RoutingResult per leg: each agent --agent names, on each of its models."""
 
     command = "routing-matrix"
 
     @property
     def agents(self) -> list[str]:
         """The matrix's columns: each leg's name."""
-        return self.labels or [r.meta.agent for r in self.results]
-
-    def legs(self) -> list[tuple[str, RoutingResult]]:
-        return list(zip(self.agents, self.results, strict=True))
+        return self.labels
 
     def differences(self) -> list[dict]:
         """For an agent run on several models: each later model against its first, the difference in
         trigger accuracy with its 95 % interval (Newcombe), and whether the interval excludes zero."""
         found = []
-        for agent, base_label, base, label, other in against_first(self.legs(), lambda r: r.meta.agent):
+        for agent, base_label, base, label, other in self.against_first(agent_of):
             a, b = base.totals(), other.totals()
             found.append(
                 {
@@ -62,7 +57,7 @@ class RoutingMatrix:
         beyond noise come first, then the largest drops; a skill a leg graded no case of is left out."""
         cells = self.cells()
         found = []
-        for agent, base_label, _base, label, _other in against_first(self.legs(), lambda r: r.meta.agent):
+        for agent, base_label, _base, label, _other in self.against_first(agent_of):
             for skill, row in cells.items():
                 a, b = row.get(base_label), row.get(label)
                 if not a or not b or not a["graded"] or not b["graded"]:
@@ -80,13 +75,8 @@ class RoutingMatrix:
                 )
         return sorted(found, key=lambda row: (not row["beyond_noise"], row["difference"]))
 
-    @property
-    def passed(self) -> bool:
-        return all(r.passed for r in self.results)
-
-    def statuses(self) -> dict[str, str]:
-        """`<leg>:<case id>` -> that leg's status word for the case."""
-        return {f"{label}:{o.case.id}": status(o) for label, r in self.legs() for o in r.outcomes}
+    def case_statuses(self, result: RoutingResult) -> list[tuple[str, str]]:
+        return [(o.case.id, status(o)) for o in result.outcomes]
 
     def cells(self) -> dict[str, dict[str, dict]]:
         """Skill -> leg -> graded, passed and accuracy over that skill's own cases."""
@@ -108,35 +98,11 @@ class RoutingMatrix:
     def case_rows(self) -> list[dict]:
         """Each case with every leg's verdict; cases whose verdicts differ come first. A leg whose run
         stopped before a case (a signal, the agent not starting) shows it as not run."""
-        by_agent = [{o.case.id: o for o in r.outcomes} for r in self.results]
-        selected = {o.case.id: o for r in self.results for o in r.outcomes}
-        rows = []
-        for case_id, any_outcome in selected.items():
-            seen = {label: table.get(case_id) for label, table in zip(self.agents, by_agent, strict=True)}
-            verdicts = {agent: o.verdict if o else NOT_RUN for agent, o in seen.items()}
-            rows.append(
-                {
-                    "id": case_id,
-                    "skill": any_outcome.case.skill,
-                    "expect": any_outcome.expected,
-                    "differs": len(set(verdicts.values())) > 1,
-                    "by_agent": {
-                        agent: (
-                            {"observed": o.observed, "verdict": o.verdict, "error": o.error}
-                            if o
-                            else {"observed": None, "verdict": NOT_RUN, "error": "not run on this agent"}
-                        )
-                        for agent, o in seen.items()
-                    },
-                }
-            )
-        return sorted(rows, key=lambda row: not row["differs"])  # stable: dataset order otherwise
+        return self.case_table(lambda r: r.outcomes, lambda o: o.case.id, case_row)
 
     def to_json(self) -> dict:
-        first = self.results[0].meta.run
-        run = replace(first, command=self.command)
         return {
-            **envelope(run, self.passed, counts(list(self.statuses().values()))),
+            **self.head(),
             "agents": [
                 {
                     "leg": label,
@@ -158,3 +124,26 @@ class RoutingMatrix:
             "cases": self.case_rows(),
             "runs": [r.to_json() for r in self.results],
         }
+
+
+def agent_of(result: RoutingResult) -> str:
+    return result.meta.agent
+
+
+def case_row(any_outcome: CaseOutcome, seen: dict[str, CaseOutcome | None]) -> dict:
+    """A case's row: every leg's verdict, and what each observed."""
+    verdicts = {agent: o.verdict if o is not None else NOT_RUN for agent, o in seen.items()}
+    return {
+        "id": any_outcome.case.id,
+        "skill": any_outcome.case.skill,
+        "expect": any_outcome.expected,
+        "differs": len(set(verdicts.values())) > 1,
+        "by_agent": {
+            agent: (
+                {"observed": o.observed, "verdict": o.verdict, "error": o.error}
+                if o is not None
+                else {"observed": None, "verdict": NOT_RUN, "error": "not run on this agent"}
+            )
+            for agent, o in seen.items()
+        },
+    }

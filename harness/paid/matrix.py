@@ -1,0 +1,87 @@
+"""One matrix for every paid command run on several legs (agent x model): each leg's result, side by side.
+
+It passes when every leg passes. What the three kinds (routing, behavioral, compare) differ in is their
+rate and the words of their cases; the rest is here: the legs, the status of each leg's cases, each later
+model of an agent against its first, the case table with the cases that differ between legs first, and
+the report's envelope.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from harness.model.envelope import STATUSES, counts, envelope
+from harness.paid.legs import against_first
+
+
+class LegResult(Protocol):
+    """A leg's result: whether it passed, and its meta (whose `run` heads the report)."""
+
+    @property
+    def passed(self) -> bool: ...
+
+    @property
+    def meta(self) -> Any: ...
+
+
+ResultT = TypeVar("ResultT", bound=LegResult)
+CaseT = TypeVar("CaseT")
+Compared = tuple[str, str, ResultT, str, ResultT]  # agent, first leg's name and result, a later one's
+
+
+@dataclass
+class Matrix(Generic[ResultT]):
+    """The results of the legs, parallel to their names (see paid.legs.labels)."""
+
+    results: list[ResultT]
+    labels: list[str]
+
+    command: ClassVar[str]  # names the report
+    words: ClassVar[tuple[str, ...]] = STATUSES  # the status words the report counts
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for r in self.results)
+
+    def legs(self) -> list[tuple[str, ResultT]]:
+        return list(zip(self.labels, self.results, strict=True))
+
+    def case_statuses(self, result: ResultT) -> Iterable[tuple[str, str]]:
+        """Each case of one leg's result, by its name in the report, with the status word it gates on."""
+        raise NotImplementedError
+
+    def statuses(self) -> dict[str, str]:
+        """`<leg>:<case>` -> that leg's status word for the case."""
+        return {
+            f"{label}:{case}": status for label, r in self.legs() for case, status in self.case_statuses(r)
+        }
+
+    def against_first(self, agent_of: Callable[[ResultT], str]) -> list[Compared[ResultT]]:
+        """Each agent run on several models: its first leg against each later one."""
+        return against_first(self.legs(), agent_of)
+
+    def case_table(
+        self,
+        cases_of: Callable[[ResultT], Iterable[CaseT]],
+        key_of: Callable[[CaseT], Hashable],
+        row_of: Callable[[CaseT, dict[str, CaseT | None]], dict],
+    ) -> list[dict]:
+        """One row per case any leg ran (`row_of` the case as some leg ran it, and each leg's own or None
+        where that leg did not run it), in dataset order but for the rows that differ, which come first."""
+        tables = [{key_of(case): case for case in cases_of(r)} for r in self.results]
+        selected = {key_of(case): case for r in self.results for case in cases_of(r)}
+        rows = [
+            row_of(
+                any_case, {label: table.get(key) for label, table in zip(self.labels, tables, strict=True)}
+            )
+            for key, any_case in selected.items()
+        ]
+        return sorted(rows, key=lambda row: not row["differs"])  # stable: dataset order otherwise
+
+    def head(self) -> dict:
+        """The report's envelope: the first leg's run named by the matrix's command, every leg's cases
+        counted."""
+        run = replace(self.results[0].meta.run, command=self.command)
+        return envelope(run, self.passed, counts(list(self.statuses().values()), self.words))

@@ -1,0 +1,92 @@
+"""The one matrix the routing, behavioral and compare matrices are: the legs, their statuses, each later
+model of an agent against its first, the case table and the envelope, whatever the kind of result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from harness.model.envelope import RunMeta
+from harness.paid.matrix import Matrix
+
+RUN = RunMeta("behavioral", "/repo", ["*"], "2026-12-06T08:00:00Z", 3.0)
+
+
+@dataclass
+class Meta:
+    agent: str
+    run: RunMeta
+
+
+@dataclass
+class Leg:
+    """A leg's result: its agent and each case's status word."""
+
+    agent: str
+    cases: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def meta(self) -> Meta:
+        return Meta(self.agent, RUN)
+
+    @property
+    def passed(self) -> bool:
+        return all(word == "pass" for word in self.cases.values())
+
+
+class Statuses(Matrix[Leg]):
+    command = "behavioral-matrix"
+
+    def case_statuses(self, result: Leg) -> list[tuple[str, str]]:
+        return list(result.cases.items())
+
+    def rows(self) -> list[dict]:
+        return self.case_table(lambda r: list(r.cases), lambda case: case, self.row)
+
+    def row(self, case: str, seen: dict[str, str | None]) -> dict:
+        """`seen`: the case's name on each leg that ran it, else None."""
+        words = dict(self.legs())
+        by_leg = {label: words[label].cases[case] if ran else "not-run" for label, ran in seen.items()}
+        return {"id": case, "differs": len(set(by_leg.values())) > 1, "by_leg": by_leg}
+
+
+def matrix() -> Statuses:
+    first = Leg("claude", {"a": "pass", "b": "pass", "c": "fail"})
+    second = Leg("claude", {"a": "pass", "b": "fail"})  # stopped before c
+    other = Leg("codex", {"a": "pass", "b": "pass", "c": "fail"})
+    return Statuses([first, second, other], ["claude@haiku", "claude@sonnet", "codex"])
+
+
+def test_a_matrix_passes_only_when_every_leg_passes():
+    assert not matrix().passed
+    assert Statuses([Leg("claude", {"a": "pass"}), Leg("codex", {"a": "pass"})], ["claude", "codex"]).passed
+
+
+def test_each_legs_cases_are_named_under_the_leg():
+    assert matrix().statuses() == {
+        "claude@haiku:a": "pass",
+        "claude@haiku:b": "pass",
+        "claude@haiku:c": "fail",
+        "claude@sonnet:a": "pass",
+        "claude@sonnet:b": "fail",
+        "codex:a": "pass",
+        "codex:b": "pass",
+        "codex:c": "fail",
+    }
+
+
+def test_only_an_agent_on_several_models_is_compared_with_its_first():
+    pairs = [(agent, a, b) for agent, a, _, b, _ in matrix().against_first(lambda r: r.agent)]
+    assert pairs == [("claude", "claude@haiku", "claude@sonnet")]
+
+
+def test_the_cases_that_differ_come_first_and_a_case_a_leg_did_not_run_is_not_run_there():
+    rows = matrix().rows()
+    assert [row["id"] for row in rows] == ["b", "c", "a"]
+    assert rows[1]["by_leg"] == {"claude@haiku": "fail", "claude@sonnet": "not-run", "codex": "fail"}
+    assert not rows[2]["differs"]
+
+
+def test_the_envelope_is_the_first_legs_run_under_the_matrix_command_counting_every_leg():
+    head = matrix().head()
+    assert head["command"] == "behavioral-matrix" and head["passed"] is False
+    assert head["counts"] == {"total": 8, "pass": 5, "fail": 3, "error": 0}
