@@ -21,7 +21,7 @@ from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.writer import make_folder
 
-from . import claude_sockets
+from . import claude_plugins, claude_sockets
 from .claude_events import ClaudeEvents
 from .environment import agent_environment
 from .events import EventReader
@@ -29,7 +29,7 @@ from .relay import Handover
 from .runtime import CliAgent, LocatedCLI, install_hint, locate_cli
 from .spec import AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
 from .trace import Trace
-from .workspace import SKILLS_SUBDIR, clean_temp_parent
+from .workspace import SKILLS_SUBDIR, WorkspaceError, clean_temp_parent
 
 # Flags older or newer CLIs may lack; each is used only when `--help` shows it.
 OPTIONAL_FLAGS = (
@@ -134,10 +134,18 @@ class Isolation:
         return dict(PLUGIN_SKILLS_OFF)
 
     def argv(
-        self, hooks: Mapping[str, Any] | None = None, sandbox: bool = False, unreadable: Sequence[Path] = ()
+        self,
+        hooks: Mapping[str, Any] | None = None,
+        sandbox: bool = False,
+        unreadable: Sequence[Path] = (),
+        plugins: Sequence[str] = (),
     ) -> list[str]:
+        # --setting-sources project leaves out the user settings where `claude plugin install` enabled
+        # the room's plugins (--install plugin): they are enabled here instead.
+        enabled = {**PLUGIN_SKILLS_OFF["enabledPlugins"], **dict.fromkeys(plugins, True)}
         settings = {
             **self.settings(),
+            "enabledPlugins": enabled,
             **(sandbox_settings(unreadable) if sandbox else {}),
             **({"hooks": hooks} if hooks else {}),
         }
@@ -219,8 +227,11 @@ def stops_itself(cli: LocatedCLI, spec: RunSpec) -> bool:
     return spec.stop_after_skill and cli.supports("--settings")
 
 
-def build_argv(cli: LocatedCLI, spec: RunSpec, isolation: Isolation) -> tuple[list[str], list[str]]:
-    """The command line, and notes about requested options this CLI cannot honour."""
+def build_argv(
+    cli: LocatedCLI, spec: RunSpec, isolation: Isolation, plugins: claude_plugins.PluginRoom | None = None
+) -> tuple[list[str], list[str]]:
+    """The command line, and notes about requested options this CLI cannot honour; `plugins`: the room
+    as installed plugins (--install plugin)."""
     hooks = STOP_AFTER_SKILL_HOOKS if stops_itself(cli, spec) else None
     argv = [
         cli.path,
@@ -228,7 +239,7 @@ def build_argv(cli: LocatedCLI, spec: RunSpec, isolation: Isolation) -> tuple[li
         "--output-format",
         "stream-json",
         "--verbose",
-        *isolation.argv(hooks, spec.sandbox, unreadable_folders(spec)),
+        *isolation.argv(hooks, spec.sandbox, unreadable_folders(spec), plugins.enabled if plugins else ()),
     ]
     notes: list[str] = []
     if spec.stop_after_skill and hooks is None:
@@ -254,7 +265,8 @@ def build_argv(cli: LocatedCLI, spec: RunSpec, isolation: Isolation) -> tuple[li
         argv += ["--permission-mode", spec.permission_mode]
     # A skill whose frontmatter lists allowed-tools asks before it runs ("Execute skill: x"): a user
     # approves it, a -p run refuses it. The room's skills are approved here, as a user would.
-    approved = [*spec.allowed_tools, *(f"Skill({name})" for name in room_names(spec))]
+    called = [*room_names(spec), *(plugins.qualified if plugins else ())]
+    approved = [*spec.allowed_tools, *(f"Skill({name})" for name in called)]
     if approved:
         argv += ["--allowedTools", *approved]
     if spec.tools:
@@ -340,10 +352,12 @@ class ClaudeAgent(CliAgent[Path | None]):
         temp_parent: Path | None = None,
         pass_env: Sequence[str] = (),
         isolation: Isolation | None = None,
+        plugins: claude_plugins.PluginRoom | None = None,
     ):
         super().__init__(cli, environ, temp_parent, pass_env)
         self.isolation = isolation or isolation_for(environ, temp_parent)
         self.temp_parent = self.isolation.temp_parent
+        self.plugins = plugins  # the room installed as plugins (--install plugin), while installed
 
     def declared_environment(self) -> tuple[str, ...]:
         return self.isolation.environment()
@@ -351,7 +365,9 @@ class ClaudeAgent(CliAgent[Path | None]):
     def moved(self, **changed: str) -> ClaudeAgent:
         """This agent with some of the harness's variables changed (a probe's endpoint, a TMPDIR)."""
         environ = {**self.environ, **changed}
-        return ClaudeAgent(self.cli, environ, pass_env=self.pass_env, isolation=self.isolation)
+        return ClaudeAgent(
+            self.cli, environ, pass_env=self.pass_env, isolation=self.isolation, plugins=self.plugins
+        )
 
     @classmethod
     def probe_env(cls, environ: Mapping[str, str]) -> Mapping[str, str]:
@@ -360,7 +376,7 @@ class ClaudeAgent(CliAgent[Path | None]):
     def command(
         self, spec: RunSpec, home: Path | None, handover: Handover | None = None
     ) -> tuple[list[str], dict[str, str], list[str]]:
-        argv, notes = build_argv(self.cli, spec, self.isolation)
+        argv, notes = build_argv(self.cli, spec, self.isolation, self.plugins)
         env = self.isolation.env(self.start_env(), home)
         if handover is not None and self.isolation.credential_var:
             env["ANTHROPIC_BASE_URL"] = handover.base_url
@@ -376,11 +392,87 @@ class ClaudeAgent(CliAgent[Path | None]):
         return self.cli.supports("--max-budget-usd")
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
-        return ClaudeEvents(installed)
+        if self.plugins is None:
+            return ClaudeEvents(installed)
+        # the room's skills come from the plugins (run from the staged copy, which their base dir names),
+        # the rest (a canary's) from the workspace
+        return ClaudeEvents({**installed, **self.plugins.staged}, self.plugins.qualified)
 
     def home(self) -> AbstractContextManager[Path | None]:
-        """The run's own config dir, or None when claude's login lives in the user's."""
-        return self.isolation.config_dir()
+        """The run's own config dir (a copy of the installed plugins' one under --install plugin), or
+        None when claude's login lives in the user's."""
+        if self.plugins is None:
+            return self.isolation.config_dir()
+        return self.plugin_home(self.plugins.config)
+
+    @contextlib.contextmanager
+    def plugin_home(self, installed: Path) -> Iterator[Path | None]:
+        with self.isolation.config_dir() as config:
+            if config is not None:
+                shutil.copytree(installed, config, symlinks=True, dirs_exist_ok=True)
+            yield config
+
+    def workspace(
+        self, room: Mapping[str, Path], fixture: Path | None = None
+    ) -> AbstractContextManager[Path]:
+        """Under --install plugin the room's skills come from the plugins; only others are copied."""
+        if self.plugins is not None:
+            room = {name: path for name, path in room.items() if name not in self.plugins.staged}
+        return super().workspace(room, fixture)
+
+    @contextlib.contextmanager
+    def installed_as_plugins(
+        self,
+        repo: Path,
+        room: Mapping[str, Path],
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> Iterator[None]:
+        """The room installed through `claude plugin` from the repo's marketplace into a throwaway
+        config dir, every skill of it checked listed by claude before any case; AgentUnavailable
+        with one sentence when one is not."""
+        if not self.isolation.fresh_config_dir:
+            raise AgentUnavailable(
+                "--install plugin installs into a throwaway config dir, which needs the API key in the "
+                f"environment ({' or '.join(CREDENTIAL_VARS)}); set it, or use --install copy"
+            )
+        with self.fresh_dir("plugins") as under:
+            try:
+                catalog, staged = claude_plugins.stage(repo, room, under)
+            except WorkspaceError as exc:
+                raise AgentUnavailable(str(exc)) from None
+            config = make_folder(under / "config", under)
+            ids = claude_plugins.install(self.cli.path, self.isolation.env(self.start_env(), config), catalog)
+            self.plugins = claude_plugins.PluginRoom(config, ids)
+            try:
+                listed = self.listed_skills(deadline, cancel)
+                qualified, missing = claude_plugins.qualified_names(listed, list(room))
+                if missing:
+                    raise AgentUnavailable(claude_plugins.missing_sentence(missing))
+                self.plugins = claude_plugins.PluginRoom(config, ids, qualified, staged)
+                yield
+            finally:
+                self.plugins = None
+
+    def listed_skills(self, deadline: Deadline | None, cancel: Cancellation | None) -> list[str]:
+        """The skills claude's init event lists with the plugins installed, read from a run stopped at
+        that event (its API address a closed port, so nothing is spent)."""
+        nowhere = self.moved(ANTHROPIC_BASE_URL=NOWHERE)
+        with nowhere.workspace({}) as workspace:
+            spec = RunSpec(
+                "plugin listing probe",
+                workspace,
+                installed={},
+                timeout_s=probe_timeout(deadline),
+                cancel=cancel,
+                stop=lambda trace: "probed" if trace.init is not None else None,
+            )
+            trace = nowhere.run(spec)
+        if trace.init is None:
+            why = trace.error or trace.stderr_tail.strip()[:200] or "no init event"
+            raise AgentUnavailable(f"claude did not start to list the installed plugins ({why})")
+        return trace.init.skills_without_builtins
 
     def check_ready(self) -> None:
         if not self.cli.supports("--setting-sources"):

@@ -40,8 +40,8 @@ MESSAGES_KEPT = 256  # message ids remembered to count each message's usage once
 class ClaudeEvents(EventReader):
     """Feed stream-json lines in order; read `.trace` at any time."""
 
-    def __init__(self, installed: Mapping[str, Path | str]):
-        super().__init__(installed)
+    def __init__(self, installed: Mapping[str, Path | str], qualified: Mapping[str, str] | None = None):
+        super().__init__(installed, qualified)
         self.directories = {name: os.path.realpath(path) for name, path in installed.items()}
         self.awaiting_base_dir: Activation | None = None
         self.message_usage: OrderedDict[str, Usage] = OrderedDict()
@@ -84,7 +84,8 @@ class ClaudeEvents(EventReader):
 
     def _on_init(self, event: dict[str, Any]) -> None:
         self.trace.init = InitInfo(
-            skills=[str(s) for s in _list(event.get("skills"))],
+            # a plugin's `<plugin>:<skill>` counts as the room skill it installs
+            skills=[self.qualified.get(str(s).removeprefix("/"), str(s)) for s in _list(event.get("skills"))],
             tools=[str(t) for t in _list(event.get("tools"))],
             model=_text(event.get("model")),
             claude_code_version=_text(event.get("claude_code_version")),

@@ -46,9 +46,11 @@ class EventReader(ABC):
     skill_file_decides = False
     environment_failures: tuple[str, ...] = ()
 
-    def __init__(self, installed: Mapping[str, Path | str]):
+    def __init__(self, installed: Mapping[str, Path | str], qualified: Mapping[str, str] | None = None):
         self.trace = Trace()
         self.installed = set(installed)
+        # A plugin's skill is called `<plugin>:<skill>`: each such name of the room, with its skill.
+        self.qualified = dict(qualified or {})
         self.pending: dict[str, ToolCall] = {}  # tool calls awaiting their result
         self.activation_by_call: dict[str, Activation] = {}
 
@@ -141,10 +143,10 @@ class EventReader(ABC):
 
     def decide(self, call_id: str, raw_name: str) -> Activation:
         """The model picked a skill by name: installed names match exactly, anything else is other:."""
-        name = raw_name.strip().removeprefix("/")
-        activation = Activation(
-            name=name if name in self.installed else f"other:{name}", raw_input_name=name, tool_use_id=call_id
-        )
+        called = raw_name.strip().removeprefix("/")
+        name = self.qualified.get(called, called)
+        known = name if name in self.installed else f"other:{name}"
+        activation = Activation(name=known, raw_input_name=called, tool_use_id=call_id)
         self.trace.activations.append(activation)
         self.activation_by_call[call_id] = activation
         return activation

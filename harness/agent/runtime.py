@@ -361,6 +361,18 @@ class CliAgent(ABC, Generic[HomeT]):
     ) -> AbstractContextManager[Path]:
         return stage_workspace(room, self.temp_parent, fixture, skills_subdir=Path(self.skills_folder))
 
+    def installed_as_plugins(
+        self,
+        repo: Path,
+        room: Mapping[str, Path],
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> AbstractContextManager[None]:
+        """The room installed through the host's own plugin mechanism (--install plugin); a runtime
+        without one that works offline says so."""
+        raise AgentUnavailable(f"--install plugin is not supported on {self.runtime}; use --install copy")
+
     def redact(self, text: str) -> str:
         return self.redactor(text)
 

@@ -94,6 +94,19 @@ class Agent(Protocol):
         (without their `evals/`), `fixture`'s files in its root; removed on exit."""
         ...
 
+    def installed_as_plugins(
+        self,
+        repo: Path,
+        room: Mapping[str, Path],
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> AbstractContextManager[None]:
+        """While open, `room` is installed through the host's own plugin mechanism from `repo`'s
+        manifests, each skill checked listed (--install plugin); AgentUnavailable in one sentence when
+        a skill is not listed or the runtime has no such mechanism."""
+        ...
+
     def run(self, spec: RunSpec) -> Trace:
         """Run one prompt to its end, its stop policy, its timeout or `spec.cancel`. Never raises
         for agent failures: `Trace.failure` says why a run failed (stop reason `cancelled` when

@@ -83,6 +83,7 @@ FLAGS = {
         Flag("dry-run", engine=AGENT_ENGINE),
         Flag("strict", engine=AGENT_ENGINE),
         Flag("no-canary", engine=AGENT_ENGINE),
+        Flag("install", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
         # Shared negatives belong to no skill: nothing for a ranking to test.
         Flag("negatives", engine=AGENT_ENGINE),
         Flag("no-builtin-negatives", engine=AGENT_ENGINE),
@@ -666,6 +667,20 @@ def add_sandbox(parser: argparse.ArgumentParser, default: bool, commands: str) -
 
 def add_routing_room(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--routing-room", metavar="SKILLS", help=what)
+
+
+def add_install(parser: argparse.ArgumentParser) -> None:
+    """--install copy|plugin: how the room reaches the agent."""
+    parser.add_argument(
+        "--install",
+        choices=("copy", "plugin"),
+        default="copy",
+        help="agent engine: how the room is installed; copy (default) copies each skill into the "
+        "workspace's skills folder; plugin installs the plugins of the repo's "
+        ".claude-plugin/marketplace.json through the agent's own plugin commands into its throwaway "
+        "config dir, as users install them, and stops before any case when a room skill is not "
+        "listed (claude only)",
+    )
 
 
 def add_no_canary(parser: argparse.ArgumentParser, head: str) -> None:

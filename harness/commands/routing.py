@@ -91,6 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     flags.add_strict(parser)
     flags.add_no_canary(parser, "agent engine: skip the canary")
+    flags.add_install(parser)
     flags.add_paid_run(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser)

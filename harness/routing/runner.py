@@ -38,6 +38,7 @@ class RoutingSettings(agent.AgentSettings):
     sandbox: bool = False  # inspection commands run in the CLI's own shell sandbox, where it has one
     unreadable: tuple[Path, ...] = ()  # with the sandbox: what the agent may not read (paid.sandbox)
     canary: bool = False  # plant the canary first (routing/canary.py): `routing` does, compare and tune not
+    install: str = "copy"  # "plugin": the room installed through the host's plugin mechanism (--install)
 
     def cache_parts(self) -> dict:
         """The settings that can change what a sample observes."""
@@ -48,6 +49,8 @@ class RoutingSettings(agent.AgentSettings):
             "max_inspection_calls": self.max_inspection_calls,
             "max_budget_usd": self.max_budget_usd or None,
             "sandbox": self.sandbox,
+            # a plugin's skills are listed to the model under `<plugin>:<skill>`: another observation
+            **({"install": self.install} if self.install != "copy" else {}),
         }
 
 

@@ -1,0 +1,117 @@
+"""`--install plugin` on claude: the room installed as users install it, through `claude plugin
+marketplace add` and `claude plugin install` into a throwaway config dir, then listed before any case.
+
+The repo is staged first as a copy without its skills' `evals/` folders (a directory marketplace is
+read in place, and the answer key must stay out of the agent's reach). Each run then starts from a
+copy of the one installed config dir. Claude names a plugin's skills `<plugin>:<skill>`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .spec import AgentUnavailable
+from .workspace import ANSWER_KEY_DIR, copy_tree
+
+MARKETPLACE = Path(".claude-plugin") / "marketplace.json"
+SKIPPED_TOP = (".git", ".skillscope")
+CLI_TIMEOUT_S = 300.0
+
+
+@dataclass(frozen=True)
+class PluginRoom:
+    """The installed plugins: the config dir each run copies, the plugins to enable, and each listed
+    `<plugin>:<skill>` name with the room skill it is."""
+
+    config: Path
+    enabled: tuple[str, ...]
+    qualified: Mapping[str, str] = field(default_factory=dict)
+    staged: Mapping[str, Path] = field(default_factory=dict)  # room skill -> its staged folder
+
+
+def marketplace(root: Path) -> tuple[str, list[str]]:
+    """The marketplace's name and its plugins' names, from `root/.claude-plugin/marketplace.json`."""
+    path = root / MARKETPLACE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise AgentUnavailable(
+            f"--install plugin needs {MARKETPLACE.as_posix()} in the repo: add one listing the plugins "
+            "that package the room, or install by copying (--install copy)"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise AgentUnavailable(f"{MARKETPLACE.as_posix()} cannot be read ({exc}): run structural") from None
+    plugins = data.get("plugins") if isinstance(data, dict) else None
+    name = data.get("name") if isinstance(data, dict) else None
+    if not isinstance(name, str) or not isinstance(plugins, list):
+        raise AgentUnavailable(f"{MARKETPLACE.as_posix()} has no name or plugins list: run structural")
+    return name, [p["name"] for p in plugins if isinstance(p, dict) and isinstance(p.get("name"), str)]
+
+
+def stage(repo: Path, skill_dirs: Mapping[str, Path], under: Path) -> tuple[Path, dict[str, Path]]:
+    """A copy of `repo` under `under`, without its version control, its runs or any skill's `evals/`;
+    and where each of `skill_dirs` is in it."""
+    copy = under / "catalog"
+    copy_tree(repo, copy, skip_top=SKIPPED_TOP)
+    root = repo.resolve()
+    staged = {name: copy / Path(folder).resolve().relative_to(root) for name, folder in skill_dirs.items()}
+    for folder in staged.values():
+        shutil.rmtree(folder / ANSWER_KEY_DIR, ignore_errors=True)
+    return copy, staged
+
+
+def install(cli: str, env: Mapping[str, str], catalog: Path) -> tuple[str, ...]:
+    """Add `catalog` as a marketplace and install each of its plugins in `env`'s config dir; the
+    installed plugin ids."""
+    market, plugins = marketplace(catalog)
+    plugin_cli(cli, env, "marketplace", "add", str(catalog))
+    ids = tuple(f"{plugin}@{market}" for plugin in plugins)
+    for plugin_id in ids:
+        plugin_cli(cli, env, "install", plugin_id)
+    return ids
+
+
+def plugin_cli(cli: str, env: Mapping[str, str], *args: str) -> None:
+    try:
+        done = subprocess.run(
+            [cli, "plugin", *args],
+            env=dict(env),
+            capture_output=True,
+            text=True,
+            timeout=CLI_TIMEOUT_S,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise AgentUnavailable(f"`claude plugin {' '.join(args)}` could not run ({exc})") from None
+    if done.returncode:
+        said = " ".join((done.stderr or done.stdout).split())[:300]
+        raise AgentUnavailable(
+            f"`claude plugin {args[0]} {args[1] if len(args) > 1 else ''}` failed on the repo's "
+            f"{MARKETPLACE.as_posix()} ({said}): run structural, whose packaging rules say what to fix"
+        )
+
+
+def qualified_names(listed: list[str], room: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Each listed `<plugin>:<skill>` naming a room skill, and the room skills no plugin lists."""
+    qualified = {}
+    for name in listed:
+        plugin, colon, skill = name.removeprefix("/").partition(":")
+        if colon and plugin and skill in room:
+            qualified[f"{plugin}:{skill}"] = skill
+    missing = [skill for skill in room if skill not in qualified.values()]
+    return qualified, missing
+
+
+def missing_sentence(missing: list[str]) -> str:
+    names = ", ".join(missing)
+    return (
+        f"{names} {'is' if len(missing) == 1 else 'are'} not listed by claude after installing the "
+        f"plugins of {MARKETPLACE.as_posix()}: add {'it' if len(missing) == 1 else 'them'} to a plugin's "
+        "skills there, or leave them out of --routing-room; no case was run"
+    )
