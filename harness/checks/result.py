@@ -68,6 +68,7 @@ class StructuralResult(FindingsVerdict):
     demoted_rules: tuple[str, ...] = ()
     # host -> its packaging verdict; empty when the repo has no plugin or marketplace manifest
     packaging: dict[str, HostVerdict] = field(default_factory=dict)
+    headroom: dict | None = None  # each skill's description headroom per agent (checks/headroom.py)
 
     command = "structural"
 
@@ -104,6 +105,7 @@ class StructuralResult(FindingsVerdict):
                 if self.packaging
                 else {}
             ),
+            **({"headroom": self.headroom} if self.headroom is not None else {}),
         }
 
 
