@@ -40,6 +40,7 @@ REPORTS: dict[str, str] = {
     "cost": "harness.report.cost",
     "select": "harness.report.select",
     "tune": "harness.report.tune",
+    "sweep": "harness.report.sweep",
 }
 RUNS = Path(".skillscope") / "runs"
 SELF_CHECKED_ITEMS = 200  # of each list in a report, by the schema self-check
