@@ -19,6 +19,7 @@ from harness.model.ballast import Ballast, built_in, declared
 from harness.model.envelope import RunMeta
 from harness.report import finish
 from harness.sweep import result as sweep_result
+from harness.sweep import separate
 from harness.sweep.runner import Leg, sweep
 
 HELP = "route the catalog's cases at growing catalog sizes (catalog plus ballast) as each agent lists them"
@@ -74,6 +75,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SIZE",
         help="the bar: a knee at or below SIZE skills fails the run; 0 only reports (default: 0)",
     )
+    parser.add_argument(
+        "--confusion",
+        metavar="REPORTS",
+        help="JSON reports of agent routing runs, a comma list: from their confusion, which skills take each "
+        "other's prompts and belong in separate plugins or subagents (default: none)",
+    )
     flags.add_adoption(parser)
     flags.add_reports(parser)
 
@@ -95,6 +102,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     agents = resolve.agents_of(args) if parse_list("--agent", args.agent) else list(DEFAULT_AGENTS)
     legs = [Leg(leg.agent, leg.model) for leg in resolve.legs_of(args, agents)]
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
+    reports = parse_list("--confusion", args.confusion)
+    separated = separate.hint([(ctx.cwd / given, given) for given in reports]) if reports else None
     require_well_formed(loaded, ctx, "the skills this sweep routes", adoption, "sweeping them")
     described = {name: skill.description for name, skill in loaded.skills.items()}
     cases = [case for case in loaded.cases(list(loaded.skills), extended=args.extended) if case.skill]
@@ -124,6 +133,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         min_knee=args.min_knee,
         findings=found,
         gradings=data.gradings,
+        separate=separated,
     )
     code = finish(outcome, ctx, flags.report_options(args))
     for leg in outcome.failing_legs:

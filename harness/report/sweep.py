@@ -72,8 +72,34 @@ def markdown(result: SweepResult) -> str:
                 "(add cases or --repeat).",
                 "",
             ]
+    lines += separate_lines(data["separate"])
     lines.append(findings_table(result.findings, "No skill degrades beyond noise within the sizes tried."))
     return "\n".join(lines) + "\n"
+
+
+def separate_lines(separate: dict | None) -> list[str]:
+    """--confusion: the skills that take each other's prompts in agent runs, and scopes keeping them apart."""
+    if separate is None:
+        return []
+    lines = ["### Skills to keep apart (from agent routing runs)", ""]
+    if not separate["pairs"]:
+        share = f"{separate['share']:.0%}"
+        return [*lines, f"No two skills take each other's prompts in {share} of their cases or more.", ""]
+    rows = [
+        (
+            f"`{p['skills'][0]}` / `{p['skills'][1]}`",
+            f"{p['taken'][0]} / {p['taken'][1]}",
+            p["cases"],
+            f"{p['share']:.0%}",
+        )
+        for p in separate["pairs"]
+    ]
+    lines += [table(["skills", "prompts taken (each way)", "their cases", "share"], rows), ""]
+    scopes = "; ".join(
+        f"scope {n + 1}: " + ", ".join(f"`{s}`" for s in scope) for n, scope in enumerate(separate["scopes"])
+    )
+    lines += [f"Put them in separate plugins or subagents: {scopes}.", ""]
+    return lines
 
 
 def headline(result: SweepResult) -> str:

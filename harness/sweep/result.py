@@ -144,6 +144,7 @@ class SweepResult:
     min_knee: int = 0
     findings: list[Finding] = field(default_factory=list)
     gradings: int = 0
+    separate: dict | None = None  # which skills to keep apart, from agent routing reports (--confusion)
 
     command = "sweep"
 
@@ -186,6 +187,7 @@ class SweepResult:
             "gradings": self.gradings,
             "agents": [leg.to_json() for leg in self.legs],
             "findings": [f.to_dict() for f in self.findings],
+            "separate": self.separate,
         }
 
 
