@@ -79,6 +79,15 @@ OFFLINE = [
         [r"^\s+20\s+200\s", r"whole command, 20 skills x 10 cases: .* exit \[0\]"],
     ),
     (
+        "sweep_bench.py",
+        ["--skills", "10", "--repeat", "2"],
+        [
+            r"^sweep of 10 skills x 100 cases at 8 sizes \(10-100\) x 2 repeats on claude, codex: "
+            r"\d+ listings ranked, exit \[0\]$",
+            r"^wall [\d.]+ s, CPU [\d.]+ s \(target 60 s wall\), (meets|MISSES)$",
+        ],
+    ),
+    (
         "lexical_peer_bench.py",
         ["--catalog", str(PEER_CATALOG), "--theirs", str(PEER_CATALOG / "theirs")],
         [

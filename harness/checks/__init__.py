@@ -28,6 +28,10 @@ class CheckOptions:
     # packaging: the repo's plugin and marketplace manifests (structural and baseline; a paid run's gate
     # checks only the skills it uses).
     packaging: bool = False
+    # headroom: the skills a typical install has beside the catalog, as (name, description), and the
+    # --typical-install value they came from (none: only the catalog as it is).
+    install: tuple[tuple[str, str], ...] = ()
+    install_source: str = ""
 
 
 class Check(Protocol):

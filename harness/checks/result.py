@@ -71,6 +71,7 @@ class StructuralResult(FindingsVerdict):
     # host -> its packaging verdict; empty when the repo has no plugin or marketplace manifest
     packaging: dict[str, HostVerdict] = field(default_factory=dict)
     raised_rules: tuple[str, ...] = ()
+    headroom: dict | None = None  # each skill's description headroom per agent (checks/headroom.py)
 
     command = "structural"
 
@@ -108,6 +109,7 @@ class StructuralResult(FindingsVerdict):
                 if self.packaging
                 else {}
             ),
+            **({"headroom": self.headroom} if self.headroom is not None else {}),
         }
 
 

@@ -454,6 +454,23 @@ def add_listing(parser: argparse.ArgumentParser) -> None:
         parser,
         f"a routing room whose listing is predicted beside the catalog's: {ROOM_WORDS} (default: none)",
     )
+    parser.add_argument(
+        "--typical-install",
+        metavar="N|GLOBS",
+        help="the skills users have beside this catalog, for description headroom: a number of built-in "
+        "ballast skills, or root-relative globs naming skill folders (another plugin's skills/*) "
+        "(default: none, the catalog alone)",
+    )
+
+
+def typical_install(text: str | None) -> int | list[str] | None:
+    """--typical-install as given: a count of built-in ballast skills, globs of declared ones, or None."""
+    if text is None or not str(text).strip():
+        return None
+    stripped = str(text).strip()
+    if stripped.isdigit():
+        return int(stripped)
+    return parse_list("--typical-install", stripped)
 
 
 def add_skill_narrowing(parser: argparse.ArgumentParser) -> None:

@@ -78,6 +78,27 @@ def writable(flag: str, path: Path, folder: bool) -> None:
         )
 
 
+def ballast_of(
+    value: int | list[str] | None, repo: Repo, flag: str, seed: int = 0
+) -> tuple[tuple[str, str], ...] | None:
+    """The skills a ballast flag names beside the catalog: a count drawn from the built-in set (seeded),
+    the skills under the globs given, or None when the flag is unset."""
+    from harness.model import ballast
+
+    if value is None:
+        return None
+    catalog = set(repo.skill_dirs)
+    if isinstance(value, int):
+        pool = ballast.built_in().beside(dict.fromkeys(catalog, ""))
+        if value > len(pool.skills):
+            raise UsageError(
+                f"{flag} {value}: the built-in ballast holds {len(pool.skills)} skills beside this catalog; "
+                "give at most that many, or name the skill folders users have."
+            )
+        return tuple(pool.ordering(seed)[:value])
+    return ballast.declared(repo.root, value, flag).beside(dict.fromkeys(catalog, "")).skills
+
+
 def check_options(args: argparse.Namespace) -> CheckOptions:
     return CheckOptions(
         skill_files=tuple(parse_list("--skill-files", args.skill_files)),

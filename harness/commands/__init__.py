@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "show": "harness.commands.show",
     "history": "harness.commands.history",
     "tune": "harness.commands.tune",
+    "sweep": "harness.commands.sweep",
 }
 # The one-line help of each command, so `skillscope --help` imports none of them (a test keeps each
 # equal to its module's HELP). Start-up is paid on every pre-commit hook call.
@@ -48,4 +49,6 @@ SUMMARIES: dict[str, str] = {
     "history": "read the run ledger (the JSON reports of past runs): each case's timeline, flaky or "
     "regressed, trends",
     "tune": "find a better description for a skill: candidates graded in the real room, chosen beyond noise",
+    "sweep": "route the catalog's cases at growing catalog sizes (catalog plus ballast) as each agent lists "
+    "them",
 }

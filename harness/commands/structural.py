@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from harness.checks import CheckOptions, packaging, references
+from harness.checks import CheckOptions, headroom, packaging, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
 from harness.cli import flags, resolve
@@ -56,6 +56,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
     adopted = adoption.apply(found)
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
+    room = headroom.assess(loaded, check_opts)
     result = StructuralResult(
         meta=RunMeta.of("structural", repo, clock),
         skills=list(loaded.skills),
@@ -64,6 +65,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         cases=sum(len(d.cases) for d in datasets),
         folders={name: repo.rel(repo.skill_dirs[name]) for name in loaded.skills},
         packaging=packaging.verdicts(loaded, adopted.findings),
+        headroom=room.to_json(install_json(check_opts)) if room.rows else None,
         **adoption.record(adopted, repo),
     )
     code = finish(result, ctx, flags.report_options(args))
@@ -77,6 +79,20 @@ def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions)
     models = tuple((leg.agent, leg.model) for leg in resolve.legs_of(args, list(agents)) if leg.model)
     listed = flags.parse_list("--routing-room", args.routing_room)
     room = resolve_room(listed, repo, allow_none=True, command="structural") if listed else []
+    given = flags.typical_install(args.typical_install)
+    install = resolve.ballast_of(given, repo, "--typical-install") or ()
     return dataclasses.replace(
-        options, listing_agents=agents, listing_room=tuple(room), listing_models=models
+        options,
+        listing_agents=agents,
+        listing_room=tuple(room),
+        listing_models=models,
+        install=install,
+        install_source=str(args.typical_install).strip() if given is not None else "",
     )
+
+
+def install_json(options: CheckOptions) -> dict | None:
+    """The typical install the headroom table was predicted at, when one was declared."""
+    if not options.install_source:
+        return None
+    return {"given": options.install_source, "skills": len(options.install)}

@@ -347,7 +347,8 @@ def _listed(rule: ListingRule, name: str, description: str, shown: str) -> Liste
     return ListedSkill(name, FULL if whole else TRUNCATED, len(description), shown)
 
 
-def _size(rule: ListingRule, text: str) -> int:
+def measured(rule: ListingRule, text: str) -> int:
+    """What `text` costs of a budget counted in characters: terminal columns or UTF-16 units."""
     return width(text) if rule.measure == "width" else utf16_len(text)
 
 
@@ -362,8 +363,8 @@ def _name_only(
     """Every entry whole; past the budget, names stay and descriptions are kept one at a time, most
     used first (ties, such as skills never used, in listing order), each while what it adds still fits
     what is left; a later, shorter one may still fit after a longer one did not."""
-    full = [_size(rule, rule.entry.format(name=n, description=shown[n])) for n, _ in ordered]
-    bare = [_size(rule, rule.bare_entry.format(name=n)) for n, _ in ordered]
+    full = [measured(rule, rule.entry.format(name=n, description=shown[n])) for n, _ in ordered]
+    bare = [measured(rule, rule.bare_entry.format(name=n)) for n, _ in ordered]
     gaps = len(rule.separator) * max(0, len(ordered) - 1)
     needed = sum(full) + gaps
     whole = [_listed(rule, n, d, shown[n]) for n, d in ordered]
@@ -391,7 +392,7 @@ def _drop(
 ) -> Listing:
     """Whole entries in listing order until one does not fit; it and all after it lose their
     description (the CLI names them on its one line after the entries)."""
-    sizes = [_size(rule, rule.entry.format(name=n, description=shown[n])) for n, _ in ordered]
+    sizes = [measured(rule, rule.entry.format(name=n, description=shown[n])) for n, _ in ordered]
     needed = sum(sizes) + len(rule.separator) * max(0, len(sizes) - 1)
     entries: list[ListedSkill] = []
     used, fits = 0, True
@@ -407,7 +408,8 @@ def _drop(
     return Listing(rule, model, limit, needed, entries)
 
 
-def _tokens(byte_count: int, per_token: int) -> int:
+def tokens(byte_count: int, per_token: int) -> int:
+    """Whole tokens for `byte_count` bytes, rounded up, as a token budget counts a line."""
     return -(-byte_count // per_token)
 
 
@@ -426,7 +428,7 @@ def _share(
     per = rule.budget.bytes_per_token
 
     def cost(line: str) -> int:
-        return _tokens(len((line + "\n").encode()), per)
+        return tokens(len((line + "\n").encode()), per)
 
     needed = sum(cost(rule.entry.format(name=n, description=shown[n])) for n, _ in ordered)
     if needed <= limit:
@@ -457,7 +459,7 @@ def _share(
             if given[index] >= len(text):
                 continue
             step = given[index] + 1
-            extra = _tokens(base[index] + prefix[index][step] + 1, per) - _tokens(base[index], per)
+            extra = tokens(base[index] + prefix[index][step] + 1, per) - tokens(base[index], per)
             if extra - spent[index] <= left:
                 left -= extra - spent[index]
                 given[index], spent[index], changed = step, extra, True

@@ -41,6 +41,7 @@ REPORTS: dict[str, str] = {
     "cost": "harness.report.cost",
     "select": "harness.report.select",
     "tune": "harness.report.tune",
+    "sweep": "harness.report.sweep",
 }
 # The schema each command's report is written against, where its name is not `<command>-report`.
 SCHEMAS = {"compare": "compare", "select": "plan"}

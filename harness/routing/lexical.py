@@ -18,6 +18,7 @@ from harness.model.listing import Listing
 from harness.routing import listed, verdicts
 from harness.routing.room import not_in_room
 from harness.routing.scoring import Match
+from harness.routing.terms import Analyzer
 from harness.routing.vectors import Index, ranked_text
 
 TOP_SHOWN = 3
@@ -136,18 +137,21 @@ class LexicalEngine:
     """A room indexed once; `grade` ranks one case's prompt against it. A description of None is a skill
     the agent's listing leaves out: in the room, but with no words, so never chosen. `listing`, when
     given, is what that text was cut to, and says why a skill it shorted was missed. `widen` names the one
-    flag that puts skills a case needs but the room lacks into it."""
+    flag that puts skills a case needs but the room lacks into it. `analyzer` may be shared by engines
+    built one after another (a sweep's), so each word is stemmed once."""
 
     def __init__(
         self,
         descriptions: Mapping[str, str | None],
         listing: Listing | None = None,
         widen: Callable[[Sequence[str]], str] | None = None,
+        analyzer: Analyzer | None = None,
     ):
         self.listing = listing
         self.widen = widen
         self.index = Index(
-            {name: "" if text is None else ranked_text(name, text) for name, text in descriptions.items()}
+            {name: "" if text is None else ranked_text(name, text) for name, text in descriptions.items()},
+            analyzer,
         )
         self.index.postings()  # built once here, so a forked share of the grading inherits it
 

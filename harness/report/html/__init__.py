@@ -19,6 +19,7 @@ from harness.report.html import (
     routing,
     routing_matrix,
     shell,
+    sweep,
     tune,
 )
 from harness.report.html.common import Transcripts
@@ -36,6 +37,7 @@ SECTIONS: dict[str, Sections] = {
     "compare-matrix": compare_matrix.sections,
     "cost": cost.sections,
     "tune": tune.sections,
+    "sweep": sweep.sections,
 }
 
 

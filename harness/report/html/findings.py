@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
 from harness.report.html.header import header
-from harness.report.html.shell import section, text
+from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, token
 
 FIGURES = {
@@ -48,5 +48,51 @@ def findings_table(report: dict) -> str:
     return section(f"Findings ({len(rows)})", inner)
 
 
+def headroom_table(report: dict) -> str:
+    """structural: each skill's description headroom per agent, in the catalog and at the typical install."""
+    room = report.get("headroom")
+    if not isinstance(room, dict):
+        return ""
+    rows = []
+    for row in array_at(room, "skills"):
+        if not isinstance(row, dict):
+            continue
+        chars = row.get("headroom")
+        said = "no limit" if chars is None else f"{'~' if row.get('approximate') else ''}{chars:+,}"
+        cut = ""
+        if row.get("survives") is not None:
+            cut = f"…{row['survives']} | {row.get('cut_before') or ''}"
+        lost = "; ".join(str(c.get("text", "")) for c in array_at(row, "clauses_lost") if isinstance(c, dict))
+        agent = str(row.get("agent", "")) + (f" on {row['model']}" if row.get("model") else "")
+        rows.append(
+            [
+                str(row.get("skill", "")),
+                agent,
+                str(row.get("scope", "")),
+                str(row.get("state", "")),
+                said,
+                cut,
+                lost,
+            ]
+        )
+    install = room.get("install")
+    lead = (
+        f"<p>Typical install: {text(install.get('given'))} ({text(install.get('skills'))} skills beside the "
+        "catalog).</p>"
+        if isinstance(install, dict)
+        else "<p>The catalog alone (declare a typical install with --typical-install).</p>"
+    )
+    headers = [
+        "skill",
+        "agent",
+        "scope",
+        "listed",
+        "headroom (characters)",
+        "cut: last words | lost",
+        "lost clause",
+    ]
+    return section("Description headroom", lead + simple_table(headers, rows, (4,)), "headroom")
+
+
 def sections(report: dict, transcripts: object = None) -> list[str]:
-    return [head(report), findings_table(report)]
+    return [head(report), findings_table(report), headroom_table(report)]

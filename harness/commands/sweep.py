@@ -1,0 +1,187 @@
+"""`skillscope sweep`: routing at growing catalog sizes, the catalog plus ballast, listed as each agent
+lists that many skills and ranked by the lexical engine (offline, free): where each skill and the
+catalog degrade beyond noise."""
+
+from __future__ import annotations
+
+import argparse
+from functools import partial
+from pathlib import Path
+
+from harness.checks.gate import require_well_formed
+from harness.cli import flags, resolve
+from harness.cli.flags import parse_list
+from harness.context import Context
+from harness.deadline import Deadline
+from harness.errors import UsageError
+from harness.model import catalog
+from harness.model.ballast import Ballast, built_in, declared
+from harness.model.envelope import RunMeta
+from harness.report import finish
+from harness.sweep import result as sweep_result
+from harness.sweep import separate
+from harness.sweep.runner import Leg, sweep
+
+HELP = "route the catalog's cases at growing catalog sizes (catalog plus ballast) as each agent lists them"
+SIZES_AUTO = 8  # sizes of the default sweep
+DEFAULT_AGENTS = ("claude", "codex")  # the two hosts whose listing budgets cut catalogs users ship
+FLOOR = 100  # the default sweep reaches at least this many skills
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    flags.add_skills_dir(parser)
+    flags.add_case_selection(parser)
+    parser.add_argument(
+        "--agent",
+        metavar="AGENTS",
+        help=f"the agents whose listing each size is rendered with, a comma list of {'|'.join(flags.AGENTS)} "
+        f"(default: {','.join(DEFAULT_AGENTS)})",
+    )
+    parser.add_argument(
+        "--model",
+        type=flags.blank_is_unset,
+        metavar="MODELS",
+        help="the models whose listing budget is used (claude's follows the model): a comma list, "
+        "agent=model for one agent only (default, or blank: each CLI's own)",
+    )
+    parser.add_argument(
+        "--sizes",
+        metavar="SIZES",
+        help=f"catalog sizes to route at, a comma list of whole numbers, the first at least the catalog's "
+        f"own (default: {SIZES_AUTO} sizes from the catalog's to ten times it, at least {FLOOR}, as far "
+        "as the ballast reaches)",
+    )
+    parser.add_argument(
+        "--ballast",
+        metavar="GLOBS",
+        help="the skills added to reach each size: root-relative globs naming skill folders users have "
+        "beside the catalog (default: the built-in ballast, 1,200 skills across many trades)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=flags.positive_int,
+        default=5,
+        metavar="N",
+        help="orderings of the ballast, each seeded, so a knee can be told from the choice of ballast "
+        "(default: 5)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0, metavar="N", help="the seed of the ballast orderings (default: 0)"
+    )
+    parser.add_argument(
+        "--min-knee",
+        type=int,
+        default=0,
+        metavar="SIZE",
+        help="the bar: a knee at or below SIZE skills fails the run; 0 only reports (default: 0)",
+    )
+    parser.add_argument(
+        "--confusion",
+        metavar="REPORTS",
+        help="JSON reports of agent routing runs, a comma list: from their confusion, which skills take each "
+        "other's prompts and belong in separate plugins or subagents (default: none)",
+    )
+    flags.add_adoption(parser)
+    flags.add_reports(parser)
+
+
+def bounded(args: argparse.Namespace) -> bool:
+    """Its work ends with the repo it reads and the sizes it was given (see harness.cli.collector)."""
+    return True
+
+
+def run(args: argparse.Namespace, ctx: Context) -> int:
+    flags.report_options(args)
+    deadline = Deadline(0)
+    repo = resolve.resolve_repo(args, ctx)
+    loaded = resolve.narrow(catalog.load(repo), args) if args.only or args.skill else catalog.load(repo)
+    if not loaded.skills:
+        raise UsageError(
+            "no skill found to sweep; pass the globs naming your skill folders with --skills-dir."
+        )
+    agents = resolve.agents_of(args) if parse_list("--agent", args.agent) else list(DEFAULT_AGENTS)
+    legs = [Leg(leg.agent, leg.model) for leg in resolve.legs_of(args, agents)]
+    adoption = resolve.adoption(args, repo.root, ctx.cwd)
+    reports = parse_list("--confusion", args.confusion)
+    separated = separate.hint([(ctx.cwd / given, given) for given in reports]) if reports else None
+    require_well_formed(loaded, ctx, "the skills this sweep routes", adoption, "sweeping them")
+    described = {name: skill.description for name, skill in loaded.skills.items()}
+    cases = [case for case in loaded.cases(list(loaded.skills), extended=args.extended) if case.skill]
+    if not cases:
+        raise UsageError("no routing case to sweep: the selected skills have no case in evals/evals.json.")
+    ballast = ballast_of(args, repo.root, described)
+    sizes = sizes_of(args.sizes, len(described), len(ballast.skills))
+    ctx.err(
+        f"[sweep] {len(cases)} case(s) of {len(described)} skill(s) at {len(sizes)} sizes "
+        f"({', '.join(map(str, sizes))}) x {args.repeat} repeat(s), on {', '.join(leg.label for leg in legs)}"
+    )
+    data = sweep(described, cases, ballast, sizes, args.repeat, args.seed, legs, say=partial(progress, ctx))
+    places = {
+        name: (repo.rel(skill.skill_md), skill.line_of("description"))
+        for name, skill in loaded.skills.items()
+    }
+    legs_done, found = sweep_result.build(data, args.seed, places)
+    outcome = sweep_result.SweepResult(
+        meta=RunMeta.of("sweep", repo, deadline),
+        catalog=sorted(described),
+        sizes=sizes,
+        repeats=args.repeat,
+        seed=args.seed,
+        ballast={"source": ballast.source, "available": len(ballast.skills)},
+        cases=len(cases),
+        legs=legs_done,
+        min_knee=args.min_knee,
+        findings=found,
+        gradings=data.gradings,
+        separate=separated,
+    )
+    code = finish(outcome, ctx, flags.report_options(args))
+    for leg in outcome.failing_legs:
+        ctx.err(
+            f"[sweep] failed: on {leg.leg.label} the knee is at {leg.knee_size:,} skills "
+            f"(--min-knee {args.min_knee})."
+        )
+    return code
+
+
+def progress(ctx: Context, line: str) -> None:
+    ctx.err(f"[sweep] {line}")
+
+
+def ballast_of(args: argparse.Namespace, root: Path, described: dict[str, str]) -> Ballast:
+    globs = parse_list("--ballast", args.ballast)
+    chosen = declared(root, globs, "--ballast") if globs else built_in()
+    return chosen.beside(described)
+
+
+def sizes_of(text: str | None, catalog_size: int, ballast_size: int) -> list[int]:
+    """--sizes as given, checked against what the catalog and the ballast can make; else the default."""
+    most = catalog_size + ballast_size
+    if text is None or not text.strip():
+        top = min(most, max(10 * catalog_size, FLOOR))
+        if top <= catalog_size:
+            raise UsageError("--ballast holds no skill beside the catalog, so no larger size can be swept.")
+        ratio = (top / catalog_size) ** (1 / (SIZES_AUTO - 1))
+        sizes = sorted({min(top, round(catalog_size * ratio**step)) for step in range(SIZES_AUTO)})
+        return sizes
+    sizes = []
+    for item in parse_list("--sizes", text):
+        if not item.isdigit() or int(item) < 1:
+            raise UsageError(
+                f"--sizes: '{item}' is not a whole number of skills; give sizes such as 10,20,40."
+            )
+        sizes.append(int(item))
+    sizes = sorted(set(sizes))
+    if sizes[0] < catalog_size:
+        raise UsageError(
+            f"--sizes {sizes[0]}: the catalog alone has {catalog_size} skills; start at {catalog_size} "
+            "or more."
+        )
+    if sizes[-1] > most:
+        raise UsageError(
+            f"--sizes {sizes[-1]}: the catalog and the ballast hold {most:,} skills; give sizes up to that, "
+            "or name more ballast with --ballast."
+        )
+    if len(sizes) < 2:
+        raise UsageError("--sizes: give at least two sizes, the first the size accuracy is compared with.")
+    return sizes

@@ -1,0 +1,108 @@
+"""The sweep page's sections: per agent, the catalog's accuracy at each size as a curve with its Wilson
+band and the knee marked, the table under it, and the skills that degrade."""
+
+from __future__ import annotations
+
+import math
+
+from harness.jsonfields import array_at, object_at
+from harness.report.html.header import header
+from harness.report.html.shell import section, simple_table, text
+
+CHART_W, CHART_H, PAD = 520, 180, 28
+
+
+def head(report: dict) -> str:
+    figures = [("sizes", f"{report.get('sizes', [0])[0]}-{report.get('sizes', [0])[-1]}")]
+    figures += [("repeats", str(report.get("repeats"))), ("cases", str(report.get("cases")))]
+    for leg in array_at(report, "agents"):
+        knee = object_at(leg, "knee")
+        figures.append((f"{leg.get('agent')} knee", str(knee.get("size") or knee.get("verdict"))))
+    bar = report.get("min_knee") or 0
+    gate = f"a knee at or below {bar} skills fails" if bar else "reports only (no --min-knee)"
+    return header(report, figures, gate)
+
+
+def curve(leg: dict) -> str:
+    """Accuracy against catalog size (log scale), the Wilson band shaded, the knee as a dashed line."""
+    points = [p for p in array_at(leg, "curve") if isinstance(p, dict) and p.get("accuracy") is not None]
+    if len(points) < 2:
+        return ""
+    first, last = math.log(points[0]["size"]), math.log(points[-1]["size"])
+
+    def x(size: float) -> float:
+        return round(PAD + (math.log(size) - first) / ((last - first) or 1) * (CHART_W - 2 * PAD), 1)
+
+    def y(value: float) -> float:
+        return round(CHART_H - PAD - value * (CHART_H - 2 * PAD), 1)
+
+    line = " ".join(f"{x(p['size'])},{y(p['accuracy'])}" for p in points)
+    band = " ".join(
+        [f"{x(p['size'])},{y(p['high'])}" for p in points]
+        + [f"{x(p['size'])},{y(p['low'])}" for p in reversed(points)]
+    )
+    dots = "".join(
+        f'<circle class="dot" cx="{x(p["size"])}" cy="{y(p["accuracy"])}" r="3"><title>'
+        f"{text(p['size'])} skills: {text(p['passed'])}/{text(p['graded'])} "
+        f"[{p['low']:.2f}, {p['high']:.2f}]</title></circle>"
+        for p in points
+    )
+    ticks = "".join(
+        f'<text x="{x(p["size"])}" y="{CHART_H - 8}" text-anchor="middle">{text(p["size"])}</text>'
+        for p in points
+    )
+    knee = object_at(leg, "knee").get("size")
+    marker = (
+        f'<line class="axis" stroke-dasharray="4 3" x1="{x(knee)}" y1="{y(0)}" x2="{x(knee)}" y2="{y(1)}"/>'
+        if isinstance(knee, int)
+        else ""
+    )
+    label = f"{leg.get('agent')}: accuracy at {len(points)} catalog sizes"
+    return (
+        f'<figure><figcaption>{text(label)}</figcaption><svg role="img" aria-label="{text(label)}" '
+        f'viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" height="{CHART_H}">'
+        f'<line class="axis" x1="{PAD}" y1="{y(0)}" x2="{CHART_W - PAD}" y2="{y(0)}"/>'
+        f'<line class="axis" x1="{PAD}" y1="{y(1)}" x2="{CHART_W - PAD}" y2="{y(1)}"/>'
+        f'<text x="2" y="{y(1) + 4}">1</text><text x="2" y="{y(0) + 4}">0</text>'
+        f'<polygon points="{band}" fill="currentColor" opacity="0.12"/>{marker}'
+        f'<polyline class="trend" points="{line}"/>{dots}{ticks}</svg></figure>'
+    )
+
+
+def leg_section(leg: dict) -> str:
+    knee = object_at(leg, "knee")
+    rows = [
+        [
+            str(p.get("size")),
+            f"{p.get('passed')}/{p.get('graded')}",
+            f"{p['accuracy']:.2f} [{p['low']:.2f}, {p['high']:.2f}]"
+            if p.get("accuracy") is not None
+            else "-",
+            "" if p.get("p") is None else f"p {p['p']:.3g}" + (", beyond noise" if p.get("degraded") else ""),
+        ]
+        for p in array_at(leg, "curve")
+        if isinstance(p, dict)
+    ]
+    skills = [
+        [str(s.get("skill")), str(s.get("first_degraded"))]
+        for s in array_at(leg, "skills")
+        if isinstance(s, dict) and s.get("first_degraded") is not None
+    ]
+    inner = (
+        f"<p>Knee: {text(knee.get('says', ''))}.</p>"
+        + curve(leg)
+        + simple_table(["skills", "passed", "accuracy [95 % Wilson]", "against the first size"], rows, (0, 1))
+        + (
+            "<h3>Skills that degrade</h3>" + simple_table(["skill", "degrades from (skills)"], skills, (1,))
+            if skills
+            else "<p>No skill degrades beyond noise within the sizes tried.</p>"
+        )
+    )
+    title = f"{leg.get('agent')} {leg.get('measured_on')}" + (
+        f" on {leg['model']}" if leg.get("model") else ""
+    )
+    return section(title, inner)
+
+
+def sections(report: dict, transcripts: object = None) -> list[str]:
+    return [head(report), *(leg_section(leg) for leg in array_at(report, "agents") if isinstance(leg, dict))]

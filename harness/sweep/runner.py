@@ -1,0 +1,99 @@
+"""The lexical sweep: the catalog's cases routed at growing catalog sizes, each size the catalog plus
+the first skills of a seeded ballast ordering, listed as each agent's measured rule lists that many
+skills, and ranked by the lexical engine over what the listing shows.
+
+Free and offline, and deterministic for a seed. Listings that show the same text are graded once (an
+agent without a budget shows everything, and so does one under it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from harness.model.ballast import Ballast
+from harness.model.dataset import Case
+from harness.model.listing import FULL, listing_rule, predict
+from harness.routing import listed
+from harness.routing.lexical import LexicalEngine
+from harness.routing.terms import Analyzer
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One agent's listing (and the model its budget follows)."""
+
+    runtime: str
+    model: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.runtime if self.model is None else f"{self.runtime}={self.model}"
+
+
+@dataclass
+class Graded:
+    """One leg at one size in one repeat: each case's outcome, and what the listing showed of each
+    catalog skill (its state and how many characters of its description)."""
+
+    passed: list[bool]
+    picks: list[str | None]
+    shown: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+
+@dataclass
+class SweepData:
+    """Everything graded: data[leg][size index][repeat]."""
+
+    sizes: list[int]
+    repeats: int
+    cases: list[Case]
+    legs: list[Leg]
+    data: dict[Leg, list[list[Graded]]] = field(default_factory=dict)
+    gradings: int = 0  # distinct listings ranked (the rest were the same text as one ranked before)
+
+    def outcomes(self, leg: Leg, rows: Sequence[int] | None = None) -> list[list[list[bool]]]:
+        """[size][repeat][case] pass or fail, for the cases at `rows` (default: all)."""
+        pick = range(len(self.cases)) if rows is None else rows
+        return [[[graded.passed[i] for i in pick] for graded in size] for size in self.data[leg]]
+
+
+def sweep(
+    described: Mapping[str, str],
+    cases: list[Case],
+    ballast: Ballast,
+    sizes: Sequence[int],
+    repeats: int,
+    seed: int,
+    legs: Sequence[Leg],
+    say: Callable[[str], None] = lambda line: None,
+) -> SweepData:
+    """Grade `cases` at each size, in `repeats` seeded orderings of `ballast`, for each leg."""
+    analyzer = Analyzer()  # one for the whole sweep: each word is stemmed once
+    out = SweepData(list(sizes), repeats, cases, list(legs))
+    memo: dict[tuple, Graded] = {}
+    mine = list(described.items())
+    for leg in legs:
+        out.data[leg] = [[] for _ in sizes]
+    for repeat in range(repeats):
+        ordering = ballast.ordering(f"{seed}:{repeat}")
+        for index, size in enumerate(sizes):
+            room = mine + ordering[: size - len(mine)]
+            for leg in legs:
+                listing = predict(listing_rule(leg.runtime), room, leg.model)
+                surviving = listed.surviving(listing)
+                key = tuple(sorted(surviving.items(), key=lambda item: item[0]))
+                graded = memo.get(key)
+                if graded is None:
+                    outcomes = LexicalEngine(surviving, listing, analyzer=analyzer).grade_all(cases)
+                    graded = Graded([o.passed for o in outcomes], [o.observed for o in outcomes])
+                    memo[key] = graded
+                    out.gradings += 1
+                states = {
+                    s.name: (s.state, len(s.shown) if s.state != FULL else s.description_chars)
+                    for s in listing.skills
+                    if s.name in described
+                }
+                out.data[leg][index].append(Graded(graded.passed, graded.picks, states))
+        say(f"repeat {repeat + 1} of {repeats} graded at {len(sizes)} sizes")
+    return out
