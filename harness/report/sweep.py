@@ -6,7 +6,6 @@ from __future__ import annotations
 from harness.model.findings import Finding
 from harness.report.junit import JUnitCase
 from harness.report.markdown import findings_table, table
-from harness.sweep.result import SweepResult
 
 
 def _accuracy(point: dict) -> str:
@@ -23,10 +22,13 @@ def _drop(point: dict) -> str:
     return f"**{said}, beyond noise**" if point["degraded"] else said
 
 
-def markdown(result: SweepResult) -> str:
-    data = result.to_json()
-    verdict = "passed" if result.passed else "failed"
-    lines = ["## Catalog-size sweep", "", f"**{verdict}**: {headline(result)}.", ""]
+def label(leg: dict) -> str:
+    return leg["agent"] + (f" on {leg['model']}" if leg["model"] else "")
+
+
+def markdown(data: dict) -> str:
+    verdict = "passed" if data["passed"] else "failed"
+    lines = ["## Catalog-size sweep", "", f"**{verdict}**: {headline(data)}.", ""]
     ballast = data["ballast"]
     lines += [
         "Engine: lexical (free; it approximates how an agent routes). "
@@ -37,8 +39,7 @@ def markdown(result: SweepResult) -> str:
         "",
     ]
     for leg in data["agents"]:
-        label = leg["agent"] + (f" on {leg['model']}" if leg["model"] else "")
-        lines += [f"### {label} {leg['measured_on']}", "", f"Knee: {leg['knee']['says']}.", ""]
+        lines += [f"### {label(leg)} {leg['measured_on']}", "", f"Knee: {leg['knee']['says']}.", ""]
         rows = [(p["size"], f"{p['passed']}/{p['graded']}", _accuracy(p), _drop(p)) for p in leg["curve"]]
         lines += [table(["skills", "passed", "accuracy [95 % Wilson]", "against the first size"], rows), ""]
         degraded = [s for s in leg["skills"] if s["first_degraded"] is not None]
@@ -73,7 +74,7 @@ def markdown(result: SweepResult) -> str:
                 "",
             ]
     lines += separate_lines(data["separate"])
-    lines.append(findings_table(result.findings, "No skill degrades beyond noise within the sizes tried."))
+    lines.append(findings_table(findings(data), "No skill degrades beyond noise within the sizes tried."))
     return "\n".join(lines) + "\n"
 
 
@@ -102,46 +103,64 @@ def separate_lines(separate: dict | None) -> list[str]:
     return lines
 
 
-def headline(result: SweepResult) -> str:
+def headline(report: dict) -> str:
     knees = []
-    for leg in result.legs:
-        size = leg.knee_size
+    for leg in report["agents"]:
+        knee = leg["knee"]
         word = (
-            f"knee at {size:,}"
-            if size is not None
+            f"knee at {knee['size']:,}"
+            if knee["size"] is not None
             else "no knee"
-            if leg.knee.verdict == "none"
+            if knee["verdict"] == "none"
             else "knee cannot be told from noise"
         )
-        knees.append(f"{leg.leg.label} {word}")
-    degraded = len({f.message.split("`")[1] for f in result.findings if "`" in f.message})
+        knees.append(f"{label(leg)} {word}")
+    degraded = len({f["message"].split("`")[1] for f in report["findings"] if "`" in f["message"]})
+    sizes = report["sizes"]
     return (
-        f"{len(result.catalog)} skill(s), {result.cases} case(s), "
-        f"sizes {result.sizes[0]:,}-{result.sizes[-1]:,} "
-        f"x {result.repeats} repeat(s); {'; '.join(knees)}; {degraded} skill(s) degrade"
+        f"{len(report['catalog'])} skill(s), {report['cases']} case(s), "
+        f"sizes {sizes[0]:,}-{sizes[-1]:,} "
+        f"x {report['repeats']} repeat(s); {'; '.join(knees)}; {degraded} skill(s) degrade"
     )
 
 
-def statuses(result: SweepResult) -> dict[str, str]:
-    return result.statuses()
+def failing(report: dict, leg: dict) -> bool:
+    """Whether a leg's knee falls at or below --min-knee."""
+    size = leg["knee"]["size"]
+    return bool(report["min_knee"]) and size is not None and size <= report["min_knee"]
 
 
-def findings(result: SweepResult) -> list[Finding]:
-    return list(result.findings)
+def statuses(report: dict) -> dict[str, str]:
+    """Each catalog skill: `fail` when it degrades at or below --min-knee on any agent."""
+    bar = report["min_knee"]
+    out = {}
+    for name in report["catalog"]:
+        degraded = [
+            curve["first_degraded"]
+            for leg in report["agents"]
+            for curve in leg["skills"]
+            if curve["skill"] == name and curve["first_degraded"] is not None
+        ]
+        out[name] = "fail" if bar and any(size <= bar for size in degraded) else "pass"
+    return out
 
 
-def junit(result: SweepResult) -> list[JUnitCase]:
+def findings(report: dict) -> list[Finding]:
+    return [Finding.from_dict(f) for f in report["findings"]]
+
+
+def junit(report: dict) -> list[JUnitCase]:
     """One case per agent: failed when its knee is at or below --min-knee, the knee said as output."""
-    failing = {leg.leg for leg in result.failing_legs}
     cases = []
-    for leg in result.legs:
-        said = leg.knee_json()["says"]
+    for leg in report["agents"]:
+        said = leg["knee"]["says"]
         cases.append(
             JUnitCase(
                 "sweep",
-                leg.leg.label,
-                failure=f"knee at {leg.knee_size} skills, at or below --min-knee {result.min_knee}: {said}"
-                if leg.leg in failing
+                label(leg),
+                failure=f"knee at {leg['knee']['size']} skills, at or below --min-knee {report['min_knee']}: "
+                f"{said}"
+                if failing(report, leg)
                 else None,
                 output=said,
             )
