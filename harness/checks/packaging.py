@@ -58,7 +58,7 @@ def host_findings(pkg: Package, catalog: Catalog) -> list[tuple[str, Finding]]:
     for plugin in pkg.plugins:
         out += [(plugin.host, f) for f in plugin_findings(pkg, plugin, catalog_dirs)]
     out += unlisted(pkg)
-    out += drift(pkg)
+    out += drift(pkg, {os.path.realpath(skill.path): skill for skill in catalog.skills.values()})
     return out
 
 
@@ -492,9 +492,10 @@ def unlisted(pkg: Package) -> list[tuple[str, Finding]]:
     return list(dict.fromkeys(out))
 
 
-def drift(pkg: Package) -> list[tuple[str, Finding]]:
+def drift(pkg: Package, loaded: dict[str, skill_mod.Skill]) -> list[tuple[str, Finding]]:
     """The versions one plugin root is given (by each host's manifest and entry, and by the SKILL.md
-    metadata of a plugin that is a single skill) are one version."""
+    metadata of a plugin that is a single skill) are one version. `loaded`: the catalog's skills by real
+    path, read once already (through the frontmatter memo)."""
     by_root: dict[Path, list[tuple[str, str, Field]]] = {}
     for plugin in pkg.plugins:
         if plugin.root is None:
@@ -505,7 +506,7 @@ def drift(pkg: Package) -> list[tuple[str, Finding]]:
     out = []
     for root, versions in by_root.items():
         values = {value for _, value, _ in versions}
-        skill_version = single_skill_version(pkg, root)
+        skill_version = single_skill_version(pkg, root, loaded)
         if skill_version:
             values.add(skill_version[0])
         if len(values) < 2:
@@ -530,14 +531,16 @@ def drift(pkg: Package) -> list[tuple[str, Finding]]:
     return out
 
 
-def single_skill_version(pkg: Package, root: Path) -> tuple[str, str] | None:
+def single_skill_version(
+    pkg: Package, root: Path, loaded: dict[str, skill_mod.Skill]
+) -> tuple[str, str] | None:
     skills = {
         path for plugin in pkg.plugins if plugin.root == root for path in package.reached_skills(plugin)
     }
     if len(skills) != 1:
         return None
     (folder,) = skills
-    skill = skill_mod.load(folder.name, folder)
+    skill = loaded.get(os.path.realpath(folder)) or skill_mod.load(folder.name, folder)
     data = skill.frontmatter if isinstance(skill.frontmatter, dict) else {}
     meta = data.get("metadata")
     version = meta.get("version") if isinstance(meta, dict) else None
