@@ -7,7 +7,8 @@ every skill of the catalog by each engine, with each engine's own reading of the
 - a positive passes when its skill ranks within `top_k` (default 3) with a score above zero, and counts
   towards the rank-1 rate when it ranks first;
 - a negative passes when its skill is not first; with an `owner`, theirs asks that the owner outrank
-  it, ours that the owner rank first, alone (the route an agent is graded on too).
+  it, ours that the owner rank first, alone (the route an agent is graded on too); a second line of
+  ours reads owners as theirs does, so the rankings themselves compare under one rule.
 
 Ours runs from this project (`harness.routing.lexical`, every description in full, as their tier reads
 them). Theirs runs from a checkout the user points at (`--theirs`, holding `scripts/run-evals.js`): the
@@ -97,6 +98,23 @@ def ours(descriptions: dict[str, str], cases: list[Case]) -> list[Verdict]:
     return out
 
 
+def ours_read_as_theirs(descriptions: dict[str, str], cases: list[Case]) -> list[Verdict]:
+    """Our rankings under their tier's reading of an owner (the owner outranks the case's skill, and need
+    not be first): the two engines' rankings compared under one rule."""
+    out = []
+    for outcome, verdict in zip(
+        LexicalEngine(descriptions).grade_all(cases), ours(descriptions, cases), strict=True
+    ):
+        case = outcome.case
+        if case.should_trigger or not case.owner or verdict.passed is None:
+            out.append(verdict)
+            continue
+        own_first = outcome.rank == 1 and outcome.score > 0
+        owner_above = bool(outcome.owner_score) and (outcome.owner_rank or 0) < (outcome.rank or 0)
+        out.append(Verdict(not own_first and owner_above, outcome.rank))
+    return out
+
+
 def theirs(checkout: Path, catalog: Path, cases: list[Case]) -> list[Verdict]:
     script = checkout / THEIR_SCRIPT
     node = shutil.which("node")
@@ -168,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(cases)} cases from {files} case files, ranked against {len(descriptions)} skills")
     mine = ours(descriptions, cases)
     print(rates("ours", cases, mine))
+    print(rates("ours*", cases, ours_read_as_theirs(descriptions, cases)) + " (* owners read as theirs are)")
     if args.theirs is None:
         print("theirs: not run (no --theirs checkout of agent-skills given); ours alone above")
         return 0
