@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
+from harness.checks.security.phrases import quoted
 from harness.files import UnreadableFile, read_bytes, refused
+from harness.model import findings
 from harness.model.findings import Finding
 from harness.model.skill import Skill
 
@@ -104,6 +106,25 @@ class SkillContent:
 
     def scripts(self) -> list[TextFile]:
         return [text for text in self.texts if not text.markdown and text.name != "SKILL.md"]
+
+    def matched(
+        self,
+        rule: str,
+        patterns: list[tuple[re.Pattern[str], tuple[str, ...]]],
+        say: Callable[[int, str], str],
+    ) -> list[Finding]:
+        """A warning of `rule` at each match of each pattern in a file holding one of its cues (a cheap
+        test before the regex), file by file; `say(line, quoted words)` is its message."""
+        out = []
+        for text in self.texts:
+            for pattern, cues in patterns:
+                if not text.holds_any(cues):
+                    continue
+                for match in pattern.finditer(text.text):
+                    line = text.line_at(match.start())
+                    made = findings.warning(rule, text.rel, say(line, quoted(match)), line)
+                    out.append(self.finding(made, text))
+        return out
 
     def finding(self, made: Finding, text: TextFile) -> Finding:
         """`made` lowered when it lies in a fenced example of a skill about security: still reported,

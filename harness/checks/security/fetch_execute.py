@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import re
 
-from harness.checks.security import phrases
 from harness.checks.security.content import SkillContent
-from harness.model import findings
 from harness.model.findings import Finding
 
 RULE = "fetch-and-execute"
@@ -46,18 +44,11 @@ CUES = (
 
 
 def scan(content: SkillContent) -> list[Finding]:
-    out = []
-    for text in content.texts:
-        if not text.holds_any(CUES):
-            continue
-        for match in PATTERN.finditer(text.text):
-            line = text.line_at(match.start())
-            made = findings.warning(
-                RULE,
-                text.rel,
-                f"line {line} runs what it downloads (`{phrases.quoted(match)}`): the server decides what "
-                "executes; ship the script in the skill, or download, verify a checksum, then run it.",
-                line,
-            )
-            out.append(content.finding(made, text))
-    return out
+    return content.matched(
+        RULE,
+        [(PATTERN, CUES)],
+        lambda line, words: (
+            f"line {line} runs what it downloads (`{words}`): the server decides what "
+            "executes; ship the script in the skill, or download, verify a checksum, then run it."
+        ),
+    )

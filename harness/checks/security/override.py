@@ -6,27 +6,17 @@ from __future__ import annotations
 
 from harness.checks.security import phrases
 from harness.checks.security.content import SkillContent
-from harness.model import findings
 from harness.model.findings import Finding
 
 RULE = "instruction-override"
 
 
 def scan(content: SkillContent) -> list[Finding]:
-    out = []
-    for text in content.texts:
-        for pattern, cues in phrases.CUED:
-            if not text.holds_any(cues):
-                continue
-            for match in pattern.finditer(text.text):
-                line = text.line_at(match.start())
-                made = findings.warning(
-                    RULE,
-                    text.rel,
-                    f"line {line} says `{phrases.quoted(match)}`, which tries to override the agent's "
-                    "instructions, hide its actions from the user or sway a reviewer; no skill needs it: "
-                    "remove it.",
-                    line,
-                )
-                out.append(content.finding(made, text))
-    return out
+    return content.matched(
+        RULE,
+        list(phrases.CUED),
+        lambda line, words: (
+            f"line {line} says `{words}`, which tries to override the agent's "
+            "instructions, hide its actions from the user or sway a reviewer; no skill needs it: remove it."
+        ),
+    )
