@@ -28,6 +28,8 @@ NOT_REPO_FILES = {
     "workers.py:Forked.answer": "the pipe from a child the harness forked, which always writes",
     # A workspace file the agent wrote, read by the judge after the agent exited and after an S_ISREG
     # check; the judge keeps its own reading.
+    # A config folder claude's own `plugin install` wrote under a folder the harness made this run.
+    "agent/claude.py:ClaudeAgent.plugin_home": "claude's installed plugins, in a temporary folder",
     "behavioral/judge.py:_text_content": "a regular file of the finished agent's workspace",
 }
 COPIES = {"copy", "copy2", "copyfile", "copytree"}

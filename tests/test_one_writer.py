@@ -30,6 +30,7 @@ ALLOWED = {
     ("agent/copilot.py", "CopilotAgent.command"): "copilot's config, in its temporary home",
     ("agent/gemini.py", "GeminiAgent.command"): "gemini's settings, in its temporary home",
     ("agent/opencode.py", "OpenCodeAgent.command"): "opencode's config, in its temporary home",
+    ("agent/claude.py", "ClaudeAgent.plugin_home"): "claude's installed plugins, into its temporary config",
     # The same for the harness's own scratch copies: the canary's planted skill (a TemporaryDirectory),
     # a tune candidate's copy of the skill (tune_end's TemporaryDirectory), a skill as of a git ref
     # (compare's mkdtemp folder).

@@ -28,7 +28,8 @@ SCANNED = [
         p
         for folder in (".github", "examples", "docs")
         for p in (ROOT / folder).rglob("*")
-        if p.is_file() and p.suffix not in BINARY_SUFFIXES
+        # __pycache__: bytecode that importing .github/scripts in another test may leave beside them
+        if p.is_file() and p.suffix not in BINARY_SUFFIXES and "__pycache__" not in p.parts
     ),
     *(ROOT / name for name in ("README.md", "CHANGELOG.md", "action.yml", ".pre-commit-hooks.yaml")),
 ]

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.files import UnreadableFile, read_text
+
 from .spec import AgentUnavailable
 from .workspace import ANSWER_KEY_DIR, copy_tree
 
@@ -37,14 +39,14 @@ class PluginRoom:
 def marketplace(root: Path) -> tuple[str, list[str]]:
     """The marketplace's name and its plugins' names, from `root/.claude-plugin/marketplace.json`."""
     path = root / MARKETPLACE
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    if not path.exists():
         raise AgentUnavailable(
             f"--install plugin needs {MARKETPLACE.as_posix()} in the repo: add one listing the plugins "
             "that package the room, or install by copying (--install copy)"
-        ) from None
-    except (OSError, ValueError) as exc:
+        )
+    try:
+        data = json.loads(read_text(path))
+    except (UnreadableFile, ValueError) as exc:
         raise AgentUnavailable(f"{MARKETPLACE.as_posix()} cannot be read ({exc}): run structural") from None
     plugins = data.get("plugins") if isinstance(data, dict) else None
     name = data.get("name") if isinstance(data, dict) else None

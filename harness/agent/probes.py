@@ -23,7 +23,7 @@ from typing import Any
 from harness import __version__, jsonsafe
 from harness.files import UnreadableFile, read_bytes
 from harness.memo import user_cache
-from harness.writer import write_text
+from harness.writer import make_folder, write_text
 
 PROBES = "probes"  # the folder in the user's skillscope cache
 FORMAT = 1  # part of every key: bumping it retires every older entry
@@ -92,6 +92,6 @@ class ProbeCache:
         if key is None or self.folder is None or len(said) > MOST_SAID:
             return
         with contextlib.suppress(OSError):
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_folder(self.folder, self.folder.parent)
             entry = json.dumps({"key": key, "flag": flag, "said": said}, ensure_ascii=False)
             write_text(self.folder / f"{key}.json", entry, self.folder, private=True)

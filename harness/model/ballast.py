@@ -13,10 +13,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from harness.errors import UsageError
+from harness.files import packaged_text
 from harness.model import repo as repo_mod
 from harness.model import skill as skill_mod
 
@@ -43,7 +43,7 @@ class Ballast:
 
 @cache
 def built_in_skills() -> tuple[tuple[str, str], ...]:
-    text = resources.files("harness").joinpath("data/ballast.json").read_text(encoding="utf-8")
+    text = packaged_text("data", "ballast.json")
     return tuple((item["name"], item["description"]) for item in json.loads(text))
 
 
