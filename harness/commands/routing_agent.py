@@ -305,30 +305,54 @@ def dry_run(
 ) -> int:
     """Print what the run would do and cost; nothing is sent, nothing started (no preflight either).
     `named`: the leg's name when it is one of several, heading its part; `cli`: where its CLI is."""
-    settings = runner.settings
-    samples = settings.repeat
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
+    estimate = dry_run_estimate(runner, cases)
+    dry_run_heading(ctx, room, named, cli, outside)
+    said, replay = canary.dry_run_line(runner)
+    ctx.out(said)
+    estimate.samples += int(runner.settings.canary)  # one more sample, priced like a case's
+    estimate.cached += [replay] if replay else []
+    dry_run_cases(ctx, runner, cases, estimate)
+    ctx.out("Command (one fresh workspace per sample as its directory, the case's prompt on stdin):")
+    ctx.out(f"  {dryrun.command_text(argv, env)}")
+    for line in estimate.lines():
+        ctx.out(line)
+    return 0
+
+
+def dry_run_estimate(runner: RoutingRun, cases: list[Case]) -> dryrun.Estimate:
+    """The requests and spend of the gradable cases' samples, before the canary and the cache count."""
+    settings = runner.settings
     # Each runtime spends its own number of requests on the deciding turn; the tool budgets add theirs.
     deciding = runner.agent.requests_to_decision
     gradable = [case for case in cases if not runner.ungradable(case)]
-    estimate = dryrun.Estimate(
-        samples=len(gradable) * samples,
+    return dryrun.Estimate(
+        samples=len(gradable) * settings.repeat,
         requests_per_sample=(
             deciding,
             settings.max_tool_calls + settings.max_inspection_calls + math.ceil(deciding),
         ),
         run_cap_usd=settings.max_budget_usd if runner.agent.caps_run_spend() else None,
     )
+
+
+def dry_run_heading(
+    ctx: Context, room: list[str], named: str | None, cli: list[str] | None, outside: list[str] | None
+) -> None:
+    """The dry run's title, where the CLI is, the room and the notes on skills outside it."""
     ctx.out("## Routing dry run: nothing was sent" + (f" ({named})" if named else ""))
     for line in cli or []:
         ctx.out(line)
     ctx.out(f"Room ({len(room)}): {', '.join(room)}")
     for note in outside or []:
         ctx.out(note)
-    said, replay = canary.dry_run_line(runner)
-    ctx.out(said)
-    estimate.samples += int(runner.settings.canary)  # one more sample, priced like a case's
-    estimate.cached += [replay] if replay else []
+
+
+def dry_run_cases(ctx: Context, runner: RoutingRun, cases: list[Case], estimate: dryrun.Estimate) -> None:
+    """One line a case: why it will not run, or what it expects and how many samples are cached
+    (those are added to `estimate`)."""
+    settings = runner.settings
+    samples = settings.repeat
     how = f"up to {samples} sample(s), until settled" if settings.adaptive else f"{samples} sample(s)"
     ctx.out(f"Cases ({len(cases)}), {how} each:")
     for case in cases:
@@ -339,8 +363,3 @@ def dry_run(
         estimate.cached += [dryrun.Figures(h.input_tokens, h.output_tokens, h.cost_usd) for h in hits]
         cached = f"{len(hits)}/{samples} cached" if hits else "not cached"
         ctx.out(f"  {case.id}: expects {metrics.expects(case)}; {cached}; {clip(case.prompt, 80)}")
-    ctx.out("Command (one fresh workspace per sample as its directory, the case's prompt on stdin):")
-    ctx.out(f"  {dryrun.command_text(argv, env)}")
-    for line in estimate.lines():
-        ctx.out(line)
-    return 0

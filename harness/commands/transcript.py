@@ -22,6 +22,11 @@ NOT_ENDED = (
 
 def render(log: KeptLog, label: str, *, full: bool = False) -> list[str]:
     """The lines of one transcript, headed by `label` (where the log lives)."""
+    return heading(log, label) + call_lines(log, full=full) + closing(log, full=full)
+
+
+def heading(log: KeptLog, label: str) -> list[str]:
+    """Where the log lives, the runtime, its version and model, and the skills the agent was offered."""
     trace = log.trace
     init = trace.init
     about = [log.runtime]
@@ -32,8 +37,15 @@ def render(log: KeptLog, label: str, *, full: bool = False) -> list[str]:
     lines = [f"== {label} ({', '.join(about)}; {trace.event_count} events)"]
     if init and init.skills:
         lines.append(f"skills offered: {', '.join(init.skills_without_builtins) or 'none'}")
+    return lines
+
+
+def call_lines(log: KeptLog, *, full: bool) -> list[str]:
+    """Each tool call numbered, with its answer; a subagent's call names the call it ran inside."""
+    trace = log.trace
     skill_calls = {activation.tool_use_id: activation.raw_input_name for activation in trace.activations}
     numbers = {call.id: number for number, call in enumerate(trace.tool_calls, 1)}
+    lines: list[str] = []
     for number, call in enumerate(trace.tool_calls, 1):
         parent = numbers.get(call.parent_tool_use_id or "")  # a subagent's call: say whose
         lines += tool_lines(number, call, skill_calls.get(call.id), parent, full=full)
@@ -41,6 +53,13 @@ def render(log: KeptLog, label: str, *, full: bool = False) -> list[str]:
         lines.append(f"   ({trace.dropped_tool_calls} later tool calls not kept in memory)")
     if not trace.tool_calls:
         lines.append("no tool calls")
+    return lines
+
+
+def closing(log: KeptLog, *, full: bool) -> list[str]:
+    """The final message, what the run spent, its error and stray lines, and how the log ended."""
+    trace = log.trace
+    lines: list[str] = []
     if trace.final_message:
         lines.append("final message:")
         lines += indented(trace.final_message, None if full else 12)
@@ -137,20 +156,38 @@ def outcome_of(case: dict) -> str | None:
 
 def case_head(case: dict) -> list[str]:
     """A case as its run's report graded it: id, outcome, prompt, what was expected and seen."""
+    return case_title(case) + prompt_lines(case) + expected_and_seen(case) + case_findings(case)
+
+
+def case_title(case: dict) -> list[str]:
+    """The case's id and outcome, with its skill, category and mode where the report gives them."""
     outcome = outcome_of(case) or "?"
     about = ", ".join(str(case[key]) for key in ("skill", "category", "mode") if case.get(key))
-    lines = [f"-- case {case['id']}: {outcome}" + (f" ({about})" if about else "")]
-    if isinstance(case.get("prompt"), str):
-        lines += [
-            f"   prompt: {line}" if i == 0 else f"           {line}"
-            for i, line in enumerate(case["prompt"].splitlines())
-        ]
-    if "expect" in case or "observed" in case:
-        seen = [f"expect {case.get('expect') or 'no skill'}"] if "expect" in case else []
-        seen += [f"observed {observation(case)}"] if "observed" in case else []
-        lines.append(
-            "   " + "; ".join(seen) + (f"; verdict {case['verdict']}" if case.get("verdict") else "")
-        )
+    return [f"-- case {case['id']}: {outcome}" + (f" ({about})" if about else "")]
+
+
+def prompt_lines(case: dict) -> list[str]:
+    """The case's prompt, its later lines aligned under the first."""
+    if not isinstance(case.get("prompt"), str):
+        return []
+    return [
+        f"   prompt: {line}" if i == 0 else f"           {line}"
+        for i, line in enumerate(case["prompt"].splitlines())
+    ]
+
+
+def expected_and_seen(case: dict) -> list[str]:
+    """One line of the skill expected, the one observed and the verdict, where the report has them."""
+    if "expect" not in case and "observed" not in case:
+        return []
+    seen = [f"expect {case.get('expect') or 'no skill'}"] if "expect" in case else []
+    seen += [f"observed {observation(case)}"] if "observed" in case else []
+    return ["   " + "; ".join(seen) + (f"; verdict {case['verdict']}" if case.get("verdict") else "")]
+
+
+def case_findings(case: dict) -> list[str]:
+    """Each agent's observation and verdict, each unmet check, and the case's error."""
+    lines = []
     for agent, seen in object_at(case, "by_agent").items():
         if isinstance(seen, dict):
             lines.append(f"   {agent}: observed {observation(seen)}; verdict {seen.get('verdict')}")
