@@ -8,6 +8,7 @@ the report's envelope.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -32,7 +33,7 @@ Compared = tuple[str, str, ResultT, str, ResultT]  # agent, first leg's name and
 
 
 @dataclass
-class Matrix(Generic[ResultT]):
+class Matrix(ABC, Generic[ResultT]):
     """The results of the legs, parallel to their names (see paid.legs.labels)."""
 
     results: list[ResultT]
@@ -48,9 +49,9 @@ class Matrix(Generic[ResultT]):
     def legs(self) -> list[tuple[str, ResultT]]:
         return list(zip(self.labels, self.results, strict=True))
 
+    @abstractmethod
     def case_statuses(self, result: ResultT) -> Iterable[tuple[str, str]]:
         """Each case of one leg's result, by its name in the report, with the status word it gates on."""
-        raise NotImplementedError
 
     def statuses(self) -> dict[str, str]:
         """`<leg>:<case>` -> that leg's status word for the case."""
