@@ -90,6 +90,17 @@ def test_clean_skills_and_legitimate_unicode_raise_nothing(tmp_path):
     assert scan_skill(skill_mod.load("tidy", folder), lambda path: rel_to(tmp_path, path)) == []
 
 
+@pytest.mark.parametrize("name", sorted(path.name for path in (CORPUS / "benign-shaped").iterdir()))
+def test_a_benign_shape_a_rule_tells_apart_from_its_planted_twin_raises_nothing(name):
+    """Each folder of benign-shaped/ is what real skills do that a planted variant imitates: bare `Bash`
+    for a task that runs commands, a tool's HTTPS installer followed by the tool, a counting example
+    key, a call named like a secret, a zero-width space escaping a fence, an override quoted as one to
+    avoid. The planted twins (permission-bare-bash, fetch-installer-*, secret-google,
+    unicode-zero-width-fence, override-quoted...) are caught."""
+    folder = CORPUS / "benign-shaped" / name
+    assert scan_skill(skill_mod.load(name, folder), lambda path: rel_to(CORPUS, path)) == []
+
+
 def test_a_fenced_example_in_a_skill_about_security_is_reported_lower_with_the_reason(tmp_path):
     folder = tmp_path / "audit"
     folder.mkdir()
