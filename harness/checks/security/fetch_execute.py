@@ -54,91 +54,31 @@ CUES = (
 SHELL_FETCH = re.compile(rf"\b(?:{FETCH}|iwr|irm|invoke-webrequest|invoke-restmethod)", re.IGNORECASE)
 INSTALLER_URL = re.compile(r"(?P<scheme>https?)://(?P<host>[^\s/\"'`|;&)<>]+)(?P<path>/[^\s\"'`|;&)<>]*)?")
 ADDRESS = re.compile(r"^\[?[0-9a-f:.]+\]?(?::\d+)?$", re.IGNORECASE)
+
+
+def words(listed: str) -> frozenset[str]:
+    return frozenset(listed.split())
+
+
 # The commands of the install line itself: fetching and running say nothing of what is installed.
-PLUMBING = frozenset(
-    [
-        "curl",
-        "wget",
-        "aria2c",
-        "sh",
-        "bash",
-        "zsh",
-        "dash",
-        "ksh",
-        "fish",
-        "sudo",
-        "env",
-        "iex",
-        "irm",
-        "iwr",
-        "invoke-expression",
-        "invoke-webrequest",
-        "invoke-restmethod",
-        "powershell",
-        "pwsh",
-        "python",
-        "python3",
-        "perl",
-        "ruby",
-        "node",
-        "php",
-        "source",
-    ]
+PLUMBING = words(
+    "curl wget aria2c sh bash zsh dash ksh fish sudo env iex irm iwr invoke-expression "
+    "invoke-webrequest invoke-restmethod powershell pwsh python python3 perl ruby node php source"
+)
+# Commands a system has before any install step: a host named after one (`grep.example`) names no
+# tool the pipe installs, whatever the skill runs.
+PRESENT = words(
+    "awk basename cat cd chmod chown cp cut date dd df diff dirname du echo export false find git grep "
+    "gzip head hostname id kill less ln ls make man mkdir mktemp more mv nc printf ps pwd read readlink "
+    "rm rmdir scp sed seq sleep sort ssh stat tail tar tee test time top touch tr true uname uniq unzip "
+    "wc which whoami xargs yes zip"
 )
 # Words of an installer URL that name no tool: hosting, versions, the act of installing.
-NOT_TOOLS = frozenset(
-    [
-        "www",
-        "get",
-        "raw",
-        "githubusercontent",
-        "github",
-        "gitlab",
-        "bitbucket",
-        "objects",
-        "cdn",
-        "dl",
-        "static",
-        "files",
-        "download",
-        "downloads",
-        "release",
-        "releases",
-        "latest",
-        "stable",
-        "nightly",
-        "main",
-        "master",
-        "refs",
-        "heads",
-        "tools",
-        "tool",
-        "scripts",
-        "script",
-        "bin",
-        "install",
-        "installer",
-        "setup",
-        "run",
-        "sh",
-        "bash",
-        "ps1",
-        "py",
-        "https",
-        "http",
-        "api",
-        "docs",
-        "com",
-        "org",
-        "net",
-        "io",
-        "dev",
-        "app",
-        "ai",
-        "rs",
-        "sh",
-        "cloud",
-    ]
+NOT_TOOLS = words(
+    "www get raw githubusercontent github gitlab bitbucket objects cdn dl static files download "
+    "downloads release releases latest stable nightly main master refs heads tools tool scripts "
+    "script bin install installer setup run sh bash ps1 py https http api docs com org net io dev "
+    "app ai rs cloud"
 )
 
 
@@ -177,7 +117,7 @@ class Installs:
         if ADDRESS.match(host) or DROP_HOSTS.match(url.group(0)):
             return False
         named = tool_words(host, url.group("path") or "")
-        return any(names(word, command) for word in named for command in self.run - PLUMBING)
+        return any(names(word, command) for word in named for command in self.run - PLUMBING - PRESENT)
 
 
 def tool_words(host: str, path: str) -> set[str]:
