@@ -14,7 +14,11 @@ flag rate on real skills, and what the pack adds to `structural`'s cost.
 Intervals are 95 % Wilson score intervals. A rule is marked safe to gate on when its recall is at least
 90 % and the upper bound of its flag rate at most 1 %.
 
-    python benchmarks/security_bench.py [--benign DIR] [--size 1000] [--repeat 3]
+`--figures FILE` writes what was measured as JSON (benchmarks/security/figures.json is the committed
+copy that docs/security-rules.md's table is rendered from; tests/test_security_figures.py holds the
+two together and the planted recall to what the rules catch today).
+
+    python benchmarks/security_bench.py [--benign DIR] [--figures FILE] [--size 1000] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from harness.routing.verdicts import wilson_interval
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = ROOT / "tests" / "checks" / "security"
 PINNED = Path(__file__).resolve().parent / "security" / "benign-catalogs.json"
+FIGURES = Path(__file__).resolve().parent / "security" / "figures.json"
 RECALL_TARGET = 0.90
 GATE_SAFE_BOUND = 0.01
 ANY_SEVERITY_BOUND = 0.03
@@ -94,20 +99,62 @@ def upper(hits: int, trials: int) -> float:
     return bounds[1] if bounds else 1.0
 
 
-def report(recalled: dict[str, tuple[int, int]], scanned: int, flagged: dict[str, list[str]]) -> None:
-    print("| Rule | Recall (planted) | 95 % interval | Flag rate (benign) | 95 % interval | Gate-safe |")
-    print("|---|---|---|---|---|---|")
-    for rule in RULE_IDS:
-        caught, total = recalled.get(rule, (0, 0))
-        hits = len(flagged.get(rule, []))
+def figures(
+    recalled: dict[str, tuple[int, int]], scanned: int, flagged: dict[str, list[str]], anything: int
+) -> dict:
+    """What was measured, as the committed figures file keeps it."""
+    return {
+        "planted": {rule: list(recalled.get(rule, (0, 0))) for rule in RULE_IDS},
+        "benign": {
+            "skills": scanned,
+            "flagged": anything,
+            "by_rule": {rule: sorted(flagged.get(rule, [])) for rule in RULE_IDS},
+        },
+    }
+
+
+def gate_safe(measured: dict) -> list[str]:
+    """The rules whose recall is at least the target and whose flag rate's upper bound is at most 1 %."""
+    scanned = measured["benign"]["skills"]
+    return [
+        rule
+        for rule, (caught, total) in measured["planted"].items()
+        if scanned
+        and total
+        and caught / total >= RECALL_TARGET
+        and upper(len(measured["benign"]["by_rule"][rule]), scanned) <= GATE_SAFE_BOUND
+    ]
+
+
+def summary(measured: dict) -> str:
+    """The line on the whole pack over the benign corpus (empty when it was not measured)."""
+    scanned, anything = measured["benign"]["skills"], measured["benign"]["flagged"]
+    if not scanned:
+        return ""
+    verdict = "meets" if upper(anything, scanned) <= ANY_SEVERITY_BOUND else "MISSES"
+    return (
+        f"benign corpus: {anything}/{scanned} skills flagged at any severity, "
+        f"{percent(anything / scanned)} {interval(anything, scanned)} (target: upper bound at most "
+        f"{percent(ANY_SEVERITY_BOUND)}), {verdict}"
+    )
+
+
+def table(measured: dict) -> list[str]:
+    """The per-rule table, as the benchmark prints it and docs/security-rules.md shows it."""
+    scanned = measured["benign"]["skills"]
+    safe = gate_safe(measured)
+    rows = [
+        "| Rule | Recall (planted) | 95 % interval | Flag rate (benign) | 95 % interval | Gate-safe |",
+        "|---|---|---|---|---|---|",
+    ]
+    for rule, (caught, total) in measured["planted"].items():
+        hits = len(measured["benign"]["by_rule"][rule])
         rate = f"{hits}/{scanned} ({percent(hits / scanned)})" if scanned else "not measured"
-        safe = (
-            scanned and total and caught / total >= RECALL_TARGET and upper(hits, scanned) <= GATE_SAFE_BOUND
-        )
-        print(
+        rows.append(
             f"| `{rule}` | {caught}/{total} | {interval(caught, total)} | {rate} | "
-            f"{interval(hits, scanned) if scanned else '-'} | {'yes' if safe else 'no'} |"
+            f"{interval(hits, scanned) if scanned else '-'} | {'yes' if rule in safe else 'no'} |"
         )
+    return rows
 
 
 def timed(root: Path, without: bool, repeat: int) -> float:
@@ -160,6 +207,7 @@ def cost(size: int, repeat: int) -> None:
 def main_(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--benign", type=Path, help="a folder of catalog checkouts named owner+name")
+    parser.add_argument("--figures", type=Path, help="write the measured figures as JSON to this file")
     parser.add_argument(
         "--size", type=int, default=1000, help="skills in the synthetic catalog (0: no cost run)"
     )
@@ -172,17 +220,14 @@ def main_(argv: list[str] | None = None) -> int:
         f"planted corpus: {caught}/{total} caught, recall {percent(caught / total)} {interval(caught, total)}"
     )
     scanned, flagged, anything = benign(args.benign) if args.benign else (0, {}, 0)
+    measured = figures(recalled, scanned, flagged, anything)
     if scanned:
-        bound = upper(anything, scanned)
-        verdict = "meets" if bound <= ANY_SEVERITY_BOUND else "MISSES"
-        print(
-            f"benign corpus: {anything}/{scanned} skills flagged at any severity, "
-            f"{percent(anything / scanned)} {interval(anything, scanned)} (target: upper bound at most "
-            f"{percent(ANY_SEVERITY_BOUND)}), {verdict}"
-        )
-    report(recalled, scanned, flagged)
+        print(summary(measured))
+    print("\n".join(table(measured)))
     for rule, skills in sorted(flagged.items()):
         print(f"\n{rule} flagged: " + ", ".join(skills))
+    if args.figures:
+        args.figures.write_text(json.dumps(measured, indent=2) + "\n", encoding="utf-8")
     if args.size:
         cost(args.size, args.repeat)
     return 0

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.checks.security import RULE_IDS, scan_skill
+from harness.checks.security import RULE_IDS, fetch_execute, scan_skill
 from harness.files import rel_to
 from harness.model import skill as skill_mod
 from harness.model.baseline import NEEDS_REASON
@@ -88,6 +88,17 @@ def test_clean_skills_and_legitimate_unicode_raise_nothing(tmp_path):
         encoding="utf-8",
     )
     assert scan_skill(skill_mod.load("tidy", folder), lambda path: rel_to(tmp_path, path)) == []
+
+
+@pytest.mark.parametrize("name", sorted(path.name for path in (CORPUS / "benign-shaped").iterdir()))
+def test_a_benign_shape_a_rule_tells_apart_from_its_planted_twin_raises_nothing(name):
+    """Each folder of benign-shaped/ is what real skills do that a planted variant imitates: bare `Bash`
+    for a task that runs commands, a tool's HTTPS installer followed by the tool, a counting example
+    key, a call named like a secret, a zero-width space escaping a fence, an override quoted as one to
+    avoid. The planted twins (permission-bare-bash, fetch-installer-*, secret-google,
+    unicode-zero-width-fence, override-quoted...) are caught."""
+    folder = CORPUS / "benign-shaped" / name
+    assert scan_skill(skill_mod.load(name, folder), lambda path: rel_to(CORPUS, path)) == []
 
 
 def test_a_fenced_example_in_a_skill_about_security_is_reported_lower_with_the_reason(tmp_path):
@@ -214,3 +225,62 @@ def test_any_text_scans_without_error_and_tag_smuggled_ascii_is_shown_decoded(tm
     found = scan_skill(skill_mod.load("any", folder), lambda path: rel_to(folder.parent, path))
     tagged = [f for f in found if f.rule == "hidden-unicode" and "tag characters" in f.message]
     assert tagged and any(hidden.strip() in f.message for f in tagged)
+
+
+def scanned_text(folder: Path, skill_md: str) -> set[str]:
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(skill_md, encoding="utf-8")
+    return {f.rule for f in scan_skill(skill_mod.load(folder.name, folder), lambda p: rel_to(folder, p))}
+
+
+TOOLS = st.text(alphabet=string.ascii_lowercase, min_size=3, max_size=10).filter(
+    lambda word: word not in fetch_execute.NOT_TOOLS | fetch_execute.PLUMBING | fetch_execute.PRESENT
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    tool=TOOLS,
+    scheme=st.sampled_from(["https", "http"]),
+    host=st.sampled_from(["get.{tool}.example", "203.0.113.9", "transfer.sh", "[2001:db8::1]"]),
+    then_runs=st.booleans(),
+    pipe=st.sampled_from(["curl -fsSL {url} | sh", "wget -qO- {url} | sudo bash", "irm {url} | iex"]),
+)
+def test_an_installer_passes_only_over_https_from_a_named_host_for_a_tool_the_skill_runs(
+    tmp_path_factory, tool, scheme, host, then_runs, pipe
+):
+    url = f"{scheme}://{host.format(tool=tool)}/{tool}/install.sh"
+    after = f"Then run `{tool} fix README.md`." if then_runs else "Then align the table."
+    rules = scanned_text(
+        tmp_path_factory.mktemp("fetch") / "fmt",
+        "---\nname: fmt\ndescription: Formats tables.\n---\n\n```bash\n"
+        f"{pipe.format(url=url)}\n```\n\n{after}\n",
+    )
+    documented = scheme == "https" and host.startswith("get.") and then_runs
+    assert ("fetch-and-execute" in rules) is not documented
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    grant=st.sampled_from(
+        ["Bash", "Bash(*)", "Bash(:*)", "Shell", "Bash(sudo:*)", "Bash(sh:*)", "Bash(eval *)"]
+    ),
+    runs=st.sampled_from(
+        [
+            "```bash\nfmt --check README.md\n```",
+            "Run `python scripts/align.py README.md`.",
+            "Check `fmt --version` first.",
+            "```bash\n# nothing here\n```",
+            "Align the columns by hand.",
+            "```python\nprint('table')\n```",
+        ]
+    ),
+)
+def test_every_shell_command_is_a_wide_grant_only_for_a_skill_that_runs_none(tmp_path_factory, grant, runs):
+    rules = scanned_text(
+        tmp_path_factory.mktemp("grant") / "fmt",
+        f"---\nname: fmt\ndescription: Formats tables.\nallowed-tools: Read {grant}\n---\n\n{runs}\n",
+    )
+    around_the_list = "(" in grant and grant not in ("Bash(*)", "Bash(:*)")
+    runs_a_command = runs.startswith(("```bash\nfmt", "Run `", "Check `"))
+    assert ("wide-permission" in rules) is (around_the_list or not runs_a_command)

@@ -112,19 +112,33 @@ class SkillContent:
         rule: str,
         patterns: list[tuple[re.Pattern[str], tuple[str, ...]]],
         say: Callable[[int, str], str],
+        unless: Callable[[re.Match[str]], bool] = lambda match: False,
     ) -> list[Finding]:
         """A warning of `rule` at each match of each pattern in a file holding one of its cues (a cheap
-        test before the regex), file by file; `say(line, quoted words)` is its message."""
+        test before the regex), file by file, but for the matches `unless` excuses; `say(line, quoted
+        words)` is its message."""
         out = []
         for text in self.texts:
             for pattern, cues in patterns:
                 if not text.holds_any(cues):
                     continue
                 for match in pattern.finditer(text.text):
+                    if unless(match):
+                        continue
                     line = text.line_at(match.start())
                     made = findings.warning(rule, text.rel, say(line, quoted(match)), line)
                     out.append(self.finding(made, text))
         return out
+
+    def per_text(self, read: Callable[[SkillContent, TextFile], list[Finding]]) -> list[Finding]:
+        """`read`'s findings in every text file, in order: the loop of the rules that read file by file."""
+        return [finding for text in self.texts for finding in read(self, text)]
+
+    def warning_at(self, rule: str, text: TextFile, at: int, say: Callable[[int], str]) -> Finding:
+        """A warning of `rule` on the line of `text` holding character `at`, `say(line)` its message,
+        lowered where `finding` says so."""
+        line = text.line_at(at)
+        return self.finding(findings.warning(rule, text.rel, say(line), line), text)
 
     def finding(self, made: Finding, text: TextFile) -> Finding:
         """`made` lowered when it lies in a fenced example of a skill about security: still reported,

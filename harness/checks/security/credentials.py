@@ -1,6 +1,8 @@
 """Live credentials shipped in a skill: keys with a provider's prefix, private key blocks, and
 high-entropy values assigned to a secret-sounding name. Placeholders (`sk-...xxxx`, `<your-key>`,
-`AKIAIOSFODNN7EXAMPLE`) are what documentation should show, and are left alone."""
+`AKIAIOSFODNN7EXAMPLE`, a value counting up such as `AIzaSyA1B2C3D4…`) are what documentation should
+show, and are left alone; so is code that calls something with a secret's name
+(`privateKey = Curve25519.KeyAgreement.PrivateKey()`)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ import re
 from collections import Counter
 
 from harness.checks.security.content import SkillContent, TextFile
-from harness.model import findings
 from harness.model.findings import Finding
 
 RULE = "secret"
@@ -73,15 +74,17 @@ NAME_CUES = (
     "privatekey",
     "auth",
 )
+SAY = (
+    "line {line} holds {kind}: whoever installs the skill gets it; revoke it, and read it from the "
+    "environment instead (show a placeholder such as `<your-key>` in examples)."
+)
+COUNTING_RUN = 8
 MIN_ENTROPY = 4.0  # bits per character: random keys sit above it, words and identifiers below
 KEY_BLOCK_BODY = re.compile(r"-----BEGIN[^\n]*-----\s*\n([A-Za-z0-9+/=\s]{200,}?)-----END", re.DOTALL)
 
 
 def scan(content: SkillContent) -> list[Finding]:
-    out = []
-    for text in content.texts:
-        out.extend(in_file(content, text))
-    return out
+    return content.per_text(in_file)
 
 
 def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
@@ -109,6 +112,8 @@ def assigned(content: SkillContent, text: TextFile) -> list[Finding]:
     out = []
     for match in ASSIGNED.finditer(text.text):
         value = match.group("value")
+        if text.text.startswith("(", match.end()):
+            continue  # a call: the value is code that makes the secret, not the secret
         if not placeholder(value) and entropy(value) >= MIN_ENTROPY and mixed(value):
             out.append(
                 report(content, text, match.start("value"), "a high-entropy value given a secret's name")
@@ -117,19 +122,27 @@ def assigned(content: SkillContent, text: TextFile) -> list[Finding]:
 
 
 def report(content: SkillContent, text: TextFile, at: int, kind: str) -> Finding:
-    line = text.line_at(at)
-    made = findings.warning(
-        RULE,
-        text.rel,
-        f"line {line} holds {kind}: whoever installs the skill gets it; revoke it, and read it from the "
-        "environment instead (show a placeholder such as `<your-key>` in examples).",
-        line,
-    )
-    return content.finding(made, text)
+    return content.warning_at(RULE, text, at, lambda line: SAY.format(line=line, kind=kind))
 
 
 def placeholder(value: str) -> bool:
-    return bool(PLACEHOLDER.search(value)) or len(set(value)) <= 4
+    return bool(PLACEHOLDER.search(value)) or len(set(value)) <= 4 or counts_up(value)
+
+
+def counts_up(value: str, run: int = COUNTING_RUN) -> bool:
+    """Whether the value's letters, or its digits, count up for `run` characters (`A1B2C3D4E5F6G7H8`,
+    `abcdefgh`): typed by a person writing an example; a generated key does so by chance less than once
+    in a million."""
+    for kept in (
+        [c.lower() for c in value if c.isascii() and c.isalpha()],
+        [c for c in value if c.isdigit()],
+    ):
+        length = 1
+        for before, after in zip(kept, kept[1:], strict=False):
+            length = length + 1 if ord(after) == ord(before) + 1 or (before, after) == ("9", "0") else 1
+            if length >= run:
+                return True
+    return False
 
 
 def entropy(value: str) -> float:

@@ -11,10 +11,10 @@ import re
 from harness.checks.security import exfiltration, phrases
 from harness.checks.security.content import SkillContent, TextFile
 from harness.checks.security.fetch_execute import PATTERN as FETCH_EXECUTE
-from harness.model import findings
 from harness.model.findings import Finding
 
 RULE = "encoded-payload"
+SAY = "line {line} {what}: no reviewer reads an encoded payload; write it in plain text, or remove it."
 MIN_RUN = 60
 BASE64 = re.compile(
     rf"(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/]{{{MIN_RUN},}}={{0,2}}|[A-Za-z0-9_-]{{{MIN_RUN},}}={{0,2}}"
@@ -47,10 +47,7 @@ CODE = re.compile(
 
 
 def scan(content: SkillContent) -> list[Finding]:
-    out = []
-    for text in content.texts:
-        out.extend(in_file(content, text))
-    return out
+    return content.per_text(in_file)
 
 
 def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
@@ -72,14 +69,7 @@ def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
 
 
 def report(content: SkillContent, text: TextFile, at: int, what: str) -> Finding:
-    line = text.line_at(at)
-    made = findings.warning(
-        RULE,
-        text.rel,
-        f"line {line} {what}: no reviewer reads an encoded payload; write it in plain text, or remove it.",
-        line,
-    )
-    return content.finding(made, text)
+    return content.warning_at(RULE, text, at, lambda line: SAY.format(line=line, what=what))
 
 
 def decoded(run: str, hexadecimal: bool) -> str:

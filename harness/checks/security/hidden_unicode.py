@@ -17,6 +17,7 @@ RULE = "hidden-unicode"
 FLAGS = re.compile(
     "\U0001f3f4(?:\U000e0067\U000e0062(?:\U000e0065\U000e006e\U000e0067|\U000e0073\U000e0063\U000e0074|\U000e0077\U000e006c\U000e0073)\U000e007f)"
 )
+MARKDOWN_SYNTAX = "`~#>|-*+_="
 SUSPECT = re.compile(
     "[\U000e0000-\U000e007f\u200b-\u200d\u2060-\u2064\u180e\ufeff\u202a-\u202e\u2066-\u2069"
     "\ufe00-\ufe0f\U000e0100-\U000e01ef\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]"
@@ -64,12 +65,16 @@ def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
 
 def legitimate(text: str, at: int) -> bool:
     """Joiners inside emoji or between letters of a script that needs them, emoji presentation
-    selectors after an emoji, and a byte-order mark as the file's first character."""
+    selectors after an emoji, a byte-order mark as the file's first character, and one zero-width
+    space opening a line before markdown syntax (the idiom that shows a fence inside a fence as text):
+    alone, it can spell nothing and split no word."""
     point = ord(text[at])
     before = text[at - 1] if at else ""
     after = text[at + 1] if at + 1 < len(text) else ""
     if point == 0xFEFF:
         return at == 0
+    if point == 0x200B:
+        return before in ("", "\n") and bool(after) and after in MARKDOWN_SYNTAX
     if point in (0xFE0E, 0xFE0F):
         return bool(before) and (pictographic(before) or before in "0123456789#*" or ord(before) == 0x20E3)
     if point in (0x200C, 0x200D):

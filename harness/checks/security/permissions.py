@@ -1,6 +1,7 @@
-"""Permissions wider than any stated task: `allowed-tools` granting every shell command (so the agent
-runs them without asking), hooks the skill bundles (commands that run on every matching event), and MCP
-servers it points at a remote URL."""
+"""Permissions wider than the stated task: `allowed-tools` granting every shell command (so the agent
+runs them without asking) to a skill whose instructions and scripts run no shell command, a grant that
+is itself a way around any list of commands (`Bash(sudo:*)`, `Bash(sh:*)`), hooks the skill bundles
+(commands that run on every matching event), and MCP servers it points at a remote URL."""
 
 from __future__ import annotations
 
@@ -8,15 +9,21 @@ import json
 import re
 from collections.abc import Iterator
 
+from harness.checks.security import commands
 from harness.checks.security.content import SkillContent, TextFile
 from harness.model import findings
 from harness.model.findings import Finding
 
 RULE = "wide-permission"
-# Bash with no pattern, any pattern, or a pattern that is itself a shell or a way to run anything.
-ANY_SHELL = re.compile(
-    r"^(?:Bash|Shell|PowerShell|run_shell_command|shell)(?:\s*\(\s*(?:\*+|\*?:\*|(?:sudo|su|bash|sh|zsh|"
-    r"fish|dash|eval|env|exec|xargs|pwsh|powershell|cmd)(?:\s*:?\s*\*)?)\s*\))?$",
+SHELL_TOOL = r"(?:Bash|Shell|PowerShell|run_shell_command|shell)"
+# A shell tool with no pattern or a pattern matching every command: what a task that runs shell
+# commands needs, and wider than one that runs none.
+EVERY_COMMAND = re.compile(rf"^{SHELL_TOOL}(?:\s*\(\s*(?:\*+|\*?:\*)\s*\))?$", re.IGNORECASE)
+# A pattern that is itself a shell, a way to run anything, or root: it looks narrow and is not, and no
+# task's own commands explain it.
+AROUND_THE_LIST = re.compile(
+    rf"^{SHELL_TOOL}\s*\(\s*(?:sudo|su|doas|bash|sh|zsh|fish|dash|ksh|eval|env|exec|xargs|pwsh|powershell|"
+    r"cmd)(?:\s*:?\s*\*)?\s*\)$",
     re.IGNORECASE,
 )
 CONFIGS = {".mcp.json", "mcp.json", "hooks.json", "settings.json", "settings.local.json"}
@@ -29,17 +36,22 @@ def scan(content: SkillContent) -> list[Finding]:
     out = []
     rel = content.skill_md
     data = skill.frontmatter if isinstance(skill.frontmatter, dict) else {}
-    for tool in granted(data.get("allowed-tools")):
-        if ANY_SHELL.match(tool.strip()):
-            out.append(
-                findings.warning(
-                    RULE,
-                    rel,
-                    f"`allowed-tools` grants `{tool.strip()}`: every shell command runs without the user "
-                    "being asked; grant only the commands it needs, such as `Bash(python scripts/run.py:*)`.",
-                    skill.line_of("allowed-tools"),
-                )
+    for tool in (tool.strip() for tool in granted(data.get("allowed-tools"))):
+        if AROUND_THE_LIST.match(tool):
+            said = "a command that runs any other command, so every shell command runs"
+        elif EVERY_COMMAND.match(tool) and not commands.runs_shell(content):
+            said = "every shell command, while its instructions and scripts run none, so any command runs"
+        else:
+            continue
+        out.append(
+            findings.warning(
+                RULE,
+                rel,
+                f"`allowed-tools` grants `{tool}`: {said} without the user being asked; grant only the "
+                "commands it needs, such as `Bash(python scripts/run.py:*)`.",
+                skill.line_of("allowed-tools"),
             )
+        )
     if "hooks" in data:
         out.append(hooks_finding(rel, skill.line_of("hooks"), "its frontmatter"))
     for text in content.texts:
