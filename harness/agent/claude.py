@@ -11,15 +11,17 @@ import json
 import re
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from harness import jsonsafe
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.writer import make_folder
+from harness.writer import make_folder, write_text
 
 from . import claude_plugins, claude_sockets
 from .claude_events import ClaudeEvents
@@ -219,6 +221,33 @@ def isolation_for(environ: Mapping[str, str], temp_parent: Path | None = None) -
     return Isolation(var is not None, temp_parent, environ[var] if var else None, var)
 
 
+# --- the usage record ------------------------------------------------------------------
+
+CONFIG_FILE = ".claude.json"  # claude's own state in its config dir, where it counts each skill's uses
+DAY_MS = 86_400_000
+
+
+def record_usage(
+    home: Path | None, usage: Sequence[tuple[str, int, float]], now: float | None = None
+) -> list[str]:
+    """Write the skill usage the run is given into its fresh config dir, as claude records a skill's
+    uses (count and time of the last), so its listing ranks as that install's would; a note when the
+    run keeps the user's own config dir, which is never written."""
+    if home is None:
+        return [
+            "the usage profile was not applied: claude keeps your own config dir (no ANTHROPIC_API_KEY "
+            "or ANTHROPIC_AUTH_TOKEN set), which skillscope never writes"
+        ]
+    path = home / CONFIG_FILE
+    stamp = int((time.time() if now is None else now) * 1000)
+    state = jsonsafe.load(path) if path.is_file() else {}
+    state["skillUsage"] = {
+        name: {"usageCount": count, "lastUsedAt": stamp - round(days * DAY_MS)} for name, count, days in usage
+    }
+    write_text(path, json.dumps(state), home, private=True)
+    return []
+
+
 # --- one run ---------------------------------------------------------------------------
 
 
@@ -378,6 +407,8 @@ class ClaudeAgent(CliAgent[Path | None]):
     ) -> tuple[list[str], dict[str, str], list[str]]:
         argv, notes = build_argv(self.cli, spec, self.isolation, self.plugins)
         env = self.isolation.env(self.start_env(), home)
+        if spec.skill_usage:
+            notes += record_usage(home, spec.skill_usage)
         if handover is not None and self.isolation.credential_var:
             env["ANTHROPIC_BASE_URL"] = handover.base_url
             env[self.isolation.credential_var] = handover.token

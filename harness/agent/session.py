@@ -37,6 +37,7 @@ class AgentSettings:
     case_timeout: float = 240.0
     max_budget_usd: float | None = None  # per agent run; None or 0: no cap
     keep_logs: Path | None = None
+    skill_usage: tuple[tuple[str, int, float], ...] = ()  # (name, uses, days since use): see RunSpec
 
     def log_path(self, case_id: str, suffix: str) -> Path | None:
         """Where a run of `case_id` keeps its log, or None when logs are not kept."""
@@ -50,6 +51,7 @@ def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields: An
         "effort": settings.effort,
         "max_budget_usd": settings.max_budget_usd or None,
         "timeout_s": settings.case_timeout,
+        "skill_usage": settings.skill_usage,
     }
     return RunSpec(prompt, workspace, **{**base, **fields})
 

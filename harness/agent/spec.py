@@ -47,6 +47,9 @@ class RunSpec:
     sandbox: bool = False  # turn on the CLI's shell sandbox (the trace says whether it applied)
     # With the sandbox: folders the agent's tools must not read (the repo's answer keys, the cache).
     unreadable: Sequence[Path] = ()
+    # How often the user used each skill, as (name, uses, days since the last use): a host that ranks its
+    # listing by usage is given this record; none means every skill was never used.
+    skill_usage: Sequence[tuple[str, int, float]] = ()
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,10 @@ class CheckOptions:
     # --typical-install value they came from (none: only the catalog as it is).
     install: tuple[tuple[str, str], ...] = ()
     install_source: str = ""
+    # headroom and listing order: how often users use each skill (--usage), as (name, uses, days since
+    # the last use), and the file it came from; a skill not named was never used, the worst case.
+    usage: tuple[tuple[str, int, float], ...] = ()
+    usage_source: str = ""
 
 
 class Check(Protocol):

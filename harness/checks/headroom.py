@@ -19,7 +19,15 @@ from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
 from harness.model.headroom import Headroom, Room, headroom
-from harness.model.listing import DROPPED, FULL, NAME_ONLY, TRUNCATED, listing_rule, normalized
+from harness.model.listing import (
+    DROPPED,
+    FULL,
+    NAME_ONLY,
+    TRUNCATED,
+    listing_rule,
+    normalized,
+    usage_scores,
+)
 
 if TYPE_CHECKING:
     from harness.routing.clauses import Clause, Distinctions
@@ -73,9 +81,10 @@ class Assessment:
     rows: list[Row] = field(default_factory=list)
     listings: list[dict] = field(default_factory=list)  # each listing's budget and slack
 
-    def to_json(self, install: dict | None) -> dict:
+    def to_json(self, install: dict | None, usage: str | None = None) -> dict:
         return {
             "install": install,
+            "usage": usage,
             "listings": self.listings,
             "skills": [row.to_json() for row in self.rows],
         }
@@ -100,10 +109,11 @@ def assess(catalog: Catalog, options: CheckOptions) -> Assessment:
     distinctions: dict[str, Distinctions] = {}  # by scope, built when a cut needs them
     for runtime in options.listing_agents:
         rule = listing_rule(runtime)
+        scores = usage_scores(rule, {name: (count, days) for name, count, days in options.usage})
         named: list[str | None] = [model for agent, model in options.listing_models if agent == runtime]
         for model in named or [None]:
             for scope, skills in scopes.items():
-                room = headroom(rule, skills, model)
+                room = headroom(rule, skills, model, usage=scores)
                 out.listings.append(listing_json(room, scope, len(skills)))
                 for name in mine:
                     listed = normalized(rule, mine[name])

@@ -38,6 +38,7 @@ class Flag:
     setting: bool = True  # whether a settings file may hold it
     engine: str | None = None  # routing: the one --engine that reads it (None: either)
     refused_by: tuple[str, ...] = ()  # commands that accept it only to say it belongs to routing
+    either_engine_in: tuple[str, ...] = ()  # commands whose every --engine reads it (sweep's --repeat)
 
     @property
     def option(self) -> str:
@@ -65,7 +66,8 @@ FLAGS = {
         Flag("agent"),
         # What only an agent run reads: a lexical run given one says so instead of ignoring it.
         *(Flag(name, env=f"SKILLSCOPE_{name.upper()}", engine=AGENT_ENGINE) for name in AGENTS),
-        Flag("model", engine=AGENT_ENGINE),
+        # sweep's lexical engine reads --model (claude's budget follows it) and --repeat (its orderings).
+        Flag("model", engine=AGENT_ENGINE, either_engine_in=("sweep",)),
         Flag("effort", engine=AGENT_ENGINE),
         Flag("skip-preflight", engine=AGENT_ENGINE),
         Flag("pass-env", engine=AGENT_ENGINE),
@@ -76,7 +78,7 @@ FLAGS = {
         Flag("max-inspection-calls", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
         Flag("max-budget-usd", engine=AGENT_ENGINE),
         Flag("sandbox", engine=AGENT_ENGINE),
-        Flag("repeat", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("repeat", engine=AGENT_ENGINE, refused_by=BEHAVIORAL, either_engine_in=("sweep",)),
         Flag("cache", engine=AGENT_ENGINE),
         Flag("no-cache", engine=AGENT_ENGINE),
         Flag("max-run-usd", engine=AGENT_ENGINE),
@@ -395,12 +397,7 @@ def add_agent(
             + (" (a comma list runs every case on each, side by side)" if matrix else "")
             + " (default: claude)",
         )
-    for name in AGENTS if choose or matrix else ("claude",):
-        parser.add_argument(
-            f"--{name}",
-            metavar="PATH",
-            help=f"the {name} executable (default: ${FLAGS[name].env}, else `{name}` on PATH)",
-        )
+    add_executables(parser, AGENTS if choose or matrix else ("claude",))
     parser.add_argument(
         "--model",
         type=blank_is_unset,
@@ -414,6 +411,21 @@ def add_agent(
         )
         + " (default, or blank: the CLI's own)",
     )
+    add_agent_run(parser)
+
+
+def add_executables(parser: argparse.ArgumentParser, names: Sequence[str] = AGENTS) -> None:
+    """--<agent> PATH for each agent CLI a command may start."""
+    for name in names:
+        parser.add_argument(
+            f"--{name}",
+            metavar="PATH",
+            help=f"the {name} executable (default: ${FLAGS[name].env}, else `{name}` on PATH)",
+        )
+
+
+def add_agent_run(parser: argparse.ArgumentParser) -> None:
+    """The flags of how an agent CLI runs, for a command that declares its own --agent and --model."""
     parser.add_argument("--effort", choices=EFFORTS, help="reasoning effort passed to the agent")
     parser.add_argument(
         "--skip-preflight",
@@ -454,12 +466,25 @@ def add_listing(parser: argparse.ArgumentParser) -> None:
         parser,
         f"a routing room whose listing is predicted beside the catalog's: {ROOM_WORDS} (default: none)",
     )
+    add_usage(parser)
     parser.add_argument(
         "--typical-install",
         metavar="N|GLOBS",
         help="the skills users have beside this catalog, for description headroom: a number of built-in "
         "ballast skills, or root-relative globs naming skill folders (another plugin's skills/*) "
         "(default: none, the catalog alone)",
+    )
+
+
+def add_usage(parser: argparse.ArgumentParser) -> None:
+    """--usage: how often users use each skill, for the hosts that rank their listing by usage."""
+    parser.add_argument(
+        "--usage",
+        metavar="FILE",
+        help="how often your users use each skill, for claude, which keeps the most used skills' "
+        'descriptions when its listing budget runs out: a root-relative JSON file, {"skill": USES} or '
+        '{"skill": {"uses": USES, "days_since_use": DAYS}} (default: every skill never used, the worst '
+        "case, where a new skill starts)",
     )
 
 

@@ -14,9 +14,11 @@ from harness.context import Context
 from harness.errors import UsageError
 from harness.model import baseline as baseline_mod
 from harness.model import repo as repo_mod
+from harness.model import usage
 from harness.model.baseline import Adoption
 from harness.model.catalog import Catalog, Negatives
 from harness.model.repo import Repo
+from harness.model.usage import UsageProfile
 from harness.paid.legs import Leg, model_entries, plan_legs
 from harness.writer import Refused, destination, streamed
 
@@ -97,6 +99,14 @@ def ballast_of(
             )
         return tuple(pool.ordering(seed)[:value])
     return ballast.declared(repo.root, value, flag).beside(dict.fromkeys(catalog, "")).skills
+
+
+def usage_of(args: argparse.Namespace, repo: Repo) -> UsageProfile:
+    """--usage as a profile (root-relative); never used by every skill when it is not given."""
+    given = (getattr(args, "usage", None) or "").strip()
+    if not given:
+        return usage.NEVER_USED
+    return usage.load(repo.root / given, given)
 
 
 def check_options(args: argparse.Namespace) -> CheckOptions:
@@ -217,6 +227,7 @@ def refuse_unread(
         flag
         for flag in FLAGS.values()
         if flag.engine not in (None, engine)
+        and getattr(args, "command", None) not in flag.either_engine_in
         and flag.dest in declared
         and getattr(args, flag.dest) != declared[flag.dest]
     ]

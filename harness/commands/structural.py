@@ -65,7 +65,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         cases=sum(len(d.cases) for d in datasets),
         folders={name: repo.rel(repo.skill_dirs[name]) for name in loaded.skills},
         packaging=packaging.verdicts(loaded, adopted.findings),
-        headroom=room.to_json(install_json(check_opts)) if room.rows else None,
+        headroom=room.to_json(install_json(check_opts), check_opts.usage_source or None)
+        if room.rows
+        else None,
         **adoption.record(adopted, repo),
     )
     code = finish(result, ctx, flags.report_options(args))
@@ -81,6 +83,7 @@ def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions)
     room = resolve_room(listed, repo, allow_none=True, command="structural") if listed else []
     given = flags.typical_install(args.typical_install)
     install = resolve.ballast_of(given, repo, "--typical-install") or ()
+    profile = resolve.usage_of(args, repo)
     return dataclasses.replace(
         options,
         listing_agents=agents,
@@ -88,6 +91,8 @@ def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions)
         listing_models=models,
         install=install,
         install_source=str(args.typical_install).strip() if given is not None else "",
+        usage=profile.pairs(),
+        usage_source=profile.source,
     )
 
 

@@ -1,13 +1,16 @@
 """`skillscope sweep`: routing at growing catalog sizes, the catalog plus ballast, listed as each agent
-lists that many skills and ranked by the lexical engine (offline, free): where each skill and the
-catalog degrade beyond noise."""
+lists that many skills and graded by the lexical engine (offline, free, the default) or by the agents
+themselves (`--engine agent`, paid: see sweep_agent): where each skill and the catalog degrade beyond
+noise."""
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import flags, resolve
 from harness.cli.flags import parse_list
@@ -16,13 +19,17 @@ from harness.deadline import Deadline
 from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.ballast import Ballast, built_in, declared
+from harness.model.dataset import Case
 from harness.model.envelope import RunMeta
+from harness.model.repo import Repo
+from harness.model.usage import UsageProfile
 from harness.report import finish
 from harness.sweep import result as sweep_result
 from harness.sweep import separate
 from harness.sweep.runner import Leg, sweep
 
 HELP = "route the catalog's cases at growing catalog sizes (catalog plus ballast) as each agent lists them"
+AGENT, LEXICAL = flags.ENGINES
 SIZES_AUTO = 8  # sizes of the default sweep
 DEFAULT_AGENTS = ("claude", "codex")  # the two hosts whose listing budgets cut catalogs users ship
 FLOOR = 100  # the default sweep reaches at least this many skills
@@ -32,10 +39,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_skills_dir(parser)
     flags.add_case_selection(parser)
     parser.add_argument(
+        "--engine",
+        choices=(LEXICAL, AGENT),
+        default=LEXICAL,
+        help="lexical: each size's listing, as each agent renders it, ranked offline and free; agent: "
+        "each size's skills installed in each --agent CLI, which lists them itself, and every case "
+        "routed there (costs tokens: one agent start per case, size and ordering; see --dry-run) "
+        "(default: lexical)",
+    )
+    parser.add_argument(
         "--agent",
         metavar="AGENTS",
-        help=f"the agents whose listing each size is rendered with, a comma list of {'|'.join(flags.AGENTS)} "
-        f"(default: {','.join(DEFAULT_AGENTS)})",
+        help=f"the agents whose listing each size is rendered with (agent engine: whose CLI routes), a comma "
+        f"list of {'|'.join(flags.AGENTS)} (default: {','.join(DEFAULT_AGENTS)}; agent engine: claude)",
     )
     parser.add_argument(
         "--model",
@@ -81,60 +97,130 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="JSON reports of agent routing runs, a comma list: from their confusion, which skills take each "
         "other's prompts and belong in separate plugins or subagents (default: none)",
     )
+    flags.add_usage(parser)
     flags.add_adoption(parser)
+    add_agent_engine(parser)
     flags.add_reports(parser)
 
 
+def add_agent_engine(parser: argparse.ArgumentParser) -> None:
+    """The flags of `--engine agent`, as every paid routing run has them."""
+    flags.add_executables(parser)
+    flags.add_agent_run(parser)
+    flags.add_run_limits(
+        parser,
+        jobs=flags.Limit(4, "agent engine: cases run at once, each in its own workspace"),
+        case_timeout=flags.Limit(240.0, "agent engine: limit for one case"),
+        max_budget_usd=flags.Limit(
+            0.75, "agent engine: spend cap per case, passed to the agent where it has one; 0 turns it off"
+        ),
+    )
+    flags.add_routing_stops(parser)
+    flags.add_no_canary(parser, "agent engine: skip the canary")
+    flags.add_paid_run(parser)
+    flags.add_timeout(parser)
+
+
 def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads and the sizes it was given (see harness.cli.collector)."""
-    return True
+    """The lexical sweep's work ends with the repo it reads and the sizes it was given (see
+    harness.cli.collector); the agents run for as long as their cases take."""
+    return args.engine == LEXICAL
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     flags.report_options(args)
-    deadline = Deadline(0)
+    if args.engine == LEXICAL:
+        return sweep_lexical(args, ctx, prepare(args, ctx, Deadline(0)))
+    deadline = Deadline(args.timeout)
+    resolve.legs_of(args, agents_of(args))  # a bad --model list is a usage error before any token
+    # A cancelling signal stops new cases and kills running ones; what finished is reported.
+    with on_signals(Cancellation()) as cancel:
+        swept = prepare(args, ctx, deadline)
+        from harness.commands import sweep_agent  # the agent machinery, which a lexical sweep never imports
+
+        plan = sweep_agent.Plan(
+            catalog={name: swept.repo.skill_dirs[name] for name in swept.described},
+            described=swept.described,
+            cases=swept.cases,
+            ballast=swept.ballast,
+            sizes=swept.sizes,
+            repeats=args.repeat,
+            seed=args.seed,
+            usage=swept.usage,
+            report=partial(report_of, args, swept, deadline, AGENT),
+        )
+        return sweep_agent.run_agents(args, ctx, deadline, cancel, plan, swept.repo)
+
+
+@dataclass(frozen=True)
+class Swept:
+    """What either engine sweeps: the catalog, its cases, the ballast, the sizes and the usage profile."""
+
+    repo: Repo
+    described: dict[str, str]
+    cases: list[Case]
+    ballast: Ballast
+    sizes: list[int]
+    usage: UsageProfile
+    places: dict[str, tuple[str, int | None]]
+    separated: dict | None
+
+
+def agents_of(args: argparse.Namespace) -> list[str]:
+    """--agent as given; else both hosts whose budgets cut catalogs users ship (lexical), or claude."""
+    if parse_list("--agent", args.agent):
+        return resolve.agents_of(args)
+    return list(DEFAULT_AGENTS) if args.engine == LEXICAL else ["claude"]
+
+
+def prepare(args: argparse.Namespace, ctx: Context, deadline: Deadline) -> Swept:
+    """The repo read, checked and narrowed, and everything the sweep routes; usage errors before any
+    work."""
     repo = resolve.resolve_repo(args, ctx)
     loaded = resolve.narrow(catalog.load(repo), args) if args.only or args.skill else catalog.load(repo)
     if not loaded.skills:
         raise UsageError(
             "no skill found to sweep; pass the globs naming your skill folders with --skills-dir."
         )
-    agents = resolve.agents_of(args) if parse_list("--agent", args.agent) else list(DEFAULT_AGENTS)
-    legs = [Leg(leg.agent, leg.model) for leg in resolve.legs_of(args, agents)]
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
     reports = parse_list("--confusion", args.confusion)
     separated = separate.hint([(ctx.cwd / given, given) for given in reports]) if reports else None
+    usage = resolve.usage_of(args, repo)
     require_well_formed(loaded, ctx, "the skills this sweep routes", adoption, "sweeping them")
     described = {name: skill.description for name, skill in loaded.skills.items()}
-    cases = [case for case in loaded.cases(list(loaded.skills), extended=args.extended) if case.skill]
+    pooled = [case for case in loaded.cases(list(loaded.skills), extended=args.extended) if case.skill]
+    cases = catalog.select_cases(pooled, parse_list("--only", args.only), []) if pooled else pooled
     if not cases:
         raise UsageError("no routing case to sweep: the selected skills have no case in evals/evals.json.")
     ballast = ballast_of(args, repo.root, described)
     sizes = sizes_of(args.sizes, len(described), len(ballast.skills))
-    ctx.err(
-        f"[sweep] {len(cases)} case(s) of {len(described)} skill(s) at {len(sizes)} sizes "
-        f"({', '.join(map(str, sizes))}) x {args.repeat} repeat(s), on {', '.join(leg.label for leg in legs)}"
-    )
-    data = sweep(described, cases, ballast, sizes, args.repeat, args.seed, legs, say=partial(progress, ctx))
     places = {
         name: (repo.rel(skill.skill_md), skill.line_of("description"))
         for name, skill in loaded.skills.items()
     }
-    legs_done, found = sweep_result.build(data, args.seed, places)
-    outcome = sweep_result.SweepResult(
-        meta=RunMeta.of("sweep", repo, deadline),
-        catalog=sorted(described),
-        sizes=sizes,
-        repeats=args.repeat,
-        seed=args.seed,
-        ballast={"source": ballast.source, "available": len(ballast.skills)},
-        cases=len(cases),
-        legs=legs_done,
-        min_knee=args.min_knee,
-        findings=found,
-        gradings=data.gradings,
-        separate=separated,
+    return Swept(repo, described, cases, ballast, sizes, usage, places, separated)
+
+
+def sweep_lexical(args: argparse.Namespace, ctx: Context, swept: Swept) -> int:
+    legs = [Leg(leg.agent, leg.model) for leg in resolve.legs_of(args, agents_of(args))]
+    ctx.err(
+        f"[sweep] {len(swept.cases)} case(s) of {len(swept.described)} skill(s) at {len(swept.sizes)} sizes "
+        f"({', '.join(map(str, swept.sizes))}) x {args.repeat} repeat(s), on "
+        f"{', '.join(leg.label for leg in legs)}"
     )
+    data = sweep(
+        swept.described,
+        swept.cases,
+        swept.ballast,
+        swept.sizes,
+        args.repeat,
+        args.seed,
+        legs,
+        say=partial(progress, ctx),
+        usage=swept.usage,
+    )
+    legs_done, _ = sweep_result.build(data, args.seed, swept.places)
+    outcome = report_of(args, swept, Deadline(0), LEXICAL, legs_done, None, gradings=data.gradings)
     code = finish(outcome, ctx, flags.report_options(args))
     for leg in outcome.failing_legs:
         ctx.err(
@@ -142,6 +228,36 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             f"(--min-knee {args.min_knee})."
         )
     return code
+
+
+def report_of(
+    args: argparse.Namespace,
+    swept: Swept,
+    deadline: Deadline,
+    engine: str,
+    legs: list[sweep_result.LegResult],
+    run: dict | None,
+    gradings: int = 0,
+) -> sweep_result.SweepResult:
+    """The sweep's report of `legs`, graded by `engine`; `run`: what the agents started and spent."""
+    return sweep_result.SweepResult(
+        meta=RunMeta.of("sweep", swept.repo, deadline),
+        catalog=sorted(swept.described),
+        sizes=swept.sizes,
+        repeats=args.repeat,
+        seed=args.seed,
+        ballast={"source": swept.ballast.source, "available": len(swept.ballast.skills)},
+        cases=len(swept.cases),
+        legs=legs,
+        min_knee=args.min_knee,
+        findings=sweep_result.degradations(legs, swept.places),
+        gradings=gradings,
+        separate=swept.separated,
+        engine=engine,
+        usage=swept.usage.source or None,
+        run=run,
+        places=swept.places,
+    )
 
 
 def progress(ctx: Context, line: str) -> None:

@@ -133,6 +133,10 @@ class ListingRule:
     blank_invisible: bool = False
     # Past the budget, descriptions are kept in order of usage (most used first; ties in listing order).
     ranked_by_usage: bool = False
+    # How a use counts as it ages: halved every `usage_half_life_days`, never below `usage_floor` of a
+    # use (claude: uses x max(0.5 ** (days / 7), 0.1), read from its config's skill usage record).
+    usage_half_life_days: float = 0
+    usage_floor: float = 0
     escape: str = ""  # a key of ESCAPES: how the CLI writes markup characters of a description
     names_line: str = ""  # where name-only skills are named together after the entries ({names})
     description_limit: int | None = None  # a longer description (UTF-16 units) leaves the skill out
@@ -220,6 +224,18 @@ def rules() -> dict[str, ListingRule]:
 
 def listing_rule(runtime: str) -> ListingRule:
     return rules()[runtime]
+
+
+def usage_scores(rule: ListingRule, uses: Mapping[str, tuple[int, float]]) -> dict[str, float]:
+    """Each skill's usage score where `rule` ranks by usage, from (uses, days since the last use); empty
+    where it does not (every skill then keeps its listing order)."""
+    if not rule.ranked_by_usage:
+        return {}
+    scores = {}
+    for name, (count, days) in uses.items():
+        decay = 0.5 ** (days / rule.usage_half_life_days) if rule.usage_half_life_days else 1.0
+        scores[name] = count * max(decay, rule.usage_floor)
+    return scores
 
 
 def utf16_len(text: str) -> int:

@@ -22,6 +22,27 @@ def _drop(point: dict) -> str:
     return f"**{said}, beyond noise**" if point["degraded"] else said
 
 
+def _errors(point: dict) -> str:
+    errors = point.get("errors") or 0
+    return f" ({errors} errored, graded on neither side)" if errors else ""
+
+
+def engine_sentence(data: dict) -> str:
+    """What graded the sizes: the lexical estimate, or the agents (what they started and spent)."""
+    usage = f" claude's listing ranked by the usage profile {data['usage']}." if data.get("usage") else ""
+    if data.get("engine") != "agent":
+        return "Engine: lexical (free; it approximates how an agent routes)." + usage
+    run = data.get("run") or {}
+    cost = f"${run.get('cost_usd', 0):.4f}"
+    said = (
+        f"Engine: agent (each size installed in the agent CLI, which listed it itself): "
+        f"{run.get('agent_starts', 0)} agent start(s), {run.get('cached_samples', 0)} sample(s) replayed "
+        f"from the result cache, {cost} spent, {run.get('errors', 0)} case run(s) errored."
+    )
+    halt = f" {run['halt']}" if run.get("halt") else ""
+    return said + halt + usage
+
+
 def label(leg: dict) -> str:
     return leg["agent"] + (f" on {leg['model']}" if leg["model"] else "")
 
@@ -31,7 +52,7 @@ def markdown(data: dict) -> str:
     lines = ["## Catalog-size sweep", "", f"**{verdict}**: {headline(data)}.", ""]
     ballast = data["ballast"]
     lines += [
-        "Engine: lexical (free; it approximates how an agent routes). "
+        engine_sentence(data) + " "
         f"Sizes {', '.join(map(str, data['sizes']))}; "
         f"{data['repeats']} seeded orderings of the ballast ({ballast['source']}, {ballast['available']:,} "
         f"skills), seed {data['seed']}; {data['cases']} case(s) at every size. A size is compared with the "
@@ -40,7 +61,10 @@ def markdown(data: dict) -> str:
     ]
     for leg in data["agents"]:
         lines += [f"### {label(leg)} {leg['measured_on']}", "", f"Knee: {leg['knee']['says']}.", ""]
-        rows = [(p["size"], f"{p['passed']}/{p['graded']}", _accuracy(p), _drop(p)) for p in leg["curve"]]
+        rows = [
+            (p["size"], f"{p['passed']}/{p['graded']}" + _errors(p), _accuracy(p), _drop(p))
+            for p in leg["curve"]
+        ]
         lines += [table(["skills", "passed", "accuracy [95 % Wilson]", "against the first size"], rows), ""]
         degraded = [s for s in leg["skills"] if s["first_degraded"] is not None]
         blind = [s["skill"] for s in leg["skills"] if not s["detectable"]]

@@ -51,6 +51,8 @@ class RoutingSettings(agent.AgentSettings):
             "sandbox": self.sandbox,
             # a plugin's skills are listed to the model under `<plugin>:<skill>`: another observation
             **({"install": self.install} if self.install != "copy" else {}),
+            # the host's listing order follows the usage it is given
+            **({"skill_usage": [list(entry) for entry in self.skill_usage]} if self.skill_usage else {}),
         }
 
 

@@ -24,6 +24,7 @@ class Point:
     passed: int
     per_repeat: list[float]
     drop: stats.Drop | None
+    errors: int = 0  # case runs that errored (no decision): graded on neither side
 
     @property
     def accuracy(self) -> float | None:
@@ -43,6 +44,7 @@ class Point:
             "better": self.drop.better if self.drop else None,
             "p": _round(self.drop.p) if self.drop else None,
             "degraded": bool(self.drop and self.drop.beyond_noise),
+            "errors": self.errors,
         }
 
 
@@ -71,6 +73,8 @@ class LegResult:
     knee: stats.Knee
     skills: list[SkillCurve]
     sizes: list[int]
+    agent_version: str | None = None  # the agent CLI that graded it (agent engine), else None
+    run: dict | None = None  # what the agent engine started and spent on this leg, else None
 
     @property
     def knee_size(self) -> int | None:
@@ -98,6 +102,8 @@ class LegResult:
             "agent": self.leg.runtime,
             "measured_on": self.measured_on,
             "model": self.leg.model,
+            "agent_version": self.agent_version,
+            "run": self.run,
             "curve": [p.to_json() for p in self.points],
             "knee": self.knee_json(),
             "skills": [s.to_json() for s in self.skills],
@@ -145,6 +151,10 @@ class SweepResult:
     findings: list[Finding] = field(default_factory=list)
     gradings: int = 0
     separate: dict | None = None  # which skills to keep apart, from agent routing reports (--confusion)
+    engine: str = "lexical"  # or "agent": what graded each size
+    usage: str | None = None  # the usage profile (--usage) the listings were ranked by, if any
+    run: dict | None = None  # agent engine: agent starts, cached samples, spend, errors, halt, notes
+    places: dict = field(default_factory=dict)  # each skill's description (file, line), for findings
 
     command = "sweep"
 
@@ -156,8 +166,21 @@ class SweepResult:
         return [leg for leg in self.legs if leg.knee_size is not None and leg.knee_size <= self.min_knee]
 
     @property
+    def unsound(self) -> str | None:
+        """Why an agent sweep's figures cannot be trusted: it was halted, or a leg graded no case (every
+        run errored, or its canary failed); None for a sound run."""
+        if self.engine != "agent":
+            return None
+        if self.run and self.run.get("halt"):
+            return str(self.run["halt"])
+        if not self.legs:
+            return "no agent ran"
+        empty = [leg.leg.label for leg in self.legs if not sum(point.graded for point in leg.points)]
+        return f"no case was graded on {', '.join(empty)}: every run errored" if empty else None
+
+    @property
     def passed(self) -> bool:
-        return not self.failing_legs
+        return not self.failing_legs and self.unsound is None
 
     def statuses(self) -> dict[str, str]:
         """Each catalog skill: `fail` when it degrades at or below --min-knee on any agent."""
@@ -176,7 +199,9 @@ class SweepResult:
         return {
             **envelope(self.meta, self.passed, counts(list(self.statuses().values()))),
             "meta": self.meta.to_json(),
-            "engine": "lexical",
+            "engine": self.engine,
+            "usage": self.usage,
+            "run": self.run,
             "catalog": self.catalog,
             "sizes": self.sizes,
             "repeats": self.repeats,
@@ -206,15 +231,16 @@ def build(
     return legs, degradations(legs, places)
 
 
-def curve(data: SweepData, outcomes: list[list[list[bool]]], sizes: list[int]) -> list[Point]:
+def curve(data: SweepData, outcomes: list[list[list[bool | None]]], sizes: list[int]) -> list[Point]:
     drops = stats.drops(outcomes)
     points = []
     for index, size in enumerate(sizes):
-        repeats = outcomes[index]
+        repeats = [[o for o in r if o is not None] for r in outcomes[index]]
         graded = sum(len(r) for r in repeats)
         passed = sum(sum(r) for r in repeats)
         per_repeat = [sum(r) / len(r) for r in repeats if r]
-        points.append(Point(size, graded, passed, per_repeat, drops[index]))
+        errors = sum(len(r) for r in outcomes[index]) - graded
+        points.append(Point(size, graded, passed, per_repeat, drops[index], errors))
     return points
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from harness.model.ballast import Ballast
 from harness.model.dataset import Case
-from harness.model.listing import FULL, listing_rule, predict
+from harness.model.listing import FULL, Listing, listing_rule, predict
+from harness.model.usage import NEVER_USED, UsageProfile
 from harness.routing import listed
 from harness.routing.lexical import LexicalEngine
 from harness.routing.terms import Analyzer
@@ -36,7 +37,7 @@ class Graded:
     """One leg at one size in one repeat: each case's outcome, and what the listing showed of each
     catalog skill (its state and how many characters of its description)."""
 
-    passed: list[bool]
+    passed: list[bool | None]  # None: the case's run errored (an agent made no decision)
     picks: list[str | None]
     shown: dict[str, tuple[str, int]] = field(default_factory=dict)
 
@@ -52,7 +53,7 @@ class SweepData:
     data: dict[Leg, list[list[Graded]]] = field(default_factory=dict)
     gradings: int = 0  # distinct listings ranked (the rest were the same text as one ranked before)
 
-    def outcomes(self, leg: Leg, rows: Sequence[int] | None = None) -> list[list[list[bool]]]:
+    def outcomes(self, leg: Leg, rows: Sequence[int] | None = None) -> list[list[list[bool | None]]]:
         """[size][repeat][case] pass or fail, for the cases at `rows` (default: all)."""
         pick = range(len(self.cases)) if rows is None else rows
         return [[[graded.passed[i] for i in pick] for graded in size] for size in self.data[leg]]
@@ -67,8 +68,10 @@ def sweep(
     seed: int,
     legs: Sequence[Leg],
     say: Callable[[str], None] = lambda line: None,
+    usage: UsageProfile = NEVER_USED,
 ) -> SweepData:
-    """Grade `cases` at each size, in `repeats` seeded orderings of `ballast`, for each leg."""
+    """Grade `cases` at each size, in `repeats` seeded orderings of `ballast`, for each leg; `usage`
+    ranks the listing of an agent that ranks by usage (default: every skill never used)."""
     analyzer = Analyzer()  # one for the whole sweep: each word is stemmed once
     out = SweepData(list(sizes), repeats, cases, list(legs))
     memo: dict[tuple, Graded] = {}
@@ -80,7 +83,8 @@ def sweep(
         for index, size in enumerate(sizes):
             room = mine + ordering[: size - len(mine)]
             for leg in legs:
-                listing = predict(listing_rule(leg.runtime), room, leg.model)
+                rule = listing_rule(leg.runtime)
+                listing = predict(rule, room, leg.model, usage=usage.scores(rule))
                 surviving = listed.surviving(listing)
                 key = tuple(sorted(surviving.items(), key=lambda item: item[0]))
                 graded = memo.get(key)
@@ -89,11 +93,16 @@ def sweep(
                     graded = Graded([o.passed for o in outcomes], [o.observed for o in outcomes])
                     memo[key] = graded
                     out.gradings += 1
-                states = {
-                    s.name: (s.state, len(s.shown) if s.state != FULL else s.description_chars)
-                    for s in listing.skills
-                    if s.name in described
-                }
+                states = shown_states(listing, described)
                 out.data[leg][index].append(Graded(graded.passed, graded.picks, states))
         say(f"repeat {repeat + 1} of {repeats} graded at {len(sizes)} sizes")
     return out
+
+
+def shown_states(listing: Listing, described: Mapping[str, str]) -> dict[str, tuple[str, int]]:
+    """What `listing` shows of each catalog skill: its state and how many characters of its description."""
+    return {
+        s.name: (s.state, len(s.shown) if s.state != FULL else s.description_chars)
+        for s in listing.skills
+        if s.name in described
+    }

@@ -23,8 +23,9 @@ BOOTSTRAP = 200
 KNEE, NO_KNEE, CANNOT_TELL = "knee", "none", "cannot-tell"
 SETTLED = 0.8  # a knee found by fewer replicates than this share is said to be uncertain
 
-# outcomes[size][repeat][case]: whether the case passed at that size in that repeat.
-Outcomes = Sequence[Sequence[Sequence[bool]]]
+# outcomes[size][repeat][case]: whether the case passed at that size in that repeat; None where its run
+# errored (an agent that made no decision), which counts on neither side: a pair with an error is no pair.
+Outcomes = Sequence[Sequence[Sequence[bool | None]]]
 
 
 def wilson(passed: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -53,11 +54,14 @@ def mcnemar(worse: int, better: int) -> float:
     return min(1.0, math.exp(top) * math.fsum(math.exp(v - top) for v in logs))
 
 
-def paired(first: Sequence[Sequence[bool]], later: Sequence[Sequence[bool]]) -> tuple[int, int]:
-    """(pairs that passed first and fail later, the reverse), over every repeat and case."""
+def paired(first: Sequence[Sequence[bool | None]], later: Sequence[Sequence[bool | None]]) -> tuple[int, int]:
+    """(pairs that passed first and fail later, the reverse), over every repeat and case; a pair with
+    an errored side is left out."""
     worse = better = 0
     for before, after in zip(first, later, strict=True):
         for a, b in zip(before, after, strict=True):
+            if a is None or b is None:
+                continue
             worse += a and not b
             better += b and not a
     return worse, better
@@ -98,7 +102,7 @@ def detectable(outcomes: Outcomes, alpha: float = ALPHA) -> bool:
     p must fall below the corrected level (too few cases or repeats cannot reach it)."""
     if len(outcomes) < 2:
         return False
-    passed_first = sum(sum(repeat) for repeat in outcomes[0])
+    passed_first = sum(sum(1 for outcome in repeat if outcome) for repeat in outcomes[0])
     return mcnemar(passed_first, 0) < alpha / (len(outcomes) - 1)
 
 
@@ -135,17 +139,19 @@ def bootstrap(outcomes: Outcomes, seed: int | str, alpha: float, replicates: int
     """How often each knee index is found when the repeats and the cases are drawn again."""
     import numpy  # only a sweep needs it
 
-    grid = numpy.array(outcomes, dtype=bool)  # size x repeat x case
+    grid = numpy.array([[[o is True for o in r] for r in size] for size in outcomes], dtype=bool)
+    valid = numpy.array([[[o is not None for o in r] for r in size] for size in outcomes], dtype=bool)
     rng = numpy.random.default_rng(zlib.crc32(f"knee:{seed}".encode()))
     sizes, repeats, cases = grid.shape
     level = alpha / max(1, sizes - 1)
     found: Counter = Counter()
     for _ in range(replicates):
-        chosen = grid[:, rng.integers(0, repeats, repeats)]
-        chosen = chosen[:, :, rng.integers(0, cases, cases)]
-        first = chosen[0]
-        worse = (first & ~chosen[1:]).sum(axis=(1, 2))
-        better = (~first & chosen[1:]).sum(axis=(1, 2))
+        picked_repeats, picked_cases = rng.integers(0, repeats, repeats), rng.integers(0, cases, cases)
+        chosen = grid[:, picked_repeats][:, :, picked_cases]
+        graded = valid[:, picked_repeats][:, :, picked_cases]
+        first, both = chosen[0], graded[0] & graded[1:]  # a pair counts where both sides were graded
+        worse = (first & ~chosen[1:] & both).sum(axis=(1, 2))
+        better = (~first & chosen[1:] & both).sum(axis=(1, 2))
         index = next(
             (i + 1 for i in range(sizes - 1) if mcnemar(int(worse[i]), int(better[i])) < level), None
         )

@@ -75,3 +75,29 @@ def test_declared_skills_are_the_typical_install(repo: Path, tmp_path: Path):
     )
     assert run.code == 0, run.stderr
     assert report["headroom"]["install"] == {"given": "vendor/other/skills/*", "skills": 1}
+
+
+def test_a_usage_profile_ranks_claudes_listing_at_the_typical_install(repo: Path, tmp_path: Path):
+    """Never used, release-notes loses its description to claude's budget beside 200 other skills; used
+    often (--usage), claude keeps it, and the report names the profile."""
+    args = (*FLAGS, "--agent", "claude", "--typical-install", "200")
+    run, never = structural(repo, *args, tmp=tmp_path)
+    assert run.code == 0, run.stderr
+    (repo / "usage.json").write_text('{"release-notes": {"uses": 30, "days_since_use": 1}}', encoding="utf-8")
+    run, used = structural(repo, *args, "--usage", "usage.json", tmp=tmp_path)
+    assert run.code == 0, run.stderr
+
+    def state(report: dict) -> str:
+        rows = report["headroom"]["skills"]
+        return next(r["state"] for r in rows if (r["skill"], r["scope"]) == ("release-notes", "typical"))
+
+    assert (state(never), state(used)) == ("name-only", "full")
+    assert (never["headroom"]["usage"], used["headroom"]["usage"]) == (None, "usage.json")
+    assert not list(schemas.errors("structural-report", used))
+
+
+def test_a_usage_profile_that_is_not_one_is_refused_naming_the_fix(repo: Path, tmp_path: Path):
+    (repo / "usage.json").write_text('{"release-notes": "often"}', encoding="utf-8")
+    run, _ = structural(repo, *FLAGS, "--agent", "claude", "--usage", "usage.json", tmp=tmp_path)
+    assert run.code == 2
+    assert "--usage usage.json: `release-notes` needs its uses as a whole number" in run.stderr

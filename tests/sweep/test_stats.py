@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from harness.sweep import stats
 
 SIZES, REPEATS, CASES = 8, 5, 40
@@ -56,3 +59,23 @@ def test_mcnemar_is_one_sided_and_exact():
     assert stats.mcnemar(0, 5) == 1.0
     assert abs(stats.mcnemar(5, 0) - 0.5**5) < 1e-12
     assert abs(stats.mcnemar(2, 2) - 11 / 16) < 1e-12
+
+
+@given(
+    st.lists(st.lists(st.sampled_from([True, False, None]), min_size=4, max_size=4), min_size=2, max_size=2)
+)
+def test_a_pair_with_an_errored_side_counts_on_neither_side(repeats: list[list[bool | None]]) -> None:
+    first, later = [repeats[0]], [repeats[1]]
+    kept = [(a, b) for a, b in zip(first[0], later[0], strict=True) if a is not None and b is not None]
+    worse, better = stats.paired(first, later)
+    assert worse == sum(1 for a, b in kept if a and not b)
+    assert better == sum(1 for a, b in kept if b and not a)
+
+
+def test_errors_at_a_size_are_no_drop_and_the_bootstrap_agrees() -> None:
+    """Every case passes at the first size; at the second a third of the runs errored and the rest
+    passed: no knee, however many errors (an error is not a miss)."""
+    cases = 12
+    outcomes = [[[True] * cases] * 3, [[None if i % 3 == 0 else True for i in range(cases)]] * 3]
+    found = stats.knee(outcomes, seed=1)
+    assert found.verdict == stats.NO_KNEE and found.pmf == {None: 1.0}

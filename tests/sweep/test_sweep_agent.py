@@ -1,0 +1,190 @@
+"""`skillscope sweep --engine agent` on the real claude CLI, only the model scripted (tests/fakeapi): at
+each size the catalog and its ballast are installed as real skills, claude renders its own listing, and
+the scripted model decides from what that listing holds. The per-size accuracy is the model's choices,
+the knee is where it starts choosing wrongly, the dry run promises exactly the agent starts the run
+makes, and an API error is never graded as a miss."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from harness import schemas
+from harness.cli import main
+from harness.context import Context
+from tests.fakeapi import RecordedRequest
+from tests.fakeapi import replies as R
+from tests.fakeapi.recorded import LISTING_HEADER
+from tests.support.routing import NO_SKILL_TEXT, CaseRouter
+
+SIZES = (2, 4, 8)
+CASES = "alpha-pos-1,alpha-pos-2,alpha-pos-3,beta-pos-1,beta-pos-2,beta-pos-3"
+CROWDED = 4  # past this many listed skills the scripted model picks the wrong one
+
+
+pytestmark = pytest.mark.usefixtures("private_temp")
+
+
+def texts(value: object) -> str:
+    """Every string in a request body, joined."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return "\n".join(texts(v) for v in value.values())
+    if isinstance(value, list):
+        return "\n".join(texts(v) for v in value)
+    return ""
+
+
+def listed(request: RecordedRequest) -> list[str]:
+    """The skill names claude's own listing showed the model in this request."""
+    text = texts(request.body)
+    start = text.index(LISTING_HEADER) + len(LISTING_HEADER) + 2  # the header, then a blank line
+    return re.findall(r"^- ([a-z0-9-]+)", text[start : text.index("\n\n", start)], re.M)
+
+
+def crowded_picks(wrong: dict[str, str]):
+    """A model that picks the case's own skill while claude lists at most CROWDED skills, and its
+    neighbour once it lists more."""
+
+    def pick(own: str):
+        def reply(request: RecordedRequest):
+            names = listed(request)
+            assert own in names, names  # the catalog is installed at every size
+            return R.skill(own if len(names) <= CROWDED else wrong[own])
+
+        return reply
+
+    return pick
+
+
+def sweep(repo: Path, env: dict[str, str], *args: str) -> tuple[int, str, str, dict | None]:
+    output = repo.parent / "sweep.json"
+    output.unlink(missing_ok=True)
+    ctx = Context(
+        environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    argv = [
+        "sweep",
+        "--repo",
+        str(repo),
+        "--engine",
+        "agent",
+        "--sizes",
+        ",".join(map(str, SIZES)),
+        "--repeat",
+        "1",
+        "--only",
+        CASES,
+        "--skip-preflight",
+        "--no-cache",
+        "--output",
+        str(output),
+        *args,
+    ]
+    code = main(argv, ctx)
+    report = json.loads(output.read_text(encoding="utf-8")) if output.exists() else None
+    return code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), report
+
+
+def agent_starts(said: str) -> int:
+    match = re.search(r"^Agent starts: (\d+) ", said, re.M)
+    assert match, said
+    return int(match.group(1))
+
+
+def test_the_agents_choices_make_the_curve_the_knee_is_where_they_go_wrong_and_the_dry_run_counts_it(
+    fake_api, repo, env
+):
+    pick = crowded_picks({"alpha": "beta", "beta": "alpha"})
+    fake_api.script(
+        CaseRouter(
+            {
+                **{f"alpha-pos-{n}": pick("alpha") for n in (1, 2, 3)},
+                **{f"beta-pos-{n}": pick("beta") for n in (1, 2, 3)},
+            }
+        )
+    )
+    code, said, _, report = sweep(repo, env, "--dry-run")
+    assert code == 0 and report is None
+    assert fake_api.requests == []  # a dry run sends nothing
+    promised = agent_starts(said)
+    assert promised == 1 + 6 * len(SIZES)  # the canary, then each case at each size
+
+    code, _, stderr, report = sweep(repo, env)
+    assert code == 0, stderr
+    assert schemas.errors("sweep-report", report) == []
+    started = len(fake_api.agent_turns()) + len(fake_api.canary_turns())  # one request each: stopped there
+    assert started == promised == report["run"]["agent_starts"]
+    assert report["engine"] == "agent" and report["run"]["errors"] == 0
+    (leg,) = report["agents"]
+    assert leg["agent"] == "claude" and leg["agent_version"]
+    curve = {point["size"]: point for point in leg["curve"]}
+    assert [curve[s]["accuracy"] for s in SIZES] == [1.0, 1.0, 0.0]
+    assert [curve[s]["graded"] for s in SIZES] == [6, 6, 6]
+    assert leg["knee"]["verdict"] == "knee" and leg["knee"]["size"] == 8
+    by_skill = {skill["skill"]: skill for skill in leg["skills"]}
+    assert by_skill["alpha"]["first_degraded"] is None  # three cases cannot tell a drop from noise
+    assert not by_skill["alpha"]["detectable"]
+
+
+def test_when_the_model_never_crowds_out_there_is_no_knee(fake_api, repo, env):
+    fake_api.script(
+        CaseRouter(
+            {
+                **{f"alpha-pos-{n}": R.skill("alpha") for n in (1, 2, 3)},
+                **{f"beta-pos-{n}": R.skill("beta") for n in (1, 2, 3)},
+            }
+        )
+    )
+    code, _, stderr, report = sweep(repo, env)
+    assert code == 0, stderr
+    (leg,) = report["agents"]
+    assert [point["accuracy"] for point in leg["curve"]] == [1.0, 1.0, 1.0]
+    assert leg["knee"]["verdict"] == "none"
+
+
+def test_an_api_error_is_never_graded_as_a_miss(fake_api, repo, env):
+    """alpha-pos-1 meets an overloaded API at the largest size: that pair is an error, graded on neither
+    side, and the size's accuracy is the other five cases'."""
+
+    def overloaded_when_crowded(request: RecordedRequest):
+        return R.error(529) if len(listed(request)) > CROWDED else R.skill("alpha")
+
+    table = {
+        "alpha-pos-1": overloaded_when_crowded,
+        "alpha-pos-2": R.skill("alpha"),
+        "alpha-pos-3": R.skill("alpha"),
+    }
+    table.update({f"beta-pos-{n}": R.skill("beta") for n in (1, 2, 3)})
+    fake_api.script(CaseRouter(table))
+    code, _, stderr, report = sweep(repo, env)
+    assert code == 0, stderr
+    (leg,) = report["agents"]
+    last = leg["curve"][-1]
+    assert (last["size"], last["graded"], last["passed"], last["errors"]) == (8, 5, 5, 1)
+    assert last["accuracy"] == 1.0 and last["worse"] == 0
+    assert report["run"]["errors"] == 1
+    assert leg["knee"]["verdict"] == "none"
+
+
+def test_a_run_whose_every_case_errored_fails_and_grades_nothing(fake_api, repo, env):
+    fake_api.script(CaseRouter({}, default=lambda request: R.error(529)))
+    code, _, stderr, report = sweep(repo, env, "--no-canary")
+    assert code == 1, stderr
+    (leg,) = report["agents"]
+    assert all(point["graded"] == 0 and point["errors"] == 6 for point in leg["curve"])
+    assert leg["knee"]["verdict"] == "cannot-tell"
+    assert report["passed"] is False
+
+
+def test_no_skill_is_a_miss_and_lowers_the_size(fake_api, repo, env):
+    fake_api.script(CaseRouter({}, default=NO_SKILL_TEXT))
+    code, _, stderr, report = sweep(repo, env, "--no-canary")
+    assert code == 0, stderr
+    (leg,) = report["agents"]
+    assert all(point["graded"] == 6 and point["passed"] == 0 for point in leg["curve"])
