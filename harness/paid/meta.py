@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.history.digests import Provenance
 from harness.model.envelope import Halt, RunMeta
+from harness.model.provenance import Provenance
 from harness.paid.sandbox import SandboxUse
 
 
