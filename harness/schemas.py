@@ -35,6 +35,7 @@ PORTABLE_KEYWORDS = frozenset(
         "description",
         "default",
         "examples",
+        "deprecated",
         "format",
         "type",
         "required",
