@@ -1,6 +1,6 @@
 """A live compare's plan: the two versions' folders, each mode's cases and settings on both sides, the
 agents of each side, and what the report says of the run. The command reads the flags; this module
-turns them into what runs (moved out of the command, which stays at the edge)."""
+turns them into what runs."""
 
 from __future__ import annotations
 
