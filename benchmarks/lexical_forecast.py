@@ -20,12 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from harness import jsonsafe, nesting  # noqa: E402
 from harness.errors import UsageError  # noqa: E402
-from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text  # noqa: E402
 from harness.report.format import percent, share  # noqa: E402
 from harness.report.markdown import table  # noqa: E402
-from harness.routing.saved import agent_report  # noqa: E402
+from harness.routing.saved import agent_report, routing_report  # noqa: E402
 
 ERROR = "error"  # the verdict of a case an engine could not grade
 ROWS_SHOWN = 200
@@ -63,18 +61,8 @@ def cases_of(document: dict, shown: str) -> dict[str, dict]:
 
 
 def lexical_report(path: Path) -> dict[str, dict]:
-    shown = str(path)
-    try:
-        document = jsonsafe.loads(read_text(path, MAX_REPORT_BYTES), shown, depth=nesting.REPORT_DEPTH)
-    except UnreadableFile as exc:
-        raise UsageError(f"{shown}: cannot be read ({exc.reason}); pass a lexical routing report.") from None
-    except jsonsafe.JsonProblem as exc:
-        raise UsageError(f"{exc}; pass a lexical routing report.") from None
-    if not isinstance(document, dict) or document.get("engine") != "lexical":
-        raise UsageError(
-            f"{shown}: is not a lexical routing report; pass the JSON report of --engine lexical."
-        )
-    return cases_of(document, shown)
+    why = "the forecast reads a lexical run, so pass the report of `skillscope routing --engine lexical`."
+    return cases_of(routing_report(path, str(path), "lexical", why), str(path))
 
 
 def verdict_of(case: dict) -> str:
