@@ -39,7 +39,7 @@ from harness.cli import main
 from harness.context import Context
 from harness.files import rel_to
 from harness.model import skill as skill_mod
-from harness.routing.verdicts import wilson_interval
+from harness.model.stats import wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANTED = ROOT / "tests" / "checks" / "security"

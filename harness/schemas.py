@@ -16,13 +16,14 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import CodeType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, packaged_text, read_bytes, read_text
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
+    from referencing import Registry, Resource
 
 # Keywords that mean the same in draft 7, which fastjsonschema compiles, and in 2020-12, which the
 # schemas declare. A schema using any other keyword is never screened.
@@ -35,6 +36,7 @@ PORTABLE_KEYWORDS = frozenset(
         "description",
         "default",
         "examples",
+        "deprecated",
         "format",
         "type",
         "required",
@@ -70,6 +72,10 @@ VALUE_KEYWORDS = ("enum", "const")
 NAMED_SUBSCHEMAS = ("properties", "patternProperties", "$defs")
 SUBSCHEMA_LISTS = ("allOf", "anyOf", "oneOf")
 SUBSCHEMAS = ("additionalProperties", "items", "not", "if", "then", "else")
+# Where the schemas' `$id`s live; a `$ref` to another file is read from schema/ by its name there.
+SCHEMA_BASE = "https://skillscope.dev/schema/"
+SUFFIX = ".schema.json"
+INLINE_BASE = "urn:skillscope:schema"  # the base of a schema without an `$id`
 
 
 @cache
@@ -85,38 +91,101 @@ def validator(name: str) -> Draft202012Validator:
     dataset of a run (building and resolving `$ref`s per file cost more than the validation itself)."""
     from jsonschema import Draft202012Validator  # on first use: a select run never pays for it
 
-    return Draft202012Validator(inline_refs(load(name)))
+    return Draft202012Validator(inline_refs(load(name)), registry=registry())
+
+
+@cache
+def registry() -> Registry:
+    """The schemas under schema/ by their `$id`, each read when a `$ref` first names it: a report schema
+    refers to another file for what it shares (the three matrix reports' matrix-defs.schema.json)."""
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
+    def retrieve(uri: str) -> Resource:
+        file = uri.removeprefix(SCHEMA_BASE)
+        if file == uri or not file.endswith(SUFFIX):
+            from referencing.exceptions import NoSuchResource
+
+            raise NoSuchResource(uri)
+        return DRAFT202012.create_resource(load(file.removesuffix(SUFFIX)))
+
+    return Registry(retrieve=retrieve)  # type: ignore[call-arg]  # attrs field the stubs miss
 
 
 def inline_refs(schema: dict) -> dict:
-    """The schema with its local `#/$defs/...` references replaced by their targets.
+    """The schema with its `$ref`s replaced by their targets, in this file (`#/$defs/...`) or in another
+    of schema/ (`matrix-defs.schema.json#/$defs/...`, resolved by jsonschema's own resolver).
 
     jsonschema resolves a `$ref` through its registry on every visit, which dominates validating a
     thousand small datasets; the schemas here are not recursive, so substituting once is equivalent.
     A `$ref` with sibling keywords becomes `allOf` unless the two cannot clash.
     """
-    defs = schema.get("$defs", {})
+    lookup = (
+        across_files(schema) if any(not ref.startswith("#") for ref in refs_in(schema)) else in_file(schema)
+    )
 
-    def resolve(node: object, seen: tuple[str, ...]) -> object:
+    def resolve(node: object, at: Lookup, seen: tuple[int, ...]) -> object:
         if isinstance(node, list):
-            return [resolve(item, seen) for item in node]
+            return [resolve(item, at, seen) for item in node]
         if not isinstance(node, dict):
             return node
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[len("#/$defs/") :] in defs:
-            key = ref[len("#/$defs/") :]
-            if key in seen:  # a recursive schema keeps its reference
-                return {k: resolve(v, seen) for k, v in node.items()}
-            target = resolve(defs[key], (*seen, key))
-            rest = {k: resolve(v, seen) for k, v in node.items() if k != "$ref"}
-            if isinstance(target, dict) and not set(rest) & set(target):
-                return {**target, **rest}
-            return {**rest, "allOf": [target]}
-        return {k: resolve(v, seen) for k, v in node.items()}
+        found = at(ref) if isinstance(ref, str) else None
+        if found is None or id(found[0]) in seen:  # unresolved (jsonschema reports it), or recursive: kept
+            return {k: resolve(v, at, seen) for k, v in node.items()}
+        target = resolve(found[0], found[1], (*seen, id(found[0])))
+        rest = {k: resolve(v, at, seen) for k, v in node.items() if k != "$ref"}
+        if isinstance(target, dict) and not set(rest) & set(target):
+            return {**target, **rest}
+        return {**rest, "allOf": [target]}
 
-    resolved = resolve(schema, ())
+    resolved = resolve(schema, lookup, ())
     assert isinstance(resolved, dict)  # every branch resolves a dict to a dict
     return resolved
+
+
+# A `$ref`'s target and how to look up the `$ref`s inside it; None when it names nothing found.
+Lookup = Callable[[str], "tuple[object, Lookup] | None"]
+
+
+def in_file(schema: dict) -> Lookup:
+    """`#/$defs/...` of `schema` itself, without importing the resolver: a free run's start-up."""
+    defs = schema.get("$defs", {})
+
+    def lookup(ref: str) -> tuple[object, Lookup] | None:
+        key = ref.removeprefix("#/$defs/")
+        return (defs[key], lookup) if ref.startswith("#/$defs/") and key in defs else None
+
+    return lookup
+
+
+def across_files(schema: dict) -> Lookup:
+    """Any `$ref` of `schema`, resolved by referencing against the schemas of schema/ (registry)."""
+    from referencing.exceptions import Unresolvable
+    from referencing.jsonschema import DRAFT202012
+
+    base = schema.get("$id", INLINE_BASE)
+
+    def at(resolver: Any) -> Lookup:  # referencing's Resolver, relative to the document a target is in
+        def lookup(ref: str) -> tuple[object, Lookup] | None:
+            try:
+                found = resolver.lookup(ref)
+            except Unresolvable:
+                return None
+            return found.contents, at(found.resolver)
+
+        return lookup
+
+    return at(registry().with_resource(base, DRAFT202012.create_resource(schema)).resolver(base))
+
+
+def refs_in(node: object) -> list[str]:
+    if isinstance(node, list):
+        return [ref for item in node for ref in refs_in(item)]
+    if not isinstance(node, dict):
+        return []
+    own = [node["$ref"]] if isinstance(node.get("$ref"), str) else []
+    return own + [ref for value in node.values() for ref in refs_in(value)]
 
 
 def passes_screen(name: str, instance: object) -> bool:

@@ -128,6 +128,18 @@ def test_the_renderers_import_no_feature(every_import: list[Import]) -> None:
     assert not wrong, "a renderer imports a feature instead of reading the JSON report: " + "; ".join(wrong)
 
 
+def test_no_two_packages_import_each_other(every_import: list[Import]) -> None:
+    """A package pair tied both ways is a misplaced helper (statistics, digests) in one of the two; the
+    edge's two rooms (cli dispatches to commands, commands declare their flags in cli) count as one."""
+    ties: dict[tuple[str, str], str] = {}
+    for edge in every_import:
+        pair = (room(edge.source), room(edge.target))
+        if None not in pair and pair[0] != pair[1] and set(pair) != EDGE:
+            ties.setdefault(pair, str(edge))  # type: ignore[arg-type]
+    wrong = [f"{ties[(a, b)]} and {ties[(b, a)]}" for a, b in sorted(ties) if a < b and (b, a) in ties]
+    assert not wrong, "two packages import each other: " + "; ".join(wrong)
+
+
 def test_no_import_cycle(graph: dict[str, list[Import]]) -> None:
     """Depth-first over the graph; a module met again on the current path closes a cycle."""
     done: set[str] = set()

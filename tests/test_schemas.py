@@ -245,3 +245,144 @@ def test_the_screens_compiled_code_is_kept_and_a_damaged_copy_is_compiled_again(
     exec(program, namespace)  # noqa: S102 - the test's own compiled screen
     case = {"id": "a", "prompt": "p", "skill_should_trigger": True}
     assert again == function and namespace[function]({"evaluations": [case]}) is not None
+
+
+# The three matrix reports share one definitions file (schema/matrix-defs.schema.json): the smallest
+# report of each kind, written as its command writes it, validates through the cross-file `$ref`s.
+ENVELOPE = {
+    "harness_version": "0.1.0",
+    "repo": "/repo",
+    "started_at": "2026-12-06T12:00:00Z",
+    "elapsed_s": 1.5,
+    "passed": True,
+    "status": "pass",
+}
+LEG = {"model": "m-1", "agent_version": "1.0", "passed": True, "notes": []}
+HALT = {"interrupted": None, "unfinished": 0, "agent_error": None}
+DIFFERENCE = {
+    "agent": "claude",
+    "a": "claude@m-1",
+    "b": "claude@m-2",
+    "model_a": "m-1",
+    "model_b": "m-2",
+    "rate_a": 1.0,
+    "rate_b": 0.5,
+    "difference": -0.5,
+    "low": -0.9,
+    "high": 0.1,
+    "beyond_noise": False,
+}
+LABELS = dict.fromkeys(["regression", "improvement", "changed", "error", "same-fail", "same-pass"], 0)
+MATRICES = {
+    "routing-matrix-report": {
+        "command": "routing-matrix",
+        **ENVELOPE,
+        "counts": {"total": 1, "pass": 1, "fail": 0, "error": 0},
+        "agents": [
+            {**LEG, "leg": f"claude@m-{n}", "agent": "claude", "halt": HALT, "gate": {}, "totals": {}}
+            for n in (1, 2)
+        ],
+        "differences": [{**DIFFERENCE, "figure": "accuracy"}],
+        "matrix": {},
+        "cases": [],
+        "runs": [{"meta": {}, "cases": []}],
+    },
+    "behavioral-matrix-report": {
+        "command": "behavioral-matrix",
+        **ENVELOPE,
+        "counts": {"total": 1, "pass": 1, "fail": 0, "error": 0, "blocked": 0},
+        "legs": [
+            {
+                **LEG,
+                "leg": f"claude@m-{n}",
+                "agent": "claude",
+                "judge_agent": "claude",
+                "judge_model": "m-1",
+                "halt": HALT,
+                "counts": {},
+                "pass_rate": 1.0,
+            }
+            for n in (1, 2)
+        ],
+        "differences": [{**DIFFERENCE, "figure": "pass_rate"}],
+        "cases": [],
+        "runs": [{"meta": {}, "cases": []}],
+    },
+    "compare-matrix-report": {
+        "command": "compare-matrix",
+        **ENVELOPE,
+        "counts": {"total": 1, "pass": 1, "fail": 0, "error": 0},
+        "legs": [
+            {**LEG, "leg": f"claude@m-{n}", "agent": "claude", "halt": {}, "labels": LABELS, "by_mode": {}}
+            for n in (1, 2)
+        ],
+        "differences": [{**DIFFERENCE, "figure": "candidate_pass_rate", "mode": "routing"}],
+        "cases": [],
+        "runs": [{"command": "compare", "meta": {}, "cases": []}],
+    },
+}
+
+
+@pytest.fixture
+def fresh_schemas():
+    """Every schema read again, before and after: a test that changes one leaves no compiled trace."""
+    cached = (schemas.load, schemas.validator, schemas.registry, schemas.screen)
+    for each in cached:
+        each.cache_clear()
+    yield
+    for each in cached:
+        each.cache_clear()
+
+
+@pytest.mark.parametrize("name", sorted(MATRICES))
+def test_every_matrix_report_validates_through_the_shared_definitions(name: str):
+    assert '"$ref": "matrix-defs.schema.json#/$defs/' in json.dumps(schemas.load(name))
+    report = MATRICES[name]
+    assert schemas.errors(name, report) == [] and jsonschema_valid(name, report)
+    assert schemas.passes_screen(name, report) == (schemas.screen(name) is not None)
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "rule"),
+    [
+        (
+            "routing-matrix-report",
+            {"counts": {"total": 1, "pass": 1, "fail": 0, "error": 0, "blocked": 0}},
+            "not",
+        ),
+        ("behavioral-matrix-report", {"counts": {"total": 1, "pass": 1, "fail": 0, "error": 0}}, "required"),
+        ("compare-matrix-report", {"runs": [{"meta": {}, "cases": []}]}, "required"),
+        ("routing-matrix-report", {"differences": [{**DIFFERENCE, "figure": "pass_rate"}]}, "const"),
+        (
+            "compare-matrix-report",
+            {"differences": [{**DIFFERENCE, "figure": "candidate_pass_rate"}]},
+            "required",
+        ),
+        (
+            "behavioral-matrix-report",
+            {"differences": [{**DIFFERENCE, "figure": "pass_rate", "mode": "x"}]},
+            "enum",
+        ),
+        ("routing-matrix-report", {"elapsed_s": -1}, "minimum"),
+    ],
+)
+def test_each_matrix_keeps_its_own_rules_beside_the_shared_ones(name: str, change: dict, rule: str):
+    report = {**MATRICES[name], **change}
+    assert rule in {error.validator for error in schemas.errors(name, report)}
+    assert not schemas.passes_screen(name, report)
+
+
+def test_a_broken_shared_definition_fails_all_three_matrices(fresh_schemas, monkeypatch: pytest.MonkeyPatch):
+    read = schemas.load
+
+    def broken(name: str) -> dict:
+        schema = read(name)
+        if name == "matrix-defs":  # a difference's first rate as text: no report written so far is
+            schema = json.loads(json.dumps(schema))
+            schema["$defs"]["difference"]["properties"]["rate_a"] = {"type": "string"}
+        return schema
+
+    monkeypatch.setattr(schemas, "load", broken)
+    for name, report in MATRICES.items():
+        found = schemas.errors(name, report)
+        assert [error.message for error in found] == ["1.0 is not of type 'string'"], name

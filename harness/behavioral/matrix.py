@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.behavioral.result import BehavioralResult, CaseResult
-from harness.compare.stats import difference_fields
 from harness.model.envelope import BLOCKED, STATUSES
+from harness.model.stats import difference_fields
 from harness.paid.matrix import Matrix
 from harness.routing.verdicts import NOT_RUN
 

@@ -14,10 +14,10 @@ from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
 from harness.model.dataset import Case
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, counts, envelope
+from harness.model.stats import wilson_interval
 from harness.paid.meta import AgentRunMeta
 from harness.paid.replay import Origin, Replay
 from harness.paid.spend import NOT_RUN
-from harness.routing.verdicts import wilson_interval
 
 
 @dataclass

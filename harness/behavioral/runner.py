@@ -28,8 +28,9 @@ from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Changes, Snapshot, compare
 from harness.cancel import Cancellation, Cancelled
 from harness.deadline import Deadline
+from harness.model import digests
 from harness.model.dataset import EXPECTATION_KEYS, Case
-from harness.paid import cache, digests
+from harness.paid import cache
 from harness.paid.spend import RunBudget
 from harness.secrets import write_private
 

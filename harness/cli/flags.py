@@ -90,7 +90,6 @@ FLAGS = {
         Flag("negatives", engine=AGENT_ENGINE),
         Flag("no-builtin-negatives", engine=AGENT_ENGINE),
         Flag("min-rank1", engine=LEXICAL_ENGINE),
-        Flag("against", engine=LEXICAL_ENGINE),
     )
 }
 ENVIRONMENT = {flag.name: flag.env for flag in FLAGS.values() if flag.env}

@@ -19,7 +19,7 @@ from harness.model.envelope import RunMeta
 from harness.model.listing import listing_rule
 from harness.report import finish, jsontext
 from harness.report.jsontext import Laid
-from harness.routing import forecast, lexical, lexical_result, listed, outsiders
+from harness.routing import lexical, lexical_result, listed, outsiders
 from harness.routing.lexical import LexicalEngine, LexicalOutcome
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
 from harness.routing.room import HELP as ROOM_HELP
@@ -83,11 +83,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="RATIO",
         help="lexical engine: the share of positives whose skill ranks first must reach it, exactly; "
         "0 only reports (default: 0)",
-    )
-    parser.add_argument(
-        "--against",
-        metavar="REPORT",
-        help="lexical engine: the JSON report of an agent routing run; list the cases the two disagree on",
     )
     flags.add_strict(parser)
     flags.add_no_canary(parser, "agent engine: skip the canary")
@@ -193,7 +188,6 @@ def run_lexical(
     said_outside = outsiders.notes(listed_room, room, repo, cases)
     for note in said_outside:
         ctx.err(f"[routing] {note}")
-    agent_cases = forecast.load(ctx.cwd / args.against, args.against) if args.against else None
     bars = min_accuracy(args.min_accuracy), min_accuracy(args.min_rank1, "--min-rank1")
     said = listed.sentence(shown)
     result = LexicalResult(
@@ -202,14 +196,12 @@ def run_lexical(
             room,
             args.extended,
             *bars,
-            args.against,
             listing=listed.to_json(shown),
             notes=([said] if said else []) + said_outside,
         ),
         outcomes=outcomes,
         gate=lexical_result.gate(outcomes, *bars),
         findings=lexical.vocabulary_gaps(outcomes),
-        forecast=forecast.compare(outcomes, agent_cases, args.against) if agent_cases is not None else None,
         case_entries=[Laid(text) for text in lines],
     )
     code = finish(result, ctx, flags.report_options(args))

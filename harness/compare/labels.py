@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.compare import stats
+from harness.model import stats
 
 LABELS = ("regression", "improvement", "changed", "error", "same-fail", "same-pass")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.compare.result import CaseComparison, CompareResult, status_of
-from harness.compare.stats import difference_fields
+from harness.model.stats import difference_fields
 from harness.paid.matrix import Matrix
 from harness.routing.verdicts import NOT_RUN
 

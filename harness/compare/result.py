@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from harness.compare import stats
 from harness.compare.labels import LABELS, label
 from harness.compare.sides import NO_SKILL, SideRecord
+from harness.model import stats
 from harness.model.dataset import Case
 from harness.model.envelope import ERROR, FAIL, PASS, Halt, RunMeta, counts, envelope
-from harness.routing.verdicts import wilson_interval
+from harness.model.stats import wilson_interval
 
 if TYPE_CHECKING:  # the canary runs an agent, which an offline compare of two reports never loads
     from harness.routing.canary import Checked

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import compress
 
-from harness.history.digests import INPUTS
 from harness.history.ledger import (
     FLAKY_FLAG,
     GRADED_CODES,
@@ -33,6 +32,7 @@ from harness.history.ledger import (
     Rows,
     Run,
 )
+from harness.model.provenance import INPUTS
 
 STABLE, FLAKY, REGRESSED, IMPROVED, UNGRADED = "stable", "flaky", "regressed", "improved", "ungraded"
 STATES = (REGRESSED, FLAKY, IMPROVED, STABLE, UNGRADED)  # the order reports list them in

@@ -18,9 +18,9 @@ from typing import Any
 from harness import json_positions
 from harness.model import findings
 from harness.model.case_ids import IdMaker
-from harness.model.dataset import Case, Dataset, case_from
+from harness.model.dataset import Dataset, case_from
 from harness.model.repo import CASE_FILES
-from harness.model.skill_creator_evals import EVAL_KEYS, read_json, statements
+from harness.model.skill_creator_evals import EVAL_KEYS, eval_case, read_json, unhonoured
 
 CASES = CASE_FILES
 FIXTURES = Path("evals") / "fixtures"
@@ -155,31 +155,19 @@ def _behavioural(data: dict[str, Any], text: str, dataset: Dataset, ids: IdMaker
                 )
             )
             continue
-        extra = sorted(str(key) for key in item if key not in CASE_EVAL_KEYS)
-        if extra:
-            dataset.problems.append(
-                findings.warning(
-                    "dataset-field-unhonoured",
-                    dataset.rel,
-                    f"evals[{index}]: skillscope does not use {', '.join(f'`{k}`' for k in extra)}; "
-                    "its case runs without it.",
-                    line,
-                )
-            )
-        files = item.get("files")
+        unhonoured(item, CASE_EVAL_KEYS, f"evals[{index}]", dataset, line, "its case runs")
         trust = item.get("trust_level")
+        trust_level = trust if trust in ("provisional", "stable") else "stable"
         dataset.cases.append(
-            Case(
-                id=ids.make(item.get("id", index + 1)),
-                prompt=prompt.strip(),
-                should_trigger=True,
-                skill=dataset.skill,
-                source=dataset.rel,
-                line=line,
-                expected_behavior=statements(item),
-                files=[f for f in files if isinstance(f, str)] if isinstance(files, list) else [],
+            eval_case(
+                item,
+                prompt,
+                index,
+                ids,
+                dataset,
+                line,
+                "addyosmani",
                 files_root=fixtures,
-                trust_level=trust if trust in ("provisional", "stable") else "stable",
-                note=f"addyosmani eval {item.get('id', index + 1)}",
+                trust_level=trust_level,
             )
         )

@@ -50,33 +50,47 @@ def read_evals(text: str, data: object, dataset: Dataset) -> Dataset:
                 json_positions.key_line(text, "skill_name"),
             )
         )
-    _unhonoured(data, TOP_KEYS, "the top level", dataset, json_positions.key_line(text, "evals"))
+    unhonoured(data, TOP_KEYS, "the top level", dataset, json_positions.key_line(text, "evals"))
     ids = IdMaker(dataset.skill or "shared")
     items = data.get("evals")
     for index, item in enumerate(items if isinstance(items, list) else []):
         line = lines[index] if index < len(lines) else None
         if not isinstance(item, dict):
             continue
-        _unhonoured(item, EVAL_KEYS, f"evals[{index}]", dataset, line)
+        unhonoured(item, EVAL_KEYS, f"evals[{index}]", dataset, line)
         prompt = item.get("prompt")
         if not isinstance(prompt, str) or not prompt.strip():
             continue
-        dataset.cases.append(
-            Case(
-                id=ids.make(item.get("id", index + 1)),
-                prompt=prompt.strip(),
-                should_trigger=True,
-                skill=dataset.skill,
-                source=dataset.rel,
-                line=line,
-                expected_behavior=statements(item),
-                files=[f for f in item.get("files") or [] if isinstance(f, str)]
-                if isinstance(item.get("files"), list)
-                else [],
-                note=f"skill-creator eval {item.get('id', index + 1)}",
-            )
-        )
+        dataset.cases.append(eval_case(item, prompt, index, ids, dataset, line, "skill-creator"))
     return dataset
+
+
+def eval_case(
+    item: dict[str, Any],
+    prompt: str,
+    index: int,
+    ids: IdMaker,
+    dataset: Dataset,
+    line: int | None,
+    tool: str,
+    **more: Any,
+) -> Case:
+    """One eval in skill-creator's shape (skill-creator's own, addyosmani's case files) as a case that
+    should trigger the dataset's skill, judged on its statements, its `files` copied into the workspace;
+    `tool` names where it came from in the case's note, `more` are a tool's own Case fields."""
+    files = item.get("files")
+    return Case(
+        id=ids.make(item.get("id", index + 1)),
+        prompt=prompt.strip(),
+        should_trigger=True,
+        skill=dataset.skill,
+        source=dataset.rel,
+        line=line,
+        expected_behavior=statements(item),
+        files=[f for f in files if isinstance(f, str)] if isinstance(files, list) else [],
+        note=f"{tool} eval {item.get('id', index + 1)}",
+        **more,
+    )
 
 
 def statements(item: dict[str, object]) -> list[str]:
@@ -118,7 +132,7 @@ def read_triggers(text: str, data: object, dataset: Dataset) -> Dataset:
         line = lines[index] if index < len(lines) else None
         if not isinstance(item, dict):
             continue
-        _unhonoured(item, TRIGGER_KEYS, f"query {index + 1}", dataset, line)
+        unhonoured(item, TRIGGER_KEYS, f"query {index + 1}", dataset, line)
         query, trigger = item.get("query"), item.get("should_trigger")
         if not (isinstance(query, str) and query.strip() and isinstance(trigger, bool)):
             continue
@@ -154,17 +168,22 @@ def _validate(schema: str, data: object, dataset: Dataset, lines: list[int], tex
         )
 
 
-def _unhonoured(
-    item: dict[str, object], known: frozenset[str], where: str, dataset: Dataset, line: int | None
+def unhonoured(
+    item: dict[str, object],
+    known: frozenset[str],
+    where: str,
+    dataset: Dataset,
+    line: int | None,
+    runs: str = "its cases run",
 ) -> None:
+    """A `dataset-field-unhonoured` warning naming each key of `item` skillscope does not use."""
     extra = sorted(str(key) for key in item if key not in known)
     if extra:
         dataset.problems.append(
             findings.warning(
                 "dataset-field-unhonoured",
                 dataset.rel,
-                f"{where}: skillscope does not use {', '.join(f'`{k}`' for k in extra)}; "
-                "its cases run without it.",
+                f"{where}: skillscope does not use {', '.join(f'`{k}`' for k in extra)}; {runs} without it.",
                 line,
             )
         )

@@ -34,8 +34,8 @@ from harness.deadline import now
 from harness.errors import UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_bytes
 from harness.memo import repo_digest, user_cache
+from harness.model.digests import canonical, digest_of
 from harness.nesting import REPORT_DEPTH
-from harness.paid.digests import canonical, digest_of
 from harness.paid.replay import Origin, Replay
 from harness.writer import write_new, write_text
 

@@ -20,10 +20,10 @@ from harness import agent
 from harness.cancel import Cancellation, Cancelled
 from harness.context import Context, in_ci
 from harness.deadline import Deadline
-from harness.history.digests import Provenance
 from harness.model import quarantine
 from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
+from harness.model.provenance import Provenance
 from harness.model.repo import Repo
 from harness.paid import AgentNotReady, exit_code, halt_of, progress
 from harness.paid.cache import Origin, ResultCache, agent_identity, chosen_by_environment

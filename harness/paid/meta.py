@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.history.digests import Provenance
 from harness.model.envelope import Halt, RunMeta
+from harness.model.provenance import Provenance
 from harness.paid.sandbox import SandboxUse
 
 
@@ -51,7 +51,8 @@ class AgentRunMeta:
         return {}
 
     def to_json(self) -> dict:
-        # claude_version: agent_version under its older name, which readers of claude's reports still use.
+        # claude_version: agent_version under its older name, for readers of claude's reports written
+        # before agent_version; deprecated, removed in 0.2.0 (CHANGELOG, Decisions).
         versions = {"claude_version": self.agent_version} if self.agent == "claude" else {}
         return {
             **self.run.to_json(),

@@ -53,8 +53,6 @@ def markdown(report: dict) -> str:
         lines.append(
             table(["case", "error"], [(c["id"], clip(c["error"], 300)) for c in errored[:ROWS_SHOWN]])
         )
-    if report.get("forecast") is not None:
-        lines += ["", *_forecast(report["forecast"])]
     lines += ["", "<details><summary>All cases</summary>", "", _cases(report["cases"]), "", "</details>", ""]
     return "\n".join(lines) + "\n"
 
@@ -193,46 +191,3 @@ def _top(case: dict) -> str:
 
 def _more(count: int) -> str:
     return f"\n\n{count - ROWS_SHOWN} more in the JSON report." if count > ROWS_SHOWN else ""
-
-
-def _forecast(forecast: dict) -> list[str]:
-    """Where the free tier's verdicts part from the agent's, so authors learn which skills it mispredicts."""
-    lines = [f"### Forecast against `{forecast['against']}`", ""]
-    compared = forecast["compared"]
-    if not compared:
-        lines.append(
-            f"No case was graded by both engines ({forecast['not_in_report']} not in that report, "
-            f"{forecast['agent_errors']} errored there)."
-        )
-        return lines
-    lines.append(
-        f"Of {compared} cases graded by both engines, the lexical verdict matched the agent's "
-        f"(pass or fail) for {share(forecast['agreed'], compared)}; the lexical first pick was "
-        f"the skill the agent fired for {share(forecast['same_pick'], compared)}. "
-        f"Not compared: {forecast['not_in_report']} not in that report, {forecast['agent_errors']} errored "
-        "there."
-    )
-    lines += ["", "By skill:", ""]
-    by_skill = sorted(
-        forecast["per_skill"].items(), key=lambda item: (item[1]["agreed"] / item[1]["compared"], item[0])
-    )
-    lines.append(
-        table(
-            ["skill", "compared", "agreed", "agreement"],
-            [(n, v["compared"], v["agreed"], percent(v["agreed"] / v["compared"])) for n, v in by_skill],
-        )
-    )
-    disagreements = forecast["disagreements"]
-    if disagreements:
-        lines += ["", "Cases the engines disagree on:", ""]
-        rows = [
-            (
-                d["id"],
-                d["skill"],
-                f"{d['lexical_verdict']} (first: {d['lexical_pick'] or 'none'})",
-                f"{d['agent_verdict']} (fired: {d['agent_pick'] or 'none'})",
-            )
-            for d in disagreements[:ROWS_SHOWN]
-        ]
-        lines.append(table(["case", "skill", "lexical", "agent"], rows) + _more(len(disagreements)))
-    return lines

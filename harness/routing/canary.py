@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.model.dataset import Case
+from harness.model.digests import digest_of
 from harness.paid import cache
-from harness.paid.digests import digest_of
 from harness.paid.dryrun import Figures
 from harness.routing.metrics import CaseOutcome, Gate
 from harness.routing.runner import RoutingRun, RoutingSettings

@@ -8,7 +8,6 @@ from fractions import Fraction
 from harness.model.envelope import RunMeta, counts, envelope
 from harness.model.findings import Finding
 from harness.routing import metrics
-from harness.routing.forecast import Forecast
 from harness.routing.lexical import APPROXIMATION, LexicalOutcome, rank_rates
 from harness.routing.metrics import Gate
 from harness.routing.result import case_fields, status
@@ -24,7 +23,6 @@ class LexicalMeta:
     extended: bool
     min_accuracy: Fraction
     min_rank1: Fraction
-    against: str | None = None
     listing: dict | None = None  # what the modelled agent's model is shown of the room (routing/listed.py)
     notes: list[str] = field(default_factory=list)
 
@@ -36,7 +34,6 @@ class LexicalMeta:
             "extended": self.extended,
             "min_accuracy": float(self.min_accuracy),
             "min_rank1": float(self.min_rank1),
-            "against": self.against,
             **({"listing": self.listing} if self.listing is not None else {}),
             "notes": self.notes,
         }
@@ -48,7 +45,6 @@ class LexicalResult:
     outcomes: list[LexicalOutcome]
     gate: Gate
     findings: list[Finding] = field(default_factory=list)
-    forecast: Forecast | None = None
     # Each case's entry in the JSON report, made ahead in outcome order by the process that graded the
     # case (a report's laid-out line); None: made from the outcomes when the report is written.
     case_entries: list[object] | None = None
@@ -116,7 +112,6 @@ class LexicalResult:
             "confusion": metrics.confusion(self.outcomes),
             "findings": [f.to_dict() for f in self.findings],
             "cases": cases,
-            "forecast": self.forecast.to_json() if self.forecast else None,
         }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.compare.stats import difference_fields
+from harness.model.stats import difference_fields
 from harness.paid.matrix import Matrix
 from harness.routing import metrics
 from harness.routing.metrics import CaseOutcome

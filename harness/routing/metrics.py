@@ -10,6 +10,7 @@ from typing import Protocol
 
 from harness.model import notes
 from harness.model.dataset import Case
+from harness.model.stats import wilson_interval
 from harness.routing.verdicts import (
     CANARY_STOP,
     ERROR,
@@ -19,7 +20,6 @@ from harness.routing.verdicts import (
     VERDICTS,
     Sample,
     majority,
-    wilson_interval,
 )
 
 NO_SKILL = "(no skill)"

@@ -16,8 +16,9 @@ from harness import agent
 from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation, Cancelled
 from harness.deadline import Deadline
+from harness.model import digests
 from harness.model.dataset import Case
-from harness.paid import cache, digests
+from harness.paid import cache
 from harness.paid.spend import NOT_RUN, RunBudget
 from harness.routing.metrics import CaseOutcome
 from harness.routing.room import not_in_room

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
+from harness.model.stats import wilson_interval
 from harness.paid.replay import Origin, Replay
 from harness.paid.spend import NOT_RUN
 
@@ -128,17 +128,6 @@ def majority(verdicts: list[str]) -> str:
         return ERROR if ERROR in verdicts or not verdicts else NOT_RUN
     counts = Counter(graded)
     return max(counts, key=lambda v: (counts[v], SEVERITY[v], v))
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float] | None:
-    """95 % Wilson score interval for a proportion; None when nothing was graded."""
-    if trials == 0:
-        return None
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def decided(successes: int, trials: int, threshold: float = DECISION_THRESHOLD) -> bool:

@@ -10,9 +10,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import jsonsafe, nesting
 from harness.errors import UsageError
-from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
+from harness.routing import saved
 
 FLAG = "--confusion"
 SHARE = 0.1  # of the two skills' graded cases, taken by the other
@@ -43,23 +42,12 @@ class Pair:
 
 def load(path: Path, shown: str) -> dict[str, dict[str, int]]:
     """The confusion matrix (expected skill -> observed skill -> cases) of an agent routing report."""
-    try:
-        document = jsonsafe.loads(
-            read_text(path, MAX_REPORT_BYTES), f"{FLAG} {shown}", depth=nesting.REPORT_DEPTH
-        )
-    except UnreadableFile as exc:
-        raise UsageError(
-            f"{FLAG} {shown}: cannot be read ({exc.reason}); pass the JSON report of a routing run."
-        ) from None
-    except jsonsafe.JsonProblem as exc:
-        raise UsageError(f"{exc}; pass the JSON report of a routing run.") from None
-    if not isinstance(document, dict) or document.get("command") != "routing":
-        raise UsageError(f"{FLAG} {shown}: is not a routing report; pass the JSON file a routing run wrote.")
-    if document.get("engine", "agent") != "agent":
-        raise UsageError(
-            f"{FLAG} {shown}: is a report of the {document.get('engine')} engine; lexical likeness does not "
-            "predict which skills an agent mixes up, so pass the report of an agent routing run."
-        )
+    document = saved.agent_report(
+        path,
+        f"{FLAG} {shown}",
+        "lexical likeness does not predict which skills an agent mixes up, so pass the report of an agent "
+        "routing run.",
+    )
     matrix = document.get("confusion")
     if not isinstance(matrix, dict) or not all(
         isinstance(row, dict) and all(isinstance(n, int) for n in row.values()) for row in matrix.values()

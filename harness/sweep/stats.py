@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from harness.model.stats import wilson_interval
+
 Z95 = 1.959963984540054
 ALPHA = 0.05  # family-wise, over the sizes compared with the first
 BOOTSTRAP = 200
@@ -30,13 +32,7 @@ Outcomes = Sequence[Sequence[Sequence[bool | None]]]
 
 def wilson(passed: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of passed/trials (0, 1 when nothing was graded)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = passed / trials
-    centre = p + z * z / (2 * trials)
-    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    denominator = 1 + z * z / trials
-    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+    return wilson_interval(passed, trials, z) or (0.0, 1.0)
 
 
 @cache

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from harness.model.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
-from harness.routing.verdicts import wilson_interval
+from harness.model.stats import wilson_interval
 from harness.tune.split import FINAL, PARTS, Split
 from harness.tune.tuning import CHOSEN, REJECTED, STOPPED, Arm, Tuned
 

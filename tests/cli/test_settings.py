@@ -19,6 +19,7 @@ NOT_REPORTS = {
     "skill-creator-evals.schema.json",  # other tools' eval files, read in place
     "skill-creator-triggers.schema.json",
     "history-report.schema.json",  # printed on stdout, not published
+    "matrix-defs.schema.json",  # the three matrix reports' shared definitions, not a report
 }
 
 

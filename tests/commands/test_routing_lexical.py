@@ -189,7 +189,15 @@ def agent_report(path: Path, verdicts: dict[str, tuple[str, str | None, bool]]) 
     return path
 
 
-def test_against_an_agent_report_lists_where_the_engines_disagree(catalog_repo: Path, tmp_path: Path):
+FORECAST = Path(__file__).resolve().parents[2] / "benchmarks" / "lexical_forecast.py"
+
+
+def forecast(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(FORECAST), *args], capture_output=True, text=True, check=False)
+
+
+def test_the_forecast_study_lists_where_the_engines_disagree(catalog_repo: Path, tmp_path: Path):
+    """The calibration study (once --against) reads a lexical report and an agent report of the same cases."""
     against = agent_report(
         tmp_path / "agent.json",
         {
@@ -198,13 +206,12 @@ def test_against_an_agent_report_lists_where_the_engines_disagree(catalog_repo: 
             "slide-deck-deck": ("error", None, False),  # the agent could not grade it
         },
     )
-    run, report = lexical(
-        catalog_repo, "--against", str(against), "--min-accuracy", "0", "--format", "markdown"
-    )
-    forecast = report["forecast"]
-    assert (forecast["compared"], forecast["agreed"], forecast["same_pick"]) == (2, 1, 1)
-    assert (forecast["not_in_report"], forecast["agent_errors"]) == (19, 1)
-    assert forecast["disagreements"] == [
+    lexical(catalog_repo, "--min-accuracy", "0")
+    report = str(catalog_repo.parent / "lexical.json")
+    figures = json.loads(forecast(report, str(against), "--json").stdout)
+    assert (figures["compared"], figures["agreed"], figures["same_pick"]) == (2, 1, 1)
+    assert (figures["not_in_report"], figures["agent_errors"]) == (19, 1)
+    assert figures["disagreements"] == [
         {
             "id": "pdf-merge-signature",
             "skill": "pdf-merge",
@@ -214,8 +221,13 @@ def test_against_an_agent_report_lists_where_the_engines_disagree(catalog_repo: 
             "agent_pick": "pdf-merge",
         }
     ]
-    assert report["meta"]["against"] == str(against)
-    assert "### Forecast against" in run.stdout and "wrong_skill (first: slide-deck)" in run.stdout
+    shown = forecast(report, str(against)).stdout
+    assert "### Forecast against" in shown and "wrong_skill (first: slide-deck)" in shown
+
+
+def test_routing_has_no_against_flag_any_more(catalog_repo: Path, tmp_path: Path):
+    run, report = lexical(catalog_repo, "--against", str(tmp_path / "agent.json"))
+    assert run.code == 2 and report is None and "--against" in run.stderr
 
 
 @pytest.mark.parametrize(
@@ -228,15 +240,16 @@ def test_against_an_agent_report_lists_where_the_engines_disagree(catalog_repo: 
         ('{"command": "routing", "cases": [{"verdict": "x"}]}', "its `cases` list is missing or malformed"),
     ],
 )
-def test_a_bad_against_file_is_one_sentence_naming_it(catalog_repo: Path, tmp_path: Path, content, message):
+def test_a_bad_agent_report_is_one_sentence_naming_it(catalog_repo: Path, tmp_path: Path, content, message):
     path = tmp_path / "agent.json"
     if content is not None:
         path.write_text(content, encoding="utf-8")
-    run, report = lexical(catalog_repo, "--against", str(path))
-    assert run.code == 2 and report is None
+    lexical(catalog_repo, "--min-accuracy", "0")
+    done = forecast(str(catalog_repo.parent / "lexical.json"), str(path))
+    assert done.returncode == 2 and not done.stdout
     # ":N" after the path: the line where the JSON parser stopped, where it stopped at one
-    assert re.search(rf"--against {re.escape(str(path))}(:\d+)?: {re.escape(message)}", run.stderr)
-    assert "Traceback" not in run.stderr
+    assert re.search(rf"{re.escape(str(path))}(:\d+)?: {re.escape(message)}", done.stderr)
+    assert "Traceback" not in done.stderr
 
 
 @pytest.fixture

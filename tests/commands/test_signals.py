@@ -275,7 +275,7 @@ def test_a_named_pipe_in_a_skills_evals_folder_stops_no_behavioral_run(
 STUCK_DIGEST = """
 import os, sys
 from harness.cli import main
-from harness.paid import digests
+from harness.model import digests
 
 marker, pipe = sys.argv[1], sys.argv[2]
 

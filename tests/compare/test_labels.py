@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.compare import stats
 from harness.compare.labels import LABELS, Side, label
+from harness.model import stats
 
 PASS, FAIL = Side(1, 1, outcome=frozenset({"pdf"})), Side(0, 1, outcome=frozenset({"docx"}))
 ERRORED = Side(0, 0, errors=1)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.history.digests import INPUTS
 from harness.history.ledger import Entry, Ledger, Run, filtered
 from harness.history.states import FLAKY, IMPROVED, REGRESSED, STABLE, UNGRADED, accuracy_trend, timelines
+from harness.model.provenance import INPUTS
 
 SKILL_MD = "skills/pdf/SKILL.md"
 BASE_FILES = {

@@ -13,6 +13,7 @@ import pytest
 
 from harness.errors import UsageError
 from harness.memo import repo_digest
+from harness.model.digests import file_digest, tree_digest
 from harness.paid.cache import (
     KEY_ENV,
     KEY_FILE,
@@ -22,7 +23,6 @@ from harness.paid.cache import (
     key_of,
     refuse_plantable,
 )
-from harness.paid.digests import file_digest, tree_digest
 from harness.paid.replay import Origin
 
 KEY = "ab" * 32

@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.model.dataset import Case
+from harness.model.stats import wilson_interval
 from harness.routing import metrics
 from harness.routing.metrics import NO_SKILL, CaseOutcome
-from harness.routing.verdicts import ERROR, Sample, wilson_interval
+from harness.routing.verdicts import ERROR, Sample
 
 ROOM = ["pdf", "pdf-tools"]
 ERRORED = object()  # marker: this sample errored

@@ -3,7 +3,7 @@ scale: N cases of a room of skills, each with S samples, some misrouted, some fl
 
 from __future__ import annotations
 
-from harness.routing.verdicts import wilson_interval
+from harness.model.stats import wilson_interval
 
 
 def verdict(expect: str | None, observed: str | None, error: bool) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from harness.paid import digests
+from harness.model import digests
 
 
 def test_a_pipe_in_a_folder_is_recorded_by_its_kind_not_read(tmp_path: Path) -> None:

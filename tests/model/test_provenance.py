@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from harness.history.digests import PLACEMENT, case_digest
 from harness.model.dataset import Case
-from harness.paid.digests import digest_of
+from harness.model.digests import digest_of
+from harness.model.provenance import PLACEMENT, case_digest
 
 
 def as_written(case: Case) -> str:

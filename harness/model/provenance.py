@@ -3,7 +3,7 @@
 A report keeps, once, the digest of every file of the skills the run used and what it ran them on (agent
 and CLI version, model, settings, harness version); each case keeps the digests of its own inputs. Two
 verdicts of a case with the same digests were produced by the same inputs: if they differ, the case is
-flaky. The digests are the result cache's (harness.paid.digests), so the two never disagree on a change.
+flaky. The digests are the result cache's (harness.model.digests), so the two never disagree on a change.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 from harness import __version__
 from harness.files import rel_to
 from harness.model.dataset import Case
-from harness.paid.digests import digest_of, file_digests
+from harness.model.digests import digest_of, file_digests
 
 # What a case's own digests are named in its report; the order is the order a change is named in.
 INPUTS = ("case", "skill", "room", "agent", "model", "settings", "harness")

@@ -1,18 +1,29 @@
-"""Whether two pass rates differ beyond noise: Newcombe's hybrid score interval for a difference of
-two independent proportions (his method 10), built from each side's Wilson interval.
+"""Statistics over pass rates, one home for every room that states an interval.
 
-A difference counts only when the whole 95 % interval lies on one side of zero. With one run per
-side that never happens for 0/1 vs 1/1 (the interval is about -0.21..0.79 wide of 1), so a single
-flip is reported by the label rules, not by this test.
+Wilson's score interval for one proportion, and Newcombe's hybrid score interval for a difference of
+two independent proportions (his method 10), built from each side's Wilson interval. A difference
+counts only when the whole 95 % interval lies on one side of zero. With one run per side that never
+happens for 0/1 vs 1/1 (the interval is about -0.21..0.79 wide of 1), so a single flip is reported by
+the label rules, not by this test.
 """
 
 from __future__ import annotations
 
 import math
-
-from harness.routing.verdicts import wilson_interval
+from typing import Any
 
 Z95 = 1.959964
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float] | None:
+    """95 % Wilson score interval for a proportion; None when nothing was graded."""
+    if trials == 0:
+        return None
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def rate_difference(
@@ -40,7 +51,7 @@ def differs(base_pass: int, base_runs: int, cand_pass: int, cand_runs: int) -> i
     return 1 if low > 0 else -1 if high < 0 else 0
 
 
-def difference_fields(base_pass: int, base_runs: int, cand_pass: int, cand_runs: int) -> dict:
+def difference_fields(base_pass: int, base_runs: int, cand_pass: int, cand_runs: int) -> dict[str, Any]:
     """The difference of two pass rates as a report states it: candidate − baseline, the ends of its
     95 % interval (None when a side has no graded run), and whether the interval excludes zero."""
     found = rate_difference(base_pass, base_runs, cand_pass, cand_runs)
