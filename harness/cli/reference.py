@@ -11,6 +11,7 @@ import argparse
 import re
 
 PAGE = "reference.md"
+USAGE_WIDTH = 100
 # Outside code spans, characters markdown would read as emphasis, links or HTML.
 SPECIAL = re.compile(r"([\\*_\[\]])")
 CODE_SPAN = re.compile(r"(`[^`]*`)")
@@ -90,9 +91,17 @@ def entry(action: argparse.Action, prog: str) -> str:
     return f"- {head}: {body}" if body else f"- {head}"
 
 
+def synopsis(parser: argparse.ArgumentParser) -> str:
+    """The usage line `--help` starts with, wrapped at a fixed width (not the terminal's)."""
+    formatter = argparse.HelpFormatter(parser.prog, width=USAGE_WIDTH)
+    formatter.add_usage(parser.usage, parser._actions, parser._mutually_exclusive_groups, prefix="")
+    return formatter.format_help().strip()
+
+
 def section(name: str, parser: argparse.ArgumentParser) -> list[str]:
-    """A command's heading, what it does, its arguments and then its flags."""
+    """A command's heading, what it does, its usage line, its arguments and then its flags."""
     lines = [f"## {name}", "", markdown_text(parser.description or ""), ""]
+    lines += ["```text", synopsis(parser), "```", ""]
     arguments = shown(parser)
     positional = [action for action in arguments if not action.option_strings]
     options = [action for action in arguments if action.option_strings]

@@ -40,6 +40,7 @@ def test_a_section_lists_every_shown_argument_with_its_value_choices_and_default
     text = "\n".join(lines)
     assert lines[0] == "## demo"
     assert "do the \\*demo\\* thing" in text
+    assert "```text\nskillscope demo [-h] [--engine {agent,lexical}]" in text
     assert "- `source`: where from. Choices: `one`, `two`." in text
     engine = "- `--engine {agent,lexical}`: which engine. Choices: `agent`, `lexical`. Default: `agent`."
     assert engine in text
