@@ -92,7 +92,7 @@ FOREIGN = {
     "docs/commands/select.md": {"--name-only"},
     "docs/index.md": {"--list"},
     "docs/packaging.md": {"--json"},
-    "docs/security-rules.md": {"--benign", "--size"},
+    "docs/security-rules.md": {"--benign", "--figures", "--size", "--verify"},
     # the "did you mean --routing-room?" a mistyped flag gets
     "docs/usage.md": {"--routing-rooom"},
 }
