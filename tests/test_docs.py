@@ -85,7 +85,7 @@ FOREIGN = {
     "docs/adoption/amd-skills.md": {"--validate"},
     "docs/agents.md": {"--allow-all-tools", "--allow-tool", "--allowed-tools", "--approval-mode"},
     "docs/authoring-evals.md": {"--runs"},
-    "docs/benchmarks.md": {"--benign", "--cases", "--catalog", "--skills", "--theirs"},
+    "docs/benchmarks.md": {"--benign", "--cases", "--catalog", "--json", "--skills", "--theirs"},
     "docs/ci-reference.md": {"--args", "--base", "--list", "--name-only"},
     "docs/commands/behavioral.md": {"--permission-mode", "--tools"},
     "docs/commands/init.md": {"--validate"},
