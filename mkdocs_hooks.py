@@ -2,6 +2,8 @@
 
 - The rules reference page is generated from harness/data/rules.json, the file SARIF logs take each
   rule's help from, so the page can never disagree with what the harness ships.
+- The flag reference page is generated from the CLI's own parser (harness/cli/reference.py): every
+  command, flag, help text, default and choice is the one `--help` prints.
 - A link from a page to a file outside docs/ (CHANGELOG.md, a schema, a workflow) works on GitHub
   but names no page of the site; it is pointed at that file in the project's home instead, so the
   strict build still fails on every broken link between pages.
@@ -17,11 +19,14 @@ from typing import Any
 
 from mkdocs.structure.files import File, Files
 
+from harness import cli
 from harness.authoring import home
+from harness.cli import reference
 
 ROOT = Path(__file__).resolve().parent
 RULES_JSON = ROOT / "harness" / "data" / "rules.json"
 RULES_PAGE = "rules.md"
+GENERATED = (RULES_PAGE, reference.PAGE)
 # An inline markdown link or image target: `](target)` or `](target "title")`.
 LINK = re.compile(r"(\]\()(?P<target>[^)\s]+)((?:\s+\"[^\"]*\")?\))")
 FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
@@ -36,10 +41,11 @@ def rules_page(rules: dict[str, dict[str, str]]) -> str:
         "(`path:line: rule: message`), in SARIF logs, annotations and the JSON report's `rule`.",
         "Errors fail the run, warnings do not. A rule can be demoted to a warning with",
         "`--warn RULE`, or its current findings accepted with `skillscope baseline`",
-        "([adopting rules](usage.md#adopting-rules-step-by-step-baselines-and---warn)).",
+        "([adopting rules](commands/baseline.md#adopting-rules-step-by-step-baselines-and---warn)).",
         "",
         "This page is generated from `harness/data/rules.json` when the site is built; the",
-        "tables it is made from live in [the complete reference](usage.md#what-structural-asserts).",
+        "tables it is made from live on each command's page, such as",
+        "[what structural asserts](commands/structural.md#what-structural-asserts).",
         "",
         "The last column says which source each rule follows. A rule of the Agent Skills",
         "specification is an error where the specification requires it (a skill that breaks it",
@@ -94,6 +100,7 @@ def on_config(config: Any) -> Any:
 def on_files(files: Files, config: Any) -> Files:
     rules = json.loads(RULES_JSON.read_text(encoding="utf-8"))
     files.append(File.generated(config, RULES_PAGE, content=rules_page(rules)))
+    files.append(File.generated(config, reference.PAGE, content=reference.reference_page(cli.build_parser())))
     return files
 
 

@@ -1,6 +1,6 @@
 """The one door for every file the harness writes into a repo or a report path.
 
-Where a write may land (docs/usage.md, "Where skillscope writes", says the same for users):
+Where a write may land (docs/usage.md#where-skillscope-writes says the same for users):
 - A symlink that lies inside the repo may lead anywhere inside it, and the write goes where it leads (the
   link itself is kept). A symlink inside the repo that leads out of it, or would once created (a dangling
   one), at any depth of the path, is refused: a pull request can commit links, and none may carry a write

@@ -1,4 +1,6 @@
-"""The docs stay true: every flag in --help, every finding rule, every session and task is documented."""
+"""The docs stay true: every flag in --help is in the generated flag reference, every flag a page
+names exists, every finding rule, session and task is documented, and every docs link the harness
+prints leads to a page and a heading."""
 
 from __future__ import annotations
 
@@ -6,24 +8,27 @@ import argparse
 import ast
 import re
 import shlex
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from harness import cli
-from tests.support import rules_table
+from harness.cli import reference
+from tests.support import docs_pages, rules_table
 
 ROOT = Path(__file__).resolve().parent.parent
-USAGE = (ROOT / "docs" / "usage.md").read_text(encoding="utf-8")
+CI_REFERENCE = (ROOT / "docs" / "ci-reference.md").read_text(encoding="utf-8")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*")
 
 
-def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return dict(action.choices)
+@cache
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    return reference.commands(cli.build_parser())
 
 
 def _flags(parser: argparse.ArgumentParser) -> set[str]:
+    """Every long flag the parser takes, the ones --help hides included."""
     return {
         option
         for action in parser._actions
@@ -32,16 +37,110 @@ def _flags(parser: argparse.ArgumentParser) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
-def test_every_flag_in_help_is_documented_in_usage(command):
-    parser = _subparsers(cli.build_parser())[command]
-    missing = sorted(flag for flag in _flags(parser) if flag not in set(FLAG.findall(USAGE)))
-    assert not missing, f"docs/usage.md does not mention {missing} of `skillscope {command}`"
+def _every_flag() -> set[str]:
+    return {"--help"}.union(_flags(cli.build_parser()), *(_flags(parser) for parser in _commands().values()))
+
+
+def _page(command: str) -> str:
+    return (ROOT / "docs" / "commands" / f"{command}.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("command", sorted(cli.COMMANDS))
-def test_every_command_has_a_section_in_usage(command):
-    assert re.search(rf"^#+ .*\b{re.escape(command)}\b", USAGE, re.MULTILINE), command
+def test_every_flag_in_help_is_in_the_generated_reference(command, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "10000")  # unwrapped: argparse breaks a long line at a flag's hyphen
+    parser = _commands()[command]
+    entries = "\n".join(line for line in reference.section(command, parser) if line.startswith("- `"))
+    printed = set(FLAG.findall(parser.format_help())) - {"--help"}
+    assert printed, command
+    missing = sorted(printed - set(FLAG.findall(entries)))
+    assert not missing, f"the flag reference leaves out {missing} of `skillscope {command} --help`"
+
+
+def test_the_reference_has_one_section_per_command_in_the_clis_order():
+    page = docs_pages.generated()[reference.PAGE]
+    assert re.findall(r"^## (\S+)$", page, re.MULTILINE) == list(_commands())
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_every_command_has_a_page_linking_its_flags(command):
+    page = _page(command)
+    assert page.startswith(f"# {command}\n"), f"docs/commands/{command}.md does not start with `# {command}`"
+    assert f"](../reference.md#{command})" in page, f"docs/commands/{command}.md does not link its flags"
+
+
+# A table row whose first cell names flags: `| `--cache DIR` / `--no-cache` | … |`.
+FLAG_ROW = re.compile(r"^\| (`--[^|]*)\|", re.MULTILINE)
+
+
+@pytest.mark.parametrize("command", sorted(cli.COMMANDS))
+def test_a_flag_table_on_a_command_page_lists_only_that_commands_flags(command):
+    listed = {flag for cell in FLAG_ROW.findall(_page(command)) for flag in FLAG.findall(cell)}
+    stale = sorted(listed - _flags(_commands()[command]))
+    assert not stale, f"docs/commands/{command}.md lists flags `skillscope {command}` does not take: {stale}"
+
+
+# Flags of other programs the pages name (git, the agent CLIs, pre-commit's hooks, the benchmarks'
+# scripts, the invoke tasks), by page: anything else that looks like a flag must be one of ours.
+FOREIGN = {
+    "docs/adoption/amd-skills.md": {"--validate"},
+    "docs/agents.md": {"--allow-all-tools", "--allow-tool", "--allowed-tools", "--approval-mode"},
+    "docs/authoring-evals.md": {"--runs"},
+    "docs/benchmarks.md": {"--benign", "--cases", "--catalog", "--json", "--skills", "--theirs"},
+    "docs/ci-reference.md": {"--args", "--base", "--list", "--name-only"},
+    "docs/commands/behavioral.md": {"--permission-mode", "--tools"},
+    "docs/commands/init.md": {"--validate"},
+    "docs/commands/routing.md": {"--no-session-persistence", "--setting-sources", "--settings"},
+    "docs/commands/select.md": {"--name-only"},
+    "docs/index.md": {"--list"},
+    "docs/packaging.md": {"--json"},
+    "docs/security-rules.md": {"--benign", "--figures", "--size", "--verify"},
+    # the "did you mean --routing-room?" a mistyped flag gets
+    "docs/usage.md": {"--routing-rooom"},
+}
+FLAG_PAGES = ["README.md", *sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "docs").rglob("*.md"))]
+
+
+@pytest.mark.parametrize("page", FLAG_PAGES)
+def test_every_flag_a_page_names_exists(page):
+    named = set(FLAG.findall((ROOT / page).read_text(encoding="utf-8")))
+    foreign = FOREIGN.get(page, set())
+    stale = sorted(named - _every_flag() - foreign)
+    assert not stale, f"{page} names flags no skillscope command takes: {stale}"
+    assert foreign <= named, f"{page} no longer names {sorted(foreign - named)}: drop them from FOREIGN"
+
+
+# A docs page the harness names in what it prints or writes: docs/<page>.md, with a heading's anchor.
+DOCS_LINK = re.compile(r"docs/([a-z0-9/-]+\.md)(?:#([a-z0-9_-]+))?")
+
+
+def _printed_links() -> list[tuple[str, str, str]]:
+    """(file:line, page, anchor) for every docs link in the harness's code and data."""
+    found = []
+    for path in sorted((ROOT / "harness").rglob("*")):
+        if path.suffix not in (".py", ".json") or not path.is_file():
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for match in DOCS_LINK.finditer(line):
+                found.append((f"{path.relative_to(ROOT)}:{number}", match[1], match[2] or ""))
+    return found
+
+
+def test_every_docs_link_the_harness_prints_leads_to_a_page_and_heading():
+    links = _printed_links()
+    assert {page for _, page, anchor in links if anchor} >= {"commands/select.md", "commands/history.md"}
+    broken = []
+    for where, page, anchor in links:
+        text = docs_pages.text(page)
+        if text is None:
+            broken.append(f"{where}: docs/{page} is no page of the site")
+        elif anchor and anchor not in docs_pages.anchors(text):
+            broken.append(f"{where}: docs/{page} has no heading #{anchor}")
+    assert not broken, broken
+
+
+def test_the_anchor_check_fails_on_a_heading_that_is_gone():
+    assert "runner-types" in docs_pages.anchors(_page("select"))
+    assert "runner-types" not in docs_pages.anchors(_page("select").replace("## Runner types", "## Runners"))
 
 
 def _emitted_rules() -> set[str]:
@@ -65,16 +164,16 @@ def _emitted_rules() -> set[str]:
 
 
 def test_every_finding_rule_is_in_the_rules_tables():
-    documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", USAGE, re.MULTILINE))
+    documented = set(rules_table.from_docs())
     missing = sorted(_emitted_rules() - documented)
-    assert not missing, f"rules emitted by the code but missing from docs/usage.md tables: {missing}"
+    assert not missing, f"rules emitted by the code but missing from the rules tables of the docs: {missing}"
 
 
 def test_the_rules_sarif_explains_are_the_rules_tables():
     shipped = rules_table.RULES_JSON.read_text(encoding="utf-8")
-    assert shipped == rules_table.rendered(rules_table.from_usage(USAGE)), (
+    assert shipped == rules_table.rendered(rules_table.from_docs()), (
         "harness/data/rules.json (the help of each rule in SARIF logs) is out of step with the rules "
-        "tables of docs/usage.md; write it again with `python -m tests.support.rules_table`"
+        "tables of the docs pages; write it again with `python -m tests.support.rules_table`"
     )
 
 
@@ -94,14 +193,14 @@ TASKS = _decorated("tasks.py", "task", dashes=True)
 
 def test_every_nox_session_is_documented():
     assert SESSIONS
-    missing = [name for name in SESSIONS if f"`{name}`" not in USAGE]
-    assert not missing, f"nox sessions missing from docs/usage.md: {missing}"
+    missing = [name for name in SESSIONS if f"`{name}`" not in CI_REFERENCE]
+    assert not missing, f"nox sessions missing from docs/ci-reference.md: {missing}"
 
 
 def test_every_invoke_task_is_documented():
     assert TASKS
-    missing = [name for name in TASKS if not re.search(rf"`{re.escape(name)}\b", USAGE)]
-    assert not missing, f"invoke tasks missing from docs/usage.md: {missing}"
+    missing = [name for name in TASKS if not re.search(rf"`{re.escape(name)}\b", CI_REFERENCE)]
+    assert not missing, f"invoke tasks missing from docs/ci-reference.md: {missing}"
 
 
 # A command line in a code block: the synopsis lines (`[--flag]`, `a|b`, `…`) describe rather than run.
@@ -142,7 +241,7 @@ DOCUMENTED = [
 
 def test_the_docs_show_command_lines():
     assert len(DOCUMENTED) >= 20
-    core = {"README.md", "docs/usage.md", "docs/authoring-evals.md", "docs/getting-started.md"}
+    core = {"README.md", "docs/commands/routing.md", "docs/authoring-evals.md", "docs/getting-started.md"}
     assert core | {".pre-commit-hooks.yaml"} <= {doc for doc, _ in DOCUMENTED}
 
 

@@ -3,21 +3,34 @@
 from __future__ import annotations
 
 import io
+import shutil
 from pathlib import Path
 
 from harness.cli import main
 from harness.context import Context
+from tests.support import docs_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*argv: str, tmp_path: Path) -> tuple[int, str]:
+def run(*argv: str, tmp_path: Path, root: Path = ROOT) -> tuple[int, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(
-        [*argv, "--repo", str(ROOT), "--output", str(tmp_path / "report.json")],
-        Context(environ={}, cwd=ROOT, stdout=out, stderr=err),
+        [*argv, "--repo", str(root), "--output", str(tmp_path / "report.json")],
+        Context(environ={}, cwd=root, stdout=out, stderr=err),
     )
     return code, out.getvalue() + err.getvalue()
+
+
+def as_built(tmp_path: Path) -> Path:
+    """A copy of this repo with the pages the site build generates (the flag and rules references)
+    written into docs/, as the built site has them: a link to one resolves, a link to no page fails."""
+    copy = tmp_path / "repo"
+    junk = shutil.ignore_patterns(".git", ".nox", "site", "__pycache__", ".*_cache", ".benchmarks", ".hypo*")
+    shutil.copytree(ROOT, copy, ignore=junk, symlinks=True)
+    for page, text in docs_pages.generated().items():
+        (copy / "docs" / page).write_text(text, encoding="utf-8")
+    return copy
 
 
 def test_every_internal_link_in_the_readme_docs_and_examples_resolves(tmp_path):
@@ -29,6 +42,7 @@ def test_every_internal_link_in_the_readme_docs_and_examples_resolves(tmp_path):
         "--skills-dir",
         "examples/skills/*",
         tmp_path=tmp_path,
+        root=as_built(tmp_path),
     )
     assert code == 0, output
 

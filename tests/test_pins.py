@@ -187,5 +187,5 @@ def test_the_scan_sees_the_pins_users_copy():
     for doc in ("README.md", "docs/usage.md"):
         pins = [m for m in PIP.finditer(text[doc]) if OURS.search(m["args"])]
         assert any("==" in m["args"] for m in pins) and any("git+" in m["args"] for m in pins), doc
-    assert REPO.search(text["docs/usage.md"])["url"] == HOME
+    assert REPO.search(text["docs/ci-reference.md"])["url"] == HOME
     assert DATASET_PIN.search(text["docs/authoring-evals.md"])

@@ -15,6 +15,7 @@ import yaml
 import mkdocs_hooks
 from harness import cli
 from harness.authoring import home
+from harness.cli import reference
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -70,17 +71,18 @@ def test_a_broken_or_illustrative_link_out_of_docs_is_left_for_the_build_to_judg
 def test_the_navigation_holds_every_page_and_every_command_has_one():
     pages = nav_pages(config()["nav"])
     on_disk = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
-    assert sorted(set(pages) - {mkdocs_hooks.RULES_PAGE}) == on_disk
-    assert mkdocs_hooks.RULES_PAGE in pages
+    assert sorted(set(pages) - set(mkdocs_hooks.GENERATED)) == on_disk
+    assert set(mkdocs_hooks.GENERATED) <= set(pages)
     missing = sorted(c for c in cli.COMMANDS if f"commands/{c}.md" not in pages)
     assert not missing, f"commands without a page under docs/commands/: {missing}"
 
 
-def test_the_site_builds_strictly_with_the_generated_rules_page(tmp_path):
+def test_the_site_builds_strictly_with_the_generated_pages(tmp_path):
     site = tmp_path / "site"
     environ = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    # Not --quiet: it hides the warnings strict mode counts, and a broken anchor would pass.
     done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", str(ROOT / "mkdocs.yml")]
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(ROOT / "mkdocs.yml")]
         + ["--site-dir", str(site)],
         capture_output=True,
         text=True,
@@ -92,6 +94,12 @@ def test_the_site_builds_strictly_with_the_generated_rules_page(tmp_path):
     rules = json.loads(mkdocs_hooks.RULES_JSON.read_text(encoding="utf-8"))
     missing = [rule for rule in rules if f"<code>{rule}</code>" not in html]
     assert not missing, f"rules missing from the built rules page: {missing}"
+    flags = (site / "reference" / "index.html").read_text(encoding="utf-8")
+    for name, parser in reference.commands(cli.build_parser()).items():
+        assert f'id="{name}"' in flags, f"no section for {name} in the built flag reference"
+        shown = [o for a in reference.shown(parser) for o in a.option_strings if o.startswith("--")]
+        missing = [flag for flag in shown if not re.search(rf"<code>[^<]*{re.escape(flag)}(?![\w-])", flags)]
+        assert not missing, f"flags of {name} missing from the built flag reference: {missing}"
     usage = (site / "usage" / "index.html").read_text(encoding="utf-8")
     assert f'href="{home.source_url()}/blob/main/CHANGELOG.md"' in usage
 

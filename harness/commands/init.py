@@ -216,7 +216,7 @@ def tell_runner_types(ctx: Context, root: Path, found: Survey, current: settings
             f"{', '.join(files)} name{'s' if len(files) == 1 else ''} runner_type {kind}, which "
             f"skillscope's CI planner (`select`) needs defined: add runner-types to {where}, such as "
             f"""runner-types = '{{"{kind}": {{"labels": ["self-hosted", "{kind}"]}}}}' """
-            "with your runners' labels (docs/usage.md, Runner types)"
+            "with your runners' labels (docs/commands/select.md#runner-types)"
         )
 
 

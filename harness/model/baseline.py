@@ -220,7 +220,7 @@ def known_rules(names: Iterable[str], flag: str = "--warn") -> set[str]:
     rules = json.loads(packaged_text("data", "rules.json"))
     for name in sorted(names - set(rules)):
         close = difflib.get_close_matches(name, sorted(rules), n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]}?" if close else "the rules are listed in docs/usage.md."
+        hint = f"did you mean {close[0]}?" if close else "the rules are listed in docs/rules.md."
         raise UsageError(f"{flag} {name}: no rule of that name; {hint}")
     return names
 

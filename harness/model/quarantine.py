@@ -16,7 +16,7 @@ from harness.errors import UsageError
 from harness.files import UnreadableFile, present, read_text
 
 DEFAULT = Path(".skillscope") / "quarantine.json"
-FIX = "fix it, or delete it to quarantine nothing (see docs/usage.md, Quarantine)"
+FIX = "fix it, or delete it to quarantine nothing (see docs/commands/history.md#quarantine)"
 
 
 class QuarantineError(UsageError):

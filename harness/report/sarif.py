@@ -43,28 +43,28 @@ def log(command: str, found: list[Finding]) -> dict:
 
 
 def descriptors(rules: list[str]) -> list[dict]:
-    """Each rule with the help docs/usage.md gives it: what it checks and the bar it must meet."""
+    """Each rule with the help the docs give it (docs/rules.md): what it checks and the bar it must meet."""
     known = rule_help()
     return [descriptor(rule, known.get(rule)) for rule in rules]
 
 
 def descriptor(rule: str, about: dict[str, str] | None) -> dict:
     if about is None:  # a rule missing from the tables (tests/test_docs.py fails on it) still gets help
-        return {"id": rule, "help": {"text": f"See the rule {rule} in docs/usage.md."}}
+        return {"id": rule, "help": {"text": f"See the rule {rule} in docs/rules.md."}}
     short = f"{about['what']}: {about['bar']}"
     return {
         "id": rule,
         "shortDescription": {"text": plain(short)},
         "help": {
-            "text": f"{plain(short)}. See the rules tables in docs/usage.md.",
-            "markdown": f"{short}. See the rules tables in `docs/usage.md`.",
+            "text": f"{plain(short)}. See the rules reference, docs/rules.md.",
+            "markdown": f"{short}. See the rules reference, `docs/rules.md`.",
         },
         "defaultConfiguration": {"level": about["severity"]},
     }
 
 
 def rule_help() -> dict[str, dict[str, str]]:
-    """harness/data/rules.json: the rules tables of docs/usage.md, which tests keep in step."""
+    """harness/data/rules.json: the rules tables of the docs' command pages, which tests keep in step."""
     return json.loads(packaged_text("data", "rules.json"))
 
 

@@ -172,7 +172,7 @@ def undefined_types(named: Mapping[str, Sequence[str]], options: PlanOptions) ->
         f"{', '.join(files)} name{'s' if len(files) == 1 else ''} runner_type {types}, which "
         f"--runner-types does not define (defined: {defined}); pass --runner-types {shlex.quote(value)} "
         "with your runners' labels, or set runner-types to that value in skillscope.toml "
-        "(docs/usage.md, Runner types)."
+        "(docs/commands/select.md#runner-types)."
     )
 
 

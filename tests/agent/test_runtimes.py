@@ -147,7 +147,7 @@ def test_a_prompt_beyond_the_argument_limit_reaches_the_model_on_stdin(agent, ap
     assert padding.strip() in api.agent_turns()[0].prompt
     if runtime == "gemini" and trace.failure and trace.non_json_lines:
         # Gemini CLI echoes the prompt as its first event and can exit before that long line is
-        # written out whole: an errored run (never a pass), as docs/usage.md says.
+        # written out whole: an errored run (never a pass), as docs/agents.md says.
         assert "before reporting a result" in trace.failure
     else:
         assert trace.failure is None, (trace.failure, trace.stderr_tail[-2000:])

@@ -479,7 +479,8 @@ def look_for_the_answer_key(api, repo: Path) -> None:
     """The audit's agent: it searches for datasets, then reads the repo's by its absolute path, and
     once more by what the search found (no path a permission rule could see), on both attempts. The
     search starts at the test's temp folder, not `/`: walking the whole machine takes seconds, and the
-    sandbox hides the folder wherever the walk starts (`find /` measured by hand: docs/usage.md)."""
+    sandbox hides the folder wherever the walk starts (`find /` measured by hand: the shell sandbox, in
+    docs/commands/behavioral.md)."""
     search = f"find {repo.parent} -name evals.json"
     replies = [
         R.tool_use("Bash", {"command": search}),

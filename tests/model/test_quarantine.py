@@ -61,5 +61,6 @@ def test_a_file_that_is_not_a_quarantine_is_one_sentence_with_file_and_line(tmp_
         quarantine.load(written(tmp_path, text))
     message = str(caught.value)
     assert message.startswith(said), message
-    assert message.endswith("; fix it, or delete it to quarantine nothing (see docs/usage.md, Quarantine).")
+    fix = "; fix it, or delete it to quarantine nothing (see docs/commands/history.md#quarantine)."
+    assert message.endswith(fix)
     assert "\n" not in message

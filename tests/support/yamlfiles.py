@@ -13,7 +13,7 @@ WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
 EXAMPLES = sorted((ROOT / "examples" / "workflows").glob("*.yml"))
 ACTION = ROOT / "action.yml"
 ALL_FILES = [*WORKFLOWS, *EXAMPLES, ACTION]
-DOCS = ROOT / "docs" / "usage.md"
+DOCS = ROOT / "docs" / "ci-reference.md"  # every workflow and action input
 
 # What `skillscope select` prints (one line of JSON) and what each leg in it holds.
 PLAN_KEYS = {
