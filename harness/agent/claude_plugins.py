@@ -115,5 +115,5 @@ def missing_sentence(missing: list[str]) -> str:
     return (
         f"{names} {'is' if len(missing) == 1 else 'are'} not listed by claude after installing the "
         f"plugins of {MARKETPLACE.as_posix()}: add {'it' if len(missing) == 1 else 'them'} to a plugin's "
-        "skills there, or leave them out of --routing-room; no case was run"
+        "skills there, or leave them out of the run (--routing-room, --skill); no case was run"
     )

@@ -85,7 +85,7 @@ FLAGS = {
         Flag("dry-run", engine=AGENT_ENGINE),
         Flag("strict", engine=AGENT_ENGINE),
         Flag("no-canary", engine=AGENT_ENGINE),
-        Flag("install", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("install", engine=AGENT_ENGINE),
         # Shared negatives belong to no skill: nothing for a ranking to test.
         Flag("negatives", engine=AGENT_ENGINE),
         Flag("no-builtin-negatives", engine=AGENT_ENGINE),

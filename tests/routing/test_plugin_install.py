@@ -5,17 +5,17 @@ credited to the room skill, and a manifest that leaves a room skill out stopping
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from tests.fakeapi import replies as R
+from tests.support.plugins import claude_packaged
 from tests.support.routing import CaseRouter, prompt_of, route, routing_env, skills_repo, valid
 
 pytestmark = pytest.mark.usefixtures("private_temp")
 MISSING = (
     "beta is not listed by claude after installing the plugins of .claude-plugin/marketplace.json: add it "
-    "to a plugin's skills there, or leave them out of --routing-room; no case was run"
+    "to a plugin's skills there, or leave them out of the run (--routing-room, --skill); no case was run"
 )
 
 
@@ -26,26 +26,13 @@ def env(fake_api, claude_bin, tmp_path):
     )
 
 
-def packaged(root: Path, *skills: str) -> Path:
-    """Skills alpha and beta, and a marketplace whose one plugin `demo` packages `skills`."""
-    repo = skills_repo(root, "alpha", "beta")
-    (repo / ".claude-plugin").mkdir()
-    market = {
-        "name": "demo-market",
-        "owner": {"name": "Example"},
-        "plugins": [{"name": "demo", "source": "./", "skills": [f"./{s}" for s in skills]}],
-    }
-    (repo / ".claude-plugin" / "marketplace.json").write_text(json.dumps(market), encoding="utf-8")
-    return repo
-
-
 def case_turns(fake_api, *case_ids: str) -> int:
     texts = [prompt_of(case) for case in case_ids]
     return sum(1 for r in fake_api.agent_turns() if any(text in r.prompt for text in texts))
 
 
 def test_a_plugin_installed_room_grades_the_namespaced_call_as_its_skill(fake_api, tmp_path, env):
-    repo = packaged(tmp_path / "repo", "alpha", "beta")
+    repo = claude_packaged(tmp_path / "repo", "alpha", "beta")
     # claude lists the plugin's skills as demo:alpha and demo:beta: the model calls them so.
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("demo:alpha"), "beta-pos-1": R.skill("demo:alpha")}))
     run = route(
@@ -64,7 +51,7 @@ def test_a_plugin_installed_room_grades_the_namespaced_call_as_its_skill(fake_ap
 
 
 def test_a_manifest_leaving_a_room_skill_out_stops_before_any_case(fake_api, tmp_path, env):
-    repo = packaged(tmp_path / "repo", "alpha")
+    repo = claude_packaged(tmp_path / "repo", "alpha")
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("demo:alpha")}))
     run = route(
         repo, env, "--install", "plugin", "--routing-room", "alpha,beta", "--skip-preflight", "--no-cache",
