@@ -23,8 +23,10 @@ from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
+from harness.files import read_text
 from harness.jsonfields import object_at
 from harness.secrets import write_private
+from harness.writer import make_folder
 
 from . import plugin_install
 from .events import EventReader, skill_read_by, status_in
@@ -231,8 +233,7 @@ class CodexAgent(CliAgent[Path]):
                 catalog, staged = plugin_install.stage(repo, room, under)
             except WorkspaceError as exc:
                 raise AgentUnavailable(str(exc)) from None
-            config = under / "codex"
-            config.mkdir()
+            config = make_folder(under / "codex", under)
             env = {**self.start_env(), "HOME": str(under), "CODEX_HOME": str(config)}
             ids = plugin_install.install(self.path, env, catalog, PLUGIN_HOST)
             self.plugins = plugin_install.PluginRoom(config, ids, {}, staged)
@@ -304,7 +305,7 @@ class CodexAgent(CliAgent[Path]):
             "enabled = false",
         ]
         if self.plugins is not None:  # the marketplace and plugin tables `codex plugin` wrote
-            lines.append((self.plugins.config / "config.toml").read_text(encoding="utf-8"))
+            lines.append(read_text(self.plugins.config / "config.toml"))
         return "\n".join(lines) + "\n"
 
     def isolation_facts(self) -> dict[str, str]:

@@ -19,7 +19,9 @@ from typing import Any
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
+from harness.files import read_text
 from harness.jsonfields import object_at
+from harness.writer import make_folder
 
 from . import plugin_install
 from .events import EventReader
@@ -169,7 +171,7 @@ class CopilotAgent(CliAgent[Path]):
             config.mkdir()
         else:
             shutil.copytree(self.plugins.config, config, symlinks=True)
-            settings = json.loads((config / "settings.json").read_text(encoding="utf-8"))
+            settings = json.loads(read_text(config / "settings.json"))
         # Built-in skills stay out of the room the way `copilot skill disable` keeps them out.
         settings["disabledSkills"] = list(BUILTIN_SKILLS)
         (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
@@ -207,8 +209,7 @@ class CopilotAgent(CliAgent[Path]):
                 catalog, staged = plugin_install.stage(repo, room, under)
             except WorkspaceError as exc:
                 raise AgentUnavailable(str(exc)) from None
-            config = under / ".copilot"
-            config.mkdir()
+            config = make_folder(under / ".copilot", under)
             env = self.start_env()
             env.update(HOME=str(under), COPILOT_HOME=str(config), COPILOT_OFFLINE="true")
             env.update(COPILOT_AUTO_UPDATE="false")
