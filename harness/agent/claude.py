@@ -445,14 +445,6 @@ class ClaudeAgent(CliAgent[Path | None]):
                 shutil.copytree(installed, config, symlinks=True, dirs_exist_ok=True)
             yield config
 
-    def workspace(
-        self, room: Mapping[str, Path], fixture: Path | None = None
-    ) -> AbstractContextManager[Path]:
-        """Under --install plugin the room's skills come from the plugins; only others are copied."""
-        if self.plugins is not None:
-            room = {name: path for name, path in room.items() if name not in self.plugins.staged}
-        return super().workspace(room, fixture)
-
     @contextlib.contextmanager
     def installed_as_plugins(
         self,

@@ -16,8 +16,7 @@ import re
 import shlex
 import shutil
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,7 @@ from harness.writer import make_folder
 from . import plugin_install
 from .events import EventReader, skill_read_by, status_in
 from .relay import Handover
-from .runtime import CliAgent, LocatedCLI, writes_allowed
+from .runtime import CliAgent, writes_allowed
 from .spec import AgentUnavailable, RunSpec, probe_timeout
 from .trace import InitInfo
 from .workspace import WorkspaceError
@@ -149,22 +148,8 @@ class CodexAgent(CliAgent[Path]):
     requests_to_decision = 1.0  # the command naming SKILL.md arrives before the second request
     heuristic_activation = True
 
-    def __init__(
-        self,
-        cli: LocatedCLI,
-        environ: Mapping[str, str],
-        temp_parent: Path | None = None,
-        pass_env: Sequence[str] = (),
-    ):
-        super().__init__(cli, environ, temp_parent, pass_env)
-        self.plugins: plugin_install.PluginRoom | None = None  # under --install plugin, while installed
-
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
-        if self.plugins is None:
-            return CodexEvents(installed)
-        # the room's skills come from the plugins (read under the run's CODEX_HOME), the rest (a
-        # canary's) from the workspace
-        return CodexEvents({**installed, **self.plugins.staged})
+        return CodexEvents(self.with_plugins(installed))
 
     def relayed_endpoint(self) -> tuple[str, str] | None:
         key = self.environ.get("OPENAI_API_KEY")
@@ -207,14 +192,6 @@ class CodexAgent(CliAgent[Path]):
         env = self.start_env()
         env.update(HOME=str(home), CODEX_HOME=str(config))
         return env
-
-    def workspace(
-        self, room: Mapping[str, Path], fixture: Path | None = None
-    ) -> AbstractContextManager[Path]:
-        """Under --install plugin the room's skills come from the plugins; only others are copied."""
-        if self.plugins is not None:
-            room = {name: path for name, path in room.items() if name not in self.plugins.staged}
-        return super().workspace(room, fixture)
 
     @contextlib.contextmanager
     def installed_as_plugins(

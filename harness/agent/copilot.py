@@ -12,8 +12,7 @@ import contextlib
 import json
 import shutil
 import subprocess
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from harness.writer import make_folder
 from . import plugin_install
 from .events import EventReader
 from .relay import Handover
-from .runtime import CliAgent, LocatedCLI, writes_allowed
+from .runtime import CliAgent, writes_allowed
 from .spec import AgentUnavailable, RunSpec, probe_timeout
 from .trace import InitInfo, normalise
 from .workspace import WorkspaceError
@@ -111,24 +110,12 @@ class CopilotAgent(CliAgent[Path]):
     )
     own_environment = ("COPILOT_CACHE_HOME",)
 
-    def __init__(
-        self,
-        cli: LocatedCLI,
-        environ: Mapping[str, str],
-        temp_parent: Path | None = None,
-        pass_env: Sequence[str] = (),
-    ):
-        super().__init__(cli, environ, temp_parent, pass_env)
-        self.plugins: plugin_install.PluginRoom | None = None  # under --install plugin, while installed
-
     def declared_environment(self) -> tuple[str, ...]:
         sign_in = () if self.byok else SIGN_IN_VARS  # with a provider of its own, no GitHub token
         return (*super().declared_environment(), *sign_in)
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
-        if self.plugins is None:
-            return CopilotEvents(installed)
-        return CopilotEvents({**installed, **self.plugins.staged})  # the room's skills are the plugins'
+        return CopilotEvents(self.with_plugins(installed))
 
     @property
     def byok(self) -> bool:
@@ -183,14 +170,6 @@ class CopilotAgent(CliAgent[Path]):
     def cache_home(self, home: Path) -> str:
         """The unpacked CLI package is cached across runs; a throwaway cache costs a second per run."""
         return str(Path(self.environ.get("HOME") or home) / ".cache" / "copilot")
-
-    def workspace(
-        self, room: Mapping[str, Path], fixture: Path | None = None
-    ) -> AbstractContextManager[Path]:
-        """Under --install plugin the room's skills come from the plugins; only others are copied."""
-        if self.plugins is not None:
-            room = {name: path for name, path in room.items() if name not in self.plugins.staged}
-        return super().workspace(room, fixture)
 
     @contextlib.contextmanager
     def installed_as_plugins(
