@@ -30,6 +30,9 @@ NOT_REPO_FILES = {
     # check; the judge keeps its own reading.
     # A config folder claude's own `plugin install` wrote under a folder the harness made this run.
     "agent/claude.py:ClaudeAgent.plugin_home": "claude's installed plugins, in a temporary folder",
+    # The same for the homes `codex plugin add` and `copilot plugin install` wrote.
+    "agent/codex.py:CodexAgent.home_env": "codex's installed plugins, in a temporary folder",
+    "agent/copilot.py:CopilotAgent.home_env": "copilot's installed plugins, in a temporary folder",
     "behavioral/judge.py:_text_content": "a regular file of the finished agent's workspace",
 }
 COPIES = {"copy", "copy2", "copyfile", "copytree"}

@@ -26,8 +26,14 @@ ALLOWED = {
     # agent package owns them; none is a repo or report path).
     ("agent/workspace.py", "copy_tree"): "the skill copied into the agent's temporary workspace",
     ("agent/workspace.py", "_copy_link"): "a link inside the agent's temporary workspace",
-    ("agent/codex.py", "CodexAgent.command"): "codex's config, in its temporary home",
-    ("agent/copilot.py", "CopilotAgent.command"): "copilot's config, in its temporary home",
+    (
+        "agent/codex.py",
+        "CodexAgent.home_env",
+    ): "codex's config and plugins, in its temporary home",
+    (
+        "agent/copilot.py",
+        "CopilotAgent.home_env",
+    ): "copilot's config and plugins, in its temporary home",
     ("agent/gemini.py", "GeminiAgent.command"): "gemini's settings, in its temporary home",
     ("agent/opencode.py", "OpenCodeAgent.command"): "opencode's config, in its temporary home",
     ("agent/claude.py", "ClaudeAgent.plugin_home"): "claude's installed plugins, into its temporary config",

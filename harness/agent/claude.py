@@ -23,7 +23,7 @@ from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.writer import make_folder, write_text
 
-from . import claude_plugins, claude_sockets
+from . import claude_sockets, plugin_install
 from .claude_events import ClaudeEvents
 from .environment import agent_environment
 from .events import EventReader
@@ -65,6 +65,8 @@ SANDBOX_REFUSED = re.compile(r"sandbox required but unavailable:\s*(.+)")
 # request sent before the stop reaches nothing and costs nothing.
 NOWHERE = "http://127.0.0.1:9"
 CREDENTIAL_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+# --install plugin: `claude plugin marketplace add` and `claude plugin install` from this file.
+PLUGIN_HOST = plugin_install.Host("claude", Path(".claude-plugin") / "marketplace.json")
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 # Models on a cloud's own platform, signed in with that cloud's credentials: no key to relay.
 CLOUD_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
@@ -257,7 +259,7 @@ def stops_itself(cli: LocatedCLI, spec: RunSpec) -> bool:
 
 
 def build_argv(
-    cli: LocatedCLI, spec: RunSpec, isolation: Isolation, plugins: claude_plugins.PluginRoom | None = None
+    cli: LocatedCLI, spec: RunSpec, isolation: Isolation, plugins: plugin_install.PluginRoom | None = None
 ) -> tuple[list[str], list[str]]:
     """The command line, and notes about requested options this CLI cannot honour; `plugins`: the room
     as installed plugins (--install plugin)."""
@@ -381,7 +383,7 @@ class ClaudeAgent(CliAgent[Path | None]):
         temp_parent: Path | None = None,
         pass_env: Sequence[str] = (),
         isolation: Isolation | None = None,
-        plugins: claude_plugins.PluginRoom | None = None,
+        plugins: plugin_install.PluginRoom | None = None,
     ):
         super().__init__(cli, environ, temp_parent, pass_env)
         self.isolation = isolation or isolation_for(environ, temp_parent)
@@ -443,14 +445,6 @@ class ClaudeAgent(CliAgent[Path | None]):
                 shutil.copytree(installed, config, symlinks=True, dirs_exist_ok=True)
             yield config
 
-    def workspace(
-        self, room: Mapping[str, Path], fixture: Path | None = None
-    ) -> AbstractContextManager[Path]:
-        """Under --install plugin the room's skills come from the plugins; only others are copied."""
-        if self.plugins is not None:
-            room = {name: path for name, path in room.items() if name not in self.plugins.staged}
-        return super().workspace(room, fixture)
-
     @contextlib.contextmanager
     def installed_as_plugins(
         self,
@@ -470,18 +464,20 @@ class ClaudeAgent(CliAgent[Path | None]):
             )
         with self.fresh_dir("plugins") as under:
             try:
-                catalog, staged = claude_plugins.stage(repo, room, under)
+                catalog, staged = plugin_install.stage(repo, room, under)
             except WorkspaceError as exc:
                 raise AgentUnavailable(str(exc)) from None
             config = make_folder(under / "config", under)
-            ids = claude_plugins.install(self.cli.path, self.isolation.env(self.start_env(), config), catalog)
-            self.plugins = claude_plugins.PluginRoom(config, ids)
+            ids = plugin_install.install(
+                self.cli.path, self.isolation.env(self.start_env(), config), catalog, PLUGIN_HOST
+            )
+            self.plugins = plugin_install.PluginRoom(config, ids)
             try:
                 listed = self.listed_skills(deadline, cancel)
-                qualified, missing = claude_plugins.qualified_names(listed, list(room))
+                qualified, missing = plugin_install.qualified_names(listed, list(room))
                 if missing:
-                    raise AgentUnavailable(claude_plugins.missing_sentence(missing))
-                self.plugins = claude_plugins.PluginRoom(config, ids, qualified, staged)
+                    raise AgentUnavailable(plugin_install.missing_sentence(missing, PLUGIN_HOST))
+                self.plugins = plugin_install.PluginRoom(config, ids, qualified, staged)
                 yield
             finally:
                 self.plugins = None

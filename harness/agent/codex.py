@@ -10,22 +10,30 @@ decision. The endpoint is `OPENAI_BASE_URL` + `OPENAI_API_KEY`, written into the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shlex
 import shutil
-from collections.abc import Mapping
+import subprocess
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+from harness.files import read_text
 from harness.jsonfields import object_at
 from harness.secrets import write_private
+from harness.writer import make_folder
 
+from . import plugin_install
 from .events import EventReader, skill_read_by, status_in
 from .relay import Handover
 from .runtime import CliAgent, writes_allowed
-from .spec import RunSpec
+from .spec import AgentUnavailable, RunSpec, probe_timeout
 from .trace import InitInfo
+from .workspace import WorkspaceError
 
 SHELL_TOOL = "exec_command"  # the name Codex's models call their shell tool
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -49,6 +57,23 @@ def sandbox_mode(writes: bool, path: str) -> str:
     if shutil.which("bwrap", path=path):
         return UNSANDBOXED
     return "workspace-write" if writes else "read-only"
+
+
+# --install plugin: `codex plugin marketplace add` and `codex plugin add` from this file. Codex lists
+# a plugin's skills `<plugin>:<skill>` in its skills instructions, which `codex debug prompt-input`
+# renders without sending anything.
+PLUGIN_HOST = plugin_install.Host("codex", Path(".agents") / "plugins" / "marketplace.json", "add")
+LISTED_SKILL = re.compile(r"^- ([^\s:]+(?::[^\s:]+)?): ", re.MULTILINE)
+SKILLS_BLOCK = re.compile(r"<skills_instructions>(.*?)</skills_instructions>", re.DOTALL)
+
+
+def listed_skills(prompt_input: str) -> list[str]:
+    """The skill names of the skills instructions in `codex debug prompt-input`'s output."""
+    names: list[str] = []
+    for block in SKILLS_BLOCK.findall(prompt_input.replace("\\n", "\n")):
+        available = block.partition("### Available skills")[2]
+        names += LISTED_SKILL.findall(available)
+    return names
 
 
 # Commands that print a file given as their one operand (besides line counts and sed's range).
@@ -124,7 +149,7 @@ class CodexAgent(CliAgent[Path]):
     heuristic_activation = True
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
-        return CodexEvents(installed)
+        return CodexEvents(self.with_plugins(installed))
 
     def relayed_endpoint(self) -> tuple[str, str] | None:
         key = self.environ.get("OPENAI_API_KEY")
@@ -133,11 +158,7 @@ class CodexAgent(CliAgent[Path]):
     def command(
         self, spec: RunSpec, home: Path, handover: Handover | None = None
     ) -> tuple[list[str], dict[str, str], list[str]]:
-        config = home / ".codex"
-        config.mkdir()
-        write_private(config / "config.toml", self.config_toml(handover))
-        env = self.start_env()  # the key is in the provider's config, never in the environment
-        env.update(HOME=str(home), CODEX_HOME=str(config))
+        env = self.home_env(home, handover)
         sandbox = sandbox_mode(writes_allowed(spec), env.get("PATH", ""))
         argv = [
             self.path,
@@ -158,6 +179,73 @@ class CodexAgent(CliAgent[Path]):
         if spec.max_budget_usd:
             notes.append("codex has no spend cap; --max-budget-usd was not enforced")
         return [*argv, *spec.extra_args, "-"], env, notes  # `-`: the prompt is read from stdin
+
+    def home_env(self, home: Path, handover: Handover | None = None) -> dict[str, str]:
+        """The run's environment, its CODEX_HOME made under `home` (a copy of the installed plugins' one
+        under --install plugin); the key is in the provider's config, never in the environment."""
+        config = home / ".codex"
+        if self.plugins is None:
+            config.mkdir()
+        else:
+            shutil.copytree(self.plugins.config, config, symlinks=True)
+        write_private(config / "config.toml", self.config_toml(handover))
+        env = self.start_env()
+        env.update(HOME=str(home), CODEX_HOME=str(config))
+        return env
+
+    @contextlib.contextmanager
+    def installed_as_plugins(
+        self,
+        repo: Path,
+        room: Mapping[str, Path],
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> Iterator[None]:
+        """The room installed through `codex plugin` from the repo's Codex marketplace into a throwaway
+        CODEX_HOME, every skill of it checked listed in the prompt Codex renders before any case;
+        AgentUnavailable with one sentence when one is not."""
+        with self.fresh_dir("plugins") as under:
+            try:
+                catalog, staged = plugin_install.stage(repo, room, under)
+            except WorkspaceError as exc:
+                raise AgentUnavailable(str(exc)) from None
+            config = make_folder(under / "codex", under)
+            env = {**self.start_env(), "HOME": str(under), "CODEX_HOME": str(config)}
+            ids = plugin_install.install(self.path, env, catalog, PLUGIN_HOST)
+            self.plugins = plugin_install.PluginRoom(config, ids, {}, staged)
+            try:
+                listed = self.listed_plugin_skills(deadline)
+                qualified, missing = plugin_install.qualified_names(listed, list(room))
+                if missing:
+                    raise AgentUnavailable(plugin_install.missing_sentence(missing, PLUGIN_HOST))
+                self.plugins = plugin_install.PluginRoom(config, ids, qualified, staged)
+                yield
+            finally:
+                self.plugins = None
+
+    def listed_plugin_skills(self, deadline: Deadline | None) -> list[str]:
+        """The skills Codex would list to its model with the plugins installed, from the prompt
+        `codex debug prompt-input` renders in an empty workspace (nothing is sent)."""
+        with self.home() as home, self.workspace({}) as workspace:
+            env = self.home_env(home)
+            try:
+                done = subprocess.run(
+                    [self.path, "debug", "prompt-input"],
+                    cwd=workspace,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=probe_timeout(deadline),
+                    check=False,
+                    stdin=subprocess.DEVNULL,
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise AgentUnavailable(f"`codex debug prompt-input` could not run ({exc})") from None
+        if done.returncode:
+            said = " ".join(done.stderr.split())[:300]
+            raise AgentUnavailable(f"`codex debug prompt-input` could not list the plugins ({said})")
+        return listed_skills(done.stdout)
 
     def config_toml(self, handover: Handover | None = None) -> str:
         """The throwaway config: with a `handover`, the provider is the key relay and its token the
@@ -180,17 +268,21 @@ class CodexAgent(CliAgent[Path]):
                 "request_max_retries = 0",  # fail fast: retries hide outages
                 "stream_max_retries = 0",
             ]
-        # Bundled skills out of the room; no plugin sync, analytics or feedback traffic.
+        # Bundled skills out of the room; no plugin sync, analytics or feedback traffic. Under --install
+        # plugin the installed ones are on, read from their local marketplace, and remote ones stay off.
+        plugins = ["plugins = false"] if self.plugins is None else ["plugins = true", "remote_plugin = false"]
         lines += [
             "[skills.bundled]",
             "enabled = false",
             "[features]",
-            "plugins = false",
+            *plugins,
             "[analytics]",
             "enabled = false",
             "[feedback]",
             "enabled = false",
         ]
+        if self.plugins is not None:  # the marketplace and plugin tables `codex plugin` wrote
+            lines.append(read_text(self.plugins.config / "config.toml"))
         return "\n".join(lines) + "\n"
 
     def isolation_facts(self) -> dict[str, str]:

@@ -8,20 +8,32 @@ Its `skill` tool takes `{"skill": name}` like claude's; `tool.execution_start` i
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping
+import shutil
+import subprocess
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from harness.cancel import Cancellation
+from harness.deadline import Deadline
+from harness.files import read_text
 from harness.jsonfields import object_at
+from harness.writer import make_folder
 
+from . import plugin_install
 from .events import EventReader
 from .relay import Handover
 from .runtime import CliAgent, writes_allowed
-from .spec import RunSpec
+from .spec import AgentUnavailable, RunSpec, probe_timeout
 from .trace import InitInfo, normalise
+from .workspace import WorkspaceError
 
 SKILL_TOOL = "skill"
+# --install plugin: `copilot plugin marketplace add` and `copilot plugin install` from this file; the
+# installed plugin is read in place, and `copilot skill list --json` lists its skills offline.
+PLUGIN_HOST = plugin_install.Host("copilot", Path(".github") / "plugin" / "marketplace.json")
 BUILTIN_SKILLS = ("customize-cloud-agent", "github-pr-media")
 PROVIDER_VARS = (
     "COPILOT_PROVIDER_BASE_URL",
@@ -103,7 +115,7 @@ class CopilotAgent(CliAgent[Path]):
         return (*super().declared_environment(), *sign_in)
 
     def reader(self, installed: Mapping[str, Path]) -> EventReader:
-        return CopilotEvents(installed)
+        return CopilotEvents(self.with_plugins(installed))
 
     @property
     def byok(self) -> bool:
@@ -116,18 +128,9 @@ class CopilotAgent(CliAgent[Path]):
     def command(
         self, spec: RunSpec, home: Path, handover: Handover | None = None
     ) -> tuple[list[str], dict[str, str], list[str]]:
-        config = home / ".copilot"
-        config.mkdir()
-        # Built-in skills stay out of the room the way `copilot skill disable` keeps them out.
-        (config / "settings.json").write_text(json.dumps({"disabledSkills": list(BUILTIN_SKILLS)}))
-        env = self.start_env()
-        env.update(HOME=str(home), COPILOT_HOME=str(config), COPILOT_AUTO_UPDATE="false")
+        env = self.home_env(home)
         if handover is not None:  # the key stays in the relay: the CLI gets its address and a stand-in
             env.update(COPILOT_PROVIDER_BASE_URL=handover.base_url, COPILOT_PROVIDER_API_KEY=handover.token)
-        # The unpacked CLI package is cached across runs; a throwaway cache costs a second per run.
-        env.setdefault(
-            "COPILOT_CACHE_HOME", str(Path(self.environ.get("HOME") or home) / ".cache" / "copilot")
-        )
         # No -p: a piped stdin is the prompt, run non-interactively.
         argv = [self.path, "--output-format", "json", "--no-auto-update", "--no-ask-user"]
         if self.byok:
@@ -145,6 +148,92 @@ class CopilotAgent(CliAgent[Path]):
         if spec.max_budget_usd:
             notes.append("copilot has no spend cap; --max-budget-usd was not enforced")
         return [*argv, *spec.extra_args], env, notes
+
+    def home_env(self, home: Path) -> dict[str, str]:
+        """The run's environment, its COPILOT_HOME made under `home`: the built-in skills disabled, and
+        under --install plugin the installed plugins' marketplace and enablement."""
+        config = home / ".copilot"
+        settings: dict[str, Any] = {}
+        if self.plugins is None:
+            config.mkdir()
+        else:
+            shutil.copytree(self.plugins.config, config, symlinks=True)
+            settings = json.loads(read_text(config / "settings.json"))
+        # Built-in skills stay out of the room the way `copilot skill disable` keeps them out.
+        settings["disabledSkills"] = list(BUILTIN_SKILLS)
+        (config / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+        env = self.start_env()
+        env.update(HOME=str(home), COPILOT_HOME=str(config), COPILOT_AUTO_UPDATE="false")
+        env.setdefault("COPILOT_CACHE_HOME", self.cache_home(home))
+        return env
+
+    def cache_home(self, home: Path) -> str:
+        """The unpacked CLI package is cached across runs; a throwaway cache costs a second per run."""
+        return str(Path(self.environ.get("HOME") or home) / ".cache" / "copilot")
+
+    @contextlib.contextmanager
+    def installed_as_plugins(
+        self,
+        repo: Path,
+        room: Mapping[str, Path],
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> Iterator[None]:
+        """The room installed through `copilot plugin` from the repo's Copilot marketplace into a
+        throwaway COPILOT_HOME, offline, every skill of it checked listed as a plugin skill by `copilot
+        skill list` before any case; AgentUnavailable with one sentence when one is not."""
+        with self.fresh_dir("plugins") as under:
+            try:
+                catalog, staged = plugin_install.stage(repo, room, under)
+            except WorkspaceError as exc:
+                raise AgentUnavailable(str(exc)) from None
+            config = make_folder(under / ".copilot", under)
+            env = self.start_env()
+            env.update(HOME=str(under), COPILOT_HOME=str(config), COPILOT_OFFLINE="true")
+            env.update(COPILOT_AUTO_UPDATE="false")
+            env.setdefault("COPILOT_CACHE_HOME", self.cache_home(under))
+            ids = plugin_install.install(self.path, env, catalog, PLUGIN_HOST)
+            self.plugins = plugin_install.PluginRoom(config, ids, {}, staged)
+            try:
+                listed = self.listed_plugin_skills(deadline)
+                missing = [name for name in room if name not in listed]
+                if missing:
+                    raise AgentUnavailable(plugin_install.missing_sentence(missing, PLUGIN_HOST))
+                yield
+            finally:
+                self.plugins = None
+
+    def listed_plugin_skills(self, deadline: Deadline | None) -> list[str]:
+        """The plugin skills `copilot skill list --json` lists with the plugins installed, in an empty
+        workspace (offline: nothing is sent)."""
+        with self.home() as home, self.workspace({}) as workspace:
+            env = {**self.home_env(home), "COPILOT_OFFLINE": "true"}
+            try:
+                done = subprocess.run(
+                    [self.path, "skill", "list", "--json"],
+                    cwd=workspace,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=probe_timeout(deadline),
+                    check=False,
+                    stdin=subprocess.DEVNULL,
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise AgentUnavailable(f"`copilot skill list` could not run ({exc})") from None
+        try:
+            skills = json.loads(done.stdout) if done.returncode == 0 else None
+        except ValueError:
+            skills = None
+        if not isinstance(skills, list):
+            said = " ".join((done.stderr or done.stdout).split())[:300]
+            raise AgentUnavailable(f"`copilot skill list --json` could not list the plugins ({said})")
+        return [
+            str(s.get("name"))
+            for s in skills
+            if isinstance(s, dict) and s.get("source") == "plugin" and s.get("enabled", True)
+        ]
 
     def isolation_facts(self) -> dict[str, str]:
         return {

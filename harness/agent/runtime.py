@@ -31,6 +31,7 @@ from .environment import agent_environment
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
 from .keyreach import reach
+from .plugin_install import PluginRoom
 from .probes import ProbeCache
 from .process import Captured, Streamed, capture, stream
 from .relay import SHOWN, Handover, relay, unproxied
@@ -240,6 +241,7 @@ class CliAgent(ABC, Generic[HomeT]):
         self.temp_parent = temp_parent
         self.pass_env = tuple(pass_env)  # what the user named with --pass-env
         self.redactor = Redactor.of(environ)  # every secret of the harness's, kept out of what it keeps
+        self.plugins: PluginRoom | None = None  # the room installed as plugins (--install plugin), while so
 
     def declared_environment(self) -> tuple[str, ...]:
         """The variables of the harness's environment this runtime's CLI reads."""
@@ -359,7 +361,14 @@ class CliAgent(ABC, Generic[HomeT]):
     def workspace(
         self, room: Mapping[str, Path], fixture: Path | None = None
     ) -> AbstractContextManager[Path]:
+        if self.plugins is not None:  # the room's skills come from the plugins; only others are copied
+            room = {name: path for name, path in room.items() if name not in self.plugins.staged}
         return stage_workspace(room, self.temp_parent, fixture, skills_subdir=Path(self.skills_folder))
+
+    def with_plugins(self, installed: Mapping[str, Path]) -> dict[str, Path]:
+        """The skills a run's reader credits: `installed`, and under --install plugin the room's, from
+        their staged copies (a plugin's base directory names them)."""
+        return dict(installed) if self.plugins is None else {**installed, **self.plugins.staged}
 
     def installed_as_plugins(
         self,

@@ -53,6 +53,7 @@ class BehavioralSettings(agent.AgentSettings):
     require_evidence: bool = False
     sandbox: bool = False  # the agent's shell commands run in the CLI's own sandbox, where it has one
     unreadable: tuple[Path, ...] = ()  # with the sandbox: what the agent may not read (paid.sandbox)
+    install: str = "copy"  # "plugin": the skills installed through the host's plugin mechanism (--install)
 
     def cache_parts(self) -> dict:
         """The settings that can change how a case grades."""
@@ -65,6 +66,7 @@ class BehavioralSettings(agent.AgentSettings):
             "sandbox": self.sandbox,
             # Only when on: the keys of runs without it stay as they were.
             **({"require_evidence": True} if self.require_evidence else {}),
+            **({"install": self.install} if self.install != "copy" else {}),
         }
 
 

@@ -120,30 +120,9 @@ def source_findings(manifest: Manifest, index: int, entry: dict) -> list[Finding
     if not isinstance(source, str):
         return []  # remote (GitHub, a URL) or already reported as the wrong type
     label, line = LABELS[manifest.host], manifest.line(*keys)
-    posix = PurePosixPath(source.replace("\\", "/"))
-    if posix.is_absolute() or ".." in posix.parts:
-        return [
-            findings.error(
-                "packaging-path-outside-root",
-                manifest.rel,
-                f"{label} refuses the plugin source `{source}`: it leaves the marketplace root; move the "
-                "plugin "
-                "inside the repository and write its path from the root (`./plugins/<name>`).",
-                line,
-            )
-        ]
-    if NEEDS_DOT_SLASH[manifest.host] and not source.startswith("./"):
-        verb = "refuses" if manifest.host == package.CLAUDE else "silently drops"
-        return [
-            findings.error(
-                "packaging-path-not-relative",
-                manifest.rel,
-                f"{label} {verb} the plugin source `{source}`: local sources start with `./` (relative to "
-                "the "
-                f"marketplace root); write `./{source.lstrip('/')}`.",
-                line,
-            )
-        ]
+    placed = path_placement(manifest.host, manifest.rel, line, "the plugin source", source, SOURCE_PATH)
+    if placed:
+        return placed
     found = next((path for at, _, path in package.entries(manifest) if at == index), None)
     if found is not None and not found.is_dir():
         return [
@@ -154,6 +133,53 @@ def source_findings(manifest: Manifest, index: int, entry: dict) -> list[Finding
                 line,
             )
         ]
+    return []
+
+
+@dataclass(frozen=True)
+class PathRole:
+    """How the findings on a local path word what it is relative to: a marketplace's plugin source or a
+    plugin's skills entry."""
+
+    root: str  # what the path is written from
+    outside: str  # why leaving it matters, and the fix
+    rule: str  # which paths must start with `./`
+    dropped: str  # what a host that does not refuse does with a path lacking `./`
+
+
+SOURCE_PATH = PathRole(
+    "marketplace root",
+    "marketplace root; move the plugin inside the repository and write its path from the root "
+    "(`./plugins/<name>`)",
+    "local sources",
+    "silently drops",
+)
+SKILLS_PATH = PathRole(
+    "plugin root",
+    "plugin root, which is all that is installed; move the skill inside the plugin and name it "
+    "`./skills/<name>`",
+    "its paths",
+    "silently ignores",
+)
+
+
+def path_placement(
+    host: str, rel: str, line: int | None, what: str, value: str, role: PathRole
+) -> list[Finding]:
+    """The finding on a local path that leaves its root, or lacks the `./` its host requires; [] when it
+    does neither."""
+    label = LABELS[host]
+    posix = PurePosixPath(value.replace("\\", "/"))
+    if posix.is_absolute() or ".." in posix.parts:
+        said = f"{label} refuses {what} `{value}`: it leaves the {role.outside}."
+        return [findings.error("packaging-path-outside-root", rel, said, line)]
+    if NEEDS_DOT_SLASH[host] and not value.startswith("./"):
+        verb = "refuses" if host == package.CLAUDE else role.dropped
+        said = (
+            f"{label} {verb} {what} `{value}`: {role.rule} start with `./` (relative to the {role.root}); "
+            f"write `./{value.lstrip('/')}`."
+        )
+        return [findings.error("packaging-path-not-relative", rel, said, line)]
     return []
 
 
@@ -217,29 +243,10 @@ def entry_findings(pkg: Package, plugin: Plugin, entry: Field, catalog_dirs: set
     value = entry.value
     if not isinstance(value, str):
         return [type_error(entry.manifest, entry.keys, "a path string (`./skills/name`)", value)]
+    placed = path_placement(plugin.host, rel, line, where, value, SKILLS_PATH)
+    if placed:
+        return placed
     posix = PurePosixPath(value.replace("\\", "/"))
-    if posix.is_absolute() or ".." in posix.parts:
-        return [
-            findings.error(
-                "packaging-path-outside-root",
-                rel,
-                f"{label} refuses {where} `{value}`: it leaves the plugin root, which is all that is "
-                "installed; "
-                "move the skill inside the plugin and name it `./skills/<name>`.",
-                line,
-            )
-        ]
-    if NEEDS_DOT_SLASH[plugin.host] and not value.startswith("./"):
-        verb = "refuses" if plugin.host == package.CLAUDE else "silently ignores"
-        return [
-            findings.error(
-                "packaging-path-not-relative",
-                rel,
-                f"{label} {verb} {where} `{value}`: its paths start with `./` (relative to the plugin root); "
-                f"write `./{value.lstrip('/')}`.",
-                line,
-            )
-        ]
     if not posix.parts or posix.parts == (".",):
         # Codex drops it; the others install the root as one skill, which is all the warning is about.
         return [root_itself(plugin.host, rel, where, value, line)]

@@ -85,7 +85,7 @@ FLAGS = {
         Flag("dry-run", engine=AGENT_ENGINE),
         Flag("strict", engine=AGENT_ENGINE),
         Flag("no-canary", engine=AGENT_ENGINE),
-        Flag("install", engine=AGENT_ENGINE, refused_by=BEHAVIORAL),
+        Flag("install", engine=AGENT_ENGINE),
         # Shared negatives belong to no skill: nothing for a ranking to test.
         Flag("negatives", engine=AGENT_ENGINE),
         Flag("no-builtin-negatives", engine=AGENT_ENGINE),
@@ -716,11 +716,11 @@ def add_install(parser: argparse.ArgumentParser) -> None:
         "--install",
         choices=("copy", "plugin"),
         default="copy",
-        help="agent engine: how the room is installed; copy (default) copies each skill into the "
-        "workspace's skills folder; plugin installs the plugins of the repo's "
-        ".claude-plugin/marketplace.json through the agent's own plugin commands into its throwaway "
-        "config dir, as users install them, and stops before any case when a room skill is not "
-        "listed (claude only)",
+        help="agent engine: how the skills reach the agent; copy (default) copies each into the "
+        "workspace's skills folder; plugin installs the plugins of the repo's marketplace for the agent "
+        "(claude: .claude-plugin/, codex: .agents/plugins/, copilot: .github/plugin/marketplace.json) "
+        "through its own plugin commands into its throwaway home, as users install them, and stops "
+        "before any case when a skill of the run is not listed (claude, codex and copilot)",
     )
 
 

@@ -71,6 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_strict_isolation(parser)
     flags.add_require_evidence(parser)
     flags.add_sandbox(parser, default=True, commands="all of them, to the case's end")
+    flags.add_install(parser)
     flags.add_adoption(parser)
     flags.add_strict(parser)
     flags.add_paid_run(parser)
@@ -137,6 +138,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         require_evidence=args.require_evidence,
         sandbox=args.sandbox,
         unreadable=unreadable(repo, paid.settings.cache, paid.settings.logs),
+        install=args.install,
     )
     return grade(paid, settings, args.judge_agent, skills, cases)
 
@@ -169,6 +171,11 @@ class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
 
     def shared(self) -> list[str]:
         return [self.judge_runtime]  # one judge grades every model
+
+    def plugin_room(self) -> dict[str, Path] | None:
+        if self.settings.install != "plugin":
+            return None
+        return {name: skill.directory for name, skill in self.skills.items()}
 
     def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> BehavioralResult:
         settings = leg_settings(self.settings, leg, None)
@@ -302,7 +309,8 @@ def dry_run(
     ctx.out("## Behavioral dry run: nothing was sent" + (f" ({named})" if named else ""))
     for line in cli or []:
         ctx.out(line)
-    ctx.out(f"Cases ({len(cases)}), each with its own skill installed alone:")
+    how = "its plugin installed" if runner.settings.install == "plugin" else "its own skill installed alone"
+    ctx.out(f"Cases ({len(cases)}), each with {how}:")
     for case in cases:
         assert case.skill is not None  # a behavioral case belongs to a skill
         hits = [runner.cached(runner.skills[case.skill], case, n) for n in range(runs_of(case))]

@@ -6,15 +6,13 @@ Imported only when an agent runs, so the free lexical engine starts without the 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from pathlib import Path
 
-from harness.agent import AgentUnavailable
 from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation
 from harness.checks.gate import require_well_formed
@@ -29,7 +27,7 @@ from harness.model.catalog import Catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
 from harness.model.listing import listing_rule
-from harness.paid import AgentNotReady, dryrun
+from harness.paid import dryrun
 from harness.paid.command import PaidRun
 from harness.paid.legs import Leg, leg_settings
 from harness.paid.loop import LegHooks, LegRun, run_legs
@@ -71,53 +69,7 @@ def run_agents(
     bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
     outside = outsiders.notes(listed_room, room, loaded.repo, cases)
     widen = outsiders.fixer(listed_room, room, loaded.repo)
-    return route_on_agents(paid, settings, bar, room, cases, outside, widen)
-
-
-def route_on_agents(
-    paid: PaidRun,
-    settings: RoutingSettings,
-    bar: Fraction,
-    room: list[str],
-    cases: list[Case],
-    outside: list[str] | None = None,
-    widen: Callable[[Sequence[str]], str] | None = None,
-) -> int:
-    """`route_installed`, with the room installed as plugins on every leg first under --install plugin."""
-    with contextlib.ExitStack() as plugins:
-        if settings.install == "plugin" and not paid.settings.dry_run:
-            for leg in paid.legs():
-                failed = install_plugins(plugins, paid, leg, settings, bar, room, len(cases))
-                if failed is not None:
-                    return failed
-        return route_installed(paid, settings, bar, room, cases, outside, widen)
-
-
-def install_plugins(
-    stack: contextlib.ExitStack,
-    paid: PaidRun,
-    leg: Leg,
-    settings: RoutingSettings,
-    bar: Fraction,
-    room: list[str],
-    selected: int,
-) -> int | None:
-    """The room installed as plugins on `leg`'s agent for as long as `stack` is open; else the run's
-    end, no case run (a leg whose agent is not ready is left for route_installed to report)."""
-    run = paid.on_model(leg.model)
-    try:
-        ready = run.ready(leg.agent)
-    except AgentNotReady:
-        return None
-    installing = ready.installed_as_plugins(
-        paid.repo.root, installed_room(paid, room), deadline=paid.deadline, cancel=paid.cancel
-    )
-    try:
-        stack.enter_context(installing)
-    except AgentUnavailable as exc:
-        graded = partial(result_of, run, leg_settings(settings, leg, None), bar, room, [])
-        return paid.not_ready(AgentNotReady(str(exc)), selected, partial(graded, runtime=leg.agent))
-    return None
+    return route_installed(paid, settings, bar, room, cases, outside, widen)
 
 
 def route_installed(
@@ -153,6 +105,9 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
     @property
     def selected(self) -> int:
         return len(self.cases)
+
+    def plugin_room(self) -> Mapping[str, Path] | None:
+        return self.installed if self.settings.install == "plugin" else None
 
     def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> RoutingResult:
         settings = leg_settings(self.settings, leg, None)

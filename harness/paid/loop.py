@@ -8,11 +8,14 @@ dimension of the legs, or a new step every paid command takes, is written once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
+from harness.agent import AgentUnavailable
 from harness.context import Context
 from harness.model.envelope import Halt
 from harness.paid import AgentNotReady
@@ -73,6 +76,11 @@ class LegHooks(Readying, Protocol[RunnerT, ResultT]):
         """Runtimes every leg shares (a judge), readied once after every leg's own."""
         return ()
 
+    def plugin_room(self) -> Mapping[str, Path] | None:
+        """The skills each leg's agent installs through its own plugin mechanism before any case, as
+        users install them (--install plugin); None: each case's workspace gets a copy (the default)."""
+        return None
+
     def runner(self, run: PaidRun, leg: Leg, label: str | None) -> RunnerT: ...
 
     def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> Result:
@@ -122,12 +130,40 @@ def run_legs(paid: PaidRun, hooks: LegHooks[RunnerT, ResultT]) -> int:
         return paid.not_ready(exc, hooks.selected, partial(hooks.halted, exc.run, exc.leg))
     if paid.settings.dry_run:
         return hooks.dry_run(paid.ctx, legs)
-    if not paid.confirmed(lambda ctx: hooks.dry_run(ctx, legs)):
-        return 1
-    results = [hooks.run(leg) for leg in legs]
+    with contextlib.ExitStack() as installed:
+        try:
+            install_plugins(installed, paid, legs, hooks.plugin_room())
+        except NotReady as exc:
+            return paid.not_ready(exc, hooks.selected, partial(hooks.halted, exc.run, exc.leg))
+        if not paid.confirmed(lambda ctx: hooks.dry_run(ctx, legs)):
+            return 1
+        results = [hooks.run(leg) for leg in legs]
     several = len(legs) > 1
     code = paid.finish(hooks.matrix(results, [leg.name for leg in legs]) if several else results[0])
     for leg, result in zip(legs, results, strict=True):
         if (line := hooks.failure(result, leg.label)) is not None:
             paid.say(line)
     return code
+
+
+def install_plugins(
+    stack: contextlib.ExitStack, paid: PaidRun, legs: Sequence[LegRun], room: Mapping[str, Path] | None
+) -> None:
+    """`room` installed through each leg's agent's plugin mechanism (each skill checked listed) for as
+    long as `stack` is open, before any case runs; NotReady, naming the leg, when it cannot be."""
+    if room is None:
+        return
+    done: set[str] = set()
+    for leg in legs:
+        runtime = leg.leg.agent
+        if runtime in done:  # one agent on several models: its one install serves every leg
+            continue
+        done.add(runtime)
+        ready = paid.readied[runtime]
+        installing = ready.installed_as_plugins(
+            paid.repo.root, room, deadline=paid.deadline, cancel=paid.cancel
+        )
+        try:
+            stack.enter_context(installing)
+        except AgentUnavailable as exc:
+            raise NotReady(AgentNotReady(str(exc)), leg.run, leg.leg) from None

@@ -31,7 +31,8 @@ _XML_SKILL = re.compile(
 )
 # Codex: "- name: description (file: r3/name/SKILL.md)" under "### Available skills", with root aliases.
 _CODEX_ROOT = re.compile(r"^- `(?P<alias>r\d+)` = `(?P<path>[^`]+)`", re.M)
-_CODEX_SKILL = re.compile(r"^- (?P<name>[^:\n]+): (?P<desc>.*) \(file: (?P<file>[^)]+)\)$", re.M)
+# A plugin's skill is listed `<plugin>:<skill>`: the name ends at the first `: `.
+_CODEX_SKILL = re.compile(r"^- (?P<name>[^\s:]+(?::[^\s:]+)?): (?P<desc>.*) \(file: (?P<file>[^)]+)\)$", re.M)
 
 
 @dataclass

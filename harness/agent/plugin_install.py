@@ -1,9 +1,9 @@
-"""`--install plugin` on claude: the room installed as users install it, through `claude plugin
-marketplace add` and `claude plugin install` into a throwaway config dir, then listed before any case.
+"""`--install plugin`: the room installed as users install it, through a host CLI's own `plugin
+marketplace add` and plugin install commands into a throwaway home, then listed before any case.
 
 The repo is staged first as a copy without its skills' `evals/` folders (a directory marketplace is
-read in place, and the answer key must stay out of the agent's reach). Each run then starts from a
-copy of the one installed config dir. Claude names a plugin's skills `<plugin>:<skill>`.
+read in place, and the answer key must stay out of the agent's reach). Hosts name a plugin's skills
+`<plugin>:<skill>`. Each runtime module says which marketplace file its host reads and how it lists.
 """
 
 from __future__ import annotations
@@ -20,14 +20,23 @@ from harness.files import UnreadableFile, read_text
 from .spec import AgentUnavailable
 from .workspace import ANSWER_KEY_DIR, copy_tree
 
-MARKETPLACE = Path(".claude-plugin") / "marketplace.json"
 SKIPPED_TOP = (".git", ".skillscope")
 CLI_TIMEOUT_S = 300.0
 
 
 @dataclass(frozen=True)
+class Host:
+    """What installing plugins takes on one host: its CLI's name, the marketplace file it reads (from the
+    marketplace root) and the `plugin` subcommand that installs `<plugin>@<marketplace>`."""
+
+    runtime: str
+    marketplace: Path
+    install_verb: str = "install"
+
+
+@dataclass(frozen=True)
 class PluginRoom:
-    """The installed plugins: the config dir each run copies, the plugins to enable, and each listed
+    """The installed plugins: the home each run copies, the plugins to enable, and each listed
     `<plugin>:<skill>` name with the room skill it is."""
 
     config: Path
@@ -36,22 +45,23 @@ class PluginRoom:
     staged: Mapping[str, Path] = field(default_factory=dict)  # room skill -> its staged folder
 
 
-def marketplace(root: Path) -> tuple[str, list[str]]:
-    """The marketplace's name and its plugins' names, from `root/.claude-plugin/marketplace.json`."""
-    path = root / MARKETPLACE
+def marketplace(root: Path, host: Host) -> tuple[str, list[str]]:
+    """The marketplace's name and its plugins' names, from the host's marketplace file under `root`."""
+    rel = host.marketplace.as_posix()
+    path = root / host.marketplace
     if not path.exists():
         raise AgentUnavailable(
-            f"--install plugin needs {MARKETPLACE.as_posix()} in the repo: add one listing the plugins "
+            f"--install plugin on {host.runtime} needs {rel} in the repo: add one listing the plugins "
             "that package the room, or install by copying (--install copy)"
         )
     try:
         data = json.loads(read_text(path))
     except (UnreadableFile, ValueError) as exc:
-        raise AgentUnavailable(f"{MARKETPLACE.as_posix()} cannot be read ({exc}): run structural") from None
+        raise AgentUnavailable(f"{rel} cannot be read ({exc}): run structural") from None
     plugins = data.get("plugins") if isinstance(data, dict) else None
     name = data.get("name") if isinstance(data, dict) else None
     if not isinstance(name, str) or not isinstance(plugins, list):
-        raise AgentUnavailable(f"{MARKETPLACE.as_posix()} has no name or plugins list: run structural")
+        raise AgentUnavailable(f"{rel} has no name or plugins list: run structural")
     return name, [p["name"] for p in plugins if isinstance(p, dict) and isinstance(p.get("name"), str)]
 
 
@@ -67,18 +77,18 @@ def stage(repo: Path, skill_dirs: Mapping[str, Path], under: Path) -> tuple[Path
     return copy, staged
 
 
-def install(cli: str, env: Mapping[str, str], catalog: Path) -> tuple[str, ...]:
-    """Add `catalog` as a marketplace and install each of its plugins in `env`'s config dir; the
-    installed plugin ids."""
-    market, plugins = marketplace(catalog)
-    plugin_cli(cli, env, "marketplace", "add", str(catalog))
+def install(cli: str, env: Mapping[str, str], catalog: Path, host: Host) -> tuple[str, ...]:
+    """Add `catalog` as a marketplace and install each of its plugins in `env`'s home; the installed
+    plugin ids."""
+    market, plugins = marketplace(catalog, host)
+    plugin_cli(cli, env, host, "marketplace", "add", str(catalog))
     ids = tuple(f"{plugin}@{market}" for plugin in plugins)
     for plugin_id in ids:
-        plugin_cli(cli, env, "install", plugin_id)
+        plugin_cli(cli, env, host, host.install_verb, plugin_id)
     return ids
 
 
-def plugin_cli(cli: str, env: Mapping[str, str], *args: str) -> None:
+def plugin_cli(cli: str, env: Mapping[str, str], host: Host, *args: str) -> None:
     try:
         done = subprocess.run(
             [cli, "plugin", *args],
@@ -90,12 +100,12 @@ def plugin_cli(cli: str, env: Mapping[str, str], *args: str) -> None:
             stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
-        raise AgentUnavailable(f"`claude plugin {' '.join(args)}` could not run ({exc})") from None
+        raise AgentUnavailable(f"`{host.runtime} plugin {' '.join(args)}` could not run ({exc})") from None
     if done.returncode:
         said = " ".join((done.stderr or done.stdout).split())[:300]
         raise AgentUnavailable(
-            f"`claude plugin {args[0]} {args[1] if len(args) > 1 else ''}` failed on the repo's "
-            f"{MARKETPLACE.as_posix()} ({said}): run structural, whose packaging rules say what to fix"
+            f"`{host.runtime} plugin {args[0]} {args[1] if len(args) > 1 else ''}` failed on the repo's "
+            f"{host.marketplace.as_posix()} ({said}): run structural, whose packaging rules say what to fix"
         )
 
 
@@ -110,10 +120,10 @@ def qualified_names(listed: list[str], room: list[str]) -> tuple[dict[str, str],
     return qualified, missing
 
 
-def missing_sentence(missing: list[str]) -> str:
+def missing_sentence(missing: list[str], host: Host) -> str:
     names = ", ".join(missing)
     return (
-        f"{names} {'is' if len(missing) == 1 else 'are'} not listed by claude after installing the "
-        f"plugins of {MARKETPLACE.as_posix()}: add {'it' if len(missing) == 1 else 'them'} to a plugin's "
-        "skills there, or leave them out of --routing-room; no case was run"
+        f"{names} {'is' if len(missing) == 1 else 'are'} not listed by {host.runtime} after installing the "
+        f"plugins of {host.marketplace.as_posix()}: add {'it' if len(missing) == 1 else 'them'} to a "
+        "plugin's skills there, or leave them out of the run (--routing-room, --skill); no case was run"
     )

@@ -11,8 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harness.agent import AgentUnavailable
+from harness.agent.claude import PLUGIN_HOST
 from harness.agent.claude_events import ClaudeEvents
-from harness.agent.claude_plugins import missing_sentence, qualified_names, stage
+from harness.agent.codex import listed_skills
+from harness.agent.plugin_install import missing_sentence, qualified_names, stage
 from harness.agent.runtimes import AGENT_CLASSES
 
 NAMES = st.from_regex(r"[a-z][a-z0-9-]{0,12}", fullmatch=True)
@@ -29,7 +31,7 @@ def test_a_room_skill_counts_as_listed_only_under_a_plugin_namespace(plugin, roo
 
 
 def test_the_missing_sentence_is_one_sentence_naming_the_manifest_and_the_fix():
-    said = missing_sentence(["beta", "gamma"])
+    said = missing_sentence(["beta", "gamma"], PLUGIN_HOST)
     assert said.startswith("beta, gamma are not listed") and ".claude-plugin/marketplace.json" in said
     assert "no case was run" in said and "\n" not in said
 
@@ -58,7 +60,8 @@ def test_a_namespaced_call_is_credited_to_the_room_skill_it_names(called, credit
     assert call(reader, called) == credited
 
 
-@pytest.mark.parametrize("runtime", sorted(set(AGENT_CLASSES) - {"claude"}))
+# Gemini CLI and OpenCode have no plugin install of skills from a local marketplace at our pins.
+@pytest.mark.parametrize("runtime", sorted(set(AGENT_CLASSES) - {"claude", "codex", "copilot"}))
 def test_other_runtimes_say_plainly_that_plugin_install_is_not_supported(runtime, tmp_path):
     agent, _ = AGENT_CLASSES[runtime].stand_in(None, {"PATH": ""}, tmp_path)
     with pytest.raises(AgentUnavailable) as raised:
@@ -79,3 +82,29 @@ def test_the_staged_catalog_keeps_the_manifests_and_drops_every_answer_key(tmp_p
     ).is_file()
     assert not (staged["alpha"] / "evals").exists() and not (catalog / ".git").exists()
     assert Path(repo / "skills/alpha/evals/evals.json").is_file()  # the repo itself is untouched
+
+
+# What `codex debug prompt-input` renders (0.169.0), trimmed to its skills instructions: a plugin's
+# skills are listed `<plugin>:<skill>`, a project skill by its name.
+PROMPT_INPUT = json.dumps(
+    [
+        {
+            "type": "message",
+            "role": "developer",
+            "content": [
+                {
+                    "type": "input_text",
+                    "text": "<skills_instructions>\n## Skills\nThe skills.\n### Skill roots\n"
+                    "- `r0` = `/h/.codex/plugins/cache/m/demo/1.0.0`\n### Available skills\n"
+                    "- demo:alpha: Alpha: does things. (file: r0/alpha/SKILL.md)\n"
+                    "- beta: Beta does things. (file: r1/beta/SKILL.md)\n</skills_instructions>",
+                }
+            ],
+        }
+    ]
+)
+
+
+def test_codex_listing_is_read_from_the_rendered_prompt():
+    assert listed_skills(PROMPT_INPUT) == ["demo:alpha", "beta"]
+    assert listed_skills("[]") == []
