@@ -60,6 +60,8 @@ pre { background: var(--panel); padding: .7em; overflow-x: auto; white-space: pr
 details > summary { cursor: pointer; color: var(--accent); }
 .controls { display: flex; flex-wrap: wrap; gap: .6em 1em; align-items: center; margin: .5em 0; }
 .controls input[type=search] { min-width: 18em; }
+.pager { display: flex; flex-wrap: wrap; gap: .5em; align-items: center; margin: .6em 0; }
+.pager[hidden] { display: none; } button[aria-disabled=true] { opacity: .5; cursor: default; }
 input, select, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);
   border-radius: 4px; padding: .2em .5em; }
 button { cursor: pointer; }
@@ -81,8 +83,9 @@ svg .dot { fill: var(--accent); } svg .axis { stroke: var(--line); }
 """
 
 # Filters each table marked data-filterable: its selects and search box, and a matrix cell's link
-# (#cases:expect=a&observed=b), hide the case bodies that do not match; opens a row's deferred details.
-# Text only, no markup written (a <template> holds markup the page itself rendered).
+# (#cases:expect=a&observed=b), choose the rows that match, and one page of them is in the table at a
+# time (table.PAGE_ROWS); opens a row's deferred details. Rows past the first page arrive packed in a
+# data block (table.later_pages); their markup, which the page itself wrote, becomes a row when shown.
 SCRIPT = """
 (function () {
   function rowsOf(table) { return Array.prototype.slice.call(table.tBodies); }
@@ -91,6 +94,23 @@ SCRIPT = """
     var held = Array.prototype.map.call(body.querySelectorAll('template'),
       function (t) { return t.content.textContent; });
     return (body.textContent + ' ' + held.join(' ')).toLowerCase();
+  }
+  // The same text read from a row's markup not yet drawn: tags dropped, the page's escapes read back.
+  var ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', '#x27': "'" };
+  function markupText(markup) {
+    return markup.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#x27);/g,
+      function (all, name) { return ENTITIES[name]; }).toLowerCase();
+  }
+  function unpack(block) {
+    var chars = atob(block.data), bytes = new Uint8Array(chars.length);
+    for (var i = 0; i < chars.length; i++) { bytes[i] = chars.charCodeAt(i); }
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(stream).text().then(JSON.parse);
+  }
+  function built(markup) {
+    var holder = document.createElement('template');
+    holder.innerHTML = '<table>' + markup + '</table>';
+    return holder.content.firstChild.tBodies[0];
   }
   // A row's deferred details, first opened: their <template> becomes a row under the case's own.
   document.addEventListener('toggle', function (event) {
@@ -110,26 +130,71 @@ SCRIPT = """
   }, true);
   function setup(table) {
     var id = table.id, controls = document.querySelectorAll('[data-for="' + id + '"]');
-    var count = document.getElementById(id + '-count'), bodies = rowsOf(table), texts = null;
-    var state = {};
-    function apply() {
-      if (texts === null) { texts = bodies.map(searchable); }
-      var q = (state.q || '').toLowerCase(), shown = 0;
-      bodies.forEach(function (body, i) {
-        var ok = Object.keys(state).every(function (key) {
-          if (key === 'q' || !state[key]) { return true; }
-          var values = (body.getAttribute('data-' + key) || '').split(' ');
-          return values.indexOf(state[key]) >= 0;
-        }) && (!q || texts[i].indexOf(q) >= 0);
-        body.hidden = !ok; shown += ok ? 1 : 0;
+    var count = document.getElementById(id + '-count'), pager = document.getElementById(id + '-pager');
+    var block = document.getElementById(id + '-rows'), packed = block ? JSON.parse(block.textContent) : null;
+    var nodes = rowsOf(table), drawn = nodes.length, held = [], texts = null;
+    var size = Number(table.getAttribute('data-page-size')) || drawn || 1;
+    var state = {}, matching = null, page = 0, ready = !packed, pending = false;
+    function total() { return drawn + (ready ? held.length : packed.rows); }
+    function everyRow() { var all = []; for (var i = 0; i < total(); i++) { all.push(i); } return all; }
+    function value(i, key) {
+      return (i < drawn ? nodes[i].getAttribute('data-' + key) : held[i - drawn][0][key]) || '';
+    }
+    function textOf(i) { return i < drawn ? searchable(nodes[i]) : markupText(held[i - drawn][1]); }
+    function node(i) { return nodes[i] || (nodes[i] = built(held[i - drawn][1])); }
+    function counted() {
+      if (!count) { return; }
+      count.textContent = ready ? matching.length + ' of ' + total() + ' shown'
+        : 'loading the ' + total() + ' rows\\u2026';
+    }
+    function paged() {
+      if (!pager) { return; }
+      var pages = Math.max(1, Math.ceil(matching.length / size)), first = page * size;
+      pager.hidden = matching.length <= size;
+      pager.querySelector('span').textContent = 'rows ' + Math.min(first + 1, matching.length) + '\\u2013' +
+        Math.min(first + size, matching.length) + ' of ' + matching.length + ', page ' + (page + 1) +
+        ' of ' + pages;
+      pager.querySelectorAll('button').forEach(function (b) {
+        var to = b.getAttribute('data-page'), back = to === 'first' || to === 'prev';
+        b.setAttribute('aria-disabled', String(back ? page === 0 : page === pages - 1));
       });
-      if (count) { count.textContent = shown + ' of ' + bodies.length + ' shown'; }
+    }
+    function draw() {
+      var pages = Math.max(1, Math.ceil(matching.length / size));
+      page = Math.min(Math.max(page, 0), pages - 1);
+      rowsOf(table).forEach(function (body) { table.removeChild(body); });
+      matching.slice(page * size, (page + 1) * size).forEach(function (i) { table.appendChild(node(i)); });
+      counted();
+      paged();
+    }
+    function chipped() {
       var chip = document.getElementById(id + '-cell');
       if (chip) {
         chip.hidden = !(state.expect || state.observed);
         chip.querySelector('span').textContent = 'expected ' + (state.expect || 'any') +
           ' \\u00d7 observed ' + (state.observed || 'any');
       }
+    }
+    function apply() {
+      chipped();
+      if (!ready) { pending = true; return; }
+      var q = (state.q || '').toLowerCase();
+      if (q && texts === null) { texts = everyRow().map(textOf); }
+      matching = everyRow().filter(function (i) {
+        return Object.keys(state).every(function (key) {
+          if (key === 'q' || !state[key]) { return true; }
+          return value(i, key).split(' ').indexOf(state[key]) >= 0;
+        }) && (!q || texts[i].indexOf(q) >= 0);
+      });
+      page = 0;
+      draw();
+    }
+    function loaded() {
+      ready = true;
+      matching = everyRow();
+      table.setAttribute('data-ready', '');
+      performance.mark('skillscope:' + id + ':ready');
+      if (pending) { apply(); } else { counted(); paged(); }
     }
     controls.forEach(function (el) {
       var key = el.getAttribute('data-key');
@@ -142,6 +207,15 @@ SCRIPT = """
         apply();
       });
     });
+    if (pager) {
+      pager.addEventListener('click', function (event) {
+        var to = event.target.getAttribute('data-page');
+        if (!to || !ready) { return; }
+        page = to === 'first' ? 0 : to === 'prev' ? page - 1 : to === 'next' ? page + 1 : Infinity;
+        draw();
+        if (table.getBoundingClientRect().top < 0) { table.scrollIntoView(); }
+      });
+    }
     function fromHash() {
       var hash = location.hash;
       if (hash.indexOf('#' + id + ':') !== 0) { return false; }
@@ -155,7 +229,14 @@ SCRIPT = """
       return true;
     }
     window.addEventListener('hashchange', fromHash);
-    if (!fromHash() && count) { count.textContent = bodies.length + ' of ' + bodies.length + ' shown'; }
+    if (!packed) { loaded(); }
+    else if (!window.DecompressionStream) {
+      if (count) { count.textContent = 'this browser cannot unpack the other ' + packed.rows + ' rows'; }
+    } else {
+      counted();
+      unpack(packed).then(function (rows) { held = rows; loaded(); });
+    }
+    fromHash();
   }
   document.querySelectorAll('table[data-filterable]').forEach(setup);
 })();

@@ -2,10 +2,13 @@
 and a count of what is shown. Each row is its own <tbody>, so a row's collapsed details (transcripts,
 samples, checks) hide and show with it.
 
-A page of a thousand cases is first drawn fast by design: the table's columns can be fixed by a
-colgroup (no cell is measured to lay them out), and a row's deferred details are a summary in its last
-cell, their content waiting in a <template> (parsed, never styled or laid out, no row of its own) until
-opened, when the page's script moves it into a row under the case."""
+A page of ten thousand cases is drawn as fast as one of a hundred: only one page of rows (PAGE_ROWS)
+is ever in the document. The first page is written as markup, so it reads without JavaScript; the
+other rows travel once, packed in a data block (embedded.packed), and the page's script draws the page
+of matching rows a reader pages to, filters or searches for. The columns can be fixed by a colgroup (no
+cell is measured to lay them out), and a row's deferred details are a summary in its last cell, their
+content waiting in a <template> (parsed, never styled or laid out) until opened, when the page's script
+moves it into a row under the case."""
 
 from __future__ import annotations
 
@@ -13,7 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from harness.printable import escaped
+from harness.report.html.embedded import data_block, packed
 from harness.report.html.shell import text
+
+PAGE_ROWS = 100  # rows in the document at once: the first page as markup, the others drawn when paged to
 
 
 @dataclass
@@ -73,7 +79,7 @@ def cases_table(
     head = "".join(
         f'<th scope="col"{" class=num" if i in right else ""}>{text(h)}</th>' for i, h in enumerate(headers)
     )
-    bodies = []
+    bodies, keys = [], []
     for row in rows:
         data = "".join(f' data-{text(key)}="{text(value)}"' for key, value in row.keys.items())
         inline = isinstance(row.more, Deferred)
@@ -87,6 +93,7 @@ def cases_table(
             else ""
         )
         bodies.append(f'<tbody class="case"{data}><tr>{cells}</tr>{more}</tbody>')
+        keys.append(row.keys)
     fixed = ' class="fixed"' if widths else ""
     columns = (
         # The width attribute, not a style one: the page's CSP applies no inline style it has no hash for.
@@ -98,10 +105,34 @@ def cases_table(
     )
     return (
         f'<div class="controls">{"".join(controls)}</div>{chip}'
-        f'<table id="{ident}"{fixed} data-filterable>{columns}<thead><tr>{head}</tr></thead>'
-        + "".join(bodies)
+        f'<table id="{ident}"{fixed} data-filterable data-page-size="{PAGE_ROWS}">{columns}'
+        f"<thead><tr>{head}</tr></thead>"
+        + "".join(bodies[:PAGE_ROWS])
         + "</table>"
+        + later_pages(table_id, bodies, keys)
     )
+
+
+def later_pages(table_id: str, bodies: Sequence[str], keys: Sequence[dict[str, str]]) -> str:
+    """The pager, and the rows past the first page packed in a data block ([filter values, markup] a row)
+    with a note for a reader without JavaScript; '' when every row fits the first page."""
+    if len(bodies) <= PAGE_ROWS:
+        return ""
+    ident = text(table_id)
+    buttons = [("first", "First"), ("prev", "Previous"), ("next", "Next"), ("last", "Last")]
+    pager = (
+        f'<nav id="{ident}-pager" class="pager" aria-label="Pages of this table" hidden>'
+        + "".join(f'<button type="button" data-page="{key}">{label}</button>' for key, label in buttons[:2])
+        + '<span aria-live="polite"></span>'
+        + "".join(f'<button type="button" data-page="{key}">{label}</button>' for key, label in buttons[2:])
+        + "</nav>"
+    )
+    note = (
+        f'<noscript><p class="notice">The first {PAGE_ROWS} of {len(bodies)} rows are shown: the others, '
+        "paging, search and filters need JavaScript.</p></noscript>"
+    )
+    rest = [[key, body] for key, body in zip(keys[PAGE_ROWS:], bodies[PAGE_ROWS:], strict=True)]
+    return pager + note + data_block(f"{table_id}-rows", {"rows": len(rest), **packed(rest)})
 
 
 EMPTY_CELLS = ("", "—")

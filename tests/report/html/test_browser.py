@@ -1,6 +1,7 @@
 """The report page in a real browser (Debian's Chromium under Playwright), as a person uses it: the
 header, a matrix cell filtering the table, the search box, transcripts collapsed until opened, dark
-mode, no console error, and no request leaving the page."""
+mode, no console error, and no request leaving the page; and a page of 10,000 cases, one page of rows
+in the document at a time, paged to its last case, searched and opened."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from harness.report import html
+from harness.report.html.routing import failures_first
+from harness.report.html.table import PAGE_ROWS
 from tests.support.browser import guarded_page
 from tests.support.synthetic_reports import routing_report
 
@@ -22,7 +25,13 @@ def open_page(browser, tmp_path: Path, report: dict, transcripts=None, **options
     url = path.as_uri()
     page, refused, errors = guarded_page(browser, url, **options)
     page.goto(url)
+    page.wait_for_function(ALL_READY)  # rows past the first page are unpacked after the load event
     return page, refused, errors
+
+
+ALL_READY = (
+    "() => [...document.querySelectorAll('table[data-filterable]')].every(t => t.hasAttribute('data-ready'))"
+)
 
 
 def shown(page) -> list[str]:
@@ -121,8 +130,68 @@ def test_a_large_synthetic_page_filters(browser, tmp_path):
     report = routing_report(cases=300, samples=3, skills=8)
     page, refused, errors = open_page(browser, tmp_path, report)
     page.select_option('select[data-key="status"]', "error")
-    errored = sum(1 for c in report["cases"] if c["status"] == "error")
-    assert page.inner_text("#cases-count") == f"{errored} of 300 shown"
+    errored = [c["id"] for c in failures_first(report["cases"]) if c["status"] == "error"]
+    assert page.inner_text("#cases-count") == f"{len(errored)} of 300 shown"
+    assert [row.split(" ")[0] for row in shown(page)] == errored  # rows from both the markup and the block
+    assert refused == [] and errors == []
+
+
+@pytest.fixture(scope="module")
+def catalog_page(tmp_path_factory) -> tuple[Path, list[dict]]:
+    """A 10,000-case routing page, written once for the tests below, and its cases in table order."""
+    report = routing_report(cases=10_000, samples=5, skills=20)
+    path = tmp_path_factory.mktemp("catalog") / "page.html"
+    path.write_text(html.render(report), encoding="utf-8")
+    return path, failures_first(report["cases"])
+
+
+def open_catalog(browser, catalog_page):
+    path, ordered = catalog_page
+    page, refused, errors = guarded_page(browser, path.as_uri())
+    page.goto(path.as_uri())
+    page.wait_for_function(ALL_READY)
+    return page, ordered, refused, errors
+
+
+def first_ids(page) -> list[str]:
+    return [row.split(" ")[0] for row in shown(page)]
+
+
+def test_a_10000_case_page_draws_one_page_of_rows_and_pages_to_the_last_case(browser, catalog_page):
+    page, ordered, refused, errors = open_catalog(browser, catalog_page)
+    ids = [c["id"] for c in ordered]
+    assert page.inner_text("#cases-count") == "10000 of 10000 shown"
+    assert page.locator("#cases tbody").count() == PAGE_ROWS and first_ids(page) == ids[:PAGE_ROWS]
+    pager = page.locator("#cases-pager")
+    assert pager.is_visible() and "page 1 of 100" in pager.inner_text()
+    pager.locator("button", has_text="Next").focus()
+    page.keyboard.press("Enter")  # by keyboard, as a button
+    assert first_ids(page) == ids[PAGE_ROWS : 2 * PAGE_ROWS] and "rows 101–200 of 10000" in pager.inner_text()
+    pager.locator("button", has_text="Last").click()
+    assert first_ids(page) == ids[-PAGE_ROWS:] and first_ids(page)[-1] == ids[-1]
+    assert page.locator("#cases tbody").count() == PAGE_ROWS and "page 100 of 100" in pager.inner_text()
+    assert pager.locator("button", has_text="Next").get_attribute("aria-disabled") == "true"
+    pager.locator("button", has_text="First").click()
+    assert first_ids(page) == ids[:PAGE_ROWS]
+    assert refused == [] and errors == []
+
+
+def test_a_10000_case_page_finds_a_case_not_drawn_and_opens_its_details(browser, catalog_page):
+    page, ordered, refused, errors = open_catalog(browser, catalog_page)
+    wanted = ordered[9_000]  # far past the first page: its row is not in the document yet
+    assert page.locator("#cases tbody", has_text=wanted["id"]).count() == 0
+    page.fill('input[data-for="cases"]', f"request {wanted['line'] - 3} for")  # words of its prompt
+    assert first_ids(page) == [wanted["id"]] and page.inner_text("#cases-count") == "1 of 10000 shown"
+    assert page.is_hidden("#cases-pager")  # one page of results: nothing to page through
+    body = page.locator("#cases tbody", has_text=wanted["id"])
+    samples = body.locator("summary", has_text="5 samples")
+    assert samples.count() == 0  # the details are not drawn until the row is opened
+    body.locator("summary", has_text="details").click()
+    samples.click()
+    body.locator("pre", has_text="1. ").wait_for(state="visible")
+    assert body.locator("h3", has_text="Prompt").is_visible()
+    page.select_option('select[data-key="status"]', "error")  # a filter and the search together
+    assert page.inner_text("#cases-count") == f"{int(wanted['status'] == 'error')} of 10000 shown"
     assert refused == [] and errors == []
 
 

@@ -43,3 +43,9 @@ def test_a_changed_script_is_no_longer_allowed():
 )
 def test_each_kind_of_page_without_a_run(page):
     assert_only_its_own_inline_code(page())
+
+
+def test_a_page_with_rows_packed_in_a_data_block_allows_only_its_own_script():
+    page = html.render(routing_report(cases=250, samples=2, skills=4))
+    assert_only_its_own_inline_code(page)
+    assert len(Inline(page).texts["data"]) == 1 and Inline(page).texts["script"] == [shell.SCRIPT]
