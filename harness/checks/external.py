@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from harness import __version__, jsonsafe
 from harness.checks.references import Scan
+from harness.checks.url_outcomes import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED
 from harness.errors import Interrupted, UsageError
 from harness.files import MAX_REPORT_BYTES
 from harness.model import findings
@@ -64,11 +65,6 @@ USER_AGENT = f"skillscope/{__version__} (reference check)"
 RETRYABLE_STATUSES = frozenset({408, 425})
 CACHE_FORMAT = 1
 
-OK = "ok"
-CACHED = "cached"
-EXCLUDED = "excluded"
-BROKEN = "broken"
-UNCHECKED = "unchecked"
 # When this many named hosts fail at the network level (no name resolves, no route, the proxy is down)
 # on their first request, the machine is offline: a dead domain fails alone, not in company.
 OFFLINE_HOSTS = 2

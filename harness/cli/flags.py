@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +21,8 @@ from harness.flagjson import json_value
 from harness.routing.room import HELP as ROOM_WORDS
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from harness.checks.external import ExternalOptions
     from harness.report import ReportOptions
 
@@ -359,6 +360,8 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
 
 
 def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
+    from fractions import Fraction  # decimal and numbers load only for a command that takes the flag
+
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):
