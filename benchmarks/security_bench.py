@@ -34,7 +34,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from harness.checks import structural
-from harness.checks.security import RULE_IDS, scan_skill
+from harness.checks.security.pack import RULE_IDS, scan_skill
 from harness.cli import main
 from harness.context import Context
 from harness.files import rel_to

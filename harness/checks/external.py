@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from harness import __version__, jsonsafe
+from harness.checks.external_options import ExternalOptions
 from harness.checks.references import Scan
+from harness.checks.url_outcomes import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED
 from harness.errors import Interrupted, UsageError
 from harness.files import MAX_REPORT_BYTES
 from harness.model import findings
@@ -30,45 +32,10 @@ if TYPE_CHECKING:
     import requests
 
 
-@dataclass(frozen=True)
-class ExternalOptions:
-    """How external URLs are fetched; built once from the flags a command declared."""
-
-    # Hosts at once. Threads wait on the network, not the CPU: well above the core count, so a
-    # repo's hosts fit in one round and the run takes about as long as its busiest host.
-    jobs: int = 64
-    request_timeout_s: float = 15.0
-    retries: int = 2
-    backoff_s: float = 1.0
-    max_redirects: int = 10
-    exclude: tuple[str, ...] = ()
-    cache_path: Path | None = None
-    cache_max_age_s: float = 86400.0
-
-    def checked(self) -> ExternalOptions:
-        """The same options, or a UsageError naming the flag whose value cannot work."""
-        if self.jobs < 1:
-            raise UsageError(f"--jobs is {self.jobs}; pass 1 or more.")
-        if self.retries < 0:
-            raise UsageError(f"--retries is {self.retries}; pass 0 or more.")
-        if self.request_timeout_s <= 0:
-            raise UsageError(
-                f"--request-timeout is {self.request_timeout_s:g}; pass a positive number of seconds."
-            )
-        if self.cache_max_age_s < 0:
-            raise UsageError(f"--cache-max-age is {self.cache_max_age_s:g}; pass 0 or more seconds.")
-        return self
-
-
 USER_AGENT = f"skillscope/{__version__} (reference check)"
 RETRYABLE_STATUSES = frozenset({408, 425})
 CACHE_FORMAT = 1
 
-OK = "ok"
-CACHED = "cached"
-EXCLUDED = "excluded"
-BROKEN = "broken"
-UNCHECKED = "unchecked"
 # When this many named hosts fail at the network level (no name resolves, no route, the proxy is down)
 # on their first request, the machine is offline: a dead domain fails alone, not in company.
 OFFLINE_HOSTS = 2

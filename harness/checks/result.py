@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from harness.checks.external import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED, UrlCheck
 from harness.checks.packaging import HostVerdict
+from harness.checks.url_outcomes import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED
 from harness.model.envelope import FAIL, PASS, RunMeta, counts, envelope
 from harness.model.findings import WARNING, Finding, lies_in
+
+if TYPE_CHECKING:  # the HTTP checker is loaded only by a run that fetches
+    from harness.checks.external import UrlCheck
 
 
 class FindingsVerdict:

@@ -18,7 +18,7 @@ from harness.checks import (
     portable_names,
     quarantine,
     references,
-    security,
+    security_memo,
     skill_md,
     symlinks,
 )
@@ -41,7 +41,7 @@ CHECKS: dict[str, Check] = {
     "symlinks": symlinks.check,
     "quarantine": quarantine.check,
     "packaging": packaging.check,
-    "security": security.check,
+    "security": security_memo.check,
 }
 
 

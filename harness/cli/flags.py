@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +21,9 @@ from harness.flagjson import json_value
 from harness.routing.room import HELP as ROOM_WORDS
 
 if TYPE_CHECKING:
-    from harness.checks.external import ExternalOptions
+    from fractions import Fraction
+
+    from harness.checks.external_options import ExternalOptions
     from harness.report import ReportOptions
 
 AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
@@ -258,7 +259,7 @@ def add_docs(parser: argparse.ArgumentParser) -> None:
 
 def external_options(args: argparse.Namespace, cwd: Path) -> ExternalOptions:
     """The flags given; a command without the fetching flags (structural) gets their defaults."""
-    from harness.checks.external import ExternalOptions
+    from harness.checks.external_options import ExternalOptions
 
     given = vars(args)
     cache = given.get("cache")
@@ -277,7 +278,7 @@ FETCHING = {"cache_max_age": "cache_max_age_s", "request_timeout": "request_time
 
 def add_external(parser: argparse.ArgumentParser, default: bool = True, fetching: bool = True) -> None:
     """The external URL check's flags; `fetching` adds the cache and request tuning of `refs`."""
-    from harness.checks.external import ExternalOptions  # imported by the two commands that use it
+    from harness.checks.external_options import ExternalOptions
 
     defaults = ExternalOptions()
     state = "on" if default else "off"
@@ -359,6 +360,8 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
 
 
 def min_accuracy(text: str, flag: str = "--min-accuracy") -> Fraction:
+    from fractions import Fraction  # decimal and numbers load only for a command that takes the flag
+
     try:
         value = Fraction(text)
     except (ValueError, ZeroDivisionError):

@@ -9,11 +9,12 @@ from pathlib import Path
 from harness.errors import UsageError
 from harness.files import present
 from harness.memo import Memo, code_digest
-from harness.model import addyosmani_cases, dataset, machine, pluginsuite, skill, skill_creator_evals
+from harness.model import dataset, machine, skill, skill_creator_evals
 from harness.model.dataset import Case, Dataset
 from harness.model.machine import MachinePlan
-from harness.model.repo import Repo
+from harness.model.repo import CASE_FILES, Repo
 from harness.model.skill import Skill
+from harness.model.suite_folders import case_folders
 
 
 @dataclass
@@ -108,16 +109,21 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
                         file, repo.rel(file), name, extended, checked, skill_creator_evals.read_evals
                     )
                 )
-        case_file = repo.root / addyosmani_cases.CASES / f"{name}.json"
+        case_file = repo.root / CASE_FILES / f"{name}.json"
         if not present(evals / dataset.EVALS) and present(case_file):  # the skill's own file wins
+            from harness.model import addyosmani_cases  # another tool's readers only for its files
+
             fixtures = repo.root / addyosmani_cases.FIXTURES
             loaded.insert(0, addyosmani_cases.load(case_file, repo.rel(case_file), name, fixtures))
         triggers = evals / skill_creator_evals.TRIGGER_SET
         if present(triggers):  # read beside evals.json, whichever shape that has
             loaded.append(skill_creator_evals.load_trigger_set(triggers, repo.rel(triggers), name))
-        suite = pluginsuite.load_suite(evals, repo.rel, name)  # a Claude Code plugin eval suite, in place
-        if suite is not None:
-            loaded.append(suite)
+        if case_folders(evals):  # a Claude Code plugin eval suite, read in place (PyYAML only then)
+            from harness.model import pluginsuite
+
+            suite = pluginsuite.load_suite(evals, repo.rel, name)
+            if suite is not None:
+                loaded.append(suite)
         catalog.datasets[name] = loaded
         plan = evals / machine.FILENAME  # most skills have none: its name is worked out only for one
         catalog.machines[name] = machine.load(plan, repo.rel(plan)) if present(plan) else MachinePlan()

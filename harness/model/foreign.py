@@ -17,8 +17,8 @@ from pathlib import Path
 
 from harness import jsonsafe
 from harness.files import present
-from harness.model.addyosmani_cases import CASES as ADDYOSMANI_CASES
 from harness.model.dataset import EVALS, foreign_evals_shape
+from harness.model.repo import CASE_FILES as ADDYOSMANI_CASES
 from harness.model.skill_creator_evals import TRIGGER_SET
 
 PLUGIN_EVAL_FILES = ("case.yaml", "prompt.md")

@@ -14,8 +14,9 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from harness.files import packaged_text
 
 # How a listing deals with a catalog over its budget.
 OVERFLOWS = {
@@ -209,7 +210,7 @@ class Listing:
 @cache
 def rules() -> dict[str, ListingRule]:
     """Every runtime's listing rule, from harness/data/listing.json."""
-    text = resources.files("harness").joinpath("data/listing.json").read_text(encoding="utf-8")
+    text = packaged_text("data", "listing.json")  # a plain read: importlib.resources costs more than it
     found = {}
     for runtime, fields in json.loads(text).items():
         budget = fields.pop("budget", None)

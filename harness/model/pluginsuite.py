@@ -16,16 +16,14 @@ from harness import yamlsafe
 from harness.files import UnreadableFile, present, read_text
 from harness.model import findings
 from harness.model.dataset import Case, Dataset, Grader
+from harness.model.suite_folders import CASE_FILE, PROMPT_FILE, case_folders
 
-CASE_FILE = "case.yaml"
-PROMPT_FILE = "prompt.md"
 GRADERS_DIR = "graders"
 SCHEMA_RULE = "plugin-eval-schema"
 NOT_RUN_RULE = "plugin-eval-not-run"
 SUPPORTED_MAJOR = 1
 DEFAULT_RUNS = 3
 SKILL_TOOL = "Skill"
-RESERVED = {"results", "mocks", ".replay"}  # the CLI's own folders inside an eval dir, never cases
 
 TOP_KEYS = {"schema_version", "name", "description", "tags", "plugins", "context", "execution", "runs"}
 TOP_KEYS |= {"graders", "expected_outcome"}
@@ -76,14 +74,6 @@ class HostCase:
     # (grader, its file, its line)
     graders: list[tuple[dict[str, Any], str, int | None]] = field(default_factory=list)
     lines: dict[str, tuple[str, int | None]] = field(default_factory=dict)
-
-
-def case_folders(evals: Path) -> list[Path]:
-    """Every folder under `evals` holding a case.yaml or a prompt.md, in path order."""
-    if not evals.is_dir():
-        return []
-    found = {p.parent for name in (CASE_FILE, PROMPT_FILE) for p in evals.rglob(name) if present(p)}
-    return sorted(f for f in found if not RESERVED & set(f.relative_to(evals).parts))
 
 
 def load_suite(evals: Path, rel_of: Callable[[Path], str], skill: str) -> Dataset | None:

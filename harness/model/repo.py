@@ -11,7 +11,7 @@ from pathlib import Path
 from harness.errors import HarnessError, UsageError
 from harness.files import RealPaths, is_inside, present, rel_to
 from harness.model import findings
-from harness.model.pluginsuite import case_folders
+from harness.model.suite_folders import case_folders
 
 
 def find_root(explicit: str | None, environ: Mapping[str, str], cwd: Path) -> Path:

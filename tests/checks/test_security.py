@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness.checks.security import RULE_IDS, fetch_execute, scan_skill
+from harness.checks.security import fetch_execute
+from harness.checks.security.pack import RULE_IDS, scan_skill
 from harness.files import rel_to
 from harness.model import skill as skill_mod
 from harness.model.baseline import NEEDS_REASON

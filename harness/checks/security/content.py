@@ -9,10 +9,9 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 
-from harness.checks.security.phrases import quoted
 from harness.files import UnreadableFile, read_bytes, refused
 from harness.model import findings
 from harness.model.findings import Finding
@@ -26,13 +25,17 @@ LOWERED = (
     "; reported lower, not gated: it lies in a fenced example of a skill whose description is about "
     "security, which quotes such patterns to teach them"
 )
+
+
 # Words of a description that make quoted attack patterns the skill's subject rather than its payload.
-SECURITY_TOPIC = re.compile(
-    r"\b(security|secure|vulnerabilit\w*|exploit\w*|malware|malicious|threat\w*|attack\w*|audit\w*|"
-    r"pentest\w*|penetration|injection|cve|owasp|forensic\w*|fuzz\w*|red[- ]team\w*|hardening|"
-    r"sanitiz\w*|phishing|secrets?|supply[- ]chain|incident response|sast|dast|semgrep|codeql)\b",
-    re.IGNORECASE,
-)
+@cache
+def security_topic() -> re.Pattern[str]:  # compiled on first use: a remembered scan never needs it
+    return re.compile(
+        r"\b(security|secure|vulnerabilit\w*|exploit\w*|malware|malicious|threat\w*|attack\w*|audit\w*|"
+        r"pentest\w*|penetration|injection|cve|owasp|forensic\w*|fuzz\w*|red[- ]team\w*|hardening|"
+        r"sanitiz\w*|phishing|secrets?|supply[- ]chain|incident response|sast|dast|semgrep|codeql)\b",
+        re.IGNORECASE,
+    )
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ class SkillContent:
 
     @cached_property
     def about_security(self) -> bool:
-        return bool(SECURITY_TOPIC.search(self.skill.description))
+        return bool(security_topic().search(self.skill.description))
 
     @property
     def words(self) -> str:
@@ -117,6 +120,8 @@ class SkillContent:
         """A warning of `rule` at each match of each pattern in a file holding one of its cues (a cheap
         test before the regex), file by file, but for the matches `unless` excuses; `say(line, quoted
         words)` is its message."""
+        from harness.checks.security.phrases import quoted  # the phrase patterns only when a rule reads
+
         out = []
         for text in self.texts:
             for pattern, cues in patterns:
