@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -158,6 +159,20 @@ def test_a_behavioral_dry_run_calls_each_resolver_once(
     once_each(
         counted, "report_options", "agents_of", "legs_of", "pass_env_of", "sources_of", "parse_list --only"
     )
+
+
+def test_a_lexical_tuning_calls_each_resolver_once(tmp_path: Path, counted: Counter) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(Path(__file__).parents[1] / "tune" / "room", repo)
+    candidate = "Reads a receipt and works out its total."
+    (repo / "mine.json").write_text(json.dumps([candidate]), encoding="utf-8")
+    output = tmp_path / "tune.json"
+    argv = ["tune", "alpha", "--engine", "lexical", "--candidates", "mine.json", "--repo", str(repo)]
+    run = run_cli([*argv, "--output", str(output)], cwd=repo, environ={"HOME": str(tmp_path / "home")})
+    assert run.code == 0, run.stderr
+    assert json.loads(output.read_text(encoding="utf-8"))["command"] == "tune"
+    once_each(counted, "report_options", "sources_of", "parse_list --routing-room")
+    assert "legs_of" not in counted and "pass_env_of" not in counted  # the lexical engine spends nothing
 
 
 def test_the_options_are_frozen() -> None:
