@@ -636,19 +636,22 @@ def add_run_limits(
 
 def add_routing_stops(parser: argparse.ArgumentParser, unit: str = "case") -> None:
     """The stop rules of a routing run without a skill decision; `unit` is what they stop."""
+    from harness.routing import limits  # the defaults the routing settings fall back to
+
+    tools, inspections = limits.MAX_TOOL_CALLS, limits.MAX_INSPECTION_CALLS
     parser.add_argument(
         "--max-tool-calls",
         type=positive_int,
-        default=4,
+        default=tools,
         metavar="N",
-        help=f"stop a {unit} after N tool calls without a skill decision (default: 4)",
+        help=f"stop a {unit} after N tool calls without a skill decision (default: {tools})",
     )
     parser.add_argument(
         "--max-inspection-calls",
         type=positive_int,
-        default=8,
+        default=inspections,
         metavar="N",
-        help=f"stop a {unit} after N calls that only read the installed skills (default: 8)",
+        help=f"stop a {unit} after N calls that only read the installed skills (default: {inspections})",
     )
 
 

@@ -137,8 +137,13 @@ def adoption(args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
 
 
 def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
-    root = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
-    raw = getattr(args, "skills_dir", None)
+    return repo_of(getattr(args, "repo", None), getattr(args, "skills_dir", None), ctx)
+
+
+def repo_of(repo: str | None, raw: str | list[str] | None, ctx: Context) -> Repo:
+    """The repo --repo names (else the one around the current directory) and its skills under
+    --skills-dir `raw` (else its setting, else the repo's usual folders)."""
+    root = repo_mod.find_root(repo, ctx.environ, ctx.cwd)
     source = "--skills-dir"
     env = FLAGS["skills-dir"].env
     if raw is None and env is not None and ctx.environ.get(env):
@@ -183,15 +188,16 @@ def pass_env_of(args: argparse.Namespace) -> tuple[str, ...]:
     return names
 
 
-def cache_folder(args: argparse.Namespace, repo: Repo, ctx: Context) -> Path | None:
-    """Where graded samples are kept: --cache (from the current directory), else the repo's folder in
-    the user's cache; None with --no-cache. A folder a commit could have filled is refused."""
+def cache_folder(given: str | None, off: bool, repo: Repo, ctx: Context) -> Path | None:
+    """Where graded samples are kept: --cache `given` (from the current directory), else the repo's
+    folder in the user's cache; None with --no-cache (`off`). A folder a commit could have filled is
+    refused."""
     from harness.paid import cache  # paid/ loads the agent stack, which a free run never needs
 
-    if args.no_cache:
+    if off:
         return None
-    if args.cache:
-        folder = (ctx.cwd / args.cache).resolve()
+    if given:
+        folder = (ctx.cwd / given).resolve()
         fix = "pass a folder outside it, or leave --cache out to use your user cache"
         cache.refuse_plantable(folder, repo.root, "--cache", fix, ctx.environ)
         return folder

@@ -22,12 +22,13 @@ from harness.behavioral.runner import (
 from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
-from harness.cli import flags, resolve
-from harness.cli.flags import Limit, parse_list
+from harness.cli import flags
+from harness.cli.flags import Limit
+from harness.cli.options import BehavioralOptions, behavioral_options
 from harness.cli.paid import paid_run
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.errors import HarnessError, UsageError
+from harness.errors import HarnessError
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
@@ -62,10 +63,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     flags.add_run_limits(
         parser,
-        jobs=Limit(1, "cases run at once, each in its own workspace"),
-        case_timeout=Limit(900.0, "limit for one case's agent run, and again for its judge"),
+        jobs=Limit(BehavioralSettings.jobs, "cases run at once, each in its own workspace"),
+        case_timeout=Limit(
+            BehavioralSettings.case_timeout, "limit for one case's agent run, and again for its judge"
+        ),
         max_budget_usd=Limit(
-            5.0, "spend cap per case for the agent and the judge, where the CLI has one; 0: off"
+            BehavioralSettings.max_budget_usd,
+            "spend cap per case for the agent and the judge, where the CLI has one; 0: off",
         ),
     )
     flags.add_strict_isolation(parser)
@@ -82,19 +86,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
+    options = behavioral_options(args)  # every flag checked: a bad one is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
-        return behave(args, ctx, cancel)
+        return behave(options, ctx, cancel)
 
 
-def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
-    deadline = Deadline(args.timeout)
-    if len(resolve.agents_of(args)) > 1:
-        raise UsageError("--agent: behavioral runs one agent at a time; name one (routing takes a list).")
-    resolve.legs_of(args, resolve.agents_of(args))  # a bad --model list is a usage error before any work
-    repo = resolve.resolve_repo(args, ctx)
-    skill_filter = parse_list("--skill", args.skill)
+def behave(options: BehavioralOptions, ctx: Context, cancel: Cancellation) -> int:
+    deadline = Deadline(options.timeout)
+    given = options.paid
+    repo = options.sources.repo_in(ctx)
+    skill_filter = list(options.skills)
     names = skill_filter or repo.with_dataset()
     if not names:
         raise HarnessError(
@@ -105,15 +107,16 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     candidates = [
         c
         for c in catalog.select_cases(
-            loaded.cases(names, extended=args.extended), parse_list("--only", args.only), skill_filter
+            loaded.cases(names, extended=given.extended), list(options.only), skill_filter
         )
         if c.should_trigger
     ]
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
-        adoption = resolve.adoption(args, repo.root, ctx.cwd)
+        adoption = options.sources.adoption(repo.root, ctx.cwd)
         require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades", adoption)
-    read = behavioral_hooks.declared if args.dry_run else behavioral_hooks.load  # a dry run runs no repo code
+    # A dry run runs no repo code.
+    read = behavioral_hooks.declared if given.dry_run else behavioral_hooks.load
     hooks = {
         name: read(name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE))
         for name in used
@@ -130,17 +133,17 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
     for name in dict.fromkeys(c.skill for c in cases):
         assert name is not None  # a behavioral case belongs to a skill (shared negatives route only)
         skills[name] = SkillUnderTest(name, repo.skill_dirs[name], hooks[name])
-    paid = paid_run(args, ctx, repo, deadline, cancel, publish)
+    paid = paid_run(given, ctx, repo, deadline, cancel, publish)
     settings = paid.agent_settings(
         BehavioralSettings,
-        judge_model=args.judge_model or paid.settings.model,
-        strict_isolation=args.strict_isolation,
-        require_evidence=args.require_evidence,
-        sandbox=args.sandbox,
+        judge_model=options.judge_model or paid.settings.model,
+        strict_isolation=options.strict_isolation,
+        require_evidence=options.require_evidence,
+        sandbox=given.sandbox,
         unreadable=unreadable(repo, paid.settings.cache, paid.settings.logs),
-        install=args.install,
+        install=options.install,
     )
-    return grade(paid, settings, args.judge_agent, skills, cases)
+    return grade(paid, settings, options.judge_agent, skills, cases)
 
 
 def grade(

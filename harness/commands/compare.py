@@ -13,6 +13,7 @@ from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
+from harness.cli.options import PaidFlags, paid_flags
 from harness.cli.paid import paid_run
 from harness.compare import reports, versions
 from harness.compare.matrix import CompareMatrix
@@ -48,7 +49,7 @@ from harness.paid import legs as legs_mod
 from harness.paid.command import PaidRun
 from harness.paid.legs import Leg
 from harness.paid.loop import LegHooks, LegRun, run_legs
-from harness.report import finish, publish
+from harness.report import ReportOptions, finish, publish
 from harness.routing.room import HELP as ROOM_HELP
 from harness.routing.room import resolve_room
 from harness.routing.runner import RoutingSettings
@@ -151,15 +152,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
+    written = flags.report_options(args)  # a report flag that cannot work is a usage error before any token
     if args.reports:
-        return run_reports(args, ctx)
+        return run_reports(args, ctx, written)
+    spending = paid_flags(args, written)  # so is a bad --agent or --model list
     # A cancelling signal stops new runs and kills running ones; cases finished on both sides are reported.
     with on_signals(Cancellation()) as cancel:
-        return run_live(args, ctx, cancel)
+        return run_live(args, spending, ctx, cancel)
 
 
-def run_reports(args: argparse.Namespace, ctx: Context) -> int:
+def run_reports(args: argparse.Namespace, ctx: Context, written: ReportOptions) -> int:
     """The comparison of two reports already written: the candidate's cases decide what is compared."""
     deadline = Deadline(0)
     repo = resolve.resolve_repo(args, ctx)
@@ -182,7 +184,7 @@ def run_reports(args: argparse.Namespace, ctx: Context) -> int:
         strict=args.strict,
     )
     result = CompareResult(meta=meta, cases=cases)
-    code = finish(result, ctx, flags.report_options(args))
+    code = finish(result, ctx, written)
     if code:
         ctx.err(f"[compare] failed: {failure(result)}.")
     return code
@@ -200,11 +202,11 @@ def compared_skills(args: argparse.Namespace, repo: Repo) -> list[str]:
     return names
 
 
-def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
+def run_live(args: argparse.Namespace, spending: PaidFlags, ctx: Context, cancel: Cancellation) -> int:
     """Both versions on the candidate's cases, in each mode chosen, their runs interleaved on one pool;
     with --model naming several, the whole comparison on each model, side by side."""
     deadline = Deadline(args.timeout)
-    several = len(resolve.legs_of(args, resolve.agents_of(args))) > 1  # a bad list: a usage error here
+    several = len(spending.legs) > 1
     for flag, given in (("--baseline-model", args.baseline_model), ("--baseline-agent", args.baseline_agent)):
         if several and given:
             raise UsageError(
@@ -220,7 +222,7 @@ def run_live(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> in
         candidate = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
         loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), resolve.negatives_from(args))
         require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
-        paid = paid_run(args, ctx, repo, deadline, cancel, publish)
+        paid = paid_run(spending, ctx, repo, deadline, cancel, publish)
         found = Versions(repo, candidate, base, cand)
         legs = paid.legs()
         labels = legs_mod.labels(legs)

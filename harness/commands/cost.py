@@ -10,6 +10,7 @@ from harness.agent import Agent
 from harness.cancel import Cancellation, on_signals
 from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
+from harness.cli.options import PaidFlags, paid_flags
 from harness.cli.paid import paid_run
 from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure, run_spec
 from harness.context import Context
@@ -52,22 +53,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
+    given = paid_flags(args)  # a report flag that cannot work is a usage error before any token; so is a list
     # A cancelling signal kills the running runs; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
-        return measure_prompt(args, ctx, cancel)
+        return measure_prompt(args, given, ctx, cancel)
 
 
-def measure_prompt(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
+def measure_prompt(args: argparse.Namespace, given: PaidFlags, ctx: Context, cancel: Cancellation) -> int:
     deadline = Deadline(args.timeout)
     if not args.prompt.strip():
         raise UsageError("PROMPT is empty; give the text a user would type.")
-    if len(resolve.agents_of(args)) > 1:
+    if len(given.agents) > 1:
         raise UsageError("--agent: cost measures one agent at a time; name one (--model takes a list).")
-    resolve.legs_of(args, resolve.agents_of(args))  # a bad --model list is a usage error before any run
     repo = resolve.resolve_repo(args, ctx)
     room = rooms(args, repo)
-    paid = paid_run(args, ctx, repo, deadline, cancel, publish)
+    paid = paid_run(given, ctx, repo, deadline, cancel, publish)
     models = [leg.model for leg in paid.legs()]
     on_model = [paid.on_model(model) for model in models]
     for run in on_model:  # each model proven reachable before any run

@@ -8,8 +8,9 @@ from functools import partial
 
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
-from harness.cli import flags, resolve
-from harness.cli.flags import Limit, min_accuracy, parse_list
+from harness.cli import flags
+from harness.cli.flags import Limit
+from harness.cli.options import RoutingOptions, routing_options
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
@@ -19,7 +20,7 @@ from harness.model.envelope import RunMeta
 from harness.model.listing import listing_rule
 from harness.report import finish, jsontext
 from harness.report.jsontext import Laid
-from harness.routing import lexical, lexical_result, listed, outsiders
+from harness.routing import lexical, lexical_result, limits, listed, outsiders
 from harness.routing.lexical import LexicalEngine, LexicalOutcome
 from harness.routing.lexical_result import LexicalMeta, LexicalResult
 from harness.routing.room import HELP as ROOM_HELP
@@ -51,10 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_agent(parser, matrix=True, models=True)
     flags.add_run_limits(
         parser,
-        jobs=Limit(4, "cases run at once, each in its own workspace"),
-        case_timeout=Limit(240.0, "limit for one case"),
+        jobs=Limit(limits.JOBS, "cases run at once, each in its own workspace"),
+        case_timeout=Limit(limits.CASE_TIMEOUT_S, "limit for one case"),
         max_budget_usd=Limit(
-            0.75, "spend cap per case, passed to the agent where it has one; 0 turns it off"
+            limits.MAX_BUDGET_USD, "spend cap per case, passed to the agent where it has one; 0 turns it off"
         ),
     )
     flags.add_routing_stops(parser)
@@ -111,35 +112,31 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
+    options = routing_options(args)  # every flag checked: a bad one is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; the finished ones are reported.
     with on_signals(Cancellation()) as cancel:
-        return route(args, ctx, cancel)
+        return route(options, ctx, cancel)
 
 
-def route(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
-    deadline = Deadline(args.timeout)
-    min_accuracy(args.min_accuracy)  # a bad bar is a usage error before any token is spent
-    if args.engine == AGENT:
-        resolve.legs_of(args, resolve.agents_of(args))  # so is a bad --model list
-    repo = resolve.resolve_repo(args, ctx)
-    skill_filter = parse_list("--skill", args.skill)
-    listed_room = parse_list("--routing-room", args.routing_room)
-    room = resolve_room(listed_room, repo, skill_filter)
-    loaded = catalog.load(repo, room, resolve.negatives_from(args))
-    adoption = resolve.adoption(args, repo.root, ctx.cwd)
-    if args.engine == LEXICAL:
+def route(options: RoutingOptions, ctx: Context, cancel: Cancellation) -> int:
+    deadline = Deadline(options.timeout)
+    repo = options.sources.repo_in(ctx)
+    listed_room = list(options.room)
+    room = resolve_room(listed_room, repo, options.skills)
+    loaded = catalog.load(repo, room, options.sources.negatives)
+    adoption = options.sources.adoption(repo.root, ctx.cwd)
+    if options.engine == LEXICAL:
         gate = partial(
             require_well_formed, loaded, ctx, "the skills this run ranks", adoption, "ranking them"
         )
-        return run_lexical(args, ctx, deadline, loaded, (listed_room, room), gate, cancel)
+        return run_lexical(options, ctx, deadline, loaded, (listed_room, room), gate, cancel)
     from harness.commands import routing_agent  # the agent machinery, which a lexical run never imports
 
-    return routing_agent.run_agents(args, ctx, deadline, cancel, loaded, (listed_room, room), adoption)
+    return routing_agent.run_agents(options, ctx, deadline, cancel, loaded, (listed_room, room), adoption)
 
 
 def run_lexical(
-    args: argparse.Namespace,
+    options: RoutingOptions,
     ctx: Context,
     deadline: Deadline,
     loaded,
@@ -154,8 +151,9 @@ def run_lexical(
     `rooms` is --routing-room as given and the room it resolved to."""
     listed_room, room = rooms
     repo = loaded.repo
-    pooled = loaded.cases(room, extended=args.extended)  # a shared negative has no skill whose rank to test
-    cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
+    # A shared negative has no skill whose rank to test.
+    pooled = loaded.cases(room, extended=options.extended)
+    cases = catalog.select_cases(pooled, list(options.only), list(options.skills))
     if not cases:
         gate()
         raise UsageError("no routing case selected; check --skill and --only.")
@@ -165,7 +163,7 @@ def run_lexical(
     # Ranked over what the modelled agent's model is shown of the room; indexed before the fork, so the
     # child inherits the index.
     described = {name: loaded.skills[name].description for name in room}
-    shown = listed.room_listing(listing_rule(modelled_agent(args)), described, None)
+    shown = listed.room_listing(listing_rule(options.modelled_agent), described, None)
     fix = outsiders.fixer(listed_room, room, repo)
     engine = LexicalEngine(listed.surviving(shown), shown, fix)
     with Forked(partial(graded_and_laid, engine, cases[:share], redact), start=large) as child:
@@ -188,13 +186,13 @@ def run_lexical(
     said_outside = outsiders.notes(listed_room, room, repo, cases)
     for note in said_outside:
         ctx.err(f"[routing] {note}")
-    bars = min_accuracy(args.min_accuracy), min_accuracy(args.min_rank1, "--min-rank1")
+    bars = options.min_accuracy, options.min_rank1
     said = listed.sentence(shown)
     result = LexicalResult(
         meta=LexicalMeta(
             RunMeta.of("routing", loaded.repo, deadline),
             room,
-            args.extended,
+            options.extended,
             *bars,
             listing=listed.to_json(shown),
             notes=([said] if said else []) + said_outside,
@@ -204,7 +202,7 @@ def run_lexical(
         findings=lexical.vocabulary_gaps(outcomes),
         case_entries=[Laid(text) for text in lines],
     )
-    code = finish(result, ctx, flags.report_options(args))
+    code = finish(result, ctx, options.reports)
     if cancel.is_set():  # a run of seconds finishes and reports; its exit still says it was stopped
         ctx.err(f"[routing] {cancel.name} received: every case was ranked and reported.")
         return cancel.exit_code
@@ -215,16 +213,6 @@ def run_lexical(
 
 def described_all(loaded: catalog.Catalog) -> dict[str, str]:
     return {name: skill.description for name, skill in loaded.skills.items()}
-
-
-def modelled_agent(args: argparse.Namespace) -> str:
-    """The agent whose listing a lexical run models: --agent's one agent (claude when not given)."""
-    agents = resolve.agents_of(args)
-    if len(agents) > 1:
-        raise UsageError(
-            f"--agent {','.join(agents)}: the lexical engine models one agent's listing; give one agent."
-        )
-    return agents[0]
 
 
 def graded_and_laid(

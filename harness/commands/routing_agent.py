@@ -5,7 +5,6 @@ Imported only when an agent runs, so the free lexical engine starts without the 
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from pathlib import Path
 from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.cancel import Cancellation
 from harness.checks.gate import require_well_formed
-from harness.cli.flags import min_accuracy, parse_list
+from harness.cli.options import RoutingOptions
 from harness.cli.paid import paid_run, routing_settings
 from harness.context import Context
 from harness.deadline import Deadline
@@ -42,7 +41,7 @@ from harness.routing.runner import RoutingRun, RoutingSettings
 
 
 def run_agents(
-    args: argparse.Namespace,
+    options: RoutingOptions,
     ctx: Context,
     deadline: Deadline,
     cancel: Cancellation,
@@ -54,19 +53,20 @@ def run_agents(
     --routing-room as given and the room it resolved to."""
     listed_room, room = rooms
     require_well_formed(loaded, ctx, "the skills this run installs", adoption)
-    pooled = loaded.cases(room, extended=args.extended) + loaded.negative_cases()
-    cases = catalog.select_cases(pooled, parse_list("--only", args.only), parse_list("--skill", args.skill))
+    pooled = loaded.cases(room, extended=options.extended) + loaded.negative_cases()
+    cases = catalog.select_cases(pooled, list(options.only), list(options.skills))
     if not cases:
         raise UsageError("no routing case selected; check --skill and --only.")
-    paid = paid_run(args, ctx, loaded.repo, deadline, cancel, publish)
+    assert options.paid is not None  # the agent engine's options carry the paid flags
+    paid = paid_run(options.paid, ctx, loaded.repo, deadline, cancel, publish)
     settings = routing_settings(
         paid,
-        args,
-        sandbox=args.sandbox,
+        options.stops,
+        sandbox=options.sandbox,
         unreadable=unreadable(loaded.repo, paid.settings.cache, paid.settings.logs),
-        install=args.install,
+        install=options.install,
     )
-    bar = min_accuracy(args.min_accuracy)  # already checked before any token was spent
+    bar = options.min_accuracy
     outside = outsiders.notes(listed_room, room, loaded.repo, cases)
     widen = outsiders.fixer(listed_room, room, loaded.repo)
     return route_installed(paid, settings, bar, room, cases, outside, widen)

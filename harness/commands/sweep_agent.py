@@ -19,6 +19,7 @@ from pathlib import Path
 
 from harness.agent import Agent
 from harness.cancel import Cancellation
+from harness.cli.options import paid_flags
 from harness.cli.paid import paid_run
 from harness.context import Context
 from harness.deadline import Deadline
@@ -99,7 +100,7 @@ def run_agents(
     args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, plan: Plan, repo
 ) -> int:
     """Route the plan on every agent --agent names, through the leg loop; its exit code."""
-    paid = paid_run(args, ctx, repo, deadline, cancel, publish)
+    paid = paid_run(paid_flags(args), ctx, repo, deadline, cancel, publish)
     settings = paid.agent_settings(
         RoutingSettings,
         max_tool_calls=args.max_tool_calls,

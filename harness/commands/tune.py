@@ -9,15 +9,16 @@ from typing import TYPE_CHECKING
 
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
-from harness.cli import flags, resolve
-from harness.cli.flags import Limit, parse_list
+from harness.cli import flags
+from harness.cli.flags import Limit
+from harness.cli.options import TuneOptions, tune_options
 from harness.commands.routing import repeat_count
 from harness.commands.tune_end import finish, print_plan
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.envelope import RunMeta
+from harness.routing import limits
 from harness.routing.room import EVERY, resolve_room
 from harness.routing.room import HELP as ROOM_HELP
 from harness.tune import candidates as cands
@@ -90,10 +91,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_agent(parser, matrix=True)
     flags.add_run_limits(
         parser,
-        jobs=Limit(4, "cases run at once, each in its own workspace"),
-        case_timeout=Limit(240.0, "limit for one case (and for one proposal call)"),
+        jobs=Limit(limits.JOBS, "cases run at once, each in its own workspace"),
+        case_timeout=Limit(limits.CASE_TIMEOUT_S, "limit for one case (and for one proposal call)"),
         max_budget_usd=Limit(
-            0.75, "spend cap per case, passed to the agent where it has one; 0 turns it off"
+            limits.MAX_BUDGET_USD, "spend cap per case, passed to the agent where it has one; 0 turns it off"
         ),
     )
     flags.add_routing_stops(parser)
@@ -121,62 +122,57 @@ def confidence(text: str) -> float:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    flags.report_options(args)  # a report flag that cannot work is a usage error before any token
+    options = tune_options(args)  # every flag checked: a bad one is a usage error before any token
     with on_signals(Cancellation()) as cancel:
-        return tune(args, ctx, cancel)
+        return tune(options, ctx, cancel)
 
 
-def tune(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
-    deadline = Deadline(args.timeout)
-    repo = resolve.resolve_repo(args, ctx)
-    skill = args.skill
-    listed = parse_list("--routing-room", args.routing_room) or [EVERY]
+def tune(options: TuneOptions, ctx: Context, cancel: Cancellation) -> int:
+    deadline = Deadline(options.timeout)
+    repo = options.sources.repo_in(ctx)
+    skill = options.skill
+    listed = list(options.room) or [EVERY]
     room = resolve_room(listed, repo, [skill], command="tune")
     room = room if skill in room else [skill, *room]
     if skill not in repo.with_dataset():
         resolve_room([skill], repo, command="tune")  # the one sentence naming the skills there are
-    loaded = catalog.load(repo, room, resolve.negatives_from(args))
-    if args.engine == LEXICAL and args.propose:
-        raise UsageError(
-            "--propose asks the agent for descriptions; with --engine lexical give --candidates."
-        )
-    if not args.propose and not args.candidates:
-        raise UsageError(
-            "tune needs candidates: give --candidates FILE (a JSON list of descriptions) or --propose N."
-        )
-    file_candidates = cands.read_file(ctx.cwd / args.candidates, args.candidates) if args.candidates else []
+    loaded = catalog.load(repo, room, options.sources.negatives)
+    given = options.candidates
+    file_candidates = cands.read_file(ctx.cwd / given, given) if given else []
     require_well_formed(
-        loaded, ctx, "the skills this run installs", resolve.adoption(args, repo.root, ctx.cwd)
+        loaded, ctx, "the skills this run installs", options.sources.adoption(repo.root, ctx.cwd)
     )
     target = loaded.skills[skill]
     # A shared negative has no skill to rank, so the lexical engine pools only the skills' cases.
-    pooled = loaded.cases(room) + (loaded.negative_cases() if args.engine == AGENT else [])
+    pooled = loaded.cases(room) + (loaded.negative_cases() if options.engine == AGENT else [])
     dataset = loaded.dataset(skill)
-    split = splitting.split(pooled, skill, args.seed, dataset.rel if dataset else "")
+    split = splitting.split(pooled, skill, options.seed, dataset.rel if dataset else "")
     neighbours = {name: loaded.skills[name].description for name in room if name != skill}
-    plan = Plan(target, split, neighbours, file_candidates, args.propose, args.rounds, 1 - args.confidence)
+    plan = Plan(
+        target, split, neighbours, file_candidates, options.propose, options.rounds, 1 - options.confidence
+    )
     meta = partial(
         TuneMeta,
         skill=skill,
         skill_md=repo.rel(target.skill_md),
         room=room,
-        engine=args.engine,
-        confidence=args.confidence,
-        repeat=args.repeat[0],
-        adaptive=args.repeat[1],
-        rounds=args.rounds,
-        propose=args.propose,
-        candidates_file=args.candidates,
-        max_run_usd=args.max_run_usd,
+        engine=options.engine,
+        confidence=options.confidence,
+        repeat=options.repeat,
+        adaptive=options.adaptive,
+        rounds=options.rounds,
+        propose=options.propose,
+        candidates_file=given,
+        max_run_usd=options.max_run_usd,
     )
-    if args.engine == LEXICAL:
+    if options.engine == LEXICAL:
         scorer = LexicalScorer({name: loaded.skills[name].description for name in room}, skill)
-        if args.dry_run:
+        if options.dry_run:
             return print_plan(ctx, plan, None)
         meta_of = lambda: meta(  # noqa: E731 - read when the run ends
             RunMeta.of("tune", repo, deadline), agent=None, agent_version=None, model=None, cache=None
         )
-        return finish(ctx, args, plan, Tuner(plan, scorer, Path(), lambda: None), meta_of, None)
+        return finish(ctx, options, plan, Tuner(plan, scorer, Path(), lambda: None), meta_of, None)
     from harness.commands import tune_agent  # the agent machinery, which a lexical tuning never imports
 
-    return tune_agent.run_agent(args, ctx, deadline, cancel, loaded, plan, meta)
+    return tune_agent.run_agent(options, ctx, deadline, cancel, loaded, plan, meta)

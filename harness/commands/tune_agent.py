@@ -5,15 +5,13 @@ Imported only when an agent runs, so a lexical tuning starts without the agent m
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness.cancel import Cancellation
-from harness.cli import resolve
-from harness.cli.flags import parse_list
+from harness.cli.options import TuneOptions
 from harness.cli.paid import paid_run, routing_settings
 from harness.commands.tune_end import finish, print_plan
 from harness.context import Context
@@ -36,7 +34,7 @@ from harness.tune.tuning import Plan, Tuner
 
 
 def run_agent(
-    args: argparse.Namespace,
+    options: TuneOptions,
     ctx: Context,
     deadline: Deadline,
     cancel: Cancellation,
@@ -44,14 +42,14 @@ def run_agent(
     plan: Plan,
     meta: Callable,
 ) -> int:
-    resolve.one_model(args, "tune scores its candidates on one model (routing takes a list)")
-    paid = paid_run(args, ctx, loaded.repo, deadline, cancel, publish)
+    assert options.paid is not None  # the agent engine's options carry the paid flags
+    paid = paid_run(options.paid, ctx, loaded.repo, deadline, cancel, publish)
     agents = paid.settings.agents
-    settings = routing_settings(paid, args)
+    settings = routing_settings(paid, options.stops)
     plan.look_cases = max(LOOK_CASES, settings.jobs)
     budget = paid.budget()
     room = {name: loaded.repo.skill_dirs[name] for name in [plan.skill.name, *plan.neighbours]}
-    listed = parse_list("--routing-room", args.routing_room) or [EVERY]  # as tune resolved the room
+    listed = list(options.room) or [EVERY]  # as tune resolved the room
     widen = outsiders.fixer(listed, list(room), loaded.repo)
 
     def meta_of():
@@ -69,7 +67,7 @@ def run_agent(
     except AgentNotReady as exc:  # still a report, saying no case ran
         ctx.err(f"error: {exc}")
         why = f"the agent could not start: {exc}"
-        return finish(ctx, args, plan, Tuner(plan, NoScorer(), Path(), lambda: why), meta_of, paid)
+        return finish(ctx, options, plan, Tuner(plan, NoScorer(), Path(), lambda: why), meta_of, paid)
     scorers: list[AgentScorer] = [leg.runner for leg in legs]
     readied = [scorer.agent for scorer in scorers]
 
@@ -92,7 +90,7 @@ def run_agent(
     if (blocked := canary.blocking(checked)) is not None:
         why = f"a canary failed, so no candidate was graded: {blocked.sentence}"
         return finish(
-            ctx, args, plan, Tuner(plan, NoScorer(), Path(), lambda: why), meta_of, paid, canaries=checked
+            ctx, options, plan, Tuner(plan, NoScorer(), Path(), lambda: why), meta_of, paid, canaries=checked
         )
     ready = readied[0]  # the first agent writes the proposals
     proposer = AgentProposer(ready, settings, plan.skill.name, plan.neighbours, budget, cancel)
@@ -110,7 +108,7 @@ def run_agent(
     paid.say(f"tuning {plan.skill.name} in a room of {len(room)} on {on}; split seed {plan.split.seed}")
     scorer = scorers[0] if len(scorers) == 1 else EveryAgent(scorers)
     tuner = Tuner(plan, scorer, Path(), halted, proposer if plan.propose else None, paid.say)
-    return finish(ctx, args, plan, tuner, meta_of, paid, lambda: proposer.cost_usd, canaries=checked)
+    return finish(ctx, options, plan, tuner, meta_of, paid, lambda: proposer.cost_usd, canaries=checked)
 
 
 @dataclass

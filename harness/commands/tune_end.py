@@ -3,14 +3,13 @@ a temporary folder, the diff, --apply, the reports; and the dry run's plan."""
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.cli import flags
+from harness.cli.options import TuneOptions
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.tune import candidates as cands
@@ -26,7 +25,7 @@ if TYPE_CHECKING:
 
 def finish(
     ctx: Context,
-    args: argparse.Namespace,
+    options: TuneOptions,
     plan: Plan,
     tuner: Tuner,
     meta_of: Callable[[], TuneMeta],
@@ -49,7 +48,7 @@ def finish(
         result.diff = "".join(
             difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{rel}", f"b/{rel}")
         )
-        if args.apply and result.passed:
+        if options.apply and result.passed:
             try:
                 write_text(plan.skill.skill_md, new, Path(meta.run.repo))
             except OSError as exc:
@@ -62,7 +61,7 @@ def finish(
     else:
         from harness.report import finish as publish_and_exit
 
-        code = publish_and_exit(result, ctx, flags.report_options(args))
+        code = publish_and_exit(result, ctx, options.reports)
     say = ctx.err
     say(f"[tune] {result.verdict()}.")
     if result.diff and not result.applied:

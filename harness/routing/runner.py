@@ -20,6 +20,7 @@ from harness.model import digests
 from harness.model.dataset import Case
 from harness.paid import cache
 from harness.paid.spend import NOT_RUN, RunBudget
+from harness.routing import limits
 from harness.routing.metrics import CaseOutcome
 from harness.routing.room import not_in_room
 from harness.routing.verdicts import PASSING, Sample, decided
@@ -30,10 +31,10 @@ GRADED_WITHOUT_ACTIVATION = ("result", "tool_budget", "budget")
 
 @dataclass(frozen=True)
 class RoutingSettings(agent.AgentSettings):
-    jobs: int = 4
-    max_budget_usd: float | None = 0.75
-    max_tool_calls: int = 4
-    max_inspection_calls: int = 8
+    jobs: int = limits.JOBS
+    max_budget_usd: float | None = limits.MAX_BUDGET_USD
+    max_tool_calls: int = limits.MAX_TOOL_CALLS
+    max_inspection_calls: int = limits.MAX_INSPECTION_CALLS
     repeat: int = 1  # samples per case; with `adaptive`, the most a case may take
     adaptive: bool = False  # stop sampling a case once its verdict is settled (--repeat auto)
     sandbox: bool = False  # inspection commands run in the CLI's own shell sandbox, where it has one
