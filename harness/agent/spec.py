@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.cancel import Cancellation
@@ -47,6 +47,10 @@ class RunSpec:
     sandbox: bool = False  # turn on the CLI's shell sandbox (the trace says whether it applied)
     # With the sandbox: folders the agent's tools must not read (the repo's answer keys, the cache).
     unreadable: Sequence[Path] = ()
+    # The tripwire (plant.py): files planted in the run's throwaway HOME (relative path -> text), and a
+    # loopback proxy that the agent's outbound traffic is pointed at.
+    home_files: Mapping[str, str] = field(default_factory=dict)
+    proxy: str | None = None
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from harness.behavioral.runner import (
     SkillUnderTest,
     runs_of,
 )
+from harness.behavioral.scan import scan_case
 from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
@@ -31,6 +32,7 @@ from harness.errors import HarnessError, UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
+from harness.model.repo import Repo
 from harness.paid import dryrun
 from harness.paid.command import NOT_PROBED, PaidRun
 from harness.paid.legs import Leg, leg_settings
@@ -70,6 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     flags.add_strict_isolation(parser)
     flags.add_require_evidence(parser)
+    flags.add_tripwire(parser)
     flags.add_sandbox(parser, default=True, commands="all of them, to the case's end")
     flags.add_adoption(parser)
     flags.add_strict(parser)
@@ -93,21 +96,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         raise UsageError("--agent: behavioral runs one agent at a time; name one (routing takes a list).")
     resolve.legs_of(args, resolve.agents_of(args))  # a bad --model list is a usage error before any work
     repo = resolve.resolve_repo(args, ctx)
-    skill_filter = parse_list("--skill", args.skill)
-    names = skill_filter or repo.with_dataset()
-    if not names:
-        raise HarnessError(
-            f"no skill with evals/evals.json under --skills-dir {','.join(repo.globs)}; point "
-            "--skills-dir at your skills or add a dataset."
-        )
-    loaded = catalog.load(repo, names)
-    candidates = [
-        c
-        for c in catalog.select_cases(
-            loaded.cases(names, extended=args.extended), parse_list("--only", args.only), skill_filter
-        )
-        if c.should_trigger
-    ]
+    names, candidates = scan_candidates(args, repo) if args.scan else dataset_candidates(args, repo)
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
         adoption = resolve.adoption(args, repo.root, ctx.cwd)
@@ -117,7 +106,7 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         name: read(name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE))
         for name in used
     }
-    cases = behavioral_cases(candidates, hooks)
+    cases = candidates if args.scan else behavioral_cases(candidates, hooks)
     if not cases:
         ctx.out(
             f"[behavioral] nothing to run: no selected `true` case of {', '.join(names)} carries "
@@ -135,10 +124,45 @@ def behave(args: argparse.Namespace, ctx: Context, cancel: Cancellation) -> int:
         judge_model=args.judge_model or paid.settings.model,
         strict_isolation=args.strict_isolation,
         require_evidence=args.require_evidence,
+        tripwire=args.tripwire or args.scan,
+        scan=args.scan,
         sandbox=args.sandbox,
         unreadable=unreadable(repo, paid.settings.cache, paid.settings.logs),
     )
     return grade(paid, settings, args.judge_agent, skills, cases)
+
+
+def dataset_candidates(args: argparse.Namespace, repo: Repo) -> tuple[list[str], list[Case]]:
+    """The skills asked for (default: those with a dataset) and their selected `true` cases."""
+    skill_filter = parse_list("--skill", args.skill)
+    names = skill_filter or repo.with_dataset()
+    if not names:
+        raise HarnessError(
+            f"no skill with evals/evals.json under --skills-dir {','.join(repo.globs)}; point "
+            "--skills-dir at your skills or add a dataset."
+        )
+    loaded = catalog.load(repo, names)
+    selected = catalog.select_cases(
+        loaded.cases(names, extended=args.extended), parse_list("--only", args.only), skill_filter
+    )
+    return names, [c for c in selected if c.should_trigger]
+
+
+def scan_candidates(args: argparse.Namespace, repo: Repo) -> tuple[list[str], list[Case]]:
+    """--scan: every skill asked for (default: every skill, dataset or not), one synthetic case each."""
+    if args.only:
+        raise UsageError("--only: --scan runs one synthetic case per skill; choose skills with --skill.")
+    names = parse_list("--skill", args.skill) or repo.names
+    if not names:
+        raise HarnessError(
+            f"no skill under --skills-dir {','.join(repo.globs)}; point --skills-dir at your skills."
+        )
+    unknown = [name for name in names if name not in repo.skill_dirs]
+    if unknown:
+        raise UsageError(f"--skill {','.join(unknown)}: no skill of that name under --skills-dir.")
+    loaded = catalog.load(repo, names)
+    sources = {name: repo.rel(repo.skill_dirs[name] / "SKILL.md") for name in names}
+    return names, [scan_case(n, loaded.skills[n].description, sources[n]) for n in names]
 
 
 def grade(
@@ -220,10 +244,15 @@ class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
         not_run = f"; {counts['not_run']} did not run: {skipped.removeprefix('not run: ')}" if skipped else ""
         halt = result.meta.halt
         where = f" on {label}" if label else ""
+        tripped = [c for c in result.cases if c.tripped]
+        fired = (
+            f" The tripwire fired on {len(tripped)} case(s), first {tripped[0].case.id}." if tripped else ""
+        )
         return (
             f"failed{where}{why}: {counts['failed']} case(s) failed, {counts['errors']} errored and "
             f"{counts['blocked']} blocked of {counts['cases']}{not_run}."
             + (f" {halt.sentence()}" if halt.halted else "")
+            + fired
         )
 
 
@@ -252,6 +281,8 @@ def result_of(
         skills=skills,
         strict_isolation=settings.strict_isolation,
         require_evidence=settings.require_evidence,
+        tripwire=settings.tripwire,
+        scan=settings.scan,
         permission_mode=PERMISSION_MODE,
         allowed_tools=list(AGENT_TOOLS),
     )
