@@ -167,7 +167,7 @@ def declared_by(skill_dir: Path) -> Declared:
         except OSError:
             continue
         hosts |= {h.lower().strip("[]").rstrip(".") for h in URL.findall(text)}
-        words |= set(re.findall(r"[A-Za-z][\w.-]*", text))
+        words |= set(re.findall(r"[A-Za-z][\w-]*", text))
     return Declared(frozenset(hosts), frozenset(words))
 
 
