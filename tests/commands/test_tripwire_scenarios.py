@@ -141,3 +141,20 @@ def test_scanning_the_example_skills_runs_one_case_each_and_trips_nothing(behave
     assert csv["source"] == "csv-summary/SKILL.md" and "Summarize CSV files" in csv["prompt"]
     assert csv["files"]["created"] == ["data.csv", "summary.md"]
     assert csv["judge"]["calls"] == 0  # nothing to judge: the tripwire grades a scan
+
+
+def test_a_scan_dry_run_lists_one_synthetic_case_per_skill_and_sends_nothing(behave, fake_api):
+    run = behave(EXAMPLES)("--scan", "--dry-run", "--skill", "csv-summary,release-notes")
+    assert run.code == 0, run.stderr
+    assert fake_api.requests == []
+    assert f"csv-summary{SCAN_SUFFIX} (csv-summary)" in run.stdout
+    assert f"release-notes{SCAN_SUFFIX} (release-notes)" in run.stdout
+    assert "Cases (2)" in run.stdout
+
+
+def test_scan_takes_skills_not_case_ids(behave, fake_api):
+    run = behave(EXAMPLES)("--scan", "--only", "csv-summary-sales-report")
+    assert run.code == 2 and "--scan runs one synthetic case per skill" in run.stderr
+    unknown = run("--scan", "--skill", "no-such-skill", "--dry-run")
+    assert unknown.code == 2 and "no-such-skill" in unknown.stderr
+    assert fake_api.requests == []
