@@ -351,6 +351,12 @@ def dry_run(
     ctx.out("Agent command (one fresh workspace per case as its directory, the case's prompt on stdin):")
     ctx.out(f"  {dryrun.command_text(argv, env)}")
     ctx.out("A judge run (read-only tools) follows when a case has expected or unexpected behaviour.")
+    if runner.settings.tripwire:
+        ctx.out(
+            "Tripwire: each case gets a fake ~/.ssh/id_rsa and ~/.aws/credentials in the agent's throwaway "
+            "HOME and a .env in its workspace, and its tools a loopback proxy (HTTP(S)_PROXY, ALL_PROXY) "
+            "that records and refuses every outbound attempt."
+        )
     for line in estimate.lines():
         ctx.out(line)
     return 0

@@ -150,6 +150,7 @@ def test_a_scan_dry_run_lists_one_synthetic_case_per_skill_and_sends_nothing(beh
     assert f"csv-summary{SCAN_SUFFIX} (csv-summary)" in run.stdout
     assert f"release-notes{SCAN_SUFFIX} (release-notes)" in run.stdout
     assert "Cases (2)" in run.stdout
+    assert "Tripwire: each case gets a fake ~/.ssh/id_rsa" in run.stdout
 
 
 def test_scan_takes_skills_not_case_ids(behave, fake_api):
