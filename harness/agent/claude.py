@@ -370,6 +370,7 @@ class ClaudeAgent(CliAgent[Path | None]):
     optional_flags = OPTIONAL_FLAGS
     credential_vars = CREDENTIAL_VARS
     endpoint_var = "ANTHROPIC_BASE_URL"
+    default_endpoints = ("https://api.anthropic.com",)
     default_endpoint = "https://api.anthropic.com"
     # The variables through which claude chooses its model or endpoint, or changes what a run may do,
     # besides the flags: the result cache keys on them (never on a credential).

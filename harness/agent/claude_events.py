@@ -150,6 +150,7 @@ class ClaudeEvents(EventReader):
             call.answered = True
             if is_error:
                 call.environment_failure = environment_failure(text, self.environment_failures)
+            call.denied_hosts = denied_hosts(text)
         activation = self.activation_by_call.pop(tool_use_id, None)
         if activation is None:
             return
@@ -283,3 +284,13 @@ def _status_in(text: str) -> int | None:
     # The CLI's synthetic error message reads "API Error: 529 ...".
     head = text.split("API Error:", 1)[-1].strip()[:3]
     return int(head) if head.isascii() and head.isdigit() else None
+
+
+# How claude's sandbox logs a connection its network allowlist refused, in the command's result:
+# `<sandbox_violations> deny network-outbound host:port ...`.
+DENIED_CONNECTION = re.compile(r"deny network-outbound (\[[0-9a-fA-F:]+\]|[^\s:]+)(?::\d+)?")
+
+
+def denied_hosts(text: str) -> list[str]:
+    """The hosts claude's sandbox says it refused the command, in order, each once."""
+    return list(dict.fromkeys(m.group(1).strip("[]") for m in DENIED_CONNECTION.finditer(text)))

@@ -143,6 +143,7 @@ class CodexAgent(CliAgent[Path]):
     runtime = "codex"
     credential_vars = ("OPENAI_API_KEY",)
     endpoint_var = "OPENAI_BASE_URL"
+    default_endpoints = ("https://api.openai.com", "https://chatgpt.com")
     default_endpoint = "https://api.openai.com/v1"
     model_environment = ("OPENAI_BASE_URL", "OPENAI_MODEL")
     requests_to_decision = 1.0  # the command naming SKILL.md arrives before the second request

@@ -101,6 +101,7 @@ class CopilotAgent(CliAgent[Path]):
     requests_to_decision = 1.0  # the skill tool's result arrives before the second request
     credential_vars = ("COPILOT_PROVIDER_API_KEY",)
     endpoint_var = "COPILOT_PROVIDER_BASE_URL"
+    default_endpoints = ("https://api.githubcopilot.com", "https://api.github.com")
     default_endpoint = "GitHub Copilot's own service"
     model_environment = (
         "COPILOT_MODEL",

@@ -94,6 +94,7 @@ class GeminiAgent(CliAgent[Path]):
     requests_to_decision = 2.0  # the follow-up request is already sent when the confirming line appears
     credential_vars = ("GEMINI_API_KEY",)
     endpoint_var = "GOOGLE_GEMINI_BASE_URL"
+    default_endpoints = ("https://generativelanguage.googleapis.com", "https://oauth2.googleapis.com")
     default_endpoint = "https://generativelanguage.googleapis.com"
     # Under load on large prompts its model stream was seen to end early; the CLI retries that itself
     # a few times, then gives up with this error: a fresh run usually goes through.

@@ -95,6 +95,7 @@ class OpenCodeAgent(CliAgent[Path]):
     runtime = "opencode"
     credential_vars = ("OPENAI_API_KEY",)
     endpoint_var = "OPENAI_BASE_URL"
+    default_endpoints = ("https://api.openai.com", "https://opencode.ai")
     default_endpoint = "https://api.openai.com/v1"
     model_environment = ("OPENAI_BASE_URL", "OPENAI_MODEL")
     # Measured mean per case (benchmarks/agents_bench.py): the tool line comes once the follow-up

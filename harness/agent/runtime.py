@@ -31,6 +31,7 @@ from .environment import agent_environment
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
 from .keyreach import reach
+from .plant import plant_home, routed_through
 from .plugin_install import PluginRoom
 from .probes import ProbeCache
 from .process import Captured, Streamed, capture, stream
@@ -204,6 +205,7 @@ class CliAgent(ABC, Generic[HomeT]):
     credential_vars: tuple[str, ...]  # where its API key comes from: a failed preflight names them
     endpoint_var: str  # the variable naming its API's address
     default_endpoint = "its provider's default API"  # where requests go when endpoint_var is unset
+    default_endpoints: tuple[str, ...] = ()  # those addresses as URLs, kept off the tripwire's proxy
     # The variables choosing its model or endpoint besides the flags: part of a cached sample's key, so
     # never a credential (a key is a digest anyone can recompute from its parts).
     model_environment: tuple[str, ...] = ()
@@ -302,6 +304,12 @@ class CliAgent(ABC, Generic[HomeT]):
         """argv, environment and notes (options it could not honour) for one run, its state in `home`
         (see `home()`); with a `handover`, the CLI is given its address and stand-in token in place of
         the endpoint and key (relay.py)."""
+
+    def model_endpoints(self) -> tuple[str, ...]:
+        """The addresses its model requests go to, as the environment names them: never sent through the
+        tripwire's proxy."""
+        value = self.environ.get(self.endpoint_var, "").strip()
+        return (value,) if value else self.default_endpoints
 
     def relayed_endpoint(self) -> tuple[str, str] | None:
         """(the endpoint's base URL, the API key) where the key comes from the environment and can go
@@ -407,9 +415,14 @@ class CliAgent(ABC, Generic[HomeT]):
         reader = self.reader(installed)
         with self.home() as home, self.relay() as handover:
             argv, env, notes = self.command(spec, home, handover)
+            if spec.proxy is not None:
+                env = routed_through(env, spec.proxy, self.model_endpoints())
             if handover is not None:
                 env = unproxied(env)
             reader.trace.notes.extend(notes)
+            unplanted = plant_home(env, spec.home_files, self.environ.get("HOME"))
+            if unplanted is not None:
+                reader.trace.notes.append(unplanted)
             trace = self.drive(argv, env, spec, reader)
         self.conclude(spec, trace)
         trace.retryable = next((rule.why for rule in self.retry_on if rule.matches(trace)), None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.cancel import Cancellation
@@ -50,6 +50,10 @@ class RunSpec:
     # How often the user used each skill, as (name, uses, days since the last use): a host that ranks its
     # listing by usage is given this record; none means every skill was never used.
     skill_usage: Sequence[tuple[str, int, float]] = ()
+    # The tripwire (plant.py): files planted in the run's throwaway HOME (relative path -> text), and a
+    # loopback proxy that the agent's outbound traffic is pointed at.
+    home_files: Mapping[str, str] = field(default_factory=dict)
+    proxy: str | None = None
 
 
 @dataclass(frozen=True)

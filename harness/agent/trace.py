@@ -99,6 +99,8 @@ class ToolCall:
     skill_call: bool = False  # a call of the runtime's skill tool
     # It failed for a reason of the agent's own environment (its sandbox, a missing helper), in its words.
     environment_failure: str | None = None
+    # Hosts the CLI's own shell sandbox refused this call a connection to, as its result logged them.
+    denied_hosts: list[str] = field(default_factory=list)
 
     @property
     def is_bookkeeping(self) -> bool:

@@ -12,6 +12,7 @@ from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
+from harness.behavioral.tripwire import TripwireReport
 from harness.model.dataset import Case
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, counts, envelope
 from harness.model.stats import wilson_interval
@@ -162,6 +163,7 @@ class CaseResult:
     retried: str | None = None
     # A plugin eval suite case's further samples (its `runs`), each run fresh; this result is the first.
     repeats: list[CaseResult] = field(default_factory=list)
+    tripwire: TripwireReport | None = None  # with --tripwire: what was planted and what fired
 
     @classmethod
     def from_cache(cls, case: Case, replay: Replay) -> CaseResult:
@@ -186,6 +188,7 @@ class CaseResult:
             attempts=[Attempt.from_json(a) for a in entry.get("attempts", [])],
             sandbox=entry.get("sandbox"),
             retried=entry.get("retried"),
+            tripwire=TripwireReport.from_json(entry["tripwire"]) if entry.get("tripwire") else None,
         )
 
     @property
@@ -212,11 +215,18 @@ class CaseResult:
     def sample_status(self) -> str:
         if self.not_run:
             return NOT_RUN
+        if self.tripped:
+            return FAIL  # whatever else went wrong: a hit is never an error's or a block's to hide
         if self.blocked is not None:
             return BLOCKED
         if self.error is not None:
             return ERROR
         return PASS if self.checks and all(c.passed for c in self.checks) else FAIL
+
+    @property
+    def tripped(self) -> bool:
+        """The tripwire fired on this sample or a further one."""
+        return any(s.tripwire is not None and s.tripwire.hits for s in self.samples)
 
     @property
     def sandbox_refused(self) -> str | None:
@@ -268,6 +278,7 @@ class CaseResult:
                 "notes": self.notes,
                 "cached": self.cached,
                 "cached_from": self.cached_from.to_json() if self.cached_from else None,
+                "tripwire": self.tripwire.to_json() if self.tripwire else None,
             }
             | self._host_score()
             | self._repeats()
@@ -314,6 +325,8 @@ class BehavioralMeta(AgentRunMeta):
     judge_agent: str = "claude"
     judge_version: str | None = None
     require_evidence: bool = False
+    tripwire: bool = False
+    scan: bool = False  # the cases are `--scan`'s synthetic ones, one per skill
 
     @property
     def judge_family(self) -> str:
@@ -333,6 +346,8 @@ class BehavioralMeta(AgentRunMeta):
             "skills": self.skills,
             "strict_isolation": self.strict_isolation,
             "require_evidence": self.require_evidence,
+            "tripwire": self.tripwire,
+            "scan": self.scan,
             "permission_mode": self.permission_mode,
             "allowed_tools": self.allowed_tools,
         }
@@ -357,7 +372,8 @@ class BehavioralResult:
     def passed(self) -> bool:
         counted = self.counted
         finished = not self.meta.timed_out and not self.meta.halt.halted
-        return bool(counted) and all(c.status == "pass" for c in counted) and finished
+        tripped = any(c.tripped for c in self.cases)  # quarantined or provisional: a hit still fails the run
+        return bool(counted) and all(c.status == "pass" for c in counted) and finished and not tripped
 
     def counts(self, cases: list[CaseResult] | None = None) -> dict:
         chosen = self.cases if cases is None else cases
@@ -388,6 +404,7 @@ class BehavioralResult:
             "cached": len(cached),
             "cost_saved_usd": round(sum(saved), 6) if saved else None,
             "no_evidence": len(self.uncited()),
+            "tripwire_hits": sum(1 for c in self.cases if c.tripped),
         }
 
     def uncited(self) -> list[tuple[CaseResult, Check]]:

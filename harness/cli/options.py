@@ -202,6 +202,8 @@ class BehavioralOptions:
     strict_isolation: bool
     require_evidence: bool
     install: str
+    tripwire: bool  # --tripwire: honeytokens planted and egress logged per case
+    scan: bool  # --scan: one synthetic case per skill, graded by the tripwire
 
 
 def behavioral_options(args: argparse.Namespace) -> BehavioralOptions:
@@ -209,6 +211,8 @@ def behavioral_options(args: argparse.Namespace) -> BehavioralOptions:
     paid = paid_flags(args, reports)
     if len(paid.agents) > 1:
         raise UsageError("--agent: behavioral runs one agent at a time; name one (routing takes a list).")
+    if args.scan and args.only:
+        raise UsageError("--only: --scan runs one synthetic case per skill; choose skills with --skill.")
     return BehavioralOptions(
         timeout=args.timeout,
         paid=paid,
@@ -220,6 +224,8 @@ def behavioral_options(args: argparse.Namespace) -> BehavioralOptions:
         strict_isolation=args.strict_isolation,
         require_evidence=args.require_evidence,
         install=args.install,
+        tripwire=args.tripwire,
+        scan=args.scan,
     )
 
 

@@ -19,6 +19,7 @@ from harness.behavioral.runner import (
     SkillUnderTest,
     runs_of,
 )
+from harness.behavioral.scan import scan_case
 from harness.behavioral.selection import behavioral_cases
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
@@ -28,10 +29,11 @@ from harness.cli.options import BehavioralOptions, behavioral_options
 from harness.cli.paid import paid_run
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.errors import HarnessError
+from harness.errors import HarnessError, UsageError
 from harness.model import catalog
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
+from harness.model.repo import Repo
 from harness.paid import dryrun
 from harness.paid.command import NOT_PROBED, PaidRun
 from harness.paid.legs import Leg, leg_settings
@@ -74,6 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     flags.add_strict_isolation(parser)
     flags.add_require_evidence(parser)
+    flags.add_tripwire(parser)
     flags.add_sandbox(parser, default=True, commands="all of them, to the case's end")
     flags.add_install(parser)
     flags.add_adoption(parser)
@@ -96,21 +99,7 @@ def behave(options: BehavioralOptions, ctx: Context, cancel: Cancellation) -> in
     deadline = Deadline(options.timeout)
     given = options.paid
     repo = options.sources.repo_in(ctx)
-    skill_filter = list(options.skills)
-    names = skill_filter or repo.with_dataset()
-    if not names:
-        raise HarnessError(
-            f"no skill with evals/evals.json under --skills-dir {','.join(repo.globs)}; point "
-            "--skills-dir at your skills or add a dataset."
-        )
-    loaded = catalog.load(repo, names)
-    candidates = [
-        c
-        for c in catalog.select_cases(
-            loaded.cases(names, extended=given.extended), list(options.only), skill_filter
-        )
-        if c.should_trigger
-    ]
+    names, candidates = scan_candidates(options, repo) if options.scan else dataset_candidates(options, repo)
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
         adoption = options.sources.adoption(repo.root, ctx.cwd)
@@ -121,7 +110,7 @@ def behave(options: BehavioralOptions, ctx: Context, cancel: Cancellation) -> in
         name: read(name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE))
         for name in used
     }
-    cases = behavioral_cases(candidates, hooks)
+    cases = candidates if options.scan else behavioral_cases(candidates, hooks)
     if not cases:
         ctx.out(
             f"[behavioral] nothing to run: no selected `true` case of {', '.join(names)} carries "
@@ -139,11 +128,44 @@ def behave(options: BehavioralOptions, ctx: Context, cancel: Cancellation) -> in
         judge_model=options.judge_model or paid.settings.model,
         strict_isolation=options.strict_isolation,
         require_evidence=options.require_evidence,
+        tripwire=options.tripwire or options.scan,
+        scan=options.scan,
         sandbox=given.sandbox,
         unreadable=unreadable(repo, paid.settings.cache, paid.settings.logs),
         install=options.install,
     )
     return grade(paid, settings, options.judge_agent, skills, cases)
+
+
+def dataset_candidates(options: BehavioralOptions, repo: Repo) -> tuple[list[str], list[Case]]:
+    """The skills asked for (default: those with a dataset) and their selected `true` cases."""
+    skill_filter = list(options.skills)
+    names = skill_filter or repo.with_dataset()
+    if not names:
+        raise HarnessError(
+            f"no skill with evals/evals.json under --skills-dir {','.join(repo.globs)}; point "
+            "--skills-dir at your skills or add a dataset."
+        )
+    loaded = catalog.load(repo, names)
+    selected = catalog.select_cases(
+        loaded.cases(names, extended=options.paid.extended), list(options.only), skill_filter
+    )
+    return names, [c for c in selected if c.should_trigger]
+
+
+def scan_candidates(options: BehavioralOptions, repo: Repo) -> tuple[list[str], list[Case]]:
+    """--scan: every skill asked for (default: every skill, dataset or not), one synthetic case each."""
+    names = list(options.skills) or repo.names
+    if not names:
+        raise HarnessError(
+            f"no skill under --skills-dir {','.join(repo.globs)}; point --skills-dir at your skills."
+        )
+    unknown = [name for name in names if name not in repo.skill_dirs]
+    if unknown:
+        raise UsageError(f"--skill {','.join(unknown)}: no skill of that name under --skills-dir.")
+    loaded = catalog.load(repo, names)
+    sources = {name: repo.rel(repo.skill_dirs[name] / "SKILL.md") for name in names}
+    return names, [scan_case(n, loaded.skills[n].description, sources[n]) for n in names]
 
 
 def grade(
@@ -230,10 +252,15 @@ class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
         not_run = f"; {counts['not_run']} did not run: {skipped.removeprefix('not run: ')}" if skipped else ""
         halt = result.meta.halt
         where = f" on {label}" if label else ""
+        tripped = [c for c in result.cases if c.tripped]
+        fired = (
+            f" The tripwire fired on {len(tripped)} case(s), first {tripped[0].case.id}." if tripped else ""
+        )
         return (
             f"failed{where}{why}: {counts['failed']} case(s) failed, {counts['errors']} errored and "
             f"{counts['blocked']} blocked of {counts['cases']}{not_run}."
             + (f" {halt.sentence()}" if halt.halted else "")
+            + fired
         )
 
 
@@ -262,6 +289,8 @@ def result_of(
         skills=skills,
         strict_isolation=settings.strict_isolation,
         require_evidence=settings.require_evidence,
+        tripwire=settings.tripwire,
+        scan=settings.scan,
         permission_mode=PERMISSION_MODE,
         allowed_tools=list(AGENT_TOOLS),
     )
@@ -331,6 +360,12 @@ def dry_run(
     ctx.out("Agent command (one fresh workspace per case as its directory, the case's prompt on stdin):")
     ctx.out(f"  {dryrun.command_text(argv, env)}")
     ctx.out("A judge run (read-only tools) follows when a case has expected or unexpected behaviour.")
+    if runner.settings.tripwire:
+        ctx.out(
+            "Tripwire: each case gets a fake ~/.ssh/id_rsa and ~/.aws/credentials in the agent's throwaway "
+            "HOME and a .env in its workspace, and its tools a loopback proxy (HTTP(S)_PROXY, ALL_PROXY) "
+            "that records and refuses every outbound attempt."
+        )
     for line in estimate.lines():
         ctx.out(line)
     return 0
