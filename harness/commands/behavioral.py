@@ -326,6 +326,23 @@ def seen_model(results: list[CaseResult], side: str) -> str | None:
     return next((getattr(r, side).model for r in results if getattr(r, side).model), None)
 
 
+def planned_case(runner: BehavioralRun, case: Case, estimate: dryrun.Estimate) -> str:
+    """A dry run's line for one case; the cost of its cached runs joins the estimate."""
+    assert case.skill is not None  # a behavioral case belongs to a skill
+    hits = [runner.cached(runner.skills[case.skill], case, n) for n in range(runs_of(case))]
+    for hit in hits:
+        if hit is not None:
+            usage = hit.agent.usage.plus(hit.judge.usage)
+            estimate.cached.append(dryrun.Figures(usage.input_tokens, usage.output_tokens, hit.cost_usd))
+    fixture = f"fixture {case.workspace}; " if case.workspace else ""
+    held = sum(1 for hit in hits if hit is not None)
+    if len(hits) > 1:  # a suite case's own `runs`
+        cached = f"{len(hits)} runs (its `runs`), {held} cached"
+    else:
+        cached = "cached" if held else "not cached"
+    return f"  {case.id} ({case.skill}): {fixture}{cached}; {clip(case.prompt, 80)}"
+
+
 def dry_run(
     ctx: Context,
     runner: BehavioralRun,
@@ -344,19 +361,7 @@ def dry_run(
     how = "its plugin installed" if runner.settings.install == "plugin" else "its own skill installed alone"
     ctx.out(f"Cases ({len(cases)}), each with {how}:")
     for case in cases:
-        assert case.skill is not None  # a behavioral case belongs to a skill
-        hits = [runner.cached(runner.skills[case.skill], case, n) for n in range(runs_of(case))]
-        for hit in hits:
-            if hit is not None:
-                usage = hit.agent.usage.plus(hit.judge.usage)
-                estimate.cached.append(dryrun.Figures(usage.input_tokens, usage.output_tokens, hit.cost_usd))
-        fixture = f"fixture {case.workspace}; " if case.workspace else ""
-        held = sum(1 for hit in hits if hit is not None)
-        if len(hits) > 1:  # a suite case's own `runs`
-            cached = f"{len(hits)} runs (its `runs`), {held} cached"
-        else:
-            cached = "cached" if held else "not cached"
-        ctx.out(f"  {case.id} ({case.skill}): {fixture}{cached}; {clip(case.prompt, 80)}")
+        ctx.out(planned_case(runner, case, estimate))
     ctx.out("Agent command (one fresh workspace per case as its directory, the case's prompt on stdin):")
     ctx.out(f"  {dryrun.command_text(argv, env)}")
     ctx.out("A judge run (read-only tools) follows when a case has expected or unexpected behaviour.")
