@@ -10,17 +10,14 @@ decision. The endpoint is `OPENAI_BASE_URL` + `OPENAI_API_KEY`, written into the
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import shlex
 import shutil
-import subprocess
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.files import read_text
 from harness.jsonfields import object_at
@@ -33,7 +30,6 @@ from .relay import Handover
 from .runtime import CliAgent, writes_allowed
 from .spec import AgentUnavailable, RunSpec, probe_timeout
 from .trace import InitInfo
-from .workspace import WorkspaceError
 
 SHELL_TOOL = "exec_command"  # the name Codex's models call their shell tool
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -141,6 +137,7 @@ class CodexEvents(EventReader):
 
 class CodexAgent(CliAgent[Path]):
     runtime = "codex"
+    plugin_host = PLUGIN_HOST
     credential_vars = ("OPENAI_API_KEY",)
     endpoint_var = "OPENAI_BASE_URL"
     default_endpoints = ("https://api.openai.com", "https://chatgpt.com")
@@ -194,55 +191,21 @@ class CodexAgent(CliAgent[Path]):
         env.update(HOME=str(home), CODEX_HOME=str(config))
         return env
 
-    @contextlib.contextmanager
-    def installed_as_plugins(
-        self,
-        repo: Path,
-        room: Mapping[str, Path],
-        *,
-        deadline: Deadline | None = None,
-        cancel: Cancellation | None = None,
-    ) -> Iterator[None]:
-        """The room installed through `codex plugin` from the repo's Codex marketplace into a throwaway
-        CODEX_HOME, every skill of it checked listed in the prompt Codex renders before any case;
-        AgentUnavailable with one sentence when one is not."""
-        with self.fresh_dir("plugins") as under:
-            try:
-                catalog, staged = plugin_install.stage(repo, room, under)
-            except WorkspaceError as exc:
-                raise AgentUnavailable(str(exc)) from None
-            config = make_folder(under / "codex", under)
-            env = {**self.start_env(), "HOME": str(under), "CODEX_HOME": str(config)}
-            ids = plugin_install.install(self.path, env, catalog, PLUGIN_HOST)
-            self.plugins = plugin_install.PluginRoom(config, ids, {}, staged)
-            try:
-                listed = self.listed_plugin_skills(deadline)
-                qualified, missing = plugin_install.qualified_names(listed, list(room))
-                if missing:
-                    raise AgentUnavailable(plugin_install.missing_sentence(missing, PLUGIN_HOST))
-                self.plugins = plugin_install.PluginRoom(config, ids, qualified, staged)
-                yield
-            finally:
-                self.plugins = None
+    def plugin_install_env(self, under: Path) -> tuple[Path, dict[str, str]]:
+        config = make_folder(under / "codex", under)
+        return config, {**self.start_env(), "HOME": str(under), "CODEX_HOME": str(config)}
 
     def listed_plugin_skills(self, deadline: Deadline | None) -> list[str]:
         """The skills Codex would list to its model with the plugins installed, from the prompt
         `codex debug prompt-input` renders in an empty workspace (nothing is sent)."""
         with self.home() as home, self.workspace({}) as workspace:
-            env = self.home_env(home)
-            try:
-                done = subprocess.run(
-                    [self.path, "debug", "prompt-input"],
-                    cwd=workspace,
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    timeout=probe_timeout(deadline),
-                    check=False,
-                    stdin=subprocess.DEVNULL,
-                )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                raise AgentUnavailable(f"`codex debug prompt-input` could not run ({exc})") from None
+            done = plugin_install.host_command(
+                [self.path, "debug", "prompt-input"],
+                self.home_env(home),
+                probe_timeout(deadline),
+                "codex debug prompt-input",
+                cwd=workspace,
+            )
         if done.returncode:
             said = " ".join(done.stderr.split())[:300]
             raise AgentUnavailable(f"`codex debug prompt-input` could not list the plugins ({said})")

@@ -8,15 +8,12 @@ Its `skill` tool takes `{"skill": name}` like claude's; `tool.execution_start` i
 
 from __future__ import annotations
 
-import contextlib
 import json
 import shutil
-import subprocess
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.files import read_text
 from harness.jsonfields import object_at
@@ -28,7 +25,6 @@ from .relay import Handover
 from .runtime import CliAgent, writes_allowed
 from .spec import AgentUnavailable, RunSpec, probe_timeout
 from .trace import InitInfo, normalise
-from .workspace import WorkspaceError
 
 SKILL_TOOL = "skill"
 # --install plugin: `copilot plugin marketplace add` and `copilot plugin install` from this file; the
@@ -98,6 +94,7 @@ class CopilotEvents(EventReader):
 
 class CopilotAgent(CliAgent[Path]):
     runtime = "copilot"
+    plugin_host = PLUGIN_HOST
     requests_to_decision = 1.0  # the skill tool's result arrives before the second request
     credential_vars = ("COPILOT_PROVIDER_API_KEY",)
     endpoint_var = "COPILOT_PROVIDER_BASE_URL"
@@ -172,57 +169,26 @@ class CopilotAgent(CliAgent[Path]):
         """The unpacked CLI package is cached across runs; a throwaway cache costs a second per run."""
         return str(Path(self.environ.get("HOME") or home) / ".cache" / "copilot")
 
-    @contextlib.contextmanager
-    def installed_as_plugins(
-        self,
-        repo: Path,
-        room: Mapping[str, Path],
-        *,
-        deadline: Deadline | None = None,
-        cancel: Cancellation | None = None,
-    ) -> Iterator[None]:
-        """The room installed through `copilot plugin` from the repo's Copilot marketplace into a
-        throwaway COPILOT_HOME, offline, every skill of it checked listed as a plugin skill by `copilot
-        skill list` before any case; AgentUnavailable with one sentence when one is not."""
-        with self.fresh_dir("plugins") as under:
-            try:
-                catalog, staged = plugin_install.stage(repo, room, under)
-            except WorkspaceError as exc:
-                raise AgentUnavailable(str(exc)) from None
-            config = make_folder(under / ".copilot", under)
-            env = self.start_env()
-            env.update(HOME=str(under), COPILOT_HOME=str(config), COPILOT_OFFLINE="true")
-            env.update(COPILOT_AUTO_UPDATE="false")
-            env.setdefault("COPILOT_CACHE_HOME", self.cache_home(under))
-            ids = plugin_install.install(self.path, env, catalog, PLUGIN_HOST)
-            self.plugins = plugin_install.PluginRoom(config, ids, {}, staged)
-            try:
-                listed = self.listed_plugin_skills(deadline)
-                missing = [name for name in room if name not in listed]
-                if missing:
-                    raise AgentUnavailable(plugin_install.missing_sentence(missing, PLUGIN_HOST))
-                yield
-            finally:
-                self.plugins = None
+    def plugin_install_env(self, under: Path) -> tuple[Path, dict[str, str]]:
+        config = make_folder(under / ".copilot", under)
+        env = self.start_env()
+        env.update(HOME=str(under), COPILOT_HOME=str(config), COPILOT_OFFLINE="true")
+        env.update(COPILOT_AUTO_UPDATE="false")
+        env.setdefault("COPILOT_CACHE_HOME", self.cache_home(under))
+        return config, env
+
+    def plugin_names(self, listed: list[str], room: list[str]) -> tuple[dict[str, str], list[str]]:
+        """Copilot lists a plugin's skills by their bare names."""
+        return {}, [name for name in room if name not in listed]
 
     def listed_plugin_skills(self, deadline: Deadline | None) -> list[str]:
         """The plugin skills `copilot skill list --json` lists with the plugins installed, in an empty
         workspace (offline: nothing is sent)."""
         with self.home() as home, self.workspace({}) as workspace:
             env = {**self.home_env(home), "COPILOT_OFFLINE": "true"}
-            try:
-                done = subprocess.run(
-                    [self.path, "skill", "list", "--json"],
-                    cwd=workspace,
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    timeout=probe_timeout(deadline),
-                    check=False,
-                    stdin=subprocess.DEVNULL,
-                )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                raise AgentUnavailable(f"`copilot skill list` could not run ({exc})") from None
+            argv = [self.path, "skill", "list", "--json"]
+            timeout = probe_timeout(deadline)
+            done = plugin_install.host_command(argv, env, timeout, "copilot skill list", cwd=workspace)
         try:
             skills = json.loads(done.stdout) if done.returncode == 0 else None
         except ValueError:

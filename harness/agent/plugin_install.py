@@ -89,24 +89,33 @@ def install(cli: str, env: Mapping[str, str], catalog: Path, host: Host) -> tupl
 
 
 def plugin_cli(cli: str, env: Mapping[str, str], host: Host, *args: str) -> None:
-    try:
-        done = subprocess.run(
-            [cli, "plugin", *args],
-            env=dict(env),
-            capture_output=True,
-            text=True,
-            timeout=CLI_TIMEOUT_S,
-            check=False,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise AgentUnavailable(f"`{host.runtime} plugin {' '.join(args)}` could not run ({exc})") from None
+    done = host_command([cli, "plugin", *args], env, CLI_TIMEOUT_S, f"{host.runtime} plugin {' '.join(args)}")
     if done.returncode:
         said = " ".join((done.stderr or done.stdout).split())[:300]
         raise AgentUnavailable(
             f"`{host.runtime} plugin {args[0]} {args[1] if len(args) > 1 else ''}` failed on the repo's "
             f"{host.marketplace.as_posix()} ({said}): run structural, whose packaging rules say what to fix"
         )
+
+
+def host_command(
+    argv: list[str], env: Mapping[str, str], timeout: float, shown: str, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """A host CLI's plugin or listing command, which sends nothing to a model; AgentUnavailable in one
+    sentence (naming it as `shown`) when it cannot start or does not end in time."""
+    try:
+        return subprocess.run(
+            argv,
+            cwd=cwd,
+            env=dict(env),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise AgentUnavailable(f"`{shown}` could not run ({exc})") from None
 
 
 def qualified_names(listed: list[str], room: list[str]) -> tuple[dict[str, str], list[str]]:

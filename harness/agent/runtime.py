@@ -27,18 +27,25 @@ from harness.deadline import Deadline
 from harness.model.listing import ListingRule, listing_rule
 from harness.secrets import Redactor
 
+from . import plugin_install
 from .environment import agent_environment
 from .events import EventReader
 from .failures import explain, explain_preflight, unreadable_output
 from .keyreach import reach
 from .plant import plant_home, routed_through
-from .plugin_install import PluginRoom
+from .plugin_install import Host, PluginRoom
 from .probes import ProbeCache
 from .process import Captured, Streamed, capture, stream
 from .relay import SHOWN, Handover, relay, unproxied
 from .spec import PROBE_TIMEOUT_S, AgentUnavailable, RetryRule, RunSpec, SandboxSupport, probe_timeout
 from .trace import Trace
-from .workspace import AGENTS_SKILLS_SUBDIR, clean_temp_parent, installed_skills, stage_workspace
+from .workspace import (
+    AGENTS_SKILLS_SUBDIR,
+    WorkspaceError,
+    clean_temp_parent,
+    installed_skills,
+    stage_workspace,
+)
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing's own from Python 3.11
@@ -214,6 +221,7 @@ class CliAgent(ABC, Generic[HomeT]):
     own_environment: tuple[str, ...] = ()
     # Its CLI's own failures that a fresh run (new workspace, new session) may not repeat: see `retry`.
     retry_on: tuple[RetryRule, ...] = ()
+    plugin_host: Host | None = None  # its own plugin install, where one works offline (--install plugin)
 
     def endpoint_line(self) -> str:
         """Where its requests would go, and so who bills them: what a dry run shows before money is spent.
@@ -388,7 +396,48 @@ class CliAgent(ABC, Generic[HomeT]):
     ) -> AbstractContextManager[None]:
         """The room installed through the host's own plugin mechanism (--install plugin); a runtime
         without one that works offline says so."""
-        raise AgentUnavailable(f"--install plugin is not supported on {self.runtime}; use --install copy")
+        if self.plugin_host is None:
+            raise AgentUnavailable(f"--install plugin is not supported on {self.runtime}; use --install copy")
+        return self.plugins_installed(self.plugin_host, repo, room, deadline)
+
+    @contextlib.contextmanager
+    def plugins_installed(
+        self, host: Host, repo: Path, room: Mapping[str, Path], deadline: Deadline | None
+    ) -> Iterator[None]:
+        """The repo staged without answer keys, its marketplace added and each plugin installed in a
+        throwaway home, every room skill checked listed before any case; AgentUnavailable with one
+        sentence when one is not."""
+        with self.fresh_dir("plugins") as under:
+            try:
+                catalog, staged = plugin_install.stage(repo, room, under)
+            except WorkspaceError as exc:
+                raise AgentUnavailable(str(exc)) from None
+            config, env = self.plugin_install_env(under)
+            ids = plugin_install.install(self.path, env, catalog, host)
+            self.plugins = PluginRoom(config, ids, {}, staged)
+            try:
+                qualified, missing = self.plugin_names(self.listed_plugin_skills(deadline), list(room))
+                if missing:
+                    raise AgentUnavailable(plugin_install.missing_sentence(missing, host))
+                self.plugins = PluginRoom(config, ids, qualified, staged)
+                yield
+            finally:
+                self.plugins = None
+
+    def plugin_install_env(self, under: Path) -> tuple[Path, dict[str, str]]:
+        """Where the plugins are installed under `under`, and the environment the host's plugin commands
+        run in (a runtime with a `plugin_host` says)."""
+        raise NotImplementedError(self.runtime)
+
+    def listed_plugin_skills(self, deadline: Deadline | None) -> list[str]:
+        """The skill names the host lists with the plugins installed (a runtime with a `plugin_host`
+        says)."""
+        raise NotImplementedError(self.runtime)
+
+    def plugin_names(self, listed: list[str], room: list[str]) -> tuple[dict[str, str], list[str]]:
+        """Each listed `<plugin>:<skill>` name with the room skill it is, and the room skills not listed;
+        a host that lists plugin skills by their bare name overrides this."""
+        return plugin_install.qualified_names(listed, room)
 
     def redact(self, text: str) -> str:
         return self.redactor(text)
