@@ -128,9 +128,10 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    flags.report_options(args)
+    reports = flags.report_options(args)  # a report flag that cannot work is a usage error before any work
     if args.engine == LEXICAL:
-        return sweep_lexical(args, ctx, prepare(args, ctx, Deadline(0)))
+        clock = Deadline(0)  # no limit: the clock only times the run for its report
+        return sweep_lexical(args, ctx, prepare(args, ctx, clock), clock, reports)
     deadline = Deadline(args.timeout)
     resolve.legs_of(args, agents_of(args))  # a bad --model list is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; what finished is reported.
@@ -201,7 +202,9 @@ def prepare(args: argparse.Namespace, ctx: Context, deadline: Deadline) -> Swept
     return Swept(repo, described, cases, ballast, sizes, usage, places, separated)
 
 
-def sweep_lexical(args: argparse.Namespace, ctx: Context, swept: Swept) -> int:
+def sweep_lexical(
+    args: argparse.Namespace, ctx: Context, swept: Swept, clock: Deadline, reports: flags.ReportOptions
+) -> int:
     legs = [Leg(leg.agent, leg.model) for leg in resolve.legs_of(args, agents_of(args))]
     ctx.err(
         f"[sweep] {len(swept.cases)} case(s) of {len(swept.described)} skill(s) at {len(swept.sizes)} sizes "
@@ -220,8 +223,8 @@ def sweep_lexical(args: argparse.Namespace, ctx: Context, swept: Swept) -> int:
         usage=swept.usage,
     )
     legs_done, _ = sweep_result.build(data, args.seed, swept.places)
-    outcome = report_of(args, swept, Deadline(0), LEXICAL, legs_done, None, gradings=data.gradings)
-    code = finish(outcome, ctx, flags.report_options(args))
+    outcome = report_of(args, swept, clock, LEXICAL, legs_done, None, gradings=data.gradings)
+    code = finish(outcome, ctx, reports)
     for leg in outcome.failing_legs:
         ctx.err(
             f"[sweep] failed: on {leg.leg.label} the knee is at {leg.knee_size:,} skills "
