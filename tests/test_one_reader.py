@@ -23,7 +23,6 @@ NOT_REPO_FILES = {
     "agent/process.py:environ_of": "the kernel's /proc entry of a process the harness started",
     "agent/keyreach.py:holders": "the kernel's /proc entries of this user's other processes",
     "agent/runtime.py:pins": "the harness's own package data (importlib.resources)",
-    "model/listing.py:rules": "the harness's own package data (importlib.resources)",
     "compare/versions.py:extract": "an archive held in memory (fileobj=BytesIO), no file",
     "workers.py:Forked.answer": "the pipe from a child the harness forked, which always writes",
     # A workspace file the agent wrote, read by the judge after the agent exited and after an S_ISREG

@@ -32,6 +32,7 @@ from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Changes, Snapshot, compare
 from harness.cancel import Cancellation, Cancelled
 from harness.deadline import Deadline
+from harness.files import UnreadableFile, opened
 from harness.model import digests
 from harness.model.dataset import EXPECTATION_KEYS, Case
 from harness.paid import cache
@@ -495,10 +496,8 @@ def watched(
     written = {}
     for path in [*changes.created, *changes.changed]:
         if path not in planted:
-            with contextlib.suppress(OSError):
-                written[path] = (workspace / path).read_text(encoding="utf-8", errors="replace")[
-                    : tripwire.TEXT_KEEP
-                ]
+            with contextlib.suppress(UnreadableFile), opened(workspace / path) as handle:
+                written[path] = handle.read(tripwire.TEXT_KEEP).decode("utf-8", errors="replace")
     hits = tripwire.inspect(trace.tool_calls, tokens, egress.seen(), written, declared)
     return tripwire.TripwireReport(
         [t.shown for t in tokens], hits, [n for n in trace.notes if n == NOT_PLANTED]

@@ -26,6 +26,7 @@ from typing import Any
 from harness.agent import ToolCall
 from harness.behavioral.egress import Attempt
 from harness.behavioral.isolation import program_index, simple_commands
+from harness.files import UnreadableFile, opened
 from harness.secrets import encodings
 
 HOME, WORKSPACE = "home", "workspace"
@@ -162,9 +163,9 @@ def declared_by(skill_dir: Path) -> Declared:
         if not path.is_file() or path.is_symlink() or relative[0] in SKIPPED_DIRS:
             continue
         try:
-            with path.open(encoding="utf-8", errors="replace") as handle:
-                text = handle.read(TEXT_KEEP)
-        except OSError:
+            with opened(path) as handle:
+                text = handle.read(TEXT_KEEP).decode("utf-8", errors="replace")
+        except UnreadableFile:
             continue
         hosts |= {h.lower().strip("[]").rstrip(".") for h in URL.findall(text)}
         words |= set(re.findall(r"[A-Za-z][\w-]*", text))
