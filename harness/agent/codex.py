@@ -27,7 +27,7 @@ from harness.writer import make_folder
 from . import plugin_install
 from .events import EventReader, skill_read_by, status_in
 from .relay import Handover
-from .runtime import CliAgent, writes_allowed
+from .runtime import PluginCliAgent, writes_allowed
 from .spec import AgentUnavailable, RunSpec, probe_timeout
 from .trace import InitInfo
 
@@ -135,7 +135,7 @@ class CodexEvents(EventReader):
         return event.get("type") in ("turn.completed", "turn.failed")
 
 
-class CodexAgent(CliAgent[Path]):
+class CodexAgent(PluginCliAgent[Path]):
     runtime = "codex"
     plugin_host = PLUGIN_HOST
     credential_vars = ("OPENAI_API_KEY",)

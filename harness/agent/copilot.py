@@ -22,7 +22,7 @@ from harness.writer import make_folder
 from . import plugin_install
 from .events import EventReader
 from .relay import Handover
-from .runtime import CliAgent, writes_allowed
+from .runtime import PluginCliAgent, writes_allowed
 from .spec import AgentUnavailable, RunSpec, probe_timeout
 from .trace import InitInfo, normalise
 
@@ -92,7 +92,7 @@ class CopilotEvents(EventReader):
         return event.get("type") == "result"
 
 
-class CopilotAgent(CliAgent[Path]):
+class CopilotAgent(PluginCliAgent[Path]):
     runtime = "copilot"
     plugin_host = PLUGIN_HOST
     requests_to_decision = 1.0  # the skill tool's result arrives before the second request

@@ -221,7 +221,6 @@ class CliAgent(ABC, Generic[HomeT]):
     own_environment: tuple[str, ...] = ()
     # Its CLI's own failures that a fresh run (new workspace, new session) may not repeat: see `retry`.
     retry_on: tuple[RetryRule, ...] = ()
-    plugin_host: Host | None = None  # its own plugin install, where one works offline (--install plugin)
 
     def endpoint_line(self) -> str:
         """Where its requests would go, and so who bills them: what a dry run shows before money is spent.
@@ -396,48 +395,7 @@ class CliAgent(ABC, Generic[HomeT]):
     ) -> AbstractContextManager[None]:
         """The room installed through the host's own plugin mechanism (--install plugin); a runtime
         without one that works offline says so."""
-        if self.plugin_host is None:
-            raise AgentUnavailable(f"--install plugin is not supported on {self.runtime}; use --install copy")
-        return self.plugins_installed(self.plugin_host, repo, room, deadline)
-
-    @contextlib.contextmanager
-    def plugins_installed(
-        self, host: Host, repo: Path, room: Mapping[str, Path], deadline: Deadline | None
-    ) -> Iterator[None]:
-        """The repo staged without answer keys, its marketplace added and each plugin installed in a
-        throwaway home, every room skill checked listed before any case; AgentUnavailable with one
-        sentence when one is not."""
-        with self.fresh_dir("plugins") as under:
-            try:
-                catalog, staged = plugin_install.stage(repo, room, under)
-            except WorkspaceError as exc:
-                raise AgentUnavailable(str(exc)) from None
-            config, env = self.plugin_install_env(under)
-            ids = plugin_install.install(self.path, env, catalog, host)
-            self.plugins = PluginRoom(config, ids, {}, staged)
-            try:
-                qualified, missing = self.plugin_names(self.listed_plugin_skills(deadline), list(room))
-                if missing:
-                    raise AgentUnavailable(plugin_install.missing_sentence(missing, host))
-                self.plugins = PluginRoom(config, ids, qualified, staged)
-                yield
-            finally:
-                self.plugins = None
-
-    def plugin_install_env(self, under: Path) -> tuple[Path, dict[str, str]]:
-        """Where the plugins are installed under `under`, and the environment the host's plugin commands
-        run in (a runtime with a `plugin_host` says)."""
-        raise NotImplementedError(self.runtime)
-
-    def listed_plugin_skills(self, deadline: Deadline | None) -> list[str]:
-        """The skill names the host lists with the plugins installed (a runtime with a `plugin_host`
-        says)."""
-        raise NotImplementedError(self.runtime)
-
-    def plugin_names(self, listed: list[str], room: list[str]) -> tuple[dict[str, str], list[str]]:
-        """Each listed `<plugin>:<skill>` name with the room skill it is, and the room skills not listed;
-        a host that lists plugin skills by their bare name overrides this."""
-        return plugin_install.qualified_names(listed, room)
+        raise AgentUnavailable(f"--install plugin is not supported on {self.runtime}; use --install copy")
 
     def redact(self, text: str) -> str:
         return self.redactor(text)
@@ -567,6 +525,61 @@ class CliAgent(ABC, Generic[HomeT]):
             yield path
         finally:
             shutil.rmtree(path, ignore_errors=True)
+
+
+class PluginCliAgent(CliAgent[HomeT]):
+    """A CLI whose host installs plugins offline from a local marketplace (--install plugin): the repo
+    staged without answer keys, its marketplace added and each plugin installed in a throwaway home,
+    every room skill checked listed before any case. A subclass says where and how its host lists."""
+
+    plugin_host: Host
+
+    def installed_as_plugins(
+        self,
+        repo: Path,
+        room: Mapping[str, Path],
+        *,
+        deadline: Deadline | None = None,
+        cancel: Cancellation | None = None,
+    ) -> AbstractContextManager[None]:
+        return self.plugins_installed(repo, room, deadline)
+
+    @contextlib.contextmanager
+    def plugins_installed(
+        self, repo: Path, room: Mapping[str, Path], deadline: Deadline | None
+    ) -> Iterator[None]:
+        """AgentUnavailable with one sentence when the install fails or a room skill is not listed."""
+        host = self.plugin_host
+        with self.fresh_dir("plugins") as under:
+            try:
+                catalog, staged = plugin_install.stage(repo, room, under)
+            except WorkspaceError as exc:
+                raise AgentUnavailable(str(exc)) from None
+            config, env = self.plugin_install_env(under)
+            ids = plugin_install.install(self.path, env, catalog, host)
+            self.plugins = PluginRoom(config, ids, {}, staged)
+            try:
+                qualified, missing = self.plugin_names(self.listed_plugin_skills(deadline), list(room))
+                if missing:
+                    raise AgentUnavailable(plugin_install.missing_sentence(missing, host))
+                self.plugins = PluginRoom(config, ids, qualified, staged)
+                yield
+            finally:
+                self.plugins = None
+
+    @abstractmethod
+    def plugin_install_env(self, under: Path) -> tuple[Path, dict[str, str]]:
+        """Where the plugins are installed under `under`, and the environment the host's plugin commands
+        run in."""
+
+    @abstractmethod
+    def listed_plugin_skills(self, deadline: Deadline | None) -> list[str]:
+        """The skill names the host lists with the plugins installed."""
+
+    def plugin_names(self, listed: list[str], room: list[str]) -> tuple[dict[str, str], list[str]]:
+        """Each listed `<plugin>:<skill>` name with the room skill it is, and the room skills not listed;
+        a host that lists plugin skills by their bare name overrides this."""
+        return plugin_install.qualified_names(listed, room)
 
 
 def ended(runtime: str, reader: EventReader, ran: Streamed, timeout_s: float) -> Trace:
