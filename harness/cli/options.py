@@ -244,8 +244,6 @@ class TuneOptions:
     rounds: int
     seed: int
     confidence: float
-    repeat: int
-    adaptive: bool
     max_run_usd: float
     dry_run: bool
     apply: bool
@@ -282,8 +280,6 @@ def tune_options(args: argparse.Namespace) -> TuneOptions:
         rounds=args.rounds,
         seed=args.seed,
         confidence=args.confidence,
-        repeat=stops.repeat,
-        adaptive=stops.adaptive,
         max_run_usd=args.max_run_usd,
         dry_run=args.dry_run,
         apply=args.apply,
