@@ -13,6 +13,7 @@ pytest_plugins = [
     "tests.support.temp_dirs",
     "tests.support.routing_fixtures",
     "tests.support.browser",
+    "tests.support.grouping",
 ]
 
 # No property test fails for being slow (a deadline, or the health check on slow generation): speed
