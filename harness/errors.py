@@ -10,9 +10,12 @@ class HarnessError(Exception):
 
 
 class Interrupted(HarnessError):
-    """Ctrl-C ended the run after its report was written. Exit 130, as a shell reports it."""
+    """A signal ended the run: exit 130 after SIGINT (Ctrl-C), 143 after SIGTERM, as a shell reports
+    a process they ended."""
 
-    exit_code = 130
+    def __init__(self, message: str, exit_code: int = 130) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 class UsageError(HarnessError):

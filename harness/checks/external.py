@@ -1,5 +1,6 @@
 """External URLs: is each one reachable? Fetched once per URL, hosts in parallel, one request at a
-time per host, HEAD then GET, bounded retries, an optional cache of recent successes.
+time per host, HEAD then GET, bounded retries, an optional cache of recent successes. A cancelling
+signal (Ctrl-C, SIGTERM) stops the sending: what was never sent is reported unchecked.
 
 Everything that touches the world (the HTTP session, sleeping, both clocks) is injected, so tests
 drive it deterministically against loopback servers.
@@ -9,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from harness import __version__, jsonsafe
+from harness.cancel import CANCEL_SIGNALS, Cancellation, Cancelled
 from harness.checks.external_options import ExternalOptions
 from harness.checks.references import Scan
 from harness.checks.url_outcomes import BROKEN, CACHED, EXCLUDED, OK, UNCHECKED
@@ -27,8 +31,6 @@ from harness.model.findings import Finding
 from harness.writer import write_text
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-
     import requests
 
 
@@ -42,6 +44,7 @@ OFFLINE_HOSTS = 2
 OFFLINE = "the network looks unreachable from this machine"
 PAST_DEADLINE = "the --timeout deadline passed before it was checked"
 INTERRUPTED = "the run was interrupted (Ctrl-C) first"
+TERMINATED = "the run was stopped (SIGTERM) first"
 
 
 @dataclass(frozen=True, order=True)
@@ -81,13 +84,15 @@ class UrlCheck:
 class ExternalReport:
     urls: list[UrlCheck] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    interrupted: bool = False  # Ctrl-C stopped the fetching: what was not sent is unchecked
+    # A signal stopped the fetching (what was not sent is unchecked): the exit code it gives, 130 after
+    # SIGINT and 143 after SIGTERM; 0 when none came.
+    interrupted: int = 0
 
     def ended(self, code: int) -> int:
-        """The command's exit code once its reports are written: an interrupted fetch ends it as Ctrl-C
-        ends any run, through the CLI's one handler."""
+        """The command's exit code once its reports are written: an interrupted fetch ends it as a
+        signal ends any run, through the CLI's one handler."""
         if self.interrupted:
-            raise Interrupted("interrupted; the report lists the URLs left unchecked.")
+            raise Interrupted("interrupted; the report lists the URLs left unchecked.", self.interrupted)
         return code
 
 
@@ -162,17 +167,19 @@ def check_scan(
     options: ExternalOptions,
     deadline: float | None = None,
     say: Callable[[str], None] = lambda _line: None,
+    cancel: Cancellation | None = None,
 ) -> ExternalReport:
     """Every URL the reference scan found, fetched once, with the places that use it; `say` gets the
-    one line that tells an offline machine so."""
+    one line that tells an offline machine so. Once `cancel` is set, nothing more is sent."""
     uses: dict[str, list[Use]] = {}
     for use in scan.external:
         uses.setdefault(use.url, []).append(Use(use.path, use.line))
-    return Checker(options, deadline=deadline, say=say).check(uses)
+    return Checker(options, deadline=deadline, say=say, cancel=cancel).check(uses)
 
 
 class Checker:
-    """Checks a set of URLs. `deadline` is a `monotonic()` instant after which nothing is sent."""
+    """Checks a set of URLs. `deadline` is a `monotonic()` instant after which nothing is sent, and
+    nothing is sent either once `cancel` is set (the command's handlers set it on SIGINT or SIGTERM)."""
 
     def __init__(
         self,
@@ -183,6 +190,7 @@ class Checker:
         wall_clock: Callable[[], float] = time.time,
         deadline: float | None = None,
         say: Callable[[str], None] = lambda _line: None,
+        cancel: Cancellation | None = None,
     ) -> None:
         self.options = options
         self.say = say
@@ -193,7 +201,7 @@ class Checker:
         self.wall_clock = wall_clock
         self.deadline = deadline
         self.excludes = compile_excludes(options.exclude)
-        self.stopped = False  # set from the main thread on Ctrl-C; the host threads send nothing after
+        self.cancel = cancel or Cancellation()  # once set, the host threads send nothing more
 
     def check(self, uses: dict[str, list[Use]]) -> ExternalReport:
         report = ExternalReport()
@@ -212,11 +220,11 @@ class Checker:
         # The busiest hosts first: a run lasts as long as its longest chain from the moment that starts.
         hosts = sorted(by_host.values(), key=len, reverse=True)
         down = self.probe(hosts)
-        if self.stopped:  # Ctrl-C during the probe: nothing more is sent
-            report.interrupted = True
-            left_unsent(hosts)
-        elif hosts:
-            report.interrupted = self.fetch(self.leave_offline(hosts, down) if down else hosts)
+        if hosts and not self.cancel.is_set():
+            self.fetch(self.leave_offline(hosts, down) if down else hosts)
+        if self.cancel.is_set():  # what was never sent is unchecked, and the exit says why
+            report.interrupted = self.cancel.exit_code
+            left_unsent(hosts, TERMINATED if self.cancel.signum == signal.SIGTERM else INTERRUPTED)
         for item in report.urls:
             if item.outcome == OK and item.status is not None and 200 <= item.status < 300:
                 cache.remember(item.url, item.status)
@@ -229,24 +237,25 @@ class Checker:
         """Before the fan-out, one request to the first URL of each of the first named hosts, one after
         another, until one shows the network is up. Returns why the network looks down when
         OFFLINE_HOSTS of them failed at the network level, else None. A probe is its URL's first
-        attempt, so no URL is asked twice for it."""
+        attempt, so no URL is asked twice for it. The probe runs on the main thread: a cancelling
+        signal ends its request where it is."""
         named = [items for items in hosts if is_name(host_of(items[0].url))]
         if len(named) < OFFLINE_HOSTS:
             return None  # one name that does not resolve is a dead domain, not an offline machine
         failures = []
         session = self.session_factory()
         try:
-            for items in named[:OFFLINE_HOSTS]:
-                item = items[0]
-                if self.remaining() <= 0:
-                    return None
-                attempt = self.probed[item.url] = self.ask(session, item)
-                if not attempt.network_down:
-                    return None
-                failures.append(f"{host_of(item.url)}: {attempt.detail}")
-        except KeyboardInterrupt:
-            self.stopped = True
-            return None
+            with self.cancel.interruptible():
+                for items in named[:OFFLINE_HOSTS]:
+                    item = items[0]
+                    if self.remaining() <= 0:
+                        return None
+                    attempt = self.probed[item.url] = self.ask(session, item)
+                    if not attempt.network_down:
+                        return None
+                    failures.append(f"{host_of(item.url)}: {attempt.detail}")
+        except Cancelled:
+            return None  # the cancellation is set: check() leaves every URL not sent unchecked
         finally:
             session.close()
         return "; ".join(failures)
@@ -271,26 +280,32 @@ class Checker:
         item.unresolved, item.unroutable = attempt.unresolved, attempt.unroutable
         return attempt
 
-    def fetch(self, hosts: list[list[UrlCheck]]) -> bool:
-        """Each host's URLs in a thread of its own (up to --jobs at once). True when Ctrl-C stopped it:
-        no request is sent after that, each host's request in flight ends on its own, and the URLs
-        never sent are left unchecked, so the report still says what was and was not checked. A
-        second Ctrl-C while those requests end gives up on them."""
-        from concurrent.futures import ThreadPoolExecutor, wait  # only when there are URLs to fetch
+    def fetch(self, hosts: list[list[UrlCheck]]) -> None:
+        """Each host's URLs on one of up to --jobs threads. Once cancelled, no request is sent: `say`
+        tells so, each host's request in flight ends on its own while the main thread waits, and
+        check() leaves the URLs never sent unchecked, so the report still says what was and was not
+        checked. A second signal while those requests end gives up on them: Interrupted, no report."""
+        chains = Chains(self.check_host, hosts, max(1, min(self.options.jobs, len(hosts))))
+        try:
+            with self.cancel.interruptible():
+                chains.wait()
+        except Cancelled:
+            self.say(
+                f"{self.cancel.name} received: no further request is sent; waiting for the requests in "
+                "flight (a second signal stops waiting, and writes no report)."
+            )
+            self.wait_for_flight(chains)
+        chains.raise_failure()  # a failure inside a host's chain is raised here, not lost
 
-        workers = max(1, min(self.options.jobs, len(hosts)))
-        chains: list[Future[None]] = []
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="skillscope-url") as pool:
-            try:
-                chains.extend(pool.submit(self.check_host, items) for items in hosts)
-                wait(chains)
-            except KeyboardInterrupt:
-                self.stopped = True
-        for chain in chains:
-            chain.result()  # a failure inside a host's chain is raised here, not lost
-        if self.stopped:
-            left_unsent(hosts)
-        return self.stopped
+    def wait_for_flight(self, chains: Chains) -> None:
+        try:
+            with self.cancel.interruptible(spare=1):
+                chains.wait()
+        except Cancelled:
+            raise Interrupted(
+                "interrupted again: stopped waiting for the requests in flight; no report was written.",
+                self.cancel.exit_code,
+            ) from None
 
     def check_host(self, items: list[UrlCheck]) -> None:
         """One host's URLs, strictly one after another: never two requests at once to a host."""
@@ -310,7 +325,7 @@ class Checker:
                 self.sleep(pause)
             probed = None if attempt_number else self.probed.get(item.url)  # the probe asked already
             if probed is None and self.remaining() <= 0:
-                if not item.attempts:  # after Ctrl-C, left_unsent says why instead
+                if not item.attempts:  # once cancelled, left_unsent says why instead
                     item.outcome, item.detail = UNCHECKED, PAST_DEADLINE
                 return
             attempt = probed or self.ask(session, item)
@@ -354,16 +369,70 @@ class Checker:
         return Attempt(status, detail, is_retryable(status))
 
     def remaining(self) -> float:
-        if self.stopped:
+        if self.cancel.is_set():
             return 0.0
         return float("inf") if self.deadline is None else self.deadline - self.monotonic()
 
 
-def left_unsent(hosts: list[list[UrlCheck]]) -> None:
-    """After Ctrl-C, a URL no request was sent for is unchecked, never broken: its host may not even
-    have been started."""
-    for item in (item for items in hosts for item in items if not item.attempts):
-        item.outcome, item.detail = UNCHECKED, INTERRUPTED
+class Chains:
+    """Each host's chain of URLs on one of `workers` daemon threads, busiest host first. Daemon: a run
+    that gives up on the requests in flight (a second signal) ends without waiting for them."""
+
+    def __init__(self, chain: Callable[[list[UrlCheck]], None], hosts: list[list[UrlCheck]], workers: int):
+        self._chain = chain
+        self._pending = list(reversed(hosts))  # popped from the end: the busiest host first
+        self._lock = threading.Lock()
+        self._failures: list[BaseException] = []
+        self._running = workers
+        self._done = threading.Event()
+        named = (f"skillscope-url-{n}" for n in range(workers))
+        self._threads = [threading.Thread(target=self._work, name=name, daemon=True) for name in named]
+        for thread in self._threads:
+            thread.start()
+
+    def _work(self) -> None:
+        # A signal is the main thread's to take: there its handler runs at once, and wakes the wait.
+        signal.pthread_sigmask(signal.SIG_BLOCK, CANCEL_SIGNALS)
+        try:
+            while items := self._next():
+                try:
+                    self._chain(items)
+                except BaseException as exc:  # kept for the main thread, which raises it
+                    with self._lock:
+                        self._failures.append(exc)
+        finally:
+            with self._lock:
+                self._running -= 1
+                if not self._running:
+                    self._done.set()
+
+    def _next(self) -> list[UrlCheck] | None:
+        with self._lock:
+            return self._pending.pop() if self._pending else None
+
+    def wait(self) -> None:
+        """Until every chain has ended. An event, not the threads' join: a signal handler's exception
+        inside a join can leave its thread marked as ended while it runs (Python 3.11)."""
+        self._done.wait()
+        for thread in self._threads:
+            thread.join()  # each has only its last lines left
+
+    def raise_failure(self) -> None:
+        if self._failures:
+            raise self._failures[0]
+
+
+def left_unsent(hosts: list[list[UrlCheck]], why: str = INTERRUPTED) -> None:
+    """Once cancelled, a URL no request was sent for is unchecked, never broken: its host may not even
+    have been started. So is one whose only request the signal cut off (a probe, on the main thread),
+    which left neither a status nor a detail as every attempt that came back does. `why` names the
+    signal."""
+    for item in (item for items in hosts for item in items if not item.attempts or not answered(item)):
+        item.outcome, item.detail = UNCHECKED, why
+
+
+def answered(item: UrlCheck) -> bool:
+    return item.status is not None or bool(item.detail)
 
 
 def causes(exc: BaseException) -> Iterator[BaseException]:
@@ -411,6 +480,7 @@ def failure(item: UrlCheck) -> Finding:
         fix = {
             OFFLINE: "check external links where the network is reachable (CI), or pass --no-external here",
             INTERRUPTED: "run the command again to check it",
+            TERMINATED: "run the command again to check it",
         }.get(item.detail, "raise --timeout")
         return findings.error(
             "ref-unchecked",

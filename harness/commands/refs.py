@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from harness.cancel import Cancellation, on_signals
 from harness.checks import external, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import RefsResult
@@ -34,6 +35,14 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    if not args.external:  # offline and bounded: a signal ends it as it ends any such command
+        return check(args, ctx, None)
+    # SIGINT or SIGTERM, inherited as ignored or not, stops the sending; the report is still written.
+    with on_signals(Cancellation()) as cancel:
+        return check(args, ctx, cancel)
+
+
+def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -> int:
     clock = Deadline(args.timeout)
     docs = parse_list("--docs", args.docs)
     fetch = flags.external_options(args, ctx.cwd)
@@ -46,7 +55,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         found.append(structural_checks.no_skill(loaded))
     found.extend(scan.findings)
     fetched = (
-        external.check_scan(scan, fetch, clock.instant(), lambda line: ctx.err(f"[refs] {line}"))
+        external.check_scan(scan, fetch, clock.instant(), lambda line: ctx.err(f"[refs] {line}"), cancel)
         if args.external
         else external.ExternalReport()
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from harness.cancel import Cancellation, on_signals
 from harness.checks import CheckOptions, headroom, packaging, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
@@ -37,6 +38,14 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
+    if not args.external:  # offline and bounded: a signal ends it as it ends any such command
+        return check(args, ctx, None)
+    # SIGINT or SIGTERM, inherited as ignored or not, stops the sending; the report is still written.
+    with on_signals(Cancellation()) as cancel:
+        return check(args, ctx, cancel)
+
+
+def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -> int:
     clock = Deadline(0)
     fetch = flags.external_options(args, ctx.cwd) if args.external else None
     repo = resolve.resolve_repo(args, ctx)
@@ -50,7 +59,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
             scan = references.scan(loaded, check_opts.docs, ahead)
             fetched = external_checks.check_scan(
-                scan, fetch, say=lambda line: ctx.err(f"[structural] {line}")
+                scan, fetch, say=lambda line: ctx.err(f"[structural] {line}"), cancel=cancel
             )
             found = findings.ordered([*found, *fetched.findings])
     adoption = resolve.adoption(args, repo.root, ctx.cwd)

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import requests
 
 from harness import __version__
+from harness.cancel import Cancellation, on_signals
 from harness.checks import external
 from harness.checks.external import Checker, ExternalOptions, Use
-from harness.errors import UsageError
-from tests.support.linkserver import mapped_names, refused_url, serving
+from harness.errors import Interrupted, UsageError
+from tests.support.linkserver import LinkServer, mapped_names, refused_url, serving
+
+WAIT_S = 300  # a bound on a broken run, never a measure of speed
 
 
 def run(urls: list[str], sleeps: list[float] | None = None, **options) -> external.ExternalReport:
@@ -456,3 +463,97 @@ def test_after_ctrl_c_a_url_never_sent_is_unchecked_whatever_state_it_was_left_i
     assert [(u.outcome, u.detail) for u in (sent, failed)] == [(external.OK, ""), (external.BROKEN, "")]
     assert (never.outcome, never.detail) == (external.UNCHECKED, external.INTERRUPTED)
     assert "interrupted (Ctrl-C) first" in external.failure(never).message
+
+
+def until(condition: Callable[[], object]) -> bool:
+    """Whether `condition` came true before the bound on a broken run ran out."""
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def signal_once_held(server: LinkServer, cancel: Cancellation, *signums: int) -> None:
+    """From a thread, each signal to this process once `server` holds a request and the signal before
+    it was handled: the test acts while the request is in flight, however slowly the machine runs."""
+
+    def send() -> None:
+        if not until(lambda: server.active):
+            return
+        for count, signum in enumerate(signums, 1):
+            os.kill(os.getpid(), signum)
+            if not until(lambda: cancel.signals >= count):  # noqa: B023 (read before the next turn)
+                return
+
+    threading.Thread(target=send, daemon=True).start()
+
+
+def release_once(server: LinkServer, cancel: Cancellation) -> None:
+    """The held request is answered only after the signal: nothing after it can have been sent."""
+    if until(cancel.is_set):
+        server.release.set()
+
+
+def test_a_signal_during_the_probe_cuts_its_request_and_leaves_every_url_unchecked(names):
+    # The probe asks on the main thread, where the signal ends its request: the URL it asked is
+    # unchecked like the rest, not broken with no reason.
+    with serving("127.0.0.1") as ([server], _):
+        server.held_from = 1
+        names["up.test"] = names["other.test"] = "127.0.0.1"
+        urls = [
+            server.url(f"/ok/{n}").replace("127.0.0.1", name)
+            for n, name in enumerate(["up.test", "other.test"])
+        ]
+        with on_signals(Cancellation()) as cancel:
+            signal_once_held(server, cancel, signal.SIGINT)
+            checker = Checker(ExternalOptions(request_timeout_s=WAIT_S), cancel=cancel)
+            report = checker.check({url: [Use("a.md", n)] for n, url in enumerate(urls, 1)})
+        sent = len(server.requests)
+        server.release.set()
+
+    assert sent == 1 and report.interrupted == 130
+    assert {(item.outcome, item.detail) for item in report.urls} == {
+        (external.UNCHECKED, external.INTERRUPTED)
+    }
+    assert [f.rule for f in report.findings] == ["ref-unchecked"] * 2
+
+
+def test_after_sigterm_what_was_never_sent_is_unchecked_and_says_so():
+    with serving("127.0.0.1") as ([server], _):
+        server.held_from = 2
+        urls = [server.url(f"/ok/{n}") for n in range(4)]
+        with on_signals(Cancellation()) as cancel:
+            signal_once_held(server, cancel, signal.SIGTERM)
+            threading.Thread(target=release_once, args=(server, cancel), daemon=True).start()
+            report = Checker(ExternalOptions(), cancel=cancel).check({url: [Use("a.md", 1)] for url in urls})
+        sent = len(server.requests)
+
+    assert report.interrupted == 143 and sent == 2  # the request held when the signal came ended on its own
+    assert [item.outcome for item in report.urls] == [external.OK] * 2 + [external.UNCHECKED] * 2
+    [unsent, _] = [f.message for f in report.findings]
+    assert "stopped (SIGTERM) first" in unsent and "run the command again" in unsent
+    with pytest.raises(Interrupted) as ended:
+        report.ended(0)
+    assert ended.value.exit_code == 143
+
+
+def test_a_second_signal_gives_up_on_the_requests_in_flight():
+    # The first signal stops the sending and waits for the request in flight; the second stops waiting
+    # while the host still holds it (no report: what that request found is not known).
+    with serving("127.0.0.1") as ([server], _):
+        server.held_from = 1
+        urls = [server.url(f"/ok/{n}") for n in range(3)]
+        with on_signals(Cancellation()) as cancel:
+            signal_once_held(server, cancel, signal.SIGINT, signal.SIGINT)
+            checker = Checker(ExternalOptions(request_timeout_s=WAIT_S), cancel=cancel)
+            with pytest.raises(Interrupted) as stopped:
+                checker.check({url: [Use("a.md", 1)] for url in urls})
+        held, sent = server.active, len(server.requests)
+        server.release.set()
+        # The chain given up on ends once answered: no thread is left to the next test.
+        assert until(lambda: not any(t.name.startswith("skillscope-url") for t in threading.enumerate()))
+
+    assert (held, sent) == (1, 1)
+    assert stopped.value.exit_code == 130 and "no report was written" in str(stopped.value)

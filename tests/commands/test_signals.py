@@ -1,8 +1,10 @@
 """Cancellation as CI does it: SIGINT or SIGTERM to a running `skillscope routing|behavioral` (a real
 process driving the real claude CLI against the scripted API). No new case starts, every agent is
 killed, the report of the finished cases is written with the `interrupted` mark, the exit code is
-130 or 143, and nothing is left behind: no process, no temp dir. Ctrl-C while external links are
-fetched sends no further request and still writes the report.
+130 or 143, and nothing is left behind: no process, no temp dir. SIGINT or SIGTERM while external
+links are fetched sends no further request and still writes the report. Each holds for a command
+started with SIGINT ignored, as a non-interactive shell starts a background job: the signal is
+handled all the same.
 
 Nothing here waits on the clock: the signal goes out once the fake API holds the hanging requests.
 """
@@ -91,6 +93,17 @@ def in_flight(api, *prompts: str) -> threading.Event:
     return arrived
 
 
+# A background job of a non-interactive shell (`skillscope refs &` in a script) starts with SIGINT
+# ignored, and so does every process it starts: this wrapper sets that, then execs the command.
+IGNORING_SIGINT = (
+    sys.executable,
+    "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); "
+    "os.execv(sys.argv[1], sys.argv[1:])",
+)
+HARNESS = (sys.executable, "-m", "harness")
+
+
 def env_for(fake_env: dict[str, str], claude_bin: str) -> dict[str, str]:
     return {**fake_env, "SKILLSCOPE_CLAUDE": claude_bin}
 
@@ -172,53 +185,69 @@ def test_a_signal_mid_behavioral_reports_the_finished_cases(
     assert run.left_behind() == ([], [])
 
 
-@pytest.mark.parametrize("command", [["refs"], ["structural", "--external"]])
-def test_ctrl_c_mid_fetch_sends_no_more_requests_and_reports_the_rest_unchecked(tmp_path: Path, command):
+@pytest.mark.parametrize(
+    ("signum", "code", "why", "program"),
+    [
+        pytest.param(signal.SIGINT, 130, "interrupted (Ctrl-C) first", HARNESS, id="SIGINT"),
+        pytest.param(
+            signal.SIGINT,
+            130,
+            "interrupted (Ctrl-C) first",
+            (*IGNORING_SIGINT, *HARNESS),
+            id="SIGINT-inherited-ignored",
+        ),
+        pytest.param(signal.SIGTERM, 143, "stopped (SIGTERM) first", HARNESS, id="SIGTERM"),
+    ],
+)
+@pytest.mark.parametrize("command", [["refs"], ["structural", "--external"]], ids=["refs", "structural"])
+def test_ctrl_c_mid_fetch_sends_no_more_requests_and_reports_the_rest_unchecked(
+    tmp_path: Path, command, signum, code, why, program
+):
     # One host of twelve URLs, answered one at a time: before, Ctrl-C waited for the whole chain and
-    # sent every request. The signal goes out while the second request is held at the host, and the
-    # host answers it only after the signal: no third request can have started, however slow the run.
+    # sent every request; started with SIGINT ignored, it was not stopped at all, and SIGTERM ended it
+    # with no report. The signal goes out while the second request is held at the host, and the host
+    # answers it only once the command has said it took the signal: no third request can start.
     with serving("127.0.0.1") as ([server], _):
         server.held_from = 2
         urls = [server.url(f"/page/{n}") for n in range(12)]
         body = "# Links\n\n" + "".join(f"- [page {n}]({url})\n" for n, url in enumerate(urls))
         make_skill(tmp_path / "repo", "linker", body=body)
-        report = tmp_path / "report.json"
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "harness",
-                *command,
-                "--repo",
-                str(tmp_path / "repo"),
-                "--output",
-                str(report),
-            ],
-            env=dict(os.environ),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        deadline = time.monotonic() + WAIT_S
-        while len(server.requests) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.02)
-        proc.send_signal(signal.SIGINT)
-        server.release.set()
-        stdout, stderr = proc.communicate(timeout=WAIT_S)
+        report, errors = tmp_path / "report.json", tmp_path / "stderr.txt"
+        argv = [*program, *command, "--repo", str(tmp_path / "repo"), "--output", str(report)]
+        with errors.open("w", encoding="utf-8") as stderr_file:
+            proc = subprocess.Popen(
+                argv, env=dict(os.environ), stdout=subprocess.PIPE, stderr=stderr_file, text=True
+            )
+            assert until(lambda: len(server.requests) >= 2, proc), errors.read_text(encoding="utf-8")
+            proc.send_signal(signum)
+            until(lambda: "received" in errors.read_text(encoding="utf-8"), proc)
+            server.release.set()
+            stdout, _ = proc.communicate(timeout=WAIT_S)
         sent = len(server.requests)
 
-    assert proc.returncode == 130, stderr
-    assert stderr == "error: interrupted; the report lists the URLs left unchecked.\n"
-    assert 2 <= sent <= 3  # the request in flight when the signal came may still end; no new one starts
+    stderr = errors.read_text(encoding="utf-8")
+    assert proc.returncode == code, stderr
+    assert stderr == (
+        f"[{command[0]}] {signal.Signals(signum).name} received: no further request is sent; waiting for "
+        "the requests in flight (a second signal stops waiting, and writes no report).\n"
+        "error: interrupted; the report lists the URLs left unchecked.\n"
+    )
+    assert sent == 2  # the request held when the signal came ended on its own; no new one started
     unchecked = [
         f for f in json.loads(report.read_text(encoding="utf-8"))["findings"] if f["rule"] == "ref-unchecked"
     ]
     assert len(unchecked) == 12 - sent
-    assert all(
-        "interrupted (Ctrl-C) first" in f["message"] and "run the command again" in f["message"]
-        for f in unchecked
-    )
+    assert all(why in f["message"] and "run the command again" in f["message"] for f in unchecked)
     assert "ref-unchecked" in stdout
+
+
+def until(condition, proc: subprocess.Popen) -> bool:
+    """Whether `condition` came true while `proc` ran (False when it ended first, or the bound on a
+    broken run ran out)."""
+    deadline = time.monotonic() + WAIT_S
+    while not condition() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return bool(condition())
 
 
 def test_a_named_pipe_in_a_skill_folder_stops_no_agent_routing_run(fake_api, fake_env, claude_bin, tmp_path):
@@ -303,17 +332,25 @@ def reached(marker: Path, run: Launched) -> bool:
     return marker.exists()
 
 
-@pytest.mark.parametrize(
-    ("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
-)
+# The paid commands as a background job would start them, SIGINT ignored: each one's handlers are
+# installed all the same (routing's and behavioral's stand for every command under harness.cancel).
+STOPS_ANY_START = [
+    pytest.param(signal.SIGINT, 130, "SIGINT", (), id="SIGINT"),
+    pytest.param(signal.SIGINT, 130, "SIGINT", IGNORING_SIGINT, id="SIGINT-inherited-ignored"),
+    pytest.param(signal.SIGTERM, 143, "SIGTERM", (), id="SIGTERM"),
+]
+
+
+@pytest.mark.parametrize(("signum", "code", "name", "started_by"), STOPS_ANY_START)
 def test_a_signal_ends_a_routing_run_stuck_digesting_its_room(
-    signum, code, name, fake_api, fake_env, claude_bin, tmp_path
+    signum, code, name, started_by, fake_api, fake_env, claude_bin, tmp_path
 ):
     repo = skills_repo(tmp_path / "repo", "alpha")
     fake_api.script(CaseRouter({}))
     marker, program = stuck_digest(tmp_path)
     only = ["--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1,alpha-neg-1"]
-    run = Launched(tmp_path, env_for(fake_env, claude_bin), ["routing", "--repo", str(repo), *only], program)
+    args = ["routing", "--repo", str(repo), *only]
+    run = Launched(tmp_path, env_for(fake_env, claude_bin), args, (*started_by, *program))
     assert reached(marker, run), run.finished()
     exit_code, stdout, stderr = run.stop_with(signum)
     assert exit_code == code, stderr
@@ -325,11 +362,9 @@ def test_a_signal_ends_a_routing_run_stuck_digesting_its_room(
     assert run.left_behind() == ([], [])
 
 
-@pytest.mark.parametrize(
-    ("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
-)
+@pytest.mark.parametrize(("signum", "code", "name", "started_by"), STOPS_ANY_START)
 def test_a_signal_ends_a_behavioral_run_stuck_digesting_its_skill(
-    signum, code, name, fake_api, fake_env, claude_bin, tmp_path
+    signum, code, name, started_by, fake_api, fake_env, claude_bin, tmp_path
 ):
     repo = tmp_path / "writer"
     shutil.copytree(SCENARIOS / "writer", repo)
@@ -345,7 +380,8 @@ def test_a_signal_ends_a_behavioral_run_stuck_digesting_its_skill(
         "--model",
         "claude-fake-1",
     ]
-    run = Launched(tmp_path, env_for(fake_env, claude_bin), [*args, "--only", "report-writer-pass"], program)
+    only = [*args, "--only", "report-writer-pass"]
+    run = Launched(tmp_path, env_for(fake_env, claude_bin), only, (*started_by, *program))
     assert reached(marker, run), run.finished()
     exit_code, stdout, stderr = run.stop_with(signum)
     assert exit_code == code, stderr
