@@ -5,6 +5,7 @@ its run and verdict on hover and on keyboard focus, dark mode, no script error, 
 from __future__ import annotations
 
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -15,16 +16,21 @@ from tests.report.html.test_browser import INJECTED
 from tests.support.browser import guarded_page
 from tests.support.helpers import run_cli
 from tests.support.routing import CaseRouter, live_processes_under, route, routing_env, skills_repo
+from tests.support.temp_dirs import built_once
 
-# The ledger's runs are made once for the module's tests: on one worker.
+# One worker draws the pages; the ledger is made once a run either way (built_once).
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("history-page")]
 FIRES = {"alpha-pos-2": R.skill("alpha")}  # a run with no activation at all fails: one always fires
 
 
 @pytest.fixture(scope="module")
-def history_page(tmp_path_factory, claude_bin):
+def history_page(tmp_path_factory, claude_bin) -> Path:
+    """The page, made once a run even where the xdist group does not keep these tests on one worker."""
+    return Path(built_once(tmp_path_factory, "history-page", lambda into: str(ledger_page(into, claude_bin))))
+
+
+def ledger_page(tmp: Path, claude_bin: str) -> Path:
     """alpha-pos-1 passes in run 1 and fails in run 2 with nothing else changed: a flaky case."""
-    tmp = tmp_path_factory.mktemp("history")
     repo = skills_repo(tmp / "repo", "alpha", "beta")
     ledger, temp = tmp / "ledger", tmp / "temp"
     ledger.mkdir()

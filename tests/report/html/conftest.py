@@ -6,11 +6,14 @@ against the scripted API, so what the pipeline writes today is proven to render;
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.fakeapi.cli import hermetic_env
 from tests.fakeapi.server import FakeAPI
 from tests.support import reports, saved_reports
+from tests.support.temp_dirs import built_once
 
 
 @pytest.fixture(scope="session")
@@ -31,21 +34,28 @@ def tune_reports(tmp_path_factory) -> dict[str, dict]:
 
 @pytest.fixture(scope="session")
 def small_real_reports(tmp_path_factory, claude_bin) -> dict[str, dict]:
-    """Each paid command's report from a real run of one or two cases, sampled once."""
+    """Each paid command's report from a real run of one or two cases, sampled once; made once a run
+    even where the xdist group does not keep its tests on one worker."""
+    return built_once(tmp_path_factory, "small-real-reports", lambda into: small_real_runs(into, claude_bin))
+
+
+def small_real_runs(folder: Path, claude_bin: str) -> dict[str, dict]:
+    for name in saved_reports.PAID:
+        (folder / name).mkdir()
     made = {}
     small = {"only": reports.SMALL_ROUTING_CASES, "repeat": 1}
     one_case = ("--only", "alpha-pos-2")  # beta takes it when alpha is not installed
     for name, extra in (("routing", ()), ("routing-matrix", saved_reports.TWO_MODELS)):
         with FakeAPI() as api:
-            made[name] = reports.routing(tmp_path_factory.mktemp(name), api, claude_bin, *extra, **small)
+            made[name] = reports.routing(folder / name, api, claude_bin, *extra, **small)
     for name, extra in (("compare", ()), ("compare-matrix", saved_reports.TWO_MODELS)):
         with FakeAPI() as api:
-            tmp = tmp_path_factory.mktemp(name)
+            tmp = folder / name
             made[name] = reports.compare(tmp, api, claude_bin, *one_case, *extra, repeat=1)
     with FakeAPI() as api:
-        made["cost"] = reports.cost(tmp_path_factory.mktemp("cost"), api, claude_bin)
+        made["cost"] = reports.cost(folder / "cost", api, claude_bin)
     with FakeAPI() as api:
-        tmp = tmp_path_factory.mktemp("behavioral")
+        tmp = folder / "behavioral"
         env = hermetic_env(api.base_url, tmp / "env", config_dir=False)
         made["behavioral"] = reports.behavioral(tmp, api, claude_bin, env, only="report-writer-pass")
     return made
