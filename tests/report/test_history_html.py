@@ -4,34 +4,51 @@ its run and verdict on hover and on keyboard focus, dark mode, no script error, 
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from tests.fakeapi import replies as R
+from tests.fakeapi.server import FakeAPI
 from tests.report.html.csp import assert_only_its_own_inline_code
 from tests.report.html.test_browser import INJECTED
 from tests.support.browser import guarded_page
 from tests.support.helpers import run_cli
-from tests.support.routing import CaseRouter, route
+from tests.support.routing import CaseRouter, live_processes_under, route, routing_env, skills_repo
+from tests.support.temp_dirs import built_once
 
-pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("private_temp")]
-FIRES = {"alpha-pos-2": R.skill("alpha")}
+# One worker draws the pages; the ledger is made once a run either way (built_once).
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("history-page")]
+FIRES = {"alpha-pos-2": R.skill("alpha")}  # a run with no activation at all fails: one always fires
 
 
-@pytest.fixture
-def history_page(fake_api, repo, env, tmp_path):
+@pytest.fixture(scope="module")
+def history_page(tmp_path_factory, claude_bin) -> Path:
+    """The page, made once a run even where the xdist group does not keep these tests on one worker."""
+    return Path(built_once(tmp_path_factory, "history-page", lambda into: str(ledger_page(into, claude_bin))))
+
+
+def ledger_page(tmp: Path, claude_bin: str) -> Path:
     """alpha-pos-1 passes in run 1 and fails in run 2 with nothing else changed: a flaky case."""
-    ledger = tmp_path / "ledger"
+    repo = skills_repo(tmp / "repo", "alpha", "beta")
+    ledger, temp = tmp / "ledger", tmp / "temp"
     ledger.mkdir()
-    for number, decision in ((1, R.skill("alpha")), (2, "I will <b>just</b> answer.")):
-        fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": decision}))
-        run = route(
-            repo,
-            env,
-            *("--routing-room", "alpha,beta", "--skip-preflight", "--no-cache", "--min-accuracy", "0"),
-            *("--only", "alpha-pos-1,alpha-pos-2,alpha-neg-1"),
-            output=ledger / f"run-{number}.json",
-        )
-        assert run.code == 0, run.stderr
+    temp.mkdir()
+    with FakeAPI() as api, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(temp))  # the runs' temporary folders, checked below
+        env = routing_env(api.base_url, claude_bin, tmp / "home")
+        for number, decision in ((1, R.skill("alpha")), (2, "I will <b>just</b> answer.")):
+            api.script(CaseRouter({**FIRES, "alpha-pos-1": decision}))
+            run = route(
+                repo,
+                env,
+                *("--routing-room", "alpha,beta", "--skip-preflight", "--no-cache", "--min-accuracy", "0"),
+                *("--only", "alpha-pos-1,alpha-pos-2"),
+                output=ledger / f"run-{number}.json",
+            )
+            assert run.code == 0, run.stderr
+    assert live_processes_under(temp) == []
     shown = run_cli(["history", "--repo", str(repo), str(ledger), "--html", "history.html"], cwd=repo)
     assert shown.code == 0, shown.stderr
     return repo / "history.html"
@@ -68,12 +85,13 @@ def test_the_history_page_repaints_in_dark_mode(browser, history_page):
     assert colours == {"light": "rgb(255, 255, 255)", "dark": "rgb(13, 17, 23)"}
 
 
-def test_the_history_page_runs_no_script_put_into_it(browser, history_page):
+def test_the_history_page_runs_no_script_put_into_it(browser, history_page, tmp_path):
     """The page has no script of its own: its CSP allows none, and its stylesheet only by hash."""
     rendered = history_page.read_text(encoding="utf-8")
     assert_only_its_own_inline_code(rendered)
-    history_page.write_text(rendered.replace("</body>", INJECTED + "</body>"), encoding="utf-8")
-    url = history_page.as_uri()
+    injected = tmp_path / "history.html"  # a copy: the other tests read the page as it was written
+    injected.write_text(rendered.replace("</body>", INJECTED + "</body>"), encoding="utf-8")
+    url = injected.as_uri()
     page, refused, errors = guarded_page(browser, url)
     page.goto(url)
     assert page.evaluate("() => window.injected === undefined") and not page.title().startswith("injected")

@@ -69,12 +69,19 @@ def routing_router() -> CaseRouter:
     )
 
 
-def routing(tmp: Path, api: FakeAPI, claude: str, *extra: str) -> dict:
+ROUTING_CASES = (
+    "alpha-pos-1,alpha-pos-2,alpha-pos-3,beta-pos-1,beta-neg-1,gamma-pos-1,gamma-neg-1,alpha-hostile"
+)
+SMALL_ROUTING_CASES = "alpha-pos-2,alpha-hostile"  # a case lost to beta (a matrix cell), the hostile one
+
+
+def routing(
+    tmp: Path, api: FakeAPI, claude: str, *extra: str, only: str = ROUTING_CASES, repeat: int = 2
+) -> dict:
     repo = hostile_repo(tmp / "repo")
     api.script(routing_router())
     env = routing_env(api.base_url, claude, tmp / "home")
-    only = "alpha-pos-1,alpha-pos-2,alpha-pos-3,beta-pos-1,beta-neg-1,gamma-pos-1,gamma-neg-1,alpha-hostile"
-    args = ("--routing-room", "all", "--only", only, "--repeat", "2", "--min-accuracy", "0.9")
+    args = ("--routing-room", "all", "--only", only, "--repeat", str(repeat), "--min-accuracy", "0.9")
     return run(repo, env, "routing", *args, "--skip-preflight", "--no-cache", *extra)
 
 
@@ -101,7 +108,12 @@ def refs(tmp: Path) -> dict:
     return run(repo, {}, "refs")
 
 
-def behavioral(tmp: Path, api: FakeAPI, claude: str, env: dict[str, str]) -> dict:
+BEHAVIORAL_CASES = "report-writer-pass,report-writer-unmet"
+
+
+def behavioral(
+    tmp: Path, api: FakeAPI, claude: str, env: dict[str, str], only: str = BEHAVIORAL_CASES
+) -> dict:
     repo = tmp / "writer"
     shutil.copytree(SCENARIOS / "writer", repo)
     api.script(
@@ -115,7 +127,6 @@ def behavioral(tmp: Path, api: FakeAPI, claude: str, env: dict[str, str]) -> dic
         }
     )
     environ = {**env, "SKILLSCOPE_CLAUDE": claude}
-    only = "report-writer-pass,report-writer-unmet"
     args = ("--skills-dir", "*", "--only", only, "--skip-preflight", "--model", "claude-fake-1")
     return run(repo, environ, "behavioral", *args)
 
@@ -134,8 +145,9 @@ def cost(tmp: Path, api: FakeAPI, claude: str) -> dict:
     return run(repo, env, "cost", prompt, "--skill", "alpha", "--room", "beta", "--skip-preflight")
 
 
-def compare(tmp: Path, api: FakeAPI, claude: str, *extra: str) -> dict:
-    """alpha with and without itself installed (--baseline none): beta takes alpha-pos-2 without it."""
+def compare(tmp: Path, api: FakeAPI, claude: str, *extra: str, repeat: int = 2) -> dict:
+    """alpha with and without itself installed (--baseline none): beta takes alpha-pos-2 without it.
+    `extra` may narrow the cases (`--only`)."""
     repo = hostile_repo(tmp / "repo")
 
     def router(request):
@@ -163,7 +175,7 @@ def compare(tmp: Path, api: FakeAPI, claude: str, *extra: str) -> dict:
         "--routing-room",
         "alpha,beta",
         "--repeat",
-        "2",
+        str(repeat),
         "--skip-preflight",
         "--no-cache",
         *extra,

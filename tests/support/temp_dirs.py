@@ -5,7 +5,13 @@ test says `pytestmark = pytest.mark.usefixtures(...)`.
 
 from __future__ import annotations
 
+import fcntl
+import json
+import os
 import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,3 +35,16 @@ def clean_runs(private_temp):
     # Processes first: one still running would explain a folder left behind.
     assert live_processes_under(private_temp) == []
     assert sorted(p.name for p in private_temp.iterdir() if p.name.startswith("skillscope-")) == []
+
+
+def built_once(tmp_path_factory, name: str, build: Callable[[Path], Any]) -> Any:
+    """`build(folder)`'s JSON value, made once a run: in a parallel run (pytest-xdist) the first worker
+    to ask builds it and the others read it back, whichever tests they were given."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # the run's own folder
+    made = shared / f"{name}.json"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if not made.exists():
+            made.write_text(json.dumps(build(tmp_path_factory.mktemp(name))), encoding="utf-8")
+    return json.loads(made.read_text(encoding="utf-8"))

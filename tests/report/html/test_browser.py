@@ -1,6 +1,7 @@
 """The report page in a real browser (Debian's Chromium under Playwright), as a person uses it: the
 header, a matrix cell filtering the table, the search box, transcripts collapsed until opened, dark
-mode, no console error, and no request leaving the page; and a page of 10,000 cases, one page of rows
+mode, no console error, and no request leaving the page (the paid commands' pages from saved reports and
+from small real runs, see conftest.py); and a page of 10,000 cases, one page of rows
 in the document at a time, paged to its last case, searched and opened."""
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from harness.report import html
 from harness.report.html.routing import failures_first
 from harness.report.html.table import PAGE_ROWS
 from tests.support.browser import guarded_page
+from tests.support.saved_reports import PAID
 from tests.support.synthetic_reports import routing_report
 
-# One worker builds the real reports (session fixtures) for every page test: see conftest.py.
+# One worker builds the small real runs (a session fixture) for every page test: see conftest.py.
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("report-pages")]  # starts a browser
 
 
@@ -40,8 +42,8 @@ def shown(page) -> list[str]:
     )
 
 
-def test_a_real_routing_page_filters_by_matrix_cell_and_search(browser, tmp_path, real_reports):
-    report = real_reports["routing"]
+def test_a_routing_page_filters_by_matrix_cell_and_search(browser, tmp_path, page_reports):
+    report = page_reports["routing"]
     logs = {"alpha-pos-2": [("alpha-pos-2.jsonl: run", ["  1. Skill beta", "ended: result"])]}
     page, refused, errors = open_page(browser, tmp_path, report, logs)
     assert page.inner_text("h1").startswith("skillscope routing")
@@ -63,9 +65,9 @@ def test_a_real_routing_page_filters_by_matrix_cell_and_search(browser, tmp_path
     assert refused == [] and errors == []
 
 
-def test_transcripts_are_collapsed_until_opened_by_keyboard(browser, tmp_path, real_reports):
+def test_transcripts_are_collapsed_until_opened_by_keyboard(browser, tmp_path, page_reports):
     logs = {"alpha-pos-2": [("alpha-pos-2.jsonl: run", ["  1. Skill beta"])]}
-    page, _, errors = open_page(browser, tmp_path, real_reports["routing"], logs)
+    page, _, errors = open_page(browser, tmp_path, page_reports["routing"], logs)
     body = page.locator("#cases tbody", has_text="alpha-pos-2")
     transcript = body.locator("pre", has_text="1. Skill beta")
     assert not transcript.is_visible()
@@ -77,10 +79,10 @@ def test_transcripts_are_collapsed_until_opened_by_keyboard(browser, tmp_path, r
     assert transcript.is_visible() and errors == []
 
 
-def test_dark_mode_repaints_the_page(browser, tmp_path, real_reports):
+def test_dark_mode_repaints_the_page(browser, tmp_path, page_reports):
     colours = {}
     for scheme in ("light", "dark"):
-        page, _, errors = open_page(browser, tmp_path, real_reports["behavioral"], color_scheme=scheme)
+        page, _, errors = open_page(browser, tmp_path, page_reports["behavioral"], color_scheme=scheme)
         colours[scheme] = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
         assert errors == []
     assert colours == {"light": "rgb(255, 255, 255)", "dark": "rgb(13, 17, 23)"}
@@ -90,15 +92,32 @@ def test_dark_mode_repaints_the_page(browser, tmp_path, real_reports):
     "name",
     ["structural", "refs", "lexical", "behavioral", "compare", "cost", "routing-matrix", "compare-matrix"],
 )
-def test_every_commands_page_opens_without_error_or_request(browser, tmp_path, real_reports, name):
-    page, refused, errors = open_page(browser, tmp_path, real_reports[name])
+def test_every_commands_page_opens_without_error_or_request(browser, tmp_path, page_reports, name):
+    page, refused, errors = open_page(browser, tmp_path, page_reports[name])
     assert page.inner_text("h1").startswith("skillscope ")
     assert refused == [] and errors == []
 
 
-def test_a_matrix_cell_of_the_second_leg_filters_that_leg_s_table(browser, tmp_path, real_reports):
+@pytest.mark.parametrize("name", PAID)
+def test_a_small_real_runs_page_opens_without_error_or_request(browser, tmp_path, small_real_reports, name):
+    page, refused, errors = open_page(browser, tmp_path, small_real_reports[name])
+    assert page.inner_text("h1").startswith(f"skillscope {small_real_reports[name]['command']}")
+    assert refused == [] and errors == []
+
+
+def test_a_small_real_routing_page_filters_by_its_matrix_cell(browser, tmp_path, small_real_reports):
+    report = small_real_reports["routing"]
+    page, refused, errors = open_page(browser, tmp_path, report)
+    assert len(shown(page)) == len(report["cases"]) == 2
+    page.click('a[aria-label="expected alpha, observed beta: 1 case(s)"]')
+    assert shown(page) == ["alpha-pos-2"]
+    assert page.inner_text("#cases-count") == "1 of 2 shown"
+    assert refused == [] and errors == []
+
+
+def test_a_matrix_cell_of_the_second_leg_filters_that_leg_s_table(browser, tmp_path, page_reports):
     """Each leg's matrix links to its own case table: a cell of the second never filters the first."""
-    page, refused, errors = open_page(browser, tmp_path, real_reports["routing-matrix"])
+    page, refused, errors = open_page(browser, tmp_path, page_reports["routing-matrix"])
     first, second = "cases-claude-claude-fake-1", "cases-claude-claude-fake-2"
 
     def rows(table: str) -> list[str]:
@@ -223,9 +242,9 @@ INJECTED = (
 
 
 def test_an_inline_script_put_into_the_page_after_rendering_does_not_run_and_the_page_still_works(
-    browser, tmp_path, real_reports
+    browser, tmp_path, page_reports
 ):
-    report = real_reports["routing"]
+    report = page_reports["routing"]
     rendered = html.render(report)
     path = tmp_path / "injected.html"
     # Once at the top of the body, once at its end: before and after the page's own script.
@@ -244,9 +263,9 @@ def test_an_inline_script_put_into_the_page_after_rendering_does_not_run_and_the
 
 
 @pytest.mark.parametrize("width", [1400, 360])
-def test_the_start_time_stays_on_one_line_and_the_tile_names_its_bar(browser, tmp_path, real_reports, width):
+def test_the_start_time_stays_on_one_line_and_the_tile_names_its_bar(browser, tmp_path, page_reports, width):
     page, refused, errors = open_page(
-        browser, tmp_path, real_reports["routing"], viewport={"width": width, "height": 900}
+        browser, tmp_path, page_reports["routing"], viewport={"width": width, "height": 900}
     )
     # A wrapped inline element has one box per line it spans.
     assert page.eval_on_selector(".facts time", "t => t.getClientRects().length") == 1

@@ -1,5 +1,6 @@
-"""Each command's page from a report a real run wrote: what a person reads on it, and that the
-hostile text the run carried (a prompt with markup, a bidi override, an escape) stays inert text."""
+"""Each command's page from a report a real run wrote (the paid commands' saved, see conftest.py): what a
+person reads on it, and that the hostile text the run carried (a prompt with markup, a bidi override, an
+escape) stays inert text; and each paid command's page from a small real run today."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from harness.report import html
 from tests.report.html.csp import assert_only_its_own_inline_code
 from tests.report.html.pagetext import Parsed
 from tests.support.reports import HOSTILE
+from tests.support.saved_reports import PAID
 
-# One worker builds the real reports (session fixtures) for every page test: see conftest.py.
+# One worker builds the small real runs (a session fixture) for every page test: see conftest.py.
 pytestmark = pytest.mark.xdist_group("report-pages")
 
 SCHEMA = {
@@ -29,10 +31,8 @@ SCHEMA = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SCHEMA))
-def test_every_commands_page_is_inert_and_self_contained(real_reports, name):
-    report = real_reports[name]
-    assert schemas.errors(SCHEMA[name], report) == []  # the page is drawn from what a run really writes
+def assert_inert_and_self_contained(report: dict, schema: str) -> None:
+    assert schemas.errors(schema, report) == []  # the page is drawn from what a run really writes
     page = html.render(report)
     parsed = Parsed(page)
     assert parsed.tags.count("script") == 1 and "<script>alert" not in page
@@ -44,8 +44,21 @@ def test_every_commands_page_is_inert_and_self_contained(real_reports, name):
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMA))
-def test_every_commands_page_allows_only_its_own_script_and_style(real_reports, name):
-    report = real_reports[name]
+def test_every_commands_page_is_inert_and_self_contained(page_reports, name):
+    assert_inert_and_self_contained(page_reports[name], SCHEMA[name])
+
+
+@pytest.mark.parametrize("name", PAID)
+def test_a_small_real_runs_page_is_inert_and_self_contained(small_real_reports, name):
+    """What the pipeline writes today: a saved report that drifted from it fails its schema check above."""
+    report = small_real_reports[name]
+    assert_inert_and_self_contained(report, SCHEMA[name])
+    assert_only_its_own_inline_code(html.render(report))
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMA))
+def test_every_commands_page_allows_only_its_own_script_and_style(page_reports, name):
+    report = page_reports[name]
     logs = {case["id"]: [("run", [HOSTILE])] for case in report.get("cases", [])[:2] if "id" in case}
     assert_only_its_own_inline_code(html.render(report, logs))
 
@@ -56,8 +69,8 @@ def test_both_tune_pages_allow_only_their_own_script_and_style(tune_reports):
 
 
 @pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix"])
-def test_a_matrix_page_names_its_agent_and_each_model_in_the_header(real_reports, name):
-    page = html.render(real_reports[name])
+def test_a_matrix_page_names_its_agent_and_each_model_in_the_header(page_reports, name):
+    page = html.render(page_reports[name])
     head = page[page.index("<header>") : page.index("</header>")]
     assert "claude 2.1.332" in head and "claude-fake-1, claude-fake-2" in head
 
@@ -72,8 +85,8 @@ def leg_spend(name: str, run: dict) -> float:
 
 
 @pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix"])
-def test_a_matrix_page_costs_the_sum_of_its_legs(real_reports, name):
-    report = real_reports[name]
+def test_a_matrix_page_costs_the_sum_of_its_legs(page_reports, name):
+    report = page_reports[name]
     spent = [leg_spend(name, run) for run in report["runs"]]
     assert len(spent) == 2 and all(cost > 0 for cost in spent)
     page = html.render(report)
@@ -81,8 +94,8 @@ def test_a_matrix_page_costs_the_sum_of_its_legs(real_reports, name):
     assert f"<span>cost:</span> ${sum(spent):.4f}</div>" in head and "not known" not in head
 
 
-def test_a_matrix_page_names_the_leg_whose_cost_is_not_known(real_reports):
-    report = copy.deepcopy(real_reports["routing-matrix"])
+def test_a_matrix_page_names_the_leg_whose_cost_is_not_known(page_reports):
+    report = copy.deepcopy(page_reports["routing-matrix"])
     first, second = report["runs"]
     second["totals"]["cost_usd"] = None  # its CLI reported no cost, though it ran samples
     assert second["totals"]["samples_run"] > 0
@@ -99,8 +112,8 @@ def test_a_matrix_page_names_the_leg_whose_cost_is_not_known(real_reports):
     )
 
 
-def test_the_routing_page_heads_with_the_gate_and_draws_the_matrix(real_reports):
-    page = html.render(real_reports["routing"])
+def test_the_routing_page_heads_with_the_gate_and_draws_the_matrix(page_reports):
+    page = html.render(page_reports["routing"])
     text = Parsed(page).text
     assert "below the --min-accuracy bar of 0.9" in text and "agent: claude 2.1.332" in text
     assert "from the result cache: 0 of 16 samples" in text
@@ -115,31 +128,31 @@ def test_the_routing_page_heads_with_the_gate_and_draws_the_matrix(real_reports)
     assert Parsed(hostile).text.count(HOSTILE.replace("\u202e", "\\u202e").replace("\x1b", "\\x1b")) == 2
 
 
-def test_the_lexical_page_shows_ranks_not_costs(real_reports):
-    text = Parsed(html.render(real_reports["lexical"])).text
+def test_the_lexical_page_shows_ranks_not_costs(page_reports):
+    text = Parsed(html.render(page_reports["lexical"])).text
     assert "(lexical engine)" in text and "top-ranked skills" in text and "approximates" in text
 
 
-def test_the_behavioral_page_lists_each_check_with_its_evidence(real_reports):
-    page = html.render(real_reports["behavioral"])
+def test_the_behavioral_page_lists_each_check_with_its_evidence(page_reports):
+    page = html.render(page_reports["behavioral"])
     case = page.split("report-writer-pass</td>")[1].split("</tbody>")[0]
     assert "<td>scorer</td><td>logs_contain</td>" in case and "found in the Bash input (call 2)" in case
     assert "<td>judge</td><td>expected_behavior</td>" in case and "judge: scripted E1" in case
 
 
-def test_the_compare_page_shows_both_sides_with_the_interval(real_reports):
-    text = Parsed(html.render(real_reports["compare"])).text
+def test_the_compare_page_shows_both_sides_with_the_interval(page_reports):
+    text = Parsed(html.render(page_reports["compare"])).text
     assert "without the skill" in text and "with the skill" in text and "improvements" in text
     assert "difference" in text and "Newcombe" in text
 
 
-def test_the_cost_page_sets_the_sides_side_by_side(real_reports):
-    text = Parsed(html.render(real_reports["cost"])).text
+def test_the_cost_page_sets_the_sides_side_by_side(page_reports):
+    text = Parsed(html.render(page_reports["cost"])).text
     assert "cost with the skill" in text and "cost without the skill" in text and "Total spent" in text
 
 
-def test_a_structural_page_shows_the_refused_hostile_id_as_text(real_reports):
-    page = html.render(real_reports["structural"])
+def test_a_structural_page_shows_the_refused_hostile_id_as_text(page_reports):
+    page = html.render(page_reports["structural"])
     assert "dataset-schema" in page and "\\u202eevil" in page and "<script>alert" not in page
 
 
