@@ -1,10 +1,15 @@
 """`skillscope cost` end to end: one prompt run to completion in the real claude CLI against the
-scripted API, with the skill and without it."""
+scripted API, with the skill and without it. One run on two models, shared by the tests that read it
+(the suite runs --dist loadgroup, so one worker builds it)."""
 
 from __future__ import annotations
 
 import io
 import json
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -13,12 +18,13 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, endpoint_env, find_runtime
-from tests.support.routing import routing_env, skills_repo
+from tests.fakeapi.server import FakeAPI
+from tests.support.routing import live_processes_under, routing_env, skills_repo
 
 PROMPT = "Please do the alpha job, variant 1."
 
 
-pytestmark = pytest.mark.usefixtures("clean_runs")
+pytestmark = [pytest.mark.usefixtures("clean_runs"), pytest.mark.xdist_group("cost-command")]
 
 
 def agent(request):
@@ -28,7 +34,7 @@ def agent(request):
     return R.skill("alpha") if "Does the alpha job" in json.dumps(request.body) else "I answer myself."
 
 
-def cost(tmp_path, fake_api, claude_bin, *args: str, **extra_env: str):
+def cost(tmp_path: Path, fake_api, claude_bin, *args: str, **extra_env: str):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     output = tmp_path / "cost.json"
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", **extra_env)
@@ -52,10 +58,38 @@ def cost(tmp_path, fake_api, claude_bin, *args: str, **extra_env: str):
     return code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), report
 
 
-def test_with_and_without_the_skill_side_by_side(tmp_path, fake_api, claude_bin):
-    fake_api.script(agent)
-    code, out, err, report = cost(tmp_path, fake_api, claude_bin, "--skill", "alpha", "--room", "beta")
-    assert code == 0, err
+@dataclass
+class Measured:
+    code: int
+    stdout: str
+    stderr: str
+    report: dict
+
+
+def per_model(request):
+    """Model a uses alpha when it is installed; model b never fires the skill, so its figures differ."""
+    return agent(request) if request.model == "claude-fake-a" else "I answer myself."
+
+
+@pytest.fixture(scope="module")
+def measured(claude_bin, tmp_path_factory) -> Iterator[Measured]:
+    """The prompt with alpha and without it, beta in the room, on two models: once for the module."""
+    base = tmp_path_factory.mktemp("cost")
+    temp = base / "temp"
+    temp.mkdir()
+    with FakeAPI() as api, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(temp))  # as clean_runs does for one test
+        api.script(per_model)
+        args = ("--skill", "alpha", "--room", "beta", "--model", "claude-fake-a,claude-fake-b")
+        code, out, err, report = cost(base, api, claude_bin, *args)
+    assert live_processes_under(temp) == []
+    assert sorted(p.name for p in temp.iterdir() if p.name.startswith("skillscope-")) == []
+    yield Measured(code, out, err, report)
+
+
+def test_with_and_without_the_skill_side_by_side(measured):
+    report, out = measured.report, measured.stdout
+    assert measured.code == 0, measured.stderr
     assert schemas.errors("cost-report", report) == []
     with_skill, without = report["sides"]["with"], report["sides"]["without"]
     assert with_skill["fired"] == ["alpha"] and without["fired"] == []
@@ -97,19 +131,12 @@ def test_a_run_its_cli_failed_on_its_own_runs_once_more_and_the_report_says_so(
     assert "### Retried runs" in out and "gemini's model stream ended early" in out
 
 
-def test_each_model_is_measured_side_by_side(tmp_path, fake_api, claude_bin):
+def test_each_model_is_measured_side_by_side(measured):
     """--model a,b: both sides on each model; model b never fires the skill, so its figures differ."""
     from harness.report import html
 
-    def per_model(request):
-        return agent(request) if request.model == "claude-fake-a" else "I answer myself."
-
-    fake_api.script(per_model)
-    code, out, err, report = cost(
-        tmp_path, fake_api, claude_bin, "--skill", "alpha", "--model", "claude-fake-a,claude-fake-b"
-    )
-    assert code == 0, err
-    assert schemas.errors("cost-report", report) == []
+    report, out = measured.report, measured.stdout
+    assert measured.code == 0, measured.stderr
     assert [m["model"] for m in report["models"]] == ["claude-fake-a", "claude-fake-b"]
     a, b = (m["sides"] for m in report["models"])
     assert a["with"]["fired"] == ["alpha"] and b["with"]["fired"] == [] and b["without"]["fired"] == []

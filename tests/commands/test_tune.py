@@ -1,7 +1,10 @@
 """`skillscope tune` end to end: the real claude CLI against the scripted API, whose router fires the
 skill whose listed description shares the most topic words with the prompt, and whose proposer answers
-the proposal call. A known candidate wins, a bad one stops early, one that steals a neighbour's cases is
-rejected; the spend cap, the dry run and --apply; and the lexical engine, offline."""
+the proposal call. One run, shared by the tests that read it: a known candidate wins, a bad one stops
+early, one that steals a neighbour's cases is rejected, a proposal breaking structural's rules costs
+nothing, --apply, the kept logs, and its dry run's plan. Then the spend cap, the dry run, the question
+at a terminal, the result cache and the canary on the real CLIs; the search over several agents and
+--no-canary with the runtimes scripted (tests/support/scripted_agent.py); the lexical engine, offline."""
 
 from __future__ import annotations
 
@@ -9,6 +12,9 @@ import io
 import json
 import re
 import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -21,8 +27,10 @@ from harness.routing import canary
 from harness.tune.propose import HEADER
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.fakeapi.server import FakeAPI, is_canary
 from tests.support.helpers import make_skill
-from tests.support.routing import NO_SKILL_TEXT
+from tests.support.routing import NO_SKILL_TEXT, live_processes_under, routing_env
+from tests.support.scripted_agent import Asked
 
 ROOM = Path(__file__).resolve().parent.parent / "tune" / "room"
 SMALL_ROOM = ROOM.parent / "small_room"  # the fewest cases a split takes: 6 positives, 8 negatives
@@ -30,26 +38,37 @@ TOPICS = {"receipt", "ledger", "weather"}
 BAD = "Reads the weather forecast and the ledger, and answers questions about both."
 STEALER = "Reads a receipt or a ledger and works out its total."
 GOOD = "Reads a receipt and works out its total. Use for any receipt."
+TOO_LONG = ("Reads receipts. " * 80).strip()  # past structural's description-length rule
 
-pytestmark = pytest.mark.usefixtures("private_temp")
+# The shared run is built once, on one worker (the suite runs --dist loadgroup).
+pytestmark = [pytest.mark.usefixtures("private_temp"), pytest.mark.xdist_group("tune-command")]
 
 
 def words(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", text.lower()))
 
 
+def topic_fired(prompt: str, listing: dict[str, str]) -> str | None:
+    """The skill sharing the most topic words with the prompt (the first by name on a tie), or none."""
+    asked = words(prompt) & TOPICS
+    shared = {name: len(words(text) & asked) for name, text in sorted(listing.items())}
+    best = max(shared, key=lambda name: shared[name], default=None)
+    return best if best and shared[best] else None
+
+
 def topic_router(request):
-    """The proposer's call gets GOOD; a routing turn fires the skill sharing the most topic words with
-    the prompt (the first by name on a tie), or none."""
+    """The proposer's call gets GOOD; a routing turn fires the skill `topic_fired` names, or none."""
     if request.tool_results:
         return "done."
     if HEADER in request.prompt:
         return json.dumps([GOOD])
-    asked = words(request.prompt) & TOPICS
-    listing = request.skill_listing
-    shared = {name: len(words(text) & asked) for name, text in sorted(listing.items())}
-    best = max(shared, key=lambda name: shared[name], default=None)
-    return R.skill(best) if best and shared[best] else NO_SKILL_TEXT
+    fired = topic_fired(request.prompt, request.skill_listing)
+    return R.skill(fired) if fired else NO_SKILL_TEXT
+
+
+def scripted_topics(asked: Asked) -> str | None:
+    """`topic_router` for the scripted runtimes."""
+    return topic_fired(asked.prompt, dict(asked.listing))
 
 
 @pytest.fixture
@@ -93,45 +112,104 @@ def candidates_file(repo: Path, *texts: str) -> str:
 AGENT_RUN = ("--skip-preflight", "--no-builtin-negatives", "--confidence", "0.8")
 
 
-def test_the_right_candidate_is_chosen_the_bad_one_stops_early_and_the_stealer_is_rejected(
-    fake_api, repo, env
-):
-    fake_api.script(topic_router)
+@dataclass
+class Tuned:
+    """One tuning run on the real claude CLI, and its dry run before it."""
+
+    api: FakeAPI
+    repo: Path
+    logs: Path
+    code: int
+    report: dict
+    stdout: str
+    stderr: str
+    plan: str  # the dry run's stdout
+    sent_by_the_dry_run: int
+
+    @property
+    def by_label(self) -> dict[str, dict]:
+        return {c["label"]: c for c in self.report["candidates"]}
+
+
+def proposing_good_and_too_long(request):
+    return json.dumps([GOOD, TOO_LONG]) if HEADER in request.prompt else topic_router(request)
+
+
+# The shared run is some eighty CLI starts, charged to whichever of its tests sets it up: on a busy
+# machine that outlasts the suite's per-test limit, which guards against hangs, never measures speed.
+READS_THE_SHARED_RUN = pytest.mark.timeout(1200)
+
+
+@pytest.fixture(scope="module")
+def tuned(claude_bin, tmp_path_factory) -> Iterator[Tuned]:
+    """BAD and STEALER from a file, and two proposals, GOOD and TOO_LONG, tuned with --apply and
+    --keep-logs in the room, after the same command's dry run: once for every test that reads it."""
+    base = tmp_path_factory.mktemp("tuned")
+    repo = Path(shutil.copytree(ROOM, base / "repo"))
     mine = candidates_file(repo, BAD, STEALER)
-    code, report, stdout, stderr = tune(
-        repo, env, *AGENT_RUN, "--candidates", mine, "--propose", "1", "--apply"
-    )
-    assert code == 0, stderr
+    args = (*AGENT_RUN, "--candidates", mine, "--propose", "2")
+    logs, temp = base / "logs", base / "temp"
+    temp.mkdir()
+    with FakeAPI() as api, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(temp))  # as private_temp does for one test
+        api.script(proposing_good_and_too_long)
+        env = routing_env(api.base_url, claude_bin, base / "home")
+        _, _, plan, _ = tune(repo, env, *args, "--dry-run")
+        sent = len(api.requests)
+        code, report, stdout, stderr = tune(repo, env, *args, "--apply", "--keep-logs", str(logs))
+    assert live_processes_under(temp) == []
+    assert report is not None, stderr
+    yield Tuned(api, repo, logs, code, report, stdout, stderr, plan, sent)
+
+
+@READS_THE_SHARED_RUN
+def test_the_known_candidate_is_chosen_and_apply_writes_it(tuned):
+    report = tuned.report
+    assert tuned.code == 0, tuned.stderr
     assert valid(report) == []
-    by_label = {c["label"]: c for c in report["candidates"]}
-    assert report["chosen"] == "proposed-1.1" and by_label["proposed-1.1"]["description"] == GOOD
+    assert report["chosen"] == "proposed-1.1" and tuned.by_label["proposed-1.1"]["description"] == GOOD
     assert report["tried"] == 3
-    # The bad one: stopped on train, never graded on validation or final.
-    bad = by_label["file-1"]
+    assert report["applied"] and "+description: Reads a receipt" in report["diff"]
+    assert (tuned.repo / "alpha" / "SKILL.md").read_text(encoding="utf-8").count(GOOD) == 1
+    assert "### SKILL.md (applied (--apply))" in tuned.stdout
+
+
+@READS_THE_SHARED_RUN
+def test_the_bad_one_stops_early_on_train(tuned):
+    bad = tuned.by_label["file-1"]
     assert bad["status"] == "stopped-early" and bad["looks"][-1]["stopped"]
     assert set(bad["scores"]) == {"train"}
-    assert bad["spend"]["samples_run"] <= len(report["split"]["cases"]["train"])
-    # The stealer wins its own cases but breaks beta's: not chosen.
-    stealer = by_label["file-2"]
+    assert bad["spend"]["samples_run"] < len(tuned.report["split"]["cases"]["train"])
+
+
+@READS_THE_SHARED_RUN
+def test_the_stealer_wins_its_own_cases_but_breaks_the_neighbours_and_is_not_chosen(tuned):
+    stealer = tuned.by_label["file-2"]
     judged = stealer["validation"]["claude"]
     assert judged["wins"] > 0 and judged["regressions"]
     assert all(r.startswith("beta-ledger-") for r in judged["regressions"])
-    assert not judged["eligible"]
-    # Final: graded once, for the chosen one and the current description only.
+    assert not judged["eligible"] and stealer["status"] == "scored"
+
+
+@READS_THE_SHARED_RUN
+def test_final_is_graded_once_for_the_chosen_one_and_the_current_description_only(tuned):
+    report = tuned.report
     assert report["final"]["candidate"] == "proposed-1.1"
     assert [c["label"] for c in report["candidates"] if "final" in c["scores"]] == ["proposed-1.1"]
     assert report["final"]["chosen"]["accuracy"] == 1.0
-    # --apply wrote the diff.
-    assert report["applied"] and "+description: Reads a receipt" in report["diff"]
-    assert (repo / "alpha" / "SKILL.md").read_text(encoding="utf-8").count(GOOD) == 1
-    assert "### SKILL.md (applied (--apply))" in stdout
-    assert_proposal_saw_only_train(fake_api, repo, report)
+    final = set(report["split"]["cases"]["final"])
+    assert {c["id"] for c in report["current"]["cases"]["final"]} == final
+
+
+@READS_THE_SHARED_RUN
+def test_the_proposal_call_saw_train_failures_only(tuned):
+    assert_proposal_saw_only_train(tuned.api, tuned.repo, tuned.report)
 
 
 def assert_proposal_saw_only_train(fake_api, repo: Path, report: dict) -> None:
     """The proposal call's request body holds every train failure of the current description, the
     neighbour's description, and no validation or final prompt."""
-    (asked,) = [r for r in fake_api.requests if r.is_agent_turn and HEADER in r.prompt]
+    (asked,) = [r for r in fake_api.agent_turns() if HEADER in r.prompt]
     body = json.dumps(asked.body)
     prompts = {c["id"]: c["prompt"] for c in cases_of(repo)}
     split = report["split"]["cases"]
@@ -143,23 +221,39 @@ def assert_proposal_saw_only_train(fake_api, repo: Path, report: dict) -> None:
     assert not asked.skill_listing  # nothing installed for the proposer
 
 
-def test_a_proposal_breaking_structurals_rules_is_rejected_before_a_token_is_spent_on_it(fake_api, repo, env):
-    too_long = "Reads receipts. " * 80
-    fake_api.script(
-        lambda request: json.dumps([too_long]) if HEADER in request.prompt else topic_router(request)
-    )
-    logs = repo.parent / "logs"
-    code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--propose", "1", "--keep-logs", str(logs))
-    assert code == 0, stderr
-    train = report["split"]["cases"]["train"]
-    # The canary ran in the current description's room, so its transcript is kept beside that room's.
-    assert sorted(p.stem for p in (logs / "current").glob("*.jsonl")) == sorted([*train, canary.NAME])
-    assert (logs / "propose-1.jsonl").is_file()
-    (proposed,) = report["candidates"]
+@READS_THE_SHARED_RUN
+def test_a_proposal_breaking_structurals_rules_is_rejected_before_a_token_is_spent_on_it(tuned):
+    proposed = tuned.by_label["proposed-1.2"]
+    assert proposed["description"] == TOO_LONG
     assert proposed["status"] == "rejected" and proposed["rejected"][0]["rule"] == "description-too-long"
-    assert report["tried"] == 0 and report["chosen"] is None
-    # The current description on train, and the one proposal call: nothing else was asked.
-    assert len(fake_api.agent_turns()) == len(report["split"]["cases"]["train"]) + 1
+    assert proposed["scores"] == {} and proposed["spend"]["samples_run"] == 0
+    # No run had it installed: its text is in no request but the proposal call's answer.
+    assert [r for r in tuned.api.requests if TOO_LONG[:48] in json.dumps(r.body)] == []
+
+
+@READS_THE_SHARED_RUN
+def test_the_kept_logs_hold_each_descriptions_transcripts_and_the_proposal_call(tuned):
+    split = tuned.report["split"]["cases"]
+    every = split["train"] + split["validation"] + split["final"]
+    # The canary ran in the current description's room, so its transcript is kept beside that room's.
+    current = sorted(p.stem for p in (tuned.logs / "current").glob("*.jsonl"))
+    assert current == sorted([*every, canary.NAME])
+    assert (tuned.logs / "propose-1.jsonl").is_file()
+    assert sorted(p.stem for p in (tuned.logs / "proposed-1.1").glob("*.jsonl")) == sorted(every)
+    assert not (tuned.logs / "proposed-1.2").exists()  # rejected: never run
+
+
+@READS_THE_SHARED_RUN
+def test_the_dry_run_sends_nothing_and_its_plan_bounds_what_the_run_sent(tuned):
+    assert tuned.sent_by_the_dry_run == 0
+    assert "Proposal calls: 1" in tuned.plan
+    fewest, most = map(int, re.search(r"Samples: (\d+) at fewest .*, (\d+) at most", tuned.plan).groups())
+    # Every agent run but the proposal call is a sample, the canary's included.
+    samples = len({r.cwd for r in tuned.api.agent_turns(canary=True) if HEADER not in r.prompt})
+    assert fewest <= samples <= most
+    low, high = map(int, re.search(r"Model requests: about (\d+) to (\d+)", tuned.plan).groups())
+    requests = len([r for r in tuned.api.agent_turns(canary=True) if HEADER not in r.prompt])
+    assert low <= requests <= high
 
 
 def cases_of(repo: Path) -> list[dict]:
@@ -271,34 +365,22 @@ def test_bad_input_is_one_sentence(repo, tmp_path, args, said):
     assert said in stderr and "Traceback" not in stderr
 
 
-@pytest.fixture
-def two_agents(env, fake_api, copilot_cache):
-    binary = find_runtime("copilot")
-    if binary is None:
-        pytest.fail(f"the copilot CLI is needed: set {TEST_ENV['copilot']}=/path/to/copilot", pytrace=False)
-    return {
-        **env,
-        "SKILLSCOPE_COPILOT": binary,
-        **endpoint_env("copilot", fake_api.base_url),
-        "COPILOT_CACHE_HOME": copilot_cache,
-    }
+def scripted_env(tmp_path: Path) -> dict[str, str]:
+    """What a scripted runtime needs: no CLI, no endpoint."""
+    return {"HOME": str(tmp_path / "home"), "PATH": "", "ANTHROPIC_API_KEY": "test-key"}
 
 
 def test_on_two_agents_a_candidate_that_wins_on_one_only_is_not_chosen_and_the_report_says_where(
-    fake_api, tmp_path, two_agents
+    scripted_runtimes, tmp_path
 ):
     repo = tmp_path / "small"
     shutil.copytree(SMALL_ROOM, repo)
-
-    def router(request):  # claude routes by the description; copilot's model never fires a skill
-        if agent_of(request) == "copilot" and not request.tool_results:
-            return NO_SKILL_TEXT
-        return topic_router(request)
-
-    fake_api.script(router)
+    # claude routes by the description; copilot's model never fires a skill. The search over several
+    # agents is the harness's: the runtimes are scripted (the real CLIs' canaries are checked below).
+    scripted = scripted_runtimes(lambda asked: None if asked.runtime == "copilot" else scripted_topics(asked))
     mine = candidates_file(repo, GOOD)
     code, report, _, stderr = tune(
-        repo, two_agents, *AGENT_RUN, "--agent", "claude,copilot", "--candidates", mine
+        repo, scripted_env(tmp_path), *AGENT_RUN, "--agent", "claude,copilot", "--candidates", mine
     )
     assert code == 0, stderr[-3000:]
     assert valid(report) == []
@@ -311,6 +393,10 @@ def test_on_two_agents_a_candidate_that_wins_on_one_only_is_not_chosen_and_the_r
     assert good["reason"].startswith("does not win on") and "on copilot: gain +0.000" in good["reason"]
     assert report["chosen"] is None
     assert {c["agent"] for c in good["cases"]["train"]} == {"claude", "copilot"}
+    # Each agent graded the candidate installed where it reads skills.
+    graded = {(a.runtime, a.listing.get("alpha")) for a in scripted.runs()}
+    assert {("claude", GOOD), ("copilot", GOOD)} <= graded
+    assert {runtime for runtime, _ in graded} == {"claude", "copilot"}
 
 
 def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(fake_api, tmp_path, env):
@@ -320,44 +406,71 @@ def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(f
     ctx = Context(
         environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
     )
-    routed = ["routing", "--repo", str(repo), "--routing-room", "all", "--min-accuracy", "0"]
-    routed += ["--skip-preflight", "--no-builtin-negatives", "--output", str(tmp_path / "routing.json")]
-    assert main(routed, ctx) == 0, ctx.stderr.getvalue()
+    # Two of the room's cases are enough to show tune reads what routing cached.
+    routed = ["routing", "--repo", str(repo), "--routing-room", "all", "--min-accuracy", "0", "--no-canary"]
+    routed += ["--only", "beta-ledger-1,beta-near-1", "--skip-preflight", "--no-builtin-negatives"]
+    assert main([*routed, "--output", str(tmp_path / "routing.json")], ctx) == 0, ctx.stderr.getvalue()
     asked = len(fake_api.agent_turns())
+    assert asked == 2
     mine = candidates_file(repo, GOOD)
     code, _, stdout, _ = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--dry-run")
     assert code == 0 and len(fake_api.agent_turns()) == asked
-    assert "14 of the current description's from the result cache, free." in stdout
+    assert "2 of the current description's from the result cache, free." in stdout
 
 
-def test_an_agent_whose_activations_cannot_be_seen_grades_no_candidate(fake_api, repo, env, tmp_path):
-    fake_api.answers_canary = False  # the scripted model answers the canary's prompt in plain text
-    fake_api.script(topic_router)
+def blind_copilot(request):
+    """claude activates the canary; copilot's model answers its prompt in plain text."""
+    if is_canary(request) and agent_of(request) == "claude" and not request.tool_results:
+        return R.skill(canary.NAME)
+    return topic_router(request)
+
+
+def test_an_agent_whose_activations_cannot_be_seen_grades_no_candidate(fake_api, repo, env, copilot_cache):
+    binary = find_runtime("copilot")
+    if binary is None:
+        pytest.fail(f"the copilot CLI is needed: set {TEST_ENV['copilot']}=/path/to/copilot", pytrace=False)
+    two_agents = {
+        **env,
+        "SKILLSCOPE_COPILOT": binary,
+        **endpoint_env("copilot", fake_api.base_url),
+        "COPILOT_CACHE_HOME": copilot_cache,
+    }
+    fake_api.answers_canary = False  # the script answers the canary: seen on claude, not on copilot
+    fake_api.script(blind_copilot)
     mine = candidates_file(repo, GOOD)
-    code, report, _, stderr = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--no-cache")
-    assert code == 1
+    code, report, _, stderr = tune(
+        repo, two_agents, *AGENT_RUN, "--agent", "claude,copilot", "--candidates", mine, "--no-cache"
+    )
+    assert code == 1, stderr[-3000:]
     assert valid(report) == []
-    (checked,) = report["canary"]
-    assert (checked["agent"], checked["status"]) == ("claude", "not-activated")
-    sentence = checked["sentence"]
-    assert sentence.startswith("the harness cannot see skill activations on claude ")
+    seen, blind = report["canary"]
+    assert (seen["agent"], seen["status"]) == ("claude", "activated")
+    assert (blind["agent"], blind["status"]) == ("copilot", "not-activated")
+    sentence = blind["sentence"]
+    assert sentence.startswith("the harness cannot see skill activations on copilot ")
     assert report["halted"] == f"a canary failed, so no candidate was graded: {sentence}"
     assert report["chosen"] is None and not report["passed"] and report["status"] != "pass"
-    assert report["spend"]["samples_run"] == 0 and fake_api.agent_turns() == [] and fake_api.canary_turns()
-    # What the canary spent is the run's spend.
-    assert report["spend"]["canary_cost_usd"] == checked["cost_usd"] > 0
-    assert report["spend"]["cost_usd"] == checked["cost_usd"]
-    assert f"Canary (claude on its default model): not-activated: {sentence}" in stderr
+    assert report["spend"]["samples_run"] == 0 and fake_api.agent_turns() == []
+    assert {agent_of(r) for r in fake_api.canary_turns()} == {"claude", "copilot"}
+    # What the canaries spent is the run's spend.
+    spent = sum(c["cost_usd"] or 0 for c in report["canary"])
+    assert report["spend"]["canary_cost_usd"] == pytest.approx(spent) and spent > 0
+    assert report["spend"]["cost_usd"] == pytest.approx(spent)
+    assert f"not-activated: {sentence}" in stderr
 
-    # --no-canary grades the candidates as before, asking the canary nothing (in the smallest room a
-    # split takes: grading itself is the other tests' subject).
-    fake_api.forget()
-    small = Path(shutil.copytree(SMALL_ROOM, tmp_path / "small"))
-    mine = candidates_file(small, GOOD)
-    code, report, _, stderr = tune(small, env, *AGENT_RUN, "--candidates", mine, "--no-cache", "--no-canary")
+
+def test_with_no_canary_the_candidates_are_graded_and_the_canary_asked_nothing(scripted_runtimes, tmp_path):
+    repo = Path(shutil.copytree(SMALL_ROOM, tmp_path / "small"))
+    scripted = scripted_runtimes(scripted_topics)
+    scripted.answers_canary = False  # a canary would block the run: it is not asked
+    mine = candidates_file(repo, GOOD)
+    code, report, _, stderr = tune(
+        repo, scripted_env(tmp_path), *AGENT_RUN, "--candidates", mine, "--no-cache", "--no-canary"
+    )
     assert code == 0, stderr
-    assert [c["status"] for c in report["canary"]] == ["skipped"] and fake_api.canary_turns() == []
+    assert [c["status"] for c in report["canary"]] == ["skipped"] and scripted.canary_runs() == []
     assert report["spend"]["samples_run"] > 0 and report["spend"]["canary_cost_usd"] == 0
+    assert report["candidates"][0]["scores"]
 
 
 def test_a_catalog_room_installs_a_skill_without_a_dataset_beside_it(repo, tmp_path):

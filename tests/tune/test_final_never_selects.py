@@ -1,4 +1,6 @@
-"""The final split never selects, against the real claude CLI and the scripted API.
+"""The final split never selects: the whole command, its claude runtime scripted (tests/support/
+scripted_agent.py) since the choice is the harness's own logic. The real CLI grades the final split
+end to end in tests/commands/test_tune.py.
 
 The room (final_room) is tests/tune/room with one change: at the default seed its final split holds the
 alpha positives receipt-7, -8 and -11, and those three ask about a *voucher*. The scripted router fires
@@ -20,8 +22,7 @@ import pytest
 
 from harness.cli import main
 from harness.context import Context
-from tests.fakeapi import replies as R
-from tests.support.routing import NO_SKILL_TEXT
+from tests.support.scripted_agent import Asked
 
 ROOM = Path(__file__).resolve().parent / "final_room"
 TOPICS = {"receipt", "voucher", "ledger", "weather"}
@@ -44,11 +45,8 @@ def fired(prompt: str, listing: dict[str, str]) -> str | None:
     return best if best and shared[best] else None
 
 
-def router(request):
-    if request.tool_results:
-        return "done."
-    chosen = fired(request.prompt, request.skill_listing)
-    return R.skill(chosen) if chosen else NO_SKILL_TEXT
+def router(asked: Asked) -> str | None:
+    return fired(asked.prompt, dict(asked.listing))
 
 
 def room_cases(repo: Path) -> dict[str, dict]:
@@ -70,11 +68,12 @@ def passes(description: str, case: dict, repo: Path) -> bool:
     return fired(case["prompt"], listing) == expected
 
 
-def test_a_candidate_better_on_final_but_worse_on_validation_is_not_chosen(fake_api, env, tmp_path):
+def test_a_candidate_better_on_final_but_worse_on_validation_is_not_chosen(scripted_runtimes, tmp_path):
     repo = tmp_path / "repo"
     shutil.copytree(ROOM, repo)
     (repo / "mine.json").write_text(json.dumps([VOUCHER, RECEIPT]), encoding="utf-8")
-    fake_api.script(router)
+    scripted = scripted_runtimes(router)
+    env = {"HOME": str(tmp_path / "home"), "PATH": "", "ANTHROPIC_API_KEY": "test-key"}
     output = tmp_path / "tune.json"
     ctx = Context(
         environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
@@ -112,13 +111,9 @@ def test_a_candidate_better_on_final_but_worse_on_validation_is_not_chosen(fake_
     # Final: graded once, for the chosen candidate and the current description; never for VOUCHER.
     assert report["final"]["candidate"] == receipt["label"]
     assert "final" in receipt["scores"] and "final" not in voucher["scores"]
-    voucher_on_final = [
-        r
-        for r in fake_api.agent_turns()
-        if r.skill_listing.get("alpha") == VOUCHER
-        and any(cases[i]["prompt"] in r.prompt for i in split["final"])
-    ]
-    assert voucher_on_final == []
+    final_prompts = {cases[i]["prompt"] for i in split["final"]}
+    graded_on_final = [r.listing.get("alpha") for r in scripted.runs() if r.prompt in final_prompts]
+    assert VOUCHER not in graded_on_final and graded_on_final.count(RECEIPT) == len(final_prompts)
     # The markdown report shows VOUCHER's validation line and the final estimate for the chosen one only.
     shown = ctx.stdout.getvalue()
     row = next(
