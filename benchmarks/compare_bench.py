@@ -56,17 +56,26 @@ def timed(env: dict[str, str], repo: Path, argv: list[str]) -> float:
 
 def main_bench() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=10)
+    parser.add_argument(
+        "--cases", type=int, default=10, help="cases run on each side; below 5 a subset of the dataset"
+    )
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--latency", type=float, default=0.2)
     args = parser.parse_args()
+    if args.cases < 1:
+        parser.error("--cases must be at least 1")
     scratch = Path(tempfile.mkdtemp(prefix="compare-bench-"))
     try:
         repo = scratch / "repo"
-        make_skill(repo, "alpha", evals=evals_for("alpha", positives=max(3, args.cases - 2), negatives=2))
+        dataset = evals_for("alpha", positives=max(3, args.cases - 2), negatives=2)
+        make_skill(repo, "alpha", evals=dataset)
         shutil.copytree(repo / "alpha", scratch / "alpha-before")
+        # The first --cases of the dataset (all of it from 5 up; a dataset holds at least 3 positives and
+        # 2 negatives), so a smoke run of one case still goes through both commands.
+        only = ",".join(case["id"] for case in dataset["evaluations"][: args.cases])
         # No result cache: the second run and the compare would reuse the first run's samples.
-        jobs = ["--jobs", str(args.jobs), "--skill", "alpha", "--routing-room", "alpha", "--no-cache"]
+        jobs = ["--jobs", str(args.jobs), "--skill", "alpha", "--only", only]
+        jobs += ["--routing-room", "alpha", "--no-cache"]
         with FakeAPI(Model(args.latency)) as api:
             env = environ(api, find_claude(), scratch / "home")
             routing = ["routing", *jobs, "--min-accuracy", "0"]

@@ -54,6 +54,8 @@ CANDIDATES = [
     "Reads a receipt and works out its total. Use for any receipt.",
 ]
 SAMPLE_TARGET = 1.25
+# The smallest room whose 40 % of receipts rounds to the 6 positives tune's split needs (negatives: 8).
+MIN_CASES = 14
 # The command in a fresh interpreter: its own CPU (every thread, none of its children) and wall time.
 CHILD = """
 import json, resource, sys, time
@@ -205,12 +207,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--cases", type=int, default=30, help="cases in the room, at least 20")
+    parser.add_argument("--cases", type=int, default=30, help=f"cases in the room, at least {MIN_CASES}")
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds before each fake reply")
     args = parser.parse_args()
-    if args.cases < 20:
-        parser.error("--cases must be at least 20: tune's split needs 6 positives and 6 negatives of alpha")
+    if args.cases < MIN_CASES:
+        parser.error(
+            f"--cases must be at least {MIN_CASES}: tune's split needs 6 positives of alpha (40 % of the "
+            "room) and 6 negatives"
+        )
     claude = find_claude()
     scratch = Path(tempfile.mkdtemp(prefix="tune-overhead-"))
     try:
