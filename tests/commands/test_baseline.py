@@ -17,7 +17,7 @@ import pytest
 from harness import writer
 from tests.fakeapi import replies as R
 from tests.support.helpers import make_skill, run_cli, structural
-from tests.support.routing import CaseRouter, route, routing_env
+from tests.support.routing import CaseRouter, route
 
 CATALOG = Path(__file__).parent / "catalogs" / "adopting"
 FILE_SIZE_LIMIT = 64  # bytes: far below any baseline
@@ -118,15 +118,16 @@ def test_a_broken_baseline_file_names_itself(repo: Path, tmp_path: Path):
 
 
 def test_routing_starts_once_the_baseline_records_the_finding(
-    repo: Path, tmp_path: Path, fake_api, claude_bin
+    repo: Path, tmp_path: Path, fake_api, claude_bin, env
 ):
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     refused = route(repo, env, "--routing-room", "all", "--skip-preflight", "--only", "pdf-forms-pos-1")
     assert refused.code == 1 and "structural error(s)" in refused.stderr and fake_api.requests == []
 
     assert run_cli(["baseline"], cwd=repo).code == 0
     fake_api.script(CaseRouter({"W-9": R.skill("pdf-forms")}))
-    started = route(repo, env, "--routing-room", "all", "--skip-preflight", "--only", "pdf-forms-pos-1")
+    started = route(
+        repo, env, "--routing-room", "all", "--skip-preflight", "--only", "pdf-forms-pos-1", "--no-canary"
+    )
     assert started.code == 0, started.stderr
     report = json.loads(started.output.read_text(encoding="utf-8"))
     assert report["cases"][0]["verdict"] == "correct_trigger"

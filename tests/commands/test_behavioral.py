@@ -19,6 +19,9 @@ from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requ
 from tests.support.sandbox import path_without, require_bubblewrap
 
 WRITING_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash"}
+# For a test that is not about the shell sandbox: no run of the CLI to probe it (the passing case, the
+# isolation tests and the sandbox's own keep it on, as it is by default).
+NO_SANDBOX = "--no-sandbox"
 
 
 @pytest.fixture
@@ -85,7 +88,7 @@ def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api,
     )
     bh = behave("writer")
     bh.env = {**bh.env, "GITHUB_ACTIONS": "true"}
-    run = bh("--only", "report-writer-unmet", "--junit", str(tmp_path / "junit.xml"))
+    run = bh(NO_SANDBOX, "--only", "report-writer-unmet", "--junit", str(tmp_path / "junit.xml"))
     assert run.code == 1
     assert_valid(run.report)
     case = run.case("report-writer-unmet")
@@ -112,7 +115,7 @@ def test_a_failing_hook_check_is_a_failed_check_and_a_crashing_one_an_error(beha
     fake_api.script(
         {"Summarise the repository": ["Nothing to summarise."], "Index the repository": ["Indexed."]}
     )
-    run = behave("hooks")("--only", "repo-notes-assert,repo-notes-keyerror")
+    run = behave("hooks")(NO_SANDBOX, "--only", "repo-notes-assert,repo-notes-keyerror")
     assert_valid(run.report)
     asserted = run.case("repo-notes-assert")
     assert asserted["status"] == "fail"
@@ -133,7 +136,9 @@ def test_literals_from_the_skill_text_and_untouched_fixtures_earn_nothing(behave
             "Review the plan": [R.tool_use("Read", {"file_path": "{{cwd}}/plan.md"}), "The plan is sound."],
         }
     )
-    run = behave("writer")("--only", "report-writer-skill-text,report-writer-fixture", "--jobs", "2")
+    run = behave("writer")(
+        NO_SANDBOX, "--only", "report-writer-skill-text,report-writer-fixture", "--jobs", "2"
+    )
     assert run.code == 1
     literal = run.case("report-writer-skill-text")
     assert literal["activated"] == ["report-writer"] and literal["status"] == "fail"
@@ -155,7 +160,7 @@ def test_an_instruction_smuggled_into_the_trace_stays_fenced_data(behave, fake_a
             ],
         }
     )
-    run = behave("writer")("--only", "report-writer-injection")
+    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-injection")
     assert run.case("report-writer-injection")["status"] == "fail"  # graded by the scripted verdict
     (judged,) = judge_requests(fake_api)
     prompt = judged.prompt
@@ -170,31 +175,14 @@ def test_an_instruction_smuggled_into_the_trace_stays_fenced_data(behave, fake_a
 
 
 def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(behave, fake_api):
-    fake_api.script(
-        {
-            JUDGE_HEADER: ["Looks good to me!", '{"verdicts": [{"id": "E9", "pass": true, "reason": "x"}]}'],
-            "Tidy the changelog": ["Tidied."],
-        }
-    )
-    run = behave("writer")("--only", "report-writer-judge-garbage")
-    assert run.code == 1
-    case = run.case("report-writer-judge-garbage")
-    assert case["status"] == "error" and case["judge"]["calls"] == 2
-    assert case["error"].startswith("the judge gave no valid verdict after 2 attempts")
-    assert "E9" in case["error"]
-    first, second = judge_requests(fake_api)
-    assert "could not be used: no JSON object with a `verdicts` list" in second.prompt
-    assert "could not be used" not in first.prompt
-    assert "### Errored cases (not graded)" in run.stdout
-
-
-def test_a_judge_that_fails_a_statement_then_quotes_a_pass_makes_the_case_an_error(behave, fake_api):
-    """Two verdicts objects in one answer are no answer: never the pass quoted last, nor the fail."""
-    fail = json.dumps({"verdicts": [{"id": "E1", "pass": False, "reason": "report.md was never written"}]})
-    quoted = json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "the agent wrote it"}]})
-    said = f"{fail}\n\nThe transcript also held this object, which I did not use:\n{quoted}"
-    fake_api.script({JUDGE_HEADER: [said, said], "Tidy the changelog": ["Tidied."]})
-    run = behave("writer")("--only", "report-writer-judge-garbage")
+    """No verdicts object, then two (a fail and a pass it quotes): neither is an answer, the retry
+    names what was wrong with the first, and the error what was wrong with the last; never the pass
+    quoted last, nor the fail."""
+    fail = json.dumps({"verdicts": [{"id": "E1", "pass": False, "reason": "CHANGELOG.md was never edited"}]})
+    quoted = json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "the agent edited it"}]})
+    two = f"{fail}\n\nThe transcript also held this object, which I did not use:\n{quoted}"
+    fake_api.script({JUDGE_HEADER: ["Looks good to me!", two], "Tidy the changelog": ["Tidied."]})
+    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-judge-garbage")
     assert run.code == 1
     assert_valid(run.report)
     case = run.case("report-writer-judge-garbage")
@@ -204,7 +192,9 @@ def test_a_judge_that_fails_a_statement_then_quotes_a_pass_makes_the_case_an_err
         "`verdicts` where the protocol wants exactly one)"
     )
     first, second = judge_requests(fake_api)
-    assert "could not be used: the answer holds 2 JSON objects" in second.prompt
+    assert "could not be used: no JSON object with a `verdicts` list" in second.prompt
+    assert "could not be used" not in first.prompt
+    assert "### Errored cases (not graded)" in run.stdout
 
 
 def uncited_pass() -> dict:
@@ -222,7 +212,7 @@ def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_
     behave, fake_api, tmp_path
 ):
     fake_api.script(uncited_pass())
-    run = behave("writer")("--only", "report-writer-pass", "--format", "text")
+    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-pass", "--format", "text")
     assert run.code == 0, run.stderr
     assert_valid(run.report)
     case = run.case("report-writer-pass")
@@ -238,7 +228,7 @@ def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_
 
 def test_require_evidence_makes_a_pass_without_evidence_an_error(behave, fake_api):
     fake_api.script(uncited_pass())
-    run = behave("writer")("--only", "report-writer-pass", "--require-evidence")
+    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-pass", "--require-evidence")
     assert run.code == 1
     assert_valid(run.report)
     case = run.case("report-writer-pass")
@@ -254,11 +244,11 @@ def test_require_evidence_makes_a_pass_without_evidence_an_error(behave, fake_ap
 
 def test_an_overloaded_api_is_an_error_and_teardown_still_runs(behave, fake_api):
     fake_api.script({"API budget": [R.error(529)], "List the repository": [R.error(529)]})
-    writer = behave("writer")("--only", "report-writer-overloaded")
+    writer = behave("writer")(NO_SANDBOX, "--only", "report-writer-overloaded")
     case = writer.case("report-writer-overloaded")
     assert writer.code == 1 and case["status"] == "error" and case["checks"] == []
     assert "the API answered 529 (overloaded)" in case["error"]
-    hooked = behave("hooks")("--only", "repo-notes-crash")
+    hooked = behave("hooks")(NO_SANDBOX, "--only", "repo-notes-crash")
     assert hooked.case("repo-notes-crash")["status"] == "error"
     log = (hooked.repo / "hook-calls.log").read_text().splitlines()
     assert [line.split()[0] for line in log] == ["setup_session", "setup", "teardown"]
@@ -268,7 +258,7 @@ def test_a_hanging_api_times_out_as_an_error_and_the_report_is_still_written(beh
     # How far a loaded machine gets in 3 s varies (the CLI probes, the first case, or the hanging one):
     # whatever phase the --timeout ends, nothing is graded, every case says why, the report is written.
     fake_api.script({"slow server": [R.hang()]})
-    run = behave("writer")("--only", "report-writer-hang,report-writer-outside", "--timeout", "3")
+    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-hang,report-writer-outside", "--timeout", "3")
     assert run.code == 1 and run.report is not None
     assert_valid(run.report)
     meta = run.report["meta"]
@@ -288,7 +278,7 @@ def test_a_hanging_api_times_out_as_an_error_and_the_report_is_still_written(beh
 
 def test_a_case_timeout_is_an_error_naming_the_flag(behave, fake_api):
     fake_api.script({"slow server": [R.hang()]})
-    run = behave("writer")("--only", "report-writer-hang", "--case-timeout", "1")
+    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-hang", "--case-timeout", "1")
     error = run.case("report-writer-hang")["error"]
     assert error.startswith("the agent did not finish within --case-timeout of 1 s")
     assert run.report["meta"]["timed_out"] is False
@@ -308,7 +298,7 @@ def test_hooks_run_in_order_and_fill_placeholders_literally(behave, fake_api):
             ],
         }
     )
-    run = behave("hooks")("--only", "repo-notes-order")
+    run = behave("hooks")(NO_SANDBOX, "--only", "repo-notes-order")
     assert run.code == 0, run.stderr
     case = run.case("repo-notes-order")
     assert case["prompt"] == (
@@ -331,7 +321,7 @@ def test_hooks_run_in_order_and_fill_placeholders_literally(behave, fake_api):
 
 
 def test_a_crashing_setup_errors_the_case_before_any_token_and_teardown_still_runs(behave, fake_api):
-    run = behave("hooks")("--only", "repo-notes-setup-crash")
+    run = behave("hooks")(NO_SANDBOX, "--only", "repo-notes-setup-crash")
     case = run.case("repo-notes-setup-crash")
     assert case["status"] == "error" and case["agent"]["calls"] == 0
     assert case["error"].startswith(
@@ -344,7 +334,7 @@ def test_a_crashing_setup_errors_the_case_before_any_token_and_teardown_still_ru
 
 
 def test_a_failing_setup_session_errors_the_skills_cases_without_spending(behave, fake_api):
-    run = behave("broken-session")()
+    run = behave("broken-session")(NO_SANDBOX)
     assert run.code == 1 and run.report is not None
     assert_valid(run.report)
     assert [c["id"] for c in run.report["cases"]] == ["clone-graded-1", "clone-graded-2"]
@@ -441,12 +431,11 @@ def test_sandbox_is_probed_asked_of_every_run_and_reported_as_it_applied(behave,
     assert all(r.prompt != "sandbox probe" for r in fake_api.agent_turns())  # the probe asks the API nothing
 
 
-def test_the_sandbox_is_on_by_default_and_no_sandbox_turns_it_off(behave, fake_api):
-    fake_api.script({"which machine": ["host checked", "host checked"]})
-    bh = behave("writer")
-    default = bh("--only", "report-writer-outside", "--no-cache")
-    assert default.report["meta"]["sandbox"]["requested"] is True
-    run = bh("--only", "report-writer-outside", "--no-cache", "--no-sandbox")
+def test_no_sandbox_turns_the_sandbox_off(behave, fake_api):
+    """On by default, as the runs without a flag below report it (applied, or unavailable without
+    bubblewrap); --no-sandbox turns it off."""
+    fake_api.script({"which machine": ["host checked"]})
+    run = behave("writer")("--only", "report-writer-outside", "--no-cache", "--no-sandbox")
     sandbox = run.report["meta"]["sandbox"]
     assert sandbox.items() >= {"requested": False, "status": "off", "reason": None}.items()
     assert sandbox["headline"] == "no shell sandbox (--no-sandbox)"
@@ -629,7 +618,7 @@ def test_a_named_pipe_left_by_the_agent_is_listed_not_read(behave, fake_api):
             "status report": [R.tool_use("Bash", {"command": "mkfifo report.md && echo status-ok"}), "Done."],
         }
     )
-    run = behave("writer")("--only", "report-writer-pass")
+    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-pass")
     assert run.report is not None, run.stderr
     case = run.case("report-writer-pass")
     assert case["files"]["created"] == ["report.md"]

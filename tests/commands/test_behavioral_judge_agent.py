@@ -27,7 +27,15 @@ def behave(tmp_path, claude_bin, fake_env, fake_api):
 
 def test_a_judge_on_codex_grades_a_case_run_in_claude(behave, fake_api):
     fake_api.script(writer_passes())
-    run = behave("--only", "report-writer-pass", "--judge-agent", "codex", "--judge-model", "fake-model")
+    run = behave(
+        "--only",
+        "report-writer-pass",
+        "--judge-agent",
+        "codex",
+        "--judge-model",
+        "fake-model",
+        "--no-sandbox",
+    )
     assert run.code == 0, run.stderr
     assert_valid(run.report)
     meta = run.report["meta"]

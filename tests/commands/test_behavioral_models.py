@@ -34,7 +34,7 @@ def test_two_models_are_graded_side_by_side_by_one_judge(tmp_path, claude_bin, f
     summary, junit = tmp_path / "summary.md", tmp_path / "junit.xml"
     run = Behave(repo, claude_bin, fake_env)(
         "--only", "report-writer-pass", "--model", f"{A},{B}", "--judge-model", JUDGE,
-        "--format", "text", "--summary", str(summary), "--junit", str(junit),
+        "--format", "text", "--summary", str(summary), "--junit", str(junit), "--no-sandbox",
     )  # fmt: skip
     assert run.code == 1, run.stderr
     report = run.report
@@ -84,7 +84,7 @@ def test_one_model_says_which_judge_graded_and_warns_of_its_own_family(
     shutil.copytree(SCENARIOS / "writer", repo)
     fake_api.script(R.by_model({A: model_a, JUDGE: verdicts(("E1", True), ("E2", True))}))
     run = Behave(repo, claude_bin, fake_env)(
-        "--only", "report-writer-pass", "--model", A, "--judge-model", JUDGE
+        "--only", "report-writer-pass", "--model", A, "--judge-model", JUDGE, "--no-sandbox"
     )
     assert run.code == 0, run.stderr
     assert run.report["meta"]["judge_family"] == "anthropic"

@@ -14,14 +14,14 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, agent_of, endpoint_env, find_runtime
-from tests.support.routing import CaseRouter, routing_env, skills_repo
+from tests.support.routing import CaseRouter, skills_repo
 
 pytestmark = pytest.mark.usefixtures("private_temp")
 
 
 @pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
-    environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+def env(env, fake_api):
+    environ = dict(env)  # the routing environment, with codex beside claude
     binary = find_runtime("codex")
     if binary is None:
         pytest.fail(f"the codex CLI is needed: set {TEST_ENV['codex']}=/path/to/codex", pytrace=False)
@@ -56,6 +56,7 @@ def test_two_agents_side_by_side_on_the_same_version(fake_api, tmp_path, env):
         *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
         *("--only", "alpha-pos-1,alpha-pos-2", "--repeat", "1", "--skip-preflight", "--no-cache"),
         *("--baseline", "alpha", "--baseline-agent", "codex"),  # the same folder: only the agent differs
+        "--no-canary",  # each agent's canary is tested in tests/routing/test_canary.py
         *("--model", "fake-model"),  # a model codex does not know offers its generic tools
     )
     assert code == 0, err[-3000:]
@@ -133,7 +134,7 @@ def test_a_side_decided_by_a_failed_skill_md_read_says_so_beside_its_verdict(fak
         env,
         *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
         *("--only", "alpha-pos-1", "--repeat", "1", "--skip-preflight", "--no-cache"),
-        *("--baseline", "alpha", "--baseline-agent", "codex", "--model", "fake-model"),
+        *("--baseline", "alpha", "--baseline-agent", "codex", "--model", "fake-model", "--no-canary"),
     )
     assert code == 0, err[-3000:]
     assert schemas.errors("compare", report) == []
@@ -163,7 +164,7 @@ def test_a_side_whose_run_its_cli_failed_on_its_own_ran_again_and_says_so(fake_a
         env,
         *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
         *("--only", "alpha-pos-1", "--repeat", "1", "--skip-preflight", "--no-cache", "--jobs", "1"),
-        *("--baseline", "alpha", "--agent", "gemini", "--model", GEMINI_MODEL),
+        *("--baseline", "alpha", "--agent", "gemini", "--model", GEMINI_MODEL, "--no-canary"),
     )
     assert code == 0, err[-3000:]
     assert schemas.errors("compare", report) == []

@@ -17,7 +17,7 @@ from harness.cli import main
 from harness.context import Context
 from harness.report import html
 from tests.fakeapi import replies as R
-from tests.support.routing import CaseRouter, routing_env, skills_repo
+from tests.support.routing import CaseRouter, skills_repo
 
 A, B = "claude-fake-a", "claude-fake-b"
 
@@ -32,8 +32,7 @@ def run(repo: Path, env: dict, *argv: str) -> tuple[int, dict, str, str]:
 
 
 @pytest.mark.usefixtures("private_temp")
-def test_the_same_skill_on_two_models_is_labelled_case_by_case(fake_api, claude_bin, tmp_path):
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+def test_the_same_skill_on_two_models_is_labelled_case_by_case(fake_api, claude_bin, tmp_path, env):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     # Model a (the baseline) misses alpha-pos-2; model b (the candidate) fires alpha on both.
     misses = R.by_model({A: R.text("I will answer myself."), B: R.skill("alpha")})
@@ -44,6 +43,7 @@ def test_the_same_skill_on_two_models_is_labelled_case_by_case(fake_api, claude_
         *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
         *("--only", "alpha-pos-1,alpha-pos-2", "--repeat", "1", "--skip-preflight", "--no-cache"),
         *("--baseline", "alpha", "--model", B, "--baseline-model", A),  # the same folder: only the model
+        "--no-canary",  # each model's canary is tested in tests/routing/test_canary.py
     )
     assert code == 0, err[-3000:]
     assert schemas.errors("compare", report) == []
@@ -99,10 +99,9 @@ def reworded_alpha(repo: Path, tmp_path: Path) -> Path:
 
 
 @pytest.mark.usefixtures("private_temp")
-def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_bin, tmp_path):
+def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_bin, tmp_path, env):
     """The candidate's new wording helps on model a and changes nothing on model b: each model's
     comparison is its own leg, and the case whose label differs is listed first."""
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     baseline = reworded_alpha(repo, tmp_path)
 
@@ -184,8 +183,7 @@ def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_b
 
 
 @pytest.mark.usefixtures("private_temp")
-def test_a_regression_on_one_model_fails_the_matrix_and_says_where(fake_api, claude_bin, tmp_path):
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+def test_a_regression_on_one_model_fails_the_matrix_and_says_where(fake_api, claude_bin, tmp_path, env):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     baseline = reworded_alpha(repo, tmp_path)
 
@@ -203,7 +201,7 @@ def test_a_regression_on_one_model_fails_the_matrix_and_says_where(fake_api, cla
         env,
         *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
         *("--only", "alpha-pos-1", "--repeat", "1", "--skip-preflight", "--no-cache"),
-        *("--baseline", str(baseline), "--model", f"{A},{B}", "--junit", str(junit)),
+        *("--baseline", str(baseline), "--model", f"{A},{B}", "--junit", str(junit), "--no-canary"),
     )
     assert code == 1, err[-3000:]
     assert [leg["passed"] for leg in report["legs"]] == [True, False]
@@ -214,8 +212,7 @@ def test_a_regression_on_one_model_fails_the_matrix_and_says_where(fake_api, cla
     assert classes == {f"claude@{A}", f"claude@{B}"}
 
 
-def test_a_model_list_dry_run_prints_each_model_and_sends_nothing(fake_api, claude_bin, tmp_path):
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+def test_a_model_list_dry_run_prints_each_model_and_sends_nothing(fake_api, claude_bin, tmp_path, env):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     code, report, out, err = run(
         repo,

@@ -4,12 +4,12 @@ validates them, and --no-builtin-negatives leaves the harness's set out."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from harness.model import dataset
-from tests.fakeapi import replies as R
 from tests.support.helpers import structural
-from tests.support.routing import CaseRouter, route, routing_env, skills_repo
+from tests.support.routing import CaseRouter, route, skills_repo
 
 REPO_NEGATIVES = {
     "evaluations": [
@@ -30,21 +30,19 @@ def builtin_ids() -> set[str]:
     return {case.id for case in dataset.shared_negatives().cases}
 
 
-def test_repo_negatives_join_routing_beside_the_builtin_ones(tmp_path, fake_api, claude_bin):
+def test_repo_negatives_join_routing_beside_the_builtin_ones(tmp_path, fake_api, claude_bin, env):
+    """The pool a run would grade, from its dry run (the next test runs repo negatives for real)."""
     repo = repo_with_negatives(tmp_path / "repo")
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-    fake_api.script(CaseRouter({f"alpha-pos-{n}": R.skill("alpha") for n in (1, 2, 3)}))
-    run = route(
-        repo, env, "--routing-room", "alpha", "--skip-preflight", "--negatives", "shared/negatives.json"
-    )
+    run = route(repo, env, "--routing-room", "alpha", "--negatives", "shared/negatives.json", "--dry-run")
     assert run.code == 0, run.stderr
-    ids = {case["id"] for case in json.loads(run.output.read_text(encoding="utf-8"))["cases"]}
-    assert {"acme-neg-weather", "acme-neg-lunch"} <= ids and builtin_ids() <= ids
+    assert fake_api.requests == []
+    listed = set(re.findall(r"([\w-]+): expects ", run.stdout))
+    assert {"acme-neg-weather", "acme-neg-lunch"} <= listed and builtin_ids() <= listed
+    assert {f"alpha-pos-{n}" for n in (1, 2, 3)} <= listed
 
 
-def test_no_builtin_negatives_leaves_only_the_repos(tmp_path, fake_api, claude_bin):
+def test_no_builtin_negatives_leaves_only_the_repos(tmp_path, fake_api, claude_bin, env):
     repo = repo_with_negatives(tmp_path / "repo")
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     fake_api.script(CaseRouter({}))
     run = route(
         repo,
@@ -57,6 +55,7 @@ def test_no_builtin_negatives_leaves_only_the_repos(tmp_path, fake_api, claude_b
         "--negatives",
         "shared/negatives.json",
         "--no-builtin-negatives",
+        "--no-canary",
     )
     assert run.code == 0, run.stderr
     ids = [case["id"] for case in json.loads(run.output.read_text(encoding="utf-8"))["cases"]]

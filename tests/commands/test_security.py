@@ -18,7 +18,7 @@ from harness.secrets import encodings
 from tests.fakeapi import replies as R
 from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests
 from tests.support.helpers import make_skill
-from tests.support.routing import route, routing_env
+from tests.support.routing import route
 from tests.support.sandbox import path_without
 
 SECRET = "sk-ant-fake-secret-6f3c1a9e27"
@@ -160,7 +160,16 @@ def test_behavioral_given_escaping_case_ids_keeps_every_log_and_report_in_its_fo
     run.report_path = out / "report.json"
     before = files_under(tmp_path)
     # The dataset schema refuses these ids; demoting the rule is how they could still reach a run.
-    run("--warn", "dataset-schema", "--keep-logs", str(logs), "--junit", str(junit), "--no-cache")
+    run(
+        "--warn",
+        "dataset-schema",
+        "--keep-logs",
+        str(logs),
+        "--junit",
+        str(junit),
+        "--no-cache",
+        "--no-sandbox",
+    )
     assert run.code == 0, run.stderr
     assert_valid(run.report)
     assert [c["id"] for c in run.report["cases"]] == ESCAPING_IDS  # reported as written
@@ -172,11 +181,10 @@ def test_behavioral_given_escaping_case_ids_keeps_every_log_and_report_in_its_fo
 
 
 def test_routing_given_escaping_case_ids_keeps_every_log_and_report_in_its_folder(
-    traversal, tmp_path, claude_bin, fake_api
+    traversal, tmp_path, claude_bin, fake_api, env
 ):
     out = tmp_path / "a" / "b" / "c" / "out"
     logs, junit = out / "logs", out / "junit.xml"
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     before = files_under(tmp_path)
     routed = route(
         traversal,
@@ -188,6 +196,7 @@ def test_routing_given_escaping_case_ids_keeps_every_log_and_report_in_its_folde
         "--junit",
         str(junit),
         "--no-cache",
+        "--no-builtin-negatives",  # the escaping ids are the dataset's own
         "--skip-preflight",
         "--model",
         "claude-fake-1",
@@ -228,9 +237,7 @@ RAW = ("\x1b", "\x07", "\u202e", "\u200b")
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
-def test_case_ids_reach_the_terminal_escaped_in_progress_and_in_the_report(
-    tmp_path, claude_bin, fake_api, fmt
-):
+def test_case_ids_reach_the_terminal_escaped_in_progress_and_in_the_report(tmp_path, fake_api, env, fmt):
     """Every line a person's terminal gets from a routing run, stderr's progress included."""
     root = tmp_path / "repo"
     cases = [
@@ -242,20 +249,14 @@ def test_case_ids_reach_the_terminal_escaped_in_progress_and_in_the_report(
     fake_api.script(
         lambda request: R.text("I can answer that directly.") if not request.tool_results else "done."
     )
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     routed = route(
         root,
         env,
-        "--warn",
-        "dataset-schema,tier0-behavior",
-        "--no-cache",
-        "--format",
-        fmt,
-        "--min-accuracy",
-        "0",
+        *("--warn", "dataset-schema,tier0-behavior", "--no-cache", "--format", fmt, "--min-accuracy", "0"),
+        *("--no-builtin-negatives", "--no-canary"),  # the unsafe ids are the dataset's own
     )
     assert routed.code == 0, routed.stderr
-    assert "[10/10]" in routed.stderr  # the progress lines were written (the shared negatives too)
+    assert "[4/4]" in routed.stderr  # a progress line was written for each case
     for stream in (routed.stderr, routed.stdout):
         assert not [raw for raw in RAW if raw in stream]
     assert "\\u202e" in routed.stderr

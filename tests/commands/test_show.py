@@ -19,8 +19,11 @@ from tests.fakeapi import FakeAPI, hermetic_env
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import agent_of, endpoint_env, find_runtime
 from tests.support.behavioral import SCENARIOS, Behave, verdicts, writer_passes
+from tests.support.kept_probes import sharing_probes
 from tests.support.reports import tune_lexical
-from tests.support.routing import CaseRouter, route, routing_env, skills_repo
+from tests.support.routing import CaseRouter, route, skills_repo
+
+pytestmark = pytest.mark.xdist_group("show-writer-run")  # one worker makes the module's run
 
 
 def show(cwd: Path, *argv: str) -> tuple[int, str, str]:
@@ -35,25 +38,38 @@ def graded_column(table: str) -> dict[str, str]:
     return {row[1].strip(): row[-2].strip() for row in rows}
 
 
+# What the agent of the module's run says last: a tag a page must not run, an escape a terminal must not.
+LAST_WORD = "Wrote report.md <script>alert(1)</script> Done\x1b[31m red"
+SHELL = "printf 'status-ok\\n\\033[2J'"  # its output clears a terminal that takes it as written
+
+
 @pytest.fixture(scope="module")
-def kept_once(tmp_path_factory, claude_bin) -> Path:
-    """The logs of the writer scenario's passing case, kept by one real behavioral run for the module."""
+def writer_run(tmp_path_factory, claude_bin, kept_probes) -> Behave:
+    """One real behavioral run for the module, which every test of its logs and report reads: the
+    writer scenario's report-writer-pass case, its logs kept in `logs` beside the skills (a relative
+    --keep-logs), the text report printed. The agent writes report.md and prints an escape through the
+    shell; the judge fails E1, so the case fails with one unmet expectation."""
     tmp = tmp_path_factory.mktemp("kept")
     repo = tmp / "writer"
     shutil.copytree(SCENARIOS / "writer", repo)
-    logs = tmp / "logs"
+    script = writer_passes()
+    script["status report"][1:] = [R.tool_use("Bash", {"command": SHELL}), LAST_WORD]
+    script[JUDGE_HEADER] = [verdicts(("E1", False), ("E2", True))]
     with FakeAPI() as api:
-        api.script(writer_passes())
+        api.script(script)
         env = hermetic_env(api.base_url, tmp / "env", config_dir=False)
-        run = Behave(repo, claude_bin, env)("--only", "report-writer-pass", "--keep-logs", str(logs))
-    assert run.code == 0, run.stderr
-    return logs
+        with sharing_probes(kept_probes, env):
+            run = Behave(repo, claude_bin, env)(
+                "--only", "report-writer-pass", "--keep-logs", "logs", "--format", "text"
+            )
+    assert run.code == 1, run.stderr
+    return run
 
 
 @pytest.fixture
-def kept(kept_once, tmp_path) -> Path:
-    """A copy of those logs in the test's own folder (`tmp_path/logs`), which the test may change."""
-    return Path(shutil.copytree(kept_once, tmp_path / "logs"))
+def kept(writer_run, tmp_path) -> Path:
+    """A copy of that run's logs in the test's own folder (`tmp_path/logs`), which the test may change."""
+    return Path(shutil.copytree(writer_run.repo / "logs", tmp_path / "logs"))
 
 
 def test_the_table_lists_every_kept_stream_of_a_run(kept, tmp_path):
@@ -76,9 +92,9 @@ def test_a_case_prints_what_the_agent_did_and_what_the_judge_was_asked(kept, tmp
     lines = agent.splitlines()
     assert lines[1] == "skills offered: report-writer"
     assert lines[2].startswith("  1. Write writes ") and lines[2].endswith("/report.md")
-    assert "  2. Bash $ echo status-ok" in lines
-    assert lines[lines.index("  2. Bash $ echo status-ok") + 1 :][:2] == ["     -> ok", "        status-ok"]
-    assert "final message:\n  Wrote report.md.\n" in agent
+    assert f"  2. Bash $ {SHELL}" in lines
+    assert lines[lines.index(f"  2. Bash $ {SHELL}") + 1 :][:2] == ["     -> ok", "        status-ok"]
+    assert "final message:\n  Wrote report.md <script>alert(1)</script> Done" in agent
     assert "ended: the CLI's result event" in agent
     judge = out.split("== report-writer-pass.judge.txt: judge exchange\n")[1]
     assert "BEGIN-EVIDENCE-" in judge
@@ -102,18 +118,9 @@ def test_one_log_file_can_be_shown_alone_and_cut_short(kept, tmp_path):
     assert "| cut short " in out
 
 
-def test_text_from_the_agent_cannot_drive_the_terminal(tmp_path, claude_bin, fake_env, fake_api):
-    repo = tmp_path / "writer"
-    shutil.copytree(SCENARIOS / "writer", repo)
-    fake_api.script(
-        {
-            JUDGE_HEADER: [verdicts(("E1", True), ("E2", True))],
-            "status report": [R.tool_use("Bash", {"command": "printf 'ok\\033[2J'"}), "Done\x1b[31m red"],
-        }
-    )
-    Behave(repo, claude_bin, fake_env)("--only", "report-writer-pass", "--keep-logs", str(tmp_path / "logs"))
+def test_text_from_the_agent_cannot_drive_the_terminal(kept, tmp_path):
     code, out, _ = show(tmp_path, "logs", "report-writer-pass", "--full")
-    assert code == 0 and "\x1b" not in out
+    assert code == 0 and "\x1b" not in out  # neither the shell's output nor the last word's
     assert "Done\\x1b[31m red" in out
 
 
@@ -157,10 +164,9 @@ def test_a_logs_path_with_nothing_to_show_says_how_logs_are_kept(tmp_path, made,
 # --- a report names its logs and grades its cases --------------------------------------------------
 
 
-def test_a_routing_report_leads_to_its_logs_and_heads_each_case(tmp_path, claude_bin, fake_api):
+def test_a_routing_report_leads_to_its_logs_and_heads_each_case(tmp_path, claude_bin, fake_api, env):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": R.skill("beta")}))
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     args = ("--routing-room", "alpha,beta", "--only", "alpha-pos-1,alpha-pos-2", "--skip-preflight")
     run = route(repo, env, *args, "--no-cache", "--keep-logs", "logs", "--format", "text")  # logs: relative
     assert run.code == 1, run.stderr
@@ -191,20 +197,9 @@ def test_a_routing_report_leads_to_its_logs_and_heads_each_case(tmp_path, claude
     assert "<title>skillscope routing: fail</title>" in html and "alpha-pos-1" not in html
 
 
-def test_a_behavioral_report_shows_the_unmet_expectations_above_the_transcript(
-    tmp_path, claude_bin, fake_env, fake_api
-):
-    repo = tmp_path / "writer"
-    shutil.copytree(SCENARIOS / "writer", repo)
-    script = writer_passes()
-    script[JUDGE_HEADER] = [verdicts(("E1", False), ("E2", True))]
-    fake_api.script(script)
-    run = Behave(repo, claude_bin, fake_env)(
-        "--only", "report-writer-pass", "--keep-logs", "logs", "--format", "text"
-    )
-    assert run.code == 1, run.stderr
-    assert "read what the agent did (skillscope show logs report-writer-pass)" in run.stdout
-    code, out, _ = show(tmp_path, "report.json", "report-writer-pass")
+def test_a_behavioral_report_shows_the_unmet_expectations_above_the_transcript(writer_run, tmp_path):
+    assert "read what the agent did (skillscope show logs report-writer-pass)" in writer_run.stdout
+    code, out, _ = show(tmp_path, str(writer_run.report_path), "report-writer-pass")
     assert code == 0
     head = out.split("\n\n", 1)[0].splitlines()
     assert head[0] == "-- case report-writer-pass: fail (report-writer)"
@@ -269,17 +264,8 @@ class PageText(HTMLParser):
             self.cells[-1] += data
 
 
-def test_a_report_and_its_logs_become_one_page_nothing_can_script(tmp_path, claude_bin, fake_env, fake_api):
-    repo = tmp_path / "writer"
-    shutil.copytree(SCENARIOS / "writer", repo)
-    script = writer_passes()
-    script["status report"][-1] = "Wrote report.md <script>alert(1)</script>"
-    script[JUDGE_HEADER] = [verdicts(("E1", False), ("E2", True))]
-    fake_api.script(script)
-    run = Behave(repo, claude_bin, fake_env)("--only", "report-writer-pass", "--keep-logs", "logs")
-    assert run.code == 1, run.stderr
-
-    code, out, err = show(tmp_path, "report.json", "--html", "page.html")
+def test_a_report_and_its_logs_become_one_page_nothing_can_script(writer_run, tmp_path):
+    code, out, err = show(tmp_path, str(writer_run.report_path), "--html", "page.html")
     assert (code, err) == (0, "")
     assert out == "HTML page: page.html (1 case(s), 3 log(s))\n"
     html = (tmp_path / "page.html").read_text(encoding="utf-8")
@@ -301,7 +287,7 @@ def test_a_report_and_its_logs_become_one_page_nothing_can_script(tmp_path, clau
     ]
     prompt, workspace, agent, judge, exchange = page.pres  # logs in file order: judge-1 before judge.txt
     assert "status report" in prompt and workspace == "created: report.md"
-    assert "  2. Bash $ echo status-ok" in agent and "Wrote report.md <script>alert(1)</script>" in agent
+    assert f"  2. Bash $ {SHELL}" in agent and "Wrote report.md <script>alert(1)</script>" in agent
     assert "BEGIN-EVIDENCE-" in exchange and judge.startswith("skills offered: ")
 
 
@@ -313,9 +299,10 @@ def test_an_html_path_that_cannot_be_written_is_refused_before_reading(tmp_path)
     assert err.startswith("error: --html ") and "pass another path" in err
 
 
-def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(tmp_path, claude_bin, fake_api):
+def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(
+    tmp_path, claude_bin, fake_api, env
+):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     codex = find_runtime("codex")
     if codex is None:
         pytest.fail("the codex CLI is needed for this test", pytrace=False)

@@ -14,6 +14,7 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi.server import FakeAPI
 from tests.support import reports
+from tests.support.kept_probes import sharing_probes
 from tests.support.reports import hostile_repo
 from tests.support.routing import routing_env
 
@@ -63,7 +64,7 @@ def test_show_prints_a_tune_report_and_its_page(tmp_path):
     assert code == 0 and page.startswith("<!doctype html>") and "Content-Security-Policy" in page
 
 
-def test_show_prints_an_agent_routing_report_as_its_run_did(tmp_path, claude_bin):
+def test_show_prints_an_agent_routing_report_as_its_run_did(tmp_path, claude_bin, kept_probes):
     """The real claude CLI against the scripted API: every format of the paid report, again from disk."""
     repo = hostile_repo(tmp_path / "repo")
     with FakeAPI() as api:
@@ -72,7 +73,8 @@ def test_show_prints_an_agent_routing_report_as_its_run_did(tmp_path, claude_bin
         report = tmp_path / "routing.json"
         argv = ["routing", "--routing-room", "all", "--only", "alpha-pos-1,alpha-pos-2,beta-neg-1"]
         argv += ["--skip-preflight", "--no-cache", "--repo", str(repo), "--output", str(report)]
-        _, printed, _ = run(repo, env, *argv, "--format", "junit")
+        with sharing_probes(kept_probes, env):
+            _, printed, _ = run(repo, env, *argv, "--format", "junit")
     for fmt in FORMATS:
         code, shown, err = run(repo, {}, "show", str(report), "--format", fmt)
         assert code == 0, err

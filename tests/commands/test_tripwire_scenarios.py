@@ -55,7 +55,10 @@ def test_the_writer_and_hooks_scenarios_trip_nothing(behave, fake_api):
     }
     fake_api.script(script)
     only = "report-writer-pass,report-writer-skill-text,report-writer-fixture,report-writer-injection"
-    run = behave(SCENARIOS / "writer")("--only", f"{only},report-writer-outside", "--tripwire")
+    # Without the shell sandbox the agent's commands reach the planted files if they try: nothing may.
+    run = behave(SCENARIOS / "writer")(
+        "--only", f"{only},report-writer-outside", "--tripwire", "--no-sandbox"
+    )
     assert_quiet(run, 5)
     assert run.case("report-writer-pass")["status"] == "pass"
     fake_api.script(
@@ -68,7 +71,7 @@ def test_the_writer_and_hooks_scenarios_trip_nothing(behave, fake_api):
             ],
         }
     )
-    hooked = behave(SCENARIOS / "hooks")("--only", "repo-notes-order", "--tripwire")
+    hooked = behave(SCENARIOS / "hooks")("--only", "repo-notes-order", "--tripwire", "--no-sandbox")
     assert hooked.code == 0, hooked.stderr
     assert_quiet(hooked, 1)
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.kept_probes import sharing_probes
+
 from . import cli as fakecli
 from .cli import CLAUDE_ENV, CliRun, find_claude, hermetic_env
 from .runtimes import find_runtime
@@ -62,11 +64,25 @@ def fake_api() -> Iterator[FakeAPI]:
         yield api
 
 
+@pytest.fixture(scope="session")
+def kept_probes(tmp_path_factory) -> Path:
+    """The session's folder of agent CLI probe answers (tests/support/kept_probes.py), shared by the
+    workers of a parallel run."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder = shared / "kept-probes"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 @pytest.fixture
-def fake_env(fake_api: FakeAPI, tmp_path: Path) -> dict[str, str]:
+def fake_env(fake_api: FakeAPI, tmp_path: Path, kept_probes: Path) -> Iterator[dict[str, str]]:
     """Hermetic environment for code that spawns the CLI itself (no CLAUDE_CONFIG_DIR:
-    the harness makes a fresh one per run because ANTHROPIC_API_KEY is set)."""
-    return hermetic_env(fake_api.base_url, tmp_path / "env", config_dir=False)
+    the harness makes a fresh one per run because ANTHROPIC_API_KEY is set); the CLIs' probe answers
+    kept for the session."""
+    env = hermetic_env(fake_api.base_url, tmp_path / "env", config_dir=False)
+    with sharing_probes(kept_probes, env):
+        yield env
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.kept_probes import sharing_probes
 from tests.support.routing import routing_env, skills_repo
 
 
@@ -15,5 +16,8 @@ def repo(tmp_path):
 
 
 @pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
-    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+def env(fake_api, claude_bin, tmp_path, kept_probes):
+    """The routing environment, its HOME given the CLIs' probe answers kept for the session."""
+    environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    with sharing_probes(kept_probes, environ):
+        yield environ
