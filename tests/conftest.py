@@ -13,6 +13,7 @@ pytest_plugins = [
     "tests.support.temp_dirs",
     "tests.support.routing_fixtures",
     "tests.support.scripted_agent",
+    "tests.support.scripted",
     "tests.support.browser",
     "tests.support.grouping",
 ]

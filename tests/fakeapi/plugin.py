@@ -5,6 +5,7 @@ Load with `pytest_plugins = ["tests.fakeapi.plugin"]` in the top-level conftest.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import subprocess
@@ -13,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from harness import agent
+from harness.agent.probes import PROBES
+from harness.memo import user_cache
 from tests.support.kept_probes import sharing_probes
 
 from . import cli as fakecli
@@ -64,14 +68,33 @@ def fake_api() -> Iterator[FakeAPI]:
         yield api
 
 
+# Copilot CLI's first start unpacks its package (the copilot_cache fixture): its tests probe it themselves.
+PREFILLED = ("claude", "codex", "gemini", "opencode")
+
+
 @pytest.fixture(scope="session")
 def kept_probes(tmp_path_factory) -> Path:
     """The session's folder of agent CLI probe answers (tests/support/kept_probes.py), shared by the
-    workers of a parallel run."""
+    workers of a parallel run: whichever comes first probes the installed CLIs through the harness
+    itself, the others wait; runs add the answers they probe later. A CLI that is missing or fails its
+    probe is left out (a test that needs it fails on its own)."""
     base = tmp_path_factory.getbasetemp()
     shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    folder = shared / "kept-probes"
-    folder.mkdir(exist_ok=True)
+    home = shared / "kept-probes-home"
+    with open(shared / "kept-probes.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        filled = shared / "kept-probes.filled"
+        if not filled.exists():
+            home.mkdir(exist_ok=True)
+            environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+            for runtime in PREFILLED:
+                binary = find_claude() if runtime == "claude" else find_runtime(runtime)
+                if binary is not None:
+                    with contextlib.suppress(agent.AgentUnavailable):
+                        agent.connect_runtime(runtime, binary, environ, home)
+            filled.touch()
+    folder = user_cache({"HOME": str(home)}) / PROBES
+    folder.mkdir(parents=True, exist_ok=True)
     return folder
 
 

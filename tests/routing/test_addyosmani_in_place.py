@@ -59,8 +59,9 @@ def test_the_real_cli_routes_case_file_cases_and_reports_lines_in_the_users_file
     fake_api.script(CaseRouter({"dedupe rows in this csv": R.skill("csv-tidy")}))
     only = "csv-tidy-pos-2,csv-tidy-neg-1"
     run = route(
-        repo, env, "--routing-room", "csv-tidy,debugging", "--skip-preflight", "--no-cache", "--only", only
-    )
+        repo, env, "--routing-room", "csv-tidy,debugging", "--skip-preflight", "--no-cache", "--no-canary",
+        "--only", only,
+    )  # fmt: skip
     assert run.code == 0, run.stderr
     fired, quiet = run.case("csv-tidy-pos-2"), run.case("csv-tidy-neg-1")
     assert (fired["verdict"], quiet["verdict"]) == ("correct_trigger", "true_negative")

@@ -2,7 +2,8 @@
 a run whose agent's own environment failed its tools without a decision is an error, never a miss.
 
 Each runtime whose listing points its model at SKILL.md (Codex, Copilot, Gemini, OpenCode) runs for
-real against the fake API, the model asking for a read that fails.
+real against the fake API, the model asking for a read that fails. The canary is test_canary.py's
+subject: these runs pass --no-canary and start each CLI for their cases only.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ def failing_read(agent: str) -> R.Reply:
 
 
 @pytest.fixture
-def env(fake_api, claude_bin, tmp_path, copilot_cache):
-    environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+def env(fake_api, claude_bin, tmp_path, copilot_cache, kept_probes):
+    environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes)
     for name in RUNTIMES:
         binary = find_runtime(name)
         if binary is None:
@@ -60,6 +61,7 @@ def test_a_failed_read_of_the_skill_md_is_the_decision_and_is_reported(fake_api,
         "--routing-room",
         "all",
         "--skip-preflight",
+        "--no-canary",
         "--model",
         GEMINI_MODEL if runtime == "gemini" else "fake-model",
     )
@@ -82,10 +84,11 @@ def test_a_run_whose_sandbox_fails_every_command_is_an_error_naming_it_not_misse
         "--agent",
         "codex",
         "--only",
-        "alpha-pos-1,alpha-pos-2,beta-pos-1",
+        "alpha-pos-1,beta-pos-1",
         "--routing-room",
         "all",
         "--skip-preflight",
+        "--no-canary",
         "--model",
         "fake-model",
         "--format",

@@ -14,13 +14,15 @@ from tests.support.routing import CaseRouter, route, routing_env
 pytestmark = pytest.mark.usefixtures("clean_runs")
 
 
-def test_the_report_records_the_listing_and_a_budget_miss_reads_as_one(fake_api, claude_bin, tmp_path):
+def test_the_report_records_the_listing_and_a_budget_miss_reads_as_one(
+    fake_api, claude_bin, tmp_path, kept_probes
+):
     repo = tmp_path / "repo"
     make_catalog(repo, 40, 1000)  # 40,559 characters of listing: claude lists skill-029 on by name only
     fake_api.script(CaseRouter({}))  # no skill ever fires: both cases are misses
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes)
     run = route(
-        repo, env, "--skills-dir", "*", "--routing-room", "all", "--skip-preflight",
+        repo, env, "--skills-dir", "*", "--routing-room", "all", "--skip-preflight", "--no-canary",
         "--only", "skill-000-pos-1,skill-039-pos-1",
     )  # fmt: skip
     assert run.code == 1, run.stderr
@@ -40,6 +42,7 @@ def test_the_report_records_the_listing_and_a_budget_miss_reads_as_one(fake_api,
         "--routing-room",
         "all",
         "--skip-preflight",
+        "--no-canary",
         "--only",
         "skill-000-pos-1,skill-039-pos-1",
         "--format",

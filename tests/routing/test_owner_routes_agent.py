@@ -2,7 +2,8 @@
 firing passes, the dataset's own skill firing is its false trigger with advice to narrow it, an owner
 outside the room is never run and names the flag that installs it; and every fraction a run reports (the
 text summary, the markdown, the JSON totals, the page) comes from one count of its cases, with errors,
-that ungradable case, a provisional case and repeats in the same run."""
+that ungradable case, a provisional case and repeats in the same run (counting is the harness's alone:
+that run is the scripted stand-in's, tests/support/scripted.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from harness.report import html
 from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.helpers import make_skill
 from tests.support.routing import CaseRouter, route, routing_env, valid
 
@@ -53,10 +55,10 @@ def catalog(tmp_path):
 
 
 def test_the_owner_firing_passes_and_the_datasets_own_skill_firing_is_its_false_trigger(
-    fake_api, claude_bin, catalog, tmp_path
+    fake_api, claude_bin, catalog, tmp_path, kept_probes
 ):
     fake_api.script(CaseRouter({OWNER_FIRES: R.skill("docx"), OWN_FIRES: R.skill("pdf")}))
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes)
     run = route(
         catalog, env, "--routing-room", "catalog", "--skip-preflight", "--no-canary", "--no-cache",
         "--min-accuracy", "0", "--only", "pdf-neg-docx,pdf-neg-memo",
@@ -93,30 +95,28 @@ def test_the_owner_firing_passes_and_the_datasets_own_skill_firing_is_its_false_
 FRACTION = re.compile(r"(\d+)/(\d+) correct")
 
 
-def test_every_fraction_a_run_reports_comes_from_one_count(fake_api, claude_bin, catalog, tmp_path):
-    fake_api.script(
-        CaseRouter(
-            {
-                "Merge these two pdf": R.skill("pdf"),
-                "Split this pdf": [R.skill("pdf"), "I can answer that directly."],
-                OWNER_FIRES: R.skill("docx"),
-                OWN_FIRES: R.skill("pdf"),
-                API_FAILS: R.error(529),
-                OWNER_OUTSIDE: R.skill("pdf"),  # never asked: its owner is not installed
-            }
-        )
+def test_every_fraction_a_run_reports_comes_from_one_count(scripted, catalog, tmp_path):
+    scripted.script(
+        {
+            "Merge these two pdf": S.fires("pdf"),
+            "Split this pdf": [S.fires("pdf"), S.NO_SKILL],
+            OWNER_FIRES: S.fires("docx"),
+            OWN_FIRES: S.fires("pdf"),
+            API_FAILS: S.fails("the API answered 529 (overloaded)"),
+            OWNER_OUTSIDE: S.fires("pdf"),  # never asked: its owner is not installed
+        }
     )
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
     summary = tmp_path / "summary.md"
     run = route(
-        catalog, env, "--routing-room", "pdf,docx", "--skip-preflight", "--no-canary", "--no-cache",
+        catalog, scripted.env, "--routing-room", "pdf,docx", "--skip-preflight", "--no-canary", "--no-cache",
         "--repeat", "2", "--min-accuracy", "0", "--summary", str(summary), "--format", "text",
         "--only", "pdf-pos-1,pdf-pos-2,pdf-neg-docx,pdf-neg-memo,pdf-neg-deck,pdf-neg-mail",
     )  # fmt: skip
     assert run.code == 0, run.stderr
     report = run.report
     assert valid(report) == []
-    assert not any(OWNER_OUTSIDE in request.prompt for request in fake_api.requests)
+    assert not any(OWNER_OUTSIDE in ran.prompt for ran in scripted.runs)
+    assert len(scripted.runs) == 2 * 5  # the five cases in the room, twice each
     deck = run.case("pdf-neg-deck")
     assert deck["verdict"] == "error" and deck["samples"] == []
     assert deck["error"] == (

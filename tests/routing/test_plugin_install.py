@@ -1,6 +1,7 @@
 """`skillscope routing --install plugin` with the real claude CLI against the scripted fake API: the room
 installed through `claude plugin` from the repo's marketplace, its skills called `<plugin>:<skill>` and
-credited to the room skill, and a manifest that leaves a room skill out stopping the run before any case."""
+credited to the room skill, and a manifest that leaves a room skill out stopping the run before any case.
+The canary is test_canary.py's subject: these runs pass --no-canary."""
 
 from __future__ import annotations
 
@@ -26,9 +27,13 @@ CODEX_MISSING = (
 
 
 @pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
+def env(fake_api, claude_bin, tmp_path, kept_probes):
     return routing_env(
-        fake_api.base_url, claude_bin, tmp_path / "home", XDG_CACHE_HOME=str(tmp_path / "cache")
+        fake_api.base_url,
+        claude_bin,
+        tmp_path / "home",
+        probes=kept_probes,
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
     )
 
 
@@ -43,7 +48,7 @@ def test_a_plugin_installed_room_grades_the_namespaced_call_as_its_skill(fake_ap
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("demo:alpha"), "beta-pos-1": R.skill("demo:alpha")}))
     run = route(
         repo, env, "--install", "plugin", "--routing-room", "alpha,beta", "--skip-preflight", "--no-cache",
-        "--only", "alpha-pos-1,beta-pos-1", "--min-accuracy", "0",
+        "--no-canary", "--only", "alpha-pos-1,beta-pos-1", "--min-accuracy", "0",
     )  # fmt: skip
     assert run.code == 0, run.stderr[-3000:]
     assert valid(run.report) == []
@@ -105,8 +110,8 @@ def test_codex_lists_the_plugin_installed_room_before_any_case_and_grades_its_re
     fake_api.script(CaseRouter({"alpha-pos-1": codex_reads("alpha"), "beta-pos-1": codex_reads("alpha")}))
     run = route(
         repo, codex_env, "--agent", "codex", "--install", "plugin", "--routing-room", "alpha,beta",
-        "--skip-preflight", "--no-cache", "--model", "fake-model", "--only", "alpha-pos-1,beta-pos-1",
-        "--min-accuracy", "0",
+        "--skip-preflight", "--no-cache", "--no-canary", "--model", "fake-model",
+        "--only", "alpha-pos-1,beta-pos-1", "--min-accuracy", "0",
     )  # fmt: skip
     assert run.code == 0, run.stderr[-3000:]
     assert valid(run.report) == []
@@ -155,7 +160,8 @@ def test_copilot_lists_the_plugin_installed_room_before_any_case_and_grades_its_
     fake_api.script(CaseRouter({"alpha-pos-1": call, "beta-pos-1": call}))
     run = route(
         repo, copilot_env, "--agent", "copilot", "--install", "plugin", "--routing-room", "alpha,beta",
-        "--skip-preflight", "--no-cache", "--only", "alpha-pos-1,beta-pos-1", "--min-accuracy", "0",
+        "--skip-preflight", "--no-cache", "--no-canary", "--only", "alpha-pos-1,beta-pos-1",
+        "--min-accuracy", "0",
     )  # fmt: skip
     assert run.code == 0, run.stderr[-3000:]
     assert valid(run.report) == []

@@ -1,5 +1,7 @@
 """A quarantined case is run and reported but does not gate: end to end with the real claude CLI
-against the scripted API, every report format listing it."""
+against the scripted API, every report format listing it (the second run replays the first's samples
+from the result cache, and the text report is the same report shown again); an expired entry on the
+scripted stand-in (tests/support/scripted.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from tests.fakeapi import replies as R
-from tests.support.routing import CaseRouter, route, valid
+from tests.support import scripted as S
+from tests.support.routing import CaseRouter, route, shown, valid
 
 pytestmark = pytest.mark.usefixtures("private_temp")
 CASES = "alpha-pos-1,alpha-pos-2"
@@ -23,9 +26,10 @@ def quarantine(repo, expires: str) -> None:
 
 def test_a_quarantined_miss_is_reported_everywhere_and_does_not_fail_the_run(fake_api, repo, env, tmp_path):
     fake_api.script(CaseRouter({"alpha-pos-2": R.skill("alpha")}))  # alpha-pos-1 misses
-    args = ["--routing-room", "alpha,beta", "--skip-preflight", "--no-cache", "--only", CASES]
+    args = ["--routing-room", "alpha,beta", "--skip-preflight", "--no-canary", "--only", CASES]
     unquarantined = route(repo, env, *args)
     assert unquarantined.code == 1, unquarantined.stderr
+    assert unquarantined.verdicts() == {"alpha-pos-1": "missed_trigger", "alpha-pos-2": "correct_trigger"}
 
     quarantine(repo, "2999-12-31")
     junit = tmp_path / "junit.xml"
@@ -51,15 +55,15 @@ def test_a_quarantined_miss_is_reported_everywhere_and_does_not_fail_the_run(fak
     assert out is not None and out.text
     assert out.text.startswith("quarantined until 2999-12-31 (misses on haiku (#7)), not gating")
 
-    text = route(repo, env, *args, "--format", "text")
-    assert text.code == 0
-    assert "1 quarantined (not gating)" in text.stdout
-    assert "misses on haiku (#7)), not gating]" in text.stdout  # its line, as a warning
+    text = shown(run.output, "text", env)
+    assert "1 quarantined (not gating)" in text
+    assert "misses on haiku (#7)), not gating]" in text  # its line, as a warning
 
 
-def test_an_expired_entry_no_longer_holds_the_case_back_from_the_gate(fake_api, repo, env):
-    fake_api.script(CaseRouter({"alpha-pos-2": R.skill("alpha")}))
+def test_an_expired_entry_no_longer_holds_the_case_back_from_the_gate(scripted, repo):
+    scripted.script({"alpha-pos-2": S.fires("alpha")})
     quarantine(repo, "2000-01-01")
-    run = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--no-cache", "--only", CASES)
+    args = ("--routing-room", "alpha,beta", "--skip-preflight", "--no-cache", "--only", CASES)
+    run = route(repo, scripted.env, *args)
     assert run.code == 1, run.stderr
     assert run.report["meta"]["quarantine"] == [] and run.case("alpha-pos-1")["quarantined"] is False

@@ -1,95 +1,120 @@
 """A run that ends the way its runtime declares its own failure gets one fresh retry before it is an
 error, and every report format says so: the real Gemini CLI, whose model stream the fake API cuts
-short (as an overloaded server did) until the case runs in a fresh workspace."""
+short (as an overloaded server did) until the case runs in a fresh workspace.
+
+One run serves every test here (Gemini CLI retries a cut stream itself a few times before it gives up,
+which takes a while): one case whose stream is cut only in its first workspace, and one whose stream is
+cut wherever it runs.
+"""
 
 from __future__ import annotations
 
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
 import pytest
 
+from tests.fakeapi import FakeAPI, RecordedRequest
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, endpoint_env, find_runtime
-from tests.support.routing import route, routing_env, skills_repo, valid
+from tests.support.routing import (
+    Routed,
+    live_processes_under,
+    prompt_of,
+    route,
+    routing_env,
+    shown,
+    skills_repo,
+    valid,
+)
+
+pytestmark = pytest.mark.xdist_group("gemini-retry")
 
 EARLY_END = "gemini's model stream ended early"
+RECOVERS, NEVER = "alpha-pos-1", "alpha-pos-2"
 
 
-class CutShortIn:
-    """Every model stream of the first workspace seen ends early (Gemini CLI retries those itself a
-    few times, then gives up); in any other workspace the model picks alpha, or `later` says so."""
+class CutShortInFirst:
+    """Every model stream of a case's first workspace ends early; in any other workspace the model picks
+    alpha, except for the cases in `always`, whose every stream ends early."""
 
-    def __init__(self, *, later: bool = True):
-        self.first: str | None = None
-        self.later = later
+    def __init__(self, *, always: tuple[str, ...]):
+        self.always = {prompt_of(case) for case in always}
+        self.first: dict[str, str] = {}  # a case's prompt text -> its first workspace
+        self.lock = threading.Lock()
 
-    def __call__(self, request):
+    def __call__(self, request: RecordedRequest):
         if request.tool_results:
             return "done."
-        self.first = self.first or request.cwd
-        if request.cwd == self.first or not self.later:
+        case = next((key for key in (prompt_of(RECOVERS), prompt_of(NEVER)) if key in request.prompt), None)
+        if case is None:
+            return None
+        with self.lock:
+            first = self.first.setdefault(case, request.cwd)
+        if request.cwd == first or case in self.always:
             return R.cut_short()
         return R.skill_for("gemini", "alpha")
 
 
-@pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
-    environ = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+@dataclass
+class Retried:
+    done: Routed
+    junit: Path
+    workspaces: dict[str, set[str]]  # case id -> the workspaces its model calls came from
+
+
+@pytest.fixture(scope="module")
+def retried(tmp_path_factory, claude_bin, kept_probes):
     binary = find_runtime("gemini")
     if binary is None:
         pytest.fail(f"the gemini CLI is needed: set {TEST_ENV['gemini']}=/path/to/gemini", pytrace=False)
-    environ["SKILLSCOPE_GEMINI"] = binary
-    environ.update(endpoint_env("gemini", fake_api.base_url))
-    return environ
+    root = tmp_path_factory.mktemp("retry")
+    temp = root / "temp"  # the harness's temporary folders, as the private_temp fixture gives a test
+    temp.mkdir()
+    with FakeAPI() as api, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(temp))
+        env = routing_env(api.base_url, claude_bin, root / "home", probes=kept_probes)
+        env.update(SKILLSCOPE_GEMINI=binary, **endpoint_env("gemini", api.base_url))
+        repo = skills_repo(root / "repo", "alpha", "beta")
+        api.script(CutShortInFirst(always=(NEVER,)))
+        junit = root / "junit.xml"
+        done = route(
+            repo, env, "--agent", "gemini", "--only", f"{RECOVERS},{NEVER}", "--routing-room", "all",
+            "--skip-preflight", "--model", GEMINI_MODEL, "--min-accuracy", "0", "--junit", str(junit),
+        )  # fmt: skip
+        assert live_processes_under(temp) == []
+        workspaces = {
+            case: {r.cwd for r in api.agent_turns() if prompt_of(case) in r.prompt}
+            for case in (RECOVERS, NEVER)
+        }
+    return Retried(done, junit, workspaces)
 
 
-def gemini_route(repo, env, *args: str):
-    return route(
-        repo,
-        env,
-        "--agent",
-        "gemini",
-        "--only",
-        "alpha-pos-1",
-        "--routing-room",
-        "all",
-        "--skip-preflight",
-        "--model",
-        GEMINI_MODEL,
-        *args,
-    )
-
-
-@pytest.mark.usefixtures("private_temp")
-def test_an_early_end_of_the_stream_is_retried_once_fresh_and_every_report_says_so(fake_api, tmp_path, env):
-    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
-    script = CutShortIn()
-    fake_api.script(script)
-    junit = tmp_path / "junit.xml"
-    done = gemini_route(repo, env, "--junit", str(junit))
+def test_the_run_with_a_retried_case_is_reported(retried):
+    done = retried.done
     assert done.code == 0, done.stderr[-3000:]
-    report = done.report
-    assert valid(report) == []
-    case = done.case("alpha-pos-1")
+    assert valid(done.report) == []
+
+
+def test_an_early_end_of_the_stream_is_retried_once_fresh_and_every_report_says_so(retried):
+    done = retried.done
+    case = done.case(RECOVERS)
     assert (case["verdict"], case["error"]) == ("correct_trigger", None)
     assert case["retried"].startswith(EARLY_END) and case["samples"][0]["retried"] == case["retried"]
-    cwds = {r.cwd for r in fake_api.agent_turns()}
-    assert len(cwds) == 2  # the retry ran in a workspace of its own
+    assert len(retried.workspaces[RECOVERS]) == 2  # the retry ran in a workspace of its own
     assert "### Retried cases" in done.stdout and EARLY_END in done.stdout  # markdown
-    assert f"retried once, fresh: {EARLY_END}" in junit.read_text(encoding="utf-8")
-    fake_api.script(CutShortIn())
-    text = gemini_route(repo, env, "--format", "text", "--no-cache")
-    assert f"was run once more, fresh: {EARLY_END}" in text.stdout
-    assert "1 retried after its agent CLI failed on its own" in text.stdout
+    assert f"retried once, fresh: {EARLY_END}" in retried.junit.read_text(encoding="utf-8")
+    text = shown(done.output, "text", {})
+    assert f"routing case `{RECOVERS}` was run once more, fresh: {EARLY_END}" in text
+    assert "2 retried after its agent CLI failed on its own" in text
 
 
-@pytest.mark.usefixtures("private_temp")
-def test_an_early_end_in_the_retry_too_is_an_error_that_says_it_was_retried(fake_api, tmp_path, env):
-    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
-    fake_api.script(CutShortIn(later=False))
-    done = gemini_route(repo, env, "--min-accuracy", "0")
-    report = done.report
-    assert valid(report) == []
-    case = done.case("alpha-pos-1")
+def test_an_early_end_in_the_retry_too_is_an_error_that_says_it_was_retried(retried):
+    done = retried.done
+    case = done.case(NEVER)
     assert case["verdict"] == "error" and "Model stream ended without a finish reason" in case["error"]
     assert case["retried"].startswith(EARLY_END)
-    assert len({r.cwd for r in fake_api.agent_turns()}) == 2  # once more, never a third time
-    assert report["status"] == "error"
+    assert len(retried.workspaces[NEVER]) == 2  # once more, never a third time
+    assert done.report["totals"]["errors"] == 1 and done.report["totals"]["graded"] == 1

@@ -43,9 +43,11 @@ def partial(tmp_path):
     return repo
 
 
-def test_a_catalog_room_installs_and_lists_skills_without_a_dataset(fake_api, claude_bin, partial, tmp_path):
+def test_a_catalog_room_installs_and_lists_skills_without_a_dataset(
+    fake_api, claude_bin, partial, tmp_path, kept_probes
+):
     fake_api.script(CaseRouter({"Merge these two pdf": R.skill("pdf"), "tracked changes": R.skill("docx")}))
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes)
     run = route(
         partial, env, "--routing-room", "catalog", "--skip-preflight", "--no-canary",
         "--only", "pdf-pos-1,pdf-neg-2",
@@ -63,10 +65,10 @@ def test_a_catalog_room_installs_and_lists_skills_without_a_dataset(fake_api, cl
 
 
 def test_a_room_of_the_dataset_skills_says_what_it_left_out_and_how_to_put_it_in(
-    fake_api, claude_bin, partial, tmp_path
+    fake_api, claude_bin, partial, tmp_path, kept_probes
 ):
     fake_api.script(CaseRouter({"tracked changes": R.skill("docx")}))
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes)
     run = route(
         partial, env, "--routing-room", "all", "--skip-preflight", "--no-canary",
         "--only", "pdf-neg-1,pdf-neg-2",

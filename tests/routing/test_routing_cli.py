@@ -1,7 +1,10 @@
 """`skillscope routing` end to end: the real claude CLI against the scripted fake API.
 
 Every test here also checks, on the way out, that no process of the run is alive and no
-`skillscope-*` temp directory is left behind (the `clean_runs` fixture).
+`skillscope-*` temp directory is left behind (the `clean_runs` fixture). A test about something other
+than the canary (test_canary.py) passes --no-canary, so the CLI starts for its cases only; what the
+harness alone decides (the bar, case selection, the report's fields) runs on the scripted stand-in
+(tests/support/scripted.py), which starts nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import pytest
 
 from tests.fakeapi import RecordedRequest, write_skill
 from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.helpers import make_skill
 from tests.support.routing import (
     CaseRouter,
@@ -131,7 +135,9 @@ def test_the_run_stops_at_the_decision_whatever_the_cli_asks_next(fake_api, repo
         return R.tool_use("Bash", {"command": "echo x"}) if len(asked) == 1 else R.hang()
 
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}, later=command_then_silence))
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1")
+    run = route(
+        repo, env, "--routing-room", "alpha", "--skip-preflight", "--no-canary", "--only", "alpha-pos-1"
+    )
     assert run.code == 0, run.stderr
     case = run.case("alpha-pos-1")
     assert (case["stop_reason"], case["observed"], case["verdict"]) == (
@@ -156,6 +162,7 @@ def test_an_uninstalled_skill_is_other_and_never_credited_to_a_room_member(fake_
         "--routing-room",
         "alpha,beta",
         "--skip-preflight",
+        "--no-canary",
         "--min-accuracy",
         "0",
         "--only",
@@ -191,6 +198,7 @@ def test_a_prefix_named_neighbour_is_credited_to_itself(fake_api, tmp_path, env)
         "--routing-room",
         "all",
         "--skip-preflight",
+        "--no-canary",
         "--only",
         "pdf-tools-pos-1,pdf-pos-1,pdf-pos-2",
     )
@@ -206,12 +214,14 @@ def test_a_prefix_named_neighbour_is_credited_to_itself(fake_api, tmp_path, env)
     assert run.report["meta"]["room"] == ["pdf", "pdf-tools"]
 
 
-def test_user_and_config_dir_skills_never_join_the_room(fake_api, repo, claude_bin, tmp_path):
+def test_user_and_config_dir_skills_never_join_the_room(fake_api, repo, claude_bin, tmp_path, kept_probes):
     home = tmp_path / "home"
     write_skill(home / ".claude" / "skills", "home-skill", "Does everything. Use for any request.")
     user_config = tmp_path / "user-config"
     write_skill(user_config / "skills", "config-skill", "Does everything too.")
-    env = routing_env(fake_api.base_url, claude_bin, home, CLAUDE_CONFIG_DIR=str(user_config))
+    env = routing_env(
+        fake_api.base_url, claude_bin, home, probes=kept_probes, CLAUDE_CONFIG_DIR=str(user_config)
+    )
     fake_api.script(
         CaseRouter(
             {
@@ -221,7 +231,8 @@ def test_user_and_config_dir_skills_never_join_the_room(fake_api, repo, claude_b
             }
         )
     )
-    run = route(repo, env, "--routing-room", "alpha", "--only", "alpha-pos-1,alpha-neg-1,alpha-neg-2")
+    only = ("--only", "alpha-pos-1,alpha-neg-1,alpha-neg-2")
+    run = route(repo, env, "--routing-room", "alpha", "--no-canary", *only)
     turns = fake_api.agent_turns()
     first_turns = [t for t in turns if not t.tool_results and t.skill_listing]
     assert len(first_turns) == 3
@@ -240,7 +251,8 @@ def test_user_and_config_dir_skills_never_join_the_room(fake_api, repo, claude_b
 
 def test_an_overloaded_api_is_an_error_not_a_miss(fake_api, repo, env):
     fake_api.script(CaseRouter({"alpha-pos-1": R.error(529), "alpha-pos-2": R.skill("alpha")}))
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1,alpha-pos-2")
+    only = ("--only", "alpha-pos-1,alpha-pos-2")
+    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--no-canary", *only)
     assert run.code == 0, run.stderr  # the error counts on neither side: 1/1 graded passed
     errored = run.case("alpha-pos-1")
     assert errored["verdict"] == "error" and errored["passed"] is False and errored["observed"] is None
@@ -251,11 +263,12 @@ def test_an_overloaded_api_is_an_error_not_a_miss(fake_api, repo, env):
     assert "### Errored cases (not graded)" in run.stdout
 
 
-def test_a_529_storm_fails_the_run_with_every_case_errored(fake_api, repo, env):
-    fake_api.script(lambda request: R.error(529))
+def test_a_run_whose_every_case_errored_fails_with_no_case_graded(scripted, repo):
+    overloaded = S.fails("the API answered 529 (overloaded)")
+    scripted.script({}, default=overloaded)
     run = route(
         repo,
-        env,
+        scripted.env,
         "--routing-room",
         "alpha",
         "--skip-preflight",
@@ -279,6 +292,7 @@ def test_a_hang_past_the_case_timeout_is_an_error_and_leaves_nothing_behind(fake
         "--routing-room",
         "alpha",
         "--skip-preflight",
+        "--no-canary",
         "--case-timeout",
         "3",
         "--only",
@@ -293,7 +307,9 @@ def test_a_hang_past_the_case_timeout_is_an_error_and_leaves_nothing_behind(fake
 
 def test_a_malformed_stream_is_an_error(fake_api, repo, env):
     fake_api.script(CaseRouter({"alpha-pos-1": R.malformed()}, later=R.malformed()))
-    run = route(repo, env, "--routing-room", "alpha", "--skip-preflight", "--only", "alpha-pos-1")
+    run = route(
+        repo, env, "--routing-room", "alpha", "--skip-preflight", "--no-canary", "--only", "alpha-pos-1"
+    )
     assert run.code == 1
     case = run.case("alpha-pos-1")
     assert case["verdict"] == "error" and case["error"].startswith("claude reported an error: API Error")
@@ -349,6 +365,7 @@ def test_the_tool_budget_stops_a_run_that_never_decides(fake_api, repo, env):
         "--routing-room",
         "alpha",
         "--skip-preflight",
+        "--no-canary",
         "--max-tool-calls",
         "2",
         "--only",
@@ -375,6 +392,7 @@ def test_the_budget_stop_is_a_graded_no_skill(fake_api, repo, env):
         "--routing-room",
         "alpha",
         "--skip-preflight",
+        "--no-canary",
         "--max-budget-usd",
         "0.002",
         "--max-tool-calls",
@@ -412,26 +430,23 @@ def test_jobs_run_cases_side_by_side(fake_api, repo, env):
         "--routing-room",
         "alpha",
         "--skip-preflight",
+        "--no-canary",
         "--jobs",
         "4",
         "--only",
-        "alpha-pos-1,alpha-pos-2,alpha-pos-3,alpha-neg-1",
+        "alpha-pos-1,alpha-neg-1",  # two are enough to overlap
     )
     assert not both_waiting.broken
     assert fake_api.max_concurrency() >= 2
-    assert len({t.session_id for t in fake_api.agent_turns()}) == 4
+    assert len({t.session_id for t in fake_api.agent_turns()}) == 2
     assert run.report["meta"]["jobs"] == 4
+    assert run.verdicts() == {"alpha-pos-1": "correct_trigger", "alpha-neg-1": "true_negative"}
 
 
-def test_repeat_keeps_every_sample_and_takes_the_majority(fake_api, repo, env, tmp_path):
-    fake_api.script(
-        CaseRouter(
-            {
-                "alpha-pos-1": [R.skill("alpha"), "no skill", R.skill("alpha")],
-                "alpha-pos-2": ["no skill", R.skill("alpha"), "no skill"],
-            }
-        )
-    )
+def test_repeat_runs_every_sample_afresh_with_a_log_each_and_takes_the_majority(
+    fake_api, repo, env, tmp_path
+):
+    fake_api.script(CaseRouter({"alpha-pos-1": [R.skill("alpha"), "no skill", R.skill("alpha")]}))
     logs = tmp_path / "logs"
     run = route(
         repo,
@@ -444,9 +459,47 @@ def test_repeat_keeps_every_sample_and_takes_the_majority(fake_api, repo, env, t
         "--min-accuracy",
         "0",
         "--only",
-        "alpha-pos-1,alpha-pos-2",
+        "alpha-pos-1",
         "--keep-logs",
         str(logs),
+    )
+    assert run.code == 0, run.stderr
+    one = run.case("alpha-pos-1")
+    assert sorted(s["verdict"] for s in one["samples"]) == [
+        "correct_trigger",
+        "correct_trigger",
+        "missed_trigger",
+    ]
+    assert (one["verdict"], one["observed"]) == ("correct_trigger", "alpha")
+    assert len({t.session_id for t in fake_api.agent_turns()}) == 3  # three runs of the CLI
+    assert run.report["totals"]["samples"] == 3 and run.report["meta"]["repeat"] == 3
+    assert sorted(p.name for p in logs.iterdir()) == [
+        *(f"alpha-pos-1-{n}.jsonl" for n in (1, 2, 3)),
+        "skillscope-canary-wren.jsonl",  # the canary runs once, whatever --repeat says
+    ]
+    first = json.loads((logs / "alpha-pos-1-2.jsonl").read_text().splitlines()[0])
+    assert (first["type"], first["subtype"]) == ("system", "init")
+
+
+def test_repeat_keeps_every_sample_and_takes_the_majority(scripted, repo):
+    scripted.script(
+        {
+            "alpha-pos-1": [S.fires("alpha"), S.NO_SKILL, S.fires("alpha")],
+            "alpha-pos-2": [S.NO_SKILL, S.fires("alpha"), S.NO_SKILL],
+        }
+    )
+    run = route(
+        repo,
+        scripted.env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--repeat",
+        "3",
+        "--min-accuracy",
+        "0",
+        "--only",
+        "alpha-pos-1,alpha-pos-2",
     )
     assert run.code == 0, run.stderr
     one, two = run.case("alpha-pos-1"), run.case("alpha-pos-2")
@@ -461,10 +514,7 @@ def test_repeat_keeps_every_sample_and_takes_the_majority(fake_api, repo, env, t
     assert one["trigger_rate"] == pytest.approx(2 / 3) and two["trigger_rate"] == pytest.approx(1 / 3)
     assert one["trigger_rate_ci95"] == [pytest.approx(0.2077, abs=1e-4), pytest.approx(0.9385, abs=1e-4)]
     assert run.report["totals"]["samples"] == 6 and run.report["meta"]["repeat"] == 3
-    assert sorted(p.name for p in logs.iterdir()) == [
-        *(f"{c}-{n}.jsonl" for c in ("alpha-pos-1", "alpha-pos-2") for n in (1, 2, 3)),
-        "skillscope-canary-wren.jsonl",  # the canary runs once, whatever --repeat says
-    ]
+    assert len(scripted.case_runs()) == 6 and len(scripted.canary_runs()) == 1
     assert "67% [21–94%]" in run.stdout
 
 
@@ -472,11 +522,11 @@ def test_repeat_keeps_every_sample_and_takes_the_majority(fake_api, repo, env, t
 
 
 @pytest.mark.parametrize(("bar", "code"), [("0", 0), ("0.5", 0), ("0.51", 1), ("1", 1)])
-def test_the_bar_decides_the_exit_code(fake_api, repo, env, bar, code):
-    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-neg-1": R.skill("alpha")}))
+def test_the_bar_decides_the_exit_code(scripted, repo, bar, code):
+    scripted.script({"alpha-pos-1": S.fires("alpha"), "alpha-neg-1": S.fires("alpha")})
     run = route(
         repo,
-        env,
+        scripted.env,
         "--routing-room",
         "alpha",
         "--skip-preflight",
@@ -487,14 +537,14 @@ def test_the_bar_decides_the_exit_code(fake_api, repo, env, bar, code):
     )
     assert run.code == code, run.stderr
     assert run.report["passed"] is (code == 0) and run.report["meta"]["min_accuracy"] == float(bar)
-    assert run.output.exists()
+    assert run.verdicts() == {"alpha-pos-1": "correct_trigger", "alpha-neg-1": "false_trigger"}
 
 
-def test_no_activation_anywhere_fails_even_at_bar_zero(fake_api, repo, env):
-    fake_api.script(lambda request: "I never use skills.")
+def test_no_activation_anywhere_fails_even_at_bar_zero(scripted, repo):
+    scripted.script({}, default=S.NO_SKILL)
     run = route(
         repo,
-        env,
+        scripted.env,
         "--routing-room",
         "alpha",
         "--skip-preflight",
@@ -537,7 +587,7 @@ def test_the_command_timeout_reports_unfinished_cases_as_errors(fake_api, repo, 
 # --- what reaches the room, and what runs ------------------------------------------------------------
 
 
-def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, tmp_path):
+def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, tmp_path, kept_probes):
     # A frontmatter name that differs from the folder fails structural, so the command never installs
     # one; the runner underneath still resolves it through the skill's base directory.
     from harness import agent
@@ -546,7 +596,7 @@ def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, 
     from harness.routing.runner import RoutingRun, RoutingSettings
 
     skill_dir = write_skill(tmp_path / "skills", "pdf-tools", "Work with PDF files.", name="pdf-kit")
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes)
     fake_api.script(CaseRouter({"merge these": R.skill("pdf-kit")}))
     case = Case(
         id="merge",
@@ -566,11 +616,10 @@ def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, 
     assert fake_api.agent_turns()[0].skill_listing == {"pdf-tools": "Work with PDF files."}
 
 
-def test_only_picks_case_ids_and_the_shared_negatives_are_unrelated(fake_api, repo, env):
-    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
-    run = route(
-        repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-pos-1,shared-sql-join"
-    )
+def test_only_picks_case_ids_and_the_shared_negatives_are_unrelated(scripted, repo):
+    scripted.script({"alpha-pos-1": S.fires("alpha")})
+    only = ("--only", "alpha-pos-1,shared-sql-join")
+    run = route(repo, scripted.env, "--routing-room", "alpha,beta", "--skip-preflight", *only)
     assert run.code == 0, run.stderr
     shared = run.case("shared-sql-join")
     assert (shared["skill"], shared["category"], shared["expect"], shared["verdict"]) == (
@@ -581,15 +630,17 @@ def test_only_picks_case_ids_and_the_shared_negatives_are_unrelated(fake_api, re
     )
     assert sorted(run.verdicts()) == ["alpha-pos-1", "shared-sql-join"]
     assert run.report["by_category"]["unrelated"]["graded"] == 1
+    assert len(scripted.case_runs()) == 2
 
 
-def test_skill_keeps_only_that_skills_cases(fake_api, repo, env):
-    fake_api.script(CaseRouter({f"beta-pos-{n}": R.skill("beta") for n in (1, 2, 3)}))
-    run = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--skill", "beta")
+def test_skill_keeps_only_that_skills_cases(scripted, repo):
+    scripted.script({f"beta-pos-{n}": S.fires("beta") for n in (1, 2, 3)})
+    run = route(repo, scripted.env, "--routing-room", "alpha,beta", "--skip-preflight", "--skill", "beta")
     assert run.code == 0, run.stderr
     assert sorted(run.verdicts()) == ["beta-neg-1", "beta-neg-2", "beta-pos-1", "beta-pos-2", "beta-pos-3"]
     assert run.report["meta"]["room"] == ["alpha", "beta"]  # the room stays whole
-    assert all(set(t.skill_listing) == {"alpha", "beta"} for t in fake_api.agent_turns() if t.skill_listing)
+    assert len(scripted.case_runs()) == 5
+    assert all(ran.installed == ["alpha", "beta"] for ran in scripted.case_runs())
 
 
 def test_structural_errors_in_the_room_stop_the_run_before_any_request(fake_api, tmp_path, env):
@@ -628,7 +679,7 @@ def test_a_missing_cli_still_writes_the_json_and_junit_reports(fake_api, repo, e
     assert 'name="(agent)"' in junit.read_text() and fake_api.requests == []
 
 
-def test_every_report_is_written(fake_api, tmp_path, claude_bin):
+def test_every_report_is_written(fake_api, tmp_path, claude_bin, kept_probes):
     evals = {
         "evaluations": [
             {
@@ -649,7 +700,9 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin):
     make_skill(repo, "pdf", evals=evals)
     fake_api.script(CaseRouter({"Split": R.skill("pdf"), "cat x": R.skill("pdf"), "Merge": R.error(529)}))
     summary, junit, logs = tmp_path / "summary.md", tmp_path / "junit.xml", tmp_path / "logs"
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", GITHUB_ACTIONS="true")
+    env = routing_env(
+        fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes, GITHUB_ACTIONS="true"
+    )
     run = route(
         repo,
         env,
@@ -748,7 +801,7 @@ def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_pa
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
     logs = tmp_path / "logs"
     run = route(
-        repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-pos-1",
+        repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--no-canary", "--only", "alpha-pos-1",
         "--sandbox", "--keep-logs", str(logs),
     )  # fmt: skip
     assert run.code == 0, run.stderr
@@ -767,12 +820,15 @@ def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_pa
     assert all(r.prompt != "sandbox probe" for r in fake_api.agent_turns())
 
 
-def test_without_sandbox_routing_says_it_was_not_asked(fake_api, repo, env):
-    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
-    run = route(repo, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-pos-1")
+def test_without_sandbox_routing_says_it_was_not_asked(scripted, repo):
+    scripted.script({"alpha-pos-1": S.fires("alpha")})
+    run = route(
+        repo, scripted.env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-pos-1"
+    )
     sandbox = run.report["meta"]["sandbox"]
     assert sandbox.items() >= {"requested": False, "status": "off", "reason": None}.items()
     assert sandbox["headline"] == "no shell sandbox (--no-sandbox)"
+    assert not any(ran.spec.sandbox for ran in scripted.runs)
 
 
 # --- skills that ask for permission ------------------------------------------------------------
@@ -780,7 +836,7 @@ def test_without_sandbox_routing_says_it_was_not_asked(fake_api, repo, env):
 
 @pytest.mark.parametrize("allowed", ["Bash Read", "Bash(git *) Read"])
 def test_a_skill_with_allowed_tools_loads_as_for_a_user_and_decides_in_one_request(
-    fake_api, tmp_path, claude_bin, allowed
+    fake_api, tmp_path, claude_bin, kept_probes, allowed
 ):
     """A skill whose frontmatter lists allowed-tools asks before it runs ("Execute skill: x"), which a
     -p run refused: the stop hook never ran and the CLI asked the model again. One request a case."""
@@ -789,22 +845,23 @@ def test_a_skill_with_allowed_tools_loads_as_for_a_user_and_decides_in_one_reque
     case = {"id": "alpha-yes", "skill_should_trigger": True, "prompt": "Do the alpha job."}
     make_skill(root, "alpha", frontmatter=front, evals={"evaluations": [case]})
     fake_api.script(CaseRouter({"alpha job": R.skill("alpha")}, later=R.text("should never be asked")))
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes)
     tier0 = "tier0-positives,tier0-negatives,tier0-behavior"  # one case is enough here
     run = route(
-        root, env, "--routing-room", "alpha,beta", "--skip-preflight", "--only", "alpha-yes", "--warn", tier0
-    )
+        root, env, "--routing-room", "alpha,beta", "--skip-preflight", "--no-canary", "--only", "alpha-yes",
+        "--warn", tier0,
+    )  # fmt: skip
     assert run.verdicts() == {"alpha-yes": "correct_trigger"}, run.stderr
-    # The decision's request, and the canary's before it; never a second after the skill ran.
-    assert len(fake_api.requests) == 2 and len(fake_api.canary_turns()) == 1
+    # The decision's request, never a second after the skill ran.
+    assert len(fake_api.requests) == 1
 
 
-def test_report_only_misses_are_warning_annotations_never_errors(fake_api, repo, env):
+def test_report_only_misses_are_warning_annotations_never_errors(scripted, repo):
     # Below a bar of 0 the run cannot fail on its misses: an ::error would paint the pull request red.
-    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": "I will just answer."}))
+    scripted.script({"alpha-pos-1": S.fires("alpha"), "alpha-pos-2": S.NO_SKILL})
     run = route(
         repo,
-        {**env, "GITHUB_ACTIONS": "true"},
+        {**scripted.env, "GITHUB_ACTIONS": "true"},
         "--routing-room",
         "alpha",
         "--skip-preflight",
@@ -821,7 +878,7 @@ def test_report_only_misses_are_warning_annotations_never_errors(fake_api, repo,
 
 @pytest.mark.parametrize("form", ["text", "junit", "sarif"])
 def test_a_miss_on_a_built_in_shared_negative_points_at_no_package_file_and_says_how_to_leave_it_out(
-    fake_api, repo, env, form
+    scripted, repo, form
 ):
     """The built-in set lives in the installed package, which no user can edit: its findings point at
     the repo and name the set and the flag that leaves it out; a user's own negatives file keeps its
@@ -831,10 +888,8 @@ def test_a_miss_on_a_built_in_shared_negative_points_at_no_package_file_and_says
         '{"evaluations": [\n  {"id": "own-neg", "skill_should_trigger": false, '
         '"prompt": "Own negative prompt"}\n]}'
     )
-    fake_api.script(
-        CaseRouter(
-            {"alpha-pos-1": R.skill("alpha"), "LEFT JOIN": R.skill("alpha"), "Own neg": R.skill("alpha")}
-        )
+    scripted.script(
+        {"alpha-pos-1": S.fires("alpha"), "LEFT JOIN": S.fires("alpha"), "Own neg": S.fires("alpha")}
     )
     only = "alpha-pos-1,shared-sql-join,own-neg"
     argv = [
@@ -846,7 +901,7 @@ def test_a_miss_on_a_built_in_shared_negative_points_at_no_package_file_and_says
         "--negatives",
         "eval/negatives.json",
     ]
-    run = route(repo, env, *argv, "--format", form)
+    run = route(repo, scripted.env, *argv, "--format", form)
     assert run.code == 1, run.stderr
     assert run.verdicts()["shared-sql-join"] == "false_trigger"
     assert "harness/data/negatives.json" not in run.stdout

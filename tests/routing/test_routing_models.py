@@ -1,5 +1,8 @@
 """`skillscope routing --model a,b`: the same cases on every model, one leg each, side by side in every
-format, with the difference of accuracy and its interval; the cache keeps each model's samples apart."""
+format, with the difference of accuracy and its interval; the cache keeps each model's samples apart.
+The real claude (and Codex) CLI runs the legs; the differences per skill, which need many cases, are
+figured from the scripted stand-in's (tests/support/scripted.py). The canary is test_canary.py's
+subject: these runs pass --no-canary."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from harness import schemas
 from harness.report import html
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.support import scripted as S
 from tests.support.routing import CaseRouter, prompt_of, route, routing_env, skills_repo
 
 A, B = "claude-fake-a", "claude-fake-b"
@@ -19,9 +23,13 @@ CASES = "alpha-pos-1,alpha-neg-1"
 
 
 @pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
+def env(fake_api, claude_bin, tmp_path, kept_probes):
     return routing_env(
-        fake_api.base_url, claude_bin, tmp_path / "home", XDG_CACHE_HOME=str(tmp_path / "cache")
+        fake_api.base_url,
+        claude_bin,
+        tmp_path / "home",
+        probes=kept_probes,
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
     )
 
 
@@ -31,7 +39,7 @@ def test_two_models_are_two_legs_in_every_format_and_the_cache_keeps_them_apart(
     # Model a routes the positive right; model b fires the neighbour instead.
     picks = R.by_model({A: R.skill("alpha"), B: R.skill("beta")})
     fake_api.script(CaseRouter({"alpha-pos-1": picks}))
-    common = ("--only", CASES, "--routing-room", "all", "--min-accuracy", "0")
+    common = ("--only", CASES, "--routing-room", "all", "--min-accuracy", "0", "--no-canary")
     first = route(repo, env, *common, "--model", A, "--skip-preflight")
     assert first.code == 0, first.stderr[-3000:]
     assert first.report["command"] == "routing" and first.verdicts()["alpha-pos-1"] == "correct_trigger"
@@ -102,7 +110,7 @@ def test_two_agents_on_two_models_each_are_four_legs(fake_api, tmp_path, env):
     done = route(
         repo, env, "--agent", "claude,codex", "--model", f"claude={A},{B},codex=gpt-fake-c",
         "--only", "alpha-pos-1", "--routing-room", "all", "--min-accuracy", "0", "--skip-preflight",
-        "--no-cache",
+        "--no-cache", "--no-canary",
     )  # fmt: skip
     assert done.code == 0, done.stderr[-3000:]
     report = done.report
@@ -132,20 +140,20 @@ def test_two_agents_on_two_models_each_are_four_legs(fake_api, tmp_path, env):
 
 
 @pytest.mark.usefixtures("private_temp")
-def test_each_skill_gets_its_own_difference_between_models(fake_api, tmp_path, env):
+def test_each_skill_gets_its_own_difference_between_models(scripted, tmp_path):
     """Model b loses alpha's positives to beta and leaves beta's alone: alpha's drop is beyond noise
     over its own five cases while the whole run's is not, and beta's is no difference at all."""
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
-    picks = R.by_model({A: R.skill("alpha"), B: R.skill("beta")})
-    fake_api.script(
-        CaseRouter(
-            {f"alpha-pos-{n}": picks for n in (1, 2, 3)}
-            | {f"beta-pos-{n}": R.skill("beta") for n in (1, 2, 3)}
-        )
+
+    def picks(spec):
+        return S.fires("alpha" if spec.model == A else "beta")
+
+    scripted.script(
+        {f"alpha-pos-{n}": picks for n in (1, 2, 3)} | {f"beta-pos-{n}": S.fires("beta") for n in (1, 2, 3)}
     )
     done = route(
-        repo, env, "--model", f"{A},{B}", "--routing-room", "all", "--min-accuracy", "0", "--skip-preflight",
-        "--no-cache", "--no-builtin-negatives", "--format", "text",
+        repo, scripted.env, "--model", f"{A},{B}", "--routing-room", "all", "--min-accuracy", "0",
+        "--skip-preflight", "--no-cache", "--no-builtin-negatives", "--format", "text",
     )  # fmt: skip
     assert done.code == 0, done.stderr[-3000:]
     report = done.report
@@ -162,6 +170,7 @@ def test_each_skill_gets_its_own_difference_between_models(fake_api, tmp_path, e
     assert f"1 skill(s) beyond noise between models: alpha -60% on claude@{B}" in done.stdout
     page = html.render(report)
     assert "Per skill between models" in page and "beyond noise" in page
+    assert {ran.spec.model for ran in scripted.case_runs()} == {A, B} and len(scripted.case_runs()) == 20
 
 
 def test_a_dry_run_plans_every_leg_and_sends_nothing(fake_api, tmp_path, env):

@@ -34,8 +34,9 @@ def test_the_real_cli_routes_trigger_set_cases_and_reports_lines_in_the_users_fi
     fake_api.script(CaseRouter({"split contract.pdf": R.skill("pdf-tools")}))
     only = "pdf-tools-trigger-2,pdf-tools-no-trigger-4"
     run = route(
-        repo, env, "--routing-room", "pdf-tools,beta", "--skip-preflight", "--no-cache", "--only", only
-    )
+        repo, env, "--routing-room", "pdf-tools,beta", "--skip-preflight", "--no-cache", "--no-canary",
+        "--only", only,
+    )  # fmt: skip
     assert run.code == 0, run.stderr
     fired, quiet = run.case("pdf-tools-trigger-2"), run.case("pdf-tools-no-trigger-4")
     assert (fired["verdict"], quiet["verdict"]) == ("correct_trigger", "true_negative")

@@ -30,21 +30,23 @@ def test_with_no_stable_case_the_provisional_ones_count():
     assert not metrics.gate(runs, Fraction(1)).passed
 
 
-def test_end_to_end_the_report_names_the_provisional_case(tmp_path, fake_api, claude_bin):
+def test_end_to_end_the_report_names_the_provisional_case(tmp_path, fake_api, claude_bin, kept_probes):
     data = evals_for("alpha")
     data["evaluations"][1]["trust_level"] = "provisional"  # alpha-pos-2
     repo = tmp_path / "repo"
     make_skill(repo, "alpha", evals=data)
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", probes=kept_probes)
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-3": R.skill("alpha")}))
     only = ["--only", "alpha-pos-1,alpha-pos-2,alpha-pos-3", "--routing-room", "alpha", "--skip-preflight"]
+    only.append("--no-canary")  # the canary is test_canary.py's subject
     lenient = route(repo, env, *only)
     assert lenient.code == 0, lenient.stderr
     assert "Provisional case(s), reported apart and not counted by the gate" in lenient.stdout
     report = json.loads(lenient.output.read_text(encoding="utf-8"))
     assert {c["id"]: c["trust_level"] for c in report["cases"]}["alpha-pos-2"] == "provisional"
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-3": R.skill("alpha")}))
-    strict = route(repo, env, *only, "--strict")
+    strict = route(repo, env, *only, "--strict")  # the same samples, replayed from the result cache
     assert (
         strict.code == 1 and json.loads(strict.output.read_text(encoding="utf-8"))["meta"]["strict"] is True
     )
+    assert len(fake_api.agent_turns()) == 3

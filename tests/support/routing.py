@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from harness import schemas
+from harness.agent.probes import PROBES
 from harness.cli import main
 from harness.context import Context
+from harness.memo import user_cache
 from tests.fakeapi import RecordedRequest, Reply, replies
 from tests.support.helpers import make_skill
 from tests.support.hermetic import GIT_ISOLATION
+from tests.support.kept_probes import copy_missing
 
 NO_SKILL_TEXT = "I can answer that directly."
 _PASSTHROUGH = ("PATH", "LANG", "LC_ALL", *GIT_ISOLATION)
@@ -48,14 +51,26 @@ def prompt_of(key: str) -> str:
     return f"near {name} that it should not answer, variant {number}."
 
 
-def routing_env(api_url: str, claude: str, home: Path, **extra: str) -> dict[str, str]:
+def routing_env(
+    api_url: str, claude: str, home: Path, *, probes: Path | None = None, **extra: str
+) -> dict[str, str]:
+    """The environment of a routing run in `home`; with `probes` (the `kept_probes` fixture), the agent
+    CLIs' answers to `--version` and `--help` probed once for the test run are in its cache already."""
     home.mkdir(parents=True, exist_ok=True)
     env = {k: os.environ[k] for k in _PASSTHROUGH if k in os.environ}
     env.update(
         ANTHROPIC_BASE_URL=api_url, ANTHROPIC_API_KEY="test-key", HOME=str(home), SKILLSCOPE_CLAUDE=claude
     )
     env.update(extra)
+    if probes is not None:
+        share_probes(env, probes)
     return env
+
+
+def share_probes(env: Mapping[str, str], probes: Path) -> None:
+    """Copy the probe answers in `probes` into the user cache `env` names (each is keyed on the
+    executable's file, so a stand-in script elsewhere is still probed itself)."""
+    copy_missing(probes, user_cache(env) / PROBES)
 
 
 @dataclass
@@ -98,6 +113,17 @@ def route(repo: Path, env: Mapping[str, str], *args: str, output: Path | None = 
     argv = ["routing", "--repo", str(repo), "--output", str(output), "--format", "markdown", *args]
     code = main(argv, ctx)
     return Routed(code, ctx.stdout.getvalue(), ctx.stderr.getvalue(), output)
+
+
+def shown(report: Path, fmt: str, env: Mapping[str, str]) -> str:
+    """`skillscope show <report> --format <fmt>` in-process: a saved report in another format, through
+    the renderer a run's own --format uses, so one run's report can be read in every format."""
+    ctx = Context(
+        environ=dict(env), cwd=report.parent, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
+    )
+    code = main(["show", str(report), "--format", fmt], ctx)
+    assert code == 0, ctx.stderr.getvalue()
+    return ctx.stdout.getvalue()
 
 
 class CaseRouter:
