@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from harness.agent import Isolation, LocatedCLI, isolation_for, locate
 from tests.fakeapi import write_skill
+from tests.support.agent_runs import SharedAgents, shared_agents
 
 
 @pytest.fixture(scope="session")
@@ -46,3 +49,11 @@ def skill_sources(tmp_path: Path) -> dict[str, Path]:
         "pdf-tools": write_skill(root, "pdf-tools", "Tools for PDF files."),
         "dirname": write_skill(root, "dirname", "A skill whose name differs.", name="front"),
     }
+
+
+@pytest.fixture(scope="session")
+def shared(claude_bin: str, copilot_cache: str, tmp_path_factory) -> Iterator[SharedAgents]:
+    """One agent per runtime and its scripted runs, for every test of the session that reads them; the
+    modules that do put a runtime's tests in the xdist group `agent-<runtime>`, so one worker makes them."""
+    with contextlib.ExitStack() as stack:
+        yield shared_agents(claude_bin, copilot_cache, tmp_path_factory.mktemp("shared-agents"), stack)

@@ -1,12 +1,18 @@
 """Each runtime's predicted listing against what its real CLI sent to the scripted API, to the
 character: which skills it listed, in full, cut (and what of each survived) or by name only, over
 catalogs of 10 to 500 skills, descriptions of 60 to 5,000 characters, wide and combining characters,
-emoji and runs of spaces."""
+emoji and runs of spaces.
+
+What each CLI at its pin sent for each catalog is recorded under tests/agent/listing_recorded/
+<runtime>-<version>/ and read offline; per runtime one catalog is sent by the real CLI again and must be
+its recording byte for byte, so the recordings stay what that CLI sends. A new pin without recordings
+fails; `SKILLSCOPE_UPDATE_GOLDEN=1` records the missing ones from the real CLI."""
 
 from __future__ import annotations
 
 import html
 import json
+import os
 import random
 import re
 import subprocess
@@ -16,11 +22,12 @@ from pathlib import Path
 import pytest
 
 from harness.agent import RunSpec, stop_at_decision
+from harness.agent.runtime import pins
 from harness.model.listing import DROPPED, FULL, NAME_ONLY, TRUNCATED, listing_rule, normalized, predict
 from tests.fakeapi import FakeAPI, hermetic_env, write_skill
-from tests.fakeapi.recorded import LISTING_HEADER, RecordedRequest
 from tests.fakeapi.runtimes import MODEL
 from tests.support.agents import connect_fake
+from tests.support.listings import listing_text
 
 WORDS = [
     "amber",
@@ -55,6 +62,9 @@ PIECES = [
     "e\u0301 👩\u200d💻 ",
 ]
 OVER = [1024, 1025, 1536, 1537, 5000, 600]
+# The catalog each runtime's real CLI sends again: one past its budget where it has one.
+REAL_POINT = {runtime: (40, 1024 if runtime == "opencode" else 1000) for runtime in POINTS}
+RECORDED = Path(__file__).resolve().parent / "listing_recorded"
 
 
 def catalog(size: int, length: int | list[int] | str, seed: int = 7) -> list[tuple[str, str]]:
@@ -83,44 +93,23 @@ def _mixed(rnd: random.Random, length: int) -> str:
     return text[:length].strip()
 
 
-def claude_listing(request: RecordedRequest) -> dict[str, str]:
-    """Name -> state from claude's listing, wherever in the request it sits (a system message on
-    current models, a reminder in the user turn on older ones); name-only lines have no colon."""
-    text = _text(request.body)
-    start = text.index(LISTING_HEADER) + len(LISTING_HEADER)
-    block = re.split(r"\n\n|\n</system-reminder>", text[start:].lstrip("\n"), maxsplit=1)[0]
-    return {line[2:].partition(": ")[0]: line for line in block.splitlines()}
-
-
-def _text(value) -> str:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, dict):
-        return "\n".join(_text(v) for v in value.values())
-    if isinstance(value, list):
-        return "\n".join(_text(v) for v in value)
-    return ""
-
-
 # Exact forms, no whitespace folded: codex's bare entry has no description at all.
 CODEX_LINE = re.compile(r"^- (?P<name>[^:\n]+):(?: (?P<desc>.*?))? \(file: [^)\n]+\)$", re.M)
 NAMES_LINE = re.compile(r"^Additional skills available \(invoke by name\): (?P<names>.*)$", re.M)
-XML_ENTRY = re.compile(
+XML_FIELDS = re.compile(
     r"<skill>\s*<name>(?P<name>[^<]*)</name>\s*<description>(?P<desc>.*?)</description>", re.S
 )
 
 
-def sent_texts(runtime: str, request: RecordedRequest) -> dict[str, str | None]:
-    """Name -> the description text as the CLI really listed it (None: by name only), in its order."""
+def sent_texts(runtime: str, block: str) -> dict[str, str | None]:
+    """Name -> the description text as the CLI listed it (None: by name only), in its order, from
+    the listing block it sent (tests/support/listings.py); claude's name-only lines have no colon."""
     if runtime == "claude":
-        lines = claude_listing(request)
-        return {name: line[2:].partition(": ")[2] if ": " in line else None for name, line in lines.items()}
-    text = request.system_text
+        lines = [line[2:] for line in block.splitlines()]
+        return {line.partition(": ")[0]: line.partition(": ")[2] if ": " in line else None for line in lines}
     if runtime == "codex":
-        start = text.index("### Available skills")
-        return {m["name"]: m["desc"] or "" for m in CODEX_LINE.finditer(text[start:])}
-    block = text[text.index("<available_skills>") : text.index("</available_skills>")]
-    found: dict[str, str | None] = {m["name"]: html.unescape(m["desc"]) for m in XML_ENTRY.finditer(block)}
+        return {m["name"]: m["desc"] or "" for m in CODEX_LINE.finditer(block)}
+    found: dict[str, str | None] = {m["name"]: html.unescape(m["desc"]) for m in XML_FIELDS.finditer(block)}
     named = NAMES_LINE.search(block)  # copilot names the skills past its budget on one line
     return found | dict.fromkeys(named["names"].split(", ") if named else [])
 
@@ -142,32 +131,81 @@ def predicted_texts(runtime: str, skills: list[tuple[str, str]], model: str | No
     return out
 
 
+def point_name(size: int, length: int | list[int] | str) -> str:
+    shape = "-".join(map(str, length)) if isinstance(length, list) else str(length)
+    return f"{size:03d}-{shape}"
+
+
+def recorded_path(runtime: str, size: int, length: int | list[int] | str) -> Path:
+    return RECORDED / f"{runtime}-{pins()[runtime]['version']}" / f"{point_name(size, length)}.txt"
+
+
+def model_for(runtime: str) -> str | None:
+    return None if runtime == "gemini" else MODEL
+
+
+def cli_block(
+    runtime: str, skills: list[tuple[str, str]], scratch: Path, claude_bin: str, copilot_cache: str
+) -> str:
+    """The listing block `runtime`'s real CLI sends for `skills`."""
+    room = {name: write_skill(scratch / "repo", name, description) for name, description in skills}
+    with FakeAPI(["ok"]) as api:
+        agent = connect_fake(runtime, api.base_url, claude_bin, scratch / "agent", copilot_cache)
+        with agent.workspace(room) as workspace:
+            spec = RunSpec(
+                "hello", workspace, model=model_for(runtime), timeout_s=300, stop=stop_at_decision(4, 8)
+            )
+            trace = agent.run(spec)
+            root = str(workspace / agent.skills_folder)
+        turns = api.agent_turns()
+    assert turns, (trace.failure, trace.stderr_tail[-2000:])
+    return listing_text(runtime, turns[0], root)
+
+
+def assert_predicted(runtime: str, size: int, length, block: str) -> None:
+    skills = catalog(size, length)
+    real = {name: text for name, text in sent_texts(runtime, block).items() if name in dict(skills)}
+    predicted = predicted_texts(runtime, skills, model_for(runtime))
+    if listing_rule(runtime).order == "name":
+        assert list(real) == list(predicted)  # the same skills, in the same order
+    assert real == predicted  # and of each, the same text to the character
+    states = {
+        skill.name: skill.state for skill in predict(listing_rule(runtime), skills, model_for(runtime)).skills
+    }
+    if (size, length) == (40, 1000) and runtime in ("claude", "codex", "copilot"):
+        assert set(states.values()) & {NAME_ONLY, TRUNCATED, DROPPED}  # this catalog overflows
+
+
 @pytest.mark.parametrize(
     ("runtime", "size", "length"),
     [(runtime, size, length) for runtime, points in POINTS.items() for size, length in points],
 )
-def test_the_predicted_listing_is_what_the_real_cli_sent(
-    runtime: str, size: int, length, tmp_path: Path, claude_bin: str, copilot_cache: str
+def test_the_predicted_listing_is_what_the_cli_at_its_pin_sent(runtime: str, size: int, length) -> None:
+    """Offline, from the recording (fast lane)."""
+    recorded = recorded_path(runtime, size, length)
+    assert recorded.exists(), (
+        f"no recorded listing for {runtime} {pins()[runtime]['version']}: {recorded.name}"
+    )
+    assert_predicted(runtime, size, length, recorded.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("runtime", list(POINTS))
+def test_the_real_cli_sends_its_recorded_listing(
+    runtime: str, tmp_path: Path, claude_bin: str, copilot_cache: str
 ) -> None:
-    skills = catalog(size, length)
-    source = tmp_path / "repo"
-    room = {name: write_skill(source, name, description) for name, description in skills}
-    with FakeAPI(["ok"]) as api:
-        agent = connect_fake(runtime, api.base_url, claude_bin, tmp_path / "agent", copilot_cache)
-        with agent.workspace(room) as workspace:
-            model = None if runtime == "gemini" else MODEL
-            spec = RunSpec("hello", workspace, model=model, timeout_s=300, stop=stop_at_decision(4, 8))
-            trace = agent.run(spec)
-        turns = api.agent_turns()
-    assert turns, (trace.failure, trace.stderr_tail[-2000:])
-    real = {name: text for name, text in sent_texts(runtime, turns[0]).items() if name in dict(skills)}
-    predicted = predicted_texts(runtime, skills, model)
-    if listing_rule(runtime).order == "name":
-        assert list(real) == list(predicted)  # the same skills, in the same order
-    assert real == predicted  # and of each, the same text to the character
-    states = {skill.name: skill.state for skill in predict(agent.listing, skills, model).skills}
-    if (size, length) == (40, 1000) and runtime in ("claude", "codex", "copilot"):
-        assert set(states.values()) & {NAME_ONLY, TRUNCATED, DROPPED}  # this catalog overflows
+    if os.environ.get("SKILLSCOPE_UPDATE_GOLDEN") == "1":  # a new pin: record what is missing
+        for index, (size, length) in enumerate(POINTS[runtime]):
+            recorded = recorded_path(runtime, size, length)
+            if not recorded.exists():
+                block = cli_block(
+                    runtime, catalog(size, length), tmp_path / f"record-{index}", claude_bin, copilot_cache
+                )
+                recorded.parent.mkdir(parents=True, exist_ok=True)
+                recorded.write_bytes(block.encode("utf-8"))
+    size, length = REAL_POINT[runtime]
+    block = cli_block(runtime, catalog(size, length), tmp_path, claude_bin, copilot_cache)
+    assert_predicted(runtime, size, length, block)
+    assert recorded_path(runtime, size, length).read_bytes() == block.encode("utf-8")
 
 
 def test_the_claude_budget_follows_the_model() -> None:
@@ -188,7 +226,7 @@ def test_an_older_claude_model_keeps_less(tmp_path: Path, claude_bin: str) -> No
         agent = connect_fake("claude", api.base_url, claude_bin, tmp_path / "agent")
         with agent.workspace(room) as workspace:
             agent.run(RunSpec("hello", workspace, model="claude-sonnet-4-5", timeout_s=300))
-        real = sent_texts("claude", api.agent_turns()[0])
+        real = sent_texts("claude", listing_text("claude", api.agent_turns()[0], ""))
     assert {name: text for name, text in real.items() if name in dict(skills)} == predicted_texts(
         "claude", skills, "claude-sonnet-4-5"
     )
@@ -218,7 +256,7 @@ def test_past_the_budget_claude_keeps_the_descriptions_of_the_skills_used_most(
         run = {"cwd": workspace, "env": env, "capture_output": True, "text": True, "timeout": 300}
         done = subprocess.run(argv, input="hello", check=False, **run)
         assert api.agent_turns(), done.stderr[-2000:]
-        real = sent_texts("claude", api.agent_turns()[0])
+        real = sent_texts("claude", listing_text("claude", api.agent_turns()[0], ""))
     usage = {name: float(count) for name, count in counts.items()}
     predicted = predict(listing_rule("claude"), skills, MODEL, usage=usage)
     assert {name: text for name, text in real.items() if name in dict(skills)} == {

@@ -4,14 +4,16 @@ the runtime's pure listing function and with a golden file kept per CLI version
 (tests/agent/listing_golden/<runtime>-<version>/). A new pin without golden files fails, and so does a
 CLI whose rule changed: the golden file is the rule's record, the real CLI its judge.
 
-Each CLI starts once per catalog (a module fixture shares the run between the tests that read it).
+Each CLI starts once per catalog (a module fixture shares the run between the tests that read it),
+except where its rule lists every entry on its own (no budget, so one entry never changes another):
+there one start lists the three catalogs together, under names made unique, and each catalog's
+listing is cut out of it, the whole listing checked against the pure function as well.
 `SKILLSCOPE_UPDATE_GOLDEN=1` writes the golden files from the real CLI, for a new pin only.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,18 +22,15 @@ import pytest
 from harness.agent import RunSpec, stop_at_decision
 from harness.agent.runtime import pins
 from harness.model.listing import listing_rule, predict, render
-from tests.agent.test_listing import _text
 from tests.fakeapi import FakeAPI
-from tests.fakeapi.recorded import LISTING_HEADER, RecordedRequest
 from tests.fakeapi.runtimes import MODEL
 from tests.support import listing_catalogs
 from tests.support.agents import connect_fake
+from tests.support.listings import ROOT, XML_ENTRY, entry_name, listing_text
 
 RUNTIMES = ("claude", "copilot", "codex", "gemini", "opencode")
 SIZES = tuple(listing_catalogs.SHAPES)
 GOLDEN = Path(__file__).resolve().parent / "listing_golden"
-ROOT = "{root}"  # the skills folder's path in a golden file (it differs from run to run)
-XML_ENTRY = re.compile(r"  <skill>\n.*?\n  </skill>", re.S)
 
 
 def golden_path(runtime: str, size: int) -> Path:
@@ -42,29 +41,10 @@ def model_for(runtime: str) -> str | None:
     return None if runtime == "gemini" else MODEL
 
 
-def entry_name(entry: str) -> str:
-    return entry.split("<name>", 1)[1].split("</name>", 1)[0]
-
-
-def listing_text(runtime: str, request: RecordedRequest, root: str) -> str:
-    """The block of skill entries the CLI sent, exactly, with the skills folder's path as {root}."""
-    if runtime == "claude":
-        text = _text(request.body)
-        start = text.index(LISTING_HEADER) + len(LISTING_HEADER) + 2  # the header, then a blank line
-        return text[start : text.index("\n\n", start)]
-    text = request.system_text
-    if runtime == "codex":
-        start = text.index("### Available skills\n") + len("### Available skills\n")
-        return text[start : text.index("\n</skills_instructions>", start)]
-    start = text.index("<available_skills>\n") + len("<available_skills>\n")
-    block = text[start : text.index("\n</available_skills>", start)].replace(root, ROOT)
-    if listing_rule(runtime).order == "any":  # gemini lists in the order its folder reads: ours sorts
-        block = "\n".join(sorted(XML_ENTRY.findall(block), key=entry_name))
-    return block
-
-
-def cli_listing(runtime: str, size: int, scratch: Path, claude_bin: str, copilot_cache: str) -> str:
-    room = listing_catalogs.write_catalog(scratch / "repo", listing_catalogs.load(size))
+def cli_listing(
+    runtime: str, skills: list[tuple[str, str]], scratch: Path, claude_bin: str, copilot_cache: str
+) -> str:
+    room = listing_catalogs.write_catalog(scratch / "repo", skills)
     with FakeAPI(["ok"]) as api:
         agent = connect_fake(runtime, api.base_url, claude_bin, scratch / "agent", copilot_cache)
         with agent.workspace(room) as workspace:
@@ -77,17 +57,59 @@ def cli_listing(runtime: str, size: int, scratch: Path, claude_bin: str, copilot
     return listing_text(runtime, turns[0], root)
 
 
+def one_start_lists_every_catalog(runtime: str) -> bool:
+    """Whether each entry of the runtime's listing depends on its own skill alone."""
+    return listing_rule(runtime).overflow == "none"
+
+
+def union_catalog() -> tuple[list[tuple[str, str]], dict[int, dict[str, str]]]:
+    """The three catalogs as one, a name that an earlier catalog holds made unique with the catalog's
+    size; and per catalog, the name in the union -> its own name."""
+    union: list[tuple[str, str]] = []
+    names: dict[int, dict[str, str]] = {}
+    for size in SIZES:
+        names[size] = {}
+        for name, description in listing_catalogs.load(size):
+            unique = name if name not in dict(union) else f"{name}-{size}"
+            union.append((unique, description))
+            names[size][unique] = name
+    assert len(dict(union)) == len(union)
+    return union, names
+
+
+def cut_out(block: str, names: dict[str, str]) -> str:
+    """One catalog's listing from the union's: its entries, under their own names, in name order."""
+    entries = []
+    for entry in XML_ENTRY.findall(block):
+        unique = entry_name(entry)
+        if unique in names:
+            own = names[unique]
+            entry = entry.replace(f"<name>{unique}</name>", f"<name>{own}</name>")
+            entries.append(entry.replace(f"{ROOT}/{unique}/SKILL.md", f"{ROOT}/{own}/SKILL.md"))
+    return "\n".join(sorted(entries, key=entry_name))
+
+
 @pytest.fixture(scope="module")
 def sent(
     claude_bin: str, copilot_cache: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Callable[[str, int], str]:
-    """What each real CLI listed for each catalog, each CLI started once per catalog."""
+    """What each real CLI listed for each catalog, each CLI started once per catalog, or once."""
     runs: dict[tuple[str, int], str] = {}
 
+    def start(runtime: str, size: int, skills: list[tuple[str, str]]) -> str:
+        scratch = tmp_path_factory.mktemp(f"golden-{runtime}-{size}")
+        return cli_listing(runtime, skills, scratch, claude_bin, copilot_cache)
+
     def listing(runtime: str, size: int) -> str:
-        if (runtime, size) not in runs:
-            scratch = tmp_path_factory.mktemp(f"golden-{runtime}-{size}")
-            runs[runtime, size] = cli_listing(runtime, size, scratch, claude_bin, copilot_cache)
+        if (runtime, size) in runs:
+            return runs[runtime, size]
+        if not one_start_lists_every_catalog(runtime):
+            runs[runtime, size] = start(runtime, size, listing_catalogs.load(size))
+            return runs[runtime, size]
+        union, names = union_catalog()
+        whole = start(runtime, 0, union)
+        assert whole == render(predict(listing_rule(runtime), union, model_for(runtime)), ROOT)
+        runs.update({(runtime, each): cut_out(whole, names[each]) for each in SIZES})
         return runs[runtime, size]
 
     return listing
@@ -100,7 +122,13 @@ def predicted(runtime: str, size: int) -> str:
 
 # One xdist group per CLI run, so the tests reading a run share its worker (nox runs --dist loadgroup).
 POINTS = [
-    pytest.param(runtime, size, marks=pytest.mark.xdist_group(f"listing-{runtime}-{size}"))
+    pytest.param(
+        runtime,
+        size,
+        marks=pytest.mark.xdist_group(
+            f"listing-{runtime}" if one_start_lists_every_catalog(runtime) else f"listing-{runtime}-{size}"
+        ),
+    )
     for runtime in RUNTIMES
     for size in SIZES
 ]

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from harness.agent import RunSpec, stop_at_decision
 from harness.model.listing import FULL, NAME_ONLY, listing_rule, predict, render, usage_scores
-from tests.agent.test_listing_golden import listing_text
 from tests.fakeapi import FakeAPI
 from tests.fakeapi.runtimes import MODEL
 from tests.support import listing_catalogs
 from tests.support.agents import connect_fake
+from tests.support.listings import listing_text
 
 SIZE = 120  # past claude's budget at its default model: some skills are listed by name only
 

@@ -1,75 +1,52 @@
 """Kept agent logs read back (harness.agent.logs): for each of the five agent CLIs, driven for real
-against the fake model API, the log a run keeps reads back into the trace the run itself produced."""
+against the fake model API, the log a run keeps reads back into the trace the run itself produced (the
+session's shared run of each runtime, tests/support/agent_runs.py)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from harness.agent import RunSpec, log_path
+from harness.agent import log_path
 from harness.agent.logs import OPENERS, READERS, UnreadableLog, log_file, read_log, runtime_of
-from tests.fakeapi import FakeAPI, write_skill
-from tests.fakeapi import replies as R
-from tests.fakeapi.runtimes import MODEL
-from tests.support.agents import connect_fake
-
-PROMPT = "please convert my pdf"
-
-
-@pytest.fixture(scope="module")
-def api():
-    with FakeAPI() as server:
-        yield server
-
-
-@pytest.fixture(params=sorted(READERS))
-def runtime(request) -> str:
-    return request.param
-
-
-@pytest.fixture
-def agent(runtime, api, claude_bin, copilot_cache, tmp_path):
-    return connect_fake(runtime, api.base_url, claude_bin, tmp_path, copilot_cache)
-
-
-def live_run(agent, api, tmp_path: Path, log: Path):
-    api.forget()
-    api.script({PROMPT: [R.skill_for(agent.runtime, "pdf-tools"), "All converted.\nNothing else to do."]})
-    source = tmp_path / "repo"
-    room = {
-        "pdf-tools": write_skill(source, "pdf-tools", "Work with PDF files.", "# PDF\nSay PDF-ACTIVE.\n"),
-        "csv-report": write_skill(source, "csv-report", "Summarize CSV files."),
-    }
-    with agent.workspace(room) as workspace:
-        model = MODEL if agent.runtime != "gemini" else None
-        return agent.run(RunSpec(PROMPT, workspace, model=model, timeout_s=300, keep_log=log))
+from tests.support.agent_runs import FINAL, SharedAgents
 
 
 def calls(trace) -> list[tuple]:
     return [(c.name, c.input, c.result_text, c.is_error, c.command, c.written) for c in trace.tool_calls]
 
 
-def test_a_kept_log_reads_back_into_the_trace_of_its_run(agent, api, runtime, tmp_path):
-    log = tmp_path / "alpha-pos-1.jsonl"
-    live = live_run(agent, api, tmp_path, log)
+# A runtime's test shares the worker that makes its runs (nox runs --dist loadgroup).
+@pytest.mark.parametrize(
+    "runtime", [pytest.param(r, marks=pytest.mark.xdist_group(f"agent-{r}")) for r in sorted(READERS)]
+)
+def test_a_kept_log_reads_back_into_the_trace_of_its_run(shared: SharedAgents, runtime, tmp_path):
+    # The shared run that calls an invented skill, then a real one, then answers on two lines.
+    run = shared.run(runtime, "invented")
+    live = run.trace
     assert live.failure is None, (live.failure, live.stderr_tail[-2000:])
 
-    first = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    first = json.loads(run.log.read_text(encoding="utf-8").splitlines()[0])
     assert runtime_of(first) == runtime  # exactly one runtime's stream opens this way
-    kept = read_log(log)
+    kept = read_log(run.log)
     assert kept.runtime == runtime and kept.ended == live.result_seen is True
-    assert calls(kept.trace) == calls(live) and len(live.tool_calls) == 1
-    assert kept.skill_calls == [a.raw_input_name for a in live.activations] == ["pdf-tools"]
-    assert kept.trace.final_message == live.final_message == "All converted.\nNothing else to do."
+    assert calls(kept.trace) == calls(live) and len(live.tool_calls) == 2
+    assert kept.skill_calls == ["ghost-skill", "csv-report"]  # by the names the model gave
+    # Codex has no skill tool: its live run knew the room and took the read of a SKILL.md it does not
+    # hold for no activation; its log alone cannot tell, as it reads every SKILL.md read as one.
+    live_calls = [a.raw_input_name for a in live.activations]
+    assert live_calls == (["csv-report"] if runtime == "codex" else kept.skill_calls)
+    assert kept.trace.final_message == live.final_message == FINAL
     assert kept.trace.usage == live.usage and kept.trace.cost_usd == live.cost_usd
     assert kept.trace.event_count == live.event_count and kept.error is None
     if runtime != "claude":  # the agent's own reader is the one the log is read with
-        assert type(agent.reader({})) is type(READERS[runtime]({}))
+        assert type(shared.agent(runtime).reader({})) is type(READERS[runtime]({}))
 
-    opening = log.read_text(encoding="utf-8").splitlines(keepends=True)[:2]  # a run stopped early
-    log.write_text("".join(opening), encoding="utf-8")
+    log = tmp_path / "stopped.jsonl"  # a run stopped early
+    log.write_text(
+        "".join(run.log.read_text(encoding="utf-8").splitlines(keepends=True)[:2]), encoding="utf-8"
+    )
     assert read_log(log).ended is False
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from harness.agent import ClaudeAgent, RunSpec, build_argv, isolation_for, stage_workspace, stop_at_decision
+from tests.fakeapi import FakeAPI, hermetic_env, write_skill
 from tests.fakeapi import replies as R
-from tests.fakeapi import write_skill
 from tests.support.procs import group_members
 from tests.support.sandbox import path_without, require_bubblewrap
 
@@ -43,12 +43,34 @@ def go(claude_cli, isolation, fake_env):
 # --- activation -----------------------------------------------------------------------
 
 
-def test_exact_activation_is_confirmed(fake_api, go, room):
-    fake_api.script([R.skill("pdf"), "PDF done."])
-    trace = go("convert this pdf", room)
+@pytest.fixture(scope="module")
+def four_calls(claude_cli, tmp_path_factory):
+    """One run whose model calls the skill `pdf`, `/pdf-tools` with a leading slash, the alias `front`
+    of `dirname`, and a name no skill has, then answers: one start read by the activation tests.
+    Returns the trace and the room it ran in."""
+    scratch = tmp_path_factory.mktemp("four-calls")
+    root = scratch / "repo"
+    sources = {
+        "pdf": write_skill(root, "pdf", "Plain PDF work.", "# PDF\nSay PDF-ACTIVE.\n"),
+        "pdf-tools": write_skill(root, "pdf-tools", "Tools for PDF files."),
+        "dirname": write_skill(root, "dirname", "A skill whose name differs.", name="front"),
+    }
+    calls = [R.skill("pdf"), R.skill("/pdf-tools"), R.skill("front"), R.skill("no-such-skill"), "PDF done."]
+    with FakeAPI(calls) as api:
+        environ = hermetic_env(api.base_url, scratch / "env", config_dir=False)
+        runs = scratch / "runs"
+        runs.mkdir()
+        with stage_workspace(sources, runs) as workspace:
+            spec = RunSpec("convert this pdf", workspace, model=MODEL, timeout_s=60)
+            trace = ClaudeAgent(claude_cli, environ, isolation=isolation_for(environ, runs)).run(spec)
+    return trace, workspace
+
+
+def test_exact_activation_is_confirmed(four_calls):
+    trace, room = four_calls
     assert trace.error is None, trace.error
     assert trace.stop_reason == "result" and trace.exit_code == 0
-    (activation,) = trace.activations
+    activation = trace.activations[0]
     assert (activation.name, activation.confirmed) == ("pdf", True)
     assert activation.base_dir == str(room / ".claude" / "skills" / "pdf")
     assert trace.final_message == "PDF done."
@@ -57,9 +79,9 @@ def test_exact_activation_is_confirmed(fake_api, go, room):
     assert trace.init.claude_code_version and "pdf" in trace.init.skills
 
 
-def test_prefix_neighbour_gets_exact_credit(fake_api, go, room):
-    fake_api.script([R.skill("pdf-tools")])
-    assert go("use the tools", room).activated == ["pdf-tools"]
+def test_prefix_neighbour_gets_exact_credit(four_calls):
+    trace, _ = four_calls
+    assert trace.activated[:2] == ["pdf", "pdf-tools"]
 
 
 def test_neighbour_name_not_installed_is_other(fake_api, go, skill_sources, temp_root):
@@ -72,18 +94,16 @@ def test_neighbour_name_not_installed_is_other(fake_api, go, skill_sources, temp
     assert "Unknown skill" in activation.error_text
 
 
-def test_alias_resolves_to_the_directory(fake_api, go, room):
-    fake_api.script([R.skill("front")])
-    (activation,) = go("use the aliased one", room).activations
+def test_alias_resolves_to_the_directory(four_calls):
+    activation = four_calls[0].activations[2]
     assert (activation.name, activation.raw_input_name) == ("dirname", "front")
     assert activation.confirmed
 
 
-def test_leading_slash_and_unknown_names(fake_api, go, room):
-    fake_api.script([R.skill("/pdf-tools"), R.skill("no-such-skill"), "end"])
-    trace = go("two calls", room)
-    assert [a.name for a in trace.activations] == ["pdf-tools", "other:no-such-skill"]
-    assert [a.confirmed for a in trace.activations] == [True, False]
+def test_leading_slash_and_unknown_names(four_calls):
+    trace, _ = four_calls
+    assert [a.name for a in trace.activations] == ["pdf", "pdf-tools", "dirname", "other:no-such-skill"]
+    assert [a.confirmed for a in trace.activations] == [True, True, True, False]
 
 
 def test_stop_at_activation_sends_nothing_after_the_decision(fake_api, go, room):
