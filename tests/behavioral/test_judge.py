@@ -197,10 +197,24 @@ def test_no_statement_means_no_judge_call(grade, fake_api):
     assert outcome.calls == 0 and outcome.verdicts is None and fake_api.requests == []
 
 
-def test_an_answer_nested_past_what_json_reads_is_retried_like_any_broken_one(grade, fake_api, tmp_path):
+class AnsweringJudge:
+    """A judge agent whose runs answer, in turn, with `answers` as their final message; no CLI starts.
+    For the answer protocol alone: the runs above carry the retry through the real CLI."""
+
+    def __init__(self, *answers: str):
+        self.answers, self.prompts = list(answers), []
+
+    def run(self, spec):
+        self.prompts.append(spec.prompt)
+        return trace(final=self.answers.pop(0))
+
+
+def test_an_answer_nested_past_what_json_reads_is_retried_like_any_broken_one(tmp_path):
     graded = judge.statements(["runs the tests"], [])
     deep = '{"verdicts": ' + "[" * 3000 + "]" * 3000 + "}"
-    fake_api.script([deep, answer({"id": "E1", "pass": True, "reason": "ran pytest"})])
-    outcome = grade(graded, log_stem=tmp_path / "logs" / "case-1")
+    stand_in = AnsweringJudge(deep, answer({"id": "E1", "pass": True, "reason": "ran pytest"}))
+    settings = judge.JudgeSettings(model="claude-fake-1", timeout_s=60)
+    outcome = judge.grade(stand_in, settings, "Fix the bug.", graded, "(no tool calls)", tmp_path)
     assert outcome.error is None and outcome.calls == 2
     assert outcome.verdicts["E1"].passed
+    assert "could not be used" in stand_in.prompts[1] and "could not be used" not in stand_in.prompts[0]

@@ -43,7 +43,7 @@ def test_an_optional_leg_annotates_its_errored_and_failed_cases_as_warnings(
 ):
     fake_api.script(model)
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-    code, required = annotations(repo, env)
+    code, required = annotations(repo, env, "--only", "alpha-pos-1")  # the default, on one case
     assert code == 1
     assert {line.split(" ", 1)[0] for line in required if "case `" in line} == {"::error"}
     code, optional = annotations(repo, env, "--annotations", "warnings")

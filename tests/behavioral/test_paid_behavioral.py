@@ -1,11 +1,17 @@
 """What a behavioral run spends, end to end with the real claude CLI against the scripted fake API: the
 result cache, the run's spend cap and dry runs. Request counts are read from the fake server.
+
+The cache's tests start where one first run of both cases left the repo and the result cache: that run
+is made once for the module (one scripted server, whose address is part of every key), and each such
+test gets the repo and the cache back as it left them (`warm`).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,13 +20,15 @@ from harness import __version__, schemas
 from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
+from tests.fakeapi import FakeAPI
 from tests.fakeapi import replies as R
-from tests.support.routing import routing_env
+from tests.support.routing import routing_env, skills_repo
+from tests.support.temp_dirs import temp_under
 
 BOTH = "alpha-pos-1,beta-pos-1"  # the default datasets' only cases with an expected behaviour
 
 
-pytestmark = pytest.mark.usefixtures("private_temp")
+pytestmark = [pytest.mark.usefixtures("private_temp"), pytest.mark.xdist_group("paid-behavioral")]
 
 
 @pytest.fixture
@@ -63,13 +71,75 @@ def statuses(report: dict) -> dict[str, tuple[str, bool]]:
     return {c["id"]: (c["status"], c["cached"]) for c in report["cases"]}
 
 
-def test_an_unchanged_second_run_makes_no_request(fake_api, repo, env):
-    code, _, stderr, first = behave(repo, env)
+GOLDEN_HOOK = """
+from pathlib import Path
+
+
+def check(run, case, ctx):
+    verdict = (Path(__file__).parent / "golden.txt").read_text().strip()
+    assert verdict == "PASS", f"the answer key says {verdict}"
+"""
+
+
+@dataclass(frozen=True)
+class FirstRun:
+    """The module's first run of both cases: its repo (alpha's hook reads evals/golden.txt, which says
+    PASS) and environment, its report, and the model calls it made."""
+
+    repo: Path
+    env: dict[str, str]
+    report: dict
+    turns: int
+
+    @property
+    def home(self) -> Path:
+        return Path(self.env["HOME"])  # the result cache lives under it
+
+    def saved(self, live: Path) -> Path:
+        return live.with_name(live.name + ".saved")
+
+
+@pytest.fixture(scope="module")
+def api():
+    with FakeAPI() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def first_run(api, claude_bin, tmp_path_factory) -> FirstRun:
+    tmp = tmp_path_factory.mktemp("first-run")
+    repo = skills_repo(tmp / "repo", "alpha", "beta")
+    (repo / "alpha" / "evals" / "hooks.py").write_text(GOLDEN_HOOK)
+    (repo / "alpha" / "evals" / "golden.txt").write_text("PASS\n")
+    env = routing_env(api.base_url, claude_bin, tmp / "home")
+    api.script(model)
+    with temp_under(tmp / "temp"):
+        code, _, stderr, report = behave(repo, env)
     assert code == 0, stderr
-    assert len(fake_api.agent_turns()) == 4  # an agent turn and a judge call per case
+    assert report is not None
+    done = FirstRun(repo, env, report, len(api.agent_turns()))
+    for live in (done.repo, done.home):
+        shutil.copytree(live, done.saved(live), symlinks=True)
+    return done
+
+
+@pytest.fixture
+def warm(first_run, api) -> FirstRun:
+    """The repo and the result cache as the first run left them, and the server's log empty."""
+    for live in (first_run.repo, first_run.home):
+        shutil.rmtree(live)
+        shutil.copytree(first_run.saved(live), live, symlinks=True)
+    api.forget()
+    api.script(model)
+    return first_run
+
+
+def test_an_unchanged_second_run_makes_no_request(api, warm):
+    first, repo, env = warm.report, warm.repo, warm.env
+    assert warm.turns == 4  # an agent turn and a judge call per case
     code, stdout, stderr, second = behave(repo, env)
     assert code == 0, stderr
-    assert len(fake_api.agent_turns()) == 4
+    assert api.agent_turns() == []
     assert statuses(second) == {"alpha-pos-1": ("pass", True), "beta-pos-1": ("pass", True)}
     totals = second["totals"]
     assert (totals["cached"], totals["agent"]["calls"], totals["agent"]["cost_usd"]) == (2, 0, None)
@@ -87,59 +157,44 @@ def test_an_unchanged_second_run_makes_no_request(fake_api, repo, env):
     assert f"2/2 case(s) passed; 0 failed, 0 errored; {said}" in text
 
 
-GOLDEN_HOOK = """
-from pathlib import Path
-
-
-def check(run, case, ctx):
-    verdict = (Path(__file__).parent / "golden.txt").read_text().strip()
-    assert verdict == "PASS", f"the answer key says {verdict}"
-"""
-
-
-def test_a_changed_file_the_hook_reads_reruns_the_case(fake_api, repo, env):
-    (repo / "alpha" / "evals" / "hooks.py").write_text(GOLDEN_HOOK)
-    (repo / "alpha" / "evals" / "golden.txt").write_text("PASS\n")
-    code, _, stderr, _ = behave(repo, env)
-    assert code == 0, stderr
-    (repo / "alpha" / "evals" / "golden.txt").write_text("FAIL\n")
-    code, _, _, report = behave(repo, env)
-    assert code == 1 and len(fake_api.agent_turns()) == 6  # alpha's case ran again; beta's is cached
+def test_a_changed_file_the_hook_reads_reruns_the_case(api, warm):
+    (warm.repo / "alpha" / "evals" / "golden.txt").write_text("FAIL\n")
+    code, _, _, report = behave(warm.repo, warm.env)
+    assert code == 1 and len(api.agent_turns()) == 2  # alpha's case ran again; beta's is cached
     assert statuses(report) == {"alpha-pos-1": ("fail", False), "beta-pos-1": ("pass", True)}
 
 
-def test_the_run_cap_of_one_case_and_the_model_the_environment_chooses_are_in_the_key(fake_api, repo, env):
-    code, _, stderr, _ = behave(repo, env, "--only", "alpha-pos-1")
-    assert code == 0, stderr
-    assert len(fake_api.agent_turns()) == 2
+def test_the_run_cap_of_one_case_and_the_model_the_environment_chooses_are_in_the_key(api, warm):
+    repo, env = warm.repo, warm.env
     code, _, _, report = behave(repo, env, "--only", "alpha-pos-1", "--max-budget-usd", "0.0000001")
-    assert len(fake_api.agent_turns()) > 2 and code == 1  # run again, and the cap stopped it
+    assert len(api.agent_turns()) > 0 and code == 1  # run again, and the cap stopped it
     assert statuses(report) == {"alpha-pos-1": ("error", False)}
-    sent = len(fake_api.agent_turns())
+    sent = len(api.agent_turns())
     code, _, stderr, report = behave(
         repo, {**env, "ANTHROPIC_SMALL_FAST_MODEL": "claude-other-2"}, "--only", "alpha-pos-1"
     )
     assert code == 0, stderr
-    assert len(fake_api.agent_turns()) == sent + 2 and statuses(report) == {"alpha-pos-1": ("pass", False)}
+    assert len(api.agent_turns()) == sent + 2 and statuses(report) == {"alpha-pos-1": ("pass", False)}
 
 
-def test_editing_one_skill_reruns_only_its_own_cases(fake_api, repo, env):
-    behave(repo, env)
-    skill_md = repo / "alpha" / "SKILL.md"
+def test_editing_one_skill_reruns_only_its_own_cases(api, warm):
+    skill_md = warm.repo / "alpha" / "SKILL.md"
     skill_md.write_text(skill_md.read_text() + "\nOne more line of instructions.\n")
-    code, _, stderr, report = behave(repo, env)
+    code, _, stderr, report = behave(warm.repo, warm.env)
     assert code == 0, stderr
-    rerun = fake_api.agent_turns()[4:]
+    rerun = api.agent_turns()
     assert len(rerun) == 2 and "the alpha job" in rerun[0].prompt
     assert statuses(report) == {"alpha-pos-1": ("pass", False), "beta-pos-1": ("pass", True)}
 
 
-def test_an_errored_case_is_never_cached(fake_api, repo, env):
-    fake_api.script(lambda request: R.error(529) if "alpha job" in request.prompt else model(request))
-    code, _, _, report = behave(repo, env)
-    assert code == 1 and statuses(report)["alpha-pos-1"] == ("error", False)
-    fake_api.script(model)
-    code, _, stderr, report = behave(repo, env)
+def test_an_errored_case_is_never_cached(api, warm):
+    skill_md = warm.repo / "alpha" / "SKILL.md"  # alpha's case is no longer cached; beta's is
+    skill_md.write_text(skill_md.read_text() + "\nOne more line of instructions.\n")
+    api.script(lambda request: R.error(529) if "alpha job" in request.prompt else model(request))
+    code, _, _, report = behave(warm.repo, warm.env)
+    assert code == 1 and statuses(report) == {"alpha-pos-1": ("error", False), "beta-pos-1": ("pass", True)}
+    api.script(model)
+    code, _, stderr, report = behave(warm.repo, warm.env)
     assert code == 0, stderr
     assert statuses(report) == {"alpha-pos-1": ("pass", False), "beta-pos-1": ("pass", True)}
 
@@ -153,12 +208,12 @@ def test_no_case_starts_past_the_run_cap_and_the_run_fails_saying_why(fake_api, 
     assert "[2/2] [NOT-RUN] beta-pos-1: not run: " in stderr
 
 
-def test_a_dry_run_sends_nothing(fake_api, repo, env):
-    behave(repo, env, "--only", "alpha-pos-1")
-    sent = len(fake_api.requests)
-    code, stdout, stderr, report = behave(repo, env, "--dry-run")
+def test_a_dry_run_sends_nothing(api, warm):
+    skill_md = warm.repo / "beta" / "SKILL.md"  # beta's case is no longer cached; alpha's is
+    skill_md.write_text(skill_md.read_text() + "\nOne more line of instructions.\n")
+    code, stdout, stderr, report = behave(warm.repo, warm.env, "--dry-run")
     assert code == 0, stderr
-    assert len(fake_api.requests) == sent and report is None
+    assert api.requests == [] and report is None
     assert "alpha-pos-1 (alpha): cached; Please do the alpha job, variant 1." in stdout
     assert "beta-pos-1 (beta): not cached;" in stdout
     assert "--permission-mode acceptEdits" in stdout and '"PostToolUse"' not in stdout

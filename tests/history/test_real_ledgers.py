@@ -1,21 +1,31 @@
 """`skillscope history` on ledgers real routing runs wrote: the claude CLI against the scripted API,
-each run's JSON report kept in one folder, the decisions scripted per run."""
+each run's JSON report kept in one folder, the decisions scripted per run.
+
+Two runs on unchanged inputs, alpha-pos-1 passing in the first and failing in the second, are made once
+for the module (one scripted server, so the agent's endpoint is the same in every run); each test reads
+them or builds its ledger from copies of them, and runs the CLI again only for what it changes."""
 
 from __future__ import annotations
 
 import json
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from harness import schemas
+from tests.fakeapi import FakeAPI
 from tests.fakeapi import replies as R
 from tests.support.helpers import run_cli
-from tests.support.routing import CaseRouter, route, valid
+from tests.support.routing import CaseRouter, route, routing_env, skills_repo, valid
+from tests.support.temp_dirs import temp_under
 
-pytestmark = pytest.mark.usefixtures("private_temp")
+pytestmark = [pytest.mark.usefixtures("private_temp"), pytest.mark.xdist_group("real-ledgers")]
 CASES = "alpha-pos-1,alpha-pos-2,alpha-neg-1"
 FIRES = {"alpha-pos-2": R.skill("alpha")}  # every run: a run where no skill fires fails at any bar
+PASSES = {**FIRES, "alpha-pos-1": R.skill("alpha")}
+FAILS = {**FIRES, "alpha-pos-1": "I will <b>just</b> answer."}
 
 
 def routed(repo: Path, env: dict, ledger: Path, number: int) -> dict:
@@ -46,12 +56,58 @@ def case_of(document: dict, case_id: str) -> dict:
     return next(c for c in document["cases"] if c["id"] == case_id)
 
 
-def test_a_decision_that_changes_while_nothing_else_did_is_flaky(fake_api, repo, env, tmp_path):
-    ledger = tmp_path / "ledger"
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
-    first = routed(repo, env, ledger, 1)
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
-    second = routed(repo, env, ledger, 2)
+@dataclass(frozen=True)
+class Ledger:
+    """The module's two runs: `folder` holds run-1.json (alpha-pos-1 passes) and run-2.json (it fails),
+    written by `repo` in `env`."""
+
+    repo: Path
+    env: dict[str, str]
+    folder: Path
+
+    def report(self, number: int) -> dict:
+        return json.loads((self.folder / f"run-{number}.json").read_text(encoding="utf-8"))
+
+    def runs(self, into: Path, *numbers: int) -> Path:
+        """A ledger folder `into` holding copies of the runs `numbers`."""
+        into.mkdir(parents=True, exist_ok=True)
+        for number in numbers:
+            shutil.copy2(self.folder / f"run-{number}.json", into / f"run-{number}.json")
+        return into
+
+    def repo_copy(self, into: Path) -> Path:
+        """A copy of the repo a test may edit: its files are the runs' inputs wherever it lies."""
+        return Path(shutil.copytree(self.repo, into, ignore=shutil.ignore_patterns(".skillscope")))
+
+
+@pytest.fixture(scope="module")
+def api():
+    with FakeAPI() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def ledger(api, claude_bin, tmp_path_factory) -> Ledger:
+    tmp = tmp_path_factory.mktemp("ledger")
+    repo = skills_repo(tmp / "repo", "alpha", "beta")
+    env = routing_env(api.base_url, claude_bin, tmp / "home")
+    with temp_under(tmp / "temp"):
+        api.script(CaseRouter(PASSES))
+        routed(repo, env, tmp / "runs", 1)
+        api.script(CaseRouter(FAILS))
+        routed(repo, env, tmp / "runs", 2)
+    return Ledger(repo, env, tmp / "runs")
+
+
+@pytest.fixture
+def fake_api(api):
+    """The module's server, for a test that runs the CLI again: the same endpoint as the shared runs."""
+    api.forget()
+    return api
+
+
+def test_a_decision_that_changes_while_nothing_else_did_is_flaky(ledger):
+    first, second = ledger.report(1), ledger.report(2)
     assert valid(first) == [] and valid(second) == []
     a, b = (case_of(r, "alpha-pos-1") for r in (first, second))
     assert (a["status"], b["status"]) == ("pass", "fail")
@@ -59,7 +115,7 @@ def test_a_decision_that_changes_while_nothing_else_did_is_flaky(fake_api, repo,
     assert "alpha/SKILL.md" in first["meta"]["ledger"]["files"]
     assert not any(path.startswith("alpha/evals/") for path in first["meta"]["ledger"]["files"])
 
-    shown = history(repo, str(ledger), "--format", "json")
+    shown = history(ledger.repo, str(ledger.folder), "--format", "json")
     assert shown.code == 0, shown.stderr
     document = json.loads(shown.stdout)
     assert [e.message for e in schemas.validator("history-report").iter_errors(document)] == []
@@ -72,7 +128,7 @@ def test_a_decision_that_changes_while_nothing_else_did_is_flaky(fake_api, repo,
     assert len({len(column) for column in timeline.values()}) == 1  # one item a run in every column
     assert len(document["digests"]) == len({json.dumps(d, sort_keys=True) for d in document["digests"]})
     assert document["headline"] == "3 case(s) over 2 run(s): 1 flaky, 2 stable"
-    text = history(repo, str(ledger))
+    text = history(ledger.repo, str(ledger.folder))
     assert (
         "FLAKY     routing alpha-pos-1 (alpha) on claude: PF  1 pass, 1 fail with unchanged inputs"
         in text.stdout
@@ -80,82 +136,70 @@ def test_a_decision_that_changes_while_nothing_else_did_is_flaky(fake_api, repo,
 
 
 def test_an_edit_of_skill_md_between_runs_that_changes_the_verdict_is_a_regression_naming_it(
-    fake_api, repo, env, tmp_path
+    fake_api, ledger, tmp_path
 ):
-    ledger = tmp_path / "ledger"
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
-    routed(repo, env, ledger, 1)
+    folder, repo = ledger.runs(tmp_path / "ledger", 1), ledger.repo_copy(tmp_path / "repo")
     skill_md = repo / "alpha" / "SKILL.md"
     skill_md.write_text(
         skill_md.read_text(encoding="utf-8") + "\nUse only for alpha reports.\n", encoding="utf-8"
     )
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
-    routed(repo, env, ledger, 2)
+    fake_api.script(CaseRouter(FAILS))
+    routed(repo, ledger.env, folder, 2)
 
-    document = json.loads(history(repo, str(ledger), "--format", "json").stdout)
+    document = json.loads(history(repo, str(folder), "--format", "json").stdout)
     case = next(c for c in document["cases"] if c["id"] == "alpha-pos-1")
     assert (case["state"], case["changed"]) == ("regressed", ["alpha/SKILL.md"])
     assert case["reason"] == "pass -> fail when alpha/SKILL.md changed"
-    markdown = history(repo, str(ledger), "--format", "markdown").stdout
+    markdown = history(repo, str(folder), "--format", "markdown").stdout
     assert markdown.startswith("## skillscope history: 3 case(s) over 2 run(s): 1 regressed, 2 stable")
     assert "| regressed | routing alpha-pos-1 (alpha) on claude | PF" in markdown
 
 
-def test_pass_fail_pass_unchanged_then_a_fail_after_a_room_members_edit_is_flaky(
-    fake_api, repo, env, tmp_path
-):
+def test_pass_fail_pass_unchanged_then_a_fail_after_a_room_members_edit_is_flaky(fake_api, ledger, tmp_path):
     """The audit's four runs: the flip among unchanged inputs comes first; the edit is not blamed."""
-    ledger = tmp_path / "ledger"
-    for number, fires in enumerate([True, False, True], start=1):
-        decided = R.skill("alpha") if fires else "I will just answer."
-        fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": decided}))
-        routed(repo, env, ledger, number)
+    folder, repo = ledger.runs(tmp_path / "ledger", 1, 2), ledger.repo_copy(tmp_path / "repo")
+    fake_api.script(CaseRouter(PASSES))
+    routed(repo, ledger.env, folder, 3)
     member = repo / "beta" / "SKILL.md"
     member.write_text(member.read_text(encoding="utf-8") + "\nUse only for beta reports.\n", encoding="utf-8")
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
-    routed(repo, env, ledger, 4)
+    fake_api.script(CaseRouter(FAILS))
+    routed(repo, ledger.env, folder, 4)
 
-    document = json.loads(history(repo, str(ledger), "--format", "json").stdout)
+    document = json.loads(history(repo, str(folder), "--format", "json").stdout)
     case = case_of(document, "alpha-pos-1")
+    assert case["timeline"]["status"] == ["pass", "fail", "pass", "fail"]
     assert case["state"] == "flaky"
     assert case["reason"] == "2 pass, 1 fail with unchanged inputs, before its inputs last changed"
 
 
-def test_an_agent_change_is_named_by_what_moved_never_by_an_unchanged_version(fake_api, repo, env, tmp_path):
+def test_an_agent_change_is_named_by_what_moved_never_by_an_unchanged_version(fake_api, ledger, tmp_path):
     """The same CLI on another spelling of its endpoint: the agent's digest moves, its version does not."""
-    ledger = tmp_path / "ledger"
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
-    routed(repo, env, ledger, 1)
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
-    routed(repo, {**env, "ANTHROPIC_BASE_URL": env["ANTHROPIC_BASE_URL"].rstrip("/") + "/"}, ledger, 2)
+    folder = ledger.runs(tmp_path / "ledger", 1)
+    fake_api.script(CaseRouter(FAILS))
+    endpoint = {"ANTHROPIC_BASE_URL": ledger.env["ANTHROPIC_BASE_URL"].rstrip("/") + "/"}
+    routed(ledger.repo, {**ledger.env, **endpoint}, folder, 2)
 
-    document = json.loads(history(repo, str(ledger), "--format", "json").stdout)
+    document = json.loads(history(ledger.repo, str(folder), "--format", "json").stdout)
     case = case_of(document, "alpha-pos-1")
     assert case["state"] == "regressed"
     assert case["reason"] == "pass -> fail when agent environment (ANTHROPIC_BASE_URL) changed"
 
 
-def test_against_the_base_ledger_the_headline_counts_only_the_branch_s_cases(fake_api, repo, env, tmp_path):
-    base, branch = tmp_path / "main-ledger", repo / ".skillscope" / "runs"
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
-    routed(repo, env, base, 1)
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will just answer."}))
-    routed(repo, env, branch, 2)
+def test_against_the_base_ledger_the_headline_counts_only_the_branch_s_cases(ledger, tmp_path):
+    repo = ledger.repo_copy(tmp_path / "repo")
+    base = ledger.runs(tmp_path / "main-ledger", 1)
+    ledger.runs(repo / ".skillscope" / "runs", 2)
     # Default folder: the repo's .skillscope/runs/, where every run writes its report.
     shown = history(repo, "--against", str(base), "--against-name", "main", "--format", "markdown")
     assert shown.code == 0, shown.stderr
     assert shown.stdout.startswith("## skillscope history: against main: 1 flaky\n")
 
 
-def test_the_page_draws_each_skill_s_accuracy_and_every_timeline(fake_api, repo, env, tmp_path):
-    ledger = tmp_path / "ledger"
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
-    routed(repo, env, ledger, 1)
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": "I will <b>just</b> answer."}))
-    routed(repo, env, ledger, 2)
-    shown = history(repo, str(ledger), "--html", "history.html")
+def test_the_page_draws_each_skill_s_accuracy_and_every_timeline(ledger, tmp_path):
+    page_file = tmp_path / "history.html"
+    shown = history(ledger.repo, str(ledger.folder), "--html", str(page_file))
     assert shown.code == 0, shown.stderr
-    page = (repo / "history.html").read_text(encoding="utf-8")
+    page = page_file.read_text(encoding="utf-8")
     assert page.count("<svg") == 1 and "routing:alpha" in page  # one skill graded: one trend
     assert '<polyline class="trend" points="' in page
     assert "prefers-color-scheme: dark" in page
@@ -163,21 +207,17 @@ def test_the_page_draws_each_skill_s_accuracy_and_every_timeline(fake_api, repo,
     assert page.count('class="run pass"') == 5 and page.count('class="run fail"') == 1
 
 
-def test_against_a_base_with_no_history_the_headline_says_so_and_counts_what_was_graded(
-    fake_api, repo, env, tmp_path
-):
+def test_against_a_base_with_no_history_the_headline_says_so_and_counts_what_was_graded(ledger, tmp_path):
     """No all-clear from nothing: an empty base ledger (its first run on main has not been kept yet),
     or a branch whose runs graded nothing, is named as such."""
-    base, branch = tmp_path / "main-ledger", tmp_path / "branch-ledger"
+    base, branch = tmp_path / "main-ledger", ledger.runs(tmp_path / "branch-ledger", 1)
     base.mkdir()
-    fake_api.script(CaseRouter({**FIRES, "alpha-pos-1": R.skill("alpha")}))
-    routed(repo, env, branch, 1)
-    shown = history(repo, str(branch), "--against", str(base), "--against-name", "main")
+    shown = history(ledger.repo, str(branch), "--against", str(base), "--against-name", "main")
     assert shown.code == 0, shown.stderr
     assert shown.stdout.startswith("history: against main: no history of main yet; 3 case(s) graded\n")
     # The other way round: main has a history, this branch's runs graded nothing.
     empty = tmp_path / "empty"
     empty.mkdir()
-    shown = history(repo, str(empty), "--against", str(branch), "--against-name", "main")
+    shown = history(ledger.repo, str(empty), "--against", str(branch), "--against-name", "main")
     assert shown.stdout.startswith("history: against main: no case graded in this branch's runs\n")
     assert "nothing regressed" not in shown.stdout

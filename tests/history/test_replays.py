@@ -1,19 +1,24 @@
 """`skillscope history` on a ledger holding a run replayed from the result cache and a lexical run: a
-replay is no second sample, and a report passed over is named. Real claude CLI, scripted API."""
+replay is no second sample, and a report passed over is named. Real claude CLI, scripted API: one
+first run for the module, whose result cache the replaying run reads."""
 
 from __future__ import annotations
 
 import json
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from harness import schemas
+from tests.fakeapi import FakeAPI
 from tests.fakeapi import replies as R
 from tests.support.helpers import run_cli
-from tests.support.routing import CaseRouter, route
+from tests.support.routing import CaseRouter, route, routing_env, skills_repo
+from tests.support.temp_dirs import temp_under
 
-pytestmark = pytest.mark.usefixtures("private_temp")
+pytestmark = [pytest.mark.usefixtures("private_temp"), pytest.mark.xdist_group("history-replays")]
 CASES = "alpha-pos-1,alpha-pos-2,alpha-neg-1"
 
 
@@ -43,11 +48,37 @@ def history(repo: Path, ledger: Path):
     return document
 
 
-def test_a_run_replayed_from_the_cache_is_no_second_sample(fake_api, repo, env, tmp_path):
-    ledger = tmp_path / "ledger"
-    ledger.mkdir()
-    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": R.skill("alpha")}))
-    routed(repo, env, ledger / "run-1.json")
+@dataclass(frozen=True)
+class FirstRun:
+    """The module's first run of CASES, every sample new (and kept in the result cache under `env`'s
+    home); its report is `report`."""
+
+    repo: Path
+    env: dict[str, str]
+    report: Path
+
+    def ledger(self, folder: Path) -> Path:
+        """A ledger folder holding a copy of the first run's report as run-1.json."""
+        folder.mkdir()
+        shutil.copy2(self.report, folder / "run-1.json")
+        return folder
+
+
+@pytest.fixture(scope="module")
+def first_run(claude_bin, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("first-run")
+    repo = skills_repo(tmp / "repo", "alpha", "beta")
+    with FakeAPI() as api:  # serving every test: a replay's key holds the server's address
+        api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": R.skill("alpha")}))
+        env = routing_env(api.base_url, claude_bin, tmp / "home")
+        with temp_under(tmp / "temp"):
+            routed(repo, env, tmp / "run-1.json")
+        yield FirstRun(repo, env, tmp / "run-1.json")
+
+
+def test_a_run_replayed_from_the_cache_is_no_second_sample(first_run, tmp_path):
+    repo, env = first_run.repo, first_run.env
+    ledger = first_run.ledger(tmp_path / "ledger")
     second = routed(repo, env, ledger / "run-2.json")
     assert second.report["totals"]["samples_run"] == 0  # every sample came from the cache
 
@@ -68,19 +99,15 @@ def test_a_run_replayed_from_the_cache_is_no_second_sample(fake_api, repo, env, 
     }
 
 
-def test_a_lexical_report_passed_over_is_counted(fake_api, repo, env, tmp_path):
-    ledger = tmp_path / "ledger"
-    ledger.mkdir()
-    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
-    routed(repo, env, ledger / "run-1.json", "--no-cache")
-    lexical = route(
-        repo, env, "--engine", "lexical", "--routing-room", "alpha,beta", output=ledger / "lexical.json"
-    )
+def test_a_lexical_report_passed_over_is_counted(first_run, tmp_path):
+    ledger = first_run.ledger(tmp_path / "ledger")
+    lexical_run = ("--engine", "lexical", "--routing-room", "alpha,beta")
+    lexical = route(first_run.repo, first_run.env, *lexical_run, output=ledger / "lexical.json")
     assert lexical.code in (0, 1) and lexical.report["engine"] == "lexical", (
         lexical.stderr
     )  # graded, either way
 
-    document = history(repo, ledger)
+    document = history(first_run.repo, ledger)
     assert document["lexical"] == [f"{ledger}/lexical.json"]
     assert document["headline"].endswith("; 1 lexical report(s) not counted")
     assert len(document["runs"]) == 1 and document["problems"] == []

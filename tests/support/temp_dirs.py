@@ -5,11 +5,12 @@ test says `pytestmark = pytest.mark.usefixtures(...)`.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +19,22 @@ import pytest
 from tests.support.routing import live_processes_under
 
 
-@pytest.fixture
-def private_temp(tmp_path, monkeypatch):
-    """The harness's temporary folders go here; no process may be left running under it."""
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
-    yield temp
+@contextlib.contextmanager
+def temp_under(temp: Path) -> Iterator[Path]:
+    """While open, the harness's temporary folders go in `temp`; no process may be left running under
+    it. For a fixture wider than one test (a real run shared by a module), as private_temp is for one."""
+    temp.mkdir(parents=True, exist_ok=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tempfile, "tempdir", str(temp))
+        yield temp
     assert live_processes_under(temp) == []
+
+
+@pytest.fixture
+def private_temp(tmp_path):
+    """The harness's temporary folders go here; no process may be left running under it."""
+    with temp_under(tmp_path / "temp") as temp:
+        yield temp
 
 
 @pytest.fixture

@@ -2,7 +2,11 @@
 each size the catalog and its ballast are installed as real skills, claude renders its own listing, and
 the scripted model decides from what that listing holds. The per-size accuracy is the model's choices,
 the knee is where it starts choosing wrongly, the dry run promises exactly the agent starts the run
-makes, and an API error is never graded as a miss."""
+makes, and an API error is never graded as a miss.
+
+Only the knee's own test needs three sizes of six cases (fewer cannot show a drop beyond noise after
+the correction for two sizes); the tests of how an outcome is graded run the fewest sizes and cases
+that show it, each case at each size being one start of the CLI."""
 
 from __future__ import annotations
 
@@ -22,7 +26,8 @@ from tests.fakeapi.recorded import LISTING_HEADER
 from tests.support.routing import NO_SKILL_TEXT, CaseRouter
 
 SIZES = (2, 4, 8)
-CASES = "alpha-pos-1,alpha-pos-2,alpha-pos-3,beta-pos-1,beta-pos-2,beta-pos-3"
+CASES = ("alpha-pos-1", "alpha-pos-2", "alpha-pos-3", "beta-pos-1", "beta-pos-2", "beta-pos-3")
+TWO = ("alpha-pos-1", "beta-pos-1")  # one case of each skill: how an outcome is graded, at two sizes
 CROWDED = 4  # past this many listed skills the scripted model picks the wrong one
 
 
@@ -62,7 +67,13 @@ def crowded_picks(wrong: dict[str, str]):
     return pick
 
 
-def sweep(repo: Path, env: dict[str, str], *args: str) -> tuple[int, str, str, dict | None]:
+def sweep(
+    repo: Path,
+    env: dict[str, str],
+    *args: str,
+    sizes: tuple[int, ...] = SIZES,
+    cases: tuple[str, ...] = CASES,
+) -> tuple[int, str, str, dict | None]:
     output = repo.parent / "sweep.json"
     output.unlink(missing_ok=True)
     ctx = Context(
@@ -75,11 +86,11 @@ def sweep(repo: Path, env: dict[str, str], *args: str) -> tuple[int, str, str, d
         "--engine",
         "agent",
         "--sizes",
-        ",".join(map(str, SIZES)),
+        ",".join(map(str, sizes)),
         "--repeat",
         "1",
         "--only",
-        CASES,
+        ",".join(cases),
         "--skip-preflight",
         "--no-cache",
         "--output",
@@ -132,25 +143,10 @@ def test_the_agents_choices_make_the_curve_the_knee_is_where_they_go_wrong_and_t
     assert not by_skill["alpha"]["detectable"]
 
 
-def test_when_the_model_never_crowds_out_there_is_no_knee(fake_api, repo, env):
-    fake_api.script(
-        CaseRouter(
-            {
-                **{f"alpha-pos-{n}": R.skill("alpha") for n in (1, 2, 3)},
-                **{f"beta-pos-{n}": R.skill("beta") for n in (1, 2, 3)},
-            }
-        )
-    )
-    code, _, stderr, report = sweep(repo, env)
-    assert code == 0, stderr
-    (leg,) = report["agents"]
-    assert [point["accuracy"] for point in leg["curve"]] == [1.0, 1.0, 1.0]
-    assert leg["knee"]["verdict"] == "none"
-
-
-def test_an_api_error_is_never_graded_as_a_miss(fake_api, repo, env):
-    """alpha-pos-1 meets an overloaded API at the largest size: that pair is an error, graded on neither
-    side, and the size's accuracy is the other five cases'."""
+def test_an_api_error_is_never_graded_as_a_miss_and_a_curve_that_holds_has_no_knee(fake_api, repo, env):
+    """alpha-pos-1 meets an overloaded API at the larger size: that pair is an error, graded on neither
+    side, and the size's accuracy is the other four cases'. Five cases at two sizes are the fewest whose
+    drop could be told from noise, so "no knee" here is a finding, not a cannot-tell."""
 
     def overloaded_when_crowded(request: RecordedRequest):
         return R.error(529) if len(listed(request)) > CROWDED else R.skill("alpha")
@@ -160,13 +156,14 @@ def test_an_api_error_is_never_graded_as_a_miss(fake_api, repo, env):
         "alpha-pos-2": R.skill("alpha"),
         "alpha-pos-3": R.skill("alpha"),
     }
-    table.update({f"beta-pos-{n}": R.skill("beta") for n in (1, 2, 3)})
+    table.update({f"beta-pos-{n}": R.skill("beta") for n in (1, 2)})
     fake_api.script(CaseRouter(table))
-    code, _, stderr, report = sweep(repo, env)
+    code, _, stderr, report = sweep(repo, env, "--no-canary", sizes=(2, 8), cases=CASES[:5])
     assert code == 0, stderr
     (leg,) = report["agents"]
-    last = leg["curve"][-1]
-    assert (last["size"], last["graded"], last["passed"], last["errors"]) == (8, 5, 5, 1)
+    first, last = leg["curve"]
+    assert (first["size"], first["graded"], first["passed"], first["errors"]) == (2, 5, 5, 0)
+    assert (last["size"], last["graded"], last["passed"], last["errors"]) == (8, 4, 4, 1)
     assert last["accuracy"] == 1.0 and last["worse"] == 0
     assert report["run"]["errors"] == 1
     assert leg["knee"]["verdict"] == "none"
@@ -174,17 +171,19 @@ def test_an_api_error_is_never_graded_as_a_miss(fake_api, repo, env):
 
 def test_a_run_whose_every_case_errored_fails_and_grades_nothing(fake_api, repo, env):
     fake_api.script(CaseRouter({}, default=lambda request: R.error(529)))
-    code, _, stderr, report = sweep(repo, env, "--no-canary")
+    code, _, stderr, report = sweep(repo, env, "--no-canary", sizes=SIZES[:2], cases=TWO)
     assert code == 1, stderr
     (leg,) = report["agents"]
-    assert all(point["graded"] == 0 and point["errors"] == 6 for point in leg["curve"])
+    assert len(leg["curve"]) == 2
+    assert all(point["graded"] == 0 and point["errors"] == 2 for point in leg["curve"])
     assert leg["knee"]["verdict"] == "cannot-tell"
     assert report["passed"] is False
 
 
 def test_no_skill_is_a_miss_and_lowers_the_size(fake_api, repo, env):
     fake_api.script(CaseRouter({}, default=NO_SKILL_TEXT))
-    code, _, stderr, report = sweep(repo, env, "--no-canary")
+    code, _, stderr, report = sweep(repo, env, "--no-canary", sizes=SIZES[:2], cases=TWO)
     assert code == 0, stderr
     (leg,) = report["agents"]
-    assert all(point["graded"] == 6 and point["passed"] == 0 for point in leg["curve"])
+    assert len(leg["curve"]) == 2
+    assert all(point["graded"] == 2 and point["passed"] == 0 for point in leg["curve"])
