@@ -12,7 +12,6 @@ pytest_plugins = [
     "tests.fakeapi.plugin",
     "tests.support.temp_dirs",
     "tests.support.routing_fixtures",
-    "tests.support.scripted_agent",
     "tests.support.scripted",
     "tests.support.browser",
     "tests.support.grouping",

@@ -2,7 +2,7 @@
 prints and the spend cap on stderr, then `[y/N]`; nothing is sent without a yes. `--yes`, a stream that is
 not a terminal, or CI never ask. (tune's own question is tested in test_tune.py.) A yes starts the run on
 the real claude CLI; the runs that are never asked about are the harness's own gate, so their runtime is
-scripted (tests/support/scripted_agent.py)."""
+scripted (tests/support/scripted.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.behavioral import SCENARIOS
 from tests.support.routing import CaseRouter, skills_repo
 
@@ -91,10 +92,10 @@ def test_a_yes_at_the_terminal_starts_the_run(tmp_path, env, fake_api):
     [(("--yes",), "n\n", None), ((), None, None), ((), "n\n", "true")],
     ids=["--yes", "not-a-terminal", "ci"],
 )
-def test_nothing_is_asked_with_yes_off_a_terminal_or_in_ci(tmp_path, scripted_runtimes, args, answer, ci):
-    scripted = scripted_runtimes(lambda asked: "alpha")  # the one case, alpha-pos-1, fires alpha
+def test_nothing_is_asked_with_yes_off_a_terminal_or_in_ci(tmp_path, scripted, args, answer, ci):
+    scripted.script(lambda ran: S.fires("alpha"))  # the one case, alpha-pos-1, fires alpha
     env = {"HOME": str(tmp_path / "home"), "PATH": "", "ANTHROPIC_API_KEY": "test-key"}
     environ = {**env, "CI": ci} if ci else env
     code, _, stderr, output = run("routing", tmp_path, environ, "--no-canary", *args, answer=answer)
     assert QUESTION not in stderr and DECLINED not in stderr
-    assert code == 0 and scripted.runs() and output.exists(), stderr
+    assert code == 0 and scripted.case_runs() and output.exists(), stderr

@@ -4,7 +4,7 @@ the proposal call. One run, shared by the tests that read it: a known candidate 
 early, one that steals a neighbour's cases is rejected, a proposal breaking structural's rules costs
 nothing, --apply, the kept logs, and its dry run's plan. Then the spend cap, the dry run, the question
 at a terminal, the result cache and the canary on the real CLIs; the search over several agents and
---no-canary with the runtimes scripted (tests/support/scripted_agent.py); the lexical engine, offline."""
+--no-canary with the runtimes scripted (tests/support/scripted.py); the lexical engine, offline."""
 
 from __future__ import annotations
 
@@ -28,9 +28,9 @@ from harness.tune.propose import HEADER
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
 from tests.fakeapi.server import FakeAPI, is_canary
+from tests.support import scripted as S
 from tests.support.helpers import make_skill
 from tests.support.routing import NO_SKILL_TEXT, live_processes_under, routing_env
-from tests.support.scripted_agent import Asked
 
 ROOM = Path(__file__).resolve().parent.parent / "tune" / "room"
 SMALL_ROOM = ROOM.parent / "small_room"  # the fewest cases a split takes: 6 positives, 8 negatives
@@ -66,9 +66,9 @@ def topic_router(request):
     return R.skill(fired) if fired else NO_SKILL_TEXT
 
 
-def scripted_topics(asked: Asked) -> str | None:
+def scripted_topics(ran: S.Ran) -> S.Answer:
     """`topic_router` for the scripted runtimes."""
-    return topic_fired(asked.prompt, dict(asked.listing))
+    return S.Answer(topic_fired(ran.prompt, dict(ran.listing)))
 
 
 @pytest.fixture
@@ -371,13 +371,13 @@ def scripted_env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_on_two_agents_a_candidate_that_wins_on_one_only_is_not_chosen_and_the_report_says_where(
-    scripted_runtimes, tmp_path
+    scripted, tmp_path
 ):
     repo = tmp_path / "small"
     shutil.copytree(SMALL_ROOM, repo)
     # claude routes by the description; copilot's model never fires a skill. The search over several
     # agents is the harness's: the runtimes are scripted (the real CLIs' canaries are checked below).
-    scripted = scripted_runtimes(lambda asked: None if asked.runtime == "copilot" else scripted_topics(asked))
+    scripted.script(lambda ran: S.NO_SKILL if ran.runtime == "copilot" else scripted_topics(ran))
     mine = candidates_file(repo, GOOD)
     code, report, _, stderr = tune(
         repo, scripted_env(tmp_path), *AGENT_RUN, "--agent", "claude,copilot", "--candidates", mine
@@ -394,7 +394,7 @@ def test_on_two_agents_a_candidate_that_wins_on_one_only_is_not_chosen_and_the_r
     assert report["chosen"] is None
     assert {c["agent"] for c in good["cases"]["train"]} == {"claude", "copilot"}
     # Each agent graded the candidate installed where it reads skills.
-    graded = {(a.runtime, a.listing.get("alpha")) for a in scripted.runs()}
+    graded = {(a.runtime, a.listing.get("alpha")) for a in scripted.case_runs()}
     assert {("claude", GOOD), ("copilot", GOOD)} <= graded
     assert {runtime for runtime, _ in graded} == {"claude", "copilot"}
 
@@ -459,10 +459,9 @@ def test_an_agent_whose_activations_cannot_be_seen_grades_no_candidate(fake_api,
     assert f"not-activated: {sentence}" in stderr
 
 
-def test_with_no_canary_the_candidates_are_graded_and_the_canary_asked_nothing(scripted_runtimes, tmp_path):
+def test_with_no_canary_the_candidates_are_graded_and_the_canary_asked_nothing(scripted, tmp_path):
     repo = Path(shutil.copytree(SMALL_ROOM, tmp_path / "small"))
-    scripted = scripted_runtimes(scripted_topics)
-    scripted.answers_canary = False  # a canary would block the run: it is not asked
+    scripted.script(scripted_topics, canary_fires=False)  # a canary would block the run: it is not asked
     mine = candidates_file(repo, GOOD)
     code, report, _, stderr = tune(
         repo, scripted_env(tmp_path), *AGENT_RUN, "--candidates", mine, "--no-cache", "--no-canary"

@@ -145,8 +145,8 @@ def test_each_skill_gets_its_own_difference_between_models(scripted, tmp_path):
     over its own five cases while the whole run's is not, and beta's is no difference at all."""
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
 
-    def picks(spec):
-        return S.fires("alpha" if spec.model == A else "beta")
+    def picks(ran):
+        return S.fires("alpha" if ran.model == A else "beta")
 
     scripted.script(
         {f"alpha-pos-{n}": picks for n in (1, 2, 3)} | {f"beta-pos-{n}": S.fires("beta") for n in (1, 2, 3)}

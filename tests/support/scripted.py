@@ -1,17 +1,21 @@
-"""A scripted stand-in for the claude CLI, for tests of what the harness does around agent runs: the
-result cache, scheduling, the spend cap, gating, progress and the reports' fields.
+"""A scripted stand-in for the agent runtimes, for tests of what the harness alone decides around agent
+runs: the result cache, scheduling, the spend cap, gating, progress, the reports' fields, tune's search,
+choice and gates, the confirmation.
 
-It is the real ClaudeAgent (workspace, isolation, listing rule, the command a dry run shows) as a dry
-run builds it, without starting anything; only its runs are answered in-process, from a script keyed
-like `CaseRouter`'s (a case id or a prompt substring). What the CLIs themselves do (listing the room,
-calling the skill, stopping at the decision, failing) is proven against the real CLIs in the same
-folders; a test on this stand-in asserts only what holds whatever runtime answered.
+Each runtime is its own class (workspace, skills folder, isolation, listing rule, cache identity, the
+command a dry run shows) built as a dry run builds it (`agent.stand_in_runtime`), so no CLI is ever
+started; only its runs are answered in-process, by a script: a function of the run (its prompt, model,
+runtime and the descriptions installed in its workspace), or a table keyed like `CaseRouter`'s (a case
+id or a prompt substring). The canary's planted skill fires as a real model's would unless the script
+says otherwise. What the CLIs themselves do (listing the room, calling the skill, stopping at the
+decision, failing) is proven against the real CLIs against tests/fakeapi; a test on this stand-in
+asserts only what holds whatever runtime answered.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,13 +23,40 @@ from typing import Any
 import pytest
 
 from harness import agent
-from harness.agent import Activation, ClaudeAgent, InitInfo, RunSpec, SandboxSupport, Trace, Usage
+from harness.agent import Activation, InitInfo, RunSpec, SandboxSupport, Trace, Usage
+from harness.model import skill as skills
 from harness.routing import canary
 from tests.support.routing import prompt_of, routing_env
 
 MODEL = "claude-fake-1"
 COST_USD = 0.0005  # what every scripted run spends unless its answer says otherwise
 TOKENS = Usage(input_tokens=300, output_tokens=40)
+
+
+@dataclass(frozen=True)
+class Ran:
+    """One run the stand-in was asked for: its runtime, its spec, and the skills its workspace held
+    (each installed skill's description, as the workspace holds it)."""
+
+    runtime: str
+    spec: RunSpec
+    listing: Mapping[str, str]
+
+    @property
+    def prompt(self) -> str:
+        return self.spec.prompt
+
+    @property
+    def model(self) -> str | None:
+        return self.spec.model
+
+    @property
+    def installed(self) -> list[str]:
+        return sorted(self.listing)
+
+    @property
+    def canary(self) -> bool:
+        return self.prompt == canary.PROMPT
 
 
 @dataclass(frozen=True)
@@ -36,27 +67,28 @@ class Answer:
     error: str | None = None
     cost_usd: float = COST_USD
 
-    def trace(self, spec: RunSpec, installed: list[str], version: str) -> Trace:
+    def trace(self, ran: Ran, version: str) -> Trace:
         made = Trace(
             init=InitInfo(
-                skills=installed,
+                skills=ran.installed,
                 tools=["Skill", "Bash", "Read"],
-                model=spec.model or MODEL,
+                model=ran.model or MODEL,
                 claude_code_version=version,
                 permission_mode="default",
                 api_key_source="ANTHROPIC_API_KEY",
                 session_id="scripted",
-                cwd=str(spec.workspace),
+                cwd=str(ran.spec.workspace),
             ),
             usage=TOKENS,
             cost_usd=self.cost_usd,
             elapsed_s=0.1,
             turns=1,
+            exit_code=0,
         )
         if self.error is not None:
             made.error, made.stop_reason = self.error, "result"
         elif self.skill is not None:
-            name = self.skill if self.skill in installed else f"other:{self.skill}"
+            name = self.skill if self.skill in ran.listing else f"other:{self.skill}"
             made.activations.append(Activation(name, self.skill, "toolu_1", confirmed=True, settled=True))
             made.stop_reason = "activation"
         else:
@@ -75,92 +107,101 @@ def fails(error: str) -> Answer:
     return Answer(error=error)
 
 
-Scripting = Answer | list[Answer] | Callable[[RunSpec], Answer]
-
-
-@dataclass(frozen=True)
-class Ran:
-    """One run the stand-in was asked for: its spec, and the skills its workspace held."""
-
-    spec: RunSpec
-    installed: list[str]
-
-    @property
-    def prompt(self) -> str:
-        return self.spec.prompt
-
-
-class ScriptedClaude(ClaudeAgent):
-    """ClaudeAgent whose runs are answered by `script` (spec -> Answer); `runs` records each one."""
-
-    script: Callable[[RunSpec], Answer]
-    runs: list[Ran]
-    lock: threading.Lock
-
-    def run(self, spec: RunSpec) -> Trace:
-        installed = sorted(agent.installed_skills(spec.workspace, Path(self.skills_folder)))
-        with self.lock:
-            self.runs.append(Ran(spec, installed))
-        return self.script(spec).trace(spec, installed, self.version)
-
-    def preflight(self, model=None, *, deadline=None, cancel=None) -> None:
-        return None  # nothing to reach: the script answers every run
-
-    def probe_sandbox(self, *, deadline=None, cancel=None) -> SandboxSupport:
-        return SandboxSupport(False, "the scripted stand-in has no shell")
+Script = Callable[[Ran], Answer]
+# A table's value: an Answer, a list answering successive runs of its prompt in turn (for --repeat), or a
+# function of the run (its model, say).
+Scripting = Answer | list[Answer] | Script
 
 
 class Scripted:
-    """The stand-in a test scripts: `script({case id or prompt text: answer or [answers]})`, then runs
-    `skillscope routing` with `env` as usual; `runs` are the specs it was asked to run, the canary's
-    among them (`case_runs` leaves those out)."""
+    """The stand-in a test scripts (`script`), then runs a command with `env` (claude's, pointing
+    nowhere) or its own; `runs` are the runs it was asked for, the canary's among them (`case_runs`
+    leaves those out)."""
 
     def __init__(self, home: Path):
         self.env = routing_env("http://127.0.0.1:9", "claude", home)  # nothing is ever sent there
-        self._table: dict[str, Any] = {}
-        self._default: Answer = NO_SKILL
-        self._counts: dict[str, int] = {}
         self.runs: list[Ran] = []
         self.lock = threading.Lock()
+        self.script({})
 
-    def script(self, table: Mapping[str, Scripting], default: Answer = NO_SKILL) -> None:
-        """Answers by case id (`alpha-pos-1`) or prompt substring: an Answer, a list answering successive
-        runs of that prompt in turn (for --repeat), or a function of the run's spec (its model, say).
-        The canary activates unless `canary.PROMPT` is a key."""
+    def script(
+        self,
+        answers: Mapping[str, Scripting] | Script,
+        default: Answer | Script = NO_SKILL,
+        *,
+        canary_fires: bool = True,
+    ) -> None:
+        """Script every later run: a table answers by case id (`alpha-pos-1`) or prompt substring, first
+        match in order; a function answers every run, as `default` answers those no key matches. The
+        canary's run fires its planted skill, as a real model's would, unless a key matches it or
+        `canary_fires` is off (then it is answered like any other run)."""
+        if callable(answers):
+            answers, default = {}, answers
         with self.lock:
-            self._table = {prompt_of(key): value for key, value in table.items()}
-            self._default, self._counts = default, {}
+            self.table = {prompt_of(key): value for key, value in answers.items()}
+            self.default, self.canary_fires = default, canary_fires
+            self.counts: dict[str, int] = {}
 
-    def answer(self, spec: RunSpec) -> Answer:
-        for key, value in self._table.items():
-            if key in spec.prompt:
+    def answer(self, ran: Ran) -> Answer:
+        for key, value in self.table.items():
+            if key in ran.prompt:
                 if callable(value):
-                    return value(spec)
+                    return value(ran)
                 if not isinstance(value, list):
                     return value
                 with self.lock:
-                    count = self._counts[key] = self._counts.get(key, 0) + 1
+                    count = self.counts[key] = self.counts.get(key, 0) + 1
                 return value[(count - 1) % len(value)]
-        if spec.prompt == canary.PROMPT:
+        if ran.canary and self.canary_fires:
             return fires(canary.NAME)
-        return self._default
+        return self.default(ran) if callable(self.default) else self.default
 
     def case_runs(self) -> list[Ran]:
-        return [ran for ran in self.runs if ran.prompt != canary.PROMPT]
+        with self.lock:
+            return [ran for ran in self.runs if not ran.canary]
 
     def canary_runs(self) -> list[Ran]:
-        return [ran for ran in self.runs if ran.prompt == canary.PROMPT]
+        with self.lock:
+            return [ran for ran in self.runs if ran.canary]
 
-    def connect(self, runtime: str, explicit: str | None, environ: Mapping[str, str], temp_parent=None, **_):
-        assert runtime == "claude", f"the scripted stand-in is claude only, not {runtime}"
-        stand_in, _found = ScriptedClaude.stand_in(explicit, environ, temp_parent)
-        stand_in.script, stand_in.runs, stand_in.lock = self.answer, self.runs, self.lock
-        return stand_in
+    def connect(
+        self,
+        runtime: str,
+        explicit: str | None,
+        environ: Mapping[str, str],
+        temp_parent: Path | None = None,
+        *,
+        deadline: object = None,
+        cancel: object = None,
+        pass_env: Sequence[str] = (),
+    ) -> agent.Agent:
+        """Stands in for `agent.connect_runtime`: the runtime as a dry run builds it, its runs scripted."""
+        ready, _found = agent.stand_in_runtime(runtime, explicit, environ, temp_parent, pass_env)
+        ready.run = lambda spec: self.run(ready, spec)  # type: ignore[method-assign]
+        ready.preflight = no_preflight  # type: ignore[method-assign]
+        ready.probe_sandbox = no_sandbox  # type: ignore[method-assign]
+        return ready
+
+    def run(self, ready: agent.Agent, spec: RunSpec) -> Trace:
+        installed = agent.installed_skills(spec.workspace, Path(ready.skills_folder))
+        listing = {name: skills.load(name, folder).description for name, folder in installed.items()}
+        ran = Ran(ready.runtime, spec, listing)
+        with self.lock:
+            self.runs.append(ran)
+        return self.answer(ran).trace(ran, ready.version)
+
+
+def no_preflight(model: str | None = None, **_: Any) -> None:
+    return None  # nothing to reach: the script answers every run
+
+
+def no_sandbox(**_: Any) -> SandboxSupport:
+    return SandboxSupport(False, "the scripted stand-in has no shell")
 
 
 @pytest.fixture
 def scripted(monkeypatch, tmp_path) -> Scripted:
-    """Every agent a command connects to in this test is the scripted claude stand-in."""
+    """Every agent a command connects to in this test, whatever its runtime, is the scripted stand-in."""
     made = Scripted(tmp_path / "home")
     monkeypatch.setattr(agent, "connect_runtime", made.connect)
     return made

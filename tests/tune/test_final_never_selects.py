@@ -1,5 +1,5 @@
 """The final split never selects: the whole command, its claude runtime scripted (tests/support/
-scripted_agent.py) since the choice is the harness's own logic. The real CLI grades the final split
+scripted.py) since the choice is the harness's own logic. The real CLI grades the final split
 end to end in tests/commands/test_tune.py.
 
 The room (final_room) is tests/tune/room with one change: at the default seed its final split holds the
@@ -22,7 +22,7 @@ import pytest
 
 from harness.cli import main
 from harness.context import Context
-from tests.support.scripted_agent import Asked
+from tests.support import scripted as S
 
 ROOM = Path(__file__).resolve().parent / "final_room"
 TOPICS = {"receipt", "voucher", "ledger", "weather"}
@@ -45,8 +45,8 @@ def fired(prompt: str, listing: dict[str, str]) -> str | None:
     return best if best and shared[best] else None
 
 
-def router(asked: Asked) -> str | None:
-    return fired(asked.prompt, dict(asked.listing))
+def router(ran: S.Ran) -> S.Answer:
+    return S.Answer(fired(ran.prompt, dict(ran.listing)))
 
 
 def room_cases(repo: Path) -> dict[str, dict]:
@@ -68,11 +68,11 @@ def passes(description: str, case: dict, repo: Path) -> bool:
     return fired(case["prompt"], listing) == expected
 
 
-def test_a_candidate_better_on_final_but_worse_on_validation_is_not_chosen(scripted_runtimes, tmp_path):
+def test_a_candidate_better_on_final_but_worse_on_validation_is_not_chosen(scripted, tmp_path):
     repo = tmp_path / "repo"
     shutil.copytree(ROOM, repo)
     (repo / "mine.json").write_text(json.dumps([VOUCHER, RECEIPT]), encoding="utf-8")
-    scripted = scripted_runtimes(router)
+    scripted.script(router)
     env = {"HOME": str(tmp_path / "home"), "PATH": "", "ANTHROPIC_API_KEY": "test-key"}
     output = tmp_path / "tune.json"
     ctx = Context(
@@ -112,7 +112,7 @@ def test_a_candidate_better_on_final_but_worse_on_validation_is_not_chosen(scrip
     assert report["final"]["candidate"] == receipt["label"]
     assert "final" in receipt["scores"] and "final" not in voucher["scores"]
     final_prompts = {cases[i]["prompt"] for i in split["final"]}
-    graded_on_final = [r.listing.get("alpha") for r in scripted.runs() if r.prompt in final_prompts]
+    graded_on_final = [r.listing.get("alpha") for r in scripted.case_runs() if r.prompt in final_prompts]
     assert VOUCHER not in graded_on_final and graded_on_final.count(RECEIPT) == len(final_prompts)
     # The markdown report shows VOUCHER's validation line and the final estimate for the chosen one only.
     shown = ctx.stdout.getvalue()
