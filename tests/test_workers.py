@@ -16,9 +16,15 @@ from harness.markdown import links
 from harness.model import catalog, repo
 from harness.workers import Forked
 from tests.support.helpers import make_skill
+from tests.support.procs import assert_single_threaded
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(str(path) for path in ROOT.glob("tests/acceptance/**/*.md") if path.is_file())
+
+
+@pytest.fixture(autouse=True)
+def single_threaded() -> None:
+    assert_single_threaded()
 
 
 def parse_chunk(paths: list[str]) -> dict[str, references.Document | references.Failure]:

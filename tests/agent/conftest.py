@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -52,8 +51,14 @@ def skill_sources(tmp_path: Path) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="session")
-def shared(claude_bin: str, copilot_cache: str, tmp_path_factory) -> Iterator[SharedAgents]:
+def shared_runs(claude_bin: str, copilot_cache: str, tmp_path_factory) -> SharedAgents:
     """One agent per runtime and its scripted runs, for every test of the session that reads them; the
     modules that do put a runtime's tests in the xdist group `agent-<runtime>`, so one worker makes them."""
-    with contextlib.ExitStack() as stack:
-        yield shared_agents(claude_bin, copilot_cache, tmp_path_factory.mktemp("shared-agents"), stack)
+    return shared_agents(claude_bin, copilot_cache, tmp_path_factory.mktemp("shared-agents"))
+
+
+@pytest.fixture(scope="module")
+def shared(shared_runs: SharedAgents) -> Iterator[SharedAgents]:
+    """The session's shared runs; their fake API servers stop when the module ends (runs are kept)."""
+    yield shared_runs
+    shared_runs.release()

@@ -18,6 +18,7 @@ from harness import schemas
 from harness.commands import routing
 from harness.routing.lexical import APPROXIMATION
 from tests.support.helpers import make_skill, run_cli
+from tests.support.procs import assert_single_threaded
 
 CATALOG = Path(__file__).parents[1] / "routing" / "lexical_catalog"
 
@@ -255,6 +256,7 @@ def test_a_bad_agent_report_is_one_sentence_naming_it(catalog_repo: Path, tmp_pa
 @pytest.fixture
 def forking(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     """Every run forks a child for part of its cases, however small; the children's ids, as started."""
+    assert_single_threaded()
     started: list[int | None] = []
 
     class Watched(routing.Forked):

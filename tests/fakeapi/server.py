@@ -125,6 +125,7 @@ class FakeAPI:
             self._httpd.shutdown()
             self._httpd.server_close()
             self._httpd = None
+            self._thread.join()  # gone, not ending: a test after this may fork only a single-threaded process
 
     def __enter__(self) -> FakeAPI:
         return self.start()

@@ -69,15 +69,22 @@ class Run:
 
 
 class SharedAgents:
-    """`agent(runtime)`, `api(runtime)` and `run(runtime, name)`, each made on first use."""
+    """`agent(runtime)`, `api(runtime)` and `run(runtime, name)`, each made on first use. The runs are
+    kept for the session; `release()` stops the servers (threads of the test process) and forgets the
+    agents bound to them, so a later test of the worker may fork a single-threaded process."""
 
-    def __init__(
-        self, connect: Callable[[str, str, Path], Agent], scratch: Path, stack: contextlib.ExitStack
-    ):
-        self._connect, self._scratch, self._stack = connect, scratch, stack
+    def __init__(self, connect: Callable[[str, str, Path], Agent], scratch: Path):
+        self._connect, self._scratch = connect, scratch
+        self._stack = contextlib.ExitStack()
         self._apis: dict[str, FakeAPI] = {}
         self._agents: dict[str, Agent] = {}
         self._runs: dict[tuple[str, str], Run] = {}
+        self._connections = 0
+
+    def release(self) -> None:
+        self._stack.close()
+        self._apis.clear()
+        self._agents.clear()
 
     def api(self, runtime: str) -> FakeAPI:
         if runtime not in self._apis:
@@ -86,9 +93,10 @@ class SharedAgents:
 
     def agent(self, runtime: str) -> Agent:
         if runtime not in self._agents:
-            self._agents[runtime] = self._connect(
-                runtime, self.api(runtime).base_url, self._scratch / runtime
-            )
+            # A fresh home per connection: release() forgets the agent, and a later module connects again.
+            self._connections += 1
+            folder = self._scratch / runtime / f"connection-{self._connections}"
+            self._agents[runtime] = self._connect(runtime, self.api(runtime).base_url, folder)
         return self._agents[runtime]
 
     def run(self, runtime: str, name: str) -> Run:
@@ -110,10 +118,8 @@ class SharedAgents:
         return self._runs[runtime, name]
 
 
-def shared_agents(
-    claude_bin: str, copilot_cache: str, scratch: Path, stack: contextlib.ExitStack
-) -> SharedAgents:
+def shared_agents(claude_bin: str, copilot_cache: str, scratch: Path) -> SharedAgents:
     def connect(runtime: str, base_url: str, folder: Path) -> Agent:
         return connect_fake(runtime, base_url, claude_bin, folder, copilot_cache)
 
-    return SharedAgents(connect, scratch, stack)
+    return SharedAgents(connect, scratch)

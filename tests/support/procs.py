@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 
@@ -36,3 +37,10 @@ def tagged(name: str, value: str) -> list[int]:
         if wanted in environ and state != "Z":
             found.append(int(entry.name))
     return found
+
+
+def assert_single_threaded() -> None:
+    """The harness forks only a single-threaded process; a thread a fixture left running in this
+    worker (a fake API server kept for the session) would make a fork test pass on the fallback."""
+    others = [thread.name for thread in threading.enumerate() if thread is not threading.main_thread()]
+    assert not others, f"threads left running in this test process by an earlier fixture: {others}"
