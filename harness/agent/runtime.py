@@ -534,6 +534,7 @@ class PluginCliAgent(CliAgent[HomeT]):
 
     plugin_host: Host
 
+    @contextlib.contextmanager
     def installed_as_plugins(
         self,
         repo: Path,
@@ -541,12 +542,6 @@ class PluginCliAgent(CliAgent[HomeT]):
         *,
         deadline: Deadline | None = None,
         cancel: Cancellation | None = None,
-    ) -> AbstractContextManager[None]:
-        return self.plugins_installed(repo, room, deadline)
-
-    @contextlib.contextmanager
-    def plugins_installed(
-        self, repo: Path, room: Mapping[str, Path], deadline: Deadline | None
     ) -> Iterator[None]:
         """AgentUnavailable with one sentence when the install fails or a room skill is not listed."""
         host = self.plugin_host
