@@ -18,6 +18,7 @@ from harness import agent
 from harness.agent.probes import PROBES
 from harness.memo import user_cache
 from tests.support.kept_probes import sharing_probes
+from tests.support.temp_dirs import built_once
 
 from . import cli as fakecli
 from .cli import CLAUDE_ENV, CliRun, find_claude, hermetic_env
@@ -74,28 +75,23 @@ PREFILLED = ("claude", "codex", "gemini", "opencode")
 
 @pytest.fixture(scope="session")
 def kept_probes(tmp_path_factory) -> Path:
-    """The session's folder of agent CLI probe answers (tests/support/kept_probes.py), shared by the
-    workers of a parallel run: whichever comes first probes the installed CLIs through the harness
-    itself, the others wait; runs add the answers they probe later. A CLI that is missing or fails its
-    probe is left out (a test that needs it fails on its own)."""
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    home = shared / "kept-probes-home"
-    with open(shared / "kept-probes.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        filled = shared / "kept-probes.filled"
-        if not filled.exists():
-            home.mkdir(exist_ok=True)
-            environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
-            for runtime in PREFILLED:
-                binary = find_claude() if runtime == "claude" else find_runtime(runtime)
-                if binary is not None:
-                    with contextlib.suppress(agent.AgentUnavailable):
-                        agent.connect_runtime(runtime, binary, environ, home)
-            filled.touch()
-    folder = user_cache({"HOME": str(home)}) / PROBES
+    """The session's folder of agent CLI probe answers (tests/support/kept_probes.py), made once a run
+    for every worker; runs add the answers they probe later."""
+    return Path(built_once(tmp_path_factory, "kept-probes", probed_home))
+
+
+def probed_home(home: Path) -> str:
+    """The probe cache of `home` once the harness has probed each installed CLI there. A CLI that is
+    missing or fails its probe is left out (a test that needs it fails on its own)."""
+    environ = {"PATH": os.environ.get("PATH", ""), "HOME": str(home)}
+    for runtime in PREFILLED:
+        binary = find_claude() if runtime == "claude" else find_runtime(runtime)
+        if binary is not None:
+            with contextlib.suppress(agent.AgentUnavailable):
+                agent.connect_runtime(runtime, binary, environ, home)
+    folder = user_cache(environ) / PROBES
     folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return str(folder)
 
 
 @pytest.fixture
