@@ -10,8 +10,8 @@ from harness.behavioral.runner import (
     BehavioralSettings,
     SkillUnderTest,
 )
-from harness.behavioral.scan import scan_case
-from harness.behavioral.selection import behavioral_cases
+from harness.behavioral.scan import scan_candidates
+from harness.behavioral.selection import behavioral_cases, dataset_candidates
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import flags
@@ -20,10 +20,7 @@ from harness.cli.options import BehavioralOptions, behavioral_options
 from harness.cli.paid import paid_run
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.errors import HarnessError, UsageError
 from harness.model import catalog
-from harness.model.dataset import Case
-from harness.model.repo import Repo
 from harness.paid.loop import run_legs
 from harness.paid.sandbox import unreadable
 from harness.report import publish
@@ -85,17 +82,16 @@ def behave(options: BehavioralOptions, ctx: Context, cancel: Cancellation) -> in
     deadline = Deadline(options.timeout)
     given = options.paid
     repo = options.sources.repo_in(ctx)
-    names, candidates = scan_candidates(options, repo) if options.scan else dataset_candidates(options, repo)
+    skills_asked = list(options.skills)
+    if options.scan:
+        names, candidates = scan_candidates(repo, skills_asked)
+    else:
+        names, candidates = dataset_candidates(repo, skills_asked, list(options.only), options.paid.extended)
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
         adoption = options.sources.adoption(repo.root, ctx.cwd)
         require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades", adoption)
-    # A dry run runs no repo code.
-    read = behavioral_hooks.declared if given.dry_run else behavioral_hooks.load
-    hooks = {
-        name: read(name, repo.skill_dirs[name], repo.rel(repo.skill_dirs[name] / behavioral_hooks.HOOKS_FILE))
-        for name in used
-    }
+    hooks = behavioral_hooks.read_all(used, repo.skill_dirs, repo, given.dry_run)
     cases = candidates if options.scan else behavioral_cases(candidates, hooks)
     if not cases:
         ctx.out(
@@ -123,34 +119,3 @@ def behave(options: BehavioralOptions, ctx: Context, cancel: Cancellation) -> in
     # The agent on each model and the judge readied, then every case run on each model: one report (a
     # matrix for several models), or a dry run.
     return run_legs(paid, BehavioralLegs(paid, settings, options.judge_agent, skills, cases))
-
-
-def dataset_candidates(options: BehavioralOptions, repo: Repo) -> tuple[list[str], list[Case]]:
-    """The skills asked for (default: those with a dataset) and their selected `true` cases."""
-    skill_filter = list(options.skills)
-    names = skill_filter or repo.with_dataset()
-    if not names:
-        raise HarnessError(
-            f"no skill with evals/evals.json under --skills-dir {','.join(repo.globs)}; point "
-            "--skills-dir at your skills or add a dataset."
-        )
-    loaded = catalog.load(repo, names)
-    selected = catalog.select_cases(
-        loaded.cases(names, extended=options.paid.extended), list(options.only), skill_filter
-    )
-    return names, [c for c in selected if c.should_trigger]
-
-
-def scan_candidates(options: BehavioralOptions, repo: Repo) -> tuple[list[str], list[Case]]:
-    """--scan: every skill asked for (default: every skill, dataset or not), one synthetic case each."""
-    names = list(options.skills) or repo.names
-    if not names:
-        raise HarnessError(
-            f"no skill under --skills-dir {','.join(repo.globs)}; point --skills-dir at your skills."
-        )
-    unknown = [name for name in names if name not in repo.skill_dirs]
-    if unknown:
-        raise UsageError(f"--skill {','.join(unknown)}: no skill of that name under --skills-dir.")
-    loaded = catalog.load(repo, names)
-    sources = {name: repo.rel(repo.skill_dirs[name] / "SKILL.md") for name in names}
-    return names, [scan_case(n, loaded.skills[n].description, sources[n]) for n in names]

@@ -99,8 +99,7 @@ def behavioral_mode(
 ) -> BehavioralCompare:
     """The behavioral cases and each skill's two versions; settings come later (with_settings)."""
     base, cand, repo = found.baseline, found.candidate, found.repo
-    read = behavioral_hooks.declared if dry_run else behavioral_hooks.load  # a dry run runs no repo code
-    hooks = {n: read(n, cand[n], repo.rel(repo.skill_dirs[n] / behavioral_hooks.HOOKS_FILE)) for n in names}
+    hooks = behavioral_hooks.read_all(names, cand, repo, dry_run)
     chosen = catalog.select_cases(loaded.cases(names, extended=extended), only, names)
     skills = {}
     for n in names:
