@@ -224,12 +224,7 @@ class SweepLegs(LegHooks[Agent, sweep_result.SweepResult]):
         return merged
 
     def failure(self, result: sweep_result.SweepResult, label: str | None) -> str | None:
-        failing = [leg for leg in result.failing_legs if label is None or leg.leg.label == label]
-        if not failing:
-            return None
-        leg = failing[0]
-        knee = f"the knee is at {leg.knee_size:,} skills (--min-knee {result.min_knee})"
-        return f"failed: on {leg.leg.label} {knee}."
+        return next(iter(result.failures(label)), None)
 
 
 def graded(cases: list[Case], outcomes: list[CaseOutcome], shown: dict[str, tuple[str, int]]) -> Graded:
