@@ -7,7 +7,6 @@ from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
 
-from harness.behavioral.runner import BehavioralSettings
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import flags, resolve
@@ -16,18 +15,14 @@ from harness.cli.options import PaidFlags, paid_flags
 from harness.cli.paid import paid_run
 from harness.compare import reports, versions
 from harness.compare.legs import CompareLegs, failure
-from harness.compare.modes import BehavioralCompare, RoutingCompare
 from harness.compare.plan import (
     Live,
+    ModeFlags,
     Planned,
     Versions,
-    behavioral_mode,
     candidate_dirs,
-    limit,
-    mode_logs,
-    routing_mode,
+    chosen_modes,
     side_dirs,
-    with_settings,
 )
 from harness.compare.result import BOTH
 from harness.context import Context
@@ -36,16 +31,13 @@ from harness.errors import UsageError
 from harness.model import baseline as baseline_file
 from harness.model import catalog
 from harness.model.baseline import Adoption
-from harness.model.catalog import Catalog
 from harness.model.envelope import RunMeta
 from harness.model.repo import Repo
 from harness.paid import legs as legs_mod
-from harness.paid.command import PaidRun
 from harness.paid.loop import run_legs
 from harness.report import ReportOptions, finish, publish
 from harness.routing.room import HELP as ROOM_HELP
 from harness.routing.room import resolve_room
-from harness.routing.runner import RoutingSettings
 
 HELP = "compare two versions of a skill (or with and without it) case by case: regressions, improvements"
 MODES = ("routing", "behavioral", BOTH)
@@ -213,6 +205,7 @@ def run_live(args: argparse.Namespace, spending: PaidFlags, ctx: Context, cancel
         legs = paid.legs()
         labels = legs_mod.labels(legs)
         judge_model = args.judge_model or legs[0].model  # one judge for every model, as in behavioral
+        chosen = mode_flags(args)
         planned = []
         for leg, label in zip(legs, labels, strict=True):
             on = paid.on_model(leg.model)
@@ -229,64 +222,25 @@ def run_live(args: argparse.Namespace, spending: PaidFlags, ctx: Context, cancel
                 allow_regressions=args.allow_regressions,
                 min_pairs=args.min_pairs,
             )
-            modes = chosen_modes(args, on, found, loaded, names, room, logs, judge_model)
+            modes = chosen_modes(chosen, on, found, loaded, names, room, logs, judge_model)
             planned.append(Planned(on, live, modes))
         return run_legs(paid, CompareLegs(dict(zip(legs, planned, strict=True)), names, room))
 
 
-def chosen_modes(
-    args: argparse.Namespace,
-    paid: PaidRun,
-    found: Versions,
-    loaded: Catalog,
-    names: list[str],
-    room: list[str],
-    logs: Path | None,
-    judge_model: str | None,
-) -> list[RoutingCompare | BehavioralCompare]:
-    """--mode's modes (by default: both when a selected case carries an expectation, else routing),
-    each with its selected cases and its settings, their transcripts under `logs`, behavioral's judged
-    on `judge_model`; a mode with none is a usage error before any token."""
-    only = parse_list("--only", args.only)
-    behavioral = (
-        None
-        if args.mode == "routing"
-        else behavioral_mode(args.extended, args.dry_run, found, loaded, names, only)
+def mode_flags(args: argparse.Namespace) -> ModeFlags:
+    """The flags that choose the modes and set their runs (see compare.plan.chosen_modes)."""
+    return ModeFlags(
+        mode=args.mode,
+        only=parse_list("--only", args.only),
+        extended=args.extended,
+        dry_run=args.dry_run,
+        repeat=args.repeat,
+        baseline_model=args.baseline_model,
+        max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls,
+        canary=not args.no_canary,
+        strict_isolation=args.strict_isolation,
     )
-    mode = args.mode or (BOTH if behavioral and behavioral.cases else "routing")
-    chosen: list[RoutingCompare | BehavioralCompare] = []
-    if mode in ("routing", BOTH):
-        routing_settings = paid.agent_settings(
-            RoutingSettings,
-            case_timeout=limit(paid.settings, "routing", "case_timeout"),
-            max_budget_usd=limit(paid.settings, "routing", "max_budget_usd"),
-            max_tool_calls=args.max_tool_calls,
-            max_inspection_calls=args.max_inspection_calls,
-            repeat=args.repeat,
-            canary=not args.no_canary,
-        )
-        routing = routing_mode(args.extended, found, loaded, names, room, only)
-        if not routing.cases:
-            raise UsageError("no routing case selected; check --skill and --only.")
-        routing_logs = mode_logs(logs, mode, "routing")
-        chosen.append(with_settings(routing, routing_settings, routing_logs, args.baseline_model))
-    if mode in ("behavioral", BOTH):
-        assert behavioral is not None  # made whenever --mode is not routing
-        if not behavioral.cases:
-            raise UsageError(
-                "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
-                "check --skill and --only."
-            )
-        behavioral_settings = paid.agent_settings(
-            BehavioralSettings,
-            case_timeout=limit(paid.settings, "behavioral", "case_timeout"),
-            max_budget_usd=limit(paid.settings, "behavioral", "max_budget_usd"),
-            judge_model=judge_model,
-            strict_isolation=args.strict_isolation,
-        )
-        behavioral_logs = mode_logs(logs, mode, "behavioral")
-        chosen.append(with_settings(behavioral, behavioral_settings, behavioral_logs, args.baseline_model))
-    return chosen
 
 
 def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> Adoption:
