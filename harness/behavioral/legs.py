@@ -53,7 +53,7 @@ class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
 
     def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> BehavioralResult:
         settings = leg_settings(self.settings, leg, None)
-        return result_of(run, settings, self.judge_runtime, list(self.skills), self.cases, [], halt)
+        return self.result_of(run, settings, [], halt)
 
     def runner(self, run: PaidRun, leg: Leg, label: str | None) -> BehavioralRun:
         paid = self.paid
@@ -83,11 +83,47 @@ class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
         halt = paid.halt(len(cases), len(results))
         refused = next((why for c in results if (why := c.sandbox_refused)), None)
         sandbox = paid.sandbox_use(probed, [c.sandbox for c in results], refused)
-        skills = list(self.skills)
-        notes = paid.cache_notes()
-        return result_of(
-            leg.run, runner.settings, self.judge_runtime, skills, cases, results, halt, notes, sandbox
+        return self.result_of(leg.run, runner.settings, results, halt, paid.cache_notes(), sandbox)
+
+    def result_of(
+        self,
+        paid: PaidRun,
+        settings: BehavioralSettings,
+        results: list[CaseResult],
+        halt: Halt,
+        notes: list[str] | None = None,
+        sandbox: SandboxUse | None = None,
+    ) -> BehavioralResult:
+        """The behavioral result of what ran; the agent (the judge's) is absent when it never started."""
+        judge = paid.readied.get(self.judge_runtime)
+        meta = paid.meta(
+            BehavioralMeta,
+            halt=halt,
+            notes=notes or [],
+            sandbox=sandbox or paid.sandbox_use(NOT_PROBED),
+            seen_model=seen_model(results, "agent"),
+            judge_agent=self.judge_runtime,
+            judge_version=judge.version if judge else None,
+            judge_model=settings.judge_model or seen_model(results, "judge"),
+            skills=list(self.skills),
+            strict_isolation=settings.strict_isolation,
+            require_evidence=settings.require_evidence,
+            tripwire=settings.tripwire,
+            scan=settings.scan,
+            permission_mode=PERMISSION_MODE,
+            allowed_tools=list(AGENT_TOOLS),
         )
+        # Every file of each skill's folder: its dataset's hooks and fixtures are inputs of its grades too.
+        meta.provenance = paid.provenance(
+            {name: paid.repo.skill_dirs[name] for name in self.skills},
+            self.cases,
+            settings.cache_parts(),
+            model=meta.model,
+            judge=self.judge_runtime,
+            shared_room=False,
+        )
+        meta.quarantine = paid.quarantined(c.case.id for c in results)
+        return BehavioralResult(meta=meta, cases=results)
 
     def matrix(self, results: list[BehavioralResult], names: list[str]) -> BehavioralMatrix:
         return BehavioralMatrix(results, names)
@@ -111,49 +147,6 @@ class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
             + (f" {halt.sentence()}" if halt.halted else "")
             + fired
         )
-
-
-def result_of(
-    paid: PaidRun,
-    settings: BehavioralSettings,
-    judge_runtime: str,
-    skills: list[str],
-    selected: list[Case],
-    results: list[CaseResult],
-    halt: Halt,
-    notes: list[str] | None = None,
-    sandbox: SandboxUse | None = None,
-) -> BehavioralResult:
-    """The behavioral result of what ran; the agent (the judge's) is absent when it never started."""
-    judge = paid.readied.get(judge_runtime)
-    meta = paid.meta(
-        BehavioralMeta,
-        halt=halt,
-        notes=notes or [],
-        sandbox=sandbox or paid.sandbox_use(NOT_PROBED),
-        seen_model=seen_model(results, "agent"),
-        judge_agent=judge_runtime,
-        judge_version=judge.version if judge else None,
-        judge_model=settings.judge_model or seen_model(results, "judge"),
-        skills=skills,
-        strict_isolation=settings.strict_isolation,
-        require_evidence=settings.require_evidence,
-        tripwire=settings.tripwire,
-        scan=settings.scan,
-        permission_mode=PERMISSION_MODE,
-        allowed_tools=list(AGENT_TOOLS),
-    )
-    # Every file of each skill's folder: its dataset's hooks and fixtures are inputs of its grades too.
-    meta.provenance = paid.provenance(
-        {name: paid.repo.skill_dirs[name] for name in skills},
-        selected,
-        settings.cache_parts(),
-        model=meta.model,
-        judge=judge_runtime,
-        shared_room=False,
-    )
-    meta.quarantine = paid.quarantined(c.case.id for c in results)
-    return BehavioralResult(meta=meta, cases=results)
 
 
 def progress_line(result: CaseResult, label: str = "") -> str:

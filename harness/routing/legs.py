@@ -41,7 +41,7 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
     widen: Callable[[Sequence[str]], str] | None = None
 
     def __post_init__(self) -> None:
-        self.installed = installed_room(self.paid, self.room)
+        self.installed = {name: self.paid.repo.skill_dirs[name] for name in self.room}
 
     @property
     def selected(self) -> int:
@@ -52,7 +52,7 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
 
     def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> RoutingResult:
         settings = leg_settings(self.settings, leg, None)
-        return result_of(run, settings, self.bar, self.room, [], halt, runtime=leg.agent)
+        return self.result_of(run, settings, [], halt, runtime=leg.agent)
 
     def runner(self, run: PaidRun, leg: Leg, label: str | None) -> RoutingRun:
         paid = self.paid
@@ -97,18 +97,58 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
         halt = paid.halt(len(cases), len(outcomes))
         notes = runner.notes + paid.cache_notes() + self.outside
         notes += [said] if (said := sandbox.sentence()) else []
-        return result_of(
-            leg.run,
-            runner.settings,
-            self.bar,
-            self.room,
-            outcomes,
-            halt,
-            notes,
-            sandbox,
-            leg.leg.agent,
-            checked=checked,
+        return self.result_of(
+            leg.run, runner.settings, outcomes, halt, notes, sandbox, leg.leg.agent, checked
         )
+
+    def result_of(
+        self,
+        paid: PaidRun,
+        settings: RoutingSettings,
+        outcomes: list[CaseOutcome],
+        halt: Halt,
+        notes: list[str] | None = None,
+        sandbox: SandboxUse | None = None,  # None: --sandbox not given, or no agent started
+        runtime: str | None = None,
+        checked: canary.Verdict | None = None,  # None: the agent never started
+    ) -> RoutingResult:
+        """The routing result of what ran on one agent (`runtime`); its agent is absent when it never
+        started. A canary that failed (`checked`) makes it an error, whatever the cases say."""
+        ready = paid.readied.get(runtime or paid.settings.agents[0])
+        meta = paid.meta(
+            RoutingMeta,
+            runtime=runtime,
+            halt=halt,
+            notes=notes or [],
+            sandbox=sandbox or SandboxUse(False),
+            seen_model=seen_model(outcomes),
+            agent_path=ready.path if ready else None,
+            room=self.room,
+            repeat=settings.repeat,
+            max_tool_calls=settings.max_tool_calls,
+            max_inspection_calls=settings.max_inspection_calls,
+            min_accuracy=self.bar,
+            adaptive=settings.adaptive,
+            canary=checked,
+        )
+        meta.provenance = paid.provenance(
+            self.installed,
+            [o.case for o in outcomes],
+            settings.cache_parts(),
+            model=meta.model,
+            runtime=runtime,
+            skip_top=(ANSWER_KEY_DIR,),  # what the room installs: the datasets stay out of the agent's reach
+        )
+        meta.quarantine = paid.quarantined(o.case.id for o in outcomes)
+        rule = ready.listing if ready else listing_rule(runtime or paid.settings.agents[0])
+        shown = listed.room_listing(rule, listed.descriptions(self.installed), meta.model)
+        meta.listing = listed.to_json(shown)
+        meta.notes += [said] if (said := listed.sentence(shown)) else []
+        listed.mark(outcomes, shown)
+        judged = canary.gate(checked) or metrics.gate(
+            outcomes, self.bar, paid.settings.strict, meta.quarantined
+        )
+        return RoutingResult(meta=meta, outcomes=outcomes, gate=judged)
 
     def matrix(self, results: list[RoutingResult], names: list[str]) -> RoutingMatrix:
         return RoutingMatrix(results, names)
@@ -121,59 +161,6 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
         )
         where = f" on {label}" if label else ""
         return f"failed{where}: {reason.rstrip('.')}."
-
-
-def result_of(
-    paid: PaidRun,
-    settings: RoutingSettings,
-    bar: Fraction,
-    room: list[str],
-    outcomes: list[CaseOutcome],
-    halt: Halt,
-    notes: list[str] | None = None,
-    sandbox: SandboxUse | None = None,  # None: --sandbox not given, or no agent started
-    runtime: str | None = None,
-    checked: canary.Verdict | None = None,  # None: the agent never started
-) -> RoutingResult:
-    """The routing result of what ran on one agent (`runtime`); its agent is absent when it never
-    started. A canary that failed (`checked`) makes it an error, whatever the cases say."""
-    ready = paid.readied.get(runtime or paid.settings.agents[0])
-    meta = paid.meta(
-        RoutingMeta,
-        runtime=runtime,
-        halt=halt,
-        notes=notes or [],
-        sandbox=sandbox or SandboxUse(False),
-        seen_model=seen_model(outcomes),
-        agent_path=ready.path if ready else None,
-        room=room,
-        repeat=settings.repeat,
-        max_tool_calls=settings.max_tool_calls,
-        max_inspection_calls=settings.max_inspection_calls,
-        min_accuracy=bar,
-        adaptive=settings.adaptive,
-        canary=checked,
-    )
-    meta.provenance = paid.provenance(
-        installed_room(paid, room),
-        [o.case for o in outcomes],
-        settings.cache_parts(),
-        model=meta.model,
-        runtime=runtime,
-        skip_top=(ANSWER_KEY_DIR,),  # what the room installs: the datasets stay out of the agent's reach
-    )
-    meta.quarantine = paid.quarantined(o.case.id for o in outcomes)
-    rule = ready.listing if ready else listing_rule(runtime or paid.settings.agents[0])
-    shown = listed.room_listing(rule, listed.descriptions(installed_room(paid, room)), meta.model)
-    meta.listing = listed.to_json(shown)
-    meta.notes += [said] if (said := listed.sentence(shown)) else []
-    listed.mark(outcomes, shown)
-    judged = canary.gate(checked) or metrics.gate(outcomes, bar, paid.settings.strict, meta.quarantined)
-    return RoutingResult(meta=meta, outcomes=outcomes, gate=judged)
-
-
-def installed_room(paid: PaidRun, room: list[str]) -> dict[str, Path]:
-    return {name: paid.repo.skill_dirs[name] for name in room}
 
 
 def progress_line(outcome: CaseOutcome, label: str = "") -> str:
