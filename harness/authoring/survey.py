@@ -4,6 +4,7 @@ the runner types its machine.yml files name."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -13,6 +14,7 @@ from harness.files import UnreadableFile, read_text
 from harness.model import machine
 from harness.model.foreign import ForeignFile, recognise
 from harness.model.repo import discover
+from harness.routing.room import CATALOG
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 # A line of a workflow that grades skills: skillscope itself, a skill's dataset or SKILL.md, or an
@@ -61,6 +63,36 @@ class Survey:
     workflows: list[EvalWorkflow] = field(default_factory=list)
     runner_types: dict[str, list[str]] = field(default_factory=dict)  # type -> machine.yml files
     foreign: list[ForeignFile] = field(default_factory=list)  # other tools' eval files, and their adoption
+
+    @property
+    def partial_coverage(self) -> bool:
+        """Some skills (or all) have no dataset: routing then ranks against the whole catalog, as an agent
+        with every skill installed chooses, rather than against the skills that happen to have one (the
+        first dataset added to a catalog without any would otherwise make a room of one)."""
+        return len(self.with_dataset) < len(self.skills)
+
+    def noticed(self) -> dict[str, list[str]]:
+        """The settings the repo already keeps to, as skillscope.toml keys."""
+        noticed = {}
+        if self.skill_files:
+            noticed["skill-files"] = self.skill_files
+        if self.skill_sections:
+            noticed["skill-sections"] = self.skill_sections
+        if self.negatives:
+            noticed["negatives"] = self.negatives
+        if self.partial_coverage:
+            noticed["routing-room"] = [CATALOG]
+        return noticed
+
+    def why_noticed(self) -> dict[str, str]:
+        files = ", ".join(self.skill_files)
+        return {
+            "skill-files": f"each of the {len(self.skills)} skills ships {files}",
+            "skill-sections": f"each {files} fills these sections",
+            "negatives": "only cases no skill should fire on",
+            "routing-room": f"{len(self.with_dataset)} of the {len(self.skills)} skills have a dataset: "
+            "routing installs every skill, and only those with one add cases",
+        }
 
 
 def survey(root: Path, glob: str, own_workflow: str, defined_types: frozenset[str] = frozenset()) -> Survey:
@@ -230,3 +262,13 @@ def runner_types(root: Path, folders: list[Path], defined: frozenset[str]) -> di
         if kind and kind != EVERYDAY and kind not in defined:
             named.setdefault(kind, []).append(rel)
     return dict(sorted(named.items()))
+
+
+def defined_runner_types(value: object) -> frozenset[str]:
+    """The runner types a settings value of runner-types defines (a JSON object, as --runner-types
+    takes); none when it is broken, since select names the broken value itself."""
+    try:
+        parsed = json.loads(value) if isinstance(value, str) else value
+    except ValueError:
+        return frozenset()
+    return frozenset(parsed) if isinstance(parsed, dict) else frozenset()

@@ -12,12 +12,13 @@ import re
 import shutil
 import tempfile
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from harness.files import UnreadableFile, read_bytes
+from harness.model.repo import Repo
 from harness.printable import clip
 
 HOOKS_FILE = Path("evals") / "hooks.py"
@@ -176,6 +177,15 @@ class Session:
     placeholders: dict[str, Any] = field(default_factory=dict)
     cache_dir: Path | None = None
     error: str | None = None
+
+
+def read_all(
+    names: Iterable[str], folders: Mapping[str, Path], repo: Repo, dry_run: bool
+) -> dict[str, Hooks | None]:
+    """Each named skill's hooks, read from its folder in `folders` and named by its place in `repo`; on a
+    dry run only declared, since a dry run runs no repo code."""
+    read = declared if dry_run else load
+    return {name: read(name, folders[name], repo.rel(repo.skill_dirs[name] / HOOKS_FILE)) for name in names}
 
 
 @contextlib.contextmanager

@@ -7,7 +7,10 @@ the tripwire reports.
 
 from __future__ import annotations
 
+from harness.errors import HarnessError, UsageError
+from harness.model import catalog
 from harness.model.dataset import Case
+from harness.model.repo import Repo
 
 SCAN_SUFFIX = "-scan"
 PROMPT = (
@@ -29,3 +32,18 @@ def scan_case(name: str, description: str, source: str) -> Case:
         line=1,
         note="synthetic: behavioral --scan",
     )
+
+
+def scan_candidates(repo: Repo, skills: list[str]) -> tuple[list[str], list[Case]]:
+    """--scan: every skill asked for (default: every skill, dataset or not), one synthetic case each."""
+    names = skills or repo.names
+    if not names:
+        raise HarnessError(
+            f"no skill under --skills-dir {','.join(repo.globs)}; point --skills-dir at your skills."
+        )
+    unknown = [name for name in names if name not in repo.skill_dirs]
+    if unknown:
+        raise UsageError(f"--skill {','.join(unknown)}: no skill of that name under --skills-dir.")
+    loaded = catalog.load(repo, names)
+    sources = {name: repo.rel(repo.skill_dirs[name] / "SKILL.md") for name in names}
+    return names, [scan_case(n, loaded.skills[n].description, sources[n]) for n in names]

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from harness.behavioral.hooks import Hooks
+from harness.errors import HarnessError
+from harness.model import catalog
 from harness.model.dataset import Case
+from harness.model.repo import Repo
 
 
 def behavioral_cases(candidates: list[Case], hooks: Mapping[str, Hooks | None]) -> list[Case]:
@@ -20,3 +23,18 @@ def behavioral_cases(candidates: list[Case], hooks: Mapping[str, Hooks | None]) 
         if case.has_behavior or checked:
             chosen.append(case)
     return chosen
+
+
+def dataset_candidates(
+    repo: Repo, skills: list[str], only: list[str], extended: bool
+) -> tuple[list[str], list[Case]]:
+    """The skills asked for (default: those with a dataset) and their selected `true` cases."""
+    names = skills or repo.with_dataset()
+    if not names:
+        raise HarnessError(
+            f"no skill with evals/evals.json under --skills-dir {','.join(repo.globs)}; point "
+            "--skills-dir at your skills or add a dataset."
+        )
+    loaded = catalog.load(repo, names)
+    selected = catalog.select_cases(loaded.cases(names, extended=extended), only, skills)
+    return names, [c for c in selected if c.should_trigger]

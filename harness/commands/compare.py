@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
-from harness.behavioral.runner import BehavioralSettings
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import flags, resolve
@@ -16,43 +14,30 @@ from harness.cli.flags import Limit, parse_list
 from harness.cli.options import PaidFlags, paid_flags
 from harness.cli.paid import paid_run
 from harness.compare import reports, versions
-from harness.compare.matrix import CompareMatrix
-from harness.compare.modes import BehavioralCompare, RoutingCompare, Shared
+from harness.compare.legs import CompareLegs, failure
 from harness.compare.plan import (
     Live,
+    ModeFlags,
     Planned,
     Versions,
-    behavioral_mode,
     candidate_dirs,
-    compared,
-    limit,
-    live_meta,
-    mode_logs,
-    mode_of,
-    routing_mode,
-    shared_of,
+    chosen_modes,
     side_dirs,
-    with_settings,
 )
-from harness.compare.result import BOTH, CompareMeta, CompareResult
+from harness.compare.result import BOTH
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
 from harness.model import baseline as baseline_file
 from harness.model import catalog
 from harness.model.baseline import Adoption
-from harness.model.catalog import Catalog
-from harness.model.envelope import Halt, RunMeta
+from harness.model.envelope import RunMeta
 from harness.model.repo import Repo
-from harness.paid import exit_code
 from harness.paid import legs as legs_mod
-from harness.paid.command import PaidRun
-from harness.paid.legs import Leg
-from harness.paid.loop import LegHooks, LegRun, run_legs
+from harness.paid.loop import run_legs
 from harness.report import ReportOptions, finish, publish
 from harness.routing.room import HELP as ROOM_HELP
 from harness.routing.room import resolve_room
-from harness.routing.runner import RoutingSettings
 
 HELP = "compare two versions of a skill (or with and without it) case by case: regressions, improvements"
 MODES = ("routing", "behavioral", BOTH)
@@ -163,27 +148,20 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 def run_reports(args: argparse.Namespace, ctx: Context, written: ReportOptions) -> int:
     """The comparison of two reports already written: the candidate's cases decide what is compared."""
-    deadline = Deadline(0)
+    deadline = Deadline(0)  # started first: the run's time counts the reading of both reports
     repo = resolve.resolve_repo(args, ctx)
     paths = [ctx.cwd / Path(name) for name in args.reports]
     old, new = (reports.load(path) for path in paths)
-    cases = reports.compare(old, new, tuple(args.reports))
-    gone = reports.dropped(old, new)
-    notes = [f"{len(gone)} baseline case(s) not in the candidate report: {', '.join(gone)}"] if gone else []
-    meta = CompareMeta(
-        run=RunMeta.of("compare", repo, deadline),
-        mode=new["command"],
-        baseline=args.reports[0],
-        candidate=args.reports[1],
-        source="reports",
-        repeat=max((len(c.candidate.runs) for c in cases), default=1),
+    run = RunMeta.of("compare", repo, deadline)
+    result = reports.result_of(
+        old,
+        new,
+        tuple(args.reports),
+        run,
         allow_regressions=args.allow_regressions,
         min_pairs=args.min_pairs,
-        skills=sorted({c.skill for c in cases if c.skill}),
-        notes=notes,
         strict=args.strict,
     )
-    result = CompareResult(meta=meta, cases=cases)
     code = finish(result, ctx, written)
     if code:
         ctx.err(f"[compare] failed: {failure(result)}.")
@@ -227,6 +205,7 @@ def run_live(args: argparse.Namespace, spending: PaidFlags, ctx: Context, cancel
         legs = paid.legs()
         labels = legs_mod.labels(legs)
         judge_model = args.judge_model or legs[0].model  # one judge for every model, as in behavioral
+        chosen = mode_flags(args)
         planned = []
         for leg, label in zip(legs, labels, strict=True):
             on = paid.on_model(leg.model)
@@ -243,142 +222,25 @@ def run_live(args: argparse.Namespace, spending: PaidFlags, ctx: Context, cancel
                 allow_regressions=args.allow_regressions,
                 min_pairs=args.min_pairs,
             )
-            modes = chosen_modes(args, on, found, loaded, names, room, logs, judge_model)
+            modes = chosen_modes(chosen, on, found, loaded, names, room, logs, judge_model)
             planned.append(Planned(on, live, modes))
         return run_legs(paid, CompareLegs(dict(zip(legs, planned, strict=True)), names, room))
 
 
-def chosen_modes(
-    args: argparse.Namespace,
-    paid: PaidRun,
-    found: Versions,
-    loaded: Catalog,
-    names: list[str],
-    room: list[str],
-    logs: Path | None,
-    judge_model: str | None,
-) -> list[RoutingCompare | BehavioralCompare]:
-    """--mode's modes (by default: both when a selected case carries an expectation, else routing),
-    each with its selected cases and its settings, their transcripts under `logs`, behavioral's judged
-    on `judge_model`; a mode with none is a usage error before any token."""
-    only = parse_list("--only", args.only)
-    behavioral = (
-        None
-        if args.mode == "routing"
-        else behavioral_mode(args.extended, args.dry_run, found, loaded, names, only)
+def mode_flags(args: argparse.Namespace) -> ModeFlags:
+    """The flags that choose the modes and set their runs (see compare.plan.chosen_modes)."""
+    return ModeFlags(
+        mode=args.mode,
+        only=parse_list("--only", args.only),
+        extended=args.extended,
+        dry_run=args.dry_run,
+        repeat=args.repeat,
+        baseline_model=args.baseline_model,
+        max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls,
+        canary=not args.no_canary,
+        strict_isolation=args.strict_isolation,
     )
-    mode = args.mode or (BOTH if behavioral and behavioral.cases else "routing")
-    chosen: list[RoutingCompare | BehavioralCompare] = []
-    if mode in ("routing", BOTH):
-        routing_settings = paid.agent_settings(
-            RoutingSettings,
-            case_timeout=limit(paid.settings, "routing", "case_timeout"),
-            max_budget_usd=limit(paid.settings, "routing", "max_budget_usd"),
-            max_tool_calls=args.max_tool_calls,
-            max_inspection_calls=args.max_inspection_calls,
-            repeat=args.repeat,
-            canary=not args.no_canary,
-        )
-        routing = routing_mode(args.extended, found, loaded, names, room, only)
-        if not routing.cases:
-            raise UsageError("no routing case selected; check --skill and --only.")
-        routing_logs = mode_logs(logs, mode, "routing")
-        chosen.append(with_settings(routing, routing_settings, routing_logs, args.baseline_model))
-    if mode in ("behavioral", BOTH):
-        assert behavioral is not None  # made whenever --mode is not routing
-        if not behavioral.cases:
-            raise UsageError(
-                "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
-                "check --skill and --only."
-            )
-        behavioral_settings = paid.agent_settings(
-            BehavioralSettings,
-            case_timeout=limit(paid.settings, "behavioral", "case_timeout"),
-            max_budget_usd=limit(paid.settings, "behavioral", "max_budget_usd"),
-            judge_model=judge_model,
-            strict_isolation=args.strict_isolation,
-        )
-        behavioral_logs = mode_logs(logs, mode, "behavioral")
-        chosen.append(with_settings(behavioral, behavioral_settings, behavioral_logs, args.baseline_model))
-    return chosen
-
-
-@dataclass
-class CompareLegs(LegHooks[Shared, CompareResult]):
-    """Compare's steps of the leg loop: the whole comparison on each leg (a model), both sides
-    interleaved; every leg's agents ready before any case runs."""
-
-    planned: dict[Leg, Planned]
-    names: list[str]
-    room: list[str]
-
-    def __post_init__(self) -> None:
-        self.first = next(iter(self.planned.values()))
-        self.agents: dict[Leg, Shared] = {}
-
-    @property
-    def selected(self) -> int:
-        return sum(len(m.cases) for m in self.first.modes)
-
-    def ready(self, run: PaidRun, leg: Leg) -> None:
-        self.agents[leg] = shared_of(self.planned[leg])
-
-    def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> CompareResult:
-        """A report of a compare whose agent could not start (on the first leg's plan)."""
-        plan = self.first
-        meta = live_meta(plan.paid, plan.live, self.names, mode_of(plan.modes), {}, [], halt)
-        return CompareResult(meta=meta, cases=[])
-
-    def runner(self, run: PaidRun, leg: Leg, label: str | None) -> Shared:
-        return self.agents[leg]
-
-    def dry_run(self, ctx: Context, legs: Sequence[LegRun[Shared]]) -> int:
-        return max(
-            dry_run(ctx, plan.live, leg.runner, plan.modes, plan.paid.cli_lines(), leg.label)
-            for leg in legs
-            for plan in [self.planned[leg.leg]]
-        )
-
-    def run(self, leg: LegRun[Shared]) -> CompareResult:
-        return compared(self.planned[leg.leg], leg.runner, self.names, self.room)
-
-    def matrix(self, results: list[CompareResult], names: list[str]) -> CompareMatrix:
-        return CompareMatrix(results, names)
-
-    def failure(self, result: CompareResult, label: str | None) -> str | None:
-        """With one leg: how the run was halted, else why it failed; with several, each leg that failed."""
-        halted = result.meta.halt.sentence()
-        if label is None:
-            if halted:
-                return halted
-            return f"failed: {failure(result)}." if exit_code(result.passed, self.first.paid.cancel) else None
-        if result.passed:
-            return None
-        return f"failed on {label}: {halted or failure(result) + '.'}"
-
-
-def dry_run(
-    ctx: Context,
-    live: Live,
-    shared: Shared,
-    modes: list[RoutingCompare | BehavioralCompare],
-    cli: list[str] | None = None,
-    label: str | None = None,
-) -> int:
-    """Print what the compare would run and cost; nothing is sent, nothing started (no preflight
-    either), no report. `cli`: where each CLI it would use is; `label`: the model's leg, when the
-    compare runs on several."""
-    ctx.out("## Compare dry run: nothing was sent" + (f" ({label})" if label else ""))
-    ctx.out(
-        f"Baseline {live.baseline}, candidate {live.candidate}; "
-        f"{live.repeat} run(s) of each case on each side, interleaved."
-    )
-    for line in cli or []:
-        ctx.out(line)
-    for mode in modes:
-        for line in mode.dry_run(shared):
-            ctx.out(line)
-    return 0
 
 
 def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> Adoption:
@@ -386,22 +248,3 @@ def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> Adoption:
     demoted = parse_list("--warn", args.warn)
     baseline_file.known_rules(demoted)  # a misspelt rule is a usage error before any token
     return Adoption(baseline_file.load(None, repo.root, ctx.cwd), tuple(demoted))
-
-
-def failure(result: CompareResult) -> str:
-    if blocked := result.canary_failure:
-        return f"the routing mode graded no case, since a canary failed: {blocked.rstrip('.')}"
-    if result.not_run:
-        runs = [r for c in result.not_run for r in c.baseline.runs + c.candidate.runs if r.not_run]
-        why = next((r.error for r in runs if r.error), "the run reached its --max-run-usd")
-        return f"{len(result.not_run)} case(s) did not run on both sides: {why.removeprefix('not run: ')}"
-    if result.failing:
-        return f"{len(result.failing)} regression(s); pass --allow-regressions to only report them"
-    short = result.short_modes()
-    if short and result.compared:
-        return "; ".join(
-            f"{mode}: {got} case(s) graded on both sides, fewer than --min-pairs {result.meta.min_pairs} "
-            "(every other run errored: an outage compares nothing)"
-            for mode, got in short.items()
-        )
-    return "no case was graded on both sides, so nothing was compared"

@@ -4,12 +4,11 @@ fitted to what the repo already has."""
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 from pathlib import Path
 
 from harness.authoring import home, scaffold
-from harness.authoring.survey import Survey, survey
+from harness.authoring.survey import Survey, defined_runner_types, survey
 from harness.cli import settings
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
@@ -52,7 +51,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if workflow.exists() and not args.force:
         raise UsageError(f"{workflow} already exists; delete it or pass --force to replace it.")
     current = settings.load(root)
-    found = survey(root, glob, scaffold.WORKFLOW.as_posix(), defined_runner_types(current))
+    found = survey(
+        root, glob, scaffold.WORKFLOW.as_posix(), defined_runner_types(current.values.get("runner-types"))
+    )
     write_workflow(ctx, root, glob, found, args.force)
     if ignore_reports(root):
         ctx.out(
@@ -134,31 +135,10 @@ def ignore_reports(root: Path) -> bool:
         ) from None
 
 
-def noticed_settings(found: Survey) -> dict[str, list[str]]:
-    """The settings the repo already keeps to, as skillscope.toml keys."""
-    noticed = {}
-    if found.skill_files:
-        noticed["skill-files"] = found.skill_files
-    if found.skill_sections:
-        noticed["skill-sections"] = found.skill_sections
-    if found.negatives:
-        noticed["negatives"] = found.negatives
-    if partial_coverage(found):
-        noticed["routing-room"] = [CATALOG]
-    return noticed
-
-
-def partial_coverage(found: Survey) -> bool:
-    """Some skills (or all) have no dataset: routing then ranks against the whole catalog, as an agent
-    with every skill installed chooses, rather than against the skills that happen to have one (the
-    first dataset added to a catalog without any would otherwise make a room of one)."""
-    return len(found.with_dataset) < len(found.skills)
-
-
 def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: settings.Settings) -> None:
     """skillscope.toml with what the skills already keep to; with settings already there, the lines to
     add to them (and the flags that say the same)."""
-    noticed = noticed_settings(found)
+    noticed = found.noticed()
     if current.path is None:
         written(root / settings.OWN_FILE, scaffold.settings_file(glob, noticed), root, "the settings")
         ctx.out(f"wrote {settings.OWN_FILE}: skillscope commands here look at {glob}")
@@ -167,7 +147,7 @@ def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: 
     noticed = {key: values for key, values in noticed.items() if key not in current.values}
     if current.path is not None and noticed:
         ctx.out(f"{settings_name(root, current)} is kept as it is; add what this repo's skills already do:")
-    reasons = why_noticed(found)
+    reasons = found.why_noticed()
     for key, values in noticed.items():
         ctx.out(f"  {scaffold.settings_line(key, values)}  ({reasons[key]})")
     if current.path is not None and noticed:
@@ -186,27 +166,6 @@ def settings_name(root: Path, current: settings.Settings) -> str:
         return settings.OWN_FILE
     where = current.path.relative_to(root).as_posix()
     return f"{where} [tool.skillscope]" if current.path.name == settings.PYPROJECT else where
-
-
-def why_noticed(found: Survey) -> dict[str, str]:
-    files = ", ".join(found.skill_files)
-    return {
-        "skill-files": f"each of the {len(found.skills)} skills ships {files}",
-        "skill-sections": f"each {files} fills these sections",
-        "negatives": "only cases no skill should fire on",
-        "routing-room": f"{len(found.with_dataset)} of the {len(found.skills)} skills have a dataset: "
-        "routing installs every skill, and only those with one add cases",
-    }
-
-
-def defined_runner_types(current: settings.Settings) -> frozenset[str]:
-    """The runner types the settings already define (a JSON object, as --runner-types takes)."""
-    value = current.values.get("runner-types")
-    try:
-        parsed = json.loads(value) if isinstance(value, str) else value
-    except ValueError:
-        return frozenset()  # select names the broken value itself
-    return frozenset(parsed) if isinstance(parsed, dict) else frozenset()
 
 
 def tell_runner_types(ctx: Context, root: Path, found: Survey, current: settings.Settings) -> None:
@@ -229,7 +188,7 @@ def tell_next_steps(ctx: Context, glob: str, found: Survey) -> None:
         "`skillscope baseline` records today's findings (commit .skillscope/baseline.json), "
         "so only new ones fail"
     )
-    room = CATALOG if partial_coverage(found) else EVERY
+    room = CATALOG if found.partial_coverage else EVERY
     if found.skills and not found.with_dataset:  # routing would have no case to rank: say what comes first
         ctx.out(
             f"  skillscope template: a starting dataset; none of the {len(found.skills)} skills has one, "

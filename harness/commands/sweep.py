@@ -26,13 +26,11 @@ from harness.model.usage import UsageProfile
 from harness.report import finish
 from harness.sweep import result as sweep_result
 from harness.sweep import separate
-from harness.sweep.runner import Leg, sweep
+from harness.sweep.runner import FLOOR, SIZES_AUTO, Leg, sizes_of, sweep
 
 HELP = "route the catalog's cases at growing catalog sizes (catalog plus ballast) as each agent lists them"
 AGENT, LEXICAL = flags.ENGINES
-SIZES_AUTO = 8  # sizes of the default sweep
 DEFAULT_AGENTS = ("claude", "codex")  # the two hosts whose listing budgets cut catalogs users ship
-FLOOR = 100  # the default sweep reaches at least this many skills
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -194,7 +192,7 @@ def prepare(args: argparse.Namespace, ctx: Context, deadline: Deadline) -> Swept
     if not cases:
         raise UsageError("no routing case to sweep: the selected skills have no case in evals/evals.json.")
     ballast = ballast_of(args, repo.root, described)
-    sizes = sizes_of(args.sizes, len(described), len(ballast.skills))
+    sizes = sizes_of(parse_list("--sizes", args.sizes), len(described), len(ballast.skills))
     places = {
         name: (repo.rel(skill.skill_md), skill.line_of("description"))
         for name, skill in loaded.skills.items()
@@ -225,11 +223,8 @@ def sweep_lexical(
     legs_done, _ = sweep_result.build(data, args.seed, swept.places)
     outcome = report_of(args, swept, clock, LEXICAL, legs_done, None, gradings=data.gradings)
     code = finish(outcome, ctx, reports)
-    for leg in outcome.failing_legs:
-        ctx.err(
-            f"[sweep] failed: on {leg.leg.label} the knee is at {leg.knee_size:,} skills "
-            f"(--min-knee {args.min_knee})."
-        )
+    for line in outcome.failures():
+        ctx.err(f"[sweep] {line}")
     return code
 
 
@@ -271,36 +266,3 @@ def ballast_of(args: argparse.Namespace, root: Path, described: dict[str, str]) 
     globs = parse_list("--ballast", args.ballast)
     chosen = declared(root, globs, "--ballast") if globs else built_in()
     return chosen.beside(described)
-
-
-def sizes_of(text: str | None, catalog_size: int, ballast_size: int) -> list[int]:
-    """--sizes as given, checked against what the catalog and the ballast can make; else the default."""
-    most = catalog_size + ballast_size
-    if text is None or not text.strip():
-        top = min(most, max(10 * catalog_size, FLOOR))
-        if top <= catalog_size:
-            raise UsageError("--ballast holds no skill beside the catalog, so no larger size can be swept.")
-        ratio = (top / catalog_size) ** (1 / (SIZES_AUTO - 1))
-        sizes = sorted({min(top, round(catalog_size * ratio**step)) for step in range(SIZES_AUTO)})
-        return sizes
-    sizes = []
-    for item in parse_list("--sizes", text):
-        if not item.isdigit() or int(item) < 1:
-            raise UsageError(
-                f"--sizes: '{item}' is not a whole number of skills; give sizes such as 10,20,40."
-            )
-        sizes.append(int(item))
-    sizes = sorted(set(sizes))
-    if sizes[0] < catalog_size:
-        raise UsageError(
-            f"--sizes {sizes[0]}: the catalog alone has {catalog_size} skills; start at {catalog_size} "
-            "or more."
-        )
-    if sizes[-1] > most:
-        raise UsageError(
-            f"--sizes {sizes[-1]}: the catalog and the ballast hold {most:,} skills; give sizes up to that, "
-            "or name more ballast with --ballast."
-        )
-    if len(sizes) < 2:
-        raise UsageError("--sizes: give at least two sizes, the first the size accuracy is compared with.")
-    return sizes

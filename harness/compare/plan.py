@@ -11,17 +11,19 @@ from typing import TypeVar
 
 from harness import agent
 from harness.behavioral import hooks as behavioral_hooks
-from harness.behavioral.runner import SkillUnderTest
+from harness.behavioral.runner import BehavioralSettings, SkillUnderTest
 from harness.behavioral.selection import behavioral_cases
 from harness.compare import versions
 from harness.compare.modes import SIDES, BehavioralCompare, RoutingCompare, Shared, with_logs
 from harness.compare.result import BOTH, CompareMeta, CompareResult
 from harness.context import Context
+from harness.errors import UsageError
 from harness.model import catalog
 from harness.model.catalog import Catalog
 from harness.model.envelope import Halt
 from harness.model.repo import Repo
 from harness.paid.command import PaidRun, PaidSettings
+from harness.routing.runner import RoutingSettings
 
 Mode = TypeVar("Mode", RoutingCompare, BehavioralCompare)
 
@@ -51,6 +53,22 @@ class Live:
     repeat: int
     allow_regressions: bool
     min_pairs: int
+
+
+@dataclass(frozen=True)
+class ModeFlags:
+    """The flags that choose a live compare's modes and set each mode's runs."""
+
+    mode: str | None  # --mode; None: both when a selected case carries an expectation, else routing
+    only: list[str]
+    extended: bool
+    dry_run: bool
+    repeat: int
+    baseline_model: str | None  # --baseline-model as given
+    max_tool_calls: int
+    max_inspection_calls: int
+    canary: bool
+    strict_isolation: bool
 
 
 @dataclass(frozen=True)
@@ -99,8 +117,7 @@ def behavioral_mode(
 ) -> BehavioralCompare:
     """The behavioral cases and each skill's two versions; settings come later (with_settings)."""
     base, cand, repo = found.baseline, found.candidate, found.repo
-    read = behavioral_hooks.declared if dry_run else behavioral_hooks.load  # a dry run runs no repo code
-    hooks = {n: read(n, cand[n], repo.rel(repo.skill_dirs[n] / behavioral_hooks.HOOKS_FILE)) for n in names}
+    hooks = behavioral_hooks.read_all(names, cand, repo, dry_run)
     chosen = catalog.select_cases(loaded.cases(names, extended=extended), only, names)
     skills = {}
     for n in names:
@@ -257,3 +274,58 @@ def agent_meta(shared: Shared, settings: PaidSettings, room: list[str], live: Li
             else {}
         ),
     }
+
+
+def chosen_modes(
+    flags: ModeFlags,
+    paid: PaidRun,
+    found: Versions,
+    loaded: Catalog,
+    names: list[str],
+    room: list[str],
+    logs: Path | None,
+    judge_model: str | None,
+) -> list[RoutingCompare | BehavioralCompare]:
+    """--mode's modes (by default: both when a selected case carries an expectation, else routing),
+    each with its selected cases and its settings, their transcripts under `logs`, behavioral's judged
+    on `judge_model`; a mode with none is a usage error before any token."""
+    only = flags.only
+    behavioral = (
+        None
+        if flags.mode == "routing"
+        else behavioral_mode(flags.extended, flags.dry_run, found, loaded, names, only)
+    )
+    mode = flags.mode or (BOTH if behavioral and behavioral.cases else "routing")
+    chosen: list[RoutingCompare | BehavioralCompare] = []
+    if mode in ("routing", BOTH):
+        routing_settings = paid.agent_settings(
+            RoutingSettings,
+            case_timeout=limit(paid.settings, "routing", "case_timeout"),
+            max_budget_usd=limit(paid.settings, "routing", "max_budget_usd"),
+            max_tool_calls=flags.max_tool_calls,
+            max_inspection_calls=flags.max_inspection_calls,
+            repeat=flags.repeat,
+            canary=flags.canary,
+        )
+        routing = routing_mode(flags.extended, found, loaded, names, room, only)
+        if not routing.cases:
+            raise UsageError("no routing case selected; check --skill and --only.")
+        routing_logs = mode_logs(logs, mode, "routing")
+        chosen.append(with_settings(routing, routing_settings, routing_logs, flags.baseline_model))
+    if mode in ("behavioral", BOTH):
+        assert behavioral is not None  # made whenever --mode is not routing
+        if not behavioral.cases:
+            raise UsageError(
+                "no behavioral case selected: no `true` case of the --skill skills carries an expectation; "
+                "check --skill and --only."
+            )
+        behavioral_settings = paid.agent_settings(
+            BehavioralSettings,
+            case_timeout=limit(paid.settings, "behavioral", "case_timeout"),
+            max_budget_usd=limit(paid.settings, "behavioral", "max_budget_usd"),
+            judge_model=judge_model,
+            strict_isolation=flags.strict_isolation,
+        )
+        behavioral_logs = mode_logs(logs, mode, "behavioral")
+        chosen.append(with_settings(behavioral, behavioral_settings, behavioral_logs, flags.baseline_model))
+    return chosen

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness import jsonsafe, nesting, schemas
-from harness.compare.result import CaseComparison
+from harness.compare.result import CaseComparison, CompareMeta, CompareResult
 from harness.compare.sides import SideRecord, runs_of
 from harness.errors import HarnessError, UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
+from harness.model.envelope import RunMeta
 
 MODES = ("routing", "behavioral")
 
@@ -91,3 +92,34 @@ def dropped(baseline: dict, candidate: dict) -> list[str]:
     """Case ids the baseline ran that the candidate's dataset no longer has."""
     kept = {case["id"] for case in candidate["cases"]}
     return [case["id"] for case in baseline["cases"] if case["id"] not in kept]
+
+
+def result_of(
+    old: dict,
+    new: dict,
+    names: tuple[str, str],
+    run: RunMeta,
+    *,
+    allow_regressions: bool,
+    min_pairs: int,
+    strict: bool,
+) -> CompareResult:
+    """The comparison of two reports already written (`names`: as given): the candidate's cases decide
+    what is compared, and a baseline case the candidate lacks is a note."""
+    cases = compare(old, new, names)
+    gone = dropped(old, new)
+    notes = [f"{len(gone)} baseline case(s) not in the candidate report: {', '.join(gone)}"] if gone else []
+    meta = CompareMeta(
+        run=run,
+        mode=new["command"],
+        baseline=names[0],
+        candidate=names[1],
+        source="reports",
+        repeat=max((len(c.candidate.runs) for c in cases), default=1),
+        allow_regressions=allow_regressions,
+        min_pairs=min_pairs,
+        skills=sorted({c.skill for c in cases if c.skill}),
+        notes=notes,
+        strict=strict,
+    )
+    return CompareResult(meta=meta, cases=cases)

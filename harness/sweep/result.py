@@ -165,6 +165,15 @@ class SweepResult:
             return []
         return [leg for leg in self.legs if leg.knee_size is not None and leg.knee_size <= self.min_knee]
 
+    def failures(self, label: str | None = None) -> list[str]:
+        """A sentence for each leg (of `label` only, when given) whose knee fails --min-knee."""
+        return [
+            f"failed: on {leg.leg.label} the knee is at {leg.knee_size:,} skills "
+            f"(--min-knee {self.min_knee})."
+            for leg in self.failing_legs
+            if label is None or leg.leg.label == label
+        ]
+
     @property
     def unsound(self) -> str | None:
         """Why an agent sweep's figures cannot be trusted: it was halted, or a leg graded no case (every

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from harness.errors import UsageError
 from harness.model.ballast import Ballast
 from harness.model.dataset import Case
 from harness.model.listing import FULL, Listing, listing_rule, predict
@@ -18,6 +19,9 @@ from harness.model.usage import NEVER_USED, UsageProfile
 from harness.routing import listed
 from harness.routing.lexical import LexicalEngine
 from harness.routing.terms import Analyzer
+
+SIZES_AUTO = 8  # sizes of the default sweep
+FLOOR = 100  # the default sweep reaches at least this many skills
 
 
 @dataclass(frozen=True)
@@ -106,3 +110,36 @@ def shown_states(listing: Listing, described: Mapping[str, str]) -> dict[str, tu
         for s in listing.skills
         if s.name in described
     }
+
+
+def sizes_of(given: list[str], catalog_size: int, ballast_size: int) -> list[int]:
+    """--sizes as given, checked against what the catalog and the ballast can make; else the default."""
+    most = catalog_size + ballast_size
+    if not given:
+        top = min(most, max(10 * catalog_size, FLOOR))
+        if top <= catalog_size:
+            raise UsageError("--ballast holds no skill beside the catalog, so no larger size can be swept.")
+        ratio = (top / catalog_size) ** (1 / (SIZES_AUTO - 1))
+        sizes = sorted({min(top, round(catalog_size * ratio**step)) for step in range(SIZES_AUTO)})
+        return sizes
+    sizes = []
+    for item in given:
+        if not item.isdigit() or int(item) < 1:
+            raise UsageError(
+                f"--sizes: '{item}' is not a whole number of skills; give sizes such as 10,20,40."
+            )
+        sizes.append(int(item))
+    sizes = sorted(set(sizes))
+    if sizes[0] < catalog_size:
+        raise UsageError(
+            f"--sizes {sizes[0]}: the catalog alone has {catalog_size} skills; start at {catalog_size} "
+            "or more."
+        )
+    if sizes[-1] > most:
+        raise UsageError(
+            f"--sizes {sizes[-1]}: the catalog and the ballast hold {most:,} skills; give sizes up to that, "
+            "or name more ballast with --ballast."
+        )
+    if len(sizes) < 2:
+        raise UsageError("--sizes: give at least two sizes, the first the size accuracy is compared with.")
+    return sizes

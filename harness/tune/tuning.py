@@ -75,6 +75,10 @@ class Plan:
     look_cases: int = selection.LOOK_CASES
     stop_alpha: float = selection.STOP_ALPHA
 
+    def current(self) -> Candidate:
+        """The skill's own description, the candidate every other is graded against."""
+        return Candidate("current", self.skill.description, cands.CURRENT)
+
 
 # What asks the agent for descriptions: (description to improve, its train failures, how many) ->
 # (texts, why none, if none). Handed train failures only.
@@ -108,8 +112,7 @@ class Tuner:
     ):
         self.plan, self.scorer, self.staging, self.stage = plan, scorer, staging, stage
         self.halted, self.proposer, self.say = halted, proposer, say
-        current = Candidate("current", plan.skill.description, cands.CURRENT)
-        self.current = Arm(current, status=SCORED)
+        self.current = Arm(plan.current(), status=SCORED)
         self.arms: list[Arm] = []
         self.notes: list[str] = []
 
