@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.tagged_clone import GIT
+from tests.support.tagged_clone import GIT, NO_BYTECODE
 from tests.support.working_tree import committed_copy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,7 +50,7 @@ def run_hook(repo: Path, hook: str, home: Path) -> subprocess.CompletedProcess:
     runs it there; later runs with the same home reuse that environment."""
     stray = ("SKILLSCOPE_", "GITHUB_", "VIRTUAL_ENV")
     environ = {k: v for k, v in os.environ.items() if not k.startswith(stray)}
-    environ.update(CI="true")
+    environ.update(NO_BYTECODE, CI="true")
     environ.update(
         PRE_COMMIT_HOME=str(home),
         PATH=path_without_skillscope(),

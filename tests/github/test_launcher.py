@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.tagged_clone import make_tagged_clone
+from tests.support.tagged_clone import NO_BYTECODE, make_tagged_clone
 from tests.support.yamlfiles import ROOT
 
 LAUNCHER = ROOT / "action" / "launch.py"
@@ -270,6 +270,7 @@ def run_launcher(tmp_path, venvs, **env):
     summary = tmp_path / "step_summary"
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
     environ.update(SKILLSCOPE_VENVS=str(venvs), GITHUB_OUTPUT=str(outputs), GITHUB_STEP_SUMMARY=str(summary))
+    environ.update(NO_BYTECODE)
     environ.update(env)
     done = subprocess.run(
         [sys.executable, str(LAUNCHER)],
