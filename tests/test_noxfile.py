@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.tagged_clone import RELEASE_TAG, TAGGED_VERSION, make_tagged_clone
+from tests.support.tagged_clone import NO_BYTECODE, RELEASE_TAG, TAGGED_VERSION, make_tagged_clone
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ def tagged_clone(tmp_path_factory) -> Path:
 
 def run_nox(noxfile: Path, session: str, cwd: Path, envdir: Path, *posargs: str, **env: str):
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
-    environ.update(env)
+    environ.update(NO_BYTECODE, **env)
     return subprocess.run(
         [
             sys.executable,

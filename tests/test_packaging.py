@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import email
 import os
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -21,23 +20,13 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 
+from tests.support.working_tree import tracked_copy
+
 ROOT = Path(__file__).resolve().parent.parent
 DISTRIBUTION = "skillscope-harness"
 
 # The sdist and wheel are built once for the module, in one worker.
 pytestmark = [pytest.mark.venv, pytest.mark.xdist_group("packaging")]
-
-
-def tracked_copy(destination: Path) -> Path:
-    """The files git tracks, as a fresh clone has them: what a release is built from."""
-    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
-    for name in filter(None, listed.decode().split("\0")):
-        source, target = ROOT / name, destination / name
-        if not source.exists() and not source.is_symlink():
-            continue  # deleted in the working tree, not yet committed
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target, follow_symlinks=False)
-    return destination
 
 
 def quiet_pip_env() -> dict[str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.tagged_clone import make_tagged_clone
+from tests.support.tagged_clone import NO_BYTECODE, make_tagged_clone
 from tests.support.yamlfiles import ROOT
 
 LAUNCHER = ROOT / "action" / "launch.py"
@@ -270,6 +270,7 @@ def run_launcher(tmp_path, venvs, **env):
     summary = tmp_path / "step_summary"
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
     environ.update(SKILLSCOPE_VENVS=str(venvs), GITHUB_OUTPUT=str(outputs), GITHUB_STEP_SUMMARY=str(summary))
+    environ.update(NO_BYTECODE)
     environ.update(env)
     done = subprocess.run(
         [sys.executable, str(LAUNCHER)],
@@ -283,30 +284,32 @@ def run_launcher(tmp_path, venvs, **env):
     return done, parsed, summary
 
 
-@installs
-def test_installs_a_tag_of_the_source_into_a_fresh_venv(tmp_path, source, venvs):
-    done, outputs, _ = run_launcher(
-        tmp_path,
+@pytest.fixture(scope="module")
+def release_install(tmp_path_factory, source, venvs):
+    """The module's one install from the source: `9.9.1` into a fresh venv. The tests after it that
+    name the same commit find it installed, as the steps of one job do."""
+    return run_launcher(
+        tmp_path_factory.mktemp("first-install"),
         venvs,
         SKILLSCOPE_COMMAND="--version",
-        SKILLSCOPE_REQUESTED="v9.9.1-test",
+        SKILLSCOPE_REQUESTED="9.9.1",
         SKILLSCOPE_SOURCE=str(source),
     )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "skillscope 9.9.1"
-    assert outputs == {"version": "v9.9.1-test", "stdout": "skillscope 9.9.1"}
-    installed = [p.read_text() for p in venvs.glob("skillscope-*/.skillscope-installed")]
-    assert [key.split()[0] for key in installed] == [f"git+{source.as_uri()}@v9.9.1-test"]
 
 
 @installs
-def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, venvs):
-    """`9.9.1` means the tag v9.9.1 of SKILLSCOPE_SOURCE, never a name on a package index."""
-    env = dict(SKILLSCOPE_COMMAND="--version", SKILLSCOPE_REQUESTED="9.9.1", SKILLSCOPE_SOURCE=str(source))
-    done, outputs, _ = run_launcher(tmp_path, venvs, **env)
+def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, venvs, release_install):
+    """`9.9.1` means the tag v9.9.1 of SKILLSCOPE_SOURCE, never a name on a package index, and not the
+    branch tip (9.9.2); a second call finds it installed."""
+    done, outputs, _ = release_install
+    spec = f"git+{source.as_uri()}@v9.9.1"
     assert done.returncode == 0, done.stderr
-    assert f"installing git+{source.as_uri()}@v9.9.1" in done.stderr
+    assert f"installing {spec}" in done.stderr
+    assert done.stdout.strip() == "skillscope 9.9.1"
     assert outputs == {"version": "9.9.1", "stdout": "skillscope 9.9.1"}
+    marker = launch.venv_dir(spec, venvs) / launch.INSTALLED_MARKER
+    assert marker.read_text().split()[0] == spec
+    env = dict(SKILLSCOPE_COMMAND="--version", SKILLSCOPE_REQUESTED="9.9.1", SKILLSCOPE_SOURCE=str(source))
     again, outputs, _ = run_launcher(tmp_path, venvs, **env)
     assert again.returncode == 0, again.stderr
     assert "installing" not in again.stderr  # the tag still names the same commit: nothing to do
@@ -314,9 +317,12 @@ def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, 
 
 
 @installs
-def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(tmp_path, source, venvs):
+def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(
+    tmp_path, source, venvs, release_install
+):
+    """The pin `v9.9.1` is a git ref naming the commit already installed for `9.9.1`: no second install."""
     repo = tmp_path / "repo"
-    write_skill(repo, "pinned", pin="v9.9.1-test")
+    write_skill(repo, "pinned", pin="v9.9.1")
     write_skill(repo, "other")
     changed = tmp_path / "changed.txt"
     changed.write_text("skills/pinned/SKILL.md\n")
@@ -331,8 +337,9 @@ def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(tmp_pat
         SKILLSCOPE_STDIN=str(changed),
     )
     assert done.returncode == 0, done.stderr
+    assert "installing" not in done.stderr
     assert json.loads(outputs["stdout"]) == ["other", "pinned"]
-    assert outputs["version"] == "v9.9.1-test"
+    assert outputs["version"] == "v9.9.1"
     assert not summary.exists()  # list-skills is data for the next step, not a report
 
 
@@ -352,16 +359,16 @@ def test_without_a_version_it_installs_the_actions_own_checkout(tmp_path, source
 
 
 @installs
-def test_the_commands_exit_code_and_a_failed_install_come_back(tmp_path, source, venvs):
+def test_the_commands_exit_code_and_a_failed_install_come_back(tmp_path, source, venvs, release_install):
     done, outputs, _ = run_launcher(
         tmp_path,
         venvs,
         SKILLSCOPE_COMMAND="no-such-command",
-        SKILLSCOPE_REQUESTED="v9.9.1-test",
+        SKILLSCOPE_REQUESTED="9.9.1",
         SKILLSCOPE_SOURCE=str(source),
     )
     assert done.returncode == 2, done.stderr  # argparse's usage error, from the installed harness
-    assert outputs["version"] == "v9.9.1-test"
+    assert outputs["version"] == "9.9.1"
     done, _, _ = run_launcher(
         tmp_path,
         venvs,

@@ -22,6 +22,10 @@ GIT = [
 TAG, TAGGED_VERSION, LATER_VERSION = "v9.9.1-test", "9.9.1", "9.9.2"
 RELEASE_TAG = f"v{TAGGED_VERSION}"  # what a PEP 440 version resolves to
 
+# For the environment of a pip that installs the harness under test: no byte-compiling of every
+# installed module (about half an install's CPU). What gets installed is the subject, not its .pyc files.
+NO_BYTECODE = {"PIP_COMPILE": "false"}
+
 
 def git(*args: str, cwd: Path) -> None:
     subprocess.run([*GIT, *args], cwd=cwd, check=True, capture_output=True)
