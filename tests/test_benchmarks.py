@@ -150,7 +150,10 @@ AGENTS = [
         ["--rounds", "1", "--runtimes", "claude"],
         [
             r"^claude: probed [\d.]+ s wall, [\d.]+ s CPU; kept [\d.]+ s wall, [\d.]+ s CPU; "
-            r"kept/probed CPU [\d.]+$"
+            r"kept/probed CPU [\d.]+$",
+            # the sandbox tests need bubblewrap and socat (tests/support/sandbox.py), so it starts here
+            r"^claude sandbox: probed [\d.]+ s wall, [\d.]+ s CPU; kept [\d.]+ s wall, [\d.]+ s CPU; "
+            r"kept/probed CPU [\d.]+$",
         ],
     ),
     (

@@ -7,6 +7,7 @@ This is the only module that knows the CLI's flags and environment variables.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import shutil
@@ -27,6 +28,7 @@ from . import claude_sockets, plugin_install
 from .claude_events import ClaudeEvents
 from .environment import agent_environment
 from .events import EventReader
+from .probes import ProbeCache, sandbox_context
 from .relay import Handover
 from .runtime import CliAgent, LocatedCLI, install_hint, locate_cli
 from .spec import AgentUnavailable, RunSpec, SandboxSupport, probe_timeout
@@ -59,6 +61,9 @@ SANDBOX_SETTINGS = {"sandbox": {"enabled": True, "allowUnsandboxedCommands": Fal
 # each folder empty for Bash (`cat`, `find /` see nothing), and a `Read(//abs/**)` deny rule refuses
 # Read, Grep and Glob there and a Bash command naming the path; without bwrap only the rules hold
 # (`cat $(find / ...)` reads), so the report says the sandbox did not apply.
+# What claude looks up on its PATH to start the sandbox on Linux (measured on 2.1.332: bwrap and socat
+# by name; macOS's Seatbelt comes with the system, which the kernel release in the probe's key names).
+SANDBOX_PROGRAMS = ("bwrap", "socat")
 SANDBOX_OFF = re.compile(r"Sandbox disabled:\s*(.+)")
 SANDBOX_REFUSED = re.compile(r"sandbox required but unavailable:\s*(.+)")
 # The sandbox probe stops at the init event; its API address is a closed loopback port, so even a
@@ -547,10 +552,22 @@ class ClaudeAgent(CliAgent[Path | None]):
     def probe_sandbox(
         self, *, deadline: Deadline | None = None, cancel: Cancellation | None = None
     ) -> SandboxSupport:
-        """Start claude with its sandbox on and read its init event, then stop it there: no model
-        request is answered (the API address is a closed loopback port), so the probe costs nothing."""
+        """Whether claude's sandbox starts here: kept from an earlier run on this machine while nothing
+        it depends on has changed (probes.py), else found by `started_sandbox`."""
         if not self.cli.supports("--settings"):
             return SandboxSupport(False, f"claude {self.version} has no --settings to turn its sandbox on")
+        started = functools.partial(self.started_sandbox, deadline, cancel)  # run only on a miss
+        return ProbeCache.of(self.environ).sandbox(self.cli.path, self.sandbox_context(), started)
+
+    def sandbox_context(self) -> dict[str, Any]:
+        """What the sandbox probe's verdict depends on besides the CLI. The probe passes the sandbox
+        settings alone: a run's unreadable folders are mounts made per command, so they never decide
+        whether the sandbox starts (a run they break says so itself)."""
+        return sandbox_context(SANDBOX_PROGRAMS, self.environ.get("PATH"), sandbox_settings())
+
+    def started_sandbox(self, deadline: Deadline | None, cancel: Cancellation | None) -> SandboxSupport:
+        """Start claude with its sandbox on and read its init event, then stop it there: no model
+        request is answered (the API address is a closed loopback port), so the probe costs nothing."""
         nowhere = self.moved(ANTHROPIC_BASE_URL=NOWHERE)
         with self.workspace({}) as workspace:
             spec = RunSpec(

@@ -62,6 +62,7 @@ class SandboxSupport:
 
     available: bool | None
     reason: str | None = None
+    kept: bool = False  # read from the probe cache (probes.py), not probed by this run
 
     def to_json(self) -> dict[str, bool | str | None]:
         return {"available": self.available, "reason": self.reason}

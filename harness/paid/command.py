@@ -245,11 +245,12 @@ class PaidRun:
         before any case runs; NOT_PROBED without it."""
         if not self.settings.sandbox:
             return NOT_PROBED
-        probed = probe(ready, self.deadline, self.cancel)
+        available, reason, kept = probe(ready, self.deadline, self.cancel)
         # Offered is not yet applied: the report says so only once each run's CLI has said it.
         offered = "--sandbox: the CLI's shell sandbox starts here"
-        self.say(offered if probed[0] is True else str(SandboxUse.of(True, *probed).sentence()))
-        return probed
+        offered += " (as an earlier run's probe found)" if kept else ""
+        self.say(offered if available is True else str(SandboxUse.of(True, available, reason).sentence()))
+        return available, reason
 
     def sandbox_use(
         self,

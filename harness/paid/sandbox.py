@@ -45,8 +45,8 @@ class SandboxUse:
             return cls(False)
         if available is False:
             return cls(True, UNAVAILABLE, reason)
-        if False in list(observed):
-            return cls(True, UNAVAILABLE, refused or reason)
+        if False in list(observed):  # a run's own word wins over the probe's, kept or not
+            return cls(True, UNAVAILABLE, refused or reason or "a run's CLI said its sandbox was off")
         if available:
             return cls(True, APPLIED)
         return cls(True, UNKNOWN, reason or "no agent run said")
@@ -98,8 +98,8 @@ def unreadable(repo: Repo, *folders: Path | None) -> tuple[Path, ...]:
     return tuple(dict.fromkeys(both))
 
 
-def probe(ready, deadline, cancel) -> tuple[bool | None, str | None]:
-    """Whether `ready` (an Agent) offers a shell sandbox here, and why not; a runtime skillscope
-    cannot turn one on for says so."""
+def probe(ready, deadline, cancel) -> tuple[bool | None, str | None, bool]:
+    """Whether `ready` (an Agent) offers a shell sandbox here, why not, and whether that was kept from
+    an earlier run rather than probed; a runtime skillscope cannot turn one on for says so."""
     support = ready.probe_sandbox(deadline=deadline, cancel=cancel)
-    return support.available, support.reason
+    return support.available, support.reason, support.kept

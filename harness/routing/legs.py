@@ -86,7 +86,7 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
         for note in self.outside:
             paid.say(note)
         # The inspection before the decision runs commands too: --sandbox confines them.
-        sandbox = paid.sandbox_use(paid.probe_sandbox(ready))
+        probed = paid.probe_sandbox(ready)
         checked = canary.check(runner) if runner.settings.canary else canary.skipped()
         paid.say(checked.line(leg.label or ""))
         if checked.blocks:
@@ -95,6 +95,7 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
             line = partial(progress_line, label=f" ({leg.name})" if leg.several else "")
             outcomes = paid.run_with_progress(runner, cases, line)
         halt = paid.halt(len(cases), len(outcomes))
+        sandbox = sandbox_said(paid, probed, outcomes)
         notes = runner.notes + paid.cache_notes() + self.outside
         notes += [said] if (said := sandbox.sentence()) else []
         return self.result_of(
@@ -246,3 +247,12 @@ def dry_run_cases(ctx: Context, runner: RoutingRun, cases: list[Case], estimate:
         estimate.cached += [dryrun.Figures(h.input_tokens, h.output_tokens, h.cost_usd) for h in hits]
         cached = f"{len(hits)}/{samples} cached" if hits else "not cached"
         ctx.out(f"  {case.id}: expects {metrics.expects(case)}; {cached}; {clip(case.prompt, 80)}")
+
+
+def sandbox_said(
+    paid: PaidRun, probed: tuple[bool | None, str | None], outcomes: Sequence[CaseOutcome]
+) -> SandboxUse:
+    """What the report says of --sandbox: the probe's word before the runs, each run's CLI's after."""
+    samples = [sample for outcome in outcomes for sample in outcome.samples]
+    off = next((sample.sandbox_off for sample in samples if sample.sandbox_off), None)
+    return paid.sandbox_use(probed, [sample.sandbox for sample in samples], off)

@@ -74,6 +74,8 @@ def sample_from(trace: agent.Trace) -> Sample:
         model=init.model if init else None,
     )
     sample.retried = trace.retried
+    sample.sandbox = trace.sandbox_applied
+    sample.sandbox_off = trace.sandbox_reason if trace.sandbox_applied is False else None
     if trace.decision is not None:
         # Asking for a skill's SKILL.md is the decision even when the agent's tools failed to read it.
         sample.observed, sample.read_failed = trace.decision.name, trace.decision.read_failed

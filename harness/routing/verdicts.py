@@ -83,6 +83,10 @@ class Sample:
     # The decision was a tool call naming the skill's SKILL.md whose read failed: why, in the tool's words.
     read_failed: str | None = None
     retried: str | None = None  # run twice: the first run failed in a way its runtime declares its own
+    # With --sandbox: whether the run's CLI said its shell sandbox was on, and why not (for the report's
+    # meta.sandbox, which the runs decide rather than the probe before them).
+    sandbox: bool | None = None
+    sandbox_off: str | None = None
 
     def verdict(self, expected: str | None, unwanted: str | None = None) -> str:
         """Graded against what its case expects (see `judge`)."""

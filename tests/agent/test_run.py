@@ -338,8 +338,10 @@ def test_the_sandbox_probe_reads_the_init_event_and_sends_no_model_request(
         require_bubblewrap()
     else:
         fake_env = {**fake_env, "PATH": str(path_without("bwrap", fake_env["PATH"], tmp_path / "bin"))}
+    fake_env = {**fake_env, "XDG_CACHE_HOME": str(tmp_path / "cache")}  # no kept verdict: probed
     support = ClaudeAgent(claude_cli, fake_env, isolation=isolation).probe_sandbox()
     assert fake_api.requests == []  # stopped at init, and pointed at a closed port besides
+    assert not support.kept
     if bubblewrap == "present":
         assert (support.available, support.reason) == (True, None)
     else:

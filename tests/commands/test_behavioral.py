@@ -16,7 +16,7 @@ import pytest
 from harness.behavioral.judge import JUDGE_HEADER
 from tests.fakeapi import replies as R
 from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests, verdicts, writer_passes
-from tests.support.sandbox import path_without, require_bubblewrap
+from tests.support.sandbox import path_without, require_bubblewrap, stale_verdict
 
 WRITING_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit", "Bash"}
 # For a test that is not about the shell sandbox: no run of the CLI to probe it (the passing case, the
@@ -553,13 +553,19 @@ def test_with_no_sandbox_the_same_agent_reads_the_key_and_the_case_is_blocked(be
     assert (case["status"], case["blocked"]) == ("blocked", "outside-workspace")
 
 
+@pytest.mark.parametrize("kept", ["nothing", "a stale positive"])
 def test_without_bubblewrap_the_report_says_the_sandbox_did_not_apply_and_the_case_is_graded(
-    behave, fake_api, tmp_path
+    behave, fake_api, tmp_path, claude_bin, kept
 ):
+    """A kept "it starts" that no longer holds (planted under this very key) changes nothing the report
+    says: each run's own CLI says its sandbox was off, and why."""
     fake_api.script({"which machine": ["host checked"]})
     bh = behave("writer")
     bh.env = {**bh.env, "PATH": str(path_without("bwrap", bh.env["PATH"], tmp_path / "bin"))}
+    if kept == "a stale positive":
+        bh.env = stale_verdict(bh.env, claude_bin, tmp_path / "stale")
     run = bh("--only", "report-writer-outside", "--format", "text")
+    assert ("(as an earlier run's probe found)" in run.stderr) is (kept == "a stale positive")
     assert run.code == 0, run.stderr
     assert run.case("report-writer-outside")["status"] == "pass"  # graded, without the sandbox
     sandbox = run.report["meta"]["sandbox"]
@@ -568,7 +574,7 @@ def test_without_bubblewrap_the_report_says_the_sandbox_did_not_apply_and_the_ca
     case = run.case("report-writer-outside")
     assert f"the shell sandbox did not apply to this run: {sandbox['reason']}" in case["notes"]
     assert f"shell sandbox did not apply ({sandbox['reason']})" in run.stdout  # the text summary line
-    assert "did not apply" in run.stderr
+    assert ("did not apply" in run.stderr) is (kept == "nothing")  # said before any case, as probed
 
 
 # --- selection and flags -------------------------------------------------------------------

@@ -29,3 +29,11 @@ def test_the_words_say_whether_it_applied_and_why_not():
     assert missing.headline() == "shell sandbox did not apply (bubblewrap (bwrap) not installed)"
     never = SandboxUse.of(True, None, None)  # no agent started: nothing said whether it applied
     assert (never.status, never.reason) == (UNKNOWN, "no agent run said")
+
+
+def test_a_run_that_said_off_outweighs_a_probe_that_said_it_starts():
+    """Kept or probed, "it starts" is the probe's word; each run's CLI has the last word."""
+    stale = SandboxUse.of(True, True, None, [True, False])
+    assert (stale.status, stale.reason) == (UNAVAILABLE, "a run's CLI said its sandbox was off")
+    named = SandboxUse.of(True, True, None, [False], "bubblewrap (bwrap) not installed")
+    assert named.reason == "bubblewrap (bwrap) not installed"

@@ -29,7 +29,7 @@ from tests.support.routing import (
     skills_repo,
     valid,
 )
-from tests.support.sandbox import path_without, require_bubblewrap
+from tests.support.sandbox import path_without, require_bubblewrap, stale_verdict
 
 pytestmark = pytest.mark.usefixtures("clean_runs")
 
@@ -792,12 +792,15 @@ def test_every_report_is_written(fake_api, tmp_path, claude_bin, kept_probes):
 # --- the shell sandbox ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bubblewrap", ["present", "hidden"])
-def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_path, bubblewrap):
+@pytest.mark.parametrize("bubblewrap", ["present", "hidden", "hidden, a stale verdict kept"])
+def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_path, claude_bin, bubblewrap):
+    """Hidden under a kept "it starts" (planted under this very key): the runs' own CLI has the last word."""
     if bubblewrap == "present":
         require_bubblewrap()
     else:
         env = {**env, "PATH": str(path_without("bwrap", env["PATH"], tmp_path / "bin"))}
+    if bubblewrap.endswith("kept"):
+        env = stale_verdict(env, claude_bin, tmp_path / "stale")
     fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
     logs = tmp_path / "logs"
     run = route(
@@ -815,7 +818,8 @@ def test_sandbox_is_probed_and_every_run_asks_for_it(fake_api, repo, env, tmp_pa
         assert (sandbox["status"], sandbox["reason"]) == ("applied", None)
     else:
         assert sandbox["status"] == "unavailable" and "bubblewrap" in sandbox["reason"]
-        assert f"did not apply ({sandbox['reason']})" in run.stderr
+        assert (f"did not apply ({sandbox['reason']})" in run.stderr) is (bubblewrap == "hidden")
+        assert f"did not apply ({sandbox['reason']})" in " ".join(report["meta"]["notes"])
     assert any(note.startswith("--sandbox: ") for note in report["meta"]["notes"])
     assert all(r.prompt != "sandbox probe" for r in fake_api.agent_turns())
 

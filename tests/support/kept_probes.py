@@ -4,8 +4,11 @@ so without this each paid run starts the CLI twice before its first case (most o
 
 A run's HOME is given the answers kept so far before it starts, and hands back the ones it probed when
 it ends. The answers are the real CLI's, keyed as the harness keys them (the executable's identity and
-the harness version), so a stub CLI or another build misses and is probed as before. The probes'
-own behaviour is tested in tests/agent/test_probes.py with a cache of its own.
+the harness version), so a stub CLI or another build misses and is probed as before. A sandbox probe
+that found claude's sandbox starting is kept there too, keyed also on bwrap and socat as found on the
+run's PATH: a test that hides one still probes, and one that plants a verdict uses a cache of its own
+(tests/support/sandbox.py). The probes' own behaviour is tested in tests/agent/test_probes.py and
+test_probes_sandbox.py with caches of their own.
 """
 
 from __future__ import annotations
