@@ -216,13 +216,14 @@ def main_bench() -> None:
     if args.cases < 1 or args.cases + len(counts) < 3:
         parser.error("the skill needs at least 3 positives (Tier 0): raise --cases or add --statements")
     claude = find_claude()
-    cli = agent.locate(claude, {"PATH": os.environ.get("PATH", "")})
     scratch = Path(tempfile.mkdtemp(prefix="behavioral-bench-"))
     try:
         root = scratch / "repo"
         judged = build_repo(root, args.cases, counts)
         with FakeAPI(fake_model(args.latency)) as api:
             env = hermetic_env(api.base_url, scratch / "env", config_dir=False)
+            # Probed under the scratch HOME the harness runs with, so its runs find the answers kept.
+            cli = agent.locate(claude, env)
             print(f"claude {cli.version}, fake API latency {args.latency:g} s, {os.cpu_count()} CPU(s)")
             print("\njudge calls per case (target: 1 whatever the number of statements)")
             for case_id, count in judged.items():

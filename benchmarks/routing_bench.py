@@ -4,7 +4,7 @@ through the trace builder.
 
     SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py [--cases 40] [--latency 0.2]
         [--work-turns 2] [--patterns 8] [--trace-mb 64] [--skip-cli]
-    SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py --catalog PATH
+    SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py --catalog PATH [--skill NAMES]
 
 Everything runs against the scripted fake API (tests/fakeapi) on 127.0.0.1, whose every reply waits
 --latency seconds before its first byte. The repo has one skill per five cases (three prompts that should
@@ -415,9 +415,10 @@ class CatalogModel:
         return R.text("No skill needed for this one.", delay_s=self.latency)
 
 
-def catalog_bench(catalog: Path, latency: float) -> None:
+def catalog_bench(catalog: Path, latency: float, only_skills: str | None) -> None:
     """Model requests per decided case on a real catalog (a copy of it), every skill in the room:
-    a skill whose frontmatter lists allowed-tools must cost one request like any other."""
+    a skill whose frontmatter lists allowed-tools must cost one request like any other. `only_skills`:
+    the cases of these skills only (a comma list, routing's --skill), the room still whole."""
     claude = find_claude()
     scratch = Path(tempfile.mkdtemp(prefix="routing-catalog-"))
     try:
@@ -441,6 +442,7 @@ def catalog_bench(catalog: Path, latency: float) -> None:
             # The catalog's own structural findings are not this figure's business: accept them first.
             main(["baseline", "--repo", str(repo), "--skills-dir", "skills/*"], ctx)
             argv = ["routing", "--repo", str(repo), "--skills-dir", "skills/*", "--routing-room", "all"]
+            argv += ["--skill", only_skills] if only_skills else []
             code = main(
                 [*argv, "--skip-preflight", "--no-cache", "--min-accuracy", "0", "--output", str(out)], ctx
             )
@@ -478,9 +480,16 @@ def main_bench() -> int:
     parser.add_argument(
         "--catalog", type=Path, help="only the requests per decided case on this catalog (skills/*)"
     )
+    parser.add_argument(
+        "--skill",
+        metavar="NAMES",
+        help="with --catalog: run only these skills' cases (a comma list; every skill stays in the room)",
+    )
     args = parser.parse_args()
+    if args.skill and not args.catalog:
+        parser.error("--skill goes with --catalog")
     if args.catalog:
-        catalog_bench(args.catalog, args.latency)
+        catalog_bench(args.catalog, args.latency, args.skill)
         return 0
     if args.cases < 5 or args.cases % 5:
         parser.error("--cases must be a multiple of 5: the harness runs every case of each skill's dataset")

@@ -2,7 +2,7 @@
 same room, against the real claude CLI and the scripted model API (a benchmark, not a test).
 
     SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/tune_overhead_bench.py [--cases 30] [--jobs 4]
-        [--latency 0.2]
+        [--latency 0.2] [--candidates 3]
 
 The room: `alpha` (the tuned skill; its positives ask about a receipt, its near misses about the weather)
 and its neighbour `beta` (ledger questions, and two accounting near misses). The fake model fires the
@@ -13,7 +13,8 @@ candidates are the tests' own: one broken (stopped early), one that steals beta'
 Each command runs in a fresh interpreter that reports its own CPU time (the harness's, without the
 claude processes it starts, which are given apart as child CPU) and its wall time. Figures printed:
 - routing: `routing --routing-room all` over every case of the room once (one sample per case).
-- tune: `tune alpha --candidates` with the three candidates, no cache.
+- tune: `tune alpha --candidates` with the three candidates, no cache (--candidates 2: the last two,
+  the stealer and the good one; a smaller run for the test suite, the same figures less one candidate).
 - per sample, for each: model requests, wall seconds, harness CPU; their ratios tune / routing.
 - per candidate beyond routing: what tune spent, less what routing would spend on the samples tune
   graded (at routing's per-sample figures), divided by the candidates tried.
@@ -210,6 +211,13 @@ def main() -> int:
     parser.add_argument("--cases", type=int, default=30, help=f"cases in the room, at least {MIN_CASES}")
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds before each fake reply")
+    parser.add_argument(
+        "--candidates",
+        type=int,
+        choices=(2, len(CANDIDATES)),
+        default=len(CANDIDATES),
+        help="candidates in the larger tune run, the last ones of the list (2: the stealer and the good one)",
+    )
     args = parser.parse_args()
     if args.cases < MIN_CASES:
         parser.error(
@@ -231,31 +239,30 @@ def main() -> int:
                 flush=True,
             )
             none = ("--no-cache",)
+            tried = CANDIDATES[-args.candidates :]
+            several = f"tune, {len(tried)} candidates"
             runs = {
                 "routing --repeat 1": routing(api, env, repo, scratch / "r1.json", args.jobs, 1, *none),
                 "routing --repeat 2": routing(api, env, repo, scratch / "r2.json", args.jobs, 2, *none),
                 "tune, 1 candidate": tune(
                     api, env, repo, scratch / "t1.json", args.jobs, CANDIDATES[-1:], *none
                 ),
-                "tune, 3 candidates": tune(api, env, repo, scratch / "t3.json", args.jobs, CANDIDATES, *none),
+                several: tune(api, env, repo, scratch / "t3.json", args.jobs, tried, *none),
             }
             cache = ("--cache", str(scratch / "cache"))
             runs["routing into a cache"] = routing(api, env, repo, scratch / "rc.json", args.jobs, 1, *cache)
-            runs["tune, 3 candidates, cached"] = tune(
-                api, env, repo, scratch / "tc.json", args.jobs, CANDIDATES, *cache
-            )
+            runs[f"{several}, cached"] = tune(api, env, repo, scratch / "tc.json", args.jobs, tried, *cache)
         for label, figures in runs.items():
             show(label, figures)
         print()
         # Marginal figures, so that start-up (imports, the catalog, the structural gate) counts on neither
         # side: routing's cost of one more sample, tune's of one more candidate.
         r1, r2 = runs["routing --repeat 1"], runs["routing --repeat 2"]
-        t1, t3 = runs["tune, 1 candidate"], runs["tune, 3 candidates"]
-        more = len(CANDIDATES) - 1
+        t1, t3 = runs["tune, 1 candidate"], runs[several]
+        more = len(tried) - 1
         samples = (t3["samples"] - t1["samples"]) / more
-        print(
-            f"one more candidate: {samples:.1f} sample(s) (the broken one stops early, the stealer does not)"
-        )
+        which = "the broken one stops early, the stealer does not" if more > 1 else "the stealer"
+        print(f"one more candidate: {samples:.1f} sample(s) ({which})")
         ratios = {}
         for key, name, unit in FIGURES:
             per_sample = (r2[key] - r1[key]) / (r2["samples"] - r1["samples"])
@@ -275,7 +282,7 @@ def main() -> int:
             f"target: 1.00x routing's model requests, wall time and harness CPU within {SAMPLE_TARGET}x "
             f"per candidate: {'meets' if meets else 'MISSES'}"
         )
-        warm = runs["tune, 3 candidates, cached"]
+        warm = runs[f"{several}, cached"]
         print(
             f"paid cache: after a routing run, {warm['current_cached']} of the current description's "
             f"{warm['current_samples']} sample(s) were replays; tune asked the model {warm['requests']} "

@@ -173,8 +173,14 @@ AGENTS = [
             str(BENCHMARKS.parent / "tests" / "acceptance" / "catalog" / "amd-like"),
             "--latency",
             "0",
+            # the cases of the skill whose allowed-tools the figure is about; the room stays whole
+            "--skill",
+            "gpu-serving",
         ],
-        [r"1\.00 per decided case \(target 1\.00\); skills with allowed-tools in the room: gpu-serving;"],
+        [
+            r"^catalog amd-like: 5 cases, 5 decided, 5 model requests: 1\.00 per decided case "
+            r"\(target 1\.00\); skills with allowed-tools in the room: gpu-serving;"
+        ],
     ),
     (
         "behavioral_bench.py",
@@ -188,8 +194,10 @@ AGENTS = [
     ),
     (
         "tune_overhead_bench.py",
-        ["--cases", "14", "--latency", "0", "--jobs", "2"],
+        # the smallest room tune's split allows; the larger tune run tries 2 candidates, not 3
+        ["--cases", "14", "--latency", "0", "--jobs", "2", "--candidates", "2"],
         [
+            r"^one more candidate: [\d.]+ sample\(s\) \(the stealer\)$",
             r"^model requests: +routing 1\.000 per sample; tune [\d.]+ per candidate .* \(1\.00x\)$",
             # Each a difference of two timed runs: on a loaded host it can come out below zero.
             r"^wall time: +routing -?[\d.]+ s per sample; tune -?[\d.]+ s per candidate",
