@@ -10,7 +10,8 @@ and answers in text otherwise.
 
 Figures printed per agent: median and worst seconds from the CLI's start to the routing decision
 (the harness stops there; a case without a skill runs to its end), model requests per case (what the
-stop at the decision leaves), and the report's accuracy. Printed, never asserted.
+stop at the decision leaves), and the report's accuracy. Printed, never asserted. The routing canary is
+off (`--no-canary`): its one request is per run, not per case, and would count against the cases.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ def bench(agent: str, cases: int, work: Path) -> dict:
             "--only",
             ",".join(only),
             "--skip-preflight",
+            "--no-canary",
             "--min-accuracy",
             "0",
             "--jobs",
