@@ -32,6 +32,16 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     )
 
 
+def section(
+    heading: str, headers: Sequence[str], rows: Sequence[Sequence[object]], said: str = "", none: str = ""
+) -> list[str]:
+    """A report's `### heading` section, after a blank line: what it lists (`said`), then its table of
+    `rows`. With no rows, `none` in the table's place, or no section at all when `none` is empty."""
+    if not rows and not none:
+        return []
+    return ["", f"### {heading}", "", *([said, ""] if said else []), table(headers, rows) if rows else none]
+
+
 def findings_table(findings: Sequence[Finding], when_none: str) -> str:
     """Every finding as a row, or `when_none` when there are none."""
     if not findings:
