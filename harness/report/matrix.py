@@ -4,6 +4,7 @@ first. Statuses, findings and JUnit are each leg's own run's, named by the leg."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from types import ModuleType
 
@@ -65,6 +66,13 @@ def difference_line(row: dict, figure: str = "accuracy") -> str:
     )
 
 
+def cases_lines(report: dict, differ: str, heads: list[str], cells: Callable[[dict], tuple]) -> list[str]:
+    """Every case with its `cells` after its id, those that `differ` between legs marked and counted."""
+    differing = sum(1 for row in report["cases"] if row["differs"])
+    rows = [(("**differs** " if row["differs"] else "") + row["id"], *cells(row)) for row in report["cases"]]
+    return ["", f"### Cases ({differing} {differ}, listed first)", "", table(heads, rows)]
+
+
 def routing_markdown(report: dict) -> str:
     agents = [row["leg"] for row in report["agents"]]
     lines = ["## Skill routing across agents and models", ""]
@@ -114,23 +122,17 @@ def routing_markdown(report: dict) -> str:
             [(skill, *(_cell(row.get(a)) for a in agents)) for skill, row in report["matrix"].items()],
         )
     )
-    differing = [row for row in report["cases"] if row["differs"]]
-    lines += ["", f"### Cases ({len(differing)} differ between legs, listed first)", ""]
-    lines.append(
-        table(
-            ["case", "expected", *agents],
-            [
-                (
-                    ("**differs** " if row["differs"] else "") + row["id"],
-                    row["expect"] or "no skill",
-                    *(
-                        clip(f"{routing.observation(v)} ({v['verdict']})", 60)
-                        for v in (row["by_agent"][a] for a in agents)
-                    ),
-                )
-                for row in report["cases"]
-            ],
-        )
+    lines += cases_lines(
+        report,
+        "differ between legs",
+        ["case", "expected", *agents],
+        lambda row: (
+            row["expect"] or "no skill",
+            *(
+                clip(f"{routing.observation(v)} ({v['verdict']})", 60)
+                for v in (row["by_agent"][a] for a in agents)
+            ),
+        ),
     )
     lines += [
         "",
@@ -186,20 +188,11 @@ def behavioral_markdown(report: dict) -> str:
     if report["differences"]:
         lines += ["", "### Between models", ""]
         lines += [f"- {difference_line(row, 'pass rate')}" for row in report["differences"]]
-    differing = [row for row in report["cases"] if row["differs"]]
-    lines += ["", f"### Cases ({len(differing)} differ between models, listed first)", ""]
-    lines.append(
-        table(
-            ["case", "skill", *labels],
-            [
-                (
-                    ("**differs** " if row["differs"] else "") + row["id"],
-                    row["skill"],
-                    *row["by_leg"].values(),
-                )
-                for row in report["cases"]
-            ],
-        )
+    lines += cases_lines(
+        report,
+        "differ between models",
+        ["case", "skill", *labels],
+        lambda row: (row["skill"], *row["by_leg"].values()),
     )
     lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** (every model must pass)."]
     return "\n".join(lines)
@@ -258,21 +251,11 @@ def compare_markdown(report: dict) -> str:
     if report["differences"]:
         lines += ["", "### Between models (the candidate's pass rate)", ""]
         lines += [f"- {row['mode']}: {difference_line(row, 'pass rate')}" for row in report["differences"]]
-    differing = [row for row in report["cases"] if row["differs"]]
-    lines += ["", f"### Cases ({len(differing)} labelled differently between models, listed first)", ""]
-    lines.append(
-        table(
-            ["case", "mode", "skill", *labels],
-            [
-                (
-                    ("**differs** " if row["differs"] else "") + row["id"],
-                    row["mode"],
-                    row["skill"] or "shared",
-                    *row["by_leg"].values(),
-                )
-                for row in report["cases"]
-            ],
-        )
+    lines += cases_lines(
+        report,
+        "labelled differently between models",
+        ["case", "mode", "skill", *labels],
+        lambda row: (row["mode"], row["skill"] or "shared", *row["by_leg"].values()),
     )
     lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** (every model must pass)."]
     return "\n".join(lines)
