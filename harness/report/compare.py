@@ -11,7 +11,7 @@ from harness.printable import clip
 from harness.report import replays
 from harness.report.format import dollars, percent, points, signed, signed_dollars
 from harness.report.junit import JUnitCase, halt_cases, junit_file
-from harness.report.markdown import section, table
+from harness.report.markdown import provisional_named, section, table
 
 BOTH = "both"
 SIDES = ("baseline", "candidate")
@@ -208,15 +208,7 @@ def _provisional(report: dict) -> list[str]:
     """Provisional cases (trust_level: provisional) named apart, saying whether the verdict counted them."""
     cases = report["cases"]
     shown = [f"`{name(report, c)}` ({c['label']})" for c in cases if c.get("trust_level") == "provisional"]
-    if not shown:
-        return []
-    if report["meta"]["strict"]:
-        how = "counted by the verdict (--strict)"
-    elif len(shown) == len(cases):
-        how = "counted by the verdict, since no stable case ran"
-    else:
-        how = "reported apart and not counted by the verdict; --strict counts them"
-    return [f"Provisional case(s), {how}: {', '.join(shown)}.", ""]
+    return provisional_named(shown, len(cases), report["meta"]["strict"], "verdict")
 
 
 def caveats(case: dict) -> list[tuple[str, str, str]]:
