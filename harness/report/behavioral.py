@@ -9,7 +9,7 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import quarantined, replays
 from harness.report.junit import JUnitCase, halt_cases
-from harness.report.markdown import provisional_lines, spend_lines, table
+from harness.report.markdown import provisional_lines, section, spend_lines, table
 from harness.report.reading import show_command
 from harness.report.routing_common import where
 from harness.report.text import halt_note
@@ -61,79 +61,57 @@ def markdown(report: dict) -> str:
             ],
         )
     )
-    lines += ["", "### Unmet expectations", ""]
-    unmet = [(c, check) for c in cases if c["status"] == FAIL for check in unmet_of(c)]
-    if unmet:
-        lines.append(
-            table(
-                ["case", "where", "kind", "expectation", "detail"],
-                [
-                    (c["id"], where(c), k["kind"], clip(k["expectation"], 120), clip(k["detail"], 200))
-                    for c, k in unmet
-                ],
-            )
-        )
-    else:
-        lines.append("None. Every graded case met every expectation.")
+    lines += section(
+        "Unmet expectations",
+        ["case", "where", "kind", "expectation", "detail"],
+        [
+            (c["id"], where(c), k["kind"], clip(k["expectation"], 120), clip(k["detail"], 200))
+            for c in cases
+            if c["status"] == FAIL
+            for k in unmet_of(c)
+        ],
+        none="None. Every graded case met every expectation.",
+    )
     lines += uncited_lines(report)
     lines += tripwire_lines(report)
-    errored = [c for c in cases if c["status"] in (ERROR, NOT_RUN)]
-    if errored:
-        lines += [
-            "",
-            "### Errored cases (not graded)",
-            "",
-            "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never "
-            "started (not-run: the run reached its --max-run-usd): neither a pass nor a fail.",
-            "",
-        ]
-        lines.append(
-            table(["case", "where", "error"], [(c["id"], where(c), clip(c["error"], 300)) for c in errored])
-        )
-    blocked = [c for c in cases if c["status"] == BLOCKED]
-    if blocked:
-        lines += [
-            "",
-            "### Blocked cases (not graded)",
-            "",
-            "What the agent did cannot be trusted as evidence, so these cases are neither a pass nor a "
-            "fail, and the run does not pass. `outside-workspace`: it worked outside its workspace in "
-            "every attempt, each in a fresh workspace.",
-            "",
-        ]
-        lines.append(
-            table(
-                ["case", "where", "reason", "attempts"],
-                [(c["id"], where(c), c["blocked"], clip(attempts_text(c), 300)) for c in blocked],
-            )
-        )
-    again = [c for c in cases if c["retried"]]
-    if again:
-        lines += [
-            "",
-            "### Retried cases",
-            "",
-            "The agent CLI failed on its own in the first attempt (not the skill's doing), so the case "
-            "ran once more in a fresh workspace and session; the status is the second attempt's.",
-            "",
-        ]
-        lines.append(table(["case", "why", "status"], [(c["id"], c["retried"], c["status"]) for c in again]))
-    outside = [c for c in cases if c["isolation"] or left_workspace_before(c)]
-    if outside:
-        lines += [
-            "",
-            "### Outside the workspace",
-            "",
-            "Tool paths, paths named by commands, or Bash working directories in these traces lie outside "
-            "the case's workspace"
-            + (
-                ": the attempt was blocked and run once more in a fresh workspace."
-                if meta["strict_isolation"]
-                else " (graded anyway: --no-strict-isolation)."
-            ),
-            "",
-        ]
-        lines.append(table(["case", "attempts"], [(c["id"], clip(attempts_text(c), 300)) for c in outside]))
+    lines += section(
+        "Errored cases (not graded)",
+        ["case", "where", "error"],
+        [(c["id"], where(c), clip(c["error"], 300)) for c in cases if c["status"] in (ERROR, NOT_RUN)],
+        "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never "
+        "started (not-run: the run reached its --max-run-usd): neither a pass nor a fail.",
+    )
+    lines += section(
+        "Blocked cases (not graded)",
+        ["case", "where", "reason", "attempts"],
+        [
+            (c["id"], where(c), c["blocked"], clip(attempts_text(c), 300))
+            for c in cases
+            if c["status"] == BLOCKED
+        ],
+        "What the agent did cannot be trusted as evidence, so these cases are neither a pass nor a "
+        "fail, and the run does not pass. `outside-workspace`: it worked outside its workspace in "
+        "every attempt, each in a fresh workspace.",
+    )
+    lines += section(
+        "Retried cases",
+        ["case", "why", "status"],
+        [(c["id"], c["retried"], c["status"]) for c in cases if c["retried"]],
+        "The agent CLI failed on its own in the first attempt (not the skill's doing), so the case "
+        "ran once more in a fresh workspace and session; the status is the second attempt's.",
+    )
+    lines += section(
+        "Outside the workspace",
+        ["case", "attempts"],
+        [(c["id"], clip(attempts_text(c), 300)) for c in cases if c["isolation"] or left_workspace_before(c)],
+        "Tool paths, paths named by commands, or Bash working directories in these traces lie outside "
+        "the case's workspace"
+        + (
+            ": the attempt was blocked and run once more in a fresh workspace."
+            if meta["strict_isolation"]
+            else " (graded anyway: --no-strict-isolation)."
+        ),
+    )
     lines += ["", "<details><summary>All cases</summary>", ""]
     lines.append(
         table(
@@ -203,25 +181,17 @@ def uncited_lines(report: dict) -> list[str]:
     """The MUST statements the judge passed without citing evidence: counted as met unless
     --require-evidence, and said either way."""
     bare = uncited(report)
-    if not bare:
-        return []
     how = (
         "each makes its case an error (--require-evidence)"
         if report["meta"]["require_evidence"]
         else "each counts as met; --require-evidence makes such a case an error"
     )
-    lines = ["", "### Passed without evidence", ""]
-    lines.append(
-        f"The judge passed these statements the agent MUST have done without citing any evidence: {how}."
+    return section(
+        "Passed without evidence",
+        ["case", "where", "statement"],
+        [(c["id"], where(c), clip(k["expectation"], 160)) for c, k in bare],
+        f"The judge passed these statements the agent MUST have done without citing any evidence: {how}.",
     )
-    lines.append("")
-    lines.append(
-        table(
-            ["case", "where", "statement"],
-            [(c["id"], where(c), clip(k["expectation"], 160)) for c, k in bare],
-        )
-    )
-    return lines
 
 
 def described(outside: dict) -> str:

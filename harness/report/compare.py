@@ -11,7 +11,7 @@ from harness.printable import clip
 from harness.report import replays
 from harness.report.format import dollars, percent, points, signed, signed_dollars
 from harness.report.junit import JUnitCase, halt_cases, junit_file
-from harness.report.markdown import table
+from harness.report.markdown import provisional_named, section, table
 
 BOTH = "both"
 SIDES = ("baseline", "candidate")
@@ -51,13 +51,21 @@ def markdown(report: dict) -> str:
     else:
         lines += ["### Totals", "", _totals_table(totals), ""]
     lines += _lift(report.get("lift"))
-    lines += ["### Side by side", "", _cases_table(report), ""]
-    errored = [c for c in cases if c["label"] == "error"]
-    if errored:
-        lines += ["### Errored cases (not compared)", ""]
-        lines.append(table(["case", "side", "error"], [(name(report, c), *_error_row(c)) for c in errored]))
-        lines.append("")
-    lines += _caveats(report)
+    lines += ["### Side by side", "", _cases_table(report)]
+    lines += section(
+        "Errored cases (not compared)",
+        ["case", "side", "error"],
+        [(name(report, c), *_error_row(c)) for c in cases if c["label"] == "error"],
+    )
+    lines += section(
+        "Retried runs and failed SKILL.md reads",
+        ["case", "side", "what", "why"],
+        [(name(report, c), side, what, clip(why, 300)) for c in cases for side, what, why in caveats(c)],
+        "A retried run failed the way its agent CLI is known to fail on its own and ran once more, fresh; "
+        "its verdict is the second run's. A run decided by a failed SKILL.md read asked for the skill (its "
+        "decision stands), but its tools failed to read it, often the agent's own sandbox.",
+    )
+    lines.append("")
     lines.append(f"Statistical rule: {meta['rule']}")
     return "\n".join(lines) + "\n"
 
@@ -200,15 +208,7 @@ def _provisional(report: dict) -> list[str]:
     """Provisional cases (trust_level: provisional) named apart, saying whether the verdict counted them."""
     cases = report["cases"]
     shown = [f"`{name(report, c)}` ({c['label']})" for c in cases if c.get("trust_level") == "provisional"]
-    if not shown:
-        return []
-    if report["meta"]["strict"]:
-        how = "counted by the verdict (--strict)"
-    elif len(shown) == len(cases):
-        how = "counted by the verdict, since no stable case ran"
-    else:
-        how = "reported apart and not counted by the verdict; --strict counts them"
-    return [f"Provisional case(s), {how}: {', '.join(shown)}.", ""]
+    return provisional_named(shown, len(cases), report["meta"]["strict"], "verdict")
 
 
 def caveats(case: dict) -> list[tuple[str, str, str]]:
@@ -222,26 +222,6 @@ def caveats(case: dict) -> list[tuple[str, str, str]]:
         if record["read_failed"]:
             out.append((side, "decided by a SKILL.md read that failed", record["read_failed"]))
     return out
-
-
-def _caveats(report: dict) -> list[str]:
-    rows = [
-        (name(report, c), side, what, clip(why, 300))
-        for c in report["cases"]
-        for side, what, why in caveats(c)
-    ]
-    if not rows:
-        return []
-    return [
-        "### Retried runs and failed SKILL.md reads",
-        "",
-        "A retried run failed the way its agent CLI is known to fail on its own and ran once more, fresh; "
-        "its verdict is the second run's. A run decided by a failed SKILL.md read asked for the skill (its "
-        "decision stands), but its tools failed to read it, often the agent's own sandbox.",
-        "",
-        table(["case", "side", "what", "why"], rows),
-        "",
-    ]
 
 
 def _side(record: dict) -> str:

@@ -9,7 +9,7 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report.format import dollars
 from harness.report.junit import JUnitCase
-from harness.report.markdown import table
+from harness.report.markdown import section, table
 
 ROWS = (
     ("skill fired", "fired"),
@@ -54,18 +54,18 @@ def markdown(report: dict) -> str:
     rows.append(("runs finished", *(f"{v['finished']}/{v['runs']}" for v in cells)))
     lines.append(table(["", *columns], rows))
     runs = report["runs"]
-    again = [r for r in runs if r["retried"]]
-    if again:
-        lines += ["", "### Retried runs", ""]
-        lines.append(
-            "A run failed the way its agent CLI is known to fail on its own, so it ran once more in a fresh "
-            "workspace; its figures are the second run's."
-        )
-        lines += ["", table(["side", "why"], [(r["side"], clip(r["retried"], 300)) for r in again])]
-    failed = [r for r in runs if r["error"]]
-    if failed:
-        lines += ["", "### Runs that did not finish", ""]
-        lines.append(table(["side", "error"], [(r["side"], clip(r["error"], 300)) for r in failed]))
+    lines += section(
+        "Retried runs",
+        ["side", "why"],
+        [(r["side"], clip(r["retried"], 300)) for r in runs if r["retried"]],
+        "A run failed the way its agent CLI is known to fail on its own, so it ran once more in a fresh "
+        "workspace; its figures are the second run's.",
+    )
+    lines += section(
+        "Runs that did not finish",
+        ["side", "error"],
+        [(r["side"], clip(r["error"], 300)) for r in runs if r["error"]],
+    )
     return "\n".join(lines) + "\n"
 
 

@@ -32,6 +32,16 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     )
 
 
+def section(
+    heading: str, headers: Sequence[str], rows: Sequence[Sequence[object]], said: str = "", none: str = ""
+) -> list[str]:
+    """A report's `### heading` section, after a blank line: what it lists (`said`), then its table of
+    `rows`. With no rows, `none` in the table's place, or no section at all when `none` is empty."""
+    if not rows and not none:
+        return []
+    return ["", f"### {heading}", "", *([said, ""] if said else []), table(headers, rows) if rows else none]
+
+
 def findings_table(findings: Sequence[Finding], when_none: str) -> str:
     """Every finding as a row, or `when_none` when there are none."""
     if not findings:
@@ -104,14 +114,20 @@ def provisional_lines(cases: list[dict], strict: bool, passing: str = "pass") ->
         for case in cases
         if case.get("trust_level") == "provisional"
     ]
+    return provisional_named(shown, len(cases), strict)
+
+
+def provisional_named(shown: list[str], cases: int, strict: bool, counter: str = "gate") -> list[str]:
+    """The line naming the provisional cases `shown` (of `cases`), saying whether the `counter` (the
+    gate, or compare's verdict) counted them; nothing when there are none."""
     if not shown:
         return []
     if strict:
-        how = "counted by the gate (--strict)"
-    elif len(shown) == len(cases):
-        how = "counted by the gate, since no stable case ran"
+        how = f"counted by the {counter} (--strict)"
+    elif len(shown) == cases:
+        how = f"counted by the {counter}, since no stable case ran"
     else:
-        how = "reported apart and not counted by the gate; --strict counts them"
+        how = f"reported apart and not counted by the {counter}; --strict counts them"
     return [f"Provisional case(s), {how}: {', '.join(shown)}.", ""]
 
 

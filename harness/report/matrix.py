@@ -1,15 +1,18 @@
-"""Markdown for routing on several legs (agents, models): skills x legs, each model's difference from
-the agent's first with its interval, then the cases that differ first."""
+"""The reports of a run on several legs (agents, models) for routing, behavioral and compare: each
+leg's figures, each model against its agent's first with its interval, then the cases that differ
+first. Statuses, findings and JUnit are each leg's own run's, named by the leg."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from types import ModuleType
 
 from harness.model import notes
 from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report import routing
+from harness.report import behavioral, compare, routing
 from harness.report.format import percent as rate
 from harness.report.format import signed_percent
 from harness.report.junit import JUnitCase
@@ -63,7 +66,14 @@ def difference_line(row: dict, figure: str = "accuracy") -> str:
     )
 
 
-def markdown(report: dict) -> str:
+def cases_lines(report: dict, differ: str, heads: list[str], cells: Callable[[dict], tuple]) -> list[str]:
+    """Every case with its `cells` after its id, those that `differ` between legs marked and counted."""
+    differing = sum(1 for row in report["cases"] if row["differs"])
+    rows = [(("**differs** " if row["differs"] else "") + row["id"], *cells(row)) for row in report["cases"]]
+    return ["", f"### Cases ({differing} {differ}, listed first)", "", table(heads, rows)]
+
+
+def routing_markdown(report: dict) -> str:
     agents = [row["leg"] for row in report["agents"]]
     lines = ["## Skill routing across agents and models", ""]
     lines.append(
@@ -112,23 +122,17 @@ def markdown(report: dict) -> str:
             [(skill, *(_cell(row.get(a)) for a in agents)) for skill, row in report["matrix"].items()],
         )
     )
-    differing = [row for row in report["cases"] if row["differs"]]
-    lines += ["", f"### Cases ({len(differing)} differ between legs, listed first)", ""]
-    lines.append(
-        table(
-            ["case", "expected", *agents],
-            [
-                (
-                    ("**differs** " if row["differs"] else "") + row["id"],
-                    row["expect"] or "no skill",
-                    *(
-                        clip(f"{routing.observation(v)} ({v['verdict']})", 60)
-                        for v in (row["by_agent"][a] for a in agents)
-                    ),
-                )
-                for row in report["cases"]
-            ],
-        )
+    lines += cases_lines(
+        report,
+        "differ between legs",
+        ["case", "expected", *agents],
+        lambda row: (
+            row["expect"] or "no skill",
+            *(
+                clip(f"{routing.observation(v)} ({v['verdict']})", 60)
+                for v in (row["by_agent"][a] for a in agents)
+            ),
+        ),
     )
     lines += [
         "",
@@ -137,7 +141,7 @@ def markdown(report: dict) -> str:
     return "\n".join(lines)
 
 
-def headline(report: dict) -> str:
+def routing_headline(report: dict) -> str:
     """One clause per leg: its correct/graded and whether it passed its gate; then each model's
     difference from its agent's first."""
     parts = []
@@ -159,27 +163,151 @@ def headline(report: dict) -> str:
     return "; ".join(parts)
 
 
+def behavioral_markdown(report: dict) -> str:
+    labels = [row["leg"] for row in report["legs"]]
+    judges = [run["meta"] for run in report["runs"]]
+    lines = ["## Behavioral across models", ""]
+    lines.append(
+        table(
+            ["leg", "model", "version", "passed", "failed", "errors", "judge"],
+            [
+                (
+                    leg["leg"],
+                    leg["model"] or "default",
+                    leg["agent_version"],
+                    f"{leg['counts']['passed']}/{leg['counts']['cases']}",
+                    leg["counts"]["failed"],
+                    leg["counts"]["errors"],
+                    behavioral.judge_words(judged),
+                )
+                for leg, judged in zip(report["legs"], judges, strict=True)
+            ],
+        )
+    )
+    lines += leg_lines(report)
+    if report["differences"]:
+        lines += ["", "### Between models", ""]
+        lines += [f"- {difference_line(row, 'pass rate')}" for row in report["differences"]]
+    lines += cases_lines(
+        report,
+        "differ between models",
+        ["case", "skill", *labels],
+        lambda row: (row["skill"], *row["by_leg"].values()),
+    )
+    lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** (every model must pass)."]
+    return "\n".join(lines)
+
+
+def behavioral_headline(report: dict) -> str:
+    parts = []
+    for name, run in legs(report):
+        counts = run["totals"]
+        parts.append(f"{name} {counts['passed']}/{counts['cases']} passed{halt_note(run['meta'])}")
+    parts += [difference_line(row, "pass rate") for row in report["differences"]]
+    parts.append(f"judged by {behavioral.judge_words(report['runs'][0]['meta'])}")
+    return "; ".join(parts)
+
+
+def change_words(side: dict) -> str:
+    """One mode's two pass rates on one leg and the candidate's difference with its interval."""
+    rates = f"{percent(side['baseline_rate'])} → {percent(side['candidate_rate'])}"
+    if side["difference"] is None:
+        return f"{rates} (no difference to give: a side graded no case)"
+    noise = "beyond noise" if side["beyond_noise"] else "within noise"
+    return (
+        f"{rates}, {signed(side['difference'])} "
+        f"(95% interval {signed(side['low'])} to {signed(side['high'])}, {noise})"
+    )
+
+
+def compare_markdown(report: dict) -> str:
+    first = report["runs"][0]["meta"]
+    labels = [row["leg"] for row in report["legs"]]
+    lines = ["## Skill compare across models", ""]
+    lines.append(
+        f"Baseline `{first['baseline']}` against candidate `{first['candidate']}` on each model"
+        f"{compare.repeats(first)}."
+    )
+    lines.append("")
+    rows = []
+    for leg in report["legs"]:
+        counted = leg["labels"]
+        for mode, side in list(leg["by_mode"].items()) or [("-", None)]:
+            rows.append(
+                (
+                    leg["leg"],
+                    leg["model"] or "default",
+                    mode,
+                    counted["regression"],
+                    counted["improvement"],
+                    counted["error"],
+                    change_words(side) if side else "nothing compared",
+                    "passed" if leg["passed"] else "failed",
+                )
+            )
+    heads = ["leg", "model", "mode", "regressions", "improvements", "errors", "pass rate", "result"]
+    lines.append(table(heads, rows))
+    lines += leg_lines(report)
+    if report["differences"]:
+        lines += ["", "### Between models (the candidate's pass rate)", ""]
+        lines += [f"- {row['mode']}: {difference_line(row, 'pass rate')}" for row in report["differences"]]
+    lines += cases_lines(
+        report,
+        "labelled differently between models",
+        ["case", "mode", "skill", *labels],
+        lambda row: (row["mode"], row["skill"] or "shared", *row["by_leg"].values()),
+    )
+    lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** (every model must pass)."]
+    return "\n".join(lines)
+
+
+def compare_headline(report: dict) -> str:
+    parts = []
+    for leg, (name, run) in zip(report["legs"], legs(report), strict=True):
+        rates = "; ".join(f"{mode} {change_words(side)}" for mode, side in leg["by_mode"].items())
+        parts.append(
+            f"{name}: {len(compare.regressions(run))} regression(s) in {len(compare.compared(run))} compared "
+            "case(s)" + (f", {rates}" if rates else "") + halt_note(run["meta"])
+        )
+    return "; ".join(parts)
+
+
+# Per matrix command: its legs' key, its one-run renderers, its markdown and its headline.
+KINDS = {
+    "routing-matrix": ("agents", routing, routing_markdown, routing_headline),
+    "behavioral-matrix": ("legs", behavioral, behavioral_markdown, behavioral_headline),
+    "compare-matrix": ("legs", compare, compare_markdown, compare_headline),
+}
+
+
+def per_leg(report: dict) -> tuple[list[tuple[str, dict]], ModuleType]:
+    """Each leg's name and run, and the module rendering one run of the report's command."""
+    key, one, _, _ = KINDS[report["command"]]
+    return legs(report, key), one
+
+
+def markdown(report: dict) -> str:
+    return KINDS[report["command"]][2](report)
+
+
+def headline(report: dict) -> str:
+    return KINDS[report["command"]][3](report)
+
+
 def statuses(report: dict) -> dict[str, str]:
     """`<leg>:<case id>` -> that leg's status word for the case."""
-    return {
-        f"{name}:{case_id}": word
-        for name, run in legs(report, "agents")
-        for case_id, word in routing.statuses(run).items()
-    }
+    runs, one = per_leg(report)
+    return {f"{name}:{case_id}": word for name, run in runs for case_id, word in one.statuses(run).items()}
 
 
 def findings(report: dict) -> list[Finding]:
-    """Every leg's routing findings, each message naming its leg."""
-    return [
-        replace(f, message=f"{name}: {f.message}")
-        for name, run in legs(report, "agents")
-        for f in routing.findings(run)
-    ]
+    """Every leg's findings, each message naming its leg."""
+    runs, one = per_leg(report)
+    return [replace(f, message=f"{name}: {f.message}") for name, run in runs for f in one.findings(run)]
 
 
 def junit(report: dict) -> list[JUnitCase]:
+    runs, one = per_leg(report)
     return [
-        replace(case, classname=f"{name}.{case.classname}")
-        for name, run in legs(report, "agents")
-        for case in routing.junit(run)
+        replace(case, classname=f"{name}.{case.classname}") for name, run in runs for case in one.junit(run)
     ]

@@ -15,7 +15,7 @@ from harness.printable import clip
 from harness.report import quarantined, replays
 from harness.report.format import dollars, percent
 from harness.report.junit import JUnitCase, halt_cases, junit_file
-from harness.report.markdown import provisional_lines, spend_lines, table
+from harness.report.markdown import provisional_lines, section, spend_lines, table
 from harness.report.reading import show_command
 from harness.report.routing_common import listing_notes, where
 from harness.report.text import halt_note
@@ -110,62 +110,48 @@ def markdown(report: dict) -> str:
         )
     )
     failures = [c for c in cases if graded(c) and not c["passed"]]
-    lines += ["", "### Routing failures", ""]
-    if failures:
-        lines.append(
-            table(
-                ["case", "where", "expected", "got", "verdict", "prompt", "look at"],
-                [
-                    (
-                        c["id"],
-                        where(c),
-                        c["expect"] or "no skill",
-                        c["observed"] or "no skill",
-                        c["verdict"],
-                        clip(c["prompt"], 110),
-                        hint(c),
-                    )
-                    for c in failures
-                ],
+    lines += section(
+        "Routing failures",
+        ["case", "where", "expected", "got", "verdict", "prompt", "look at"],
+        [
+            (
+                c["id"],
+                where(c),
+                c["expect"] or "no skill",
+                c["observed"] or "no skill",
+                c["verdict"],
+                clip(c["prompt"], 110),
+                hint(c),
             )
-        )
-    else:
-        lines.append("None. Every graded prompt routed as expected.")
-    flaky = [c for c in cases if c["flaky"]]
-    if flaky:
-        lines += ["", "### Flaky cases", "", "Their samples disagreed; the verdict is the majority.", ""]
-        lines.append(table(["case", "verdict", "samples", "trigger rate"], [_flaky_row(c) for c in flaky]))
-    unread = [c for c in cases if c["read_failed"]]
-    if unread:
-        lines += ["", "### Decided by a failed SKILL.md read", ""]
-        lines.append(
-            "The agent asked to read the skill's SKILL.md, which is its decision, but its tools failed to "
-            "read it (often the agent's own sandbox): the verdict stands, the skill never reached it."
-        )
-        lines.append("")
-        lines.append(
-            table(
-                ["case", "decided", "why the read failed"],
-                [(c["id"], c["observed"], clip(c["read_failed"], 300)) for c in unread],
-            )
-        )
-    again = [c for c in cases if c["retried"]]
-    if again:
-        lines += ["", "### Retried cases", ""]
-        lines.append(
-            "A run failed in a way its agent CLI is known to fail on its own (not a decision), so it ran "
-            "once more in a fresh workspace and session; the verdict is the second run's."
-        )
-        lines.append("")
-        lines.append(
-            table(["case", "why", "verdict"], [(c["id"], c["retried"], c["verdict"]) for c in again])
-        )
-    errored = [c for c in cases if not graded(c)]
-    if errored:
-        lines += ["", "### Errored cases (not graded)", ""]
-        lines.append(
-            table(["case", "where", "error"], [(c["id"], where(c), clip(c["error"], 300)) for c in errored])
-        )
+            for c in failures
+        ],
+        none="None. Every graded prompt routed as expected.",
+    )
+    lines += section(
+        "Flaky cases",
+        ["case", "verdict", "samples", "trigger rate"],
+        [_flaky_row(c) for c in cases if c["flaky"]],
+        "Their samples disagreed; the verdict is the majority.",
+    )
+    lines += section(
+        "Decided by a failed SKILL.md read",
+        ["case", "decided", "why the read failed"],
+        [(c["id"], c["observed"], clip(c["read_failed"], 300)) for c in cases if c["read_failed"]],
+        "The agent asked to read the skill's SKILL.md, which is its decision, but its tools failed to "
+        "read it (often the agent's own sandbox): the verdict stands, the skill never reached it.",
+    )
+    lines += section(
+        "Retried cases",
+        ["case", "why", "verdict"],
+        [(c["id"], c["retried"], c["verdict"]) for c in cases if c["retried"]],
+        "A run failed in a way its agent CLI is known to fail on its own (not a decision), so it ran "
+        "once more in a fresh workspace and session; the verdict is the second run's.",
+    )
+    lines += section(
+        "Errored cases (not graded)",
+        ["case", "where", "error"],
+        [(c["id"], where(c), clip(c["error"], 300)) for c in cases if not graded(c)],
+    )
     lines += ["", "<details><summary>All cases</summary>", ""]
     lines.append(
         table(

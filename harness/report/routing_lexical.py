@@ -9,7 +9,7 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report.format import percent, share
 from harness.report.junit import JUnitCase
-from harness.report.markdown import findings_table, table
+from harness.report.markdown import findings_table, section, table
 from harness.report.routing_common import listing_notes
 
 ROWS_SHOWN = 200
@@ -47,12 +47,11 @@ def markdown(report: dict) -> str:
     gaps = [Finding.from_dict(f) for f in report["findings"]]
     lines.append(findings_table(gaps, "None. Every positive shares a word with its skill's description."))
     lines += ["", "### Routing failures", "", _failures(report["cases"])]
-    errored = [c for c in report["cases"] if c["status"] == "error"]
-    if errored:
-        lines += ["", "### Cases that could not be ranked (not graded)", ""]
-        lines.append(
-            table(["case", "error"], [(c["id"], clip(c["error"], 300)) for c in errored[:ROWS_SHOWN]])
-        )
+    lines += section(
+        "Cases that could not be ranked (not graded)",
+        ["case", "error"],
+        [(c["id"], clip(c["error"], 300)) for c in report["cases"] if c["status"] == "error"][:ROWS_SHOWN],
+    )
     lines += ["", "<details><summary>All cases</summary>", "", _cases(report["cases"]), "", "</details>", ""]
     return "\n".join(lines) + "\n"
 

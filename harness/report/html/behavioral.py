@@ -24,10 +24,7 @@ BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so 
 
 def run_spent(report: dict) -> float | None:
     """What a behavioral run spent now, its agent's runs and its judge's; None when neither said."""
-    totals = object_at(report, "totals")
-    costs = [object_at(totals, side).get("cost_usd") for side in ("agent", "judge")]
-    known = [v for v in costs if isinstance(v, (int, float))]
-    return sum(known) if known else None
+    return spent(object_at(report, "totals"))
 
 
 def head(report: dict) -> str:
@@ -94,6 +91,7 @@ def blocked_block(case: dict) -> str:
 
 
 def spent(case: dict) -> float | None:
+    """What a case (or the run's totals) spent: its agent's and its judge's; None when neither said."""
     values = [object_at(case, side).get("cost_usd") for side in ("agent", "judge")]
     numbers = [v for v in values if isinstance(v, (int, float))]
     return sum(numbers) if numbers else None

@@ -1,6 +1,6 @@
-"""The page of a routing run over several legs (agents, models): where the legs differ, each model
-against its agent's first (the difference of accuracy with its interval), then each leg's own routing
-sections (its matrix filtering its own case table)."""
+"""The pages of a run over several legs (agents, models) for routing, behavioral and compare: each leg's
+figures, each model against its agent's first (the difference with its interval), the cases by leg,
+then each leg's own sections (a routing leg's matrix filters its own case table)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ from collections.abc import Callable, Sequence
 
 from harness.jsonfields import array_at, object_at
 from harness.report.format import signed_percent
-from harness.report.html import routing
+from harness.report.html import behavioral, compare, routing
 from harness.report.html.common import Transcripts
 from harness.report.html.header import canary_word, header, legs_cost
 from harness.report.html.shell import section, simple_table, text
 
 
-def legs(report: dict) -> list[dict]:
-    return [a for a in array_at(report, "agents") if isinstance(a, dict)]
+def legs(report: dict, key: str = "agents") -> list[dict]:
+    """A matrix report's leg rows: `agents` in a routing matrix, `legs` in the others."""
+    return [a for a in array_at(report, key) if isinstance(a, dict)]
 
 
 def leg_name(leg: dict) -> str:
@@ -112,7 +113,7 @@ def grid(report: dict) -> str:
     return section("Trigger accuracy, skills x legs", simple_table(["skill", *names], rows))
 
 
-def sections(report: dict, transcripts: Transcripts) -> list[str]:
+def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
     parts = [
         head(report),
         between_models(report),
@@ -148,3 +149,103 @@ def leg_sections(
 def leg_anchor(name: str) -> str:
     """The id of a leg's case table: each leg's controls and matrix links act on its own table."""
     return "cases-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)
+
+
+def by_leg(report: dict, title: str, heads: Sequence[str], first: Callable[[dict], list[str]]) -> str:
+    """A case's first cells (`first`), then what each leg said of it (its `by_leg`), under `title`."""
+    names = [str(leg.get("leg")) for leg in legs(report, "legs")]
+    rows = [
+        first(case) + [str(object_at(case, "by_leg").get(n)) for n in names]
+        for case in array_at(report, "cases")
+        if isinstance(case, dict)
+    ]
+    return section(title, simple_table([*heads, *names], rows))
+
+
+def behavioral_head(report: dict) -> str:
+    shown = legs(report, "legs")
+    figures = [(f"{leg.get('leg')} pass rate", routing.fmt(leg.get("pass_rate"))) for leg in shown]
+    judges = "; ".join(
+        f"{leg.get('leg')}: judged by {leg.get('judge_model') or 'its default model'} "
+        f"on {leg.get('judge_agent')}"
+        for leg in shown
+    )
+    cost = legs_cost(leg_costs(report, [str(leg.get("leg")) for leg in shown], behavioral.run_spent))
+    return header(report, figures, judges, cost)
+
+
+def behavioral_sections(report: dict, transcripts: Transcripts) -> list[str]:
+    cases = by_leg(
+        report, "Cases by model", ["case", "skill"], lambda c: [str(c.get("id")), str(c.get("skill"))]
+    )
+    parts = [behavioral_head(report), between_models(report, "pass rate"), cases]
+    names = [str(leg.get("leg")) for leg in legs(report, "legs")]
+    return parts + leg_sections(report, transcripts, names, "Model", "behavioral", behavioral.sections)
+
+
+def change(side: dict) -> str:
+    """One mode's two pass rates on a compare leg, the candidate's difference and its interval."""
+    rates = f"{routing.fmt(side.get('baseline_rate'))} → {routing.fmt(side.get('candidate_rate'))}"
+    if side.get("difference") is None:
+        return f"{rates} (a side graded no case)"
+    noise = "beyond noise" if side.get("beyond_noise") else "within noise"
+    return (
+        f"{rates}, {signed_percent(side.get('difference'))} "
+        f"({signed_percent(side.get('low'))} to {signed_percent(side.get('high'))}, {noise})"
+    )
+
+
+def compare_head(report: dict) -> str:
+    shown = legs(report, "legs")
+    figures = []
+    for leg in shown:
+        labels = object_at(leg, "labels")
+        figures += [
+            (f"{leg.get('leg')} regressions", str(labels.get("regression", 0))),
+            (f"{leg.get('leg')} improvements", str(labels.get("improvement", 0))),
+        ]
+    sides = [
+        object_at(object_at(run, "totals"), side)
+        for run in array_at(report, "runs")
+        if isinstance(run, dict)
+        for side in compare.SIDES
+    ]
+    cached = sum(n for s in sides if isinstance(n := s.get("cached_runs"), int))
+    runs = sum(n for s in sides if isinstance(n := s.get("runs"), int))
+    gate = "; ".join(f"{leg.get('leg')} {'passed' if leg.get('passed') else 'failed'}" for leg in shown)
+    return header(
+        report,
+        figures,
+        f"every model must pass: {gate}",
+        legs_cost(leg_costs(report, [str(leg.get("leg")) for leg in shown], compare.run_spent)),
+        f"{cached} of {runs} runs",
+    )
+
+
+def by_model(report: dict) -> str:
+    rows = [
+        [
+            str(leg.get("leg")),
+            str(mode),
+            str(object_at(leg, "labels").get("regression", 0)),
+            str(object_at(leg, "labels").get("improvement", 0)),
+            str(object_at(leg, "labels").get("error", 0)),
+            change(side) if isinstance(side, dict) else "—",
+        ]
+        for leg in legs(report, "legs")
+        for mode, side in object_at(leg, "by_mode").items()
+    ]
+    heads = ["leg", "mode", "regressions", "improvements", "errors", "pass rate: baseline → candidate (95 %)"]
+    return section("Each model", simple_table(heads, rows, range(2, 5)))
+
+
+def compare_sections(report: dict, transcripts: Transcripts) -> list[str]:
+    cases = by_leg(
+        report,
+        "Labels by model",
+        ["case", "mode", "skill"],
+        lambda c: [str(c.get("id")), str(c.get("mode")), str(c.get("skill") or "shared")],
+    )
+    parts = [compare_head(report), by_model(report), between_models(report, "candidate's pass rate"), cases]
+    names = [str(leg.get("leg")) for leg in legs(report, "legs")]
+    return parts + leg_sections(report, transcripts, names, "Model", "compare", compare.sections)
