@@ -8,6 +8,7 @@ from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import quarantined, replays
+from harness.report.format import seconds
 from harness.report.junit import JUnitCase, halt_cases
 from harness.report.markdown import provisional_lines, section, spend_lines, table
 from harness.report.reading import show_command
@@ -124,7 +125,7 @@ def markdown(report: dict) -> str:
                     _met(c),
                     "—" if c["status"] == ERROR and not c["activated"] else ", ".join(c["activated"]) or "no",
                     c["stop_reason"] or "-",
-                    f"{c['elapsed_s']:.1f}s",
+                    seconds(c["elapsed_s"]),
                 )
                 for c in cases
             ],
@@ -133,7 +134,7 @@ def markdown(report: dict) -> str:
     lines += ["", "</details>", ""]
     spent = (
         f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
-        f"{totals['agent_time_s']:.1f}s"
+        f"{seconds(totals['agent_time_s'])}"
     )
     lines += spend_lines(spent, replayed(report), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"

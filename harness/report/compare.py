@@ -9,7 +9,7 @@ from harness.model.envelope import ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import replays
-from harness.report.format import dollars, percent, points, signed, signed_dollars
+from harness.report.format import dollars, percent, points, seconds, signed, signed_dollars, total
 from harness.report.junit import JUnitCase, halt_cases, junit_file
 from harness.report.markdown import provisional_named, section, table
 
@@ -71,7 +71,8 @@ def markdown(report: dict) -> str:
 
 
 def repeats(meta: dict) -> str:
-    return f", {meta['repeat']} run(s) a side" if meta["repeat"] > 1 else ""
+    repeat = meta["repeat"]
+    return f", {repeat} run(s) a side" if isinstance(repeat, int) and repeat > 1 else ""
 
 
 def name(report: dict, case: dict) -> str:
@@ -114,8 +115,8 @@ def _totals_table(totals: dict) -> str:
             ("cost", dollars(base["cost_usd"]), dollars(cand["cost_usd"]), signed_dollars(delta["cost_usd"])),
             (
                 "agent time",
-                f"{base['elapsed_s']:.1f}s",
-                f"{cand['elapsed_s']:.1f}s",
+                seconds(base["elapsed_s"]),
+                seconds(cand["elapsed_s"]),
                 signed(delta["elapsed_s"], "s", 1),
             ),
             ("tool calls", base["tool_calls"], cand["tool_calls"], signed(delta["tool_calls"])),
@@ -317,7 +318,7 @@ def junit(report: dict) -> list[JUnitCase]:
         JUnitCase(
             classname=f"compare.{c['skill'] or 'shared'}",
             name=name(report, c),
-            time_s=c["baseline"]["elapsed_s"] + c["candidate"]["elapsed_s"],
+            time_s=total((c["baseline"]["elapsed_s"], c["candidate"]["elapsed_s"])),
             error=_error_row(c)[1] if c["label"] == "error" else None,
             failure=_summary(report, c)
             if c["label"] == "regression" and counts_toward_verdict(report, c)

@@ -3,6 +3,8 @@ one clip, so that a figure reads the same in markdown, text, JUnit and the page.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 DASH = "—"  # what the page shows for a figure it does not have
 
 
@@ -34,6 +36,23 @@ def dollars(value: object, none: str = "n/a") -> str:
 def signed_dollars(value: float | None) -> str:
     """A difference of two costs, `+$0.0100` or `-$0.0020`."""
     return "n/a" if value is None else f"{'-' if value < 0 else '+'}${abs(value):.4f}"
+
+
+def number(value: object, spec: str = "g", none: str = "n/a") -> str:
+    """A figure the report may lack (its schema allows null), in the format `spec`; `none` without one."""
+    known = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return format(value, spec) if known else none
+
+
+def seconds(value: object, digits: int = 1, none: str = "n/a") -> str:
+    """A duration the report may lack, `1.2s`."""
+    shown = number(value, f".{digits}f", none)
+    return shown if shown == none else f"{shown}s"
+
+
+def total(values: Iterable[object]) -> float:
+    """The sum of the figures in `values` that are numbers: a missing one adds nothing."""
+    return sum(v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool))
 
 
 def share(part: int, whole: int) -> str:

@@ -13,7 +13,7 @@ from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import quarantined, replays
-from harness.report.format import dollars, percent
+from harness.report.format import dollars, number, percent, seconds, total
 from harness.report.junit import JUnitCase, halt_cases, junit_file
 from harness.report.markdown import provisional_lines, section, spend_lines, table
 from harness.report.reading import show_command
@@ -164,7 +164,7 @@ def markdown(report: dict) -> str:
                     observation(c),
                     c["verdict"],
                     c["stop_reason"],
-                    f"{c['elapsed_s']:.1f}s",
+                    seconds(c["elapsed_s"]),
                     _rate(c),
                 )
                 for c in cases
@@ -174,8 +174,8 @@ def markdown(report: dict) -> str:
     lines += ["", "</details>", ""]
     cost = f", {dollars(totals['cost_usd'])}" if totals["cost_usd"] is not None else ""
     spent = (
-        f"{totals['input_tokens']} tokens in, {totals['output_tokens']} out{cost}; agent time "
-        f"{totals['agent_time_s']:.1f}s over {totals['samples_run']} run(s)"
+        f"{number(totals['input_tokens'], '')} tokens in, {number(totals['output_tokens'], '')} out{cost}; "
+        f"agent time {seconds(totals['agent_time_s'])} over {totals['samples_run']} run(s)"
     )
     lines += spend_lines(spent, replayed(report), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
@@ -359,7 +359,7 @@ def junit(report: dict) -> list[JUnitCase]:
         JUnitCase(
             classname=f"routing.{c['skill'] or 'shared'}",
             name=c["id"],
-            time_s=sum(s["elapsed_s"] for s in c["samples"]),
+            time_s=total(s["elapsed_s"] for s in c["samples"]),
             error=c["error"] if not graded(c) else None,
             failure=None
             if c["passed"] or not graded(c)

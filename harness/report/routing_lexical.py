@@ -7,7 +7,7 @@ from __future__ import annotations
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report.format import percent, share
+from harness.report.format import number, percent, share
 from harness.report.junit import JUnitCase
 from harness.report.markdown import findings_table, section, table
 from harness.report.routing_common import listing_notes
@@ -185,7 +185,9 @@ def _top(case: dict) -> str:
     """`skill 0.42: word, word; ...` for the best three, or why there are none."""
     if not case["top"]:
         return "no skill shares a word" if case["status"] != "error" else "not ranked"
-    return "; ".join(f"{m['skill']} {m['score']:.2f}: {', '.join(m['shared'])}" for m in case["top"])
+    return "; ".join(
+        f"{m['skill']} {number(m['score'], '.2f')}: {', '.join(m['shared'])}" for m in case["top"]
+    )
 
 
 def _more(count: int) -> str:

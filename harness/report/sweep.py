@@ -4,6 +4,7 @@ that degrades), the text headline, statuses, located findings and JUnit."""
 from __future__ import annotations
 
 from harness.model.findings import Finding
+from harness.report.format import number
 from harness.report.junit import JUnitCase
 from harness.report.markdown import findings_table, table
 
@@ -11,7 +12,7 @@ from harness.report.markdown import findings_table, table
 def _accuracy(point: dict) -> str:
     if point["accuracy"] is None:
         return "-"
-    return f"{point['accuracy']:.2f} [{point['low']:.2f}, {point['high']:.2f}]"
+    return f"{point['accuracy']:.2f} [{number(point['low'], '.2f')}, {number(point['high'], '.2f')}]"
 
 
 def _drop(point: dict) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report.format import dollars
+from harness.report.format import dollars, number
 from harness.report.junit import JUnitCase
 from harness.report.markdown import table
 
@@ -35,7 +35,7 @@ def _gain(validation: dict | None) -> str:
             shown.append(f"{named}-")
             continue
         low, high = judged["interval"]
-        shown.append(f"{named}{judged['gain']:+.3f} [{low:+.3f}, {high:+.3f}]")
+        shown.append(f"{named}{judged['gain']:+.3f} [{number(low, '+.3f')}, {number(high, '+.3f')}]")
     return "; ".join(shown)
 
 
@@ -50,7 +50,8 @@ def markdown(report: dict) -> str:
     split = report["split"]
     lines += [
         f"Room: {', '.join(f'`{n}`' for n in meta['room'])}; engine: {engine}; confidence "
-        f"{meta['confidence']:g}, corrected for {report['tried']} candidate(s) tried; seed {split['seed']}.",
+        f"{number(meta['confidence'])}, corrected for {report['tried']} candidate(s) tried; "
+        f"seed {split['seed']}.",
         "",
     ]
     counts = split["counts"]
@@ -84,13 +85,14 @@ def markdown(report: dict) -> str:
         lines.append(f"- `{arm['label']}` ({arm['origin']}): {clip(arm['description'], 300)}")
     if report["final"]:
         final = report["final"]
-        level = 100 * next(iter(final["gain"].values()))["confidence"]
+        level = next(iter(final["gain"].values()))["confidence"]
+        at_level = f" at {number(100 * level)} %" if isinstance(level, (int, float)) else ""
         lines += [
             "",
             "### Final split (graded once; the honest estimate)",
             "",
             f"Current: {_share(final['current'])}; {final['candidate']}: {_share(final['chosen'])}; gain "
-            f"{_gain(final['gain'])} at {level:g} %.",
+            f"{_gain(final['gain'])}{at_level}.",
         ]
     if report["diff"]:
         applied = "applied (--apply)" if report["applied"] else "not applied; pass --apply to write it"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from harness.printable import clip
+from harness.report.format import number
 from harness.report.html.shell import text
 from harness.report.html.table import collapsed, pre
 
@@ -35,8 +36,8 @@ def rate(hits: int, trials: int, interval: object = None) -> str:
         return "—"
     shown = text(f"{hits}/{trials} = {hits / trials:.2f}")
     if isinstance(interval, (list, tuple)) and len(interval) == 2:
-        low, high = interval
-        shown += f'<br><span class="muted">{text(f"{low:.2f}–{high:.2f}")}</span>'
+        low, high = (number(bound, ".2f", "?") for bound in interval)
+        shown += f'<br><span class="muted">{text(f"{low}–{high}")}</span>'
     return shown
 
 

@@ -4,7 +4,7 @@ case table with both sides side by side, the case's label and the interval of th
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
-from harness.report.format import DASH, dollars
+from harness.report.format import DASH, dollars, number
 from harness.report.html.common import (
     Transcripts,
     clipped,
@@ -31,9 +31,10 @@ def side_names(report: dict) -> tuple[str, str]:
 
 def span(bounds: object) -> str:
     if isinstance(bounds, (list, tuple)) and len(bounds) == 2:
-        return (
-            f"{bounds[0]:+.2f} to {bounds[1]:+.2f}" if bounds[0] < 0 else f"{bounds[0]:.2f}–{bounds[1]:.2f}"
-        )
+        low, high = bounds
+        if isinstance(low, (int, float)) and low < 0:
+            return f"{number(low, '+.2f', '?')} to {number(high, '+.2f', '?')}"
+        return f"{number(low, '.2f', '?')}–{number(high, '.2f', '?')}"
     return "—"
 
 

@@ -4,7 +4,7 @@ tokens, turns, tool calls and dollars."""
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
-from harness.report.format import DASH, dollars
+from harness.report.format import DASH, dollars, number
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 
@@ -37,11 +37,11 @@ def sides_table(report: dict) -> str:
                 SIDE_NAMES[key],
                 f"{side.get('finished', 0)}/{side.get('runs', 0)}",
                 ", ".join(map(str, array_at(side, "fired"))) or "none",
-                f"{side.get('turns', 0):g}",
-                f"{side.get('tool_calls', 0):g}",
-                f"{side.get('input_tokens', 0):g}",
-                f"{side.get('output_tokens', 0):g}",
-                f"{side.get('cache_read_tokens', 0):g}",
+                number(side.get("turns"), "g", DASH),
+                number(side.get("tool_calls"), "g", DASH),
+                number(side.get("input_tokens"), "g", DASH),
+                number(side.get("output_tokens"), "g", DASH),
+                number(side.get("cache_read_tokens"), "g", DASH),
                 dollars(side.get("cost_usd"), DASH),
             ]
         )
@@ -111,8 +111,8 @@ def models_table(report: dict) -> str:
                 "fired",
                 lambda v: ", ".join(map(str, v)) if isinstance(v, list) and v else "none",
             ),
-            ("turns", "turns", lambda v: f"{v:g}" if isinstance(v, (int, float)) else "n/a"),
-            ("input tokens", "input_tokens", lambda v: f"{v:g}" if isinstance(v, (int, float)) else "n/a"),
+            ("turns", "turns", number),
+            ("input tokens", "input_tokens", number),
             ("cost (mean a run)", "cost_usd", dollars),
         )
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from harness.jsonfields import array_at, object_at
+from harness.report.format import number
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 
@@ -44,7 +45,7 @@ def curve(leg: dict) -> str:
     dots = "".join(
         f'<circle class="dot" cx="{x(p["size"])}" cy="{y(p["accuracy"])}" r="3"><title>'
         f"{text(p['size'])} skills: {text(p['passed'])}/{text(p['graded'])} "
-        f"[{p['low']:.2f}, {p['high']:.2f}]</title></circle>"
+        f"[{number(p['low'], '.2f')}, {number(p['high'], '.2f')}]</title></circle>"
         for p in points
     )
     ticks = "".join(
@@ -75,7 +76,7 @@ def leg_section(leg: dict) -> str:
         [
             str(p.get("size")),
             f"{p.get('passed')}/{p.get('graded')}",
-            f"{p['accuracy']:.2f} [{p['low']:.2f}, {p['high']:.2f}]"
+            f"{p['accuracy']:.2f} [{number(p['low'], '.2f')}, {number(p['high'], '.2f')}]"
             if p.get("accuracy") is not None
             else "-",
             "" if p.get("p") is None else f"p {p['p']:.3g}" + (", beyond noise" if p.get("degraded") else ""),
