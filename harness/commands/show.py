@@ -12,13 +12,12 @@ from jsonschema.exceptions import best_match
 from harness import jsonsafe, nesting, schemas
 from harness.agent import RUNTIMES, log_path
 from harness.agent.logs import KeptLog, LogFile, UnreadableLog, kept_files, log_file, read_log
-from harness.commands import transcript
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.jsonfields import array_at, object_at
 from harness.model.repo import find_root
-from harness.report import FORMATS, REPORTS, history, history_html, html, rendered, schema_of
+from harness.report import FORMATS, REPORTS, history, history_html, html, rendered, schema_of, transcript
 from harness.report.html.logs import Entry
 from harness.writer import cannot, write_text
 
