@@ -7,19 +7,17 @@ import argparse
 import re
 from pathlib import Path
 
-from jsonschema.exceptions import best_match
-
-from harness import jsonsafe, nesting, schemas
+from harness import jsonsafe, nesting
 from harness.agent import RUNTIMES, log_path
 from harness.agent.logs import KeptLog, LogFile, UnreadableLog, kept_files, log_file, read_log
-from harness.commands import transcript
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.jsonfields import array_at, object_at
 from harness.model.repo import find_root
-from harness.report import FORMATS, REPORTS, history, history_html, html, rendered, schema_of
+from harness.report import FORMATS, html, saved, transcript
 from harness.report.html.logs import Entry
+from harness.report.saved import RENDERED, entry_of
 from harness.writer import cannot, write_text
 
 HELP = (
@@ -35,15 +33,7 @@ KEEPING_COMMANDS = (
     "compare-matrix",
     "cost",
 )
-# What the page's line counts, when it is not the report's cases: (its array, the word for one).
-COUNTED = {
-    "structural": ("findings", "finding(s)"),
-    "refs": ("findings", "finding(s)"),
-    "tune": ("candidates", "candidate(s)"),
-}
 PAGE_COMMANDS = tuple(html.SECTIONS)  # --html draws every graded command's report, logs kept or not
-SAID_LIMIT = 120  # of a schema error's own words in the sentence; a longer one quotes the whole value
-RENDERED = (*REPORTS, "history")  # --format renders any report skillscope writes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -117,41 +107,10 @@ def show_report(args: argparse.Namespace, ctx: Context) -> int:
     if args.cases or args.html:
         raise UsageError("--format renders a whole report: drop the CASE ids and --html")
     path = ctx.cwd / args.logs
-    report = saved_report(path, args.logs)
-    if report["command"] == "history":
-        ctx.stdout.write(history_text(report, args.format, args.logs))
-    else:
-        ctx.stdout.write(rendered(report, args.format, path, ctx))
+    report = saved.checked(read_report(path, args.logs, RENDERED), args.logs)
+    ctx.stdout.write(saved.again(report, args.format, path, ctx, args.logs))
     ctx.stdout.flush()
     return 0
-
-
-def saved_report(path: Path, given: str) -> dict:
-    """The report at `path`, checked against the schema of the version that reads it: an older report
-    (or one edited by hand) is a usage error naming what is missing and the fix."""
-    report = read_report(path, given, RENDERED)
-    problems = schemas.errors(schema_of(report), report)
-    if problems:
-        # The deepest error names the field (`'line' is a required property`), not the object holding it.
-        first = best_match(problems)
-        said = first.message if len(first.message) <= SAID_LIMIT else "unexpected value"
-        raise UsageError(
-            f"{given}: not a {report['command']} report this skillscope version can render ({said} at "
-            f"{first.json_path}); run `skillscope {report['command']}` again with this version to write a "
-            "new one"
-        )
-    return report
-
-
-def history_text(report: dict, fmt: str, given: str) -> str:
-    """A history report again: its text, markdown or page (it gates nothing, so has no JUnit or SARIF)."""
-    if fmt == "text":
-        return history.text(report)
-    if fmt == "markdown":
-        return history.markdown(report) + "\n"
-    if fmt == "html":
-        return history_html.page(report)
-    raise UsageError(f"{given}: a history report has no {fmt} form; pass --format text, markdown or html")
 
 
 def chosen_files(where: Path, args: argparse.Namespace) -> list[tuple[str, LogFile]]:
@@ -369,24 +328,13 @@ def write_page(
             wanted = {case["id"] for case in cases.values()}
             report = {**report, "cases": [c for c in array_at(report, "cases") if c.get("id") in wanted]}
         kept_none = not labelled and report.get("command") in KEEPING_COMMANDS
-        note = "no agent log was kept: the run had no --keep-logs, or took every case from the cache"
-        page = html.render(report, transcripts, [note] if kept_none else [])
-        key, what = COUNTED.get(str(report.get("command")), ("cases", "case(s)"))
-        count = len(array_at(report, key))
+        page, counted = saved.report_page(report, transcripts, kept_none=kept_none)
     else:
-        page = html.logs_page(f"agent logs kept in {args.logs}", list(entries.values()))
-        count, what = len(entries), "case(s)"
+        page, counted = saved.logs_page(args.logs, list(entries.values()))
     target, repo = ctx.cwd / args.html, find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
     try:
         write_text(target, page, repo)
     except OSError as exc:
         raise HarnessError(cannot("the HTML page", target, exc, "fix --html")) from None
-    ctx.out(f"HTML page: {args.html} ({count} {what}, {len(labelled)} log(s))")
+    ctx.out(f"HTML page: {args.html} ({counted}, {len(labelled)} log(s))")
     return 1 if unreadable else 0
-
-
-def entry_of(case: dict | None, stem: str = "") -> Entry:
-    if case is None:
-        return Entry(stem)
-    outcome = transcript.outcome_of(case)
-    return Entry(case["id"], str(outcome) if outcome else None)

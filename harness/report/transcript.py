@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from harness.agent.logs import KeptLog
-from harness.agent.trace import ToolCall
 from harness.jsonfields import array_at, object_at
+from harness.report.kept_log import KeptLog, ToolCall
 from harness.report.markdown import table
 from harness.report.routing import observation
 

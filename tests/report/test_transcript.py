@@ -1,4 +1,4 @@
-"""harness.commands.transcript: a kept log's trace as the lines `skillscope show` prints, and a report's
+"""harness.report.transcript: a kept log's trace as the lines `skillscope show` prints, and a report's
 case as the head above them. (tests/commands/test_show.py renders real CLIs' logs; these pin the
 layout on traces made by hand.)"""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from harness.agent.logs import KeptLog
 from harness.agent.trace import Activation, ToolCall, Trace, Usage
-from harness.commands.transcript import NOT_ENDED, case_head, outcome_of, render
+from harness.report.transcript import NOT_ENDED, case_head, outcome_of, render
 
 
 def kept(trace: Trace, ended: bool = True, runtime: str = "claude") -> KeptLog:
