@@ -477,10 +477,12 @@ def until(condition: Callable[[], object]) -> bool:
 
 def signal_once_held(server: LinkServer, cancel: Cancellation, *signums: int) -> None:
     """From a thread, each signal to this process once `server` holds a request and the signal before
-    it was handled: the test acts while the request is in flight, however slowly the machine runs."""
+    it was handled: the test acts while the request is in flight, however slowly the machine runs.
+    Held means the `held_from`-th request or a later one: a request before it is in flight too, briefly."""
+    held = server.held_from or 1
 
     def send() -> None:
-        if not until(lambda: server.active):
+        if not until(lambda: len(server.requests) >= held and server.active):
             return
         for count, signum in enumerate(signums, 1):
             os.kill(os.getpid(), signum)
