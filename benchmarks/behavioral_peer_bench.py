@@ -37,7 +37,7 @@ Both tools must pass every case in every run, else the figures would compare unl
 stops.
 
     python benchmarks/behavioral_peer_bench.py [--peer PATH/to/amd-skills] [--rounds 5]
-        [--skill NAME] [--only IDS]
+        [--skill NAME] [--only IDS] [--skillscope-args '--no-sandbox']
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -283,6 +284,11 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5, help="timed runs of each tool (default: 5)")
     parser.add_argument("--skill", help=f"the skill (default: {AMD_SKILL} with --peer)")
     parser.add_argument("--only", help=f"case ids, a comma list (default with --peer: {AMD_CASES})")
+    parser.add_argument(
+        "--skillscope-args",
+        default="",
+        help="more flags for skillscope's runs, e.g. '--no-sandbox' to see the shell sandbox's share",
+    )
     args = parser.parse_args()
     peer_root = args.peer or STAND_IN
     if not (peer_root / RUNNER).is_file():
@@ -301,6 +307,7 @@ def main() -> int:
         ids = ",".join(case["id"] for case in cases)
         with FakeAPI(ScriptedModel(skill, cases)) as api:
             peer, ours = sides(repo, scratch, claude, api.base_url, skill, ids)
+            ours.command += shlex.split(args.skillscope_args)
             # The catalog's own structural findings are not this figure's business: accept them first.
             baseline = [*ours.command[: ours.command.index("behavioral")], "baseline", "--repo", str(repo)]
             subprocess.run(
@@ -321,6 +328,7 @@ def main() -> int:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"peer: {'amd/skills checkout' if args.peer else 'the stand-in runner under tests/ (no --peer)'}")
     print_machine_load(speed)
+    print(f"skillscope's own flags: --no-cache {args.skillscope_args}".rstrip())
     report(peer, ours, args.rounds, cases)
     return 0
 
