@@ -188,6 +188,19 @@ AGENTS = [
         [r"1 statement\(s\): 1 judge call\(s\) per case, statements per call \[1\], case pass"],
     ),
     (
+        # the stand-in peer (tests/behavioral/peer_catalog): its API check, 2 cases, 1 judged statement
+        # each; skillscope finds its --version/--help answers and sandbox verdict kept after the warm run
+        "behavioral_peer_bench.py",
+        ["--rounds", "1"],
+        [
+            r"^2 case\(s\): write-launcher, drop-key-guard; 1 interleaved rounds$",
+            # wall, CPU, of which claude's and the runner's own; claude starts and model requests per run
+            r"^peer( +[\d.]+){4} +5 +9  -p x5$",
+            r"^skillscope( +[\d.]+){4} +5 +9  -p x5$",
+            r"^skillscope/peer: CPU [\d.]+x \(per round [\d.]+-[\d.]+\), wall [\d.]+x",
+        ],
+    ),
+    (
         "compare_bench.py",
         ["--cases", "1", "--jobs", "1", "--latency", "0"],
         [r"^two separate runs\s+[\d.]+ s", r"^ratio\s+[\d.]+x"],

@@ -85,7 +85,8 @@ FOREIGN = {
     "docs/adoption/amd-skills.md": {"--validate"},
     "docs/agents.md": {"--allow-all-tools", "--allow-tool", "--allowed-tools", "--approval-mode"},
     "docs/authoring-evals.md": {"--runs"},
-    "docs/benchmarks.md": {"--benign", "--cases", "--catalog", "--json", "--skills", "--theirs"},
+    "docs/benchmarks.md": {"--benign", "--cases", "--catalog", "--json", "--mode", "--peer", "--skills"}
+    | {"--skillscope-args", "--theirs"},
     "docs/ci-reference.md": {"--args", "--base", "--list", "--name-only"},
     "docs/commands/behavioral.md": {"--permission-mode", "--tools"},
     "docs/commands/init.md": {"--validate"},
