@@ -27,6 +27,9 @@ Figures printed:
   same verdict.
 - CPU: user+sys seconds of the child processes per wall second, to tell a CPU-bound machine from
   a latency-bound one.
+- in flight: how many claude runs the --jobs 4 run had going at once (polled from /proc), and how long a
+  sample took at --jobs 1 and at --jobs 4. Four at once, with samples stretched only while the cores are
+  short, says the pool serialises nothing; the speed-up then goes as far as the free cores let it.
 - peak RSS of a fresh interpreter feeding a synthetic --trace-mb stream through ClaudeEvents.
 
 Targets: overhead <= 10 % (issues 5 and 14), --jobs 4 >= 1.8x --jobs 1, peak RSS < 150 MB, requests per case
@@ -215,6 +218,48 @@ def harness_run(
     }
 
 
+class InFlight:
+    """The agent CLI runs this process has going at once, polled from /proc (Linux; elsewhere none are
+    seen): the most, and the seconds spent at each count. The harness runs in-process, so its CLI runs
+    are this process's children."""
+
+    def __init__(self, interval_s: float = 0.05):
+        self.interval_s, self.seconds, self.most = interval_s, {}, 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def __enter__(self) -> InFlight:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _poll(self) -> None:
+        last = time.monotonic()
+        while not self._stop.wait(self.interval_s):
+            count, now = children_running(), time.monotonic()
+            self.seconds[count] = self.seconds.get(count, 0.0) + now - last
+            self.most, last = max(self.most, count), now
+
+    def share_at(self, count: int) -> float:
+        total = sum(self.seconds.values())
+        return self.seconds.get(count, 0.0) / total if total else 0.0
+
+
+def children_running() -> int:
+    """This process's live child processes."""
+    me, count = os.getpid(), 0
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        count += fields[0] not in ("Z", "X") and int(fields[1]) == me
+    return count
+
+
 def measure(label: str, api: FakeAPI, action) -> dict:
     before_requests, before_cpu = len(api.agent_turns()), children_cpu()
     figures = action()
@@ -258,11 +303,12 @@ def cli_bench(args: argparse.Namespace) -> None:
                 api,
                 lambda: harness_run(env, repo, skills, prompts, 1, scratch / "j1.json", "--no-cache"),
             )
-            four = measure(
-                "harness --jobs 4",
-                api,
-                lambda: harness_run(env, repo, skills, prompts, 4, scratch / "j4.json", "--no-cache"),
-            )
+            with InFlight() as in_flight:
+                four = measure(
+                    "harness --jobs 4",
+                    api,
+                    lambda: harness_run(env, repo, skills, prompts, 4, scratch / "j4.json", "--no-cache"),
+                )
             cache = ("--cache", str(scratch / "cache"))
             cold = measure(
                 "harness, cold cache",
@@ -294,12 +340,22 @@ def cli_bench(args: argparse.Namespace) -> None:
         per_case = four["cpu"] / cases
         print(
             f"CPU floor for --jobs 4:      {floor:6.2f} s ({per_case:.2f} s of claude CPU per case "
-            f"over {min(cores, 4)} core(s)), so at most {one['wall'] / floor:.2f}x here; load average "
-            f"{os.getloadavg()[0]:.1f} at the end"
+            f"over {min(cores, 4)} core(s)), so at most {min(4, one['wall'] / floor):.2f}x with the cores "
+            f"free; load average {os.getloadavg()[0]:.1f} at the end"
+        )
+        print(
+            f"in flight at --jobs 4:       {in_flight.most} claude run(s) at most, 4 at once for "
+            f"{in_flight.share_at(4) * 100:.0f} % of the run; a sample took {sample_s(one):.2f} s at "
+            f"--jobs 1 and {sample_s(four):.2f} s at --jobs 4"
         )
         print(f"verdicts (jobs 1): {one['verdicts']}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def sample_s(figures: dict) -> float:
+    """A harness run's mean sample time (its samples' summed elapsed time over their count)."""
+    return figures["agent_time"] / max(figures["samples"], 1)
 
 
 # Each case fires its skill by a fixed pattern over its samples, so its rate is known: 1 fires, 0 not.

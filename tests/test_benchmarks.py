@@ -161,6 +161,8 @@ AGENTS = [
         ["--cases", "5", "--latency", "0", "--patterns", "3", "--trace-mb", "1"],
         [
             r"requests per case:\s+1\.00 harness",
+            r"^in flight at --jobs 4: +[0-4] claude run\(s\) at most, 4 at once for \d+ % of the run; "
+            r"a sample took [\d.]+ s at --jobs 1 and [\d.]+ s at --jobs 4$",
             r"0 request\(s\) on the unchanged second run .* same verdicts: True",
             r"adaptive repeats: .* over 3 positives .* same verdicts: True",
             r"trace builder: 1 MB streamed",

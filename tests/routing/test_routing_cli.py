@@ -443,6 +443,52 @@ def test_jobs_run_cases_side_by_side(fake_api, repo, env):
     assert run.verdicts() == {"alpha-pos-1": "correct_trigger", "alpha-neg-1": "true_negative"}
 
 
+@pytest.mark.parametrize("jobs", [2, 4])
+def test_jobs_n_keeps_n_samples_in_flight_and_never_more(scripted, repo, jobs):
+    """Nothing the harness does around a run (staging, the cache, progress, hand-out order) may hold
+    the other workers back: the first `jobs` runs meet at a barrier that opens only when all of them
+    are in flight at once, so a run that serialises them breaks it (a deadlock guard, not a timing)."""
+    all_in = threading.Barrier(jobs, timeout=60)
+    lock, counts = threading.Lock(), {"started": 0, "running": 0, "most": 0}
+
+    def held(answer: S.Answer):
+        def run(ran: S.Ran) -> S.Answer:
+            with lock:
+                counts["started"] += 1
+                counts["running"] += 1
+                counts["most"] = max(counts["most"], counts["running"])
+                first = counts["started"] <= jobs
+            try:
+                if first:
+                    with contextlib.suppress(threading.BrokenBarrierError):
+                        all_in.wait()
+            finally:
+                with lock:
+                    counts["running"] -= 1
+            return answer
+
+        return run
+
+    answers = {f"alpha-pos-{n}": held(S.fires("alpha")) for n in (1, 2, 3)}
+    scripted.script({**answers, "alpha-neg-1": held(S.NO_SKILL)})
+    run = route(
+        repo,
+        scripted.env,
+        "--routing-room",
+        "alpha",
+        "--skip-preflight",
+        "--no-canary",
+        "--jobs",
+        str(jobs),
+        "--only",
+        "alpha-pos-1,alpha-pos-2,alpha-pos-3,alpha-neg-1",
+    )
+    assert not all_in.broken, f"--jobs {jobs}: only {counts['most']} sample(s) were ever in flight at once"
+    assert counts["most"] == jobs  # and the pool never starts more than --jobs
+    assert run.code == 0, run.stderr
+    assert len(scripted.case_runs()) == 4
+
+
 def test_repeat_runs_every_sample_afresh_with_a_log_each_and_takes_the_majority(
     fake_api, repo, env, tmp_path
 ):
