@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from harness.writer import write_text
 
-from .relay import LOOPBACK
+from .loopback import LOOPBACK
 
 PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy")
 NO_PROXY_VARS = ("NO_PROXY", "no_proxy")

@@ -15,16 +15,16 @@ import contextlib
 import json
 import secrets
 import socket
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import urlsplit
 
 import requests
 from urllib3.exceptions import HTTPError as StreamError
 
-LOOPBACK = "127.0.0.1"
+from .loopback import LOOPBACK, serving
+
 TOKEN_PREFIX = "skillscope-run-"
 # Headers that belong to one connection, not to the request: never forwarded either way.
 HOP_BY_HOP = frozenset(
@@ -77,16 +77,8 @@ def relay(upstream: str, key: str) -> Iterator[Handover]:
     parts = urlsplit(upstream)
     origin = f"{parts.scheme}://{parts.netloc}"
     token = stand_in_token()
-    server = ThreadingHTTPServer((LOOPBACK, 0), handler(origin, token, key))
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, name="skillscope-key-relay", daemon=True)
-    thread.start()
-    try:
+    with serving(handler(origin, token, key), "skillscope-key-relay") as server:
         yield Handover(f"http://{LOOPBACK}:{server.server_address[1]}{parts.path.rstrip('/')}", token)
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def handler(origin: str, token: str, key: str) -> type[BaseHTTPRequestHandler]:

@@ -12,10 +12,11 @@ import contextlib
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import urlsplit
 
-LOOPBACK = "127.0.0.1"
+from harness.agent.loopback import LOOPBACK, serving
+
 BODY_KEEP = 64 * 1024  # bytes of a request body kept for the marker search
 REFUSAL = b"refused by skillscope's tripwire: this run has no network\n"
 
@@ -55,17 +56,9 @@ class EgressLog:
 def recording_proxy() -> Iterator[EgressLog]:
     """A recording proxy on a free loopback port for the length of the block; `url` is its address."""
     log = EgressLog()
-    server = ThreadingHTTPServer((LOOPBACK, 0), handler(log))
-    server.daemon_threads = True
-    log.url = f"http://{LOOPBACK}:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, name="skillscope-egress-log", daemon=True)
-    thread.start()
-    try:
+    with serving(handler(log), "skillscope-egress-log") as server:
+        log.url = f"http://{LOOPBACK}:{server.server_address[1]}"
         yield log
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 def handler(log: EgressLog) -> type[BaseHTTPRequestHandler]:
