@@ -49,6 +49,11 @@ def interval(value: object, bounds: object) -> str:
     return f"{value:.3f}"
 
 
+def counts(row: Mapping, keys: Sequence[str]) -> list[str]:
+    """The counts `keys` of a report's row as cells, 0 for one it lacks."""
+    return [str(row.get(key, 0)) for key in keys]
+
+
 def clipped(prompt: object) -> str:
     """A prompt on one line, clipped for a table cell and escaped."""
     return text(clip(prompt if isinstance(prompt, str) else "", PROMPT_CHARS))

@@ -21,11 +21,15 @@ def head(report: dict) -> str:
     a, b = with_skill.get("cost_usd"), without.get("cost_usd")
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         figures.append(("the skill adds", f"{'+' if a >= b else '-'}${abs(a - b):.4f} a run"))
-    total = sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
     gate = (
         f"skill {meta.get('skill', '?')}: {'every run finished' if report.get('passed') else 'a run failed'}"
     )
-    return header(report, figures, gate, total)
+    return header(report, figures, gate, spent(report))
+
+
+def spent(report: dict) -> float:
+    """What every run of the prompt cost, a run that said nothing counting as $0."""
+    return sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
 
 
 def sides_table(report: dict) -> str:
@@ -88,8 +92,7 @@ def runs_table(report: dict) -> str:
         "cost",
         "error",
     ]
-    total = sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
-    foot = f"<p>Total spent: {text(dollars(total, DASH))}</p>"
+    foot = f"<p>Total spent: {text(dollars(spent(report), DASH))}</p>"
     return section(f"Runs ({len(rows)})", simple_table(headers, rows, range(3, 8)) + foot)
 
 
