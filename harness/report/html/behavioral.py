@@ -9,7 +9,7 @@ from harness.report.format import DASH, dollars
 from harness.report.html.common import (
     Transcripts,
     clipped,
-    counts,
+    fields,
     place,
     prompt_block,
     transcripts_of,
@@ -149,7 +149,7 @@ def per_skill(report: dict) -> str:
     rows = [
         [
             name,
-            *counts(r, ("cases", "passed", "failed", "errors", "blocked")),
+            *fields(r, ("cases", "passed", "failed", "errors", "blocked")),
             f"{r.get('checks_passed', 0)}/{r.get('checks', 0)}",
         ]
         for name, r in object_at(report, "per_skill").items()

@@ -49,9 +49,9 @@ def interval(value: object, bounds: object) -> str:
     return f"{value:.3f}"
 
 
-def counts(row: Mapping, keys: Sequence[str]) -> list[str]:
-    """The counts `keys` of a report's row as cells, 0 for one it lacks."""
-    return [str(row.get(key, 0)) for key in keys]
+def fields(row: Mapping, keys: Sequence[str], missing: object = 0) -> list[str]:
+    """The figures `keys` of a report's row as plain-text cells, `missing` for one it lacks."""
+    return [str(row.get(key, missing)) for key in keys]
 
 
 def clipped(prompt: object) -> str:

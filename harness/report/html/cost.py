@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
 from harness.report.format import DASH, dollars, number
+from harness.report.html.common import fields
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 
+TOKENS = ("turns", "tool_calls", "input_tokens", "output_tokens")  # what one run used, a column each
 SIDE_NAMES = {"with": "with the skill", "without": "without the skill"}
 
 
@@ -41,11 +43,7 @@ def sides_table(report: dict) -> str:
                 SIDE_NAMES[key],
                 f"{side.get('finished', 0)}/{side.get('runs', 0)}",
                 ", ".join(map(str, array_at(side, "fired"))) or "none",
-                number(side.get("turns"), "g", DASH),
-                number(side.get("tool_calls"), "g", DASH),
-                number(side.get("input_tokens"), "g", DASH),
-                number(side.get("output_tokens"), "g", DASH),
-                number(side.get("cache_read_tokens"), "g", DASH),
+                *(number(side.get(key), "g", DASH) for key in (*TOKENS, "cache_read_tokens")),
                 dollars(side.get("cost_usd"), DASH),
             ]
         )
@@ -71,10 +69,7 @@ def runs_table(report: dict) -> str:
             SIDE_NAMES.get(str(r.get("side")), str(r.get("side"))),
             str(r.get("status")),
             ", ".join(map(str, array_at(r, "fired"))) or "none",
-            str(r.get("turns")),
-            str(r.get("tool_calls")),
-            str(r.get("input_tokens")),
-            str(r.get("output_tokens")),
+            *fields(r, TOKENS, None),
             dollars(r.get("cost_usd"), DASH),
             str(r.get("error") or ""),
         ]

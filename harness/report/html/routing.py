@@ -11,7 +11,7 @@ from harness.report.html import matrix
 from harness.report.html.common import (
     Transcripts,
     clipped,
-    counts,
+    fields,
     interval,
     place,
     prompt_block,
@@ -96,7 +96,7 @@ def per_skill(report: dict) -> str:
         if not (wanted or fired or row.get("fired_when_not_expected") or row.get("missed")):
             idle.append(skill)  # a room member no case expected and none fired: a row of zeros and dashes
             continue
-        shown = counts(
+        shown = fields(
             row, ("expected", "correct", "missed", "lost_to_other_skill", "fired_when_not_expected")
         )
         recall = interval(row.get("recall"), row.get("recall_ci95"))
@@ -125,7 +125,7 @@ def per_skill(report: dict) -> str:
 
 def by_category(report: dict) -> str:
     rows = [
-        [name, *counts(row, ("graded", "passed")), fmt(row.get("accuracy"))]
+        [name, *fields(row, ("graded", "passed")), fmt(row.get("accuracy"))]
         for name, row in object_at(report, "by_category").items()
         if isinstance(row, dict)
     ]
