@@ -4,15 +4,15 @@ format, located findings (annotations, text, SARIF) and JUnit."""
 from __future__ import annotations
 
 from harness.model import findings as finding
-from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
+from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.format import seconds
 from harness.report.junit import JUnitCase, halt_cases
-from harness.report.markdown import provisional_lines, section, spend_lines, table
 from harness.report.reading import show_command
-from harness.report.routing_common import where
+from harness.report.routing_common import statuses, where
 from harness.report.text import halt_note
 
 NOT_RUN = "not-run"
@@ -25,28 +25,24 @@ def markdown(report: dict) -> str:
     lines.append(
         f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
         f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
-        f"errored{_blocked(totals)}) on `{meta['model'] or 'default model'}` "
-        f"(effort `{meta['effort'] or 'default'}`), "
+        f"errored{_blocked(totals)}) on {md.runs_on(meta)}, "
         f"judged by `{meta['judge_model'] or 'default model'}` ({meta['judge_family']} family) "
-        f"on {meta['judge_agent']} "
-        f"{meta['judge_version'] or '(not started)'}, "
-        f"agent {meta['agent']} {meta['agent_version'] or '(not started)'}."
+        f"on {meta['judge_agent']} {meta['judge_version'] or '(not started)'}, agent {md.agent_words(meta)}."
     )
     lines.append("")
     if same := same_family(meta):
         lines += [f"> {same}", ""]
-    if halted := Halt.of(meta).sentence():
-        lines += [f"> **{halted}**", ""]
+    lines += md.halted_lines(meta)
     if meta["timed_out"]:
         lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
     for note in meta["notes"]:
         lines += [f"> {note}", ""]
     if sandboxed := meta["sandbox"].get("said"):
         lines += [f"> {sandboxed}", ""]
-    lines += provisional_lines(cases, meta["strict"])
+    lines += md.provisional_lines(cases, meta["strict"])
     lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
     lines.append(
-        table(
+        md.table(
             ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"],
             [
                 (
@@ -62,7 +58,7 @@ def markdown(report: dict) -> str:
             ],
         )
     )
-    lines += section(
+    lines += md.section(
         "Unmet expectations",
         ["case", "where", "kind", "expectation", "detail"],
         [
@@ -75,14 +71,12 @@ def markdown(report: dict) -> str:
     )
     lines += uncited_lines(report)
     lines += tripwire_lines(report)
-    lines += section(
-        "Errored cases (not graded)",
-        ["case", "where", "error"],
-        [(c["id"], where(c), clip(c["error"], 300)) for c in cases if c["status"] in (ERROR, NOT_RUN)],
+    lines += md.errored_section(
+        [c for c in cases if c["status"] in (ERROR, NOT_RUN)],
         "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never "
         "started (not-run: the run reached its --max-run-usd): neither a pass nor a fail.",
     )
-    lines += section(
+    lines += md.section(
         "Blocked cases (not graded)",
         ["case", "where", "reason", "attempts"],
         [
@@ -94,14 +88,13 @@ def markdown(report: dict) -> str:
         "fail, and the run does not pass. `outside-workspace`: it worked outside its workspace in "
         "every attempt, each in a fresh workspace.",
     )
-    lines += section(
-        "Retried cases",
-        ["case", "why", "status"],
-        [(c["id"], c["retried"], c["status"]) for c in cases if c["retried"]],
+    lines += md.retried_section(
+        cases,
+        "status",
         "The agent CLI failed on its own in the first attempt (not the skill's doing), so the case "
         "ran once more in a fresh workspace and session; the status is the second attempt's.",
     )
-    lines += section(
+    lines += md.section(
         "Outside the workspace",
         ["case", "attempts"],
         [(c["id"], clip(attempts_text(c), 300)) for c in cases if c["isolation"] or left_workspace_before(c)],
@@ -113,30 +106,25 @@ def markdown(report: dict) -> str:
             else " (graded anyway: --no-strict-isolation)."
         ),
     )
-    lines += ["", "<details><summary>All cases</summary>", ""]
-    lines.append(
-        table(
-            ["case", "skill", "status", "met", "skill fired", "stop", "time"],
-            [
-                (
-                    c["id"],
-                    c["skill"],
-                    c["status"],
-                    _met(c),
-                    "—" if c["status"] == ERROR and not c["activated"] else ", ".join(c["activated"]) or "no",
-                    c["stop_reason"] or "-",
-                    seconds(c["elapsed_s"]),
-                )
-                for c in cases
-            ],
+    headers = ["case", "skill", "status", "met", "skill fired", "stop", "time"]
+    rows = [
+        (
+            c["id"],
+            c["skill"],
+            c["status"],
+            _met(c),
+            _fired(c),
+            c["stop_reason"] or "-",
+            seconds(c["elapsed_s"]),
         )
-    )
-    lines += ["", "</details>", ""]
+        for c in cases
+    ]
+    lines += md.collapsed("All cases", md.table(headers, rows))
     spent = (
         f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
         f"{seconds(totals['agent_time_s'])}"
     )
-    lines += spend_lines(spent, replayed(report), totals["cost_saved_usd"])
+    lines += md.spend_lines(spent, replayed(report), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
 
@@ -170,7 +158,7 @@ def tripwire_lines(report: dict) -> list[str]:
     )
     lines.append("")
     rows = [(c["id"], where(c), hit["kind"], hit["call"] or "-", clip(hit["detail"], 200)) for c, hit in hits]
-    lines.append(table(["case", "where", "kind", "tool call", "what was seen"], rows))
+    lines.append(md.table(["case", "where", "kind", "tool call", "what was seen"], rows))
     return lines
 
 
@@ -187,7 +175,7 @@ def uncited_lines(report: dict) -> list[str]:
         if report["meta"]["require_evidence"]
         else "each counts as met; --require-evidence makes such a case an error"
     )
-    return section(
+    return md.section(
         "Passed without evidence",
         ["case", "where", "statement"],
         [(c["id"], where(c), clip(k["expectation"], 160)) for c, k in bare],
@@ -220,6 +208,11 @@ def attempts_text(case: dict) -> str:
 
 def _blocked(counts: dict) -> str:
     return f", {counts['blocked']} blocked" if counts["blocked"] else ""
+
+
+def _fired(case: dict) -> str:
+    """The skills a case fired; an errored case that fired none made no decision."""
+    return "—" if case["status"] == ERROR and not case["activated"] else ", ".join(case["activated"]) or "no"
 
 
 def _met(case: dict) -> str:
@@ -257,8 +250,7 @@ def same_family(meta: dict) -> str | None:
 def headline(report: dict) -> str:
     counts, meta = report["totals"], report["meta"]
     from_cache = replayed(report)
-    again = sum(1 for c in report["cases"] if c["retried"])
-    retries = f"; {again} retried after its agent CLI failed on its own" if again else ""
+    retries = md.retried_note(report["cases"])
     bare = len(uncited(report))
     said_uncited = f"; {bare} MUST statement(s) passed without evidence" if bare else ""
     fired = tripped(report)
@@ -276,10 +268,6 @@ def headline(report: dict) -> str:
         + quarantined.headline_note(meta["quarantine"])
         + halt_note(meta)
     )
-
-
-def statuses(report: dict) -> dict[str, str]:
-    return {c["id"]: c["status"] for c in report["cases"]}
 
 
 def findings(report: dict) -> list[Finding]:

@@ -4,14 +4,15 @@ JUnit."""
 from __future__ import annotations
 
 from harness.model import findings as finding
-from harness.model.dataset import located, origin_note
-from harness.model.envelope import ERROR, FAIL, PASS, Halt
+from harness.model.dataset import located
+from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import replays
 from harness.report.format import dollars, percent, points, seconds, signed, signed_dollars, total
 from harness.report.junit import JUnitCase, halt_cases, junit_file
-from harness.report.markdown import provisional_named, section, table
+from harness.report.markdown import halted_lines, provisional_named, section, table
+from harness.report.routing_common import at
 
 BOTH = "both"
 SIDES = ("baseline", "candidate")
@@ -38,8 +39,7 @@ def markdown(report: dict) -> str:
     verdict = "passed" if report["passed"] else "failed"
     allowed = " (regressions allowed)" if meta["allow_regressions"] and regressions(report) else ""
     lines += ["", f"Result: **{verdict}**{allowed}.", ""]
-    if halted := Halt.of(meta).sentence():
-        lines += [f"> **{halted}**", ""]
+    lines += halted_lines(meta)
     lines += [f"> {note}\n" for note in meta["notes"]]
     lines.append(table(["label", "cases", "meaning"], [(k, v, MEANINGS[k]) for k, v in labels.items()]))
     lines.append("")
@@ -297,20 +297,14 @@ def findings(report: dict) -> list[Finding]:
         if c["label"] == "regression":
             fails = not report["meta"]["allow_regressions"] and counts_toward_verdict(report, c)
             make = finding.error if fails else finding.warning
-            out.append(make("compare", *_at(c, _summary(report, c))))
+            out.append(make("compare", *at(c, _summary(report, c))))
         elif c["label"] == "error":
             shown = f"{_summary(report, c)} ({_error_row(c)[1]})"
-            out.append(finding.warning("compare", *_at(c, shown)))
+            out.append(finding.warning("compare", *at(c, shown)))
         for side, what, why in caveats(c):
             shown = f"compare case `{name(report, c)}`: a {side} run was {what}: {why}"
-            out.append(finding.warning("compare", *_at(c, shown)))
+            out.append(finding.warning("compare", *at(c, shown)))
     return out
-
-
-def _at(c: dict, message: str) -> tuple[str, str, int | None]:
-    """A finding's path, message and line for a compared case (a built-in shared negative: the repo)."""
-    path, line = located(c["source"], c["line"])
-    return path, message + origin_note(c["source"], c["id"]), line
 
 
 def junit(report: dict) -> list[JUnitCase]:

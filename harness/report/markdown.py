@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from harness.model import baseline
+from harness.model.envelope import Halt
 from harness.model.findings import Finding
+from harness.printable import clip
+from harness.report.routing_common import where
 
 # What a markdown page would read as HTML: a prompt, an expectation or a judge's reason quoting a tag
 # must show as text (GitHub sanitises step summaries, other readers of --summary may not).
@@ -40,6 +43,45 @@ def section(
     if not rows and not none:
         return []
     return ["", f"### {heading}", "", *([said, ""] if said else []), table(headers, rows) if rows else none]
+
+
+def collapsed(summary: str, body: str) -> list[str]:
+    """`body` (a table) behind a closed <details> whose summary is `summary`."""
+    return ["", f"<details><summary>{summary}</summary>", "", body, "", "</details>", ""]
+
+
+def halted_lines(meta: dict) -> list[str]:
+    """Why a paid run stopped before its end, in bold, when it did."""
+    halted = Halt.of(meta).sentence()
+    return [f"> **{halted}**", ""] if halted else []
+
+
+def runs_on(meta: dict) -> str:
+    """The model and effort a paid run asked its agent for, in words."""
+    return f"`{meta['model'] or 'default model'}` (effort `{meta['effort'] or 'default'}`)"
+
+
+def agent_words(meta: dict) -> str:
+    """A paid run's agent CLI and its version, or that it never started."""
+    return f"{meta['agent']} {meta['agent_version'] or '(not started)'}"
+
+
+def errored_section(cases: Sequence[dict], said: str = "") -> list[str]:
+    """The cases (of a routing or behavioral run) that could not be graded, with their error."""
+    rows = [(c["id"], where(c), clip(c["error"], 300)) for c in cases]
+    return section("Errored cases (not graded)", ["case", "where", "error"], rows, said)
+
+
+def retried_section(cases: Sequence[dict], outcome: str, said: str) -> list[str]:
+    """The cases run once more after their agent CLI failed on its own, with the `outcome` they got."""
+    rows = [(c["id"], c["retried"], c[outcome]) for c in cases if c["retried"]]
+    return section("Retried cases", ["case", "why", outcome], rows, said)
+
+
+def retried_note(cases: Sequence[dict]) -> str:
+    """The headline's count of the cases run once more, when any were."""
+    again = sum(1 for c in cases if c["retried"])
+    return f"; {again} retried after its agent CLI failed on its own" if again else ""
 
 
 def findings_table(findings: Sequence[Finding], when_none: str) -> str:

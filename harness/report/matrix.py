@@ -59,11 +59,13 @@ def difference_line(row: dict, figure: str = "accuracy") -> str:
     rates = f"{row['b']} {percent(row['rate_b'])} vs {row['a']} {percent(row['rate_a'])}"
     if row["difference"] is None:
         return f"{rates}: no difference to give (a side graded no case)"
+    return f"{rates}: {figure} {signed(row['difference'])} {noise_words(row)}"
+
+
+def noise_words(row: dict) -> str:
+    """A difference's 95% interval and whether it lies beyond noise, in parentheses."""
     noise = "beyond noise" if row["beyond_noise"] else "within noise"
-    return (
-        f"{rates}: {figure} {signed(row['difference'])} "
-        f"(95% interval {signed(row['low'])} to {signed(row['high'])}, {noise})"
-    )
+    return f"(95% interval {signed(row['low'])} to {signed(row['high'])}, {noise})"
 
 
 def cases_lines(report: dict, differ: str, heads: list[str], cells: Callable[[dict], tuple]) -> list[str]:
@@ -213,11 +215,7 @@ def change_words(side: dict) -> str:
     rates = f"{percent(side['baseline_rate'])} → {percent(side['candidate_rate'])}"
     if side["difference"] is None:
         return f"{rates} (no difference to give: a side graded no case)"
-    noise = "beyond noise" if side["beyond_noise"] else "within noise"
-    return (
-        f"{rates}, {signed(side['difference'])} "
-        f"(95% interval {signed(side['low'])} to {signed(side['high'])}, {noise})"
-    )
+    return f"{rates}, {signed(side['difference'])} {noise_words(side)}"
 
 
 def compare_markdown(report: dict) -> str:

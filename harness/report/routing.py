@@ -9,15 +9,14 @@ from __future__ import annotations
 from harness.model import findings as finding
 from harness.model import notes
 from harness.model.dataset import located, origin_note
-from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
+from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.format import dollars, number, percent, seconds, total
 from harness.report.junit import JUnitCase, halt_cases, junit_file
-from harness.report.markdown import provisional_lines, section, spend_lines, table
 from harness.report.reading import show_command
-from harness.report.routing_common import listing_notes, where
+from harness.report.routing_common import at, listing_notes, statuses, where
 from harness.report.text import halt_note
 
 MEANINGS = {
@@ -28,6 +27,15 @@ MEANINGS = {
     "false_trigger": "a skill fired on a prompt that belongs to none, or a near miss's own skill fired",
     "error": "the run gave no decision (crash, timeout, API error): not graded",
     "not-run": "never started: the run reached its --max-run-usd; not graded",
+}
+# The per-skill counts in the markdown table, by the heading each has there.
+PER_SKILL = {
+    "expected": "expected",
+    "correct": "correct",
+    "missed": "missed",
+    "lost_to_other_skill": "lost to another",
+    "fired_total": "fired",
+    "fired_when_not_expected": "fired unasked",
 }
 BLOCKING = ("not-activated", "error")  # canary statuses that keep every case from being graded
 UNGRADED = ("error", "not-run")
@@ -43,13 +51,9 @@ def markdown(report: dict) -> str:
     lines.append(
         f"**{totals['passed']}/{totals['graded']} correct ({percent(totals['accuracy'])})** across "
         f"{totals['cases']} prompts{notes.ungraded(totals)} with {len(meta['room'])} skill(s) installed "
-        "together, on "
-        f"`{meta['model'] or 'default model'}` (effort `{meta['effort'] or 'default'}`), "
-        f"{meta['agent']} {meta['agent_version'] or '(not started)'}."
+        f"together, on {md.runs_on(meta)}, {md.agent_words(meta)}."
     )
-    lines.append("")
-    if halted := Halt.of(meta).sentence():
-        lines += [f"> **{halted}**", ""]
+    lines += ["", *md.halted_lines(meta)]
     canary = meta.get("canary")
     lines += [
         f"Gate: **{'passed' if report['passed'] else 'failed'}**: {report['gate']['reason']}.",
@@ -58,12 +62,12 @@ def markdown(report: dict) -> str:
         f"Installed together: {', '.join(f'`{name}`' for name in meta['room'])}.",
         "",
     ]
-    cases = report["cases"]
+    cases, verdicts = report["cases"], report["verdicts"]
     lines += _warnings(report)
-    lines += provisional_lines(cases, meta["strict"])
+    lines += md.provisional_lines(cases, meta["strict"])
     lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
     lines.append(
-        table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in report["verdicts"].items()])
+        md.table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in verdicts.items()])
     )
     lines += [
         "",
@@ -74,43 +78,19 @@ def markdown(report: dict) -> str:
         "",
     ]
     lines.append(
-        table(
+        md.table(
             ["category", "graded", "passed", "accuracy"],
             [(c, v["graded"], v["passed"], percent(v["accuracy"])) for c, v in report["by_category"].items()],
         )
     )
     lines += ["", "### Per skill", ""]
-    lines.append(
-        table(
-            [
-                "skill",
-                "expected",
-                "correct",
-                "missed",
-                "lost to another",
-                "fired",
-                "fired unasked",
-                "recall",
-                "precision",
-            ],
-            [
-                (
-                    name,
-                    v["expected"],
-                    v["correct"],
-                    v["missed"],
-                    v["lost_to_other_skill"],
-                    v["fired_total"],
-                    v["fired_when_not_expected"],
-                    percent(v["recall"]),
-                    percent(v["precision"]),
-                )
-                for name, v in report["per_skill"].items()
-            ],
-        )
-    )
+    rows = [
+        (name, *(v[key] for key in PER_SKILL), percent(v["recall"]), percent(v["precision"]))
+        for name, v in report["per_skill"].items()
+    ]
+    lines.append(md.table(["skill", *PER_SKILL.values(), "recall", "precision"], rows))
     failures = [c for c in cases if graded(c) and not c["passed"]]
-    lines += section(
+    lines += md.section(
         "Routing failures",
         ["case", "where", "expected", "got", "verdict", "prompt", "look at"],
         [
@@ -127,57 +107,39 @@ def markdown(report: dict) -> str:
         ],
         none="None. Every graded prompt routed as expected.",
     )
-    lines += section(
+    lines += md.section(
         "Flaky cases",
         ["case", "verdict", "samples", "trigger rate"],
         [_flaky_row(c) for c in cases if c["flaky"]],
         "Their samples disagreed; the verdict is the majority.",
     )
-    lines += section(
+    lines += md.section(
         "Decided by a failed SKILL.md read",
         ["case", "decided", "why the read failed"],
         [(c["id"], c["observed"], clip(c["read_failed"], 300)) for c in cases if c["read_failed"]],
         "The agent asked to read the skill's SKILL.md, which is its decision, but its tools failed to "
         "read it (often the agent's own sandbox): the verdict stands, the skill never reached it.",
     )
-    lines += section(
-        "Retried cases",
-        ["case", "why", "verdict"],
-        [(c["id"], c["retried"], c["verdict"]) for c in cases if c["retried"]],
+    lines += md.retried_section(
+        cases,
+        "verdict",
         "A run failed in a way its agent CLI is known to fail on its own (not a decision), so it ran "
         "once more in a fresh workspace and session; the verdict is the second run's.",
     )
-    lines += section(
-        "Errored cases (not graded)",
-        ["case", "where", "error"],
-        [(c["id"], where(c), clip(c["error"], 300)) for c in cases if not graded(c)],
-    )
-    lines += ["", "<details><summary>All cases</summary>", ""]
-    lines.append(
-        table(
-            ["case", "category", "expected", "got", "verdict", "stop", "time", "trigger rate"],
-            [
-                (
-                    c["id"],
-                    c["category"],
-                    c["expect"] or "no skill",
-                    observation(c),
-                    c["verdict"],
-                    c["stop_reason"],
-                    seconds(c["elapsed_s"]),
-                    _rate(c),
-                )
-                for c in cases
-            ],
-        )
-    )
-    lines += ["", "</details>", ""]
+    lines += md.errored_section([c for c in cases if not graded(c)])
+    headers = ["case", "category", "expected", "got", "verdict", "stop", "time", "trigger rate"]
+    rows = [
+        (c["id"], c["category"], c["expect"] or "no skill", observation(c), c["verdict"], c["stop_reason"])
+        + (seconds(c["elapsed_s"]), _rate(c))
+        for c in cases
+    ]
+    lines += md.collapsed("All cases", md.table(headers, rows))
     cost = f", {dollars(totals['cost_usd'])}" if totals["cost_usd"] is not None else ""
     spent = (
         f"{number(totals['input_tokens'], '')} tokens in, {number(totals['output_tokens'], '')} out{cost}; "
         f"agent time {seconds(totals['agent_time_s'])} over {totals['samples_run']} run(s)"
     )
-    lines += spend_lines(spent, replayed(report), totals["cost_saved_usd"])
+    lines += md.spend_lines(spent, replayed(report), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
 
@@ -248,8 +210,7 @@ def headline(report: dict) -> str:
     from_cache = replayed(report)
     unread = sum(1 for c in cases if c["read_failed"])
     failed_reads = f"; {unread} decided by a SKILL.md read that failed" if unread else ""
-    again = sum(1 for c in cases if c["retried"])
-    failed_reads += f"; {again} retried after its agent CLI failed on its own" if again else ""
+    failed_reads += md.retried_note(cases)
     return (
         (
             f"{totals['passed']}/{totals['graded']} correct ({percent(totals['accuracy'])}) of "
@@ -270,10 +231,6 @@ def next_step(report: dict) -> str:
     shown = canary["line"] if canary and canary["status"] not in BLOCKING else ""
     lines = [*listing_notes(report["meta"]), shown]
     return "\n".join(line for line in lines if line)
-
-
-def statuses(report: dict) -> dict[str, str]:
-    return {c["id"]: c["status"] for c in report["cases"]}
 
 
 def findings(report: dict) -> list[Finding]:
@@ -312,13 +269,6 @@ def misses(report: dict) -> list[Finding]:
             message = f"routing case `{c['id']}` {how}: {(c['error'] or '').removeprefix('not run: ')}{read}"
             out.append(finding.warning("routing", *at(c, message)))
     return out
-
-
-def at(case: dict, message: str) -> tuple[str, str, int | None]:
-    """A finding's path, message and line for a case: a built-in shared negative points at the repo
-    and says where it came from and how to leave it out."""
-    path, line = located(case["source"], case["line"])
-    return path, message + origin_note(case["source"], case["id"]), line
 
 
 def failure_text(case: dict) -> str:

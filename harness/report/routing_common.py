@@ -1,10 +1,10 @@
-"""What the reports of both routing engines read alike: the notes the text format lifts under its
-summary, and where a case is written."""
+"""What the reports of cases read alike (both routing engines, behavioral, compare): the notes the text
+format lifts under its summary, where a case is written, where its finding points, and its status."""
 
 from __future__ import annotations
 
 from harness.model import notes
-from harness.model.dataset import located
+from harness.model.dataset import located, origin_note
 
 
 def listing_notes(meta: dict) -> list[str]:
@@ -21,3 +21,15 @@ def where(case: dict) -> str:
     one of skillscope's shared negatives (a file of the installed package, not of the repo)."""
     path, line = located(case["source"], case.get("line"))
     return "skillscope's built-in negatives" if path == "." else f"{path}:{line}" if line else path
+
+
+def at(case: dict, message: str) -> tuple[str, str, int | None]:
+    """A finding's path, message and line for a case: a built-in shared negative points at the repo
+    and says where it came from and how to leave it out."""
+    path, line = located(case["source"], case["line"])
+    return path, message + origin_note(case["source"], case["id"]), line
+
+
+def statuses(report: dict) -> dict[str, str]:
+    """Each case's status word, which --verbose lists."""
+    return {c["id"]: c["status"] for c in report["cases"]}

@@ -9,8 +9,9 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report.format import number, percent, share
 from harness.report.junit import JUnitCase
-from harness.report.markdown import findings_table, section, table
+from harness.report.markdown import collapsed, findings_table, section, table
 from harness.report.routing_common import listing_notes
+from harness.report.routing_common import statuses as statuses  # the renderer the text format calls
 
 ROWS_SHOWN = 200
 MEANINGS = {
@@ -52,7 +53,7 @@ def markdown(report: dict) -> str:
         ["case", "error"],
         [(c["id"], clip(c["error"], 300)) for c in report["cases"] if c["status"] == "error"][:ROWS_SHOWN],
     )
-    lines += ["", "<details><summary>All cases</summary>", "", _cases(report["cases"]), "", "</details>", ""]
+    lines += collapsed("All cases", _cases(report["cases"]))
     return "\n".join(lines) + "\n"
 
 
@@ -96,10 +97,6 @@ def bars_hint(report: dict) -> str:
 
 def near_miss_taken(case: dict) -> bool:
     return case["category"] == "near_miss" and not case["owner"] and case["rank"] == 1
-
-
-def statuses(report: dict) -> dict[str, str]:
-    return {c["id"]: c["status"] for c in report["cases"]}
 
 
 def findings(report: dict) -> list[Finding]:

@@ -9,6 +9,7 @@ from harness.report.format import DASH, dollars
 from harness.report.html.common import (
     Transcripts,
     clipped,
+    fields,
     place,
     prompt_block,
     transcripts_of,
@@ -16,7 +17,7 @@ from harness.report.html.common import (
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, deferred, token
+from harness.report.html.table import Row, cases_table, deferred, pre, token
 
 JUDGED = ("expected_behavior", "unexpected_behavior")
 BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so its run is no evidence"}
@@ -86,7 +87,7 @@ def blocked_block(case: dict) -> str:
         if isinstance(o, dict)
     ]
     why = BLOCKED_WHY.get(str(reason), str(reason))
-    listed = f"<pre>{text(chr(10).join(lines))}</pre>" if lines else ""
+    listed = pre(lines) if lines else ""
     return f'<p class="blocked">Blocked ({text(reason)}): {text(why)}.</p>{listed}'
 
 
@@ -121,10 +122,10 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
         if array_at(files, kind)
     ]
     if touched:
-        more.append(f"<h3>Workspace</h3><pre>{text(chr(10).join(touched))}</pre>")
+        more.append("<h3>Workspace</h3>" + pre(touched))
     notes = [str(n) for n in array_at(case, "notes")]
     if notes:
-        more.append(f"<h3>Notes</h3><pre>{text(chr(10).join(notes))}</pre>")
+        more.append("<h3>Notes</h3>" + pre(notes))
     more.append(transcripts_of(str(case.get("id")), transcripts))
     keys = {"status": token(str(case.get("status"))), "skill": token(str(case.get("skill")))}
     # Open by default only for what a reader came for: the cases that did not pass.
@@ -148,11 +149,7 @@ def per_skill(report: dict) -> str:
     rows = [
         [
             name,
-            str(r.get("cases", 0)),
-            str(r.get("passed", 0)),
-            str(r.get("failed", 0)),
-            str(r.get("errors", 0)),
-            str(r.get("blocked", 0)),
+            *fields(r, ("cases", "passed", "failed", "errors", "blocked")),
             f"{r.get('checks_passed', 0)}/{r.get('checks', 0)}",
         ]
         for name, r in object_at(report, "per_skill").items()

@@ -49,6 +49,11 @@ def interval(value: object, bounds: object) -> str:
     return f"{value:.3f}"
 
 
+def fields(row: Mapping, keys: Sequence[str], missing: object = 0) -> list[str]:
+    """The figures `keys` of a report's row as plain-text cells, `missing` for one it lacks."""
+    return [str(row.get(key, missing)) for key in keys]
+
+
 def clipped(prompt: object) -> str:
     """A prompt on one line, clipped for a table cell and escaped."""
     return text(clip(prompt if isinstance(prompt, str) else "", PROMPT_CHARS))

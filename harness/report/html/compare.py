@@ -15,7 +15,7 @@ from harness.report.html.common import (
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, deferred, token
+from harness.report.html.table import Row, cases_table, deferred, pre, token
 
 SIDES = ("baseline", "candidate")
 LABEL_ORDER = ("regression", "error", "changed", "improvement", "same-fail", "same-pass")
@@ -143,11 +143,7 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
         + (f", error {s['error']}" if s.get("error") else "")
         for name, s in zip(names, (before, after), strict=True)
     ]
-    more = (
-        prompt_block(case)
-        + f"<pre>{text(chr(10).join(lines))}</pre>"
-        + transcripts_of(str(case.get("id")), transcripts)
-    )
+    more = prompt_block(case) + pre(lines) + transcripts_of(str(case.get("id")), transcripts)
     keys = {
         "label": token(str(case.get("label"))),
         "skill": token(str(case.get("skill"))),

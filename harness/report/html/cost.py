@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
 from harness.report.format import DASH, dollars, number
+from harness.report.html.common import fields
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 
+TOKENS = ("turns", "tool_calls", "input_tokens", "output_tokens")  # what one run used, a column each
 SIDE_NAMES = {"with": "with the skill", "without": "without the skill"}
 
 
@@ -21,11 +23,15 @@ def head(report: dict) -> str:
     a, b = with_skill.get("cost_usd"), without.get("cost_usd")
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         figures.append(("the skill adds", f"{'+' if a >= b else '-'}${abs(a - b):.4f} a run"))
-    total = sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
     gate = (
         f"skill {meta.get('skill', '?')}: {'every run finished' if report.get('passed') else 'a run failed'}"
     )
-    return header(report, figures, gate, total)
+    return header(report, figures, gate, spent(report))
+
+
+def spent(report: dict) -> float:
+    """What every run of the prompt cost, a run that said nothing counting as $0."""
+    return sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
 
 
 def sides_table(report: dict) -> str:
@@ -37,11 +43,7 @@ def sides_table(report: dict) -> str:
                 SIDE_NAMES[key],
                 f"{side.get('finished', 0)}/{side.get('runs', 0)}",
                 ", ".join(map(str, array_at(side, "fired"))) or "none",
-                number(side.get("turns"), "g", DASH),
-                number(side.get("tool_calls"), "g", DASH),
-                number(side.get("input_tokens"), "g", DASH),
-                number(side.get("output_tokens"), "g", DASH),
-                number(side.get("cache_read_tokens"), "g", DASH),
+                *(number(side.get(key), "g", DASH) for key in (*TOKENS, "cache_read_tokens")),
                 dollars(side.get("cost_usd"), DASH),
             ]
         )
@@ -67,10 +69,7 @@ def runs_table(report: dict) -> str:
             SIDE_NAMES.get(str(r.get("side")), str(r.get("side"))),
             str(r.get("status")),
             ", ".join(map(str, array_at(r, "fired"))) or "none",
-            str(r.get("turns")),
-            str(r.get("tool_calls")),
-            str(r.get("input_tokens")),
-            str(r.get("output_tokens")),
+            *fields(r, TOKENS, None),
             dollars(r.get("cost_usd"), DASH),
             str(r.get("error") or ""),
         ]
@@ -88,8 +87,7 @@ def runs_table(report: dict) -> str:
         "cost",
         "error",
     ]
-    total = sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
-    foot = f"<p>Total spent: {text(dollars(total, DASH))}</p>"
+    foot = f"<p>Total spent: {text(dollars(spent(report), DASH))}</p>"
     return section(f"Runs ({len(rows)})", simple_table(headers, rows, range(3, 8)) + foot)
 
 

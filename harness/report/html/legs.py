@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from harness.jsonfields import array_at, object_at
 from harness.report.format import signed_percent
 from harness.report.html import behavioral, compare, routing
-from harness.report.html.common import Transcripts
+from harness.report.html.common import Transcripts, fields
 from harness.report.html.header import canary_word, header, legs_cost
 from harness.report.html.shell import section, simple_table, text
 
@@ -227,9 +227,7 @@ def by_model(report: dict) -> str:
         [
             str(leg.get("leg")),
             str(mode),
-            str(object_at(leg, "labels").get("regression", 0)),
-            str(object_at(leg, "labels").get("improvement", 0)),
-            str(object_at(leg, "labels").get("error", 0)),
+            *fields(object_at(leg, "labels"), ("regression", "improvement", "error")),
             change(side) if isinstance(side, dict) else "—",
         ]
         for leg in legs(report, "legs")

@@ -11,6 +11,7 @@ from harness.report.html import matrix
 from harness.report.html.common import (
     Transcripts,
     clipped,
+    fields,
     interval,
     place,
     prompt_block,
@@ -19,7 +20,7 @@ from harness.report.html.common import (
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, collapsed, deferred, token
+from harness.report.html.table import Row, cases_table, collapsed, deferred, pre, token
 
 
 def head(report: dict) -> str:
@@ -91,22 +92,15 @@ def per_skill(report: dict) -> str:
     for skill, row in object_at(report, "per_skill").items():
         if not isinstance(row, dict):
             continue
-        correct, wanted, fired = row.get("correct", 0), row.get("expected", 0), row.get("fired_total", 0)
+        wanted, fired = row.get("expected", 0), row.get("fired_total", 0)
         if not (wanted or fired or row.get("fired_when_not_expected") or row.get("missed")):
             idle.append(skill)  # a room member no case expected and none fired: a row of zeros and dashes
             continue
-        rows.append(
-            [
-                skill,
-                str(wanted),
-                str(correct),
-                str(row.get("missed", 0)),
-                str(row.get("lost_to_other_skill", 0)),
-                str(row.get("fired_when_not_expected", 0)),
-                interval(row.get("recall"), row.get("recall_ci95")),
-                interval(row.get("precision"), row.get("precision_ci95")),
-            ]
+        shown = fields(
+            row, ("expected", "correct", "missed", "lost_to_other_skill", "fired_when_not_expected")
         )
+        recall = interval(row.get("recall"), row.get("recall_ci95"))
+        rows.append([skill, *shown, recall, interval(row.get("precision"), row.get("precision_ci95"))])
     left_out = (
         f'<p class="muted">Not shown: {len(idle)} room skill(s) no case expected and none fired '
         f"({text(', '.join(idle))}).</p>"
@@ -131,7 +125,7 @@ def per_skill(report: dict) -> str:
 
 def by_category(report: dict) -> str:
     rows = [
-        [name, str(row.get("graded", 0)), str(row.get("passed", 0)), fmt(row.get("accuracy"))]
+        [name, *fields(row, ("graded", "passed")), fmt(row.get("accuracy"))]
         for name, row in object_at(report, "by_category").items()
         if isinstance(row, dict)
     ]
@@ -182,7 +176,7 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
             + (f"; cached from {object_at(s, 'cached_from').get('started_at')}" if s.get("cached") else "")
             for i, s in enumerate(samples, 1)
         ]
-        more.append(collapsed(f"{len(samples)} samples", f"<pre>{text(chr(10).join(lines))}</pre>"))
+        more.append(collapsed(f"{len(samples)} samples", pre(lines)))
     if lexical:
         tops = [
             f"{t.get('skill')}: {t.get('score')} (shares {', '.join(map(str, t.get('shared', [])))})"
@@ -190,7 +184,7 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
             if isinstance(t, dict)
         ]
         if tops:
-            more.append(collapsed("top-ranked skills", f"<pre>{text(chr(10).join(tops))}</pre>"))
+            more.append(collapsed("top-ranked skills", pre(tops)))
     more.append(transcripts_of(str(case.get("id")), transcripts))
     verdicts = " ".join(filter(None, [token(str(case.get("verdict"))), "flaky" if flaky else ""]))
     keys = {

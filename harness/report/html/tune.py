@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
 from harness.report.format import DASH, dollars
-from harness.report.html.common import rate, word
+from harness.report.html.common import fields, rate, word
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, collapsed, deferred, pre
@@ -109,10 +109,7 @@ def details(arm: dict) -> str:
     if looks:
         rows = [
             [
-                str(look.get("agent", "")),
-                str(look.get("cases", "")),
-                str(look.get("wins", "")),
-                str(look.get("losses", "")),
+                *fields(look, ("agent", "cases", "wins", "losses"), ""),
                 f"{look.get('p_worse', 0):.3f}",
                 f"{look.get('threshold', 0):.3f}",
                 "stopped" if look.get("stopped") else "went on",
