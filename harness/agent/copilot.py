@@ -95,7 +95,8 @@ class CopilotEvents(EventReader):
 class CopilotAgent(PluginCliAgent[Path]):
     runtime = "copilot"
     plugin_host = PLUGIN_HOST
-    requests_to_decision = 1.0  # the skill tool's result arrives before the second request
+    # Its follow-up turn starts about 10 ms after the confirming line, so the stop rarely beats it.
+    requests_to_decision = 2.0
     credential_vars = ("COPILOT_PROVIDER_API_KEY",)
     endpoint_var = "COPILOT_PROVIDER_BASE_URL"
     default_endpoints = ("https://api.githubcopilot.com", "https://api.github.com")
