@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench_machine import find_claude
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.fakeapi and tests.support.helpers live beside the package
 
@@ -59,18 +61,6 @@ SKILL = "bench-writer"
 MODEL = "claude-fake-1"
 STATEMENT_ID = re.compile(r"^- (E\d+) \(", re.MULTILINE)
 TARGET_OVERHEAD = 0.10
-
-
-def find_claude() -> str:
-    for name in ("SKILLSCOPE_CLAUDE", "SKILLSCOPE_TEST_CLAUDE"):
-        if os.environ.get(name):
-            return os.environ[name]
-    found = shutil.which("claude")
-    if found is None:
-        sys.exit(
-            "error: set SKILLSCOPE_CLAUDE to the claude CLI (or put `claude` on PATH) to run this benchmark."
-        )
-    return found
 
 
 def fake_model(latency: float):

@@ -57,7 +57,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_machine import children_cpu, print_machine_load, reference_loop
+from bench_machine import children_cpu, find_claude, print_machine_load, reference_loop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.fakeapi lives beside the package
@@ -87,18 +87,6 @@ times >> "{cpu}"
 exit $status
 """
 TIMES = re.compile(r"(\d+)m([\d.]+)s")
-
-
-def find_claude() -> str:
-    for name in ("SKILLSCOPE_CLAUDE", "SKILLSCOPE_TEST_CLAUDE"):
-        if os.environ.get(name):
-            return os.environ[name]
-    found = shutil.which("claude")
-    if found is None:
-        sys.exit(
-            "error: set SKILLSCOPE_CLAUDE to the claude CLI (or put `claude` on PATH) to run this benchmark."
-        )
-    return found
 
 
 def written(case: dict) -> str:

@@ -1,4 +1,5 @@
-"""What the benchmarks measure of the machine itself, so that their figures can be read against its load.
+"""What the benchmarks measure of the machine itself, so that their figures can be read against its load,
+and the claude CLI the agent benchmarks drive.
 
 Imported by the benchmark scripts as a sibling (`python benchmarks/<name>.py` puts this folder on the path).
 """
@@ -7,7 +8,20 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import time
+
+
+def find_claude() -> str:
+    """$SKILLSCOPE_CLAUDE, else $SKILLSCOPE_TEST_CLAUDE, else `claude` on PATH; the script stops saying
+    which to set when there is none."""
+    for name in ("SKILLSCOPE_CLAUDE", "SKILLSCOPE_TEST_CLAUDE"):
+        if os.environ.get(name):
+            return os.environ[name]
+    found = shutil.which("claude")
+    if not found:
+        raise SystemExit("set SKILLSCOPE_CLAUDE (or SKILLSCOPE_TEST_CLAUDE) to the claude executable")
+    return found
 
 
 def children_cpu() -> float:

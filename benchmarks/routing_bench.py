@@ -51,7 +51,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench_machine import children_cpu
+from bench_machine import children_cpu, find_claude
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.fakeapi and tests.support.helpers live beside the package
@@ -86,16 +86,6 @@ print(json.dumps({"fed_mb": fed / 1048576, "events": trace.event_count, "kept": 
                   "tool_calls": trace.budget_tool_calls,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
-
-
-def find_claude() -> str:
-    for name in ("SKILLSCOPE_CLAUDE", "SKILLSCOPE_TEST_CLAUDE"):
-        if os.environ.get(name):
-            return os.environ[name]
-    found = shutil.which("claude")
-    if not found:
-        raise SystemExit("set SKILLSCOPE_CLAUDE (or SKILLSCOPE_TEST_CLAUDE) to the claude executable")
-    return found
 
 
 class Model:

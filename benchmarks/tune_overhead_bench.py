@@ -37,7 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_machine import children_cpu
+from bench_machine import children_cpu, find_claude
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.fakeapi and tests.support.helpers live beside the package
@@ -67,16 +67,6 @@ usage = resource.getrusage(resource.RUSAGE_SELF)
 with open(sys.argv[1], "w") as out:
     json.dump({"code": code, "wall": time.monotonic() - started, "cpu": usage.ru_utime + usage.ru_stime}, out)
 """
-
-
-def find_claude() -> str:
-    for name in ("SKILLSCOPE_CLAUDE", "SKILLSCOPE_TEST_CLAUDE"):
-        if os.environ.get(name):
-            return os.environ[name]
-    found = shutil.which("claude")
-    if not found:
-        raise SystemExit("set SKILLSCOPE_CLAUDE (or SKILLSCOPE_TEST_CLAUDE) to the claude executable")
-    return found
 
 
 def words(text: str) -> set[str]:
