@@ -76,6 +76,6 @@ def no_skill(catalog: Catalog) -> Finding:
         "no-skill",
         ".",
         f"no skill found: no directory matched by --skills-dir {globs} holds a SKILL.md; "
-        "pass the globs naming your skill folders, such as --skills-dir 'skills/*' (or set "
-        "SKILLSCOPE_SKILLS, or skills-dir in skillscope.toml or pyproject.toml's [tool.skillscope]).",
+        f"{catalog.repo.where_to_look()} (or set SKILLSCOPE_SKILLS, or skills-dir in skillscope.toml or "
+        "pyproject.toml's [tool.skillscope]: `skillscope init` writes it there).",
     )

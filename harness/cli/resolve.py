@@ -148,8 +148,14 @@ def repo_of(repo: str | None, raw: str | list[str] | None, ctx: Context) -> Repo
     env = FLAGS["skills-dir"].env
     if raw is None and env is not None and ctx.environ.get(env):
         raw, source = ctx.environ[env], env
-    globs = parse_list(source, raw) or repo_mod.default_globs(root, ctx.cwd)
-    return repo_mod.discover(root, globs)
+    given = parse_list(source, raw)
+    found = repo_mod.discover(root, given or repo_mod.default_globs(root, ctx.cwd))
+    if not given:
+        found.elsewhere = repo_mod.skills_below(root, found.globs)
+        note = found.missed_note()
+        if note:
+            ctx.err(note)
+    return found
 
 
 def narrow(loaded: Catalog, args: argparse.Namespace) -> Catalog:

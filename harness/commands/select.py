@@ -156,8 +156,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         # A plan of nothing would pass every time and hide a wrong --skills-dir forever.
         raise HarnessError(
             f"no skill found: no directory matched by --skills-dir {','.join(repo.globs)} "
-            f"under {repo.root} holds a SKILL.md; pass the globs naming your skills, such as "
-            "--skills-dir 'skills/*'."
+            f"under {repo.root} holds a SKILL.md; {repo.where_to_look()}."
         )
     room = resolve_room(
         parse_list("--routing-room", args.routing_room), repo, allow_none=True, command="select"

@@ -178,9 +178,7 @@ def prepare(args: argparse.Namespace, ctx: Context, deadline: Deadline) -> Swept
     repo = resolve.resolve_repo(args, ctx)
     loaded = resolve.narrow(catalog.load(repo), args) if args.only or args.skill else catalog.load(repo)
     if not loaded.skills:
-        raise UsageError(
-            "no skill found to sweep; pass the globs naming your skill folders with --skills-dir."
-        )
+        raise UsageError(f"no skill found to sweep; {repo.where_to_look()}.")
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
     reports = parse_list("--confusion", args.confusion)
     separated = separate.hint([(ctx.cwd / given, given) for given in reports]) if reports else None

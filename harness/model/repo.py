@@ -43,6 +43,8 @@ class Repo:
     globs: list[str]
     skill_dirs: dict[str, Path] = field(default_factory=dict)
     problems: list[findings.Finding] = field(default_factory=list)
+    # Filled only when the globs are the default: globs one level further down that hold skills too.
+    elsewhere: dict[str, int] = field(default_factory=dict)
 
     def rel(self, path: str | os.PathLike[str]) -> str:
         return rel_to(self.root, path)
@@ -63,10 +65,51 @@ class Repo:
             or present(self.root / CASE_FILES / f"{name}.json")
         ]
 
+    def where_to_look(self) -> str:
+        """The --skills-dir to pass: the folders found holding skills, else an example."""
+        if not self.elsewhere:
+            return "pass the globs naming your skill folders, such as --skills-dir 'skills/*'"
+        counted = ", ".join(f"{glob} holds {n}" for glob, n in self.elsewhere.items())
+        return f"{counted}: pass --skills-dir '{','.join(self.elsewhere)}'"
+
+    def missed_note(self) -> str | None:
+        """When the default globs found skills but folders further down hold more, which a new user
+        running from a catalog's root would otherwise never learn were left ungraded."""
+        if not self.elsewhere or not self.skill_dirs:
+            return None
+        below = sum(self.elsewhere.values())
+        return (
+            f"note: {len(self.skill_dirs)} skill(s) found in the folders here (--skills-dir defaults to "
+            f"{', '.join(self.globs)}); the {below} one level down are not graded ({self.where_to_look()}), "
+            "or run `skillscope init` to write it to skillscope.toml."
+        )
+
+
+def skills_below(root: Path, globs: list[str]) -> dict[str, int]:
+    """Globs one level below `globs` whose folders hold SKILL.md files, with how many: `skills/*` for a
+    catalog run from its root. Discovery never recurses, so these are what the default would miss."""
+    below: dict[str, int] = {}
+    for pattern in globs:
+        for folder in sorted(root.glob(pattern.rstrip("/") or ".")):
+            if folder.name.startswith(".") or folder.name in VENDORED or not folder.is_dir():
+                continue
+            if present(folder / "SKILL.md"):
+                continue  # a skill's own subfolders are its resources, not more skills
+            held = sum(
+                1
+                for child in folder.iterdir()
+                if not child.name.startswith(".") and present(child / "SKILL.md")
+            )
+            if held:
+                below[f"{rel_to(root, folder)}/*"] = held
+    return dict(sorted(below.items(), key=lambda item: -item[1]))
+
 
 # The files a skill's cases are read from (skill-creator's trigger set is read in place too).
 DATASET_FILES = ("evals.json", "eval_set.json")
 CASE_FILES = Path("evals") / "cases"  # addyosmani's, one per skill, read in place
+# Folders of other tools' installs, never a catalog's own skills.
+VENDORED = frozenset({"node_modules", "venv", ".venv", "__pycache__"})
 
 
 def discover(root: Path, globs: list[str]) -> Repo:

@@ -103,3 +103,52 @@ def test_the_value_to_pass_keeps_the_types_already_defined(catalog: Path):
         **json.loads(defined),
         "instinct": {"labels": ["self-hosted", "instinct"]},
     }
+
+
+ANTHROPICS_LIKE = CATALOG.parent / "anthropics-like"
+
+
+def test_a_catalog_without_settings_hears_where_its_skills_are_and_the_advice_works(catalog: Path):
+    first = run(catalog, "structural", *POLICY)
+
+    assert first.code == 1
+    [line] = [line for line in first.stdout.splitlines() if line.startswith(".: no-skill")]
+    assert "skills/* holds 3: pass --skills-dir 'skills/*'" in line
+    advised = shlex.split(re.search(r"pass (--skills-dir '[^']+')", line).group(1))
+    followed = run(catalog, "structural", *advised, *POLICY)
+    assert "no-skill" not in followed.stdout and "3 skill(s)" in followed.stdout
+
+
+def test_skills_one_level_down_that_the_default_misses_are_named(tmp_path: Path):
+    root = tmp_path / "anthropics-like"
+    shutil.copytree(ANTHROPICS_LIKE, root)
+
+    defaulted = run(root, "structural")
+    assert "1 skill(s)" in defaulted.stdout and "template" in defaulted.stdout
+    [note] = [line for line in defaulted.stderr.splitlines() if line.startswith("note:")]
+    assert "1 skill(s) found in the folders here" in note
+    assert "the 2 one level down are not graded (skills/* holds 2: pass --skills-dir 'skills/*')" in note
+    assert "`skillscope init`" in note
+
+
+@pytest.mark.parametrize(
+    "named",
+    [
+        {"args": ["--skills-dir", "*"]},
+        {"environ": {"SKILLSCOPE_SKILLS": "skills/*"}},
+        {"settings": 'skills-dir = ["*"]\n'},
+    ],
+    ids=["flag", "environment", "settings"],
+)
+def test_globs_the_user_named_are_taken_as_meant_without_a_note(tmp_path: Path, named: dict):
+    root = tmp_path / "anthropics-like"
+    shutil.copytree(ANTHROPICS_LIKE, root)
+    if "settings" in named:
+        (root / "skillscope.toml").write_text(named["settings"], encoding="utf-8")
+
+    result = run_cli(
+        ["structural", *named.get("args", []), "--repo", str(root)], cwd=root, environ=named.get("environ")
+    )
+
+    assert re.search(r"[12] skill\(s\)", result.stdout)
+    assert "note:" not in result.stderr

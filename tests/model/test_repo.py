@@ -147,3 +147,35 @@ def test_a_folder_the_glob_may_not_list_is_named_with_permission_denied(
     with pytest.raises(HarnessError, match="cannot be listed \\(permission denied\\)") as caught:
         repo.discover(tmp_path, [pattern])
     assert caught.value.exit_code == 1
+
+
+def test_skills_below_counts_the_folders_one_level_down_that_hold_skills(tmp_path: Path) -> None:
+    for folder, name in [
+        ("skills", "a"),
+        ("skills", "b"),
+        ("staging", "c"),
+        ("node_modules", "vendored"),
+        (".hidden", "d"),
+    ]:
+        make_skill(tmp_path / folder, name)
+    make_skill(tmp_path, "top", files={"examples/inner/SKILL.md": "---\nname: inner\n---\n"})
+
+    assert repo.skills_below(tmp_path, ["*"]) == {"skills/*": 2, "staging/*": 1}
+
+
+def test_skills_below_a_subfolder_glob_are_written_root_relative(tmp_path: Path) -> None:
+    make_skill(tmp_path / "packs" / "docs", "writer")
+    assert repo.skills_below(tmp_path, ["packs/*"]) == {"packs/docs/*": 1}
+
+
+def test_the_missed_note_is_only_for_a_default_that_found_some_but_not_all(tmp_path: Path) -> None:
+    found = repo.discover(tmp_path, ["*"])
+    found.elsewhere = {"skills/*": 4}
+    assert found.missed_note() is None  # nothing found: the no-skill error says where instead
+    assert "skills/* holds 4: pass --skills-dir 'skills/*'" in found.where_to_look()
+
+    make_skill(tmp_path, "top")
+    found = repo.discover(tmp_path, ["*"])
+    assert found.missed_note() is None  # nothing further down
+    found.elsewhere = {"skills/*": 4}
+    assert "the 4 one level down are not graded" in (found.missed_note() or "")
