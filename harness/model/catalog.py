@@ -86,7 +86,9 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
             f"no skill named {', '.join(unknown)} under --skills-dir {','.join(repo.globs)} "
             f"(skills found: {found})."
         )
-    catalog = Catalog(repo=repo, negatives=[dataset.shared_negatives()] if negatives.builtin else [])
+    memo = Memo.of_repo(repo.root, "frontmatter", frontmatter_fingerprint())
+    checked = Memo.of_repo(repo.root, "datasets", dataset_fingerprint())
+    catalog = Catalog(repo=repo, negatives=[dataset.shared_negatives(checked)] if negatives.builtin else [])
     for rel in negatives.files:
         path = repo.root / rel
         if not present(path):
@@ -94,8 +96,6 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
                 f"--negatives {rel}: no such file under the repo root; give a root-relative path."
             )
         catalog.negatives.append(dataset.load(path, repo.rel(path), None))
-    memo = Memo.of_repo(repo.root, "frontmatter", frontmatter_fingerprint())
-    checked = Memo.of_repo(repo.root, "datasets", dataset_fingerprint())
     for name in chosen:
         path = repo.skill_dirs[name]
         catalog.skills[name] = skill.load(name, path, memo)
@@ -126,18 +126,24 @@ def load(repo: Repo, names: list[str] | None = None, negatives: Negatives = Nega
                 loaded.append(suite)
         catalog.datasets[name] = loaded
         plan = evals / machine.FILENAME  # most skills have none: its name is worked out only for one
-        catalog.machines[name] = machine.load(plan, repo.rel(plan)) if present(plan) else MachinePlan()
+        catalog.machines[name] = machine.load(plan, repo.rel(plan), memo) if present(plan) else MachinePlan()
     memo.save()
     checked.save()
     return catalog
 
 
 def frontmatter_fingerprint() -> str:
-    """A digest of the code a frontmatter's reading depends on (our YAML rules and PyYAML)."""
+    """A digest of the code a frontmatter's and a machine.yml's reading depend on (our YAML rules, PyYAML
+    and the machine schema)."""
     harness = Path(__file__).resolve().parent.parent
-    return code_digest(
-        [harness / "yamlsafe.py", harness / "nesting.py", harness / "model" / "skill.py"], ("yaml",)
-    )
+    read_by = [
+        "yamlsafe.py",
+        "nesting.py",
+        "model/skill.py",
+        "model/machine.py",
+        "schema/machine.schema.json",
+    ]
+    return code_digest([harness / rel for rel in read_by], ("yaml",))
 
 
 def dataset_fingerprint() -> str:

@@ -217,9 +217,9 @@ def origin_note(source: str, ident: str) -> str:
     )
 
 
-def shared_negatives() -> Dataset:
+def shared_negatives(memo: Memo | None = None) -> Dataset:
     text = packaged_text("data", "negatives.json")
-    return parse(text, Dataset(rel=SHARED_NEGATIVES, skill=None))
+    return parse(text, Dataset(rel=SHARED_NEGATIVES, skill=None), memo)
 
 
 def template_text() -> str:

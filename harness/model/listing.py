@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -244,10 +245,15 @@ def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
+# Characters a terminal gives one column each (wcwidth agrees: tests/model/test_listing_rules.py), so
+# a text of them alone is measured without loading wcwidth.
+ONE_COLUMN = re.compile("[\x20-\x7e\u00a0-\u024f\u2010-\u2027\u2030-\u205e]*")
+
+
 def width(text: str) -> int:
     """Columns a terminal gives `text` (wide characters 2, combining marks 0, an emoji sequence 2)."""
-    if text.isascii() and text.isprintable():
-        return len(text)  # one column each
+    if ONE_COLUMN.fullmatch(text):
+        return len(text)  # one column each: ASCII, Latin letters, dashes and quotes, most descriptions
     # Imported when first needed: loading wcwidth at import cost every command that imports the
     # listing more than its work on small inputs; later calls find it in sys.modules.
     import wcwidth
@@ -266,8 +272,13 @@ def invisible(char: str) -> bool:
 def blanked(text: str) -> str:
     """`text` with each run of invisible characters as one space; an emoji sequence (a wide grapheme
     held together by a joiner, a presentation selector, a keycap or tags) keeps its glue."""
-    if text.isascii() and text.isprintable():
-        return text  # no invisible character and no emoji: most descriptions, without loading wcwidth
+    if not any(invisible(char) for char in text if not " " <= char <= "~"):
+        return text  # only invisible characters change, glue included: most texts, without wcwidth
+    return blanked_by_graphemes(text)
+
+
+def blanked_by_graphemes(text: str) -> str:
+    """blanked() walked grapheme by grapheme, for a text with something to blank."""
     from wcwidth import iter_graphemes
 
     out: list[str] = []

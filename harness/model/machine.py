@@ -7,6 +7,7 @@ from pathlib import Path
 
 from harness import schemas
 from harness.files import UnreadableFile, present, read_text
+from harness.memo import Memo
 from harness.model import findings
 
 TYPE_CHECKING = False  # typing's flag without importing typing, which reading a machine.yml does not need
@@ -29,23 +30,42 @@ class MachinePlan:
         return bool(self.labels)
 
 
-def load(path: Path, rel: str) -> MachinePlan:
-    """A missing file means the defaults; a broken one is findings, never an exception."""
+def load(path: Path, rel: str, memo: Memo | None = None) -> MachinePlan:
+    """A missing file means the defaults; a broken one is findings, never an exception. A valid plan is
+    kept in `memo` by its text, so an unchanged machine.yml costs neither PyYAML nor the schema."""
     plan = MachinePlan()
     if not present(path):
         return plan
-    from harness import yamlsafe  # PyYAML only for a repo that has a machine.yml (or a new frontmatter)
-
     try:
-        document = yamlsafe.load(read_text(path))
+        text = read_text(path)
     except UnreadableFile as exc:
         plan.problems.append(findings.error("machine-unreadable", rel, f"cannot be read: {exc.reason}."))
         return plan
+    key = memo.key(FILENAME, text) if memo is not None else ""
+    known = memo.get(key) if memo is not None else None
+    if isinstance(known, dict):
+        return MachinePlan(**known)
+    read(text, rel, plan)
+    if memo is not None and not plan.problems:
+        memo.put(key, {name: getattr(plan, name) for name in KEPT})
+    return plan
+
+
+# The fields of a valid plan, as the memo keeps them.
+KEPT = ("os", "labels", "runner_type", "agents")
+
+
+def read(text: str, rel: str, plan: MachinePlan) -> None:
+    """Fill `plan` from a machine.yml's text, or add the findings that say why it cannot be."""
+    from harness import yamlsafe  # PyYAML only for a repo that has a machine.yml (or a new frontmatter)
+
+    try:
+        document = yamlsafe.load(text)
     except yamlsafe.YamlProblem as exc:
         plan.problems.append(
             findings.error("machine-yaml", rel, f"is not valid YAML: {exc.message}.", exc.line)
         )
-        return plan
+        return
     data = document.data
     if not isinstance(data, dict):
         plan.problems.append(
@@ -56,7 +76,7 @@ def load(path: Path, rel: str) -> MachinePlan:
                 1,
             )
         )
-        return plan
+        return
     for error in schemas.errors("machine", data):
         key = str(error.absolute_path[0]) if error.absolute_path else _first_unknown(error)
         plan.problems.append(
@@ -65,12 +85,11 @@ def load(path: Path, rel: str) -> MachinePlan:
             )
         )
     if plan.problems:
-        return plan
+        return
     plan.os = data.get("os")
     plan.labels = data.get("labels") or []
     plan.runner_type = data.get("runner_type")
     plan.agents = list(dict.fromkeys(data["agents"])) if data.get("agents") else None
-    return plan
 
 
 def _first_unknown(error: ValidationError) -> str | None:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from harness.model.listing import (
     NAME_ONLY,
     blanked,
+    blanked_by_graphemes,
     capped,
     invisible,
     listing_rule,
@@ -134,3 +135,40 @@ def test_printable_ascii_is_one_column_a_character_as_wcwidth_measures_it(text: 
     import wcwidth
 
     assert width(text) == len(text) == wcwidth.width(text)
+
+
+@given(
+    st.text(alphabet=st.characters(codec="utf-8"))
+    | st.text(alphabet="a \u200d\ufe0f\u20e3\U0001f600\u00ad\t\U000e0041")
+)
+def test_a_text_without_invisible_characters_is_returned_as_the_walk_would(text: str) -> None:
+    """blanked() skips the grapheme walk (and wcwidth) when no character is invisible: the walk changes
+    only invisible characters, so it would give the text back unchanged."""
+    assert blanked(text) == blanked_by_graphemes(text)
+
+
+ONE_COLUMN_TEXT = st.text(
+    alphabet=st.one_of(
+        st.characters(min_codepoint=0x20, max_codepoint=0x7E),
+        st.characters(min_codepoint=0xA0, max_codepoint=0x24F),
+        st.characters(min_codepoint=0x2010, max_codepoint=0x2027),
+        st.characters(min_codepoint=0x2030, max_codepoint=0x205E),
+    )
+)
+
+
+@given(ONE_COLUMN_TEXT | st.text())
+def test_width_measured_without_wcwidth_is_what_wcwidth_measures(text: str) -> None:
+    """width() counts the characters it knows to be one column each; anything else goes to wcwidth."""
+    import wcwidth
+
+    assert width(text) == max(0, wcwidth.width(text))
+
+
+def test_every_character_width_counts_as_one_column_is_one_column_to_wcwidth() -> None:
+    import wcwidth
+
+    from harness.model.listing import ONE_COLUMN
+
+    counted = [chr(point) for point in range(0x110000) if ONE_COLUMN.fullmatch(chr(point))]
+    assert counted and [char for char in counted if wcwidth.width(char) != 1] == []
