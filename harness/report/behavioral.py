@@ -10,7 +10,7 @@ from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.format import seconds
-from harness.report.junit import JUnitCase, halt_cases
+from harness.report.junit import JUnitCase
 from harness.report.reading import show_command
 from harness.report.routing_common import statuses, where
 from harness.report.text import halt_note
@@ -30,15 +30,8 @@ def markdown(report: dict) -> str:
         f"on {meta['judge_agent']} {meta['judge_version'] or '(not started)'}, agent {md.agent_words(meta)}."
     )
     lines.append("")
-    if same := same_family(meta):
-        lines += [f"> {same}", ""]
-    lines += md.halted_lines(meta)
-    if meta["timed_out"]:
-        lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
-    for note in meta["notes"]:
-        lines += [f"> {note}", ""]
-    if sandboxed := meta["sandbox"].get("said"):
-        lines += [f"> {sandboxed}", ""]
+    said = [*filter(None, [same_family(meta)]), *md.halted(meta), *md.timed_out(meta), *meta["notes"]]
+    lines += md.quoted([*said, *filter(None, [meta["sandbox"].get("said")])])
     lines += md.provisional_lines(cases, meta["strict"])
     lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
     lines.append(
@@ -319,7 +312,6 @@ def findings(report: dict) -> list[Finding]:
 
 
 def junit(report: dict) -> list[JUnitCase]:
-    held = quarantined.by_id(report["meta"]["quarantine"])
     cases = [
         JUnitCase(
             classname=f"behavioral.{c['skill']}",
@@ -341,8 +333,7 @@ def junit(report: dict) -> list[JUnitCase]:
         )
         for c in report["cases"]
     ]
-    shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
-    return shown + halt_cases("behavioral", report["meta"])
+    return quarantined.junit_cases("behavioral", cases, report["meta"])
 
 
 def _junit_error(case: dict) -> str | None:

@@ -11,7 +11,7 @@ from harness.printable import clip
 from harness.report import replays
 from harness.report.format import dollars, percent, points, seconds, signed, signed_dollars, total
 from harness.report.junit import JUnitCase, halt_cases, junit_file
-from harness.report.markdown import halted_lines, provisional_named, section, table
+from harness.report.markdown import halted, provisional_named, quoted, section, table
 from harness.report.routing_common import at
 
 BOTH = "both"
@@ -39,8 +39,7 @@ def markdown(report: dict) -> str:
     verdict = "passed" if report["passed"] else "failed"
     allowed = " (regressions allowed)" if meta["allow_regressions"] and regressions(report) else ""
     lines += ["", f"Result: **{verdict}**{allowed}.", ""]
-    lines += halted_lines(meta)
-    lines += [f"> {note}\n" for note in meta["notes"]]
+    lines += quoted([*halted(meta), *meta["notes"]])
     lines.append(table(["label", "cases", "meaning"], [(k, v, MEANINGS[k]) for k, v in labels.items()]))
     lines.append("")
     lines += _spend_lines(report)
