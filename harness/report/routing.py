@@ -335,20 +335,15 @@ def canary_cases(report: dict) -> list[JUnitCase]:
     ]
 
 
-def replayed_samples(case: dict) -> str | None:
-    """A JUnit case's output: each of its samples the result cache gave back, and the run that made it."""
+def case_output(case: dict) -> str | None:
+    """A JUnit case's output: each sample the result cache gave back and the run that made it, a retry
+    and a failed read that decided."""
     several = len(case["samples"]) > 1
     lines = [
         replays.sample_line(s["cached_from"], f"sample {n} replayed" if several else "replayed")
         for n, s in enumerate(case["samples"], 1)
         if s["cached"]
     ]
-    return "\n".join(lines) or None
-
-
-def case_output(case: dict) -> str | None:
-    """A JUnit case's output: its replayed samples, a retry and a failed read that decided."""
-    lines = [replayed_samples(case) or ""]
     lines.append(f"retried once, fresh: {case['retried']}" if case["retried"] else "")
     lines.append(
         f"decided by a SKILL.md read that failed: {case['read_failed']}" if case["read_failed"] else ""
