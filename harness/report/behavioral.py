@@ -16,6 +16,7 @@ from harness.report.routing_common import statuses, where
 from harness.report.text import halt_note
 
 NOT_RUN = "not-run"
+PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row
 UNKNOWN_FAMILY = "unknown"
 
 
@@ -34,23 +35,12 @@ def markdown(report: dict) -> str:
     lines += md.quoted([*said, *filter(None, [meta["sandbox"].get("said")])])
     lines += md.provisional_lines(cases, meta["strict"])
     lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
-    lines.append(
-        md.table(
-            ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"],
-            [
-                (
-                    name,
-                    v["cases"],
-                    v["passed"],
-                    v["failed"],
-                    v["errors"],
-                    v["blocked"],
-                    f"{v['checks_passed']}/{v['checks']}",
-                )
-                for name, v in report["per_skill"].items()
-            ],
-        )
-    )
+    rows = [
+        (name, *(v[key] for key in PER_SKILL), f"{v['checks_passed']}/{v['checks']}")
+        for name, v in report["per_skill"].items()
+    ]
+    heads = ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"]
+    lines.append(md.table(heads, rows))
     lines += md.section(
         "Unmet expectations",
         ["case", "where", "kind", "expectation", "detail"],
