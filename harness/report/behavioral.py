@@ -290,9 +290,8 @@ def findings(report: dict) -> list[Finding]:
             message = f"behavioral case `{c['id']}` errored (not graded): {c['error']}"
         else:
             unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(c))
-            met = sum(1 for k in c["checks"] if k["passed"])
             message = (
-                f"behavioral case `{c['id']}`: {met}/{len(c['checks'])} expectation(s) met for the prompt "
+                f"behavioral case `{c['id']}`: {_met(c)} expectation(s) met for the prompt "
                 f"{c['prompt']!r}. Unmet: {unmet}; read what the agent did ({show_command(kept, c['id'])}), "
                 "then the skill's instructions"
             )
