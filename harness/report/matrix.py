@@ -71,14 +71,16 @@ def differences_lines(report: dict, heading: str, said: Callable[[dict], str]) -
     return ["", f"### {heading}", "", *(f"- {said(row)}" for row in report["differences"])]
 
 
-def closing(lines: list[str], report: dict, differ: str, heads: list[str], cells: Callable, must: str) -> str:
-    """The markdown ending in every case with its `cells` after its id (those that `differ` between legs
-    marked, counted and listed first), then the overall result and what it required (`must`)."""
+def closing(
+    lines: list[str], report: dict, differ: str, heads: list[str], cells: Callable[[dict], tuple], must: str
+) -> str:
+    """The markdown: `lines`, then every case with its `cells` after its id (those that `differ` between
+    legs marked, counted and listed first), then the overall result and what it required (`must`)."""
     differing = sum(1 for row in report["cases"] if row["differs"])
     rows = [(("**differs** " if row["differs"] else "") + row["id"], *cells(row)) for row in report["cases"]]
-    lines += ["", f"### Cases ({differing} {differ}, listed first)", "", table(heads, rows)]
-    lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** ({must})."]
-    return "\n".join(lines)
+    overall = f"Overall: **{'passed' if report['passed'] else 'failed'}** ({must})."
+    cases = ["", f"### Cases ({differing} {differ}, listed first)", "", table(heads, rows)]
+    return "\n".join([*lines, *cases, "", overall])
 
 
 def routing_markdown(report: dict) -> str:
