@@ -10,12 +10,13 @@ from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.format import seconds
-from harness.report.junit import JUnitCase, halt_cases
+from harness.report.junit import JUnitCase
 from harness.report.reading import show_command
 from harness.report.routing_common import statuses, where
 from harness.report.text import halt_note
 
 NOT_RUN = "not-run"
+PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row
 UNKNOWN_FAMILY = "unknown"
 
 
@@ -30,34 +31,16 @@ def markdown(report: dict) -> str:
         f"on {meta['judge_agent']} {meta['judge_version'] or '(not started)'}, agent {md.agent_words(meta)}."
     )
     lines.append("")
-    if same := same_family(meta):
-        lines += [f"> {same}", ""]
-    lines += md.halted_lines(meta)
-    if meta["timed_out"]:
-        lines += ["> **The command's --timeout ran out**: cases not finished are reported as errors.", ""]
-    for note in meta["notes"]:
-        lines += [f"> {note}", ""]
-    if sandboxed := meta["sandbox"].get("said"):
-        lines += [f"> {sandboxed}", ""]
+    said = [*filter(None, [same_family(meta)]), *md.halted(meta), *md.timed_out(meta), *meta["notes"]]
+    lines += md.quoted([*said, *filter(None, [meta["sandbox"].get("said")])])
     lines += md.provisional_lines(cases, meta["strict"])
     lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
-    lines.append(
-        md.table(
-            ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"],
-            [
-                (
-                    name,
-                    v["cases"],
-                    v["passed"],
-                    v["failed"],
-                    v["errors"],
-                    v["blocked"],
-                    f"{v['checks_passed']}/{v['checks']}",
-                )
-                for name, v in report["per_skill"].items()
-            ],
-        )
-    )
+    rows = [
+        (name, *(v[key] for key in PER_SKILL), f"{v['checks_passed']}/{v['checks']}")
+        for name, v in report["per_skill"].items()
+    ]
+    heads = ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"]
+    lines.append(md.table(heads, rows))
     lines += md.section(
         "Unmet expectations",
         ["case", "where", "kind", "expectation", "detail"],
@@ -307,9 +290,8 @@ def findings(report: dict) -> list[Finding]:
             message = f"behavioral case `{c['id']}` errored (not graded): {c['error']}"
         else:
             unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(c))
-            met = sum(1 for k in c["checks"] if k["passed"])
             message = (
-                f"behavioral case `{c['id']}`: {met}/{len(c['checks'])} expectation(s) met for the prompt "
+                f"behavioral case `{c['id']}`: {_met(c)} expectation(s) met for the prompt "
                 f"{c['prompt']!r}. Unmet: {unmet}; read what the agent did ({show_command(kept, c['id'])}), "
                 "then the skill's instructions"
             )
@@ -319,7 +301,6 @@ def findings(report: dict) -> list[Finding]:
 
 
 def junit(report: dict) -> list[JUnitCase]:
-    held = quarantined.by_id(report["meta"]["quarantine"])
     cases = [
         JUnitCase(
             classname=f"behavioral.{c['skill']}",
@@ -341,8 +322,7 @@ def junit(report: dict) -> list[JUnitCase]:
         )
         for c in report["cases"]
     ]
-    shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
-    return shown + halt_cases("behavioral", report["meta"])
+    return quarantined.junit_cases("behavioral", cases, report["meta"])
 
 
 def _junit_error(case: dict) -> str | None:

@@ -9,9 +9,9 @@ from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import replays
-from harness.report.format import dollars, percent, points, seconds, signed, signed_dollars, total
+from harness.report.format import dollars, number, percent, points, seconds, signed, signed_dollars, total
 from harness.report.junit import JUnitCase, halt_cases, junit_file
-from harness.report.markdown import halted_lines, provisional_named, section, table
+from harness.report.markdown import halted, provisional_named, quoted, section, table
 from harness.report.routing_common import at
 
 BOTH = "both"
@@ -39,8 +39,7 @@ def markdown(report: dict) -> str:
     verdict = "passed" if report["passed"] else "failed"
     allowed = " (regressions allowed)" if meta["allow_regressions"] and regressions(report) else ""
     lines += ["", f"Result: **{verdict}**{allowed}.", ""]
-    lines += halted_lines(meta)
-    lines += [f"> {note}\n" for note in meta["notes"]]
+    lines += quoted([*halted(meta), *meta["notes"]])
     lines.append(table(["label", "cases", "meaning"], [(k, v, MEANINGS[k]) for k, v in labels.items()]))
     lines.append("")
     lines += _spend_lines(report)
@@ -120,7 +119,7 @@ def _totals_table(totals: dict) -> str:
                 signed(delta["elapsed_s"], "s", 1),
             ),
             ("tool calls", base["tool_calls"], cand["tool_calls"], signed(delta["tool_calls"])),
-            ("turns", _known(base["turns"]), _known(cand["turns"]), signed(delta["turns"])),
+            ("turns", number(base["turns"], ""), number(cand["turns"], ""), signed(delta["turns"])),
         ],
     )
 
@@ -139,10 +138,6 @@ def _rate_delta(delta: dict) -> str:
         return "n/a"
     low, high = delta["pass_rate_ci95"]
     return f"{delta['pass_rate'] * 100:+.1f} pts [{low * 100:+.0f}, {high * 100:+.0f}]"
-
-
-def _known(value: int | None) -> str:
-    return "n/a" if value is None else str(value)
 
 
 def _lift(lift: dict | None) -> list[str]:

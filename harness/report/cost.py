@@ -100,19 +100,11 @@ def statuses(report: dict) -> dict[str, str]:
 
 
 def findings(report: dict) -> list[Finding]:
+    """Each run retried after its agent CLI failed on its own, then each that did not finish."""
     runs = report["runs"]
-    retried = [
-        finding.warning(
-            "cost", ".", f"a `{r['side']}` run of the prompt was run once more, fresh: {r['retried']}"
-        )
-        for r in runs
-        if r["retried"]
-    ]
-    return retried + [
-        finding.warning("cost", ".", f"a `{r['side']}` run of the prompt did not finish: {r['error']}")
-        for r in runs
-        if r["error"]
-    ]
+    said = [(r, f"was run once more, fresh: {r['retried']}") for r in runs if r["retried"]]
+    said += [(r, f"did not finish: {r['error']}") for r in runs if r["error"]]
+    return [finding.warning("cost", ".", f"a `{r['side']}` run of the prompt {what}") for r, what in said]
 
 
 def junit(report: dict) -> list[JUnitCase]:

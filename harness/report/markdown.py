@@ -50,10 +50,26 @@ def collapsed(summary: str, body: str) -> list[str]:
     return ["", f"<details><summary>{summary}</summary>", "", body, "", "</details>", ""]
 
 
-def halted_lines(meta: dict) -> list[str]:
+def halted(meta: dict) -> list[str]:
     """Why a paid run stopped before its end, in bold, when it did."""
-    halted = Halt.of(meta).sentence()
-    return [f"> **{halted}**", ""] if halted else []
+    sentence = Halt.of(meta).sentence()
+    return [f"**{sentence}**"] if sentence else []
+
+
+def halted_lines(meta: dict) -> list[str]:
+    """The quote saying why a paid run stopped before its end, when it did."""
+    return quoted(halted(meta))
+
+
+def quoted(said: Iterable[str]) -> list[str]:
+    """Each of `said` as a `> ` quote of its own: the notes above a report's tables."""
+    return [line for text in said for line in (f"> {text}", "")]
+
+
+def timed_out(meta: dict) -> list[str]:
+    """The warning of a paid run whose --timeout ran out, when it did."""
+    ran_out = "**The command's --timeout ran out**: cases not finished are reported as errors."
+    return [ran_out] if meta["timed_out"] else []
 
 
 def runs_on(meta: dict) -> str:

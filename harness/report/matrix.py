@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from types import ModuleType
 
 from harness.model import notes
@@ -14,7 +15,7 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import behavioral, compare, routing
 from harness.report.format import percent as rate
-from harness.report.format import signed_percent
+from harness.report.format import signed_percent as signed
 from harness.report.junit import JUnitCase
 from harness.report.markdown import table
 from harness.report.text import halt_note
@@ -23,15 +24,10 @@ from harness.report.text import halt_note
 def _cell(cell: dict | None) -> str:
     if not cell or not cell["graded"]:
         return "n/a"
-    return f"{cell['passed']}/{cell['graded']} ({cell['accuracy'] * 100:.0f}%)"
+    return f"{cell['passed']}/{cell['graded']} ({percent(cell['accuracy'])})"
 
 
-def percent(value: float | None) -> str:
-    """A matrix's rates read whole: `62%`."""
-    return rate(value, 0)
-
-
-signed = signed_percent
+percent = partial(rate, digits=0)  # a matrix's rates read whole: `62%`
 
 
 def legs(report: dict, key: str = "legs") -> list[tuple[str, dict]]:
@@ -68,11 +64,23 @@ def noise_words(row: dict) -> str:
     return f"(95% interval {signed(row['low'])} to {signed(row['high'])}, {noise})"
 
 
-def cases_lines(report: dict, differ: str, heads: list[str], cells: Callable[[dict], tuple]) -> list[str]:
-    """Every case with its `cells` after its id, those that `differ` between legs marked and counted."""
+def differences_lines(report: dict, heading: str, said: Callable[[dict], str]) -> list[str]:
+    """The section listing each model against its agent's first, `said` of each; none without any."""
+    if not report["differences"]:
+        return []
+    return ["", f"### {heading}", "", *(f"- {said(row)}" for row in report["differences"])]
+
+
+def closing(
+    lines: list[str], report: dict, differ: str, heads: list[str], cells: Callable[[dict], tuple], must: str
+) -> str:
+    """The markdown: `lines`, then every case with its `cells` after its id (those that `differ` between
+    legs marked, counted and listed first), then the overall result and what it required (`must`)."""
     differing = sum(1 for row in report["cases"] if row["differs"])
     rows = [(("**differs** " if row["differs"] else "") + row["id"], *cells(row)) for row in report["cases"]]
-    return ["", f"### Cases ({differing} {differ}, listed first)", "", table(heads, rows)]
+    overall = f"Overall: **{'passed' if report['passed'] else 'failed'}** ({must})."
+    cases = ["", f"### Cases ({differing} {differ}, listed first)", "", table(heads, rows)]
+    return "\n".join([*lines, *cases, "", overall])
 
 
 def routing_markdown(report: dict) -> str:
@@ -96,9 +104,7 @@ def routing_markdown(report: dict) -> str:
         )
     )
     lines += leg_lines(report, "agents", canary=True)
-    if report["differences"]:
-        lines += ["", "### Between models", ""]
-        lines += [f"- {difference_line(row)}" for row in report["differences"]]
+    lines += differences_lines(report, "Between models", difference_line)
     if report["skill_differences"]:
         lines += ["", "### Per skill between models (beyond noise first, then the largest drops)", ""]
         lines.append(
@@ -124,7 +130,8 @@ def routing_markdown(report: dict) -> str:
             [(skill, *(_cell(row.get(a)) for a in agents)) for skill, row in report["matrix"].items()],
         )
     )
-    lines += cases_lines(
+    return closing(
+        lines,
         report,
         "differ between legs",
         ["case", "expected", *agents],
@@ -135,12 +142,8 @@ def routing_markdown(report: dict) -> str:
                 for v in (row["by_agent"][a] for a in agents)
             ),
         ),
+        "every leg must pass its gate",
     )
-    lines += [
-        "",
-        f"Overall: **{'passed' if report['passed'] else 'failed'}** (every leg must pass its gate).",
-    ]
-    return "\n".join(lines)
 
 
 def routing_headline(report: dict) -> str:
@@ -187,17 +190,15 @@ def behavioral_markdown(report: dict) -> str:
         )
     )
     lines += leg_lines(report)
-    if report["differences"]:
-        lines += ["", "### Between models", ""]
-        lines += [f"- {difference_line(row, 'pass rate')}" for row in report["differences"]]
-    lines += cases_lines(
+    lines += differences_lines(report, "Between models", lambda row: difference_line(row, "pass rate"))
+    return closing(
+        lines,
         report,
         "differ between models",
         ["case", "skill", *labels],
         lambda row: (row["skill"], *row["by_leg"].values()),
+        "every model must pass",
     )
-    lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** (every model must pass)."]
-    return "\n".join(lines)
 
 
 def behavioral_headline(report: dict) -> str:
@@ -246,17 +247,19 @@ def compare_markdown(report: dict) -> str:
     heads = ["leg", "model", "mode", "regressions", "improvements", "errors", "pass rate", "result"]
     lines.append(table(heads, rows))
     lines += leg_lines(report)
-    if report["differences"]:
-        lines += ["", "### Between models (the candidate's pass rate)", ""]
-        lines += [f"- {row['mode']}: {difference_line(row, 'pass rate')}" for row in report["differences"]]
-    lines += cases_lines(
+    lines += differences_lines(
+        report,
+        "Between models (the candidate's pass rate)",
+        lambda row: f"{row['mode']}: {difference_line(row, 'pass rate')}",
+    )
+    return closing(
+        lines,
         report,
         "labelled differently between models",
         ["case", "mode", "skill", *labels],
         lambda row: (row["mode"], row["skill"] or "shared", *row["by_leg"].values()),
+        "every model must pass",
     )
-    lines += ["", f"Overall: **{'passed' if report['passed'] else 'failed'}** (every model must pass)."]
-    return "\n".join(lines)
 
 
 def compare_headline(report: dict) -> str:

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from harness.model.findings import WARNING, Finding
-from harness.report.junit import JUnitCase
+from harness.report.junit import JUnitCase, halt_cases
 
 
 def until(entry: Mapping[str, str]) -> str:
@@ -47,3 +47,10 @@ def junit_case(case: JUnitCase, entry: Mapping[str, str] | None) -> JUnitCase:
         return case
     output = "\n".join(part for part in (f"{until(entry)}; it failed:", case.failure, case.output) if part)
     return dataclasses.replace(case, failure=None, output=output)
+
+
+def junit_cases(kind: str, cases: list[JUnitCase], meta: dict) -> list[JUnitCase]:
+    """A paid run's JUnit cases as a test table shows them: each quarantined failure as output (see
+    junit_case), then one case saying why the run stopped early, when it did."""
+    entries = by_id(meta.get("quarantine") or [])
+    return [junit_case(case, entries.get(case.name)) for case in cases] + halt_cases(kind, meta)

@@ -14,7 +14,7 @@ from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.format import dollars, number, percent, seconds, total
-from harness.report.junit import JUnitCase, halt_cases, junit_file
+from harness.report.junit import JUnitCase, junit_file
 from harness.report.reading import show_command
 from harness.report.routing_common import at, listing_notes, statuses, where
 from harness.report.text import halt_note
@@ -173,17 +173,13 @@ def _rate(case: dict) -> str:
 
 
 def _warnings(report: dict) -> list[str]:
-    meta = report["meta"]
-    out = []
-    if meta["timed_out"]:
-        out.append("> **The command's --timeout ran out**: cases not finished are reported as errors.")
-    unexpected = report["unexpected_skills"]
+    meta, unexpected, session = report["meta"], report["unexpected_skills"], report["session_skills"]
+    out = md.timed_out(meta)
     if unexpected:
         out.append(
-            f"> A skill this run did not install activated: {', '.join(unexpected)}. Another copy "
+            f"A skill this run did not install activated: {', '.join(unexpected)}. Another copy "
             "of it is installed on this runner (user or plugin skills)."
         )
-    session = report["session_skills"]
     if session["extra"]:
         if meta["isolation"].get("config_dir") == "fresh":
             hint = (
@@ -192,17 +188,15 @@ def _warnings(report: dict) -> list[str]:
             )
         else:
             hint = "Set ANTHROPIC_API_KEY so the run can use a throwaway config dir."
-        out.append(f"> The CLI listed skills beyond the room: {', '.join(session['extra'][:12])}. {hint}")
+        out.append(f"The CLI listed skills beyond the room: {', '.join(session['extra'][:12])}. {hint}")
     if session["missing"]:
         out.append(
-            f"> The CLI did not list these installed skills at session start: "
+            f"The CLI did not list these installed skills at session start: "
             f"{', '.join(session['missing'])}; check their frontmatter."
         )
     if not session["verified"] and report["cases"]:
-        out.append("> The room was not verified: no run reached the CLI's init event.")
-    for note in meta["notes"]:
-        out.append(f"> {note}")
-    return [*(line + "\n" for line in out)] if out else []
+        out.append("The room was not verified: no run reached the CLI's init event.")
+    return md.quoted([*out, *meta["notes"]])
 
 
 def headline(report: dict) -> str:
@@ -304,7 +298,6 @@ def hint(case: dict) -> str:
 
 
 def junit(report: dict) -> list[JUnitCase]:
-    held = quarantined.by_id(report["meta"]["quarantine"])
     cases = [
         JUnitCase(
             classname=f"routing.{c['skill'] or 'shared'}",
@@ -320,8 +313,7 @@ def junit(report: dict) -> list[JUnitCase]:
         )
         for c in report["cases"]
     ]
-    shown = [quarantined.junit_case(c, held.get(c.name)) for c in cases]
-    return canary_cases(report) + shown + halt_cases("routing", report["meta"])
+    return canary_cases(report) + quarantined.junit_cases("routing", cases, report["meta"])
 
 
 def canary_cases(report: dict) -> list[JUnitCase]:
@@ -343,20 +335,15 @@ def canary_cases(report: dict) -> list[JUnitCase]:
     ]
 
 
-def replayed_samples(case: dict) -> str | None:
-    """A JUnit case's output: each of its samples the result cache gave back, and the run that made it."""
+def case_output(case: dict) -> str | None:
+    """A JUnit case's output: each sample the result cache gave back and the run that made it, a retry
+    and a failed read that decided."""
     several = len(case["samples"]) > 1
     lines = [
         replays.sample_line(s["cached_from"], f"sample {n} replayed" if several else "replayed")
         for n, s in enumerate(case["samples"], 1)
         if s["cached"]
     ]
-    return "\n".join(lines) or None
-
-
-def case_output(case: dict) -> str | None:
-    """A JUnit case's output: its replayed samples, a retry and a failed read that decided."""
-    lines = [replayed_samples(case) or ""]
     lines.append(f"retried once, fresh: {case['retried']}" if case["retried"] else "")
     lines.append(
         f"decided by a SKILL.md read that failed: {case['read_failed']}" if case["read_failed"] else ""

@@ -137,21 +137,13 @@ def junit(report: dict) -> list[JUnitCase]:
 
 
 def _per_skill(report: dict) -> str:
-    return table(
-        ["skill", "positives", "rank 1", "in top k", "rank-1 rate", "top-k rate", "first when not expected"],
-        [
-            (
-                name,
-                v["positives"],
-                v["rank1"],
-                v["top_k"],
-                percent(v["rank1_rate"]),
-                percent(v["top_k_rate"]),
-                v["fired_when_not_expected"],
-            )
-            for name, v in report["per_skill"].items()
-        ],
-    )
+    heads = ("positives", "rank 1", "in top k", "rank-1 rate", "top-k rate", "first when not expected")
+    rows = [
+        (name, v["positives"], v["rank1"], v["top_k"], percent(v["rank1_rate"]), percent(v["top_k_rate"]))
+        + (v["fired_when_not_expected"],)
+        for name, v in report["per_skill"].items()
+    ]
+    return table(["skill", *heads], rows)
 
 
 def _failures(cases: list[dict]) -> str:

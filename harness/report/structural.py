@@ -4,7 +4,7 @@ format, located findings (annotations, text, SARIF) and JUnit."""
 from __future__ import annotations
 
 from harness.model.envelope import FAIL, PASS
-from harness.model.findings import Finding, lies_in
+from harness.model.findings import lies_in
 from harness.report import markdown as md
 from harness.report.junit import JUnitCase, findings_cases
 
@@ -64,8 +64,7 @@ def statuses(report: dict) -> dict[str, str]:
     }
 
 
-def findings(report: dict) -> list[Finding]:
-    return md.findings_of(report)
+findings = md.findings_of
 
 
 def junit(report: dict) -> list[JUnitCase]:

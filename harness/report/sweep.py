@@ -3,10 +3,9 @@ that degrades), the text headline, statuses, located findings and JUnit."""
 
 from __future__ import annotations
 
-from harness.model.findings import Finding
 from harness.report.format import number
 from harness.report.junit import JUnitCase
-from harness.report.markdown import findings_table, table
+from harness.report.markdown import findings_of, findings_table, table
 
 
 def _accuracy(point: dict) -> str:
@@ -170,8 +169,7 @@ def statuses(report: dict) -> dict[str, str]:
     return out
 
 
-def findings(report: dict) -> list[Finding]:
-    return [Finding.from_dict(f) for f in report["findings"]]
+findings = findings_of
 
 
 def junit(report: dict) -> list[JUnitCase]:
