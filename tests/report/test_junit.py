@@ -82,3 +82,12 @@ def test_control_characters_from_a_dataset_never_make_the_xml_unreadable(tmp_pat
     assert case.get("name") == "good-\\x1b[2Jclear"
     assert case.find("failure").text == "prompt \\x00 with \\x1b[31m and \\u202e and \\ud800"
     assert case.find("system-out").text == "kept\\x07"
+
+
+def test_a_case_whose_time_the_report_does_not_know_has_no_time_and_adds_none_to_the_suite():
+    from harness.report.junit import JUnitCase, render
+
+    text = render("s", [JUnitCase("a", "timed", 1.5), JUnitCase("a", "unknown", None)])
+
+    assert '<testcase classname="a" name="unknown" />' in text
+    assert 'tests="2" failures="0" errors="0" time="1.500"' in text

@@ -112,7 +112,12 @@ BEHAVIORAL_CASES = "report-writer-pass,report-writer-unmet"
 
 
 def behavioral(
-    tmp: Path, api: FakeAPI, claude: str, env: dict[str, str], only: str = BEHAVIORAL_CASES
+    tmp: Path,
+    api: FakeAPI,
+    claude: str,
+    env: dict[str, str],
+    only: str = BEHAVIORAL_CASES,
+    models: str = "claude-fake-1",
 ) -> dict:
     repo = tmp / "writer"
     shutil.copytree(SCENARIOS / "writer", repo)
@@ -127,7 +132,7 @@ def behavioral(
         }
     )
     environ = {**env, "SKILLSCOPE_CLAUDE": claude}
-    args = ("--skills-dir", "*", "--only", only, "--skip-preflight", "--model", "claude-fake-1")
+    args = ("--skills-dir", "*", "--only", only, "--skip-preflight", "--model", models)
     return run(repo, environ, "behavioral", *args)
 
 

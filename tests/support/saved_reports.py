@@ -21,7 +21,7 @@ from tests.fakeapi.server import FakeAPI
 from tests.support import reports
 
 # The paid commands whose pages read a saved report; tune's is saved too (tests/report/html/conftest.py).
-PAID = ("routing", "routing-matrix", "compare", "compare-matrix", "cost", "behavioral")
+PAID = ("routing", "routing-matrix", "compare", "compare-matrix", "cost", "behavioral", "behavioral-matrix")
 SAVED = Path(__file__).resolve().parent.parent / "report" / "html" / "saved"
 TWO_MODELS = ("--model", "claude-fake-1,claude-fake-2")  # one leg per model: the matrix pages
 # Where the saved files say the run happened, and the CLI they name: no folder of the machine that ran it.
@@ -34,8 +34,9 @@ def load(name: str) -> dict:
 
 
 def builders(claude: str) -> dict[str, Callable[[Path, FakeAPI], dict]]:
-    def behavioral(tmp: Path, api: FakeAPI) -> dict:
-        return reports.behavioral(tmp, api, claude, hermetic_env(api.base_url, tmp / "env", config_dir=False))
+    def behavioral(tmp: Path, api: FakeAPI, models: str = "claude-fake-1") -> dict:
+        env = hermetic_env(api.base_url, tmp / "env", config_dir=False)
+        return reports.behavioral(tmp, api, claude, env, models=models)
 
     return {
         "routing": lambda tmp, api: reports.routing(tmp, api, claude),
@@ -44,6 +45,7 @@ def builders(claude: str) -> dict[str, Callable[[Path, FakeAPI], dict]]:
         "compare-matrix": lambda tmp, api: reports.compare(tmp, api, claude, *TWO_MODELS),
         "cost": lambda tmp, api: reports.cost(tmp, api, claude),
         "behavioral": behavioral,
+        "behavioral-matrix": lambda tmp, api: behavioral(tmp, api, TWO_MODELS[1]),
         "tune": lambda tmp, api: reports.tune(tmp, api, claude),
     }
 

@@ -58,4 +58,11 @@ def small_real_runs(folder: Path, claude_bin: str) -> dict[str, dict]:
         tmp = folder / "behavioral"
         env = hermetic_env(api.base_url, tmp / "env", config_dir=False)
         made["behavioral"] = reports.behavioral(tmp, api, claude_bin, env, only="report-writer-pass")
+    with FakeAPI() as api:
+        tmp = folder / "behavioral-matrix"
+        env = hermetic_env(api.base_url, tmp / "env", config_dir=False)
+        two = saved_reports.TWO_MODELS[1]
+        made["behavioral-matrix"] = reports.behavioral(
+            tmp, api, claude_bin, env, only="report-writer-pass", models=two
+        )
     return made

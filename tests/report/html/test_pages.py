@@ -28,6 +28,7 @@ SCHEMA = {
     "cost": "cost-report",
     "routing-matrix": "routing-matrix-report",
     "compare-matrix": "compare-matrix-report",
+    "behavioral-matrix": "behavioral-matrix-report",
 }
 
 
@@ -68,7 +69,7 @@ def test_both_tune_pages_allow_only_their_own_script_and_style(tune_reports):
         assert_only_its_own_inline_code(html.render(report))
 
 
-@pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix"])
+@pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix", "behavioral-matrix"])
 def test_a_matrix_page_names_its_agent_and_each_model_in_the_header(page_reports, name):
     page = html.render(page_reports[name])
     head = page[page.index("<header>") : page.index("</header>")]
@@ -76,15 +77,17 @@ def test_a_matrix_page_names_its_agent_and_each_model_in_the_header(page_reports
 
 
 def leg_spend(name: str, run: dict) -> float:
-    """What one leg's own report says it spent: routing's totals (its canary's run included), or both
-    sides of a compare and its canaries."""
+    """What one leg's own report says it spent: routing's totals (its canary's run included), behavioral's
+    agent and judge, or both sides of a compare and its canaries."""
     totals = run["totals"]
     if name == "routing-matrix":
         return totals["cost_usd"]
+    if name == "behavioral-matrix":  # the agent's runs and the judge's calls
+        return totals["agent"]["cost_usd"] + totals["judge"]["cost_usd"]
     return totals["baseline"]["cost_usd"] + totals["candidate"]["cost_usd"] + run["meta"]["canary_cost_usd"]
 
 
-@pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix"])
+@pytest.mark.parametrize("name", ["routing-matrix", "compare-matrix", "behavioral-matrix"])
 def test_a_matrix_page_costs_the_sum_of_its_legs(page_reports, name):
     report = page_reports[name]
     spent = [leg_spend(name, run) for run in report["runs"]]
