@@ -7,17 +7,17 @@ from __future__ import annotations
 from harness.jsonfields import array_at, object_at
 from harness.report.format import DASH, dollars
 from harness.report.html.common import (
+    PLACE_HEADS,
     Transcripts,
-    clipped,
+    case_details,
+    error_line,
     fields,
-    place,
-    prompt_block,
-    transcripts_of,
+    place_cells,
     word,
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, deferred, pre, token
+from harness.report.html.table import Row, cases_table, pre, token
 
 JUDGED = ("expected_behavior", "unexpected_behavior")
 BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so its run is no evidence"}
@@ -108,13 +108,9 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
         word(case.get("status")),
         text(f"{met}/{len(checks)}"),
         dollars(spent(case), DASH),
-        place(case),
-        clipped(case.get("prompt")),
+        *place_cells(case),
     ]
-    more = [prompt_block(case), blocked_block(case)]
-    if case.get("error"):
-        more.append(f'<p class="error">error: {text(case["error"])}</p>')
-    more.append(checks_table(case))
+    more = [blocked_block(case), error_line(case), checks_table(case)]
     files = object_at(case, "files")
     touched = [
         f"{kind}: {', '.join(map(str, array_at(files, kind)))}"
@@ -126,10 +122,8 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
     notes = [str(n) for n in array_at(case, "notes")]
     if notes:
         more.append("<h3>Notes</h3>" + pre(notes))
-    more.append(transcripts_of(str(case.get("id")), transcripts))
     keys = {"status": token(str(case.get("status"))), "skill": token(str(case.get("skill")))}
-    # Open by default only for what a reader came for: the cases that did not pass.
-    return Row(cells, keys, deferred("checks and details", "".join(more)))
+    return Row(cells, keys, case_details(case, transcripts, more, "checks and details"))
 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
@@ -139,7 +133,7 @@ def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") 
         key=lambda c: order.get(str(c.get("status")), 1),
     )
     rows = [case_row(c, transcripts) for c in cases]
-    headers = ["case", "skill", "outcome", "checks met", "cost", "dataset", "prompt"]
+    headers = ["case", "skill", "outcome", "checks met", "cost", *PLACE_HEADS]
     filters = [("status", "Outcome"), ("skill", "Skill")]
     inner = cases_table(table_id, headers, rows, filters, numeric=(3, 4))
     return section(f"Cases ({len(rows)}; failures first)", inner, anchor=f"{table_id}-section")

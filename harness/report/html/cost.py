@@ -10,6 +10,7 @@ from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 
 TOKENS = ("turns", "tool_calls", "input_tokens", "output_tokens")  # what one run used, a column each
+HEADS = [key.replace("_", " ") for key in TOKENS]
 SIDE_NAMES = {"with": "with the skill", "without": "without the skill"}
 
 
@@ -34,30 +35,21 @@ def spent(report: dict) -> float:
     return sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
 
 
+def fired(skills: object) -> str:
+    """The skills a run (or a side's runs) fired: its `fired`, or none."""
+    return ", ".join(map(str, skills)) if isinstance(skills, list) and skills else "none"
+
+
 def sides_table(report: dict) -> str:
     rows = []
     for key in ("with", "without"):
         side = object_at(object_at(report, "sides"), key)
+        used = [number(side.get(key), "g", DASH) for key in (*TOKENS, "cache_read_tokens")]
+        finished = f"{side.get('finished', 0)}/{side.get('runs', 0)}"
         rows.append(
-            [
-                SIDE_NAMES[key],
-                f"{side.get('finished', 0)}/{side.get('runs', 0)}",
-                ", ".join(map(str, array_at(side, "fired"))) or "none",
-                *(number(side.get(key), "g", DASH) for key in (*TOKENS, "cache_read_tokens")),
-                dollars(side.get("cost_usd"), DASH),
-            ]
+            [SIDE_NAMES[key], finished, fired(side.get("fired")), *used, dollars(side.get("cost_usd"), DASH)]
         )
-    headers = [
-        "side",
-        "finished",
-        "skills fired",
-        "turns",
-        "tool calls",
-        "input tokens",
-        "output tokens",
-        "cache-read tokens",
-        "cost (mean a run)",
-    ]
+    headers = ["side", "finished", "skills fired", *HEADS, "cache-read tokens", "cost (mean a run)"]
     prompt = object_at(report, "meta").get("prompt")
     lead = f"<p>Prompt: <q>{text(prompt)}</q></p>" if isinstance(prompt, str) else ""
     return section("With and without the skill", lead + simple_table(headers, rows, range(3, 9)))
@@ -68,7 +60,7 @@ def runs_table(report: dict) -> str:
         [
             SIDE_NAMES.get(str(r.get("side")), str(r.get("side"))),
             str(r.get("status")),
-            ", ".join(map(str, array_at(r, "fired"))) or "none",
+            fired(r.get("fired")),
             *fields(r, TOKENS, None),
             dollars(r.get("cost_usd"), DASH),
             str(r.get("error") or ""),
@@ -76,17 +68,7 @@ def runs_table(report: dict) -> str:
         for r in array_at(report, "runs")
         if isinstance(r, dict)
     ]
-    headers = [
-        "side",
-        "outcome",
-        "skills fired",
-        "turns",
-        "tool calls",
-        "input tokens",
-        "output tokens",
-        "cost",
-        "error",
-    ]
+    headers = ["side", "outcome", "skills fired", *HEADS, "cost", "error"]
     foot = f"<p>Total spent: {text(dollars(spent(report), DASH))}</p>"
     return section(f"Runs ({len(rows)})", simple_table(headers, rows, range(3, 8)) + foot)
 
@@ -104,11 +86,7 @@ def models_table(report: dict) -> str:
     rows = [
         [label, *(shown(side.get(key)) for _model, _key, side in columns)]
         for label, key, shown in (
-            (
-                "skills fired",
-                "fired",
-                lambda v: ", ".join(map(str, v)) if isinstance(v, list) and v else "none",
-            ),
+            ("skills fired", "fired", fired),
             ("turns", "turns", number),
             ("input tokens", "input_tokens", number),
             ("cost (mean a run)", "cost_usd", dollars),

@@ -4,6 +4,7 @@ in a table filtered by severity and rule."""
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
+from harness.report.html.common import fields
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, token
@@ -39,12 +40,8 @@ def findings_table(report: dict) -> str:
         rows.append(Row(cells, {"severity": token(severity), "rule": token(str(f.get("rule", "")))}))
     if not rows:
         return section("Findings", "<p>No finding.</p>")
-    inner = cases_table(
-        "findings",
-        ["where", "rule", "severity", "message"],
-        rows,
-        [("severity", "Severity"), ("rule", "Rule")],
-    )
+    filters = [("severity", "Severity"), ("rule", "Rule")]
+    inner = cases_table("findings", ["where", "rule", "severity", "message"], rows, filters)
     return section(f"Findings ({len(rows)})", inner)
 
 
@@ -65,15 +62,7 @@ def headroom_table(report: dict) -> str:
         lost = "; ".join(str(c.get("text", "")) for c in array_at(row, "clauses_lost") if isinstance(c, dict))
         agent = str(row.get("agent", "")) + (f" on {row['model']}" if row.get("model") else "")
         rows.append(
-            [
-                str(row.get("skill", "")),
-                agent,
-                str(row.get("scope", "")),
-                str(row.get("state", "")),
-                said,
-                cut,
-                lost,
-            ]
+            [*fields(row, ["skill"], ""), agent, *fields(row, ["scope", "state"], ""), said, cut, lost]
         )
     install = room.get("install")
     lead = (

@@ -6,6 +6,7 @@ structural's rules rejected before a token was spent; how it decides."""
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
+from harness.printable import clip
 from harness.report.format import DASH, dollars
 from harness.report.html.common import fields, rate, word
 from harness.report.html.header import header
@@ -207,15 +208,9 @@ def rejected(report: dict) -> str:
             continue
         for finding in array_at(arm, "rejected"):
             if isinstance(finding, dict):
-                description = " ".join(str(arm.get("description", "")).split())
-                shown = description if len(description) <= 120 else description[:119] + "…"
+                rule, message = str(finding.get("rule", "?")), str(finding.get("message", ""))
                 rows.append(
-                    [
-                        str(arm.get("label", "?")),
-                        str(finding.get("rule", "?")),
-                        str(finding.get("message", "")),
-                        shown,
-                    ]
+                    [str(arm.get("label", "?")), rule, message, clip(str(arm.get("description", "")), 120)]
                 )
     if not rows:
         return ""
