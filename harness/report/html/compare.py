@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at
 from harness.report.format import DASH, dollars, number
-from harness.report.html.common import PLACE_HEADS, Transcripts, case_details, place_cells, word
+from harness.report.html.common import PLACE_HEADS, Transcripts, case_details, fields, place_cells, word
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, pre, token
@@ -74,38 +74,23 @@ def num(value: object) -> str:
 def totals_table(report: dict) -> str:
     totals = object_at(report, "totals")
     names = side_names(report)
-    rows = []
-    for name, key in zip(names, SIDES, strict=True):
-        side = object_at(totals, key)
-        rows.append(
-            [
-                name,
-                f"{side.get('passed', 0)}/{side.get('graded', 0)}",
-                num(side.get("pass_rate")),
-                span(side.get("pass_rate_ci95")),
-                str(side.get("errors", 0)),
-                str(side.get("runs", 0)),
-                f"{side.get('input_tokens', 0)} / {side.get('output_tokens', 0)}",
-                dollars(side.get("cost_usd"), DASH),
-            ]
-        )
-    delta = object_at(totals, "delta")
-    rows.append(
-        [
-            "difference",
-            "",
-            num(delta.get("pass_rate")),
-            span(delta.get("pass_rate_ci95")),
-            "",
-            "",
-            f"{delta.get('input_tokens', 0)} / {delta.get('output_tokens', 0)}",
-            dollars(delta.get("cost_usd"), DASH),
-        ]
-    )
+    rows = [totals_row(name, object_at(totals, key)) for name, key in zip(names, SIDES, strict=True)]
+    rows.append(totals_row("difference", object_at(totals, "delta"), counted=False))
     headers = ["side", "passed", "pass rate", "95 %", "errors", "runs", "tokens in / out", "cost"]
     rule = object_at(report, "meta").get("rule")
     note = f'<p class="muted">{text(rule)}</p>' if isinstance(rule, str) else ""
     return section("Both sides", simple_table(headers, rows, range(1, 8)) + note)
+
+
+def totals_row(name: str, side: dict, counted: bool = True) -> list[str]:
+    """A side's totals, or their difference (`counted` False: no passes, errors or runs of its own)."""
+    rate = [num(side.get("pass_rate")), span(side.get("pass_rate_ci95"))]
+    tokens = f"{side.get('input_tokens', 0)} / {side.get('output_tokens', 0)}"
+    spent = [tokens, dollars(side.get("cost_usd"), DASH)]
+    if not counted:
+        return [name, "", *rate, "", "", *spent]
+    passed = f"{side.get('passed', 0)}/{side.get('graded', 0)}"
+    return [name, passed, *rate, *fields(side, ("errors", "runs")), *spent]
 
 
 def side_cell(side: dict) -> str:

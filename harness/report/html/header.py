@@ -81,6 +81,8 @@ def header(
         parts.append(f'<p class="notice" role="status">{text(halted)}</p>')
     parts.append(figures(headline))
     agent, version, model = agent_facts(meta) if meta else leg_facts(report)
+    if not isinstance(cost, str):
+        cost = dollars(cost, UNKNOWN) if cost is not None or agent else None
     facts = [
         ("agent", " ".join(str(v) for v in (agent, version) if v) or None),
         ("model", model or ("the CLI's default" if agent else None)),
@@ -88,10 +90,7 @@ def header(
         ("harness", report.get("harness_version")),
         ("started", report.get("started_at")),
         ("took", duration(report.get("elapsed_s"))),
-        (
-            "cost",
-            cost if isinstance(cost, str) else dollars(cost, UNKNOWN) if cost is not None or agent else None,
-        ),
+        ("cost", cost),
         ("from the result cache", cached),
         ("repo", report.get("repo")),
     ]

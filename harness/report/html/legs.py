@@ -57,20 +57,11 @@ def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
     )
 
 
-def between_models(report: dict, figure: str = "accuracy") -> str:
-    """Each later model of an agent against its first: their `figure` (routing's accuracy, behavioral's
-    pass rate), the difference and its 95 % interval."""
-    return difference_table(report, "differences", "Between models", "agent", figure)
-
-
-def skill_differences(report: dict) -> str:
-    """Per skill, each later model of an agent against its first, over the skill's own cases."""
-    return difference_table(report, "skill_differences", "Per skill between models", "skill", "accuracy")
-
-
-def difference_table(report: dict, key: str, title: str, first: str, figure: str) -> str:
-    """The rows of `report[key]` (a model against its agent's first), headed by their `first` field:
-    both rates, the difference, its 95 % interval and whether it is beyond noise; '' when none."""
+def between_models(report: dict, figure: str = "accuracy", per_skill: bool = False) -> str:
+    """Each later model of an agent against its first (`per_skill`: over each skill's own cases): their
+    `figure` (routing's accuracy, behavioral's pass rate), the difference, its 95 % interval and whether
+    it is beyond noise; '' when none."""
+    key, first = ("skill_differences", "skill") if per_skill else ("differences", "agent")
     rows = [
         [
             str(row.get(first)),
@@ -86,7 +77,7 @@ def difference_table(report: dict, key: str, title: str, first: str, figure: str
     if not rows:
         return ""
     heads = [first, "models", figure, "difference", "95% interval", "reading"]
-    return section(title, simple_table(heads, rows))
+    return section("Per skill between models" if per_skill else "Between models", simple_table(heads, rows))
 
 
 def differences(report: dict) -> str:
@@ -123,7 +114,12 @@ def grid(report: dict) -> str:
 
 
 def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
-    tables = [between_models(report), skill_differences(report), grid(report), differences(report)]
+    tables = [
+        between_models(report),
+        between_models(report, per_skill=True),
+        grid(report),
+        differences(report),
+    ]
     return [head(report), *tables, *leg_sections(report, transcripts, "Leg", "routing", routing.sections)]
 
 
@@ -195,13 +191,11 @@ def change(side: dict) -> str:
 
 def compare_head(report: dict) -> str:
     shown = legs(report)
-    figures = []
-    for leg in shown:
-        labels = object_at(leg, "labels")
-        figures += [
-            (f"{leg.get('leg')} regressions", str(labels.get("regression", 0))),
-            (f"{leg.get('leg')} improvements", str(labels.get("improvement", 0))),
-        ]
+    figures = [
+        (f"{leg.get('leg')} {label}s", str(object_at(leg, "labels").get(label, 0)))
+        for leg in shown
+        for label in ("regression", "improvement")
+    ]
     runs = [run for run in array_at(report, "runs") if isinstance(run, dict)]
     sides = [object_at(object_at(run, "totals"), side) for run in runs for side in compare.SIDES]
     gate = "; ".join(f"{leg.get('leg')} {'passed' if leg.get('passed') else 'failed'}" for leg in shown)
