@@ -16,12 +16,9 @@ SIDE_NAMES = {"with": "with the skill", "without": "without the skill"}
 
 def head(report: dict) -> str:
     sides, meta = object_at(report, "sides"), object_at(report, "meta")
-    with_skill, without = object_at(sides, "with"), object_at(sides, "without")
-    figures = []
-    for key in ("with", "without"):
-        side = object_at(sides, key)
-        figures.append((f"cost {SIDE_NAMES[key]}", dollars(side.get("cost_usd"), DASH)))
-    a, b = with_skill.get("cost_usd"), without.get("cost_usd")
+    costs = {key: object_at(sides, key).get("cost_usd") for key in SIDE_NAMES}
+    figures = [(f"cost {name}", dollars(costs[key], DASH)) for key, name in SIDE_NAMES.items()]
+    a, b = costs["with"], costs["without"]
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         figures.append(("the skill adds", f"{'+' if a >= b else '-'}${abs(a - b):.4f} a run"))
     gate = (

@@ -136,16 +136,10 @@ def case_rows(cases: list[dict]) -> tuple[list[str], list[list[str]]]:
             verdict = f"error: {case['error']}"
         else:  # null: errored or not run, never a score
             verdict = "pass" if passed is True else "fail" if passed is False else "not graded"
-        rows.append(
-            [
-                str(case.get("id", "?")),
-                str(case.get("agent", "")),
-                str(case.get("expected") or "none"),
-                str(case.get("observed") or "none"),
-                verdict,
-                f"{case.get('samples_run', 0)} ({case.get('cached_samples', 0)} cached)",
-            ]
-        )
+        ident, agent = str(case.get("id", "?")), str(case.get("agent", ""))
+        expected, observed = (str(case.get(key) or "none") for key in ("expected", "observed"))
+        samples = f"{case.get('samples_run', 0)} ({case.get('cached_samples', 0)} cached)"
+        rows.append([ident, agent, expected, observed, verdict, samples])
     return headers, rows
 
 
