@@ -4,7 +4,7 @@ case's reason."""
 
 from __future__ import annotations
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import DASH, dollars
 from harness.report.html.common import (
     PLACE_HEADS,
@@ -51,9 +51,7 @@ def head(report: dict) -> str:
 
 def checks_table(case: dict) -> str:
     rows = []
-    for check in array_at(case, "checks"):
-        if not isinstance(check, dict):
-            continue
+    for check in objects_at(case, "checks"):
         who = "judge" if check.get("kind") in JUDGED else "scorer"
         rows.append(
             "<tr>"
@@ -83,8 +81,7 @@ def blocked_block(case: dict) -> str:
         return ""
     lines = [
         f"call {o.get('call')}: {o.get('tool')} {o.get('kind')} {o.get('path')}"
-        for o in array_at(case, "isolation")
-        if isinstance(o, dict)
+        for o in objects_at(case, "isolation")
     ]
     why = BLOCKED_WHY.get(str(reason), str(reason))
     listed = pre(lines) if lines else ""
@@ -99,7 +96,7 @@ def spent(case: dict) -> float | None:
 
 
 def case_row(case: dict, transcripts: Transcripts) -> Row:
-    checks = [c for c in array_at(case, "checks") if isinstance(c, dict)]
+    checks = objects_at(case, "checks")
     met = sum(1 for c in checks if c.get("passed"))
     ident = text(case.get("id", "?")) + (' <span class="muted">(cached)</span>' if case.get("cached") else "")
     cells = [
@@ -129,7 +126,7 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     order = {"fail": 0, "error": 1, "blocked": 2, "not-run": 3, "pass": 4}
     cases = sorted(
-        (c for c in array_at(report, "cases") if isinstance(c, dict)),
+        objects_at(report, "cases"),
         key=lambda c: order.get(str(c.get("status")), 1),
     )
     rows = [case_row(c, transcripts) for c in cases]

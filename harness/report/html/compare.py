@@ -3,7 +3,7 @@ case table with both sides side by side, the case's label and the interval of th
 
 from __future__ import annotations
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import object_at, objects_at
 from harness.report.format import DASH, dollars, number
 from harness.report.html.common import PLACE_HEADS, Transcripts, case_details, fields, place_cells, word
 from harness.report.html.header import header
@@ -135,7 +135,7 @@ def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") 
     names = side_names(report)
     order = {label: i for i, label in enumerate(LABEL_ORDER)}
     cases = sorted(
-        (c for c in array_at(report, "cases") if isinstance(c, dict)),
+        objects_at(report, "cases"),
         key=lambda c: order.get(str(c.get("label")), 0),
     )
     rows = [case_row(c, names, transcripts) for c in cases]

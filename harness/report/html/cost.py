@@ -3,7 +3,7 @@ tokens, turns, tool calls and dollars."""
 
 from __future__ import annotations
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import object_at, objects_at
 from harness.report.format import DASH, dollars, number
 from harness.report.html.common import fields
 from harness.report.html.header import header
@@ -29,7 +29,7 @@ def head(report: dict) -> str:
 
 def spent(report: dict) -> float:
     """What every run of the prompt cost, a run that said nothing counting as $0."""
-    return sum(r.get("cost_usd") or 0 for r in array_at(report, "runs") if isinstance(r, dict))
+    return sum(r.get("cost_usd") or 0 for r in objects_at(report, "runs"))
 
 
 def fired(skills: object) -> str:
@@ -62,8 +62,7 @@ def runs_table(report: dict) -> str:
             dollars(r.get("cost_usd"), DASH),
             str(r.get("error") or ""),
         ]
-        for r in array_at(report, "runs")
-        if isinstance(r, dict)
+        for r in objects_at(report, "runs")
     ]
     headers = ["side", "outcome", "skills fired", *HEADS, "cost", "error"]
     foot = f"<p>Total spent: {text(dollars(spent(report), DASH))}</p>"
@@ -72,7 +71,7 @@ def runs_table(report: dict) -> str:
 
 def models_table(report: dict) -> str:
     """A run on several models: each side on each model, a column each, in means a run."""
-    models = [m for m in array_at(report, "models") if isinstance(m, dict)]
+    models = objects_at(report, "models")
     if len(models) < 2:
         return ""
     columns = [

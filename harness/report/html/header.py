@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import dollars
 from harness.report.html.shell import figures, text
 
@@ -32,7 +32,7 @@ def agent_facts(meta: dict) -> tuple[str | None, str | None, str | None]:
 
 def legs(report: dict) -> list[dict]:
     """A matrix report's leg rows: `agents` in a routing matrix, `legs` in the others."""
-    return [leg for leg in array_at(report, "legs") or array_at(report, "agents") if isinstance(leg, dict)]
+    return objects_at(report, "legs") if array_at(report, "legs") else objects_at(report, "agents")
 
 
 def leg_facts(report: dict) -> tuple[str | None, None, str | None]:

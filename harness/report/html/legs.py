@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import dollars, signed_percent
 from harness.report.html import behavioral, compare, routing
 from harness.report.html.common import Transcripts, fields
@@ -28,7 +28,7 @@ def head(report: dict) -> str:
     figures = [
         (f"{leg_name(a)} accuracy", routing.fmt(object_at(a, "totals").get("accuracy"))) for a in shown
     ]
-    differ = sum(1 for c in array_at(report, "cases") if isinstance(c, dict) and c.get("differs"))
+    differ = sum(1 for c in objects_at(report, "cases") if c.get("differs"))
     figures.append(("cases the legs differ on", str(differ)))
     gates = "; ".join(f"{leg_name(a)}: {object_at(a, 'gate').get('reason', '?')}" for a in shown)
     canaries = [f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a))]
@@ -41,7 +41,7 @@ def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
     """A matrix page's cost: the sum of what its legs' own runs (`runs`, in the legs' order) spent, each
     read by its command's `spent_of`; a leg whose cost is not known is named (its CLI reported none),
     never hidden in the sum nor hiding the others'. None without legs."""
-    runs = [run for run in array_at(report, "runs") if isinstance(run, dict)]
+    runs = objects_at(report, "runs")
     costs = [(name, spent_of(run)) for name, run in zip(names(report), runs, strict=False)]
     if not costs:
         return None
@@ -71,8 +71,7 @@ def between_models(report: dict, figure: str = "accuracy", per_skill: bool = Fal
             f"{signed_percent(row.get('low'))} to {signed_percent(row.get('high'))}",
             "beyond noise" if row.get("beyond_noise") else "within noise",
         ]
-        for row in array_at(report, key)
-        if isinstance(row, dict)
+        for row in objects_at(report, key)
     ]
     if not rows:
         return ""
@@ -82,8 +81,8 @@ def between_models(report: dict, figure: str = "accuracy", per_skill: bool = Fal
 
 def differences(report: dict) -> str:
     rows = []
-    for case in array_at(report, "cases"):
-        if not isinstance(case, dict) or not case.get("differs"):
+    for case in objects_at(report, "cases"):
+        if not case.get("differs"):
             continue
         seen = object_at(case, "by_agent")
         rows.append(
@@ -152,8 +151,7 @@ def by_leg(report: dict, title: str, heads: Sequence[str], first: Callable[[dict
     """A case's first cells (`first`), then what each leg said of it (its `by_leg`), under `title`."""
     rows = [
         first(case) + [str(object_at(case, "by_leg").get(n)) for n in names(report)]
-        for case in array_at(report, "cases")
-        if isinstance(case, dict)
+        for case in objects_at(report, "cases")
     ]
     return section(title, simple_table([*heads, *names(report)], rows))
 
@@ -196,7 +194,7 @@ def compare_head(report: dict) -> str:
         for leg in shown
         for label in ("regression", "improvement")
     ]
-    runs = [run for run in array_at(report, "runs") if isinstance(run, dict)]
+    runs = objects_at(report, "runs")
     sides = [object_at(object_at(run, "totals"), side) for run in runs for side in compare.SIDES]
     gate = "; ".join(f"{leg.get('leg')} {'passed' if leg.get('passed') else 'failed'}" for leg in shown)
     cost = spent(report, compare.run_spent)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import DASH, dollars
 from harness.report.html import matrix
 from harness.report.html.common import (
@@ -75,7 +75,7 @@ def expected_key(case: Mapping) -> str:
 
 
 def confusion(report: dict, table_id: str) -> str:
-    cases = [c for c in array_at(report, "cases") if isinstance(c, dict)]
+    cases = objects_at(report, "cases")
     pairs = [(expected_key(c), observed_key(c)) for c in cases]
     room = [s for s in array_at(object_at(report, "meta"), "room") if isinstance(s, str)]
     if not pairs:
@@ -144,7 +144,7 @@ def trigger_counts(case: dict, samples: list[dict]) -> tuple[int, int]:
 
 
 def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
-    samples = [s for s in array_at(case, "samples") if isinstance(s, dict)]
+    samples = objects_at(case, "samples")
     fired, tried = trigger_counts(case, samples)
     flaky = bool(case.get("flaky"))
     ident = text(case.get("id", "?")) + (
@@ -177,8 +177,7 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
     if lexical:
         tops = [
             f"{t.get('skill')}: {t.get('score')} (shares {', '.join(map(str, t.get('shared', [])))})"
-            for t in array_at(case, "top")
-            if isinstance(t, dict)
+            for t in objects_at(case, "top")
         ]
         if tops:
             more.append(collapsed("top-ranked skills", pre(tops)))
@@ -200,7 +199,7 @@ def failures_first(cases: list[dict]) -> list[dict]:
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     lexical = report.get("engine") == "lexical"
-    cases = failures_first([c for c in array_at(report, "cases") if isinstance(c, dict)])
+    cases = failures_first(objects_at(report, "cases"))
     rows = [case_row(c, transcripts, lexical) for c in cases]
     headers = ["case", "expected", "observed", "verdict"]
     headers += ["rank", "score"] if lexical else ["trigger rate (95 %)", "cost"]
