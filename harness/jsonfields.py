@@ -19,3 +19,8 @@ def array_at(data: Mapping[str, object], key: str) -> list[Any]:
     """`data[key]` when it is a JSON array, else []."""
     value = data.get(key)
     return value if isinstance(value, list) else []
+
+
+def objects_at(data: Mapping[str, object], key: str) -> list[dict[str, Any]]:
+    """The JSON objects in the array `data[key]`, any other item left out; [] when it is no array."""
+    return [item for item in array_at(data, key) if isinstance(item, dict)]

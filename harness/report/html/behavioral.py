@@ -4,20 +4,20 @@ case's reason."""
 
 from __future__ import annotations
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import DASH, dollars
 from harness.report.html.common import (
+    PLACE_HEADS,
     Transcripts,
-    clipped,
+    case_details,
+    error_line,
     fields,
-    place,
-    prompt_block,
-    transcripts_of,
+    place_cells,
     word,
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, deferred, pre, token
+from harness.report.html.table import Row, cases_table, pre, token
 
 JUDGED = ("expected_behavior", "unexpected_behavior")
 BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so its run is no evidence"}
@@ -51,9 +51,7 @@ def head(report: dict) -> str:
 
 def checks_table(case: dict) -> str:
     rows = []
-    for check in array_at(case, "checks"):
-        if not isinstance(check, dict):
-            continue
+    for check in objects_at(case, "checks"):
         who = "judge" if check.get("kind") in JUDGED else "scorer"
         rows.append(
             "<tr>"
@@ -83,8 +81,7 @@ def blocked_block(case: dict) -> str:
         return ""
     lines = [
         f"call {o.get('call')}: {o.get('tool')} {o.get('kind')} {o.get('path')}"
-        for o in array_at(case, "isolation")
-        if isinstance(o, dict)
+        for o in objects_at(case, "isolation")
     ]
     why = BLOCKED_WHY.get(str(reason), str(reason))
     listed = pre(lines) if lines else ""
@@ -99,7 +96,7 @@ def spent(case: dict) -> float | None:
 
 
 def case_row(case: dict, transcripts: Transcripts) -> Row:
-    checks = [c for c in array_at(case, "checks") if isinstance(c, dict)]
+    checks = objects_at(case, "checks")
     met = sum(1 for c in checks if c.get("passed"))
     ident = text(case.get("id", "?")) + (' <span class="muted">(cached)</span>' if case.get("cached") else "")
     cells = [
@@ -108,13 +105,9 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
         word(case.get("status")),
         text(f"{met}/{len(checks)}"),
         dollars(spent(case), DASH),
-        place(case),
-        clipped(case.get("prompt")),
+        *place_cells(case),
     ]
-    more = [prompt_block(case), blocked_block(case)]
-    if case.get("error"):
-        more.append(f'<p class="error">error: {text(case["error"])}</p>')
-    more.append(checks_table(case))
+    more = [blocked_block(case), error_line(case), checks_table(case)]
     files = object_at(case, "files")
     touched = [
         f"{kind}: {', '.join(map(str, array_at(files, kind)))}"
@@ -126,20 +119,18 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
     notes = [str(n) for n in array_at(case, "notes")]
     if notes:
         more.append("<h3>Notes</h3>" + pre(notes))
-    more.append(transcripts_of(str(case.get("id")), transcripts))
     keys = {"status": token(str(case.get("status"))), "skill": token(str(case.get("skill")))}
-    # Open by default only for what a reader came for: the cases that did not pass.
-    return Row(cells, keys, deferred("checks and details", "".join(more)))
+    return Row(cells, keys, case_details(case, transcripts, more, "checks and details"))
 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     order = {"fail": 0, "error": 1, "blocked": 2, "not-run": 3, "pass": 4}
     cases = sorted(
-        (c for c in array_at(report, "cases") if isinstance(c, dict)),
+        objects_at(report, "cases"),
         key=lambda c: order.get(str(c.get("status")), 1),
     )
     rows = [case_row(c, transcripts) for c in cases]
-    headers = ["case", "skill", "outcome", "checks met", "cost", "dataset", "prompt"]
+    headers = ["case", "skill", "outcome", "checks met", "cost", *PLACE_HEADS]
     filters = [("status", "Outcome"), ("skill", "Skill")]
     inner = cases_table(table_id, headers, rows, filters, numeric=(3, 4))
     return section(f"Cases ({len(rows)}; failures first)", inner, anchor=f"{table_id}-section")

@@ -1,25 +1,29 @@
-"""Cell renderers the per-command sections share: a case's dataset place, a rate with its interval,
-a clipped prompt, a status word, and a case's kept transcripts behind a closed <details>."""
+"""Cell renderers the per-command sections share: a case's dataset place and clipped prompt, a rate with
+its interval, a status word, and a case's details (its prompt whole, its kept transcripts) behind a
+closed <details>."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from harness.printable import clip
 from harness.report.format import number
 from harness.report.html.shell import text
-from harness.report.html.table import collapsed, pre
+from harness.report.html.table import Deferred, collapsed, deferred, pre
 
 PROMPT_CHARS = 120  # in the table; the row's details hold it whole
+PLACE_HEADS = ["dataset", "prompt"]  # the last columns of every case table: see place_cells
 # What `show` found in a run's kept logs: case id -> [(title, lines)], one entry a log.
 Transcripts = Mapping[str, Sequence[tuple[str, Sequence[str]]]]
 
 
-def place(case: Mapping) -> str:
-    source, line = case.get("source"), case.get("line")
-    if not isinstance(source, str):
-        return ""
-    return whole_path(f"{source}:{line}" if isinstance(line, int) else source)
+def place_cells(case: Mapping) -> list[str]:
+    """Where the case is written (its dataset's file and line) and its prompt on one line, clipped."""
+    source, line, prompt = case.get("source"), case.get("line"), case.get("prompt")
+    where = (
+        whole_path(f"{source}:{line}" if isinstance(line, int) else source) if isinstance(source, str) else ""
+    )
+    return [where, text(clip(prompt if isinstance(prompt, str) else "", PROMPT_CHARS))]
 
 
 def whole_path(path: str) -> str:
@@ -49,14 +53,9 @@ def interval(value: object, bounds: object) -> str:
     return f"{value:.3f}"
 
 
-def fields(row: Mapping, keys: Sequence[str], missing: object = 0) -> list[str]:
+def fields(row: Mapping, keys: Iterable[str], missing: object = 0) -> list[str]:
     """The figures `keys` of a report's row as plain-text cells, `missing` for one it lacks."""
     return [str(row.get(key, missing)) for key in keys]
-
-
-def clipped(prompt: object) -> str:
-    """A prompt on one line, clipped for a table cell and escaped."""
-    return text(clip(prompt if isinstance(prompt, str) else "", PROMPT_CHARS))
 
 
 def word(status: object) -> str:
@@ -64,13 +63,21 @@ def word(status: object) -> str:
     return f'<span class="{text(value)}">{text(value)}</span>'
 
 
-def transcripts_of(case_id: str, transcripts: Transcripts) -> str:
-    """The case's kept logs, each behind its own closed <details>, or ''."""
-    return "".join(
-        collapsed(f"transcript: {title}", pre(list(lines))) for title, lines in transcripts.get(case_id, ())
-    )
+def error_line(case: Mapping) -> str:
+    """Why the case's run failed, or ''."""
+    return f'<p class="error">error: {text(case["error"])}</p>' if case.get("error") else ""
 
 
-def prompt_block(case: Mapping) -> str:
+def case_details(
+    case: Mapping, transcripts: Transcripts, middle: Iterable[str], summary: str = "details"
+) -> Deferred:
+    """A case's details, opened from its row: its prompt whole, `middle` (rendered HTML), and the
+    transcripts its run kept."""
     prompt = case.get("prompt")
-    return f"<h3>Prompt</h3>{pre([prompt])}" if isinstance(prompt, str) else ""
+    shown = f"<h3>Prompt</h3>{pre([prompt])}" if isinstance(prompt, str) else ""
+    return deferred(summary, shown + "".join(middle) + kept_logs(transcripts.get(str(case.get("id")), ())))
+
+
+def kept_logs(logs: Iterable[tuple[str, Sequence[str]]]) -> str:
+    """Each kept log's transcript behind its own closed <details>."""
+    return "".join(collapsed(f"transcript: {title}", pre(list(lines))) for title, lines in logs)

@@ -3,19 +3,12 @@ case table with both sides side by side, the case's label and the interval of th
 
 from __future__ import annotations
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import object_at, objects_at
 from harness.report.format import DASH, dollars, number
-from harness.report.html.common import (
-    Transcripts,
-    clipped,
-    place,
-    prompt_block,
-    transcripts_of,
-    word,
-)
+from harness.report.html.common import PLACE_HEADS, Transcripts, case_details, fields, place_cells, word
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, deferred, pre, token
+from harness.report.html.table import Row, cases_table, pre, token
 
 SIDES = ("baseline", "candidate")
 LABEL_ORDER = ("regression", "error", "changed", "improvement", "same-fail", "same-pass")
@@ -51,15 +44,18 @@ def head(report: dict) -> str:
         figures.append(
             (f"pass rate {name}", f"{num(side.get('pass_rate'))} ({span(side.get('pass_rate_ci95'))})")
         )
-    cost = run_spent(report)
-    cached = sum(s.get("cached_runs", 0) for s in (before, after) if isinstance(s.get("cached_runs"), int))
-    runs = sum(s.get("runs", 0) for s in (before, after) if isinstance(s.get("runs"), int))
     gate = (
         f"{labels.get('regression', 0)} regression(s)"
         + (" allowed (--allow-regressions)" if meta.get("allow_regressions") else "")
         + f"; {'passed' if report.get('passed') else 'failed'}"
     )
-    return header(report, figures, gate, cost, f"{cached} of {runs} runs")
+    return header(report, figures, gate, run_spent(report), cached_runs([before, after]))
+
+
+def cached_runs(sides: list[dict]) -> str:
+    """How many of the sides' runs came from the result cache, in words."""
+    cached = sum(n for side in sides if isinstance(n := side.get("cached_runs"), int))
+    return f"{cached} of {sum(n for side in sides if isinstance(n := side.get('runs'), int))} runs"
 
 
 def run_spent(report: dict) -> float | None:
@@ -78,38 +74,23 @@ def num(value: object) -> str:
 def totals_table(report: dict) -> str:
     totals = object_at(report, "totals")
     names = side_names(report)
-    rows = []
-    for name, key in zip(names, SIDES, strict=True):
-        side = object_at(totals, key)
-        rows.append(
-            [
-                name,
-                f"{side.get('passed', 0)}/{side.get('graded', 0)}",
-                num(side.get("pass_rate")),
-                span(side.get("pass_rate_ci95")),
-                str(side.get("errors", 0)),
-                str(side.get("runs", 0)),
-                f"{side.get('input_tokens', 0)} / {side.get('output_tokens', 0)}",
-                dollars(side.get("cost_usd"), DASH),
-            ]
-        )
-    delta = object_at(totals, "delta")
-    rows.append(
-        [
-            "difference",
-            "",
-            num(delta.get("pass_rate")),
-            span(delta.get("pass_rate_ci95")),
-            "",
-            "",
-            f"{delta.get('input_tokens', 0)} / {delta.get('output_tokens', 0)}",
-            dollars(delta.get("cost_usd"), DASH),
-        ]
-    )
+    rows = [totals_row(name, object_at(totals, key)) for name, key in zip(names, SIDES, strict=True)]
+    rows.append(totals_row("difference", object_at(totals, "delta"), counted=False))
     headers = ["side", "passed", "pass rate", "95 %", "errors", "runs", "tokens in / out", "cost"]
     rule = object_at(report, "meta").get("rule")
     note = f'<p class="muted">{text(rule)}</p>' if isinstance(rule, str) else ""
     return section("Both sides", simple_table(headers, rows, range(1, 8)) + note)
+
+
+def totals_row(name: str, side: dict, counted: bool = True) -> list[str]:
+    """A side's totals, or their difference (`counted` False: no passes, errors or runs of its own)."""
+    rate = [num(side.get("pass_rate")), span(side.get("pass_rate_ci95"))]
+    tokens = f"{side.get('input_tokens', 0)} / {side.get('output_tokens', 0)}"
+    spent = [tokens, dollars(side.get("cost_usd"), DASH)]
+    if not counted:
+        return [name, "", *rate, "", "", *spent]
+    passed = f"{side.get('passed', 0)}/{side.get('graded', 0)}"
+    return [name, passed, *rate, *fields(side, ("errors", "runs")), *spent]
 
 
 def side_cell(side: dict) -> str:
@@ -128,13 +109,12 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
     cells = [
         text(case.get("id", "?")),
         text(case.get("mode", "")),
-        f'<span class="{text(case.get("label", ""))}">{text(case.get("label", ""))}</span>',
+        word(case.get("label", "")),
         side_cell(before),
         side_cell(after),
         text(f"{num(delta.get('rate'))} ({span(delta.get('rate_ci95'))})"),
         text(f"{dollars(before.get('cost_usd'), DASH)} / {dollars(after.get('cost_usd'), DASH)}"),
-        place(case),
-        clipped(case.get("prompt")),
+        *place_cells(case),
     ]
     lines = [
         f"{name}: {s.get('status')} {s.get('passes', 0)}/{s.get('runs', 0)}, outcome {s.get('outcome')}, "
@@ -143,34 +123,23 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
         + (f", error {s['error']}" if s.get("error") else "")
         for name, s in zip(names, (before, after), strict=True)
     ]
-    more = prompt_block(case) + pre(lines) + transcripts_of(str(case.get("id")), transcripts)
     keys = {
         "label": token(str(case.get("label"))),
         "skill": token(str(case.get("skill"))),
         "mode": token(str(case.get("mode"))),
     }
-    return Row(cells, keys, deferred("details", more))
+    return Row(cells, keys, case_details(case, transcripts, [pre(lines)]))
 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     names = side_names(report)
     order = {label: i for i, label in enumerate(LABEL_ORDER)}
     cases = sorted(
-        (c for c in array_at(report, "cases") if isinstance(c, dict)),
+        objects_at(report, "cases"),
         key=lambda c: order.get(str(c.get("label")), 0),
     )
     rows = [case_row(c, names, transcripts) for c in cases]
-    headers = [
-        "case",
-        "mode",
-        "label",
-        names[0],
-        names[1],
-        "rate difference (95 %)",
-        "cost each side",
-        "dataset",
-        "prompt",
-    ]
+    headers = ["case", "mode", "label", *names, "rate difference (95 %)", "cost each side", *PLACE_HEADS]
     filters = [("label", "Label"), ("skill", "Skill"), ("mode", "Mode")]
     inner = cases_table(table_id, headers, rows, filters)
     return section(f"Cases ({len(rows)}; regressions first)", inner, anchor=f"{table_id}-section")

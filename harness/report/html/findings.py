@@ -3,7 +3,8 @@ in a table filtered by severity and rule."""
 
 from __future__ import annotations
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import object_at, objects_at
+from harness.report.html.common import fields
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, token
@@ -25,9 +26,7 @@ def head(report: dict) -> str:
 
 def findings_table(report: dict) -> str:
     rows = []
-    for f in array_at(report, "findings"):
-        if not isinstance(f, dict):
-            continue
+    for f in objects_at(report, "findings"):
         where = f"{f.get('path', '')}:{f.get('line')}" if f.get("line") else str(f.get("path", ""))
         severity = str(f.get("severity", ""))
         cells = [
@@ -39,12 +38,8 @@ def findings_table(report: dict) -> str:
         rows.append(Row(cells, {"severity": token(severity), "rule": token(str(f.get("rule", "")))}))
     if not rows:
         return section("Findings", "<p>No finding.</p>")
-    inner = cases_table(
-        "findings",
-        ["where", "rule", "severity", "message"],
-        rows,
-        [("severity", "Severity"), ("rule", "Rule")],
-    )
+    filters = [("severity", "Severity"), ("rule", "Rule")]
+    inner = cases_table("findings", ["where", "rule", "severity", "message"], rows, filters)
     return section(f"Findings ({len(rows)})", inner)
 
 
@@ -54,26 +49,16 @@ def headroom_table(report: dict) -> str:
     if not isinstance(room, dict):
         return ""
     rows = []
-    for row in array_at(room, "skills"):
-        if not isinstance(row, dict):
-            continue
+    for row in objects_at(room, "skills"):
         chars = row.get("headroom")
         said = "no limit" if chars is None else f"{'~' if row.get('approximate') else ''}{chars:+,}"
         cut = ""
         if row.get("survives") is not None:
             cut = f"…{row['survives']} | {row.get('cut_before') or ''}"
-        lost = "; ".join(str(c.get("text", "")) for c in array_at(row, "clauses_lost") if isinstance(c, dict))
+        lost = "; ".join(str(c.get("text", "")) for c in objects_at(row, "clauses_lost"))
         agent = str(row.get("agent", "")) + (f" on {row['model']}" if row.get("model") else "")
         rows.append(
-            [
-                str(row.get("skill", "")),
-                agent,
-                str(row.get("scope", "")),
-                str(row.get("state", "")),
-                said,
-                cut,
-                lost,
-            ]
+            [*fields(row, ["skill"], ""), agent, *fields(row, ["scope", "state"], ""), said, cut, lost]
         )
     install = room.get("install")
     lead = (

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
+from harness.report.format import dollars
 from harness.report.html.shell import figures, text
+
+UNKNOWN = "not known"  # a cost no CLI reported
 
 
 def status_word(report: dict) -> str:
@@ -27,35 +30,19 @@ def agent_facts(meta: dict) -> tuple[str | None, str | None, str | None]:
     return nested, meta.get("agent_version"), meta.get("model")
 
 
+def legs(report: dict) -> list[dict]:
+    """A matrix report's leg rows: `agents` in a routing matrix, `legs` in the others."""
+    return objects_at(report, "legs") if array_at(report, "legs") else objects_at(report, "agents")
+
+
 def leg_facts(report: dict) -> tuple[str | None, None, str | None]:
     """A matrix report's agents (with their versions) and models, from its legs (routing's `agents`);
     it has no meta."""
-    legs = [leg for leg in array_at(report, "legs") or array_at(report, "agents") if isinstance(leg, dict)]
     agents = dict.fromkeys(
-        " ".join(str(v) for v in (leg.get("agent"), leg.get("agent_version")) if v) for leg in legs
+        " ".join(str(v) for v in (leg.get("agent"), leg.get("agent_version")) if v) for leg in legs(report)
     )
-    models = dict.fromkeys(str(leg.get("model") or "the CLI's default") for leg in legs)
+    models = dict.fromkeys(str(leg.get("model") or "the CLI's default") for leg in legs(report))
     return ", ".join(a for a in agents if a) or None, None, ", ".join(models) or None
-
-
-def money(value: object) -> str:
-    return f"${value:.4f}" if isinstance(value, (int, float)) else "not known"
-
-
-def legs_cost(costs: Sequence[tuple[str, float | None]]) -> str | None:
-    """A matrix page's cost: the sum of what its legs spent; a leg whose cost is not known is named
-    (its CLI reported none), never hidden in the sum nor hiding the others'. None without legs."""
-    if not costs:
-        return None
-    known = [cost for _, cost in costs if cost is not None]
-    unknown = [name for name, cost in costs if cost is None]
-    if not unknown:
-        return money(sum(known))
-    if not known:
-        return f"not known (no leg's CLI reported its cost: {', '.join(unknown)})"
-    return (
-        f"{money(sum(known))} for the other legs; not known for {', '.join(unknown)} (its CLI reported none)"
-    )
 
 
 def duration(seconds: object) -> str:
@@ -76,7 +63,7 @@ def header(
     canary: str | None = None,
 ) -> str:
     """The page's head. `gate`: the sentence saying why the run passed or failed (bar included);
-    `cost`: dollars this run spent (a matrix: its legs' costs in words, see `legs_cost`); `cached`:
+    `cost`: dollars this run spent (a matrix: its legs' costs in words, see `legs.spent`); `cached`:
     how many samples or cases were reused, as words; `canary`:
     what the routing canary said (default: from the report's meta)."""
     meta = object_at(report, "meta")
@@ -94,6 +81,8 @@ def header(
         parts.append(f'<p class="notice" role="status">{text(halted)}</p>')
     parts.append(figures(headline))
     agent, version, model = agent_facts(meta) if meta else leg_facts(report)
+    if not isinstance(cost, str):
+        cost = dollars(cost, UNKNOWN) if cost is not None or agent else None
     facts = [
         ("agent", " ".join(str(v) for v in (agent, version) if v) or None),
         ("model", model or ("the CLI's default" if agent else None)),
@@ -101,7 +90,7 @@ def header(
         ("harness", report.get("harness_version")),
         ("started", report.get("started_at")),
         ("took", duration(report.get("elapsed_s"))),
-        ("cost", cost if isinstance(cost, str) else money(cost) if cost is not None or agent else None),
+        ("cost", cost),
         ("from the result cache", cached),
         ("repo", report.get("repo")),
     ]

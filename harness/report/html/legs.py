@@ -6,17 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness.jsonfields import array_at, object_at
-from harness.report.format import signed_percent
+from harness.jsonfields import array_at, object_at, objects_at
+from harness.report.format import dollars, signed_percent
 from harness.report.html import behavioral, compare, routing
 from harness.report.html.common import Transcripts, fields
-from harness.report.html.header import canary_word, header, legs_cost
+from harness.report.html.header import UNKNOWN, canary_word, header, legs
 from harness.report.html.shell import section, simple_table, text
-
-
-def legs(report: dict, key: str = "agents") -> list[dict]:
-    """A matrix report's leg rows: `agents` in a routing matrix, `legs` in the others."""
-    return [a for a in array_at(report, key) if isinstance(a, dict)]
 
 
 def leg_name(leg: dict) -> str:
@@ -24,42 +19,49 @@ def leg_name(leg: dict) -> str:
     return str(leg.get("leg") or leg.get("agent"))
 
 
+def names(report: dict) -> list[str]:
+    return [leg_name(leg) for leg in legs(report)]
+
+
 def head(report: dict) -> str:
     shown = legs(report)
     figures = [
         (f"{leg_name(a)} accuracy", routing.fmt(object_at(a, "totals").get("accuracy"))) for a in shown
     ]
-    differ = sum(1 for c in array_at(report, "cases") if isinstance(c, dict) and c.get("differs"))
+    differ = sum(1 for c in objects_at(report, "cases") if c.get("differs"))
     figures.append(("cases the legs differ on", str(differ)))
     gates = "; ".join(f"{leg_name(a)}: {object_at(a, 'gate').get('reason', '?')}" for a in shown)
     canaries = [f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a))]
-    cost = legs_cost(leg_costs(report, [leg_name(a) for a in shown], routing.run_spent))
-    return header(report, figures, gates, cost, canary="; ".join(canaries) or None)
+    return header(
+        report, figures, gates, spent(report, routing.run_spent), canary="; ".join(canaries) or None
+    )
 
 
-def leg_costs(
-    report: dict, names: Sequence[str], spent: Callable[[dict], float | None]
-) -> list[tuple[str, float | None]]:
-    """Each leg's name and what its own run (`runs`, in the legs' order) spent, read by its command's
-    `spent`."""
-    runs = [run for run in array_at(report, "runs") if isinstance(run, dict)]
-    return [(name, spent(run)) for name, run in zip(names, runs, strict=False)]
+def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
+    """A matrix page's cost: the sum of what its legs' own runs (`runs`, in the legs' order) spent, each
+    read by its command's `spent_of`; a leg whose cost is not known is named (its CLI reported none),
+    never hidden in the sum nor hiding the others'. None without legs."""
+    runs = objects_at(report, "runs")
+    costs = [(name, spent_of(run)) for name, run in zip(names(report), runs, strict=False)]
+    if not costs:
+        return None
+    known = [cost for _, cost in costs if cost is not None]
+    unknown = [name for name, cost in costs if cost is None]
+    if not unknown:
+        return dollars(sum(known), UNKNOWN)
+    if not known:
+        return f"not known (no leg's CLI reported its cost: {', '.join(unknown)})"
+    return (
+        f"{dollars(sum(known), UNKNOWN)} for the other legs; not known for {', '.join(unknown)} "
+        "(its CLI reported none)"
+    )
 
 
-def between_models(report: dict, figure: str = "accuracy") -> str:
-    """Each later model of an agent against its first: their `figure` (routing's accuracy, behavioral's
-    pass rate), the difference and its 95 % interval."""
-    return difference_table(report, "differences", "Between models", "agent", figure)
-
-
-def skill_differences(report: dict) -> str:
-    """Per skill, each later model of an agent against its first, over the skill's own cases."""
-    return difference_table(report, "skill_differences", "Per skill between models", "skill", "accuracy")
-
-
-def difference_table(report: dict, key: str, title: str, first: str, figure: str) -> str:
-    """The rows of `report[key]` (a model against its agent's first), headed by their `first` field:
-    both rates, the difference, its 95 % interval and whether it is beyond noise; '' when none."""
+def between_models(report: dict, figure: str = "accuracy", per_skill: bool = False) -> str:
+    """Each later model of an agent against its first (`per_skill`: over each skill's own cases): their
+    `figure` (routing's accuracy, behavioral's pass rate), the difference, its 95 % interval and whether
+    it is beyond noise; '' when none."""
+    key, first = ("skill_differences", "skill") if per_skill else ("differences", "agent")
     rows = [
         [
             str(row.get(first)),
@@ -69,77 +71,71 @@ def difference_table(report: dict, key: str, title: str, first: str, figure: str
             f"{signed_percent(row.get('low'))} to {signed_percent(row.get('high'))}",
             "beyond noise" if row.get("beyond_noise") else "within noise",
         ]
-        for row in array_at(report, key)
-        if isinstance(row, dict)
+        for row in objects_at(report, key)
     ]
     if not rows:
         return ""
     heads = [first, "models", figure, "difference", "95% interval", "reading"]
-    return section(title, simple_table(heads, rows))
+    return section("Per skill between models" if per_skill else "Between models", simple_table(heads, rows))
 
 
 def differences(report: dict) -> str:
-    names = [leg_name(a) for a in legs(report)]
     rows = []
-    for case in array_at(report, "cases"):
-        if not isinstance(case, dict) or not case.get("differs"):
+    for case in objects_at(report, "cases"):
+        if not case.get("differs"):
             continue
         seen = object_at(case, "by_agent")
         rows.append(
             [str(case.get("id")), str(case.get("expect") or "no skill")]
             + [
                 f"{object_at(seen, a).get('observed') or 'no skill'} ({object_at(seen, a).get('verdict')})"
-                for a in names
+                for a in names(report)
             ]
         )
     if not rows:
         return section("Where the legs differ", "<p>Nowhere: every leg routed every case alike.</p>")
-    return section("Where the legs differ", simple_table(["case", "expected", *names], rows))
+    return section("Where the legs differ", simple_table(["case", "expected", *names(report)], rows))
 
 
 def grid(report: dict) -> str:
     """Skills down, a column per leg (each agent on each model): passed/graded per cell."""
-    names = [leg_name(a) for a in legs(report)]
     rows = []
     for skill, row in object_at(report, "matrix").items():
         cells = []
-        for name in names:
+        for name in names(report):
             cell = object_at(row, name) if isinstance(row, dict) else {}
             graded, passed = cell.get("graded"), cell.get("passed")
             cells.append(f"{passed}/{graded} ({routing.fmt(cell.get('accuracy'))})" if graded else "n/a")
         rows.append([str(skill), *cells])
     if not rows:
         return ""
-    return section("Trigger accuracy, skills x legs", simple_table(["skill", *names], rows))
+    return section("Trigger accuracy, skills x legs", simple_table(["skill", *names(report)], rows))
 
 
 def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
-    parts = [
-        head(report),
+    tables = [
         between_models(report),
-        skill_differences(report),
+        between_models(report, per_skill=True),
         grid(report),
         differences(report),
     ]
-    names = [leg_name(a) for a in legs(report)]
-    return parts + leg_sections(report, transcripts, names, "Leg", "routing", routing.sections)
+    return [head(report), *tables, *leg_sections(report, transcripts, "Leg", "routing", routing.sections)]
 
 
 def leg_sections(
     report: dict,
     transcripts: Transcripts,
-    names: Sequence[str],
     heading: str,
     command: str,
     draw: Callable[..., list[str]],
 ) -> list[str]:
     """Each leg's own run drawn by `draw` (its command's sections, header left out) under `heading`
     and its name, with the transcripts kept under `<leg>/` and a case table of its own."""
-    parts = []
+    parts, shown = [], names(report)
     for i, run in enumerate(array_at(report, "runs")):
         if not isinstance(run, dict):
             continue
-        name = names[i] if i < len(names) else f"leg {i + 1}"
+        name = shown[i] if i < len(shown) else f"leg {i + 1}"
         own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
         inner = draw({**run, "command": command}, own, table_id=leg_anchor(name))
         parts.append(f'<section class="agent"><h2>{heading} {text(name)}</h2>{"".join(inner[1:])}</section>')
@@ -153,25 +149,22 @@ def leg_anchor(name: str) -> str:
 
 def by_leg(report: dict, title: str, heads: Sequence[str], first: Callable[[dict], list[str]]) -> str:
     """A case's first cells (`first`), then what each leg said of it (its `by_leg`), under `title`."""
-    names = [str(leg.get("leg")) for leg in legs(report, "legs")]
     rows = [
-        first(case) + [str(object_at(case, "by_leg").get(n)) for n in names]
-        for case in array_at(report, "cases")
-        if isinstance(case, dict)
+        first(case) + [str(object_at(case, "by_leg").get(n)) for n in names(report)]
+        for case in objects_at(report, "cases")
     ]
-    return section(title, simple_table([*heads, *names], rows))
+    return section(title, simple_table([*heads, *names(report)], rows))
 
 
 def behavioral_head(report: dict) -> str:
-    shown = legs(report, "legs")
+    shown = legs(report)
     figures = [(f"{leg.get('leg')} pass rate", routing.fmt(leg.get("pass_rate"))) for leg in shown]
     judges = "; ".join(
         f"{leg.get('leg')}: judged by {leg.get('judge_model') or 'its default model'} "
         f"on {leg.get('judge_agent')}"
         for leg in shown
     )
-    cost = legs_cost(leg_costs(report, [str(leg.get("leg")) for leg in shown], behavioral.run_spent))
-    return header(report, figures, judges, cost)
+    return header(report, figures, judges, spent(report, behavioral.run_spent))
 
 
 def behavioral_sections(report: dict, transcripts: Transcripts) -> list[str]:
@@ -179,8 +172,7 @@ def behavioral_sections(report: dict, transcripts: Transcripts) -> list[str]:
         report, "Cases by model", ["case", "skill"], lambda c: [str(c.get("id")), str(c.get("skill"))]
     )
     parts = [behavioral_head(report), between_models(report, "pass rate"), cases]
-    names = [str(leg.get("leg")) for leg in legs(report, "legs")]
-    return parts + leg_sections(report, transcripts, names, "Model", "behavioral", behavioral.sections)
+    return parts + leg_sections(report, transcripts, "Model", "behavioral", behavioral.sections)
 
 
 def change(side: dict) -> str:
@@ -196,30 +188,17 @@ def change(side: dict) -> str:
 
 
 def compare_head(report: dict) -> str:
-    shown = legs(report, "legs")
-    figures = []
-    for leg in shown:
-        labels = object_at(leg, "labels")
-        figures += [
-            (f"{leg.get('leg')} regressions", str(labels.get("regression", 0))),
-            (f"{leg.get('leg')} improvements", str(labels.get("improvement", 0))),
-        ]
-    sides = [
-        object_at(object_at(run, "totals"), side)
-        for run in array_at(report, "runs")
-        if isinstance(run, dict)
-        for side in compare.SIDES
+    shown = legs(report)
+    figures = [
+        (f"{leg.get('leg')} {label}s", str(object_at(leg, "labels").get(label, 0)))
+        for leg in shown
+        for label in ("regression", "improvement")
     ]
-    cached = sum(n for s in sides if isinstance(n := s.get("cached_runs"), int))
-    runs = sum(n for s in sides if isinstance(n := s.get("runs"), int))
+    runs = objects_at(report, "runs")
+    sides = [object_at(object_at(run, "totals"), side) for run in runs for side in compare.SIDES]
     gate = "; ".join(f"{leg.get('leg')} {'passed' if leg.get('passed') else 'failed'}" for leg in shown)
-    return header(
-        report,
-        figures,
-        f"every model must pass: {gate}",
-        legs_cost(leg_costs(report, [str(leg.get("leg")) for leg in shown], compare.run_spent)),
-        f"{cached} of {runs} runs",
-    )
+    cost = spent(report, compare.run_spent)
+    return header(report, figures, f"every model must pass: {gate}", cost, compare.cached_runs(sides))
 
 
 def by_model(report: dict) -> str:
@@ -230,7 +209,7 @@ def by_model(report: dict) -> str:
             *fields(object_at(leg, "labels"), ("regression", "improvement", "error")),
             change(side) if isinstance(side, dict) else "—",
         ]
-        for leg in legs(report, "legs")
+        for leg in legs(report)
         for mode, side in object_at(leg, "by_mode").items()
     ]
     heads = ["leg", "mode", "regressions", "improvements", "errors", "pass rate: baseline → candidate (95 %)"]
@@ -245,5 +224,4 @@ def compare_sections(report: dict, transcripts: Transcripts) -> list[str]:
         lambda c: [str(c.get("id")), str(c.get("mode")), str(c.get("skill") or "shared")],
     )
     parts = [compare_head(report), by_model(report), between_models(report, "candidate's pass rate"), cases]
-    names = [str(leg.get("leg")) for leg in legs(report, "legs")]
-    return parts + leg_sections(report, transcripts, names, "Model", "compare", compare.sections)
+    return parts + leg_sections(report, transcripts, "Model", "compare", compare.sections)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from harness.report.html.common import word
+from harness.report.html.common import kept_logs, word
 from harness.report.html.shell import section, text
-from harness.report.html.table import Row, cases_table, collapsed, pre
+from harness.report.html.table import Row, cases_table
 
 
 @dataclass
@@ -22,12 +22,7 @@ class Entry:
 
 def sections(title: str, entries: Sequence[Entry]) -> list[str]:
     rows = [
-        Row(
-            [text(e.id), word(e.outcome), text(str(len(e.logs)))],
-            {},
-            "".join(collapsed(f"transcript: {name}", pre(list(lines))) for name, lines in e.logs),
-        )
-        for e in entries
+        Row([text(e.id), word(e.outcome), text(str(len(e.logs)))], {}, kept_logs(e.logs)) for e in entries
     ]
     table = cases_table("cases", ["case", "outcome", "logs"], rows, [], numeric=(2,))
     return [f"<header><h1>{text(title)}</h1></header>", section(f"Cases ({len(rows)})", table)]

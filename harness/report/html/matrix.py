@@ -40,9 +40,11 @@ def axes(pairs: Sequence[tuple[str, str]], room: Sequence[str]) -> tuple[list[st
     return rows, columns, trimmed
 
 
-def short(name: str) -> str:
-    name = shown(name)
-    return name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…"
+def label(name: str, placed: str) -> str:
+    """A skill's name along an axis, clipped (its <title> holds it whole); `placed`: where, as attributes."""
+    whole = shown(name)
+    short = whole if len(whole) <= LABEL_CHARS else whole[: LABEL_CHARS - 1] + "…"
+    return f"<text {placed}>{text(short)}<title>{text(whole)}</title></text>"
 
 
 def svg(pairs: Sequence[tuple[str, str]], room: Sequence[str], table_id: str = "cases") -> str:
@@ -59,17 +61,11 @@ def svg(pairs: Sequence[tuple[str, str]], room: Sequence[str], table_id: str = "
         f'<title id="{table_id}-matrix-title">Confusion matrix: expected skill down, observed across</title>'
     ]
     for i, column in enumerate(columns):
-        x = left + i * CELL + CELL // 2
         parts.append(
-            f'<text transform="translate({x},{top - 6}) rotate(-60)">{text(short(column))}'
-            f"<title>{text(shown(column))}</title></text>"
+            label(column, f'transform="translate({left + i * CELL + CELL // 2},{top - 6}) rotate(-60)"')
         )
     for j, row in enumerate(rows):
-        y = top + j * CELL + CELL // 2 + 4
-        parts.append(
-            f'<text x="{left - 6}" y="{y}" text-anchor="end">{text(short(row))}'
-            f"<title>{text(shown(row))}</title></text>"
-        )
+        parts.append(label(row, f'x="{left - 6}" y="{top + j * CELL + CELL // 2 + 4}" text-anchor="end"'))
         for i, column in enumerate(columns):
             parts.append(
                 cell(counts[(row, column)], most, row, column, left + i * CELL, top + j * CELL, table_id)

@@ -5,22 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import DASH, dollars
 from harness.report.html import matrix
 from harness.report.html.common import (
+    PLACE_HEADS,
     Transcripts,
-    clipped,
+    case_details,
+    error_line,
     fields,
     interval,
-    place,
-    prompt_block,
+    place_cells,
     rate,
-    transcripts_of,
 )
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, collapsed, deferred, pre, token
+from harness.report.html.table import Row, cases_table, collapsed, pre, token
 
 
 def head(report: dict) -> str:
@@ -75,7 +75,7 @@ def expected_key(case: Mapping) -> str:
 
 
 def confusion(report: dict, table_id: str) -> str:
-    cases = [c for c in array_at(report, "cases") if isinstance(c, dict)]
+    cases = objects_at(report, "cases")
     pairs = [(expected_key(c), observed_key(c)) for c in cases]
     room = [s for s in array_at(object_at(report, "meta"), "room") if isinstance(s, str)]
     if not pairs:
@@ -87,6 +87,16 @@ def confusion(report: dict, table_id: str) -> str:
     return section("Confusion matrix", intro + matrix.svg(pairs, room, table_id))
 
 
+# A skill's counts, a column each: the column's head and the report's field.
+COUNTS = {
+    "expected": "expected",
+    "correct": "correct",
+    "missed": "missed",
+    "lost to another": "lost_to_other_skill",
+    "fired unasked": "fired_when_not_expected",
+}
+
+
 def per_skill(report: dict) -> str:
     rows, idle = [], []
     for skill, row in object_at(report, "per_skill").items():
@@ -96,9 +106,7 @@ def per_skill(report: dict) -> str:
         if not (wanted or fired or row.get("fired_when_not_expected") or row.get("missed")):
             idle.append(skill)  # a room member no case expected and none fired: a row of zeros and dashes
             continue
-        shown = fields(
-            row, ("expected", "correct", "missed", "lost_to_other_skill", "fired_when_not_expected")
-        )
+        shown = fields(row, COUNTS.values())
         recall = interval(row.get("recall"), row.get("recall_ci95"))
         rows.append([skill, *shown, recall, interval(row.get("precision"), row.get("precision_ci95"))])
     left_out = (
@@ -109,16 +117,7 @@ def per_skill(report: dict) -> str:
     )
     if not rows:
         return section("Per skill", left_out) if idle else ""
-    headers = [
-        "skill",
-        "expected",
-        "correct",
-        "missed",
-        "lost to another",
-        "fired unasked",
-        "recall (95 %)",
-        "precision (95 %)",
-    ]
+    headers = ["skill", *COUNTS, "recall (95 %)", "precision (95 %)"]
     note = '<p class="muted">Intervals: Wilson score, 95 %, over the graded cases.</p>'
     return section("Per skill", simple_table(headers, rows, numeric=range(1, 8)) + note + left_out)
 
@@ -145,7 +144,7 @@ def trigger_counts(case: dict, samples: list[dict]) -> tuple[int, int]:
 
 
 def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
-    samples = [s for s in array_at(case, "samples") if isinstance(s, dict)]
+    samples = objects_at(case, "samples")
     fired, tried = trigger_counts(case, samples)
     flaky = bool(case.get("flaky"))
     ident = text(case.get("id", "?")) + (
@@ -165,10 +164,8 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
             rate(fired, tried, case.get("trigger_rate_ci95")) if len(samples) > 1 else "",
             dollars(case.get("cost_usd"), DASH),
         ]
-    cells += [place(case), clipped(case.get("prompt"))]
-    more = [prompt_block(case)]
-    if case.get("error"):
-        more.append(f'<p class="error">error: {text(case["error"])}</p>')
+    cells += place_cells(case)
+    more = [error_line(case)]
     if len(samples) > 1:
         lines = [
             f"{i}. {s.get('verdict')}: observed {s.get('observed') or 'no skill'}"
@@ -180,12 +177,10 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
     if lexical:
         tops = [
             f"{t.get('skill')}: {t.get('score')} (shares {', '.join(map(str, t.get('shared', [])))})"
-            for t in array_at(case, "top")
-            if isinstance(t, dict)
+            for t in objects_at(case, "top")
         ]
         if tops:
             more.append(collapsed("top-ranked skills", pre(tops)))
-    more.append(transcripts_of(str(case.get("id")), transcripts))
     verdicts = " ".join(filter(None, [token(str(case.get("verdict"))), "flaky" if flaky else ""]))
     keys = {
         "verdict": verdicts,
@@ -194,7 +189,7 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
         "expect": token(expect),
         "observed": token(observed),
     }
-    return Row(cells, keys, deferred("details", "".join(more)))
+    return Row(cells, keys, case_details(case, transcripts, more))
 
 
 def failures_first(cases: list[dict]) -> list[dict]:
@@ -204,11 +199,11 @@ def failures_first(cases: list[dict]) -> list[dict]:
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     lexical = report.get("engine") == "lexical"
-    cases = failures_first([c for c in array_at(report, "cases") if isinstance(c, dict)])
+    cases = failures_first(objects_at(report, "cases"))
     rows = [case_row(c, transcripts, lexical) for c in cases]
     headers = ["case", "expected", "observed", "verdict"]
     headers += ["rank", "score"] if lexical else ["trigger rate (95 %)", "cost"]
-    headers += ["dataset", "prompt"]
+    headers += PLACE_HEADS
     filters = [("status", "Outcome"), ("verdict", "Verdict"), ("skill", "Skill")]
     # Fixed columns: a thousand rows are laid out without measuring each cell first.
     widths = ("15%", "9%", "9%", "12%", "11%", "7%", "16%", "auto")
@@ -217,13 +212,7 @@ def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") 
 
 
 def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:
-    parts = [head(report)]
-    if report.get("engine") == "lexical" and isinstance(report.get("approximation"), str):
-        parts.append(f'<p class="muted">{text(report["approximation"])}</p>')
-    parts += [
-        confusion(report, table_id),
-        per_skill(report),
-        by_category(report),
-        case_table(report, transcripts, table_id),
-    ]
-    return parts
+    approximation = report.get("approximation") if report.get("engine") == "lexical" else None
+    note = f'<p class="muted">{text(approximation)}</p>' if isinstance(approximation, str) else ""
+    tables = [confusion(report, table_id), per_skill(report), by_category(report)]
+    return [head(report), note, *tables, case_table(report, transcripts, table_id)]

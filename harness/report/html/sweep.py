@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import number
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
@@ -26,7 +26,7 @@ def head(report: dict) -> str:
 
 def curve(leg: dict) -> str:
     """Accuracy against catalog size (log scale), the Wilson band shaded, the knee as a dashed line."""
-    points = [p for p in array_at(leg, "curve") if isinstance(p, dict) and p.get("accuracy") is not None]
+    points = [p for p in objects_at(leg, "curve") if p.get("accuracy") is not None]
     if len(points) < 2:
         return ""
     first, last = math.log(points[0]["size"]), math.log(points[-1]["size"])
@@ -81,13 +81,12 @@ def leg_section(leg: dict) -> str:
             else "-",
             "" if p.get("p") is None else f"p {p['p']:.3g}" + (", beyond noise" if p.get("degraded") else ""),
         ]
-        for p in array_at(leg, "curve")
-        if isinstance(p, dict)
+        for p in objects_at(leg, "curve")
     ]
     skills = [
         [str(s.get("skill")), str(s.get("first_degraded"))]
-        for s in array_at(leg, "skills")
-        if isinstance(s, dict) and s.get("first_degraded") is not None
+        for s in objects_at(leg, "skills")
+        if s.get("first_degraded") is not None
     ]
     inner = (
         f"<p>Knee: {text(knee.get('says', ''))}.</p>"
@@ -106,4 +105,4 @@ def leg_section(leg: dict) -> str:
 
 
 def sections(report: dict, transcripts: object = None) -> list[str]:
-    return [head(report), *(leg_section(leg) for leg in array_at(report, "agents") if isinstance(leg, dict))]
+    return [head(report), *(leg_section(leg) for leg in objects_at(report, "agents"))]

@@ -5,7 +5,8 @@ structural's rules rejected before a token was spent; how it decides."""
 
 from __future__ import annotations
 
-from harness.jsonfields import array_at, object_at
+from harness.jsonfields import array_at, object_at, objects_at
+from harness.printable import clip
 from harness.report.format import DASH, dollars
 from harness.report.html.common import fields, rate, word
 from harness.report.html.header import header
@@ -105,7 +106,7 @@ def arm_row(arm: dict) -> Row:
 def details(arm: dict) -> str:
     """The description in full, the early stop's looks, and each case the arm was graded on."""
     inner = [f"<h3>Description</h3>{pre([str(arm.get('description', ''))])}"]
-    looks = [look for look in array_at(arm, "looks") if isinstance(look, dict)]
+    looks = objects_at(arm, "looks")
     if looks:
         rows = [
             [
@@ -120,7 +121,7 @@ def details(arm: dict) -> str:
         inner.append("<h3>Early-stop looks on train</h3>" + simple_table(headers, rows, (1, 2, 3, 4, 5)))
     graded = object_at(arm, "cases")
     for part in PARTS:
-        cases = [c for c in array_at(graded, part) if isinstance(c, dict)]
+        cases = objects_at(graded, part)
         if cases:
             inner.append(f"<h3>{text(part)} cases</h3>" + simple_table(*case_rows(cases), numeric=(5,)))
     return deferred("details", "".join(inner))
@@ -135,16 +136,10 @@ def case_rows(cases: list[dict]) -> tuple[list[str], list[list[str]]]:
             verdict = f"error: {case['error']}"
         else:  # null: errored or not run, never a score
             verdict = "pass" if passed is True else "fail" if passed is False else "not graded"
-        rows.append(
-            [
-                str(case.get("id", "?")),
-                str(case.get("agent", "")),
-                str(case.get("expected") or "none"),
-                str(case.get("observed") or "none"),
-                verdict,
-                f"{case.get('samples_run', 0)} ({case.get('cached_samples', 0)} cached)",
-            ]
-        )
+        ident, agent = str(case.get("id", "?")), str(case.get("agent", ""))
+        expected, observed = (str(case.get(key) or "none") for key in ("expected", "observed"))
+        samples = f"{case.get('samples_run', 0)} ({case.get('cached_samples', 0)} cached)"
+        rows.append([ident, agent, expected, observed, verdict, samples])
     return headers, rows
 
 
@@ -202,21 +197,11 @@ def diff(report: dict) -> str:
 
 def rejected(report: dict) -> str:
     rows = []
-    for arm in array_at(report, "candidates"):
-        if not isinstance(arm, dict):
-            continue
-        for finding in array_at(arm, "rejected"):
-            if isinstance(finding, dict):
-                description = " ".join(str(arm.get("description", "")).split())
-                shown = description if len(description) <= 120 else description[:119] + "…"
-                rows.append(
-                    [
-                        str(arm.get("label", "?")),
-                        str(finding.get("rule", "?")),
-                        str(finding.get("message", "")),
-                        shown,
-                    ]
-                )
+    for arm in objects_at(report, "candidates"):
+        label, description = str(arm.get("label", "?")), clip(str(arm.get("description", "")), 120)
+        for finding in objects_at(arm, "rejected"):
+            rule, message = str(finding.get("rule", "?")), str(finding.get("message", ""))
+            rows.append([label, rule, message, description])
     if not rows:
         return ""
     intro = '<p class="muted">Structural\'s description rules refused these before a token was spent.</p>'
