@@ -40,7 +40,9 @@ command printed) go to ``$GITHUB_OUTPUT``. The exit code is the command's;
 a problem before the command starts (a bad version, a failed install) is 2.
 
 Also read: ``$SKILLSCOPE_VENVS`` (where venvs go; default ``$RUNNER_TEMP``),
-``$SKILLSCOPE_PIP_ARGS`` (extra ``pip install`` arguments, shell-quoted),
+``$SKILLSCOPE_PIP_ARGS`` (extra ``pip install`` arguments, shell-quoted; when a
+wheel is built, those of them ``pip wheel`` takes too, see ``BUILD_OPTIONS``,
+go to the build as well),
 ``$SKILLSCOPE_WHEELHOUSE`` (a directory holding the harness wheel of each
 version, built there when missing, so the legs of one run build it once) and
 ``$SKILLSCOPE_API_BASE_URL`` (the model API endpoint(s), see ``endpoints``).
@@ -429,7 +431,7 @@ def install(
         return executable(env_dir, "skillscope")
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     python = executable(env_dir, "python")
-    requirement = wheel(python, spec, *wheels, pip_args) if wheels else spec
+    requirement = wheel(python, spec, *wheels, build_args(pip_args)) if wheels else spec
     command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pip_args]
     print(f"[skillscope] installing {requirement}", file=sys.stderr, flush=True)
     done = subprocess.run([*command, requirement], stdout=sys.stderr)
@@ -441,6 +443,40 @@ def install(
     return executable(env_dir, "skillscope")
 
 
+# The options of $SKILLSCOPE_PIP_ARGS that the wheel build gets as well (each: whether it takes a value):
+# where packages come from and how pip reaches them, how it builds, what it logs. Everything else there is
+# about what and where to install (--no-compile, --user, --force-reinstall, --target, --report, -r, more
+# requirements...): `pip wheel` refuses most of it, so it goes to `pip install` alone.
+_BUILD_VALUED = (
+    *("--index-url", "-i", "--extra-index-url", "--find-links", "-f", "--trusted-host"),
+    *("--cert", "--client-cert", "--proxy", "--timeout", "--retries", "--keyring-provider"),
+    *("--only-binary", "--no-binary", "--config-settings", "-C", "--global-option", "--exists-action"),
+    *("--cache-dir", "--log", "--progress-bar", "--use-feature", "--use-deprecated"),
+)
+_BUILD_FLAGS = (
+    *("--no-index", "--pre", "--prefer-binary", "--no-build-isolation", "--use-pep517", "--no-clean"),
+    *("--check-build-dependencies", "--ignore-requires-python", "--isolated", "--no-cache-dir"),
+    *("--no-input", "--no-color", "--debug", "--verbose", "-v", "--quiet", "-q"),
+)
+BUILD_OPTIONS = {**dict.fromkeys(_BUILD_VALUED, True), **dict.fromkeys(_BUILD_FLAGS, False)}
+
+
+def build_args(pip_args: Sequence[str]) -> list[str]:
+    """The part of `pip_args` (arguments of `pip install`) that the wheel build takes too, values and
+    all: `--opt value`, `--opt=value`, `-i value`, `-ivalue`, or a run of short flags such as `-vv`."""
+    taken: list[str] = []
+    args = iter(pip_args)
+    for arg in args:
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
+        flags = arg[1:] if arg.startswith("-") and not arg.startswith("--") else ""
+        if BUILD_OPTIONS.get(name):  # an option with a value, in this argument or the next
+            value = next(args, None) if arg == name else None
+            taken += [arg] if value is None else [arg, value]
+        elif name in BUILD_OPTIONS and (arg == name or flags):  # flags: `--pre`, `-v`, `-vv`, not `-vU`
+            taken += [arg] if all(BUILD_OPTIONS.get(f"-{flag}") is False for flag in flags) else []
+    return taken
+
+
 def wheel_dir(wheelhouse: str | os.PathLike, label: str) -> Path:
     """Where the wheel of one version label lives: a leg asking for the label finds what discover built."""
     return Path(wheelhouse) / hashlib.sha256(label.encode()).hexdigest()[:12]
@@ -449,7 +485,8 @@ def wheel_dir(wheelhouse: str | os.PathLike, label: str) -> Path:
 def wheel(
     python: Path, spec: str, wheelhouse: str | os.PathLike, label: str, pip_args: Sequence[str] = ()
 ) -> str:
-    """The harness wheel for `label` in the wheelhouse, built from `spec` with `python` when missing."""
+    """The harness wheel for `label` in the wheelhouse, built from `spec` with `python` when missing;
+    `pip_args` are arguments `pip wheel` takes (see build_args)."""
     folder = wheel_dir(wheelhouse, label)
     built = sorted(folder.glob("*.whl"))
     if not built:

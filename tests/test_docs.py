@@ -87,7 +87,8 @@ FOREIGN = {
     "docs/authoring-evals.md": {"--runs"},
     "docs/benchmarks.md": {"--benign", "--cases", "--catalog", "--json", "--mode", "--peer", "--skills"}
     | {"--skillscope-args", "--theirs"},
-    "docs/ci-reference.md": {"--args", "--base", "--list", "--name-only"},
+    "docs/ci-reference.md": {"--args", "--base", "--list", "--name-only"}
+    | {"--find-links", "--force-reinstall", "--index-url", "--no-compile"},
     "docs/commands/behavioral.md": {"--permission-mode", "--tools"},
     "docs/commands/init.md": {"--validate"},
     "docs/commands/routing.md": {"--no-session-persistence", "--setting-sources", "--settings"},

@@ -7,6 +7,7 @@ import importlib.util
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -250,6 +251,57 @@ def test_a_missing_stdin_file_is_a_usage_error(tmp_path, capsys):
     assert "not a file" in capsys.readouterr().err
 
 
+# ------------------------------------------------------------------ which pip step takes which option
+
+
+# Options only `pip install` takes (`pip wheel` refuses each), as a job's SKILLSCOPE_PIP_ARGS may hold them.
+INSTALL_ONLY = [
+    *("--no-compile", "--force-reinstall", "--no-warn-conflicts", "--no-warn-script-location"),
+    *("--upgrade-strategy", "only-if-needed", "--root-user-action=ignore"),
+]
+
+
+@pytest.mark.parametrize(
+    ("pip_args", "build"),
+    [
+        (INSTALL_ONLY + ["--user", "--target", "/t", "-U", "--report", "r.json", "--compile"], []),
+        (["-r", "more.txt", "-e", "./plugin", "extra-package", "-c", "pins.txt", "--require-hashes"], []),
+        (
+            ["--index-url", "file:///w", "--no-compile", "-f", "/links", "--find-links=/more", "-ifile:///x"],
+            ["--index-url", "file:///w", "-f", "/links", "--find-links=/more", "-ifile:///x"],
+        ),
+        (
+            ["-vv", "-vU", "-q", "--pre", "--no-index", "--user", "--log", "pip.log"],
+            ["-vv", "-q", "--pre", "--no-index", "--log", "pip.log"],
+        ),
+        (["--extra-index-url"], ["--extra-index-url"]),  # its missing value is pip's to name, in both steps
+    ],
+)
+def test_the_wheel_build_takes_only_the_pip_args_it_shares_with_the_install(pip_args, build):
+    assert launch.build_args(pip_args) == build
+
+
+def pip_options(command: str) -> dict[str, bool]:
+    """Each option `pip <command> --help` lists, and whether it takes a value."""
+    shown = subprocess.run(
+        [sys.executable, "-m", "pip", command, "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    found = {}
+    for names, value in re.findall(r"^  ((?:-\w, )?--[\w-]+)( <)?", shown, re.MULTILINE):
+        found.update(dict.fromkeys(names.split(", "), bool(value)))
+    return found
+
+
+def test_every_option_the_wheel_build_is_given_is_one_both_pip_steps_take_alike():
+    """Read from pip itself: an install-only option given to the build would stop it."""
+    wheel, install = pip_options("wheel"), pip_options("install")
+    assert {name: wheel.get(name) for name in launch.BUILD_OPTIONS} == launch.BUILD_OPTIONS
+    assert {name: install.get(name) for name in launch.BUILD_OPTIONS} == launch.BUILD_OPTIONS
+    assert {"--no-compile", "--user", "--force-reinstall", "--target", "--report"} <= set(install) - set(
+        wheel
+    )
+
+
 # ------------------------------------------------------------------ the launcher, end to end
 
 
@@ -285,15 +337,34 @@ def run_launcher(tmp_path, venvs, **env):
 
 
 @pytest.fixture(scope="module")
-def release_install(tmp_path_factory, source, venvs):
-    """The module's one install from the source: `9.9.1` into a fresh venv. The tests after it that
-    name the same commit find it installed, as the steps of one job do."""
+def release_folder(tmp_path_factory):
+    """Where the module's first install runs: its wheelhouse, and what pip leaves there (its log, the
+    report of what it installed, an extra folder of links to look in)."""
+    folder = tmp_path_factory.mktemp("first-install")
+    (folder / "links").mkdir()
+    return folder
+
+
+@pytest.fixture(scope="module")
+def release_install(release_folder, source, venvs):
+    """The module's one install from the source: `9.9.1` into a fresh venv, the way a run's jobs install
+    it: built into a wheelhouse, then installed from there, with SKILLSCOPE_PIP_ARGS holding install-only
+    options (one of them `--report`, which says what was installed) and options of both steps (`--log`,
+    `--find-links`). The tests after it that name the same commit find it installed, as the steps of
+    one job do."""
+    pip_args = [
+        *INSTALL_ONLY,
+        *("--report", str(release_folder / "installed.json")),
+        *("--log", str(release_folder / "pip.log"), f"--find-links={release_folder / 'links'}"),
+    ]
     return run_launcher(
-        tmp_path_factory.mktemp("first-install"),
+        release_folder,
         venvs,
         SKILLSCOPE_COMMAND="--version",
         SKILLSCOPE_REQUESTED="9.9.1",
         SKILLSCOPE_SOURCE=str(source),
+        SKILLSCOPE_WHEELHOUSE=str(release_folder / "wheels"),
+        SKILLSCOPE_PIP_ARGS=shlex.join(pip_args),
     )
 
 
@@ -304,7 +375,7 @@ def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, 
     done, outputs, _ = release_install
     spec = f"git+{source.as_uri()}@v9.9.1"
     assert done.returncode == 0, done.stderr
-    assert f"installing {spec}" in done.stderr
+    assert f"building a wheel of {spec}" in done.stderr
     assert done.stdout.strip() == "skillscope 9.9.1"
     assert outputs == {"version": "9.9.1", "stdout": "skillscope 9.9.1"}
     marker = launch.venv_dir(spec, venvs) / launch.INSTALLED_MARKER
@@ -314,6 +385,36 @@ def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, 
     assert again.returncode == 0, again.stderr
     assert "installing" not in again.stderr  # the tag still names the same commit: nothing to do
     assert outputs["stdout"] == "skillscope 9.9.1"
+
+
+@installs
+def test_pip_args_reach_the_steps_that_take_them_and_no_other(release_folder, release_install):
+    """SKILLSCOPE_PIP_ARGS are `pip install` arguments: the wheel build gets only those it takes too."""
+    done, _, _ = release_install
+    assert done.returncode == 0, done.stderr  # the build was given none of the install-only options
+    [built] = (release_folder / "wheels").glob("*/*.whl")
+    assert built.parent == launch.wheel_dir(release_folder / "wheels", "9.9.1")
+    assert built.name.startswith("skillscope_harness-9.9.1-") and built.name.endswith("-none-any.whl")
+    report = json.loads((release_folder / "installed.json").read_text(encoding="utf-8"))
+    installed = {item["metadata"]["name"]: item["download_info"]["url"] for item in report["install"]}
+    assert installed["skillscope-harness"] == built.as_uri()  # --report reached the install, of that wheel
+    # --log and --find-links reached both: one log, the build's part ending where `pip wheel` says it built.
+    build, install = (
+        (release_folder / "pip.log")
+        .read_text(encoding="utf-8")
+        .split(" Successfully built skillscope-harness\n", 1)
+    )
+    assert f"Processing ./wheels/{built.parent.name}/{built.name}" in install
+    assert "Successfully installed" in install
+    links = str(release_folder / "links")
+    assert any(links in looked for looked in links_looked_in(build))
+    assert any(links in looked for looked in links_looked_in(install))
+
+
+def links_looked_in(log: str) -> list[list[str]]:
+    """The folders of links each pip run in `log` looked in (its own and its configuration's)."""
+    said = "Looking in links: "
+    return [line.split(said, 1)[1].split(", ") for line in log.splitlines() if said in line]
 
 
 @installs
@@ -427,27 +528,27 @@ def test_a_bad_endpoint_stops_the_launch_before_any_install(tmp_path, capsys):
 
 
 @installs
-@pytest.mark.timeout(600)  # a build and a fresh install, each as slow as the other end-to-end tests
-def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(tmp_path, source, capfd):
-    wheelhouse, spec = tmp_path / "wheels", launch.install_spec("v9.9.1-test", str(source))
-    built = Path(launch.wheel(Path(sys.executable), spec, wheelhouse, "v9.9.1-test"))
-    assert built.parent == launch.wheel_dir(wheelhouse, "v9.9.1-test")
-    assert built.name.startswith("skillscope_harness-9.9.1-") and built.name.endswith("-none-any.whl")
-    assert "building a wheel" in capfd.readouterr().err
-    assert launch.wheel(Path(sys.executable), "unused", wheelhouse, "v9.9.1-test") == str(built)
+def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(
+    tmp_path, release_folder, release_install, capfd
+):
+    """The module's first install built the wheel of 9.9.1; a call for the label finds it, and a leg of
+    the same run installs it into a fresh venv from a source that can no longer be cloned."""
+    wheelhouse = release_folder / "wheels"
+    [built] = wheelhouse.glob("*/*.whl")
+    assert release_install[0].stderr.count("building a wheel") == 1
+    assert launch.wheel(Path(sys.executable), "unused", wheelhouse, "9.9.1") == str(built)
     assert "building a wheel" not in capfd.readouterr().err
 
-    # A leg of the same run: a fresh venv, and a source that can no longer be cloned.
     leg, outputs, _ = run_launcher(
         tmp_path,
         tmp_path / "venvs-leg",
         SKILLSCOPE_COMMAND="--version",
-        SKILLSCOPE_REQUESTED="v9.9.1-test",
+        SKILLSCOPE_REQUESTED="9.9.1",
         SKILLSCOPE_SOURCE=str(tmp_path / "gone"),
         SKILLSCOPE_WHEELHOUSE=str(wheelhouse),
     )
     assert leg.returncode == 0, leg.stderr
-    assert outputs == {"version": "v9.9.1-test", "stdout": "skillscope 9.9.1"}
+    assert outputs == {"version": "9.9.1", "stdout": "skillscope 9.9.1"}
     assert "building a wheel" not in leg.stderr and f"installing {built}" in leg.stderr
     assert list(wheelhouse.glob("*/*.whl")) == [built]
 
