@@ -39,9 +39,10 @@ class AgentSettings:
     keep_logs: Path | None = None
     skill_usage: tuple[tuple[str, int, float], ...] = ()  # (name, uses, days since use): see RunSpec
 
-    def log_path(self, case_id: str, suffix: str) -> Path | None:
-        """Where a run of `case_id` keeps its log, or None when logs are not kept."""
-        return None if self.keep_logs is None else log_path(self.keep_logs, case_id, suffix)
+    def log_path(self, case_id: str, suffix: str, sample: int | None = None) -> Path | None:
+        """Where a run of `case_id` (its `sample`-th, when it has several) keeps its log, or None when logs
+        are not kept."""
+        return None if self.keep_logs is None else log_path(self.keep_logs, case_id, suffix, sample)
 
 
 def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields: Any) -> RunSpec:
@@ -56,12 +57,15 @@ def spec_for(settings: AgentSettings, prompt: str, workspace: Path, **fields: An
     return RunSpec(prompt, workspace, **{**base, **fields})
 
 
-def log_path(folder: Path, case_id: str, suffix: str) -> Path:
-    """`folder/<stem>.<suffix>`, the stem a safe rendering of the case id: never a sub-folder, never
-    outside `folder`. Ids that had to be changed get a short hash so two of them cannot collide."""
+def log_path(folder: Path, case_id: str, suffix: str, sample: int | None = None) -> Path:
+    """`folder/<stem>[-<sample>].<suffix>`, the stem a safe rendering of the case id: never a sub-folder,
+    never outside `folder`. Ids that had to be changed get a short hash so two of them cannot collide; the
+    sample number follows it, so every sample's file still names its case."""
     stem = UNSAFE_NAME_CHARS.sub("_", case_id).lstrip(".")[:MAX_STEM] or "case"
     if stem != case_id:
         stem += "-" + hashlib.sha256(case_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    if sample is not None:
+        stem += f"-{sample}"
     return folder / (f"{stem}.{suffix}" if suffix else stem)
 
 

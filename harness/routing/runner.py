@@ -300,5 +300,5 @@ class RoutingRun:
         return Sample.from_cache(replay) if replay is not None else None
 
     def _log_path(self, case: Case, index: int, kind: str = "") -> Path | None:
-        sample = f"-{index + 1}" if self.samples_of(case) > 1 else ""
-        return self.settings.log_path(case.id + sample, kind.lstrip(".") + ".jsonl" if kind else "jsonl")
+        sample = index + 1 if self.samples_of(case) > 1 else None
+        return self.settings.log_path(case.id, kind.lstrip(".") + ".jsonl" if kind else "jsonl", sample)

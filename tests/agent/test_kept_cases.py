@@ -191,9 +191,10 @@ SAFE_IDS = st.text(string.ascii_letters + string.digits + "_.-", min_size=1, max
 )
 
 
-@given(case_id=SAFE_IDS, sample=st.one_of(st.none(), st.integers(1, 12)))
+@given(case_id=SAFE_IDS | st.text(min_size=1, max_size=150), sample=st.one_of(st.none(), st.integers(1, 12)))
 def test_every_log_a_runner_names_for_a_case_belongs_to_it(case_id, sample):
-    log = log_file(log_path(Path("logs"), case_id + (f"-{sample}" if sample else ""), "jsonl"))
+    """Every sample's file, whatever the id: one the file name had to change (`alpha:pos-1`) included."""
+    log = log_file(log_path(Path("logs"), case_id, "jsonl", sample))
     assert log is not None
     assert belongs(log, case_id)
     assert case_of(log, cases_of({"cases": [{"id": case_id}]})) == {"id": case_id}

@@ -31,8 +31,17 @@ def test_two_ids_never_share_a_log(first: str, second: str):
         assert log_path(FOLDER, first, "jsonl") != log_path(FOLDER, second, "jsonl")
 
 
+@settings(max_examples=300, derandomize=True)
+@given(st.text(min_size=1, max_size=300), st.integers(1, 50), st.integers(1, 50))
+def test_two_samples_of_a_case_never_share_a_log(case_id: str, first: int, second: int):
+    """A sample number is never cut off with a long id, nor folded into its hash."""
+    if first != second:
+        assert log_path(FOLDER, case_id, "jsonl", first) != log_path(FOLDER, case_id, "jsonl", second)
+
+
 def test_a_plain_id_keeps_its_name_and_a_traversal_stays_home():
     assert log_path(FOLDER, "pdf-merge-1", "jsonl") == FOLDER / "pdf-merge-1.jsonl"
+    assert log_path(FOLDER, "pdf-merge-1", "jsonl", 2) == FOLDER / "pdf-merge-1-2.jsonl"
     escaped = log_path(FOLDER, "../../../../tmp/pwned", "jsonl")
     assert escaped.parent == FOLDER and escaped.name.startswith("_.._.._.._tmp_pwned-")
 

@@ -211,6 +211,24 @@ def test_every_sample_of_every_case_runs_and_each_case_is_reported_once(monkeypa
     assert not any(tmp_path.glob("skillscope-ws-*"))  # every workspace removed
 
 
+def test_each_samples_log_of_an_id_the_file_name_changes_still_names_its_case(monkeypatch, room, tmp_path):
+    from harness.agent.kept_cases import belongs
+    from harness.agent.logs import log_file
+
+    run, fake = make_run(
+        monkeypatch,
+        room,
+        tmp_path,
+        lambda spec: trace("activation", decision=activation("pdf")),
+        repeat=2,
+        keep_logs=tmp_path / "logs",
+    )
+    run.run([make_case("pdf:merge-1")])
+    kept = [s.keep_log for s in fake.specs]
+    assert len(set(kept)) == 2
+    assert all(belongs(log_file(path), "pdf:merge-1") for path in kept)  # `show LOGS pdf:merge-1` finds both
+
+
 def test_notes_on_options_the_cli_could_not_honour_are_kept_once(monkeypatch, room, tmp_path):
     def answer(spec):
         made = trace("result")
