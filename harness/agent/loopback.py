@@ -6,7 +6,10 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOOPBACK = "127.0.0.1"
 # How often the serving thread looks for the stop. socketserver's default, half a second, made every
@@ -18,6 +21,8 @@ STOP_POLL_S = 0.02
 def serving(handler: type[BaseHTTPRequestHandler], name: str) -> Iterator[ThreadingHTTPServer]:
     """`handler` served on a free port of 127.0.0.1 from a thread called `name`; stopped and closed
     when the block ends."""
+    from http.server import ThreadingHTTPServer  # when a run serves one, not with the agent package
+
     server = ThreadingHTTPServer((LOOPBACK, 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, args=(STOP_POLL_S,), name=name, daemon=True)

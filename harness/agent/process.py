@@ -58,6 +58,9 @@ class Child:
             start_new_session=True,
         )
         self.pgid = self.proc.pid
+        # Everything the run starts is younger than its leader: older processes need no tag search.
+        leader = read_stat(self.pgid)
+        self.started = leader[2] if leader is not None else 0
         self._lines: queue.Queue[bytes] = queue.Queue(maxsize=256)  # backpressure, bounded
         self._stderr: deque[bytes] = deque()
         self._stderr_bytes = 0
@@ -114,7 +117,7 @@ class Child:
     def _strays(self) -> set[tuple[int, int]]:
         # Once the leader is reaped its pid may be reused: only the tag still tells the run's processes.
         leader = self.pgid if self.proc.returncode is None else None
-        return escaped(self.pgid, self.tag, leader)
+        return escaped(self.pgid, self.tag, leader, self.started)
 
     @property
     def stderr_tail(self) -> str:
@@ -159,10 +162,11 @@ class Child:
             os.killpg(self.pgid, sig)
 
 
-def escaped(pgid: int, tag: str, leader: int | None = None) -> set[tuple[int, int]]:
+def escaped(pgid: int, tag: str, leader: int | None = None, since: int = 0) -> set[tuple[int, int]]:
     """The live processes of a run outside its group `pgid`: descendants of `leader` (when still
-    running), and any process whose environment carries the run's `tag`. Each as (pid, start time),
-    so a pid the system reused meanwhile is never signalled. Empty where there is no /proc."""
+    running), and any process started at or after `since` (the leader's start time, in the kernel's
+    ticks) whose environment carries the run's `tag`. Each as (pid, start time), so a pid the system
+    reused meanwhile is never signalled. Empty where there is no /proc."""
     table = process_table()
     children: dict[int, list[int]] = {}
     for pid, (ppid, _, _) in table.items():
@@ -175,7 +179,10 @@ def escaped(pgid: int, tag: str, leader: int | None = None) -> set[tuple[int, in
                 found.add(child)
                 stack.append(child)
     wanted = f"{RUN_TAG}={tag}".encode()
-    found |= {pid for pid in table if pid not in found and wanted in environ_of(pid)}
+    # A shared host runs hundreds of older processes; reading each one's environment twice per agent
+    # run cost more than the rest of the search.
+    young = [pid for pid, (_, _, started) in table.items() if started >= since and pid not in found]
+    found |= {pid for pid in young if wanted in environ_of(pid)}
     return {(pid, table[pid][2]) for pid in found if table[pid][1] != pgid and pid != os.getpid()}
 
 
@@ -190,12 +197,18 @@ def process_table() -> dict[int, tuple[int, int, int]]:
 
 
 def read_stat(pid: int) -> tuple[int, int, int] | None:
+    # os.read rather than a Path: the whole table is read twice per agent run, on every process.
     try:
-        fields = (PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+        handle = os.open(f"{PROC}/{pid}/stat", os.O_RDONLY)
+        try:
+            data = os.read(handle, 4096)  # one read: the kernel writes the line whole
+        finally:
+            os.close(handle)
+        fields = data.rsplit(b")", 1)[1].split()
     except (OSError, IndexError):
         return None
     # After the command name: state, ppid, pgrp, ... starttime is the 20th.
-    if fields[0] in ("Z", "X") or len(fields) < 20:
+    if fields[0] in (b"Z", b"X") or len(fields) < 20:
         return None
     return int(fields[1]), int(fields[2]), int(fields[19])
 

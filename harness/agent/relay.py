@@ -17,13 +17,13 @@ import secrets
 import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import requests
-from urllib3.exceptions import HTTPError as StreamError
-
 from .loopback import LOOPBACK, serving
+
+if TYPE_CHECKING:
+    from http.server import BaseHTTPRequestHandler
 
 TOKEN_PREFIX = "skillscope-run-"
 # Headers that belong to one connection, not to the request: never forwarded either way.
@@ -84,6 +84,12 @@ def relay(upstream: str, key: str) -> Iterator[Handover]:
 def handler(origin: str, token: str, key: str) -> type[BaseHTTPRequestHandler]:
     """The request handler of one relay: forwards to `origin` what carries `token`, with `key` in its
     place."""
+    # Imported when a relay starts (a run about to reach the model), not with the agent package: a dry
+    # run, a run the structural gate stops and a lexical run never forward a request.
+    from http.server import BaseHTTPRequestHandler
+
+    import requests
+    from urllib3.exceptions import HTTPError as StreamError
 
     class Relay(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"

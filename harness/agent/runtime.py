@@ -24,7 +24,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.model.listing import ListingRule, listing_rule
 from harness.secrets import Redactor
 
 from . import plugin_install
@@ -49,6 +48,8 @@ from .workspace import (
 
 if TYPE_CHECKING:
     from typing_extensions import Self  # typing's own from Python 3.11
+
+    from harness.model.listing import ListingRule
 
 PREFLIGHT_PROMPT = "Reply with the single word: ok"
 # What a run's `home()` yields: a throwaway folder, or (claude without an env credential) None.
@@ -403,6 +404,8 @@ class CliAgent(ABC, Generic[HomeT]):
     @property
     def listing(self) -> ListingRule:
         """How this runtime's CLI lists the room to its model (measured; see harness/data/listing.json)."""
+        from harness.model.listing import listing_rule  # routing's room, not a behavioral run's
+
         return listing_rule(self.runtime)
 
     def describe(self) -> dict[str, str]:

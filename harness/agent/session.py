@@ -13,14 +13,16 @@ from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from harness.cancel import Cancellation
 from harness.deadline import Deadline
-from harness.model.listing import ListingRule
 
 from .spec import RunSpec, SandboxSupport
 from .trace import Trace
+
+if TYPE_CHECKING:
+    from harness.model.listing import ListingRule
 
 # A log name is one plain path segment: no separators, no leading dot, no control characters.
 UNSAFE_NAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]")

@@ -11,7 +11,6 @@ import importlib.util
 import re
 import shutil
 import tempfile
-import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +92,8 @@ class Hooks:
 
     def _where(self, exc: BaseException) -> str:
         """The innermost line of hooks.py the exception passed through."""
+        import traceback  # only when a hook raised
+
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename).name == "hooks.py"]
         if not frames:
             return self.rel

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from harness.behavioral.matrix import BehavioralMatrix
 from harness.behavioral.result import BehavioralMeta, BehavioralResult, CaseResult
 from harness.behavioral.runner import (
     AGENT_TOOLS,
@@ -21,12 +21,15 @@ from harness.behavioral.runner import (
 from harness.context import Context
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
-from harness.paid import dryrun
 from harness.paid.command import NOT_PROBED, PaidRun
 from harness.paid.legs import Leg, leg_settings
 from harness.paid.loop import LegHooks, LegRun
 from harness.paid.sandbox import SandboxUse
 from harness.printable import clip
+
+if TYPE_CHECKING:
+    from harness.behavioral.matrix import BehavioralMatrix
+    from harness.paid import dryrun
 
 
 @dataclass
@@ -126,6 +129,8 @@ class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
         return BehavioralResult(meta=meta, cases=results)
 
     def matrix(self, results: list[BehavioralResult], names: list[str]) -> BehavioralMatrix:
+        from harness.behavioral.matrix import BehavioralMatrix  # several models only
+
         return BehavioralMatrix(results, names)
 
     def failure(self, result: BehavioralResult, label: str | None) -> str | None:
@@ -170,6 +175,8 @@ def seen_model(results: list[CaseResult], side: str) -> str | None:
 
 def planned_case(runner: BehavioralRun, case: Case, estimate: dryrun.Estimate) -> str:
     """A dry run's line for one case; the cost of its cached runs joins the estimate."""
+    from harness.paid import dryrun
+
     assert case.skill is not None  # a behavioral case belongs to a skill
     hits = [runner.cached(runner.skills[case.skill], case, n) for n in range(runs_of(case))]
     for hit in hits:
@@ -194,6 +201,8 @@ def dry_run(
 ) -> int:
     """Print what the run would do and cost; nothing is sent, nothing started (no preflight either).
     `cli`: where the agent's and the judge's CLIs are; `named`: the leg's name when it is one of several."""
+    from harness.paid import dryrun  # a dry run's only
+
     argv, env = runner.agent.invocation(runner.spec(cases[0], Path("<workspace>")))
     # A plugin eval suite case runs its own `runs` times: every one is an agent run and a judge run.
     estimate = dryrun.Estimate(samples=sum(runs_of(c) for c in cases), requests_per_sample=(2, None))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from harness.agent import Trace, Usage
 from harness.agent.families import family_of
@@ -12,13 +13,15 @@ from harness.behavioral.isolation import OutsidePath
 from harness.behavioral.judge import JudgeOutcome
 from harness.behavioral.scorers import Check
 from harness.behavioral.snapshot import Changes
-from harness.behavioral.tripwire import TripwireReport
 from harness.model.dataset import Case
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, STATUSES, counts, envelope
 from harness.model.stats import wilson_interval
 from harness.paid.meta import AgentRunMeta
 from harness.paid.replay import Origin, Replay
 from harness.paid.spend import NOT_RUN
+
+if TYPE_CHECKING:  # the tripwire's modules load only where a run or a replayed case has one
+    from harness.behavioral.tripwire import TripwireReport
 
 
 @dataclass
@@ -188,7 +191,7 @@ class CaseResult:
             attempts=[Attempt.from_json(a) for a in entry.get("attempts", [])],
             sandbox=entry.get("sandbox"),
             retried=entry.get("retried"),
-            tripwire=TripwireReport.from_json(entry["tripwire"]) if entry.get("tripwire") else None,
+            tripwire=tripwire_of(entry.get("tripwire")),
         )
 
     @property
@@ -433,6 +436,14 @@ class BehavioralResult:
                 for c in self.cases
             ],
         }
+
+
+def tripwire_of(saved: dict | None) -> TripwireReport | None:
+    if not saved:
+        return None
+    from harness.behavioral.tripwire import TripwireReport
+
+    return TripwireReport.from_json(saved)
 
 
 def _spend_total(spends: list[Spend]) -> dict:

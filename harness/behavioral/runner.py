@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness import agent
 from harness.agent.plant import NOT_PLANTED
 from harness.agent.workspace import ANSWER_KEY_DIR
 from harness.behavioral import hooks as hooks_mod
-from harness.behavioral import hostgraders, judge, scorers, tripwire
-from harness.behavioral.egress import EgressLog, recording_proxy
+from harness.behavioral import hostgraders, judge, scorers
 from harness.behavioral.evidence import passages
 from harness.behavioral.hooks import HookError, Hooks
 from harness.behavioral.inputs import InputError, stage_inputs
@@ -39,6 +39,12 @@ from harness.paid import cache
 from harness.paid.spend import RunBudget
 from harness.secrets import write_private
 from harness.writer import write_text
+
+if TYPE_CHECKING:  # the tripwire's modules load only for a --tripwire or --scan run
+    from contextlib import AbstractContextManager
+
+    from harness.behavioral import tripwire
+    from harness.behavioral.egress import EgressLog
 
 # The agent may read, search, edit and run commands in its workspace; acceptEdits works as root,
 # where bypassing permissions is refused.
@@ -303,7 +309,7 @@ class BehavioralRun:
         hooks, skills_folder = skill.hooks, self.agent.skills_folder
         tokens = plant_workspace(workspace) if self.settings.tripwire else ()
         before = Snapshot.take(workspace, skills_folder)
-        with recording_proxy() if self.settings.tripwire else contextlib.nullcontext(None) as egress:
+        with egress_log(self.settings.tripwire) as egress:
             trace = self._run_agent(case, workspace, attempt, tokens, egress)
         result.changes = changes = compare(before, Snapshot.take(workspace, skills_folder))
         result.agent, result.stop_reason = Spend.of_trace(trace), trace.stop_reason
@@ -318,6 +324,8 @@ class BehavioralRun:
         result.error = self._run_failure(trace) or environment_error(trace)
         result.retryable = trace.retryable
         if egress is not None:
+            from harness.behavioral import tripwire
+
             result.tripwire = watched(
                 trace, tokens, egress, workspace, changes, tripwire.declared_by(skill.directory)
             )
@@ -341,6 +349,8 @@ class BehavioralRun:
         if result.error is not None:
             return
         if result.tripwire is not None:
+            from harness.behavioral import tripwire
+
             result.checks.append(scorers.Check("tripwire", TRIPWIRE_CHECK, True, tripwire.QUIET))
         did = passages(trace, workspace, skills_folder)
         result.checks += scorers.logs_contain(case.logs_contain, did, trace.injected_skill_text)
@@ -365,6 +375,8 @@ class BehavioralRun:
     ) -> agent.Trace:
         spec = self.spec(case, workspace, self.deadline.cap(self.settings.case_timeout), attempt)
         if egress is not None:
+            from harness.behavioral import tripwire
+
             spec.home_files = tripwire.files_of(tokens, tripwire.HOME)
             spec.proxy = egress.url
         return interrupted_or(self.agent.run(spec))
@@ -470,9 +482,20 @@ class BehavioralRun:
             write_private(path, self.agent.redact(outcome.transcript()))
 
 
+def egress_log(on: bool) -> AbstractContextManager[EgressLog | None]:
+    """The tripwire's recording proxy for one run when `on`, else nothing to record."""
+    if not on:
+        return contextlib.nullcontext(None)
+    from harness.behavioral.egress import recording_proxy
+
+    return recording_proxy()
+
+
 def plant_workspace(workspace: Path) -> tuple[tripwire.Honeytoken, ...]:
     """A fresh set of honeytokens, the workspace's written in; one whose file the fixture already holds
     is left out (the fixture's own file is never replaced)."""
+    from harness.behavioral import tripwire
+
     tokens = tuple(
         t
         for t in tripwire.planted()
@@ -492,6 +515,8 @@ def watched(
     declared: tripwire.Declared,
 ) -> tripwire.TripwireReport:
     """What the tripwire saw of one run: its trace, its egress log and the files it wrote."""
+    from harness.behavioral import tripwire
+
     planted = {t.path for t in tokens if t.place == tripwire.WORKSPACE}
     written = {}
     for path in [*changes.created, *changes.changed]:

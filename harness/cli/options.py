@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +24,8 @@ from harness.model.repo import Repo
 from harness.paid.legs import Leg
 
 if TYPE_CHECKING:
+    from fractions import Fraction  # built by flags.min_accuracy, for routing's options only
+
     from harness.report import ReportOptions
 
 

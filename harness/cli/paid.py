@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from harness.cancel import Cancellation
 from harness.cli import resolve
@@ -15,7 +15,9 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.model.repo import Repo
 from harness.paid.command import PaidRun, PaidSettings
-from harness.routing.runner import RoutingSettings
+
+if TYPE_CHECKING:
+    from harness.routing.runner import RoutingSettings
 
 # harness.report.publish: writes every report of a result where the report flags say.
 Publisher = Callable[[Any, Context, Any], "Path | None"]
@@ -63,6 +65,8 @@ def paid_run(
 def routing_settings(paid: PaidRun, stops: RoutingStops, **own: Any) -> RoutingSettings:
     """The settings of an agent routing run (routing, tune): the paid run's, the stop rules, --repeat and
     the canary; `own` adds the command's."""
+    from harness.routing.runner import RoutingSettings  # routing's and tune's, not behavioral's
+
     return paid.agent_settings(
         RoutingSettings,
         max_tool_calls=stops.max_tool_calls,

@@ -8,15 +8,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
-
-from harness import yamlsafe
 from harness.files import UnreadableFile, present, read_text
 from harness.model import findings
 from harness.model.dataset import Case, Dataset, Grader
 from harness.model.suite_folders import CASE_FILE, PROMPT_FILE, case_folders
+
+if TYPE_CHECKING:
+    import yaml
 
 GRADERS_DIR = "graders"
 SCHEMA_RULE = "plugin-eval-schema"
@@ -112,6 +112,8 @@ def read_case(
 
 
 def _read_yaml_case(path: Path, rel: str, host: HostCase, problems: list[findings.Finding]) -> None:
+    from harness import yamlsafe  # PyYAML only where a plugin suite is read
+
     try:
         text = read_text(path)
         data = yamlsafe.load(text, rel).data
@@ -201,6 +203,8 @@ def _frontmatter(
     lines = text.split("\n")
     if not lines or lines[0].strip() != "---":
         return ({}, text, {"": 1}) if required else None
+    from harness import yamlsafe
+
     end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
     if end is None:
         problems.append(findings.error(SCHEMA_RULE, rel, "opens a `---` frontmatter it never closes.", 1))
@@ -222,6 +226,8 @@ def _frontmatter(
 def nested_lines(text: str) -> dict[str, int]:
     """1-based line of every key and list item by dotted path (`execution.prompt`, `graders.2`),
     from PyYAML's marks. Called after yamlsafe accepted the text, so it holds no alias."""
+    import yaml  # a plugin suite's case files only: a behavioral run's graders need no YAML parser
+
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:

@@ -117,19 +117,40 @@ def test_the_command_summaries_are_each_commands_own_help() -> None:
         assert cli.SUMMARIES[name] == cli.load_command(name).HELP, name
 
 
-def test_help_and_version_import_no_command_and_no_dependency(tmp_path: Path) -> None:
-    """What --help and --version load is what every pre-commit call pays for."""
-    probe = (
-        "import sys, io, contextlib\n"
-        "from harness.cli import main\n"
-        "for words in (['--help'], ['--version']):\n"
-        "    with contextlib.redirect_stdout(io.StringIO()):\n"
-        "        assert main(words) == 0\n"
-        "heavy = [m for m in sys.modules if m.startswith(('harness.commands.', 'harness.model', 'yaml',"
-        " 'markdown_it', 'jsonschema', 'requests', 'dataclasses', 'tomllib'))]\n"
-        "print(heavy)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+HELP_AND_VERSION = (
+    "from harness.cli import main\n"
+    "import io, contextlib\n"
+    "for words in (['--help'], ['--version']):\n"
+    "    with contextlib.redirect_stdout(io.StringIO()):\n"
+    "        assert main(words) == 0\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("probe", "heavy"),
+    [
+        # What --help and --version load is what every pre-commit call pays for.
+        pytest.param(
+            HELP_AND_VERSION,
+            ("harness.commands.", "harness.model", "yaml", "markdown_it", "jsonschema", "requests")
+            + ("dataclasses", "tomllib"),
+            id="help-and-version",
+        ),
+        # Every behavioral run pays for its command's imports before any case: the HTTP client and
+        # server load when the key relay starts, the tripwire with --tripwire, the matrix with several
+        # models, YAML with a file that needs it, routing's runner never.
+        pytest.param(
+            "import harness.commands.behavioral\n",
+            ("requests", "urllib3", "http.server", "http.client", "socketserver", "yaml", "jsonschema")
+            + ("markdown_it", "harness.behavioral.tripwire", "harness.behavioral.egress")
+            + ("harness.behavioral.matrix", "harness.paid.matrix", "harness.routing.runner"),
+            id="behavioral",
+        ),
+    ],
+)
+def test_start_up_imports_no_heavy_module_it_does_not_need_yet(tmp_path: Path, probe: str, heavy) -> None:
+    listed = f"import sys\n{probe}print(sorted(m for m in sys.modules if m.startswith({tuple(heavy)!r})))\n"
+    done = subprocess.run([sys.executable, "-c", listed], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
