@@ -272,8 +272,10 @@ def invisible(char: str) -> bool:
 def blanked(text: str) -> str:
     """`text` with each run of invisible characters as one space; an emoji sequence (a wide grapheme
     held together by a joiner, a presentation selector, a keycap or tags) keeps its glue."""
-    if not any(invisible(char) for char in text if not " " <= char <= "~"):
-        return text  # only invisible characters change, glue included: most texts, without wcwidth
+    if text.isascii() and text.isprintable():
+        return text  # most descriptions: nothing invisible, and no Python step per character
+    if not any(invisible(char) for char in set(text)):
+        return text  # only invisible characters change, glue included: no wcwidth needed
     return blanked_by_graphemes(text)
 
 
