@@ -18,6 +18,8 @@ class FindingsVerdict:
     """A result graded by its findings: any error fails it, warnings do not, nor do errors the
     repo's baseline records (`known`) or rules demoted with --warn."""
 
+    meta: RunMeta
+    skills: list[str]
     findings: list[Finding]
     baseline_file: str | None  # root-relative, when a baseline is in force
     fixed: list[dict]  # recorded findings that no longer occur
@@ -51,6 +53,17 @@ class FindingsVerdict:
     @property
     def passed(self) -> bool:
         return not self.errors
+
+    def finding_totals(self) -> dict[str, int]:
+        return {"errors": len(self.errors), "warnings": len(self.warnings), "known": len(self.known)}
+
+    def opening_json(self, statuses: list[str]) -> dict:
+        """The envelope, run metadata and skills every findings-graded report opens with."""
+        return {
+            **envelope(self.meta, self.passed, counts(statuses)),
+            "meta": self.meta.to_json(),
+            "skills": self.skills,
+        }
 
 
 def failing(units: list[str], found: list[Finding]) -> list[str]:
@@ -93,17 +106,13 @@ class StructuralResult(FindingsVerdict):
             "skills": len(self.skills),
             "datasets": self.datasets,
             "cases": self.cases,
-            "errors": len(self.errors),
-            "warnings": len(self.warnings),
-            "known": len(self.known),
+            **self.finding_totals(),
             **self.counts,
         }
 
     def to_json(self) -> dict:
         return {
-            **envelope(self.meta, self.passed, counts(list(self.statuses().values()))),
-            "meta": self.meta.to_json(),
-            "skills": self.skills,
+            **self.opening_json(list(self.statuses().values())),
             "folders": self.units(),
             "totals": self.totals(),
             "findings": [f.to_dict() for f in self.findings],
@@ -165,16 +174,12 @@ class RefsResult(FindingsVerdict):
             "excluded": count[EXCLUDED],
             "broken": count[BROKEN],
             "unchecked": count[UNCHECKED],
-            "errors": len(self.errors),
-            "warnings": len(self.warnings),
-            "known": len(self.known),
+            **self.finding_totals(),
         }
 
     def to_json(self) -> dict:
         return {
-            **envelope(self.meta, self.passed, counts(self.statuses())),
-            "meta": self.meta.to_json(),
-            "skills": self.skills,
+            **self.opening_json(self.statuses()),
             "docs": self.docs,
             "external_checked": self.external_checked,
             "totals": self.totals(),
