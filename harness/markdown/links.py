@@ -68,6 +68,8 @@ class Reference:
 
 @dataclass
 class Document:
+    """What one markdown file holds for the link check: its references and anchors."""
+
     references: list[Reference] = field(default_factory=list)
     anchors: set[str] = field(default_factory=set)
 
