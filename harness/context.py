@@ -18,6 +18,8 @@ def in_ci(environ: dict[str, str] | os._Environ) -> bool:
 
 @dataclass
 class Context:
+    """What a command reads and writes outside itself: environment, folder and streams."""
+
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
     cwd: Path = field(default_factory=Path.cwd)
     stdin: TextIO = field(default_factory=lambda: sys.stdin)

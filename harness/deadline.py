@@ -15,6 +15,8 @@ def now() -> str:
 
 @dataclass
 class Deadline:
+    """A run's clock: when it started, and how long it may take."""
+
     seconds: float  # 0 or less: no limit
     started: float = field(default_factory=time.monotonic)
     started_at: str = field(default_factory=now)

@@ -221,10 +221,19 @@ def declared_properties(error: ValidationError) -> dict[str, object]:
 def screen(name: str) -> Callable[[object], object] | None:
     """The compiled screen of a schema, or None when it uses a keyword outside PORTABLE_KEYWORDS
     (or a `$ref` left by inlining). Formats stay annotations, as they are for jsonschema here."""
-    schema = inline_refs(load(name))
-    if not portable(schema):
-        return None
-    function, program = screen_program(schema, name)
+    import marshal
+
+    made_from = sources_key(name)
+    kept = cache_dir() / f"screen-{name}-{made_from[:32]}-{sys.hexversion:x}.marshal" if made_from else None
+    found = read_program(kept) if kept else None
+    if found is None:
+        schema = inline_refs(load(name))
+        if not portable(schema):
+            return None
+        found = screen_program(schema, name)
+        if kept:
+            keep(kept, marshal.dumps(found))
+    function, program = found
     namespace: dict = {}
     exec(program, namespace)  # noqa: S102 - compiled from our own schema
     return namespace[function]
@@ -236,12 +245,9 @@ def screen_program(schema: dict, name: str) -> tuple[str, CodeType]:
     import marshal
 
     cached = cache_dir() / f"screen-{screen_key(schema)[:32]}-{sys.hexversion:x}.marshal"
-    try:
-        function, program = marshal.loads(read_bytes(cached, MAX_REPORT_BYTES))
-        if isinstance(function, str) and isinstance(program, CodeType):
-            return function, program
-    except (UnreadableFile, ValueError, EOFError, TypeError):
-        pass  # absent, or written by something else: compiled again below
+    known = read_program(cached)
+    if known is not None:
+        return known
     code = screen_code(schema)
     first = SCREEN_FUNCTION.search(code)
     assert first is not None  # fastjsonschema's code always defines its validator
@@ -249,6 +255,35 @@ def screen_program(schema: dict, name: str) -> tuple[str, CodeType]:
     program = compile(code, f"<skillscope screen of {name}>", "exec")
     keep(cached, marshal.dumps((function, program)))
     return function, program
+
+
+def read_program(path: Path) -> tuple[str, CodeType] | None:
+    """A screen's validator name and code as `screen_program` keeps them; None when absent or written by
+    something else (compiled again)."""
+    import marshal
+
+    try:
+        function, program = marshal.loads(read_bytes(path, MAX_REPORT_BYTES))
+    except (UnreadableFile, ValueError, EOFError, TypeError):
+        return None
+    return (function, program) if isinstance(function, str) and isinstance(program, CodeType) else None
+
+
+def sources_key(name: str) -> str | None:
+    """A digest of what the screen of `name` is made from: its schema file, this module (inlining and
+    the portability rules) and fastjsonschema's release. Every run asks for the report's screen, and
+    this costs a read where keying by the inlined schema (`screen_key`) parsed and rebuilt it first.
+    None for a schema that refers to another file (its screen is then keyed by content alone)."""
+    import fastjsonschema  # on first use; the screen's code imports it anyway
+
+    try:
+        text = read_bytes(Path(__file__).resolve().parent / "schema" / f"{name}{SUFFIX}", MAX_REPORT_BYTES)
+        own = read_bytes(Path(__file__), MAX_REPORT_BYTES)
+    except UnreadableFile:
+        return None
+    if f"{SUFFIX}#".encode() in text:
+        return None
+    return hashlib.sha256(b"\0".join([fastjsonschema.VERSION.encode(), own, text])).hexdigest()
 
 
 def screen_key(schema: dict) -> str:

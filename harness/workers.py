@@ -11,7 +11,6 @@ child), or a child fails, the caller does the work itself, so the answer never d
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -149,6 +148,8 @@ class Forked(Generic[Answer]):
         """The child's answer; the caller's own run of the work when no child ran or it failed."""
         if self._pid is None or self._pipe is None:
             return self._work()
+        import pickle  # with a child only: a run that forks none never loads it
+
         try:
             with os.fdopen(self._pipe, "rb") as pipe:
                 self._pipe = None
@@ -184,6 +185,8 @@ def run_child(work: Callable[[], object], read: int, write: int) -> None:
     """In the child: do the work, write the pickled answer, and leave without running the caller's exit
     handlers or flushing its buffers (they belong to the parent). Signals are handled as the parent
     handles them: a run that defers Ctrl-C finishes its share, one that stops on it stops here too."""
+    import pickle
+
     code = 1
     try:
         os.close(read)

@@ -236,14 +236,13 @@ def beside(real: str, private: bool, mode: int | None = None) -> tuple[str, Bina
     """A new hidden file in `real`'s folder, opened for writing: on the same file system, so the rename
     that follows is atomic. Made with `mode`, else the earlier file's mode, else the one a plain write
     would give (owner only when `private`)."""
-    import secrets  # on first write: a check that writes nothing never imports it
-
     if mode is None:
         with contextlib.suppress(OSError):
             mode = stat.S_IMODE(os.stat(real).st_mode)
     folder, name = os.path.split(real)
     while True:
-        temp = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
+        # What secrets.token_hex(6) returns, without importing secrets (and random, hmac) for a name.
+        temp = os.path.join(folder, f".{name}.{os.urandom(6).hex()}.tmp")
         try:
             descriptor = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o666)
         except FileExistsError:

@@ -14,6 +14,8 @@ COLLISION_ERROR = 0.75
 
 @dataclass(frozen=True)
 class CheckOptions:
+    """The flags that tune the structural checks; the defaults are the gate's."""
+
     skill_files: tuple[str, ...] = ()
     skill_sections: tuple[str, ...] = ()
     docs: tuple[str, ...] = ()

@@ -14,10 +14,11 @@ from harness.memo import Memo, code_digest
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
-from harness.routing.vectors import Index, Pair, document_text
 
 # The code a pair's score comes from: an edit to it retires the memoized pairs.
 SCORING_CODE = ("vectors.py", "terms.py")
+# Two skills alike, as scored: (first, second, score, the words they share).
+Scored = tuple[str, str, float, tuple[str, ...]]
 
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
@@ -30,19 +31,24 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     memo = Memo.of_repo(catalog.repo.root, "collisions", scoring_fingerprint())
     key = memo.key(json.dumps([lowest, sorted(described.items())], ensure_ascii=False))
     known = memo.get(key)
-    # The same names and descriptions give the same pairs: from the memo, the stemmer is not loaded.
+    # The same names and descriptions give the same pairs: from the memo, neither the scoring code nor
+    # the stemmer is loaded.
     if isinstance(known, list):
-        pairs = [Pair(first, second, score, tuple(shared)) for first, second, score, shared in known]
+        pairs: list[Scored] = [
+            (first, second, score, tuple(shared)) for first, second, score, shared in known
+        ]
     else:
         pairs = similar_pairs(described, lowest)
-        memo.put(key, [[p.first, p.second, p.score, list(p.shared)] for p in pairs])
+        memo.put(key, [[first, second, score, list(shared)] for first, second, score, shared in pairs])
         memo.save()
     return [collision(pair, catalog, options) for pair in pairs]
 
 
-def similar_pairs(described: dict[str, str], lowest: float) -> list[Pair]:
+def similar_pairs(described: dict[str, str], lowest: float) -> list[Scored]:
+    from harness.routing.vectors import Index, document_text
+
     index = Index({name: document_text(name, text) for name, text in described.items()})
-    return index.similar_pairs(lowest)
+    return [(p.first, p.second, p.score, p.shared) for p in index.similar_pairs(lowest)]
 
 
 def scoring_fingerprint() -> str:
@@ -50,22 +56,23 @@ def scoring_fingerprint() -> str:
     return code_digest([routing / name for name in SCORING_CODE])
 
 
-def collision(pair: Pair, catalog: Catalog, options: CheckOptions) -> Finding:
+def collision(pair: Scored, catalog: Catalog, options: CheckOptions) -> Finding:
     """One finding per pair, on the first skill's description line, naming the second."""
-    first, second = catalog.skills[pair.first], catalog.skills[pair.second]
-    severe = pair.score >= options.collision_error
+    first_name, second_name, score, words = pair
+    first, second = catalog.skills[first_name], catalog.skills[second_name]
+    severe = score >= options.collision_error
     make = findings.error if severe else findings.warning
     bar = (
         f"--collision-error {options.collision_error:g}"
         if severe
         else f"--collision-warn {options.collision_warn:g}"
     )
-    shared = ", ".join(pair.shared) or "their rarest words"
+    shared = ", ".join(words) or "their rarest words"
     return make(
         "description-collision",
         catalog.repo.rel(first.skill_md),
-        f"the descriptions of `{pair.first}` and `{pair.second}` ({catalog.repo.rel(second.skill_md)}) are "
-        f"{pair.score:.2f} alike (at or above {bar}), sharing {shared}; an agent choosing between them is "
+        f"the descriptions of `{first_name}` and `{second_name}` ({catalog.repo.rel(second.skill_md)}) are "
+        f"{score:.2f} alike (at or above {bar}), sharing {shared}; an agent choosing between them is "
         "guessing, so say in each what it does that the other does not.",
         first.line_of("description"),
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from harness.checks import CheckOptions
 from harness.files import is_inside, links_leaving, within
-from harness.model import findings, foreign
+from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.dataset import EVALS, EXTENDED, SHARED_NEGATIVES, TRIGGER_ONLY_KEYS, Case, Dataset
 from harness.model.findings import Finding
@@ -43,6 +43,8 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
 
 def _missing(catalog: Catalog, name: str, folder: Path) -> Finding:
     """No dataset; where another tool's eval file stands for it, which tool's and the one way to adopt it."""
+    from harness.model import foreign  # other tools' eval files are looked for only for a skill without ours
+
     rel = catalog.repo.rel(folder)
     others = foreign.recognise(catalog.repo.root, name, folder, rel)
     if others:

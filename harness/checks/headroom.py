@@ -78,6 +78,8 @@ class Row:
 
 @dataclass
 class Assessment:
+    """The headroom table's rows and each predicted listing's budget and slack."""
+
     rows: list[Row] = field(default_factory=list)
     listings: list[dict] = field(default_factory=list)  # each listing's budget and slack
 

@@ -457,13 +457,6 @@ def names_agree(plugin: Plugin) -> list[Finding]:
     return []
 
 
-@dataclass(frozen=True)
-class Reach:
-    host: str
-    plugin: Plugin
-    skills: frozenset[str]
-
-
 def unlisted(pkg: Package) -> list[tuple[str, Finding]]:
     """A skill one host's manifests package and another host's, which package others, leave out. A skill no
     manifest reaches at all is the repo's choice (amd/skills keeps planned skills unlisted) and is only
@@ -556,6 +549,8 @@ def single_skill_version(
 
 @dataclass(frozen=True)
 class HostVerdict:
+    """One host's packaging verdict, and why it failed."""
+
     host: str
     status: str  # pass, fail, none (no manifest of its own)
     reason: str | None = None

@@ -6,7 +6,7 @@ from pathlib import PurePosixPath
 
 from harness.checks import CheckOptions
 from harness.files import UnreadableFile, present, read_text
-from harness.markdown import budget, sections
+from harness.markdown import budget
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
@@ -34,6 +34,8 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
 
 
 def _sections(path, rel: str, wanted: tuple[str, ...]) -> list[Finding]:
+    from harness.markdown import sections  # only a repo asking for sections (--skill-sections) reads them
+
     try:
         text = read_text(path)
     except UnreadableFile as exc:

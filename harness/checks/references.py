@@ -58,6 +58,8 @@ class Target:
 
 @dataclass(frozen=True)
 class ExternalUse:
+    """An external URL and the line linking to it."""
+
     url: str
     path: str
     line: int

@@ -75,6 +75,8 @@ def failing(units: list[str], found: list[Finding]) -> list[str]:
 
 @dataclass
 class StructuralResult(FindingsVerdict):
+    """A structural run's outcome, as its JSON report holds it."""
+
     meta: RunMeta
     skills: list[str]
     findings: list[Finding]
@@ -128,6 +130,8 @@ class StructuralResult(FindingsVerdict):
 
 @dataclass
 class RefsResult(FindingsVerdict):
+    """A refs run's outcome, as its JSON report holds it."""
+
     meta: RunMeta
     skills: list[str]
     docs: list[str]

@@ -85,10 +85,10 @@ def ballast_of(
 ) -> tuple[tuple[str, str], ...] | None:
     """The skills a ballast flag names beside the catalog: a count drawn from the built-in set (seeded),
     the skills under the globs given, or None when the flag is unset."""
-    from harness.model import ballast
-
     if value is None:
         return None
+    from harness.model import ballast  # with the flag only: the built-in set and its sampling
+
     catalog = set(repo.skill_dirs)
     if isinstance(value, int):
         pool = ballast.built_in().beside(dict.fromkeys(catalog, ""))

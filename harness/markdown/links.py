@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.markdown import block_plan, budget
+from harness.markdown import budget
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -68,6 +68,8 @@ class Reference:
 
 @dataclass
 class Document:
+    """What one markdown file holds for the link check: its references and anchors."""
+
     references: list[Reference] = field(default_factory=list)
     anchors: set[str] = field(default_factory=set)
 
@@ -162,6 +164,8 @@ class Parser:
     def tokens(self, text: str) -> list[Token]:
         if not self.fast:
             return self.markdown().parse(text)
+        from harness.markdown import block_plan  # with the parser: a run from the parse memo needs neither
+
         chosen = block_plan.plan(text)
         tokens = self.markdown(chosen.off).parse(block_plan.blank_inert(text, chosen.off))
         if not chosen.items:

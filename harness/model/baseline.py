@@ -71,6 +71,8 @@ def first_run_hint(failing: Iterable[Finding]) -> str:
 
 @dataclass
 class Baseline:
+    """The findings a repo adopted (.skillscope/baseline.json), by fingerprint."""
+
     path: Path | None = None  # None: no baseline in force
     # fingerprint -> rule, path, message, count
     recorded: dict[str, dict[str, Any]] = field(default_factory=dict)

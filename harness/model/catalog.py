@@ -19,6 +19,8 @@ from harness.model.suite_folders import case_folders
 
 @dataclass
 class Catalog:
+    """The selected skills, loaded once: each one's SKILL.md, datasets and machine plan."""
+
     repo: Repo
     skills: dict[str, Skill] = field(default_factory=dict)
     datasets: dict[str, list[Dataset]] = field(default_factory=dict)

@@ -44,6 +44,8 @@ class Grader:
 
 @dataclass
 class Case:
+    """One evaluation case: a prompt, whether its skill should fire, and where it was read."""
+
     id: str
     prompt: str
     should_trigger: bool
@@ -94,6 +96,8 @@ class Case:
 
 @dataclass
 class Dataset:
+    """One dataset file's cases and the problems found reading it."""
+
     rel: str
     skill: str | None
     extended: bool = False

@@ -22,6 +22,8 @@ BLOCKED = "blocked"
 
 @dataclass
 class RunMeta:
+    """What every report says of its run: command, repo, globs, start and length."""
+
     command: str
     repo: str
     globs: list[str]

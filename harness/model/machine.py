@@ -19,6 +19,8 @@ FILENAME = "machine.yml"
 
 @dataclass
 class MachinePlan:
+    """What a skill's evals/machine.yml asks of the runner of its behavioral legs."""
+
     os: list[str] | None = None
     labels: list[str] = field(default_factory=list)
     runner_type: str | None = None

@@ -62,6 +62,8 @@ DEFAULT_SKILLS = "skills"
 
 @dataclass(frozen=True)
 class Manifest:
+    """One host's plugin or marketplace manifest file, read as text."""
+
     host: str
     kind: str
     path: Path
@@ -123,6 +125,8 @@ class Plugin:
 
 @dataclass
 class Package:
+    """The repo's packaging for agent hosts: its manifests, those in the wrong place, its plugins."""
+
     root: Path
     manifests: list[Manifest] = field(default_factory=list)
     misplaced: list[tuple[str, str, str]] = field(default_factory=list)  # rel path, host, belongs

@@ -29,6 +29,8 @@ class QuarantineError(UsageError):
 
 @dataclass(frozen=True)
 class Entry:
+    """One quarantined case, until its `expires` day."""
+
     id: str
     reason: str
     expires: date
@@ -43,6 +45,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class Quarantine:
+    """The repo's quarantine file, read."""
+
     rel: str | None = None  # root-relative path of the file; None when the repo has none
     entries: tuple[Entry, ...] = field(default_factory=tuple)
 

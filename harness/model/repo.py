@@ -39,6 +39,8 @@ def default_globs(root: Path, cwd: Path) -> list[str]:
 
 @dataclass
 class Repo:
+    """The repo under test: its root, the --skills-dir globs and the skill folders they found."""
+
     root: Path
     globs: list[str]
     skill_dirs: dict[str, Path] = field(default_factory=dict)

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from harness import schemas
 from harness.context import Context
@@ -22,11 +22,13 @@ from harness.errors import HarnessError
 from harness.files import UnreadableFile, read_text
 from harness.model.findings import Finding, as_warnings
 from harness.printable import escaped
-from harness.report import github, junit, sarif, text
+from harness.report import text
 from harness.report.jsontext import Laid, readable
-from harness.report.junit import JUnitCase
 from harness.secrets import Redactor
 from harness.writer import append_text, cannot, make_folder, write_new, write_text
+
+if TYPE_CHECKING:  # JUnit, SARIF and annotations are imported where asked for: a hook run shows text
+    from harness.report.junit import JUnitCase
 
 REPORTS: dict[str, str] = {
     "structural": "harness.report.structural",
@@ -171,6 +173,8 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
             found = report.findings(written)
             if where.annotations == "warnings":
                 found = as_warnings(found)
+            from harness.report import github
+
             annotations = github.finding_annotations(found)
             ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))
     ctx.stdout.flush()
@@ -216,6 +220,8 @@ def stdout_text(written: dict, report: Renderers, markdown: str, path: Path, ctx
     if where.format == "junit":
         return junit_text(written, report, Redactor.of(ctx.environ))
     if where.format == "sarif":
+        from harness.report import sarif
+
         return json.dumps(sarif.log(written["command"], report.findings(written)), indent=2) + "\n"
     if where.format == "markdown":
         return f"{markdown or report.markdown(written)}\nJSON report: {path}\n"
@@ -223,6 +229,8 @@ def stdout_text(written: dict, report: Renderers, markdown: str, path: Path, ctx
 
 
 def junit_text(written: dict, report: Renderers, redact: Redactor) -> str:
+    from harness.report import junit
+
     cases = [redact_case(case, redact) for case in report.junit(written)]
     return junit.render(f"skillscope {written['command']}", cases)
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 from harness.model.envelope import FAIL, PASS
 from harness.model.findings import lies_in
 from harness.report import markdown as md
-from harness.report.junit import JUnitCase, findings_cases
+
+TYPE_CHECKING = False  # typing's flag without importing it
+if TYPE_CHECKING:
+    from harness.report.junit import JUnitCase
 
 
 def markdown(report: dict) -> str:
@@ -69,4 +72,6 @@ findings = md.findings_of
 
 def junit(report: dict) -> list[JUnitCase]:
     """One test case per skill, failed by the errors in its folder; findings elsewhere get their own."""
+    from harness.report.junit import findings_cases  # with --junit or --format junit only
+
     return findings_cases("structural", units(report), md.findings_of(report))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -153,6 +154,42 @@ def test_start_up_imports_no_heavy_module_it_does_not_need_yet(tmp_path: Path, p
     done = subprocess.run([sys.executable, "-c", listed], capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+# What a pre-commit hook's structural run on an unchanged catalog does not use: the parsers (the parse
+# memo answers), the block planner and section reader, the collision scoring (its memo answers), the
+# security rules, other tools' eval readers, the ballast, the JUnit, SARIF and annotation renderers, the
+# forked worker's pickling, and the random names a write once took from `secrets`.
+WARM_STRUCTURAL_UNUSED = (
+    ("markdown_it", "yaml", "jsonschema", "harness.markdown.block_plan", "harness.markdown.sections")
+    + ("harness.routing.vectors", "harness.routing.terms", "harness.routing.scoring", "snowballstemmer")
+    + ("harness.checks.security.pack", "harness.model.foreign", "harness.model.ballast")
+    + ("harness.report.junit", "harness.report.sarif", "harness.report.github", "pickle", "secrets", "random")
+)
+
+
+def test_a_warm_structural_run_imports_no_module_it_does_not_use(tmp_path: Path) -> None:
+    for name in ("alpha", "beta"):
+        make_skill(
+            tmp_path,
+            name,
+            machine="os: [Linux]\n",
+            body=f"# Instructions\n\nSee [the notes](references/notes.md#usage) for {name}.\n",
+            files={"references/notes.md": "# Notes\n\n## Usage\n\nBack to [the skill](../SKILL.md).\n"},
+        )
+    probe = (
+        "import sys\nfrom harness.cli import main\n"
+        f"code = main(['structural', '--repo', '.', '--output', {str(tmp_path / 'report.json')!r}])\n"
+        f"print(code, sorted(m for m in sys.modules if m.startswith({WARM_STRUCTURAL_UNUSED!r})))\n"
+    )
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    cold, warm = (
+        subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path, env=env)
+        for _ in range(2)
+    )
+    assert cold.returncode == 0, cold.stderr
+    assert "markdown_it" in cold.stdout  # the first run parsed, so the second one reads the memo
+    assert warm.stdout.splitlines()[-1] == "0 []", warm.stderr
 
 
 @pytest.mark.parametrize(
