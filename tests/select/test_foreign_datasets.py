@@ -7,6 +7,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from harness.model import repo as repo_mod
 from harness.select import facts
 from tests.support.select import select
@@ -34,3 +36,20 @@ def test_select_all_plans_a_leg_for_each_skill_behavioral_would_run(tmp_path):
     plan = select(copied(tmp_path), "--all", "--skills-dir", "skills/*", "--routing-room", "all").plan
     assert [leg["skill"] for leg in plan["default"]] == ["csv-tidy", "pdf-tools"]
     assert plan["no_behavior"] == ["slides"]
+
+
+@pytest.mark.parametrize(
+    ("changed", "skills", "routing"),
+    [
+        ("evals/cases/csv-tidy.json", ["csv-tidy"], True),  # addyosmani's case file, at the root
+        ("skills/slides/evals/eval_set.json", ["slides"], True),  # skill-creator's trigger set
+        ("skills/pdf-tools/evals/evals.json", ["pdf-tools"], True),
+        ("evals/cases/no-such-skill.json", [], False),  # not a skill's: nobody's
+    ],
+)
+def test_a_change_to_a_foreign_dataset_selects_its_skill_and_routing(tmp_path, changed, skills, routing):
+    plan = select(
+        copied(tmp_path), "--changed", "--skills-dir", "skills/*", "--routing-room", "all", stdin=changed
+    )
+    assert plan.plan["routing"] is routing
+    assert sorted([leg["skill"] for leg in plan.plan["default"]] + plan.plan["no_behavior"]) == skills
