@@ -61,8 +61,15 @@ def logs_of(report: ReportObject, given: str, cwd: Path, *, required: bool = Tru
     if not isinstance(kept, str) or not kept:
         if not required:
             return None
+        # The report itself is still there to read: say how, and never ask a lexical run (which
+        # refuses --keep-logs, having no agent) to keep logs.
+        itself = f"`skillscope show {given} --format text` (or --html PAGE) prints the report itself"
+        if report.get("engine") == "lexical":
+            lexical = "a lexical routing run ranks without an agent and keeps no logs"
+            raise UsageError(f"{given}: {lexical}; {itself}")
         raise UsageError(
-            f"{given}: this {report['command']} run kept no agent logs; run it again with --keep-logs DIR"
+            f"{given}: this {report['command']} run kept no agent logs; run it again with --keep-logs DIR; "
+            + itself
         )
     repo = report.get("repo") if isinstance(report.get("repo"), str) else None
     candidates = [cwd / kept, *([Path(repo) / kept] if repo else [])]

@@ -123,9 +123,23 @@ def with_settings(
 
 
 def every_flag() -> set[str]:
-    """The long flag names of every command (imports them all: asked only about an unknown key)."""
+    """The long flag names of every command, as harness/data/flags.json lists them: asked whenever a
+    settings key is another command's (routing-room in a refs run), where importing every command to
+    learn them cost more than the run itself."""
+    import json
+
+    from harness.files import packaged_text
+
+    return set(json.loads(packaged_text("data", "flags.json"))["flags"])
+
+
+def declared_flags() -> set[str]:
+    """The long flag names of every command, from the parsers themselves (imports them all); what
+    harness/data/flags.json must hold."""
     full = build_parser()
-    return {o[2:] for name in COMMANDS for a in command_parser(full, name)._actions for o in a.option_strings}
+    return {
+        o[2:] for name in COMMANDS for a in command_parser(full, name)._actions for o in a.option_strings
+    } - {""}
 
 
 def reject_stray_flags(parser: argparse.ArgumentParser, words: list[str]) -> None:

@@ -36,7 +36,7 @@ SUMMARIES: dict[str, str] = {
     "improvements",
     "cost": "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost",
     "select": "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON",
-    "list-skills": "print the skills that have evals/evals.json, as a JSON array",
+    "list-skills": "print the skills with a dataset (evals/evals.json or another tool's), as a JSON array",
     "template": "print a starting evals/evals.json in Tier 0's shape; replace every placeholder",
     "import": "convert another tool's eval files into an evals/evals.json (skill-creator, addyosmani)",
     "baseline": "write (or --prune) the baseline of known structural findings; only new findings fail "

@@ -37,9 +37,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     repo = resolve.resolve_repo(args, ctx)
     path = (ctx.cwd / args.baseline) if args.baseline else repo.root / baseline.DEFAULT
     with references.scan_ahead(repo) as ahead:
-        found = structural_checks.check(
-            catalog.load(repo, negatives=resolve.negatives_from(args)), resolve.check_options(args), ahead
-        )
+        loaded = catalog.load(repo, negatives=resolve.negatives_from(args))
+        if not loaded.skills:
+            # Recording (or pruning against) a run that found no skill would empty the baseline, or
+            # record that nothing was found, and every later run of that mistake would pass.
+            raise HarnessError(
+                f"{structural_checks.no_skill(loaded).message} Nothing was recorded; "
+                f"{repo.rel(path)} is left as it was."
+            )
+        found = structural_checks.check(loaded, resolve.check_options(args), ahead)
     if args.prune:
         previous = baseline.load(str(path), repo.root, ctx.cwd)
         document = baseline.pruned(previous, found, __version__)

@@ -56,6 +56,12 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if skill_dir is None:
         raise UsageError(not_found(args.skill, repo.globs, repo.names))
     converted = converted_dataset(args, ctx, repo, skill_dir)
+    if not converted.dataset["evaluations"]:
+        # An empty dataset fails structural and grades nothing: write none, and say what was left out.
+        for sentence in converted.left_out:
+            ctx.err(f"[import] not carried over: {sentence}")
+        given = " and ".join(f for f in (args.evals, args.triggers) if f)
+        raise HarnessError(f"{given}: no case to convert, so nothing was written.")
     written(args, ctx, repo, skill_dir, converted)
     for sentence in converted.left_out:
         ctx.err(f"[import] not carried over: {sentence}")

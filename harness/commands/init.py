@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     found = survey(
         root, glob, scaffold.WORKFLOW.as_posix(), defined_runner_types(current.values.get("runner-types"))
     )
-    write_workflow(ctx, root, glob, found, args.force)
+    wrote_workflow = write_workflow(ctx, root, glob, found, args.force)
     if ignore_reports(root):
         ctx.out(
             f"added {' and '.join(scaffold.IGNORED)} to .gitignore: run reports stay out of commits, "
@@ -69,12 +69,13 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         folder = scaffold.new_skill(parent, args.skill, root)
         ctx.out(f"created {folder.relative_to(root)}: replace its placeholder text and prompts")
         found.skills.append(folder.relative_to(root).as_posix())
-    tell_next_steps(ctx, glob, found)
+    tell_next_steps(ctx, glob, found, wrote_workflow)
     return 0
 
 
-def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bool) -> None:
-    """skills.yml, unless another workflow already grades the skills: then say so and leave CI alone."""
+def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bool) -> bool:
+    """skills.yml, unless another workflow already grades the skills: then say so and leave CI alone.
+    True when it was written."""
     for other in found.workflows:
         does = "checks skill evals" if other.checks_only else "runs skill evals"
         ctx.out(f"found {other.path}:{other.line}, which already {does}: {other.command}")
@@ -85,11 +86,12 @@ def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bo
             f"from it, or pass --force to add {scaffold.WORKFLOW.as_posix()} beside it"
         )
         say_pin(ctx)
-        return
+        return False
     workflow = root / scaffold.WORKFLOW
     written(workflow, scaffold.caller_workflow(glob), root, "the workflow")
     ctx.out(f"wrote {scaffold.WORKFLOW}: the reusable workflow grades {glob} on every pull request")
     say_pin(ctx)
+    return True
 
 
 def say_pin(ctx: Context) -> None:
@@ -179,7 +181,7 @@ def tell_runner_types(ctx: Context, root: Path, found: Survey, current: settings
         )
 
 
-def tell_next_steps(ctx: Context, glob: str, found: Survey) -> None:
+def tell_next_steps(ctx: Context, glob: str, found: Survey, wrote_workflow: bool) -> None:
     ctx.out("next:")
     if not found.skills:
         ctx.out(f"  create a first skill: skillscope new my-skill --dir {Path(glob).parent.as_posix()}")
@@ -200,7 +202,8 @@ def tell_next_steps(ctx: Context, glob: str, found: Survey) -> None:
             f"  skillscope routing --engine lexical --routing-room {room} --min-accuracy 0 --min-rank1 0.8: "
             "a first routing run, free and offline (it ranks each prompt against the descriptions)"
         )
-    ctx.out(
-        f"  add the {KEY_SECRET} secret to the repository (Settings, Secrets and variables, Actions): "
-        "the workflow's routing and behavioral legs run the agent with it"
-    )
+    if wrote_workflow:  # the repo's own eval workflow, left alone, names its own secrets
+        ctx.out(
+            f"  add the {KEY_SECRET} secret to the repository (Settings, Secrets and variables, Actions): "
+            f"the routing and behavioral legs of {scaffold.WORKFLOW.as_posix()} run the agent with it"
+        )

@@ -8,7 +8,7 @@ import json
 from harness.cli import flags, resolve
 from harness.context import Context
 
-HELP = "print the skills that have evals/evals.json, as a JSON array"
+HELP = "print the skills with a dataset (evals/evals.json or another tool's), as a JSON array"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import glob
 from pathlib import Path
 
 from harness.authoring import scaffold
+from harness.cli import settings
+from harness.cli.flags import FLAGS, parse_list
 from harness.context import Context
-from harness.model.repo import find_root
+from harness.model.repo import default_globs, discover, find_root
 
 HELP = "create NAME/SKILL.md and NAME/evals/evals.json from the template"
 
@@ -17,16 +20,53 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "name", metavar="NAME", help="the skill's folder and frontmatter name (lowercase-with-hyphens)"
     )
     parser.add_argument(
-        "--dir", metavar="DIR", default=".", help="where to create it (default: the current directory)"
+        "--dir",
+        metavar="DIR",
+        help="where to create it (default: the folder the repo's skills-dir setting names, such as "
+        "skills for skills/*; else the current directory)",
     )
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     repo = find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
-    folder = scaffold.new_skill(ctx.cwd / args.dir, args.name, repo)
-    shown = Path(args.dir) / args.name
+    globs = skills_globs(repo, ctx)
+    if args.dir is not None:
+        parent, shown_parent = ctx.cwd / args.dir, Path(args.dir)
+    else:
+        parent = ctx.cwd
+        shown_parent = Path(".")
+        home = one_folder(globs)
+        if home is not None:
+            parent, shown_parent = repo / home, Path(home)
+    folder = scaffold.new_skill(parent, args.name, repo)
+    shown = shown_parent / args.name
     ctx.out(
         f"created {shown}/SKILL.md and {shown}/evals/evals.json; replace the placeholder text and prompts,"
     )
     ctx.out("then run `skillscope structural` to check them.")
+    looked = globs or default_globs(repo, ctx.cwd)
+    if folder.resolve() not in {path.resolve() for path in discover(repo, looked).skill_dirs.values()}:
+        # Every later command looks only where --skills-dir says: a skill elsewhere is never checked.
+        ctx.err(
+            f"note: {shown} is not under --skills-dir {','.join(looked)}, so skillscope commands here "
+            "will not see it; move it there (or create it with --dir), or add its folder to skills-dir."
+        )
     return 0 if folder.is_dir() else 1
+
+
+def skills_globs(root: Path, ctx: Context) -> list[str]:
+    """Where the repo's commands look for skills: $SKILLSCOPE_SKILLS, else the settings file's
+    skills-dir; empty when neither says (each command then looks in the folder it ran from)."""
+    env = FLAGS["skills-dir"].env
+    if env is not None and ctx.environ.get(env):
+        return parse_list(env, ctx.environ[env])
+    raw = settings.load(root).values.get("skills-dir")
+    return parse_list("skills-dir", raw if isinstance(raw, (str, list)) else None)
+
+
+def one_folder(globs: list[str]) -> str | None:
+    """The folder of the one glob `folder/*` the skills live under, else None (several, or other shapes)."""
+    if len(globs) != 1 or not globs[0].endswith("/*"):
+        return None
+    folder = globs[0][:-2].strip("/")
+    return folder if folder and not glob.has_magic(folder) else None

@@ -134,7 +134,8 @@ def read_report(path: Path, given: str, commands: tuple[str, ...] = KEEPING_COMM
     if command not in commands:
         raise UsageError(
             f"{given}: not the report of a run that keeps agent logs; pass a routing, behavioral, "
-            "compare or cost report, or the --keep-logs folder itself"
+            "compare or cost report, or the --keep-logs folder itself; "
+            f"`skillscope show {given} --format text` prints any report"
         )
     return report
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from collections.abc import Callable
 
 from harness.cancel import Cancellation, on_signals
 from harness.checks import CheckOptions, headroom, packaging, references
@@ -63,7 +64,7 @@ def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -
             )
             found = findings.ordered([*found, *fetched.findings])
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
-    adopted = adoption.apply(found)
+    adopted = adoption.apply(found, looked_at=narrowed_to(loaded, repo))
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
     room = headroom.assess(loaded, check_opts)
     result = StructuralResult(
@@ -81,6 +82,16 @@ def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -
     )
     code = finish(result, ctx, flags.report_options(args))
     return fetched.ended(code) if fetched else code
+
+
+def narrowed_to(loaded: catalog.Catalog, repo: Repo) -> Callable[[str], bool] | None:
+    """With --skill or --only, the paths the run looked at: its skills' folders and datasets. A
+    recorded finding elsewhere was not looked for, so it is not called fixed (None: the whole repo)."""
+    if set(loaded.skills) == set(repo.skill_dirs):
+        return None
+    folders = tuple(repo.rel(repo.skill_dirs[name]) for name in loaded.skills)
+    files = {d.rel for name in loaded.skills for d in loaded.datasets.get(name, [])}
+    return lambda path: path in files or any(path == f or path.startswith(f"{f}/") for f in folders)
 
 
 def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions) -> CheckOptions:

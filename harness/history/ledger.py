@@ -26,8 +26,23 @@ OTHER_COMMANDS = ("structural", "refs", "compare", "cost", "select", "history")
 REPORT_DEPTH = nesting.REPORT_DEPTH
 REPORT_LIMIT = MAX_REPORT_BYTES
 GRADED = ("pass", "fail")
-# What the index keeps as the reason a lexical report was passed over: not a problem, a count.
+# What the index keeps as the reason a lexical report was passed over: not a problem, a count. The
+# report's digest follows it, so two copies of one report (latest-routing.json) count once.
 LEXICAL = "lexical"
+
+
+def lexical_reason(digest: str) -> str:
+    return f"{LEXICAL} {digest}"
+
+
+def lexical_identity(reason: str | None, label: str) -> str | None:
+    """The report a lexical reason was kept for (its digest; its label in an index written before the
+    digest was kept), or None when `reason` is not a lexical one."""
+    if reason == LEXICAL:
+        return label
+    if reason and reason.startswith(LEXICAL + " "):
+        return reason.removeprefix(LEXICAL + " ")
+    return None
 
 
 @dataclass(frozen=True)
@@ -116,7 +131,9 @@ class Ledger:
         self.runs: list[Run] = list(runs or [])
         self.problems: list[str] = list(problems or [])
         self.left_out: dict[str, str] = {}  # report name -> why it was left out, for the index
-        self.lexical: list[str] = []  # the lexical routing reports passed over, as the reader sees them
+        # The lexical routing reports passed over: each report's digest -> its name as the reader sees it
+        # (the first of its copies).
+        self.lexical: dict[str, str] = {}
         self.words: list[str] = list(GRADED)
         self.digests: list[dict] = []
         self.cases: dict[Key, Rows] = {}
@@ -134,14 +151,17 @@ class Ledger:
         digests: list[dict],
         cases: dict[Key, Rows],
         problems: list[str],
-        lexical: list[str] = (),  # type: ignore[assignment]
+        lexical: dict[str, str] | None = None,
     ) -> Ledger:
         ledger = cls(runs, None, problems)
         ledger.words, ledger.digests, ledger.cases = words, digests, cases
-        ledger.lexical = list(lexical)
+        ledger.lexical = dict(lexical or {})
         ledger._word_at = {w: i for i, w in enumerate(words)}
         ledger._digest_at = {tuple(sorted(d.items())): i for i, d in enumerate(digests)}
         return ledger
+
+    def pass_over_lexical(self, identity: str, label: str) -> None:
+        self.lexical.setdefault(identity, label)
 
     def word(self, text: str) -> int:
         spot = self._word_at.get(text)
@@ -242,7 +262,8 @@ class NotAReport(Exception):
 
 
 class LexicalReport(Exception):
-    """A lexical routing run's report: graded no case over time, so passed over, and counted."""
+    """A lexical routing run's report: graded no case over time, so passed over, and counted once
+    however many copies of it the folder holds; its one argument is the digest of its bytes."""
 
 
 def read(
@@ -262,8 +283,12 @@ def read(
             part = indexed(kept.data, labels, base)
             files = kept.data["files"].items()
             said = [(labels[n], f[3]) for n, f in files if f[3]]
-            part.problems += [f"{label}: {why}; left out." for label, why in said if why != LEXICAL]
-            part.lexical += [label for label, why in said if why == LEXICAL]
+            for label, why in said:
+                identity = lexical_identity(why, label)
+                if identity is None:
+                    part.problems.append(f"{label}: {why}; left out.")
+                else:
+                    part.pass_over_lexical(identity, label)
             parts.append(part)
             continue
         part = read_afresh(files, labels, stamps, kept, base)
@@ -282,9 +307,10 @@ def read_afresh(files: list[Path], labels: dict[str, str], stamps: dict, kept: I
     reasons: dict[str, str] = {}  # why a report was left out, kept so the index can say it again
     for file in files:
         positions, reason = kept.unchanged(file.name, stamps[file.name])
-        if reason == LEXICAL:
-            part.lexical.append(labels[file.name])
-            reasons[file.name] = LEXICAL
+        identity = lexical_identity(reason, labels[file.name])
+        if reason and identity is not None:
+            part.pass_over_lexical(identity, labels[file.name])
+            reasons[file.name] = reason
             continue
         if reason:
             part.problems.append(f"{labels[file.name]}: {reason}; left out.")
@@ -295,9 +321,10 @@ def read_afresh(files: list[Path], labels: dict[str, str], stamps: dict, kept: I
         else:
             try:
                 runs = runs_of(file, labels[file.name], base)
-            except LexicalReport:
-                part.lexical.append(labels[file.name])
-                reasons[file.name] = LEXICAL
+            except LexicalReport as exc:
+                digest = str(exc)
+                part.pass_over_lexical(digest, labels[file.name])
+                reasons[file.name] = lexical_reason(digest)
                 continue
             except NotAReport as exc:
                 part.problems.append(f"{labels[file.name]}: {exc}; left out.")
@@ -368,7 +395,8 @@ def indexed(data: dict, labels: dict[str, str], base: bool) -> Ledger:
 def merged(*ledgers: Ledger) -> Ledger:
     together = Ledger()
     for ledger in ledgers:
-        together.lexical += ledger.lexical
+        for identity, label in ledger.lexical.items():
+            together.pass_over_lexical(identity, label)
         for run in ledger.runs:
             together.add_run(run)
         for entry in ledger.entries:
@@ -400,13 +428,13 @@ def runs_of(file: Path, label: str, base: bool) -> list[tuple[Run, list[Entry]]]
     except jsonsafe.JsonProblem as exc:
         raise NotAReport(exc.reason + (f" at line {exc.line}" if exc.line else "")) from None
     command = document.get("command") if isinstance(document, dict) else None
+    digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
     if command == "routing" and document.get("engine") == "lexical":
-        raise LexicalReport
+        raise LexicalReport(digest)
     if command in OTHER_COMMANDS:
         return []
     if command not in LEDGER_COMMANDS or not isinstance(document, dict):
         raise NotAReport("is not a skillscope report (no `command` naming a routing or behavioral run)")
-    digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
     try:
         if command in MATRICES:
             return [one_run(run, label, base, f"{digest}:{i}") for i, run in enumerate(document["runs"])]

@@ -65,7 +65,8 @@ class History:
         noted += [f"{once} sampled once (later runs replayed it from the cache)"] if once else []
         passed_over = len(self.ledger.lexical)
         skipped = f"; {passed_over} lexical report(s) not counted" if passed_over else ""
-        return f"{len(self.lines)} case(s) over {runs}: " + ", ".join(noted) + skipped
+        states = ": " + ", ".join(noted) if noted else ""
+        return f"{len(self.lines)} case(s) over {runs}{states}{skipped}"
 
     def to_json(self) -> dict:
         """The document `--format json` writes: each timeline is columns, naming each verdict's run by
@@ -87,7 +88,7 @@ class History:
             "replays": self.ledger.replays(),
             "sampled_once": sum(1 for line in self.counted if line.sampled_once),
             "problems": self.ledger.problems,
-            "lexical": self.ledger.lexical,
+            "lexical": list(self.ledger.lexical.values()),
             "runs": [run_json(run) for run in self.ledger.runs],
             "digests": [table[spot] for spot in renumbered if spot >= 0],
             "cases": [line_json(line, renumbered) for line in self.lines],

@@ -50,13 +50,15 @@ NEEDS_REASON = frozenset(
 ABOUT_THE_RUN = frozenset({"ref-unchecked", "cache-unreadable", "cache-unwritable"})
 # About other people's servers: `skillscope baseline` fetches no URL, so never records them.
 NEVER_RECORDED = frozenset({"ref-unreachable", *ABOUT_THE_RUN})
+# A run that found no skill graded nothing: recorded or demoted, it would turn that run green.
+NEVER_ADOPTED = frozenset({"no-skill"})
 
 
 def first_run_hint(failing: Iterable[Finding]) -> str:
     """One line for a repo without a baseline whose run these findings fail: the two ways to adopt
     the rules an existing catalog breaks (a baseline of today's findings, or demoted rules)."""
     # A finding whose message gives the one command that adopts it needs no second remedy.
-    fired = sorted({f.rule for f in failing if not f.remedied} - ABOUT_THE_RUN)
+    fired = sorted({f.rule for f in failing if not f.remedied} - ABOUT_THE_RUN - NEVER_ADOPTED)
     if not fired:
         return ""
     them = "that rule to a warning" if len(fired) == 1 else "those rules to warnings"
@@ -97,8 +99,13 @@ class Adoption:
     demoted: tuple[str, ...] = ()
     raised: tuple[str, ...] = ()  # warning rules made errors by --error
 
-    def apply(self, found: Iterable[Finding], checked: Callable[[str], bool] | None = None) -> Adopted:
-        return apply(raise_rules(found, self.raised), self.baseline, self.demoted, checked)
+    def apply(
+        self,
+        found: Iterable[Finding],
+        checked: Callable[[str], bool] | None = None,
+        looked_at: Callable[[str], bool] | None = None,
+    ) -> Adopted:
+        return apply(raise_rules(found, self.raised), self.baseline, self.demoted, checked, looked_at)
 
     def record(self, adopted: Adopted, repo: Repo) -> dict[str, Any]:
         """The result fields saying what the baseline and --warn changed."""
@@ -147,14 +154,19 @@ def apply(
     baseline: Baseline,
     demoted: Iterable[str] = (),
     checked: Callable[[str], bool] | None = None,
+    looked_at: Callable[[str], bool] | None = None,
 ) -> Adopted:
     """Mark recorded errors known (up to their recorded count) and demote the named rules. `checked`
-    says which rules this run looked for (default: all): a recorded finding of a rule it did not
-    check is not reported fixed, since the run could not have seen it."""
+    says which rules this run looked for, `looked_at` which paths (default: all): a recorded finding
+    of a rule it did not check, or in a skill a narrowed run left out, is not reported fixed, since
+    the run could not have seen it. A NEVER_ADOPTED finding stays an error whatever is recorded."""
     rules = known_rules(demoted)
     left = baseline.counts()
     out = []
     for finding in found:
+        if finding.rule in NEVER_ADOPTED:
+            out.append(finding)
+            continue
         if finding.rule in rules:
             finding = finding.demote()
         key = finding.fingerprint
@@ -166,7 +178,10 @@ def apply(
     fixed = [
         {**baseline.recorded[key], "count": count}
         for key, count in sorted(left.items())
-        if count > 0 and looked_for(baseline.recorded[key], checked)
+        if count > 0
+        and looked_for(baseline.recorded[key], checked)
+        and baseline.recorded[key].get("rule") not in NEVER_ADOPTED
+        and (looked_at is None or looked_at(str(baseline.recorded[key].get("path", ""))))
     ]
     return Adopted(out, fixed)
 
@@ -220,6 +235,11 @@ def known_rules(names: Iterable[str], flag: str = "--warn") -> set[str]:
     import difflib
 
     rules = json.loads(packaged_text("data", "rules.json"))
+    for name in sorted(names & NEVER_ADOPTED) if flag == "--warn" else []:
+        raise UsageError(
+            f"{flag} {name}: a run that finds no skill graded nothing, so {name} is always an error; "
+            "fix --skills-dir instead"
+        )
     for name in sorted(names - set(rules)):
         close = difflib.get_close_matches(name, sorted(rules), n=1, cutoff=0.6)
         hint = f"did you mean {close[0]}?" if close else "the rules are listed in docs/rules.md."
@@ -229,7 +249,7 @@ def known_rules(names: Iterable[str], flag: str = "--warn") -> set[str]:
 
 def document(found: Iterable[Finding], version: str) -> dict[str, Any]:
     """The baseline file recording every error of `found`."""
-    found = list(found)
+    found = [f for f in found if f.rule not in NEVER_ADOPTED]
     counts = Counter(f.fingerprint for f in found if f.severity == ERROR)
     first = {f.fingerprint: f for f in found if f.severity == ERROR}
     entries = [

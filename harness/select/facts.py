@@ -34,12 +34,17 @@ def load_facts(repo: Repo, names: Iterable[str], extended: bool) -> dict[str, Sk
         evals = folder / "evals"
         rel = f"{repo.rel(folder)}/evals"
         present = _listing(evals)  # one directory read instead of a stat per file a skill may have
-        has_behavior, pin = False, None
+        has_behavior, pin, foreign = False, None, dataset.EVALS not in present
         for filename in wanted:
             if filename in present:
-                behavior, version = _read_dataset(evals / filename, f"{rel}/{filename}")
-                has_behavior = has_behavior or behavior
-                pin = version if filename == dataset.EVALS else pin
+                read = _read_dataset(evals / filename, f"{rel}/{filename}")
+                if read is None:
+                    foreign = True
+                    continue
+                has_behavior = has_behavior or read[0]
+                pin = read[1] if filename == dataset.EVALS else pin
+        if foreign and not has_behavior:
+            has_behavior = _foreign_behavior(repo, name, extended)
         machine_rel = f"{rel}/{machine.FILENAME}"
         # A skill with no leg needs no machine, so its machine.yml cannot stop the plan.
         plan = (
@@ -82,8 +87,24 @@ def _listing(folder: Path) -> set[str]:
         return set()
 
 
-def _read_dataset(path: Path, rel: str) -> tuple[bool, str | None]:
-    """(has a behavioral case, skillscope_version); no schema validation, which 1,000 skills can't afford."""
+def _foreign_behavior(repo: Repo, name: str, extended: bool) -> bool:
+    """Whether a skill whose cases are in another tool's files (skill-creator's evals shape, an
+    addyosmani case file, a plugin eval suite) has a behavioral case, as `behavioral` reads them: by
+    the same readers, so a plan never skips the legs that command would run."""
+    from harness.model import catalog  # the readers only for a skill that needs them
+
+    loaded = catalog.load(repo, [name], catalog.Negatives(builtin=False))
+    return any(
+        case.has_behavior
+        for data in loaded.datasets.get(name, [])
+        if extended or not data.extended
+        for case in data.cases
+    )
+
+
+def _read_dataset(path: Path, rel: str) -> tuple[bool, str | None] | None:
+    """(has a behavioral case, skillscope_version); no schema validation, which 1,000 skills can't afford.
+    None for a file without our `evaluations` (skill-creator's shape, read by its own reader)."""
     try:
         data = jsonsafe.loads(read_text(path), rel)
     except UnreadableFile as exc:
@@ -98,6 +119,8 @@ def _read_dataset(path: Path, rel: str) -> tuple[bool, str | None]:
         raise HarnessError(
             f"{rel} must be a JSON object holding `evaluations`; `skillscope structural` says why."
         )
+    if "evaluations" not in data:
+        return None
     cases = data.get("evaluations")
     behavior = isinstance(cases, list) and any(_asserts_behavior(case) for case in cases)
     pin = data.get("skillscope_version")

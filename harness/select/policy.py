@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from harness import __version__
 from harness.errors import UsageError
 from harness.flagjson import json_value
-from harness.model import dataset
+from harness.model import dataset, skill_creator_evals
 from harness.select.runners import DEFAULT_IMAGES
 
 DEFAULT_RUNNER = ("ubuntu-latest",)
@@ -17,7 +17,10 @@ DEFAULT_OS = ("Linux",)
 DEFAULT_TYPE = "default"  # the kind of machine a skill without runner_type gets, unless --runner-types says
 RUNNER_TYPE_KEYS = ("labels", "os", "gate", "environment")
 # A skill's files that decide routing: what the agent matches a prompt against, and the prompts.
-ROUTING_INPUTS = ("SKILL.md", f"evals/{dataset.EVALS}")
+# A skill's files that routing reads (relative to its folder), and what an addyosmani case file at the
+# root's evals/cases/<skill>.json is to its skill: a dataset, which routing reads too.
+CASE_FILE = "case file"
+ROUTING_INPUTS = ("SKILL.md", f"evals/{dataset.EVALS}", f"evals/{skill_creator_evals.TRIGGER_SET}", CASE_FILE)
 EXTENDED_ROUTING_INPUT = f"evals/{dataset.EXTENDED}"
 
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 from harness.errors import UsageError
 from harness.model import dataset
-from harness.model.repo import Repo
+from harness.model.repo import CASE_FILES, Repo
 from harness.printable import name_list
-from harness.select.policy import EXTENDED_ROUTING_INPUT, ROUTING_INPUTS, PlanOptions
+from harness.select.policy import CASE_FILE, EXTENDED_ROUTING_INPUT, ROUTING_INPUTS, PlanOptions
 
 
 @dataclass(frozen=True)
@@ -43,18 +43,23 @@ class Ownership:
         # Look up only the prefix lengths a skill directory has, deepest first: a dict hit per length
         # keeps a 10,000-path change linear instead of scanning every skill for every path.
         self._depths = sorted({rel.count("/") + 1 for rel in self._dirs}, reverse=True)
+        # addyosmani's case files lie outside the skills, at the root: each is its skill's dataset.
+        self._case_files = {(CASE_FILES / f"{name}.json").as_posix(): name for name in repo.skill_dirs}
         segments = (tuple(part for part in glob.split("/") if part not in ("", ".")) for glob in repo.globs)
         self._globs = [glob for glob in segments if glob]
         self._gone: dict[str, bool] = {}
 
     def owner(self, path: str) -> tuple[str | None, str]:
-        """(skill, path relative to the skill's directory), or (None, path) when no skill owns it."""
+        """(skill, path relative to the skill's directory), or (None, path) when no skill owns it; a
+        root case file evals/cases/<skill>.json is its skill's, as CASE_FILE."""
         parts = path.split("/")
         for depth in self._depths:
             if len(parts) >= depth:
                 name = self._dirs.get("/".join(parts[:depth]))
                 if name is not None:
                     return name, "/".join(parts[depth:])
+        if path in self._case_files:
+            return self._case_files[path], CASE_FILE
         return self._root_skill, path
 
     def under_deleted_skill(self, path: str) -> bool:

@@ -161,7 +161,8 @@ def test_a_report_ignores_cases_without_an_id(tmp_path):
     [
         (
             {"command": "routing", "settings": {"values": {"keep-logs": None}}},
-            "run.json: this routing run kept no agent logs; run it again with --keep-logs DIR",
+            "run.json: this routing run kept no agent logs; run it again with --keep-logs DIR; "
+            "`skillscope show run.json --format text` (or --html PAGE) prints the report itself",
         ),
         (
             {"command": "cost", "repo": "/nowhere", "settings": {"values": {"keep-logs": "gone"}}},

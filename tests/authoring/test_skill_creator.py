@@ -176,3 +176,18 @@ def test_an_input_folder_is_imported_whole_and_one_with_a_link_out_is_named(repo
     left_out = "folder 'evals/files/leaky' holds evals/files/leaky/out.txt, a link that leads outside"
     assert left_out in run.stderr
     assert not (skill / "fixtures" / "pdf-filler-1" / "leaky").exists()
+
+
+def test_a_file_with_no_case_to_convert_writes_nothing_and_says_why(repo: Path):
+    """An addyosmani case file whose evals[] is empty, given to the skill-creator importer: its trigger
+    block is left out, so nothing is converted. An empty dataset was once written (exit 0), which
+    structural then rejected."""
+    out = repo / SKILL / "evals" / "imported.json"
+    run = run_cli(
+        ["import", "skill-creator", "--evals", "trigger-only.json", "--skill", SKILL, "--output", str(out)],
+        cwd=repo,
+    )
+    assert run.code == 1 and run.stdout == "" and not out.exists()
+    assert "[import] not carried over: the top-level `trigger`" in run.stderr
+    assert "use `skillscope import addyosmani`" in run.stderr
+    assert run.stderr.endswith("error: trigger-only.json: no case to convert, so nothing was written.\n")

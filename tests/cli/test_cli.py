@@ -301,3 +301,20 @@ def test_a_structural_run_without_html_or_settings_loads_no_parser_for_them(tmp_
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
     assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
+
+
+def test_a_settings_key_of_another_command_imports_no_other_command(tmp_path: Path) -> None:
+    """`skillscope init` writes routing-room = ["catalog"] into a catalog with partial coverage; refs
+    takes no --routing-room, and telling another command's key from a misspelt one once imported every
+    command (tune, sweep, history, the report pages): three times the CPU of the refs run itself."""
+    make_skill(tmp_path / "skills", "alpha")
+    (tmp_path / "skillscope.toml").write_text('skills-dir = ["skills/*"]\nrouting-room = ["catalog"]\n')
+    probe = (
+        "import sys\n"
+        "from harness.cli import main\n"
+        "code = main(['refs', '--no-external', '--output', 'r.json', '--format', 'json'])\n"
+        "print(code, sorted(m for m in sys.modules if m.startswith('harness.commands.') and m != "
+        "'harness.commands.refs'))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr

@@ -200,6 +200,48 @@ def test_a_misspelt_warn_rule_is_a_usage_error_naming_the_rule_it_resembles(
     assert f"--warn {typed}: no rule of that name; did you mean {meant}?" in run.stderr
 
 
+# --- a run that found no skill is never adopted -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("prune", [False, True])
+def test_a_baseline_is_never_written_from_a_run_that_found_no_skill(repo: Path, prune: bool):
+    """A mistyped --skills-dir once recorded `no-skill` (or, with --prune, emptied the baseline): every
+    later run of that mistake then passed, graded nothing, as `pass: 0 skill(s)`."""
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    written = repo / ".skillscope" / "baseline.json"
+    before = written.read_text(encoding="utf-8")
+    run = run_cli(["baseline", "--skills-dir", "skills/*", *(["--prune"] if prune else [])], cwd=repo)
+    assert run.code == 1 and run.stdout == ""
+    assert "no skill found: no directory matched by --skills-dir skills/*" in run.stderr
+    assert "Nothing was recorded; .skillscope/baseline.json is left as it was." in run.stderr
+    assert written.read_text(encoding="utf-8") == before
+
+
+def test_a_recorded_no_skill_error_still_fails_and_cannot_be_demoted(tmp_path: Path):
+    repo = Path(shutil.copytree(CATALOG.parent / "no-skill-baselined", tmp_path / "repo"))
+    (repo / ".git").mkdir()
+    run, report = structural(repo, tmp=tmp_path)
+    assert run.code == 1 and report["status"] == "fail"
+    assert [(f["rule"], f.get("baseline")) for f in report["findings"]] == [("no-skill", None)]
+    assert report["baseline"]["fixed"] == []  # neither known nor gone: the run looked at nothing
+    assert "skillscope baseline" not in run.stdout  # no remedy that would adopt it
+    demoted, _ = structural(repo, "--warn", "no-skill", tmp=tmp_path)
+    assert demoted.code == 2
+    assert "--warn no-skill: a run that finds no skill graded nothing" in demoted.stderr
+
+
+@pytest.mark.parametrize("narrowing", [("--skill", "csv-cleaner"), ("--only", "csv-cleaner")])
+def test_a_narrowed_run_calls_no_finding_of_a_skill_it_left_out_fixed(repo: Path, tmp_path: Path, narrowing):
+    """`structural --skill csv-cleaner` never looked at release-notes: its recorded finding is not gone,
+    and `baseline --prune` (which checks every skill) would keep it."""
+    assert run_cli(["baseline"], cwd=repo).code == 0
+    run, report = structural(repo, *narrowing, tmp=tmp_path)
+    assert run.code == 0 and report["skills"] == ["csv-cleaner"]
+    assert report["baseline"]["fixed"] == [] and "no longer occur" not in run.stdout
+    whole, report = structural(repo, tmp=tmp_path)
+    assert whole.code == 0 and report["baseline"]["known"] == 1
+
+
 # --- where the baseline is written (harness.writer) -----------------------------------------------------
 
 

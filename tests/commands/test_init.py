@@ -175,9 +175,11 @@ def test_init_adds_no_second_workflow_beside_one_that_runs_evals(tmp_path):
     assert "lint.yml" not in run.stdout  # a workflow that grades no skill is no reason to hold back
     assert "pass --force to add .github/workflows/skills.yml beside it" in run.stdout
     assert (repo / "skillscope.toml").is_file()  # the rest of the adoption still happens
+    assert "secret" not in run.stdout  # no step for a workflow init did not write
     forced = run_cli(["init", "--force"], cwd=repo)
     assert forced.code == 0 and (repo / ".github" / "workflows" / "skills.yml").is_file()
     assert "found .github/workflows/evals.yml:13" in forced.stdout
+    assert "the routing and behavioral legs of .github/workflows/skills.yml run the agent" in forced.stdout
 
 
 def test_init_names_the_runner_types_select_needs_and_a_definition_that_works(tmp_path):

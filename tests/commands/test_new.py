@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from tests.support.helpers import run_cli, structural
+
+CATALOGS = Path(__file__).parent / "catalogs"
 
 
 def test_new_makes_a_skill_structural_finds_and_holds_unfinished(tmp_path):
@@ -41,3 +44,31 @@ def test_new_refuses_a_skills_folder_that_is_a_link_leading_out(tmp_path: Path):
     run = run_cli(["new", "my-skill", "--dir", "skills"], cwd=repo)
     assert run.code == 1 and run.stderr.startswith("error: refused to write the skill my-skill to ")
     assert list(outside.iterdir()) == []
+
+
+def settled(tmp_path: Path) -> Path:
+    """A repo whose skillscope.toml says its skills live under skills/."""
+    repo = Path(shutil.copytree(CATALOGS / "settled", tmp_path / "repo"))
+    (repo / ".git").mkdir()
+    return repo
+
+
+def test_new_puts_the_skill_where_the_settings_say_skills_live(tmp_path):
+    # Made at the root (the folder new ran in), it was outside skills/*: no command ever checked it.
+    repo = settled(tmp_path)
+    run = run_cli(["new", "csv-tool"], cwd=repo)
+    assert run.code == 0 and run.stderr == ""
+    assert "created skills/csv-tool/SKILL.md" in run.stdout
+    assert not (repo / "csv-tool").exists()
+    _, report = structural(repo)
+    assert report["skills"] == ["csv-tool"]
+
+
+def test_a_skill_made_outside_skills_dir_is_said_to_be_unseen(tmp_path):
+    repo = settled(tmp_path)
+    run = run_cli(["new", "csv-tool", "--dir", "."], cwd=repo)
+    assert run.code == 0 and (repo / "csv-tool" / "SKILL.md").is_file()
+    assert run.stderr == (
+        "note: csv-tool is not under --skills-dir skills/*, so skillscope commands here will not see it; "
+        "move it there (or create it with --dir), or add its folder to skills-dir.\n"
+    )

@@ -61,6 +61,24 @@ def test_a_blank_room_with_several_skills_means_no_routing(repo):
     assert select(repo, "--all", "--skills-dir", "skills/*").plan["routing"] is False
 
 
+@pytest.mark.parametrize(
+    ("changed", "noted"),
+    [("skills/alpha/SKILL.md\n", True), ("skills/alpha/references/guide.md\n", False)],
+)
+def test_a_description_change_unrouted_for_want_of_a_room_is_noted(repo, changed, noted):
+    # A user's first `select` on a catalog: a SKILL.md edit plans no routing, since no room was named.
+    # The plan stays one line on stdout; stderr says why routing is off and the flag that turns it on.
+    run = select(repo, "--changed", "--skills-dir", "skills/*", stdin=changed)
+    assert run.code == 0 and run.plan["routing"] is False
+    said = "note: routing is off in this plan: 3 skills have a dataset and no --routing-room names a room"
+    assert (said in run.stderr) is noted
+    assert "--routing-room all (or catalog)" in run.stderr or not noted
+    named_none = select(
+        repo, "--changed", "--skills-dir", "skills/*", "--routing-room", "none", stdin=changed
+    )
+    assert named_none.stderr == ""  # off on purpose: nothing to say
+
+
 def test_routing_room_none_turns_routing_off(repo):
     plan = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--routing-room", "none").plan
     assert plan["routing"] is False and [leg["skill"] for leg in plan["default"]] == ["alpha"]

@@ -49,3 +49,18 @@ def test_the_markdown_report_is_appended_to_the_step_summary(tmp_path):
     text = summary.read_text()
     assert text.startswith("earlier step\n## skillscope history: 0 case(s) over 0 run(s)")
     assert "No case was graded." in text
+
+
+def test_a_lexical_report_and_its_latest_copy_count_once(tmp_path):
+    # Every run writes its report twice (its own name and latest-<command>.json): two lexical runs
+    # are two reports passed over, not three, and a headline with no case names no states.
+    shutil.copytree(HERE / "lexical_copies", tmp_path / "runs")
+    for _ in range(2):  # the second answer comes from the index history keeps
+        shown = run_cli(["history", "runs", "--format", "json"], cwd=tmp_path)
+        assert shown.code == 0, shown.stderr
+        document = json.loads(shown.stdout)
+        assert document["headline"] == "0 case(s) over 0 run(s); 2 lexical report(s) not counted"
+        assert sorted(document["lexical"]) == [
+            "runs/latest-routing.json",
+            "runs/routing-20261202-100000.json",
+        ]
