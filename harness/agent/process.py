@@ -209,7 +209,7 @@ def process_table() -> dict[int, tuple[int, int, int]]:
 
 
 def read_stat(pid: int) -> tuple[int, int, int] | None:
-    # os.read rather than a Path: the whole table is read twice per agent run, on every process.
+    # os.read rather than a Path: the whole table is read once or twice per agent run, on every process.
     try:
         handle = os.open(f"{PROC}/{pid}/stat", os.O_RDONLY)
         try:
