@@ -25,9 +25,10 @@ How the comparison is kept fair:
   rounds, as a user's cache does; both start warm (one untimed run each first: byte-code written,
   probes kept, files cached); skillscope's structural gate accepts the catalog's own findings through a
   baseline written once before the rounds;
-- rounds interleaved, the side going first alternating (AB, BA, ...), so a busy spell of a shared host
-  falls on both; each run is one process, timed for wall seconds and for CPU seconds (user+system of
-  it and every process it waited for, claude included), which load leaves alone: the steadier figure.
+- rounds interleaved, the side going first alternating (AB, BA, ...; ABC, CBA, ... with `--also-args`),
+  so a busy spell of a shared host falls on every side; each run is one process, timed for wall seconds
+  and for CPU seconds (user+system of it and every process it waited for, claude included), which load
+  leaves alone: the steadier figure.
 
 claude is started through a wrapper script first in each tool's PATH (and named by SKILLSCOPE_CLAUDE
 for skillscope), one per tool, which notes each start and its first argument, runs the real CLI and
@@ -36,8 +37,16 @@ the runner's interpreter and what else it started). Model requests are counted b
 Both tools must pass every case in every run, else the figures would compare unlike work and the script
 stops.
 
+Two readings of the target (at most 1.0x the peer, in CPU). With skillscope's defaults, claude runs its
+agent's shell commands in its own sandbox (which keeps the agent away from the repo's skill folders and
+evals); the peer turns on no sandbox, so that claude does more work on skillscope's side. With
+`--skillscope-args=--no-sandbox` both sides run claude with the same agent configuration: the equal-work
+comparison. `--also-args=--no-sandbox` runs that second configuration as a third side in the same rounds,
+so one run prints both ratios, each against the same peer runs, and the verdict for each. (Flags as
+values take the `=` form: argparse reads a separate `--no-sandbox` as a flag of this script.)
+
     python benchmarks/behavioral_peer_bench.py [--peer PATH/to/amd-skills] [--rounds 5]
-        [--skill NAME] [--only IDS] [--skillscope-args '--no-sandbox']
+        [--skill NAME] [--only IDS] [--skillscope-args=ARGS] [--also-args=--no-sandbox]
 """
 
 from __future__ import annotations
@@ -135,6 +144,7 @@ class Side:
     env: dict[str, str]
     bin: Path  # the folder of the wrapper script, with its logs of starts and of CPU
     report: Path
+    flags: str = ""  # skillscope's flags beyond --no-cache (none for the peer)
     runs: list[Run] = field(default_factory=list)
     kinds: Counter = field(default_factory=Counter)  # first arguments of the starts, all timed runs
 
@@ -182,15 +192,18 @@ def run_once(side: Side, repo: Path, api: FakeAPI) -> tuple[Run, list[str]]:
     return Run(wall, cpu, claude_cpu, len(starts), len(api.requests) - requests), starts
 
 
-def sides(repo: Path, scratch: Path, claude: str, base_url: str, skill: str, only: str) -> list[Side]:
+def sides(
+    repo: Path, scratch: Path, claude: str, base_url: str, skill: str, only: str, configurations: list[str]
+) -> list[Side]:
+    """The peer, then one skillscope side per configuration (its extra flags, a shell-quoted string)."""
     environ = hermetic_env(base_url, scratch / "env")  # a config dir kept across rounds, as a user's
     if os.environ.get("PYTHONPATH"):  # skillscope from this checkout, as the other benchmarks run it
         environ["PYTHONPATH"] = os.environ["PYTHONPATH"]
     theirs = wrap(claude, scratch / "peer-bin")
-    ours = wrap(claude, scratch / "skillscope-bin")
     console = Path(sys.executable).parent / "skillscope"
     skillscope = [str(console)] if console.is_file() else [sys.executable, "-m", "harness"]
     common = ["--model", MODEL, "--effort", EFFORT, "--only", only]
+    behavioral = [*skillscope, "behavioral", "--repo", str(repo), "--skills-dir", "skills/*"]
     # claude refuses --dangerously-skip-permissions (the peer's runs and judge) to root unless told it
     # runs in a sandbox; skillscope passes no such flag and hands its agent none of this environment.
     as_root = {"IS_SANDBOX": "1"} if os.geteuid() == 0 else {}
@@ -202,20 +215,25 @@ def sides(repo: Path, scratch: Path, claude: str, base_url: str, skill: str, onl
         scratch / "peer.json",
     )
     peer.command += ["--output", str(peer.report)]
-    ours_side = Side(
-        "skillscope",
-        [*skillscope, "behavioral", "--repo", str(repo), "--skills-dir", "skills/*", *common, "--no-cache"],
-        {
-            **environ,
-            "PATH": f"{ours.parent}{os.pathsep}{environ['PATH']}",
-            "SKILLSCOPE_CLAUDE": str(ours),
-            "XDG_CACHE_HOME": str(scratch / "cache"),
-        },
-        ours.parent,
-        scratch / "skillscope.json",
-    )
-    ours_side.command += ["--output", str(ours_side.report)]
-    return [peer, ours_side]
+    found = [peer]
+    for number, flags in enumerate(configurations):
+        ours = wrap(claude, scratch / f"skillscope-{number}-bin")
+        output = scratch / f"skillscope-{number}.json"
+        side = Side(
+            "skillscope" if number == 0 else f"skillscope{number + 1}",
+            [*behavioral, *common, "--no-cache", "--output", str(output), *shlex.split(flags)],
+            {
+                **environ,
+                "PATH": f"{ours.parent}{os.pathsep}{environ['PATH']}",
+                "SKILLSCOPE_CLAUDE": str(ours),
+                "XDG_CACHE_HOME": str(scratch / "cache"),
+            },
+            ours.parent,
+            output,
+            flags=flags,
+        )
+        found.append(side)
+    return found
 
 
 def load_cases(repo: Path, skill: str, only: str | None) -> list[dict]:
@@ -238,13 +256,20 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
-def report(peer: Side, ours: Side, rounds: int, cases: list[dict]) -> None:
+def reading(flags: str) -> str:
+    """What a skillscope configuration's ratio says: the sandbox is the one agent setting the peer lacks."""
+    if "--no-sandbox" in shlex.split(flags):
+        return "same agent configuration as the peer"
+    return "claude's shell sandbox on, the peer has none"
+
+
+def report(peer: Side, ours: list[Side], rounds: int, cases: list[dict]) -> None:
     print(f"{len(cases)} case(s): {', '.join(c['id'] for c in cases)}; {rounds} interleaved rounds")
     head = (
         f"{'tool':<11} {'wall s':>7} {'CPU s':>6} {'claude':>7} {'runner':>7} {'starts':>7} {'requests':>9}"
     )
     print(f"{head}  claude started for (per run; medians of the runs)")
-    for side in (peer, ours):
+    for side in (peer, *ours):
         runs = side.runs
         own = median([r.cpu - r.claude_cpu for r in runs])
         kinds = ", ".join(f"{kind} x{count / rounds:g}" for kind, count in sorted(side.kinds.items()))
@@ -253,15 +278,17 @@ def report(peer: Side, ours: Side, rounds: int, cases: list[dict]) -> None:
             f"{median([r.claude_cpu for r in runs]):>7.2f} {own:>7.2f} "
             f"{median([r.starts for r in runs]):>7g} {median([r.requests for r in runs]):>9g}  {kinds}"
         )
-    wall, cpu = (
-        median([getattr(r, key) for r in ours.runs]) / median([getattr(r, key) for r in peer.runs])
-        for key in ("wall", "cpu")
-    )
-    spread = sorted(o.cpu / p.cpu for o, p in zip(ours.runs, peer.runs, strict=True))
-    print(
-        f"skillscope/peer: CPU {cpu:.2f}x (per round {spread[0]:.2f}-{spread[-1]:.2f}), "
-        f"wall {wall:.2f}x (noisy under load); target 1.0x, {'meets' if cpu <= 1.0 else 'MISSES'} in CPU"
-    )
+    for side in ours:
+        wall, cpu = (
+            median([getattr(r, key) for r in side.runs]) / median([getattr(r, key) for r in peer.runs])
+            for key in ("wall", "cpu")
+        )
+        spread = sorted(o.cpu / p.cpu for o, p in zip(side.runs, peer.runs, strict=True))
+        print(
+            f"{side.name}/peer: CPU {cpu:.2f}x (per round {spread[0]:.2f}-{spread[-1]:.2f}), "
+            f"wall {wall:.2f}x (noisy under load); target 1.0x, {'meets' if cpu <= 1.0 else 'MISSES'} in CPU"
+        )
+        print(f"  {side.name}: --no-cache {side.flags}".rstrip() + f" ({reading(side.flags)})")
 
 
 def main() -> int:
@@ -275,7 +302,12 @@ def main() -> int:
     parser.add_argument(
         "--skillscope-args",
         default="",
-        help="more flags for skillscope's runs, e.g. '--no-sandbox' to see the shell sandbox's share",
+        help="more flags for skillscope's runs, e.g. =--no-sandbox: the peer's agent configuration",
+    )
+    parser.add_argument(
+        "--also-args",
+        help="a second skillscope configuration (its flags beyond --no-cache, e.g. =--no-sandbox) run as a "
+        "third side in the same rounds, its ratio printed beside the first's",
     )
     args = parser.parse_args()
     peer_root = args.peer or STAND_IN
@@ -293,22 +325,24 @@ def main() -> int:
         )
         cases = load_cases(repo, skill, only)
         ids = ",".join(case["id"] for case in cases)
+        configurations = [args.skillscope_args] + ([args.also_args] if args.also_args is not None else [])
         with FakeAPI(ScriptedModel(skill, cases)) as api:
-            peer, ours = sides(repo, scratch, claude, api.base_url, skill, ids)
-            ours.command += shlex.split(args.skillscope_args)
+            peer, *ours = sides(repo, scratch, claude, api.base_url, skill, ids, configurations)
             # The catalog's own structural findings are not this figure's business: accept them first.
-            baseline = [*ours.command[: ours.command.index("behavioral")], "baseline", "--repo", str(repo)]
+            first = ours[0].command
+            baseline = [*first[: first.index("behavioral")], "baseline", "--repo", str(repo)]
             subprocess.run(
                 [*baseline, "--skills-dir", "skills/*"],
                 cwd=repo,
-                env=ours.env,
+                env=ours[0].env,
                 capture_output=True,
                 check=False,
             )
-            for side in (peer, ours):
+            everyone = [peer, *ours]
+            for side in everyone:
                 run_once(side, repo, api)  # warm: byte-code, kept probes, file cache
             for number in range(args.rounds):
-                for side in (peer, ours) if number % 2 == 0 else (ours, peer):
+                for side in everyone if number % 2 == 0 else everyone[::-1]:
                     run, starts = run_once(side, repo, api)
                     side.runs.append(run)
                     side.kinds.update(starts)
@@ -316,7 +350,6 @@ def main() -> int:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"peer: {'amd/skills checkout' if args.peer else 'the stand-in runner under tests/ (no --peer)'}")
     print_machine_load(speed)
-    print(f"skillscope's own flags: --no-cache {args.skillscope_args}".rstrip())
     report(peer, ours, args.rounds, cases)
     return 0
 

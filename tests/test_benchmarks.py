@@ -191,15 +191,20 @@ AGENTS = [
     ),
     (
         # the stand-in peer (tests/behavioral/peer_catalog): its API check, 2 cases, 1 judged statement
-        # each; skillscope finds its --version/--help answers and sandbox verdict kept after the warm run
+        # each; skillscope finds its --version/--help answers and sandbox verdict kept after the warm run;
+        # its defaults and the peer's agent configuration (--no-sandbox) in the same rounds
         "behavioral_peer_bench.py",
-        ["--rounds", "1"],
+        ["--rounds", "1", "--also-args=--no-sandbox"],
         [
             r"^2 case\(s\): write-launcher, drop-key-guard; 1 interleaved rounds$",
             # wall, CPU, of which claude's and the runner's own; claude starts and model requests per run
             r"^peer( +[\d.]+){4} +5 +9  -p x5$",
             r"^skillscope( +[\d.]+){4} +5 +9  -p x5$",
+            r"^skillscope2( +[\d.]+){4} +5 +9  -p x5$",
             r"^skillscope/peer: CPU [\d.]+x \(per round [\d.]+-[\d.]+\), wall [\d.]+x",
+            r"^  skillscope: --no-cache \(claude's shell sandbox on, the peer has none\)$",
+            r"^skillscope2/peer: CPU [\d.]+x \(per round [\d.]+-[\d.]+\), wall [\d.]+x",
+            r"^  skillscope2: --no-cache --no-sandbox \(same agent configuration as the peer\)$",
         ],
     ),
     (

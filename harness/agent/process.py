@@ -102,17 +102,29 @@ class Child:
     def kill_group(self, grace_s: float = KILL_GRACE_S) -> int | None:
         """SIGTERM the group and whatever of the run left it, SIGKILL what is left after `grace_s`,
         reap the leader. Idempotent."""
+        # The leader reaped and its group empty before the search, and the search finding nothing: no
+        # process of the run is left to start another, so the table is not read again.
+        ended = self.proc.returncode is not None and not self._group_alive()
         strays = self._strays()  # before the leader goes: its children are found through it
         self._signal(signal.SIGTERM)
         signal_each(strays, signal.SIGTERM)
         self.wait(grace_s)
         self._signal(signal.SIGKILL)  # also catches children that outlived the leader
-        signal_each(strays | self._strays(), signal.SIGKILL)
+        signal_each(strays if ended and not strays else strays | self._strays(), signal.SIGKILL)
         code = self.wait(KILL_GRACE_S)
         self._closed.set()
         for thread in self._threads:
             thread.join(timeout=KILL_GRACE_S)
         return code
+
+    def _group_alive(self) -> bool:
+        try:
+            os.killpg(self.pgid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True  # a member that is not ours to signal is still a member
+        return True
 
     def _strays(self) -> set[tuple[int, int]]:
         # Once the leader is reaped its pid may be reused: only the tag still tells the run's processes.
@@ -197,7 +209,7 @@ def process_table() -> dict[int, tuple[int, int, int]]:
 
 
 def read_stat(pid: int) -> tuple[int, int, int] | None:
-    # os.read rather than a Path: the whole table is read twice per agent run, on every process.
+    # os.read rather than a Path: the whole table is read once or twice per agent run, on every process.
     try:
         handle = os.open(f"{PROC}/{pid}/stat", os.O_RDONLY)
         try:

@@ -1,11 +1,12 @@
 """The loopback server the key relay and the tripwire's proxy run per agent run: it answers on
-127.0.0.1 while its block runs, is closed after it, and looks for its stop often (the default half
-second was waited at the end of every agent run)."""
+127.0.0.1 while its block runs, is closed after it, and its thread wakes only for a connection or the
+stop (serve_forever's polling for its stop flag cost CPU for every second of every agent run)."""
 
 from __future__ import annotations
 
+import selectors
 import socket
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 import requests
@@ -33,15 +34,18 @@ def test_it_answers_during_the_block_and_is_closed_after_it():
         pass
 
 
-def test_its_thread_looks_for_the_stop_at_the_short_interval(monkeypatch):
-    asked: list[float] = []
-    serve = ThreadingHTTPServer.serve_forever
+def test_its_thread_wakes_only_for_a_connection_or_the_stop(monkeypatch):
+    waits: list[float | None] = []
 
-    def recorded(self: ThreadingHTTPServer, poll_interval: float = 0.5) -> None:
-        asked.append(poll_interval)
-        serve(self, poll_interval)
+    class Recorded(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+        def select(self, timeout: float | None = None):
+            waits.append(timeout)
+            return super().select(timeout)
 
-    monkeypatch.setattr(ThreadingHTTPServer, "serve_forever", recorded)
-    with loopback.serving(Hello, "test-loopback"):
-        pass
-    assert asked == [loopback.STOP_POLL_S] and loopback.STOP_POLL_S <= 0.05
+    monkeypatch.setattr(loopback.selectors, "DefaultSelector", Recorded)
+    with loopback.serving(Hello, "test-loopback") as server:
+        port = server.server_address[1]
+        for _ in range(2):
+            assert requests.get(f"http://127.0.0.1:{port}/", timeout=30).text == "hello"
+    # two connections and the stop, each waited for without a timeout: no wake-up in between
+    assert waits == [None, None, None]

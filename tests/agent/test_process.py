@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.agent import ClaudeAgent, LocatedCLI, RunSpec, locate, stage_workspace
+from harness.agent import ClaudeAgent, LocatedCLI, RunSpec, locate, process, stage_workspace
 from harness.agent.process import capture
 from tests.fakeapi import replies as R
 from tests.support.procs import tagged
@@ -103,4 +103,36 @@ def test_a_fault_reply_still_leaves_nothing(fake_api, claude_bin, claude_cli, ma
     fake_api.script([R.error(529)])
     trace = run_behind_detaching_wrapper(tmp_path, claude_bin, claude_cli, marked)
     assert trace.failure is not None
+    assert tagged(TAG, marked[TAG]) == []
+
+
+def test_a_run_that_ended_with_its_whole_group_reads_the_process_table_once(monkeypatch, marked):
+    read: list[int] = []
+    table = process.process_table
+
+    def counted() -> dict[int, tuple[int, int, int]]:
+        read.append(1)
+        return table()
+
+    monkeypatch.setattr(process, "process_table", counted)
+    child = process.Child(["true"], cwd=None, env=marked, stdin=b"")
+    assert child.wait(30) == 0
+    assert child.kill_group() == 0
+    assert len(read) == 1  # nothing of the run was left, so nothing could have started since
+
+
+def test_a_run_whose_detached_grandchild_was_found_is_searched_again(monkeypatch, marked, tmp_path):
+    read: list[int] = []
+    table = process.process_table
+
+    def counted() -> dict[int, tuple[int, int, int]]:
+        read.append(1)
+        return table()
+
+    monkeypatch.setattr(process, "process_table", counted)
+    child = process.Child([str(detaching(tmp_path, "echo out"))], cwd=None, env=marked, stdin=b"")
+    assert child.wait(30) == 0
+    child.kill_group()
+    assert len(read) == 2
+    assert [alive(pid) for pid in sleepers(tmp_path)] == [False]
     assert tagged(TAG, marked[TAG]) == []
