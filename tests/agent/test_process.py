@@ -106,7 +106,9 @@ def test_a_fault_reply_still_leaves_nothing(fake_api, claude_bin, claude_cli, ma
     assert tagged(TAG, marked[TAG]) == []
 
 
-def test_a_run_that_ended_with_its_whole_group_reads_the_process_table_once(monkeypatch, marked):
+@pytest.fixture
+def table_reads(monkeypatch) -> list[int]:
+    """One entry per read of the process table from now on."""
     read: list[int] = []
     table = process.process_table
 
@@ -115,21 +117,19 @@ def test_a_run_that_ended_with_its_whole_group_reads_the_process_table_once(monk
         return table()
 
     monkeypatch.setattr(process, "process_table", counted)
+    return read
+
+
+def test_a_run_that_ended_with_its_whole_group_reads_the_process_table_once(table_reads, marked):
+    read = table_reads
     child = process.Child(["true"], cwd=None, env=marked, stdin=b"")
     assert child.wait(30) == 0
     assert child.kill_group() == 0
     assert len(read) == 1  # nothing of the run was left, so nothing could have started since
 
 
-def test_a_run_whose_detached_grandchild_was_found_is_searched_again(monkeypatch, marked, tmp_path):
-    read: list[int] = []
-    table = process.process_table
-
-    def counted() -> dict[int, tuple[int, int, int]]:
-        read.append(1)
-        return table()
-
-    monkeypatch.setattr(process, "process_table", counted)
+def test_a_run_whose_detached_grandchild_was_found_is_searched_again(table_reads, marked, tmp_path):
+    read = table_reads
     child = process.Child([str(detaching(tmp_path, "echo out"))], cwd=None, env=marked, stdin=b"")
     assert child.wait(30) == 0
     child.kill_group()
