@@ -3,11 +3,29 @@
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
+
+# A process killed with SIGKILL runs on until the kernel next schedules it, which on a loaded host
+# can be well after kill() returned: each "is anything left?" reading waits this long for it to go.
+SETTLE_S = 30.0
+
+
+def settled(read: Callable[[], list[int]]) -> list[int]:
+    """`read()` once nothing is left, else what is still left after SETTLE_S."""
+    deadline = time.monotonic() + SETTLE_S
+    while (left := read()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left
 
 
 def group_members(pgid: int) -> list[int]:
-    """Live processes in a process group, read from /proc."""
+    """Live processes left in a process group, read from /proc (given time to die: settled)."""
+    return settled(lambda: members_now(pgid))
+
+
+def members_now(pgid: int) -> list[int]:
     members = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -23,7 +41,12 @@ def group_members(pgid: int) -> list[int]:
 
 
 def tagged(name: str, value: str) -> list[int]:
-    """Live processes whose environment holds `name=value` (a run's children inherit the tag)."""
+    """Live processes left whose environment holds `name=value` (a run's children inherit the tag),
+    given time to die (settled)."""
+    return settled(lambda: tagged_now(name, value))
+
+
+def tagged_now(name: str, value: str) -> list[int]:
     wanted = f"{name}={value}".encode()
     found = []
     for entry in Path("/proc").iterdir():
