@@ -293,14 +293,9 @@ def test_a_structural_run_without_html_or_settings_loads_no_parser_for_them(tmp_
     settings (or a pyproject.toml without [tool.skillscope]) has nothing to parse."""
     make_skill(tmp_path / "skills", "alpha")
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
-    probe = (
-        "import sys\n"
-        "from harness.cli import main\n"
-        "code = main(['structural', '--skills-dir', 'skills/*', '--output', 'r.json', '--format', 'json'])\n"
-        "print(code, [m for m in sys.modules if m in ('html.parser', 'tomllib', 'tomli')])\n"
-    )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
-    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
+    loaded = "[m for m in sys.modules if m in ('html.parser', 'tomllib', 'tomli')]"
+    argv = ["structural", "--skills-dir", "skills/*", "--output", "r.json", "--format", "json"]
+    assert exit_and_modules(tmp_path, argv, loaded) == "0 []"
 
 
 def test_a_settings_key_of_another_command_imports_no_other_command(tmp_path: Path) -> None:
@@ -309,12 +304,17 @@ def test_a_settings_key_of_another_command_imports_no_other_command(tmp_path: Pa
     command (tune, sweep, history, the report pages): three times the CPU of the refs run itself."""
     make_skill(tmp_path / "skills", "alpha")
     (tmp_path / "skillscope.toml").write_text('skills-dir = ["skills/*"]\nrouting-room = ["catalog"]\n')
-    probe = (
-        "import sys\n"
-        "from harness.cli import main\n"
-        "code = main(['refs', '--no-external', '--output', 'r.json', '--format', 'json'])\n"
-        "print(code, sorted(m for m in sys.modules if m.startswith('harness.commands.') and m != "
-        "'harness.commands.refs'))\n"
+    loaded = (
+        "sorted(m for m in sys.modules if m.startswith('harness.commands.') and m != 'harness.commands.refs')"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)
-    assert done.stdout.strip().splitlines()[-1] == "0 []", done.stdout + done.stderr
+    argv = ["refs", "--no-external", "--output", "r.json", "--format", "json"]
+    assert exit_and_modules(tmp_path, argv, loaded) == "0 []"
+
+
+def exit_and_modules(cwd: Path, argv: list[str], loaded: str) -> str:
+    """`skillscope ARGV` run in a fresh interpreter in `cwd`: its exit code and the modules the
+    expression `loaded` picks from sys.modules afterwards, as one printed line."""
+    probe = f"import sys\nfrom harness.cli import main\ncode = main({argv!r})\nprint(code, {loaded})\n"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=cwd)
+    assert done.stdout.strip(), done.stderr
+    return done.stdout.strip().splitlines()[-1]
