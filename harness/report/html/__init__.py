@@ -8,18 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness.report.html import (
-    behavioral,
-    compare,
-    cost,
-    findings,
-    legs,
-    logs,
-    routing,
-    shell,
-    sweep,
-    tune,
-)
+from harness.report.html import behavioral, compare, cost, findings, legs, logs, routing, shell, sweep, tune
 from harness.report.html.common import Transcripts
 from harness.report.html.header import status_word
 

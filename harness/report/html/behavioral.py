@@ -125,10 +125,7 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     order = {"fail": 0, "error": 1, "blocked": 2, "not-run": 3, "pass": 4}
-    cases = sorted(
-        objects_at(report, "cases"),
-        key=lambda c: order.get(str(c.get("status")), 1),
-    )
+    cases = sorted(objects_at(report, "cases"), key=lambda c: order.get(str(c.get("status")), 1))
     rows = [case_row(c, transcripts) for c in cases]
     headers = ["case", "skill", "outcome", "checks met", "cost", *PLACE_HEADS]
     filters = [("status", "Outcome"), ("skill", "Skill")]

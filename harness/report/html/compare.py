@@ -134,10 +134,7 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     names = side_names(report)
     order = {label: i for i, label in enumerate(LABEL_ORDER)}
-    cases = sorted(
-        objects_at(report, "cases"),
-        key=lambda c: order.get(str(c.get("label")), 0),
-    )
+    cases = sorted(objects_at(report, "cases"), key=lambda c: order.get(str(c.get("label")), 0))
     rows = [case_row(c, names, transcripts) for c in cases]
     headers = ["case", "mode", "label", *names, "rate difference (95 %)", "cost each side", *PLACE_HEADS]
     filters = [("label", "Label"), ("skill", "Skill"), ("mode", "Mode")]

@@ -71,9 +71,7 @@ def header(
     command = str(report.get("command", "?"))
     engine = report.get("engine")
     title = f"skillscope {command}" + (f" ({engine} engine)" if engine == "lexical" else "")
-    parts = [
-        f'<header><h1>{text(title)} <span class="status {text(word)}">{text(word)}</span></h1>',
-    ]
+    parts = [f'<header><h1>{text(title)} <span class="status {text(word)}">{text(word)}</span></h1>']
     if gate:
         parts.append(f'<p class="gate">{text(gate)}</p>')
     halted = halt_notice(meta)

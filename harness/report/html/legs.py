@@ -123,11 +123,7 @@ def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
 
 
 def leg_sections(
-    report: dict,
-    transcripts: Transcripts,
-    heading: str,
-    command: str,
-    draw: Callable[..., list[str]],
+    report: dict, transcripts: Transcripts, heading: str, command: str, draw: Callable[..., list[str]]
 ) -> list[str]:
     """Each leg's own run drawn by `draw` (its command's sections, header left out) under `heading`
     and its name, with the transcripts kept under `<leg>/` and a case table of its own."""

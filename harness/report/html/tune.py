@@ -17,14 +17,7 @@ PARTS = ("train", "validation", "final")  # the split's parts, in the order a ca
 
 
 def sections(report: dict, transcripts: object = None) -> list[str]:
-    return [
-        head(report),
-        candidates(report),
-        final(report),
-        diff(report),
-        rejected(report),
-        how(report),
-    ]
+    return [head(report), candidates(report), final(report), diff(report), rejected(report), how(report)]
 
 
 def head(report: dict) -> str:
@@ -162,10 +155,7 @@ def final(report: dict) -> str:
     if not isinstance(estimate, dict):
         return section("Final split", "<p>Not graded: no candidate was chosen, so nothing is estimated.</p>")
     chosen = str(estimate.get("candidate", "chosen"))
-    rows = [
-        ["current description", share(estimate.get("current"))],
-        [chosen, share(estimate.get("chosen"))],
-    ]
+    rows = [["current description", share(estimate.get("current"))], [chosen, share(estimate.get("chosen"))]]
     intro = (
         '<p class="muted">Graded once, for the chosen candidate and the current description; '
         "it never selects.</p>"
