@@ -19,6 +19,7 @@ from harness.printable import escaped
 from harness.report.html.embedded import data_block, packed
 from harness.report.html.shell import text
 
+Filters = Sequence[tuple[str, str]]  # (key, label): a select each, offering the values its rows hold
 PAGE_ROWS = 100  # rows in the document at once: the first page as markup, the others drawn when paged to
 
 
@@ -45,15 +46,13 @@ def cases_table(
     table_id: str,
     headers: Sequence[str],
     rows: Sequence[Row],
-    filters: Sequence[tuple[str, str]],
+    filters: Filters,
     numeric: Sequence[int] = (),
     cell_filter: bool = False,
     widths: Sequence[str] = (),
 ) -> str:
-    """The table with its controls. `filters` are (key, label): a select each, offering the values its
-    rows hold. `cell_filter`: the matrix may filter it by expect/observed, so say when it does.
-    `widths`: each column's width, a length or percentage (one may be "auto"), fixing the layout; none sizes
-    by content."""
+    """The table with its controls. `cell_filter`: the matrix may filter it, so say when it does;
+    `widths`: each column's (a length, a percentage or "auto"), fixing the layout."""
     ident = text(table_id)
     headers, rows, numeric, widths = without_empty_columns(headers, rows, numeric, widths)
     controls = [
