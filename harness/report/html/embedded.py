@@ -1,10 +1,5 @@
-"""Data a page carries for its script: one <script type="application/json"> block (a data block, never
-run, so the CSP has nothing to allow), its JSON escaped so no text inside can end the element.
-
-A case table's rows beyond its first page travel packed: JSON, gzip, base64, unpacked by the page's
-own script (the browser's DecompressionStream) when it loads. Packed, 10,000 routing cases of five
-samples weigh about 0.65 MB instead of 10 MB of markup, and none of them is parsed until it is shown.
-"""
+"""Data a page carries for its script: a <script type="application/json"> block (never run, so the CSP
+allows nothing), and rows packed with gzip: 10,000 routing cases weigh 0.65 MB instead of 10 MB."""
 
 from __future__ import annotations
 

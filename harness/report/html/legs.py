@@ -1,6 +1,5 @@
-"""The pages of a run over several legs (agents, models) for routing, behavioral and compare: each leg's
-figures, each model against its agent's first (the difference with its interval), the cases by leg,
-then each leg's own sections (a routing leg's matrix filters its own case table)."""
+"""The pages of a run over several legs (agents, models): each leg's figures, each model against its
+agent's first, the cases by leg, then each leg's own sections with a case table of its own."""
 
 from __future__ import annotations
 
@@ -38,9 +37,8 @@ def head(report: dict) -> str:
 
 
 def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
-    """A matrix page's cost: the sum of what its legs' own runs (`runs`, in the legs' order) spent, each
-    read by its command's `spent_of`; a leg whose cost is not known is named (its CLI reported none),
-    never hidden in the sum nor hiding the others'. None without legs."""
+    """What the legs' runs spent (each read by `spent_of`), naming a leg whose cost is not known rather
+    than hiding it in the sum; None without legs."""
     runs = objects_at(report, "runs")
     costs = [(name, spent_of(run)) for name, run in zip(names(report), runs, strict=False)]
     if not costs:
@@ -58,9 +56,8 @@ def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
 
 
 def between_models(report: dict, figure: str = "accuracy", per_skill: bool = False) -> str:
-    """Each later model of an agent against its first (`per_skill`: over each skill's own cases): their
-    `figure` (routing's accuracy, behavioral's pass rate), the difference, its 95 % interval and whether
-    it is beyond noise; '' when none."""
+    """Each later model of an agent against its first (`per_skill`: per skill): their `figure`, the
+    difference with its 95 % interval, and whether it is beyond noise; '' when none."""
     key, first = ("skill_differences", "skill") if per_skill else ("differences", "agent")
     rows = [
         [

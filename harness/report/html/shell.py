@@ -1,9 +1,5 @@
-"""The page every HTML report shares: one self-contained document (inline CSS, a small inline script,
-inline SVG; no network, so it opens from a CI artifact or file://), light and dark, keyboard-usable.
-
-`page(title, sections)` wraps already-rendered sections; `text` is the one way a value enters the page.
-The history page uses the same two, so both read alike.
-"""
+"""The shell every HTML page shares (the history page's too): one self-contained document that opens
+from a CI artifact or file://; `text` is the one way a value enters it."""
 
 from __future__ import annotations
 
@@ -43,10 +39,8 @@ def page(title: str, sections: Iterable[str], filters: bool = True) -> str:
 
 
 def policy(style: str, script: str | None) -> str:
-    """The page's Content-Security-Policy: no request may leave it (data: images only), and only its own
-    stylesheet and script apply, each allowed by its hash. Escaping keeps hostile text inert; this is the
-    second wall, should escaping ever fail: an inline script or style the page did not write never runs,
-    and neither does an event-handler attribute."""
+    """The page's CSP, the wall behind escaping: no request leaves the page, and only its own stylesheet
+    and script (allowed by their hashes) apply."""
     scripts = source_hash(script) if script is not None else "'none'"
     return (
         f"default-src 'none'; style-src {source_hash(style)}; script-src {scripts}; img-src data:; "

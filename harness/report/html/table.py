@@ -1,14 +1,6 @@
-"""A table of cases a person narrows down: a select per filter key, a search box over the rows' text,
-and a count of what is shown. Each row is its own <tbody>, so a row's collapsed details (transcripts,
-samples, checks) hide and show with it.
-
-A page of ten thousand cases is drawn as fast as one of a hundred: only one page of rows (PAGE_ROWS)
-is ever in the document. The first page is written as markup, so it reads without JavaScript; the
-other rows travel once, packed in a data block (embedded.packed), and the page's script draws the page
-of matching rows a reader pages to, filters or searches for. The columns can be fixed by a colgroup (no
-cell is measured to lay them out), and a row's deferred details are a summary in its last cell, their
-content waiting in a <template> (parsed, never styled or laid out) until opened, when the page's script
-moves it into a row under the case."""
+"""A table of cases a person narrows down (a select per filter key, a search box), one <tbody> a row so
+its details hide with it. Only one page of rows is in the document, so 10,000 cases draw as fast as 100:
+the first as markup, the rest packed for the page's script; details wait in a <template> until opened."""
 
 from __future__ import annotations
 
@@ -166,9 +158,8 @@ def collapsed(summary: str, inner: str) -> str:
 
 
 def deferred(summary: str, inner: str) -> Deferred:
-    """A row's details behind a closed <details> in its last cell, `inner` held in a <template>: the
-    page's script (shell.SCRIPT) moves it into a row of its own when first opened, and its search reads
-    it meanwhile."""
+    """A row's details behind a closed <details> in its last cell, `inner` held in a <template> until the
+    page's script moves it into a row of its own."""
     return Deferred(
         f'<details class="deferred"><summary>{text(summary)}</summary><template>{inner}</template></details>'
     )

@@ -1,7 +1,5 @@
-"""The tune page's sections: the verdict (the chosen candidate or none beating noise), the seeded split
-and the spend; every candidate's train and validation scores with their intervals, its corrected gain
-and why its scoring stopped; the final split's honest estimate; the SKILL.md diff; the candidates
-structural's rules rejected before a token was spent; how it decides."""
+"""The tune page: the verdict, split and spend; each candidate's scores, corrected gain and why it stopped;
+the final split's estimate; the SKILL.md diff; the rejected candidates; how it decides."""
 
 from __future__ import annotations
 
