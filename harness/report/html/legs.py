@@ -30,10 +30,8 @@ def head(report: dict) -> str:
     differ = sum(1 for c in objects_at(report, "cases") if c.get("differs"))
     figures.append(("cases the legs differ on", str(differ)))
     gates = "; ".join(f"{leg_name(a)}: {object_at(a, 'gate').get('reason', '?')}" for a in shown)
-    canaries = [f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a))]
-    return header(
-        report, figures, gates, spent(report, routing.run_spent), canary="; ".join(canaries) or None
-    )
+    canaries = "; ".join(f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a)))
+    return header(report, figures, gates, spent(report, routing.run_spent), canary=canaries or None)
 
 
 def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
@@ -70,10 +68,9 @@ def between_models(report: dict, figure: str = "accuracy", per_skill: bool = Fal
         ]
         for row in objects_at(report, key)
     ]
-    if not rows:
-        return ""
     heads = [first, "models", figure, "difference", "95% interval", "reading"]
-    return section("Per skill between models" if per_skill else "Between models", simple_table(heads, rows))
+    title = "Per skill between models" if per_skill else "Between models"
+    return section(title, simple_table(heads, rows)) if rows else ""
 
 
 def differences(report: dict) -> str:
@@ -89,9 +86,10 @@ def differences(report: dict) -> str:
                 for a in names(report)
             ]
         )
-    if not rows:
-        return section("Where the legs differ", "<p>Nowhere: every leg routed every case alike.</p>")
-    return section("Where the legs differ", simple_table(["case", "expected", *names(report)], rows))
+    listed = simple_table(["case", "expected", *names(report)], rows)
+    return section(
+        "Where the legs differ", listed if rows else "<p>Nowhere: every leg routed every case alike.</p>"
+    )
 
 
 def grid(report: dict) -> str:
@@ -104,9 +102,8 @@ def grid(report: dict) -> str:
             graded, passed = cell.get("graded"), cell.get("passed")
             cells.append(f"{passed}/{graded} ({routing.fmt(cell.get('accuracy'))})" if graded else "n/a")
         rows.append([str(skill), *cells])
-    if not rows:
-        return ""
-    return section("Trigger accuracy, skills x legs", simple_table(["skill", *names(report)], rows))
+    listed = simple_table(["skill", *names(report)], rows)
+    return section("Trigger accuracy, skills x legs", listed) if rows else ""
 
 
 def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
