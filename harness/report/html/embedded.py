@@ -31,11 +31,6 @@ def packed(value: object) -> dict:
     }
 
 
-def unpacked(block: dict) -> object:
-    """What `packed` packed: how the page's script reads it, for tests and tools."""
-    return json.loads(gzip.decompress(base64.b64decode(block["data"])).decode("utf-8"))
-
-
 def data_block(ident: str, value: object) -> str:
     """The <script type="application/json" id=ident> element holding `value`."""
     return f'<script type="application/json" id="{text(ident)}">{script_json(value)}</script>'
