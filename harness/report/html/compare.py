@@ -82,13 +82,8 @@ def totals_row(name: str, side: dict, counted: bool = True) -> list[str]:
     spent = [tokens, dollars(side.get("cost_usd"), DASH)]
     if not counted:
         return [name, "", *rate, "", "", *spent]
-    return [
-        name,
-        *common.fields(side, ("passed/graded",)),
-        *rate,
-        *common.fields(side, ("errors", "runs")),
-        *spent,
-    ]
+    passed, errors, runs = common.fields(side, ("passed/graded", "errors", "runs"))
+    return [name, passed, *rate, errors, runs, *spent]
 
 
 def side_cell(side: dict) -> str:
