@@ -1,25 +1,10 @@
-"""A JSON report as one self-contained HTML page, for every graded command.
-
-Each command's sections come from its own module, chosen from a plain dict by the report's
-`command`; `shell.page` wraps them (and any other page's, such as the history page) in the one shell.
-"""
+"""A JSON report as one self-contained HTML page: its command's sections (SECTIONS) in the one shell."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from harness.report.html import (
-    behavioral,
-    compare,
-    cost,
-    findings,
-    legs,
-    logs,
-    routing,
-    shell,
-    sweep,
-    tune,
-)
+from harness.report.html import behavioral, compare, cost, findings, legs, logs, routing, shell, sweep, tune
 from harness.report.html.common import Transcripts
 from harness.report.html.header import status_word
 
@@ -40,8 +25,8 @@ SECTIONS: dict[str, Sections] = {
 
 
 def render(report: dict, transcripts: Transcripts | None = None, notes: Sequence[str] = ()) -> str:
-    """The page of `report`, whose command is one of SECTIONS; `transcripts`: its kept logs by case id
-    (`<agent>/<id>` in a routing-matrix report); `notes`: sentences shown under the header."""
+    """The page of `report`; `transcripts`: its kept logs by case id (`<leg>/<id>` in a matrix report);
+    `notes`: sentences shown under the header."""
     command = str(report.get("command"))
     parts = SECTIONS[command](report, transcripts or {})
     parts[1:1] = [f'<p class="notice">{shell.text(note)}</p>' for note in notes]  # under the header

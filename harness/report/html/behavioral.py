@@ -1,26 +1,25 @@
-"""The behavioral page's sections: headline, per skill, and the case table whose details hold each
-check (a scorer's or a judge's statement) with its evidence or the judge's reason, and a blocked
-case's reason."""
+"""The behavioral page: headline, per skill, and the cases, each check with its evidence in their details."""
 
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import DASH, dollars
-from harness.report.html.common import (
-    PLACE_HEADS,
-    Transcripts,
-    case_details,
-    error_line,
-    fields,
-    place_cells,
-    word,
-)
+from harness.report.html import common
+from harness.report.html.common import PLACE_HEADS, Transcripts
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, pre, token
+from harness.report.html.table import Row, pre
 
 JUDGED = ("expected_behavior", "unexpected_behavior")
 BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so its run is no evidence"}
+FIGURES = {
+    "cases passed": "passed/cases",
+    "failed": "failed",
+    "errors": "errors",
+    "blocked": "blocked",
+    "checks met": "checks_passed/checks",
+}
+FAILURES_FIRST = ("fail", "error", "blocked", "not-run", "pass")
 
 
 def run_spent(report: dict) -> float | None:
@@ -29,24 +28,14 @@ def run_spent(report: dict) -> float | None:
 
 
 def head(report: dict) -> str:
-    totals = object_at(report, "totals")
-    cost = run_spent(report)
-    figures = [
-        ("cases passed", f"{totals.get('passed', 0)}/{totals.get('cases', 0)}"),
-        ("failed", str(totals.get("failed", 0))),
-        ("errors", str(totals.get("errors", 0))),
-        ("blocked", str(totals.get("blocked", 0))),
-        ("checks met", f"{totals.get('checks_passed', 0)}/{totals.get('checks', 0)}"),
-    ]
-    counts = object_at(report, "counts")
+    totals, counts = object_at(report, "totals"), object_at(report, "counts")
     gate = (
         "every case passed"
         if report.get("passed")
         else f"{counts.get('pass', 0)} of {counts.get('total', 0)} case(s) passed; every case must"
     )
-    cached = totals.get("cached")
-    cached_text = f"{cached} of {totals.get('cases', 0)} cases" if isinstance(cached, int) else None
-    return header(report, figures, gate, cost, cached_text)
+    cached = common.of_total(totals.get("cached"), totals.get("cases", 0), "cases")
+    return header(report, common.tiles(totals, FIGURES), gate, run_spent(report), cached)
 
 
 def checks_table(case: dict) -> str:
@@ -57,7 +46,7 @@ def checks_table(case: dict) -> str:
             "<tr>"
             f"<td>{text(who)}</td><td>{text(check.get('kind', ''))}</td>"
             f'<td class="wrap">{text(check.get("expectation", ""))}</td>'
-            f"<td>{word('pass' if check.get('passed') else 'fail')}{uncited_mark(check)}</td>"
+            f"<td>{common.word('pass' if check.get('passed') else 'fail')}{uncited_mark(check)}</td>"
             f'<td class="wrap">{text(check.get("detail", ""))}</td></tr>'
         )
     if not rows:
@@ -90,9 +79,7 @@ def blocked_block(case: dict) -> str:
 
 def spent(case: dict) -> float | None:
     """What a case (or the run's totals) spent: its agent's and its judge's; None when neither said."""
-    values = [object_at(case, side).get("cost_usd") for side in ("agent", "judge")]
-    numbers = [v for v in values if isinstance(v, (int, float))]
-    return sum(numbers) if numbers else None
+    return common.known_sum(object_at(case, side).get("cost_usd") for side in ("agent", "judge"))
 
 
 def case_row(case: dict, transcripts: Transcripts) -> Row:
@@ -102,12 +89,12 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
     cells = [
         ident,
         text(case.get("skill", "")),
-        word(case.get("status")),
+        common.word(case.get("status")),
         text(f"{met}/{len(checks)}"),
         dollars(spent(case), DASH),
-        *place_cells(case),
+        *common.place_cells(case),
     ]
-    more = [blocked_block(case), error_line(case), checks_table(case)]
+    more = [blocked_block(case), common.error_line(case), checks_table(case)]
     files = object_at(case, "files")
     touched = [
         f"{kind}: {', '.join(map(str, array_at(files, kind)))}"
@@ -119,30 +106,22 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
     notes = [str(n) for n in array_at(case, "notes")]
     if notes:
         more.append("<h3>Notes</h3>" + pre(notes))
-    keys = {"status": token(str(case.get("status"))), "skill": token(str(case.get("skill")))}
-    return Row(cells, keys, case_details(case, transcripts, more, "checks and details"))
+    keys = common.filter_keys(case, ("status", "skill"))
+    return Row(cells, keys, common.case_details(case, transcripts, more, "checks and details"))
 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
-    order = {"fail": 0, "error": 1, "blocked": 2, "not-run": 3, "pass": 4}
-    cases = sorted(
-        objects_at(report, "cases"),
-        key=lambda c: order.get(str(c.get("status")), 1),
-    )
+    cases = common.ranked(objects_at(report, "cases"), "status", FAILURES_FIRST, "error")
     rows = [case_row(c, transcripts) for c in cases]
     headers = ["case", "skill", "outcome", "checks met", "cost", *PLACE_HEADS]
     filters = [("status", "Outcome"), ("skill", "Skill")]
-    inner = cases_table(table_id, headers, rows, filters, numeric=(3, 4))
-    return section(f"Cases ({len(rows)}; failures first)", inner, anchor=f"{table_id}-section")
+    return common.case_section(table_id, "failures", headers, rows, filters, numeric=(3, 4))
 
 
 def per_skill(report: dict) -> str:
+    counts = ("cases", "passed", "failed", "errors", "blocked", "checks_passed/checks")
     rows = [
-        [
-            name,
-            *fields(r, ("cases", "passed", "failed", "errors", "blocked")),
-            f"{r.get('checks_passed', 0)}/{r.get('checks', 0)}",
-        ]
+        [name, *common.fields(r, counts)]
         for name, r in object_at(report, "per_skill").items()
         if isinstance(r, dict)
     ]

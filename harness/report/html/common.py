@@ -1,15 +1,15 @@
-"""Cell renderers the per-command sections share: a case's dataset place and clipped prompt, a rate with
-its interval, a status word, and a case's details (its prompt whole, its kept transcripts) behind a
-closed <details>."""
+"""What the per-command sections share: cells (a case's place, a rate, a status word), a case's details
+and the case table's section."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from harness.printable import clip
 from harness.report.format import number
-from harness.report.html.shell import text
-from harness.report.html.table import Deferred, collapsed, deferred, pre
+from harness.report.html.shell import section, text
+from harness.report.html.table import Deferred, Filters, Row, cases_table, collapsed, deferred, pre, token
 
 PROMPT_CHARS = 120  # in the table; the row's details hold it whole
 PLACE_HEADS = ["dataset", "prompt"]  # the last columns of every case table: see place_cells
@@ -27,8 +27,7 @@ def place_cells(case: Mapping) -> list[str]:
 
 
 def whole_path(path: str) -> str:
-    """A file path that wraps only after a `/` (a <wbr> there), each name kept on one line (a hyphen is
-    no place to break it either), so `evals.json:55` never breaks mid-name."""
+    """A file path that wraps only after a `/`, so `evals.json:55` never breaks mid-name."""
     parts = path.split("/")
     names = [f"<span>{text(part)}/</span>" for part in parts[:-1]] + [f"<span>{text(parts[-1])}</span>"]
     return '<span class="path">' + "<wbr>".join(names) + "</span>"
@@ -45,7 +44,8 @@ def rate(hits: int, trials: int, interval: object = None) -> str:
     return shown
 
 
-def interval(value: object, bounds: object) -> str:
+def interval(value: object, bounds: object = None) -> str:
+    """`0.500 (0.20–0.80)`, or the value alone when the report gives no bounds."""
     if not isinstance(value, (int, float)):
         return "—"
     if isinstance(bounds, (list, tuple)) and len(bounds) == 2:
@@ -54,8 +54,44 @@ def interval(value: object, bounds: object) -> str:
 
 
 def fields(row: Mapping, keys: Iterable[str], missing: object = 0) -> list[str]:
-    """The figures `keys` of a report's row as plain-text cells, `missing` for one it lacks."""
-    return [str(row.get(key, missing)) for key in keys]
+    """The figures `keys` of a report's row as plain-text cells (`passed/graded`: a fraction), `missing`
+    for one it lacks."""
+    return ["/".join(str(row.get(part, missing)) for part in key.split("/")) for key in keys]
+
+
+def tiles(row: Mapping, figures: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Headline tiles: each label with its figure of `row`, read as `fields` reads it."""
+    return list(zip(figures, fields(row, figures.values()), strict=True))
+
+
+def known_sum(values: Iterable[object]) -> float | None:
+    """What the costs a report gives add up to; None when it gives none."""
+    known = [value for value in values if isinstance(value, (int, float))]
+    return sum(known) if known else None
+
+
+def of_total(count: object, total: object, what: str) -> str | None:
+    """`3 of 10 cases`, when the report counted them."""
+    return f"{count} of {total} {what}" if isinstance(count, int) else None
+
+
+def filter_keys(case: Mapping, names: Iterable[str]) -> dict[str, str]:
+    """What a case's row filters by: each named field's value as one word."""
+    return {name: token(str(case.get(name))) for name in names}
+
+
+def ranked(cases: list[dict], field: str, order: Sequence[str], unknown: str) -> list[dict]:
+    """`cases` in the order of their `field`'s value in `order`; a value not in it ranks as `unknown`."""
+    rank = {value: i for i, value in enumerate(order)}
+    return sorted(cases, key=lambda case: rank.get(str(case.get(field)), rank[unknown]))
+
+
+def case_section(
+    table_id: str, first: str, headers: Sequence[str], rows: Sequence[Row], filters: Filters, **shape: Any
+) -> str:
+    """A command's case table (`shape`: cases_table's) under its count and what comes `first`."""
+    inner = cases_table(table_id, headers, rows, filters, **shape)
+    return section(f"Cases ({len(rows)}; {first} first)", inner, anchor=f"{table_id}-section")
 
 
 def word(status: object) -> str:
@@ -71,8 +107,7 @@ def error_line(case: Mapping) -> str:
 def case_details(
     case: Mapping, transcripts: Transcripts, middle: Iterable[str], summary: str = "details"
 ) -> Deferred:
-    """A case's details, opened from its row: its prompt whole, `middle` (rendered HTML), and the
-    transcripts its run kept."""
+    """A case's details, opened from its row: its prompt whole, `middle` (HTML), its kept transcripts."""
     prompt = case.get("prompt")
     shown = f"<h3>Prompt</h3>{pre([prompt])}" if isinstance(prompt, str) else ""
     return deferred(summary, shown + "".join(middle) + kept_logs(transcripts.get(str(case.get("id")), ())))

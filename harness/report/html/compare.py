@@ -1,14 +1,14 @@
-"""The compare page's sections: each side's pass rate with its interval and what it cost, then the
-case table with both sides side by side, the case's label and the interval of the difference."""
+"""The compare page: each side's pass rate with its interval and cost, then the cases, side by side."""
 
 from __future__ import annotations
 
 from harness.jsonfields import object_at, objects_at
 from harness.report.format import DASH, dollars, number
-from harness.report.html.common import PLACE_HEADS, Transcripts, case_details, fields, place_cells, word
+from harness.report.html import common
+from harness.report.html.common import PLACE_HEADS, Transcripts, interval
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, pre, token
+from harness.report.html.table import Row, pre
 
 SIDES = ("baseline", "candidate")
 LABEL_ORDER = ("regression", "error", "changed", "improvement", "same-fail", "same-pass")
@@ -42,7 +42,7 @@ def head(report: dict) -> str:
     ]
     for name, side in zip(names, (before, after), strict=True):
         figures.append(
-            (f"pass rate {name}", f"{num(side.get('pass_rate'))} ({span(side.get('pass_rate_ci95'))})")
+            (f"pass rate {name}", f"{interval(side.get('pass_rate'))} ({span(side.get('pass_rate_ci95'))})")
         )
     gate = (
         f"{labels.get('regression', 0)} regression(s)"
@@ -60,15 +60,8 @@ def cached_runs(sides: list[dict]) -> str:
 
 def run_spent(report: dict) -> float | None:
     """What a compare spent now: both sides' runs and the canaries' own; None when none said."""
-    totals = object_at(report, "totals")
-    costs = [object_at(totals, side).get("cost_usd") for side in SIDES]
-    costs.append(object_at(report, "meta").get("canary_cost_usd"))
-    known = [v for v in costs if isinstance(v, (int, float))]
-    return sum(known) if known else None
-
-
-def num(value: object) -> str:
-    return f"{value:.3f}" if isinstance(value, (int, float)) else "—"
+    costs = [object_at(object_at(report, "totals"), side).get("cost_usd") for side in SIDES]
+    return common.known_sum([*costs, object_at(report, "meta").get("canary_cost_usd")])
 
 
 def totals_table(report: dict) -> str:
@@ -84,19 +77,19 @@ def totals_table(report: dict) -> str:
 
 def totals_row(name: str, side: dict, counted: bool = True) -> list[str]:
     """A side's totals, or their difference (`counted` False: no passes, errors or runs of its own)."""
-    rate = [num(side.get("pass_rate")), span(side.get("pass_rate_ci95"))]
+    rate = [interval(side.get("pass_rate")), span(side.get("pass_rate_ci95"))]
     tokens = f"{side.get('input_tokens', 0)} / {side.get('output_tokens', 0)}"
     spent = [tokens, dollars(side.get("cost_usd"), DASH)]
     if not counted:
         return [name, "", *rate, "", "", *spent]
-    passed = f"{side.get('passed', 0)}/{side.get('graded', 0)}"
-    return [name, passed, *rate, *fields(side, ("errors", "runs")), *spent]
+    passed, errors, runs = common.fields(side, ("passed/graded", "errors", "runs"))
+    return [name, passed, *rate, errors, runs, *spent]
 
 
 def side_cell(side: dict) -> str:
     runs, passes = side.get("runs", 0), side.get("passes", 0)
     outcome = side.get("outcome")
-    shown = f"{word(side.get('status'))} {text(f'{passes}/{runs}')}"
+    shown = f"{common.word(side.get('status'))} {text(f'{passes}/{runs}')}"
     if outcome is not None:
         shown += f' <span class="muted">{text(outcome)}</span>'
     if side.get("error"):
@@ -109,12 +102,12 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
     cells = [
         text(case.get("id", "?")),
         text(case.get("mode", "")),
-        word(case.get("label", "")),
+        common.word(case.get("label", "")),
         side_cell(before),
         side_cell(after),
-        text(f"{num(delta.get('rate'))} ({span(delta.get('rate_ci95'))})"),
+        text(f"{interval(delta.get('rate'))} ({span(delta.get('rate_ci95'))})"),
         text(f"{dollars(before.get('cost_usd'), DASH)} / {dollars(after.get('cost_usd'), DASH)}"),
-        *place_cells(case),
+        *common.place_cells(case),
     ]
     lines = [
         f"{name}: {s.get('status')} {s.get('passes', 0)}/{s.get('runs', 0)}, outcome {s.get('outcome')}, "
@@ -123,26 +116,17 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
         + (f", error {s['error']}" if s.get("error") else "")
         for name, s in zip(names, (before, after), strict=True)
     ]
-    keys = {
-        "label": token(str(case.get("label"))),
-        "skill": token(str(case.get("skill"))),
-        "mode": token(str(case.get("mode"))),
-    }
-    return Row(cells, keys, case_details(case, transcripts, [pre(lines)]))
+    keys = common.filter_keys(case, ("label", "skill", "mode"))
+    return Row(cells, keys, common.case_details(case, transcripts, [pre(lines)]))
 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     names = side_names(report)
-    order = {label: i for i, label in enumerate(LABEL_ORDER)}
-    cases = sorted(
-        objects_at(report, "cases"),
-        key=lambda c: order.get(str(c.get("label")), 0),
-    )
+    cases = common.ranked(objects_at(report, "cases"), "label", LABEL_ORDER, "regression")
     rows = [case_row(c, names, transcripts) for c in cases]
     headers = ["case", "mode", "label", *names, "rate difference (95 %)", "cost each side", *PLACE_HEADS]
     filters = [("label", "Label"), ("skill", "Skill"), ("mode", "Mode")]
-    inner = cases_table(table_id, headers, rows, filters)
-    return section(f"Cases ({len(rows)}; regressions first)", inner, anchor=f"{table_id}-section")
+    return common.case_section(table_id, "regressions", headers, rows, filters)
 
 
 def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:

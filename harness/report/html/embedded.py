@@ -1,10 +1,5 @@
-"""Data a page carries for its script: one <script type="application/json"> block (a data block, never
-run, so the CSP has nothing to allow), its JSON escaped so no text inside can end the element.
-
-A case table's rows beyond its first page travel packed: JSON, gzip, base64, unpacked by the page's
-own script (the browser's DecompressionStream) when it loads. Packed, 10,000 routing cases of five
-samples weigh about 0.65 MB instead of 10 MB of markup, and none of them is parsed until it is shown.
-"""
+"""Data a page carries for its script: a <script type="application/json"> block (never run, so the CSP
+allows nothing), and rows packed with gzip: 10,000 routing cases weigh 0.65 MB instead of 10 MB."""
 
 from __future__ import annotations
 
@@ -34,11 +29,6 @@ def packed(value: object) -> dict:
         "encoding": "gzip+base64",
         "data": base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii"),
     }
-
-
-def unpacked(block: dict) -> object:
-    """What `packed` packed: how the page's script reads it, for tests and tools."""
-    return json.loads(gzip.decompress(base64.b64decode(block["data"])).decode("utf-8"))
 
 
 def data_block(ident: str, value: object) -> str:

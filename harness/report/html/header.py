@@ -1,6 +1,5 @@
-"""The head of every report page, read in two seconds: the run's status word (interrupted when a
-signal stopped it), the gate and its bar, the headline figures, and what ran it, when, for how long,
-at what cost, and how much came from the result cache."""
+"""The head of every report page, read in two seconds: status word, gate, headline figures, and what ran
+it, when, for how long, at what cost."""
 
 from __future__ import annotations
 
@@ -62,18 +61,14 @@ def header(
     cached: str | None = None,
     canary: str | None = None,
 ) -> str:
-    """The page's head. `gate`: the sentence saying why the run passed or failed (bar included);
-    `cost`: dollars this run spent (a matrix: its legs' costs in words, see `legs.spent`); `cached`:
-    how many samples or cases were reused, as words; `canary`:
-    what the routing canary said (default: from the report's meta)."""
+    """The page's head. `gate`: why the run passed or failed; `cost`: dollars, or words (`legs.spent`);
+    `cached`: what the result cache gave, in words; `canary`: what the canary said (default: the meta's)."""
     meta = object_at(report, "meta")
     word = status_word(report)
     command = str(report.get("command", "?"))
     engine = report.get("engine")
     title = f"skillscope {command}" + (f" ({engine} engine)" if engine == "lexical" else "")
-    parts = [
-        f'<header><h1>{text(title)} <span class="status {text(word)}">{text(word)}</span></h1>',
-    ]
+    parts = [f'<header><h1>{text(title)} <span class="status {text(word)}">{text(word)}</span></h1>']
     if gate:
         parts.append(f'<p class="gate">{text(gate)}</p>')
     halted = halt_notice(meta)

@@ -1,6 +1,5 @@
-"""The pages of a run over several legs (agents, models) for routing, behavioral and compare: each leg's
-figures, each model against its agent's first (the difference with its interval), the cases by leg,
-then each leg's own sections (a routing leg's matrix filters its own case table)."""
+"""The pages of a run over several legs (agents, models): each leg's figures, each model against its
+agent's first, the cases by leg, then each leg's own sections with a case table of its own."""
 
 from __future__ import annotations
 
@@ -31,16 +30,13 @@ def head(report: dict) -> str:
     differ = sum(1 for c in objects_at(report, "cases") if c.get("differs"))
     figures.append(("cases the legs differ on", str(differ)))
     gates = "; ".join(f"{leg_name(a)}: {object_at(a, 'gate').get('reason', '?')}" for a in shown)
-    canaries = [f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a))]
-    return header(
-        report, figures, gates, spent(report, routing.run_spent), canary="; ".join(canaries) or None
-    )
+    canaries = "; ".join(f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a)))
+    return header(report, figures, gates, spent(report, routing.run_spent), canary=canaries or None)
 
 
 def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
-    """A matrix page's cost: the sum of what its legs' own runs (`runs`, in the legs' order) spent, each
-    read by its command's `spent_of`; a leg whose cost is not known is named (its CLI reported none),
-    never hidden in the sum nor hiding the others'. None without legs."""
+    """What the legs' runs spent (each read by `spent_of`), naming a leg whose cost is not known rather
+    than hiding it in the sum; None without legs."""
     runs = objects_at(report, "runs")
     costs = [(name, spent_of(run)) for name, run in zip(names(report), runs, strict=False)]
     if not costs:
@@ -58,9 +54,8 @@ def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
 
 
 def between_models(report: dict, figure: str = "accuracy", per_skill: bool = False) -> str:
-    """Each later model of an agent against its first (`per_skill`: over each skill's own cases): their
-    `figure` (routing's accuracy, behavioral's pass rate), the difference, its 95 % interval and whether
-    it is beyond noise; '' when none."""
+    """Each later model of an agent against its first (`per_skill`: per skill): their `figure`, the
+    difference with its 95 % interval, and whether it is beyond noise; '' when none."""
     key, first = ("skill_differences", "skill") if per_skill else ("differences", "agent")
     rows = [
         [
@@ -73,10 +68,9 @@ def between_models(report: dict, figure: str = "accuracy", per_skill: bool = Fal
         ]
         for row in objects_at(report, key)
     ]
-    if not rows:
-        return ""
     heads = [first, "models", figure, "difference", "95% interval", "reading"]
-    return section("Per skill between models" if per_skill else "Between models", simple_table(heads, rows))
+    title = "Per skill between models" if per_skill else "Between models"
+    return section(title, simple_table(heads, rows)) if rows else ""
 
 
 def differences(report: dict) -> str:
@@ -92,9 +86,10 @@ def differences(report: dict) -> str:
                 for a in names(report)
             ]
         )
-    if not rows:
-        return section("Where the legs differ", "<p>Nowhere: every leg routed every case alike.</p>")
-    return section("Where the legs differ", simple_table(["case", "expected", *names(report)], rows))
+    listed = simple_table(["case", "expected", *names(report)], rows)
+    return section(
+        "Where the legs differ", listed if rows else "<p>Nowhere: every leg routed every case alike.</p>"
+    )
 
 
 def grid(report: dict) -> str:
@@ -107,9 +102,8 @@ def grid(report: dict) -> str:
             graded, passed = cell.get("graded"), cell.get("passed")
             cells.append(f"{passed}/{graded} ({routing.fmt(cell.get('accuracy'))})" if graded else "n/a")
         rows.append([str(skill), *cells])
-    if not rows:
-        return ""
-    return section("Trigger accuracy, skills x legs", simple_table(["skill", *names(report)], rows))
+    listed = simple_table(["skill", *names(report)], rows)
+    return section("Trigger accuracy, skills x legs", listed) if rows else ""
 
 
 def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
@@ -123,11 +117,7 @@ def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
 
 
 def leg_sections(
-    report: dict,
-    transcripts: Transcripts,
-    heading: str,
-    command: str,
-    draw: Callable[..., list[str]],
+    report: dict, transcripts: Transcripts, heading: str, command: str, draw: Callable[..., list[str]]
 ) -> list[str]:
     """Each leg's own run drawn by `draw` (its command's sections, header left out) under `heading`
     and its name, with the transcripts kept under `<leg>/` and a case table of its own."""

@@ -1,5 +1,4 @@
-"""The routing page's sections (agent and lexical engines): headline, the confusion matrix, per-skill
-precision and recall with their intervals, by category, and the case table."""
+"""The routing page (agent and lexical engines): headline, confusion matrix, per skill, by category, cases."""
 
 from __future__ import annotations
 
@@ -7,20 +6,11 @@ from collections.abc import Mapping
 
 from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import DASH, dollars
-from harness.report.html import matrix
-from harness.report.html.common import (
-    PLACE_HEADS,
-    Transcripts,
-    case_details,
-    error_line,
-    fields,
-    interval,
-    place_cells,
-    rate,
-)
+from harness.report.html import common, matrix
+from harness.report.html.common import PLACE_HEADS, Transcripts
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.html.table import Row, cases_table, collapsed, pre, token
+from harness.report.html.table import Row, collapsed, pre, token
 
 
 def head(report: dict) -> str:
@@ -37,9 +27,8 @@ def head(report: dict) -> str:
     else:
         rank1 = object_at(totals, "rank1")
         figures.append(("rank 1 of positives", f"{rank1.get('rank1', 0)}/{rank1.get('positives', 0)}"))
-    cached = totals.get("cached_samples")
-    cached_text = f"{cached} of {totals.get('samples', 0)} samples" if isinstance(cached, int) else None
-    return header(report, figures, gate.get("reason"), run_spent(report), cached_text)
+    cached = common.of_total(totals.get("cached_samples"), totals.get("samples", 0), "samples")
+    return header(report, figures, gate.get("reason"), run_spent(report), cached)
 
 
 def run_spent(report: dict) -> float | None:
@@ -106,9 +95,9 @@ def per_skill(report: dict) -> str:
         if not (wanted or fired or row.get("fired_when_not_expected") or row.get("missed")):
             idle.append(skill)  # a room member no case expected and none fired: a row of zeros and dashes
             continue
-        shown = fields(row, COUNTS.values())
-        recall = interval(row.get("recall"), row.get("recall_ci95"))
-        rows.append([skill, *shown, recall, interval(row.get("precision"), row.get("precision_ci95"))])
+        shown = common.fields(row, COUNTS.values())
+        recall = common.interval(row.get("recall"), row.get("recall_ci95"))
+        rows.append([skill, *shown, recall, common.interval(row.get("precision"), row.get("precision_ci95"))])
     left_out = (
         f'<p class="muted">Not shown: {len(idle)} room skill(s) no case expected and none fired '
         f"({text(', '.join(idle))}).</p>"
@@ -124,7 +113,7 @@ def per_skill(report: dict) -> str:
 
 def by_category(report: dict) -> str:
     rows = [
-        [name, *fields(row, ("graded", "passed")), fmt(row.get("accuracy"))]
+        [name, *common.fields(row, ("graded", "passed")), fmt(row.get("accuracy"))]
         for name, row in object_at(report, "by_category").items()
         if isinstance(row, dict)
     ]
@@ -161,11 +150,11 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
         cells += [text(case.get("rank") or "—"), text(case.get("score", "—"))]
     else:
         cells += [
-            rate(fired, tried, case.get("trigger_rate_ci95")) if len(samples) > 1 else "",
+            common.rate(fired, tried, case.get("trigger_rate_ci95")) if len(samples) > 1 else "",
             dollars(case.get("cost_usd"), DASH),
         ]
-    cells += place_cells(case)
-    more = [error_line(case)]
+    cells += common.place_cells(case)
+    more = [common.error_line(case)]
     if len(samples) > 1:
         lines = [
             f"{i}. {s.get('verdict')}: observed {s.get('observed') or 'no skill'}"
@@ -182,14 +171,9 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
         if tops:
             more.append(collapsed("top-ranked skills", pre(tops)))
     verdicts = " ".join(filter(None, [token(str(case.get("verdict"))), "flaky" if flaky else ""]))
-    keys = {
-        "verdict": verdicts,
-        "status": token(str(case.get("status"))),
-        "skill": token(str(case.get("skill"))),
-        "expect": token(expect),
-        "observed": token(observed),
-    }
-    return Row(cells, keys, case_details(case, transcripts, more))
+    keys = {"verdict": verdicts, **common.filter_keys(case, ("status", "skill"))}
+    keys.update(expect=token(expect), observed=token(observed))
+    return Row(cells, keys, common.case_details(case, transcripts, more))
 
 
 def failures_first(cases: list[dict]) -> list[dict]:
@@ -207,8 +191,8 @@ def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") 
     filters = [("status", "Outcome"), ("verdict", "Verdict"), ("skill", "Skill")]
     # Fixed columns: a thousand rows are laid out without measuring each cell first.
     widths = ("15%", "9%", "9%", "12%", "11%", "7%", "16%", "auto")
-    inner = cases_table(table_id, headers, rows, filters, numeric=(4, 5), cell_filter=True, widths=widths)
-    return section(f"Cases ({len(rows)}; failures first)", inner, anchor=f"{table_id}-section")
+    shape = {"numeric": (4, 5), "cell_filter": True, "widths": widths}
+    return common.case_section(table_id, "failures", headers, rows, filters, **shape)
 
 
 def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:

@@ -1,14 +1,6 @@
-"""A table of cases a person narrows down: a select per filter key, a search box over the rows' text,
-and a count of what is shown. Each row is its own <tbody>, so a row's collapsed details (transcripts,
-samples, checks) hide and show with it.
-
-A page of ten thousand cases is drawn as fast as one of a hundred: only one page of rows (PAGE_ROWS)
-is ever in the document. The first page is written as markup, so it reads without JavaScript; the
-other rows travel once, packed in a data block (embedded.packed), and the page's script draws the page
-of matching rows a reader pages to, filters or searches for. The columns can be fixed by a colgroup (no
-cell is measured to lay them out), and a row's deferred details are a summary in its last cell, their
-content waiting in a <template> (parsed, never styled or laid out) until opened, when the page's script
-moves it into a row under the case."""
+"""A table of cases a person narrows down (a select per filter key, a search box), one <tbody> a row so
+its details hide with it. Only one page of rows is in the document, so 10,000 cases draw as fast as 100:
+the first as markup, the rest packed for the page's script; details wait in a <template> until opened."""
 
 from __future__ import annotations
 
@@ -19,6 +11,7 @@ from harness.printable import escaped
 from harness.report.html.embedded import data_block, packed
 from harness.report.html.shell import text
 
+Filters = Sequence[tuple[str, str]]  # (key, label): a select each, offering the values its rows hold
 PAGE_ROWS = 100  # rows in the document at once: the first page as markup, the others drawn when paged to
 
 
@@ -45,15 +38,13 @@ def cases_table(
     table_id: str,
     headers: Sequence[str],
     rows: Sequence[Row],
-    filters: Sequence[tuple[str, str]],
+    filters: Filters,
     numeric: Sequence[int] = (),
     cell_filter: bool = False,
     widths: Sequence[str] = (),
 ) -> str:
-    """The table with its controls. `filters` are (key, label): a select each, offering the values its
-    rows hold. `cell_filter`: the matrix may filter it by expect/observed, so say when it does.
-    `widths`: each column's width, a length or percentage (one may be "auto"), fixing the layout; none sizes
-    by content."""
+    """The table with its controls. `cell_filter`: the matrix may filter it, so say when it does;
+    `widths`: each column's (a length, a percentage or "auto"), fixing the layout."""
     ident = text(table_id)
     headers, rows, numeric, widths = without_empty_columns(headers, rows, numeric, widths)
     controls = [
@@ -167,9 +158,8 @@ def collapsed(summary: str, inner: str) -> str:
 
 
 def deferred(summary: str, inner: str) -> Deferred:
-    """A row's details behind a closed <details> in its last cell, `inner` held in a <template>: the
-    page's script (shell.SCRIPT) moves it into a row of its own when first opened, and its search reads
-    it meanwhile."""
+    """A row's details behind a closed <details> in its last cell, `inner` held in a <template> until the
+    page's script moves it into a row of its own."""
     return Deferred(
         f'<details class="deferred"><summary>{text(summary)}</summary><template>{inner}</template></details>'
     )

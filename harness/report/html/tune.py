@@ -1,7 +1,5 @@
-"""The tune page's sections: the verdict (the chosen candidate or none beating noise), the seeded split
-and the spend; every candidate's train and validation scores with their intervals, its corrected gain
-and why its scoring stopped; the final split's honest estimate; the SKILL.md diff; the candidates
-structural's rules rejected before a token was spent; how it decides."""
+"""The tune page: the verdict, split and spend; each candidate's scores, corrected gain and why it stopped;
+the final split's estimate; the SKILL.md diff; the rejected candidates; how it decides."""
 
 from __future__ import annotations
 
@@ -17,14 +15,7 @@ PARTS = ("train", "validation", "final")  # the split's parts, in the order a ca
 
 
 def sections(report: dict, transcripts: object = None) -> list[str]:
-    return [
-        head(report),
-        candidates(report),
-        final(report),
-        diff(report),
-        rejected(report),
-        how(report),
-    ]
+    return [head(report), candidates(report), final(report), diff(report), rejected(report), how(report)]
 
 
 def head(report: dict) -> str:
@@ -162,10 +153,7 @@ def final(report: dict) -> str:
     if not isinstance(estimate, dict):
         return section("Final split", "<p>Not graded: no candidate was chosen, so nothing is estimated.</p>")
     chosen = str(estimate.get("candidate", "chosen"))
-    rows = [
-        ["current description", share(estimate.get("current"))],
-        [chosen, share(estimate.get("chosen"))],
-    ]
+    rows = [["current description", share(estimate.get("current"))], [chosen, share(estimate.get("chosen"))]]
     intro = (
         '<p class="muted">Graded once, for the chosen candidate and the current description; '
         "it never selects.</p>"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
+import json
 from html.parser import HTMLParser
 
 
@@ -29,3 +32,8 @@ class Parsed(HTMLParser):
     @property
     def text(self) -> str:
         return "".join(self.data)
+
+
+def unpacked(block: dict) -> object:
+    """What embedded.packed packed, read back as the page's script reads it."""
+    return json.loads(gzip.decompress(base64.b64decode(block["data"])).decode("utf-8"))

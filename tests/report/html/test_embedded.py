@@ -8,8 +8,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness.report.html.embedded import data_block, packed, script_json, unpacked
-from tests.report.html.pagetext import Parsed
+from harness.report.html.embedded import data_block, packed, script_json
+from tests.report.html.pagetext import Parsed, unpacked
 
 # What could end the element early or change how its text is read.
 NASTY = ["</script>", "</SCRIPT ", "<!--", "-->", "<script>", "\u2028", "\u2029", "&lt;", "]]>"]

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-from harness.report.html.embedded import unpacked
 from harness.report.html.table import PAGE_ROWS, Row, cases_table, collapsed, token
-from tests.report.html.pagetext import Parsed
+from tests.report.html.pagetext import Parsed, unpacked
 
 
 def test_rows_carry_their_filter_words_and_selects_offer_them():
