@@ -221,8 +221,6 @@ def declared_properties(error: ValidationError) -> dict[str, object]:
 def screen(name: str) -> Callable[[object], object] | None:
     """The compiled screen of a schema, or None when it uses a keyword outside PORTABLE_KEYWORDS
     (or a `$ref` left by inlining). Formats stay annotations, as they are for jsonschema here."""
-    import marshal
-
     made_from = sources_key(name)
     kept = cache_dir() / f"screen-{name}-{made_from[:32]}-{sys.hexversion:x}.marshal" if made_from else None
     found = read_program(kept) if kept else None
@@ -230,22 +228,21 @@ def screen(name: str) -> Callable[[object], object] | None:
         schema = inline_refs(load(name))
         if not portable(schema):
             return None
-        found = screen_program(schema, name)
-        if kept:
-            keep(kept, marshal.dumps(found))
+        found = screen_program(schema, name, kept)
     function, program = found
     namespace: dict = {}
     exec(program, namespace)  # noqa: S102 - compiled from our own schema
     return namespace[function]
 
 
-def screen_program(schema: dict, name: str) -> tuple[str, CodeType]:
+def screen_program(schema: dict, name: str, kept: Path | None = None) -> tuple[str, CodeType]:
     """The screen's validator name and compiled code, kept beside its source in the user's cache:
-    compiling fastjsonschema's verbose Python costs a small catalog's start-up a third again."""
+    compiling fastjsonschema's verbose Python costs a small catalog's start-up a third again. Kept once:
+    at `kept` (keyed by the schema's sources, which the caller found missing), else keyed by content."""
     import marshal
 
-    cached = cache_dir() / f"screen-{screen_key(schema)[:32]}-{sys.hexversion:x}.marshal"
-    known = read_program(cached)
+    cached = kept or cache_dir() / f"screen-{screen_key(schema)[:32]}-{sys.hexversion:x}.marshal"
+    known = read_program(cached) if kept is None else None
     if known is not None:
         return known
     code = screen_code(schema)

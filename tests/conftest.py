@@ -7,6 +7,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, settings
 
+# The plugins below import one another and other support modules (fakeapi.plugin imports temp_dirs):
+# marked before any is imported, each is rewritten whichever import comes first, not only the plugins.
+pytest.register_assert_rewrite("tests.support", "tests.fakeapi")
+
 pytest_plugins = [
     "tests.support.hermetic",
     "tests.fakeapi.plugin",

@@ -140,6 +140,14 @@ def test_every_docs_link_the_harness_prints_leads_to_a_page_and_heading():
     assert not broken, broken
 
 
+def test_no_docs_link_the_harness_prints_names_a_page_only_the_site_build_writes():
+    """docs/rules.md is written when the site is built: neither an installed harness nor the user's
+    repo nor the project's source has it, so a message sending the user there sent them nowhere."""
+    built = docs_pages.generated()
+    named = [f"{where}: docs/{page}" for where, page, _ in _printed_links() if page in built]
+    assert not named, named
+
+
 def test_the_anchor_check_fails_on_a_heading_that_is_gone():
     assert "runner-types" in docs_pages.anchors(_page("select"))
     assert "runner-types" not in docs_pages.anchors(_page("select").replace("## Runner types", "## Runners"))

@@ -247,6 +247,18 @@ def test_the_screens_compiled_code_is_kept_and_a_damaged_copy_is_compiled_again(
     assert again == function and namespace[function]({"evaluations": [case]}) is not None
 
 
+def test_a_screen_compiled_on_a_miss_is_kept_once_under_its_sources_key(tmp_path, monkeypatch):
+    """It was kept twice, under the sources key and again under the inlined schema's content key."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    check = schemas.screen.__wrapped__("evals")  # past the per-process cache, to the user's cache
+    (kept,) = (tmp_path / "skillscope").glob("screen-*.marshal")
+    assert kept.name.startswith("screen-evals-")
+    assert schemas.screen.__wrapped__("evals") is not None  # read back, nothing written again
+    assert list((tmp_path / "skillscope").glob("screen-*.marshal")) == [kept]
+    case = {"id": "a", "prompt": "p", "skill_should_trigger": True}
+    assert check is not None and check({"evaluations": [case]}) is not None
+
+
 # The three matrix reports share one definitions file (schema/matrix-defs.schema.json): the smallest
 # report of each kind, written as its command writes it, validates through the cross-file `$ref`s.
 ENVELOPE = {

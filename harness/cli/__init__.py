@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from harness.cli.settings import Settings
     from harness.context import Context
 
-# Scaffolding commands write the settings file rather than read it; `show` reads only kept logs.
-UNSETTLED = frozenset({"init", "new", "template", "show"})
+# init writes the settings file rather than read it, template has no flags; `show` reads only kept logs.
+UNSETTLED = frozenset({"init", "template", "show"})
 NO_COMMAND = ""  # build_parser(only=NO_COMMAND): every command a bare name, none imported
 
 

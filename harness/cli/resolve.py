@@ -144,11 +144,7 @@ def repo_of(repo: str | None, raw: str | list[str] | None, ctx: Context) -> Repo
     """The repo --repo names (else the one around the current directory) and its skills under
     --skills-dir `raw` (else its setting, else the repo's usual folders)."""
     root = repo_mod.find_root(repo, ctx.environ, ctx.cwd)
-    source = "--skills-dir"
-    env = FLAGS["skills-dir"].env
-    if raw is None and env is not None and ctx.environ.get(env):
-        raw, source = ctx.environ[env], env
-    given = parse_list(source, raw)
+    given = skills_globs(raw, ctx)
     found = repo_mod.discover(root, given or repo_mod.default_globs(root, ctx.cwd))
     if not given:
         found.elsewhere = repo_mod.skills_below(root, found.globs)
@@ -156,6 +152,16 @@ def repo_of(repo: str | None, raw: str | list[str] | None, ctx: Context) -> Repo
         if note:
             ctx.err(note)
     return found
+
+
+def skills_globs(raw: str | list[str] | None, ctx: Context) -> list[str]:
+    """The globs --skills-dir `raw` names (the flag, else the settings file's skills-dir, which the
+    settings made its default unless the variable is set), else $SKILLSCOPE_SKILLS; empty when none says."""
+    source = "--skills-dir"
+    env = FLAGS["skills-dir"].env
+    if raw is None and env is not None and ctx.environ.get(env):
+        raw, source = ctx.environ[env], env
+    return parse_list(source, raw)
 
 
 def narrow(loaded: Catalog, args: argparse.Namespace) -> Catalog:

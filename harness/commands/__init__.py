@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "select": "harness.commands.select",
     "list-skills": "harness.commands.list_skills",
     "template": "harness.commands.template",
+    "rules": "harness.commands.rules",
     "import": "harness.commands.importer",
     "baseline": "harness.commands.baseline",
     "new": "harness.commands.new",
@@ -38,6 +39,7 @@ SUMMARIES: dict[str, str] = {
     "select": "print the CI plan for a change (routing on or off, behavioral legs and runners) as JSON",
     "list-skills": "print the skills with a dataset (evals/evals.json or another tool's), as a JSON array",
     "template": "print a starting evals/evals.json in Tier 0's shape; replace every placeholder",
+    "rules": "print every rule id a finding can carry, with its severity and the bar it asks for",
     "import": "convert another tool's eval files into an evals/evals.json (skill-creator, addyosmani)",
     "baseline": "write (or --prune) the baseline of known structural findings; only new findings fail "
     "after it",

@@ -12,6 +12,7 @@ from harness.authoring.survey import Survey, defined_runner_types, survey
 from harness.cli import settings
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
+from harness.files import UnreadableFile, read_text
 from harness.model.repo import find_root
 from harness.routing.room import CATALOG, EVERY
 from harness.writer import Refused, cannot, destination, write_text
@@ -48,13 +49,17 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         )
     refuse_links_out(root)
     workflow = root / scaffold.WORKFLOW
-    if workflow.exists() and not args.force:
-        raise UsageError(f"{workflow} already exists; delete it or pass --force to replace it.")
+    ours = holds(workflow, scaffold.caller_workflow(glob))
+    if workflow.exists() and not ours and not args.force:
+        raise UsageError(
+            f"{workflow} already exists and is not the workflow init writes for {glob}; "
+            "delete it or pass --force to replace it."
+        )
     current = settings.load(root)
     found = survey(
         root, glob, scaffold.WORKFLOW.as_posix(), defined_runner_types(current.values.get("runner-types"))
     )
-    wrote_workflow = write_workflow(ctx, root, glob, found, args.force)
+    wrote_workflow = write_workflow(ctx, root, glob, found, args.force, ours)
     if ignore_reports(root):
         ctx.out(
             f"added {' and '.join(scaffold.IGNORED)} to .gitignore: run reports stay out of commits, "
@@ -73,12 +78,24 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     return 0
 
 
-def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bool) -> bool:
+def holds(path: Path, text: str) -> bool:
+    """Whether `path` is a file holding exactly `text`: one init wrote and nobody changed since."""
+    try:
+        return path.is_file() and read_text(path) == text
+    except (OSError, UnreadableFile):
+        return False
+
+
+def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bool, ours: bool) -> bool:
     """skills.yml, unless another workflow already grades the skills: then say so and leave CI alone.
-    True when it was written."""
+    True when skills.yml is in place (written now, or by an earlier init and unchanged: `ours`)."""
     for other in found.workflows:
         does = "checks skill evals" if other.checks_only else "runs skill evals"
         ctx.out(f"found {other.path}:{other.line}, which already {does}: {other.command}")
+    if ours:  # a second init: nothing to write, and another eval workflow was already named above
+        ctx.out(f"{scaffold.WORKFLOW} is already set up: it is the workflow init writes for {glob}")
+        say_pin(ctx)
+        return True
     if found.workflows and not force:
         reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
         ctx.out(
@@ -141,6 +158,10 @@ def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: 
     """skillscope.toml with what the skills already keep to; with settings already there, the lines to
     add to them (and the flags that say the same)."""
     noticed = found.noticed()
+    if current.path == root / settings.OWN_FILE and holds(
+        current.path, scaffold.settings_file(glob, noticed)
+    ):
+        ctx.out(f"{settings.OWN_FILE} is already set up: it is the settings file init writes for {glob}")
     if current.path is None:
         written(root / settings.OWN_FILE, scaffold.settings_file(glob, noticed), root, "the settings")
         ctx.out(f"wrote {settings.OWN_FILE}: skillscope commands here look at {glob}")

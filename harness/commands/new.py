@@ -7,8 +7,7 @@ import glob
 from pathlib import Path
 
 from harness.authoring import scaffold
-from harness.cli import settings
-from harness.cli.flags import FLAGS, parse_list
+from harness.cli import flags, resolve
 from harness.context import Context
 from harness.model.repo import default_globs, discover, find_root
 
@@ -25,11 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="where to create it (default: the folder the repo's skills-dir setting names, such as "
         "skills for skills/*; else the current directory)",
     )
+    flags.add_skills_dir(parser)
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     repo = find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
-    globs = skills_globs(repo, ctx)
+    globs = resolve.skills_globs(args.skills_dir, ctx)
     if args.dir is not None:
         parent, shown_parent = ctx.cwd / args.dir, Path(args.dir)
     else:
@@ -52,16 +52,6 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             "will not see it; move it there (or create it with --dir), or add its folder to skills-dir."
         )
     return 0 if folder.is_dir() else 1
-
-
-def skills_globs(root: Path, ctx: Context) -> list[str]:
-    """Where the repo's commands look for skills: $SKILLSCOPE_SKILLS, else the settings file's
-    skills-dir; empty when neither says (each command then looks in the folder it ran from)."""
-    env = FLAGS["skills-dir"].env
-    if env is not None and ctx.environ.get(env):
-        return parse_list(env, ctx.environ[env])
-    raw = settings.load(root).values.get("skills-dir")
-    return parse_list("skills-dir", raw if isinstance(raw, (str, list)) else None)
 
 
 def one_folder(globs: list[str]) -> str | None:

@@ -228,7 +228,8 @@ def raise_rules(found: Iterable[Finding], raised: Iterable[str]) -> list[Finding
 
 def known_rules(names: Iterable[str], flag: str = "--warn") -> set[str]:
     """`names` as a set, each a rule the harness has (harness/data/rules.json), or a usage error naming
-    the first unknown one and the rule it resembles: a misspelt --warn must not demote nothing."""
+    the first unknown one and the rule it resembles (else the command that lists them): a misspelt --warn
+    must not demote nothing."""
     names = set(names)
     if not names:
         return names
@@ -242,7 +243,7 @@ def known_rules(names: Iterable[str], flag: str = "--warn") -> set[str]:
         )
     for name in sorted(names - set(rules)):
         close = difflib.get_close_matches(name, sorted(rules), n=1, cutoff=0.6)
-        hint = f"did you mean {close[0]}?" if close else "the rules are listed in docs/rules.md."
+        hint = f"did you mean {close[0]}?" if close else "`skillscope rules` lists them."
         raise UsageError(f"{flag} {name}: no rule of that name; {hint}")
     return names
 

@@ -43,21 +43,22 @@ def log(command: str, found: list[Finding]) -> dict:
 
 
 def descriptors(rules: list[str]) -> list[dict]:
-    """Each rule with the help the docs give it (docs/rules.md): what it checks and the bar it must meet."""
+    """Each rule with the help the docs give it (the rules tables, as `skillscope rules` prints them): what it
+    checks and the bar it must meet."""
     known = rule_help()
     return [descriptor(rule, known.get(rule)) for rule in rules]
 
 
 def descriptor(rule: str, about: dict[str, str] | None) -> dict:
     if about is None:  # a rule missing from the tables (tests/test_docs.py fails on it) still gets help
-        return {"id": rule, "help": {"text": f"See the rule {rule} in docs/rules.md."}}
+        return {"id": rule, "help": {"text": "skillscope rules lists every rule and what it asks."}}
     short = f"{about['what']}: {about['bar']}"
     return {
         "id": rule,
         "shortDescription": {"text": plain(short)},
         "help": {
-            "text": f"{plain(short)}. See the rules reference, docs/rules.md.",
-            "markdown": f"{short}. See the rules reference, `docs/rules.md`.",
+            "text": f"{plain(short)}. skillscope rules lists every rule.",
+            "markdown": f"{short}. `skillscope rules` lists every rule.",
         },
         "defaultConfiguration": {"level": about["severity"]},
     }

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from harness.errors import UsageError
+from harness.files import present
 from harness.model import dataset
 from harness.model.repo import CASE_FILES, Repo
 from harness.printable import name_list
@@ -48,6 +49,45 @@ class Ownership:
         segments = (tuple(part for part in glob.split("/") if part not in ("", ".")) for glob in repo.globs)
         self._globs = [glob for glob in segments if glob]
         self._gone: dict[str, bool] = {}
+        self._repo = repo
+        self._fixtures: dict[str, set[str]] | None = None  # read when a changed path is a fixture
+
+    def fixture_users(self, path: str) -> list[str]:
+        """The skills whose addyosmani case file names `path` (or a folder holding it) as an input file
+        of a behavioral case: those files lie at the root's evals/fixtures/, outside every skill."""
+        from harness.model import addyosmani_cases  # its reader only for a change touching a fixture
+
+        prefix = addyosmani_cases.FIXTURES.as_posix() + "/"
+        if not path.startswith(prefix):
+            return []
+        if self._fixtures is None:
+            self._fixtures = self.read_fixtures()
+        inner = path[len(prefix) :]
+        return sorted(
+            name
+            for name, files in self._fixtures.items()
+            if any(inner == file or inner.startswith(file + "/") for file in files)
+        )
+
+    def read_fixtures(self) -> dict[str, set[str]]:
+        """Each skill read from a case file, with the fixture paths its cases copy into the workspace,
+        read by the reader `behavioral` uses, so a plan leaves out no leg that command would run."""
+        from harness.model import addyosmani_cases, catalog
+
+        root = self._repo.root
+        names = [name for name in self._case_files.values() if present(root / CASE_FILES / f"{name}.json")]
+        loaded = catalog.load(self._repo, names, catalog.Negatives(builtin=False))
+        fixtures = root / addyosmani_cases.FIXTURES
+        return {
+            name: {
+                posixpath.normpath(file.replace("\\", "/"))
+                for data in loaded.datasets.get(name, [])
+                for case in data.cases
+                if case.files_root == fixtures
+                for file in case.files
+            }
+            for name in names
+        }
 
     def owner(self, path: str) -> tuple[str | None, str]:
         """(skill, path relative to the skill's directory), or (None, path) when no skill owns it; a
@@ -123,7 +163,9 @@ def select_changed(paths: Sequence[str], repo: Repo, room: Sequence[str], option
         infra_touched = infra_touched or infra.touched(path)
         name, inner = ownership.owner(path)
         if name is None:
-            if ownership.under_deleted_skill(path):
+            users = ownership.fixture_users(path)  # an input file of behavioral cases only: no routing
+            owners.update(dict.fromkeys(users))
+            if not users and ownership.under_deleted_skill(path):
                 unknown.append(path)
             continue
         owners[name] = None

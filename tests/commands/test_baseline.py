@@ -200,6 +200,16 @@ def test_a_misspelt_warn_rule_is_a_usage_error_naming_the_rule_it_resembles(
     assert f"--warn {typed}: no rule of that name; did you mean {meant}?" in run.stderr
 
 
+def test_a_warn_rule_like_no_rule_names_the_command_that_lists_the_rules(repo: Path, tmp_path):
+    """It pointed at docs/rules.md, a page only the built docs site has; `skillscope rules` answers
+    wherever the harness is installed, and lists the rule."""
+    run, _ = structural(repo, "--warn", "zzz-nothing", tmp=tmp_path)
+    assert run.code == 2
+    assert "--warn zzz-nothing: no rule of that name; `skillscope rules` lists them." in run.stderr
+    listed = run_cli(["rules"], cwd=repo)
+    assert listed.code == 0 and "\ntier0-behavior " in listed.stdout
+
+
 # --- a run that found no skill is never adopted -----------------------------------------------------------
 
 

@@ -65,15 +65,38 @@ def test_the_workflow_is_clean_under_actionlint(tmp_path):
     assert '"catalog/**"' in workflow.read_text()
 
 
-def test_init_twice_keeps_what_exists_and_names_the_way_to_replace_it(tmp_path):
+def test_init_twice_finds_its_own_files_already_set_up(tmp_path):
+    """The second run stopped at the workflow the first one wrote (exit 2)."""
     assert run_cli(["init"], cwd=tmp_path).code == 0
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     again = run_cli(["init"], cwd=tmp_path)
-    assert again.code == 2
-    assert "skills.yml already exists; delete it or pass --force" in again.stderr
+    assert again.code == 0, again.stderr
+    assert ".github/workflows/skills.yml is already set up" in again.stdout
+    assert "skillscope.toml is already set up" in again.stdout
+    assert "wrote" not in again.stdout and ".gitignore" not in again.stdout
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_init_twice_keeps_a_changed_workflow_and_names_the_way_to_replace_it(tmp_path):
+    assert run_cli(["init"], cwd=tmp_path).code == 0
+    workflow = tmp_path / ".github" / "workflows" / "skills.yml"
+    changed = workflow.read_text().replace("branches: [main]", "branches: [trunk]")
+    workflow.write_text(changed)
+    (tmp_path / "skillscope.toml").write_text('skills-dir = ["skills/*"]\n')
+    again = run_cli(["init"], cwd=tmp_path)
+    assert again.code == 2 and workflow.read_text() == changed
+    said = "skills.yml already exists and is not the workflow init writes for skills/*; delete it"
+    assert said in again.stderr
     forced = run_cli(["init", "--force"], cwd=tmp_path)
     assert forced.code == 0
+    assert "branches: [main]" in workflow.read_text()
     assert (tmp_path / ".gitignore").read_text().count(".skillscope/*") == 1
-    assert "skillscope.toml" not in forced.stdout  # the settings already there are kept
+    assert "skillscope.toml" not in forced.stdout  # the settings the user changed are kept, unnamed
+
+
+def test_init_with_another_glob_than_its_workflow_has_is_a_change(tmp_path):
+    assert run_cli(["init"], cwd=tmp_path).code == 0
+    assert run_cli(["init", "--skills-dir", "agents/*"], cwd=tmp_path).code == 2
 
 
 def test_init_leaves_settings_in_pyproject_alone(tmp_path):

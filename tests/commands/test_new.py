@@ -72,3 +72,24 @@ def test_a_skill_made_outside_skills_dir_is_said_to_be_unseen(tmp_path):
         "note: csv-tool is not under --skills-dir skills/*, so skillscope commands here will not see it; "
         "move it there (or create it with --dir), or add its folder to skills-dir.\n"
     )
+
+
+def test_the_variable_comes_before_the_settings_file_and_the_flag_before_both(tmp_path):
+    """`new` reads skills-dir as every command does (flag, then $SKILLSCOPE_SKILLS, then the file),
+    through the settings, not a reading of its own."""
+    repo = settled(tmp_path)
+    env = {"SKILLSCOPE_SKILLS": "agents/*"}
+    assert run_cli(["new", "from-env"], cwd=repo, environ=env).code == 0
+    run = run_cli(["new", "from-flag", "--skills-dir", "tools/*"], cwd=repo, environ=env)
+    assert run.code == 0 and run.stderr == ""
+    assert (repo / "agents" / "from-env").is_dir() and (repo / "tools" / "from-flag").is_dir()
+
+
+def test_a_skills_dir_setting_of_the_wrong_shape_is_an_error_naming_its_line(tmp_path):
+    """Read on its own, a skills-dir that was no glob list was passed over: the skill went to the
+    current folder, where no command looked."""
+    repo = settled(tmp_path)
+    (repo / "skillscope.toml").write_text("# settings\nskills-dir = 3\n")
+    run = run_cli(["new", "csv-tool"], cwd=repo)
+    assert run.code == 2 and not (repo / "csv-tool").exists()
+    assert "skillscope.toml:2: `skills-dir`" in run.stderr

@@ -45,6 +45,11 @@ def test_select_all_plans_a_leg_for_each_skill_behavioral_would_run(tmp_path):
         ("skills/slides/evals/eval_set.json", ["slides"], True),  # skill-creator's trigger set
         ("skills/pdf-tools/evals/evals.json", ["pdf-tools"], True),
         ("evals/cases/no-such-skill.json", [], False),  # not a skill's: nobody's
+        # addyosmani's input files, at the root's evals/fixtures/: the skill whose cases copy them, no routing
+        ("evals/fixtures/csv-tidy/sales.csv", ["csv-tidy"], False),
+        ("evals/fixtures/shared/headers/sales.txt", ["csv-tidy"], False),  # inside a folder a case copies
+        ("evals/fixtures/unused/notes.txt", [], False),
+        ("evals/fixtures/pdf-tools/a.pdf", [], False),  # named by a case file its skill's own file overrides
     ],
 )
 def test_a_change_to_a_foreign_dataset_selects_its_skill_and_routing(tmp_path, changed, skills, routing):
