@@ -1,9 +1,5 @@
-"""Publishing a result: the JSON report on disk, the chosen format on stdout, the markdown step summary,
-annotations and JUnit.
-
-Each command's renderers live in one module of this package, named in REPORTS and imported when used
-(a `structural` run should not load the agent stack to render its table).
-"""
+"""Publishing a result: the JSON report on disk, the chosen format on stdout, the step summary, annotations
+and JUnit. Each command's renderers are one module, named in REPORTS and imported only when used."""
 
 from __future__ import annotations
 
@@ -81,8 +77,7 @@ class Result(Protocol):
 
 
 class Renderers(Protocol):
-    """What every graded command's module named in REPORTS offers, each reading the JSON report (the
-    dict written to disk, valid against its schema) and nothing else."""
+    """What each module named in REPORTS offers, reading the JSON report as written and nothing else."""
 
     def markdown(self, report: dict) -> str: ...
 
@@ -97,9 +92,7 @@ class Renderers(Protocol):
 
     def junit(self, report: dict) -> list[JUnitCase]: ...
 
-
-# A renderer module may also offer `next_step(report) -> str`: one line the text format prints under the
-# summary (empty for none), such as the way to adopt rules on a catalog's failed first run.
+    # Optional: `next_step(report) -> str`, the lines the text format prints under its summary.
 
 
 def kind_of(report: dict) -> str:
@@ -121,8 +114,8 @@ def finish(result: Result, ctx: Context, where: ReportOptions) -> int:
 
 
 def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
-    """Write every report of `result`, known secret values blanked; returns the JSON report's path (None
-    when it went to stdout). Every format is rendered from the JSON report as written to disk."""
+    """Write every report of `result`, rendered from its JSON as written, secrets blanked; returns the JSON
+    report's path (None on stdout)."""
     redact = Redactor.of(ctx.environ)
     document = result.to_json()
     if ctx.settings is not None:  # the effective settings from the repo's settings file
@@ -138,7 +131,7 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     path = None if where.output == "-" else save(as_json, repo, result.command, ctx, where.output)
     summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     if path is None and not (summary_path or where.junit):  # JSON alone: nothing to render
-        ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
+        ctx.stdout.write(as_json)
         ctx.stdout.flush()
         return None
     # Laid-out items (a large run's cases) are read back here: renderers see exactly what was written.
@@ -165,9 +158,7 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
         ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
     else:
         shown = redact(stdout_text(written, report, markdown, path, ctx, where))
-        # Markdown on stdout is read on a terminal: escaped like every other line it gets (the text
-        # format neutralises each piece itself, around its own colours; JSON, JUnit and SARIF escape
-        # by their own rules).
+        # Markdown on stdout is read on a terminal: escaped (text escapes each piece around its colours).
         ctx.stdout.write(escaped(shown) if where.format == "markdown" else shown)
         if ctx.in_github_actions and where.format in ("text", "markdown"):
             found = report.findings(written)
@@ -187,8 +178,7 @@ def schema_of(report: dict) -> str:
 
 
 def rendered(written: dict, fmt: str, path: Path, ctx: Context) -> str:
-    """A saved report (valid against its schema) in `fmt`, as the run that wrote it would have shown it:
-    text and markdown end naming the JSON report's path."""
+    """A saved report in `fmt`, as the run that wrote it would have shown it."""
     if fmt == "html":
         from harness.report import html  # the page's modules, only when a page is asked for
 
@@ -200,8 +190,8 @@ def rendered(written: dict, fmt: str, path: Path, ctx: Context) -> str:
 
 
 def self_check_sample(document: dict) -> dict:
-    """What the schema self-check reads: the document, each long list cut to its first items. The check
-    guards the harness's own code, which shapes every case alike; ten thousand cases cost 0.2 s."""
+    """The document with each long list cut to its first items: the self-check guards our own code, which
+    shapes every case alike."""
     return {
         key: [sampled(item) for item in value[:SELF_CHECKED_ITEMS]] if isinstance(value, list) else value
         for key, value in document.items()
@@ -244,8 +234,7 @@ def redact_case(case: JUnitCase, redact: Redactor) -> JUnitCase:
 
 
 def terminal(written: dict, report: Renderers, path: Path, ctx: Context, where) -> str:
-    """The text format: a line per finding (only those failing the run under -q), each unit under -v, and
-    one summary line."""
+    """The text format: a line per finding (failing ones only under -q), each unit under -v, a summary."""
     colour = text.wants_colour(ctx.stdout, ctx.environ)
     found = report.findings(written)
     if where.quiet:
@@ -264,8 +253,8 @@ def terminal(written: dict, report: Renderers, path: Path, ctx: Context, where) 
 
 
 def save(as_json: str, repo: Path, command: str, ctx: Context, output: str | None) -> Path:
-    """The JSON report at --output, replaced whole; by default a new file under .skillscope/runs/ that no
-    concurrent run can take, with latest-<command>.json beside it and .skillscope/ ignored by git."""
+    """The JSON report at --output; by default a new file under .skillscope/runs/ no concurrent run can take,
+    with latest-<command>.json beside it."""
     if output:
         path = ctx.cwd / output
         guarded(lambda: write_text(path, as_json, repo), "the JSON report", path, "--output")
@@ -299,8 +288,7 @@ OLDER_GITIGNORES = ("*\n!baseline.json\n",)  # as earlier versions wrote it: bro
 
 
 def ignore_everything(folder: Path, repo: Path) -> None:
-    """`.skillscope/.gitignore`, written once (one the user edited stays; one an older version wrote is
-    brought up to date), so reports never show in `git status`."""
+    """`.skillscope/.gitignore`, written once (a user's edit stays; an older version's is updated)."""
     path = folder / ".gitignore"
     try:
         write_new(path, GITIGNORE, repo)

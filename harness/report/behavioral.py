@@ -1,10 +1,10 @@
-"""A behavioral run's reports, from its JSON report: markdown, the headline and statuses of the text
-format, located findings (annotations, text, SARIF) and JUnit."""
+"""A behavioral run's reports, from its JSON report: markdown, the text format's headline and statuses,
+located findings and JUnit."""
 
 from __future__ import annotations
 
 from harness.model import findings as finding
-from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import markdown as md
@@ -13,83 +13,85 @@ from harness.report.format import seconds
 from harness.report.junit import JUnitCase
 from harness.report.reading import show_command
 from harness.report.routing_common import statuses, where
-from harness.report.text import halt_note
 
 NOT_RUN = "not-run"
 PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row
 UNKNOWN_FAMILY = "unknown"
+UNMET_HEADS = ["case", "where", "kind", "expectation", "detail"]
+CASE_HEADS = ["case", "skill", "status", "met", "skill fired", "stop", "time"]
+ERRORED = (
+    "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never started "
+    "(not-run: the run reached its --max-run-usd): neither a pass nor a fail."
+)
+BLOCKED_SAID = (
+    "What the agent did cannot be trusted as evidence, so these cases are neither a pass nor a fail, and the "
+    "run does not pass. `outside-workspace`: it worked outside its workspace in every attempt, each in a "
+    "fresh workspace."
+)
+RETRIED = (
+    "The agent CLI failed on its own in the first attempt (not the skill's doing), so the case ran once more "
+    "in a fresh workspace and session; the status is the second attempt's."
+)
+OUTSIDE = (
+    "Tool paths, paths named by commands, or Bash working directories in these traces lie outside the "
+    "case's workspace"
+)
+OUTSIDE_BLOCKED = ": the attempt was blocked and run once more in a fresh workspace."
+OUTSIDE_GRADED = " (graded anyway: --no-strict-isolation)."
 
 
 def markdown(report: dict) -> str:
     meta, totals, cases = report["meta"], report["totals"], report["cases"]
-    lines = ["## Skill behavioral", ""]
-    lines.append(
+    said = [
+        same_family(meta),
+        *md.halted(meta),
+        *md.timed_out(meta),
+        *meta["notes"],
+        meta["sandbox"].get("said"),
+    ]
+    per_skill = [
+        (name, *(v[key] for key in PER_SKILL), f"{v['checks_passed']}/{v['checks']}")
+        for name, v in report["per_skill"].items()
+    ]
+    lines = [
+        "## Skill behavioral",
+        "",
         f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
         f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
         f"errored{_blocked(totals)}) on {md.runs_on(meta)}, "
         f"judged by `{meta['judge_model'] or 'default model'}` ({meta['judge_family']} family) "
-        f"on {meta['judge_agent']} {meta['judge_version'] or '(not started)'}, agent {md.agent_words(meta)}."
-    )
-    lines.append("")
-    said = [*filter(None, [same_family(meta)]), *md.halted(meta), *md.timed_out(meta), *meta["notes"]]
-    lines += md.quoted([*said, *filter(None, [meta["sandbox"].get("said")])])
-    lines += md.provisional_lines(cases, meta["strict"])
-    lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
-    rows = [
-        (name, *(v[key] for key in PER_SKILL), f"{v['checks_passed']}/{v['checks']}")
-        for name, v in report["per_skill"].items()
+        f"on {meta['judge_agent']} {meta['judge_version'] or '(not started)'}, agent {md.agent_words(meta)}.",
+        "",
+        *md.quoted(filter(None, said)),
+        *md.provisional_lines(cases, meta["strict"]),
+        *quarantined.markdown_lines(meta["quarantine"], statuses(report)),
+        md.table(["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"], per_skill),
     ]
-    heads = ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"]
-    lines.append(md.table(heads, rows))
+    unmet = [
+        (c["id"], where(c), k["kind"], clip(k["expectation"], 120), clip(k["detail"], 200))
+        for c in cases
+        if c["status"] == FAIL
+        for k in unmet_of(c)
+    ]
     lines += md.section(
-        "Unmet expectations",
-        ["case", "where", "kind", "expectation", "detail"],
-        [
-            (c["id"], where(c), k["kind"], clip(k["expectation"], 120), clip(k["detail"], 200))
-            for c in cases
-            if c["status"] == FAIL
-            for k in unmet_of(c)
-        ],
-        none="None. Every graded case met every expectation.",
+        "Unmet expectations", UNMET_HEADS, unmet, none="None. Every graded case met every expectation."
     )
-    lines += uncited_lines(report)
-    lines += tripwire_lines(report)
-    lines += md.errored_section(
-        [c for c in cases if c["status"] in (ERROR, NOT_RUN)],
-        "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never "
-        "started (not-run: the run reached its --max-run-usd): neither a pass nor a fail.",
-    )
+    lines += uncited_lines(report) + tripwire_lines(report)
+    lines += md.errored_section([c for c in cases if c["status"] in (ERROR, NOT_RUN)], ERRORED)
+    blocked = [
+        (c["id"], where(c), c["blocked"], clip(attempts_text(c), 300))
+        for c in cases
+        if c["status"] == BLOCKED
+    ]
     lines += md.section(
-        "Blocked cases (not graded)",
-        ["case", "where", "reason", "attempts"],
-        [
-            (c["id"], where(c), c["blocked"], clip(attempts_text(c), 300))
-            for c in cases
-            if c["status"] == BLOCKED
-        ],
-        "What the agent did cannot be trusted as evidence, so these cases are neither a pass nor a "
-        "fail, and the run does not pass. `outside-workspace`: it worked outside its workspace in "
-        "every attempt, each in a fresh workspace.",
+        "Blocked cases (not graded)", ["case", "where", "reason", "attempts"], blocked, BLOCKED_SAID
     )
-    lines += md.retried_section(
-        cases,
-        "status",
-        "The agent CLI failed on its own in the first attempt (not the skill's doing), so the case "
-        "ran once more in a fresh workspace and session; the status is the second attempt's.",
-    )
-    lines += md.section(
-        "Outside the workspace",
-        ["case", "attempts"],
-        [(c["id"], clip(attempts_text(c), 300)) for c in cases if c["isolation"] or left_workspace_before(c)],
-        "Tool paths, paths named by commands, or Bash working directories in these traces lie outside "
-        "the case's workspace"
-        + (
-            ": the attempt was blocked and run once more in a fresh workspace."
-            if meta["strict_isolation"]
-            else " (graded anyway: --no-strict-isolation)."
-        ),
-    )
-    headers = ["case", "skill", "status", "met", "skill fired", "stop", "time"]
+    lines += md.retried_section(cases, "status", RETRIED)
+    outside = [
+        (c["id"], clip(attempts_text(c), 300)) for c in cases if c["isolation"] or left_workspace_before(c)
+    ]
+    then = OUTSIDE_BLOCKED if meta["strict_isolation"] else OUTSIDE_GRADED
+    lines += md.section("Outside the workspace", ["case", "attempts"], outside, OUTSIDE + then)
     rows = [
         (
             c["id"],
@@ -102,11 +104,9 @@ def markdown(report: dict) -> str:
         )
         for c in cases
     ]
-    lines += md.collapsed("All cases", md.table(headers, rows))
-    spent = (
-        f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
-        f"{seconds(totals['agent_time_s'])}"
-    )
+    lines += md.collapsed("All cases", md.table(CASE_HEADS, rows))
+    spent = f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
+    spent += seconds(totals["agent_time_s"])
     lines += md.spend_lines(spent, replayed(report), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
@@ -232,24 +232,19 @@ def same_family(meta: dict) -> str | None:
 
 def headline(report: dict) -> str:
     counts, meta = report["totals"], report["meta"]
-    from_cache = replayed(report)
-    retries = md.retried_note(report["cases"])
-    bare = len(uncited(report))
-    said_uncited = f"; {bare} MUST statement(s) passed without evidence" if bare else ""
-    fired = tripped(report)
-    said_uncited += f"; the tripwire fired on {fired} case(s)" if fired else ""
+    bare, fired = len(uncited(report)), tripped(report)
     return (
-        (
-            f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
-            f"{counts['errors']} errored{_blocked(counts)}"
-            + said_uncited
-            + retries
-            + (f"; {from_cache}" if from_cache else "")
-        )
-        + f"; judged by {judge_words(meta)}"
-        + f"; {meta['sandbox']['headline']}"
-        + quarantined.headline_note(meta["quarantine"])
-        + halt_note(meta)
+        f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
+        f"{counts['errors']} errored{_blocked(counts)}"
+    ) + md.clauses(
+        f"{bare} MUST statement(s) passed without evidence" if bare else "",
+        f"the tripwire fired on {fired} case(s)" if fired else "",
+        md.retried_note(report["cases"]),
+        replayed(report),
+        f"judged by {judge_words(meta)}",
+        meta["sandbox"]["headline"],
+        quarantined.headline_note(meta["quarantine"]),
+        Halt.of(meta).sentence(),
     )
 
 
