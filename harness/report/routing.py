@@ -14,7 +14,7 @@ from harness.report import quarantined, replays
 from harness.report.format import dollars, number, percent, seconds, total
 from harness.report.junit import JUnitCase, junit_file
 from harness.report.reading import show_command
-from harness.report.routing_common import at, listing_notes, statuses, where
+from harness.report.routing_common import at, gate_words, listing_notes, statuses, where
 
 MEANINGS = {
     "correct_trigger": "the expected skill fired (for a near miss naming an `owner`: that owner)",
@@ -68,7 +68,7 @@ def markdown(report: dict) -> str:
         f"together, on {md.runs_on(meta)}, {md.agent_words(meta)}.",
         "",
         *md.quoted(md.halted(meta)),
-        md.gate_line(report["passed"], report["gate"]["reason"]),
+        md.gate_line(report["passed"], gate_words(report)),
         "",
         *([canary["line"], ""] if canary else []),
         f"Installed together: {', '.join(f'`{name}`' for name in meta['room'])}.",
@@ -188,7 +188,7 @@ def headline(report: dict) -> str:
         f"{totals['passed']}/{totals['graded']} correct ({percent(totals['accuracy'])}) of "
         f"{totals['cases']} case(s){notes.ungraded(totals)}"
     ) + md.clauses(
-        report["gate"]["reason"],
+        gate_words(report),
         f"{unread} decided by a SKILL.md read that failed" if unread else "",
         md.retried_note(cases),
         replayed(report),

@@ -3,8 +3,13 @@ format lifts under its summary, where a case is written, where its finding point
 
 from __future__ import annotations
 
+import re
+
 from harness.model import notes
 from harness.model.dataset import located, origin_note
+
+# The count an accuracy gate's reason opens with: `5/8 correct (accuracy 0.625) is ` or `8/8 correct; `.
+GATE_COUNT = re.compile(r"(\d+)/(\d+) correct(?: \(accuracy [\d.]+\))?(?: is |; )")
 
 
 def listing_notes(meta: dict) -> list[str]:
@@ -33,3 +38,12 @@ def at(case: dict, message: str) -> tuple[str, str, int | None]:
 def statuses(report: dict) -> dict[str, str]:
     """Each case's status word, which --verbose lists."""
     return {c["id"]: c["status"] for c in report["cases"]}
+
+
+def gate_words(report: dict) -> str:
+    """The gate's reason without the `N/M correct` the summary beside it gives already."""
+    totals, reason = report["totals"], report["gate"]["reason"]
+    count = GATE_COUNT.match(reason)
+    if count is None or count.groups() != (str(totals["passed"]), str(totals["graded"])):
+        return reason
+    return reason[count.end() :]

@@ -9,8 +9,8 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report.format import number, percent, share
 from harness.report.junit import JUnitCase
-from harness.report.markdown import collapsed, findings_table, section, table
-from harness.report.routing_common import listing_notes
+from harness.report.markdown import collapsed, findings_table, gate_line, section, table
+from harness.report.routing_common import gate_words, listing_notes
 from harness.report.routing_common import statuses as statuses  # the renderer the text format calls
 
 ROWS_SHOWN = 200
@@ -37,8 +37,7 @@ def markdown(report: dict) -> str:
         f"Rank-1 rate: **{share(rank1['rank1'], rank1['positives'])}** of positives rank their skill "
         f"first; top-k rate {share(rank1['top_k'], rank1['positives'])}."
     )
-    gate = report["gate"]
-    lines += ["", f"Gate: **{'passed' if report['passed'] else 'failed'}**: {gate['reason']}.", ""]
+    lines += ["", gate_line(report["passed"], gate_words(report)), ""]
     lines += [*(f"> {note}" for note in meta["notes"]), ""] if meta["notes"] else []
     hint = bars_hint(report)
     lines += [hint, ""] if hint else []
@@ -64,7 +63,7 @@ def headline(report: dict) -> str:
         f"lexical engine, an approximation of the agent that never replaces it: "
         f"{totals['passed']}/{totals['graded']} correct, rank-1 "
         f"{rank1['rank1']}/{rank1['positives']} of {totals['cases']} case(s){_unranked(totals)}; "
-        f"{report['gate']['reason']}"
+        f"{gate_words(report)}"
     )
 
 
