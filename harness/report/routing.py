@@ -11,7 +11,7 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
-from harness.report.format import dollars, number, percent, seconds, total
+from harness.report.format import dollars, number, percent, seconds
 from harness.report.junit import JUnitCase, junit_file
 from harness.report.reading import show_command
 from harness.report.routing_common import at, gate_words, listing_notes, statuses, where
@@ -280,7 +280,7 @@ def junit(report: dict) -> list[JUnitCase]:
         JUnitCase(
             classname=f"routing.{c['skill'] or 'shared'}",
             name=c["id"],
-            time_s=total(s["elapsed_s"] for s in c["samples"]),
+            time_s=c["elapsed_s"],
             error=c["error"] if not graded(c) else None,
             failure=None
             if c["passed"] or not graded(c)
@@ -301,12 +301,11 @@ def canary_cases(report: dict) -> list[JUnitCase]:
     if checked is None or checked["status"] == "skipped":
         return []
     blocks = checked["status"] in BLOCKING
-    ran_now = checked["elapsed_s"] is not None and checked["status"] != "cached"
     return [
         JUnitCase(
             classname="routing.canary",
             name="(canary)",
-            time_s=checked["elapsed_s"] if ran_now else 0.0,
+            time_s=0.0 if checked["status"] == "cached" else checked["elapsed_s"],  # a replay took no time
             error=checked["sentence"] if blocks else None,
             output=None if blocks else checked["line"],
         )
