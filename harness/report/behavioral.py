@@ -10,7 +10,7 @@ from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.format import seconds
-from harness.report.junit import JUnitCase
+from harness.report.junit import JUnitCase, case_at
 from harness.report.reading import show_command
 from harness.report.routing_common import statuses, where
 
@@ -297,17 +297,16 @@ def findings(report: dict) -> list[Finding]:
 
 def junit(report: dict) -> list[JUnitCase]:
     cases = [
-        JUnitCase(
-            classname=f"behavioral.{c['skill']}",
-            name=c["id"],
+        case_at(
+            c,
+            f"behavioral.{c['skill']}",
+            c["id"],
             time_s=c["elapsed_s"],
             error=_junit_error(c),
             failure=f"prompt: {c['prompt']}\n"
             + "\n".join(f"{k['kind']}: {k['expectation']} -- {k['detail']}" for k in unmet_of(c))
             if c["status"] == FAIL
             else None,
-            file=c["source"],
-            line=c["line"],
             output="\n".join(
                 [_check_line(k) for k in c["checks"]]
                 + ([replays.sample_line(c["cached_from"])] if c["cached"] else [])

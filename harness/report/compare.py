@@ -4,13 +4,12 @@ JUnit."""
 from __future__ import annotations
 
 from harness.model import findings as finding
-from harness.model.dataset import located
 from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import replays
 from harness.report.format import dollars, number, percent, points, seconds, signed, signed_dollars, total
-from harness.report.junit import JUnitCase, halt_cases, junit_file
+from harness.report.junit import JUnitCase, case_at, halt_cases
 from harness.report.markdown import halted, provisional_named, quoted, section, table
 from harness.report.routing_common import at
 
@@ -304,9 +303,10 @@ def findings(report: dict) -> list[Finding]:
 
 def junit(report: dict) -> list[JUnitCase]:
     return [
-        JUnitCase(
-            classname=f"compare.{c['skill'] or 'shared'}",
-            name=name(report, c),
+        case_at(
+            c,
+            f"compare.{c['skill'] or 'shared'}",
+            name(report, c),
             time_s=total((c["baseline"]["elapsed_s"], c["candidate"]["elapsed_s"])),
             error=_error_row(c)[1] if c["label"] == "error" else None,
             failure=_summary(report, c)
@@ -319,8 +319,6 @@ def junit(report: dict) -> list[JUnitCase]:
                     *(f"{side} {what}: {why}" for side, what, why in caveats(c)),
                 ]
             ),
-            file=junit_file(c["source"]),
-            line=located(c["source"], c["line"])[1],
         )
         for c in report["cases"]
     ] + halt_cases("compare", report["meta"])

@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from harness.model.dataset import located
 from harness.model.envelope import Halt
 from harness.model.findings import Finding, lies_in
 from harness.printable import escaped
 from harness.report.text import adoption_note
-
-
-def junit_file(source: str) -> str | None:
-    """A case's file in a JUnit report; none for a built-in shared negative, which has none in the repo."""
-    path = located(source, None)[0]
-    return None if path == "." else path
 
 
 @dataclass(frozen=True)
@@ -27,6 +22,12 @@ class JUnitCase:
     output: str | None = None
     file: str | None = None  # root-relative: where the case is written (its dataset)
     line: int | None = None
+
+
+def case_at(case: dict, classname: str, name: str, **outcome: Any) -> JUnitCase:
+    """A JUnit case at a report case's dataset line; a built-in shared negative has no file in the repo."""
+    path, line = located(case["source"], case["line"])
+    return JUnitCase(classname, name, file=None if path == "." else path, line=line, **outcome)
 
 
 def render(suite: str, cases: list[JUnitCase]) -> str:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model import notes
-from harness.model.dataset import located, origin_note
+from harness.model.dataset import origin_note
 from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.format import dollars, number, percent, seconds
-from harness.report.junit import JUnitCase, junit_file
+from harness.report.junit import JUnitCase, case_at
 from harness.report.reading import show_command
 from harness.report.routing_common import at, gate_words, listing_notes, statuses, where
 
@@ -277,16 +277,15 @@ def hint(case: dict) -> str:
 
 def junit(report: dict) -> list[JUnitCase]:
     cases = [
-        JUnitCase(
-            classname=f"routing.{c['skill'] or 'shared'}",
-            name=c["id"],
+        case_at(
+            c,
+            f"routing.{c['skill'] or 'shared'}",
+            c["id"],
             time_s=c["elapsed_s"],
-            error=c["error"] if not graded(c) else None,
+            error=None if graded(c) else c["error"],
             failure=None
             if c["passed"] or not graded(c)
             else failure_text(c) + origin_note(c["source"], c["id"]),
-            file=junit_file(c["source"]),
-            line=located(c["source"], c["line"])[1],
             output=case_output(c),
         )
         for c in report["cases"]
