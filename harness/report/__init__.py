@@ -121,8 +121,7 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     if ctx.settings is not None:  # the effective settings from the repo's settings file
         document["settings"] = ctx.settings
     document = redact.data(document)
-    # A result may name its schema; the default is `<command>-report`.
-    schema = getattr(result, "schema", f"{result.command}-report")
+    schema = getattr(result, "schema", f"{result.command}-report")  # a result may name its own
     problems = [e.message for e in schemas.errors(schema, self_check_sample(document))]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
@@ -140,19 +139,12 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     # Rendered only where it is read: the table costs more start-up than a small catalog's checks.
     needs_markdown = bool(summary_path) or (path is not None and where.format == "markdown")
     markdown = redact(report.markdown(written)) if needs_markdown else ""
-    if summary_path:
-        # Relative to where the command ran, like --output; appended, as GitHub's summary expects.
+    if summary_path:  # relative to where the command ran, like --output; appended, as GitHub expects
+        summary = ctx.cwd / summary_path
         flag = "--summary" if where.summary else "GITHUB_STEP_SUMMARY"
-        summary_file = ctx.cwd / summary_path
-        guarded(
-            lambda: append_text(summary_file, markdown + "\n", repo),
-            "the markdown summary",
-            summary_file,
-            flag,
-        )
+        guarded(lambda: append_text(summary, markdown + "\n", repo), "the markdown summary", summary, flag)
     if where.junit:
-        body = junit_text(written, report, redact)
-        junit_file = ctx.cwd / where.junit
+        body, junit_file = junit_text(written, report, redact), ctx.cwd / where.junit
         guarded(lambda: write_text(junit_file, body, repo), "the JUnit report", junit_file, "--junit")
     if path is None:
         ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
@@ -161,12 +153,12 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
         # Markdown on stdout is read on a terminal: escaped (text escapes each piece around its colours).
         ctx.stdout.write(escaped(shown) if where.format == "markdown" else shown)
         if ctx.in_github_actions and where.format in ("text", "markdown"):
-            found = report.findings(written)
-            if where.annotations == "warnings":
-                found = as_warnings(found)
             from harness.report import github
 
-            annotations = github.finding_annotations(found)
+            found = report.findings(written)
+            annotations = github.finding_annotations(
+                as_warnings(found) if where.annotations == "warnings" else found
+            )
             ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))
     ctx.stdout.flush()
     return path

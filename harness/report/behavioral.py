@@ -9,10 +9,9 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
+from harness.report.cases import show_command, statuses, where
 from harness.report.format import seconds
 from harness.report.junit import JUnitCase, case_at
-from harness.report.reading import show_command
-from harness.report.routing_common import statuses, where
 
 NOT_RUN = "not-run"
 PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row

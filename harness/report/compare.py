@@ -8,10 +8,10 @@ from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import replays
+from harness.report.cases import at
 from harness.report.format import dollars, number, percent, points, seconds, signed, signed_dollars, total
 from harness.report.junit import JUnitCase, case_at, halt_cases
 from harness.report.markdown import halted, provisional_named, quoted, section, table
-from harness.report.routing_common import at
 
 BOTH = "both"
 SIDES = ("baseline", "candidate")

@@ -9,7 +9,7 @@ from harness.model import baseline
 from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report.routing_common import where
+from harness.report.cases import where
 
 # What a markdown page would read as HTML: a prompt, an expectation or a judge's reason quoting a tag
 # must show as text (GitHub sanitises step summaries, other readers of --summary may not).

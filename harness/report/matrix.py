@@ -16,8 +16,7 @@ from harness.report import behavioral, compare, routing
 from harness.report.format import percent as rate
 from harness.report.format import signed_percent as signed
 from harness.report.junit import JUnitCase
-from harness.report.markdown import section, table, titled
-from harness.report.text import halt_note
+from harness.report.markdown import clauses, section, table, titled
 
 percent = partial(rate, digits=0)  # a matrix's rates read whole: `62%`
 
@@ -35,6 +34,10 @@ def _cell(cell: dict | None) -> str:
         if cell and cell["graded"]
         else "n/a"
     )
+
+
+def halt_note(run: dict) -> str:
+    return clauses(Halt.of(run["meta"]).sentence())
 
 
 def legs(report: dict, key: str = "legs") -> list[tuple[str, dict]]:
@@ -130,9 +133,7 @@ def routing_headline(report: dict) -> str:
         if left := notes.left_out(gated):  # the gate's own count, named, when it differs from the leg's
             gate += f" ({gated['passed']}/{gated['graded']} counted: {left})"
         from_cache = f" ({said})" if (said := routing.replayed(run)) else ""
-        parts.append(
-            f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(run['meta'])}"
-        )
+        parts.append(f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(run)}")
     parts += [difference_line(row) for row in report["differences"]]
     moved = [row for row in report["skill_differences"] if row["beyond_noise"]]
     if moved:
@@ -162,7 +163,7 @@ def behavioral_headline(report: dict) -> str:
     parts = []
     for name, run in legs(report):
         counts = run["totals"]
-        parts.append(f"{name} {counts['passed']}/{counts['cases']} passed{halt_note(run['meta'])}")
+        parts.append(f"{name} {counts['passed']}/{counts['cases']} passed{halt_note(run)}")
     parts += [difference_line(row, "pass rate") for row in report["differences"]]
     parts.append(f"judged by {behavioral.judge_words(report['runs'][0]['meta'])}")
     return "; ".join(parts)
@@ -215,7 +216,7 @@ def compare_headline(report: dict) -> str:
         rates = "; ".join(f"{mode} {change_words(side)}" for mode, side in leg["by_mode"].items())
         parts.append(
             f"{name}: {len(compare.regressions(run))} regression(s) in {len(compare.compared(run))} compared "
-            "case(s)" + (f", {rates}" if rates else "") + halt_note(run["meta"])
+            "case(s)" + (f", {rates}" if rates else "") + halt_note(run)
         )
     return "; ".join(parts)
 

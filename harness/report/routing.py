@@ -11,10 +11,9 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
+from harness.report.cases import at, gate_words, listing_notes, show_command, statuses, where
 from harness.report.format import dollars, number, percent, seconds
 from harness.report.junit import JUnitCase, case_at
-from harness.report.reading import show_command
-from harness.report.routing_common import at, gate_words, listing_notes, statuses, where
 
 MEANINGS = {
     "correct_trigger": "the expected skill fired (for a near miss naming an `owner`: that owner)",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from harness.report import routing, routing_common, routing_lexical
+from harness.report import cases, routing, routing_lexical
 from tests.support.saved_reports import load
 
 
@@ -24,15 +24,13 @@ def test_the_markdown_says_the_count_once():
 def test_a_passing_gate_keeps_its_bar():
     report = load("routing")
     report["gate"]["reason"] = "5/8 correct; reported only (--min-accuracy 0)"
-    assert routing_common.gate_words(report) == "reported only (--min-accuracy 0)"
+    assert cases.gate_words(report) == "reported only (--min-accuracy 0)"
 
 
 def test_a_gate_counting_other_cases_keeps_its_count():
     report = copy.deepcopy(load("routing"))
     report["gate"]["reason"] = "4/7 correct (accuracy 0.571; 1 provisional left out) is below the bar"
-    assert (
-        routing_common.gate_words(report) == report["gate"]["reason"]
-    )  # another figure than the summary's: said
+    assert cases.gate_words(report) == report["gate"]["reason"]  # another figure than the summary's: said
     assert "4/7 correct" in routing.headline(report)
 
 

@@ -1,9 +1,10 @@
-"""What the reports of cases read alike (both routing engines, behavioral, compare): the notes the text
-format lifts under its summary, where a case is written, where its finding points, and its status."""
+"""What the reports of cases read alike (both routing engines, behavioral, compare): the listing notes,
+where a case is written and its finding points, the command showing its transcript, its status."""
 
 from __future__ import annotations
 
 import re
+import shlex
 
 from harness.model import notes
 from harness.model.dataset import located, origin_note
@@ -47,3 +48,10 @@ def gate_words(report: dict) -> str:
     if count is None or count.groups() != (str(totals["passed"]), str(totals["graded"])):
         return reason
     return reason[count.end() :]
+
+
+def show_command(kept: str | None, case_id: str) -> str:
+    """`skillscope show <logs> <case>` for the logs a run kept (quoted to paste), else how to keep them."""
+    shown = f"{shlex.quote(kept or 'DIR')} {shlex.quote(case_id)}"
+    again = "" if kept else "run it again with --keep-logs DIR, then "
+    return f"{again}skillscope show {shown}"
