@@ -16,6 +16,12 @@ from harness.report.junit import JUnitCase, case_at
 NOT_RUN = "not-run"
 PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row
 UNKNOWN_FAMILY = "unknown"
+# What a case that was not graded says after its name.
+UNGRADED_WORDS = {
+    BLOCKED: " is blocked ({blocked}, not graded): {error}",
+    NOT_RUN: " did not run: {error}",
+    ERROR: " errored (not graded): {error}",
+}
 UNMET_HEADS = ["case", "where", "kind", "expectation", "detail"]
 CASE_HEADS = ["case", "skill", "status", "met", "skill fired", "stop", "time"]
 ERRORED = (
@@ -248,50 +254,46 @@ def headline(report: dict) -> str:
 
 
 def findings(report: dict) -> list[Finding]:
-    """Each case that did not pass, at its line in the dataset, with what it did not meet; a case
-    graded although it left its workspace (--no-strict-isolation) is a warning."""
+    """Each case that did not pass, at its dataset line, with what it did not meet; warnings for what a
+    graded case carries (left its workspace under --no-strict-isolation, retried, passed without evidence)."""
     out = []
     meta = report["meta"]
-    held = quarantined.by_id(meta["quarantine"])
-    kept = meta.get("keep_logs")
+    held, kept = quarantined.by_id(meta["quarantine"]), meta.get("keep_logs")
     for c in report["cases"]:
+        said = f"behavioral case `{c['id']}`"
+        warned = []
         if c["isolation"] and c["blocked"] is None:
             paths = "; ".join(described(o) for o in c["isolation"][:3])
-            message = (
-                f"behavioral case `{c['id']}`: the agent worked outside its workspace ({paths}); graded "
-                "anyway because --no-strict-isolation is set"
+            warned.append(
+                f"{said}: the agent worked outside its workspace ({paths}); graded anyway because "
+                "--no-strict-isolation is set"
             )
-            out.append(finding.warning("behavioral", c["source"], message, c["line"]))
         if c["retried"]:
-            message = f"behavioral case `{c['id']}` was run once more in a fresh workspace: {c['retried']}"
-            out.append(finding.warning("behavioral", c["source"], message, c["line"]))
+            warned.append(f"{said} was run once more in a fresh workspace: {c['retried']}")
         if c["status"] in (PASS, FAIL):  # an error already says why (--require-evidence)
-            read = show_command(kept, c["id"])
-            for check in (k for k in c["checks"] if k["no_evidence"]):
-                message = (
-                    f"behavioral case `{c['id']}`: the judge passed {check['expectation']!r}, which the "
-                    "agent MUST have done, without citing any evidence; it counts as met (--require-evidence "
-                    f"makes it an error): read what the agent did ({read})"
-                )
-                out.append(finding.warning("behavioral", c["source"], message, c["line"]))
-        if c["status"] == PASS:
-            continue
-        if c["status"] == BLOCKED:
-            message = f"behavioral case `{c['id']}` is blocked ({c['blocked']}, not graded): {c['error']}"
-        elif c["status"] == NOT_RUN:
-            message = f"behavioral case `{c['id']}` did not run: {c['error']}"
-        elif c["status"] == ERROR:
-            message = f"behavioral case `{c['id']}` errored (not graded): {c['error']}"
-        else:
-            unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(c))
-            message = (
-                f"behavioral case `{c['id']}`: {_met(c)} expectation(s) met for the prompt "
-                f"{c['prompt']!r}. Unmet: {unmet}; read what the agent did ({show_command(kept, c['id'])}), "
-                "then the skill's instructions"
-            )
-        failed = finding.error("behavioral", c["source"], message, c["line"])
-        out.append(quarantined.held(failed, held.get(c["id"])))
+            warned += [
+                f"{said}: the judge passed {k['expectation']!r}, which the agent MUST have done, without "
+                "citing any evidence; it counts as met (--require-evidence makes it an error): read what the "
+                f"agent did ({show_command(kept, c['id'])})"
+                for k in c["checks"]
+                if k["no_evidence"]
+            ]
+        out += [finding.warning("behavioral", c["source"], message, c["line"]) for message in warned]
+        if c["status"] != PASS:
+            failed = finding.error("behavioral", c["source"], f"{said}{failure_words(c, kept)}", c["line"])
+            out.append(quarantined.held(failed, held.get(c["id"])))
     return out
+
+
+def failure_words(case: dict, kept: str | None) -> str:
+    """Why a case did not pass, after its name: blocked, not run, errored, or the expectations it missed."""
+    if case["status"] in UNGRADED_WORDS:
+        return UNGRADED_WORDS[case["status"]].format(**case)
+    unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(case))
+    return (
+        f": {_met(case)} expectation(s) met for the prompt {case['prompt']!r}. Unmet: {unmet}; read what the "
+        f"agent did ({show_command(kept, case['id'])}), then the skill's instructions"
+    )
 
 
 def junit(report: dict) -> list[JUnitCase]:
