@@ -144,39 +144,24 @@ def _lift(lift: dict | None) -> list[str]:
         return []
     none = ", ".join(f"`{i}`" for i in lift["no_lift"]) or "none"
     needs = ", ".join(f"`{i}`" for i in lift["needs_skill"]) or "none"
+    taken = ", ".join(f"`{i}` by `{s}`" for i, s in lift["taken_by"].items())
     return [
         "### Without the skill",
         "",
         f"- Pass without the skill (no lift: the skill is not needed for them): {none}.",
         f"- Fail without it and pass with it (the skill's value): {needs}.",
-        *_taken(lift["taken_by"]),
+        *([f"- Taken by another skill without it: {taken}."] if taken else []),
         "",
     ]
 
 
-def _taken(taken: dict[str, str]) -> list[str]:
-    if not taken:
-        return []
-    return [
-        "- Taken by another skill without it: " + ", ".join(f"`{i}` by `{s}`" for i, s in taken.items()) + "."
-    ]
-
-
 def _cases_table(report: dict) -> str:
-    return table(
-        ["case", "label", "baseline", "candidate", "rate delta", "prompt"],
-        [
-            (
-                name(report, c),
-                c["label"],
-                _side(c["baseline"]),
-                _side(c["candidate"]),
-                _case_delta(c),
-                clip(c["prompt"], 80),
-            )
-            for c in report["cases"]
-        ],
-    )
+    rows = [
+        (name(report, c), c["label"], _side(c["baseline"]), _side(c["candidate"]), _case_delta(c))
+        + (clip(c["prompt"], 80),)
+        for c in report["cases"]
+    ]
+    return table(["case", "label", "baseline", "candidate", "rate delta", "prompt"], rows)
 
 
 def replayed(report: dict) -> str | None:
