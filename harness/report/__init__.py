@@ -114,8 +114,7 @@ def finish(result: Result, ctx: Context, where: ReportOptions) -> int:
 
 
 def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
-    """Write every report of `result`, rendered from its JSON as written, secrets blanked; returns the JSON
-    report's path (None on stdout)."""
+    """Write every report of `result` from its JSON as written, secrets blanked; the JSON's path or None."""
     redact = Redactor.of(ctx.environ)
     document = result.to_json()
     if ctx.settings is not None:  # the effective settings from the repo's settings file
@@ -245,8 +244,7 @@ def terminal(written: dict, report: Renderers, path: Path, ctx: Context, where) 
 
 
 def save(as_json: str, repo: Path, command: str, ctx: Context, output: str | None) -> Path:
-    """The JSON report at --output; by default a new file under .skillscope/runs/ no concurrent run can take,
-    with latest-<command>.json beside it."""
+    """The JSON report at --output, else a new file under .skillscope/runs/ and latest-<command>.json."""
     if output:
         path = ctx.cwd / output
         guarded(lambda: write_text(path, as_json, repo), "the JSON report", path, "--output")

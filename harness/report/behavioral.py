@@ -155,8 +155,7 @@ def tripped(report: dict) -> int:
 
 
 def uncited_lines(report: dict) -> list[str]:
-    """The MUST statements the judge passed without citing evidence: counted as met unless
-    --require-evidence, and said either way."""
+    """The MUST statements the judge passed without citing evidence (met unless --require-evidence)."""
     bare = uncited(report)
     how = (
         "each makes its case an error (--require-evidence)"

@@ -14,8 +14,7 @@ GATE_COUNT = re.compile(r"(\d+)/(\d+) correct(?: \(accuracy [\d.]+\))?(?: is |; 
 
 
 def listing_notes(meta: dict) -> list[str]:
-    """The note on the room skills the agent's model was not shown in full, then the note on the catalog
-    skills the room left out; each empty when the run has none."""
+    """The notes on the room skills not shown in full and the catalog skills left out ("" for none)."""
     said = meta.get("notes") or []
     listing = next((note for note in said if note.startswith(notes.LISTING)), "")
     outside = next((note for note in said if notes.LEFT_OUT in note), "")
@@ -30,8 +29,7 @@ def where(case: dict) -> str:
 
 
 def at(case: dict, message: str) -> tuple[str, str, int | None]:
-    """A finding's path, message and line for a case: a built-in shared negative points at the repo
-    and says where it came from and how to leave it out."""
+    """A finding's path, message and line for a case (a built-in shared negative's points at the repo)."""
     path, line = located(case["source"], case["line"])
     return path, message + origin_note(case["source"], case["id"]), line
 

@@ -231,8 +231,7 @@ def _summary(report: dict, case: dict) -> str:
 
 
 def sides_text(report: dict) -> str:
-    """When the sides ran on different agents or models (--baseline-agent, --baseline-model): which
-    ran where; else empty."""
+    """Which side ran where, when they ran on different agents or models; else empty."""
     agent = report["meta"].get("agent") or {}
     baseline = agent.get("baseline")
     if not isinstance(baseline, dict):
@@ -269,8 +268,7 @@ def statuses(report: dict) -> dict[str, str]:
 
 
 def findings(report: dict) -> list[Finding]:
-    """Each regression at its line in the dataset (an error unless regressions are allowed); errored
-    cases as warnings, since they were not compared."""
+    """Each regression at its dataset line (an error unless allowed); an errored case a warning."""
     out = []
     for c in report["cases"]:
         if c["label"] == "regression":

@@ -93,8 +93,7 @@ def finding_case(kind: str, name: str, found: list[Finding]) -> JUnitCase:
 
 
 def halt_cases(kind: str, meta: dict) -> list[JUnitCase]:
-    """One errored case saying why a paid run stopped early (its report's meta says), so a CI test table
-    shows it."""
+    """One errored case saying why a paid run stopped early, so a CI test table shows it."""
     halt = Halt.of(meta)
     text = halt.sentence()
     if text is None:

@@ -131,8 +131,7 @@ def replayed(report: dict) -> str | None:
 
 
 def observation(sample: dict) -> str:
-    """What a case (or one agent's run of it) fired: an errored or unrun case made no decision, which is
-    not "no skill"."""
+    """What a case (or an agent's run of it) fired; an errored or unrun one made no decision, "—"."""
     if sample.get("verdict") in UNGRADED:
         return "—"
     return sample.get("observed") or "no skill"
@@ -311,8 +310,7 @@ def canary_cases(report: dict) -> list[JUnitCase]:
 
 
 def case_output(case: dict) -> str | None:
-    """A JUnit case's output: each sample the result cache gave back and the run that made it, a retry
-    and a failed read that decided."""
+    """A JUnit case's output: its replayed samples and their runs, a retry, a failed read that decided."""
     several = len(case["samples"]) > 1
     lines = [
         replays.sample_line(s["cached_from"], f"sample {n} replayed" if several else "replayed")
