@@ -1,9 +1,5 @@
-"""Publishing a result: the JSON report on disk, the chosen format on stdout, the markdown step summary,
-annotations and JUnit.
-
-Each command's renderers live in one module of this package, named in REPORTS and imported when used
-(a `structural` run should not load the agent stack to render its table).
-"""
+"""Publishing a result: the JSON report on disk, the chosen format on stdout, the step summary, annotations
+and JUnit. Each command's renderers are one module, named in REPORTS and imported only when used."""
 
 from __future__ import annotations
 
@@ -81,8 +77,7 @@ class Result(Protocol):
 
 
 class Renderers(Protocol):
-    """What every graded command's module named in REPORTS offers, each reading the JSON report (the
-    dict written to disk, valid against its schema) and nothing else."""
+    """What each module named in REPORTS offers, reading the JSON report as written and nothing else."""
 
     def markdown(self, report: dict) -> str: ...
 
@@ -97,9 +92,7 @@ class Renderers(Protocol):
 
     def junit(self, report: dict) -> list[JUnitCase]: ...
 
-
-# A renderer module may also offer `next_step(report) -> str`: one line the text format prints under the
-# summary (empty for none), such as the way to adopt rules on a catalog's failed first run.
+    # Optional: `next_step(report) -> str`, the lines the text format prints under its summary.
 
 
 def kind_of(report: dict) -> str:
@@ -121,15 +114,13 @@ def finish(result: Result, ctx: Context, where: ReportOptions) -> int:
 
 
 def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
-    """Write every report of `result`, known secret values blanked; returns the JSON report's path (None
-    when it went to stdout). Every format is rendered from the JSON report as written to disk."""
+    """Write every report of `result` from its JSON as written, secrets blanked; the JSON's path or None."""
     redact = Redactor.of(ctx.environ)
     document = result.to_json()
     if ctx.settings is not None:  # the effective settings from the repo's settings file
         document["settings"] = ctx.settings
     document = redact.data(document)
-    # A result may name its schema; the default is `<command>-report`.
-    schema = getattr(result, "schema", f"{result.command}-report")
+    schema = getattr(result, "schema", f"{result.command}-report")  # a result may name its own
     problems = [e.message for e in schemas.errors(schema, self_check_sample(document))]
     if problems:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
@@ -138,7 +129,7 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     path = None if where.output == "-" else save(as_json, repo, result.command, ctx, where.output)
     summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     if path is None and not (summary_path or where.junit):  # JSON alone: nothing to render
-        ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
+        ctx.stdout.write(as_json)
         ctx.stdout.flush()
         return None
     # Laid-out items (a large run's cases) are read back here: renderers see exactly what was written.
@@ -147,35 +138,26 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
     # Rendered only where it is read: the table costs more start-up than a small catalog's checks.
     needs_markdown = bool(summary_path) or (path is not None and where.format == "markdown")
     markdown = redact(report.markdown(written)) if needs_markdown else ""
-    if summary_path:
-        # Relative to where the command ran, like --output; appended, as GitHub's summary expects.
+    if summary_path:  # relative to where the command ran, like --output; appended, as GitHub expects
+        summary = ctx.cwd / summary_path
         flag = "--summary" if where.summary else "GITHUB_STEP_SUMMARY"
-        summary_file = ctx.cwd / summary_path
-        guarded(
-            lambda: append_text(summary_file, markdown + "\n", repo),
-            "the markdown summary",
-            summary_file,
-            flag,
-        )
+        guarded(lambda: append_text(summary, markdown + "\n", repo), "the markdown summary", summary, flag)
     if where.junit:
-        body = junit_text(written, report, redact)
-        junit_file = ctx.cwd / where.junit
+        body, junit_file = junit_text(written, report, redact), ctx.cwd / where.junit
         guarded(lambda: write_text(junit_file, body, repo), "the JUnit report", junit_file, "--junit")
     if path is None:
         ctx.stdout.write(as_json)  # stdout is the JSON report's: nothing else may go there
     else:
         shown = redact(stdout_text(written, report, markdown, path, ctx, where))
-        # Markdown on stdout is read on a terminal: escaped like every other line it gets (the text
-        # format neutralises each piece itself, around its own colours; JSON, JUnit and SARIF escape
-        # by their own rules).
+        # Markdown on stdout is read on a terminal: escaped (text escapes each piece around its colours).
         ctx.stdout.write(escaped(shown) if where.format == "markdown" else shown)
         if ctx.in_github_actions and where.format in ("text", "markdown"):
-            found = report.findings(written)
-            if where.annotations == "warnings":
-                found = as_warnings(found)
             from harness.report import github
 
-            annotations = github.finding_annotations(found)
+            found = report.findings(written)
+            annotations = github.finding_annotations(
+                as_warnings(found) if where.annotations == "warnings" else found
+            )
             ctx.stdout.write("".join(redact(line) + "\n" for line in annotations))
     ctx.stdout.flush()
     return path
@@ -187,8 +169,7 @@ def schema_of(report: dict) -> str:
 
 
 def rendered(written: dict, fmt: str, path: Path, ctx: Context) -> str:
-    """A saved report (valid against its schema) in `fmt`, as the run that wrote it would have shown it:
-    text and markdown end naming the JSON report's path."""
+    """A saved report in `fmt`, as the run that wrote it would have shown it."""
     if fmt == "html":
         from harness.report import html  # the page's modules, only when a page is asked for
 
@@ -200,8 +181,8 @@ def rendered(written: dict, fmt: str, path: Path, ctx: Context) -> str:
 
 
 def self_check_sample(document: dict) -> dict:
-    """What the schema self-check reads: the document, each long list cut to its first items. The check
-    guards the harness's own code, which shapes every case alike; ten thousand cases cost 0.2 s."""
+    """The document with each long list cut to its first items: the self-check guards our own code, which
+    shapes every case alike."""
     return {
         key: [sampled(item) for item in value[:SELF_CHECKED_ITEMS]] if isinstance(value, list) else value
         for key, value in document.items()
@@ -244,8 +225,7 @@ def redact_case(case: JUnitCase, redact: Redactor) -> JUnitCase:
 
 
 def terminal(written: dict, report: Renderers, path: Path, ctx: Context, where) -> str:
-    """The text format: a line per finding (only those failing the run under -q), each unit under -v, and
-    one summary line."""
+    """The text format: a line per finding (failing ones only under -q), each unit under -v, a summary."""
     colour = text.wants_colour(ctx.stdout, ctx.environ)
     found = report.findings(written)
     if where.quiet:
@@ -264,8 +244,7 @@ def terminal(written: dict, report: Renderers, path: Path, ctx: Context, where) 
 
 
 def save(as_json: str, repo: Path, command: str, ctx: Context, output: str | None) -> Path:
-    """The JSON report at --output, replaced whole; by default a new file under .skillscope/runs/ that no
-    concurrent run can take, with latest-<command>.json beside it and .skillscope/ ignored by git."""
+    """The JSON report at --output, else a new file under .skillscope/runs/ and latest-<command>.json."""
     if output:
         path = ctx.cwd / output
         guarded(lambda: write_text(path, as_json, repo), "the JSON report", path, "--output")
@@ -299,8 +278,7 @@ OLDER_GITIGNORES = ("*\n!baseline.json\n",)  # as earlier versions wrote it: bro
 
 
 def ignore_everything(folder: Path, repo: Path) -> None:
-    """`.skillscope/.gitignore`, written once (one the user edited stays; one an older version wrote is
-    brought up to date), so reports never show in `git status`."""
+    """`.skillscope/.gitignore`, written once (a user's edit stays; an older version's is updated)."""
     path = folder / ".gitignore"
     try:
         write_new(path, GITIGNORE, repo)

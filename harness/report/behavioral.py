@@ -1,95 +1,102 @@
-"""A behavioral run's reports, from its JSON report: markdown, the headline and statuses of the text
-format, located findings (annotations, text, SARIF) and JUnit."""
+"""A behavioral run's reports, from its JSON report: markdown, the text format's headline and statuses,
+located findings and JUnit."""
 
 from __future__ import annotations
 
 from harness.model import findings as finding
-from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
+from harness.report.cases import show_command, statuses, where
 from harness.report.format import seconds
-from harness.report.junit import JUnitCase
-from harness.report.reading import show_command
-from harness.report.routing_common import statuses, where
-from harness.report.text import halt_note
+from harness.report.junit import JUnitCase, case_at
 
 NOT_RUN = "not-run"
 PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row
 UNKNOWN_FAMILY = "unknown"
+# What a case that was not graded says after its name.
+UNGRADED_WORDS = {
+    BLOCKED: " is blocked ({blocked}, not graded): {error}",
+    NOT_RUN: " did not run: {error}",
+    ERROR: " errored (not graded): {error}",
+}
+UNMET_HEADS = ["case", "where", "kind", "expectation", "detail"]
+CASE_HEADS = ["case", "skill", "status", "met", "skill fired", "stop", "time"]
+ERRORED = (
+    "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never started "
+    "(not-run: the run reached its --max-run-usd): neither a pass nor a fail."
+)
+BLOCKED_SAID = (
+    "What the agent did cannot be trusted as evidence, so these cases are neither a pass nor a fail, and the "
+    "run does not pass. `outside-workspace`: it worked outside its workspace in every attempt, each in a "
+    "fresh workspace."
+)
+RETRIED = (
+    "The agent CLI failed on its own in the first attempt (not the skill's doing), so the case ran once more "
+    "in a fresh workspace and session; the status is the second attempt's."
+)
+OUTSIDE = (
+    "Tool paths, paths named by commands, or Bash working directories in these traces lie outside the "
+    "case's workspace"
+)
+OUTSIDE_BLOCKED = ": the attempt was blocked and run once more in a fresh workspace."
+OUTSIDE_GRADED = " (graded anyway: --no-strict-isolation)."
 
 
 def markdown(report: dict) -> str:
     meta, totals, cases = report["meta"], report["totals"], report["cases"]
-    lines = ["## Skill behavioral", ""]
-    lines.append(
+    said = [
+        same_family(meta),
+        *md.halted(meta),
+        *md.timed_out(meta),
+        *meta["notes"],
+        meta["sandbox"].get("said"),
+    ]
+    per_skill = [
+        (name, *(v[key] for key in PER_SKILL), f"{v['checks_passed']}/{v['checks']}")
+        for name, v in report["per_skill"].items()
+    ]
+    lines = [
+        "## Skill behavioral",
+        "",
         f"**{totals['passed']}/{totals['cases']} cases passed** ({totals['checks_passed']}/"
         f"{totals['checks']} expectations met; {totals['failed']} failed, {totals['errors']} "
         f"errored{_blocked(totals)}) on {md.runs_on(meta)}, "
         f"judged by `{meta['judge_model'] or 'default model'}` ({meta['judge_family']} family) "
-        f"on {meta['judge_agent']} {meta['judge_version'] or '(not started)'}, agent {md.agent_words(meta)}."
-    )
-    lines.append("")
-    said = [*filter(None, [same_family(meta)]), *md.halted(meta), *md.timed_out(meta), *meta["notes"]]
-    lines += md.quoted([*said, *filter(None, [meta["sandbox"].get("said")])])
-    lines += md.provisional_lines(cases, meta["strict"])
-    lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
-    rows = [
-        (name, *(v[key] for key in PER_SKILL), f"{v['checks_passed']}/{v['checks']}")
-        for name, v in report["per_skill"].items()
+        f"on {meta['judge_agent']} {meta['judge_version'] or '(not started)'}, agent {md.agent_words(meta)}.",
+        "",
+        *md.quoted(filter(None, said)),
+        *md.provisional_lines(cases, meta["strict"]),
+        *quarantined.markdown_lines(meta["quarantine"], statuses(report)),
+        md.table(["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"], per_skill),
     ]
-    heads = ["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"]
-    lines.append(md.table(heads, rows))
+    unmet = [
+        (c["id"], where(c), k["kind"], clip(k["expectation"], 120), clip(k["detail"], 200))
+        for c in cases
+        if c["status"] == FAIL
+        for k in unmet_of(c)
+    ]
     lines += md.section(
-        "Unmet expectations",
-        ["case", "where", "kind", "expectation", "detail"],
-        [
-            (c["id"], where(c), k["kind"], clip(k["expectation"], 120), clip(k["detail"], 200))
-            for c in cases
-            if c["status"] == FAIL
-            for k in unmet_of(c)
-        ],
-        none="None. Every graded case met every expectation.",
+        "Unmet expectations", UNMET_HEADS, unmet, none="None. Every graded case met every expectation."
     )
-    lines += uncited_lines(report)
-    lines += tripwire_lines(report)
-    lines += md.errored_section(
-        [c for c in cases if c["status"] in (ERROR, NOT_RUN)],
-        "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never "
-        "started (not-run: the run reached its --max-run-usd): neither a pass nor a fail.",
-    )
+    lines += uncited_lines(report) + tripwire_lines(report)
+    lines += md.errored_section([c for c in cases if c["status"] in (ERROR, NOT_RUN)], ERRORED)
+    blocked = [
+        (c["id"], where(c), c["blocked"], clip(attempts_text(c), 300))
+        for c in cases
+        if c["status"] == BLOCKED
+    ]
     lines += md.section(
-        "Blocked cases (not graded)",
-        ["case", "where", "reason", "attempts"],
-        [
-            (c["id"], where(c), c["blocked"], clip(attempts_text(c), 300))
-            for c in cases
-            if c["status"] == BLOCKED
-        ],
-        "What the agent did cannot be trusted as evidence, so these cases are neither a pass nor a "
-        "fail, and the run does not pass. `outside-workspace`: it worked outside its workspace in "
-        "every attempt, each in a fresh workspace.",
+        "Blocked cases (not graded)", ["case", "where", "reason", "attempts"], blocked, BLOCKED_SAID
     )
-    lines += md.retried_section(
-        cases,
-        "status",
-        "The agent CLI failed on its own in the first attempt (not the skill's doing), so the case "
-        "ran once more in a fresh workspace and session; the status is the second attempt's.",
-    )
-    lines += md.section(
-        "Outside the workspace",
-        ["case", "attempts"],
-        [(c["id"], clip(attempts_text(c), 300)) for c in cases if c["isolation"] or left_workspace_before(c)],
-        "Tool paths, paths named by commands, or Bash working directories in these traces lie outside "
-        "the case's workspace"
-        + (
-            ": the attempt was blocked and run once more in a fresh workspace."
-            if meta["strict_isolation"]
-            else " (graded anyway: --no-strict-isolation)."
-        ),
-    )
-    headers = ["case", "skill", "status", "met", "skill fired", "stop", "time"]
+    lines += md.retried_section(cases, "status", RETRIED)
+    outside = [
+        (c["id"], clip(attempts_text(c), 300)) for c in cases if c["isolation"] or left_workspace_before(c)
+    ]
+    then = OUTSIDE_BLOCKED if meta["strict_isolation"] else OUTSIDE_GRADED
+    lines += md.section("Outside the workspace", ["case", "attempts"], outside, OUTSIDE + then)
     rows = [
         (
             c["id"],
@@ -102,11 +109,9 @@ def markdown(report: dict) -> str:
         )
         for c in cases
     ]
-    lines += md.collapsed("All cases", md.table(headers, rows))
-    spent = (
-        f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
-        f"{seconds(totals['agent_time_s'])}"
-    )
+    lines += md.collapsed("All cases", md.table(CASE_HEADS, rows))
+    spent = f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
+    spent += seconds(totals["agent_time_s"])
     lines += md.spend_lines(spent, replayed(report), totals["cost_saved_usd"])
     return "\n".join(lines) + "\n"
 
@@ -150,8 +155,7 @@ def tripped(report: dict) -> int:
 
 
 def uncited_lines(report: dict) -> list[str]:
-    """The MUST statements the judge passed without citing evidence: counted as met unless
-    --require-evidence, and said either way."""
+    """The MUST statements the judge passed without citing evidence (met unless --require-evidence)."""
     bare = uncited(report)
     how = (
         "each makes its case an error (--require-evidence)"
@@ -232,87 +236,77 @@ def same_family(meta: dict) -> str | None:
 
 def headline(report: dict) -> str:
     counts, meta = report["totals"], report["meta"]
-    from_cache = replayed(report)
-    retries = md.retried_note(report["cases"])
-    bare = len(uncited(report))
-    said_uncited = f"; {bare} MUST statement(s) passed without evidence" if bare else ""
-    fired = tripped(report)
-    said_uncited += f"; the tripwire fired on {fired} case(s)" if fired else ""
+    bare, fired = len(uncited(report)), tripped(report)
     return (
-        (
-            f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
-            f"{counts['errors']} errored{_blocked(counts)}"
-            + said_uncited
-            + retries
-            + (f"; {from_cache}" if from_cache else "")
-        )
-        + f"; judged by {judge_words(meta)}"
-        + f"; {meta['sandbox']['headline']}"
-        + quarantined.headline_note(meta["quarantine"])
-        + halt_note(meta)
+        f"{counts['passed']}/{counts['cases']} case(s) passed; {counts['failed']} failed, "
+        f"{counts['errors']} errored{_blocked(counts)}"
+    ) + md.clauses(
+        f"{bare} MUST statement(s) passed without evidence" if bare else "",
+        f"the tripwire fired on {fired} case(s)" if fired else "",
+        md.retried_note(report["cases"]),
+        replayed(report),
+        f"judged by {judge_words(meta)}",
+        meta["sandbox"]["headline"],
+        quarantined.headline_note(meta["quarantine"]),
+        Halt.of(meta).sentence(),
     )
 
 
 def findings(report: dict) -> list[Finding]:
-    """Each case that did not pass, at its line in the dataset, with what it did not meet; a case
-    graded although it left its workspace (--no-strict-isolation) is a warning."""
+    """Each case that did not pass, at its dataset line, with what it did not meet; warnings for what a
+    graded case carries (left its workspace under --no-strict-isolation, retried, passed without evidence)."""
     out = []
     meta = report["meta"]
-    held = quarantined.by_id(meta["quarantine"])
-    kept = meta.get("keep_logs")
+    held, kept = quarantined.by_id(meta["quarantine"]), meta.get("keep_logs")
     for c in report["cases"]:
+        said = f"behavioral case `{c['id']}`"
+        warned = []
         if c["isolation"] and c["blocked"] is None:
             paths = "; ".join(described(o) for o in c["isolation"][:3])
-            message = (
-                f"behavioral case `{c['id']}`: the agent worked outside its workspace ({paths}); graded "
-                "anyway because --no-strict-isolation is set"
+            warned.append(
+                f"{said}: the agent worked outside its workspace ({paths}); graded anyway because "
+                "--no-strict-isolation is set"
             )
-            out.append(finding.warning("behavioral", c["source"], message, c["line"]))
         if c["retried"]:
-            message = f"behavioral case `{c['id']}` was run once more in a fresh workspace: {c['retried']}"
-            out.append(finding.warning("behavioral", c["source"], message, c["line"]))
+            warned.append(f"{said} was run once more in a fresh workspace: {c['retried']}")
         if c["status"] in (PASS, FAIL):  # an error already says why (--require-evidence)
-            read = show_command(kept, c["id"])
-            for check in (k for k in c["checks"] if k["no_evidence"]):
-                message = (
-                    f"behavioral case `{c['id']}`: the judge passed {check['expectation']!r}, which the "
-                    "agent MUST have done, without citing any evidence; it counts as met (--require-evidence "
-                    f"makes it an error): read what the agent did ({read})"
-                )
-                out.append(finding.warning("behavioral", c["source"], message, c["line"]))
-        if c["status"] == PASS:
-            continue
-        if c["status"] == BLOCKED:
-            message = f"behavioral case `{c['id']}` is blocked ({c['blocked']}, not graded): {c['error']}"
-        elif c["status"] == NOT_RUN:
-            message = f"behavioral case `{c['id']}` did not run: {c['error']}"
-        elif c["status"] == ERROR:
-            message = f"behavioral case `{c['id']}` errored (not graded): {c['error']}"
-        else:
-            unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(c))
-            message = (
-                f"behavioral case `{c['id']}`: {_met(c)} expectation(s) met for the prompt "
-                f"{c['prompt']!r}. Unmet: {unmet}; read what the agent did ({show_command(kept, c['id'])}), "
-                "then the skill's instructions"
-            )
-        failed = finding.error("behavioral", c["source"], message, c["line"])
-        out.append(quarantined.held(failed, held.get(c["id"])))
+            warned += [
+                f"{said}: the judge passed {k['expectation']!r}, which the agent MUST have done, without "
+                "citing any evidence; it counts as met (--require-evidence makes it an error): read what the "
+                f"agent did ({show_command(kept, c['id'])})"
+                for k in c["checks"]
+                if k["no_evidence"]
+            ]
+        out += [finding.warning("behavioral", c["source"], message, c["line"]) for message in warned]
+        if c["status"] != PASS:
+            failed = finding.error("behavioral", c["source"], f"{said}{failure_words(c, kept)}", c["line"])
+            out.append(quarantined.held(failed, held.get(c["id"])))
     return out
+
+
+def failure_words(case: dict, kept: str | None) -> str:
+    """Why a case did not pass, after its name: blocked, not run, errored, or the expectations it missed."""
+    if case["status"] in UNGRADED_WORDS:
+        return UNGRADED_WORDS[case["status"]].format(**case)
+    unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(case))
+    return (
+        f": {_met(case)} expectation(s) met for the prompt {case['prompt']!r}. Unmet: {unmet}; read what the "
+        f"agent did ({show_command(kept, case['id'])}), then the skill's instructions"
+    )
 
 
 def junit(report: dict) -> list[JUnitCase]:
     cases = [
-        JUnitCase(
-            classname=f"behavioral.{c['skill']}",
-            name=c["id"],
+        case_at(
+            c,
+            f"behavioral.{c['skill']}",
+            c["id"],
             time_s=c["elapsed_s"],
             error=_junit_error(c),
             failure=f"prompt: {c['prompt']}\n"
             + "\n".join(f"{k['kind']}: {k['expectation']} -- {k['detail']}" for k in unmet_of(c))
             if c["status"] == FAIL
             else None,
-            file=c["source"],
-            line=c["line"],
             output="\n".join(
                 [_check_line(k) for k in c["checks"]]
                 + ([replays.sample_line(c["cached_from"])] if c["cached"] else [])

@@ -4,15 +4,14 @@ JUnit."""
 from __future__ import annotations
 
 from harness.model import findings as finding
-from harness.model.dataset import located
 from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import replays
+from harness.report.cases import at
 from harness.report.format import dollars, number, percent, points, seconds, signed, signed_dollars, total
-from harness.report.junit import JUnitCase, halt_cases, junit_file
+from harness.report.junit import JUnitCase, case_at, halt_cases
 from harness.report.markdown import halted, provisional_named, quoted, section, table
-from harness.report.routing_common import at
 
 BOTH = "both"
 SIDES = ("baseline", "candidate")
@@ -145,39 +144,24 @@ def _lift(lift: dict | None) -> list[str]:
         return []
     none = ", ".join(f"`{i}`" for i in lift["no_lift"]) or "none"
     needs = ", ".join(f"`{i}`" for i in lift["needs_skill"]) or "none"
+    taken = ", ".join(f"`{i}` by `{s}`" for i, s in lift["taken_by"].items())
     return [
         "### Without the skill",
         "",
         f"- Pass without the skill (no lift: the skill is not needed for them): {none}.",
         f"- Fail without it and pass with it (the skill's value): {needs}.",
-        *_taken(lift["taken_by"]),
+        *([f"- Taken by another skill without it: {taken}."] if taken else []),
         "",
     ]
 
 
-def _taken(taken: dict[str, str]) -> list[str]:
-    if not taken:
-        return []
-    return [
-        "- Taken by another skill without it: " + ", ".join(f"`{i}` by `{s}`" for i, s in taken.items()) + "."
-    ]
-
-
 def _cases_table(report: dict) -> str:
-    return table(
-        ["case", "label", "baseline", "candidate", "rate delta", "prompt"],
-        [
-            (
-                name(report, c),
-                c["label"],
-                _side(c["baseline"]),
-                _side(c["candidate"]),
-                _case_delta(c),
-                clip(c["prompt"], 80),
-            )
-            for c in report["cases"]
-        ],
-    )
+    rows = [
+        (name(report, c), c["label"], _side(c["baseline"]), _side(c["candidate"]), _case_delta(c))
+        + (clip(c["prompt"], 80),)
+        for c in report["cases"]
+    ]
+    return table(["case", "label", "baseline", "candidate", "rate delta", "prompt"], rows)
 
 
 def replayed(report: dict) -> str | None:
@@ -247,8 +231,7 @@ def _summary(report: dict, case: dict) -> str:
 
 
 def sides_text(report: dict) -> str:
-    """When the sides ran on different agents or models (--baseline-agent, --baseline-model): which
-    ran where; else empty."""
+    """Which side ran where, when they ran on different agents or models; else empty."""
     agent = report["meta"].get("agent") or {}
     baseline = agent.get("baseline")
     if not isinstance(baseline, dict):
@@ -285,8 +268,7 @@ def statuses(report: dict) -> dict[str, str]:
 
 
 def findings(report: dict) -> list[Finding]:
-    """Each regression at its line in the dataset (an error unless regressions are allowed); errored
-    cases as warnings, since they were not compared."""
+    """Each regression at its dataset line (an error unless allowed); an errored case a warning."""
     out = []
     for c in report["cases"]:
         if c["label"] == "regression":
@@ -304,9 +286,10 @@ def findings(report: dict) -> list[Finding]:
 
 def junit(report: dict) -> list[JUnitCase]:
     return [
-        JUnitCase(
-            classname=f"compare.{c['skill'] or 'shared'}",
-            name=name(report, c),
+        case_at(
+            c,
+            f"compare.{c['skill'] or 'shared'}",
+            name(report, c),
             time_s=total((c["baseline"]["elapsed_s"], c["candidate"]["elapsed_s"])),
             error=_error_row(c)[1] if c["label"] == "error" else None,
             failure=_summary(report, c)
@@ -319,8 +302,6 @@ def junit(report: dict) -> list[JUnitCase]:
                     *(f"{side} {what}: {why}" for side, what, why in caveats(c)),
                 ]
             ),
-            file=junit_file(c["source"]),
-            line=located(c["source"], c["line"])[1],
         )
         for c in report["cases"]
     ] + halt_cases("compare", report["meta"])

@@ -9,7 +9,7 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report.format import dollars
 from harness.report.junit import JUnitCase
-from harness.report.markdown import halted_lines, section, table
+from harness.report.markdown import halted, quoted, section, table
 
 ROWS = (
     ("skill fired", "fired"),
@@ -41,7 +41,7 @@ def markdown(report: dict) -> str:
     installed = ", ".join(f"`{name}`" for name in meta["room"]) or "no skill"
     without = f"; without: the same minus `{meta['skill']}`" if meta["skill"] else ""
     lines += [f"Installed with: {installed}{without}. Means over each side's finished runs.", ""]
-    lines += halted_lines(meta)
+    lines += quoted(halted(meta))
     several = len(models) > 1
     columns = [
         (f"{s} the skill" if meta["skill"] else "run") + (on_model(entry["model"]) if several else "")

@@ -50,9 +50,10 @@ def seconds(value: object, digits: int = 1, none: str = "n/a") -> str:
     return shown if shown == none else f"{shown}s"
 
 
-def total(values: Iterable[object]) -> float:
-    """The sum of the figures in `values` that are numbers: a missing one adds nothing."""
-    return sum(v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool))
+def total(values: Iterable[object]) -> float | None:
+    """The sum of the figures in `values` that are numbers (a missing one adds nothing); None if none is."""
+    known = [v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return sum(known) if known else None
 
 
 def share(part: int, whole: int) -> str:

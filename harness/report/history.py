@@ -1,6 +1,5 @@
-"""`skillscope history` as text for a terminal and as markdown for a step summary, from its JSON report:
-the headline, every case that is not stable with its timeline and why, and each skill's accuracy run by
-run."""
+"""`skillscope history` as text and markdown, from its JSON report: the headline, every case that is not
+stable with its timeline and why, and each skill's accuracy run by run."""
 
 from __future__ import annotations
 

@@ -1,7 +1,5 @@
-"""`skillscope history --html PAGE`: the report page's shell (light and dark, no request leaving the
-page, every value escaped by `shell.text`; no script, since nothing here filters) around the headline,
-each skill's accuracy over the runs as an inline SVG line, and every case's timeline, one coloured cell
-per run whose title names the run and its verdict (on hover, and on keyboard focus)."""
+"""`skillscope history --html PAGE`: in the report page's shell, each skill's accuracy over the runs as an
+SVG line and every case's timeline, a coloured cell per run titled with the run and its verdict."""
 
 from __future__ import annotations
 

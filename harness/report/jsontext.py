@@ -1,11 +1,5 @@
-"""The JSON report as text: its outline indented, each deeper value on one line.
-
-A report of ten thousand cases indented all the way down takes Python's pure-Python encoder about a
-second; one compact line per case, written by orjson (seven times faster than the standard library's C
-encoder on a routing report's cases), still reads and diffs case by case, and parses to the same
-document. A value may be laid out ahead (`line`, kept as a Laid) by a process with time to spare;
-`readable` then writes its text as it is.
-"""
+"""The JSON report as text: its outline indented, each deeper value on one line by orjson (ten thousand
+cases indented all the way down take a second; a line a case still diffs case by case)."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from harness.model.dataset import located
 from harness.model.envelope import Halt
@@ -11,22 +12,22 @@ from harness.printable import escaped
 from harness.report.text import adoption_note
 
 
-def junit_file(source: str) -> str | None:
-    """A case's file in a JUnit report; none for a built-in shared negative, which has none in the repo."""
-    path = located(source, None)[0]
-    return None if path == "." else path
-
-
 @dataclass(frozen=True)
 class JUnitCase:
     classname: str
     name: str
-    time_s: float | None = 0.0  # None: the report does not know it (its schema allows a null time)
+    time_s: float | None = None  # None: not measured, or the report does not know it (left out)
     failure: str | None = None
     error: str | None = None
     output: str | None = None
     file: str | None = None  # root-relative: where the case is written (its dataset)
     line: int | None = None
+
+
+def case_at(case: dict, classname: str, name: str, **outcome: Any) -> JUnitCase:
+    """A JUnit case at a report case's dataset line; a built-in shared negative has no file in the repo."""
+    path, line = located(case["source"], case["line"])
+    return JUnitCase(classname, name, file=None if path == "." else path, line=line, **outcome)
 
 
 def render(suite: str, cases: list[JUnitCase]) -> str:
@@ -37,14 +38,11 @@ def render(suite: str, cases: list[JUnitCase]) -> str:
 
     root = ET.Element("testsuites")
     node = ET.SubElement(
-        root,
-        "testsuite",
-        name=suite,
-        tests=str(len(cases)),
-        failures=str(failures),
-        errors=str(errors),
-        time=f"{sum(c.time_s for c in cases if c.time_s is not None):.3f}",
+        root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures), errors=str(errors)
     )
+    timed = [c.time_s for c in cases if c.time_s is not None]
+    if timed:  # a suite of cases never timed has no time, rather than a made-up 0
+        node.set("time", f"{sum(timed):.3f}")
     for case in cases:
         item = ET.SubElement(
             node,
@@ -95,8 +93,7 @@ def finding_case(kind: str, name: str, found: list[Finding]) -> JUnitCase:
 
 
 def halt_cases(kind: str, meta: dict) -> list[JUnitCase]:
-    """One errored case saying why a paid run stopped early (its report's meta says), so a CI test table
-    shows it."""
+    """One errored case saying why a paid run stopped early, so a CI test table shows it."""
     halt = Halt.of(meta)
     text = halt.sentence()
     if text is None:

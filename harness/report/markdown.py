@@ -1,6 +1,5 @@
-"""The markdown pieces every command's report shares: tables and their cells, the findings table, and what
-the baseline and --warn changed. Values clipped with harness.printable.clip go into `table` as they are:
-it escapes every cell itself."""
+"""The markdown pieces every command's report shares: tables (`table` escapes every cell), sections, the
+findings table, and what the baseline and --warn changed."""
 
 from __future__ import annotations
 
@@ -10,7 +9,7 @@ from harness.model import baseline
 from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report.routing_common import where
+from harness.report.cases import where
 
 # What a markdown page would read as HTML: a prompt, an expectation or a judge's reason quoting a tag
 # must show as text (GitHub sanitises step summaries, other readers of --summary may not).
@@ -36,13 +35,26 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
 
 
 def section(
-    heading: str, headers: Sequence[str], rows: Sequence[Sequence[object]], said: str = "", none: str = ""
+    heading: str,
+    headers: Sequence[str],
+    rows: Sequence[Sequence[object]],
+    said: str = "",
+    none: str | None = "",
 ) -> list[str]:
-    """A report's `### heading` section, after a blank line: what it lists (`said`), then its table of
-    `rows`. With no rows, `none` in the table's place, or no section at all when `none` is empty."""
-    if not rows and not none:
+    """`### heading` after a blank line, what it lists (`said`), then its table. Without rows: `none` in
+    the table's place, no section when `none` is empty, the bare table when it is None."""
+    if not rows and none == "":
         return []
-    return ["", f"### {heading}", "", *([said, ""] if said else []), table(headers, rows) if rows else none]
+    return titled(heading, table(headers, rows) if rows or none is None else none, said)
+
+
+def titled(heading: str, body: str, said: str = "") -> list[str]:
+    """`body` under `### heading`, after a blank line, with what it lists (`said`) above it."""
+    return ["", f"### {heading}", "", *([said, ""] if said else []), body]
+
+
+def gate_line(passed: bool, reason: str) -> str:
+    return f"Gate: **{'passed' if passed else 'failed'}**: {reason}."
 
 
 def collapsed(summary: str, body: str) -> list[str]:
@@ -54,11 +66,6 @@ def halted(meta: dict) -> list[str]:
     """Why a paid run stopped before its end, in bold, when it did."""
     sentence = Halt.of(meta).sentence()
     return [f"**{sentence}**"] if sentence else []
-
-
-def halted_lines(meta: dict) -> list[str]:
-    """The quote saying why a paid run stopped before its end, when it did."""
-    return quoted(halted(meta))
 
 
 def quoted(said: Iterable[str]) -> list[str]:
@@ -97,7 +104,12 @@ def retried_section(cases: Sequence[dict], outcome: str, said: str) -> list[str]
 def retried_note(cases: Sequence[dict]) -> str:
     """The headline's count of the cases run once more, when any were."""
     again = sum(1 for c in cases if c["retried"])
-    return f"; {again} retried after its agent CLI failed on its own" if again else ""
+    return f"{again} retried after its agent CLI failed on its own" if again else ""
+
+
+def clauses(*said: str | None) -> str:
+    """Each clause of a headline's tail that says something, each after `; `."""
+    return "".join(f"; {clause}" for clause in said if clause)
 
 
 def findings_table(findings: Sequence[Finding], when_none: str) -> str:
@@ -123,8 +135,7 @@ def findings_of(report: dict) -> list[Finding]:
 
 
 def adoption_counts(report: dict) -> str:
-    """The headline's tail: known findings, and recorded ones that no longer occur (said on every
-    format, the terminal's included, so a stale baseline entry is never silent)."""
+    """The headline's tail: known findings, and recorded ones that no longer occur (never silent)."""
     adopted = report["baseline"]
     tail = f", {adopted['known']} known" if adopted["known"] else ""
     if adopted["fixed"]:
@@ -157,16 +168,14 @@ def adoption_lines(report: dict) -> list[str]:
 
 
 def adoption_hint(report: dict) -> str:
-    """For a structural or refs run that failed with no baseline in force: the one line naming the way
-    to adopt (`skillscope baseline`, `--warn RULES`); empty otherwise."""
+    """On a failed structural or refs run without a baseline: the line naming the ways to adopt."""
     if report["passed"] or report["baseline"]["file"]:
         return ""
     return baseline.first_run_hint(f for f in findings_of(report) if f.fails)
 
 
 def provisional_lines(cases: list[dict], strict: bool, passing: str = "pass") -> list[str]:
-    """Provisional cases (trust_level: provisional) named apart, saying whether the gate counted them.
-    `cases` are a report's cases; one passed when its status is `passing`."""
+    """Provisional cases named apart, saying whether the gate counted them."""
     shown = [
         f"`{case['id']}` ({'pass' if case['status'] == passing else 'not passing'})"
         for case in cases
@@ -176,8 +185,7 @@ def provisional_lines(cases: list[dict], strict: bool, passing: str = "pass") ->
 
 
 def provisional_named(shown: list[str], cases: int, strict: bool, counter: str = "gate") -> list[str]:
-    """The line naming the provisional cases `shown` (of `cases`), saying whether the `counter` (the
-    gate, or compare's verdict) counted them; nothing when there are none."""
+    """The line naming the provisional cases `shown` (of `cases`) and whether `counter` counted them."""
     if not shown:
         return []
     if strict:
@@ -190,8 +198,7 @@ def provisional_named(shown: list[str], cases: int, strict: bool, counter: str =
 
 
 def spend_lines(spent: str, replayed: str | None, saved_usd: float | None) -> list[str]:
-    """The footer of a paid run's report: what it spent now (`spent`, in words), and what the result
-    cache gave back (`replayed`, a replays.summary), with what it would have cost again."""
+    """A paid run's footer: what it spent now, and what the result cache gave back and saved."""
     lines = [f"Spent now: {spent}."]
     if replayed:
         saved = f", saving ${saved_usd:.4f}" if saved_usd is not None else ""

@@ -1,6 +1,5 @@
-"""The reports of a run on several legs (agents, models) for routing, behavioral and compare: each
-leg's figures, each model against its agent's first with its interval, then the cases that differ
-first. Statuses, findings and JUnit are each leg's own run's, named by the leg."""
+"""The reports of a run on several legs (agents, models): each leg's figures, each model against its
+agent's first, then the cases that differ; statuses, findings and JUnit are each leg's run's, named."""
 
 from __future__ import annotations
 
@@ -17,17 +16,28 @@ from harness.report import behavioral, compare, routing
 from harness.report.format import percent as rate
 from harness.report.format import signed_percent as signed
 from harness.report.junit import JUnitCase
-from harness.report.markdown import table
-from harness.report.text import halt_note
+from harness.report.markdown import clauses, section, table, titled
+
+percent = partial(rate, digits=0)  # a matrix's rates read whole: `62%`
+
+
+LEG_HEADS = ["leg", "agent", "model", "version", "correct", "errors", "gate"]
+SKILLS_BETWEEN = "Per skill between models (beyond noise first, then the largest drops)"
+BEHAVIORAL_HEADS = ["leg", "model", "version", "passed", "failed", "errors", "judge"]
+COMPARE_HEADS = ["leg", "model", "mode", "regressions", "improvements", "errors", "pass rate", "result"]
+SKILL_HEADS = ["skill", "models", "accuracy", "difference", "95% interval", "reading"]
 
 
 def _cell(cell: dict | None) -> str:
-    if not cell or not cell["graded"]:
-        return "n/a"
-    return f"{cell['passed']}/{cell['graded']} ({percent(cell['accuracy'])})"
+    return (
+        f"{cell['passed']}/{cell['graded']} ({percent(cell['accuracy'])})"
+        if cell and cell["graded"]
+        else "n/a"
+    )
 
 
-percent = partial(rate, digits=0)  # a matrix's rates read whole: `62%`
+def halt_note(run: dict) -> str:
+    return clauses(Halt.of(run["meta"]).sentence())
 
 
 def legs(report: dict, key: str = "legs") -> list[tuple[str, dict]]:
@@ -36,8 +46,7 @@ def legs(report: dict, key: str = "legs") -> list[tuple[str, dict]]:
 
 
 def leg_lines(report: dict, key: str = "legs", canary: bool = False) -> list[str]:
-    """What each leg's run said beyond its figures: why it halted, its notes (and its canary, its
-    replays, for routing)."""
+    """What each leg's run said beyond its figures: why it halted, its notes (routing: canary, replays)."""
     lines = []
     for name, run in legs(report, key):
         meta = run["meta"]
@@ -74,8 +83,7 @@ def differences_lines(report: dict, heading: str, said: Callable[[dict], str]) -
 def closing(
     lines: list[str], report: dict, differ: str, heads: list[str], cells: Callable[[dict], tuple], must: str
 ) -> str:
-    """The markdown: `lines`, then every case with its `cells` after its id (those that `differ` between
-    legs marked, counted and listed first), then the overall result and what it required (`must`)."""
+    """`lines`, then every case's `cells` (those that `differ` marked and counted), then the result."""
     differing = sum(1 for row in report["cases"] if row["differs"])
     rows = [(("**differs** " if row["differs"] else "") + row["id"], *cells(row)) for row in report["cases"]]
     overall = f"Overall: **{'passed' if report['passed'] else 'failed'}** ({must})."
@@ -85,70 +93,38 @@ def closing(
 
 def routing_markdown(report: dict) -> str:
     agents = [row["leg"] for row in report["agents"]]
-    lines = ["## Skill routing across agents and models", ""]
-    lines.append(
-        table(
-            ["leg", "agent", "model", "version", "correct", "errors", "gate"],
-            [
-                (
-                    a["leg"],
-                    a["agent"],
-                    a["model"] or "default",
-                    a["agent_version"],
-                    f"{a['totals']['passed']}/{a['totals']['graded']}",
-                    a["totals"]["errors"],
-                    ("passed" if a["passed"] else "failed") + f": {a['gate']['reason']}",
-                )
-                for a in report["agents"]
-            ],
-        )
-    )
+    legs_rows = [
+        (a["leg"], a["agent"], a["model"] or "default", a["agent_version"])
+        + (f"{a['totals']['passed']}/{a['totals']['graded']}", a["totals"]["errors"])
+        + (("passed" if a["passed"] else "failed") + f": {a['gate']['reason']}",)
+        for a in report["agents"]
+    ]
+    lines = ["## Skill routing across agents and models", "", table(LEG_HEADS, legs_rows)]
     lines += leg_lines(report, "agents", canary=True)
     lines += differences_lines(report, "Between models", difference_line)
-    if report["skill_differences"]:
-        lines += ["", "### Per skill between models (beyond noise first, then the largest drops)", ""]
-        lines.append(
-            table(
-                ["skill", "models", "accuracy", "difference", "95% interval", "reading"],
-                [
-                    (
-                        row["skill"],
-                        f"{row['b']} vs {row['a']}",
-                        f"{percent(row['rate_b'])} vs {percent(row['rate_a'])}",
-                        signed(row["difference"]),
-                        f"{signed(row['low'])} to {signed(row['high'])}",
-                        "**beyond noise**" if row["beyond_noise"] else "within noise",
-                    )
-                    for row in report["skill_differences"]
-                ],
-            )
-        )
-    lines += ["", "### Trigger accuracy, skills x legs", ""]
-    lines.append(
-        table(
-            ["skill", *agents],
-            [(skill, *(_cell(row.get(a)) for a in agents)) for skill, row in report["matrix"].items()],
-        )
-    )
-    return closing(
-        lines,
-        report,
-        "differ between legs",
-        ["case", "expected", *agents],
-        lambda row: (
+    skills = [
+        (row["skill"], f"{row['b']} vs {row['a']}", f"{percent(row['rate_b'])} vs {percent(row['rate_a'])}")
+        + (signed(row["difference"]), f"{signed(row['low'])} to {signed(row['high'])}")
+        + ("**beyond noise**" if row["beyond_noise"] else "within noise",)
+        for row in report["skill_differences"]
+    ]
+    lines += section(SKILLS_BETWEEN, SKILL_HEADS, skills)
+    cells = [(skill, *(_cell(row.get(a)) for a in agents)) for skill, row in report["matrix"].items()]
+    lines += titled("Trigger accuracy, skills x legs", table(["skill", *agents], cells))
+
+    def observed(row: dict) -> tuple:
+        seen = (row["by_agent"][a] for a in agents)
+        return (
             row["expect"] or "no skill",
-            *(
-                clip(f"{routing.observation(v)} ({v['verdict']})", 60)
-                for v in (row["by_agent"][a] for a in agents)
-            ),
-        ),
-        "every leg must pass its gate",
-    )
+            *(clip(f"{routing.observation(v)} ({v['verdict']})", 60) for v in seen),
+        )
+
+    heads = ["case", "expected", *agents]
+    return closing(lines, report, "differ between legs", heads, observed, "every leg must pass its gate")
 
 
 def routing_headline(report: dict) -> str:
-    """One clause per leg: its correct/graded and whether it passed its gate; then each model's
-    difference from its agent's first."""
+    """Each leg's correct/graded and gate, then each model's difference from its agent's first."""
     parts = []
     for name, run in legs(report, "agents"):
         totals = run["totals"]
@@ -157,9 +133,7 @@ def routing_headline(report: dict) -> str:
         if left := notes.left_out(gated):  # the gate's own count, named, when it differs from the leg's
             gate += f" ({gated['passed']}/{gated['graded']} counted: {left})"
         from_cache = f" ({said})" if (said := routing.replayed(run)) else ""
-        parts.append(
-            f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(run['meta'])}"
-        )
+        parts.append(f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(run)}")
     parts += [difference_line(row) for row in report["differences"]]
     moved = [row for row in report["skill_differences"] if row["beyond_noise"]]
     if moved:
@@ -169,43 +143,27 @@ def routing_headline(report: dict) -> str:
 
 
 def behavioral_markdown(report: dict) -> str:
-    labels = [row["leg"] for row in report["legs"]]
-    judges = [run["meta"] for run in report["runs"]]
-    lines = ["## Behavioral across models", ""]
-    lines.append(
-        table(
-            ["leg", "model", "version", "passed", "failed", "errors", "judge"],
-            [
-                (
-                    leg["leg"],
-                    leg["model"] or "default",
-                    leg["agent_version"],
-                    f"{leg['counts']['passed']}/{leg['counts']['cases']}",
-                    leg["counts"]["failed"],
-                    leg["counts"]["errors"],
-                    behavioral.judge_words(judged),
-                )
-                for leg, judged in zip(report["legs"], judges, strict=True)
-            ],
+    rows = [
+        (leg["leg"], leg["model"] or "default", leg["agent_version"])
+        + (
+            f"{leg['counts']['passed']}/{leg['counts']['cases']}",
+            leg["counts"]["failed"],
+            leg["counts"]["errors"],
         )
-    )
-    lines += leg_lines(report)
+        + (behavioral.judge_words(run["meta"]),)
+        for leg, run in zip(report["legs"], report["runs"], strict=True)
+    ]
+    lines = ["## Behavioral across models", "", table(BEHAVIORAL_HEADS, rows), *leg_lines(report)]
     lines += differences_lines(report, "Between models", lambda row: difference_line(row, "pass rate"))
-    return closing(
-        lines,
-        report,
-        "differ between models",
-        ["case", "skill", *labels],
-        lambda row: (row["skill"], *row["by_leg"].values()),
-        "every model must pass",
-    )
+    heads = ["case", "skill", *(row["leg"] for row in report["legs"])]
+    return closing(lines, report, "differ between models", heads, skill_cells, "every model must pass")
 
 
 def behavioral_headline(report: dict) -> str:
     parts = []
     for name, run in legs(report):
         counts = run["totals"]
-        parts.append(f"{name} {counts['passed']}/{counts['cases']} passed{halt_note(run['meta'])}")
+        parts.append(f"{name} {counts['passed']}/{counts['cases']} passed{halt_note(run)}")
     parts += [difference_line(row, "pass rate") for row in report["differences"]]
     parts.append(f"judged by {behavioral.judge_words(report['runs'][0]['meta'])}")
     return "; ".join(parts)
@@ -221,45 +179,35 @@ def change_words(side: dict) -> str:
 
 def compare_markdown(report: dict) -> str:
     first = report["runs"][0]["meta"]
-    labels = [row["leg"] for row in report["legs"]]
     lines = ["## Skill compare across models", ""]
-    lines.append(
+    lines += [
         f"Baseline `{first['baseline']}` against candidate `{first['candidate']}` on each model"
-        f"{compare.repeats(first)}."
-    )
-    lines.append("")
-    rows = []
-    for leg in report["legs"]:
-        counted = leg["labels"]
-        for mode, side in list(leg["by_mode"].items()) or [("-", None)]:
-            rows.append(
-                (
-                    leg["leg"],
-                    leg["model"] or "default",
-                    mode,
-                    counted["regression"],
-                    counted["improvement"],
-                    counted["error"],
-                    change_words(side) if side else "nothing compared",
-                    "passed" if leg["passed"] else "failed",
-                )
-            )
-    heads = ["leg", "model", "mode", "regressions", "improvements", "errors", "pass rate", "result"]
-    lines.append(table(heads, rows))
-    lines += leg_lines(report)
+        f"{compare.repeats(first)}.",
+        "",
+    ]
+    rows = [
+        (leg["leg"], leg["model"] or "default", mode)
+        + tuple(leg["labels"][label] for label in ("regression", "improvement", "error"))
+        + (change_words(side) if side else "nothing compared", "passed" if leg["passed"] else "failed")
+        for leg in report["legs"]
+        for mode, side in list(leg["by_mode"].items()) or [("-", None)]
+    ]
+    lines += [table(COMPARE_HEADS, rows), *leg_lines(report)]
+    between = "Between models (the candidate's pass rate)"
     lines += differences_lines(
-        report,
-        "Between models (the candidate's pass rate)",
-        lambda row: f"{row['mode']}: {difference_line(row, 'pass rate')}",
+        report, between, lambda row: f"{row['mode']}: {difference_line(row, 'pass rate')}"
     )
-    return closing(
-        lines,
-        report,
-        "labelled differently between models",
-        ["case", "mode", "skill", *labels],
-        lambda row: (row["mode"], row["skill"] or "shared", *row["by_leg"].values()),
-        "every model must pass",
-    )
+    heads = ["case", "mode", "skill", *(row["leg"] for row in report["legs"])]
+    differ = "labelled differently between models"
+    return closing(lines, report, differ, heads, mode_cells, "every model must pass")
+
+
+def skill_cells(row: dict) -> tuple:
+    return (row["skill"], *row["by_leg"].values())
+
+
+def mode_cells(row: dict) -> tuple:
+    return (row["mode"], row["skill"] or "shared", *row["by_leg"].values())
 
 
 def compare_headline(report: dict) -> str:
@@ -268,7 +216,7 @@ def compare_headline(report: dict) -> str:
         rates = "; ".join(f"{mode} {change_words(side)}" for mode, side in leg["by_mode"].items())
         parts.append(
             f"{name}: {len(compare.regressions(run))} regression(s) in {len(compare.compared(run))} compared "
-            "case(s)" + (f", {rates}" if rates else "") + halt_note(run["meta"])
+            "case(s)" + (f", {rates}" if rates else "") + halt_note(run)
         )
     return "; ".join(parts)
 

@@ -1,6 +1,5 @@
-"""How every report of a routing or behavioral run lists its quarantined cases (.skillscope/quarantine.json):
-run and reported, never gating. A quarantined case that failed is a warning, not an error, and a JUnit
-table shows its failure as output, so neither a CI check nor a test table goes red on it."""
+"""How a routing or behavioral run's reports list its quarantined cases: run and reported, never gating (a
+failure is a warning, and JUnit output), so neither a CI check nor a test table goes red on it."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ def by_id(entries: list[dict]) -> dict[str, dict]:
 
 
 def headline_note(entries: list[dict]) -> str:
-    return f"; {len(entries)} quarantined (not gating)" if entries else ""
+    return f"{len(entries)} quarantined (not gating)" if entries else ""
 
 
 def markdown_lines(entries: list[dict], statuses: Mapping[str, str]) -> list[str]:
@@ -50,7 +49,6 @@ def junit_case(case: JUnitCase, entry: Mapping[str, str] | None) -> JUnitCase:
 
 
 def junit_cases(kind: str, cases: list[JUnitCase], meta: dict) -> list[JUnitCase]:
-    """A paid run's JUnit cases as a test table shows them: each quarantined failure as output (see
-    junit_case), then one case saying why the run stopped early, when it did."""
+    """A paid run's JUnit cases: each quarantined failure as output, then why the run stopped early."""
     entries = by_id(meta.get("quarantine") or [])
     return [junit_case(case, entries.get(case.name)) for case in cases] + halt_cases(kind, meta)

@@ -86,8 +86,7 @@ def used_at(uses: list[dict]) -> str:
 
 
 def findings(report: dict) -> list[Finding]:
-    """An unreachable URL is located at every line that uses it, not only the first (where the report
-    holds its finding)."""
+    """An unreachable URL located at every line that uses it, not only at its finding's first."""
     found = md.findings_of(report)
     located = [f for f in found if f.rule not in URL_RULES]
     for item in failing_urls(report):

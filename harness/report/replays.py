@@ -1,6 +1,5 @@
-"""What every report format says of the samples the result cache gave back: how many, and which runs
-made them. A replayed sample was graded, but not by this run; no reader may take it for a fresh one.
-"""
+"""What every format says of the samples the result cache gave back (graded, but not by this run): how
+many, and which runs made them."""
 
 from __future__ import annotations
 
@@ -10,8 +9,7 @@ NAMED_RUNS = 3  # runs named one by one; past that, the first and the last
 
 
 def summary(origins: Sequence[dict | None], total: int, unit: str) -> str | None:
-    """ "N of M <unit>s replayed from the result cache (made by runs of <start times>)", for the
-    replayed samples' `origins` among `total`; None when none was replayed."""
+    """ "N of M <unit>s replayed from the result cache (made by ...)"; None when none was replayed."""
     if not origins:
         return None
     noun = unit if total == 1 else f"{unit}s"
@@ -19,8 +17,7 @@ def summary(origins: Sequence[dict | None], total: int, unit: str) -> str | None
 
 
 def made_by(origins: Sequence[dict | None]) -> str:
-    """ " (made by the run of <start>)", " (made by runs of A, B and C)" or " (made by N runs, from A to
-    B)"; empty when no origin is known."""
+    """ " (made by the run of A)", " (made by runs of A, B and C)" or " (made by N runs, from A to B)"."""
     starts = sorted({o["started_at"] for o in origins if o is not None})
     if not starts:
         return ""
@@ -32,8 +29,7 @@ def made_by(origins: Sequence[dict | None]) -> str:
 
 
 def sample_line(origin: dict | None, what: str = "replayed") -> str:
-    """One replayed sample (`what`: "replayed", "sample 2 replayed"), for a JUnit case's output: which
-    run made it, with which harness."""
+    """One replayed sample for a JUnit case's output (`what`: "sample 2 replayed"): which run made it."""
     if origin is None:
         return f"{what} from the result cache, made by an earlier run"
     made = f"the run of {origin['started_at']}, skillscope {origin['harness_version']}"

@@ -1,23 +1,19 @@
-"""An agent routing run's reports, from its JSON report: markdown, the headline and statuses of the text
-format, located findings (annotations, text, SARIF) and JUnit.
-
-A run of the lexical engine has its own renderers, in routing_lexical.
-"""
+"""An agent routing run's reports, from its JSON report: markdown, the text format's headline and
+statuses, located findings and JUnit (a lexical run's are in routing_lexical)."""
 
 from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model import notes
-from harness.model.dataset import located, origin_note
+from harness.model.dataset import origin_note
+from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
-from harness.report.format import dollars, number, percent, seconds, total
-from harness.report.junit import JUnitCase, junit_file
-from harness.report.reading import show_command
-from harness.report.routing_common import at, listing_notes, statuses, where
-from harness.report.text import halt_note
+from harness.report.cases import at, gate_words, listing_notes, show_command, statuses, where
+from harness.report.format import dollars, number, percent, seconds
+from harness.report.junit import JUnitCase, case_at
 
 MEANINGS = {
     "correct_trigger": "the expected skill fired (for a near miss naming an `owner`: that owner)",
@@ -39,6 +35,21 @@ PER_SKILL = {
 }
 BLOCKING = ("not-activated", "error")  # canary statuses that keep every case from being graded
 UNGRADED = ("error", "not-run")
+FAILURE_HEADS = ["case", "where", "expected", "got", "verdict", "prompt", "look at"]
+CASE_HEADS = ["case", "category", "expected", "got", "verdict", "stop", "time", "trigger rate"]
+KINDS = (
+    "A `true` case is a positive; a `false` case in a skill's dataset is a near miss; the shared negatives "
+    "are unrelated."
+)
+FLAKY = "Their samples disagreed; the verdict is the majority."
+READ_FAILED = (
+    "The agent asked to read the skill's SKILL.md, which is its decision, but its tools failed to read it "
+    "(often the agent's own sandbox): the verdict stands, the skill never reached it."
+)
+RETRIED = (
+    "A run failed in a way its agent CLI is known to fail on its own (not a decision), so it ran once more "
+    "in a fresh workspace and session; the verdict is the second run's."
+)
 
 
 def graded(case: dict) -> bool:
@@ -46,94 +57,64 @@ def graded(case: dict) -> bool:
 
 
 def markdown(report: dict) -> str:
-    meta, totals = report["meta"], report["totals"]
-    lines = ["## Skill routing", ""]
-    lines.append(
+    meta, totals, cases = report["meta"], report["totals"], report["cases"]
+    canary = meta.get("canary")
+    lines = [
+        "## Skill routing",
+        "",
         f"**{totals['passed']}/{totals['graded']} correct ({percent(totals['accuracy'])})** across "
         f"{totals['cases']} prompts{notes.ungraded(totals)} with {len(meta['room'])} skill(s) installed "
-        f"together, on {md.runs_on(meta)}, {md.agent_words(meta)}."
-    )
-    lines += ["", *md.halted_lines(meta)]
-    canary = meta.get("canary")
-    lines += [
-        f"Gate: **{'passed' if report['passed'] else 'failed'}**: {report['gate']['reason']}.",
+        f"together, on {md.runs_on(meta)}, {md.agent_words(meta)}.",
+        "",
+        *md.quoted(md.halted(meta)),
+        md.gate_line(report["passed"], gate_words(report)),
         "",
         *([canary["line"], ""] if canary else []),
         f"Installed together: {', '.join(f'`{name}`' for name in meta['room'])}.",
         "",
-    ]
-    cases, verdicts = report["cases"], report["verdicts"]
-    lines += _warnings(report)
-    lines += md.provisional_lines(cases, meta["strict"])
-    lines += quarantined.markdown_lines(meta["quarantine"], statuses(report))
-    lines.append(
-        md.table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in verdicts.items()])
-    )
-    lines += [
-        "",
-        "### By prompt category",
-        "",
-        "A `true` case is a positive; a `false` case in a skill's dataset is a near miss; the shared "
-        "negatives are unrelated.",
-        "",
-    ]
-    lines.append(
+        *_warnings(report),
+        *md.provisional_lines(cases, meta["strict"]),
+        *quarantined.markdown_lines(meta["quarantine"], statuses(report)),
         md.table(
-            ["category", "graded", "passed", "accuracy"],
-            [(c, v["graded"], v["passed"], percent(v["accuracy"])) for c, v in report["by_category"].items()],
-        )
+            ["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in report["verdicts"].items()]
+        ),
+    ]
+    categories = [
+        (c, v["graded"], v["passed"], percent(v["accuracy"])) for c, v in report["by_category"].items()
+    ]
+    lines += md.section(
+        "By prompt category", ["category", "graded", "passed", "accuracy"], categories, KINDS, None
     )
-    lines += ["", "### Per skill", ""]
-    rows = [
+    per_skill = [
         (name, *(v[key] for key in PER_SKILL), percent(v["recall"]), percent(v["precision"]))
         for name, v in report["per_skill"].items()
     ]
-    lines.append(md.table(["skill", *PER_SKILL.values(), "recall", "precision"], rows))
-    failures = [c for c in cases if graded(c) and not c["passed"]]
     lines += md.section(
-        "Routing failures",
-        ["case", "where", "expected", "got", "verdict", "prompt", "look at"],
-        [
-            (
-                c["id"],
-                where(c),
-                c["expect"] or "no skill",
-                c["observed"] or "no skill",
-                c["verdict"],
-                clip(c["prompt"], 110),
-                hint(c),
-            )
-            for c in failures
-        ],
-        none="None. Every graded prompt routed as expected.",
+        "Per skill", ["skill", *PER_SKILL.values(), "recall", "precision"], per_skill, none=None
     )
+    failures = [
+        (c["id"], where(c), c["expect"] or "no skill", c["observed"] or "no skill", c["verdict"])
+        + (clip(c["prompt"], 110), hint(c))
+        for c in cases
+        if graded(c) and not c["passed"]
+    ]
     lines += md.section(
-        "Flaky cases",
-        ["case", "verdict", "samples", "trigger rate"],
-        [_flaky_row(c) for c in cases if c["flaky"]],
-        "Their samples disagreed; the verdict is the majority.",
+        "Routing failures", FAILURE_HEADS, failures, none="None. Every graded prompt routed as expected."
     )
+    flaky = [_flaky_row(c) for c in cases if c["flaky"]]
+    lines += md.section("Flaky cases", ["case", "verdict", "samples", "trigger rate"], flaky, FLAKY)
+    unread = [(c["id"], c["observed"], clip(c["read_failed"], 300)) for c in cases if c["read_failed"]]
     lines += md.section(
-        "Decided by a failed SKILL.md read",
-        ["case", "decided", "why the read failed"],
-        [(c["id"], c["observed"], clip(c["read_failed"], 300)) for c in cases if c["read_failed"]],
-        "The agent asked to read the skill's SKILL.md, which is its decision, but its tools failed to "
-        "read it (often the agent's own sandbox): the verdict stands, the skill never reached it.",
+        "Decided by a failed SKILL.md read", ["case", "decided", "why the read failed"], unread, READ_FAILED
     )
-    lines += md.retried_section(
-        cases,
-        "verdict",
-        "A run failed in a way its agent CLI is known to fail on its own (not a decision), so it ran "
-        "once more in a fresh workspace and session; the verdict is the second run's.",
-    )
+    lines += md.retried_section(cases, "verdict", RETRIED)
     lines += md.errored_section([c for c in cases if not graded(c)])
-    headers = ["case", "category", "expected", "got", "verdict", "stop", "time", "trigger rate"]
     rows = [
         (c["id"], c["category"], c["expect"] or "no skill", observation(c), c["verdict"], c["stop_reason"])
         + (seconds(c["elapsed_s"]), _rate(c))
         for c in cases
     ]
-    lines += md.collapsed("All cases", md.table(headers, rows))
+    lines += md.collapsed("All cases", md.table(CASE_HEADS, rows))
     cost = f", {dollars(totals['cost_usd'])}" if totals["cost_usd"] is not None else ""
     spent = (
         f"{number(totals['input_tokens'], '')} tokens in, {number(totals['output_tokens'], '')} out{cost}; "
@@ -150,8 +131,7 @@ def replayed(report: dict) -> str | None:
 
 
 def observation(sample: dict) -> str:
-    """What a case (or one agent's run of it) fired: an errored or unrun case made no decision, which is
-    not "no skill"."""
+    """What a case (or an agent's run of it) fired; an errored or unrun one made no decision, "—"."""
     if sample.get("verdict") in UNGRADED:
         return "—"
     return sample.get("observed") or "no skill"
@@ -173,7 +153,7 @@ def _rate(case: dict) -> str:
 
 
 def _warnings(report: dict) -> list[str]:
-    meta, unexpected, session = report["meta"], report["unexpected_skills"], report["session_skills"]
+    meta, unexpected, session = (report["meta"], report["unexpected_skills"], report["session_skills"])
     out = md.timed_out(meta)
     if unexpected:
         out.append(
@@ -201,26 +181,23 @@ def _warnings(report: dict) -> list[str]:
 
 def headline(report: dict) -> str:
     totals, meta, cases = report["totals"], report["meta"], report["cases"]
-    from_cache = replayed(report)
     unread = sum(1 for c in cases if c["read_failed"])
-    failed_reads = f"; {unread} decided by a SKILL.md read that failed" if unread else ""
-    failed_reads += md.retried_note(cases)
     return (
-        (
-            f"{totals['passed']}/{totals['graded']} correct ({percent(totals['accuracy'])}) of "
-            f"{totals['cases']} case(s){notes.ungraded(totals)}; {report['gate']['reason']}"
-            + failed_reads
-            + (f"; {from_cache}" if from_cache else "")
-        )
-        + quarantined.headline_note(meta["quarantine"])
-        + halt_note(meta)
+        f"{totals['passed']}/{totals['graded']} correct ({percent(totals['accuracy'])}) of "
+        f"{totals['cases']} case(s){notes.ungraded(totals)}"
+    ) + md.clauses(
+        gate_words(report),
+        f"{unread} decided by a SKILL.md read that failed" if unread else "",
+        md.retried_note(cases),
+        replayed(report),
+        quarantined.headline_note(meta["quarantine"]),
+        Halt.of(meta).sentence(),
     )
 
 
 def next_step(report: dict) -> str:
-    """The line under the text summary: the room skills the agent's model was not shown in full, the
-    catalog skills the room left out, then its canary (a canary that failed the run is the summary's own
-    reason already)."""
+    """The lines under the text summary: the listing notes, then the canary unless it failed the run (the
+    summary's own reason then)."""
     canary = report["meta"].get("canary")
     shown = canary["line"] if canary and canary["status"] not in BLOCKING else ""
     lines = [*listing_notes(report["meta"]), shown]
@@ -228,9 +205,8 @@ def next_step(report: dict) -> str:
 
 
 def findings(report: dict) -> list[Finding]:
-    """Each case that did not pass, at its line in the dataset: a miss is an error (a warning when the
-    run passed all the same, as below a bar of 0), a run without a decision a warning (it was not
-    graded)."""
+    """Each case that did not pass, at its dataset line: a miss an error (a warning when the run passed
+    all the same), a run without a decision a warning."""
     found = misses(report)
     return found if not report["passed"] else finding.as_warnings(found)
 
@@ -299,16 +275,15 @@ def hint(case: dict) -> str:
 
 def junit(report: dict) -> list[JUnitCase]:
     cases = [
-        JUnitCase(
-            classname=f"routing.{c['skill'] or 'shared'}",
-            name=c["id"],
-            time_s=total(s["elapsed_s"] for s in c["samples"]),
-            error=c["error"] if not graded(c) else None,
+        case_at(
+            c,
+            f"routing.{c['skill'] or 'shared'}",
+            c["id"],
+            time_s=c["elapsed_s"],
+            error=None if graded(c) else c["error"],
             failure=None
             if c["passed"] or not graded(c)
             else failure_text(c) + origin_note(c["source"], c["id"]),
-            file=junit_file(c["source"]),
-            line=located(c["source"], c["line"])[1],
             output=case_output(c),
         )
         for c in report["cases"]
@@ -323,12 +298,11 @@ def canary_cases(report: dict) -> list[JUnitCase]:
     if checked is None or checked["status"] == "skipped":
         return []
     blocks = checked["status"] in BLOCKING
-    ran_now = checked["elapsed_s"] is not None and checked["status"] != "cached"
     return [
         JUnitCase(
             classname="routing.canary",
             name="(canary)",
-            time_s=checked["elapsed_s"] if ran_now else 0.0,
+            time_s=0.0 if checked["status"] == "cached" else checked["elapsed_s"],  # a replay took no time
             error=checked["sentence"] if blocks else None,
             output=None if blocks else checked["line"],
         )
@@ -336,8 +310,7 @@ def canary_cases(report: dict) -> list[JUnitCase]:
 
 
 def case_output(case: dict) -> str | None:
-    """A JUnit case's output: each sample the result cache gave back and the run that made it, a retry
-    and a failed read that decided."""
+    """A JUnit case's output: its replayed samples and their runs, a retry, a failed read that decided."""
     several = len(case["samples"]) > 1
     lines = [
         replays.sample_line(s["cached_from"], f"sample {n} replayed" if several else "replayed")

@@ -1,17 +1,16 @@
-"""A lexical routing run's reports, from its JSON report: markdown, located findings (annotations, text,
-SARIF) and JUnit. Long tables stop at a cap (a step summary holds 1 MiB); every case is in the JSON report.
-"""
+"""A lexical routing run's reports, from its JSON report. Long tables stop at a cap (a step summary holds
+1 MiB); every case is in the JSON report."""
 
 from __future__ import annotations
 
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.printable import clip
+from harness.report.cases import gate_words, listing_notes
+from harness.report.cases import statuses as statuses  # the renderer the text format calls
 from harness.report.format import number, percent, share
 from harness.report.junit import JUnitCase
-from harness.report.markdown import collapsed, findings_table, section, table
-from harness.report.routing_common import listing_notes
-from harness.report.routing_common import statuses as statuses  # the renderer the text format calls
+from harness.report.markdown import collapsed, findings_table, gate_line, section, table
 
 ROWS_SHOWN = 200
 MEANINGS = {
@@ -37,8 +36,7 @@ def markdown(report: dict) -> str:
         f"Rank-1 rate: **{share(rank1['rank1'], rank1['positives'])}** of positives rank their skill "
         f"first; top-k rate {share(rank1['top_k'], rank1['positives'])}."
     )
-    gate = report["gate"]
-    lines += ["", f"Gate: **{'passed' if report['passed'] else 'failed'}**: {gate['reason']}.", ""]
+    lines += ["", gate_line(report["passed"], gate_words(report)), ""]
     lines += [*(f"> {note}" for note in meta["notes"]), ""] if meta["notes"] else []
     hint = bars_hint(report)
     lines += [hint, ""] if hint else []
@@ -64,7 +62,7 @@ def headline(report: dict) -> str:
         f"lexical engine, an approximation of the agent that never replaces it: "
         f"{totals['passed']}/{totals['graded']} correct, rank-1 "
         f"{rank1['rank1']}/{rank1['positives']} of {totals['cases']} case(s){_unranked(totals)}; "
-        f"{report['gate']['reason']}"
+        f"{gate_words(report)}"
     )
 
 
@@ -74,15 +72,13 @@ def _unranked(totals: dict) -> str:
 
 
 def next_step(report: dict) -> str:
-    """The room skills the modelled agent was not shown in full, the catalog skills the room left out,
-    then the bars a first run wants (see bars_hint)."""
+    """The listing notes, then the bars a first run wants (see bars_hint)."""
     lines = [*listing_notes(report["meta"]), bars_hint(report)]
     return "\n".join(line for line in lines if line)
 
 
 def bars_hint(report: dict) -> str:
-    """For a run the accuracy bar failed on near misses its own skill took: the report-only bars a
-    first lexical run on a real catalog wants; empty otherwise."""
+    """When the accuracy bar failed on near misses their own skill took: the bars a first run wants."""
     if report["passed"] or not report["meta"]["min_accuracy"]:
         return ""
     near = sum(1 for c in report["cases"] if c["status"] == "fail" and near_miss_taken(c))
@@ -100,8 +96,7 @@ def near_miss_taken(case: dict) -> bool:
 
 
 def findings(report: dict) -> list[Finding]:
-    """Each case that did not pass, at its dataset line; a vocabulary gap says so instead of the ranks.
-    Errors when the gate failed, warnings when it passed all the same (`--min-accuracy 0`)."""
+    """Each case that did not pass, at its dataset line (a vocabulary gap says so); warnings if it passed."""
     found = misses(report)
     return found if not report["passed"] else finding.as_warnings(found)
 

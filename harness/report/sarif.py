@@ -81,8 +81,7 @@ def level(finding: Finding) -> str:
 
 
 def result(finding: Finding, rule_index: int) -> dict:
-    """A located result; a finding about a whole file points at its first line, as code scanning
-    wants a line for every result."""
+    """A located result; one about a whole file points at line 1 (code scanning wants a line for each)."""
     return {
         "ruleId": finding.rule,
         "ruleIndex": rule_index,

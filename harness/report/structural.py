@@ -33,8 +33,7 @@ def headline(report: dict) -> str:
 
 
 def next_step(report: dict) -> str:
-    """The lines the text format prints under its summary: each host's packaging verdict, when the repo
-    has a manifest, and how to adopt, on a failed first run."""
+    """The lines under the text summary: the packaging verdicts, and how to adopt on a failed first run."""
     return "\n".join(line for line in (packaging_line(report), md.adoption_hint(report)) if line)
 
 

@@ -1,11 +1,15 @@
-"""A sweep's reports: markdown (per agent the curve with its intervals and the knee, then each skill
-that degrades), the text headline, statuses, located findings and JUnit."""
+"""A sweep's reports: markdown (per agent the curve, its knee, each skill that degrades), the headline,
+statuses, located findings and JUnit."""
 
 from __future__ import annotations
 
 from harness.report.format import number
 from harness.report.junit import JUnitCase
 from harness.report.markdown import findings_of, findings_table, table
+
+CURVE_HEADS = ["skills", "passed", "accuracy [95 % Wilson]", "against the first size"]
+DEGRADED_HEADS = ["skill", "degrades from", "accuracy", "fewest characters shown there", "listed as"]
+NONE_DEGRADES = "No skill degrades beyond noise within the sizes tried."
 
 
 def _accuracy(point: dict) -> str:
@@ -65,41 +69,32 @@ def markdown(data: dict) -> str:
             (p["size"], f"{p['passed']}/{p['graded']}" + _errors(p), _accuracy(p), _drop(p))
             for p in leg["curve"]
         ]
-        lines += [table(["skills", "passed", "accuracy [95 % Wilson]", "against the first size"], rows), ""]
-        degraded = [s for s in leg["skills"] if s["first_degraded"] is not None]
-        blind = [s["skill"] for s in leg["skills"] if not s["detectable"]]
-        if degraded:
-            skill_rows = []
-            for skill in degraded:
-                at = next(p for p in skill["curve"] if p["size"] == skill["first_degraded"])
-                first = skill["curve"][0]
-                skill_rows.append(
-                    (
-                        f"`{skill['skill']}`",
-                        skill["first_degraded"],
-                        f"{_accuracy(first)} → {_accuracy(at)}",
-                        at["shown_chars_min"] if at["shown_chars_min"] is not None else "-",
-                        ", ".join(f"{state} {count}" for state, count in at["states"].items()) or "-",
-                    )
-                )
-            lines += [
-                table(
-                    ["skill", "degrades from", "accuracy", "fewest characters shown there", "listed as"],
-                    skill_rows,
-                ),
-                "",
-            ]
-        else:
-            lines += ["No skill degrades beyond noise within the sizes tried.", ""]
-        if blind:
-            lines += [
-                f"Too few cases to tell a drop from noise for: {', '.join(f'`{n}`' for n in blind)} "
-                "(add cases or --repeat).",
-                "",
-            ]
+        lines += [table(CURVE_HEADS, rows), ""]
+        degraded = [_degraded_row(s) for s in leg["skills"] if s["first_degraded"] is not None]
+        lines += [table(DEGRADED_HEADS, degraded) if degraded else NONE_DEGRADES, ""]
+        blind = ", ".join(f"`{s['skill']}`" for s in leg["skills"] if not s["detectable"])
+        lines += (
+            [f"Too few cases to tell a drop from noise for: {blind} (add cases or --repeat).", ""]
+            if blind
+            else []
+        )
     lines += separate_lines(data["separate"])
-    lines.append(findings_table(findings(data), "No skill degrades beyond noise within the sizes tried."))
+    lines.append(findings_table(findings(data), NONE_DEGRADES))
     return "\n".join(lines) + "\n"
+
+
+def _degraded_row(skill: dict) -> tuple:
+    """A skill's first size beyond noise: its accuracy from the first size to there, and how it was listed."""
+    at = next(p for p in skill["curve"] if p["size"] == skill["first_degraded"])
+    states = ", ".join(f"{state} {count}" for state, count in at["states"].items()) or "-"
+    shown = at["shown_chars_min"] if at["shown_chars_min"] is not None else "-"
+    return (
+        f"`{skill['skill']}`",
+        skill["first_degraded"],
+        f"{_accuracy(skill['curve'][0])} → {_accuracy(at)}",
+        shown,
+        states,
+    )
 
 
 def separate_lines(separate: dict | None) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
+from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
 
 RED, YELLOW, GREEN, BOLD, RESET = "\x1b[31m", "\x1b[33m", "\x1b[32m", "\x1b[1m", "\x1b[0m"
@@ -58,10 +58,3 @@ def summary_line(document: dict, headline: str, colour: bool = False) -> str:
         f"skillscope {document['command']}: {paint(word, WORD_COLOURS.get(word, ''), colour)}: "
         f"{headline} ({document['elapsed_s']:.1f}s)"
     )
-
-
-def halt_note(meta: dict) -> str:
-    """Why a paid run stopped early (its report's meta says), appended to its headline; empty when it ran
-    to its end."""
-    sentence = Halt.of(meta).sentence()
-    return f"; {sentence}" if sentence else ""

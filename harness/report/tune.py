@@ -8,11 +8,12 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report.format import dollars, number
 from harness.report.junit import JUnitCase
-from harness.report.markdown import table
+from harness.report.markdown import table, titled
 
 TRAIN, VALIDATION, FINAL = "train", "validation", "final"
 PARTS = (TRAIN, VALIDATION, FINAL)
 CHOSEN, REJECTED, STOPPED = "chosen", "rejected", "stopped-early"
+CANDIDATE_HEADS = ["candidate", "status", "train", "validation", "gain (corrected)", "why", "spent"]
 UNSCORED = ("not-scored", "trained")  # a candidate status that graded nothing
 
 
@@ -40,72 +41,55 @@ def _gain(validation: dict | None) -> str:
 
 
 def markdown(report: dict) -> str:
-    meta = report["meta"]
-    lines = [f"## Tuning `{meta['skill']}`'s description", "", f"**{report['verdict'].capitalize()}.**", ""]
+    meta, split, spend = report["meta"], report["split"], report["spend"]
     engine = (
         meta["engine"]
         if meta["engine"] == "lexical"
         else f"{meta['agent']} {meta['agent_version'] or ''}".strip()
     )
-    split = report["split"]
-    lines += [
+    counts = [(part, split["counts"][part]["positive"], split["counts"][part]["negative"]) for part in PARTS]
+    lines = [
+        f"## Tuning `{meta['skill']}`'s description",
+        "",
+        f"**{report['verdict'].capitalize()}.**",
+        "",
         f"Room: {', '.join(f'`{n}`' for n in meta['room'])}; engine: {engine}; confidence "
         f"{number(meta['confidence'])}, corrected for {report['tried']} candidate(s) tried; "
         f"seed {split['seed']}.",
         "",
+        table(["split", "positives", "negatives"], counts),
     ]
-    counts = split["counts"]
-    lines.append(
-        table(
-            ["split", "positives", "negatives"],
-            [(part, counts[part]["positive"], counts[part]["negative"]) for part in PARTS],
-        )
-    )
-    rows = []
-    for arm in [report["current"], *report["candidates"]]:
-        scores = arm["scores"]
-        rows.append(
-            (
-                arm["label"],
-                arm["status"],
-                _share(scores.get(TRAIN)),
-                _share(scores.get(VALIDATION)),
-                _gain(arm["validation"]),
-                clip(arm["reason"] or "", 160),
-                dollars(arm["spend"]["cost_usd"]),
-            )
-        )
-    lines += ["", "### Candidates", ""]
-    lines.append(
-        table(["candidate", "status", "train", "validation", "gain (corrected)", "why", "spent"], rows)
-    )
-    if report["candidates"]:
-        lines.append("")
-    for arm in report["candidates"]:
-        lines.append(f"- `{arm['label']}` ({arm['origin']}): {clip(arm['description'], 300)}")
-    if report["final"]:
-        final = report["final"]
+    rows = [
+        (arm["label"], arm["status"], _share(arm["scores"].get(TRAIN)), _share(arm["scores"].get(VALIDATION)))
+        + (_gain(arm["validation"]), clip(arm["reason"] or "", 160), dollars(arm["spend"]["cost_usd"]))
+        for arm in [report["current"], *report["candidates"]]
+    ]
+    lines += titled("Candidates", table(CANDIDATE_HEADS, rows))
+    described = [
+        f"- `{arm['label']}` ({arm['origin']}): {clip(arm['description'], 300)}"
+        for arm in report["candidates"]
+    ]
+    lines += ["", *described] if described else []
+    if final := report["final"]:
         level = next(iter(final["gain"].values()))["confidence"]
         at_level = f" at {number(100 * level)} %" if isinstance(level, (int, float)) else ""
-        lines += [
-            "",
-            "### Final split (graded once; the honest estimate)",
-            "",
+        lines += titled(
+            "Final split (graded once; the honest estimate)",
             f"Current: {_share(final['current'])}; {final['candidate']}: {_share(final['chosen'])}; gain "
             f"{_gain(final['gain'])}{at_level}.",
-        ]
+        )
     if report["diff"]:
         applied = "applied (--apply)" if report["applied"] else "not applied; pass --apply to write it"
-        lines += ["", f"### SKILL.md ({applied})", "", "```diff", report["diff"].rstrip("\n"), "```"]
-    spend = report["spend"]
+        diff = report["diff"].rstrip("\n")
+        lines += titled(f"SKILL.md ({applied})", f"```diff\n{diff}\n```")
     lines += [
         "",
         f"Spent {dollars(spend['cost_usd'])} ({spend['samples_run']} sample(s) run, "
         f"{spend['cached_samples']} from the cache, {dollars(spend['proposal_cost_usd'])} on proposals).",
+        *(f"- {note}" for note in report["notes"]),
+        "",
+        f"<details><summary>How it decides</summary>\n\n{report['rule']}\n</details>",
     ]
-    for note in report["notes"]:
-        lines.append(f"- {note}")
-    lines += ["", f"<details><summary>How it decides</summary>\n\n{report['rule']}\n</details>"]
     return "\n".join(lines) + "\n"
 
 

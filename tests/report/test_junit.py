@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from harness.report import junit, renderers
 from harness.report.junit import JUnitCase, render
+from tests.support.saved_reports import load
 
 
 def write(path: Path, suite: str, cases: list[JUnitCase]) -> None:
@@ -91,3 +94,42 @@ def test_a_case_whose_time_the_report_does_not_know_has_no_time_and_adds_none_to
 
     assert '<testcase classname="a" name="unknown" />' in text
     assert 'tests="2" failures="0" errors="0" time="1.500"' in text
+
+
+def junit_xml(report: dict) -> ET.Element:
+    return ET.fromstring(junit.render("s", renderers(report["command"]).junit(report)))
+
+
+def test_a_routing_case_takes_its_own_time_and_an_unknown_one_none():
+    report = copy.deepcopy(load("routing"))
+    first = report["cases"][0]  # 32.564 s; its samples, each rounded, add up to 32.565
+    assert first["elapsed_s"] != round(sum(s["elapsed_s"] for s in first["samples"]), 3)
+    first["elapsed_s"] = None
+    for sample in first["samples"]:
+        sample["elapsed_s"] = None
+    second = report["cases"][1]
+
+    times = {case.get("name"): case.get("time") for case in junit_xml(report).iter("testcase")}
+
+    assert times[first["id"]] is None  # unknown: left out, not written as 0.000
+    assert times[second["id"]] == f"{second['elapsed_s']:.3f}"
+
+
+def test_a_compare_case_without_a_known_time_has_none():
+    report = copy.deepcopy(load("compare"))
+    for side in ("baseline", "candidate"):
+        report["cases"][0][side]["elapsed_s"] = None
+
+    case = junit_xml(report).find("testsuite/testcase")
+
+    assert case.get("time") is None
+
+
+def test_cases_never_timed_have_no_time_nor_does_their_suite():
+    suite = ET.fromstring(render("s", [JUnitCase("structural", "alpha"), JUnitCase("a", "zero", 0.0)]))
+
+    times = {case.get("name"): case.get("time") for case in suite.iter("testcase")}
+    assert times == {"alpha": None, "zero": "0.000"}  # a known zero stays
+    assert (
+        ET.fromstring(render("s", [JUnitCase("structural", "alpha")])).find("testsuite").get("time") is None
+    )

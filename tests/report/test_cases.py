@@ -1,8 +1,8 @@
-"""harness.report.reading: the command a failure names to show its transcript."""
+"""harness.report.cases.show_command: the command a failure names to show its transcript."""
 
 from __future__ import annotations
 
-from harness.report.reading import show_command
+from harness.report.cases import show_command
 
 
 def test_a_failure_names_the_command_that_shows_its_transcript():

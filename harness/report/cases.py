@@ -1,0 +1,55 @@
+"""What the reports of cases read alike (both routing engines, behavioral, compare): the listing notes,
+where a case is written and its finding points, the command showing its transcript, its status."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from harness.model import notes
+from harness.model.dataset import located, origin_note
+
+# The count an accuracy gate's reason opens with: `5/8 correct (accuracy 0.625) is ` or `8/8 correct; `.
+GATE_COUNT = re.compile(r"(\d+)/(\d+) correct(?: \(accuracy [\d.]+\))?(?: is |; )")
+
+
+def listing_notes(meta: dict) -> list[str]:
+    """The notes on the room skills not shown in full and the catalog skills left out ("" for none)."""
+    said = meta.get("notes") or []
+    listing = next((note for note in said if note.startswith(notes.LISTING)), "")
+    outside = next((note for note in said if notes.LEFT_OUT in note), "")
+    return [listing, outside]
+
+
+def where(case: dict) -> str:
+    """`source:line` of a case, its source alone when no line is known, or the built-in set's name for
+    one of skillscope's shared negatives (a file of the installed package, not of the repo)."""
+    path, line = located(case["source"], case.get("line"))
+    return "skillscope's built-in negatives" if path == "." else f"{path}:{line}" if line else path
+
+
+def at(case: dict, message: str) -> tuple[str, str, int | None]:
+    """A finding's path, message and line for a case (a built-in shared negative's points at the repo)."""
+    path, line = located(case["source"], case["line"])
+    return path, message + origin_note(case["source"], case["id"]), line
+
+
+def statuses(report: dict) -> dict[str, str]:
+    """Each case's status word, which --verbose lists."""
+    return {c["id"]: c["status"] for c in report["cases"]}
+
+
+def gate_words(report: dict) -> str:
+    """The gate's reason without the `N/M correct` the summary beside it gives already."""
+    totals, reason = report["totals"], report["gate"]["reason"]
+    count = GATE_COUNT.match(reason)
+    if count is None or count.groups() != (str(totals["passed"]), str(totals["graded"])):
+        return reason
+    return reason[count.end() :]
+
+
+def show_command(kept: str | None, case_id: str) -> str:
+    """`skillscope show <logs> <case>` for the logs a run kept (quoted to paste), else how to keep them."""
+    shown = f"{shlex.quote(kept or 'DIR')} {shlex.quote(case_id)}"
+    again = "" if kept else "run it again with --keep-logs DIR, then "
+    return f"{again}skillscope show {shown}"
