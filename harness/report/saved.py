@@ -44,8 +44,12 @@ def checked(report: dict, given: str) -> dict:
 
 def again(report: dict, fmt: str, path: Path, ctx: Context, given: str) -> str:
     """A checked report in `fmt`, as the run that wrote it would have shown it."""
-    if report["command"] == "history":
+    command = report["command"]
+    if command == "history":
         return history_text(report, fmt, given)
+    if fmt == "html" and command not in html.SECTIONS:
+        formats = "text, markdown, junit or sarif"
+        raise UsageError(f"{given}: a {command} report has no page; pass --format {formats}")
     return rendered(report, fmt, path, ctx)
 
 

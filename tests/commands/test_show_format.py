@@ -12,6 +12,7 @@ import pytest
 
 from harness.cli import main
 from harness.context import Context
+from harness.report import REPORTS, html
 from tests.fakeapi.server import FakeAPI
 from tests.support import reports
 from tests.support.kept_probes import sharing_probes
@@ -114,3 +115,30 @@ def test_format_is_for_a_whole_report(tmp_path):
     run(tmp_path / "copy", {}, "structural", "--repo", str(tmp_path / "copy"), "--output", str(report))
     code, _, err = run(tmp_path, {}, "show", "run.json", "alpha-pos-1", "--format", "text")
     assert code == 2 and "drop the CASE ids" in err
+
+
+def select_plan(repo: Path) -> str:
+    code, plan, err = run(repo, {}, "select", "--all", "--routing-room", "all", "--repo", str(repo))
+    assert code == 0, err
+    return plan
+
+
+PAGELESS = {"select": select_plan}  # the reports with no page of their own: every other kind has one
+
+
+# A kind is a command's report, or an engine's (routing-lexical): the page is the command's.
+PAGED = {kind for kind in REPORTS if kind.removesuffix("-lexical") in html.SECTIONS}
+
+
+@pytest.mark.parametrize("kind", sorted(set(REPORTS) - PAGED))
+def test_a_report_without_a_page_renders_in_every_other_format_and_refuses_html(tmp_path, kind):
+    repo = hostile_repo(tmp_path / "repo")
+    saved = tmp_path / f"{kind}.json"
+    saved.write_text(PAGELESS[kind](repo), encoding="utf-8")
+    for fmt in FORMATS:
+        code, out, err = run(tmp_path, {}, "show", saved.name, "--format", fmt)
+        assert code == 0 and out.strip(), f"{kind} --format {fmt}: exit {code}: {err}"
+    code, out, err = run(tmp_path, {}, "show", saved.name, "--format", "html")
+    assert code == 2 and out == "" and "Traceback" not in err
+    (line,) = err.strip().splitlines()
+    assert saved.name in line and "has no page" in line and "--format text" in line
