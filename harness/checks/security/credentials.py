@@ -98,7 +98,7 @@ def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
 
 def provider_keys(content: SkillContent, text: TextFile) -> list[Finding]:
     out = []
-    for match in PROVIDER.finditer(text.text):
+    for match in text.finditer(PROVIDER):
         kind = PROVIDERS[int(next(k for k, v in match.groupdict().items() if v)[1:])][0]
         if kind == "a private key" and not key_body_follows(text.text, match.start()):
             continue  # a header alone documents the format
@@ -110,7 +110,7 @@ def provider_keys(content: SkillContent, text: TextFile) -> list[Finding]:
 
 def assigned(content: SkillContent, text: TextFile) -> list[Finding]:
     out = []
-    for match in ASSIGNED.finditer(text.text):
+    for match in text.finditer(ASSIGNED):
         value = match.group("value")
         if text.text.startswith("(", match.end()):
             continue  # a call: the value is code that makes the secret, not the secret

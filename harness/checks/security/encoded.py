@@ -53,11 +53,11 @@ def scan(content: SkillContent) -> list[Finding]:
 def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
     out = []
     decoding = text.holds_any(DECODING_CUES)
-    for match in DECODE_AND_RUN.finditer(text.text) if decoding else ():
+    for match in text.finditer(DECODE_AND_RUN) if decoding else ():
         out.append(
             report(content, text, match.start(), f"decodes text and runs it (`{phrases.quoted(match)}`)")
         )
-    for long in LONG_WORD.finditer(text.text):  # runs lie in long words: a cheap pattern finds those
+    for long in text.finditer(LONG_WORD):  # runs lie in long words: a cheap pattern finds those
         for pattern in (BASE64, HEX):
             for match in pattern.finditer(long.group(0)):
                 said = concern(decoded(match.group(0), pattern is HEX), depth=2)

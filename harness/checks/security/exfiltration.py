@@ -70,7 +70,7 @@ def scan(content: SkillContent) -> list[Finding]:
         if not text.holds_any(CUES):
             continue
         for pattern, kind in KINDS:
-            for match in pattern.finditer(text.text):
+            for match in text.finditer(pattern):
                 line = text.line_at(match.start())
                 made = findings.warning(
                     RULE,
