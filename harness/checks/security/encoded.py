@@ -33,10 +33,12 @@ DECODING_CUES = (
 # Tried only where a word starts (the lookbehind): tried at every character, it would rescan each word.
 LONG_WORD = re.compile(rf"(?<![^\s\"'`()<>\[\]{{}},;:|])[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN},}}")
 DECODE_AND_RUN = re.compile(
+    r"(?=[befi])(?:"  # the letters a match starts with: other places are left at once
     r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
     r"|\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|"
     r"marshal\.loads|atob|Buffer\.from)\s*\("
-    r"|FromBase64String[^\n]*\|\s*(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]*FromBase64String",
+    r"|FromBase64String[^\n]*\|\s*(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]*FromBase64String"
+    r")",
     re.IGNORECASE,
 )
 CODE = re.compile(
