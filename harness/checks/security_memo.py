@@ -26,8 +26,9 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     """The pack's findings over every selected skill, as `harness.checks.security.pack.check` makes them."""
     memo = Memo.of_repo(catalog.repo.root, KIND, fingerprint())
     out: list[Finding] = []
+    searches = content.Seen()  # a file shipped by several skills is searched once
     for skill in catalog.skills.values():
-        read = content.load(skill, catalog.repo.rel)
+        read = content.load(skill, catalog.repo.rel, searches)
         key = memo.key(*inputs(read))
         known = restored(memo.get(key))
         if known is None:

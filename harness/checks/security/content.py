@@ -38,27 +38,67 @@ def security_topic() -> re.Pattern[str]:  # compiled on first use: a remembered 
     )
 
 
+class Seen:
+    """What the rules' patterns found in each text of one run, by the text itself: a catalog that ships
+    the same file in several skills (anthropics/skills carries its XSD schemas three times) is searched
+    once, and each copy's findings are still made at its own path. A pattern's matches depend only on
+    the pattern and the string, so a copy gets exactly what a search of its own would find."""
+
+    def __init__(self) -> None:
+        self.found: dict[tuple[re.Pattern[str], str], tuple[re.Match[str], ...]] = {}
+        self.first: dict[tuple[re.Pattern[str], str], re.Match[str] | None] = {}
+        self.held: dict[tuple[tuple[str, ...], str], bool] = {}
+        self.lowered: dict[str, str] = {}
+
+    def finditer(self, pattern: re.Pattern[str], text: str) -> tuple[re.Match[str], ...]:
+        key = (pattern, text)
+        if key not in self.found:
+            self.found[key] = tuple(pattern.finditer(text))
+        return self.found[key]
+
+    def search(self, pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+        key = (pattern, text)
+        if key not in self.first:
+            self.first[key] = pattern.search(text)
+        return self.first[key]
+
+    def holds_any(self, cues: tuple[str, ...], text: str) -> bool:
+        key = (cues, text)
+        if key not in self.held:
+            if text not in self.lowered:
+                self.lowered[text] = text.lower()
+            lower = self.lowered[text]
+            self.held[key] = any(cue in lower for cue in cues)
+        return self.held[key]
+
+
 @dataclass(frozen=True)
 class TextFile:
     """One file of the skill read as UTF-8 text. `rel` is root-relative; `first_line` is the line of
-    `text`'s first character in the file (SKILL.md's body starts below its frontmatter)."""
+    `text`'s first character in the file (SKILL.md's body starts below its frontmatter). `seen` is the
+    run's store of pattern searches, shared by every file of every skill the run scans."""
 
     rel: str
     name: str
     text: str
+    seen: Seen = field(default_factory=Seen, compare=False, repr=False)
 
     @property
     def markdown(self) -> bool:
         return Path(self.name).suffix.lower() in MARKDOWN
 
-    @cached_property
-    def lower(self) -> str:
-        return self.text.lower()
-
     def holds_any(self, cues: tuple[str, ...]) -> bool:
         """Whether any cue (lowercase) occurs: a substring search skips the files a rule's patterns
         cannot match, which keeps the pack's cost near that of reading the files."""
-        return any(cue in self.lower for cue in cues)
+        return self.seen.holds_any(cues, self.text)
+
+    def finditer(self, pattern: re.Pattern[str]) -> tuple[re.Match[str], ...]:
+        """`pattern`'s matches in the text, found once per run for each distinct text."""
+        return self.seen.finditer(pattern, self.text)
+
+    def search(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
+        """`pattern`'s first match in the text, found once per run for each distinct text."""
+        return self.seen.search(pattern, self.text)
 
     @cached_property
     def line_starts(self) -> list[int]:
@@ -127,7 +167,7 @@ class SkillContent:
             for pattern, cues in patterns:
                 if not text.holds_any(cues):
                     continue
-                for match in pattern.finditer(text.text):
+                for match in text.finditer(pattern):
                     if unless(match):
                         continue
                     line = text.line_at(match.start())
@@ -153,9 +193,13 @@ class SkillContent:
         return made
 
 
-def load(skill: Skill, rel: Callable[[str | os.PathLike[str]], str]) -> SkillContent:
-    """Every file of `skill`'s folder (links are not followed: the symlink rules report them)."""
+def load(
+    skill: Skill, rel: Callable[[str | os.PathLike[str]], str], searches: Seen | None = None
+) -> SkillContent:
+    """Every file of `skill`'s folder (links are not followed: the symlink rules report them), its
+    texts sharing `searches`, the run's store of pattern searches (one of their own when None)."""
     content = SkillContent(skill=skill, rel=rel(skill.path), skill_md=rel(skill.skill_md))
+    searches = Seen() if searches is None else searches
     seen = 0
 
     def unlisted(error: OSError) -> None:  # a folder that cannot be listed is not scanned, and said so
@@ -179,11 +223,11 @@ def load(skill: Skill, rel: Callable[[str | os.PathLike[str]], str]) -> SkillCon
             if seen > MAX_FILES:
                 content.unread[where] = f"the skill holds more than {MAX_FILES} files; the rest were not read"
                 return content
-            read_one(content, path, where)
+            read_one(content, path, where, searches)
     return content
 
 
-def read_one(content: SkillContent, path: Path, where: str) -> None:
+def read_one(content: SkillContent, path: Path, where: str, searches: Seen) -> None:
     try:
         data = read_bytes(path, MAX_SCAN_BYTES, follow_links=False)
     except UnreadableFile as exc:
@@ -194,7 +238,7 @@ def read_one(content: SkillContent, path: Path, where: str) -> None:
         content.undecoded[where] = (data[:16], reason)
         return
     text = data.decode("utf-8").removeprefix("\ufeff")
-    content.texts.append(TextFile(rel=where, name=path.name, text=text))
+    content.texts.append(TextFile(rel=where, name=path.name, text=text, seen=searches))
 
 
 def undecodable(data: bytes) -> str:

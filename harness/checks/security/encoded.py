@@ -33,10 +33,12 @@ DECODING_CUES = (
 # Tried only where a word starts (the lookbehind): tried at every character, it would rescan each word.
 LONG_WORD = re.compile(rf"(?<![^\s\"'`()<>\[\]{{}},;:|])[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN},}}")
 DECODE_AND_RUN = re.compile(
+    r"(?=[befi])(?:"  # the letters a match starts with: other places are left at once
     r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
     r"|\b(?:exec|eval)\s*\(\s*(?:base64\.b64decode|codecs\.decode|bytes\.fromhex|zlib\.decompress|"
     r"marshal\.loads|atob|Buffer\.from)\s*\("
-    r"|FromBase64String[^\n]*\|\s*(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]*FromBase64String",
+    r"|FromBase64String[^\n]*\|\s*(?:iex|invoke-expression)\b|\b(?:iex|invoke-expression)\b[^\n]*FromBase64String"
+    r")",
     re.IGNORECASE,
 )
 CODE = re.compile(
@@ -53,11 +55,11 @@ def scan(content: SkillContent) -> list[Finding]:
 def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
     out = []
     decoding = text.holds_any(DECODING_CUES)
-    for match in DECODE_AND_RUN.finditer(text.text) if decoding else ():
+    for match in text.finditer(DECODE_AND_RUN) if decoding else ():
         out.append(
             report(content, text, match.start(), f"decodes text and runs it (`{phrases.quoted(match)}`)")
         )
-    for long in LONG_WORD.finditer(text.text):  # runs lie in long words: a cheap pattern finds those
+    for long in text.finditer(LONG_WORD):  # runs lie in long words: a cheap pattern finds those
         for pattern in (BASE64, HEX):
             for match in pattern.finditer(long.group(0)):
                 said = concern(decoded(match.group(0), pattern is HEX), depth=2)

@@ -32,6 +32,7 @@ SECRET_FILES = (
 )
 # The whole environment or a credential file handed to something that sends it.
 POSTED = re.compile(
+    r"(?=[abcefhprs])(?:"  # the letters a match starts with: other places are left at once
     r"\b(?:requests|httpx|session|client|aiohttp\.\w+)\.(?:post|put|patch|get)\s*\([^)\n]*"
     r"(?:os\.environ\b(?!\s*(?:\[|\.get))|dict\(os\.environ\)|os\.getenv\(\)|open\([^)]*(?:\.ssh|\.aws|\.env\b|"
     r"id_rsa|credentials))"
@@ -39,7 +40,8 @@ POSTED = re.compile(
     r"|\b(?:env|printenv|set)\s*\|\s*(?:curl|wget|nc|ncat|socat)\b"
     rf"|\b(?:cat|base64)\s+{SECRET_FILES}\S*\s*\|\s*(?:curl|wget|nc|ncat)\b"
     rf"|\bcurl\b[^\n]*(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file)\s*[\"']?\S*"
-    rf"(?:@{SECRET_FILES}|@/etc/(?:passwd|shadow)|\$\((?:env|printenv|cat\s+{SECRET_FILES}))",
+    rf"(?:@{SECRET_FILES}|@/etc/(?:passwd|shadow)|\$\((?:env|printenv|cat\s+{SECRET_FILES}))"
+    r")",
     re.IGNORECASE,
 )
 KINDS = (
@@ -70,7 +72,7 @@ def scan(content: SkillContent) -> list[Finding]:
         if not text.holds_any(CUES):
             continue
         for pattern, kind in KINDS:
-            for match in pattern.finditer(text.text):
+            for match in text.finditer(pattern):
                 line = text.line_at(match.start())
                 made = findings.warning(
                     RULE,

@@ -23,6 +23,7 @@ SHELL = (
     r"|python[0-9.]*|perl|ruby|node|php|pwsh|powershell"
 )
 PATTERN = re.compile(
+    r"(?=[abcdefiknprstwz.(])(?:"  # the letters a match starts with: other places are left at once
     rf"\b{FETCH}[^\n|;&]*?(?:://|\$)[^\n|;&]*\|\s*(?:{SHELL})\b(?!\s*\|)"  # curl URL | sh (not a table)
     rf"|\b(?:{SHELL}|source|\.)\s+(?:-\S+\s+)*<\(\s*{FETCH}"  # bash <(curl …)
     rf"|\b(?:{SHELL})\s+-c\s+[\"']?\$\(\s*{FETCH}"  # sh -c "$(curl …)"
@@ -32,7 +33,8 @@ PATTERN = re.compile(
     r"\(?new-object\s+(?:system\.)?net\.webclient)"  # iex (iwr …)
     # exec(urlopen(…
     r"|\b(?:exec|eval)\s*\(\s*(?:urllib\.request\.)?(?:urlopen|requests\.get|httpx\.get)\s*\("
-    r"|\beval\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\(",  # eval(await fetch(…
+    r"|\beval\s*\(\s*(?:await\s+)?\(?\s*(?:await\s+)?fetch\s*\("  # eval(await fetch(…
+    r")",
     re.IGNORECASE,
 )
 CUES = (

@@ -23,7 +23,7 @@ MARKUP = re.compile(r"<!--|!\[|\]\([^)\n]*\s[\"'(]")
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
-        if text.markdown and MARKUP.search(text.text):
+        if text.markdown and text.search(MARKUP):
             out.extend(in_file(content, text))
     return out
 

@@ -34,7 +34,7 @@ KINDS = (
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
-        if SUSPECT.search(text.text):
+        if text.search(SUSPECT):
             out.extend(in_file(content, text))
     return out
 

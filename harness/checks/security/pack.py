@@ -44,14 +44,15 @@ RULE_IDS = (*RULES, opaque.NOT_SCANNED)
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     out: list[Finding] = []
+    searches = content.Seen()  # a file shipped by several skills is searched once
     for skill in catalog.skills.values():
-        out.extend(scan_skill(skill, catalog.repo.rel))
+        out.extend(scan_skill(skill, catalog.repo.rel, searches))
     return out
 
 
-def scan_skill(skill: Skill, rel: Callable[..., str]) -> list[Finding]:
-    """Every rule of the pack over one skill's files."""
-    return scan_content(content.load(skill, rel))
+def scan_skill(skill: Skill, rel: Callable[..., str], searches: content.Seen | None = None) -> list[Finding]:
+    """Every rule of the pack over one skill's files (`searches`: the run's store of pattern searches)."""
+    return scan_content(content.load(skill, rel, searches))
 
 
 def scan_content(read: content.SkillContent) -> list[Finding]:

@@ -19,7 +19,7 @@ RUN = re.compile(rf"\n(?:[ \t\r\f\v]*\n){{{MOST_BLANK_LINES},}}|[ \t\r\f\v]{{{MO
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
-        for match in RUN.finditer(text.text):
+        for match in text.finditer(RUN):
             if not text.text[match.end() :].strip():
                 continue  # trailing whitespace hides nothing
             first, resumes = text.line_at(match.start()), text.line_at(match.end())

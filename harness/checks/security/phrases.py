@@ -7,6 +7,7 @@ import re
 
 # Telling the model to drop what it was told before, or to take on a new, unrestricted role.
 OVERRIDE = re.compile(
+    r"(?=[abdefinosy])(?:"  # the letters a match starts with: other places are left at once
     r"\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?"
     r"(?:the\s+|your\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|former|original|"
     r"system|safety|existing|other)\s+(?:\w+\s+)?(?:instructions?|directions?|directives?|rules|prompts?|"
@@ -15,26 +16,31 @@ OVERRIDE = re.compile(
     r"|\byou\s+are\s+no\s+longer\s+(?:bound|an?\s+\w+\s+assistant|restricted|claude)\b"
     r"|\b(?:enter|enable|activate)\s+(?:developer|god|dan|jailbreak|unrestricted)\s+mode\b"
     r"|\bnew\s+system\s+prompt\s*:"
-    r"|\bact\s+as\s+if\s+you\s+have\s+no\s+(?:restrictions|rules|guidelines|limits)\b",
+    r"|\bact\s+as\s+if\s+you\s+have\s+no\s+(?:restrictions|rules|guidelines|limits)\b"
+    r")",
     re.IGNORECASE,
 )
 # Keeping the user from seeing what the agent does.
 SECRECY = re.compile(
+    r"(?=[cdhnw])(?:"  # the letters a match starts with: other places are left at once
     r"\b(?:do\s+not|don'?t|never)\s+(?:tell|inform|mention\s+(?:this\s+|it\s+)?to|notify|alert|warn|show)\s+"
     r"(?:the\s+|your\s+)?(?:user|human|operator|developer)\b"
     r"|\bwithout\s+(?:telling|informing|asking|notifying|alerting|warning)\s+(?:the\s+|your\s+)?"
     r"(?:user|human|operator)\b"
-    r"|\b(?:hide|conceal)\s+(?:this|these|it|the\s+\w+)\s+from\s+(?:the\s+)?(?:user|human)\b",
+    r"|\b(?:hide|conceal)\s+(?:this|these|it|the\s+\w+)\s+from\s+(?:the\s+)?(?:user|human)\b"
+    r")",
     re.IGNORECASE,
 )
 # Talking to whoever reviews the skill: a scanner's LLM judge, an auditor, a classifier.
 JUDGE = re.compile(
+    r"(?=[acijlmnrst])(?:"  # the letters a match starts with: other places are left at once
     r"\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+)?(?:ai\s+|llm\s+|automated\s+|"
     r"security\s+)*(?:scanners?|reviewers?|auditors?|judges?|classifiers?|graders?|moderators?)\b"
     r"|\b(?:mark|classify|rate|report|label|treat)\s+(?:this|the)\s+(?:skill|file|package|code)\s+as\s+"
     r"(?:safe|benign|clean|harmless|trusted|verified)\b"
     r"|\b(?:scanners?|reviewers?|auditors?|judges?|classifiers?)\s+(?:must|should|shall)\s+"
-    r"(?:ignore|skip|approve|pass)\b",
+    r"(?:ignore|skip|approve|pass)\b"
+    r")",
     re.IGNORECASE,
 )
 # Hidden text addressed to the agent that asks it to act: the words that make a comment a directive.
