@@ -9,6 +9,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import re._parser as re_parser  # the parse tree, to read what a pattern can start with
 import string
 from functools import cache
 
@@ -129,3 +130,93 @@ def test_a_led_pattern_finds_what_it_found_without_its_lookahead(name, data):
 def test_a_led_pattern_still_finds_its_planted_shapes(name, text):
     pattern = PATTERNS[name]
     assert matches(pattern, text) == matches(unled(pattern), text) != []
+
+
+# What a pattern can start with, read from its parse tree, so a new alternative whose first character
+# the lookahead lacks fails here whether or not the generated text happens to reach it.
+@cache  # read when first asked, not at collection
+def cased() -> list[str]:
+    """The characters with another case: under IGNORECASE a letter also admits these (ſ for s, K for k)."""
+    return [char for char in map(chr, range(0x110000)) if char.lower() != char or char.upper() != char]
+
+
+def first_items(items: list, ignorecase: bool) -> tuple[list[tuple[object, bool]], bool]:
+    """The (item, ignorecase) a match of `items` can begin with, and whether `items` can match nothing."""
+    found: list[tuple[object, bool]] = []
+    for op, av in items:
+        name = str(op)
+        if name in {"AT", "ASSERT", "ASSERT_NOT"}:  # zero-width: the next item starts the match
+            continue
+        if name == "SUBPATTERN":
+            _, add, _, sub = av
+            heads, empty = first_items(list(sub), ignorecase or bool(add & re.IGNORECASE))
+        elif name == "BRANCH":
+            heads, empty = [], False
+            for branch in av[1]:
+                more, nothing = first_items(list(branch), ignorecase)
+                heads, empty = heads + more, empty or nothing
+        elif name in {"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"}:
+            heads, empty = first_items(list(av[2]), ignorecase)
+            empty = empty or av[0] == 0
+        elif name == "ATOMIC_GROUP":
+            heads, empty = first_items(list(av), ignorecase)
+        else:  # LITERAL, NOT_LITERAL, IN, ANY: one character
+            heads, empty = [((op, av), ignorecase)], False
+        found += heads
+        if not empty:
+            return found, False
+    return found, True
+
+
+def starters(item: tuple, ignorecase: bool) -> set[str]:
+    """Every character one parse item admits; a class the test cannot bound fails it."""
+    return admitted_by(sre_source(item), ignorecase) | spread(item)
+
+
+@cache  # the same first character recurs across a pattern's alternatives
+def admitted_by(source: str, ignorecase: bool) -> frozenset[str]:
+    one = re.compile(source, re.IGNORECASE if ignorecase else 0)
+    tried = [chr(code) for code in range(128)] + (cased() if ignorecase else [])
+    return frozenset(char for char in tried if one.fullmatch(char))
+
+
+def sre_source(item: tuple) -> str:
+    op, av = item
+    name = str(op)
+    if name == "LITERAL":
+        return re.escape(chr(av))
+    if name == "IN":
+        parts = []
+        for kind, value in av:
+            if str(kind) == "LITERAL":
+                parts.append(re.escape(chr(value)))
+            elif str(kind) == "RANGE":
+                parts.append(f"{re.escape(chr(value[0]))}-{re.escape(chr(value[1]))}")
+            else:
+                raise AssertionError(
+                    f"a lookahead cannot bound {kind} {value}: the pattern may start anywhere"
+                )
+        return f"[{''.join(parts)}]"
+    raise AssertionError(f"a lookahead cannot bound {name}: the pattern may start anywhere")
+
+
+def spread(item: tuple) -> set[str]:
+    """The characters of a range beyond ASCII and the cased ones, which `starters` would not try."""
+    op, av = item
+    if str(op) != "IN":
+        return set()
+    return {chr(code) for kind, value in av if str(kind) == "RANGE" for code in range(value[0], value[1] + 1)}
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_a_lookahead_admits_every_character_its_pattern_can_start_with(name):
+    pattern = PATTERNS[name]
+    body = unled(pattern)
+    lead = re.compile(pattern.pattern[: pattern.pattern.index("(?:")], pattern.flags)
+    heads, empty = first_items(
+        list(re_parser.parse(body.pattern, body.flags)), bool(body.flags & re.IGNORECASE)
+    )
+    assert not empty, f"{name} can match the empty string: no lookahead can lead it"
+    admitted = set().union(*(starters(item, ignorecase) for item, ignorecase in heads))
+    refused = sorted(char for char in admitted if not lead.match(char))
+    assert not refused, f"{name} can start with {refused!r}, which its lookahead refuses: add them to it"
