@@ -13,6 +13,7 @@ from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import behavioral, compare, routing
+from harness.report.cases import gate_words
 from harness.report.format import percent as rate
 from harness.report.format import signed_percent as signed
 from harness.report.junit import JUnitCase
@@ -96,7 +97,7 @@ def routing_markdown(report: dict) -> str:
     legs_rows = [
         (a["leg"], a["agent"], a["model"] or "default", a["agent_version"])
         + (f"{a['totals']['passed']}/{a['totals']['graded']}", a["totals"]["errors"])
-        + (("passed" if a["passed"] else "failed") + f": {a['gate']['reason']}",)
+        + (("passed" if a["passed"] else "failed") + f": {gate_words(a)}",)
         for a in report["agents"]
     ]
     lines = ["## Skill routing across agents and models", "", table(LEG_HEADS, legs_rows)]

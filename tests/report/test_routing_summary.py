@@ -1,11 +1,11 @@
 """harness.report.routing: a routing run's summary says its count once, in text and in markdown (the gate's
-reason, shown beside it, opens with the same `N/M correct`)."""
+reason, shown beside it, opens with the same `N/M correct`); so does each leg's row of a matrix."""
 
 from __future__ import annotations
 
 import copy
 
-from harness.report import cases, routing, routing_lexical
+from harness.report import cases, matrix, routing, routing_lexical
 from tests.support.saved_reports import load
 
 
@@ -41,3 +41,15 @@ def test_a_lexical_run_says_its_count_once():
     }
     said = routing_lexical.headline(report)
     assert said.count("3/4 correct") == 1 and said.endswith("; below the --min-accuracy bar of 1")
+
+
+def test_a_matrix_legs_row_says_its_count_once():
+    legs = [
+        line
+        for line in matrix.routing_markdown(load("routing-matrix")).splitlines()
+        if "@claude-fake" in line
+    ]
+    rows = [line for line in legs if line.startswith("| claude@")]
+    assert len(rows) == 2
+    for row in rows:
+        assert row.count("5/8") == 1 and "failed: below the --min-accuracy bar of 0.9" in row
