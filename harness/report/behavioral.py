@@ -3,6 +3,8 @@ format, located findings (annotations, text, SARIF) and JUnit."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness.model import findings as finding
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
@@ -10,10 +12,12 @@ from harness.printable import clip
 from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.format import seconds
-from harness.report.junit import JUnitCase
 from harness.report.reading import show_command
 from harness.report.routing_common import statuses, where
 from harness.report.text import halt_note
+
+if TYPE_CHECKING:  # JUnit is rendered where --junit asks for it
+    from harness.report.junit import JUnitCase
 
 NOT_RUN = "not-run"
 PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row
@@ -301,6 +305,8 @@ def findings(report: dict) -> list[Finding]:
 
 
 def junit(report: dict) -> list[JUnitCase]:
+    from harness.report.junit import JUnitCase
+
     cases = [
         JUnitCase(
             classname=f"behavioral.{c['skill']}",
