@@ -147,10 +147,8 @@ HELP_AND_VERSION = (
             + ("harness.behavioral.matrix", "harness.paid.matrix", "harness.routing.runner"),
             id="behavioral",
         ),
-        # A behavioral or routing report renders JUnit only where --junit asks for it.
-        pytest.param(
-            "import harness.report.behavioral\n", ("harness.report.junit",), id="behavioral-report"
-        ),
+        # A behavioral report renders JUnit only where --junit asks for it.
+        pytest.param("import harness.report.behavioral\n", ("harness.report.junit",), id="behavioral-report"),
     ],
 )
 def test_start_up_imports_no_heavy_module_it_does_not_need_yet(tmp_path: Path, probe: str, heavy) -> None:
