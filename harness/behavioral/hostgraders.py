@@ -16,7 +16,6 @@ from harness.behavioral.scorers import Check, normalise
 from harness.behavioral.snapshot import Changes
 from harness.files import UnreadableFile, read_text
 from harness.model.dataset import Grader
-from harness.model.pluginsuite import COUNT, python_flags
 
 KIND = "host_grader"
 FILE_LIMIT = 1024 * 1024  # a produced file read for a `files` regex
@@ -60,6 +59,8 @@ def _check(grader: Grader, trace: Trace, did: list[Passage], changes: Changes, w
 def _regex(
     spec: dict[str, Any], trace: Trace, did: list[Passage], changes: Changes, workspace: Path
 ) -> tuple[bool, str]:
+    from harness.model.pluginsuite import COUNT, python_flags  # a plugin suite's reader, only for its graders
+
     target = spec.get("target", "last_message")
     flags, _ = python_flags(spec.get("flags"))
     pattern = re.compile(spec["pattern"], flags)

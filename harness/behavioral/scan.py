@@ -34,8 +34,9 @@ def scan_case(name: str, description: str, source: str) -> Case:
     )
 
 
-def scan_candidates(repo: Repo, skills: list[str]) -> tuple[list[str], list[Case]]:
-    """--scan: every skill asked for (default: every skill, dataset or not), one synthetic case each."""
+def scan_candidates(repo: Repo, skills: list[str]) -> tuple[list[str], list[Case], catalog.Catalog]:
+    """--scan: every skill asked for (default: every skill, dataset or not), one synthetic case each, and
+    the catalog they were read from."""
     names = skills or repo.names
     if not names:
         raise HarnessError(
@@ -46,4 +47,4 @@ def scan_candidates(repo: Repo, skills: list[str]) -> tuple[list[str], list[Case
         raise UsageError(f"--skill {','.join(unknown)}: no skill of that name under --skills-dir.")
     loaded = catalog.load(repo, names)
     sources = {name: repo.rel(repo.skill_dirs[name] / "SKILL.md") for name in names}
-    return names, [scan_case(n, loaded.skills[n].description, sources[n]) for n in names]
+    return names, [scan_case(n, loaded.skills[n].description, sources[n]) for n in names], loaded

@@ -27,8 +27,9 @@ def behavioral_cases(candidates: list[Case], hooks: Mapping[str, Hooks | None]) 
 
 def dataset_candidates(
     repo: Repo, skills: list[str], only: list[str], extended: bool
-) -> tuple[list[str], list[Case]]:
-    """The skills asked for (default: those with a dataset) and their selected `true` cases."""
+) -> tuple[list[str], list[Case], catalog.Catalog]:
+    """The skills asked for (default: those with a dataset), their selected `true` cases, and the catalog
+    they were read from (the structural gate checks the used skills of it without reading them again)."""
     names = skills or repo.with_dataset()
     if not names:
         raise HarnessError(
@@ -37,4 +38,4 @@ def dataset_candidates(
         )
     loaded = catalog.load(repo, names)
     selected = catalog.select_cases(loaded.cases(names, extended=extended), only, skills)
-    return names, [c for c in selected if c.should_trigger]
+    return names, [c for c in selected if c.should_trigger], loaded

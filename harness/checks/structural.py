@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from functools import partial
 
 from harness.checks import (
@@ -9,11 +11,8 @@ from harness.checks import (
     CheckOptions,
     collisions,
     datasets,
-    headroom,
     leftovers,
-    listing_budget,
     machine,
-    packaging,
     policy,
     portable_names,
     quarantine,
@@ -27,6 +26,21 @@ from harness.model.catalog import Catalog
 from harness.model.findings import Finding
 from harness.workers import Prefetch
 
+
+def optional(module: str, wanted: Callable[[CheckOptions], bool]) -> Check:
+    """A check that finds nothing unless `wanted(options)`, its module imported only then: the default
+    options (a paid run's gate) turn it off, and its models (listing rules, package manifests) cost a
+    gate's start-up more than its checks."""
+
+    def run(catalog: Catalog, options: CheckOptions) -> list[Finding]:
+        if not wanted(options):
+            return []
+        found: list[Finding] = importlib.import_module(module).check(catalog, options)
+        return found
+
+    return run
+
+
 CHECKS: dict[str, Check] = {
     "skill-md": skill_md.check,
     "policy": policy.check,
@@ -35,12 +49,12 @@ CHECKS: dict[str, Check] = {
     "machine": machine.check,
     "references": references.check,
     "collisions": collisions.check,
-    "listing-budget": listing_budget.check,
-    "headroom": headroom.check,
+    "listing-budget": optional("harness.checks.listing_budget", lambda o: bool(o.listing_agents)),
+    "headroom": optional("harness.checks.headroom", lambda o: bool(o.listing_agents)),
     "portable-names": portable_names.check,
     "symlinks": symlinks.check,
     "quarantine": quarantine.check,
-    "packaging": packaging.check,
+    "packaging": optional("harness.checks.packaging", lambda o: o.packaging),
     "security": security_memo.check,
 }
 

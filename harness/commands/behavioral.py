@@ -10,7 +10,6 @@ from harness.behavioral.runner import (
     BehavioralSettings,
     SkillUnderTest,
 )
-from harness.behavioral.scan import scan_candidates
 from harness.behavioral.selection import behavioral_cases, dataset_candidates
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
@@ -20,7 +19,6 @@ from harness.cli.options import BehavioralOptions, behavioral_options
 from harness.cli.paid import paid_run
 from harness.context import Context
 from harness.deadline import Deadline
-from harness.model import catalog
 from harness.paid.loop import run_legs
 from harness.paid.sandbox import unreadable
 from harness.report import publish
@@ -84,13 +82,17 @@ def behave(options: BehavioralOptions, ctx: Context, cancel: Cancellation) -> in
     repo = options.sources.repo_in(ctx)
     skills_asked = list(options.skills)
     if options.scan:
-        names, candidates = scan_candidates(repo, skills_asked)
+        from harness.behavioral.scan import scan_candidates  # --scan's synthetic cases, only for it
+
+        names, candidates, loaded = scan_candidates(repo, skills_asked)
     else:
-        names, candidates = dataset_candidates(repo, skills_asked, list(options.only), options.paid.extended)
+        names, candidates, loaded = dataset_candidates(
+            repo, skills_asked, list(options.only), options.paid.extended
+        )
     used = list(dict.fromkeys(c.skill for c in candidates if c.skill))
     if used:
         adoption = options.sources.adoption(repo.root, ctx.cwd)
-        require_well_formed(catalog.load(repo, used), ctx, "the skills this run grades", adoption)
+        require_well_formed(loaded.narrowed(used), ctx, "the skills this run grades", adoption)
     hooks = behavioral_hooks.read_all(used, repo.skill_dirs, repo, given.dry_run)
     cases = candidates if options.scan else behavioral_cases(candidates, hooks)
     if not cases:

@@ -13,10 +13,13 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness import jsonsafe
 from harness.errors import UsageError
-from harness.model.listing import ListingRule, usage_scores
+
+if TYPE_CHECKING:  # the listing rules load where a listing is predicted, not with every command's flags
+    from harness.model.listing import ListingRule
 
 FIX = 'write it as {"skill-name": USES} or {"skill-name": {"uses": USES, "days_since_use": DAYS}}'
 
@@ -30,6 +33,8 @@ class UsageProfile:
 
     def scores(self, rule: ListingRule) -> dict[str, float]:
         """The usage score of each named skill where `rule` ranks by usage (empty where it does not)."""
+        from harness.model.listing import usage_scores
+
         return usage_scores(rule, self.uses)
 
     def pairs(self) -> tuple[tuple[str, int, float], ...]:

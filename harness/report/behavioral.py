@@ -3,6 +3,8 @@ located findings and JUnit."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from harness.model import findings as finding
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
@@ -11,7 +13,9 @@ from harness.report import markdown as md
 from harness.report import quarantined, replays
 from harness.report.cases import show_command, statuses, where
 from harness.report.format import seconds
-from harness.report.junit import JUnitCase, case_at
+
+if TYPE_CHECKING:  # JUnit is rendered where --junit asks for it
+    from harness.report.junit import JUnitCase
 
 NOT_RUN = "not-run"
 PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row
@@ -296,6 +300,8 @@ def failure_words(case: dict, kept: str | None) -> str:
 
 
 def junit(report: dict) -> list[JUnitCase]:
+    from harness.report.junit import case_at
+
     cases = [
         case_at(
             c,

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from harness.model.findings import WARNING, Finding
-from harness.report.junit import JUnitCase, halt_cases
+
+if TYPE_CHECKING:  # JUnit is rendered where --junit asks for it
+    from harness.report.junit import JUnitCase
 
 
 def until(entry: Mapping[str, str]) -> str:
@@ -50,5 +53,7 @@ def junit_case(case: JUnitCase, entry: Mapping[str, str] | None) -> JUnitCase:
 
 def junit_cases(kind: str, cases: list[JUnitCase], meta: dict) -> list[JUnitCase]:
     """A paid run's JUnit cases: each quarantined failure as output, then why the run stopped early."""
+    from harness.report.junit import halt_cases
+
     entries = by_id(meta.get("quarantine") or [])
     return [junit_case(case, entries.get(case.name)) for case in cases] + halt_cases(kind, meta)

@@ -147,6 +147,8 @@ HELP_AND_VERSION = (
             + ("harness.behavioral.matrix", "harness.paid.matrix", "harness.routing.runner"),
             id="behavioral",
         ),
+        # A behavioral report renders JUnit only where --junit asks for it.
+        pytest.param("import harness.report.behavioral\n", ("harness.report.junit",), id="behavioral-report"),
     ],
 )
 def test_start_up_imports_no_heavy_module_it_does_not_need_yet(tmp_path: Path, probe: str, heavy) -> None:
@@ -190,6 +192,30 @@ def test_a_warm_structural_run_imports_no_module_it_does_not_use(tmp_path: Path)
     assert cold.returncode == 0, cold.stderr
     assert "markdown_it" in cold.stdout  # the first run parsed, so the second one reads the memo
     assert warm.stdout.splitlines()[-1] == "0 []", warm.stderr
+
+
+# What a paid run's structural gate never runs (its options turn the listing, headroom and packaging
+# checks off) and what only other kinds of run need: --scan's synthetic cases, a plugin suite's reader.
+BEHAVIORAL_GATE_UNUSED = (
+    ("harness.checks.headroom", "harness.checks.listing_budget", "harness.checks.packaging")
+    + ("harness.model.listing", "harness.model.headroom", "harness.model.package")
+    + ("harness.behavioral.scan", "harness.model.pluginsuite")
+)
+
+
+def test_a_behavioral_run_imports_no_check_its_gate_turns_off(tmp_path: Path) -> None:
+    """A dry run passes the same gate as a paid one, before any agent starts (no CLI needed)."""
+    make_skill(tmp_path / "repo", "alpha")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}  # outside the repo under test
+    probe = (
+        "import sys\nfrom harness.cli import main\n"
+        "code = main(['behavioral', '--repo', '.', '--dry-run', '--format', 'json'])\n"
+        f"print(code, sorted(m for m in sys.modules if m.startswith({BEHAVIORAL_GATE_UNUSED!r})))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path / "repo", env=env
+    )
+    assert done.stdout.splitlines()[-1] == "0 []", done.stderr
 
 
 @pytest.mark.parametrize(
