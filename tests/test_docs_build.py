@@ -3,7 +3,7 @@ such as --quiet once hid the warnings strict mode counts, and broken anchors pas
 
 from __future__ import annotations
 
-import importlib.util
+import ast
 import os
 import shutil
 import subprocess
@@ -14,11 +14,17 @@ BROKEN = Path(__file__).resolve().parent / "docs_build" / "broken_anchor"
 
 
 def noxfile_build() -> tuple[tuple[str, ...], dict[str, str]]:
-    spec = importlib.util.spec_from_file_location("noxfile_under_test", ROOT / "noxfile.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.MKDOCS_BUILD, module.MKDOCS_ENV
+    """The build command and environment the sessions use, read from the noxfile's source: executing it
+    would register its sessions with nox a second time in this process."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    values = {
+        target.id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name) and target.id in {"MKDOCS_BUILD", "MKDOCS_ENV"}
+    }
+    return values["MKDOCS_BUILD"], values["MKDOCS_ENV"]
 
 
 def build(site: Path, out: Path) -> subprocess.CompletedProcess:
