@@ -5,6 +5,7 @@ they could not read whole. Nothing is dropped: what is not scanned is said to be
 from __future__ import annotations
 
 import bisect
+import hashlib
 import os
 import re
 from collections.abc import Callable
@@ -39,37 +40,16 @@ def security_topic() -> re.Pattern[str]:  # compiled on first use: a remembered 
 
 
 class Seen:
-    """What the rules' patterns found in each text of one run, by the text itself: a catalog that ships
+    """What the rules' patterns found in each text of one run, by the text's digest: a catalog that ships
     the same file in several skills (anthropics/skills carries its XSD schemas three times) is searched
     once, and each copy's findings are still made at its own path. A pattern's matches depend only on
-    the pattern and the string, so a copy gets exactly what a search of its own would find."""
+    the pattern and the string, so a copy gets exactly what a search of its own would find. Keyed by
+    digest, the store keeps no text alive but those with a match."""
 
     def __init__(self) -> None:
-        self.found: dict[tuple[re.Pattern[str], str], tuple[re.Match[str], ...]] = {}
-        self.first: dict[tuple[re.Pattern[str], str], re.Match[str] | None] = {}
-        self.held: dict[tuple[tuple[str, ...], str], bool] = {}
-        self.lowered: dict[str, str] = {}
-
-    def finditer(self, pattern: re.Pattern[str], text: str) -> tuple[re.Match[str], ...]:
-        key = (pattern, text)
-        if key not in self.found:
-            self.found[key] = tuple(pattern.finditer(text))
-        return self.found[key]
-
-    def search(self, pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-        key = (pattern, text)
-        if key not in self.first:
-            self.first[key] = pattern.search(text)
-        return self.first[key]
-
-    def holds_any(self, cues: tuple[str, ...], text: str) -> bool:
-        key = (cues, text)
-        if key not in self.held:
-            if text not in self.lowered:
-                self.lowered[text] = text.lower()
-            lower = self.lowered[text]
-            self.held[key] = any(cue in lower for cue in cues)
-        return self.held[key]
+        self.found: dict[tuple[re.Pattern[str], bytes], tuple[re.Match[str], ...]] = {}
+        self.first: dict[tuple[re.Pattern[str], bytes], re.Match[str] | None] = {}
+        self.held: dict[tuple[tuple[str, ...], bytes], bool] = {}
 
 
 @dataclass(frozen=True)
@@ -87,18 +67,35 @@ class TextFile:
     def markdown(self) -> bool:
         return Path(self.name).suffix.lower() in MARKDOWN
 
+    @cached_property
+    def digest(self) -> bytes:
+        return hashlib.blake2b(self.text.encode("utf-8"), digest_size=16).digest()
+
+    @cached_property
+    def lower(self) -> str:
+        return self.text.lower()
+
     def holds_any(self, cues: tuple[str, ...]) -> bool:
         """Whether any cue (lowercase) occurs: a substring search skips the files a rule's patterns
         cannot match, which keeps the pack's cost near that of reading the files."""
-        return self.seen.holds_any(cues, self.text)
+        key = (cues, self.digest)
+        if key not in self.seen.held:
+            self.seen.held[key] = any(cue in self.lower for cue in cues)
+        return self.seen.held[key]
 
     def finditer(self, pattern: re.Pattern[str]) -> tuple[re.Match[str], ...]:
         """`pattern`'s matches in the text, found once per run for each distinct text."""
-        return self.seen.finditer(pattern, self.text)
+        key = (pattern, self.digest)
+        if key not in self.seen.found:
+            self.seen.found[key] = tuple(pattern.finditer(self.text))
+        return self.seen.found[key]
 
     def search(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         """`pattern`'s first match in the text, found once per run for each distinct text."""
-        return self.seen.search(pattern, self.text)
+        key = (pattern, self.digest)
+        if key not in self.seen.first:
+            self.seen.first[key] = pattern.search(self.text)
+        return self.seen.first[key]
 
     @cached_property
     def line_starts(self) -> list[int]:
