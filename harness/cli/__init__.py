@@ -53,7 +53,11 @@ class _Parser(argparse.ArgumentParser):
         choice = re.search(r"invalid choice: '([^']*)'", message)
         typed = [choice.group(1)] if choice else []
         if message.startswith("unrecognized arguments: "):
-            typed = [w.split("=", 1)[0] for w in message.split(": ", 1)[1].split() if w.startswith("--")]
+            words = message.split(": ", 1)[1].split()
+            typed = [w.split("=", 1)[0] for w in words if w.startswith("--")]
+            bare = next((w for w in words if not w.startswith("-")), None)
+            if bare is not None and not typed:  # `skillscope structural .`, as other linters take a path
+                return self.path_hint(bare)
         known = [
             *(o for action in self._actions for o in action.option_strings if o.startswith("--")),
             *(c for action in self._actions for c in (action.choices or ()) if isinstance(c, str)),
@@ -63,6 +67,12 @@ class _Parser(argparse.ArgumentParser):
             if close:
                 return f"; did you mean {close[0]}?"
         return ""
+
+    def path_hint(self, word: str) -> str:
+        """What a command that takes no positional path does with one: its root, or its skills."""
+        skills = "--skills-dir" in self._option_string_actions
+        where = f" or its skills with --skills-dir '{word}/*'" if skills else ""
+        return f"; skillscope takes no path argument: name the repo's root with --repo {word}{where}"
 
     def _print_message(self, message: str, file=None) -> None:
         if self.ctx is None or not message:

@@ -227,6 +227,10 @@ def test_a_behavioral_run_imports_no_check_its_gate_turns_off(tmp_path: Path) ->
         (["structural", "--skill-files=x", "--docss=y"], "did you mean --docs?"),
         (["routing", "--routing-rooom", "all"], "did you mean --routing-room?"),
         (["routing", "--effort", "hgh"], "did you mean high?"),
+        (
+            ["structural", "catalog"],
+            "name the repo's root with --repo catalog or its skills with --skills-dir 'catalog/*'",
+        ),
     ],
 )
 def test_a_mistyped_command_flag_or_choice_names_the_one_it_resembles(
