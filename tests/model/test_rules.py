@@ -23,6 +23,13 @@ def test_markdown_reads_as_plain_text(markdown: str, text: str) -> None:
     assert rules.plain(markdown) == text
 
 
+def test_the_windows_reserved_characters_read_as_windows_reserves_them() -> None:
+    """The docs cell wrote the backslash twice, which a code span (docs page and plain text alike) shows
+    as two."""
+    text = rules.plain(rules.described(rules.table()["path-windows-reserved"]))
+    assert text.endswith('none of < > : " | ? * \\')
+
+
 def test_no_shipped_rules_help_keeps_markdown_in_its_plain_text() -> None:
     for rule, about in rules.table().items():
         text = rules.plain(rules.described(about))
