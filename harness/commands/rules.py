@@ -13,6 +13,12 @@ from harness.model import rules as rule_table
 HELP = "print every rule id a finding can carry, with its severity and the bar it asks for"
 INDENT = "    "
 NARROWEST = 40  # below this a wrapped description is more breaks than words
+NO_BREAK = "\N{NO-BREAK SPACE}"  # between a code span's words while wrapping: a command stays whole
+INTRO = (
+    "Each rule a finding can carry: its id and severity (an error fails the run, a warning is reported "
+    "and lets it pass), then what it checks and the bar it asks for. --warn RULES reports the rules "
+    "named as warnings, --error RULES as errors."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,14 +28,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     known = rule_table.table()
     width = max(ctx.columns, NARROWEST)
-    ctx.out("\n\n".join(block(rule, known[rule], width) for rule in sorted(known)))
+    blocks = [block(rule, known[rule], width) for rule in sorted(known)]
+    ctx.out("\n\n".join([fill(INTRO, width, indent=""), *blocks]))
     return 0
 
 
 def block(rule: str, about: dict[str, str], width: int) -> str:
     """A rule's id and severity, then what it checks, indented below."""
-    text = rule_table.plain(rule_table.described(about))
-    return f"{rule}  {about['severity']}\n{fill(text, width, INDENT)}"
+    text = rule_table.plain(rule_table.described(about), code_space=NO_BREAK)
+    return f"{rule}  {about['severity']}\n{fill(text, width, INDENT).replace(NO_BREAK, ' ')}"
 
 
 def fill(text: str, width: int, indent: str) -> str:

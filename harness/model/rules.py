@@ -24,14 +24,16 @@ def described(about: dict[str, str]) -> str:
     return f"{about['what']}: {about['bar']}"
 
 
-def plain(markdown: str) -> str:
+def plain(markdown: str, code_space: str = " ") -> str:
     """A rule's markdown as plain text, for readers that render none (a terminal, SARIF's text): code
-    spans without their backticks, links as their text (the targets are docs-site pages), escapes undone."""
+    spans without their backticks, links as their text (the targets are docs-site pages), escapes undone.
+    Each space inside a code span is written as `code_space`: given a no-break space, a wrapper keeps a
+    command such as `curl … | sh` on one line."""
 
     def text(match: re.Match[str]) -> str:
         code, link, escaped = match.groups()
         if code is not None:
-            return code.replace("\\|", "|")
-        return plain(link) if link is not None else escaped
+            return code.replace("\\|", "|").replace(" ", code_space)
+        return plain(link, code_space) if link is not None else escaped
 
     return INLINE.sub(text, markdown)

@@ -23,6 +23,10 @@ def test_markdown_reads_as_plain_text(markdown: str, text: str) -> None:
     assert rules.plain(markdown) == text
 
 
+def test_a_code_spans_spaces_can_be_kept_for_a_wrapper() -> None:
+    assert rules.plain("run `curl … | sh` now", code_space="_") == "run curl_…_|_sh now"
+
+
 def test_the_windows_reserved_characters_read_as_windows_reserves_them() -> None:
     """The docs cell wrote the backslash twice, which a code span (docs page and plain text alike) shows
     as two."""
