@@ -35,5 +35,18 @@ class Context:
         print(escaped(text), file=self.stderr, flush=True)
 
     @property
+    def columns(self) -> int:
+        """The width to wrap text for a reader at: $COLUMNS when it is a positive number, else the width of
+        the terminal stdout writes to, else 80 (shutil.get_terminal_size's order, on this context's own
+        environment and stream rather than the process's)."""
+        value = self.environ.get("COLUMNS", "").strip()
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+        try:
+            return os.get_terminal_size(self.stdout.fileno()).columns or 80
+        except (AttributeError, OSError, ValueError):  # not a terminal, or no file behind it (a StringIO)
+            return 80
+
+    @property
     def in_github_actions(self) -> bool:
         return self.environ.get("GITHUB_ACTIONS", "").lower() in ("1", "true", "yes", "on")

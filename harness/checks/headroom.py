@@ -93,15 +93,13 @@ class Assessment:
 
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
-    if not options.listing_agents or not catalog.skills:
-        return []
     return found(catalog, options, assess(catalog, options))
 
 
 def assess(catalog: Catalog, options: CheckOptions) -> Assessment:
     """Every catalog skill's headroom for each agent and model, in each scope."""
     out = Assessment()
-    if not options.listing_agents or not catalog.skills:
+    if not catalog.skills:
         return out
     mine = {name: skill.description for name, skill in catalog.skills.items()}
     beside = [(n, d) for n, d in options.install if n not in mine]

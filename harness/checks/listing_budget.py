@@ -36,7 +36,7 @@ class Shortfall:
 
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
-    if not options.listing_agents or not catalog.skills:
+    if not catalog.skills:
         return []
     scopes = {CATALOG: list(catalog.skills)}
     room = [name for name in options.listing_room if name in catalog.skills]

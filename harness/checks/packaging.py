@@ -42,8 +42,8 @@ REASONS = {
 
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
-    if not options.packaging:
-        return []
+    """The repo's manifests, checked whenever this is called: `options.packaging` is tested once, by the
+    registry that imports this module (harness/checks/structural.py)."""
     return [finding for _, finding in host_findings(package.read(catalog.repo.root), catalog)]
 
 

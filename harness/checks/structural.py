@@ -30,7 +30,8 @@ from harness.workers import Prefetch
 def optional(module: str, wanted: Callable[[CheckOptions], bool]) -> Check:
     """A check that finds nothing unless `wanted(options)`, its module imported only then: the default
     options (a paid run's gate) turn it off, and its models (listing rules, package manifests) cost a
-    gate's start-up more than its checks."""
+    gate's start-up more than its checks. `wanted` is the check's one switch: the module's own check
+    runs on whatever options reach it, so the condition lives here and nowhere else."""
 
     def run(catalog: Catalog, options: CheckOptions) -> list[Finding]:
         if not wanted(options):

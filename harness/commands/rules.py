@@ -5,15 +5,20 @@ rules page is not part of an installed package or the repo under test)."""
 from __future__ import annotations
 
 import argparse
-import json
-import re
+import textwrap
 
 from harness.context import Context
-from harness.files import packaged_text
+from harness.model import rules as rule_table
 
 HELP = "print every rule id a finding can carry, with its severity and the bar it asks for"
-# A markdown link in a table cell, printed as its text: the target names a page of the docs site.
-LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+INDENT = "    "
+NARROWEST = 40  # below this a wrapped description is more breaks than words
+NO_BREAK = "\N{NO-BREAK SPACE}"  # between a code span's words while wrapping: a command stays whole
+INTRO = (
+    "Each rule a finding can carry: its id and severity (an error fails the run, a warning is reported "
+    "and lets it pass), then what it checks and the bar it asks for. --warn RULES reports the rules "
+    "named as warnings, --error RULES as errors."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,10 +26,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    rules = json.loads(packaged_text("data", "rules.json"))
-    width = max(map(len, rules))
-    for rule in sorted(rules):
-        entry = rules[rule]
-        about = LINK.sub(r"\1", f"{entry['what']}: {entry['bar']}").replace("`", "")
-        ctx.out(f"{rule:<{width}}  {entry['severity']:<7}  {about}")
+    known = rule_table.table()
+    width = max(ctx.columns, NARROWEST)
+    blocks = [block(rule, known[rule], width) for rule in sorted(known)]
+    ctx.out("\n\n".join([fill(INTRO, width, indent=""), *blocks]))
     return 0
+
+
+def block(rule: str, about: dict[str, str], width: int) -> str:
+    """A rule's id and severity, then what it checks, indented below."""
+    text = rule_table.plain(rule_table.described(about), code_space=NO_BREAK)
+    return f"{rule}  {about['severity']}\n{fill(text, width, INDENT).replace(NO_BREAK, ' ')}"
+
+
+def fill(text: str, width: int, indent: str) -> str:
+    """`text` wrapped to `width` columns; flags, rule ids and paths are never broken at their hyphens."""
+    return textwrap.fill(
+        text,
+        width=width - 1,  # a column spare, as argparse leaves: some consoles wrap a line that fills the last
+        initial_indent=indent,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )

@@ -8,7 +8,6 @@ passing one.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -17,8 +16,9 @@ from pathlib import Path
 
 from harness import jsonsafe
 from harness.errors import UsageError
-from harness.files import UnreadableFile, packaged_text, read_text
+from harness.files import UnreadableFile, read_text
 from harness.model import quarantine
+from harness.model import rules as rule_table
 from harness.model.findings import ERROR, WARNING, Finding, fingerprint_of
 from harness.model.repo import Repo
 
@@ -235,7 +235,7 @@ def known_rules(names: Iterable[str], flag: str = "--warn") -> set[str]:
         return names
     import difflib
 
-    rules = json.loads(packaged_text("data", "rules.json"))
+    rules = rule_table.table()
     for name in sorted(names & NEVER_ADOPTED) if flag == "--warn" else []:
         raise UsageError(
             f"{flag} {name}: a run that finds no skill graded nothing, so {name} is always an error; "

@@ -3,11 +3,10 @@ finding. Paths stay root-relative, resolved against the checkout (%SRCROOT%)."""
 
 from __future__ import annotations
 
-import json
 from urllib.parse import quote
 
 from harness import __version__
-from harness.files import packaged_text
+from harness.model import rules as rule_table
 from harness.model.findings import Finding
 from harness.report.text import adoption_note
 
@@ -45,32 +44,24 @@ def log(command: str, found: list[Finding]) -> dict:
 def descriptors(rules: list[str]) -> list[dict]:
     """Each rule with the help the docs give it (the rules tables, as `skillscope rules` prints them): what it
     checks and the bar it must meet."""
-    known = rule_help()
+    known = rule_table.table()
     return [descriptor(rule, known.get(rule)) for rule in rules]
 
 
 def descriptor(rule: str, about: dict[str, str] | None) -> dict:
     if about is None:  # a rule missing from the tables (tests/test_docs.py fails on it) still gets help
         return {"id": rule, "help": {"text": "skillscope rules lists every rule and what it asks."}}
-    short = f"{about['what']}: {about['bar']}"
+    short = rule_table.described(about)
+    text = rule_table.plain(short)
     return {
         "id": rule,
-        "shortDescription": {"text": plain(short)},
+        "shortDescription": {"text": text},
         "help": {
-            "text": f"{plain(short)}. skillscope rules lists every rule.",
+            "text": f"{text}. skillscope rules lists every rule.",
             "markdown": f"{short}. `skillscope rules` lists every rule.",
         },
         "defaultConfiguration": {"level": about["severity"]},
     }
-
-
-def rule_help() -> dict[str, dict[str, str]]:
-    """harness/data/rules.json: the rules tables of the docs' command pages, which tests keep in step."""
-    return json.loads(packaged_text("data", "rules.json"))
-
-
-def plain(markdown: str) -> str:
-    return markdown.replace("`", "")
 
 
 def level(finding: Finding) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.checks import CheckOptions, listing_budget
+from harness.checks import CheckOptions, headroom, listing_budget
+from harness.checks import structural as registry
 from harness.model import catalog, repo
 from harness.model.findings import Finding
 from tests.support.catalogs import description, make_catalog
@@ -17,6 +18,18 @@ from tests.support.helpers import frontmatter_text, make_skill, structural
 def check(root: Path, *agents: str, room: tuple[str, ...] = ()) -> list[Finding]:
     loaded = catalog.load(repo.discover(root, ["*"]))
     return listing_budget.check(loaded, CheckOptions(listing_agents=agents, listing_room=room))
+
+
+def test_without_an_agent_there_is_no_listing_to_predict_and_the_registry_runs_neither_check(forty: Path):
+    """The registry's condition (some --agent) is the listing checks' one switch; run anyway, they
+    predict no listing rather than testing the option again."""
+    loaded = catalog.load(repo.discover(forty, ["*"]))
+    for name, module in (("listing-budget", listing_budget), ("headroom", headroom)):
+        assert registry.CHECKS[name](loaded, CheckOptions()) == []
+        assert module.check(loaded, CheckOptions()) == []
+    assert registry.CHECKS["listing-budget"](loaded, CheckOptions(listing_agents=("claude",))) == check(
+        forty, "claude"
+    )
 
 
 def described(root: Path, name: str, text: str) -> None:

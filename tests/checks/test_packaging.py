@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.checks import CheckOptions, packaging
+from harness.checks import structural as registry
 from harness.model import catalog, package
 from harness.model.repo import discover
 from harness.schemas import validator
@@ -72,10 +73,14 @@ def test_a_repo_without_a_manifest_gets_no_packaging_finding_and_no_packaging_li
     assert run.code == 0 and "packaging" not in run.stdout and "packaging" not in report
 
 
-def test_the_gate_of_a_paid_run_leaves_packaging_out(tmp_path):
+def test_the_gate_of_a_paid_run_leaves_packaging_out_through_the_registry_alone(tmp_path):
+    """The registry's condition is packaging's one switch: the module's check, which tested the option
+    again, checks whatever reaches it, so the two can no longer disagree."""
     root = staged("claude-author-string", tmp_path)
     loaded = catalog.load(discover(root, ["skills/*"]))
-    assert packaging.check(loaded, CheckOptions()) == []
+    assert registry.CHECKS["packaging"](loaded, CheckOptions()) == []
+    turned_on = registry.CHECKS["packaging"](loaded, CheckOptions(packaging=True))
+    assert turned_on and packaging.check(loaded, CheckOptions()) == turned_on
 
 
 def test_structural_prints_one_line_per_host_and_reports_each_verdict(tmp_path):

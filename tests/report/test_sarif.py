@@ -74,6 +74,21 @@ def test_rules_carry_their_help_and_results_point_at_them():
         assert rules[item["ruleIndex"]]["id"] == item["ruleId"]
 
 
+RULES_WITH_MARKUP = ("description-collision", "fetch-and-execute")  # a docs link; an escaped pipe in code
+
+
+def test_a_rules_plain_text_reads_its_links_as_their_text_as_skillscope_rules_prints_it():
+    """The text form once dropped only backticks: a link's markdown, and a table cell's escaped pipe,
+    reached tools that render no markdown."""
+    found = [warning(rule, "a/SKILL.md", "m", line=1) for rule in RULES_WITH_MARKUP]
+    collision, fetch = sarif.log("structural", found)["runs"][0]["tool"]["driver"]["rules"]
+    assert "compared as lexical routing sees them" in collision["shortDescription"]["text"]
+    assert "[lexical routing](" in collision["help"]["markdown"]
+    assert "curl … | sh" in fetch["shortDescription"]["text"]
+    for rule in (collision, fetch):
+        assert not any(mark in rule["help"]["text"] for mark in ("](", "`", "\\|")), rule["id"]
+
+
 def test_the_graded_runs_rules_have_help_as_well():
     rules = sarif.log("routing", [error("routing", "a/evals/evals.json", "missed", line=4)])["runs"][0]
     assert rules["tool"]["driver"]["rules"][0]["help"]["text"]
