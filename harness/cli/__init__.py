@@ -1,9 +1,10 @@
 """skillscope: grade a repository of Agent Skills.
 
-Every setting is a flag, which [tool.skillscope] in pyproject.toml (or skillscope.toml)
-may default; list flags take a JSON array or a comma list; paths are relative to the
-repo root. Exit codes: 0 clean (warnings allowed), 1 findings or
-failures, 2 usage errors, 3 an internal error (a bug: please report it).
+Every setting is a flag, which [tool.skillscope] in pyproject.toml (or
+skillscope.toml) may default; list flags take a JSON array or a comma list;
+paths are relative to the repo root. Exit codes: 0 clean (warnings allowed),
+1 findings or failures, 2 usage errors, 3 an internal error (a bug: please
+report it).
 """
 
 from __future__ import annotations

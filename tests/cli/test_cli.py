@@ -348,3 +348,11 @@ def exit_and_modules(cwd: Path, argv: list[str], loaded: str) -> str:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=cwd)
     assert done.stdout.strip(), done.stderr
     return done.stdout.strip().splitlines()[-1]
+
+
+def test_the_top_level_help_fits_an_80_column_terminal(tmp_path: Path, monkeypatch) -> None:
+    """The description is printed as written (its blank line kept), so its own lines must fit."""
+    monkeypatch.setenv("COLUMNS", "80")
+    run = run_cli(["--help"], cwd=tmp_path)
+    assert run.code == 0
+    assert [line for line in run.stdout.splitlines() if len(line) > 80] == []
