@@ -8,9 +8,11 @@ import re
 
 from harness.files import packaged_text
 
-# A code span, a link, or a backslash escape: the three markdown forms the rules tables write. One pass,
-# so a code span is never read as a link; a table cell escapes its pipes (`\|`) even inside code.
-INLINE = re.compile(r"`([^`]+)`|\[([^\]]+)\]\([^)]*\)|\\([!-/:-@\[-`{-~])")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from markdown_it.token import Token
 
 
 def table() -> dict[str, dict[str, str]]:
@@ -29,11 +31,45 @@ def plain(markdown: str, code_space: str = " ") -> str:
     spans without their backticks, links as their text (the targets are docs-site pages), escapes undone.
     Each space inside a code span is written as `code_space`: given a no-break space, a wrapper keeps a
     command such as `curl … | sh` on one line."""
+    return written(markdown, code=lambda code: code.replace(" ", code_space), text=str)
 
-    def text(match: re.Match[str]) -> str:
-        code, link, escaped = match.groups()
-        if code is not None:
-            return code.replace("\\|", "|").replace(" ", code_space)
-        return plain(link, code_space) if link is not None else escaped
 
-    return INLINE.sub(text, markdown)
+def linkless(markdown: str) -> str:
+    """A rule's markdown for a reader outside the docs site (a SARIF viewer): its links are docs-site
+    pages that resolve nowhere else, so each is reduced to its text; code spans stay code."""
+    return written(
+        markdown,
+        code=lambda code: f"`` {code} ``" if "`" in code else f"`{code}`",
+        text=lambda text: MARKDOWN_MARKS.sub(r"\\\g<0>", text),
+    )
+
+
+def written(markdown: str, code: Callable[[str], str], text: Callable[[str], str]) -> str:
+    """One line of markdown, its code spans and its text each written by the given form; links and
+    emphasis keep only their text."""
+    out = []
+    for token in inline(markdown):
+        if token.type == "code_inline":
+            out.append(code(unpiped(token.content)))
+        elif token.type in ("text", "text_special", "html_inline"):
+            out.append(text(token.content))
+        elif token.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+    return "".join(out)
+
+
+# Characters that would start markup if text were written back as markdown as it reads.
+MARKDOWN_MARKS = re.compile(r"[\\`*_\[\]<>]")
+
+
+def unpiped(code: str) -> str:
+    """A table cell escapes its pipes even inside a code span (`\\|`); outside the table it is a pipe."""
+    return code.replace("\\|", "|")
+
+
+def inline(markdown: str) -> list[Token]:
+    """The inline tokens of one line of markdown, CommonMark's way."""
+    from markdown_it import MarkdownIt  # only where help is printed: a structural run never needs it
+
+    children = MarkdownIt("commonmark").parseInline(markdown)[0].children
+    return list(children or [])

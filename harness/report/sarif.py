@@ -58,7 +58,7 @@ def descriptor(rule: str, about: dict[str, str] | None) -> dict:
         "shortDescription": {"text": text},
         "help": {
             "text": f"{text}. skillscope rules lists every rule.",
-            "markdown": f"{short}. `skillscope rules` lists every rule.",
+            "markdown": f"{rule_table.linkless(short)}. `skillscope rules` lists every rule.",
         },
         "defaultConfiguration": {"level": about["severity"]},
     }

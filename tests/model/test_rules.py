@@ -38,3 +38,24 @@ def test_no_shipped_rules_help_keeps_markdown_in_its_plain_text() -> None:
     for rule, about in rules.table().items():
         text = rules.plain(rules.described(about))
         assert not any(mark in text for mark in ("`", "](", "\\|")), rule
+
+
+@pytest.mark.parametrize(
+    ("markdown", "portable"),
+    [
+        ("as [lexical routing](commands/routing.md#the-lexical-engine) sees", "as lexical routing sees"),
+        ("a [`name`](x.md) field", "a `name` field"),
+        ("no `curl … \\| sh`", "no `curl … | sh`"),
+        ("a \\* stays a star", "a \\* stays a star"),
+        ("the `` ` `` mark", "the `` ` `` mark"),
+    ],
+)
+def test_markdown_outside_the_docs_site_keeps_code_and_drops_link_targets(
+    markdown: str, portable: str
+) -> None:
+    assert rules.linkless(markdown) == portable
+
+
+def test_no_shipped_rules_help_links_to_a_docs_page_in_sarif() -> None:
+    for rule, about in rules.table().items():
+        assert "](" not in rules.linkless(rules.described(about)), rule

@@ -83,7 +83,10 @@ def test_a_rules_plain_text_reads_its_links_as_their_text_as_skillscope_rules_pr
     found = [warning(rule, "a/SKILL.md", "m", line=1) for rule in RULES_WITH_MARKUP]
     collision, fetch = sarif.log("structural", found)["runs"][0]["tool"]["driver"]["rules"]
     assert "compared as lexical routing sees them" in collision["shortDescription"]["text"]
-    assert "[lexical routing](" in collision["help"]["markdown"]
+    # a viewer outside the docs site cannot follow a docs page's relative link: its text stays
+    assert "as lexical routing sees" in collision["help"]["markdown"]
+    assert "](" not in collision["help"]["markdown"]
+    assert "`curl … | sh`" in fetch["help"]["markdown"]
     assert "curl … | sh" in fetch["shortDescription"]["text"]
     for rule in (collision, fetch):
         assert not any(mark in rule["help"]["text"] for mark in ("](", "`", "\\|")), rule["id"]
