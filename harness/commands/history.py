@@ -9,7 +9,7 @@ from pathlib import Path
 
 from harness.cli.flags import parse_list
 from harness.context import Context
-from harness.errors import HarnessError, UsageError
+from harness.errors import UsageError
 from harness.history import ledger as ledger_mod
 from harness.history.result import History
 from harness.memo import user_cache
@@ -17,7 +17,7 @@ from harness.model import repo as repo_mod
 from harness.report import RUNS, history_html
 from harness.report import history as history_report
 from harness.report.jsontext import readable
-from harness.writer import append_text, cannot, write_text
+from harness.writer import append_text, write_text, writing
 
 HELP = "read the run ledger (the JSON reports of past runs): each case's timeline, flaky or regressed, trends"
 FORMATS = ("text", "json", "markdown")
@@ -123,16 +123,12 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if summary:
         where = ctx.cwd / summary
         flag = "--summary" if args.summary else "GITHUB_STEP_SUMMARY"
-        try:
+        with writing("the history", where, f"fix {flag}"):
             append_text(where, history_report.markdown(report) + "\n", repo)
-        except OSError as exc:
-            raise HarnessError(cannot("the history", where, exc, f"fix {flag}")) from None
     if args.html:
         page = ctx.cwd / args.html
-        try:
+        with writing("the history page", page, "fix --html"):
             write_text(page, history_html.page(report), repo)
-        except OSError as exc:
-            raise HarnessError(cannot("the history page", page, exc, "fix --html")) from None
         ctx.err(f"[history] HTML page: {args.html} ({len(history.lines)} case(s), {len(ledger.runs)} run(s))")
     return 0
 

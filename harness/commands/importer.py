@@ -15,7 +15,7 @@ from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
 from harness.model import addyosmani_cases
 from harness.model.repo import Repo
-from harness.writer import cannot, write_text
+from harness.writer import write_text, writing
 
 HELP = "convert another tool's eval files into an evals/evals.json (skill-creator, addyosmani)"
 
@@ -95,10 +95,8 @@ def written(
         for folder in skill_creator.write_fixtures(converted, skill_dir, repo.root):
             ctx.err(f"[import] copied input files into {repo.rel(folder)}/")
         target = ctx.cwd / args.output
-        try:
+        with writing("the dataset", target, "fix --output"):
             write_text(target, text, repo.root)
-        except OSError as exc:
-            raise HarnessError(cannot("the dataset", target, exc, "fix --output")) from None
         ctx.err(f"[import] wrote {len(converted.dataset['evaluations'])} case(s) to {args.output}")
     else:
         ctx.out(text.rstrip("\n"))

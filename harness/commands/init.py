@@ -15,7 +15,7 @@ from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
 from harness.model.repo import find_root
 from harness.routing.room import CATALOG, EVERY
-from harness.writer import Refused, cannot, destination, write_text
+from harness.writer import Refused, cannot, destination, write_text, writing
 
 HELP = (
     "write a CI workflow (unless one runs evals already), the .gitignore entry and the settings "
@@ -139,19 +139,13 @@ def refuse_links_out(root: Path) -> None:
 
 def written(path: Path, text: str, root: Path, what: str) -> None:
     """`path` written through the one writer: a symlink the repo holds never carries it out of the repo."""
-    try:
+    with writing(what, path, "fix the folder's permissions"):
         write_text(path, text, root)
-    except OSError as exc:
-        raise HarnessError(cannot(what, path, exc, "fix the folder's permissions")) from None
 
 
 def ignore_reports(root: Path) -> bool:
-    try:
+    with writing("the .gitignore", root / ".gitignore", "fix its permissions"):
         return scaffold.ignore_reports(root)
-    except OSError as exc:
-        raise HarnessError(
-            cannot("the .gitignore", root / ".gitignore", exc, "fix its permissions")
-        ) from None
 
 
 def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: settings.Settings) -> None:
