@@ -153,10 +153,9 @@ def prepare(args: argparse.Namespace, ctx: Context) -> Plan:
     require_well_formed(loaded, ctx, "the skills this sweep routes", adoption, "sweeping them")
     return Plan.of(
         loaded,
-        repo,
         routed_cases(loaded, parse_list("--only", args.only), args.extended),
-        parse_list("--ballast", args.ballast),
-        parse_list("--sizes", args.sizes),
+        ballast_globs=parse_list("--ballast", args.ballast),
+        sizes=parse_list("--sizes", args.sizes),
         repeats=args.repeat,
         seed=args.seed,
         usage=usage,

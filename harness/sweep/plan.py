@@ -22,8 +22,6 @@ from harness.model.usage import UsageProfile
 from harness.sweep import result as sweep_result
 from harness.sweep.runner import Leg, sizes_of, sweep
 
-LEXICAL = "lexical"
-
 
 @dataclass(frozen=True)
 class Plan:
@@ -38,23 +36,29 @@ class Plan:
     repeats: int
     seed: int
     usage: UsageProfile
-    min_knee: int = 0
+    engine: str  # what grades each size: lexical, or agent
+    min_knee: int = 0  # the bar: a knee at or below it fails the run; 0 only reports
     separated: dict | None = None  # which skills to keep apart, from agent routing reports (--confusion)
-    engine: str = LEXICAL
 
     @classmethod
     def of(
         cls,
         loaded: Catalog,
-        repo: Repo,
         cases: list[Case],
+        *,
         ballast_globs: Sequence[str],
         sizes: Sequence[str],
-        **rest,
+        repeats: int,
+        seed: int,
+        usage: UsageProfile,
+        engine: str,
+        min_knee: int = 0,
+        separated: dict | None = None,
     ) -> Plan:
         """The plan over `loaded`'s skills: the ballast declared by `ballast_globs` (default: the built-in
         one) less the catalog's own names, and the `sizes` given (default: as far as the ballast
-        reaches); `rest`: repeats, seed, usage and the report's fields."""
+        reaches)."""
+        repo = loaded.repo
         described = {name: skill.description for name, skill in loaded.skills.items()}
         chosen = declared(repo.root, ballast_globs, "--ballast") if ballast_globs else built_in()
         ballast = chosen.beside(described)
@@ -68,7 +72,12 @@ class Plan:
             cases=cases,
             ballast=ballast,
             sizes=sizes_of(list(sizes), len(described), len(ballast.skills)),
-            **rest,
+            repeats=repeats,
+            seed=seed,
+            usage=usage,
+            engine=engine,
+            min_knee=min_knee,
+            separated=separated,
         )
 
     @cached_property
