@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from harness.errors import HarnessError
 from harness.files import within
 
 # What os.link raises on a file system without hard links (some network and FAT mounts).
@@ -48,6 +49,15 @@ def cannot(what: str, path: Path | str, exc: OSError, fix: str) -> str:
     if isinstance(exc, Refused):
         return f"refused to write {what} to {path}: {exc.strerror}."
     return f"cannot write {what} to {path} ({exc.strerror or exc}); {fix}."
+
+
+@contextlib.contextmanager
+def writing(what: str, path: Path | str, fix: str) -> Iterator[None]:
+    """A block of writes whose OSError becomes the one sentence of `cannot`, as a HarnessError."""
+    try:
+        yield
+    except OSError as exc:
+        raise HarnessError(cannot(what, path, exc, fix)) from None
 
 
 def write_text(path: Path, text: str, inside: Path, private: bool = False) -> None:

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness import writer
+from harness.errors import HarnessError
 from tests.support.nodes import kind_of, make_node
 
 # --- the operations -----------------------------------------------------------------------------------
@@ -479,3 +480,13 @@ def test_no_tree_of_links_carries_a_write_out_of_the_repo(tree, written: str, op
         changed = {name for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
         assert all(name.startswith("in/repo/") for name in changed), changed
         assert not [name for name in after if name.endswith(".tmp")]
+
+
+def test_a_failed_write_in_a_writing_block_is_one_sentence_naming_the_file_and_the_fix(tmp_path: Path):
+    target = tmp_path / "missing" / "page.html"
+    (tmp_path / "missing").write_text("a file, not a folder", encoding="utf-8")
+    with pytest.raises(HarnessError) as raised, writer.writing("the HTML page", target, "fix --html"):
+        writer.write_text(target, "<p>", tmp_path)
+    said = str(raised.value)
+    assert said.startswith(f"cannot write the HTML page to {target} (") and said.endswith("; fix --html.")
+    assert raised.value.__suppress_context__  # the sentence alone, not the OSError's traceback under it

@@ -7,10 +7,10 @@ import re
 from pathlib import Path
 
 from harness.authoring import home
-from harness.errors import HarnessError, UsageError
+from harness.errors import UsageError
 from harness.files import UnreadableFile, present, read_text
 from harness.model import dataset
-from harness.writer import cannot, make_folder, write_text
+from harness.writer import make_folder, write_text, writing
 
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WORKFLOW = Path(".github") / "workflows" / "skills.yml"
@@ -54,12 +54,10 @@ def new_skill(parent: Path, name: str, repo: Path) -> Path:
     for case in template["evaluations"]:
         case["id"] = case["id"].replace("my-skill", name, 1)
     skill_md = SKILL_MD.format(name=name, title=name.replace("-", " ").capitalize())
-    try:
+    with writing(f"the skill {name}", folder, "fix the folder's permissions"):
         make_folder(folder / "evals", repo)
         write_text(folder / "SKILL.md", skill_md, repo)
         write_text(folder / "evals" / "evals.json", json.dumps(template, indent=2) + "\n", repo)
-    except OSError as exc:
-        raise HarnessError(cannot(f"the skill {name}", folder, exc, "fix the folder's permissions")) from None
     return folder
 
 

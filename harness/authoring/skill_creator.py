@@ -17,7 +17,7 @@ from pathlib import Path
 from harness.errors import HarnessError
 from harness.files import UnreadableFile, links_leaving, read_bytes, rel_to
 from harness.model.case_ids import IdMaker
-from harness.writer import cannot, write_bytes
+from harness.writer import write_bytes, writing
 
 EVAL_KEYS = frozenset(
     {"id", "prompt", "expected_output", "files", "expectations", "assertions", "trust_level"}
@@ -181,10 +181,8 @@ def _copy_file(path: Path, target: Path, repo: Path) -> None:
         data = read_bytes(path, FIXTURE_BYTES)
     except UnreadableFile as exc:
         raise HarnessError(f"{path} cannot be copied: {exc.reason}.") from None
-    try:
+    with writing("an input file", target, "fix the folder's permissions"):
         write_bytes(target, data, repo, mode=stat.S_IMODE(os.stat(path).st_mode))
-    except OSError as exc:
-        raise HarnessError(cannot("an input file", target, exc, "fix the folder's permissions")) from None
 
 
 def _text(value: object) -> str:

@@ -96,6 +96,18 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     return found(catalog, options, assess(catalog, options))
 
 
+def table(catalog: Catalog, options: CheckOptions) -> dict | None:
+    """The structural report's headroom table, and the typical install it was predicted at when one
+    was declared; None when no agent's listing was predicted."""
+    assessed = assess(catalog, options)
+    if not assessed.rows:
+        return None
+    install = (
+        {"given": options.install_source, "skills": len(options.install)} if options.install_source else None
+    )
+    return assessed.to_json(install, options.usage_source or None)
+
+
 def assess(catalog: Catalog, options: CheckOptions) -> Assessment:
     """Every catalog skill's headroom for each agent and model, in each scope."""
     out = Assessment()

@@ -12,7 +12,7 @@ from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError
 from harness.model import baseline, catalog
-from harness.writer import cannot, write_text
+from harness.writer import write_text, writing
 
 HELP = "write (or --prune) the baseline of known structural findings; only new findings fail after it"
 
@@ -54,10 +54,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     else:
         document = baseline.document(found, __version__)
         said = f"recorded {_total(document)} finding(s); only new ones fail from now on"
-    try:  # replaced whole: a full disk or a crash mid-write keeps the earlier baseline
+    # replaced whole: a full disk or a crash mid-write keeps the earlier baseline
+    with writing("the baseline", path, "fix --baseline"):
         write_text(path, json.dumps(document, indent=2, ensure_ascii=False) + "\n", repo.root)
-    except OSError as exc:
-        raise HarnessError(cannot("the baseline", path, exc, "fix --baseline")) from None
     # stdout: the command's one result, seen by a script that pipes it
     ctx.out(f"[baseline] {repo.rel(path)}: {said}.")
     return 0

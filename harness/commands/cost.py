@@ -4,24 +4,17 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from pathlib import Path
 
-from harness.agent import Agent
 from harness.cancel import Cancellation, on_signals
 from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
 from harness.cli.options import PaidFlags, paid_flags
 from harness.cli.paid import paid_run
-from harness.compare.cost import WITH, WITHOUT, CostMeta, CostResult, measure, run_spec
+from harness.compare.cost import WITH, CostMeta, CostResult, dry_run, measure, sides
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
-from harness.model import catalog
-from harness.model.repo import Repo
-from harness.paid import dryrun
-from harness.paid.command import PaidRun
 from harness.paid.legs import DEFAULT_MODEL
-from harness.printable import clip
 from harness.report import publish
 
 HELP = "run one prompt to completion in an agent and measure it: skill fired, time, turns, tokens, cost"
@@ -66,7 +59,7 @@ def measure_prompt(args: argparse.Namespace, given: PaidFlags, ctx: Context, can
     if len(given.agents) > 1:
         raise UsageError("--agent: cost measures one agent at a time; name one (--model takes a list).")
     repo = resolve.resolve_repo(args, ctx)
-    room = rooms(args, repo)
+    room = sides(repo, parse_list("--room", args.room), args.skill)
     paid = paid_run(given, ctx, repo, deadline, cancel, publish)
     models = [leg.model for leg in paid.legs()]
     on_model = [paid.on_model(model) for model in models]
@@ -108,44 +101,3 @@ def measure_prompt(args: argparse.Namespace, given: PaidFlags, ctx: Context, can
         halt=paid.halt(args.repeat * len(room) * len(models), len(runs)),
     )
     return paid.finish_saying_why(CostResult(meta=meta, runs=runs), lambda: NOT_COMPARABLE)
-
-
-def rooms(args: argparse.Namespace, repo: Repo) -> dict[str, dict]:
-    """The installed skills of each side: `with` the room (plus --skill), `without` it minus --skill."""
-    names = parse_list("--room", args.room)
-    skill = args.skill
-    if skill and skill not in names:
-        names.append(skill)
-    catalog.load(repo, names)  # an unknown name stops here, with the skills found
-    room = {name: repo.skill_dirs[name] for name in names}
-    if not skill:
-        return {WITH: room}
-    return {WITH: room, WITHOUT: {n: p for n, p in room.items() if n != skill}}
-
-
-def dry_run(
-    ctx: Context,
-    paid: PaidRun,
-    ready: Agent,
-    room: dict[str, dict],
-    prompt: str,
-    repeat: int,
-    named: bool = False,
-) -> int:
-    """Print on `ctx` what the measurement would run; nothing is sent and nothing started, no report.
-    `named`: the model is one of several, so it heads its part."""
-    out = ctx.out
-    model = paid.settings.model or DEFAULT_MODEL
-    out("## Cost dry run: nothing was sent" + (f" (model {model})" if named else ""))
-    for line in paid.cli_lines():
-        out(line)
-    out(f"Prompt: {clip(prompt, 80)}")
-    for side, skills in room.items():
-        out(f"  {side}: {', '.join(skills) or 'no skill'} installed; {repeat} run(s) to completion")
-    spec = run_spec(paid.agent_settings(), prompt, Path("<workspace>"), f"{WITH}-1", paid.deadline)
-    argv, env = ready.invocation(spec)
-    out("Command (one fresh workspace per run as its directory, the prompt on stdin):")
-    out(f"  {dryrun.command_text(argv, env)}")
-    for line in dryrun.Estimate(samples=repeat * len(room), requests_per_sample=(1, None)).lines():
-        out(line)
-    return 0

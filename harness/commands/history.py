@@ -4,12 +4,13 @@ state (stable, flaky, regressed, improved), each skill's accuracy over the runs.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 from harness.cli.flags import parse_list
 from harness.context import Context
-from harness.errors import HarnessError, UsageError
+from harness.errors import UsageError
 from harness.history import ledger as ledger_mod
 from harness.history.result import History
 from harness.memo import user_cache
@@ -17,11 +18,15 @@ from harness.model import repo as repo_mod
 from harness.report import RUNS, history_html
 from harness.report import history as history_report
 from harness.report.jsontext import readable
-from harness.writer import append_text, cannot, write_text
+from harness.writer import append_text, write_text, writing
 
 HELP = "read the run ledger (the JSON reports of past runs): each case's timeline, flaky or regressed, trends"
-FORMATS = ("text", "json", "markdown")
 DEFAULT_BASE_NAME = "the base"
+RENDERERS: dict[str, Callable[[dict], str]] = {  # what --format writes to stdout, from the JSON report
+    "text": history_report.text,
+    "json": readable,
+    "markdown": lambda report: history_report.markdown(report) + "\n",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=tuple(RENDERERS),
         default="text",
         help="what goes to stdout: text (the cases that are not stable, and each skill's accuracy), "
         "markdown (the same as tables, for a step summary) or json (every timeline) (default: text)",
@@ -84,55 +89,34 @@ def bounded(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    given = list(args.reports)
-    if given:
-        paths = [existing(ctx.cwd / name, name, "REPORTS") for name in given]
-        shown = dict(zip(paths, given, strict=True))
+    root = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)  # links held to it
+    if args.reports:
+        paths = [existing(ctx.cwd / name, name, "REPORTS") for name in args.reports]
+        given, shown = list(args.reports), dict(zip(paths, args.reports, strict=True))
     else:
-        root = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
         folder = root / RUNS
         label = RUNS.as_posix() if root == ctx.cwd else str(folder)
         given, paths, shown = [label], [folder] if folder.is_dir() else [], {folder: label}
-    cache = user_cache(ctx.environ)
-    ledger = ledger_mod.read(paths, shown, cache=cache)
-    against = None
-    if args.against:
-        base_path = existing(ctx.cwd / args.against, args.against, "--against")
-        # The branch's copy of a run wins over the base's: a run restored into both is the branch's.
-        ledger = ledger_mod.merged(
-            ledger, ledger_mod.read([base_path], {base_path: args.against}, base=True, cache=cache)
-        )
-        against = args.against_name
+    base = existing(ctx.cwd / args.against, args.against, "--against") if args.against else None
+    ledger = ledger_mod.read_against(paths, shown, base, args.against, cache=user_cache(ctx.environ))
     ledger = ledger_mod.filtered(
         ledger, parse_list("--skill", args.skill), parse_list("--case", args.case), args.since
     )
-    history = History.of(ledger, given, against)
+    history = History.of(ledger, given, args.against_name if args.against else None)
     for problem in ledger.problems:
         ctx.err(f"[history] {problem}")
     if not ledger.runs:
         ctx.err(f"[history] {empty_ledger(given, args)}")
     report = history.to_json()  # every format is rendered from the JSON report
-    if args.format == "json":
-        ctx.stdout.write(readable(report))
-    elif args.format == "markdown":
-        ctx.stdout.write(history_report.markdown(report) + "\n")
-    else:
-        ctx.stdout.write(history_report.text(report))
+    ctx.stdout.write(RENDERERS[args.format](report))
     summary = args.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
-    repo = repo_mod.find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)  # its links held to it
     if summary:
-        where = ctx.cwd / summary
         flag = "--summary" if args.summary else "GITHUB_STEP_SUMMARY"
-        try:
-            append_text(where, history_report.markdown(report) + "\n", repo)
-        except OSError as exc:
-            raise HarnessError(cannot("the history", where, exc, f"fix {flag}")) from None
+        with writing("the history", ctx.cwd / summary, f"fix {flag}"):
+            append_text(ctx.cwd / summary, history_report.markdown(report) + "\n", root)
     if args.html:
-        page = ctx.cwd / args.html
-        try:
-            write_text(page, history_html.page(report), repo)
-        except OSError as exc:
-            raise HarnessError(cannot("the history page", page, exc, "fix --html")) from None
+        with writing("the history page", ctx.cwd / args.html, "fix --html"):
+            write_text(ctx.cwd / args.html, history_html.page(report), root)
         ctx.err(f"[history] HTML page: {args.html} ({len(history.lines)} case(s), {len(ledger.runs)} run(s))")
     return 0
 

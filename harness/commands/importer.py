@@ -6,16 +6,13 @@ import argparse
 import json
 from pathlib import Path
 
-from harness import jsonsafe
-from harness.authoring import addyosmani, skill_creator
+from harness.authoring import importing, skill_creator
 from harness.authoring.skill_creator import Converted
 from harness.cli import flags, resolve
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
-from harness.files import UnreadableFile, read_text
-from harness.model import addyosmani_cases
 from harness.model.repo import Repo
-from harness.writer import cannot, write_text
+from harness.writer import write_text, writing
 
 HELP = "convert another tool's eval files into an evals/evals.json (skill-creator, addyosmani)"
 
@@ -23,7 +20,7 @@ HELP = "convert another tool's eval files into an evals/evals.json (skill-creato
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "source",
-        choices=["skill-creator", "addyosmani"],
+        choices=importing.SOURCES,
         help="the format to convert from: skill-creator's (also the specification's evals shape) or "
         "addyosmani/agent-skills' case files",
     )
@@ -55,7 +52,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     skill_dir = repo.skill_dirs.get(args.skill)
     if skill_dir is None:
         raise UsageError(not_found(args.skill, repo.globs, repo.names))
-    converted = converted_dataset(args, ctx, repo, skill_dir)
+    converted = importing.converted(
+        args.source,
+        args.skill,
+        args.evals,
+        args.triggers,
+        cwd=ctx.cwd,
+        skill_dir=skill_dir,
+        root=repo.root,
+        stage_files=bool(args.output),
+    )
     if not converted.dataset["evaluations"]:
         # An empty dataset fails structural and grades nothing: write none, and say what was left out.
         for sentence in converted.left_out:
@@ -71,20 +77,6 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     return 0
 
 
-def converted_dataset(args: argparse.Namespace, ctx: Context, repo: Repo, skill_dir: Path) -> Converted:
-    """The other tool's files read and converted into a dataset of ours."""
-    evals = load_json(ctx.cwd / args.evals) if args.evals else None
-    triggers = load_json(ctx.cwd / args.triggers) if args.triggers else None
-    try:
-        if args.source == "addyosmani":
-            fixtures = repo.root / addyosmani_cases.FIXTURES
-            return addyosmani.convert(args.skill, evals, fixtures, stage_files=bool(args.output))
-        return skill_creator.convert(args.skill, evals, triggers, skill_dir, stage_files=bool(args.output))
-    except skill_creator.NotSkillCreator as exc:
-        source = args.triggers if "trigger" in str(exc) else args.evals
-        raise HarnessError(f"{source} {exc}.") from None
-
-
 def written(
     args: argparse.Namespace, ctx: Context, repo: Repo, skill_dir: Path, converted: Converted
 ) -> None:
@@ -95,10 +87,8 @@ def written(
         for folder in skill_creator.write_fixtures(converted, skill_dir, repo.root):
             ctx.err(f"[import] copied input files into {repo.rel(folder)}/")
         target = ctx.cwd / args.output
-        try:
+        with writing("the dataset", target, "fix --output"):
             write_text(target, text, repo.root)
-        except OSError as exc:
-            raise HarnessError(cannot("the dataset", target, exc, "fix --output")) from None
         ctx.err(f"[import] wrote {len(converted.dataset['evaluations'])} case(s) to {args.output}")
     else:
         ctx.out(text.rstrip("\n"))
@@ -113,12 +103,3 @@ def not_found(skill: str, globs: list[str], found: list[str]) -> str:
         f"If it lives deeper, name its folders, such as --skills-dir 'skills/*', or run `skillscope init` "
         f"to record them; if it does not exist yet, create it (skillscope new {skill})."
     )
-
-
-def load_json(path: Path) -> object:
-    try:
-        return jsonsafe.loads(read_text(path), str(path))
-    except UnreadableFile as exc:
-        raise UsageError(f"{path} cannot be read: {exc.reason}.") from None
-    except jsonsafe.JsonProblem as exc:
-        raise HarnessError(f"{exc}; fix the file and run again.") from None

@@ -7,21 +7,19 @@ import argparse
 import shlex
 from pathlib import Path
 
-from harness.authoring import home, scaffold
+from harness.authoring import advice, home, scaffold
 from harness.authoring.survey import Survey, defined_runner_types, survey
 from harness.cli import settings
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
 from harness.model.repo import find_root
-from harness.routing.room import CATALOG, EVERY
-from harness.writer import Refused, cannot, destination, write_text
+from harness.writer import Refused, cannot, destination, write_text, writing
 
 HELP = (
     "write a CI workflow (unless one runs evals already), the .gitignore entry and the settings "
     "the skills keep to, and (with --skill) a first skill"
 )
-KEY_SECRET = "ANTHROPIC_API_KEY"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,7 +64,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             "the baseline and the quarantine can be committed"
         )
     write_settings(ctx, root, glob, found, current)
-    tell_runner_types(ctx, root, found, current)
+    for line in advice.runner_types(found, settings_name(root, current)):
+        ctx.out(line)
     for other in found.foreign:
         ctx.out(f"found {other.path}, {other.tool}: {other.advice}")
     if args.skill:
@@ -74,7 +73,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         folder = scaffold.new_skill(parent, args.skill, root)
         ctx.out(f"created {folder.relative_to(root)}: replace its placeholder text and prompts")
         found.skills.append(folder.relative_to(root).as_posix())
-    tell_next_steps(ctx, glob, found, wrote_workflow)
+    ctx.out("next:")
+    for line in advice.next_steps(found, glob, wrote_workflow):
+        ctx.out(line)
     return 0
 
 
@@ -139,19 +140,13 @@ def refuse_links_out(root: Path) -> None:
 
 def written(path: Path, text: str, root: Path, what: str) -> None:
     """`path` written through the one writer: a symlink the repo holds never carries it out of the repo."""
-    try:
+    with writing(what, path, "fix the folder's permissions"):
         write_text(path, text, root)
-    except OSError as exc:
-        raise HarnessError(cannot(what, path, exc, "fix the folder's permissions")) from None
 
 
 def ignore_reports(root: Path) -> bool:
-    try:
+    with writing("the .gitignore", root / ".gitignore", "fix its permissions"):
         return scaffold.ignore_reports(root)
-    except OSError as exc:
-        raise HarnessError(
-            cannot("the .gitignore", root / ".gitignore", exc, "fix its permissions")
-        ) from None
 
 
 def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: settings.Settings) -> None:
@@ -189,42 +184,3 @@ def settings_name(root: Path, current: settings.Settings) -> str:
         return settings.OWN_FILE
     where = current.path.relative_to(root).as_posix()
     return f"{where} [tool.skillscope]" if current.path.name == settings.PYPROJECT else where
-
-
-def tell_runner_types(ctx: Context, root: Path, found: Survey, current: settings.Settings) -> None:
-    where = settings_name(root, current)
-    for kind, files in found.runner_types.items():
-        ctx.out(
-            f"{', '.join(files)} name{'s' if len(files) == 1 else ''} runner_type {kind}, which "
-            f"skillscope's CI planner (`select`) needs defined: add runner-types to {where}, such as "
-            f"""runner-types = '{{"{kind}": {{"labels": ["self-hosted", "{kind}"]}}}}' """
-            "with your runners' labels (docs/commands/select.md#runner-types)"
-        )
-
-
-def tell_next_steps(ctx: Context, glob: str, found: Survey, wrote_workflow: bool) -> None:
-    ctx.out("next:")
-    if not found.skills:
-        ctx.out(f"  create a first skill: skillscope new my-skill --dir {Path(glob).parent.as_posix()}")
-    ctx.out(
-        "  skillscope structural; an existing catalog may break rules it never checked: "
-        "`skillscope baseline` records today's findings (commit .skillscope/baseline.json), "
-        "so only new ones fail"
-    )
-    room = CATALOG if found.partial_coverage else EVERY
-    if found.skills and not found.with_dataset:  # routing would have no case to rank: say what comes first
-        ctx.out(
-            f"  skillscope template: a starting dataset; none of the {len(found.skills)} skills has one, "
-            f"so save it as {found.skills[0]}/evals/evals.json (or any skill's), fill in its prompts, and "
-            "routing has cases to rank"
-        )
-    elif found.skills:
-        ctx.out(
-            f"  skillscope routing --engine lexical --routing-room {room} --min-accuracy 0 --min-rank1 0.8: "
-            "a first routing run, free and offline (it ranks each prompt against the descriptions)"
-        )
-    if wrote_workflow:  # the repo's own eval workflow, left alone, names its own secrets
-        ctx.out(
-            f"  add the {KEY_SECRET} secret to the repository (Settings, Secrets and variables, Actions): "
-            f"the routing and behavioral legs of {scaffold.WORKFLOW.as_posix()} run the agent with it"
-        )

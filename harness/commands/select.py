@@ -13,7 +13,6 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
 from harness.model.envelope import RunMeta
-from harness.model.repo import Repo
 from harness.paid.legs import model_entries
 from harness.report import select as select_report
 from harness.routing.room import HELP as ROOM_HELP
@@ -159,9 +158,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             f"no skill found: no directory matched by --skills-dir {','.join(repo.globs)} "
             f"under {repo.root} holds a SKILL.md; {repo.where_to_look()}."
         )
-    room = resolve_room(
-        parse_list("--routing-room", args.routing_room), repo, allow_none=True, command="select"
-    )
+    named = parse_list("--routing-room", args.routing_room)
+    room = resolve_room(named, repo, allow_none=True, command="select")
     paths: list[str] | None = None
     if args.all:
         selection = select_mod.select_all(repo, room)
@@ -173,35 +171,17 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     else:
         paths = _changed_paths(args, repo.root, ctx)
         selection = select_mod.select_changed(paths, repo, room, opts)
-    if not room and not parse_list("--routing-room", args.routing_room):
-        note_no_room(ctx, repo, selection, paths, opts)
+    if not room and not named and select_mod.routes_with_every_dataset(selection, paths, repo, opts):
+        # stderr, as stdout is the plan: a description edit is not left ungraded unnoticed
+        ctx.err(
+            f"note: routing is off in this plan: {len(repo.with_dataset())} skills have a dataset and no "
+            "--routing-room names a room; pass --routing-room all (or catalog), or set routing-room in "
+            "skillscope.toml, to plan a routing run when a description or dataset changes."
+        )
     made = plan.make_plan(selection, repo, opts)
     result = SelectResult(RunMeta.of("select", repo, clock), made, list(selection.skills))
     ctx.out(select_report.line(result.to_json()))  # the one line on stdout: a workflow reads it whole
     return 0
-
-
-def note_no_room(
-    ctx: Context,
-    repo: Repo,
-    selection: select_mod.Selection,
-    paths: list[str] | None,
-    opts: policy.PlanOptions,
-) -> None:
-    """With several datasets and no room named, the plan never routes: say so on stderr (stdout is the
-    plan) when a room would have routed this change (`paths`; None: the skills named), so a description
-    edit is not left ungraded unnoticed."""
-    every = repo.with_dataset()
-    if paths is not None:
-        wanted = select_mod.select_changed(paths, repo, every, opts).routing
-    else:
-        wanted = bool(selection.skills)
-    if wanted:
-        ctx.err(
-            f"note: routing is off in this plan: {len(every)} skills have a dataset and no --routing-room "
-            "names a room; pass --routing-room all (or catalog), or set routing-room in skillscope.toml, "
-            "to plan a routing run when a description or dataset changes."
-        )
 
 
 def _changed_paths(args: argparse.Namespace, root: Path, ctx: Context) -> list[str]:

@@ -11,14 +11,14 @@ from harness.agent import RUNTIMES
 from harness.agent.kept_cases import case_of, cases_of, chosen_files, labelled, leg_of, logs_of
 from harness.agent.logs import KeptLog, LogFile, UnreadableLog, read_log
 from harness.context import Context
-from harness.errors import HarnessError, UsageError
+from harness.errors import UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.jsonfields import array_at
 from harness.model.repo import find_root
 from harness.report import FORMATS, html, saved, transcript
 from harness.report.html.logs import Entry
 from harness.report.saved import RENDERED, entry_of
-from harness.writer import cannot, write_text
+from harness.writer import write_text, writing
 
 HELP = (
     "read the agent logs a run kept with --keep-logs (or its report): a table, a case's transcripts, a page"
@@ -218,9 +218,7 @@ def write_page(
     else:
         page, counted = saved.logs_page(args.logs, list(entries.values()))
     target, repo = ctx.cwd / args.html, find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
-    try:
+    with writing("the HTML page", target, "fix --html"):
         write_text(target, page, repo)
-    except OSError as exc:
-        raise HarnessError(cannot("the HTML page", target, exc, "fix --html")) from None
     ctx.out(f"HTML page: {args.html} ({counted}, {len(labelled)} log(s))")
     return 1 if unreadable else 0

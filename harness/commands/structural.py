@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-from collections.abc import Callable
 
 from harness.cancel import Cancellation, on_signals
 from harness.checks import CheckOptions, headroom, packaging, references
@@ -64,9 +63,8 @@ def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -
             )
             found = findings.ordered([*found, *fetched.findings])
     adoption = resolve.adoption(args, repo.root, ctx.cwd)
-    adopted = adoption.apply(found, looked_at=narrowed_to(loaded, repo))
+    adopted = adoption.apply(found, looked_at=loaded.looked_at())
     datasets = [d for name in loaded.skills for d in loaded.datasets.get(name, [])]
-    room = headroom.assess(loaded, check_opts)
     result = StructuralResult(
         meta=RunMeta.of("structural", repo, clock),
         skills=list(loaded.skills),
@@ -75,23 +73,11 @@ def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -
         cases=sum(len(d.cases) for d in datasets),
         folders={name: repo.rel(repo.skill_dirs[name]) for name in loaded.skills},
         packaging=packaging.verdicts(loaded, adopted.findings),
-        headroom=room.to_json(install_json(check_opts), check_opts.usage_source or None)
-        if room.rows
-        else None,
+        headroom=headroom.table(loaded, check_opts),
         **adoption.record(adopted, repo),
     )
     code = finish(result, ctx, flags.report_options(args))
     return fetched.ended(code) if fetched else code
-
-
-def narrowed_to(loaded: catalog.Catalog, repo: Repo) -> Callable[[str], bool] | None:
-    """With --skill or --only, the paths the run looked at: its skills' folders and datasets. A
-    recorded finding elsewhere was not looked for, so it is not called fixed (None: the whole repo)."""
-    if set(loaded.skills) == set(repo.skill_dirs):
-        return None
-    folders = tuple(repo.rel(repo.skill_dirs[name]) for name in loaded.skills)
-    files = {d.rel for name in loaded.skills for d in loaded.datasets.get(name, [])}
-    return lambda path: path in files or any(path == f or path.startswith(f"{f}/") for f in folders)
 
 
 def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions) -> CheckOptions:
@@ -114,10 +100,3 @@ def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions)
         usage=profile.pairs(),
         usage_source=profile.source,
     )
-
-
-def install_json(options: CheckOptions) -> dict | None:
-    """The typical install the headroom table was predicted at, when one was declared."""
-    if not options.install_source:
-        return None
-    return {"given": options.install_source, "skills": len(options.install)}

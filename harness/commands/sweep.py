@@ -6,9 +6,6 @@ noise."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
-from functools import partial
-from pathlib import Path
 
 from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
@@ -18,15 +15,10 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
 from harness.model import catalog
-from harness.model.ballast import Ballast, built_in, declared
-from harness.model.dataset import Case
-from harness.model.envelope import RunMeta
-from harness.model.repo import Repo
-from harness.model.usage import UsageProfile
 from harness.report import finish
-from harness.sweep import result as sweep_result
 from harness.sweep import separate
-from harness.sweep.runner import FLOOR, SIZES_AUTO, Leg, sizes_of, sweep
+from harness.sweep.plan import Plan, routed_cases
+from harness.sweep.runner import FLOOR, SIZES_AUTO, Leg
 
 HELP = "route the catalog's cases at growing catalog sizes (catalog plus ballast) as each agent lists them"
 AGENT, LEXICAL = flags.ENGINES
@@ -129,40 +121,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     reports = flags.report_options(args)  # a report flag that cannot work is a usage error before any work
     if args.engine == LEXICAL:
         clock = Deadline(0)  # no limit: the clock only times the run for its report
-        return sweep_lexical(args, ctx, prepare(args, ctx, clock), clock, reports)
+        return sweep_lexical(args, ctx, prepare(args, ctx), clock, reports)
     deadline = Deadline(args.timeout)
     resolve.legs_of(args, agents_of(args))  # a bad --model list is a usage error before any token
     # A cancelling signal stops new cases and kills running ones; what finished is reported.
     with on_signals(Cancellation()) as cancel:
-        swept = prepare(args, ctx, deadline)
+        plan = prepare(args, ctx)
         from harness.commands import sweep_agent  # the agent machinery, which a lexical sweep never imports
 
-        plan = sweep_agent.Plan(
-            catalog={name: swept.repo.skill_dirs[name] for name in swept.described},
-            described=swept.described,
-            cases=swept.cases,
-            ballast=swept.ballast,
-            sizes=swept.sizes,
-            repeats=args.repeat,
-            seed=args.seed,
-            usage=swept.usage,
-            report=partial(report_of, args, swept, deadline, AGENT),
-        )
-        return sweep_agent.run_agents(args, ctx, deadline, cancel, plan, swept.repo)
-
-
-@dataclass(frozen=True)
-class Swept:
-    """What either engine sweeps: the catalog, its cases, the ballast, the sizes and the usage profile."""
-
-    repo: Repo
-    described: dict[str, str]
-    cases: list[Case]
-    ballast: Ballast
-    sizes: list[int]
-    usage: UsageProfile
-    places: dict[str, tuple[str, int | None]]
-    separated: dict | None
+        return sweep_agent.run_agents(args, ctx, deadline, cancel, plan)
 
 
 def agents_of(args: argparse.Namespace) -> list[str]:
@@ -172,7 +139,7 @@ def agents_of(args: argparse.Namespace) -> list[str]:
     return list(DEFAULT_AGENTS) if args.engine == LEXICAL else ["claude"]
 
 
-def prepare(args: argparse.Namespace, ctx: Context, deadline: Deadline) -> Swept:
+def prepare(args: argparse.Namespace, ctx: Context) -> Plan:
     """The repo read, checked and narrowed, and everything the sweep routes; usage errors before any
     work."""
     repo = resolve.resolve_repo(args, ctx)
@@ -184,83 +151,31 @@ def prepare(args: argparse.Namespace, ctx: Context, deadline: Deadline) -> Swept
     separated = separate.hint([(ctx.cwd / given, given) for given in reports]) if reports else None
     usage = resolve.usage_of(args, repo)
     require_well_formed(loaded, ctx, "the skills this sweep routes", adoption, "sweeping them")
-    described = {name: skill.description for name, skill in loaded.skills.items()}
-    pooled = [case for case in loaded.cases(list(loaded.skills), extended=args.extended) if case.skill]
-    cases = catalog.select_cases(pooled, parse_list("--only", args.only), []) if pooled else pooled
-    if not cases:
-        raise UsageError("no routing case to sweep: the selected skills have no case in evals/evals.json.")
-    ballast = ballast_of(args, repo.root, described)
-    sizes = sizes_of(parse_list("--sizes", args.sizes), len(described), len(ballast.skills))
-    places = {
-        name: (repo.rel(skill.skill_md), skill.line_of("description"))
-        for name, skill in loaded.skills.items()
-    }
-    return Swept(repo, described, cases, ballast, sizes, usage, places, separated)
+    return Plan.of(
+        loaded,
+        routed_cases(loaded, parse_list("--only", args.only), args.extended),
+        ballast_globs=parse_list("--ballast", args.ballast),
+        sizes=parse_list("--sizes", args.sizes),
+        repeats=args.repeat,
+        seed=args.seed,
+        usage=usage,
+        min_knee=args.min_knee,
+        separated=separated,
+        engine=args.engine,
+    )
 
 
 def sweep_lexical(
-    args: argparse.Namespace, ctx: Context, swept: Swept, clock: Deadline, reports: flags.ReportOptions
+    args: argparse.Namespace, ctx: Context, plan: Plan, clock: Deadline, reports: flags.ReportOptions
 ) -> int:
     legs = [Leg(leg.agent, leg.model) for leg in resolve.legs_of(args, agents_of(args))]
     ctx.err(
-        f"[sweep] {len(swept.cases)} case(s) of {len(swept.described)} skill(s) at {len(swept.sizes)} sizes "
-        f"({', '.join(map(str, swept.sizes))}) x {args.repeat} repeat(s), on "
+        f"[sweep] {len(plan.cases)} case(s) of {len(plan.described)} skill(s) at {len(plan.sizes)} sizes "
+        f"({', '.join(map(str, plan.sizes))}) x {plan.repeats} repeat(s), on "
         f"{', '.join(leg.label for leg in legs)}"
     )
-    data = sweep(
-        swept.described,
-        swept.cases,
-        swept.ballast,
-        swept.sizes,
-        args.repeat,
-        args.seed,
-        legs,
-        say=partial(progress, ctx),
-        usage=swept.usage,
-    )
-    legs_done, _ = sweep_result.build(data, args.seed, swept.places)
-    outcome = report_of(args, swept, clock, LEXICAL, legs_done, None, gradings=data.gradings)
+    outcome = plan.lexical(legs, clock, say=lambda line: ctx.err(f"[sweep] {line}"))
     code = finish(outcome, ctx, reports)
     for line in outcome.failures():
         ctx.err(f"[sweep] {line}")
     return code
-
-
-def report_of(
-    args: argparse.Namespace,
-    swept: Swept,
-    deadline: Deadline,
-    engine: str,
-    legs: list[sweep_result.LegResult],
-    run: dict | None,
-    gradings: int = 0,
-) -> sweep_result.SweepResult:
-    """The sweep's report of `legs`, graded by `engine`; `run`: what the agents started and spent."""
-    return sweep_result.SweepResult(
-        meta=RunMeta.of("sweep", swept.repo, deadline),
-        catalog=sorted(swept.described),
-        sizes=swept.sizes,
-        repeats=args.repeat,
-        seed=args.seed,
-        ballast={"source": swept.ballast.source, "available": len(swept.ballast.skills)},
-        cases=len(swept.cases),
-        legs=legs,
-        min_knee=args.min_knee,
-        findings=sweep_result.degradations(legs, swept.places),
-        gradings=gradings,
-        separate=swept.separated,
-        engine=engine,
-        usage=swept.usage.source or None,
-        run=run,
-        places=swept.places,
-    )
-
-
-def progress(ctx: Context, line: str) -> None:
-    ctx.err(f"[sweep] {line}")
-
-
-def ballast_of(args: argparse.Namespace, root: Path, described: dict[str, str]) -> Ballast:
-    globs = parse_list("--ballast", args.ballast)
-    chosen = declared(root, globs, "--ballast") if globs else built_in()
-    return chosen.beside(described)

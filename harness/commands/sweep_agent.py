@@ -19,14 +19,15 @@ from harness.deadline import Deadline
 from harness.paid.loop import run_legs
 from harness.report import publish
 from harness.routing.runner import RoutingSettings
-from harness.sweep.legs import Plan, SweepLegs
+from harness.sweep.legs import SweepLegs
+from harness.sweep.plan import Plan
 
 
 def run_agents(
-    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, plan: Plan, repo
+    args: argparse.Namespace, ctx: Context, deadline: Deadline, cancel: Cancellation, plan: Plan
 ) -> int:
     """Route the plan on every agent --agent names, through the leg loop; its exit code."""
-    paid = paid_run(paid_flags(args), ctx, repo, deadline, cancel, publish)
+    paid = paid_run(paid_flags(args), ctx, plan.repo, deadline, cancel, publish)
     settings = paid.agent_settings(
         RoutingSettings,
         max_tool_calls=args.max_tool_calls,

@@ -1,5 +1,6 @@
 """What one prompt costs run to completion: which skill fired, time, turns, tool calls, tokens and
-dollars, with the skill installed and (given one) without it, side by side."""
+dollars, with the skill installed and (given one) without it, side by side; and the dry run that says
+what would be run."""
 
 from __future__ import annotations
 
@@ -9,10 +10,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import agent
+from harness.agent import Agent
 from harness.behavioral.runner import AGENT_TOOLS, PERMISSION_MODE
 from harness.cancel import Cancellation
+from harness.context import Context
 from harness.deadline import Deadline
+from harness.model import catalog
 from harness.model.envelope import ERROR, PASS, Halt, RunMeta, counts, envelope
+from harness.model.repo import Repo
+from harness.paid import dryrun
+from harness.paid.command import PaidRun
+from harness.paid.legs import DEFAULT_MODEL
+from harness.printable import clip
 
 WITH, WITHOUT = "with", "without"
 
@@ -206,3 +215,44 @@ FIGURES = (
 def mean(values: list[float | int | None]) -> float | None:
     known = [v for v in values if v is not None]
     return round(sum(known) / len(known), 6) if known else None
+
+
+def sides(repo: Repo, names: list[str], skill: str | None) -> dict[str, dict]:
+    """The installed skills of each side: `with` the room `names` (plus `skill`), `without` it minus
+    `skill`; with no skill named, `with` alone."""
+    names = list(names)
+    if skill and skill not in names:
+        names.append(skill)
+    catalog.load(repo, names)  # an unknown name stops here, with the skills found
+    room = {name: repo.skill_dirs[name] for name in names}
+    if not skill:
+        return {WITH: room}
+    return {WITH: room, WITHOUT: {n: p for n, p in room.items() if n != skill}}
+
+
+def dry_run(
+    ctx: Context,
+    paid: PaidRun,
+    ready: Agent,
+    room: dict[str, dict],
+    prompt: str,
+    repeat: int,
+    named: bool = False,
+) -> int:
+    """Print on `ctx` what the measurement would run; nothing is sent and nothing started, no report.
+    `named`: the model is one of several, so it heads its part."""
+    out = ctx.out
+    model = paid.settings.model or DEFAULT_MODEL
+    out("## Cost dry run: nothing was sent" + (f" (model {model})" if named else ""))
+    for line in paid.cli_lines():
+        out(line)
+    out(f"Prompt: {clip(prompt, 80)}")
+    for side, skills in room.items():
+        out(f"  {side}: {', '.join(skills) or 'no skill'} installed; {repeat} run(s) to completion")
+    spec = run_spec(paid.agent_settings(), prompt, Path("<workspace>"), f"{WITH}-1", paid.deadline)
+    argv, env = ready.invocation(spec)
+    out("Command (one fresh workspace per run as its directory, the prompt on stdin):")
+    out(f"  {dryrun.command_text(argv, env)}")
+    for line in dryrun.Estimate(samples=repeat * len(room), requests_per_sample=(1, None)).lines():
+        out(line)
+    return 0

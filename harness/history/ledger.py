@@ -297,6 +297,17 @@ def read(
     return deduplicated(parts[0]) if len(parts) == 1 else merged(*parts)
 
 
+def read_against(
+    paths: list[Path], shown: dict[Path, str], base: Path | None, base_shown: str, cache: Path | None = None
+) -> Ledger:
+    """The ledger of `paths` (see `read`), with the base branch's history at `base` (named `base_shown`)
+    merged behind it when given: a run restored into both is the branch's copy."""
+    ledger = read(paths, shown, cache=cache)
+    if base is None:
+        return ledger
+    return merged(ledger, read([base], {base: base_shown}, base=True, cache=cache))
+
+
 def read_afresh(files: list[Path], labels: dict[str, str], stamps: dict, kept: Index, base: bool) -> Ledger:
     """The reports of one folder in name order, each from the index when it has not changed since."""
     old = indexed(kept.data, labels, base) if kept.data else Ledger()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +57,16 @@ class Catalog:
             machines={name: self.machines[name] for name in keep if name in self.machines},
             negatives=self.negatives,
         )
+
+    def looked_at(self) -> Callable[[str], bool] | None:
+        """Narrowed by --skill or --only, whether a root-relative path is one the run looked at: its skills'
+        folders and datasets (None: the whole repo was). A baseline's finding elsewhere was not looked for,
+        so it is not called fixed."""
+        if set(self.skills) == set(self.repo.skill_dirs):
+            return None
+        folders = tuple(self.repo.rel(self.repo.skill_dirs[name]) for name in self.skills)
+        files = {d.rel for name in self.skills for d in self.datasets.get(name, [])}
+        return lambda path: path in files or any(path == f or path.startswith(f"{f}/") for f in folders)
 
     def owners(self, only: list[str]) -> list[str]:
         """Skill names for --only: each a skill name, or a case id standing for the skill that owns it."""

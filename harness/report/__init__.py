@@ -21,7 +21,7 @@ from harness.printable import escaped
 from harness.report import text
 from harness.report.jsontext import Laid, readable
 from harness.secrets import Redactor
-from harness.writer import append_text, cannot, make_folder, write_new, write_text
+from harness.writer import append_text, make_folder, write_new, write_text, writing
 
 if TYPE_CHECKING:  # JUnit, SARIF and annotations are imported where asked for: a hook run shows text
     from harness.report.junit import JUnitCase
@@ -291,7 +291,5 @@ def ignore_everything(folder: Path, repo: Path) -> None:
 
 def guarded(write: Callable[[], object], what: str, path: Path, flag: str):
     """`write()`'s value; an OSError becomes one sentence naming the file and the flag that chose it."""
-    try:
+    with writing(what, path, f"fix {flag} or the folder's permissions"):
         return write()
-    except OSError as exc:
-        raise HarnessError(cannot(what, path, exc, f"fix {flag} or the folder's permissions")) from None

@@ -175,6 +175,16 @@ def select_changed(paths: Sequence[str], repo: Repo, room: Sequence[str], option
     return Selection(skills=sorted(owners), routing=bool(room) and routing_touched, unknown=sorted(unknown))
 
 
+def routes_with_every_dataset(
+    selection: Selection, paths: Sequence[str] | None, repo: Repo, options: PlanOptions
+) -> bool:
+    """Whether a room of every skill with a dataset would route this change: the changed `paths` moving
+    a routing decision, or (None) any skill named; with no room named the plan routes none."""
+    if paths is None:
+        return bool(selection.skills)
+    return select_changed(paths, repo, repo.with_dataset(), options).routing
+
+
 def select_all(repo: Repo, room: Sequence[str]) -> Selection:
     return Selection(skills=repo.with_dataset(), routing=bool(room))
 

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from harness.agent import Agent
 from harness.context import Context
-from harness.model.ballast import Ballast
 from harness.model.dataset import Case
 from harness.model.envelope import Halt
 from harness.model.listing import predict
-from harness.model.usage import UsageProfile
 from harness.paid import dryrun
 from harness.paid.command import PaidRun
 from harness.paid.legs import Leg, leg_settings
@@ -26,32 +24,9 @@ from harness.routing.metrics import CaseOutcome
 from harness.routing.runner import RoutingRun, RoutingSettings
 from harness.sweep import result as sweep_result
 from harness.sweep import rooms
+from harness.sweep.plan import Plan
 from harness.sweep.runner import Graded, SweepData, shown_states
 from harness.sweep.runner import Leg as SweepLeg
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What every leg of the agent sweep routes: the catalog's folders and descriptions, the cases, the
-    ballast, the sizes and seeded repeats, the usage profile, and what the report is made of."""
-
-    catalog: dict[str, Path]
-    described: dict[str, str]
-    cases: list[Case]
-    ballast: Ballast
-    sizes: list[int]
-    repeats: int
-    seed: int
-    usage: UsageProfile
-    report: Callable[..., sweep_result.SweepResult]  # the report of legs (and how the run went)
-
-    def orderings(self) -> list[list[tuple[str, str]]]:
-        return [self.ballast.ordering(f"{self.seed}:{repeat}") for repeat in range(self.repeats)]
-
-    @property
-    def runs(self) -> int:
-        """Case runs of one leg: every case at every size in every repeat."""
-        return len(self.cases) * len(self.sizes) * self.repeats
 
 
 @dataclass
@@ -111,7 +86,7 @@ class SweepLegs(LegHooks[Agent, sweep_result.SweepResult]):
         )
 
     def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> sweep_result.SweepResult:
-        return self.plan.report([], {"halt": halt.sentence(), **Spent().to_json()})
+        return self.plan.report(run.run_meta(), [], {"halt": halt.sentence(), **Spent().to_json()})
 
     def room(
         self, ordering: Sequence[tuple[str, str]], size: int, folders: dict[str, Path]
@@ -188,7 +163,7 @@ class SweepLegs(LegHooks[Agent, sweep_result.SweepResult]):
         legs, _ = sweep_result.build(data, plan.seed, {})
         run = {"halt": halt.sentence(), **spent.to_json()}
         done = [dataclasses.replace(built, agent_version=leg.runner.version, run=run) for built in legs]
-        return plan.report(done, run)
+        return plan.report(paid.run_meta(), done, run)
 
     def canary(self, leg: LegRun[Agent], room: dict[str, Path], spent: Spent) -> bool:
         """The canary once on the leg's agent, beside the smallest room: True when it blocks every case

@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from harness import schemas
+from harness.checks import CheckOptions, headroom
+from harness.model import catalog
+from harness.model.repo import discover
 from tests.support.helpers import structural
 
 CATALOG = Path(__file__).resolve().parents[1] / "sweep" / "clause_cut"
@@ -101,3 +104,15 @@ def test_a_usage_profile_that_is_not_one_is_refused_naming_the_fix(repo: Path, t
     run, _ = structural(repo, *FLAGS, "--agent", "claude", "--usage", "usage.json", tmp=tmp_path)
     assert run.code == 2
     assert "--usage usage.json: `release-notes` needs its uses as a whole number" in run.stderr
+
+
+def test_the_table_is_none_without_an_agent_and_names_the_install_it_was_predicted_at(repo: Path):
+    loaded = catalog.load(discover(repo, ["skills/*"]))
+    assert headroom.table(loaded, CheckOptions()) is None
+    alone = headroom.table(loaded, CheckOptions(listing_agents=("codex",)))
+    assert alone is not None and alone["install"] is None and alone["usage"] is None
+    beside = (("other", "Does another job."),)
+    typical = headroom.table(
+        loaded, CheckOptions(listing_agents=("codex",), install=beside, install_source="x/*")
+    )
+    assert typical is not None and typical["install"] == {"given": "x/*", "skills": 1}
