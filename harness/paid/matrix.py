@@ -1,9 +1,9 @@
 """One matrix for every paid command run on several legs (agent x model): each leg's result, side by side.
 
 It passes when every leg passes. What the three kinds (routing, behavioral, compare) differ in is their
-rate and the words of their cases; the rest is here: the legs, the status of each leg's cases, each later
-model of an agent against its first, the case table with the cases that differ between legs first, and
-the report's envelope.
+rate and the words of their cases; the rest is here: the legs, each leg's row, the status of each leg's
+cases, each later model of an agent against its first, the case table with the cases that differ between
+legs first, and the report's envelope.
 """
 
 from __future__ import annotations
@@ -48,6 +48,30 @@ class Matrix(ABC, Generic[ResultT]):
 
     def legs(self) -> list[tuple[str, ResultT]]:
         return list(zip(self.labels, self.results, strict=True))
+
+    def identity(self, result: ResultT) -> dict:
+        """Who ran a leg, after its name in its row: the agent, model and agent version of its meta (a kind
+        whose meta names them otherwise, or that has a judge too, says so)."""
+        meta = result.meta
+        return {"agent": meta.agent, "model": meta.model, "agent_version": meta.agent_version}
+
+    @abstractmethod
+    def leg_fields(self, result: ResultT) -> dict:
+        """A leg's own figures in its row, after how it halted."""
+
+    def leg_row(self, label: str, result: ResultT) -> dict:
+        """A leg's row in the report: every kind writes the same keys, in the same order, around its own."""
+        return {
+            "leg": label,
+            **self.identity(result),
+            "passed": result.passed,
+            "halt": result.meta.halt.to_json(),
+            **self.leg_fields(result),
+            "notes": result.meta.notes,
+        }
+
+    def leg_rows(self) -> list[dict]:
+        return [self.leg_row(label, r) for label, r in self.legs()]
 
     @abstractmethod
     def case_statuses(self, result: ResultT) -> Iterable[tuple[str, str]]:

@@ -100,24 +100,21 @@ class RoutingMatrix(Matrix[RoutingResult]):
         stopped before a case (a signal, the agent not starting) shows it as not run."""
         return self.case_table(lambda r: r.outcomes, lambda o: o.case.id, case_row)
 
+    def leg_fields(self, result: RoutingResult) -> dict:
+        return {
+            "gate": {"passed": result.gate.passed, "reason": result.gate.reason},
+            "totals": result.totals(),
+        }
+
+    def leg_row(self, label: str, result: RoutingResult) -> dict:
+        """A routing leg's row closes with its canary's verdict, as routing reports always have."""
+        canary = result.meta.canary
+        return {**super().leg_row(label, result), "canary": canary.to_json() if canary else None}
+
     def to_json(self) -> dict:
         return {
             **self.head(),
-            "agents": [
-                {
-                    "leg": label,
-                    "agent": r.meta.agent,
-                    "model": r.meta.model,
-                    "agent_version": r.meta.agent_version,
-                    "passed": r.passed,
-                    "halt": r.meta.halt.to_json(),
-                    "gate": {"passed": r.gate.passed, "reason": r.gate.reason},
-                    "totals": r.totals(),
-                    "notes": r.meta.notes,
-                    "canary": r.meta.canary.to_json() if r.meta.canary else None,
-                }
-                for label, r in self.legs()
-            ],
+            "agents": self.leg_rows(),
             "differences": self.differences(),
             "skill_differences": self.skill_differences(),
             "matrix": self.cells(),
