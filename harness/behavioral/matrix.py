@@ -60,15 +60,6 @@ class BehavioralMatrix(Matrix[BehavioralResult]):
     def leg_fields(self, result: BehavioralResult) -> dict:
         return {"counts": result.counts(), "pass_rate": share(*rate(result))}
 
-    def to_json(self) -> dict:
-        return {
-            **self.head(),
-            "legs": self.leg_rows(),
-            "differences": self.differences(),
-            "cases": self.case_rows(),
-            "runs": [r.to_json() for r in self.results],
-        }
-
 
 def rate(result: BehavioralResult) -> tuple[int, int]:
     """(passed, graded) over the cases the gate counts; errors, blocks and cases not run are not graded."""

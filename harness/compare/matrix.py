@@ -80,15 +80,6 @@ class CompareMatrix(Matrix[CompareResult]):
     def leg_fields(self, result: CompareResult) -> dict:
         return {"labels": result.labels(), "by_mode": self.sides(result)}
 
-    def to_json(self) -> dict:
-        return {
-            **self.head(),
-            "legs": self.leg_rows(),
-            "differences": self.differences(),
-            "cases": self.case_rows(),
-            "runs": [r.to_json() for r in self.results],
-        }
-
 
 def runtime_of(result: CompareResult) -> str:
     """The agent a leg's compare ran on (empty when it never started)."""

@@ -25,6 +25,7 @@ class RoutingMatrix(Matrix[RoutingResult]):
     """One RoutingResult per leg: each agent --agent names, on each of its models."""
 
     command = "routing-matrix"
+    rows_named = "agents"
 
     @property
     def agents(self) -> list[str]:
@@ -111,16 +112,8 @@ class RoutingMatrix(Matrix[RoutingResult]):
         canary = result.meta.canary
         return {**super().leg_row(label, result), "canary": canary.to_json() if canary else None}
 
-    def to_json(self) -> dict:
-        return {
-            **self.head(),
-            "agents": self.leg_rows(),
-            "differences": self.differences(),
-            "skill_differences": self.skill_differences(),
-            "matrix": self.cells(),
-            "cases": self.case_rows(),
-            "runs": [r.to_json() for r in self.results],
-        }
+    def own_json(self) -> dict:
+        return {"skill_differences": self.skill_differences(), "matrix": self.cells()}
 
 
 def agent_of(result: RoutingResult) -> str:
