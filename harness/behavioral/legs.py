@@ -64,10 +64,7 @@ class BehavioralLegs(LegHooks[BehavioralRun, BehavioralResult]):
             run.ready(leg.agent),
             self.skills,
             leg_settings(self.settings, leg, label),
-            paid.deadline,
-            cancel=paid.cancel,
-            results=paid.cache(),
-            budget=paid.budget(),
+            paid.controls(),
             judge_agent=paid.ready(self.judge_runtime),
         )
 

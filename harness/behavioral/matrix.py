@@ -50,29 +50,15 @@ class BehavioralMatrix(Matrix[BehavioralResult]):
         """Each case with every leg's status; the cases whose status differs come first."""
         return self.case_table(lambda r: r.cases, lambda c: c.case.id, case_row)
 
-    def to_json(self) -> dict:
+    def identity(self, result: BehavioralResult) -> dict:
         return {
-            **self.head(),
-            "legs": [
-                {
-                    "leg": label,
-                    "agent": r.meta.agent,
-                    "model": r.meta.model,
-                    "agent_version": r.meta.agent_version,
-                    "judge_agent": r.meta.judge_agent,
-                    "judge_model": r.meta.judge_model,
-                    "passed": r.passed,
-                    "halt": r.meta.halt.to_json(),
-                    "counts": r.counts(),
-                    "pass_rate": share(*rate(r)),
-                    "notes": r.meta.notes,
-                }
-                for label, r in self.legs()
-            ],
-            "differences": self.differences(),
-            "cases": self.case_rows(),
-            "runs": [r.to_json() for r in self.results],
+            **super().identity(result),
+            "judge_agent": result.meta.judge_agent,
+            "judge_model": result.meta.judge_model,
         }
+
+    def leg_fields(self, result: BehavioralResult) -> dict:
+        return {"counts": result.counts(), "pass_rate": share(*rate(result))}
 
 
 def rate(result: BehavioralResult) -> tuple[int, int]:

@@ -427,14 +427,7 @@ class BehavioralResult:
             "meta": self.meta.to_json(),
             "totals": self.totals(),
             "per_skill": self.per_skill(),
-            "cases": [
-                {
-                    **c.to_json(),
-                    "quarantined": c.case.id in self.meta.quarantined,
-                    "digests": self.meta.digests(c.case.id, c.case.skill),
-                }
-                for c in self.cases
-            ],
+            "cases": [{**c.to_json(), **self.meta.run_fields(c.case)} for c in self.cases],
         }
 
 

@@ -30,13 +30,12 @@ from harness.behavioral.placeholders import fill_case
 from harness.behavioral.result import OUTSIDE_WORKSPACE, SANDBOX_OFF_NOTE, Attempt, CaseResult, Spend
 from harness.behavioral.run_view import AgentRun
 from harness.behavioral.snapshot import Changes, Snapshot, compare
-from harness.cancel import Cancellation, Cancelled
-from harness.deadline import Deadline
+from harness.cancel import Cancelled
 from harness.files import UnreadableFile, opened
 from harness.model import digests
 from harness.model.dataset import EXPECTATION_KEYS, Case
 from harness.paid import cache
-from harness.paid.spend import RunBudget
+from harness.paid.controls import RunControls
 from harness.secrets import write_private
 from harness.writer import write_text
 
@@ -106,22 +105,18 @@ class BehavioralRun:
         runner: agent.Agent,
         skills: Mapping[str, SkillUnderTest],
         settings: BehavioralSettings,
-        deadline: Deadline,
-        on_case_done: Callable[[CaseResult], None] = lambda result: None,
-        cancel: Cancellation | None = None,
+        controls: RunControls,
         *,
-        results: cache.ResultCache | None = None,
-        budget: RunBudget | None = None,
-        on_case_start: Callable[[Case], None] = lambda case: None,
         judge_agent: agent.Agent | None = None,
     ):
         self.agent = runner
         self.judge = judge_agent or runner
-        self.skills, self.settings, self.deadline = skills, settings, deadline
-        self.on_case_done, self.on_case_start = on_case_done, on_case_start
-        self.cancel = cancel or Cancellation()
-        self.results = results
-        self.budget = budget or RunBudget()
+        self.skills, self.settings = skills, settings
+        self.deadline, self.cancel = controls.deadline, controls.cancel
+        self.results, self.budget = controls.results, controls.budget
+        # Each case as it starts and finishes: a command showing progress sets them (PaidRun).
+        self.on_case_start: Callable[[Case], None] = lambda case: None
+        self.on_case_done: Callable[[CaseResult], None] = lambda result: None
         # Per skill, (room digests, skill folder digest): one entry set at once, since samples
         # on the pool's threads ask for it together.
         self._digests: dict[str, tuple[dict[str, str], str]] = {}

@@ -58,7 +58,7 @@ def run_agent(
         )
 
     try:  # every agent ready before any token is spent
-        legs = open_legs(paid, Scoring(room, plan.skill.name, settings, budget, widen))
+        legs = open_legs(paid, Scoring(room, plan.skill.name, settings, widen))
     except AgentNotReady as exc:  # still a report, saying no case ran
         ctx.err(f"error: {exc}")
         why = f"the agent could not start: {exc}"

@@ -68,27 +68,17 @@ class CompareMatrix(Matrix[CompareResult]):
         """Each case with its label on every leg; the cases labelled differently come first."""
         return self.case_table(lambda r: r.cases, lambda c: (c.id, c.mode), case_row)
 
-    def to_json(self) -> dict:
+    def identity(self, result: CompareResult) -> dict:
+        """A compare's meta holds its agent as a dict: the CLI (its runtime), its version and model."""
+        agent = result.meta.agent
         return {
-            **self.head(),
-            "legs": [
-                {
-                    "leg": label,
-                    "agent": r.meta.agent.get("runtime"),
-                    "model": r.meta.agent.get("model"),
-                    "agent_version": r.meta.agent.get("version"),
-                    "passed": r.passed,
-                    "halt": r.meta.halt.to_json(),
-                    "labels": r.labels(),
-                    "by_mode": self.sides(r),
-                    "notes": r.meta.notes,
-                }
-                for label, r in self.legs()
-            ],
-            "differences": self.differences(),
-            "cases": self.case_rows(),
-            "runs": [r.to_json() for r in self.results],
+            "agent": agent.get("runtime"),
+            "model": agent.get("model"),
+            "agent_version": agent.get("version"),
         }
+
+    def leg_fields(self, result: CompareResult) -> dict:
+        return {"labels": result.labels(), "by_mode": self.sides(result)}
 
 
 def runtime_of(result: CompareResult) -> str:

@@ -12,15 +12,12 @@ from harness import agent
 from harness.agent.trace import one_line
 from harness.behavioral.result import CaseResult
 from harness.behavioral.runner import BehavioralRun, BehavioralSettings, SkillUnderTest
-from harness.cancel import Cancellation
 from harness.compare import interleave
 from harness.compare.result import CaseComparison
 from harness.compare.sides import SideRecord, behavioral_run, routing_runs
-from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.paid import dryrun
-from harness.paid.cache import ResultCache
-from harness.paid.spend import RunBudget
+from harness.paid.controls import RunControls
 from harness.routing import canary, metrics
 from harness.routing.metrics import CaseOutcome
 from harness.routing.result import case_json
@@ -35,10 +32,7 @@ class Shared:
     each side's agent (the same one unless --baseline-agent names another)."""
 
     agents: Mapping[str, agent.Agent]  # side -> the agent it runs on
-    deadline: Deadline
-    cancel: Cancellation
-    results: ResultCache | None
-    budget: RunBudget
+    controls: RunControls
     repeat: int
     jobs: int
     judge: agent.Agent | None = None  # behavioral: one judge for both sides (None: each side's agent)
@@ -196,10 +190,7 @@ def side_runs(make: Callable, installed: Mapping, settings: Mapping, shared: Sha
             shared.agents[side],
             installed[side],
             settings[side],
-            shared.deadline,
-            cancel=shared.cancel,
-            results=shared.results,
-            budget=shared.budget,
+            shared.controls,
             **extra,
         )
         for side in SIDES

@@ -147,10 +147,7 @@ def shared_of(plan: Planned) -> Shared:
     judge = agents.pop("judge", None)
     return Shared(
         agents,
-        paid.deadline,
-        paid.cancel,
-        paid.cache(),
-        paid.budget(),
+        paid.controls(),
         live.repeat,
         paid.settings.jobs,
         judge,

@@ -27,6 +27,7 @@ from harness.model.provenance import Provenance
 from harness.model.repo import Repo
 from harness.paid import AgentNotReady, exit_code, halt_of, progress
 from harness.paid.cache import Origin, ResultCache, agent_identity, chosen_by_environment
+from harness.paid.controls import RunControls
 from harness.paid.legs import Leg
 from harness.paid.meta import AgentRunMeta
 from harness.paid.sandbox import SandboxUse, probe
@@ -211,6 +212,10 @@ class PaidRun:
     def cache(self) -> ResultCache | None:
         """The result cache every runner of this run shares; None with --no-cache."""
         return self._results
+
+    def controls(self) -> RunControls:
+        """What every runner of this run shares: its clock, its cancelling signal, its cache and its spend."""
+        return RunControls(self.deadline, self.cancel, self._results, self._budget)
 
     def cache_notes(self) -> list[str]:
         """The report's notes of the cache: entries that failed verification, a folder not written."""

@@ -1,9 +1,9 @@
 """One matrix for every paid command run on several legs (agent x model): each leg's result, side by side.
 
 It passes when every leg passes. What the three kinds (routing, behavioral, compare) differ in is their
-rate and the words of their cases; the rest is here: the legs, the status of each leg's cases, each later
-model of an agent against its first, the case table with the cases that differ between legs first, and
-the report's envelope.
+rate, the words of their cases and the figures of each leg's row; the rest is here: the legs, the status
+of each leg's cases, each later model of an agent against its first, the case table with the cases that
+differ between legs first, and the report (its envelope, each leg's row, then each section in one order).
 """
 
 from __future__ import annotations
@@ -14,14 +14,13 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from harness.model.envelope import STATUSES, counts, envelope
+from harness.paid.command import Result
 from harness.paid.legs import against_first
 
 
-class LegResult(Protocol):
-    """A leg's result: whether it passed, and its meta (whose `run` heads the report)."""
-
-    @property
-    def passed(self) -> bool: ...
+class LegResult(Result, Protocol):
+    """A leg's result: a command's result (each leg's report is in the matrix's) with its meta, whose `run`
+    heads the report."""
 
     @property
     def meta(self) -> Any: ...
@@ -40,6 +39,7 @@ class Matrix(ABC, Generic[ResultT]):
     labels: list[str]
 
     command: ClassVar[str]  # names the report
+    rows_named: ClassVar[str] = "legs"  # the key of the legs' rows (routing's reports call them "agents")
     words: ClassVar[tuple[str, ...]] = STATUSES  # the status words the report counts
 
     @property
@@ -48,6 +48,42 @@ class Matrix(ABC, Generic[ResultT]):
 
     def legs(self) -> list[tuple[str, ResultT]]:
         return list(zip(self.labels, self.results, strict=True))
+
+    def identity(self, result: ResultT) -> dict:
+        """Who ran a leg, after its name in its row: the agent, model and agent version of its meta (a kind
+        whose meta names them otherwise, or that has a judge too, says so)."""
+        meta = result.meta
+        return {"agent": meta.agent, "model": meta.model, "agent_version": meta.agent_version}
+
+    @abstractmethod
+    def leg_fields(self, result: ResultT) -> dict:
+        """A leg's own figures in its row, after how it halted."""
+
+    def leg_row(self, label: str, result: ResultT) -> dict:
+        """A leg's row in the report: every kind writes the same keys, in the same order, around its own."""
+        return {
+            "leg": label,
+            **self.identity(result),
+            "passed": result.passed,
+            "halt": result.meta.halt.to_json(),
+            **self.leg_fields(result),
+            "notes": result.meta.notes,
+        }
+
+    def leg_rows(self) -> list[dict]:
+        return [self.leg_row(label, r) for label, r in self.legs()]
+
+    @abstractmethod
+    def differences(self) -> list[dict]:
+        """Each later model of an agent against its first, in the kind's own figure."""
+
+    @abstractmethod
+    def case_rows(self) -> list[dict]:
+        """Each case with every leg's outcome (see case_table)."""
+
+    def own_json(self) -> dict:
+        """The sections only this kind's report has, placed after the differences."""
+        return {}
 
     @abstractmethod
     def case_statuses(self, result: ResultT) -> Iterable[tuple[str, str]]:
@@ -86,3 +122,15 @@ class Matrix(ABC, Generic[ResultT]):
         counted."""
         run = replace(self.results[0].meta.run, command=self.command)
         return envelope(run, self.passed, counts(list(self.statuses().values()), self.words))
+
+    def to_json(self) -> dict:
+        """The report: the envelope, every leg's row, the differences, the kind's own sections, the cases
+        and each leg's own report, in this order in every kind."""
+        return {
+            **self.head(),
+            self.rows_named: self.leg_rows(),
+            "differences": self.differences(),
+            **self.own_json(),
+            "cases": self.case_rows(),
+            "runs": [r.to_json() for r in self.results],
+        }

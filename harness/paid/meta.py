@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from harness.model.dataset import Case
 from harness.model.envelope import Halt, RunMeta
 from harness.model.provenance import Provenance
 from harness.paid.sandbox import SandboxUse
@@ -42,9 +43,13 @@ class AgentRunMeta:
         """The ids of the quarantined cases: run and reported, never gating."""
         return {entry["id"] for entry in self.quarantine}
 
-    def digests(self, case_id: str, skill: str | None) -> dict | None:
-        """The digests of one case's inputs, for its entry in the report; None without provenance."""
-        return self.provenance.of_case(case_id, skill) if self.provenance else None
+    def run_fields(self, case: Case) -> dict:
+        """What the run says of one of its cases, after the case's own fields in the report: whether it is
+        quarantined, and the digests of its inputs (None without provenance)."""
+        return {
+            "quarantined": case.id in self.quarantined,
+            "digests": self.provenance.of_case(case.id, case.skill) if self.provenance else None,
+        }
 
     def own_json(self) -> dict:
         """The fields only this kind of run has, placed after the agent and the limits."""

@@ -22,6 +22,7 @@ from pathlib import Path
 from harness.model.dataset import Case
 from harness.model.digests import digest_of
 from harness.paid import cache
+from harness.paid.controls import RunControls
 from harness.paid.dryrun import Figures
 from harness.routing.metrics import CaseOutcome, Gate
 from harness.routing.runner import RoutingRun, RoutingSettings
@@ -157,9 +158,8 @@ def check(runner: RoutingRun) -> Verdict:
                 agent,
                 {**runner.room, NAME: planted},
                 settings,
-                runner.deadline,
-                cancel=runner.cancel,
-                budget=runner.budget,  # its spend counts toward --max-run-usd like any case's
+                # Its spend counts toward --max-run-usd like any case's; check() caches its sample itself.
+                RunControls(runner.deadline, runner.cancel, budget=runner.budget),
             )
             done = canary.run([CASE])
     except OSError as exc:

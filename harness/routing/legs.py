@@ -55,15 +55,11 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
         return self.result_of(run, settings, [], halt, runtime=leg.agent)
 
     def runner(self, run: PaidRun, leg: Leg, label: str | None) -> RoutingRun:
-        paid = self.paid
         return RoutingRun(
             run.ready(leg.agent),
             self.installed,
             leg_settings(self.settings, leg, label),
-            paid.deadline,
-            cancel=paid.cancel,
-            results=paid.cache(),
-            budget=paid.budget(),
+            self.paid.controls(),
             widen=self.widen,
         )
 

@@ -25,6 +25,7 @@ class RoutingMatrix(Matrix[RoutingResult]):
     """One RoutingResult per leg: each agent --agent names, on each of its models."""
 
     command = "routing-matrix"
+    rows_named = "agents"
 
     @property
     def agents(self) -> list[str]:
@@ -100,30 +101,19 @@ class RoutingMatrix(Matrix[RoutingResult]):
         stopped before a case (a signal, the agent not starting) shows it as not run."""
         return self.case_table(lambda r: r.outcomes, lambda o: o.case.id, case_row)
 
-    def to_json(self) -> dict:
+    def leg_fields(self, result: RoutingResult) -> dict:
         return {
-            **self.head(),
-            "agents": [
-                {
-                    "leg": label,
-                    "agent": r.meta.agent,
-                    "model": r.meta.model,
-                    "agent_version": r.meta.agent_version,
-                    "passed": r.passed,
-                    "halt": r.meta.halt.to_json(),
-                    "gate": {"passed": r.gate.passed, "reason": r.gate.reason},
-                    "totals": r.totals(),
-                    "notes": r.meta.notes,
-                    "canary": r.meta.canary.to_json() if r.meta.canary else None,
-                }
-                for label, r in self.legs()
-            ],
-            "differences": self.differences(),
-            "skill_differences": self.skill_differences(),
-            "matrix": self.cells(),
-            "cases": self.case_rows(),
-            "runs": [r.to_json() for r in self.results],
+            "gate": {"passed": result.gate.passed, "reason": result.gate.reason},
+            "totals": result.totals(),
         }
+
+    def leg_row(self, label: str, result: RoutingResult) -> dict:
+        """A routing leg's row closes with its canary's verdict, as routing reports always have."""
+        canary = result.meta.canary
+        return {**super().leg_row(label, result), "canary": canary.to_json() if canary else None}
+
+    def own_json(self) -> dict:
+        return {"skill_differences": self.skill_differences(), "matrix": self.cells()}
 
 
 def agent_of(result: RoutingResult) -> str:

@@ -128,14 +128,7 @@ class RoutingResult:
             "confusion": metrics.confusion(self.outcomes),
             "session_skills": self.session_skills(),
             "unexpected_skills": self.unexpected_skills(),
-            "cases": [
-                {
-                    **case_json(o),
-                    "quarantined": o.case.id in self.meta.quarantined,
-                    "digests": self.meta.digests(o.case.id, o.case.skill),
-                }
-                for o in self.outcomes
-            ],
+            "cases": [{**case_json(o), **self.meta.run_fields(o.case)} for o in self.outcomes],
         }
 
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from harness import agent
 from harness.agent.workspace import ANSWER_KEY_DIR
-from harness.cancel import Cancellation, Cancelled
-from harness.deadline import Deadline
+from harness.cancel import Cancelled
 from harness.model import digests
 from harness.model.dataset import Case
 from harness.paid import cache
-from harness.paid.spend import NOT_RUN, RunBudget
+from harness.paid.controls import RunControls
+from harness.paid.spend import NOT_RUN
 from harness.routing import limits
 from harness.routing.metrics import CaseOutcome
 from harness.routing.room import not_in_room
@@ -104,27 +104,23 @@ class RoutingRun:
         runner: agent.Agent,
         room: Mapping[str, Path],
         settings: RoutingSettings,
-        deadline: Deadline,
-        on_case_done: Callable[[CaseOutcome], None] = lambda outcome: None,
-        cancel: Cancellation | None = None,
+        controls: RunControls,
         *,
-        results: cache.ResultCache | None = None,
-        budget: RunBudget | None = None,
-        on_case_start: Callable[[Case], None] = lambda case: None,
         widen: Callable[[Sequence[str]], str] | None = None,
     ):
         """`widen`: the one flag that puts skills a case expects but the room lacks into it (see
         outsiders.fixer); without it, the advice is to add them to --routing-room."""
         self.agent = runner
         self.widen = widen
-        self.room, self.settings, self.deadline = room, settings, deadline
-        self.on_case_done, self.on_case_start = on_case_done, on_case_start
-        self.cancel = cancel or Cancellation()
-        self.results = results
-        self.budget = budget or RunBudget()
+        self.room, self.settings = room, settings
+        self.deadline, self.cancel = controls.deadline, controls.cancel
+        self.results, self.budget = controls.results, controls.budget
+        # Each case as it starts and finishes: a command showing progress sets them (PaidRun).
+        self.on_case_start: Callable[[Case], None] = lambda case: None
+        self.on_case_done: Callable[[CaseOutcome], None] = lambda outcome: None
         self.notes: list[str] = []  # options the CLI could not honour, once each
         self._lock = threading.Lock()
-        self._key_parts = self.interruptible_key_parts() if results is not None else {}
+        self._key_parts = self.interruptible_key_parts() if self.results is not None else {}
 
     def interruptible_key_parts(self) -> dict:
         """key_parts, abandoned by a cancelling signal: a cancelled run starts no sample, so keys none."""

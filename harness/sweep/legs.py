@@ -75,15 +75,7 @@ class SweepLegs(LegHooks[Agent, sweep_result.SweepResult]):
         return run.ready(leg.agent)
 
     def routing(self, agent: Agent, leg: Leg, room: dict[str, Path], label: str | None) -> RoutingRun:
-        return RoutingRun(
-            agent,
-            room,
-            leg_settings(self.settings, leg, label),
-            self.paid.deadline,
-            cancel=self.paid.cancel,
-            results=self.paid.cache(),
-            budget=self.paid.budget(),
-        )
+        return RoutingRun(agent, room, leg_settings(self.settings, leg, label), self.paid.controls())
 
     def halted(self, run: PaidRun, leg: Leg, halt: Halt) -> sweep_result.SweepResult:
         return self.plan.report(run.run_meta(), [], {"halt": halt.sentence(), **Spent().to_json()})

@@ -12,6 +12,7 @@ from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.paid import dryrun
 from harness.paid.command import PaidRun
+from harness.paid.controls import RunControls
 from harness.paid.legs import Leg, leg_settings
 from harness.paid.spend import RunBudget
 from harness.routing import canary
@@ -28,7 +29,6 @@ class Scoring:
     room: dict[str, Path]
     skill: str
     settings: RoutingSettings
-    budget: RunBudget
     widen: Callable[[Sequence[str]], str] | None = None  # the flag that puts an owner into the room
 
     def ready(self, run: PaidRun, leg: Leg) -> None:
@@ -41,10 +41,7 @@ class Scoring:
             self.room,
             self.skill,
             settings,
-            run.deadline,
-            run.cancel,
-            run.cache(),
-            self.budget,
+            run.controls(),
             widen=self.widen,
         )
 
@@ -75,9 +72,8 @@ def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: Ro
     most = (
         (train + validation + final) + candidates * (train + validation) + (final if candidates else 0)
     ) * samples
-    runner = RoutingRun(
-        ready, scorer.installed(plan.current()), settings, paid.deadline, results=paid.cache()
-    )
+    controls = RunControls(paid.deadline, results=paid.cache())  # a dry run: nothing to cancel or spend
+    runner = RoutingRun(ready, scorer.installed(plan.current()), settings, controls)
     said, _ = canary.dry_run_line(runner)
     # The canary is one more sample before any candidate, once per agent (its replay is not counted free).
     fewest, most = fewest + int(settings.canary), most + int(settings.canary)

@@ -15,11 +15,8 @@ from pathlib import Path
 from typing import Protocol
 
 from harness import agent
-from harness.cancel import Cancellation
-from harness.deadline import Deadline
 from harness.model.dataset import Case
-from harness.paid.cache import ResultCache
-from harness.paid.spend import RunBudget
+from harness.paid.controls import RunControls
 from harness.routing.lexical import LexicalEngine
 from harness.routing.metrics import CaseOutcome
 from harness.routing.runner import RoutingRun, RoutingSettings
@@ -97,16 +94,13 @@ class AgentScorer:
         room: Mapping[str, Path],
         skill: str,
         settings: RoutingSettings,
-        deadline: Deadline,
-        cancel: Cancellation,
-        results: ResultCache | None,
-        budget: RunBudget,
+        controls: RunControls,
         widen: Callable[[Sequence[str]], str] | None = None,
     ):
         """`widen`: the flag that puts a skill a case expects (a negative's `owner`) into the room."""
         self.agent, self.room, self.skill, self.settings = runner, dict(room), skill, settings
         self.widen = widen
-        self.deadline, self.cancel, self.results, self.budget = deadline, cancel, results, budget
+        self.controls = controls
         self.agents = [runner.runtime]
         self.notes: list[str] = []
         # One run per description, reused by its every look: its cache key parts (a digest of every
@@ -127,10 +121,7 @@ class AgentScorer:
                 self.agent,
                 self.installed(candidate),
                 settings,
-                self.deadline,
-                cancel=self.cancel,
-                results=self.results,
-                budget=self.budget,
+                self.controls,
                 widen=self.widen,
             )
         return self.runs[candidate.label]

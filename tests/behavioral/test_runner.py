@@ -13,6 +13,7 @@ from harness.cancel import Cancellation
 from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.paid.cache import ResultCache
+from harness.paid.controls import RunControls
 from tests.support.tracing import call, finished, trace
 
 
@@ -49,7 +50,8 @@ def cases(*ids: str) -> list[Case]:
 
 def run_with(agent, deadline: Deadline, cancel: Cancellation | None = None, ids=("first", "second")):
     skills = {"skill": SkillUnderTest("skill", agent.tmp)}
-    return BehavioralRun(agent, skills, BehavioralSettings(), deadline, cancel=cancel).run(cases(*ids))
+    controls = RunControls(deadline, cancel or Cancellation())
+    return BehavioralRun(agent, skills, BehavioralSettings(), controls).run(cases(*ids))
 
 
 def test_a_run_the_command_timeout_stopped_and_a_case_it_never_reached(tmp_path):
@@ -93,7 +95,7 @@ class Curious(StandIn):
 def strict_run(agent, deadline: Deadline, logs: Path | None = None):
     skills = {"skill": SkillUnderTest("skill", agent.tmp)}
     settings = BehavioralSettings(strict_isolation=True, keep_logs=logs)
-    return BehavioralRun(agent, skills, settings, deadline).run(cases("only"))
+    return BehavioralRun(agent, skills, settings, RunControls(deadline)).run(cases("only"))
 
 
 def test_a_blocked_attempt_runs_once_more_with_its_own_log(tmp_path):
@@ -125,8 +127,7 @@ def key_of(tmp_path: Path, skill: Path, environ: dict | None = None, **settings)
         agent,
         {"skill": SkillUnderTest("skill", skill)},
         BehavioralSettings(**settings),
-        Deadline(0),
-        results=ResultCache(tmp_path / "cache", None, environ or {}),
+        RunControls(Deadline(0), results=ResultCache(tmp_path / "cache", None, environ or {})),
     )
     return run.case_key(run.skills["skill"], cases("one")[0])
 
@@ -163,8 +164,7 @@ def test_a_key_asked_for_while_the_first_is_still_being_worked_out_is_the_same_k
         agent,
         {"skill": SkillUnderTest("skill", skill)},
         BehavioralSettings(),
-        Deadline(0),
-        results=ResultCache(tmp_path / "cache", None, {}),
+        RunControls(Deadline(0), results=ResultCache(tmp_path / "cache", None, {})),
     )
     case = cases("one")[0]
     digest, calls, meanwhile = runner_mod.digests.tree_digest, [], []

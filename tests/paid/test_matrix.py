@@ -1,11 +1,12 @@
 """The one matrix the routing, behavioral and compare matrices are: the legs, their statuses, each later
-model of an agent against its first, the case table and the envelope, whatever the kind of result."""
+model of an agent against its first, the case table, the envelope and the report's layout, whatever the
+kind of result."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.model.envelope import RunMeta
+from harness.model.envelope import Halt, RunMeta
 from harness.paid.matrix import Matrix
 
 RUN = RunMeta("behavioral", "/repo", ["*"], "2026-12-06T08:00:00Z", 3.0)
@@ -15,6 +16,10 @@ RUN = RunMeta("behavioral", "/repo", ["*"], "2026-12-06T08:00:00Z", 3.0)
 class Meta:
     agent: str
     run: RunMeta
+    model: str = "haiku"
+    agent_version: str = "1.0"
+    halt: Halt = field(default_factory=Halt)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -32,12 +37,26 @@ class Leg:
     def passed(self) -> bool:
         return all(word == "pass" for word in self.cases.values())
 
+    command = "behavioral"
+
+    def to_json(self) -> dict:
+        return {"cases": self.cases}
+
 
 class Statuses(Matrix[Leg]):
     command = "behavioral-matrix"
 
     def case_statuses(self, result: Leg) -> list[tuple[str, str]]:
         return list(result.cases.items())
+
+    def leg_fields(self, result: Leg) -> dict:
+        return {"ran": len(result.cases)}
+
+    def differences(self) -> list[dict]:
+        return [{"a": a, "b": b} for _, a, _, b, _ in self.against_first(lambda r: r.agent)]
+
+    def case_rows(self) -> list[dict]:
+        return self.rows()
 
     def rows(self) -> list[dict]:
         return self.case_table(lambda r: list(r.cases), lambda case: case, self.row)
@@ -90,3 +109,34 @@ def test_the_envelope_is_the_first_legs_run_under_the_matrix_command_counting_ev
     head = matrix().head()
     assert head["command"] == "behavioral-matrix" and head["passed"] is False
     assert head["counts"] == {"total": 8, "pass": 5, "fail": 3, "error": 0}
+
+
+class Sectioned(Statuses):
+    """A kind with its own name for the rows and a section of its own, as routing's matrix has."""
+
+    rows_named = "agents"
+
+    def own_json(self) -> dict:
+        return {"own": True}
+
+
+def test_a_legs_row_holds_the_shared_keys_in_one_order_around_the_kinds_own():
+    row = matrix().leg_rows()[1]
+    assert list(row) == ["leg", "agent", "model", "agent_version", "passed", "halt", "ran", "notes"]
+    assert (row["leg"], row["agent"], row["passed"], row["ran"]) == ("claude@sonnet", "claude", False, 2)
+    assert row["halt"] == Halt().to_json()
+
+
+def test_the_report_lays_out_every_kind_alike_with_its_own_rows_name_and_sections_in_place():
+    legs = [Leg("claude", {"a": "pass"}), Leg("codex", {"a": "fail"})]
+    envelope = list(Statuses(legs, ["claude", "codex"]).head())
+    assert list(Statuses(legs, ["claude", "codex"]).to_json()) == [
+        *envelope,
+        "legs",
+        "differences",
+        "cases",
+        "runs",
+    ]
+    report = Sectioned(legs, ["claude", "codex"]).to_json()
+    assert list(report) == [*envelope, "agents", "differences", "own", "cases", "runs"]
+    assert report["runs"] == [{"cases": {"a": "pass"}}, {"cases": {"a": "fail"}}]

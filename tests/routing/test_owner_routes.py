@@ -16,6 +16,7 @@ from harness.compare.interleave import run_routing
 from harness.compare.modes import routing_comparison
 from harness.deadline import Deadline
 from harness.model.dataset import Case
+from harness.paid.controls import RunControls
 from harness.report.routing import hint
 from harness.routing import verdicts
 from harness.routing.lexical import LexicalEngine
@@ -154,10 +155,10 @@ def test_an_owner_outside_the_agents_room_is_not_run_and_not_graded_and_names_th
         NeverRun(),  # type: ignore[arg-type]
         {"amber": tmp_path / "amber"},
         RoutingSettings(),
-        Deadline(0),
-        on_case_done=done.append,
+        RunControls(Deadline(0)),
         widen=lambda names: f"`--routing-room catalog` puts {', '.join(names)} in",
     )
+    run.on_case_done = done.append
     [outcome] = run.run([owned("amber", "basil")])
     assert done == [outcome] and outcome.samples == []
     assert outcome.verdict == verdicts.ERROR and not outcome.graded and not outcome.passed
@@ -189,7 +190,7 @@ def test_tune_counts_an_owned_negative_as_a_positive_of_its_owner_and_scores_it_
 
 def test_compare_never_runs_an_owned_negative_on_a_side_without_its_owner(tmp_path: Path):
     sides = [
-        RoutingRun(NeverRun(), {"amber": tmp_path / "amber"}, RoutingSettings(), Deadline(0))  # type: ignore[arg-type]
+        RoutingRun(NeverRun(), {"amber": tmp_path / "amber"}, RoutingSettings(), RunControls(Deadline(0)))  # type: ignore[arg-type]
         for _ in range(2)
     ]
     done: list[tuple[CaseOutcome, CaseOutcome]] = []

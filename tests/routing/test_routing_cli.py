@@ -639,6 +639,7 @@ def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, 
     from harness import agent
     from harness.deadline import Deadline
     from harness.model.dataset import Case
+    from harness.paid.controls import RunControls
     from harness.routing.runner import RoutingRun, RoutingSettings
 
     skill_dir = write_skill(tmp_path / "skills", "pdf-tools", "Work with PDF files.", name="pdf-kit")
@@ -655,7 +656,7 @@ def test_an_alias_activation_is_credited_to_its_directory(fake_api, claude_bin, 
         agent.connect(claude_bin, env),
         {"pdf-tools": skill_dir},
         RoutingSettings(),
-        Deadline(60),
+        RunControls(Deadline(60)),
     )
     (outcome,) = run.run([case])
     assert (outcome.verdict, outcome.observed) == ("correct_trigger", "pdf-tools")

@@ -16,6 +16,7 @@ from harness.agent import Activation, InitInfo, Trace, Usage
 from harness.deadline import Deadline
 from harness.model.dataset import Case
 from harness.paid.cache import ResultCache
+from harness.paid.controls import RunControls
 from harness.paid.spend import RunBudget
 from harness.routing.runner import RoutingRun, RoutingSettings, sample_from
 from harness.routing.verdicts import ERROR
@@ -174,11 +175,10 @@ def make_run(
         fake,
         room,
         RoutingSettings(**settings),
-        deadline or Deadline(0),
-        on_case_done=done or (lambda outcome: None),
-        results=results,
-        budget=budget,
+        RunControls(deadline or Deadline(0), results=results, budget=budget or RunBudget()),
     )
+    if done is not None:
+        run.on_case_done = done
     return run, fake
 
 
