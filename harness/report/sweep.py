@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.report.format import number
 from harness.report.junit import JUnitCase
-from harness.report.markdown import findings_of, findings_table, table
+from harness.report.markdown import findings_of, findings_table, table, verdict_head
 
 CURVE_HEADS = ["skills", "passed", "accuracy [95 % Wilson]", "against the first size"]
 DEGRADED_HEADS = ["skill", "degrades from", "accuracy", "fewest characters shown there", "listed as"]
@@ -52,8 +52,7 @@ def label(leg: dict) -> str:
 
 
 def markdown(data: dict) -> str:
-    verdict = "passed" if data["passed"] else "failed"
-    lines = ["## Catalog-size sweep", "", f"**{verdict}**: {headline(data)}.", ""]
+    lines = verdict_head("Catalog-size sweep", data, headline(data))
     ballast = data["ballast"]
     lines += [
         engine_sentence(data) + " "
