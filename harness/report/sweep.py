@@ -12,8 +12,9 @@ DEGRADED_HEADS = ["skill", "degrades from", "accuracy", "fewest characters shown
 NONE_DEGRADES = "No skill degrades beyond noise within the sizes tried."
 
 
-def _accuracy(point: dict) -> str:
-    if point["accuracy"] is None:
+def accuracy_words(point: dict) -> str:
+    """A size's accuracy and its Wilson interval, as the markdown and the page show it."""
+    if point.get("accuracy") is None:
         return "-"
     return f"{point['accuracy']:.2f} [{number(point['low'], '.2f')}, {number(point['high'], '.2f')}]"
 
@@ -65,7 +66,7 @@ def markdown(data: dict) -> str:
     for leg in data["agents"]:
         lines += [f"### {label(leg)} {leg['measured_on']}", "", f"Knee: {leg['knee']['says']}.", ""]
         rows = [
-            (p["size"], f"{p['passed']}/{p['graded']}" + _errors(p), _accuracy(p), _drop(p))
+            (p["size"], f"{p['passed']}/{p['graded']}" + _errors(p), accuracy_words(p), _drop(p))
             for p in leg["curve"]
         ]
         lines += [table(CURVE_HEADS, rows), ""]
@@ -90,7 +91,7 @@ def _degraded_row(skill: dict) -> tuple:
     return (
         f"`{skill['skill']}`",
         skill["first_degraded"],
-        f"{_accuracy(skill['curve'][0])} → {_accuracy(at)}",
+        f"{accuracy_words(skill['curve'][0])} → {accuracy_words(at)}",
         shown,
         states,
     )
