@@ -53,6 +53,12 @@ def titled(heading: str, body: str, said: str = "") -> list[str]:
     return ["", f"### {heading}", "", *([said, ""] if said else []), body]
 
 
+def verdict_head(heading: str, report: dict, headline: str) -> list[str]:
+    """`## heading`, then the verdict in bold before the run's headline."""
+    verdict = "passed" if report["passed"] else "failed"
+    return [f"## {heading}", "", f"**{verdict}**: {headline}.", ""]
+
+
 def gate_line(passed: bool, reason: str) -> str:
     return f"Gate: **{'passed' if passed else 'failed'}**: {reason}."
 
@@ -165,6 +171,18 @@ def adoption_lines(report: dict) -> list[str]:
         raised = ", ".join(f"`{r}`" for r in adopted["raised_rules"])
         lines.append(f"Raised to errors by --error: {raised}.")
     return [*lines, ""] if lines else []
+
+
+def findings_page(
+    heading: str, report: dict, headline: str, said: list[str], when_none: str, after: list[str]
+) -> str:
+    """A structural or refs report: its verdict, `said` (what it checked), what the baseline and --warn
+    changed, how to adopt, every finding (`when_none` without any), then `after`."""
+    lines = [*verdict_head(heading, report, headline), *said, *adoption_lines(report)]
+    hint = adoption_hint(report)
+    lines += [hint, ""] if hint else []
+    lines += [findings_table(findings_of(report), when_none), *after]
+    return "\n".join(lines) + "\n"
 
 
 def adoption_hint(report: dict) -> str:

@@ -9,7 +9,6 @@ from harness.model.envelope import FAIL, PASS
 from harness.model.findings import Finding
 from harness.report import markdown as md
 from harness.report.junit import JUnitCase, findings_cases
-from harness.report.markdown import adoption_lines, findings_table, table
 
 USES_SHOWN = 5
 URL_RULES = ("ref-unreachable", "ref-unchecked")
@@ -19,30 +18,20 @@ FETCHED_FINE = ("ok", "cached")
 
 def markdown(report: dict) -> str:
     totals = report["totals"]
-    verdict = "passed" if report["passed"] else "failed"
-    lines = ["## Reference check", "", f"**{verdict}**: {headline(report)}.", ""]
     if report["external_checked"]:
-        lines += [
+        said = [
             f"External: {totals['urls']} distinct URL(s): {totals['reachable']} reachable, "
             f"{totals['cached']} from the cache, {totals['excluded']} excluded, "
             f"{totals['broken'] + totals['unchecked']} failing.",
             "",
         ]
     else:
-        lines += [f"External URLs were not checked (`--no-external`): {skipped(report)}.", ""]
-    lines += adoption_lines(report)
-    hint = md.adoption_hint(report)
-    lines += [hint, ""] if hint else []
-    lines.append(findings_table(md.findings_of(report), "Every reference resolves."))
-    broken = failing_urls(report)
-    if broken:
-        lines += [
-            "",
-            "### Failing URLs",
-            "",
-            table(["URL", "why", "used at"], [(u["url"], u["detail"], used_at(u["uses"])) for u in broken]),
-        ]
-    return "\n".join(lines) + "\n"
+        said = [f"External URLs were not checked (`--no-external`): {skipped(report)}.", ""]
+    urls = [(u["url"], u["detail"], used_at(u["uses"])) for u in failing_urls(report)]
+    failing = md.section("Failing URLs", ["URL", "why", "used at"], urls)
+    return md.findings_page(
+        "Reference check", report, headline(report), said, "Every reference resolves.", failing
+    )
 
 
 def headline(report: dict) -> str:

@@ -13,15 +13,10 @@ if TYPE_CHECKING:
 
 
 def markdown(report: dict) -> str:
-    verdict = "passed" if report["passed"] else "failed"
-    lines = ["## Structural check", "", f"**{verdict}**: {headline(report)}.", ""]
-    if report.get("packaging"):
-        lines += [packaging_line(report), ""]
-    lines += md.adoption_lines(report)
-    hint = md.adoption_hint(report)
-    lines += [hint, ""] if hint else []
-    lines.append(md.findings_table(md.findings_of(report), "Every skill is in shape."))
-    return "\n".join(lines) + "\n"
+    said = [packaging_line(report), ""] if report.get("packaging") else []
+    return md.findings_page(
+        "Structural check", report, headline(report), said, "Every skill is in shape.", []
+    )
 
 
 def headline(report: dict) -> str:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from harness.report.format import number
 from harness.report.junit import JUnitCase
-from harness.report.markdown import findings_of, findings_table, table
+from harness.report.markdown import findings_of, findings_table, table, verdict_head
 
 CURVE_HEADS = ["skills", "passed", "accuracy [95 % Wilson]", "against the first size"]
 DEGRADED_HEADS = ["skill", "degrades from", "accuracy", "fewest characters shown there", "listed as"]
 NONE_DEGRADES = "No skill degrades beyond noise within the sizes tried."
 
 
-def _accuracy(point: dict) -> str:
-    if point["accuracy"] is None:
+def accuracy_words(point: dict) -> str:
+    """A size's accuracy and its Wilson interval, as the markdown and the page show it."""
+    if point.get("accuracy") is None:
         return "-"
     return f"{point['accuracy']:.2f} [{number(point['low'], '.2f')}, {number(point['high'], '.2f')}]"
 
@@ -52,8 +53,7 @@ def label(leg: dict) -> str:
 
 
 def markdown(data: dict) -> str:
-    verdict = "passed" if data["passed"] else "failed"
-    lines = ["## Catalog-size sweep", "", f"**{verdict}**: {headline(data)}.", ""]
+    lines = verdict_head("Catalog-size sweep", data, headline(data))
     ballast = data["ballast"]
     lines += [
         engine_sentence(data) + " "
@@ -66,7 +66,7 @@ def markdown(data: dict) -> str:
     for leg in data["agents"]:
         lines += [f"### {label(leg)} {leg['measured_on']}", "", f"Knee: {leg['knee']['says']}.", ""]
         rows = [
-            (p["size"], f"{p['passed']}/{p['graded']}" + _errors(p), _accuracy(p), _drop(p))
+            (p["size"], f"{p['passed']}/{p['graded']}" + _errors(p), accuracy_words(p), _drop(p))
             for p in leg["curve"]
         ]
         lines += [table(CURVE_HEADS, rows), ""]
@@ -91,7 +91,7 @@ def _degraded_row(skill: dict) -> tuple:
     return (
         f"`{skill['skill']}`",
         skill["first_degraded"],
-        f"{_accuracy(skill['curve'][0])} → {_accuracy(at)}",
+        f"{accuracy_words(skill['curve'][0])} → {accuracy_words(at)}",
         shown,
         states,
     )

@@ -9,6 +9,7 @@ from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import number
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
+from harness.report.sweep import CURVE_HEADS, NONE_DEGRADES, accuracy_words
 
 CHART_W, CHART_H, PAD = 520, 180, 28
 
@@ -76,9 +77,7 @@ def leg_section(leg: dict) -> str:
         [
             str(p.get("size")),
             f"{p.get('passed')}/{p.get('graded')}",
-            f"{p['accuracy']:.2f} [{number(p['low'], '.2f')}, {number(p['high'], '.2f')}]"
-            if p.get("accuracy") is not None
-            else "-",
+            accuracy_words(p),
             "" if p.get("p") is None else f"p {p['p']:.3g}" + (", beyond noise" if p.get("degraded") else ""),
         ]
         for p in objects_at(leg, "curve")
@@ -91,11 +90,11 @@ def leg_section(leg: dict) -> str:
     inner = (
         f"<p>Knee: {text(knee.get('says', ''))}.</p>"
         + curve(leg)
-        + simple_table(["skills", "passed", "accuracy [95 % Wilson]", "against the first size"], rows, (0, 1))
+        + simple_table(CURVE_HEADS, rows, (0, 1))
         + (
             "<h3>Skills that degrade</h3>" + simple_table(["skill", "degrades from (skills)"], skills, (1,))
             if skills
-            else "<p>No skill degrades beyond noise within the sizes tried.</p>"
+            else f"<p>{NONE_DEGRADES}</p>"
         )
     )
     title = f"{leg.get('agent')} {leg.get('measured_on')}" + (
