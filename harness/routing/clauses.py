@@ -46,18 +46,36 @@ class Distinctions:
 
     def __init__(self, described: Mapping[str, str]):
         self.index = Index({name: document_text(name, text) for name, text in described.items()})
+        self.neighbours: dict[str, tuple[str, float]] | None = None
 
     def nearest(self, name: str) -> tuple[str, float] | None:
-        mine = self.index.vectors[name].weights
-        best: tuple[float, str] | None = None
-        for other in self.index.names:
-            if other == name:
-                continue
-            theirs = self.index.vectors[other].weights
-            score = sum(weight * theirs.get(stem, 0.0) for stem, weight in mine.items())
-            if best is None or score > best[0]:
-                best = (score, other)
-        return (best[1], best[0]) if best else None
+        """The other skill of highest cosine, the first by name among equals (any other when none shares
+        a word). A large catalog asks it of most of its skills, so all are scored at once on first ask."""
+        if self.neighbours is None:
+            self.neighbours = self.every_nearest()
+        return self.neighbours.get(name)
+
+    def every_nearest(self) -> dict[str, tuple[str, float]]:
+        """Each skill's nearest other, scored a block of skills against the catalog at a time (the
+        lexical engine's arithmetic: the same doubles as adding each product in word order)."""
+        import numpy as np
+
+        from harness.routing.blocks import ScoreBlock, block_rows
+
+        names, postings = self.index.names, self.index.postings()
+        found: dict[str, tuple[str, float]] = {}
+        if len(names) < 2:
+            return found
+        step = block_rows(len(names))
+        for start in range(0, len(names), step):
+            block = names[start : start + step]
+            scores = ScoreBlock(postings, [self.index.vectors[name] for name in block]).matrix
+            rows = np.arange(len(block))
+            scores[rows, rows + start] = -np.inf  # a skill is not its own neighbour
+            best = scores.argmax(axis=1)  # the first column, so the first name, among equals
+            for row, name in enumerate(block):
+                found[name] = (names[best[row]], float(scores[row, best[row]]))
+        return found
 
     def of(self, name: str, text: str) -> Distinction | None:
         """What sets `name` apart from its nearest neighbour, located in `text` (its description as
