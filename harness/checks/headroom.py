@@ -93,19 +93,24 @@ class Assessment:
 
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
-    return found(catalog, options, assess(catalog, options))
+    return found(catalog, options, assessed(catalog, options))
 
 
 def table(catalog: Catalog, options: CheckOptions) -> dict | None:
     """The structural report's headroom table, and the typical install it was predicted at when one
     was declared; None when no agent's listing was predicted."""
-    assessed = assess(catalog, options)
-    if not assessed.rows:
+    assessment = assessed(catalog, options)
+    if not assessment.rows:
         return None
     install = (
         {"given": options.install_source, "skills": len(options.install)} if options.install_source else None
     )
-    return assessed.to_json(install, options.usage_source or None)
+    return assessment.to_json(install, options.usage_source or None)
+
+
+def assessed(catalog: Catalog, options: CheckOptions) -> Assessment:
+    """The assessment the check's findings and the report's table share, worked out once per run."""
+    return catalog.derive(("headroom", options), lambda: assess(catalog, options))
 
 
 def assess(catalog: Catalog, options: CheckOptions) -> Assessment:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from harness.errors import UsageError
 from harness.files import present
@@ -15,6 +16,8 @@ from harness.model.machine import MachinePlan
 from harness.model.repo import CASE_FILES, Repo
 from harness.model.skill import Skill
 from harness.model.suite_folders import case_folders
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -28,6 +31,15 @@ class Catalog:
     # Shared false cases every routing run pools: the harness's own set first (unless left out),
     # then the repo's --negatives files.
     negatives: list[Dataset] = field(default_factory=list)
+    # What a check derives from the catalog that the report also shows (the headroom table), kept so
+    # that one run works it out once; a narrowed catalog starts empty.
+    derived: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def derive(self, key: Hashable, make: Callable[[], T]) -> T:
+        if key not in self.derived:
+            self.derived[key] = make()
+        found: T = self.derived[key]
+        return found
 
     def dataset(self, name: str, extended: bool = False) -> Dataset | None:
         return next((d for d in self.datasets.get(name, []) if d.extended == extended), None)

@@ -116,3 +116,17 @@ def test_the_table_is_none_without_an_agent_and_names_the_install_it_was_predict
         loaded, CheckOptions(listing_agents=("codex",), install=beside, install_source="x/*")
     )
     assert typical is not None and typical["install"] == {"given": "x/*", "skills": 1}
+
+
+def test_a_structural_run_assesses_headroom_once_for_its_findings_and_its_table(
+    repo: Path, tmp_path: Path, monkeypatch
+):
+    """The check's findings and the report's table come from one assessment (on a large catalog each
+    costs a scoring of every cut skill against the rest)."""
+    calls = []
+    real = headroom.assess
+    monkeypatch.setattr(headroom, "assess", lambda *given: calls.append(1) or real(*given))
+    run, report = structural(repo, *FLAGS, "--agent", "codex", "--typical-install", "80", tmp=tmp_path)
+    assert run.code == 0, run.stderr
+    assert report["headroom"] and any(f["rule"] == "distinguishing-clause-cut" for f in report["findings"])
+    assert len(calls) == 1
