@@ -9,6 +9,7 @@ and the skill is broken there while it passes every check on Linux and macOS.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from harness.checks import CheckOptions
@@ -37,9 +38,13 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
             here = Path(current)
             for name in [*dirs, *sorted(files)]:
                 path = here / name
-                if linked(path):
+                try:
+                    seen = path.lstat()
+                except OSError:
+                    continue  # one that cannot be looked at is left to the checks that read it
+                if stat.S_ISLNK(seen.st_mode):
                     out.append(link_finding(catalog.repo.rel(path), path))
-                elif name in files and (target := flattened_target(path)) is not None:
+                elif name in files and could_be_flattened(seen) and (target := flattened_target(path)):
                     out.append(
                         findings.warning(
                             "symlink-as-text",
@@ -71,6 +76,11 @@ def link_finding(rel: str, path: Path) -> Finding:
         f"`{rel}` is a symbolic link to `{target}`; a checkout without links (Windows by default) writes it "
         f"as a one-line text file holding `{target}`, and the agent sees a broken skill there; {FIX}.",
     )
+
+
+def could_be_flattened(seen: os.stat_result) -> bool:
+    """Whether a file is small enough to be a flattened link: most are not, and then it is not read."""
+    return stat.S_ISREG(seen.st_mode) and 0 < seen.st_size <= MOST_TARGET_BYTES
 
 
 def flattened_target(path: Path) -> str | None:

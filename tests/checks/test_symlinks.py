@@ -86,3 +86,19 @@ def test_no_one_line_text_naming_nothing_is_flagged(tmp_path_factory, text: str)
     target = root / "alpha" / text
     if flagged:  # only ever a path to something that exists
         assert text and not text.startswith("/") and target.exists()
+
+
+def test_only_a_file_small_enough_to_be_a_flattened_link_is_read(tmp_path: Path, monkeypatch):
+    """A large catalog has thousands of files; a flattened link is one short line, so a file longer
+    than the longest target is never opened by this check."""
+    make_skill(tmp_path, "alpha")
+    (tmp_path / "alpha" / "guide.md").write_text("# Guide\n" + "text\n" * 400)
+    (tmp_path / "alpha" / "empty.md").write_text("")
+    (tmp_path / "alpha" / "shared").write_text("guide.md")
+    opened = []
+    real = symlinks.read_bytes
+    monkeypatch.setattr(
+        symlinks, "read_bytes", lambda path, *rest: opened.append(path.name) or real(path, *rest)
+    )
+    assert ("symlink-as-text", "alpha/shared") in found(tmp_path)
+    assert "guide.md" not in opened and "empty.md" not in opened and "shared" in opened
