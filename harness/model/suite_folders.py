@@ -3,6 +3,7 @@ suite's reader (PyYAML): most catalogs have none, and a run that finds none neve
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from harness.files import present
@@ -13,8 +14,14 @@ RESERVED = {"results", "mocks", ".replay"}  # the CLI's own folders inside an ev
 
 
 def case_folders(evals: Path) -> list[Path]:
-    """Every folder under `evals` holding a case.yaml or a prompt.md, in path order."""
+    """Every folder under `evals` holding a case.yaml or a prompt.md, in path order. One walk, not a
+    glob per name: every skill of a catalog is asked, and nearly all hold neither."""
     if not evals.is_dir():
         return []
-    found = {p.parent for name in (CASE_FILE, PROMPT_FILE) for p in evals.rglob(name) if present(p)}
-    return sorted(f for f in found if not RESERVED & set(f.relative_to(evals).parts))
+    found = []
+    for current, dirs, files in os.walk(evals):  # as a glob does: linked folders are not entered
+        dirs[:] = [name for name in dirs if name not in RESERVED]
+        names = {*files, *dirs}
+        if any(name in names and present(Path(current, name)) for name in (CASE_FILE, PROMPT_FILE)):
+            found.append(Path(current))
+    return sorted(found)
