@@ -38,10 +38,7 @@ def converted(
             return addyosmani.convert(skill, evals_data, fixtures, stage_files=stage_files)
         return skill_creator.convert(skill, evals_data, triggers_data, skill_dir, stage_files=stage_files)
     except skill_creator.NotSkillCreator as exc:
-        # skill-creator's sentence says which of its two files is wrong; addyosmani reads --evals alone
-        # (its own sentence names the `trigger` key, which is no reason to name --triggers).
-        given = triggers if source != "addyosmani" and "trigger" in str(exc) else evals
-        raise HarnessError(f"{given} {exc}.") from None
+        raise HarnessError(f"{triggers if exc.in_triggers else evals} {exc}.") from None
 
 
 def load_json(path: Path) -> object:

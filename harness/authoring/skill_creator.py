@@ -27,7 +27,12 @@ FIXTURE_BYTES = 64 * 1024 * 1024  # an input file copied whole; far above any ha
 
 
 class NotSkillCreator(Exception):
-    """The input is not a skill-creator file; the message names the file and what is wrong."""
+    """The input is not a skill-creator file; the message says what is wrong, `in_triggers` which of the
+    two files it is (the trigger eval set, else the evals file)."""
+
+    def __init__(self, message: str, in_triggers: bool = False):
+        super().__init__(message)
+        self.in_triggers = in_triggers
 
 
 @dataclass
@@ -71,7 +76,8 @@ def _trigger_list(data: object) -> list:
         return data["queries"]
     if not isinstance(data, list):
         raise NotSkillCreator(
-            "is not a skill-creator trigger eval set: expected a list of {query, should_trigger}"
+            "is not a skill-creator trigger eval set: expected a list of {query, should_trigger}",
+            in_triggers=True,
         )
     return data
 

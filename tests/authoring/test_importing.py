@@ -36,6 +36,18 @@ def test_a_file_of_the_wrong_shape_is_named_as_given(tmp_path: Path):
         convert(tmp_path, "addyosmani", "cases.json")
 
 
+def test_of_skill_creators_two_files_the_wrong_one_is_named(tmp_path: Path):
+    """The evals file's fault names --evals and the trigger set's names --triggers, whatever words the
+    sentence holds."""
+    (tmp_path / "evals.json").write_text(json.dumps({"evals": []}))
+    (tmp_path / "triggers.json").write_text(json.dumps([]))
+    (tmp_path / "odd.json").write_text(json.dumps({"trigger": "not a list"}))
+    with pytest.raises(HarnessError, match=r"^odd\.json is not a skill-creator evals file"):
+        convert(tmp_path, "skill-creator", "odd.json", "triggers.json")
+    with pytest.raises(HarnessError, match=r"^odd\.json is not a skill-creator trigger eval set"):
+        convert(tmp_path, "skill-creator", "evals.json", "odd.json")
+
+
 def test_a_missing_file_is_a_usage_error_and_bad_json_asks_for_a_fix(tmp_path: Path):
     with pytest.raises(UsageError, match="cannot be read"):
         convert(tmp_path, "skill-creator", "missing.json")
