@@ -61,11 +61,13 @@ class Ran:
 
 @dataclass(frozen=True)
 class Answer:
-    """What one scripted run does: activate `skill`, finish without one, or fail with `error`."""
+    """What one scripted run does: activate `skill`, finish without one saying `text` (a proposal call's
+    answer, say), or fail with `error`."""
 
     skill: str | None = None
     error: str | None = None
     cost_usd: float = COST_USD
+    text: str = "No skill needed."
 
     def trace(self, ran: Ran, version: str) -> Trace:
         made = Trace(
@@ -92,7 +94,7 @@ class Answer:
             made.activations.append(Activation(name, self.skill, "toolu_1", confirmed=True, settled=True))
             made.stop_reason = "activation"
         else:
-            made.final_message, made.stop_reason, made.result_seen = "No skill needed.", "result", True
+            made.final_message, made.stop_reason, made.result_seen = self.text, "result", True
         return made
 
 
@@ -101,6 +103,10 @@ def fires(skill: str, cost_usd: float = COST_USD) -> Answer:
 
 
 NO_SKILL = Answer()
+
+
+def says(text: str) -> Answer:
+    return Answer(text=text)
 
 
 def fails(error: str) -> Answer:
