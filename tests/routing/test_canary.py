@@ -76,11 +76,13 @@ def case_turns(fake_api) -> list:
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
-def test_an_activated_canary_lets_the_run_be_graded_and_a_second_run_replays_it(
-    fake_api, repo, env, runtime, tmp_path
-):
-    fake_api.script(CaseRouter({"alpha-pos-1": fires("alpha")}))
-    first = routed(repo, env, runtime, only=ONE_CASE)
+def test_an_activated_canary_lets_the_run_be_graded_and_a_second_run_replays_it(scripted, repo, runtime):
+    """What the harness makes of an activated canary, whichever runtime answered: the canary runs first
+    with the room installed beside it, the cases are graded, and a second run replays both from the
+    cache. Each real CLI's canary activating is the five-agent run of
+    tests/routing/test_routing_agents.py; here the runtimes are scripted."""
+    scripted.script({"alpha-pos-1": S.fires("alpha")})
+    first = routed(repo, scripted.env, runtime, only=ONE_CASE)
     assert first.code == 0, first.stderr[-3000:]
     report = first.report
     assert valid(report) == []
@@ -89,16 +91,15 @@ def test_an_activated_canary_lets_the_run_be_graded_and_a_second_run_replays_it(
     assert (shown["status"], shown["observed"], shown["skill"]) == ("activated", canary.NAME, canary.NAME)
     assert shown["sentence"] is None and shown["cached_from"] is None
     # The canary ran first, with the room installed beside it: its listing is the room's and its own.
-    turns = fake_api.canary_turns()
-    assert turns and turns[0].started <= min(r.started for r in case_turns(fake_api))
-    assert {"alpha", "beta", canary.NAME} <= set(turns[0].skill_listing)
+    assert [(ran.runtime, ran.canary) for ran in scripted.runs] == [(runtime, True), (runtime, False)]
+    assert {"alpha", "beta", canary.NAME} <= set(scripted.runs[0].installed)
     assert canary.NAME not in report["session_skills"]["seen"]  # the cases' room stays the room
     assert f"Canary: activated: the planted skill {canary.NAME} fired" in first.stdout
-    asked = len(fake_api.agent_turns(canary=True))
+    asked = len(scripted.runs)
 
-    second = routed(repo, env, runtime, "--format", "text", only=ONE_CASE)
+    second = routed(repo, scripted.env, runtime, "--format", "text", only=ONE_CASE)
     assert second.code == 0, second.stderr[-3000:]
-    assert len(fake_api.agent_turns(canary=True)) == asked  # canary and cases all replayed: nothing asked
+    assert len(scripted.runs) == asked  # canary and cases all replayed: nothing asked
     replayed = second.report["meta"]["canary"]
     assert replayed["status"] == "cached" and replayed["cached_from"]["started_at"] == report["started_at"]
     assert "Canary: cached (replayed from the result cache)" in second.stdout
