@@ -64,10 +64,9 @@ def case_of(document: dict, case_id: str) -> dict:
 @dataclass(frozen=True)
 class Ledger:
     """The module's two runs: `folder` holds run-1.json (alpha-pos-1 passes) and run-2.json (it fails),
-    written by `repo` in `env`."""
+    written by `repo`."""
 
     repo: Path
-    env: dict[str, str]
     folder: Path
 
     def report(self, number: int) -> dict:
@@ -101,7 +100,7 @@ def ledger(api, claude_bin, tmp_path_factory) -> Ledger:
         routed(repo, env, tmp / "runs", 1)
         api.script(CaseRouter(FAILS))
         routed(repo, env, tmp / "runs", 2)
-    return Ledger(repo, env, tmp / "runs")
+    return Ledger(repo, tmp / "runs")
 
 
 def test_a_decision_that_changes_while_nothing_else_did_is_flaky(ledger):
