@@ -2,9 +2,9 @@
 router fires the skill whose listed description shares the most topic words with the prompt and whose
 proposer answers the proposal call, is shared by the tests that read it: a known candidate wins, a bad
 one stops early, one that steals a neighbour's cases is rejected, a proposal breaking structural's rules
-costs nothing, --apply, and its dry run's plan. On the real claude CLI against the scripted API: the
-proposal call and the kept transcripts, the spend cap, the dry run, the question at a terminal, the
-result cache and the canary; the search over several agents and --no-canary scripted; the lexical
+costs nothing, --apply, and its dry run's plan; the spend cap, the result cache, the search over several
+agents and --no-canary are scripted too. On the real claude CLI against the scripted API: the proposal
+call and the kept transcripts, the dry run, the question at a terminal and the canary; the lexical
 engine, offline."""
 
 from __future__ import annotations
@@ -280,18 +280,21 @@ def cases_of(repo: Path) -> list[dict]:
     ]
 
 
-def test_a_tiny_budget_stops_the_run_with_a_partial_report_and_a_failing_exit(fake_api, repo, env):
-    fake_api.script(topic_router)
+def test_a_tiny_budget_stops_the_run_with_a_partial_report_and_a_failing_exit(scripted, repo, tmp_path):
+    """The spend cap is the harness's, so the runtime is scripted; what a real claude run costs reaching
+    the spend is the canary test below."""
+    scripted.script(scripted_topics)
     mine = candidates_file(repo, GOOD)
     code, report, _, stderr = tune(
-        repo, env, *AGENT_RUN, "--candidates", mine, "--max-run-usd", "0.000001", "--jobs", "2"
-    )
+        repo, scripted_env(tmp_path), *AGENT_RUN, "--candidates", mine, "--max-run-usd", "0.000001",
+        "--jobs", "2",
+    )  # fmt: skip
     assert code == 1
     assert valid(report) == []
     assert "--max-run-usd" in report["halted"] and report["chosen"] is None
     assert not report["passed"]
     # No sample starts once the cap is reached: at most one in flight per job past it.
-    assert len(fake_api.agent_turns()) <= 2
+    assert len(scripted.case_runs()) <= 2
     assert report["current"]["scores"]["train"]["ungraded"] > 0
     assert "Files invoices" in (repo / "alpha" / "SKILL.md").read_text(encoding="utf-8")
 
@@ -413,10 +416,12 @@ def test_on_two_agents_a_candidate_that_wins_on_one_only_is_not_chosen_and_the_r
     assert {runtime for runtime, _ in graded} == {"claude", "copilot"}
 
 
-def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(fake_api, tmp_path, env):
+def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(scripted, tmp_path):
+    """Reading what routing cached is the harness's, so the runtime is scripted."""
     repo = tmp_path / "small"
     shutil.copytree(SMALL_ROOM, repo)
-    fake_api.script(topic_router)
+    scripted.script(scripted_topics)
+    env = scripted_env(tmp_path)
     ctx = Context(
         environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
     )
@@ -424,11 +429,10 @@ def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(f
     routed = ["routing", "--repo", str(repo), "--routing-room", "all", "--min-accuracy", "0", "--no-canary"]
     routed += ["--only", "beta-ledger-1,beta-near-1", "--skip-preflight", "--no-builtin-negatives"]
     assert main([*routed, "--output", str(tmp_path / "routing.json")], ctx) == 0, ctx.stderr.getvalue()
-    asked = len(fake_api.agent_turns())
-    assert asked == 2
+    assert len(scripted.case_runs()) == 2
     mine = candidates_file(repo, GOOD)
     code, _, stdout, _ = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--dry-run")
-    assert code == 0 and len(fake_api.agent_turns()) == asked
+    assert code == 0 and len(scripted.runs) == 2
     assert "2 of the current description's from the result cache, free." in stdout
 
 
