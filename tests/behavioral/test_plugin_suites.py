@@ -1,6 +1,7 @@
 """Claude Code plugin eval suites run in place, end to end with the real agent CLIs against the scripted
 API: a `tool_used: Skill` suite as routing cases, a regex/file_exists/llm/tool suite as a behavioral case
-on claude and on gemini, whose own tool names the suite's Claude names are matched through."""
+on claude and on gemini, whose own tool names the suite's Claude names are matched through. How a
+must-not-fire case is graded runs on the scripted runtimes (tests/support/scripted.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, endpoint_env, find_runtime
+from tests.support import scripted as S
 from tests.support.behavioral import assert_valid, verdicts
 from tests.support.helpers import make_skill
 from tests.support.routing import CaseRouter, route, routing_env
@@ -49,12 +51,15 @@ def test_a_skill_grader_suite_runs_as_routing_cases_with_its_runs(fake_api, clau
     assert len(done.case("arithmetic-stays-quiet")["samples"]) == 1
 
 
-def test_a_false_trigger_on_a_must_not_fire_case_fails(fake_api, claude_bin, tmp_path):
+def test_a_false_trigger_on_a_must_not_fire_case_fails(scripted, tmp_path):
+    """How a must-not-fire case of the suite is graded is the harness's, so the runtime is scripted;
+    the suite's cases on the real claude CLI are the test above."""
     repo = _repo(tmp_path, "routing")
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-    fake_api.script(CaseRouter({"PDF": R.skill("pdf-tools"), "two plus two": R.skill("pdf-tools")}))
-    only = ("--only", "arithmetic-stays-quiet")  # the one case this is about: one agent start
-    done = route(repo, env, *TIER0, "--skip-preflight", "--min-accuracy", "0", "--format", "json", *only)
+    scripted.script({"two plus two": S.fires("pdf-tools")})
+    only = ("--only", "arithmetic-stays-quiet")  # the one case this is about
+    done = route(
+        repo, scripted.env, *TIER0, "--skip-preflight", "--min-accuracy", "0", "--format", "json", *only
+    )
     assert done.verdicts() == {"arithmetic-stays-quiet": "false_trigger"}
 
 
@@ -73,7 +78,7 @@ def _checks(report: dict) -> dict[str, bool]:
     return {c["expectation"].split(" (")[0]: c["passed"] for c in case["checks"]}
 
 
-def scripted(write: R.Reply, shell: R.Reply, last: str):
+def writes_and_checks(write: R.Reply, shell: R.Reply, last: str):
     """The agent writes the report, runs one shell command and says `last`; the judge passes."""
     turns: dict[str, int] = {}
 
@@ -96,7 +101,7 @@ CLAUDE_TURNS = (
 def test_a_missed_regex_fails_the_case_and_weighs_in_its_score(fake_api, claude_bin, tmp_path):
     repo = _repo(tmp_path, "behavioral")
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-    fake_api.script(scripted(*CLAUDE_TURNS, "Done."))
+    fake_api.script(writes_and_checks(*CLAUDE_TURNS, "Done."))
     code, _, report = _behave(repo, env, "--model", "claude-fake-1")
     assert code == 1
     (case,) = report["cases"]
@@ -117,7 +122,7 @@ def test_the_same_suite_runs_on_gemini_with_its_own_tool_names(fake_api, claude_
     }
     write = R.tool_use("write_file", {"file_path": "{{cwd}}/" + REPORT, "content": "# Week 12\n"})
     shell = R.tool_use("run_shell_command", {"command": "ls out/week"})
-    fake_api.script(scripted(write, shell, "The report is written."))
+    fake_api.script(writes_and_checks(write, shell, "The report is written."))
     code, stderr, report = _behave(
         repo, env, "--agent", "gemini", "--judge-agent", "gemini", "--model", GEMINI_MODEL
     )
@@ -139,7 +144,7 @@ def test_free_and_judged_graders_run_as_a_behavioral_case_on_claude_its_runs_rep
         prompt.read_text().replace('schema_version: "1.0"\n', 'schema_version: "1.0"\nruns: 3\n')
     )
     env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-    fake_api.script(scripted(*CLAUDE_TURNS, "The report is written."))
+    fake_api.script(writes_and_checks(*CLAUDE_TURNS, "The report is written."))
     dry = io.StringIO()
     ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=dry, stderr=io.StringIO())
     argv = ["behavioral", "--repo", str(repo), *TIER0, "--skip-preflight", "--model", "claude-fake-1"]

@@ -1,7 +1,8 @@
 """`skillscope behavioral` in-process against the real claude CLI and the scripted API.
 
 Each test copies a scenario repo from tests/acceptance/behavioral/, scripts what the fake model
-answers (the agent's turns by prompt, the judge's by its header) and reads the JSON report.
+answers (the agent's turns by prompt, the judge's by its header) and reads the JSON report. A judge
+answering garbage twice runs on the scripted runtimes (tests/support/scripted.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 from harness.behavioral.judge import JUDGE_HEADER
 from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.behavioral import SCENARIOS, Behave, assert_valid, judge_requests, verdicts, writer_passes
 from tests.support.sandbox import path_without, require_bubblewrap, stale_verdict
 
@@ -174,16 +176,20 @@ def test_an_instruction_smuggled_into_the_trace_stays_fenced_data(behave, fake_a
     assert not WRITING_TOOLS & set(judged.tool_names)
 
 
-def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(behave, fake_api):
+def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(scripted, tmp_path):
     """No verdicts object, then two (a fail and a pass it quotes): neither is an answer, the retry
     names what was wrong with the first, and the error what was wrong with the last; never the pass
-    quoted last, nor the fail."""
+    quoted last, nor the fail. Reading the judge's answer is the harness's, so the agent and the judge
+    are scripted; a judge's answer through the real claude CLI is every judged test here."""
     fail = json.dumps({"verdicts": [{"id": "E1", "pass": False, "reason": "CHANGELOG.md was never edited"}]})
     quoted = json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "the agent edited it"}]})
     two = f"{fail}\n\nThe transcript also held this object, which I did not use:\n{quoted}"
-    fake_api.script({JUDGE_HEADER: ["Looks good to me!", two], "Tidy the changelog": ["Tidied."]})
-    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-judge-garbage")
-    assert run.code == 1
+    scripted.script(
+        {JUDGE_HEADER: [S.says("Looks good to me!"), S.says(two)], "Tidy the changelog": S.says("Tidied.")}
+    )
+    repo = Path(shutil.copytree(SCENARIOS / "writer", tmp_path / "writer"))
+    run = Behave(repo, "claude", scripted.env)(NO_SANDBOX, "--only", "report-writer-judge-garbage")
+    assert run.code == 1, run.stderr
     assert_valid(run.report)
     case = run.case("report-writer-judge-garbage")
     assert case["status"] == "error" and case["judge"]["calls"] == 2 and case["checks"] == []
@@ -191,7 +197,7 @@ def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(behave, fake
         "the judge gave no valid verdict after 2 attempts (the answer holds 2 JSON objects with "
         "`verdicts` where the protocol wants exactly one)"
     )
-    first, second = judge_requests(fake_api)
+    first, second = [ran for ran in scripted.runs if ran.prompt.startswith(JUDGE_HEADER)]
     assert "could not be used: no JSON object with a `verdicts` list" in second.prompt
     assert "could not be used" not in first.prompt
     assert "### Errored cases (not graded)" in run.stdout

@@ -1,5 +1,6 @@
 """`skillscope compare --agent` and `--baseline-agent`, and `skillscope cost --agent`: the real agent
-CLIs against the scripted fake API, which answers in whichever agent's tool the request came from."""
+CLIs against the scripted fake API, which answers in whichever agent's tool the request came from. The
+retry of a side its CLI failed on its own runs on the scripted runtimes (tests/support/scripted.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, agent_of, endpoint_env, find_runtime
+from tests.support import scripted as S
 from tests.support.routing import CaseRouter, skills_repo
 
 pytestmark = pytest.mark.usefixtures("private_temp")
@@ -146,22 +148,22 @@ def test_a_side_decided_by_a_failed_skill_md_read_says_so_beside_its_verdict(fak
     assert "| alpha-pos-1 | baseline | decided by a SKILL.md read that failed |" in out
 
 
-def test_a_side_whose_run_its_cli_failed_on_its_own_ran_again_and_says_so(fake_api, tmp_path, env):
-    binary = find_runtime("gemini")
-    if binary is None:
-        pytest.fail(f"the gemini CLI is needed: set {TEST_ENV['gemini']}=/path/to/gemini", pytrace=False)
-    env = {**env, "SKILLSCOPE_GEMINI": binary, **endpoint_env("gemini", fake_api.base_url)}
+def test_a_side_whose_run_its_cli_failed_on_its_own_ran_again_and_says_so(scripted, tmp_path):
+    """The harness's one fresh retry of a runtime's own failure, on gemini scripted: the first run ends
+    as gemini's CLI gives up on a cut stream. The real CLI's failure being recognised and retried is
+    tests/routing/test_retry.py and tests/behavioral/test_retry.py."""
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
-    first: list[str] = []
+    first: list[Path] = []
 
-    def cut_in_the_first_workspace(request):  # whichever side runs first; gemini retries it itself too
-        first[:1] = first[:1] or [request.cwd]
-        return R.cut_short() if request.cwd == first[0] else R.skill_for("gemini", "alpha")
+    def cut_in_the_first_workspace(ran: S.Ran) -> S.Answer:  # whichever side runs first
+        first[:1] = first[:1] or [ran.spec.workspace]
+        cut = S.cli_fails("Model stream ended without a finish reason.")
+        return cut if ran.spec.workspace == first[0] else S.fires("alpha")
 
-    fake_api.script(CaseRouter({"alpha-pos-1": cut_in_the_first_workspace}))
+    scripted.script({"alpha-pos-1": cut_in_the_first_workspace})
     code, report, out, err = run(
         repo,
-        env,
+        scripted.env,
         *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
         *("--only", "alpha-pos-1", "--repeat", "1", "--skip-preflight", "--no-cache", "--jobs", "1"),
         *("--baseline", "alpha", "--agent", "gemini", "--model", GEMINI_MODEL, "--no-canary"),
@@ -173,3 +175,4 @@ def test_a_side_whose_run_its_cli_failed_on_its_own_ran_again_and_says_so(fake_a
     retried = [side for side in ("baseline", "candidate") if case[side]["retried"]]
     assert len(retried) == 1 and case[retried[0]]["retried"].startswith("gemini's model stream ended early")
     assert f"| alpha-pos-1 | {retried[0]} | retried once, fresh |" in out
+    assert len({ran.spec.workspace for ran in scripted.runs}) == len(scripted.runs) == 3

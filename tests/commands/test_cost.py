@@ -1,6 +1,7 @@
 """`skillscope cost` end to end: one prompt run to completion in the real claude CLI against the
 scripted API, with the skill and without it. One run on two models, shared by the tests that read it
-(the suite runs --dist loadgroup, so one worker builds it)."""
+(the suite runs --dist loadgroup, so one worker builds it). The retry of a run its CLI failed on its
+own, and a bad skill name, on the scripted runtimes (tests/support/scripted.py)."""
 
 from __future__ import annotations
 
@@ -17,11 +18,13 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
-from tests.fakeapi.runtimes import GEMINI_MODEL, TEST_ENV, endpoint_env, find_runtime
+from tests.fakeapi.runtimes import GEMINI_MODEL
 from tests.fakeapi.server import FakeAPI
+from tests.support import scripted as S
 from tests.support.routing import live_processes_under, routing_env, skills_repo
 
 PROMPT = "Please do the alpha job, variant 1."
+CUT_SHORT = "Model stream ended without a finish reason."  # what gemini's CLI says when it gives up on one
 
 
 pytestmark = [pytest.mark.usefixtures("clean_runs"), pytest.mark.xdist_group("cost-command")]
@@ -34,10 +37,9 @@ def agent(request):
     return R.skill("alpha") if "Does the alpha job" in json.dumps(request.body) else "I answer myself."
 
 
-def cost(tmp_path: Path, fake_api, claude_bin, *args: str, **extra_env: str):
+def cost(tmp_path: Path, env: dict[str, str], *args: str):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     output = tmp_path / "cost.json"
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home", **extra_env)
     ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
     code = main(
         [
@@ -81,7 +83,7 @@ def measured(claude_bin, tmp_path_factory) -> Iterator[Measured]:
         patch.setattr(tempfile, "tempdir", str(temp))  # as clean_runs does for one test
         api.script(per_model)
         args = ("--skill", "alpha", "--room", "beta", "--model", "claude-fake-a,claude-fake-b")
-        code, out, err, report = cost(base, api, claude_bin, *args)
+        code, out, err, report = cost(base, routing_env(api.base_url, claude_bin, base / "home"), *args)
     assert live_processes_under(temp) == []
     assert sorted(p.name for p in temp.iterdir() if p.name.startswith("skillscope-")) == []
     yield Measured(code, out, err, report)
@@ -99,35 +101,29 @@ def test_with_and_without_the_skill_side_by_side(measured):
     assert "| skill fired" in out and "with the skill" in out and "without the skill" in out
 
 
-def test_an_unknown_skill_is_named_before_any_run(tmp_path, fake_api, claude_bin):
-    code, _out, err, _report = cost(tmp_path, fake_api, claude_bin, "--skill", "ghost")
+def test_an_unknown_skill_is_named_before_any_run(tmp_path, scripted):
+    code, _out, err, _report = cost(tmp_path, scripted.env, "--skill", "ghost")
     assert code == 2 and "no skill named ghost" in err
-    assert fake_api.requests == []
+    assert scripted.runs == []
 
 
-@pytest.mark.usefixtures("private_temp")
-def test_a_run_its_cli_failed_on_its_own_runs_once_more_and_the_report_says_so(
-    tmp_path, fake_api, claude_bin
-):
-    binary = find_runtime("gemini")
-    if binary is None:
-        pytest.fail(f"the gemini CLI is needed: set {TEST_ENV['gemini']}=/path/to/gemini", pytrace=False)
-    first: list[str] = []
+def test_a_run_its_cli_failed_on_its_own_runs_once_more_and_the_report_says_so(tmp_path, scripted):
+    """The harness's one fresh retry of a runtime's own failure, on gemini scripted: its first run ends
+    as gemini's CLI gives up on a cut stream. The real CLI's failure being recognised and retried is
+    tests/routing/test_retry.py and tests/behavioral/test_retry.py."""
+    first: list[Path] = []
 
-    def cut_in_the_first_workspace(request):  # gemini's own retries of that stream are cut short too
-        first[:1] = first[:1] or [request.cwd]
-        return R.cut_short() if request.cwd == first[0] else "I answer myself."
+    def cut_in_the_first_workspace(ran: S.Ran) -> S.Answer:
+        first[:1] = first[:1] or [ran.spec.workspace]
+        return S.cli_fails(CUT_SHORT) if ran.spec.workspace == first[0] else S.NO_SKILL
 
-    fake_api.script(cut_in_the_first_workspace)
-    gemini = {"SKILLSCOPE_GEMINI": binary, **endpoint_env("gemini", fake_api.base_url)}
-    code, out, err, report = cost(
-        tmp_path, fake_api, claude_bin, "--agent", "gemini", "--model", GEMINI_MODEL, **gemini
-    )
+    scripted.script(cut_in_the_first_workspace)
+    code, out, err, report = cost(tmp_path, scripted.env, "--agent", "gemini", "--model", GEMINI_MODEL)
     assert code == 0, err[-3000:]
     assert schemas.errors("cost-report", report) == []
     (run,) = report["runs"]
     assert run["status"] == "pass" and run["retried"].startswith("gemini's model stream ended early")
-    assert len({r.cwd for r in fake_api.agent_turns()}) == 2
+    assert len({ran.spec.workspace for ran in scripted.runs}) == len(scripted.runs) == 2
     assert "### Retried runs" in out and "gemini's model stream ended early" in out
 
 

@@ -237,8 +237,10 @@ RAW = ("\x1b", "\x07", "\u202e", "\u200b")
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
-def test_case_ids_reach_the_terminal_escaped_in_progress_and_in_the_report(tmp_path, fake_api, env, fmt):
-    """Every line a person's terminal gets from a routing run, stderr's progress included."""
+def test_case_ids_reach_the_terminal_escaped_in_progress_and_in_the_report(tmp_path, scripted, fmt):
+    """Every line a person's terminal gets from a routing run, stderr's progress included. What is
+    written is the harness's, so the runtime is scripted (its model answers every case itself); the
+    escaping case ids reaching the real CLI's runs and logs are the traversal tests above."""
     root = tmp_path / "repo"
     cases = [
         {"id": i, "skill_should_trigger": False, "prompt": f"Do the alpha job, variant {n}."}
@@ -246,12 +248,9 @@ def test_case_ids_reach_the_terminal_escaped_in_progress_and_in_the_report(tmp_p
     ]
     make_skill(root, "alpha", evals={"evaluations": cases})
     (root / ".git").mkdir()
-    fake_api.script(
-        lambda request: R.text("I can answer that directly.") if not request.tool_results else "done."
-    )
     routed = route(
         root,
-        env,
+        scripted.env,
         *("--warn", "dataset-schema,tier0-behavior", "--no-cache", "--format", fmt, "--min-accuracy", "0"),
         *("--no-builtin-negatives", "--no-canary"),  # the unsafe ids are the dataset's own
     )

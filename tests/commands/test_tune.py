@@ -1,10 +1,11 @@
-"""`skillscope tune` end to end: the real claude CLI against the scripted API, whose router fires the
-skill whose listed description shares the most topic words with the prompt, and whose proposer answers
-the proposal call. One run, shared by the tests that read it: a known candidate wins, a bad one stops
-early, one that steals a neighbour's cases is rejected, a proposal breaking structural's rules costs
-nothing, --apply, the kept logs, and its dry run's plan. Then the spend cap, the dry run, the question
-at a terminal, the result cache and the canary on the real CLIs; the search over several agents and
---no-canary with the runtimes scripted (tests/support/scripted.py); the lexical engine, offline."""
+"""`skillscope tune` end to end. One tuning on the scripted runtimes (tests/support/scripted.py), whose
+router fires the skill whose listed description shares the most topic words with the prompt and whose
+proposer answers the proposal call, is shared by the tests that read it: a known candidate wins, a bad
+one stops early, one that steals a neighbour's cases is rejected, a proposal breaking structural's rules
+costs nothing, --apply, and its dry run's plan; the spend cap, the result cache, the search over several
+agents and --no-canary are scripted too. On the real claude CLI against the scripted API: the proposal
+call and the kept transcripts, the dry run, the question at a terminal and the canary; the lexical
+engine, offline."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ import io
 import json
 import re
 import shutil
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,17 +20,17 @@ from xml.etree import ElementTree
 
 import pytest
 
-from harness import schemas
+from harness import agent, schemas
 from harness.cli import main
 from harness.context import Context
 from harness.routing import canary
 from harness.tune.propose import HEADER
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
-from tests.fakeapi.server import FakeAPI, is_canary
+from tests.fakeapi.server import is_canary
 from tests.support import scripted as S
 from tests.support.helpers import make_skill
-from tests.support.routing import NO_SKILL_TEXT, live_processes_under, routing_env
+from tests.support.routing import NO_SKILL_TEXT
 
 ROOM = Path(__file__).resolve().parent.parent / "tune" / "room"
 SMALL_ROOM = ROOM.parent / "small_room"  # the fewest cases a split takes: 6 positives, 8 negatives
@@ -114,55 +114,50 @@ AGENT_RUN = ("--skip-preflight", "--no-builtin-negatives", "--confidence", "0.8"
 
 @dataclass
 class Tuned:
-    """One tuning run on the real claude CLI, and its dry run before it."""
+    """One tuning run on the scripted runtimes, and its dry run before it."""
 
-    api: FakeAPI
+    stand_in: S.Scripted
     repo: Path
-    logs: Path
     code: int
     report: dict
     stdout: str
     stderr: str
     plan: str  # the dry run's stdout
-    sent_by_the_dry_run: int
+    ran_by_the_dry_run: int
 
     @property
     def by_label(self) -> dict[str, dict]:
         return {c["label"]: c for c in self.report["candidates"]}
 
 
-def proposing_good_and_too_long(request):
-    return json.dumps([GOOD, TOO_LONG]) if HEADER in request.prompt else topic_router(request)
-
-
-# The shared run is some eighty CLI starts, charged to whichever of its tests sets it up: on a busy
-# machine that outlasts the suite's per-test limit, which guards against hangs, never measures speed.
-READS_THE_SHARED_RUN = pytest.mark.timeout(1200)
+def proposing_good_and_too_long(ran: S.Ran) -> S.Answer:
+    """The proposal call answers GOOD and TOO_LONG; a routing run fires as `topic_fired` says."""
+    return S.says(json.dumps([GOOD, TOO_LONG])) if HEADER in ran.prompt else scripted_topics(ran)
 
 
 @pytest.fixture(scope="module")
-def tuned(claude_bin, tmp_path_factory) -> Iterator[Tuned]:
-    """BAD and STEALER from a file, and two proposals, GOOD and TOO_LONG, tuned with --apply and
-    --keep-logs in the room, after the same command's dry run: once for every test that reads it."""
+def tuned(tmp_path_factory) -> Iterator[Tuned]:
+    """BAD and STEALER from a file, and two proposals, GOOD and TOO_LONG, tuned with --apply in the
+    room, after the same command's dry run: once for every test that reads it. Which candidate wins,
+    stops early or is rejected is the harness's search, so the runtimes are scripted
+    (tests/support/scripted.py); the agent side of a tuning (the proposal call, the kept transcripts,
+    the requests a sample costs) is `test_on_the_real_cli_...` below, on the real claude CLI."""
     base = tmp_path_factory.mktemp("tuned")
     repo = Path(shutil.copytree(ROOM, base / "repo"))
     mine = candidates_file(repo, BAD, STEALER)
     args = (*AGENT_RUN, "--candidates", mine, "--propose", "2")
-    logs, temp = base / "logs", base / "temp"
-    temp.mkdir()
-    with FakeAPI() as api, pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tempfile, "tempdir", str(temp))  # as private_temp does for one test
-        api.script(proposing_good_and_too_long)
-        env = routing_env(api.base_url, claude_bin, base / "home")
+    stand_in = S.Scripted(base / "home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(agent, "connect_runtime", stand_in.connect)  # as the `scripted` fixture does
+        stand_in.script(proposing_good_and_too_long)
+        env = scripted_env(base)
         _, _, plan, _ = tune(repo, env, *args, "--dry-run")
-        sent = len(api.requests)
-        code, report, stdout, stderr = tune(repo, env, *args, "--apply", "--keep-logs", str(logs))
-    assert live_processes_under(temp) == []
+        ran = len(stand_in.runs)
+        code, report, stdout, stderr = tune(repo, env, *args, "--apply")
     assert report is not None, stderr
-    yield Tuned(api, repo, logs, code, report, stdout, stderr, plan, sent)
+    yield Tuned(stand_in, repo, code, report, stdout, stderr, plan, ran)
 
 
-@READS_THE_SHARED_RUN
 def test_the_known_candidate_is_chosen_and_apply_writes_it(tuned):
     report = tuned.report
     assert tuned.code == 0, tuned.stderr
@@ -174,7 +169,6 @@ def test_the_known_candidate_is_chosen_and_apply_writes_it(tuned):
     assert "### SKILL.md (applied (--apply))" in tuned.stdout
 
 
-@READS_THE_SHARED_RUN
 def test_the_bad_one_stops_early_on_train(tuned):
     bad = tuned.by_label["file-1"]
     assert bad["status"] == "stopped-early" and bad["looks"][-1]["stopped"]
@@ -182,7 +176,6 @@ def test_the_bad_one_stops_early_on_train(tuned):
     assert bad["spend"]["samples_run"] < len(tuned.report["split"]["cases"]["train"])
 
 
-@READS_THE_SHARED_RUN
 def test_the_stealer_wins_its_own_cases_but_breaks_the_neighbours_and_is_not_chosen(tuned):
     stealer = tuned.by_label["file-2"]
     judged = stealer["validation"]["claude"]
@@ -191,7 +184,6 @@ def test_the_stealer_wins_its_own_cases_but_breaks_the_neighbours_and_is_not_cho
     assert not judged["eligible"] and stealer["status"] == "scored"
 
 
-@READS_THE_SHARED_RUN
 def test_final_is_graded_once_for_the_chosen_one_and_the_current_description_only(tuned):
     report = tuned.report
     assert report["final"]["candidate"] == "proposed-1.1"
@@ -201,16 +193,15 @@ def test_final_is_graded_once_for_the_chosen_one_and_the_current_description_onl
     assert {c["id"] for c in report["current"]["cases"]["final"]} == final
 
 
-@READS_THE_SHARED_RUN
 def test_the_proposal_call_saw_train_failures_only(tuned):
-    assert_proposal_saw_only_train(tuned.api, tuned.repo, tuned.report)
+    (asked,) = [r for r in tuned.stand_in.case_runs() if HEADER in r.prompt]
+    assert asked.listing == {}  # nothing installed for the proposer
+    assert_proposal_saw_only_train(json.dumps(asked.prompt), tuned.repo, tuned.report)
 
 
-def assert_proposal_saw_only_train(fake_api, repo: Path, report: dict) -> None:
-    """The proposal call's request body holds every train failure of the current description, the
-    neighbour's description, and no validation or final prompt."""
-    (asked,) = [r for r in fake_api.agent_turns() if HEADER in r.prompt]
-    body = json.dumps(asked.body)
+def assert_proposal_saw_only_train(body: str, repo: Path, report: dict) -> None:
+    """The proposal call's request `body` (JSON) holds every train failure of the current description,
+    the neighbour's description, and no validation or final prompt."""
     prompts = {c["id"]: c["prompt"] for c in cases_of(repo)}
     split = report["split"]["cases"]
     failed = [c["id"] for c in report["current"]["cases"]["train"] if c["passed"] is False]
@@ -218,42 +209,65 @@ def assert_proposal_saw_only_train(fake_api, repo: Path, report: dict) -> None:
     held_out = split["validation"] + split["final"]
     assert not [i for i in held_out if json.dumps(prompts[i])[1:-1] in body]
     assert "Answers ledger questions" in body
-    assert not asked.skill_listing  # nothing installed for the proposer
 
 
-@READS_THE_SHARED_RUN
 def test_a_proposal_breaking_structurals_rules_is_rejected_before_a_token_is_spent_on_it(tuned):
     proposed = tuned.by_label["proposed-1.2"]
     assert proposed["description"] == TOO_LONG
     assert proposed["status"] == "rejected" and proposed["rejected"][0]["rule"] == "description-too-long"
     assert proposed["scores"] == {} and proposed["spend"]["samples_run"] == 0
-    # No run had it installed: its text is in no request but the proposal call's answer.
-    assert [r for r in tuned.api.requests if TOO_LONG[:48] in json.dumps(r.body)] == []
+    # No run had it installed, and no prompt held it.
+    assert [r for r in tuned.stand_in.runs if TOO_LONG in (*r.listing.values(), r.prompt)] == []
 
 
-@READS_THE_SHARED_RUN
-def test_the_kept_logs_hold_each_descriptions_transcripts_and_the_proposal_call(tuned):
-    split = tuned.report["split"]["cases"]
-    every = split["train"] + split["validation"] + split["final"]
-    # The canary ran in the current description's room, so its transcript is kept beside that room's.
-    current = sorted(p.stem for p in (tuned.logs / "current").glob("*.jsonl"))
-    assert current == sorted([*every, canary.NAME])
-    assert (tuned.logs / "propose-1.jsonl").is_file()
-    assert sorted(p.stem for p in (tuned.logs / "proposed-1.1").glob("*.jsonl")) == sorted(every)
-    assert not (tuned.logs / "proposed-1.2").exists()  # rejected: never run
-
-
-@READS_THE_SHARED_RUN
-def test_the_dry_run_sends_nothing_and_its_plan_bounds_what_the_run_sent(tuned):
-    assert tuned.sent_by_the_dry_run == 0
+def test_the_dry_run_runs_nothing_and_its_plan_bounds_what_the_run_ran(tuned):
+    assert tuned.ran_by_the_dry_run == 0
     assert "Proposal calls: 1" in tuned.plan
     fewest, most = map(int, re.search(r"Samples: (\d+) at fewest .*, (\d+) at most", tuned.plan).groups())
     # Every agent run but the proposal call is a sample, the canary's included.
-    samples = len({r.cwd for r in tuned.api.agent_turns(canary=True) if HEADER not in r.prompt})
+    samples = len([r for r in tuned.stand_in.runs if HEADER not in r.prompt])
     assert fewest <= samples <= most
-    low, high = map(int, re.search(r"Model requests: about (\d+) to (\d+)", tuned.plan).groups())
-    requests = len([r for r in tuned.api.agent_turns(canary=True) if HEADER not in r.prompt])
-    assert low <= requests <= high
+
+
+def proposing_too_long(request):
+    """The proposal call answers TOO_LONG, which structural rejects: only the current description runs."""
+    return json.dumps([TOO_LONG]) if HEADER in request.prompt else topic_router(request)
+
+
+def test_on_the_real_cli_the_proposal_call_sees_train_failures_only_and_the_transcripts_are_kept(
+    fake_api, tmp_path, env
+):
+    """The agent side of a tuning on the real claude CLI: the proposal call (one read-only run with
+    nothing installed, its answer read from the final message) sees only train failures, each sample
+    costs the model requests the plan counts, and --keep-logs keeps each run's transcript. The one
+    proposal is rejected by structural, so only the current description's train cases and the canary
+    run; the search itself is read from the scripted tuning above."""
+    repo = Path(shutil.copytree(SMALL_ROOM, tmp_path / "small"))
+    fake_api.script(proposing_too_long)
+    logs = tmp_path / "logs"
+    args = (*AGENT_RUN, "--propose", "1", "--no-cache")
+    _, _, plan, _ = tune(repo, env, *args, "--dry-run")
+    assert fake_api.requests == []
+    code, report, _, stderr = tune(repo, env, *args, "--keep-logs", str(logs))
+    assert code == 0, stderr[-3000:]
+    assert valid(report) == []
+    (asked,) = [r for r in fake_api.agent_turns() if HEADER in r.prompt]
+    assert not asked.skill_listing  # nothing installed for the proposer
+    assert_proposal_saw_only_train(json.dumps(asked.body), repo, report)
+    (proposed,) = report["candidates"]
+    assert (proposed["description"], proposed["status"]) == (TOO_LONG, "rejected")
+    assert [r for r in fake_api.requests if TOO_LONG[:48] in json.dumps(r.body)] == []
+    # What the current description ran: its train cases and, in its room, the canary.
+    train = report["split"]["cases"]["train"]
+    assert sorted(p.stem for p in (logs / "current").glob("*.jsonl")) == sorted([*train, canary.NAME])
+    assert (logs / "propose-1.jsonl").is_file()
+    assert not (logs / "proposed-1.1").exists()  # rejected: never run
+    # The plan's requests per sample hold on this CLI: it stops at the decision.
+    fewest = int(re.search(r"Samples: (\d+) at fewest", plan).group(1))
+    low = int(re.search(r"Model requests: about (\d+) to", plan).group(1))
+    turns = [r for r in fake_api.agent_turns(canary=True) if HEADER not in r.prompt]
+    assert len({r.cwd for r in turns}) == len(train) + 1
+    assert len(turns) <= (len(train) + 1) * low / fewest
 
 
 def cases_of(repo: Path) -> list[dict]:
@@ -266,18 +280,21 @@ def cases_of(repo: Path) -> list[dict]:
     ]
 
 
-def test_a_tiny_budget_stops_the_run_with_a_partial_report_and_a_failing_exit(fake_api, repo, env):
-    fake_api.script(topic_router)
+def test_a_tiny_budget_stops_the_run_with_a_partial_report_and_a_failing_exit(scripted, repo, tmp_path):
+    """The spend cap is the harness's, so the runtime is scripted; what a real claude run costs reaching
+    the spend is the canary test below."""
+    scripted.script(scripted_topics)
     mine = candidates_file(repo, GOOD)
     code, report, _, stderr = tune(
-        repo, env, *AGENT_RUN, "--candidates", mine, "--max-run-usd", "0.000001", "--jobs", "2"
-    )
+        repo, scripted_env(tmp_path), *AGENT_RUN, "--candidates", mine, "--max-run-usd", "0.000001",
+        "--jobs", "2",
+    )  # fmt: skip
     assert code == 1
     assert valid(report) == []
     assert "--max-run-usd" in report["halted"] and report["chosen"] is None
     assert not report["passed"]
     # No sample starts once the cap is reached: at most one in flight per job past it.
-    assert len(fake_api.agent_turns()) <= 2
+    assert len(scripted.case_runs()) <= 2
     assert report["current"]["scores"]["train"]["ungraded"] > 0
     assert "Files invoices" in (repo / "alpha" / "SKILL.md").read_text(encoding="utf-8")
 
@@ -399,10 +416,12 @@ def test_on_two_agents_a_candidate_that_wins_on_one_only_is_not_chosen_and_the_r
     assert {runtime for runtime, _ in graded} == {"claude", "copilot"}
 
 
-def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(fake_api, tmp_path, env):
+def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(scripted, tmp_path):
+    """Reading what routing cached is the harness's, so the runtime is scripted."""
     repo = tmp_path / "small"
     shutil.copytree(SMALL_ROOM, repo)
-    fake_api.script(topic_router)
+    scripted.script(scripted_topics)
+    env = scripted_env(tmp_path)
     ctx = Context(
         environ=dict(env), cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO()
     )
@@ -410,11 +429,10 @@ def test_samples_a_routing_run_cached_for_the_current_description_cost_nothing(f
     routed = ["routing", "--repo", str(repo), "--routing-room", "all", "--min-accuracy", "0", "--no-canary"]
     routed += ["--only", "beta-ledger-1,beta-near-1", "--skip-preflight", "--no-builtin-negatives"]
     assert main([*routed, "--output", str(tmp_path / "routing.json")], ctx) == 0, ctx.stderr.getvalue()
-    asked = len(fake_api.agent_turns())
-    assert asked == 2
+    assert len(scripted.case_runs()) == 2
     mine = candidates_file(repo, GOOD)
     code, _, stdout, _ = tune(repo, env, *AGENT_RUN, "--candidates", mine, "--dry-run")
-    assert code == 0 and len(fake_api.agent_turns()) == asked
+    assert code == 0 and len(scripted.runs) == 2
     assert "2 of the current description's from the result cache, free." in stdout
 
 

@@ -3,7 +3,9 @@ each run's JSON report kept in one folder, the decisions scripted per run.
 
 Two runs on unchanged inputs, alpha-pos-1 passing in the first and failing in the second, are made once
 for the module (one scripted server, so the agent's endpoint is the same in every run); each test reads
-them or builds its ledger from copies of them, and runs the CLI again only for what it changes."""
+them or builds its ledger from copies of them. A test whose runs change the inputs between them (an
+edit, the agent's endpoint) runs them all on the scripted runtimes (tests/support/scripted.py): what
+history makes of a change is the harness's, what a real run's report carries is the shared runs'."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import pytest
 from harness import schemas
 from tests.fakeapi import FakeAPI
 from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.helpers import run_cli
 from tests.support.routing import CaseRouter, route, routing_env, skills_repo, valid
 from tests.support.temp_dirs import temp_under
@@ -26,6 +29,8 @@ CASES = "alpha-pos-1,alpha-pos-2,alpha-neg-1"
 FIRES = {"alpha-pos-2": R.skill("alpha")}  # every run: a run where no skill fires fails at any bar
 PASSES = {**FIRES, "alpha-pos-1": R.skill("alpha")}
 FAILS = {**FIRES, "alpha-pos-1": "I will <b>just</b> answer."}
+SCRIPTED_PASSES = {"alpha-pos-2": S.fires("alpha"), "alpha-pos-1": S.fires("alpha")}
+SCRIPTED_FAILS = {"alpha-pos-2": S.fires("alpha"), "alpha-pos-1": S.NO_SKILL}
 
 
 def routed(repo: Path, env: dict, ledger: Path, number: int) -> dict:
@@ -59,10 +64,9 @@ def case_of(document: dict, case_id: str) -> dict:
 @dataclass(frozen=True)
 class Ledger:
     """The module's two runs: `folder` holds run-1.json (alpha-pos-1 passes) and run-2.json (it fails),
-    written by `repo` in `env`."""
+    written by `repo`."""
 
     repo: Path
-    env: dict[str, str]
     folder: Path
 
     def report(self, number: int) -> dict:
@@ -96,14 +100,7 @@ def ledger(api, claude_bin, tmp_path_factory) -> Ledger:
         routed(repo, env, tmp / "runs", 1)
         api.script(CaseRouter(FAILS))
         routed(repo, env, tmp / "runs", 2)
-    return Ledger(repo, env, tmp / "runs")
-
-
-@pytest.fixture
-def fake_api(api):
-    """The module's server, for a test that runs the CLI again: the same endpoint as the shared runs."""
-    api.forget()
-    return api
+    return Ledger(repo, tmp / "runs")
 
 
 def test_a_decision_that_changes_while_nothing_else_did_is_flaky(ledger):
@@ -135,16 +132,27 @@ def test_a_decision_that_changes_while_nothing_else_did_is_flaky(ledger):
     )
 
 
+def scripted_ledger(scripted: S.Scripted, tmp_path: Path, *tables: dict) -> tuple[Path, Path]:
+    """A repo and a ledger folder holding one run on the scripted runtimes per table, for a test whose
+    runs change the inputs between them. What history makes of a change is the harness's; that a real
+    run's report carries what it reads is the module's shared runs on the real CLI."""
+    repo, folder = skills_repo(tmp_path / "repo", "alpha", "beta"), tmp_path / "ledger"
+    for number, table in enumerate(tables, 1):
+        scripted.script(table)
+        routed(repo, scripted.env, folder, number)
+    return repo, folder
+
+
 def test_an_edit_of_skill_md_between_runs_that_changes_the_verdict_is_a_regression_naming_it(
-    fake_api, ledger, tmp_path
+    scripted, tmp_path
 ):
-    folder, repo = ledger.runs(tmp_path / "ledger", 1), ledger.repo_copy(tmp_path / "repo")
+    repo, folder = scripted_ledger(scripted, tmp_path, SCRIPTED_PASSES)
     skill_md = repo / "alpha" / "SKILL.md"
     skill_md.write_text(
         skill_md.read_text(encoding="utf-8") + "\nUse only for alpha reports.\n", encoding="utf-8"
     )
-    fake_api.script(CaseRouter(FAILS))
-    routed(repo, ledger.env, folder, 2)
+    scripted.script(SCRIPTED_FAILS)
+    routed(repo, scripted.env, folder, 2)
 
     document = json.loads(history(repo, str(folder), "--format", "json").stdout)
     case = next(c for c in document["cases"] if c["id"] == "alpha-pos-1")
@@ -155,15 +163,13 @@ def test_an_edit_of_skill_md_between_runs_that_changes_the_verdict_is_a_regressi
     assert "| regressed | routing alpha-pos-1 (alpha) on claude | PF" in markdown
 
 
-def test_pass_fail_pass_unchanged_then_a_fail_after_a_room_members_edit_is_flaky(fake_api, ledger, tmp_path):
+def test_pass_fail_pass_unchanged_then_a_fail_after_a_room_members_edit_is_flaky(scripted, tmp_path):
     """The audit's four runs: the flip among unchanged inputs comes first; the edit is not blamed."""
-    folder, repo = ledger.runs(tmp_path / "ledger", 1, 2), ledger.repo_copy(tmp_path / "repo")
-    fake_api.script(CaseRouter(PASSES))
-    routed(repo, ledger.env, folder, 3)
+    repo, folder = scripted_ledger(scripted, tmp_path, SCRIPTED_PASSES, SCRIPTED_FAILS, SCRIPTED_PASSES)
     member = repo / "beta" / "SKILL.md"
     member.write_text(member.read_text(encoding="utf-8") + "\nUse only for beta reports.\n", encoding="utf-8")
-    fake_api.script(CaseRouter(FAILS))
-    routed(repo, ledger.env, folder, 4)
+    scripted.script(SCRIPTED_FAILS)
+    routed(repo, scripted.env, folder, 4)
 
     document = json.loads(history(repo, str(folder), "--format", "json").stdout)
     case = case_of(document, "alpha-pos-1")
@@ -172,14 +178,14 @@ def test_pass_fail_pass_unchanged_then_a_fail_after_a_room_members_edit_is_flaky
     assert case["reason"] == "2 pass, 1 fail with unchanged inputs, before its inputs last changed"
 
 
-def test_an_agent_change_is_named_by_what_moved_never_by_an_unchanged_version(fake_api, ledger, tmp_path):
-    """The same CLI on another spelling of its endpoint: the agent's digest moves, its version does not."""
-    folder = ledger.runs(tmp_path / "ledger", 1)
-    fake_api.script(CaseRouter(FAILS))
-    endpoint = {"ANTHROPIC_BASE_URL": ledger.env["ANTHROPIC_BASE_URL"].rstrip("/") + "/"}
-    routed(ledger.repo, {**ledger.env, **endpoint}, folder, 2)
+def test_an_agent_change_is_named_by_what_moved_never_by_an_unchanged_version(scripted, tmp_path):
+    """The same agent on another spelling of its endpoint: the agent's digest moves, its version does not."""
+    repo, folder = scripted_ledger(scripted, tmp_path, SCRIPTED_PASSES)
+    scripted.script(SCRIPTED_FAILS)
+    endpoint = {"ANTHROPIC_BASE_URL": scripted.env["ANTHROPIC_BASE_URL"].rstrip("/") + "/"}
+    routed(repo, {**scripted.env, **endpoint}, folder, 2)
 
-    document = json.loads(history(ledger.repo, str(folder), "--format", "json").stdout)
+    document = json.loads(history(repo, str(folder), "--format", "json").stdout)
     case = case_of(document, "alpha-pos-1")
     assert case["state"] == "regressed"
     assert case["reason"] == "pass -> fail when agent environment (ANTHROPIC_BASE_URL) changed"

@@ -1,8 +1,11 @@
-"""The canary of every agent routing run, on each real CLI against the scripted API: a planted skill that
-must activate on its own prompt before any case runs. When it does not, or its run fails, the agent's run
-is an error saying why, and no case is graded; an activation is cached per agent version and model.
-What the harness alone does with a canary's outcome (--no-canary, pricing a cached one) runs on the
-scripted stand-in (tests/support/scripted.py).
+"""The canary of every agent routing run: a planted skill that must activate on its own prompt before
+any case runs. When it does not, or its run fails, the agent's run is an error saying why, and no case
+is graded; an activation is cached per agent version and model. Each real CLI's canary that does not
+activate, a failed, timed-out or budget-stopped run and the dry run are on the real CLIs against the
+scripted API (each real CLI's activated canary is the five-agent run of test_routing_agents.py). What
+the harness alone does with a canary's outcome (grading after it, the replay and what the cache keeps,
+--no-canary, a matrix, the spend cap, pricing a cached one) runs on the scripted stand-in
+(tests/support/scripted.py).
 """
 
 from __future__ import annotations
@@ -76,11 +79,13 @@ def case_turns(fake_api) -> list:
 
 
 @pytest.mark.parametrize("runtime", RUNTIMES)
-def test_an_activated_canary_lets_the_run_be_graded_and_a_second_run_replays_it(
-    fake_api, repo, env, runtime, tmp_path
-):
-    fake_api.script(CaseRouter({"alpha-pos-1": fires("alpha")}))
-    first = routed(repo, env, runtime, only=ONE_CASE)
+def test_an_activated_canary_lets_the_run_be_graded_and_a_second_run_replays_it(scripted, repo, runtime):
+    """What the harness makes of an activated canary, whichever runtime answered: the canary runs first
+    with the room installed beside it, the cases are graded, and a second run replays both from the
+    cache. Each real CLI's canary activating is the five-agent run of
+    tests/routing/test_routing_agents.py; here the runtimes are scripted."""
+    scripted.script({"alpha-pos-1": S.fires("alpha")})
+    first = routed(repo, scripted.env, runtime, only=ONE_CASE)
     assert first.code == 0, first.stderr[-3000:]
     report = first.report
     assert valid(report) == []
@@ -89,16 +94,15 @@ def test_an_activated_canary_lets_the_run_be_graded_and_a_second_run_replays_it(
     assert (shown["status"], shown["observed"], shown["skill"]) == ("activated", canary.NAME, canary.NAME)
     assert shown["sentence"] is None and shown["cached_from"] is None
     # The canary ran first, with the room installed beside it: its listing is the room's and its own.
-    turns = fake_api.canary_turns()
-    assert turns and turns[0].started <= min(r.started for r in case_turns(fake_api))
-    assert {"alpha", "beta", canary.NAME} <= set(turns[0].skill_listing)
+    assert [(ran.runtime, ran.canary) for ran in scripted.runs] == [(runtime, True), (runtime, False)]
+    assert {"alpha", "beta", canary.NAME} <= set(scripted.runs[0].installed)
     assert canary.NAME not in report["session_skills"]["seen"]  # the cases' room stays the room
     assert f"Canary: activated: the planted skill {canary.NAME} fired" in first.stdout
-    asked = len(fake_api.agent_turns(canary=True))
+    asked = len(scripted.runs)
 
-    second = routed(repo, env, runtime, "--format", "text", only=ONE_CASE)
+    second = routed(repo, scripted.env, runtime, "--format", "text", only=ONE_CASE)
     assert second.code == 0, second.stderr[-3000:]
-    assert len(fake_api.agent_turns(canary=True)) == asked  # canary and cases all replayed: nothing asked
+    assert len(scripted.runs) == asked  # canary and cases all replayed: nothing asked
     replayed = second.report["meta"]["canary"]
     assert replayed["status"] == "cached" and replayed["cached_from"]["started_at"] == report["started_at"]
     assert "Canary: cached (replayed from the result cache)" in second.stdout
@@ -184,11 +188,18 @@ def test_a_failed_canary_run_is_an_error_of_the_canary_not_a_failed_activation(f
     assert "529" in shown["sentence"] and "cannot vouch for this agent's activations" in shown["sentence"]
     assert done.report["status"] == "error" and set(done.verdicts().values()) == {"error"}
     assert case_turns(fake_api) == []
-    # Only an activation is stored: the next run asks the canary again.
-    fake_api.answers_canary = True
-    again = routed(repo, env, "claude", only=ONE_CASE)
+
+
+def test_only_an_activation_is_cached_so_a_failed_canary_is_asked_again(scripted, repo):
+    """What the cache keeps is the harness's: the runtime is scripted. A canary's failed run on the real
+    CLI is the test above."""
+    scripted.script({canary.PROMPT: S.fails("the API answered 529 (overloaded)")})
+    assert routed(repo, scripted.env, "claude").report["meta"]["canary"]["status"] == "error"
+    scripted.script({"alpha-pos-1": S.fires("alpha")})
+    again = routed(repo, scripted.env, "claude", only=ONE_CASE)
     assert again.code == 0, again.stderr[-3000:]
     assert again.report["meta"]["canary"]["status"] == "activated"
+    assert len(scripted.canary_runs()) == 2
 
 
 def test_a_canary_that_times_out_says_so_and_not_that_activations_are_unseen(fake_api, repo, env):
@@ -204,14 +215,15 @@ def test_a_canary_that_times_out_says_so_and_not_that_activations_are_unseen(fak
     assert set(done.verdicts().values()) == {"error"} and case_turns(fake_api) == []
 
 
-def test_in_a_matrix_the_agent_whose_canary_fails_is_an_error_and_the_other_is_graded(fake_api, repo, env):
-    fake_api.answers_canary = False
+def test_in_a_matrix_the_agent_whose_canary_fails_is_an_error_and_the_other_is_graded(scripted, repo):
+    """How a matrix reports one agent's failed canary is the harness's, so the runtimes are scripted;
+    each real CLI's canary that does not activate is the parametrized test above."""
 
-    def claude_only(request):  # codex's model ignores the canary
-        return R.skill_for("claude", canary.NAME) if agent_of(request) == "claude" else "No skill needed."
+    def claude_only(ran: S.Ran) -> S.Answer:  # codex's model ignores the canary
+        return S.fires(canary.NAME) if ran.runtime == "claude" else S.NO_SKILL
 
-    fake_api.script(CaseRouter({canary.PROMPT: claude_only, "alpha-pos-1": fires("alpha")}))
-    done = routed(repo, env, "claude,codex", only=ONE_CASE)
+    scripted.script({canary.PROMPT: claude_only, "alpha-pos-1": S.fires("alpha")})
+    done = routed(repo, scripted.env, "claude,codex", only=ONE_CASE)
     assert done.code == 1
     report = done.report
     by_agent = {run["meta"]["agent"]: run for run in report["runs"]}
@@ -224,7 +236,7 @@ def test_in_a_matrix_the_agent_whose_canary_fails_is_an_error_and_the_other_is_g
     )
     assert report["status"] == "error"  # nothing failed; one agent's cases could not be graded
     assert [a["canary"]["status"] for a in report["agents"]] == ["activated", "not-activated"]
-    assert {r.prompt for r in case_turns(fake_api) if agent_of(r) == "codex"} == set()
+    assert [ran.runtime for ran in scripted.case_runs()] == ["claude"]
     assert "- codex: Canary: not-activated: the harness cannot see" in done.stdout
 
 
@@ -290,29 +302,25 @@ def test_a_canary_run_stopped_at_the_per_run_budget_is_an_error_naming_it_not_bl
     assert totals["samples_run"] == 0  # the canary is no case
 
 
-def test_what_the_canary_spends_counts_in_the_totals_and_against_the_run_cap(fake_api, repo, env):
-    def costly_activation(request):
-        return R.skill_for("claude", canary.NAME, usage=COSTLY)
-
-    fake_api.answers_canary = False
-    fake_api.script(CaseRouter({canary.PROMPT: costly_activation, "alpha-pos-1": fires("alpha")}))
-    # --max-budget-usd off: one such answer passes the default per-run budget of $0.75.
-    spend = ("--max-budget-usd", "0")
-    done = routed(repo, env, "claude", "--max-run-usd", "0.10", *spend, "--no-cache", only=ONE_CASE)
+def test_what_the_canary_spends_counts_in_the_totals_and_against_the_run_cap(scripted, repo):
+    """The spend cap and the totals are the harness's, so the runtime is scripted, its canary billed
+    past the cap; a real CLI's canary spend reaching the totals is the budget test above."""
+    scripted.script({canary.PROMPT: S.fires(canary.NAME, cost_usd=0.2), "alpha-pos-1": S.fires("alpha")})
+    done = routed(repo, scripted.env, "claude", "--max-run-usd", "0.10", "--no-cache", only=ONE_CASE)
     report = done.report
     assert valid(report) == []
     shown = report["meta"]["canary"]
     assert shown["status"] == "activated" and shown["cost_usd"] > 0.10
     # The canary alone passed the cap: no case started, and the totals hold what it spent.
-    assert set(done.verdicts().values()) == {"not-run"} and case_turns(fake_api) == []
+    assert set(done.verdicts().values()) == {"not-run"} and scripted.case_runs() == []
     assert done.code == 1
     totals = report["totals"]
     assert totals["canary_cost_usd"] == shown["cost_usd"] == totals["cost_usd"]
-    assert totals["input_tokens"] == shown["tokens"]["input"]
+    assert totals["input_tokens"] == shown["tokens"]["input"] > 0
     # A replayed canary spends nothing now: its cost is what the cache saved.
-    first = routed(repo, env, "claude", "--max-run-usd", "5", *spend, only=ONE_CASE)
+    first = routed(repo, scripted.env, "claude", "--max-run-usd", "5", only=ONE_CASE)
     assert first.code == 0, first.stderr[-3000:]
-    again = routed(repo, env, "claude", "--max-run-usd", "5", *spend, only=ONE_CASE)
+    again = routed(repo, scripted.env, "claude", "--max-run-usd", "5", only=ONE_CASE)
     totals = again.report["totals"]
     assert again.report["meta"]["canary"]["status"] == "cached" and totals["canary_cost_usd"] is None
     assert totals["cost_saved_usd"] >= again.report["meta"]["canary"]["cost_usd"]

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from harness import schemas
+from harness.routing import canary
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
 from tests.support.routing import CaseRouter, prompt_of, route, routing_env, skills_repo
@@ -35,14 +36,11 @@ def skill_call(name: str):
 
 
 @pytest.mark.usefixtures("private_temp")
-@pytest.mark.parametrize("bubblewrap", ["present", "absent"])
-def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path, env, bubblewrap):
-    """With bubblewrap on PATH (Codex then runs its shell in it, claude's sandbox could start) and
-    without it, every agent decides the same: no runtime's own sandbox is graded as the skill's miss."""
-    if bubblewrap == "present":
-        require_bubblewrap()
-    else:
-        env = {**env, "PATH": str(path_without("bwrap", env["PATH"], tmp_path / "no-bwrap"))}
+def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path, env):
+    """With bubblewrap on PATH (Codex then runs its shell in it), every agent's canary activates and
+    every agent decides the same; this is each real CLI's canary activation (tests/routing/test_canary.py
+    reads what the harness makes of one on the scripted runtimes). Without bubblewrap: the test below."""
+    require_bubblewrap()
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
 
     def codex_misroutes(request):  # one agent disagrees on one case
@@ -89,6 +87,31 @@ def test_one_command_routes_the_same_cases_on_all_five_agents(fake_api, tmp_path
     assert "Skill routing across agents" in done.stdout and "**differs** alpha-pos-1" in done.stdout
     assert prompt_of("alpha-pos-1")  # the router keyed on it
     json.dumps(report)
+    # Each agent's canary activated, first, with the room listed beside its planted skill.
+    assert [a["canary"]["status"] for a in report["agents"]] == ["activated"] * len(AGENTS)
+    assert all(run["meta"]["canary"]["observed"] == canary.NAME for run in report["runs"])
+    for name in AGENTS:
+        (asked, *_) = [r for r in fake_api.canary_turns() if agent_of(r) == name]
+        assert {"alpha", "beta", canary.NAME} <= set(asked.skill_listing), name
+        cases = [r for r in fake_api.agent_turns() if agent_of(r) == name]
+        assert cases and asked.started <= min(r.started for r in cases), name
+
+
+@pytest.mark.usefixtures("private_temp")
+def test_without_bubblewrap_every_agent_still_routes_a_case_right(fake_api, tmp_path, env):
+    """No runtime's own sandbox is graded as the skill's miss when bubblewrap is missing (Codex then
+    runs its shell in a sandbox mode of its own, claude's sandbox could not start): one case each, the
+    canary already proven on each CLI above."""
+    env = {**env, "PATH": str(path_without("bwrap", env["PATH"], tmp_path / "no-bwrap"))}
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    fake_api.script(CaseRouter({"alpha-pos-1": skill_call("alpha")}))
+    done = route(
+        repo, env, "--agent", ",".join(AGENTS), "--only", "alpha-pos-1", "--skip-preflight", "--no-canary",
+        "--routing-room", "all", "--model", "gemini-2.5-flash",
+    )  # fmt: skip
+    assert done.code == 0, done.stderr[-3000:]
+    (case,) = done.report["cases"]
+    assert {a: v["verdict"] for a, v in case["by_agent"].items()} == dict.fromkeys(AGENTS, "correct_trigger")
 
 
 @pytest.mark.usefixtures("private_temp")

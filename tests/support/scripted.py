@@ -61,11 +61,15 @@ class Ran:
 
 @dataclass(frozen=True)
 class Answer:
-    """What one scripted run does: activate `skill`, finish without one, or fail with `error`."""
+    """What one scripted run does: activate `skill`, finish without one saying `text` (a proposal call's
+    answer, say), or fail with `error` (`by_cli`: an error the CLI's own stream reported, which its
+    runtime's RetryRules read)."""
 
     skill: str | None = None
     error: str | None = None
     cost_usd: float = COST_USD
+    text: str = "No skill needed."
+    by_cli: bool = False
 
     def trace(self, ran: Ran, version: str) -> Trace:
         made = Trace(
@@ -87,12 +91,13 @@ class Answer:
         )
         if self.error is not None:
             made.error, made.stop_reason = self.error, "result"
+            made.result_errors = [self.error] if self.by_cli else []
         elif self.skill is not None:
             name = self.skill if self.skill in ran.listing else f"other:{self.skill}"
             made.activations.append(Activation(name, self.skill, "toolu_1", confirmed=True, settled=True))
             made.stop_reason = "activation"
         else:
-            made.final_message, made.stop_reason, made.result_seen = "No skill needed.", "result", True
+            made.final_message, made.stop_reason, made.result_seen = self.text, "result", True
         return made
 
 
@@ -103,8 +108,17 @@ def fires(skill: str, cost_usd: float = COST_USD) -> Answer:
 NO_SKILL = Answer()
 
 
+def says(text: str) -> Answer:
+    return Answer(text=text)
+
+
 def fails(error: str) -> Answer:
     return Answer(error=error)
+
+
+def cli_fails(error: str) -> Answer:
+    """The run's CLI gave up on its own, saying `error` in its stream."""
+    return Answer(error=error, by_cli=True)
 
 
 Script = Callable[[Ran], Answer]
@@ -188,7 +202,10 @@ class Scripted:
         ran = Ran(ready.runtime, spec, listing)
         with self.lock:
             self.runs.append(ran)
-        return self.answer(ran).trace(ran, ready.version)
+        trace = self.answer(ran).trace(ran, ready.version)
+        # As the runtime's own run does: a failure it declares its own is worth one fresh retry.
+        trace.retryable = next((rule.why for rule in ready.retry_on if rule.matches(trace)), None)
+        return trace
 
 
 def no_preflight(model: str | None = None, **_: Any) -> None:
