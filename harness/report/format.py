@@ -56,6 +56,20 @@ def total(values: Iterable[object]) -> float | None:
     return sum(known) if known else None
 
 
-def share(part: int, whole: int) -> str:
-    """`3/4 (75.0%)`: a count of a whole and its rate."""
-    return f"{part}/{whole} ({percent(part / whole if whole else None)})"
+def within(bounds: object) -> str:
+    """A rate's 95 % interval after it, ` [40–80%]`; '' when the report gives none."""
+    if not isinstance(bounds, (list, tuple)) or len(bounds) != 2:
+        return ""
+    low, high = bounds
+    known = all(isinstance(b, (int, float)) for b in bounds)
+    return f" [{low * 100:.0f}–{high * 100:.0f}%]" if known else ""
+
+
+def ranged(value: float | None, bounds: object = None, digits: int = 1, none: str = "n/a") -> str:
+    """A rate and its 95 % interval, `62.5% [40–80%]`: the one way every table writes an interval."""
+    return none if not isinstance(value, (int, float)) else percent(value, digits) + within(bounds)
+
+
+def share(part: int, whole: int, bounds: object = None) -> str:
+    """`3/4 (75.0%)`: a count of a whole and its rate, with the rate's 95 % interval when given."""
+    return f"{part}/{whole} ({ranged(part / whole if whole else None, bounds)})"

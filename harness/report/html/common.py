@@ -3,10 +3,12 @@ and the case table's section."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from harness.printable import clip
+from harness.report import columns
+from harness.report.columns import Column
 from harness.report.format import number
 from harness.report.html.shell import section, text
 from harness.report.html.table import Deferred, Filters, Row, cases_table, collapsed, deferred, pre, token
@@ -24,6 +26,34 @@ def place_cells(case: Mapping) -> list[str]:
         whole_path(f"{source}:{line}" if isinstance(line, int) else source) if isinstance(source, str) else ""
     )
     return [where, text(clip(prompt if isinstance(prompt, str) else "", PROMPT_CHARS))]
+
+
+# How the page marks up a shared table's cell (report.columns), by its column's head: the plain cell and
+# its row in, rendered HTML out; every other cell is escaped text.
+Mark = Callable[[str, Mapping], str]
+MARKS: dict[str, Mark] = {
+    "status": lambda plain, row: word(plain),
+    "label": lambda plain, row: word(plain),
+    "where": lambda plain, row: whole_path(plain) if plain else "",
+}
+
+
+def drawn(
+    spec: Sequence[Column], items: Sequence[Mapping], marks: Mapping[str, Mark] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """A shared table's heads and its rows as the page's cells: MARKS (and `marks`) marked, the rest text."""
+    heads, plain = columns.drawn(spec, items)
+    marked = {**MARKS, **(marks or {})}
+    return heads, [
+        [marked[h](cell, item) if h in marked else text(cell) for h, cell in zip(heads, row, strict=True)]
+        for row, item in zip(plain, items, strict=True)
+    ]
+
+
+def indexes(heads: Sequence[str], names: Iterable[str]) -> list[int]:
+    """Where the columns `names` stand among `heads` (a column empty in every row is left out)."""
+    wanted = set(names)
+    return [i for i, head in enumerate(heads) if head in wanted]
 
 
 def whole_path(path: str) -> str:
