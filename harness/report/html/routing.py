@@ -99,7 +99,9 @@ def per_skill(report: dict) -> str:
 def by_category(report: dict) -> str:
     rows = columns.rows(routing.BY_CATEGORY, columns.named(object_at(report, "by_category"), "category"))
     listed = simple_table(columns.heads(routing.BY_CATEGORY), rows, (1, 2, 3))
-    return section("By prompt category", f'<p class="muted">{text(routing.KINDS.replace("`", ""))}</p>{listed}')
+    return section(
+        "By prompt category", f'<p class="muted">{text(routing.KINDS.replace("`", ""))}</p>{listed}'
+    )
 
 
 def flaky_mark(plain: str, case: dict) -> str:
