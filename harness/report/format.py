@@ -18,9 +18,16 @@ def signed_percent(value: object, none: str = "n/a") -> str:
     return f"{value * 100:+.0f}%" if isinstance(value, (int, float)) else none
 
 
-def points(value: float | None, digits: int = 1) -> str:
-    """A difference of two rates in percentage points, `+12.5 pts`."""
-    return "n/a" if value is None else f"{value * 100:+.{digits}f} pts"
+def points(value: float | None, digits: int = 1, bounds: object = None) -> str:
+    """A difference of two rates in percentage points, `+12.5 pts`, with its 95 % interval when given:
+    `+12.5 pts [-3, +20]`."""
+    if not isinstance(value, (int, float)):
+        return "n/a"
+    known = isinstance(bounds, (list, tuple)) and len(bounds) == 2
+    known = known and all(isinstance(b, (int, float)) for b in bounds)
+    return f"{value * 100:+.{digits}f} pts" + (
+        f" [{bounds[0] * 100:+.0f}, {bounds[1] * 100:+.0f}]" if known else ""
+    )
 
 
 def signed(value: float | None, unit: str = "", digits: int = 0) -> str:

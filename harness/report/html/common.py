@@ -6,26 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from harness.printable import clip
 from harness.report import columns
 from harness.report.columns import Column
-from harness.report.format import number
 from harness.report.html.shell import section, text
 from harness.report.html.table import Deferred, Filters, Row, cases_table, collapsed, deferred, pre, token
 
-PROMPT_CHARS = 120  # in the table; the row's details hold it whole
-PLACE_HEADS = ["dataset", "prompt"]  # the last columns of every case table: see place_cells
 # What `show` found in a run's kept logs: case id -> [(title, lines)], one entry a log.
 Transcripts = Mapping[str, Sequence[tuple[str, Sequence[str]]]]
-
-
-def place_cells(case: Mapping) -> list[str]:
-    """Where the case is written (its dataset's file and line) and its prompt on one line, clipped."""
-    source, line, prompt = case.get("source"), case.get("line"), case.get("prompt")
-    where = (
-        whole_path(f"{source}:{line}" if isinstance(line, int) else source) if isinstance(source, str) else ""
-    )
-    return [where, text(clip(prompt if isinstance(prompt, str) else "", PROMPT_CHARS))]
 
 
 # How the page marks up a shared table's cell (report.columns), by its column's head: the plain cell and
@@ -63,26 +50,6 @@ def whole_path(path: str) -> str:
     return '<span class="path">' + "<wbr>".join(names) + "</span>"
 
 
-def rate(hits: int, trials: int, interval: object = None) -> str:
-    """`hits/trials = 0.50`, and under it the 95 % interval when the report gives one."""
-    if not trials:
-        return "—"
-    shown = text(f"{hits}/{trials} = {hits / trials:.2f}")
-    if isinstance(interval, (list, tuple)) and len(interval) == 2:
-        low, high = (number(bound, ".2f", "?") for bound in interval)
-        shown += f'<br><span class="muted">{text(f"{low}–{high}")}</span>'
-    return shown
-
-
-def interval(value: object, bounds: object = None) -> str:
-    """`0.500 (0.20–0.80)`, or the value alone when the report gives no bounds."""
-    if not isinstance(value, (int, float)):
-        return "—"
-    if isinstance(bounds, (list, tuple)) and len(bounds) == 2:
-        return f"{value:.3f} ({bounds[0]:.2f}–{bounds[1]:.2f})"
-    return f"{value:.3f}"
-
-
 def fields(row: Mapping, keys: Iterable[str], missing: object = 0) -> list[str]:
     """The figures `keys` of a report's row as plain-text cells (`passed/graded`: a fraction), `missing`
     for one it lacks."""
@@ -92,12 +59,6 @@ def fields(row: Mapping, keys: Iterable[str], missing: object = 0) -> list[str]:
 def tiles(row: Mapping, figures: Mapping[str, str]) -> list[tuple[str, str]]:
     """Headline tiles: each label with its figure of `row`, read as `fields` reads it."""
     return list(zip(figures, fields(row, figures.values()), strict=True))
-
-
-def known_sum(values: Iterable[object]) -> float | None:
-    """What the costs a report gives add up to; None when it gives none."""
-    known = [value for value in values if isinstance(value, (int, float))]
-    return sum(known) if known else None
 
 
 def of_total(count: object, total: object, what: str) -> str | None:
