@@ -5,8 +5,9 @@ the page. The markdown draws it as a pipe table, the page as its HTML table."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
-Column = tuple[str, Callable[[Mapping], object]]
+Column = tuple[str, Callable[[Any], object]]  # a row: a mapping of the JSON report (a Finding for findings)
 EMPTY = ("", "—")  # a cell saying nothing: a column of only these is left out
 
 
@@ -14,16 +15,16 @@ def heads(columns: Sequence[Column]) -> list[str]:
     return [head for head, _ in columns]
 
 
-def cells(columns: Sequence[Column], row: Mapping) -> list[str]:
+def cells(columns: Sequence[Column], row: Any) -> list[str]:
     """A row's cells as plain text, in the columns' order ('' for a cell the row has nothing for)."""
     return ["" if (value := cell(row)) is None else str(value) for _, cell in columns]
 
 
-def rows(columns: Sequence[Column], items: Iterable[Mapping]) -> list[list[str]]:
+def rows(columns: Sequence[Column], items: Iterable[Any]) -> list[list[str]]:
     return [cells(columns, item) for item in items]
 
 
-def drawn(columns: Sequence[Column], items: Sequence[Mapping]) -> tuple[list[str], list[list[str]]]:
+def drawn(columns: Sequence[Column], items: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
     """The heads and rows of `items`, without the columns empty in every row (a trigger rate when no case
     took two samples): both forms leave out the same ones."""
     table = rows(columns, items)

@@ -17,7 +17,7 @@ Transcripts = Mapping[str, Sequence[tuple[str, Sequence[str]]]]
 
 # How the page marks up a shared table's cell (report.columns), by its column's head: the plain cell and
 # its row in, rendered HTML out; every other cell is escaped text.
-Mark = Callable[[str, Mapping], str]
+Mark = Callable[[str, Any], str]
 MARKS: dict[str, Mark] = {
     "status": lambda plain, row: word(plain),
     "label": lambda plain, row: word(plain),
@@ -26,7 +26,7 @@ MARKS: dict[str, Mark] = {
 
 
 def drawn(
-    spec: Sequence[Column], items: Sequence[Mapping], marks: Mapping[str, Mark] | None = None
+    spec: Sequence[Column], items: Sequence[Any], marks: Mapping[str, Mark] | None = None
 ) -> tuple[list[str], list[list[str]]]:
     """A shared table's heads and its rows as the page's cells: MARKS (and `marks`) marked, the rest text."""
     heads, plain = columns.drawn(spec, items)
