@@ -225,7 +225,8 @@ def _side(record: dict) -> str:
     return f"{record.get('status')}{runs}: {clip(record.get('outcome') or '-', 40)}"
 
 
-def rate_delta(delta: dict) -> str:
+def rate_delta(case: dict) -> str:
+    delta = case.get("delta") or {}
     return points(delta.get("rate"), 0, delta.get("rate_ci95"))
 
 
@@ -239,12 +240,7 @@ CASES: list[Column] = [
     ("mode", field("mode", "")),
     ("label", field("label", "")),
     *((side, lambda case, side=side: _side(case.get(side) or {})) for side in SIDES),
-    (
-        "rate delta [95%]",
-        lambda case: points(
-            (case.get("delta") or {}).get("rate"), 0, (case.get("delta") or {}).get("rate_ci95")
-        ),
-    ),
+    ("rate delta [95%]", rate_delta),
     ("cost each side", sides_cost),
     *PLACE,
 ]

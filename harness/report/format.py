@@ -23,11 +23,12 @@ def points(value: float | None, digits: int = 1, bounds: object = None) -> str:
     `+12.5 pts [-3, +20]`."""
     if not isinstance(value, (int, float)):
         return "n/a"
-    known = isinstance(bounds, (list, tuple)) and len(bounds) == 2
-    known = known and all(isinstance(b, (int, float)) for b in bounds)
-    return f"{value * 100:+.{digits}f} pts" + (
-        f" [{bounds[0] * 100:+.0f}, {bounds[1] * 100:+.0f}]" if known else ""
-    )
+    shown = f"{value * 100:+.{digits}f} pts"
+    if not isinstance(bounds, (list, tuple)) or len(bounds) != 2:
+        return shown
+    low, high = bounds
+    known = isinstance(low, (int, float)) and isinstance(high, (int, float))
+    return shown + (f" [{low * 100:+.0f}, {high * 100:+.0f}]" if known else "")
 
 
 def signed(value: float | None, unit: str = "", digits: int = 0) -> str:
@@ -68,7 +69,7 @@ def within(bounds: object) -> str:
     if not isinstance(bounds, (list, tuple)) or len(bounds) != 2:
         return ""
     low, high = bounds
-    known = all(isinstance(b, (int, float)) for b in bounds)
+    known = isinstance(low, (int, float)) and isinstance(high, (int, float))
     return f" [{low * 100:.0f}–{high * 100:.0f}%]" if known else ""
 
 
