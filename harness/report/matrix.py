@@ -41,9 +41,13 @@ def between(firsts: tuple[str, ...], figure: str) -> list[Column]:
         ("models", lambda row: f"{row.get('b')} vs {row.get('a')}"),
         (figure, lambda row: f"{percent(row.get('rate_b'))} vs {percent(row.get('rate_a'))}"),
         ("difference", lambda row: signed(row.get("difference"))),
-        ("95% interval", lambda row: f"{signed(row.get('low'))} to {signed(row.get('high'))}"),
+        ("95% interval", interval),
         ("reading", reading),
     ]
+
+
+def interval(row: dict) -> str:
+    return "n/a" if row.get("low") is None else f"{signed(row['low'])} to {signed(row.get('high'))}"
 
 
 def reading(row: dict) -> str:
