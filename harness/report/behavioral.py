@@ -9,16 +9,24 @@ from harness.model import findings as finding
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
+from harness.report import columns, quarantined, replays
 from harness.report import markdown as md
-from harness.report import quarantined, replays
-from harness.report.cases import show_command, statuses, where
-from harness.report.format import seconds
+from harness.report.cases import PLACE, show_command, statuses, where
+from harness.report.columns import Column, field, fraction
+from harness.report.format import dollars, seconds, total
 
 if TYPE_CHECKING:  # JUnit is rendered where --junit asks for it
     from harness.report.junit import JUnitCase
 
 NOT_RUN = "not-run"
-PER_SKILL = ("cases", "passed", "failed", "errors", "blocked")  # the counts of a skill's markdown row
+# The per-skill table, in the markdown and on the page.
+PER_SKILL: list[Column] = [
+    ("skill", field("skill", "")),
+    *((head, field(key)) for head, key in (("cases", "cases"), ("passed", "passed"), ("failed", "failed"))),
+    ("errored", field("errors")),
+    ("blocked", field("blocked")),
+    ("expectations met", fraction("checks_passed", "checks")),
+]
 UNKNOWN_FAMILY = "unknown"
 # What a case that was not graded says after its name.
 UNGRADED_WORDS = {
@@ -27,7 +35,6 @@ UNGRADED_WORDS = {
     ERROR: " errored (not graded): {error}",
 }
 UNMET_HEADS = ["case", "where", "kind", "expectation", "detail"]
-CASE_HEADS = ["case", "skill", "status", "met", "skill fired", "stop", "time"]
 ERRORED = (
     "The run could not be graded (timeout, API error, hook crash, no valid verdict), or never started "
     "(not-run: the run reached its --max-run-usd): neither a pass nor a fail."
@@ -58,10 +65,6 @@ def markdown(report: dict) -> str:
         *meta["notes"],
         meta["sandbox"].get("said"),
     ]
-    per_skill = [
-        (name, *(v[key] for key in PER_SKILL), f"{v['checks_passed']}/{v['checks']}")
-        for name, v in report["per_skill"].items()
-    ]
     lines = [
         "## Skill behavioral",
         "",
@@ -74,7 +77,9 @@ def markdown(report: dict) -> str:
         *md.quoted(filter(None, said)),
         *md.provisional_lines(cases, meta["strict"]),
         *quarantined.markdown_lines(meta["quarantine"], statuses(report)),
-        md.table(["skill", "cases", "passed", "failed", "errored", "blocked", "expectations met"], per_skill),
+        md.table(
+            columns.heads(PER_SKILL), columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
+        ),
     ]
     unmet = [
         (c["id"], where(c), k["kind"], clip(k["expectation"], 120), clip(k["detail"], 200))
@@ -101,19 +106,7 @@ def markdown(report: dict) -> str:
     ]
     then = OUTSIDE_BLOCKED if meta["strict_isolation"] else OUTSIDE_GRADED
     lines += md.section("Outside the workspace", ["case", "attempts"], outside, OUTSIDE + then)
-    rows = [
-        (
-            c["id"],
-            c["skill"],
-            c["status"],
-            _met(c),
-            _fired(c),
-            c["stop_reason"] or "-",
-            seconds(c["elapsed_s"]),
-        )
-        for c in cases
-    ]
-    lines += md.collapsed("All cases", md.table(CASE_HEADS, rows))
+    lines += md.collapsed("All cases", md.table(*columns.drawn(CASES, cases)))
     spent = f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
     spent += seconds(totals["agent_time_s"])
     lines += md.spend_lines(spent, replayed(report), totals["cost_saved_usd"])
@@ -191,17 +184,38 @@ def attempts_text(case: dict) -> str:
     return " / ".join(parts)
 
 
+def spent(case: dict) -> float | None:
+    """What a case (or the run's totals) spent: its agent's and its judge's; None when neither said."""
+    return total((case.get(side) or {}).get("cost_usd") for side in ("agent", "judge"))
+
+
 def _blocked(counts: dict) -> str:
     return f", {counts['blocked']} blocked" if counts["blocked"] else ""
 
 
 def _fired(case: dict) -> str:
     """The skills a case fired; an errored case that fired none made no decision."""
-    return "—" if case["status"] == ERROR and not case["activated"] else ", ".join(case["activated"]) or "no"
+    fired = case.get("activated") or []
+    return "—" if case.get("status") == ERROR and not fired else ", ".join(fired) or "no"
 
 
 def _met(case: dict) -> str:
-    return f"{sum(1 for k in case['checks'] if k['passed'])}/{len(case['checks'])}"
+    checks = case.get("checks") or []
+    return f"{sum(1 for k in checks if k.get('passed'))}/{len(checks)}"
+
+
+# The case table ("All cases" in the markdown, "Cases" on the page).
+CASES: list[Column] = [
+    ("case", field("id", "?")),
+    ("skill", field("skill", "")),
+    ("status", field("status", "")),
+    ("expectations met", _met),
+    ("skill fired", _fired),
+    ("stop", lambda case: case.get("stop_reason") or "-"),
+    ("time", lambda case: seconds(case.get("elapsed_s"))),
+    ("cost", lambda case: dollars(spent(case))),
+    *PLACE,
+]
 
 
 def _spend(spend: dict) -> str:

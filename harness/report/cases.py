@@ -8,6 +8,8 @@ import shlex
 
 from harness.model import notes
 from harness.model.dataset import located, origin_note
+from harness.printable import clip
+from harness.report.columns import Column
 
 # The count an accuracy gate's reason opens with: `5/8 correct (accuracy 0.625) is ` or `8/8 correct; `.
 GATE_COUNT = re.compile(r"(\d+)/(\d+) correct(?: \(accuracy [\d.]+\))?(?: is |; )")
@@ -26,6 +28,14 @@ def where(case: dict) -> str:
     one of skillscope's shared negatives (a file of the installed package, not of the repo)."""
     path, line = located(case["source"], case.get("line"))
     return "skillscope's built-in negatives" if path == "." else f"{path}:{line}" if line else path
+
+
+PROMPT_CHARS = 120  # of a prompt in a case table; the JSON report (and the page's details) hold it whole
+# The last columns of every case table: where the case is written, and its prompt on one line.
+PLACE: list[Column] = [
+    ("where", lambda case: where(case) if isinstance(case.get("source"), str) else ""),
+    ("prompt", lambda case: clip(case.get("prompt") or "", PROMPT_CHARS)),
+]
 
 
 def at(case: dict, message: str) -> tuple[str, str, int | None]:

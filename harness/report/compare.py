@@ -7,9 +7,20 @@ from harness.model import findings as finding
 from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report import replays
-from harness.report.cases import at
-from harness.report.format import dollars, number, percent, points, seconds, signed, signed_dollars, total
+from harness.report import columns, replays
+from harness.report.cases import PLACE, at
+from harness.report.columns import Column, field
+from harness.report.format import (
+    dollars,
+    number,
+    percent,
+    points,
+    seconds,
+    share,
+    signed,
+    signed_dollars,
+    total,
+)
 from harness.report.junit import JUnitCase, case_at, halt_cases
 from harness.report.markdown import halted, provisional_named, quoted, section, table
 
@@ -26,7 +37,7 @@ MEANINGS = {
 
 
 def markdown(report: dict) -> str:
-    meta, labels, totals, cases = report["meta"], report["labels"], report["totals"], report["cases"]
+    meta, labels, cases = report["meta"], report["labels"], report["cases"]
     lines = [f"## Skill compare ({'routing and behavioral' if meta['mode'] == BOTH else meta['mode']})", ""]
     lines.append(
         f"**{labels['regression']} regressions, {labels['improvement']} improvements** over "
@@ -43,13 +54,10 @@ def markdown(report: dict) -> str:
     lines.append("")
     lines += _spend_lines(report)
     lines += _provisional(report)
-    if meta["mode"] == BOTH:
-        for mode, part in report["by_mode"].items():
-            lines += [f"### Totals: {mode}", "", _totals_table(part), ""]
-    else:
-        lines += ["### Totals", "", _totals_table(totals), ""]
+    for heading, part in totals_parts(report):
+        lines += [f"### {heading}", "", table(TOTALS_HEADS, totals_rows(part)), ""]
     lines += _lift(report.get("lift"))
-    lines += ["### Side by side", "", _cases_table(report)]
+    lines += ["### Side by side", "", table(*columns.drawn(CASES, side_by_side(report)))]
     lines += section(
         "Errored cases (not compared)",
         ["case", "side", "error"],
@@ -92,51 +100,60 @@ def compared(report: dict) -> list[dict]:
     return [c for c in report["cases"] if counts_toward_verdict(report, c) and c["label"] != "error"]
 
 
-def _totals_table(totals: dict) -> str:
-    base, cand, delta = totals["baseline"], totals["candidate"], totals["delta"]
-    return table(
-        ["", "baseline", "candidate", "delta"],
+TOTALS_HEADS = ["", "baseline", "candidate", "delta"]
+
+
+def count(value: object) -> str:
+    return number(value, "")
+
+
+# The totals table's rows after the pass rate and trigger rates: (label, figure, a side's, the delta's).
+FIGURES = (
+    ("input tokens", "input_tokens", count, signed),
+    ("output tokens", "output_tokens", count, signed),
+    ("cost", "cost_usd", dollars, signed_dollars),
+    ("agent time", "elapsed_s", seconds, lambda value: signed(value, "s", 1)),
+    ("tool calls", "tool_calls", count, signed),
+    ("turns", "turns", count, signed),
+)
+
+
+def totals_rows(totals: dict) -> list[list[str]]:
+    """The totals table, a row per figure: each side's, and the candidate's difference."""
+    base, cand, delta = (totals.get(key) or {} for key in (*SIDES, "delta"))
+    rate = points(delta.get("pass_rate"), 1, delta.get("pass_rate_ci95"))
+    rows = [["pass rate", pass_rate(base), pass_rate(cand), rate]]
+    rows += [[key, count(base.get(key)), count(cand.get(key)), ""] for key in ("errors", "runs")]
+    triggers = (
+        base.get("trigger_rate") or {},
+        cand.get("trigger_rate") or {},
+        delta.get("trigger_rate") or {},
+    )
+    rows += [
         [
-            ("pass rate", _rate(base), _rate(cand), _rate_delta(delta)),
-            ("errors", base["errors"], cand["errors"], ""),
-            *(
-                (
-                    f"trigger rate `{skill}`",
-                    percent(rate),
-                    percent(cand["trigger_rate"][skill]),
-                    points(delta["trigger_rate"][skill]),
-                )
-                for skill, rate in base["trigger_rate"].items()
-            ),
-            ("input tokens", base["input_tokens"], cand["input_tokens"], signed(delta["input_tokens"])),
-            ("output tokens", base["output_tokens"], cand["output_tokens"], signed(delta["output_tokens"])),
-            ("cost", dollars(base["cost_usd"]), dollars(cand["cost_usd"]), signed_dollars(delta["cost_usd"])),
-            (
-                "agent time",
-                seconds(base["elapsed_s"]),
-                seconds(cand["elapsed_s"]),
-                signed(delta["elapsed_s"], "s", 1),
-            ),
-            ("tool calls", base["tool_calls"], cand["tool_calls"], signed(delta["tool_calls"])),
-            ("turns", number(base["turns"], ""), number(cand["turns"], ""), signed(delta["turns"])),
-        ],
-    )
+            f"trigger rate ({skill})",
+            percent(rate),
+            percent(triggers[1].get(skill)),
+            points(triggers[2].get(skill)),
+        ]
+        for skill, rate in triggers[0].items()
+    ]
+    rows += [
+        [label, shown(base.get(key)), shown(cand.get(key)), moved(delta.get(key))]
+        for label, key, shown, moved in FIGURES
+    ]
+    return rows
 
 
-def _rate(side: dict) -> str:
-    if side["pass_rate"] is None:
-        return "n/a"
-    low, high = side["pass_rate_ci95"]
-    return (
-        f"{side['passed']}/{side['graded']} {percent(side['pass_rate'])} [{low * 100:.0f}–{high * 100:.0f}%]"
-    )
+def totals_parts(report: dict) -> list[tuple[str, dict]]:
+    """The totals tables with their headings: one a mode when both modes ran."""
+    if report["meta"].get("mode") == BOTH:
+        return [(f"Totals: {mode}", part) for mode, part in (report.get("by_mode") or {}).items()]
+    return [("Totals", report["totals"])]
 
 
-def _rate_delta(delta: dict) -> str:
-    if delta["pass_rate"] is None:
-        return "n/a"
-    low, high = delta["pass_rate_ci95"]
-    return f"{delta['pass_rate'] * 100:+.1f} pts [{low * 100:+.0f}, {high * 100:+.0f}]"
+def pass_rate(side: dict) -> str:
+    return share(side["passed"], side["graded"], side.get("pass_rate_ci95")) if side.get("graded") else "n/a"
 
 
 def _lift(lift: dict | None) -> list[str]:
@@ -155,13 +172,10 @@ def _lift(lift: dict | None) -> list[str]:
     ]
 
 
-def _cases_table(report: dict) -> str:
-    rows = [
-        (name(report, c), c["label"], _side(c["baseline"]), _side(c["candidate"]), _case_delta(c))
-        + (clip(c["prompt"], 80),)
-        for c in report["cases"]
-    ]
-    return table(["case", "label", "baseline", "candidate", "rate delta", "prompt"], rows)
+def side_by_side(report: dict) -> list[dict]:
+    """The cases as the side-by-side table reads them: their mode named only when both modes ran."""
+    both = report["meta"].get("mode") == BOTH
+    return [{**case, "mode": case.get("mode") if both else ""} for case in report["cases"]]
 
 
 def replayed(report: dict) -> str | None:
@@ -205,15 +219,31 @@ def caveats(case: dict) -> list[tuple[str, str, str]]:
 
 
 def _side(record: dict) -> str:
-    if not record["runs"]:
+    if not record.get("runs"):
         return "error"
-    runs = f" {record['passes']}/{record['runs']}" if record["runs"] > 1 else ""
-    return f"{record['status']}{runs}: {clip(record['outcome'] or '-', 40)}"
+    runs = f" {record.get('passes')}/{record['runs']}" if record["runs"] > 1 else ""
+    return f"{record.get('status')}{runs}: {clip(record.get('outcome') or '-', 40)}"
 
 
-def _case_delta(case: dict) -> str:
-    rate = case["delta"]["rate"]
-    return "n/a" if rate is None else f"{rate * 100:+.0f} pts"
+def rate_delta(case: dict) -> str:
+    delta = case.get("delta") or {}
+    return points(delta.get("rate"), 0, delta.get("rate_ci95"))
+
+
+def sides_cost(case: dict) -> str:
+    return " / ".join(dollars((case.get(side) or {}).get("cost_usd")) for side in SIDES)
+
+
+# The side-by-side case table, in the markdown and on the page.
+CASES: list[Column] = [
+    ("case", field("id", "?")),
+    ("mode", field("mode", "")),
+    ("label", field("label", "")),
+    *((side, lambda case, side=side: _side(case.get(side) or {})) for side in SIDES),
+    ("rate delta [95%]", rate_delta),
+    ("cost each side", sides_cost),
+    *PLACE,
+]
 
 
 def _error_row(case: dict) -> tuple[str, str]:

@@ -36,22 +36,13 @@ def _shown(key: str, value: object) -> str:
 
 
 def markdown(report: dict) -> str:
-    meta, models = report["meta"], report["models"]
+    meta = report["meta"]
     lines = ["## Prompt cost", "", f"Prompt: {clip(meta['prompt'], 200)}", ""]
     installed = ", ".join(f"`{name}`" for name in meta["room"]) or "no skill"
     without = f"; without: the same minus `{meta['skill']}`" if meta["skill"] else ""
     lines += [f"Installed with: {installed}{without}. Means over each side's finished runs.", ""]
     lines += quoted(halted(meta))
-    several = len(models) > 1
-    columns = [
-        (f"{s} the skill" if meta["skill"] else "run") + (on_model(entry["model"]) if several else "")
-        for entry in models
-        for s in entry["sides"]
-    ]
-    cells = [v for entry in models for v in entry["sides"].values()]
-    rows = [(label, *(_shown(key, v[key]) for v in cells)) for label, key in ROWS]
-    rows.append(("runs finished", *(f"{v['finished']}/{v['runs']}" for v in cells)))
-    lines.append(table(["", *columns], rows))
+    lines.append(table(*sides_table(report)))
     runs = report["runs"]
     lines += section(
         "Retried runs",
@@ -66,6 +57,22 @@ def markdown(report: dict) -> str:
         [(r["side"], clip(r["error"], 300)) for r in runs if r["error"]],
     )
     return "\n".join(lines) + "\n"
+
+
+def sides_table(report: dict) -> tuple[list[str], list[list[str]]]:
+    """The means over each side's finished runs, a column a side (on each model when several), a row a
+    figure: in the markdown and on the page."""
+    models, skill = report.get("models") or [], (report.get("meta") or {}).get("skill")
+    several = len(models) > 1
+    heads = [
+        (f"{side} the skill" if skill else "run") + (on_model(entry.get("model")) if several else "")
+        for entry in models
+        for side in entry.get("sides") or {}
+    ]
+    sides = [side for entry in models for side in (entry.get("sides") or {}).values()]
+    rows = [[label, *(_shown(key, side.get(key)) for side in sides)] for label, key in ROWS]
+    rows.append(["runs finished", *(f"{side.get('finished', 0)}/{side.get('runs', 0)}" for side in sides)])
+    return ["", *heads], rows
 
 
 def model_name(model: str | None) -> str:

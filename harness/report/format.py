@@ -18,9 +18,17 @@ def signed_percent(value: object, none: str = "n/a") -> str:
     return f"{value * 100:+.0f}%" if isinstance(value, (int, float)) else none
 
 
-def points(value: float | None, digits: int = 1) -> str:
-    """A difference of two rates in percentage points, `+12.5 pts`."""
-    return "n/a" if value is None else f"{value * 100:+.{digits}f} pts"
+def points(value: float | None, digits: int = 1, bounds: object = None) -> str:
+    """A difference of two rates in percentage points, `+12.5 pts`, with its 95 % interval when given:
+    `+12.5 pts [-3, +20]`."""
+    if not isinstance(value, (int, float)):
+        return "n/a"
+    shown = f"{value * 100:+.{digits}f} pts"
+    if not isinstance(bounds, (list, tuple)) or len(bounds) != 2:
+        return shown
+    low, high = bounds
+    known = isinstance(low, (int, float)) and isinstance(high, (int, float))
+    return shown + (f" [{low * 100:+.0f}, {high * 100:+.0f}]" if known else "")
 
 
 def signed(value: float | None, unit: str = "", digits: int = 0) -> str:
@@ -56,6 +64,20 @@ def total(values: Iterable[object]) -> float | None:
     return sum(known) if known else None
 
 
-def share(part: int, whole: int) -> str:
-    """`3/4 (75.0%)`: a count of a whole and its rate."""
-    return f"{part}/{whole} ({percent(part / whole if whole else None)})"
+def within(bounds: object) -> str:
+    """A rate's 95 % interval after it, ` [40–80%]`; '' when the report gives none."""
+    if not isinstance(bounds, (list, tuple)) or len(bounds) != 2:
+        return ""
+    low, high = bounds
+    known = isinstance(low, (int, float)) and isinstance(high, (int, float))
+    return f" [{low * 100:.0f}–{high * 100:.0f}%]" if known else ""
+
+
+def ranged(value: float | None, bounds: object = None, digits: int = 1, none: str = "n/a") -> str:
+    """A rate and its 95 % interval, `62.5% [40–80%]`: the one way every table writes an interval."""
+    return none if not isinstance(value, (int, float)) else percent(value, digits) + within(bounds)
+
+
+def share(part: int, whole: int, bounds: object = None) -> str:
+    """`3/4 (75.0%)`: a count of a whole and its rate, with the rate's 95 % interval when given."""
+    return f"{part}/{whole} ({ranged(part / whole if whole else None, bounds)})"

@@ -9,7 +9,9 @@ from harness.model import baseline
 from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
+from harness.report import columns
 from harness.report.cases import where
+from harness.report.columns import Column
 
 # What a markdown page would read as HTML: a prompt, an expectation or a judge's reason quoting a tag
 # must show as text (GitHub sanitises step summaries, other readers of --summary may not).
@@ -120,12 +122,7 @@ def clauses(*said: str | None) -> str:
 
 def findings_table(findings: Sequence[Finding], when_none: str) -> str:
     """Every finding as a row, or `when_none` when there are none."""
-    if not findings:
-        return when_none
-    return table(
-        ["severity", "where", "rule", "what to fix"],
-        [(severity_label(f), f.location, f.rule, f.message) for f in findings],
-    )
+    return table(columns.heads(FINDINGS), columns.rows(FINDINGS, findings)) if findings else when_none
 
 
 def severity_label(finding: Finding) -> str:
@@ -133,6 +130,15 @@ def severity_label(finding: Finding) -> str:
     if finding.baseline:
         return f"{finding.severity} (known)"
     return f"{finding.severity} (demoted)" if finding.demoted else finding.severity
+
+
+# The findings table (structural, refs, a lexical run's vocabulary gaps, a sweep), in both forms.
+FINDINGS: list[Column] = [
+    ("severity", severity_label),
+    ("where", lambda finding: finding.location),
+    ("rule", lambda finding: finding.rule),
+    ("what to fix", lambda finding: finding.message),
+]
 
 
 def findings_of(report: dict) -> list[Finding]:

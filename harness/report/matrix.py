@@ -3,7 +3,6 @@ agent's first, then the cases that differ; statuses, findings and JUnit are each
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from types import ModuleType
@@ -12,8 +11,9 @@ from harness.model import notes
 from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report import behavioral, compare, routing
+from harness.report import behavioral, columns, compare, routing
 from harness.report.cases import gate_words
+from harness.report.columns import Column, field
 from harness.report.format import percent as rate
 from harness.report.format import signed_percent as signed
 from harness.report.junit import JUnitCase
@@ -25,16 +25,89 @@ percent = partial(rate, digits=0)  # a matrix's rates read whole: `62%`
 LEG_HEADS = ["leg", "agent", "model", "version", "correct", "errors", "gate"]
 SKILLS_BETWEEN = "Per skill between models (beyond noise first, then the largest drops)"
 BEHAVIORAL_HEADS = ["leg", "model", "version", "passed", "failed", "errors", "judge"]
-COMPARE_HEADS = ["leg", "model", "mode", "regressions", "improvements", "errors", "pass rate", "result"]
-SKILL_HEADS = ["skill", "models", "accuracy", "difference", "95% interval", "reading"]
 
 
-def _cell(cell: dict | None) -> str:
-    return (
-        f"{cell['passed']}/{cell['graded']} ({percent(cell['accuracy'])})"
-        if cell and cell["graded"]
-        else "n/a"
-    )
+def grid_cell(cell: object) -> str:
+    """A skill on a leg in the skills x legs grid: passed/graded (accuracy)."""
+    if not isinstance(cell, dict) or not cell.get("graded"):
+        return "n/a"
+    return f"{cell.get('passed')}/{cell['graded']} ({percent(cell.get('accuracy'))})"
+
+
+def between(firsts: tuple[str, ...], figure: str) -> list[Column]:
+    """The table of each later model against its agent's first (per agent, mode or skill: `firsts`)."""
+    return [
+        *((first, field(first, "")) for first in firsts),
+        ("models", lambda row: f"{row.get('b')} vs {row.get('a')}"),
+        (figure, lambda row: f"{percent(row.get('rate_b'))} vs {percent(row.get('rate_a'))}"),
+        ("difference", lambda row: signed(row.get("difference"))),
+        ("95% interval", interval),
+        ("reading", reading),
+    ]
+
+
+def interval(row: dict) -> str:
+    return "n/a" if row.get("low") is None else f"{signed(row['low'])} to {signed(row.get('high'))}"
+
+
+def reading(row: dict) -> str:
+    if row.get("difference") is None:
+        return "no difference to give (a side graded no case)"
+    return "beyond noise" if row.get("beyond_noise") else "within noise"
+
+
+SKILLS: list[Column] = between(("skill",), "accuracy")
+# Per matrix command: the first columns and the figure of its between-models table.
+BETWEEN = {
+    "routing-matrix": between(("agent",), "accuracy"),
+    "behavioral-matrix": between(("agent",), "pass rate"),
+    "compare-matrix": between(("agent", "mode"), "candidate's pass rate"),
+}
+
+
+def case_columns(report: dict) -> list[Column]:
+    """The case table of a matrix: the case, what it is, then what each leg said of it."""
+    if report["command"] == "routing-matrix":
+        agents = [str(row.get("leg")) for row in report.get("agents") or []]
+
+        def seen(name: str) -> Column:
+            def cell(row: dict) -> str:
+                said = (row.get("by_agent") or {}).get(name) or {}
+                return clip(f"{routing.observation(said)} ({said.get('verdict')})", 60)
+
+            return name, cell
+
+        first = [("case", field("id", "?")), ("expected", lambda row: row.get("expect") or "no skill")]
+        return [*first, *(seen(name) for name in agents)]
+    legs = [str(row.get("leg")) for row in report.get("legs") or []]
+    first = [("case", field("id", "?"))]
+    if report["command"] == "compare-matrix":
+        first += [("mode", field("mode", "")), ("skill", lambda row: row.get("skill") or "shared")]
+    else:
+        first += [("skill", field("skill", ""))]
+    return [*first, *((name, lambda row, n=name: (row.get("by_leg") or {}).get(n)) for name in legs)]
+
+
+# Each model of a compare matrix, a row per mode it compared.
+COMPARE: list[Column] = [
+    ("leg", field("leg", "")),
+    ("model", lambda row: row.get("model") or "default"),
+    ("mode", field("mode", "-")),
+    ("regressions", lambda row: (row.get("labels") or {}).get("regression", 0)),
+    ("improvements", lambda row: (row.get("labels") or {}).get("improvement", 0)),
+    ("errors", lambda row: (row.get("labels") or {}).get("error", 0)),
+    ("pass rate", lambda row: change_words(row["side"]) if row.get("side") else "nothing compared"),
+    ("result", lambda row: "passed" if row.get("passed") else "failed"),
+]
+
+
+def compare_rows(report: dict) -> list[dict]:
+    """Each leg of a compare matrix once per mode, with that mode's side."""
+    return [
+        {**leg, "mode": mode, "side": side}
+        for leg in report.get("legs") or []
+        for mode, side in list((leg.get("by_mode") or {}).items()) or [("-", None)]
+    ]
 
 
 def halt_note(run: dict) -> str:
@@ -74,26 +147,35 @@ def noise_words(row: dict) -> str:
     return f"(95% interval {signed(row['low'])} to {signed(row['high'])}, {noise})"
 
 
-def differences_lines(report: dict, heading: str, said: Callable[[dict], str]) -> list[str]:
-    """The section listing each model against its agent's first, `said` of each; none without any."""
-    if not report["differences"]:
-        return []
-    return ["", f"### {heading}", "", *(f"- {said(row)}" for row in report["differences"])]
+def differences_lines(report: dict) -> list[str]:
+    """The table of each model against its agent's first; none without any."""
+    spec = BETWEEN[report["command"]]
+    return section("Between models", columns.heads(spec), columns.rows(spec, report["differences"]))
 
 
-def closing(
-    lines: list[str], report: dict, differ: str, heads: list[str], cells: Callable[[dict], tuple], must: str
-) -> str:
-    """`lines`, then every case's `cells` (those that `differ` marked and counted), then the result."""
-    differing = sum(1 for row in report["cases"] if row["differs"])
-    rows = [(("**differs** " if row["differs"] else "") + row["id"], *cells(row)) for row in report["cases"]]
+DIFFER = {
+    "routing-matrix": "differ between legs",
+    "behavioral-matrix": "differ between models",
+    "compare-matrix": "labelled differently between models",
+}
+
+
+def cases_heading(report: dict) -> str:
+    differing = sum(1 for row in report["cases"] if row.get("differs"))
+    return f"Cases ({differing} {DIFFER[report['command']]}, listed first)"
+
+
+def closing(lines: list[str], report: dict, must: str) -> str:
+    """`lines`, then every case (those that differ marked), then the result."""
+    rows = columns.rows(case_columns(report), report["cases"])
+    for row, case in zip(rows, report["cases"], strict=True):
+        row[0] = ("**differs** " if case["differs"] else "") + row[0]
     overall = f"Overall: **{'passed' if report['passed'] else 'failed'}** ({must})."
-    cases = ["", f"### Cases ({differing} {differ}, listed first)", "", table(heads, rows)]
+    cases = ["", f"### {cases_heading(report)}", "", table(columns.heads(case_columns(report)), rows)]
     return "\n".join([*lines, *cases, "", overall])
 
 
 def routing_markdown(report: dict) -> str:
-    agents = [row["leg"] for row in report["agents"]]
     legs_rows = [
         (a["leg"], a["agent"], a["model"] or "default", a["agent_version"])
         + (f"{a['totals']['passed']}/{a['totals']['graded']}", a["totals"]["errors"])
@@ -102,26 +184,23 @@ def routing_markdown(report: dict) -> str:
     ]
     lines = ["## Skill routing across agents and models", "", table(LEG_HEADS, legs_rows)]
     lines += leg_lines(report, "agents", canary=True)
-    lines += differences_lines(report, "Between models", difference_line)
-    skills = [
-        (row["skill"], f"{row['b']} vs {row['a']}", f"{percent(row['rate_b'])} vs {percent(row['rate_a'])}")
-        + (signed(row["difference"]), f"{signed(row['low'])} to {signed(row['high'])}")
-        + ("**beyond noise**" if row["beyond_noise"] else "within noise",)
-        for row in report["skill_differences"]
+    lines += differences_lines(report)
+    lines += section(SKILLS_BETWEEN, columns.heads(SKILLS), columns.rows(SKILLS, report["skill_differences"]))
+    lines += titled(GRID, table(*grid(report)))
+    return closing(lines, report, "every leg must pass its gate")
+
+
+GRID = "Trigger accuracy, skills x legs"
+
+
+def grid(report: dict) -> tuple[list[str], list[list[str]]]:
+    """Skills down, a column per leg (each agent on each model): passed/graded (accuracy) per cell."""
+    agents = [str(row.get("leg")) for row in report.get("agents") or []]
+    cells = [
+        [str(skill), *(grid_cell(row.get(a) if isinstance(row, dict) else None) for a in agents)]
+        for skill, row in (report.get("matrix") or {}).items()
     ]
-    lines += section(SKILLS_BETWEEN, SKILL_HEADS, skills)
-    cells = [(skill, *(_cell(row.get(a)) for a in agents)) for skill, row in report["matrix"].items()]
-    lines += titled("Trigger accuracy, skills x legs", table(["skill", *agents], cells))
-
-    def observed(row: dict) -> tuple:
-        seen = (row["by_agent"][a] for a in agents)
-        return (
-            row["expect"] or "no skill",
-            *(clip(f"{routing.observation(v)} ({v['verdict']})", 60) for v in seen),
-        )
-
-    heads = ["case", "expected", *agents]
-    return closing(lines, report, "differ between legs", heads, observed, "every leg must pass its gate")
+    return ["skill", *agents], cells
 
 
 def routing_headline(report: dict) -> str:
@@ -155,9 +234,8 @@ def behavioral_markdown(report: dict) -> str:
         for leg, run in zip(report["legs"], report["runs"], strict=True)
     ]
     lines = ["## Behavioral across models", "", table(BEHAVIORAL_HEADS, rows), *leg_lines(report)]
-    lines += differences_lines(report, "Between models", lambda row: difference_line(row, "pass rate"))
-    heads = ["case", "skill", *(row["leg"] for row in report["legs"])]
-    return closing(lines, report, "differ between models", heads, skill_cells, "every model must pass")
+    lines += differences_lines(report)
+    return closing(lines, report, "every model must pass")
 
 
 def behavioral_headline(report: dict) -> str:
@@ -186,29 +264,9 @@ def compare_markdown(report: dict) -> str:
         f"{compare.repeats(first)}.",
         "",
     ]
-    rows = [
-        (leg["leg"], leg["model"] or "default", mode)
-        + tuple(leg["labels"][label] for label in ("regression", "improvement", "error"))
-        + (change_words(side) if side else "nothing compared", "passed" if leg["passed"] else "failed")
-        for leg in report["legs"]
-        for mode, side in list(leg["by_mode"].items()) or [("-", None)]
-    ]
-    lines += [table(COMPARE_HEADS, rows), *leg_lines(report)]
-    between = "Between models (the candidate's pass rate)"
-    lines += differences_lines(
-        report, between, lambda row: f"{row['mode']}: {difference_line(row, 'pass rate')}"
-    )
-    heads = ["case", "mode", "skill", *(row["leg"] for row in report["legs"])]
-    differ = "labelled differently between models"
-    return closing(lines, report, differ, heads, mode_cells, "every model must pass")
-
-
-def skill_cells(row: dict) -> tuple:
-    return (row["skill"], *row["by_leg"].values())
-
-
-def mode_cells(row: dict) -> tuple:
-    return (row["mode"], row["skill"] or "shared", *row["by_leg"].values())
+    lines += [table(columns.heads(COMPARE), columns.rows(COMPARE, compare_rows(report))), *leg_lines(report)]
+    lines += differences_lines(report)
+    return closing(lines, report, "every model must pass")
 
 
 def compare_headline(report: dict) -> str:

@@ -9,10 +9,11 @@ from harness.model.dataset import origin_note
 from harness.model.envelope import Halt
 from harness.model.findings import Finding
 from harness.printable import clip
+from harness.report import columns, quarantined, replays
 from harness.report import markdown as md
-from harness.report import quarantined, replays
-from harness.report.cases import at, gate_words, listing_notes, show_command, statuses, where
-from harness.report.format import dollars, number, percent, seconds
+from harness.report.cases import PLACE, at, gate_words, listing_notes, show_command, statuses, where
+from harness.report.columns import Column, field
+from harness.report.format import dollars, number, percent, ranged, seconds, share
 from harness.report.junit import JUnitCase, case_at
 
 MEANINGS = {
@@ -24,19 +25,27 @@ MEANINGS = {
     "error": "the run gave no decision (crash, timeout, API error): not graded",
     "not-run": "never started: the run reached its --max-run-usd; not graded",
 }
-# The per-skill counts in the markdown table, by the heading each has there.
-PER_SKILL = {
-    "expected": "expected",
-    "correct": "correct",
-    "missed": "missed",
-    "lost_to_other_skill": "lost to another",
-    "fired_total": "fired",
-    "fired_when_not_expected": "fired unasked",
-}
+# The per-skill table, in the markdown and on the page.
+PER_SKILL: list[Column] = [
+    ("skill", field("skill", "")),
+    *((head, field(key)) for head, key in (("expected", "expected"), ("correct", "correct"))),
+    ("missed", field("missed")),
+    ("lost to another", field("lost_to_other_skill")),
+    ("fired", field("fired_total")),
+    ("fired unasked", field("fired_when_not_expected")),
+    ("recall [95%]", lambda row: ranged(row.get("recall"), row.get("recall_ci95"))),
+    ("precision [95%]", lambda row: ranged(row.get("precision"), row.get("precision_ci95"))),
+]
+INTERVALS = "Intervals: Wilson score, 95 %, over the graded cases."
+BY_CATEGORY: list[Column] = [
+    ("category", field("category", "")),
+    ("graded", field("graded")),
+    ("passed", field("passed")),
+    ("accuracy", lambda row: percent(row.get("accuracy"))),
+]
 BLOCKING = ("not-activated", "error")  # canary statuses that keep every case from being graded
 UNGRADED = ("error", "not-run")
-FAILURE_HEADS = ["case", "where", "expected", "got", "verdict", "prompt", "look at"]
-CASE_HEADS = ["case", "category", "expected", "got", "verdict", "stop", "time", "trigger rate"]
+FAILURE_HEADS = ["case", "where", "expected", "observed", "verdict", "prompt", "look at"]
 KINDS = (
     "A `true` case is a positive; a `false` case in a skill's dataset is a near miss; the shared negatives "
     "are unrelated."
@@ -79,19 +88,10 @@ def markdown(report: dict) -> str:
             ["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in report["verdicts"].items()]
         ),
     ]
-    categories = [
-        (c, v["graded"], v["passed"], percent(v["accuracy"])) for c, v in report["by_category"].items()
-    ]
-    lines += md.section(
-        "By prompt category", ["category", "graded", "passed", "accuracy"], categories, KINDS, None
-    )
-    per_skill = [
-        (name, *(v[key] for key in PER_SKILL), percent(v["recall"]), percent(v["precision"]))
-        for name, v in report["per_skill"].items()
-    ]
-    lines += md.section(
-        "Per skill", ["skill", *PER_SKILL.values(), "recall", "precision"], per_skill, none=None
-    )
+    categories = columns.rows(BY_CATEGORY, columns.named(report["by_category"], "category"))
+    lines += md.section("By prompt category", columns.heads(BY_CATEGORY), categories, KINDS, None)
+    per_skill = columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
+    lines += md.section("Per skill", columns.heads(PER_SKILL), per_skill, INTERVALS, None)
     failures = [
         (c["id"], where(c), c["expect"] or "no skill", c["observed"] or "no skill", c["verdict"])
         + (clip(c["prompt"], 110), hint(c))
@@ -102,19 +102,14 @@ def markdown(report: dict) -> str:
         "Routing failures", FAILURE_HEADS, failures, none="None. Every graded prompt routed as expected."
     )
     flaky = [_flaky_row(c) for c in cases if c["flaky"]]
-    lines += md.section("Flaky cases", ["case", "verdict", "samples", "trigger rate"], flaky, FLAKY)
+    lines += md.section("Flaky cases", ["case", "verdict", "samples", "trigger rate [95%]"], flaky, FLAKY)
     unread = [(c["id"], c["observed"], clip(c["read_failed"], 300)) for c in cases if c["read_failed"]]
     lines += md.section(
         "Decided by a failed SKILL.md read", ["case", "decided", "why the read failed"], unread, READ_FAILED
     )
     lines += md.retried_section(cases, "verdict", RETRIED)
     lines += md.errored_section([c for c in cases if not graded(c)])
-    rows = [
-        (c["id"], c["category"], c["expect"] or "no skill", observation(c), c["verdict"], c["stop_reason"])
-        + (seconds(c["elapsed_s"]), _rate(c))
-        for c in cases
-    ]
-    lines += md.collapsed("All cases", md.table(CASE_HEADS, rows))
+    lines += md.collapsed("All cases", md.table(*columns.drawn(CASES, cases)))
     cost = f", {dollars(totals['cost_usd'])}" if totals["cost_usd"] is not None else ""
     spent = (
         f"{number(totals['input_tokens'], '')} tokens in, {number(totals['output_tokens'], '')} out{cost}; "
@@ -140,16 +135,43 @@ def observation(sample: dict) -> str:
 def _flaky_row(case: dict) -> tuple:
     verdicts = [sample["verdict"] for sample in case["samples"]]
     tally = ", ".join(f"{verdicts.count(v)} {v}" for v in dict.fromkeys(verdicts))
-    return (case["id"], case["verdict"], tally, _rate(case))
+    return (case["id"], case["verdict"], tally, trigger_rate(case))
 
 
-def _rate(case: dict) -> str:
-    if case["trigger_rate"] is None:
-        return "n/a"
-    if len(case["samples"]) < 2:  # an interval from one run says nothing
-        return percent(case["trigger_rate"], 0)
-    low, high = case["trigger_rate_ci95"]
-    return f"{percent(case['trigger_rate'], 0)} [{low * 100:.0f}–{high * 100:.0f}%]"
+def trigger_counts(case: dict) -> tuple[int, int]:
+    """The report's own trigger counts (fired, graded samples); a report from before they were written
+    has them counted here the same way: the expected skill fired (when none is expected: any skill)."""
+    counts = case.get("trigger_counts")
+    if isinstance(counts, dict) and all(isinstance(counts.get(key), int) for key in ("fired", "graded")):
+        return counts["fired"], counts["graded"]
+    graded = [s for s in case.get("samples") or [] if not s.get("error") and s.get("verdict") != "not-run"]
+    expect = case.get("expect")
+    fired = sum(1 for s in graded if (s.get("observed") == expect if expect else s.get("observed")))
+    return fired, len(graded)
+
+
+def trigger_rate(case: dict) -> str:
+    """How often the case's skill fired over its samples, with its interval; '' for one sample, whose
+    rate says nothing the verdict does not."""
+    if len(case.get("samples") or []) < 2:
+        return ""
+    fired, graded = trigger_counts(case)
+    return share(fired, graded, case.get("trigger_rate_ci95")) if graded else "n/a"
+
+
+# The case table ("All cases" in the markdown, "Cases" on the page).
+CASES: list[Column] = [
+    ("case", field("id", "?")),
+    ("category", field("category", "")),
+    ("expected", lambda case: case.get("expect") or "no skill"),
+    ("observed", lambda case: observation(case)),
+    ("verdict", field("verdict", "?")),
+    ("stop", lambda case: case.get("stop_reason") or "-"),
+    ("time", lambda case: seconds(case.get("elapsed_s"))),
+    ("trigger rate [95%]", trigger_rate),
+    ("cost", lambda case: dollars(case.get("cost_usd"))),
+    *PLACE,
+]
 
 
 def _warnings(report: dict) -> list[str]:

@@ -6,8 +6,10 @@ from __future__ import annotations
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report.cases import gate_words, listing_notes
+from harness.report import columns
+from harness.report.cases import PLACE, gate_words, listing_notes
 from harness.report.cases import statuses as statuses  # the renderer the text format calls
+from harness.report.columns import Column, field
 from harness.report.format import number, percent, share
 from harness.report.junit import JUnitCase
 from harness.report.markdown import collapsed, findings_table, gate_line, section, table
@@ -132,13 +134,9 @@ def junit(report: dict) -> list[JUnitCase]:
 
 
 def _per_skill(report: dict) -> str:
-    heads = ("positives", "rank 1", "in top k", "rank-1 rate", "top-k rate", "first when not expected")
-    rows = [
-        (name, v["positives"], v["rank1"], v["top_k"], percent(v["rank1_rate"]), percent(v["top_k_rate"]))
-        + (v["fired_when_not_expected"],)
-        for name, v in report["per_skill"].items()
-    ]
-    return table(["skill", *heads], rows)
+    return table(
+        columns.heads(PER_SKILL), columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
+    )
 
 
 def _failures(cases: list[dict]) -> str:
@@ -146,32 +144,51 @@ def _failures(cases: list[dict]) -> str:
     if not failed:
         return "None. Every graded prompt ranked as expected."
     shown = table(
-        ["case", "verdict", "what happened", "top three (score: shared words)", "prompt"],
+        ["case", "verdict", "what happened", TOP, "prompt"],
         [(c["id"], c["verdict"], c["summary"], _top(c), clip(c["prompt"], 110)) for c in failed[:ROWS_SHOWN]],
     )
     return shown + _more(len(failed))
 
 
 def _cases(cases: list[dict]) -> str:
-    shown = table(
-        ["case", "category", "verdict", "rank", "top three (score: shared words)"],
-        [(c["id"], c["category"], c["verdict"], _rank(c), _top(c)) for c in cases[:ROWS_SHOWN]],
-    )
-    return shown + _more(len(cases))
+    return table(*columns.drawn(CASES, cases[:ROWS_SHOWN])) + _more(len(cases))
 
 
 def _rank(case: dict) -> str:
     """The case skill's rank; a skill sharing no word with the prompt has none worth a number."""
-    return str(case["rank"]) if case["score"] > 0 else "-"
+    return str(case.get("rank")) if (case.get("score") or 0) > 0 else "-"
 
 
 def _top(case: dict) -> str:
     """`skill 0.42: word, word; ...` for the best three, or why there are none."""
-    if not case["top"]:
-        return "no skill shares a word" if case["status"] != "error" else "not ranked"
+    if not case.get("top"):
+        return "no skill shares a word" if case.get("status") != "error" else "not ranked"
     return "; ".join(
-        f"{m['skill']} {number(m['score'], '.2f')}: {', '.join(m['shared'])}" for m in case["top"]
+        f"{m.get('skill')} {number(m.get('score'), '.2f')}: {', '.join(m.get('shared') or [])}"
+        for m in case["top"]
     )
+
+
+TOP = "top three (score: shared words)"
+# The per-skill table and the case table ("All cases" in the markdown, "Cases" on the page).
+PER_SKILL: list[Column] = [
+    ("skill", field("skill", "")),
+    *((head, field(key)) for head, key in (("positives", "positives"), ("rank 1", "rank1"))),
+    ("in top k", field("top_k")),
+    ("rank-1 rate", lambda row: percent(row.get("rank1_rate"))),
+    ("top-k rate", lambda row: percent(row.get("top_k_rate"))),
+    ("first when not expected", field("fired_when_not_expected")),
+]
+CASES: list[Column] = [
+    ("case", field("id", "?")),
+    ("category", field("category", "")),
+    ("expected", lambda case: case.get("expect") or "no skill"),
+    ("observed", lambda case: "—" if case.get("status") == "error" else case.get("observed") or "no skill"),
+    ("verdict", field("verdict", "?")),
+    ("rank", _rank),
+    (TOP, _top),
+    *PLACE,
+]
 
 
 def _more(count: int) -> str:

@@ -3,11 +3,12 @@ statuses, located findings and JUnit."""
 
 from __future__ import annotations
 
+from harness.report import columns
+from harness.report.columns import Column, field
 from harness.report.format import number
 from harness.report.junit import JUnitCase
 from harness.report.markdown import findings_of, findings_table, table, verdict_head
 
-CURVE_HEADS = ["skills", "passed", "accuracy [95 % Wilson]", "against the first size"]
 DEGRADED_HEADS = ["skill", "degrades from", "accuracy", "fewest characters shown there", "listed as"]
 NONE_DEGRADES = "No skill degrades beyond noise within the sizes tried."
 
@@ -19,17 +20,27 @@ def accuracy_words(point: dict) -> str:
     return f"{point['accuracy']:.2f} [{number(point['low'], '.2f')}, {number(point['high'], '.2f')}]"
 
 
-def _drop(point: dict) -> str:
-    if point["p"] is None:
+def drop(point: dict) -> str:
+    """A size against the first: the cases it lost and won, the test's p, and whether beyond noise."""
+    if point.get("p") is None:
         return "(compared with)"
     p = "p < 0.0001" if point["p"] < 0.0001 else f"p {point['p']:.3g}"
-    said = f"-{point['worse']} +{point['better']}, {p}"
-    return f"**{said}, beyond noise**" if point["degraded"] else said
+    said = f"-{point.get('worse')} +{point.get('better')}, {p}"
+    return f"{said}, beyond noise" if point.get("degraded") else said
 
 
 def _errors(point: dict) -> str:
     errors = point.get("errors") or 0
     return f" ({errors} errored, graded on neither side)" if errors else ""
+
+
+# The curve's table and the table of the skills that degrade, in the markdown and on the page.
+CURVE: list[Column] = [
+    ("skills", field("size", "")),
+    ("passed", lambda point: f"{point.get('passed')}/{point.get('graded')}" + _errors(point)),
+    ("accuracy [95 % Wilson]", accuracy_words),
+    ("against the first size", drop),
+]
 
 
 def engine_sentence(data: dict) -> str:
@@ -65,12 +76,8 @@ def markdown(data: dict) -> str:
     ]
     for leg in data["agents"]:
         lines += [f"### {label(leg)} {leg['measured_on']}", "", f"Knee: {leg['knee']['says']}.", ""]
-        rows = [
-            (p["size"], f"{p['passed']}/{p['graded']}" + _errors(p), accuracy_words(p), _drop(p))
-            for p in leg["curve"]
-        ]
-        lines += [table(CURVE_HEADS, rows), ""]
-        degraded = [_degraded_row(s) for s in leg["skills"] if s["first_degraded"] is not None]
+        lines += [table(columns.heads(CURVE), columns.rows(CURVE, leg["curve"])), ""]
+        degraded = degraded_rows(leg)
         lines += [table(DEGRADED_HEADS, degraded) if degraded else NONE_DEGRADES, ""]
         blind = ", ".join(f"`{s['skill']}`" for s in leg["skills"] if not s["detectable"])
         lines += (
@@ -83,18 +90,21 @@ def markdown(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _degraded_row(skill: dict) -> tuple:
-    """A skill's first size beyond noise: its accuracy from the first size to there, and how it was listed."""
-    at = next(p for p in skill["curve"] if p["size"] == skill["first_degraded"])
-    states = ", ".join(f"{state} {count}" for state, count in at["states"].items()) or "-"
-    shown = at["shown_chars_min"] if at["shown_chars_min"] is not None else "-"
-    return (
-        f"`{skill['skill']}`",
-        skill["first_degraded"],
-        f"{accuracy_words(skill['curve'][0])} → {accuracy_words(at)}",
-        shown,
-        states,
-    )
+def degraded_rows(leg: dict) -> list[list[str]]:
+    """Each skill that degrades, at its first size beyond noise: its accuracy from the first size to there,
+    and how it was listed; in the markdown and on the page."""
+    rows = []
+    for skill in leg.get("skills") or []:
+        at = next((p for p in skill.get("curve") or [] if p.get("size") == skill.get("first_degraded")), None)
+        if at is None:
+            continue
+        states = ", ".join(f"{state} {count}" for state, count in (at.get("states") or {}).items()) or "-"
+        shown = at.get("shown_chars_min")
+        accuracy = f"{accuracy_words(skill['curve'][0])} → {accuracy_words(at)}"
+        rows.append(
+            [str(skill.get("skill")), str(at["size"]), accuracy, "-" if shown is None else str(shown), states]
+        )
+    return rows
 
 
 def separate_lines(separate: dict | None) -> list[str]:

@@ -6,38 +6,62 @@ from __future__ import annotations
 from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report.format import dollars, number
+from harness.report import columns
+from harness.report.columns import Column, field
+from harness.report.format import dollars, number, share
 from harness.report.junit import JUnitCase
 from harness.report.markdown import table, titled
 
 TRAIN, VALIDATION, FINAL = "train", "validation", "final"
 PARTS = (TRAIN, VALIDATION, FINAL)
 CHOSEN, REJECTED, STOPPED = "chosen", "rejected", "stopped-early"
-CANDIDATE_HEADS = ["candidate", "status", "train", "validation", "gain (corrected)", "why", "spent"]
 UNSCORED = ("not-scored", "trained")  # a candidate status that graded nothing
 
 
-def _share(score: dict | None) -> str:
-    if not score or score["accuracy"] is None:
+def score(got: object) -> str:
+    """A part's score: passed/graded, its rate and 95 % interval, and the samples it could not grade."""
+    if not isinstance(got, dict) or not got.get("graded"):
         return "-"
-    low, high = score["ci95"]
-    extra = f", {score['ungraded']} ungraded" if score["ungraded"] else ""
-    return f"{score['passed']}/{score['graded']} [{low:.2f}, {high:.2f}]{extra}"
+    extra = f", {got['ungraded']} ungraded" if got.get("ungraded") else ""
+    return share(got.get("passed", 0), got["graded"], got.get("ci95")) + extra
 
 
-def _gain(validation: dict | None) -> str:
-    """Each agent's gain and its bound, `agent: ` before it when there are several."""
-    if not validation:
+def gain(judged: object, level: bool = True) -> str:
+    """Each agent's gain over the current description and its bound (`level`: at which confidence),
+    `agent: ` before it when there are several."""
+    if not isinstance(judged, dict) or not judged:
         return "-"
     shown = []
-    for agent, judged in validation.items():
-        named = f"{agent}: " if len(validation) > 1 else ""
-        if judged["gain"] is None:
+    for agent, row in judged.items():
+        named = f"{agent}: " if len(judged) > 1 else ""
+        bounds = row.get("interval") if isinstance(row, dict) else None
+        if not isinstance(row.get("gain"), (int, float)) or not isinstance(bounds, list) or len(bounds) != 2:
             shown.append(f"{named}-")
             continue
-        low, high = judged["interval"]
-        shown.append(f"{named}{judged['gain']:+.3f} [{number(low, '+.3f')}, {number(high, '+.3f')}]")
+        at = row.get("confidence") if level else None
+        extra = f" at {100 * at:.4g} %" if isinstance(at, (int, float)) else ""
+        low, high = (number(bound, "+.3f") for bound in bounds)
+        shown.append(f"{named}{row['gain']:+.3f} [{low}, {high}]{extra}")
     return "; ".join(shown)
+
+
+def origin(arm: dict) -> str:
+    """Where a candidate came from, and in which round of proposals."""
+    said = str(arm.get("origin", "?"))
+    return said + (f", round {arm['round']}" if isinstance(arm.get("round"), int) and arm["round"] else "")
+
+
+# The candidates table, in the markdown and on the page.
+CANDIDATES: list[Column] = [
+    ("candidate", field("label", "?")),
+    ("origin", origin),
+    ("status", field("status", "?")),
+    ("train", lambda arm: score((arm.get("scores") or {}).get(TRAIN))),
+    ("validation", lambda arm: score((arm.get("scores") or {}).get(VALIDATION))),
+    ("gain (corrected)", lambda arm: gain(arm.get("validation"))),
+    ("why", lambda arm: clip(arm.get("reason") or "", 160)),
+    ("spent", lambda arm: dollars((arm.get("spend") or {}).get("cost_usd"))),
+]
 
 
 def markdown(report: dict) -> str:
@@ -59,12 +83,8 @@ def markdown(report: dict) -> str:
         "",
         table(["split", "positives", "negatives"], counts),
     ]
-    rows = [
-        (arm["label"], arm["status"], _share(arm["scores"].get(TRAIN)), _share(arm["scores"].get(VALIDATION)))
-        + (_gain(arm["validation"]), clip(arm["reason"] or "", 160), dollars(arm["spend"]["cost_usd"]))
-        for arm in [report["current"], *report["candidates"]]
-    ]
-    lines += titled("Candidates", table(CANDIDATE_HEADS, rows))
+    arms = [report["current"], *report["candidates"]]
+    lines += titled("Candidates", table(*columns.drawn(CANDIDATES, arms)))
     described = [
         f"- `{arm['label']}` ({arm['origin']}): {clip(arm['description'], 300)}"
         for arm in report["candidates"]
@@ -75,8 +95,8 @@ def markdown(report: dict) -> str:
         at_level = f" at {number(100 * level)} %" if isinstance(level, (int, float)) else ""
         lines += titled(
             "Final split (graded once; the honest estimate)",
-            f"Current: {_share(final['current'])}; {final['candidate']}: {_share(final['chosen'])}; gain "
-            f"{_gain(final['gain'])}{at_level}.",
+            f"Current: {score(final['current'])}; {final['candidate']}: {score(final['chosen'])}; gain "
+            f"{gain(final['gain'], level=False)}{at_level}.",
         )
     if report["diff"]:
         applied = "applied (--apply)" if report["applied"] else "not applied; pass --apply to write it"

@@ -80,7 +80,7 @@ def test_one_lost_and_one_won_prompt_give_one_regression_and_one_improvement(tmp
     assert rates["baseline"]["trigger_rate"] == {"alpha": 0.75}
     assert rates["candidate"]["trigger_rate"] == {"alpha": 0.6667}  # the errored run counts on neither side
     assert rates["delta"]["trigger_rate"] == {"alpha": -0.0833}
-    assert "trigger rate `alpha`" in run.stdout
+    assert "trigger rate (alpha)" in run.stdout
 
 
 def test_a_regression_is_annotated_on_its_dataset_line_and_fails_in_junit(tmp_path, repo):

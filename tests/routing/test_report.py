@@ -137,7 +137,7 @@ def test_markdown_tables_hold_escaped_prompts_and_errors_apart():
     assert "the API answered 529 (overloaded)" in errored
     assert "> claude 2.1.0 has no --effort; effort low was not set" in text
     assert "**2/3 correct (66.7%)**" in text and "Gate: **failed**" in text
-    assert "| s2 " in text and "33% [6–79%]" in text
+    assert "| s2 " in text and "1/3 (33.3% [6–79%])" in text
 
 
 def test_a_timed_out_run_fails_and_says_so():

@@ -561,7 +561,7 @@ def test_repeat_keeps_every_sample_and_takes_the_majority(scripted, repo):
     assert one["trigger_rate_ci95"] == [pytest.approx(0.2077, abs=1e-4), pytest.approx(0.9385, abs=1e-4)]
     assert run.report["totals"]["samples"] == 6 and run.report["meta"]["repeat"] == 3
     assert len(scripted.case_runs()) == 6 and len(scripted.canary_runs()) == 1
-    assert "67% [21–94%]" in run.stdout
+    assert "2/3 (66.7% [21–94%])" in run.stdout
 
 
 # --- the gate, end to end --------------------------------------------------------------------------

@@ -121,6 +121,7 @@ def test_a_candidate_better_on_final_but_worse_on_validation_is_not_chosen(scrip
         for line in shown.splitlines()
         if line.startswith(f"| {voucher['label']} ")
     )
-    assert row[1] == "scored" and row[4] == "+0.000 [+0.000, +0.000]" and "not beyond noise" in row[5]
+    assert row[2] == "scored" and row[5].startswith("+0.000 [+0.000, +0.000]")  # its origin is row[1]
+    assert "not beyond noise" in row[6]
     final_section = shown.split("### Final split", 1)[1].split("###", 1)[0]
     assert f"{receipt['label']}: " in final_section and voucher["label"] not in final_section

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at, objects_at
-from harness.report.format import DASH, dollars
+from harness.report import columns
+from harness.report.behavioral import CASES, PER_SKILL, spent
 from harness.report.html import common
-from harness.report.html.common import PLACE_HEADS, Transcripts
+from harness.report.html.common import Transcripts
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, pre
@@ -15,9 +16,9 @@ BLOCKED_WHY = {"outside-workspace": "its agent worked outside its workspace, so 
 FIGURES = {
     "cases passed": "passed/cases",
     "failed": "failed",
-    "errors": "errors",
+    "errored": "errors",
     "blocked": "blocked",
-    "checks met": "checks_passed/checks",
+    "expectations met": "checks_passed/checks",
 }
 FAILURES_FIRST = ("fail", "error", "blocked", "not-run", "pass")
 
@@ -77,23 +78,11 @@ def blocked_block(case: dict) -> str:
     return f'<p class="blocked">Blocked ({text(reason)}): {text(why)}.</p>{listed}'
 
 
-def spent(case: dict) -> float | None:
-    """What a case (or the run's totals) spent: its agent's and its judge's; None when neither said."""
-    return common.known_sum(object_at(case, side).get("cost_usd") for side in ("agent", "judge"))
+def cached_mark(plain: str, case: dict) -> str:
+    return text(plain) + (' <span class="muted">(cached)</span>' if case.get("cached") else "")
 
 
-def case_row(case: dict, transcripts: Transcripts) -> Row:
-    checks = objects_at(case, "checks")
-    met = sum(1 for c in checks if c.get("passed"))
-    ident = text(case.get("id", "?")) + (' <span class="muted">(cached)</span>' if case.get("cached") else "")
-    cells = [
-        ident,
-        text(case.get("skill", "")),
-        common.word(case.get("status")),
-        text(f"{met}/{len(checks)}"),
-        dollars(spent(case), DASH),
-        *common.place_cells(case),
-    ]
+def case_row(case: dict, cells: list[str], transcripts: Transcripts) -> Row:
     more = [blocked_block(case), common.error_line(case), checks_table(case)]
     files = object_at(case, "files")
     touched = [
@@ -112,21 +101,16 @@ def case_row(case: dict, transcripts: Transcripts) -> Row:
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     cases = common.ranked(objects_at(report, "cases"), "status", FAILURES_FIRST, "error")
-    rows = [case_row(c, transcripts) for c in cases]
-    headers = ["case", "skill", "outcome", "checks met", "cost", *PLACE_HEADS]
-    filters = [("status", "Outcome"), ("skill", "Skill")]
-    return common.case_section(table_id, "failures", headers, rows, filters, numeric=(3, 4))
+    heads, cells = common.drawn(CASES, cases, {"case": cached_mark})
+    rows = [case_row(c, shown, transcripts) for c, shown in zip(cases, cells, strict=True)]
+    filters = [("status", "Status"), ("skill", "Skill")]
+    numeric = common.indexes(heads, ("expectations met", "time", "cost"))
+    return common.case_section(table_id, "failures", heads, rows, filters, numeric=numeric)
 
 
 def per_skill(report: dict) -> str:
-    counts = ("cases", "passed", "failed", "errors", "blocked", "checks_passed/checks")
-    rows = [
-        [name, *common.fields(r, counts)]
-        for name, r in object_at(report, "per_skill").items()
-        if isinstance(r, dict)
-    ]
-    headers = ["skill", "cases", "passed", "failed", "errors", "blocked", "checks met"]
-    return section("Per skill", simple_table(headers, rows, range(1, 7))) if rows else ""
+    rows = columns.rows(PER_SKILL, columns.named(object_at(report, "per_skill"), "skill"))
+    return section("Per skill", simple_table(columns.heads(PER_SKILL), rows, range(1, 7))) if rows else ""
 
 
 def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:

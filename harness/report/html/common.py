@@ -3,27 +3,44 @@ and the case table's section."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from harness.printable import clip
-from harness.report.format import number
+from harness.report import columns
+from harness.report.columns import Column
 from harness.report.html.shell import section, text
 from harness.report.html.table import Deferred, Filters, Row, cases_table, collapsed, deferred, pre, token
 
-PROMPT_CHARS = 120  # in the table; the row's details hold it whole
-PLACE_HEADS = ["dataset", "prompt"]  # the last columns of every case table: see place_cells
 # What `show` found in a run's kept logs: case id -> [(title, lines)], one entry a log.
 Transcripts = Mapping[str, Sequence[tuple[str, Sequence[str]]]]
 
 
-def place_cells(case: Mapping) -> list[str]:
-    """Where the case is written (its dataset's file and line) and its prompt on one line, clipped."""
-    source, line, prompt = case.get("source"), case.get("line"), case.get("prompt")
-    where = (
-        whole_path(f"{source}:{line}" if isinstance(line, int) else source) if isinstance(source, str) else ""
-    )
-    return [where, text(clip(prompt if isinstance(prompt, str) else "", PROMPT_CHARS))]
+# How the page marks up a shared table's cell (report.columns), by its column's head: the plain cell and
+# its row in, rendered HTML out; every other cell is escaped text.
+Mark = Callable[[str, Any], str]
+MARKS: dict[str, Mark] = {
+    "status": lambda plain, row: word(plain),
+    "label": lambda plain, row: word(plain),
+    "where": lambda plain, row: whole_path(plain) if plain else "",
+}
+
+
+def drawn(
+    spec: Sequence[Column], items: Sequence[Any], marks: Mapping[str, Mark] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """A shared table's heads and its rows as the page's cells: MARKS (and `marks`) marked, the rest text."""
+    heads, plain = columns.drawn(spec, items)
+    marked = {**MARKS, **(marks or {})}
+    return heads, [
+        [marked[h](cell, item) if h in marked else text(cell) for h, cell in zip(heads, row, strict=True)]
+        for row, item in zip(plain, items, strict=True)
+    ]
+
+
+def indexes(heads: Sequence[str], names: Iterable[str]) -> list[int]:
+    """Where the columns `names` stand among `heads` (a column empty in every row is left out)."""
+    wanted = set(names)
+    return [i for i, head in enumerate(heads) if head in wanted]
 
 
 def whole_path(path: str) -> str:
@@ -31,26 +48,6 @@ def whole_path(path: str) -> str:
     parts = path.split("/")
     names = [f"<span>{text(part)}/</span>" for part in parts[:-1]] + [f"<span>{text(parts[-1])}</span>"]
     return '<span class="path">' + "<wbr>".join(names) + "</span>"
-
-
-def rate(hits: int, trials: int, interval: object = None) -> str:
-    """`hits/trials = 0.50`, and under it the 95 % interval when the report gives one."""
-    if not trials:
-        return "—"
-    shown = text(f"{hits}/{trials} = {hits / trials:.2f}")
-    if isinstance(interval, (list, tuple)) and len(interval) == 2:
-        low, high = (number(bound, ".2f", "?") for bound in interval)
-        shown += f'<br><span class="muted">{text(f"{low}–{high}")}</span>'
-    return shown
-
-
-def interval(value: object, bounds: object = None) -> str:
-    """`0.500 (0.20–0.80)`, or the value alone when the report gives no bounds."""
-    if not isinstance(value, (int, float)):
-        return "—"
-    if isinstance(bounds, (list, tuple)) and len(bounds) == 2:
-        return f"{value:.3f} ({bounds[0]:.2f}–{bounds[1]:.2f})"
-    return f"{value:.3f}"
 
 
 def fields(row: Mapping, keys: Iterable[str], missing: object = 0) -> list[str]:
@@ -62,12 +59,6 @@ def fields(row: Mapping, keys: Iterable[str], missing: object = 0) -> list[str]:
 def tiles(row: Mapping, figures: Mapping[str, str]) -> list[tuple[str, str]]:
     """Headline tiles: each label with its figure of `row`, read as `fields` reads it."""
     return list(zip(figures, fields(row, figures.values()), strict=True))
-
-
-def known_sum(values: Iterable[object]) -> float | None:
-    """What the costs a report gives add up to; None when it gives none."""
-    known = [value for value in values if isinstance(value, (int, float))]
-    return sum(known) if known else None
 
 
 def of_total(count: object, total: object, what: str) -> str | None:

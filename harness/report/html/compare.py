@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from harness.jsonfields import object_at, objects_at
-from harness.report.format import DASH, dollars, number
+from harness.report import compare
+from harness.report.format import DASH, dollars, ranged, total
 from harness.report.html import common
-from harness.report.html.common import PLACE_HEADS, Transcripts, interval
+from harness.report.html.common import Transcripts
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, pre
 
-SIDES = ("baseline", "candidate")
+SIDES = compare.SIDES
 LABEL_ORDER = ("regression", "error", "changed", "improvement", "same-fail", "same-pass")
 
 
@@ -20,15 +21,6 @@ def side_names(report: dict) -> tuple[str, str]:
     if meta.get("baseline") == "none":
         return "without the skill", "with the skill"
     return f"baseline ({meta.get('baseline', '?')})", f"candidate ({meta.get('candidate', '?')})"
-
-
-def span(bounds: object) -> str:
-    if isinstance(bounds, (list, tuple)) and len(bounds) == 2:
-        low, high = bounds
-        if isinstance(low, (int, float)) and low < 0:
-            return f"{number(low, '+.2f', '?')} to {number(high, '+.2f', '?')}"
-        return f"{number(low, '.2f', '?')}–{number(high, '.2f', '?')}"
-    return "—"
 
 
 def head(report: dict) -> str:
@@ -41,9 +33,7 @@ def head(report: dict) -> str:
         if labels.get(label)
     ]
     for name, side in zip(names, (before, after), strict=True):
-        figures.append(
-            (f"pass rate {name}", f"{interval(side.get('pass_rate'))} ({span(side.get('pass_rate_ci95'))})")
-        )
+        figures.append((f"pass rate {name}", ranged(side.get("pass_rate"), side.get("pass_rate_ci95"))))
     gate = (
         f"{labels.get('regression', 0)} regression(s)"
         + (" allowed (--allow-regressions)" if meta.get("allow_regressions") else "")
@@ -61,54 +51,33 @@ def cached_runs(sides: list[dict]) -> str:
 def run_spent(report: dict) -> float | None:
     """What a compare spent now: both sides' runs and the canaries' own; None when none said."""
     costs = [object_at(object_at(report, "totals"), side).get("cost_usd") for side in SIDES]
-    return common.known_sum([*costs, object_at(report, "meta").get("canary_cost_usd")])
+    return total([*costs, object_at(report, "meta").get("canary_cost_usd")])
 
 
 def totals_table(report: dict) -> str:
-    totals = object_at(report, "totals")
-    names = side_names(report)
-    rows = [totals_row(name, object_at(totals, key)) for name, key in zip(names, SIDES, strict=True)]
-    rows.append(totals_row("difference", object_at(totals, "delta"), counted=False))
-    headers = ["side", "passed", "pass rate", "95 %", "errors", "runs", "tokens in / out", "cost"]
     rule = object_at(report, "meta").get("rule")
     note = f'<p class="muted">{text(rule)}</p>' if isinstance(rule, str) else ""
-    return section("Both sides", simple_table(headers, rows, range(1, 8)) + note)
+    parts = compare.totals_parts(report)
+    return "".join(
+        section(heading, simple_table(compare.TOTALS_HEADS, compare.totals_rows(part), range(1, 4)) + said)
+        for (heading, part), said in zip(parts, [""] * (len(parts) - 1) + [note], strict=True)
+    )
 
 
-def totals_row(name: str, side: dict, counted: bool = True) -> list[str]:
-    """A side's totals, or their difference (`counted` False: no passes, errors or runs of its own)."""
-    rate = [interval(side.get("pass_rate")), span(side.get("pass_rate_ci95"))]
-    tokens = f"{side.get('input_tokens', 0)} / {side.get('output_tokens', 0)}"
-    spent = [tokens, dollars(side.get("cost_usd"), DASH)]
-    if not counted:
-        return [name, "", *rate, "", "", *spent]
-    passed, errors, runs = common.fields(side, ("passed/graded", "errors", "runs"))
-    return [name, passed, *rate, errors, runs, *spent]
+def side_mark(side: str) -> common.Mark:
+    """A side's cell with its status word marked as the page marks every status."""
+
+    def mark(plain: str, case: dict) -> str:
+        status = str(object_at(case, side).get("status"))
+        if not plain.startswith(status):
+            return text(plain)
+        return common.word(status) + text(plain[len(status) :])
+
+    return mark
 
 
-def side_cell(side: dict) -> str:
-    runs, passes = side.get("runs", 0), side.get("passes", 0)
-    outcome = side.get("outcome")
-    shown = f"{common.word(side.get('status'))} {text(f'{passes}/{runs}')}"
-    if outcome is not None:
-        shown += f' <span class="muted">{text(outcome)}</span>'
-    if side.get("error"):
-        shown += f' <span class="error">{text(side["error"])}</span>'
-    return shown
-
-
-def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Row:
-    before, after, delta = (object_at(case, key) for key in (*SIDES, "delta"))
-    cells = [
-        text(case.get("id", "?")),
-        text(case.get("mode", "")),
-        common.word(case.get("label", "")),
-        side_cell(before),
-        side_cell(after),
-        text(f"{interval(delta.get('rate'))} ({span(delta.get('rate_ci95'))})"),
-        text(f"{dollars(before.get('cost_usd'), DASH)} / {dollars(after.get('cost_usd'), DASH)}"),
-        *common.place_cells(case),
-    ]
+def case_row(case: dict, cells: list[str], names: tuple[str, str], transcripts: Transcripts) -> Row:
+    before, after = (object_at(case, key) for key in SIDES)
     lines = [
         f"{name}: {s.get('status')} {s.get('passes', 0)}/{s.get('runs', 0)}, outcome {s.get('outcome')}, "
         f"{s.get('input_tokens', 0)} in / {s.get('output_tokens', 0)} out tokens, "
@@ -123,10 +92,11 @@ def case_row(case: dict, names: tuple[str, str], transcripts: Transcripts) -> Ro
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     names = side_names(report)
     cases = common.ranked(objects_at(report, "cases"), "label", LABEL_ORDER, "regression")
-    rows = [case_row(c, names, transcripts) for c in cases]
-    headers = ["case", "mode", "label", *names, "rate difference (95 %)", "cost each side", *PLACE_HEADS]
+    marks = {side: side_mark(side) for side in SIDES}
+    heads, cells = common.drawn(compare.CASES, compare.side_by_side({**report, "cases": cases}), marks)
+    rows = [case_row(c, shown, names, transcripts) for c, shown in zip(cases, cells, strict=True)]
     filters = [("label", "Label"), ("skill", "Skill"), ("mode", "Mode")]
-    return common.case_section(table_id, "regressions", headers, rows, filters)
+    return common.case_section(table_id, "regressions", heads, rows, filters)
 
 
 def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:

@@ -4,13 +4,14 @@ tokens, turns, tool calls and dollars."""
 from __future__ import annotations
 
 from harness.jsonfields import object_at, objects_at
-from harness.report.format import DASH, dollars, number
+from harness.report import cost
+from harness.report.format import DASH, dollars
 from harness.report.html.common import fields
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 
 TOKENS = ("turns", "tool_calls", "input_tokens", "output_tokens")  # what one run used, a column each
-HEADS = [key.replace("_", " ") for key in TOKENS]
+HEADS = [label for label, key in cost.ROWS if key in TOKENS]  # named as the markdown's rows name them
 SIDE_NAMES = {"with": "with the skill", "without": "without the skill"}
 
 
@@ -38,18 +39,13 @@ def fired(skills: object) -> str:
 
 
 def sides_table(report: dict) -> str:
-    rows = []
-    for key in ("with", "without"):
-        side = object_at(object_at(report, "sides"), key)
-        used = [number(side.get(key), "g", DASH) for key in (*TOKENS, "cache_read_tokens")]
-        finished = f"{side.get('finished', 0)}/{side.get('runs', 0)}"
-        rows.append(
-            [SIDE_NAMES[key], finished, fired(side.get("fired")), *used, dollars(side.get("cost_usd"), DASH)]
-        )
-    headers = ["side", "finished", "skills fired", *HEADS, "cache-read tokens", "cost (mean a run)"]
     prompt = object_at(report, "meta").get("prompt")
     lead = f"<p>Prompt: <q>{text(prompt)}</q></p>" if isinstance(prompt, str) else ""
-    return section("With and without the skill", lead + simple_table(headers, rows, range(3, 9)))
+    heads, rows = cost.sides_table(report)
+    said = "<p>Means over each side's finished runs.</p>"
+    return section(
+        "With and without the skill", lead + said + simple_table(heads, rows, range(1, len(heads)))
+    )
 
 
 def runs_table(report: dict) -> str:
@@ -69,28 +65,5 @@ def runs_table(report: dict) -> str:
     return section(f"Runs ({len(rows)})", simple_table(headers, rows, range(3, 8)) + foot)
 
 
-def models_table(report: dict) -> str:
-    """A run on several models: each side on each model, a column each, in means a run."""
-    models = objects_at(report, "models")
-    if len(models) < 2:
-        return ""
-    columns = [
-        (str(m.get("model") or "default"), key, object_at(object_at(m, "sides"), key))
-        for m in models
-        for key in object_at(m, "sides")
-    ]
-    rows = [
-        [label, *(shown(side.get(key)) for _model, _key, side in columns)]
-        for label, key, shown in (
-            ("skills fired", "fired", fired),
-            ("turns", "turns", number),
-            ("input tokens", "input_tokens", number),
-            ("cost (mean a run)", "cost_usd", dollars),
-        )
-    ]
-    headers = ["", *(f"{SIDE_NAMES.get(key, key)} on {model}" for model, key, _side in columns)]
-    return section("Per model", simple_table(headers, rows))
-
-
 def sections(report: dict, transcripts: object = None) -> list[str]:
-    return [head(report), models_table(report), sides_table(report), runs_table(report)]
+    return [head(report), sides_table(report), runs_table(report)]

@@ -4,7 +4,9 @@ in a table filtered by severity and rule."""
 from __future__ import annotations
 
 from harness.jsonfields import object_at, objects_at
-from harness.report.html.common import fields
+from harness.model.findings import Finding
+from harness.report import markdown as md
+from harness.report.html.common import Mark, drawn, fields
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, token
@@ -25,22 +27,26 @@ def head(report: dict) -> str:
 
 
 def findings_table(report: dict) -> str:
-    rows = []
-    for f in objects_at(report, "findings"):
-        where = f"{f.get('path', '')}:{f.get('line')}" if f.get("line") else str(f.get("path", ""))
-        severity = str(f.get("severity", ""))
-        cells = [
-            text(where),
-            text(f.get("rule", "")),
-            f'<span class="{"fail" if severity == "error" else "error"}">{text(severity)}</span>',
-            f'<span class="wrap">{text(f.get("message", ""))}</span>',
-        ]
-        rows.append(Row(cells, {"severity": token(severity), "rule": token(str(f.get("rule", "")))}))
-    if not rows:
+    found = md.findings_of(report)
+    if not found:
         return section("Findings", "<p>No finding.</p>")
-    filters = [("severity", "Severity"), ("rule", "Rule")]
-    inner = cases_table("findings", ["where", "rule", "severity", "message"], rows, filters)
+    heads, cells = drawn(md.FINDINGS, found, MARKS)
+    rows = [
+        Row(shown, {"severity": token(f.severity), "rule": token(f.rule)})
+        for f, shown in zip(found, cells, strict=True)
+    ]
+    inner = cases_table("findings", heads, rows, [("severity", "Severity"), ("rule", "Rule")])
     return section(f"Findings ({len(rows)})", inner)
+
+
+def severity_mark(plain: str, found: Finding) -> str:
+    return f'<span class="{"fail" if found.severity == "error" else "error"}">{text(plain)}</span>'
+
+
+MARKS: dict[str, Mark] = {
+    "severity": severity_mark,
+    "what to fix": lambda plain, found: f'<span class="wrap">{text(plain)}</span>',
+}
 
 
 def headroom_table(report: dict) -> str:

@@ -3,12 +3,13 @@ agent's first, the cases by leg, then each leg's own sections with a case table 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from harness.jsonfields import array_at, object_at, objects_at
-from harness.report.format import dollars, signed_percent
-from harness.report.html import behavioral, compare, routing
-from harness.report.html.common import Transcripts, fields
+from harness.report import columns, matrix
+from harness.report.format import dollars
+from harness.report.html import behavioral, common, compare, routing
+from harness.report.html.common import Transcripts
 from harness.report.html.header import UNKNOWN, canary_word, header, legs
 from harness.report.html.shell import section, simple_table, text
 
@@ -25,7 +26,7 @@ def names(report: dict) -> list[str]:
 def head(report: dict) -> str:
     shown = legs(report)
     figures = [
-        (f"{leg_name(a)} accuracy", routing.fmt(object_at(a, "totals").get("accuracy"))) for a in shown
+        (f"{leg_name(a)} accuracy", matrix.percent(object_at(a, "totals").get("accuracy"))) for a in shown
     ]
     differ = sum(1 for c in objects_at(report, "cases") if c.get("differs"))
     figures.append(("cases the legs differ on", str(differ)))
@@ -53,66 +54,38 @@ def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
     )
 
 
-def between_models(report: dict, figure: str = "accuracy", per_skill: bool = False) -> str:
-    """Each later model of an agent against its first (`per_skill`: per skill): their `figure`, the
-    difference with its 95 % interval, and whether it is beyond noise; '' when none."""
-    key, first = ("skill_differences", "skill") if per_skill else ("differences", "agent")
-    rows = [
-        [
-            str(row.get(first)),
-            f"{row.get('a')} vs {row.get('b')}",
-            f"{routing.fmt(row.get('rate_a'))} / {routing.fmt(row.get('rate_b'))}",
-            signed_percent(row.get("difference")),
-            f"{signed_percent(row.get('low'))} to {signed_percent(row.get('high'))}",
-            "beyond noise" if row.get("beyond_noise") else "within noise",
-        ]
-        for row in objects_at(report, key)
-    ]
-    heads = [first, "models", figure, "difference", "95% interval", "reading"]
-    title = "Per skill between models" if per_skill else "Between models"
-    return section(title, simple_table(heads, rows)) if rows else ""
+def between_models(report: dict) -> str:
+    """Each later model of an agent against its first: their figure, the difference with its 95 %
+    interval, and whether it is beyond noise; '' when none."""
+    spec = matrix.BETWEEN[str(report.get("command"))]
+    rows = columns.rows(spec, objects_at(report, "differences"))
+    return section("Between models", simple_table(columns.heads(spec), rows)) if rows else ""
 
 
-def differences(report: dict) -> str:
-    rows = []
-    for case in objects_at(report, "cases"):
-        if not case.get("differs"):
-            continue
-        seen = object_at(case, "by_agent")
-        rows.append(
-            [str(case.get("id")), str(case.get("expect") or "no skill")]
-            + [
-                f"{object_at(seen, a).get('observed') or 'no skill'} ({object_at(seen, a).get('verdict')})"
-                for a in names(report)
-            ]
-        )
-    listed = simple_table(["case", "expected", *names(report)], rows)
-    return section(
-        "Where the legs differ", listed if rows else "<p>Nowhere: every leg routed every case alike.</p>"
-    )
+def per_skill_between(report: dict) -> str:
+    rows = columns.rows(matrix.SKILLS, objects_at(report, "skill_differences"))
+    return section(matrix.SKILLS_BETWEEN, simple_table(columns.heads(matrix.SKILLS), rows)) if rows else ""
 
 
 def grid(report: dict) -> str:
-    """Skills down, a column per leg (each agent on each model): passed/graded per cell."""
-    rows = []
-    for skill, row in object_at(report, "matrix").items():
-        cells = []
-        for name in names(report):
-            cell = object_at(row, name) if isinstance(row, dict) else {}
-            graded, passed = cell.get("graded"), cell.get("passed")
-            cells.append(f"{passed}/{graded} ({routing.fmt(cell.get('accuracy'))})" if graded else "n/a")
-        rows.append([str(skill), *cells])
-    listed = simple_table(["skill", *names(report)], rows)
-    return section("Trigger accuracy, skills x legs", listed) if rows else ""
+    heads, rows = matrix.grid(report)
+    return section(matrix.GRID, simple_table(heads, rows)) if rows else ""
+
+
+def cases(report: dict) -> str:
+    """Every case and what each leg said of it, those the legs differ on marked."""
+    spec = matrix.case_columns(report)
+    heads, cells = common.drawn(spec, objects_at(report, "cases"), {"case": differs_mark})
+    inner = simple_table(heads, cells, rendered=True) if cells else "<p>No case.</p>"
+    return section(matrix.cases_heading(report), inner)
+
+
+def differs_mark(plain: str, case: dict) -> str:
+    return ("<b>differs</b> " if case.get("differs") else "") + text(plain)
 
 
 def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
-    tables = [
-        between_models(report),
-        between_models(report, per_skill=True),
-        grid(report),
-        differences(report),
-    ]
+    tables = [between_models(report), per_skill_between(report), grid(report), cases(report)]
     return [head(report), *tables, *leg_sections(report, transcripts, "Leg", "routing", routing.sections)]
 
 
@@ -137,18 +110,9 @@ def leg_anchor(name: str) -> str:
     return "cases-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in name)
 
 
-def by_leg(report: dict, title: str, heads: Sequence[str], first: Callable[[dict], list[str]]) -> str:
-    """A case's first cells (`first`), then what each leg said of it (its `by_leg`), under `title`."""
-    rows = [
-        first(case) + [str(object_at(case, "by_leg").get(n)) for n in names(report)]
-        for case in objects_at(report, "cases")
-    ]
-    return section(title, simple_table([*heads, *names(report)], rows))
-
-
 def behavioral_head(report: dict) -> str:
     shown = legs(report)
-    figures = [(f"{leg.get('leg')} pass rate", routing.fmt(leg.get("pass_rate"))) for leg in shown]
+    figures = [(f"{leg.get('leg')} pass rate", matrix.percent(leg.get("pass_rate"))) for leg in shown]
     judges = "; ".join(
         f"{leg.get('leg')}: judged by {leg.get('judge_model') or 'its default model'} "
         f"on {leg.get('judge_agent')}"
@@ -158,23 +122,8 @@ def behavioral_head(report: dict) -> str:
 
 
 def behavioral_sections(report: dict, transcripts: Transcripts) -> list[str]:
-    cases = by_leg(
-        report, "Cases by model", ["case", "skill"], lambda c: [str(c.get("id")), str(c.get("skill"))]
-    )
-    parts = [behavioral_head(report), between_models(report, "pass rate"), cases]
+    parts = [behavioral_head(report), between_models(report), cases(report)]
     return parts + leg_sections(report, transcripts, "Model", "behavioral", behavioral.sections)
-
-
-def change(side: dict) -> str:
-    """One mode's two pass rates on a compare leg, the candidate's difference and its interval."""
-    rates = f"{routing.fmt(side.get('baseline_rate'))} → {routing.fmt(side.get('candidate_rate'))}"
-    if side.get("difference") is None:
-        return f"{rates} (a side graded no case)"
-    noise = "beyond noise" if side.get("beyond_noise") else "within noise"
-    return (
-        f"{rates}, {signed_percent(side.get('difference'))} "
-        f"({signed_percent(side.get('low'))} to {signed_percent(side.get('high'))}, {noise})"
-    )
 
 
 def compare_head(report: dict) -> str:
@@ -192,26 +141,10 @@ def compare_head(report: dict) -> str:
 
 
 def by_model(report: dict) -> str:
-    rows = [
-        [
-            str(leg.get("leg")),
-            str(mode),
-            *fields(object_at(leg, "labels"), ("regression", "improvement", "error")),
-            change(side) if isinstance(side, dict) else "—",
-        ]
-        for leg in legs(report)
-        for mode, side in object_at(leg, "by_mode").items()
-    ]
-    heads = ["leg", "mode", "regressions", "improvements", "errors", "pass rate: baseline → candidate (95 %)"]
-    return section("Each model", simple_table(heads, rows, range(2, 5)))
+    rows = columns.rows(matrix.COMPARE, matrix.compare_rows(report))
+    return section("Each model", simple_table(columns.heads(matrix.COMPARE), rows, range(3, 6)))
 
 
 def compare_sections(report: dict, transcripts: Transcripts) -> list[str]:
-    cases = by_leg(
-        report,
-        "Labels by model",
-        ["case", "mode", "skill"],
-        lambda c: [str(c.get("id")), str(c.get("mode")), str(c.get("skill") or "shared")],
-    )
-    parts = [compare_head(report), by_model(report), between_models(report, "candidate's pass rate"), cases]
+    parts = [compare_head(report), by_model(report), between_models(report), cases(report)]
     return parts + leg_sections(report, transcripts, "Model", "compare", compare.sections)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from harness.jsonfields import array_at, object_at, objects_at
-from harness.report.format import DASH, dollars
+from harness.report import columns, routing, routing_lexical
+from harness.report.format import percent
 from harness.report.html import common, matrix
-from harness.report.html.common import PLACE_HEADS, Transcripts
+from harness.report.html.common import Transcripts
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, collapsed, pre, token
@@ -17,7 +18,7 @@ def head(report: dict) -> str:
     totals, meta, gate = object_at(report, "totals"), object_at(report, "meta"), object_at(report, "gate")
     figures = [
         ("correct of graded", f"{totals.get('passed', 0)}/{totals.get('graded', 0)}"),
-        ("accuracy", f"{fmt(totals.get('accuracy'))}, bar {fmt(meta.get('min_accuracy'))}"),
+        ("accuracy", f"{percent(totals.get('accuracy'))}, bar {percent(meta.get('min_accuracy'))}"),
         ("errors (not graded)", str(totals.get("errors", 0))),
         ("activations / expected", f"{totals.get('activations', 0)}/{totals.get('activations_expected', 0)}"),
     ]
@@ -47,10 +48,6 @@ def run_spent(report: dict) -> float | None:
     return 0.0 if totals.get("samples_run") == 0 and not canary_ran else None
 
 
-def fmt(value: object) -> str:
-    return f"{value:.3f}".rstrip("0").rstrip(".") if isinstance(value, (int, float)) else "—"
-
-
 def observed_key(case: Mapping) -> str:
     if case.get("status") in ("error", "not-run"):
         return matrix.ERROR
@@ -76,28 +73,16 @@ def confusion(report: dict, table_id: str) -> str:
     return section("Confusion matrix", intro + matrix.svg(pairs, room, table_id))
 
 
-# A skill's counts, a column each: the column's head and the report's field.
-COUNTS = {
-    "expected": "expected",
-    "correct": "correct",
-    "missed": "missed",
-    "lost to another": "lost_to_other_skill",
-    "fired unasked": "fired_when_not_expected",
-}
-
-
 def per_skill(report: dict) -> str:
+    lexical = report.get("engine") == "lexical"
+    spec = routing_lexical.PER_SKILL if lexical else routing.PER_SKILL
     rows, idle = [], []
-    for skill, row in object_at(report, "per_skill").items():
-        if not isinstance(row, dict):
-            continue
+    for row in columns.named(object_at(report, "per_skill"), "skill"):
         wanted, fired = row.get("expected", 0), row.get("fired_total", 0)
-        if not (wanted or fired or row.get("fired_when_not_expected") or row.get("missed")):
-            idle.append(skill)  # a room member no case expected and none fired: a row of zeros and dashes
+        if not (lexical or wanted or fired or row.get("fired_when_not_expected") or row.get("missed")):
+            idle.append(row["skill"])  # a room member no case expected and none fired: a row of zeros
             continue
-        shown = common.fields(row, COUNTS.values())
-        recall = common.interval(row.get("recall"), row.get("recall_ci95"))
-        rows.append([skill, *shown, recall, common.interval(row.get("precision"), row.get("precision_ci95"))])
+        rows.append(columns.cells(spec, row))
     left_out = (
         f'<p class="muted">Not shown: {len(idle)} room skill(s) no case expected and none fired '
         f"({text(', '.join(idle))}).</p>"
@@ -106,54 +91,31 @@ def per_skill(report: dict) -> str:
     )
     if not rows:
         return section("Per skill", left_out) if idle else ""
-    headers = ["skill", *COUNTS, "recall (95 %)", "precision (95 %)"]
-    note = '<p class="muted">Intervals: Wilson score, 95 %, over the graded cases.</p>'
-    return section("Per skill", simple_table(headers, rows, numeric=range(1, 8)) + note + left_out)
+    note = "" if lexical else f'<p class="muted">{text(routing.INTERVALS)}</p>'
+    listed = simple_table(columns.heads(spec), rows, numeric=range(1, len(spec)))
+    return section("Per skill", listed + note + left_out)
 
 
 def by_category(report: dict) -> str:
-    rows = [
-        [name, *common.fields(row, ("graded", "passed")), fmt(row.get("accuracy"))]
-        for name, row in object_at(report, "by_category").items()
-        if isinstance(row, dict)
-    ]
-    return section("By category", simple_table(["category", "graded", "passed", "accuracy"], rows, (1, 2, 3)))
-
-
-def trigger_counts(case: dict, samples: list[dict]) -> tuple[int, int]:
-    """The report's own trigger counts (fired, graded samples); a report from before they were written
-    has them counted here the same way: the expected skill fired (when none is expected: any skill)."""
-    counts = case.get("trigger_counts")
-    if isinstance(counts, dict) and all(isinstance(counts.get(key), int) for key in ("fired", "graded")):
-        return counts["fired"], counts["graded"]
-    graded = [s for s in samples if not s.get("error") and s.get("verdict") != "not-run"]
-    expect = case.get("expect")
-    fired = sum(1 for s in graded if (s.get("observed") == expect if expect else s.get("observed")))
-    return fired, len(graded)
-
-
-def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
-    samples = objects_at(case, "samples")
-    fired, tried = trigger_counts(case, samples)
-    flaky = bool(case.get("flaky"))
-    ident = text(case.get("id", "?")) + (
-        ' <span class="flaky" title="its samples disagreed">flaky</span>' if flaky else ""
+    rows = columns.rows(routing.BY_CATEGORY, columns.named(object_at(report, "by_category"), "category"))
+    listed = simple_table(columns.heads(routing.BY_CATEGORY), rows, (1, 2, 3))
+    return section(
+        "By prompt category", f'<p class="muted">{text(routing.KINDS.replace("`", ""))}</p>{listed}'
     )
-    expect, observed = expected_key(case), observed_key(case)
-    cells = [
-        ident,
-        text(matrix.shown(expect)),
-        text(matrix.shown(observed)),
-        f'<span class="{text(case.get("status", ""))}">{text(case.get("verdict", "?"))}</span>',
-    ]
-    if lexical:
-        cells += [text(case.get("rank") or "—"), text(case.get("score", "—"))]
-    else:
-        cells += [
-            common.rate(fired, tried, case.get("trigger_rate_ci95")) if len(samples) > 1 else "",
-            dollars(case.get("cost_usd"), DASH),
-        ]
-    cells += common.place_cells(case)
+
+
+def flaky_mark(plain: str, case: dict) -> str:
+    return text(plain) + (
+        ' <span class="flaky" title="its samples disagreed">flaky</span>' if case.get("flaky") else ""
+    )
+
+
+def verdict_mark(plain: str, case: dict) -> str:
+    return f'<span class="{text(case.get("status", ""))}">{text(plain)}</span>'
+
+
+def case_row(case: dict, cells: list[str], transcripts: Transcripts, lexical: bool) -> Row:
+    samples = objects_at(case, "samples")
     more = [common.error_line(case)]
     if len(samples) > 1:
         lines = [
@@ -170,10 +132,17 @@ def case_row(case: dict, transcripts: Transcripts, lexical: bool) -> Row:
         ]
         if tops:
             more.append(collapsed("top-ranked skills", pre(tops)))
-    verdicts = " ".join(filter(None, [token(str(case.get("verdict"))), "flaky" if flaky else ""]))
+    flaky = "flaky" if case.get("flaky") else ""
+    verdicts = " ".join(filter(None, [token(str(case.get("verdict"))), flaky]))
     keys = {"verdict": verdicts, **common.filter_keys(case, ("status", "skill"))}
-    keys.update(expect=token(expect), observed=token(observed))
+    keys.update(expect=token(expected_key(case)), observed=token(observed_key(case)))
     return Row(cells, keys, common.case_details(case, transcripts, more))
+
+
+# Each case column's width on the page, by its head (the prompt takes what is left).
+WIDTHS = {"case": "13%", "category": "7%", "expected": "8%", "observed": "8%", "verdict": "10%"}
+WIDTHS |= {"stop": "5%", "time": "5%", "trigger rate [95%]": "9%", "cost": "6%", "where": "12%"}
+WIDTHS |= {"rank": "5%", routing_lexical.TOP: "20%"}
 
 
 def failures_first(cases: list[dict]) -> list[dict]:
@@ -184,15 +153,15 @@ def failures_first(cases: list[dict]) -> list[dict]:
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     lexical = report.get("engine") == "lexical"
     cases = failures_first(objects_at(report, "cases"))
-    rows = [case_row(c, transcripts, lexical) for c in cases]
-    headers = ["case", "expected", "observed", "verdict"]
-    headers += ["rank", "score"] if lexical else ["trigger rate (95 %)", "cost"]
-    headers += PLACE_HEADS
-    filters = [("status", "Outcome"), ("verdict", "Verdict"), ("skill", "Skill")]
+    spec = routing_lexical.CASES if lexical else routing.CASES
+    heads, cells = common.drawn(spec, cases, {"case": flaky_mark, "verdict": verdict_mark})
+    rows = [case_row(c, shown, transcripts, lexical) for c, shown in zip(cases, cells, strict=True)]
+    filters = [("status", "Status"), ("verdict", "Verdict"), ("skill", "Skill")]
     # Fixed columns: a thousand rows are laid out without measuring each cell first.
-    widths = ("15%", "9%", "9%", "12%", "11%", "7%", "16%", "auto")
-    shape = {"numeric": (4, 5), "cell_filter": True, "widths": widths}
-    return common.case_section(table_id, "failures", headers, rows, filters, **shape)
+    widths = [WIDTHS.get(head, "auto") for head in heads]
+    numeric = common.indexes(heads, ("time", "trigger rate [95%]", "cost", "rank"))
+    shape = {"numeric": numeric, "cell_filter": True, "widths": widths}
+    return common.case_section(table_id, "failures", heads, rows, filters, **shape)
 
 
 def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:

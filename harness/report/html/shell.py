@@ -65,15 +65,21 @@ def figures(items: Iterable[tuple[str, str]]) -> str:
     return f'<ul class="figures">{tiles}</ul>' if tiles else ""
 
 
-def simple_table(headers: Iterable[str], rows: Iterable[Iterable[str]], numeric: Iterable[int] = ()) -> str:
-    """A plain table of plain-text cells; `numeric` column indexes align right."""
+def simple_table(
+    headers: Iterable[str], rows: Iterable[Iterable[str]], numeric: Iterable[int] = (), rendered: bool = False
+) -> str:
+    """A plain table of plain-text cells (`rendered`: of rendered HTML); `numeric` column indexes align
+    right."""
     right = set(numeric)
     head = "".join(
         f'<th{" class=num" if i in right else ""} scope="col">{text(h)}</th>' for i, h in enumerate(headers)
     )
     body = "".join(
         "<tr>"
-        + "".join(f"<td{' class=num' if i in right else ''}>{text(c)}</td>" for i, c in enumerate(row))
+        + "".join(
+            f"<td{' class=num' if i in right else ''}>{c if rendered else text(c)}</td>"
+            for i, c in enumerate(row)
+        )
         + "</tr>"
         for row in rows
     )

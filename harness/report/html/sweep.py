@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 
 from harness.jsonfields import array_at, object_at, objects_at
+from harness.report import columns, sweep
 from harness.report.format import number
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
-from harness.report.sweep import CURVE_HEADS, NONE_DEGRADES, accuracy_words
 
 CHART_W, CHART_H, PAD = 520, 180, 28
 
@@ -73,28 +73,16 @@ def curve(leg: dict) -> str:
 
 def leg_section(leg: dict) -> str:
     knee = object_at(leg, "knee")
-    rows = [
-        [
-            str(p.get("size")),
-            f"{p.get('passed')}/{p.get('graded')}",
-            accuracy_words(p),
-            "" if p.get("p") is None else f"p {p['p']:.3g}" + (", beyond noise" if p.get("degraded") else ""),
-        ]
-        for p in objects_at(leg, "curve")
-    ]
-    skills = [
-        [str(s.get("skill")), str(s.get("first_degraded"))]
-        for s in objects_at(leg, "skills")
-        if s.get("first_degraded") is not None
-    ]
+    rows = columns.rows(sweep.CURVE, objects_at(leg, "curve"))
+    skills = sweep.degraded_rows(leg)
     inner = (
         f"<p>Knee: {text(knee.get('says', ''))}.</p>"
         + curve(leg)
-        + simple_table(CURVE_HEADS, rows, (0, 1))
+        + simple_table(columns.heads(sweep.CURVE), rows, (0, 1))
         + (
-            "<h3>Skills that degrade</h3>" + simple_table(["skill", "degrades from (skills)"], skills, (1,))
+            "<h3>Skills that degrade</h3>" + simple_table(sweep.DEGRADED_HEADS, skills, (1, 3))
             if skills
-            else f"<p>{NONE_DEGRADES}</p>"
+            else f"<p>{sweep.NONE_DEGRADES}</p>"
         )
     )
     title = f"{leg.get('agent')} {leg.get('measured_on')}" + (

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from harness.printable import escaped
+from harness.report.columns import EMPTY
 from harness.report.html.embedded import data_block, packed
 from harness.report.html.shell import text
 
@@ -126,9 +127,6 @@ def later_pages(table_id: str, bodies: Sequence[str], keys: Sequence[dict[str, s
     return pager + note + data_block(f"{table_id}-rows", {"rows": len(rest), **packed(rest)})
 
 
-EMPTY_CELLS = ("", "—")
-
-
 def without_empty_columns(
     headers: Sequence[str], rows: Sequence[Row], numeric: Sequence[int], widths: Sequence[str]
 ) -> tuple[list[str], list[Row], list[int], list[str]]:
@@ -138,7 +136,7 @@ def without_empty_columns(
     empty = {
         i
         for i in range(last)
-        if rows and all(i < len(row.cells) and row.cells[i].strip() in EMPTY_CELLS for row in rows)
+        if rows and all(i < len(row.cells) and row.cells[i].strip() in EMPTY for row in rows)
     }
     if not empty:
         return list(headers), list(rows), list(numeric), list(widths)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from harness.jsonfields import array_at, object_at, objects_at
 from harness.printable import clip
+from harness.report import tune
 from harness.report.format import DASH, dollars
-from harness.report.html.common import fields, rate, word
+from harness.report.html.common import drawn, fields, indexes
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, collapsed, deferred, pre
@@ -46,52 +47,8 @@ def head(report: dict) -> str:
     return "".join(parts)
 
 
-def score(scores: dict, part: str) -> str:
-    got = scores.get(part)
-    if not isinstance(got, dict) or not got.get("graded"):
-        return "—"
-    shown = rate(got.get("passed", 0), got["graded"], got.get("ci95"))
-    ungraded = got.get("ungraded")
-    return shown + (f'<br><span class="error">{text(ungraded)} ungraded</span>' if ungraded else "")
-
-
-def gain(judged: object) -> str:
-    """Each agent's gain over the current description and its bound; `agent:` first when several."""
-    if not isinstance(judged, dict) or not judged:
-        return "—"
-    lines = []
-    for agent, row in judged.items():
-        if not isinstance(row, dict):
-            continue
-        named = f"{agent}: " if len(judged) > 1 else ""
-        value, bounds = row.get("gain"), row.get("interval")
-        if not isinstance(value, (int, float)) or not isinstance(bounds, list) or len(bounds) != 2:
-            lines.append(text(f"{named}—"))
-            continue
-        shown = f"{named}{value:+.3f} [{bounds[0]:+.3f}, {bounds[1]:+.3f}]"
-        level = row.get("confidence")
-        extra = f" at {100 * level:.4g} %" if isinstance(level, (int, float)) else ""
-        lines.append(f'{text(shown)}<span class="muted">{text(extra)}</span>')
-    return "<br>".join(lines)
-
-
-def arm_row(arm: dict) -> Row:
-    scores, spend = object_at(arm, "scores"), object_at(arm, "spend")
-    origin = str(arm.get("origin", "?"))
-    if isinstance(arm.get("round"), int) and arm["round"]:
-        origin += f", round {arm['round']}"
-    status = str(arm.get("status", "?"))
-    cells = [
-        text(arm.get("label", "?")),
-        text(origin),
-        word(status),
-        score(scores, "train"),
-        score(scores, "validation"),
-        gain(arm.get("validation")),
-        text(arm.get("reason") or ""),
-        dollars(spend.get("cost_usd"), DASH),
-    ]
-    return Row(cells, {"status": status}, details(arm))
+def arm_row(arm: dict, cells: list[str]) -> Row:
+    return Row(cells, {"status": str(arm.get("status", "?"))}, details(arm))
 
 
 def details(arm: dict) -> str:
@@ -138,13 +95,15 @@ def candidates(report: dict) -> str:
     arms = [a for a in [report.get("current"), *array_at(report, "candidates")] if isinstance(a, dict)]
     if not arms:
         return ""
-    headers = ["candidate", "origin", "status", "train", "validation", "gain (corrected)", "why", "spent"]
+    heads, cells = drawn(tune.CANDIDATES, arms)
     intro = (
-        '<p class="muted">Scores: passed/graded, with the 95 % interval under it; an errored sample is '
+        '<p class="muted">Scores: passed/graded, with the 95 % interval of the rate; an errored sample is '
         "never a score. Gain: paired with the current description on validation, at the confidence "
         "corrected for the candidates tried.</p>"
     )
-    table = cases_table("candidates", headers, [arm_row(a) for a in arms], [("status", "Status")], (3, 4, 7))
+    rows = [arm_row(arm, shown) for arm, shown in zip(arms, cells, strict=True)]
+    numeric = indexes(heads, ("train", "validation", "spent"))
+    table = cases_table("candidates", heads, rows, [("status", "Status")], numeric)
     return section("Candidates", intro + table, "candidate-list")
 
 
@@ -153,26 +112,18 @@ def final(report: dict) -> str:
     if not isinstance(estimate, dict):
         return section("Final split", "<p>Not graded: no candidate was chosen, so nothing is estimated.</p>")
     chosen = str(estimate.get("candidate", "chosen"))
-    rows = [["current description", share(estimate.get("current"))], [chosen, share(estimate.get("chosen"))]]
+    rows = [
+        ["current description", tune.score(estimate.get("current"))],
+        [chosen, tune.score(estimate.get("chosen"))],
+    ]
     intro = (
         '<p class="muted">Graded once, for the chosen candidate and the current description; '
         "it never selects.</p>"
     )
-    gains = f"<p>Gain of {text(chosen)} on final (uncorrected): {gain(estimate.get('gain'))}</p>"
+    gains = f"<p>Gain of {text(chosen)} on final (uncorrected): {text(tune.gain(estimate.get('gain')))}</p>"
     return section(
         "Final split: the honest estimate", intro + simple_table(["", "final"], rows, (1,)) + gains
     )
-
-
-def share(got: object) -> str:
-    """`4/7 = 0.57 (0.25–0.84)`, as plain text for a simple table."""
-    if not isinstance(got, dict) or not got.get("graded"):
-        return "—"
-    shown = f"{got.get('passed', 0)}/{got['graded']} = {got.get('accuracy', 0):.2f}"
-    bounds = got.get("ci95")
-    if isinstance(bounds, list) and len(bounds) == 2:
-        shown += f" ({bounds[0]:.2f}–{bounds[1]:.2f})"
-    return shown
 
 
 def diff(report: dict) -> str:

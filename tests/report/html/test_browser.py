@@ -269,7 +269,7 @@ def test_the_start_time_stays_on_one_line_and_the_tile_names_its_bar(browser, tm
     )
     # A wrapped inline element has one box per line it spans.
     assert page.eval_on_selector(".facts time", "t => t.getClientRects().length") == 1
-    assert ", bar 0.9" in page.inner_text("header") and "(0.9)" not in page.inner_text("header")
+    assert ", bar 90.0%" in page.inner_text("header") and "(0.9)" not in page.inner_text("header")
     assert refused == [] and errors == []
 
 
@@ -302,7 +302,7 @@ def test_paths_break_only_at_a_slash_and_empty_columns_and_idle_rows_are_left_ou
     assert page.locator("#cases .path").count() == 12
     assert "evals.json:55" in page.inner_text("#cases tbody")
     headers = page.eval_on_selector_all("#cases thead th", "ths => ths.map(t => t.innerText)")
-    assert "trigger rate (95 %)" not in headers and "dataset" in headers
+    assert "trigger rate [95%]" not in headers and "where" in headers
     per_skill = page.locator("section", has_text="Per skill")
     assert "idle-member" not in per_skill.locator("table").inner_text()
     assert (

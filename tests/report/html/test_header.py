@@ -38,7 +38,7 @@ def test_the_routing_accuracy_tile_names_its_bar():
 
     totals = {"accuracy": 0.615, "passed": 8, "graded": 13}
     shown = Parsed(head({**report(agent="claude", min_accuracy=1.0), "totals": totals})).text
-    assert "0.615, bar 1" in shown and "(1)" not in shown
+    assert "61.5%, bar 100.0%" in shown and "(1)" not in shown
 
 
 def test_agent_facts_read_both_meta_shapes():

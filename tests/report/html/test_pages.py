@@ -123,10 +123,10 @@ def test_the_routing_page_heads_with_the_gate_and_draws_the_matrix(page_reports)
     assert 'aria-label="expected alpha, observed beta: 1 case(s)"' in page
     assert 'href="#cases:expect=alpha&amp;observed=beta"' in page
     flaky = page.split('data-verdict="missed_trigger flaky"')[1].split("</tbody>")[0]
-    assert "alpha-pos-3" in flaky and "1/2 = 0.50" in flaky
+    assert "alpha-pos-3" in flaky and "1/2 (50.0% [9–91%])" in flaky
     assert "alpha/evals/evals.json:16" in Parsed(flaky).text  # its path, broken only after a slash
     assert "<td>alpha</td><td class=num>4</td><td class=num>2</td>" in page  # per skill, with Wilson
-    assert "<td class=num>0.500 (0.15–0.85)</td>" in page
+    assert "<td class=num>50.0% [15–85%]</td>" in page
     hostile = page.split("alpha-hostile</td>")[1].split("</tbody>")[0]
     assert Parsed(hostile).text.count(HOSTILE.replace("\u202e", "\\u202e").replace("\x1b", "\\x1b")) == 2
 

@@ -36,8 +36,8 @@ def test_the_tune_page_heads_with_the_choice_and_lists_every_candidate(tune_repo
     stopped = next(c for c in report["candidates"] if c["status"] == "stopped-early")
     train = stopped["scores"]["train"]
     low, high = train["ci95"]
-    assert f"{train['passed']}/{train['graded']} = {train['accuracy']:.2f}" in text
-    assert f"{low:.2f}–{high:.2f}" in text and "Early-stop looks on train" in text
+    rate = f"{train['accuracy'] * 100:.1f}% [{low * 100:.0f}–{high * 100:.0f}%]"
+    assert f"{train['passed']}/{train['graded']} ({rate})" in text and "Early-stop looks on train" in text
     stealer = next(c for c in report["candidates"] if c["status"] == "scored")
     gain = stealer["validation"]["claude"]
     assert f"{gain['gain']:+.3f} [{gain['interval'][0]:+.3f}, {gain['interval'][1]:+.3f}]" in text
@@ -45,8 +45,8 @@ def test_the_tune_page_heads_with_the_choice_and_lists_every_candidate(tune_repo
     # The final split, graded once: current against chosen.
     final = report["final"]
     assert "Final split: the honest estimate" in text
-    assert f"current description{final['current']['passed']}/{final['current']['graded']} = " in text
-    assert f"proposed-1.1{final['chosen']['passed']}/{final['chosen']['graded']} = " in text
+    assert f"current description{final['current']['passed']}/{final['current']['graded']} (" in text
+    assert f"proposed-1.1{final['chosen']['passed']}/{final['chosen']['graded']} (" in text
     # Rejected before a token was spent, with the rule.
     assert "Rejected candidates" in text and "file-3description-too-long" in text
 
