@@ -106,7 +106,7 @@ def markdown(report: dict) -> str:
     ]
     then = OUTSIDE_BLOCKED if meta["strict_isolation"] else OUTSIDE_GRADED
     lines += md.section("Outside the workspace", ["case", "attempts"], outside, OUTSIDE + then)
-    lines += md.collapsed("All cases", md.table(*columns.drawn(CASES, cases)))
+    lines += md.collapsed("All cases", md.case_table(CASES, cases))
     spent = f"agent {_spend(totals['agent'])}; judge {_spend(totals['judge'])}. Case time "
     spent += seconds(totals["agent_time_s"])
     lines += md.spend_lines(spent, replayed(report), totals["cost_saved_usd"])

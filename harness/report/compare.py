@@ -7,7 +7,7 @@ from harness.model import findings as finding
 from harness.model.envelope import ERROR, FAIL, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report import columns, replays
+from harness.report import replays
 from harness.report.cases import PLACE, at
 from harness.report.columns import Column, field
 from harness.report.format import (
@@ -22,7 +22,7 @@ from harness.report.format import (
     total,
 )
 from harness.report.junit import JUnitCase, case_at, halt_cases
-from harness.report.markdown import halted, provisional_named, quoted, section, table
+from harness.report.markdown import case_table, halted, provisional_named, quoted, section, table
 
 BOTH = "both"
 SIDES = ("baseline", "candidate")
@@ -57,7 +57,7 @@ def markdown(report: dict) -> str:
     for heading, part in totals_parts(report):
         lines += [f"### {heading}", "", table(TOTALS_HEADS, totals_rows(part)), ""]
     lines += _lift(report.get("lift"))
-    lines += ["### Side by side", "", table(*columns.drawn(CASES, side_by_side(report)))]
+    lines += ["### Side by side", "", case_table(CASES, side_by_side(report))]
     lines += section(
         "Errored cases (not compared)",
         ["case", "side", "error"],

@@ -13,6 +13,8 @@ from harness.report import columns
 from harness.report.cases import where
 from harness.report.columns import Column
 
+# A step summary holds 1 MiB: a table stops here, and says how many more rows the JSON report holds.
+ROWS_SHOWN = 200
 # What a markdown page would read as HTML: a prompt, an expectation or a judge's reason quoting a tag
 # must show as text (GitHub sanitises step summaries, other readers of --summary may not).
 HTML_SPECIALS = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
@@ -36,6 +38,16 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
     )
 
 
+def case_table(columns_of: Sequence[Column], cases: Sequence[object]) -> str:
+    """A table of every case, cut at ROWS_SHOWN rows with a line saying how many more the report holds."""
+    drawn = table(*columns.drawn(columns_of, cases[:ROWS_SHOWN]))
+    return drawn + more_in_report(len(cases))
+
+
+def more_in_report(count: int) -> str:
+    return f"\n\n{count - ROWS_SHOWN} more in the JSON report." if count > ROWS_SHOWN else ""
+
+
 def section(
     heading: str,
     headers: Sequence[str],
@@ -43,11 +55,14 @@ def section(
     said: str = "",
     none: str | None = "",
 ) -> list[str]:
-    """`### heading` after a blank line, what it lists (`said`), then its table. Without rows: `none` in
-    the table's place, no section when `none` is empty, the bare table when it is None."""
+    """`### heading` after a blank line, what it lists (`said`), then its table, cut at ROWS_SHOWN rows.
+    Without rows: `none` in the table's place, no section when `none` is empty, the bare table when it
+    is None."""
     if not rows and none == "":
         return []
-    return titled(heading, table(headers, rows) if rows or none is None else none, said)
+    if not rows and none is not None:
+        return titled(heading, none, said)
+    return titled(heading, table(headers, rows[:ROWS_SHOWN]) + more_in_report(len(rows)), said)
 
 
 def titled(heading: str, body: str, said: str = "") -> list[str]:

@@ -109,7 +109,7 @@ def markdown(report: dict) -> str:
     )
     lines += md.retried_section(cases, "verdict", RETRIED)
     lines += md.errored_section([c for c in cases if not graded(c)])
-    lines += md.collapsed("All cases", md.table(*columns.drawn(CASES, cases)))
+    lines += md.collapsed("All cases", md.case_table(CASES, cases))
     cost = f", {dollars(totals['cost_usd'])}" if totals["cost_usd"] is not None else ""
     spent = (
         f"{number(totals['input_tokens'], '')} tokens in, {number(totals['output_tokens'], '')} out{cost}; "

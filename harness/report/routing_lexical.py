@@ -12,9 +12,17 @@ from harness.report.cases import statuses as statuses  # the renderer the text f
 from harness.report.columns import Column, field
 from harness.report.format import number, percent, share
 from harness.report.junit import JUnitCase
-from harness.report.markdown import collapsed, findings_table, gate_line, section, table
+from harness.report.markdown import (
+    ROWS_SHOWN,
+    case_table,
+    collapsed,
+    findings_table,
+    gate_line,
+    more_in_report,
+    section,
+    table,
+)
 
-ROWS_SHOWN = 200
 MEANINGS = {
     "correct_trigger": "the case's skill ranked within its top_k; on a false case naming an owner, the owner "
     "alone ranked first",
@@ -53,7 +61,7 @@ def markdown(report: dict) -> str:
         ["case", "error"],
         [(c["id"], clip(c["error"], 300)) for c in report["cases"] if c["status"] == "error"][:ROWS_SHOWN],
     )
-    lines += collapsed("All cases", _cases(report["cases"]))
+    lines += collapsed("All cases", case_table(CASES, report["cases"]))
     return "\n".join(lines) + "\n"
 
 
@@ -147,11 +155,7 @@ def _failures(cases: list[dict]) -> str:
         ["case", "verdict", "what happened", TOP, "prompt"],
         [(c["id"], c["verdict"], c["summary"], _top(c), clip(c["prompt"], 110)) for c in failed[:ROWS_SHOWN]],
     )
-    return shown + _more(len(failed))
-
-
-def _cases(cases: list[dict]) -> str:
-    return table(*columns.drawn(CASES, cases[:ROWS_SHOWN])) + _more(len(cases))
+    return shown + more_in_report(len(failed))
 
 
 def _rank(case: dict) -> str:
@@ -189,7 +193,3 @@ CASES: list[Column] = [
     (TOP, _top),
     *PLACE,
 ]
-
-
-def _more(count: int) -> str:
-    return f"\n\n{count - ROWS_SHOWN} more in the JSON report." if count > ROWS_SHOWN else ""

@@ -6,11 +6,14 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from harness.report import kind_of, renderers
 from harness.report import markdown as md
+from tests.support import saved_reports
 from tests.support.helpers import make_skill, run_cli
 
 HOSTILE = (
@@ -92,3 +95,15 @@ def test_reused_units_say_what_they_saved_when_it_is_known():
     said = "2 of 2 cases replayed from the result cache"
     assert md.spend_lines("x", said, 0.5)[1] == f"{said}, saving $0.5000."
     assert md.spend_lines("x", said, None)[1] == f"{said}."
+
+
+@pytest.mark.parametrize("name", ["routing", "behavioral", "compare"])
+def test_a_case_table_stops_at_its_cap_and_says_how_many_more_the_report_holds(name):
+    """A step summary holds 1 MiB: however many cases a run had, each markdown table stops at the cap."""
+    report = saved_reports.load(name)
+    one = report["cases"][0]
+    report["cases"] = [{**one, "id": f"many-{i:04d}"} for i in range(md.ROWS_SHOWN + 57)]
+    written = renderers(kind_of(report)).markdown(report)
+    assert "57 more in the JSON report." in written
+    shown = {line.split("|")[1].strip() for line in written.splitlines() if line.startswith("| many-")}
+    assert len(shown) == md.ROWS_SHOWN
