@@ -161,13 +161,17 @@ AGENTS = [
     ),
     (
         "routing_bench.py",
-        ["--cases", "5", "--latency", "0", "--patterns", "3", "--trace-mb", "1"],
+        # the smallest repo, 3 cases of known rates at --repeat 2 against auto:2 (5 and auto:5 by default)
+        ["--cases", "5", "--latency", "0", "--patterns", "3", "--most-samples", "2", "--trace-mb", "1"],
         [
+            r"^overhead vs bare: +[-+][\d.]+ %",
+            r"^--jobs 4 speed-up: +[\d.]+x",
             r"requests per case:\s+1\.00 harness",
             r"^in flight at --jobs 4: +[0-4] claude run\(s\) at most, 4 at once for \d+ % of the run; "
             r"a sample took [\d.]+ s at --jobs 1 and [\d.]+ s at --jobs 4$",
             r"0 request\(s\) on the unchanged second run .* same verdicts: True",
-            r"adaptive repeats: .* over 3 positives .* same verdicts: True",
+            r"^adaptive repeats: +\d+ samples against 10 for --repeat 2 .* over 3 positives .* "
+            r"same verdicts: True",
             r"trace builder: 1 MB streamed",
         ],
     ),
