@@ -146,17 +146,23 @@ OFFLINE = [
     ),
 ]
 
-# Against the real agent CLIs and the scripted model API, as the integration tests run them.
+# Against the real agent CLIs and the scripted model API, as the integration tests run them; the
+# costliest first (the parametrized rows run in this order).
 AGENTS = [
     (
-        "probe_bench.py",
-        ["--rounds", "1", "--runtimes", "claude"],
+        "tune_overhead_bench.py",
+        # the smallest room tune's split allows; each command once (tune with 1 candidate, routing into
+        # the cache, tune on it), not the marginal pairs (routing --repeat 1 and 2, tune with 1 and 3)
+        ["--cases", "14", "--latency", "0", "--jobs", "2", "--candidates", "1", "--once"],
         [
-            r"^claude: probed [\d.]+ s wall, [\d.]+ s CPU; kept [\d.]+ s wall, [\d.]+ s CPU; "
-            r"kept/probed CPU [\d.]+$",
-            # the sandbox tests need bubblewrap and socat (tests/support/sandbox.py), so it starts here
-            r"^claude sandbox: probed [\d.]+ s wall, [\d.]+ s CPU; kept [\d.]+ s wall, [\d.]+ s CPU; "
-            r"kept/probed CPU [\d.]+$",
+            r"^one more candidate: [\d.]+ sample\(s\) \(each candidate's mean; --once: whole-run figures\)$",
+            r"^model requests: +routing 1\.000 per sample; tune [\d.]+ per candidate .* \(1\.00x\)$",
+            # At full size each a difference of two timed runs, below zero on a loaded host at times.
+            r"^wall time: +routing -?[\d.]+ s per sample; tune -?[\d.]+ s per candidate",
+            r"^harness CPU: +routing -?[\d.]+ s per sample; tune -?[\d.]+ s per candidate",
+            r"^paid cache: after a routing run, (\d+) of the current description's \1 sample\(s\) "
+            r"were replays",
+            r"^target: .* per candidate: not judged \(--once\)$",
         ],
     ),
     (
@@ -174,27 +180,6 @@ AGENTS = [
             r"same verdicts: True",
             r"trace builder: 1 MB streamed",
         ],
-    ),
-    (
-        "routing_bench.py",
-        [
-            "--catalog",
-            str(BENCHMARKS.parent / "tests" / "acceptance" / "catalog" / "amd-like"),
-            "--latency",
-            "0",
-            # the cases of the skill whose allowed-tools the figure is about; the room stays whole
-            "--skill",
-            "gpu-serving",
-        ],
-        [
-            r"^catalog amd-like: 5 cases, 5 decided, 5 model requests: 1\.00 per decided case "
-            r"\(target 1\.00\); skills with allowed-tools in the room: gpu-serving;"
-        ],
-    ),
-    (
-        "behavioral_bench.py",
-        ["--cases", "2", "--rounds", "1", "--statements", "1"],
-        [r"1 statement\(s\): 1 judge call\(s\) per case, statements per call \[1\], case pass"],
     ),
     (
         # the stand-in peer (tests/behavioral/peer_catalog): its API check, 2 cases, 1 judged statement
@@ -220,20 +205,9 @@ AGENTS = [
         [r"^two separate runs\s+[\d.]+ s", r"^ratio\s+[\d.]+x"],
     ),
     (
-        "tune_overhead_bench.py",
-        # the smallest room tune's split allows; each command once (tune with 1 candidate, routing into
-        # the cache, tune on it), not the marginal pairs (routing --repeat 1 and 2, tune with 1 and 3)
-        ["--cases", "14", "--latency", "0", "--jobs", "2", "--candidates", "1", "--once"],
-        [
-            r"^one more candidate: [\d.]+ sample\(s\) \(each candidate's mean; --once: whole-run figures\)$",
-            r"^model requests: +routing 1\.000 per sample; tune [\d.]+ per candidate .* \(1\.00x\)$",
-            # At full size each a difference of two timed runs, below zero on a loaded host at times.
-            r"^wall time: +routing -?[\d.]+ s per sample; tune -?[\d.]+ s per candidate",
-            r"^harness CPU: +routing -?[\d.]+ s per sample; tune -?[\d.]+ s per candidate",
-            r"^paid cache: after a routing run, (\d+) of the current description's \1 sample\(s\) "
-            r"were replays",
-            r"^target: .* per candidate: not judged \(--once\)$",
-        ],
+        "behavioral_bench.py",
+        ["--cases", "2", "--rounds", "1", "--statements", "1"],
+        [r"1 statement\(s\): 1 judge call\(s\) per case, statements per call \[1\], case pass"],
     ),
     (
         "agents_bench.py",
@@ -241,6 +215,33 @@ AGENTS = [
         [
             rf"^{agent}\s+\S+(\s+[\d.]+){{3}} 1\.0$"
             for agent in ("claude", "copilot", "codex", "gemini", "opencode")
+        ],
+    ),
+    (
+        "routing_bench.py",
+        [
+            "--catalog",
+            str(BENCHMARKS.parent / "tests" / "acceptance" / "catalog" / "amd-like"),
+            "--latency",
+            "0",
+            # the cases of the skill whose allowed-tools the figure is about; the room stays whole
+            "--skill",
+            "gpu-serving",
+        ],
+        [
+            r"^catalog amd-like: 5 cases, 5 decided, 5 model requests: 1\.00 per decided case "
+            r"\(target 1\.00\); skills with allowed-tools in the room: gpu-serving;"
+        ],
+    ),
+    (
+        "probe_bench.py",
+        ["--rounds", "1", "--runtimes", "claude"],
+        [
+            r"^claude: probed [\d.]+ s wall, [\d.]+ s CPU; kept [\d.]+ s wall, [\d.]+ s CPU; "
+            r"kept/probed CPU [\d.]+$",
+            # the sandbox tests need bubblewrap and socat (tests/support/sandbox.py), so it starts here
+            r"^claude sandbox: probed [\d.]+ s wall, [\d.]+ s CPU; kept [\d.]+ s wall, [\d.]+ s CPU; "
+            r"kept/probed CPU [\d.]+$",
         ],
     ),
 ]
