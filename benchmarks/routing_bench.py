@@ -3,7 +3,7 @@ requests per case, the result cache, adaptive repeats, and peak memory while a 6
 through the trace builder.
 
     SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py [--cases 40] [--latency 0.2]
-        [--work-turns 2] [--patterns 8] [--trace-mb 64] [--skip-cli]
+        [--work-turns 2] [--patterns 8] [--most-samples 5] [--trace-mb 64] [--skip-cli]
     SKILLSCOPE_CLAUDE=/path/to/claude python benchmarks/routing_bench.py --catalog PATH [--skill NAMES]
 
 Everything runs against the scripted fake API (tests/fakeapi) on 127.0.0.1, whose every reply waits
@@ -24,7 +24,8 @@ Figures printed:
   the speed-up.
 - adaptive repeats: `--repeat 5` against `--repeat auto:5` on a model whose every case fires its skill
   by a fixed pattern (known rate; --patterns of them): samples spent, and whether every case got the
-  same verdict.
+  same verdict. `--most-samples N` puts N for the 5 (at least 2; the test suite's small size, where
+  adaptive repeats can stop no case early and spend as many samples as the fixed run).
 - CPU: user+sys seconds of the child processes per wall second, to tell a CPU-bound machine from
   a latency-bound one.
 - in flight: how many claude runs the --jobs 4 run had going at once (polled from /proc), and how long a
@@ -371,9 +372,9 @@ class PatternModel:
         return R.text("I will answer this myself.", delay_s=self.latency)
 
 
-def adaptive_bench(claude: str, latency: float, count: int) -> None:
-    """`--repeat 5` against `--repeat auto:5` on cases of known rates (the first `count` patterns):
-    samples spent, same verdicts."""
+def adaptive_bench(claude: str, latency: float, count: int, most: int) -> None:
+    """`--repeat <most>` against `--repeat auto:<most>` on cases of known rates (the first `count`
+    patterns): samples spent, same verdicts."""
     patterns = PATTERNS[:count]
     scratch = Path(tempfile.mkdtemp(prefix="routing-bench-repeat-"))
     try:
@@ -382,7 +383,7 @@ def adaptive_bench(claude: str, latency: float, count: int) -> None:
         make_skill(repo, "skill-00", evals={"evaluations": cases})
         (scratch / "home").mkdir()
         figures = {}
-        for label, repeat in (("fixed", "5"), ("adaptive", "auto:5")):
+        for label, repeat in (("fixed", str(most)), ("adaptive", f"auto:{most}")):
             with FakeAPI(PatternModel(latency)) as api:
                 env = environ(api, claude, scratch / "home")
                 figures[label] = harness_run(
@@ -401,7 +402,7 @@ def adaptive_bench(claude: str, latency: float, count: int) -> None:
         rates = ", ".join(f"{p.count('1') / len(p):.1f}" for p in patterns)
         print(
             f"adaptive repeats:            {adaptive['samples']} samples against {fixed['samples']} for "
-            f"--repeat 5 ({(1 - adaptive['samples'] / fixed['samples']) * 100:.0f} % fewer) over "
+            f"--repeat {most} ({(1 - adaptive['samples'] / fixed['samples']) * 100:.0f} % fewer) over "
             f"{len(patterns)} positives of rates {rates} and 2 negatives; same verdicts: "
             f"{adaptive['cases'] == fixed['cases']}"
         )
@@ -521,6 +522,12 @@ def main_bench() -> int:
         default=len(PATTERNS),
         help="positives of known rates in the repeat figure (3-8)",
     )
+    parser.add_argument(
+        "--most-samples",
+        type=int,
+        default=5,
+        help="N of the repeat figure's --repeat N against --repeat auto:N (at least 2)",
+    )
     parser.add_argument("--trace-mb", type=int, default=64)
     parser.add_argument("--skip-cli", action="store_true", help="only the trace-builder memory figure")
     parser.add_argument(
@@ -541,9 +548,11 @@ def main_bench() -> int:
         parser.error("--cases must be a multiple of 5: the harness runs every case of each skill's dataset")
     if not 3 <= args.patterns <= len(PATTERNS):
         parser.error(f"--patterns must be between 3 (the positives a dataset needs) and {len(PATTERNS)}")
+    if args.most_samples < 2:
+        parser.error("--most-samples must be at least 2: with 1 an adaptive case could take no second sample")
     if not args.skip_cli:
         cli_bench(args)
-        adaptive_bench(find_claude(), args.latency, args.patterns)
+        adaptive_bench(find_claude(), args.latency, args.patterns, args.most_samples)
     trace_bench(args.trace_mb)
     return 0
 

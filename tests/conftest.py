@@ -1,6 +1,7 @@
 """Suite-wide setup: the fake API and temporary folder fixtures, a home and git config never the
 developer's own (tests/support/hermetic.py), and the marks of the slow lane: `cli`, the union of its
-costs `agent_cli`, `venv`, `browser` and `bench`."""
+costs `agent_cli`, `venv`, `browser` and `bench`, which also put the costliest modules first
+(tests/support/ordering.py)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ pytest_plugins = [
     "tests.support.scripted",
     "tests.support.browser",
     "tests.support.grouping",
+    "tests.support.ordering",
 ]
 
 # No property test fails for being slow (a deadline, or the health check on slow generation): speed

@@ -86,7 +86,7 @@ FOREIGN = {
     "docs/agents.md": {"--allow-all-tools", "--allow-tool", "--allowed-tools", "--approval-mode"},
     "docs/authoring-evals.md": {"--runs"},
     "docs/benchmarks.md": {"--benign", "--cases", "--catalog", "--json", "--mode", "--peer", "--skills"}
-    | {"--skillscope-args", "--also-args", "--theirs", "--offline", "--lychee"},
+    | {"--skillscope-args", "--also-args", "--theirs", "--offline", "--lychee", "--most-samples", "--once"},
     "docs/ci-reference.md": {"--args", "--base", "--list", "--name-only"}
     | {"--find-links", "--force-reinstall", "--index-url", "--no-compile"},
     "docs/commands/behavioral.md": {"--permission-mode", "--tools"},
