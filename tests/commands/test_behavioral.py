@@ -2,7 +2,8 @@
 
 Each test copies a scenario repo from tests/acceptance/behavioral/, scripts what the fake model
 answers (the agent's turns by prompt, the judge's by its header) and reads the JSON report. A judge
-answering garbage twice runs on the scripted runtimes (tests/support/scripted.py).
+answering garbage twice and a MUST passed without evidence run on the scripted runtimes
+(tests/support/scripted.py): reading the judge's answer is the harness's.
 """
 
 from __future__ import annotations
@@ -203,22 +204,29 @@ def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(scripted, tm
     assert "### Errored cases (not graded)" in run.stdout
 
 
-def uncited_pass() -> dict:
-    """The writer's passing case, but the judge passes E1 (a MUST) with an empty reason."""
-    script = writer_passes()
+def uncited_pass(scripted, tmp_path: Path) -> Behave:
+    """The writer scenario on the scripted runtimes, its report-writer-pass case judged only (its file
+    and log checks dropped: the stand-in writes nothing): the judge passes E1 (a MUST) with an empty
+    reason. Reading the judge's verdicts is the harness's; a real judge's through the claude CLI is
+    every other judged test here."""
+    repo = Path(shutil.copytree(SCENARIOS / "writer", tmp_path / "writer"))
+    evals = repo / "report-writer" / "evals" / "evals.json"
+    dataset = json.loads(evals.read_text(encoding="utf-8"))
+    case = next(c for c in dataset["evaluations"] if c["id"] == "report-writer-pass")
+    del case["logs_contain"], case["files_exist"]
+    evals.write_text(json.dumps(dataset), encoding="utf-8")
     bare = [
         {"id": "E1", "pass": True, "reason": " "},
         {"id": "E2", "pass": True, "reason": "nothing deleted"},
     ]
-    script[JUDGE_HEADER] = [R.text(json.dumps({"verdicts": bare}))]
-    return script
+    scripted.script(
+        {JUDGE_HEADER: S.says(json.dumps({"verdicts": bare})), "status report": S.says("Wrote report.md.")}
+    )
+    return Behave(repo, "claude", scripted.env)
 
 
-def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_it(
-    behave, fake_api, tmp_path
-):
-    fake_api.script(uncited_pass())
-    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-pass", "--format", "text")
+def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_it(scripted, tmp_path):
+    run = uncited_pass(scripted, tmp_path)(NO_SANDBOX, "--only", "report-writer-pass", "--format", "text")
     assert run.code == 0, run.stderr
     assert_valid(run.report)
     case = run.case("report-writer-pass")
@@ -232,9 +240,8 @@ def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_
     assert "the judge passed 'Writes the status report into report.md', which the agent MUST" in run.stdout
 
 
-def test_require_evidence_makes_a_pass_without_evidence_an_error(behave, fake_api):
-    fake_api.script(uncited_pass())
-    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-pass", "--require-evidence")
+def test_require_evidence_makes_a_pass_without_evidence_an_error(scripted, tmp_path):
+    run = uncited_pass(scripted, tmp_path)(NO_SANDBOX, "--only", "report-writer-pass", "--require-evidence")
     assert run.code == 1
     assert_valid(run.report)
     case = run.case("report-writer-pass")
