@@ -456,9 +456,11 @@ def test_no_sandbox_turns_the_sandbox_off(behave, fake_api):
     assert "> --no-sandbox: the agent's shell commands ran without the CLI's sandbox" in run.stdout
 
 
-def test_the_settings_key_sandbox_false_turns_it_off(behave, fake_api):
-    fake_api.script({"which machine": ["host checked"]})
-    bh = behave("writer")
+def test_the_settings_key_sandbox_false_turns_it_off(scripted, tmp_path):
+    """Reading the settings file is the harness's: scripted; the flag reaching the real CLI is the test
+    before."""
+    scripted.script({"which machine": S.says("host checked")})
+    bh = Behave(Path(shutil.copytree(SCENARIOS / "writer", tmp_path / "writer")), "claude", scripted.env)
     (bh.repo / "skillscope.toml").write_text("sandbox = false\n")
     run = bh("--only", "report-writer-outside")
     assert run.code == 0, run.stderr
@@ -591,39 +593,45 @@ def test_without_bubblewrap_the_report_says_the_sandbox_did_not_apply_and_the_ca
 
 
 # --- selection and flags -------------------------------------------------------------------
+# No agent runs in these: the scripted runtimes stand in, and no run was asked of them.
 
 
-def test_no_case_asserting_anything_exits_0_with_a_sentence(behave, fake_api):
-    run = behave("writer")("--only", "report-writer-plain,report-writer-neg-1")
+@pytest.fixture
+def unrun(scripted, tmp_path):
+    """The writer scenario against the scripted runtimes."""
+    return Behave(Path(shutil.copytree(SCENARIOS / "writer", tmp_path / "writer")), "claude", scripted.env)
+
+
+def test_no_case_asserting_anything_exits_0_with_a_sentence(unrun, scripted):
+    run = unrun("--only", "report-writer-plain,report-writer-neg-1")
     assert run.code == 0 and run.report is None
     assert "[behavioral] nothing to run" in run.stdout
-    assert fake_api.requests == []
+    assert scripted.runs == []
 
 
-def test_a_structural_error_stops_the_run_before_any_token(behave, fake_api):
-    bh = behave("writer")
-    skill_md = bh.repo / "report-writer" / "SKILL.md"
+def test_a_structural_error_stops_the_run_before_any_token(unrun, scripted):
+    skill_md = unrun.repo / "report-writer" / "SKILL.md"
     skill_md.write_text(skill_md.read_text().replace("name: report-writer", "name: other-name"))
-    run = bh("--only", "report-writer-pass")
+    run = unrun("--only", "report-writer-pass")
     assert run.code == 1 and "structural error(s) in the skills this run grades" in run.stderr
-    assert fake_api.requests == []
+    assert scripted.runs == []
 
 
 @pytest.mark.parametrize(
     ("flag", "value"), [("--case-timeout", "0"), ("--jobs", "0"), ("--max-budget-usd", "-1")]
 )
-def test_out_of_range_numbers_are_usage_errors(behave, fake_api, flag, value, capsys):
-    run = behave("writer")(flag, value)
-    assert run.code == 2 and fake_api.requests == []
+def test_out_of_range_numbers_are_usage_errors(unrun, scripted, flag, value, capsys):
+    run = unrun(flag, value)
+    assert run.code == 2 and scripted.runs == []
     assert flag in run.stderr + capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
     "flag", ["--routing-room=all", "--min-accuracy=0.9", "--repeat=3", "--max-tool-calls=2"]
 )
-def test_routing_only_flags_are_usage_errors_naming_routing(behave, fake_api, flag, capsys):
-    run = behave("writer")(flag)
-    assert run.code == 2 and run.report is None and fake_api.requests == []
+def test_routing_only_flags_are_usage_errors_naming_routing(unrun, scripted, flag, capsys):
+    run = unrun(flag)
+    assert run.code == 2 and run.report is None and scripted.runs == []
     assert "belongs to `skillscope routing`" in run.stderr + capsys.readouterr().err
 
 
