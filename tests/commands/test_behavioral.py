@@ -2,7 +2,8 @@
 
 Each test copies a scenario repo from tests/acceptance/behavioral/, scripts what the fake model
 answers (the agent's turns by prompt, the judge's by its header) and reads the JSON report. A judge
-answering garbage twice runs on the scripted runtimes (tests/support/scripted.py).
+answering garbage twice and a MUST passed without evidence run on the scripted runtimes
+(tests/support/scripted.py): reading the judge's answer is the harness's.
 """
 
 from __future__ import annotations
@@ -203,22 +204,29 @@ def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(scripted, tm
     assert "### Errored cases (not graded)" in run.stdout
 
 
-def uncited_pass() -> dict:
-    """The writer's passing case, but the judge passes E1 (a MUST) with an empty reason."""
-    script = writer_passes()
+def uncited_pass(scripted, tmp_path: Path) -> Behave:
+    """The writer scenario on the scripted runtimes, its report-writer-pass case judged only (its file
+    and log checks dropped: the stand-in writes nothing): the judge passes E1 (a MUST) with an empty
+    reason. Reading the judge's verdicts is the harness's; a real judge's through the claude CLI is
+    every other judged test here."""
+    repo = Path(shutil.copytree(SCENARIOS / "writer", tmp_path / "writer"))
+    evals = repo / "report-writer" / "evals" / "evals.json"
+    dataset = json.loads(evals.read_text(encoding="utf-8"))
+    case = next(c for c in dataset["evaluations"] if c["id"] == "report-writer-pass")
+    del case["logs_contain"], case["files_exist"]
+    evals.write_text(json.dumps(dataset), encoding="utf-8")
     bare = [
         {"id": "E1", "pass": True, "reason": " "},
         {"id": "E2", "pass": True, "reason": "nothing deleted"},
     ]
-    script[JUDGE_HEADER] = [R.text(json.dumps({"verdicts": bare}))]
-    return script
+    scripted.script(
+        {JUDGE_HEADER: S.says(json.dumps({"verdicts": bare})), "status report": S.says("Wrote report.md.")}
+    )
+    return Behave(repo, "claude", scripted.env)
 
 
-def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_it(
-    behave, fake_api, tmp_path
-):
-    fake_api.script(uncited_pass())
-    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-pass", "--format", "text")
+def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_it(scripted, tmp_path):
+    run = uncited_pass(scripted, tmp_path)(NO_SANDBOX, "--only", "report-writer-pass", "--format", "text")
     assert run.code == 0, run.stderr
     assert_valid(run.report)
     case = run.case("report-writer-pass")
@@ -232,9 +240,8 @@ def test_a_must_statement_passed_without_evidence_counts_and_every_report_marks_
     assert "the judge passed 'Writes the status report into report.md', which the agent MUST" in run.stdout
 
 
-def test_require_evidence_makes_a_pass_without_evidence_an_error(behave, fake_api):
-    fake_api.script(uncited_pass())
-    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-pass", "--require-evidence")
+def test_require_evidence_makes_a_pass_without_evidence_an_error(scripted, tmp_path):
+    run = uncited_pass(scripted, tmp_path)(NO_SANDBOX, "--only", "report-writer-pass", "--require-evidence")
     assert run.code == 1
     assert_valid(run.report)
     case = run.case("report-writer-pass")
@@ -449,9 +456,11 @@ def test_no_sandbox_turns_the_sandbox_off(behave, fake_api):
     assert "> --no-sandbox: the agent's shell commands ran without the CLI's sandbox" in run.stdout
 
 
-def test_the_settings_key_sandbox_false_turns_it_off(behave, fake_api):
-    fake_api.script({"which machine": ["host checked"]})
-    bh = behave("writer")
+def test_the_settings_key_sandbox_false_turns_it_off(scripted, tmp_path):
+    """Reading the settings file is the harness's: scripted; the flag reaching the real CLI is the test
+    before."""
+    scripted.script({"which machine": S.says("host checked")})
+    bh = Behave(Path(shutil.copytree(SCENARIOS / "writer", tmp_path / "writer")), "claude", scripted.env)
     (bh.repo / "skillscope.toml").write_text("sandbox = false\n")
     run = bh("--only", "report-writer-outside")
     assert run.code == 0, run.stderr
@@ -584,39 +593,45 @@ def test_without_bubblewrap_the_report_says_the_sandbox_did_not_apply_and_the_ca
 
 
 # --- selection and flags -------------------------------------------------------------------
+# No agent runs in these: the scripted runtimes stand in, and no run was asked of them.
 
 
-def test_no_case_asserting_anything_exits_0_with_a_sentence(behave, fake_api):
-    run = behave("writer")("--only", "report-writer-plain,report-writer-neg-1")
+@pytest.fixture
+def unrun(scripted, tmp_path):
+    """The writer scenario against the scripted runtimes."""
+    return Behave(Path(shutil.copytree(SCENARIOS / "writer", tmp_path / "writer")), "claude", scripted.env)
+
+
+def test_no_case_asserting_anything_exits_0_with_a_sentence(unrun, scripted):
+    run = unrun("--only", "report-writer-plain,report-writer-neg-1")
     assert run.code == 0 and run.report is None
     assert "[behavioral] nothing to run" in run.stdout
-    assert fake_api.requests == []
+    assert scripted.runs == []
 
 
-def test_a_structural_error_stops_the_run_before_any_token(behave, fake_api):
-    bh = behave("writer")
-    skill_md = bh.repo / "report-writer" / "SKILL.md"
+def test_a_structural_error_stops_the_run_before_any_token(unrun, scripted):
+    skill_md = unrun.repo / "report-writer" / "SKILL.md"
     skill_md.write_text(skill_md.read_text().replace("name: report-writer", "name: other-name"))
-    run = bh("--only", "report-writer-pass")
+    run = unrun("--only", "report-writer-pass")
     assert run.code == 1 and "structural error(s) in the skills this run grades" in run.stderr
-    assert fake_api.requests == []
+    assert scripted.runs == []
 
 
 @pytest.mark.parametrize(
     ("flag", "value"), [("--case-timeout", "0"), ("--jobs", "0"), ("--max-budget-usd", "-1")]
 )
-def test_out_of_range_numbers_are_usage_errors(behave, fake_api, flag, value, capsys):
-    run = behave("writer")(flag, value)
-    assert run.code == 2 and fake_api.requests == []
+def test_out_of_range_numbers_are_usage_errors(unrun, scripted, flag, value, capsys):
+    run = unrun(flag, value)
+    assert run.code == 2 and scripted.runs == []
     assert flag in run.stderr + capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
     "flag", ["--routing-room=all", "--min-accuracy=0.9", "--repeat=3", "--max-tool-calls=2"]
 )
-def test_routing_only_flags_are_usage_errors_naming_routing(behave, fake_api, flag, capsys):
-    run = behave("writer")(flag)
-    assert run.code == 2 and run.report is None and fake_api.requests == []
+def test_routing_only_flags_are_usage_errors_naming_routing(unrun, scripted, flag, capsys):
+    run = unrun(flag)
+    assert run.code == 2 and run.report is None and scripted.runs == []
     assert "belongs to `skillscope routing`" in run.stderr + capsys.readouterr().err
 
 

@@ -108,9 +108,9 @@ def env_for(fake_env: dict[str, str], claude_bin: str) -> dict[str, str]:
     return {**fake_env, "SKILLSCOPE_CLAUDE": claude_bin}
 
 
-@pytest.mark.parametrize(
-    ("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
-)
+# Mid-run, one signal per command: either sets the same cancellation and the agents are ended alike;
+# each command's exit code and report mark for both signals are the stuck-digest tests' (no agent run).
+@pytest.mark.parametrize(("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT")])
 def test_a_signal_mid_routing_reports_the_finished_cases(
     signum, code, name, fake_api, fake_env, claude_bin, tmp_path
 ):
@@ -148,9 +148,7 @@ def test_a_signal_mid_routing_reports_the_finished_cases(
     assert run.left_behind() == ([], [])
 
 
-@pytest.mark.parametrize(
-    ("signum", "code", "name"), [(signal.SIGINT, 130, "SIGINT"), (signal.SIGTERM, 143, "SIGTERM")]
-)
+@pytest.mark.parametrize(("signum", "code", "name"), [(signal.SIGTERM, 143, "SIGTERM")])
 def test_a_signal_mid_behavioral_reports_the_finished_cases(
     signum, code, name, fake_api, fake_env, claude_bin, tmp_path
 ):

@@ -78,9 +78,15 @@ SMALL_ROUTING_CASES = "alpha-pos-2,alpha-hostile"  # a case lost to beta (a matr
 def routing(
     tmp: Path, api: FakeAPI, claude: str, *extra: str, only: str = ROUTING_CASES, repeat: int = 2
 ) -> dict:
-    repo = hostile_repo(tmp / "repo")
     api.script(routing_router())
-    env = routing_env(api.base_url, claude, tmp / "home")
+    return routing_in(tmp, routing_env(api.base_url, claude, tmp / "home"), *extra, only=only, repeat=repeat)
+
+
+def routing_in(
+    tmp: Path, env: dict[str, str], *extra: str, only: str = ROUTING_CASES, repeat: int = 2
+) -> dict:
+    """`routing`'s run in `env`, whatever answers its agent runs."""
+    repo = hostile_repo(tmp / "repo")
     args = ("--routing-room", "all", "--only", only, "--repeat", str(repeat), "--min-accuracy", "0.9")
     return run(repo, env, "routing", *args, "--skip-preflight", "--no-cache", *extra)
 
@@ -119,8 +125,6 @@ def behavioral(
     only: str = BEHAVIORAL_CASES,
     models: str = "claude-fake-1",
 ) -> dict:
-    repo = tmp / "writer"
-    shutil.copytree(SCENARIOS / "writer", repo)
     api.script(
         {
             JUDGE_HEADER: [verdicts(("E1", False), ("E2", True))],
@@ -131,9 +135,17 @@ def behavioral(
             ],
         }
     )
-    environ = {**env, "SKILLSCOPE_CLAUDE": claude}
+    return behavioral_in(tmp, {**env, "SKILLSCOPE_CLAUDE": claude}, only, models)
+
+
+def behavioral_in(
+    tmp: Path, env: dict[str, str], only: str = BEHAVIORAL_CASES, models: str = "claude-fake-1"
+) -> dict:
+    """`behavioral`'s run in `env`, whatever answers its agent and judge runs."""
+    repo = tmp / "writer"
+    shutil.copytree(SCENARIOS / "writer", repo)
     args = ("--skills-dir", "*", "--only", only, "--skip-preflight", "--model", models)
-    return run(repo, environ, "behavioral", *args)
+    return run(repo, env, "behavioral", *args)
 
 
 def cost(tmp: Path, api: FakeAPI, claude: str) -> dict:
@@ -153,7 +165,6 @@ def cost(tmp: Path, api: FakeAPI, claude: str) -> dict:
 def compare(tmp: Path, api: FakeAPI, claude: str, *extra: str, repeat: int = 2) -> dict:
     """alpha with and without itself installed (--baseline none): beta takes alpha-pos-2 without it.
     `extra` may narrow the cases (`--only`)."""
-    repo = hostile_repo(tmp / "repo")
 
     def router(request):
         if request.tool_results:
@@ -166,9 +177,13 @@ def compare(tmp: Path, api: FakeAPI, claude: str, *extra: str, repeat: int = 2) 
         return "I can answer that directly."
 
     api.script(router)
-    env = routing_env(api.base_url, claude, tmp / "home")
+    return compare_in(tmp, routing_env(api.base_url, claude, tmp / "home"), *extra, repeat=repeat)
+
+
+def compare_in(tmp: Path, env: dict[str, str], *extra: str, repeat: int = 2) -> dict:
+    """`compare`'s run in `env`, whatever answers its agent runs."""
     return run(
-        repo,
+        hostile_repo(tmp / "repo"),
         env,
         "compare",
         "--skill",
