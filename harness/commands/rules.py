@@ -10,6 +10,10 @@ import textwrap
 from harness.context import Context
 from harness.model import rules as rule_table
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
 HELP = "print every rule id a finding can carry, with its severity and the bar it asks for"
 INDENT = "    "
 NARROWEST = 40  # below this a wrapped description is more breaks than words
@@ -28,14 +32,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, ctx: Context) -> int:
     known = rule_table.table()
     width = max(ctx.columns, NARROWEST)
-    blocks = [block(rule, known[rule], width) for rule in sorted(known)]
+    read = rule_table.reader()
+    blocks = [block(rule, known[rule], width, read) for rule in sorted(known)]
     ctx.out("\n\n".join([fill(INTRO, width, indent=""), *blocks]))
     return 0
 
 
-def block(rule: str, about: dict[str, str], width: int) -> str:
+def block(rule: str, about: dict[str, str], width: int, read: MarkdownIt) -> str:
     """A rule's id and severity, then what it checks, indented below."""
-    text = rule_table.plain(rule_table.described(about), code_space=NO_BREAK)
+    text = rule_table.plain(rule_table.described(about), code_space=NO_BREAK, read=read)
     return f"{rule}  {about['severity']}\n{fill(text, width, INDENT).replace(NO_BREAK, ' ')}"
 
 

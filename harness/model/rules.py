@@ -12,6 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from markdown_it import MarkdownIt
     from markdown_it.token import Token
 
 
@@ -26,29 +27,40 @@ def described(about: dict[str, str]) -> str:
     return f"{about['what']}: {about['bar']}"
 
 
-def plain(markdown: str, code_space: str = " ") -> str:
+def reader() -> MarkdownIt:
+    """A CommonMark reader for `plain` and `linkless`: building one costs more than reading a rule's
+    line with it, so a caller writing every rule builds one and passes it to each call."""
+    from markdown_it import MarkdownIt  # only where help is printed: a structural run never needs it
+
+    return MarkdownIt("commonmark")
+
+
+def plain(markdown: str, code_space: str = " ", read: MarkdownIt | None = None) -> str:
     """A rule's markdown as plain text, for readers that render none (a terminal, SARIF's text): code
     spans without their backticks, links as their text (the targets are docs-site pages), escapes undone.
     Each space inside a code span is written as `code_space`: given a no-break space, a wrapper keeps a
     command such as `curl … | sh` on one line."""
-    return written(markdown, code=lambda code: code.replace(" ", code_space), text=str)
+    return written(markdown, code=lambda code: code.replace(" ", code_space), text=str, read=read)
 
 
-def linkless(markdown: str) -> str:
+def linkless(markdown: str, read: MarkdownIt | None = None) -> str:
     """A rule's markdown for a reader outside the docs site (a SARIF viewer): its links are docs-site
     pages that resolve nowhere else, so each is reduced to its text; code spans stay code."""
     return written(
         markdown,
         code=lambda code: f"`` {code} ``" if "`" in code else f"`{code}`",
         text=lambda text: MARKDOWN_MARKS.sub(r"\\\g<0>", text),
+        read=read,
     )
 
 
-def written(markdown: str, code: Callable[[str], str], text: Callable[[str], str]) -> str:
+def written(
+    markdown: str, code: Callable[[str], str], text: Callable[[str], str], read: MarkdownIt | None = None
+) -> str:
     """One line of markdown, its code spans and its text each written by the given form; links and
     emphasis keep only their text."""
     out = []
-    for token in inline(markdown):
+    for token in inline(markdown, read):
         if token.type == "code_inline":
             out.append(code(unpiped(token.content)))
         elif token.type in ("text", "text_special", "html_inline"):
@@ -67,9 +79,7 @@ def unpiped(code: str) -> str:
     return code.replace("\\|", "|")
 
 
-def inline(markdown: str) -> list[Token]:
-    """The inline tokens of one line of markdown, CommonMark's way."""
-    from markdown_it import MarkdownIt  # only where help is printed: a structural run never needs it
-
-    children = MarkdownIt("commonmark").parseInline(markdown)[0].children
+def inline(markdown: str, read: MarkdownIt | None = None) -> list[Token]:
+    """The inline tokens of one line of markdown, CommonMark's way (by `read`, else a reader of its own)."""
+    children = (read or reader()).parseInline(markdown)[0].children
     return list(children or [])

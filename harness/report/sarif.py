@@ -10,6 +10,10 @@ from harness.model import rules as rule_table
 from harness.model.findings import Finding
 from harness.report.text import adoption_note
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
 SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 ROOT = "%SRCROOT%"
 
@@ -44,21 +48,21 @@ def log(command: str, found: list[Finding]) -> dict:
 def descriptors(rules: list[str]) -> list[dict]:
     """Each rule with the help the docs give it (the rules tables, as `skillscope rules` prints them): what it
     checks and the bar it must meet."""
-    known = rule_table.table()
-    return [descriptor(rule, known.get(rule)) for rule in rules]
+    known, read = rule_table.table(), rule_table.reader()
+    return [descriptor(rule, known.get(rule), read) for rule in rules]
 
 
-def descriptor(rule: str, about: dict[str, str] | None) -> dict:
+def descriptor(rule: str, about: dict[str, str] | None, read: MarkdownIt | None = None) -> dict:
     if about is None:  # a rule missing from the tables (tests/test_docs.py fails on it) still gets help
         return {"id": rule, "help": {"text": "skillscope rules lists every rule and what it asks."}}
     short = rule_table.described(about)
-    text = rule_table.plain(short)
+    text = rule_table.plain(short, read=read)
     return {
         "id": rule,
         "shortDescription": {"text": text},
         "help": {
             "text": f"{text}. skillscope rules lists every rule.",
-            "markdown": f"{rule_table.linkless(short)}. `skillscope rules` lists every rule.",
+            "markdown": f"{rule_table.linkless(short, read)}. `skillscope rules` lists every rule.",
         },
         "defaultConfiguration": {"level": about["severity"]},
     }

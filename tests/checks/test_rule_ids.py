@@ -9,6 +9,7 @@ there as a literal or through a variable assigned literals in the same module.""
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from collections import defaultdict
@@ -41,7 +42,8 @@ def _severities(node: ast.AST) -> set[str]:
     return {word for word in ("error", "warning") if re.search(rf"\bfindings?\.{word}\b", text)}
 
 
-def emitted() -> dict[str, set[str]]:
+@functools.cache  # parsing the whole package costs seconds; four tests read the same answer
+def emitted() -> dict[str, frozenset[str]]:
     """Rule id -> the severities the code makes it with (empty where the severity is passed through)."""
     rules: dict[str, set[str]] = defaultdict(set)
     for path in (ROOT / "harness").rglob("*.py"):
@@ -71,7 +73,7 @@ def emitted() -> dict[str, set[str]]:
             for rule in found:
                 if RULE_ID.fullmatch(rule):
                     rules[rule] |= set(makers[name].split("/"))
-    return dict(rules)
+    return {rule: frozenset(made) for rule, made in rules.items()}
 
 
 def test_the_collector_sees_the_rules_made_through_a_local_name():

@@ -46,11 +46,11 @@ def test_a_rule_is_printed_as_plain_text_without_markdown(tmp_path: Path) -> Non
     assert "equal to the folder name" in run.stdout
 
 
-def test_a_command_in_a_rule_is_never_broken_across_lines(tmp_path: Path) -> None:
+@pytest.mark.parametrize("columns", range(60, 90))  # a case a width, so the runs spread over workers
+def test_a_command_in_a_rule_is_never_broken_across_lines(tmp_path: Path, columns: int) -> None:
     """A code span's words stay together: `curl … | sh` split after `curl …` read as two fragments."""
-    for columns in range(60, 90):
-        lines = printed(tmp_path, columns)["fetch-and-execute"]
-        assert any("curl … | sh" in line for line in lines), columns
+    lines = printed(tmp_path, columns)["fetch-and-execute"]
+    assert any("curl … | sh" in line for line in lines), columns
 
 
 def test_the_intro_says_what_each_rule_shows_and_how_to_change_a_severity(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ exactly what the full CommonMark parse gives: same references (target, line, kin
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from pathlib import Path
@@ -151,8 +152,13 @@ INERT_PIECES = [
 ]
 
 
+@functools.cache  # a Parser keeps its markdown-it instances, which cost more to build than most parses
+def reader(fast: bool) -> links.Parser:
+    return links.Parser(fast=fast)
+
+
 def extracted(text: str, fast: bool) -> tuple[list[tuple[str, int, str]], set[str]]:
-    doc = links.parse(text, links.Parser(fast=fast))
+    doc = links.parse(text, reader(fast))
     return [(r.target, r.line, r.kind) for r in doc.references], doc.anchors
 
 
