@@ -136,7 +136,7 @@ def test_workers_read_the_parse_memo_and_hand_back_what_they_parsed(tmp_path: Pa
     assert warm == cold and len(cold.findings) == references.SKILLS_AHEAD + 1
 
 
-def test_a_first_run_imports_the_parser_before_the_workers_fork_and_a_warm_one_does_not(
+def test_a_first_run_imports_the_parser_before_the_workers_fork_and_a_warm_one_cuts_fewer_chunks(
     tmp_path: Path, monkeypatch
 ):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -146,9 +146,11 @@ def test_a_first_run_imports_the_parser_before_the_workers_fork_and_a_warm_one_d
     preloaded: list[int] = []
     monkeypatch.setattr(links, "preload", lambda: preloaded.append(os.getpid()))
     with references.scan_ahead(loaded.repo) as ahead:  # no memo yet: every file will be parsed
+        cut = ahead.chunks
         first = references.scan(loaded, (), ahead)
     assert preloaded == [os.getpid()]
     with references.scan_ahead(loaded.repo) as ahead:  # the memo the first run left
+        assert 2 <= ahead.chunks < cut  # each chunk reads the memo: fewer chunks, fewer reads
         assert references.scan(loaded, (), ahead) == first
     assert preloaded == [os.getpid()]
 

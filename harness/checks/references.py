@@ -29,6 +29,7 @@ LINE_ANCHOR = re.compile(r"^L\d+(C\d+)?(-L\d+(C\d+)?)?$")
 GITHUB_ID_PREFIX = "user-content-"
 PATH_MAX = 4096  # bytes, Linux's limit for a path handed to a system call
 LINKS = "links"  # the parse memo's kind for parsed markdown
+WARM_CHUNKS_PER_WORKER = 2  # chunks per worker once the repo has a parse memo (see scan_ahead)
 SKILLS_AHEAD = 50  # skills (about 4 markdown files each) before parsing in worker processes pays
 
 
@@ -112,11 +113,16 @@ def scan_ahead(repo: Repo) -> workers.Prefetch:
     only), to be collected by `scan`; a skill it did not cover is scanned then, in-process."""
     skills = [(os.fspath(repo.skill_dirs[name]), repo.rel(repo.skill_dirs[name])) for name in repo.names]
     salt = links.parser_fingerprint()  # worked out once here, not once per chunk
-    if len(skills) > SKILLS_AHEAD and not Memo.file_of(repo.root, LINKS).exists():
+    first = not Memo.file_of(repo.root, LINKS).exists()
+    if first and len(skills) > SKILLS_AHEAD:
         # A first run parses every file: the parser is imported once here, and the forked workers
         # inherit it, rather than each importing it again.
         links.preload()
-    return workers.Prefetch(partial(scan_skills, repo.root, salt), skills, SKILLS_AHEAD)
+    # Each chunk reads the parse memo whole. Once it holds the files, a chunk is mostly that read and
+    # the links' look-ups, even from skill to skill: a few large chunks keep the cores as busy as many
+    # small ones, and read the memo a quarter as often.
+    per_worker = workers.CHUNKS_PER_WORKER if first else WARM_CHUNKS_PER_WORKER
+    return workers.Prefetch(partial(scan_skills, repo.root, salt), skills, SKILLS_AHEAD, per_worker)
 
 
 def scan_skills(root: Path, salt: str, skills: list[tuple[str, str]]) -> dict[str, dict[str, FileScan]]:
