@@ -80,7 +80,12 @@ class Memo:
     @classmethod
     def of_repo(cls, root: Path, kind: str, salt: str) -> Memo:
         """The repo's memo of `kind`, one file per repo and kind (named by a digest of the repo's path)."""
-        return cls(user_cache() / "memo" / f"{kind}-{repo_digest(root)}.json", salt)
+        return cls(cls.file_of(root, kind), salt)
+
+    @staticmethod
+    def file_of(root: Path, kind: str) -> Path:
+        """Where the repo's memo of `kind` is kept (absent before a first run, or once pruned)."""
+        return user_cache() / "memo" / f"{kind}-{repo_digest(root)}.json"
 
     def key(self, *parts: str) -> str:
         digest = self.salted.copy()

@@ -31,7 +31,11 @@ class Prefetch(Generic[Item, Result]):
     threaded caller; results are then empty."""
 
     def __init__(
-        self, work: Callable[[list[Item]], dict[str, Result]], items: list[Item], threshold: int
+        self,
+        work: Callable[[list[Item]], dict[str, Result]],
+        items: list[Item],
+        threshold: int,
+        chunks_per_worker: int = CHUNKS_PER_WORKER,
     ) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future] = []
@@ -46,7 +50,7 @@ class Prefetch(Generic[Item, Result]):
         try:
             fork = multiprocessing.get_context("fork")
             self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=fork)
-            size = -(-len(items) // (workers * CHUNKS_PER_WORKER))
+            size = -(-len(items) // (workers * max(chunks_per_worker, 1)))
             self._chunks = [items[start : start + size] for start in range(0, len(items), size)]
             self._futures = [self._pool.submit(work, chunk) for chunk in self._chunks]
         except OSError:
@@ -55,6 +59,11 @@ class Prefetch(Generic[Item, Result]):
     @property
     def started(self) -> bool:
         return bool(self._futures)
+
+    @property
+    def chunks(self) -> int:
+        """How many chunks the items were cut into (none when nothing started)."""
+        return len(self._futures)
 
     def results(self) -> dict[str, Result]:
         """Every chunk's answers in submission order, collected once and kept for later callers; empty

@@ -136,6 +136,44 @@ def test_workers_read_the_parse_memo_and_hand_back_what_they_parsed(tmp_path: Pa
     assert warm == cold and len(cold.findings) == references.SKILLS_AHEAD + 1
 
 
+def test_a_first_run_imports_the_parser_before_the_workers_fork_and_a_warm_one_cuts_fewer_chunks(
+    tmp_path: Path, monkeypatch
+):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for number in range(references.SKILLS_AHEAD + 1):
+        make_skill(tmp_path / "skills", f"s{number:03d}")
+    loaded = catalog.load(repo.discover(tmp_path, ["skills/*"]))
+    preloaded: list[int] = []
+    monkeypatch.setattr(links, "preload", lambda: preloaded.append(os.getpid()))
+    with references.scan_ahead(loaded.repo) as ahead:  # no memo yet: every file will be parsed
+        cut = ahead.chunks
+        first = references.scan(loaded, (), ahead)
+    assert preloaded == [os.getpid()]
+    with references.scan_ahead(loaded.repo) as ahead:  # the memo the first run left
+        assert 2 <= ahead.chunks < cut  # each chunk reads the memo: fewer chunks, fewer reads
+        assert references.scan(loaded, (), ahead) == first
+    assert preloaded == [os.getpid()]
+
+
+def test_a_worker_takes_the_memos_salt_from_the_caller(tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for number in range(references.SKILLS_AHEAD + 1):
+        make_skill(tmp_path / "skills", f"s{number:03d}", files={"references/a.md": "[gone](gone.md)\n"})
+    loaded = catalog.load(repo.discover(tmp_path, ["skills/*"]))
+    serial = references.scan(loaded)
+    caller, real = os.getpid(), links.parser_fingerprint
+
+    def fingerprint() -> str:  # the code digest is worked out in the caller only
+        if os.getpid() != caller:
+            raise AssertionError("a worker worked out the parser's fingerprint")
+        return real()
+
+    monkeypatch.setattr(links, "parser_fingerprint", fingerprint)
+    with references.scan_ahead(loaded.repo) as ahead:
+        assert ahead.started
+        assert references.scan(loaded, (), ahead) == serial
+
+
 def gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)

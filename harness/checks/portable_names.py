@@ -7,7 +7,6 @@ A pipeline with Windows legs cannot check out `con/` or `aux.md`, and a right-to
 
 from __future__ import annotations
 
-import os
 import re
 import unicodedata
 
@@ -28,12 +27,13 @@ INVISIBLE = frozenset(
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     out: list[Finding] = []
-    for skill in catalog.skills.values():
+    for key, skill in catalog.skills.items():
         out.extend(name_findings(catalog.repo.rel(skill.path), skill.path.name))
-        for current, dirs, files in os.walk(skill.path):
-            dirs.sort()
-            here = catalog.repo.rel(current)
-            for name in [*dirs, *sorted(files)]:
+        for step in catalog.tree(key).walk():
+            if isinstance(step, OSError):
+                continue  # a folder that cannot be listed shows no names
+            here = catalog.repo.rel(step.path)
+            for name in [*step.dirs, *step.files]:
                 out.extend(name_findings(f"{here}/{name}", name))
     return out
 

@@ -28,6 +28,8 @@ MARKDOWN_SUFFIXES = (".md", ".markdown")
 LINE_ANCHOR = re.compile(r"^L\d+(C\d+)?(-L\d+(C\d+)?)?$")
 GITHUB_ID_PREFIX = "user-content-"
 PATH_MAX = 4096  # bytes, Linux's limit for a path handed to a system call
+LINKS = "links"  # the parse memo's kind for parsed markdown
+WARM_CHUNKS_PER_WORKER = 2  # chunks per worker once the repo has a parse memo (see scan_ahead)
 SKILLS_AHEAD = 50  # skills (about 4 markdown files each) before parsing in worker processes pays
 
 
@@ -110,13 +112,24 @@ def scan_ahead(repo: Repo) -> workers.Prefetch:
     """Starts scanning the markdown of every skill the repo holds in worker processes (large catalogs
     only), to be collected by `scan`; a skill it did not cover is scanned then, in-process."""
     skills = [(os.fspath(repo.skill_dirs[name]), repo.rel(repo.skill_dirs[name])) for name in repo.names]
-    return workers.Prefetch(partial(scan_skills, repo.root), skills, SKILLS_AHEAD)
+    salt = links.parser_fingerprint()  # worked out once here, not once per chunk
+    first = not Memo.file_of(repo.root, LINKS).exists()
+    if first and len(skills) > SKILLS_AHEAD:
+        # A first run parses every file: the parser is imported once here, and the forked workers
+        # inherit it, rather than each importing it again.
+        links.preload()
+    # Each chunk reads the parse memo whole. Once it holds the files, a chunk is mostly that read and
+    # the links' look-ups, even from skill to skill: a few large chunks keep the cores as busy as many
+    # small ones, and read the memo a quarter as often.
+    per_worker = workers.CHUNKS_PER_WORKER if first else WARM_CHUNKS_PER_WORKER
+    return workers.Prefetch(partial(scan_skills, repo.root, salt), skills, SKILLS_AHEAD, per_worker)
 
 
-def scan_skills(root: Path, skills: list[tuple[str, str]]) -> dict[str, dict[str, FileScan]]:
+def scan_skills(root: Path, salt: str, skills: list[tuple[str, str]]) -> dict[str, dict[str, FileScan]]:
     """{folder: {path: FileScan}} for (folder, root-relative name) pairs: one chunk of the pool's work.
-    The worker reads the parse memo and hands its new entries back for the caller to keep."""
-    resolver = Resolver(root, links_memo(root))
+    The worker reads the parse memo (salted with `salt`, see links_memo) and hands its new entries back
+    for the caller to keep."""
+    resolver = Resolver(root, Memo.of_repo(root, LINKS, salt))
     return {folder: scan_skill(resolver, folder, prefix) for folder, prefix in skills}
 
 
@@ -184,7 +197,7 @@ def scan(
 def links_memo(root: Path) -> Memo:
     """The repo's memo of parsed markdown, salted with the code that parses it: an edit to the
     extraction or an upgraded parser retires every entry."""
-    return Memo.of_repo(root, "links", links.parser_fingerprint())
+    return Memo.of_repo(root, LINKS, links.parser_fingerprint())
 
 
 def read(path: Path, reader: links.Parser, memo: Memo | None = None) -> Document | Failure:

@@ -27,8 +27,8 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     memo = Memo.of_repo(catalog.repo.root, KIND, fingerprint())
     out: list[Finding] = []
     searches = content.Seen()  # a file shipped by several skills is searched once
-    for skill in catalog.skills.values():
-        read = content.load(skill, catalog.repo.rel, searches)
+    for name, skill in catalog.skills.items():
+        read = content.load(skill, catalog.repo.rel, searches, catalog.tree(name))
         key = memo.key(*inputs(read))
         known = restored(memo.get(key))
         if known is None:
@@ -70,6 +70,6 @@ def fingerprint() -> str:
     """A digest of the pack's code, of what it builds findings with and of the Markdown parser it uses."""
     harness = Path(__file__).resolve().parent.parent
     files = sorted((harness / "checks" / "security").glob("*.py"))
-    files += [harness / "model" / name for name in ("findings.py", "skill.py")]
+    files += [harness / "model" / name for name in ("findings.py", "skill.py", "skill_tree.py")]
     files += [harness / "markdown" / "sections.py", harness / "markdown" / "budget.py", harness / "files.py"]
     return hashlib.sha256(code_digest(files, ("markdown_it",)).encode()).hexdigest()

@@ -28,15 +28,16 @@ FIX = (
 
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     out: list[Finding] = []
-    for skill in catalog.skills.values():
+    for key, skill in catalog.skills.items():
         rel = catalog.repo.rel(skill.path)
         if linked(skill.path):
             out.append(link_finding(rel, skill.path))
             continue
-        for current, dirs, files in os.walk(skill.path):  # links to folders are listed, not followed
-            dirs.sort()
-            here = Path(current)
-            for name in [*dirs, *sorted(files)]:
+        for step in catalog.tree(key).walk():  # links to folders are listed, not followed
+            if isinstance(step, OSError):
+                continue  # a folder that cannot be listed is left to the checks that read it
+            here = Path(step.path)
+            for name in [*step.dirs, *step.files]:
                 path = here / name
                 try:
                     seen = path.lstat()
@@ -44,7 +45,7 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
                     continue  # one that cannot be looked at is left to the checks that read it
                 if stat.S_ISLNK(seen.st_mode):
                     out.append(link_finding(catalog.repo.rel(path), path))
-                elif name in files and could_be_flattened(seen) and (target := flattened_target(path)):
+                elif name in step.files and could_be_flattened(seen) and (target := flattened_target(path)):
                     out.append(
                         findings.warning(
                             "symlink-as-text",

@@ -125,6 +125,14 @@ def parser_fingerprint() -> str:
     return code_digest(files, ("markdown_it", "linkify_it", "mdurl"))
 
 
+def preload() -> None:
+    """Imports what a parse needs (the parser and the block plan), ahead of forked processes that
+    will parse: each then inherits the modules instead of importing them on its first parse."""
+    from harness.markdown import block_plan  # noqa: F401 - imported for the forked workers
+
+    parser()
+
+
 def parser() -> MarkdownIt:
     """CommonMark with bare URLs that carry a scheme (linkify), definition tokens, targets kept as
     written, and source offsets recorded on the tokens we read. GFM tables need no rule of their

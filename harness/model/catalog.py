@@ -15,6 +15,7 @@ from harness.model.dataset import Case, Dataset
 from harness.model.machine import MachinePlan
 from harness.model.repo import CASE_FILES, Repo
 from harness.model.skill import Skill
+from harness.model.skill_tree import SkillTree
 from harness.model.suite_folders import case_folders
 
 T = TypeVar("T")
@@ -34,12 +35,20 @@ class Catalog:
     # What a check derives from the catalog that the report also shows (the headroom table), kept so
     # that one run works it out once; a narrowed catalog starts empty.
     derived: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+    # Each skill folder's listing, made on first use and replayed by every check that walks the folder.
+    trees: dict[str, SkillTree] = field(default_factory=dict, compare=False, repr=False)
 
     def derive(self, key: Hashable, make: Callable[[], T]) -> T:
         if key not in self.derived:
             self.derived[key] = make()
         found: T = self.derived[key]
         return found
+
+    def tree(self, name: str) -> SkillTree:
+        """The listing of skill `name`'s folder, made once per run (see harness.model.skill_tree)."""
+        if name not in self.trees:
+            self.trees[name] = SkillTree(self.skills[name].path)
+        return self.trees[name]
 
     def dataset(self, name: str, extended: bool = False) -> Dataset | None:
         return next((d for d in self.datasets.get(name, []) if d.extended == extended), None)

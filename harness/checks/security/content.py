@@ -17,6 +17,7 @@ from harness.files import UnreadableFile, read_bytes, refused
 from harness.model import findings
 from harness.model.findings import Finding
 from harness.model.skill import Skill
+from harness.model.skill_tree import SkillTree
 
 MAX_SCAN_BYTES = 5 * 1024 * 1024  # as the skill reader's own bound: larger is not hand-written text
 MAX_FILES = 5000  # a folder holding more is not a skill someone reads; the rest is reported unscanned
@@ -191,23 +192,24 @@ class SkillContent:
 
 
 def load(
-    skill: Skill, rel: Callable[[str | os.PathLike[str]], str], searches: Seen | None = None
+    skill: Skill,
+    rel: Callable[[str | os.PathLike[str]], str],
+    searches: Seen | None = None,
+    tree: SkillTree | None = None,
 ) -> SkillContent:
     """Every file of `skill`'s folder (links are not followed: the symlink rules report them), its
-    texts sharing `searches`, the run's store of pattern searches (one of their own when None)."""
+    texts sharing `searches`, the run's store of pattern searches (one of their own when None), as
+    `tree` lists the folder (the run's listing; listed here when None)."""
     content = SkillContent(skill=skill, rel=rel(skill.path), skill_md=rel(skill.skill_md))
     searches = Seen() if searches is None else searches
+    tree = SkillTree(skill.path) if tree is None else tree
     seen = 0
-
-    def unlisted(error: OSError) -> None:  # a folder that cannot be listed is not scanned, and said so
-        content.unread[rel(error.filename)] = refused(error.filename, error)
-
-    for current, dirs, files in os.walk(skill.path, onerror=unlisted):
-        here = Path(current)
-        if here == skill.path:
-            dirs[:] = [name for name in dirs if name not in LEFT_OUT]
-        dirs.sort()
-        for name in sorted(files):
+    for step in tree.walk(skip=LEFT_OUT):
+        if isinstance(step, OSError):  # a folder that cannot be listed is not scanned, and said so
+            content.unread[rel(step.filename)] = refused(step.filename, step)
+            continue
+        here = Path(step.path)
+        for name in step.files:
             path = here / name
             try:
                 if path.is_symlink():

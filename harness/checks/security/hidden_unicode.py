@@ -34,7 +34,8 @@ KINDS = (
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
-        if text.search(SUSPECT):
+        # Every suspect character lies outside ASCII, and a string knows it is ASCII without a scan.
+        if not text.text.isascii() and text.search(SUSPECT):
             out.extend(in_file(content, text))
     return out
 

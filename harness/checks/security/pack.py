@@ -45,8 +45,8 @@ RULE_IDS = (*RULES, opaque.NOT_SCANNED)
 def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     out: list[Finding] = []
     searches = content.Seen()  # a file shipped by several skills is searched once
-    for skill in catalog.skills.values():
-        out.extend(scan_skill(skill, catalog.repo.rel, searches))
+    for name, skill in catalog.skills.items():
+        out.extend(scan_content(content.load(skill, catalog.repo.rel, searches, catalog.tree(name))))
     return out
 
 

@@ -12,6 +12,7 @@ from harness.model.findings import Finding
 RULE = "padding"
 MOST_BLANK_LINES = 200
 MOST_SPACES = 2000
+BLANKS = (" ", "\t", "\r", "\f", "\v")  # the characters of RUN's [ \t\r\f\v]
 # A run starts at a line end (a pattern free to start at every space would retry at each one).
 RUN = re.compile(rf"\n(?:[ \t\r\f\v]*\n){{{MOST_BLANK_LINES},}}|[ \t\r\f\v]{{{MOST_SPACES},}}")
 
@@ -19,7 +20,7 @@ RUN = re.compile(rf"\n(?:[ \t\r\f\v]*\n){{{MOST_BLANK_LINES},}}|[ \t\r\f\v]{{{MO
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
-        for match in text.finditer(RUN):
+        for match in text.finditer(RUN) if could_pad(text.text) else ():
             if not text.text[match.end() :].strip():
                 continue  # trailing whitespace hides nothing
             first, resumes = text.line_at(match.start()), text.line_at(match.end())
@@ -35,3 +36,11 @@ def scan(content: SkillContent) -> list[Finding]:
             out.append(content.finding(made, text))
             break  # one per file: the first hides the rest
     return out
+
+
+def could_pad(text: str) -> bool:
+    """Whether `text` holds enough line ends or blanks for RUN to match: counting them is one quick pass
+    each, where the pattern tries every position of the text (most files are far too short)."""
+    if text.count("\n") > MOST_BLANK_LINES:
+        return True
+    return len(text) >= MOST_SPACES and sum(text.count(blank) for blank in BLANKS) >= MOST_SPACES
