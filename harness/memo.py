@@ -125,7 +125,7 @@ class Memo:
         body = json.dumps({"salt": self.salt, "entries": kept}, ensure_ascii=False, separators=(",", ":"))
         first = not self.path.exists()
         with contextlib.suppress(OSError):  # an unwritable cache costs the next run time, never a result
-            write_text(self.path, body, self.path.parent)
+            write_text(self.path, body, self.path.parent, durable=False)
         self.changed = False
         if first:  # the folder grows only by a new file, so only then is it pruned
             prune(self.path.parent, time.time() - STALE_AFTER_S)

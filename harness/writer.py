@@ -60,24 +60,32 @@ def writing(what: str, path: Path | str, fix: str) -> Iterator[None]:
         raise HarnessError(cannot(what, path, exc, fix)) from None
 
 
-def write_text(path: Path, text: str, inside: Path, private: bool = False) -> None:
+def write_text(path: Path, text: str, inside: Path, private: bool = False, durable: bool = True) -> None:
     """`path` replaced whole by `text` (UTF-8)."""
-    write_bytes(path, text.encode("utf-8", "surrogatepass"), inside, private)
+    write_bytes(path, text.encode("utf-8", "surrogatepass"), inside, private, durable=durable)
 
 
 def write_bytes(
-    path: Path, data: bytes, inside: Path, private: bool = False, mode: int | None = None
+    path: Path,
+    data: bytes,
+    inside: Path,
+    private: bool = False,
+    mode: int | None = None,
+    durable: bool = True,
 ) -> None:
     """`path` replaced whole by `data`; `private` makes it readable by its owner only, `mode` gives it
     those permission bits (as a copy keeps its source's)."""
-    with replacing(path, inside, private, mode=mode) as out:
+    with replacing(path, inside, private, mode=mode, durable=durable) as out:
         out.write(data)
 
 
 @contextlib.contextmanager
-def replacing(path: Path, inside: Path, private: bool = False, mode: int | None = None) -> Iterator[BinaryIO]:
+def replacing(
+    path: Path, inside: Path, private: bool = False, mode: int | None = None, durable: bool = True
+) -> Iterator[BinaryIO]:
     """A binary file whose content replaces `path` whole when the block ends. When the block (or the
-    disk) fails, the earlier file is kept as it was and the new content dropped."""
+    disk) fails, the earlier file is kept as it was and the new content dropped. `durable=False` skips
+    flushing it to disk: for a cache, whose file lost in a crash is only read as empty next time."""
     real = destination(path, inside)
     if streamed(path):
         with open(os.open(path, os.O_WRONLY), "wb") as stream:
@@ -90,7 +98,8 @@ def replacing(path: Path, inside: Path, private: bool = False, mode: int | None 
         try:
             yield handle
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         finally:
             handle.close()
         os.replace(temp, real)
@@ -98,7 +107,8 @@ def replacing(path: Path, inside: Path, private: bool = False, mode: int | None 
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
-    synced(folder)
+    if durable:
+        synced(folder)
 
 
 @contextlib.contextmanager

@@ -128,3 +128,14 @@ def test_a_code_digest_moves_with_the_code_and_not_with_where_it_is_installed(tm
     (here / "reader.py").write_text("READ = 2\n", encoding="utf-8")
     assert code_digest([here / "reader.py", here / "gone.py"], ("json",)) != before
     assert code_digest([there / "reader.py", there / "gone.py"]) != before  # the package counts too
+
+
+def test_a_memo_is_replaced_whole_but_never_flushed_to_disk(cache: Path, tmp_path: Path, monkeypatch):
+    """A memo lost in a crash is read as empty next time, so its save skips the disk flush a report
+    pays for (thousands of in-process runs spent seconds there)."""
+    flushed: list[int] = []
+    monkeypatch.setattr(os, "fsync", flushed.append)
+    made = Memo.of_repo(tmp_path, "links", "salt")
+    made.put(made.key("text"), {"anchors": []})
+    made.save()
+    assert made.path.is_file() and flushed == []

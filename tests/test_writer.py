@@ -490,3 +490,12 @@ def test_a_failed_write_in_a_writing_block_is_one_sentence_naming_the_file_and_t
     said = str(raised.value)
     assert said.startswith(f"cannot write the HTML page to {target} (") and said.endswith("; fix --html.")
     assert raised.value.__suppress_context__  # the sentence alone, not the OSError's traceback under it
+
+
+def test_a_durable_write_reaches_the_disk_and_a_cache_write_does_not(tmp_path: Path, monkeypatch):
+    flushed: list[int] = []
+    monkeypatch.setattr(writer.os, "fsync", flushed.append)
+    writer.write_text(tmp_path / "report.json", "{}", tmp_path)
+    assert len(flushed) == 2  # the file, then its folder's entry
+    writer.write_text(tmp_path / "memo.json", "{}", tmp_path, durable=False)
+    assert len(flushed) == 2 and (tmp_path / "memo.json").read_text() == "{}"

@@ -126,7 +126,7 @@ class ProbeCache:
         with contextlib.suppress(OSError):
             make_folder(self.folder, self.folder.parent)
             entry = json.dumps({"key": key, "flag": flag, "said": said}, ensure_ascii=False)
-            write_text(self.folder / f"{key}.json", entry, self.folder, private=True)
+            write_text(self.folder / f"{key}.json", entry, self.folder, private=True, durable=False)
 
     def sandbox(
         self, path: str, context: Mapping[str, Any], probe: Callable[[], SandboxSupport]
