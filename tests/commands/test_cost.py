@@ -144,4 +144,5 @@ def test_each_model_is_measured_side_by_side(measured):
         ("claude-fake-b", "without"),
     ]
     assert "with the skill on claude-fake-b" in out and "without the skill on claude-fake-a" in out
-    assert "Per model" in html.render(report)
+    page = html.render(report)  # the page's table has a column for each side on each model, as stdout's
+    assert "with the skill on claude-fake-b" in page and "without the skill on claude-fake-a" in page

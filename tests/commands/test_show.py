@@ -313,10 +313,10 @@ def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(
     )
     code, out, _ = show(tmp_path, "routing-report.json", "--html", "page.html")
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
-    assert code == 0 and "Where the legs differ" in page
+    assert code == 0 and "Cases (1 differ between legs, listed first)" in page
     assert (
-        "<td>alpha-pos-1</td><td>alpha</td><td>alpha (correct_trigger)</td><td>beta (wrong_skill)</td>"
-        in page
+        "<td><b>differs</b> alpha-pos-1</td><td>alpha</td><td>alpha (correct_trigger)</td>"
+        "<td>beta (wrong_skill)</td>" in page
     )
     assert page.count("transcript: claude/alpha-pos-1.jsonl") == page.count("transcript: codex/alpha") == 1
 
