@@ -23,6 +23,7 @@ from harness.checks.security import (
 from harness.model.catalog import Catalog
 from harness.model.findings import Finding
 from harness.model.skill import Skill
+from harness.model.skill_tree import SkillTree
 
 Rule = Callable[[content.SkillContent], list[Finding]]
 # rule id -> the module reading for it (opaque reports two ids: opaque-file and not-scanned).
@@ -46,13 +47,19 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     out: list[Finding] = []
     searches = content.Seen()  # a file shipped by several skills is searched once
     for name, skill in catalog.skills.items():
-        out.extend(scan_content(content.load(skill, catalog.repo.rel, searches, catalog.tree(name))))
+        out.extend(scan_skill(skill, catalog.repo.rel, searches, catalog.tree(name)))
     return out
 
 
-def scan_skill(skill: Skill, rel: Callable[..., str], searches: content.Seen | None = None) -> list[Finding]:
-    """Every rule of the pack over one skill's files (`searches`: the run's store of pattern searches)."""
-    return scan_content(content.load(skill, rel, searches))
+def scan_skill(
+    skill: Skill,
+    rel: Callable[..., str],
+    searches: content.Seen | None = None,
+    tree: SkillTree | None = None,
+) -> list[Finding]:
+    """Every rule of the pack over one skill's files (`searches`: the run's store of pattern searches;
+    `tree`: the run's listing of the folder)."""
+    return scan_content(content.load(skill, rel, searches, tree))
 
 
 def scan_content(read: content.SkillContent) -> list[Finding]:
