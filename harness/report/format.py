@@ -24,11 +24,8 @@ def points(value: float | None, digits: int = 1, bounds: object = None) -> str:
     if not isinstance(value, (int, float)):
         return "n/a"
     shown = f"{value * 100:+.{digits}f} pts"
-    if not isinstance(bounds, (list, tuple)) or len(bounds) != 2:
-        return shown
-    low, high = bounds
-    known = isinstance(low, (int, float)) and isinstance(high, (int, float))
-    return shown + (f" [{low * 100:+.0f}, {high * 100:+.0f}]" if known else "")
+    known = interval_of(bounds)
+    return shown + (f" [{known[0] * 100:+.0f}, {known[1] * 100:+.0f}]" if known else "")
 
 
 def signed(value: float | None, unit: str = "", digits: int = 0) -> str:
@@ -66,11 +63,17 @@ def total(values: Iterable[object]) -> float | None:
 
 def within(bounds: object) -> str:
     """A rate's 95 % interval after it, ` [40–80%]`; '' when the report gives none."""
+    known = interval_of(bounds)
+    return f" [{known[0] * 100:.0f}–{known[1] * 100:.0f}%]" if known else ""
+
+
+def interval_of(bounds: object) -> tuple[float, float] | None:
+    """A report's [low, high] interval as two numbers; None when it gives none (or not as numbers)."""
     if not isinstance(bounds, (list, tuple)) or len(bounds) != 2:
-        return ""
+        return None
     low, high = bounds
-    known = isinstance(low, (int, float)) and isinstance(high, (int, float))
-    return f" [{low * 100:.0f}–{high * 100:.0f}%]" if known else ""
+    known = all(isinstance(b, (int, float)) and not isinstance(b, bool) for b in (low, high))
+    return (float(low), float(high)) if known else None
 
 
 def ranged(value: float | None, bounds: object = None, digits: int = 1, none: str = "n/a") -> str:
