@@ -8,7 +8,7 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import columns
 from harness.report.columns import Column, field
-from harness.report.format import dollars, number, share
+from harness.report.format import dollars, interval_of, number, share
 from harness.report.junit import JUnitCase
 from harness.report.markdown import table, titled
 
@@ -34,14 +34,15 @@ def gain(judged: object, level: bool = True) -> str:
     shown = []
     for agent, row in judged.items():
         named = f"{agent}: " if len(judged) > 1 else ""
-        bounds = row.get("interval") if isinstance(row, dict) else None
-        if not isinstance(row.get("gain"), (int, float)) or not isinstance(bounds, list) or len(bounds) != 2:
+        row = row if isinstance(row, dict) else {}
+        bounds = interval_of(row.get("interval"))
+        if not isinstance(row.get("gain"), (int, float)) or bounds is None:
             shown.append(f"{named}-")
             continue
         at = row.get("confidence") if level else None
         extra = f" at {100 * at:.4g} %" if isinstance(at, (int, float)) else ""
-        low, high = (number(bound, "+.3f") for bound in bounds)
-        shown.append(f"{named}{row['gain']:+.3f} [{low}, {high}]{extra}")
+        low, high = bounds
+        shown.append(f"{named}{row['gain']:+.3f} [{low:+.3f}, {high:+.3f}]{extra}")
     return "; ".join(shown)
 
 
