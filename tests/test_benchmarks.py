@@ -183,10 +183,11 @@ AGENTS = [
     ),
     (
         # the stand-in peer (tests/behavioral/peer_catalog): its API check, 2 cases, 1 judged statement
-        # each; skillscope finds its --version/--help answers and sandbox verdict kept after the warm run;
-        # its defaults and the peer's agent configuration (--no-sandbox) in the same rounds
+        # each; skillscope finds its --version/--help answers and sandbox verdict kept after its warm run
+        # (on one case; the peer has none); its defaults and the peer's agent configuration (--no-sandbox)
+        # in the same rounds
         "behavioral_peer_bench.py",
-        ["--rounds", "1", "--also-args=--no-sandbox"],
+        ["--rounds", "1", "--also-args=--no-sandbox", "--light-warm"],
         [
             r"^2 case\(s\): write-launcher, drop-key-guard; 1 interleaved rounds$",
             # wall, CPU, of which claude's and the runner's own; claude starts and model requests per run
