@@ -23,7 +23,8 @@ How the comparison is kept fair:
   cache is off (`--no-cache`: the peer has none, and a replayed case sends no request), its
   --version/--help answers and sandbox verdict are kept in a scratch XDG_CACHE_HOME that lives across
   rounds, as a user's cache does; both start warm (one untimed run each first: byte-code written,
-  probes kept, files cached); skillscope's structural gate accepts the catalog's own findings through a
+  probes kept, files cached; `--light-warm`, the test suite's size: skillscope's on one case, the peer
+  none); skillscope's structural gate accepts the catalog's own findings through a
   baseline written once before the rounds;
 - rounds interleaved, the side going first alternating (AB, BA, ...; ABC, CBA, ... with `--also-args`),
   so a busy spell of a shared host falls on every side; each run is one process, timed for wall seconds
@@ -46,7 +47,7 @@ so one run prints both ratios, each against the same peer runs, and the verdict 
 values take the `=` form: argparse reads a separate `--no-sandbox` as a flag of this script.)
 
     python benchmarks/behavioral_peer_bench.py [--peer PATH/to/amd-skills] [--rounds 5]
-        [--skill NAME] [--only IDS] [--skillscope-args=ARGS] [--also-args=--no-sandbox]
+        [--skill NAME] [--only IDS] [--skillscope-args=ARGS] [--also-args=--no-sandbox] [--light-warm]
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bench_machine import children_cpu, find_claude, print_machine_load, reference_loop
@@ -236,6 +237,14 @@ def sides(
     return found
 
 
+def warm_side(side: Side, case_id: str) -> Side:
+    """The side's run on one case: enough for skillscope to keep its probe answers, with fewer claude
+    starts than a run on every case."""
+    command = list(side.command)
+    command[command.index("--only") + 1] = case_id
+    return replace(side, command=command)
+
+
 def load_cases(repo: Path, skill: str, only: str | None) -> list[dict]:
     dataset = repo / "skills" / skill / "evals" / "evals.json"
     if not dataset.is_file():
@@ -309,6 +318,12 @@ def main() -> int:
         help="a second skillscope configuration (its flags beyond --no-cache, e.g. =--no-sandbox) run as a "
         "third side in the same rounds, its ratio printed beside the first's",
     )
+    parser.add_argument(
+        "--light-warm",
+        action="store_true",
+        help="a smaller warm-up (the test suite's size): no untimed run of the peer, which keeps nothing "
+        "across runs, and skillscope's on the first case alone, which keeps its probe answers as well",
+    )
     args = parser.parse_args()
     peer_root = args.peer or STAND_IN
     if not (peer_root / RUNNER).is_file():
@@ -339,8 +354,9 @@ def main() -> int:
                 check=False,
             )
             everyone = [peer, *ours]
-            for side in everyone:
-                run_once(side, repo, api)  # warm: byte-code, kept probes, file cache
+            for side in [*ours] if args.light_warm else everyone:
+                # warm: byte-code, kept probes, file cache (with --light-warm, the probes on one case)
+                run_once(warm_side(side, cases[0]["id"]) if args.light_warm else side, repo, api)
             for number in range(args.rounds):
                 for side in everyone if number % 2 == 0 else everyone[::-1]:
                     run, starts = run_once(side, repo, api)

@@ -167,8 +167,12 @@ AGENTS = [
     ),
     (
         "routing_bench.py",
-        # the smallest repo, 3 cases of known rates at --repeat 2 against auto:2 (5 and auto:5 by default)
-        ["--cases", "5", "--latency", "0", "--patterns", "3", "--most-samples", "2", "--trace-mb", "1"],
+        # the smallest repo, 3 cases of known rates at --repeat 2 against auto:2 (5 and auto:5 by default),
+        # one --jobs 4 run, into the cache, for the speed-up and the cold cache's figures
+        [
+            *("--cases", "5", "--latency", "0", "--patterns", "3", "--most-samples", "2"),
+            *("--one-jobs4-run", "--trace-mb", "1"),
+        ],
         [
             r"^overhead vs bare: +[-+][\d.]+ %",
             r"^--jobs 4 speed-up: +[\d.]+x",
@@ -183,10 +187,11 @@ AGENTS = [
     ),
     (
         # the stand-in peer (tests/behavioral/peer_catalog): its API check, 2 cases, 1 judged statement
-        # each; skillscope finds its --version/--help answers and sandbox verdict kept after the warm run;
-        # its defaults and the peer's agent configuration (--no-sandbox) in the same rounds
+        # each; skillscope finds its --version/--help answers and sandbox verdict kept after its warm run
+        # (on one case; the peer has none); its defaults and the peer's agent configuration (--no-sandbox)
+        # in the same rounds
         "behavioral_peer_bench.py",
-        ["--rounds", "1", "--also-args=--no-sandbox"],
+        ["--rounds", "1", "--also-args=--no-sandbox", "--light-warm"],
         [
             r"^2 case\(s\): write-launcher, drop-key-guard; 1 interleaved rounds$",
             # wall, CPU, of which claude's and the runner's own; claude starts and model requests per run

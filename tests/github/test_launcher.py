@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from harness import tomlsafe
 from tests.support.tagged_clone import NO_BYTECODE, make_tagged_clone
 from tests.support.yamlfiles import ROOT
 
@@ -320,14 +321,31 @@ def venvs(tmp_path_factory):
     return tmp_path_factory.mktemp("venvs")
 
 
-def run_launcher(tmp_path, venvs, **env):
-    """Run action/launch.py in a subprocess with the environment action.yml gives it."""
+@pytest.fixture(scope="module")
+def dependencies(tmp_path_factory):
+    """The harness's dependencies and its build's setuptools, fetched from the index once for the module.
+    Each install then finds them here and nowhere else (`--no-index`): one that asks the index takes
+    about three times the CPU. What the tests are about, the harness built from a tag or a folder or
+    taken from a wheelhouse, is never among them."""
+    folder = tmp_path_factory.mktemp("dependencies")
+    pyproject = tomlsafe.load(ROOT / "pyproject.toml")
+    wanted = [*pyproject["project"]["dependencies"], *pyproject["build-system"]["requires"]]
+    pip = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check"]
+    done = subprocess.run([*pip, "--dest", str(folder), *wanted], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+def run_launcher(tmp_path, venvs, dependencies, **env):
+    """Run action/launch.py in a subprocess with the environment action.yml gives it, pip finding the
+    harness's dependencies in `dependencies` alone."""
     outputs = tmp_path / "github_output"
     summary = tmp_path / "step_summary"
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("SKILLSCOPE_", "GITHUB_"))}
     environ.update(SKILLSCOPE_VENVS=str(venvs), GITHUB_OUTPUT=str(outputs), GITHUB_STEP_SUMMARY=str(summary))
     environ.update(NO_BYTECODE)
-    environ.update(env)
+    offline = shlex.join(["--no-index", f"--find-links={dependencies}"])
+    environ.update(env, SKILLSCOPE_PIP_ARGS=f"{offline} {env.get('SKILLSCOPE_PIP_ARGS', '')}".strip())
     done = subprocess.run(
         [sys.executable, str(LAUNCHER)],
         env=environ,
@@ -350,7 +368,7 @@ def release_folder(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def release_install(release_folder, source, venvs):
+def release_install(release_folder, source, venvs, dependencies):
     """The module's one install from the source: `9.9.1` into a fresh venv, the way a run's jobs install
     it: built into a wheelhouse, then installed from there, with SKILLSCOPE_PIP_ARGS holding install-only
     options (one of them `--report`, which says what was installed) and options of both steps (`--log`,
@@ -364,6 +382,7 @@ def release_install(release_folder, source, venvs):
     return run_launcher(
         release_folder,
         venvs,
+        dependencies,
         SKILLSCOPE_COMMAND="--version",
         SKILLSCOPE_REQUESTED="9.9.1",
         SKILLSCOPE_SOURCE=str(source),
@@ -373,7 +392,9 @@ def release_install(release_folder, source, venvs):
 
 
 @installs
-def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, venvs, release_install):
+def test_a_pep440_version_installs_its_tag_of_the_source_once(
+    tmp_path, source, venvs, dependencies, release_install
+):
     """`9.9.1` means the tag v9.9.1 of SKILLSCOPE_SOURCE, never a name on a package index, and not the
     branch tip (9.9.2); a second call finds it installed."""
     done, outputs, _ = release_install
@@ -385,7 +406,7 @@ def test_a_pep440_version_installs_its_tag_of_the_source_once(tmp_path, source, 
     marker = launch.venv_dir(spec, venvs) / launch.INSTALLED_MARKER
     assert marker.read_text().split()[0] == spec
     env = dict(SKILLSCOPE_COMMAND="--version", SKILLSCOPE_REQUESTED="9.9.1", SKILLSCOPE_SOURCE=str(source))
-    again, outputs, _ = run_launcher(tmp_path, venvs, **env)
+    again, outputs, _ = run_launcher(tmp_path, venvs, dependencies, **env)
     assert again.returncode == 0, again.stderr
     assert "installing" not in again.stderr  # the tag still names the same commit: nothing to do
     assert outputs["stdout"] == "skillscope 9.9.1"
@@ -423,7 +444,7 @@ def links_looked_in(log: str) -> list[list[str]]:
 
 @installs
 def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(
-    tmp_path, source, venvs, release_install
+    tmp_path, source, venvs, dependencies, release_install
 ):
     """The pin `v9.9.1` is a git ref naming the commit already installed for `9.9.1`: no second install."""
     repo = tmp_path / "repo"
@@ -434,6 +455,7 @@ def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(
     done, outputs, summary = run_launcher(
         tmp_path,
         venvs,
+        dependencies,
         SKILLSCOPE_COMMAND="list-skills",
         SKILLSCOPE_SKILL="pinned",
         SKILLSCOPE_SKILLS_INPUT="skills/*\n",
@@ -449,12 +471,13 @@ def test_a_skills_pin_picks_the_version_and_the_command_runs_in_the_repo(
 
 
 @installs
-def test_without_a_version_it_installs_the_actions_own_checkout(tmp_path, source, venvs):
+def test_without_a_version_it_installs_the_actions_own_checkout(tmp_path, source, venvs, dependencies):
     checkout = tmp_path / "action-checkout"
     subprocess.run(["git", "clone", "--quiet", str(source), str(checkout)], check=True)
     done, outputs, _ = run_launcher(
         tmp_path,
         venvs,
+        dependencies,
         SKILLSCOPE_COMMAND="--version",
         SKILLSCOPE_ACTION_PATH=str(checkout),
         SKILLSCOPE_ACTION_REF="v9.9.2",
@@ -464,10 +487,13 @@ def test_without_a_version_it_installs_the_actions_own_checkout(tmp_path, source
 
 
 @installs
-def test_the_commands_exit_code_and_a_failed_install_come_back(tmp_path, source, venvs, release_install):
+def test_the_commands_exit_code_and_a_failed_install_come_back(
+    tmp_path, source, venvs, dependencies, release_install
+):
     done, outputs, _ = run_launcher(
         tmp_path,
         venvs,
+        dependencies,
         SKILLSCOPE_COMMAND="no-such-command",
         SKILLSCOPE_REQUESTED="9.9.1",
         SKILLSCOPE_SOURCE=str(source),
@@ -477,6 +503,7 @@ def test_the_commands_exit_code_and_a_failed_install_come_back(tmp_path, source,
     done, _, _ = run_launcher(
         tmp_path,
         venvs,
+        dependencies,
         SKILLSCOPE_COMMAND="--version",
         SKILLSCOPE_REQUESTED="no-such-tag",
         SKILLSCOPE_SOURCE=str(source),
@@ -533,7 +560,7 @@ def test_a_bad_endpoint_stops_the_launch_before_any_install(tmp_path, capsys):
 
 @installs
 def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(
-    tmp_path, release_folder, release_install, capfd
+    tmp_path, release_folder, release_install, dependencies, capfd
 ):
     """The module's first install built the wheel of 9.9.1; a call for the label finds it, and a leg of
     the same run installs it into a fresh venv from a source that can no longer be cloned."""
@@ -546,6 +573,7 @@ def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(
     leg, outputs, _ = run_launcher(
         tmp_path,
         tmp_path / "venvs-leg",
+        dependencies,
         SKILLSCOPE_COMMAND="--version",
         SKILLSCOPE_REQUESTED="9.9.1",
         SKILLSCOPE_SOURCE=str(tmp_path / "gone"),
