@@ -104,9 +104,12 @@ class Memo:
         self.changed = True
 
     def learn(self, entries: dict[str, object]) -> None:
-        """Entries another process made (a worker's parses), kept as if made here."""
-        for key, value in entries.items():
-            self.put(key, value)
+        """Entries another process made (a worker's parses), kept as if made here but not handed back
+        by `take_added`: an in-process scan learns what it just took, and taking it again would pass
+        every earlier entry on to the next file (quadratic in the files scanned)."""
+        self.entries.update(entries)
+        self.used.update(entries)
+        self.changed = self.changed or bool(entries)
 
     def take_added(self) -> dict[str, object]:
         """The entries put since the last call, for a worker to return with its results."""

@@ -88,6 +88,19 @@ def test_a_run_that_added_nothing_writes_nothing(cache: Path, tmp_path: Path):
     assert not cache.exists()
 
 
+def test_learned_entries_are_kept_and_saved_but_not_handed_on(cache: Path, tmp_path: Path):
+    # A scan in the caller takes what it added and learns it back: handing it on again would make
+    # each file's share carry every earlier file's entries.
+    run = Memo.of_repo(tmp_path, "links", "s")
+    run.put("a", 1)
+    run.learn(run.take_added())
+    run.learn({"b": 2})
+    assert run.take_added() == {}
+    assert run.get("a") == 1 and run.get("b") == 2
+    run.save()
+    assert Memo.of_repo(tmp_path, "links", "s").entries == {"a": 1, "b": 2}
+
+
 def test_a_new_memo_file_deletes_the_memos_no_run_has_written_for_a_month(cache: Path, tmp_path: Path):
     folder = cache / "memo"
     folder.mkdir(parents=True)
