@@ -32,6 +32,8 @@ DECODING_CUES = (
 )
 # Tried only where a word starts (the lookbehind): tried at every character, it would rescan each word.
 LONG_WORD = re.compile(rf"(?<![^\s\"'`()<>\[\]{{}},;:|])[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN},}}")
+# MIN_RUN characters of a long word in a row, searched in one whitespace-separated word of a text.
+WORD_RUN = re.compile(rf"[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN}}}")
 DECODE_AND_RUN = re.compile(
     r"(?=[befi])(?:"  # the letters a match starts with: other places are left at once
     r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
@@ -59,7 +61,7 @@ def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
         out.append(
             report(content, text, match.start(), f"decodes text and runs it (`{phrases.quoted(match)}`)")
         )
-    for long in text.finditer(LONG_WORD):  # runs lie in long words: a cheap pattern finds those
+    for long in long_words(text):  # runs lie in long words: a cheap pattern finds those
         for pattern in (BASE64, HEX):
             for match in pattern.finditer(long.group(0)):
                 said = concern(decoded(match.group(0), pattern is HEX), depth=2)
@@ -68,6 +70,19 @@ def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
                         report(content, text, long.start() + match.start(), f"encodes text that {said}")
                     )
     return out
+
+
+def long_words(text: TextFile) -> tuple[re.Match[str], ...]:
+    """LONG_WORD's matches, searched only in a text that can hold one (most texts cannot)."""
+    return text.finditer(LONG_WORD) if may_hold_long_word(text.text) else ()
+
+
+def may_hold_long_word(text: str) -> bool:
+    """Whether LONG_WORD matches somewhere in `text`, asked of its whitespace-separated words: a match
+    holds no whitespace (its class excludes `\\s`, the characters `str.split` splits on), so it lies
+    in one word, and a word holding MIN_RUN word characters in a row starts a match. Splitting in C and
+    searching the few long words costs a third of running LONG_WORD over the whole text."""
+    return any(len(word) >= MIN_RUN and WORD_RUN.search(word) for word in text.split())
 
 
 def report(content: SkillContent, text: TextFile, at: int, what: str) -> Finding:
