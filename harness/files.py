@@ -26,7 +26,7 @@ class UnreadableFile(Exception):
         self.reason = reason
 
 
-def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
+def read_text(path: str | os.PathLike[str], limit: int = MAX_TEXT_BYTES) -> str:
     """UTF-8 text of `path`, refusing binary, oversized and undecodable files."""
     data = read_bytes(path, limit)
     if b"\0" in data:
@@ -38,7 +38,9 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
         raise UnreadableFile(f"it is not valid UTF-8 (line {line}); save it as UTF-8") from None
 
 
-def read_bytes(path: Path, limit: int = MAX_TEXT_BYTES, *, follow_links: bool = True) -> bytes:
+def read_bytes(
+    path: str | os.PathLike[str], limit: int = MAX_TEXT_BYTES, *, follow_links: bool = True
+) -> bytes:
     """The content of a regular file of at most `limit` bytes (see `opened`); read unbuffered and sized
     from fstat (a buffered read(limit + 1) would allocate the whole limit for every small file)."""
     with opened(path, follow_links=follow_links) as handle:

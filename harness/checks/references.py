@@ -41,11 +41,12 @@ def is_reference_rule(rule: str) -> bool:
 
 @dataclass(frozen=True)
 class Source:
-    """A markdown file to read: where it is, how reports name it, and the skill folder holding it."""
+    """A markdown file to read: where it is, how reports name it, and the skill folder holding it (paths
+    as strings: a catalog has tens of thousands of links, and a Path costs more than the look-ups)."""
 
-    path: Path
+    path: str
     rel: str
-    skill_dir: Path | None = None
+    skill_dir: str | None = None
 
 
 @dataclass(frozen=True)
@@ -135,11 +136,10 @@ def scan_skills(root: Path, salt: str, skills: list[tuple[str, str]]) -> dict[st
 
 def scan_skill(resolver: Resolver, folder: str, prefix: str) -> dict[str, FileScan]:
     """Every markdown file under a skill folder (hidden folders skipped), keyed by normalized path."""
-    skill_dir = Path(folder)
     scans = {}
     for path in markdown_files(folder):
         scans[os.path.normpath(path)] = found = scan_file(
-            resolver, Source(Path(path), rel_under(prefix, folder, path), skill_dir)
+            resolver, Source(path, rel_under(prefix, folder, path), folder)
         )
         if resolver.memo is not None:
             found.learned = resolver.memo.take_added()
@@ -200,7 +200,7 @@ def links_memo(root: Path) -> Memo:
     return Memo.of_repo(root, LINKS, links.parser_fingerprint())
 
 
-def read(path: Path, reader: links.Parser, memo: Memo | None = None) -> Document | Failure:
+def read(path: str | os.PathLike[str], reader: links.Parser, memo: Memo | None = None) -> Document | Failure:
     """The file's references and anchors; from the memo when a file of the same content was parsed
     before (the parse is a function of the text alone)."""
     try:
@@ -275,7 +275,7 @@ def doc_sources(repo: Repo, docs: tuple[str, ...] | list[str], out: list[Finding
                 )
             )
         for path in matched:
-            chosen.setdefault(path, Source(path, repo.rel(path)))
+            chosen.setdefault(path, Source(os.fspath(path), repo.rel(path)))
     return list(chosen.values())
 
 
@@ -326,7 +326,7 @@ class Resolver:
         """The parsed file, or None with a finding saying why it cannot be read."""
         key = os.path.normpath(path)
         if key not in self.documents:
-            outcome = read(Path(path), self.reader, self.memo)
+            outcome = read(path, self.reader, self.memo)
             if isinstance(outcome, Failure):
                 out.append(findings.error(outcome.rule, rel, outcome.message, outcome.line))
             self.documents[key] = None if isinstance(outcome, Failure) else outcome
@@ -342,7 +342,7 @@ class Resolver:
     def resolve(self, source: Source, document: Document, ref: Reference) -> list[Finding]:
         path_part, fragment = self.split(ref.target)
         if not path_part:
-            return self.check_anchor(source, ref, os.fspath(source.path), source.rel, document, fragment)
+            return self.check_anchor(source, ref, source.path, source.rel, document, fragment)
         if path_part.startswith("/"):
             target = os.path.normpath(os.path.join(self.root_str, path_part.lstrip("/")))
         else:
@@ -381,7 +381,7 @@ class Resolver:
             ]
         out = []
         skill_dir = source.skill_dir
-        if skill_dir is not None and not within(facts.real, self.real_dir(os.fspath(skill_dir))):
+        if skill_dir is not None and not within(facts.real, self.real_dir(skill_dir)):
             out.append(
                 findings.warning(
                     "ref-outside-skill",
@@ -408,7 +408,7 @@ class Resolver:
             return []
         hint = closest_anchor(wanted, document.anchors)
         fix = f"did you mean `#{hint}`?" if hint else "fix the anchor or the heading it names."
-        same = target == os.fspath(source.path)
+        same = target == source.path
         lead = "" if same else f"`{ref.target}`: "
         where = "this file" if same else f"`{rel}`"
         return [

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -130,7 +131,9 @@ def test_markdown_links_and_their_targets(workdir: Path, text: str) -> None:
         return
     for ref in document.references:
         links.classify(ref.target)
-        resolver.resolve(references.Source(source, "demo/SKILL.md", source.parent), document, ref)
+        resolver.resolve(
+            references.Source(os.fspath(source), "demo/SKILL.md", os.fspath(source.parent)), document, ref
+        )
     with contextlib.suppress(budget.TooManyLinkMarks):
         sections.sections(text)
 
