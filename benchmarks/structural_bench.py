@@ -129,7 +129,10 @@ def run_in_process(root: Path, output: Path) -> Timing:
 
 
 def environ() -> dict[str, str]:
-    return {"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
+    env = {"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"]}
+    if os.environ.get("PYTHONPATH"):  # the checkout the in-process runs import, not an installed copy
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
 
 
 def run_subprocess(root: Path, output: Path, warm: bool = False) -> Timing:
