@@ -5,6 +5,7 @@ repeatable one a list of its uses, which the command line's uses replace)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 from pathlib import Path
 
@@ -18,8 +19,13 @@ from harness.context import Context
 CANDIDATES = ("2", "1", "0.5", "a.json", "skills/*", "main", "2026-01-01")
 
 
+@functools.cache  # the whole CLI costs more to build than the parses a test makes with it; none change it
+def full_parser() -> argparse.ArgumentParser:
+    return build_parser()
+
+
 def settable() -> list[tuple[str, argparse.Action]]:
-    full = build_parser()
+    full = full_parser()
     found = []
     for name in COMMANDS:
         if name in UNSETTLED:  # they write or never read the settings file
@@ -44,7 +50,7 @@ def settable() -> list[tuple[str, argparse.Action]]:
 def required_words(name: str, tested: str) -> list[str]:
     """What the command needs besides the flag under test: its positionals (cost's PROMPT), its
     required options, and one choice of each required group (select's --all)."""
-    parser = command_parser(build_parser(), name)
+    parser = command_parser(full_parser(), name)
     words: list[str] = []
     for action in parser._actions:
         if not action.option_strings and action.required:
@@ -65,7 +71,7 @@ def uses(key: str, action: argparse.Action, value: str) -> list[str]:
 
 def accepted_value(name: str, action: argparse.Action, key: str) -> str | None:
     """A value this flag takes on the command line (its first choice, else a common shape)."""
-    parser = command_parser(build_parser(), name)
+    parser = command_parser(full_parser(), name)
     for value in [*(action.choices or ()), *CANDIDATES]:
         try:
             parser.parse_known_args([*required_words(name, action.dest), *uses(key, action, str(value))])
