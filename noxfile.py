@@ -178,6 +178,26 @@ def _missing_prerequisite() -> str | None:
     return None
 
 
+def _offline_pip(session: nox.Session) -> dict[str, str]:
+    """The packages the tests' own installs take (the launcher's and nox's venvs, pre-commit's hook
+    environment: the harness's pinned dependencies and its build backend), fetched now into a folder
+    that every pip the tests start then reads instead of the package index: no test needs the network."""
+    wheelhouse = str(Path(session.virtualenv.location).resolve() / "wheelhouse")
+    backend = _pin_of(HERE / "requirements-dev.txt", "setuptools")
+    session.run(
+        "pip", "download", "--quiet", "--dest", wheelhouse, "-r", str(HERE / "requirements.txt"), backend
+    )
+    return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": wheelhouse}
+
+
+def _pin_of(requirements: Path, name: str) -> str:
+    """The line of `requirements` that pins `name` (`name==version`), without its comment."""
+    for line in requirements.read_text(encoding="utf-8").splitlines():
+        if line.startswith(f"{name}=="):
+            return line.split("#", 1)[0].strip()
+    raise ValueError(f"{requirements.name} pins no {name}")
+
+
 def _fast_lane(posargs: list[str]) -> bool:
     """The run selects only the fast lane (`-m "not cli"`), which starts no agent CLI or browser."""
     return (_flag_value(posargs, "-m") or "").strip() == "not cli"
@@ -193,7 +213,10 @@ def tests(session: nox.Session) -> None:
         session.error(missing)
     session.install("-r", "requirements-dev.txt")  # ripgrep among them: OpenCode's skill tool needs rg
     session.install("-e", ".")
-    env = {} if fast else {f"SKILLSCOPE_TEST_{n.upper()}": _ensure_agent(session, n) for n in AGENT_PINS}
+    env: dict[str, str] = {}
+    if not fast:
+        env.update({f"SKILLSCOPE_TEST_{n.upper()}": _ensure_agent(session, n) for n in AGENT_PINS})
+        env.update(_offline_pip(session))
     # pytest caches each test module's rewritten assertions beside it, even where the environment
     # turns Python's bytecode cache off: rewriting them again costs every worker seconds at collection.
     env["PYTHONDONTWRITEBYTECODE"] = ""

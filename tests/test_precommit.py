@@ -46,8 +46,9 @@ def skills_repo(tmp_path, hooks_repo) -> Path:
 
 def run_hook(repo: Path, hook: str, home: Path) -> subprocess.CompletedProcess:
     """`pre-commit run HOOK --all-files` with no `skillscope` on PATH: pre-commit installs the harness
-    into an environment of its own in `home` on first use (from the package index, as for a user) and
-    runs it there; later runs with the same home reuse that environment."""
+    into an environment of its own in `home` on first use (from the package index as for a user; in
+    the tests session, from its wheelhouse) and runs it there; later runs with the same home reuse
+    that environment."""
     stray = ("SKILLSCOPE_", "GITHUB_", "VIRTUAL_ENV")
     environ = {k: v for k, v in os.environ.items() if not k.startswith(stray)}
     environ.update(NO_BYTECODE, CI="true")

@@ -13,7 +13,7 @@ from harness import jsonsafe
 from harness.files import UnreadableFile, read_text
 from harness.model import machine
 from harness.model.foreign import ForeignFile, recognise
-from harness.model.repo import discover
+from harness.model.repo import VENDORED, discover
 from harness.routing.room import CATALOG
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -23,7 +23,6 @@ EVAL_SIGN = re.compile(
     r"skillscope|evals\.json|SKILL\.md|(?<![\w-])evals?/|\b\w*evals?\w*\.(?:py|sh|js|mjs|ts)\b", re.I
 )
 NEGATIVES_NAME = "*negatives*.json"
-SKIPPED_FOLDERS = frozenset({"node_modules", "venv", "__pycache__"})
 # The runner type select treats as the everyday runners when the repo defines none.
 EVERYDAY = "default"
 
@@ -172,7 +171,7 @@ def negatives_files(root: Path, skill_folders: set[Path]) -> tuple[list[str], li
 
 
 def _skipped(folder: Path) -> bool:
-    return folder.name.startswith(".") or folder.name in SKIPPED_FOLDERS
+    return folder.name.startswith(".") or folder.name in VENDORED
 
 
 def _false_case(case: object) -> bool:

@@ -323,10 +323,11 @@ def venvs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def dependencies(tmp_path_factory):
-    """The harness's dependencies and its build's setuptools, fetched from the index once for the module.
-    Each install then finds them here and nowhere else (`--no-index`): one that asks the index takes
-    about three times the CPU. What the tests are about, the harness built from a tag or a folder or
-    taken from a wheelhouse, is never among them."""
+    """The harness's dependencies and its build's setuptools, fetched once for the module (from the
+    tests session's wheelhouse, or the index on a bare pytest run). Each install then finds them here
+    and nowhere else (`--no-index`): one that asks the index takes about three times the CPU. What the
+    tests are about, the harness built from a tag or a folder or taken from a wheelhouse, is never
+    among them."""
     folder = tmp_path_factory.mktemp("dependencies")
     pyproject = tomlsafe.load(ROOT / "pyproject.toml")
     wanted = [*pyproject["project"]["dependencies"], *pyproject["build-system"]["requires"]]

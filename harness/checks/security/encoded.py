@@ -30,10 +30,12 @@ DECODING_CUES = (
     "atob",
     "buffer.from",
 )
+# A character a long word may hold: anything but whitespace, quotes, brackets and separators.
+WORD_CHAR = r"[^\s\"'`()<>\[\]{},;:|]"
 # Tried only where a word starts (the lookbehind): tried at every character, it would rescan each word.
-LONG_WORD = re.compile(rf"(?<![^\s\"'`()<>\[\]{{}},;:|])[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN},}}")
+LONG_WORD = re.compile(rf"(?<!{WORD_CHAR}){WORD_CHAR}{{{MIN_RUN},}}")
 # MIN_RUN characters of a long word in a row, searched in one whitespace-separated word of a text.
-WORD_RUN = re.compile(rf"[^\s\"'`()<>\[\]{{}},;:|]{{{MIN_RUN}}}")
+WORD_RUN = re.compile(rf"{WORD_CHAR}{{{MIN_RUN}}}")
 DECODE_AND_RUN = re.compile(
     r"(?=[befi])(?:"  # the letters a match starts with: other places are left at once
     r"\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b"
