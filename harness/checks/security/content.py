@@ -8,7 +8,6 @@ import bisect
 import hashlib
 import os
 import re
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
@@ -242,6 +241,8 @@ def ignored_untracked(folder: Path, names: list[str]) -> frozenset[str]:
     git is missing or fails: what git cannot speak for is treated as shipped."""
     if not names:
         return frozenset()
+    import subprocess  # only for a skill holding such a file: a lexical run starts no process
+
     try:
         done = subprocess.run(
             ["git", "--literal-pathspecs", "-C", os.fspath(folder), "ls-files", "-z", "--others"]
