@@ -51,6 +51,8 @@ def inputs(read: content.SkillContent) -> list[str]:
         parts += ["undecoded", where, head.hex(), reason]
     for where, reason in read.unread.items():
         parts += ["unread", where, reason]
+    for where in sorted(read.caches):  # git's word on a file changes what opaque-file says of it
+        parts += ["cache", where]
     return parts
 
 

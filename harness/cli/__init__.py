@@ -39,6 +39,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse writing to the Context's streams (not sys.*), so main() stays testable in-process."""
 
     def __init__(self, *args, ctx: Context | None = None, **kwargs):
+        # No prefix of a flag stands for it: `list-skills --skill x` would read as --skills-dir x, and a
+        # settings key would lose to a flag nobody typed under its name.
+        kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
         self.ctx = ctx
 
@@ -156,7 +159,7 @@ def declared_flags() -> set[str]:
 def reject_stray_flags(parser: argparse.ArgumentParser, words: list[str]) -> None:
     """Before argparse asks for a COMMAND, name a mistyped top-level flag (--verison)."""
     known = [option for action in parser._actions for option in action.option_strings]
-    stray = [w for w in words if w.startswith("--") and not any(k.startswith(w.split("=")[0]) for k in known)]
+    stray = [w for w in words if w.startswith("--") and w.split("=")[0] not in known]
     if stray:
         parser.error(f"unrecognized arguments: {' '.join(stray)}")
 

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         found = structural_checks.check(loaded, resolve.check_options(args), ahead)
     if args.prune:
         previous = baseline.load(str(path), repo.root, ctx.cwd)
-        document = baseline.pruned(previous, found, __version__)
+        document = baseline.pruned(previous, found, __version__, loaded.looked_at())
         dropped = sum(e.get("count", 1) for e in previous.recorded.values()) - _total(document)
         said = f"kept {_total(document)} finding(s), dropped {dropped} that no longer occur"
     else:

@@ -267,12 +267,16 @@ def document(found: Iterable[Finding], version: str) -> dict[str, Any]:
     return {"format": FORMAT, "written_by": f"skillscope {version}", "findings": entries}
 
 
-def pruned(baseline: Baseline, found: Iterable[Finding], version: str) -> dict[str, Any]:
-    """The baseline without what no longer occurs, adding nothing new."""
+def pruned(
+    baseline: Baseline, found: Iterable[Finding], version: str, looked_at: Callable[[str], bool] | None = None
+) -> dict[str, Any]:
+    """The baseline without what no longer occurs, adding nothing new; an entry at a path the run did
+    not look at (`looked_at`, default: every path) is kept whole."""
     now = Counter(f.fingerprint for f in found if f.severity == ERROR)
     entries = []
     for key, entry in baseline.recorded.items():
-        kept = min(entry.get("count", 1), now[key])
+        unseen = looked_at is not None and not looked_at(str(entry.get("path", "")))
+        kept = entry.get("count", 1) if unseen else min(entry.get("count", 1), now[key])
         if kept:
             entries.append({**entry, "count": kept})
     entries.sort(key=lambda e: (e.get("path", ""), e.get("rule", ""), e.get("message", "")))

@@ -79,15 +79,31 @@ class Catalog:
             negatives=self.negatives,
         )
 
-    def looked_at(self) -> Callable[[str], bool] | None:
-        """Narrowed by --skill or --only, whether a root-relative path is one the run looked at: its skills'
-        folders and datasets (None: the whole repo was). A baseline's finding elsewhere was not looked for,
-        so it is not called fixed."""
-        if set(self.skills) == set(self.repo.skill_dirs):
-            return None
+    def looked_at(self) -> Callable[[str], bool]:
+        """Whether a root-relative path is one the run looked at: its skills' folders and datasets, and,
+        unless --skill or --only narrowed it, the rest of the repo but the skill folders its --skills-dir
+        did not reach. A baseline's finding elsewhere was not looked for, so it is not called fixed (nor
+        pruned); one in a folder that holds no SKILL.md any more is gone with its skill."""
         folders = tuple(self.repo.rel(self.repo.skill_dirs[name]) for name in self.skills)
         files = {d.rel for name in self.skills for d in self.datasets.get(name, [])}
-        return lambda path: path in files or any(path == f or path.startswith(f"{f}/") for f in folders)
+        whole = set(self.skills) == set(self.repo.skill_dirs)
+
+        def seen(path: str) -> bool:
+            if path in files or any(path == f or path.startswith(f"{f}/") for f in folders):
+                return True
+            return whole and not self.in_other_skill(path)
+
+        return seen
+
+    def in_other_skill(self, path: str) -> bool:
+        """Whether root-relative `path` lies in a folder holding a SKILL.md that is none of this run's."""
+        mine = {self.repo.skill_dirs[name] for name in self.skills}
+        target = self.repo.root / path
+        return any(
+            folder not in mine and present(folder / "SKILL.md")
+            for folder in target.parents
+            if folder != self.repo.root and self.repo.root in folder.parents
+        )
 
     def owners(self, only: list[str]) -> list[str]:
         """Skill names for --only: each a skill name, or a case id standing for the skill that owns it."""

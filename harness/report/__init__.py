@@ -230,7 +230,7 @@ def terminal(written: dict, report: Renderers, path: Path, ctx: Context, where) 
     found = report.findings(written)
     if where.quiet:
         found = [f for f in found if f.fails]
-    lines = [text.finding_line(f, colour) for f in found]
+    lines = text.finding_lines(found, colour)
     if where.verbose:
         lines += [text.unit_line(name, word, colour) for name, word in report.statuses(written).items()]
     lines.append(text.summary_line(written, report.headline(written), colour))

@@ -3,7 +3,7 @@ turn into links), then a one-line summary. Colour only on a terminal, and never 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from harness.model.envelope import BLOCKED, ERROR, FAIL, PASS
 from harness.model.findings import Finding
@@ -37,6 +37,23 @@ def finding_line(finding: Finding, colour: bool = False) -> str:
     rule = paint(finding.rule, RED if finding.fails else YELLOW, colour)
     message = one_line(finding.message) + adoption_note(finding)
     return f"{paint(one_line(finding.location), BOLD, colour)}: {rule}: {message}"
+
+
+def finding_lines(found: Iterable[Finding], colour: bool = False) -> list[str]:
+    """A line per finding, each message said in full once: a later finding of the same rule with the
+    same message (nineteen skills without a dataset) names the first one's place instead of repeating it."""
+    first: dict[tuple[str, str, str], str] = {}
+    lines = []
+    for finding in found:
+        key = (finding.rule, finding.message, adoption_note(finding))
+        if key not in first:
+            first[key] = one_line(finding.location)
+            lines.append(finding_line(finding, colour))
+            continue
+        rule = paint(finding.rule, RED if finding.fails else YELLOW, colour)
+        where = paint(one_line(finding.location), BOLD, colour)
+        lines.append(f"{where}: {rule}: the same as {first[key]} above{key[2]}")
+    return lines
 
 
 def adoption_note(finding: Finding) -> str:

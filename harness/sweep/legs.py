@@ -152,7 +152,7 @@ class SweepLegs(LegHooks[Agent, sweep_result.SweepResult]):
                     shown = shown_states(listing, plan.described)
                     data.data[sweep_leg][index].append(graded(plan.cases, outcomes, shown))
         halt = paid.halt(plan.runs, spent.reported)
-        legs, _ = sweep_result.build(data, plan.seed, {})
+        legs = sweep_result.build(data, plan.seed)
         run = {"halt": halt.sentence(), **spent.to_json()}
         done = [dataclasses.replace(built, agent_version=leg.runner.version, run=run) for built in legs]
         return plan.report(paid.run_meta(), done, run)
@@ -187,7 +187,8 @@ class SweepLegs(LegHooks[Agent, sweep_result.SweepResult]):
             merged.findings = []
             merged.gradings += other.gradings
             merged.run = sum_runs(merged.run, other.run)
-        merged.findings = sweep_result.degradations(merged.legs, merged.places)
+        source = merged.ballast["source"]
+        merged.findings = sweep_result.degradations(merged.legs, merged.places, len(merged.catalog), source)
         return merged
 
     def failure(self, result: sweep_result.SweepResult, label: str | None) -> str | None:

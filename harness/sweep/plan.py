@@ -108,7 +108,7 @@ class Plan:
             say=say,
             usage=self.usage,
         )
-        graded, _ = sweep_result.build(data, self.seed, self.places)
+        graded = sweep_result.build(data, self.seed)
         return self.report(RunMeta.of("sweep", self.repo, clock), graded, gradings=data.gradings)
 
     def report(
@@ -125,7 +125,7 @@ class Plan:
             cases=len(self.cases),
             legs=legs,
             min_knee=self.min_knee,
-            findings=sweep_result.degradations(legs, self.places),
+            findings=sweep_result.degradations(legs, self.places, len(self.described), self.ballast.source),
             gradings=gradings,
             separate=self.separated,
             engine=self.engine,

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from harness.model import findings
+from harness.model.ballast import BUILT_IN
 from harness.model.envelope import FAIL, PASS, RunMeta, counts, envelope
 from harness.model.findings import Finding
 from harness.model.listing import listing_rule
@@ -225,11 +226,8 @@ class SweepResult:
         }
 
 
-def build(
-    data: SweepData, seed: int, places: dict[str, tuple[str, int | None]]
-) -> tuple[list[LegResult], list[Finding]]:
-    """The curves, knees and per-skill degradations of a sweep; `places` locates each skill's
-    description (file, line) for its finding."""
+def build(data: SweepData, seed: int) -> list[LegResult]:
+    """The curves, knees and per-skill degradations of a sweep (`degradations` words them as findings)."""
     legs = []
     for leg in data.legs:
         outcomes = data.outcomes(leg)
@@ -237,7 +235,7 @@ def build(
         found = stats.knee(outcomes, f"{seed}:{leg.label}")
         skills = [skill_curve(data, leg, name) for name in sorted({c.skill for c in data.cases if c.skill})]
         legs.append(LegResult(leg, listing_rule(leg.runtime).measured_on, points, found, skills, data.sizes))
-    return legs, degradations(legs, places)
+    return legs
 
 
 def curve(data: SweepData, outcomes: list[list[list[bool | None]]], sizes: list[int]) -> list[Point]:
@@ -273,8 +271,12 @@ def skill_curve(data: SweepData, leg: Leg, name: str) -> SkillCurve:
     )
 
 
-def degradations(legs: list[LegResult], places: dict[str, tuple[str, int | None]]) -> list[Finding]:
-    """A warning on each skill that degrades beyond noise within the sizes tried, naming each agent."""
+def degradations(
+    legs: list[LegResult], places: dict[str, tuple[str, int | None]], catalog: int, ballast: str
+) -> list[Finding]:
+    """A warning on each skill that degrades beyond noise within the sizes tried, naming each agent and
+    the structural run that shows its headroom at the first of those sizes (`catalog`: how many skills
+    the catalog holds; `ballast`: the ballast's source, built-in or the globs given)."""
     by_skill: dict[str, list[tuple[LegResult, SkillCurve]]] = {}
     for leg in legs:
         for skill in leg.skills:
@@ -283,6 +285,7 @@ def degradations(legs: list[LegResult], places: dict[str, tuple[str, int | None]
     out = []
     for name, found in sorted(by_skill.items()):
         path, line = places.get(name, (".", None))
+        sizes = [skill.first_degraded for _, skill in found if skill.first_degraded is not None]
         parts = []
         for leg, skill in found:
             index = leg.sizes.index(skill.first_degraded)  # type: ignore[arg-type]
@@ -300,12 +303,19 @@ def degradations(legs: list[LegResult], places: dict[str, tuple[str, int | None]
             findings.warning(
                 "catalog-size-degrades",
                 path,
-                f"`{name}` routes worse as the catalog grows, beyond noise: {'; '.join(parts)}; see "
-                "`skillscope structural --typical-install` for its description headroom.",
+                f"`{name}` routes worse as the catalog grows, beyond noise: {'; '.join(parts)}; "
+                f"{headroom_run(min(sizes), catalog, ballast)} "
+                "shows its description headroom there.",
                 line,
             )
         )
     return out
+
+
+def headroom_run(size: int, catalog: int, ballast: str) -> str:
+    """The structural run whose typical install is what this sweep put beside the catalog at `size`."""
+    beside = str(max(size - catalog, 1)) if ballast == BUILT_IN else f"'{ballast}'"
+    return f"`skillscope structural --typical-install {beside}`"
 
 
 def _pct(value: float | None) -> str:

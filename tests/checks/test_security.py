@@ -4,7 +4,9 @@ floor, and the findings come out of `skillscope structural` like every other rul
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import py_compile
 import shutil
 import string
 from collections import defaultdict
@@ -22,6 +24,7 @@ from harness.model import skill as skill_mod
 from harness.model.baseline import NEEDS_REASON
 from harness.model.findings import Finding
 from tests.support.helpers import make_skill, run_cli
+from tests.support.select import git, init_repo
 
 CORPUS = Path(__file__).resolve().parent / "security"
 PLANTED = json.loads((CORPUS / "planted.json").read_text(encoding="utf-8"))
@@ -317,3 +320,32 @@ def test_every_shell_command_is_a_wide_grant_only_for_a_skill_that_runs_none(tmp
     around_the_list = "(" in grant and grant not in ("Bash(*)", "Bash(:*)")
     runs_a_command = runs.startswith(("```bash\nfmt", "Run `", "Check `"))
     assert ("wide-permission" in rules) is (around_the_list or not runs_a_command)
+
+
+def test_only_the_bytecode_cache_git_leaves_out_of_commits_is_no_shipped_file(tmp_path):
+    """Running a skill's script writes `__pycache__/<module>.<tag>.pyc` beside it, which Python reads only
+    while it matches the source and which a repo ignoring it never ships. Committed, without its
+    source, unchecked against it (PEP 552), or where git cannot tell, a .pyc is opaque-file."""
+    root = init_repo(tmp_path / "repo")
+    (root / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
+    folder = make_skill(root / "skills", "tool", files={"scripts/run.py": "print('run')\n"})
+    source = folder / "scripts" / "run.py"
+    cache = Path(importlib.util.cache_from_source(str(source)))
+    orphan = cache.with_name("gone" + cache.name.removeprefix("run"))
+    argv = ["structural", "--repo", str(root), "--skills-dir", "skills/*", "--format", "json"]
+
+    def opaque(mode: py_compile.PycInvalidationMode) -> dict[str, str]:
+        py_compile.compile(str(source), cfile=str(cache), invalidation_mode=mode)
+        shutil.copyfile(cache, orphan)
+        report = json.loads(run_cli(argv, cwd=root).stdout)
+        found = {f["path"]: f["message"] for f in report["findings"] if f["rule"] == "opaque-file"}
+        return {Path(path).name: message for path, message in found.items()}
+
+    stamped, checked = py_compile.PycInvalidationMode.TIMESTAMP, py_compile.PycInvalidationMode.CHECKED_HASH
+    assert set(opaque(stamped)) == set(opaque(checked)) == {orphan.name}
+    unchecked = opaque(py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    assert set(unchecked) == {cache.name, orphan.name} and "PEP 552" in unchecked[cache.name]
+    git(root, "add", "-f", cache.relative_to(root).as_posix())
+    assert set(opaque(stamped)) == {cache.name, orphan.name}  # tracked: every clone carries it
+    shutil.rmtree(root / ".git")
+    assert set(opaque(stamped)) == {cache.name, orphan.name}  # no git to say it stays home

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import io
 import json
 import os
@@ -239,6 +241,29 @@ def test_a_mistyped_command_flag_or_choice_names_the_one_it_resembles(
     run = run_cli(words, cwd=tmp_path)
     assert run.code == 2
     assert run.stderr.rstrip().endswith(suggested), run.stderr
+
+
+def test_no_command_reads_a_prefix_of_a_flag_as_that_flag() -> None:
+    """argparse's abbreviations read `list-skills --skill x` as `--skills-dir x` (an empty list, exit 0),
+    and a flag typed short was recorded as the settings file's value. Every command's every flag, cut by
+    its last letter where that still names it alone, is left unread instead."""
+    parser = cli.build_parser()
+    for name in cli.COMMANDS:
+        command = cli.command_parser(parser, name)
+        actions = [a for a in command._actions if any(o.startswith("--") for o in a.option_strings)]
+        flags = [o for a in actions for o in a.option_strings if o.startswith("--")]
+        for action in actions:
+            flag = next(o for o in action.option_strings if o.startswith("--"))
+            short = flag[:-1]
+            if short in flags or sum(f.startswith(short) for f in flags) != 1:
+                continue  # not an abbreviation argparse would have resolved
+            defaults, seen = argparse.Namespace(), argparse.Namespace()
+            with contextlib.suppress(SystemExit), contextlib.redirect_stderr(io.StringIO()):
+                command.parse_known_args([], defaults)
+            with contextlib.suppress(SystemExit), contextlib.redirect_stderr(io.StringIO()) as said:
+                command.parse_known_args([short, "1"], seen)
+            assert getattr(seen, action.dest, None) == getattr(defaults, action.dest, None), (name, short)
+            assert f"argument {flag}" not in said.getvalue(), (name, short)
 
 
 def test_an_unknown_flag_is_reported_under_the_commands_own_usage(tmp_path: Path) -> None:

@@ -240,14 +240,18 @@ def test_a_recorded_no_skill_error_still_fails_and_cannot_be_demoted(tmp_path: P
     assert "--warn no-skill: a run that finds no skill graded nothing" in demoted.stderr
 
 
-@pytest.mark.parametrize("narrowing", [("--skill", "csv-cleaner"), ("--only", "csv-cleaner")])
+@pytest.mark.parametrize(
+    "narrowing", [("--skill", "csv-cleaner"), ("--only", "csv-cleaner"), ("--skills-dir", "csv-cleaner")]
+)
 def test_a_narrowed_run_calls_no_finding_of_a_skill_it_left_out_fixed(repo: Path, tmp_path: Path, narrowing):
-    """`structural --skill csv-cleaner` never looked at release-notes: its recorded finding is not gone,
-    and `baseline --prune` (which checks every skill) would keep it."""
+    """`structural --skill csv-cleaner` never looked at release-notes: its recorded finding is not gone.
+    Nor when --skills-dir reached only csv-cleaner, where the run once said to prune it, and `baseline
+    --prune` over that folder dropped it."""
     assert run_cli(["baseline"], cwd=repo).code == 0
     run, report = structural(repo, *narrowing, tmp=tmp_path)
     assert run.code == 0 and report["skills"] == ["csv-cleaner"]
     assert report["baseline"]["fixed"] == [] and "no longer occur" not in run.stdout
+    assert run_cli(["baseline", "--prune", "--skills-dir", "csv-cleaner"], cwd=repo).code == 0
     whole, report = structural(repo, tmp=tmp_path)
     assert whole.code == 0 and report["baseline"]["known"] == 1
 

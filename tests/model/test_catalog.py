@@ -12,10 +12,11 @@ from tests.support.helpers import make_skill
 def test_a_narrowed_catalog_looked_at_its_skills_folders_and_datasets_only(tmp_path: Path):
     for name in ("alpha", "alphabet"):
         make_skill(tmp_path / "skills", name)
-    whole = catalog.load(discover(tmp_path, ["skills/*"]))
-    assert whole.looked_at() is None  # the whole repo
-    looked_at = whole.narrowed(["alpha"]).looked_at()
-    assert looked_at is not None
+    make_skill(tmp_path / "staging", "beta")
+    whole = catalog.load(discover(tmp_path, ["skills/*"])).looked_at()
+    assert whole("README.md") and whole("skills/alphabet/SKILL.md") and whole("skills/gone/SKILL.md")
+    assert not whole("staging/beta/SKILL.md")  # a skill folder --skills-dir did not reach
+    looked_at = catalog.load(discover(tmp_path, ["skills/*"])).narrowed(["alpha"]).looked_at()
     assert looked_at("skills/alpha") and looked_at("skills/alpha/SKILL.md")
     assert looked_at("skills/alpha/evals/evals.json")
     assert not looked_at("skills/alphabet/SKILL.md") and not looked_at("README.md")

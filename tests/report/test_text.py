@@ -80,3 +80,37 @@ def test_a_finding_that_does_not_fail_says_why_and_is_not_red():
 def test_one_line_is_the_text_with_every_unprintable_and_whitespace_run_as_one_space(message):
     by_character = " ".join("".join(c if c.isprintable() else " " for c in message).split())
     assert text.one_line(message) == by_character
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["skills/a", "skills/b", "skills/c/SKILL.md"]),
+            st.sampled_from([None, 3]),
+            st.sampled_from(["dataset-missing", "name-format"]),
+            st.sampled_from(["no eval dataset: add evals/evals.json.", "bad: name"]),
+            st.booleans(),
+        ),
+        max_size=12,
+    )
+)
+def test_each_message_is_said_in_full_once_and_its_repeats_name_where(found):
+    """Nineteen skills without a dataset printed nineteen copies of one long fix; each repeat now says
+    where that message was said, on a line editors still follow."""
+    made = [
+        (error(rule, path, message, line=line).known() if known else error(rule, path, message, line=line))
+        for path, line, rule, message, known in found
+    ]
+    lines = text.finding_lines(made)
+    assert len(lines) == len(made)
+    first: dict[tuple, str] = {}
+    for finding, line in zip(made, lines, strict=True):
+        parsed = LINE.match(line)
+        assert parsed and parsed.group("rule") == finding.rule and line.startswith(finding.location + ":")
+        key = (finding.rule, finding.message, text.adoption_note(finding))
+        if key in first:
+            assert parsed.group("message") == f"the same as {first[key]} above{key[2]}"
+        else:
+            first[key] = finding.location
+            assert line == text.finding_line(finding)

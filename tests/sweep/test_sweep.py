@@ -6,6 +6,8 @@ and not before; on claude, whose budget keeps whole descriptions at these sizes,
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 from pathlib import Path
 
@@ -95,6 +97,28 @@ def test_the_skill_degrades_on_codex_where_the_cut_begins_and_not_before(swept):
     finding = next(f for f in report["findings"] if f["rule"] == "catalog-size-degrades")
     assert f"`{SKILL}`" in finding["message"] and f"from {begins} skills" in finding["message"]
     assert finding["path"] == f"skills/{SKILL}/SKILL.md"
+
+
+def test_the_structural_run_a_degrading_skill_is_sent_to_shows_its_headroom_there(swept):
+    """The finding once named `structural --typical-install` without its value: a usage error to whoever
+    followed it. The run it names, as written, reports the skill cut before its clause at that size."""
+    report, repo = swept
+    finding = next(f for f in report["findings"] if f["rule"] == "catalog-size-degrades")
+    named = re.search(r"`skillscope (structural [^`]*)`", finding["message"])
+    assert named, finding["message"]
+    words = [
+        *shlex.split(named.group(1)),
+        "--repo",
+        str(repo),
+        "--skills-dir",
+        "skills/*",
+        "--agent",
+        "codex",
+    ]
+    run = run_cli([*words, "--format", "json", "--output", str(repo.parent / "headroom.json")], cwd=repo)
+    assert run.code in (0, 1), run.stderr
+    cut = [f for f in json.loads(run.stdout)["findings"] if f["rule"] == "distinguishing-clause-cut"]
+    assert f"skills/{SKILL}/SKILL.md" in [f["path"] for f in cut], run.stdout
 
 
 def test_on_claude_the_skill_keeps_its_description_and_its_routing(swept):

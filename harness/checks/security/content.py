@@ -19,6 +19,7 @@ from harness.model.findings import Finding
 from harness.model.skill import Skill
 from harness.model.skill_tree import SkillTree
 
+GIT_TIMEOUT_S = 30.0
 MAX_SCAN_BYTES = 5 * 1024 * 1024  # as the skill reader's own bound: larger is not hand-written text
 MAX_FILES = 5000  # a folder holding more is not a skill someone reads; the rest is reported unscanned
 LEFT_OUT = frozenset({"evals"})  # the answer key: installed nowhere, so read by no agent
@@ -135,6 +136,9 @@ class SkillContent:
     undecoded: dict[str, tuple[bytes, str]] = field(default_factory=dict)
     # root-relative path -> why it could not be read at all (too large, not a regular file, too many)
     unread: dict[str, str] = field(default_factory=dict)
+    # root-relative paths of the byte-code Python cached from a source beside it, which git ignores and
+    # does not track: made by running the skill's scripts, and never shipped (see `local_cache`)
+    caches: frozenset[str] = frozenset()
 
     @cached_property
     def about_security(self) -> bool:
@@ -204,6 +208,7 @@ def load(
     searches = Seen() if searches is None else searches
     tree = SkillTree(skill.path) if tree is None else tree
     seen = 0
+    cached: dict[str, str] = {}  # skill-relative path -> root-relative, of each local_cache candidate
     for step in tree.walk(skip=LEFT_OUT):
         if isinstance(step, OSError):  # a folder that cannot be listed is not scanned, and said so
             content.unread[rel(step.filename)] = refused(step.filename, step)
@@ -223,7 +228,46 @@ def load(
                 content.unread[where] = f"the skill holds more than {MAX_FILES} files; the rest were not read"
                 return content
             read_one(content, path, where, searches)
+            if where in content.undecoded and local_cache(path, content.undecoded[where][0]):
+                cached[path.relative_to(skill.path).as_posix()] = where
+    ignored = ignored_untracked(skill.path, list(cached))
+    content.caches = frozenset(cached[name] for name in ignored)
     return content
+
+
+def ignored_untracked(folder: Path, names: list[str]) -> frozenset[str]:
+    """The `names` (relative to `folder`, with /) that git ignores and does not track: what no commit
+    carries. None when there are none to ask about (git never starts), `folder` is in no work tree, or
+    git is missing or fails: what git cannot speak for is treated as shipped."""
+    if not names:
+        return frozenset()
+    import subprocess  # only for a skill holding such a file: a lexical run starts no process
+
+    try:
+        done = subprocess.run(
+            ["git", "--literal-pathspecs", "-C", os.fspath(folder), "ls-files", "-z", "--others"]
+            + ["--ignored", "--exclude-standard", "--", *names],
+            capture_output=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    if done.returncode != 0:
+        return frozenset()
+    return frozenset(done.stdout.decode("utf-8", "surrogateescape").split("\0")) & frozenset(names)
+
+
+def local_cache(path: Path, head: bytes) -> bool:
+    """Whether `path` is what Python writes when it imports the source beside it (PEP 3147:
+    `__pycache__/<module>.<tag>[.opt-N].pyc` next to `<module>.py`), stamped with that source's time or
+    checked hash (PEP 552), so Python reads it only while it matches the source. An unchecked-hash file
+    runs whatever the source says, and a file without its source is all there is: neither is a cache."""
+    if path.parent.name != "__pycache__" or path.suffix != ".pyc" or head[2:4] != b"\r\n":
+        return False
+    flags = int.from_bytes(head[4:8], "little")
+    source = path.parent.parent / f"{path.name.partition('.')[0]}.py"
+    return flags in (0, 0b11) and source.is_file()
 
 
 def read_one(content: SkillContent, path: Path, where: str, searches: Seen) -> None:

@@ -1,7 +1,8 @@
 """Files no rule can read: compiled code, archives, office documents and binaries shipped in a skill
 (`opaque-file`), and files the scan could not read whole: too large, UTF-16, not UTF-8 (`not-scanned`).
 Coverage is a verdict: a file the scan did not read is reported, never passed as clean. Images and fonts
-whose bytes are what their name says are media, not code, and pass."""
+whose bytes are what their name says are media, not code, and pass; so does the byte-code cache of a
+script beside it that git leaves out of every commit (`content.local_cache`)."""
 
 from __future__ import annotations
 
@@ -53,8 +54,8 @@ def scan(content: SkillContent) -> list[Finding]:
     out = []
     for rel, (head, reason) in content.undecoded.items():
         suffix = Path(rel).suffix.lower()
-        if suffix in MEDIA and head.startswith(MEDIA[suffix]):
-            continue
+        if suffix in MEDIA and head.startswith(MEDIA[suffix]) or rel in content.caches:
+            continue  # media; or the byte-code cache of a script run here, which git never commits
         kind = what_it_is(rel, head, binary="NUL" in reason)
         if kind:
             out.append(
@@ -84,6 +85,8 @@ def scan(content: SkillContent) -> list[Finding]:
 def what_it_is(rel: str, head: bytes, binary: bool) -> str:
     """What an undecodable file is, when it is no text at all; empty for text in another encoding."""
     suffix = Path(rel).suffix.lower()
+    if suffix == ".pyc" and head[2:4] == b"\r\n" and int.from_bytes(head[4:8], "little") == 0b01:
+        return "compiled Python bytecode that Python runs without checking it against any source (PEP 552)"
     if suffix in COMPILED:
         return COMPILED[suffix]
     kind = next((kind for magic, kind in MAGIC if head.startswith(magic)), "")
