@@ -1,5 +1,8 @@
 """What a behavioral run spends, end to end with the real claude CLI against the scripted fake API: the
-result cache, the run's spend cap and dry runs. Request counts are read from the fake server.
+result cache, the run's spend cap and dry runs. Request counts are read from the fake server. What
+else the cache keys on (a file a hook reads, one skill's text) and what a dry run imports are the
+harness's alone: those run on the scripted runtimes (tests/support/scripted.py), counting the runs
+they are asked for.
 
 The cache's tests start where one first run of both cases left the repo and the result cache: that run
 is made once for the module (one scripted server, whose address is part of every key), and each such
@@ -22,6 +25,7 @@ from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import FakeAPI
 from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.routing import routing_env, skills_repo
 from tests.support.temp_dirs import temp_under
 
@@ -37,11 +41,19 @@ def env(fake_api, claude_bin, tmp_path):
     return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
 
 
+JUDGED = json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "it did"}]})
+
+
 def model(request):
     """The agent does the job in one turn; the judge finds the expected behaviour."""
     if request.prompt.startswith(JUDGE_HEADER):
-        return R.text(json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "it did"}]}))
+        return R.text(JUDGED)
     return "Done: the job is finished."
+
+
+def scripted_model(scripted: S.Scripted) -> None:
+    """`model` on the scripted runtimes: each case is one agent run and one judge run."""
+    scripted.script({JUDGE_HEADER: S.says(JUDGED)}, default=S.says("Done: the job is finished."))
 
 
 def behave(repo: Path, env: dict, *args: str) -> tuple[int, str, str, dict | None]:
@@ -81,6 +93,14 @@ def check(run, case, ctx):
 """
 
 
+def golden_repo(root: Path) -> Path:
+    """alpha and beta; alpha's hook reads evals/golden.txt, which says PASS."""
+    repo = skills_repo(root, "alpha", "beta")
+    (repo / "alpha" / "evals" / "hooks.py").write_text(GOLDEN_HOOK)
+    (repo / "alpha" / "evals" / "golden.txt").write_text("PASS\n")
+    return repo
+
+
 @dataclass(frozen=True)
 class FirstRun:
     """The module's first run of both cases: its repo (alpha's hook reads evals/golden.txt, which says
@@ -108,9 +128,7 @@ def api():
 @pytest.fixture(scope="module")
 def first_run(api, claude_bin, tmp_path_factory) -> FirstRun:
     tmp = tmp_path_factory.mktemp("first-run")
-    repo = skills_repo(tmp / "repo", "alpha", "beta")
-    (repo / "alpha" / "evals" / "hooks.py").write_text(GOLDEN_HOOK)
-    (repo / "alpha" / "evals" / "golden.txt").write_text("PASS\n")
+    repo = golden_repo(tmp / "repo")
     env = routing_env(api.base_url, claude_bin, tmp / "home")
     api.script(model)
     with temp_under(tmp / "temp"):
@@ -132,6 +150,22 @@ def warm(first_run, api) -> FirstRun:
     api.forget()
     api.script(model)
     return first_run
+
+
+@pytest.fixture
+def scripted_first(scripted, tmp_path) -> Path:
+    """`first_run` on the scripted runtimes, made for the test: the repo it leaves, its result cache
+    under the stand-in's HOME."""
+    repo = golden_repo(tmp_path / "repo")
+    scripted_model(scripted)
+    code, _, stderr, report = behave(repo, scripted.env)
+    assert code == 0, stderr
+    assert report is not None and statuses(report) == {
+        "alpha-pos-1": ("pass", False),
+        "beta-pos-1": ("pass", False),
+    }
+    assert len(scripted.case_runs()) == 4  # an agent run and a judge run per case, as on the real CLI
+    return repo
 
 
 def test_an_unchanged_second_run_makes_no_request(api, warm):
@@ -157,10 +191,14 @@ def test_an_unchanged_second_run_makes_no_request(api, warm):
     assert f"2/2 case(s) passed; 0 failed, 0 errored; {said}" in text
 
 
-def test_a_changed_file_the_hook_reads_reruns_the_case(api, warm):
-    (warm.repo / "alpha" / "evals" / "golden.txt").write_text("FAIL\n")
-    code, _, _, report = behave(warm.repo, warm.env)
-    assert code == 1 and len(api.agent_turns()) == 2  # alpha's case ran again; beta's is cached
+def test_a_changed_file_the_hook_reads_reruns_the_case(scripted, scripted_first):
+    # What the key holds is the harness's; a changed key run again on the real CLI is
+    # test_the_run_cap_of_one_case_and_the_model_the_environment_chooses_are_in_the_key.
+    (scripted_first / "alpha" / "evals" / "golden.txt").write_text("FAIL\n")
+    code, _, _, report = behave(scripted_first, scripted.env)
+    rerun = scripted.case_runs()[4:]
+    assert code == 1 and len(rerun) == 2  # alpha's case ran again; beta's is cached
+    assert "the alpha job" in rerun[0].prompt
     assert statuses(report) == {"alpha-pos-1": ("fail", False), "beta-pos-1": ("pass", True)}
 
 
@@ -177,12 +215,13 @@ def test_the_run_cap_of_one_case_and_the_model_the_environment_chooses_are_in_th
     assert len(api.agent_turns()) == sent + 2 and statuses(report) == {"alpha-pos-1": ("pass", False)}
 
 
-def test_editing_one_skill_reruns_only_its_own_cases(api, warm):
-    skill_md = warm.repo / "alpha" / "SKILL.md"
+def test_editing_one_skill_reruns_only_its_own_cases(scripted, scripted_first):
+    # As above: a changed key run again on the real CLI is the run-cap-and-model test's.
+    skill_md = scripted_first / "alpha" / "SKILL.md"
     skill_md.write_text(skill_md.read_text() + "\nOne more line of instructions.\n")
-    code, _, stderr, report = behave(warm.repo, warm.env)
+    code, _, stderr, report = behave(scripted_first, scripted.env)
     assert code == 0, stderr
-    rerun = api.agent_turns()
+    rerun = scripted.case_runs()[4:]
     assert len(rerun) == 2 and "the alpha job" in rerun[0].prompt
     assert statuses(report) == {"alpha-pos-1": ("pass", False), "beta-pos-1": ("pass", True)}
 
@@ -232,16 +271,18 @@ def check(run, case, ctx):
 """
 
 
-def test_a_dry_run_runs_no_repo_code_and_still_lists_a_case_its_hooks_check(fake_api, repo, env):
-    """A dry run prices an untrusted change: its hooks.py is read, never imported."""
+def test_a_dry_run_runs_no_repo_code_and_still_lists_a_case_its_hooks_check(scripted, repo):
+    """A dry run prices an untrusted change: its hooks.py is read, never imported. What is imported when
+    is the harness's; a real claude dry run is test_a_dry_run_sends_nothing."""
+    scripted_model(scripted)
     hooks = repo / "alpha" / "evals" / "hooks.py"
     hooks.write_text(HOOKS_THAT_MARK, encoding="utf-8")
     code, stdout, stderr, _ = behave(
-        repo, env, "--dry-run", "--only", "alpha-pos-2"
+        repo, scripted.env, "--dry-run", "--only", "alpha-pos-2"
     )  # no expectation: hooks'
     assert code == 0, stderr
     assert not (hooks.parent / "imported.marker").exists()
-    assert "alpha-pos-2 (alpha): not cached;" in stdout and len(fake_api.requests) == 0
-    code, _, stderr, report = behave(repo, env, "--only", "alpha-pos-2")
+    assert "alpha-pos-2 (alpha): not cached;" in stdout and scripted.runs == []
+    code, _, stderr, report = behave(repo, scripted.env, "--only", "alpha-pos-2")
     assert code == 0, stderr
     assert (hooks.parent / "imported.marker").exists()  # the real run does import it

@@ -3,7 +3,9 @@
 Each test copies a scenario repo from tests/acceptance/behavioral/, scripts what the fake model
 answers (the agent's turns by prompt, the judge's by its header) and reads the JSON report. A judge
 answering garbage twice and a MUST passed without evidence run on the scripted runtimes
-(tests/support/scripted.py): reading the judge's answer is the harness's.
+(tests/support/scripted.py): reading the judge's answer is the harness's. So do every kind of check
+failing, a hook's failed check or crash, and an agent error's teardown: grading what the run left is
+the harness's too, and the real CLI keeps the passing case and the hooks' order end to end.
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ def behave(tmp_path, claude_bin, fake_env):
         return Behave(repo, claude_bin, fake_env)
 
     return make
+
+
+def scripted_behave(scripted, tmp_path: Path, scenario: str) -> Behave:
+    """`behave` on the scripted runtimes: the scenario copied, its runs answered by `scripted`'s table."""
+    repo = Path(shutil.copytree(SCENARIOS / scenario, tmp_path / scenario))
+    return Behave(repo, "claude", scripted.env)
 
 
 # --- grading -----------------------------------------------------------------------------
@@ -82,14 +90,17 @@ def test_a_case_meeting_every_expectation_passes(behave, fake_api, tmp_path):
     assert "None. Every graded case met every expectation." in run.stdout
 
 
-def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api, tmp_path):
-    fake_api.script(
+def test_each_kind_of_check_can_fail_and_every_one_is_reported(scripted, tmp_path):
+    # The agent writes nothing and the judge fails both: grading and reporting that are the harness's;
+    # every kind passing on the real CLI is test_a_case_meeting_every_expectation_passes.
+    unmet = [{"id": i, "pass": False, "reason": f"scripted {i}"} for i in ("E1", "E2")]
+    scripted.script(
         {
-            JUDGE_HEADER: [verdicts(("E1", False), ("E2", False))],
-            "quarterly summary": ["The summary is ready: revenue grew 40%."],
+            JUDGE_HEADER: S.says(json.dumps({"verdicts": unmet})),
+            "quarterly summary": S.says("The summary is ready: revenue grew 40%."),
         }
     )
-    bh = behave("writer")
+    bh = scripted_behave(scripted, tmp_path, "writer")
     bh.env = {**bh.env, "GITHUB_ACTIONS": "true"}
     run = bh(NO_SANDBOX, "--only", "report-writer-unmet", "--junit", str(tmp_path / "junit.xml"))
     assert run.code == 1
@@ -114,11 +125,18 @@ def test_each_kind_of_check_can_fail_and_every_one_is_reported(behave, fake_api,
     assert "behavioral case `report-writer-unmet`: 0/4 expectation(s) met" in annotation
 
 
-def test_a_failing_hook_check_is_a_failed_check_and_a_crashing_one_an_error(behave, fake_api):
-    fake_api.script(
-        {"Summarise the repository": ["Nothing to summarise."], "Index the repository": ["Indexed."]}
+def test_a_failing_hook_check_is_a_failed_check_and_a_crashing_one_an_error(scripted, tmp_path):
+    # Reading a hook's outcome is the harness's; hooks on a real claude run are
+    # test_hooks_run_in_order_and_fill_placeholders_literally.
+    scripted.script(
+        {
+            "Summarise the repository": S.says("Nothing to summarise."),
+            "Index the repository": S.says("Indexed."),
+        }
     )
-    run = behave("hooks")(NO_SANDBOX, "--only", "repo-notes-assert,repo-notes-keyerror")
+    run = scripted_behave(scripted, tmp_path, "hooks")(
+        NO_SANDBOX, "--only", "repo-notes-assert,repo-notes-keyerror"
+    )
     assert_valid(run.report)
     asserted = run.case("repo-notes-assert")
     assert asserted["status"] == "fail"
@@ -255,13 +273,16 @@ def test_require_evidence_makes_a_pass_without_evidence_an_error(scripted, tmp_p
 # --- agent faults ------------------------------------------------------------------------
 
 
-def test_an_overloaded_api_is_an_error_and_teardown_still_runs(behave, fake_api):
-    fake_api.script({"API budget": [R.error(529)], "List the repository": [R.error(529)]})
-    writer = behave("writer")(NO_SANDBOX, "--only", "report-writer-overloaded")
+def test_an_overloaded_api_is_an_error_and_teardown_still_runs(scripted, tmp_path):
+    # An agent's error ends the case ungraded and its teardown still runs: the harness's. claude's
+    # own 529 read as that error is test_routing_cli.py's test_an_overloaded_api_is_an_error_not_a_miss.
+    overloaded = S.fails("the API answered 529 (overloaded)")
+    scripted.script({"API budget": overloaded, "List the repository": overloaded})
+    writer = scripted_behave(scripted, tmp_path, "writer")(NO_SANDBOX, "--only", "report-writer-overloaded")
     case = writer.case("report-writer-overloaded")
     assert writer.code == 1 and case["status"] == "error" and case["checks"] == []
     assert "the API answered 529 (overloaded)" in case["error"]
-    hooked = behave("hooks")(NO_SANDBOX, "--only", "repo-notes-crash")
+    hooked = scripted_behave(scripted, tmp_path, "hooks")(NO_SANDBOX, "--only", "repo-notes-crash")
     assert hooked.case("repo-notes-crash")["status"] == "error"
     log = (hooked.repo / "hook-calls.log").read_text().splitlines()
     assert [line.split()[0] for line in log] == ["setup_session", "setup", "teardown"]

@@ -1,5 +1,8 @@
-"""`skillscope compare --mode routing` end to end: both versions in the real claude CLI against the
-scripted fake API, which routes by what the installed description says."""
+"""`skillscope compare --mode routing`: both versions in the real claude CLI against the scripted fake
+API, which routes by what the installed description says; what compare alone decides from the two
+sides' outcomes (labels, lift, the result cache, the spend cap, a failed canary) runs on the scripted
+runtimes (tests/support/scripted.py), which answer by the same rule from the descriptions installed.
+The real edit test (test_an_edit_that_loses_one_prompt_and_wins_another) keeps compare end to end."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.helpers import make_skill
 from tests.support.routing import prompt_of, skills_repo
 
@@ -59,6 +63,20 @@ def router(request):
     if prompt_of("alpha-pos-3") in prompt:
         return R.skill("alpha")
     return "I can answer that directly."
+
+
+def scripted_router(ran: S.Ran) -> S.Answer:
+    """`router` on the scripted runtimes, read from the descriptions installed in the run's workspace."""
+    alpha = ran.listing.get("alpha")
+    if prompt_of("alpha-pos-1") in ran.prompt:
+        if alpha is None:
+            return S.fires("beta")
+        return S.NO_SKILL if EDITED in alpha else S.fires("alpha")
+    if prompt_of("alpha-pos-2") in ran.prompt:
+        return S.fires("alpha") if alpha is not None and EDITED in alpha else S.NO_SKILL
+    if prompt_of("alpha-pos-3") in ran.prompt:
+        return S.fires("alpha")
+    return S.NO_SKILL
 
 
 def compare(repo: Path, env: dict, *args: str, preflight: bool = False):
@@ -109,16 +127,17 @@ def test_an_edit_that_loses_one_prompt_and_wins_another(fake_api, repo, env):
     assert EDITED in (repo / "alpha" / "SKILL.md").read_text("utf-8")
 
 
-def test_a_529_on_one_side_is_an_error_never_a_regression(fake_api, repo, env):
-    def overloaded_baseline(request):
-        if not request.tool_results and prompt_of("alpha-pos-1") in request.prompt and not edited(request):
-            return R.error(529)
-        return router(request)
+def test_a_529_on_one_side_is_an_error_never_a_regression(scripted, repo):
+    # The label is compare's; a real 529 read as an error is test_routing_cli.py's overloaded-API test.
+    def overloaded_baseline(ran: S.Ran) -> S.Answer:
+        if prompt_of("alpha-pos-1") in ran.prompt and EDITED not in ran.listing.get("alpha", ""):
+            return S.fails("the API answered 529 (overloaded)")
+        return scripted_router(ran)
 
-    fake_api.script(overloaded_baseline)
+    scripted.script(overloaded_baseline)
     # alpha-pos-1 errs on one side; alpha-pos-2 is the improvement that shows the rest was graded
     code, _out, err, report = compare(
-        repo, env, "--baseline", "HEAD", *ONLY, "--only", "alpha-pos-1,alpha-pos-2", "--no-canary"
+        repo, scripted.env, "--baseline", "HEAD", *ONLY, "--only", "alpha-pos-1,alpha-pos-2", "--no-canary"
     )
     case = next(c for c in report["cases"] if c["id"] == "alpha-pos-1")
     assert case["label"] == "error" and "529" in case["baseline"]["error"]
@@ -126,9 +145,10 @@ def test_a_529_on_one_side_is_an_error_never_a_regression(fake_api, repo, env):
     assert code == 0, err
 
 
-def test_baseline_none_shows_which_other_skill_took_the_prompt(fake_api, repo, env):
-    fake_api.script(router)
-    code, out, err, report = compare(repo, env, "--baseline", "none", "--no-canary", *ONLY)
+def test_baseline_none_shows_which_other_skill_took_the_prompt(scripted, repo):
+    # Reading the lift is compare's; a real run credits another skill in test_routing_cli.py's verdicts.
+    scripted.script(scripted_router)
+    code, out, err, report = compare(repo, scripted.env, "--baseline", "none", "--no-canary", *ONLY)
     case = next(c for c in report["cases"] if c["id"] == "alpha-pos-1")
     assert case["baseline"]["outcome"] == "beta" and case["label"] == "changed"  # failed either way
     assert report["lift"] == {
@@ -145,11 +165,11 @@ def test_an_unknown_ref_is_one_usage_error_before_any_run(fake_api, repo, env):
     assert fake_api.requests == []
 
 
-def test_a_candidate_from_a_ref_is_located_at_the_working_tree_dataset(fake_api, repo, env):
-    fake_api.script(router)
+def test_a_candidate_from_a_ref_is_located_at_the_working_tree_dataset(scripted, repo):
+    scripted.script(scripted_router)
     code, _out, err, report = compare(
         repo,
-        env,
+        scripted.env,
         *(
             "--candidate",
             "HEAD",
@@ -169,12 +189,11 @@ def test_a_candidate_from_a_ref_is_located_at_the_working_tree_dataset(fake_api,
     assert report["meta"]["mode"] == "routing"  # the default: alpha-pos-3 carries no expectation
 
 
-def turns(fake_api) -> int:
-    return len(fake_api.agent_turns())
-
-
-def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(fake_api, repo, env, tmp_path):
-    fake_api.script(router)
+def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(scripted, repo, tmp_path):
+    # The cache is the harness's; a real claude run replayed from it is test_paid_routing.py's
+    # unchanged second run.
+    scripted.script(scripted_router)
+    env = scripted.env
     cached = (
         "--cache",
         str(tmp_path / "cache"),
@@ -186,11 +205,11 @@ def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(fake_api
         "routing",
     )
     code, _out, err, first = compare(repo, env, *cached)
-    assert code == 0 and turns(fake_api) == 4, err  # two runs a side
+    assert code == 0 and len(scripted.case_runs()) == 4, err  # two runs a side
     assert first["totals"]["candidate"]["cached_runs"] == 0
 
     code, out, err, _report = compare(repo, env, *cached, "--dry-run")
-    assert code == 0 and turns(fake_api) == 4, err  # nothing sent
+    assert code == 0 and len(scripted.case_runs()) == 4, err  # nothing sent
     assert "## Compare dry run: nothing was sent" in out
     assert "alpha-pos-3: expects alpha; baseline 2/2 cached, candidate 2/2 cached" in out
     assert (
@@ -199,7 +218,7 @@ def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(fake_api
     assert "Estimate: 5 sample(s); 5 from the result cache" in out  # the canary's and both sides' two
 
     code, out, err, again = compare(repo, env, *cached)
-    assert code == 0 and turns(fake_api) == 4, err  # every run reused
+    assert code == 0 and len(scripted.case_runs()) == 4, err  # every run reused
     assert again["totals"]["baseline"]["cached_runs"] == again["totals"]["candidate"]["cached_runs"] == 2
     assert again["meta"]["cache"] == str(tmp_path / "cache") and schemas.errors("compare", again) == []
     made_by = {"started_at": first["started_at"], "harness_version": first["harness_version"]}
@@ -208,21 +227,23 @@ def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(fake_api
     assert f"4 of 4 runs replayed from the result cache (made by the run of {first['started_at']})." in out
 
 
-def test_the_run_spend_cap_stops_new_runs_and_fails_saying_why(fake_api, repo, env):
-    fake_api.script(router)
+def test_the_run_spend_cap_stops_new_runs_and_fails_saying_why(scripted, repo):
+    # The cap is the harness's; a real claude run stopped by it is test_paid_behavioral.py's.
+    scripted.script(scripted_router)
+    env = scripted.env
     code, _out, err, report = compare(
         repo, env, "--no-cache", "--only", "alpha-pos-3", "--repeat", "1", "--mode", "routing", "--no-canary"
     )
     spent_one = report["cases"][0]["baseline"]["cost_usd"]  # what one run costs
     assert code == 0 and spent_one > 0, err
-    before = turns(fake_api)
+    before = len(scripted.case_runs())
     code, out, err, report = compare(
         repo,
         env,
         *("--no-cache", "--only", "alpha-pos-3", "--repeat", "2", "--mode", "routing", "--jobs", "1"),
         *("--max-run-usd", f"{spent_one / 2:.8f}", "--no-canary"),  # the canary's spend alone would reach it
     )
-    assert code == 1 and turns(fake_api) - before == 1, err  # the first run spent past the cap
+    assert code == 1 and len(scripted.case_runs()) - before == 1, err  # the first run spent past the cap
     (case,) = report["cases"]
     assert case["label"] == "error" and report["meta"]["max_run_usd"] > 0
     totals = report["totals"]
@@ -253,11 +274,13 @@ def test_a_failed_preflight_still_writes_the_report(fake_api, repo, env):
     assert report["meta"]["unfinished"] == 3 and "No case ran" in out
 
 
-def test_an_agent_whose_activations_cannot_be_seen_is_an_error_never_same_fail(fake_api, repo, env):
+def test_an_agent_whose_activations_cannot_be_seen_is_an_error_never_same_fail(scripted, repo):
+    # Compare's reading of a failed canary; a real claude canary that does not activate is
+    # test_canary.py's test_a_canary_that_does_not_activate_makes_the_run_an_error_and_grades_no_case.
     from harness.routing import canary
 
-    fake_api.answers_canary = False  # the scripted model answers the canary's prompt in plain text
-    fake_api.script(router)
+    scripted.script(scripted_router, canary_fires=False)  # the canary's prompt answered in plain text
+    env = scripted.env
     code, out, err, report = compare(repo, env, "--baseline", "HEAD", "--no-cache", *ONLY)
     assert code == 1
     assert schemas.errors("compare", report) == []
@@ -269,17 +292,18 @@ def test_an_agent_whose_activations_cannot_be_seen_is_an_error_never_same_fail(f
     assert {c["label"] for c in report["cases"]} == {"error"} and len(report["cases"]) == 3
     assert all(sentence in c[side]["error"] for c in report["cases"] for side in ("baseline", "candidate"))
     assert report["status"] == "error" and report["labels"]["same-fail"] == 0
-    assert fake_api.agent_turns() == [] and fake_api.canary_turns()
+    assert scripted.case_runs() == [] and scripted.canary_runs()
     assert f"failed: the routing mode graded no case, since a canary failed: {sentence.rstrip('.')}" in err
     assert report["meta"]["canary_cost_usd"] == checked["cost_usd"] is not None
     assert f"Canary (claude on its default model): not-activated: {sentence}" in out
     assert canary.NAME in sentence
 
     # --no-canary grades the pairs as before, asking the canary nothing.
-    fake_api.forget()
+    asked, canaries = len(scripted.case_runs()), len(scripted.canary_runs())
     code, _out, err, report = compare(
         repo, env, "--baseline", "HEAD", "--no-cache", "--no-canary", *ONLY, "--only", "alpha-pos-1"
     )
     assert code == 1, err  # the edit's regression, graded
     assert [c["status"] for c in report["meta"]["canary"]] == ["skipped"]
-    assert report["labels"]["regression"] == 1 and fake_api.canary_turns() == []
+    assert report["labels"]["regression"] == 1 and len(scripted.canary_runs()) == canaries
+    assert len(scripted.case_runs()) == asked + 2  # alpha-pos-1 on both sides
