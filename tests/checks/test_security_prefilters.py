@@ -1,14 +1,15 @@
 """Rules skip their pattern where a cheap test proves it cannot match: hidden-unicode on ASCII-only
 text (every character it looks for lies outside ASCII), padding on text without enough line ends or
 blanks, encoded-payload's long-word search on text none of whose whitespace-separated words holds a run
-that long, and every cued pattern on text without its cues (searched in the text's distinct words).
-Skipping must never change a finding: with and without the test, each finds the same in any text, and
-the pattern is not run where it is skipped."""
+that long, hidden-directive's parse on text without markup, and every cued pattern on text without its
+cues (searched in the text's distinct words). Skipping must never change a finding: with and without the
+test, each finds the same in any text, and the pattern is not run where it is skipped."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from pathlib import Path
 from unittest.mock import patch
 
@@ -17,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import harness.checks.security as security
-from harness.checks.security import encoded, hidden_unicode, padding, phrases
+from harness.checks.security import encoded, hidden_directive, hidden_unicode, padding, phrases
 from harness.checks.security.content import SkillContent, TextFile
 from harness.model.skill import Skill
 
@@ -169,3 +170,18 @@ def test_a_cue_cut_by_whitespace_is_not_found():
 def test_the_pack_has_cue_lists_with_and_without_whitespace():
     cues = {cue for listed in CUE_LISTS.values() for cue in listed}
     assert len(CUE_LISTS) >= 8 and any(" " in cue for cue in cues) and any(" " not in cue for cue in cues)
+
+
+# What hidden-directive parses: a comment, an image, or a link with a title, as one pattern.
+MARKUP = re.compile(r"<!--|!\[|\]\([^)\n]*\s[\"'(]")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.lists(
+        st.sampled_from(["<!--", "<", "!", "-", "[", "]", "(", ")", "]( ", " ", "\n", '"', "'", "a"]),
+        max_size=30,
+    ).map("".join)
+)
+def test_hidden_directive_parses_what_its_markup_pattern_finds(text):
+    assert hidden_directive.may_hide(text) == bool(MARKUP.search(text))
