@@ -9,6 +9,7 @@ import io
 import os
 import stat
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 MAX_TEXT_BYTES = 5 * 1024 * 1024  # far above any real SKILL.md or dataset
@@ -42,15 +43,19 @@ def read_bytes(
     path: str | os.PathLike[str], limit: int = MAX_TEXT_BYTES, *, follow_links: bool = True
 ) -> bytes:
     """The content of a regular file of at most `limit` bytes (see `opened`); read unbuffered and sized
-    from fstat (a buffered read(limit + 1) would allocate the whole limit for every small file)."""
-    with opened(path, follow_links=follow_links) as handle:
-        size = os.fstat(handle.fileno()).st_size
+    from fstat (a buffered read(limit + 1) would allocate the whole limit for every small file), from the
+    descriptor itself: a file object would cost more than reading a small file does."""
+    descriptor, status = open_regular(path, follow_links)
+    try:
+        size = status.st_size
         if size > limit:
             raise UnreadableFile(too_large(limit))
         try:
-            data = read_up_to(handle, size, limit + 1)
+            data = read_up_to(partial(os.read, descriptor), size, limit + 1)
         except OSError as exc:
             raise UnreadableFile(exc.strerror or str(exc)) from None
+    finally:
+        os.close(descriptor)
     if len(data) > limit:
         raise UnreadableFile(too_large(limit))
     return data
@@ -59,10 +64,18 @@ def read_bytes(
 @contextlib.contextmanager
 def opened(path: str | os.PathLike, *, follow_links: bool = True) -> Iterator[io.FileIO]:
     """The one door for reading a repo file: an unbuffered handle on `path` when it is a regular file,
-    else UnreadableFile saying what it is and the fix. Opened with O_NONBLOCK, so a named pipe is refused
-    at once instead of waiting for a writer forever, and judged by fstat of what was opened (no check
-    then open for the file to change in between): a device such as /dev/zero would be read forever.
-    `follow_links=False` refuses a symlink itself (O_NOFOLLOW)."""
+    else UnreadableFile saying what it is and the fix (see `open_regular`)."""
+    descriptor, _ = open_regular(path, follow_links)
+    with open(descriptor, "rb", buffering=0) as handle:  # closes the descriptor
+        yield handle
+
+
+def open_regular(path: str | os.PathLike, follow_links: bool) -> tuple[int, os.stat_result]:
+    """A descriptor open on `path` and its fstat, when it is a regular file, else UnreadableFile saying
+    what it is and the fix. Opened with O_NONBLOCK, so a named pipe is refused at once instead of
+    waiting for a writer forever, and judged by fstat of what was opened (no check then open for the
+    file to change in between): a device such as /dev/zero would be read forever. `follow_links=False`
+    refuses a symlink itself (O_NOFOLLOW)."""
     try:
         if follow_links:
             descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -81,14 +94,13 @@ def opened(path: str | os.PathLike, *, follow_links: bool = True) -> Iterator[io
     except ValueError:  # a NUL in the name
         raise UnreadableFile("its name holds a character the system cannot open") from None
     try:
-        mode = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(mode):
-            raise UnreadableFile(NOT_A_FILE.get(stat.S_IFMT(mode), NOT_A_FILE[stat.S_IFIFO]))
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            raise UnreadableFile(NOT_A_FILE.get(stat.S_IFMT(status.st_mode), NOT_A_FILE[stat.S_IFIFO]))
     except BaseException:
         os.close(descriptor)
         raise
-    with open(descriptor, "rb", buffering=0) as handle:  # closes the descriptor
-        yield handle
+    return descriptor, status
 
 
 def refused(path: str | os.PathLike, error: OSError) -> str:
@@ -115,12 +127,12 @@ def too_large(limit: int) -> str:
     return f"it is larger than {limit // (1024 * 1024)} MB, too big to be hand-written"
 
 
-def read_up_to(handle, size: int, most: int) -> bytes:
+def read_up_to(read: Callable[[int], bytes], size: int, most: int) -> bytes:
     """At most `most` bytes, asked for in one read when `size` is right, and read on to EOF or `most`
     when it is not (special files report 0, growing files more than they had)."""
     chunks, total, want = [], 0, min(size + 1, most)
     while want > 0:
-        chunk = handle.read(want)
+        chunk = read(want)
         if not chunk:
             break
         chunks.append(chunk)

@@ -41,6 +41,13 @@ def security_topic() -> re.Pattern[str]:  # compiled on first use: a remembered 
     )
 
 
+@cache  # per cue list, once: the rules pass the same few tuples for every text
+def split_cues(cues: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...]]:
+    """The cues without whitespace, and those with it beside their words."""
+    plain = tuple(cue for cue in cues if cue.split() == [cue])
+    return plain, tuple((cue, tuple(cue.split())) for cue in cues if cue not in plain)
+
+
 class Seen:
     """What the rules' patterns found in each text of one run, by the text's digest: a catalog that ships
     the same file in several skills (anthropics/skills carries its XSD schemas three times) is searched
@@ -65,7 +72,7 @@ class TextFile:
     text: str
     seen: Seen = field(default_factory=Seen, compare=False, repr=False)
 
-    @property
+    @cached_property
     def markdown(self) -> bool:
         return Path(self.name).suffix.lower() in MARKDOWN
 
@@ -77,12 +84,29 @@ class TextFile:
     def lower(self) -> str:
         return self.text.lower()
 
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The distinct whitespace-separated words, for every rule that looks within words: prose
+        repeats its words, so there are a fraction as many (the split list itself is not kept)."""
+        return frozenset(self.text.split())
+
+    @cached_property
+    def vocabulary(self) -> str:
+        """Each distinct word once, lowercase, space-separated: a cue without whitespace lies within one
+        word, so it occurs here exactly when it occurs in `lower`, a string several times as long."""
+        return " ".join(self.words).lower()
+
     def holds_any(self, cues: tuple[str, ...]) -> bool:
-        """Whether any cue (lowercase) occurs: a substring search skips the files a rule's patterns
-        cannot match, which keeps the pack's cost near that of reading the files."""
+        """Whether any cue (lowercase) occurs in `lower`: a substring search skips the files a rule's
+        patterns cannot match, which keeps the pack's cost near that of reading the files."""
         key = (cues, self.digest)
         if key not in self.seen.held:
-            self.seen.held[key] = any(cue in self.lower for cue in cues)
+            plain, spaced = split_cues(cues)
+            within = self.vocabulary.__contains__  # mapped in C, without a Python frame per cue
+            # a cue holding whitespace spans words: each of its words must be here before `lower` is read
+            self.seen.held[key] = any(map(within, plain)) or any(
+                all(map(within, words)) and cue in self.lower for cue, words in spaced
+            )
         return self.seen.held[key]
 
     def finditer(self, pattern: re.Pattern[str]) -> tuple[re.Match[str], ...]:

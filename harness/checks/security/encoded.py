@@ -7,6 +7,8 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+from collections.abc import Iterable
+from itertools import compress
 
 from harness.checks.security import exfiltration, phrases
 from harness.checks.security.content import SkillContent, TextFile
@@ -76,15 +78,15 @@ def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
 
 def long_words(text: TextFile) -> tuple[re.Match[str], ...]:
     """LONG_WORD's matches, searched only in a text that can hold one (most texts cannot)."""
-    return text.finditer(LONG_WORD) if may_hold_long_word(text.text) else ()
+    return text.finditer(LONG_WORD) if may_hold_long_word(text.words) else ()
 
 
-def may_hold_long_word(text: str) -> bool:
-    """Whether LONG_WORD matches somewhere in `text`, asked of its whitespace-separated words: a match
-    holds no whitespace (its class excludes `\\s`, the characters `str.split` splits on), so it lies
-    in one word, and a word holding MIN_RUN word characters in a row starts a match. Splitting in C and
-    searching the few long words costs a third of running LONG_WORD over the whole text."""
-    return any(len(word) >= MIN_RUN and WORD_RUN.search(word) for word in text.split())
+def may_hold_long_word(words: Iterable[str]) -> bool:
+    """Whether LONG_WORD matches somewhere in a text whose words (split by `str.split`, each once) are
+    `words`: a match holds no whitespace (its class excludes `\\s`, the characters `str.split` splits
+    on), so it lies in one word, and a word holding MIN_RUN word characters in a row starts a match."""
+    long = compress(words, map(MIN_RUN.__le__, map(len, words)))  # chosen in C, not word by word
+    return any(map(WORD_RUN.search, long))
 
 
 def report(content: SkillContent, text: TextFile, at: int, what: str) -> Finding:

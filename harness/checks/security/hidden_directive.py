@@ -16,16 +16,22 @@ from harness.model.findings import Finding
 
 RULE = "hidden-directive"
 COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.DOTALL)
-# Files worth parsing: those holding a comment, an image, or a link with a title.
-MARKUP = re.compile(r"<!--|!\[|\]\([^)\n]*\s[\"'(]")
+# A link whose destination is followed by a title: its literal start `](` lets the engine skip ahead.
+TITLED = re.compile(r"\]\([^)\n]*\s[\"'(]")
 
 
 def scan(content: SkillContent) -> list[Finding]:
     out = []
     for text in content.texts:
-        if text.markdown and text.search(MARKUP):
+        if text.markdown and may_hide(text.text):
             out.extend(in_file(content, text))
     return out
+
+
+def may_hide(text: str) -> bool:
+    """Whether the file is worth parsing: it holds a comment, an image, or a link with a title. Two
+    substring tests and one pattern with a literal start cost half of one pattern of three branches."""
+    return "<!--" in text or "![" in text or bool(TITLED.search(text))
 
 
 def in_file(content: SkillContent, text: TextFile) -> list[Finding]:
