@@ -61,11 +61,14 @@ def new_skill(parent: Path, name: str, repo: Path) -> Path:
     return folder
 
 
-def caller_workflow(skills_glob: str) -> str:
-    """A workflow calling the reusable one at this harness's release tag, for the skills under the glob."""
+def caller_workflow(globs: list[str]) -> str:
+    """A workflow calling the reusable one at this harness's release tag, for the skills under the globs
+    (one a line, as its `skills` input reads them)."""
     reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
-    folder = skills_glob.rstrip("/*") or "."
-    paths = f'"{folder}/**"' if folder != "." else '"**"'
+    folders = [glob.rstrip("/*") or "." for glob in globs]
+    watched = ['"**"'] if "." in folders else [f'"{folder}/**"' for folder in dict.fromkeys(folders)]
+    paths = "\n      - ".join(watched)
+    skills = "\n        ".join(globs)
     return f"""# skillscope grades every skill on a pull request: structure, routing and behavior.
 # Add the ANTHROPIC_API_KEY secret, then make `evals / results` the required check.
 name: skills
@@ -91,7 +94,7 @@ jobs:
       api_key: ${{{{ secrets.ANTHROPIC_API_KEY }}}}
     with:
       skills: |
-        {skills_glob}
+        {skills}
       structural: required
       routing: required
       behavioral: optional # reported; a failure is a warning until the skill meets the bar
@@ -116,11 +119,11 @@ def ignore_reports(root: Path) -> bool:
     return True
 
 
-def settings_file(skills_glob: str, noticed: dict[str, list[str]] | None = None) -> str:
-    """skillscope.toml for the glob, with the settings init noticed the repo already keeps to."""
+def settings_file(globs: list[str], noticed: dict[str, list[str]] | None = None) -> str:
+    """skillscope.toml for the globs, with the settings init noticed the repo already keeps to."""
     lines = [
         "# Read by every skillscope command run in this repo; a flag still wins.",
-        f"skills-dir = {json.dumps([skills_glob])}",
+        f"skills-dir = {json.dumps(globs)}",
     ]
     for key, values in (noticed or {}).items():
         if key in NOTICED_COMMENTS:
