@@ -82,17 +82,23 @@ def given_globs(raw: str) -> list[str]:
 
 
 def holding_globs(ctx: Context, root: Path) -> list[str]:
-    """Without --skills-dir: every glob whose folders hold skills, as discovery's own advice names
-    them (the root's folders, then each folder's), so no skill a catalog keeps elsewhere, such as in
-    staging/, is left out of the settings unseen; skills/* when the repo has none yet."""
-    here = ["*"] if discover(root, ["*"]).skill_dirs else []
+    """Without --skills-dir: the globs discovery's own advice names, every folder whose subfolders hold
+    skills (skills/*, staging/*), so no skill a catalog keeps elsewhere is left out of the settings
+    unseen; the root's folders when only they hold skills; skills/* when the repo has none yet. A skill
+    folder at the root beside such folders (a template) is left out, and said so."""
+    here = sorted(discover(root, ["*"]).skill_dirs)
     below = skills_below(root, ["*"])
-    if not here and not below:
-        return ["skills/*"]
-    if len(here) + len(below) > 1:
-        counted = ", ".join(f"{glob} holds {n}" for glob, n in below.items())
+    if not below:
+        return ["*"] if here else ["skills/*"]
+    counted = ", ".join(f"{glob} holds {n}" for glob, n in below.items())
+    if len(below) > 1:
         ctx.out(f"found skills in more than one folder ({counted}): init names each in skills-dir")
-    return here + list(below)
+    if here:
+        ctx.out(
+            f"left out {', '.join(here)}, a skill folder at the root beside the folders holding skills; "
+            "add '*' to skills-dir to grade it too"
+        )
+    return list(below)
 
 
 def holds(path: Path, text: str) -> bool:

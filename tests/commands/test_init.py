@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from harness.authoring import home
-from tests.support.helpers import rules, run_cli, structural
+from tests.support.helpers import make_skill, rules, run_cli, structural
 
 CATALOGS = Path(__file__).parent / "catalogs"
 
@@ -114,6 +114,20 @@ def test_init_names_every_folder_holding_skills_as_structural_advises(tmp_path):
     assert structural(repo)[1]["skills"] == ["csv-cleaner", "pdf-forms", "release-notes"]
     again = run_cli(["init"], cwd=repo)  # the settings now name both, and the workflow is init's own
     assert ".github/workflows/skills.yml is already set up" in again.stdout
+
+
+def test_a_skill_folder_at_the_root_beside_them_is_named_as_left_out(tmp_path):
+    """A catalog's template skill at its root: structural's advice names only the folders of skills,
+    so init writes those and says which root folder it left out and how to grade it."""
+    repo = adopt("staged", tmp_path)
+    make_skill(repo, "template", evals=None)
+    run = run_cli(["init"], cwd=repo)
+    assert run.code == 0, run.stderr
+    assert (
+        "left out template, a skill folder at the root beside the folders holding skills; add '*' to "
+        "skills-dir to grade it too"
+    ) in run.stdout
+    assert 'skills-dir = ["skills/*", "staging/*"]\n' in (repo / "skillscope.toml").read_text()
 
 
 def test_init_takes_several_globs_from_the_flag(tmp_path):
