@@ -25,12 +25,13 @@ def runner_types(found: Survey, settings: str) -> list[str]:
     ]
 
 
-def next_steps(found: Survey, glob: str, wrote_workflow: bool) -> list[str]:
+def next_steps(found: Survey, globs: list[str], wrote_workflow: bool) -> list[str]:
     """The steps after init, each an indented line; `wrote_workflow`: skills.yml is in place (a repo's
     own eval workflow, left alone, names its own secrets)."""
     steps = []
     if not found.skills:
-        steps.append(f"create a first skill: skillscope new my-skill --dir {Path(glob).parent.as_posix()}")
+        home = Path(globs[0]).parent.as_posix()
+        steps.append(f"create a first skill: skillscope new my-skill --dir {home}")
     steps.append(
         "skillscope structural; an existing catalog may break rules it never checked: "
         "`skillscope baseline` records today's findings (commit .skillscope/baseline.json), "

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from harness.authoring import home
 from harness.errors import UsageError
-from harness.files import UnreadableFile, present, read_text
+from harness.files import UnreadableFile, packaged_text, present, read_text
 from harness.model import dataset
 from harness.writer import make_folder, write_text, writing
 
+MARKDOWN_SUFFIXES = (".md", ".markdown")
 NAME = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WORKFLOW = Path(".github") / "workflows" / "skills.yml"
 # Run reports stay out of commits; the baseline, which `skillscope baseline` writes to be committed, and
@@ -44,9 +45,12 @@ def check_name(name: str) -> str:
     return name
 
 
-def new_skill(parent: Path, name: str, repo: Path) -> Path:
-    """NAME/SKILL.md and NAME/evals/evals.json from the dataset template; never over an existing folder,
-    never through a symlink of `repo` leading out of it."""
+def new_skill(
+    parent: Path, name: str, repo: Path, files: tuple[str, ...] = (), sections: tuple[str, ...] = ()
+) -> Path:
+    """NAME/SKILL.md and NAME/evals/evals.json from the dataset template, and each of the repo's policy
+    `files` (--skill-files) with its `sections`; never over an existing folder, never through a symlink
+    of `repo` leading out of it."""
     folder = parent / check_name(name)
     if folder.exists():
         raise UsageError(f"{folder} already exists; pick another name or delete it first.")
@@ -58,14 +62,30 @@ def new_skill(parent: Path, name: str, repo: Path) -> Path:
         make_folder(folder / "evals", repo)
         write_text(folder / "SKILL.md", skill_md, repo)
         write_text(folder / "evals" / "evals.json", json.dumps(template, indent=2) + "\n", repo)
+        for wanted in files:
+            make_folder((folder / wanted).parent, repo)
+            write_text(folder / wanted, policy_file(wanted, sections), repo)
     return folder
 
 
-def caller_workflow(skills_glob: str) -> str:
-    """A workflow calling the reusable one at this harness's release tag, for the skills under the glob."""
+def policy_file(wanted: str, sections: tuple[str, ...]) -> str:
+    """A file the repo's policy asks of every skill, as a placeholder the template-leftover rule finds:
+    a markdown one with each required `##` section, so the new skill keeps to the policy from the start
+    and still fails until someone writes it."""
+    placeholder = packaged_text("data", "POLICY.template.txt").strip()
+    if Path(wanted).suffix.lower() not in MARKDOWN_SUFFIXES:
+        return placeholder + "\n"
+    return "".join(f"## {title}\n\n{placeholder}\n\n" for title in sections) or placeholder + "\n"
+
+
+def caller_workflow(globs: list[str]) -> str:
+    """A workflow calling the reusable one at this harness's release tag, for the skills under the globs
+    (one a line, as its `skills` input reads them)."""
     reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
-    folder = skills_glob.rstrip("/*") or "."
-    paths = f'"{folder}/**"' if folder != "." else '"**"'
+    folders = [glob.rstrip("/*") or "." for glob in globs]
+    watched = ['"**"'] if "." in folders else [f'"{folder}/**"' for folder in dict.fromkeys(folders)]
+    paths = "\n      - ".join(watched)
+    skills = "\n        ".join(globs)
     return f"""# skillscope grades every skill on a pull request: structure, routing and behavior.
 # Add the ANTHROPIC_API_KEY secret, then make `evals / results` the required check.
 name: skills
@@ -91,7 +111,7 @@ jobs:
       api_key: ${{{{ secrets.ANTHROPIC_API_KEY }}}}
     with:
       skills: |
-        {skills_glob}
+        {skills}
       structural: required
       routing: required
       behavioral: optional # reported; a failure is a warning until the skill meets the bar
@@ -116,11 +136,11 @@ def ignore_reports(root: Path) -> bool:
     return True
 
 
-def settings_file(skills_glob: str, noticed: dict[str, list[str]] | None = None) -> str:
-    """skillscope.toml for the glob, with the settings init noticed the repo already keeps to."""
+def settings_file(globs: list[str], noticed: dict[str, list[str]] | None = None) -> str:
+    """skillscope.toml for the globs, with the settings init noticed the repo already keeps to."""
     lines = [
         "# Read by every skillscope command run in this repo; a flag still wins.",
-        f"skills-dir = {json.dumps([skills_glob])}",
+        f"skills-dir = {json.dumps(globs)}",
     ]
     for key, values in (noticed or {}).items():
         if key in NOTICED_COMMENTS:

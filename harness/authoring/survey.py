@@ -94,10 +94,12 @@ class Survey:
         }
 
 
-def survey(root: Path, glob: str, own_workflow: str, defined_types: frozenset[str] = frozenset()) -> Survey:
-    """What the repo at `root` holds for the skills under `glob`; `own_workflow` (the one init writes)
+def survey(
+    root: Path, globs: list[str], own_workflow: str, defined_types: frozenset[str] = frozenset()
+) -> Survey:
+    """What the repo at `root` holds for the skills under `globs`; `own_workflow` (the one init writes)
     and runner types already defined are left out."""
-    repo = discover(root, [glob])
+    repo = discover(root, globs)
     folders = [repo.skill_dirs[name] for name in repo.names]
     found = Survey(skills=[repo.rel(folder) for folder in folders], with_dataset=repo.with_dataset())
     found.skill_files = shared_files(folders)

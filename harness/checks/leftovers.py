@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from harness.checks import CheckOptions
-from harness.files import packaged_text
+from harness.files import UnreadableFile, packaged_text, present, read_text
 from harness.model import findings
 from harness.model.catalog import Catalog
 from harness.model.dataset import Case
@@ -28,6 +28,7 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
     placeholders = dataset_placeholders()
     skill_lines = skill_placeholders()
     for name, skill in catalog.skills.items():
+        out.extend(_policy_leftovers(catalog, skill, options.skill_files))
         rel = catalog.repo.rel(skill.skill_md)
         if skill.description.strip() in skill_lines:
             out.append(_scaffold(rel, skill.key_lines.get("description"), "the description"))
@@ -40,6 +41,22 @@ def check(catalog: Catalog, options: CheckOptions) -> list[Finding]:
             for case in data.cases:
                 out.extend(_case_leftovers(case, placeholders))
                 out.extend(_activation_echo(case, skill))
+    return out
+
+
+def _policy_leftovers(catalog: Catalog, skill: Skill, wanted: tuple[str, ...]) -> list[Finding]:
+    """A policy file (--skill-files) still holding the placeholder `skillscope new` wrote in it."""
+    placeholder = packaged_text("data", "POLICY.template.txt").strip()
+    out = []
+    for name in wanted:
+        path = skill.path / name
+        try:
+            lines = read_text(path).splitlines() if present(path) else []
+        except UnreadableFile:
+            continue  # the policy check names a file it cannot read
+        for number, line in enumerate(lines, 1):
+            if line.strip() == placeholder:
+                out.append(_scaffold(catalog.repo.rel(path), number, f"this line of {name}"))
     return out
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from harness.authoring import advice, home, scaffold
 from harness.authoring.survey import Survey, defined_runner_types, survey
-from harness.cli import settings
+from harness.cli import flags, settings
 from harness.context import Context
 from harness.errors import HarnessError, UsageError
 from harness.files import UnreadableFile, read_text
-from harness.model.repo import find_root
+from harness.model.repo import discover, find_root, skills_below
 from harness.writer import Refused, cannot, destination, write_text, writing
 
 HELP = (
@@ -25,9 +25,9 @@ HELP = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--skills-dir",
-        metavar="GLOB",
-        default="skills/*",
-        help="where the skills live, written to the workflow and skillscope.toml (default: skills/*)",
+        metavar="GLOBS",
+        help="where the skills live, comma-separated, written to the workflow and skillscope.toml "
+        "(default: every glob whose folders hold skills, as structural names them; else skills/*)",
     )
     parser.add_argument("--skill", metavar="NAME", help="also create a first skill of this name there")
     parser.add_argument(
@@ -40,14 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
     root = find_root(getattr(args, "repo", None), ctx.environ, ctx.cwd)
-    glob = args.skills_dir.strip().strip("/") or "*"
-    if "," in glob or glob.startswith("["):
-        raise UsageError(
-            "init --skills-dir takes one glob, such as 'skills/*'; add others to skillscope.toml."
-        )
+    globs = given_globs(args.skills_dir) if args.skills_dir is not None else holding_globs(ctx, root)
+    glob = ", ".join(globs)  # as the lines below name them
     refuse_links_out(root)
     workflow = root / scaffold.WORKFLOW
-    ours = holds(workflow, scaffold.caller_workflow(glob))
+    ours = holds(workflow, scaffold.caller_workflow(globs))
     if workflow.exists() and not ours and not args.force:
         raise UsageError(
             f"{workflow} already exists and is not the workflow init writes for {glob}; "
@@ -55,28 +52,53 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         )
     current = settings.load(root)
     found = survey(
-        root, glob, scaffold.WORKFLOW.as_posix(), defined_runner_types(current.values.get("runner-types"))
+        root, globs, scaffold.WORKFLOW.as_posix(), defined_runner_types(current.values.get("runner-types"))
     )
-    wrote_workflow = write_workflow(ctx, root, glob, found, args.force, ours)
+    wrote_workflow = write_workflow(ctx, root, globs, found, args.force, ours)
     if ignore_reports(root):
         ctx.out(
             f"added {' and '.join(scaffold.IGNORED)} to .gitignore: run reports stay out of commits, "
             "the baseline and the quarantine can be committed"
         )
-    write_settings(ctx, root, glob, found, current)
+    write_settings(ctx, root, globs, found, current)
     for line in advice.runner_types(found, settings_name(root, current)):
         ctx.out(line)
     for other in found.foreign:
         ctx.out(f"found {other.path}, {other.tool}: {other.advice}")
     if args.skill:
-        parent = root / Path(glob).parent
+        parent = root / Path(globs[0]).parent
         folder = scaffold.new_skill(parent, args.skill, root)
         ctx.out(f"created {folder.relative_to(root)}: replace its placeholder text and prompts")
         found.skills.append(folder.relative_to(root).as_posix())
     ctx.out("next:")
-    for line in advice.next_steps(found, glob, wrote_workflow):
+    for line in advice.next_steps(found, globs, wrote_workflow):
         ctx.out(line)
     return 0
+
+
+def given_globs(raw: str) -> list[str]:
+    """--skills-dir (or the settings' skills-dir) as globs, each without a trailing slash."""
+    return [glob.strip("/") or "*" for glob in flags.parse_list("--skills-dir", raw)] or ["*"]
+
+
+def holding_globs(ctx: Context, root: Path) -> list[str]:
+    """Without --skills-dir: the globs discovery's own advice names, every folder whose subfolders hold
+    skills (skills/*, staging/*), so no skill a catalog keeps elsewhere is left out of the settings
+    unseen; the root's folders when only they hold skills; skills/* when the repo has none yet. A skill
+    folder at the root beside such folders (a template) is left out, and said so."""
+    here = sorted(discover(root, ["*"]).skill_dirs)
+    below = skills_below(root, ["*"])
+    if not below:
+        return ["*"] if here else ["skills/*"]
+    counted = ", ".join(f"{glob} holds {n}" for glob, n in below.items())
+    if len(below) > 1:
+        ctx.out(f"found skills in more than one folder ({counted}): init names each in skills-dir")
+    if here:
+        ctx.out(
+            f"left out {', '.join(here)}, a skill folder at the root beside the folders holding skills; "
+            "add '*' to skills-dir to grade it too"
+        )
+    return list(below)
 
 
 def holds(path: Path, text: str) -> bool:
@@ -87,9 +109,12 @@ def holds(path: Path, text: str) -> bool:
         return False
 
 
-def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bool, ours: bool) -> bool:
+def write_workflow(
+    ctx: Context, root: Path, globs: list[str], found: Survey, force: bool, ours: bool
+) -> bool:
     """skills.yml, unless another workflow already grades the skills: then say so and leave CI alone.
     True when skills.yml is in place (written now, or by an earlier init and unchanged: `ours`)."""
+    glob = ", ".join(globs)
     for other in found.workflows:
         does = "checks skill evals" if other.checks_only else "runs skill evals"
         ctx.out(f"found {other.path}:{other.line}, which already {does}: {other.command}")
@@ -106,7 +131,7 @@ def write_workflow(ctx: Context, root: Path, glob: str, found: Survey, force: bo
         say_pin(ctx)
         return False
     workflow = root / scaffold.WORKFLOW
-    written(workflow, scaffold.caller_workflow(glob), root, "the workflow")
+    written(workflow, scaffold.caller_workflow(globs), root, "the workflow")
     ctx.out(f"wrote {scaffold.WORKFLOW}: the reusable workflow grades {glob} on every pull request")
     say_pin(ctx)
     return True
@@ -149,16 +174,19 @@ def ignore_reports(root: Path) -> bool:
         return scaffold.ignore_reports(root)
 
 
-def write_settings(ctx: Context, root: Path, glob: str, found: Survey, current: settings.Settings) -> None:
+def write_settings(
+    ctx: Context, root: Path, globs: list[str], found: Survey, current: settings.Settings
+) -> None:
     """skillscope.toml with what the skills already keep to; with settings already there, the lines to
     add to them (and the flags that say the same)."""
+    glob = ", ".join(globs)
     noticed = found.noticed()
     if current.path == root / settings.OWN_FILE and holds(
-        current.path, scaffold.settings_file(glob, noticed)
+        current.path, scaffold.settings_file(globs, noticed)
     ):
         ctx.out(f"{settings.OWN_FILE} is already set up: it is the settings file init writes for {glob}")
     if current.path is None:
-        written(root / settings.OWN_FILE, scaffold.settings_file(glob, noticed), root, "the settings")
+        written(root / settings.OWN_FILE, scaffold.settings_file(globs, noticed), root, "the settings")
         ctx.out(f"wrote {settings.OWN_FILE}: skillscope commands here look at {glob}")
         if noticed:
             ctx.out("  and keep to what this repo's skills already do:")

@@ -7,7 +7,7 @@ import glob
 from pathlib import Path
 
 from harness.authoring import scaffold
-from harness.cli import flags, resolve
+from harness.cli import flags, resolve, settings
 from harness.context import Context
 from harness.model.repo import default_globs, discover, find_root
 
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dir",
         metavar="DIR",
-        help="where to create it (default: the folder the repo's skills-dir setting names, such as "
+        help="where to create it (default: the folder the repo's skills-dir setting names first, such as "
         "skills for skills/*; else the current directory)",
     )
     flags.add_skills_dir(parser)
@@ -38,11 +38,13 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         home = one_folder(globs)
         if home is not None:
             parent, shown_parent = repo / home, Path(home)
-    folder = scaffold.new_skill(parent, args.name, repo)
+    files, sections = policy(repo)
+    folder = scaffold.new_skill(parent, args.name, repo, files, sections)
     shown = shown_parent / args.name
-    ctx.out(
-        f"created {shown}/SKILL.md and {shown}/evals/evals.json; replace the placeholder text and prompts,"
-    )
+    made = [f"{shown}/SKILL.md", f"{shown}/evals/evals.json", *(f"{shown}/{file}" for file in files)]
+    ctx.out(f"created {', '.join(made[:-1])} and {made[-1]}; replace the placeholder text and prompts,")
+    if files:
+        ctx.out(f"  ({', '.join(files)}: every skill here ships them, says the skill-files setting)")
     ctx.out("then run `skillscope structural` to check them.")
     looked = globs or default_globs(repo, ctx.cwd)
     if folder.resolve() not in {path.resolve() for path in discover(repo, looked).skill_dirs.values()}:
@@ -54,9 +56,21 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     return 0 if folder.is_dir() else 1
 
 
+def policy(repo: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The files (and their sections) the repo's settings ask every skill to ship: a scaffold without
+    them would fail the repo's own structural run at once."""
+    values = settings.load(repo).values
+    found = []
+    for key in ("skill-files", "skill-sections"):
+        raw = values.get(key)
+        found.append(tuple(flags.parse_list(key, raw if isinstance(raw, (str, list)) else None)))
+    return found[0], found[1]
+
+
 def one_folder(globs: list[str]) -> str | None:
-    """The folder of the one glob `folder/*` the skills live under, else None (several, or other shapes)."""
-    if len(globs) != 1 or not globs[0].endswith("/*"):
+    """The folder of the first glob `folder/*` the skills live under (a catalog's main one, as init
+    writes it first), else None (other shapes)."""
+    if not globs or not globs[0].endswith("/*"):
         return None
     folder = globs[0][:-2].strip("/")
     return folder if folder and not glob.has_magic(folder) else None

@@ -183,9 +183,8 @@ def run_lexical(
             case_lines([o], redact)[0] if o.outside else text for o, text in zip(outcomes, lines, strict=True)
         ]
     ctx.err(f"[routing] {len(cases)} case(s) ranked lexically against {len(room)} skill(s): {named(room)}")
+    # Said once, under the summary (the report's notes): a run of seconds needs no warning before it.
     said_outside = outsiders.notes(listed_room, room, repo, cases)
-    for note in said_outside:
-        ctx.err(f"[routing] {note}")
     bars = options.min_accuracy, options.min_rank1
     said = listed.sentence(shown)
     result = LexicalResult(

@@ -52,6 +52,23 @@ ABOUT_THE_RUN = frozenset({"ref-unchecked", "cache-unreadable", "cache-unwritabl
 NEVER_RECORDED = frozenset({"ref-unreachable", *ABOUT_THE_RUN})
 # A run that found no skill graded nothing: recorded or demoted, it would turn that run green.
 NEVER_ADOPTED = frozenset({"no-skill"})
+# A file the harness cannot read or parse: demoted, the run goes on without what the file says (a
+# skill with no name or description, a dataset with no case), so the hint offers no --warn for these.
+UNREADABLE = frozenset(
+    {
+        "skill-md-unreadable",
+        "frontmatter-missing",
+        "frontmatter-unclosed",
+        "frontmatter-yaml",
+        "frontmatter-not-mapping",
+        "skill-file-unreadable",
+        "dataset-unreadable",
+        "dataset-json",
+        "machine-unreadable",
+        "machine-yaml",
+        "packaging-manifest-json",
+    }
+)
 
 
 def first_run_hint(failing: Iterable[Finding]) -> str:
@@ -61,14 +78,16 @@ def first_run_hint(failing: Iterable[Finding]) -> str:
     fired = sorted({f.rule for f in failing if not f.remedied} - ABOUT_THE_RUN - NEVER_ADOPTED)
     if not fired:
         return ""
-    them = "that rule to a warning" if len(fired) == 1 else "those rules to warnings"
-    warn = f"`--warn {','.join(fired)}` demotes {them}"
+    demotable = [rule for rule in fired if rule not in UNREADABLE]
+    them = "that rule to a warning" if len(demotable) == 1 else "those rules to warnings"
+    warn = f"`--warn {','.join(demotable)}` demotes {them}"
     if all(rule in NEVER_RECORDED for rule in fired):
         return f"To accept these for now, {warn}."
-    return (
+    baseline = (
         "Adopting an existing catalog? `skillscope baseline` (with the same skills and policy flags) "
-        f"records today's findings so only new ones fail (commit {DEFAULT.as_posix()}), or {warn}."
+        f"records today's findings so only new ones fail (commit {DEFAULT.as_posix()})"
     )
+    return f"{baseline}, or {warn}." if demotable else f"{baseline}."
 
 
 @dataclass

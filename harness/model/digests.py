@@ -15,6 +15,7 @@ from harness.files import UnreadableFile, opened, present
 
 CHUNK = 1024 * 1024
 BYTECODE = "__pycache__"
+GIT_TIMEOUT_S = 10  # `git ls-files` of one skill folder; a hung git must not hang the run
 
 
 def canonical(value: Any) -> bytes:
@@ -31,8 +32,8 @@ def digest_of(value: Any) -> str:
 
 def tree_digest(folder: Path, skip_top: Sequence[str] = ()) -> str:
     """One digest of every file under `folder` (relative path, content, executable bit, link
-    targets), leaving out the top-level names in `skip_top` and Python's bytecode folders; "missing"
-    when there is no folder."""
+    targets), leaving out the top-level names in `skip_top` and the bytecode Python writes locally
+    (see `shipped_bytecode`); "missing" when there is no folder."""
     root = Path(folder)
     if not root.is_dir():
         return "missing"
@@ -53,17 +54,54 @@ def file_digests(folder: Path, skip_top: Sequence[str] = ()) -> dict[str, str]:
 
 
 def _tree_records(root: Path, skip_top: Sequence[str]) -> Iterator[tuple[str, bytes]]:
+    shipped: frozenset[str] | None = None  # asked of git at the first bytecode folder, if any
     for current, dirs, files in os.walk(root):
         here = Path(current)
-        # Loading evals/hooks.py writes its bytecode beside it, stamped with the source's mtime: a fresh
-        # checkout would never match. It is made from the source, which is digested.
-        dirs[:] = [d for d in dirs if d != BYTECODE and not (here == root and d in skip_top)]
+        if BYTECODE in dirs and shipped is None:
+            shipped = shipped_bytecode(root)
+        inside = BYTECODE in here.relative_to(root).parts
+        if inside:  # a bytecode folder git tracks: its tracked files only, not what Python added
+            files = [f for f in files if (here / f).relative_to(root).as_posix() in (shipped or ())]
+        dirs[:] = [
+            d
+            for d in dirs
+            if not (here == root and d in skip_top)
+            and ((d != BYTECODE and not inside) or _holds(shipped, (here / d).relative_to(root).as_posix()))
+        ]
         if here == root:
             files = [f for f in files if f not in skip_top]
         dirs.sort()
         for name in sorted(files) + [d for d in dirs if (here / d).is_symlink()]:
             rel = (here / name).relative_to(root).as_posix()
             yield rel, _file_record(here / name, rel)
+
+
+def shipped_bytecode(root: Path) -> frozenset[str]:
+    """The files under a `__pycache__` folder of `root` that git tracks (paths relative to `root`): they
+    ship with the skill, so a change to one is a change to it. Loading evals/hooks.py writes untracked
+    bytecode beside it, stamped with the source's mtime, which a fresh checkout would never match and
+    which is made from the source, digested already; so is everything when git cannot say (no work
+    tree, no git), since the harness itself writes bytecode there."""
+    import subprocess  # only for a folder holding bytecode: most digests start no process
+
+    try:
+        done = subprocess.run(
+            ["git", "-C", os.fspath(root), "ls-files", "-z", "--", f"*{BYTECODE}/*"],
+            capture_output=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return frozenset()
+    if done.returncode != 0:
+        return frozenset()
+    listed = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+    return frozenset(path for path in listed if BYTECODE in path.split("/")[:-1])
+
+
+def _holds(shipped: frozenset[str] | None, folder: str) -> bool:
+    """Whether a tracked bytecode file lies under `folder` (root-relative)."""
+    return any(path.startswith(f"{folder}/") for path in shipped or ())
 
 
 def file_digest(path: Path) -> str:

@@ -17,11 +17,15 @@ from harness.report.transcript import outcome_of
 
 RENDERED = (*REPORTS, "history")  # --format renders any report skillscope writes
 SAID_LIMIT = 120  # of a schema error's own words in the sentence; a longer one quotes the whole value
-# What the page's line counts, when it is not the report's cases: (its array, the word for one).
+# What the page's line counts, when it is not the report's cases: (its field, the word for one). The
+# field is an array, a count (a sweep's `cases` is how many it grades at each size) or the envelope's
+# counts (a plan's total is the skills it plans).
 COUNTED = {
+    "select": ("counts", "skill(s) planned"),
     "structural": ("findings", "finding(s)"),
     "refs": ("findings", "finding(s)"),
     "tune": ("candidates", "candidate(s)"),
+    "cost": ("runs", "run(s)"),
 }
 NO_LOG_KEPT = "no agent log was kept: the run had no --keep-logs, or took every case from the cache"
 
@@ -70,8 +74,17 @@ def report_page(
     """The report's page with each case's kept transcripts collapsed under it, and what it counts
     (`3 case(s)`); `kept_none` notes that its run kept no log."""
     page = html.render(report, transcripts, [NO_LOG_KEPT] if kept_none else [])
+    return page, counted(report)
+
+
+def counted(report: dict) -> str:
+    """What the page's line counts for this kind of report (`3 case(s)`, `2 finding(s)`)."""
     key, what = COUNTED.get(str(report.get("command")), ("cases", "case(s)"))
-    return page, f"{len(array_at(report, key))} {what}"
+    value = report.get(key)
+    if isinstance(value, dict):
+        value = value.get("total")
+    number = value if isinstance(value, int) and not isinstance(value, bool) else len(array_at(report, key))
+    return f"{number} {what}"
 
 
 def logs_page(given: str, entries: list[Entry]) -> tuple[str, str]:

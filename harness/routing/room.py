@@ -146,8 +146,16 @@ def _named(
 def _non_empty(candidates: list[str], repo: Repo, allow_none: bool, command: str) -> list[str]:
     if candidates or allow_none:
         return list(candidates)
+    globs = ",".join(repo.globs)
+    if repo.names:  # the skills are there (`catalog` would install them all): no case is what is missing
+        where = f"save it as {repo.rel(repo.skill_dirs[repo.names[0]])}/evals/evals.json (or any skill's)"
+        raise UsageError(
+            f"`{command}` has no case to rank: none of the {len(repo.names)} skill(s) under --skills-dir "
+            f"{globs} has evals/evals.json; add one: `skillscope template` prints a starting dataset, "
+            f"{where}, and fill in its prompts."
+        )
     raise UsageError(
         f"`{command}` has no skill to put in the room: no skill under --skills-dir "
-        f"{','.join(repo.globs)} has evals/evals.json; add a dataset (`skillscope template` prints a "
+        f"{globs} has evals/evals.json; add a dataset (`skillscope template` prints a "
         "starting one) or point --skills-dir at the skills."
     )

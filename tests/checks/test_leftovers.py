@@ -54,6 +54,17 @@ def test_a_scaffold_line_in_the_instructions_is_found_on_its_line(tmp_path: Path
     assert rule == "template-leftover" and skill_md[number - 1].strip() == line.strip()
 
 
+def test_a_policy_file_still_holding_the_scaffolds_placeholder_is_a_leftover(tmp_path: Path):
+    placeholder = packaged_text("data", "POLICY.template.txt").strip()
+    make_skill(tmp_path, "csv", evals={"evaluations": [WRITTEN]})
+    (tmp_path / "csv" / "card.md").write_text(f"## Owner\n\n  {placeholder}\n")
+    options = CheckOptions(skill_files=("card.md",))
+    found = leftovers.check(catalog.load(repo.discover(tmp_path, ["*"])), options)
+    assert [(f.rule, f.path, f.line) for f in found] == [("template-leftover", "csv/card.md", 3)]
+    (tmp_path / "csv" / "card.md").write_text("## Owner\n\nThe data team.\n")
+    assert leftovers.check(catalog.load(repo.discover(tmp_path, ["*"])), options) == []
+
+
 def echoes(
     tmp_path: Path, needle: str, body: str = "# CSV\n\nFix the delimiters of the file.\n"
 ) -> list[str]:

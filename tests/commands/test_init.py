@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from harness.authoring import home
-from tests.support.helpers import rules, run_cli, structural
+from tests.support.helpers import make_skill, rules, run_cli, structural
 
 CATALOGS = Path(__file__).parent / "catalogs"
 
@@ -58,11 +58,11 @@ def test_init_says_its_pin_is_a_release_tag_ci_resolves_only_once_published(tmp_
 def test_the_workflow_is_clean_under_actionlint(tmp_path):
     actionlint = pytest.importorskip("shutil").which("actionlint")
     assert actionlint, "actionlint is pinned in requirements-dev.txt"
-    run_cli(["init", "--skills-dir", "catalog/*"], cwd=tmp_path)
+    run_cli(["init", "--skills-dir", "catalog/*,staging/*"], cwd=tmp_path)
     workflow = tmp_path / ".github" / "workflows" / "skills.yml"
     done = subprocess.run([actionlint, str(workflow)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert '"catalog/**"' in workflow.read_text()
+    assert '"catalog/**"' in workflow.read_text() and '"staging/**"' in workflow.read_text()
 
 
 def test_init_twice_finds_its_own_files_already_set_up(tmp_path):
@@ -97,6 +97,44 @@ def test_init_twice_keeps_a_changed_workflow_and_names_the_way_to_replace_it(tmp
 def test_init_with_another_glob_than_its_workflow_has_is_a_change(tmp_path):
     assert run_cli(["init"], cwd=tmp_path).code == 0
     assert run_cli(["init", "--skills-dir", "agents/*"], cwd=tmp_path).code == 2
+
+
+def test_init_names_every_folder_holding_skills_as_structural_advises(tmp_path):
+    """A catalog keeping skills in skills/ and staging/: the settings init writes are the --skills-dir
+    structural's own advice names, so no staging skill drops out of every later run unseen."""
+    repo = adopt("staged", tmp_path)
+    advised = structural(repo)[1]["findings"][0]["message"]
+    assert "pass --skills-dir 'skills/*,staging/*'" in advised
+    run = run_cli(["init", "--force"], cwd=repo)
+    assert run.code == 0, run.stderr
+    assert "found skills in more than one folder (skills/* holds 2, staging/* holds 1)" in run.stdout
+    assert 'skills-dir = ["skills/*", "staging/*"]\n' in (repo / "skillscope.toml").read_text()
+    job = yaml.safe_load((repo / ".github" / "workflows" / "skills.yml").read_text())["jobs"]["evals"]
+    assert job["with"]["skills"].split() == ["skills/*", "staging/*"]
+    assert structural(repo)[1]["skills"] == ["csv-cleaner", "pdf-forms", "release-notes"]
+    again = run_cli(["init"], cwd=repo)  # the settings now name both, and the workflow is init's own
+    assert ".github/workflows/skills.yml is already set up" in again.stdout
+
+
+def test_a_skill_folder_at_the_root_beside_them_is_named_as_left_out(tmp_path):
+    """A catalog's template skill at its root: structural's advice names only the folders of skills,
+    so init writes those and says which root folder it left out and how to grade it."""
+    repo = adopt("staged", tmp_path)
+    make_skill(repo, "template", evals=None)
+    run = run_cli(["init"], cwd=repo)
+    assert run.code == 0, run.stderr
+    assert (
+        "left out template, a skill folder at the root beside the folders holding skills; add '*' to "
+        "skills-dir to grade it too"
+    ) in run.stdout
+    assert 'skills-dir = ["skills/*", "staging/*"]\n' in (repo / "skillscope.toml").read_text()
+
+
+def test_init_takes_several_globs_from_the_flag(tmp_path):
+    run = run_cli(["init", "--skills-dir", "skills/*,staging/*"], cwd=adopt("staged", tmp_path))
+    assert run.code == 0, run.stderr
+    assert "found skills in more than one folder" not in run.stdout  # asked for, not found
+    assert 'skills-dir = ["skills/*", "staging/*"]' in (tmp_path / "staged" / "skillscope.toml").read_text()
 
 
 def test_init_leaves_settings_in_pyproject_alone(tmp_path):

@@ -93,3 +93,23 @@ def test_a_skills_dir_setting_of_the_wrong_shape_is_an_error_naming_its_line(tmp
     run = run_cli(["new", "csv-tool"], cwd=repo)
     assert run.code == 2 and not (repo / "csv-tool").exists()
     assert "skillscope.toml:2: `skills-dir`" in run.stderr
+
+
+def test_a_new_skill_ships_the_files_the_repos_policy_asks_for_and_nothing_else_fails(tmp_path):
+    """After init noticed every skill ships skill-card.md with three sections, a new skill that lacked
+    it failed the repo's own policy at once; now only its placeholders do, until they are written."""
+    repo = Path(shutil.copytree(CATALOGS / "staged", tmp_path / "repo"))
+    assert run_cli(["init"], cwd=repo).code == 0
+    run = run_cli(["new", "csv-tool"], cwd=repo)
+    assert run.code == 0 and run.stderr == ""  # in skills/, the first of the two globs init wrote
+    assert "skills/csv-tool/skill-card.md" in run.stdout
+    card = (repo / "skills" / "csv-tool" / "skill-card.md").read_text()
+    assert [line for line in card.splitlines() if line.startswith("## ")] == [
+        "## Description",
+        "## Owner",
+        "## License",
+    ]
+    _, report = structural(repo)
+    mine = [f for f in report["findings"] if f["path"].startswith("skills/csv-tool")]
+    assert {f["rule"] for f in mine} == {"template-leftover"}
+    assert {f["path"] for f in mine} >= {"skills/csv-tool/skill-card.md"}

@@ -66,6 +66,25 @@ def test_the_bytecode_python_writes_beside_a_hook_is_no_part_of_the_digest(tmp_p
     assert tree_digest(folder) == first
 
 
+def test_bytecode_git_tracks_ships_with_the_skill_and_is_part_of_the_digest(tmp_path):
+    """A committed .pyc is what the room installs: changing it must miss the cache. Bytecode Python
+    writes beside it, untracked, still is not (a fresh checkout would never match it)."""
+    folder = skill(tmp_path)
+    cache = folder / "scripts" / "__pycache__"
+    cache.mkdir(parents=True)
+    (folder / "scripts" / "tool.py").write_text("print('hi')\n")
+    (cache / "tool.cpython-311.pyc").write_bytes(b"committed bytecode")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-C", str(folder)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "skill"], check=True)
+    committed = tree_digest(folder)
+    (cache / "tool.cpython-312.pyc").write_bytes(b"written by a local import")
+    assert tree_digest(folder) == committed
+    (cache / "tool.cpython-311.pyc").write_bytes(b"changed bytecode")
+    assert tree_digest(folder) != committed
+
+
 def test_keys_depend_on_every_part_and_not_on_their_order():
     key = key_of("routing", {"prompt": "p", "model": "m"})
     assert key == key_of("routing", {"model": "m", "prompt": "p"})

@@ -5,13 +5,14 @@ report's page says what it counts."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
 
 from harness.cli import main
 from harness.context import Context
-from harness.report import saved
+from harness.report import saved, schema_of
 from tests.support import reports
 from tests.support.reports import hostile_repo
 
@@ -63,3 +64,30 @@ def test_a_reports_page_counts_what_its_command_grades(tmp_path):
     lexical = reports.lexical(tmp_path / "lexical")
     page, counted = saved.report_page(lexical, {}, kept_none=True)
     assert counted == f"{len(lexical['cases'])} case(s)" and saved.NO_LOG_KEPT in page
+
+
+def report_kinds() -> list[tuple[str, dict]]:
+    """(command, its report schema's properties) for every JSON report the harness writes."""
+    kinds = []
+    for path in sorted((Path(__file__).parents[2] / "schema").glob("*.schema.json")):
+        properties = json.loads(path.read_text(encoding="utf-8")).get("properties", {})
+        command = properties.get("command", {}).get("const")
+        if command and path.name == f"{schema_of({'command': command})}.schema.json":  # a report show reads
+            kinds.append((command, properties))
+    return kinds
+
+
+@pytest.mark.parametrize(("command", "properties"), report_kinds(), ids=[kind for kind, _ in report_kinds()])
+def test_the_pages_count_line_reads_a_field_every_kind_of_report_has(command, properties):
+    """A sweep report's `cases` is a count, not an array, and a cost report has none: the line said
+    `0 case(s)` for both. Each kind's counted field is one its schema holds, an array or a count."""
+    key, _ = saved.COUNTED.get(command, ("cases", "case(s)"))
+    field = properties.get(key, {})
+    counted = field.get("properties", {}).get("total", field)  # an envelope's counts: their total
+    assert counted.get("type") in ("array", "integer"), (command, key)
+
+
+def test_a_sweeps_count_line_says_how_many_cases_it_grades():
+    assert saved.counted({"command": "sweep", "cases": 63, "findings": []}) == "63 case(s)"
+    assert saved.counted({"command": "cost", "runs": [{}, {}]}) == "2 run(s)"
+    assert saved.counted({"command": "select", "counts": {"total": 3}}) == "3 skill(s) planned"

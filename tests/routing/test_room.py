@@ -116,7 +116,7 @@ def test_catalog_is_every_skill_under_skills_dir(three):
 
 def test_catalog_without_any_dataset_grades_nothing(tmp_path):
     bare = make_repo(tmp_path, bare=("one", "two"))
-    with pytest.raises(UsageError, match="no skill under --skills-dir skills/\\* has evals/evals.json"):
+    with pytest.raises(UsageError, match="none of the 2 skill.s. under --skills-dir skills/\\* has evals"):
         resolve_room(flag("catalog"), bare)
     assert resolve_room(flag("catalog"), bare, allow_none=True) == []
 
@@ -154,11 +154,23 @@ def test_a_malformed_list_names_the_flag(three):
         resolve_room(flag("[alpha"), three)
 
 
-def test_no_skill_with_a_dataset_is_an_error_for_routing(tmp_path):
-    empty = make_repo(tmp_path, bare=("helper",))
-    for raw in (None, "all"):
-        with pytest.raises(UsageError, match="no skill to put in the room"):
-            resolve_room(flag(raw), empty)
+@pytest.mark.parametrize("raw", [None, "all", "catalog"])
+def test_skills_without_a_dataset_are_told_the_cases_are_missing_and_where_to_add_them(tmp_path, raw):
+    """Every skill would be in a `catalog` room; what a routing run lacks is a case to rank."""
+    bare = make_repo(tmp_path, bare=("helper", "writer"))
+    with pytest.raises(UsageError) as raised:
+        resolve_room(flag(raw), bare)
+    assert str(raised.value) == (
+        "`routing` has no case to rank: none of the 2 skill(s) under --skills-dir skills/* has "
+        "evals/evals.json; add one: `skillscope template` prints a starting dataset, save it as "
+        "skills/helper/evals/evals.json (or any skill's), and fill in its prompts."
+    )
+
+
+@pytest.mark.parametrize("raw", [None, "all", "catalog"])
+def test_no_skill_at_all_is_no_skill_to_put_in_the_room(tmp_path, raw):
+    with pytest.raises(UsageError, match="no skill to put in the room"):
+        resolve_room(flag(raw), make_repo(tmp_path))
 
 
 def test_no_skill_with_a_dataset_is_an_empty_room_for_select(tmp_path):

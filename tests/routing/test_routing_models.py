@@ -16,6 +16,7 @@ from harness.report import html
 from tests.fakeapi import replies as R
 from tests.fakeapi.runtimes import TEST_ENV, agent_of, endpoint_env, find_runtime
 from tests.support import scripted as S
+from tests.support.helpers import make_skill
 from tests.support.routing import CaseRouter, prompt_of, route, routing_env, skills_repo
 
 A, B = "claude-fake-a", "claude-fake-b"
@@ -137,6 +138,21 @@ def test_two_agents_on_two_models_each_are_four_legs(fake_api, tmp_path, env):
     assert f"| skill | claude@{A} | claude@{B} | codex@{B} | codex@gpt-fake-c |" in re.sub(
         " +", " ", done.stdout
     )
+
+
+@pytest.mark.usefixtures("private_temp")
+def test_the_skills_outside_the_room_are_said_once_before_the_legs_not_before_each(scripted, tmp_path):
+    """Every leg has the same room: a two-model run said the note before each of them."""
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    make_skill(repo, "gamma", evals=None)
+    scripted.script({f"{name}-pos-{n}": S.fires(name) for name in ("alpha", "beta") for n in (1, 2, 3)})
+    done = route(
+        repo, scripted.env, "--model", f"{A},{B}", "--routing-room", "all", "--min-accuracy", "0",
+        "--skip-preflight", "--no-cache", "--no-builtin-negatives", "--format", "text",
+    )  # fmt: skip
+    assert done.code == 0, done.stderr[-3000:]
+    said = "1 of the catalog's 3 skill(s) were left out of the room: gamma"
+    assert done.stderr.count(said) == 1  # the matrix summary names each leg, not the room
 
 
 @pytest.mark.usefixtures("private_temp")
