@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import harness.checks.security as security
 from harness.checks.security import encoded, hidden_directive, hidden_unicode, padding, phrases
-from harness.checks.security.content import SkillContent, TextFile
+from harness.checks.security.content import SkillContent, TextFile, folded
 from harness.model.skill import Skill
 
 SUSPECTS = "\u200b\u200d\u202e\u2066\ufe0f\ufeff\ue000\U000e0041\U000e0100"
@@ -139,7 +139,7 @@ CUE_TEXTS = st.lists(
             lambda cue: st.sampled_from([cue, cue.upper(), cue.title(), cue[:-1], cue[1:]])
         ),
         # a cue cut in two by whitespace: its halves are words, and the cue is not in the text
-        st.sampled_from(sorted({cue for cues in CUE_LISTS.values() for cue in cues})).flatmap(
+        st.sampled_from(sorted({cue for cues in CUE_LISTS.values() for cue in cues if len(cue) > 1})).flatmap(
             lambda cue: st.integers(1, len(cue) - 1).map(lambda at: f"{cue[:at]} {cue[at:]}")
         ),
         st.sampled_from(
@@ -157,7 +157,7 @@ CUE_TEXTS = st.lists(
 def test_a_cue_is_found_in_the_words_exactly_when_in_the_text(name, text):
     cues = CUE_LISTS[name]
     assert TextFile(rel="s/a.md", name="a.md", text=text).holds_any(cues) == any(
-        cue in text.lower() for cue in cues
+        cue in " ".join(folded(text).split()) for cue in cues
     )
 
 

@@ -24,6 +24,9 @@ MAX_SCAN_BYTES = 5 * 1024 * 1024  # as the skill reader's own bound: larger is n
 MAX_FILES = 5000  # a folder holding more is not a skill someone reads; the rest is reported unscanned
 LEFT_OUT = frozenset({"evals"})  # the answer key: installed nowhere, so read by no agent
 MARKDOWN = frozenset({".md", ".markdown", ".mdx", ".mdc"})
+# The characters re's IGNORECASE takes for an ASCII letter whose lowercase is not that letter: a cue test
+# on text lowered without them would skip a file the rule's own pattern matches (`ıgnore ... instructions`).
+FOLDS = str.maketrans({"İ": "i", "ı": "i", "ſ": "s"})
 LOWERED = (
     "; reported lower, not gated: it lies in a fenced example of a skill whose description is about "
     "security, which quotes such patterns to teach them"
@@ -46,6 +49,12 @@ def split_cues(cues: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[tuple[str,
     """The cues without whitespace, and those with it beside their words."""
     plain = tuple(cue for cue in cues if cue.split() == [cue])
     return plain, tuple((cue, tuple(cue.split())) for cue in cues if cue not in plain)
+
+
+def folded(text: str) -> str:
+    """`text` lowercased as the cue tests compare it: every letter re's IGNORECASE matches to an ASCII
+    letter becomes that letter (FOLDS; ASCII text has none)."""
+    return (text if text.isascii() else text.translate(FOLDS)).lower()
 
 
 class Seen:
@@ -82,7 +91,9 @@ class TextFile:
 
     @cached_property
     def lower(self) -> str:
-        return self.text.lower()
+        """The text as a cue with whitespace is looked for in it: folded, each whitespace run one space,
+        as the patterns allow any run between those words (a line wrapped between "no" and "longer")."""
+        return " ".join(folded(self.text).split())
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -94,7 +105,7 @@ class TextFile:
     def vocabulary(self) -> str:
         """Each distinct word once, lowercase, space-separated: a cue without whitespace lies within one
         word, so it occurs here exactly when it occurs in `lower`, a string several times as long."""
-        return " ".join(self.words).lower()
+        return folded(" ".join(self.words))
 
     def holds_any(self, cues: tuple[str, ...]) -> bool:
         """Whether any cue (lowercase) occurs in `lower`: a substring search skips the files a rule's

@@ -54,8 +54,7 @@ CUES = (
     "environ",
     "process.env",
     "printenv",
-    "env |",
-    "set |",
+    "|",  # what a command's output is piped through to curl, wget, nc, ncat or socat
     "curl",
     "requests.",
     "httpx.",
