@@ -1,5 +1,5 @@
-"""Reading the repo's text files defensively (any bad file becomes a reason, not a traceback). Every write
-goes through harness.writer."""
+"""Reading the repo's text files defensively (any bad file becomes a reason, not a traceback), and asking
+git which of them it tracks or ignores. Every write goes through harness.writer."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import errno
 import io
 import os
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
 
 MAX_TEXT_BYTES = 5 * 1024 * 1024  # far above any real SKILL.md or dataset
 MAX_REPORT_BYTES = 256 * 1024 * 1024  # a report is ours; a large run's runs to megabytes
+GIT_TIMEOUT_S = 30.0  # one `git ls-files` in one folder: a hung git must not hang the run
 # The installed package folder: pip always unpacks wheels, and importlib.resources would import zipfile
 # and its compressors on every start-up.
 PACKAGE = Path(__file__).resolve().parent
@@ -232,3 +233,30 @@ class RealPaths:
 def packaged_text(*parts: str) -> str:
     """A data file shipped inside the package (schemas, templates, rules), by its parts under harness/."""
     return PACKAGE.joinpath(*parts).read_text(encoding="utf-8")
+
+
+def git_listed(
+    folder: str | os.PathLike[str],
+    *args: str,
+    literal: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> list[str] | None:
+    """The paths `git ls-files -z ARGS` gives in `folder` (relative to it); None when git cannot say (no
+    git, no work tree, a failure, a hang): each caller decides what that silence means. `literal`: the
+    pathspecs in ARGS are names, not patterns."""
+    import subprocess  # only where a caller asks git: most runs start no process
+
+    options = ["--literal-pathspecs"] if literal else []
+    try:
+        done = subprocess.run(
+            ["git", *options, "-C", os.fspath(folder), "ls-files", "-z", *args],
+            env=None if environ is None else dict(environ),
+            capture_output=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return [name for name in done.stdout.decode("utf-8", "surrogateescape").split("\0") if name]

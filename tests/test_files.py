@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import subprocess
 import sys
 from pathlib import Path, PurePosixPath
 
@@ -136,3 +137,27 @@ def test_a_path_of_thousands_of_components_resolves_without_recursion(tmp_path: 
     finally:
         sys.setrecursionlimit(limit)
     assert got == expected
+
+
+def test_git_listed_says_what_git_lists_and_none_where_git_cannot_say(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / "a").mkdir(parents=True)
+    (repo / "a" / "kept.py").write_text("x = 1\n", encoding="utf-8")
+    (repo / "a" / "odd [1].txt").write_text("", encoding="utf-8")
+    (repo / ".gitignore").write_text("*.log\n", encoding="utf-8")
+    (repo / "a" / "run.log").write_text("", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "add", "a/kept.py", ".gitignore"], check=True)
+    assert files.git_listed(repo / "a", "--", ".") == ["kept.py"]
+    ignored = ["--others", "--ignored", "--exclude-standard", "--"]
+    assert files.git_listed(repo / "a", *ignored, "run.log", "kept.py", literal=True) == ["run.log"]
+    # pathspecs are patterns unless `literal`
+    assert files.git_listed(repo / "a", "--others", "--", "*.txt") == ["odd [1].txt"]
+    assert files.git_listed(repo / "a", "--others", "--", "*.txt", literal=True) == []
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    assert (
+        files.git_listed(outside, "--", ".", environ={**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path)})
+        is None
+    )
+    assert files.git_listed(repo / "a", "--", ".", environ={"PATH": str(tmp_path / "no-bin")}) is None

@@ -11,11 +11,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.files import UnreadableFile, opened, present
+from harness.files import UnreadableFile, git_listed, opened, present
 
 CHUNK = 1024 * 1024
 BYTECODE = "__pycache__"
-GIT_TIMEOUT_S = 10  # `git ls-files` of one skill folder; a hung git must not hang the run
 
 
 def canonical(value: Any) -> bytes:
@@ -82,20 +81,7 @@ def shipped_bytecode(root: Path) -> frozenset[str]:
     bytecode beside it, stamped with the source's mtime, which a fresh checkout would never match and
     which is made from the source, digested already; so is everything when git cannot say (no work
     tree, no git), since the harness itself writes bytecode there."""
-    import subprocess  # only for a folder holding bytecode: most digests start no process
-
-    try:
-        done = subprocess.run(
-            ["git", "-C", os.fspath(root), "ls-files", "-z", "--", f"*{BYTECODE}/*"],
-            capture_output=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return frozenset()
-    if done.returncode != 0:
-        return frozenset()
-    listed = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+    listed = git_listed(root, "--", f"*{BYTECODE}/*") or ()
     return frozenset(path for path in listed if BYTECODE in path.split("/")[:-1])
 
 

@@ -21,7 +21,6 @@ import hmac
 import json
 import os
 import secrets
-import subprocess
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +31,7 @@ from harness import __version__, jsonsafe
 from harness.agent import RUNTIMES, model_environment
 from harness.deadline import now
 from harness.errors import UsageError
-from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_bytes
+from harness.files import MAX_REPORT_BYTES, UnreadableFile, git_listed, read_bytes
 from harness.memo import repo_digest, user_cache
 from harness.model.digests import canonical, digest_of
 from harness.nesting import REPORT_DEPTH
@@ -48,7 +47,6 @@ KEY_ENV = "SKILLSCOPE_CACHE_KEY"  # the secret itself, e.g. from a CI secret; wi
 KEY_BYTES = 32
 # Part of every key: bumping it retires every older entry without touching the folder.
 ENTRY_FORMAT = 2
-GIT_TIMEOUT_S = 30.0
 
 
 def key_of(kind: str, parts: Mapping[str, Any]) -> str:
@@ -112,19 +110,7 @@ def tracked_files(folder: Path, environ: Mapping[str, str]) -> list[str]:
     """The files git tracks under `folder`; none when it is in no work tree, or git cannot say."""
     if not folder.is_dir():
         return []
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(folder), "ls-files", "-z", "--", "."],
-            env=dict(environ),
-            capture_output=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return []
-    if done.returncode != 0:
-        return []
-    return [name for name in done.stdout.decode("utf-8", "replace").split("\0") if name]
+    return git_listed(folder, "--", ".", environ=environ) or []
 
 
 # --- the entries ------------------------------------------------------------------------------------

@@ -13,13 +13,12 @@ from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from pathlib import Path
 
-from harness.files import UnreadableFile, read_bytes, refused
+from harness.files import UnreadableFile, git_listed, read_bytes, refused
 from harness.model import findings
 from harness.model.findings import Finding
 from harness.model.skill import Skill
 from harness.model.skill_tree import SkillTree
 
-GIT_TIMEOUT_S = 30.0
 MAX_SCAN_BYTES = 5 * 1024 * 1024  # as the skill reader's own bound: larger is not hand-written text
 MAX_FILES = 5000  # a folder holding more is not a skill someone reads; the rest is reported unscanned
 LEFT_OUT = frozenset({"evals"})  # the answer key: installed nowhere, so read by no agent
@@ -272,25 +271,12 @@ def load(
 
 def ignored_untracked(folder: Path, names: list[str]) -> frozenset[str]:
     """The `names` (relative to `folder`, with /) that git ignores and does not track: what no commit
-    carries. None when there are none to ask about (git never starts), `folder` is in no work tree, or
-    git is missing or fails: what git cannot speak for is treated as shipped."""
+    carries. None when there are none to ask about (git never starts), or git cannot say: what git
+    cannot speak for is treated as shipped."""
     if not names:
         return frozenset()
-    import subprocess  # only for a skill holding such a file: a lexical run starts no process
-
-    try:
-        done = subprocess.run(
-            ["git", "--literal-pathspecs", "-C", os.fspath(folder), "ls-files", "-z", "--others"]
-            + ["--ignored", "--exclude-standard", "--", *names],
-            capture_output=True,
-            timeout=GIT_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return frozenset()
-    if done.returncode != 0:
-        return frozenset()
-    return frozenset(done.stdout.decode("utf-8", "surrogateescape").split("\0")) & frozenset(names)
+    listed = git_listed(folder, "--others", "--ignored", "--exclude-standard", "--", *names, literal=True)
+    return frozenset(listed or ()) & frozenset(names)
 
 
 def local_cache(path: Path, head: bytes) -> bool:
