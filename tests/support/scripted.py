@@ -6,7 +6,9 @@ Each runtime is its own class (workspace, skills folder, isolation, listing rule
 command a dry run shows) built as a dry run builds it (`agent.stand_in_runtime`), so no CLI is ever
 started; only its runs are answered in-process, by a script: a function of the run (its prompt, model,
 runtime and the descriptions installed in its workspace), or a table keyed like `CaseRouter`'s (a case
-id or a prompt substring). The canary's planted skill fires as a real model's would unless the script
+id or a prompt substring). A run scripted to hang (`HANGS`) is the one that starts a process: a silent
+one, which the runtime's own drive loop waits on and kills at the harness's timeout or cancellation, as
+it would a hung CLI. The canary's planted skill fires as a real model's would unless the script
 says otherwise. What the CLIs themselves do (listing the room, calling the skill, stopping at the
 decision, failing) is proven against the real CLIs against tests/fakeapi; a test on this stand-in
 asserts only what holds whatever runtime answered.
@@ -14,6 +16,7 @@ asserts only what holds whatever runtime answered.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +34,11 @@ from tests.support.routing import prompt_of, routing_env
 MODEL = "claude-fake-1"
 COST_USD = 0.0005  # what every scripted run spends unless its answer says otherwise
 TOKENS = Usage(input_tokens=300, output_tokens=40)
+# A hanging run's process prints nothing and sleeps far past any timeout a test sets; it ends by itself
+# only so that a harness whose timeout is broken fails the test (a run with no result) instead of
+# stalling it.
+HANG_S = 60
+SILENT = [sys.executable, "-I", "-S", "-c", f"import time; time.sleep({HANG_S})"]
 
 
 @dataclass(frozen=True)
@@ -62,27 +70,19 @@ class Ran:
 @dataclass(frozen=True)
 class Answer:
     """What one scripted run does: activate `skill`, finish without one saying `text` (a proposal call's
-    answer, say), or fail with `error` (`by_cli`: an error the CLI's own stream reported, which its
-    runtime's RetryRules read)."""
+    answer, say), fail with `error` (`by_cli`: an error the CLI's own stream reported, which its
+    runtime's RetryRules read), or hang (`hangs`) until the harness's timeout or cancellation ends it."""
 
     skill: str | None = None
     error: str | None = None
     cost_usd: float = COST_USD
     text: str = "No skill needed."
     by_cli: bool = False
+    hangs: bool = False
 
     def trace(self, ran: Ran, version: str) -> Trace:
         made = Trace(
-            init=InitInfo(
-                skills=ran.installed,
-                tools=["Skill", "Bash", "Read"],
-                model=ran.model or MODEL,
-                claude_code_version=version,
-                permission_mode="default",
-                api_key_source="ANTHROPIC_API_KEY",
-                session_id="scripted",
-                cwd=str(ran.spec.workspace),
-            ),
+            init=init_of(ran, version),
             usage=TOKENS,
             cost_usd=self.cost_usd,
             elapsed_s=0.1,
@@ -101,6 +101,20 @@ class Answer:
         return made
 
 
+def init_of(ran: Ran, version: str) -> InitInfo:
+    """The init event a CLI prints before its first request, for the run `ran`."""
+    return InitInfo(
+        skills=ran.installed,
+        tools=["Skill", "Bash", "Read"],
+        model=ran.model or MODEL,
+        claude_code_version=version,
+        permission_mode="default",
+        api_key_source="ANTHROPIC_API_KEY",
+        session_id="scripted",
+        cwd=str(ran.spec.workspace),
+    )
+
+
 def fires(skill: str, cost_usd: float = COST_USD) -> Answer:
     return Answer(skill=skill, cost_usd=cost_usd)
 
@@ -110,6 +124,10 @@ NO_SKILL = Answer()
 
 def says(text: str) -> Answer:
     return Answer(text=text)
+
+
+# The run's agent listed its skills, sent its request, and never heard back.
+HANGS = Answer(hangs=True)
 
 
 def fails(error: str) -> Answer:
@@ -202,10 +220,20 @@ class Scripted:
         ran = Ran(ready.runtime, spec, listing)
         with self.lock:
             self.runs.append(ran)
-        trace = self.answer(ran).trace(ran, ready.version)
+        answer = self.answer(ran)
+        trace = hang(ready, ran, installed) if answer.hangs else answer.trace(ran, ready.version)
         # As the runtime's own run does: a failure it declares its own is worth one fresh retry.
         trace.retryable = next((rule.why for rule in ready.retry_on if rule.matches(trace)), None)
         return trace
+
+
+def hang(ready: Any, ran: Ran, installed: Mapping[str, Path]) -> Trace:
+    """`ran` on a process that prints nothing after the init event and does not end: the runtime's own
+    drive loop (harness/agent/runtime.py) waits on it, ends it at `spec.timeout_s` or `spec.cancel` and
+    kills its group, and says why, as for a hung CLI; the answer does not depend on how long that took."""
+    reader = ready.reader(installed)
+    reader.trace.init = init_of(ran, ready.version)
+    return ready.drive(list(SILENT), dict(ready.environ), ran.spec, reader)
 
 
 def no_preflight(model: str | None = None, **_: Any) -> None:
