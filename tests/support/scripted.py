@@ -8,14 +8,17 @@ started; only its runs are answered in-process, by a script: a function of the r
 runtime and the descriptions installed in its workspace), or a table keyed like `CaseRouter`'s (a case
 id or a prompt substring). A run scripted to hang (`HANGS`) is the one that starts a process: a silent
 one, which the runtime's own drive loop waits on and kills at the harness's timeout or cancellation, as
-it would a hung CLI. The canary's planted skill fires as a real model's would unless the script
-says otherwise. What the CLIs themselves do (listing the room, calling the skill, stopping at the
-decision, failing) is proven against the real CLIs against tests/fakeapi; a test on this stand-in
-asserts only what holds whatever runtime answered.
+it would a hung CLI. A run's tool calls (`calls`) enter its trace through claude's own event reader,
+normalised and counted as a real run's are. The canary's planted skill fires as a real model's would
+unless the script says otherwise. What the CLIs themselves do (listing the room, calling the skill,
+stopping at the decision, failing) is proven against the real CLIs against tests/fakeapi; a test on
+this stand-in asserts only what holds whatever runtime answered.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -27,6 +30,7 @@ import pytest
 
 from harness import agent
 from harness.agent import Activation, InitInfo, RunSpec, SandboxSupport, Trace, Usage
+from harness.agent.claude_events import ClaudeEvents
 from harness.model import skill as skills
 from harness.routing import canary
 from tests.support.routing import prompt_of, routing_env
@@ -71,7 +75,8 @@ class Ran:
 class Answer:
     """What one scripted run does: activate `skill`, finish without one saying `text` (a proposal call's
     answer, say), fail with `error` (`by_cli`: an error the CLI's own stream reported, which its
-    runtime's RetryRules read), or hang (`hangs`) until the harness's timeout or cancellation ends it."""
+    runtime's RetryRules read), or hang (`hangs`) until the harness's timeout or cancellation ends it;
+    a run that does not hang first makes the tool `calls` (see `called`)."""
 
     skill: str | None = None
     error: str | None = None
@@ -79,6 +84,7 @@ class Answer:
     text: str = "No skill needed."
     by_cli: bool = False
     hangs: bool = False
+    calls: tuple[tuple[str, dict[str, Any], str], ...] = ()
 
     def trace(self, ran: Ran, version: str) -> Trace:
         made = Trace(
@@ -89,6 +95,10 @@ class Answer:
             turns=1,
             exit_code=0,
         )
+        if self.calls:
+            read = called(self.calls, ran.listing)
+            made.tool_calls, made.budget_tool_calls = read.tool_calls, read.budget_tool_calls
+            made.inspection_calls = read.inspection_calls
         if self.error is not None:
             made.error, made.stop_reason = self.error, "result"
             made.result_errors = [self.error] if self.by_cli else []
@@ -99,6 +109,19 @@ class Answer:
         else:
             made.final_message, made.stop_reason, made.result_seen = self.text, "result", True
         return made
+
+
+def called(calls: Sequence[tuple[str, dict[str, Any], str]], listing: Mapping[str, str]) -> Trace:
+    """Tool calls `(tool, input, result)` as claude's own event reader records them from its stream (the
+    stand-in's agent has claude's tools whatever its runtime): normalised, counted against the budgets
+    and answered, as the graders read a real run's."""
+    reader = ClaudeEvents(dict.fromkeys(listing, Path()))
+    for number, (tool, given, result) in enumerate(calls, start=1):
+        use = {"type": "tool_use", "id": f"toolu_c{number}", "name": tool, "input": given}
+        answer = {"type": "tool_result", "tool_use_id": use["id"], "content": result}
+        reader.feed(json.dumps({"type": "assistant", "message": {"content": [use]}}))
+        reader.feed(json.dumps({"type": "user", "message": {"content": [answer]}}))
+    return reader.trace
 
 
 def init_of(ran: Ran, version: str) -> InitInfo:
@@ -124,6 +147,11 @@ NO_SKILL = Answer()
 
 def says(text: str) -> Answer:
     return Answer(text=text)
+
+
+def calls(*made: tuple[str, dict[str, Any], str], then: Answer = NO_SKILL) -> Answer:
+    """`then`, after the agent made the tool calls `made`, each `(tool, input, its result)`."""
+    return dataclasses.replace(then, calls=tuple(made))
 
 
 # The run's agent listed its skills, sent its request, and never heard back.
