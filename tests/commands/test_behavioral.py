@@ -8,6 +8,9 @@ failing, a hook's failed check or crash, and an agent error's teardown: grading 
 the harness's too, and the real CLI keeps the passing case and the hooks' order end to end. A run its
 --timeout or --case-timeout ended is read there as well (a scripted run that hangs until the harness's
 own timeout kills it); a hung claude killed at its timeout is tested in tests/routing and tests/agent.
+A clean retry after an attempt blocked for working outside its workspace, and --no-strict-isolation's
+warning, read tool calls the stand-in's agent made (through claude's own event reader); claude's own
+calls outside, blocked twice, stay on the real CLI.
 """
 
 from __future__ import annotations
@@ -426,18 +429,14 @@ def test_a_case_whose_agent_leaves_its_workspace_twice_is_blocked_with_both_atte
     assert "[BLOCKED] report-writer-outside (outside-workspace): the agent worked outside" in run.stderr
 
 
-def test_a_blocked_attempt_runs_again_and_a_clean_retry_is_graded(behave, fake_api):
-    fake_api.script(
-        {
-            "which machine": [
-                R.tool_use("Bash", {"command": "cat /etc/hostname 2>/dev/null"}),
-                "looked",
-                R.tool_use("Bash", {"command": "uname -n > host.txt"}),
-                "host checked",
-            ]
-        }
-    )
-    run = behave("writer")("--only", "report-writer-outside")
+def test_a_blocked_attempt_runs_again_and_a_clean_retry_is_graded(scripted, tmp_path):
+    # Blocking an attempt for the paths its tool calls name, and grading the clean retry, are the
+    # harness's; claude's own calls outside read that way are
+    # test_a_case_whose_agent_leaves_its_workspace_twice_is_blocked_with_both_attempts.
+    looked = S.calls(("Bash", {"command": "cat /etc/hostname 2>/dev/null"}, "box"), then=S.says("looked"))
+    clean = S.calls(("Bash", {"command": "uname -n > host.txt"}, ""), then=S.says("host checked"))
+    scripted.script({"which machine": [looked, clean]})
+    run = scripted_behave(scripted, tmp_path, "writer")(NO_SANDBOX, "--only", "report-writer-outside")
     assert run.code == 0, run.stderr
     assert_valid(run.report)
     case = run.case("report-writer-outside")
@@ -450,9 +449,18 @@ def test_a_blocked_attempt_runs_again_and_a_clean_retry_is_graded(behave, fake_a
     assert "### Outside the workspace" in run.stdout
 
 
-def test_without_strict_isolation_the_paths_are_listed_as_a_warning_and_graded(behave, fake_api):
-    fake_api.script({"which machine": [R.tool_use("Read", {"file_path": "/etc/hostname"}), "host checked"]})
-    run = behave("writer")("--only", "report-writer-outside", "--no-strict-isolation", "--format", "text")
+def test_without_strict_isolation_the_paths_are_listed_as_a_warning_and_graded(scripted, tmp_path):
+    # --no-strict-isolation's reading of a call outside is the harness's (the real CLI's is the test above).
+    scripted.script(
+        {
+            "which machine": S.calls(
+                ("Read", {"file_path": "/etc/hostname"}, "box"), then=S.says("host checked")
+            )
+        }
+    )
+    run = scripted_behave(scripted, tmp_path, "writer")(
+        NO_SANDBOX, "--only", "report-writer-outside", "--no-strict-isolation", "--format", "text"
+    )
     assert run.code == 0, run.stderr
     case = run.case("report-writer-outside")
     assert case["isolation"] == [{"call": 1, "tool": "Read", "kind": "file", "path": "/etc/hostname"}]
