@@ -5,7 +5,12 @@ answers (the agent's turns by prompt, the judge's by its header) and reads the J
 answering garbage twice and a MUST passed without evidence run on the scripted runtimes
 (tests/support/scripted.py): reading the judge's answer is the harness's. So do every kind of check
 failing, a hook's failed check or crash, and an agent error's teardown: grading what the run left is
-the harness's too, and the real CLI keeps the passing case and the hooks' order end to end.
+the harness's too, and the real CLI keeps the passing case and the hooks' order end to end. A run its
+--timeout or --case-timeout ended is read there as well (a scripted run that hangs until the harness's
+own timeout kills it); a hung claude killed at its timeout is tested in tests/routing and tests/agent.
+A clean retry after an attempt blocked for working outside its workspace, and --no-strict-isolation's
+warning, read tool calls the stand-in's agent made (through claude's own event reader); claude's own
+calls outside, blocked twice, stay on the real CLI.
 """
 
 from __future__ import annotations
@@ -288,33 +293,44 @@ def test_an_overloaded_api_is_an_error_and_teardown_still_runs(scripted, tmp_pat
     assert [line.split()[0] for line in log] == ["setup_session", "setup", "teardown"]
 
 
-def test_a_hanging_api_times_out_as_an_error_and_the_report_is_still_written(behave, fake_api):
-    # How far a loaded machine gets in 3 s varies (the CLI probes, the first case, or the hanging one):
-    # whatever phase the --timeout ends, nothing is graded, every case says why, the report is written.
-    fake_api.script({"slow server": [R.hang()]})
-    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-hang,report-writer-outside", "--timeout", "3")
+def test_a_hanging_agent_times_out_as_an_error_and_the_report_is_still_written(scripted, tmp_path):
+    # The harness's --timeout decision: the run it stops and the case it never starts are errors, nothing
+    # is graded, the report is written. A hung claude killed at its timeout is test_routing_cli.py's
+    # test_a_hang_past_the_case_timeout_is_an_error_and_leaves_nothing_behind.
+    scripted.script({"slow server": S.HANGS})
+    run = scripted_behave(scripted, tmp_path, "writer")(
+        NO_SANDBOX, "--only", "report-writer-hang,report-writer-outside", "--jobs", "1", "--timeout", "2"
+    )
     assert run.code == 1 and run.report is not None
     assert_valid(run.report)
     meta = run.report["meta"]
-    assert meta["timed_out"] is True and run.report["passed"] is False
-    if meta["agent_error"] is not None:  # the probes themselves outlasted the --timeout
-        assert "--timeout ran out" in meta["agent_error"] and run.report["cases"] == []
-        return
+    assert meta["timed_out"] is True and run.report["passed"] is False and meta["agent_error"] is None
     errors = {c["id"]: c["error"] for c in run.report["cases"]}
     assert set(errors) == {"report-writer-hang", "report-writer-outside"}
-    assert errors["report-writer-hang"] in (
-        "stopped when the command's --timeout of 3 s ran out",
-        "not run: the command's --timeout of 3 s ran out",
-    )
-    assert errors["report-writer-outside"] == "not run: the command's --timeout of 3 s ran out"
+    # However slow the machine, the hanging case is the only one started; only how far it got varies.
+    started = [ran.prompt for ran in scripted.case_runs()]
+    assert len(started) <= 1 and all("slow server" in prompt for prompt in started)
+    hung = "stopped when" if started else "not run:"
+    assert errors["report-writer-hang"] == f"{hung} the command's --timeout of 2 s ran out"
+    assert errors["report-writer-outside"] == "not run: the command's --timeout of 2 s ran out"
+    assert all(c["checks"] == [] for c in run.report["cases"])
     assert "--timeout ran out" in run.stdout
 
 
-def test_a_case_timeout_is_an_error_naming_the_flag(behave, fake_api):
-    fake_api.script({"slow server": [R.hang()]})
-    run = behave("writer")(NO_SANDBOX, "--only", "report-writer-hang", "--case-timeout", "1")
-    error = run.case("report-writer-hang")["error"]
-    assert error.startswith("the agent did not finish within --case-timeout of 1 s")
+def test_a_case_timeout_is_an_error_naming_the_flag_and_the_next_case_goes_on(scripted, tmp_path):
+    # Reading a run ended by --case-timeout is the harness's; claude's own hang ended there is
+    # test_routing_cli.py's test_a_hang_past_the_case_timeout_is_an_error_and_leaves_nothing_behind.
+    scripted.script({"slow server": S.HANGS, "weekly report was written": S.says("Written on host checked.")})
+    run = scripted_behave(scripted, tmp_path, "writer")(
+        NO_SANDBOX, "--only", "report-writer-hang,report-writer-outside", "--jobs", "1", "--case-timeout", "1"
+    )
+    assert run.code == 1
+    assert ["slow server" in ran.prompt for ran in scripted.case_runs()] == [True, False]
+    hung = run.case("report-writer-hang")
+    assert hung["status"] == "error" and hung["checks"] == []
+    assert hung["error"].startswith("the agent did not finish within --case-timeout of 1 s")
+    after = run.case("report-writer-outside")
+    assert after["error"] is None and after["status"] == "pass"
     assert run.report["meta"]["timed_out"] is False
 
 
@@ -413,18 +429,14 @@ def test_a_case_whose_agent_leaves_its_workspace_twice_is_blocked_with_both_atte
     assert "[BLOCKED] report-writer-outside (outside-workspace): the agent worked outside" in run.stderr
 
 
-def test_a_blocked_attempt_runs_again_and_a_clean_retry_is_graded(behave, fake_api):
-    fake_api.script(
-        {
-            "which machine": [
-                R.tool_use("Bash", {"command": "cat /etc/hostname 2>/dev/null"}),
-                "looked",
-                R.tool_use("Bash", {"command": "uname -n > host.txt"}),
-                "host checked",
-            ]
-        }
-    )
-    run = behave("writer")("--only", "report-writer-outside")
+def test_a_blocked_attempt_runs_again_and_a_clean_retry_is_graded(scripted, tmp_path):
+    # Blocking an attempt for the paths its tool calls name, and grading the clean retry, are the
+    # harness's; claude's own calls outside read that way are
+    # test_a_case_whose_agent_leaves_its_workspace_twice_is_blocked_with_both_attempts.
+    looked = S.calls(("Bash", {"command": "cat /etc/hostname 2>/dev/null"}, "box"), then=S.says("looked"))
+    clean = S.calls(("Bash", {"command": "uname -n > host.txt"}, ""), then=S.says("host checked"))
+    scripted.script({"which machine": [looked, clean]})
+    run = scripted_behave(scripted, tmp_path, "writer")(NO_SANDBOX, "--only", "report-writer-outside")
     assert run.code == 0, run.stderr
     assert_valid(run.report)
     case = run.case("report-writer-outside")
@@ -437,9 +449,18 @@ def test_a_blocked_attempt_runs_again_and_a_clean_retry_is_graded(behave, fake_a
     assert "### Outside the workspace" in run.stdout
 
 
-def test_without_strict_isolation_the_paths_are_listed_as_a_warning_and_graded(behave, fake_api):
-    fake_api.script({"which machine": [R.tool_use("Read", {"file_path": "/etc/hostname"}), "host checked"]})
-    run = behave("writer")("--only", "report-writer-outside", "--no-strict-isolation", "--format", "text")
+def test_without_strict_isolation_the_paths_are_listed_as_a_warning_and_graded(scripted, tmp_path):
+    # --no-strict-isolation's reading of a call outside is the harness's (the real CLI's is the test above).
+    scripted.script(
+        {
+            "which machine": S.calls(
+                ("Read", {"file_path": "/etc/hostname"}, "box"), then=S.says("host checked")
+            )
+        }
+    )
+    run = scripted_behave(scripted, tmp_path, "writer")(
+        NO_SANDBOX, "--only", "report-writer-outside", "--no-strict-isolation", "--format", "text"
+    )
     assert run.code == 0, run.stderr
     case = run.case("report-writer-outside")
     assert case["isolation"] == [{"call": 1, "tool": "Read", "kind": "file", "path": "/etc/hostname"}]

@@ -1,11 +1,11 @@
 """The canary of every agent routing run: a planted skill that must activate on its own prompt before
 any case runs. When it does not, or its run fails, the agent's run is an error saying why, and no case
 is graded; an activation is cached per agent version and model. Each real CLI's canary that does not
-activate, a failed, timed-out or budget-stopped run and the dry run are on the real CLIs against the
-scripted API (each real CLI's activated canary is the five-agent run of test_routing_agents.py). What
-the harness alone does with a canary's outcome (grading after it, the replay and what the cache keeps,
---no-canary, a matrix, the spend cap, pricing a cached one) runs on the scripted stand-in
-(tests/support/scripted.py).
+activate, a failed or budget-stopped run and the dry run are on the real CLIs against the scripted API
+(each real CLI's activated canary is the five-agent run of test_routing_agents.py). What the harness
+alone does with a canary's outcome (grading after it, the replay and what the cache keeps, --no-canary,
+a matrix, the spend cap, pricing a cached one, a canary its timeout ended) runs on the scripted
+stand-in (tests/support/scripted.py).
 """
 
 from __future__ import annotations
@@ -202,17 +202,19 @@ def test_only_an_activation_is_cached_so_a_failed_canary_is_asked_again(scripted
     assert len(scripted.canary_runs()) == 2
 
 
-def test_a_canary_that_times_out_says_so_and_not_that_activations_are_unseen(fake_api, repo, env):
-    fake_api.answers_canary = False
-    fake_api.script(CaseRouter({canary.PROMPT: R.hang()}))
+def test_a_canary_that_times_out_says_so_and_not_that_activations_are_unseen(scripted, repo):
+    """What the harness makes of a canary its timeout ended, so the runtime is scripted; a hung claude
+    killed at its timeout is test_routing_cli.py's test_a_hang_past_the_case_timeout_is_an_error_and_
+    leaves_nothing_behind."""
+    scripted.script({canary.PROMPT: S.HANGS})
     # The canary gets at least its floor whatever --case-timeout says; --timeout bounds the command.
-    done = routed(repo, env, "claude", "--case-timeout", "1", "--timeout", "6")
+    done = routed(repo, scripted.env, "claude", "--case-timeout", "1", "--timeout", "2")
     assert done.code == 1
     shown = done.report["meta"]["canary"]
     assert (shown["status"], shown["stop_reason"]) == ("error", "timeout")
     assert shown["sentence"].startswith("the canary timed out on claude ")
     assert "says nothing about activations" in shown["sentence"] and "cannot see" not in shown["sentence"]
-    assert set(done.verdicts().values()) == {"error"} and case_turns(fake_api) == []
+    assert set(done.verdicts().values()) == {"error"} and scripted.case_runs() == []
 
 
 def test_in_a_matrix_the_agent_whose_canary_fails_is_an_error_and_the_other_is_graded(scripted, repo):

@@ -6,14 +6,20 @@ Each runtime is its own class (workspace, skills folder, isolation, listing rule
 command a dry run shows) built as a dry run builds it (`agent.stand_in_runtime`), so no CLI is ever
 started; only its runs are answered in-process, by a script: a function of the run (its prompt, model,
 runtime and the descriptions installed in its workspace), or a table keyed like `CaseRouter`'s (a case
-id or a prompt substring). The canary's planted skill fires as a real model's would unless the script
-says otherwise. What the CLIs themselves do (listing the room, calling the skill, stopping at the
-decision, failing) is proven against the real CLIs against tests/fakeapi; a test on this stand-in
-asserts only what holds whatever runtime answered.
+id or a prompt substring). A run scripted to hang (`HANGS`) is the one that starts a process: a silent
+one, which the runtime's own drive loop waits on and kills at the harness's timeout or cancellation, as
+it would a hung CLI. A run's tool calls (`calls`) enter its trace through claude's own event reader,
+normalised and counted as a real run's are. The canary's planted skill fires as a real model's would
+unless the script says otherwise. What the CLIs themselves do (listing the room, calling the skill,
+stopping at the decision, failing) is proven against the real CLIs against tests/fakeapi; a test on
+this stand-in asserts only what holds whatever runtime answered.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +30,7 @@ import pytest
 
 from harness import agent
 from harness.agent import Activation, InitInfo, RunSpec, SandboxSupport, Trace, Usage
+from harness.agent.claude_events import ClaudeEvents
 from harness.model import skill as skills
 from harness.routing import canary
 from tests.support.routing import prompt_of, routing_env
@@ -31,6 +38,11 @@ from tests.support.routing import prompt_of, routing_env
 MODEL = "claude-fake-1"
 COST_USD = 0.0005  # what every scripted run spends unless its answer says otherwise
 TOKENS = Usage(input_tokens=300, output_tokens=40)
+# A hanging run's process prints nothing and sleeps far past any timeout a test sets; it ends by itself
+# only so that a harness whose timeout is broken fails the test (a run with no result) instead of
+# stalling it.
+HANG_S = 60
+SILENT = [sys.executable, "-I", "-S", "-c", f"import time; time.sleep({HANG_S})"]
 
 
 @dataclass(frozen=True)
@@ -62,33 +74,31 @@ class Ran:
 @dataclass(frozen=True)
 class Answer:
     """What one scripted run does: activate `skill`, finish without one saying `text` (a proposal call's
-    answer, say), or fail with `error` (`by_cli`: an error the CLI's own stream reported, which its
-    runtime's RetryRules read)."""
+    answer, say), fail with `error` (`by_cli`: an error the CLI's own stream reported, which its
+    runtime's RetryRules read), or hang (`hangs`) until the harness's timeout or cancellation ends it;
+    a run that does not hang first makes the tool `calls` (see `called`)."""
 
     skill: str | None = None
     error: str | None = None
     cost_usd: float = COST_USD
     text: str = "No skill needed."
     by_cli: bool = False
+    hangs: bool = False
+    calls: tuple[tuple[str, dict[str, Any], str], ...] = ()
 
     def trace(self, ran: Ran, version: str) -> Trace:
         made = Trace(
-            init=InitInfo(
-                skills=ran.installed,
-                tools=["Skill", "Bash", "Read"],
-                model=ran.model or MODEL,
-                claude_code_version=version,
-                permission_mode="default",
-                api_key_source="ANTHROPIC_API_KEY",
-                session_id="scripted",
-                cwd=str(ran.spec.workspace),
-            ),
+            init=init_of(ran, version),
             usage=TOKENS,
             cost_usd=self.cost_usd,
             elapsed_s=0.1,
             turns=1,
             exit_code=0,
         )
+        if self.calls:
+            read = called(self.calls, ran.listing)
+            made.tool_calls, made.budget_tool_calls = read.tool_calls, read.budget_tool_calls
+            made.inspection_calls = read.inspection_calls
         if self.error is not None:
             made.error, made.stop_reason = self.error, "result"
             made.result_errors = [self.error] if self.by_cli else []
@@ -101,6 +111,33 @@ class Answer:
         return made
 
 
+def called(calls: Sequence[tuple[str, dict[str, Any], str]], listing: Mapping[str, str]) -> Trace:
+    """Tool calls `(tool, input, result)` as claude's own event reader records them from its stream (the
+    stand-in's agent has claude's tools whatever its runtime): normalised, counted against the budgets
+    and answered, as the graders read a real run's."""
+    reader = ClaudeEvents(dict.fromkeys(listing, Path()))
+    for number, (tool, given, result) in enumerate(calls, start=1):
+        use = {"type": "tool_use", "id": f"toolu_c{number}", "name": tool, "input": given}
+        answer = {"type": "tool_result", "tool_use_id": use["id"], "content": result}
+        reader.feed(json.dumps({"type": "assistant", "message": {"content": [use]}}))
+        reader.feed(json.dumps({"type": "user", "message": {"content": [answer]}}))
+    return reader.trace
+
+
+def init_of(ran: Ran, version: str) -> InitInfo:
+    """The init event a CLI prints before its first request, for the run `ran`."""
+    return InitInfo(
+        skills=ran.installed,
+        tools=["Skill", "Bash", "Read"],
+        model=ran.model or MODEL,
+        claude_code_version=version,
+        permission_mode="default",
+        api_key_source="ANTHROPIC_API_KEY",
+        session_id="scripted",
+        cwd=str(ran.spec.workspace),
+    )
+
+
 def fires(skill: str, cost_usd: float = COST_USD) -> Answer:
     return Answer(skill=skill, cost_usd=cost_usd)
 
@@ -110,6 +147,15 @@ NO_SKILL = Answer()
 
 def says(text: str) -> Answer:
     return Answer(text=text)
+
+
+def calls(*made: tuple[str, dict[str, Any], str], then: Answer = NO_SKILL) -> Answer:
+    """`then`, after the agent made the tool calls `made`, each `(tool, input, its result)`."""
+    return dataclasses.replace(then, calls=tuple(made))
+
+
+# The run's agent listed its skills, sent its request, and never heard back.
+HANGS = Answer(hangs=True)
 
 
 def fails(error: str) -> Answer:
@@ -202,10 +248,20 @@ class Scripted:
         ran = Ran(ready.runtime, spec, listing)
         with self.lock:
             self.runs.append(ran)
-        trace = self.answer(ran).trace(ran, ready.version)
+        answer = self.answer(ran)
+        trace = hang(ready, ran, installed) if answer.hangs else answer.trace(ran, ready.version)
         # As the runtime's own run does: a failure it declares its own is worth one fresh retry.
         trace.retryable = next((rule.why for rule in ready.retry_on if rule.matches(trace)), None)
         return trace
+
+
+def hang(ready: Any, ran: Ran, installed: Mapping[str, Path]) -> Trace:
+    """`ran` on a process that prints nothing after the init event and does not end: the runtime's own
+    drive loop (harness/agent/runtime.py) waits on it, ends it at `spec.timeout_s` or `spec.cancel` and
+    kills its group, and says why, as for a hung CLI; the answer does not depend on how long that took."""
+    reader = ready.reader(installed)
+    reader.trace.init = init_of(ran, ready.version)
+    return ready.drive(list(SILENT), dict(ready.environ), ran.spec, reader)
 
 
 def no_preflight(model: str | None = None, **_: Any) -> None:
