@@ -56,7 +56,10 @@ def extract(ref: str, skill_dir: Path, into: Path, git: Git) -> Path:
     git.run(skill_dir, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     archive = git.run(Path(top), "archive", "--format=tar", ref, "--", prefix or ".")
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(into, filter="data")
+        else:  # Python before 3.10.12 and 3.11.4 has no extraction filters
+            tar.extractall(into, members=[m for m in tar.getmembers() if stays_in(m, into)])
     found = into / prefix
     if not (found / "SKILL.md").is_file():
         raise HarnessError(
@@ -64,6 +67,20 @@ def extract(ref: str, skill_dir: Path, into: Path, git: Git) -> Path:
             "to compare with the skill not installed."
         )
     return found
+
+
+def stays_in(member: tarfile.TarInfo, into: Path) -> bool:
+    """Whether `member` is a folder, a file or a link that extracting writes and points under `into`
+    (what the "data" filter lets through, for a Python without it)."""
+    root = into.resolve()
+    target = (root / member.name).resolve()
+    if not target.is_relative_to(root):
+        return False
+    if member.issym():
+        return (target.parent / member.linkname).resolve().is_relative_to(root)
+    if member.islnk():
+        return (root / member.linkname).resolve().is_relative_to(root)
+    return member.isfile() or member.isdir()
 
 
 @dataclass(frozen=True)
