@@ -7,8 +7,8 @@ overflow has its own arithmetic: claude keeps descriptions whole, most used firs
 is left (so a skill's room is what is left at its turn); copilot lists entries in order until one does
 not fit (its room is what is left after it); codex hands out characters round-robin under a token
 budget (its room is the level the round-robin would reach with this description as long as it may be,
-within a few characters, since lines are counted in whole tokens). A per-description cap or limit
-bounds every agent.
+within a few characters, since lines are counted in whole tokens, and never below 0 for a
+description listed whole). A per-description cap or limit bounds every agent.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from harness.model.listing import (
+    FULL,
     Listing,
     ListingRule,
     capped,
@@ -82,7 +83,12 @@ def headroom(
     rooms = {}
     for listed in listing.skills:
         description = described[listed.name]
-        bounds = [(room, BUDGET) for room in [budget_rooms.get(listed.name)] if room is not None]
+        budget_room = budget_rooms.get(listed.name)
+        if budget_room is not None and listed.state == FULL:
+            # under a token budget the round-robin can fill a last token past the common level the
+            # arithmetic finds: a description shown whole has nothing to lose
+            budget_room = max(budget_room, 0)
+        bounds = [(budget_room, BUDGET)] if budget_room is not None else []
         if rule.description_cap is not None:
             bounds.append((rule.description_cap - _cap_length(rule, description), CAP))
         if rule.description_limit is not None:

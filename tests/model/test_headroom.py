@@ -43,6 +43,20 @@ def test_a_description_grown_by_its_headroom_is_still_listed_in_full_and_not_pas
         assert room.state != FULL
 
 
+@pytest.mark.parametrize("runtime", sorted(SLACK))
+@pytest.mark.parametrize("size", [60, 110])
+def test_no_skill_listed_in_full_is_told_to_lose_characters(runtime, size):
+    """Every slice of the ballast at this size: under codex's token budget the round-robin can fill a
+    last token past the common level the headroom's arithmetic finds (ballast[240:300] at 60 skills
+    gave docs-clean -1 while listed whole), which must read as a room of 0, not a cut."""
+    pool = list(built_in_skills())
+    for start in range(0, len(pool) - size, size):
+        rooms = headroom(listing_rule(runtime), pool[start : start + size], MODELS[runtime]).rooms
+        for room in rooms.values():
+            if room.state == FULL:
+                assert room.chars is not None and room.chars >= 0, (start, room)
+
+
 def test_an_agent_without_a_budget_or_cap_has_no_bound():
     rooms = headroom(listing_rule("gemini"), list(built_in_skills())[:50]).rooms
     assert {room.chars for room in rooms.values()} == {None}
