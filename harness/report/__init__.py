@@ -61,10 +61,6 @@ class ReportOptions:
     verbose: bool = False
     annotations: str = "errors"  # "warnings": a grader that reports without gating paints nothing red
 
-    @property
-    def json_to_stdout(self) -> bool:
-        return self.output == "-"
-
 
 class Result(Protocol):
     command: str

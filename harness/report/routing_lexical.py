@@ -12,16 +12,7 @@ from harness.report.cases import statuses as statuses  # the renderer the text f
 from harness.report.columns import Column, field
 from harness.report.format import number, percent, share
 from harness.report.junit import JUnitCase
-from harness.report.markdown import (
-    ROWS_SHOWN,
-    case_table,
-    collapsed,
-    findings_table,
-    gate_line,
-    more_in_report,
-    section,
-    table,
-)
+from harness.report.markdown import case_table, collapsed, findings_table, gate_line, section, table, titled
 
 MEANINGS = {
     "correct_trigger": "the case's skill ranked within its top_k; on a false case naming an owner, the owner "
@@ -52,14 +43,23 @@ def markdown(report: dict) -> str:
     lines += [hint, ""] if hint else []
     counted = {verdict: report["verdicts"].get(verdict, 0) for verdict in MEANINGS}
     lines.append(table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in counted.items()]))
-    lines += ["", "### Per skill", "", _per_skill(report), "", "### Vocabulary gaps", ""]
+    per_skill = columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
+    lines += section("Per skill", columns.heads(PER_SKILL), per_skill, none=None)
     gaps = [Finding.from_dict(f) for f in report["findings"]]
-    lines.append(findings_table(gaps, "None. Every positive shares a word with its skill's description."))
-    lines += ["", "### Routing failures", "", _failures(report["cases"])]
+    none = "None. Every positive shares a word with its skill's description."
+    lines += titled("Vocabulary gaps", findings_table(gaps, none))
+    failures = [
+        (c["id"], c["verdict"], c["summary"], _top(c), clip(c["prompt"], 110))
+        for c in report["cases"]
+        if c["status"] == "fail"
+    ]
+    lines += section(
+        "Routing failures", FAILURE_HEADS, failures, none="None. Every graded prompt ranked as expected."
+    )
     lines += section(
         "Cases that could not be ranked (not graded)",
         ["case", "error"],
-        [(c["id"], clip(c["error"], 300)) for c in report["cases"] if c["status"] == "error"][:ROWS_SHOWN],
+        [(c["id"], clip(c["error"], 300)) for c in report["cases"] if c["status"] == "error"],
     )
     lines += collapsed("All cases", case_table(CASES, report["cases"]))
     return "\n".join(lines) + "\n"
@@ -141,23 +141,6 @@ def junit(report: dict) -> list[JUnitCase]:
     ]
 
 
-def _per_skill(report: dict) -> str:
-    return table(
-        columns.heads(PER_SKILL), columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
-    )
-
-
-def _failures(cases: list[dict]) -> str:
-    failed = [c for c in cases if c["status"] == "fail"]
-    if not failed:
-        return "None. Every graded prompt ranked as expected."
-    shown = table(
-        ["case", "verdict", "what happened", TOP, "prompt"],
-        [(c["id"], c["verdict"], c["summary"], _top(c), clip(c["prompt"], 110)) for c in failed[:ROWS_SHOWN]],
-    )
-    return shown + more_in_report(len(failed))
-
-
 def _rank(case: dict) -> str:
     """The case skill's rank; a skill sharing no word with the prompt has none worth a number."""
     return str(case.get("rank")) if (case.get("score") or 0) > 0 else "-"
@@ -174,6 +157,7 @@ def _top(case: dict) -> str:
 
 
 TOP = "top three (score: shared words)"
+FAILURE_HEADS = ["case", "verdict", "what happened", TOP, "prompt"]
 # The per-skill table and the case table ("All cases" in the markdown, "Cases" on the page).
 PER_SKILL: list[Column] = [
     ("skill", field("skill", "")),
