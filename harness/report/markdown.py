@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from harness.model import baseline
-from harness.model.envelope import Halt
+from harness.model.envelope import PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import columns
@@ -213,10 +213,10 @@ def adoption_hint(report: dict) -> str:
     return baseline.first_run_hint(f for f in findings_of(report) if f.fails)
 
 
-def provisional_lines(cases: list[dict], strict: bool, passing: str = "pass") -> list[str]:
+def provisional_lines(cases: list[dict], strict: bool) -> list[str]:
     """Provisional cases named apart, saying whether the gate counted them."""
     shown = [
-        f"`{case['id']}` ({'pass' if case['status'] == passing else 'not passing'})"
+        f"`{case['id']}` ({'pass' if case['status'] == PASS else 'not passing'})"
         for case in cases
         if case.get("trust_level") == "provisional"
     ]

@@ -229,11 +229,6 @@ def next_step(report: dict) -> str:
 def findings(report: dict) -> list[Finding]:
     """Each case that did not pass, at its dataset line: a miss an error (a warning when the run passed
     all the same), a run without a decision a warning."""
-    found = misses(report)
-    return found if not report["passed"] else finding.as_warnings(found)
-
-
-def misses(report: dict) -> list[Finding]:
     out = []
     meta = report["meta"]
     held = quarantined.by_id(meta["quarantine"])
@@ -260,7 +255,7 @@ def misses(report: dict) -> list[Finding]:
             how = "did not run" if c["verdict"] == "not-run" else "errored (not graded)"
             message = f"routing case `{c['id']}` {how}: {(c['error'] or '').removeprefix('not run: ')}{read}"
             out.append(finding.warning("routing", *at(c, message)))
-    return out
+    return out if not report["passed"] else finding.as_warnings(out)
 
 
 def failure_text(case: dict) -> str:

@@ -107,11 +107,6 @@ def near_miss_taken(case: dict) -> bool:
 
 def findings(report: dict) -> list[Finding]:
     """Each case that did not pass, at its dataset line (a vocabulary gap says so); warnings if it passed."""
-    found = misses(report)
-    return found if not report["passed"] else finding.as_warnings(found)
-
-
-def misses(report: dict) -> list[Finding]:
     gaps = {(f["path"], f.get("line")): Finding.from_dict(f) for f in report["findings"]}
     out = []
     for c in report["cases"]:
@@ -125,7 +120,7 @@ def misses(report: dict) -> list[Finding]:
         else:
             message = f"lexical routing case `{c['id']}`: {c['summary']} ({c['verdict']})"
             out.append(finding.error("routing", c["source"], message, c["line"]))
-    return out
+    return out if not report["passed"] else finding.as_warnings(out)
 
 
 def junit(report: dict) -> list[JUnitCase]:
