@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+from harness.cli import collector
 from harness.cli.flags import parse_list
 from harness.context import Context
 from harness.errors import UsageError
@@ -83,9 +84,7 @@ def since_date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"'{text}': give a date as YYYY-MM-DD, e.g. 2026-11-30") from None
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the files it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the files it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:

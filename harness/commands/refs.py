@@ -8,7 +8,7 @@ from harness.cancel import Cancellation, on_signals
 from harness.checks import external, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import RefsResult
-from harness.cli import flags, resolve
+from harness.cli import collector, flags, resolve
 from harness.cli.flags import parse_list
 from harness.context import Context
 from harness.deadline import Deadline
@@ -29,9 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_reports(parser)
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the repo it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:

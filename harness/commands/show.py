@@ -11,6 +11,7 @@ from harness.agent import RUNTIMES
 from harness.agent import transcript as kept_log
 from harness.agent.kept_cases import case_of, cases_of, chosen_files, labelled, leg_of, logs_of
 from harness.agent.logs import LogFile, UnreadableLog, read_log
+from harness.cli import collector
 from harness.context import Context
 from harness.errors import UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
@@ -75,9 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the files it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the files it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:

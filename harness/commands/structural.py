@@ -9,7 +9,7 @@ from harness.cancel import Cancellation, on_signals
 from harness.checks import CheckOptions, headroom, packaging, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
-from harness.cli import flags, resolve
+from harness.cli import collector, flags, resolve
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.model import catalog, findings
@@ -32,9 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_reports(parser)
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the repo it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
