@@ -12,6 +12,7 @@ from harness.printable import clip
 from harness.report import columns
 from harness.report.cases import where
 from harness.report.columns import Column
+from harness.report.format import dollars
 
 # A step summary holds 1 MiB: a table stops here, and says how many more rows the JSON report holds.
 ROWS_SHOWN = 200
@@ -240,6 +241,6 @@ def spend_lines(spent: str, replayed: str | None, saved_usd: float | None) -> li
     """A paid run's footer: what it spent now, and what the result cache gave back and saved."""
     lines = [f"Spent now: {spent}."]
     if replayed:
-        saved = f", saving ${saved_usd:.4f}" if saved_usd is not None else ""
+        saved = f", saving {dollars(saved_usd)}" if saved_usd is not None else ""
         lines.append(f"{replayed}{saved}.")
     return lines
