@@ -159,13 +159,17 @@ def trigger_rate(case: dict) -> str:
     return share(fired, graded, case.get("trigger_rate_ci95")) if graded else "n/a"
 
 
-# The case table ("All cases" in the markdown, "Cases" on the page).
-CASES: list[Column] = [
+# The case table's first columns, for both engines: the case, what was expected and decided.
+DECIDED: list[Column] = [
     ("case", field("id", "?")),
     ("category", field("category", "")),
     ("expected", lambda case: case.get("expect") or "no skill"),
     ("observed", lambda case: observation(case)),
     ("verdict", field("verdict", "?")),
+]
+# The case table ("All cases" in the markdown, "Cases" on the page).
+CASES: list[Column] = [
+    *DECIDED,
     ("stop", lambda case: case.get("stop_reason") or "-"),
     ("time", lambda case: seconds(case.get("elapsed_s"))),
     ("trigger rate [95%]", trigger_rate),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report import columns
+from harness.report import columns, routing
 from harness.report.cases import PLACE, gate_words, listing_notes
 from harness.report.cases import statuses as statuses  # the renderer the text format calls
 from harness.report.columns import Column, field
@@ -162,13 +162,5 @@ PER_SKILL: list[Column] = [
     ("top-k rate", lambda row: percent(row.get("top_k_rate"))),
     ("first when not expected", field("fired_when_not_expected")),
 ]
-CASES: list[Column] = [
-    ("case", field("id", "?")),
-    ("category", field("category", "")),
-    ("expected", lambda case: case.get("expect") or "no skill"),
-    ("observed", lambda case: "—" if case.get("status") == "error" else case.get("observed") or "no skill"),
-    ("verdict", field("verdict", "?")),
-    ("rank", _rank),
-    (TOP, _top),
-    *PLACE,
-]
+# A case that could not be ranked has the verdict error: it observed nothing ("—"), as an errored agent run.
+CASES: list[Column] = [*routing.DECIDED, ("rank", _rank), (TOP, _top), *PLACE]
