@@ -16,8 +16,9 @@ from harness.history import ledger as ledger_mod
 from harness.history.result import History
 from harness.memo import user_cache
 from harness.model import repo as repo_mod
-from harness.report import RUNS, history_html
+from harness.model.run_reports import RUNS
 from harness.report import history as history_report
+from harness.report import history_html
 from harness.report.jsontext import readable
 from harness.writer import append_text, write_text, writing
 
