@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 
-from harness.cancel import Cancellation, on_signals
+from harness.cancel import Cancellation, while_sending
 from harness.checks import external, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import RefsResult
@@ -33,11 +34,7 @@ bounded = collector.always  # its work ends with the repo it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    if not args.external:  # offline and bounded: a signal ends it as it ends any such command
-        return check(args, ctx, None)
-    # SIGINT or SIGTERM, inherited as ignored or not, stops the sending; the report is still written.
-    with on_signals(Cancellation()) as cancel:
-        return check(args, ctx, cancel)
+    return while_sending(args.external, partial(check, args, ctx))
 
 
 def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -> int:
