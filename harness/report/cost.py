@@ -75,12 +75,8 @@ def sides_table(report: dict) -> tuple[list[str], list[list[str]]]:
     return ["", *heads], rows
 
 
-def model_name(model: str | None) -> str:
-    return model or "the default model"
-
-
 def on_model(model: str | None) -> str:
-    return f" on {model_name(model)}"
+    return f" on {model or 'the default model'}"
 
 
 def headline(report: dict) -> str:
