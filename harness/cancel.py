@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 CANCEL_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -103,3 +103,13 @@ def on_signals(cancel: Cancellation) -> Iterator[Cancellation]:
     finally:
         for sig, found in previous.items():
             signal.signal(sig, found)
+
+
+def while_sending(sending: bool, work: Callable[[Cancellation | None], int]) -> int:
+    """`work(cancel)` of a link check. When it sends requests, SIGINT or SIGTERM, inherited as ignored or
+    not, stops the sending and its report is still written; offline and bounded (None), a signal ends it
+    as it ends any such command."""
+    if not sending:
+        return work(None)
+    with on_signals(Cancellation()) as cancel:
+        return work(cancel)

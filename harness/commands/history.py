@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+from harness.cli import collector
 from harness.cli.flags import parse_list
 from harness.context import Context
 from harness.errors import UsageError
@@ -15,8 +16,9 @@ from harness.history import ledger as ledger_mod
 from harness.history.result import History
 from harness.memo import user_cache
 from harness.model import repo as repo_mod
-from harness.report import RUNS, history_html
+from harness.model.run_reports import RUNS
 from harness.report import history as history_report
+from harness.report import history_html
 from harness.report.jsontext import readable
 from harness.writer import append_text, write_text, writing
 
@@ -83,9 +85,7 @@ def since_date(text: str) -> date:
         raise argparse.ArgumentTypeError(f"'{text}': give a date as YYYY-MM-DD, e.g. 2026-11-30") from None
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the files it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the files it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from harness.cli import flags, resolve
+from harness.cli import collector, flags, resolve
 from harness.context import Context
 
 HELP = "print the skills with a dataset (evals/evals.json or another tool's), as a JSON array"
@@ -15,9 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_skills_dir(parser)
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the repo it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:

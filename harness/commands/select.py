@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from harness import __version__
-from harness.cli import flags, resolve
+from harness.cli import collector, flags, resolve
 from harness.cli.flags import parse_list
 from harness.cli.resolve import agents_of
 from harness.context import Context
@@ -143,9 +143,7 @@ def _single(flag: str, value: str | None) -> str | None:
     return value or None
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the repo it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from harness import jsonsafe, nesting
 from harness.agent import RUNTIMES
+from harness.agent import transcript as kept_log
 from harness.agent.kept_cases import case_of, cases_of, chosen_files, labelled, leg_of, logs_of
-from harness.agent.logs import KeptLog, LogFile, UnreadableLog, read_log
+from harness.agent.logs import LogFile, UnreadableLog, read_log
+from harness.cli import collector
 from harness.context import Context
 from harness.errors import UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
@@ -74,9 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the files it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the files it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
@@ -143,15 +143,15 @@ def read_report(path: Path, given: str, commands: tuple[str, ...] = KEEPING_COMM
 def table(
     ctx: Context, labelled: list[tuple[str, LogFile]], args: argparse.Namespace, cases: dict[str, dict]
 ) -> int:
-    rows: list[tuple[str, str, KeptLog | str, dict | None]] = []
+    rows: list[tuple[str, str, list[str] | str, dict | None]] = []
     for label, found in labelled:
         if not found.is_stream:
             continue  # a judge exchange is text, shown with its case
         try:
-            log: KeptLog | str = read_log(found.path, args.agent)
+            cells: list[str] | str = kept_log.summary_cells(read_log(found.path, args.agent))
         except UnreadableLog as exc:
-            log = str(exc).removeprefix(f"{found.path}: ")
-        rows.append((label, found.role, log, case_of(found, cases)))
+            cells = str(exc).removeprefix(f"{found.path}: ")
+        rows.append((label, found.role, cells, case_of(found, cases)))
     ctx.out(transcript.listing(rows, graded=bool(cases)))
     ctx.out(f"\nskillscope show {args.logs} CASE prints a case's transcript.")
     return 1 if any(isinstance(log, str) for _, _, log, _ in rows) else 0
@@ -181,7 +181,7 @@ def section(label: str, found: LogFile, agent: str | None, full: bool) -> tuple[
     try:
         if not found.is_stream:
             return title, read_text(found.path).rstrip("\n").splitlines(), True
-        heading, *lines = transcript.render(read_log(found.path, agent), title, full=full)
+        heading, *lines = kept_log.render(read_log(found.path, agent), title, full=full)
         return heading.removeprefix("== "), lines, True
     except (UnreadableLog, UnreadableFile) as exc:
         return title, [f"error: {exc}"], False

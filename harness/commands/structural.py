@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from functools import partial
 
-from harness.cancel import Cancellation, on_signals
+from harness.cancel import Cancellation, while_sending
 from harness.checks import CheckOptions, headroom, packaging, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
-from harness.cli import flags, resolve
+from harness.cli import collector, flags, resolve
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.model import catalog, findings
@@ -32,17 +33,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_reports(parser)
 
 
-def bounded(args: argparse.Namespace) -> bool:
-    """Its work ends with the repo it reads (see harness.cli.collector)."""
-    return True
+bounded = collector.always  # its work ends with the repo it reads
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
-    if not args.external:  # offline and bounded: a signal ends it as it ends any such command
-        return check(args, ctx, None)
-    # SIGINT or SIGTERM, inherited as ignored or not, stops the sending; the report is still written.
-    with on_signals(Cancellation()) as cancel:
-        return check(args, ctx, cancel)
+    return while_sending(args.external, partial(check, args, ctx))
 
 
 def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -> int:

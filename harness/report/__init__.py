@@ -3,25 +3,22 @@ and JUnit. Each command's renderers are one module, named in REPORTS and importe
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import importlib
 import json
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from harness import schemas
 from harness.context import Context
-from harness.errors import HarnessError
-from harness.files import UnreadableFile, read_text
+from harness.model import run_reports
 from harness.model.findings import Finding, as_warnings
 from harness.printable import escaped
 from harness.report import text
 from harness.report.jsontext import Laid, readable
 from harness.secrets import Redactor
-from harness.writer import append_text, make_folder, write_new, write_text, writing
+from harness.writer import append_text, write_text, writing
 
 if TYPE_CHECKING:  # JUnit, SARIF and annotations are imported where asked for: a hook run shows text
     from harness.report.junit import JUnitCase
@@ -44,9 +41,7 @@ REPORTS: dict[str, str] = {
 # The schema each command's report is written against, where its name is not `<command>-report`.
 SCHEMAS = {"compare": "compare", "select": "plan"}
 FORMATS = ("text", "markdown", "junit", "sarif", "html")  # what `show --format` renders a saved report as
-RUNS = Path(".skillscope") / "runs"
 SELF_CHECKED_ITEMS = 200  # of each list in a report, by the schema self-check
-TRIES = 1000  # names tried for one command's report within one second before giving up
 
 
 @dataclasses.dataclass(frozen=True)
@@ -60,10 +55,6 @@ class ReportOptions:
     quiet: bool = False
     verbose: bool = False
     annotations: str = "errors"  # "warnings": a grader that reports without gating paints nothing red
-
-    @property
-    def json_to_stdout(self) -> bool:
-        return self.output == "-"
 
 
 class Result(Protocol):
@@ -126,7 +117,8 @@ def publish(result: Result, ctx: Context, where: ReportOptions) -> Path | None:
         ctx.err(f"warning: the {result.command} report does not match its schema: {problems[0]}")
     as_json = readable(document)
     repo = Path(document["repo"])  # the folder whose symlinks may not lead a write out (harness.writer)
-    path = None if where.output == "-" else save(as_json, repo, result.command, ctx, where.output)
+    output = ctx.cwd / where.output if where.output else None
+    path = None if where.output == "-" else run_reports.save(as_json, repo, result.command, output)
     summary_path = where.summary or ctx.environ.get("GITHUB_STEP_SUMMARY")
     if path is None and not (summary_path or where.junit):  # JSON alone: nothing to render
         ctx.stdout.write(as_json)
@@ -241,52 +233,6 @@ def terminal(written: dict, report: Renderers, path: Path, ctx: Context, where) 
     if not where.quiet:
         lines.append(f"JSON report: {path}")
     return "".join(line + "\n" for line in lines)
-
-
-def save(as_json: str, repo: Path, command: str, ctx: Context, output: str | None) -> Path:
-    """The JSON report at --output, else a new file under .skillscope/runs/ and latest-<command>.json.
-    That file is claimed by exclusive create, so a run finishing in the same second never overwrites it."""
-    if output:
-        path = ctx.cwd / output
-        guarded(lambda: write_text(path, as_json, repo), "the JSON report", path, "--output")
-        return path
-    runs = repo / RUNS
-    guarded(lambda: make_folder(runs, repo), "the JSON report", runs, "--output")
-    guarded(lambda: ignore_everything(runs.parent, repo), "the JSON report", runs.parent, "--output")
-    path = guarded(lambda: claim(runs, command, as_json, repo), "the JSON report", runs, "--output")
-    latest = runs / f"latest-{command}.json"
-    guarded(lambda: write_text(latest, as_json, repo), "the latest report", latest, "--output")
-    return path
-
-
-def claim(runs: Path, command: str, body: str, repo: Path) -> Path:
-    """A new report file named by the time, suffixed -2, -3… when a run in the same second took it."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    for attempt in range(1, TRIES + 1):
-        path = runs / (f"{command}-{stamp}.json" if attempt == 1 else f"{command}-{stamp}-{attempt}.json")
-        try:
-            write_new(path, body, repo)
-        except FileExistsError:
-            continue
-        return path
-    raise HarnessError(f"cannot find a free report name in {runs} after {TRIES} tries; pass --output PATH.")
-
-
-# Everything under .skillscope/ stays out of git but the baseline, which `skillscope baseline` writes to
-# be committed, and the quarantine (.skillscope/quarantine.json), which a person writes to be committed.
-GITIGNORE = "*\n!baseline.json\n!quarantine.json\n"
-OLDER_GITIGNORES = ("*\n!baseline.json\n",)  # as earlier versions wrote it: brought up to date
-
-
-def ignore_everything(folder: Path, repo: Path) -> None:
-    """`.skillscope/.gitignore`, written once (a user's edit stays; an older version's is updated)."""
-    path = folder / ".gitignore"
-    try:
-        write_new(path, GITIGNORE, repo)
-    except FileExistsError:
-        with contextlib.suppress(OSError, UnreadableFile):
-            if read_text(path) in OLDER_GITIGNORES:
-                write_text(path, GITIGNORE, repo)
 
 
 def guarded(write: Callable[[], object], what: str, path: Path, flag: str):

@@ -219,7 +219,7 @@ CASES: list[Column] = [
 
 
 def _spend(spend: dict) -> str:
-    cost = f", ${spend['cost_usd']:.4f}" if spend["cost_usd"] is not None else ""
+    cost = f", {dollars(spend['cost_usd'])}" if spend["cost_usd"] is not None else ""
     return f"{spend['calls']} call(s), {spend['input_tokens']} tokens in, {spend['output_tokens']} out{cost}"
 
 

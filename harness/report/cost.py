@@ -7,7 +7,7 @@ from harness.model import findings as finding
 from harness.model.envelope import ERROR, PASS
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report.format import dollars
+from harness.report.format import dollars, seconds
 from harness.report.junit import JUnitCase
 from harness.report.markdown import halted, quoted, section, table
 
@@ -28,9 +28,9 @@ def _shown(key: str, value: object) -> str:
         return "n/a"
     if key == "fired" and isinstance(value, list):  # the skill names that fired
         return ", ".join(value) or "no skill"
-    if key == "elapsed_s" and isinstance(value, (int, float)):
-        return f"{value:.1f}s"
-    if key == "cost_usd" and isinstance(value, (int, float)):
+    if key == "elapsed_s":
+        return seconds(value)
+    if key == "cost_usd":
         return dollars(value)
     return f"{value:g}" if isinstance(value, float) else str(value)
 
@@ -75,12 +75,8 @@ def sides_table(report: dict) -> tuple[list[str], list[list[str]]]:
     return ["", *heads], rows
 
 
-def model_name(model: str | None) -> str:
-    return model or "the default model"
-
-
 def on_model(model: str | None) -> str:
-    return f" on {model_name(model)}"
+    return f" on {model or 'the default model'}"
 
 
 def headline(report: dict) -> str:

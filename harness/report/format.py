@@ -49,10 +49,10 @@ def number(value: object, spec: str = "g", none: str = "n/a") -> str:
     return format(value, spec) if known else none
 
 
-def seconds(value: object, digits: int = 1, none: str = "n/a") -> str:
+def seconds(value: object) -> str:
     """A duration the report may lack, `1.2s`."""
-    shown = number(value, f".{digits}f", none)
-    return shown if shown == none else f"{shown}s"
+    shown = number(value, ".1f")
+    return shown if shown == "n/a" else f"{shown}s"
 
 
 def total(values: Iterable[object]) -> float | None:
@@ -76,9 +76,9 @@ def interval_of(bounds: object) -> tuple[float, float] | None:
     return (float(low), float(high)) if known else None
 
 
-def ranged(value: float | None, bounds: object = None, digits: int = 1, none: str = "n/a") -> str:
+def ranged(value: float | None, bounds: object = None) -> str:
     """A rate and its 95 % interval, `62.5% [40–80%]`: the one way every table writes an interval."""
-    return none if not isinstance(value, (int, float)) else percent(value, digits) + within(bounds)
+    return "n/a" if not isinstance(value, (int, float)) else percent(value) + within(bounds)
 
 
 def share(part: int, whole: int, bounds: object = None) -> str:

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from harness.model import baseline
-from harness.model.envelope import Halt
+from harness.model.envelope import PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import columns
 from harness.report.cases import where
 from harness.report.columns import Column
+from harness.report.format import dollars
 
 # A step summary holds 1 MiB: a table stops here, and says how many more rows the JSON report holds.
 ROWS_SHOWN = 200
@@ -213,10 +214,10 @@ def adoption_hint(report: dict) -> str:
     return baseline.first_run_hint(f for f in findings_of(report) if f.fails)
 
 
-def provisional_lines(cases: list[dict], strict: bool, passing: str = "pass") -> list[str]:
+def provisional_lines(cases: list[dict], strict: bool) -> list[str]:
     """Provisional cases named apart, saying whether the gate counted them."""
     shown = [
-        f"`{case['id']}` ({'pass' if case['status'] == passing else 'not passing'})"
+        f"`{case['id']}` ({'pass' if case['status'] == PASS else 'not passing'})"
         for case in cases
         if case.get("trust_level") == "provisional"
     ]
@@ -240,6 +241,6 @@ def spend_lines(spent: str, replayed: str | None, saved_usd: float | None) -> li
     """A paid run's footer: what it spent now, and what the result cache gave back and saved."""
     lines = [f"Spent now: {spent}."]
     if replayed:
-        saved = f", saving ${saved_usd:.4f}" if saved_usd is not None else ""
+        saved = f", saving {dollars(saved_usd)}" if saved_usd is not None else ""
         lines.append(f"{replayed}{saved}.")
     return lines

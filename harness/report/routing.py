@@ -159,13 +159,17 @@ def trigger_rate(case: dict) -> str:
     return share(fired, graded, case.get("trigger_rate_ci95")) if graded else "n/a"
 
 
-# The case table ("All cases" in the markdown, "Cases" on the page).
-CASES: list[Column] = [
+# The case table's first columns, for both engines: the case, what was expected and decided.
+DECIDED: list[Column] = [
     ("case", field("id", "?")),
     ("category", field("category", "")),
     ("expected", lambda case: case.get("expect") or "no skill"),
     ("observed", lambda case: observation(case)),
     ("verdict", field("verdict", "?")),
+]
+# The case table ("All cases" in the markdown, "Cases" on the page).
+CASES: list[Column] = [
+    *DECIDED,
     ("stop", lambda case: case.get("stop_reason") or "-"),
     ("time", lambda case: seconds(case.get("elapsed_s"))),
     ("trigger rate [95%]", trigger_rate),
@@ -229,11 +233,6 @@ def next_step(report: dict) -> str:
 def findings(report: dict) -> list[Finding]:
     """Each case that did not pass, at its dataset line: a miss an error (a warning when the run passed
     all the same), a run without a decision a warning."""
-    found = misses(report)
-    return found if not report["passed"] else finding.as_warnings(found)
-
-
-def misses(report: dict) -> list[Finding]:
     out = []
     meta = report["meta"]
     held = quarantined.by_id(meta["quarantine"])
@@ -260,7 +259,7 @@ def misses(report: dict) -> list[Finding]:
             how = "did not run" if c["verdict"] == "not-run" else "errored (not graded)"
             message = f"routing case `{c['id']}` {how}: {(c['error'] or '').removeprefix('not run: ')}{read}"
             out.append(finding.warning("routing", *at(c, message)))
-    return out
+    return out if not report["passed"] else finding.as_warnings(out)
 
 
 def failure_text(case: dict) -> str:

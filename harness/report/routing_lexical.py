@@ -6,22 +6,13 @@ from __future__ import annotations
 from harness.model import findings as finding
 from harness.model.findings import Finding
 from harness.printable import clip
-from harness.report import columns
+from harness.report import columns, routing
 from harness.report.cases import PLACE, gate_words, listing_notes
 from harness.report.cases import statuses as statuses  # the renderer the text format calls
 from harness.report.columns import Column, field
 from harness.report.format import number, percent, share
 from harness.report.junit import JUnitCase
-from harness.report.markdown import (
-    ROWS_SHOWN,
-    case_table,
-    collapsed,
-    findings_table,
-    gate_line,
-    more_in_report,
-    section,
-    table,
-)
+from harness.report.markdown import case_table, collapsed, findings_table, gate_line, section, table, titled
 
 MEANINGS = {
     "correct_trigger": "the case's skill ranked within its top_k; on a false case naming an owner, the owner "
@@ -52,14 +43,23 @@ def markdown(report: dict) -> str:
     lines += [hint, ""] if hint else []
     counted = {verdict: report["verdicts"].get(verdict, 0) for verdict in MEANINGS}
     lines.append(table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in counted.items()]))
-    lines += ["", "### Per skill", "", _per_skill(report), "", "### Vocabulary gaps", ""]
+    per_skill = columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
+    lines += section("Per skill", columns.heads(PER_SKILL), per_skill, none=None)
     gaps = [Finding.from_dict(f) for f in report["findings"]]
-    lines.append(findings_table(gaps, "None. Every positive shares a word with its skill's description."))
-    lines += ["", "### Routing failures", "", _failures(report["cases"])]
+    none = "None. Every positive shares a word with its skill's description."
+    lines += titled("Vocabulary gaps", findings_table(gaps, none))
+    failures = [
+        (c["id"], c["verdict"], c["summary"], _top(c), clip(c["prompt"], 110))
+        for c in report["cases"]
+        if c["status"] == "fail"
+    ]
+    lines += section(
+        "Routing failures", FAILURE_HEADS, failures, none="None. Every graded prompt ranked as expected."
+    )
     lines += section(
         "Cases that could not be ranked (not graded)",
         ["case", "error"],
-        [(c["id"], clip(c["error"], 300)) for c in report["cases"] if c["status"] == "error"][:ROWS_SHOWN],
+        [(c["id"], clip(c["error"], 300)) for c in report["cases"] if c["status"] == "error"],
     )
     lines += collapsed("All cases", case_table(CASES, report["cases"]))
     return "\n".join(lines) + "\n"
@@ -107,11 +107,6 @@ def near_miss_taken(case: dict) -> bool:
 
 def findings(report: dict) -> list[Finding]:
     """Each case that did not pass, at its dataset line (a vocabulary gap says so); warnings if it passed."""
-    found = misses(report)
-    return found if not report["passed"] else finding.as_warnings(found)
-
-
-def misses(report: dict) -> list[Finding]:
     gaps = {(f["path"], f.get("line")): Finding.from_dict(f) for f in report["findings"]}
     out = []
     for c in report["cases"]:
@@ -125,7 +120,7 @@ def misses(report: dict) -> list[Finding]:
         else:
             message = f"lexical routing case `{c['id']}`: {c['summary']} ({c['verdict']})"
             out.append(finding.error("routing", c["source"], message, c["line"]))
-    return out
+    return out if not report["passed"] else finding.as_warnings(out)
 
 
 def junit(report: dict) -> list[JUnitCase]:
@@ -139,23 +134,6 @@ def junit(report: dict) -> list[JUnitCase]:
         )
         for c in report["cases"]
     ]
-
-
-def _per_skill(report: dict) -> str:
-    return table(
-        columns.heads(PER_SKILL), columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
-    )
-
-
-def _failures(cases: list[dict]) -> str:
-    failed = [c for c in cases if c["status"] == "fail"]
-    if not failed:
-        return "None. Every graded prompt ranked as expected."
-    shown = table(
-        ["case", "verdict", "what happened", TOP, "prompt"],
-        [(c["id"], c["verdict"], c["summary"], _top(c), clip(c["prompt"], 110)) for c in failed[:ROWS_SHOWN]],
-    )
-    return shown + more_in_report(len(failed))
 
 
 def _rank(case: dict) -> str:
@@ -174,6 +152,7 @@ def _top(case: dict) -> str:
 
 
 TOP = "top three (score: shared words)"
+FAILURE_HEADS = ["case", "verdict", "what happened", TOP, "prompt"]
 # The per-skill table and the case table ("All cases" in the markdown, "Cases" on the page).
 PER_SKILL: list[Column] = [
     ("skill", field("skill", "")),
@@ -183,13 +162,5 @@ PER_SKILL: list[Column] = [
     ("top-k rate", lambda row: percent(row.get("top_k_rate"))),
     ("first when not expected", field("fired_when_not_expected")),
 ]
-CASES: list[Column] = [
-    ("case", field("id", "?")),
-    ("category", field("category", "")),
-    ("expected", lambda case: case.get("expect") or "no skill"),
-    ("observed", lambda case: "—" if case.get("status") == "error" else case.get("observed") or "no skill"),
-    ("verdict", field("verdict", "?")),
-    ("rank", _rank),
-    (TOP, _top),
-    *PLACE,
-]
+# A case that could not be ranked has the verdict error: it observed nothing ("—"), as an errored agent run.
+CASES: list[Column] = [*routing.DECIDED, ("rank", _rank), (TOP, _top), *PLACE]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.report import columns
 from harness.report.columns import Column, field
-from harness.report.format import number
+from harness.report.format import dollars, number, percent
 from harness.report.junit import JUnitCase
 from harness.report.markdown import findings_of, findings_table, table, verdict_head
 
@@ -49,7 +49,7 @@ def engine_sentence(data: dict) -> str:
     if data.get("engine") != "agent":
         return "Engine: lexical (free; it approximates how an agent routes)." + usage
     run = data.get("run") or {}
-    cost = f"${run.get('cost_usd', 0):.4f}"
+    cost = dollars(run.get("cost_usd", 0))
     said = (
         f"Engine: agent (each size installed in the agent CLI, which listed it itself): "
         f"{run.get('agent_starts', 0)} agent start(s), {run.get('cached_samples', 0)} sample(s) replayed "
@@ -113,14 +113,14 @@ def separate_lines(separate: dict | None) -> list[str]:
         return []
     lines = ["### Skills to keep apart (from agent routing runs)", ""]
     if not separate["pairs"]:
-        share = f"{separate['share']:.0%}"
+        share = percent(separate["share"], 0)
         return [*lines, f"No two skills take each other's prompts in {share} of their cases or more.", ""]
     rows = [
         (
             f"`{p['skills'][0]}` / `{p['skills'][1]}`",
             f"{p['taken'][0]} / {p['taken'][1]}",
             p["cases"],
-            f"{p['share']:.0%}",
+            percent(p["share"], 0),
         )
         for p in separate["pairs"]
     ]

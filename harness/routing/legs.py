@@ -42,7 +42,6 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
 
     def __post_init__(self) -> None:
         self.installed = {name: self.paid.repo.skill_dirs[name] for name in self.room}
-        self.warned = False  # the notes on skills outside the room, said before the first leg only
 
     @property
     def selected(self) -> int:
@@ -80,10 +79,9 @@ class RoutingLegs(LegHooks[RoutingRun, RoutingResult]):
             f"{len(cases)} case(s) x {times} with {len(self.room)} skill(s) installed together: "
             f"{', '.join(self.room)}; {ready.runtime} {ready.version}{on_model}"
         )
-        # Before money is spent, once a run: every leg has the same room, so a matrix says it once.
-        for note in [] if self.warned else self.outside:
+        # Before money is spent, once a run: every leg has the same room, so a matrix says it on its first.
+        for note in self.outside if leg.leg == paid.legs()[0] else []:
             paid.say(note)
-        self.warned = True
         # The inspection before the decision runs commands too: --sandbox confines them.
         probed = paid.probe_sandbox(ready)
         checked = canary.check(runner) if runner.settings.canary else canary.skipped()

@@ -20,6 +20,8 @@ from harness.model.skill import Skill
 from harness.model.skill_tree import SkillTree
 
 MAX_SCAN_BYTES = 5 * 1024 * 1024  # as the skill reader's own bound: larger is not hand-written text
+# A bytecode file's PEP 552 flags: checked against its source's time, or its hash; or run unchecked.
+TIME_CHECKED, HASH_CHECKED, UNCHECKED = 0, 0b11, 0b01
 MAX_FILES = 5000  # a folder holding more is not a skill someone reads; the rest is reported unscanned
 LEFT_OUT = frozenset({"evals"})  # the answer key: installed nowhere, so read by no agent
 MARKDOWN = frozenset({".md", ".markdown", ".mdx", ".mdc"})
@@ -286,11 +288,16 @@ def local_cache(path: Path, head: bytes) -> bool:
     `__pycache__/<module>.<tag>[.opt-N].pyc` next to `<module>.py`), stamped with that source's time or
     checked hash (PEP 552), so Python reads it only while it matches the source. An unchecked-hash file
     runs whatever the source says, and a file without its source is all there is: neither is a cache."""
-    if path.parent.name != "__pycache__" or path.suffix != ".pyc" or head[2:4] != b"\r\n":
+    if path.parent.name != "__pycache__" or path.suffix != ".pyc":
         return False
-    flags = int.from_bytes(head[4:8], "little")
     source = path.parent.parent / f"{path.name.partition('.')[0]}.py"
-    return flags in (0, 0b11) and source.is_file()
+    return bytecode_flags(head) in (TIME_CHECKED, HASH_CHECKED) and source.is_file()
+
+
+def bytecode_flags(head: bytes) -> int | None:
+    """The PEP 552 flags of a CPython bytecode file (TIME_CHECKED, HASH_CHECKED or UNCHECKED); None when
+    `head` is no such file's (the marshal magic of every version ends in CR LF)."""
+    return int.from_bytes(head[4:8], "little") if head[2:4] == b"\r\n" else None
 
 
 def read_one(content: SkillContent, path: Path, where: str, searches: Seen) -> None:

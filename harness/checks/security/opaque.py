@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.checks.security.content import SkillContent
+from harness.checks.security.content import UNCHECKED, SkillContent, bytecode_flags
 from harness.model import findings
 from harness.model.findings import Finding
 
@@ -85,12 +85,13 @@ def scan(content: SkillContent) -> list[Finding]:
 def what_it_is(rel: str, head: bytes, binary: bool) -> str:
     """What an undecodable file is, when it is no text at all; empty for text in another encoding."""
     suffix = Path(rel).suffix.lower()
-    if suffix == ".pyc" and head[2:4] == b"\r\n" and int.from_bytes(head[4:8], "little") == 0b01:
+    flags = bytecode_flags(head)
+    if suffix == ".pyc" and flags == UNCHECKED:
         return "compiled Python bytecode that Python runs without checking it against any source (PEP 552)"
     if suffix in COMPILED:
         return COMPILED[suffix]
     kind = next((kind for magic, kind in MAGIC if head.startswith(magic)), "")
-    if head[2:4] == b"\r\n" and not kind:  # the marshal magic of every CPython bytecode file
+    if flags is not None and not kind:
         return "compiled Python bytecode"
     if not kind and (suffix in MEDIA or rel.lower().endswith(ARCHIVE_NAMES)):
         return f"a file named `{Path(rel).name}` whose bytes are not that"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.jsonfields import object_at, objects_at
 from harness.report import cost
-from harness.report.format import DASH, dollars
+from harness.report.format import DASH, dollars, signed_dollars
 from harness.report.html.common import fields
 from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
@@ -21,7 +21,7 @@ def head(report: dict) -> str:
     figures = [(f"cost {name}", dollars(costs[key], DASH)) for key, name in SIDE_NAMES.items()]
     a, b = costs["with"], costs["without"]
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        figures.append(("the skill adds", f"{'+' if a >= b else '-'}${abs(a - b):.4f} a run"))
+        figures.append(("the skill adds", f"{signed_dollars(a - b)} a run"))
     gate = (
         f"skill {meta.get('skill', '?')}: {'every run finished' if report.get('passed') else 'a run failed'}"
     )

@@ -47,10 +47,6 @@ def head(report: dict) -> str:
     return "".join(parts)
 
 
-def arm_row(arm: dict, cells: list[str]) -> Row:
-    return Row(cells, {"status": str(arm.get("status", "?"))}, details(arm))
-
-
 def details(arm: dict) -> str:
     """The description in full, the early stop's looks, and each case the arm was graded on."""
     inner = [f"<h3>Description</h3>{pre([str(arm.get('description', ''))])}"]
@@ -101,7 +97,10 @@ def candidates(report: dict) -> str:
         "never a score. Gain: paired with the current description on validation, at the confidence "
         "corrected for the candidates tried.</p>"
     )
-    rows = [arm_row(arm, shown) for arm, shown in zip(arms, cells, strict=True)]
+    rows = [
+        Row(shown, {"status": str(arm.get("status", "?"))}, details(arm))
+        for arm, shown in zip(arms, cells, strict=True)
+    ]
     numeric = indexes(heads, ("train", "validation", "spent"))
     table = cases_table("candidates", heads, rows, [("status", "Status")], numeric)
     return section("Candidates", intro + table, "candidate-list")
