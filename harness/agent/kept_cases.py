@@ -113,6 +113,11 @@ def canary_case(meta: ReportObject) -> ReportObject | None:
     }
 
 
+def canary_replayed(case: ReportObject) -> bool:
+    """The report's canary (see canary_case) was replayed from the result cache: it kept no log now."""
+    return case.get("status") == "canary cached"
+
+
 def belongs(found: LogFile, case: str) -> bool:
     """The file is of `case`: its stem is the case id as the run named files, or that plus a sample number."""
     return case == found.stem or log_path(Path(), case, "").name in case_stems(found)

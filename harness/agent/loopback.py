@@ -6,9 +6,10 @@ from __future__ import annotations
 import contextlib
 import selectors
 import socket
+import sys
 import threading
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +26,7 @@ def serving(handler: type[BaseHTTPRequestHandler], name: str) -> Iterator[Thread
     from http.server import ThreadingHTTPServer  # when a run serves one, not with the agent package
 
     server = ThreadingHTTPServer((LOOPBACK, 0), handler)
+    server.handle_error = quiet_when_gone(server.handle_error)  # type: ignore[method-assign,assignment]
     server.daemon_threads = True
     server.timeout = ACCEPT_WAIT_S
     stop, wake = socket.socketpair()
@@ -50,3 +52,15 @@ def serve_until(server: ThreadingHTTPServer, stop: socket.socket) -> None:
             if any(key.fileobj is stop for key, _ in selector.select()):
                 return
             server.handle_request()
+
+
+def quiet_when_gone(default: Callable[[Any, Any], None]) -> Callable[[Any, Any], None]:
+    """The server's error handler, silent when the client went away (an agent CLI resets its keep-alive
+    connections as it exits): the default prints that as a traceback into the user's output."""
+
+    def handle_error(request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            return
+        default(request, client_address)
+
+    return handle_error

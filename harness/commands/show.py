@@ -9,7 +9,15 @@ from pathlib import Path
 from harness import jsonsafe, nesting
 from harness.agent import RUNTIMES
 from harness.agent import transcript as kept_log
-from harness.agent.kept_cases import case_of, cases_of, chosen_files, labelled, leg_of, logs_of
+from harness.agent.kept_cases import (
+    canary_replayed,
+    case_of,
+    cases_of,
+    chosen_files,
+    labelled,
+    leg_of,
+    logs_of,
+)
 from harness.agent.logs import LogFile, UnreadableLog, read_log
 from harness.cli import collector
 from harness.context import Context
@@ -18,6 +26,7 @@ from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.jsonfields import array_at
 from harness.model.repo import find_root
 from harness.report import FORMATS, html, saved, transcript
+from harness.report.cases import from_cache
 from harness.report.html.logs import Entry
 from harness.report.saved import RENDERED, entry_of
 from harness.writer import write_text, writing
@@ -88,9 +97,19 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         cases = cases_of(report)
         if args.html and not args.cases:  # the run's page, whatever it kept (a cached run keeps none)
             where = logs_of(report, args.logs, ctx.cwd, required=False)
-            return write_page(ctx, labelled(where) if where is not None else [], args, cases, report)
+            found = this_runs(ctx, labelled(where), cases, where) if where is not None else []
+            return write_page(ctx, found, args, cases, report)
         where = logs_of(report, args.logs, ctx.cwd)
     chosen = chosen_files(where, args.logs, args.cases)
+    if report is not None:
+        chosen = this_runs(ctx, chosen, cases, where)
+        if not chosen and not args.html:
+            which = ", ".join(args.cases) if args.cases else f"the cases the logs in {where} are named for"
+            raise UsageError(
+                f"{args.logs}: this run replayed {which} from the result cache, which keeps no transcript; "
+                f"run it again with --no-cache --keep-logs DIR to keep one, or `skillscope show {args.logs} "
+                "--format text` prints the report itself"
+            )
     if args.cases:  # the page and the heads are of the cases asked for only
         cases = {
             stem: case for stem, case in cases.items() if any(case_of(f, {stem: case}) for _, f in chosen)
@@ -100,6 +119,26 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if args.cases or where.is_file():
         return show(ctx, chosen, args, cases)
     return table(ctx, chosen, args, cases)
+
+
+def this_runs(
+    ctx: Context, chosen: list[tuple[str, LogFile]], cases: dict[str, dict], where: Path
+) -> list[tuple[str, LogFile]]:
+    """The kept logs a report's own run wrote: a case it replayed from the result cache wrote none, so a
+    log under its name in a folder runs share is another run's, and would be shown graded as this one."""
+    kept, other = [], 0
+    for label, found in chosen:
+        case = case_of(found, cases)
+        replayed = case is not None and (from_cache(case) or canary_replayed(case))
+        other += replayed
+        if not replayed:
+            kept.append((label, found))
+    if other:
+        ctx.err(
+            f"[show] {other} log(s) in {where} are under the names of cases this run replayed from the "
+            "result cache (which keeps no transcript): another run's, left out."
+        )
+    return kept
 
 
 def show_report(args: argparse.Namespace, ctx: Context) -> int:

@@ -214,9 +214,18 @@ def behavioral_comparison(case: Case, base: list[CaseResult], cand: list[CaseRes
 def progress_line(compared: CaseComparison) -> str:
     before, after = compared.baseline, compared.candidate
     return (
-        f"  [{compared.label}] {compared.id} ({compared.mode}): baseline {before.outcome or before.status} "
-        f"-> candidate {after.outcome or after.status}"
+        f"  [{compared.label}] {compared.id} ({compared.mode}): baseline {side_words(compared.mode, before)} "
+        f"-> candidate {side_words(compared.mode, after)}"
     )
+
+
+def side_words(mode: str, record: SideRecord) -> str:
+    """A side in a progress line: routing's skill chosen; behavioral's status and runs passed (its outcome,
+    the statements met, lists avoided must-nots too, which would read as things the agent did)."""
+    if mode != "behavioral" or not record.graded:
+        return record.outcome or record.status
+    side = record.side
+    return f"{record.status} ({side.passes}/{side.runs} run(s) passed)"
 
 
 def with_logs(settings, folder: Path | None, side: str):

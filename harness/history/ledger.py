@@ -22,7 +22,18 @@ from harness.history.index import Index, index_path, packed, stamp, unpacked
 
 LEDGER_COMMANDS = ("routing", "routing-matrix", "behavioral", "behavioral-matrix")
 MATRICES = ("routing-matrix", "behavioral-matrix")  # reports holding one run per leg
-OTHER_COMMANDS = ("structural", "refs", "compare", "cost", "select", "history")
+# Every other command that writes a report: none grades a case over time, so history passes them over.
+OTHER_COMMANDS = (
+    "structural",
+    "refs",
+    "compare",
+    "compare-matrix",
+    "cost",
+    "select",
+    "sweep",
+    "tune",
+    "history",
+)
 REPORT_DEPTH = nesting.REPORT_DEPTH
 REPORT_LIMIT = MAX_REPORT_BYTES
 GRADED = ("pass", "fail")

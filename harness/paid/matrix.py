@@ -118,9 +118,11 @@ class Matrix(ABC, Generic[ResultT]):
         return sorted(rows, key=lambda row: not row["differs"])  # stable: dataset order otherwise
 
     def head(self) -> dict:
-        """The report's envelope: the first leg's run named by the matrix's command, every leg's cases
-        counted."""
-        run = replace(self.results[0].meta.run, command=self.command)
+        """The report's envelope: the first leg's run named by the matrix's command, lasting until its last
+        leg ended, every leg's cases counted."""
+        # The legs share one clock and run in turn: the first leg's length is not the whole run's.
+        elapsed = max(r.meta.run.elapsed_s for r in self.results)
+        run = replace(self.results[0].meta.run, command=self.command, elapsed_s=elapsed)
         return envelope(run, self.passed, counts(list(self.statuses().values()), self.words))
 
     def to_json(self) -> dict:

@@ -11,7 +11,7 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import columns, quarantined, replays
 from harness.report import markdown as md
-from harness.report.cases import PLACE, show_command, statuses, where
+from harness.report.cases import PLACE, from_cache, show_command, statuses, where
 from harness.report.columns import Column, field, fraction
 from harness.report.format import dollars, seconds, total
 
@@ -285,7 +285,7 @@ def findings(report: dict) -> list[Finding]:
             warned += [
                 f"{said}: the judge passed {k['expectation']!r}, which the agent MUST have done, without "
                 "citing any evidence; it counts as met (--require-evidence makes it an error): read what the "
-                f"agent did ({show_command(kept, c['id'])})"
+                f"agent did ({show_command(kept, c['id'], from_cache(c))})"
                 for k in c["checks"]
                 if k["no_evidence"]
             ]
@@ -303,7 +303,7 @@ def failure_words(case: dict, kept: str | None) -> str:
     unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(case))
     return (
         f": {_met(case)} expectation(s) met for the prompt {case['prompt']!r}. Unmet: {unmet}; read what the "
-        f"agent did ({show_command(kept, case['id'])}), then the skill's instructions"
+        f"agent did ({show_command(kept, case['id'], from_cache(case))}), then the skill's instructions"
     )
 
 

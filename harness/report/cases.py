@@ -58,8 +58,24 @@ def gate_words(report: dict) -> str:
     return reason[count.end() :]
 
 
-def show_command(kept: str | None, case_id: str) -> str:
-    """`skillscope show <logs> <case>` for the logs a run kept (quoted to paste), else how to keep them."""
+def show_command(kept: str | None, case_id: str, replayed: bool = False) -> str:
+    """`skillscope show <logs> <case>` for the logs a run kept (quoted to paste), else how to keep them;
+    `replayed`: the case's every run came from the result cache, which keeps no transcript, so the kept
+    folder holds none of this run's (at best an older run's, under the same name)."""
     shown = f"{shlex.quote(kept or 'DIR')} {shlex.quote(case_id)}"
+    if replayed:
+        keep = shlex.quote(kept or "DIR")
+        return (
+            f"replayed from the result cache, which keeps no transcript: run it again with --no-cache "
+            f"--keep-logs {keep}, then skillscope show {shown}"
+        )
     again = "" if kept else "run it again with --keep-logs DIR, then "
     return f"{again}skillscope show {shown}"
+
+
+def from_cache(case: dict) -> bool:
+    """Every run of a routing (its samples) or behavioral case came from the result cache."""
+    samples = case.get("samples")
+    if isinstance(samples, list) and samples:
+        return all(s.get("cached") for s in samples)
+    return bool(case.get("cached"))

@@ -4,7 +4,7 @@ JUnit."""
 from __future__ import annotations
 
 from harness.model import findings as finding
-from harness.model.envelope import ERROR, FAIL, PASS
+from harness.model.envelope import ERROR, FAIL, PASS, Halt
 from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import replays
@@ -284,6 +284,7 @@ def headline(report: dict) -> str:
         )
         + (f"; {sides}" if sides else "")
         + (f"; {from_cache}" if from_cache else "")
+        + (f"; {stopped}" if (stopped := Halt.of(report["meta"]).sentence()) else "")
     )
 
 

@@ -213,7 +213,9 @@ def routing_headline(report: dict) -> str:
         if left := notes.left_out(gated):  # the gate's own count, named, when it differs from the leg's
             gate += f" ({gated['passed']}/{gated['graded']} counted: {left})"
         from_cache = f" ({said})" if (said := routing.replayed(run)) else ""
-        parts.append(f"{name} {totals['passed']}/{totals['graded']} {gate}{from_cache}{halt_note(run)}")
+        # "6/8 failed" read as six cases failing: the count says what it counts, the gate follows it.
+        counted = f"{totals['passed']}/{totals['graded']} correct{notes.ungraded(totals)}"
+        parts.append(f"{name} {counted}, {gate}{from_cache}{halt_note(run)}")
     parts += [difference_line(row) for row in report["differences"]]
     moved = [row for row in report["skill_differences"] if row["beyond_noise"]]
     if moved:

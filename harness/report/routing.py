@@ -11,7 +11,16 @@ from harness.model.findings import Finding
 from harness.printable import clip
 from harness.report import columns, quarantined, replays
 from harness.report import markdown as md
-from harness.report.cases import PLACE, at, gate_words, listing_notes, show_command, statuses, where
+from harness.report.cases import (
+    PLACE,
+    at,
+    from_cache,
+    gate_words,
+    listing_notes,
+    show_command,
+    statuses,
+    where,
+)
 from harness.report.columns import Column, field
 from harness.report.format import dollars, number, percent, ranged, seconds, share
 from harness.report.junit import JUnitCase, case_at
@@ -250,7 +259,9 @@ def findings(report: dict) -> list[Finding]:
         if c["passed"]:
             continue
         read = (
-            f"; its transcript: {show_command(kept, c['id'])}" if kept and c["verdict"] != "not-run" else ""
+            f"; its transcript: {show_command(kept, c['id'], from_cache(c))}"
+            if kept and c["verdict"] != "not-run"
+            else ""
         )
         if graded(c):
             failed = finding.error("routing", *at(c, failure_text(c) + read))

@@ -137,7 +137,9 @@ def headline(report: dict) -> str:
     for leg in report["agents"]:
         knee = leg["knee"]
         word = (
-            f"knee at {knee['size']:,}"
+            "graded no case: every run errored"
+            if not any(point["graded"] for point in leg["curve"])
+            else f"knee at {knee['size']:,}"
             if knee["size"] is not None
             else "no knee"
             if knee["verdict"] == "none"
@@ -149,7 +151,7 @@ def headline(report: dict) -> str:
     return (
         f"{len(report['catalog'])} skill(s), {report['cases']} case(s), "
         f"sizes {sizes[0]:,}-{sizes[-1]:,} "
-        f"x {report['repeats']} repeat(s); {'; '.join(knees)}; {degraded} skill(s) degrade"
+        f"x {report['repeats']} repeat(s); {''.join(k + '; ' for k in knees)}{degraded} skill(s) degrade"
     )
 
 
@@ -160,10 +162,15 @@ def failing(report: dict, leg: dict) -> bool:
 
 
 def statuses(report: dict) -> dict[str, str]:
-    """Each catalog skill: `fail` when it degrades at or below --min-knee on any agent."""
+    """Each catalog skill: `fail` when it degrades at or below --min-knee on any agent, `error` when its
+    cases were run and none was graded (every run errored)."""
     bar = report["min_knee"]
     out = {}
     for name in report["catalog"]:
+        curves = [curve for leg in report["agents"] for curve in leg["skills"] if curve["skill"] == name]
+        if curves and not any(point["graded"] for curve in curves for point in curve["curve"]):
+            out[name] = "error"
+            continue
         degraded = [
             curve["first_degraded"]
             for leg in report["agents"]

@@ -222,4 +222,6 @@ def sum_runs(first: dict | None, second: dict | None) -> dict | None:
 
 def progress_line(outcome: CaseOutcome, size: int) -> str:
     status = "PASS" if outcome.passed else ("FAIL" if outcome.graded else outcome.verdict.upper())
-    return f"  [{status}] {outcome.case.id} at {size}: {outcome.summary}"
+    # An errored run is graded on neither side: the line says why, as no finding will.
+    error = next((s.error for s in outcome.samples if s.error), None) if not outcome.graded else None
+    return f"  [{status}] {outcome.case.id} at {size}: {outcome.summary}" + (f" ({error})" if error else "")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from harness.model import findings
 from harness.model.ballast import BUILT_IN
-from harness.model.envelope import FAIL, PASS, RunMeta, counts, envelope
+from harness.model.envelope import ERROR, FAIL, PASS, RunMeta, counts, envelope
 from harness.model.findings import Finding
 from harness.model.listing import listing_rule
 from harness.sweep import stats
@@ -193,9 +193,14 @@ class SweepResult:
         return not self.failing_legs and self.unsound is None
 
     def statuses(self) -> dict[str, str]:
-        """Each catalog skill: `fail` when it degrades at or below --min-knee on any agent."""
+        """Each catalog skill: `fail` when it degrades at or below --min-knee on any agent, `error` when
+        its cases were run and none was graded (every run errored)."""
         out = {}
         for name in self.catalog:
+            curves = [curve for leg in self.legs for curve in leg.skills if curve.skill == name]
+            if curves and not any(p.graded for curve in curves for p in curve.points):
+                out[name] = ERROR
+                continue
             degraded = [
                 curve.first_degraded
                 for leg in self.legs

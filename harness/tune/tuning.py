@@ -115,6 +115,7 @@ class Tuner:
         self.current = Arm(plan.current(), status=SCORED)
         self.arms: list[Arm] = []
         self.notes: list[str] = []
+        self.unproposed: list[str] = []  # why a round's proposal call gave no candidate
 
     def grade(self, arm: Arm, part: str, cases: list[Case]) -> None:
         for scored in self.scorer.grade(arm.candidate, cases):
@@ -142,6 +143,8 @@ class Tuner:
                 self.train(arm)
                 if (why := self.halted()) is not None:
                     return self.end(why)
+        if not self.arms and self.unproposed:  # nothing was graded against the current description
+            return self.end(f"no candidate to score: {'; '.join(self.unproposed)}")
         survivors = [a for a in self.arms if a.status == TRAINED]
         if not survivors:
             return self.end(None)
@@ -167,6 +170,7 @@ class Tuner:
             proposed, problem = self.proposer(best.candidate.text, best.failures(), self.plan.propose)
             if problem:
                 self.notes.append(f"round {round_number}: no proposal used: {problem}")
+                self.unproposed.append(f"round {round_number}: {problem}")
             texts += [(cands.PROPOSED, t) for t in proposed]
         out: list[Candidate] = []
         for origin, text in texts:

@@ -49,3 +49,20 @@ def test_its_thread_wakes_only_for_a_connection_or_the_stop(monkeypatch):
             assert requests.get(f"http://127.0.0.1:{port}/", timeout=30).text == "hello"
     # two connections and the stop, each waited for without a timeout: no wake-up in between
     assert waits == [None, None, None]
+
+
+def test_a_client_that_went_away_prints_no_traceback_and_any_other_error_still_does(capsys):
+    """An agent CLI resets its keep-alive connection as it exits: socketserver's default handler printed
+    that as a traceback amid a run's progress lines."""
+    with loopback.serving(Hello, "test-loopback") as server:
+        for gone in (ConnectionResetError(104, "Connection reset by peer"), BrokenPipeError(32, "pipe")):
+            try:
+                raise gone
+            except OSError:
+                server.handle_error(None, ("127.0.0.1", 1))
+        assert capsys.readouterr().err == ""
+        try:
+            raise ValueError("a bug in a handler")
+        except ValueError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert "ValueError: a bug in a handler" in capsys.readouterr().err

@@ -22,6 +22,7 @@ from tests.support.behavioral import SCENARIOS, Behave, verdicts, writer_passes
 from tests.support.kept_probes import sharing_probes
 from tests.support.reports import tune_lexical
 from tests.support.routing import CaseRouter, route, skills_repo
+from tests.support.saved_reports import load
 
 pytestmark = pytest.mark.xdist_group("show-writer-run")  # one worker makes the module's run
 
@@ -342,3 +343,31 @@ def test_a_tune_report_becomes_its_page(tmp_path):
     assert out == f"HTML page: page.html ({len(report['candidates'])} candidate(s), 0 log(s))\n"
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
     assert "<title>skillscope tune: pass</title>" in page and "none beat noise" in page
+
+
+# --- a report shows only the logs its own run wrote ------------------------------------------------
+
+FIXTURE_LOG = Path(__file__).parents[1] / "badinput" / "corpus" / "show-html-into-a-file" / "logs" / "a.jsonl"
+
+
+def test_a_case_the_run_replayed_from_the_cache_shows_no_other_runs_log_under_its_name(tmp_path):
+    """A folder shared by runs (`--keep-logs logs` each time) holds a later run's log under the name of a
+    case this run replayed from the cache: shown beside this report, that log was graded as this run's."""
+    report = load("routing")
+    report["settings"]["values"]["keep-logs"] = "logs"
+    for case in report["cases"]:
+        for sample in case["samples"]:
+            sample["cached"] = case["id"] == "alpha-pos-2"
+    (tmp_path / "run.json").write_text(json.dumps(report), encoding="utf-8")
+    (tmp_path / "logs").mkdir()
+    for case in ("alpha-pos-1", "alpha-pos-2"):
+        shutil.copy(FIXTURE_LOG, tmp_path / "logs" / f"{case}.jsonl")
+
+    code, out, err = show(tmp_path, "run.json")
+    assert code == 0 and list(graded_column(out)) == ["alpha-pos-1.jsonl"]
+    assert "1 log(s) in" in err and "replayed from the result cache" in err
+    code, _, err = show(tmp_path, "run.json", "alpha-pos-2")
+    assert code == 2
+    assert "this run replayed alpha-pos-2 from the result cache, which keeps no transcript" in err
+    code, out, _ = show(tmp_path, "run.json", "--html", "page.html")
+    assert code == 0 and out.endswith(", 1 log(s))\n")

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+from harness.history import ledger
 from tests.support.helpers import run_cli
 
 HERE = Path(__file__).parent
@@ -21,8 +22,20 @@ def test_each_bad_file_is_one_sentence_naming_it_and_no_traceback(tmp_path):
     said = [line.removeprefix("[history] ") for line in shown.stderr.splitlines()]
     assert said[:-1] == [f"runs/{sentence}" for _, sentence in sorted(EXPECTED.items())]
     assert said[-1].startswith("no graded run in runs: routing (agent engine) and behavioral write")
-    assert "Traceback" not in shown.stderr and "structural.json" not in shown.stderr
+    assert "Traceback" not in shown.stderr
+    for other in ("structural", "sweep", "tune", "compare-matrix"):  # reports of other commands
+        assert f"{other}.json" not in shown.stderr + shown.stdout
     assert shown.stdout.startswith("history: 0 case(s) over 0 run(s)")
+
+
+def test_every_command_that_writes_a_report_is_read_or_passed_over_by_name():
+    """A report command history knows neither way would be called no skillscope report at all."""
+    schemas = Path(ledger.__file__).parents[1] / "schema"
+    commands = set()
+    for path in schemas.glob("*.schema.json"):
+        command = json.loads(path.read_text(encoding="utf-8")).get("properties", {}).get("command", {})
+        commands.update([command["const"]] if "const" in command else command.get("enum", []))
+    assert commands and commands <= {*ledger.LEDGER_COMMANDS, *ledger.OTHER_COMMANDS}
 
 
 def test_an_empty_ledger_says_so_and_exits_0_a_missing_path_is_a_usage_error(tmp_path):

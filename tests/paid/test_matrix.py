@@ -4,7 +4,7 @@ kind of result."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from harness.model.envelope import Halt, RunMeta
 from harness.paid.matrix import Matrix
@@ -28,10 +28,11 @@ class Leg:
 
     agent: str
     cases: dict[str, str] = field(default_factory=dict)
+    run: RunMeta = field(default_factory=lambda: RUN)
 
     @property
     def meta(self) -> Meta:
-        return Meta(self.agent, RUN)
+        return Meta(self.agent, self.run)
 
     @property
     def passed(self) -> bool:
@@ -109,6 +110,15 @@ def test_the_envelope_is_the_first_legs_run_under_the_matrix_command_counting_ev
     head = matrix().head()
     assert head["command"] == "behavioral-matrix" and head["passed"] is False
     assert head["counts"] == {"total": 8, "pass": 5, "fail": 3, "error": 0}
+
+
+def test_the_envelope_lasts_until_the_last_leg_ended():
+    """The legs run in turn on one clock: each leg's length counts from the run's start, so the whole
+    run's is the last leg's, not the first's."""
+    first = Leg("claude", {"a": "pass"}, replace(RUN, elapsed_s=4.8))
+    second = Leg("claude", {"a": "pass"}, replace(RUN, elapsed_s=31.5))
+    head = Statuses([first, second], ["claude@haiku", "claude@sonnet"]).head()
+    assert head["elapsed_s"] == 31.5 and head["started_at"] == RUN.started_at
 
 
 class Sectioned(Statuses):

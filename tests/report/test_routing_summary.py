@@ -53,3 +53,13 @@ def test_a_matrix_legs_row_says_its_count_once():
     assert len(rows) == 2
     for row in rows:
         assert row.count("5/8") == 1 and "failed: below the --min-accuracy bar of 0.9" in row
+
+
+def test_a_matrix_headline_says_each_legs_count_as_correct_and_its_errors_apart_from_its_gate():
+    """`claude@b 0/0 failed` said neither what the count counts nor that every case errored."""
+    report = copy.deepcopy(load("routing-matrix"))
+    first, second = report["runs"]
+    second["totals"].update(graded=0, passed=0, errors=8)
+    said = matrix.routing_headline(report)
+    assert f"{report['agents'][0]['agent']}@" in said
+    assert "5/8 correct, failed" in said and "0/0 correct, 8 errored: not graded, failed" in said

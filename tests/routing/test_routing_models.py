@@ -82,7 +82,9 @@ def test_two_models_are_two_legs_in_every_format_and_the_cache_keeps_them_apart(
     )
     assert difference["low"] < -0.5 < difference["high"] and difference["beyond_noise"] is False
     # text: a clause per leg and the difference with its interval
-    assert f"claude@{A} 2/2 passed" in done.stdout and f"claude@{B} 1/2 passed" in done.stdout
+    assert (
+        f"claude@{A} 2/2 correct, passed" in done.stdout and f"claude@{B} 1/2 correct, passed" in done.stdout
+    )
     assert "accuracy -50% (95% interval" in done.stdout
     # markdown: the legs table names each model, the difference, a column per model
     markdown = re.sub(" +", " ", summary.read_text())

@@ -171,13 +171,17 @@ def test_an_api_error_is_never_graded_as_a_miss_and_a_curve_that_holds_has_no_kn
 
 def test_a_run_whose_every_case_errored_fails_and_grades_nothing(fake_api, repo, env):
     fake_api.script(CaseRouter({}, default=lambda request: R.error(529)))
-    code, _, stderr, report = sweep(repo, env, "--no-canary", sizes=SIZES[:2], cases=TWO)
+    code, stdout, stderr, report = sweep(repo, env, "--no-canary", sizes=SIZES[:2], cases=TWO)
     assert code == 1, stderr
     (leg,) = report["agents"]
     assert len(leg["curve"]) == 2
     assert all(point["graded"] == 0 and point["errors"] == 2 for point in leg["curve"])
     assert leg["knee"]["verdict"] == "cannot-tell"
     assert report["passed"] is False
+    # Nothing was graded: an error, not a skill that passed, and the summary and lines say why.
+    assert report["status"] == "error" and report["counts"]["error"] == report["counts"]["total"] > 0
+    assert "graded no case: every run errored" in stdout
+    assert "no decision (the API answered 529 (overloaded))" in stderr
 
 
 def test_no_skill_is_a_miss_and_lowers_the_size(fake_api, repo, env):

@@ -114,3 +114,22 @@ def test_when_every_train_case_of_the_current_description_errors_no_candidate_is
     tuned = Tuner(plan, grader, Path(), lambda: None, stage=unstaged).run()
     assert tuned.halted and tuned.halted.startswith("no train case of the current description was graded")
     assert {text for text, _ in grader.calls} == {"current"}
+
+
+def test_when_every_proposal_call_fails_the_run_halts_rather_than_keeping_the_description():
+    """An overloaded API is no evidence that the current description is best: with no candidate graded,
+    the run stopped, and says why."""
+    plan = plan_of(propose=2)
+    failed = "the proposal call failed (the API answered 529 (overloaded))"
+    grader = Scripted(plan, {"current": current})
+    tuned = Tuner(plan, grader, Path(), lambda: None, lambda *_: ([], failed), stage=unstaged).run()
+    assert tuned.halted == f"no candidate to score: round 1: {failed}"
+    assert tuned.chosen is None and tuned.tried == 0
+
+
+def test_a_proposal_that_fails_beside_file_candidates_leaves_them_to_be_graded():
+    plan = plan_of("good", propose=2)
+    grader = Scripted(plan, {"current": current, "good": lambda case, part: True})
+    failed = "the proposal call failed (the API answered 529 (overloaded))"
+    tuned = Tuner(plan, grader, Path(), lambda: None, lambda *_: ([], failed), stage=unstaged).run()
+    assert tuned.halted is None and tuned.tried == 1
