@@ -31,7 +31,7 @@ def test_a_routing_miss_replayed_from_the_cache_says_so_and_one_run_now_names_it
     for case in report["cases"]:
         for sample in case["samples"]:
             sample["cached"] = case["id"] == "alpha-pos-2"
-    said = {f.message.split("`")[1]: f.message for f in routing.misses(report)}
+    said = {f.message.split("`")[1]: f.message for f in routing.findings(report)}
     assert "replayed from the result cache, which keeps no transcript" in said["alpha-pos-2"]
     assert said["alpha-pos-3"].endswith("its transcript: skillscope show logs alpha-pos-3")
 
