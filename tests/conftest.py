@@ -5,6 +5,8 @@ costs `agent_cli`, `venv`, `browser` and `bench`, which also put the costliest m
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -37,6 +39,15 @@ COSTS = {
 }
 # A test that takes one of these fixtures, however indirectly, pays that cost.
 FIXTURE_COSTS = {"claude_bin": "agent_cli", "copilot_cache": "agent_cli", "browser": "browser"}
+
+
+def pytest_ignore_collect(collection_path: Path) -> bool | None:
+    # Every test module sits in a package (tests/test_collection.py holds them to it); the folders
+    # that are not hold data (scenario repos, corpora: 1,800 folders), which pytest would walk
+    # entry by entry, in every worker, looking for tests and conftest files.
+    if collection_path.is_dir() and not (collection_path / "__init__.py").exists():
+        return True
+    return None
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -61,6 +61,10 @@ def imports_of(name: str, path: Path) -> list[Import]:
     return found
 
 
+# The module's tests run on one worker (the group), so a parallel run parses the package once.
+pytestmark = pytest.mark.xdist_group("import-graph")
+
+
 # Built when a test asks, not at import: parsing every module would otherwise cost each collection.
 @pytest.fixture(scope="module")
 def graph() -> dict[str, list[Import]]:

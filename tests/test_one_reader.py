@@ -101,6 +101,11 @@ def reads_in(path: Path) -> list[tuple[str, int, str]]:
     return found
 
 
+# Walking the harness costs seconds: its two tests share one walk, on one worker (the group).
+SHARED_WALK = pytest.mark.xdist_group("harness-reads")
+
+
+@pytest.fixture(scope="module")
 def every_read() -> list[tuple[str, int, str]]:
     return [
         read
@@ -110,18 +115,20 @@ def every_read() -> list[tuple[str, int, str]]:
     ]
 
 
-def test_every_file_read_in_the_harness_goes_through_the_one_reader() -> None:
+@SHARED_WALK
+def test_every_file_read_in_the_harness_goes_through_the_one_reader(every_read) -> None:
     bypassing = [
-        f"{site} (line {line}): {what}" for site, line, what in every_read() if site not in NOT_REPO_FILES
+        f"{site} (line {line}): {what}" for site, line, what in every_read if site not in NOT_REPO_FILES
     ]
     assert bypassing == [], "read through harness.files (opened / read_bytes / read_text):\n" + "\n".join(
         bypassing
     )
 
 
-def test_each_allowed_read_still_exists() -> None:
+@SHARED_WALK
+def test_each_allowed_read_still_exists(every_read) -> None:
     # An entry whose read moved or went away would let a new read in the same place pass unseen.
-    sites = {site for site, _, _ in every_read()}
+    sites = {site for site, _, _ in every_read}
     assert sorted(set(NOT_REPO_FILES) - sites) == []
 
 

@@ -174,6 +174,11 @@ def writes_mode(mode: ast.expr | None) -> bool:
     return True
 
 
+# Walking the package costs seconds: its two tests share one walk, on one worker (the group).
+SHARED_WALK = pytest.mark.xdist_group("package-writes")
+
+
+@pytest.fixture(scope="module")
 def package_writes() -> list[Write]:
     found = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -183,16 +188,18 @@ def package_writes() -> list[Write]:
     return found
 
 
-def test_every_write_in_the_package_goes_through_the_one_writer():
-    stray = [w for w in package_writes() if (w.module, w.function) not in ALLOWED]
+@SHARED_WALK
+def test_every_write_in_the_package_goes_through_the_one_writer(package_writes: list[Write]):
+    stray = [w for w in package_writes if (w.module, w.function) not in ALLOWED]
     assert not stray, "write through harness.writer instead:\n" + "\n".join(
         f"harness/{w.module}:{w.line} ({w.function}): {w.call}" for w in stray
     )
 
 
-def test_every_allowed_write_is_still_there():
+@SHARED_WALK
+def test_every_allowed_write_is_still_there(package_writes: list[Write]):
     """An entry whose write went away (or moved) is dropped from ALLOWED, so the list stays honest."""
-    used = {(w.module, w.function) for w in package_writes()}
+    used = {(w.module, w.function) for w in package_writes}
     assert sorted(set(ALLOWED) - used) == []
 
 

@@ -42,6 +42,10 @@ def _severities(node: ast.AST) -> set[str]:
     return {word for word in ("error", "warning") if re.search(rf"\bfindings?\.{word}\b", text)}
 
 
+# The tests that read it run on one worker (the group), so a parallel run parses the package once.
+SHARED_PARSE = pytest.mark.xdist_group("emitted-rules")
+
+
 @functools.cache  # parsing the whole package costs seconds; four tests read the same answer
 def emitted() -> dict[str, frozenset[str]]:
     """Rule id -> the severities the code makes it with (empty where the severity is passed through)."""
@@ -76,6 +80,7 @@ def emitted() -> dict[str, frozenset[str]]:
     return {rule: frozenset(made) for rule, made in rules.items()}
 
 
+@SHARED_PARSE
 def test_the_collector_sees_the_rules_made_through_a_local_name():
     found = emitted()
     assert "description-collision" in found and found["description-collision"] == {"error", "warning"}
@@ -83,6 +88,7 @@ def test_the_collector_sees_the_rules_made_through_a_local_name():
     assert len(found) >= 60
 
 
+@SHARED_PARSE
 def test_every_emitted_rule_is_in_rules_json_and_on_the_rules_page():
     missing = sorted(set(emitted()) - set(RULES))
     assert not missing, f"rules the code emits but harness/data/rules.json lacks: {missing}"
@@ -90,6 +96,7 @@ def test_every_emitted_rule_is_in_rules_json_and_on_the_rules_page():
     assert not [rule for rule in emitted() if f"| `{rule}` |" not in page]
 
 
+@SHARED_PARSE
 def test_each_rule_is_declared_with_a_severity_the_code_gives_it():
     wrong = {
         rule: (RULES[rule]["severity"], sorted(made))
@@ -108,6 +115,7 @@ def test_every_rule_names_the_source_it_follows():
     assert "recommended" in RULES["body-too-long"]["source"]
 
 
+@SHARED_PARSE
 def test_warn_accepts_every_rule_the_code_emits_but_the_one_that_means_nothing_was_graded(tmp_path):
     demotable = set(emitted()) - NEVER_ADOPTED  # no-skill: refused by name (tests/commands/test_baseline.py)
     assert set(emitted()) >= NEVER_ADOPTED

@@ -95,12 +95,17 @@ def probed_home(home: Path) -> str:
 
 
 @pytest.fixture
-def fake_env(fake_api: FakeAPI, tmp_path: Path, kept_probes: Path) -> Iterator[dict[str, str]]:
+def fake_env(fake_api: FakeAPI, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
     """Hermetic environment for code that spawns the CLI itself (no CLAUDE_CONFIG_DIR:
     the harness makes a fresh one per run because ANTHROPIC_API_KEY is set); the CLIs' probe answers
     kept for the session."""
     env = hermetic_env(fake_api.base_url, tmp_path / "env", config_dir=False)
-    with sharing_probes(kept_probes, env):
+    if request.node.get_closest_marker("agent_cli") is None:
+        # A test that starts no real CLI (a stub `claude`) has no answer to share, and asking for the
+        # session's would start every installed CLI to probe it, in the fast lane too.
+        yield env
+        return
+    with sharing_probes(request.getfixturevalue("kept_probes"), env):
         yield env
 
 

@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness.routing import blocks
 from harness.routing.clauses import Distinctions
 
 WORDS = ["parse", "pdf", "table", "chart", "deploy", "docker", "review", "commit", "test", "spec", "slide"]
@@ -41,6 +40,8 @@ def test_the_nearest_neighbour_is_the_one_a_full_scan_finds(catalog: dict[str, s
 @given(catalogs)
 def test_the_nearest_neighbour_is_the_same_scored_in_small_blocks(catalog: dict[str, str]) -> None:
     """A large catalog is scored a block of rows at a time: each block's own skill sits at its offset."""
+    from harness.routing import blocks  # imports numpy: when a test runs, not at collection
+
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(blocks, "CELLS_PER_BLOCK", 10)  # two or three skills a block, for eight skills
         known = Distinctions(catalog)

@@ -10,6 +10,8 @@ dropped: a host whose config says `safe.directory = *` or whose hook exported GI
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -50,16 +52,19 @@ def isolate(patch: pytest.MonkeyPatch, home: Path) -> Path:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def hermetic_session(tmp_path_factory):
-    """For module and session fixtures, which run before any test's own home exists."""
+def hermetic_session(tmp_path_factory) -> Iterator[Path]:
+    """For module and session fixtures, which run before any test's own home exists; yields the folder
+    the tests' own homes are made in."""
     with pytest.MonkeyPatch.context() as patch:
         isolate(patch, tmp_path_factory.mktemp("session-home"))
-        yield
+        yield tmp_path_factory.mktemp("homes")
 
 
 @pytest.fixture(autouse=True)
-def hermetic_home(hermetic_session, tmp_path_factory, monkeypatch) -> Path:
+def hermetic_home(hermetic_session: Path, monkeypatch) -> Path:
     """Each test's own HOME, and git config in it, so no test sees what another left there."""
-    home = tmp_path_factory.mktemp("home")
+    # Not tmp_path_factory.mktemp: it numbers a folder by listing the whole base folder first, so a
+    # home per test made there would cost each test time growing with the number run before it.
+    home = Path(tempfile.mkdtemp(prefix="home-", dir=hermetic_session))
     isolate(monkeypatch, home)
     return home
