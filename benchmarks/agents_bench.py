@@ -12,6 +12,12 @@ Figures printed per agent: median and worst seconds from the CLI's start to the 
 (the harness stops there; a case without a skill runs to its end), model requests per case (what the
 stop at the decision leaves), and the report's accuracy. Printed, never asserted. The routing canary is
 off (`--no-canary`): its one request is per run, not per case, and would count against the cases.
+
+Each agent runs in a fresh home, so skillscope probes its CLI (`--version`, `--help`) before the
+cases, and Copilot CLI unpacks its package there on its first start; neither is in a figure.
+`--kept-probes DIR` starts each home with the probe answers an earlier run kept in DIR (the test
+suite's), and a $COPILOT_CACHE_HOME set here is Copilot's unpacked package: each agent then starts its
+CLI for its cases only, as on a machine that has run skillscope before.
 """
 
 from __future__ import annotations
@@ -28,13 +34,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.fakeapi and tests.support live beside the package
 
+from harness.agent.probes import PROBES  # noqa: E402
 from harness.cli import main  # noqa: E402
 from harness.context import Context  # noqa: E402
+from harness.memo import user_cache  # noqa: E402
 from tests.fakeapi import FakeAPI  # noqa: E402
 from tests.fakeapi import replies as R  # noqa: E402
 from tests.fakeapi.cli import find_claude  # noqa: E402
 from tests.fakeapi.runtimes import agent_of, endpoint_env, find_runtime  # noqa: E402
 from tests.support.helpers import make_skill  # noqa: E402
+from tests.support.kept_probes import copy_missing  # noqa: E402
 
 AGENTS = ("claude", "copilot", "codex", "gemini", "opencode")
 
@@ -49,7 +58,7 @@ def router(request):
     return "I can answer that directly."
 
 
-def bench(agent: str, cases: int, work: Path) -> dict:
+def bench(agent: str, cases: int, work: Path, kept: Path | None) -> dict:
     repo = work / agent / "repo"
     for name in ("alpha", "beta"):
         make_skill(repo, name)
@@ -60,6 +69,10 @@ def bench(agent: str, cases: int, work: Path) -> dict:
     with FakeAPI(router) as api:
         environ = {"PATH": os.environ["PATH"], "HOME": str(work / agent / "home")}
         (work / agent / "home").mkdir(parents=True, exist_ok=True)
+        if kept is not None:
+            copy_missing(kept, user_cache(environ) / PROBES)
+        if os.environ.get("COPILOT_CACHE_HOME"):
+            environ["COPILOT_CACHE_HOME"] = os.environ["COPILOT_CACHE_HOME"]
         if agent == "claude":
             environ.update(
                 ANTHROPIC_BASE_URL=api.base_url,
@@ -113,9 +126,12 @@ def main_bench() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", default=",".join(AGENTS))
     parser.add_argument("--cases", type=int, default=6)
+    parser.add_argument(
+        "--kept-probes", type=Path, help="a folder of CLI probe answers an earlier run kept (see above)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="agents-bench-") as temp:
-        rows = [bench(agent, args.cases, Path(temp)) for agent in args.agents.split(",")]
+        rows = [bench(agent, args.cases, Path(temp), args.kept_probes) for agent in args.agents.split(",")]
     print(
         f"{'agent':10} {'version':10} {'decision median s':>18} {'worst s':>8} {'requests/case':>14} accuracy"
     )

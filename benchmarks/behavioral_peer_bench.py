@@ -23,8 +23,8 @@ How the comparison is kept fair:
   cache is off (`--no-cache`: the peer has none, and a replayed case sends no request), its
   --version/--help answers and sandbox verdict are kept in a scratch XDG_CACHE_HOME that lives across
   rounds, as a user's cache does; both start warm (one untimed run each first: byte-code written,
-  probes kept, files cached; `--light-warm`, the test suite's size: skillscope's on one case, the peer
-  none); skillscope's structural gate accepts the catalog's own findings through a
+  probes kept, files cached; `--light-warm`, the test suite's size: skillscope's on one case without
+  its API check, the peer none); skillscope's structural gate accepts the catalog's own findings through a
   baseline written once before the rounds;
 - rounds interleaved, the side going first alternating (AB, BA, ...; ABC, CBA, ... with `--also-args`),
   so a busy spell of a shared host falls on every side; each run is one process, timed for wall seconds
@@ -238,11 +238,11 @@ def sides(
 
 
 def warm_side(side: Side, case_id: str) -> Side:
-    """The side's run on one case: enough for skillscope to keep its probe answers, with fewer claude
-    starts than a run on every case."""
+    """The side's run on one case, without its API check (which keeps nothing): enough for skillscope to
+    keep its probe answers, with fewer claude starts than a run on every case."""
     command = list(side.command)
     command[command.index("--only") + 1] = case_id
-    return replace(side, command=command)
+    return replace(side, command=[*command, "--skip-preflight"])
 
 
 def load_cases(repo: Path, skill: str, only: str | None) -> list[dict]:

@@ -137,12 +137,13 @@ def test_route_runs_the_agent_for_real(tmp_path, claude_bin, fake_api, fake_env)
     repo = skills_repo(tmp_path / "repo")
     make_skill(repo / "skills", "alpha")
     env = {**fake_env, "SKILLSCOPE_CLAUDE": claude_bin, "PATH": os.environ["PATH"]}
-    done = inv("route", "--room", "alpha", cwd=repo, env=env)
+    # One case of each kind, through the task's --only: each case is one start of the CLI.
+    done = inv("route", "--room", "alpha", "--only", "alpha-pos-1,alpha-neg-1", cwd=repo, env=env)
     report = json.loads((repo / ".skillscope" / "runs" / "latest-routing.json").read_text())
-    verdicts = {case["verdict"] for case in report["cases"]}
-    # The scripted model answers every prompt in text: positives are missed, negatives pass, and the
-    # failed gate is the task's exit code.
-    assert verdicts == {"missed_trigger", "true_negative"}, report["cases"]
+    verdicts = {case["id"]: case["verdict"] for case in report["cases"]}
+    # The scripted model answers every prompt in text: the positive is missed, the negative passes, and
+    # the failed gate is the task's exit code.
+    assert verdicts == {"alpha-pos-1": "missed_trigger", "alpha-neg-1": "true_negative"}, report["cases"]
     assert done.returncode == 1, done.stdout + done.stderr
     assert fake_api.requests
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from harness import agent
+from harness.agent.claude_events import ClaudeEvents
 from harness.behavioral import judge
 from harness.behavioral.judge import InvalidAnswer, parse_verdicts
 from harness.behavioral.snapshot import Changes
-from tests.fakeapi import replies as R
-from tests.support.tracing import call, trace
+from tests.support.tracing import call, finished, trace
 
 IDS = ["E1", "E2"]
 
@@ -183,15 +183,6 @@ def test_a_broken_answer_is_retried_once_and_then_graded(grade, fake_api, tmp_pa
     assert "attempt 2: answer" in outcome.transcript()
 
 
-def test_a_failing_judge_run_is_an_error_never_a_verdict(grade, fake_api):
-    fake_api.script([R.error(529), R.error(529)])
-    outcome = grade(judge.statements(["runs the tests"], []))
-    assert outcome.verdicts is None and outcome.calls == 2
-    assert outcome.error.startswith(
-        "the judge gave no valid verdict after 2 attempts (the judge's run failed (the API answered 529"
-    )
-
-
 def test_no_statement_means_no_judge_call(grade, fake_api):
     outcome = grade([])
     assert outcome.calls == 0 and outcome.verdicts is None and fake_api.requests == []
@@ -207,6 +198,31 @@ class AnsweringJudge:
     def run(self, spec):
         self.prompts.append(spec.prompt)
         return trace(final=self.answers.pop(0))
+
+
+class OverloadedJudge(AnsweringJudge):
+    """A judge agent whose every run ends as claude's stream ends when the API stays overloaded, read by
+    claude's own event reader and completed as the drive loop completes it; no CLI starts. (Claude
+    retries an overloaded API on its own first, which through the real CLI costs seconds per run: a
+    529 through it is tests/routing/test_routing_cli.py::test_an_overloaded_api_is_an_error_not_a_miss.)"""
+
+    def run(self, spec):
+        self.prompts.append(spec.prompt)
+        reader = ClaudeEvents({})
+        overloaded = {"type": "result", "subtype": "success", "is_error": True, "api_error_status": 529}
+        reader.feed(json.dumps({**overloaded, "result": "API Error: 529 Overloaded"}))
+        return finished(reader, exit_code=1)
+
+
+def test_a_failing_judge_run_is_an_error_never_a_verdict(tmp_path):
+    stand_in = OverloadedJudge()
+    settings = judge.JudgeSettings(model="claude-fake-1", timeout_s=60)
+    graded = judge.statements(["runs the tests"], [])
+    outcome = judge.grade(stand_in, settings, "Fix the bug.", graded, "(no tool calls)", tmp_path)
+    assert outcome.verdicts is None and outcome.calls == 2 and len(stand_in.prompts) == 2
+    assert outcome.error.startswith(
+        "the judge gave no valid verdict after 2 attempts (the judge's run failed (the API answered 529"
+    )
 
 
 def test_an_answer_nested_past_what_json_reads_is_retried_like_any_broken_one(tmp_path):

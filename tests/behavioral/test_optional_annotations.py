@@ -1,5 +1,7 @@
 """An optional behavioral leg (`--annotations warnings`) annotates its errored and failed cases as
-GitHub warnings, never ::error, and still exits 1: the real claude CLI against the scripted API."""
+GitHub warnings, never ::error, and still exits 1. Which level an annotation takes is the harness's, so
+the runs are the scripted stand-in's (tests/support/scripted.py); annotations written from a real
+claude CLI's run are tests/routing/test_routing_cli.py::test_every_report_is_written."""
 
 from __future__ import annotations
 
@@ -11,17 +13,20 @@ import pytest
 from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
-from tests.fakeapi import replies as R
-from tests.support.routing import routing_env
+from tests.support import scripted as S
 
 pytestmark = pytest.mark.usefixtures("private_temp")
 
 
-def model(request):
+def agent(ran: S.Ran) -> S.Answer:
     """alpha's case errors (the API is overloaded); beta's agent does the job and the judge fails it."""
-    if request.prompt.startswith(JUDGE_HEADER):
-        return R.text(json.dumps({"verdicts": [{"id": "E1", "pass": False, "reason": "it did not"}]}))
-    return R.error(529) if "alpha job" in request.prompt else "Done: the job is finished."
+    if ran.prompt.startswith(JUDGE_HEADER):
+        return S.says(json.dumps({"verdicts": [{"id": "E1", "pass": False, "reason": "it did not"}]}))
+    return (
+        S.fails("API Error: 529 Overloaded")
+        if "alpha job" in ran.prompt
+        else S.says("Done: the job is finished.")
+    )
 
 
 def annotations(repo, env, *args: str) -> tuple[int, list[str]]:
@@ -38,11 +43,9 @@ def annotations(repo, env, *args: str) -> tuple[int, list[str]]:
     return code, [line for line in ctx.stdout.getvalue().splitlines() if line.startswith("::")]
 
 
-def test_an_optional_leg_annotates_its_errored_and_failed_cases_as_warnings(
-    fake_api, repo, claude_bin, tmp_path
-):
-    fake_api.script(model)
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+def test_an_optional_leg_annotates_its_errored_and_failed_cases_as_warnings(scripted, repo):
+    scripted.script(agent)
+    env = scripted.env
     code, required = annotations(repo, env, "--only", "alpha-pos-1")  # the default, on one case
     assert code == 1
     assert {line.split(" ", 1)[0] for line in required if "case `" in line} == {"::error"}

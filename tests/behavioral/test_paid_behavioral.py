@@ -1,8 +1,8 @@
 """What a behavioral run spends, end to end with the real claude CLI against the scripted fake API: the
 result cache, the run's spend cap and dry runs. Request counts are read from the fake server. What
-else the cache keys on (a file a hook reads, one skill's text) and what a dry run imports are the
-harness's alone: those run on the scripted runtimes (tests/support/scripted.py), counting the runs
-they are asked for.
+else the cache keys on (a file a hook reads, one skill's text), that it never keeps an error, and what
+a dry run imports are the harness's alone: those run on the scripted runtimes
+(tests/support/scripted.py), counting the runs they are asked for.
 
 The cache's tests start where one first run of both cases left the repo and the result cache: that run
 is made once for the module (one scripted server, whose address is part of every key), and each such
@@ -226,16 +226,21 @@ def test_editing_one_skill_reruns_only_its_own_cases(scripted, scripted_first):
     assert statuses(report) == {"alpha-pos-1": ("pass", False), "beta-pos-1": ("pass", True)}
 
 
-def test_an_errored_case_is_never_cached(api, warm):
-    skill_md = warm.repo / "alpha" / "SKILL.md"  # alpha's case is no longer cached; beta's is
+def test_an_errored_case_is_never_cached(scripted, scripted_first):
+    # What the cache keeps is the harness's; an API error through the real CLI is
+    # tests/routing/test_routing_cli.py::test_an_overloaded_api_is_an_error_not_a_miss, and a replay
+    # through it test_an_unchanged_second_run_makes_no_request.
+    skill_md = scripted_first / "alpha" / "SKILL.md"  # alpha's case is no longer cached; beta's is
     skill_md.write_text(skill_md.read_text() + "\nOne more line of instructions.\n")
-    api.script(lambda request: R.error(529) if "alpha job" in request.prompt else model(request))
-    code, _, _, report = behave(warm.repo, warm.env)
+    overloaded = S.fails("API Error: 529 Overloaded")
+    scripted.script({JUDGE_HEADER: S.says(JUDGED), "alpha job": overloaded}, default=S.says("Done."))
+    code, _, _, report = behave(scripted_first, scripted.env)
     assert code == 1 and statuses(report) == {"alpha-pos-1": ("error", False), "beta-pos-1": ("pass", True)}
-    api.script(model)
-    code, _, stderr, report = behave(warm.repo, warm.env)
+    scripted_model(scripted)
+    code, _, stderr, report = behave(scripted_first, scripted.env)
     assert code == 0, stderr
     assert statuses(report) == {"alpha-pos-1": ("pass", False), "beta-pos-1": ("pass", True)}
+    assert len(scripted.case_runs()) == 4 + 1 + 2  # the first run's; alpha's error; alpha again, judged
 
 
 def test_no_case_starts_past_the_run_cap_and_the_run_fails_saying_why(fake_api, repo, env):

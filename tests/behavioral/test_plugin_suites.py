@@ -1,7 +1,9 @@
 """Claude Code plugin eval suites run in place, end to end with the real agent CLIs against the scripted
-API: a `tool_used: Skill` suite as routing cases, a regex/file_exists/llm/tool suite as a behavioral case
-on claude and on gemini, whose own tool names the suite's Claude names are matched through. How a
-must-not-fire case is graded runs on the scripted runtimes (tests/support/scripted.py)."""
+API: a `tool_used: Skill` suite as routing cases on claude, a regex/file_exists/llm/tool suite as a
+behavioral case on gemini, whose own tool names the suite's Claude names are matched through. How the
+suite's graders weigh a case, its `runs` repeating it and how a must-not-fire case is graded are the
+harness's: those run on the scripted runtimes (tests/support/scripted.py), whose agent has claude's
+tools and writes its files into its workspace."""
 
 from __future__ import annotations
 
@@ -92,17 +94,25 @@ def writes_and_checks(write: R.Reply, shell: R.Reply, last: str):
     return reply
 
 
-CLAUDE_TURNS = (
-    R.tool_use("Write", {"file_path": "{{cwd}}/" + REPORT, "content": "# Week 12\n"}),
-    R.tool_use("Bash", {"command": "ls out/week"}),
-)
+def scripted_writes(last: str) -> S.Script:
+    """`writes_and_checks` with claude's tools, on the scripted runtimes: the agent writes the report into
+    its workspace, runs one shell command and says `last`; the judge passes."""
+    passed = S.says(json.dumps({"verdicts": [{"id": "E1", "pass": True, "reason": "scripted E1"}]}))
+    does = S.calls(
+        ("Write", {"file_path": "{{cwd}}/" + REPORT, "content": "# Week 12\n"}, "File created."),
+        ("Bash", {"command": "ls out/week"}, "report.md"),
+        then=S.says(last),
+    )
+    return lambda ran: passed if ran.prompt.startswith(JUDGE_HEADER) else does
 
 
-def test_a_missed_regex_fails_the_case_and_weighs_in_its_score(fake_api, claude_bin, tmp_path):
+# The graders through a real CLI's own tool names are the gemini test below; these two on the stand-in.
+
+
+def test_a_missed_regex_fails_the_case_and_weighs_in_its_score(scripted, tmp_path):
     repo = _repo(tmp_path, "behavioral")
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-    fake_api.script(writes_and_checks(*CLAUDE_TURNS, "Done."))
-    code, _, report = _behave(repo, env, "--model", "claude-fake-1")
+    scripted.script(scripted_writes("Done."))
+    code, _, report = _behave(repo, scripted.env, "--model", "claude-fake-1")
     assert code == 1
     (case,) = report["cases"]
     assert case["status"] == "fail" and _checks(report)["says-written"] is False
@@ -132,9 +142,7 @@ def test_the_same_suite_runs_on_gemini_with_its_own_tool_names(fake_api, claude_
     assert all(_checks(report).values())
 
 
-def test_free_and_judged_graders_run_as_a_behavioral_case_on_claude_its_runs_repeating_it(
-    fake_api, claude_bin, tmp_path
-):
+def test_free_and_judged_graders_run_as_a_behavioral_case_on_claude_its_runs_repeating_it(scripted, tmp_path):
     """Every grader of the suite passes on the case; `runs: 3` runs it three times, each in a fresh
     workspace, reported with its pass share's interval; the dry run's count of agent runs is the number
     of agents the real run starts."""
@@ -143,8 +151,8 @@ def test_free_and_judged_graders_run_as_a_behavioral_case_on_claude_its_runs_rep
     prompt.write_text(
         prompt.read_text().replace('schema_version: "1.0"\n', 'schema_version: "1.0"\nruns: 3\n')
     )
-    env = routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
-    fake_api.script(writes_and_checks(*CLAUDE_TURNS, "The report is written."))
+    env = scripted.env
+    scripted.script(scripted_writes("The report is written."))
     dry = io.StringIO()
     ctx = Context(environ=env, cwd=repo, stdin=io.StringIO(), stdout=dry, stderr=io.StringIO())
     argv = ["behavioral", "--repo", str(repo), *TIER0, "--skip-preflight", "--model", "claude-fake-1"]
@@ -153,12 +161,12 @@ def test_free_and_judged_graders_run_as_a_behavioral_case_on_claude_its_runs_rep
         int(line.split()[1]) for line in dry.getvalue().splitlines() if line.startswith("Estimate:")
     ]
     assert "3 runs (its `runs`), 0 cached" in dry.getvalue()
-    assert fake_api.requests == []  # the dry run sent nothing
+    assert scripted.runs == []  # the dry run started nothing
 
     code, stderr, report = _behave(repo, env, "--model", "claude-fake-1", "--no-cache")
     assert code == 0, stderr[-3000:]
-    agent_starts = {r.cwd for r in fake_api.agent_turns() if not r.prompt.startswith(JUDGE_HEADER)}
-    assert planned == len(agent_starts) == 3
+    agents = [ran for ran in scripted.runs if not ran.prompt.startswith(JUDGE_HEADER)]
+    assert planned == len({ran.spec.workspace for ran in agents}) == len(agents) == 3
     (case,) = report["cases"]
     assert case["status"] == "pass" and case["host_score"] == 1.0
     assert case["source"] == "pdf-tools/evals/writes/prompt.md"

@@ -1,6 +1,9 @@
-"""A quarantined behavioral case is run and reported but does not gate: end to end with the real claude
-CLI against the scripted API, every report format listing it; an expired entry gates again and is a
-finding."""
+"""A quarantined behavioral case is run and reported but does not gate, every report format listing it;
+an expired entry gates again and is a finding. What the quarantine does to a graded case is the
+harness's, so the runs are the scripted stand-in's (tests/support/scripted.py), a judge among them.
+End to end on the real claude CLI: a quarantined case in
+tests/routing/test_quarantine_gating.py::test_a_quarantined_miss_is_reported_everywhere_and_does_not_fail_the_run,
+and a judged behavioral case in tests/commands/test_behavioral.py."""
 
 from __future__ import annotations
 
@@ -15,28 +18,26 @@ from harness import schemas
 from harness.behavioral.judge import JUDGE_HEADER
 from harness.cli import main
 from harness.context import Context
-from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.helpers import run_cli, structural
-from tests.support.routing import routing_env
 
 pytestmark = pytest.mark.usefixtures("private_temp")
 BOTH = "alpha-pos-1,beta-pos-1"  # the default datasets' only cases with an expected behaviour
 HELD = "alpha-pos-1"
 
 
-def model(request):
-    """The agent answers in one turn; the judge fails alpha's expectation and passes beta's."""
-    if request.prompt.startswith(JUDGE_HEADER):
-        failing = "alpha" in request.prompt
-        verdict = {"id": "E1", "pass": not failing, "reason": "it did not" if failing else "it did"}
-        return R.text(json.dumps({"verdicts": [verdict]}))
-    return "Done: the job is finished."
+def judged(ran: S.Ran) -> S.Answer:
+    """The judge fails alpha's expectation and passes beta's."""
+    failing = "alpha" in ran.prompt
+    verdict = {"id": "E1", "pass": not failing, "reason": "it did not" if failing else "it did"}
+    return S.says(json.dumps({"verdicts": [verdict]}))
 
 
 @pytest.fixture
-def env(fake_api, claude_bin, tmp_path):
-    fake_api.script(model)
-    return routing_env(fake_api.base_url, claude_bin, tmp_path / "home")
+def env(scripted) -> dict:
+    """The agent answers in one turn; the judge as `judged`."""
+    scripted.script({JUDGE_HEADER: judged}, default=S.says("Done: the job is finished."))
+    return scripted.env
 
 
 def quarantine(repo: Path, expires: str) -> None:

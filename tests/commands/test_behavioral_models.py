@@ -1,38 +1,57 @@
 """`skillscope behavioral --model a,b`: every case on each model, one judge grading both, one report
-with each model's pass rate, the difference and its interval, in every format and on the page."""
+with each model's pass rate, the difference and its interval, in every format and on the page.
+
+The legs, the one judge and the reports are the harness's: the runs are the scripted stand-in's
+(tests/support/scripted.py), whose agent on model a writes report.md into its workspace and runs a
+command, as the fake API's agent does through the real CLI. Each leg on its own model through the real
+claude CLI is
+tests/routing/test_routing_models.py::test_two_models_are_two_legs_in_every_format_and_the_cache_keeps_them_apart,
+and a judged case on it tests/commands/test_behavioral.py::test_a_case_meeting_every_expectation_passes."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import xml.etree.ElementTree as ET
 
 from harness import schemas
+from harness.behavioral.judge import JUDGE_HEADER
 from harness.report import html
-from tests.fakeapi import replies as R
-from tests.support.behavioral import SCENARIOS, Behave, verdicts
+from tests.support import scripted as S
+from tests.support.behavioral import SCENARIOS, Behave
 
 A, B, JUDGE = "claude-fake-a", "claude-fake-b", "claude-judge-1"
-WRITES = [
-    R.tool_use("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}),
-    R.tool_use("Bash", {"command": "echo status-ok"}),
-    R.text("Wrote report.md."),
-]
+# Does the job: writes the report, says so on its shell.
+DOES_IT = S.calls(
+    ("Write", {"file_path": "{{cwd}}/report.md", "content": "# Week\n"}, "File created."),
+    ("Bash", {"command": "echo status-ok"}, "status-ok"),
+    then=S.says("Wrote report.md."),
+)
+BOTH_MET = S.says(
+    json.dumps({"verdicts": [{"id": i, "pass": True, "reason": f"scripted {i}"} for i in ("E1", "E2")]})
+)
 
 
-def model_a(request):
-    """Does the job, one step per turn."""
-    return WRITES[min(len(request.tool_results), len(WRITES) - 1)]
+def by_model(answers: dict[str, S.Answer]) -> S.Script:
+    """Each run answered as its model's entry says; a judge's run only on the judge's model."""
+
+    def answer(ran: S.Ran) -> S.Answer:
+        if ran.prompt.startswith(JUDGE_HEADER):
+            assert ran.model == JUDGE, ran.model
+            return BOTH_MET
+        return answers[ran.model or ""]
+
+    return answer
 
 
-def test_two_models_are_graded_side_by_side_by_one_judge(tmp_path, claude_bin, fake_env, fake_api):
+def test_two_models_are_graded_side_by_side_by_one_judge(tmp_path, scripted):
     repo = tmp_path / "writer"
     shutil.copytree(SCENARIOS / "writer", repo)
-    judge = verdicts(("E1", True), ("E2", True))
     # Model b answers without doing anything: its checks fail whatever the judge says.
-    fake_api.script(R.by_model({A: model_a, B: R.text("I would rather not."), JUDGE: judge}))
+    scripted.script(by_model({A: DOES_IT, B: S.says("I would rather not.")}))
     summary, junit = tmp_path / "summary.md", tmp_path / "junit.xml"
-    run = Behave(repo, claude_bin, fake_env)(
+    run = Behave(repo, "claude", scripted.env)(
         "--only", "report-writer-pass", "--model", f"{A},{B}", "--judge-model", JUDGE,
         "--format", "text", "--summary", str(summary), "--junit", str(junit), "--no-sandbox",
     )  # fmt: skip
@@ -55,7 +74,7 @@ def test_two_models_are_graded_side_by_side_by_one_judge(tmp_path, claude_bin, f
     # one case a side: a whole flip is still within noise (Newcombe's interval reaches past zero)
     assert (difference["low"], difference["beyond_noise"]) == (-1.0, False) and 0 < difference["high"] < 0.2
     assert report["cases"][0]["by_leg"] == {f"claude@{A}": "pass", f"claude@{B}": "fail"}
-    assert {r.model for r in fake_api.agent_turns()} == {A, B, JUDGE}  # the judge never ran on a leg's model
+    assert {ran.model for ran in scripted.runs} == {A, B, JUDGE}  # the judge never ran on a leg's model
     # text: a clause per model, the difference, who judged
     assert f"claude@{A} 1/1 passed" in run.stdout and f"claude@{B} 0/1 passed" in run.stdout
     assert "pass rate -100% (95% interval" in run.stdout
@@ -77,13 +96,11 @@ def test_two_models_are_graded_side_by_side_by_one_judge(tmp_path, claude_bin, f
     assert f'<th scope="col">claude@{A}</th>' in page
 
 
-def test_one_model_says_which_judge_graded_and_warns_of_its_own_family(
-    tmp_path, claude_bin, fake_env, fake_api
-):
+def test_one_model_says_which_judge_graded_and_warns_of_its_own_family(tmp_path, scripted):
     repo = tmp_path / "writer"
     shutil.copytree(SCENARIOS / "writer", repo)
-    fake_api.script(R.by_model({A: model_a, JUDGE: verdicts(("E1", True), ("E2", True))}))
-    run = Behave(repo, claude_bin, fake_env)(
+    scripted.script(by_model({A: DOES_IT}))
+    run = Behave(repo, "claude", scripted.env)(
         "--only", "report-writer-pass", "--model", A, "--judge-model", JUDGE, "--no-sandbox"
     )
     assert run.code == 0, run.stderr

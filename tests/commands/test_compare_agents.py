@@ -151,7 +151,7 @@ def test_a_side_decided_by_a_failed_skill_md_read_says_so_beside_its_verdict(fak
 def test_a_side_whose_run_its_cli_failed_on_its_own_ran_again_and_says_so(scripted, tmp_path):
     """The harness's one fresh retry of a runtime's own failure, on gemini scripted: the first run ends
     as gemini's CLI gives up on a cut stream. The real CLI's failure being recognised and retried is
-    tests/routing/test_retry.py and tests/behavioral/test_retry.py."""
+    tests/routing/test_retry.py."""
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     first: list[Path] = []
 

@@ -1,5 +1,9 @@
-"""`skillscope compare --mode behavioral` end to end: the real claude CLI against the scripted API,
-whose agent only finishes the job when the skill is installed."""
+"""`skillscope compare --mode behavioral`, whose agent only finishes the job when the skill is installed:
+end to end on the real claude CLI against the scripted API, the lift and the turns the CLI counts
+(test_baseline_none_shows_the_lift_and_the_cases_that_need_no_skill). Which modes run by default and
+the matrix of two models are the harness's, on the scripted stand-in (tests/support/scripted.py),
+whose agent reads the installed description from its workspace as the fake API's reads it from the
+request."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ import pytest
 from harness import schemas
 from harness.cli import main
 from harness.context import Context
-from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.helpers import evals_for, make_skill
 
 DATASET = {
@@ -40,11 +44,18 @@ def agent(request):
     return "ALPHA-DONE" if "Does the alpha job" in json.dumps(request.body) else "I do not know that job."
 
 
+def scripted_agent(ran: S.Ran) -> S.Answer:
+    """`agent` on the scripted runtimes."""
+    if "Say hello" in ran.prompt:
+        return S.says("hello there")
+    knows = "Does the alpha job" in ran.listing.get("alpha", "")
+    return S.says("ALPHA-DONE" if knows else "I do not know that job.")
+
+
 @pytest.fixture
-def repo(tmp_path, fake_api) -> Path:
+def repo(tmp_path) -> Path:
     root = tmp_path / "repo"
     make_skill(root, "alpha", evals=DATASET)
-    fake_api.script(agent)
     return root
 
 
@@ -64,7 +75,8 @@ def environ(fake_env, claude_bin) -> dict:
     return {**fake_env, "SKILLSCOPE_CLAUDE": claude_bin}
 
 
-def test_baseline_none_shows_the_lift_and_the_cases_that_need_no_skill(repo, environ):
+def test_baseline_none_shows_the_lift_and_the_cases_that_need_no_skill(repo, environ, fake_api):
+    fake_api.script(agent)
     code, report, out, err = compare(repo, environ, "--mode", "behavioral", "--only", "lift,plain")
     assert code == 0, err
     assert {c["id"]: c["label"] for c in report["cases"]} == {"lift": "improvement", "plain": "same-pass"}
@@ -77,12 +89,15 @@ def test_baseline_none_shows_the_lift_and_the_cases_that_need_no_skill(repo, env
     assert (repo / "alpha" / "SKILL.md").exists()  # the candidate is untouched
 
 
-def test_the_default_mode_is_both_when_a_case_carries_an_expectation(repo, environ, tmp_path):
+def test_the_default_mode_is_both_when_a_case_carries_an_expectation(repo, scripted, tmp_path):
+    scripted.script(scripted_agent)
     junit = tmp_path / "compare.xml"
-    code, report, out, err = compare(repo, environ, "--only", "lift", "--no-cache", "--junit", str(junit))
+    code, report, out, err = compare(
+        repo, scripted.env, "--only", "lift", "--no-cache", "--junit", str(junit)
+    )
     assert code == 0, err
     assert report["meta"]["mode"] == "both" and schemas.errors("compare", report) == []
-    # The scripted agent never calls the skill: routing fails on both sides; the job needs the skill.
+    # The agent never calls the skill: routing fails on both sides; the job needs the skill.
     assert [(c["mode"], c["label"]) for c in report["cases"]] == [
         ("routing", "same-fail"),
         ("behavioral", "improvement"),
@@ -94,12 +109,16 @@ def test_the_default_mode_is_both_when_a_case_carries_an_expectation(repo, envir
     assert 'name="lift (routing)"' in junit.read_text("utf-8")
 
 
-def test_two_models_each_compare_both_versions_run_to_completion(repo, environ, fake_api):
+def test_two_models_each_compare_both_versions_run_to_completion(repo, scripted):
     """Model b never learns the alpha job: the lift shows on model a only, each leg in the matrix."""
-    fake_api.script(R.by_model({"claude-fake-a": agent, "claude-fake-b": "I do not know that job."}))
+
+    def by_model(ran: S.Ran) -> S.Answer:
+        return scripted_agent(ran) if ran.model == "claude-fake-a" else S.says("I do not know that job.")
+
+    scripted.script(by_model)
     code, report, out, err = compare(
         repo,
-        environ,
+        scripted.env,
         "--mode",
         "behavioral",
         "--only",
@@ -119,5 +138,5 @@ def test_two_models_each_compare_both_versions_run_to_completion(repo, environ, 
         "claude@claude-fake-a": "improvement",
         "claude@claude-fake-b": "same-fail",
     }
-    assert {r.model for r in fake_api.agent_turns()} == {"claude-fake-a", "claude-fake-b"}
+    assert {ran.model for ran in scripted.case_runs()} == {"claude-fake-a", "claude-fake-b"}
     assert re.search(r"\| claude@claude-fake-a +\| claude-fake-a +\| behavioral +\|", out), out

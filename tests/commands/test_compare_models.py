@@ -1,5 +1,12 @@
 """`skillscope compare` across models: --baseline-model puts the two sides on two models, and --model
-naming several runs the whole comparison on each model, side by side, labelled case by case."""
+naming several runs the whole comparison on each model, side by side, labelled case by case.
+
+Which side runs on which model, the legs, their labels, reports and kept transcripts are the
+harness's: the runs are the scripted stand-in's (tests/support/scripted.py), whose model reads the
+installed description from its workspace as the fake API's reads it from the request. That the real
+claude CLI runs each leg on its own model is
+tests/routing/test_routing_models.py::test_two_models_are_two_legs_in_every_format_and_the_cache_keeps_them_apart,
+and a comparison on the real CLI is tests/commands/test_compare_routing.py's."""
 
 from __future__ import annotations
 
@@ -16,10 +23,21 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from harness.report import html
-from tests.fakeapi import replies as R
-from tests.support.routing import CaseRouter, skills_repo
+from tests.support import scripted as S
+from tests.support.routing import skills_repo
 
 A, B = "claude-fake-a", "claude-fake-b"
+ANSWERS_ITSELF = S.says("I will answer myself.")
+
+
+def by_model(answers: dict[str, S.Scripting]) -> S.Script:
+    """Each run answered as its model's entry says."""
+
+    def answer(ran: S.Ran) -> S.Answer:
+        given = answers[ran.model or ""]
+        return given(ran) if callable(given) else given  # type: ignore[return-value]
+
+    return answer
 
 
 def run(repo: Path, env: dict, *argv: str) -> tuple[int, dict, str, str]:
@@ -32,14 +50,14 @@ def run(repo: Path, env: dict, *argv: str) -> tuple[int, dict, str, str]:
 
 
 @pytest.mark.usefixtures("private_temp")
-def test_the_same_skill_on_two_models_is_labelled_case_by_case(fake_api, claude_bin, tmp_path, env):
+def test_the_same_skill_on_two_models_is_labelled_case_by_case(scripted, tmp_path):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     # Model a (the baseline) misses alpha-pos-2; model b (the candidate) fires alpha on both.
-    misses = R.by_model({A: R.text("I will answer myself."), B: R.skill("alpha")})
-    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": misses}))
+    misses = by_model({A: ANSWERS_ITSELF, B: S.fires("alpha")})
+    scripted.script({"alpha-pos-1": S.fires("alpha"), "alpha-pos-2": misses})
     code, report, out, err = run(
         repo,
-        env,
+        scripted.env,
         *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
         *("--only", "alpha-pos-1,alpha-pos-2", "--repeat", "1", "--skip-preflight", "--no-cache"),
         *("--baseline", "alpha", "--model", B, "--baseline-model", A),  # the same folder: only the model
@@ -53,7 +71,7 @@ def test_the_same_skill_on_two_models_is_labelled_case_by_case(fake_api, claude_
     }
     agent = report["meta"]["agent"]
     assert (agent["model"], agent["baseline"]["model"]) == (B, A)
-    assert {r.model for r in fake_api.agent_turns()} == {A, B}
+    assert {ran.model for ran in scripted.case_runs()} == {A, B}
     assert f"Sides: baseline claude on {A}, candidate claude on {B}." in out
     assert "1 improvements" in out and re.search(r"95% interval|interval", out)
 
@@ -99,27 +117,19 @@ def reworded_alpha(repo: Path, tmp_path: Path) -> Path:
 
 
 @pytest.mark.usefixtures("private_temp")
-def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_bin, tmp_path, env):
+def test_a_model_list_runs_the_whole_comparison_on_each_model(scripted, tmp_path):
     """The candidate's new wording helps on model a and changes nothing on model b: each model's
     comparison is its own leg, and the case whose label differs is listed first."""
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     baseline = reworded_alpha(repo, tmp_path)
 
-    def on_a(request):  # model a fires alpha on pos-2 only when the candidate's words are installed
-        return (
-            R.skill("alpha")
-            if "Tidy PDFs." in request.skill_listing.get("alpha", "")
-            else R.text("I will answer myself.")
-        )
+    def on_a(
+        ran: S.Ran,
+    ) -> S.Answer:  # model a fires alpha on pos-2 only when the candidate's words are installed
+        return S.fires("alpha") if "Tidy PDFs." in ran.listing.get("alpha", "") else ANSWERS_ITSELF
 
-    fake_api.script(
-        CaseRouter(
-            {
-                "alpha-pos-1": R.skill("alpha"),
-                "alpha-pos-2": R.by_model({A: on_a, B: R.text("I will answer myself.")}),
-            }
-        )
-    )
+    scripted.script({"alpha-pos-1": S.fires("alpha"), "alpha-pos-2": by_model({A: on_a, B: ANSWERS_ITSELF})})
+    env = scripted.env
     logs = tmp_path / "logs"
     code, report, out, err = run(
         repo,
@@ -152,7 +162,7 @@ def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_b
     assert (first["id"], first["differs"]) == ("alpha-pos-2", True)
     assert first["by_leg"] == {f"claude@{A}": "improvement", f"claude@{B}": "same-fail"}
     assert (second["id"], second["differs"]) == ("alpha-pos-1", False)
-    assert {r.model for r in fake_api.agent_turns()} == {A, B}
+    assert {ran.model for ran in scripted.case_runs()} == {A, B}
     # every format says each model: markdown on stdout, the text headline, the page
     assert "## Skill compare across models" in out
     assert re.search(rf"\| claude@{A} +\| {A} +\| routing +\| 0 +\| 1 ", out), out
@@ -184,22 +194,18 @@ def test_a_model_list_runs_the_whole_comparison_on_each_model(fake_api, claude_b
 
 
 @pytest.mark.usefixtures("private_temp")
-def test_a_regression_on_one_model_fails_the_matrix_and_says_where(fake_api, claude_bin, tmp_path, env):
+def test_a_regression_on_one_model_fails_the_matrix_and_says_where(scripted, tmp_path):
     repo = skills_repo(tmp_path / "repo", "alpha", "beta")
     baseline = reworded_alpha(repo, tmp_path)
 
-    def on_b(request):  # model b stops firing alpha once the candidate's words are installed
-        return (
-            R.text("I will answer myself.")
-            if "Tidy PDFs." in request.skill_listing.get("alpha", "")
-            else R.skill("alpha")
-        )
+    def on_b(ran: S.Ran) -> S.Answer:  # model b stops firing alpha once the candidate's words are installed
+        return ANSWERS_ITSELF if "Tidy PDFs." in ran.listing.get("alpha", "") else S.fires("alpha")
 
-    fake_api.script(CaseRouter({"alpha-pos-1": R.by_model({A: R.skill("alpha"), B: on_b})}))
+    scripted.script({"alpha-pos-1": by_model({A: S.fires("alpha"), B: on_b})})
     junit = tmp_path / "junit.xml"
     code, report, _out, err = run(
         repo,
-        env,
+        scripted.env,
         *("compare", "--skill", "alpha", "--mode", "routing", "--routing-room", "alpha,beta"),
         *("--only", "alpha-pos-1", "--repeat", "1", "--skip-preflight", "--no-cache"),
         *("--baseline", str(baseline), "--model", f"{A},{B}", "--junit", str(junit), "--no-canary"),

@@ -110,7 +110,7 @@ def test_an_unknown_skill_is_named_before_any_run(tmp_path, scripted):
 def test_a_run_its_cli_failed_on_its_own_runs_once_more_and_the_report_says_so(tmp_path, scripted):
     """The harness's one fresh retry of a runtime's own failure, on gemini scripted: its first run ends
     as gemini's CLI gives up on a cut stream. The real CLI's failure being recognised and retried is
-    tests/routing/test_retry.py and tests/behavioral/test_retry.py."""
+    tests/routing/test_retry.py."""
     first: list[Path] = []
 
     def cut_in_the_first_workspace(ran: S.Ran) -> S.Answer:

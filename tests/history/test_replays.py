@@ -1,6 +1,9 @@
 """`skillscope history` on a ledger holding a run replayed from the result cache and a lexical run: a
-replay is no second sample, and a report passed over is named. Real claude CLI, scripted API: one
-first run for the module, whose result cache the replaying run reads."""
+replay is no second sample, and a report passed over is named. What history makes of a replay is the
+harness's, so the runs are the scripted stand-in's (tests/support/scripted.py): a first run per test,
+whose result cache the replaying run reads. End to end on the real claude CLI, a replay is
+tests/routing/test_paid_routing.py::test_an_unchanged_second_run_makes_no_request_and_marks_every_sample_cached,
+and history read from real runs' reports is tests/history/test_real_ledgers.py."""
 
 from __future__ import annotations
 
@@ -12,13 +15,11 @@ from pathlib import Path
 import pytest
 
 from harness import schemas
-from tests.fakeapi import FakeAPI
-from tests.fakeapi import replies as R
+from tests.support import scripted as S
 from tests.support.helpers import run_cli
-from tests.support.routing import CaseRouter, route, routing_env, skills_repo
-from tests.support.temp_dirs import temp_under
+from tests.support.routing import route, skills_repo
 
-pytestmark = [pytest.mark.usefixtures("private_temp"), pytest.mark.xdist_group("history-replays")]
+pytestmark = pytest.mark.usefixtures("private_temp")
 CASES = "alpha-pos-1,alpha-pos-2,alpha-neg-1"
 
 
@@ -50,8 +51,8 @@ def history(repo: Path, ledger: Path):
 
 @dataclass(frozen=True)
 class FirstRun:
-    """The module's first run of CASES, every sample new (and kept in the result cache under `env`'s
-    home); its report is `report`."""
+    """A first run of CASES, every sample new (and kept in the result cache under `env`'s home); its
+    report is `report`."""
 
     repo: Path
     env: dict[str, str]
@@ -64,23 +65,21 @@ class FirstRun:
         return folder
 
 
-@pytest.fixture(scope="module")
-def first_run(claude_bin, tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("first-run")
-    repo = skills_repo(tmp / "repo", "alpha", "beta")
-    with FakeAPI() as api:  # serving every test: a replay's key holds the server's address
-        api.script(CaseRouter({"alpha-pos-1": R.skill("alpha"), "alpha-pos-2": R.skill("alpha")}))
-        env = routing_env(api.base_url, claude_bin, tmp / "home")
-        with temp_under(tmp / "temp"):
-            routed(repo, env, tmp / "run-1.json")
-        yield FirstRun(repo, env, tmp / "run-1.json")
+@pytest.fixture
+def first_run(scripted, tmp_path):
+    repo = skills_repo(tmp_path / "first" / "repo", "alpha", "beta")
+    scripted.script({"alpha-pos-1": S.fires("alpha"), "alpha-pos-2": S.fires("alpha")})
+    routed(repo, scripted.env, tmp_path / "first" / "run-1.json")
+    return FirstRun(repo, scripted.env, tmp_path / "first" / "run-1.json")
 
 
-def test_a_run_replayed_from_the_cache_is_no_second_sample(first_run, tmp_path):
+def test_a_run_replayed_from_the_cache_is_no_second_sample(first_run, scripted, tmp_path):
     repo, env = first_run.repo, first_run.env
     ledger = first_run.ledger(tmp_path / "ledger")
+    started = len(scripted.runs)
     second = routed(repo, env, ledger / "run-2.json")
     assert second.report["totals"]["samples_run"] == 0  # every sample came from the cache
+    assert len(scripted.runs) == started
 
     document = history(repo, ledger)
     assert document["replays"] == 1 and document["sampled_once"] == 3

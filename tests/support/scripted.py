@@ -9,7 +9,10 @@ runtime and the descriptions installed in its workspace), or a table keyed like 
 id or a prompt substring). A run scripted to hang (`HANGS`) is the one that starts a process: a silent
 one, which the runtime's own drive loop waits on and kills at the harness's timeout or cancellation, as
 it would a hung CLI. A run's tool calls (`calls`) enter its trace through claude's own event reader,
-normalised and counted as a real run's are. The canary's planted skill fires as a real model's would
+normalised and counted as a real run's are; a `Write` among them writes its file into the run's
+workspace (`{{cwd}}` in a call stands for it, as in tests/fakeapi's replies), as the agent's would. A
+run asked to keep its log (`--keep-logs`) keeps the lines claude's stream-json would have printed for
+it, written as the drive loop writes a CLI's. The canary's planted skill fires as a real model's would
 unless the script says otherwise. What the CLIs themselves do (listing the room, calling the skill,
 stopping at the decision, failing) is proven against the real CLIs against tests/fakeapi; a test on
 this stand-in asserts only what holds whatever runtime answered.
@@ -30,9 +33,10 @@ import pytest
 
 from harness import agent
 from harness.agent import Activation, InitInfo, RunSpec, SandboxSupport, Trace, Usage
-from harness.agent.claude_events import ClaudeEvents
+from harness.agent.claude_events import BASE_DIR_PREFIX, ClaudeEvents
 from harness.model import skill as skills
 from harness.routing import canary
+from harness.writer import growing
 from tests.support.routing import prompt_of, routing_env
 
 MODEL = "claude-fake-1"
@@ -116,12 +120,73 @@ def called(calls: Sequence[tuple[str, dict[str, Any], str]], listing: Mapping[st
     stand-in's agent has claude's tools whatever its runtime): normalised, counted against the budgets
     and answered, as the graders read a real run's."""
     reader = ClaudeEvents(dict.fromkeys(listing, Path()))
+    for event in call_events(calls):
+        reader.feed(json.dumps(event))
+    return reader.trace
+
+
+def call_events(calls: Sequence[tuple[str, dict[str, Any], str]]) -> list[dict[str, Any]]:
+    """The assistant's tool use and the tool's answer, in claude's stream, for each call in turn."""
+    events: list[dict[str, Any]] = []
     for number, (tool, given, result) in enumerate(calls, start=1):
         use = {"type": "tool_use", "id": f"toolu_c{number}", "name": tool, "input": given}
         answer = {"type": "tool_result", "tool_use_id": use["id"], "content": result}
-        reader.feed(json.dumps({"type": "assistant", "message": {"content": [use]}}))
-        reader.feed(json.dumps({"type": "user", "message": {"content": [answer]}}))
-    return reader.trace
+        events.append({"type": "assistant", "message": {"content": [use]}})
+        events.append({"type": "user", "message": {"content": [answer]}})
+    return events
+
+
+def placed(calls: Sequence[tuple[str, dict[str, Any], str]], workspace: Path) -> tuple:
+    """`calls` with `{{cwd}}` in their inputs standing for the run's workspace; each `Write` done there,
+    as the agent's tool would do it (never outside the workspace)."""
+    made = []
+    for tool, given, result in calls:
+        given = json.loads(json.dumps(given).replace("{{cwd}}", str(workspace)))
+        if tool == "Write":
+            target = Path(given["file_path"])
+            assert target.resolve().is_relative_to(Path(workspace).resolve()), target
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(given["content"], encoding="utf-8")
+        made.append((tool, given, result))
+    return tuple(made)
+
+
+def stream(answer: Answer, ran: Ran, version: str, folder: Path | None) -> list[str]:
+    """The lines claude's stream-json prints for `answer`'s run (its calls already placed): the init
+    event, the calls, then the skill's launch and the base directory it injects (the skill's `folder`),
+    or the result event; what a kept log of the run holds."""
+    init = dataclasses.asdict(init_of(ran, version))
+    init["permissionMode"], init["apiKeySource"] = init.pop("permission_mode"), init.pop("api_key_source")
+    events: list[dict[str, Any]] = [{"type": "system", "subtype": "init", **init}, *call_events(answer.calls)]
+    if answer.error is None and answer.skill is not None:
+        launch = {"type": "tool_use", "id": "toolu_1", "name": "Skill", "input": {"skill": answer.skill}}
+        launched = {
+            "type": "tool_result",
+            "tool_use_id": "toolu_1",
+            "content": f"Launching skill: {answer.skill}",
+        }
+        events.append({"type": "assistant", "message": {"content": [launch]}})
+        events.append(
+            {"type": "user", "message": {"content": [launched]}, "tool_use_result": {"success": True}}
+        )
+        if folder is not None:
+            base = {"type": "text", "text": f"{BASE_DIR_PREFIX} {folder}"}
+            events.append({"type": "user", "message": {"content": [base]}})
+    else:
+        failed = answer.error is not None
+        result = {"result": answer.error if failed else answer.text, "is_error": failed, "num_turns": 1}
+        usage = {"input_tokens": TOKENS.input_tokens, "output_tokens": TOKENS.output_tokens}
+        subtype = "error_during_execution" if failed else "success"
+        events.append(
+            {
+                "type": "result",
+                "subtype": subtype,
+                **result,
+                "total_cost_usd": answer.cost_usd,
+                "usage": usage,
+            }
+        )
+    return [json.dumps(event) for event in events]
 
 
 def init_of(ran: Ran, version: str) -> InitInfo:
@@ -249,7 +314,15 @@ class Scripted:
         with self.lock:
             self.runs.append(ran)
         answer = self.answer(ran)
-        trace = hang(ready, ran, installed) if answer.hangs else answer.trace(ran, ready.version)
+        if answer.hangs:
+            trace = hang(ready, ran, installed)
+        else:
+            answer = dataclasses.replace(answer, calls=placed(answer.calls, spec.workspace))
+            trace = answer.trace(ran, ready.version)
+            if spec.keep_log is not None:
+                with growing(spec.keep_log, spec.keep_log.parent, private=True) as log:
+                    lines = stream(answer, ran, ready.version, installed.get(answer.skill or ""))
+                    log.writelines(f"{line}\n".encode() for line in lines)
         # As the runtime's own run does: a failure it declares its own is worth one fresh retry.
         trace.retryable = next((rule.why for rule in ready.retry_on if rule.matches(trace)), None)
         return trace

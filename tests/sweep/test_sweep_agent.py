@@ -1,12 +1,18 @@
-"""`skillscope sweep --engine agent` on the real claude CLI, only the model scripted (tests/fakeapi): at
-each size the catalog and its ballast are installed as real skills, claude renders its own listing, and
-the scripted model decides from what that listing holds. The per-size accuracy is the model's choices,
-the knee is where it starts choosing wrongly, the dry run promises exactly the agent starts the run
-makes, and an API error is never graded as a miss.
+"""`skillscope sweep --engine agent`: at each size the catalog and its ballast are installed as real
+skills, and the model decides from what is listed. The per-size accuracy is the model's choices, the
+knee is where it starts choosing wrongly, the dry run promises exactly the agent starts the run makes,
+and an API error is never graded as a miss.
+
+What sweep makes of the runs (the curve, the knee, the dry run's count, an error never a miss) is the
+harness's: those tests run on the scripted stand-in (tests/support/scripted.py), which answers from
+the skills each size installed in the run's workspace. That the real claude CLI lists each size's
+catalog and ballast itself, and its model's choice is graded, is
+test_on_the_real_cli_each_size_is_listed_and_no_skill_is_a_miss, on the real CLI against the scripted
+API (tests/fakeapi), each case at each size being one start of the CLI.
 
 Only the knee's own test needs three sizes of six cases (fewer cannot show a drop beyond noise after
 the correction for two sizes); the tests of how an outcome is graded run the fewest sizes and cases
-that show it, each case at each size being one start of the CLI."""
+that show it."""
 
 from __future__ import annotations
 
@@ -21,8 +27,8 @@ from harness import schemas
 from harness.cli import main
 from harness.context import Context
 from tests.fakeapi import RecordedRequest
-from tests.fakeapi import replies as R
 from tests.fakeapi.recorded import LISTING_HEADER
+from tests.support import scripted as S
 from tests.support.routing import NO_SKILL_TEXT, CaseRouter
 
 SIZES = (2, 4, 8)
@@ -53,16 +59,15 @@ def listed(request: RecordedRequest) -> list[str]:
 
 
 def crowded_picks(wrong: dict[str, str]):
-    """A model that picks the case's own skill while claude lists at most CROWDED skills, and its
+    """A model that picks the case's own skill while its run lists at most CROWDED skills, and its
     neighbour once it lists more."""
 
     def pick(own: str):
-        def reply(request: RecordedRequest):
-            names = listed(request)
-            assert own in names, names  # the catalog is installed at every size
-            return R.skill(own if len(names) <= CROWDED else wrong[own])
+        def answer(ran: S.Ran) -> S.Answer:
+            assert own in ran.installed, ran.installed  # the catalog is installed at every size
+            return S.fires(own if len(ran.installed) <= CROWDED else wrong[own])
 
-        return reply
+        return answer
 
     return pick
 
@@ -108,29 +113,31 @@ def agent_starts(said: str) -> int:
     return int(match.group(1))
 
 
+# Each test below on the scripted stand-in; the real claude CLI's listing at each size, and its model's
+# choice graded, is test_on_the_real_cli_each_size_is_listed_and_no_skill_is_a_miss.
+
+
 def test_the_agents_choices_make_the_curve_the_knee_is_where_they_go_wrong_and_the_dry_run_counts_it(
-    fake_api, repo, env
+    scripted, repo
 ):
     pick = crowded_picks({"alpha": "beta", "beta": "alpha"})
-    fake_api.script(
-        CaseRouter(
-            {
-                **{f"alpha-pos-{n}": pick("alpha") for n in (1, 2, 3)},
-                **{f"beta-pos-{n}": pick("beta") for n in (1, 2, 3)},
-            }
-        )
+    scripted.script(
+        {
+            **{f"alpha-pos-{n}": pick("alpha") for n in (1, 2, 3)},
+            **{f"beta-pos-{n}": pick("beta") for n in (1, 2, 3)},
+        }
     )
-    code, said, _, report = sweep(repo, env, "--dry-run")
+    code, said, _, report = sweep(repo, scripted.env, "--dry-run")
     assert code == 0 and report is None
-    assert fake_api.requests == []  # a dry run sends nothing
+    assert scripted.runs == []  # a dry run starts nothing
     promised = agent_starts(said)
     assert promised == 1 + 6 * len(SIZES)  # the canary, then each case at each size
 
-    code, _, stderr, report = sweep(repo, env)
+    code, _, stderr, report = sweep(repo, scripted.env)
     assert code == 0, stderr
     assert schemas.errors("sweep-report", report) == []
-    started = len(fake_api.agent_turns()) + len(fake_api.canary_turns())  # one request each: stopped there
-    assert started == promised == report["run"]["agent_starts"]
+    assert len(scripted.runs) == promised == report["run"]["agent_starts"]
+    assert len(scripted.canary_runs()) == 1
     assert report["engine"] == "agent" and report["run"]["errors"] == 0
     (leg,) = report["agents"]
     assert leg["agent"] == "claude" and leg["agent_version"]
@@ -143,22 +150,25 @@ def test_the_agents_choices_make_the_curve_the_knee_is_where_they_go_wrong_and_t
     assert not by_skill["alpha"]["detectable"]
 
 
-def test_an_api_error_is_never_graded_as_a_miss_and_a_curve_that_holds_has_no_knee(fake_api, repo, env):
+OVERLOADED = S.fails("API Error: 529 Overloaded")
+
+
+def test_an_api_error_is_never_graded_as_a_miss_and_a_curve_that_holds_has_no_knee(scripted, repo):
     """alpha-pos-1 meets an overloaded API at the larger size: that pair is an error, graded on neither
     side, and the size's accuracy is the other four cases'. Five cases at two sizes are the fewest whose
     drop could be told from noise, so "no knee" here is a finding, not a cannot-tell."""
 
-    def overloaded_when_crowded(request: RecordedRequest):
-        return R.error(529) if len(listed(request)) > CROWDED else R.skill("alpha")
+    def overloaded_when_crowded(ran: S.Ran) -> S.Answer:
+        return OVERLOADED if len(ran.installed) > CROWDED else S.fires("alpha")
 
-    table = {
+    table: dict[str, S.Scripting] = {
         "alpha-pos-1": overloaded_when_crowded,
-        "alpha-pos-2": R.skill("alpha"),
-        "alpha-pos-3": R.skill("alpha"),
+        "alpha-pos-2": S.fires("alpha"),
+        "alpha-pos-3": S.fires("alpha"),
     }
-    table.update({f"beta-pos-{n}": R.skill("beta") for n in (1, 2)})
-    fake_api.script(CaseRouter(table))
-    code, _, stderr, report = sweep(repo, env, "--no-canary", sizes=(2, 8), cases=CASES[:5])
+    table.update({f"beta-pos-{n}": S.fires("beta") for n in (1, 2)})
+    scripted.script(table)
+    code, _, stderr, report = sweep(repo, scripted.env, "--no-canary", sizes=(2, 8), cases=CASES[:5])
     assert code == 0, stderr
     (leg,) = report["agents"]
     first, last = leg["curve"]
@@ -169,9 +179,9 @@ def test_an_api_error_is_never_graded_as_a_miss_and_a_curve_that_holds_has_no_kn
     assert leg["knee"]["verdict"] == "none"
 
 
-def test_a_run_whose_every_case_errored_fails_and_grades_nothing(fake_api, repo, env):
-    fake_api.script(CaseRouter({}, default=lambda request: R.error(529)))
-    code, stdout, stderr, report = sweep(repo, env, "--no-canary", sizes=SIZES[:2], cases=TWO)
+def test_a_run_whose_every_case_errored_fails_and_grades_nothing(scripted, repo):
+    scripted.script({}, default=OVERLOADED)
+    code, stdout, stderr, report = sweep(repo, scripted.env, "--no-canary", sizes=SIZES[:2], cases=TWO)
     assert code == 1, stderr
     (leg,) = report["agents"]
     assert len(leg["curve"]) == 2
@@ -181,13 +191,24 @@ def test_a_run_whose_every_case_errored_fails_and_grades_nothing(fake_api, repo,
     # Nothing was graded: an error, not a skill that passed, and the summary and lines say why.
     assert report["status"] == "error" and report["counts"]["error"] == report["counts"]["total"] > 0
     assert "graded no case: every run errored" in stdout
-    assert "no decision (the API answered 529 (overloaded))" in stderr
+    assert "no decision (API Error: 529 Overloaded)" in stderr  # each line names its error
 
 
-def test_no_skill_is_a_miss_and_lowers_the_size(fake_api, repo, env):
-    fake_api.script(CaseRouter({}, default=NO_SKILL_TEXT))
+def test_on_the_real_cli_each_size_is_listed_and_no_skill_is_a_miss(fake_api, repo, env):
+    """The real claude CLI: at each size it lists the catalog and its ballast, installed as real skills,
+    in its own listing; a model that picks no skill misses at every size."""
+    seen: list[int] = []
+
+    def no_skill(request: RecordedRequest):
+        names = listed(request)
+        assert "alpha" in names and "beta" in names, names
+        seen.append(len(names))
+        return NO_SKILL_TEXT
+
+    fake_api.script(CaseRouter({}, default=no_skill))
     code, _, stderr, report = sweep(repo, env, "--no-canary", sizes=SIZES[:2], cases=TWO)
     assert code == 0, stderr
+    assert sorted(seen) == [2, 2, 4, 4]  # each case at each size: that many skills listed
     (leg,) = report["agents"]
     assert len(leg["curve"]) == 2
     assert all(point["graded"] == 2 and point["passed"] == 0 for point in leg["curve"])
