@@ -104,16 +104,9 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     if report is not None:
         chosen = this_runs(ctx, chosen, cases, where)
         if not chosen and not args.html:
-            which = ", ".join(args.cases) if args.cases else f"the cases the logs in {where} are named for"
-            raise UsageError(
-                f"{args.logs}: this run replayed {which} from the result cache, which keeps no transcript; "
-                f"run it again with --no-cache --keep-logs DIR to keep one, or `skillscope show {args.logs} "
-                "--format text` prints the report itself"
-            )
+            raise UsageError(all_replayed(args, where))
     if args.cases:  # the page and the heads are of the cases asked for only
-        cases = {
-            stem: case for stem, case in cases.items() if any(case_of(f, {stem: case}) for _, f in chosen)
-        }
+        cases = shown_cases(cases, chosen)
     if args.html:
         return write_page(ctx, chosen, args, cases, report)
     if args.cases or where.is_file():
@@ -139,6 +132,19 @@ def this_runs(
             "result cache (which keeps no transcript): another run's, left out."
         )
     return kept
+
+
+def all_replayed(args: argparse.Namespace, where: Path) -> str:
+    which = ", ".join(args.cases) if args.cases else f"the cases the logs in {where} are named for"
+    return (
+        f"{args.logs}: this run replayed {which} from the result cache, which keeps no transcript; "
+        f"run it again with --no-cache --keep-logs DIR to keep one, or `skillscope show {args.logs} "
+        "--format text` prints the report itself"
+    )
+
+
+def shown_cases(cases: dict[str, dict], chosen: list[tuple[str, LogFile]]) -> dict[str, dict]:
+    return {stem: case for stem, case in cases.items() if any(case_of(f, {stem: case}) for _, f in chosen)}
 
 
 def show_report(args: argparse.Namespace, ctx: Context) -> int:
