@@ -126,14 +126,19 @@ def negatives_from(args: argparse.Namespace) -> Negatives:
     return Negatives(tuple(dict.fromkeys(files)), builtin=not given.get("no_builtin_negatives"))
 
 
-def adoption(args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
-    """The baseline (--baseline, else the repo's own), the rules --warn demotes and --error raises."""
+def adoption(args: argparse.Namespace, root: Path, cwd: Path, baseline_flag: bool = True) -> Adoption:
+    """The baseline (--baseline, else the repo's own), the rules --warn demotes and --error raises.
+    Without `baseline_flag` the command's --baseline is not a baseline file (compare: a version)."""
     given = vars(args)
     demoted = parse_list("--warn", given.get("warn"))
     raised = parse_list("--error", given.get("error"))
     baseline_mod.known_rules(demoted)  # a misspelt rule is a usage error before any work
     baseline_mod.known_rules(raised, "--error")
-    return Adoption(baseline_mod.load(given.get("baseline"), root, cwd), tuple(demoted), tuple(raised))
+    return Adoption(
+        baseline_mod.load(given.get("baseline") if baseline_flag else None, root, cwd),
+        tuple(demoted),
+        tuple(raised),
+    )
 
 
 def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:
