@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import json
 import re
 from pathlib import Path
@@ -76,6 +77,15 @@ def policy_file(wanted: str, sections: tuple[str, ...]) -> str:
     if Path(wanted).suffix.lower() not in MARKDOWN_SUFFIXES:
         return placeholder + "\n"
     return "".join(f"## {title}\n\n{placeholder}\n\n" for title in sections) or placeholder + "\n"
+
+
+def skills_folder(globs: list[str]) -> str | None:
+    """The folder of the first glob `folder/*` the skills live under (a catalog's main one, as init
+    writes it first): where `new` creates a skill, else None (other shapes)."""
+    if not globs or not globs[0].endswith("/*"):
+        return None
+    folder = globs[0][:-2].strip("/")
+    return folder if folder and not glob.has_magic(folder) else None
 
 
 def caller_workflow(globs: list[str]) -> str:

@@ -551,6 +551,42 @@ def non_negative(text: str) -> float:
     return value
 
 
+def whole_count(text: str) -> int:
+    """A whole number, 0 or more."""
+    return 0 if text.strip() == "0" else positive_int(text)
+
+
+def confidence(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not 0.5 <= value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: give a level from 0.5 up to (not including) 1, e.g. 0.95")
+    return value
+
+
+AUTO_REPEAT_MAX = 5
+
+
+def repeat_count(text: str) -> tuple[int, bool]:
+    """`N` fixed samples per case, or `auto[:MAX]`: (most samples, adaptive)."""
+    word, _, most = text.strip().lower().partition(":")
+    if word != "auto":
+        return positive_int(text), False
+    try:
+        return (positive_int(most) if most else AUTO_REPEAT_MAX), True
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"'{text}': after auto: give the most samples, e.g. auto:8"
+        ) from None
+
+
+def add_repeat(parser: argparse.ArgumentParser, what: str) -> None:
+    """--repeat of a command that grades routing (routing, tune): `what` is its help."""
+    parser.add_argument("--repeat", type=repeat_count, default=(1, False), metavar="N|auto[:MAX]", help=what)
+
+
 def add_paid_run(parser: argparse.ArgumentParser) -> None:
     """Flags of every command that spends tokens: the result cache, a spend cap, a dry run, no question."""
     parser.add_argument(

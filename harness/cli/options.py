@@ -26,6 +26,7 @@ from harness.paid.legs import Leg
 if TYPE_CHECKING:
     from fractions import Fraction  # built by flags.min_accuracy, for routing's options only
 
+    from harness.compare.plan import ModeFlags
     from harness.report import ReportOptions
 
 
@@ -189,6 +190,24 @@ def modelled_agent(args: argparse.Namespace) -> str:
             f"--agent {','.join(agents)}: the lexical engine models one agent's listing; give one agent."
         )
     return agents[0]
+
+
+def compare_modes(args: argparse.Namespace) -> ModeFlags:
+    """A live compare's flags that choose the modes and set their runs (see compare.plan.chosen_modes)."""
+    from harness.compare.plan import ModeFlags  # the agent machinery, which only a live compare loads
+
+    return ModeFlags(
+        mode=args.mode,
+        only=parse_list("--only", args.only),
+        extended=args.extended,
+        dry_run=args.dry_run,
+        repeat=args.repeat,
+        baseline_model=args.baseline_model,
+        max_tool_calls=args.max_tool_calls,
+        max_inspection_calls=args.max_inspection_calls,
+        canary=not args.no_canary,
+        strict_isolation=args.strict_isolation,
+    )
 
 
 @dataclass(frozen=True)

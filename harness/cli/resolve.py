@@ -5,11 +5,12 @@ the adoption in force, the agents, the cache folder, and the report paths checke
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from pathlib import Path
 
 from harness.checks import CheckOptions
-from harness.cli.flags import AGENTS, FLAGS, parse_list
+from harness.cli.flags import AGENTS, FLAGS, parse_list, typical_install
 from harness.context import Context
 from harness.errors import UsageError
 from harness.model import baseline as baseline_mod
@@ -20,6 +21,7 @@ from harness.model.catalog import Catalog, Negatives
 from harness.model.repo import Repo
 from harness.model.usage import UsageProfile
 from harness.paid.legs import Leg, model_entries, plan_legs
+from harness.routing.room import resolve_room
 from harness.writer import Refused, destination, streamed
 
 REPORT_FILES = (("output", "--output"), ("summary", "--summary"), ("junit", "--junit"), ("html", "--html"))
@@ -120,20 +122,47 @@ def check_options(args: argparse.Namespace) -> CheckOptions:
     )
 
 
+def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions) -> CheckOptions:
+    """--agent (else every agent: a catalog shipped to several agents overflows some before others),
+    --model (claude's budget follows the model) and --routing-room for listing-budget."""
+    agents = tuple(agents_of(args)) if parse_list("--agent", args.agent) else AGENTS
+    models = tuple((leg.agent, leg.model) for leg in legs_of(args, list(agents)) if leg.model)
+    listed = parse_list("--routing-room", args.routing_room)
+    room = resolve_room(listed, repo, allow_none=True, command="structural") if listed else []
+    given = typical_install(args.typical_install)
+    install = ballast_of(given, repo, "--typical-install") or ()
+    profile = usage_of(args, repo)
+    return dataclasses.replace(
+        options,
+        listing_agents=agents,
+        listing_room=tuple(room),
+        listing_models=models,
+        install=install,
+        install_source=str(args.typical_install).strip() if given is not None else "",
+        usage=profile.pairs(),
+        usage_source=profile.source,
+    )
+
+
 def negatives_from(args: argparse.Namespace) -> Negatives:
     given = vars(args)
     files = [path for value in given.get("negatives") or [] for path in parse_list("--negatives", value)]
     return Negatives(tuple(dict.fromkeys(files)), builtin=not given.get("no_builtin_negatives"))
 
 
-def adoption(args: argparse.Namespace, root: Path, cwd: Path) -> Adoption:
-    """The baseline (--baseline, else the repo's own), the rules --warn demotes and --error raises."""
+def adoption(args: argparse.Namespace, root: Path, cwd: Path, baseline_flag: bool = True) -> Adoption:
+    """The baseline (--baseline, else the repo's own), the rules --warn demotes and --error raises.
+    Without `baseline_flag` the command's --baseline is not a baseline file (compare: a version)."""
     given = vars(args)
     demoted = parse_list("--warn", given.get("warn"))
     raised = parse_list("--error", given.get("error"))
     baseline_mod.known_rules(demoted)  # a misspelt rule is a usage error before any work
     baseline_mod.known_rules(raised, "--error")
-    return Adoption(baseline_mod.load(given.get("baseline"), root, cwd), tuple(demoted), tuple(raised))
+    return Adoption(
+        baseline_mod.load(given.get("baseline") if baseline_flag else None, root, cwd),
+        tuple(demoted),
+        tuple(raised),
+    )
 
 
 def resolve_repo(args: argparse.Namespace, ctx: Context) -> Repo:

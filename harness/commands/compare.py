@@ -11,13 +11,12 @@ from harness.cancel import Cancellation, on_signals
 from harness.checks.gate import require_well_formed
 from harness.cli import flags, resolve
 from harness.cli.flags import Limit, parse_list
-from harness.cli.options import PaidFlags, paid_flags
+from harness.cli.options import PaidFlags, compare_modes, paid_flags
 from harness.cli.paid import paid_run
 from harness.compare import reports, versions
 from harness.compare.legs import CompareLegs, failure
 from harness.compare.plan import (
     Live,
-    ModeFlags,
     Planned,
     Versions,
     candidate_dirs,
@@ -28,9 +27,7 @@ from harness.compare.result import BOTH
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import UsageError
-from harness.model import baseline as baseline_file
 from harness.model import catalog
-from harness.model.baseline import Adoption
 from harness.model.envelope import RunMeta
 from harness.model.repo import Repo
 from harness.paid import legs as legs_mod
@@ -199,13 +196,15 @@ def run_live(args: argparse.Namespace, spending: PaidFlags, ctx: Context, cancel
         cand = candidate_dirs(stack, args.candidate, repo, names, ctx)
         candidate = replace(repo, skill_dirs={**repo.skill_dirs, **cand})
         loaded = catalog.load(candidate, list(dict.fromkeys([*room, *names])), resolve.negatives_from(args))
-        require_well_formed(loaded, ctx, "the skills this compare installs", adoption(args, repo, ctx))
+        # Its --baseline names a version, so the repo's own baseline file is the one in force.
+        adopted = resolve.adoption(args, repo.root, ctx.cwd, baseline_flag=False)
+        require_well_formed(loaded, ctx, "the skills this compare installs", adopted)
         paid = paid_run(spending, ctx, repo, deadline, cancel, publish)
         found = Versions(repo, candidate, base, cand)
         legs = paid.legs()
         labels = legs_mod.labels(legs)
         judge_model = args.judge_model or legs[0].model  # one judge for every model, as in behavioral
-        chosen = mode_flags(args)
+        chosen = compare_modes(args)
         planned = []
         for leg, label in zip(legs, labels, strict=True):
             on = paid.on_model(leg.model)
@@ -225,26 +224,3 @@ def run_live(args: argparse.Namespace, spending: PaidFlags, ctx: Context, cancel
             modes = chosen_modes(chosen, on, found, loaded, names, room, logs, judge_model)
             planned.append(Planned(on, live, modes))
         return run_legs(paid, CompareLegs(dict(zip(legs, planned, strict=True)), names, room))
-
-
-def mode_flags(args: argparse.Namespace) -> ModeFlags:
-    """The flags that choose the modes and set their runs (see compare.plan.chosen_modes)."""
-    return ModeFlags(
-        mode=args.mode,
-        only=parse_list("--only", args.only),
-        extended=args.extended,
-        dry_run=args.dry_run,
-        repeat=args.repeat,
-        baseline_model=args.baseline_model,
-        max_tool_calls=args.max_tool_calls,
-        max_inspection_calls=args.max_inspection_calls,
-        canary=not args.no_canary,
-        strict_isolation=args.strict_isolation,
-    )
-
-
-def adoption(args: argparse.Namespace, repo: Repo, ctx: Context) -> Adoption:
-    """The repo's baseline file as found (here --baseline names a version) and --warn."""
-    demoted = parse_list("--warn", args.warn)
-    baseline_file.known_rules(demoted)  # a misspelt rule is a usage error before any token
-    return Adoption(baseline_file.load(None, repo.root, ctx.cwd), tuple(demoted))

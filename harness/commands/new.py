@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import glob
 from pathlib import Path
 
 from harness.authoring import scaffold
@@ -35,7 +34,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     else:
         parent = ctx.cwd
         shown_parent = Path(".")
-        home = one_folder(globs)
+        home = scaffold.skills_folder(globs)
         if home is not None:
             parent, shown_parent = repo / home, Path(home)
     files, sections = policy(repo)
@@ -65,12 +64,3 @@ def policy(repo: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
         raw = values.get(key)
         found.append(tuple(flags.parse_list(key, raw if isinstance(raw, (str, list)) else None)))
     return found[0], found[1]
-
-
-def one_folder(globs: list[str]) -> str | None:
-    """The folder of the first glob `folder/*` the skills live under (a catalog's main one, as init
-    writes it first), else None (other shapes)."""
-    if not globs or not globs[0].endswith("/*"):
-        return None
-    folder = globs[0][:-2].strip("/")
-    return folder if folder and not glob.has_magic(folder) else None

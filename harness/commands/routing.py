@@ -29,7 +29,6 @@ from harness.secrets import Redactor
 from harness.workers import Forked
 
 HELP = "install the routing room in an agent and grade whether each prompt fires the right skill"
-AUTO_REPEAT_MAX = 5
 # Below this many case x skill scores, forking a child to grade part of the cases costs more than it saves.
 FORKED_CELLS = 2_000_000
 CALLER_SHARE = 0.37  # of the cases, for the caller, who also runs the structural gate
@@ -62,13 +61,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     # Off by default: a routing run stops at the decision, so the agent's only commands are a short
     # look around, and the probe and the sandbox would cost each run more than they guard.
     flags.add_sandbox(parser, default=False, commands="its inspection before it decides")
-    parser.add_argument(
-        "--repeat",
-        type=repeat_count,
-        default=(1, False),
-        metavar="N|auto[:MAX]",
-        help="run each case N times, its verdict the majority; auto samples a case until its "
-        f"verdict is settled, at most MAX times (default MAX: {AUTO_REPEAT_MAX}) (default: 1)",
+    flags.add_repeat(
+        parser,
+        "run each case N times, its verdict the majority; auto samples a case until its verdict is "
+        f"settled, at most MAX times (default MAX: {flags.AUTO_REPEAT_MAX}) (default: 1)",
     )
     parser.add_argument(
         "--min-accuracy",
@@ -91,19 +87,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_paid_run(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser)
-
-
-def repeat_count(text: str) -> tuple[int, bool]:
-    """`N` fixed samples per case, or `auto[:MAX]`: (most samples, adaptive)."""
-    word, _, most = text.strip().lower().partition(":")
-    if word != "auto":
-        return flags.positive_int(text), False
-    try:
-        return (flags.positive_int(most) if most else AUTO_REPEAT_MAX), True
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(
-            f"'{text}': after auto: give the most samples, e.g. auto:8"
-        ) from None
 
 
 def bounded(args: argparse.Namespace) -> bool:

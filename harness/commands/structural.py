@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 from functools import partial
 
 from harness.cancel import Cancellation, while_sending
-from harness.checks import CheckOptions, headroom, packaging, references
+from harness.checks import headroom, packaging, references
 from harness.checks import structural as structural_checks
 from harness.checks.result import StructuralResult
 from harness.cli import collector, flags, resolve
@@ -15,9 +14,7 @@ from harness.context import Context
 from harness.deadline import Deadline
 from harness.model import catalog, findings
 from harness.model.envelope import RunMeta
-from harness.model.repo import Repo
 from harness.report import finish
-from harness.routing.room import resolve_room
 
 HELP = "check skill format, datasets, policy files and internal links (offline, free)"
 
@@ -44,7 +41,7 @@ def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -
     clock = Deadline(0)
     fetch = flags.external_options(args, ctx.cwd) if args.external else None
     repo = resolve.resolve_repo(args, ctx)
-    check_opts = listing_options(args, repo, resolve.check_options(args))
+    check_opts = resolve.listing_options(args, repo, resolve.check_options(args))
     with references.scan_ahead(repo) as ahead:  # a large catalog's links are checked while it loads
         loaded = resolve.narrow(catalog.load(repo, negatives=resolve.negatives_from(args)), args)
         found = structural_checks.check(loaded, check_opts, ahead)
@@ -73,25 +70,3 @@ def check(args: argparse.Namespace, ctx: Context, cancel: Cancellation | None) -
     )
     code = finish(result, ctx, flags.report_options(args))
     return fetched.ended(code) if fetched else code
-
-
-def listing_options(args: argparse.Namespace, repo: Repo, options: CheckOptions) -> CheckOptions:
-    """--agent (else every agent: a catalog shipped to several agents overflows some before others),
-    --model (claude's budget follows the model) and --routing-room for listing-budget."""
-    agents = tuple(resolve.agents_of(args)) if flags.parse_list("--agent", args.agent) else flags.AGENTS
-    models = tuple((leg.agent, leg.model) for leg in resolve.legs_of(args, list(agents)) if leg.model)
-    listed = flags.parse_list("--routing-room", args.routing_room)
-    room = resolve_room(listed, repo, allow_none=True, command="structural") if listed else []
-    given = flags.typical_install(args.typical_install)
-    install = resolve.ballast_of(given, repo, "--typical-install") or ()
-    profile = resolve.usage_of(args, repo)
-    return dataclasses.replace(
-        options,
-        listing_agents=agents,
-        listing_room=tuple(room),
-        listing_models=models,
-        install=install,
-        install_source=str(args.typical_install).strip() if given is not None else "",
-        usage=profile.pairs(),
-        usage_source=profile.source,
-    )

@@ -12,7 +12,6 @@ from harness.checks.gate import require_well_formed
 from harness.cli import flags
 from harness.cli.flags import Limit
 from harness.cli.options import TuneOptions, tune_options
-from harness.commands.routing import repeat_count
 from harness.commands.tune_end import finish, print_plan
 from harness.context import Context
 from harness.deadline import Deadline
@@ -52,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--propose",
-        type=count,
+        type=flags.whole_count,
         default=0,
         metavar="N",
         help="each round, ask the agent for N descriptions in one call that sees the train failures "
@@ -70,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--confidence",
-        type=confidence,
+        type=flags.confidence,
         default=0.95,
         metavar="LEVEL",
         help="the family-wide confidence of the choice, split over the candidates tried (Bonferroni) "
@@ -81,12 +80,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="write the chosen description into SKILL.md (default: only print the diff)",
     )
-    parser.add_argument(
-        "--repeat",
-        type=repeat_count,
-        default=(1, False),
-        metavar="N|auto[:MAX]",
-        help="samples per case, as for routing: N, or auto until each verdict is settled (default: 1)",
+    flags.add_repeat(
+        parser, "samples per case, as for routing: N, or auto until each verdict is settled (default: 1)"
     )
     flags.add_agent(parser, matrix=True)
     flags.add_run_limits(
@@ -104,21 +99,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     flags.add_paid_run(parser)
     flags.add_reports(parser)
     flags.add_timeout(parser, default=3600)
-
-
-def count(text: str) -> int:
-    """A whole number, 0 or more."""
-    return 0 if text.strip() == "0" else flags.positive_int(text)
-
-
-def confidence(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-    if not 0.5 <= value < 1:
-        raise argparse.ArgumentTypeError(f"{text}: give a level from 0.5 up to (not including) 1, e.g. 0.95")
-    return value
 
 
 def run(args: argparse.Namespace, ctx: Context) -> int:
