@@ -1,5 +1,6 @@
 """The flags resolved into what a command works on: the repo, the catalog narrowed, the negatives,
-the adoption in force, the agents, the cache folder, and the report paths checked before any work.
+the adoption in force, the agents, the checks' options (with the listing the headroom reads), the
+cache folder, and the report paths checked before any work.
 """
 
 from __future__ import annotations
