@@ -5,8 +5,9 @@ behaviour first, then unexpected, in dataset order) and fences the run's evidenc
 between two lines carrying a random boundary token. The answer holds exactly one JSON object,
 `{"verdicts": [{"id": "E1", "pass": true, "reason": "…"}, …]}`, with exactly one entry per id;
 `pass` means the statement is satisfied (done, for a "must"; avoided, for a "must not"). An answer
-that breaks the protocol (no such object, two of them, a missing, unknown or repeated id) gets one
-retry, then the case is an error, never a pass or a fail.
+that breaks the protocol (no such object, two of them, a missing, unknown or repeated id), or a judge
+run that fails, gets one retry within what is left of the judge's time, then the case is an error,
+never a pass or a fail.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import json
 import secrets
 import stat
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -275,8 +278,9 @@ class JudgeSettings:
     model: str | None
     effort: str | None = None
     max_budget_usd: float | None = None
-    timeout_s: float = 300.0
+    timeout_s: float = 300.0  # for the whole grading: a retry gets only what the first attempt left
     cancel: Cancellation | None = None
+    clock: Callable[[], float] = time.monotonic  # what that time is read from; a test passes its own
 
 
 @dataclass
@@ -287,6 +291,7 @@ class Exchange:
     usage: Usage
     cost_usd: float | None
     model: str | None
+    failure: str | None = None  # the judge's run itself failed (as opposed to answering badly), and why
 
 
 @dataclass
@@ -339,14 +344,20 @@ def grade(
     workspace: Path,
     log_stem: Path | None = None,
 ) -> JudgeOutcome:
-    """Ask the judge once (plus one retry on a broken answer) for every statement of one case."""
+    """Ask the judge once (plus one retry on a broken answer or a failed run, given only what is left of
+    `settings.timeout_s`) for every statement of one case."""
     outcome = JudgeOutcome()
     if not graded:
         return outcome
     ids = [s.id for s in graded]
     prompt = build_prompt(task, graded, evidence_text, new_boundary(task, evidence_text))
-    problem = None
+    ends = settings.clock() + settings.timeout_s
+    problem, ran_out = None, False
     for attempt in range(1, ATTEMPTS + 1):
+        left = settings.timeout_s if attempt == 1 else round(ends - settings.clock(), 1)
+        if attempt > 1 and left <= 0:
+            ran_out = True
+            break
         asked = prompt if problem is None else retry_prompt(prompt, problem, ids)
         log = log_stem.with_name(f"{log_stem.name}.judge-{attempt}.jsonl") if log_stem else None
         spec = agent.read_only_spec(
@@ -355,7 +366,7 @@ def grade(
             model=settings.model,
             effort=settings.effort,
             max_budget_usd=settings.max_budget_usd,
-            timeout_s=settings.timeout_s,
+            timeout_s=left,
             keep_log=log,
             installed={},
             cancel=settings.cancel,
@@ -375,15 +386,40 @@ def grade(
             outcome.error = failure
             return outcome  # no retry: the command is stopping
         if failure:
+            exchange.failure = failure
             exchange.problem = problem = f"the judge's run failed ({failure})"
+            if trace.stop_reason == "timeout":  # it was given all the time left: none remains for a retry
+                ran_out = attempt < ATTEMPTS
+                break
             continue
         try:
             outcome.verdicts = parse_verdicts(trace.final_message or "", ids)
             return outcome
         except InvalidAnswer as exc:
             exchange.problem = problem = str(exc)
-    outcome.error = f"the judge gave no valid verdict after {ATTEMPTS} attempts ({problem})"
+    outcome.error = no_verdict(outcome.exchanges, settings.timeout_s if ran_out else None)
     return outcome
+
+
+def no_verdict(exchanges: list[Exchange], spent_s: float | None = None) -> str:
+    """Why grading ended without verdicts, from its last attempt: the judge's run failed (a 529, a
+    timeout), or the judge answered without a valid verdict; an earlier attempt's other outcome follows.
+    `spent_s`: the judge's time, when a retry was not made because none of it was left."""
+    last, *earlier = reversed(exchanges)
+    tries = f"{len(exchanges)} attempts" if len(exchanges) > 1 else "1 attempt"
+    if last.failure is not None:
+        said = f"the judge's run failed: {last.failure}"
+        if earlier and earlier[0].failure is not None:
+            said = f"the judge's run failed on each of {tries}; the last: {last.failure}"
+        elif earlier:
+            said += f" (the attempt before answered without a valid verdict: {earlier[0].problem})"
+    else:
+        said = f"the judge answered without a valid verdict after {tries} ({last.problem})"
+        if earlier and earlier[0].failure is not None:
+            said += f"; the attempt before, the judge's run failed: {earlier[0].failure}"
+    if spent_s is not None:
+        said += f"; not retried: nothing was left of the judge's {spent_s:g} s"
+    return said
 
 
 def _input_text(value: object) -> str:

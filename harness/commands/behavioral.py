@@ -48,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser,
         jobs=Limit(BehavioralSettings.jobs, "cases run at once, each in its own workspace"),
         case_timeout=Limit(
-            BehavioralSettings.case_timeout, "limit for one case's agent run, and again for its judge"
+            BehavioralSettings.case_timeout,
+            "limit for one case's agent run, and again for its judge, retry included",
         ),
         max_budget_usd=Limit(
             BehavioralSettings.max_budget_usd,

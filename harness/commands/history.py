@@ -25,7 +25,7 @@ from harness.writer import append_text, write_text, writing
 HELP = "read the run ledger (the JSON reports of past runs): each case's timeline, flaky or regressed, trends"
 DEFAULT_BASE_NAME = "the base"
 RENDERERS: dict[str, Callable[[dict], str]] = {  # what --format writes to stdout, from the JSON report
-    "text": history_report.text,
+    "text": lambda report: history_report.text(report, warnings=False),  # on stderr, as they are read
     "json": readable,
     "markdown": lambda report: history_report.markdown(report) + "\n",
 }

@@ -98,13 +98,13 @@ class RoutingCompare:
                 settings.max_tool_calls + settings.max_inspection_calls + math.ceil(max(deciding)),
             ),
         )
-        lines = [f"### routing: {len(self.cases)} case(s)"]
+        lines = [f"### routing: {len(self.cases)} case(s) x {shared.repeat} sample(s) x {len(SIDES)} sides"]
         lines += [f"Room on the {side} side: {room_text(self.rooms[side])}" for side in SIDES]
         for run in canary.distinct([runs["candidate"], runs["baseline"]]):
             said, replay = canary.dry_run_line(run)
             lines.append(said)
-            estimate.samples += int(run.settings.canary)  # one more sample, priced like a case's
-            estimate.cached += [replay] if replay else []
+            if run.settings.canary:
+                estimate.add_canary(replay)
         for case in self.cases:
             hits = {side: [runs[side].cached(case, n) for n in range(shared.repeat)] for side in SIDES}
             found = [h for side in SIDES for h in hits[side] if h is not None]
@@ -156,7 +156,10 @@ class BehavioralCompare:
         runs = self.runs(shared)
         samples = len(self.cases) * shared.repeat * len(SIDES)
         estimate = dryrun.Estimate(samples=samples, requests_per_sample=(2, None))
-        lines = [f"### behavioral: {len(self.cases)} case(s), each with its skill's version installed alone"]
+        lines = [
+            f"### behavioral: {len(self.cases)} case(s) x {shared.repeat} sample(s) x {len(SIDES)} sides, "
+            "each with its skill's version installed alone"
+        ]
         for case in self.cases:
             assert case.skill is not None  # a behavioral case belongs to a skill
             pair = dict(zip(SIDES, self.skills[case.skill], strict=True))

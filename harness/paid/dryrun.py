@@ -29,16 +29,30 @@ class Estimate:
     requests_per_sample: tuple[float, int | None] = (1, 1)
     # What one sample can spend at most, where the agent's CLI enforces a cap per run (None: no cap).
     run_cap_usd: float | None = None
+    canaries: int = 0  # how many of `samples` are a canary's, not a case's
 
     @property
     def to_run(self) -> int:
         return self.samples - len(self.cached)
 
+    def add_canary(self, replay: Figures | None) -> None:
+        """One more sample, the canary's, priced like a case's; `replay`: its cached figures, if any."""
+        self.samples += 1
+        self.canaries += 1
+        self.cached += [replay] if replay else []
+
+    def counted(self) -> str:
+        """`75 sample(s), 1 of them the canary`: a count beside the cases' says what it holds beyond them."""
+        if not self.canaries:
+            return f"{self.samples} sample(s)"
+        which = "the canary" if self.canaries == 1 else "canaries"
+        return f"{self.samples} sample(s), {self.canaries} of them {which}"
+
     def lines(self) -> list[str]:
         fewest, most = self.requests_per_sample
         cached_cost = sum(f.cost_usd or 0.0 for f in self.cached)
         out = [
-            f"Estimate: {self.samples} sample(s); {len(self.cached)} from the result cache "
+            f"Estimate: {self.counted()}; {len(self.cached)} from the result cache "
             f"(${cached_cost:.4f} when they were made, free now); {self.to_run} to run."
         ]
         if not self.to_run:

@@ -46,9 +46,11 @@ def percent(value: float | None) -> str:
     return rate(value, 0, "-")
 
 
-def text(report: dict) -> str:
+def text(report: dict, warnings: bool = True) -> str:
+    """The text report; `warnings=False` leaves out the ledger's problems, for the run that said them
+    on stderr already (a saved report shown again has no other place for them)."""
     lines = [f"history: {report['headline']}"]
-    lines += [f"warning: {problem}" for problem in report["problems"]]
+    lines += [f"warning: {problem}" for problem in report["problems"]] if warnings else []
     for line in ordered(report):
         if line["state"] == STABLE:
             continue

@@ -191,8 +191,8 @@ def dry_run(
     dry_run_heading(ctx, room, named, cli, outside)
     said, replay = canary.dry_run_line(runner)
     ctx.out(said)
-    estimate.samples += int(runner.settings.canary)  # one more sample, priced like a case's
-    estimate.cached += [replay] if replay else []
+    if runner.settings.canary:
+        estimate.add_canary(replay)
     dry_run_cases(ctx, runner, cases, estimate)
     ctx.out("Command (one fresh workspace per sample as its directory, the case's prompt on stdin):")
     ctx.out(f"  {dryrun.command_text(argv, env)}")

@@ -111,8 +111,7 @@ class SweepLegs(LegHooks[Agent, sweep_result.SweepResult]):
         first = self.routing(leg.runner, leg.leg, self.room(orderings[0], plan.sizes[0], folders), None)
         if self.settings.canary:
             _, replay = canary.dry_run_line(first)
-            estimate.samples += 1
-            estimate.cached += [replay] if replay else []
+            estimate.add_canary(replay)
         for ordering in orderings:
             for size in plan.sizes:
                 runner = self.routing(leg.runner, leg.leg, self.room(ordering, size, folders), None)

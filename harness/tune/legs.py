@@ -87,7 +87,8 @@ def estimate(paid: PaidRun, ready, scorer: AgentScorer, plan: Plan, settings: Ro
     named = f"{ready.runtime}: " if len(paid.settings.agents) > 1 else ""
     lines = [
         f"{named}{said}",
-        f"{named}Samples: {fewest} at fewest (every candidate stopped at its first look), {most} at most; "
+        f"{named}Samples: {fewest} at fewest (every candidate stopped at its first look), {most} at most"
+        f"{', the canary among them' if settings.canary else ''}; "
         f"{len(cached)} of the current description's from the result cache, free.",
         f"Proposal calls: {plan.propose and plan.rounds} (one per round).",
         f"Model requests: about {math.ceil(fewest * deciding)} to {math.ceil(most * deciding)} "

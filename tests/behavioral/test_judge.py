@@ -221,7 +221,91 @@ def test_a_failing_judge_run_is_an_error_never_a_verdict(tmp_path):
     outcome = judge.grade(stand_in, settings, "Fix the bug.", graded, "(no tool calls)", tmp_path)
     assert outcome.verdicts is None and outcome.calls == 2 and len(stand_in.prompts) == 2
     assert outcome.error.startswith(
-        "the judge gave no valid verdict after 2 attempts (the judge's run failed (the API answered 529"
+        "the judge's run failed on each of 2 attempts; the last: the API answered 529"
+    )
+    assert "valid verdict" not in outcome.error  # the judge never answered: nothing was invalid
+
+
+class FakeClock:
+    """The judge's clock, moved on only by the stand-in judge's runs: no test waits on real time."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SlowJudge(OverloadedJudge):
+    """Each run takes the next of `steps`' seconds of the fake clock, then answers the step's text, or
+    ends in a 529 where it is None."""
+
+    def __init__(self, clock: FakeClock, *steps: tuple[float, str | None]):
+        super().__init__()
+        self.clock, self.steps, self.timeouts = clock, list(steps), []
+
+    def run(self, spec):
+        self.timeouts.append(spec.timeout_s)
+        spends, said = self.steps.pop(0)
+        self.clock.now += spends
+        if said is None:
+            return super().run(spec)
+        self.prompts.append(spec.prompt)
+        return trace(final=said)
+
+
+class TimedOutJudge(SlowJudge):
+    """Each run is killed at its timeout, as the drive loop kills a judge that never answers."""
+
+    def run(self, spec):
+        self.timeouts.append(spec.timeout_s)
+        self.prompts.append(spec.prompt)
+        self.clock.now += spec.timeout_s
+        return finished(ClaudeEvents({}), exit_code=None, stop_reason="timeout", timeout_s=spec.timeout_s)
+
+
+def test_a_timed_out_judge_is_not_retried_past_its_time(tmp_path):
+    clock = FakeClock()
+    stand_in = TimedOutJudge(clock)
+    settings = judge.JudgeSettings(model="claude-fake-1", timeout_s=30, clock=clock)
+    graded = judge.statements(["runs the tests"], [])
+    outcome = judge.grade(stand_in, settings, "Fix the bug.", graded, "(no tool calls)", tmp_path)
+    assert stand_in.timeouts == [30] and outcome.calls == 1 and clock.now == 1030
+    assert outcome.verdicts is None
+    assert outcome.error == (
+        "the judge's run failed: timed out after 30 s before claude finished; "
+        "not retried: nothing was left of the judge's 30 s"
+    )
+
+
+def test_a_retry_gets_only_what_the_failed_run_left_of_the_judge_time(tmp_path):
+    clock = FakeClock()
+    stand_in = SlowJudge(clock, (20, None), (0, answer({"id": "E1", "pass": True, "reason": "ran pytest"})))
+    settings = judge.JudgeSettings(model="claude-fake-1", timeout_s=30, clock=clock)
+    graded = judge.statements(["runs the tests"], [])
+    outcome = judge.grade(stand_in, settings, "Fix the bug.", graded, "(no tool calls)", tmp_path)
+    assert stand_in.timeouts == [30, 10] and outcome.error is None and outcome.verdicts["E1"].passed
+
+
+def test_no_retry_is_made_when_the_failed_run_used_all_the_judge_time(tmp_path):
+    clock = FakeClock()
+    stand_in = SlowJudge(clock, (31, None))
+    settings = judge.JudgeSettings(model="claude-fake-1", timeout_s=30, clock=clock)
+    graded = judge.statements(["runs the tests"], [])
+    outcome = judge.grade(stand_in, settings, "Fix the bug.", graded, "(no tool calls)", tmp_path)
+    assert stand_in.timeouts == [30] and outcome.calls == 1
+    assert outcome.error.startswith("the judge's run failed: the API answered 529")
+    assert outcome.error.endswith("; not retried: nothing was left of the judge's 30 s")
+
+
+def test_an_answer_without_a_valid_verdict_says_the_judge_answered(tmp_path):
+    stand_in = AnsweringJudge("Looks fine to me.", "Still fine.")
+    settings = judge.JudgeSettings(model="claude-fake-1", timeout_s=60)
+    graded = judge.statements(["runs the tests"], [])
+    outcome = judge.grade(stand_in, settings, "Fix the bug.", graded, "(no tool calls)", tmp_path)
+    assert outcome.error == (
+        "the judge answered without a valid verdict after 2 attempts "
+        "(no JSON object with a `verdicts` list was found in the answer)"
     )
 
 

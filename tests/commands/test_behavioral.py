@@ -218,7 +218,7 @@ def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(scripted, tm
     case = run.case("report-writer-judge-garbage")
     assert case["status"] == "error" and case["judge"]["calls"] == 2 and case["checks"] == []
     assert case["error"] == (
-        "the judge gave no valid verdict after 2 attempts (the answer holds 2 JSON objects with "
+        "the judge answered without a valid verdict after 2 attempts (the answer holds 2 JSON objects with "
         "`verdicts` where the protocol wants exactly one)"
     )
     first, second = [ran for ran in scripted.runs if ran.prompt.startswith(JUDGE_HEADER)]

@@ -113,7 +113,7 @@ def test_a_dry_run_estimates_each_sides_agent_and_sends_nothing(fake_api, tmp_pa
     # Two cases, one sample each, on both sides, and each agent's canary: claude decides in 1 request,
     # gemini in 2.
     assert out.count("Canary: skillscope-canary-wren, 1 sample before the cases") == 2
-    assert "Estimate: 6 sample(s)" in out
+    assert "Estimate: 6 sample(s), 2 of them canaries;" in out
     assert "Model requests: about 9 (1.5 per sample" in out
     assert fake_api.requests == []
 

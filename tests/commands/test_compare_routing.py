@@ -215,7 +215,8 @@ def test_the_result_cache_serves_both_sides_and_a_dry_run_sends_nothing(scripted
     assert (
         "Canary: skillscope-canary-wren, 1 sample before the cases, installed beside the room; cached" in out
     )
-    assert "Estimate: 5 sample(s); 5 from the result cache" in out  # the canary's and both sides' two
+    assert "Estimate: 5 sample(s), 1 of them the canary; 5 from the result cache" in out
+    assert "### routing: 1 case(s) x 2 sample(s) x 2 sides" in out  # the 4 samples beside the canary
 
     code, out, err, again = compare(repo, env, *cached)
     assert code == 0 and len(scripted.case_runs()) == 4, err  # every run reused

@@ -224,6 +224,7 @@ def test_the_dry_run_runs_nothing_and_its_plan_bounds_what_the_run_ran(tuned):
     assert tuned.ran_by_the_dry_run == 0
     assert "Proposal calls: 1" in tuned.plan
     fewest, most = map(int, re.search(r"Samples: (\d+) at fewest .*, (\d+) at most", tuned.plan).groups())
+    assert ", the canary among them;" in tuned.plan
     # Every agent run but the proposal call is a sample, the canary's included.
     samples = len([r for r in tuned.stand_in.runs if HEADER not in r.prompt])
     assert fewest <= samples <= most

@@ -28,6 +28,19 @@ def test_each_bad_file_is_one_sentence_naming_it_and_no_traceback(tmp_path):
     assert shown.stdout.startswith("history: 0 case(s) over 0 run(s)")
 
 
+def test_warnings_go_to_stderr_alone_and_a_saved_report_shows_them_again(tmp_path):
+    shutil.copytree(CORPUS, tmp_path / "runs")
+    shown = run_cli(["history", "runs"], cwd=tmp_path)
+    assert shown.code == 0, shown.stderr
+    assert "[history] runs/archive.json: cannot be read" in shown.stderr
+    assert "archive.json" not in shown.stdout and "warning" not in shown.stdout
+    saved = run_cli(["history", "runs", "--format", "json"], cwd=tmp_path)
+    (tmp_path / "history.json").write_text(saved.stdout, encoding="utf-8")
+    again = run_cli(["show", "history.json", "--format", "text"], cwd=tmp_path)
+    assert again.code == 0, again.stderr
+    assert "warning: runs/archive.json: cannot be read" in again.stdout  # the report is all it has
+
+
 def test_every_command_that_writes_a_report_is_read_or_passed_over_by_name():
     """A report command history knows neither way would be called no skillscope report at all."""
     schemas = Path(ledger.__file__).parents[1] / "schema"

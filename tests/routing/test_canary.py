@@ -159,10 +159,12 @@ def test_a_dry_run_lists_the_canary_and_prices_it(fake_api, repo, env, runtime):
     assert done.code == 0, done.stderr[-3000:]
     assert f"Canary: {canary.NAME}, 1 sample before the cases" in done.stdout
     assert "not cached" in next(line for line in done.stdout.splitlines() if line.startswith("Canary:"))
-    assert re.search(r"Estimate: 3 sample\(s\); 0 from the result cache", done.stdout)  # 2 cases + canary
+    assert re.search(
+        r"Estimate: 3 sample\(s\), 1 of them the canary; 0 from the result cache", done.stdout
+    )  # 2 cases + canary
     skipped = routed(repo, env, runtime, "--dry-run", "--no-canary")
     assert "Canary: skipped (--no-canary)." in skipped.stdout
-    assert re.search(r"Estimate: 2 sample\(s\)", skipped.stdout)
+    assert re.search(r"Estimate: 2 sample\(s\); ", skipped.stdout)
     assert fake_api.requests == []
 
 
@@ -173,7 +175,7 @@ def test_a_dry_run_after_a_run_counts_the_cached_canary(scripted, repo):
     done = routed(repo, scripted.env, "claude", "--dry-run")
     line = next(line for line in done.stdout.splitlines() if line.startswith("Canary:"))
     assert "; cached;" in line
-    assert re.search(r"Estimate: 3 sample\(s\); 3 from the result cache", done.stdout)
+    assert re.search(r"Estimate: 3 sample\(s\), 1 of them the canary; 3 from the result cache", done.stdout)
     assert len(scripted.runs) == asked
 
 

@@ -284,7 +284,7 @@ def test_a_dry_run_sends_nothing_and_shows_the_cases_the_room_and_the_command(fa
     command = next(line for line in out.splitlines() if "--output-format stream-json" in line)
     assert "CLAUDE_CODE_DISABLE_BUNDLED_SKILLS=1" in command and "--model claude-fake-1" in command
     assert '"PostToolUse"' in command and "--setting-sources project" in command
-    assert "Estimate: 4 sample(s); 0 from the result cache" in out  # the three cases and the canary
+    assert "Estimate: 4 sample(s), 1 of them the canary; 0 from the result cache" in out  # and three cases
     assert "Model requests: about 4 (1 per sample that decides on its first turn, at most 52)." in out
     assert "unknown until a sample has run" in out
     # claude stops each run once past --max-budget-usd (0.75 by default): a ceiling on the four samples
@@ -311,7 +311,9 @@ def test_a_dry_run_prices_what_is_left_from_the_cached_samples(scripted, repo):
     run = route(repo, env, "--routing-room", "alpha", "--only", ALPHA, "--dry-run")
     assert len(scripted.runs) == sent
     assert "alpha-pos-1: expects alpha; 1/1 cached;" in run.stdout
-    assert "Estimate: 4 sample(s); 3 from the result cache" in run.stdout  # the canary's is cached too
+    assert (
+        "Estimate: 4 sample(s), 1 of them the canary; 3 from the result cache" in run.stdout
+    )  # the canary's is cached too
     assert f"${per_case:.4f} (the mean of the 3 cached sample(s))" in run.stdout
 
 

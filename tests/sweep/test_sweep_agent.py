@@ -132,6 +132,7 @@ def test_the_agents_choices_make_the_curve_the_knee_is_where_they_go_wrong_and_t
     assert scripted.runs == []  # a dry run starts nothing
     promised = agent_starts(said)
     assert promised == 1 + 6 * len(SIZES)  # the canary, then each case at each size
+    assert f"Estimate: {promised} sample(s), 1 of them the canary;" in said
 
     code, _, stderr, report = sweep(repo, scripted.env)
     assert code == 0, stderr
