@@ -454,9 +454,11 @@ def _share(
     limit: int,
 ) -> Listing:
     """Descriptions grow one character at a time, round after round over the list, while the budget
-        (each line's bytes, newline included, in whole tokens) lasts; when even bare entries overflow,
-        entries are left out from the end. Lines give paths under a short root alias, so the root's own
-    length never counts. Measured on codex 0.169.0 to the character."""
+    (each line's bytes, newline included, in whole tokens) lasts; when even bare entries overflow,
+    entries are left out from the end. Lines give paths under a short root alias, so the root's own
+    length never counts while it stays under about 128 characters (past that, each character costs a
+    description one; skillscope's workspaces sit a few dozen characters below the temp folder).
+    Measured on codex 0.169.0 to the character."""
     assert rule.budget is not None
     per = rule.budget.bytes_per_token
 
