@@ -157,12 +157,12 @@ def progress_line(result: CaseResult, label: str = "") -> str:
     if result.blocked is not None:
         why = result.error.removeprefix("blocked: ") if result.error else result.blocked
         return f"  [{status}] {case} ({result.blocked}): {why} ({result.elapsed_s:.1f}s)"
-    if result.error is not None:
+    if result.error is not None and not result.unmet:
         return f"  [{status}] {case}: {result.error} ({result.elapsed_s:.1f}s)"
     line = f"  [{status}] {case}: {result.summary()} ({result.elapsed_s:.1f}s)"
     for check in result.unmet:
         line += f"\n      unmet {check.kind}: {check.expectation} -- {check.detail}"
-    return line
+    return line + (f"\n      not graded: {result.error}" if result.error is not None else "")
 
 
 def seen_model(results: list[CaseResult], side: str) -> str | None:

@@ -222,8 +222,8 @@ class CaseResult:
             return FAIL  # whatever else went wrong: a hit is never an error's or a block's to hide
         if self.blocked is not None:
             return BLOCKED
-        if self.error is not None:
-            return ERROR
+        if self.error is not None and not self.unmet:
+            return ERROR  # a check already failed is a decided fail: a later error (the judge) cannot undo it
         return PASS if self.checks and all(c.passed for c in self.checks) else FAIL
 
     @property

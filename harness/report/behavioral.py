@@ -87,6 +87,12 @@ def markdown(report: dict) -> str:
         if c["status"] == FAIL
         for k in unmet_of(c)
     ]
+    # What went wrong after a check had already failed the case: graded nothing more, hid nothing.
+    unmet += [
+        (c["id"], where(c), "not graded", "-", clip(c["error"], 200))
+        for c in cases
+        if c["status"] == FAIL and c["error"]
+    ]
     lines += md.section(
         "Unmet expectations", UNMET_HEADS, unmet, none="None. Every graded case met every expectation."
     )
@@ -301,6 +307,8 @@ def failure_words(case: dict, kept: str | None) -> str:
     if case["status"] in UNGRADED_WORDS:
         return UNGRADED_WORDS[case["status"]].format(**case)
     unmet = "; ".join(f"{k['kind']} `{k['expectation']}`: {k['detail']}" for k in unmet_of(case))
+    if case["error"]:  # a failed check decided the case; what went wrong after it graded nothing more
+        unmet += f"; not graded: {case['error']}"
     return (
         f": {_met(case)} expectation(s) met for the prompt {case['prompt']!r}. Unmet: {unmet}; read what the "
         f"agent did ({show_command(kept, case['id'], from_cache(case))}), then the skill's instructions"

@@ -227,6 +227,35 @@ def test_a_judge_that_answers_garbage_twice_makes_the_case_an_error(scripted, tm
     assert "### Errored cases (not graded)" in run.stdout
 
 
+def test_a_check_that_failed_before_the_judge_errored_fails_the_case_naming_both(scripted, tmp_path):
+    """The agent left no summary.md and never said the token: those checks decided the case, so a
+    judge that then answers garbage twice leaves it `fail` (never an error hiding a graded miss), its
+    error kept and named beside the unmet checks. The judge's error with nothing failed before it stays
+    an error: the garbage test above."""
+    scripted.script(
+        {
+            JUDGE_HEADER: [S.says("Looks good to me!"), S.says("Still fine.")],
+            "quarterly summary": S.says("Done."),
+        }
+    )
+    repo = Path(shutil.copytree(SCENARIOS / "writer", tmp_path / "writer"))
+    run = Behave(repo, "claude", scripted.env)(NO_SANDBOX, "--only", "report-writer-unmet")
+    assert run.code == 1, run.stderr
+    assert_valid(run.report)
+    case = run.case("report-writer-unmet")
+    assert case["status"] == "fail" and case["judge"]["calls"] == 2
+    assert case["error"].startswith("the judge answered without a valid verdict after 2 attempts")
+    assert [(k["kind"], k["passed"]) for k in case["checks"]] == [
+        ("logs_contain", False),
+        ("files_exist", False),
+    ]
+    totals = run.report["totals"]
+    assert (totals["failed"], totals["errors"]) == (1, 0)
+    assert re.search(r"\| not graded +\| - +\| the judge answered without a valid verdict", run.stdout)
+    assert "[FAIL] report-writer-unmet: 0/2 expectation(s) met" in run.stderr
+    assert "### Errored cases (not graded)" not in run.stdout
+
+
 def uncited_pass(scripted, tmp_path: Path) -> Behave:
     """The writer scenario on the scripted runtimes, its report-writer-pass case judged only (its file
     and log checks dropped: the stand-in writes nothing): the judge passes E1 (a MUST) with an empty
