@@ -48,20 +48,20 @@ def gain(judged: object, level: bool = True) -> str:
 
 def origin(arm: dict) -> str:
     """Where a candidate came from, and in which round of proposals."""
-    said = str(arm.get("origin", "?"))
-    return said + (f", round {arm['round']}" if isinstance(arm.get("round"), int) and arm["round"] else "")
+    return arm["origin"] + (f", round {arm['round']}" if arm["round"] else "")
 
 
 # The candidates table, in the markdown and on the page.
 CANDIDATES: list[Column] = [
-    ("candidate", field("label", "?")),
+    ("candidate", field("label")),
     ("origin", origin),
-    ("status", field("status", "?")),
-    ("train", lambda arm: score((arm.get("scores") or {}).get(TRAIN))),
-    ("validation", lambda arm: score((arm.get("scores") or {}).get(VALIDATION))),
-    ("gain (corrected)", lambda arm: gain(arm.get("validation"))),
-    ("why", lambda arm: clip(arm.get("reason") or "", 160)),
-    ("spent", lambda arm: dollars((arm.get("spend") or {}).get("cost_usd"))),
+    ("status", field("status")),
+    # A part the candidate never reached has no score.
+    ("train", lambda arm: score(arm["scores"].get(TRAIN))),
+    ("validation", lambda arm: score(arm["scores"].get(VALIDATION))),
+    ("gain (corrected)", lambda arm: gain(arm["validation"])),
+    ("why", lambda arm: clip(arm["reason"], 160)),
+    ("spent", lambda arm: dollars(arm["spend"]["cost_usd"])),
 ]
 
 
