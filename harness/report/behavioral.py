@@ -186,7 +186,7 @@ def attempts_text(case: dict) -> str:
 
 def spent(case: dict) -> float | None:
     """What a case (or the run's totals) spent: its agent's and its judge's; None when neither said."""
-    return total((case.get(side) or {}).get("cost_usd") for side in ("agent", "judge"))
+    return total(case[side]["cost_usd"] for side in ("agent", "judge"))
 
 
 def _blocked(counts: dict) -> str:
@@ -195,13 +195,13 @@ def _blocked(counts: dict) -> str:
 
 def _fired(case: dict) -> str:
     """The skills a case fired; an errored case that fired none made no decision."""
-    fired = case.get("activated") or []
-    return "—" if case.get("status") == ERROR and not fired else ", ".join(fired) or "no"
+    fired = case["activated"]
+    return "—" if case["status"] == ERROR and not fired else ", ".join(fired) or "no"
 
 
 def _met(case: dict) -> str:
-    checks = case.get("checks") or []
-    return f"{sum(1 for k in checks if k.get('passed'))}/{len(checks)}"
+    checks = case["checks"]
+    return f"{sum(1 for k in checks if k['passed'])}/{len(checks)}"
 
 
 # The case table ("All cases" in the markdown, "Cases" on the page).
@@ -211,8 +211,8 @@ CASES: list[Column] = [
     ("status", field("status", "")),
     ("expectations met", _met),
     ("skill fired", _fired),
-    ("stop", lambda case: case.get("stop_reason") or "-"),
-    ("time", lambda case: seconds(case.get("elapsed_s"))),
+    ("stop", lambda case: case["stop_reason"] or "-"),
+    ("time", lambda case: seconds(case["elapsed_s"])),
     ("cost", lambda case: dollars(spent(case))),
     *PLACE,
 ]
