@@ -26,6 +26,12 @@ def score(got: object) -> str:
     return share(got.get("passed", 0), got["graded"], got.get("ci95")) + extra
 
 
+def part_counts(split: dict, part: str) -> tuple[int, int]:
+    """The positives and negatives in one part of the split, in the markdown and on the page."""
+    counted = split["counts"][part]
+    return counted["positive"], counted["negative"]
+
+
 def gain(judged: object, level: bool = True) -> str:
     """Each agent's gain over the current description and its bound (`level`: at which confidence),
     `agent: ` before it when there are several."""
@@ -72,7 +78,7 @@ def markdown(report: dict) -> str:
         if meta["engine"] == "lexical"
         else f"{meta['agent']} {meta['agent_version'] or ''}".strip()
     )
-    counts = [(part, split["counts"][part]["positive"], split["counts"][part]["negative"]) for part in PARTS]
+    counts = [(part, *part_counts(split, part)) for part in PARTS]
     lines = [
         f"## Tuning `{meta['skill']}`'s description",
         "",

@@ -3,7 +3,6 @@ the final split's estimate; the SKILL.md diff; the rejected candidates; how it d
 
 from __future__ import annotations
 
-from harness.jsonfields import object_at
 from harness.printable import clip
 from harness.report import tune
 from harness.report.format import DASH, dollars
@@ -12,7 +11,7 @@ from harness.report.html.header import header
 from harness.report.html.shell import section, simple_table, text
 from harness.report.html.table import Row, cases_table, collapsed, deferred, pre
 
-PARTS = ("train", "validation", "final")  # the split's parts, in the order a candidate meets them
+PARTS = tune.PARTS  # the split's parts, in the order a candidate meets them
 
 
 def sections(report: dict, transcripts: object = None) -> list[str]:
@@ -21,10 +20,7 @@ def sections(report: dict, transcripts: object = None) -> list[str]:
 
 def head(report: dict) -> str:
     split, spend, chosen = report["split"], report["spend"], report["chosen"]
-    counts = object_at(split, "counts")  # untyped in the schema
-    sizes = " · ".join(
-        f"{part} {sum(v for v in object_at(counts, part).values() if isinstance(v, int))}" for part in PARTS
-    )
+    sizes = " · ".join(f"{part} {sum(tune.part_counts(split, part))}" for part in PARTS)
     tiles = [
         ("chosen", "none beat noise" if chosen is None else chosen),
         ("candidates tried", str(report["tried"])),
