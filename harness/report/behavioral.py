@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # JUnit is rendered where --junit asks for it
 NOT_RUN = "not-run"
 # The per-skill table, in the markdown and on the page.
 PER_SKILL: list[Column] = [
-    ("skill", field("skill", "")),
+    ("skill", field("skill")),
     *((head, field(key)) for head, key in (("cases", "cases"), ("passed", "passed"), ("failed", "failed"))),
     ("errored", field("errors")),
     ("blocked", field("blocked")),
@@ -206,9 +206,9 @@ def _met(case: dict) -> str:
 
 # The case table ("All cases" in the markdown, "Cases" on the page).
 CASES: list[Column] = [
-    ("case", field("id", "?")),
-    ("skill", field("skill", "")),
-    ("status", field("status", "")),
+    ("case", field("id")),
+    ("skill", field("skill")),
+    ("status", field("status")),
     ("expectations met", _met),
     ("skill fired", _fired),
     ("stop", lambda case: case["stop_reason"] or "-"),

@@ -229,9 +229,9 @@ def sides_cost(case: dict) -> str:
 
 # The side-by-side case table, in the markdown and on the page.
 CASES: list[Column] = [
-    ("case", field("id", "?")),
-    ("mode", field("mode", "")),
-    ("label", field("label", "")),
+    ("case", field("id")),
+    ("mode", field("mode")),
+    ("label", field("label")),
     *((side, lambda case, side=side: _side(case[side])) for side in SIDES),
     ("rate delta [95%]", rate_delta),
     ("cost each side", sides_cost),

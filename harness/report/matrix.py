@@ -37,7 +37,7 @@ def grid_cell(cell: dict | None) -> str:
 def between(firsts: tuple[str, ...], figure: str) -> list[Column]:
     """The table of each later model against its agent's first (per agent, mode or skill: `firsts`)."""
     return [
-        *((first, field(first, "")) for first in firsts),
+        *((first, field(first)) for first in firsts),
         ("models", lambda row: f"{row['b']} vs {row['a']}"),
         (figure, lambda row: f"{percent(row['rate_b'])} vs {percent(row['rate_a'])}"),
         ("difference", lambda row: signed(row["difference"])),
@@ -77,22 +77,22 @@ def case_columns(report: dict) -> list[Column]:
 
             return name, cell
 
-        first = [("case", field("id", "?")), ("expected", lambda row: row["expect"] or "no skill")]
+        first = [("case", field("id")), ("expected", lambda row: row["expect"] or "no skill")]
         return [*first, *(seen(name) for name in agents)]
     legs = [row["leg"] for row in report["legs"]]
-    first = [("case", field("id", "?"))]
+    first = [("case", field("id"))]
     if report["command"] == "compare-matrix":
-        first += [("mode", field("mode", "")), ("skill", lambda row: row["skill"] or "shared")]
+        first += [("mode", field("mode")), ("skill", lambda row: row["skill"] or "shared")]
     else:
-        first += [("skill", field("skill", ""))]
+        first += [("skill", field("skill"))]
     return [*first, *((name, lambda row, n=name: row["by_leg"].get(n)) for name in legs)]
 
 
 # Each model of a compare matrix, a row per mode it compared.
 COMPARE: list[Column] = [
-    ("leg", field("leg", "")),
+    ("leg", field("leg")),
     ("model", lambda row: row["model"] or "default"),
-    ("mode", field("mode", "-")),
+    ("mode", field("mode")),
     ("regressions", lambda row: row["labels"]["regression"]),
     ("improvements", lambda row: row["labels"]["improvement"]),
     ("errors", lambda row: row["labels"]["error"]),

@@ -36,7 +36,7 @@ MEANINGS = {
 }
 # The per-skill table, in the markdown and on the page.
 PER_SKILL: list[Column] = [
-    ("skill", field("skill", "")),
+    ("skill", field("skill")),
     *((head, field(key)) for head, key in (("expected", "expected"), ("correct", "correct"))),
     ("missed", field("missed")),
     ("lost to another", field("lost_to_other_skill")),
@@ -47,7 +47,7 @@ PER_SKILL: list[Column] = [
 ]
 INTERVALS = "Intervals: Wilson score, 95 %, over the graded cases."
 BY_CATEGORY: list[Column] = [
-    ("category", field("category", "")),
+    ("category", field("category")),
     ("graded", field("graded")),
     ("passed", field("passed")),
     ("accuracy", lambda row: percent(row.get("accuracy"))),
@@ -170,11 +170,11 @@ def trigger_rate(case: dict) -> str:
 
 # The case table's first columns, for both engines: the case, what was expected and decided.
 DECIDED: list[Column] = [
-    ("case", field("id", "?")),
-    ("category", field("category", "")),
+    ("case", field("id")),
+    ("category", field("category")),
     ("expected", lambda case: case["expect"] or "no skill"),
     ("observed", lambda case: observation(case)),
-    ("verdict", field("verdict", "?")),
+    ("verdict", field("verdict")),
 ]
 # The case table ("All cases" in the markdown, "Cases" on the page).
 CASES: list[Column] = [

@@ -154,7 +154,7 @@ TOP = "top three (score: shared words)"
 FAILURE_HEADS = ["case", "verdict", "what happened", TOP, "prompt"]
 # The per-skill table and the case table ("All cases" in the markdown, "Cases" on the page).
 PER_SKILL: list[Column] = [
-    ("skill", field("skill", "")),
+    ("skill", field("skill")),
     *((head, field(key)) for head, key in (("positives", "positives"), ("rank 1", "rank1"))),
     ("in top k", field("top_k")),
     ("rank-1 rate", lambda row: percent(row["rank1_rate"])),

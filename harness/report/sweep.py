@@ -36,7 +36,7 @@ def _errors(point: dict) -> str:
 
 # The curve's table and the table of the skills that degrade, in the markdown and on the page.
 CURVE: list[Column] = [
-    ("skills", field("size", "")),
+    ("skills", field("size")),
     ("passed", lambda point: f"{point['passed']}/{point['graded']}" + _errors(point)),
     ("accuracy [95 % Wilson]", accuracy_words),
     ("against the first size", drop),

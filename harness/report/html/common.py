@@ -50,10 +50,9 @@ def whole_path(path: str) -> str:
     return '<span class="path">' + "<wbr>".join(names) + "</span>"
 
 
-def fields(row: Mapping, keys: Iterable[str], missing: object = 0) -> list[str]:
-    """The figures `keys` of a report's row as plain-text cells (`passed/graded`: a fraction), `missing`
-    for one it lacks."""
-    return ["/".join(str(row.get(part, missing)) for part in key.split("/")) for key in keys]
+def fields(row: Mapping, keys: Iterable[str]) -> list[str]:
+    """The figures `keys` of a report's row as plain-text cells (`passed/graded`: a fraction)."""
+    return ["/".join(str(row[part]) for part in key.split("/")) for key in keys]
 
 
 def tiles(row: Mapping, figures: Mapping[str, str]) -> list[tuple[str, str]]:

@@ -46,7 +46,7 @@ def runs_table(report: dict) -> str:
             SIDE_NAMES[r["side"]],
             r["status"],
             ", ".join(r["fired"]) or "none",
-            *fields(r, TOKENS, None),
+            *fields(r, TOKENS),
             dollars(r["cost_usd"], DASH),
             r["error"] or "",
         ]

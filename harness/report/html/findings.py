@@ -61,9 +61,7 @@ def headroom_table(report: dict) -> str:
             cut = f"…{row['survives']} | {row['cut_before'] or ''}"
         lost = "; ".join(c["text"] for c in row["clauses_lost"])
         agent = row["agent"] + (f" on {row['model']}" if row["model"] else "")
-        rows.append(
-            [*fields(row, ["skill"], ""), agent, *fields(row, ["scope", "state"], ""), said, cut, lost]
-        )
+        rows.append([row["skill"], agent, *fields(row, ["scope", "state"]), said, cut, lost])
     install = room["install"]
     lead = (
         f"<p>Typical install: {text(install['given'])} ({text(install['skills'])} skills beside the "

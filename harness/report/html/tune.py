@@ -44,7 +44,7 @@ def details(arm: dict) -> str:
     if looks:
         rows = [
             [
-                *fields(look, ("agent", "cases", "wins", "losses"), ""),
+                *fields(look, ("agent", "cases", "wins", "losses")),
                 f"{look['p_worse']:.3f}",
                 f"{look['threshold']:.3f}",
                 "stopped" if look["stopped"] else "went on",
