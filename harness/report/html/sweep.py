@@ -8,9 +8,9 @@ import math
 from harness.report import columns, sweep
 from harness.report.format import number
 from harness.report.html.header import header
-from harness.report.html.shell import section, simple_table, text
+from harness.report.html.shell import chart, level, section, simple_table, text
 
-CHART_W, CHART_H, PAD = 520, 180, 28
+CHART_W, CHART_H, PAD = BOX = (520, 180, 28)
 
 
 def head(report: dict) -> str:
@@ -35,7 +35,7 @@ def curve(leg: dict) -> str:
         return round(PAD + (math.log(size) - first) / ((last - first) or 1) * (CHART_W - 2 * PAD), 1)
 
     def y(value: float) -> float:
-        return round(CHART_H - PAD - value * (CHART_H - 2 * PAD), 1)
+        return level(BOX, value)
 
     line = " ".join(f"{x(p['size'])},{y(p['accuracy'])}" for p in points)
     band = " ".join(
@@ -59,15 +59,12 @@ def curve(leg: dict) -> str:
         else ""
     )
     label = f"{leg['agent']}: accuracy at {len(points)} catalog sizes"
-    return (
-        f'<figure><figcaption>{text(label)}</figcaption><svg role="img" aria-label="{text(label)}" '
-        f'viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" height="{CHART_H}">'
-        f'<line class="axis" x1="{PAD}" y1="{y(0)}" x2="{CHART_W - PAD}" y2="{y(0)}"/>'
-        f'<line class="axis" x1="{PAD}" y1="{y(1)}" x2="{CHART_W - PAD}" y2="{y(1)}"/>'
+    inner = (
         f'<text x="2" y="{y(1) + 4}">1</text><text x="2" y="{y(0) + 4}">0</text>'
         f'<polygon points="{band}" fill="currentColor" opacity="0.12"/>{marker}'
-        f'<polyline class="trend" points="{line}"/>{dots}{ticks}</svg></figure>'
+        f'<polyline class="trend" points="{line}"/>{dots}{ticks}'
     )
+    return f"<figure><figcaption>{text(label)}</figcaption>{chart(label, BOX, inner)}</figure>"
 
 
 def leg_section(leg: dict) -> str:
