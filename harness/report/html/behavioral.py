@@ -93,7 +93,7 @@ def case_row(case: dict, cells: list[str], transcripts: Transcripts) -> Row:
 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
-    cases = common.ranked(report["cases"], "status", FAILURES_FIRST, "error")
+    cases = common.ranked(report["cases"], "status", FAILURES_FIRST)
     heads, cells = common.drawn(CASES, cases, {"case": cached_mark})
     rows = [case_row(c, shown, transcripts) for c, shown in zip(cases, cells, strict=True)]
     filters = [("status", "Status"), ("skill", "Skill")]

@@ -87,7 +87,7 @@ def case_row(case: dict, cells: list[str], names: tuple[str, str], transcripts: 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     names = side_names(report)
-    cases = common.ranked(report["cases"], "label", LABEL_ORDER, "regression")
+    cases = common.ranked(report["cases"], "label", LABEL_ORDER)
     marks = {side: side_mark(side) for side in SIDES}
     heads, cells = common.drawn(compare.CASES, compare.side_by_side({**report, "cases": cases}), marks)
     rows = [case_row(c, shown, names, transcripts) for c, shown in zip(cases, cells, strict=True)]
