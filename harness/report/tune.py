@@ -26,8 +26,9 @@ def score(got: object) -> str:
     return share(got.get("passed", 0), got["graded"], got.get("ci95")) + extra
 
 
-def part_counts(split: dict, part: str) -> tuple[int, int]:
-    """The positives and negatives in one part of the split, in the markdown and on the page."""
+def part_counts(split: dict, part: str) -> tuple[object, object]:
+    """The positives and negatives in one part of the split (untyped in the schema), in the markdown and
+    on the page."""
     counted = split["counts"][part]
     return counted["positive"], counted["negative"]
 

@@ -20,7 +20,9 @@ def sections(report: dict, transcripts: object = None) -> list[str]:
 
 def head(report: dict) -> str:
     split, spend, chosen = report["split"], report["spend"], report["chosen"]
-    sizes = " · ".join(f"{part} {sum(tune.part_counts(split, part))}" for part in PARTS)
+    # The split's counts are untyped in the schema: a count it does not hold as a number adds nothing.
+    sized = {part: [n for n in tune.part_counts(split, part) if isinstance(n, int)] for part in PARTS}
+    sizes = " · ".join(f"{part} {sum(counts)}" for part, counts in sized.items())
     tiles = [
         ("chosen", "none beat noise" if chosen is None else chosen),
         ("candidates tried", str(report["tried"])),
