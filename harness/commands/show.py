@@ -94,6 +94,8 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     where, cases, report = ctx.cwd / args.logs, {}, None
     if where.is_file() and where.suffix == ".json":
         report = read_report(where, args.logs, PAGE_COMMANDS if args.html else KEEPING_COMMANDS)
+        if args.html:  # the page reads the report as its schema has it, as --format does
+            report = saved.checked(report, args.logs)
         cases = cases_of(report)
         if args.html and not args.cases:  # the run's page, whatever it kept (a cached run keeps none)
             where = logs_of(report, args.logs, ctx.cwd, required=False)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # JUnit is rendered where --junit asks for it
 NOT_RUN = "not-run"
 # The per-skill table, in the markdown and on the page.
 PER_SKILL: list[Column] = [
-    ("skill", field("skill", "")),
+    ("skill", field("skill")),
     *((head, field(key)) for head, key in (("cases", "cases"), ("passed", "passed"), ("failed", "failed"))),
     ("errored", field("errors")),
     ("blocked", field("blocked")),
@@ -192,7 +192,7 @@ def attempts_text(case: dict) -> str:
 
 def spent(case: dict) -> float | None:
     """What a case (or the run's totals) spent: its agent's and its judge's; None when neither said."""
-    return total((case.get(side) or {}).get("cost_usd") for side in ("agent", "judge"))
+    return total(case[side]["cost_usd"] for side in ("agent", "judge"))
 
 
 def _blocked(counts: dict) -> str:
@@ -201,24 +201,24 @@ def _blocked(counts: dict) -> str:
 
 def _fired(case: dict) -> str:
     """The skills a case fired; an errored case that fired none made no decision."""
-    fired = case.get("activated") or []
-    return "—" if case.get("status") == ERROR and not fired else ", ".join(fired) or "no"
+    fired = case["activated"]
+    return "—" if case["status"] == ERROR and not fired else ", ".join(fired) or "no"
 
 
 def _met(case: dict) -> str:
-    checks = case.get("checks") or []
-    return f"{sum(1 for k in checks if k.get('passed'))}/{len(checks)}"
+    checks = case["checks"]
+    return f"{sum(1 for k in checks if k['passed'])}/{len(checks)}"
 
 
 # The case table ("All cases" in the markdown, "Cases" on the page).
 CASES: list[Column] = [
-    ("case", field("id", "?")),
-    ("skill", field("skill", "")),
-    ("status", field("status", "")),
+    ("case", field("id")),
+    ("skill", field("skill")),
+    ("status", field("status")),
     ("expectations met", _met),
     ("skill fired", _fired),
-    ("stop", lambda case: case.get("stop_reason") or "-"),
-    ("time", lambda case: seconds(case.get("elapsed_s"))),
+    ("stop", lambda case: case["stop_reason"] or "-"),
+    ("time", lambda case: seconds(case["elapsed_s"])),
     ("cost", lambda case: dollars(spent(case))),
     *PLACE,
 ]

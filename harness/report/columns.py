@@ -32,14 +32,14 @@ def drawn(columns: Sequence[Column], items: Sequence[Any]) -> tuple[list[str], l
     return [columns[i][0] for i in kept], [[row[i] for i in kept] for row in table]
 
 
-def field(key: str, missing: object = 0) -> Callable[[Mapping], object]:
-    """The cell of a figure the row holds as it is (`missing` when an older report lacks it)."""
-    return lambda row: row.get(key, missing)
+def field(key: str) -> Callable[[Mapping], object]:
+    """The cell of a field the row holds (its schema requires it), as it is."""
+    return lambda row: row[key]
 
 
 def fraction(part: str, whole: str) -> Callable[[Mapping], str]:
     """The cell `part/whole` of two counts the row holds."""
-    return lambda row: f"{row.get(part, 0)}/{row.get(whole, 0)}"
+    return lambda row: f"{row[part]}/{row[whole]}"
 
 
 def named(items: Mapping[str, object], key: str) -> list[dict]:

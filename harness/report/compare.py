@@ -77,8 +77,7 @@ def markdown(report: dict) -> str:
 
 
 def repeats(meta: dict) -> str:
-    repeat = meta["repeat"]
-    return f", {repeat} run(s) a side" if isinstance(repeat, int) and repeat > 1 else ""
+    return f", {meta['repeat']} run(s) a side" if meta["repeat"] > 1 else ""
 
 
 def name(report: dict, case: dict) -> str:
@@ -120,40 +119,35 @@ FIGURES = (
 
 def totals_rows(totals: dict) -> list[list[str]]:
     """The totals table, a row per figure: each side's, and the candidate's difference."""
-    base, cand, delta = (totals.get(key) or {} for key in (*SIDES, "delta"))
-    rate = points(delta.get("pass_rate"), 1, delta.get("pass_rate_ci95"))
+    base, cand, delta = (totals[key] for key in (*SIDES, "delta"))
+    rate = points(delta["pass_rate"], 1, delta["pass_rate_ci95"])
     rows = [["pass rate", pass_rate(base), pass_rate(cand), rate]]
-    rows += [[key, count(base.get(key)), count(cand.get(key)), ""] for key in ("errors", "runs")]
-    triggers = (
-        base.get("trigger_rate") or {},
-        cand.get("trigger_rate") or {},
-        delta.get("trigger_rate") or {},
-    )
+    rows += [[key, count(base[key]), count(cand[key]), ""] for key in ("errors", "runs")]
+    # A skill one side's positives never graded has no rate on that side.
     rows += [
         [
             f"trigger rate ({skill})",
             percent(rate),
-            percent(triggers[1].get(skill)),
-            points(triggers[2].get(skill)),
+            percent(cand["trigger_rate"].get(skill)),
+            points(delta["trigger_rate"].get(skill)),
         ]
-        for skill, rate in triggers[0].items()
+        for skill, rate in base["trigger_rate"].items()
     ]
     rows += [
-        [label, shown(base.get(key)), shown(cand.get(key)), moved(delta.get(key))]
-        for label, key, shown, moved in FIGURES
+        [label, shown(base[key]), shown(cand[key]), moved(delta[key])] for label, key, shown, moved in FIGURES
     ]
     return rows
 
 
 def totals_parts(report: dict) -> list[tuple[str, dict]]:
     """The totals tables with their headings: one a mode when both modes ran."""
-    if report["meta"].get("mode") == BOTH:
+    if report["meta"]["mode"] == BOTH:  # by_mode is optional in the schema (older reports lack it)
         return [(f"Totals: {mode}", part) for mode, part in (report.get("by_mode") or {}).items()]
     return [("Totals", report["totals"])]
 
 
 def pass_rate(side: dict) -> str:
-    return share(side["passed"], side["graded"], side.get("pass_rate_ci95")) if side.get("graded") else "n/a"
+    return share(side["passed"], side["graded"], side["pass_rate_ci95"]) if side["graded"] else "n/a"
 
 
 def _lift(lift: dict | None) -> list[str]:
@@ -174,14 +168,14 @@ def _lift(lift: dict | None) -> list[str]:
 
 def side_by_side(report: dict) -> list[dict]:
     """The cases as the side-by-side table reads them: their mode named only when both modes ran."""
-    both = report["meta"].get("mode") == BOTH
-    return [{**case, "mode": case.get("mode") if both else ""} for case in report["cases"]]
+    both = report["meta"]["mode"] == BOTH
+    return [{**case, "mode": case["mode"] if both else ""} for case in report["cases"]]
 
 
 def replayed(report: dict) -> str | None:
     """How many runs of both sides the result cache gave back, and which runs made them."""
     sides = [c[side] for c in report["cases"] for side in SIDES]
-    origins = [r["cached_from"] for s in sides for r in s.get("replayed", [])]
+    origins = [r["cached_from"] for s in sides for r in s["replayed"]]
     return replays.summary(origins, sum(s["runs"] + s["errors"] for s in sides), "run")
 
 
@@ -219,27 +213,26 @@ def caveats(case: dict) -> list[tuple[str, str, str]]:
 
 
 def _side(record: dict) -> str:
-    if not record.get("runs"):
+    if not record["runs"]:
         return "error"
-    runs = f" {record.get('passes')}/{record['runs']}" if record["runs"] > 1 else ""
-    return f"{record.get('status')}{runs}: {clip(record.get('outcome') or '-', 40)}"
+    runs = f" {record['passes']}/{record['runs']}" if record["runs"] > 1 else ""
+    return f"{record['status']}{runs}: {clip(record['outcome'] or '-', 40)}"
 
 
 def rate_delta(case: dict) -> str:
-    delta = case.get("delta") or {}
-    return points(delta.get("rate"), 0, delta.get("rate_ci95"))
+    return points(case["delta"]["rate"], 0, case["delta"]["rate_ci95"])
 
 
 def sides_cost(case: dict) -> str:
-    return " / ".join(dollars((case.get(side) or {}).get("cost_usd")) for side in SIDES)
+    return " / ".join(dollars(case[side]["cost_usd"]) for side in SIDES)
 
 
 # The side-by-side case table, in the markdown and on the page.
 CASES: list[Column] = [
-    ("case", field("id", "?")),
-    ("mode", field("mode", "")),
-    ("label", field("label", "")),
-    *((side, lambda case, side=side: _side(case.get(side) or {})) for side in SIDES),
+    ("case", field("id")),
+    ("mode", field("mode")),
+    ("label", field("label")),
+    *((side, lambda case, side=side: _side(case[side])) for side in SIDES),
     ("rate delta [95%]", rate_delta),
     ("cost each side", sides_cost),
     *PLACE,
@@ -262,7 +255,7 @@ def _summary(report: dict, case: dict) -> str:
 
 def sides_text(report: dict) -> str:
     """Which side ran where, when they ran on different agents or models; else empty."""
-    agent = report["meta"].get("agent") or {}
+    agent = report["meta"]["agent"]  # free-form in the schema: what the run had of each side
     baseline = agent.get("baseline")
     if not isinstance(baseline, dict):
         return ""
@@ -343,5 +336,5 @@ def _replayed_runs(case: dict) -> list[str]:
     return [
         replays.sample_line(run["cached_from"], f"{side} run {run['run']} replayed")
         for side in SIDES
-        for run in case[side].get("replayed", [])
+        for run in case[side]["replayed"]
     ]

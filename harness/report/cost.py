@@ -62,16 +62,16 @@ def markdown(report: dict) -> str:
 def sides_table(report: dict) -> tuple[list[str], list[list[str]]]:
     """The means over each side's finished runs, a column a side (on each model when several), a row a
     figure: in the markdown and on the page."""
-    models, skill = report.get("models") or [], (report.get("meta") or {}).get("skill")
+    models, skill = report.get("models", []), report["meta"]["skill"]  # models: optional in the schema
     several = len(models) > 1
     heads = [
-        (f"{side} the skill" if skill else "run") + (on_model(entry.get("model")) if several else "")
+        (f"{side} the skill" if skill else "run") + (on_model(entry["model"]) if several else "")
         for entry in models
-        for side in entry.get("sides") or {}
+        for side in entry["sides"]
     ]
-    sides = [side for entry in models for side in (entry.get("sides") or {}).values()]
-    rows = [[label, *(_shown(key, side.get(key)) for side in sides)] for label, key in ROWS]
-    rows.append(["runs finished", *(f"{side.get('finished', 0)}/{side.get('runs', 0)}" for side in sides)])
+    sides = [side for entry in models for side in entry["sides"].values()]
+    rows = [[label, *(_shown(key, side[key]) for side in sides)] for label, key in ROWS]
+    rows.append(["runs finished", *(f"{side['finished']}/{side['runs']}" for side in sides)])
     return ["", *heads], rows
 
 

@@ -7,7 +7,7 @@ from harness.report.history import STABLE, named, ordered, percent
 from harness.report.html import shell
 from harness.report.html.shell import text
 
-CHART_W, CHART_H, PAD = 320, 80, 6
+CHART_W, CHART_H, PAD = BOX = (320, 80, 6)
 
 
 def page(report: dict) -> str:
@@ -37,12 +37,8 @@ def trend(key: str, points: list[dict], runs: list[dict]) -> str:
     """One skill's accuracy per run as a line over 0..100%; a run that graded none of it leaves a gap."""
     xs = len(points)
     step = (CHART_W - 2 * PAD) / max(1, xs - 1)
-
-    def y(accuracy: float) -> float:
-        return round(CHART_H - PAD - accuracy * (CHART_H - 2 * PAD), 1)
-
     coords = [
-        (round(PAD + i * step, 1), y(p["accuracy"]))
+        (round(PAD + i * step, 1), shell.level(BOX, p["accuracy"]))
         for i, p in enumerate(points)
         if p["accuracy"] is not None
     ]
@@ -52,14 +48,10 @@ def trend(key: str, points: list[dict], runs: list[dict]) -> str:
         for (x, yy), p in zip(coords, [p for p in points if p["accuracy"] is not None], strict=True)
     )
     latest = percent(points[-1]["accuracy"]) if points else "-"
-    return (
-        f'<figure><figcaption>{text(key)} <span class="muted">latest {text(latest)}</span></figcaption>'
-        f'<svg role="img" aria-label="{text(key)} accuracy over {xs} run(s)" '
-        f'viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" height="{CHART_H}">'
-        f'<line class="axis" x1="{PAD}" y1="{y(0)}" x2="{CHART_W - PAD}" y2="{y(0)}"/>'
-        f'<line class="axis" x1="{PAD}" y1="{y(1)}" x2="{CHART_W - PAD}" y2="{y(1)}"/>'
-        f'<polyline class="trend" points="{line}"/>{dots}</svg></figure>'
-    )
+    inner = f'<polyline class="trend" points="{line}"/>{dots}'
+    drawn = shell.chart(f"{key} accuracy over {xs} run(s)", BOX, inner)
+    caption = f'{text(key)} <span class="muted">latest {text(latest)}</span>'
+    return f"<figure><figcaption>{caption}</figcaption>{drawn}</figure>"
 
 
 def label(point: dict, runs: list[dict]) -> str:

@@ -27,33 +27,33 @@ SKILLS_BETWEEN = "Per skill between models (beyond noise first, then the largest
 BEHAVIORAL_HEADS = ["leg", "model", "version", "passed", "failed", "errors", "judge"]
 
 
-def grid_cell(cell: object) -> str:
-    """A skill on a leg in the skills x legs grid: passed/graded (accuracy)."""
-    if not isinstance(cell, dict) or not cell.get("graded"):
+def grid_cell(cell: dict | None) -> str:
+    """A skill on a leg in the skills x legs grid: passed/graded (accuracy); n/a where none was graded."""
+    if cell is None or not cell["graded"]:
         return "n/a"
-    return f"{cell.get('passed')}/{cell['graded']} ({percent(cell.get('accuracy'))})"
+    return f"{cell['passed']}/{cell['graded']} ({percent(cell['accuracy'])})"
 
 
 def between(firsts: tuple[str, ...], figure: str) -> list[Column]:
     """The table of each later model against its agent's first (per agent, mode or skill: `firsts`)."""
     return [
-        *((first, field(first, "")) for first in firsts),
-        ("models", lambda row: f"{row.get('b')} vs {row.get('a')}"),
-        (figure, lambda row: f"{percent(row.get('rate_b'))} vs {percent(row.get('rate_a'))}"),
-        ("difference", lambda row: signed(row.get("difference"))),
+        *((first, field(first)) for first in firsts),
+        ("models", lambda row: f"{row['b']} vs {row['a']}"),
+        (figure, lambda row: f"{percent(row['rate_b'])} vs {percent(row['rate_a'])}"),
+        ("difference", lambda row: signed(row["difference"])),
         ("95% interval", interval),
         ("reading", reading),
     ]
 
 
 def interval(row: dict) -> str:
-    return "n/a" if row.get("low") is None else f"{signed(row['low'])} to {signed(row.get('high'))}"
+    return "n/a" if row["low"] is None else f"{signed(row['low'])} to {signed(row['high'])}"
 
 
 def reading(row: dict) -> str:
-    if row.get("difference") is None:
+    if row["difference"] is None:
         return "no difference to give (a side graded no case)"
-    return "beyond noise" if row.get("beyond_noise") else "within noise"
+    return "beyond noise" if row["beyond_noise"] else "within noise"
 
 
 SKILLS: list[Column] = between(("skill",), "accuracy")
@@ -68,36 +68,36 @@ BETWEEN = {
 def case_columns(report: dict) -> list[Column]:
     """The case table of a matrix: the case, what it is, then what each leg said of it."""
     if report["command"] == "routing-matrix":
-        agents = [str(row.get("leg")) for row in report.get("agents") or []]
+        agents = [row["leg"] for row in report["agents"]]
 
         def seen(name: str) -> Column:
             def cell(row: dict) -> str:
-                said = (row.get("by_agent") or {}).get(name) or {}
+                said = row["by_agent"].get(name) or {}  # a leg that did not run the case said nothing
                 return clip(f"{routing.observation(said)} ({said.get('verdict')})", 60)
 
             return name, cell
 
-        first = [("case", field("id", "?")), ("expected", lambda row: row.get("expect") or "no skill")]
+        first = [("case", field("id")), ("expected", lambda row: row["expect"] or "no skill")]
         return [*first, *(seen(name) for name in agents)]
-    legs = [str(row.get("leg")) for row in report.get("legs") or []]
-    first = [("case", field("id", "?"))]
+    legs = [row["leg"] for row in report["legs"]]
+    first = [("case", field("id"))]
     if report["command"] == "compare-matrix":
-        first += [("mode", field("mode", "")), ("skill", lambda row: row.get("skill") or "shared")]
+        first += [("mode", field("mode")), ("skill", lambda row: row["skill"] or "shared")]
     else:
-        first += [("skill", field("skill", ""))]
-    return [*first, *((name, lambda row, n=name: (row.get("by_leg") or {}).get(n)) for name in legs)]
+        first += [("skill", field("skill"))]
+    return [*first, *((name, lambda row, n=name: row["by_leg"].get(n)) for name in legs)]
 
 
 # Each model of a compare matrix, a row per mode it compared.
 COMPARE: list[Column] = [
-    ("leg", field("leg", "")),
-    ("model", lambda row: row.get("model") or "default"),
-    ("mode", field("mode", "-")),
-    ("regressions", lambda row: (row.get("labels") or {}).get("regression", 0)),
-    ("improvements", lambda row: (row.get("labels") or {}).get("improvement", 0)),
-    ("errors", lambda row: (row.get("labels") or {}).get("error", 0)),
-    ("pass rate", lambda row: change_words(row["side"]) if row.get("side") else "nothing compared"),
-    ("result", lambda row: "passed" if row.get("passed") else "failed"),
+    ("leg", field("leg")),
+    ("model", lambda row: row["model"] or "default"),
+    ("mode", field("mode")),
+    ("regressions", lambda row: row["labels"]["regression"]),
+    ("improvements", lambda row: row["labels"]["improvement"]),
+    ("errors", lambda row: row["labels"]["error"]),
+    ("pass rate", lambda row: change_words(row["side"]) if row["side"] else "nothing compared"),
+    ("result", lambda row: "passed" if row["passed"] else "failed"),
 ]
 
 
@@ -105,8 +105,8 @@ def compare_rows(report: dict) -> list[dict]:
     """Each leg of a compare matrix once per mode, with that mode's side."""
     return [
         {**leg, "mode": mode, "side": side}
-        for leg in report.get("legs") or []
-        for mode, side in list((leg.get("by_mode") or {}).items()) or [("-", None)]
+        for leg in report["legs"]
+        for mode, side in list(leg["by_mode"].items()) or [("-", None)]
     ]
 
 
@@ -161,7 +161,7 @@ DIFFER = {
 
 
 def cases_heading(report: dict) -> str:
-    differing = sum(1 for row in report["cases"] if row.get("differs"))
+    differing = sum(1 for row in report["cases"] if row["differs"])
     return f"Cases ({differing} {DIFFER[report['command']]}, listed first)"
 
 
@@ -195,11 +195,8 @@ GRID = "Trigger accuracy, skills x legs"
 
 def grid(report: dict) -> tuple[list[str], list[list[str]]]:
     """Skills down, a column per leg (each agent on each model): passed/graded (accuracy) per cell."""
-    agents = [str(row.get("leg")) for row in report.get("agents") or []]
-    cells = [
-        [str(skill), *(grid_cell(row.get(a) if isinstance(row, dict) else None) for a in agents)]
-        for skill, row in (report.get("matrix") or {}).items()
-    ]
+    agents = [row["leg"] for row in report["agents"]]
+    cells = [[skill, *(grid_cell(row.get(a)) for a in agents)] for skill, row in report["matrix"].items()]
     return ["skill", *agents], cells
 
 

@@ -41,7 +41,7 @@ def markdown(report: dict) -> str:
     lines += [*(f"> {note}" for note in meta["notes"]), ""] if meta["notes"] else []
     hint = bars_hint(report)
     lines += [hint, ""] if hint else []
-    counted = {verdict: report["verdicts"].get(verdict, 0) for verdict in MEANINGS}
+    counted = {verdict: report["verdicts"][verdict] for verdict in MEANINGS}
     lines.append(table(["verdict", "cases", "meaning"], [(v, n, MEANINGS[v]) for v, n in counted.items()]))
     per_skill = columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
     lines += section("Per skill", columns.heads(PER_SKILL), per_skill, none=None)
@@ -138,16 +138,15 @@ def junit(report: dict) -> list[JUnitCase]:
 
 def _rank(case: dict) -> str:
     """The case skill's rank; a skill sharing no word with the prompt has none worth a number."""
-    return str(case.get("rank")) if (case.get("score") or 0) > 0 else "-"
+    return str(case["rank"]) if case["score"] > 0 else "-"
 
 
 def _top(case: dict) -> str:
     """`skill 0.42: word, word; ...` for the best three, or why there are none."""
-    if not case.get("top"):
-        return "no skill shares a word" if case.get("status") != "error" else "not ranked"
+    if not case["top"]:
+        return "no skill shares a word" if case["status"] != "error" else "not ranked"
     return "; ".join(
-        f"{m.get('skill')} {number(m.get('score'), '.2f')}: {', '.join(m.get('shared') or [])}"
-        for m in case["top"]
+        f"{m['skill']} {number(m['score'], '.2f')}: {', '.join(m['shared'])}" for m in case["top"]
     )
 
 
@@ -155,11 +154,11 @@ TOP = "top three (score: shared words)"
 FAILURE_HEADS = ["case", "verdict", "what happened", TOP, "prompt"]
 # The per-skill table and the case table ("All cases" in the markdown, "Cases" on the page).
 PER_SKILL: list[Column] = [
-    ("skill", field("skill", "")),
+    ("skill", field("skill")),
     *((head, field(key)) for head, key in (("positives", "positives"), ("rank 1", "rank1"))),
     ("in top k", field("top_k")),
-    ("rank-1 rate", lambda row: percent(row.get("rank1_rate"))),
-    ("top-k rate", lambda row: percent(row.get("top_k_rate"))),
+    ("rank-1 rate", lambda row: percent(row["rank1_rate"])),
+    ("top-k rate", lambda row: percent(row["top_k_rate"])),
     ("first when not expected", field("fired_when_not_expected")),
 ]
 # A case that could not be ranked has the verdict error: it observed nothing ("—"), as an errored agent run.

@@ -10,7 +10,6 @@ from jsonschema.exceptions import best_match
 from harness import schemas
 from harness.context import Context
 from harness.errors import UsageError
-from harness.jsonfields import array_at
 from harness.report import REPORTS, history, history_html, html, rendered, schema_of
 from harness.report.html.logs import Entry
 from harness.report.transcript import outcome_of
@@ -79,12 +78,11 @@ def report_page(
 
 def counted(report: dict) -> str:
     """What the page's line counts for this kind of report (`3 case(s)`, `2 finding(s)`)."""
-    key, what = COUNTED.get(str(report.get("command")), ("cases", "case(s)"))
-    value = report.get(key)
-    if isinstance(value, dict):
-        value = value.get("total")
-    number = value if isinstance(value, int) and not isinstance(value, bool) else len(array_at(report, key))
-    return f"{number} {what}"
+    key, what = COUNTED.get(report["command"], ("cases", "case(s)"))
+    value = report[key]
+    if isinstance(value, dict):  # the envelope's counts
+        value = value["total"]
+    return f"{value if isinstance(value, int) else len(value)} {what}"
 
 
 def logs_page(given: str, entries: list[Entry]) -> tuple[str, str]:

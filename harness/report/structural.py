@@ -47,9 +47,8 @@ def host_text(host: str, verdict: dict) -> str:
 
 
 def units(report: dict) -> dict[str, str]:
-    """Each skill's root-relative folder (reports before `folders` named the skill's folder by its name)."""
-    folders = report.get("folders") or {}
-    return {name: folders.get(name, name) for name in report["skills"]}
+    """Each skill's root-relative folder (a skill `folders` does not name is the folder of its name)."""
+    return {name: report["folders"].get(name, name) for name in report["skills"]}
 
 
 def statuses(report: dict) -> dict[str, str]:

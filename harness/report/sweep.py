@@ -15,29 +15,29 @@ NONE_DEGRADES = "No skill degrades beyond noise within the sizes tried."
 
 def accuracy_words(point: dict) -> str:
     """A size's accuracy and its Wilson interval, as the markdown and the page show it."""
-    if point.get("accuracy") is None:
+    if point["accuracy"] is None:
         return "-"
     return f"{point['accuracy']:.2f} [{number(point['low'], '.2f')}, {number(point['high'], '.2f')}]"
 
 
 def drop(point: dict) -> str:
     """A size against the first: the cases it lost and won, the test's p, and whether beyond noise."""
-    if point.get("p") is None:
+    if point["p"] is None:
         return "(compared with)"
     p = "p < 0.0001" if point["p"] < 0.0001 else f"p {point['p']:.3g}"
-    said = f"-{point.get('worse')} +{point.get('better')}, {p}"
-    return f"{said}, beyond noise" if point.get("degraded") else said
+    said = f"-{point['worse']} +{point['better']}, {p}"
+    return f"{said}, beyond noise" if point["degraded"] else said
 
 
 def _errors(point: dict) -> str:
-    errors = point.get("errors") or 0
+    errors = point.get("errors") or 0  # optional in the schema: a size that errored nowhere may omit it
     return f" ({errors} errored, graded on neither side)" if errors else ""
 
 
 # The curve's table and the table of the skills that degrade, in the markdown and on the page.
 CURVE: list[Column] = [
-    ("skills", field("size", "")),
-    ("passed", lambda point: f"{point.get('passed')}/{point.get('graded')}" + _errors(point)),
+    ("skills", field("size")),
+    ("passed", lambda point: f"{point['passed']}/{point['graded']}" + _errors(point)),
     ("accuracy [95 % Wilson]", accuracy_words),
     ("against the first size", drop),
 ]
@@ -46,7 +46,7 @@ CURVE: list[Column] = [
 def engine_sentence(data: dict) -> str:
     """What graded the sizes: the lexical estimate, or the agents (what they started and spent)."""
     usage = f" claude's listing ranked by the usage profile {data['usage']}." if data.get("usage") else ""
-    if data.get("engine") != "agent":
+    if data["engine"] != "agent":
         return "Engine: lexical (free; it approximates how an agent routes)." + usage
     run = data.get("run") or {}
     cost = dollars(run.get("cost_usd", 0))
@@ -94,16 +94,14 @@ def degraded_rows(leg: dict) -> list[list[str]]:
     """Each skill that degrades, at its first size beyond noise: its accuracy from the first size to there,
     and how it was listed; in the markdown and on the page."""
     rows = []
-    for skill in leg.get("skills") or []:
-        at = next((p for p in skill.get("curve") or [] if p.get("size") == skill.get("first_degraded")), None)
+    for skill in leg["skills"]:
+        at = next((p for p in skill["curve"] if p["size"] == skill["first_degraded"]), None)
         if at is None:
             continue
-        states = ", ".join(f"{state} {count}" for state, count in (at.get("states") or {}).items()) or "-"
-        shown = at.get("shown_chars_min")
+        states = ", ".join(f"{state} {count}" for state, count in at["states"].items()) or "-"
+        shown = at["shown_chars_min"]
         accuracy = f"{accuracy_words(skill['curve'][0])} → {accuracy_words(at)}"
-        rows.append(
-            [str(skill.get("skill")), str(at["size"]), accuracy, "-" if shown is None else str(shown), states]
-        )
+        rows.append([skill["skill"], str(at["size"]), accuracy, "-" if shown is None else str(shown), states])
     return rows
 
 

@@ -26,6 +26,13 @@ def score(got: object) -> str:
     return share(got.get("passed", 0), got["graded"], got.get("ci95")) + extra
 
 
+def part_counts(split: dict, part: str) -> tuple[object, object]:
+    """The positives and negatives in one part of the split (untyped in the schema), in the markdown and
+    on the page."""
+    counted = split["counts"][part]
+    return counted["positive"], counted["negative"]
+
+
 def gain(judged: object, level: bool = True) -> str:
     """Each agent's gain over the current description and its bound (`level`: at which confidence),
     `agent: ` before it when there are several."""
@@ -48,20 +55,20 @@ def gain(judged: object, level: bool = True) -> str:
 
 def origin(arm: dict) -> str:
     """Where a candidate came from, and in which round of proposals."""
-    said = str(arm.get("origin", "?"))
-    return said + (f", round {arm['round']}" if isinstance(arm.get("round"), int) and arm["round"] else "")
+    return arm["origin"] + (f", round {arm['round']}" if arm["round"] else "")
 
 
 # The candidates table, in the markdown and on the page.
 CANDIDATES: list[Column] = [
-    ("candidate", field("label", "?")),
+    ("candidate", field("label")),
     ("origin", origin),
-    ("status", field("status", "?")),
-    ("train", lambda arm: score((arm.get("scores") or {}).get(TRAIN))),
-    ("validation", lambda arm: score((arm.get("scores") or {}).get(VALIDATION))),
-    ("gain (corrected)", lambda arm: gain(arm.get("validation"))),
-    ("why", lambda arm: clip(arm.get("reason") or "", 160)),
-    ("spent", lambda arm: dollars((arm.get("spend") or {}).get("cost_usd"))),
+    ("status", field("status")),
+    # A part the candidate never reached has no score.
+    ("train", lambda arm: score(arm["scores"].get(TRAIN))),
+    ("validation", lambda arm: score(arm["scores"].get(VALIDATION))),
+    ("gain (corrected)", lambda arm: gain(arm["validation"])),
+    ("why", lambda arm: clip(arm["reason"], 160)),
+    ("spent", lambda arm: dollars(arm["spend"]["cost_usd"])),
 ]
 
 
@@ -72,7 +79,7 @@ def markdown(report: dict) -> str:
         if meta["engine"] == "lexical"
         else f"{meta['agent']} {meta['agent_version'] or ''}".strip()
     )
-    counts = [(part, split["counts"][part]["positive"], split["counts"][part]["negative"]) for part in PARTS]
+    counts = [(part, *part_counts(split, part)) for part in PARTS]
     lines = [
         f"## Tuning `{meta['skill']}`'s description",
         "",

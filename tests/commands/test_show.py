@@ -325,15 +325,25 @@ def test_a_matrix_report_heads_each_agents_logs_with_that_agents_own_case(
 @pytest.mark.parametrize("kept", [None, "gone"])
 def test_a_reports_page_is_written_when_its_run_kept_no_log(tmp_path, kept):
     # A run that took every case from the result cache, or had no --keep-logs, still gets its page.
-    report = {"command": "routing", "status": "fail", "repo": str(tmp_path), "settings": {"values": {}}}
+    report = {**load("routing"), "repo": str(tmp_path)}
     report["settings"]["values"]["keep-logs"] = kept
-    report["cases"] = [{"id": "a-1", "status": "fail", "prompt": "do a", "expect": "a", "observed": None}]
+    report["cases"] = [case for case in report["cases"] if case["id"] == "alpha-pos-2"]
     (tmp_path / "run.json").write_text(json.dumps(report), encoding="utf-8")
     code, out, err = show(tmp_path, "run.json", "--html", "page.html")
     assert (code, out, err) == (0, "HTML page: page.html (1 case(s), 0 log(s))\n", "")
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
     assert "no agent log was kept" in page
-    assert "<td>a-1</td><td>a</td><td>no skill</td>" in page
+    assert "<td>alpha-pos-2</td><td>positive</td><td>alpha</td><td>beta</td>" in page
+
+
+def test_a_page_is_of_a_report_its_schema_reads(tmp_path):
+    # The page reads the report as its schema has it: a report missing a field is refused, as --format does.
+    report = load("routing")
+    del report["totals"]
+    (tmp_path / "run.json").write_text(json.dumps(report), encoding="utf-8")
+    code, _, err = show(tmp_path, "run.json", "--html", "page.html")
+    assert code == 2 and "not a routing report this skillscope version can render" in err
+    assert "'totals' is a required property" in err and not (tmp_path / "page.html").exists()
 
 
 def test_a_tune_report_becomes_its_page(tmp_path):

@@ -27,7 +27,7 @@ SECTIONS: dict[str, Sections] = {
 def render(report: dict, transcripts: Transcripts | None = None, notes: Sequence[str] = ()) -> str:
     """The page of `report`; `transcripts`: its kept logs by case id (`<leg>/<id>` in a matrix report);
     `notes`: sentences shown under the header."""
-    command = str(report.get("command"))
+    command = report["command"]
     parts = SECTIONS[command](report, transcripts or {})
     parts[1:1] = [f'<p class="notice">{shell.text(note)}</p>' for note in notes]  # under the header
     return shell.page(f"skillscope {command}: {status_word(report)}", [part for part in parts if part])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from harness.jsonfields import array_at, object_at, objects_at
 from harness.report import columns
 from harness.report.behavioral import CASES, PER_SKILL, spent
 from harness.report.html import common
@@ -25,30 +24,30 @@ FAILURES_FIRST = ("fail", "error", "blocked", "not-run", "pass")
 
 def run_spent(report: dict) -> float | None:
     """What a behavioral run spent now, its agent's runs and its judge's; None when neither said."""
-    return spent(object_at(report, "totals"))
+    return spent(report["totals"])
 
 
 def head(report: dict) -> str:
-    totals, counts = object_at(report, "totals"), object_at(report, "counts")
+    totals, counts = report["totals"], report["counts"]
     gate = (
         "every case passed"
-        if report.get("passed")
-        else f"{counts.get('pass', 0)} of {counts.get('total', 0)} case(s) passed; every case must"
+        if report["passed"]
+        else f"{counts['pass']} of {counts['total']} case(s) passed; every case must"
     )
-    cached = common.of_total(totals.get("cached"), totals.get("cases", 0), "cases")
+    cached = common.of_total(totals["cached"], totals["cases"], "cases")
     return header(report, common.tiles(totals, FIGURES), gate, run_spent(report), cached)
 
 
 def checks_table(case: dict) -> str:
     rows = []
-    for check in objects_at(case, "checks"):
-        who = "judge" if check.get("kind") in JUDGED else "scorer"
+    for check in case["checks"]:
+        who = "judge" if check["kind"] in JUDGED else "scorer"
         rows.append(
             "<tr>"
-            f"<td>{text(who)}</td><td>{text(check.get('kind', ''))}</td>"
-            f'<td class="wrap">{text(check.get("expectation", ""))}</td>'
-            f"<td>{common.word('pass' if check.get('passed') else 'fail')}{uncited_mark(check)}</td>"
-            f'<td class="wrap">{text(check.get("detail", ""))}</td></tr>'
+            f"<td>{text(who)}</td><td>{text(check['kind'])}</td>"
+            f'<td class="wrap">{text(check["expectation"])}</td>'
+            f"<td>{common.word('pass' if check['passed'] else 'fail')}{uncited_mark(check)}</td>"
+            f'<td class="wrap">{text(check["detail"])}</td></tr>'
         )
     if not rows:
         return '<p class="muted">No check ran.</p>'
@@ -60,47 +59,41 @@ def checks_table(case: dict) -> str:
 
 def uncited_mark(check: dict) -> str:
     """A MUST statement the judge passed without citing evidence, marked beside its pass."""
-    if check.get("no_evidence") is not True:
+    if check.get("no_evidence") is not True:  # optional: only a judged MUST statement carries it
         return ""
     return ' <span class="muted" title="the judge cited no evidence for this pass">no evidence cited</span>'
 
 
 def blocked_block(case: dict) -> str:
-    reason = case.get("blocked")
+    reason = case["blocked"]
     if not reason:
         return ""
-    lines = [
-        f"call {o.get('call')}: {o.get('tool')} {o.get('kind')} {o.get('path')}"
-        for o in objects_at(case, "isolation")
-    ]
-    why = BLOCKED_WHY.get(str(reason), str(reason))
+    lines = [f"call {o['call']}: {o['tool']} {o['kind']} {o['path']}" for o in case["isolation"]]
+    why = BLOCKED_WHY.get(reason, reason)
     listed = pre(lines) if lines else ""
     return f'<p class="blocked">Blocked ({text(reason)}): {text(why)}.</p>{listed}'
 
 
 def cached_mark(plain: str, case: dict) -> str:
-    return text(plain) + (' <span class="muted">(cached)</span>' if case.get("cached") else "")
+    return text(plain) + (' <span class="muted">(cached)</span>' if case["cached"] else "")
 
 
 def case_row(case: dict, cells: list[str], transcripts: Transcripts) -> Row:
     more = [blocked_block(case), common.error_line(case), checks_table(case)]
-    files = object_at(case, "files")
+    files = case["files"] or {}  # null: the workspace was not read
     touched = [
-        f"{kind}: {', '.join(map(str, array_at(files, kind)))}"
-        for kind in ("created", "changed", "removed")
-        if array_at(files, kind)
+        f"{kind}: {', '.join(files[kind])}" for kind in ("created", "changed", "removed") if files.get(kind)
     ]
     if touched:
         more.append("<h3>Workspace</h3>" + pre(touched))
-    notes = [str(n) for n in array_at(case, "notes")]
-    if notes:
-        more.append("<h3>Notes</h3>" + pre(notes))
+    if case["notes"]:
+        more.append("<h3>Notes</h3>" + pre(case["notes"]))
     keys = common.filter_keys(case, ("status", "skill"))
     return Row(cells, keys, common.case_details(case, transcripts, more, "checks and details"))
 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
-    cases = common.ranked(objects_at(report, "cases"), "status", FAILURES_FIRST, "error")
+    cases = common.ranked(report["cases"], "status", FAILURES_FIRST)
     heads, cells = common.drawn(CASES, cases, {"case": cached_mark})
     rows = [case_row(c, shown, transcripts) for c, shown in zip(cases, cells, strict=True)]
     filters = [("status", "Status"), ("skill", "Skill")]
@@ -109,7 +102,7 @@ def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") 
 
 
 def per_skill(report: dict) -> str:
-    rows = columns.rows(PER_SKILL, columns.named(object_at(report, "per_skill"), "skill"))
+    rows = columns.rows(PER_SKILL, columns.named(report["per_skill"], "skill"))
     return section("Per skill", simple_table(columns.heads(PER_SKILL), rows, range(1, 7))) if rows else ""
 
 

@@ -50,10 +50,9 @@ def whole_path(path: str) -> str:
     return '<span class="path">' + "<wbr>".join(names) + "</span>"
 
 
-def fields(row: Mapping, keys: Iterable[str], missing: object = 0) -> list[str]:
-    """The figures `keys` of a report's row as plain-text cells (`passed/graded`: a fraction), `missing`
-    for one it lacks."""
-    return ["/".join(str(row.get(part, missing)) for part in key.split("/")) for key in keys]
+def fields(row: Mapping, keys: Iterable[str]) -> list[str]:
+    """The figures `keys` of a report's row as plain-text cells (`passed/graded`: a fraction)."""
+    return ["/".join(str(row[part]) for part in key.split("/")) for key in keys]
 
 
 def tiles(row: Mapping, figures: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -68,13 +67,13 @@ def of_total(count: object, total: object, what: str) -> str | None:
 
 def filter_keys(case: Mapping, names: Iterable[str]) -> dict[str, str]:
     """What a case's row filters by: each named field's value as one word."""
-    return {name: token(str(case.get(name))) for name in names}
+    return {name: token(str(case[name])) for name in names}
 
 
-def ranked(cases: list[dict], field: str, order: Sequence[str], unknown: str) -> list[dict]:
-    """`cases` in the order of their `field`'s value in `order`; a value not in it ranks as `unknown`."""
+def ranked(cases: list[dict], field: str, order: Sequence[str]) -> list[dict]:
+    """`cases` in the order of their `field`'s value (each one its schema allows) in `order`."""
     rank = {value: i for i, value in enumerate(order)}
-    return sorted(cases, key=lambda case: rank.get(str(case.get(field)), rank[unknown]))
+    return sorted(cases, key=lambda case: rank[case[field]])
 
 
 def case_section(
@@ -92,7 +91,7 @@ def word(status: object) -> str:
 
 def error_line(case: Mapping) -> str:
     """Why the case's run failed, or ''."""
-    return f'<p class="error">error: {text(case["error"])}</p>' if case.get("error") else ""
+    return f'<p class="error">error: {text(case["error"])}</p>' if case["error"] else ""
 
 
 def case_details(
@@ -101,7 +100,7 @@ def case_details(
     """A case's details, opened from its row: its prompt whole, `middle` (HTML), its kept transcripts."""
     prompt = case.get("prompt")
     shown = f"<h3>Prompt</h3>{pre([prompt])}" if isinstance(prompt, str) else ""
-    return deferred(summary, shown + "".join(middle) + kept_logs(transcripts.get(str(case.get("id")), ())))
+    return deferred(summary, shown + "".join(middle) + kept_logs(transcripts.get(str(case["id"]), ())))
 
 
 def kept_logs(logs: Iterable[tuple[str, Sequence[str]]]) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from harness.jsonfields import object_at, objects_at
 from harness.report import compare
 from harness.report.format import DASH, dollars, ranged, total
 from harness.report.html import common
@@ -17,46 +16,44 @@ LABEL_ORDER = ("regression", "error", "changed", "improvement", "same-fail", "sa
 
 def side_names(report: dict) -> tuple[str, str]:
     """What each side is, in words: with and without the skill when the baseline is none."""
-    meta = object_at(report, "meta")
-    if meta.get("baseline") == "none":
+    meta = report["meta"]
+    if meta["baseline"] == "none":
         return "without the skill", "with the skill"
-    return f"baseline ({meta.get('baseline', '?')})", f"candidate ({meta.get('candidate', '?')})"
+    return f"baseline ({meta['baseline']})", f"candidate ({meta['candidate']})"
 
 
 def head(report: dict) -> str:
-    labels, totals, meta = object_at(report, "labels"), object_at(report, "totals"), object_at(report, "meta")
-    before, after = (object_at(totals, side) for side in SIDES)
+    labels = report["labels"]
+    before, after = (report["totals"][side] for side in SIDES)
     names = side_names(report)
     figures = [
-        (f"{label}s" if not label.startswith("same") else label, str(labels.get(label, 0)))
+        (f"{label}s" if not label.startswith("same") else label, str(labels[label]))
         for label in LABEL_ORDER
-        if labels.get(label)
+        if labels[label]
     ]
     for name, side in zip(names, (before, after), strict=True):
-        figures.append((f"pass rate {name}", ranged(side.get("pass_rate"), side.get("pass_rate_ci95"))))
+        figures.append((f"pass rate {name}", ranged(side["pass_rate"], side["pass_rate_ci95"])))
     gate = (
-        f"{labels.get('regression', 0)} regression(s)"
-        + (" allowed (--allow-regressions)" if meta.get("allow_regressions") else "")
-        + f"; {'passed' if report.get('passed') else 'failed'}"
+        f"{labels['regression']} regression(s)"
+        + (" allowed (--allow-regressions)" if report["meta"]["allow_regressions"] else "")
+        + f"; {'passed' if report['passed'] else 'failed'}"
     )
     return header(report, figures, gate, run_spent(report), cached_runs([before, after]))
 
 
 def cached_runs(sides: list[dict]) -> str:
     """How many of the sides' runs came from the result cache, in words."""
-    cached = sum(n for side in sides if isinstance(n := side.get("cached_runs"), int))
-    return f"{cached} of {sum(n for side in sides if isinstance(n := side.get('runs'), int))} runs"
+    return f"{sum(side['cached_runs'] for side in sides)} of {sum(side['runs'] for side in sides)} runs"
 
 
 def run_spent(report: dict) -> float | None:
     """What a compare spent now: both sides' runs and the canaries' own; None when none said."""
-    costs = [object_at(object_at(report, "totals"), side).get("cost_usd") for side in SIDES]
-    return total([*costs, object_at(report, "meta").get("canary_cost_usd")])
+    costs = [report["totals"][side]["cost_usd"] for side in SIDES]
+    return total([*costs, report["meta"].get("canary_cost_usd")])  # no canary: none in the meta
 
 
 def totals_table(report: dict) -> str:
-    rule = object_at(report, "meta").get("rule")
-    note = f'<p class="muted">{text(rule)}</p>' if isinstance(rule, str) else ""
+    note = f'<p class="muted">{text(report["meta"]["rule"])}</p>'
     parts = compare.totals_parts(report)
     return "".join(
         section(heading, simple_table(compare.TOTALS_HEADS, compare.totals_rows(part), range(1, 4)) + said)
@@ -68,7 +65,7 @@ def side_mark(side: str) -> common.Mark:
     """A side's cell with its status word marked as the page marks every status."""
 
     def mark(plain: str, case: dict) -> str:
-        status = str(object_at(case, side).get("status"))
+        status = case[side]["status"]
         if not plain.startswith(status):
             return text(plain)
         return common.word(status) + text(plain[len(status) :])
@@ -77,13 +74,12 @@ def side_mark(side: str) -> common.Mark:
 
 
 def case_row(case: dict, cells: list[str], names: tuple[str, str], transcripts: Transcripts) -> Row:
-    before, after = (object_at(case, key) for key in SIDES)
     lines = [
-        f"{name}: {s.get('status')} {s.get('passes', 0)}/{s.get('runs', 0)}, outcome {s.get('outcome')}, "
-        f"{s.get('input_tokens', 0)} in / {s.get('output_tokens', 0)} out tokens, "
-        f"{dollars(s.get('cost_usd'), DASH)}, {s.get('elapsed_s', 0)} s"
-        + (f", error {s['error']}" if s.get("error") else "")
-        for name, s in zip(names, (before, after), strict=True)
+        f"{name}: {s['status']} {s['passes']}/{s['runs']}, outcome {s['outcome']}, "
+        f"{s['input_tokens']} in / {s['output_tokens']} out tokens, "
+        f"{dollars(s['cost_usd'], DASH)}, {s['elapsed_s']} s"
+        + (f", error {s['error']}" if s["error"] else "")
+        for name, s in zip(names, (case[key] for key in SIDES), strict=True)
     ]
     keys = common.filter_keys(case, ("label", "skill", "mode"))
     return Row(cells, keys, common.case_details(case, transcripts, [pre(lines)]))
@@ -91,7 +87,7 @@ def case_row(case: dict, cells: list[str], names: tuple[str, str], transcripts: 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
     names = side_names(report)
-    cases = common.ranked(objects_at(report, "cases"), "label", LABEL_ORDER, "regression")
+    cases = common.ranked(report["cases"], "label", LABEL_ORDER)
     marks = {side: side_mark(side) for side in SIDES}
     heads, cells = common.drawn(compare.CASES, compare.side_by_side({**report, "cases": cases}), marks)
     rows = [case_row(c, shown, names, transcripts) for c, shown in zip(cases, cells, strict=True)]

@@ -3,7 +3,7 @@ tokens, turns, tool calls and dollars."""
 
 from __future__ import annotations
 
-from harness.jsonfields import object_at, objects_at
+from harness.jsonfields import object_at
 from harness.report import cost
 from harness.report.format import DASH, dollars, signed_dollars
 from harness.report.html.common import fields
@@ -16,31 +16,23 @@ SIDE_NAMES = {"with": "with the skill", "without": "without the skill"}
 
 
 def head(report: dict) -> str:
-    sides, meta = object_at(report, "sides"), object_at(report, "meta")
-    costs = {key: object_at(sides, key).get("cost_usd") for key in SIDE_NAMES}
+    # Without --skill, a run has no `without` side.
+    costs = {key: object_at(report["sides"], key).get("cost_usd") for key in SIDE_NAMES}
     figures = [(f"cost {name}", dollars(costs[key], DASH)) for key, name in SIDE_NAMES.items()]
     a, b = costs["with"], costs["without"]
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
         figures.append(("the skill adds", f"{signed_dollars(a - b)} a run"))
-    gate = (
-        f"skill {meta.get('skill', '?')}: {'every run finished' if report.get('passed') else 'a run failed'}"
-    )
+    gate = f"skill {report['meta']['skill']}: {'every run finished' if report['passed'] else 'a run failed'}"
     return header(report, figures, gate, spent(report))
 
 
 def spent(report: dict) -> float:
     """What every run of the prompt cost, a run that said nothing counting as $0."""
-    return sum(r.get("cost_usd") or 0 for r in objects_at(report, "runs"))
-
-
-def fired(skills: object) -> str:
-    """The skills a run (or a side's runs) fired: its `fired`, or none."""
-    return ", ".join(map(str, skills)) if isinstance(skills, list) and skills else "none"
+    return sum(r["cost_usd"] or 0 for r in report["runs"])
 
 
 def sides_table(report: dict) -> str:
-    prompt = object_at(report, "meta").get("prompt")
-    lead = f"<p>Prompt: <q>{text(prompt)}</q></p>" if isinstance(prompt, str) else ""
+    lead = f"<p>Prompt: <q>{text(report['meta']['prompt'])}</q></p>"
     heads, rows = cost.sides_table(report)
     said = "<p>Means over each side's finished runs.</p>"
     return section(
@@ -51,14 +43,14 @@ def sides_table(report: dict) -> str:
 def runs_table(report: dict) -> str:
     rows = [
         [
-            SIDE_NAMES.get(str(r.get("side")), str(r.get("side"))),
-            str(r.get("status")),
-            fired(r.get("fired")),
-            *fields(r, TOKENS, None),
-            dollars(r.get("cost_usd"), DASH),
-            str(r.get("error") or ""),
+            SIDE_NAMES[r["side"]],
+            r["status"],
+            ", ".join(r["fired"]) or "none",
+            *fields(r, TOKENS),
+            dollars(r["cost_usd"], DASH),
+            r["error"] or "",
         ]
-        for r in objects_at(report, "runs")
+        for r in report["runs"]
     ]
     headers = ["side", "outcome", "skills fired", *HEADS, "cost", "error"]
     foot = f"<p>Total spent: {text(dollars(spent(report), DASH))}</p>"

@@ -3,7 +3,6 @@ in a table filtered by severity and rule."""
 
 from __future__ import annotations
 
-from harness.jsonfields import object_at, objects_at
 from harness.model.findings import Finding
 from harness.report import markdown as md
 from harness.report.html.common import Mark, drawn, fields
@@ -18,11 +17,10 @@ FIGURES = {
 
 
 def head(report: dict) -> str:
-    totals = object_at(report, "totals")
-    keys = FIGURES.get(str(report.get("command")), ())
-    figures = [(key, str(totals.get(key, 0))) for key in keys]
-    errors = totals.get("errors", 0)
-    gate = "no error finding" if report.get("passed") else f"{errors} error finding(s); any error fails"
+    totals = report["totals"]
+    figures = [(key, str(totals.get(key, 0))) for key in FIGURES[report["command"]]]  # known: optional
+    errors = totals["errors"]
+    gate = "no error finding" if report["passed"] else f"{errors} error finding(s); any error fails"
     return header(report, figures, gate)
 
 
@@ -51,26 +49,24 @@ MARKS: dict[str, Mark] = {
 
 def headroom_table(report: dict) -> str:
     """structural: each skill's description headroom per agent, in the catalog and at the typical install."""
-    room = report.get("headroom")
-    if not isinstance(room, dict):
+    room = report.get("headroom")  # optional: a refs report, or structural without listing figures
+    if room is None:
         return ""
     rows = []
-    for row in objects_at(room, "skills"):
-        chars = row.get("headroom")
-        said = "no limit" if chars is None else f"{'~' if row.get('approximate') else ''}{chars:+,}"
+    for row in room["skills"]:
+        chars = row["headroom"]
+        said = "no limit" if chars is None else f"{'~' if row['approximate'] else ''}{chars:+,}"
         cut = ""
-        if row.get("survives") is not None:
-            cut = f"…{row['survives']} | {row.get('cut_before') or ''}"
-        lost = "; ".join(str(c.get("text", "")) for c in objects_at(row, "clauses_lost"))
-        agent = str(row.get("agent", "")) + (f" on {row['model']}" if row.get("model") else "")
-        rows.append(
-            [*fields(row, ["skill"], ""), agent, *fields(row, ["scope", "state"], ""), said, cut, lost]
-        )
-    install = room.get("install")
+        if row["survives"] is not None:
+            cut = f"…{row['survives']} | {row['cut_before'] or ''}"
+        lost = "; ".join(c["text"] for c in row["clauses_lost"])
+        agent = row["agent"] + (f" on {row['model']}" if row["model"] else "")
+        rows.append([row["skill"], agent, *fields(row, ["scope", "state"]), said, cut, lost])
+    install = room["install"]
     lead = (
-        f"<p>Typical install: {text(install.get('given'))} ({text(install.get('skills'))} skills beside the "
+        f"<p>Typical install: {text(install['given'])} ({text(install['skills'])} skills beside the "
         "catalog).</p>"
-        if isinstance(install, dict)
+        if install is not None
         else "<p>The catalog alone (declare a typical install with --typical-install).</p>"
     )
     headers = [

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.jsonfields import array_at, object_at, objects_at
 from harness.report.format import dollars
 from harness.report.html.shell import figures, text
 
@@ -13,11 +12,7 @@ UNKNOWN = "not known"  # a cost no CLI reported
 
 
 def status_word(report: dict) -> str:
-    meta = object_at(report, "meta")
-    if meta.get("interrupted"):
-        return "interrupted"
-    word = report.get("status")
-    return word if isinstance(word, str) else "unknown"
+    return "interrupted" if report.get("meta", {}).get("interrupted") else report["status"]
 
 
 def agent_facts(meta: dict) -> tuple[str | None, str | None, str | None]:
@@ -31,22 +26,20 @@ def agent_facts(meta: dict) -> tuple[str | None, str | None, str | None]:
 
 def legs(report: dict) -> list[dict]:
     """A matrix report's leg rows: `agents` in a routing matrix, `legs` in the others."""
-    return objects_at(report, "legs") if array_at(report, "legs") else objects_at(report, "agents")
+    return report["legs"] if "legs" in report else report["agents"]
 
 
 def leg_facts(report: dict) -> tuple[str | None, None, str | None]:
     """A matrix report's agents (with their versions) and models, from its legs (routing's `agents`);
     it has no meta."""
     agents = dict.fromkeys(
-        " ".join(str(v) for v in (leg.get("agent"), leg.get("agent_version")) if v) for leg in legs(report)
+        " ".join(str(v) for v in (leg["agent"], leg["agent_version"]) if v) for leg in legs(report)
     )
-    models = dict.fromkeys(str(leg.get("model") or "the CLI's default") for leg in legs(report))
+    models = dict.fromkeys(str(leg["model"] or "the CLI's default") for leg in legs(report))
     return ", ".join(a for a in agents if a) or None, None, ", ".join(models) or None
 
 
-def duration(seconds: object) -> str:
-    if not isinstance(seconds, (int, float)):
-        return "?"
+def duration(seconds: float) -> str:
     if seconds < 60:
         return f"{seconds:.1f} s"
     minutes, rest = divmod(int(seconds), 60)
@@ -63,11 +56,10 @@ def header(
 ) -> str:
     """The page's head. `gate`: why the run passed or failed; `cost`: dollars, or words (`legs.spent`);
     `cached`: what the result cache gave, in words; `canary`: what the canary said (default: the meta's)."""
-    meta = object_at(report, "meta")
+    meta = report.get("meta", {})  # a matrix report has none: its legs' rows say what ran
     word = status_word(report)
-    command = str(report.get("command", "?"))
-    engine = report.get("engine")
-    title = f"skillscope {command}" + (f" ({engine} engine)" if engine == "lexical" else "")
+    lexical = report.get("engine") == "lexical"  # routing and sweep name their engine
+    title = f"skillscope {report['command']}" + (" (lexical engine)" if lexical else "")
     parts = [f'<header><h1>{text(title)} <span class="status {text(word)}">{text(word)}</span></h1>']
     if gate:
         parts.append(f'<p class="gate">{text(gate)}</p>')
@@ -82,12 +74,12 @@ def header(
         ("agent", " ".join(str(v) for v in (agent, version) if v) or None),
         ("model", model or ("the CLI's default" if agent else None)),
         ("canary", canary or canary_word(meta)),
-        ("harness", report.get("harness_version")),
-        ("started", report.get("started_at")),
-        ("took", duration(report.get("elapsed_s"))),
+        ("harness", report["harness_version"]),
+        ("started", report["started_at"]),
+        ("took", duration(report["elapsed_s"])),
         ("cost", cost),
         ("from the result cache", cached),
-        ("repo", report.get("repo")),
+        ("repo", report["repo"]),
     ]
     shown = "".join(
         f"<div><span>{text(label)}:</span> {fact_value(label, value)}</div>"

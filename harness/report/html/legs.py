@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from harness.jsonfields import array_at, object_at, objects_at
 from harness.report import columns, matrix
 from harness.report.format import dollars
 from harness.report.html import behavioral, common, compare, routing
@@ -14,34 +13,24 @@ from harness.report.html.header import UNKNOWN, canary_word, header, legs
 from harness.report.html.shell import section, simple_table, text
 
 
-def leg_name(leg: dict) -> str:
-    """A leg's column: its `leg` name, or its agent in a report from before there were models."""
-    return str(leg.get("leg") or leg.get("agent"))
-
-
 def names(report: dict) -> list[str]:
-    return [leg_name(leg) for leg in legs(report)]
+    return [leg["leg"] for leg in legs(report)]
 
 
 def head(report: dict) -> str:
     shown = legs(report)
-    figures = [
-        (f"{leg_name(a)} accuracy", matrix.percent(object_at(a, "totals").get("accuracy"))) for a in shown
-    ]
-    differ = sum(1 for c in objects_at(report, "cases") if c.get("differs"))
+    figures = [(f"{a['leg']} accuracy", matrix.percent(a["totals"]["accuracy"])) for a in shown]
+    differ = sum(1 for c in report["cases"] if c["differs"])
     figures.append(("cases the legs differ on", str(differ)))
-    gates = "; ".join(f"{leg_name(a)}: {object_at(a, 'gate').get('reason', '?')}" for a in shown)
-    canaries = "; ".join(f"{leg_name(a)} {word}" for a in shown if (word := canary_word(a)))
+    gates = "; ".join(f"{a['leg']}: {a['gate']['reason']}" for a in shown)
+    canaries = "; ".join(f"{a['leg']} {word}" for a in shown if (word := canary_word(a)))
     return header(report, figures, gates, spent(report, routing.run_spent), canary=canaries or None)
 
 
-def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
+def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str:
     """What the legs' runs spent (each read by `spent_of`), naming a leg whose cost is not known rather
-    than hiding it in the sum; None without legs."""
-    runs = objects_at(report, "runs")
-    costs = [(name, spent_of(run)) for name, run in zip(names(report), runs, strict=False)]
-    if not costs:
-        return None
+    than hiding it in the sum."""
+    costs = [(name, spent_of(run)) for name, run in zip(names(report), report["runs"], strict=True)]
     known = [cost for _, cost in costs if cost is not None]
     unknown = [name for name, cost in costs if cost is None]
     if not unknown:
@@ -57,13 +46,13 @@ def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str | None:
 def between_models(report: dict) -> str:
     """Each later model of an agent against its first: their figure, the difference with its 95 %
     interval, and whether it is beyond noise; '' when none."""
-    spec = matrix.BETWEEN[str(report.get("command"))]
-    rows = columns.rows(spec, objects_at(report, "differences"))
+    spec = matrix.BETWEEN[report["command"]]
+    rows = columns.rows(spec, report.get("differences", []))  # optional in a routing matrix's schema
     return section("Between models", simple_table(columns.heads(spec), rows)) if rows else ""
 
 
 def per_skill_between(report: dict) -> str:
-    rows = columns.rows(matrix.SKILLS, objects_at(report, "skill_differences"))
+    rows = columns.rows(matrix.SKILLS, report.get("skill_differences", []))  # optional in the schema
     return section(matrix.SKILLS_BETWEEN, simple_table(columns.heads(matrix.SKILLS), rows)) if rows else ""
 
 
@@ -75,13 +64,13 @@ def grid(report: dict) -> str:
 def cases(report: dict) -> str:
     """Every case and what each leg said of it, those the legs differ on marked."""
     spec = matrix.case_columns(report)
-    heads, cells = common.drawn(spec, objects_at(report, "cases"), {"case": differs_mark})
+    heads, cells = common.drawn(spec, report["cases"], {"case": differs_mark})
     inner = simple_table(heads, cells, rendered=True) if cells else "<p>No case.</p>"
     return section(matrix.cases_heading(report), inner)
 
 
 def differs_mark(plain: str, case: dict) -> str:
-    return ("<b>differs</b> " if case.get("differs") else "") + text(plain)
+    return ("<b>differs</b> " if case["differs"] else "") + text(plain)
 
 
 def routing_sections(report: dict, transcripts: Transcripts) -> list[str]:
@@ -94,11 +83,8 @@ def leg_sections(
 ) -> list[str]:
     """Each leg's own run drawn by `draw` (its command's sections, header left out) under `heading`
     and its name, with the transcripts kept under `<leg>/` and a case table of its own."""
-    parts, shown = [], names(report)
-    for i, run in enumerate(array_at(report, "runs")):
-        if not isinstance(run, dict):
-            continue
-        name = shown[i] if i < len(shown) else f"leg {i + 1}"
+    parts = []
+    for name, run in zip(names(report), report["runs"], strict=True):
         own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
         inner = draw({**run, "command": command}, own, table_id=leg_anchor(name))
         parts.append(f'<section class="agent"><h2>{heading} {text(name)}</h2>{"".join(inner[1:])}</section>')
@@ -112,10 +98,9 @@ def leg_anchor(name: str) -> str:
 
 def behavioral_head(report: dict) -> str:
     shown = legs(report)
-    figures = [(f"{leg.get('leg')} pass rate", matrix.percent(leg.get("pass_rate"))) for leg in shown]
+    figures = [(f"{leg['leg']} pass rate", matrix.percent(leg["pass_rate"])) for leg in shown]
     judges = "; ".join(
-        f"{leg.get('leg')}: judged by {leg.get('judge_model') or 'its default model'} "
-        f"on {leg.get('judge_agent')}"
+        f"{leg['leg']}: judged by {leg['judge_model'] or 'its default model'} on {leg['judge_agent']}"
         for leg in shown
     )
     return header(report, figures, judges, spent(report, behavioral.run_spent))
@@ -129,13 +114,12 @@ def behavioral_sections(report: dict, transcripts: Transcripts) -> list[str]:
 def compare_head(report: dict) -> str:
     shown = legs(report)
     figures = [
-        (f"{leg.get('leg')} {label}s", str(object_at(leg, "labels").get(label, 0)))
+        (f"{leg['leg']} {label}s", str(leg["labels"][label]))
         for leg in shown
         for label in ("regression", "improvement")
     ]
-    runs = objects_at(report, "runs")
-    sides = [object_at(object_at(run, "totals"), side) for run in runs for side in compare.SIDES]
-    gate = "; ".join(f"{leg.get('leg')} {'passed' if leg.get('passed') else 'failed'}" for leg in shown)
+    sides = [run["totals"][side] for run in report["runs"] for side in compare.SIDES]
+    gate = "; ".join(f"{leg['leg']} {'passed' if leg['passed'] else 'failed'}" for leg in shown)
     cost = spent(report, compare.run_spent)
     return header(report, figures, f"every model must pass: {gate}", cost, compare.cached_runs(sides))
 

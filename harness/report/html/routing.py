@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from harness.jsonfields import array_at, object_at, objects_at
+from harness.jsonfields import object_at
 from harness.report import columns, routing, routing_lexical
 from harness.report.format import percent
 from harness.report.html import common, matrix
@@ -15,55 +15,53 @@ from harness.report.html.table import Row, collapsed, pre, token
 
 
 def head(report: dict) -> str:
-    totals, meta, gate = object_at(report, "totals"), object_at(report, "meta"), object_at(report, "gate")
+    totals = report["totals"]
     figures = [
-        ("correct of graded", f"{totals.get('passed', 0)}/{totals.get('graded', 0)}"),
-        ("accuracy", f"{percent(totals.get('accuracy'))}, bar {percent(meta.get('min_accuracy'))}"),
-        ("errors (not graded)", str(totals.get("errors", 0))),
-        ("activations / expected", f"{totals.get('activations', 0)}/{totals.get('activations_expected', 0)}"),
+        ("correct of graded", f"{totals['passed']}/{totals['graded']}"),
+        ("accuracy", f"{percent(totals['accuracy'])}, bar {percent(report['meta']['min_accuracy'])}"),
+        ("errors (not graded)", str(totals["errors"])),
+        ("activations / expected", f"{totals['activations']}/{totals['activations_expected']}"),
     ]
-    if report.get("engine") != "lexical":
-        figures.append(("flaky cases", str(totals.get("flaky", 0))))
-        figures.append(("samples", str(totals.get("samples", 0))))
+    cached = None
+    if report["engine"] != "lexical":
+        figures.append(("flaky cases", str(totals["flaky"])))
+        figures.append(("samples", str(totals["samples"])))
+        cached = common.of_total(totals["cached_samples"], totals["samples"], "samples")
     else:
-        rank1 = object_at(totals, "rank1")
-        figures.append(("rank 1 of positives", f"{rank1.get('rank1', 0)}/{rank1.get('positives', 0)}"))
-    cached = common.of_total(totals.get("cached_samples"), totals.get("samples", 0), "samples")
-    return header(report, figures, gate.get("reason"), run_spent(report), cached)
+        rank1 = totals["rank1"]
+        figures.append(("rank 1 of positives", f"{rank1['rank1']}/{rank1['positives']}"))
+    return header(report, figures, report["gate"]["reason"], run_spent(report), cached)
 
 
 def run_spent(report: dict) -> float | None:
     """What an agent routing run spent now, its canary's run included: $0 when nothing ran now (every
-    sample replayed or never started, the canary replayed or skipped); None when its CLI reported no cost."""
-    totals = object_at(report, "totals")
-    cost = totals.get("cost_usd")
-    if isinstance(cost, (int, float)):
-        return cost
-    planted = object_at(report, "meta").get("canary")
-    canary_ran = (
-        isinstance(planted, dict)
-        and planted.get("stop_reason") is not None
-        and not planted.get("cached_from")
-    )
-    return 0.0 if totals.get("samples_run") == 0 and not canary_ran else None
+    sample replayed or never started, the canary replayed or skipped); None when its CLI reported no cost
+    (and for a lexical run, which runs no agent)."""
+    totals = report["totals"]
+    if report["engine"] == "lexical":
+        return None
+    if totals["cost_usd"] is not None:
+        return totals["cost_usd"]
+    planted = report["meta"].get("canary")
+    canary_ran = planted is not None and planted["stop_reason"] is not None and not planted["cached_from"]
+    return 0.0 if totals["samples_run"] == 0 and not canary_ran else None
 
 
 def observed_key(case: Mapping) -> str:
-    if case.get("status") in ("error", "not-run"):
+    if case["status"] in ("error", "not-run"):
         return matrix.ERROR
-    observed = case.get("observed")
+    observed = case["observed"]
     return observed if isinstance(observed, str) and observed else matrix.NONE
 
 
 def expected_key(case: Mapping) -> str:
-    expect = case.get("expect")
+    expect = case["expect"]
     return expect if isinstance(expect, str) and expect else matrix.NONE
 
 
 def confusion(report: dict, table_id: str) -> str:
-    cases = objects_at(report, "cases")
-    pairs = [(expected_key(c), observed_key(c)) for c in cases]
-    room = [s for s in array_at(object_at(report, "meta"), "room") if isinstance(s, str)]
+    pairs = [(expected_key(c), observed_key(c)) for c in report["cases"]]
+    room = report["meta"]["room"]
     if not pairs:
         return ""
     intro = (
@@ -74,12 +72,12 @@ def confusion(report: dict, table_id: str) -> str:
 
 
 def per_skill(report: dict) -> str:
-    lexical = report.get("engine") == "lexical"
+    lexical = report["engine"] == "lexical"
     spec = routing_lexical.PER_SKILL if lexical else routing.PER_SKILL
     rows, idle = [], []
-    for row in columns.named(object_at(report, "per_skill"), "skill"):
-        wanted, fired = row.get("expected", 0), row.get("fired_total", 0)
-        if not (lexical or wanted or fired or row.get("fired_when_not_expected") or row.get("missed")):
+    for row in columns.named(report["per_skill"], "skill"):
+        touched = row["expected"] or row["fired_total"] or row["fired_when_not_expected"] or row["missed"]
+        if not (lexical or touched):
             idle.append(row["skill"])  # a room member no case expected and none fired: a row of zeros
             continue
         rows.append(columns.cells(spec, row))
@@ -97,7 +95,7 @@ def per_skill(report: dict) -> str:
 
 
 def by_category(report: dict) -> str:
-    rows = columns.rows(routing.BY_CATEGORY, columns.named(object_at(report, "by_category"), "category"))
+    rows = columns.rows(routing.BY_CATEGORY, columns.named(report["by_category"], "category"))
     listed = simple_table(columns.heads(routing.BY_CATEGORY), rows, (1, 2, 3))
     return section(
         "By prompt category", f'<p class="muted">{text(routing.KINDS.replace("`", ""))}</p>{listed}'
@@ -111,29 +109,28 @@ def flaky_mark(plain: str, case: dict) -> str:
 
 
 def verdict_mark(plain: str, case: dict) -> str:
-    return f'<span class="{text(case.get("status", ""))}">{text(plain)}</span>'
+    return f'<span class="{text(case["status"])}">{text(plain)}</span>'
 
 
 def case_row(case: dict, cells: list[str], transcripts: Transcripts, lexical: bool) -> Row:
-    samples = objects_at(case, "samples")
+    samples = [] if lexical else case["samples"]  # a lexical case ranks once
     more = [common.error_line(case)]
     if len(samples) > 1:
         lines = [
-            f"{i}. {s.get('verdict')}: observed {s.get('observed') or 'no skill'}"
-            + (f"; error {s['error']}" if s.get("error") else "")
-            + (f"; cached from {object_at(s, 'cached_from').get('started_at')}" if s.get("cached") else "")
+            f"{i}. {s['verdict']}: observed {s['observed'] or 'no skill'}"
+            + (f"; error {s['error']}" if s["error"] else "")
+            + (f"; cached from {object_at(s, 'cached_from').get('started_at')}" if s["cached"] else "")
             for i, s in enumerate(samples, 1)
         ]
         more.append(collapsed(f"{len(samples)} samples", pre(lines)))
     if lexical:
         tops = [
-            f"{t.get('skill')}: {t.get('score')} (shares {', '.join(map(str, t.get('shared', [])))})"
-            for t in objects_at(case, "top")
+            f"{t['skill']}: {t['score']} (shares {', '.join(map(str, t['shared']))})" for t in case["top"]
         ]
         if tops:
             more.append(collapsed("top-ranked skills", pre(tops)))
     flaky = "flaky" if case.get("flaky") else ""
-    verdicts = " ".join(filter(None, [token(str(case.get("verdict"))), flaky]))
+    verdicts = " ".join(filter(None, [token(case["verdict"]), flaky]))
     keys = {"verdict": verdicts, **common.filter_keys(case, ("status", "skill"))}
     keys.update(expect=token(expected_key(case)), observed=token(observed_key(case)))
     return Row(cells, keys, common.case_details(case, transcripts, more))
@@ -147,12 +144,12 @@ WIDTHS |= {"rank": "5%", routing_lexical.TOP: "20%"}
 
 def failures_first(cases: list[dict]) -> list[dict]:
     order = {"fail": 0, "error": 1, "not-run": 2, "pass": 3}
-    return sorted(cases, key=lambda c: (order.get(str(c.get("status")), 1), not c.get("flaky")))
+    return sorted(cases, key=lambda c: (order[c["status"]], not c.get("flaky")))  # a lexical case has none
 
 
 def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") -> str:
-    lexical = report.get("engine") == "lexical"
-    cases = failures_first(objects_at(report, "cases"))
+    lexical = report["engine"] == "lexical"
+    cases = failures_first(report["cases"])
     spec = routing_lexical.CASES if lexical else routing.CASES
     heads, cells = common.drawn(spec, cases, {"case": flaky_mark, "verdict": verdict_mark})
     rows = [case_row(c, shown, transcripts, lexical) for c, shown in zip(cases, cells, strict=True)]
@@ -165,7 +162,7 @@ def case_table(report: dict, transcripts: Transcripts, table_id: str = "cases") 
 
 
 def sections(report: dict, transcripts: Transcripts, table_id: str = "cases") -> list[str]:
-    approximation = report.get("approximation") if report.get("engine") == "lexical" else None
-    note = f'<p class="muted">{text(approximation)}</p>' if isinstance(approximation, str) else ""
+    lexical = report["engine"] == "lexical"
+    note = f'<p class="muted">{text(report["approximation"])}</p>' if lexical else ""
     tables = [confusion(report, table_id), per_skill(report), by_category(report)]
     return [head(report), note, *tables, case_table(report, transcripts, table_id)]

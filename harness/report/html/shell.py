@@ -84,3 +84,24 @@ def simple_table(
         for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+Box = tuple[int, int, int]  # a chart's width, height and padding, in its viewBox's units
+
+
+def chart(label: str, box: Box, inner: str) -> str:
+    """An SVG chart of rates over 0..1 (the sweep's curve, history's trends): its lines at 0 and 1, then
+    `inner`, drawn with `level`."""
+    width, height, pad = box
+    bottom, top = level(box, 0), level(box, 1)
+    return (
+        f'<svg role="img" aria-label="{text(label)}" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}"><line class="axis" x1="{pad}" y1="{bottom}" x2="{width - pad}" y2="{bottom}"/>'
+        f'<line class="axis" x1="{pad}" y1="{top}" x2="{width - pad}" y2="{top}"/>{inner}</svg>'
+    )
+
+
+def level(box: Box, rate: float) -> float:
+    """Where a rate sits in a chart: 1 at its top padding, 0 at its bottom."""
+    _, height, pad = box
+    return round(height - pad - rate * (height - 2 * pad), 1)

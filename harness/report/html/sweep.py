@@ -5,29 +5,28 @@ from __future__ import annotations
 
 import math
 
-from harness.jsonfields import array_at, object_at, objects_at
 from harness.report import columns, sweep
 from harness.report.format import number
 from harness.report.html.header import header
-from harness.report.html.shell import section, simple_table, text
+from harness.report.html.shell import chart, level, section, simple_table, text
 
-CHART_W, CHART_H, PAD = 520, 180, 28
+CHART_W, CHART_H, PAD = BOX = (520, 180, 28)
 
 
 def head(report: dict) -> str:
-    figures = [("sizes", f"{report.get('sizes', [0])[0]}-{report.get('sizes', [0])[-1]}")]
-    figures += [("repeats", str(report.get("repeats"))), ("cases", str(report.get("cases")))]
-    for leg in array_at(report, "agents"):
-        knee = object_at(leg, "knee")
-        figures.append((f"{leg.get('agent')} knee", str(knee.get("size") or knee.get("verdict"))))
-    bar = report.get("min_knee") or 0
+    figures = [("sizes", f"{report['sizes'][0]}-{report['sizes'][-1]}")]
+    figures += [("repeats", str(report["repeats"])), ("cases", str(report["cases"]))]
+    for leg in report["agents"]:
+        knee = leg["knee"]
+        figures.append((f"{leg['agent']} knee", str(knee["size"] or knee["verdict"])))
+    bar = report["min_knee"]
     gate = f"a knee at or below {bar} skills fails" if bar else "reports only (no --min-knee)"
     return header(report, figures, gate)
 
 
 def curve(leg: dict) -> str:
     """Accuracy against catalog size (log scale), the Wilson band shaded, the knee as a dashed line."""
-    points = [p for p in objects_at(leg, "curve") if p.get("accuracy") is not None]
+    points = [p for p in leg["curve"] if p["accuracy"] is not None]
     if len(points) < 2:
         return ""
     first, last = math.log(points[0]["size"]), math.log(points[-1]["size"])
@@ -36,7 +35,7 @@ def curve(leg: dict) -> str:
         return round(PAD + (math.log(size) - first) / ((last - first) or 1) * (CHART_W - 2 * PAD), 1)
 
     def y(value: float) -> float:
-        return round(CHART_H - PAD - value * (CHART_H - 2 * PAD), 1)
+        return level(BOX, value)
 
     line = " ".join(f"{x(p['size'])},{y(p['accuracy'])}" for p in points)
     band = " ".join(
@@ -53,30 +52,26 @@ def curve(leg: dict) -> str:
         f'<text x="{x(p["size"])}" y="{CHART_H - 8}" text-anchor="middle">{text(p["size"])}</text>'
         for p in points
     )
-    knee = object_at(leg, "knee").get("size")
+    knee = leg["knee"]["size"]
     marker = (
         f'<line class="axis" stroke-dasharray="4 3" x1="{x(knee)}" y1="{y(0)}" x2="{x(knee)}" y2="{y(1)}"/>'
-        if isinstance(knee, int)
+        if knee is not None
         else ""
     )
-    label = f"{leg.get('agent')}: accuracy at {len(points)} catalog sizes"
-    return (
-        f'<figure><figcaption>{text(label)}</figcaption><svg role="img" aria-label="{text(label)}" '
-        f'viewBox="0 0 {CHART_W} {CHART_H}" width="{CHART_W}" height="{CHART_H}">'
-        f'<line class="axis" x1="{PAD}" y1="{y(0)}" x2="{CHART_W - PAD}" y2="{y(0)}"/>'
-        f'<line class="axis" x1="{PAD}" y1="{y(1)}" x2="{CHART_W - PAD}" y2="{y(1)}"/>'
+    label = f"{leg['agent']}: accuracy at {len(points)} catalog sizes"
+    inner = (
         f'<text x="2" y="{y(1) + 4}">1</text><text x="2" y="{y(0) + 4}">0</text>'
         f'<polygon points="{band}" fill="currentColor" opacity="0.12"/>{marker}'
-        f'<polyline class="trend" points="{line}"/>{dots}{ticks}</svg></figure>'
+        f'<polyline class="trend" points="{line}"/>{dots}{ticks}'
     )
+    return f"<figure><figcaption>{text(label)}</figcaption>{chart(label, BOX, inner)}</figure>"
 
 
 def leg_section(leg: dict) -> str:
-    knee = object_at(leg, "knee")
-    rows = columns.rows(sweep.CURVE, objects_at(leg, "curve"))
+    rows = columns.rows(sweep.CURVE, leg["curve"])
     skills = sweep.degraded_rows(leg)
     inner = (
-        f"<p>Knee: {text(knee.get('says', ''))}.</p>"
+        f"<p>Knee: {text(leg['knee']['says'])}.</p>"
         + curve(leg)
         + simple_table(columns.heads(sweep.CURVE), rows, (0, 1))
         + (
@@ -85,11 +80,9 @@ def leg_section(leg: dict) -> str:
             else f"<p>{sweep.NONE_DEGRADES}</p>"
         )
     )
-    title = f"{leg.get('agent')} {leg.get('measured_on')}" + (
-        f" on {leg['model']}" if leg.get("model") else ""
-    )
+    title = f"{leg['agent']} {leg['measured_on']}" + (f" on {leg['model']}" if leg["model"] else "")
     return section(title, inner)
 
 
 def sections(report: dict, transcripts: object = None) -> list[str]:
-    return [head(report), *(leg_section(leg) for leg in objects_at(report, "agents"))]
+    return [head(report), *(leg_section(leg) for leg in report["agents"])]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from harness.report.html.header import agent_facts, duration, header, status_word
 from tests.report.html.pagetext import Parsed
+from tests.support.saved_reports import load
 
 
 def report(**meta) -> dict:
@@ -14,6 +15,7 @@ def report(**meta) -> dict:
         "harness_version": "0.1.0",
         "elapsed_s": 75.2,
         "started_at": "2026-01-02T03:04:05+00:00",
+        "repo": "/repo",
         "meta": meta,
     }
 
@@ -36,8 +38,9 @@ def test_the_start_time_is_one_token_that_never_wraps_mid_date():
 def test_the_routing_accuracy_tile_names_its_bar():
     from harness.report.html.routing import head
 
-    totals = {"accuracy": 0.615, "passed": 8, "graded": 13}
-    shown = Parsed(head({**report(agent="claude", min_accuracy=1.0), "totals": totals})).text
+    saved = load("routing")
+    totals = {**saved["totals"], "accuracy": 0.615, "passed": 8, "graded": 13}
+    shown = Parsed(head({**saved, "meta": {**saved["meta"], "min_accuracy": 1.0}, "totals": totals})).text
     assert "61.5%, bar 100.0%" in shown and "(1)" not in shown
 
 
@@ -45,7 +48,7 @@ def test_agent_facts_read_both_meta_shapes():
     assert agent_facts({"agent": "codex", "agent_version": "1", "model": "m"}) == ("codex", "1", "m")
     nested = {"agent": {"runtime": "claude", "version": "2", "model": None}}
     assert agent_facts(nested) == ("claude", "2", None)
-    assert duration(3 * 3600 + 120) == "3 h 2 min" and duration(None) == "?"
+    assert duration(3 * 3600 + 120) == "3 h 2 min"
 
 
 def test_the_routing_canary_is_a_fact_of_the_head_when_one_ran():
@@ -54,5 +57,7 @@ def test_the_routing_canary_is_a_fact_of_the_head_when_one_ran():
     assert "canary: not-activated" in text and "the harness cannot see skill activations" in text
     never = Parsed(header(report(agent="claude", canary=None), [], None)).text
     assert "canary:" not in never
-    several = Parsed(header(report(), [], None, canary="claude activated; codex cached")).text
+    matrix = {**report(), "command": "routing-matrix", "agents": []}  # no meta: the legs' rows say what ran
+    del matrix["meta"]
+    several = Parsed(header(matrix, [], None, canary="claude activated; codex cached")).text
     assert "canary: claude activated; codex cached" in several

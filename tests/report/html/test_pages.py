@@ -13,7 +13,7 @@ from harness.report import html
 from tests.report.html.csp import assert_only_its_own_inline_code
 from tests.report.html.pagetext import Parsed
 from tests.support.reports import HOSTILE
-from tests.support.saved_reports import PAID
+from tests.support.saved_reports import PAID, load
 
 # One worker builds the small real runs (a session fixture) for every page test: see conftest.py.
 pytestmark = pytest.mark.xdist_group("report-pages")
@@ -159,16 +159,15 @@ def test_a_structural_page_shows_the_refused_hostile_id_as_text(page_reports):
     assert "dataset-schema" in page and "\\u202eevil" in page and "<script>alert" not in page
 
 
+def behavioral_with(**case) -> dict:
+    """The saved behavioral report holding one case: its first, with `case`'s fields."""
+    saved = load("behavioral")
+    return {**saved, "cases": [{**saved["cases"][0], **case}]}
+
+
 def test_a_blocked_case_says_why():
-    case = {
-        "id": "c",
-        "skill": "s",
-        "status": "blocked",
-        "blocked": "outside-workspace",
-        "checks": [],
-        "isolation": [{"call": 2, "tool": "Read", "kind": "file", "path": "/etc/passwd"}],
-    }
-    report = {"command": "behavioral", "status": "error", "meta": {}, "totals": {}, "cases": [case]}
+    isolation = [{"call": 2, "tool": "Read", "kind": "file", "path": "/etc/passwd"}]
+    report = behavioral_with(status="blocked", blocked="outside-workspace", checks=[], isolation=isolation)
     text = Parsed(html.render(report)).text
     assert "Blocked (outside-workspace): its agent worked outside its workspace" in text
     assert "call 2: Read file /etc/passwd" in text
@@ -177,10 +176,9 @@ def test_a_blocked_case_says_why():
 def test_a_must_statement_passed_without_evidence_is_marked_beside_its_pass():
     checks = [
         {"kind": "expected_behavior", "expectation": "runs the tests", "passed": True, "detail": "judge: x"},
-        {"kind": "expected_behavior", "expectation": "writes a report", "passed": True, "no_evidence": True},
+        {"kind": "expected_behavior", "expectation": "writes a report", "passed": True, "detail": "judge: y"},
     ]
-    case = {"id": "c", "skill": "s", "status": "pass", "checks": checks}
-    report = {"command": "behavioral", "status": "pass", "meta": {}, "totals": {}, "cases": [case]}
-    text = Parsed(html.render(report)).text
+    checks[1]["no_evidence"] = True
+    text = Parsed(html.render(behavioral_with(status="pass", checks=checks))).text
     assert text.count("no evidence cited") == 1
     assert text.index("writes a report") < text.index("no evidence cited")
