@@ -110,6 +110,29 @@ def test_plan_prints_the_ci_plan_of_the_branch(tmp_path):
     assert "beta" not in done.stdout.split("changed since", 1)[1]
 
 
+def test_plan_names_a_removed_skills_paths(tmp_path):
+    repo = skills_repo(tmp_path / "repo", 'routing-room = "all"\n')
+    make_skill(repo / "skills", "alpha")
+    make_skill(repo / "skills", "beta")
+    commit(repo, "skills")
+    git(repo, "checkout", "-q", "-b", "change")
+    git(repo, "rm", "-q", "-r", "skills/beta")
+    commit(repo, "remove beta")
+    done = inv("plan", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "not planned: skills/beta/SKILL.md (its skill is gone)" in done.stdout
+
+
+def test_plan_with_a_base_that_is_not_there_is_selects_error_not_a_git_dump(tmp_path):
+    repo = skills_repo(tmp_path / "repo")
+    make_skill(repo / "skills", "alpha")
+    commit(repo, "skills")
+    done = inv("plan", "--base", "nowhere", cwd=repo)
+    assert done.returncode == 1
+    assert "--since: 'nowhere' is not a commit" in done.stderr
+    assert "Encountered a bad command exit code" not in done.stdout + done.stderr
+
+
 @pytest.mark.parametrize(
     ("task", "words"),
     [
