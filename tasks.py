@@ -23,13 +23,14 @@ NOX = f"nox -f {shlex.quote(str(Path(__file__).resolve().with_name('noxfile.py')
 @task(
     help={
         "name": "the skill's folder and frontmatter name (lowercase-with-hyphens)",
-        "dir": "where to create it (default: the current directory)",
+        "dir": "where to create it (default: the folder the skills-dir setting names, as `skillscope new`)",
     }
 )
-def new_skill(c, name, dir="."):
+def new_skill(c, name, dir=""):
     """Scaffold NAME/SKILL.md and NAME/evals/evals.json from the dataset template (`skillscope new`)."""
-    c.run(f"{SKILLSCOPE} new {shlex.quote(name)} --dir {shlex.quote(dir)}")
-    with c.cd(dir):
+    # No --dir of its own: `new` puts the skill where the repo's settings look for skills.
+    c.run(_command("new", {"--dir": dir}, name))
+    with c.cd(dir or "."):  # without settings, structural's default skills are the folders where it runs
         c.run(f"{SKILLSCOPE} structural", warn=True)
 
 

@@ -73,6 +73,16 @@ def test_new_skill_scaffolds_a_skill_and_shows_what_to_fill_in(tmp_path):
     assert "template-leftover" in output
 
 
+def test_new_skill_without_dir_puts_the_skill_where_the_settings_look(tmp_path):
+    skills_repo(tmp_path)
+    done = inv("new-skill", "demo-skill", cwd=tmp_path)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert (tmp_path / "skills" / "demo-skill" / "SKILL.md").is_file()
+    assert not (tmp_path / "demo-skill").exists()
+    assert "template-leftover" in output  # structural saw it
+
+
 def test_check_runs_both_checks_and_fails_on_a_broken_link(tmp_path):
     skills_repo(tmp_path)
     make_skill(tmp_path / "skills", "linker", body="# Linker\n\nSee [the guide](references/guide.md).\n")
