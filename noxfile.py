@@ -41,8 +41,7 @@ def _launcher():
 def _install_harness(session: nox.Session, skill: str | None = None) -> None:
     launch = _launcher()
     repo = _repo_under_test(session)
-    version = launch.resolve_version(
-        explicit=os.environ.get("SKILLSCOPE_VERSION"),
+    version, origin = launch.resolve_version_and_origin(  # $SKILLSCOPE_VERSION first, read by it
         repo=repo,
         skill=skill,
         skills=_flag_value(list(session.posargs), "--skills-dir") or os.environ.get("SKILLSCOPE_SKILLS"),
@@ -55,6 +54,9 @@ def _install_harness(session: nox.Session, skill: str | None = None) -> None:
     if launch.is_installed(env_dir, key):
         session.log(f"skillscope from {spec} is already installed")
     else:
+        if version is not None:
+            # Said before pip runs: a pin that names no release must be traced to the file holding it.
+            session.log(f"skillscope {version}, from {origin}")
         session.install(spec)
         launch.mark_installed(env_dir, key)
     # Logged, not printed: a select plan must be the only line on stdout.

@@ -5,7 +5,6 @@ Each task is a thin wrapper over `skillscope`, run in the directory you call it 
 
 from __future__ import annotations
 
-import io
 import json
 import shlex
 import shutil
@@ -24,13 +23,14 @@ NOX = f"nox -f {shlex.quote(str(Path(__file__).resolve().with_name('noxfile.py')
 @task(
     help={
         "name": "the skill's folder and frontmatter name (lowercase-with-hyphens)",
-        "dir": "where to create it (default: the current directory)",
+        "dir": "where to create it (default: the folder the skills-dir setting names, as `skillscope new`)",
     }
 )
-def new_skill(c, name, dir="."):
+def new_skill(c, name, dir=""):
     """Scaffold NAME/SKILL.md and NAME/evals/evals.json from the dataset template (`skillscope new`)."""
-    c.run(f"{SKILLSCOPE} new {shlex.quote(name)} --dir {shlex.quote(dir)}")
-    with c.cd(dir):
+    # No --dir of its own: `new` puts the skill where the repo's settings look for skills.
+    c.run(_command("new", {"--dir": dir}, name))
+    with c.cd(dir or "."):  # without settings, structural's default skills are the folders where it runs
         c.run(f"{SKILLSCOPE} structural", warn=True)
 
 
@@ -113,13 +113,18 @@ def show(c, logs, case="", full=False):
 
 @task(help={"base": "the branch or commit the change is measured from (default: main, else master)"})
 def plan(c, base=""):
-    """The CI plan for your branch: `git diff --name-only BASE...HEAD` into `select --changed`."""
+    """The CI plan for your branch: `select --since BASE HEAD`, the plan CI would make of it."""
     base = base or _default_branch(c)
-    changed = c.run(f"git diff --name-only {shlex.quote(base)}...HEAD", hide=True).stdout
-    result = c.run(f"{SKILLSCOPE} select --changed", in_stream=io.StringIO(changed), hide="out")
+    # select asks git itself, so a missing base, a shallow clone or a folder outside git is its clear
+    # error (stderr shown, exit code kept), not a git failure dumped by invoke.
+    result = c.run(f"{SKILLSCOPE} select --since {shlex.quote(base)} HEAD", hide="out", warn=True)
+    if not result.ok:
+        raise SystemExit(result.exited)
     plan = json.loads(result.stdout.strip().splitlines()[-1])
+    listed = result.stderr.split("Changed files:", 1)[-1].splitlines()
+    changed = [line for line in listed if line.startswith("  ") and line.strip() != "(none)"]
     print(result.stdout.strip())
-    print(f"\nchanged since {base}: {len(changed.split())} path(s)")
+    print(f"\nchanged since {base}: {len(changed)} path(s)")
     print(f"routing: {'yes' if plan['routing'] else 'no'}")
     for leg in plan["default"] + plan["scoped"]:
         where = f" (environment {leg['environment']})" if leg.get("environment") else ""
@@ -128,6 +133,8 @@ def plan(c, base=""):
         print(f"skipped: {leg['skill']} on {leg['os']} until the PR has label {leg['gate']}")
     for name in plan["no_behavior"]:
         print(f"no behavioral case: {name}")
+    for path in plan["unknown"]:
+        print(f"not planned: {path} (its skill is gone)")
 
 
 @task(help={"args": "extra pytest arguments"})

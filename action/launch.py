@@ -199,10 +199,26 @@ def resolve_version(
     Returns None when nothing names a version and no default is given; the
     caller installs its own checkout in that case.
     """
+    return resolve_version_and_origin(explicit, repo, skill, skills, environ, default)[0]
+
+
+def resolve_version_and_origin(
+    explicit: str | None = None,
+    repo: str | os.PathLike = ".",
+    skill: str | None = None,
+    skills: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    default: str | None = None,
+) -> tuple[str | None, str]:
+    """resolve_version's answer and where it came from, in the words of what the user sets: an
+    install that fails must say which input or file to change."""
     environ = os.environ if environ is None else environ
-    for value in (explicit, environ.get("SKILLSCOPE_VERSION")):
+    for value, origin in (
+        (explicit, "the `version` input"),
+        (environ.get("SKILLSCOPE_VERSION"), "$SKILLSCOPE_VERSION"),
+    ):
         if value and value.strip():
-            return value.strip()
+            return value.strip(), origin
     names = split_list(skill)
     pins = {name: skill_pin(repo, name, skills) for name in names}
     distinct = sorted({pin for pin in pins.values() if pin})
@@ -213,8 +229,11 @@ def resolve_version(
             "steps, or pass the `version` input to pick one."
         )
     if distinct:
-        return distinct[0]
-    return default.strip() if default and default.strip() else None
+        pinned = ", ".join(name for name, pin in pins.items() if pin)
+        return distinct[0], f"the skillscope_version pin in evals/evals.json of {pinned}"
+    if default and default.strip():
+        return default.strip(), "$SKILLSCOPE_DEFAULT_VERSION"
+    return None, "the action's own checkout"
 
 
 def kind_of(version: str) -> str:
@@ -590,7 +609,7 @@ def main(environ: Mapping[str, str] | None = None) -> int:
             raise LaunchError(f"the `repo` input names {repo}, which is not a directory.")
         skills = environ.get("SKILLSCOPE_SKILLS_INPUT", "")
         action_path = environ.get("SKILLSCOPE_ACTION_PATH") or str(Path(__file__).resolve().parent.parent)
-        version = resolve_version(
+        version, origin = resolve_version_and_origin(
             environ.get("SKILLSCOPE_REQUESTED"),
             repo=repo,
             skill=environ.get("SKILLSCOPE_SKILL"),
@@ -613,12 +632,20 @@ def main(environ: Mapping[str, str] | None = None) -> int:
             raise LaunchError(f"the `stdin` input names {stdin_path}, which is not a file.")
         child_env = child_environment(environ, label, repo, skills)
         wheelhouse = (environ.get("SKILLSCOPE_WHEELHOUSE") or "").strip()
-        program = install(
-            spec,
-            venv_dir(spec, _temp_parent(environ)),
-            shlex.split(environ.get("SKILLSCOPE_PIP_ARGS", "")),
-            wheels=(Path(wheelhouse), label) if wheelhouse else None,
-        )
+        try:
+            program = install(
+                spec,
+                venv_dir(spec, _temp_parent(environ)),
+                shlex.split(environ.get("SKILLSCOPE_PIP_ARGS", "")),
+                wheels=(Path(wheelhouse), label) if wheelhouse else None,
+            )
+        except LaunchError as exc:
+            if version is None:
+                raise
+            raise LaunchError(
+                f"{exc} The version {version} is {origin}: set it to a release, git ref or path that "
+                "exists, or pass the `version` input."
+            ) from None
     except LaunchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -73,6 +73,16 @@ def test_new_skill_scaffolds_a_skill_and_shows_what_to_fill_in(tmp_path):
     assert "template-leftover" in output
 
 
+def test_new_skill_without_dir_puts_the_skill_where_the_settings_look(tmp_path):
+    skills_repo(tmp_path)
+    done = inv("new-skill", "demo-skill", cwd=tmp_path)
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert (tmp_path / "skills" / "demo-skill" / "SKILL.md").is_file()
+    assert not (tmp_path / "demo-skill").exists()
+    assert "template-leftover" in output  # structural saw it
+
+
 def test_check_runs_both_checks_and_fails_on_a_broken_link(tmp_path):
     skills_repo(tmp_path)
     make_skill(tmp_path / "skills", "linker", body="# Linker\n\nSee [the guide](references/guide.md).\n")
@@ -108,6 +118,29 @@ def test_plan_prints_the_ci_plan_of_the_branch(tmp_path):
     assert "routing: yes" in done.stdout
     assert re.search(r"^behavioral: alpha on Linux -> ubuntu-latest$", done.stdout, re.MULTILINE)
     assert "beta" not in done.stdout.split("changed since", 1)[1]
+
+
+def test_plan_names_a_removed_skills_paths(tmp_path):
+    repo = skills_repo(tmp_path / "repo", 'routing-room = "all"\n')
+    make_skill(repo / "skills", "alpha")
+    make_skill(repo / "skills", "beta")
+    commit(repo, "skills")
+    git(repo, "checkout", "-q", "-b", "change")
+    git(repo, "rm", "-q", "-r", "skills/beta")
+    commit(repo, "remove beta")
+    done = inv("plan", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "not planned: skills/beta/SKILL.md (its skill is gone)" in done.stdout
+
+
+def test_plan_with_a_base_that_is_not_there_is_selects_error_not_a_git_dump(tmp_path):
+    repo = skills_repo(tmp_path / "repo")
+    make_skill(repo / "skills", "alpha")
+    commit(repo, "skills")
+    done = inv("plan", "--base", "nowhere", cwd=repo)
+    assert done.returncode == 1
+    assert "--since: 'nowhere' is not a commit" in done.stderr
+    assert "Encountered a bad command exit code" not in done.stdout + done.stderr
 
 
 @pytest.mark.parametrize(

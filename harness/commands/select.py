@@ -50,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="GLOBS",
         help="paths whose change re-runs every skill and routing, such as your workflow file",
     )
+    parser.add_argument(
+        "--negatives",
+        action="append",
+        metavar="PATH",
+        help="the repo's shared negatives files routing pools with every room's cases (repeatable; "
+        "root-relative): a change to one plans routing",
+    )
     parser.add_argument("--labels", metavar="LABELS", help="the pull request's labels, which open gates")
     parser.add_argument(
         "--ignore-gates", action="store_true", help="run gated legs without their label (a manual dispatch)"
@@ -121,6 +128,7 @@ def plan_options(args: argparse.Namespace, ctx: Context) -> policy.PlanOptions:
         extended=args.extended,
         version=(args.version or ctx.environ.get("SKILLSCOPE_VERSION") or __version__).strip(),
         infra_paths=tuple(parse_list("--infra-paths", args.infra_paths)),
+        negatives=resolve.negatives_from(args).files,
         labels=tuple(parse_list("--labels", args.labels)),
         ignore_gates=args.ignore_gates,
         behavior_runner=behavior_runner,
@@ -168,7 +176,7 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         selection = select_mod.select_names(names, repo, room)
     else:
         paths = _changed_paths(args, repo.root, ctx)
-        selection = select_mod.select_changed(paths, repo, room, opts)
+        selection = select_mod.select_changed(paths, repo, room, opts, named)
     if not room and not named and select_mod.routes_with_every_dataset(selection, paths, repo, opts):
         # stderr, as stdout is the plan: a description edit is not left ungraded unnoticed
         ctx.err(

@@ -25,7 +25,7 @@ from harness import __version__
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_bytes
 from harness.writer import write_bytes
 
-SALT = f"history-index {__version__} 5 lexical digests"
+SALT = f"history-index {__version__} 6 copies read last"  # a change of what an index holds
 COLUMN = "i"  # each column's items as signed 32-bit integers (a digest's -1 is "none recorded")
 
 

@@ -285,7 +285,12 @@ def read(
     where what was read is indexed for the next answer (see harness.history.index); None reads all."""
     parts = []
     for path in paths:
-        files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+        # latest-<command>.json is a copy of a report beside it: sorted after the reports, so a run
+        # read twice is named by its own file, which stays, not by the copy the next run replaces.
+        if path.is_dir():
+            files = sorted(path.glob("*.json"), key=lambda f: (f.name.startswith("latest-"), f.name))
+        else:
+            files = [path]
         name = shown.get(path, str(path))
         labels = {file.name: name if file == path else f"{name.rstrip('/')}/{file.name}" for file in files}
         kept = Index(index_path(cache, path) if cache is not None else None)

@@ -19,7 +19,8 @@ class Diff:
 def changed_since(root: Path, base: str, head: str) -> Diff:
     """Paths (relative to `root`) changed between the merge base of `base` and `head`, and `head`.
 
-    Two commits with no common history are diffed directly, the only comparison left to make.
+    Two commits with no common history are diffed directly, the only comparison left to make; in a
+    shallow clone a missing merge base is the clone's cut, not unrelated histories, and an error.
     """
     inside = _git(root, "rev-parse", "--is-inside-work-tree")
     if inside.returncode != 0 and "not a git repository" not in inside.stderr:
@@ -40,6 +41,13 @@ def changed_since(root: Path, base: str, head: str) -> Diff:
     merge_base = found.returncode == 0 and bool(found.stdout.strip())
     if found.returncode not in (0, 1):
         raise HarnessError(f"--since: git merge-base {base} {head} failed: {_tail(found.stderr)}.")
+    if not merge_base and _git(root, "rev-parse", "--is-shallow-repository").stdout.strip() == "true":
+        # A cut history hides the fork point: the plain diff would plan everything BASE changed since.
+        raise HarnessError(
+            f"--since: {base} and {head} share no commit in this shallow clone, so where {head} "
+            "branched off cannot be told; fetch the whole history (actions/checkout with "
+            "fetch-depth: 0, or `git fetch --unshallow`)."
+        )
     start = found.stdout.strip() if merge_base else base
     # --no-renames lists a moved file under both names, so the skill it left is planned too.
     diff = _git(root, "diff", "--name-only", "--no-renames", "--relative", "-z", start, head)

@@ -40,6 +40,7 @@ class PlanOptions:
     extended: bool = True
     version: str = __version__
     infra_paths: tuple[str, ...] = ()
+    negatives: tuple[str, ...] = ()  # the repo's shared negatives files (--negatives), routing inputs
     labels: tuple[str, ...] = ()
     ignore_gates: bool = False
     behavior_runner: tuple[str, ...] = DEFAULT_RUNNER

@@ -13,6 +13,7 @@ from harness.files import present
 from harness.model import dataset
 from harness.model.repo import CASE_FILES, Repo
 from harness.printable import name_list
+from harness.routing.room import CATALOG, EVERY
 from harness.select.policy import CASE_FILE, EXTENDED_ROUTING_INPUT, ROUTING_INPUTS, PlanOptions
 
 
@@ -108,6 +109,10 @@ class Ownership:
         That is a directory that is gone, or one whose SKILL.md this very change touched; a directory
         that never had a SKILL.md is not a skill and is passed over, as everywhere else.
         """
+        return self.deleted_skill_folder(path) is not None
+
+    def deleted_skill_folder(self, path: str) -> str | None:
+        """The folder of the removed skill `path` lies in (see under_deleted_skill), else None."""
         parts = path.split("/")
         for glob in self._globs:
             if len(parts) <= len(glob) or not _segments_match(parts[: len(glob)], glob):
@@ -118,8 +123,8 @@ class Ownership:
             if folder not in self._gone:
                 self._gone[folder] = not (self._root / folder).is_dir()
             if self._gone[folder] or parts[len(glob) :] == ["SKILL.md"]:
-                return True
-        return False
+                return folder
+        return None
 
 
 def _segments_match(parts: Sequence[str], glob: Sequence[str]) -> bool:
@@ -147,26 +152,42 @@ class InfraPaths:
             candidate = candidate[:cut]
 
 
-def select_changed(paths: Sequence[str], repo: Repo, room: Sequence[str], options: PlanOptions) -> Selection:
+def select_changed(
+    paths: Sequence[str],
+    repo: Repo,
+    room: Sequence[str],
+    options: PlanOptions,
+    room_listed: Sequence[str] = (),
+) -> Selection:
     """The owners of the changed paths, or every skill with a dataset when an infra path changed.
 
-    Routing runs only when a room member's SKILL.md or dataset changed (or infra did): a reference file
-    or a script changes what the skill does once it fires, not whether it fires.
+    Routing runs only when a room member's SKILL.md or dataset changed, a skill the room held was
+    removed, or the repo's shared negatives (or infra) changed: a reference file or a script changes
+    what the skill does once it fires, not whether it fires. `room_listed` is --routing-room as given,
+    which says whether a removed skill was in the room (`all` or `catalog` held it).
     """
     ownership, infra = Ownership(repo), InfraPaths(options.infra_paths)
     room_members = set(room)
     routing_inputs = set(ROUTING_INPUTS) | ({EXTENDED_ROUTING_INPUT} if options.extended else set())
+    # What a removed skill's routing inputs say of the room it left: `all` held it if it had a
+    # dataset, `catalog` held it anyway; a room of names cannot name it once it is gone.
+    keyword = room_listed[0].lower() if len(room_listed) == 1 else ""
+    held_when_gone = {EVERY: routing_inputs - {"SKILL.md"}, CATALOG: routing_inputs}.get(keyword, set())
+    negatives = {posixpath.normpath(path.replace("\\", "/")) for path in options.negatives}
     owners: dict[str, None] = {}
     unknown: list[str] = []
     infra_touched = routing_touched = False
     for path in paths:
         infra_touched = infra_touched or infra.touched(path)
+        routing_touched = routing_touched or path in negatives  # pooled with every room's cases
         name, inner = ownership.owner(path)
         if name is None:
             users = ownership.fixture_users(path)  # an input file of behavioral cases only: no routing
             owners.update(dict.fromkeys(users))
-            if not users and ownership.under_deleted_skill(path):
+            folder = None if users else ownership.deleted_skill_folder(path)
+            if folder is not None:
                 unknown.append(path)
+                routing_touched = routing_touched or path[len(folder) + 1 :] in held_when_gone
             continue
         owners[name] = None
         routing_touched = routing_touched or (name in room_members and inner in routing_inputs)
@@ -182,7 +203,7 @@ def routes_with_every_dataset(
     a routing decision, or (None) any skill named; with no room named the plan routes none."""
     if paths is None:
         return bool(selection.skills)
-    return select_changed(paths, repo, repo.with_dataset(), options).routing
+    return select_changed(paths, repo, repo.with_dataset(), options, [EVERY]).routing
 
 
 def select_all(repo: Repo, room: Sequence[str]) -> Selection:

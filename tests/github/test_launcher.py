@@ -252,6 +252,32 @@ def test_a_missing_stdin_file_is_a_usage_error(tmp_path, capsys):
     assert "not a file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("inputs", "origin"),
+    [
+        ({"SKILLSCOPE_SKILL": "pinned"}, "the skillscope_version pin in evals/evals.json of pinned"),
+        ({"SKILLSCOPE_REQUESTED": "v0.0.9"}, "the `version` input"),
+        ({"SKILLSCOPE_VERSION": "v0.0.9"}, "$SKILLSCOPE_VERSION"),
+    ],
+)
+def test_a_failed_install_says_where_its_version_came_from(tmp_path, capsys, monkeypatch, inputs, origin):
+    write_skill(tmp_path, "pinned", pin="v0.0.9")
+
+    def refused(*args, **kwargs):
+        raise launch.LaunchError("could not install git+https://example.invalid/x@v0.0.9 (pip exited 1).")
+
+    monkeypatch.setattr(launch, "install", refused)
+    env = {
+        "SKILLSCOPE_COMMAND": "structural",
+        "SKILLSCOPE_REPO_INPUT": str(tmp_path),
+        "SKILLSCOPE_SKILLS_INPUT": "skills/*",
+    }
+    env.update(inputs)
+    assert launch.main(env) == 2
+    said = capsys.readouterr().err
+    assert f"The version v0.0.9 is {origin}:" in said and "pass the `version` input" in said
+
+
 # ------------------------------------------------------------------ which pip step takes which option
 
 

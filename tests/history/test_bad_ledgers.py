@@ -87,6 +87,6 @@ def test_a_lexical_report_and_its_latest_copy_count_once(tmp_path):
         document = json.loads(shown.stdout)
         assert document["headline"] == "0 case(s) over 0 run(s); 2 lexical report(s) not counted"
         assert sorted(document["lexical"]) == [
-            "runs/latest-routing.json",
+            "runs/routing-20261201-100000.json",
             "runs/routing-20261202-100000.json",
-        ]
+        ]  # each named by its own file, not by the copy the next run replaces

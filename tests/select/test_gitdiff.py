@@ -43,6 +43,18 @@ def test_unrelated_histories_fall_back_to_the_two_commit_diff(tmp_path):
     assert diff.paths == ["skills/a/SKILL.md", "skills/b/SKILL.md"]
 
 
+def test_a_shallow_clone_without_the_fork_point_is_an_error_not_unrelated_histories(forked, tmp_path):
+    # CI's default checkout: one commit of the branch, and the base fetched one commit deep
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--depth", "1", "--branch", "feature", forked.as_uri(), str(clone))
+    git(clone, "fetch", "-q", "--depth", "1", "origin", "main:main")
+    with pytest.raises(HarnessError) as caught:
+        gitdiff.changed_since(clone, "main", "feature")
+    message = str(caught.value)
+    assert "shallow clone" in message and "fetch-depth: 0" in message and "--unshallow" in message
+    assert "unrelated" not in message
+
+
 def test_a_rename_lists_both_the_old_and_the_new_path(tmp_path):
     root = init_repo(tmp_path / "repo")
     commit(root, "one", {"skills/a/references/guide.md": "a long enough body to be detected as a rename\n"})

@@ -289,16 +289,30 @@ def narrow_routing_report() -> dict:
 
 
 @pytest.mark.parametrize("width", [1400, 360])
-def test_paths_break_only_at_a_slash_and_empty_columns_and_idle_rows_are_left_out(browser, tmp_path, width):
+def test_paths_wrap_in_their_column_and_empty_columns_and_idle_rows_are_left_out(browser, tmp_path, width):
     page, refused, errors = open_page(
         browser, tmp_path, narrow_routing_report(), viewport={"width": width, "height": 900}
     )
-    # Each name and its slash is an element of its own: one line box each, so none is broken.
+    # Each name and its slash is a box of its own: one that fits its cell stays on one line...
     broken = page.eval_on_selector_all(
         "#cases .path > span",
-        "names => names.filter(n => n.getClientRects().length > 1).map(n => n.innerText)",
+        """names => names.filter(n => {
+            const cell = n.closest('td'), pad = getComputedStyle(cell);
+            const room = cell.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
+            n.style.whiteSpace = 'nowrap';
+            const natural = n.getBoundingClientRect().width;
+            n.style.whiteSpace = '';
+            const lines = n.getBoundingClientRect().height / parseFloat(getComputedStyle(n).lineHeight);
+            return natural <= room && lines > 1.5;
+        }).map(n => n.innerText)""",
     )
     assert broken == []
+    # ...and one wider than its cell (a real catalog's skill folder) wraps inside it rather than
+    # running over the next column's text.
+    spilled = page.eval_on_selector_all(
+        "#cases td:has(.path)", "cells => cells.filter(c => c.scrollWidth > c.clientWidth).length"
+    )
+    assert spilled == 0
     assert page.locator("#cases .path").count() == 12
     assert "evals.json:55" in page.inner_text("#cases tbody")
     headers = page.eval_on_selector_all("#cases thead th", "ths => ths.map(t => t.innerText)")
