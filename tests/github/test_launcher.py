@@ -323,11 +323,14 @@ def venvs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def dependencies(tmp_path_factory):
-    """The harness's dependencies and its build's setuptools, fetched once for the module (from the
-    tests session's wheelhouse, or the index on a bare pytest run). Each install then finds them here
-    and nowhere else (`--no-index`): one that asks the index takes about three times the CPU. What the
-    tests are about, the harness built from a tag or a folder or taken from a wheelhouse, is never
-    among them."""
+    """The harness's dependencies and its build's setuptools: the tests session's wheelhouse as it is,
+    else fetched once for the module (from the index, on a bare pytest run). Each install then finds
+    them there and nowhere else (`--no-index`): one that asks the index takes about three times the
+    CPU. What the tests are about, the harness built from a tag or a folder or taken from a
+    wheelhouse, is never among them."""
+    wheelhouse = Path(os.environ.get("PIP_FIND_LINKS", ""))
+    if os.environ.get("PIP_NO_INDEX") and wheelhouse.is_absolute() and wheelhouse.is_dir():
+        return wheelhouse  # copying it here would cost a resolve of every package, for the same files
     folder = tmp_path_factory.mktemp("dependencies")
     pyproject = tomlsafe.load(ROOT / "pyproject.toml")
     wanted = [*pyproject["project"]["dependencies"], *pyproject["build-system"]["requires"]]
