@@ -60,6 +60,7 @@ import sys
 import uuid
 import venv
 from collections.abc import Iterable, Mapping, Sequence
+from importlib import metadata
 from pathlib import Path
 
 DISTRIBUTION = "skillscope-harness"
@@ -448,10 +449,11 @@ def install(
     key = install_key(spec)
     if is_installed(env_dir, key):
         return executable(env_dir, "skillscope")
-    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
-    python = executable(env_dir, "python")
-    requirement = wheel(python, spec, *wheels, build_args(pip_args)) if wheels else spec
-    command = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pip_args]
+    borrowed = borrows_pip()
+    venv.EnvBuilder(with_pip=not borrowed, clear=True).create(env_dir)
+    pip = pip_command(executable(env_dir, "python"), borrowed)
+    requirement = wheel(pip, spec, *wheels, build_args(pip_args)) if wheels else spec
+    command = [*pip, "install", "--quiet", "--disable-pip-version-check", *pip_args]
     print(f"[skillscope] installing {requirement}", file=sys.stderr, flush=True)
     done = subprocess.run([*command, requirement], stdout=sys.stderr)
     if done.returncode != 0:
@@ -460,6 +462,24 @@ def install(
         )
     mark_installed(env_dir, key)
     return executable(env_dir, "skillscope")
+
+
+def borrows_pip() -> bool:
+    """Whether this interpreter's pip can install into a venv it does not run in (`pip --python`, pip
+    22.3 on): the venv then gets no pip of its own, whose seeding is most of what making one costs."""
+    try:
+        version = metadata.version("pip")
+    except metadata.PackageNotFoundError:
+        return False
+    return tuple(int(part) for part in re.findall(r"\d+", version)[:2]) >= (22, 3)
+
+
+def pip_command(python: Path, borrowed: bool) -> list[str]:
+    """The command that runs pip for the venv of `python`: this interpreter's pip run under it, when
+    `borrowed` (see borrows_pip), else the venv's own."""
+    if borrowed:
+        return [sys.executable, "-m", "pip", "--python", str(python)]
+    return [str(python), "-m", "pip"]
 
 
 # The options of $SKILLSCOPE_PIP_ARGS that the wheel build gets as well (each: whether it takes a value):
@@ -502,15 +522,15 @@ def wheel_dir(wheelhouse: str | os.PathLike, label: str) -> Path:
 
 
 def wheel(
-    python: Path, spec: str, wheelhouse: str | os.PathLike, label: str, pip_args: Sequence[str] = ()
+    pip: Sequence[str], spec: str, wheelhouse: str | os.PathLike, label: str, pip_args: Sequence[str] = ()
 ) -> str:
-    """The harness wheel for `label` in the wheelhouse, built from `spec` with `python` when missing;
-    `pip_args` are arguments `pip wheel` takes (see build_args)."""
+    """The harness wheel for `label` in the wheelhouse, built from `spec` by the `pip` command (see
+    pip_command) when missing; `pip_args` are arguments `pip wheel` takes (see build_args)."""
     folder = wheel_dir(wheelhouse, label)
     built = sorted(folder.glob("*.whl"))
     if not built:
         print(f"[skillscope] building a wheel of {spec} into {folder}", file=sys.stderr, flush=True)
-        command = [str(python), "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "--no-deps"]
+        command = [*pip, "wheel", "--quiet", "--disable-pip-version-check", "--no-deps"]
         done = subprocess.run([*command, *pip_args, "--wheel-dir", str(folder), spec], stdout=sys.stderr)
         built = sorted(folder.glob("*.whl"))
         if done.returncode != 0 or not built:

@@ -103,7 +103,9 @@ def test_the_wheel_carries_every_data_file_and_schema(artefacts):
 
 def test_the_wheel_installs_into_a_fresh_venv_and_runs_the_main_job(artefacts, tmp_path):
     env_dir = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
+    # No pip seeded into it (ensurepip is most of a venv's CPU): this interpreter's pip runs under the
+    # venv's python (`--python`), so the install and `pip check` still see that venv alone.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env_dir)], check=True)
     python = env_dir / "bin" / "python"
     site = Path(
         subprocess.check_output(
@@ -112,7 +114,7 @@ def test_the_wheel_installs_into_a_fresh_venv_and_runs_the_main_job(artefacts, t
     )
     (site / "runtime-deps.pth").write_text("\n".join(sorted(dependency_dirs(artefacts["wheel"]))) + "\n")
     environ = quiet_pip_env()
-    pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
+    pip = [sys.executable, "-m", "pip", "--python", str(python), "--disable-pip-version-check"]
     subprocess.run(
         [*pip, "install", "--quiet", "--no-index", "--no-deps", str(artefacts["wheel"])],
         check=True,

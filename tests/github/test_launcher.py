@@ -349,11 +349,14 @@ def venvs(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def dependencies(tmp_path_factory):
-    """The harness's dependencies and its build's setuptools, fetched once for the module (from the
-    tests session's wheelhouse, or the index on a bare pytest run). Each install then finds them here
-    and nowhere else (`--no-index`): one that asks the index takes about three times the CPU. What the
-    tests are about, the harness built from a tag or a folder or taken from a wheelhouse, is never
-    among them."""
+    """The harness's dependencies and its build's setuptools: the tests session's wheelhouse as it is,
+    else fetched once for the module (from the index, on a bare pytest run). Each install then finds
+    them there and nowhere else (`--no-index`): one that asks the index takes about three times the
+    CPU. What the tests are about, the harness built from a tag or a folder or taken from a
+    wheelhouse, is never among them."""
+    wheelhouse = Path(os.environ.get("PIP_FIND_LINKS", ""))
+    if os.environ.get("PIP_NO_INDEX") and wheelhouse.is_absolute() and wheelhouse.is_dir():
+        return wheelhouse  # copying it here would cost a resolve of every package, for the same files
     folder = tmp_path_factory.mktemp("dependencies")
     pyproject = tomlsafe.load(ROOT / "pyproject.toml")
     wanted = [*pyproject["project"]["dependencies"], *pyproject["build-system"]["requires"]]
@@ -432,6 +435,7 @@ def test_a_pep440_version_installs_its_tag_of_the_source_once(
     assert outputs == {"version": "9.9.1", "stdout": "skillscope 9.9.1"}
     marker = launch.venv_dir(spec, venvs) / launch.INSTALLED_MARKER
     assert marker.read_text().split()[0] == spec
+    assert not list(marker.parent.glob("lib/*/site-packages/pip"))  # this pip installed it: none seeded
     env = dict(SKILLSCOPE_COMMAND="--version", SKILLSCOPE_REQUESTED="9.9.1", SKILLSCOPE_SOURCE=str(source))
     again, outputs, _ = run_launcher(tmp_path, venvs, dependencies, **env)
     assert again.returncode == 0, again.stderr
@@ -594,7 +598,8 @@ def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(
     wheelhouse = release_folder / "wheels"
     [built] = wheelhouse.glob("*/*.whl")
     assert release_install[0].stderr.count("building a wheel") == 1
-    assert launch.wheel(Path(sys.executable), "unused", wheelhouse, "9.9.1") == str(built)
+    pip = launch.pip_command(Path(sys.executable), borrowed=True)
+    assert launch.wheel(pip, "unused", wheelhouse, "9.9.1") == str(built)
     assert "building a wheel" not in capfd.readouterr().err
 
     leg, outputs, _ = run_launcher(
@@ -610,6 +615,23 @@ def test_the_wheel_of_a_version_is_built_once_and_reused_without_its_source(
     assert outputs == {"version": "9.9.1", "stdout": "skillscope 9.9.1"}
     assert "building a wheel" not in leg.stderr and f"installing {built}" in leg.stderr
     assert list(wheelhouse.glob("*/*.whl")) == [built]
+
+
+# ------------------------------------------------------------------ whose pip installs
+
+
+@pytest.mark.venv
+def test_a_venv_gets_no_pip_of_its_own_where_the_launchers_python_can_lend_one(tmp_path):
+    """The installs above borrow this interpreter's pip; one without pip seeds the venv's own."""
+    assert launch.borrows_pip()  # the tests' pip takes --python
+    python = tmp_path / "bare" / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(python.parent.parent)], check=True)
+    code = f"import runpy; print(runpy.run_path({str(LAUNCHER)!r})['borrows_pip']())"
+    done = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "False", done.stderr
+    assert launch.pip_command(python, borrowed=False) == [str(python), "-m", "pip"]
+    lent = launch.pip_command(python, borrowed=True)
+    assert lent == [sys.executable, "-m", "pip", "--python", str(python)]
 
 
 # ------------------------------------------------------------------ what an install is keyed on
