@@ -296,6 +296,7 @@ MATRICES = {
             for n in (1, 2)
         ],
         "differences": [{**DIFFERENCE, "figure": "accuracy"}],
+        "skill_differences": [],
         "matrix": {},
         "cases": [],
         "runs": [],
