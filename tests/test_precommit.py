@@ -115,7 +115,7 @@ def test_a_commit_of_only_a_script_runs_the_structural_hook(skills_repo, home):
         skills_repo, "skillscope-structural", home, "--hook-stage", "pre-commit"
     )  # the staged files
     assert "no files to check" not in done.stdout, done.stdout
-    assert "skills/csv-tool/scripts/setup.sh:2: fetch-and-execute" in done.stdout, done.stdout + done.stderr
+    assert "skills/csv-tool/scripts/setup.sh:2: warning: fetch-and-execute" in done.stdout, done.stdout + done.stderr
 
 
 def test_the_hook_environment_is_installed_on_first_use_only(skills_repo, home):

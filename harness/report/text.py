@@ -1,5 +1,6 @@
-"""The terminal report: one line per finding, `path:line: rule: message` (what editors and terminals
-turn into links), then a one-line summary. Colour only on a terminal, and never under NO_COLOR."""
+"""The terminal report: one line per finding, `path:line: error|warning: rule: message` (what editors
+and terminals turn into links), then a one-line summary. Colour only on a terminal, and never under
+NO_COLOR: the word says whether a line fails the run where no colour does."""
 
 from __future__ import annotations
 
@@ -33,10 +34,15 @@ def one_line(text: str) -> str:
 
 
 def finding_line(finding: Finding, colour: bool = False) -> str:
-    """`path:line: rule: message`, red when it fails the run."""
-    rule = paint(finding.rule, RED if finding.fails else YELLOW, colour)
+    """`path:line: error|warning: rule: message`, red when it fails the run."""
     message = one_line(finding.message) + adoption_note(finding)
-    return f"{paint(one_line(finding.location), BOLD, colour)}: {rule}: {message}"
+    return f"{lead(finding, colour)}: {message}"
+
+
+def lead(finding: Finding, colour: bool) -> str:
+    """`path:line: error|warning: rule`: an error is what fails the run (not known, not demoted)."""
+    word, tint = ("error", RED) if finding.fails else ("warning", YELLOW)
+    return f"{paint(one_line(finding.location), BOLD, colour)}: {paint(word, tint, colour)}: {finding.rule}"
 
 
 def finding_lines(found: Iterable[Finding], colour: bool = False) -> list[str]:
@@ -50,9 +56,7 @@ def finding_lines(found: Iterable[Finding], colour: bool = False) -> list[str]:
             first[key] = one_line(finding.location)
             lines.append(finding_line(finding, colour))
             continue
-        rule = paint(finding.rule, RED if finding.fails else YELLOW, colour)
-        where = paint(one_line(finding.location), BOLD, colour)
-        lines.append(f"{where}: {rule}: the same as {first[key]} above{key[2]}")
+        lines.append(f"{lead(finding, colour)}: the same as {first[key]} above{key[2]}")
     return lines
 
 

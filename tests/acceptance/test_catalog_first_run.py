@@ -112,7 +112,7 @@ def test_a_catalog_without_settings_hears_where_its_skills_are_and_the_advice_wo
     first = run(catalog, "structural", *POLICY)
 
     assert first.code == 1
-    [line] = [line for line in first.stdout.splitlines() if line.startswith(".: no-skill")]
+    [line] = [line for line in first.stdout.splitlines() if line.startswith(".: error: no-skill")]
     assert "skills/* holds 3: pass --skills-dir 'skills/*'" in line
     advised = shlex.split(re.search(r"pass (--skills-dir '[^']+')", line).group(1))
     followed = run(catalog, "structural", *advised, *POLICY)

@@ -90,7 +90,9 @@ def test_structural_prints_one_line_per_host_and_reports_each_verdict(tmp_path):
         "packaging: claude – (no manifest), codex ✗ (manifest in the wrong folder), copilot – (no manifest)"
         in (run.stdout)
     )
-    assert ".codex-plugin/marketplace.json: packaging-manifest-misplaced" in run.stdout.replace(":None", "")
+    assert ".codex-plugin/marketplace.json: error: packaging-manifest-misplaced" in run.stdout.replace(
+        ":None", ""
+    )
     assert report["packaging"]["codex"] == {
         "status": "fail",
         "reason": "manifest in the wrong folder",

@@ -90,10 +90,10 @@ def test_annotations_mark_every_line_using_a_broken_url(tmp_path: Path):
     assert len(annotations) == 2
     assert "file=skills/alpha/SKILL.md,line=7" in annotations[0]
     assert "file=skills/alpha/SKILL.md,line=9" in annotations[1]
-    text = [line.split(": ")[:2] for line in run.lines if ": ref-unreachable: " in line]
+    text = [line.split(": ")[:3] for line in run.lines if ": ref-unreachable: " in line]
     assert text == [
-        ["skills/alpha/SKILL.md:7", "ref-unreachable"],
-        ["skills/alpha/SKILL.md:9", "ref-unreachable"],
+        ["skills/alpha/SKILL.md:7", "error", "ref-unreachable"],
+        ["skills/alpha/SKILL.md:9", "error", "ref-unreachable"],
     ]
 
 

@@ -87,11 +87,11 @@ def test_text_sarif_and_verbose_statuses_come_from_the_cases():
     errored = CaseResult(case("c2"), error="the API answered 529")
     made = result([met, failed, errored])
     lines = [text.finding_line(f) for f in report.findings(made)]
-    assert lines[0].startswith("pdf/evals.json: behavioral: behavioral case `c1`:")
+    assert lines[0].startswith("pdf/evals.json: error: behavioral: behavioral case `c1`:")
     assert "files_exist `out.txt`: no such file" in lines[0]
     assert (
-        lines[1]
-        == "pdf/evals.json: behavioral: behavioral case `c2` errored (not graded): the API answered 529"
+        lines[1] == "pdf/evals.json: error: behavioral: behavioral case `c2` errored (not graded): "
+        "the API answered 529"
     )
     assert report.statuses(made) == {"c0": "pass", "c1": "fail", "c2": "error"}
     assert report.headline(made) == (
@@ -159,7 +159,9 @@ def test_a_blocked_case_is_its_own_status_in_every_report_and_keeps_the_run_from
     )
     assert cells(md, "### Outside the workspace")[0] == "c0"  # its first attempt left, the retry passed
     (line,) = [text.finding_line(f) for f in report.findings(made)]
-    assert line.startswith("pdf/evals.json: behavioral: behavioral case `c3` is blocked (outside-workspace")
+    assert line.startswith(
+        "pdf/evals.json: error: behavioral: behavioral case `c3` is blocked (outside-workspace"
+    )
     assert problems(sarif.log("behavioral", report.findings(made))) == []
     xml = junit.render("behavioral", report.junit(made))
     assert 'errors="1"' in xml and 'failures="0"' in xml and "blocked (outside-workspace)" in xml

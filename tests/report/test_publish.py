@@ -20,7 +20,10 @@ from tests.support.helpers import make_skill, run_cli
 from tests.support.nodes import kind_of, make_node
 from tests.support.sarif import problems
 
-LINE = re.compile(r"^(?P<path>[^:\s]+)(?::(?P<line>\d+))?: (?P<rule>[a-z0-9-]+): (?P<message>.+)$")
+LINE = re.compile(
+    r"^(?P<path>[^:\s]+)(?::(?P<line>\d+))?: (?P<severity>error|warning): "
+    r"(?P<rule>[a-z0-9-]+): (?P<message>.+)$"
+)
 SUMMARY = re.compile(r"^skillscope structural: (pass|fail|error): .+ \(\d+\.\ds\)$")
 
 
@@ -63,7 +66,10 @@ def test_text_is_a_line_per_finding_then_the_summary_and_the_report_path(repo: P
 
 def test_quiet_keeps_the_errors_and_the_summary(repo: Path):
     run = structural(repo, "-q")
-    assert [line.split(": ")[1] for line in run.lines[:-1]] == ["name-format", "name-mismatch"]
+    assert [line.split(": ")[1:3] for line in run.lines[:-1]] == [
+        ["error", "name-format"],
+        ["error", "name-mismatch"],
+    ]
     assert SUMMARY.match(run.lines[-1])
 
 

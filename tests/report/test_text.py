@@ -12,7 +12,10 @@ from hypothesis import strategies as st
 from harness.model.findings import error, warning
 from harness.report import text
 
-LINE = re.compile(r"^(?P<path>[^:\s]+)(?::(?P<line>\d+))?: (?P<rule>[a-z0-9-]+): (?P<message>.+)$")
+LINE = re.compile(
+    r"^(?P<path>[^:\s]+)(?::(?P<line>\d+))?: (?P<severity>error|warning): "
+    r"(?P<rule>[a-z0-9-]+): (?P<message>.+)$"
+)
 
 
 class Terminal(io.StringIO):
@@ -20,9 +23,9 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_a_finding_is_path_line_rule_message():
+def test_a_finding_is_path_line_severity_rule_message():
     line = text.finding_line(error("name-format", "skills/a/SKILL.md", "bad: name", line=2))
-    assert line == "skills/a/SKILL.md:2: name-format: bad: name"
+    assert line == "skills/a/SKILL.md:2: error: name-format: bad: name"
     assert LINE.match(line).group("path", "line", "rule", "message") == (
         "skills/a/SKILL.md",
         "2",
@@ -31,8 +34,10 @@ def test_a_finding_is_path_line_rule_message():
     )
 
 
-def test_a_finding_without_a_line_is_path_rule_message():
-    assert text.finding_line(warning("unknown-key", "a/SKILL.md", "w")) == "a/SKILL.md: unknown-key: w"
+def test_a_finding_without_a_line_is_path_severity_rule_message():
+    assert (
+        text.finding_line(warning("unknown-key", "a/SKILL.md", "w")) == "a/SKILL.md: warning: unknown-key: w"
+    )
 
 
 @pytest.mark.parametrize("message", ["two\nlines", "a\r\nb", "bell\x07 and \x1b[31mred", "tab\there"])
@@ -72,7 +77,7 @@ def test_a_finding_that_does_not_fail_says_why_and_is_not_red():
     line = text.finding_line(known, colour=True)
     assert line.endswith("needs a behavior case (known: in the baseline)") and text.RED not in line
     demoted = error("name-format", "a/SKILL.md", "bad", line=2).demote()
-    assert text.finding_line(demoted) == "a/SKILL.md:2: name-format: bad (demoted by --warn)"
+    assert text.finding_line(demoted) == "a/SKILL.md:2: warning: name-format: bad (demoted by --warn)"
 
 
 @settings(max_examples=300)
@@ -108,6 +113,7 @@ def test_each_message_is_said_in_full_once_and_its_repeats_name_where(found):
     for finding, line in zip(made, lines, strict=True):
         parsed = LINE.match(line)
         assert parsed and parsed.group("rule") == finding.rule and line.startswith(finding.location + ":")
+        assert parsed.group("severity") == ("error" if finding.fails else "warning")
         key = (finding.rule, finding.message, text.adoption_note(finding))
         if key in first:
             assert parsed.group("message") == f"the same as {first[key]} above{key[2]}"

@@ -173,10 +173,10 @@ def test_text_lines_sarif_and_verbose_statuses_follow_the_verdicts():
     made = result(mixed())
     missed, errored = [text.finding_line(f) for f in report.findings(made)]
     assert missed.startswith(
-        "pdf/evals/evals.json:4: routing: routing case `p2`: expected pdf -> got pdf-tools"
+        "pdf/evals/evals.json:4: error: routing: routing case `p2`: expected pdf -> got pdf-tools"
     )
     assert "'Split it | then\\nmerge'" in missed  # the prompt's newline stays an escape: one line
-    assert errored.startswith("shared/evals/evals.json:4: routing: routing case `s1` errored")
+    assert errored.startswith("shared/evals/evals.json:4: warning: routing: routing case `s1` errored")
     assert report.statuses(made) == {"p1": "pass", "p2": "fail", "s1": "error", "s2": "pass"}
     assert report.headline(made).startswith("2/3 correct (66.7%) of 4 case(s), 1 errored: not graded; ")
     log = sarif.log("routing", report.findings(made))

@@ -965,6 +965,6 @@ def test_a_miss_on_a_built_in_shared_negative_points_at_no_package_file_and_says
     assert run.verdicts()["shared-sql-join"] == "false_trigger"
     assert "harness/data/negatives.json" not in run.stdout
     assert "built-in shared negatives" in run.stdout and "--no-builtin-negatives" in run.stdout
-    own = {"text": "eval/negatives.json:2: routing:", "junit": 'file="eval/negatives.json" line="2"'}
+    own = {"text": "eval/negatives.json:2: error: routing:", "junit": 'file="eval/negatives.json" line="2"'}
     own["sarif"] = '"uri": "eval/negatives.json"'
     assert own[form] in run.stdout, run.stdout
