@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.markdown import block_plan, links
+from tests.support.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = sorted(
@@ -318,7 +319,7 @@ MULTILINE_FORMS = {
 }
 
 
-@settings(max_examples=3000, deadline=None, derandomize=True)
+@settings(max_examples=examples(3000), deadline=None, derandomize=True)
 @given(st.text(alphabet=" \t>0123456789.)+*_-=\nab", max_size=30))
 def test_line_patterns_match_where_multiline_anchors_would(text: str):
     for name, multiline in MULTILINE_FORMS.items():
