@@ -29,6 +29,9 @@ pytest_plugins = [
 # depends on what else shares the cores, a parallel run's other workers among them.
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("suite")
+# The developer's fast lane (`--hypothesis-profile fast`, CONTRIBUTING.md): a tenth of the examples,
+# written counts included (tests/support/examples.py). CI loads no profile: the suite's, every count.
+settings.register_profile("fast", parent=settings.get_profile("suite"), max_examples=10)
 
 # The slow lane's costs, one mark each; `cli` is their union, so `-m "not cli"` stays the fast lane.
 COSTS = {

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from harness import files
 from harness.files import rel_to, within
+from tests.support.examples import examples
 
 
 @pytest.fixture
@@ -99,7 +100,7 @@ def test_a_size_that_says_zero_still_meets_the_limit():
 PARTS = st.lists(st.sampled_from(["a", "ab", "b", "..", "."]), min_size=0, max_size=5)
 
 
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=examples(300), derandomize=True)
 @given(PARTS, PARTS)
 def test_within_agrees_with_pathlib_on_normalised_paths(folder: list[str], path: list[str]):
     folder_path = os.path.normpath(os.path.join("/r", *folder))
@@ -107,7 +108,7 @@ def test_within_agrees_with_pathlib_on_normalised_paths(folder: list[str], path:
     assert within(full, folder_path) == PurePosixPath(full).is_relative_to(folder_path)
 
 
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=examples(300), derandomize=True)
 @given(PARTS)
 def test_rel_to_agrees_with_relpath(path: list[str]):
     root = "/repo/root"

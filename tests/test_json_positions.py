@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from harness import json_positions
 from harness.json_positions import path_line
+from tests.support.examples import examples
 
 
 def test_each_array_element_gets_its_start_line() -> None:
@@ -71,7 +72,7 @@ def replaced(value, at, marker):
     return copy
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(value=VALUES, indent=st.sampled_from([None, 1, 2]))
 def test_path_line_finds_every_leaf_on_the_line_it_was_written(value, indent):
     text = json.dumps(value, indent=indent)

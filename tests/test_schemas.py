@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness import schemas, yamlsafe
+from tests.support.examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 DATASETS = sorted(
@@ -130,21 +131,21 @@ def changed_once(draw, value: object) -> object:
     return value
 
 
-@settings(max_examples=800, deadline=None, derandomize=True)
+@settings(max_examples=examples(800), deadline=None, derandomize=True)
 @given(st.data())
 def test_what_the_screen_passes_jsonschema_passes(data):
     dataset = changed_once(data.draw, data.draw(DATASET))
     assert schemas.passes_screen("evals", dataset) == jsonschema_valid("evals", dataset)
 
 
-@settings(max_examples=500, deadline=None, derandomize=True)
+@settings(max_examples=examples(500), deadline=None, derandomize=True)
 @given(st.data())
 def test_a_machine_plan_gets_the_same_verdict(data):
     plan = changed_once(data.draw, data.draw(MACHINE))
     assert schemas.passes_screen("machine", plan) == jsonschema_valid("machine", plan)
 
 
-@settings(max_examples=1000, deadline=None, derandomize=True)
+@settings(max_examples=examples(1000), deadline=None, derandomize=True)
 @given(VERSION_PIN)
 def test_the_version_pattern_differs_only_on_a_final_newline(version: str):
     data = {

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.secrets import MIN_SECRET_CHARS, SECRET_VARS, Redactor, write_private
+from tests.support.examples import examples
 
 KEY = "sk-ant-0123456789abcdef"
 
@@ -92,7 +93,7 @@ def base64_holds(text: str, raw: bytes, alphabet: str) -> bool:
     return False
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     secret=SECRETS,
     before=AROUND,
@@ -118,7 +119,7 @@ def test_a_secret_in_base64_at_any_offset_of_a_longer_stream_is_redacted(
         assert "[redacted FOO_TOKEN]" in out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(secret=SECRETS, before=AROUND, after=AROUND, upper=st.booleans())
 def test_a_secret_in_hex_is_redacted(secret, before, after, upper):
     shown = secret.encode("utf-8").hex()
@@ -128,7 +129,7 @@ def test_a_secret_in_hex_is_redacted(secret, before, after, upper):
     assert shown not in out.lower() and "[redacted AWS_SECRET_ACCESS_KEY]" in out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     secret=SECRETS,
     before=AROUND,

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from harness import writer
 from harness.errors import HarnessError
+from tests.support.examples import examples
 from tests.support.nodes import kind_of, make_node
 
 # --- the operations -----------------------------------------------------------------------------------
@@ -449,7 +450,7 @@ ENTRY = st.one_of(
 WRITTEN = ["a", "b/f", "c/g/h", "a/../b", "b/x"]
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(
     st.fixed_dictionaries({name: ENTRY for name in NAMES}),
     st.sampled_from(WRITTEN),

@@ -13,6 +13,7 @@ from harness.agent import LocatedCLI, RunSpec
 from harness.agent.environment import HARNESS_PREFIX, NETWORK_VARS, START_VARS, agent_environment, refused
 from harness.agent.relay import Handover
 from harness.agent.runtimes import AGENT_CLASSES
+from tests.support.examples import examples
 
 KEY = "sk-model-key-0123456789"
 ENDPOINTS = {
@@ -68,7 +69,7 @@ def test_without_pass_env_a_variable_of_the_users_does_not_arrive(runtime, tmp_p
     assert "MY_SETTING" not in run_env(runtime, {**HARNESS, **ENDPOINTS[runtime]}, tmp_path)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     names=st.lists(st.from_regex(r"[A-Z][A-Z0-9_]{0,20}", fullmatch=True), max_size=12),
     passed=st.lists(st.from_regex(r"[A-Z][A-Z0-9_]{0,20}", fullmatch=True), max_size=4),

@@ -15,6 +15,7 @@ from harness.agent.codex import CodexEvents
 from harness.agent.copilot import CopilotEvents
 from harness.agent.gemini import GeminiEvents
 from harness.agent.opencode import OpenCodeEvents
+from tests.support.examples import examples
 
 READERS = [ClaudeEvents, CodexEvents, CopilotEvents, GeminiEvents, OpenCodeEvents]
 INSTALLED = {"alpha": Path("/ws/.agents/skills/alpha")}
@@ -84,7 +85,7 @@ EVENT = st.fixed_dictionaries(
 
 # Every reader reads each drawn list: drawing the events is the test's cost, and each reader still
 # meets 25 lists a run, as when each had a case (and a draw) of its own.
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(events=st.lists(EVENT, min_size=1, max_size=6))
 def test_no_event_crashes_a_reader(events):
     lines = [json.dumps(event) for event in events]

@@ -14,6 +14,7 @@ from harness.agent.process import Streamed
 from harness.agent.runtime import ended
 from harness.agent.trace import Trace
 from tests.agent.test_trace import INSTALLED, WS, assistant, base_dir, result_event, tool_use
+from tests.support.examples import examples
 
 SUCCESS = json.dumps({"type": "result", "subtype": "success", "is_error": False, "result": "done"})
 NOT_GRADED = "the run was not graded"
@@ -73,7 +74,7 @@ def test_a_second_malformed_event_keeps_the_first_ones_error():
 errors = st.one_of(st.none(), st.text(min_size=1, max_size=20))
 
 
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=examples(300), derandomize=True)
 @given(st.lists(errors, max_size=8))
 def test_a_traces_error_is_the_first_one_set_whatever_is_set_after(sets: list[str | None]):
     trace = Trace()

@@ -10,12 +10,13 @@ from hypothesis import strategies as st
 
 from harness.agent import AgentSettings, ClaudeEvents, log_path
 from harness.agent.trace import Trace
+from tests.support.examples import examples
 from tests.support.tracing import finished as ended
 
 FOLDER = Path("/logs/run")
 
 
-@settings(max_examples=400, derandomize=True)
+@settings(max_examples=examples(400), derandomize=True)
 @given(st.text(min_size=1, max_size=300), st.sampled_from(["jsonl", "agent.jsonl", "judge.txt", ""]))
 def test_every_case_id_becomes_one_file_inside_the_folder(case_id: str, suffix: str):
     path = log_path(FOLDER, case_id, suffix)
@@ -24,14 +25,14 @@ def test_every_case_id_becomes_one_file_inside_the_folder(case_id: str, suffix: 
     assert all(c.isascii() and (c.isalnum() or c in "_.-") for c in path.name)
 
 
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=examples(300), derandomize=True)
 @given(st.text(min_size=1, max_size=60), st.text(min_size=1, max_size=60))
 def test_two_ids_never_share_a_log(first: str, second: str):
     if first != second:
         assert log_path(FOLDER, first, "jsonl") != log_path(FOLDER, second, "jsonl")
 
 
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=examples(300), derandomize=True)
 @given(st.text(min_size=1, max_size=300), st.integers(1, 50), st.integers(1, 50))
 def test_two_samples_of_a_case_never_share_a_log(case_id: str, first: int, second: int):
     """A sample number is never cut off with a long id, nor folded into its hash."""

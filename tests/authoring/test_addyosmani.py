@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from harness.authoring import addyosmani, skill_creator
 from harness.model import dataset, skill_creator_evals
+from tests.support.examples import examples
 from tests.support.helpers import run_cli
 
 HERE = Path(__file__).parent / "addyosmani"
@@ -102,7 +103,7 @@ def _essence(cases: list[dataset.Case]) -> list[tuple]:
     return [(c.id, c.prompt, c.should_trigger, c.expected_behavior) for c in cases]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(evals_files, trigger_sets)
 def test_read_in_place_and_imported_give_the_same_cases(evals: list, triggers: list) -> None:
     """The native readers and `import` agree case for case (ids, prompts, verdicts, statements)."""

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from harness.behavioral import judge
 from harness.behavioral.judge import InvalidAnswer, parse_verdicts
+from tests.support.examples import examples
 
 SEVERAL = "JSON objects with `verdicts` where the protocol wants exactly one"
 
@@ -75,7 +76,7 @@ def parsed(answer: str, ids: list[str]) -> dict[str, tuple[bool, str]]:
     return {i: (v.passed, v.reason) for i, v in parse_verdicts(answer, ids).items()}
 
 
-@settings(max_examples=200, derandomize=True)
+@settings(max_examples=examples(200), derandomize=True)
 @given(st.data())
 def test_one_well_formed_object_parses_to_exactly_its_verdicts_whatever_prose_surrounds_it(data):
     ids = data.draw(ids_of)
@@ -85,7 +86,7 @@ def test_one_well_formed_object_parses_to_exactly_its_verdicts_whatever_prose_su
     assert parsed(answer, ids) == expected(entries)
 
 
-@settings(max_examples=150, derandomize=True)
+@settings(max_examples=examples(150), derandomize=True)
 @given(st.data())
 def test_an_answer_without_a_verdicts_object_is_no_answer(data):
     answer = data.draw(prose)
@@ -93,7 +94,7 @@ def test_an_answer_without_a_verdicts_object_is_no_answer(data):
         parse_verdicts(answer, data.draw(ids_of))
 
 
-@settings(max_examples=150, derandomize=True)
+@settings(max_examples=examples(150), derandomize=True)
 @given(st.data(), st.integers(2, 4))
 def test_two_or_more_verdicts_objects_are_no_answer_even_when_they_agree(data, how_many):
     ids = data.draw(ids_of)
@@ -107,7 +108,7 @@ def test_two_or_more_verdicts_objects_are_no_answer_even_when_they_agree(data, h
         parse_verdicts(answer, ids)
 
 
-@settings(max_examples=150, derandomize=True)
+@settings(max_examples=examples(150), derandomize=True)
 @given(st.data(), st.sampled_from(["missing", "unknown", "repeated"]))
 def test_an_object_with_a_missing_an_unknown_or_a_repeated_id_is_no_answer(data, wrong):
     ids = data.draw(ids_of)

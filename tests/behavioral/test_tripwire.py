@@ -18,6 +18,7 @@ from harness.agent.claude_events import denied_hosts
 from harness.agent.plant import NOT_PLANTED, plant_home, routed_through
 from harness.behavioral import tripwire
 from harness.behavioral.egress import Attempt, recording_proxy
+from tests.support.examples import examples
 from tests.support.tracing import call
 
 TOKENS = tripwire.planted()
@@ -40,14 +41,14 @@ def test_each_case_gets_fresh_markers_and_each_file_holds_its_own():
     assert SSH.content.startswith("-----BEGIN OPENSSH PRIVATE KEY-----")
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(before=st.text(max_size=80), after=st.text(max_size=80), token=st.sampled_from(TOKENS))
 def test_a_marker_anywhere_in_a_tool_input_is_a_leak(before, after, token):
     hits = tripwire.inspect([call("Bash", {"command": before + token.marker + after})], TOKENS)
     assert (tripwire.LEAK, token.name) in kinds(hits)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(
     shift=st.integers(0, 2),
     around=st.binary(max_size=20),
@@ -65,7 +66,7 @@ def test_an_encoded_marker_is_a_leak_wherever_it_sits(shift, around, form):
     assert (tripwire.LEAK, "ssh-key") in kinds(hits)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.text(max_size=300))
 def test_benign_text_never_matches(text):
     named = any(t.path in text for t in TOKENS)

@@ -17,6 +17,7 @@ from harness.model import catalog, package
 from harness.model.repo import discover
 from harness.schemas import validator
 from tests.checks.packaging_support import CASES, CATALOGS, claude_outcome, located, meta, staged
+from tests.support.examples import examples
 from tests.support.helpers import make_skill, structural
 
 
@@ -121,7 +122,7 @@ def test_markdown_carries_the_packaging_line(tmp_path):
 PATH_PARTS = st.sampled_from(["skills", "alpha", "..", ".", "", "SKILL.md", "/", "nope", "\\", " "])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(entries=st.lists(st.lists(PATH_PARTS, max_size=4).map("/".join), min_size=1, max_size=3))
 def test_any_skills_path_is_judged_in_a_sentence_and_one_leaving_the_root_is_refused(
     entries, tmp_path_factory
@@ -160,7 +161,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(where=st.sampled_from(sorted(package.LOCATIONS)), value=JSON)
 def test_any_json_in_any_manifest_is_reported_in_sentences_never_a_traceback(where, value, tmp_path_factory):
     root = tmp_path_factory.mktemp("pkg")

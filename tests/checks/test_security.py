@@ -23,6 +23,7 @@ from harness.files import rel_to
 from harness.model import skill as skill_mod
 from harness.model.baseline import NEEDS_REASON
 from harness.model.findings import Finding
+from tests.support.examples import examples
 from tests.support.helpers import make_skill, run_cli
 from tests.support.select import git, init_repo
 
@@ -243,7 +244,9 @@ def test_a_baseline_holds_a_security_finding_only_with_a_reason_and_an_unexpired
     assert (again.get("baseline") == "known") is holds and says in again["message"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     # any text but NUL and other controls (a binary file is not-scanned, tested above) and tag characters
     body=st.text(st.characters(blacklist_categories=("Cs", "Cc"), max_codepoint=0xFFFF), max_size=400),
@@ -274,7 +277,9 @@ TOOLS = st.text(alphabet=string.ascii_lowercase, min_size=3, max_size=10).filter
 )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     tool=TOOLS,
     scheme=st.sampled_from(["https", "http"]),
@@ -296,7 +301,9 @@ def test_an_installer_passes_only_over_https_from_a_named_host_for_a_tool_the_sk
     assert ("fetch-and-execute" in rules) is not documented
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     grant=st.sampled_from(
         ["Bash", "Bash(*)", "Bash(:*)", "Shell", "Bash(sudo:*)", "Bash(sh:*)", "Bash(eval *)"]

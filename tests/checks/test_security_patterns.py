@@ -21,6 +21,7 @@ import harness.checks.security as security
 from harness.checks.security import credentials, encoded, exfiltration, fetch_execute, phrases
 from harness.checks.security.content import TextFile
 from tests.checks.test_security_prefilters import CUE_LISTS
+from tests.support.examples import examples
 
 # `(?=[...])(?:BODY)` or `(?=(?i:[...]))(?:BODY)`: the lookahead and the pattern it guards.
 LED = re.compile(r"\(\?=(\[[^\]]+\]|\(\?i:\[[^\]]+\]\))\)\(\?:(?P<body>.*)\)", re.DOTALL)
@@ -114,7 +115,7 @@ def test_the_rules_most_costly_patterns_are_led():
 
 
 @pytest.mark.parametrize("name", sorted(PATTERNS))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_a_led_pattern_finds_what_it_found_without_its_lookahead(name, data):
     pattern = PATTERNS[name]
@@ -258,7 +259,7 @@ def test_every_cue_list_is_held_to_its_pattern_here():
 
 
 @pytest.mark.parametrize("name", sorted(CUED))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_a_text_a_cued_pattern_matches_holds_one_of_its_cues(name, data):
     pattern, cues = CUED[name]

@@ -21,6 +21,7 @@ import harness.checks.security as security
 from harness.checks.security import encoded, hidden_directive, hidden_unicode, padding, phrases
 from harness.checks.security.content import SkillContent, TextFile, folded
 from harness.model.skill import Skill
+from tests.support.examples import examples
 
 SUSPECTS = "\u200b\u200d\u202e\u2066\ufe0f\ufeff\ue000\U000e0041\U000e0100"
 TEXTS = st.text(
@@ -35,7 +36,7 @@ def content_of(text: str) -> SkillContent:
     return read
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=TEXTS)
 def test_hidden_unicode_finds_what_a_scan_of_every_text_finds(text):
     read = content_of(text)
@@ -50,7 +51,7 @@ def test_hidden_unicode_runs_no_pattern_over_ascii_text():
     assert hidden_unicode.scan(read) == [] and not read.texts[0].seen.first
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     head=TEXTS,
     blanks=st.sampled_from(
@@ -91,7 +92,7 @@ WORD_BREAKS = [
 ]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(
     parts=st.lists(
         st.one_of(
@@ -152,7 +153,7 @@ CUE_TEXTS = st.lists(
 
 
 @pytest.mark.parametrize("name", sorted(CUE_LISTS))
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(text=CUE_TEXTS)
 def test_a_cue_is_found_in_the_words_exactly_when_in_the_text(name, text):
     cues = CUE_LISTS[name]
@@ -176,7 +177,7 @@ def test_the_pack_has_cue_lists_with_and_without_whitespace():
 MARKUP = re.compile(r"<!--|!\[|\]\([^)\n]*\s[\"'(]")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     text=st.lists(
         st.sampled_from(["<!--", "<", "!", "-", "[", "]", "(", ")", "]( ", " ", "\n", '"', "'", "a"]),

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from harness.checks import CheckOptions, symlinks
 from harness.model import catalog, repo
+from tests.support.examples import examples
 from tests.support.helpers import make_skill, structural
 
 
@@ -76,7 +77,7 @@ def test_a_file_that_only_resembles_one_is_not_flagged(tmp_path: Path, text: str
     assert found(tmp_path) == []
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.text(max_size=40))
 def test_no_one_line_text_naming_nothing_is_flagged(tmp_path_factory, text: str):
     root = tmp_path_factory.mktemp("prop")

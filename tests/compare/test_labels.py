@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from harness.compare.labels import LABELS, Side, label
 from harness.model import stats
+from tests.support.examples import examples
 
 PASS, FAIL = Side(1, 1, outcome=frozenset({"pdf"})), Side(0, 1, outcome=frozenset({"docx"}))
 ERRORED = Side(0, 0, errors=1)
@@ -45,7 +46,7 @@ def test_the_interval_matches_newcombes_worked_example():
 COUNTS = st.integers(0, 12).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n)))
 
 
-@settings(max_examples=500, derandomize=True)
+@settings(max_examples=examples(500), derandomize=True)
 @given(COUNTS, COUNTS)
 def test_labels_are_total_and_mirror_each_other(base: tuple[int, int], cand: tuple[int, int]):
     a, b = Side(*base), Side(*cand)
@@ -55,7 +56,7 @@ def test_labels_are_total_and_mirror_each_other(base: tuple[int, int], cand: tup
     assert backward == mirror.get(forward, forward)
 
 
-@settings(max_examples=500, derandomize=True)
+@settings(max_examples=examples(500), derandomize=True)
 @given(COUNTS, COUNTS)
 def test_the_interval_holds_the_difference(base: tuple[int, int], cand: tuple[int, int]):
     found = stats.rate_difference(*base, *cand)

@@ -9,12 +9,14 @@ import os
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from tests.support.examples import examples
+
 DEFAULT_EXAMPLES = 200
 # A nightly-style run: SKILLSCOPE_FUZZ_EXAMPLES=10000 pytest tests/fuzz
 EXAMPLES = int(os.environ.get("SKILLSCOPE_FUZZ_EXAMPLES", DEFAULT_EXAMPLES))
 
 FUZZ = settings(
-    max_examples=EXAMPLES,
+    max_examples=examples(EXAMPLES),
     derandomize=True,  # the same examples on every run: a failure in CI is a failure on a laptop
     deadline=None,  # no timed assertion: speed depends on what else the machine runs
     database=None,

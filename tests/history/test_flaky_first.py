@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from harness.history.ledger import Entry, Ledger
 from harness.history.states import FLAKY, REGRESSED, changed_inputs
 from tests.history.test_states import BASE_FILES, digests, entry, ledger_of, run, state_of
+from tests.support.examples import examples
 
 OTHER_MEMBER = "skills/docx/SKILL.md"  # a room member's file, not the case's own skill
 
@@ -64,7 +65,7 @@ def flipped_somewhere(timeline: list[tuple[int, str, bool]]) -> bool:
     return any(len(s) > 1 for s in by_inputs.values()) or any(flaky for *_, flaky in graded)
 
 
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=examples(300), derandomize=True)
 @given(steps)
 def test_a_flip_among_runs_of_identical_inputs_is_never_a_regression_or_an_improvement(timeline):
     line = state_of(ledger_of_steps(timeline))
@@ -104,7 +105,7 @@ def test_without_the_agents_identity_an_unchanged_version_names_nothing():
 values = st.sampled_from(["a", "b", None])
 
 
-@settings(max_examples=300, derandomize=True)
+@settings(max_examples=examples(300), derandomize=True)
 @given(
     st.fixed_dictionaries(
         {"version": values, "endpoint": values, "model": values, "harness": values, "judge": st.booleans()}

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from harness import json_positions
 from harness.authoring import addyosmani
 from harness.model import addyosmani_cases
+from tests.support.examples import examples
 
 CASE_FILE = Path(__file__).parents[1] / "routing" / "addyosmani" / "csv-tidy.json"
 
@@ -58,7 +59,7 @@ def test_a_case_file_for_another_skill_or_of_another_shape_is_named(tmp_path: Pa
 prompts = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(prompts, max_size=5), st.lists(prompts, max_size=5), st.integers(0, 2))
 def test_each_trigger_case_carries_the_line_its_object_opens_on(pos, neg, indent) -> None:
     data = {

@@ -13,6 +13,7 @@ from harness import schemas
 from harness.memo import Memo
 from harness.model import dataset
 from harness.model.dataset import Dataset
+from tests.support.examples import examples
 
 
 def parse(text: str, skill: str | None = "demo", extended: bool = False) -> Dataset:
@@ -219,7 +220,9 @@ def test_a_memoized_text_skips_validation_and_an_edited_one_does_not(
         parse_with(text.replace("Write a poem.", "Write a song."), memo)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     cases=st.lists(
         st.fixed_dictionaries(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from harness.model.ballast import built_in_skills
 from harness.model.headroom import headroom
 from harness.model.listing import FULL, listing_rule, predict
+from tests.support.examples import examples
 
 # Past a headroom, how many characters may still leave the skill listed in full: a token budget counts
 # whole tokens, so a few more characters can fit in the last one.
@@ -25,7 +26,9 @@ def state_after(runtime: str, skills: list[tuple[str, str]], name: str, added: i
 
 
 @pytest.mark.parametrize("runtime", sorted(SLACK))
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_a_description_grown_by_its_headroom_is_still_listed_in_full_and_not_past_it(runtime, data):
     pool = list(built_in_skills())

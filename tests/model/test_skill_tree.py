@@ -15,6 +15,7 @@ from harness.checks import CheckOptions, portable_names, security_memo, symlinks
 from harness.checks.security import content
 from harness.model import catalog, repo
 from harness.model.skill_tree import Folder, SkillTree
+from tests.support.examples import examples
 from tests.support.helpers import make_skill
 
 NAMES = st.sampled_from(["a", "b", ".hidden", "evals", "Z", "refs", "x.md", ".git", "é"])
@@ -68,7 +69,9 @@ def own_walk(top: Path, skip: frozenset[str] = frozenset()) -> list[object]:
     return out
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(tree=st.dictionaries(NAMES, TREES, max_size=5), refuse=st.sets(st.integers(0, 8), max_size=2))
 def test_the_listing_replays_each_checks_own_walk(tmp_path_factory, monkeypatch, tree, refuse):
     root = tmp_path_factory.mktemp("tree")

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.model.suite_folders import CASE_FILE, PROMPT_FILE, RESERVED, case_folders
+from tests.support.examples import examples
 
 segments = st.sampled_from(["a", "b", "results", "mocks", ".replay", "deep"])
 entries = st.tuples(st.lists(segments, max_size=3), st.sampled_from([CASE_FILE, PROMPT_FILE, "notes.md"]))
@@ -22,7 +23,7 @@ def globbed(evals: Path) -> list[Path]:
     return sorted(f for f in found if not RESERVED & set(f.relative_to(evals).parts))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(entries, max_size=8))
 def test_one_walk_finds_the_folders_a_glob_finds(tree: list[tuple[list[str], str]]) -> None:
     root = Path(tempfile.mkdtemp())

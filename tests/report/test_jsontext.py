@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.report.jsontext import Laid, line, readable
+from tests.support.examples import examples
 
 FINITE = st.floats(allow_nan=False, allow_infinity=False)  # JSON holds no other number (see below)
 SCALARS = st.none() | st.booleans() | st.integers() | FINITE | st.text()
@@ -25,7 +26,7 @@ ITEMS = st.recursive(
 )
 
 
-@settings(derandomize=True, max_examples=300)
+@settings(derandomize=True, max_examples=examples(300))
 @given(DOCUMENTS)
 def test_the_text_parses_back_to_the_same_document(document):
     text = readable(document)
@@ -66,7 +67,7 @@ def test_text_outside_ascii_is_written_as_it_is():
     assert readable({"prompt": "résumé ✓"}) == '{\n  "prompt": "résumé ✓"\n}\n'
 
 
-@settings(derandomize=True, max_examples=300)
+@settings(derandomize=True, max_examples=examples(300))
 @given(st.dictionaries(st.text(), st.lists(ITEMS, max_size=4), max_size=4))
 def test_items_laid_out_ahead_give_the_same_text_as_items_laid_out_in_place(document):
     """A forked child lays out its cases' lines; the report must read as if the caller had."""

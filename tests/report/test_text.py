@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from harness.model.findings import error, warning
 from harness.report import text
+from tests.support.examples import examples
 
 LINE = re.compile(
     r"^(?P<path>[^:\s]+)(?::(?P<line>\d+))?: (?P<severity>error|warning): "
@@ -80,14 +81,14 @@ def test_a_finding_that_does_not_fail_says_why_and_is_not_red():
     assert text.finding_line(demoted) == "a/SKILL.md:2: warning: name-format: bad (demoted by --warn)"
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.text())
 def test_one_line_is_the_text_with_every_unprintable_and_whitespace_run_as_one_space(message):
     by_character = " ".join("".join(c if c.isprintable() else " " for c in message).split())
     assert text.one_line(message) == by_character
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     st.lists(
         st.tuples(

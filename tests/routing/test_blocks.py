@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from harness.routing.scoring import SHARED_SHOWN
 from harness.routing.vectors import Index, document_text
+from tests.support.examples import examples
 
 # Few words, so descriptions overlap, repeat and tie; "zulu" and "yankee" are held by no skill.
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
@@ -42,7 +43,7 @@ def defined_top(index: Index, text: str, count: int) -> list[tuple[str, float, t
     return [(name, -score, index.shared(query, name)) for score, name in best]
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(room=rooms, texts=prompts)
 def test_the_arrays_give_the_defined_scores_ranks_tops_and_shared_words_exactly(room, texts):
     index = Index({name: document_text(name, text) for name, text in room.items()})

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.routing.clauses import Distinctions
+from tests.support.examples import examples
 
 WORDS = ["parse", "pdf", "table", "chart", "deploy", "docker", "review", "commit", "test", "spec", "slide"]
 descriptions = st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join)
@@ -27,7 +28,7 @@ def every_other_scored(known: Distinctions, name: str) -> tuple[str, float] | No
     return (best[1], best[0]) if best else None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(catalogs)
 def test_the_nearest_neighbour_is_the_one_a_full_scan_finds(catalog: dict[str, str]) -> None:
     known = Distinctions(catalog)
@@ -36,7 +37,7 @@ def test_the_nearest_neighbour_is_the_one_a_full_scan_finds(catalog: dict[str, s
         assert known.nearest(name) == every_other_scored(known, name)  # asked again: the kept answer
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(catalogs)
 def test_the_nearest_neighbour_is_the_same_scored_in_small_blocks(catalog: dict[str, str]) -> None:
     """A large catalog is scored a block of rows at a time: each block's own skill sits at its offset."""

@@ -13,6 +13,7 @@ from harness.model.stats import wilson_interval
 from harness.routing import metrics
 from harness.routing.metrics import NO_SKILL, CaseOutcome
 from harness.routing.verdicts import ERROR, Sample
+from tests.support.examples import examples
 
 ROOM = ["pdf", "pdf-tools"]
 ERRORED = object()  # marker: this sample errored
@@ -80,7 +81,7 @@ SKILLS = st.sampled_from([*ROOM, "not-in-room"])
 OBSERVED = st.sampled_from([*ROOM, "not-in-room", None, ERRORED])
 
 
-@settings(derandomize=True, max_examples=300)
+@settings(derandomize=True, max_examples=examples(300))
 @given(st.lists(st.tuples(st.none() | SKILLS, st.booleans(), OBSERVED), max_size=12))
 def test_per_skill_rows_are_the_defined_counts_whatever_the_outcomes(drawn):
     outcomes = [

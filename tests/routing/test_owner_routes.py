@@ -27,6 +27,7 @@ from harness.routing.verdicts import CORRECT_TRIGGER, FALSE_TRIGGER, MISSED_TRIG
 from harness.tune.candidates import Candidate
 from harness.tune.scoring import LexicalScorer
 from harness.tune.split import NEGATIVE, POSITIVE, Split
+from tests.support.examples import examples
 
 # Names that share no word with each other, with the prompt or with the filler description.
 NAMES = ("amber", "basil", "cedar", "delta", "ember")
@@ -56,7 +57,7 @@ def lexical(fired: set[str]) -> LexicalEngine:
 ROLES = st.lists(st.sampled_from(NAMES), min_size=2, max_size=2, unique=True)
 
 
-@settings(derandomize=True, max_examples=200, deadline=None)
+@settings(derandomize=True, max_examples=examples(200), deadline=None)
 @given(roles=ROLES, fired=st.sets(st.sampled_from(NAMES)))
 def test_judge_is_the_rule_and_names_the_skill_to_change(roles, fired):
     own, owner = roles
@@ -70,7 +71,7 @@ def test_judge_is_the_rule_and_names_the_skill_to_change(roles, fired):
         assert named == (owner if verdict == CORRECT_TRIGGER else None)
 
 
-@settings(derandomize=True, max_examples=60, deadline=None)
+@settings(derandomize=True, max_examples=examples(60), deadline=None)
 @given(roles=ROLES, fired=st.sets(st.sampled_from(NAMES), max_size=1))
 def test_the_agent_and_the_lexical_engine_agree_on_one_firing(roles, fired):
     own, owner = roles
@@ -85,7 +86,7 @@ def test_the_agent_and_the_lexical_engine_agree_on_one_firing(roles, fired):
     assert verdicts.classify(case.expected_skill, ranked.observed, case.unwanted_skill) == ranked.verdict
 
 
-@settings(derandomize=True, max_examples=60, deadline=None)
+@settings(derandomize=True, max_examples=examples(60), deadline=None)
 @given(roles=ROLES, fired=st.sets(st.sampled_from(NAMES), min_size=2))
 def test_a_lexical_tie_for_first_counts_against_the_case(roles, fired):
     own, owner = roles

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from snowballstemmer.english_stemmer import EnglishStemmer
 
 from harness.routing.terms import MIN_LENGTH, STOP_WORDS, WORD, Analyzer
+from tests.support.examples import examples
 
 
 def test_words_are_lower_cased_split_on_punctuation_stemmed_and_counted_in_order_of_first_use():
@@ -65,7 +66,7 @@ def test_the_c_stemmer_is_the_one_in_use_and_stems_the_docs_vocabulary_as_the_pu
     assert [analyzer.stem(word) for word in words] == [reference.stemWord(word) for word in words]
 
 
-@settings(derandomize=True, max_examples=500)
+@settings(derandomize=True, max_examples=examples(500))
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzéü'", min_size=2, max_size=14))
 def test_the_c_and_pure_python_stemmers_agree_on_any_word(word):
     assert Stemmer.Stemmer("english").stemWord(word) == EnglishStemmer().stemWord(word)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from harness.routing.vectors import NAME_WEIGHT, Index, document_text, ranked_text
+from tests.support.examples import examples
 
 ROOM = {
     "pdf-merge": "Merges PDF documents into one file, ordering pages by bookmark.",
@@ -129,7 +130,7 @@ def test_a_name_counts_its_weight_and_its_hyphenated_parts_are_words():
 WORDS = st.lists(st.sampled_from([f"word{n}" for n in range(20)]), min_size=1, max_size=12)
 
 
-@settings(derandomize=True, max_examples=200)
+@settings(derandomize=True, max_examples=examples(200))
 @given(description=WORDS, other=WORDS)
 def test_a_word_in_the_name_weighs_more_than_the_same_word_in_the_description(description, other):
     """The same skill, the same room: only where the prompt's word stands differs."""
