@@ -41,7 +41,7 @@ def _launcher():
 def _install_harness(session: nox.Session, skill: str | None = None) -> None:
     launch = _launcher()
     repo = _repo_under_test(session)
-    version, origin = launch.resolve_version_and_origin(  # $SKILLSCOPE_VERSION first, read by it
+    version, origin = launch.resolve_version(  # $SKILLSCOPE_VERSION first, read by it
         repo=repo,
         skill=skill,
         skills=_flag_value(list(session.posargs), "--skills-dir") or os.environ.get("SKILLSCOPE_SKILLS"),

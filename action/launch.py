@@ -193,26 +193,14 @@ def resolve_version(
     skills: str | None = None,
     environ: Mapping[str, str] | None = None,
     default: str | None = None,
-) -> str | None:
-    """The version to run: explicit -> $SKILLSCOPE_VERSION -> the skill's pin -> default.
-
-    `skill` may name several skills (a comma list); their pins must then agree.
-    Returns None when nothing names a version and no default is given; the
-    caller installs its own checkout in that case.
-    """
-    return resolve_version_and_origin(explicit, repo, skill, skills, environ, default)[0]
-
-
-def resolve_version_and_origin(
-    explicit: str | None = None,
-    repo: str | os.PathLike = ".",
-    skill: str | None = None,
-    skills: str | None = None,
-    environ: Mapping[str, str] | None = None,
-    default: str | None = None,
 ) -> tuple[str | None, str]:
-    """resolve_version's answer and where it came from, in the words of what the user sets: an
-    install that fails must say which input or file to change."""
+    """The version to run: explicit -> $SKILLSCOPE_VERSION -> the skill's pin -> default, and where it
+    came from, in the words of what the user sets (an install that fails must say which input or file
+    to change).
+
+    `skill` may name several skills (a comma list); their pins must then agree. The version is None
+    when nothing names one and no default is given; the caller installs its own checkout then.
+    """
     environ = os.environ if environ is None else environ
     for value, origin in (
         (explicit, "the `version` input"),
@@ -629,7 +617,7 @@ def main(environ: Mapping[str, str] | None = None) -> int:
             raise LaunchError(f"the `repo` input names {repo}, which is not a directory.")
         skills = environ.get("SKILLSCOPE_SKILLS_INPUT", "")
         action_path = environ.get("SKILLSCOPE_ACTION_PATH") or str(Path(__file__).resolve().parent.parent)
-        version, origin = resolve_version_and_origin(
+        version, origin = resolve_version(
             environ.get("SKILLSCOPE_REQUESTED"),
             repo=repo,
             skill=environ.get("SKILLSCOPE_SKILL"),

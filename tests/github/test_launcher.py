@@ -115,7 +115,10 @@ def test_split_list_rejects_a_json_object_array_mix():
 
 def test_resolution_order(tmp_path):
     write_skill(tmp_path, "pinned", pin="v0.3.0")
-    resolve = launch.resolve_version
+
+    def resolve(*args, **kwargs):
+        return launch.resolve_version(*args, **kwargs)[0]
+
     env = {"SKILLSCOPE_VERSION": "v0.2.0"}
     assert resolve("v0.1.0", tmp_path, "pinned", "skills/*", env, default="main") == "v0.1.0"
     assert resolve("", tmp_path, "pinned", "skills/*", env, default="main") == "v0.2.0"
@@ -133,7 +136,7 @@ def test_the_skill_is_found_through_the_globs_or_its_path(tmp_path):
 
 def test_a_skills_index_pin_installs_that_release_from_the_index(tmp_path):
     write_skill(tmp_path, "pinned", pin="skillscope-harness==0.2.0")
-    version = launch.resolve_version(None, tmp_path, "pinned", "skills/*", {})
+    version, _ = launch.resolve_version(None, tmp_path, "pinned", "skills/*", {})
     assert version == "skillscope-harness==0.2.0" and launch.kind_of(version) == "index"
     assert launch.install_spec(version, environ={}) == "skillscope-harness==0.2.0"
 
@@ -151,7 +154,7 @@ def test_skills_pinning_different_versions_is_an_error(tmp_path):
     write_skill(tmp_path, "a", pin="v1")
     write_skill(tmp_path, "b", pin="v2")
     write_skill(tmp_path, "c", pin="v1")
-    assert launch.resolve_version(None, tmp_path, "a,c", "skills/*", {}) == "v1"
+    assert launch.resolve_version(None, tmp_path, "a,c", "skills/*", {})[0] == "v1"
     with pytest.raises(launch.LaunchError, match="a=v1, b=v2"):
         launch.resolve_version(None, tmp_path, "a,b", "skills/*", {})
 

@@ -7,21 +7,17 @@ from __future__ import annotations
 
 import copy
 import io
-import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from harness import schemas
-from harness.cli import main
 from harness.context import Context
 from harness.errors import UsageError
 from harness.report import FORMATS, saved, schema_of
 from tests.support import reports
 from tests.support.saved_reports import PAID, load
-from tests.support.select import select
 
 ITEMS = 3  # of each array, walked: the items of one array are shaped alike
 SWEPT = Path(__file__).resolve().parent.parent / "sweep" / "clause_cut"
@@ -68,34 +64,7 @@ def without(report: dict, path: tuple) -> dict:
     return trimmed
 
 
-def sweep(tmp: Path) -> dict:
-    repo = Path(shutil.copytree(SWEPT, tmp / "repo"))
-    sizes = ("--sizes", "3,10", "--repeat", "2")
-    return reports.run(repo, {}, "sweep", "--skills-dir", "skills/*", "--agent", "codex", *sizes)
-
-
-def plan(tmp: Path) -> dict:
-    return select(reports.hostile_repo(tmp / "repo"), "--all", "--routing-room", "all").plan
-
-
-def history(tmp: Path) -> dict:
-    """The history of a ledger holding one lexical routing run (history reads it, and counts none)."""
-    repo = reports.hostile_repo(tmp / "repo")
-    reports.run(repo, {}, "routing", "--engine", "lexical", "--routing-room", "all")
-    ctx = Context(environ={}, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
-    assert main(["history", "--repo", str(repo), "--format", "json"], ctx) == 0, ctx.stderr.getvalue()
-    return json.loads(ctx.stdout.getvalue())
-
-
-OFFLINE = {  # the free commands' reports, written here by real runs
-    "structural": reports.structural,
-    "refs": reports.refs,
-    "lexical": reports.lexical,
-    "tune-lexical": reports.tune_lexical,
-    "sweep": sweep,
-    "select": plan,
-    "history": history,
-}
+OFFLINE = reports.OFFLINE
 KINDS = (*PAID, "tune", *OFFLINE)
 
 

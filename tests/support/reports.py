@@ -22,6 +22,7 @@ from tests.fakeapi.server import FakeAPI
 from tests.support.behavioral import SCENARIOS, verdicts
 from tests.support.helpers import evals_for, make_skill
 from tests.support.routing import NO_SKILL_TEXT, CaseRouter, routing_env
+from tests.support.select import select
 
 HOSTILE = '<script>alert("x")</script>\u202eevil\x1b[2J'
 HOSTILE_ID = "alpha-hostile"
@@ -252,3 +253,36 @@ def tune_lexical(tmp: Path) -> dict:
         "--candidates",
         "mine.json",
     )
+
+
+SWEPT = Path(__file__).resolve().parent.parent / "sweep" / "clause_cut"
+
+
+def sweep(tmp: Path) -> dict:
+    repo = Path(shutil.copytree(SWEPT, tmp / "repo"))
+    sizes = ("--sizes", "3,10", "--repeat", "2")
+    return run(repo, {}, "sweep", "--skills-dir", "skills/*", "--agent", "codex", *sizes)
+
+
+def plan(tmp: Path) -> dict:
+    return select(hostile_repo(tmp / "repo"), "--all", "--routing-room", "all").plan
+
+
+def history(tmp: Path) -> dict:
+    """The history of a ledger holding one lexical routing run (history reads it, and counts none)."""
+    repo = hostile_repo(tmp / "repo")
+    run(repo, {}, "routing", "--engine", "lexical", "--routing-room", "all")
+    ctx = Context(environ={}, cwd=repo, stdin=io.StringIO(), stdout=io.StringIO(), stderr=io.StringIO())
+    assert main(["history", "--repo", str(repo), "--format", "json"], ctx) == 0, ctx.stderr.getvalue()
+    return json.loads(ctx.stdout.getvalue())
+
+
+OFFLINE = {  # the free commands' reports, written by real in-process runs
+    "structural": structural,
+    "refs": refs,
+    "lexical": lexical,
+    "tune-lexical": tune_lexical,
+    "sweep": sweep,
+    "select": plan,
+    "history": history,
+}
