@@ -111,6 +111,15 @@ class Ownership:
         """
         return self.deleted_skill_folder(path) is not None
 
+    def removed_case_file(self, path: str) -> bool:
+        """`path` is a root case file evals/cases/<name>.json that is gone, of no skill the repo holds now:
+        the dataset of a removed skill (a present skill's case file is owned, see `owner`; one of no
+        skill still on disk is nobody's)."""
+        folder, _, name = path.rpartition("/")
+        if folder != CASE_FILES.as_posix() or not name.endswith(".json") or path in self._case_files:
+            return False
+        return not (self._root / path).exists()
+
     def deleted_skill_folder(self, path: str) -> str | None:
         """The folder of the removed skill `path` lies in (see under_deleted_skill), else None."""
         parts = path.split("/")
@@ -188,6 +197,9 @@ def select_changed(
             if folder is not None:
                 unknown.append(path)
                 routing_touched = routing_touched or path[len(folder) + 1 :] in held_when_gone
+            elif not users and ownership.removed_case_file(path):  # a removed skill's dataset, at the root
+                unknown.append(path)
+                routing_touched = routing_touched or CASE_FILE in held_when_gone
             continue
         owners[name] = None
         routing_touched = routing_touched or (name in room_members and inner in routing_inputs)

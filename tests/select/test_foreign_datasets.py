@@ -44,7 +44,8 @@ def test_select_all_plans_a_leg_for_each_skill_behavioral_would_run(tmp_path):
         ("evals/cases/csv-tidy.json", ["csv-tidy"], True),  # addyosmani's case file, at the root
         ("skills/slides/evals/eval_set.json", ["slides"], True),  # skill-creator's trigger set
         ("skills/pdf-tools/evals/evals.json", ["pdf-tools"], True),
-        ("evals/cases/no-such-skill.json", [], False),  # not a skill's: nobody's
+        # Gone, and no skill of its name is left: a removed skill's dataset, which the room `all` held
+        ("evals/cases/no-such-skill.json", [], True),
         # addyosmani's input files, at the root's evals/fixtures/: the skill whose cases copy them, no routing
         ("evals/fixtures/csv-tidy/sales.csv", ["csv-tidy"], False),
         ("evals/fixtures/shared/headers/sales.txt", ["csv-tidy"], False),  # inside a folder a case copies
@@ -58,3 +59,18 @@ def test_a_change_to_a_foreign_dataset_selects_its_skill_and_routing(tmp_path, c
     )
     assert plan.plan["routing"] is routing
     assert sorted([leg["skill"] for leg in plan.plan["default"]] + plan.plan["no_behavior"]) == skills
+
+
+def test_a_case_file_of_no_skill_still_on_disk_is_nobodys(tmp_path):
+    root = copied(tmp_path)
+    (root / "evals" / "cases" / "orphan.json").write_text("[]", encoding="utf-8")
+    plan = select(
+        root,
+        "--changed",
+        "--skills-dir",
+        "skills/*",
+        "--routing-room",
+        "all",
+        stdin="evals/cases/orphan.json",
+    )
+    assert (plan.plan["routing"], plan.plan["default"], plan.plan["unknown"]) == (False, [], [])
