@@ -103,14 +103,6 @@ class Ownership:
             return self._case_files[path], CASE_FILE
         return self._root_skill, path
 
-    def under_deleted_skill(self, path: str) -> bool:
-        """True when `path` lies in a directory the skill globs name that holds no skill any more.
-
-        That is a directory that is gone, or one whose SKILL.md this very change touched; a directory
-        that never had a SKILL.md is not a skill and is passed over, as everywhere else.
-        """
-        return self.deleted_skill_folder(path) is not None
-
     def removed_case_file(self, path: str) -> bool:
         """`path` is a root case file evals/cases/<name>.json that is gone, of no skill the repo holds now:
         the dataset of a removed skill (a present skill's case file is owned, see `owner`; one of no
@@ -121,7 +113,12 @@ class Ownership:
         return not (self._root / path).exists()
 
     def deleted_skill_folder(self, path: str) -> str | None:
-        """The folder of the removed skill `path` lies in (see under_deleted_skill), else None."""
+        """The folder `path` lies in when it is a directory the skill globs name that holds no skill any
+        more, else None.
+
+        That is a directory that is gone, or one whose SKILL.md this very change touched; a directory
+        that never had a SKILL.md is not a skill and is passed over, as everywhere else.
+        """
         parts = path.split("/")
         for glob in self._globs:
             if len(parts) <= len(glob) or not _segments_match(parts[: len(glob)], glob):
@@ -182,7 +179,7 @@ def select_changed(
     # dataset, `catalog` held it anyway; a room of names cannot name it once it is gone.
     keyword = room_listed[0].lower() if len(room_listed) == 1 else ""
     held_when_gone = {EVERY: routing_inputs - {"SKILL.md"}, CATALOG: routing_inputs}.get(keyword, set())
-    negatives = {posixpath.normpath(path.replace("\\", "/")) for path in options.negatives}
+    negatives = set(normalise_paths(options.negatives))
     owners: dict[str, None] = {}
     unknown: list[str] = []
     infra_touched = routing_touched = False

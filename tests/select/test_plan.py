@@ -83,19 +83,20 @@ def test_a_path_under_a_deleted_skill_is_recognised(tmp_path):
     skill(tmp_path, "skills/kept")
     (tmp_path / "skills" / "plain-dir").mkdir()
     owners = Ownership(discover(tmp_path))
-    assert owners.under_deleted_skill("skills/gone/evals/evals.json")
-    assert owners.under_deleted_skill("skills/plain-dir/SKILL.md")  # its SKILL.md went in this change
-    assert not owners.under_deleted_skill("skills/plain-dir/notes.md")  # never a skill
-    assert not owners.under_deleted_skill("skills/.hidden/SKILL.md")
-    assert not owners.under_deleted_skill("skills/README.md")  # a file beside the skills, not in one
-    assert not owners.under_deleted_skill("docs/gone/SKILL.md")
+    assert owners.deleted_skill_folder("skills/gone/evals/evals.json") == "skills/gone"
+    # its SKILL.md went in this change
+    assert owners.deleted_skill_folder("skills/plain-dir/SKILL.md") == "skills/plain-dir"
+    assert not owners.deleted_skill_folder("skills/plain-dir/notes.md")  # never a skill
+    assert not owners.deleted_skill_folder("skills/.hidden/SKILL.md")
+    assert not owners.deleted_skill_folder("skills/README.md")  # a file beside the skills, not in one
+    assert not owners.deleted_skill_folder("docs/gone/SKILL.md")
 
 
 def test_deleted_skills_are_recognised_under_dotted_globs(tmp_path):
     skill(tmp_path, "skills/kept")
     owners = Ownership(discover(tmp_path, ("./skills/*/",)))
     assert owners.owner("skills/kept/SKILL.md") == ("kept", "SKILL.md")
-    assert owners.under_deleted_skill("skills/gone/SKILL.md")
+    assert owners.deleted_skill_folder("skills/gone/SKILL.md") == "skills/gone"
 
 
 @pytest.mark.parametrize(
