@@ -200,6 +200,13 @@ def _pin_of(requirements: Path, name: str) -> str:
     raise ValueError(f"{requirements.name} pins no {name}")
 
 
+def suite_arguments(posargs: list[str]) -> list[str]:
+    """pytest's arguments: the user's, else `-q`. The benchmark scripts' small runs (`-m bench`) check
+    benchmarks/, not the harness: they run only when a `-m` asks for them, as CI's lane of their own."""
+    args = posargs or ["-q"]
+    return args if _flag_value(args, "-m") is not None else ["-m", "not bench", *args]
+
+
 def _fast_lane(posargs: list[str]) -> bool:
     """The run selects only the fast lane (`-m "not cli"`), which starts no agent CLI or browser."""
     return (_flag_value(posargs, "-m") or "").strip() == "not cli"
@@ -208,7 +215,8 @@ def _fast_lane(posargs: list[str]) -> bool:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run this repo's test suite against the pinned agent CLIs and scripted local model APIs
-    (checks bubblewrap, socat, git, Chromium and npm first; `-- -m "not cli"` is the fast lane)."""
+    (checks bubblewrap, socat, git, Chromium and npm first; `-- -m "not cli"` is the fast lane,
+    `-- -m bench` runs each script in benchmarks/ at a small size)."""
     fast = _fast_lane(list(session.posargs))
     missing = None if fast else _missing_prerequisite()
     if missing:
@@ -224,7 +232,9 @@ def tests(session: nox.Session) -> None:
     env["PYTHONDONTWRITEBYTECODE"] = ""
     # One worker per core; a module whose fixtures build something once keeps to one worker
     # (xdist_group). Arguments after `--` come later, so `-n 0` there runs the suite in one process.
-    session.run("pytest", "-n", "auto", "--dist", "loadgroup", *(session.posargs or ["-q"]), env=env)
+    session.run(
+        "pytest", "-n", "auto", "--dist", "loadgroup", *suite_arguments(list(session.posargs)), env=env
+    )
 
 
 # Strict: a broken link or anchor between pages fails. Never --quiet: it drops the warnings strict counts,
