@@ -445,7 +445,8 @@ def add_agent_run(parser: argparse.ArgumentParser) -> None:
         "--keep-logs",
         metavar="DIR",
         help="keep each case's transcript here (the agent's raw JSON events; behavioral adds the "
-        "judge exchange)",
+        "judge exchange); the JSON report records each log it wrote, and a later run given the same "
+        "folder writes over them (give each run its own folder to keep both)",
     )
 
 

@@ -25,6 +25,7 @@ from harness.errors import UsageError
 from harness.files import MAX_REPORT_BYTES, UnreadableFile, read_text
 from harness.jsonfields import array_at
 from harness.model.repo import find_root
+from harness.paid.kept_logs import recorded, written_by_run
 from harness.report import FORMATS, html, saved, transcript
 from harness.report.cases import from_cache
 from harness.report.html.logs import Entry
@@ -44,6 +45,7 @@ KEEPING_COMMANDS = (
     "compare-matrix",
     "cost",
 )
+REPLAYED_NAMES = "under the names of cases this run replayed from the result cache (no transcript kept)"
 PAGE_COMMANDS = tuple(html.SECTIONS)  # --html draws every graded command's report, logs kept or not
 
 
@@ -99,14 +101,16 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
         cases = cases_of(report)
         if args.html and not args.cases:  # the run's page, whatever it kept (a cached run keeps none)
             where = logs_of(report, args.logs, ctx.cwd, required=False)
-            found = this_runs(ctx, labelled(where), cases, where) if where is not None else []
+            found = (
+                this_runs(ctx, labelled(where), cases, where, report, args.logs) if where is not None else []
+            )
             return write_page(ctx, found, args, cases, report)
         where = logs_of(report, args.logs, ctx.cwd)
     chosen = chosen_files(where, args.logs, args.cases)
     if report is not None:
-        chosen = this_runs(ctx, chosen, cases, where)
+        chosen = this_runs(ctx, chosen, cases, where, report, args.logs)
         if not chosen and not args.html:
-            raise UsageError(all_replayed(args, where))
+            raise UsageError(none_of_this_run(args, where, report))
     if args.cases:  # the page and the heads are of the cases asked for only
         cases = shown_cases(cases, chosen)
     if args.html:
@@ -117,31 +121,45 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
 
 
 def this_runs(
-    ctx: Context, chosen: list[tuple[str, LogFile]], cases: dict[str, dict], where: Path
+    ctx: Context,
+    chosen: list[tuple[str, LogFile]],
+    cases: dict[str, dict],
+    where: Path,
+    report: dict,
+    given: str,
 ) -> list[tuple[str, LogFile]]:
-    """The kept logs a report's own run wrote: a case it replayed from the result cache wrote none, so a
-    log under its name in a folder runs share is another run's, and would be shown graded as this one."""
-    kept, other = [], 0
+    """The kept logs a report's own run wrote: in a folder runs share, a log under a case's name may be
+    another run's, and would be shown graded as this one. A report records what its run wrote (one another
+    run wrote over is refused); an older one records nothing, and a case it replayed from the result cache
+    wrote no log."""
+    kept, other, wrote = [], 0, recorded(report)
     for label, found in chosen:
-        case = case_of(found, cases)
-        replayed = case is not None and (from_cache(case) or canary_replayed(case))
-        other += replayed
-        if not replayed:
+        if wrote is not None:
+            own = written_by_run(label, found.path, wrote, given)
+        else:
+            case = case_of(found, cases)
+            own = not (case is not None and (from_cache(case) or canary_replayed(case)))
+        other += not own
+        if own:
             kept.append((label, found))
     if other:
-        ctx.err(
-            f"[show] {other} log(s) in {where} are under the names of cases this run replayed from the "
-            "result cache (which keeps no transcript): another run's, left out."
-        )
+        why = "not ones this run wrote" if wrote is not None else REPLAYED_NAMES
+        ctx.err(f"[show] {other} log(s) in {where} are {why}: another run's, left out.")
     return kept
 
 
-def all_replayed(args: argparse.Namespace, where: Path) -> str:
+def none_of_this_run(args: argparse.Namespace, where: Path, report: dict) -> str:
     which = ", ".join(args.cases) if args.cases else f"the cases the logs in {where} are named for"
+    itself = f"`skillscope show {args.logs} --format text` prints the report itself"
+    if recorded(report) is not None:
+        return (
+            f"{args.logs}: this run kept no log of {which} there (it replayed them from the result cache, "
+            "or the logs are another run's); run it again with --no-cache --keep-logs DIR to keep one, "
+            f"or {itself}"
+        )
     return (
         f"{args.logs}: this run replayed {which} from the result cache, which keeps no transcript; "
-        f"run it again with --no-cache --keep-logs DIR to keep one, or `skillscope show {args.logs} "
-        "--format text` prints the report itself"
+        f"run it again with --no-cache --keep-logs DIR to keep one, or {itself}"
     )
 
 

@@ -28,6 +28,7 @@ from harness.model.repo import Repo
 from harness.paid import AgentNotReady, exit_code, halt_of, progress
 from harness.paid.cache import Origin, ResultCache, agent_identity, chosen_by_environment
 from harness.paid.controls import RunControls
+from harness.paid.kept_logs import KeptFolder, WithKeptLogs
 from harness.paid.legs import Leg
 from harness.paid.meta import AgentRunMeta
 from harness.paid.sandbox import SandboxUse, probe
@@ -121,7 +122,9 @@ class PaidRun:
         publish: Publish,
     ):
         self.settings, self.ctx, self.repo = settings, ctx, repo
-        self.publish = publish  # the command's reports of a result, written where its flags say
+        self._publish = publish  # the command's reports of a result, written where its flags say
+        # What the logs folder holds before any case runs: the report records only what this run writes.
+        self._kept = KeptFolder.before_run(settings.logs) if settings.logs and not settings.dry_run else None
         self.deadline, self.cancel = deadline, cancel
         self.readied: dict[str, agent.Agent] = {}  # runtime -> its agent, once ready
         self.preflown: set[tuple[str, str | None]] = set()  # (runtime, model) pairs proven reachable
@@ -131,6 +134,21 @@ class PaidRun:
         self._budget = RunBudget(settings.max_run_usd)  # the whole command's cap, every agent together
         # Read before any token is spent: a quarantine file that is not one stops the run here.
         self._quarantine = quarantine.load(repo.root)
+
+    def publish(self, result: Result) -> None:
+        """Write `result`'s reports; with --keep-logs, its JSON records each log this run kept."""
+        if self._kept is None:
+            self._publish(result)
+            return
+        written = self._kept.written()
+        self._publish(WithKeptLogs(result, written))
+        lost = self._kept.overwritten(written)
+        if lost:  # said, not prevented: the folder is the user's, and a rerun into it may be meant
+            self.say(
+                f"--keep-logs {self.settings.keep_logs}: this run wrote over {lost} log(s) an earlier run "
+                "kept there, which that run's report now refuses to show; give each run a folder of its "
+                "own to keep both."
+            )
 
     def say(self, line: str) -> None:
         """A line on stderr under the command's name."""

@@ -3,6 +3,7 @@ scripted fake API), read back as a table and as one case's transcript; and what 
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -379,5 +380,60 @@ def test_a_case_the_run_replayed_from_the_cache_shows_no_other_runs_log_under_it
     code, _, err = show(tmp_path, "run.json", "alpha-pos-2")
     assert code == 2
     assert "this run replayed alpha-pos-2 from the result cache, which keeps no transcript" in err
+    code, out, _ = show(tmp_path, "run.json", "--html", "page.html")
+    assert code == 0 and out.endswith(", 1 log(s))\n")
+
+
+def test_a_later_run_in_the_same_folder_never_shows_as_an_earlier_reports_case(
+    tmp_path, claude_bin, fake_api, env
+):
+    """Two runs keep their logs in one folder: the later writes over the earlier's log of the same case,
+    and the earlier report refuses it rather than head the later run's transcript with its own verdict."""
+    repo = skills_repo(tmp_path / "repo", "alpha", "beta")
+    args = ("--routing-room", "alpha,beta", "--only", "alpha-pos-1", "--skip-preflight", "--no-cache")
+    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("alpha")}))
+    first = route(repo, env, *args, "--keep-logs", "logs", output=tmp_path / "first.json")
+    assert first.code == 0, first.stderr
+    kept = json.loads((tmp_path / "first.json").read_text(encoding="utf-8"))["kept_logs"]
+    assert sorted(kept) == ["alpha-pos-1.jsonl", "skillscope-canary-wren.jsonl"]
+
+    fake_api.script(CaseRouter({"alpha-pos-1": R.skill("beta")}))
+    second = route(repo, env, *args, "--keep-logs", "logs", output=tmp_path / "second.json")
+    assert second.code == 1, second.stderr
+    assert (
+        "[routing] --keep-logs logs: this run wrote over 2 log(s) an earlier run kept there, which that "
+        "run's report now refuses to show; give each run a folder of its own to keep both.\n"
+    ) in second.stderr
+
+    code, out, err = show(tmp_path, "first.json", "alpha-pos-1")
+    assert (code, out) == (2, "")
+    log = repo / "logs" / "alpha-pos-1.jsonl"
+    assert err == (
+        f"error: {log}: another run has written over this log since the run of first.json kept it, so it "
+        "is not what that run's case did; give each run a --keep-logs folder of its own, and run the case "
+        "again to read its transcript\n"
+    )
+    code, out, _ = show(tmp_path, "second.json", "alpha-pos-1")  # the later report reads its own
+    assert code == 0 and "observed beta" in out and "  1. Skill beta" in out
+
+
+def test_a_report_that_records_its_logs_leaves_out_the_rest_of_a_shared_folder(tmp_path):
+    report = load("routing")
+    report["settings"]["values"]["keep-logs"] = "logs"
+    (tmp_path / "logs").mkdir()
+    for case in ("alpha-pos-1", "alpha-pos-2"):
+        shutil.copy(FIXTURE_LOG, tmp_path / "logs" / f"{case}.jsonl")
+    own = hashlib.sha256((tmp_path / "logs" / "alpha-pos-1.jsonl").read_bytes()).hexdigest()
+    report["kept_logs"] = {"alpha-pos-1.jsonl": own}  # alpha-pos-2's log is another run's
+    (tmp_path / "run.json").write_text(json.dumps(report), encoding="utf-8")
+
+    code, out, err = show(tmp_path, "run.json")
+    assert code == 0 and list(graded_column(out)) == ["alpha-pos-1.jsonl"]
+    assert (
+        err
+        == f"[show] 1 log(s) in {tmp_path / 'logs'} are not ones this run wrote: another run's, left out.\n"
+    )
+    code, _, err = show(tmp_path, "run.json", "alpha-pos-2")
+    assert code == 2 and "this run kept no log of alpha-pos-2 there" in err
     code, out, _ = show(tmp_path, "run.json", "--html", "page.html")
     assert code == 0 and out.endswith(", 1 log(s))\n")
