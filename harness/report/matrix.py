@@ -176,7 +176,7 @@ def closing(lines: list[str], report: dict, must: str) -> str:
     for row, case in zip(rows, report["cases"], strict=True):
         row[0] = ("**differs** " if case["differs"] else "") + row[0]
     overall = f"Overall: **{'passed' if report['passed'] else 'failed'}** ({must})."
-    cases = ["", f"### {cases_heading(report)}", "", table(columns.heads(case_columns(report)), rows)]
+    cases = titled(cases_heading(report), table(columns.heads(case_columns(report)), rows))
     return "\n".join([*lines, *cases, "", overall])
 
 
