@@ -114,15 +114,20 @@ def halt_note(run: dict) -> str:
     return clauses(Halt.of(run["meta"]).sentence())
 
 
-def legs(report: dict, key: str = "legs") -> list[tuple[str, dict]]:
-    """Each leg's label (from the matrix's `key` rows) and its own run's report, in the legs' order."""
-    return list(zip((row["leg"] for row in report[key]), report["runs"], strict=True))
+def leg_rows(report: dict) -> list[dict]:
+    """A matrix report's leg rows: `agents` in a routing matrix, `legs` in the others."""
+    return report["legs"] if "legs" in report else report["agents"]
 
 
-def leg_lines(report: dict, key: str = "legs", canary: bool = False) -> list[str]:
+def legs(report: dict) -> list[tuple[str, dict]]:
+    """Each leg's label and its own run's report, in the legs' order."""
+    return list(zip((row["leg"] for row in leg_rows(report)), report["runs"], strict=True))
+
+
+def leg_lines(report: dict, canary: bool = False) -> list[str]:
     """What each leg's run said beyond its figures: why it halted, its notes (routing: canary, replays)."""
     lines = []
-    for name, run in legs(report, key):
+    for name, run in legs(report):
         meta = run["meta"]
         said = ([halted] if (halted := Halt.of(meta).sentence()) else []) + meta["notes"]
         if canary:
@@ -171,7 +176,7 @@ def closing(lines: list[str], report: dict, must: str) -> str:
     for row, case in zip(rows, report["cases"], strict=True):
         row[0] = ("**differs** " if case["differs"] else "") + row[0]
     overall = f"Overall: **{'passed' if report['passed'] else 'failed'}** ({must})."
-    cases = ["", f"### {cases_heading(report)}", "", table(columns.heads(case_columns(report)), rows)]
+    cases = titled(cases_heading(report), table(columns.heads(case_columns(report)), rows))
     return "\n".join([*lines, *cases, "", overall])
 
 
@@ -183,7 +188,7 @@ def routing_markdown(report: dict) -> str:
         for a in report["agents"]
     ]
     lines = ["## Skill routing across agents and models", "", table(LEG_HEADS, legs_rows)]
-    lines += leg_lines(report, "agents", canary=True)
+    lines += leg_lines(report, canary=True)
     lines += differences_lines(report)
     lines += section(SKILLS_BETWEEN, columns.heads(SKILLS), columns.rows(SKILLS, report["skill_differences"]))
     lines += titled(GRID, table(*grid(report)))
@@ -203,7 +208,7 @@ def grid(report: dict) -> tuple[list[str], list[list[str]]]:
 def routing_headline(report: dict) -> str:
     """Each leg's correct/graded and gate, then each model's difference from its agent's first."""
     parts = []
-    for name, run in legs(report, "agents"):
+    for name, run in legs(report):
         totals = run["totals"]
         gate = "passed" if run["passed"] else "failed"
         gated = totals.get("gated", {})
@@ -279,26 +284,25 @@ def compare_headline(report: dict) -> str:
     return "; ".join(parts)
 
 
-# Per matrix command: its legs' key, its one-run renderers, its markdown and its headline.
+# Per matrix command: its one-run renderers, its markdown and its headline.
 KINDS = {
-    "routing-matrix": ("agents", routing, routing_markdown, routing_headline),
-    "behavioral-matrix": ("legs", behavioral, behavioral_markdown, behavioral_headline),
-    "compare-matrix": ("legs", compare, compare_markdown, compare_headline),
+    "routing-matrix": (routing, routing_markdown, routing_headline),
+    "behavioral-matrix": (behavioral, behavioral_markdown, behavioral_headline),
+    "compare-matrix": (compare, compare_markdown, compare_headline),
 }
 
 
 def per_leg(report: dict) -> tuple[list[tuple[str, dict]], ModuleType]:
     """Each leg's name and run, and the module rendering one run of the report's command."""
-    key, one, _, _ = KINDS[report["command"]]
-    return legs(report, key), one
+    return legs(report), KINDS[report["command"]][0]
 
 
 def markdown(report: dict) -> str:
-    return KINDS[report["command"]][2](report)
+    return KINDS[report["command"]][1](report)
 
 
 def headline(report: dict) -> str:
-    return KINDS[report["command"]][3](report)
+    return KINDS[report["command"]][2](report)
 
 
 def statuses(report: dict) -> dict[str, str]:

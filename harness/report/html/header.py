@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from harness.report.format import dollars
 from harness.report.html.shell import figures, text
+from harness.report.matrix import leg_rows
 
 UNKNOWN = "not known"  # a cost no CLI reported
 
@@ -24,18 +25,13 @@ def agent_facts(meta: dict) -> tuple[str | None, str | None, str | None]:
     return nested, meta.get("agent_version"), meta.get("model")
 
 
-def legs(report: dict) -> list[dict]:
-    """A matrix report's leg rows: `agents` in a routing matrix, `legs` in the others."""
-    return report["legs"] if "legs" in report else report["agents"]
-
-
 def leg_facts(report: dict) -> tuple[str | None, None, str | None]:
     """A matrix report's agents (with their versions) and models, from its legs (routing's `agents`);
     it has no meta."""
     agents = dict.fromkeys(
-        " ".join(str(v) for v in (leg["agent"], leg["agent_version"]) if v) for leg in legs(report)
+        " ".join(str(v) for v in (leg["agent"], leg["agent_version"]) if v) for leg in leg_rows(report)
     )
-    models = dict.fromkeys(str(leg["model"] or "the CLI's default") for leg in legs(report))
+    models = dict.fromkeys(str(leg["model"] or "the CLI's default") for leg in leg_rows(report))
     return ", ".join(a for a in agents if a) or None, None, ", ".join(models) or None
 
 

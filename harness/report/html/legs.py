@@ -9,16 +9,12 @@ from harness.report import columns, matrix
 from harness.report.format import dollars
 from harness.report.html import behavioral, common, compare, routing
 from harness.report.html.common import Transcripts
-from harness.report.html.header import UNKNOWN, canary_word, header, legs
+from harness.report.html.header import UNKNOWN, canary_word, header
 from harness.report.html.shell import section, simple_table, text
 
 
-def names(report: dict) -> list[str]:
-    return [leg["leg"] for leg in legs(report)]
-
-
 def head(report: dict) -> str:
-    shown = legs(report)
+    shown = matrix.leg_rows(report)
     figures = [(f"{a['leg']} accuracy", matrix.percent(a["totals"]["accuracy"])) for a in shown]
     differ = sum(1 for c in report["cases"] if c["differs"])
     figures.append(("cases the legs differ on", str(differ)))
@@ -30,7 +26,7 @@ def head(report: dict) -> str:
 def spent(report: dict, spent_of: Callable[[dict], float | None]) -> str:
     """What the legs' runs spent (each read by `spent_of`), naming a leg whose cost is not known rather
     than hiding it in the sum."""
-    costs = [(name, spent_of(run)) for name, run in zip(names(report), report["runs"], strict=True)]
+    costs = [(name, spent_of(run)) for name, run in matrix.legs(report)]
     known = [cost for _, cost in costs if cost is not None]
     unknown = [name for name, cost in costs if cost is None]
     if not unknown:
@@ -84,7 +80,7 @@ def leg_sections(
     """Each leg's own run drawn by `draw` (its command's sections, header left out) under `heading`
     and its name, with the transcripts kept under `<leg>/` and a case table of its own."""
     parts = []
-    for name, run in zip(names(report), report["runs"], strict=True):
+    for name, run in matrix.legs(report):
         own = {key.split("/", 1)[1]: logs for key, logs in transcripts.items() if key.startswith(f"{name}/")}
         inner = draw({**run, "command": command}, own, table_id=leg_anchor(name))
         parts.append(f'<section class="agent"><h2>{heading} {text(name)}</h2>{"".join(inner[1:])}</section>')
@@ -97,7 +93,7 @@ def leg_anchor(name: str) -> str:
 
 
 def behavioral_head(report: dict) -> str:
-    shown = legs(report)
+    shown = matrix.leg_rows(report)
     figures = [(f"{leg['leg']} pass rate", matrix.percent(leg["pass_rate"])) for leg in shown]
     judges = "; ".join(
         f"{leg['leg']}: judged by {leg['judge_model'] or 'its default model'} on {leg['judge_agent']}"
@@ -112,7 +108,7 @@ def behavioral_sections(report: dict, transcripts: Transcripts) -> list[str]:
 
 
 def compare_head(report: dict) -> str:
-    shown = legs(report)
+    shown = matrix.leg_rows(report)
     figures = [
         (f"{leg['leg']} {label}s", str(leg["labels"][label]))
         for leg in shown
