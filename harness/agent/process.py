@@ -31,6 +31,7 @@ STDERR_KEEP = 8192  # bytes of stderr kept (the tail is what explains a failure)
 KILL_GRACE_S = 2.0  # between SIGTERM and SIGKILL
 CANCEL_GRACE_S = 1.0  # the same when the run is cancelled: every group gone within 2 s of the signal
 POLL_S = 0.2  # how often a wait for output looks at the cancellation
+GONE_POLL_S = 0.01  # how often a wait for killed strays looks again
 # Once the child itself has exited, silence this long ends its output even without EOF: a detached
 # grandchild that inherited stdout keeps the pipe open, and it is no part of the answer.
 EXIT_DRAIN_S = 1.0
@@ -110,8 +111,10 @@ class Child:
         signal_each(strays, signal.SIGTERM)
         self.wait(grace_s)
         self._signal(signal.SIGKILL)  # also catches children that outlived the leader
-        signal_each(strays if ended and not strays else strays | self._strays(), signal.SIGKILL)
+        killed = strays if ended and not strays else strays | self._strays()
+        signal_each(killed, signal.SIGKILL)
         code = self.wait(KILL_GRACE_S)
+        wait_gone(killed, KILL_GRACE_S)
         self._closed.set()
         for thread in self._threads:
             thread.join(timeout=KILL_GRACE_S)
@@ -239,6 +242,19 @@ def signal_each(processes: set[tuple[int, int]], sig: int) -> None:
         if stat is not None and stat[2] == started:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, sig)
+
+
+def wait_gone(processes: set[tuple[int, int]], timeout_s: float) -> None:
+    """Return once none of `processes` lives (or after `timeout_s`): a killed process ends only when the
+    kernel next runs it, which a busy host delays, and the run's folders are removed after the kill."""
+    deadline = time.monotonic() + timeout_s
+    while processes:
+        processes = {
+            (pid, started) for pid, started in processes if (read_stat(pid) or (0, 0, -1))[2] == started
+        }
+        if not processes or time.monotonic() >= deadline:
+            return
+        time.sleep(GONE_POLL_S)
 
 
 @dataclass(frozen=True)

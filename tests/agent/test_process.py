@@ -128,11 +128,40 @@ def test_a_run_that_ended_with_its_whole_group_reads_the_process_table_once(tabl
     assert len(read) == 1  # nothing of the run was left, so nothing could have started since
 
 
-def test_a_run_whose_detached_grandchild_was_found_is_searched_again(table_reads, marked, tmp_path):
+def test_a_run_whose_detached_grandchild_was_found_is_searched_again(
+    table_reads, marked, tmp_path, monkeypatch
+):
     read = table_reads
+    awaited: list[set[tuple[int, int]]] = []
+    wait_gone = process.wait_gone
+    monkeypatch.setattr(
+        process, "wait_gone", lambda found, timeout_s: (awaited.append(found), wait_gone(found, timeout_s))
+    )
     child = process.Child([str(detaching(tmp_path, "echo out"))], cwd=None, env=marked, stdin=b"")
     assert child.wait(30) == 0
     child.kill_group()
     assert len(read) == 2
+    assert [{pid for pid, _ in found} for found in awaited] == [
+        set(sleepers(tmp_path))
+    ]  # killed, then awaited
     assert [alive(pid) for pid in sleepers(tmp_path)] == [False]
     assert tagged(TAG, marked[TAG]) == []
+
+
+def test_the_wait_for_killed_strays_returns_once_each_is_gone_and_never_for_a_reused_pid(monkeypatch):
+    # A SIGKILLed process lingers until the kernel next runs it: here pid 101 for three more looks.
+    looks = {101: 3}
+    reads: list[int] = []
+
+    def stat(pid: int) -> tuple[int, int, int] | None:
+        reads.append(pid)
+        if pid == 202:
+            return (1, 1, 999)  # the pid now belongs to a process started later: not the one killed
+        if looks.get(pid, 0) > 0:
+            looks[pid] -= 1
+            return (1, 1, 7)
+        return None
+
+    monkeypatch.setattr(process, "read_stat", stat)
+    process.wait_gone({(101, 7), (202, 8)}, timeout_s=60)
+    assert looks[101] == 0 and reads.count(101) == 4 and reads.count(202) == 1
