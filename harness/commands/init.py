@@ -128,7 +128,7 @@ def write_workflow(
             f"so no second workflow was written: to grade with skillscope there, call `uses: {reusable}` "
             f"from it, or pass --force to add {scaffold.WORKFLOW.as_posix()} beside it"
         )
-        say_pin(ctx)
+        say_pin(ctx, "that `uses:` line")
         return False
     workflow = root / scaffold.WORKFLOW
     written(workflow, scaffold.caller_workflow(globs), root, "the workflow")
@@ -137,12 +137,13 @@ def write_workflow(
     return True
 
 
-def say_pin(ctx: Context) -> None:
+def say_pin(ctx: Context, pinned: str = "the workflow") -> None:
     """The `uses:` pin is the installed version's release tag, which CI cannot resolve before that release is
-    tagged: the first CI run of a freshly adopted repo would fail without a word of why."""
+    tagged: the first CI run of a freshly adopted repo would fail without a word of why. `pinned`: what
+    holds the pin, the workflow init wrote or, when it wrote none, the line it suggested."""
     tag = home.release_tag()
     ctx.out(
-        f"note: the workflow is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
+        f"note: {pinned} is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
         f"published, GitHub cannot resolve it: pin a commit id of {home.repository()} there instead"
     )
 

@@ -43,14 +43,17 @@ def test_init_writes_the_workflow_gitignore_settings_and_a_first_skill(tmp_path)
     assert {f["rule"] for f in report["findings"]} == {"template-leftover"}  # until its text is written
 
 
-@pytest.mark.parametrize("catalog", [None, "own-workflow"])
-def test_init_says_its_pin_is_a_release_tag_ci_resolves_only_once_published(tmp_path, catalog):
+@pytest.mark.parametrize(
+    ("catalog", "pinned"), [(None, "the workflow"), ("own-workflow", "that `uses:` line")]
+)
+def test_init_says_its_pin_is_a_release_tag_ci_resolves_only_once_published(tmp_path, catalog, pinned):
+    # With a workflow of the repo's own, init writes none: the pin it names is in the line it suggests.
     repo = adopt(catalog, tmp_path) if catalog else tmp_path
     run = run_cli(["init"], cwd=repo)
     assert run.code == 0, run.stderr
     tag = home.release_tag()
     assert (
-        f"note: the workflow is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
+        f"note: {pinned} is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
         f"published, GitHub cannot resolve it: pin a commit id of {home.repository()} there instead"
     ) in run.stdout
 
