@@ -1,6 +1,7 @@
 """Shortcuts for skill authors: `inv --list` shows them, `inv --help <task>` their flags.
 
-Each task is a thin wrapper over `skillscope`, run in the directory you call it from.
+Each task is a thin wrapper over `skillscope`, run in the directory you call it from. A task's option
+has the name of the command's flag it passes on, so the command's errors name the option the task takes.
 """
 
 from __future__ import annotations
@@ -46,14 +47,14 @@ def check(c, external=False):
 
 @task(
     help={
-        "room": "skills installed side by side: a,b or all (blank: the only skill)",
+        "routing_room": "skills installed side by side: a,b or all (blank: the only skill)",
         "only": "case ids or skill names",
         "keep_logs": "keep each case's transcript here",
     }
 )
-def route(c, room="", only="", keep_logs=""):
+def route(c, routing_room="", only="", keep_logs=""):
     """Routing: does each prompt fire the right skill, with the room installed side by side?"""
-    c.run(_command("routing", {"--routing-room": room, "--only": only, "--keep-logs": keep_logs}))
+    c.run(_command("routing", {"--routing-room": routing_room, "--only": only, "--keep-logs": keep_logs}))
 
 
 @task(
@@ -111,10 +112,10 @@ def show(c, logs, case="", full=False):
     )
 
 
-@task(help={"base": "the branch or commit the change is measured from (default: main, else master)"})
-def plan(c, base=""):
+@task(help={"since": "the branch or commit the change is measured from (default: main, else master)"})
+def plan(c, since=""):
     """The CI plan for your branch: `select --since BASE HEAD`, the plan CI would make of it."""
-    base = base or _default_branch(c)
+    base = since or _default_branch(c)
     # select asks git itself, so a missing base, a shallow clone or a folder outside git is its clear
     # error (stderr shown, exit code kept), not a git failure dumped by invoke.
     result = c.run(f"{SKILLSCOPE} select --since {shlex.quote(base)} HEAD", hide="out", warn=True)
@@ -160,4 +161,4 @@ def _default_branch(c) -> str:
     for candidate in ("main", "master"):
         if c.run(f"git rev-parse --verify --quiet {candidate}", hide=True, warn=True).ok:
             return candidate
-    raise SystemExit("error: no main or master branch here; pass --base REF.")
+    raise SystemExit("error: no main or master branch here; pass --since REF.")

@@ -86,7 +86,7 @@ FOREIGN = {
     "docs/agents.md": {"--allow-all-tools", "--allow-tool", "--allowed-tools", "--approval-mode"},
     "docs/authoring-evals.md": {"--runs"},
     "docs/benchmarks.md": {"--mode", "--offline"},  # amd's runner, lychee; the scripts' own: SCRIPT_FLAGS
-    "docs/ci-reference.md": {"--args", "--base", "--list", "--name-only"}
+    "docs/ci-reference.md": {"--args", "--list", "--name-only"}
     | {"--find-links", "--force-reinstall", "--index-url", "--no-compile"},
     "docs/commands/behavioral.md": {"--permission-mode", "--tools"},
     "docs/commands/init.md": {"--validate"},

@@ -137,7 +137,7 @@ def test_plan_with_a_base_that_is_not_there_is_selects_error_not_a_git_dump(tmp_
     repo = skills_repo(tmp_path / "repo")
     make_skill(repo / "skills", "alpha")
     commit(repo, "skills")
-    done = inv("plan", "--base", "nowhere", cwd=repo)
+    done = inv("plan", "--since", "nowhere", cwd=repo)
     assert done.returncode == 1
     assert "--since: 'nowhere' is not a commit" in done.stderr
     assert "Encountered a bad command exit code" not in done.stdout + done.stderr
@@ -145,8 +145,24 @@ def test_plan_with_a_base_that_is_not_there_is_selects_error_not_a_git_dump(tmp_
 
 @pytest.mark.parametrize(
     ("task", "words"),
+    [("route", ["--routing-room", "nosuch"]), ("plan", ["--since", "nowhere"])],
+)
+def test_a_forwarded_error_names_an_option_the_task_takes(task, words, tmp_path):
+    repo = skills_repo(tmp_path / "repo")
+    make_skill(repo / "skills", "alpha")
+    commit(repo, "skills")
+    done = inv(task, *words, cwd=repo)
+    assert done.returncode != 0
+    named = re.search(r"error: (--[a-z-]+)", done.stderr)
+    assert named, done.stderr
+    assert named.group(1) == words[0]
+    assert named.group(1) in inv("--help", task, cwd=repo).stdout
+
+
+@pytest.mark.parametrize(
+    ("task", "words"),
     [
-        ("route", ["--room", "a,b", "--only", "a-pos-1", "--keep-logs", "logs"]),
+        ("route", ["--routing-room", "a,b", "--only", "a-pos-1", "--keep-logs", "logs"]),
         ("behave", ["--skill", "a", "--only", "a-pos-1", "--keep-logs", "logs"]),
         ("compare", ["--skill", "a", "--baseline", "HEAD~1", "--mode", "routing", "--repeat", "2"]),
         ("compare", ["--reports", "old.json new.json"]),
@@ -171,7 +187,7 @@ def test_route_runs_the_agent_for_real(tmp_path, claude_bin, fake_api, fake_env)
     make_skill(repo / "skills", "alpha")
     env = {**fake_env, "SKILLSCOPE_CLAUDE": claude_bin, "PATH": os.environ["PATH"]}
     # One case of each kind, through the task's --only: each case is one start of the CLI.
-    done = inv("route", "--room", "alpha", "--only", "alpha-pos-1,alpha-neg-1", cwd=repo, env=env)
+    done = inv("route", "--routing-room", "alpha", "--only", "alpha-pos-1,alpha-neg-1", cwd=repo, env=env)
     report = json.loads((repo / ".skillscope" / "runs" / "latest-routing.json").read_text())
     verdicts = {case["id"]: case["verdict"] for case in report["cases"]}
     # The scripted model answers every prompt in text: the positive is missed, the negative passes, and

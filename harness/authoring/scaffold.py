@@ -10,7 +10,7 @@ from pathlib import Path
 from harness.authoring import home
 from harness.errors import UsageError
 from harness.files import UnreadableFile, packaged_text, present, read_text
-from harness.model import dataset
+from harness.model import baseline, dataset, quarantine
 from harness.writer import make_folder, write_text, writing
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -88,13 +88,28 @@ def skills_folder(globs: list[str]) -> str | None:
     return folder if folder and not glob.has_magic(folder) else None
 
 
-def caller_workflow(globs: list[str]) -> str:
-    """A workflow calling the reusable one at this harness's release tag, for the skills under the globs
-    (one a line, as its `skills` input reads them)."""
-    reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
+def watched_paths(globs: list[str], read: list[str]) -> list[str]:
+    """What a change must touch for the workflow to run: the skills' folders, the files the runs `read`
+    besides them (settings, shared negatives, baseline, quarantine), and the workflow itself. A change
+    to any of them can turn a verdict, so none may go ungraded; everything else leaves the runs as they
+    were. Every skill at the root watches everything."""
     folders = [glob.rstrip("/*") or "." for glob in globs]
-    watched = ['"**"'] if "." in folders else [f'"{folder}/**"' for folder in dict.fromkeys(folders)]
-    paths = "\n      - ".join(watched)
+    if "." in folders:
+        return ["**"]
+    return list(dict.fromkeys([*(f"{folder}/**" for folder in folders), *read, WORKFLOW.as_posix()]))
+
+
+def run_inputs(settings_files: tuple[str, ...], named: list[str]) -> list[str]:
+    """The files outside the skills every run reads, whether present yet or not: wherever settings may
+    live, the committed baseline and quarantine, and each file or glob the settings `named`."""
+    return [*settings_files, baseline.DEFAULT.as_posix(), quarantine.DEFAULT.as_posix(), *named]
+
+
+def caller_workflow(globs: list[str], read: list[str]) -> str:
+    """A workflow calling the reusable one at this harness's release tag, for the skills under the globs
+    (one a line, as its `skills` input reads them), run by a change to them or to the files it `read`s."""
+    reusable = f"{home.repository()}/.github/workflows/reusable.yml@{home.release_tag()}"
+    paths = "\n      - ".join(json.dumps(path) for path in watched_paths(globs, read))
     skills = "\n        ".join(globs)
     return f"""# skillscope grades every skill on a pull request: structure, routing and behavior.
 # Add the ANTHROPIC_API_KEY secret, then make `evals / results` the required check.
@@ -104,7 +119,6 @@ on:
   pull_request:
     paths:
       - {paths}
-      - ".github/workflows/skills.yml"
   push:
     branches: [main]
     paths:

@@ -16,6 +16,9 @@ from harness.files import UnreadableFile, read_text
 from harness.model.repo import discover, find_root, skills_below
 from harness.writer import Refused, cannot, destination, write_text, writing
 
+# The settings that name a file or glob of the repo a run reads: a change there can turn a verdict.
+FILE_SETTINGS = ("negatives", "baseline", "usage", "docs")
+
 HELP = (
     "write a CI workflow (unless one runs evals already), the .gitignore entry and the settings "
     "the skills keep to, and (with --skill) a first skill"
@@ -43,18 +46,19 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     globs = given_globs(args.skills_dir) if args.skills_dir is not None else holding_globs(ctx, root)
     glob = ", ".join(globs)  # as the lines below name them
     refuse_links_out(root)
+    current = settings.load(root)
+    found = survey(
+        root, globs, scaffold.WORKFLOW.as_posix(), defined_runner_types(current.values.get("runner-types"))
+    )
+    text = scaffold.caller_workflow(globs, read_by_runs(current, found))
     workflow = root / scaffold.WORKFLOW
-    ours = holds(workflow, scaffold.caller_workflow(globs))
+    ours = holds(workflow, text)
     if workflow.exists() and not ours and not args.force:
         raise UsageError(
             f"{workflow} already exists and is not the workflow init writes for {glob}; "
             "delete it or pass --force to replace it."
         )
-    current = settings.load(root)
-    found = survey(
-        root, globs, scaffold.WORKFLOW.as_posix(), defined_runner_types(current.values.get("runner-types"))
-    )
-    wrote_workflow = write_workflow(ctx, root, globs, found, args.force, ours)
+    wrote_workflow = write_workflow(ctx, root, globs, text, found, args.force, ours)
     if ignore_reports(root):
         ctx.out(
             f"added {' and '.join(scaffold.IGNORED)} to .gitignore: run reports stay out of commits, "
@@ -109,11 +113,31 @@ def holds(path: Path, text: str) -> bool:
         return False
 
 
+def read_by_runs(current: settings.Settings, found: Survey) -> list[str]:
+    """The files outside the skills the workflow's runs read: the settings files, the baseline and
+    quarantine, and the files the settings name, as they stand or once the lines init suggests are in;
+    the settings file init writes takes them from the same survey, so the two cannot disagree."""
+    values = {**found.noticed(), **current.values}
+    named = [path for key in FILE_SETTINGS for path in named_by(key, values.get(key))]
+    return scaffold.run_inputs((settings.OWN_FILE, settings.PYPROJECT), named)
+
+
+def named_by(key: str, value: object) -> list[str]:
+    """The paths a settings value names, in any shape its flag takes; none for a value no command
+    would take either (each command says what is wrong with it)."""
+    if not isinstance(value, (str, list)) or not all(isinstance(item, str) for item in value):
+        return []
+    try:
+        return flags.parse_list(f"--{key}", value)
+    except UsageError:
+        return []
+
+
 def write_workflow(
-    ctx: Context, root: Path, globs: list[str], found: Survey, force: bool, ours: bool
+    ctx: Context, root: Path, globs: list[str], text: str, found: Survey, force: bool, ours: bool
 ) -> bool:
-    """skills.yml, unless another workflow already grades the skills: then say so and leave CI alone.
-    True when skills.yml is in place (written now, or by an earlier init and unchanged: `ours`)."""
+    """skills.yml (`text`), unless another workflow already grades the skills: then say so and leave CI
+    alone. True when skills.yml is in place (written now, or by an earlier init and unchanged: `ours`)."""
     glob = ", ".join(globs)
     for other in found.workflows:
         does = "checks skill evals" if other.checks_only else "runs skill evals"
@@ -128,21 +152,22 @@ def write_workflow(
             f"so no second workflow was written: to grade with skillscope there, call `uses: {reusable}` "
             f"from it, or pass --force to add {scaffold.WORKFLOW.as_posix()} beside it"
         )
-        say_pin(ctx)
+        say_pin(ctx, "that `uses:` line")
         return False
     workflow = root / scaffold.WORKFLOW
-    written(workflow, scaffold.caller_workflow(globs), root, "the workflow")
+    written(workflow, text, root, "the workflow")
     ctx.out(f"wrote {scaffold.WORKFLOW}: the reusable workflow grades {glob} on every pull request")
     say_pin(ctx)
     return True
 
 
-def say_pin(ctx: Context) -> None:
+def say_pin(ctx: Context, pinned: str = "the workflow") -> None:
     """The `uses:` pin is the installed version's release tag, which CI cannot resolve before that release is
-    tagged: the first CI run of a freshly adopted repo would fail without a word of why."""
+    tagged: the first CI run of a freshly adopted repo would fail without a word of why. `pinned`: what
+    holds the pin, the workflow init wrote or, when it wrote none, the line it suggested."""
     tag = home.release_tag()
     ctx.out(
-        f"note: the workflow is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
+        f"note: {pinned} is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
         f"published, GitHub cannot resolve it: pin a commit id of {home.repository()} there instead"
     )
 

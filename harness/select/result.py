@@ -18,6 +18,8 @@ class SelectResult:
     passed = True  # a plan grades nothing; a run that cannot plan is an error, not a result
 
     def to_json(self) -> dict:
-        """The envelope, then the plan's own keys, which the workflows read as they always have."""
+        """The envelope, the skills its `counts.total` counts, then the plan's own keys, which the workflows
+        read as they always have. A plan grades nothing, so pass, fail and error stay 0."""
         tally = {**counts([]), "total": len(self.skills)}
-        return {**envelope(self.meta, self.passed, tally), **self.plan.to_json()}
+        head = envelope(self.meta, self.passed, tally)
+        return {**head, "skills": sorted(self.skills), **self.plan.to_json()}

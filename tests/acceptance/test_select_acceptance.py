@@ -35,6 +35,7 @@ def test_select_plans_what_the_scenario_expects(name: str) -> None:
         plan = json.loads(run.stdout)
         assert_valid_plan(plan)
         assert without_envelope(plan) == expected["plan"], f"{name}: {expected['note']}"
+        assert plan["counts"]["total"] == len(plan["skills"])
         assert (plan["command"], plan["status"], plan["repo"]) == ("select", "pass", str(root))
     else:
         assert run.stdout == ""

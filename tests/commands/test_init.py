@@ -43,14 +43,17 @@ def test_init_writes_the_workflow_gitignore_settings_and_a_first_skill(tmp_path)
     assert {f["rule"] for f in report["findings"]} == {"template-leftover"}  # until its text is written
 
 
-@pytest.mark.parametrize("catalog", [None, "own-workflow"])
-def test_init_says_its_pin_is_a_release_tag_ci_resolves_only_once_published(tmp_path, catalog):
+@pytest.mark.parametrize(
+    ("catalog", "pinned"), [(None, "the workflow"), ("own-workflow", "that `uses:` line")]
+)
+def test_init_says_its_pin_is_a_release_tag_ci_resolves_only_once_published(tmp_path, catalog, pinned):
+    # With a workflow of the repo's own, init writes none: the pin it names is in the line it suggests.
     repo = adopt(catalog, tmp_path) if catalog else tmp_path
     run = run_cli(["init"], cwd=repo)
     assert run.code == 0, run.stderr
     tag = home.release_tag()
     assert (
-        f"note: the workflow is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
+        f"note: {pinned} is pinned to @{tag}, the release tag of this skillscope; until {tag} is "
         f"published, GitHub cannot resolve it: pin a commit id of {home.repository()} there instead"
     ) in run.stdout
 
@@ -213,6 +216,47 @@ def test_the_negatives_setting_init_writes_is_read(tmp_path):
     run, report = structural(repo)
     assert run.code == 0, run.stderr
     assert report["settings"]["from_file"] == ["negatives", "skills-dir"]
+
+
+def watched(repo: Path) -> dict[str, list[str]]:
+    """The paths filter of each trigger of the workflow init wrote (YAML reads `on` as True)."""
+    triggers = yaml.safe_load((repo / ".github" / "workflows" / "skills.yml").read_text())[True]
+    return {event: triggers[event]["paths"] for event in ("pull_request", "push")}
+
+
+def test_a_change_to_any_file_the_runs_read_triggers_the_workflow(tmp_path):
+    repo = adopt("negatives", tmp_path)
+    assert run_cli(["init"], cwd=repo).code == 0
+    read = [
+        "skills/**",
+        "skillscope.toml",
+        "pyproject.toml",
+        ".skillscope/baseline.json",
+        ".skillscope/quarantine.json",
+        "eval/negatives.json",
+        ".github/workflows/skills.yml",
+    ]
+    # Both triggers, one list: a pull request and the push that merges it are graded alike.
+    assert watched(repo) == {"pull_request": read, "push": read}
+
+
+def test_the_workflow_watches_the_files_settings_already_there_name(tmp_path):
+    make_skill(tmp_path / "agents", "csv-tool")
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.skillscope]\nskills-dir = "agents/*"\nnegatives = "ci/false.json,ci/more.json"\n'
+        'baseline = "ci/known.json"\nusage = ["ci/usage.json"]\ndocs = "guide/*.md"\n'
+    )
+    assert run_cli(["init"], cwd=tmp_path).code == 0
+    paths = watched(tmp_path)["pull_request"]
+    for named in ("ci/false.json", "ci/more.json", "ci/known.json", "ci/usage.json", "guide/*.md"):
+        assert named in paths
+    assert "pyproject.toml" in paths and "agents/**" in paths
+
+
+def test_skills_at_the_root_run_the_workflow_on_every_change(tmp_path):
+    make_skill(tmp_path, "csv-tool")
+    assert run_cli(["init", "--skills-dir", "*"], cwd=tmp_path).code == 0
+    assert watched(tmp_path) == {"pull_request": ["**"], "push": ["**"]}
 
 
 def test_a_bare_list_of_negatives_is_named_with_the_shape_it_needs(tmp_path):

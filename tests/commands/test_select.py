@@ -291,6 +291,7 @@ def test_an_empty_change_is_an_empty_plan(repo):
     plan = select(repo, "--changed", "--skills-dir", "skills/*", stdin="").plan
     assert plan["counts"] == {"total": 0, "pass": 0, "fail": 0, "error": 0}
     assert without_envelope(plan) == {
+        "skills": [],
         "routing": False,
         "extended": True,
         "version": __version__,

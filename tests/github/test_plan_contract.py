@@ -167,7 +167,7 @@ def test_the_negatives_input_reaches_structural_and_agent_routing_only(tmp_path)
     agent_routing = next(
         step for step in load(PIPELINE)["jobs"]["routing"]["steps"] if step.get("with", {}).get("command")
     )
-    assert "--negatives '${{ inputs.negatives }}'" in agent_routing["with"]["args"]
+    assert "format('--negatives ''{0}''', inputs.negatives)" in agent_routing["with"]["args"]
     # The lexical job takes discover's routing arguments as they are; its engine refuses --negatives.
     lexical = skillscope(
         "routing",

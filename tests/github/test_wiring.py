@@ -261,6 +261,30 @@ def test_the_model_input_reaches_every_agent_graded_command_as_its_model(path, m
                 assert parsed.judge_model is None, "the judge follows --model"
 
 
+# The negatives input as a flag only when given: `${{ inputs.negatives != '' && format(...) || '' }}`.
+NEGATIVES = re.compile(r"\$\{\{ inputs\.negatives != '' && format\('(.*?)', inputs\.negatives\) \|\| '' \}\}")
+
+
+@pipelines
+@pytest.mark.parametrize("negatives", ["eval/negatives.json", ""])
+def test_a_blank_negatives_input_leaves_the_settings_negatives_in_force(path, negatives):
+    """A blank input passes no --negatives, so the `negatives` of the repo's settings file (which init
+    writes) apply; `--negatives ''` would replace them with none, and CI would route without them."""
+    steps = [
+        step
+        for job in jobs(load(path)).values()
+        for step in action_steps(job)
+        if "inputs.negatives" in str(step["with"].get("args", ""))
+    ]
+    assert steps, "structural and the agent routing legs take the negatives input"
+    for step in steps:
+        args = step["with"]["args"]
+        assert "--negatives '${{ inputs.negatives }}'" not in args
+        shown = NEGATIVES.sub(lambda m: m[1].replace("''", "'").format(negatives) if negatives else "", args)
+        parsed = harness_args(shown, step["with"]["command"], "")
+        assert parsed.negatives == ([negatives] if negatives else None), step.get("name")
+
+
 def test_the_plan_takes_the_models_input_else_the_model_input():
     """skill-evals plans its legs per model: select gets --models from `models`, else `model`."""
     path = next(p for p in PIPELINES if p.name == "skill-evals.yml")

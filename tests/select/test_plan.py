@@ -527,6 +527,7 @@ def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
         "passed",
         "status",
         "counts",
+        "skills",
         "routing",
         "extended",
         "version",
@@ -540,6 +541,19 @@ def test_the_plan_json_is_one_compact_line_with_every_field(tmp_path):
         "no_behavior",
         "unknown",
     ]
+
+
+def test_counts_total_is_the_skills_listed_each_once_and_a_plan_grades_none(tmp_path):
+    skill(tmp_path, "skills/two-os", machine="os: [Linux, Windows]\n")
+    skill(tmp_path, "skills/gated", machine="runner_type: instinct\n")
+    skill(tmp_path, "skills/prompt-only", behavior=False)
+    paths = [f"skills/{name}/SKILL.md" for name in ("two-os", "gated", "prompt-only")]
+    data = json.loads(plan_line(tmp_path, changed(tmp_path, paths), runner_types=TYPES))
+    assert_valid_plan(data)
+    listed = {leg["skill"] for key in ("default", "scoped", "skipped") for leg in data[key]}
+    assert len(data["default"]) == 2 and data["skipped"]  # two legs of one skill, one waiting for a gate
+    assert data["skills"] == sorted(listed | set(data["no_behavior"])) == ["gated", "prompt-only", "two-os"]
+    assert data["counts"] == {"total": 3, "pass": 0, "fail": 0, "error": 0}
 
 
 def test_identical_broken_machine_files_are_each_reported_under_their_own_name(tmp_path):

@@ -137,7 +137,7 @@ def case_row(case: dict, cells: list[str], transcripts: Transcripts, lexical: bo
 
 
 # Each case column's width on the page, by its head (the prompt takes what is left).
-WIDTHS = {"case": "13%", "category": "7%", "expected": "8%", "observed": "8%", "verdict": "10%"}
+WIDTHS = {"case": "12%", "category": "8%", "expected": "8%", "observed": "8%", "verdict": "10%"}
 WIDTHS |= {"stop": "5%", "time": "5%", "trigger rate [95%]": "9%", "cost": "6%", "where": "12%"}
 WIDTHS |= {"rank": "5%", routing_lexical.TOP: "20%"}
 

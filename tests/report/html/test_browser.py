@@ -273,6 +273,20 @@ def test_the_start_time_stays_on_one_line_and_the_tile_names_its_bar(browser, tm
     assert refused == [] and errors == []
 
 
+@pytest.mark.parametrize("width", [1400, 360])
+@pytest.mark.parametrize("name", ["lexical", "routing", "routing-matrix", "behavioral", "compare", "cost"])
+def test_every_column_header_fits_its_cell(browser, tmp_path, page_reports, name, width):
+    page, refused, errors = open_page(
+        browser, tmp_path, page_reports[name], viewport={"width": width, "height": 900}
+    )
+    # A header wider than its column runs over the next one's; a narrow screen wraps it or scrolls.
+    spilled = page.eval_on_selector_all(
+        "th", "ths => ths.filter(t => t.scrollWidth > t.clientWidth).map(t => t.innerText)"
+    )
+    assert spilled == []
+    assert refused == [] and errors == []
+
+
 def narrow_routing_report() -> dict:
     """Single-sample cases (no trigger rate to show) with long dataset paths, and a room skill that no
     case expected and none fired."""
@@ -299,9 +313,10 @@ def test_paths_wrap_in_their_column_and_empty_columns_and_idle_rows_are_left_out
         """names => names.filter(n => {
             const cell = n.closest('td'), pad = getComputedStyle(cell);
             const room = cell.clientWidth - parseFloat(pad.paddingLeft) - parseFloat(pad.paddingRight);
-            n.style.whiteSpace = 'nowrap';
+            // Its width unwrapped and uncapped (its max-width would hold a wider name to the cell's width).
+            n.style.whiteSpace = 'nowrap'; n.style.maxWidth = 'none';
             const natural = n.getBoundingClientRect().width;
-            n.style.whiteSpace = '';
+            n.style.whiteSpace = ''; n.style.maxWidth = '';
             const lines = n.getBoundingClientRect().height / parseFloat(getComputedStyle(n).lineHeight);
             return natural <= room && lines > 1.5;
         }).map(n => n.innerText)""",
