@@ -245,10 +245,11 @@ def test_hang_past_the_timeout_kills_the_group_and_cleans_up(
 ):
     fake_api.script([R.hang()])
     with stage_workspace(skill_sources, temp_root) as workspace:
-        spec = RunSpec("hang please", workspace, model=MODEL, timeout_s=3)
+        # The reply never comes, so the CLI never finishes: a timeout of a second is as far past as any.
+        spec = RunSpec("hang please", workspace, model=MODEL, timeout_s=1)
         trace = ClaudeAgent(claude_cli, fake_env, isolation=isolation).run(spec)
     assert trace.stop_reason == "timeout"
-    assert trace.error == "timed out after 3 s before claude finished"
+    assert trace.error == "timed out after 1 s before claude finished"
     assert group_members(trace.pid) == []
     with pytest.raises(ProcessLookupError):
         os.killpg(trace.pid, 0)

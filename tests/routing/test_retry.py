@@ -2,8 +2,11 @@
 error, and every report format says so: the real Gemini CLI, whose model stream the fake API cuts
 short (as an overloaded server did) until the case runs in a fresh workspace.
 
-One run serves the tests on the real CLI (Gemini CLI retries a cut stream itself a few times before it
-gives up, which takes a while): one case whose stream is cut only in its first workspace. That a retry
+One run serves the tests on the real CLI: one case whose stream is cut only in its first workspace.
+Gemini CLI retries a cut stream itself, waiting 1, 2 and 4 s between tries, before it gives up with the
+error the harness retries on. The run sets the CLI's documented `general.maxAttempts` to 1 in a system
+settings file (passed through with `--pass-env`), so it gives up with that error at once. The CLI skips
+that file when a folder above it is writable by others; the run then only takes longer. That a retry
 that fails too is an error and never a third run is the harness's, on the scripted runtimes.
 """
 
@@ -35,6 +38,9 @@ pytestmark = pytest.mark.xdist_group("gemini-retry")
 
 EARLY_END = "gemini's model stream ended early"
 RECOVERS, NEVER = "alpha-pos-1", "alpha-pos-2"
+# Read from the checkout: Gemini CLI refuses a system settings file under the world-writable temp folder.
+NO_RETRIES = Path(__file__).parent / "gemini_no_retries" / "settings.json"
+SYSTEM_SETTINGS = "GEMINI_CLI_SYSTEM_SETTINGS_PATH"
 
 
 class CutShortInFirst:
@@ -76,12 +82,14 @@ def retried(tmp_path_factory, claude_bin, kept_probes):
         patch.setattr(tempfile, "tempdir", str(temp))
         env = routing_env(api.base_url, claude_bin, root / "home", probes=kept_probes)
         env.update(SKILLSCOPE_GEMINI=binary, **endpoint_env("gemini", api.base_url))
+        env[SYSTEM_SETTINGS] = str(NO_RETRIES)
         repo = skills_repo(root / "repo", "alpha", "beta")
         api.script(CutShortInFirst())
         junit = root / "junit.xml"
         done = route(
             repo, env, "--agent", "gemini", "--only", RECOVERS, "--routing-room", "all",
             "--skip-preflight", "--model", GEMINI_MODEL, "--min-accuracy", "0", "--junit", str(junit),
+            "--pass-env", SYSTEM_SETTINGS,
         )  # fmt: skip
         assert live_processes_under(temp) == []
         workspaces = {r.cwd for r in api.agent_turns() if prompt_of(RECOVERS) in r.prompt}
