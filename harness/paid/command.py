@@ -31,6 +31,7 @@ from harness.paid.controls import RunControls
 from harness.paid.kept_logs import KeptFolder, WithKeptLogs
 from harness.paid.legs import Leg
 from harness.paid.meta import AgentRunMeta
+from harness.paid.result import Publish, Result
 from harness.paid.sandbox import SandboxUse, probe
 from harness.paid.spend import RunBudget
 
@@ -66,22 +67,6 @@ class PaidSettings:
     extended: bool = True
     strict: bool = False
     yes: bool = False  # --yes: never ask before the first paid request
-
-
-class Result(Protocol):
-    """A command's result as the run hands it to be published: its reports are the edge's to render."""
-
-    @property
-    def command(self) -> str: ...
-
-    @property
-    def passed(self) -> bool: ...
-
-    def to_json(self) -> dict: ...
-
-
-# Writes every report of a result where the command's report flags say (the edge's renderers).
-Publish = Callable[[Result], object]
 
 
 class WithHalt(Protocol):

@@ -11,22 +11,13 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from harness.errors import UsageError
 from harness.model.digests import file_digest
+from harness.paid.result import Result
 
 Signature = tuple[int, int, int]  # (inode, size, mtime in ns): a file written again has another
-
-
-class Result(Protocol):
-    @property
-    def command(self) -> str: ...
-
-    @property
-    def passed(self) -> bool: ...
-
-    def to_json(self) -> dict: ...
 
 
 @dataclass(frozen=True)

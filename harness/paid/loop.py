@@ -19,8 +19,9 @@ from harness.agent import AgentUnavailable
 from harness.context import Context
 from harness.model.envelope import Halt
 from harness.paid import AgentNotReady
-from harness.paid.command import PaidRun, Result
+from harness.paid.command import PaidRun
 from harness.paid.legs import Leg, labels
+from harness.paid.result import Result
 
 RunnerT = TypeVar("RunnerT")
 ResultT = TypeVar("ResultT", bound=Result)

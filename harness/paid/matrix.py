@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from harness.model.envelope import STATUSES, counts, envelope
-from harness.paid.command import Result
 from harness.paid.legs import against_first
+from harness.paid.result import Result
 
 
 class LegResult(Result, Protocol):
