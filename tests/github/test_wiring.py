@@ -19,6 +19,7 @@ import pytest
 
 from harness import cli
 from harness.authoring import home
+from harness.cli.flags import NOT_SETTINGS
 from tests.support.yamlfiles import ACTION, ROOT, WORKFLOWS, jobs, load, triggers
 
 PIPELINES = [p for p in WORKFLOWS if p.name in ("reusable.yml", "skill-evals.yml")]
@@ -221,21 +222,42 @@ def test_the_skills_hash_follows_the_skills_content_only(path, tmp_path):
 
 # A grader's mode choosing a value: `${{ inputs.routing == 'optional' && 'warnings' || 'errors' }}`.
 BY_MODE = re.compile(r"\$\{\{ inputs\.(\w+) == 'optional' && '([^']*)' \|\| '([^']*)' \}\}")
+# A flag passed only when its value holds something: `${{ V != '' && format('--x ''{0}''', V) || '' }}`,
+# or `${{ V && format(...) || '' }}`; V is an input, the plan's model or a matrix value.
+WHEN_GIVEN = re.compile(r"\$\{\{ ([^}]+?) && format\('(.*?)', ([^}]+?)\) \|\| '' \}\}")
+
+
+def expand(text: str, values: dict[str, str]) -> str:
+    """`text` with `${{ V }}` and `${{ V && format(...) || '' }}` evaluated for each V in `values`; an
+    input `values` does not name is blank."""
+
+    def when_given(match: re.Match) -> str:
+        value = values.get(match[3], "" if match[3].startswith("inputs.") else None)
+        if value is None:
+            return match[0]
+        return match[2].replace("''", "'").format(value) if value else ""
+
+    text = WHEN_GIVEN.sub(when_given, text)
+    for name, value in values.items():
+        text = text.replace(f"${{{{ {name} }}}}", value)
+    return text
 
 
 def harness_args(
-    args: str, command: str, model: str, modes: dict[str, str] | None = None
+    args: str, command: str, model: str, modes: dict[str, str] | None = None, **inputs: str
 ) -> argparse.Namespace:
-    """A step's `args` as the harness parses them, with the `model` input set to `model`, each grader in
-    its mode from `modes` (default: required) and the matrix on copilot; a whole-token expression
-    (discover's shared arguments) drops out, any other reads x."""
+    """A step's `args` as the harness parses them, with the `model` input set to `model` and any other
+    as `inputs` gives it (blank when unnamed), each grader in its mode from `modes` (default: required)
+    and the matrix on copilot; a whole-token expression (discover's shared arguments) drops out, any
+    other reads x."""
     chosen = modes or {}
     text = BY_MODE.sub(lambda m: m[2] if chosen.get(m[1]) == "optional" else m[3], args)
-    text = text.replace("${{ inputs.model }}", model).replace("${{ matrix.agent }}", "copilot")
     # The select-driven pipeline plans the model (select --models gets `models || model`): with
     # `models` blank, the plan's model and each leg's are the `model` input.
-    for planned in ("${{ fromJSON(needs.discover.outputs.plan).model }}", "${{ matrix.model }}"):
-        text = text.replace(planned, model)
+    planned = ("fromJSON(needs.discover.outputs.plan).model", "matrix.model")
+    values = {f"inputs.{name}": value for name, value in inputs.items()}
+    values |= {"inputs.model": model, "matrix.agent": "copilot"} | dict.fromkeys(planned, model)
+    text = expand(text, values)
     text = re.sub(r"(?<!\S)\$\{\{.*?\}\}(?!\S)", "", text)
     text = re.sub(r"\$\{\{.*?\}\}", "x", text)
     # The launcher splits the action's args like a shell and hands the words to the command.
@@ -261,10 +283,6 @@ def test_the_model_input_reaches_every_agent_graded_command_as_its_model(path, m
                 assert parsed.judge_model is None, "the judge follows --model"
 
 
-# The negatives input as a flag only when given: `${{ inputs.negatives != '' && format(...) || '' }}`.
-NEGATIVES = re.compile(r"\$\{\{ inputs\.negatives != '' && format\('(.*?)', inputs\.negatives\) \|\| '' \}\}")
-
-
 @pipelines
 @pytest.mark.parametrize("negatives", ["eval/negatives.json", ""])
 def test_a_blank_negatives_input_leaves_the_settings_negatives_in_force(path, negatives):
@@ -280,9 +298,112 @@ def test_a_blank_negatives_input_leaves_the_settings_negatives_in_force(path, ne
     for step in steps:
         args = step["with"]["args"]
         assert "--negatives '${{ inputs.negatives }}'" not in args
-        shown = NEGATIVES.sub(lambda m: m[1].replace("''", "'").format(negatives) if negatives else "", args)
-        parsed = harness_args(shown, step["with"]["command"], "")
+        parsed = harness_args(args, step["with"]["command"], "", negatives=negatives)
         assert parsed.negatives == ([negatives] if negatives else None), step.get("name")
+
+
+# ---------------------------------------------------------------- inputs a settings file can also give
+
+GIVEN = "from-the-input"
+
+
+def runner_inputs(path: Path, **given: str) -> dict[str, str]:
+    """Every input at its default, `given` overriding some, as the strings a runner sees."""
+    declared = triggers(load(path))["workflow_call"]["inputs"]
+    values = {name: spec.get("default", "") for name, spec in declared.items()} | given
+    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in values.items()}
+
+
+def run_args_step(job: dict, inputs: dict[str, str], tmp_path: Path) -> dict[str, str]:
+    """The outputs of a job's `args` step (a `shell: python` script building its commands' flags), run
+    on a dispatched event with its env from `inputs`; none when the job has no such step."""
+    step = next((s for s in job["steps"] if s.get("id") == "args"), None)
+    if step is None:
+        return {}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    for name, expression in step["env"].items():
+        names = re.findall(r"inputs\.(\w+)", expression)  # `inputs.a || inputs.b`: the first not blank
+        env[name] = next((inputs[n] for n in names if inputs[n]), "") if names else ""
+    env["EVENT"] = "workflow_dispatch"
+    output = tmp_path / "args-output"
+    output.unlink(missing_ok=True)
+    env.update(GITHUB_OUTPUT=str(output), RUNNER_TEMP=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-c", step["run"]], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    text = output.read_text(encoding="utf-8")
+    blocks = re.findall(r"^(\w+)<<(\S+)\n(.*?)\n\2$", text, re.M | re.S)
+    return {name: value for name, _, value in blocks} | dict(re.findall(r"^(\w+)=(.*)$", text, re.M))
+
+
+def command_words(path: Path, inputs: dict[str, str], tmp_path: Path) -> dict[str, list[str]]:
+    """Every action step's command and arguments, as the launcher splits them, with the workflow's
+    inputs set to `inputs`, the plan's model what select plans from them, and discover's arguments
+    built by its own script."""
+    doc = load(path)
+    built = {name: run_args_step(job, inputs, tmp_path) for name, job in jobs(doc).items()}
+    discover = jobs(doc).get("discover", {}).get("outputs") or {}
+    values = {f"inputs.{name}": value for name, value in inputs.items()}
+    planned = inputs.get("models") or inputs.get("model", "")
+    values |= dict.fromkeys(("fromJSON(needs.discover.outputs.plan).model", "matrix.model"), planned)
+    for output, expression in discover.items():
+        step_output = re.fullmatch(r"\$\{\{ steps\.args\.outputs\.(\w+) \}\}", expression)
+        if step_output:
+            values[f"needs.discover.outputs.{output}"] = built["discover"].get(step_output[1], "")
+    words = {}
+    for name, job in jobs(doc).items():
+        own = {f"steps.args.outputs.{k}": v for k, v in built[name].items()}
+        for index, step in enumerate(action_steps(job)):
+            text = expand(str(step["with"].get("args", "")), values | own)
+            text = re.sub(r"\$\{\{.*?\}\}", "x", text)
+            words[f"{name}/{index}"] = [step["with"]["command"], *shlex.split(text)]
+    return words
+
+
+def values_of(command: list[str], flag: str) -> list[str]:
+    """Every value `command` gives `flag`, as `--flag value` or `--flag=value`."""
+    spaced = [word for before, word in zip(command, command[1:], strict=False) if before == flag]
+    return spaced + [w.split("=", 1)[1] for w in command if w.startswith(f"{flag}=")]
+
+
+def flags_holding(words: dict[str, list[str]], value: str) -> set[tuple[str, str]]:
+    """(step, flag) for each flag whose value holds `value`."""
+    return {
+        (step, word.split("=", 1)[0])
+        for step, command in words.items()
+        for word in command
+        if word.startswith("--") and any(value in v for v in values_of(command, word.split("=", 1)[0]))
+    }
+
+
+@pipelines
+def test_an_input_the_settings_file_can_give_passes_its_flag_only_when_set(path, tmp_path):
+    """A flag on the command line wins over the repo's settings file, so an input that becomes a flag
+    a settings file can hold defaults to blank and, blank, passes no flag: the file's value (else the
+    command's own default) applies. `--min-accuracy '1'` from a default would grade a catalog whose
+    skillscope.toml sets 0.8 at 1, and `--model ''` would drop the file's model."""
+    declared = triggers(load(path))["workflow_call"]["inputs"]
+    at_default = command_words(path, runner_inputs(path), tmp_path)
+    mapped = {}
+    for name, spec in declared.items():
+        if spec["type"] != "string":  # a boolean input always holds true or false: it cannot be blank
+            continue
+        shown = command_words(path, runner_inputs(path, **{name: GIVEN}), tmp_path)
+        reached = {(s, f) for s, f in flags_holding(shown, GIVEN) if f.removeprefix("--") not in NOT_SETTINGS}
+        if not reached:
+            continue
+        mapped[name] = {f for _, f in reached}
+        assert spec.get("default", "") == "", (
+            f"{name} defaults to {spec['default']!r}, over the settings file"
+        )
+        # A value the step passes whatever the input holds is its own (lexical routing's --min-accuracy 0).
+        still = {(s, f) for s, f in reached if set(values_of(at_default[s], f)) - set(values_of(shown[s], f))}
+        assert not still, f"{name} blank still passes {sorted(still)}"
+    # Not vacuous: the inputs each pipeline is known to turn into settings flags.
+    assert {"min_accuracy", "model", "negatives"} <= set(mapped), mapped
+    if path.name == "skill-evals.yml":
+        assert {"behavior_runner", "behavior_os", "agents", "models", "routing_room"} <= set(mapped), mapped
 
 
 def test_the_plan_takes_the_models_input_else_the_model_input():
