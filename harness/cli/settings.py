@@ -54,6 +54,26 @@ def load(root: Path) -> Settings:
     return found[0] if found else Settings()
 
 
+def pyproject_holds_settings(root: Path, base_text: str | None = None) -> bool:
+    """Whether pyproject.toml holds a [tool.skillscope] table on disk under `root`, or in `base_text`
+    (its text where a change began). A file that cannot be read or parsed counts: a plan never passes
+    over a settings change it cannot read."""
+    texts = [] if base_text is None else [base_text]
+    path = root / PYPROJECT
+    try:
+        texts += [tomlsafe.read(path)] if present(path) else []
+        return any(_has_table(text) for text in texts)
+    except tomlsafe.TomlProblem:
+        return True
+
+
+def _has_table(text: str) -> bool:
+    if "skillscope" not in text:
+        return False
+    tool = tomlsafe.loads(text, PYPROJECT).get("tool")
+    return isinstance(tool, dict) and "skillscope" in tool
+
+
 def _read(path: Path, table: tuple[str, ...]) -> Settings | None:
     if not present(path):
         return None

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from pathlib import Path
 
 from harness import __version__
-from harness.cli import collector, flags, resolve
+from harness.cli import collector, flags, resolve, settings
 from harness.cli.flags import parse_list
 from harness.cli.resolve import agents_of
 from harness.context import Context
 from harness.deadline import Deadline
 from harness.errors import HarnessError, UsageError
+from harness.model import quarantine
 from harness.model.envelope import RunMeta
 from harness.paid.legs import model_entries
 from harness.report import select as select_report
@@ -48,7 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--infra-paths",
         metavar="GLOBS",
-        help="paths whose change re-runs every skill and routing, such as your workflow file",
+        help="paths whose change re-runs every skill and routing, such as your workflow file "
+        f"(the settings file, {settings.OWN_FILE}, always does)",
     )
     parser.add_argument(
         "--negatives",
@@ -175,8 +178,15 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
             raise UsageError("--names is empty; name at least one skill, or use --all.")
         selection = select_mod.select_names(names, repo, room)
     else:
-        paths = _changed_paths(args, repo.root, ctx)
+        paths, base = _changed_paths(args, repo.root, ctx)
+        opts = dataclasses.replace(opts, settings_files=_settings_files(repo.root, paths, base))
         selection = select_mod.select_changed(paths, repo, room, opts, named)
+        if selection.infra:
+            ctx.err(
+                f"note: {', '.join(selection.infra)} changed (settings or --infra-paths), which can turn "
+                "any skill's verdict: planning every skill with a dataset"
+                + (", and routing." if selection.routing else ".")
+            )
     if not room and not named and select_mod.routes_with_every_dataset(selection, paths, repo, opts):
         # stderr, as stdout is the plan: a description edit is not left ungraded unnoticed
         ctx.err(
@@ -190,9 +200,21 @@ def run(args: argparse.Namespace, ctx: Context) -> int:
     return 0
 
 
-def _changed_paths(args: argparse.Namespace, root: Path, ctx: Context) -> list[str]:
+def _settings_files(root: Path, paths: list[str], base: str | None) -> tuple[str, ...]:
+    """The settings every command reads, as infra paths: skillscope.toml and the quarantine always;
+    pyproject.toml when it holds [tool.skillscope] on disk, or held it at `base` (--since)."""
+    files = [settings.OWN_FILE, quarantine.DEFAULT.as_posix()]
+    if settings.PYPROJECT in paths:
+        base_text = None if base is None else gitdiff.text_at(root, base, settings.PYPROJECT)
+        if settings.pyproject_holds_settings(root, base_text):
+            files.append(settings.PYPROJECT)
+    return tuple(files)
+
+
+def _changed_paths(args: argparse.Namespace, root: Path, ctx: Context) -> tuple[list[str], str | None]:
+    """The changed paths, and the commit --since diffed them from (None for --changed)."""
     if args.changed:
-        return select_mod.normalise_paths(ctx.stdin)
+        return select_mod.normalise_paths(ctx.stdin), None
     base, head = args.since
     diff = gitdiff.changed_since(root, base, head)
     if not diff.merge_base:
@@ -203,4 +225,4 @@ def _changed_paths(args: argparse.Namespace, root: Path, ctx: Context) -> list[s
     paths = select_mod.normalise_paths(diff.paths)
     ctx.err("Changed files:")
     ctx.err("\n".join(f"  {path}" for path in paths) if paths else "  (none)")
-    return paths
+    return paths, diff.base

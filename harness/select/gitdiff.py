@@ -57,6 +57,12 @@ def changed_since(root: Path, base: str, head: str) -> Diff:
     return Diff(paths=paths, base=start, merge_base=merge_base)
 
 
+def text_at(root: Path, commit: str, path: str) -> str | None:
+    """The text of root-relative `path` at `commit`, or None when the file was not there."""
+    shown = _git(root, "show", f"{commit}:./{path}")
+    return shown.stdout if shown.returncode == 0 else None
+
+
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     try:
         return subprocess.run(

@@ -40,6 +40,9 @@ class PlanOptions:
     extended: bool = True
     version: str = __version__
     infra_paths: tuple[str, ...] = ()
+    # The repo's settings files (root-relative), infra paths whatever --infra-paths says: a new
+    # min-accuracy, room or quarantine can turn any skill's verdict.
+    settings_files: tuple[str, ...] = ()
     negatives: tuple[str, ...] = ()  # the repo's shared negatives files (--negatives), routing inputs
     labels: tuple[str, ...] = ()
     ignore_gates: bool = False

@@ -22,6 +22,7 @@ class Selection:
     skills: list[str]  # in plan order
     routing: bool  # the change can move a routing decision and the room is non-empty
     unknown: list[str] = field(default_factory=list)  # changed paths under skills that no longer exist
+    infra: list[str] = field(default_factory=list)  # changed infra paths, which planned every skill
 
 
 def normalise_paths(lines: Iterable[str]) -> list[str]:
@@ -165,14 +166,16 @@ def select_changed(
     options: PlanOptions,
     room_listed: Sequence[str] = (),
 ) -> Selection:
-    """The owners of the changed paths, or every skill with a dataset when an infra path changed.
+    """The owners of the changed paths, or every skill with a dataset when an infra path (--infra-paths,
+    or one of the repo's settings files) changed.
 
     Routing runs only when a room member's SKILL.md or dataset changed, a skill the room held was
     removed, or the repo's shared negatives (or infra) changed: a reference file or a script changes
     what the skill does once it fires, not whether it fires. `room_listed` is --routing-room as given,
     which says whether a removed skill was in the room (`all` or `catalog` held it).
     """
-    ownership, infra = Ownership(repo), InfraPaths(options.infra_paths)
+    ownership = Ownership(repo)
+    infra = InfraPaths([*options.infra_paths, *options.settings_files])
     room_members = set(room)
     routing_inputs = set(ROUTING_INPUTS) | ({EXTENDED_ROUTING_INPUT} if options.extended else set())
     # What a removed skill's routing inputs say of the room it left: `all` held it if it had a
@@ -182,9 +185,11 @@ def select_changed(
     negatives = set(normalise_paths(options.negatives))
     owners: dict[str, None] = {}
     unknown: list[str] = []
-    infra_touched = routing_touched = False
+    infra_touched: list[str] = []
+    routing_touched = False
     for path in paths:
-        infra_touched = infra_touched or infra.touched(path)
+        if infra.touched(path):
+            infra_touched.append(path)
         routing_touched = routing_touched or path in negatives  # pooled with every room's cases
         name, inner = ownership.owner(path)
         if name is None:
@@ -201,7 +206,9 @@ def select_changed(
         owners[name] = None
         routing_touched = routing_touched or (name in room_members and inner in routing_inputs)
     if infra_touched:
-        return Selection(skills=repo.with_dataset(), routing=bool(room), unknown=sorted(unknown))
+        return Selection(
+            skills=repo.with_dataset(), routing=bool(room), unknown=sorted(unknown), infra=infra_touched
+        )
     return Selection(skills=sorted(owners), routing=bool(room) and routing_touched, unknown=sorted(unknown))
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.cli import settings
 from tests.support.helpers import make_skill, run_cli, structural
 
 # Schemas of inputs, and of what is printed rather than published as a report (select's plan, history).
@@ -123,3 +124,23 @@ def test_every_report_schema_has_room_for_the_settings():
     assert reports
     for path in reports:
         assert "settings" in json.loads(path.read_text())["properties"], path.name
+
+
+@pytest.mark.parametrize(
+    ("on_disk", "at_base", "holds"),
+    [
+        ("[tool.skillscope]\nmin-accuracy = 0.9\n", None, True),
+        ("[tool.ruff]\nline-length = 100\n", None, False),
+        ("[tool.ruff]\n# skillscope is configured elsewhere\n", None, False),
+        (None, None, False),
+        ("[tool.ruff]\n", "[tool.skillscope]\nmin-accuracy = 0.9\n", True),  # the change removed the table
+        (None, "[tool.skillscope]\nmin-accuracy = 0.9\n", True),  # the change removed the file
+        ("[tool.skillscope\n", None, True),  # unreadable: counted, never passed over
+    ],
+)
+def test_a_pyproject_counts_as_settings_when_it_holds_the_table_now_or_at_the_base(
+    tmp_path, on_disk, at_base, holds
+):
+    if on_disk is not None:
+        (tmp_path / settings.PYPROJECT).write_text(on_disk, encoding="utf-8")
+    assert settings.pyproject_holds_settings(tmp_path, at_base) is holds

@@ -396,3 +396,61 @@ def test_models_reach_the_plan_from_the_flag_or_the_settings_and_a_bad_one_is_a_
     assert from_file.plan["models"] == ["haiku"] and from_file.plan["default"][0]["model"] == "haiku"
     run = select(repo, "--names", "alpha", "--skills-dir", "skills/*", "--models", "haiku,,sonnet")
     assert run.code == 2 and "--models: every entry must be a non-empty string." in run.stderr
+
+
+# --- the settings files are infra paths ---------------------------------------------------------------
+
+
+@pytest.fixture
+def settled(tmp_path):
+    """Two skills on main with their settings in skillscope.toml, and a branch `change` to edit."""
+    root = init_repo(tmp_path / "clone")
+    skill(root, "skills/alpha")
+    skill(root, "skills/beta")
+    commit(root, "two skills", {"skillscope.toml": 'skills-dir = ["skills/*"]\nrouting-room = "all"\n'})
+    git(root, "checkout", "-q", "-b", "change")
+    return root
+
+
+def planned(root) -> tuple[list[str], bool, str]:
+    run = select(root, "--since", "main", "change")
+    assert run.code == 0, run.stderr
+    return sorted({leg["skill"] for leg in run.plan["default"]}), run.plan["routing"], run.stderr
+
+
+def test_a_settings_change_beside_one_skill_plans_every_skill_and_routing(settled):
+    settings = 'skills-dir = ["skills/*"]\nrouting-room = "all"\nmin-accuracy = 0.9\n'
+    commit(settled, "stricter", {"skillscope.toml": settings, "skills/alpha/references/x.md": "x\n"})
+    skills, routing, stderr = planned(settled)
+    assert (skills, routing) == (["alpha", "beta"], True)
+    assert "note: skillscope.toml changed (settings or --infra-paths)" in stderr
+
+
+def test_a_quarantine_change_plans_every_skill(settled):
+    commit(settled, "quarantine", {".skillscope/quarantine.json": '{"cases": []}\n'})
+    assert planned(settled)[:2] == (["alpha", "beta"], True)
+
+
+def test_a_baseline_change_plans_nothing_as_structural_runs_on_every_change(settled):
+    commit(settled, "baseline", {".skillscope/baseline.json": "{}\n"})
+    assert planned(settled)[:2] == ([], False)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "everything"),
+    [
+        (None, "[tool.ruff]\nline-length = 100\n", False),  # another tool's settings
+        (None, "[tool.skillscope]\nmin-accuracy = 0.9\n", True),
+        ("[tool.skillscope]\nmin-accuracy = 0.9\n", "[tool.ruff]\nline-length = 100\n", True),  # removed
+    ],
+)
+def test_pyproject_is_a_settings_file_when_it_holds_the_table_now_or_at_the_base(
+    settled, before, after, everything
+):
+    # one settings file at a time: the base holds pyproject.toml as `before`, and no skillscope.toml
+    commit(settled, "before", {"pyproject.toml": before} if before else {}, remove=["skillscope.toml"])
+    git(settled, "branch", "-f", "main")
+    commit(settled, "after", {"pyproject.toml": after})
+    run = select(settled, "--since", "main", "change", "--skills-dir", "skills/*", "--routing-room", "all")
+    assert run.code == 0, run.stderr
+    assert bool(run.plan["default"]) is everything

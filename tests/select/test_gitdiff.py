@@ -102,3 +102,9 @@ def test_gits_safe_directory_refusal_is_passed_through_with_its_fix(forked, monk
     with pytest.raises(HarnessError, match="dubious ownership") as caught:
         gitdiff.changed_since(forked, "main", "feature")
     assert "safe.directory" in str(caught.value) and "not inside a git repository" not in str(caught.value)
+
+
+def test_text_at_reads_a_file_as_the_commit_had_it(forked):
+    base = git(forked, "merge-base", "main", "feature")
+    assert gitdiff.text_at(forked, base, "ci.yml") == "v1\n"
+    assert gitdiff.text_at(forked, base, "pyproject.toml") is None

@@ -614,3 +614,19 @@ def test_an_unknown_agent_in_machine_yml_is_refused_naming_the_choices(tmp_path)
     skill(tmp_path, "skills/odd", machine="agents: [cursor]\n")
     with pytest.raises(HarnessError, match="claude, copilot, codex, gemini or opencode"):
         plan_for(tmp_path, only(tmp_path, "odd"))
+
+
+def test_a_settings_file_is_an_infra_path_and_the_selection_names_it(repo3):
+    picked = changed(
+        repo3,
+        ["skillscope.toml", "skills/alpha/SKILL.md"],
+        room=["beta"],
+        settings_files=("skillscope.toml",),
+    )
+    assert picked.skills == ["alpha", "beta", "gamma"] and picked.routing is True
+    assert picked.infra == ["skillscope.toml"]
+
+
+def test_a_change_off_the_infra_paths_names_none(repo3):
+    picked = changed(repo3, ["skills/alpha/SKILL.md"], room=["alpha"], settings_files=("skillscope.toml",))
+    assert picked.skills == ["alpha"] and picked.infra == []
