@@ -42,6 +42,13 @@ def shown(page) -> list[str]:
     )
 
 
+def filter_by_cell(page, link: str, table: str = "cases") -> None:
+    """Click a matrix cell's link and wait for its filter, which runs from the page's hash change: an event
+    of its own, after the click returns (reading the rows at once raced it on a busy host)."""
+    page.click(link)
+    page.locator(f"#{table}-cell").wait_for(state="visible")
+
+
 def test_a_routing_page_filters_by_matrix_cell_and_search(browser, tmp_path, page_reports):
     report = page_reports["routing"]
     logs = {"alpha-pos-2": [("alpha-pos-2.jsonl: run", ["  1. Skill beta", "ended: result"])]}
@@ -49,7 +56,7 @@ def test_a_routing_page_filters_by_matrix_cell_and_search(browser, tmp_path, pag
     assert page.inner_text("h1").startswith("skillscope routing")
     assert "below the --min-accuracy bar of 0.9" in page.inner_text("header")
     assert len(shown(page)) == len(report["cases"])
-    page.click('a[aria-label="expected alpha, observed beta: 1 case(s)"]')
+    filter_by_cell(page, 'a[aria-label="expected alpha, observed beta: 1 case(s)"]')
     assert shown(page) == ["alpha-pos-2"]
     assert page.is_visible("#cases-cell") and "observed beta" in page.inner_text("#cases-cell")
     assert page.inner_text("#cases-count") == f"1 of {len(report['cases'])} shown"
@@ -109,7 +116,7 @@ def test_a_small_real_routing_page_filters_by_its_matrix_cell(browser, tmp_path,
     report = small_real_reports["routing"]
     page, refused, errors = open_page(browser, tmp_path, report)
     assert len(shown(page)) == len(report["cases"]) == 2
-    page.click('a[aria-label="expected alpha, observed beta: 1 case(s)"]')
+    filter_by_cell(page, 'a[aria-label="expected alpha, observed beta: 1 case(s)"]')
     assert shown(page) == ["alpha-pos-2"]
     assert page.inner_text("#cases-count") == "1 of 2 shown"
     assert refused == [] and errors == []
@@ -127,9 +134,9 @@ def test_a_matrix_cell_of_the_second_leg_filters_that_leg_s_table(browser, tmp_p
         )
 
     everything = rows(first)
-    page.click(f'a[href^="#{second}:"][aria-label="expected alpha, observed beta: 1 case(s)"]')
-    # The filter runs from the page's hash change: wait for its count, not for a moment to pass.
-    page.locator(f"#{second}-count", has_text="1 of ").wait_for()
+    filter_by_cell(
+        page, f'a[href^="#{second}:"][aria-label="expected alpha, observed beta: 1 case(s)"]', second
+    )
     assert rows(second) == ["alpha-pos-2"]
     assert rows(first) == everything
     assert page.is_visible(f"#{second}-cell") and not page.is_visible(f"#{first}-cell")
