@@ -9,6 +9,7 @@ that another run has since written over, instead of showing it as that case's.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,11 +50,11 @@ def signatures(folder: Path) -> dict[str, Signature]:
         for name in files:
             path = Path(current, name)
             try:
-                stat = path.lstat()
+                seen = path.lstat()  # one look: a link is never a regular file here
             except OSError:
                 continue  # gone between the listing and the look: not a file the report can lead to
-            if path.is_file() and not path.is_symlink():
-                found[path.relative_to(folder).as_posix()] = (stat.st_ino, stat.st_size, stat.st_mtime_ns)
+            if stat.S_ISREG(seen.st_mode):
+                found[path.relative_to(folder).as_posix()] = (seen.st_ino, seen.st_size, seen.st_mtime_ns)
     return found
 
 
@@ -73,7 +74,7 @@ class WithKeptLogs:
         return self.result.passed
 
     @property
-    def schema(self) -> str:
+    def schema(self) -> str:  # report.publish checks the JSON against the schema a result names
         return getattr(self.result, "schema", f"{self.result.command}-report")
 
     def to_json(self) -> dict:
