@@ -115,10 +115,17 @@ class Child:
         signal_each(killed, signal.SIGKILL)
         code = self.wait(KILL_GRACE_S)
         wait_gone(killed, KILL_GRACE_S)
+        self._wait_group_gone(KILL_GRACE_S)
         self._closed.set()
         for thread in self._threads:
             thread.join(timeout=KILL_GRACE_S)
         return code
+
+    def _wait_group_gone(self, timeout_s: float) -> None:
+        # Members the group's SIGKILL reached end when the kernel next runs them, as strays do (wait_gone).
+        deadline = time.monotonic() + timeout_s
+        while self._group_alive() and time.monotonic() < deadline:
+            time.sleep(GONE_POLL_S)
 
     def _group_alive(self) -> bool:
         try:
